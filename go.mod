@@ -1,0 +1,3 @@
+module leaselab
+
+go 1.26.8
