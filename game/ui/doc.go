@@ -1,0 +1,12 @@
+// Package ui is LeaseLab's hand-made widget toolkit, free of Ebitengine.
+//
+// Everything here takes a plain [Input] value (what the pointer, touches,
+// wheel and keyboard did this tick) and works in screen pixels, so layout
+// maths, hit-testing, word-wrapping, focus order and widget state are tested
+// with plain `go test` and no display. The package game/draw paints these
+// widgets; game reads Ebitengine's input into an [Input] once per tick.
+//
+// Widgets own their [Rect]: the scene assigns Rect from a layout (see
+// [LayoutPlayer]) before calling Update, and the draw layer reads the same
+// Rect, so what is drawn is exactly what is hit-tested.
+package ui

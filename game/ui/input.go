@@ -1,0 +1,120 @@
+package ui
+
+// Point is a position in screen pixels. The game draws at device scale, so
+// one unit is one physical pixel.
+type Point struct{ X, Y float64 }
+
+// Intent is what a key press means to the lab, not which key it was. The
+// input reader maps keys to intents (with key repeat already applied), so
+// tests construct intents directly and keymaps live in one place.
+type Intent uint8
+
+// The intents widgets and scenes understand.
+const (
+	IntentFocusNext Intent = iota // Tab
+	IntentFocusPrev               // Shift+Tab
+	IntentActivate                // Enter or Space: press the focused widget
+	IntentLeft
+	IntentRight
+	IntentUp
+	IntentDown
+	IntentPageUp
+	IntentPageDown
+	IntentHome
+	IntentEnd
+	IntentPlayPause // P
+	IntentStep      // period: step to the next event
+	IntentFork      // F
+	IntentHint      // H
+	intentCount
+)
+
+var intentNames = [intentCount]string{
+	"focus-next", "focus-prev", "activate", "left", "right", "up", "down",
+	"page-up", "page-down", "home", "end", "play-pause", "step", "fork", "hint",
+}
+
+func (i Intent) String() string {
+	if i < intentCount {
+		return intentNames[i]
+	}
+	return "intent(?)"
+}
+
+// Intents is a set of intents that fired this tick.
+type Intents uint32
+
+// KeysOf returns the set holding the given intents.
+func KeysOf(intents ...Intent) Intents {
+	var s Intents
+	for _, i := range intents {
+		s |= 1 << i
+	}
+	return s
+}
+
+// Has reports whether i fired this tick.
+func (s Intents) Has(i Intent) bool { return s&(1<<i) != 0 }
+
+// Touch is one finger on the screen.
+type Touch struct {
+	ID       int
+	Pos      Point
+	JustDown bool // the finger touched down this tick
+	JustUp   bool // the finger lifted this tick; Pos is where it was last
+}
+
+// Input is everything the user did during one tick, in screen pixels.
+type Input struct {
+	Cursor        Point // mouse position
+	MouseDown     bool  // primary button held
+	MouseJustDown bool  // primary button went down this tick
+	MouseJustUp   bool  // primary button went up this tick
+
+	// Touches lists fingers that are down or lifted this tick, primary first.
+	Touches []Touch
+
+	// Wheel is this tick's wheel movement in notches; Y > 0 means the wheel
+	// turned up, which scrolls content back towards its start.
+	Wheel Point
+
+	Keys Intents
+
+	WindowW, WindowH float64 // the screen size in pixels
+	Scale            float64 // device scale factor: pixels per device-independent pixel
+}
+
+// Pointer is the primary pointer, mouse or finger, as widgets see it.
+type Pointer struct {
+	Pos      Point
+	Down     bool
+	JustDown bool
+	JustUp   bool
+	// Present is false for a finger that is not touching (a touch screen
+	// has no hover), so widgets show no hover state or tooltip for it.
+	Present bool
+	Touch   bool
+}
+
+// Pointer returns the primary pointer: the first touch if any finger is on
+// the screen (or just lifted), otherwise the mouse.
+func (in *Input) Pointer() Pointer {
+	if len(in.Touches) > 0 {
+		t := in.Touches[0]
+		return Pointer{
+			Pos:      t.Pos,
+			Down:     !t.JustUp,
+			JustDown: t.JustDown,
+			JustUp:   t.JustUp,
+			Present:  true,
+			Touch:    true,
+		}
+	}
+	return Pointer{
+		Pos:      in.Cursor,
+		Down:     in.MouseDown,
+		JustDown: in.MouseJustDown,
+		JustUp:   in.MouseJustUp,
+		Present:  true,
+	}
+}

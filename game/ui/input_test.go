@@ -1,0 +1,41 @@
+package ui
+
+import "testing"
+
+func TestPointerPrefersTouch(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Input
+		want Pointer
+	}{
+		{"mouse", Input{Cursor: Point{3, 4}, MouseDown: true, MouseJustDown: true},
+			Pointer{Pos: Point{3, 4}, Down: true, JustDown: true, Present: true}},
+		{"mouse release", Input{Cursor: Point{3, 4}, MouseJustUp: true},
+			Pointer{Pos: Point{3, 4}, JustUp: true, Present: true}},
+		{"first touch wins", Input{Cursor: Point{3, 4}, Touches: []Touch{{ID: 7, Pos: Point{9, 9}, JustDown: true}, {ID: 8, Pos: Point{1, 1}}}},
+			Pointer{Pos: Point{9, 9}, Down: true, JustDown: true, Present: true, Touch: true}},
+		{"lifted touch", Input{Touches: []Touch{{ID: 7, Pos: Point{9, 9}, JustUp: true}}},
+			Pointer{Pos: Point{9, 9}, JustUp: true, Present: true, Touch: true}},
+	}
+	for _, tt := range tests {
+		if got := tt.in.Pointer(); got != tt.want {
+			t.Errorf("%s: Pointer() = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestIntents(t *testing.T) {
+	s := KeysOf(IntentFocusNext, IntentHint)
+	for i := range intentCount {
+		want := i == IntentFocusNext || i == IntentHint
+		if s.Has(i) != want {
+			t.Errorf("Has(%v) = %v", i, !want)
+		}
+		if i.String() == "" || i.String() == "intent(?)" {
+			t.Errorf("intent %d has no name", i)
+		}
+	}
+	if Intent(200).String() != "intent(?)" {
+		t.Error("unknown intent should say so")
+	}
+}

@@ -1,0 +1,147 @@
+package ui
+
+import "math"
+
+// The smallest window the lesson player is designed for, in pixels at a
+// device scale of 1. Every size in the player layout is a multiple of a
+// unit that is 1 at this size.
+const (
+	RefWidth  = 1024
+	RefHeight = 640
+)
+
+// MaxGoals is how many goal rows the checklist area has room for.
+const MaxGoals = 4
+
+// Player layout sizes in units (see [UnitFor]).
+const (
+	pad         = 12  // window margin and panel padding
+	gap         = 10  // between regions
+	innerGap    = 8   // between widgets in a panel
+	controlsH   = 56  // the time-control bar
+	timelineMin = 120 // the timeline strip's height range
+	timelineMax = 320
+	lessonMin   = 300 // the lesson column's width range
+	lessonMax   = 620
+	titleH      = 34
+	goalHeaderH = 28
+	goalRowH    = 30
+	hintButtonH = 44
+	hintTextH   = 64
+	iconButtonW = 44 // play/pause and step: square, a comfortable touch target
+	clockW      = 112
+	speedLabelW = 56
+	speedW      = 128
+	forkW       = 84
+)
+
+// Minimum sizes, in units, that [LayoutPlayer] guarantees for any window of
+// at least RefWidth × RefHeight pixels.
+const (
+	MinWorldW      = 400
+	MinWorldH      = 220
+	MinLessonW     = 280
+	MinLessonTextH = 120
+	MinTimelineH   = timelineMin
+	MinScrubW      = 120
+	MinControlH    = 44
+)
+
+// UnitFor returns the layout unit for a w×h pixel window on a display with
+// the given device scale factor. It starts at the device scale (so a HiDPI
+// screen gets crisp text of the same apparent size), grows a little on very
+// large windows so text stays readable from a distance, and never exceeds
+// what lets the reference layout fit, so nothing overlaps on a small window.
+func UnitFor(w, h, scale float64) float64 {
+	if scale <= 0 || math.IsNaN(scale) {
+		scale = 1
+	}
+	fit := math.Min(w/RefWidth, h/RefHeight)
+	return math.Max(0, math.Min(fit, math.Max(scale, 0.6*fit)))
+}
+
+// PlayerLayout is where everything on the lesson player screen goes.
+//
+//	+---------------------------+-------------+
+//	| World                     | Lesson      |
+//	|                           |  Title      |
+//	|                           |  Text       |
+//	+---------------------------+  Goals      |
+//	| Timeline                  |  Hints      |
+//	+---------------------------+             |
+//	| Controls                  |             |
+//	+---------------------------+-------------+
+//
+// The scrub slider sits directly under the timeline it scrubs, and the
+// lesson column takes the full height because text needs it most.
+type PlayerLayout struct {
+	Window Rect
+	Unit   float64
+
+	World, Timeline, Controls, Lesson Rect
+
+	// Inside Lesson.
+	LessonTitle, LessonText, Goals, Hints Rect
+	// Inside Hints.
+	HintButton, HintText Rect
+
+	// Inside Controls, left to right.
+	Play, Step, Scrub, Clock, SpeedLabel, Speed, Fork Rect
+}
+
+// LayoutPlayer lays out the lesson player in window for a device scale
+// factor. Every size is rounded to whole pixels so edges stay crisp.
+func LayoutPlayer(window Rect, scale float64) PlayerLayout {
+	u := UnitFor(window.W, window.H, scale)
+	px := func(v float64) float64 { return math.Round(v * u) }
+	l := PlayerLayout{Window: window, Unit: u}
+
+	content := window.Inset(px(pad))
+	lessonW := clamp(math.Round(window.W*0.30), px(lessonMin), px(lessonMax))
+	l.Lesson, content = content.CutRight(lessonW, px(gap))
+	l.Controls, content = content.CutBottom(px(controlsH), px(gap))
+	timelineH := clamp(math.Round(window.H*0.22), px(timelineMin), px(timelineMax))
+	l.Timeline, l.World = content.CutBottom(timelineH, px(gap))
+
+	in := l.Lesson.Inset(px(pad))
+	l.LessonTitle, in = in.CutTop(px(titleH), px(innerGap))
+	l.Hints, in = in.CutBottom(px(hintButtonH+innerGap+hintTextH), px(innerGap))
+	// Sum rounded rows, as GoalRow does, so the last row stays inside.
+	l.Goals, l.LessonText = in.CutBottom(px(goalHeaderH)+MaxGoals*px(goalRowH), px(innerGap))
+	l.HintButton, l.HintText = l.Hints.CutTop(px(hintButtonH), px(innerGap))
+	l.HintButton, _ = l.HintButton.CutLeft(px(132), 0)
+
+	// Centre a row of MinControlH-tall widgets; rounding goes to the margins.
+	bar := l.Controls.InsetXY(px(innerGap), math.Floor((l.Controls.H-px(MinControlH))/2))
+	g := px(innerGap)
+	l.Play, bar = bar.CutLeft(px(iconButtonW), g)
+	l.Step, bar = bar.CutLeft(px(iconButtonW), g)
+	l.Fork, bar = bar.CutRight(px(forkW), g)
+	l.Speed, bar = bar.CutRight(px(speedW), g)
+	l.SpeedLabel, bar = bar.CutRight(px(speedLabelW), g)
+	l.Clock, l.Scrub = bar.CutRight(px(clockW), g)
+	return l
+}
+
+// GoalHeader is the row holding the checklist's heading.
+func (l PlayerLayout) GoalHeader() Rect {
+	r, _ := l.Goals.CutTop(math.Round(goalHeaderH*l.Unit), 0)
+	return r
+}
+
+// GoalRow is the row for goal i (0-based, below [MaxGoals]).
+func (l PlayerLayout) GoalRow(i int) Rect {
+	h := math.Round(goalRowH * l.Unit)
+	return Rect{l.Goals.X, l.Goals.Y + math.Round(goalHeaderH*l.Unit) + float64(i)*h, l.Goals.W, h}
+}
+
+// Regions names every rectangle, for tests and the browser bridge.
+func (l PlayerLayout) Regions() map[string]Rect {
+	return map[string]Rect{
+		"world": l.World, "timeline": l.Timeline, "controls": l.Controls, "lesson": l.Lesson,
+		"lessonTitle": l.LessonTitle, "lessonText": l.LessonText, "goals": l.Goals, "hints": l.Hints,
+		"hintButton": l.HintButton, "hintText": l.HintText,
+		"play": l.Play, "step": l.Step, "scrub": l.Scrub, "clock": l.Clock,
+		"speedLabel": l.SpeedLabel, "speed": l.Speed, "fork": l.Fork,
+	}
+}

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Wrap breaks text into lines no wider than width, as measured by measure
+// (for a font, text/v2's Advance). Each "\n" starts a new paragraph and an
+// empty paragraph gives an empty line; runs of spaces collapse to one.
+// Lines break between words; a word wider than width on its own is broken
+// between characters (each line keeps at least one character, so wrapping
+// always ends). A width of zero or less yields no lines.
+func Wrap(text string, width float64, measure func(string) float64) []string {
+	if width <= 0 {
+		return nil
+	}
+	var lines []string
+	for para := range strings.SplitSeq(text, "\n") {
+		words := strings.Fields(para)
+		if len(words) == 0 {
+			lines = append(lines, "")
+			continue
+		}
+		line := ""
+		for _, w := range words {
+			if line != "" {
+				if cand := line + " " + w; measure(cand) <= width {
+					line = cand
+					continue
+				}
+				lines = append(lines, line)
+			}
+			// w starts a line; break it if it cannot fit on one.
+			for measure(w) > width {
+				n := fitPrefix(w, width, measure)
+				if n == len(w) {
+					break // a single rune wider than the line
+				}
+				lines = append(lines, w[:n])
+				w = w[n:]
+			}
+			line = w
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// fitPrefix returns the byte length of the longest prefix of s (at least one
+// rune) that fits in width.
+func fitPrefix(s string, width float64, measure func(string) float64) int {
+	_, first := utf8.DecodeRuneInString(s)
+	best := first
+	for i := range s {
+		if i <= first {
+			continue
+		}
+		if measure(s[:i]) > width {
+			break
+		}
+		best = i
+	}
+	return best
+}

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		width float64
+		want  []string
+	}{
+		{"fits", "a lease", 100, []string{"a lease"}},
+		{"breaks between words", "the lease expired", 100, []string{"the lease", "expired"}},
+		{"exact fit", "abcde fghij", 110, []string{"abcde fghij"}},
+		{"one over", "abcde fghij", 109, []string{"abcde", "fghij"}},
+		{"collapses spaces", "  fencing    token  ", 200, []string{"fencing token"}},
+		{"paragraphs", "one\ntwo", 200, []string{"one", "two"}},
+		{"blank line kept", "one\n\ntwo", 200, []string{"one", "", "two"}},
+		{"empty text", "", 100, []string{""}},
+		{"long word broken", "revision12345", 50, []string{"revis", "ion12", "345"}},
+		{"long word after short", "a supercalifragilistic b", 60, []string{"a", "superc", "alifra", "gilist", "ic b"}},
+		{"narrower than a rune", "abc", 5, []string{"a", "b", "c"}},
+		{"multibyte runes", "ééééé", 30, []string{"ééé", "éé"}},
+		{"zero width", "abc", 0, nil},
+	}
+	for _, tt := range tests {
+		got := Wrap(tt.text, tt.width, mono)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: Wrap(%q, %v) = %q, want %q", tt.name, tt.text, tt.width, got, tt.want)
+		}
+		for _, line := range got {
+			if mono(line) > tt.width && len([]rune(line)) > 1 {
+				t.Errorf("%s: line %q is wider than %v", tt.name, line, tt.width)
+			}
+		}
+	}
+}
+
+func TestWrapKeepsEveryWord(t *testing.T) {
+	text := "A lease is a promise with an end date: the coordinator lets one holder act until the lease runs out."
+	for w := 10.0; w < 600; w += 7 {
+		got := strings.Join(Wrap(text, w, mono), " ")
+		if strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(text, " ", "") {
+			t.Fatalf("width %v lost text: %q", w, got)
+		}
+	}
+}
+
+func ExampleWrap() {
+	measure := func(s string) float64 { return float64(len(s)) } // one unit per byte
+	for _, line := range Wrap("a fencing token only ever grows", 12, measure) {
+		fmt.Printf("%q\n", line)
+	}
+	// Output:
+	// "a fencing"
+	// "token only"
+	// "ever grows"
+}
