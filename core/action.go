@@ -1,0 +1,302 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Action is one thing a learner (or a lesson's solution, or the explorer)
+// does to the world. Actions are plain values; applied at a virtual time
+// through an ActionLog, they make a run reproducible.
+type Action struct {
+	// Do names the action: pause, resume, crash, restart, partition, heal,
+	// write, release, expire, set-ttl, fencing, idempotency, delete, put.
+	Do string `json:"do"`
+	// Proc is the process or worker acted on (or the first end of a link).
+	Proc string `json:"proc,omitempty"`
+	// Peer is the other end of a link (partition, heal).
+	Peer string `json:"peer,omitempty"`
+	// For is a pause length.
+	For Duration `json:"for,omitempty"`
+	// TTL is the new TTL for set-ttl.
+	TTL Duration `json:"ttl,omitempty"`
+	// Value is a write's value or a key's value; Key a coordinator key.
+	Value string `json:"value,omitempty"`
+	Key   string `json:"key,omitempty"`
+	// Label marks a write for display ("late").
+	Label string `json:"label,omitempty"`
+	// Token overrides the token a write carries (0: the process's own).
+	Token int64 `json:"token,omitempty"`
+	// On switches fencing or idempotency; OneWay makes a partition one-way.
+	On     bool `json:"on,omitempty"`
+	OneWay bool `json:"one_way,omitempty"`
+}
+
+// Timed is an action applied at a virtual time.
+type Timed struct {
+	At Duration `json:"at"`
+	Action
+}
+
+// ActionLog is an ordered list of timed actions.
+type ActionLog []Timed
+
+// Duration is a time.Duration that reads and writes JSON as "1.5s".
+type Duration time.Duration
+
+// MarshalJSON writes the duration as a Go duration string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// UnmarshalJSON reads "1.5s" or a number of milliseconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("bad duration %q: %w", s, err)
+		}
+		*d = Duration(v)
+		return nil
+	}
+	var ms int64
+	if err := json.Unmarshal(b, &ms); err != nil {
+		return fmt.Errorf("bad duration %s: want a string like \"1.5s\" or milliseconds", b)
+	}
+	*d = Duration(time.Duration(ms) * time.Millisecond)
+	return nil
+}
+
+// At is a convenience constructor for a timed action.
+func At(t time.Duration, a Action) Timed { return Timed{At: Duration(t), Action: a} }
+
+// Sorted returns the log ordered by time; actions at the same time keep
+// their order.
+func (l ActionLog) Sorted() ActionLog {
+	out := append(ActionLog(nil), l...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
+	return out
+}
+
+// Before returns the actions strictly before t (scrubbing and forking cut
+// the log there and re-simulate).
+func (l ActionLog) Before(t time.Duration) ActionLog {
+	var out ActionLog
+	for _, a := range l {
+		if time.Duration(a.At) < t {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// String renders the action in a readable form: "pause A for 30s".
+func (a Action) String() string {
+	switch a.Do {
+	case "pause":
+		return fmt.Sprintf("pause %s for %s", a.Proc, time.Duration(a.For))
+	case "partition":
+		if a.OneWay {
+			return fmt.Sprintf("cut %s -> %s", a.Proc, a.Peer)
+		}
+		return fmt.Sprintf("cut %s <-> %s", a.Proc, a.Peer)
+	case "heal":
+		return fmt.Sprintf("heal %s <-> %s", a.Proc, a.Peer)
+	case "write":
+		s := fmt.Sprintf("%s writes %q", a.Proc, a.Value)
+		if a.Token != 0 {
+			s += fmt.Sprintf(" with token %d", a.Token)
+		}
+		return s
+	case "set-ttl":
+		return fmt.Sprintf("set TTL of %s to %s", a.Proc, time.Duration(a.TTL))
+	case "fencing", "idempotency":
+		return fmt.Sprintf("%s %s", a.Do, map[bool]string{true: "on", false: "off"}[a.On])
+	case "delete":
+		return fmt.Sprintf("%s deletes %s", a.Proc, a.Key)
+	case "put":
+		return fmt.Sprintf("%s puts %s=%s", a.Proc, a.Key, a.Value)
+	case "expire":
+		return "expire the lease of " + a.Proc + " now"
+	}
+	return a.Do + " " + a.Proc
+}
+
+// ActionKinds lists every action name, for validation and help text.
+var ActionKinds = []string{"pause", "resume", "crash", "restart", "partition", "heal", "write", "release", "expire", "set-ttl", "fencing", "idempotency", "delete", "put"}
+
+// Validate checks an action without applying it.
+func (a Action) Validate() error {
+	known := false
+	for _, k := range ActionKinds {
+		known = known || k == a.Do
+	}
+	switch {
+	case !known:
+		return fmt.Errorf("unknown action %q (want one of %s)", a.Do, strings.Join(ActionKinds, ", "))
+	case a.Do == "pause" && a.For <= 0:
+		return fmt.Errorf("pause %s: length must be positive, got %s", a.Proc, time.Duration(a.For))
+	case a.Do == "set-ttl" && a.TTL <= 0:
+		return fmt.Errorf("set-ttl %s: TTL must be positive, got %s", a.Proc, time.Duration(a.TTL))
+	case (a.Do == "partition" || a.Do == "heal") && (a.Proc == "" || a.Peer == ""):
+		return fmt.Errorf("%s needs both ends of the link (proc and peer)", a.Do)
+	case a.Token < 0:
+		return fmt.Errorf("write token must not be negative, got %d", a.Token)
+	}
+	return nil
+}
+
+// Schedule queues every action of the log at its time. Actions at the same
+// instant apply in log order, after events already scheduled for then.
+func (s *Sim) Schedule(log ActionLog) {
+	for _, t := range log.Sorted() {
+		a := t.Action
+		s.at(time.Duration(t.At), func() { s.Apply(a) })
+	}
+}
+
+// Apply performs an action now. A bad action is traced and returned as an
+// error; it never panics and never changes the world.
+func (s *Sim) Apply(a Action) error {
+	err := s.apply(a)
+	if err != nil {
+		s.actionErr = append(s.actionErr, err)
+		s.Trace.add(s.now, "learner", KindActionError, S("do", a.Do), S("why", err.Error()))
+		return err
+	}
+	s.Trace.add(s.now, "learner", KindAction, S("do", a.Do), S("text", a.String()))
+	return nil
+}
+
+func (s *Sim) apply(a Action) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	var n *node
+	p := s.Process(a.Proc)
+	var w *ShardWorker
+	if p != nil {
+		n = &p.node
+	} else {
+		for _, x := range s.workers {
+			if x.cfg.Name == a.Proc {
+				w, n = x, &x.node
+			}
+		}
+	}
+	needNode := map[string]bool{"pause": true, "resume": true, "crash": true, "restart": true, "write": true, "release": true, "expire": true, "set-ttl": true, "delete": true, "put": true}
+	if needNode[a.Do] && n == nil {
+		return fmt.Errorf("%s: no process or worker named %q", a.Do, a.Proc)
+	}
+	switch a.Do {
+	case "pause":
+		if n.crashed {
+			return fmt.Errorf("pause: %s is crashed", a.Proc)
+		}
+		n.pause(time.Duration(a.For))
+	case "resume":
+		n.resume()
+	case "crash":
+		if p != nil {
+			p.crash()
+		} else {
+			w.crash()
+		}
+	case "restart":
+		if p != nil {
+			p.restart()
+		} else {
+			w.restart()
+		}
+	case "partition":
+		if s.actors[a.Proc] == nil || s.actors[a.Peer] == nil {
+			return fmt.Errorf("partition: unknown actor %q or %q", a.Proc, a.Peer)
+		}
+		s.Net.Partition(a.Proc, a.Peer, a.OneWay)
+	case "heal":
+		if s.actors[a.Proc] == nil || s.actors[a.Peer] == nil {
+			return fmt.Errorf("heal: unknown actor %q or %q", a.Proc, a.Peer)
+		}
+		s.Net.Heal(a.Proc, a.Peer)
+	case "write":
+		if p == nil {
+			return fmt.Errorf("write: %q is not a lock-holding process", a.Proc)
+		}
+		// The application decides to write on its own thread: if the
+		// process is paused, the decision waits for the resume.
+		p.run(func() { p.write(a.Value, a.Label, a.Token) })
+	case "release":
+		if p == nil {
+			return fmt.Errorf("release: %q is not a lock-holding process", a.Proc)
+		}
+		p.run(p.Release)
+	case "expire":
+		var id LeaseID
+		if p != nil {
+			id = p.lease
+		} else {
+			id = w.session
+		}
+		if id == 0 || s.Coord.leases[id] == nil {
+			return fmt.Errorf("expire: %s holds no live lease", a.Proc)
+		}
+		s.Coord.Revoke(id, true, "expired by the learner")
+	case "set-ttl":
+		if p != nil {
+			p.cfg.TTL = time.Duration(a.TTL)
+			p.cfg.RenewEvery = p.cfg.TTL / 3
+		} else {
+			w.cfg.TTL = time.Duration(a.TTL)
+			w.cfg.RenewEvery = w.cfg.TTL / 3
+		}
+		s.Trace.add(s.now, a.Proc, KindSetting, S("name", "ttl"), D("ms", time.Duration(a.TTL)))
+	case "fencing":
+		if s.Register == nil && s.Offsets == nil {
+			return fmt.Errorf("fencing: this world has no fenced resource")
+		}
+		if s.Register != nil {
+			s.Register.Fencing = a.On
+		}
+		if s.Offsets != nil {
+			s.Offsets.Fencing = a.On
+		}
+		s.Trace.add(s.now, "learner", KindSetting, S("name", "fencing"), S("value", onOff(a.On)))
+	case "idempotency":
+		if s.Queue == nil {
+			return fmt.Errorf("idempotency: this world has no job queue")
+		}
+		s.Queue.Idempotency = a.On
+		s.Trace.add(s.now, "learner", KindSetting, S("name", "idempotency"), S("value", onOff(a.On)))
+	case "delete":
+		n.run(func() { n.send(CoordinatorName, deleteReq{Key: a.Key}) })
+	case "put":
+		n.run(func() { n.send(CoordinatorName, putReq{Key: a.Key, Value: a.Value}) })
+	}
+	return nil
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// ParseActionLog reads a JSON array of timed actions and validates each.
+func ParseActionLog(b []byte) (ActionLog, error) {
+	var log ActionLog
+	if err := json.Unmarshal(b, &log); err != nil {
+		return nil, fmt.Errorf("action log: %w", err)
+	}
+	for i, t := range log {
+		if t.At < 0 {
+			return nil, fmt.Errorf("action %d: negative time %s", i+1, time.Duration(t.At))
+		}
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("action %d: %w", i+1, err)
+		}
+	}
+	return log, nil
+}

@@ -1,0 +1,311 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Params are the knobs a caller (the CLI, the sandbox) may turn on a named
+// scenario. Zero values mean "the scenario's default".
+type Params struct {
+	Seed uint64
+	// StaleToken overrides the token of the hands-on lab's late write (the
+	// seed's step 4 changes it from 1 to 3).
+	StaleToken int64
+	TTL        time.Duration
+	RenewEvery time.Duration
+	// Fencing and Idempotency: "" keeps the default, else "on" or "off".
+	Fencing     string
+	Idempotency string
+	Procs       int
+	Recipe      string
+	TokenSource string
+	Duration    time.Duration
+	// Actions are applied on top of the scenario's own.
+	Actions ActionLog
+}
+
+// Run is a finished run of a named scenario.
+type Run struct {
+	Scenario *Scenario
+	Sim      *Sim
+	Actions  ActionLog
+	End      time.Duration
+	Report   Report
+}
+
+// Scenario is a named, ready-to-run world with a script of actions and a
+// summary of what it shows.
+type Scenario struct {
+	Name  string
+	Title string
+	// Duration is how much virtual time a run covers by default.
+	Duration time.Duration
+	build    func(p Params) (*Sim, ActionLog, error)
+	summary  func(r *Run) []string
+}
+
+// Summary returns the scenario's human-readable outcome lines.
+func (r *Run) Summary() []string {
+	lines := r.Scenario.summary(r)
+	rep := r.Report
+	lines = append(lines, fmt.Sprintf("invariants: %d violations, %d stale writes accepted, %d duplicate jobs, belief overlap %s in %d intervals",
+		len(rep.Violations), len(rep.Stale), len(rep.Duplicates), FormatTime(rep.OverlapTotal), len(rep.Overlaps)))
+	return lines
+}
+
+// Scenarios lists the built-in scenarios in a stable order.
+func Scenarios() []*Scenario { return builtins }
+
+// FindScenario returns the named scenario or an error listing the names.
+func FindScenario(name string) (*Scenario, error) {
+	for _, s := range builtins {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	names := make([]string, len(builtins))
+	for i, s := range builtins {
+		names[i] = s.Name
+	}
+	return nil, fmt.Errorf("unknown scenario %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// Build makes the world and the scenario's action log (plus p.Actions)
+// without running it.
+func (sc *Scenario) Build(p Params) (*Sim, ActionLog, error) {
+	if p.TTL < 0 || p.RenewEvery < 0 || p.Duration < 0 || p.StaleToken < 0 || p.Procs < 0 {
+		return nil, nil, fmt.Errorf("durations, counts and tokens must not be negative")
+	}
+	if p.RenewEvery > 0 && p.TTL > 0 && p.RenewEvery >= p.TTL {
+		return nil, nil, fmt.Errorf("renew interval %s must be shorter than the ttl %s", p.RenewEvery, p.TTL)
+	}
+	for _, v := range []string{p.Fencing, p.Idempotency} {
+		if v != "" && v != "on" && v != "off" {
+			return nil, nil, fmt.Errorf("switch value %q: want on or off", v)
+		}
+	}
+	s, log, err := sc.build(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	log = append(log, p.Actions...)
+	s.Schedule(log)
+	return s, log, nil
+}
+
+// Run builds the scenario and runs it for its duration (or p.Duration).
+func (sc *Scenario) Run(p Params) (*Run, error) {
+	s, log, err := sc.Build(p)
+	if err != nil {
+		return nil, err
+	}
+	end := sc.Duration
+	if p.Duration > 0 {
+		end = p.Duration
+	}
+	s.RunUntil(end)
+	return &Run{Scenario: sc, Sim: s, Actions: log, End: end, Report: Check(s.Trace, end)}, nil
+}
+
+func pick[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+func (p Params) fencing(def bool) bool {
+	if p.Fencing == "" {
+		return def
+	}
+	return p.Fencing == "on"
+}
+
+func (p Params) contention(def ContentionConfig) (ContentionConfig, error) {
+	def.TTL = pick(p.TTL, def.TTL)
+	def.RenewEvery = pick(p.RenewEvery, def.RenewEvery)
+	def.Fencing = p.fencing(def.Fencing)
+	if p.Procs > 0 {
+		def.Names, def.Procs = nil, p.Procs
+	}
+	if p.Recipe != "" {
+		r, err := ParseRecipe(p.Recipe)
+		if err != nil {
+			return def, err
+		}
+		def.Recipe = r
+	}
+	switch p.TokenSource {
+	case "":
+	case "generation":
+		def.TokenSource = TokenGeneration
+	case "revision":
+		def.TokenSource = TokenRevision
+	default:
+		return def, fmt.Errorf("unknown token source %q (want generation or revision)", p.TokenSource)
+	}
+	return def, nil
+}
+
+// writeLines renders the register's decisions as the seed's lab prints
+// them: "A 1 ok", "A late 1 reject".
+func writeLines(r *Run, ok, reject string) []string {
+	var out []string
+	for _, e := range Writes(r.Sim.Trace) {
+		who := e.Get("from")
+		if l := e.Get("label"); l != "" {
+			who += " " + l
+		}
+		res := ok
+		if e.Get("result") != Accepted {
+			res = reject
+		}
+		out = append(out, fmt.Sprintf("%s %d %s", who, e.Int("token"), res))
+	}
+	return out
+}
+
+var builtins = []*Scenario{
+	{
+		Name:     "hands-on-lab",
+		Title:    "The seed's hands-on lab: coordinator and storage, a paused A writes late",
+		Duration: 40 * time.Second,
+		build: func(p Params) (*Sim, ActionLog, error) {
+			c, err := p.contention(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 1, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true})
+			if err != nil {
+				return nil, nil, err
+			}
+			s, err := NewContention(p.Seed, c)
+			return s, ActionLog{
+				At(1*time.Second, Action{Do: "write", Proc: "A", Value: "from A"}),
+				At(2*time.Second, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}),
+				// Decided while paused: the write leaves when A wakes up.
+				At(3*time.Second, Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: p.StaleToken}),
+				At(15*time.Second, Action{Do: "write", Proc: "B", Value: "from B"}),
+			}, err
+		},
+		summary: func(r *Run) []string {
+			return append(writeLines(r, "ok", "reject"), "final "+r.Sim.Register.Value)
+		},
+	},
+	{
+		Name:     "fenced-register",
+		Title:    "Seed Example 3: the paused leader (tokens 7 and 8) against a fenced register",
+		Duration: 40 * time.Second,
+		build: func(p Params) (*Sim, ActionLog, error) {
+			c, err := p.contention(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true, WriteLatency: 500 * time.Millisecond})
+			if err != nil {
+				return nil, nil, err
+			}
+			s, err := NewContention(p.Seed, c)
+			return s, ActionLog{
+				At(1*time.Second, Action{Do: "write", Proc: "A", Value: "leader-a-started"}),
+				// A decides its next write, then stops the world mid-write.
+				At(2*time.Second, Action{Do: "write", Proc: "A", Value: "leader-a-resumed"}),
+				At(2100*time.Millisecond, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}),
+				At(15*time.Second, Action{Do: "write", Proc: "B", Value: "leader-b-committed"}),
+			}, err
+		},
+		summary: func(r *Run) []string {
+			var out []string
+			w := Writes(r.Sim.Trace)
+			slices.SortStableFunc(w, func(a, b Event) int { return a.Seq - b.Seq })
+			for _, e := range w {
+				out = append(out, e.Get("result"))
+			}
+			return append(out, r.Sim.Register.Value)
+		},
+	},
+	{
+		Name:     "scheduler",
+		Title:    "Seed Example 1: five API instances, one invoice scheduler, idempotent jobs (tokens 41, 42)",
+		Duration: 90 * time.Second,
+		build: func(p Params) (*Sim, ActionLog, error) {
+			c := SchedulerConfig{Instances: pick(p.Procs, 5), FirstToken: 41, TTL: pick(p.TTL, 10*time.Second), Customers: 8, Date: "2026-11-29", JobEvery: time.Second, Idempotency: p.Idempotency != "off", RetryJitter: 0.5}
+			s, err := NewScheduler(p.Seed, c)
+			// The leader crashes mid-batch, after enqueuing four invoices.
+			return s, ActionLog{At(4500*time.Millisecond, Action{Do: "crash", Proc: "api-1"})}, err
+		},
+		summary: func(r *Run) []string {
+			var out []string
+			for _, e := range Holders(r.Sim.Trace) {
+				out = append(out, fmt.Sprintf("%s acquired the invoice-scheduler lease with token %d at t=%s", e.Get("owner"), e.Int("token"), FormatTime(e.At)))
+			}
+			q := r.Sim.Queue
+			out = append(out, fmt.Sprintf("queue: %d jobs run, %d duplicates ignored, %d duplicates executed (idempotency %s)",
+				len(q.Jobs), q.DuplicatesIgnored, q.DuplicatesExecuted, onOff(q.Idempotency)))
+			return out
+		},
+	},
+	{
+		Name:     "shards",
+		Title:    "Seed Example 2: 128 shards over 12 workers, one lease per shard; worker-00 stops renewing",
+		Duration: 3 * time.Minute,
+		build: func(p Params) (*Sim, ActionLog, error) {
+			c := ShardsConfig{Shards: 128, Workers: pick(p.Procs, 12), TTL: pick(p.TTL, 15*time.Second), RenewEvery: p.RenewEvery,
+				LeasePerShard: true, ScanEvery: 3 * time.Second, ScanJitter: 0.5, CommitEvery: 2 * time.Second, Fencing: p.fencing(true), Stagger: 200 * time.Millisecond}
+			s, err := NewShards(p.Seed, c)
+			return s, ActionLog{At(60*time.Second, Action{Do: "pause", Proc: "worker-00", For: Duration(40 * time.Second)})}, err
+		},
+		summary: func(r *Run) []string {
+			st := r.Sim.ShardStats()
+			o := r.Sim.Offsets
+			return []string{
+				fmt.Sprintf("%d of %d shards owned by %d live workers; per worker min %d, max %d", st.Owned, len(o.Offset), st.LiveWorker, st.Min, st.Max),
+				fmt.Sprintf("offset commits: %d accepted, %d stale rejected, %d stale accepted (fencing %s)", o.Commits, o.Rejected, o.StaleAccepted, onOff(o.Fencing)),
+				fmt.Sprintf("coordinator: %d lease renewals, %d requests", r.Sim.Coord.Renewals, r.Sim.Coord.Requests),
+			}
+		},
+	},
+	{
+		Name:     "election",
+		Title:    "Five contenders in etcd's fair queue; the leader crashes twice",
+		Duration: 60 * time.Second,
+		build: func(p Params) (*Sim, ActionLog, error) {
+			c, err := p.contention(ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second, TokenSource: TokenRevision})
+			if err != nil {
+				return nil, nil, err
+			}
+			s, err := NewContention(p.Seed, c)
+			return s, ActionLog{
+				At(5*time.Second, Action{Do: "crash", Proc: "A"}),
+				At(25*time.Second, Action{Do: "crash", Proc: "B"}),
+			}, err
+		},
+		summary: electionSummary,
+	},
+	{
+		Name:     "herd",
+		Title:    "Ten contenders all watching the lock key: every change wakes every waiter",
+		Duration: 60 * time.Second,
+		build: func(p Params) (*Sim, ActionLog, error) {
+			c, err := p.contention(ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, Recipe: RecipeHerd})
+			if err != nil {
+				return nil, nil, err
+			}
+			s, err := NewContention(p.Seed, c)
+			return s, ActionLog{
+				At(5*time.Second, Action{Do: "crash", Proc: "A"}),
+				At(25*time.Second, Action{Do: "crash", Proc: "B"}),
+			}, err
+		},
+		summary: electionSummary,
+	},
+}
+
+func electionSummary(r *Run) []string {
+	var out []string
+	for _, e := range Holders(r.Sim.Trace) {
+		out = append(out, fmt.Sprintf("t=%s %s leads with token %d", FormatTime(e.At), e.Get("owner"), e.Int("token")))
+	}
+	wake := 0
+	for _, p := range r.Sim.procs {
+		wake += p.Wakeups
+	}
+	out = append(out, fmt.Sprintf("watch wake-ups: %d (recipe %s)", wake, r.Sim.procs[0].cfg.Recipe))
+	return out
+}

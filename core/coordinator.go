@@ -1,0 +1,415 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// CoordinatorName is the actor name of the coordination service.
+const CoordinatorName = "coordinator"
+
+// Errors the coordinator returns. Their text says what happened.
+var (
+	ErrLeaseNotFound    = errors.New("lease: not found (expired or revoked)")
+	ErrPermissionDenied = errors.New("permission denied")
+	ErrSessionExpired   = errors.New("mutex: session is expired")
+	ErrKeyExists        = errors.New("txn: key already exists")
+)
+
+// KeyValue is one key in the coordinator, with etcd's bookkeeping.
+type KeyValue struct {
+	Key       string
+	Value     string
+	CreateRev int64 // revision that created the key (a valid fencing token)
+	ModRev    int64 // revision of the last change
+	Version   int64 // number of changes since creation
+	Lease     LeaseID
+	Token     int64 // fencing token assigned when this key became a lock holder
+}
+
+// TokenSource selects where fencing tokens come from.
+type TokenSource int
+
+const (
+	// TokenGeneration is a per-lock counter bumped by one for each new
+	// holder, like Chubby's generation number or Consul's LockIndex.
+	TokenGeneration TokenSource = iota
+	// TokenRevision is the holder key's create revision (etcd) or czxid
+	// (ZooKeeper): monotonic across all keys, so not consecutive.
+	TokenRevision
+)
+
+func (t TokenSource) String() string {
+	if t == TokenRevision {
+		return "revision"
+	}
+	return "generation"
+}
+
+// ACLRule reserves writes (create, put, delete) of every key under Prefix
+// for the listed principals, as etcd roles or ZooKeeper ACLs would.
+type ACLRule struct {
+	Prefix     string
+	Principals []string
+}
+
+// Coordinator is an etcd/ZooKeeper-style coordination service: keys with
+// revisions, leases swept every SweepEvery, one-shot watches, a
+// compare-and-put transaction, ACLs, and lock recipes on top. It decides
+// lease expiry on its own clock: that decision is the truth that clients'
+// beliefs can contradict.
+type Coordinator struct {
+	sim *Sim
+
+	// Rev is the global revision, bumped once per mutating request.
+	Rev int64
+	// TokenSource picks how lock holders' fencing tokens are numbered.
+	TokenSource TokenSource
+	// LockDelay blocks re-acquisition of a lock for this long after its
+	// holder was invalidated (lease expired or forcibly revoked), as Consul
+	// does; a clean release does not arm it. Zero disables it.
+	LockDelay time.Duration
+	// SweepEvery is how often expired leases are found (etcd: 500 ms).
+	SweepEvery time.Duration
+	// MinTTL silently raises smaller TTL requests (etcd: 2 s with defaults).
+	MinTTL time.Duration
+	// ACL lists write restrictions; keys under no rule are open.
+	ACL []ACLRule
+	// Renewals counts lease keepalives served (coordinator renewal load).
+	Renewals int64
+	// Requests counts every request received.
+	Requests int64
+
+	kv         map[string]*KeyValue
+	sorted     []string // every key, sorted: prefix ranges without map order
+	leases     map[LeaseID]*Lease
+	leaseOrder []LeaseID
+	locks      map[string]*lockState
+	watches    []*watch
+	sweepArmed bool
+	nextWatch  int
+	buckets    []int32 // requests per 100 ms of virtual time
+}
+
+type watch struct {
+	id      int
+	watcher string
+	key     string
+	prefix  bool
+}
+
+func newCoordinator(s *Sim) *Coordinator {
+	return &Coordinator{
+		sim:        s,
+		SweepEvery: 500 * time.Millisecond,
+		MinTTL:     2 * time.Second,
+		kv:         map[string]*KeyValue{},
+		leases:     map[LeaseID]*Lease{},
+		locks:      map[string]*lockState{},
+	}
+}
+
+func (c *Coordinator) name() string { return CoordinatorName }
+
+func (c *Coordinator) trace(kind string, f ...Field) {
+	c.sim.Trace.add(c.sim.now, CoordinatorName, kind, f...)
+}
+
+// Get returns the key, or nil.
+func (c *Coordinator) Get(key string) *KeyValue { return c.kv[key] }
+
+// Range returns the keys with the given prefix, sorted by key.
+func (c *Coordinator) Range(prefix string) []*KeyValue {
+	var out []*KeyValue
+	i, _ := slices.BinarySearch(c.sorted, prefix)
+	for ; i < len(c.sorted) && strings.HasPrefix(c.sorted[i], prefix); i++ {
+		out = append(out, c.kv[c.sorted[i]])
+	}
+	return out
+}
+
+// Keys returns every key, sorted.
+func (c *Coordinator) Keys() []*KeyValue { return c.Range("") }
+
+// checkACL returns an error if principal may not write key.
+func (c *Coordinator) checkACL(principal, op, key string) error {
+	for _, r := range c.ACL {
+		if !strings.HasPrefix(key, r.Prefix) {
+			continue
+		}
+		for _, p := range r.Principals {
+			if p == principal {
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: %s may not %s %s (keys under %s are reserved for %s)",
+			ErrPermissionDenied, principal, op, key, r.Prefix, strings.Join(r.Principals, ", "))
+	}
+	return nil
+}
+
+// Compare is one condition of a transaction.
+type Compare struct {
+	Key string
+	// Target is "create_revision", "mod_revision", "version" or "value".
+	Target string
+	// Int is compared for revisions and version, Str for value.
+	Int int64
+	Str string
+}
+
+// TxnOp is one operation of a transaction branch.
+type TxnOp struct {
+	Put    bool // false: delete
+	Key    string
+	Value  string
+	Lease  LeaseID
+}
+
+// Txn runs "if every compare holds then ops else elseOps" atomically as
+// principal, in one revision if anything changes. It reports which branch
+// ran. A lease that does not exist fails the whole transaction.
+func (c *Coordinator) Txn(principal string, cmps []Compare, ops, elseOps []TxnOp) (bool, error) {
+	ok := true
+	for _, cmp := range cmps {
+		kv := c.kv[cmp.Key]
+		var got int64
+		var gotS string
+		if kv != nil {
+			gotS = kv.Value
+			switch cmp.Target {
+			case "create_revision":
+				got = kv.CreateRev
+			case "mod_revision":
+				got = kv.ModRev
+			case "version":
+				got = kv.Version
+			}
+		}
+		if cmp.Target == "value" {
+			ok = ok && gotS == cmp.Str
+		} else {
+			ok = ok && got == cmp.Int
+		}
+	}
+	branch := ops
+	if !ok {
+		branch = elseOps
+	}
+	for _, op := range branch {
+		verb := "delete"
+		if op.Put {
+			verb = "put"
+		}
+		if err := c.checkACL(principal, verb, op.Key); err != nil {
+			c.trace(KindDenied, S("who", principal), S("op", verb), S("key", op.Key), S("why", err.Error()))
+			return ok, err
+		}
+		if op.Put && op.Lease != 0 && c.leases[op.Lease] == nil {
+			return ok, ErrLeaseNotFound
+		}
+	}
+	if len(branch) > 0 {
+		c.Rev++
+	}
+	for _, op := range branch {
+		if op.Put {
+			c.put(op.Key, op.Value, op.Lease)
+		} else {
+			c.del(op.Key)
+		}
+	}
+	return ok, nil
+}
+
+// Put writes a key as principal (one revision).
+func (c *Coordinator) Put(principal, key, value string, lease LeaseID) error {
+	_, err := c.Txn(principal, nil, []TxnOp{{Put: true, Key: key, Value: value, Lease: lease}}, nil)
+	return err
+}
+
+// Delete removes a key as principal (one revision).
+func (c *Coordinator) Delete(principal, key string) error {
+	if c.kv[key] == nil {
+		return nil
+	}
+	_, err := c.Txn(principal, nil, []TxnOp{{Key: key}}, nil)
+	return err
+}
+
+// put applies a put at the current revision.
+func (c *Coordinator) put(key, value string, lease LeaseID) {
+	kv := c.kv[key]
+	if kv == nil {
+		kv = &KeyValue{Key: key, CreateRev: c.Rev}
+		c.kv[key] = kv
+		i, _ := slices.BinarySearch(c.sorted, key)
+		c.sorted = slices.Insert(c.sorted, i, key)
+	} else if kv.Lease != 0 && kv.Lease != lease {
+		if l := c.leases[kv.Lease]; l != nil {
+			l.detach(key)
+		}
+	}
+	kv.Value, kv.ModRev, kv.Lease = value, c.Rev, lease
+	kv.Version++
+	if l := c.leases[lease]; l != nil {
+		l.attach(key)
+	}
+	c.trace(KindPut, S("key", key), S("value", value), I("rev", c.Rev), I("create_rev", kv.CreateRev), I("version", kv.Version))
+	c.notify(key, "put")
+	c.keyChanged(key)
+}
+
+// del applies a delete at the current revision.
+func (c *Coordinator) del(key string) {
+	kv := c.kv[key]
+	if kv == nil {
+		return
+	}
+	if l := c.leases[kv.Lease]; l != nil {
+		l.detach(key)
+	}
+	delete(c.kv, key)
+	if i, found := slices.BinarySearch(c.sorted, key); found {
+		c.sorted = slices.Delete(c.sorted, i, i+1)
+	}
+	c.trace(KindDelete, S("key", key), I("rev", c.Rev))
+	c.notify(key, "delete")
+	c.keyChanged(key)
+}
+
+// watchKey registers a one-shot watch for watcher on key (or every key
+// under it when prefix). Watches fire once, like ZooKeeper's; recipes
+// re-register after each wake-up.
+func (c *Coordinator) watchKey(watcher, key string, prefix bool) {
+	c.nextWatch++
+	c.watches = append(c.watches, &watch{id: c.nextWatch, watcher: watcher, key: key, prefix: prefix})
+}
+
+func (c *Coordinator) notify(key, typ string) {
+	if len(c.watches) == 0 {
+		return
+	}
+	kept := c.watches[:0]
+	var fired []*watch
+	for _, w := range c.watches {
+		if w.key == key || (w.prefix && strings.HasPrefix(key, w.key)) {
+			fired = append(fired, w)
+			continue
+		}
+		kept = append(kept, w)
+	}
+	for i := len(kept); i < len(c.watches); i++ {
+		c.watches[i] = nil
+	}
+	c.watches = kept
+	for _, w := range fired {
+		c.trace(KindWatchFire, S("key", key), S("watcher", w.watcher), S("type", typ), S("watched", w.key))
+		c.sim.Net.send(CoordinatorName, w.watcher, watchEvent{Key: key, Type: typ, Rev: c.Rev})
+	}
+}
+
+// dropWatches forgets every watch of watcher (its session is gone).
+func (c *Coordinator) dropWatches(watcher string) {
+	kept := c.watches[:0]
+	for _, w := range c.watches {
+		if w.watcher != watcher {
+			kept = append(kept, w)
+		}
+	}
+	c.watches = kept
+}
+
+// Watchers returns how many watches are registered on key (exactly).
+func (c *Coordinator) Watchers(key string) int {
+	n := 0
+	for _, w := range c.watches {
+		if w.key == key {
+			n++
+		}
+	}
+	return n
+}
+
+// countRequest records one request for load measurement.
+func (c *Coordinator) countRequest() {
+	c.Requests++
+	b := int(c.sim.now / (100 * time.Millisecond))
+	for len(c.buckets) <= b {
+		c.buckets = append(c.buckets, 0)
+	}
+	c.buckets[b]++
+}
+
+// PeakLoad returns the largest number of requests received in any 100 ms
+// window so far, and when that window started.
+func (c *Coordinator) PeakLoad() (int, time.Duration) {
+	best, at := 0, 0
+	for i, n := range c.buckets {
+		if int(n) > best {
+			best, at = int(n), i
+		}
+	}
+	return best, time.Duration(at) * 100 * time.Millisecond
+}
+
+// LoadSeries returns requests per 100 ms window from time zero.
+func (c *Coordinator) LoadSeries() []int32 { return append([]int32(nil), c.buckets...) }
+
+func (c *Coordinator) reply(to string, m Message) { c.sim.Net.send(CoordinatorName, to, m) }
+
+func (c *Coordinator) receive(env *Envelope) {
+	c.countRequest()
+	from := env.From
+	switch m := env.Msg.(type) {
+	case grantReq:
+		l := c.Grant(from, m.TTL)
+		c.reply(from, grantResp{Lease: l.ID, TTL: l.TTL})
+	case keepAliveReq:
+		res := make([]keepAliveResult, len(m.Leases))
+		for i, id := range m.Leases {
+			ttl, err := c.KeepAlive(id)
+			if err != nil {
+				ttl = 0
+			}
+			res[i] = keepAliveResult{Lease: id, TTL: ttl}
+		}
+		if len(m.Leases) == 1 {
+			if l := c.leases[m.Leases[0]]; l != nil {
+				c.trace(KindLeaseRenew, S("lease", m.Leases[0].String()), S("owner", l.Owner), D("expiry_ms", l.Expiry))
+			}
+		} else {
+			c.trace(KindLeaseRenew, S("owner", from), I("leases", int64(len(m.Leases))))
+		}
+		c.reply(from, keepAliveResp{Results: res})
+	case revokeReq:
+		c.Revoke(m.Lease, false, "released by owner")
+		c.reply(from, revokeResp{Lease: m.Lease})
+	case acquireReq:
+		c.reply(from, c.acquire(from, m))
+	case checkReq:
+		c.reply(from, c.check(from, m))
+	case putReq:
+		err := c.Put(from, m.Key, m.Value, m.Lease)
+		c.reply(from, opResp{Op: "put", Key: m.Key, Rev: c.Rev, Err: errString(err)})
+	case deleteReq:
+		err := c.Delete(from, m.Key)
+		c.reply(from, opResp{Op: "delete", Key: m.Key, Rev: c.Rev, Err: errString(err)})
+	case listShardsReq:
+		c.reply(from, c.listShards(m))
+	case claimShardsReq:
+		c.reply(from, c.claimShards(from, m))
+	case releaseShardsReq:
+		c.releaseShards(from, m)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,140 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// LeaseID names a lease. Like etcd's, it is an opaque number with no order:
+// it is never a fencing token.
+type LeaseID int64
+
+func (id LeaseID) String() string { return fmt.Sprintf("%016x", int64(id)) }
+
+// Lease is a coordinator lease: it lives while renewed within its TTL and
+// takes every attached key with it when it expires.
+type Lease struct {
+	ID     LeaseID
+	TTL    time.Duration
+	Expiry time.Duration // coordinator time at which the lease is dead
+	Owner  string
+	keys   []string // attached keys, in attach order
+}
+
+// Keys returns the keys attached to the lease.
+func (l *Lease) Keys() []string { return l.keys }
+
+func (l *Lease) attach(key string) {
+	if !slices.Contains(l.keys, key) {
+		l.keys = append(l.keys, key)
+	}
+}
+
+func (l *Lease) detach(key string) {
+	if i := slices.Index(l.keys, key); i >= 0 {
+		l.keys = slices.Delete(l.keys, i, i+1)
+	}
+}
+
+// Lease returns a live lease, or nil.
+func (c *Coordinator) Lease(id LeaseID) *Lease { return c.leases[id] }
+
+// Leases returns the live leases in grant order.
+func (c *Coordinator) Leases() []*Lease {
+	out := make([]*Lease, 0, len(c.leaseOrder))
+	for _, id := range c.leaseOrder {
+		out = append(out, c.leases[id])
+	}
+	return out
+}
+
+// Grant creates a lease for owner. A TTL below MinTTL is raised to it
+// silently, as etcd does.
+func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
+	if ttl < c.MinTTL {
+		ttl = c.MinTTL
+	}
+	var id LeaseID
+	for id == 0 || c.leases[id] != nil {
+		id = LeaseID(c.sim.rng.Int64N(1<<62) | 1<<58)
+	}
+	l := &Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
+	c.leases[id] = l
+	c.leaseOrder = append(c.leaseOrder, id)
+	c.trace(KindLeaseGrant, S("lease", id.String()), S("owner", owner), D("ttl_ms", ttl), D("expiry_ms", l.Expiry))
+	c.armSweep()
+	return l
+}
+
+// KeepAlive extends a live lease by its full TTL from now and returns the
+// TTL, or ErrLeaseNotFound.
+func (c *Coordinator) KeepAlive(id LeaseID) (time.Duration, error) {
+	l := c.leases[id]
+	if l == nil {
+		return 0, ErrLeaseNotFound
+	}
+	l.Expiry = c.sim.now + l.TTL
+	c.Renewals++
+	return l.TTL, nil
+}
+
+// Revoke ends a lease now and deletes every attached key in one revision.
+// invalidated marks a forced end (the holder did not let go): it arms the
+// lock-delay of any lock the lease held. A clean release does not.
+func (c *Coordinator) Revoke(id LeaseID, invalidated bool, why string) bool {
+	l := c.leases[id]
+	if l == nil {
+		return false
+	}
+	c.end(l, KindLeaseRevoke, invalidated, why)
+	return true
+}
+
+// end removes l and its keys: one revision for all of them.
+func (c *Coordinator) end(l *Lease, kind string, invalidated bool, why string) {
+	delete(c.leases, l.ID)
+	if i := slices.Index(c.leaseOrder, l.ID); i >= 0 {
+		c.leaseOrder = slices.Delete(c.leaseOrder, i, i+1)
+	}
+	keys := append([]string(nil), l.keys...)
+	if len(keys) > 0 {
+		c.Rev++
+	}
+	c.trace(kind, S("lease", l.ID.String()), S("owner", l.Owner), I("keys", int64(len(keys))), I("rev", c.Rev), S("why", why))
+	for _, k := range keys {
+		if invalidated {
+			c.armLockDelay(k)
+		}
+		c.del(k)
+	}
+}
+
+func (c *Coordinator) armSweep() {
+	if c.sweepArmed {
+		return
+	}
+	c.sweepArmed = true
+	// Sweeps fall on multiples of SweepEvery, like a server-side ticker.
+	next := (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
+	c.sim.at(next, c.sweep)
+}
+
+// sweep expires every lease whose expiry has passed. An expired lease can
+// therefore live up to SweepEvery past its TTL, as in etcd.
+func (c *Coordinator) sweep() {
+	c.sweepArmed = false
+	now := c.sim.now
+	var dead []*Lease
+	for _, id := range c.leaseOrder {
+		if l := c.leases[id]; l.Expiry <= now {
+			dead = append(dead, l)
+		}
+	}
+	for _, l := range dead {
+		c.end(l, KindLeaseExpire, true, "ttl elapsed without renewal")
+	}
+	if len(c.leases) > 0 {
+		c.armSweep()
+	}
+}

@@ -1,0 +1,348 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Recipe is the lock/election algorithm contenders follow.
+type Recipe int
+
+const (
+	// RecipeEtcd is etcd's Mutex/Election: create "<lock>/<lease id>" if
+	// absent, attached to the session lease; the key with the smallest
+	// create revision holds; each waiter watches only the key with the next
+	// lower create revision (a fair queue, no herd).
+	RecipeEtcd Recipe = iota
+	// RecipeZooKeeper is ZooKeeper's lock/election recipe: an ephemeral
+	// sequential node "<lock>/lock-0000000042"; the lowest sequence holds;
+	// each contender watches only its predecessor.
+	RecipeZooKeeper
+	// RecipeHerd is the naive variant: every waiter watches the whole lock,
+	// so every change wakes every waiter (the herd effect).
+	RecipeHerd
+)
+
+var recipeNames = []string{"etcd", "zookeeper", "herd"}
+
+func (r Recipe) String() string {
+	if int(r) < len(recipeNames) {
+		return recipeNames[r]
+	}
+	return fmt.Sprintf("recipe(%d)", int(r))
+}
+
+// ParseRecipe turns "etcd", "zookeeper" or "herd" into a Recipe.
+func ParseRecipe(s string) (Recipe, error) {
+	if i := slices.Index(recipeNames, s); i >= 0 {
+		return Recipe(i), nil
+	}
+	return 0, fmt.Errorf("unknown recipe %q (want etcd, zookeeper or herd)", s)
+}
+
+// lockState is the coordinator's view of one lock: its members in create
+// order and the current holder. Holder and token are derived from the keys,
+// never set by clients.
+type lockState struct {
+	name       string
+	single     bool     // a one-key lock (a shard): the key itself is held
+	members    []string // queue locks: contender keys in create order
+	seq        int64    // ZooKeeper per-parent sequence counter
+	gen        int64    // generation counter (last token issued)
+	holder     string   // holding key, "" if free
+	owner      string
+	token      int64
+	delayUntil time.Duration
+	delayArmed bool
+	set        *shardSet
+}
+
+// LockInfo is the coordinator's truth about one lock.
+type LockInfo struct {
+	Name       string
+	Holder     string // owner identity of the holder, "" if free
+	Key        string
+	Token      int64
+	Waiters    []string // owners queued behind the holder, in order
+	DelayUntil time.Duration
+}
+
+// LockInfo reports who holds name now, per the coordinator.
+func (c *Coordinator) LockInfo(name string) LockInfo {
+	ls := c.locks[name]
+	if ls == nil {
+		return LockInfo{Name: name}
+	}
+	info := LockInfo{Name: name, Holder: ls.owner, Key: ls.holder, Token: ls.token, DelayUntil: ls.delayUntil}
+	for _, k := range ls.members {
+		if k != ls.holder {
+			info.Waiters = append(info.Waiters, c.kv[k].Value)
+		}
+	}
+	return info
+}
+
+// SetGeneration makes the next holder of lock name get token n+1 (with the
+// generation token source). Scenarios use it to start from the seed's
+// numbers (7 then 8, 41 then 42).
+func (c *Coordinator) SetGeneration(name string, n int64) { c.queueLock(name).gen = n }
+
+func (c *Coordinator) queueLock(name string) *lockState {
+	ls := c.locks[name]
+	if ls == nil {
+		ls = &lockState{name: name}
+		c.locks[name] = ls
+	}
+	return ls
+}
+
+func parentOf(key string) string {
+	for i := len(key) - 1; i >= 0; i-- {
+		if key[i] == '/' {
+			return key[:i]
+		}
+	}
+	return ""
+}
+
+// keyChanged keeps lock membership and holders in step with the keys.
+func (c *Coordinator) keyChanged(key string) {
+	if ls := c.locks[key]; ls != nil && ls.single {
+		c.recompute(ls)
+		return
+	}
+	ls := c.locks[parentOf(key)]
+	if ls == nil || ls.single {
+		return
+	}
+	_, exists := c.kv[key]
+	i := slices.Index(ls.members, key)
+	switch {
+	case exists && i < 0:
+		ls.members = append(ls.members, key) // create order = create revision order
+	case !exists && i >= 0:
+		ls.members = slices.Delete(ls.members, i, i+1)
+	default:
+		return
+	}
+	c.recompute(ls)
+}
+
+// recompute derives the holder of ls from its keys and issues a fencing
+// token to a new holder.
+func (c *Coordinator) recompute(ls *lockState) {
+	next := ""
+	switch {
+	case ls.single:
+		if c.kv[ls.name] != nil {
+			next = ls.name
+		}
+	case len(ls.members) > 0:
+		next = ls.members[0]
+	}
+	if next != "" && next != ls.holder && c.sim.now < ls.delayUntil {
+		// Lock-delay: nobody new may hold the lock yet.
+		if !ls.delayArmed {
+			ls.delayArmed = true
+			c.sim.at(ls.delayUntil, func() { ls.delayArmed = false; c.recompute(ls) })
+		}
+		next = ""
+	}
+	if next == ls.holder {
+		return
+	}
+	if ls.holder != "" {
+		if ls.set != nil {
+			ls.set.owned--
+			ls.set.count[ls.owner]--
+		}
+		if next == "" {
+			c.trace(KindFree, S("lock", ls.name), S("was", ls.owner), I("token", ls.token))
+		}
+	}
+	ls.holder, ls.owner = next, ""
+	if next == "" {
+		return
+	}
+	kv := c.kv[next]
+	if c.TokenSource == TokenRevision {
+		ls.token = kv.CreateRev
+	} else {
+		ls.gen++
+		ls.token = ls.gen
+	}
+	kv.Token, ls.owner = ls.token, kv.Value
+	if ls.set != nil {
+		ls.set.owned++
+		ls.set.count[ls.owner]++
+	}
+	c.trace(KindHolder, S("lock", ls.name), S("owner", kv.Value), S("key", next), I("token", ls.token), I("create_rev", kv.CreateRev))
+}
+
+// armLockDelay starts the lock-delay of the lock key is holding, if any.
+func (c *Coordinator) armLockDelay(key string) {
+	if c.LockDelay <= 0 {
+		return
+	}
+	ls := c.locks[key]
+	if ls == nil || !ls.single {
+		ls = c.locks[parentOf(key)]
+	}
+	if ls == nil || ls.holder != key {
+		return
+	}
+	ls.delayUntil = c.sim.now + c.LockDelay
+	c.trace(KindLockDelay, S("lock", ls.name), D("until_ms", ls.delayUntil))
+}
+
+// acquire runs one contender's first step: create its key if absent (one
+// transaction), then report whether it holds the lock and, if not, whom it
+// now waits on.
+func (c *Coordinator) acquire(from string, m acquireReq) lockStatus {
+	ls := c.queueLock(m.Lock)
+	if c.leases[m.Lease] == nil {
+		return lockStatus{Lock: m.Lock, Gone: true, Err: ErrLeaseNotFound.Error()}
+	}
+	var key string
+	if m.Recipe == RecipeEtcd {
+		key = m.Lock + "/" + m.Lease.String()
+	} else {
+		ls.seq++
+		key = fmt.Sprintf("%s/lock-%010d", m.Lock, ls.seq)
+	}
+	cmp := []Compare{{Key: key, Target: "create_revision", Int: 0}}
+	if _, err := c.Txn(from, cmp, []TxnOp{{Put: true, Key: key, Value: m.Owner, Lease: m.Lease}}, nil); err != nil {
+		return lockStatus{Lock: m.Lock, Err: err.Error()}
+	}
+	return c.status(ls, key, from, m.Recipe)
+}
+
+func (c *Coordinator) check(from string, m checkReq) lockStatus {
+	ls := c.locks[m.Lock]
+	if ls == nil {
+		return lockStatus{Lock: m.Lock, Gone: true, Err: ErrSessionExpired.Error()}
+	}
+	return c.status(ls, m.Key, from, m.Recipe)
+}
+
+// status re-reads the contender's key: gone means its session expired
+// while it waited; lowest means it holds; otherwise it watches its
+// predecessor (or, for the herd recipe, the whole lock).
+func (c *Coordinator) status(ls *lockState, key, watcher string, r Recipe) lockStatus {
+	kv := c.kv[key]
+	if kv == nil {
+		return lockStatus{Lock: ls.name, Gone: true, Err: ErrSessionExpired.Error()}
+	}
+	st := lockStatus{Lock: ls.name, Key: key, CreateRev: kv.CreateRev}
+	if ls.holder == key {
+		st.Holder, st.Token = true, kv.Token
+		return st
+	}
+	i := slices.Index(ls.members, key)
+	if i == 0 {
+		st.RetryAfter = ls.delayUntil - c.sim.now
+		return st
+	}
+	if r == RecipeHerd {
+		st.Watching = ls.name + "/"
+		c.watchKey(watcher, st.Watching, true)
+		return st
+	}
+	st.Watching = ls.members[i-1]
+	c.watchKey(watcher, st.Watching, false)
+	return st
+}
+
+// shardSet is a family of one-key locks, "<prefix>000" to "<prefix>N-1".
+type shardSet struct {
+	prefix string
+	keys   []string
+	owned  int
+	count  map[string]int // shards held per owner
+}
+
+func (c *Coordinator) shards(prefix string, count int) *shardSet {
+	ls := c.locks[prefix+"#set"]
+	if ls != nil && ls.set != nil && len(ls.set.keys) >= count {
+		return ls.set
+	}
+	set := &shardSet{prefix: prefix, count: map[string]int{}}
+	for i := 0; i < count; i++ {
+		k := fmt.Sprintf("%s%03d", prefix, i)
+		set.keys = append(set.keys, k)
+		if c.locks[k] == nil {
+			c.locks[k] = &lockState{name: k, single: true, set: set}
+		}
+	}
+	c.locks[prefix+"#set"] = &lockState{name: prefix + "#set", set: set}
+	return set
+}
+
+// WorkerPrefix holds one key per live shard worker, attached to its session.
+const WorkerPrefix = "workers/"
+
+func (c *Coordinator) listShards(m listShardsReq) listShardsResp {
+	set := c.shards(m.Prefix, m.Count)
+	var resp listShardsResp
+	if set.owned < m.Count {
+		for i := 0; i < m.Count; i++ {
+			if c.kv[set.keys[i]] == nil {
+				resp.Free = append(resp.Free, i)
+			}
+		}
+	}
+	for _, kv := range c.Range(WorkerPrefix) {
+		resp.Live = append(resp.Live, kv.Value)
+		resp.Counts = append(resp.Counts, set.count[kv.Value])
+	}
+	return resp
+}
+
+func (c *Coordinator) claimShards(from string, m claimShardsReq) claimShardsResp {
+	set := c.shards(m.Prefix, 0)
+	res := claimShardsResp{Results: make([]shardClaim, 0, len(m.Shards))}
+	for _, sh := range m.Shards {
+		r := shardClaim{Shard: sh}
+		if sh < 0 || sh >= len(set.keys) {
+			res.Results = append(res.Results, r)
+			continue
+		}
+		key := set.keys[sh]
+		ls := c.locks[key]
+		if c.kv[key] != nil || c.sim.now < ls.delayUntil {
+			res.Results = append(res.Results, r)
+			continue
+		}
+		lease := m.Session
+		if lease == 0 {
+			lease = c.Grant(from, m.TTL).ID
+		}
+		cmp := []Compare{{Key: key, Target: "create_revision", Int: 0}}
+		if ok, err := c.Txn(from, cmp, []TxnOp{{Put: true, Key: key, Value: from, Lease: lease}}, nil); ok && err == nil {
+			r.OK, r.Token, r.Lease = true, c.kv[key].Token, lease
+		} else if m.Session == 0 {
+			c.Revoke(lease, false, "claim failed")
+		}
+		res.Results = append(res.Results, r)
+	}
+	return res
+}
+
+func (c *Coordinator) releaseShards(from string, m releaseShardsReq) {
+	set := c.shards(m.Prefix, 0)
+	for _, sh := range m.Shards {
+		if sh < 0 || sh >= len(set.keys) {
+			continue
+		}
+		kv := c.kv[set.keys[sh]]
+		if kv == nil || kv.Value != from {
+			continue
+		}
+		if l := c.leases[kv.Lease]; l != nil && len(l.keys) == 1 && l.Owner == from {
+			c.Revoke(l.ID, false, "shard released")
+		} else {
+			c.Delete(from, kv.Key)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package core
+
+import (
+	"time"
+)
+
+// Link describes the path from one actor to another. Links are directional:
+// a one-way partition cuts A->B and leaves B->A working.
+type Link struct {
+	Delay  time.Duration // base one-way delay
+	Jitter float64       // extra delay, uniform in [0, Jitter*Delay]
+	Drop   float64       // probability a message is lost
+	Cut    bool          // partitioned: every message is lost
+}
+
+// DefaultLink is used where no link was configured: 5 ms, 20 % jitter, no loss.
+var DefaultLink = Link{Delay: 5 * time.Millisecond, Jitter: 0.2}
+
+// Network delivers messages between actors with per-link delay, jitter, loss
+// and partitions. A message that is in flight when its link is cut is lost;
+// a message to a paused process is delivered to its inbox and handled when
+// the process resumes, as a real kernel would buffer it.
+type Network struct {
+	sim     *Sim
+	links   map[[2]string]*Link
+	Default Link
+}
+
+func newNetwork(s *Sim) *Network {
+	return &Network{sim: s, links: map[[2]string]*Link{}, Default: DefaultLink}
+}
+
+// Link returns the link from a to b, creating it from the default.
+func (n *Network) Link(a, b string) *Link {
+	k := [2]string{a, b}
+	l := n.links[k]
+	if l == nil {
+		c := n.Default
+		l = &c
+		n.links[k] = l
+	}
+	return l
+}
+
+// SetDelay sets the delay and jitter of both directions between a and b.
+func (n *Network) SetDelay(a, b string, d time.Duration, jitter float64) {
+	for _, l := range []*Link{n.Link(a, b), n.Link(b, a)} {
+		l.Delay, l.Jitter = d, jitter
+	}
+}
+
+// Partition cuts a->b, and b->a too unless oneWay.
+func (n *Network) Partition(a, b string, oneWay bool) {
+	n.Link(a, b).Cut = true
+	if !oneWay {
+		n.Link(b, a).Cut = true
+	}
+	dir := "both"
+	if oneWay {
+		dir = "one-way"
+	}
+	n.sim.Trace.add(n.sim.now, "net", KindPartition, S("a", a), S("b", b), S("dir", dir))
+}
+
+// Heal restores both directions between a and b.
+func (n *Network) Heal(a, b string) {
+	n.Link(a, b).Cut = false
+	n.Link(b, a).Cut = false
+	n.sim.Trace.add(n.sim.now, "net", KindHeal, S("a", a), S("b", b))
+}
+
+// Cut reports whether a->b is partitioned.
+func (n *Network) Cut(a, b string) bool {
+	if l := n.links[[2]string{a, b}]; l != nil {
+		return l.Cut
+	}
+	return n.Default.Cut
+}
+
+// Envelope is a message in flight.
+type Envelope struct {
+	ID       uint64
+	From, To string
+	SentAt   time.Duration
+	ArriveAt time.Duration
+	Msg      Message
+}
+
+// send puts m on the wire from -> to. It returns false if the message was
+// lost at once (partition or loss).
+func (n *Network) send(from, to string, m Message) bool {
+	s := n.sim
+	s.msgCount++
+	id := s.msgCount
+	l := n.links[[2]string{from, to}]
+	if l == nil {
+		l = &n.Default
+	}
+	if l.Cut {
+		s.Trace.add(s.now, from, KindDrop, I("id", int64(id)), S("to", to), S("msg", m.Kind()), S("why", "partitioned"))
+		return false
+	}
+	if l.Drop > 0 && s.rng.Float64() < l.Drop {
+		s.Trace.add(s.now, from, KindDrop, I("id", int64(id)), S("to", to), S("msg", m.Kind()), S("why", "lost"))
+		return false
+	}
+	d := s.jitter(l.Delay, l.Jitter)
+	env := &Envelope{ID: id, From: from, To: to, SentAt: s.now, ArriveAt: s.now + d, Msg: m}
+	if !s.Trace.Quiet {
+		fs := []Field{I("id", int64(id)), S("to", to), S("msg", m.Kind()), D("arrive_ms", env.ArriveAt)}
+		if tok := m.token(); tok != 0 {
+			fs = append(fs, I("token", tok))
+		}
+		s.Trace.add(s.now, from, KindSend, fs...)
+	}
+	s.at(env.ArriveAt, func() { n.deliver(env) })
+	return true
+}
+
+func (n *Network) deliver(env *Envelope) {
+	s := n.sim
+	if n.Cut(env.From, env.To) {
+		s.Trace.add(s.now, env.From, KindDrop, I("id", int64(env.ID)), S("to", env.To), S("msg", env.Msg.Kind()), S("why", "partitioned in flight"))
+		return
+	}
+	a := s.actors[env.To]
+	if a == nil {
+		return
+	}
+	a.receive(env)
+}

@@ -1,0 +1,64 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// LeasePolicy is the seed's lease-policy triangle: how long the
+// coordinator keeps a lease without renewal, how often the holder renews,
+// and the longest pause the platform may inflict on the holder.
+type LeasePolicy struct {
+	TTL         time.Duration
+	RenewEvery  time.Duration
+	PauseBudget time.Duration
+}
+
+// PolicyVerdict explains whether a policy leaves renewal margin.
+type PolicyVerdict struct {
+	OK bool
+	// Need is 2 x RenewEvery + PauseBudget: room for one missed renewal,
+	// a late retry, and the worst pause.
+	Need time.Duration
+	// Margin is TTL - Need; negative means the coordinator may revoke the
+	// lease while the holder still believes it leads.
+	Margin      time.Duration
+	Explanation string
+}
+
+// Validate rejects impossible parameters (not merely unsafe ones).
+func (p LeasePolicy) Validate() error {
+	switch {
+	case p.TTL <= 0:
+		return fmt.Errorf("ttl must be positive, got %s", p.TTL)
+	case p.RenewEvery <= 0:
+		return fmt.Errorf("renew interval must be positive, got %s", p.RenewEvery)
+	case p.RenewEvery >= p.TTL:
+		return fmt.Errorf("renew interval %s must be shorter than the ttl %s, or the lease lapses between renewals", p.RenewEvery, p.TTL)
+	case p.PauseBudget < 0:
+		return fmt.Errorf("pause budget must not be negative, got %s", p.PauseBudget)
+	}
+	return nil
+}
+
+// Check applies the rule 2 x renew_every + pause_budget <= ttl.
+func (p LeasePolicy) Check() PolicyVerdict {
+	need := 2*p.RenewEvery + p.PauseBudget
+	v := PolicyVerdict{OK: need <= p.TTL, Need: need, Margin: p.TTL - need}
+	sum := fmt.Sprintf("2 x %s + %s = %s", secs(p.RenewEvery), secs(p.PauseBudget), secs(need))
+	if v.OK {
+		v.Explanation = fmt.Sprintf("lease policy leaves renewal margin: %s <= ttl %s (%s to spare): one renewal can be missed and a late retry still lands before the coordinator expires the lease, even after the worst pause",
+			sum, secs(p.TTL), secs(v.Margin))
+	} else {
+		v.Explanation = fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s): a pause of %s that starts just before a renewal can outlast the lease, and the coordinator will hand the lock to someone else while this process still believes it leads",
+			sum, secs(p.TTL), secs(-v.Margin), secs(p.PauseBudget))
+	}
+	return v
+}
+
+func secs(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}

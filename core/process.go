@@ -1,0 +1,379 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// State is a contender's position in the leadership state machine. Loss of
+// leadership is a state of its own (SteppingDown), not a boolean flipping.
+type State int
+
+const (
+	Follower     State = iota // not campaigning, or waiting to retry
+	Candidate                 // has a session and is queued for the lock
+	Leader                    // believes it holds the lock
+	SteppingDown              // lost or gave up the lock; work stopped, releasing
+)
+
+var stateNames = [...]string{"follower", "candidate", "leader", "stepping_down"}
+
+func (s State) String() string { return stateNames[s] }
+
+// ProcessConfig configures one contender.
+type ProcessConfig struct {
+	Name   string
+	Lock   string
+	Recipe Recipe
+	// TTL is the session lease's time to live.
+	TTL time.Duration
+	// RenewEvery is the keepalive period; zero means TTL/3, as etcd's client.
+	RenewEvery time.Duration
+	// RetryBase is how long a process waits before campaigning again after
+	// losing its session; RetryJitter spreads it over [RetryBase,
+	// RetryBase*(1+RetryJitter)] so contenders do not retry in lockstep.
+	RetryBase   time.Duration
+	RetryJitter float64
+	// StartAt is when the process first campaigns.
+	StartAt time.Duration
+	// StepDownFor is how long stepping_down lasts (work stopped, lease being
+	// released) before the process is a follower again. Zero means 200 ms.
+	StepDownFor time.Duration
+	// WorkEvery makes a leader do one unit of work this often (a register
+	// write or, with Batch, one job). Zero: work only on Write actions.
+	WorkEvery time.Duration
+	// WriteLatency is the time between deciding to write (while believing
+	// it leads) and the write leaving the process: a pause can fall into it.
+	WriteLatency time.Duration
+	// Target names the resource actor work goes to.
+	Target string
+	// Batch is a scheduler's job list: idempotency keys enqueued one per
+	// WorkEvery by each new leader, from the start.
+	Batch []string
+	// IgnoreLeaseLoss reproduces the is_leader-boolean bug: the process
+	// logs lease loss but keeps acting as leader.
+	IgnoreLeaseLoss bool
+}
+
+func (c *ProcessConfig) fill() {
+	if c.RenewEvery <= 0 {
+		c.RenewEvery = c.TTL / 3
+	}
+	if c.RetryBase <= 0 {
+		c.RetryBase = time.Second
+	}
+	if c.StepDownFor <= 0 {
+		c.StepDownFor = 200 * time.Millisecond
+	}
+}
+
+// Process is a lease-holding client: a session (lease + keepalive loop), a
+// campaign for one lock, and the work a leader does. Its local lease
+// deadline is the arrival time of the last renewal response plus the TTL:
+// always later than the coordinator's expiry, which is the gap the lab
+// exists to show.
+type Process struct {
+	node
+	cfg ProcessConfig
+
+	state    State
+	zombie   bool     // IgnoreLeaseLoss: lost the lease but still acts as leader
+	awaiting bool     // waiting for a lease grant
+
+	lease    LeaseID
+	ttl      time.Duration
+	deadline time.Duration // local belief: last renewal arrival + TTL
+	token    int64
+	key      string
+	watching string
+
+	renewT, deadlineT, workT, retryT *timer
+	batchPos                         int
+	writes                           int
+
+	// Wakeups counts watch notifications this process received while
+	// waiting for the lock (the herd effect shows here).
+	Wakeups int
+}
+
+// AddProcess adds a contender that starts campaigning at cfg.StartAt.
+func (s *Sim) AddProcess(cfg ProcessConfig) *Process {
+	cfg.fill()
+	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg}
+	s.addActor(p)
+	s.procs = append(s.procs, p)
+	s.at(cfg.StartAt, func() { p.run(p.campaign) })
+	return p
+}
+
+
+// Name returns the process name.
+func (p *Process) Name() string { return p.cfg.Name }
+
+// Config returns the process configuration.
+func (p *Process) Config() ProcessConfig { return p.cfg }
+
+// State returns the state machine's current state.
+func (p *Process) State() State { return p.state }
+
+// BelievesLeader reports whether the process would act as leader now.
+func (p *Process) BelievesLeader() bool { return !p.crashed && p.state == Leader }
+
+// Token returns the fencing token the process believes it holds (0: none).
+func (p *Process) Token() int64 { return p.token }
+
+// LocalDeadline returns the process's own idea of when its lease ends.
+func (p *Process) LocalDeadline() time.Duration { return p.deadline }
+
+// LeaseID returns the session lease (0: none).
+func (p *Process) LeaseID() LeaseID { return p.lease }
+
+func (p *Process) setState(to State, why string) {
+	if p.state == to {
+		return
+	}
+	from := p.state
+	p.state = to
+	p.trace(KindState, S("from", from.String()), S("to", to.String()), S("why", why), I("token", p.token))
+}
+
+func (p *Process) receive(env *Envelope) { p.deliver(env, p.handle) }
+
+func (p *Process) handle(m Message) {
+	switch m := m.(type) {
+	case grantResp:
+		p.onGrant(m)
+	case keepAliveResp:
+		for _, r := range m.Results {
+			if r.Lease == p.lease {
+				p.onRenewal(r)
+			}
+		}
+	case lockStatus:
+		p.onLockStatus(m)
+	case watchEvent:
+		if p.state == Candidate && p.key != "" {
+			p.Wakeups++
+			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Recipe: p.cfg.Recipe})
+		}
+	case opResp:
+		if m.Err != "" {
+			p.trace(KindNote, S("text", m.Op+" "+m.Key+" refused: "+m.Err))
+		} else {
+			p.trace(KindNote, S("text", fmt.Sprintf("%s %s ok at revision %d", m.Op, m.Key, m.Rev)))
+		}
+	case writeResp, revokeResp:
+	}
+}
+
+// campaign opens a session and queues for the lock.
+func (p *Process) campaign() {
+	if p.state != Follower {
+		return
+	}
+	p.retryT.stop()
+	p.setState(Candidate, "campaign for "+p.cfg.Lock)
+	p.awaiting = true
+	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL})
+	// A lost grant (partition, drop) must not strand the candidate.
+	p.retryT = p.after(p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), func() {
+		if p.awaiting {
+			p.awaiting = false
+			p.setState(Follower, "no answer from coordinator")
+			p.retry()
+		}
+	})
+}
+
+func (p *Process) onGrant(m grantResp) {
+	if !p.awaiting || p.state != Candidate {
+		return // a grant for a campaign already abandoned: it will expire
+	}
+	p.awaiting = false
+	p.retryT.stop()
+	p.lease, p.ttl = m.Lease, m.TTL
+	p.deadline = p.sim.now + m.TTL
+	p.trace(KindLeaseRenewed, S("lease", m.Lease.String()), D("deadline_ms", p.deadline), S("how", "granted"))
+	p.armDeadline()
+	p.renewT = p.after(p.cfg.RenewEvery, p.renew)
+	p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
+}
+
+// renew sends one keepalive and arms the next: the loop runs on its own
+// timer, independent of the work a leader does.
+func (p *Process) renew() {
+	if p.lease == 0 {
+		return
+	}
+	p.send(CoordinatorName, keepAliveReq{Leases: []LeaseID{p.lease}})
+	p.renewT = p.after(p.cfg.RenewEvery, p.renew)
+}
+
+func (p *Process) onRenewal(r keepAliveResult) {
+	if r.TTL == 0 {
+		p.loseLease("coordinator: " + ErrLeaseNotFound.Error())
+		return
+	}
+	p.deadline = p.sim.now + r.TTL
+	p.trace(KindLeaseRenewed, S("lease", r.Lease.String()), D("deadline_ms", p.deadline), S("how", "keepalive"))
+	p.armDeadline()
+}
+
+func (p *Process) armDeadline() {
+	p.deadlineT.stop()
+	p.deadlineT = p.at(p.deadline, func() {
+		if p.lease != 0 && p.sim.now >= p.deadline {
+			p.loseLease("local lease deadline passed")
+		}
+	})
+}
+
+// loseLease ends the session: the process must stop acting at once.
+func (p *Process) loseLease(why string) {
+	if p.lease == 0 {
+		return
+	}
+	p.trace(KindLeaseLost, S("lease", p.lease.String()), S("why", why))
+	p.endSession()
+	if p.cfg.IgnoreLeaseLoss && p.state == Leader {
+		p.zombie = true
+		p.trace(KindNote, S("text", "lease lost, but is_leader is still true: carrying on"))
+		return
+	}
+	p.stepDown(why)
+}
+
+func (p *Process) endSession() {
+	p.renewT.stop()
+	p.deadlineT.stop()
+	p.lease, p.key, p.watching = 0, "", ""
+}
+
+// stepDown leaves the leader or candidate state: work stops now, the lease
+// is released if it still exists, and a new campaign is scheduled.
+func (p *Process) stepDown(why string) {
+	p.workT.stop()
+	if p.lease != 0 {
+		p.send(CoordinatorName, revokeReq{Lease: p.lease})
+		p.endSession()
+	}
+	switch p.state {
+	case Leader:
+		p.setState(SteppingDown, why)
+		p.after(p.cfg.StepDownFor, func() {
+			p.token = 0
+			p.setState(Follower, "stepped down")
+			p.retry()
+		})
+	case Candidate:
+		p.setState(Follower, why)
+		p.retry()
+	}
+}
+
+func (p *Process) retry() {
+	p.retryT.stop()
+	d := p.sim.jitter(p.cfg.RetryBase, p.cfg.RetryJitter)
+	p.retryT = p.after(d, p.campaign)
+}
+
+func (p *Process) onLockStatus(st lockStatus) {
+	if p.state != Candidate || p.lease == 0 {
+		return
+	}
+	switch {
+	case st.Gone:
+		p.trace(KindSessionLost, S("lock", st.Lock), S("why", ErrSessionExpired.Error()))
+		p.loseLease(ErrSessionExpired.Error())
+	case st.Err != "":
+		p.trace(KindNote, S("text", "acquire failed: "+st.Err))
+		p.stepDown("acquire failed")
+	case st.Holder:
+		p.key, p.token, p.watching = st.Key, st.Token, ""
+		p.becomeLeader()
+	case st.RetryAfter > 0:
+		p.key = st.Key
+		p.after(st.RetryAfter, func() {
+			if p.state == Candidate && p.key != "" {
+				p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Recipe: p.cfg.Recipe})
+			}
+		})
+	default:
+		p.key, p.watching = st.Key, st.Watching
+	}
+}
+
+func (p *Process) becomeLeader() {
+	p.setState(Leader, fmt.Sprintf("acquired %s with token %d", p.cfg.Lock, p.token))
+	p.batchPos = 0 // completion was never recorded: a new leader redoes the batch
+	if p.cfg.WorkEvery > 0 {
+		p.workT = p.after(p.cfg.WorkEvery, p.work)
+	}
+}
+
+// work does one unit of a leader's work and schedules the next.
+func (p *Process) work() {
+	if !p.BelievesLeader() {
+		return
+	}
+	if len(p.cfg.Batch) > 0 {
+		if p.batchPos >= len(p.cfg.Batch) {
+			// The leader stays leader (the next run is another day); a
+			// successor that took over mid-batch redoes it from the start.
+			p.trace(KindNote, S("text", fmt.Sprintf("batch complete: %d jobs enqueued", len(p.cfg.Batch))))
+			return
+		}
+		key := p.cfg.Batch[p.batchPos]
+		p.batchPos++
+		p.send(p.cfg.Target, enqueueReq{Token: p.token, Key: key})
+	} else {
+		p.writes++
+		p.write(fmt.Sprintf("%s-%d", p.cfg.Name, p.writes), "", 0)
+	}
+	p.workT = p.after(p.cfg.WorkEvery, p.work)
+}
+
+// write decides a write to the process's target while believing it leads,
+// and sends it WriteLatency later. A process that does not believe it leads
+// refuses: that check is all a correct client can do; the rest is fencing.
+func (p *Process) write(value, label string, tokenOverride int64) {
+	if !p.BelievesLeader() {
+		p.trace(KindNote, S("text", "write "+value+" refused: not leader ("+p.state.String()+")"))
+		return
+	}
+	tok := p.token
+	if tokenOverride != 0 {
+		tok = tokenOverride
+	}
+	m := writeReq{Token: tok, Value: value, Label: label}
+	if p.cfg.WriteLatency <= 0 {
+		p.send(p.cfg.Target, m)
+		return
+	}
+	p.after(p.cfg.WriteLatency, func() { p.send(p.cfg.Target, m) })
+}
+
+// Release gives the lock up cleanly (revoking the session deletes the key
+// without arming any lock-delay).
+func (p *Process) Release() {
+	if p.state == Leader || p.state == Candidate {
+		p.zombie = false
+		p.stepDown("released")
+	}
+}
+
+func (p *Process) crash() {
+	if !p.die() {
+		return
+	}
+	p.renewT, p.deadlineT, p.workT, p.retryT = nil, nil, nil, nil
+	p.lease, p.key, p.watching, p.awaiting, p.zombie = 0, "", "", false, false
+	p.setState(Follower, "crashed")
+	p.token = 0
+}
+
+func (p *Process) restart() {
+	if p.revive() {
+		p.campaign()
+	}
+}

@@ -1,0 +1,245 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ContentionConfig builds N processes contending for one lock whose leader
+// writes to a fenced register.
+type ContentionConfig struct {
+	Names       []string // process names; default A, B, C...
+	Procs       int      // used when Names is empty
+	Lock        string   // default "locks/leader"
+	Recipe      Recipe
+	TokenSource TokenSource
+	// FirstToken is the token the first holder gets with the generation
+	// source (the seed's examples start at 1, 7 and 41).
+	FirstToken   int64
+	TTL          time.Duration
+	RenewEvery   time.Duration
+	RetryBase    time.Duration
+	RetryJitter  float64
+	Stagger      time.Duration // process i starts at i*Stagger
+	Fencing      bool
+	WorkEvery    time.Duration
+	WriteLatency time.Duration
+	LockDelay    time.Duration
+	// IgnoreLeaseLoss gives every process the is_leader-boolean bug.
+	IgnoreLeaseLoss bool
+	Register        string // register actor name, default "storage"
+}
+
+// Validate rejects impossible parameters with a message naming the field.
+func (c ContentionConfig) Validate() error {
+	if c.Procs < 0 || len(c.Names) > 64 || c.Procs > 64 {
+		return fmt.Errorf("processes: want 1 to 64")
+	}
+	if c.TTL <= 0 {
+		return fmt.Errorf("ttl must be positive, got %s", c.TTL)
+	}
+	if c.RenewEvery < 0 || (c.RenewEvery > 0 && c.RenewEvery >= c.TTL) {
+		return fmt.Errorf("renew interval %s must be positive and shorter than the ttl %s", c.RenewEvery, c.TTL)
+	}
+	if c.RetryJitter < 0 || c.FirstToken < 0 || c.LockDelay < 0 || c.WorkEvery < 0 {
+		return fmt.Errorf("jitter, first token, lock-delay and work interval must not be negative")
+	}
+	return nil
+}
+
+// ProcessNames returns A, B, C, ... for n processes.
+func ProcessNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		if i < 26 {
+			out[i] = string(rune('A' + i))
+		} else {
+			out[i] = fmt.Sprintf("P%d", i)
+		}
+	}
+	return out
+}
+
+// NewContention builds the world: a coordinator, a fenced register and the
+// contenders, which start campaigning Stagger apart.
+func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	names := c.Names
+	if len(names) == 0 {
+		n := c.Procs
+		if n == 0 {
+			n = 2
+		}
+		names = ProcessNames(n)
+	}
+	if c.Lock == "" {
+		c.Lock = "locks/leader"
+	}
+	if c.Register == "" {
+		c.Register = "storage"
+	}
+	s := NewSim(seed)
+	s.Coord.TokenSource = c.TokenSource
+	s.Coord.LockDelay = c.LockDelay
+	if c.FirstToken > 0 {
+		s.Coord.SetGeneration(c.Lock, c.FirstToken-1)
+	}
+	s.AddRegister(c.Register, c.Fencing)
+	for i, n := range names {
+		s.AddProcess(ProcessConfig{
+			Name: n, Lock: c.Lock, Recipe: c.Recipe, TTL: c.TTL, RenewEvery: c.RenewEvery,
+			RetryBase: c.RetryBase, RetryJitter: c.RetryJitter, StartAt: time.Duration(i) * c.Stagger,
+			WorkEvery: c.WorkEvery, WriteLatency: c.WriteLatency, Target: c.Register,
+			IgnoreLeaseLoss: c.IgnoreLeaseLoss,
+		})
+	}
+	return s, nil
+}
+
+// SchedulerConfig builds seed Example 1: several API instances, one lease
+// for the scheduler, and a job queue with idempotency keys.
+type SchedulerConfig struct {
+	Instances   int
+	FirstToken  int64
+	TTL         time.Duration
+	Customers   int
+	Date        string
+	JobEvery    time.Duration
+	Idempotency bool
+	RetryJitter float64
+}
+
+// InvoiceKeys returns the batch's idempotency keys, invoice:customer:date.
+func (c SchedulerConfig) InvoiceKeys() []string {
+	keys := make([]string, c.Customers)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("invoice:customer-%02d:%s", i+1, c.Date)
+	}
+	return keys
+}
+
+// NewScheduler builds the scheduler world. Instance names are api-1..N.
+func NewScheduler(seed uint64, c SchedulerConfig) (*Sim, error) {
+	if c.Instances < 1 || c.Instances > 32 {
+		return nil, fmt.Errorf("instances: want 1 to 32, got %d", c.Instances)
+	}
+	if c.TTL <= 0 || c.JobEvery <= 0 || c.Customers < 1 {
+		return nil, fmt.Errorf("ttl, job interval and customers must be positive")
+	}
+	s := NewSim(seed)
+	const lock = "locks/invoice-scheduler"
+	if c.FirstToken > 0 {
+		s.Coord.SetGeneration(lock, c.FirstToken-1)
+	}
+	s.AddJobQueue("queue", c.Idempotency)
+	for i := 0; i < c.Instances; i++ {
+		s.AddProcess(ProcessConfig{
+			Name: fmt.Sprintf("api-%d", i+1), Lock: lock, TTL: c.TTL, RetryJitter: c.RetryJitter,
+			StartAt: time.Duration(i) * 100 * time.Millisecond, WorkEvery: c.JobEvery,
+			Target: "queue", Batch: c.InvoiceKeys(),
+		})
+	}
+	return s, nil
+}
+
+// ShardsConfig builds seed Example 2: S shards over W workers, each shard a
+// lease-protected key, offsets committed with the shard token.
+type ShardsConfig struct {
+	Shards, Workers int
+	TTL, RenewEvery time.Duration
+	LeasePerShard   bool
+	ScanEvery       time.Duration
+	ScanJitter      float64
+	CommitEvery     time.Duration
+	Fencing         bool
+	Stagger         time.Duration
+}
+
+// Validate rejects impossible shard layouts.
+func (c ShardsConfig) Validate() error {
+	switch {
+	case c.Shards < 1 || c.Shards > 100000:
+		return fmt.Errorf("shards: want 1 to 100000, got %d", c.Shards)
+	case c.Workers < 1 || c.Workers > 1000:
+		return fmt.Errorf("workers: want 1 to 1000, got %d", c.Workers)
+	case c.TTL <= 0:
+		return fmt.Errorf("ttl must be positive, got %s", c.TTL)
+	case c.RenewEvery < 0 || c.RenewEvery >= c.TTL:
+		return fmt.Errorf("renew interval %s must be shorter than the ttl %s", c.RenewEvery, c.TTL)
+	}
+	return nil
+}
+
+// WorkerNames returns worker-00, worker-01, ...
+func WorkerNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("worker-%02d", i)
+	}
+	return out
+}
+
+// NewShards builds the shard world.
+func NewShards(seed uint64, c ShardsConfig) (*Sim, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	s := NewSim(seed)
+	s.AddOffsetStore("offsets", c.Shards, c.Fencing)
+	for i, n := range WorkerNames(c.Workers) {
+		s.AddShardWorker(ShardConfig{
+			Name: n, Shards: c.Shards, TTL: c.TTL, RenewEvery: c.RenewEvery, LeasePerShard: c.LeasePerShard,
+			ScanEvery: c.ScanEvery, ScanJitter: c.ScanJitter, CommitEvery: c.CommitEvery,
+			StartAt: time.Duration(i) * c.Stagger,
+		})
+	}
+	return s, nil
+}
+
+// ShardStats summarises ownership now.
+type ShardStats struct {
+	Owned      int // shards some live worker believes it owns
+	Min, Max   int // per live worker
+	LiveWorker int
+}
+
+// ShardStats computes ownership balance over live workers.
+func (s *Sim) ShardStats() ShardStats {
+	st := ShardStats{Min: -1}
+	for _, w := range s.workers {
+		if w.crashed {
+			continue
+		}
+		n := len(w.own)
+		st.LiveWorker++
+		st.Owned += n
+		if st.Min < 0 || n < st.Min {
+			st.Min = n
+		}
+		st.Max = max(st.Max, n)
+	}
+	st.Min = max(st.Min, 0)
+	return st
+}
+
+// Writes returns the register's decisions in order, as "who token result".
+func Writes(t *Trace) []Event { return t.Filter(KindWrite) }
+
+// Holders returns the coordinator's holder changes for every lock.
+func Holders(t *Trace) []Event { return t.Filter(KindHolder) }
+
+// Describe lists a world's actors, one per line, for the CLI.
+func (s *Sim) Describe() string {
+	var b strings.Builder
+	names := make([]string, 0, len(s.actors))
+	for n := range s.actors {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	fmt.Fprintf(&b, "actors: %s\n", strings.Join(names, ", "))
+	return b.String()
+}

@@ -1,0 +1,342 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// ShardConfig configures one shard worker.
+type ShardConfig struct {
+	Name   string
+	Prefix string // shard keys are Prefix + "000" ... (default "stream/shard-")
+	Shards int
+	TTL    time.Duration
+	// RenewEvery is the keepalive period for the session and shard leases
+	// (zero: TTL/3).
+	RenewEvery time.Duration
+	// LeasePerShard gives every shard key a lease of its own (the seed's
+	// design); otherwise shard keys ride on the worker's session lease.
+	LeasePerShard bool
+	// ScanEvery is how often the worker lists free shards and rebalances;
+	// ScanJitter spreads scans over [ScanEvery, ScanEvery*(1+ScanJitter)].
+	// Without jitter, workers that lost leases together retry together.
+	ScanEvery  time.Duration
+	ScanJitter float64
+	// CommitEvery is how often the worker commits offsets of its shards,
+	// each with the shard's lease token. Zero: never.
+	CommitEvery time.Duration
+	// RecordsPerSecond is how fast each shard's offset advances.
+	RecordsPerSecond int64
+	StartAt          time.Duration
+	// Offsets names the offset store actor.
+	Offsets string
+}
+
+func (c *ShardConfig) fill() {
+	if c.Prefix == "" {
+		c.Prefix = "stream/shard-"
+	}
+	if c.RenewEvery <= 0 {
+		c.RenewEvery = c.TTL / 3
+	}
+	if c.ScanEvery <= 0 {
+		c.ScanEvery = c.TTL / 3
+	}
+	if c.Offsets == "" {
+		c.Offsets = "offsets"
+	}
+	if c.RecordsPerSecond <= 0 {
+		c.RecordsPerSecond = 10
+	}
+}
+
+// owned is a worker's belief about one shard.
+type owned struct {
+	token    int64
+	lease    LeaseID
+	deadline time.Duration
+	offset   int64
+	fetched  bool
+}
+
+// ShardWorker owns a changing set of shards, one lease-protected key each,
+// and commits each shard's stream offset with that shard's fencing token.
+type ShardWorker struct {
+	node
+	cfg      ShardConfig
+	session  LeaseID
+	deadline time.Duration // session deadline (local belief)
+	own      map[int]*owned
+	awaiting bool
+
+	renewT, scanT, commitT, checkT *timer
+}
+
+// AddShardWorker adds a worker that joins at cfg.StartAt.
+func (s *Sim) AddShardWorker(cfg ShardConfig) *ShardWorker {
+	cfg.fill()
+	w := &ShardWorker{node: node{sim: s, id: cfg.Name}, cfg: cfg, own: map[int]*owned{}}
+	s.addActor(w)
+	s.workers = append(s.workers, w)
+	s.at(cfg.StartAt, func() { w.run(w.join) })
+	return w
+}
+
+// Name returns the worker name.
+func (w *ShardWorker) Name() string { return w.cfg.Name }
+
+// Owned returns the shards the worker believes it owns, sorted.
+func (w *ShardWorker) Owned() []int {
+	out := make([]int, 0, len(w.own))
+	for sh := range w.own {
+		out = append(out, sh)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ShardToken returns the token the worker holds for shard (0: not owned).
+func (w *ShardWorker) ShardToken(shard int) int64 {
+	if o := w.own[shard]; o != nil {
+		return o.token
+	}
+	return 0
+}
+
+func (w *ShardWorker) join() {
+	w.awaiting = true
+	w.send(CoordinatorName, grantReq{TTL: w.cfg.TTL})
+	w.scanT.stop()
+	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), func() {
+		if w.awaiting {
+			w.join() // the grant was lost: ask again
+		}
+	})
+}
+
+func (w *ShardWorker) receive(env *Envelope) { w.deliver(env, w.handle) }
+
+func (w *ShardWorker) handle(m Message) {
+	switch m := m.(type) {
+	case grantResp:
+		if !w.awaiting {
+			return
+		}
+		w.awaiting = false
+		w.session, w.deadline = m.Lease, w.sim.now+m.TTL
+		w.send(CoordinatorName, putReq{Key: WorkerPrefix + w.cfg.Name, Value: w.cfg.Name, Lease: w.session})
+		w.renewT = w.after(w.cfg.RenewEvery, w.renew)
+		w.scanT.stop()
+		w.scanT = w.after(0, w.scan)
+		if w.cfg.CommitEvery > 0 {
+			w.commitT = w.after(w.cfg.CommitEvery, w.commit)
+		}
+		w.armCheck()
+	case keepAliveResp:
+		w.onRenewal(m)
+	case listShardsResp:
+		w.rebalance(m)
+	case claimShardsResp:
+		var got []int
+		for _, r := range m.Results {
+			if !r.OK {
+				continue
+			}
+			dl := w.deadline
+			if w.cfg.LeasePerShard {
+				dl = w.sim.now + w.cfg.TTL
+			}
+			w.own[r.Shard] = &owned{token: r.Token, lease: r.Lease, deadline: dl}
+			w.trace(KindShardOwn, I("shard", int64(r.Shard)), I("token", r.Token))
+			got = append(got, r.Shard)
+		}
+		if len(got) > 0 {
+			w.send(w.cfg.Offsets, offsetFetchReq{Shards: got})
+			w.armCheck()
+		}
+	case offsetFetchResp:
+		for i, sh := range m.Shards {
+			if o := w.own[sh]; o != nil && !o.fetched {
+				o.offset, o.fetched = m.Offsets[i], true
+			}
+		}
+	}
+}
+
+func (w *ShardWorker) renew() {
+	ids := make([]LeaseID, 0, 1+len(w.own))
+	ids = append(ids, w.session)
+	if w.cfg.LeasePerShard {
+		for _, sh := range w.Owned() {
+			ids = append(ids, w.own[sh].lease)
+		}
+	}
+	w.send(CoordinatorName, keepAliveReq{Leases: ids})
+	w.renewT = w.after(w.cfg.RenewEvery, w.renew)
+}
+
+func (w *ShardWorker) onRenewal(m keepAliveResp) {
+	byLease := map[LeaseID]time.Duration{}
+	for _, r := range m.Results {
+		byLease[r.Lease] = r.TTL
+	}
+	if ttl, ok := byLease[w.session]; ok {
+		if ttl == 0 {
+			w.loseAll("session lease expired at the coordinator")
+			return
+		}
+		w.deadline = w.sim.now + ttl
+	}
+	for _, sh := range w.Owned() {
+		o := w.own[sh]
+		if !w.cfg.LeasePerShard {
+			o.deadline = w.deadline
+			continue
+		}
+		ttl, ok := byLease[o.lease]
+		switch {
+		case !ok:
+		case ttl == 0:
+			w.drop(sh, "shard lease expired at the coordinator")
+		default:
+			o.deadline = w.sim.now + ttl
+		}
+	}
+	w.armCheck()
+}
+
+// armCheck arms one timer at the earliest local deadline.
+func (w *ShardWorker) armCheck() {
+	w.checkT.stop()
+	if w.session == 0 {
+		return
+	}
+	first := w.deadline
+	for _, o := range w.own {
+		first = min(first, o.deadline)
+	}
+	w.checkT = w.at(first, w.checkDeadlines)
+}
+
+func (w *ShardWorker) checkDeadlines() {
+	now := w.sim.now
+	if now >= w.deadline {
+		w.loseAll("local session deadline passed")
+		return
+	}
+	for _, sh := range w.Owned() {
+		if now >= w.own[sh].deadline {
+			w.drop(sh, "local lease deadline passed")
+		}
+	}
+	w.armCheck()
+}
+
+func (w *ShardWorker) drop(sh int, why string) {
+	delete(w.own, sh)
+	w.trace(KindShardDrop, I("shard", int64(sh)), S("why", why))
+}
+
+// loseAll stops work on every shard and rejoins with a new session.
+func (w *ShardWorker) loseAll(why string) {
+	for _, sh := range w.Owned() {
+		w.drop(sh, why)
+	}
+	w.trace(KindLeaseLost, S("lease", w.session.String()), S("why", why))
+	w.renewT.stop()
+	w.commitT.stop()
+	w.checkT.stop()
+	w.session = 0
+	w.join()
+}
+
+func (w *ShardWorker) scan() {
+	w.send(CoordinatorName, listShardsReq{Prefix: w.cfg.Prefix, Count: w.cfg.Shards})
+	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), w.scan)
+}
+
+// rebalance moves the worker towards its fair share: claim free shards up
+// to ceil(shards/live); release the highest-numbered extras above it; and
+// when some live worker sits below floor(shards/live) while the free pool
+// is empty, give back one shard above the floor so it can be claimed. Every
+// worker applying the same rule bounds the imbalance to one shard.
+func (w *ShardWorker) rebalance(m listShardsResp) {
+	live := len(m.Live)
+	if w.session == 0 || live == 0 || !slices.Contains(m.Live, w.cfg.Name) {
+		return
+	}
+	target := (w.cfg.Shards + live - 1) / live
+	floor := w.cfg.Shards / live
+	have := len(w.own)
+	starving := false
+	for i, n := range m.Counts {
+		starving = starving || (n < floor && m.Live[i] != w.cfg.Name)
+	}
+	switch {
+	case have < target && len(m.Free) > 0:
+		// Start each worker at a different point of the free list so that
+		// simultaneous claims mostly do not collide.
+		idx := slices.Index(m.Live, w.cfg.Name)
+		start := idx * len(m.Free) / live
+		want := min(target-have, len(m.Free))
+		claim := make([]int, 0, want)
+		for i := 0; i < want; i++ {
+			claim = append(claim, m.Free[(start+i)%len(m.Free)])
+		}
+		w.send(CoordinatorName, claimShardsReq{Prefix: w.cfg.Prefix, Shards: claim, Session: w.sessionFor(), TTL: w.cfg.TTL})
+	case have > target || (have > floor && starving && len(m.Free) == 0):
+		keep := target
+		if have <= target {
+			keep = have - 1
+		}
+		mine := w.Owned()
+		extra := mine[keep:]
+		for _, sh := range extra {
+			w.drop(sh, fmt.Sprintf("rebalance: %d live workers, fair share %d", live, target))
+		}
+		w.send(CoordinatorName, releaseShardsReq{Prefix: w.cfg.Prefix, Shards: extra})
+	}
+}
+
+func (w *ShardWorker) sessionFor() LeaseID {
+	if w.cfg.LeasePerShard {
+		return 0
+	}
+	return w.session
+}
+
+// commit sends one batch of offset commits, each carrying its shard token.
+func (w *ShardWorker) commit() {
+	var entries []offsetEntry
+	adv := w.cfg.RecordsPerSecond * int64(w.cfg.CommitEvery/time.Millisecond) / 1000
+	for _, sh := range w.Owned() {
+		o := w.own[sh]
+		if !o.fetched {
+			continue
+		}
+		o.offset += adv
+		entries = append(entries, offsetEntry{Shard: sh, Offset: o.offset, Token: o.token})
+	}
+	if len(entries) > 0 {
+		w.send(w.cfg.Offsets, offsetCommitReq{Entries: entries})
+	}
+	w.commitT = w.after(w.cfg.CommitEvery, w.commit)
+}
+
+func (w *ShardWorker) crash() {
+	if !w.die() {
+		return
+	}
+	for _, sh := range w.Owned() {
+		w.drop(sh, "crashed")
+	}
+	w.session, w.awaiting = 0, false
+	w.renewT, w.scanT, w.commitT, w.checkT = nil, nil, nil, nil
+}
+
+func (w *ShardWorker) restart() {
+	if w.revive() {
+		w.join()
+	}
+}
