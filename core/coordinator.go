@@ -163,10 +163,10 @@ type Compare struct {
 
 // TxnOp is one operation of a transaction branch.
 type TxnOp struct {
-	Put    bool // false: delete
-	Key    string
-	Value  string
-	Lease  LeaseID
+	Put   bool // false: delete
+	Key   string
+	Value string
+	Lease LeaseID
 }
 
 // Txn runs "if every compare holds then ops else elseOps" atomically as

@@ -125,7 +125,7 @@ type (
 	}
 	listShardsResp struct {
 		noToken
-		Free []int // unowned shards
+		Free   []int    // unowned shards
 		Live   []string // live workers, sorted
 		Counts []int    // shards each live worker holds, per the coordinator
 	}
@@ -193,14 +193,14 @@ type (
 	}
 )
 
-func (writeReq) Kind() string          { return "Write" }
-func (m writeReq) token() int64        { return m.Token }
-func (writeResp) Kind() string         { return "WriteResponse" }
-func (enqueueReq) Kind() string        { return "Enqueue" }
-func (m enqueueReq) token() int64      { return m.Token }
-func (offsetCommitReq) Kind() string   { return "CommitOffsets" }
-func (offsetFetchReq) Kind() string    { return "FetchOffsets" }
-func (offsetFetchResp) Kind() string   { return "FetchOffsetsResponse" }
+func (writeReq) Kind() string        { return "Write" }
+func (m writeReq) token() int64      { return m.Token }
+func (writeResp) Kind() string       { return "WriteResponse" }
+func (enqueueReq) Kind() string      { return "Enqueue" }
+func (m enqueueReq) token() int64    { return m.Token }
+func (offsetCommitReq) Kind() string { return "CommitOffsets" }
+func (offsetFetchReq) Kind() string  { return "FetchOffsets" }
+func (offsetFetchResp) Kind() string { return "FetchOffsetsResponse" }
 func (m offsetCommitReq) token() int64 {
 	if len(m.Entries) == 1 {
 		return m.Entries[0].Token

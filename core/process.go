@@ -77,8 +77,8 @@ type Process struct {
 	cfg ProcessConfig
 
 	state    State
-	zombie   bool     // IgnoreLeaseLoss: lost the lease but still acts as leader
-	awaiting bool     // waiting for a lease grant
+	zombie   bool // IgnoreLeaseLoss: lost the lease but still acts as leader
+	awaiting bool // waiting for a lease grant
 
 	lease    LeaseID
 	ttl      time.Duration
@@ -105,7 +105,6 @@ func (s *Sim) AddProcess(cfg ProcessConfig) *Process {
 	s.at(cfg.StartAt, func() { p.run(p.campaign) })
 	return p
 }
-
 
 // Name returns the process name.
 func (p *Process) Name() string { return p.cfg.Name }
