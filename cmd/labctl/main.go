@@ -1,0 +1,42 @@
+// Command labctl runs LeaseLab headless: scenarios, the lease-policy check,
+// and the web server for the browser build. It needs no display and no cgo.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `labctl: LeaseLab in a terminal
+
+usage:
+  labctl run NAME [flags]     run a built-in scenario (labctl run --help lists them)
+  labctl policy [flags]       check 2 x renew + pause budget <= ttl
+  labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080
+  labctl help                 this text
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// run dispatches a command line and returns the exit code: 0 success,
+// 1 a check that failed (an unsafe policy), 2 a usage error.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return runScenario(args[1:], stdin, stdout, stderr)
+	case "policy":
+		return runPolicy(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "labctl: unknown command %q (try labctl help)\n", args[0])
+	return 2
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"leaselab/core"
+)
+
+// newFlags returns a flag set that reports errors itself, once, in one line.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments, and
+// returns the positionals. help reports -h/--help.
+func parseFlags(fs *flag.FlagSet, args []string) (pos []string, help bool, err error) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, true, nil
+			}
+			return nil, false, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, false, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func scenarioHelp() string {
+	var b strings.Builder
+	b.WriteString(`usage: labctl run NAME [flags]
+
+Runs a built-in scenario in virtual time and prints its trace and summary.
+
+scenarios:
+`)
+	for _, s := range core.Scenarios() {
+		fmt.Fprintf(&b, "  %-16s %s\n", s.Name, s.Title)
+	}
+	b.WriteString(`
+flags:
+  --seed N               random seed (default 1); same seed, same trace
+  --format F             text (trace + summary), jsonl (trace as JSON Lines), summary
+  --ttl D --renew D      lease TTL and renewal interval, e.g. 10s and 3s
+  --fencing on|off       switch the fenced store's token check
+  --idempotency on|off   switch the job queue's idempotency (scheduler)
+  --procs N              number of contenders / instances / workers
+  --recipe R             etcd, zookeeper or herd
+  --token-source S       generation (41, 42...) or revision (create revision)
+  --duration D           virtual time to run (default: the scenario's)
+  --stale-token N        hands-on-lab: token of A's late write (the seed's step 4 uses 3)
+  --actions FILE         extra actions, a JSON array ("-" for stdin), e.g.
+                         [{"at":"5s","do":"pause","proc":"A","for":"20s"}]
+  --trace                with --format summary, also print the trace
+`)
+	return b.String()
+}
+
+func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("run", stderr)
+	seed := fs.Uint64("seed", 1, "")
+	format := fs.String("format", "text", "")
+	ttl := fs.Duration("ttl", 0, "")
+	renew := fs.Duration("renew", 0, "")
+	fencing := fs.String("fencing", "", "")
+	idem := fs.String("idempotency", "", "")
+	procs := fs.Int("procs", 0, "")
+	recipe := fs.String("recipe", "", "")
+	tokenSource := fs.String("token-source", "", "")
+	duration := fs.Duration("duration", 0, "")
+	stale := fs.Int64("stale-token", 0, "")
+	actions := fs.String("actions", "", "")
+	pos, help, err := parseFlags(fs, args)
+	if help {
+		fmt.Fprint(stdout, scenarioHelp())
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, "labctl run: %v", err)
+	}
+	if len(pos) != 1 {
+		return fail(stderr, "labctl run: want exactly one scenario name (labctl run --help lists them)")
+	}
+	sc, err := core.FindScenario(pos[0])
+	if err != nil {
+		return fail(stderr, "labctl run: %v", err)
+	}
+	switch *format {
+	case "text", "jsonl", "summary":
+	default:
+		return fail(stderr, "labctl run: unknown format %q (want text, jsonl or summary)", *format)
+	}
+	if *ttl < 0 || (*ttl == 0 && flagSet(fs, "ttl")) {
+		return fail(stderr, "labctl run: --ttl must be positive, got %s", *ttl)
+	}
+	if *renew < 0 || (*renew == 0 && flagSet(fs, "renew")) {
+		return fail(stderr, "labctl run: --renew must be positive, got %s", *renew)
+	}
+	if *duration > 24*time.Hour {
+		return fail(stderr, "labctl run: --duration %s is more than a day of virtual time", *duration)
+	}
+	p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
+		Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, StaleToken: *stale}
+	if *actions != "" {
+		log, err := readActions(*actions, stdin)
+		if err != nil {
+			return fail(stderr, "labctl run: %v", err)
+		}
+		p.Actions = log
+	}
+	r, err := sc.Run(p)
+	if err != nil {
+		return fail(stderr, "labctl run %s: %v", sc.Name, err)
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	switch *format {
+	case "jsonl":
+		r.Sim.Trace.WriteJSONL(w)
+		return 0
+	case "text":
+		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", sc.Title, *seed, core.FormatTime(r.End))
+		r.Sim.Trace.WriteText(w)
+		fmt.Fprintln(w)
+	}
+	for _, l := range r.Summary() {
+		fmt.Fprintln(w, l)
+	}
+	for _, v := range r.Report.Violations {
+		fmt.Fprintln(w, "VIOLATION", v)
+	}
+	for _, v := range r.Report.Stale {
+		fmt.Fprintln(w, "stale write accepted:", v)
+	}
+	for _, err := range r.Sim.ActionErrors() {
+		fmt.Fprintln(w, "action not applied:", err)
+	}
+	return 0
+}
+
+func readActions(path string, stdin io.Reader) (core.ActionLog, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(io.LimitReader(stdin, 1<<20))
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading actions: %w", err)
+	}
+	return core.ParseActionLog(b)
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// fail prints a one-line error and returns the usage exit code.
+func fail(stderr io.Writer, format string, a ...any) int {
+	msg := fmt.Sprintf(format, a...)
+	msg = strings.ReplaceAll(msg, "\n", " ")
+	fmt.Fprintln(stderr, msg)
+	return 2
+}
+
+func runPolicy(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("policy", stderr)
+	ttl := fs.Duration("ttl", 0, "")
+	renew := fs.Duration("renew", 0, "")
+	pause := fs.Duration("pause", 0, "")
+	pos, help, err := parseFlags(fs, args)
+	if help {
+		fmt.Fprint(stdout, `usage: labctl policy --ttl D --renew D --pause D
+
+Checks the lease-policy rule 2 x renew + pause budget <= ttl and explains
+the margin. Exit 0: the policy leaves renewal margin; 1: it does not;
+2: the parameters are impossible.
+`)
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, "labctl policy: %v", err)
+	}
+	if len(pos) > 0 {
+		return fail(stderr, "labctl policy: unexpected argument %q", pos[0])
+	}
+	p := core.LeasePolicy{TTL: *ttl, RenewEvery: *renew, PauseBudget: *pause}
+	if err := p.Validate(); err != nil {
+		return fail(stderr, "labctl policy: %v", err)
+	}
+	v := p.Check()
+	fmt.Fprintln(stdout, v.Explanation)
+	if !v.OK {
+		return 1
+	}
+	return 0
+}
