@@ -149,12 +149,18 @@ func (a Action) Validate() error {
 }
 
 // Schedule queues every action of the log at its time. Actions at the same
-// instant apply in log order, after events already scheduled for then.
+// instant apply in log order, after every other event due then.
 func (s *Sim) Schedule(log ActionLog) {
 	for _, t := range log.Sorted() {
-		a := t.Action
-		s.at(time.Duration(t.At), func() { s.Apply(a) })
+		s.ScheduleAction(time.Duration(t.At), t.Action)
 	}
+}
+
+// ScheduleAction queues one action at t (not before now). A front end
+// applying a learner's click does ScheduleAction(Now(), a) then
+// RunUntil(Now()): the same order a replay of the log produces.
+func (s *Sim) ScheduleAction(t time.Duration, a Action) {
+	s.atLate(t, func() { s.Apply(a) })
 }
 
 // Apply performs an action now. A bad action is traced and returned as an

@@ -50,7 +50,12 @@ type actor interface {
 }
 
 type event struct {
-	at   time.Duration
+	at time.Duration
+	// late events (learner actions) fire after every ordinary event due at
+	// the same instant, including ones scheduled meanwhile. So an action
+	// applied live, after the clock has reached t, and the same action
+	// replayed from a log fire in the same order: replays are exact.
+	late bool
 	seq  uint64
 	fire func()
 }
@@ -61,6 +66,9 @@ func (q eventQueue) Len() int { return len(q) }
 func (q eventQueue) Less(i, j int) bool {
 	if q[i].at != q[j].at {
 		return q[i].at < q[j].at
+	}
+	if q[i].late != q[j].late {
+		return !q[i].late
 	}
 	return q[i].seq < q[j].seq
 }
@@ -104,6 +112,15 @@ func (s *Sim) at(t time.Duration, fire func()) {
 	}
 	s.seq++
 	heap.Push(&s.queue, &event{at: t, seq: s.seq, fire: fire})
+}
+
+// atLate schedules fire at t after every ordinary event due then.
+func (s *Sim) atLate(t time.Duration, fire func()) {
+	if t < s.now {
+		t = s.now
+	}
+	s.seq++
+	heap.Push(&s.queue, &event{at: t, late: true, seq: s.seq, fire: fire})
 }
 
 // after schedules fire d from now.
