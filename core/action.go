@@ -306,3 +306,6 @@ func ParseActionLog(b []byte) (ActionLog, error) {
 	}
 	return log, nil
 }
+
+// D returns the duration as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }

@@ -13,6 +13,8 @@ const usage = `labctl: LeaseLab in a terminal
 usage:
   labctl run NAME [flags]     run a built-in scenario (labctl run --help lists them)
   labctl policy [flags]       check 2 x renew + pause budget <= ttl
+  labctl lessons              list the lessons in menu order
+  labctl lesson ID [--solve]  show a lesson, or run its solution and check its goals
   labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080
   labctl help                 this text
 `
@@ -31,6 +33,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runScenario(args[1:], stdin, stdout, stderr)
 	case "policy":
 		return runPolicy(args[1:], stdout, stderr)
+	case "lessons":
+		return runLessons(args[1:], stdout, stderr)
+	case "lesson":
+		return runLesson(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

@@ -188,3 +188,17 @@ func TestSameSeedSameOutput(t *testing.T) {
 		t.Fatal("different seeds gave identical traces: the seed is not used")
 	}
 }
+
+func TestLessonsListAndSolve(t *testing.T) {
+	out, _, code := labctl(t, "", "lessons")
+	if code != 0 || !strings.HasPrefix(out, "fenced-writes") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	out, errs, code := labctl(t, "", "lesson", "fenced-writes", "--solve")
+	if code != 0 || strings.Contains(out, "UNMET") || strings.Count(out, "[met  ]") != 3 {
+		t.Fatalf("exit %d %s:\n%s", code, errs, out)
+	}
+	if _, _, code := labctl(t, "", "lesson", "no-such-lesson", "--solve"); code != 2 {
+		t.Fatalf("unknown lesson: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,60 @@
+package lessons
+
+import (
+	"time"
+
+	"leaselab/core"
+)
+
+// fencedWrites is the seed's Example 3: the paused leader and the fenced
+// register, tokens 7 and 8.
+var fencedWrites = &Lesson{
+	ID:    "fenced-writes",
+	Title: "The paused leader and fenced writes",
+	Intro: []string{
+		"A holds the lock with fencing token 7 and writes to storage every two seconds. B waits in line. The lease lasts 10 seconds and A renews it about every 3.3 seconds.",
+		"A lease only says how long the coordinator will wait. It cannot reach into A and stop it. If A freezes (a long garbage-collection pause, a starved CPU, a suspended VM), the coordinator gives up on it, hands the lock to B with token 8, and A, frozen, notices nothing.",
+		"When A thaws, the write it had already started goes out with token 7. Storage is the only party that sees it arrive, so storage must do the last check: remember the highest token it has accepted and refuse anything older.",
+		"Click A (or press 1, then P) to pause it for 20 seconds and watch the lease ring run out while A's own belief stays full.",
+	},
+	Recap: "You saw both halves of the protocol. The coordinator decided who owns the lock (A, then B) and numbered each ownership (7, then 8). Storage enforced that order by refusing the late write carrying 7. Switch the check off and the same pause silently corrupts data, even though the lock service never made a mistake.",
+	Setup: func(seed uint64) (*core.Sim, error) {
+		return core.NewContention(seed, core.ContentionConfig{
+			Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second,
+			Stagger: 500 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second,
+		})
+	},
+	Duration: 90 * time.Second,
+	Controls: []Control{CtlPause, CtlCrash, CtlPartition, CtlExpire, CtlFencing},
+	PauseFor: 20 * time.Second,
+	Goals: []Goal{
+		{
+			ID:     "takeover",
+			Text:   "Pause leader A for longer than its 10 s lease, so that B takes over with token 8.",
+			Proved: "The coordinator expired A's lease on its own clock and gave B token 8 while A still believed it led.",
+			Met:    func(w *World) bool { return holderWithToken(w, "B", 8) },
+		},
+		{
+			ID:     "rejected",
+			Text:   "Let A resume: its delayed write with token 7 must be rejected.",
+			Proved: "Storage refused token 7 because it had already accepted 8: the fence stopped the old leader.",
+			Met:    func(w *World) bool { return write(w, "A", 7, core.RejectedStale) },
+		},
+		{
+			ID:     "unfenced",
+			Text:   "Switch fencing off, then make the new leader stall the same way: the store now accepts a stale write.",
+			Proved: "Without the token check the store took an older leader's write over a newer one: the lock alone did not protect the data.",
+			Met:    staleAccepted,
+		},
+	},
+	Hints: []string{
+		"The lease is 10 s. A pause shorter than that changes nothing: A renews as soon as it wakes.",
+		"Pause A for 20 s. Watch the coordinator's ring for A empty out and B's badge turn to leader, then wait for A to wake.",
+		"Pause A (20 s) at once. After A's write with 7 is rejected, switch fencing off, wait until B leads steadily, then pause B for 20 s: when B wakes, its write with 8 lands after A's 9 and is accepted.",
+	},
+	Solution: core.ActionLog{
+		core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
+		core.At(30*time.Second, core.Action{Do: "fencing", On: false}),
+		core.At(36*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)}),
+	},
+}

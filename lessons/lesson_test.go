@@ -1,0 +1,118 @@
+package lessons
+
+import (
+	"testing"
+	"time"
+
+	"leaselab/core"
+)
+
+func TestEverySolutionMeetsEveryGoal(t *testing.T) {
+	for _, l := range All() {
+		w, err := l.Evaluate(1, l.Solution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range w.Goals() {
+			if !g.Met {
+				t.Errorf("%s: solution does not meet goal %q", l.ID, g.Goal.ID)
+			}
+		}
+		if r := core.Check(w.Sim.Trace, l.Duration); !r.OK() {
+			t.Errorf("%s: solution breaks an invariant: %v", l.ID, r.Violations)
+		}
+	}
+}
+
+func TestEmptyLogMeetsNoGoal(t *testing.T) {
+	for _, l := range All() {
+		w, err := l.Evaluate(1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range w.Goals() {
+			if g.Met {
+				t.Errorf("%s: goal %q is met without the learner doing anything", l.ID, g.Goal.ID)
+			}
+		}
+	}
+}
+
+// wrong lists, per lesson, plausible mistakes and the goal each must miss.
+var wrong = map[string][]struct {
+	name string
+	log  core.ActionLog
+	miss string
+}{
+	"fenced-writes": {
+		{"pause shorter than the lease", core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
+		{"pause the follower", core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
+		{"fencing off from the start", core.ActionLog{
+			core.At(time.Second, core.Action{Do: "fencing", On: false}),
+			core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
+		}, "rejected"},
+		{"crash instead of pause", core.ActionLog{
+			core.At(4*time.Second, core.Action{Do: "crash", Proc: "A"}),
+			core.At(30*time.Second, core.Action{Do: "fencing", On: false}),
+		}, "unfenced"},
+	},
+}
+
+func TestWrongLogsMissAGoal(t *testing.T) {
+	for _, l := range All() {
+		cases := wrong[l.ID]
+		if len(cases) == 0 {
+			t.Errorf("%s: no wrong action logs: show that its goals can fail", l.ID)
+		}
+		for _, c := range cases {
+			w, err := l.Evaluate(1, c.log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range w.Goals() {
+				if g.Goal.ID == c.miss && g.Met {
+					t.Errorf("%s / %s: goal %q met, want missed", l.ID, c.name, c.miss)
+				}
+			}
+		}
+	}
+}
+
+func TestLessonsAreComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range All() {
+		if seen[l.ID] {
+			t.Errorf("duplicate lesson id %s", l.ID)
+		}
+		seen[l.ID] = true
+		if l.Title == "" || len(l.Intro) == 0 || l.Recap == "" || len(l.Goals) == 0 || len(l.Hints) < 3 || len(l.Solution) == 0 || l.Duration <= 0 {
+			t.Errorf("%s: missing title, intro, recap, goals, a 3-step hint ladder, solution or duration", l.ID)
+		}
+		for _, g := range l.Goals {
+			if g.ID == "" || g.Text == "" || g.Proved == "" || g.Met == nil {
+				t.Errorf("%s: goal %q incomplete", l.ID, g.ID)
+			}
+		}
+	}
+}
+
+// A learner's live clicks and a replay of the same log give one trace.
+func TestLiveClicksEqualReplay(t *testing.T) {
+	for _, l := range All() {
+		live, err := l.Start(1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range l.Solution {
+			live.Sim.RunUntil(time.Duration(a.At))
+			if err := live.Do(a.Action); err != nil {
+				t.Fatal(err)
+			}
+		}
+		live.Sim.RunUntil(l.Duration)
+		replay, _ := l.Evaluate(1, live.Log)
+		if live.Sim.Trace.Hash() != replay.Sim.Trace.Hash() {
+			t.Errorf("%s: live run and replay differ", l.ID)
+		}
+	}
+}
