@@ -1,0 +1,259 @@
+// Package lab runs a lesson for the front end: it owns the simulation, the
+// learner's action log and the play head, and turns the trace into what the
+// views draw (world snapshot, timeline lanes, narration, goals). It never
+// imports Ebitengine, so all of it is tested headless.
+package lab
+
+import (
+	"fmt"
+	"time"
+
+	"leaselab/core"
+	"leaselab/lessons"
+)
+
+// Lab is one lesson in progress. The play head (Now) only moves forward
+// through the live simulation; moving it back re-simulates from the start
+// with the action log cut at the new time, which is exact because the
+// simulator is deterministic.
+type Lab struct {
+	Lesson *lessons.Lesson
+	Seed   uint64
+
+	world *lessons.World
+	log   core.ActionLog // everything the learner did, in time order
+	// met records when each goal was first seen met (0 = not yet).
+	met      []time.Duration
+	metOK    []bool
+	narrated int // trace events already turned into narration
+	lines    []Line
+	err      error
+}
+
+// Line is one sentence of narration.
+type Line struct {
+	At   time.Duration
+	Text string
+}
+
+// New starts a lesson at time zero with an empty log.
+func New(l *lessons.Lesson, seed uint64) (*Lab, error) {
+	lb := &Lab{Lesson: l, Seed: seed}
+	if err := lb.reset(nil, 0); err != nil {
+		return nil, err
+	}
+	return lb, nil
+}
+
+// reset rebuilds the world with log and runs it to t.
+func (lb *Lab) reset(log core.ActionLog, t time.Duration) error {
+	w, err := lb.Lesson.Start(lb.Seed, log)
+	if err != nil {
+		return err
+	}
+	lb.world, lb.log = w, w.Log
+	lb.met = make([]time.Duration, len(lb.Lesson.Goals))
+	lb.metOK = make([]bool, len(lb.Lesson.Goals))
+	lb.narrated, lb.lines = 0, nil
+	lb.runTo(t)
+	return nil
+}
+
+// Now returns the play head.
+func (lb *Lab) Now() time.Duration { return lb.world.Sim.Now() }
+
+// Length is the lesson's span of virtual time.
+func (lb *Lab) Length() time.Duration { return lb.Lesson.Duration }
+
+// Sim exposes the live simulation to views.
+func (lb *Lab) Sim() *core.Sim { return lb.world.Sim }
+
+// Log returns the learner's action log so far.
+func (lb *Lab) Log() core.ActionLog { return lb.log }
+
+// Advance moves the play head forward by d (clamped to the lesson's end).
+func (lb *Lab) Advance(d time.Duration) { lb.runTo(min(lb.Now()+d, lb.Length())) }
+
+// Step moves the play head to the next event (at most 5 s ahead, so a
+// quiet world still moves).
+func (lb *Lab) Step() {
+	next, ok := lb.world.Sim.NextEventAt()
+	if !ok || next > lb.Now()+5*time.Second {
+		next = lb.Now() + 5*time.Second
+	}
+	if next == lb.Now() {
+		lb.world.Sim.Step()
+		lb.observe()
+		return
+	}
+	lb.runTo(min(next, lb.Length()))
+}
+
+// Seek moves the play head to t. Going back re-simulates with the whole
+// log: actions after t still happen when the play head reaches them again
+// (use Fork to drop them).
+func (lb *Lab) Seek(t time.Duration) {
+	t = max(0, min(t, lb.Length()))
+	if t >= lb.Now() {
+		lb.runTo(t)
+		return
+	}
+	lb.err = lb.reset(lb.log, t)
+}
+
+// Fork drops every action after the play head, so the learner can try
+// something else from here.
+func (lb *Lab) Fork() {
+	now := lb.Now()
+	kept := lb.log.Before(now + 1)
+	if len(kept) == len(lb.log) {
+		return
+	}
+	lb.err = lb.reset(kept, now)
+}
+
+// Restart goes back to time zero with an empty log.
+func (lb *Lab) Restart() { lb.err = lb.reset(nil, 0) }
+
+// LoadSolution restarts with the lesson's solution as the log: playing on
+// shows the solution unfold.
+func (lb *Lab) LoadSolution() { lb.err = lb.reset(lb.Lesson.Solution, 0) }
+
+// Err returns the last error of a re-simulation (none expected).
+func (lb *Lab) Err() error { return lb.err }
+
+// Do applies a learner action at the play head. Actions after the play
+// head (after a scrub back) are dropped first: acting in the past forks.
+func (lb *Lab) Do(a core.Action) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	if len(lb.log.Before(lb.Now()+1)) != len(lb.log) {
+		lb.Fork()
+	}
+	if err := lb.world.Do(a); err != nil {
+		return err
+	}
+	lb.log = lb.world.Log
+	lb.observe()
+	return nil
+}
+
+func (lb *Lab) runTo(t time.Duration) {
+	// Run in slices so goals are seen met at (about) the right time.
+	for lb.Now() < t {
+		next, ok := lb.world.Sim.NextEventAt()
+		if !ok || next > t {
+			next = t
+		}
+		lb.world.Sim.RunUntil(next)
+		lb.observe()
+	}
+	lb.observe()
+}
+
+// observe ticks goals and extends the narration.
+func (lb *Lab) observe() {
+	now := lb.Now()
+	for i, g := range lb.world.Goals() {
+		if g.Met && !lb.metOK[i] {
+			lb.metOK[i], lb.met[i] = true, now
+		}
+	}
+	ev := lb.world.Sim.Trace.Events
+	for ; lb.narrated < len(ev); lb.narrated++ {
+		e := &ev[lb.narrated]
+		if s := Narrate(e); s != "" {
+			if n := len(lb.lines); n > 0 && lb.lines[n-1].At == e.At {
+				lb.lines[n-1].Text += "; " + s
+			} else {
+				lb.lines = append(lb.lines, Line{At: e.At, Text: s})
+			}
+		}
+	}
+}
+
+// GoalState is one goal as the checklist shows it.
+type GoalState struct {
+	Text   string
+	Proved string
+	Met    bool
+	At     time.Duration
+}
+
+// Goals returns the checklist.
+func (lb *Lab) Goals() []GoalState {
+	out := make([]GoalState, len(lb.Lesson.Goals))
+	for i, g := range lb.Lesson.Goals {
+		out[i] = GoalState{Text: g.Text, Proved: g.Proved, Met: lb.metOK[i], At: lb.met[i]}
+	}
+	return out
+}
+
+// AllMet reports whether the lesson is complete.
+func (lb *Lab) AllMet() bool {
+	for _, ok := range lb.metOK {
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Narration returns every line so far, oldest first.
+func (lb *Lab) Narration() []Line { return lb.lines }
+
+// Narrate turns one trace event into a sentence for learners, or "" for
+// events too fine to narrate (messages, renewals).
+func Narrate(e *core.Event) string {
+	switch e.Kind {
+	case core.KindHolder:
+		return fmt.Sprintf("%s acquired %s with token %d", e.Get("owner"), e.Get("lock"), e.Int("token"))
+	case core.KindLeaseExpire:
+		return fmt.Sprintf("the coordinator expired the lease of %s", e.Get("owner"))
+	case core.KindLeaseRevoke:
+		if e.Get("why") == "expired by the learner" {
+			return fmt.Sprintf("you expired the lease of %s", e.Get("owner"))
+		}
+		return ""
+	case core.KindWrite:
+		if e.Get("result") == core.Accepted {
+			return fmt.Sprintf("%s accepted %s's write with token %d", e.Actor, e.Get("from"), e.Int("token"))
+		}
+		return fmt.Sprintf("%s rejected %s's write with token %d (it has seen %d)", e.Actor, e.Get("from"), e.Int("token"), e.Int("highest"))
+	case core.KindStale:
+		return fmt.Sprintf("STALE WRITE: %s took token %d although it had seen %d", e.Actor, e.Int("token"), e.Int("highest"))
+	case core.KindPause:
+		return fmt.Sprintf("%s froze (stop-the-world pause of %s)", e.Actor, time.Duration(e.Int("for_ms"))*time.Millisecond)
+	case core.KindResume:
+		return fmt.Sprintf("%s woke up and ran %d overdue timers", e.Actor, e.Int("overdue"))
+	case core.KindCrash:
+		return e.Actor + " crashed"
+	case core.KindRestart:
+		return e.Actor + " restarted"
+	case core.KindLeaseLost:
+		return fmt.Sprintf("%s lost its lease (%s)", e.Actor, e.Get("why"))
+	case core.KindState:
+		switch e.Get("to") {
+		case core.Leader.String():
+			return fmt.Sprintf("%s now believes it leads (token %d)", e.Actor, e.Int("token"))
+		case core.SteppingDown.String():
+			return e.Actor + " is stepping down"
+		}
+	case core.KindSetting:
+		if e.Actor == "learner" {
+			return fmt.Sprintf("%s switched %s", e.Get("name"), e.Get("value"))
+		}
+	case core.KindPartition:
+		return fmt.Sprintf("link %s - %s cut", e.Get("a"), e.Get("b"))
+	case core.KindHeal:
+		return fmt.Sprintf("link %s - %s healed", e.Get("a"), e.Get("b"))
+	case core.KindDenied:
+		return "the coordinator refused: " + e.Get("why")
+	case core.KindSessionLost:
+		return fmt.Sprintf("%s found its queued key gone: %s", e.Actor, e.Get("why"))
+	case core.KindActionError:
+		return "could not apply: " + e.Get("why")
+	}
+	return ""
+}

@@ -1,0 +1,166 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"leaselab/core"
+	"leaselab/lessons"
+)
+
+func fenced(t *testing.T) *Lab {
+	t.Helper()
+	l, err := lessons.Find("fenced-writes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := New(l, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lb
+}
+
+func pauseA(lb *Lab) error {
+	return lb.Do(core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})
+}
+
+func TestPlayingTheLessonByHandTicksGoals(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(4 * time.Second)
+	if g := lb.Goals(); g[0].Met {
+		t.Fatal("takeover goal met before anything happened")
+	}
+	if err := pauseA(lb); err != nil {
+		t.Fatal(err)
+	}
+	w := lb.World()
+	if !w.Procs[0].Paused || !w.Procs[0].Believes {
+		t.Fatalf("A should be paused and still believe it leads: %+v", w.Procs[0])
+	}
+	lb.Advance(12 * time.Second)
+	w = lb.World()
+	if w.Lock.Holder != "B" || w.Lock.Token != 8 {
+		t.Fatalf("B should hold with 8: %+v", w.Lock)
+	}
+	if a := w.Procs[0]; !a.Believes || a.TruthLeft != 0 {
+		t.Fatalf("paused A still believes, with no lease at the coordinator: %+v", a)
+	}
+	lb.Advance(10 * time.Second)
+	g := lb.Goals()
+	if !g[0].Met || !g[1].Met || g[2].Met {
+		t.Fatalf("goals after A's late write: %+v", g)
+	}
+	if g[0].At < 13*time.Second || g[0].At > 14*time.Second {
+		t.Fatalf("takeover ticked at %s, want when it happened (about 13.5s)", g[0].At)
+	}
+	text := ""
+	for _, l := range lb.Narration() {
+		text += core.FormatTime(l.At) + " " + l.Text + "\n"
+	}
+	for _, want := range []string{"the coordinator expired the lease of A", "B acquired locks/leader with token 8", "storage rejected A's write with token 7 (it has seen 8)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("narration lacks %q:\n%s", want, text)
+		}
+	}
+	tl := lb.Timeline()
+	if len(tl.Overlaps) == 0 || len(tl.Lanes[0].Paused) != 1 || len(tl.Lanes[1].Truth) != 1 {
+		t.Fatalf("timeline: %+v", tl)
+	}
+	var rejected bool
+	for _, m := range tl.Writes {
+		rejected = rejected || (m.From == "A" && m.Token == 7 && !m.Accepted)
+	}
+	if !rejected {
+		t.Fatal("timeline lacks A's rejected write")
+	}
+}
+
+func TestScrubBackAndForwardIsExact(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(4 * time.Second)
+	pauseA(lb)
+	lb.Advance(30 * time.Second)
+	want := lb.Sim().Trace.Hash()
+	lb.Seek(10 * time.Second)
+	if lb.Now() != 10*time.Second || !lb.World().Procs[0].Paused {
+		t.Fatalf("after seek back: now %s, A paused %v", lb.Now(), lb.World().Procs[0].Paused)
+	}
+	if lb.Goals()[1].Met {
+		t.Fatal("a goal met later stays ticked after scrubbing before it")
+	}
+	lb.Seek(34 * time.Second)
+	if got := lb.Sim().Trace.Hash(); got != want {
+		t.Fatal("scrubbing back then forward changed the run")
+	}
+}
+
+func TestForkDropsLaterActions(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(4 * time.Second)
+	pauseA(lb)
+	lb.Advance(30 * time.Second)
+	lb.Seek(2 * time.Second)
+	lb.Fork()
+	if len(lb.Log()) != 0 {
+		t.Fatalf("fork kept %v", lb.Log())
+	}
+	lb.Advance(30 * time.Second)
+	if lb.World().Lock.Holder != "A" {
+		t.Fatal("without the pause A keeps the lock")
+	}
+}
+
+func TestActingAfterScrubBackForks(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(4 * time.Second)
+	pauseA(lb)
+	lb.Advance(10 * time.Second)
+	lb.Seek(2 * time.Second)
+	if err := lb.Do(core.Action{Do: "crash", Proc: "B"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(lb.Log()); n != 1 || lb.Log()[0].Do != "crash" {
+		t.Fatalf("log after acting in the past: %v", lb.Log())
+	}
+}
+
+func TestSolutionReplaysToCompletion(t *testing.T) {
+	lb := fenced(t)
+	lb.LoadSolution()
+	for lb.Now() < lb.Length() {
+		lb.Advance(100 * time.Millisecond)
+	}
+	if !lb.AllMet() {
+		t.Fatalf("solution did not complete the lesson: %+v", lb.Goals())
+	}
+}
+
+func TestBadActionIsRefusedAndChangesNothing(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(time.Second)
+	before := lb.Sim().Trace.Hash()
+	if err := lb.Do(core.Action{Do: "pause", Proc: "A"}); err == nil {
+		t.Fatal("pause without a length accepted")
+	}
+	if lb.Sim().Trace.Hash() != before || len(lb.Log()) != 0 {
+		t.Fatal("a refused action changed the run")
+	}
+}
+
+func TestMessagesInFlightCarryTokens(t *testing.T) {
+	lb := fenced(t)
+	for lb.Now() < 10*time.Second {
+		lb.Advance(time.Millisecond)
+		for _, m := range lb.World().InFlight {
+			if m.Kind == "Write" && m.Token == 7 && m.From == "A" && m.To == "storage" {
+				if m.Progress < 0 || m.Progress >= 1 {
+					t.Fatalf("progress %v", m.Progress)
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("never saw A's write with token 7 in flight")
+}
