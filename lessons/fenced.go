@@ -18,7 +18,7 @@ var fencedWrites = &Lesson{
 		"Click A (or press 1, then P) to pause it for 20 seconds and watch the lease ring run out while A's own belief stays full.",
 	},
 	Recap: "You saw both halves of the protocol. The coordinator decided who owns the lock (A, then B) and numbered each ownership (7, then 8). Storage enforced that order by refusing the late write carrying 7. Switch the check off and the same pause silently corrupts data, even though the lock service never made a mistake.",
-	Setup: func(seed uint64) (*core.Sim, error) {
+	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
 		return core.NewContention(seed, core.ContentionConfig{
 			Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second,
 			Stagger: 500 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second,

@@ -44,13 +44,19 @@ type Lesson struct {
 	// every goal is met.
 	Intro []string
 	Recap string
-	// Setup builds the world (actors, parameters); Script is the
-	// scenario's own scheduled events, applied before the learner's.
-	Setup    func(seed uint64) (*core.Sim, error)
-	Script   core.ActionLog
-	Duration time.Duration
-	Controls []Control
-	Goals    []Goal
+	// Setup builds the world (actors, parameters) from the knob values;
+	// Script is the scenario's own scheduled events, applied before the
+	// learner's.
+	Setup func(seed uint64, k Knobs) (*core.Sim, error)
+	// Knobs are parameters the learner may set with sliders (TTL, renew
+	// interval...). Changing one rebuilds the world and replays the log.
+	Knobs []Knob
+	// SolutionKnobs are the knob values the solution uses (others default).
+	SolutionKnobs Knobs
+	Script        core.ActionLog
+	Duration      time.Duration
+	Controls      []Control
+	Goals         []Goal
 	// Hints go from a nudge to the answer.
 	Hints []string
 	// Solution is an action log that meets every goal.
@@ -59,22 +65,81 @@ type Lesson struct {
 	PauseFor time.Duration
 }
 
-// World is a lesson in progress: the simulation, the learner's log.
+// Knob is a lesson parameter with a slider.
+type Knob struct {
+	ID, Label string
+	// Unit is "s" for seconds, "" for a plain number.
+	Unit                    string
+	Min, Max, Step, Default float64
+}
+
+// Knobs maps knob ids to values.
+type Knobs map[string]float64
+
+// Seconds returns knob id as a duration (it must be in seconds).
+func (k Knobs) Seconds(id string) time.Duration {
+	return time.Duration(k[id] * float64(time.Second))
+}
+
+// Defaults returns every knob at its default, overridden by over.
+func (l *Lesson) Defaults(over Knobs) Knobs {
+	k := Knobs{}
+	for _, kn := range l.Knobs {
+		k[kn.ID] = kn.Default
+	}
+	for id, v := range over {
+		k[id] = v
+	}
+	return k
+}
+
+// CheckKnobs rejects unknown knobs and values out of range.
+func (l *Lesson) CheckKnobs(k Knobs) error {
+	for id, v := range k {
+		found := false
+		for _, kn := range l.Knobs {
+			if kn.ID != id {
+				continue
+			}
+			found = true
+			if v < kn.Min || v > kn.Max || v != v {
+				return fmt.Errorf("%s: %v is outside %v to %v", kn.Label, v, kn.Min, kn.Max)
+			}
+		}
+		if !found {
+			return fmt.Errorf("lesson %s has no knob %q", l.ID, id)
+		}
+	}
+	return nil
+}
+
+// World is a lesson in progress: the simulation, the knobs, the learner's
+// log.
 type World struct {
 	Lesson *Lesson
 	Sim    *core.Sim
+	Knobs  Knobs
 	Log    core.ActionLog
 }
 
-// Start builds the lesson world and schedules its script and log. The seed
-// is fixed per lesson (1) unless a caller asks otherwise.
+// Start builds the lesson world with default knobs and schedules its
+// script and log.
 func (l *Lesson) Start(seed uint64, log core.ActionLog) (*World, error) {
-	s, err := l.Setup(seed)
+	return l.StartWith(seed, nil, log)
+}
+
+// StartWith is Start with knob values (missing ones take their default).
+func (l *Lesson) StartWith(seed uint64, knobs Knobs, log core.ActionLog) (*World, error) {
+	if err := l.CheckKnobs(knobs); err != nil {
+		return nil, err
+	}
+	k := l.Defaults(knobs)
+	s, err := l.Setup(seed, k)
 	if err != nil {
 		return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
 	}
 	s.Schedule(l.Script)
-	w := &World{Lesson: l, Sim: s}
+	w := &World{Lesson: l, Sim: s, Knobs: k}
 	for _, a := range log.Sorted() {
 		if err := a.Validate(); err != nil {
 			return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
@@ -123,9 +188,14 @@ func (w *World) AllMet() bool {
 	return true
 }
 
-// Evaluate runs the lesson with log to its end and returns the world.
+// Evaluate runs the lesson with default knobs and log to its end.
 func (l *Lesson) Evaluate(seed uint64, log core.ActionLog) (*World, error) {
-	w, err := l.Start(seed, log)
+	return l.EvaluateWith(seed, nil, log)
+}
+
+// EvaluateWith runs the lesson with knobs and log to its end.
+func (l *Lesson) EvaluateWith(seed uint64, knobs Knobs, log core.ActionLog) (*World, error) {
+	w, err := l.StartWith(seed, knobs, log)
 	if err != nil {
 		return nil, err
 	}

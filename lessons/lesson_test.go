@@ -9,7 +9,7 @@ import (
 
 func TestEverySolutionMeetsEveryGoal(t *testing.T) {
 	for _, l := range All() {
-		w, err := l.Evaluate(1, l.Solution)
+		w, err := l.EvaluateWith(1, l.SolutionKnobs, l.Solution)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestLessonsAreComplete(t *testing.T) {
 // A learner's live clicks and a replay of the same log give one trace.
 func TestLiveClicksEqualReplay(t *testing.T) {
 	for _, l := range All() {
-		live, err := l.Start(1, nil)
+		live, err := l.StartWith(1, l.SolutionKnobs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestLiveClicksEqualReplay(t *testing.T) {
 			}
 		}
 		live.Sim.RunUntil(l.Duration)
-		replay, _ := l.Evaluate(1, live.Log)
+		replay, _ := l.EvaluateWith(1, l.SolutionKnobs, live.Log)
 		if live.Sim.Trace.Hash() != replay.Sim.Trace.Hash() {
 			t.Errorf("%s: live run and replay differ", l.ID)
 		}

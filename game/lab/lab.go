@@ -21,6 +21,7 @@ type Lab struct {
 	Seed   uint64
 
 	world *lessons.World
+	knobs lessons.Knobs
 	log   core.ActionLog // everything the learner did, in time order
 	// met records when each goal was first seen met (0 = not yet).
 	met      []time.Duration
@@ -47,7 +48,7 @@ func New(l *lessons.Lesson, seed uint64) (*Lab, error) {
 
 // reset rebuilds the world with log and runs it to t.
 func (lb *Lab) reset(log core.ActionLog, t time.Duration) error {
-	w, err := lb.Lesson.Start(lb.Seed, log)
+	w, err := lb.Lesson.StartWith(lb.Seed, lb.knobs, log)
 	if err != nil {
 		return err
 	}
@@ -115,9 +116,34 @@ func (lb *Lab) Fork() {
 // Restart goes back to time zero with an empty log.
 func (lb *Lab) Restart() { lb.err = lb.reset(nil, 0) }
 
-// LoadSolution restarts with the lesson's solution as the log: playing on
-// shows the solution unfold.
-func (lb *Lab) LoadSolution() { lb.err = lb.reset(lb.Lesson.Solution, 0) }
+// LoadSolution restarts with the lesson's solution (and its knob values)
+// as the log: playing on shows the solution unfold.
+func (lb *Lab) LoadSolution() {
+	lb.knobs = lb.Lesson.Defaults(lb.Lesson.SolutionKnobs)
+	lb.err = lb.reset(lb.Lesson.Solution, 0)
+}
+
+// Knobs returns the current knob values.
+func (lb *Lab) Knobs() lessons.Knobs { return lb.world.Knobs }
+
+// SetKnob changes one parameter. The world is rebuilt with it and the
+// learner's log replayed up to the play head; a bad value is refused and
+// changes nothing.
+func (lb *Lab) SetKnob(id string, v float64) error {
+	k := lb.Lesson.Defaults(lb.world.Knobs)
+	k[id] = v
+	if err := lb.Lesson.CheckKnobs(k); err != nil {
+		return err
+	}
+	old := lb.knobs
+	lb.knobs = k
+	if err := lb.reset(lb.log, lb.Now()); err != nil {
+		lb.knobs = old
+		lb.err = lb.reset(lb.log, lb.Now())
+		return err
+	}
+	return nil
+}
 
 // Err returns the last error of a re-simulation (none expected).
 func (lb *Lab) Err() error { return lb.err }
