@@ -5,7 +5,12 @@ import "math"
 // Rect is an axis-aligned rectangle in screen pixels. It contains the points
 // with X <= x < X+W and Y <= y < Y+H, so rectangles that share an edge do not
 // overlap.
-type Rect struct{ X, Y, W, H float64 }
+type Rect struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
 
 // MaxX is the right edge.
 func (r Rect) MaxX() float64 { return r.X + r.W }

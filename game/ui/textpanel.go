@@ -10,6 +10,9 @@ import "math"
 // of a new width rewraps on the next Update or Lines call.
 type TextPanel struct {
 	Rect Rect
+	// Gutter is the width kept free at the right of Rect for a scroll bar;
+	// text wraps in Rect.W - Gutter.
+	Gutter float64
 
 	text       string
 	measure    func(string) float64
@@ -55,12 +58,29 @@ func (p *TextPanel) Lines() []string {
 }
 
 func (p *TextPanel) rewrap() {
-	if p.measure == nil || (!p.dirty && p.Rect.W == p.wrapWidth) {
+	w := p.TextWidth()
+	if p.measure == nil || (!p.dirty && w == p.wrapWidth) {
 		return
 	}
-	p.lines = Wrap(p.text, p.Rect.W, p.measure)
-	p.wrapWidth, p.dirty = p.Rect.W, false
+	p.lines = Wrap(p.text, w, p.measure)
+	p.wrapWidth, p.dirty = w, false
 	p.scroll = clamp(p.scroll, 0, p.MaxScroll())
+}
+
+// TextWidth is the width text wraps in: Rect.W less the gutter.
+func (p *TextPanel) TextWidth() float64 { return p.Rect.W - p.Gutter }
+
+// ScrollBar returns the scroll bar's thumb inside the gutter, and false when
+// the text fits and no bar is needed.
+func (p *TextPanel) ScrollBar() (thumb Rect, ok bool) {
+	content := p.ContentHeight()
+	if p.MaxScroll() <= 0 || p.Gutter <= 0 || content <= 0 {
+		return Rect{}, false
+	}
+	h := math.Max(p.Gutter*2, p.Rect.H*p.Rect.H/content)
+	h = math.Min(h, p.Rect.H)
+	y := p.Rect.Y + (p.Rect.H-h)*p.scroll/p.MaxScroll()
+	return Rect{p.Rect.MaxX() - p.Gutter, y, p.Gutter, h}, true
 }
 
 // ContentHeight is the height of all the lines.

@@ -143,3 +143,26 @@ func TestTextPanelTextChangeAndFocus(t *testing.T) {
 		t.Fatal("state accessors")
 	}
 }
+
+func TestTextPanelGutterAndScrollBar(t *testing.T) {
+	p := twentyLines()
+	if _, ok := p.ScrollBar(); ok {
+		t.Fatal("no gutter, yet a scroll bar")
+	}
+	p.Rect.W, p.Gutter = 110, 10 // text still wraps at 100
+	if n := len(p.Lines()); n != 20 || p.TextWidth() != 100 {
+		t.Fatalf("%d lines in width %v", n, p.TextWidth())
+	}
+	bar, ok := p.ScrollBar()
+	if !ok || bar.X != 100 || bar.W != 10 || bar.Y != 0 || bar.H != 20 { // 50*50/200 = 12.5 < 2*gutter
+		t.Fatalf("top bar %v %v", bar, ok)
+	}
+	p.SetScroll(p.MaxScroll())
+	if bar, _ = p.ScrollBar(); bar.MaxY() != p.Rect.MaxY() {
+		t.Fatalf("bottom bar %v", bar)
+	}
+	p.SetText("fits")
+	if _, ok := p.ScrollBar(); ok {
+		t.Fatal("text fits, yet a scroll bar")
+	}
+}

@@ -63,3 +63,30 @@ func fitPrefix(s string, width float64, measure func(string) float64) int {
 	}
 	return best
 }
+
+// Ellipsis ends text that was cut to fit.
+const Ellipsis = "…"
+
+// Ellipsize returns text unchanged if it fits in width, otherwise its
+// longest prefix (cut between characters, trailing spaces dropped) followed
+// by [Ellipsis] that fits, or "" if not even the ellipsis fits.
+func Ellipsize(text string, width float64, measure func(string) float64) string {
+	if measure(text) <= width {
+		return text
+	}
+	if measure(Ellipsis) > width {
+		return ""
+	}
+	best := ""
+	for i := range text {
+		if cand := strings.TrimRight(text[:i], " ") + Ellipsis; measure(cand) <= width {
+			best = cand
+		} else if i > 0 {
+			break
+		}
+	}
+	if best == "" {
+		return Ellipsis
+	}
+	return best
+}

@@ -61,3 +61,23 @@ func ExampleWrap() {
 	// "token only"
 	// "ever grows"
 }
+
+func TestEllipsize(t *testing.T) {
+	tests := []struct {
+		text  string
+		width float64
+		want  string
+	}{
+		{"Fork", 40, "Fork"},
+		{"Fork here", 50, "Fork…"},
+		{"Fork here", 60, "Fork…"}, // the space before the cut is dropped
+		{"Fork here", 70, "Fork h…"},
+		{"Fork", 10, "…"},
+		{"Fork", 5, ""},
+	}
+	for _, tt := range tests {
+		if got := Ellipsize(tt.text, tt.width, mono); got != tt.want {
+			t.Errorf("Ellipsize(%q, %v) = %q, want %q", tt.text, tt.width, got, tt.want)
+		}
+	}
+}

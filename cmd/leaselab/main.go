@@ -1,0 +1,58 @@
+// Command leaselab is the desktop LeaseLab: the same lessons as the browser
+// build, in a window, offline.
+//
+//	leaselab                                   # play
+//	leaselab --frames 30 --screenshot out.png  # draw 30 frames, save, exit
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game"
+)
+
+func main() {
+	frames := flag.Int64("frames", 0, "exit after drawing `N` frames (with --screenshot, save the last)")
+	screenshot := flag.String("screenshot", "", "write the screen as PNG to `path` after --frames frames")
+	width := flag.Int("width", 1280, "window width in device-independent pixels")
+	height := flag.Int("height", 800, "window height in device-independent pixels")
+	reducedMotion := flag.Bool("reduced-motion", false, "replace decorative animation with instant changes")
+	flag.Parse()
+	if *screenshot != "" && *frames <= 0 {
+		fmt.Fprintln(os.Stderr, "leaselab: --screenshot needs --frames N")
+		os.Exit(2)
+	}
+
+	opts := game.Options{ReducedMotion: *reducedMotion, WrapFocus: true, CaptureFrame: *frames}
+	if *screenshot != "" {
+		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
+	}
+	g := game.New(game.NewDemo(), opts)
+
+	ebiten.SetWindowTitle("LeaseLab")
+	ebiten.SetWindowSize(*width, *height)
+	ebiten.SetWindowSizeLimits(640, 400, -1, -1)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	if err := ebiten.RunGame(g); err != nil {
+		fmt.Fprintln(os.Stderr, "leaselab:", err)
+		os.Exit(1)
+	}
+}
+
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

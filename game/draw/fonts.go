@@ -1,0 +1,89 @@
+package draw
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/gofont/goregular"
+)
+
+// FontKind picks one of the embedded Go fonts.
+type FontKind uint8
+
+const (
+	Regular FontKind = iota
+	Bold
+	Mono
+	fontKinds
+)
+
+// Fonts parses each font once and keeps one face per kind and size, so text
+// drawn every frame reuses Ebitengine's glyph caches instead of refilling them.
+type Fonts struct {
+	sources [fontKinds]*text.GoTextFaceSource
+
+	mu    sync.Mutex
+	faces map[faceKey]*text.GoTextFace
+}
+
+type faceKey struct {
+	kind FontKind
+	size float64
+}
+
+// NewFonts parses the embedded fonts.
+func NewFonts() (*Fonts, error) {
+	f := &Fonts{faces: map[faceKey]*text.GoTextFace{}}
+	for kind, ttf := range [fontKinds][]byte{goregular.TTF, gobold.TTF, gomono.TTF} {
+		src, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
+		if err != nil {
+			return nil, fmt.Errorf("draw: parse font %d: %w", kind, err)
+		}
+		f.sources[kind] = src
+	}
+	return f, nil
+}
+
+var (
+	sharedOnce  sync.Once
+	sharedFonts *Fonts
+)
+
+// SharedFonts returns the process-wide font cache. The fonts are compiled
+// in, so failing to parse them is a build defect and panics.
+func SharedFonts() *Fonts {
+	sharedOnce.Do(func() {
+		f, err := NewFonts()
+		if err != nil {
+			panic(err)
+		}
+		sharedFonts = f
+	})
+	return sharedFonts
+}
+
+// Face returns the face of kind at size pixels, rounded to a quarter pixel
+// so nearly equal sizes share one cache entry.
+func (f *Fonts) Face(kind FontKind, size float64) *text.GoTextFace {
+	size = math.Max(1, math.Round(size*4)/4)
+	key := faceKey{kind, size}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	face, ok := f.faces[key]
+	if !ok {
+		face = &text.GoTextFace{Source: f.sources[kind], Size: size}
+		f.faces[key] = face
+	}
+	return face
+}
+
+// Measure returns a function giving the advance of a string in face, the
+// measure ui.Wrap and ui.TextPanel take.
+func Measure(face text.Face) func(string) float64 {
+	return func(s string) float64 { return text.Advance(s, face) }
+}

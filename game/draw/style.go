@@ -1,0 +1,41 @@
+package draw
+
+import (
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+)
+
+// Style is what every widget drawing needs: colours, fonts and the layout
+// unit (ui.UnitFor) that scales line widths, radii and font sizes.
+type Style struct {
+	Theme *Theme
+	Fonts *Fonts
+	Unit  float64
+}
+
+// NewStyle returns the dark theme with the shared fonts at unit u.
+func NewStyle(u float64) Style {
+	return Style{Theme: &Dark, Fonts: SharedFonts(), Unit: u}
+}
+
+// U scales a size given in units to pixels.
+func (s Style) U(v float64) float64 { return v * s.Unit }
+
+// px rounds a unit size to whole pixels, at least one.
+func (s Style) px(v float64) float64 { return math.Max(1, math.Round(v*s.Unit)) }
+
+// Body is the face for lesson prose.
+func (s Style) Body() *text.GoTextFace { return s.Fonts.Face(Regular, s.U(15)) }
+
+// Small is the face for secondary text: tooltips, captions.
+func (s Style) Small() *text.GoTextFace { return s.Fonts.Face(Regular, s.U(13)) }
+
+// Label is the face for buttons and headings in panels.
+func (s Style) Label() *text.GoTextFace { return s.Fonts.Face(Bold, s.U(14)) }
+
+// Title is the face for the lesson title.
+func (s Style) Title() *text.GoTextFace { return s.Fonts.Face(Bold, s.U(19)) }
+
+// Mono is the face for numbers that change: times, tokens, revisions.
+func (s Style) Mono() *text.GoTextFace { return s.Fonts.Face(Mono, s.U(13)) }

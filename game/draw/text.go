@@ -1,0 +1,69 @@
+package draw
+
+import (
+	"image/color"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"leaselab/game/ui"
+)
+
+// LineHeight is the distance between baselines used for face: 1.4 em, which
+// reads comfortably for prose. (text/v2 stacks lines at LineSpacing, and a
+// zero LineSpacing would draw every line on top of the first.)
+func LineHeight(face *text.GoTextFace) float64 { return math.Ceil(face.Size * 1.4) }
+
+// Text draws one line of s with its top-left corner at (x, y).
+func Text(dst *ebiten.Image, s string, face *text.GoTextFace, x, y float64, clr color.Color) {
+	TextAligned(dst, s, face, x, y, text.AlignStart, text.AlignStart, clr)
+}
+
+// TextAligned draws s positioned at (x, y) by the given alignments: with
+// AlignCenter on both, (x, y) is the text's centre.
+func TextAligned(dst *ebiten.Image, s string, face *text.GoTextFace, x, y float64, h, v text.Align, clr color.Color) {
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(math.Round(x), math.Round(y))
+	op.ColorScale.ScaleWithColor(clr)
+	op.LineSpacing = LineHeight(face)
+	op.PrimaryAlign, op.SecondaryAlign = h, v
+	text.Draw(dst, s, face, op)
+}
+
+// TextIn draws s on one line centred vertically in r, aligned horizontally
+// by h, and cut with an ellipsis if it is wider than r.
+func TextIn(dst *ebiten.Image, s string, face *text.GoTextFace, r ui.Rect, h text.Align, clr color.Color) {
+	s = ui.Ellipsize(s, r.W, Measure(face))
+	x := r.X
+	switch h {
+	case text.AlignCenter:
+		x = r.X + r.W/2
+	case text.AlignEnd:
+		x = r.MaxX()
+	}
+	TextAligned(dst, s, face, x, r.Y+r.H/2, h, text.AlignCenter, clr)
+}
+
+// Paragraph wraps s to r's width and draws as many lines as fit in r,
+// returning the height used. It is for short fixed text (hints, labels);
+// long text belongs in a ui.TextPanel, which scrolls.
+func Paragraph(dst *ebiten.Image, s string, face *text.GoTextFace, r ui.Rect, clr color.Color) float64 {
+	lh := LineHeight(face)
+	y := r.Y
+	for _, line := range ui.Wrap(s, r.W, Measure(face)) {
+		if y+lh > r.MaxY()+0.5 {
+			break
+		}
+		Text(dst, line, face, r.X, y+halfLeading(face), clr)
+		y += lh
+	}
+	return y - r.Y
+}
+
+// halfLeading is the space above a line's glyph box within LineHeight, so
+// the glyphs sit in the middle of their line.
+func halfLeading(face *text.GoTextFace) float64 {
+	m := face.Metrics()
+	return math.Round((LineHeight(face) - m.HAscent - m.HDescent) / 2)
+}

@@ -1,0 +1,219 @@
+package game
+
+import (
+	"image"
+	"math"
+	"sync/atomic"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// Options are what the host (browser or desktop) tells the game.
+type Options struct {
+	ReducedMotion bool // see State.ReducedMotion
+	WrapFocus     bool // see State.WrapFocus
+
+	// OnFocusEscape is called when Tab moves focus out of the canvas, so the
+	// browser can focus the HTML beside it.
+	OnFocusEscape func(ui.Escape)
+
+	// OnUpdate is called after every Update with the new snapshot, on the
+	// game's goroutine; the browser uses it to refresh the HTML mirror.
+	OnUpdate func(Snapshot)
+
+	// CaptureFrame, when positive, makes the game read back the screen after
+	// drawing that many frames, hand it to OnCapture, and then stop:
+	// ebiten.RunGame returns nil, or OnCapture's error. For screenshots.
+	CaptureFrame int64
+	OnCapture    func(*image.RGBA) error
+}
+
+// Snapshot is the game's state as the browser bridge reports it.
+type Snapshot struct {
+	Frame         int64     `json:"frame"` // frames drawn
+	Tick          int64     `json:"tick"`  // updates run
+	Width         float64   `json:"width"` // screen size in pixels
+	Height        float64   `json:"height"`
+	Scale         float64   `json:"scale"` // device scale factor
+	Unit          float64   `json:"unit"`  // layout unit, in screen pixels
+	Supersample   float64   `json:"supersample"`
+	ReducedMotion bool      `json:"reducedMotion"`
+	Scene         SceneInfo `json:"scene"`
+}
+
+// Game runs one scene at a time and implements ebiten.Game (with LayoutF,
+// so it draws at device resolution).
+type Game struct {
+	scene Scene
+	opts  Options
+	state State
+	input inputReader
+
+	width, height, scale float64 // the screen, in device pixels
+
+	// ss is the supersampling factor: scenes draw into offscreen at ss
+	// times the screen's resolution, which is then scaled down, so every
+	// edge is anti-aliased in one pass (see draw.paint for why not per
+	// shape). HiDPI screens and very large ones draw directly (ss = 1).
+	ss        float64
+	offscreen *ebiten.Image
+
+	frames   atomic.Int64
+	snapshot atomic.Pointer[Snapshot]
+	stop     error // returned by Update once the capture is taken
+}
+
+// New returns a game showing scene.
+func New(scene Scene, opts Options) *Game {
+	g := &Game{scene: scene, opts: opts, scale: 1, ss: 1}
+	g.state.ReducedMotion = opts.ReducedMotion
+	g.state.WrapFocus = opts.WrapFocus
+	g.snapshot.Store(&Snapshot{})
+	return g
+}
+
+// SetScene switches to another scene from the next tick on.
+func (g *Game) SetScene(s Scene) { g.scene = s }
+
+// Update implements ebiten.Game.
+func (g *Game) Update() error {
+	if g.stop != nil {
+		return g.stop
+	}
+	st := &g.state
+	st.Tick++
+	st.Window = ui.Rect{W: g.width * g.ss, H: g.height * g.ss}
+	st.Input = g.input.read(st.Window, g.scale)
+	supersampleInput(&st.Input, g.ss)
+	st.Style = draw.NewStyle(ui.UnitFor(st.Window.W, st.Window.H, st.Input.Scale))
+	if err := g.scene.Update(st); err != nil {
+		return err
+	}
+	if st.FocusEscape != ui.NoEscape {
+		if g.opts.OnFocusEscape != nil {
+			g.opts.OnFocusEscape(st.FocusEscape)
+		}
+		st.FocusEscape = ui.NoEscape
+	}
+	snap := &Snapshot{
+		Tick: st.Tick, Width: g.width, Height: g.height, Scale: g.scale,
+		Unit: st.Style.Unit / g.ss, Supersample: g.ss, ReducedMotion: st.ReducedMotion,
+	}
+	if in, ok := g.scene.(Inspector); ok {
+		snap.Scene = in.Inspect()
+		snap.Scene.Regions = scaleRegions(snap.Scene.Regions, 1/g.ss)
+	}
+	g.snapshot.Store(snap)
+	if g.opts.OnUpdate != nil {
+		g.opts.OnUpdate(g.Snapshot())
+	}
+	return nil
+}
+
+// Draw implements ebiten.Game.
+func (g *Game) Draw(screen *ebiten.Image) {
+	screen.Fill(draw.Dark.Background)
+	if g.state.Tick == 0 {
+		return // no Update yet: nothing is laid out
+	}
+	if g.ss == 1 {
+		g.scene.Draw(screen)
+	} else {
+		w, h := int(g.width*g.ss), int(g.height*g.ss)
+		if g.offscreen == nil || g.offscreen.Bounds().Dx() != w || g.offscreen.Bounds().Dy() != h {
+			if g.offscreen != nil {
+				g.offscreen.Deallocate()
+			}
+			g.offscreen = ebiten.NewImage(w, h)
+		}
+		g.offscreen.Fill(draw.Dark.Background)
+		g.scene.Draw(g.offscreen)
+		// Linear filtering at exactly 1/2 averages each 2×2 block.
+		op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
+		op.GeoM.Scale(1/g.ss, 1/g.ss)
+		screen.DrawImage(g.offscreen, op)
+	}
+	n := g.frames.Add(1)
+	if g.opts.CaptureFrame > 0 && n == g.opts.CaptureFrame && g.stop == nil {
+		g.stop = ebiten.Termination
+		if g.opts.OnCapture != nil {
+			if err := g.opts.OnCapture(capture(screen)); err != nil {
+				g.stop = err
+			}
+		}
+	}
+}
+
+func capture(screen *ebiten.Image) *image.RGBA {
+	b := screen.Bounds()
+	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	screen.ReadPixels(img.Pix)
+	return img
+}
+
+// Layout implements ebiten.Game; Ebitengine calls LayoutF instead.
+func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	w, h := g.LayoutF(float64(outsideWidth), float64(outsideHeight))
+	return int(w), int(h)
+}
+
+// LayoutF makes the screen as many pixels as the display has, so text and
+// lines are drawn crisp on HiDPI screens instead of being scaled up.
+func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
+	s := ebiten.Monitor().DeviceScaleFactor()
+	if s <= 0 {
+		s = 1
+	}
+	g.scale = s
+	g.width, g.height = math.Ceil(outsideWidth*s), math.Ceil(outsideHeight*s)
+	g.ss = supersampling(g.width, g.height, s)
+	return g.width, g.height
+}
+
+// supersampling picks the factor for a w×h screen at device scale s: 2 on
+// ordinary displays, 1 on HiDPI ones (whose pixels are too small for jagged
+// edges to show) and where the offscreen would exceed maxOffscreen pixels
+// on a side.
+func supersampling(w, h, s float64) float64 {
+	const maxOffscreen = 4096
+	if s >= 1.5 || 2*w > maxOffscreen || 2*h > maxOffscreen {
+		return 1
+	}
+	return 2
+}
+
+// supersampleInput moves input from screen pixels to offscreen pixels.
+func supersampleInput(in *ui.Input, ss float64) {
+	if ss == 1 {
+		return
+	}
+	in.Cursor = ui.Point{X: in.Cursor.X * ss, Y: in.Cursor.Y * ss}
+	for i := range in.Touches {
+		in.Touches[i].Pos = ui.Point{X: in.Touches[i].Pos.X * ss, Y: in.Touches[i].Pos.Y * ss}
+	}
+	in.WindowW *= ss
+	in.WindowH *= ss
+	in.Scale *= ss
+}
+
+func scaleRegions(regions map[string]ui.Rect, k float64) map[string]ui.Rect {
+	if k == 1 || regions == nil {
+		return regions
+	}
+	out := make(map[string]ui.Rect, len(regions))
+	for name, r := range regions {
+		out[name] = ui.Rect{X: r.X * k, Y: r.Y * k, W: r.W * k, H: r.H * k}
+	}
+	return out
+}
+
+// Snapshot returns the latest state; it is safe to call from any goroutine.
+func (g *Game) Snapshot() Snapshot {
+	s := *g.snapshot.Load()
+	s.Frame = g.frames.Load()
+	return s
+}
+

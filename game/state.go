@@ -1,0 +1,66 @@
+// Package game is LeaseLab's Ebitengine front end: the [Game] that
+// Ebitengine runs, the [Scene]s it shows, and the [State] through which every
+// scene gets what it needs. Nothing here is global: the wasm and desktop
+// mains build a Game with [Options] and run it.
+package game
+
+import (
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// Scene is one screen: the lesson menu, the lesson player, the sandbox.
+// Update runs once per tick (60 a second) and Draw once per displayed frame;
+// Draw must not change the scene's state.
+type Scene interface {
+	Update(st *State) error
+	Draw(screen *ebiten.Image)
+}
+
+// Inspector is implemented by scenes that report what they show, for the
+// browser tests and the HTML mirror that screen readers read.
+type Inspector interface {
+	Inspect() SceneInfo
+}
+
+// SceneInfo is what a scene reports about itself.
+type SceneInfo struct {
+	Name    string             `json:"name"`
+	Regions map[string]ui.Rect `json:"regions,omitempty"`
+	Focus   string             `json:"focus,omitempty"` // the focused widget's name
+	Mirror  Mirror             `json:"mirror"`
+}
+
+// Mirror is the scene's text, duplicated as HTML beside the canvas in the
+// browser, because a canvas is invisible to screen readers.
+type Mirror struct {
+	Title     string      `json:"title"`
+	Text      string      `json:"text"`
+	Goals     []draw.Goal `json:"goals,omitempty"`
+	Hint      string      `json:"hint,omitempty"`
+	Narration []string    `json:"narration,omitempty"` // newest last
+}
+
+// State is everything a scene may use. The Game owns it and refreshes it
+// before each Update.
+type State struct {
+	Input  ui.Input   // this tick's input, in screen pixels
+	Tick   int64      // ticks since start, counting this one
+	Window ui.Rect    // the whole screen, in pixels
+	Style  draw.Style // theme, fonts and the layout unit for this window
+
+	// ReducedMotion is the user's request (prefers-reduced-motion in the
+	// browser) to replace decorative animation with instant changes.
+	ReducedMotion bool
+
+	// WrapFocus is true on the desktop, where Tab cycles inside the window.
+	// In the browser it is false: Tab past the last widget must leave the
+	// canvas, and the scene reports that by setting FocusEscape.
+	WrapFocus bool
+
+	// FocusEscape is set by the scene when Tab leaves its focus ring; the
+	// Game hands it to the host and clears it.
+	FocusEscape ui.Escape
+}
