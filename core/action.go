@@ -138,8 +138,8 @@ func (a Action) Validate() error {
 		return fmt.Errorf("unknown action %q (want one of %s)", a.Do, strings.Join(ActionKinds, ", "))
 	case a.Do == "pause" && a.For <= 0:
 		return fmt.Errorf("pause %s: length must be positive, got %s", a.Proc, time.Duration(a.For))
-	case a.Do == "set-ttl" && a.TTL <= 0:
-		return fmt.Errorf("set-ttl %s: TTL must be positive, got %s", a.Proc, time.Duration(a.TTL))
+	case a.Do == "set-ttl" && a.TTL < Duration(minPeriod):
+		return fmt.Errorf("set-ttl %s: TTL must be at least %s, got %s", a.Proc, minPeriod, time.Duration(a.TTL))
 	case (a.Do == "partition" || a.Do == "heal") && (a.Proc == "" || a.Peer == ""):
 		return fmt.Errorf("%s needs both ends of the link (proc and peer)", a.Do)
 	case a.Token < 0:

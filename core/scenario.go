@@ -37,8 +37,8 @@ func (c ContentionConfig) Validate() error {
 	if c.Procs < 0 || len(c.Names) > 64 || c.Procs > 64 {
 		return fmt.Errorf("processes: want 1 to 64")
 	}
-	if c.TTL <= 0 {
-		return fmt.Errorf("ttl must be positive, got %s", c.TTL)
+	if err := checkPeriods(c.TTL, max(c.RenewEvery, 0)); err != nil {
+		return err
 	}
 	if c.RenewEvery < 0 || (c.RenewEvery > 0 && c.RenewEvery >= c.TTL) {
 		return fmt.Errorf("renew interval %s must be positive and shorter than the ttl %s", c.RenewEvery, c.TTL)
@@ -130,6 +130,9 @@ func NewScheduler(seed uint64, c SchedulerConfig) (*Sim, error) {
 	if c.TTL <= 0 || c.JobEvery <= 0 || c.Customers < 1 {
 		return nil, fmt.Errorf("ttl, job interval and customers must be positive")
 	}
+	if err := checkPeriods(c.TTL, 0); err != nil {
+		return nil, err
+	}
 	s := NewSim(seed)
 	const lock = "locks/invoice-scheduler"
 	if c.FirstToken > 0 {
@@ -166,9 +169,11 @@ func (c ShardsConfig) Validate() error {
 		return fmt.Errorf("shards: want 1 to 100000, got %d", c.Shards)
 	case c.Workers < 1 || c.Workers > 1000:
 		return fmt.Errorf("workers: want 1 to 1000, got %d", c.Workers)
-	case c.TTL <= 0:
-		return fmt.Errorf("ttl must be positive, got %s", c.TTL)
-	case c.RenewEvery < 0 || c.RenewEvery >= c.TTL:
+	}
+	if err := checkPeriods(c.TTL, max(c.RenewEvery, 0)); err != nil {
+		return err
+	}
+	if c.RenewEvery < 0 || c.RenewEvery >= c.TTL {
 		return fmt.Errorf("renew interval %s must be shorter than the ttl %s", c.RenewEvery, c.TTL)
 	}
 	return nil
