@@ -216,4 +216,3 @@ func (g *Game) Snapshot() Snapshot {
 	s.Frame = g.frames.Load()
 	return s
 }
-
