@@ -230,6 +230,12 @@ func (c *Coordinator) check(from string, m checkReq) lockStatus {
 // while it waited; lowest means it holds; otherwise it watches its
 // predecessor (or, for the herd recipe, the whole lock).
 func (c *Coordinator) status(ls *lockState, key, watcher string, r Recipe) lockStatus {
+	// Each answer replaces whatever the contender waited on before. Without
+	// this, a watch left by an earlier life of the same process (it crashed
+	// or lost its session while queued) fires into its new life: a spurious
+	// wake-up that then registers a second watch on its new predecessor. In
+	// etcd and ZooKeeper a client's watches die with its connection/session.
+	c.dropWatches(watcher)
 	kv := c.kv[key]
 	if kv == nil {
 		return lockStatus{Lock: ls.name, Gone: true, Err: ErrSessionExpired.Error()}
