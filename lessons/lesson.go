@@ -15,12 +15,17 @@ import (
 type Control string
 
 const (
-	CtlPause     Control = "pause"     // pause/resume a process (stop-the-world)
-	CtlCrash     Control = "crash"     // crash/restart a process
-	CtlPartition Control = "partition" // cut/heal a process's link to the coordinator
-	CtlExpire    Control = "expire"    // expire a process's lease now
-	CtlFencing   Control = "fencing"   // switch the store's token check
-	CtlWrite     Control = "write"     // make a process write now
+	CtlPause     Control = "pause"       // pause/resume a process (stop-the-world)
+	CtlCrash     Control = "crash"       // crash/restart a process
+	CtlPartition Control = "partition"   // cut/heal a process's link to the coordinator
+	CtlExpire    Control = "expire"      // expire a process's lease now
+	CtlFencing   Control = "fencing"     // switch the store's token check
+	CtlWrite     Control = "write"       // make a process write now (optionally with a chosen token)
+	CtlSetTTL    Control = "set-ttl"     // set a process's TTL for its next session (renewing every TTL/3)
+	CtlRelease   Control = "release"     // make a process give its lock up cleanly
+	CtlIdem      Control = "idempotency" // switch the job queue's idempotency-key check
+	CtlDelete    Control = "delete"      // make a process or worker delete a coordinator key
+	CtlPut       Control = "put"         // make a process or worker put a coordinator key
 )
 
 // Goal is one thing the learner must make happen. Met reads only the
@@ -63,6 +68,9 @@ type Lesson struct {
 	Solution core.ActionLog
 	// PauseFor is the pause length the player's pause button applies.
 	PauseFor time.Duration
+	// KnobCheck, if set, judges knob values live (for instance the lease
+	// policy rule) so the player can show the verdict beside the sliders.
+	KnobCheck func(k Knobs) (ok bool, why string)
 }
 
 // Knob is a lesson parameter with a slider.
@@ -216,7 +224,7 @@ func Find(id string) (*Lesson, error) {
 	return nil, fmt.Errorf("unknown lesson %q (labctl lessons lists them)", id)
 }
 
-var all = []*Lesson{fencedWrites}
+var all = []*Lesson{leases, fencedWrites}
 
 // Trace predicates shared by goals.
 
@@ -242,3 +250,62 @@ func write(w *World, from string, tok int64, result string) bool {
 
 // staleAccepted reports whether a store accepted a token below its highest.
 func staleAccepted(w *World) bool { return len(w.Sim.Trace.Filter(core.KindStale)) > 0 }
+
+// pauseSpan is one stop-the-world pause read from the trace.
+type pauseSpan struct {
+	Proc string
+	// From and To bound the pause; To is -1 while it lasts. Seq is the
+	// pause event's place in the trace.
+	From, To time.Duration
+	Seq      int
+	For      time.Duration
+	// Leader reports whether the process believed it led when it froze.
+	Leader bool
+	// Crashed reports a crash that ended the pause.
+	Crashed bool
+}
+
+// pauses lists every pause in the trace, in order.
+func pauses(w *World) []pauseSpan {
+	var out []pauseSpan
+	open := map[string]int{}
+	state := map[string]string{}
+	for _, e := range w.Sim.Trace.Events {
+		switch e.Kind {
+		case core.KindState:
+			state[e.Actor] = e.Get("to")
+		case core.KindPause:
+			open[e.Actor] = len(out)
+			out = append(out, pauseSpan{Proc: e.Actor, From: e.At, To: -1, Seq: e.Seq,
+				For: time.Duration(e.Int("for_ms")) * time.Millisecond, Leader: state[e.Actor] == core.Leader.String()})
+		case core.KindResume, core.KindCrash:
+			if i, ok := open[e.Actor]; ok {
+				out[i].To, out[i].Crashed = e.At, e.Kind == core.KindCrash
+				delete(open, e.Actor)
+			}
+		}
+	}
+	return out
+}
+
+// handovers returns the coordinator's holder changes of lock in order.
+func handovers(w *World, lock string) []core.Event {
+	var out []core.Event
+	for _, e := range w.Sim.Trace.Filter(core.KindHolder) {
+		if e.Get("lock") == lock {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// handoverDuring returns the first holder change of lock to someone other
+// than proc within [from, to], or nil.
+func handoverDuring(w *World, lock, proc string, from, to time.Duration) *core.Event {
+	for _, e := range handovers(w, lock) {
+		if e.At >= from && e.At <= to && e.Get("owner") != proc {
+			return &e
+		}
+	}
+	return nil
+}

@@ -39,19 +39,34 @@ func TestEmptyLogMeetsNoGoal(t *testing.T) {
 }
 
 // wrong lists, per lesson, plausible mistakes and the goal each must miss.
+// Knobs left nil take their defaults.
 var wrong = map[string][]struct {
-	name string
-	log  core.ActionLog
-	miss string
+	name  string
+	knobs Knobs
+	log   core.ActionLog
+	miss  string
 }{
+	"leases": {
+		{"the seed's own numbers break the rule but survive the pause", Knobs{"ttl": 30, "renew": 10, "pause": 12}, nil, "false-failover"},
+		{"a crash is a real failover, not a false one", nil, core.ActionLog{core.At(5*time.Second, core.Action{Do: "crash", Proc: "A"})}, "false-failover"},
+		{"new TTL still too short for the pause", Knobs{"ttl": 12, "renew": 5, "pause": 9}, core.ActionLog{
+			core.At(18*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(20 * time.Second)}),
+		}, "survived"},
+		{"new TTL set after the rolling restart", Knobs{"ttl": 12, "renew": 5, "pause": 9}, core.ActionLog{
+			core.At(50*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(30 * time.Second)}),
+		}, "survived"},
+		{"a safe setting from the start: nothing to fix", nil, core.ActionLog{
+			core.At(2*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(30 * time.Second)}),
+		}, "survived"},
+	},
 	"fenced-writes": {
-		{"pause shorter than the lease", core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
-		{"pause the follower", core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
-		{"fencing off from the start", core.ActionLog{
+		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
+		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
+		{"fencing off from the start", nil, core.ActionLog{
 			core.At(time.Second, core.Action{Do: "fencing", On: false}),
 			core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
 		}, "rejected"},
-		{"crash instead of pause", core.ActionLog{
+		{"crash instead of pause", nil, core.ActionLog{
 			core.At(4*time.Second, core.Action{Do: "crash", Proc: "A"}),
 			core.At(30*time.Second, core.Action{Do: "fencing", On: false}),
 		}, "unfenced"},
@@ -65,7 +80,7 @@ func TestWrongLogsMissAGoal(t *testing.T) {
 			t.Errorf("%s: no wrong action logs: show that its goals can fail", l.ID)
 		}
 		for _, c := range cases {
-			w, err := l.Evaluate(1, c.log)
+			w, err := l.EvaluateWith(1, c.knobs, c.log)
 			if err != nil {
 				t.Fatal(err)
 			}

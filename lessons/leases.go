@@ -1,0 +1,165 @@
+package lessons
+
+import (
+	"time"
+
+	"leaselab/core"
+)
+
+// The leases lesson's timetable. The first pause hits A just before a
+// renewal (at the first multiple of the renew interval after leasesFirst);
+// the rolling restart gives every client a fresh session, so a TTL set with
+// set-ttl is in force when the same pause hits A again at leasesSecond.
+const (
+	leasesLock     = "locks/leader"
+	leasesFirst    = 10 * time.Second
+	leasesRestartA = 40 * time.Second
+	leasesRestartB = 45 * time.Second
+	leasesSecond   = 65 * time.Second
+)
+
+// leasePolicy is the knobs' lease policy: the coordinator's TTL, the
+// client's renew interval and the platform's worst pause.
+func leasePolicy(k Knobs) core.LeasePolicy {
+	return core.LeasePolicy{TTL: k.Seconds("ttl"), RenewEvery: k.Seconds("renew"), PauseBudget: k.Seconds("pause")}
+}
+
+// firstPauseAt is the first renewal instant at or after leasesFirst. A's
+// renewals fall a few milliseconds after each multiple of the renew
+// interval (its grant takes one round trip), so a pause starting here
+// starts just before a renewal: the worst moment.
+func firstPauseAt(renew time.Duration) time.Duration {
+	n := (leasesFirst + renew - 1) / renew
+	return n * renew
+}
+
+// effectivePolicy is the policy in force for proc's pause sp: the TTL its
+// current lease was granted with, the renew interval it was using (the
+// knob, or TTL/3 after a set-ttl) and the pause's length.
+func effectivePolicy(w *World, sp pauseSpan) core.LeasePolicy {
+	p := core.LeasePolicy{RenewEvery: w.Knobs.Seconds("renew"), PauseBudget: sp.For}
+	for _, e := range w.Sim.Trace.Events[:sp.Seq] {
+		switch {
+		case e.Kind == core.KindLeaseGrant && e.Get("owner") == sp.Proc:
+			p.TTL = time.Duration(e.Int("ttl_ms")) * time.Millisecond
+		case e.Kind == core.KindSetting && e.Actor == sp.Proc && e.Get("name") == "ttl":
+			p.RenewEvery = time.Duration(e.Int("ms")) * time.Millisecond / 3
+		}
+	}
+	return p
+}
+
+// falseFailover finds the first pause of a leader during which the
+// coordinator gave the lock to someone else although the leader had only
+// frozen, under a policy that breaks the rule.
+func falseFailover(w *World) (pauseSpan, *core.Event, bool) {
+	for _, sp := range pauses(w) {
+		if !sp.Leader || sp.Crashed || sp.To < 0 || effectivePolicy(w, sp).Check().OK {
+			continue
+		}
+		if h := handoverDuring(w, leasesLock, sp.Proc, sp.From, sp.To); h != nil {
+			return sp, h, true
+		}
+	}
+	return pauseSpan{}, nil, false
+}
+
+// survivedPause finds a pause of a leader, as long as the knob pause and
+// after a false failover, under a policy that keeps the rule, which the
+// leader survived: its first renewal after waking was answered and nobody
+// else held the lock meanwhile.
+func survivedPause(w *World) bool {
+	bad, _, ok := falseFailover(w)
+	if !ok {
+		return false
+	}
+	for _, sp := range pauses(w) {
+		if sp.From <= bad.From || !sp.Leader || sp.To < 0 || sp.Crashed || sp.For < w.Knobs.Seconds("pause") || !effectivePolicy(w, sp).Check().OK {
+			continue
+		}
+		for _, e := range w.Sim.Trace.Filter(core.KindLeaseRenewed) {
+			if e.Actor == sp.Proc && e.At >= sp.To && e.Get("how") == "keepalive" {
+				if handoverDuring(w, leasesLock, sp.Proc, sp.From, e.At) == nil {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+var leases = &Lesson{
+	ID:    "leases",
+	Title: "Leases: acquire, renew, expire",
+	Intro: []string{
+		"A lease is a lock that runs out. A asks the coordinator for one with a time to live (TTL), gets the lock, and keeps it only by renewing before the TTL is up. B waits its turn. If A dies, nobody has to clean up: the coordinator lets the lease lapse and hands the lock to B.",
+		"The catch is that the coordinator cannot tell a dead process from a frozen one. A garbage-collection pause, a starved CPU or a suspended VM stops A's renewals exactly as a crash would. Pause A for longer than the time its lease has left and the coordinator gives the lock away while A, frozen, still believes it leads: a false failover.",
+		"The seed's rule keeps room for that: 2 x renew + pause <= ttl. One renewal may be missed and a late retry still lands before expiry, even after the worst pause. Its own example (ttl 30 s, renew every 10 s, pauses up to 12 s) fails the check by 2 s. Try it on the sliders.",
+		"The script pauses A for the pause slider's length, starting just before one of its renewals. At 40 s the team rolls the fleet (each client closes its session and opens a new one) and at 65 s the same pause strikes A again. A set-ttl on a process takes effect with its next session: a lease keeps the TTL it was granted with.",
+	},
+	Recap: "The coordinator decides expiry on its own clock, from the last renewal it received; the client's belief lags behind. A pause that outlasts what is left of the lease looks like a crash, so the TTL has to cover the renew interval twice plus the worst pause you expect. And the TTL belongs to the lease: to change it you need a new session.",
+	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
+		pol := leasePolicy(k)
+		if err := pol.Validate(); err != nil {
+			return nil, err
+		}
+		s, err := core.NewContention(seed, core.ContentionConfig{
+			Names: []string{"A", "B"}, Lock: leasesLock, FirstToken: 1, TTL: pol.TTL, RenewEvery: pol.RenewEvery,
+			Stagger: 500 * time.Millisecond, Fencing: true,
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.Schedule(core.ActionLog{
+			core.At(firstPauseAt(pol.RenewEvery), core.Action{Do: "pause", Proc: "A", For: core.Duration(pol.PauseBudget)}),
+			core.At(leasesRestartA, core.Action{Do: "release", Proc: "A"}),
+			core.At(leasesRestartB, core.Action{Do: "release", Proc: "B"}),
+			core.At(leasesSecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(pol.PauseBudget)}),
+		})
+		return s, nil
+	},
+	Knobs: []Knob{
+		{ID: "ttl", Label: "TTL", Unit: "s", Min: 2, Max: 60, Step: 1, Default: 15},
+		{ID: "renew", Label: "Renew every", Unit: "s", Min: 1, Max: 15, Step: 1, Default: 5},
+		{ID: "pause", Label: "Pause", Unit: "s", Min: 1, Max: 20, Step: 1, Default: 4},
+	},
+	KnobCheck: func(k Knobs) (bool, string) {
+		pol := leasePolicy(k)
+		if err := pol.Validate(); err != nil {
+			return false, err.Error()
+		}
+		v := pol.Check()
+		return v.OK, v.Explanation
+	},
+	// The seed's first assessment question: renew every 5 s, TTL 12 s,
+	// pauses of 9 s.
+	SolutionKnobs: Knobs{"ttl": 12, "renew": 5, "pause": 9},
+	Duration:      90 * time.Second,
+	Controls:      []Control{CtlSetTTL, CtlPause, CtlCrash},
+	Goals: []Goal{
+		{
+			ID:     "false-failover",
+			Text:   "Move the sliders until the rule 2 x renew + pause <= ttl fails, and watch the scripted pause make the coordinator give A's lock to B.",
+			Proved: "A only froze, yet the coordinator expired its lease and made B the holder: without renewal margin, a pause is indistinguishable from a crash.",
+			Met: func(w *World) bool {
+				_, _, ok := falseFailover(w)
+				return ok
+			},
+		},
+		{
+			ID:     "survived",
+			Text:   "Then give A a TTL that keeps the rule (set-ttl; it renews every TTL/3) before the rolling restart, and let the same pause hit A at 65 s without a failover.",
+			Proved: "With the TTL covering two renew intervals plus the pause, A's first renewal after waking was answered and the lock never moved.",
+			Met:    survivedPause,
+		},
+	},
+	Hints: []string{
+		"A pause that starts just before a renewal is survived only if renew + pause stays under the TTL. Shorten the TTL or lengthen the pause until it does not.",
+		"Try the seed's assessment numbers: TTL 12 s, renew every 5 s, pause 9 s. B takes over while A is frozen. Now A's next session needs a TTL with TTL/3 x 2 + 9 s <= TTL, that is at least 27 s.",
+		"With TTL 12, renew 5, pause 9: after B takes over (about 17.5 s), set A's TTL to 30 s. The rolling restart at 40 s gives A a 30 s lease renewed every 10 s; at 45 s A leads again and survives the 9 s pause at 65 s.",
+	},
+	Solution: core.ActionLog{
+		core.At(18*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(30 * time.Second)}),
+	},
+}
