@@ -1,0 +1,890 @@
+package core
+
+// Tests that the model behaves as the real systems do, one behaviour per
+// test, each named after the fact in REFERENCE.md it checks (Leases and
+// sessions, Recipes, Ordering and fencing tokens, Failure modes).
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mustContention builds a contention world or fails the test.
+func mustContention(t testing.TB, seed uint64, c ContentionConfig) *Sim {
+	t.Helper()
+	s, err := NewContention(seed, c)
+	if err != nil {
+		t.Fatalf("NewContention: %v", err)
+	}
+	return s
+}
+
+// eventsBy returns the events of kind whose actor is actor ("" for any).
+func eventsBy(tr *Trace, kind, actor string) []Event {
+	var out []Event
+	for _, e := range tr.Filter(kind) {
+		if actor == "" || e.Actor == actor {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// transitions returns actor's state changes as "from->to", in order.
+func transitions(tr *Trace, actor string) []string {
+	var out []string
+	for _, e := range eventsBy(tr, KindState, actor) {
+		out = append(out, e.Get("from")+"->"+e.Get("to"))
+	}
+	return out
+}
+
+// firstHolder returns the first holder event for owner, or fails.
+func firstHolder(t *testing.T, tr *Trace, owner string) Event {
+	t.Helper()
+	for _, e := range Holders(tr) {
+		if e.Get("owner") == owner {
+			return e
+		}
+	}
+	t.Fatalf("%s never held the lock; holders: %v", owner, texts(Holders(tr)))
+	return Event{}
+}
+
+func texts(es []Event) []string {
+	out := make([]string, len(es))
+	for i := range es {
+		out[i] = es[i].Text()
+	}
+	return out
+}
+
+// etcd: revoking or expiring a lease deletes all its keys in ONE revision.
+func TestLeaseEndDeletesAllAttachedKeysInOneRevision(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		end  func(s *Sim, id LeaseID)
+		kind string
+	}{
+		{"expiry", func(s *Sim, id LeaseID) { s.RunUntil(10 * time.Second) }, KindLeaseExpire},
+		{"revoke", func(s *Sim, id LeaseID) { s.Coord.Revoke(id, false, "released by owner") }, KindLeaseRevoke},
+		{"forced revoke", func(s *Sim, id LeaseID) { s.Coord.Revoke(id, true, "expired by the learner") }, KindLeaseRevoke},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSim(1)
+			l := s.Coord.Grant("client", 3*time.Second)
+			keys := []string{"service/a", "service/b", "service/c"}
+			for _, k := range keys {
+				if err := s.Coord.Put("client", k, "up", l.ID); err != nil {
+					t.Fatalf("Put %s: %v", k, err)
+				}
+			}
+			if err := s.Coord.Put("client", "unrelated", "stays", 0); err != nil {
+				t.Fatal(err)
+			}
+			if got := l.Keys(); !slices.Equal(got, keys) {
+				t.Fatalf("attached keys = %v, want %v", got, keys)
+			}
+			before := s.Coord.Rev
+			tc.end(s, l.ID)
+
+			if got := s.Coord.Rev; got != before+1 {
+				t.Errorf("revision went from %d to %d, want exactly one bump", before, got)
+			}
+			dels := s.Trace.Filter(KindDelete)
+			if len(dels) != len(keys) {
+				t.Fatalf("got %d delete events, want %d: %v", len(dels), len(keys), texts(dels))
+			}
+			for i, e := range dels {
+				if e.Get("key") != keys[i] || e.Int("rev") != before+1 {
+					t.Errorf("delete %d = %s, want key %s at rev %d", i, e.Text(), keys[i], before+1)
+				}
+			}
+			ends := s.Trace.Filter(tc.kind)
+			if len(ends) != 1 || ends[0].Int("keys") != 3 || ends[0].Int("rev") != before+1 {
+				t.Errorf("%s events = %v, want one with keys=3 rev=%d", tc.kind, texts(ends), before+1)
+			}
+			if s.Coord.Lease(l.ID) != nil || s.Coord.Get("service/a") != nil {
+				t.Error("lease or its keys survived the end of the lease")
+			}
+			if s.Coord.Get("unrelated") == nil {
+				t.Error("a key without the lease was deleted with it")
+			}
+		})
+	}
+}
+
+// etcd: expired leases are found by a sweep every 500 ms, so expiry lands on
+// the first multiple of 500 ms at or after grant + TTL.
+func TestExpiredLeasesAreFoundByHalfSecondSweep(t *testing.T) {
+	for _, grantAt := range []time.Duration{0, 120 * time.Millisecond, 500 * time.Millisecond, 730 * time.Millisecond, 1999 * time.Millisecond} {
+		t.Run(grantAt.String(), func(t *testing.T) {
+			s := NewSim(1)
+			ttl := 3 * time.Second
+			var l *Lease
+			s.at(grantAt, func() { l = s.Coord.Grant("client", ttl) })
+			s.RunUntil(10 * time.Second)
+			exp := s.Trace.Filter(KindLeaseExpire)
+			if len(exp) != 1 || exp[0].Get("lease") != l.ID.String() {
+				t.Fatalf("expire events = %v, want one for %s", texts(exp), l.ID)
+			}
+			at, dead := exp[0].At, grantAt+ttl
+			want := (dead + 499*time.Millisecond) / (500 * time.Millisecond) * (500 * time.Millisecond)
+			if at != want {
+				t.Errorf("expired at %s, want %s (first 500 ms tick at or after %s)", at, want, dead)
+			}
+		})
+	}
+}
+
+// etcd: a TTL below the minimum (2 s with default election timeout) is
+// raised silently, both for a direct grant and for a client's request.
+func TestMinTTLSilentlyRaisesShortTTLs(t *testing.T) {
+	for _, tc := range []struct{ asked, got time.Duration }{
+		{1 * time.Second, 2 * time.Second},
+		{500 * time.Millisecond, 2 * time.Second},
+		{2 * time.Second, 2 * time.Second},
+		{5 * time.Second, 5 * time.Second},
+	} {
+		t.Run(tc.asked.String(), func(t *testing.T) {
+			s := NewSim(1)
+			if l := s.Coord.Grant("direct", tc.asked); l.TTL != tc.got {
+				t.Errorf("Grant(%s).TTL = %s, want %s", tc.asked, l.TTL, tc.got)
+			}
+			s = mustContention(t, 1, ContentionConfig{Names: []string{"A"}, TTL: tc.asked})
+			s.RunUntil(100 * time.Millisecond)
+			grants := s.Trace.Filter(KindLeaseGrant)
+			if len(grants) != 1 || grants[0].Int("ttl_ms") != tc.got.Milliseconds() {
+				t.Fatalf("grant events = %v, want ttl_ms=%d", texts(grants), tc.got.Milliseconds())
+			}
+			if len(s.ActionErrors()) != 0 || len(s.Trace.Filter(KindDenied)) != 0 {
+				t.Error("raising the TTL was not silent")
+			}
+			a := s.Process("A")
+			renewed := eventsBy(s.Trace, KindLeaseRenewed, "A")
+			if len(renewed) == 0 || a.LocalDeadline() != renewed[0].At+tc.got {
+				t.Errorf("A's local deadline %s, want grant arrival + %s", a.LocalDeadline(), tc.got)
+			}
+		})
+	}
+}
+
+// lockKeys returns the lock's contender keys ordered by create revision.
+func lockKeys(s *Sim, lock string) []*KeyValue {
+	kvs := s.Coord.Range(lock + "/")
+	slices.SortFunc(kvs, func(a, b *KeyValue) int { return int(a.CreateRev - b.CreateRev) })
+	return kvs
+}
+
+// watchersOf lists who watches key exactly (not by prefix).
+func watchersOf(c *Coordinator, key string) []string {
+	var out []string
+	for _, w := range c.watches {
+		if w.key == key && !w.prefix {
+			out = append(out, w.watcher)
+		}
+	}
+	return out
+}
+
+// etcd Mutex and ZooKeeper lock: a waiter watches only the key just before
+// its own (a fair queue, no herd); the naive recipe watches the whole lock.
+func TestWaiterWatchesOnlyItsPredecessor(t *testing.T) {
+	for _, r := range []Recipe{RecipeEtcd, RecipeZooKeeper} {
+		t.Run(r.String(), func(t *testing.T) {
+			s := mustContention(t, 1, ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Recipe: r})
+			s.RunUntil(3 * time.Second)
+			keys := lockKeys(s, "locks/leader")
+			if len(keys) != 5 {
+				t.Fatalf("%d contender keys, want 5", len(keys))
+			}
+			if info := s.Coord.LockInfo("locks/leader"); info.Key != keys[0].Key || len(info.Waiters) != 4 {
+				t.Fatalf("lock info %+v: want holder %s and 4 waiters", info, keys[0].Key)
+			}
+			for i, kv := range keys {
+				want := 1
+				if i == len(keys)-1 {
+					want = 0 // nobody queues behind the last contender
+				}
+				if got := s.Coord.Watchers(kv.Key); got != want {
+					t.Errorf("key %d (%s) has %d watchers, want %d", i, kv.Key, got, want)
+				}
+				if i > 0 {
+					if got := watchersOf(s.Coord, keys[i-1].Key); !slices.Equal(got, []string{kv.Value}) {
+						t.Errorf("%s is watched by %v, want only its successor %s", keys[i-1].Key, got, kv.Value)
+					}
+				}
+			}
+			if got := s.Coord.Watchers("locks/leader/"); got != 0 {
+				t.Errorf("%d prefix watches on the lock, want 0", got)
+			}
+		})
+	}
+	t.Run("herd", func(t *testing.T) {
+		s := mustContention(t, 1, ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Recipe: RecipeHerd})
+		s.RunUntil(3 * time.Second)
+		if got := s.Coord.Watchers("locks/leader/"); got != 4 {
+			t.Errorf("%d waiters watch the whole lock, want 4", got)
+		}
+		for _, kv := range lockKeys(s, "locks/leader") {
+			if got := s.Coord.Watchers(kv.Key); got != 0 {
+				t.Errorf("herd waiter watches key %s (%d watches), want prefix watches only", kv.Key, got)
+			}
+		}
+	})
+}
+
+// The herd effect: one change wakes every waiter of the naive recipe, but
+// exactly one waiter of the fair queue. Same world, same crashes.
+func TestHerdWakesEveryWaiterFairQueueWakesOne(t *testing.T) {
+	run := func(r Recipe) (*Sim, int) {
+		s := mustContention(t, 1, ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Recipe: r})
+		s.Schedule(ActionLog{
+			At(5*time.Second, Action{Do: "crash", Proc: "A"}),
+			At(25*time.Second, Action{Do: "crash", Proc: "B"}),
+		})
+		s.RunUntil(60 * time.Second)
+		wake := 0
+		for _, p := range s.Processes() {
+			wake += p.Wakeups
+		}
+		return s, wake
+	}
+	etcd, etcdWake := run(RecipeEtcd)
+	herd, herdWake := run(RecipeHerd)
+	if etcdWake == 0 || herdWake < 5*etcdWake {
+		t.Errorf("wake-ups: herd %d, etcd %d; want herd >> etcd > 0", herdWake, etcdWake)
+	}
+	// Per deleted key: the fair queue fires one watch, the herd one per waiter.
+	firesPerDelete := func(s *Sim) []int {
+		var out []int
+		for _, d := range s.Trace.Filter(KindDelete) {
+			n := 0
+			for _, w := range s.Trace.Filter(KindWatchFire) {
+				if w.At == d.At && w.Get("key") == d.Get("key") {
+					n++
+				}
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	for i, n := range firesPerDelete(etcd) {
+		if n > 1 {
+			t.Errorf("etcd recipe: delete %d woke %d watchers, want at most 1", i, n)
+		}
+	}
+	if got := firesPerDelete(herd); !slices.Equal(got, []int{9, 8}) {
+		t.Errorf("herd recipe: watch fires per delete %v, want [9 8]: every waiter at each crash", got)
+	}
+	if e, h := len(Holders(etcd.Trace)), len(Holders(herd.Trace)); e != 3 || h != 3 {
+		t.Errorf("holders: etcd %d, herd %d; want 3 each (A, then B, then C)", e, h)
+	}
+}
+
+// ZooKeeper: sequential children are named with a per-parent counter
+// printed as 10 zero-padded digits; etcd keys carry the lease ID.
+func TestLockKeyNames(t *testing.T) {
+	zk := regexp.MustCompile(`^locks/leader/lock-(\d{10})$`)
+	t.Run("zookeeper", func(t *testing.T) {
+		s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Recipe: RecipeZooKeeper})
+		if err := s.Coord.Put("other", "unrelated", "bumps the global revision only", 0); err != nil {
+			t.Fatal(err)
+		}
+		s.RunUntil(2 * time.Second)
+		for i, kv := range lockKeys(s, "locks/leader") {
+			m := zk.FindStringSubmatch(kv.Key)
+			if m == nil {
+				t.Fatalf("key %q is not lock-<10 digits>", kv.Key)
+			}
+			if n, _ := strconv.Atoi(m[1]); n != i+1 {
+				t.Errorf("key %s has sequence %d, want %d (per-parent counter, not the revision)", kv.Key, n, i+1)
+			}
+		}
+	})
+	t.Run("etcd", func(t *testing.T) {
+		s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond})
+		s.RunUntil(2 * time.Second)
+		for _, p := range s.Processes() {
+			key := "locks/leader/" + p.LeaseID().String()
+			if kv := s.Coord.Get(key); kv == nil || kv.Value != p.Name() || kv.Lease != p.LeaseID() {
+				t.Errorf("%s: key %s = %+v, want the contender's key on its own lease", p.Name(), key, kv)
+			}
+		}
+	})
+}
+
+// etcd and ZooKeeper: the holder is the contender with the smallest create
+// revision, at every instant, as holders crash and new contenders queue.
+func TestHolderIsSmallestCreateRevision(t *testing.T) {
+	for _, r := range []Recipe{RecipeEtcd, RecipeZooKeeper, RecipeHerd} {
+		t.Run(r.String(), func(t *testing.T) {
+			s := mustContention(t, 3, ContentionConfig{Procs: 4, TTL: 4 * time.Second, Stagger: 300 * time.Millisecond, Recipe: r, RetryJitter: 0.5})
+			s.Schedule(ActionLog{
+				At(3*time.Second, Action{Do: "crash", Proc: "A"}),
+				At(4*time.Second, Action{Do: "restart", Proc: "A"}),
+				At(12*time.Second, Action{Do: "release", Proc: "B"}),
+				At(20*time.Second, Action{Do: "pause", Proc: "C", For: Duration(10 * time.Second)}),
+			})
+			checks := 0
+			for s.Now() < 45*time.Second && s.Step() {
+				keys := lockKeys(s, "locks/leader")
+				info := s.Coord.LockInfo("locks/leader")
+				if len(keys) == 0 {
+					if info.Key != "" {
+						t.Fatalf("t=%s: holder %s without any key", s.Now(), info.Key)
+					}
+					continue
+				}
+				checks++
+				if info.Key != keys[0].Key {
+					t.Fatalf("t=%s: holder %q, want smallest create revision %s (rev %d)", s.Now(), info.Key, keys[0].Key, keys[0].CreateRev)
+				}
+			}
+			if checks == 0 || len(Holders(s.Trace)) < 3 {
+				t.Errorf("checked %d instants over %d holders; the script should produce at least 3", checks, len(Holders(s.Trace)))
+			}
+		})
+	}
+}
+
+// Chubby generation / Consul LockIndex: each new holder gets the previous
+// token plus one, starting after SetGeneration.
+func TestGenerationTokensAreConsecutivePerLock(t *testing.T) {
+	s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond})
+	s.Coord.SetGeneration("locks/leader", 6)
+	if err := s.Coord.Put("other", "unrelated", "x", 0); err != nil { // the global revision moves; generations must not
+		t.Fatal(err)
+	}
+	s.Schedule(ActionLog{
+		At(2*time.Second, Action{Do: "crash", Proc: "A"}),
+		At(12*time.Second, Action{Do: "release", Proc: "B"}),
+	})
+	s.RunUntil(20 * time.Second)
+	var got []string
+	for _, e := range Holders(s.Trace) {
+		got = append(got, fmt.Sprintf("%s:%d", e.Get("owner"), e.Int("token")))
+	}
+	if want := []string{"A:7", "B:8", "C:9"}; !slices.Equal(got, want) {
+		t.Errorf("holders %v, want %v", got, want)
+	}
+	if c := s.Process("C"); c.State() != Leader || c.Token() != 9 {
+		t.Errorf("C is %s with token %d, want leader with token 9", c.State(), c.Token())
+	}
+}
+
+// etcd: the usable token is the holder key's create revision: monotonic,
+// not consecutive, and never the lease ID.
+func TestRevisionTokensAreCreateRevisions(t *testing.T) {
+	s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond, TokenSource: TokenRevision})
+	// Unrelated writes between the contenders' creates open gaps.
+	s.at(100*time.Millisecond, func() { s.Coord.Put("other", "config/a", "1", 0) })
+	s.at(300*time.Millisecond, func() { s.Coord.Put("other", "config/b", "2", 0) })
+	s.Schedule(ActionLog{
+		At(2*time.Second, Action{Do: "crash", Proc: "A"}),
+		At(12*time.Second, Action{Do: "release", Proc: "B"}),
+	})
+	leaseOf := map[string]LeaseID{}
+	for s.Now() < 20*time.Second && s.Step() {
+		for _, p := range s.Processes() {
+			if p.LeaseID() != 0 {
+				leaseOf[p.Name()] = p.LeaseID()
+			}
+		}
+	}
+	hs := Holders(s.Trace)
+	if len(hs) != 3 {
+		t.Fatalf("holders %v, want 3", texts(hs))
+	}
+	gap := false
+	for i, e := range hs {
+		if e.Int("token") != e.Int("create_rev") {
+			t.Errorf("holder %s: token %d, want its key's create revision %d", e.Get("owner"), e.Int("token"), e.Int("create_rev"))
+		}
+		if e.Int("token") == int64(leaseOf[e.Get("owner")]) {
+			t.Errorf("holder %s: token is its lease ID", e.Get("owner"))
+		}
+		if i > 0 {
+			prev := hs[i-1].Int("token")
+			if e.Int("token") <= prev {
+				t.Errorf("token %d after %d: not monotonic", e.Int("token"), prev)
+			}
+			gap = gap || e.Int("token") > prev+1
+		}
+	}
+	if !gap {
+		t.Errorf("tokens %v are consecutive; revisions should skip the unrelated writes", texts(hs))
+	}
+}
+
+// etcd client: the local deadline is response arrival + TTL, later than the
+// coordinator's expiry; a paused holder still believes it leads when the
+// coordinator hands the lock on.
+func TestPausedClientDeadlineIsLaterThanCoordinatorExpiry(t *testing.T) {
+	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond})
+	// After A's first keepalive (at TTL/3), so the belief comes from a renewal.
+	s.Schedule(ActionLog{At(5*time.Second, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)})})
+	a := s.Process("A")
+	s.RunUntil(time.Second)
+	id := a.LeaseID()
+	var truth time.Duration
+	for s.Coord.Lease(id) != nil && s.Step() {
+		if l := s.Coord.Lease(id); l != nil {
+			truth = l.Expiry
+		}
+	}
+	belief := a.LocalDeadline()
+	if truth == 0 || belief <= truth {
+		t.Fatalf("coordinator expiry %s, A's local deadline %s: want the belief later than the truth", truth, belief)
+	}
+	if gap := belief - truth; gap > 20*time.Millisecond {
+		t.Errorf("belief outlives truth by %s, want about one network hop", gap)
+	}
+	if kinds := eventsBy(s.Trace, KindLeaseRenewed, "A"); len(kinds) < 2 || kinds[len(kinds)-1].Get("how") != "keepalive" {
+		t.Fatalf("A's renewals %v, want the last belief set by a keepalive", texts(kinds))
+	}
+	s.RunUntil(25 * time.Second)
+	b := firstHolder(t, s.Trace, "B")
+	if b.At >= 35*time.Second || a.State() != Leader || !a.Paused() {
+		t.Errorf("B took over at %s while A is %s (paused %t); want A still believing it leads", b.At, a.State(), a.Paused())
+	}
+}
+
+// etcd Mutex after waiting re-reads its key; gone => ErrSessionExpired. A
+// queued contender whose session dies must notice and campaign again.
+func TestSessionExpiryWhileQueuedIsNoticed(t *testing.T) {
+	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond})
+	s.Schedule(ActionLog{
+		At(4*time.Second, Action{Do: "expire", Proc: "B"}),
+		// A lets go before B's next keepalive: B's watch fires and its
+		// re-read finds its own key gone.
+		At(4100*time.Millisecond, Action{Do: "release", Proc: "A"}),
+	})
+	s.RunUntil(10 * time.Second)
+	lost := eventsBy(s.Trace, KindSessionLost, "B")
+	if len(lost) != 1 || lost[0].Get("why") != "mutex: session is expired" {
+		t.Fatalf("session.lost events of B = %v, want one saying %q", texts(lost), ErrSessionExpired)
+	}
+	got := transitions(s.Trace, "B")
+	want := []string{"follower->candidate", "candidate->follower", "follower->candidate", "candidate->leader"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("B's states %v, want %v", got, want)
+	}
+	for _, e := range eventsBy(s.Trace, KindState, "B") {
+		if e.Get("to") == "follower" && (e.At != lost[0].At || !strings.Contains(e.Get("why"), "session is expired")) {
+			t.Errorf("B fell back to follower at %s (%s), want at %s because the session expired", e.At, e.Get("why"), lost[0].At)
+		}
+	}
+	if b := s.Process("B"); b.State() != Leader || b.LeaseID() == 0 {
+		t.Errorf("B is %s, want leader with a new session", b.State())
+	}
+}
+
+// A stop-the-world pause: timers due during it fire late, in order, on
+// resume; messages already sent still arrive.
+func TestPausedNodeRunsOverdueTimersInOrderOnResume(t *testing.T) {
+	s := NewSim(1)
+	n := &node{sim: s, id: "gc-victim"}
+	var fired []string
+	for i, d := range []time.Duration{3, 1, 2, 9} {
+		name := fmt.Sprintf("t%d@%ds", i, d)
+		n.at(d*time.Second, func() { fired = append(fired, fmt.Sprintf("%s fired %s", name, FormatTime(s.Now()))) })
+	}
+	s.at(500*time.Millisecond, func() { n.pause(5 * time.Second) })
+	s.RunUntil(20 * time.Second)
+	want := []string{"t1@1s fired 5.500s", "t2@2s fired 5.500s", "t0@3s fired 5.500s", "t3@9s fired 9.000s"}
+	if !slices.Equal(fired, want) {
+		t.Errorf("fired %v, want %v", fired, want)
+	}
+	if r := s.Trace.Filter(KindResume); len(r) != 1 || r[0].Int("overdue") != 3 || r[0].At != 5500*time.Millisecond {
+		t.Errorf("resume events %v, want one at 5.5s with 3 overdue", texts(r))
+	}
+}
+
+func TestEarlyResumeCancelsTheScheduledOne(t *testing.T) {
+	s := NewSim(1)
+	n := &node{sim: s, id: "p"}
+	s.at(1*time.Second, func() { n.pause(10 * time.Second) })
+	s.at(2*time.Second, func() { n.resume() })
+	s.at(3*time.Second, func() { n.pause(2 * time.Second) })
+	s.RunUntil(20 * time.Second)
+	var got []string
+	for _, e := range s.Trace.Events {
+		got = append(got, e.Kind+"@"+FormatTime(e.At))
+	}
+	want := []string{"pause@1.000s", "resume@2.000s", "pause@3.000s", "resume@5.000s"}
+	if !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v (the first pause's auto-resume at 11s must not end the second pause)", got, want)
+	}
+}
+
+func TestMessagesSentBeforePauseStillArrive(t *testing.T) {
+	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true})
+	s.Schedule(ActionLog{
+		At(2*time.Second, Action{Do: "write", Proc: "A", Value: "in flight"}),
+		At(2*time.Second, Action{Do: "pause", Proc: "A", For: Duration(5 * time.Second)}),
+	})
+	s.RunUntil(10 * time.Second)
+	w := Writes(s.Trace)
+	if len(w) != 1 || w[0].Get("value") != "in flight" || w[0].Get("result") != Accepted {
+		t.Fatalf("writes %v, want the in-flight write accepted", texts(w))
+	}
+	if at := w[0].At; at <= 2*time.Second || at >= 7*time.Second {
+		t.Errorf("write arrived at %s, want during A's pause (2s-7s)", at)
+	}
+	// Replies to the paused process wait in its inbox: its next renewal is
+	// handled only after the resume.
+	for _, e := range eventsBy(s.Trace, KindLeaseRenewed, "A") {
+		if e.At > 2*time.Second && e.At < 7*time.Second {
+			t.Errorf("A handled a renewal at %s while paused", e.At)
+		}
+	}
+}
+
+// A crash kills every timer of the old life, even after a restart.
+func TestCrashedNodeTimersNeverFire(t *testing.T) {
+	s := NewSim(1)
+	n := &node{sim: s, id: "p"}
+	fired := 0
+	n.at(2*time.Second, func() { fired++ })
+	n.at(5*time.Second, func() { fired++ })
+	s.at(time.Second, func() { n.die() })
+	s.at(3*time.Second, func() { n.revive() })
+	s.RunUntil(10 * time.Second)
+	if fired != 0 {
+		t.Errorf("%d timers of the crashed life fired", fired)
+	}
+
+	c := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 6 * time.Second, Stagger: 500 * time.Millisecond, WorkEvery: time.Second})
+	c.Schedule(ActionLog{At(3*time.Second, Action{Do: "crash", Proc: "A"})})
+	c.RunUntil(30 * time.Second)
+	for _, e := range c.Trace.Events {
+		if e.At > 3*time.Second && (e.Actor == "A" || e.Kind == KindWrite && e.Get("from") == "A") {
+			t.Errorf("crashed A still acts: %s", e.Text())
+		}
+	}
+	if len(Holders(c.Trace)) != 2 {
+		t.Errorf("holders %v, want B to take over from the crashed A", texts(Holders(c.Trace)))
+	}
+}
+
+// Consul/Chubby lock-delay: after a holder is invalidated, nobody may take
+// the lock for LockDelay; a clean release does not arm it.
+func TestLockDelayFollowsInvalidationNotCleanRelease(t *testing.T) {
+	const delay = 5 * time.Second
+	for _, tc := range []struct {
+		name    string
+		action  Action
+		delayed bool
+	}{
+		{"forced expiry", Action{Do: "expire", Proc: "A"}, true},
+		{"lease expiry after a pause", Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}, true},
+		{"clean release", Action{Do: "release", Proc: "A"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond, LockDelay: delay})
+			s.Schedule(ActionLog{At(3*time.Second, tc.action)})
+			s.RunUntil(40 * time.Second)
+			dels := s.Trace.Filter(KindDelete)
+			if len(dels) == 0 {
+				t.Fatal("A's key was never deleted")
+			}
+			freed := dels[0].At
+			b := firstHolder(t, s.Trace, "B")
+			armed := s.Trace.Filter(KindLockDelay)
+			if tc.delayed {
+				if len(armed) != 1 || armed[0].Int("until_ms") != (freed+delay).Milliseconds() {
+					t.Errorf("lock.delay events %v, want one until %s", texts(armed), freed+delay)
+				}
+				if b.At < freed+delay {
+					t.Errorf("B took the lock at %s, before the lock-delay ended at %s", b.At, freed+delay)
+				}
+				if b.At > freed+delay+time.Second {
+					t.Errorf("B took the lock at %s, long after the lock-delay ended at %s", b.At, freed+delay)
+				}
+			} else {
+				if len(armed) != 0 {
+					t.Errorf("clean release armed lock-delay: %v", texts(armed))
+				}
+				if b.At != freed {
+					t.Errorf("B took the lock at %s, want at once when A's key went at %s", b.At, freed)
+				}
+			}
+			if s.Process("B").State() != Leader {
+				t.Errorf("B is %s, want leader", s.Process("B").State())
+			}
+		})
+	}
+}
+
+// etcd roles / ZooKeeper ACLs: only listed principals may write under a
+// reserved prefix; a refusal is traced with its reason.
+func TestACLReservesPrefixForListedPrincipals(t *testing.T) {
+	for _, tc := range []struct {
+		who    string
+		denied bool
+	}{
+		{"A", true},
+		{"B", false},
+	} {
+		t.Run(tc.who, func(t *testing.T) {
+			s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second})
+			s.Coord.ACL = []ACLRule{{Prefix: "config/", Principals: []string{"B", "admin"}}}
+			if err := s.Coord.Put("admin", "config/leader-hint", "B", 0); err != nil {
+				t.Fatal(err)
+			}
+			s.Schedule(ActionLog{At(time.Second, Action{Do: "delete", Proc: tc.who, Key: "config/leader-hint"})})
+			s.RunUntil(2 * time.Second)
+			denied := s.Trace.Filter(KindDenied)
+			exists := s.Coord.Get("config/leader-hint") != nil
+			if !tc.denied {
+				if len(denied) != 0 || exists {
+					t.Errorf("listed principal %s: denied %v, key still exists %t", tc.who, texts(denied), exists)
+				}
+				return
+			}
+			if len(denied) != 1 {
+				t.Fatalf("denied events %v, want one", texts(denied))
+			}
+			d := denied[0]
+			want := "permission denied: A may not delete config/leader-hint (keys under config/ are reserved for B, admin)"
+			if d.Get("who") != "A" || d.Get("op") != "delete" || d.Get("why") != want {
+				t.Errorf("denied event %s, want who=A op=delete why=%q", d.Text(), want)
+			}
+			if !exists {
+				t.Error("the denied delete removed the key")
+			}
+			notes := eventsBy(s.Trace, KindNote, "A")
+			if len(notes) == 0 || !strings.Contains(notes[len(notes)-1].Get("text"), "refused: permission denied") {
+				t.Errorf("A was not told of the refusal: %v", texts(notes))
+			}
+		})
+	}
+}
+
+// A one-way partition A->coordinator: A's keepalives are lost, so A's own
+// deadline passes and it steps down through its state machine.
+func TestOneWayPartitionMakesLeaderStepDownAtLocalDeadline(t *testing.T) {
+	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 6 * time.Second, Stagger: 200 * time.Millisecond})
+	s.Schedule(ActionLog{At(2*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName, OneWay: true})})
+	s.RunUntil(15 * time.Second)
+	if s.Net.Cut(CoordinatorName, "A") || !s.Net.Cut("A", CoordinatorName) {
+		t.Fatal("partition should cut A->coordinator only")
+	}
+	got := transitions(s.Trace, "A")
+	want := []string{"follower->candidate", "candidate->leader", "leader->stepping_down", "stepping_down->follower"}
+	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+		t.Fatalf("A's states %v, want to start with %v", got, want)
+	}
+	lost := eventsBy(s.Trace, KindLeaseLost, "A")
+	if len(lost) == 0 || lost[0].Get("why") != "local lease deadline passed" {
+		t.Fatalf("A's lease.lost events %v, want the local deadline", texts(lost))
+	}
+	var down Event
+	for _, e := range eventsBy(s.Trace, KindState, "A") {
+		if e.Get("to") == "stepping_down" {
+			down = e
+			break
+		}
+	}
+	if down.At != lost[0].At {
+		t.Errorf("A stepped down at %s, want when its deadline passed at %s", down.At, lost[0].At)
+	}
+	dropped := 0
+	for _, e := range eventsBy(s.Trace, KindDrop, "A") {
+		if e.Get("msg") == "LeaseKeepAlive" && e.Get("why") == "partitioned" {
+			dropped++
+		}
+	}
+	if dropped == 0 {
+		t.Error("no keepalive of A was lost to the partition")
+	}
+	if firstHolder(t, s.Trace, "B").At < 2*time.Second {
+		t.Error("B led before the partition")
+	}
+}
+
+// The is_leader-boolean bug: a process that ignores lease loss stays in
+// the leader state (a zombie) while the coordinator has a new holder.
+func TestIgnoreLeaseLossLeavesZombieLeader(t *testing.T) {
+	for _, ignore := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ignore=%t", ignore), func(t *testing.T) {
+			s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, IgnoreLeaseLoss: ignore})
+			s.Schedule(ActionLog{
+				At(2*time.Second, Action{Do: "pause", Proc: "A", For: Duration(20 * time.Second)}),
+				At(20*time.Second, Action{Do: "write", Proc: "B", Value: "new leader"}),
+				At(25*time.Second, Action{Do: "write", Proc: "A", Value: "zombie write"}),
+			})
+			s.RunUntil(30 * time.Second)
+			a := s.Process("A")
+			info := s.Coord.LockInfo("locks/leader")
+			if info.Holder != "B" {
+				t.Fatalf("coordinator holder %q, want B", info.Holder)
+			}
+			if a.BelievesLeader() != ignore {
+				t.Errorf("A believes it leads: %t, want %t (state %s)", a.BelievesLeader(), ignore, a.State())
+			}
+			w := Writes(s.Trace)
+			var zombie []Event
+			for _, e := range w {
+				if e.Get("value") == "zombie write" {
+					zombie = append(zombie, e)
+				}
+			}
+			if ignore {
+				if len(zombie) != 1 || zombie[0].Get("result") != RejectedStale {
+					t.Errorf("zombie writes %v, want one, rejected by fencing", texts(zombie))
+				}
+				if r := Check(s.Trace, s.Now()); r.OverlapTotal < 5*time.Second {
+					t.Errorf("belief overlap %s, want the zombie's time as leader counted", r.OverlapTotal)
+				}
+			} else if len(zombie) != 0 {
+				t.Errorf("a process that stepped down still wrote: %v", texts(zombie))
+			}
+		})
+	}
+}
+
+// Idempotency keys: with them, a new leader redoing the batch enqueues
+// nothing twice; without them, duplicates run.
+func TestJobQueueIdempotency(t *testing.T) {
+	sc, err := FindScenario("scheduler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		idem              string
+		executed, ignored bool
+	}{
+		{"on", false, true},
+		{"off", true, false},
+	} {
+		t.Run(tc.idem, func(t *testing.T) {
+			r, err := sc.Run(Params{Seed: 1, Idempotency: tc.idem})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := r.Sim.Queue
+			if (q.DuplicatesExecuted > 0) != tc.executed || (len(r.Report.Duplicates) > 0) != tc.executed {
+				t.Errorf("duplicates executed %d (report %d), want >0: %t", q.DuplicatesExecuted, len(r.Report.Duplicates), tc.executed)
+			}
+			if (q.DuplicatesIgnored > 0) != tc.ignored {
+				t.Errorf("duplicates ignored %d, want >0: %t", q.DuplicatesIgnored, tc.ignored)
+			}
+			if got := len(q.Jobs) - q.DuplicatesExecuted; got != 8 {
+				t.Errorf("%d distinct invoices, want 8", got)
+			}
+		})
+	}
+	q := NewSim(1).AddJobQueue("q", true)
+	for i, want := range []string{JobAccepted, JobDuplicateIgnored, JobAccepted} {
+		if got := q.Enqueue([]string{"k1", "k1", "k2"}[i]); got != want {
+			t.Errorf("Enqueue %d = %q, want %q", i, got, want)
+		}
+	}
+}
+
+// shardOwners reads the coordinator's truth: shard index -> owner.
+func shardOwners(s *Sim, n int) map[int]string {
+	out := map[int]string{}
+	for i := 0; i < n; i++ {
+		if kv := s.Coord.Get(fmt.Sprintf("stream/shard-%03d", i)); kv != nil {
+			out[i] = kv.Value
+		}
+	}
+	return out
+}
+
+// Seed Example 2: when one worker stops renewing, only its shards move,
+// and its late offset commits are refused by the token check.
+func TestShardFailoverMovesOnlyThePausedWorkersShards(t *testing.T) {
+	sc, err := FindScenario("shards")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fencing := range []string{"on", "off"} {
+		t.Run("fencing="+fencing, func(t *testing.T) {
+			s, _, err := sc.Build(Params{Seed: 1, Fencing: fencing})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.RunUntil(59 * time.Second)
+			before := shardOwners(s, 128)
+			if len(before) != 128 {
+				t.Fatalf("%d shards owned before the pause, want 128", len(before))
+			}
+			s.RunUntil(99 * time.Second) // worker-00 pauses 60s-100s
+			after := shardOwners(s, 128)
+			moved := 0
+			for sh, was := range before {
+				now := after[sh]
+				switch {
+				case was == "worker-00" && (now == "" || now == "worker-00"):
+					t.Errorf("shard %d still with %q after worker-00's leases expired", sh, now)
+				case was == "worker-00":
+					moved++
+				case now != was:
+					t.Errorf("shard %d moved from %s to %q; only worker-00's shards should move", sh, was, now)
+				}
+			}
+			if moved < 10 {
+				t.Errorf("%d shards moved, want all of worker-00's (about 10)", moved)
+			}
+			s.RunUntil(sc.Duration)
+			o := s.Offsets
+			var stale int
+			for _, e := range eventsBy(s.Trace, KindOffset, "offsets") {
+				if e.Get("from") == "worker-00" && e.Get("result") == RejectedStale {
+					stale++
+				}
+			}
+			rep := Check(s.Trace, s.Now())
+			if !rep.OK() {
+				t.Errorf("violations: %v", rep.Violations)
+			}
+			if fencing == "on" {
+				if stale == 0 || o.StaleAccepted != 0 || len(rep.Stale) != 0 {
+					t.Errorf("fencing on: %d stale commits of worker-00 rejected, %d accepted; want >0 and 0", stale, o.StaleAccepted)
+				}
+			} else if o.StaleAccepted+o.Regressions == 0 || len(rep.Stale) == 0 || o.Rejected != 0 {
+				t.Errorf("fencing off: stale accepted %d, regressions %d, rejected %d; want stale commits accepted", o.StaleAccepted, o.Regressions, o.Rejected)
+			}
+		})
+	}
+}
+
+// A contender that crashes while queued and restarts must not be woken by
+// the watch of its earlier life, nor end up watching twice: each waiter
+// watches exactly one key at any time.
+func TestRestartedContenderLeavesNoStaleWatch(t *testing.T) {
+	for _, r := range []Recipe{RecipeEtcd, RecipeZooKeeper} {
+		t.Run(r.String(), func(t *testing.T) {
+			s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 3 * time.Second, Stagger: 200 * time.Millisecond, Recipe: r})
+			s.Schedule(ActionLog{
+				At(1*time.Second, Action{Do: "crash", Proc: "B"}), // B waits behind A
+				At(1100*time.Millisecond, Action{Do: "restart", Proc: "B"}),
+				At(8*time.Second, Action{Do: "release", Proc: "A"}),
+			})
+			for s.Now() < 20*time.Second && s.Step() {
+				count := map[string]int{}
+				for _, w := range s.Coord.watches {
+					count[w.watcher]++
+					if count[w.watcher] > 1 {
+						t.Fatalf("t=%s: %s holds %d watches", s.Now(), w.watcher, count[w.watcher])
+					}
+				}
+			}
+			if b := s.Process("B"); b.Wakeups != 0 {
+				t.Errorf("B woke %d times; nothing it waits on in its new life changed", b.Wakeups)
+			}
+			if info := s.Coord.LockInfo("locks/leader"); info.Holder != "C" || len(info.Waiters) == 0 || info.Waiters[0] != "B" {
+				t.Errorf("lock %+v, want C holding and B first in the queue", info)
+			}
+		})
+	}
+}
