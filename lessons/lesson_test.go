@@ -59,6 +59,18 @@ var wrong = map[string][]struct {
 			core.At(2*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(30 * time.Second)}),
 		}, "survived"},
 	},
+	"scheduler": {
+		{"crash a waiting instance", nil, core.ActionLog{core.At(4500*time.Millisecond, core.Action{Do: "crash", Proc: "api-3"})}, "takeover"},
+		{"crash the leader after its batch", nil, core.ActionLog{core.At(10*time.Second, core.Action{Do: "crash", Proc: "api-1"})}, "takeover"},
+		{"idempotency on before any crash", nil, core.ActionLog{
+			core.At(time.Second, core.Action{Do: "idempotency", On: true}),
+			core.At(4500*time.Millisecond, core.Action{Do: "crash", Proc: "api-1"}),
+		}, "duplicate"},
+		{"idempotency on, but no second takeover", nil, core.ActionLog{
+			core.At(4500*time.Millisecond, core.Action{Do: "crash", Proc: "api-1"}),
+			core.At(19*time.Second, core.Action{Do: "idempotency", On: true}),
+		}, "idempotent"},
+	},
 	"fenced-writes": {
 		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
 		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
