@@ -71,6 +71,16 @@ var wrong = map[string][]struct {
 			core.At(19*time.Second, core.Action{Do: "idempotency", On: true}),
 		}, "idempotent"},
 	},
+	"hands-on-lab": {
+		{"write after A has woken", nil, core.ActionLog{core.At(33*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A"})}, "rejected"},
+		{"edit the token to 2 instead of 3", nil, core.ActionLog{
+			core.At(6*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A", Token: 2}),
+		}, "accepted"},
+		{"B writes before the forged token lands", nil, core.ActionLog{
+			core.At(6*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A", Token: 3}),
+			core.At(20*time.Second, core.Action{Do: "write", Proc: "B", Value: "from B again"}),
+		}, "locked-out"},
+	},
 	"fenced-writes": {
 		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
 		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
