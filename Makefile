@@ -1,0 +1,83 @@
+# LeaseLab build and test entry points.
+#
+#   make wasm          build web/leaselab.wasm (+ wasm_exec.js, .gz/.br siblings)
+#   make serve         build, then serve web/ on $(ADDR)
+#   make desktop       run the desktop program
+#   make test          everything CI runs (composed of the targets below)
+#   make test-ui       the front end's display-free tests: fast, no browser
+#   make test-browser  headless Chromium end-to-end test (needs chromium)
+#   make test-desktop  display tests and the desktop screenshot under Xvfb
+
+GO         ?= go
+STATICCHECK ?= staticcheck
+ADDR       ?= 127.0.0.1:8080
+WEB_DIR    ?= web
+ARTIFACTS  ?= artifacts
+XVFB_RUN   ?= xvfb-run -a -s "-screen 0 1920x1080x24"
+
+WASM       := $(WEB_DIR)/leaselab.wasm
+WASM_EXEC  := $(WEB_DIR)/wasm_exec.js
+# Go 1.24 moved wasm_exec.js from misc/wasm to lib/wasm.
+GOROOT     := $(shell $(GO) env GOROOT)
+WASM_EXEC_SRC := $(firstword $(wildcard $(GOROOT)/lib/wasm/wasm_exec.js $(GOROOT)/misc/wasm/wasm_exec.js))
+GO_SOURCES := $(shell find . -name '*.go' -not -path './e2e/*' -not -path './.git/*') go.mod go.sum
+
+# Packages whose test binaries import Ebitengine and so need a display, the
+# js/wasm main, and the end-to-end tests are kept out of the plain run.
+DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
+PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
+
+.PHONY: wasm serve desktop test fmt-check vet staticcheck test-plain test-ui test-browser test-desktop
+
+## Builds
+
+wasm: $(WASM).br $(WASM_EXEC)
+
+$(WASM): $(GO_SOURCES)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
+
+$(WASM_EXEC): $(WASM_EXEC_SRC)
+	cp $< $@
+
+# The compress tool gives X.gz and X.br the mtime of X, so they stay up to date
+# until X changes. (wasm_exec.js is 17 kB: not worth compressing.)
+%.wasm.br: %.wasm
+	$(GO) run ./internal/tools/compress $<
+
+serve: wasm
+	$(GO) run ./cmd/labctl serve --addr $(ADDR) --dir $(WEB_DIR)
+
+desktop:
+	$(GO) run ./cmd/leaselab
+
+## Checks and tests. `test` is a list of prerequisites: add core and lesson
+## targets to it.
+
+test: fmt-check vet staticcheck test-plain test-browser test-desktop
+
+fmt-check:
+	@out="$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go'))"; \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/
+
+staticcheck:
+	$(STATICCHECK) ./...
+	GOOS=js GOARCH=wasm $(STATICCHECK) ./wasm/
+
+test-plain:
+	$(GO) test $(PLAIN_PKGS)
+
+test-ui:
+	$(GO) test ./game/ui/... ./cmd/labctl/...
+
+test-browser: wasm
+	mkdir -p $(ARTIFACTS)
+	$(GO) test -count=1 -v -run 'TestBrowser' ./e2e/
+
+test-desktop:
+	mkdir -p $(ARTIFACTS)
+	$(XVFB_RUN) $(GO) test $(DISPLAY_PKGS)
+	$(GO) test -count=1 -v -run 'TestDesktop' ./e2e/

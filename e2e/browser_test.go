@@ -1,0 +1,315 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"leaselab/internal/webserve"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// state is the part of leaselab.state() the test reads.
+type state struct {
+	Frame  int64 `json:"frame"`
+	Tick   int64 `json:"tick"`
+	Width  float64
+	Height float64
+	Scene  struct {
+		Name    string                        `json:"name"`
+		Focus   string                        `json:"focus"`
+		Regions map[string]map[string]float64 `json:"regions"`
+		Mirror  struct {
+			Title     string   `json:"title"`
+			Narration []string `json:"narration"`
+		} `json:"mirror"`
+	} `json:"scene"`
+}
+
+const stateExpr = `globalThis.leaselab ? globalThis.leaselab.state() : "{}"`
+
+// TestBrowserFirstFrame loads the page from the real handler in headless
+// Chromium, waits for the first frame, and checks that the page stayed on
+// its origin, drew something, mirrors its text, and lets Tab reach and
+// leave the canvas.
+func TestBrowserFirstFrame(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Fatal("install chromium: apt-get install -y chromium")
+	}
+	web := filepath.Join(repoRoot(t), "web")
+	for _, f := range []string{"leaselab.wasm", "wasm_exec.js"} {
+		if _, err := os.Stat(filepath.Join(web, f)); err != nil {
+			t.Fatalf("web/%s is missing: run make wasm first", f)
+		}
+	}
+	h, err := webserve.NewHandler(web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h) // a random loopback port
+	defer srv.Close()
+	origin, _ := url.Parse(srv.URL)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("no-default-browser-check", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1600, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	defer cancel()
+	// The browser lives as long as the context of its first call: this
+	// timeout bounds the whole test.
+	ctx, cancelTimeout := context.WithTimeout(bctx, 3*time.Minute)
+	defer cancelTimeout()
+
+	var (
+		mu       sync.Mutex
+		requests []string
+		problems []string
+	)
+	err = chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			requests = append(requests, ev.Request.URL)
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+ev.ExceptionDetails.Text+" "+describe(ev.ExceptionDetails.Exception))
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, describe(a))
+				}
+				problems = append(problems, "console.error: "+strings.Join(args, " "))
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+
+	start := time.Now()
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 0 } catch (e) { return false } })()`),
+	)
+	if err != nil {
+		mu.Lock()
+		t.Fatalf("waiting for the first frame: %v (page problems: %v)", err, problems)
+	}
+	t.Logf("time from navigation to first frame: %d ms", time.Since(start).Milliseconds())
+
+	// Let a few frames pass so the screenshot shows a settled screen.
+	if err := chromedp.Do(ctx, poll(`JSON.parse(globalThis.leaselab.state()).frame > 10`)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := readState(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Scene.Name != "player" || st.Width <= 0 || len(st.Scene.Regions) == 0 {
+		t.Errorf("state: scene %q width %v regions %d", st.Scene.Name, st.Width, len(st.Scene.Regions))
+	}
+	loadingHidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("loading").hidden`))
+	if err != nil || !loadingHidden {
+		t.Errorf("the loading indicator still shows after the first frame (err %v)", err)
+	}
+	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("lesson-title").textContent`))
+	if err != nil || title != st.Scene.Mirror.Title || title == "" {
+		t.Errorf("HTML mirror title %q, scene title %q (err %v)", title, st.Scene.Mirror.Title, err)
+	}
+
+	page, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	canvas, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("canvas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots: %s, %s",
+		saveArtifact(t, "browser-page.png", page), saveArtifact(t, "browser-canvas.png", canvas))
+	checkNotBlank(t, "browser page", page, 64, 0.8)
+	checkNotBlank(t, "browser canvas", canvas, 64, 0.8)
+
+	// Keyboard: Tab enters the widgets, P plays, and Tab past the last
+	// widget leaves the canvas for the text view.
+	err = chromedp.Do(ctx,
+		chromedp.Focus(chromedp.CSS("canvas")),
+		press(tabKey),
+		waitFor(func(s state) bool { return s.Scene.Focus == "play" }),
+		press(pKey),
+		waitFor(func(s state) bool {
+			n := s.Scene.Mirror.Narration
+			return len(n) > 0 && strings.HasPrefix(n[len(n)-1], "Playing")
+		}),
+	)
+	if err != nil {
+		t.Fatalf("keyboard: %v", err)
+	}
+	active := ""
+	for i := 0; i < 12 && active != "mirror"; i++ {
+		if err := chromedp.Do(ctx, press(tabKey)); err != nil {
+			t.Fatal(err)
+		}
+		if active, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id : ""`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if active != "mirror" {
+		t.Errorf("Tab never left the canvas: focus is on %q", active)
+	}
+	narration, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("narration").textContent`))
+	if err != nil || !strings.Contains(narration, "Playing") {
+		t.Errorf("narration mirror %q lacks the play event (err %v)", narration, err)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(requests) < 3 {
+		t.Errorf("only %d requests recorded: %v", len(requests), requests)
+	}
+	for _, r := range requests {
+		u, err := url.Parse(r)
+		if err != nil {
+			t.Errorf("unparsable request URL %q", r)
+			continue
+		}
+		if u.Scheme == "data" {
+			continue // not a network request
+		}
+		if u.Scheme != origin.Scheme || u.Host != origin.Host {
+			t.Errorf("request left the origin %s: %s", srv.URL, r)
+		}
+	}
+	t.Logf("%d requests, all to %s", len(requests), srv.URL)
+	for _, p := range problems {
+		t.Errorf("page reported %s", p)
+	}
+}
+
+// A key as the DevTools protocol describes it.
+type key struct {
+	key, code, text string
+	vk              int64
+}
+
+var (
+	tabKey = key{key: "Tab", code: "Tab", vk: 9}
+	pKey   = key{key: "p", code: "KeyP", text: "p", vk: 80}
+)
+
+// press holds k down until the game has run two more ticks, then releases
+// it. Ebitengine polls keys once a tick, so a press released before the
+// next tick (as chromedp.KeyEvent does, and a slow software-rendered frame
+// allows) would never be seen.
+func press(k key) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		ev := input.DispatchKeyEventParams{
+			Type: input.DispatchKeyEventTypeKeyDown, Key: k.key, Code: k.code, Text: k.text,
+			WindowsVirtualKeyCode: k.vk, NativeVirtualKeyCode: k.vk,
+		}
+		raw, err := chromedp.Evaluate[string](stateExpr)(ctx, t)
+		if err != nil {
+			return chromedp.Void{}, err
+		}
+		var before state
+		if err := json.Unmarshal([]byte(raw), &before); err != nil {
+			return chromedp.Void{}, err
+		}
+		if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, ev); err != nil {
+			return chromedp.Void{}, err
+		}
+		if _, err := waitFor(func(s state) bool { return s.Tick >= before.Tick+2 })(ctx, t); err != nil {
+			return chromedp.Void{}, err
+		}
+		ev.Type, ev.Text = input.DispatchKeyEventTypeKeyUp, ""
+		_, err = cdp.Call(ctx, t, input.DispatchKeyEvent, ev)
+		return chromedp.Void{}, err
+	}
+}
+
+// poll waits until expr is truthy in the page.
+func poll(expr string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Poll[chromedp.Void](expr,
+			chromedp.WithPollingInterval(20*time.Millisecond),
+			chromedp.WithPollingTimeout(2*time.Minute))(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
+
+func readState(ctx context.Context) (state, error) {
+	var st state
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](stateExpr))
+	if err != nil {
+		return st, err
+	}
+	return st, json.Unmarshal([]byte(raw), &st)
+}
+
+// waitFor polls the game's state until ok accepts it (or the context ends).
+func waitFor(ok func(state) bool) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		for {
+			raw, err := chromedp.Evaluate[string](stateExpr)(ctx, t)
+			if err != nil {
+				return chromedp.Void{}, err
+			}
+			var st state
+			if err := json.Unmarshal([]byte(raw), &st); err != nil {
+				return chromedp.Void{}, err
+			}
+			if ok(st) {
+				return chromedp.Void{}, nil
+			}
+			select {
+			case <-ctx.Done():
+				return chromedp.Void{}, ctx.Err()
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+}
+
+func describe(o *runtime.RemoteObject) string {
+	if o == nil {
+		return ""
+	}
+	if o.Description != "" {
+		return o.Description
+	}
+	return string(o.Value)
+}

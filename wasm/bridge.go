@@ -1,0 +1,36 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"syscall/js"
+
+	"leaselab/game"
+)
+
+// exposeBridge installs the global `leaselab` object:
+//
+//	leaselab.state() -> JSON string of game.Snapshot
+//	                    (frame, tick, width, height, scale, unit,
+//	                     reducedMotion, scene{name, regions, focus, mirror})
+//
+// Browser tests poll it (for example until the first frame is drawn) and
+// compare the layout the game reports with what they see. It only reads.
+func exposeBridge(g *game.Game) {
+	state := js.FuncOf(func(js.Value, []js.Value) any {
+		b, err := json.Marshal(g.Snapshot())
+		if err != nil {
+			return `{"error":` + jsonString(err.Error()) + `}`
+		}
+		return string(b)
+	})
+	obj := js.Global().Get("Object").New()
+	obj.Set("state", state)
+	js.Global().Set("leaselab", obj)
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

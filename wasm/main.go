@@ -1,0 +1,46 @@
+//go:build js && wasm
+
+// Command wasm is LeaseLab in the browser. web/boot.js loads it; it moves
+// Ebitengine's canvas into the page, keeps the HTML mirror of the lesson text
+// up to date for screen readers, and exposes a small `leaselab` object that
+// the browser tests read.
+package main
+
+import (
+	"syscall/js"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game"
+	"leaselab/game/ui"
+)
+
+func main() {
+	doc := js.Global().Get("document")
+	page := newPage(doc)
+	g := game.New(game.NewDemo(), game.Options{
+		// boot.js reads prefers-reduced-motion before starting Go.
+		ReducedMotion: js.Global().Get("leaselabReducedMotion").Truthy(),
+		// Tab must be able to leave the canvas for the HTML beside it.
+		WrapFocus:     false,
+		OnFocusEscape: page.focusOutside,
+		OnUpdate:      page.update,
+	})
+	exposeBridge(g)
+	if err := ebiten.RunGame(g); err != nil {
+		page.fail(err)
+	}
+}
+
+// focusOutside moves browser focus off the canvas after Tab left its last
+// widget (to the text mirror after it) or Shift+Tab its first (to the skip
+// link before it). Ebitengine swallows Tab, so the page cannot do it alone.
+func (p *page) focusOutside(e ui.Escape) {
+	target := p.mirror
+	if e == ui.EscapeBackward {
+		target = p.doc.Call("getElementById", "skip")
+	}
+	if target.Truthy() {
+		target.Call("focus")
+	}
+}

@@ -1,0 +1,41 @@
+// Starts LeaseLab: loads Go's wasm_exec.js, then fetches, compiles and runs
+// leaselab.wasm, keeping the loading indicator honest. It is an external
+// file because the Content-Security-Policy forbids inline scripts.
+"use strict";
+
+(() => {
+  const loading = document.getElementById("loading");
+  const status = document.getElementById("loading-text");
+
+  // Read once at startup; the Go side picks it up as State.ReducedMotion.
+  globalThis.leaselabReducedMotion =
+    window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+  function fail(message) {
+    loading.hidden = false;
+    loading.classList.add("failed");
+    status.textContent = "LeaseLab could not start: " + message;
+  }
+
+  async function start() {
+    try {
+      const go = new Go();
+      const response = await fetch("leaselab.wasm");
+      if (!response.ok) {
+        throw new Error("leaselab.wasm: HTTP " + response.status + " (build it with: make wasm)");
+      }
+      status.textContent = "Compiling LeaseLab…";
+      const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
+      status.textContent = "Starting LeaseLab…";
+      await go.run(instance);
+    } catch (err) {
+      fail(err && err.message ? err.message : String(err));
+    }
+  }
+
+  const script = document.createElement("script");
+  script.src = "wasm_exec.js";
+  script.onload = start;
+  script.onerror = () => fail("wasm_exec.js is missing (build it with: make wasm)");
+  document.head.appendChild(script);
+})();
