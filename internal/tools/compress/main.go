@@ -46,7 +46,12 @@ type sizes struct {
 }
 
 func (s sizes) String() string {
-	mb := func(n int64) string { return fmt.Sprintf("%.2f MB", float64(n)/1e6) }
+	mb := func(n int64) string {
+		if n < 1e6 {
+			return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+		}
+		return fmt.Sprintf("%.2f MB", float64(n)/1e6)
+	}
 	return fmt.Sprintf("%s: %s raw, %s gzip, %s brotli", s.name, mb(s.raw), mb(s.gzip), mb(s.brot))
 }
 
