@@ -81,6 +81,17 @@ var wrong = map[string][]struct {
 			core.At(20*time.Second, core.Action{Do: "write", Proc: "B", Value: "from B again"}),
 		}, "locked-out"},
 	},
+	"shards": {
+		{"a pause shorter than the shard leases", nil, core.ActionLog{
+			core.At(30*time.Second, core.Action{Do: "pause", Proc: "worker-03", For: core.Duration(10 * time.Second)}),
+		}, "partial"},
+		{"a partition: the worker drops its shards before anyone else claims them", nil, core.ActionLog{
+			core.At(30*time.Second, core.Action{Do: "partition", Proc: "worker-03", Peer: core.CoordinatorName}),
+			core.At(60*time.Second, core.Action{Do: "heal", Proc: "worker-03", Peer: core.CoordinatorName}),
+		}, "stale-commit"},
+		{"only two workers frozen together", nil, pauseEach(90*time.Second, 30*time.Second, "worker-06", "worker-07"), "herd"},
+		{"the herd without jitter", nil, shards.Solution, "calm"},
+	},
 	"fenced-writes": {
 		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
 		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
