@@ -92,6 +92,14 @@ var wrong = map[string][]struct {
 		{"only two workers frozen together", nil, pauseEach(90*time.Second, 30*time.Second, "worker-06", "worker-07"), "herd"},
 		{"the herd without jitter", nil, shards.Solution, "calm"},
 	},
+	"election-order": {
+		{"the right lane watching the whole lock too", Knobs{"recipe": 2}, electionOrder.Solution, "one-wake"},
+		{"crash a waiter instead of the holder", nil, core.ActionLog{
+			core.At(3*time.Second, core.Action{Do: "crash", Proc: "H3"}),
+			core.At(3*time.Second, core.Action{Do: "crash", Proc: "Q3"}),
+		}, "herd"},
+		{"only one handover on the right", nil, core.ActionLog{core.At(3*time.Second, core.Action{Do: "crash", Proc: "Q1"})}, "fair"},
+	},
 	"fenced-writes": {
 		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
 		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
