@@ -117,11 +117,15 @@ func (w *demoWorld) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	caption, in := in.CutTop(s.U(20), s.U(6))
 	draw.TextIn(dst, "World", s.Label(), caption, text.AlignStart, th.TextDim)
 
+	legend, in := in.CutBottom(s.U(18), s.U(10))
 	R := math.Min(s.U(34), in.H/7)
+	// Below a process: its outer ring (R+14u+2.5u), a gap and a 22u badge.
+	below := R + s.U(16.5+22+22)
 	coord := ui.Rect{X: in.X + in.W*0.5 - s.U(110), Y: in.Y + s.U(4), W: s.U(220), H: s.U(64)}
 	store := ui.Rect{X: in.X + in.W*0.78 - s.U(95), Y: in.Y + in.H*0.52, W: s.U(190), H: s.U(112)}
-	a := ui.Point{X: in.X + in.W*0.18, Y: in.Y + in.H*0.62}
-	b := ui.Point{X: in.X + in.W*0.46, Y: in.Y + in.H*0.78}
+	store.Y = math.Min(store.Y, in.MaxY()-store.H)
+	a := ui.Point{X: in.X + in.W*0.18, Y: math.Min(in.Y+in.H*0.62, in.MaxY()-below-s.U(40))}
+	b := ui.Point{X: in.X + in.W*0.46, Y: in.MaxY() - below}
 
 	// Links first, under the nodes. The message dot travels A -> store
 	// around the stale write; with reduced motion it waits at the middle.
@@ -198,7 +202,6 @@ func (w *demoWorld) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	}
 
 	// Legend.
-	legend := ui.Rect{X: in.X, Y: in.MaxY() - s.U(18), W: in.W, H: s.U(18)}
 	w.legendItem(dst, s, legend, "belief (the process's clock)", th.Belief)
 	_, right := legend.CutLeft(s.U(250), 0)
 	w.legendItem(dst, s, right, "truth (the coordinator)", th.Truth)

@@ -24,8 +24,8 @@ func (s Style) FocusRing(dst *ebiten.Image, r ui.Rect, radius float64) {
 }
 
 // Button draws b: raised when idle, lighter under the pointer, sunk and
-// tinted while held, dimmed with a dashed-free flat look when disabled, and
-// ringed when it has visible keyboard focus.
+// tinted while held, flat with dim text when disabled, and ringed when it
+// has visible keyboard focus.
 func (s Style) Button(dst *ebiten.Image, b *ui.Button) {
 	th := s.Theme
 	bg, fg := th.Raised, th.Text
@@ -210,6 +210,14 @@ type Goal struct {
 func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows []ui.Rect, goals []Goal) {
 	th := s.Theme
 	TextIn(dst, heading, s.Label(), header, text.AlignStart, th.TextDim)
+	// One face for every row: the smaller one if any goal would not fit,
+	// before cutting text with an ellipsis.
+	face := s.Body()
+	for i, g := range goals {
+		if i < len(rows) && Measure(face)(g.Text) > rows[i].W-s.U(28) {
+			face = s.Small()
+		}
+	}
 	for i, g := range goals {
 		if i >= len(rows) {
 			break
@@ -226,7 +234,7 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 			StrokeRoundRect(dst, box, s.U(3), s.px(2), th.TextDim)
 		}
 		_, label := row.CutLeft(side, s.U(10))
-		TextIn(dst, g.Text, s.Body(), label, text.AlignStart, fg)
+		TextIn(dst, g.Text, face, label, text.AlignStart, fg)
 	}
 }
 

@@ -21,7 +21,7 @@ const (
 	controlsH   = 56  // the time-control bar
 	timelineMin = 120 // the timeline strip's height range
 	timelineMax = 320
-	lessonMin   = 300 // the lesson column's width range
+	lessonMin   = 320 // the lesson column's width range
 	lessonMax   = 620
 	titleH      = 34
 	goalHeaderH = 28
