@@ -100,6 +100,11 @@ var wrong = map[string][]struct {
 		}, "herd"},
 		{"only one handover on the right", nil, core.ActionLog{core.At(3*time.Second, core.Action{Do: "crash", Proc: "Q1"})}, "fair"},
 	},
+	"ttl-tradeoff": {
+		{"the default short TTL", nil, ttlTradeoff.Solution, "no-false-failover"},
+		{"a TTL too long for the failover bound", Knobs{"ttl": 30}, ttlTradeoff.Solution, "fast-failover"},
+		{"a crash in the middle of the storm", Knobs{"ttl": 16}, core.ActionLog{core.At(50*time.Second, core.Action{Do: "crash", Proc: "A"})}, "fast-failover"},
+	},
 	"fenced-writes": {
 		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
 		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
@@ -170,5 +175,42 @@ func TestLiveClicksEqualReplay(t *testing.T) {
 		if live.Sim.Trace.Hash() != replay.Sim.Trace.Hash() {
 			t.Errorf("%s: live run and replay differ", l.ID)
 		}
+	}
+}
+
+func TestTTLSweep(t *testing.T) {
+	var ttls []time.Duration
+	for s := 2; s <= 30; s += 2 {
+		ttls = append(ttls, time.Duration(s)*time.Second)
+	}
+	pts, err := TTLSweep(1, ttls, ttlStorm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := TTLSweep(1, ttls, ttlStorm)
+	if len(pts) != len(ttls) {
+		t.Fatalf("%d points for %d TTLs", len(pts), len(ttls))
+	}
+	for i, p := range pts {
+		if p != again[i] {
+			t.Errorf("ttl %s: sweep is not deterministic: %+v then %+v", p.TTL, p, again[i])
+		}
+		// The last renewal before the crash bought a whole TTL, and the
+		// coordinator's sweep adds at most 500 ms.
+		if p.Failover < p.TTL-100*time.Millisecond || p.Failover > p.TTL+time.Second {
+			t.Errorf("ttl %s: failover after a crash took %s", p.TTL, p.Failover)
+		}
+	}
+	if first, last := pts[0], pts[len(pts)-1]; first.FalseFailovers == 0 || last.FalseFailovers != 0 {
+		t.Errorf("false failovers: %d at %s, %d at %s; want some at the shortest TTL and none at the longest",
+			first.FalseFailovers, first.TTL, last.FalseFailovers, last.TTL)
+	}
+	// The sweep agrees with the lesson's solution: its TTL meets both bounds.
+	sol, _ := TTLSweep(1, []time.Duration{ttlTradeoff.SolutionKnobs.Seconds("ttl")}, ttlStorm)
+	if sol[0].FalseFailovers != 0 || sol[0].Failover > ttlFailoverBound {
+		t.Errorf("solution TTL %s: %+v misses the lesson's bounds", sol[0].TTL, sol[0])
+	}
+	if _, err := TTLSweep(1, []time.Duration{0}, ttlStorm); err == nil {
+		t.Error("a zero TTL was accepted")
 	}
 }
