@@ -191,7 +191,7 @@ func TestSameSeedSameOutput(t *testing.T) {
 
 func TestLessonsListAndSolve(t *testing.T) {
 	out, _, code := labctl(t, "", "lessons")
-	if code != 0 || !strings.HasPrefix(out, "fenced-writes") {
+	if code != 0 || !strings.Contains(out, "fenced-writes    The paused leader and fenced writes\n") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	out, errs, code := labctl(t, "", "lesson", "fenced-writes", "--solve")
