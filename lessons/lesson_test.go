@@ -105,6 +105,13 @@ var wrong = map[string][]struct {
 		{"a TTL too long for the failover bound", Knobs{"ttl": 30}, ttlTradeoff.Solution, "fast-failover"},
 		{"a crash in the middle of the storm", Knobs{"ttl": 16}, core.ActionLog{core.At(50*time.Second, core.Action{Do: "crash", Proc: "A"})}, "fast-failover"},
 	},
+	"state-machine": {
+		{"A runs the state machine too", Knobs{"boolean": 0}, stateMachine.Solution, "zombie"},
+		{"cut off a waiting process instead of the leader", nil, core.ActionLog{
+			core.At(5*time.Second, core.Action{Do: "partition", Proc: "B", Peer: core.CoordinatorName}),
+		}, "step-down"},
+		{"cut only the zombie", nil, stateMachine.Solution[:1], "step-down"},
+	},
 	"fenced-writes": {
 		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
 		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
