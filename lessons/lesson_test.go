@@ -105,6 +105,20 @@ var wrong = map[string][]struct {
 		{"a TTL too long for the failover bound", Knobs{"ttl": 30}, ttlTradeoff.Solution, "fast-failover"},
 		{"a crash in the middle of the storm", Knobs{"ttl": 16}, core.ActionLog{core.At(50*time.Second, core.Action{Do: "crash", Proc: "A"})}, "fast-failover"},
 	},
+	"security": {
+		{"a worker deletes a shard key, which it may", nil, core.ActionLog{
+			core.At(6*time.Second, core.Action{Do: "delete", Proc: "worker-01", Key: "stream/shard-000"}),
+		}, "denied"},
+		{"the migrator deletes its own key", nil, core.ActionLog{
+			core.At(2*time.Second, core.Action{Do: "delete", Proc: "migrator", Key: migrationKey}),
+		}, "both-ways"},
+		{"a status value with a password in it", nil, core.ActionLog{
+			core.At(7*time.Second, core.Action{Do: "put", Proc: "migrator", Key: statusKey, Value: "migrator db password=hunter2"}),
+		}, "identity"},
+		{"a status value with no owner", nil, core.ActionLog{
+			core.At(7*time.Second, core.Action{Do: "put", Proc: "migrator", Key: statusKey, Value: "running 0042"}),
+		}, "identity"},
+	},
 	"state-machine": {
 		{"A runs the state machine too", Knobs{"boolean": 0}, stateMachine.Solution, "zombie"},
 		{"cut off a waiting process instead of the leader", nil, core.ActionLog{
