@@ -224,7 +224,7 @@ func Find(id string) (*Lesson, error) {
 	return nil, fmt.Errorf("unknown lesson %q (labctl lessons lists them)", id)
 }
 
-var all = []*Lesson{leases, scheduler, fencedWrites, handsOnLab, shards, electionOrder, ttlTradeoff, security, stateMachine}
+var all = []*Lesson{leases, scheduler, fencedWrites, handsOnLab, shards, electionOrder, ttlTradeoff, troubleshooting, security, stateMachine}
 
 // Trace predicates shared by goals.
 

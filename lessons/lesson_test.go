@@ -105,6 +105,14 @@ var wrong = map[string][]struct {
 		{"a TTL too long for the failover bound", Knobs{"ttl": 30}, ttlTradeoff.Solution, "fast-failover"},
 		{"a crash in the middle of the storm", Knobs{"ttl": 16}, core.ActionLog{core.At(50*time.Second, core.Action{Do: "crash", Proc: "A"})}, "fast-failover"},
 	},
+	"troubleshooting": {
+		{"fencing switched on after the second freeze", nil, core.ActionLog{core.At(85*time.Second, core.Action{Do: "fencing", On: true})}, "shard-fenced"},
+		{"a new TTL still shorter than stall plus renewals", nil, core.ActionLog{
+			core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(6 * time.Second)}),
+			core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(6 * time.Second)}),
+		}, "report-stable"},
+		{"restart the crashed compact-1 instead", nil, core.ActionLog{core.At(40*time.Second, core.Action{Do: "restart", Proc: "compact-1"})}, "compactor-leader"},
+	},
 	"security": {
 		{"a worker deletes a shard key, which it may", nil, core.ActionLog{
 			core.At(6*time.Second, core.Action{Do: "delete", Proc: "worker-01", Key: "stream/shard-000"}),

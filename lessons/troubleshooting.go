@@ -1,0 +1,154 @@
+package lessons
+
+import (
+	"strings"
+	"time"
+
+	"leaselab/core"
+)
+
+// The troubleshooting world has three incidents side by side on one
+// coordinator, one per symptom of the seed's troubleshooting guide.
+const (
+	// Two workers on one shard: worker-00 freezes twice for longer than
+	// its shard leases; the offset store starts with fencing off.
+	tsWorkerPause = 20 * time.Second
+	// Leadership flapping: the report job's TTL (4 s) is shorter than the
+	// 5 s stalls its processes suffer under load.
+	reportLock  = "locks/report"
+	reportTTL   = 4 * time.Second
+	reportPause = 5 * time.Second
+	// No leader after an outage: compact-1 crashes, and a network outage
+	// around compact-2 swallows the watch notification that would have
+	// told it that it now holds the lock.
+	compactLock = "locks/compactor"
+	compactTTL  = 12 * time.Second
+	outageFrom  = 27 * time.Second
+	outageTo    = 31 * time.Second
+)
+
+var (
+	reportNames  = []string{"report-1", "report-2"}
+	compactNames = []string{"compact-1", "compact-2"}
+)
+
+func troubleshootingScript() core.ActionLog {
+	log := core.ActionLog{
+		core.At(10*time.Second, core.Action{Do: "pause", Proc: "worker-00", For: core.Duration(tsWorkerPause)}),
+		core.At(60*time.Second, core.Action{Do: "pause", Proc: "worker-00", For: core.Duration(tsWorkerPause)}),
+		core.At(20*time.Second, core.Action{Do: "crash", Proc: "compact-1"}),
+		core.At(outageFrom, core.Action{Do: "partition", Proc: "compact-2", Peer: core.CoordinatorName}),
+		core.At(outageTo, core.Action{Do: "heal", Proc: "compact-2", Peer: core.CoordinatorName}),
+	}
+	// Load: each report process stalls every 20 s, the two 10 s apart.
+	for t := 15 * time.Second; t < 110*time.Second; t += 20 * time.Second {
+		log = append(log,
+			core.At(t, core.Action{Do: "pause", Proc: reportNames[0], For: core.Duration(reportPause)}),
+			core.At(t+10*time.Second, core.Action{Do: "pause", Proc: reportNames[1], For: core.Duration(reportPause)}))
+	}
+	return log.Sorted()
+}
+
+// lockChanged reports a holder change or a free lock within [from, to].
+func lockChanged(w *World, lock string, from, to time.Duration) bool {
+	for _, e := range w.Sim.Trace.Events {
+		if e.At >= from && e.At <= to && (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Get("lock") == lock {
+			return true
+		}
+	}
+	return false
+}
+
+var troubleshooting = &Lesson{
+	ID:    "troubleshooting",
+	Title: "Troubleshooting: three incidents, read from the trace",
+	Intro: []string{
+		"Three systems share this coordinator and each has an incident in progress. Diagnose each one from the trace (the coordinator's revision history, the renewal and expiry log, the tokens on writes) and apply the fix. Nothing you do to one touches the others.",
+		"Two workers on one shard. worker-00 and worker-01 split four stream shards, each under its own lease, and commit offsets with the shard's token. worker-00 sometimes freezes for 20 s. Compare the tokens on its offset commits with the tokens the coordinator issued for the same shards, and look at what the offset store does with the older ones.",
+		"Leadership flapping. report-1 and report-2 elect a leader for the nightly report with a 4 s TTL, and under load each stalls for 5 s every 20 s. Look at the lease expiries: whose lease, and was that process dead or frozen? The fix must outlast the stalls, and a new TTL only applies to a process's next session.",
+		"No leader after an outage. compact-1 held the compactor lock and crashed at 20 s; compact-2 was next in line, but a network outage cut it off from 27 s to 31 s. Ask the coordinator who holds the lock, then ask compact-2 what it thinks it is doing. A client whose notification was lost has to throw its session away and start over.",
+	},
+	Recap: "Each symptom had a cause the trace could prove. The shard was processed twice because a frozen worker woke with old tokens and the store did not check them: fencing at the storage boundary made it harmless. The report leader flapped because its TTL was shorter than real stalls: a TTL with margin, taking effect with each new session, stopped it. The compactor had no leader because the coordinator had already made compact-2 the holder but the notification died in the outage and the client never re-read the lock: recreating the session recovered it. Real clients should re-read the lock after every reconnect and retry with jitter.",
+	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
+		s := core.NewSim(seed)
+		s.AddOffsetStore("offsets", 4, false)
+		for i, n := range core.WorkerNames(2) {
+			s.AddShardWorker(core.ShardConfig{
+				Name: n, Shards: 4, TTL: 10 * time.Second, LeasePerShard: true, CommitEvery: 2 * time.Second,
+				StartAt: time.Duration(i) * 200 * time.Millisecond,
+			})
+		}
+		for i, n := range reportNames {
+			s.AddProcess(core.ProcessConfig{Name: n, Lock: reportLock, TTL: reportTTL, StartAt: time.Duration(i) * 300 * time.Millisecond})
+		}
+		for i, n := range compactNames {
+			s.AddProcess(core.ProcessConfig{Name: n, Lock: compactLock, Recipe: core.RecipeZooKeeper, TTL: compactTTL, StartAt: time.Duration(i) * 300 * time.Millisecond})
+		}
+		return s, nil
+	},
+	Script:   troubleshootingScript(),
+	Duration: 120 * time.Second,
+	Controls: []Control{CtlFencing, CtlSetTTL, CtlExpire, CtlCrash, CtlPartition},
+	PauseFor: 10 * time.Second,
+	Goals: []Goal{
+		{
+			ID:     "shard-fenced",
+			Text:   "Two workers on one shard: stop the woken worker's old-token commits from landing.",
+			Proved: "The offset store now keeps the highest token per shard and refused worker-00's commit with an older one: a stale owner can no longer rewind a shard.",
+			Met: func(w *World) bool {
+				for _, e := range w.Sim.Trace.Filter(core.KindOffset) {
+					if e.Get("result") == core.RejectedStale {
+						return true
+					}
+				}
+				return false
+			},
+		},
+		{
+			ID:     "report-stable",
+			Text:   "Flapping: make the report leader survive two of its stalls in a row.",
+			Proved: "With a TTL above twice the renew interval plus the stall, two stalls of the leader passed and the lock never moved.",
+			Met: func(w *World) bool {
+				var kept []pauseSpan
+				for _, sp := range pauses(w) {
+					if !sp.Leader || sp.To < 0 || !strings.HasPrefix(sp.Proc, "report-") {
+						continue
+					}
+					if w.Sim.Now() < sp.To+time.Second || lockChanged(w, reportLock, sp.From, sp.To+time.Second) {
+						kept = nil
+						continue
+					}
+					kept = append(kept, sp)
+					if len(kept) >= 2 && !lockChanged(w, reportLock, kept[0].From, sp.To+time.Second) {
+						return true
+					}
+				}
+				return false
+			},
+		},
+		{
+			ID:     "compactor-leader",
+			Text:   "No leader: after the outage, get a compactor process to lead again.",
+			Proved: "Once its stale session was gone, the compactor client campaigned afresh, re-read the lock and became leader.",
+			Met: func(w *World) bool {
+				for _, e := range w.Sim.Trace.Filter(core.KindState) {
+					if e.At > outageTo && e.Get("to") == core.Leader.String() && strings.HasPrefix(e.Actor, "compact-") {
+						return true
+					}
+				}
+				return false
+			},
+		},
+	},
+	Hints: []string{
+		"Shard: find offset.commit events from worker-00 after it wakes and compare their tokens with the shard tokens in the coordinator's lock.holder events. Report: each lease.expire of a report process falls during its pause. Compactor: the coordinator's lock.holder says compact-2, but compact-2's state is still candidate, and a WatchEvent to it was dropped during the partition.",
+		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: give both report processes a TTL of at least 15 s (renewing every 5 s: 2 x 5 + 5 <= 15); each picks it up at its next session. Compactor: revoke compact-2's session (expire its lease) so it has to start over.",
+		"At 10 s switch fencing on. Set each report process's TTL to 15 s while it is frozen (its old session is lost anyway): report-1 at 16 s, report-2 at 26 s. At 40 s expire the lease of compact-2.",
+	},
+	Solution: core.ActionLog{
+		core.At(10*time.Second, core.Action{Do: "fencing", On: true}),
+		core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(15 * time.Second)}),
+		core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(15 * time.Second)}),
+		core.At(40*time.Second, core.Action{Do: "expire", Proc: "compact-2"}),
+	},
+}
