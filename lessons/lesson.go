@@ -6,6 +6,7 @@ package lessons
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	"leaselab/core"
@@ -128,6 +129,37 @@ type World struct {
 	Sim    *core.Sim
 	Knobs  Knobs
 	Log    core.ActionLog
+
+	memo map[string]memoEntry
+}
+
+type memoEntry struct {
+	events int
+	now    time.Duration
+	v      any
+}
+
+// cached returns f's result, computed again only once the trace has grown
+// or the clock moved: goals that share an expensive reading of a large
+// trace (the shard lessons) pay for it once per step, not once per goal.
+func cached[T any](w *World, key string, f func() T) T {
+	if e, ok := w.memo[key]; ok && e.events == w.Sim.Trace.Len() && e.now == w.Sim.Now() {
+		return e.v.(T)
+	}
+	v := f()
+	if w.memo == nil {
+		w.memo = map[string]memoEntry{}
+	}
+	w.memo[key] = memoEntry{events: w.Sim.Trace.Len(), now: w.Sim.Now(), v: v}
+	return v
+}
+
+// eventsFrom returns the trace from the first event at or after t (the
+// trace is in time order).
+func eventsFrom(w *World, t time.Duration) []core.Event {
+	ev := w.Sim.Trace.Events
+	i := sort.Search(len(ev), func(i int) bool { return ev[i].At >= t })
+	return ev[i:]
 }
 
 // Start builds the lesson world with default knobs and schedules its

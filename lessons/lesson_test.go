@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -241,5 +242,24 @@ func TestTTLSweep(t *testing.T) {
 	}
 	if _, err := TTLSweep(1, []time.Duration{0}, ttlStorm); err == nil {
 		t.Error("a zero TTL was accepted")
+	}
+}
+
+// The leases lesson's live check is the seed's rule: its own example
+// (ttl 30, renew 10, pause 12) fails it, and a renew interval as long as
+// the TTL is refused by Setup as well as by the check.
+func TestLeasesKnobCheck(t *testing.T) {
+	if ok, why := leases.KnobCheck(Knobs{"ttl": 30, "renew": 10, "pause": 12}); ok || !strings.Contains(why, "short by 2s") {
+		t.Errorf("seed's example: ok=%v %q", ok, why)
+	}
+	if ok, _ := leases.KnobCheck(leases.Defaults(nil)); !ok {
+		t.Error("default knobs break the rule")
+	}
+	bad := Knobs{"ttl": 5, "renew": 5}
+	if ok, _ := leases.KnobCheck(leases.Defaults(bad)); ok {
+		t.Error("renew = ttl passed the check")
+	}
+	if _, err := leases.StartWith(1, bad, nil); err == nil {
+		t.Error("renew = ttl was accepted by Setup")
 	}
 }

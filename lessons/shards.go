@@ -32,6 +32,10 @@ type outage struct {
 
 // outages groups the coordinator's expiries of worker leases.
 func outages(w *World) []outage {
+	return cached(w, "outages", func() []outage { return findOutages(w) })
+}
+
+func findOutages(w *World) []outage {
 	var out []outage
 	for _, e := range w.Sim.Trace.Filter(core.KindLeaseExpire) {
 		owner := e.Get("owner")
@@ -79,6 +83,18 @@ type failover struct {
 // singleFailover follows the first outage of a single worker until every
 // shard it held has a new holder.
 func singleFailover(w *World) (failover, bool) {
+	type result struct {
+		f  failover
+		ok bool
+	}
+	r := cached(w, "singleFailover", func() result {
+		f, ok := measureFailover(w)
+		return result{f, ok}
+	})
+	return r.f, r.ok
+}
+
+func measureFailover(w *World) (failover, bool) {
 	var o *outage
 	for _, x := range outages(w) {
 		if len(x.Workers) == 1 {
@@ -157,6 +173,18 @@ const window = 100 * time.Millisecond
 // massExpiry finds the first outage of three or more workers that were
 // all frozen, and measures it.
 func massExpiry(w *World) (herd, bool) {
+	type result struct {
+		h  herd
+		ok bool
+	}
+	r := cached(w, "massExpiry", func() result {
+		h, ok := measureHerd(w)
+		return result{h, ok}
+	})
+	return r.h, r.ok
+}
+
+func measureHerd(w *World) (herd, bool) {
 	for _, o := range outages(w) {
 		if len(o.Workers) < 3 {
 			continue
@@ -181,8 +209,11 @@ func massExpiry(w *World) (herd, bool) {
 			h.Burst = max(h.Burst, n)
 		}
 		scans := map[time.Duration]int{}
-		for _, e := range w.Sim.Trace.Filter(core.KindSend) {
-			if e.At >= woke+10*time.Second && e.At < woke+40*time.Second && e.Get("msg") == "ListShards" && slices.Contains(o.Workers, e.Actor) {
+		for _, e := range eventsFrom(w, woke+10*time.Second) {
+			if e.At >= woke+40*time.Second {
+				break
+			}
+			if e.Kind == core.KindSend && e.Get("msg") == "ListShards" && slices.Contains(o.Workers, e.Actor) {
 				b := e.At / window
 				scans[b]++
 				h.Lockstep = max(h.Lockstep, scans[b])
