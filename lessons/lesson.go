@@ -23,7 +23,6 @@ const (
 	CtlFencing   Control = "fencing"     // switch the store's token check
 	CtlWrite     Control = "write"       // make a process write now (optionally with a chosen token)
 	CtlSetTTL    Control = "set-ttl"     // set a process's TTL for its next session (renewing every TTL/3)
-	CtlRelease   Control = "release"     // make a process give its lock up cleanly
 	CtlIdem      Control = "idempotency" // switch the job queue's idempotency-key check
 	CtlDelete    Control = "delete"      // make a process or worker delete a coordinator key
 	CtlPut       Control = "put"         // make a process or worker put a coordinator key
