@@ -22,7 +22,7 @@ const (
 	CtlExpire    Control = "expire"      // expire a process's lease now
 	CtlFencing   Control = "fencing"     // switch the store's token check
 	CtlWrite     Control = "write"       // make a process write now (optionally with a chosen token)
-	CtlSetTTL    Control = "set-ttl"     // set a process's TTL for its next session (renewing every TTL/3)
+	CtlSetTTL    Control = "set-ttl"     // set a process's TTL: its next session gets it; it renews every TTL/3 from now
 	CtlIdem      Control = "idempotency" // switch the job queue's idempotency-key check
 	CtlDelete    Control = "delete"      // make a process or worker delete a coordinator key
 	CtlPut       Control = "put"         // make a process or worker put a coordinator key
