@@ -250,12 +250,12 @@ func (s *Sim) apply(a Action) error {
 		}
 		s.Coord.Revoke(id, true, "expired by the learner")
 	case "set-ttl":
+		// A lease keeps the TTL it was granted with: the new TTL (and its
+		// TTL/3 renew period) applies from the process's next session.
 		if p != nil {
-			p.cfg.TTL = time.Duration(a.TTL)
-			p.cfg.RenewEvery = p.cfg.TTL / 3
+			p.cfg.TTL, p.cfg.RenewEvery = time.Duration(a.TTL), time.Duration(a.TTL)/3
 		} else {
-			w.cfg.TTL = time.Duration(a.TTL)
-			w.cfg.RenewEvery = w.cfg.TTL / 3
+			w.cfg.TTL, w.cfg.RenewEvery = time.Duration(a.TTL), time.Duration(a.TTL)/3
 		}
 		s.Trace.add(s.now, a.Proc, KindSetting, S("name", "ttl"), D("ms", time.Duration(a.TTL)))
 	case "fencing":

@@ -234,6 +234,11 @@ func (c *Coordinator) Put(principal, key, value string, lease LeaseID) error {
 // Delete removes a key as principal (one revision).
 func (c *Coordinator) Delete(principal, key string) error {
 	if c.kv[key] == nil {
+		// Permission is checked before existence, as etcd does.
+		if err := c.checkACL(principal, "delete", key); err != nil {
+			c.trace(KindDenied, S("who", principal), S("op", "delete"), S("key", key), S("why", err.Error()))
+			return err
+		}
 		return nil
 	}
 	_, err := c.Txn(principal, nil, []TxnOp{{Key: key}}, nil)

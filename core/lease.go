@@ -91,7 +91,9 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 // TTL, or ErrLeaseNotFound.
 func (c *Coordinator) KeepAlive(id LeaseID) (time.Duration, error) {
 	l := c.leases[id]
-	if l == nil {
+	if l == nil || l.Expiry <= c.sim.now {
+		// Past its expiry the lease is dead even before the sweep
+		// removes it: etcd refuses the renewal too.
 		return 0, ErrLeaseNotFound
 	}
 	l.Expiry = c.sim.now + l.TTL

@@ -88,6 +88,7 @@ type Process struct {
 	watching string
 
 	renewT, deadlineT, workT, retryT *timer
+	renewEvery                       time.Duration // period of the current session
 	batchPos                         int
 	writes                           int
 
@@ -194,7 +195,10 @@ func (p *Process) onGrant(m grantResp) {
 	p.deadline = p.sim.now + m.TTL
 	p.trace(KindLeaseRenewed, S("lease", m.Lease.String()), D("deadline_ms", p.deadline), S("how", "granted"))
 	p.armDeadline()
-	p.renewT = p.after(p.cfg.RenewEvery, p.renew)
+	// The renew period belongs to the session: a TTL changed meanwhile
+	// applies from the next grant, with its own period.
+	p.renewEvery = min(p.cfg.RenewEvery, m.TTL/3*2)
+	p.renewT = p.after(p.renewEvery, p.renew)
 	p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
 }
 
@@ -205,7 +209,7 @@ func (p *Process) renew() {
 		return
 	}
 	p.send(CoordinatorName, keepAliveReq{Leases: []LeaseID{p.lease}})
-	p.renewT = p.after(p.cfg.RenewEvery, p.renew)
+	p.renewT = p.after(p.renewEvery, p.renew)
 }
 
 func (p *Process) onRenewal(r keepAliveResult) {
