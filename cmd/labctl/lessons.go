@@ -57,7 +57,7 @@ and each goal as met or unmet, and exits 0 only when every goal is met.
 		}
 		return 0
 	}
-	w, err := l.Evaluate(*seed, l.Solution)
+	w, err := l.EvaluateWith(*seed, l.SolutionKnobs, l.Solution)
 	if err != nil {
 		return fail(stderr, "labctl lesson: %v", err)
 	}
