@@ -35,7 +35,21 @@ var keymap = []struct {
 	{ui.IntentStep, []ebiten.Key{ebiten.KeyPeriod}, true},
 	{ui.IntentFork, []ebiten.Key{ebiten.KeyF}, false},
 	{ui.IntentHint, []ebiten.Key{ebiten.KeyH}, false},
+	{ui.IntentPauseProc, []ebiten.Key{ebiten.KeyZ}, false},
+	{ui.IntentCrashProc, []ebiten.Key{ebiten.KeyX}, false},
+	{ui.IntentCutLink, []ebiten.Key{ebiten.KeyC}, false},
+	{ui.IntentExpire, []ebiten.Key{ebiten.KeyE}, false},
+	{ui.IntentFencing, []ebiten.Key{ebiten.KeyT}, false},
+	{ui.IntentSolution, []ebiten.Key{ebiten.KeyL}, false},
+	{ui.IntentHelp, []ebiten.Key{ebiten.KeySlash, ebiten.KeyF1}, false},
+	{ui.IntentBack, []ebiten.Key{ebiten.KeyEscape}, false},
+	{ui.IntentSlower, []ebiten.Key{ebiten.KeyBracketLeft}, true},
+	{ui.IntentFaster, []ebiten.Key{ebiten.KeyBracketRight}, true},
+	{ui.IntentBackStep, []ebiten.Key{ebiten.KeyComma}, true},
 }
+
+var digitKeys = []ebiten.Key{ebiten.KeyDigit1, ebiten.KeyDigit2, ebiten.KeyDigit3, ebiten.KeyDigit4,
+	ebiten.KeyDigit5, ebiten.KeyDigit6, ebiten.KeyDigit7, ebiten.KeyDigit8, ebiten.KeyDigit9}
 
 // fired reports whether key produced a press this tick, counting repeats.
 func fired(key ebiten.Key, repeat bool) bool {
@@ -80,6 +94,12 @@ func (r *inputReader) read(window ui.Rect, scale float64) ui.Input {
 			if fired(k, m.repeat) {
 				in.Keys |= ui.KeysOf(m.intent)
 			}
+		}
+	}
+
+	for i, k := range digitKeys {
+		if fired(k, false) {
+			in.Digit = i + 1
 		}
 	}
 

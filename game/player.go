@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -39,7 +40,7 @@ type View interface {
 }
 
 // speeds are the playback speeds the speed slider steps through.
-var speeds = []float64{0.25, 0.5, 1, 2, 4, 8}
+var speeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64}
 
 const (
 	defaultSpeed = 2 // index of 1×
@@ -64,11 +65,19 @@ type Player struct {
 	unit   float64 // the unit the text panel was measured for
 
 	play, step, fork, hint ui.Button
+	solution, menu, help   ui.Button
 	speed, scrub           ui.Slider
-	text                   ui.TextPanel
-	ring                   *ui.FocusRing
-	names                  map[ui.Focusable]string
-	tips                   []tip
+	showHelp               bool
+
+	// OnSolution and OnMenu, when set, show the lesson's solution and go
+	// back to the lesson menu; their buttons appear only when set.
+	OnSolution, OnMenu func()
+	// Extra names more clickable regions (the world's), for the bridge.
+	Extra func() map[string]ui.Rect
+	text  ui.TextPanel
+	ring  *ui.FocusRing
+	names map[ui.Focusable]string
+	tips  []tip
 }
 
 // tip ties a tooltip to the widget it explains.
@@ -88,14 +97,18 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 	p.step = ui.Button{Icon: ui.IconStep}
 	p.fork = ui.Button{Icon: ui.IconFork, Label: "Fork"}
 	p.hint = ui.Button{Icon: ui.IconHint, Label: "Hint"}
+	p.solution = ui.Button{Label: "Show solution"}
+	p.menu = ui.Button{Label: "< Lessons"}
+	p.help = ui.Button{Label: "Keys (?)"}
 	p.speed = ui.Slider{Min: 0, Max: float64(len(speeds) - 1), Step: 1, Value: defaultSpeed}
 	p.scrub = ui.Slider{Min: 0, Max: 1}
 	p.text.SetText(lesson.Body)
 	p.names = map[ui.Focusable]string{
 		&p.play: "play", &p.step: "step", &p.scrub: "scrub", &p.speed: "speed",
 		&p.fork: "fork", &p.text: "lessonText", &p.hint: "hint",
+		&p.solution: "solution", &p.menu: "menu", &p.help: "help",
 	}
-	p.ring = ui.NewFocusRing(false, &p.play, &p.step, &p.scrub, &p.speed, &p.fork, &p.text, &p.hint)
+	p.ring = ui.NewFocusRing(false, &p.play, &p.step, &p.scrub, &p.speed, &p.fork, &p.menu, &p.help, &p.text, &p.hint, &p.solution)
 	p.tips = []tip{
 		{ui.Tooltip{Delay: tooltipDelay}, &p.play},
 		{ui.Tooltip{Text: "Step to the next event (.)", Delay: tooltipDelay}, &p.step},
@@ -103,6 +116,9 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 		{ui.Tooltip{Text: "Playback speed (arrow keys when focused)", Delay: tooltipDelay}, &p.speed},
 		{ui.Tooltip{Text: "Fork: drop later actions and carry on from here (F)", Delay: tooltipDelay}, &p.fork},
 		{ui.Tooltip{Text: "Reveal the next hint (H)", Delay: tooltipDelay}, &p.hint},
+		{ui.Tooltip{Text: "Restart and play the lesson's solution (L)", Delay: tooltipDelay}, &p.solution},
+		{ui.Tooltip{Text: "Back to the lesson menu (Esc)", Delay: tooltipDelay}, &p.menu},
+		{ui.Tooltip{Text: "Keyboard shortcuts (?)", Delay: tooltipDelay}, &p.help},
 	}
 	return p
 }
@@ -129,6 +145,40 @@ func (p *Player) Update(st *State) error {
 	p.layout = ui.LayoutPlayer(st.Window, in.Scale)
 	p.place()
 
+	if p.showHelp {
+		// The help overlay is modal: any key or click closes it.
+		if in.Keys != 0 || in.Pointer().JustDown {
+			p.showHelp = false
+		}
+		return nil
+	}
+	if p.help.Update(in) || in.Keys.Has(ui.IntentHelp) {
+		p.showHelp = true
+		p.Narrate("Keyboard help: " + helpText())
+		return nil
+	}
+	if p.OnMenu != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
+		p.OnMenu()
+		return nil
+	}
+	if p.OnSolution != nil && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
+		p.OnSolution()
+		p.setPlaying(true)
+		p.Narrate("Showing the solution from the start")
+	}
+	if in.Keys.Has(ui.IntentFaster) && p.speed.Value < p.speed.Max {
+		p.speed.SetValue(p.speed.Value + 1)
+		p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
+	}
+	if in.Keys.Has(ui.IntentSlower) && p.speed.Value > p.speed.Min {
+		p.speed.SetValue(p.speed.Value - 1)
+		p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
+	}
+	if in.Keys.Has(ui.IntentBackStep) {
+		p.setPlaying(false)
+		p.Clock.Seek(p.Clock.Now() - time.Second)
+		p.Narrate("Back to " + p.clockText())
+	}
 	if esc := p.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
@@ -208,7 +258,28 @@ func (p *Player) place() {
 	l := p.layout
 	p.play.Rect, p.step.Rect, p.fork.Rect = l.Play, l.Step, l.Fork
 	p.speed.Rect, p.scrub.Rect = l.Speed, l.Scrub
+	// A lesson with fewer goals gives their rows back to the text.
+	if spare := ui.MaxGoals - len(p.Lesson.Goals); spare > 0 {
+		h := float64(spare) * (l.GoalRow(1).Y - l.GoalRow(0).Y)
+		l.Goals.Y += h
+		l.Goals.H -= h
+		l.LessonText.H += h
+		p.layout = l
+	}
 	p.hint.Rect = l.HintButton
+	p.solution.Rect = ui.Rect{}
+	if p.OnSolution != nil {
+		row := l.HintButton
+		row.W = l.Hints.W
+		_, rest := row.CutLeft(l.HintButton.W, math.Round(p.style.U(8)))
+		p.solution.Rect, _ = rest.CutLeft(math.Round(p.style.U(150)), 0)
+	}
+	// Buttons without a callback can take no focus.
+	p.menu.Disabled, p.solution.Disabled = p.OnMenu == nil, p.OnSolution == nil
+	p.menu.Rect, p.help.Rect = ui.Rect{}, l.HelpButton
+	if p.OnMenu != nil {
+		p.menu.Rect = l.MenuButton
+	}
 	face := p.style.Body()
 	if p.style.Unit != p.unit {
 		p.text.SetMeasure(draw.Measure(face), draw.LineHeight(face))
@@ -249,7 +320,18 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	s.Button(screen, &p.fork)
 
 	// Lesson panel.
-	draw.TextIn(screen, p.Lesson.Title, s.Title(), l.LessonTitle, text.AlignStart, th.Text)
+	titleFace := s.Title()
+	if draw.Measure(titleFace)(p.Lesson.Title) > l.LessonTitle.W {
+		titleFace = s.Label()
+	}
+	draw.TextIn(screen, ui.Ellipsize(p.Lesson.Title, l.LessonTitle.W, draw.Measure(titleFace)), titleFace, l.LessonTitle, text.AlignStart, th.Text)
+	s.Button(screen, &p.help)
+	if p.OnMenu != nil {
+		s.Button(screen, &p.menu)
+	}
+	if p.OnSolution != nil {
+		s.Button(screen, &p.solution)
+	}
 	s.TextPanel(screen, &p.text, s.Body())
 	rows := make([]ui.Rect, ui.MaxGoals)
 	for i := range rows {
@@ -266,13 +348,84 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	for i := range p.tips {
 		s.Tooltip(screen, &p.tips[i].Tooltip, l.Window)
 	}
+	if p.showHelp {
+		p.drawHelp(screen)
+	}
+}
+
+// shortcuts lists every keyboard shortcut, for the overlay and the mirror.
+var shortcuts = [][2]string{
+	{"Space or P", "play / pause"},
+	{". (period)", "step to the next event"},
+	{", (comma)", "back one second"},
+	{"[  ]", "slower / faster (1/4x to 64x)"},
+	{"F", "fork: drop later actions, carry on from here"},
+	{"1 - 9", "select process 1 to 9"},
+	{"Z", "pause / resume the selected process"},
+	{"X", "crash / restart the selected process"},
+	{"C", "cut / heal its link to the coordinator"},
+	{"E", "expire its lease now"},
+	{"T", "switch fencing (the store's token check)"},
+	{"H", "reveal the next hint"},
+	{"L", "show the solution"},
+	{"Tab", "move focus (leaves the canvas after the last widget)"},
+	{"Esc", "back to the lesson menu"},
+	{"?", "this help"},
+}
+
+func helpText() string {
+	var b strings.Builder
+	for i, k := range shortcuts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(k[0] + ": " + k[1])
+	}
+	return b.String()
+}
+
+// drawHelp draws the keyboard help as a modal card over the player.
+func (p *Player) drawHelp(screen *ebiten.Image) {
+	s, th := p.style, p.style.Theme
+	w := p.layout.Window
+	dim := th.Background
+	dim.A = 0xd8
+	draw.FillRect(screen, w, dim)
+	lh := draw.LineHeight(s.Body())
+	card := ui.Rect{W: math.Min(w.W-s.U(40), s.U(620)), H: float64(len(shortcuts))*lh + s.U(100)}
+	card.X, card.Y = w.X+(w.W-card.W)/2, w.Y+math.Max(s.U(10), (w.H-card.H)/2)
+	draw.FillRoundRect(screen, card, s.U(10), th.Panel)
+	draw.StrokeRoundRect(screen, card, s.U(10), s.U(1.5), th.Accent)
+	in := card.Inset(s.U(20))
+	row, in := in.CutTop(s.U(30), s.U(8))
+	draw.TextIn(screen, "Keyboard shortcuts", s.Title(), row, text.AlignStart, th.Text)
+	for _, k := range shortcuts {
+		row, in = in.CutTop(lh, 0)
+		keys, desc := row.CutLeft(s.U(130), s.U(10))
+		draw.TextIn(screen, k[0], s.Mono(), keys, text.AlignStart, th.Accent)
+		draw.TextIn(screen, k[1], s.Body(), desc, text.AlignStart, th.Text)
+	}
+	row, _ = in.CutTop(lh, 0)
+	draw.TextIn(screen, "Press any key or click to close.", s.Small(), row, text.AlignStart, th.TextDim)
 }
 
 // Inspect implements Inspector.
 func (p *Player) Inspect() SceneInfo {
+	regions := p.layout.Regions()
+	if !p.solution.Rect.Empty() {
+		regions["solution"] = p.solution.Rect
+	}
+	if p.menu.Rect.Empty() {
+		delete(regions, "menu")
+	}
+	if p.Extra != nil {
+		for k, r := range p.Extra() {
+			regions[k] = r
+		}
+	}
 	info := SceneInfo{
 		Name:    "player",
-		Regions: p.layout.Regions(),
+		Regions: regions,
 		Mirror: Mirror{
 			Title:     p.Lesson.Title,
 			Text:      p.Lesson.Body,

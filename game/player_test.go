@@ -102,7 +102,7 @@ func TestPlayerStepForkSpeedScrubHint(t *testing.T) {
 	sp := r.p.layout.Speed
 	r.tick(ui.Input{Cursor: ui.Point{X: sp.MaxX() - 1, Y: sp.Center().Y}, MouseDown: true, MouseJustDown: true})
 	r.tick(ui.Input{Cursor: ui.Point{X: sp.MaxX() - 1, Y: sp.Center().Y}, MouseJustUp: true})
-	if r.p.Speed() != speeds[len(speeds)-1] || r.lastNarration() != "Speed 8×" {
+	if r.p.Speed() != speeds[len(speeds)-1] || r.lastNarration() != "Speed 64×" {
 		t.Errorf("speed %v narration %q", r.p.Speed(), r.lastNarration())
 	}
 	// Scrub to the middle seeks the clock there.
@@ -127,7 +127,7 @@ func TestPlayerStepForkSpeedScrubHint(t *testing.T) {
 
 func TestPlayerFocusOrderAndEscape(t *testing.T) {
 	r := newRig(t)
-	want := []string{"play", "step", "scrub", "speed", "fork", "lessonText", "hint"}
+	want := []string{"play", "step", "scrub", "speed", "fork", "help", "lessonText", "hint"}
 	for _, name := range want {
 		r.key(ui.IntentFocusNext)
 		if got := r.p.Inspect().Focus; got != name {

@@ -31,6 +31,8 @@ type SceneInfo struct {
 	Regions map[string]ui.Rect `json:"regions,omitempty"`
 	Focus   string             `json:"focus,omitempty"` // the focused widget's name
 	Mirror  Mirror             `json:"mirror"`
+	// Run is the lesson run's state, for lesson scenes.
+	Run *RunInfo `json:"run,omitempty"`
 }
 
 // Mirror is the scene's text, duplicated as HTML beside the canvas in the

@@ -18,7 +18,7 @@ import (
 func main() {
 	doc := js.Global().Get("document")
 	page := newPage(doc)
-	g := game.New(game.NewDemo(), game.Options{
+	g := game.New(game.NewApp(nil, ""), game.Options{
 		// boot.js reads prefers-reduced-motion before starting Go.
 		ReducedMotion: js.Global().Get("leaselabReducedMotion").Truthy(),
 		// Tab must be able to leave the canvas for the HTML beside it.

@@ -23,6 +23,10 @@ func main() {
 	width := flag.Int("width", 1280, "window width in device-independent pixels")
 	height := flag.Int("height", 800, "window height in device-independent pixels")
 	reducedMotion := flag.Bool("reduced-motion", false, "replace decorative animation with instant changes")
+	lesson := flag.String("lesson", "", "open lesson `ID` at once instead of the menu")
+	solution := flag.Bool("solution", false, "with --lesson: load the lesson's solution")
+	seek := flag.Duration("seek", 0, "with --lesson: move the play head to `T` (e.g. 30s)")
+	play := flag.Bool("play", false, "with --lesson: start playing")
 	flag.Parse()
 	if *screenshot != "" && *frames <= 0 {
 		fmt.Fprintln(os.Stderr, "leaselab: --screenshot needs --frames N")
@@ -33,7 +37,20 @@ func main() {
 	if *screenshot != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
 	}
-	g := game.New(game.NewDemo(), opts)
+	app := game.NewApp(nil, "")
+	if *lesson != "" {
+		sc, err := app.OpenID(*lesson)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "leaselab:", err)
+			os.Exit(2)
+		}
+		if *solution {
+			sc.ShowSolution()
+		}
+		sc.Seek(*seek)
+		sc.Play(*play)
+	}
+	g := game.New(app, opts)
 
 	ebiten.SetWindowTitle("LeaseLab")
 	ebiten.SetWindowSize(*width, *height)

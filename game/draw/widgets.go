@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -206,25 +207,18 @@ type Goal struct {
 
 // Checklist draws a heading in header and one goal per row: a box that is
 // empty while the goal is open and holds a ✓ once it is met, with the
-// text's colour changing too.
+// text's colour changing too. Goal text wraps to two lines (in the small
+// face if the body face needs more), then ends with an ellipsis.
 func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows []ui.Rect, goals []Goal) {
 	th := s.Theme
 	TextIn(dst, heading, s.Label(), header, text.AlignStart, th.TextDim)
-	// One face for every row: the smaller one if any goal would not fit,
-	// before cutting text with an ellipsis.
-	face := s.Body()
-	for i, g := range goals {
-		if i < len(rows) && Measure(face)(g.Text) > rows[i].W-s.U(28) {
-			face = s.Small()
-		}
-	}
 	for i, g := range goals {
 		if i >= len(rows) {
 			break
 		}
 		row := rows[i]
 		side := math.Min(row.H-s.U(8), s.U(18))
-		box := ui.Rect{X: row.X, Y: row.Y + (row.H-side)/2, W: side, H: side}
+		box := ui.Rect{X: row.X, Y: row.Y + s.U(4), W: side, H: side}
 		fg := th.Text
 		if g.Met {
 			FillRoundRect(dst, box, s.U(3), th.Accept)
@@ -234,7 +228,21 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 			StrokeRoundRect(dst, box, s.U(3), s.px(2), th.TextDim)
 		}
 		_, label := row.CutLeft(side, s.U(10))
-		TextIn(dst, g.Text, face, label, text.AlignStart, fg)
+		face := s.Body()
+		lines := ui.Wrap(g.Text, label.W, Measure(face))
+		if len(lines) > 1 {
+			face = s.Small()
+			lines = ui.Wrap(g.Text, label.W, Measure(face))
+		}
+		lh := LineHeight(face)
+		max := int(math.Max(1, math.Floor(label.H/lh)))
+		if len(lines) > max {
+			lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), label.W, Measure(face)))
+		}
+		for k, line := range lines {
+			r := ui.Rect{X: label.X, Y: label.Y + float64(k)*lh, W: label.W, H: lh}
+			TextIn(dst, line, face, r, text.AlignStart, fg)
+		}
 	}
 }
 

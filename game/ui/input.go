@@ -26,12 +26,25 @@ const (
 	IntentStep      // period: step to the next event
 	IntentFork      // F
 	IntentHint      // H
+	IntentPauseProc // Z: pause/resume the selected process
+	IntentCrashProc // X: crash/restart the selected process
+	IntentCutLink   // C: cut/heal the selected process's link to the coordinator
+	IntentExpire    // E: expire the selected process's lease now
+	IntentFencing   // T: switch the store's token check
+	IntentSolution  // L: load and play the lesson's solution
+	IntentHelp      // ? or F1: the keyboard help overlay
+	IntentBack      // Escape: close an overlay or menu, then back to the lesson menu
+	IntentSlower    // [
+	IntentFaster    // ]
+	IntentBackStep  // comma: scrub back one second
 	intentCount
 )
 
 var intentNames = [intentCount]string{
 	"focus-next", "focus-prev", "activate", "left", "right", "up", "down",
 	"page-up", "page-down", "home", "end", "play-pause", "step", "fork", "hint",
+	"pause-process", "crash-process", "cut-link", "expire-lease", "fencing", "solution", "help", "back",
+	"slower", "faster", "back-step",
 }
 
 func (i Intent) String() string {
@@ -79,6 +92,9 @@ type Input struct {
 	Wheel Point
 
 	Keys Intents
+	// Digit is the digit key pressed this tick (1-9), 0 for none: it
+	// selects process N in the world.
+	Digit int
 
 	WindowW, WindowH float64 // the screen size in pixels
 	Scale            float64 // device scale factor: pixels per device-independent pixel

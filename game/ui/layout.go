@@ -11,7 +11,7 @@ const (
 )
 
 // MaxGoals is how many goal rows the checklist area has room for.
-const MaxGoals = 4
+const MaxGoals = 5
 
 // Player layout sizes in units (see [UnitFor]).
 const (
@@ -23,9 +23,10 @@ const (
 	timelineMax = 320
 	lessonMin   = 320 // the lesson column's width range
 	lessonMax   = 620
+	navH        = 34
 	titleH      = 34
 	goalHeaderH = 28
-	goalRowH    = 30
+	goalRowH    = 40 // two lines of small text
 	hintButtonH = 44
 	hintTextH   = 64
 	iconButtonW = 44 // play/pause and step: square, a comfortable touch target
@@ -80,7 +81,9 @@ type PlayerLayout struct {
 
 	World, Timeline, Controls, Lesson Rect
 
-	// Inside Lesson.
+	// Inside Lesson: a navigation row (back to the menu, keyboard help),
+	// the title, the text, the goals, the hints.
+	Nav, MenuButton, HelpButton           Rect
 	LessonTitle, LessonText, Goals, Hints Rect
 	// Inside Hints.
 	HintButton, HintText Rect
@@ -104,6 +107,9 @@ func LayoutPlayer(window Rect, scale float64) PlayerLayout {
 	l.Timeline, l.World = content.CutBottom(timelineH, px(gap))
 
 	in := l.Lesson.Inset(px(pad))
+	l.Nav, in = in.CutTop(px(navH), px(innerGap))
+	l.MenuButton, _ = l.Nav.CutLeft(px(120), 0)
+	l.HelpButton, _ = l.Nav.CutRight(px(96), 0)
 	l.LessonTitle, in = in.CutTop(px(titleH), px(innerGap))
 	l.Hints, in = in.CutBottom(px(hintButtonH+innerGap+hintTextH), px(innerGap))
 	// Sum rounded rows, as GoalRow does, so the last row stays inside.
@@ -139,7 +145,7 @@ func (l PlayerLayout) GoalRow(i int) Rect {
 func (l PlayerLayout) Regions() map[string]Rect {
 	return map[string]Rect{
 		"world": l.World, "timeline": l.Timeline, "controls": l.Controls, "lesson": l.Lesson,
-		"lessonTitle": l.LessonTitle, "lessonText": l.LessonText, "goals": l.Goals, "hints": l.Hints,
+		"nav": l.Nav, "menu": l.MenuButton, "help": l.HelpButton, "lessonTitle": l.LessonTitle, "lessonText": l.LessonText, "goals": l.Goals, "hints": l.Hints,
 		"hintButton": l.HintButton, "hintText": l.HintText,
 		"play": l.Play, "step": l.Step, "scrub": l.Scrub, "clock": l.Clock,
 		"speedLabel": l.SpeedLabel, "speed": l.Speed, "fork": l.Fork,

@@ -1,0 +1,152 @@
+package game
+
+import (
+	"fmt"
+	"image/color"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// timelineView draws one lane per process: when it believed it led (upper
+// bar) against when the coordinator said it held the lock (lower bar), its
+// pauses and crashes, the belief overlap, and every store decision with its
+// token. Clicking the lanes moves the play head there.
+type timelineView struct {
+	lab  *lab.Lab
+	geom ui.TimelineGeom
+	tl   lab.Timeline
+}
+
+func newTimelineView(lb *lab.Lab) *timelineView { return &timelineView{lab: lb} }
+
+func (v *timelineView) Update(st *State, area ui.Rect) error {
+	v.tl = v.lab.Timeline()
+	v.geom = ui.LayoutTimeline(area, st.Style.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
+	ptr := st.Input.Pointer()
+	lanes := v.geom.Lanes
+	lanes.H = v.geom.Axis.MaxY() - lanes.Y
+	if ptr.Down && ptr.Present && lanes.Contains(ptr.Pos) {
+		v.lab.Seek(time.Duration(v.geom.T(ptr.Pos.X) * float64(time.Second)))
+		v.tl = v.lab.Timeline()
+	}
+	return nil
+}
+
+func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
+	th := s.Theme
+	g := v.geom
+	draw.TextIn(dst, "Timeline", s.Label(), g.Caption, text.AlignStart, th.TextDim)
+	legend := "upper bar: believes it leads   lower bar: coordinator says it holds   orange box: both believe they lead"
+	if draw.Measure(s.Small())(legend) < g.Caption.W-s.U(90) {
+		draw.TextIn(dst, legend, s.Small(), g.Caption, text.AlignEnd, th.TextDim)
+	}
+	sec := func(d time.Duration) float64 { return d.Seconds() }
+	bar := func(row ui.Rect, sp lab.Span, clr color.Color) {
+		x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
+		if x1-x0 < 1 {
+			x1 = x0 + 1
+		}
+		draw.FillRoundRect(dst, ui.Rect{X: x0, Y: row.Y, W: x1 - x0, H: row.H}, s.U(2), clr)
+	}
+	for i, lane := range v.tl.Lanes {
+		row := g.Lane(i)
+		label := ui.Rect{X: g.Labels.X, Y: row.Y, W: g.Labels.W, H: row.H}
+		draw.TextIn(dst, lane.Name, s.Label(), label, text.AlignStart, th.Text)
+		draw.FillRect(dst, row, th.Background)
+		belief, truth := row.SplitV(0.5)
+		belief, truth = belief.InsetXY(0, s.U(2)), truth.InsetXY(0, s.U(2))
+		for _, sp := range lane.Belief {
+			bar(belief, sp, th.Belief)
+		}
+		for _, sp := range lane.Truth {
+			bar(truth, sp, th.Truth)
+		}
+		for _, sp := range lane.Paused {
+			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
+			r := ui.Rect{X: x0, Y: row.Y, W: x1 - x0, H: row.H}
+			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1.5), th.Warning)
+			hatch(dst, r, s.U(8), s.U(1), th.Warning)
+			if r.W > draw.Measure(s.Small())("paused")+s.U(8) {
+				pill(dst, s, r.Center(), "paused", th.Warning, th.Background)
+			}
+		}
+		for _, sp := range lane.Crashed {
+			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
+			r := ui.Rect{X: x0, Y: row.Y + row.H/2 - s.U(2), W: x1 - x0, H: s.U(4)}
+			draw.FillRect(dst, r, th.Reject)
+			draw.CrossMark(dst, ui.Point{X: x0, Y: row.Y + row.H/2}, s.U(12), s.U(2), th.Reject)
+		}
+	}
+	// Belief overlap: outlined across all lanes and labelled.
+	if n := len(v.tl.Lanes); n > 0 {
+		top, bottom := g.Lane(0).Y, g.Lane(n-1).MaxY()
+		for _, sp := range v.tl.Overlaps {
+			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
+			r := ui.Rect{X: x0, Y: top - s.U(2), W: x1 - x0, H: bottom - top + s.U(4)}
+			draw.StrokeRoundRect(dst, r, s.U(3), s.U(2), th.Warning)
+		}
+	}
+	// Store decisions on the writer's lane; tokens shown where it matters.
+	lane := map[string]int{}
+	for i, l := range v.tl.Lanes {
+		lane[l.Name] = i
+	}
+	for _, m := range v.tl.Writes {
+		i, ok := lane[m.From]
+		if !ok {
+			continue
+		}
+		row := g.Lane(i)
+		c := ui.Point{X: g.X(sec(m.At)), Y: row.Y + row.H/2}
+		size := s.U(14)
+		if !m.Accepted || m.Stale {
+			size = s.U(20)
+		}
+		s.Verdict(dst, c, size, m.Accepted)
+		if m.Stale {
+			draw.StrokeCircle(dst, c, size/2+s.U(3), s.U(2), th.Warning)
+		}
+		if !m.Accepted || m.Stale {
+			word := "rejected"
+			if m.Stale {
+				word = "STALE accepted"
+			}
+			draw.TextAligned(dst, fmt.Sprintf("%s %d", word, m.Token), s.Small(), c.X+size/2+s.U(4), c.Y, text.AlignStart, text.AlignCenter, th.Text)
+		}
+	}
+	// Axis and play head.
+	step := ui.TickStep(g.Length, int(g.Lanes.W/s.U(70)))
+	for t := 0.0; t <= g.Length+1e-9; t += step {
+		x := g.X(t)
+		draw.Line(dst, ui.Point{X: x, Y: g.Axis.Y - s.U(3)}, ui.Point{X: x, Y: g.Axis.Y}, s.U(1), th.Border)
+		draw.TextAligned(dst, fmt.Sprintf("%gs", t), s.Small(), x, g.Axis.Y, text.AlignCenter, text.AlignStart, th.TextDim)
+	}
+	now := g.X(v.tl.Now.Seconds())
+	top := g.Lanes.Y - s.U(4)
+	draw.Line(dst, ui.Point{X: now, Y: top}, ui.Point{X: now, Y: g.Axis.Y}, s.U(2), th.Text)
+	draw.Polygon(dst, th.Text, ui.Point{X: now - s.U(5), Y: top - s.U(6)}, ui.Point{X: now + s.U(5), Y: top - s.U(6)}, ui.Point{X: now, Y: top})
+}
+
+// hatch draws diagonal stripes inside r.
+func hatch(dst *ebiten.Image, r ui.Rect, gap, width float64, clr color.Color) {
+	for x := r.X - r.H; x < r.MaxX(); x += gap {
+		a := ui.Point{X: x, Y: r.MaxY()}
+		b := ui.Point{X: x + r.H, Y: r.Y}
+		// Clip to r horizontally.
+		if a.X < r.X {
+			a = ui.Point{X: r.X, Y: r.MaxY() - (r.X - a.X)}
+		}
+		if b.X > r.MaxX() {
+			b = ui.Point{X: r.MaxX(), Y: r.Y + (b.X - r.MaxX())}
+		}
+		if a.X < b.X {
+			draw.Line(dst, a, b, width, clr)
+		}
+	}
+}

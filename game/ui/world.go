@@ -1,0 +1,138 @@
+package ui
+
+import "math"
+
+// WorldGeom places the actors of a lock world inside the world region: the
+// coordinator in a band at the top, the fenced store in a band at the
+// bottom, the processes on a row between them, so every process's link up
+// to the coordinator and down to the store crosses no other actor.
+type WorldGeom struct {
+	Area    Rect
+	Caption Rect
+	Legend  Rect
+	Coord   Rect
+	Store   Rect
+	Procs   []Point // process centres
+	R       float64 // process circle radius
+	// Ring is the outer radius of a process's two lease rings; Badges are
+	// the state badges under the processes.
+	Ring   float64
+	Badges []Rect
+}
+
+// LayoutWorld lays out n processes in area with layout unit u.
+func LayoutWorld(area Rect, u float64, n int) WorldGeom {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	g := WorldGeom{Area: area}
+	in := area.Inset(px(14))
+	g.Caption, in = in.CutTop(px(20), px(6))
+	g.Legend, in = in.CutBottom(px(18), px(8))
+
+	bandW := math.Min(in.W, px(620))
+	coordH := math.Min(px(118), math.Round(in.H*0.34))
+	storeH := math.Min(px(78), math.Round(in.H*0.24))
+	var top, bottom Rect
+	top, in = in.CutTop(coordH, px(16))
+	bottom, in = in.CutBottom(storeH, px(12))
+	g.Coord = Rect{X: math.Round(top.X + (top.W-bandW)/2), Y: top.Y, W: bandW, H: top.H}
+	g.Store = Rect{X: math.Round(bottom.X + (bottom.W-bandW)/2), Y: bottom.Y, W: bandW, H: bottom.H}
+
+	if n < 1 {
+		return g
+	}
+	badgeH := px(22)
+	slot := in.W / float64(n)
+	g.Ring = math.Max(px(20), math.Min(math.Min(px(50), slot*0.3), (in.H-badgeH-px(6))/2))
+	g.R = g.Ring - px(16)
+	cy := in.Y + g.Ring
+	for i := 0; i < n; i++ {
+		c := Point{X: math.Round(in.X + slot*(float64(i)+0.5)), Y: math.Round(cy)}
+		g.Procs = append(g.Procs, c)
+		bw := math.Min(slot-px(8), px(150))
+		g.Badges = append(g.Badges, Rect{X: math.Round(c.X - bw/2), Y: c.Y + g.Ring + px(6), W: bw, H: badgeH})
+	}
+	return g
+}
+
+// HitProcess returns the process under p (its circle and rings), or -1.
+func (g WorldGeom) HitProcess(p Point) int {
+	for i, c := range g.Procs {
+		if math.Hypot(p.X-c.X, p.Y-c.Y) <= g.Ring || g.Badges[i].Contains(p) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Popover places a vertical menu of n buttons next to process i, inside the
+// world area: to the right of the process if it fits, else to the left.
+func (g WorldGeom) Popover(i, n int, u float64) (box Rect, items []Rect) {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	w, h := px(150), px(36)
+	gapY := px(6)
+	box = Rect{W: w + 2*px(8), H: float64(n)*h + float64(n-1)*gapY + 2*px(8)}
+	c := g.Procs[i]
+	box.X = c.X + g.Ring + px(10)
+	if box.MaxX() > g.Area.MaxX()-px(4) {
+		box.X = c.X - g.Ring - px(10) - box.W
+	}
+	box.Y = c.Y - box.H/2
+	box.X = clamp(box.X, g.Area.X+px(4), g.Area.MaxX()-box.W-px(4))
+	box.Y = clamp(box.Y, g.Area.Y+px(4), g.Area.MaxY()-box.H-px(4))
+	in := box.Inset(px(8))
+	for k := 0; k < n; k++ {
+		var r Rect
+		r, in = in.CutTop(h, gapY)
+		items = append(items, r)
+	}
+	return box, items
+}
+
+// TimelineGeom maps virtual time to x inside the timeline region.
+type TimelineGeom struct {
+	Caption, Labels, Lanes, Axis Rect
+	Length                       float64 // seconds the lanes span
+	LaneH                        float64
+}
+
+// LayoutTimeline lays out n lanes spanning length seconds.
+func LayoutTimeline(area Rect, u float64, n int, length float64) TimelineGeom {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	g := TimelineGeom{Length: math.Max(length, 1)}
+	in := area.Inset(px(12))
+	g.Caption, in = in.CutTop(px(18), px(4))
+	g.Axis, in = in.CutBottom(px(16), px(4))
+	g.Labels, g.Lanes = in.CutLeft(px(72), px(8))
+	if n > 0 {
+		g.LaneH = math.Min(px(44), g.Lanes.H/float64(n))
+	}
+	return g
+}
+
+// X returns the x of time t seconds.
+func (g TimelineGeom) X(t float64) float64 {
+	return g.Lanes.X + g.Lanes.W*clamp(t/g.Length, 0, 1)
+}
+
+// T returns the time in seconds at x.
+func (g TimelineGeom) T(x float64) float64 {
+	if g.Lanes.W <= 0 {
+		return 0
+	}
+	return clamp((x-g.Lanes.X)/g.Lanes.W, 0, 1) * g.Length
+}
+
+// Lane returns the row of lane i.
+func (g TimelineGeom) Lane(i int) Rect {
+	return Rect{X: g.Lanes.X, Y: g.Lanes.Y + float64(i)*g.LaneH, W: g.Lanes.W, H: g.LaneH - math.Round(g.LaneH*0.15)}
+}
+
+// TickStep picks a tick spacing in seconds giving at most max ticks.
+func TickStep(length float64, max int) float64 {
+	for _, s := range []float64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600} {
+		if length/s <= float64(max) {
+			return s
+		}
+	}
+	return 3600
+}
