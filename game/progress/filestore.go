@@ -1,0 +1,136 @@
+package progress
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// FileStore keeps progress in one file, written atomically: the new bytes
+// go to a temporary file in the same directory, which is synced to disk and
+// then renamed over the old file, so a crash or power cut leaves either the
+// old progress or the new, never a torn file.
+type FileStore struct {
+	Path string
+}
+
+// DefaultPath is where the desktop program keeps progress:
+// <user config dir>/leaselab/progress.json (on Linux
+// $XDG_CONFIG_HOME/leaselab/progress.json, usually ~/.config/...).
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "leaselab", "progress.json"), nil
+}
+
+// NewFileStore returns a store for the file at path (created on first Save,
+// with its directory).
+func NewFileStore(path string) *FileStore { return &FileStore{Path: path} }
+
+// maxBackups bounds the .corrupt-N names tried, so a directory full of them
+// cannot make Backup loop for long.
+const maxBackups = 1000
+
+// Load implements [Store]. It reads at most MaxSize+1 bytes, enough for
+// [Decode] to refuse a file that is too large without reading all of it.
+func (s *FileStore) Load() ([]byte, error) {
+	f, err := os.Open(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxSize+1))
+}
+
+// Save implements [Store].
+func (s *FileStore) Save(b []byte) (err error) {
+	dir := filepath.Dir(s.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(s.Path)+"-*.tmp") // mode 0600
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(b); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), s.Path); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir makes a rename in dir durable. Best effort: some systems
+// (Windows) cannot open a directory for syncing, and the rename itself has
+// already happened.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// Backup implements [Store]: it keeps the unreadable progress as
+// <path>.corrupt-N, N from 1, never replacing an earlier backup. When the
+// file on disk is larger than old (Load reads at most MaxSize+1 bytes), the
+// file itself is moved there, so nothing of it is lost.
+func (s *FileStore) Backup(old []byte) (string, error) {
+	for n := 1; n <= maxBackups; n++ {
+		dst := fmt.Sprintf("%s.corrupt-%d", s.Path, n)
+		if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
+		if fi, err := os.Stat(s.Path); err == nil && fi.Size() > int64(len(old)) {
+			if err := os.Rename(s.Path, dst); err != nil {
+				return "", err
+			}
+			syncDir(filepath.Dir(dst))
+			return dst, nil
+		}
+		f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue // taken since the Lstat
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(old)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(dst)
+			return "", err
+		}
+		return dst, nil
+	}
+	return "", fmt.Errorf("%d backups of %s already exist; delete some", maxBackups, s.Path)
+}

@@ -1,0 +1,306 @@
+// Package progress is the learner's saved progress: which lessons are done,
+// which goals were met, how far down each hint ladder the learner went, the
+// last action log and slider values of each lesson, and each exercise's
+// verdict. It is a small versioned JSON document kept in a [Store] (a file on
+// the desktop, localStorage in the browser), with no display code, so it is
+// tested under plain `go test`.
+//
+// Reading saved progress never fails in a way the learner must fix: [Open]
+// always returns usable progress, and when the saved data cannot be read it
+// keeps a copy of it (see [Store.Backup]) and returns a notice to show.
+//
+// The game uses it like this:
+//
+//	p, notice := progress.Open(opts.Store) // at start; show notice if not ""
+//	l := p.Lesson("fenced-writes")          // zero Lesson if never played
+//	l.GoalsMet = append(l.GoalsMet, "stale-write-rejected")
+//	p.SetLesson("fenced-writes", l)
+//	if err := progress.Save(opts.Store, p); err != nil { show(err) }
+//
+// Save after something the learner would hate to lose (a goal met, a lesson
+// completed, a hint revealed, an exercise answered, a slider released, and
+// every few seconds while the action log grows), not every frame.
+package progress
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"unicode/utf8"
+)
+
+// Version is the document version this code reads and writes. Change it
+// whenever a field is added, removed or changes meaning: a document of
+// another version is set aside (kept by [Store.Backup]) rather than misread.
+const Version = 1
+
+// Limits on what [Decode] accepts. Real progress is a few kilobytes; these
+// leave room for long action logs while keeping hostile input cheap to
+// refuse (localStorage holds about 5 million characters per origin).
+const (
+	MaxSize     = 2 << 20 // bytes of JSON
+	MaxDepth    = 64      // nesting of arrays and objects, action logs included
+	MaxEntries  = 1000    // lessons, exercises, goals per lesson, knobs per lesson
+	MaxIDLength = 200     // bytes in a lesson, exercise, goal or knob id
+	MaxHints    = 1000    // hints seen in one lesson
+)
+
+// Progress is the whole saved document.
+type Progress struct {
+	Version   int                 `json:"version"`
+	Lessons   map[string]Lesson   `json:"lessons"`   // by lesson id
+	Exercises map[string]Exercise `json:"exercises"` // by exercise id
+}
+
+// Lesson is the learner's progress in one lesson.
+type Lesson struct {
+	Completed bool     `json:"completed,omitempty"`
+	GoalsMet  []string `json:"goalsMet,omitempty"` // goal ids, in the order they were met
+	// HintsSeen is how many rungs of the lesson's hint ladder the learner
+	// has revealed (hints are ordered from a nudge to the answer).
+	HintsSeen int `json:"hintsSeen,omitempty"`
+	// Log is the learner's last action log, as the lesson player encoded
+	// it; this package only stores it. Nil when there is none.
+	Log json.RawMessage `json:"log,omitempty"`
+	// Knobs are the slider values the learner last set, by knob id.
+	Knobs map[string]float64 `json:"knobs,omitempty"`
+}
+
+// Exercise is the learner's progress in one exercise.
+type Exercise struct {
+	Passed   bool `json:"passed,omitempty"`
+	Attempts int  `json:"attempts,omitempty"`
+}
+
+// New returns empty progress of the current version.
+func New() Progress {
+	return Progress{Version: Version, Lessons: map[string]Lesson{}, Exercises: map[string]Exercise{}}
+}
+
+// Lesson returns the progress in lesson id (the zero Lesson if none).
+func (p *Progress) Lesson(id string) Lesson { return p.Lessons[id] }
+
+// SetLesson records the progress in lesson id.
+func (p *Progress) SetLesson(id string, l Lesson) {
+	if p.Lessons == nil {
+		p.Lessons = map[string]Lesson{}
+	}
+	p.Lessons[id] = l
+}
+
+// MeetGoal records that goal was met in lesson id, once, and reports
+// whether it is new.
+func (p *Progress) MeetGoal(lesson, goal string) bool {
+	l := p.Lesson(lesson)
+	if slices.Contains(l.GoalsMet, goal) {
+		return false
+	}
+	l.GoalsMet = append(l.GoalsMet, goal)
+	p.SetLesson(lesson, l)
+	return true
+}
+
+// Exercise returns the progress in exercise id (the zero Exercise if none).
+func (p *Progress) Exercise(id string) Exercise { return p.Exercises[id] }
+
+// RecordAttempt counts one answer to exercise id. An exercise once passed
+// stays passed.
+func (p *Progress) RecordAttempt(id string, passed bool) {
+	if p.Exercises == nil {
+		p.Exercises = map[string]Exercise{}
+	}
+	e := p.Exercises[id]
+	if e.Attempts < math.MaxInt32 {
+		e.Attempts++
+	}
+	e.Passed = e.Passed || passed
+	p.Exercises[id] = e
+}
+
+// DecodeError says why saved progress could not be read. [Decode] returns
+// one for every input it refuses.
+type DecodeError struct {
+	Reason string // for the learner: short, no JSON jargon where avoidable
+	Err    error  // the underlying error, if any
+}
+
+func (e *DecodeError) Error() string { return "progress: " + e.Reason }
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+func refuse(err error, format string, args ...any) (Progress, error) {
+	return New(), &DecodeError{Reason: fmt.Sprintf(format, args...), Err: err}
+}
+
+// Decode reads a saved document. Empty input (nothing saved yet) gives new
+// progress and no error. Input it cannot trust (not JSON, another version,
+// wrong field types, unknown fields, too large, too deeply nested, values
+// out of range) gives new progress and a *[DecodeError]; it never panics and
+// never returns half-read progress.
+func Decode(b []byte) (Progress, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return New(), nil
+	}
+	if len(b) > MaxSize {
+		return refuse(nil, "it is %d bytes, more than the %d allowed", len(b), MaxSize)
+	}
+	if !utf8.Valid(b) {
+		return refuse(nil, "it is not text")
+	}
+	if d := depth(b); d > MaxDepth {
+		return refuse(nil, "it is nested more than %d levels deep", MaxDepth)
+	}
+	// Read the version alone first, so a document of another version is
+	// reported as such rather than as whatever field it fails on.
+	var head struct {
+		Version json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return refuse(err, "it is not valid progress data: %v", err)
+	}
+	var v int
+	if len(head.Version) == 0 || json.Unmarshal(head.Version, &v) != nil {
+		return refuse(nil, "it has no version number")
+	}
+	if v != Version {
+		return refuse(nil, "it is version %d; this LeaseLab reads version %d", v, Version)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p Progress
+	if err := dec.Decode(&p); err != nil {
+		return refuse(err, "it is not valid progress data: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return refuse(err, "it has data after the end of the document")
+	}
+	if err := p.validate(); err != nil {
+		return refuse(err, "%v", err)
+	}
+	if p.Lessons == nil {
+		p.Lessons = map[string]Lesson{}
+	}
+	if p.Exercises == nil {
+		p.Exercises = map[string]Exercise{}
+	}
+	for id, l := range p.Lessons {
+		if string(l.Log) == "null" {
+			l.Log = nil
+			p.Lessons[id] = l
+		}
+	}
+	return p, nil
+}
+
+// Encode writes p as JSON (with Version set to the current version). It
+// refuses progress that [Decode] would refuse, so nothing saved is unreadable.
+func Encode(p Progress) ([]byte, error) {
+	p.Version = Version
+	if err := p.validate(); err != nil {
+		return nil, fmt.Errorf("progress: cannot save: %w", err)
+	}
+	if p.Lessons == nil {
+		p.Lessons = map[string]Lesson{}
+	}
+	if p.Exercises == nil {
+		p.Exercises = map[string]Exercise{}
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("progress: cannot save: %w", err)
+	}
+	if len(b) > MaxSize {
+		return nil, fmt.Errorf("progress: cannot save: %d bytes, more than the %d allowed", len(b), MaxSize)
+	}
+	if d := depth(b); d > MaxDepth {
+		return nil, fmt.Errorf("progress: cannot save: nested more than %d levels deep", MaxDepth)
+	}
+	return b, nil
+}
+
+// validate checks the ranges that JSON types alone do not.
+func (p *Progress) validate() error {
+	if len(p.Lessons) > MaxEntries || len(p.Exercises) > MaxEntries {
+		return errors.New("it lists more lessons or exercises than exist")
+	}
+	for id, l := range p.Lessons {
+		if err := checkID("lesson", id); err != nil {
+			return err
+		}
+		if len(l.GoalsMet) > MaxEntries || len(l.Knobs) > MaxEntries {
+			return fmt.Errorf("lesson %q has too many goals or sliders", id)
+		}
+		for _, g := range l.GoalsMet {
+			if err := checkID("goal", g); err != nil {
+				return err
+			}
+		}
+		if l.HintsSeen < 0 || l.HintsSeen > MaxHints {
+			return fmt.Errorf("lesson %q has %d hints seen", id, l.HintsSeen)
+		}
+		for k, v := range l.Knobs {
+			if err := checkID("slider", k); err != nil {
+				return err
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("slider %q of lesson %q is not a number", k, id)
+			}
+		}
+		if len(l.Log) > 0 && !json.Valid(l.Log) {
+			return fmt.Errorf("the action log of lesson %q is not valid JSON", id)
+		}
+	}
+	for id, e := range p.Exercises {
+		if err := checkID("exercise", id); err != nil {
+			return err
+		}
+		if e.Attempts < 0 || e.Attempts > math.MaxInt32 {
+			return fmt.Errorf("exercise %q has %d attempts", id, e.Attempts)
+		}
+	}
+	return nil
+}
+
+func checkID(kind, id string) error {
+	if id == "" || len(id) > MaxIDLength || !utf8.ValidString(id) {
+		return fmt.Errorf("it has a %s id that is empty, too long or not text", kind)
+	}
+	return nil
+}
+
+// depth returns the deepest nesting of arrays and objects in b, scanning
+// bytes only (so a hostile document costs one pass, whatever its shape).
+// It stops counting once past MaxDepth.
+func depth(b []byte) int {
+	d, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			d++
+			if d > deepest {
+				deepest = d
+				if deepest > MaxDepth {
+					return deepest
+				}
+			}
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return deepest
+}

@@ -1,0 +1,171 @@
+package progress
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Store keeps the encoded document somewhere that outlives the program.
+// Implementations: [FileStore] (desktop), the browser's localStorage store
+// (package wasm), and [MemStore].
+type Store interface {
+	// Load returns the saved bytes, or nil and no error when nothing has
+	// been saved yet.
+	Load() ([]byte, error)
+	// Save replaces the saved bytes. It must be atomic: after a crash the
+	// store holds either the old bytes or the new ones, never a mix.
+	Save(b []byte) error
+	// Backup keeps a copy of bytes that could not be read, so a learner's
+	// progress is never silently thrown away, and says where it went in
+	// words the learner can follow (a file path, a localStorage key).
+	Backup(old []byte) (where string, err error)
+}
+
+// Noticer is implemented by stores that have something to tell the learner
+// about the store itself, for instance that progress will last only until
+// the browser tab closes.
+type Noticer interface {
+	Notice() string
+}
+
+// Open loads progress from s. It always returns usable progress; notice,
+// when not empty, is a sentence for the learner: why the saved progress was
+// set aside (and where it was kept), or why it will not be saved for long.
+func Open(s Store) (p Progress, notice string) {
+	var notes []string
+	if n, ok := s.(Noticer); ok && n.Notice() != "" {
+		notes = append(notes, n.Notice())
+	}
+	b, err := s.Load()
+	if err != nil {
+		notes = append(notes, fmt.Sprintf("Your saved progress could not be loaded (%v); starting fresh.", err))
+		return New(), join(notes)
+	}
+	p, err = Decode(b)
+	if err != nil {
+		where, berr := s.Backup(b)
+		notes = append(notes, Message(err, where, berr))
+	}
+	return p, join(notes)
+}
+
+// Save encodes p and saves it in s.
+func Save(s Store, p Progress) error {
+	b, err := Encode(p)
+	if err != nil {
+		return err
+	}
+	if err := s.Save(b); err != nil {
+		return fmt.Errorf("progress: could not save: %w", err)
+	}
+	return nil
+}
+
+// Message is the sentence the learner sees when saved progress could not be
+// decoded (err, from [Decode]) and was kept at where (or could not be kept:
+// backupErr).
+func Message(err error, where string, backupErr error) string {
+	reason := err.Error()
+	var de *DecodeError
+	if errors.As(err, &de) {
+		reason = de.Reason
+	}
+	msg := "Your saved progress could not be read (" + reason + "); starting fresh."
+	switch {
+	case backupErr != nil:
+		msg += " The old data could not be kept: " + backupErr.Error() + "."
+	case where != "":
+		msg += " The old data was kept as " + where + "."
+	}
+	return msg
+}
+
+func join(notes []string) string {
+	s := ""
+	for i, n := range notes {
+		if i > 0 {
+			s += " "
+		}
+		s += n
+	}
+	return s
+}
+
+// MemStore keeps progress in memory: for tests, and as the fallback where
+// nothing lasting is available. Set the Err fields to make its methods fail.
+// It is safe for concurrent use.
+type MemStore struct {
+	mu      sync.Mutex
+	data    []byte
+	backups [][]byte
+	notice  string
+
+	LoadErr, SaveErr, BackupErr error
+}
+
+// NewMemStore returns a store holding data (nil: nothing saved) that
+// reports notice through [Noticer] (empty: none).
+func NewMemStore(data []byte, notice string) *MemStore {
+	return &MemStore{data: clone(data), notice: notice}
+}
+
+// Notice implements [Noticer].
+func (m *MemStore) Notice() string { return m.notice }
+
+// Load implements [Store].
+func (m *MemStore) Load() ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.LoadErr != nil {
+		return nil, m.LoadErr
+	}
+	return clone(m.data), nil
+}
+
+// Save implements [Store].
+func (m *MemStore) Save(b []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.SaveErr != nil {
+		return m.SaveErr
+	}
+	m.data = clone(b)
+	return nil
+}
+
+// Backup implements [Store]; the copies are in Backups.
+func (m *MemStore) Backup(old []byte) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.BackupErr != nil {
+		return "", m.BackupErr
+	}
+	m.backups = append(m.backups, clone(old))
+	return fmt.Sprintf("memory backup %d", len(m.backups)), nil
+}
+
+// Data returns the saved bytes.
+func (m *MemStore) Data() []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return clone(m.data)
+}
+
+// Backups returns the copies Backup kept, oldest first.
+func (m *MemStore) Backups() [][]byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([][]byte, len(m.backups))
+	for i, b := range m.backups {
+		out[i] = clone(b)
+	}
+	return out
+}
+
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte{}, b...)
+}
