@@ -7,7 +7,8 @@
 #   make test-ui       the front end's display-free tests: fast, no browser
 #   make test-browser  headless Chromium end-to-end test (needs chromium)
 #   make test-desktop  display tests and the desktop screenshot under Xvfb
-#   make test-wasm     core's determinism tests compiled to wasm, run in headless Chromium
+#   make test-wasm     core's determinism tests and the browser progress store,
+#                      compiled to wasm and run in headless Chromium
 
 GO         ?= go
 STATICCHECK ?= staticcheck
@@ -82,6 +83,7 @@ test-ui:
 # core's golden-hash tests, compiled to wasm and run inside Chromium. The
 # -require-browser check fails the run if go_js_wasm_exec is anything but a
 # browser (Go's own script would run them under Node). wasmbrowsertest
+# The wasm package's tests (the localStorage progress store) run there too.
 # v0.11.0's DevTools client logs "could not unmarshal event" for events newer
 # Chromium sends; those lines are noise and are filtered out.
 test-wasm:
@@ -89,6 +91,8 @@ test-wasm:
 	  echo "  go install github.com/agnivade/wasmbrowsertest@$(WASMBROWSERTEST_VERSION) && cp \"\$$(go env GOPATH)/bin/wasmbrowsertest\" \"\$$(go env GOPATH)/bin/go_js_wasm_exec\""; exit 1; }
 	@test -x /usr/bin/chromium || { echo "test-wasm: install chromium: apt-get install -y chromium"; exit 1; }
 	@out="$$(GOOS=js GOARCH=wasm $(GO) test -count=1 -v -run 'Golden|TraceHash|Determin' ./core/ -args -require-browser=HeadlessChrome 2>&1)"; \
+	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event'; exit $$status
+	@out="$$(GOOS=js GOARCH=wasm $(GO) test -count=1 ./wasm/ 2>&1)"; \
 	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event'; exit $$status
 
 test-browser: wasm

@@ -36,10 +36,19 @@ func TestDesktopScreenshot(t *testing.T) {
 	}
 	os.Remove(shot)
 	start := time.Now()
+	// Progress goes to a file of the test's own (--progress); the config
+	// directory is a temporary one too, and must stay empty, so a test run
+	// never touches the learner's real progress.
+	config := t.TempDir()
 	run := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1920x1080x24",
-		bin, "--frames", "30", "--screenshot", shot, "--width", "1280", "--height", "800")
+		bin, "--frames", "30", "--screenshot", shot, "--width", "1280", "--height", "800",
+		"--progress", filepath.Join(t.TempDir(), "progress.json"))
+	run.Env = append(os.Environ(), "XDG_CONFIG_HOME="+config)
 	if out, err := run.CombinedOutput(); err != nil {
 		t.Fatalf("leaselab under Xvfb: %v\n%s", err, out)
+	}
+	if entries, _ := os.ReadDir(config); len(entries) > 0 {
+		t.Errorf("leaselab --progress wrote to the config directory: %v", entries)
 	}
 	t.Logf("30 frames under Xvfb in %d ms (software rendering)", time.Since(start).Milliseconds())
 	data, err := os.ReadFile(shot)

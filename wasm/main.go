@@ -25,6 +25,9 @@ func main() {
 		WrapFocus:     false,
 		OnFocusEscape: page.focusOutside,
 		OnUpdate:      page.update,
+		// localStorage, or memory (with a notice) where the browser
+		// refuses it.
+		Store: newBrowserStore(),
 	})
 	exposeBridge(g)
 	if err := ebiten.RunGame(g); err != nil {

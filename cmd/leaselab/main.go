@@ -3,6 +3,10 @@
 //
 //	leaselab                                   # play
 //	leaselab --frames 30 --screenshot out.png  # draw 30 frames, save, exit
+//	leaselab --progress /tmp/p.json            # keep progress there instead
+//
+// Progress is kept in <user config dir>/leaselab/progress.json (on Linux
+// ~/.config/leaselab/progress.json) unless --progress says otherwise.
 package main
 
 import (
@@ -15,6 +19,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game"
+	"leaselab/game/progress"
 )
 
 func main() {
@@ -27,13 +32,17 @@ func main() {
 	solution := flag.Bool("solution", false, "with --lesson: load the lesson's solution")
 	seek := flag.Duration("seek", 0, "with --lesson: move the play head to `T` (e.g. 30s)")
 	play := flag.Bool("play", false, "with --lesson: start playing")
+	progressPath := flag.String("progress", "", "keep the learner's progress in the JSON file at `path` (default: the user config dir)")
 	flag.Parse()
 	if *screenshot != "" && *frames <= 0 {
 		fmt.Fprintln(os.Stderr, "leaselab: --screenshot needs --frames N")
 		os.Exit(2)
 	}
 
-	opts := game.Options{ReducedMotion: *reducedMotion, WrapFocus: true, CaptureFrame: *frames}
+	opts := game.Options{
+		ReducedMotion: *reducedMotion, WrapFocus: true, CaptureFrame: *frames,
+		Store: progressStore(*progressPath),
+	}
 	if *screenshot != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
 	}
@@ -60,6 +69,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "leaselab:", err)
 		os.Exit(1)
 	}
+}
+
+// progressStore is the file store at path, or at the default path. Without
+// a config directory (no $HOME) progress lives in memory, and the game shows
+// why through the store's notice.
+func progressStore(path string) progress.Store {
+	if path == "" {
+		p, err := progress.DefaultPath()
+		if err != nil {
+			return progress.NewMemStore(nil, "LeaseLab found no folder to save progress in ("+err.Error()+
+				"), so it will last only until you quit. Start it with --progress FILE to choose one.")
+		}
+		path = p
+	}
+	return progress.NewFileStore(path)
 }
 
 func writePNG(path string, img image.Image) error {

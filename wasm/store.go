@@ -1,0 +1,123 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"leaselab/game/progress"
+)
+
+// The localStorage keys. The version in the key name is the storage
+// layout's; the document inside carries its own (progress.Version).
+const (
+	progressKey = "leaselab.progress.v1"
+	backupKey   = "leaselab.progress.corrupt"
+	probeKey    = "leaselab.probe"
+)
+
+// noStorageNotice is shown when the browser refuses localStorage (private
+// browsing, storage blocked for the site, a sandboxed frame).
+const noStorageNotice = "This browser is not letting LeaseLab save your progress " +
+	"(private browsing or blocked site data?), so it will last only until this tab closes."
+
+// browserStore keeps progress in localStorage. Every call into storage is
+// guarded: Storage methods throw (SecurityError when storage is blocked,
+// QuotaExceededError when full), and a JavaScript exception must become a
+// Go error, not a crashed game.
+type browserStore struct {
+	storage js.Value
+}
+
+// newBrowserStore returns the localStorage store, or, when localStorage is
+// missing or refuses a test write, a memory store whose Notice says that
+// progress will not outlive the tab.
+func newBrowserStore() progress.Store { return openStore(js.Global()) }
+
+// openStore is newBrowserStore for the window win (a fake one in tests).
+func openStore(win js.Value) progress.Store {
+	storage, err := jsTry(func() js.Value {
+		// Reflect.get through Call: reading window.localStorage can
+		// throw, and only Call turns a throw into a catchable panic.
+		return js.Global().Get("Reflect").Call("get", win, "localStorage")
+	})
+	if err == nil {
+		err = probe(storage)
+	}
+	if err != nil {
+		js.Global().Get("console").Call("warn", "LeaseLab: localStorage unavailable: "+err.Error())
+		return progress.NewMemStore(nil, noStorageNotice)
+	}
+	return &browserStore{storage: storage}
+}
+
+// probe writes and removes a key: Safari's old private mode exposed a
+// localStorage whose every setItem threw.
+func probe(storage js.Value) error {
+	if storage.Type() != js.TypeObject {
+		return errors.New("window.localStorage is " + storage.Type().String())
+	}
+	_, err := jsTry(func() js.Value {
+		storage.Call("setItem", probeKey, "1")
+		return storage.Call("removeItem", probeKey)
+	})
+	return err
+}
+
+// Load implements progress.Store.
+func (s *browserStore) Load() ([]byte, error) {
+	v, err := jsTry(func() js.Value { return s.storage.Call("getItem", progressKey) })
+	if err != nil {
+		return nil, err
+	}
+	if v.Type() != js.TypeString {
+		return nil, nil // null: nothing saved
+	}
+	return []byte(v.String()), nil
+}
+
+// Save implements progress.Store. setItem replaces the value in one step,
+// so a failed Save leaves the old progress.
+func (s *browserStore) Save(b []byte) error {
+	_, err := jsTry(func() js.Value { return s.storage.Call("setItem", progressKey, string(b)) })
+	return err
+}
+
+// Backup implements progress.Store. There is one backup slot: an older
+// backup is replaced, since localStorage is small and shared by the origin.
+func (s *browserStore) Backup(old []byte) (string, error) {
+	_, err := jsTry(func() js.Value { return s.storage.Call("setItem", backupKey, string(old)) })
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("localStorage[%q] in this browser", backupKey), nil
+}
+
+// jsTry runs f and turns a JavaScript exception thrown inside it (which
+// syscall/js raises as a js.Error panic) into an error.
+func jsTry(f func() js.Value) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if jerr, ok := r.(js.Error); ok {
+				err = errors.New(jsErrorText(jerr.Value))
+				return
+			}
+			panic(r)
+		}
+	}()
+	return f(), nil
+}
+
+// jsErrorText is "Name: message" for a DOMException or Error.
+func jsErrorText(v js.Value) string {
+	if v.Type() != js.TypeObject {
+		return v.String()
+	}
+	name, msg := v.Get("name"), v.Get("message")
+	if name.Type() == js.TypeString && msg.Type() == js.TypeString {
+		return name.String() + ": " + msg.String()
+	}
+	return v.Call("toString").String()
+}
