@@ -5,6 +5,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/game/ui"
 	"leaselab/lessons"
 )
 
@@ -89,8 +90,23 @@ func (a *App) OpenID(id string) (*LessonScene, error) {
 	return sc, nil
 }
 
-// Update implements Scene.
-func (a *App) Update(st *State) error { return a.current.Update(st) }
+// Update implements Scene. A scene opened during this update gets a first
+// update of its own, with no input, so that it is laid out before it is
+// drawn (Ebitengine may draw before the next update).
+func (a *App) Update(st *State) error {
+	cur := a.current
+	if err := cur.Update(st); err != nil {
+		return err
+	}
+	if a.current != cur {
+		in := st.Input
+		st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
+		err := a.current.Update(st)
+		st.Input = in
+		return err
+	}
+	return nil
+}
 
 // Draw implements Scene.
 func (a *App) Draw(screen *ebiten.Image) { a.current.Draw(screen) }

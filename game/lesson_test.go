@@ -65,6 +65,9 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 	if !ok {
 		t.Fatal("clicking the lesson did not open it")
 	}
+	if _, laidOut := r.a.Inspect().Regions["proc:A"]; !laidOut {
+		t.Fatal("a scene opened by a click must be laid out before it is drawn")
+	}
 	sc.Lab.Advance(4 * time.Second)
 	r.click("proc:A")
 	r.click("action:pause")

@@ -146,7 +146,9 @@ func (w *worldView) Update(st *State, area ui.Rect) error {
 	// The menu first: its buttons sit on top of the world.
 	for i := range w.buttons {
 		if w.buttons[i].Update(in) {
+			// Close the menu: it would hide what the action sets off.
 			w.do(w.menu[i].action)
+			w.selected = -1
 			w.layoutMenu()
 			return nil
 		}

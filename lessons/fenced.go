@@ -15,7 +15,7 @@ var fencedWrites = &Lesson{
 		"A holds the lock with fencing token 7 and writes to storage every two seconds. B waits in line. The lease lasts 10 seconds and A renews it about every 3.3 seconds.",
 		"A lease only says how long the coordinator will wait. It cannot reach into A and stop it. If A freezes (a long garbage-collection pause, a starved CPU, a suspended VM), the coordinator gives up on it, hands the lock to B with token 8, and A, frozen, notices nothing.",
 		"When A thaws, the write it had already started goes out with token 7. Storage is the only party that sees it arrive, so storage must do the last check: remember the highest token it has accepted and refuse anything older.",
-		"Click A (or press 1, then P) to pause it for 20 seconds and watch the lease ring run out while A's own belief stays full.",
+		"Click A and choose Pause (or press 1, then Z) to freeze it for 20 seconds and watch the lease ring run out while A's own belief stays full.",
 	},
 	Recap: "You saw both halves of the protocol. The coordinator decided who owns the lock (A, then B) and numbered each ownership (7, then 8). Storage enforced that order by refusing the late write carrying 7. Switch the check off and the same pause silently corrupts data, even though the lock service never made a mistake.",
 	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {

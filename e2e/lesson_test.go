@@ -1,0 +1,256 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"leaselab/internal/webserve"
+)
+
+// browser is a headless Chromium on a page served by the real handler.
+type browser struct {
+	ctx context.Context
+	srv *httptest.Server
+}
+
+// openBrowser starts Chromium on the built web/ directory. It fails (never
+// skips) when Chromium or the build is missing.
+func openBrowser(t *testing.T, width, height int) *browser {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Fatal("install chromium: apt-get install -y chromium")
+	}
+	web := filepath.Join(repoRoot(t), "web")
+	for _, f := range []string{"leaselab.wasm", "wasm_exec.js"} {
+		if _, err := os.Stat(filepath.Join(web, f)); err != nil {
+			t.Fatalf("web/%s is missing: run make wasm first", f)
+		}
+	}
+	h, err := webserve.NewHandler(web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("no-default-browser-check", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(width, height),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	ctx, cancelTimeout := context.WithTimeout(bctx, 4*time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	// Report what the page prints: a Go panic in the wasm build lands here.
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, describe(a))
+			}
+			t.Logf("console.%s: %s", ev.Type, strings.Join(args, " "))
+		case *runtime.EventExceptionThrown:
+			t.Logf("exception: %s %s", ev.ExceptionDetails.Text, describe(ev.ExceptionDetails.Exception))
+		}
+	}); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`),
+	)
+	if err != nil {
+		t.Fatalf("waiting for the first frame: %v", err)
+	}
+	return &browser{ctx: ctx, srv: srv}
+}
+
+// fullState is leaselab.state() with the lesson run.
+type fullState struct {
+	state
+	Scene struct {
+		Name    string                        `json:"name"`
+		Regions map[string]map[string]float64 `json:"regions"`
+		Mirror  struct {
+			Narration []string `json:"narration"`
+			Goals     []struct {
+				Text string `json:"text"`
+				Met  bool   `json:"met"`
+			} `json:"goals"`
+		} `json:"mirror"`
+		Run *struct {
+			Now     float64 `json:"now"`
+			Holder  string  `json:"holder"`
+			Token   int64   `json:"token"`
+			Playing bool    `json:"playing"`
+			Procs   []struct {
+				Name   string `json:"name"`
+				Paused bool   `json:"paused"`
+			} `json:"procs"`
+			Writes []struct {
+				From     string `json:"from"`
+				Token    int64  `json:"token"`
+				Accepted bool   `json:"accepted"`
+			} `json:"writes"`
+			Complete bool `json:"complete"`
+		} `json:"run"`
+	} `json:"scene"`
+}
+
+func (b *browser) state(t *testing.T) fullState {
+	t.Helper()
+	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](stateExpr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st fullState
+	if err := json.Unmarshal([]byte(raw), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// until polls the state until ok holds, failing after timeout.
+func (b *browser) until(t *testing.T, what string, timeout time.Duration, ok func(fullState) bool) fullState {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		st := b.state(t)
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s (scene %q)", what, st.Scene.Name)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// click presses and releases the mouse on the centre of a named region of
+// the game screen, holding it for two game ticks so Ebitengine sees it.
+func (b *browser) click(t *testing.T, region string) {
+	t.Helper()
+	st := b.until(t, "region "+region, 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions[region]; return ok })
+	r := st.Scene.Regions[region]
+	type box struct{ X, Y, W float64 }
+	rect, err := chromedp.Run(b.ctx, chromedp.Evaluate[box](`(() => { const r = document.querySelector("canvas").getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width} })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := rect.W / st.Width // game pixels to CSS pixels
+	x, y := rect.X+(r["x"]+r["w"]/2)*k, rect.Y+(r["y"]+r["h"]/2)*k
+	for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMouseMoved, input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+		ev := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1}
+		if typ == input.DispatchMouseEventTypeMouseMoved {
+			ev.Button, ev.ClickCount = input.MouseButtonNone, 0
+		}
+		before := b.state(t).Tick
+		if err := chromedp.Do(b.ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			_, err := cdp.Call(ctx, tg, input.DispatchMouseEvent, ev)
+			return chromedp.Void{}, err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		b.until(t, "two ticks", 30*time.Second, func(s fullState) bool { return s.Tick >= before+2 })
+	}
+}
+
+func (b *browser) press(t *testing.T, k key) {
+	t.Helper()
+	if err := chromedp.Do(b.ctx, press(k)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (b *browser) screenshot(t *testing.T, name string) {
+	t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", saveArtifact(t, name, png))
+	checkNotBlank(t, name, png, 64, 0.8)
+}
+
+var (
+	bracketRight = key{key: "]", code: "BracketRight", text: "]", vk: 221}
+	digit3       = key{key: "3", code: "Digit3", text: "3", vk: 51}
+)
+
+// TestBrowserFencedWritesLesson plays the paused-leader lesson as a learner
+// would: open it from the menu, click leader A and pause it, let time run
+// past the lease, and check from the page's state and its HTML mirror that
+// B took over with token 8 and A's late write with token 7 was rejected.
+func TestBrowserFencedWritesLesson(t *testing.T) {
+	b := openBrowser(t, 1440, 860)
+	b.click(t, "lesson:fenced-writes")
+	b.until(t, "the lesson", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "lesson" })
+
+	// Let A lead and write once (play at 1x for a little), then pause A.
+	b.press(t, pKey)
+	b.until(t, "A leading and writing", time.Minute, func(s fullState) bool {
+		return s.Scene.Run.Holder == "A" && len(s.Scene.Run.Writes) > 0
+	})
+	b.press(t, pKey)
+	b.click(t, "proc:A")
+	b.click(t, "action:pause")
+	st := b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
+	pausedAt := st.Scene.Run.Now
+
+	// Faster, then play past the lease and A's wake-up (20 s later).
+	for range 4 {
+		b.press(t, bracketRight)
+	}
+	b.press(t, pKey)
+	st = b.until(t, "A awake again", 2*time.Minute, func(s fullState) bool { return s.Scene.Run.Now > pausedAt+21 })
+	b.press(t, pKey)
+
+	run := st.Scene.Run
+	if run.Holder != "B" || run.Token != 8 {
+		t.Errorf("coordinator: holder %q token %d, want B with 8", run.Holder, run.Token)
+	}
+	rejected := false
+	for _, w := range run.Writes {
+		rejected = rejected || (w.From == "A" && w.Token == 7 && !w.Accepted)
+	}
+	if !rejected {
+		t.Errorf("no rejected write from A with token 7: %+v", run.Writes)
+	}
+	if g := st.Scene.Mirror.Goals; len(g) != 3 || !g[0].Met || !g[1].Met {
+		t.Errorf("goals: %+v", g)
+	}
+	narration, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.getElementById("narration").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"B acquired locks/leader with token 8", "storage rejected A's write with token 7"} {
+		if !strings.Contains(narration, want) {
+			t.Errorf("HTML narration lacks %q", want)
+		}
+	}
+	b.screenshot(t, "browser-fenced-writes.png")
+}
