@@ -37,6 +37,13 @@ const (
 	IntentSlower    // [
 	IntentFaster    // ]
 	IntentBackStep  // comma: scrub back one second
+	IntentNextActor // N: select the next process or worker
+	IntentWrite     // W: the selected process writes now with its own token
+	IntentWriteTok  // V: the selected process writes with the chosen token
+	IntentSetTTL    // Y: set the selected process's TTL (first choice)
+	IntentIdem      // I: switch the job queue's idempotency check
+	IntentDelete    // D: the selected actor deletes the lesson's key
+	IntentPut       // U: the selected actor puts the lesson's key
 	intentCount
 )
 
@@ -45,6 +52,7 @@ var intentNames = [intentCount]string{
 	"page-up", "page-down", "home", "end", "play-pause", "step", "fork", "hint",
 	"pause-process", "crash-process", "cut-link", "expire-lease", "fencing", "solution", "help", "back",
 	"slower", "faster", "back-step",
+	"next-actor", "write", "write-token", "set-ttl", "idempotency", "delete", "put",
 }
 
 func (i Intent) String() string {
@@ -55,7 +63,7 @@ func (i Intent) String() string {
 }
 
 // Intents is a set of intents that fired this tick.
-type Intents uint32
+type Intents uint64
 
 // KeysOf returns the set holding the given intents.
 func KeysOf(intents ...Intent) Intents {
@@ -93,7 +101,7 @@ type Input struct {
 
 	Keys Intents
 	// Digit is the digit key pressed this tick (1-9), 0 for none: it
-	// selects process N in the world.
+	// selects process (or worker) N in the world.
 	Digit int
 
 	WindowW, WindowH float64 // the screen size in pixels

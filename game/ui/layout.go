@@ -1,6 +1,9 @@
 package ui
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // The smallest window the lesson player is designed for, in pixels at a
 // device scale of 1. Every size in the player layout is a multiple of a
@@ -34,6 +37,12 @@ const (
 	speedLabelW = 56
 	speedW      = 128
 	forkW       = 84
+	// The knob strip: one cell per knob (a label row over a slider), at
+	// most knobCols to a row, and a row for the live verdict.
+	knobCols     = 3
+	knobLabelH   = 20
+	knobSliderH  = 30
+	knobVerdictH = 22
 )
 
 // Minimum sizes, in units, that [LayoutPlayer] guarantees for any window of
@@ -80,6 +89,11 @@ type PlayerLayout struct {
 	Unit   float64
 
 	World, Timeline, Controls, Lesson Rect
+	// Knobs is the strip of parameter sliders between the world and the
+	// timeline; empty when the lesson has none. KnobCount is how many
+	// cells it holds (see KnobLabel, KnobSlider, KnobVerdict).
+	Knobs     Rect
+	KnobCount int
 
 	// Inside Lesson: a navigation row (back to the menu, keyboard help),
 	// the title, the text, the goals, the hints.
@@ -95,6 +109,12 @@ type PlayerLayout struct {
 // LayoutPlayer lays out the lesson player in window for a device scale
 // factor. Every size is rounded to whole pixels so edges stay crisp.
 func LayoutPlayer(window Rect, scale float64) PlayerLayout {
+	return LayoutPlayerKnobs(window, scale, 0)
+}
+
+// LayoutPlayerKnobs is LayoutPlayer with a strip for knobs sliders, cut
+// from the bottom of the world so the sliders sit next to what they change.
+func LayoutPlayerKnobs(window Rect, scale float64, knobs int) PlayerLayout {
 	u := UnitFor(window.W, window.H, scale)
 	px := func(v float64) float64 { return math.Round(v * u) }
 	l := PlayerLayout{Window: window, Unit: u}
@@ -105,6 +125,12 @@ func LayoutPlayer(window Rect, scale float64) PlayerLayout {
 	l.Controls, content = content.CutBottom(px(controlsH), px(gap))
 	timelineH := clamp(math.Round(window.H*0.22), px(timelineMin), px(timelineMax))
 	l.Timeline, l.World = content.CutBottom(timelineH, px(gap))
+	if knobs > 0 {
+		rows := (knobs + knobCols - 1) / knobCols
+		h := 2*px(innerGap) + float64(rows)*(px(knobLabelH)+px(knobSliderH)) + px(knobVerdictH)
+		l.Knobs, l.World = l.World.CutBottom(h, px(gap))
+		l.KnobCount = knobs
+	}
 
 	in := l.Lesson.Inset(px(pad))
 	l.Nav, in = in.CutTop(px(navH), px(innerGap))
@@ -129,6 +155,36 @@ func LayoutPlayer(window Rect, scale float64) PlayerLayout {
 	return l
 }
 
+// knobCell is the cell of knob i inside the knob strip.
+func (l PlayerLayout) knobCell(i int) Rect {
+	px := func(v float64) float64 { return math.Round(v * l.Unit) }
+	cols := min(l.KnobCount, knobCols)
+	in := l.Knobs.InsetXY(px(pad), px(innerGap))
+	w := math.Floor((in.W - float64(cols-1)*px(2*gap)) / float64(cols))
+	rowH := px(knobLabelH) + px(knobSliderH)
+	return Rect{X: in.X + float64(i%cols)*(w+px(2*gap)), Y: in.Y + float64(i/cols)*rowH, W: w, H: rowH}
+}
+
+// KnobLabel is the row naming knob i and its value.
+func (l PlayerLayout) KnobLabel(i int) Rect {
+	r, _ := l.knobCell(i).CutTop(math.Round(knobLabelH*l.Unit), 0)
+	return r
+}
+
+// KnobSlider is knob i's slider.
+func (l PlayerLayout) KnobSlider(i int) Rect {
+	_, r := l.knobCell(i).CutTop(math.Round(knobLabelH*l.Unit), 0)
+	return r
+}
+
+// KnobVerdict is the row under the sliders for the lesson's live check.
+func (l PlayerLayout) KnobVerdict() Rect {
+	px := func(v float64) float64 { return math.Round(v * l.Unit) }
+	in := l.Knobs.InsetXY(px(pad), px(innerGap))
+	r, _ := in.CutBottom(px(knobVerdictH), 0)
+	return r
+}
+
 // GoalHeader is the row holding the checklist's heading.
 func (l PlayerLayout) GoalHeader() Rect {
 	r, _ := l.Goals.CutTop(math.Round(goalHeaderH*l.Unit), 0)
@@ -143,6 +199,17 @@ func (l PlayerLayout) GoalRow(i int) Rect {
 
 // Regions names every rectangle, for tests and the browser bridge.
 func (l PlayerLayout) Regions() map[string]Rect {
+	m := l.regions()
+	if l.KnobCount > 0 {
+		m["knobs"], m["knobVerdict"] = l.Knobs, l.KnobVerdict()
+		for i := range l.KnobCount {
+			m[fmt.Sprintf("knob:%d", i)] = l.KnobSlider(i)
+		}
+	}
+	return m
+}
+
+func (l PlayerLayout) regions() map[string]Rect {
 	return map[string]Rect{
 		"world": l.World, "timeline": l.Timeline, "controls": l.Controls, "lesson": l.Lesson,
 		"nav": l.Nav, "menu": l.MenuButton, "help": l.HelpButton, "lessonTitle": l.LessonTitle, "lessonText": l.LessonText, "goals": l.Goals, "hints": l.Hints,

@@ -139,3 +139,42 @@ func TestUnitFor(t *testing.T) {
 		}
 	}
 }
+
+func TestLayoutPlayerKnobsFitWithoutOverlap(t *testing.T) {
+	for _, sz := range layoutSizes {
+		for _, scale := range []float64{1, 2} {
+			for n := 1; n <= 4; n++ {
+				l := LayoutPlayerKnobs(Rect{0, 0, sz[0], sz[1]}, scale, n)
+				t.Run(fmt.Sprintf("%vx%v@%v/%d", sz[0], sz[1], scale, n), func(t *testing.T) {
+					checkLayout(t, l)
+					if l.Knobs.Empty() || !l.Knobs.Within(l.Window) {
+						t.Fatalf("knob strip %v", l.Knobs)
+					}
+					for _, other := range []Rect{l.World, l.Timeline, l.Controls, l.Lesson} {
+						if l.Knobs.Overlaps(other) {
+							t.Fatalf("knob strip %v overlaps %v", l.Knobs, other)
+						}
+					}
+					v := l.KnobVerdict()
+					for i := range n {
+						a, b := l.KnobLabel(i), l.KnobSlider(i)
+						if !a.Within(l.Knobs) || !b.Within(l.Knobs) || a.Overlaps(b) || b.Overlaps(v) || a.Overlaps(v) {
+							t.Fatalf("knob %d: label %v slider %v verdict %v strip %v", i, a, b, v, l.Knobs)
+						}
+						if b.W < 150*l.Unit {
+							t.Fatalf("knob %d slider only %v px wide", i, b.W)
+						}
+						for j := range i {
+							if b.Overlaps(l.KnobSlider(j)) || a.Overlaps(l.KnobLabel(j)) {
+								t.Fatalf("knobs %d and %d overlap", i, j)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+	if l := LayoutPlayer(Rect{W: 1280, H: 800}, 1); !l.Knobs.Empty() {
+		t.Fatal("a lesson without knobs has no knob strip")
+	}
+}

@@ -1,0 +1,170 @@
+package ui
+
+import "math"
+
+// WorldFrame splits the world region into its caption row (title and
+// clock), a legend row at the bottom and the body between them.
+func WorldFrame(area Rect, u float64) (caption, body, legend Rect) {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	in := area.Inset(px(14))
+	caption, in = in.CutTop(px(20), px(6))
+	legend, body = in.CutBottom(px(18), px(8))
+	return caption, body, legend
+}
+
+// SplitPanes cuts r into side-by-side panes whose widths follow weights,
+// separated by gap units; every edge is on a whole pixel.
+func SplitPanes(r Rect, u float64, weights ...float64) []Rect {
+	g := math.Round(14 * u)
+	total := 0.0
+	for _, w := range weights {
+		total += w
+	}
+	free := r.W - g*float64(len(weights)-1)
+	out := make([]Rect, len(weights))
+	x, acc := r.X, 0.0
+	for i, w := range weights {
+		acc += w
+		end := math.Round(r.X + free*acc/total + g*float64(i))
+		if i == len(weights)-1 {
+			end = r.MaxX()
+		}
+		out[i] = Rect{X: x, Y: r.Y, W: end - x, H: r.H}
+		x = end + g
+	}
+	return out
+}
+
+// LockPaneGeom places one lock's coordinator box and its contenders in a
+// pane (with no store band): a lock group inside a larger world.
+func LockPaneGeom(area Rect, u float64, n int) WorldGeom {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	g := WorldGeom{Area: area}
+	in := area
+	coordH := math.Min(px(118), math.Round(in.H*0.42))
+	g.Coord, in = in.CutTop(coordH, px(12))
+	if n < 1 {
+		return g
+	}
+	badgeH := px(22)
+	slot := in.W / float64(n)
+	g.Ring = math.Max(px(16), math.Min(math.Min(px(46), slot*0.32), (in.H-badgeH-px(6))/2))
+	g.R = g.Ring - px(14)
+	cy := in.Y + math.Max(g.Ring, (in.H-badgeH-px(6))/2)
+	for i := range n {
+		c := Point{X: math.Round(in.X + slot*(float64(i)+0.5)), Y: math.Round(cy)}
+		g.Procs = append(g.Procs, c)
+		bw := math.Min(slot-px(6), px(150))
+		g.Badges = append(g.Badges, Rect{X: math.Round(c.X - bw/2), Y: c.Y + g.Ring + px(6), W: bw, H: badgeH})
+	}
+	return g
+}
+
+// PopoverNear places a vertical menu of n buttons beside the rectangle
+// anchor, inside area: right of it if it fits, else left, else below.
+func PopoverNear(area, anchor Rect, n int, u float64) (box Rect, items []Rect) {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	w, h := px(190), px(34)
+	gapY := px(6)
+	box = Rect{W: w + 2*px(8), H: float64(n)*h + float64(n-1)*gapY + 2*px(8)}
+	box.X = anchor.MaxX() + px(10)
+	if box.MaxX() > area.MaxX()-px(4) {
+		box.X = anchor.X - px(10) - box.W
+	}
+	box.Y = anchor.Center().Y - box.H/2
+	box.X = clamp(box.X, area.X+px(4), area.MaxX()-box.W-px(4))
+	box.Y = clamp(box.Y, area.Y+px(4), area.MaxY()-box.H-px(4))
+	box.X, box.Y = math.Round(box.X), math.Round(box.Y)
+	in := box.Inset(px(8))
+	for range n {
+		var r Rect
+		r, in = in.CutTop(h, gapY)
+		items = append(items, r)
+	}
+	return box, items
+}
+
+// ShardGeom is a pane of shard workers: the coordinator's summary with its
+// load sparkline, the shard map as a grid of cells, the workers as a row
+// of chips, and the offset store.
+type ShardGeom struct {
+	Area    Rect
+	Coord   Rect // coordinator summary
+	Spark   Rect // load sparkline inside Coord
+	Grid    Rect
+	Cells   []Rect // one per shard
+	Workers []Rect // one chip per worker
+	Store   Rect   // the offset store
+}
+
+// LayoutShards lays out a pane of workers and shards: the coordinator and
+// the offset store side by side on top, then the shard grid, with the
+// worker chips beside it in a wide pane or under it in a narrow one.
+func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	g := ShardGeom{Area: area}
+	top, in := area.CutTop(math.Min(px(56), math.Round(area.H*0.3)), px(10))
+	g.Coord, g.Store = top.CutLeft(math.Round(top.W*0.55), px(10))
+	_, g.Spark = g.Coord.InsetXY(px(8), px(6)).CutLeft(math.Round(g.Coord.W*0.42), px(8))
+	chipH, gp := px(30), px(6)
+	if workers > 0 {
+		if in.W > 1.6*in.H && in.W >= px(420) {
+			// A column (or two) of chips on the right.
+			var side Rect
+			side, in = in.CutRight(math.Round(math.Min(in.W*0.34, px(330))), px(12))
+			perCol := max(1, int((side.H+gp)/(chipH+gp)))
+			cols := (workers + perCol - 1) / perCol
+			w := math.Floor((side.W - float64(cols-1)*gp) / float64(cols))
+			for i := range workers {
+				c, r := i%cols, i/cols
+				g.Workers = append(g.Workers, Rect{X: side.X + float64(c)*(w+gp), Y: side.Y + float64(r)*(chipH+gp), W: w, H: chipH})
+			}
+		} else {
+			perRow := workers
+			if in.W/float64(workers) < px(60) {
+				perRow = (workers + 1) / 2
+			}
+			rows := (workers + perRow - 1) / perRow
+			var band Rect
+			band, in = in.CutBottom(float64(rows)*chipH+float64(rows-1)*gp, px(10))
+			w := math.Min(math.Floor((band.W-float64(perRow-1)*gp)/float64(perRow)), px(170))
+			left := band.X + math.Floor((band.W-(float64(perRow)*w+float64(perRow-1)*gp))/2)
+			for i := range workers {
+				r, c := i/perRow, i%perRow
+				g.Workers = append(g.Workers, Rect{X: left + float64(c)*(w+gp), Y: band.Y + float64(r)*(chipH+gp), W: w, H: chipH})
+			}
+		}
+	}
+	g.Grid = in
+	if shards > 0 && !in.Empty() {
+		// The squarest grid whose cells are at most 2:1 wide.
+		cols := shards
+		for c := 1; c <= shards; c++ {
+			rows := (shards + c - 1) / c
+			if in.W/float64(c) <= 2*in.H/float64(rows) {
+				cols = c
+				break
+			}
+		}
+		rows := (shards + cols - 1) / cols
+		ch := math.Min(math.Floor(in.H/float64(rows)), px(40))
+		cw := math.Min(math.Floor(in.W/float64(cols)), 2*ch)
+		x0 := in.X + math.Floor((in.W-cw*float64(cols))/2)
+		y0 := in.Y
+		for i := range shards {
+			r, c := i/cols, i%cols
+			g.Cells = append(g.Cells, Rect{X: x0 + float64(c)*cw, Y: y0 + float64(r)*ch, W: cw - 1, H: ch - 1})
+		}
+	}
+	return g
+}
+
+// HitWorker returns the worker chip under p, or -1.
+func (g ShardGeom) HitWorker(p Point) int {
+	for i, r := range g.Workers {
+		if r.Contains(p) {
+			return i
+		}
+	}
+	return -1
+}
