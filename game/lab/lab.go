@@ -29,6 +29,16 @@ type Lab struct {
 	narrated int // trace events already turned into narration
 	lines    []Line
 	err      error
+
+	// gen counts resets; the snapshot caches are keyed by it.
+	gen          int
+	wv           *WorldView
+	wvGen, wvLen int
+	wvAt         time.Duration
+	tl           *Timeline
+	tlGen, tlLen int
+	tlAt         time.Duration
+	sweep        []lessons.SweepPoint
 }
 
 // Line is one sentence of narration.
@@ -53,6 +63,7 @@ func (lb *Lab) reset(log core.ActionLog, t time.Duration) error {
 		return err
 	}
 	lb.world, lb.log = w, w.Log
+	lb.gen++
 	lb.met = make([]time.Duration, len(lb.Lesson.Goals))
 	lb.metOK = make([]bool, len(lb.Lesson.Goals))
 	lb.narrated, lb.lines = 0, nil

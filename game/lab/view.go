@@ -1,6 +1,9 @@
 package lab
 
 import (
+	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"leaselab/core"
@@ -33,14 +36,74 @@ type KeyView struct {
 
 // WorldView is everything the world view draws at the play head.
 type WorldView struct {
-	Now      time.Duration
-	Rev      int64
-	Lock     core.LockInfo
-	Keys     []KeyView
+	Now  time.Duration
+	Rev  int64
+	Lock core.LockInfo // the first group's lock (most worlds have one)
+	Keys []KeyView     // and its keys
+	// Procs are the lock contenders; Groups sort them by lock.
 	Procs    []ProcView
+	Groups   []LockGroup
 	Store    *StoreView
 	InFlight []MsgView
+
+	// Shard worlds: the workers, the coordinator's owner of each shard
+	// (an index into Workers, -1 when free) and the offset store.
+	Workers []WorkerView
+	Shards  []int
+	Offsets *OffsetsView
+	// Load is the coordinator's requests per 100 ms window so far; Peak
+	// its busiest window and when that started.
+	Load   []int32
+	Peak   int
+	PeakAt time.Duration
+
+	Queue *QueueView
+	// Denied counts requests the coordinator's ACL refused; LastDenied
+	// is the latest refusal's reason.
+	Denied     int
+	LastDenied string
+	// Notes are keys outside every lock, shard and worker prefix (a
+	// status key), with their values.
+	Notes []NoteKey
 }
+
+// LockGroup is one lock and the processes that contend for it.
+type LockGroup struct {
+	Lock   core.LockInfo
+	Recipe core.Recipe
+	Keys   []KeyView
+	Procs  []int // indices into WorldView.Procs
+	// Handovers counts deletions of the holder's key; the last one woke
+	// Woken watchers while Waiting contenders were queued.
+	Handovers, Woken, Waiting int
+}
+
+// WorkerView is one shard worker.
+type WorkerView struct {
+	Name                 string
+	Paused, Crashed, Cut bool
+	Owned                int // shards it believes it owns
+	Holds                int // shards the coordinator says it holds
+}
+
+// OffsetsView is the shard offset store.
+type OffsetsView struct {
+	Name                                          string
+	Fencing                                       bool
+	Commits, Rejected, StaleAccepted, Regressions int
+}
+
+// QueueView is the job queue.
+type QueueView struct {
+	Name                                        string
+	Idempotency                                 bool
+	Jobs, DuplicatesIgnored, DuplicatesExecuted int
+	// Last is the latest decision: key and result.
+	LastKey, LastResult string
+}
+
+// NoteKey is a coordinator key shown with its value.
+type NoteKey struct{ Key, Value string }
 
 // StoreView is the fenced register.
 type StoreView struct {
@@ -58,8 +121,19 @@ type MsgView struct {
 	Progress float64
 }
 
-// World snapshots the world at the play head.
+// World snapshots the world at the play head. The snapshot is cached
+// until the simulation moves.
 func (lb *Lab) World() WorldView {
+	s := lb.world.Sim
+	if lb.wv != nil && lb.wvGen == lb.gen && lb.wvLen == s.Trace.Len() && lb.wvAt == s.Now() {
+		return *lb.wv
+	}
+	v := lb.world1()
+	lb.wv, lb.wvGen, lb.wvLen, lb.wvAt = &v, lb.gen, s.Trace.Len(), s.Now()
+	return v
+}
+
+func (lb *Lab) world1() WorldView {
 	s := lb.world.Sim
 	now := s.Now()
 	lockName := ""
@@ -89,6 +163,19 @@ func (lb *Lab) World() WorldView {
 		v.Store = &StoreView{Name: r.Name, Highest: r.Highest, Value: r.Value, Fencing: r.Fencing}
 	}
 	v.InFlight = inFlight(s.Trace, now)
+	lb.addGroups(&v)
+	lb.addShards(&v)
+	if q := s.Queue; q != nil {
+		v.Queue = &QueueView{Name: q.Name, Idempotency: q.Idempotency, Jobs: len(q.Jobs),
+			DuplicatesIgnored: q.DuplicatesIgnored, DuplicatesExecuted: q.DuplicatesExecuted}
+		if es := s.Trace.Filter(core.KindEnqueue); len(es) > 0 {
+			e := es[len(es)-1]
+			v.Queue.LastKey, v.Queue.LastResult = e.Get("idem"), e.Get("result")
+		}
+	}
+	if ds := s.Trace.Filter(core.KindDenied); len(ds) > 0 {
+		v.Denied, v.LastDenied = len(ds), ds[len(ds)-1].Get("why")
+	}
 	return v
 }
 
@@ -124,22 +211,41 @@ type Span struct {
 	From, To time.Duration
 }
 
-// Lane is one process's row on the timeline.
+// Lane is one actor's row on the timeline (or, for the last lane of a
+// crowded world, several actors' rows merged: Members names them).
 type Lane struct {
 	Name    string
-	Belief  []Span // believed it led
-	Truth   []Span // the coordinator said it held the lock
+	Lock    string // the lock a process contends for ("" for workers)
+	Members []string
+	Belief  []Span // believed it led (a worker: believed it owned shards)
+	Truth   []Span // the coordinator said it held the lock (or shards)
 	Paused  []Span
 	Crashed []Span
 }
 
-// WriteMark is one store decision.
+// Mark kinds.
+const (
+	MarkWrite  = "write"  // a fenced register's decision
+	MarkJob    = "job"    // a job queue's decision
+	MarkOffset = "offset" // an offset store's refusal
+)
+
+// WriteMark is one resource decision.
 type WriteMark struct {
 	At       time.Duration
 	From     string
 	Token    int64
 	Accepted bool
-	Stale    bool // accepted below the highest token (fencing off)
+	Stale    bool   // accepted although it should not have been
+	Kind     string // MarkWrite, MarkJob or MarkOffset
+	Label    string // what to print beside a notable mark
+}
+
+// Overlap is a span in which two or more processes believed they held
+// the same lock.
+type Overlap struct {
+	Span
+	Lock string
 }
 
 // Timeline is what the timeline view draws, up to the play head.
@@ -147,19 +253,35 @@ type Timeline struct {
 	Now      time.Duration
 	Length   time.Duration
 	Lanes    []Lane
-	Overlaps []Span // two or more processes believed they led
+	Overlaps []Overlap
 	Writes   []WriteMark
 }
 
-// Timeline builds the lanes from the trace.
+// Timeline builds the lanes from the trace (cached until the simulation
+// moves): one per process and per shard worker, the last summarising the
+// rest beyond MaxLanes.
 func (lb *Lab) Timeline() Timeline {
+	s := lb.world.Sim
+	if lb.tl != nil && lb.tlGen == lb.gen && lb.tlLen == s.Trace.Len() && lb.tlAt == s.Now() {
+		return *lb.tl
+	}
+	tl := lb.timeline()
+	lb.tl, lb.tlGen, lb.tlLen, lb.tlAt = &tl, lb.gen, s.Trace.Len(), s.Now()
+	return tl
+}
+
+func (lb *Lab) timeline() Timeline {
 	s := lb.world.Sim
 	now := s.Now()
 	tl := Timeline{Now: now, Length: lb.Length()}
 	idx := map[string]int{}
 	for _, p := range s.Processes() {
 		idx[p.Name()] = len(tl.Lanes)
-		tl.Lanes = append(tl.Lanes, Lane{Name: p.Name()})
+		tl.Lanes = append(tl.Lanes, Lane{Name: p.Name(), Lock: p.Config().Lock, Members: []string{p.Name()}})
+	}
+	for _, w := range s.Workers() {
+		idx[w.Name()] = len(tl.Lanes)
+		tl.Lanes = append(tl.Lanes, Lane{Name: w.Name(), Members: []string{w.Name()}})
 	}
 	open := func(spans *[]Span, at time.Duration) { *spans = append(*spans, Span{From: at, To: -1}) }
 	shut := func(spans []Span, at time.Duration) {
@@ -167,13 +289,17 @@ func (lb *Lab) Timeline() Timeline {
 			spans[n-1].To = at
 		}
 	}
-	holder := ""
+	holder := map[string]string{} // lock -> owner
+	owns := map[string]int{}      // worker -> shards believed owned
+	holds := map[string]int{}     // worker -> shards held per the coordinator
+	shardHolder := map[string]string{}
+	lastOffset := map[string]time.Duration{}
 	for i := range s.Trace.Events {
 		e := &s.Trace.Events[i]
-		li, isProc := idx[e.Actor]
+		li, isActor := idx[e.Actor]
 		switch e.Kind {
 		case core.KindState:
-			if !isProc {
+			if !isActor {
 				continue
 			}
 			if e.Get("to") == core.Leader.String() {
@@ -181,36 +307,114 @@ func (lb *Lab) Timeline() Timeline {
 			} else if e.Get("from") == core.Leader.String() {
 				shut(tl.Lanes[li].Belief, e.At)
 			}
+		case core.KindShardOwn, core.KindShardDrop:
+			if !isActor {
+				continue
+			}
+			n := owns[e.Actor]
+			if e.Kind == core.KindShardOwn {
+				owns[e.Actor] = n + 1
+				if n == 0 {
+					open(&tl.Lanes[li].Belief, e.At)
+				}
+			} else if n > 0 {
+				owns[e.Actor] = n - 1
+				if n == 1 {
+					shut(tl.Lanes[li].Belief, e.At)
+				}
+			}
 		case core.KindPause:
-			if isProc {
+			if isActor {
 				open(&tl.Lanes[li].Paused, e.At)
 			}
 		case core.KindResume:
-			if isProc {
+			if isActor {
 				shut(tl.Lanes[li].Paused, e.At)
 			}
 		case core.KindCrash:
-			if isProc {
+			if isActor {
 				open(&tl.Lanes[li].Crashed, e.At)
+				if owns[e.Actor] > 0 {
+					owns[e.Actor] = 0
+					shut(tl.Lanes[li].Belief, e.At)
+				}
 			}
 		case core.KindRestart:
-			if isProc {
+			if isActor {
 				shut(tl.Lanes[li].Crashed, e.At)
 			}
 		case core.KindHolder, core.KindFree:
-			if j, ok := idx[holder]; ok {
+			lock := e.Get("lock")
+			if strings.HasPrefix(lock, "stream/") {
+				// A shard: count per worker.
+				if prev := shardHolder[lock]; prev != "" {
+					holds[prev]--
+					if j, ok := idx[prev]; ok && holds[prev] == 0 {
+						shut(tl.Lanes[j].Truth, e.At)
+					}
+				}
+				shardHolder[lock] = ""
+				if e.Kind == core.KindHolder {
+					o := e.Get("owner")
+					shardHolder[lock] = o
+					holds[o]++
+					if j, ok := idx[o]; ok && holds[o] == 1 {
+						open(&tl.Lanes[j].Truth, e.At)
+					}
+				}
+				continue
+			}
+			if j, ok := idx[holder[lock]]; ok {
 				shut(tl.Lanes[j].Truth, e.At)
 			}
-			holder = ""
+			holder[lock] = ""
 			if e.Kind == core.KindHolder {
-				holder = e.Get("owner")
-				if j, ok := idx[holder]; ok {
+				holder[lock] = e.Get("owner")
+				if j, ok := idx[holder[lock]]; ok {
 					open(&tl.Lanes[j].Truth, e.At)
 				}
 			}
 		case core.KindWrite:
-			tl.Writes = append(tl.Writes, WriteMark{At: e.At, From: e.Get("from"), Token: e.Int("token"),
-				Accepted: e.Get("result") == core.Accepted, Stale: e.Get("result") == core.Accepted && e.Int("token") < e.Int("highest")})
+			m := WriteMark{At: e.At, From: e.Get("from"), Token: e.Int("token"), Kind: MarkWrite,
+				Accepted: e.Get("result") == core.Accepted, Stale: e.Get("result") == core.Accepted && e.Int("token") < e.Int("highest")}
+			switch {
+			case m.Stale:
+				m.Label = fmt.Sprintf("STALE accepted %d", m.Token)
+			case !m.Accepted:
+				m.Label = fmt.Sprintf("rejected %d", m.Token)
+			}
+			tl.Writes = append(tl.Writes, m)
+		case core.KindEnqueue:
+			m := WriteMark{At: e.At, From: e.Get("from"), Token: e.Int("token"), Kind: MarkJob, Accepted: true}
+			switch e.Get("result") {
+			case core.JobDuplicateExecuted:
+				m.Stale, m.Label = true, "ran twice"
+			case core.JobDuplicateIgnored:
+				m.Accepted, m.Label = false, "duplicate ignored"
+			}
+			tl.Writes = append(tl.Writes, m)
+		case core.KindOffset:
+			// One mark per refused batch, not per shard.
+			from := e.Get("from")
+			if e.Get("result") == core.Accepted {
+				continue
+			}
+			if t, ok := lastOffset[from]; ok && t == e.At {
+				continue
+			}
+			lastOffset[from] = e.At
+			tl.Writes = append(tl.Writes, WriteMark{At: e.At, From: from, Token: e.Int("token"), Kind: MarkOffset,
+				Label: fmt.Sprintf("offset rejected %d", e.Int("token"))})
+		case core.KindStale:
+			if e.Get("shard") != "" {
+				from := e.Get("from")
+				if t, ok := lastOffset[from]; ok && t == e.At {
+					continue
+				}
+				lastOffset[from] = e.At
+				tl.Writes = append(tl.Writes, WriteMark{At: e.At, From: from, Token: e.Int("token"), Kind: MarkOffset,
+					Accepted: true, Stale: true, Label: fmt.Sprintf("STALE offset %d", e.Int("token"))})
+			}
 		}
 	}
 	for i := range tl.Lanes {
@@ -218,10 +422,92 @@ func (lb *Lab) Timeline() Timeline {
 			shut(*spans, now)
 		}
 	}
-	for _, iv := range core.Check(s.Trace, now).Overlaps {
-		if iv.What == "leader" {
-			tl.Overlaps = append(tl.Overlaps, Span{From: iv.From, To: iv.To})
+	tl.Overlaps = overlaps(tl.Lanes)
+	tl.Lanes = summarise(tl.Lanes)
+	return tl
+}
+
+// overlaps finds, per lock, the spans in which two or more lanes believed
+// they led.
+func overlaps(lanes []Lane) []Overlap {
+	type edge struct {
+		at time.Duration
+		d  int
+	}
+	byLock := map[string][]edge{}
+	var locks []string
+	for _, l := range lanes {
+		if l.Lock == "" {
+			continue
+		}
+		if _, ok := byLock[l.Lock]; !ok {
+			locks = append(locks, l.Lock)
+		}
+		for _, sp := range l.Belief {
+			byLock[l.Lock] = append(byLock[l.Lock], edge{sp.From, 1}, edge{sp.To, -1})
 		}
 	}
-	return tl
+	var out []Overlap
+	for _, lock := range locks {
+		es := byLock[lock]
+		sort.SliceStable(es, func(i, j int) bool {
+			if es[i].at != es[j].at {
+				return es[i].at < es[j].at
+			}
+			return es[i].d < es[j].d // ends before starts at the same instant
+		})
+		n, from := 0, time.Duration(0)
+		for _, e := range es {
+			n += e.d
+			switch {
+			case n == 2 && e.d > 0:
+				from = e.at
+			case n == 1 && e.d < 0 && e.at > from:
+				out = append(out, Overlap{Span: Span{From: from, To: e.at}, Lock: lock})
+			}
+		}
+	}
+	return out
+}
+
+// summarise keeps the first MaxLanes-1 lanes and merges the rest into one.
+func summarise(lanes []Lane) []Lane {
+	if len(lanes) <= MaxLanes {
+		return lanes
+	}
+	rest := lanes[MaxLanes-1:]
+	sum := Lane{Name: fmt.Sprintf("+%d more", len(rest))}
+	for _, l := range rest {
+		sum.Members = append(sum.Members, l.Name)
+		sum.Paused = append(sum.Paused, l.Paused...)
+		sum.Crashed = append(sum.Crashed, l.Crashed...)
+	}
+	sum.Paused, sum.Crashed = union(sum.Paused), union(sum.Crashed)
+	return append(lanes[:MaxLanes-1:MaxLanes-1], sum)
+}
+
+// union merges overlapping spans.
+func union(spans []Span) []Span {
+	sort.Slice(spans, func(i, j int) bool { return spans[i].From < spans[j].From })
+	var out []Span
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp.From <= out[n-1].To {
+			out[n-1].To = max(out[n-1].To, sp.To)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// LaneOf returns the lane showing actor name, or -1.
+func (tl Timeline) LaneOf(name string) int {
+	for i, l := range tl.Lanes {
+		for _, m := range l.Members {
+			if m == name {
+				return i
+			}
+		}
+	}
+	return -1
 }
