@@ -46,6 +46,13 @@ var keymap = []struct {
 	{ui.IntentSlower, []ebiten.Key{ebiten.KeyBracketLeft}, true},
 	{ui.IntentFaster, []ebiten.Key{ebiten.KeyBracketRight}, true},
 	{ui.IntentBackStep, []ebiten.Key{ebiten.KeyComma}, true},
+	{ui.IntentNextActor, []ebiten.Key{ebiten.KeyN}, true},
+	{ui.IntentWrite, []ebiten.Key{ebiten.KeyW}, false},
+	{ui.IntentWriteTok, []ebiten.Key{ebiten.KeyV}, false},
+	{ui.IntentSetTTL, []ebiten.Key{ebiten.KeyY}, false},
+	{ui.IntentIdem, []ebiten.Key{ebiten.KeyI}, false},
+	{ui.IntentDelete, []ebiten.Key{ebiten.KeyD}, false},
+	{ui.IntentPut, []ebiten.Key{ebiten.KeyU}, false},
 }
 
 var digitKeys = []ebiten.Key{ebiten.KeyDigit1, ebiten.KeyDigit2, ebiten.KeyDigit3, ebiten.KeyDigit4,

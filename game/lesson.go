@@ -41,6 +41,10 @@ func NewLessonScene(l *lessons.Lesson, onMenu func()) (*LessonScene, error) {
 	sc.Player.OnSolution = sc.ShowSolution
 	sc.Player.OnMenu = onMenu
 	sc.Player.Extra = sc.world.Regions
+	sc.Player.Lanes = func() int { return len(lb.Timeline().Lanes) }
+	if len(l.Knobs) > 0 {
+		sc.Player.setKnobs(newKnobPanel(lb, func(s string) { sc.Player.Narrate(s) }))
+	}
 	sc.syncGoals()
 	return sc, nil
 }
@@ -161,6 +165,9 @@ func (sc *LessonScene) Inspect() SceneInfo {
 		run.Procs = append(run.Procs, ProcInfo{Name: p.Name, State: p.State.String(), Token: p.Token, Paused: p.Paused, Crashed: p.Crashed})
 	}
 	for _, m := range sc.Lab.Timeline().Writes {
+		if m.Kind != lab.MarkWrite {
+			continue
+		}
 		run.Writes = append(run.Writes, WriteInfo{At: m.At.Seconds(), From: m.From, Token: m.Token, Accepted: m.Accepted})
 	}
 	info.Run = run

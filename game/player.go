@@ -74,6 +74,10 @@ type Player struct {
 	OnSolution, OnMenu func()
 	// Extra names more clickable regions (the world's), for the bridge.
 	Extra func() map[string]ui.Rect
+	// Lanes, when set, says how many timeline lanes the lesson has.
+	Lanes func() int
+	// knobs is the lesson's slider strip; nil without knobs.
+	knobs *knobPanel
 	text  ui.TextPanel
 	ring  *ui.FocusRing
 	names map[ui.Focusable]string
@@ -108,7 +112,7 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 		&p.fork: "fork", &p.text: "lessonText", &p.hint: "hint",
 		&p.solution: "solution", &p.menu: "menu", &p.help: "help",
 	}
-	p.ring = ui.NewFocusRing(false, &p.play, &p.step, &p.scrub, &p.speed, &p.fork, &p.menu, &p.help, &p.text, &p.hint, &p.solution)
+	p.ring = ui.NewFocusRing(false, p.focusables()...)
 	p.tips = []tip{
 		{ui.Tooltip{Delay: tooltipDelay}, &p.play},
 		{ui.Tooltip{Text: "Step to the next event (.)", Delay: tooltipDelay}, &p.step},
@@ -121,6 +125,26 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 		{ui.Tooltip{Text: "Keyboard shortcuts (?)", Delay: tooltipDelay}, &p.help},
 	}
 	return p
+}
+
+// focusables lists the widgets Tab visits, in order.
+func (p *Player) focusables() []ui.Focusable {
+	items := []ui.Focusable{&p.play, &p.step, &p.scrub, &p.speed, &p.fork}
+	if p.knobs != nil {
+		for i := range p.knobs.sliders {
+			items = append(items, &p.knobs.sliders[i])
+		}
+	}
+	return append(items, &p.menu, &p.help, &p.text, &p.hint, &p.solution)
+}
+
+// setKnobs adds the knob strip (and its sliders to the focus order).
+func (p *Player) setKnobs(k *knobPanel) {
+	p.knobs = k
+	for i := range k.sliders {
+		p.names[&k.sliders[i]] = "knob:" + k.lab.Lesson.Knobs[i].ID
+	}
+	p.ring.Set(p.focusables()...)
 }
 
 // Playing reports whether time is running.
@@ -142,8 +166,21 @@ func (p *Player) Update(st *State) error {
 	in := &st.Input
 	p.ring.Wrap = st.WrapFocus
 	p.style = st.Style
-	p.layout = ui.LayoutPlayer(st.Window, in.Scale)
+	nk := 0
+	if p.knobs != nil {
+		nk = len(p.knobs.sliders)
+	}
+	lanes := 0
+	if p.Lanes != nil {
+		lanes = p.Lanes()
+	}
+	p.layout = ui.LayoutPlayerFor(st.Window, in.Scale, nk, lanes)
 	p.place()
+	modal, _ := p.World.(interface {
+		Modal() bool
+		Close()
+	})
+	menuOpen := modal != nil && modal.Modal()
 
 	if p.showHelp {
 		// The help overlay is modal: any key or click closes it.
@@ -156,6 +193,11 @@ func (p *Player) Update(st *State) error {
 		p.showHelp = true
 		p.Narrate("Keyboard help: " + helpText())
 		return nil
+	}
+	if menuOpen && in.Keys.Has(ui.IntentBack) {
+		// Esc closes the world's action menu first.
+		modal.Close()
+		in.Keys &^= ui.KeysOf(ui.IntentBack)
 	}
 	if p.OnMenu != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
 		p.OnMenu()
@@ -184,7 +226,7 @@ func (p *Player) Update(st *State) error {
 	}
 	nothingFocused := p.ring.Current() == nil
 	if p.play.Update(in) || in.Keys.Has(ui.IntentPlayPause) ||
-		(nothingFocused && in.Keys.Has(ui.IntentActivate)) {
+		(nothingFocused && !menuOpen && in.Keys.Has(ui.IntentActivate)) {
 		p.setPlaying(!p.playing)
 	}
 	if p.step.Update(in) || in.Keys.Has(ui.IntentStep) {
@@ -210,6 +252,9 @@ func (p *Player) Update(st *State) error {
 		p.Clock.Seek(time.Duration(p.scrub.Value * float64(p.Clock.Length())))
 	}
 	p.text.Update(in)
+	if p.knobs != nil {
+		p.knobs.update(in, p.layout)
+	}
 
 	if p.playing {
 		p.Clock.Advance(time.Duration(p.Speed() * float64(time.Second) / float64(ebiten.TPS())))
@@ -303,6 +348,9 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	for _, r := range []ui.Rect{l.World, l.Timeline, l.Controls, l.Lesson} {
 		s.Panel(screen, r)
 	}
+	if p.knobs != nil {
+		p.knobs.draw(screen, l, s)
+	}
 	if p.World != nil {
 		p.World.Draw(screen, l.World, s)
 	}
@@ -360,12 +408,12 @@ var shortcuts = [][2]string{
 	{", (comma)", "back one second"},
 	{"[  ]", "slower / faster (1/4x to 64x)"},
 	{"F", "fork: drop later actions, carry on from here"},
-	{"1 - 9", "select process 1 to 9"},
-	{"Z", "pause / resume the selected process"},
-	{"X", "crash / restart the selected process"},
-	{"C", "cut / heal its link to the coordinator"},
-	{"E", "expire its lease now"},
-	{"T", "switch fencing (the store's token check)"},
+	{"1 - 9, N", "select process (or worker) 1 to 9; N: the next one"},
+	{"Up Down Enter", "choose from the selected one's action menu"},
+	{"Z  X  C  E", "pause, crash, cut the link, expire the lease"},
+	{"W  V", "write now with its own token / with the picked token"},
+	{"Y  D  U", "set its TTL, delete / put the lesson's key"},
+	{"T  I", "switch fencing / the queue's idempotency check"},
 	{"H", "reveal the next hint"},
 	{"L", "show the solution"},
 	{"Tab", "move focus (leaves the canvas after the last widget)"},
@@ -423,12 +471,19 @@ func (p *Player) Inspect() SceneInfo {
 			regions[k] = r
 		}
 	}
+	text := p.Lesson.Body
+	if p.knobs != nil {
+		for i, k := range p.knobs.lab.Lesson.Knobs {
+			regions["knob:"+k.ID] = p.layout.KnobSlider(i)
+		}
+		text = p.knobs.mirror() + "\n" + text
+	}
 	info := SceneInfo{
 		Name:    "player",
 		Regions: regions,
 		Mirror: Mirror{
 			Title:     p.Lesson.Title,
-			Text:      p.Lesson.Body,
+			Text:      text,
 			Goals:     p.Lesson.Goals,
 			Narration: append([]string(nil), p.narration...),
 		},

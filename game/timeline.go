@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -43,6 +44,9 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	g := v.geom
 	draw.TextIn(dst, "Timeline", s.Label(), g.Caption, text.AlignStart, th.TextDim)
 	legend := "upper bar: believes it leads   lower bar: coordinator says it holds   orange box: both believe they lead"
+	if len(v.lab.World().Workers) > 0 {
+		legend = "upper bar: believes it leads (worker: owns shards)   lower bar: coordinator agrees"
+	}
 	if draw.Measure(s.Small())(legend) < g.Caption.W-s.U(90) {
 		draw.TextIn(dst, legend, s.Small(), g.Caption, text.AlignEnd, th.TextDim)
 	}
@@ -57,7 +61,11 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	for i, lane := range v.tl.Lanes {
 		row := g.Lane(i)
 		label := ui.Rect{X: g.Labels.X, Y: row.Y, W: g.Labels.W, H: row.H}
-		draw.TextIn(dst, lane.Name, s.Label(), label, text.AlignStart, th.Text)
+		face := s.Label()
+		if draw.Measure(face)(lane.Name) > label.W {
+			face = s.Small()
+		}
+		draw.TextIn(dst, lane.Name, face, label, text.AlignStart, th.Text)
 		draw.FillRect(dst, row, th.Background)
 		belief, truth := row.SplitV(0.5)
 		belief, truth = belief.InsetXY(0, s.U(2)), truth.InsetXY(0, s.U(2))
@@ -83,41 +91,50 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			draw.CrossMark(dst, ui.Point{X: x0, Y: row.Y + row.H/2}, s.U(12), s.U(2), th.Reject)
 		}
 	}
-	// Belief overlap: outlined across all lanes and labelled.
-	if n := len(v.tl.Lanes); n > 0 {
-		top, bottom := g.Lane(0).Y, g.Lane(n-1).MaxY()
-		for _, sp := range v.tl.Overlaps {
-			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
-			r := ui.Rect{X: x0, Y: top - s.U(2), W: x1 - x0, H: bottom - top + s.U(4)}
-			draw.StrokeRoundRect(dst, r, s.U(3), s.U(2), th.Warning)
+	// Belief overlap: outlined across the lanes of the same lock.
+	for _, ov := range v.tl.Overlaps {
+		first, last := -1, -1
+		for i, l := range v.tl.Lanes {
+			if l.Lock == ov.Lock {
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
 		}
+		if first < 0 {
+			continue
+		}
+		top, bottom := g.Lane(first).Y, g.Lane(last).MaxY()
+		x0, x1 := g.X(sec(ov.From)), g.X(sec(ov.To))
+		r := ui.Rect{X: x0, Y: top - s.U(2), W: x1 - x0, H: bottom - top + s.U(4)}
+		draw.StrokeRoundRect(dst, r, s.U(3), s.U(2), th.Warning)
 	}
-	// Store decisions on the writer's lane; tokens shown where it matters.
-	lane := map[string]int{}
-	for i, l := range v.tl.Lanes {
-		lane[l.Name] = i
-	}
+	// Resource decisions on the sender's lane; a label beside notable
+	// ones, unless it would run into the previous label on that lane.
+	labelEnd := map[int]float64{}
 	for _, m := range v.tl.Writes {
-		i, ok := lane[m.From]
-		if !ok {
+		i := v.tl.LaneOf(m.From)
+		if i < 0 {
 			continue
 		}
 		row := g.Lane(i)
 		c := ui.Point{X: g.X(sec(m.At)), Y: row.Y + row.H/2}
-		size := s.U(14)
+		size := math.Min(s.U(14), row.H*0.8)
 		if !m.Accepted || m.Stale {
-			size = s.U(20)
+			size = math.Min(s.U(20), row.H)
 		}
 		s.Verdict(dst, c, size, m.Accepted)
 		if m.Stale {
 			draw.StrokeCircle(dst, c, size/2+s.U(3), s.U(2), th.Warning)
 		}
-		if !m.Accepted || m.Stale {
-			word := "rejected"
-			if m.Stale {
-				word = "STALE accepted"
+		if m.Label != "" && c.X > labelEnd[i] {
+			x := c.X + size/2 + s.U(4)
+			if x+draw.Measure(s.Small())(m.Label) > g.Lanes.MaxX() {
+				continue
 			}
-			draw.TextAligned(dst, fmt.Sprintf("%s %d", word, m.Token), s.Small(), c.X+size/2+s.U(4), c.Y, text.AlignStart, text.AlignCenter, th.Text)
+			draw.TextAligned(dst, m.Label, s.Small(), x, c.Y, text.AlignStart, text.AlignCenter, th.Text)
+			labelEnd[i] = x + draw.Measure(s.Small())(m.Label) + s.U(6)
 		}
 	}
 	// Axis and play head.

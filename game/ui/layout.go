@@ -43,6 +43,10 @@ const (
 	knobLabelH   = 20
 	knobSliderH  = 30
 	knobVerdictH = 22
+	// A timeline lane wants this much height; the caption, axis and
+	// padding take laneChrome.
+	laneWant   = 24
+	laneChrome = 66
 )
 
 // Minimum sizes, in units, that [LayoutPlayer] guarantees for any window of
@@ -109,12 +113,19 @@ type PlayerLayout struct {
 // LayoutPlayer lays out the lesson player in window for a device scale
 // factor. Every size is rounded to whole pixels so edges stay crisp.
 func LayoutPlayer(window Rect, scale float64) PlayerLayout {
-	return LayoutPlayerKnobs(window, scale, 0)
+	return LayoutPlayerFor(window, scale, 0, 0)
 }
 
 // LayoutPlayerKnobs is LayoutPlayer with a strip for knobs sliders, cut
 // from the bottom of the world so the sliders sit next to what they change.
 func LayoutPlayerKnobs(window Rect, scale float64, knobs int) PlayerLayout {
+	return LayoutPlayerFor(window, scale, knobs, 0)
+}
+
+// LayoutPlayerFor lays out the player for a lesson with the given number
+// of knobs and timeline lanes: the timeline grows to give each lane room
+// to read, as long as the world keeps its minimum height.
+func LayoutPlayerFor(window Rect, scale float64, knobs, lanes int) PlayerLayout {
 	u := UnitFor(window.W, window.H, scale)
 	px := func(v float64) float64 { return math.Round(v * u) }
 	l := PlayerLayout{Window: window, Unit: u}
@@ -123,12 +134,20 @@ func LayoutPlayerKnobs(window Rect, scale float64, knobs int) PlayerLayout {
 	lessonW := clamp(math.Round(window.W*0.30), px(lessonMin), px(lessonMax))
 	l.Lesson, content = content.CutRight(lessonW, px(gap))
 	l.Controls, content = content.CutBottom(px(controlsH), px(gap))
-	timelineH := clamp(math.Round(window.H*0.22), px(timelineMin), px(timelineMax))
-	l.Timeline, l.World = content.CutBottom(timelineH, px(gap))
+	knobsH := 0.0
 	if knobs > 0 {
 		rows := (knobs + knobCols - 1) / knobCols
-		h := 2*px(innerGap) + float64(rows)*(px(knobLabelH)+px(knobSliderH)) + px(knobVerdictH)
-		l.Knobs, l.World = l.World.CutBottom(h, px(gap))
+		knobsH = 2*px(innerGap) + float64(rows)*(px(knobLabelH)+px(knobSliderH)) + px(knobVerdictH)
+	}
+	// The usual height, grown for many lanes while the world keeps its
+	// minimum (never below the usual height).
+	base := clamp(math.Round(window.H*0.22), px(timelineMin), px(timelineMax))
+	want := clamp(px(laneChrome)+float64(lanes)*px(laneWant), base, px(timelineMax))
+	limit := content.H - 2*px(gap) - knobsH - px(MinWorldH)
+	timelineH := math.Max(base, math.Min(want, limit))
+	l.Timeline, l.World = content.CutBottom(timelineH, px(gap))
+	if knobs > 0 {
+		l.Knobs, l.World = l.World.CutBottom(knobsH, px(gap))
 		l.KnobCount = knobs
 	}
 

@@ -178,3 +178,22 @@ func TestLayoutPlayerKnobsFitWithoutOverlap(t *testing.T) {
 		t.Fatal("a lesson without knobs has no knob strip")
 	}
 }
+
+func TestLayoutPlayerGrowsTheTimelineForLanes(t *testing.T) {
+	for _, sz := range layoutSizes {
+		for _, knobs := range []int{0, 1, 3} {
+			for _, lanes := range []int{2, 6, 8} {
+				l := LayoutPlayerFor(Rect{0, 0, sz[0], sz[1]}, 1, knobs, lanes)
+				checkLayout(t, l)
+				few := LayoutPlayerFor(Rect{0, 0, sz[0], sz[1]}, 1, knobs, 1)
+				if l.Timeline.H < few.Timeline.H {
+					t.Errorf("%v: %d lanes got a shorter timeline than 1", sz, lanes)
+				}
+			}
+		}
+	}
+	l := LayoutPlayerFor(Rect{0, 0, 1920, 1080}, 1, 0, 8)
+	if lane := (l.Timeline.H - laneChrome*l.Unit) / 8; lane < 20*l.Unit {
+		t.Errorf("8 lanes at 1920x1080 get %v px each", lane)
+	}
+}

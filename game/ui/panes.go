@@ -42,7 +42,8 @@ func LockPaneGeom(area Rect, u float64, n int) WorldGeom {
 	g := WorldGeom{Area: area}
 	in := area
 	coordH := math.Min(px(118), math.Round(in.H*0.42))
-	g.Coord, in = in.CutTop(coordH, px(12))
+	// Room above the rings for a "paused" or "crashed" tag.
+	g.Coord, in = in.CutTop(coordH, px(26))
 	if n < 1 {
 		return g
 	}
@@ -62,9 +63,11 @@ func LockPaneGeom(area Rect, u float64, n int) WorldGeom {
 
 // PopoverNear places a vertical menu of n buttons beside the rectangle
 // anchor, inside area: right of it if it fits, else left, else below.
-func PopoverNear(area, anchor Rect, n int, u float64) (box Rect, items []Rect) {
+// Width is the buttons' width in pixels (at least 150 units, at most
+// what fits in area).
+func PopoverNear(area, anchor Rect, n int, u, width float64) (box Rect, items []Rect) {
 	px := func(v float64) float64 { return math.Round(v * u) }
-	w, h := px(190), px(34)
+	w, h := math.Round(math.Min(math.Max(width, px(150)), area.W-px(24))), px(34)
 	gapY := px(6)
 	box = Rect{W: w + 2*px(8), H: float64(n)*h + float64(n-1)*gapY + 2*px(8)}
 	box.X = anchor.MaxX() + px(10)
@@ -103,8 +106,16 @@ type ShardGeom struct {
 func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 	px := func(v float64) float64 { return math.Round(v * u) }
 	g := ShardGeom{Area: area}
-	top, in := area.CutTop(math.Min(px(56), math.Round(area.H*0.3)), px(10))
-	g.Coord, g.Store = top.CutLeft(math.Round(top.W*0.55), px(10))
+	var in Rect
+	if area.W >= px(520) {
+		var top Rect
+		top, in = area.CutTop(math.Min(px(56), math.Round(area.H*0.3)), px(10))
+		g.Coord, g.Store = top.CutLeft(math.Round(top.W*0.55), px(10))
+	} else {
+		// Narrow: the coordinator and the store stacked, full width.
+		g.Coord, in = area.CutTop(math.Min(px(56), math.Round(area.H*0.22)), px(8))
+		g.Store, in = in.CutTop(math.Min(px(50), math.Round(area.H*0.2)), px(10))
+	}
 	_, g.Spark = g.Coord.InsetXY(px(8), px(6)).CutLeft(math.Round(g.Coord.W*0.42), px(8))
 	chipH, gp := px(30), px(6)
 	if workers > 0 {

@@ -1,0 +1,113 @@
+package game
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// knobPanel is the strip of sliders for a lesson's knobs, with the
+// lesson's live verdict on them. Moving a slider rebuilds the world with
+// the new value and replays the learner's actions up to the play head.
+type knobPanel struct {
+	lab     *lab.Lab
+	narrate func(string)
+	sliders []ui.Slider
+}
+
+func newKnobPanel(lb *lab.Lab, narrate func(string)) *knobPanel {
+	kp := &knobPanel{lab: lb, narrate: narrate, sliders: make([]ui.Slider, len(lb.Lesson.Knobs))}
+	kp.sync()
+	return kp
+}
+
+// sync moves the sliders to the lab's values (after a solution loads).
+func (kp *knobPanel) sync() {
+	vals := kp.lab.Knobs()
+	for i, k := range kp.lab.Lesson.Knobs {
+		sl := &kp.sliders[i]
+		sl.Min, sl.Max, sl.Step = k.Min, k.Max, k.Step
+		if !sl.Dragging() {
+			sl.SetValue(vals[k.ID])
+		}
+	}
+}
+
+func (kp *knobPanel) update(in *ui.Input, l ui.PlayerLayout) {
+	for i, k := range kp.lab.Lesson.Knobs {
+		sl := &kp.sliders[i]
+		sl.Rect = l.KnobSlider(i)
+		if sl.Update(in) {
+			if err := kp.lab.SetKnob(k.ID, sl.Value); err != nil {
+				kp.narrate(fmt.Sprintf("Could not set %s: %v", lab.KnobLabel(k), err))
+			} else {
+				kp.narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, sl.Value)))
+			}
+		}
+	}
+	kp.sync()
+}
+
+// verdict is the lesson's judgement of the knob values, if it has one.
+func (kp *knobPanel) verdict() (ok, has bool, why string) {
+	if kp.lab.Lesson.KnobCheck == nil {
+		return false, false, "Changing a slider rebuilds the world and replays your actions up to now."
+	}
+	ok, why = kp.lab.Lesson.KnobCheck(kp.lab.Knobs())
+	return ok, true, why
+}
+
+func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
+	th := s.Theme
+	s.Panel(dst, l.Knobs)
+	vals := kp.lab.Knobs()
+	for i, k := range kp.lab.Lesson.Knobs {
+		row := l.KnobLabel(i)
+		value := lab.KnobValue(k, vals[k.ID])
+		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), row.W*0.6)
+		valR, nameR := row.CutRight(vw, s.U(8))
+		draw.TextIn(dst, lab.KnobLabel(k), s.Label(), nameR, text.AlignStart, th.TextDim)
+		draw.TextIn(dst, value, s.Mono(), valR, text.AlignEnd, th.Text)
+		s.Slider(dst, &kp.sliders[i])
+	}
+	ok, has, why := kp.verdict()
+	r := l.KnobVerdict()
+	if !has {
+		draw.TextIn(dst, why, s.Small(), r, text.AlignStart, th.TextDim)
+		return
+	}
+	c := ui.Point{X: r.X + s.U(9), Y: r.Y + r.H/2}
+	s.Verdict(dst, c, s.U(18), ok)
+	word, clr := "OK: ", th.Accept
+	if !ok {
+		word, clr = "Not OK: ", th.Reject
+	}
+	rest := ui.Rect{X: r.X + s.U(24), Y: r.Y, W: r.W - s.U(24), H: r.H}
+	ww := draw.Measure(s.Label())(word)
+	draw.TextIn(dst, word, s.Label(), rest, text.AlignStart, clr)
+	rest.X, rest.W = rest.X+ww, rest.W-ww
+	draw.TextIn(dst, why, s.Small(), rest, text.AlignStart, th.Text)
+}
+
+// mirror is the knob panel as text, for the HTML mirror.
+func (kp *knobPanel) mirror() string {
+	vals := kp.lab.Knobs()
+	out := ""
+	for _, k := range kp.lab.Lesson.Knobs {
+		out += fmt.Sprintf("%s: %s\n", lab.KnobLabel(k), lab.KnobValue(k, vals[k.ID]))
+	}
+	if ok, has, why := kp.verdict(); has {
+		word := "OK"
+		if !ok {
+			word = "Not OK"
+		}
+		out += word + ": " + why + "\n"
+	}
+	return out
+}
