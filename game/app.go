@@ -1,77 +1,113 @@
 package game
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/core"
+	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
 
 // App is the whole lab: the lesson menu and the lesson being played. It is
-// the scene the browser and desktop mains run.
+// the scene the browser and desktop mains run. It keeps the learner's
+// progress in a progress.Store, saving after every goal met and whenever
+// the learner leaves a lesson.
 type App struct {
 	menu    *Menu
 	current Scene
-	record  *Record
 	lessons []*lessons.Lesson
+	store   progress.Store
+	prog    progress.Progress
 }
 
-// Record keeps the goals met per lesson in memory and tells Save (if set)
-// after every change, so the host can persist it.
-type Record struct {
-	Met  map[string][]bool
-	Done map[string]bool
-	Save func(*Record)
-}
-
-// GoalsMet implements Progress.
-func (r *Record) GoalsMet(id string) (int, bool) {
-	n := 0
-	for _, ok := range r.Met[id] {
-		if ok {
-			n++
-		}
+// NewApp returns the lab showing the lesson menu, with progress loaded
+// from store (nil: kept in memory only). Progress that cannot be read is
+// set aside by the store and the menu says so.
+func NewApp(store progress.Store) *App {
+	if store == nil {
+		store = progress.NewMemStore(nil, "")
 	}
-	return n, r.Done[id]
-}
-
-func (r *Record) update(id string, met []bool, done bool) {
-	if r.Met == nil {
-		r.Met, r.Done = map[string][]bool{}, map[string]bool{}
-	}
-	old := r.Met[id]
-	for i := range met {
-		met[i] = met[i] || (i < len(old) && old[i])
-	}
-	r.Met[id] = met
-	r.Done[id] = r.Done[id] || done
-	if r.Save != nil {
-		r.Save(r)
-	}
-}
-
-// NewApp returns the lab showing the lesson menu. record may be nil.
-func NewApp(record *Record, notice string) *App {
-	if record == nil {
-		record = &Record{}
-	}
-	a := &App{record: record, lessons: lessons.All()}
-	a.menu = NewMenu(a.lessons, record, a.Open)
+	a := &App{store: store, lessons: lessons.All()}
+	var notice string
+	a.prog, notice = progress.Open(store)
+	a.menu = NewMenu(a.lessons, a, a.Open)
 	a.menu.Notice = notice
 	a.current = a.menu
 	return a
 }
 
+// GoalsMet implements Progress.
+func (a *App) GoalsMet(id string) (int, bool) {
+	l := a.prog.Lesson(id)
+	return len(l.GoalsMet), l.Completed
+}
+
+// save writes the progress; a failure is shown, and the progress stays in
+// memory, so nothing the learner did is lost while the lab runs.
+func (a *App) save() {
+	b, err := progress.Encode(a.prog)
+	if err == nil {
+		err = a.store.Save(b)
+	}
+	if err != nil {
+		a.menu.Notice = "Your progress could not be saved (" + err.Error() + "); it is kept until you close LeaseLab."
+	}
+}
+
+// record stores what a lesson scene reports.
+func (a *App) record(sc *LessonScene) {
+	l := sc.Lab.Lesson
+	p := a.prog.Lesson(l.ID)
+	for i, g := range sc.Lab.Goals() {
+		if g.Met && !slices.Contains(p.GoalsMet, l.Goals[i].ID) {
+			p.GoalsMet = append(p.GoalsMet, l.Goals[i].ID)
+		}
+	}
+	p.Completed = p.Completed || sc.Lab.AllMet()
+	p.HintsSeen = max(p.HintsSeen, sc.Player.hintsSeen)
+	if log, err := json.Marshal(sc.Lab.Log()); err == nil {
+		p.Log = log
+	}
+	p.Knobs = map[string]float64(sc.Lab.Knobs())
+	a.prog.SetLesson(l.ID, p)
+	a.save()
+}
+
 // Open starts lesson l.
 func (a *App) Open(l *lessons.Lesson) {
-	sc, err := NewLessonScene(l, func() { a.current = a.menu })
+	var sc *LessonScene
+	sc, err := NewLessonScene(l, func() {
+		a.record(sc)
+		a.current = a.menu
+	})
 	if err != nil {
 		a.menu.Notice = "Could not open " + l.Title + ": " + err.Error()
 		return
 	}
-	sc.OnProgress = a.record.update
+	// Carry on where the learner left off: the saved knobs and log,
+	// replayed to the last action. A saved log that no longer fits the
+	// lesson is dropped with a word, never a crash.
+	saved := a.prog.Lesson(l.ID)
+	if len(saved.Log) > 0 || len(saved.Knobs) > 0 {
+		var log core.ActionLog
+		err := json.Unmarshal(saved.Log, &log)
+		if len(saved.Log) == 0 {
+			err = nil
+		}
+		if err == nil {
+			err = sc.Lab.Resume(lessons.Knobs(saved.Knobs), log)
+		}
+		if err != nil {
+			sc.Player.Narrate("Your saved run of this lesson could not be replayed (" + err.Error() + "); starting it fresh.")
+		}
+	}
+	sc.Player.hintsSeen = min(saved.HintsSeen, len(l.Hints))
+	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
 	a.current = sc
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
-	"leaselab/game/progress"
 	"leaselab/game/ui"
 )
 
@@ -30,13 +29,6 @@ type Options struct {
 	// ebiten.RunGame returns nil, or OnCapture's error. For screenshots.
 	CaptureFrame int64
 	OnCapture    func(*image.RGBA) error
-
-	// Store keeps the learner's progress: a file on the desktop,
-	// localStorage in the browser, memory in tests. Load it once with
-	// progress.Open (showing the notice it returns, if any) and write it
-	// with progress.Save after a goal, hint, answer or slider change. Nil
-	// means progress is not kept.
-	Store progress.Store
 }
 
 // Snapshot is the game's state as the browser bridge reports it.

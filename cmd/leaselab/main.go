@@ -41,12 +41,11 @@ func main() {
 
 	opts := game.Options{
 		ReducedMotion: *reducedMotion, WrapFocus: true, CaptureFrame: *frames,
-		Store: progressStore(*progressPath),
 	}
 	if *screenshot != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
 	}
-	app := game.NewApp(nil, "")
+	app := game.NewApp(progressStore(*progressPath))
 	if *lesson != "" {
 		sc, err := app.OpenID(*lesson)
 		if err != nil {

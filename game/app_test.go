@@ -1,0 +1,72 @@
+package game
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"leaselab/game/draw"
+	"leaselab/game/progress"
+	"leaselab/game/ui"
+)
+
+func rigWith(t *testing.T, store progress.Store) *appRig {
+	r := &appRig{t: t, a: NewApp(store)}
+	r.st.Window = ui.Rect{W: 1280, H: 800}
+	r.st.Style = draw.NewStyle(ui.UnitFor(1280, 800, 1))
+	r.tick(ui.Input{})
+	return r
+}
+
+func TestProgressSurvivesARestart(t *testing.T) {
+	store := progress.NewMemStore(nil, "")
+	r := rigWith(t, store)
+	r.click("lesson:fenced-writes")
+	sc := r.a.current.(*LessonScene)
+	sc.Lab.Advance(4 * time.Second)
+	r.click("proc:A")
+	r.click("action:pause")
+	sc.Lab.Advance(22 * time.Second)
+	r.tick(ui.Input{})
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
+
+	// A new app on the same store: the menu shows the progress, and the
+	// lesson reopens with the learner's pause replayed.
+	r2 := rigWith(t, store)
+	if text := r2.a.Inspect().Mirror.Text; !strings.Contains(text, "The paused leader and fenced writes (2 of 3 goals)") {
+		t.Fatalf("menu after restart:\n%s", text)
+	}
+	r2.click("lesson:fenced-writes")
+	sc2 := r2.a.current.(*LessonScene)
+	if len(sc2.Lab.Log()) != 1 || sc2.Lab.Log()[0].Do != "pause" || !sc2.Lab.World().Procs[0].Paused {
+		t.Fatalf("the saved run was not resumed: log %v now %s", sc2.Lab.Log(), sc2.Lab.Now())
+	}
+}
+
+func TestCorruptProgressStartsFreshAndSaysWhy(t *testing.T) {
+	store := progress.NewMemStore([]byte(`{"version": 1, "lessons": {"fenced-writes": {"goalsMet": 7}}`), "")
+	r := rigWith(t, store)
+	info := r.a.Inspect()
+	if info.Name != "menu" || !strings.Contains(info.Mirror.Text, "could not") || strings.Contains(info.Mirror.Text, "goals)") {
+		t.Fatalf("menu with corrupt progress:\n%s", info.Mirror.Text)
+	}
+	r.click("lesson:fenced-writes") // still playable
+	if r.a.Inspect().Name != "lesson" {
+		t.Fatal("a corrupt save must not block the lessons")
+	}
+}
+
+func TestSavedRunThatNoLongerFitsIsDroppedWithAWord(t *testing.T) {
+	p := progress.New()
+	p.SetLesson("fenced-writes", progress.Lesson{Log: []byte(`[{"at":"5s","do":"pause","proc":"A"}]`)})
+	b, err := progress.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rigWith(t, progress.NewMemStore(b, ""))
+	r.click("lesson:fenced-writes")
+	n := r.a.Inspect().Mirror.Narration
+	if r.a.Inspect().Name != "lesson" || len(n) == 0 || !strings.Contains(n[len(n)-1], "could not be replayed") {
+		t.Fatalf("narration %v", n)
+	}
+}
