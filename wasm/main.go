@@ -18,16 +18,13 @@ import (
 func main() {
 	doc := js.Global().Get("document")
 	page := newPage(doc)
-	g := game.New(game.NewApp(nil, ""), game.Options{
+	g := game.New(game.NewApp(newBrowserStore()), game.Options{
 		// boot.js reads prefers-reduced-motion before starting Go.
 		ReducedMotion: js.Global().Get("leaselabReducedMotion").Truthy(),
 		// Tab must be able to leave the canvas for the HTML beside it.
 		WrapFocus:     false,
 		OnFocusEscape: page.focusOutside,
 		OnUpdate:      page.update,
-		// localStorage, or memory (with a notice) where the browser
-		// refuses it.
-		Store: newBrowserStore(),
 	})
 	exposeBridge(g)
 	if err := ebiten.RunGame(g); err != nil {
