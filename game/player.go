@@ -199,6 +199,13 @@ func (p *Player) Update(st *State) error {
 		modal.Close()
 		in.Keys &^= ui.KeysOf(ui.IntentBack)
 	}
+	// With the world's action menu open, the arrows and Enter belong to
+	// it, not to a focused slider or button.
+	var menuKeys ui.Intents
+	if menuOpen {
+		menuKeys = in.Keys & ui.KeysOf(ui.IntentUp, ui.IntentDown, ui.IntentLeft, ui.IntentRight, ui.IntentActivate)
+		in.Keys &^= menuKeys
+	}
 	if p.OnMenu != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
 		p.OnMenu()
 		return nil
@@ -271,6 +278,7 @@ func (p *Player) Update(st *State) error {
 		t := &p.tips[i]
 		t.Update(in, t.widget.Bounds(), t.widget.Focus() == ui.FocusVisible)
 	}
+	in.Keys |= menuKeys
 	for _, v := range []struct {
 		view View
 		area ui.Rect
