@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -103,6 +105,7 @@ type fullState struct {
 			} `json:"goals"`
 		} `json:"mirror"`
 		Run *struct {
+			Lesson  string  `json:"lesson"`
 			Now     float64 `json:"now"`
 			Holder  string  `json:"holder"`
 			Token   int64   `json:"token"`
@@ -253,4 +256,163 @@ func TestBrowserFencedWritesLesson(t *testing.T) {
 		}
 	}
 	b.screenshot(t, "browser-fenced-writes.png")
+}
+
+// clickFrac clicks a named region at fractions (fx, fy) of its size.
+func (b *browser) clickFrac(t *testing.T, region string, fx, fy float64) {
+	t.Helper()
+	st := b.until(t, "region "+region, 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions[region]; return ok })
+	r := st.Scene.Regions[region]
+	type box struct{ X, Y, W float64 }
+	rect, err := chromedp.Run(b.ctx, chromedp.Evaluate[box](`(() => { const r = document.querySelector("canvas").getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width} })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := rect.W / st.Width
+	x, y := rect.X+(r["x"]+r["w"]*fx)*k, rect.Y+(r["y"]+r["h"]*fy)*k
+	for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMouseMoved, input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+		ev := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1}
+		if typ == input.DispatchMouseEventTypeMouseMoved {
+			ev.Button, ev.ClickCount = input.MouseButtonNone, 0
+		}
+		before := b.state(t).Tick
+		if err := chromedp.Do(b.ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			_, err := cdp.Call(ctx, tg, input.DispatchMouseEvent, ev)
+			return chromedp.Void{}, err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		b.until(t, "two ticks", 30*time.Second, func(s fullState) bool { return s.Tick >= before+2 })
+	}
+}
+
+// seek moves the play head to at (seconds) by clicking the timeline's
+// lanes where that time is drawn, and checks where it landed.
+func (b *browser) seek(t *testing.T, at, length float64) {
+	t.Helper()
+	b.clickFrac(t, "lanes", math.Min(at/length, 0.999), 0.5)
+	st := b.until(t, fmt.Sprintf("the play head near %gs", at), 30*time.Second, func(s fullState) bool {
+		return s.Scene.Run != nil && math.Abs(s.Scene.Run.Now-at) < 0.6
+	})
+	t.Logf("seeked to %.2fs (wanted %gs)", st.Scene.Run.Now, at)
+}
+
+// act clicks an actor, then an entry of its action menu.
+func (b *browser) act(t *testing.T, actor, action string) {
+	t.Helper()
+	b.click(t, "proc:"+actor)
+	b.click(t, "action:"+action)
+}
+
+// allGoals waits until every goal of the lesson is met.
+func (b *browser) allGoals(t *testing.T, timeout time.Duration) fullState {
+	t.Helper()
+	return b.until(t, "every goal met", timeout, func(s fullState) bool {
+		if s.Scene.Run == nil || len(s.Scene.Mirror.Goals) == 0 {
+			return false
+		}
+		for _, g := range s.Scene.Mirror.Goals {
+			if !g.Met {
+				return false
+			}
+		}
+		return s.Scene.Run.Complete
+	})
+}
+
+var (
+	digit1  = key{key: "1", code: "Digit1", text: "1", vk: 49}
+	keyU    = key{key: "u", code: "KeyU", text: "u", vk: 85}
+	keyI    = key{key: "i", code: "KeyI", text: "i", vk: 73}
+	keyNext = key{key: "n", code: "KeyN", text: "n", vk: 78}
+	keyZ    = key{key: "z", code: "KeyZ", text: "z", vk: 90}
+)
+
+// openLesson starts a browser and opens lesson id from the menu.
+func openLesson(t *testing.T, id string) *browser {
+	t.Helper()
+	b := openBrowser(t, 1280, 760)
+	b.until(t, "the menu", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "menu" })
+	b.click(t, "lesson:"+id)
+	b.until(t, id, 30*time.Second, func(s fullState) bool {
+		return s.Scene.Name == "lesson" && s.Scene.Run != nil && s.Scene.Run.Lesson == id
+	})
+	return b
+}
+
+// The next three tests play a lesson each, as a learner would: opened from
+// the menu, its solution's actions done with clicks and keys at their
+// times (the play head moved there by clicking the timeline, or played
+// fast with ] and P), every goal checked from the page's state, and a
+// screenshot of the finished lesson saved.
+
+func TestBrowserSchedulerLesson(t *testing.T) {
+	start := time.Now()
+	b := openLesson(t, "scheduler")
+	b.seek(t, 4.5, 60)
+	b.act(t, "api-1", "crash")
+	b.seek(t, 19, 60)
+	b.press(t, keyI) // idempotency on, from the keyboard
+	b.until(t, "idempotency on", 10*time.Second, func(s fullState) bool {
+		return strings.Contains(strings.Join(s.Scene.Mirror.Narration, "\n"), "idempotency on")
+	})
+	b.seek(t, 20.5, 60)
+	b.act(t, "api-2", "crash")
+	for range 5 {
+		b.press(t, bracketRight) // 32x
+	}
+	b.press(t, pKey)
+	st := b.allGoals(t, 2*time.Minute)
+	b.press(t, pKey)
+	t.Logf("scheduler complete at t=%.1fs, in %v", st.Scene.Run.Now, time.Since(start).Round(time.Millisecond))
+	b.screenshot(t, "browser-scheduler.png")
+}
+
+func TestBrowserShardsLesson(t *testing.T) {
+	start := time.Now()
+	b := openLesson(t, "shards")
+	b.clickFrac(t, "knob:jitter", 0.995, 0.5) // scan jitter to 1
+	b.seek(t, 30, 200)
+	b.act(t, "worker-03", "pause")
+	b.seek(t, 90, 200)
+	for _, w := range []string{"worker-06", "worker-07", "worker-08", "worker-09", "worker-10"} {
+		b.act(t, w, "pause")
+	}
+	// The twelfth worker from the keyboard: 9 selects worker-08, N moves
+	// on to worker-09, -10, -11, and Z pauses it.
+	b.press(t, key{key: "9", code: "Digit9", text: "9", vk: 57})
+	for range 3 {
+		b.press(t, keyNext)
+	}
+	b.press(t, keyZ)
+	st := b.until(t, "six workers paused at 90 s", 10*time.Second, func(s fullState) bool {
+		return strings.Contains(strings.Join(s.Scene.Mirror.Narration, "\n"), "pause worker-11 for 30s")
+	})
+	if math.Abs(st.Scene.Run.Now-90) > 0.6 {
+		t.Fatalf("time moved while pausing: %.2f", st.Scene.Run.Now)
+	}
+	b.seek(t, 199.6, 200)
+	b.allGoals(t, time.Minute)
+	t.Logf("shards complete in %v", time.Since(start).Round(time.Millisecond))
+	b.screenshot(t, "browser-shards.png")
+}
+
+func TestBrowserSecurityLesson(t *testing.T) {
+	start := time.Now()
+	b := openLesson(t, "security")
+	b.seek(t, 2, 30)
+	b.act(t, "worker-00", "delete")
+	b.seek(t, 6, 30)
+	b.act(t, "migrator", "delete")
+	b.seek(t, 7, 30)
+	b.press(t, digit1) // the migrator, from the keyboard
+	b.press(t, keyU)   // put its status
+	for range 4 {
+		b.press(t, bracketRight)
+	}
+	b.press(t, pKey)
+	b.allGoals(t, time.Minute)
+	b.press(t, pKey)
+	t.Logf("security complete in %v", time.Since(start).Round(time.Millisecond))
+	b.screenshot(t, "browser-security.png")
 }

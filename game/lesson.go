@@ -9,6 +9,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/ui"
 	"leaselab/lessons"
 )
 
@@ -37,10 +38,16 @@ func NewLessonScene(l *lessons.Lesson, onMenu func()) (*LessonScene, error) {
 	sc := &LessonScene{Lab: lb, met: make([]bool, len(l.Goals))}
 	text := Lesson{Title: l.Title, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints}
 	sc.world = newWorldView(lb, func(s string) { sc.Player.Narrate(s) })
-	sc.Player = NewPlayer(text, lb, sc.world, newTimelineView(lb))
+	tv := newTimelineView(lb)
+	sc.Player = NewPlayer(text, lb, sc.world, tv)
 	sc.Player.OnSolution = sc.ShowSolution
 	sc.Player.OnMenu = onMenu
-	sc.Player.Extra = sc.world.Regions
+	sc.Player.Extra = func() map[string]ui.Rect {
+		m := sc.world.Regions()
+		// The lanes: clicking at x seeks to the time under x.
+		m["lanes"] = tv.geom.Lanes
+		return m
+	}
 	sc.Player.Lanes = func() int { return len(lb.Timeline().Lanes) }
 	if len(l.Knobs) > 0 {
 		sc.Player.setKnobs(newKnobPanel(lb, func(s string) { sc.Player.Narrate(s) }))
