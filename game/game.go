@@ -136,6 +136,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		op.GeoM.Scale(1/g.ss, 1/g.ss)
 		screen.DrawImage(g.offscreen, op)
 	}
+	draw.EndFrame()
 	n := g.frames.Add(1)
 	if g.opts.CaptureFrame > 0 && n == g.opts.CaptureFrame && g.stop == nil {
 		g.stop = ebiten.Termination

@@ -84,6 +84,12 @@ func (f *Fonts) Face(kind FontKind, size float64) *text.GoTextFace {
 
 // Measure returns a function giving the advance of a string in face, the
 // measure ui.Wrap and ui.TextPanel take.
+// Widths are remembered per frame-aged cache entry (see textcache.go):
+// layout measures the same strings every frame.
 func Measure(face text.Face) func(string) float64 {
-	return func(s string) float64 { return text.Advance(s, face) }
+	gf, ok := face.(*text.GoTextFace)
+	if !ok {
+		return func(s string) float64 { return text.Advance(s, face) }
+	}
+	return func(s string) float64 { return cachedAdvance(s, gf) }
 }

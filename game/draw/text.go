@@ -23,12 +23,26 @@ func Text(dst *ebiten.Image, s string, face *text.GoTextFace, x, y float64, clr 
 // TextAligned draws s positioned at (x, y) by the given alignments: with
 // AlignCenter on both, (x, y) is the text's centre.
 func TextAligned(dst *ebiten.Image, s string, face *text.GoTextFace, x, y float64, h, v text.Align, clr color.Color) {
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(math.Round(x), math.Round(y))
+	e := cachedText(s, face)
+	if e.img == nil {
+		return
+	}
+	switch h {
+	case text.AlignCenter:
+		x -= e.w / 2
+	case text.AlignEnd:
+		x -= e.w
+	}
+	switch v {
+	case text.AlignCenter:
+		y -= e.h / 2
+	case text.AlignEnd:
+		y -= e.h
+	}
+	op := &ebiten.DrawImageOptions{}
+	op.GeoM.Translate(math.Round(x)-textPad, math.Round(y)-textPad)
 	op.ColorScale.ScaleWithColor(clr)
-	op.LineSpacing = LineHeight(face)
-	op.PrimaryAlign, op.SecondaryAlign = h, v
-	text.Draw(dst, s, face, op)
+	dst.DrawImage(e.img, op)
 }
 
 // TextIn draws s on one line centred vertically in r, aligned horizontally

@@ -1,0 +1,83 @@
+package game
+
+import (
+	"image"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// benchLesson opens a lesson with its solution playing at 4x, as a learner
+// watching it would, at 1280x800.
+func benchLesson(b *testing.B, id string) (*App, *State) {
+	b.Helper()
+	a := NewApp(nil)
+	sc, err := a.OpenID(id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc.ShowSolution()
+	sc.Play(true)
+	st := &State{Window: ui.Rect{W: 1280, H: 800}, Style: draw.NewStyle(ui.UnitFor(1280, 800, 1))}
+	st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: 1280, WindowH: 800, Scale: 1}
+	for range 4 { // 4x
+		st.Input.Keys = ui.KeysOf(ui.IntentFaster)
+		if err := a.Update(st); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st.Input.Keys = 0
+	return a, st
+}
+
+// BenchmarkLessonFrame measures the CPU side of one frame of the lesson
+// player: Update (simulation, goals, narration, widgets) plus Draw (vertex
+// and text layout; the GPU work is not in it). Target: 4 ms.
+func BenchmarkLessonFrame(b *testing.B) {
+	for _, id := range []string{"fenced-writes", "shards", "scheduler"} {
+		b.Run(id, func(b *testing.B) {
+			a, st := benchLesson(b, id)
+			screen := ebiten.NewImage(1280, 800)
+			sc := a.current.(*LessonScene)
+			pixel := make([]byte, 4)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				st.Tick++
+				if err := a.Update(st); err != nil {
+					b.Fatal(err)
+				}
+				a.Draw(screen)
+				draw.EndFrame()
+				// Run the queued GPU work outside the timer, as the end
+				// of a real frame would; otherwise commands pile up.
+				b.StopTimer()
+				screen.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(pixel)
+				if sc.Lab.Now() >= sc.Lab.Length() {
+					sc.ShowSolution()
+				}
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// BenchmarkLessonUpdate is Update alone (no drawing).
+func BenchmarkLessonUpdate(b *testing.B) {
+	a, st := benchLesson(b, "fenced-writes")
+	sc := a.current.(*LessonScene)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if sc.Lab.Now() >= sc.Lab.Length() {
+			b.StopTimer()
+			sc.ShowSolution()
+			b.StartTimer()
+		}
+		st.Tick++
+		if err := a.Update(st); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
