@@ -9,8 +9,10 @@ import (
 	"time"
 )
 
-// TestDesktopScreenshot builds the desktop program, runs it under Xvfb for
-// 30 frames, and checks the screenshot it saves shows the player.
+// TestDesktopScreenshot builds the desktop program and runs the
+// fenced-writes lesson in a real window under Xvfb: the solution plays for
+// 200 frames at 16x from just before the takeover, and the screenshot it
+// saves must show the player.
 func TestDesktopScreenshot(t *testing.T) {
 	xvfb, err := exec.LookPath("xvfb-run")
 	if err != nil {
@@ -41,7 +43,8 @@ func TestDesktopScreenshot(t *testing.T) {
 	// never touches the learner's real progress.
 	config := t.TempDir()
 	run := exec.CommandContext(ctx, xvfb, "-a", "-s", "-screen 0 1920x1080x24",
-		bin, "--frames", "30", "--screenshot", shot, "--width", "1280", "--height", "800",
+		bin, "--lesson", "fenced-writes", "--solution", "--seek", "8s", "--play", "--speed", "16",
+		"--frames", "200", "--screenshot", shot, "--width", "1280", "--height", "800",
 		"--progress", filepath.Join(t.TempDir(), "progress.json"))
 	run.Env = append(os.Environ(), "XDG_CONFIG_HOME="+config)
 	if out, err := run.CombinedOutput(); err != nil {
@@ -50,7 +53,7 @@ func TestDesktopScreenshot(t *testing.T) {
 	if entries, _ := os.ReadDir(config); len(entries) > 0 {
 		t.Errorf("leaselab --progress wrote to the config directory: %v", entries)
 	}
-	t.Logf("30 frames under Xvfb in %d ms (software rendering)", time.Since(start).Milliseconds())
+	t.Logf("200 frames of the lesson under Xvfb in %d ms (software rendering)", time.Since(start).Milliseconds())
 	data, err := os.ReadFile(shot)
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)

@@ -32,6 +32,7 @@ func main() {
 	solution := flag.Bool("solution", false, "with --lesson: load the lesson's solution")
 	seek := flag.Duration("seek", 0, "with --lesson: move the play head to `T` (e.g. 30s)")
 	play := flag.Bool("play", false, "with --lesson: start playing")
+	speed := flag.Float64("speed", 1, "with --lesson: playback speed, 0.25 to 64")
 	progressPath := flag.String("progress", "", "keep the learner's progress in the JSON file at `path` (default: the user config dir)")
 	flag.Parse()
 	if *screenshot != "" && *frames <= 0 {
@@ -56,6 +57,10 @@ func main() {
 			sc.ShowSolution()
 		}
 		sc.Seek(*seek)
+		if err := sc.SetSpeed(*speed); err != nil {
+			fmt.Fprintln(os.Stderr, "leaselab:", err)
+			os.Exit(2)
+		}
 		sc.Play(*play)
 	}
 	g := game.New(app, opts)
