@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -130,6 +131,7 @@ func TestBrowserFirstFrame(t *testing.T) {
 		t.Fatalf("waiting for the first frame: %v (page problems: %v)", err, problems)
 	}
 	t.Logf("time from navigation to first frame: %d ms", time.Since(start).Milliseconds())
+	logStartup(ctx, t, start)
 
 	// Let a few frames pass so the screenshot shows a settled screen.
 	if err := chromedp.Do(ctx, poll(`JSON.parse(globalThis.leaselab.state()).frame > 10`)); err != nil {
@@ -218,6 +220,58 @@ func TestBrowserFirstFrame(t *testing.T) {
 	for _, p := range problems {
 		t.Errorf("page reported %s", p)
 	}
+}
+
+// startupSteps are leaselab.timings()'s marks in the order they happen, each
+// with what the time since the previous one was spent on.
+var startupSteps = []struct{ mark, spent string }{
+	{"boot", "HTML, CSS, boot.js"},
+	{"exec-loaded", "wasm_exec.js"},
+	{"response", "request to .wasm headers"},
+	{"instantiated", "download + streaming compile"},
+	{"main", "Go runtime and package init"},
+	{"game", "main: page, store, game, scenes"},
+	{"update1", "first Update (from RunGame)"},
+	{"draw1", "first Draw"},
+	{"frame", "next animation frame (WebGL work queued, not yet run)"},
+}
+
+// logStartup logs where the time to the first frame went, from the page's
+// performance marks (see wasm/timing.go).
+func logStartup(ctx context.Context, t *testing.T, start time.Time) {
+	t.Helper()
+	if err := chromedp.Do(ctx, poll(`JSON.parse(globalThis.leaselab.timings()).frame > 0`)); err != nil {
+		t.Errorf("no startup timings: %v", err)
+		return
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`globalThis.leaselab.timings()`))
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	var ms map[string]float64
+	if err := json.Unmarshal([]byte(raw), &ms); err != nil {
+		t.Error(err)
+		return
+	}
+	var b strings.Builder
+	prev := 0.0
+	for _, s := range startupSteps {
+		v, ok := ms[s.mark]
+		if !ok {
+			fmt.Fprintf(&b, "\n  %-13s missing", s.mark)
+			continue
+		}
+		fmt.Fprintf(&b, "\n  %-13s at %6.0f ms  +%5.0f ms  %s", s.mark, v, v-prev, s.spent)
+		prev = v
+	}
+	if v, ok := ms["wasm-response-end"]; ok {
+		fmt.Fprintf(&b, "\n  (.wasm download ended at %.0f ms, %.2f MB on the wire)", v, ms["wasm-transfer-bytes"]/1e6)
+	}
+	if origin, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.timeOrigin`)); err == nil {
+		fmt.Fprintf(&b, "\n  (the page's navigation began %.0f ms after the test asked for it)", origin-float64(start.UnixMicro())/1e3)
+	}
+	t.Logf("startup, ms since navigation:%s", b.String())
 }
 
 // A key as the DevTools protocol describes it.

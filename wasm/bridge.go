@@ -14,6 +14,8 @@ import (
 //	leaselab.state() -> JSON string of game.Snapshot
 //	                    (frame, tick, width, height, scale, unit,
 //	                     reducedMotion, scene{name, regions, focus, mirror})
+//	leaselab.timings() -> JSON object: startup step -> ms since navigation
+//	                    (see timing.go)
 //
 // Browser tests poll it (for example until the first frame is drawn) and
 // compare the layout the game reports with what they see. It only reads.
@@ -27,6 +29,7 @@ func exposeBridge(g *game.Game) {
 	})
 	obj := js.Global().Get("Object").New()
 	obj.Set("state", state)
+	obj.Set("timings", js.FuncOf(func(js.Value, []js.Value) any { return timings() }))
 	js.Global().Set("leaselab", obj)
 }
 

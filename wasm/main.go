@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	mark("main")
 	doc := js.Global().Get("document")
 	page := newPage(doc)
 	g := game.New(game.NewApp(newBrowserStore()), game.Options{
@@ -27,7 +28,8 @@ func main() {
 		OnUpdate:      page.update,
 	})
 	exposeBridge(g)
-	if err := ebiten.RunGame(g); err != nil {
+	mark("game")
+	if err := ebiten.RunGame(&timedGame{Game: g}); err != nil {
 		page.fail(err)
 	}
 }

@@ -1,9 +1,14 @@
 // Starts LeaseLab: loads Go's wasm_exec.js, then fetches, compiles and runs
 // leaselab.wasm, keeping the loading indicator honest. It is an external
 // file because the Content-Security-Policy forbids inline scripts.
+//
+// Each step leaves a performance mark "leaselab:<step>"; the Go side adds
+// its own, and leaselab.timings() reports them all (see wasm/timing.go).
 "use strict";
 
 (() => {
+  const mark = (name) => performance.mark("leaselab:" + name);
+  mark("boot");
   const loading = document.getElementById("loading");
   const status = document.getElementById("loading-text");
 
@@ -18,15 +23,22 @@
   }
 
   async function start() {
+    mark("exec-loaded");
     try {
       const go = new Go();
+      mark("fetch");
       const response = await fetch("leaselab.wasm");
+      mark("response");
       if (!response.ok) {
         throw new Error("leaselab.wasm: HTTP " + response.status + " (build it with: make wasm)");
       }
       status.textContent = "Compiling LeaseLab…";
+      // Streaming: compiling starts while the bytes arrive (the server
+      // sends application/wasm, which this needs).
       const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
+      mark("instantiated");
       status.textContent = "Starting LeaseLab…";
+      mark("run");
       await go.run(instance);
     } catch (err) {
       fail(err && err.message ? err.message : String(err));
