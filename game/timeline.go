@@ -29,12 +29,16 @@ func newTimelineView(lb *lab.Lab) *timelineView { return &timelineView{lab: lb} 
 func (v *timelineView) Update(st *State, area ui.Rect) error {
 	v.tl = v.lab.Timeline()
 	v.geom = ui.LayoutTimeline(area, st.Style.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
+	if fit := int(v.geom.Lanes.H / (16 * st.Style.Unit)); fit < len(v.tl.Lanes) {
+		// Too many lanes to read: summarise the rest in the last one.
+		v.tl = v.tl.Fit(fit)
+		v.geom = ui.LayoutTimeline(area, st.Style.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
+	}
 	ptr := st.Input.Pointer()
 	lanes := v.geom.Lanes
 	lanes.H = v.geom.Axis.MaxY() - lanes.Y
 	if ptr.Down && ptr.Present && lanes.Contains(ptr.Pos) {
 		v.lab.Seek(time.Duration(v.geom.T(ptr.Pos.X) * float64(time.Second)))
-		v.tl = v.lab.Timeline()
 	}
 	return nil
 }

@@ -710,22 +710,19 @@ func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 	title, highest := "Store: "+st.Name, fmt.Sprintf("highest token %d", st.Highest)
 	draw.TextIn(dst, title, s.Label(), row, text.AlignStart, th.Text)
 	value := "value " + st.Value
+	if w.fencing.Rect.Empty() {
+		// No switch in this lesson: the state in words on the value line.
+		value += map[bool]string{true: " · fencing on", false: " · fencing OFF"}[st.Fencing]
+	}
 	if draw.Measure(s.Label())(title)+draw.Measure(s.Mono())(highest)+s.U(16) <= row.W {
 		draw.TextIn(dst, highest, s.Mono(), row, text.AlignEnd, th.Text)
 	} else {
-		value = fmt.Sprintf("highest %d, value %s", st.Highest, st.Value)
+		value = fmt.Sprintf("highest %d, %s", st.Highest, value)
 	}
 	row, _ = rest.CutTop(s.U(18), 0)
 	draw.TextIn(dst, value, s.Mono(), row, text.AlignStart, th.TextDim)
 	if !w.fencing.Rect.Empty() {
 		w.drawSwitch(dst, s, &w.fencing, "fencing on", "fencing OFF")
-	} else {
-		state := "fencing on"
-		if !st.Fencing {
-			state = "fencing OFF"
-		}
-		r, _ := in.CutRight(s.U(110), 0)
-		draw.TextIn(dst, state, s.Small(), r, text.AlignEnd, th.TextDim)
 	}
 }
 
@@ -908,6 +905,23 @@ func ownerColour(i int) color.RGBA {
 	return c
 }
 
+// ownerPattern marks a shard cell (or a worker's swatch) with its
+// owner's pattern, so owners differ by shape as well as colour where a
+// cell is too small for a label.
+func ownerPattern(dst *ebiten.Image, s draw.Style, r ui.Rect, owner int) {
+	clr := color.RGBA{0xec, 0xf0, 0xf4, 0xb0}
+	c := r.Center()
+	w := math.Max(1, s.U(1.2))
+	switch owner % 4 {
+	case 1:
+		draw.Line(dst, ui.Point{X: r.X + 1, Y: r.MaxY() - 1}, ui.Point{X: r.MaxX() - 1, Y: r.Y + 1}, w, clr)
+	case 2:
+		draw.Line(dst, ui.Point{X: r.X + 1, Y: c.Y}, ui.Point{X: r.MaxX() - 1, Y: c.Y}, w, clr)
+	case 3:
+		draw.FillCircle(dst, c, math.Max(1, math.Min(r.W, r.H)*0.18), clr)
+	}
+}
+
 // shortWorker is a worker's number: "worker-03" -> "03".
 func shortWorker(name string) string {
 	if i := strings.LastIndex(name, "-"); i >= 0 {
@@ -967,27 +981,19 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		left := in
 		if !w.fencing.Rect.Empty() {
 			left, _ = in.CutLeft(w.fencing.Rect.X-in.X-s.U(6), 0)
-		} else {
-			var st ui.Rect
-			st, left = in.CutRight(s.U(90), s.U(6))
-			word := "fencing on"
-			if !o.Fencing {
-				word = "fencing OFF"
-			}
-			draw.TextIn(dst, word, s.Small(), st, text.AlignEnd, th.TextDim)
 		}
 		row, rest := left.CutTop(s.U(18), s.U(2))
 		draw.TextIn(dst, "Offset store", s.Label(), row, text.AlignStart, th.Text)
 		row, _ = rest.CutTop(s.U(16), 0)
-		if narrow {
-			// No room for words beside the switch: they lead this row.
+		if narrow || w.fencing.Rect.Empty() {
+			// No switch, or no room for words beside it: they lead this row.
 			word, clr := "fencing on · ", th.Text
 			if !o.Fencing {
 				word, clr = "fencing OFF · ", th.Warning
 			}
 			row = ui.Rect{X: in.X, Y: row.Y, W: in.W, H: row.H}
 			draw.TextIn(dst, word, s.Small(), row, text.AlignStart, clr)
-			ww := draw.Measure(s.Small())(word)
+			ww := draw.Measure(s.Small())(word) + s.U(4)
 			row.X, row.W = row.X+ww, row.W-ww
 		}
 		x := row.X
@@ -1022,14 +1028,16 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1), th.Border)
 			continue
 		}
-		fill := ownerColour(owner)
 		wk := v.Workers[owner]
-		draw.FillRoundRect(dst, r, s.U(2), fill)
-		if wk.Paused || wk.Crashed || wk.Cut {
-			hatch(dst, r, s.U(5), s.U(1), th.Text)
-		}
+		draw.FillRoundRect(dst, r, s.U(2), ownerColour(owner))
 		if r.H >= s.U(13) && r.W >= draw.Measure(small)("00")+s.U(2) {
 			draw.TextIn(dst, shortWorker(wk.Name), small, r, text.AlignCenter, th.Text)
+		} else {
+			ownerPattern(dst, s, r, owner)
+		}
+		if wk.Paused || wk.Crashed || wk.Cut {
+			// Its owner has stopped: the lease is running out.
+			draw.StrokeRoundRect(dst, r, s.U(2), math.Max(1, s.U(1.5)), th.Warning)
 		}
 	}
 	if len(g.Cells) > 0 {
@@ -1048,11 +1056,14 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			fill = th.Panel
 		}
 		draw.FillRoundRect(dst, r, s.U(5), fill)
+		sw := ui.Rect{X: r.X + s.U(3), Y: r.Y + s.U(3), W: s.U(8), H: r.H - s.U(6)}
+		ownerPattern(dst, s, sw, i)
 		sel := w.selected >= 0 && w.actors[w.selected].worker == i
 		if sel {
 			draw.StrokeRoundRect(dst, r.Inset(-s.U(3)), s.U(7), s.U(2), th.Focus)
 		}
 		in := r.InsetXY(s.U(6), 0)
+		in.X, in.W = in.X+s.U(8), in.W-s.U(8)
 		name := wk.Name
 		count := fmt.Sprintf("%d", wk.Holds)
 		if wk.Owned != wk.Holds {
@@ -1079,6 +1090,12 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		}
 		if !fits() && tag != "" {
 			right = tag
+		}
+		if !fits() {
+			right = count
+		}
+		if !fits() {
+			right = ""
 		}
 		draw.TextIn(dst, name, s.Label(), in, text.AlignStart, th.Text)
 		clr := th.Text

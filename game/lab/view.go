@@ -470,20 +470,37 @@ func overlaps(lanes []Lane) []Overlap {
 	return out
 }
 
+// Fit returns the timeline with at most n lanes, the last summarising
+// the rest (n is at least 2).
+func (tl Timeline) Fit(n int) Timeline {
+	n = max(n, 2)
+	if len(tl.Lanes) <= n {
+		return tl
+	}
+	tl.Lanes = summariseTo(append([]Lane(nil), tl.Lanes...), n)
+	return tl
+}
+
 // summarise keeps the first MaxLanes-1 lanes and merges the rest into one.
-func summarise(lanes []Lane) []Lane {
-	if len(lanes) <= MaxLanes {
+func summarise(lanes []Lane) []Lane { return summariseTo(lanes, MaxLanes) }
+
+func summariseTo(lanes []Lane, max int) []Lane {
+	if len(lanes) <= max {
 		return lanes
 	}
-	rest := lanes[MaxLanes-1:]
-	sum := Lane{Name: fmt.Sprintf("+%d more", len(rest))}
+	rest := lanes[max-1:]
+	n := 0
 	for _, l := range rest {
-		sum.Members = append(sum.Members, l.Name)
+		n += len(l.Members)
+	}
+	sum := Lane{Name: fmt.Sprintf("+%d more", n)}
+	for _, l := range rest {
+		sum.Members = append(sum.Members, l.Members...)
 		sum.Paused = append(sum.Paused, l.Paused...)
 		sum.Crashed = append(sum.Crashed, l.Crashed...)
 	}
 	sum.Paused, sum.Crashed = union(sum.Paused), union(sum.Crashed)
-	return append(lanes[:MaxLanes-1:MaxLanes-1], sum)
+	return append(lanes[:max-1:max-1], sum)
 }
 
 // union merges overlapping spans.

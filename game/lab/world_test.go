@@ -81,6 +81,10 @@ func TestShardWorldSnapshot(t *testing.T) {
 	if len(tl.Lanes) != MaxLanes || len(tl.Lanes[3].Paused) != 1 || len(tl.Lanes[3].Truth) != 1 || tl.Lanes[3].Truth[0].To > 50*time.Second {
 		t.Fatalf("lane 3 %+v", tl.Lanes[3])
 	}
+	fit := tl.Fit(4)
+	if len(fit.Lanes) != 4 || fit.Lanes[3].Name != "+9 more" || fit.LaneOf("worker-11") != 3 || fit.LaneOf("worker-02") != 2 {
+		t.Fatalf("fit to 4: %d lanes, last %q", len(fit.Lanes), fit.Lanes[len(fit.Lanes)-1].Name)
+	}
 	lb.Advance(10 * time.Second)
 	rejected := false
 	for _, m := range lb.Timeline().Writes {

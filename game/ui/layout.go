@@ -143,7 +143,9 @@ func LayoutPlayerFor(window Rect, scale float64, knobs, lanes int) PlayerLayout 
 	// minimum (never below the usual height).
 	base := clamp(math.Round(window.H*0.22), px(timelineMin), px(timelineMax))
 	want := clamp(px(laneChrome)+float64(lanes)*px(laneWant), base, px(timelineMax))
-	limit := content.H - 2*px(gap) - knobsH - px(MinWorldH)
+	// The world keeps more than half of what the timeline and it share.
+	avail := content.H - 2*px(gap) - knobsH
+	limit := avail - math.Max(px(MinWorldH), math.Round(avail*0.55))
 	timelineH := math.Max(base, math.Min(want, limit))
 	l.Timeline, l.World = content.CutBottom(timelineH, px(gap))
 	if knobs > 0 {
