@@ -85,7 +85,7 @@ func TestBrowserFirstFrame(t *testing.T) {
 	defer cancel()
 	// The browser lives as long as the context of its first call: this
 	// timeout bounds the whole test.
-	ctx, cancelTimeout := context.WithTimeout(bctx, 3*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(bctx, 6*time.Minute)
 	defer cancelTimeout()
 
 	var (
@@ -141,7 +141,7 @@ func TestBrowserFirstFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Scene.Name != "player" || st.Width <= 0 || len(st.Scene.Regions) == 0 {
+	if st.Scene.Name != "menu" || st.Width <= 0 || len(st.Scene.Regions) == 0 {
 		t.Errorf("state: scene %q width %v regions %d", st.Scene.Name, st.Width, len(st.Scene.Regions))
 	}
 	loadingHidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("loading").hidden`))
@@ -166,10 +166,12 @@ func TestBrowserFirstFrame(t *testing.T) {
 	checkNotBlank(t, "browser page", page, 64, 0.8)
 	checkNotBlank(t, "browser canvas", canvas, 64, 0.8)
 
-	// Keyboard: Tab enters the widgets, P plays, and Tab past the last
-	// widget leaves the canvas for the text view.
+	// Keyboard: 3 opens the third lesson, Tab enters its widgets, P plays,
+	// and Tab past the last widget leaves the canvas for the text view.
 	err = chromedp.Do(ctx,
 		chromedp.Focus(chromedp.CSS("canvas")),
+		press(key{key: "3", code: "Digit3", text: "3", vk: 51}),
+		waitFor(func(s state) bool { return s.Scene.Name == "lesson" }),
 		press(tabKey),
 		waitFor(func(s state) bool { return s.Scene.Focus == "play" }),
 		press(pKey),
@@ -182,7 +184,7 @@ func TestBrowserFirstFrame(t *testing.T) {
 		t.Fatalf("keyboard: %v", err)
 	}
 	active := ""
-	for i := 0; i < 12 && active != "mirror"; i++ {
+	for i := 0; i < 20 && active != "mirror"; i++ {
 		if err := chromedp.Do(ctx, press(tabKey)); err != nil {
 			t.Fatal(err)
 		}

@@ -171,8 +171,18 @@ func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
 	g.scale = s
 	g.width, g.height = math.Ceil(outsideWidth*s), math.Ceil(outsideHeight*s)
 	g.ss = supersampling(g.width, g.height, s)
+	if g.frames.Load() < warmupFrames {
+		// The first frames draw at screen resolution: a quarter of the
+		// pixels, so the first picture appears sooner (a software
+		// renderer takes seconds over a double-size first frame); the
+		// smoother supersampled frames follow a moment later.
+		g.ss = 1
+	}
 	return g.width, g.height
 }
+
+// warmupFrames are drawn without supersampling.
+const warmupFrames = 10
 
 // supersampling picks the factor for a w×h screen at device scale s: 2 on
 // ordinary displays, 1 on HiDPI ones (whose pixels are too small for jagged
