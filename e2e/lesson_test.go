@@ -201,7 +201,6 @@ func (b *browser) screenshot(t *testing.T, name string) {
 
 var (
 	bracketRight = key{key: "]", code: "BracketRight", text: "]", vk: 221}
-	digit3       = key{key: "3", code: "Digit3", text: "3", vk: 51}
 )
 
 // TestBrowserFencedWritesLesson plays the paused-leader lesson as a learner
