@@ -176,8 +176,14 @@ func TestBrowserFirstFrame(t *testing.T) {
 		waitFor(func(s state) bool { return s.Scene.Focus == "play" }),
 		press(pKey),
 		waitFor(func(s state) bool {
-			n := s.Scene.Mirror.Narration
-			return len(n) > 0 && strings.HasPrefix(n[len(n)-1], "Playing")
+			// The run narrates its own events right after, so look at
+			// every line, not only the last.
+			for _, l := range s.Scene.Mirror.Narration {
+				if strings.HasPrefix(l, "Playing") {
+					return true
+				}
+			}
+			return false
 		}),
 	)
 	if err != nil {
