@@ -265,36 +265,32 @@ var builtins = []*Scenario{
 		Name:     "election",
 		Title:    "Five contenders in etcd's fair queue; the leader crashes twice",
 		Duration: 60 * time.Second,
-		build: func(p Params) (*Sim, ActionLog, error) {
-			c, err := p.contention(ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second, TokenSource: TokenRevision})
-			if err != nil {
-				return nil, nil, err
-			}
-			s, err := NewContention(p.Seed, c)
-			return s, ActionLog{
-				At(5*time.Second, Action{Do: "crash", Proc: "A"}),
-				At(25*time.Second, Action{Do: "crash", Proc: "B"}),
-			}, err
-		},
+		build: twoCrashes(ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second, TokenSource: TokenRevision}),
 		summary: electionSummary,
 	},
 	{
 		Name:     "herd",
 		Title:    "Ten contenders all watching the lock key: every change wakes every waiter",
 		Duration: 60 * time.Second,
-		build: func(p Params) (*Sim, ActionLog, error) {
-			c, err := p.contention(ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, Recipe: RecipeHerd})
-			if err != nil {
-				return nil, nil, err
-			}
-			s, err := NewContention(p.Seed, c)
-			return s, ActionLog{
-				At(5*time.Second, Action{Do: "crash", Proc: "A"}),
-				At(25*time.Second, Action{Do: "crash", Proc: "B"}),
-			}, err
-		},
+		build: twoCrashes(ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, Recipe: RecipeHerd}),
 		summary: electionSummary,
 	},
+}
+
+// twoCrashes builds an election world whose first two leaders crash, at
+// 5 s and 25 s, so the queue hands the lock over twice.
+func twoCrashes(def ContentionConfig) func(Params) (*Sim, ActionLog, error) {
+	return func(p Params) (*Sim, ActionLog, error) {
+		c, err := p.contention(def)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err := NewContention(p.Seed, c)
+		return s, ActionLog{
+			At(5*time.Second, Action{Do: "crash", Proc: "A"}),
+			At(25*time.Second, Action{Do: "crash", Proc: "B"}),
+		}, err
+	}
 }
 
 func electionSummary(r *Run) []string {

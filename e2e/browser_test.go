@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,8 +15,6 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
-	"leaselab/internal/webserve"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -48,52 +43,15 @@ const stateExpr = `globalThis.leaselab ? globalThis.leaselab.state() : "{}"`
 // its origin, drew something, mirrors its text, and lets Tab reach and
 // leave the canvas.
 func TestBrowserFirstFrame(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatal("install chromium: apt-get install -y chromium")
-	}
-	web := filepath.Join(repoRoot(t), "web")
-	for _, f := range []string{"leaselab.wasm", "wasm_exec.js"} {
-		if _, err := os.Stat(filepath.Join(web, f)); err != nil {
-			t.Fatalf("web/%s is missing: run make wasm first", f)
-		}
-	}
-	h, err := webserve.NewHandler(web)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h) // a random loopback port
-	defer srv.Close()
+	ctx, srv := startChromium(t, 1600, 900)
 	origin, _ := url.Parse(srv.URL)
-
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("no-default-browser-check", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1600, 900),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	defer cancel()
-	// The browser lives as long as the context of its first call: this
-	// timeout bounds the whole test.
-	ctx, cancelTimeout := context.WithTimeout(bctx, 6*time.Minute)
-	defer cancelTimeout()
 
 	var (
 		mu       sync.Mutex
 		requests []string
 		problems []string
 	)
-	err = chromedp.Listen(ctx, func(ev any) {
+	err := chromedp.Listen(ctx, func(ev any) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch ev := ev.(type) {

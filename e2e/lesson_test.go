@@ -26,9 +26,11 @@ type browser struct {
 	srv *httptest.Server
 }
 
-// openBrowser starts Chromium on the built web/ directory. It fails (never
-// skips) when Chromium or the build is missing.
-func openBrowser(t *testing.T, width, height int) *browser {
+// startChromium serves the built web/ directory with the real handler on a
+// random loopback port and starts headless Chromium on a blank page. It
+// fails (never skips) when Chromium or the build is missing. The returned
+// context bounds the whole test.
+func startChromium(t *testing.T, width, height int) (context.Context, *httptest.Server) {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatal("install chromium: apt-get install -y chromium")
@@ -61,8 +63,16 @@ func openBrowser(t *testing.T, width, height int) *browser {
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	ctx, cancelTimeout := context.WithTimeout(bctx, 4*time.Minute)
+	// The browser lives as long as the context of its first call.
+	ctx, cancelTimeout := context.WithTimeout(bctx, 6*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx, srv
+}
+
+// openBrowser starts Chromium and waits for the lab's first frames.
+func openBrowser(t *testing.T, width, height int) *browser {
+	t.Helper()
+	ctx, srv := startChromium(t, width, height)
 	// Report what the page prints: a Go panic in the wasm build lands here.
 	if err := chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
@@ -81,7 +91,7 @@ func openBrowser(t *testing.T, width, height int) *browser {
 	if _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
-	err = chromedp.Do(ctx,
+	err := chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+"/"),
 		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`),
 	)
