@@ -265,15 +265,15 @@ var builtins = []*Scenario{
 		Name:     "election",
 		Title:    "Five contenders in etcd's fair queue; the leader crashes twice",
 		Duration: 60 * time.Second,
-		build: twoCrashes(ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second, TokenSource: TokenRevision}),
-		summary: electionSummary,
+		build:    twoCrashes(ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second, TokenSource: TokenRevision}),
+		summary:  electionSummary,
 	},
 	{
 		Name:     "herd",
 		Title:    "Ten contenders all watching the lock key: every change wakes every waiter",
 		Duration: 60 * time.Second,
-		build: twoCrashes(ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, Recipe: RecipeHerd}),
-		summary: electionSummary,
+		build:    twoCrashes(ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, Recipe: RecipeHerd}),
+		summary:  electionSummary,
 	},
 }
 
