@@ -114,9 +114,16 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		r := ui.Rect{X: x0, Y: top - s.U(2), W: x1 - x0, H: bottom - top + s.U(4)}
 		draw.StrokeRoundRect(dst, r, s.U(3), s.U(2), th.Warning)
 	}
-	// Resource decisions on the sender's lane; a label beside notable
-	// ones, unless it would run into the previous label on that lane.
-	labelEnd := map[int]float64{}
+	// Resource decisions on the sender's lane; then a label beside notable
+	// ones, only where it runs into neither another label nor a later mark
+	// on that lane (marks drawn over a label made both unreadable).
+	type labelAt struct {
+		lane int
+		x, y float64
+		text string
+	}
+	var labels []labelAt
+	nextMark := map[int][]float64{} // lane -> mark x positions, in order
 	for _, m := range v.tl.Writes {
 		i := v.tl.LaneOf(m.From)
 		if i < 0 {
@@ -132,14 +139,26 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		if m.Stale {
 			draw.StrokeCircle(dst, c, size/2+s.U(3), s.U(2), th.Warning)
 		}
-		if m.Label != "" && c.X > labelEnd[i] {
-			x := c.X + size/2 + s.U(4)
-			if x+draw.Measure(s.Small())(m.Label) > g.Lanes.MaxX() {
-				continue
-			}
-			draw.TextAligned(dst, m.Label, s.Small(), x, c.Y, text.AlignStart, text.AlignCenter, th.Text)
-			labelEnd[i] = x + draw.Measure(s.Small())(m.Label) + s.U(6)
+		nextMark[i] = append(nextMark[i], c.X-size/2)
+		if m.Label != "" {
+			labels = append(labels, labelAt{lane: i, x: c.X + size/2 + s.U(4), y: c.Y, text: m.Label})
 		}
+	}
+	labelEnd := map[int]float64{}
+	for _, l := range labels {
+		end := l.x + draw.Measure(s.Small())(l.text)
+		if l.x < labelEnd[l.lane] || end > g.Lanes.MaxX() {
+			continue
+		}
+		clear := true
+		for _, mx := range nextMark[l.lane] {
+			clear = clear && !(mx > l.x-s.U(2) && mx < end)
+		}
+		if !clear {
+			continue
+		}
+		draw.TextAligned(dst, l.text, s.Small(), l.x, l.y, text.AlignStart, text.AlignCenter, th.Text)
+		labelEnd[l.lane] = end + s.U(6)
 	}
 	// Axis and play head.
 	step := ui.TickStep(g.Length, int(g.Lanes.W/s.U(70)))
