@@ -167,29 +167,7 @@ func (b *browser) until(t *testing.T, what string, timeout time.Duration, ok fun
 // the game screen, holding it for two game ticks so Ebitengine sees it.
 func (b *browser) click(t *testing.T, region string) {
 	t.Helper()
-	st := b.until(t, "region "+region, 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions[region]; return ok })
-	r := st.Scene.Regions[region]
-	type box struct{ X, Y, W float64 }
-	rect, err := chromedp.Run(b.ctx, chromedp.Evaluate[box](`(() => { const r = document.querySelector("canvas").getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width} })()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := rect.W / st.Width // game pixels to CSS pixels
-	x, y := rect.X+(r["x"]+r["w"]/2)*k, rect.Y+(r["y"]+r["h"]/2)*k
-	for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMouseMoved, input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-		ev := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1}
-		if typ == input.DispatchMouseEventTypeMouseMoved {
-			ev.Button, ev.ClickCount = input.MouseButtonNone, 0
-		}
-		before := b.state(t).Tick
-		if err := chromedp.Do(b.ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-			_, err := cdp.Call(ctx, tg, input.DispatchMouseEvent, ev)
-			return chromedp.Void{}, err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		b.until(t, "two ticks", 30*time.Second, func(s fullState) bool { return s.Tick >= before+2 })
-	}
+	b.clickFrac(t, region, 0.5, 0.5)
 }
 
 func (b *browser) press(t *testing.T, k key) {
@@ -267,7 +245,8 @@ func TestBrowserFencedWritesLesson(t *testing.T) {
 	b.screenshot(t, "browser-fenced-writes.png")
 }
 
-// clickFrac clicks a named region at fractions (fx, fy) of its size.
+// clickFrac clicks a named region at fractions (fx, fy) of its size,
+// holding the button for two game ticks so Ebitengine sees it.
 func (b *browser) clickFrac(t *testing.T, region string, fx, fy float64) {
 	t.Helper()
 	st := b.until(t, "region "+region, 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions[region]; return ok })
