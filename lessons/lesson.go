@@ -153,6 +153,16 @@ func cached[T any](w *World, key string, f func() T) T {
 	return v
 }
 
+// cachedOK is cached for readings that may find nothing.
+func cachedOK[T any](w *World, key string, f func() (T, bool)) (T, bool) {
+	type found struct {
+		v  T
+		ok bool
+	}
+	r := cached(w, key, func() found { v, ok := f(); return found{v, ok} })
+	return r.v, r.ok
+}
+
 // eventsFrom returns the trace from the first event at or after t (the
 // trace is in time order).
 func eventsFrom(w *World, t time.Duration) []core.Event {

@@ -83,15 +83,7 @@ type failover struct {
 // singleFailover follows the first outage of a single worker until every
 // shard it held has a new holder.
 func singleFailover(w *World) (failover, bool) {
-	type result struct {
-		f  failover
-		ok bool
-	}
-	r := cached(w, "singleFailover", func() result {
-		f, ok := measureFailover(w)
-		return result{f, ok}
-	})
-	return r.f, r.ok
+	return cachedOK(w, "singleFailover", func() (failover, bool) { return measureFailover(w) })
 }
 
 func measureFailover(w *World) (failover, bool) {
@@ -173,15 +165,7 @@ const window = 100 * time.Millisecond
 // massExpiry finds the first outage of three or more workers that were
 // all frozen, and measures it.
 func massExpiry(w *World) (herd, bool) {
-	type result struct {
-		h  herd
-		ok bool
-	}
-	r := cached(w, "massExpiry", func() result {
-		h, ok := measureHerd(w)
-		return result{h, ok}
-	})
-	return r.h, r.ok
+	return cachedOK(w, "massExpiry", func() (herd, bool) { return measureHerd(w) })
 }
 
 func measureHerd(w *World) (herd, bool) {
