@@ -144,8 +144,7 @@ func (w *demoWorld) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	}
 
 	// Coordinator.
-	draw.FillRoundRect(dst, coord, s.U(8), th.Raised)
-	draw.StrokeRoundRect(dst, coord, s.U(8), s.U(1), th.Border)
+	s.Card(dst, coord)
 	top, bottom := coord.Inset(s.U(8)).SplitV(0.5)
 	draw.TextIn(dst, "Coordinator", s.Label(), top, text.AlignCenter, th.Text)
 	rev := tokenA
@@ -173,8 +172,7 @@ func (w *demoWorld) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	w.process(dst, s, b, R, "B", bState, bLeft, bLeft)
 
 	// Store with its highest token and the verdicts so far.
-	draw.FillRoundRect(dst, store, s.U(8), th.Raised)
-	draw.StrokeRoundRect(dst, store, s.U(8), s.U(1), th.Border)
+	s.Card(dst, store)
 	rows := store.Inset(s.U(10))
 	row, rows := rows.CutTop(s.U(22), s.U(4))
 	draw.TextIn(dst, "Store", s.Label(), row, text.AlignStart, th.Text)

@@ -629,8 +629,7 @@ func (w *worldView) procBottom(i int) ui.Point {
 func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect, gi int, showRev bool) {
 	th := s.Theme
 	v := w.view
-	draw.FillRoundRect(dst, box, s.U(8), th.Raised)
-	draw.StrokeRoundRect(dst, box, s.U(8), s.U(1), th.Border)
+	s.Card(dst, box)
 	if gi >= len(v.Groups) {
 		return
 	}
@@ -699,8 +698,7 @@ func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	st := w.view.Store
 	box := w.geom.Store
-	draw.FillRoundRect(dst, box, s.U(8), th.Raised)
-	draw.StrokeRoundRect(dst, box, s.U(8), s.U(1), th.Border)
+	s.Card(dst, box)
 	in := box.Inset(s.U(10))
 	left := in
 	if !w.fencing.Rect.Empty() {
@@ -744,8 +742,7 @@ func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	q := w.view.Queue
 	box := w.geom.Store
-	draw.FillRoundRect(dst, box, s.U(8), th.Raised)
-	draw.StrokeRoundRect(dst, box, s.U(8), s.U(1), th.Border)
+	s.Card(dst, box)
 	in := box.Inset(s.U(10))
 	left := in
 	if !w.idem.Rect.Empty() {
@@ -938,8 +935,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 
 	// Coordinator summary and load sparkline.
 	box := g.Coord
-	draw.FillRoundRect(dst, box, s.U(8), th.Raised)
-	draw.StrokeRoundRect(dst, box, s.U(8), s.U(1), th.Border)
+	s.Card(dst, box)
 	in := box.InsetXY(s.U(10), s.U(6))
 	text1, _ := in.CutLeft(g.Spark.X-in.X-s.U(6), 0)
 	row, rest := text1.CutTop(s.U(18), s.U(2))
@@ -973,8 +969,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 
 	// The offset store.
 	box = g.Store
-	draw.FillRoundRect(dst, box, s.U(8), th.Raised)
-	draw.StrokeRoundRect(dst, box, s.U(8), s.U(1), th.Border)
+	s.Card(dst, box)
 	narrow := box.W < s.U(330)
 	if o := v.Offsets; o != nil {
 		in := box.InsetXY(s.U(10), s.U(6))

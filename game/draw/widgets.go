@@ -18,6 +18,13 @@ func (s Style) Panel(dst *ebiten.Image, r ui.Rect) {
 	StrokeRoundRect(dst, r, s.U(8), s.px(1), s.Theme.Border)
 }
 
+// Card draws a raised box with a border: an actor in the world (the
+// coordinator, a store, a queue).
+func (s Style) Card(dst *ebiten.Image, r ui.Rect) {
+	FillRoundRect(dst, r, s.U(8), s.Theme.Raised)
+	StrokeRoundRect(dst, r, s.U(8), s.U(1), s.Theme.Border)
+}
+
 // FocusRing draws the keyboard focus indicator just outside r.
 func (s Style) FocusRing(dst *ebiten.Image, r ui.Rect, radius float64) {
 	w := s.px(2)
