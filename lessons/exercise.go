@@ -1,0 +1,337 @@
+package lessons
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"leaselab/core"
+)
+
+// Exercise is one of the curriculum's five assessment exercises: a problem,
+// an answer form (choices, numbers and, for some, a run the learner builds in
+// the simulator) and a checker that explains its verdict part by part.
+type Exercise struct {
+	ID    string
+	Title string
+	// Brief states the problem in a few paragraphs.
+	Brief []string
+	// Lab, if set, is the simulator the learner works in. Its goals are
+	// checkpoints shown live; the run's action log is Answer.Schedule.
+	Lab *Lesson
+	// Numbers are numeric answer fields (a TTL, a renewal interval).
+	Numbers []Knob
+	// Materials are things to read (generated logs), each shown with the
+	// questions that refer to it.
+	Materials []Material
+	Questions []Question
+	// Reference is the model answer; Worked explains it, shown after a
+	// first attempt.
+	Reference Answer
+	Worked    []string
+	// Format documents the JSON answer for labctl.
+	Format string
+
+	// start begins checking an answer that passed validation.
+	start func(a Answer) Job
+}
+
+// Material is a text the learner reads to answer (a log excerpt).
+type Material struct {
+	ID, Title string
+	Lines     []string
+}
+
+// Question is a single- or multiple-choice question.
+type Question struct {
+	ID   string
+	Text string
+	// Material names the Material the question is about ("" for none).
+	Material string
+	Multi    bool
+	Options  []Option
+}
+
+// Option is one choice of a question.
+type Option struct{ ID, Label string }
+
+// Answer is a learner's answer to an exercise. Choices maps a question id
+// to the chosen option ids; Numbers maps a number field id to its value;
+// Schedule is the run built in the exercise's simulator.
+type Answer struct {
+	Choices  map[string][]string `json:"choices,omitempty"`
+	Numbers  map[string]float64  `json:"numbers,omitempty"`
+	Schedule core.ActionLog      `json:"schedule,omitempty"`
+}
+
+// Clone returns a deep copy of a.
+func (a Answer) Clone() Answer {
+	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...)}
+	if a.Choices != nil {
+		out.Choices = map[string][]string{}
+		for k, v := range a.Choices {
+			out.Choices[k] = append([]string(nil), v...)
+		}
+	}
+	if a.Numbers != nil {
+		out.Numbers = map[string]float64{}
+		for k, v := range a.Numbers {
+			out.Numbers[k] = v
+		}
+	}
+	return out
+}
+
+// Chose reports whether option opt of question q is chosen.
+func (a Answer) Chose(q, opt string) bool { return slices.Contains(a.Choices[q], opt) }
+
+// Feedback is the verdict on one part of an answer and why.
+type Feedback struct {
+	Part string
+	OK   bool
+	Why  string
+}
+
+// Result is a checked answer.
+type Result struct {
+	Pass  bool
+	Parts []Feedback
+	// Figures are measurements of the learner's design (a table's rows,
+	// already formatted), shown under the verdict.
+	Figures []string
+}
+
+// Summary is the result's one-line verdict.
+func (r Result) Summary() string {
+	ok := 0
+	for _, p := range r.Parts {
+		if p.OK {
+			ok++
+		}
+	}
+	verdict := "Not yet"
+	if r.Pass {
+		verdict = "Passed"
+	}
+	return fmt.Sprintf("%s: %d of %d parts right.", verdict, ok, len(r.Parts))
+}
+
+// Text renders the result for a terminal.
+func (r Result) Text() string {
+	var b strings.Builder
+	b.WriteString(r.Summary() + "\n")
+	for _, p := range r.Parts {
+		mark := "✗"
+		if p.OK {
+			mark = "✓"
+		}
+		fmt.Fprintf(&b, "%s %s: %s\n", mark, p.Part, p.Why)
+	}
+	for _, f := range r.Figures {
+		b.WriteString("  " + f + "\n")
+	}
+	return b.String()
+}
+
+// Job checks an answer in steps, so a front end can spread a long check
+// (many simulated nights) over frames and show its progress.
+type Job interface {
+	// Step does about n units of work and reports whether the check is
+	// done.
+	Step(n int) bool
+	// Progress is the fraction done, 0 to 1.
+	Progress() float64
+	// Result is the verdict once Step has reported done.
+	Result() Result
+}
+
+// doneJob is a check that finished when it was made.
+type doneJob struct{ r Result }
+
+func (j doneJob) Step(int) bool     { return true }
+func (j doneJob) Progress() float64 { return 1 }
+func (j doneJob) Result() Result    { return j.r }
+
+// finished wraps a result computed at once as a Job.
+func finished(parts []Feedback, figures ...string) Job {
+	return doneJob{result(parts, figures...)}
+}
+
+// result passes when every part is right.
+func result(parts []Feedback, figures ...string) Result {
+	pass := len(parts) > 0
+	for _, p := range parts {
+		pass = pass && p.OK
+	}
+	return Result{Pass: pass, Parts: parts, Figures: figures}
+}
+
+// Start validates a and begins checking it.
+func (e *Exercise) Start(a Answer) (Job, error) {
+	if err := e.Validate(a); err != nil {
+		return nil, err
+	}
+	return e.start(a.Clone()), nil
+}
+
+// Check validates and checks a to the end.
+func (e *Exercise) Check(a Answer) (Result, error) {
+	j, err := e.Start(a)
+	if err != nil {
+		return Result{}, err
+	}
+	for !j.Step(1 << 20) {
+	}
+	return j.Result(), nil
+}
+
+// Question returns the question with the given id, or nil.
+func (e *Exercise) Question(id string) *Question {
+	for i := range e.Questions {
+		if e.Questions[i].ID == id {
+			return &e.Questions[i]
+		}
+	}
+	return nil
+}
+
+// Validate rejects answers that name unknown questions, options or fields,
+// pick several options of a single-choice question, or give numbers out of
+// range. A missing answer is not invalid: the checker marks it wrong.
+func (e *Exercise) Validate(a Answer) error {
+	qids := make([]string, 0, len(a.Choices))
+	for id := range a.Choices {
+		qids = append(qids, id)
+	}
+	sort.Strings(qids)
+	for _, id := range qids {
+		q := e.Question(id)
+		if q == nil {
+			return fmt.Errorf("exercise %s has no question %q", e.ID, id)
+		}
+		picked := a.Choices[id]
+		if !q.Multi && len(picked) > 1 {
+			return fmt.Errorf("question %q takes one choice, got %d", id, len(picked))
+		}
+		for _, o := range picked {
+			if !slices.ContainsFunc(q.Options, func(x Option) bool { return x.ID == o }) {
+				return fmt.Errorf("question %q has no option %q", id, o)
+			}
+		}
+	}
+	fake := &Lesson{ID: e.ID, Knobs: e.Numbers}
+	if err := fake.CheckKnobs(Knobs(a.Numbers)); err != nil {
+		return err
+	}
+	if len(a.Schedule) > 0 && e.Lab == nil {
+		return fmt.Errorf("exercise %s takes no schedule", e.ID)
+	}
+	for _, t := range a.Schedule {
+		if err := t.Validate(); err != nil {
+			return err
+		}
+		if t.At < 0 || (e.Lab != nil && t.At.D() > e.Lab.Duration) {
+			return fmt.Errorf("schedule: an action at %s is outside the run (0 to %s)", core.FormatTime(t.At.D()), core.FormatTime(e.Lab.Duration))
+		}
+	}
+	return nil
+}
+
+// ParseAnswer decodes a JSON answer strictly (unknown fields are errors)
+// and validates it against the exercise.
+func (e *Exercise) ParseAnswer(data []byte) (Answer, error) {
+	var a Answer
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return Answer{}, fmt.Errorf("answer is not valid JSON for exercise %s: %v (see labctl exercise %s --help)", e.ID, err, e.ID)
+	}
+	if dec.More() {
+		return Answer{}, fmt.Errorf("answer has trailing data after the JSON object")
+	}
+	if err := e.Validate(a); err != nil {
+		return Answer{}, err
+	}
+	return a, nil
+}
+
+// Number returns number field id of a, or its default when unanswered.
+func (e *Exercise) Number(a Answer, id string) float64 {
+	if v, ok := a.Numbers[id]; ok {
+		return v
+	}
+	for _, k := range e.Numbers {
+		if k.ID == id {
+			return k.Default
+		}
+	}
+	return 0
+}
+
+// choice returns the single option chosen for q ("" if none).
+func (a Answer) choice(q string) string {
+	if c := a.Choices[q]; len(c) > 0 {
+		return c[0]
+	}
+	return ""
+}
+
+// judgeChoice marks a single-choice question: right names the correct
+// option, why explains every option (the right one's text too).
+func judgeChoice(a Answer, part, q, right string, why map[string]string) Feedback {
+	got := a.choice(q)
+	if got == "" {
+		return Feedback{Part: part, Why: "Not answered. " + why[""]}
+	}
+	return Feedback{Part: part, OK: got == right, Why: why[got]}
+}
+
+// judgeSet marks a multiple-choice question whose right answer is exactly
+// the set right. why explains each option: what it tells you, or why it
+// would not change anything.
+func judgeSet(a Answer, part, q string, right []string, why map[string]string) Feedback {
+	got := a.Choices[q]
+	var missing, wrong []string
+	for _, r := range right {
+		if !slices.Contains(got, r) {
+			missing = append(missing, why[r])
+		}
+	}
+	for _, g := range got {
+		if !slices.Contains(right, g) {
+			wrong = append(wrong, why[g])
+		}
+	}
+	if len(missing) == 0 && len(wrong) == 0 {
+		return Feedback{Part: part, OK: true, Why: "All of these matter, and nothing else you picked misleads."}
+	}
+	var b strings.Builder
+	if len(wrong) > 0 {
+		b.WriteString("Not this: " + strings.Join(wrong, " "))
+	}
+	if len(missing) > 0 {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString("Missing: " + strings.Join(missing, " "))
+	}
+	return Feedback{Part: part, Why: b.String()}
+}
+
+// Exercises returns the five exercises in curriculum order.
+func Exercises() []*Exercise { return exercises }
+
+// FindExercise returns the exercise with the given id.
+func FindExercise(id string) (*Exercise, error) {
+	for _, e := range exercises {
+		if e.ID == id {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown exercise %q (labctl exercises lists them)", id)
+}
+
+var exercises = []*Exercise{exRenewal, exNoFencing}
