@@ -34,8 +34,10 @@ import (
 )
 
 // Version is the document version this code reads and writes. Change it
-// whenever a field is added, removed or changes meaning: a document of
-// another version is set aside (kept by [Store.Backup]) rather than misread.
+// whenever a field is removed or changes meaning: a document of another
+// version is set aside (kept by [Store.Backup]) rather than misread. A new
+// optional field (omitted when empty) keeps the version, because every older
+// document is still read exactly as before: Exercise.Answer came that way.
 const Version = 1
 
 // Limits on what [Decode] accepts. Real progress is a few kilobytes; these
@@ -74,6 +76,10 @@ type Lesson struct {
 type Exercise struct {
 	Passed   bool `json:"passed,omitempty"`
 	Attempts int  `json:"attempts,omitempty"`
+	// Answer is the learner's last answer, as the exercise screen encoded
+	// it (a lessons.Answer); this package only stores it, and the screen
+	// drops one that no longer fits the exercise. Nil when there is none.
+	Answer json.RawMessage `json:"answer,omitempty"`
 }
 
 // New returns empty progress of the current version.
@@ -118,6 +124,17 @@ func (p *Progress) RecordAttempt(id string, passed bool) {
 		e.Attempts++
 	}
 	e.Passed = e.Passed || passed
+	p.Exercises[id] = e
+}
+
+// SetAnswer keeps answer (JSON; nil for none) as exercise id's last answer,
+// without counting an attempt.
+func (p *Progress) SetAnswer(id string, answer json.RawMessage) {
+	if p.Exercises == nil {
+		p.Exercises = map[string]Exercise{}
+	}
+	e := p.Exercises[id]
+	e.Answer = answer
 	p.Exercises[id] = e
 }
 
@@ -192,6 +209,12 @@ func Decode(b []byte) (Progress, error) {
 			p.Lessons[id] = l
 		}
 	}
+	for id, e := range p.Exercises {
+		if string(e.Answer) == "null" {
+			e.Answer = nil
+			p.Exercises[id] = e
+		}
+	}
 	return p, nil
 }
 
@@ -259,6 +282,9 @@ func (p *Progress) validate() error {
 		}
 		if e.Attempts < 0 || e.Attempts > math.MaxInt32 {
 			return fmt.Errorf("exercise %q has %d attempts", id, e.Attempts)
+		}
+		if len(e.Answer) > 0 && !json.Valid(e.Answer) {
+			return fmt.Errorf("the saved answer to exercise %q is not valid JSON", id)
 		}
 	}
 	return nil

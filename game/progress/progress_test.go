@@ -243,3 +243,47 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A document saved before exercises kept their last answer still reads,
+// unchanged; one saved after reads its answer back; an answer that is not
+// JSON is refused like any other damage.
+func TestExerciseAnswerIsAnOptionalAddition(t *testing.T) {
+	old := `{"version":1,"lessons":{"leases":{"completed":true}},"exercises":{"no-fencing":{"passed":true,"attempts":2}}}`
+	p, err := Decode([]byte(old))
+	if err != nil {
+		t.Fatalf("a save from before answers were kept: %v", err)
+	}
+	if e := p.Exercise("no-fencing"); !e.Passed || e.Attempts != 2 || e.Answer != nil {
+		t.Errorf("old exercise progress = %+v", e)
+	}
+
+	answer := json.RawMessage(`{"choices":{"cause":["stale-belief"]}}`)
+	p.SetAnswer("no-fencing", answer)
+	p.SetAnswer("renew-ttl-pause", json.RawMessage(`{}`))
+	b, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := got.Exercise("no-fencing"); string(e.Answer) != string(answer) || e.Attempts != 2 || !e.Passed {
+		t.Errorf("after a round trip: %+v", e)
+	}
+	if e := got.Exercise("renew-ttl-pause"); e.Attempts != 0 || string(e.Answer) != "{}" {
+		t.Errorf("an answer alone must not count as an attempt: %+v", e)
+	}
+
+	if p, err := Decode([]byte(`{"version":1,"exercises":{"x":{"answer":null}}}`)); err != nil || p.Exercise("x").Answer != nil {
+		t.Errorf("a null answer: %+v, %v", p.Exercise("x"), err)
+	}
+	bad := New()
+	bad.SetAnswer("x", json.RawMessage(`{"choices":`))
+	if _, err := Encode(bad); err == nil {
+		t.Error("Encode accepted an answer that is not JSON")
+	}
+	if _, err := Decode([]byte(`{"version":1,"exercises":{"x":{"answer":{"a":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}}}}`)); err == nil {
+		t.Error("Decode accepted an answer nested past MaxDepth")
+	}
+}
