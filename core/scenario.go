@@ -155,6 +155,7 @@ type ShardsConfig struct {
 	Shards, Workers int
 	TTL, RenewEvery time.Duration
 	LeasePerShard   bool
+	Assign          AssignRule
 	ScanEvery       time.Duration
 	ScanJitter      float64
 	CommitEvery     time.Duration
@@ -198,6 +199,7 @@ func NewShards(seed uint64, c ShardsConfig) (*Sim, error) {
 	for i, n := range WorkerNames(c.Workers) {
 		s.AddShardWorker(ShardConfig{
 			Name: n, Shards: c.Shards, TTL: c.TTL, RenewEvery: c.RenewEvery, LeasePerShard: c.LeasePerShard,
+			Assign: c.Assign, Index: i, Of: c.Workers,
 			ScanEvery: c.ScanEvery, ScanJitter: c.ScanJitter, CommitEvery: c.CommitEvery,
 			StartAt: time.Duration(i) * c.Stagger,
 		})

@@ -18,6 +18,11 @@ type ShardConfig struct {
 	// LeasePerShard gives every shard key a lease of its own (the seed's
 	// design); otherwise shard keys ride on the worker's session lease.
 	LeasePerShard bool
+	// Assign is the rule a worker claims free shards by (default: fair
+	// share). AssignStatic needs Index (this worker's place) and Of (the
+	// number of workers).
+	Assign    AssignRule
+	Index, Of int
 	// ScanEvery is how often the worker lists free shards and rebalances;
 	// ScanJitter spreads scans over [ScanEvery, ScanEvery*(1+ScanJitter)].
 	// Without jitter, workers that lost leases together retry together.
@@ -256,6 +261,21 @@ func (w *ShardWorker) scan() {
 	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), w.scan)
 }
 
+// AssignRule is how a shard worker picks the free shards it claims.
+type AssignRule int
+
+const (
+	// AssignFair claims up to a fair share of the live workers and gives
+	// extras back (the rebalancing rule below).
+	AssignFair AssignRule = iota
+	// AssignGreedy claims every free shard it sees and never gives any
+	// back.
+	AssignGreedy
+	// AssignStatic claims only the shards whose number is Index modulo Of:
+	// a fixed hash assignment that nobody takes over.
+	AssignStatic
+)
+
 // rebalance moves the worker towards its fair share: claim free shards up
 // to ceil(shards/live); release the highest-numbered extras above it; and
 // when some live worker sits below floor(shards/live) while the free pool
@@ -268,6 +288,21 @@ func (w *ShardWorker) rebalance(m listShardsResp) {
 	}
 	target := (w.cfg.Shards + live - 1) / live
 	floor := w.cfg.Shards / live
+	switch w.cfg.Assign {
+	case AssignGreedy:
+		target, floor = w.cfg.Shards, 0
+	case AssignStatic:
+		var claim []int
+		for _, sh := range m.Free {
+			if w.cfg.Of > 0 && sh%w.cfg.Of == w.cfg.Index {
+				claim = append(claim, sh)
+			}
+		}
+		if len(claim) > 0 {
+			w.send(CoordinatorName, claimShardsReq{Prefix: w.cfg.Prefix, Shards: claim, Session: w.sessionFor(), TTL: w.cfg.TTL})
+		}
+		return
+	}
 	have := len(w.own)
 	starving := false
 	for i, n := range m.Counts {
