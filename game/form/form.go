@@ -1,0 +1,227 @@
+// Package form is an exercise's answer form without the drawing: the
+// learner's choices, numbers and simulator run as they edit them, and the
+// check that runs across frames so a long one never freezes the screen.
+// The exercise screen in package game draws it; everything it decides is
+// tested here under plain go test, with no display.
+package form
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"leaselab/core"
+	"leaselab/lessons"
+)
+
+// Form is the answer a learner is building for one exercise. Every edit
+// keeps the answer valid for the exercise, so Check never fails on it.
+type Form struct {
+	Ex     *lessons.Exercise
+	answer lessons.Answer
+}
+
+// New returns an empty form for ex: nothing chosen, numbers at their
+// defaults, no run.
+func New(ex *lessons.Exercise) *Form { return &Form{Ex: ex} }
+
+// Answer returns a copy of the answer so far.
+func (f *Form) Answer() lessons.Answer { return f.answer.Clone() }
+
+// Chosen reports whether option opt of question q is picked.
+func (f *Form) Chosen(q, opt string) bool { return f.answer.Chose(q, opt) }
+
+// Pick is a click on option opt of question q. For a single-choice
+// question it selects opt and drops any other (a radio button: clicking the
+// chosen one keeps it); for a multiple-choice one it adds or removes opt.
+// It reports whether the answer changed.
+func (f *Form) Pick(q, opt string) (bool, error) {
+	qu := f.Ex.Question(q)
+	if qu == nil {
+		return false, fmt.Errorf("exercise %s has no question %q", f.Ex.ID, q)
+	}
+	if !slices.ContainsFunc(qu.Options, func(o lessons.Option) bool { return o.ID == opt }) {
+		return false, fmt.Errorf("question %q has no option %q", q, opt)
+	}
+	if f.answer.Choices == nil {
+		f.answer.Choices = map[string][]string{}
+	}
+	picked := f.answer.Choices[q]
+	switch {
+	case !qu.Multi:
+		if len(picked) == 1 && picked[0] == opt {
+			return false, nil
+		}
+		f.answer.Choices[q] = []string{opt}
+	case slices.Contains(picked, opt):
+		f.answer.Choices[q] = slices.DeleteFunc(slices.Clone(picked), func(o string) bool { return o == opt })
+		if len(f.answer.Choices[q]) == 0 {
+			delete(f.answer.Choices, q)
+		}
+	default:
+		// Keep the options in the question's order, so an answer reads
+		// (and saves) the same whatever order they were clicked in.
+		var out []string
+		for _, o := range qu.Options {
+			if o.ID == opt || slices.Contains(picked, o.ID) {
+				out = append(out, o.ID)
+			}
+		}
+		f.answer.Choices[q] = out
+	}
+	return true, nil
+}
+
+// Answered counts the questions with at least one option picked.
+func (f *Form) Answered() int {
+	n := 0
+	for _, q := range f.Ex.Questions {
+		if len(f.answer.Choices[q.ID]) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Number is number field id's value: the learner's, or the default.
+func (f *Form) Number(id string) float64 { return f.Ex.Number(f.answer, id) }
+
+// SetNumber sets number field id; a value the field does not allow is
+// refused and leaves the form as it was.
+func (f *Form) SetNumber(id string, v float64) error {
+	next := f.answer.Clone()
+	if next.Numbers == nil {
+		next.Numbers = map[string]float64{}
+	}
+	next.Numbers[id] = v
+	if !slices.ContainsFunc(f.Ex.Numbers, func(k lessons.Knob) bool { return k.ID == id }) {
+		return fmt.Errorf("exercise %s has no number %q", f.Ex.ID, id)
+	}
+	if err := f.Ex.Validate(next); err != nil {
+		return err
+	}
+	f.answer = next
+	return nil
+}
+
+// Schedule is the simulator run carried into the answer.
+func (f *Form) Schedule() core.ActionLog { return f.answer.Schedule }
+
+// SetSchedule carries the simulator run's action log into the answer; a
+// log the exercise would refuse is refused and leaves the form as it was.
+func (f *Form) SetSchedule(log core.ActionLog) error {
+	next := f.answer.Clone()
+	next.Schedule = append(core.ActionLog(nil), log...)
+	if len(next.Schedule) == 0 {
+		next.Schedule = nil
+	}
+	if err := f.Ex.Validate(next); err != nil {
+		return err
+	}
+	f.answer = next
+	return nil
+}
+
+// Load replaces the answer with a copy of a, if a is valid (the model
+// answer, for screenshots and tests).
+func (f *Form) Load(a lessons.Answer) error {
+	if err := f.Ex.Validate(a); err != nil {
+		return err
+	}
+	f.answer = a.Clone()
+	return nil
+}
+
+// Encode is the answer as JSON, for the learner's saved progress.
+func (f *Form) Encode() (json.RawMessage, error) { return json.Marshal(f.answer) }
+
+// Restore reads a saved answer. One that no longer fits the exercise (its
+// questions or options changed) is refused with the reason, and the form
+// stays as it was.
+func (f *Form) Restore(saved []byte) error {
+	a, err := f.Ex.ParseAnswer(saved)
+	if err != nil {
+		return err
+	}
+	f.answer = a
+	return nil
+}
+
+// Check is a running check of one answer. Frame does as much of it as fits
+// in a frame's time budget, so a check of a thousand simulated nights runs
+// for a second or two while the screen keeps drawing its progress.
+type Check struct {
+	job lessons.Job
+	now func() time.Time
+	// Budget is how long one Frame may work; at least one step is done
+	// per frame however small it is.
+	Budget time.Duration
+
+	done, cancelled bool
+	result          lessons.Result
+	frames, steps   int
+}
+
+// DefaultBudget leaves most of a 60 Hz frame (16.7 ms) for drawing.
+const DefaultBudget = 7 * time.Millisecond
+
+// Start validates the answer and begins checking it. now is the clock that
+// bounds each frame's work (time.Now; tests pass a fake one).
+func (f *Form) Start(now func() time.Time) (*Check, error) {
+	job, err := f.Ex.Start(f.answer)
+	if err != nil {
+		return nil, err
+	}
+	return newCheck(job, now), nil
+}
+
+func newCheck(job lessons.Job, now func() time.Time) *Check {
+	return &Check{job: job, now: now, Budget: DefaultBudget}
+}
+
+// Frame works on the check for up to Budget and reports whether it is done.
+func (c *Check) Frame() bool {
+	if c.done || c.cancelled {
+		return c.done
+	}
+	c.frames++
+	deadline := c.now().Add(c.Budget)
+	for {
+		c.steps++
+		if c.job.Step(1) {
+			c.done, c.result = true, c.job.Result()
+			return true
+		}
+		if !c.now().Before(deadline) {
+			return false
+		}
+	}
+}
+
+// Progress is the fraction done, 0 to 1.
+func (c *Check) Progress() float64 {
+	if c.done {
+		return 1
+	}
+	return min(1, max(0, c.job.Progress()))
+}
+
+// Done reports whether the result is ready.
+func (c *Check) Done() bool { return c.done }
+
+// Result is the verdict once Done.
+func (c *Check) Result() lessons.Result { return c.result }
+
+// Cancel stops the check; it does no more work and has no result.
+func (c *Check) Cancel() { c.cancelled = true }
+
+// Cancelled reports whether Cancel was called before the check finished.
+func (c *Check) Cancelled() bool { return c.cancelled && !c.done }
+
+// Frames and Steps count the frames the check has worked in and the steps
+// it has taken, for tests and benchmarks.
+func (c *Check) Frames() int { return c.frames }
+
+// Steps is the number of job steps taken so far.
+func (c *Check) Steps() int { return c.steps }
