@@ -334,4 +334,4 @@ func FindExercise(id string) (*Exercise, error) {
 	return nil, fmt.Errorf("unknown exercise %q (labctl exercises lists them)", id)
 }
 
-var exercises = []*Exercise{exRenewal, exNoFencing}
+var exercises = []*Exercise{exRenewal, exShards, exNoFencing, exCompaction, exLogs}

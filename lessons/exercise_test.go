@@ -135,3 +135,104 @@ func TestExerciseMalformedAnswers(t *testing.T) {
 		}
 	}
 }
+
+func TestShardDesignWrongAnswers(t *testing.T) {
+	num := func(ttl, renew float64) func(a *Answer) {
+		return func(a *Answer) { a.Numbers = map[string]float64{"ttl": ttl, "renew": renew} }
+	}
+	pick := func(q, o string) func(a *Answer) { return func(a *Answer) { a.Choices[q] = []string{o} } }
+	checkWrong(t, "shard-design", []wrongCase{
+		{"minute-long TTL", num(60, 20), "Failover", "Shorten the TTL"},
+		{"renew every second", num(15, 1), "Coordinator load", "over the 500 bound"},
+		{"greedy claims", pick("assignment", "greedy"), "Balance", "Greedy"},
+		{"static hash", pick("assignment", "static"), "Failover", "static hash"},
+		{"plain offset commits", pick("offsets", "plain"), "Stale owner", "offsets went backwards"},
+		{"offsets in the coordinator", pick("place-offsets", "coordinator"), "Where the data lives", "too hot for a coordinator"},
+		{"tokens in the database", pick("place-tokens", "store"), "Where the data lives", "issued by the coordinator"},
+		{"renew after the lease", num(10, 12), "Design", "lapse"},
+	})
+}
+
+func TestCompactionWrongAnswers(t *testing.T) {
+	num := func(ttl, renew float64) func(a *Answer) {
+		return func(a *Answer) { a.Numbers = map[string]float64{"ttl": ttl, "renew": renew} }
+	}
+	checkWrong(t, "compaction-ttl", []wrongCase{
+		{"defaults 30/10: rule ok, failover too slow", num(30, 10), "Failover", "over the 30 s budget"},
+		{"12/4 fails the rule", num(12, 4), "Policy rule", "16 s > 12 s"},
+		{"10/5 duplicates", num(10, 5), "Duplicates", "duplicate compaction steps"},
+		{"renew longer than ttl", num(10, 15), "Design", "lapses"},
+	})
+}
+
+// TestCompactionCurve: the trade-off rows surround the learner's TTL and
+// the row for a short TTL shows what it costs.
+func TestCompactionCurve(t *testing.T) {
+	r, err := exCompaction.Check(Answer{Numbers: map[string]float64{"ttl": 14, "renew": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(r.Figures, "\n")
+	for _, want := range []string{"▶ TTL 14 s, renew 3 s", "TTL 6 s", "TTL 22 s", "rule fails"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("curve lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestCompactionJobSteps: the many-nights check advances in small steps
+// with rising progress, so a front end can spread it over frames.
+func TestCompactionJobSteps(t *testing.T) {
+	j, err := exCompaction.Start(exCompaction.Reference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, steps := -1.0, 0
+	for !j.Step(25) {
+		p := j.Progress()
+		if p <= last || p >= 1 {
+			t.Fatalf("step %d: progress %v after %v", steps, p, last)
+		}
+		last = p
+		steps++
+	}
+	if steps < 40 || j.Progress() != 1 || !j.Result().Pass {
+		t.Fatalf("%d steps, progress %v, pass %v", steps, j.Progress(), j.Result().Pass)
+	}
+}
+
+// BenchmarkCompaction1000Nights is exercise 4's main check: 1,000 seeded
+// nights of the model answer (the bound: 2 s natively).
+func BenchmarkCompaction1000Nights(b *testing.B) {
+	d := NightDesign{TTL: 25 * time.Second, Renew: 5 * time.Second}
+	for b.Loop() {
+		if _, err := RunNights(d, nightsChecked); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestLogsWrongAnswers(t *testing.T) {
+	pick := func(q string, o ...string) func(a *Answer) { return func(a *Answer) { a.Choices[q] = o } }
+	checkWrong(t, "token-logs", []wrongCase{
+		{"retry taken for a missing fence", pick("case-2-conclusion", "missing-fence"), "Incident 2", "Same request ID"},
+		{"pause blamed on the coordinator", pick("case-1-conclusion", "coordinator-bug"), "Incident 1", "storage does not compare tokens"},
+		{"zombie taken for a retry", pick("case-3-conclusion", "retry"), "Incident 3", "treats lease loss as a warning"},
+		{"wall clocks", pick("case-1-checks", "coord-history", "storage-decisions", "wall-clocks"), "Incident 1", "Wall clocks"},
+		{"lease IDs", pick("case-2-checks", "coord-history", "storage-decisions", "request-ids", "lease-ids"), "Incident 2", "random names"},
+		{"no worker log for the zombie", pick("case-3-checks", "coord-history", "storage-decisions"), "Incident 3", "own log"},
+	})
+}
+
+// TestLogsShowTokens15And16: every incident's generated log really shows
+// both tokens reaching the database.
+func TestLogsShowTokens15And16(t *testing.T) {
+	for _, m := range exLogs.Materials {
+		text := strings.Join(m.Lines, "\n")
+		for _, tok := range []string{"orders-db write from=A token=15", "token=16"} {
+			if !strings.Contains(text, tok) {
+				t.Errorf("%s lacks %q", m.ID, tok)
+			}
+		}
+	}
+}
