@@ -15,6 +15,8 @@ usage:
   labctl policy [flags]       check 2 x renew + pause budget <= ttl
   labctl lessons              list the lessons in menu order
   labctl lesson ID [--solve]  show a lesson, or run its solution and check its goals
+  labctl exercises            list the five assessment exercises
+  labctl exercise ID [flags]  show an exercise, or check an answer (--answer FILE, --reference)
   labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080
   labctl help                 this text
 `
@@ -37,6 +39,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runLessons(args[1:], stdout, stderr)
 	case "lesson":
 		return runLesson(args[1:], stdout, stderr)
+	case "exercises":
+		return runExercises(args[1:], stdout, stderr)
+	case "exercise":
+		return runExercise(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"leaselab/lessons"
+)
+
+func runExercises(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		return fail(stderr, "labctl exercises: takes no arguments (did you mean labctl exercise %s?)", args[0])
+	}
+	for i, e := range lessons.Exercises() {
+		fmt.Fprintf(stdout, "%d. %-16s %s\n", i+1, e.ID, e.Title)
+	}
+	return 0
+}
+
+const exerciseUsage = `usage: labctl exercise ID [--answer FILE | --reference] [--seed N]
+
+Without a flag, prints the exercise: the problem, the questions and their
+options, the number fields, and the material to read.
+--answer FILE  checks a JSON answer (FILE, or - for stdin), prints the verdict
+               with an explanation for every part; exit 0 pass, 1 fail,
+               2 a malformed answer.
+--reference    checks the built-in model answer and prints the worked answer.
+`
+
+func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("exercise", stderr)
+	answer := fs.String("answer", "", "")
+	reference := fs.Bool("reference", false, "")
+	// The id may come before --help, which the flag parser would swallow.
+	var id string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			id = a
+			break
+		}
+	}
+	pos, help, err := parseFlags(fs, args)
+	if help {
+		fmt.Fprint(stdout, exerciseUsage)
+		if e, err := lessons.FindExercise(id); err == nil {
+			fmt.Fprintf(stdout, "\nAnswer format for %s:\n%s\n", e.ID, e.Format)
+			printQuestions(stdout, e)
+		} else {
+			fmt.Fprintln(stdout, "\nlabctl exercise ID --help shows that exercise's answer format.")
+		}
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, "labctl exercise: %v", err)
+	}
+	if len(pos) != 1 {
+		return fail(stderr, "labctl exercise: want exactly one exercise id (labctl exercises lists them)")
+	}
+	e, err := lessons.FindExercise(pos[0])
+	if err != nil {
+		return fail(stderr, "labctl exercise: %v", err)
+	}
+	switch {
+	case *answer != "" && *reference:
+		return fail(stderr, "labctl exercise: give --answer or --reference, not both")
+	case *reference:
+		code := checkAnswer(e, e.Reference, stdout, stderr)
+		fmt.Fprintln(stdout, "\nModel answer:")
+		for _, p := range e.Worked {
+			fmt.Fprintf(stdout, "  %s\n", p)
+		}
+		return code
+	case *answer != "":
+		var b []byte
+		if *answer == "-" {
+			b, err = io.ReadAll(io.LimitReader(stdin, 1<<20))
+		} else {
+			b, err = os.ReadFile(*answer)
+		}
+		if err != nil {
+			return fail(stderr, "labctl exercise: reading the answer: %v", err)
+		}
+		a, err := e.ParseAnswer(b)
+		if err != nil {
+			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+		}
+		return checkAnswer(e, a, stdout, stderr)
+	}
+	fmt.Fprintf(stdout, "%s\n\n", e.Title)
+	for _, p := range e.Brief {
+		fmt.Fprintf(stdout, "%s\n\n", p)
+	}
+	printQuestions(stdout, e)
+	for _, m := range e.Materials {
+		fmt.Fprintf(stdout, "\n%s (%s):\n", m.Title, m.ID)
+		for _, l := range m.Lines {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
+	}
+	if e.Lab != nil {
+		fmt.Fprintf(stdout, "\nThe schedule is a run of the simulator (up to %s); the lab builds it interactively.\n", e.Lab.Duration)
+	}
+	fmt.Fprintf(stdout, "\nCheck an answer: labctl exercise %s --answer FILE (format: labctl exercise %s --help)\n", e.ID, e.ID)
+	return 0
+}
+
+func printQuestions(w io.Writer, e *lessons.Exercise) {
+	for _, n := range e.Numbers {
+		fmt.Fprintf(w, "number %q: %s, %g to %g %s\n", n.ID, n.Label, n.Min, n.Max, n.Unit)
+	}
+	for _, q := range e.Questions {
+		kind := "one of"
+		if q.Multi {
+			kind = "any of"
+		}
+		fmt.Fprintf(w, "question %q (%s): %s\n", q.ID, kind, q.Text)
+		for _, o := range q.Options {
+			fmt.Fprintf(w, "    %-18s %s\n", o.ID, o.Label)
+		}
+	}
+}
+
+func checkAnswer(e *lessons.Exercise, a lessons.Answer, stdout, stderr io.Writer) int {
+	r, err := e.Check(a)
+	if err != nil {
+		return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+	}
+	fmt.Fprint(stdout, r.Text())
+	if r.Pass {
+		return 0
+	}
+	return 1
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExercisesListsFive(t *testing.T) {
+	out, _, code := labctl(t, "", "exercises")
+	if code != 0 || strings.Count(out, "\n") != 5 || !strings.Contains(out, "1. renew-ttl-pause") || !strings.Contains(out, "5. token-logs") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestExerciseReferencesPassWithExit0(t *testing.T) {
+	for _, id := range []string{"renew-ttl-pause", "shard-design", "no-fencing", "compaction-ttl", "token-logs"} {
+		out, errb, code := labctl(t, "", "exercise", id, "--reference")
+		if code != 0 || !strings.HasPrefix(out, "Passed") || !strings.Contains(out, "Model answer:") {
+			t.Errorf("%s: exit %d\n%s%s", id, code, out, errb)
+		}
+	}
+}
+
+func TestExerciseWrongAnswerExplainsAndExits1(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "a.json")
+	ans := `{"choices":{"verdict":["safe"],"measurements":["pause-tail","renew-latency","coord-latency","clock-drift"]},
+	 "schedule":[{"at":"4.5s","do":"pause","proc":"A","for":"9s"}]}`
+	if err := os.WriteFile(f, []byte(ans), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := labctl(t, "", "exercise", "renew-ttl-pause", "--answer", f)
+	if code != 1 || !strings.Contains(out, "✗ Verdict: 9 s is less than 12 s") || !strings.Contains(out, "✓ Breaking schedule") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	// The same answer, corrected, from stdin.
+	out, _, code = labctl(t, strings.Replace(ans, `"safe"`, `"unsafe"`, 1), "exercise", "renew-ttl-pause", "--answer", "-")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestExerciseBadInputExit2(t *testing.T) {
+	for _, c := range []struct {
+		stdin string
+		args  []string
+		says  string
+	}{
+		{`{`, []string{"exercise", "no-fencing", "--answer", "-"}, "not valid JSON"},
+		{`{"choices":{"cause":["aliens"]}}`, []string{"exercise", "no-fencing", "--answer", "-"}, `no option "aliens"`},
+		{`{"numbers":{"ttl":-3}}`, []string{"exercise", "compaction-ttl", "--answer", "-"}, "outside"},
+		{``, []string{"exercise", "nope"}, "unknown exercise"},
+		{``, []string{"exercise", "token-logs", "--answer", "/does/not/exist"}, "reading the answer"},
+		{``, []string{"exercise", "token-logs", "--answer", "-", "--reference"}, "not both"},
+		{``, []string{"exercises", "x"}, "takes no arguments"},
+	} {
+		out, errb, code := labctl(t, c.stdin, c.args...)
+		if code != 2 || !strings.Contains(errb, c.says) || strings.Count(strings.TrimSpace(errb), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and one line with %q", c.args, code, errb, out, c.says)
+		}
+	}
+}
+
+func TestExerciseHelpDocumentsTheAnswerFormat(t *testing.T) {
+	out, _, code := labctl(t, "", "exercise", "token-logs", "--help")
+	if code != 0 || !strings.Contains(out, "Answer format for token-logs") || !strings.Contains(out, `"case-1-conclusion"`) {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	out, _, _ = labctl(t, "", "exercise", "token-logs")
+	if !strings.Contains(out, "Incident 1 (case-1):") || !strings.Contains(out, "orders-db write from=A token=15") {
+		t.Fatalf("the exercise does not show its logs:\n%s", out)
+	}
+}
