@@ -97,7 +97,7 @@ var exRenewal = &Exercise{
 		Hints: []string{
 			"A pause that starts right after a renewal ends with 3 s of lease to spare. Which moment leaves the least?",
 			"The last renewal before the pause sets the expiry. Start the pause late in the 5 s cycle.",
-			"Pause A at about 4.5 s: its lease was last renewed near 0.5 s, so it expires near 12.5 s, while A sleeps until 13.5 s.",
+			"Pause A at about 4.5 s, just before its first renewal is due at 5 s: the lease granted at 0 s expires at 12 s, while A sleeps until 13.5 s.",
 		},
 		Solution: core.ActionLog{core.At(4500*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(exRenewPause)})},
 	},
