@@ -13,10 +13,10 @@ import (
 	"leaselab/lessons"
 )
 
-// App is the whole lab: the lesson menu and the lesson being played. It is
+// App is the whole lab: the menu and the lesson or exercise open. It is
 // the scene the browser and desktop mains run. It keeps the learner's
-// progress in a progress.Store, saving after every goal met and whenever
-// the learner leaves a lesson.
+// progress in a progress.Store, saving after every goal met, every
+// exercise checked, and whenever the learner leaves a lesson or exercise.
 type App struct {
 	menu    *Menu
 	current Scene
@@ -35,7 +35,7 @@ func NewApp(store progress.Store) *App {
 	a := &App{store: store, lessons: lessons.All()}
 	var notice string
 	a.prog, notice = progress.Open(store)
-	a.menu = NewMenu(a.lessons, a, a.Open)
+	a.menu = NewMenu(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
 	a.menu.Notice = notice
 	a.current = a.menu
 	return a
@@ -45,6 +45,12 @@ func NewApp(store progress.Store) *App {
 func (a *App) GoalsMet(id string) (int, bool) {
 	l := a.prog.Lesson(id)
 	return len(l.GoalsMet), l.Completed
+}
+
+// Attempts implements Progress.
+func (a *App) Attempts(id string) (int, bool) {
+	e := a.prog.Exercise(id)
+	return e.Attempts, e.Passed
 }
 
 // save writes the progress; a failure is shown, and the progress stays in
@@ -124,6 +130,42 @@ func (a *App) OpenID(id string) (*LessonScene, error) {
 		return nil, fmt.Errorf("lesson %s did not open: %s", id, a.menu.Notice)
 	}
 	return sc, nil
+}
+
+// OpenExercise opens exercise ex with the learner's last answer.
+func (a *App) OpenExercise(ex *lessons.Exercise) {
+	n := 0
+	for i, e := range lessons.Exercises() {
+		if e == ex {
+			n = i + 1
+		}
+	}
+	saved := a.prog.Exercise(ex.ID)
+	sc := NewExerciseScene(ex, n, saved.Attempts, saved.Passed)
+	sc.Restore(saved.Answer)
+	sc.OnSave = func() {
+		if b, err := sc.Form.Encode(); err == nil {
+			a.prog.SetAnswer(ex.ID, b)
+			a.save()
+		}
+	}
+	sc.OnResult = func(r lessons.Result) {
+		a.prog.RecordAttempt(ex.ID, r.Pass)
+		sc.OnSave()
+	}
+	sc.OnBack = func() { a.current = a.menu }
+	a.current = sc
+}
+
+// OpenExerciseID opens the exercise with the given id (for deep links and
+// tests) and returns its scene.
+func (a *App) OpenExerciseID(id string) (*ExerciseScene, error) {
+	ex, err := lessons.FindExercise(id)
+	if err != nil {
+		return nil, err
+	}
+	a.OpenExercise(ex)
+	return a.current.(*ExerciseScene), nil
 }
 
 // Update implements Scene. A scene opened during this update gets a first

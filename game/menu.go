@@ -17,51 +17,94 @@ type Progress interface {
 	// GoalsMet returns how many of lesson id's goals the learner has met
 	// and whether the lesson is complete.
 	GoalsMet(id string) (met int, complete bool)
+	// Attempts returns how often the learner has checked an answer to
+	// exercise id and whether one passed.
+	Attempts(id string) (n int, passed bool)
 }
 
-// Menu lists the lessons in curriculum order with the learner's progress.
+// Menu lists the lessons in curriculum order, then the assessment
+// exercises, each with the learner's progress. Wide windows put the two
+// lists side by side; narrow ones stack them with compact rows.
 type Menu struct {
-	lessons  []*lessons.Lesson
-	progress Progress
-	open     func(*lessons.Lesson)
+	lessons   []*lessons.Lesson
+	exercises []*lessons.Exercise
+	progress  Progress
+	open      func(*lessons.Lesson)
+	openEx    func(*lessons.Exercise)
 	// Notice is a message shown above the list (e.g. progress that could
 	// not be read).
 	Notice string
 
-	buttons []ui.Button
-	ring    *ui.FocusRing
-	style   draw.Style
-	window  ui.Rect
-	list    ui.Rect
-	header  ui.Rect
+	buttons   []ui.Button // one per lesson
+	exButtons []ui.Button // one per exercise
+	ring      *ui.FocusRing
+	style     draw.Style
+	window    ui.Rect
+	header    ui.Rect
+	// The two section headings.
+	lessonsHead, exercisesHead ui.Rect
 }
 
-// NewMenu returns the lesson menu; open starts a lesson.
-func NewMenu(ls []*lessons.Lesson, p Progress, open func(*lessons.Lesson)) *Menu {
-	m := &Menu{lessons: ls, progress: p, open: open, buttons: make([]ui.Button, len(ls))}
-	items := make([]ui.Focusable, len(ls))
+// NewMenu returns the menu; open starts a lesson and openEx an exercise.
+func NewMenu(ls []*lessons.Lesson, exs []*lessons.Exercise, p Progress, open func(*lessons.Lesson), openEx func(*lessons.Exercise)) *Menu {
+	m := &Menu{lessons: ls, exercises: exs, progress: p, open: open, openEx: openEx,
+		buttons: make([]ui.Button, len(ls)), exButtons: make([]ui.Button, len(exs))}
+	var items []ui.Focusable
 	for i := range m.buttons {
-		items[i] = &m.buttons[i]
+		items = append(items, &m.buttons[i])
+	}
+	for i := range m.exButtons {
+		items = append(items, &m.exButtons[i])
 	}
 	m.ring = ui.NewFocusRing(false, items...)
 	return m
 }
 
-// layout places the header and one row per lesson.
+// menuTwoColumns is the narrowest window, in units, that shows lessons and
+// exercises side by side.
+const menuTwoColumns = 900
+
+// layout places the header, the section headings and one row per lesson
+// and exercise.
 func (m *Menu) layout(window ui.Rect, u float64) {
 	px := func(v float64) float64 { return math.Round(v * u) }
-	w := math.Min(window.W-2*px(24), px(760))
-	col := ui.Rect{X: window.X + (window.W-w)/2, Y: window.Y + px(24), W: w, H: window.H - 2*px(24)}
-	m.header, col = col.CutTop(px(96), px(12))
-	n := float64(len(m.lessons))
-	rowH := math.Min(px(48), math.Floor((col.H-(n-1)*px(6))/n))
-	for i := range m.buttons {
-		var r ui.Rect
-		r, col = col.CutTop(rowH, px(6))
-		m.buttons[i].Rect = r
-		m.buttons[i].Label = ""
+	two := window.W >= px(menuTwoColumns)
+	maxW := px(760)
+	if two {
+		maxW = px(1280)
 	}
-	m.list = col
+	w := math.Min(window.W-2*px(24), maxW)
+	col := ui.Rect{X: window.X + (window.W-w)/2, Y: window.Y + px(20), W: w, H: window.H - 2*px(20)}
+	m.header, col = col.CutTop(px(92), px(8))
+	headH, gap := px(28), px(6)
+	rows := func(area ui.Rect, bs []ui.Button, n float64) ui.Rect {
+		rowH := math.Min(px(48), math.Floor((area.H-(n-1)*gap)/n))
+		for i := range bs {
+			bs[i].Rect, area = area.CutTop(rowH, gap)
+		}
+		return area
+	}
+	if two {
+		left, right := col.CutLeft((w-px(24))/2, px(24))
+		m.lessonsHead, left = left.CutTop(headH, gap)
+		m.exercisesHead, right = right.CutTop(headH, gap)
+		rows(left, m.buttons, float64(len(m.buttons)))
+		// Exercise rows are as tall as lesson rows, so the two lists line up.
+		rows(right, m.exButtons, math.Max(float64(len(m.buttons)), float64(len(m.exButtons))))
+		return
+	}
+	// One column: both lists share the height, with a heading each.
+	n := float64(len(m.buttons) + len(m.exButtons))
+	rowH := math.Min(px(48), math.Floor((col.H-2*(headH+gap)-px(10)-(n-1)*gap)/n))
+	m.lessonsHead, col = col.CutTop(headH, gap)
+	for i := range m.buttons {
+		m.buttons[i].Rect, col = col.CutTop(rowH, gap)
+	}
+	_, col = col.CutTop(px(10), 0)
+	m.exercisesHead, col = col.CutTop(headH, gap)
+	for i := range m.exButtons {
+		m.exButtons[i].Rect, col = col.CutTop(rowH, gap)
+	}
 }
 
 // Update implements Scene.
@@ -83,6 +126,12 @@ func (m *Menu) Update(st *State) error {
 			return nil
 		}
 	}
+	for i := range m.exButtons {
+		if m.exButtons[i].Update(in) {
+			m.openEx(m.exercises[i])
+			return nil
+		}
+	}
 	return nil
 }
 
@@ -97,6 +146,25 @@ func (m *Menu) status(l *lessons.Lesson) string {
 	return "not started"
 }
 
+// exStatus is an exercise's row status: passed, tried N times, or not
+// tried.
+func (m *Menu) exStatus(e *lessons.Exercise) string {
+	n, passed := m.progress.Attempts(e.ID)
+	return attemptsText(n, passed)
+}
+
+func attemptsText(n int, passed bool) string {
+	switch {
+	case passed:
+		return "passed"
+	case n == 1:
+		return "tried once"
+	case n > 1:
+		return fmt.Sprintf("tried %d times", n)
+	}
+	return "not tried"
+}
+
 // Draw implements Scene.
 func (m *Menu) Draw(screen *ebiten.Image) {
 	s, th := m.style, m.style.Theme
@@ -108,36 +176,63 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	if m.Notice != "" {
 		draw.Paragraph(screen, m.Notice, s.Small(), rest, th.Warning)
 	}
+	draw.TextIn(screen, "Lessons", s.Label(), m.lessonsHead, text.AlignStart, th.TextDim)
+	draw.TextIn(screen, "Exercises: check what you learned", s.Label(), m.exercisesHead, text.AlignStart, th.TextDim)
 	for i, l := range m.lessons {
-		b := &m.buttons[i]
-		s.Button(screen, b)
-		in := b.Rect.InsetXY(s.U(14), 0)
-		num, in := in.CutLeft(s.U(28), s.U(6))
-		draw.TextIn(screen, fmt.Sprintf("%d", i+1), s.Mono(), num, text.AlignStart, th.TextDim)
-		st := m.status(l)
-		stR, titleR := in.CutRight(s.U(130), s.U(10))
-		clr := th.TextDim
-		if st == "complete" {
-			clr = th.Accept
-			mark := ui.Point{X: stR.X - s.U(2), Y: stR.Y + stR.H/2}
-			draw.CheckMark(screen, mark, s.U(14), s.U(2.5), th.Accept)
-		}
-		draw.TextIn(screen, st, s.Small(), stR.InsetXY(s.U(12), 0), text.AlignStart, clr)
-		draw.TextIn(screen, ui.Ellipsize(l.Title, titleR.W, draw.Measure(s.Body())), s.Body(), titleR, text.AlignStart, th.Text)
+		m.drawRow(screen, &m.buttons[i], fmt.Sprintf("%d", i+1), l.Title, m.status(l), "complete")
 	}
+	for i, e := range m.exercises {
+		m.drawRow(screen, &m.exButtons[i], fmt.Sprintf("E%d", i+1), e.Title, m.exStatus(e), "passed")
+	}
+}
+
+// drawRow draws one menu row: its number, title and status, with a ✓ when
+// the status is done.
+func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, done string) {
+	s, th := m.style, m.style.Theme
+	s.Button(screen, b)
+	in := b.Rect.InsetXY(s.U(14), 0)
+	numR, in := in.CutLeft(s.U(28), s.U(6))
+	draw.TextIn(screen, num, s.Mono(), numR, text.AlignStart, th.TextDim)
+	stR, titleR := in.CutRight(s.U(124), s.U(10))
+	clr := th.TextDim
+	if status == done {
+		clr = th.Accept
+		mark := ui.Point{X: stR.X - s.U(2), Y: stR.Y + stR.H/2}
+		draw.CheckMark(screen, mark, s.U(14), s.U(2.5), th.Accept)
+	}
+	draw.TextIn(screen, status, s.Small(), stR.InsetXY(s.U(12), 0), text.AlignStart, clr)
+	draw.TextIn(screen, ui.Ellipsize(title, titleR.W, draw.Measure(s.Body())), s.Body(), titleR, text.AlignStart, th.Text)
 }
 
 // Inspect implements Inspector.
 func (m *Menu) Inspect() SceneInfo {
 	info := SceneInfo{Name: "menu", Regions: map[string]ui.Rect{}, Mirror: Mirror{Title: "LeaseLab: lessons"}}
-	text := ""
+	text := "Lessons:\n"
 	for i, l := range m.lessons {
 		info.Regions["lesson:"+l.ID] = m.buttons[i].Rect
 		text += fmt.Sprintf("%d. %s (%s)\n", i+1, l.Title, m.status(l))
+	}
+	text += "\nExercises:\n"
+	for i, e := range m.exercises {
+		info.Regions["exercise:"+e.ID] = m.exButtons[i].Rect
+		text += fmt.Sprintf("E%d. %s (%s)\n", i+1, e.Title, m.exStatus(e))
 	}
 	if m.Notice != "" {
 		text = m.Notice + "\n\n" + text
 	}
 	info.Mirror.Text = text
+	if c := m.ring.Current(); c != nil {
+		for i := range m.buttons {
+			if c == &m.buttons[i] {
+				info.Focus = "lesson:" + m.lessons[i].ID
+			}
+		}
+		for i := range m.exButtons {
+			if c == &m.exButtons[i] {
+				info.Focus = "exercise:" + m.exercises[i].ID
+			}
+		}
+	}
 	return info
 }

@@ -33,6 +33,9 @@ type SceneInfo struct {
 	Mirror  Mirror             `json:"mirror"`
 	// Run is the lesson run's state, for lesson scenes.
 	Run *RunInfo `json:"run,omitempty"`
+	// Exercise is the exercise's state, for the exercise screen and the
+	// simulator it opens.
+	Exercise *ExerciseInfo `json:"exercise,omitempty"`
 }
 
 // Mirror is the scene's text, duplicated as HTML beside the canvas in the

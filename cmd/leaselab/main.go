@@ -4,6 +4,7 @@
 //	leaselab                                   # play
 //	leaselab --frames 30 --screenshot out.png  # draw 30 frames, save, exit
 //	leaselab --progress /tmp/p.json            # keep progress there instead
+//	leaselab --exercise no-fencing --solution  # an exercise, model answer filled in
 //
 // Progress is kept in <user config dir>/leaselab/progress.json (on Linux
 // ~/.config/leaselab/progress.json) unless --progress says otherwise.
@@ -29,7 +30,9 @@ func main() {
 	height := flag.Int("height", 800, "window height in device-independent pixels")
 	reducedMotion := flag.Bool("reduced-motion", false, "replace decorative animation with instant changes")
 	lesson := flag.String("lesson", "", "open lesson `ID` at once instead of the menu")
-	solution := flag.Bool("solution", false, "with --lesson: load the lesson's solution")
+	solution := flag.Bool("solution", false, "with --lesson: load the lesson's solution; with --exercise: fill in the model answer")
+	exercise := flag.String("exercise", "", "open exercise `ID` at once instead of the menu")
+	check := flag.Bool("check", false, "with --exercise: check the answer at once")
 	seek := flag.Duration("seek", 0, "with --lesson: move the play head to `T` (e.g. 30s)")
 	play := flag.Bool("play", false, "with --lesson: start playing")
 	speed := flag.Float64("speed", 1, "with --lesson: playback speed, 0.25 to 64")
@@ -47,6 +50,26 @@ func main() {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
 	}
 	app := game.NewApp(progressStore(*progressPath))
+	if *lesson != "" && *exercise != "" {
+		fmt.Fprintln(os.Stderr, "leaselab: give --lesson or --exercise, not both")
+		os.Exit(2)
+	}
+	if *exercise != "" {
+		sc, err := app.OpenExerciseID(*exercise)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "leaselab:", err)
+			os.Exit(2)
+		}
+		if *solution {
+			if err := sc.LoadModelAnswer(); err != nil {
+				fmt.Fprintln(os.Stderr, "leaselab:", err)
+				os.Exit(2)
+			}
+		}
+		if *check {
+			sc.StartCheck()
+		}
+	}
 	if *lesson != "" {
 		sc, err := app.OpenID(*lesson)
 		if err != nil {

@@ -1,0 +1,503 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/form"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// ExerciseScene is one assessment exercise. A reading pane on the left
+// shows, one tab at a time, the problem, the logs to read, the checked
+// result and (after a first attempt) the model answer; the answer form on
+// the right holds the questions, number fields and, for an exercise with a
+// simulator, the button that opens it. Check runs the exercise's checker a
+// few milliseconds a frame, with a progress bar and Cancel.
+//
+// The simulator is the ordinary lesson player on the exercise's Lab; its
+// back button returns here and carries the run's action log into the
+// answer.
+type ExerciseScene struct {
+	Ex   *lessons.Exercise
+	Form *form.Form
+	// Number is the exercise's place in the curriculum, from 1.
+	Number int
+
+	attempts int
+	passed   bool
+	check    *form.Check
+	result   *lessons.Result
+	shown    bool   // the model answer has been revealed
+	notice   string // why the last action failed, until the next one
+	tab      string
+
+	lab    *LessonScene // the simulator, kept while the exercise is open
+	inLab  bool
+	labErr string
+
+	// OnBack returns to the menu; OnResult is told every finished check;
+	// OnSave is asked to keep the answer (after a check, on leaving the
+	// simulator and on leaving the exercise). Now is the clock that bounds
+	// a check's work per frame.
+	OnBack   func()
+	OnResult func(lessons.Result)
+	OnSave   func()
+	Now      func() time.Time
+
+	narration []string
+	style     draw.Style
+	geom      exerciseGeom
+	scroll    float64 // the form's scroll offset
+
+	back, sim, checkB, cancel, model ui.Button
+	tabs                             []tabButton
+	options                          [][]ui.Button // by question, by option
+	numbers                          []ui.Slider
+	reading                          map[string]*ui.TextPanel // by tab
+	ring                             *ui.FocusRing
+	names                            map[ui.Focusable]string
+}
+
+// tabButton is one tab of the reading pane.
+type tabButton struct {
+	ui.Button
+	id string
+}
+
+// The reading pane's tabs.
+const (
+	tabProblem = "problem"
+	tabLogs    = "logs"
+	tabResult  = "result"
+	tabModel   = "model"
+)
+
+// NewExerciseScene opens exercise ex (number n in the curriculum) with an
+// empty answer and the learner's attempts so far.
+func NewExerciseScene(ex *lessons.Exercise, n, attempts int, passed bool) *ExerciseScene {
+	s := &ExerciseScene{Ex: ex, Form: form.New(ex), Number: n, attempts: attempts, passed: passed,
+		tab: tabProblem, Now: time.Now}
+	s.back = ui.Button{Label: "< Exercises"}
+	s.sim = ui.Button{Label: "Open the simulator"}
+	s.checkB = ui.Button{Label: "Check answer"}
+	s.cancel = ui.Button{Label: "Cancel"}
+	s.model = ui.Button{Label: "Show model answer"}
+	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}}
+	s.reading[tabProblem].SetText(strings.Join(ex.Brief, "\n\n"))
+	s.reading[tabLogs].SetText(materialsText(ex))
+	s.reading[tabModel].SetText(strings.Join(ex.Worked, "\n\n"))
+	s.options = make([][]ui.Button, len(ex.Questions))
+	for i, q := range ex.Questions {
+		s.options[i] = make([]ui.Button, len(q.Options))
+	}
+	s.numbers = make([]ui.Slider, len(ex.Numbers))
+	for i, k := range ex.Numbers {
+		s.numbers[i] = ui.Slider{Min: k.Min, Max: k.Max, Step: k.Step, Value: k.Default}
+	}
+	s.ring = ui.NewFocusRing(false)
+	s.refocus()
+	return s
+}
+
+// materialsText is every material, each under its title, for the
+// monospace logs tab.
+func materialsText(ex *lessons.Exercise) string {
+	var b strings.Builder
+	for i, m := range ex.Materials {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString("── " + m.Title + " ──\n")
+		b.WriteString(strings.Join(m.Lines, "\n"))
+	}
+	return b.String()
+}
+
+// visibleTabs lists the tabs that have something to show.
+func (s *ExerciseScene) visibleTabs() []string {
+	out := []string{tabProblem}
+	if len(s.Ex.Materials) > 0 {
+		out = append(out, tabLogs)
+	}
+	if s.result != nil {
+		out = append(out, tabResult)
+	}
+	if s.shown {
+		out = append(out, tabModel)
+	}
+	return out
+}
+
+var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer"}
+
+// refocus rebuilds the tabs and the focus order after they change.
+func (s *ExerciseScene) refocus() {
+	ids := s.visibleTabs()
+	if len(s.tabs) != len(ids) {
+		s.tabs = make([]tabButton, len(ids))
+	}
+	for i, id := range ids {
+		s.tabs[i].id, s.tabs[i].Label = id, tabLabels[id]
+	}
+	s.names = map[ui.Focusable]string{&s.back: "back", &s.sim: "simulator", &s.checkB: "check",
+		&s.cancel: "cancel", &s.model: "model"}
+	items := []ui.Focusable{&s.back}
+	for i := range s.tabs {
+		items = append(items, &s.tabs[i])
+		s.names[&s.tabs[i]] = "tab:" + s.tabs[i].id
+	}
+	items = append(items, s.reading[s.tab])
+	s.names[s.reading[s.tab]] = "reading"
+	if s.Ex.Lab != nil {
+		items = append(items, &s.sim)
+	}
+	for i := range s.numbers {
+		items = append(items, &s.numbers[i])
+		s.names[&s.numbers[i]] = "number:" + s.Ex.Numbers[i].ID
+	}
+	for qi, q := range s.Ex.Questions {
+		for oi, o := range q.Options {
+			items = append(items, &s.options[qi][oi])
+			s.names[&s.options[qi][oi]] = "opt:" + q.ID + ":" + o.ID
+		}
+	}
+	items = append(items, &s.checkB, &s.cancel, &s.model)
+	s.ring.Set(items...)
+}
+
+// setTab shows tab id in the reading pane.
+func (s *ExerciseScene) setTab(id string) {
+	if s.tab != id {
+		s.tab = id
+		s.refocus()
+	}
+}
+
+// Narrate adds a line to the narration mirrored for screen readers.
+func (s *ExerciseScene) Narrate(line string) {
+	s.narration = append(s.narration, line)
+	if n := len(s.narration); n > narrationMax {
+		s.narration = append(s.narration[:0], s.narration[n-narrationMax:]...)
+	}
+}
+
+// Restore fills the form with a saved answer; one that no longer fits the
+// exercise is dropped, and the scene says so.
+func (s *ExerciseScene) Restore(saved []byte) {
+	if len(saved) == 0 {
+		return
+	}
+	if err := s.Form.Restore(saved); err != nil {
+		s.notice = "Your saved answer could not be restored (" + err.Error() + "); starting with an empty one."
+		s.Narrate(s.notice)
+		return
+	}
+	s.syncNumbers()
+}
+
+// LoadModelAnswer fills the form with the exercise's reference answer (for
+// screenshots and tests).
+func (s *ExerciseScene) LoadModelAnswer() error {
+	if err := s.Form.Load(s.Ex.Reference); err != nil {
+		return err
+	}
+	s.syncNumbers()
+	return nil
+}
+
+func (s *ExerciseScene) syncNumbers() {
+	for i, k := range s.Ex.Numbers {
+		if !s.numbers[i].Dragging() {
+			s.numbers[i].SetValue(s.Form.Number(k.ID))
+		}
+	}
+}
+
+// Attempts reports the checks made so far and whether one passed.
+func (s *ExerciseScene) Attempts() (int, bool) { return s.attempts, s.passed }
+
+// Checking reports whether a check is running.
+func (s *ExerciseScene) Checking() bool { return s.check != nil }
+
+// Result is the last finished check's verdict, or nil.
+func (s *ExerciseScene) Result() *lessons.Result { return s.result }
+
+// InSimulator reports whether the simulator is showing.
+func (s *ExerciseScene) InSimulator() bool { return s.inLab }
+
+// Simulator is the exercise's simulator scene, nil until first opened.
+func (s *ExerciseScene) Simulator() *LessonScene { return s.lab }
+
+// openLab shows the simulator, built on first use and resumed with the
+// answer's run, so the learner carries on where the answer stands.
+func (s *ExerciseScene) openLab() error {
+	if s.lab == nil {
+		sc, err := NewLessonScene(s.Ex.Lab, s.closeLab)
+		if err != nil {
+			return err
+		}
+		sc.Player.menu.Label = "< Back to the answer"
+		for i := range sc.Player.tips {
+			if sc.Player.tips[i].widget == &sc.Player.menu {
+				sc.Player.tips[i].Text = "Back to the answer, with this run as its schedule (Esc)"
+			}
+		}
+		if log := s.Form.Schedule(); len(log) > 0 {
+			if err := sc.Lab.Resume(nil, log); err != nil {
+				sc.Player.Narrate("Your answer's run could not be replayed (" + err.Error() + "); starting afresh.")
+			}
+		}
+		s.lab = sc
+	}
+	// The lab's solution is the model answer's run: offered only once the
+	// learner has made an attempt, like the model answer itself.
+	s.lab.Player.OnSolution = nil
+	if s.attempts > 0 {
+		s.lab.Player.OnSolution = s.lab.ShowSolution
+	}
+	s.inLab = true
+	s.Narrate("Opened the simulator. Its back button returns to the answer with your run.")
+	return nil
+}
+
+// closeLab returns from the simulator, carrying its action log into the
+// answer.
+func (s *ExerciseScene) closeLab() {
+	s.inLab = false
+	s.lab.Play(false)
+	if err := s.Form.SetSchedule(s.lab.Lab.Log()); err != nil {
+		s.notice = "Your run could not be used as the answer's schedule: " + err.Error()
+	} else {
+		s.notice = ""
+	}
+	s.Narrate("Back to the answer. " + runText(s.Form.Schedule()))
+	if s.OnSave != nil {
+		s.OnSave()
+	}
+}
+
+// runText describes the answer's run in a line.
+func runText(log core.ActionLog) string {
+	switch len(log) {
+	case 0:
+		return "Your run: no actions yet."
+	case 1:
+		return "Your run: 1 action (" + actionText(log[0]) + ")."
+	}
+	return fmt.Sprintf("Your run: %d actions, the first %s.", len(log), actionText(log.Sorted()[0]))
+}
+
+func actionText(a core.Timed) string {
+	out := a.Do
+	if a.Proc != "" {
+		out += " " + a.Proc
+	}
+	out += fmt.Sprintf(" at %g s", a.At.D().Seconds())
+	if a.For > 0 {
+		out += fmt.Sprintf(" for %g s", a.For.D().Seconds())
+	}
+	return out
+}
+
+// StartCheck validates the answer and starts checking it, as the Check
+// button does.
+func (s *ExerciseScene) StartCheck() {
+	c, err := s.Form.Start(s.Now)
+	if err != nil {
+		s.notice = "This answer cannot be checked: " + err.Error()
+		s.Narrate(s.notice)
+		return
+	}
+	s.notice = ""
+	s.check = c
+	s.Narrate("Checking your answer…")
+}
+
+// work runs the check for this frame and takes in its result when done.
+func (s *ExerciseScene) work() {
+	if s.check == nil || !s.check.Frame() {
+		return
+	}
+	r := s.check.Result()
+	s.check, s.result = nil, &r
+	s.attempts++
+	s.passed = s.passed || r.Pass
+	s.reading[tabResult].SetText(resultText(r))
+	s.refocus()
+	s.setTab(tabResult)
+	s.Narrate(r.Summary())
+	for _, p := range r.Parts {
+		s.Narrate(partText(p))
+	}
+	if s.OnResult != nil {
+		s.OnResult(r)
+	}
+}
+
+// partText is one part of a verdict as a sentence.
+func partText(p lessons.Feedback) string {
+	mark := "Wrong"
+	if p.OK {
+		mark = "Right"
+	}
+	return mark + ", " + p.Part + ": " + p.Why
+}
+
+// resultText lays a result out for the result tab: the summary, each part
+// as a paragraph (its ✓ or ✗ is drawn beside it), then the figures.
+func resultText(r lessons.Result) string {
+	paras := resultParagraphs(r)
+	return strings.Join(paras, "\n")
+}
+
+// resultParagraphs are the result tab's paragraphs; parts start at index 2
+// and sit on every second paragraph, with blank lines between.
+func resultParagraphs(r lessons.Result) []string {
+	out := []string{r.Summary(), ""}
+	for _, p := range r.Parts {
+		out = append(out, p.Part+": "+p.Why, "")
+	}
+	out = append(out, r.Figures...)
+	return out
+}
+
+// Update implements Scene.
+func (s *ExerciseScene) Update(st *State) error {
+	if s.inLab {
+		err := s.lab.Update(st)
+		if !s.inLab {
+			settle(st, s) // back on the answer: lay it out before it is drawn
+		}
+		s.work()
+		return err
+	}
+	in := &st.Input
+	s.style = st.Style
+	s.ring.Wrap = st.WrapFocus
+	s.layout(st.Window)
+	s.place()
+
+	if s.back.Update(in) || in.Keys.Has(ui.IntentBack) {
+		s.leave()
+		return nil
+	}
+	if esc := s.ring.Update(in); esc != ui.NoEscape {
+		st.FocusEscape = esc
+	}
+	if s.ring.Visible() {
+		s.scrollToFocus()
+	}
+	for i := range s.tabs {
+		if s.tabs[i].Update(in) {
+			s.setTab(s.tabs[i].id)
+			s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
+		}
+	}
+	s.reading[s.tab].Update(in)
+
+	// The form's widgets see the pointer only inside its scrolled view.
+	fin := s.formInput(in)
+	s.scrollForm(in)
+	s.sim.Disabled = s.Ex.Lab == nil || s.check != nil
+	if s.Ex.Lab != nil && s.sim.Update(fin) {
+		if err := s.openLab(); err != nil {
+			s.notice = "The simulator could not start: " + err.Error()
+		} else {
+			settle(st, s)
+			return nil
+		}
+	}
+	for i, k := range s.Ex.Numbers {
+		sl := &s.numbers[i]
+		if sl.Update(fin) {
+			if err := s.Form.SetNumber(k.ID, sl.Value); err != nil {
+				s.notice = err.Error()
+			} else {
+				s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, sl.Value)))
+			}
+		}
+	}
+	s.syncNumbers()
+	for qi, q := range s.Ex.Questions {
+		for oi, o := range q.Options {
+			if s.options[qi][oi].Update(fin) {
+				if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
+					s.notice = err.Error()
+				} else {
+					s.Narrate(choiceText(s.Form, q, o))
+				}
+			}
+		}
+	}
+
+	s.checkB.Disabled = s.check != nil
+	s.cancel.Disabled = s.check == nil
+	s.model.Disabled = s.attempts == 0
+	if s.checkB.Update(in) {
+		s.StartCheck()
+	}
+	if s.cancel.Update(in) && s.check != nil {
+		s.check.Cancel()
+		s.check = nil
+		s.Narrate("Check cancelled; nothing was recorded.")
+	}
+	if s.model.Update(in) {
+		if !s.shown {
+			s.shown = true
+			s.refocus()
+		}
+		s.setTab(tabModel)
+		s.Narrate("Model answer: " + strings.Join(s.Ex.Worked, " "))
+	}
+	s.work()
+	s.place()
+	return nil
+}
+
+// settle gives a scene that just came on screen an update with no input,
+// so it is laid out before it is drawn.
+func settle(st *State, sc Scene) {
+	in := st.Input
+	st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
+	_ = sc.Update(st)
+	st.Input = in
+}
+
+// leave goes back to the menu, stopping a running check.
+func (s *ExerciseScene) leave() {
+	if s.check != nil {
+		s.check.Cancel()
+		s.check = nil
+	}
+	if s.OnSave != nil {
+		s.OnSave()
+	}
+	if s.OnBack != nil {
+		s.OnBack()
+	}
+}
+
+// choiceText narrates a click on an option.
+func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
+	if f.Chosen(q.ID, o.ID) {
+		return "Chosen: " + o.Label
+	}
+	return "Not chosen: " + o.Label
+}
+
+// Draw implements Scene.
+func (s *ExerciseScene) Draw(screen *ebiten.Image) {
+	if s.inLab {
+		s.lab.Draw(screen)
+		return
+	}
+	s.draw(screen)
+}
