@@ -63,6 +63,7 @@ type ExerciseScene struct {
 	numbers                          []ui.Slider
 	reading                          map[string]*ui.TextPanel // by tab
 	ring                             *ui.FocusRing
+	focused                          ui.Focusable // last tick's focus
 	names                            map[ui.Focusable]string
 }
 
@@ -91,9 +92,9 @@ func NewExerciseScene(ex *lessons.Exercise, n, attempts int, passed bool) *Exerc
 	s.cancel = ui.Button{Label: "Cancel"}
 	s.model = ui.Button{Label: "Show model answer"}
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}}
-	s.reading[tabProblem].SetText(strings.Join(ex.Brief, "\n\n"))
-	s.reading[tabLogs].SetText(materialsText(ex))
-	s.reading[tabModel].SetText(strings.Join(ex.Worked, "\n\n"))
+	s.reading[tabProblem].SetText(drawable(strings.Join(ex.Brief, "\n\n")))
+	s.reading[tabLogs].SetText(drawable(materialsText(ex)))
+	s.reading[tabModel].SetText(drawable(strings.Join(ex.Worked, "\n\n")))
 	s.options = make([][]ui.Button, len(ex.Questions))
 	for i, q := range ex.Questions {
 		s.options[i] = make([]ui.Button, len(q.Options))
@@ -330,7 +331,7 @@ func (s *ExerciseScene) work() {
 	s.check, s.result = nil, &r
 	s.attempts++
 	s.passed = s.passed || r.Pass
-	s.reading[tabResult].SetText(resultText(r))
+	s.reading[tabResult].SetText(drawable(resultText(r)))
 	s.refocus()
 	s.setTab(tabResult)
 	s.Narrate(r.Summary())
@@ -392,8 +393,13 @@ func (s *ExerciseScene) Update(st *State) error {
 	if esc := s.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
-	if s.ring.Visible() {
-		s.scrollToFocus()
+	// Scroll to a widget when the keyboard moves focus to it, not later:
+	// the wheel may move the form away from a focused option.
+	if cur := s.ring.Current(); cur != s.focused {
+		s.focused = cur
+		if s.ring.Visible() {
+			s.scrollToFocus()
+		}
 	}
 	for i := range s.tabs {
 		if s.tabs[i].Update(in) {

@@ -1,0 +1,315 @@
+package game
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/progress"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// exScene is the open exercise screen.
+func (r *appRig) exScene() *ExerciseScene {
+	r.t.Helper()
+	sc, ok := r.a.current.(*ExerciseScene)
+	if !ok {
+		r.t.Fatalf("no exercise open: scene %q", r.a.Inspect().Name)
+	}
+	return sc
+}
+
+// TestExerciseOneThroughTheScreen answers exercise 1 as a learner would:
+// open it from the menu, open the simulator, pause the leader late in its
+// renewal cycle, go back (the run becomes the answer's schedule), tick the
+// answers, check, and find it passed in the menu and in the saved
+// progress, with the answer restored when the exercise reopens.
+func TestExerciseOneThroughTheScreen(t *testing.T) {
+	store := progress.NewMemStore(nil, "")
+	r := rigWith(t, store)
+	r.click("exercise:renew-ttl-pause")
+	sc := r.exScene()
+	if info := r.a.Inspect(); info.Name != "exercise" || info.Exercise.ID != "renew-ttl-pause" || info.Exercise.Attempts != 0 {
+		t.Fatalf("opened %+v", info.Exercise)
+	}
+
+	r.click("simulator")
+	info := r.a.Inspect()
+	if info.Name != "lesson" || info.Exercise == nil || !info.Exercise.Simulator {
+		t.Fatalf("the simulator did not open: %q", info.Name)
+	}
+	if _, ok := info.Regions["solution"]; ok {
+		t.Error("the simulator offers its solution before any attempt")
+	}
+	lab := sc.Simulator()
+	lab.Lab.Advance(4500 * time.Millisecond)
+	r.click("proc:A")
+	r.click("action:pause")
+	r.click("menu") // "< Back to the answer"
+	info = r.a.Inspect()
+	if info.Name != "exercise" || info.Exercise.Actions != 1 || !strings.Contains(info.Mirror.Text, "Your run: 1 action (pause A at 4.5 s for 9 s)") {
+		t.Fatalf("back from the simulator: %q, %d actions\n%s", info.Name, info.Exercise.Actions, info.Mirror.Text)
+	}
+
+	for _, o := range []string{"opt:verdict:unsafe", "opt:measurements:pause-tail", "opt:measurements:renew-latency",
+		"opt:measurements:coord-latency", "opt:measurements:clock-drift"} {
+		r.click(o)
+	}
+	if a := sc.Form.Answer(); len(a.Choices["measurements"]) != 4 || a.Choices["verdict"][0] != "unsafe" {
+		t.Fatalf("answer %+v", a.Choices)
+	}
+	r.click("check")
+	r.tick(ui.Input{})
+	info = r.a.Inspect()
+	res := info.Exercise.Result
+	if res == nil || !res.Pass || len(res.Parts) != 3 || info.Exercise.Tab != tabResult {
+		t.Fatalf("result %+v on tab %q", res, info.Exercise.Tab)
+	}
+	if !strings.Contains(info.Mirror.Text, "Result: Passed: 3 of 3 parts right.") {
+		t.Errorf("the mirror lacks the result:\n%s", info.Mirror.Text)
+	}
+	r.key(ui.IntentBack)
+	if text := r.a.Inspect().Mirror.Text; !strings.Contains(text, "E1. Renew every 5 s, TTL 12 s, pauses of 9 s: safe? (passed)") {
+		t.Errorf("menu after passing:\n%s", text)
+	}
+
+	data, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := progress.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := saved.Exercise("renew-ttl-pause")
+	if !e.Passed || e.Attempts != 1 || !strings.Contains(string(e.Answer), `"unsafe"`) || !strings.Contains(string(e.Answer), `"4.5s"`) {
+		t.Errorf("saved %+v %s", e, e.Answer)
+	}
+
+	r2 := rigWith(t, store)
+	r2.click("exercise:renew-ttl-pause")
+	sc2 := r2.exScene()
+	if n, passed := sc2.Attempts(); n != 1 || !passed || !sc2.Form.Chosen("verdict", "unsafe") || len(sc2.Form.Schedule()) != 1 {
+		t.Errorf("reopened: %d attempts, passed %v, answer %+v", n, passed, sc2.Form.Answer())
+	}
+}
+
+// TestWrongAnswerIsExplainedAndTheModelAnswerFollowsAnAttempt checks a
+// wrong answer to exercise 3: it fails with each part's reason, the model
+// answer stays locked until that attempt, and a retry passes.
+func TestWrongAnswerIsExplainedAndTheModelAnswerFollowsAnAttempt(t *testing.T) {
+	r := newAppRig(t)
+	r.click("exercise:no-fencing")
+	sc := r.exScene()
+	r.click("model")
+	if sc.shown || r.a.Inspect().Exercise.ModelShown {
+		t.Fatal("the model answer showed before any attempt")
+	}
+	r.click("opt:cause:two-holders")
+	r.click("check")
+	r.tick(ui.Input{})
+	res := r.a.Inspect().Exercise.Result
+	if res == nil || res.Pass || len(res.Parts) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	for _, p := range res.Parts {
+		if p.OK || p.Why == "" {
+			t.Errorf("part %+v should be wrong, with a reason", p)
+		}
+	}
+	if !strings.Contains(res.Parts[1].Why, "never had two holders") {
+		t.Errorf("the cause's reason: %q", res.Parts[1].Why)
+	}
+
+	r.click("model")
+	info := r.a.Inspect()
+	if !info.Exercise.ModelShown || info.Exercise.Tab != tabModel || !strings.Contains(info.Mirror.Text, "Model answer:") {
+		t.Fatalf("model answer: shown %v tab %q", info.Exercise.ModelShown, info.Exercise.Tab)
+	}
+	if _, ok := info.Regions["tab:model"]; !ok {
+		t.Error("no tab for the model answer")
+	}
+
+	// Retry: the simulator now offers its solution; take it, go back,
+	// pick the right cause and check again.
+	r.click("simulator")
+	if _, ok := r.a.Inspect().Regions["solution"]; !ok {
+		t.Fatal("after an attempt the simulator should offer its solution")
+	}
+	r.click("solution")
+	sc.Simulator().Lab.Advance(30 * time.Second)
+	r.setKnob(sc.Simulator(), "fencing", 1)
+	r.click("menu")
+	r.click("opt:cause:stale-belief")
+	r.click("check")
+	r.tick(ui.Input{})
+	if res := r.a.Inspect().Exercise; res.Result == nil || !res.Result.Pass || res.Attempts != 2 || !res.Passed {
+		t.Fatalf("retry: %+v", res)
+	}
+}
+
+// TestLongCheckSpreadsOverFramesAndCanBeCancelled checks exercise 4, whose
+// checker simulates many nights: each frame does a slice of it, the
+// progress grows, Cancel stops it without recording an attempt, and a
+// second check runs to a verdict.
+func TestLongCheckSpreadsOverFramesAndCanBeCancelled(t *testing.T) {
+	r := newAppRig(t)
+	r.click("exercise:compaction-ttl")
+	sc := r.exScene()
+	r.click("check")
+	if !sc.Checking() {
+		t.Fatal("the check finished in the frame it started: it must be spread over frames")
+	}
+	last := r.a.Inspect().Exercise.Progress
+	for range 3 {
+		r.tick(ui.Input{})
+		p := r.a.Inspect().Exercise.Progress
+		if p <= last || p >= 1 {
+			t.Fatalf("progress %g after %g", p, last)
+		}
+		last = p
+	}
+	if _, ok := r.a.Inspect().Regions["cancel"]; !ok {
+		t.Fatal("no cancel region while checking")
+	}
+	r.click("cancel")
+	if sc.Checking() || r.a.Inspect().Exercise.Attempts != 0 || sc.Result() != nil {
+		t.Fatalf("after Cancel: checking %v, %d attempts", sc.Checking(), r.a.Inspect().Exercise.Attempts)
+	}
+
+	r.click("check")
+	frames := 0
+	for sc.Checking() {
+		r.tick(ui.Input{})
+		if frames++; frames > 2000 {
+			t.Fatal("the check never finished")
+		}
+	}
+	t.Logf("checked in %d frames", frames)
+	if frames < 5 {
+		t.Errorf("only %d frames: the check is not spread out", frames)
+	}
+	if info := r.a.Inspect().Exercise; info.Attempts != 1 || info.Result == nil {
+		t.Errorf("after the check: %+v", info)
+	}
+}
+
+// TestKeyboardAnswersAndScrollsTheForm answers with Tab and Enter in a
+// small window, where the form scrolls to keep the focused option in view.
+func TestKeyboardAnswersAndScrollsTheForm(t *testing.T) {
+	r := newAppRig(t)
+	r.st.Window = ui.Rect{W: 1024, H: 640}
+	r.st.Style.Unit = ui.UnitFor(1024, 640, 1)
+	r.click("exercise:token-logs")
+	sc := r.exScene()
+	ex := sc.Ex
+	last := ex.Questions[len(ex.Questions)-1]
+	target := "opt:" + last.ID + ":" + last.Options[len(last.Options)-1].ID
+	if _, ok := r.a.Inspect().Regions[target]; ok {
+		t.Fatalf("%s is visible without scrolling; the test needs a longer form", target)
+	}
+	for i := 0; r.a.Inspect().Focus != target; i++ {
+		if i > 200 {
+			t.Fatalf("Tab never reached %s", target)
+		}
+		r.key(ui.IntentFocusNext)
+	}
+	view := r.region("form")
+	if got, ok := r.a.Inspect().Regions[target]; !ok || !got.Within(view) {
+		t.Fatalf("focused %s at %v is not inside the form %v", target, got, view)
+	}
+	r.key(ui.IntentActivate)
+	if !sc.Form.Chosen(last.ID, last.Options[len(last.Options)-1].ID) {
+		t.Fatal("Enter on a focused option did not choose it")
+	}
+	// The wheel scrolls back to the top.
+	for range 20 {
+		r.tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: 3}})
+	}
+	if sc.scroll != 0 {
+		t.Errorf("scroll = %g after wheeling up", sc.scroll)
+	}
+	// A click on an option scrolled out of sight does nothing: the
+	// footer covers where it would be.
+	first := ex.Questions[0]
+	r.click("opt:" + first.ID + ":" + first.Options[0].ID)
+	if !sc.Form.Chosen(first.ID, first.Options[0].ID) {
+		t.Fatal("a click on a visible option did not choose it")
+	}
+}
+
+func TestSavedAnswerThatNoLongerFitsIsDroppedWithANotice(t *testing.T) {
+	p := progress.New()
+	p.RecordAttempt("no-fencing", false)
+	p.SetAnswer("no-fencing", json.RawMessage(`{"choices":{"cause":["aliens"]}}`))
+	b, err := progress.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rigWith(t, progress.NewMemStore(b, ""))
+	r.click("exercise:no-fencing")
+	info := r.a.Inspect()
+	if info.Name != "exercise" || info.Exercise.Attempts != 1 || !strings.Contains(info.Exercise.Notice, "could not be restored") ||
+		len(info.Exercise.Answer.Choices) != 0 {
+		t.Fatalf("exercise with a stale saved answer: %+v", info.Exercise)
+	}
+}
+
+// TestEveryExerciseDrawsAtSmallAndLargeSizes draws each exercise with its
+// model answer checked at 1024x640 and 1920x1080 (nothing may panic), and
+// checks the form's options stay inside the form and apart.
+func TestEveryExerciseDrawsAtSmallAndLargeSizes(t *testing.T) {
+	for _, ex := range lessons.Exercises() {
+		for _, sz := range [][2]float64{{1024, 640}, {1920, 1080}} {
+			t.Run(fmt.Sprintf("%s/%vx%v", ex.ID, sz[0], sz[1]), func(t *testing.T) {
+				r := newAppRig(t)
+				r.st.Window = ui.Rect{W: sz[0], H: sz[1]}
+				r.st.Style.Unit = ui.UnitFor(sz[0], sz[1], 1)
+				r.click("exercise:" + ex.ID)
+				sc := r.exScene()
+				if err := sc.LoadModelAnswer(); err != nil {
+					t.Fatal(err)
+				}
+				sc.StartCheck()
+				for sc.Checking() {
+					r.tick(ui.Input{})
+				}
+				r.tick(ui.Input{})
+				info := r.a.Inspect()
+				if res := info.Exercise.Result; res == nil || !res.Pass {
+					t.Errorf("the model answer did not pass: %+v", res)
+				}
+				view := info.Regions["form"]
+				var opts []ui.Rect
+				for name, rect := range info.Regions {
+					if strings.HasPrefix(name, "opt:") {
+						if !rect.Within(view) {
+							t.Errorf("%s %v leaves the form %v", name, rect, view)
+						}
+						opts = append(opts, rect)
+					}
+				}
+				for i, a := range opts {
+					for _, b := range opts[i+1:] {
+						if a.Overlaps(b) {
+							t.Errorf("options overlap: %v %v", a, b)
+						}
+					}
+				}
+				for _, name := range []string{"check", "model", "back", "reading"} {
+					if rect := info.Regions[name]; rect.Empty() || rect.Overlaps(view) && name != "reading" {
+						t.Errorf("%s at %v (form %v)", name, rect, view)
+					}
+				}
+				screen := ebiten.NewImage(int(sz[0]), int(sz[1]))
+				r.a.Draw(screen)
+				screen.Deallocate()
+			})
+		}
+	}
+}
