@@ -209,4 +209,4 @@ var ttlTradeoff = &Lesson{
 	Solution: core.ActionLog{core.At(115*time.Second, core.Action{Do: "crash", Proc: "A"})},
 }
 
-func secs(d time.Duration) string { return fmt.Sprintf("%g s", d.Seconds()) }
+func secs(d time.Duration) string { return fmt.Sprintf("%g s", d.Round(time.Millisecond).Seconds()) }
