@@ -97,9 +97,15 @@ func (sc *LessonScene) Update(st *State) error {
 	if changed && sc.Lab.AllMet() && !sc.complete {
 		sc.complete = true
 		l := sc.Lab.Lesson
-		sc.Player.Narrate("Lesson complete. " + l.Recap)
-		sc.Player.text.SetText(strings.Join(l.Intro, "\n\n") + "\n\nRecap: " + l.Recap)
-		sc.Player.text.SetScroll(sc.Player.text.MaxScroll())
+		if l.Recap == "" {
+			// An exercise's simulator: its goals are checkpoints, and the
+			// verdict comes from checking the answer.
+			sc.Player.Narrate("Every checkpoint met. Go back to the answer to use this run.")
+		} else {
+			sc.Player.Narrate("Lesson complete. " + l.Recap)
+			sc.Player.text.SetText(strings.Join(l.Intro, "\n\n") + "\n\nRecap: " + l.Recap)
+			sc.Player.text.SetScroll(sc.Player.text.MaxScroll())
+		}
 	}
 	if changed && sc.OnProgress != nil {
 		sc.OnProgress(sc.Lab.Lesson.ID, append([]bool(nil), sc.met...), sc.complete)

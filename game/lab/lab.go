@@ -139,7 +139,9 @@ func (lb *Lab) Knobs() lessons.Knobs { return lb.world.Knobs }
 
 // SetKnob changes one parameter. The world is rebuilt with it and the
 // learner's log replayed up to the play head; a bad value is refused and
-// changes nothing.
+// changes nothing. Goals met before the change stay met: a lesson may ask
+// for one thing with a knob one way and another with it the other way
+// ("break it with fencing off, then slide fencing on").
 func (lb *Lab) SetKnob(id string, v float64) error {
 	k := lb.Lesson.Defaults(lb.world.Knobs)
 	k[id] = v
@@ -147,13 +149,19 @@ func (lb *Lab) SetKnob(id string, v float64) error {
 		return err
 	}
 	old := lb.knobs
+	met, metOK := lb.met, lb.metOK
 	lb.knobs = k
-	if err := lb.reset(lb.log, lb.Now()); err != nil {
+	err := lb.reset(lb.log, lb.Now())
+	if err != nil {
 		lb.knobs = old
 		lb.err = lb.reset(lb.log, lb.Now())
-		return err
 	}
-	return nil
+	for i, ok := range metOK {
+		if ok && (!lb.metOK[i] || met[i] < lb.met[i]) {
+			lb.metOK[i], lb.met[i] = true, met[i]
+		}
+	}
+	return err
 }
 
 // Err returns the last error of a re-simulation (none expected).

@@ -164,3 +164,42 @@ func TestMessagesInFlightCarryTokens(t *testing.T) {
 	}
 	t.Fatal("never saw A's write with token 7 in flight")
 }
+
+// TestGoalsMetStayMetAcrossAKnobChange plays exercise 3's simulator: break
+// storage with fencing off, then slide fencing on. The first goal holds
+// only with fencing off and the second only with it on, so a knob change
+// must keep what was already proved.
+func TestGoalsMetStayMetAcrossAKnobChange(t *testing.T) {
+	ex, err := lessons.FindExercise("no-fencing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, err := New(ex.Lab, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb.Advance(4 * time.Second)
+	if err := pauseA(lb); err != nil {
+		t.Fatal(err)
+	}
+	lb.Advance(23 * time.Second)
+	if g := lb.Goals(); !g[0].Met || g[1].Met {
+		t.Fatalf("with fencing off: %+v", g)
+	}
+	at := lb.Goals()[0].At
+	if err := lb.SetKnob("fencing", 1); err != nil {
+		t.Fatal(err)
+	}
+	if g := lb.Goals(); !g[0].Met || g[0].At != at || !g[1].Met || !lb.AllMet() {
+		t.Fatalf("after sliding fencing on: %+v", g)
+	}
+	// A refused value keeps them too.
+	if err := lb.SetKnob("fencing", 7); err == nil || !lb.AllMet() {
+		t.Fatalf("a refused knob value: %v, all met %v", err, lb.AllMet())
+	}
+	// Restarting is a clean slate.
+	lb.Restart()
+	if g := lb.Goals(); g[0].Met || g[1].Met {
+		t.Errorf("after Restart: %+v", g)
+	}
+}
