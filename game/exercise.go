@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -301,9 +302,9 @@ func actionText(a core.Timed) string {
 	if a.Proc != "" {
 		out += " " + a.Proc
 	}
-	out += fmt.Sprintf(" at %g s", a.At.D().Seconds())
+	out += " at " + seconds(a.At.D())
 	if a.For > 0 {
-		out += fmt.Sprintf(" for %g s", a.For.D().Seconds())
+		out += " for " + seconds(a.For.D())
 	}
 	return out
 }
@@ -506,4 +507,10 @@ func (s *ExerciseScene) Draw(screen *ebiten.Image) {
 		return
 	}
 	s.draw(screen)
+}
+
+// seconds writes d in seconds to the millisecond, without trailing zeros
+// ("4.419 s", "9 s").
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Round(time.Millisecond).Seconds(), 'f', -1, 64) + " s"
 }

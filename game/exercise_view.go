@@ -123,7 +123,9 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		y += px(6)
 		g.sim = ui.Rect{Y: y, W: math.Min(px(200), w), H: px(36)}
 		g.simNote = ui.Rect{X: g.sim.W + px(12), Y: y, W: math.Max(0, w-g.sim.W-px(12)), H: px(36)}
-		y += px(36) + px(18)
+		// A long run description wraps below the button's height.
+		g.simNote.H = math.Max(g.simNote.H, height(runText(s.Form.Schedule()), small, g.simNote.W))
+		y += g.simNote.H + px(18)
 	}
 	g.numLabel = g.numLabel[:0]
 	g.num = g.num[:0]
