@@ -81,3 +81,43 @@ func BenchmarkLessonUpdate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExerciseFrame measures the CPU side of one frame of an exercise
+// screen with a checked answer on show: Update (form layout, widgets) plus
+// Draw. Target: 4 ms, like the player.
+func BenchmarkExerciseFrame(b *testing.B) {
+	for _, id := range []string{"renew-ttl-pause", "token-logs"} {
+		b.Run(id, func(b *testing.B) {
+			a := NewApp(nil)
+			sc, err := a.OpenExerciseID(id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := sc.LoadModelAnswer(); err != nil {
+				b.Fatal(err)
+			}
+			st := &State{Window: ui.Rect{W: 1280, H: 800}, Style: draw.NewStyle(ui.UnitFor(1280, 800, 1))}
+			st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: 1280, WindowH: 800, Scale: 1}
+			sc.StartCheck()
+			for sc.Checking() {
+				if err := a.Update(st); err != nil {
+					b.Fatal(err)
+				}
+			}
+			screen := ebiten.NewImage(1280, 800)
+			pixel := make([]byte, 4)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				st.Tick++
+				if err := a.Update(st); err != nil {
+					b.Fatal(err)
+				}
+				a.Draw(screen)
+				draw.EndFrame()
+				b.StopTimer()
+				screen.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(pixel)
+				b.StartTimer()
+			}
+		})
+	}
+}

@@ -217,3 +217,37 @@ func TestStartChecksTheRealExercise(t *testing.T) {
 		t.Errorf("a wrong cause passed or was not explained:\n%s", r.Text())
 	}
 }
+
+// BenchmarkCompactionCheck runs exercise 4's check (a thousand seeded
+// nights) the way the screen does, a frame's budget at a time, and reports
+// how many frames it takes and the longest single step, which bounds how
+// far a frame can overrun its budget.
+func BenchmarkCompactionCheck(b *testing.B) {
+	ex, err := lessons.FindExercise("compaction-ttl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := New(ex)
+	if err := f.Load(ex.Reference); err != nil {
+		b.Fatal(err)
+	}
+	var longest time.Duration
+	frames := 0
+	for i := 0; i < b.N; i++ {
+		c, err := f.Start(time.Now)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			start := time.Now()
+			done := c.Frame()
+			longest = max(longest, time.Since(start))
+			if done {
+				break
+			}
+		}
+		frames += c.Frames()
+	}
+	b.ReportMetric(float64(frames)/float64(b.N), "frames/op")
+	b.ReportMetric(float64(longest.Microseconds())/1000, "max-frame-ms")
+}

@@ -1,0 +1,264 @@
+package e2e
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// exState is the part of leaselab.state() the exercise tests read.
+type exState struct {
+	Scene struct {
+		Name   string `json:"name"`
+		Mirror struct {
+			Text string `json:"text"`
+		} `json:"mirror"`
+		Exercise *struct {
+			ID        string  `json:"id"`
+			Attempts  int     `json:"attempts"`
+			Passed    bool    `json:"passed"`
+			Actions   int     `json:"actions"`
+			Checking  bool    `json:"checking"`
+			Progress  float64 `json:"progress"`
+			Simulator bool    `json:"simulator"`
+			Answer    struct {
+				Choices map[string][]string `json:"choices"`
+			} `json:"answer"`
+			Result *struct {
+				Pass    bool   `json:"pass"`
+				Summary string `json:"summary"`
+				Parts   []struct {
+					Part string `json:"part"`
+					OK   bool   `json:"ok"`
+					Why  string `json:"why"`
+				} `json:"parts"`
+			} `json:"result"`
+		} `json:"exercise"`
+	} `json:"scene"`
+}
+
+// exUntil polls the exercise state until ok holds.
+func (b *browser) exUntil(t *testing.T, what string, timeout time.Duration, ok func(exState) bool) exState {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](stateExpr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st exState
+		if err := json.Unmarshal([]byte(raw), &st); err != nil {
+			t.Fatal(err)
+		}
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s (scene %q)", what, st.Scene.Name)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+var escKey = key{key: "Escape", code: "Escape", vk: 27}
+
+// openExercise starts a browser and opens exercise id from the menu.
+func openExercise(t *testing.T, id string) *browser {
+	t.Helper()
+	b := openBrowser(t, 1280, 760)
+	b.until(t, "the menu", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "menu" })
+	b.click(t, "exercise:"+id)
+	b.exUntil(t, id, 30*time.Second, func(s exState) bool {
+		return s.Scene.Name == "exercise" && s.Scene.Exercise != nil && s.Scene.Exercise.ID == id
+	})
+	return b
+}
+
+// openSimulator clicks the exercise's simulator button and waits for the
+// lesson player on its lab.
+func (b *browser) openSimulator(t *testing.T) {
+	t.Helper()
+	b.click(t, "simulator")
+	b.until(t, "the simulator", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "lesson" && s.Scene.Run != nil })
+}
+
+// backToAnswer leaves the simulator by its back button and checks that the
+// run came along as the answer's schedule.
+func (b *browser) backToAnswer(t *testing.T, actions int) {
+	t.Helper()
+	b.click(t, "menu") // the player's back button, "< Back to the answer"
+	b.exUntil(t, "the answer again", 30*time.Second, func(s exState) bool {
+		return s.Scene.Name == "exercise" && s.Scene.Exercise.Actions == actions
+	})
+}
+
+// checkPasses clicks Check, waits for the verdict and fails with every
+// part's reason unless it passed.
+func (b *browser) checkPasses(t *testing.T, attempts int) exState {
+	t.Helper()
+	b.click(t, "check")
+	st := b.exUntil(t, "the verdict", time.Minute, func(s exState) bool {
+		return s.Scene.Exercise != nil && s.Scene.Exercise.Attempts == attempts && s.Scene.Exercise.Result != nil
+	})
+	res := st.Scene.Exercise.Result
+	if !res.Pass || !st.Scene.Exercise.Passed {
+		for _, p := range res.Parts {
+			t.Logf("ok=%v %s: %s", p.OK, p.Part, p.Why)
+		}
+		t.Fatalf("not passed: %s", res.Summary)
+	}
+	if !strings.Contains(st.Scene.Mirror.Text, "Result: "+res.Summary) {
+		t.Errorf("the text mirror lacks the result %q", res.Summary)
+	}
+	return st
+}
+
+// menuShowsPassed goes back to the menu with Esc and checks the exercise's
+// row says passed.
+func (b *browser) menuShowsPassed(t *testing.T, row string) {
+	t.Helper()
+	b.press(t, escKey)
+	st := b.exUntil(t, "the menu", 30*time.Second, func(s exState) bool { return s.Scene.Name == "menu" })
+	if !strings.Contains(st.Scene.Mirror.Text, row+" (passed)") {
+		t.Errorf("menu does not show %q passed:\n%s", row, st.Scene.Mirror.Text)
+	}
+	html, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.getElementById("lesson-text").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(html, row+" (passed)") {
+		t.Errorf("the page's HTML mirror does not show %q passed", row)
+	}
+}
+
+// TestBrowserExerciseRenewal completes exercise 1 through the UI: in the
+// simulator, pause leader A at 4.5 s (late in its renewal cycle, so its
+// 9 s pause outlives the lease), go back to the answer with that run,
+// answer "unsafe" and the four measurements that matter, and check.
+func TestBrowserExerciseRenewal(t *testing.T) {
+	start := time.Now()
+	b := openExercise(t, "renew-ttl-pause")
+	b.openSimulator(t)
+	b.seek(t, 4.5, 60)
+	st := b.state(t)
+	if now := st.Scene.Run.Now; math.Abs(now-4.5) > 0.3 {
+		t.Fatalf("the play head is at %.2fs; the pause must start between 4.2 and 4.8 s", now)
+	}
+	b.act(t, "A", "pause")
+	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
+	b.backToAnswer(t, 1)
+
+	for _, o := range []string{"verdict:unsafe", "measurements:pause-tail", "measurements:renew-latency",
+		"measurements:coord-latency", "measurements:clock-drift"} {
+		b.click(t, "opt:"+o)
+	}
+	ex := b.exUntil(t, "the choices", 10*time.Second, func(s exState) bool {
+		return len(s.Scene.Exercise.Answer.Choices["measurements"]) == 4
+	})
+	if c := ex.Scene.Exercise.Answer.Choices["verdict"]; len(c) != 1 || c[0] != "unsafe" {
+		t.Fatalf("verdict %v", c)
+	}
+	b.checkPasses(t, 1)
+	b.screenshot(t, "browser-exercise-1.png")
+	b.menuShowsPassed(t, "E1. Renew every 5 s, TTL 12 s, pauses of 9 s: safe?")
+	b.screenshot(t, "browser-exercise-menu.png")
+	t.Logf("exercise 1 passed in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestBrowserExerciseNoFencing completes exercise 3: pause A at 4 s for
+// 20 s with fencing off and let it run until its stale write lands, slide
+// fencing to 1 (the same schedule replays and the write is rejected), go
+// back, name the cause and check.
+func TestBrowserExerciseNoFencing(t *testing.T) {
+	start := time.Now()
+	b := openExercise(t, "no-fencing")
+	b.openSimulator(t)
+	b.seek(t, 4, 60)
+	b.act(t, "A", "pause")
+	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
+	for range 4 {
+		b.press(t, bracketRight) // 16x
+	}
+	b.press(t, pKey)
+	b.until(t, "A's stale write", 2*time.Minute, func(s fullState) bool {
+		for _, w := range s.Scene.Run.Writes {
+			if w.From == "A" && w.Token == 33 && w.Accepted && s.Scene.Run.Now > 26 {
+				return true
+			}
+		}
+		return false
+	})
+	b.press(t, pKey)
+	b.clickFrac(t, "knob:fencing", 0.995, 0.5)
+	st := b.allGoals(t, time.Minute)
+	rejected := false
+	for _, w := range st.Scene.Run.Writes {
+		rejected = rejected || (w.From == "A" && w.Token == 33 && !w.Accepted)
+	}
+	if !rejected {
+		t.Errorf("with fencing on, A's write with token 33 was not rejected: %+v", st.Scene.Run.Writes)
+	}
+	b.screenshot(t, "browser-exercise-3-simulator.png")
+	b.backToAnswer(t, 1)
+
+	b.click(t, "opt:cause:stale-belief")
+	b.checkPasses(t, 1)
+	b.screenshot(t, "browser-exercise-3.png")
+	b.menuShowsPassed(t, "E3. \"Our lock service is strongly consistent\"")
+	t.Logf("exercise 3 passed in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestBrowserExerciseLongCheck checks exercise 4, whose checker simulates
+// a thousand nights, and watches the page while it works: the progress
+// grows over several polls and frames keep being drawn, so the page does
+// not freeze.
+func TestBrowserExerciseLongCheck(t *testing.T) {
+	b := openExercise(t, "compaction-ttl")
+	b.click(t, "check")
+	first := b.exUntil(t, "the check to start", 30*time.Second, func(s exState) bool {
+		return s.Scene.Exercise.Checking || s.Scene.Exercise.Result != nil
+	})
+	if !first.Scene.Exercise.Checking {
+		t.Fatal("the check finished before the page could see it run: it is not spread over frames")
+	}
+	var seen []float64
+	frame0 := b.state(t).Frame
+	for {
+		st := b.exUntil(t, "a state", time.Second, func(exState) bool { return true })
+		ex := st.Scene.Exercise
+		if !ex.Checking {
+			break
+		}
+		seen = append(seen, ex.Progress)
+		if len(seen) > 10000 {
+			t.Fatal("the check never ended")
+		}
+		if len(seen) == 3 {
+			b.screenshot(t, "browser-exercise-4-checking.png")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	frames := b.state(t).Frame - frame0
+	if len(seen) == 0 {
+		t.Fatal("the check ended before its progress could be seen")
+	}
+	t.Logf("progress seen %d times, from %.3f to %.3f; %d frames drawn meanwhile", len(seen), seen[0], seen[len(seen)-1], frames)
+	distinct := map[float64]bool{}
+	for i, p := range seen {
+		distinct[p] = true
+		if i > 0 && p < seen[i-1] {
+			t.Errorf("progress went back: %v", seen)
+		}
+	}
+	if len(distinct) < 3 {
+		t.Errorf("saw %d distinct progress values while checking, want at least 3: %v", len(distinct), seen)
+	}
+	if frames < 10 {
+		t.Errorf("only %d frames drawn while checking: the page froze", frames)
+	}
+	b.exUntil(t, "the verdict", time.Minute, func(s exState) bool { return s.Scene.Exercise.Result != nil })
+}
