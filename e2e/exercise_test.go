@@ -90,7 +90,7 @@ func (b *browser) openSimulator(t *testing.T) {
 // run came along as the answer's schedule.
 func (b *browser) backToAnswer(t *testing.T, actions int) {
 	t.Helper()
-	b.click(t, "menu") // the player's back button, "< Back to the answer"
+	b.click(t, "menu") // the player's back button, "< Answer"
 	b.exUntil(t, "the answer again", 30*time.Second, func(s exState) bool {
 		return s.Scene.Name == "exercise" && s.Scene.Exercise.Actions == actions
 	})

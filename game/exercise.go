@@ -57,6 +57,7 @@ type ExerciseScene struct {
 	style     draw.Style
 	geom      exerciseGeom
 	scroll    float64 // the form's scroll offset
+	drag      formDrag
 
 	back, sim, checkB, cancel, model ui.Button
 	tabs                             []tabButton
@@ -246,7 +247,7 @@ func (s *ExerciseScene) openLab() error {
 		if err != nil {
 			return err
 		}
-		sc.Player.menu.Label = "< Back to the answer"
+		sc.Player.menu.Label = "< Answer"
 		for i := range sc.Player.tips {
 			if sc.Player.tips[i].widget == &sc.Player.menu {
 				sc.Player.tips[i].Text = "Back to the answer, with this run as its schedule (Esc)"
@@ -411,8 +412,8 @@ func (s *ExerciseScene) Update(st *State) error {
 	s.reading[s.tab].Update(in)
 
 	// The form's widgets see the pointer only inside its scrolled view.
-	fin := s.formInput(in)
 	s.scrollForm(in)
+	fin := s.formInput(in)
 	s.sim.Disabled = s.Ex.Lab == nil || s.check != nil
 	if s.Ex.Lab != nil && s.sim.Update(fin) {
 		if err := s.openLab(); err != nil {

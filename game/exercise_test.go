@@ -50,7 +50,7 @@ func TestExerciseOneThroughTheScreen(t *testing.T) {
 	lab.Lab.Advance(4500 * time.Millisecond)
 	r.click("proc:A")
 	r.click("action:pause")
-	r.click("menu") // "< Back to the answer"
+	r.click("menu") // "< Answer"
 	info = r.a.Inspect()
 	if info.Name != "exercise" || info.Exercise.Actions != 1 || !strings.Contains(info.Mirror.Text, "Your run: 1 action (pause A at 4.5 s for 9 s)") {
 		t.Fatalf("back from the simulator: %q, %d actions\n%s", info.Name, info.Exercise.Actions, info.Mirror.Text)
@@ -234,9 +234,32 @@ func TestKeyboardAnswersAndScrollsTheForm(t *testing.T) {
 	if sc.scroll != 0 {
 		t.Errorf("scroll = %g after wheeling up", sc.scroll)
 	}
-	// A click on an option scrolled out of sight does nothing: the
-	// footer covers where it would be.
+	// A finger dragged up the form scrolls it, and choosing nothing.
+	mid := view.Center()
+	r.tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: mid, JustDown: true}}})
+	for i := 1; i <= 10; i++ {
+		r.tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: ui.Point{X: mid.X, Y: mid.Y - float64(i)*20}}}})
+	}
+	before := sc.Form.Answer()
+	r.tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: ui.Point{X: mid.X, Y: mid.Y - 200}, JustUp: true}}})
+	if sc.scroll < 150 || sc.scroll > 200 {
+		t.Errorf("a 200 px drag scrolled %g", sc.scroll)
+	}
+	if a := sc.Form.Answer(); fmt.Sprint(a.Choices) != fmt.Sprint(before.Choices) {
+		t.Errorf("a drag chose something: %v -> %v", before.Choices, a.Choices)
+	}
+	// A tap chooses.
 	first := ex.Questions[0]
+	r.tick(ui.Input{})
+	for range 20 {
+		r.tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: 3}})
+	}
+	tap := r.region("opt:" + first.ID + ":" + first.Options[1].ID).Center()
+	r.tick(ui.Input{Touches: []ui.Touch{{ID: 2, Pos: tap, JustDown: true}}})
+	r.tick(ui.Input{Touches: []ui.Touch{{ID: 2, Pos: tap, JustUp: true}}})
+	if !sc.Form.Chosen(first.ID, first.Options[1].ID) {
+		t.Fatal("a tap on an option did not choose it")
+	}
 	r.click("opt:" + first.ID + ":" + first.Options[0].ID)
 	if !sc.Form.Chosen(first.ID, first.Options[0].ID) {
 		t.Fatal("a click on a visible option did not choose it")

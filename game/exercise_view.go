@@ -255,9 +255,38 @@ func (s *ExerciseScene) scrollToFocus() {
 	s.place()
 }
 
-// scrollForm scrolls the form by the wheel over it.
+// formDrag is a finger scrolling the form.
+type formDrag struct {
+	on     bool    // a finger went down in the form and is still down
+	lastY  float64 // where it was last tick
+	startY float64
+	moved  bool // it moved far enough to be a scroll, not a tap
+}
+
+// scrollForm scrolls the form by the wheel over it, or by a finger
+// dragged in it. A drag is not a tap: the option it started on is not
+// chosen when the finger lifts.
 func (s *ExerciseScene) scrollForm(in *ui.Input) {
 	p := in.Pointer()
+	d := &s.drag
+	if p.Touch {
+		switch {
+		case p.JustDown && s.geom.view.Contains(p.Pos):
+			*d = formDrag{on: true, lastY: p.Pos.Y, startY: p.Pos.Y}
+		case d.on:
+			if math.Abs(p.Pos.Y-d.startY) > s.style.U(10) {
+				d.moved = true
+			}
+			if d.moved {
+				s.scroll += d.lastY - p.Pos.Y
+				s.place()
+			}
+			d.lastY = p.Pos.Y
+		}
+		if p.JustUp {
+			d.on = false
+		}
+	}
 	if in.Wheel.Y == 0 || !p.Present || !s.geom.view.Contains(p.Pos) {
 		return
 	}
@@ -267,9 +296,9 @@ func (s *ExerciseScene) scrollForm(in *ui.Input) {
 
 // formInput is the input the form's widgets see: the pointer only while
 // it is over the form's view, so a widget scrolled out of sight cannot be
-// clicked through the header or footer.
+// clicked through the header or footer, and not while a finger scrolls.
 func (s *ExerciseScene) formInput(in *ui.Input) *ui.Input {
-	if p := in.Pointer(); s.geom.view.Contains(p.Pos) {
+	if p := in.Pointer(); s.geom.view.Contains(p.Pos) && !s.drag.moved {
 		return in
 	}
 	out := *in
@@ -569,7 +598,8 @@ func (s *ExerciseScene) Inspect() SceneInfo {
 
 // mirrorText is the whole exercise as text, for the HTML mirror: the
 // problem, the logs, the questions with what is chosen, the result and
-// the model answer once shown.
+// the model answer once shown. The page makes a paragraph of each part
+// between blank lines, so every option gets its own.
 func (s *ExerciseScene) mirrorText() string {
 	var b strings.Builder
 	b.WriteString(strings.Join(s.Ex.Brief, "\n\n"))
@@ -589,7 +619,7 @@ func (s *ExerciseScene) mirrorText() string {
 			if s.Form.Chosen(q.ID, o.ID) {
 				mark = "[x] "
 			}
-			b.WriteString("\n" + mark + o.Label)
+			b.WriteString("\n\n" + mark + o.Label)
 		}
 	}
 	if r := s.result; r != nil {
