@@ -40,27 +40,36 @@ func BenchmarkLessonFrame(b *testing.B) {
 	for _, id := range []string{"fenced-writes", "shards", "scheduler"} {
 		b.Run(id, func(b *testing.B) {
 			a, st := benchLesson(b, id)
-			screen := ebiten.NewImage(1280, 800)
 			sc := a.current.(*LessonScene)
-			pixel := make([]byte, 4)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				st.Tick++
-				if err := a.Update(st); err != nil {
-					b.Fatal(err)
-				}
-				a.Draw(screen)
-				draw.EndFrame()
-				// Run the queued GPU work outside the timer, as the end
-				// of a real frame would; otherwise commands pile up.
-				b.StopTimer()
-				screen.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(pixel)
+			benchFrames(b, a, st, func() {
 				if sc.Lab.Now() >= sc.Lab.Length() {
 					sc.ShowSolution()
 				}
-				b.StartTimer()
-			}
+			})
 		})
+	}
+}
+
+// benchFrames times b.N frames of a at 1280x800: Update and Draw, with
+// between run outside the timer after each.
+func benchFrames(b *testing.B, a *App, st *State, between func()) {
+	b.Helper()
+	screen := ebiten.NewImage(1280, 800)
+	pixel := make([]byte, 4)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st.Tick++
+		if err := a.Update(st); err != nil {
+			b.Fatal(err)
+		}
+		a.Draw(screen)
+		draw.EndFrame()
+		// Run the queued GPU work outside the timer, as the end of a
+		// real frame would; otherwise commands pile up.
+		b.StopTimer()
+		screen.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(pixel)
+		between()
+		b.StartTimer()
 	}
 }
 
@@ -104,20 +113,7 @@ func BenchmarkExerciseFrame(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			screen := ebiten.NewImage(1280, 800)
-			pixel := make([]byte, 4)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				st.Tick++
-				if err := a.Update(st); err != nil {
-					b.Fatal(err)
-				}
-				a.Draw(screen)
-				draw.EndFrame()
-				b.StopTimer()
-				screen.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).ReadPixels(pixel)
-				b.StartTimer()
-			}
+			benchFrames(b, a, st, func() {})
 		})
 	}
 }

@@ -40,9 +40,8 @@ type ExerciseScene struct {
 	notice   string // why the last action failed, until the next one
 	tab      string
 
-	lab    *LessonScene // the simulator, kept while the exercise is open
-	inLab  bool
-	labErr string
+	lab   *LessonScene // the simulator, kept while the exercise is open
+	inLab bool
 
 	// OnBack returns to the menu; OnResult is told every finished check;
 	// OnSave is asked to keep the answer (after a check, on leaving the

@@ -14,6 +14,12 @@ import (
 	"leaselab/lessons"
 )
 
+// resize makes the rig's window w×h pixels at a device scale of 1.
+func (r *appRig) resize(w, h float64) {
+	r.st.Window = ui.Rect{W: w, H: h}
+	r.st.Style.Unit = ui.UnitFor(w, h, 1)
+}
+
 // exScene is the open exercise screen.
 func (r *appRig) exScene() *ExerciseScene {
 	r.t.Helper()
@@ -203,8 +209,7 @@ func TestLongCheckSpreadsOverFramesAndCanBeCancelled(t *testing.T) {
 // small window, where the form scrolls to keep the focused option in view.
 func TestKeyboardAnswersAndScrollsTheForm(t *testing.T) {
 	r := newAppRig(t)
-	r.st.Window = ui.Rect{W: 1024, H: 640}
-	r.st.Style.Unit = ui.UnitFor(1024, 640, 1)
+	r.resize(1024, 640)
 	r.click("exercise:token-logs")
 	sc := r.exScene()
 	ex := sc.Ex
@@ -291,8 +296,7 @@ func TestEveryExerciseDrawsAtSmallAndLargeSizes(t *testing.T) {
 		for _, sz := range [][2]float64{{1024, 640}, {1920, 1080}} {
 			t.Run(fmt.Sprintf("%s/%vx%v", ex.ID, sz[0], sz[1]), func(t *testing.T) {
 				r := newAppRig(t)
-				r.st.Window = ui.Rect{W: sz[0], H: sz[1]}
-				r.st.Style.Unit = ui.UnitFor(sz[0], sz[1], 1)
+				r.resize(sz[0], sz[1])
 				r.click("exercise:" + ex.ID)
 				sc := r.exScene()
 				if err := sc.LoadModelAnswer(); err != nil {
@@ -308,22 +312,7 @@ func TestEveryExerciseDrawsAtSmallAndLargeSizes(t *testing.T) {
 					t.Errorf("the model answer did not pass: %+v", res)
 				}
 				view := info.Regions["form"]
-				var opts []ui.Rect
-				for name, rect := range info.Regions {
-					if strings.HasPrefix(name, "opt:") {
-						if !rect.Within(view) {
-							t.Errorf("%s %v leaves the form %v", name, rect, view)
-						}
-						opts = append(opts, rect)
-					}
-				}
-				for i, a := range opts {
-					for _, b := range opts[i+1:] {
-						if a.Overlaps(b) {
-							t.Errorf("options overlap: %v %v", a, b)
-						}
-					}
-				}
+				checkApart(t, info.Regions, "opt:", view)
 				for _, name := range []string{"check", "model", "back", "reading"} {
 					if rect := info.Regions[name]; rect.Empty() || rect.Overlaps(view) && name != "reading" {
 						t.Errorf("%s at %v (form %v)", name, rect, view)
@@ -333,6 +322,28 @@ func TestEveryExerciseDrawsAtSmallAndLargeSizes(t *testing.T) {
 				r.a.Draw(screen)
 				screen.Deallocate()
 			})
+		}
+	}
+}
+
+// checkApart fails unless every region whose name starts with prefix lies
+// within area and no two of them overlap.
+func checkApart(t *testing.T, regions map[string]ui.Rect, prefix string, area ui.Rect) {
+	t.Helper()
+	var rects []ui.Rect
+	for name, rect := range regions {
+		if strings.HasPrefix(name, prefix) {
+			if !rect.Within(area) {
+				t.Errorf("%s %v leaves %v", name, rect, area)
+			}
+			rects = append(rects, rect)
+		}
+	}
+	for i, a := range rects {
+		for _, b := range rects[i+1:] {
+			if a.Overlaps(b) {
+				t.Errorf("%s regions overlap: %v %v", prefix, a, b)
+			}
 		}
 	}
 }

@@ -175,8 +175,7 @@ func TestEveryLessonDrawsAtSmallAndLargeSizes(t *testing.T) {
 		for _, sz := range [][2]float64{{1024, 640}, {3840, 2160}} {
 			t.Run(fmt.Sprintf("%s/%vx%v", l.ID, sz[0], sz[1]), func(t *testing.T) {
 				r := newAppRig(t)
-				r.st.Window = ui.Rect{W: sz[0], H: sz[1]}
-				r.st.Style.Unit = ui.UnitFor(sz[0], sz[1], 1)
+				r.resize(sz[0], sz[1])
 				r.click("lesson:" + l.ID)
 				sc := r.a.current.(*LessonScene)
 				sc.ShowSolution()
@@ -185,22 +184,7 @@ func TestEveryLessonDrawsAtSmallAndLargeSizes(t *testing.T) {
 				r.tick(ui.Input{})
 				info := r.a.Inspect()
 				world := info.Regions["world"]
-				var procs []ui.Rect
-				for name, rect := range info.Regions {
-					if len(name) > 5 && name[:5] == "proc:" {
-						if !rect.Within(world) {
-							t.Errorf("%s %v leaves the world %v", name, rect, world)
-						}
-						procs = append(procs, rect)
-					}
-				}
-				for i, a := range procs {
-					for _, b := range procs[i+1:] {
-						if a.Overlaps(b) {
-							t.Errorf("actors overlap: %v %v", a, b)
-						}
-					}
-				}
+				checkApart(t, info.Regions, "proc:", world)
 				if k, ok := info.Regions["knobs"]; ok && (k.Overlaps(world) || k.Overlaps(info.Regions["timeline"])) {
 					t.Errorf("knob strip %v overlaps the world or timeline", k)
 				}
