@@ -5,6 +5,7 @@
 //	leaselab --frames 30 --screenshot out.png  # draw 30 frames, save, exit
 //	leaselab --progress /tmp/p.json            # keep progress there instead
 //	leaselab --exercise no-fencing --solution  # an exercise, model answer filled in
+//	leaselab --exercise compaction-ttl --check # ... and checked at once
 //
 // Progress is kept in <user config dir>/leaselab/progress.json (on Linux
 // ~/.config/leaselab/progress.json) unless --progress says otherwise.
