@@ -353,22 +353,21 @@ func partText(p lessons.Feedback) string {
 	return mark + ", " + p.Part + ": " + p.Why
 }
 
-// resultText lays a result out for the result tab: the summary, each part
-// as a paragraph (its ✓ or ✗ is drawn beside it), then the figures.
+// resultText lays a result out for the result tab under its verdict
+// line: each part as a paragraph (its ✓ or ✗ is drawn beside it), then
+// the figures.
 func resultText(r lessons.Result) string {
-	paras := resultParagraphs(r)
-	return strings.Join(paras, "\n")
+	return strings.Join(resultParagraphs(r), "\n")
 }
 
-// resultParagraphs are the result tab's paragraphs; parts start at index 2
-// and sit on every second paragraph, with blank lines between.
+// resultParagraphs are the result tab's paragraphs: the parts on the even
+// ones, with blank lines between, then the figures.
 func resultParagraphs(r lessons.Result) []string {
-	out := []string{r.Summary(), ""}
+	var out []string
 	for _, p := range r.Parts {
 		out = append(out, p.Part+": "+p.Why, "")
 	}
-	out = append(out, r.Figures...)
-	return out
+	return append(out, r.Figures...)
 }
 
 // Update implements Scene.

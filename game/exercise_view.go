@@ -21,6 +21,7 @@ import (
 type exerciseGeom struct {
 	window, header, title, status ui.Rect
 	reading, tabsRow, text        ui.Rect
+	verdict                       ui.Rect // the result tab's verdict line
 	formPane, view, footer, line  ui.Rect
 
 	content  float64 // the form's content height
@@ -208,7 +209,9 @@ func (s *ExerciseScene) place() {
 	for id, p := range s.reading {
 		r := g.text
 		if id == tabResult {
-			_, r = r.CutLeft(math.Round(st.U(30)), 0) // room for ✓ and ✗
+			// Room for the verdict line above and the ✓ and ✗ beside.
+			g.verdict, r = r.CutTop(math.Round(st.U(30)), math.Round(st.U(8)))
+			_, r = r.CutLeft(math.Round(st.U(30)), 0)
 		}
 		lh := p.LineHeight()
 		if lh > 0 {
@@ -351,6 +354,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	}
 	st.TextPanel(screen, p, rface)
 	if s.tab == tabResult && s.result != nil {
+		s.drawVerdict(screen)
 		s.drawMarks(screen, p)
 	}
 
@@ -491,6 +495,19 @@ func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string
 	draw.Paragraph(dst, label, st.Body(), centredLines(tr, label, st.Body()), th.Text)
 }
 
+// drawVerdict draws the result's one-line verdict: passed with a ✓ in
+// green, or not yet with a ✗ in red.
+func (s *ExerciseScene) drawVerdict(dst *ebiten.Image) {
+	st, th, r := s.style, s.style.Theme, s.geom.verdict
+	clr := th.Reject
+	if s.result.Pass {
+		clr = th.Accept
+	}
+	st.Verdict(dst, ui.Point{X: r.X + st.U(14), Y: r.Center().Y}, st.U(22), s.result.Pass)
+	_, r = r.CutLeft(st.U(30), 0)
+	draw.TextIn(dst, s.result.Summary(), st.Label(), r, text.AlignStart, clr)
+}
+
 // drawMarks draws a ✓ or ✗ beside each part of the result, at the line
 // where the part's paragraph starts.
 func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
@@ -499,7 +516,7 @@ func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 	line := 0
 	for i, para := range resultParagraphs(*s.result) {
 		n := max(1, len(ui.Wrap(drawable(para), p.TextWidth(), measure)))
-		if k := (i - 2) / 2; i >= 2 && i%2 == 0 && k < len(s.result.Parts) {
+		if k := i / 2; i%2 == 0 && k < len(s.result.Parts) {
 			y := p.LineY(line) + p.LineHeight()/2
 			if y > p.Rect.Y && y < p.Rect.MaxY() {
 				st.Verdict(dst, ui.Point{X: p.Rect.X - st.U(16), Y: y}, st.U(18), s.result.Parts[k].OK)
