@@ -232,9 +232,6 @@ func (s *ExerciseScene) Checking() bool { return s.check != nil }
 // Result is the last finished check's verdict, or nil.
 func (s *ExerciseScene) Result() *lessons.Result { return s.result }
 
-// InSimulator reports whether the simulator is showing.
-func (s *ExerciseScene) InSimulator() bool { return s.inLab }
-
 // Simulator is the exercise's simulator scene, nil until first opened.
 func (s *ExerciseScene) Simulator() *LessonScene { return s.lab }
 
@@ -464,6 +461,8 @@ func (s *ExerciseScene) Update(st *State) error {
 		s.Narrate("Model answer: " + strings.Join(s.Ex.Worked, " "))
 	}
 	s.work()
+	// A check that just finished adds tabs: lay them out before drawing.
+	s.layout(st.Window)
 	s.place()
 	return nil
 }
