@@ -347,3 +347,35 @@ func checkApart(t *testing.T, regions map[string]ui.Rect, prefix string, area ui
 		}
 	}
 }
+
+// TestMenuListsLessonsAndExercisesApart lays the menu out side by side
+// (1024x640, 1920x1080) and stacked (800x600): every row inside the
+// window, none overlapping, each exercise row clickable.
+func TestMenuListsLessonsAndExercisesApart(t *testing.T) {
+	for _, sz := range [][2]float64{{1024, 640}, {1920, 1080}, {800, 600}} {
+		t.Run(fmt.Sprintf("%vx%v", sz[0], sz[1]), func(t *testing.T) {
+			r := newAppRig(t)
+			r.resize(sz[0], sz[1])
+			r.tick(ui.Input{})
+			info := r.a.Inspect()
+			window := ui.Rect{W: sz[0], H: sz[1]}
+			rows := map[string]ui.Rect{}
+			for name, rect := range info.Regions {
+				if strings.HasPrefix(name, "lesson:") || strings.HasPrefix(name, "exercise:") {
+					rows["row:"+name] = rect
+					if rect.H < 20 {
+						t.Errorf("%s is only %g px tall", name, rect.H)
+					}
+				}
+			}
+			if len(rows) != len(lessons.All())+len(lessons.Exercises()) {
+				t.Fatalf("%d rows", len(rows))
+			}
+			checkApart(t, rows, "row:", window)
+			r.click("exercise:" + lessons.Exercises()[4].ID)
+			if r.exScene().Number != 5 {
+				t.Errorf("opened exercise %d", r.exScene().Number)
+			}
+		})
+	}
+}
