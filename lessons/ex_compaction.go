@@ -200,7 +200,7 @@ func startCompaction(a Answer) Job {
 		return finished([]Feedback{{Part: "Design", Why: fmt.Sprintf("Renewing every %s with a %s TTL means the lease lapses before each renewal: the renewal interval must be well under the TTL.", secs(d.Renew), secs(d.TTL))}})
 	}
 	j := &compactionJob{design: d}
-	for _, dt := range []float64{-8, -4, 4, 8} {
+	for _, dt := range []float64{-12, -6, 4, 8} {
 		ttl := d.TTL + time.Duration(dt*float64(time.Second))
 		if ttl < 2*time.Second || ttl > 60*time.Second {
 			continue
@@ -267,7 +267,7 @@ func (j *compactionJob) Result() Result {
 		rule.Why = fmt.Sprintf("2 × %s + 8 s = %s > %s. Even if these nights were lucky, a pause starting just before a renewal that is then lost outlives the lease.", secs(d.Renew), secs(pol.Need), secs(d.TTL))
 	}
 	parts = append(parts, fo, dup, rule)
-	figs := []string{"Trade-off around your choice (TTL, renew: worst failover, duplicate steps, rule):"}
+	figs := []string{"The trade-off around your choice (renewal scaled with the TTL):"}
 	rows := append([]NightDesign{d}, j.curve...)
 	stats := append([]NightStats{st}, j.points...)
 	order := make([]int, len(rows))
@@ -285,12 +285,15 @@ func (j *compactionJob) Result() Result {
 		if i == 0 {
 			mark = "▶ "
 		}
-		rule := "ok"
+		rule, fo := "rule ok", ""
 		if !rows[i].Policy().OK {
-			rule = "fails"
+			rule = "rule fails"
 		}
-		figs = append(figs, fmt.Sprintf("%sTTL %s, renew %s: worst failover %s, %d duplicates in %d nights, rule %s",
-			mark, secs(rows[i].TTL), secs(rows[i].Renew), secs(stats[i].Worst), stats[i].Duplicates, stats[i].Nights, rule))
+		if stats[i].Worst > nightFailover || stats[i].Failed > 0 {
+			fo = " (over 30 s)"
+		}
+		figs = append(figs, fmt.Sprintf("%sTTL %s, renew %s: failover up to %s%s, %d duplicates in %d nights, %s",
+			mark, secs(rows[i].TTL), secs(rows[i].Renew), secs(stats[i].Worst), fo, stats[i].Duplicates, stats[i].Nights, rule))
 	}
 	r := result(parts, figs...)
 	j.res = &r

@@ -221,6 +221,8 @@ func checkShards(a Answer) Job {
 func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 	bal := Feedback{Part: "Balance", OK: m.Max-m.Min <= designImbalance}
 	switch {
+	case bal.OK && m.Min == m.Max:
+		bal.Why = fmt.Sprintf("Every live worker owned exactly %d shards.", m.Min)
 	case bal.OK:
 		bal.Why = fmt.Sprintf("Every live worker owned %d to %d shards: within 2 of each other.", m.Min, m.Max)
 	case d.Assign == core.AssignGreedy:
