@@ -283,7 +283,7 @@ func (j *compactionJob) Result() Result {
 	for _, i := range order {
 		mark := "  "
 		if i == 0 {
-			mark = "▶ "
+			mark = "> "
 		}
 		rule, fo := "rule ok", ""
 		if !rows[i].Policy().OK {

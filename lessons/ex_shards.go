@@ -120,7 +120,7 @@ func shardQuestions() []Question {
 			{"per-worker", "One lease per worker; its shard keys ride on it"},
 		}},
 		{ID: "assignment", Text: "Assignment rule", Options: []Option{
-			{"fair-share", "Fair share: claim free shards up to ⌈shards / live workers⌉, give extras back"},
+			{"fair-share", "Fair share: claim free shards up to shards / live workers (rounded up), give extras back"},
 			{"greedy", "Greedy: claim every free shard you see"},
 			{"static", "Static hash: worker i owns the shards numbered i mod 40"},
 		}},
@@ -160,7 +160,7 @@ var exShards = &Exercise{
 	},
 	Worked: []string{
 		"One lease per shard, as the seed's Example 2 does: ownership moves shard by shard, a dead worker's shards spread over everyone, and each ownership gets its own fencing token. With batched keepalives (one request per worker carrying its 25 leases) a TTL of 15 s renewed every 5 s costs 1,000 / 5 = 200 lease renewals per second: light. A 60 s TTL would leave the dead worker's shards idle for up to a minute, and renewing every second would be 1,000 per second for nothing.",
-		"Fair share bounds the imbalance at one or two shards (⌈1000/40⌉ = 25 each); greedy lets the first worker grab everything, and a static hash never moves a dead worker's shards at all.",
+		"Fair share bounds the imbalance at one or two shards (1,000 / 40 = 25 each); greedy lets the first worker grab everything, and a static hash never moves a dead worker's shards at all.",
 		"Offsets carry the shard token and the store refuses older ones, so the frozen worker-21 cannot overwrite what its successor committed. The coordinator holds only small, slow-changing facts (leases, tokens, members); offsets, records and the highest token seen per shard stay with the data.",
 	},
 	Format: `{

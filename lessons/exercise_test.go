@@ -173,7 +173,7 @@ func TestCompactionCurve(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(r.Figures, "\n")
-	for _, want := range []string{"▶ TTL 14 s, renew 3 s", "TTL 8 s", "TTL 22 s", "rule fails"} {
+	for _, want := range []string{"> TTL 14 s, renew 3 s", "TTL 8 s", "TTL 22 s", "rule fails"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("curve lacks %q:\n%s", want, text)
 		}
