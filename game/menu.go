@@ -27,6 +27,9 @@ type Menu struct {
 	// Notice is a message shown above the list (e.g. progress that could
 	// not be read).
 	Notice string
+	// OnSandbox, when set, opens the sandbox from a button in the header.
+	OnSandbox func()
+	sandbox   ui.Button
 
 	buttons []ui.Button
 	ring    *ui.FocusRing
@@ -43,7 +46,8 @@ func NewMenu(ls []*lessons.Lesson, p Progress, open func(*lessons.Lesson)) *Menu
 	for i := range m.buttons {
 		items[i] = &m.buttons[i]
 	}
-	m.ring = ui.NewFocusRing(false, items...)
+	m.sandbox = ui.Button{Label: "Sandbox: free play"}
+	m.ring = ui.NewFocusRing(false, append([]ui.Focusable{&m.sandbox}, items...)...)
 	return m
 }
 
@@ -53,6 +57,11 @@ func (m *Menu) layout(window ui.Rect, u float64) {
 	w := math.Min(window.W-2*px(24), px(760))
 	col := ui.Rect{X: window.X + (window.W-w)/2, Y: window.Y + px(24), W: w, H: window.H - 2*px(24)}
 	m.header, col = col.CutTop(px(96), px(12))
+	m.sandbox.Rect, m.sandbox.Disabled = ui.Rect{}, m.OnSandbox == nil
+	if m.OnSandbox != nil {
+		m.sandbox.Rect, _ = m.header.CutRight(px(190), 0)
+		m.sandbox.Rect.H = px(34)
+	}
 	n := float64(len(m.lessons))
 	rowH := math.Min(px(48), math.Floor((col.H-(n-1)*px(6))/n))
 	for i := range m.buttons {
@@ -75,6 +84,10 @@ func (m *Menu) Update(st *State) error {
 	}
 	if in.Digit > 0 && in.Digit <= len(m.lessons) {
 		m.open(m.lessons[in.Digit-1])
+		return nil
+	}
+	if m.OnSandbox != nil && m.sandbox.Update(in) {
+		m.OnSandbox()
 		return nil
 	}
 	for i := range m.buttons {
@@ -103,6 +116,9 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	screen.Fill(th.Background)
 	title, rest := m.header.CutTop(s.U(34), s.U(4))
 	draw.TextIn(screen, "LeaseLab", s.Title(), title, text.AlignStart, th.Text)
+	if m.OnSandbox != nil {
+		s.Button(screen, &m.sandbox)
+	}
 	sub, rest := rest.CutTop(s.U(24), s.U(4))
 	draw.TextIn(screen, "Leader election, locks, leases and fencing tokens: break them, then make them safe.", s.Body(), sub, text.AlignStart, th.TextDim)
 	if m.Notice != "" {
@@ -131,6 +147,10 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 func (m *Menu) Inspect() SceneInfo {
 	info := SceneInfo{Name: "menu", Regions: map[string]ui.Rect{}, Mirror: Mirror{Title: "LeaseLab: lessons"}}
 	text := ""
+	if m.OnSandbox != nil {
+		info.Regions["sandbox"] = m.sandbox.Rect
+		text = "Sandbox: free play with any scenario.\n"
+	}
 	for i, l := range m.lessons {
 		info.Regions["lesson:"+l.ID] = m.buttons[i].Rect
 		text += fmt.Sprintf("%d. %s (%s)\n", i+1, l.Title, m.status(l))
