@@ -269,8 +269,22 @@ func (sc *SandboxScene) syncInvariants() {
 	sc.Run.Player.Lesson.Goals = goals
 }
 
-// Update implements Scene.
+// Update implements Scene. When the scene switches between setup and
+// run, the new side gets an update of its own, with no input, so that it
+// is laid out before it is drawn.
 func (sc *SandboxScene) Update(st *State) error {
+	running := sc.Run
+	err := sc.update(st)
+	if err == nil && sc.Run != running {
+		in := st.Input
+		st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
+		err = sc.update(st)
+		st.Input = in
+	}
+	return err
+}
+
+func (sc *SandboxScene) update(st *State) error {
 	if sc.Run != nil {
 		return sc.updateRun(st)
 	}

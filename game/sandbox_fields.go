@@ -179,7 +179,7 @@ func sandboxFields(slow *time.Duration) []*sbField {
 				}
 			}},
 		durField(core.FieldPause, "pause_every", "Pause every", 5, 600, 5, func(c *core.SandboxConfig) *time.Duration { return &c.Pauses.Every }),
-		{id: core.FieldPause, name: "pause_length", label: "Pause / tail scale", min: 0.1, max: 60, step: 0.1, unit: "s", applies: pausing,
+		{id: core.FieldPause, name: "pause_length", label: "Pause / scale", min: 0.1, max: 60, step: 0.1, unit: "s", applies: pausing,
 			get: func(c *core.SandboxConfig) float64 {
 				if heavyTail(c) {
 					return seconds(c.Pauses.Scale)

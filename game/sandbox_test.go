@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"leaselab/core"
 	"leaselab/game/ui"
 )
@@ -127,4 +129,31 @@ func TestLessonOpenedInSandboxKeepsTheRun(t *testing.T) {
 	if _, ok := r.a.Inspect().Regions["openSandbox"]; ok {
 		t.Fatal("the sandbox run must not offer to open itself in the sandbox")
 	}
+}
+
+// Every switch between setup and run draws at once without a crash: a
+// scene must be laid out by its first update.
+func TestSandboxDrawsRightAfterEverySwitch(t *testing.T) {
+	r := newAppRig(t)
+	screen := ebiten.NewImage(1280, 800)
+	defer screen.Deallocate()
+	r.click("sandbox")
+	r.a.Draw(screen)
+	r.click("start")
+	if r.a.Inspect().Name != "sandbox" {
+		t.Fatalf("start: %q", r.a.Inspect().Name)
+	}
+	r.a.Draw(screen)
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
+	r.a.Draw(screen)
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
+	// From a lesson straight into a run, then back to a setup never shown.
+	r.click("lesson:hands-on-lab")
+	r.click("openSandbox")
+	r.a.Draw(screen)
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
+	if r.a.Inspect().Name != "sandbox-setup" {
+		t.Fatalf("Esc from a lesson's sandbox run: %q", r.a.Inspect().Name)
+	}
+	r.a.Draw(screen)
 }
