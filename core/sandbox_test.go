@@ -320,3 +320,34 @@ func TestWriteMermaid(t *testing.T) {
 		t.Errorf("long diagram: %d lines", n)
 	}
 }
+
+// BenchmarkPresetTenMinutes runs each preset for its ten virtual minutes
+// and checks the invariants, as labctl run --preset does.
+func BenchmarkPresetTenMinutes(b *testing.B) {
+	for _, p := range Presets() {
+		b.Run(p.Name, func(b *testing.B) {
+			events := 0
+			for b.Loop() {
+				s, _, err := RunSandbox(p.Config)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events += s.Trace.Len()
+			}
+			b.ReportMetric(float64(events)/float64(b.N), "trace-events/op")
+		})
+	}
+}
+
+// BenchmarkStatusesAtTenMinutes is the invariant panel's cost per play-head
+// position at the end of the busiest single-lock preset.
+func BenchmarkStatusesAtTenMinutes(b *testing.B) {
+	p, _ := FindPreset("kubernetes")
+	s, _, err := RunSandbox(p.Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s.Statuses(p.Config.Duration)
+	}
+}
