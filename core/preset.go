@@ -122,7 +122,7 @@ var presets = []Preset{
 		Name: "zookeeper", Title: "ZooKeeper defaults: 20 s session (4-40 s allowed), sequential nodes",
 		Source: "REFERENCE.md: session timeout clamped to [2, 20] x tickTime 2 s = 4-40 s (20 s here, 10 ticks); pings after 1/3 idle; predecessor watch; czxid as token",
 		Config: preset(func(c *SandboxConfig) {
-			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 20*time.Second, 20*time.Second/3, RecipeZooKeeper, TokenRevision
+			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 20*time.Second, 6667*time.Millisecond, RecipeZooKeeper, TokenRevision
 			c.Actions = ActionLog{SystemPause}
 		}),
 	},

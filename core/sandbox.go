@@ -184,7 +184,7 @@ var reservedNames = []string{CoordinatorName, "storage", "queue", "offsets", "ne
 // etcd's fair queue with a 10 s TTL, fencing on, writing every 2 s.
 func DefaultSandbox() SandboxConfig {
 	return SandboxConfig{
-		Procs: 3, TTL: 10 * time.Second, RenewEvery: 10 * time.Second / 3, RetryBase: time.Second, RetryJitter: 0.5,
+		Procs: 3, TTL: 10 * time.Second, RetryBase: time.Second, RetryJitter: 0.5,
 		Pauses: PauseDist{Kind: PauseNone}, Delay: DefaultLink.Delay, Jitter: DefaultLink.Jitter,
 		Fencing: true, Workload: WorkloadWrites, WorkEvery: 2 * time.Second, Workers: 4, Seed: 1,
 		Duration: 10 * time.Minute,
@@ -202,10 +202,12 @@ func (c SandboxConfig) ProcNames() []string {
 	return ProcessNames(min(max(c.Procs, 0), MaxSandboxProcs))
 }
 
-// renew is the effective keepalive period (zero: TTL/3, etcd's client).
+// renew is the effective keepalive period (zero: TTL/3, etcd's client),
+// to the millisecond for people (rounding a third up only asks more of
+// the policy).
 func (c SandboxConfig) renew() time.Duration {
 	if c.RenewEvery == 0 {
-		return c.TTL / 3
+		return (c.TTL / 3).Round(time.Millisecond)
 	}
 	return c.RenewEvery
 }

@@ -124,8 +124,8 @@ func TestSandboxPolicyBoundary(t *testing.T) {
 		t.Errorf("heavy-tail budget %s, want its cap 4s", b)
 	}
 	h.RenewEvery = 0
-	if r := h.Policy().RenewEvery; r != h.TTL/3 {
-		t.Errorf("default renew %s, want TTL/3", r)
+	if r := h.Policy().RenewEvery; r != 3333*time.Millisecond {
+		t.Errorf("default renew %s, want TTL/3 to the millisecond", r)
 	}
 }
 

@@ -22,6 +22,9 @@ type sbField struct {
 	choices        func(c *core.SandboxConfig) []string
 	min, max, step float64
 	unit           string
+	// zero, if set, is shown instead of a zero value (which means a
+	// default, not nothing).
+	zero string
 	get            func(c *core.SandboxConfig) float64
 	set            func(c *core.SandboxConfig, v float64)
 	// applies reports whether the field means anything for this config;
@@ -51,6 +54,9 @@ func (f *sbField) value(c *core.SandboxConfig) string {
 		}
 		return "?"
 	}
+	if v == 0 && f.zero != "" {
+		return f.zero
+	}
 	s := fmt.Sprintf("%g", math.Round(v*100)/100)
 	if f.unit != "" {
 		s += " " + f.unit
@@ -69,6 +75,11 @@ func durField(id, name, label string, min, max, step float64, get func(c *core.S
 	return &sbField{id: id, name: name, label: label, min: min, max: max, step: step, unit: "s",
 		get: func(c *core.SandboxConfig) float64 { return seconds(*get(c)) },
 		set: func(c *core.SandboxConfig, v float64) { *get(c) = fromSeconds(v) }}
+}
+
+func withZero(text string, f *sbField) *sbField {
+	f.zero = text
+	return f
 }
 
 // onOffField is a choice between off and on.
@@ -150,8 +161,8 @@ func sandboxFields(slow *time.Duration) []*sbField {
 				}
 			}},
 		durField(core.FieldTTL, "ttl", "TTL", 1, 120, 1, func(c *core.SandboxConfig) *time.Duration { return &c.TTL }),
-		durField(core.FieldRenew, "renew", "Renew every", 0.5, 120, 0.5, func(c *core.SandboxConfig) *time.Duration { return &c.RenewEvery }),
-		durField(core.FieldRetry, "retry", "Retry wait", 0, 10, 0.5, func(c *core.SandboxConfig) *time.Duration { return &c.RetryBase }),
+		withZero("TTL/3", durField(core.FieldRenew, "renew", "Renew every", 0.5, 120, 0.5, func(c *core.SandboxConfig) *time.Duration { return &c.RenewEvery })),
+		withZero("1 s", durField(core.FieldRetry, "retry", "Retry wait", 0, 10, 0.5, func(c *core.SandboxConfig) *time.Duration { return &c.RetryBase })),
 		{id: core.FieldJitter, name: "retry_jitter", label: "Retry jitter", min: 0, max: 2, step: 0.1,
 			get: func(c *core.SandboxConfig) float64 { return c.RetryJitter },
 			set: func(c *core.SandboxConfig, v float64) { c.RetryJitter = v }},
@@ -253,7 +264,7 @@ func sandboxFields(slow *time.Duration) []*sbField {
 					c.Workload = core.WorkloadJobs
 				}
 			}},
-		durField(core.FieldWorkload, "work_every", "Work every", 0, 10, 0.5, func(c *core.SandboxConfig) *time.Duration { return &c.WorkEvery }),
+		withZero("on demand", durField(core.FieldWorkload, "work_every", "Work every", 0, 10, 0.5, func(c *core.SandboxConfig) *time.Duration { return &c.WorkEvery })),
 		{id: core.FieldShards, name: "shards", label: "Shards (0: one lock)", min: 0, max: core.MaxSandboxShards, step: 1,
 			get: func(c *core.SandboxConfig) float64 { return float64(c.Shards) },
 			set: func(c *core.SandboxConfig, v float64) {
