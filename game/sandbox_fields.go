@@ -25,8 +25,8 @@ type sbField struct {
 	// zero, if set, is shown instead of a zero value (which means a
 	// default, not nothing).
 	zero string
-	get            func(c *core.SandboxConfig) float64
-	set            func(c *core.SandboxConfig, v float64)
+	get  func(c *core.SandboxConfig) float64
+	set  func(c *core.SandboxConfig, v float64)
 	// applies reports whether the field means anything for this config;
 	// fields that do not are disabled and say so.
 	applies func(c *core.SandboxConfig) bool
