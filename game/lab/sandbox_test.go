@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"leaselab/core"
-	"leaselab/lessons"
 )
 
 func TestSandboxRunsAPresetWithLearnerActions(t *testing.T) {
@@ -55,14 +54,8 @@ func TestSandboxRunsAPresetWithLearnerActions(t *testing.T) {
 }
 
 func TestOpenLessonInSandboxCarriesTheRunOver(t *testing.T) {
-	l, err := lessons.Find("fenced-writes")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lb, err := New(l, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lb := fenced(t)
+	l := lb.Lesson
 	lb.Seek(3 * time.Second)
 	if err := lb.Do(core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}); err != nil {
 		t.Fatal(err)
