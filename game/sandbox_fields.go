@@ -64,7 +64,7 @@ func (f *sbField) value(c *core.SandboxConfig) string {
 	return s
 }
 
-func seconds(d time.Duration) float64 { return d.Seconds() }
+func secondsOf(d time.Duration) float64 { return d.Seconds() }
 
 func fromSeconds(v float64) time.Duration {
 	return time.Duration(math.Round(v*1000)) * time.Millisecond
@@ -73,7 +73,7 @@ func fromSeconds(v float64) time.Duration {
 // durField is a slider over a duration in seconds.
 func durField(id, name, label string, min, max, step float64, get func(c *core.SandboxConfig) *time.Duration) *sbField {
 	return &sbField{id: id, name: name, label: label, min: min, max: max, step: step, unit: "s",
-		get: func(c *core.SandboxConfig) float64 { return seconds(*get(c)) },
+		get: func(c *core.SandboxConfig) float64 { return secondsOf(*get(c)) },
 		set: func(c *core.SandboxConfig, v float64) { *get(c) = fromSeconds(v) }}
 }
 
@@ -193,9 +193,9 @@ func sandboxFields(slow *time.Duration) []*sbField {
 		{id: core.FieldPause, name: "pause_length", label: "Pause / scale", min: 0.1, max: 60, step: 0.1, unit: "s", applies: pausing,
 			get: func(c *core.SandboxConfig) float64 {
 				if heavyTail(c) {
-					return seconds(c.Pauses.Scale)
+					return secondsOf(c.Pauses.Scale)
 				}
-				return seconds(c.Pauses.Length)
+				return secondsOf(c.Pauses.Length)
 			},
 			set: func(c *core.SandboxConfig, v float64) {
 				if heavyTail(c) {
