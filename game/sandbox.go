@@ -565,7 +565,7 @@ func (sc *SandboxScene) Inspect() SceneInfo {
 		if f.err != "" {
 			b.WriteString(" - problem: " + f.err)
 		}
-		b.WriteByte('\n')
+		b.WriteString("\n\n") // one paragraph per field in the HTML mirror
 	}
 	v := sc.cfg.Policy().Check()
 	word := "Policy OK: "
