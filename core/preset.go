@@ -60,6 +60,15 @@ func twoProcs(first int64, script ActionLog) SandboxConfig {
 
 var presets = []Preset{
 	{
+		Name: "leases", Title: "Two processes, TTL 15 s, renew every 5 s, 12 s pauses about every 45 s",
+		Source: "lesson Leases' TTL 15 s and renewal every 5 s, with pauses beyond its budget: 2 x 5 s + 12 s = 22 s > TTL 15 s, so some pauses cost the holder its lease",
+		Config: preset(func(c *SandboxConfig) {
+			*c = twoProcs(1, nil)
+			c.TTL, c.RenewEvery, c.WorkEvery = 15*time.Second, 5*time.Second, 2*time.Second
+			c.Pauses = PauseDist{Kind: PauseFixed, Every: 45 * time.Second, Length: 12 * time.Second}
+		}),
+	},
+	{
 		Name: "hands-on-lab", Title: "The seed's hands-on lab: A writes, freezes 30 s, writes late",
 		Source: "lesson Hands-on lab and labctl run hands-on-lab (seed tokens 1 and 2)",
 		Config: twoProcs(1, handsOnScript(0)),

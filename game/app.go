@@ -66,7 +66,7 @@ func (a *App) export(name string, data []byte) (string, error) {
 // lessonPresets is the sandbox preset behind each lesson that has one:
 // the setup panel shows it when a lesson is opened in the sandbox.
 var lessonPresets = map[string]string{
-	"hands-on-lab": "hands-on-lab", "fenced-writes": "fenced-register", "scheduler": "scheduler",
+	"leases": "leases", "hands-on-lab": "hands-on-lab", "fenced-writes": "fenced-register", "scheduler": "scheduler",
 	"shards": "shards", "election-order": "election", "ttl-tradeoff": "pause-storm",
 }
 
