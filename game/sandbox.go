@@ -40,7 +40,6 @@ type SandboxScene struct {
 	ring        *ui.FocusRing
 	names       map[ui.Focusable]string
 	style       draw.Style
-	header      ui.Rect
 	title       ui.Rect
 	reason      ui.Rect
 	verdict     ui.Rect
@@ -415,10 +414,9 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	if w := px(1300); in.W > w {
 		in.X, in.W = in.X+math.Floor((in.W-w)/2), w
 	}
-	sc.header, in = in.CutTop(px(40), px(8))
-	sc.back.Rect, _ = sc.header.CutLeft(px(120), 0)
-	var rest ui.Rect
-	_, rest = sc.header.CutLeft(px(120), px(12))
+	header, in := in.CutTop(px(40), px(8))
+	sc.back.Rect, _ = header.CutLeft(px(120), 0)
+	_, rest := header.CutLeft(px(120), px(12))
 	sc.start.Rect, rest = rest.CutRight(px(130), px(12))
 	sc.title, sc.reason = rest.CutLeft(px(110), px(12))
 	sc.verdict, in = in.CutTop(px(44), px(8))
