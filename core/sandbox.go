@@ -174,6 +174,8 @@ const (
 	MinSandboxDuration = 10 * time.Second
 	MaxSandboxDuration = time.Hour
 	maxSandboxPeriod   = 10 * time.Minute
+	// MaxSandboxRenewals bounds leases x run length / renewal interval.
+	MaxSandboxRenewals = 250000
 	maxLinkDelay       = 10 * time.Second
 )
 
@@ -356,6 +358,16 @@ func (c SandboxConfig) Validate() []FieldError {
 	}
 	if c.Duration < MinSandboxDuration || c.Duration > MaxSandboxDuration {
 		bad(FieldDuration, "a run lasts %s to %s, got %s", MinSandboxDuration, MaxSandboxDuration, c.Duration)
+	} else if ttlOK && c.renew() > 0 {
+		// Every renewal is a few trace events; past this a run would
+		// not fit in a browser tab's memory.
+		leases := max(c.Procs, 1)
+		if !single {
+			leases = max(c.Shards, 0) + max(c.Workers, 0)
+		}
+		if n := int64(leases) * int64(c.Duration/c.renew()); n > MaxSandboxRenewals {
+			bad(FieldDuration, "this run would renew leases about %d times (%d leases for %s, every %s); keep it under %d: renew less often, run shorter or use fewer shards", n, leases, c.Duration, c.renew(), MaxSandboxRenewals)
+		}
 	}
 	for i, a := range c.Actions {
 		if err := a.Validate(); err != nil {

@@ -68,6 +68,13 @@ func TestSandboxValidate(t *testing.T) {
 		{"shards with idempotency", func(c *SandboxConfig) { c.Shards, c.Idempotency = 8, true }, FieldIdempotency, "offsets"},
 		{"shards with lock-delay", func(c *SandboxConfig) { c.Shards, c.LockDelay = 8, 15*time.Second }, FieldLockDelay, "single lock"},
 		{"short run", func(c *SandboxConfig) { c.Duration = time.Second }, FieldDuration, "10s"},
+		{"hour of 256 shards renewing twice a second", func(c *SandboxConfig) {
+			c.Shards, c.Workers, c.TTL, c.RenewEvery, c.Duration = 256, 12, time.Second, 500*time.Millisecond, time.Hour
+		}, FieldDuration, "renew leases about 1929600 times (268 leases for 1h0m0s, every 500ms)"},
+		{"hour of 12 processes renewing every 100 ms", func(c *SandboxConfig) {
+			c.Procs, c.RenewEvery, c.Duration = 12, 100*time.Millisecond, time.Hour
+		}, FieldDuration, "keep it under 250000"},
+		{"hour of 12 processes renewing every second", func(c *SandboxConfig) { c.Procs, c.RenewEvery, c.Duration = 12, time.Second, time.Hour }, "", ""},
 		{"bad action", func(c *SandboxConfig) { c.Actions = ActionLog{At(time.Second, Action{Do: "pause", Proc: "A"})} }, FieldActions, "length must be positive"},
 	}
 	for _, tc := range cases {
