@@ -360,9 +360,15 @@ func (p *Player) place() {
 	}
 	p.sandbox.Disabled, p.sandbox.Rect = p.OnSandbox == nil, ui.Rect{}
 	if p.OnSandbox != nil {
-		// At the right of the title row, which gives up its width.
-		p.sandbox.Rect, l.LessonTitle = l.LessonTitle.CutRight(math.Round(p.style.U(92)), math.Round(p.style.U(8)))
-		p.layout = l
+		// Between the menu and help buttons where there is room, else at
+		// the right of the title row, which gives up its width.
+		w, g := math.Round(p.style.U(92)), math.Round(p.style.U(8))
+		if left, right := l.MenuButton.MaxX()+g, l.HelpButton.X-g; right-left >= w {
+			p.sandbox.Rect = ui.Rect{X: math.Round((left + right - w) / 2), Y: l.Nav.Y, W: w, H: l.Nav.H}
+		} else {
+			p.sandbox.Rect, l.LessonTitle = l.LessonTitle.CutRight(w, g)
+			p.layout = l
+		}
 	}
 	face := p.style.Body()
 	if p.style.Unit != p.unit {
