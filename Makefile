@@ -95,9 +95,11 @@ test-wasm:
 	@out="$$(GOOS=js GOARCH=wasm $(GO) test -count=1 ./wasm/ 2>&1)"; \
 	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event'; exit $$status
 
+# Each browser test starts its own Chromium; on a loaded machine six of them
+# take longer than go test's default 10 minutes.
 test-browser: wasm
 	mkdir -p $(ARTIFACTS)
-	$(GO) test -count=1 -v -run 'TestBrowser' ./e2e/
+	$(GO) test -count=1 -timeout 30m -v -run 'TestBrowser' ./e2e/
 
 test-desktop:
 	mkdir -p $(ARTIFACTS)

@@ -180,13 +180,7 @@ var builtins = []*Scenario{
 				return nil, nil, err
 			}
 			s, err := NewContention(p.Seed, c)
-			return s, ActionLog{
-				At(1*time.Second, Action{Do: "write", Proc: "A", Value: "from A"}),
-				At(2*time.Second, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}),
-				// Decided while paused: the write leaves when A wakes up.
-				At(3*time.Second, Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: p.StaleToken}),
-				At(15*time.Second, Action{Do: "write", Proc: "B", Value: "from B"}),
-			}, err
+			return s, handsOnScript(p.StaleToken), err
 		},
 		summary: func(r *Run) []string {
 			return append(writeLines(r, "ok", "reject"), "final "+r.Sim.Register.Value)
@@ -202,13 +196,7 @@ var builtins = []*Scenario{
 				return nil, nil, err
 			}
 			s, err := NewContention(p.Seed, c)
-			return s, ActionLog{
-				At(1*time.Second, Action{Do: "write", Proc: "A", Value: "leader-a-started"}),
-				// A decides its next write, then stops the world mid-write.
-				At(2*time.Second, Action{Do: "write", Proc: "A", Value: "leader-a-resumed"}),
-				At(2100*time.Millisecond, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}),
-				At(15*time.Second, Action{Do: "write", Proc: "B", Value: "leader-b-committed"}),
-			}, err
+			return s, fencedScript(), err
 		},
 		summary: func(r *Run) []string {
 			var out []string
@@ -227,8 +215,7 @@ var builtins = []*Scenario{
 		build: func(p Params) (*Sim, ActionLog, error) {
 			c := SchedulerConfig{Instances: pick(p.Procs, 5), FirstToken: 41, TTL: pick(p.TTL, 10*time.Second), Customers: 8, Date: "2026-11-29", JobEvery: time.Second, Idempotency: p.Idempotency != "off", RetryJitter: 0.5}
 			s, err := NewScheduler(p.Seed, c)
-			// The leader crashes mid-batch, after enqueuing four invoices.
-			return s, ActionLog{At(4500*time.Millisecond, Action{Do: "crash", Proc: "api-1"})}, err
+			return s, schedulerScript(), err
 		},
 		summary: func(r *Run) []string {
 			var out []string
@@ -249,7 +236,7 @@ var builtins = []*Scenario{
 			c := ShardsConfig{Shards: 128, Workers: pick(p.Procs, 12), TTL: pick(p.TTL, 15*time.Second), RenewEvery: p.RenewEvery,
 				LeasePerShard: true, ScanEvery: 3 * time.Second, ScanJitter: 0.5, CommitEvery: 2 * time.Second, Fencing: p.fencing(true), Stagger: 200 * time.Millisecond}
 			s, err := NewShards(p.Seed, c)
-			return s, ActionLog{At(60*time.Second, Action{Do: "pause", Proc: "worker-00", For: Duration(40 * time.Second)})}, err
+			return s, shardsScript(), err
 		},
 		summary: func(r *Run) []string {
 			st := r.Sim.ShardStats()
@@ -286,10 +273,51 @@ func twoCrashes(def ContentionConfig) func(Params) (*Sim, ActionLog, error) {
 			return nil, nil, err
 		}
 		s, err := NewContention(p.Seed, c)
-		return s, ActionLog{
-			At(5*time.Second, Action{Do: "crash", Proc: "A"}),
-			At(25*time.Second, Action{Do: "crash", Proc: "B"}),
-		}, err
+		return s, twoCrashesScript(), err
+	}
+}
+
+// The built-in scenarios' scripts, shared with the sandbox presets that
+// replay them.
+
+// handsOnScript is the seed's lab: A writes, freezes, decides a late write
+// (with token stale, 0 for its own) while frozen, and B writes.
+func handsOnScript(stale int64) ActionLog {
+	return ActionLog{
+		At(1*time.Second, Action{Do: "write", Proc: "A", Value: "from A"}),
+		At(2*time.Second, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}),
+		// Decided while paused: the write leaves when A wakes up.
+		At(3*time.Second, Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: stale}),
+		At(15*time.Second, Action{Do: "write", Proc: "B", Value: "from B"}),
+	}
+}
+
+// fencedScript is seed Example 3: A decides its next write, then stops the
+// world mid-write.
+func fencedScript() ActionLog {
+	return ActionLog{
+		At(1*time.Second, Action{Do: "write", Proc: "A", Value: "leader-a-started"}),
+		At(2*time.Second, Action{Do: "write", Proc: "A", Value: "leader-a-resumed"}),
+		At(2100*time.Millisecond, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}),
+		At(15*time.Second, Action{Do: "write", Proc: "B", Value: "leader-b-committed"}),
+	}
+}
+
+// schedulerScript crashes the leader mid-batch, after four invoices.
+func schedulerScript() ActionLog {
+	return ActionLog{At(4500*time.Millisecond, Action{Do: "crash", Proc: "api-1"})}
+}
+
+// shardsScript stops worker-00 renewing for 40 s.
+func shardsScript() ActionLog {
+	return ActionLog{At(60*time.Second, Action{Do: "pause", Proc: "worker-00", For: Duration(40 * time.Second)})}
+}
+
+// twoCrashesScript crashes the first two leaders, at 5 s and 25 s.
+func twoCrashesScript() ActionLog {
+	return ActionLog{
+		At(5*time.Second, Action{Do: "crash", Proc: "A"}),
+		At(25*time.Second, Action{Do: "crash", Proc: "B"}),
 	}
 }
 

@@ -30,6 +30,11 @@ type ContentionConfig struct {
 	// IgnoreLeaseLoss gives every process the is_leader-boolean bug.
 	IgnoreLeaseLoss bool
 	Register        string // register actor name, default "storage"
+	// Jobs, when set, replaces the register with a job queue named
+	// "queue" (Idempotency switches its key check): each new leader
+	// enqueues these keys, one per WorkEvery, as the scheduler does.
+	Jobs        []string
+	Idempotency bool
 }
 
 // Validate rejects impossible parameters with a message naming the field.
@@ -88,13 +93,19 @@ func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
 	if c.FirstToken > 0 {
 		s.Coord.SetGeneration(c.Lock, c.FirstToken-1)
 	}
-	s.AddRegister(c.Register, c.Fencing)
+	target := c.Register
+	if len(c.Jobs) > 0 {
+		target = "queue"
+		s.AddJobQueue(target, c.Idempotency)
+	} else {
+		s.AddRegister(c.Register, c.Fencing)
+	}
 	for i, n := range names {
 		s.AddProcess(ProcessConfig{
 			Name: n, Lock: c.Lock, Recipe: c.Recipe, TTL: c.TTL, RenewEvery: c.RenewEvery,
 			RetryBase: c.RetryBase, RetryJitter: c.RetryJitter, StartAt: time.Duration(i) * c.Stagger,
-			WorkEvery: c.WorkEvery, WriteLatency: c.WriteLatency, Target: c.Register,
-			IgnoreLeaseLoss: c.IgnoreLeaseLoss,
+			WorkEvery: c.WorkEvery, WriteLatency: c.WriteLatency, Target: target,
+			IgnoreLeaseLoss: c.IgnoreLeaseLoss, Batch: c.Jobs,
 		})
 	}
 	return s, nil

@@ -23,6 +23,9 @@ type App struct {
 	lessons []*lessons.Lesson
 	store   progress.Store
 	prog    progress.Progress
+	// Export saves the sandbox's exports (the browser downloads them,
+	// the desktop writes files); nil refuses with a word.
+	Export Exporter
 }
 
 // NewApp returns the lab showing the lesson menu, with progress loaded
@@ -37,8 +40,49 @@ func NewApp(store progress.Store) *App {
 	a.prog, notice = progress.Open(store)
 	a.menu = NewMenu(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
 	a.menu.Notice = notice
+	a.menu.OnSandbox = func() { a.OpenSandbox("") }
 	a.current = a.menu
 	return a
+}
+
+// OpenSandbox shows the sandbox's setup panel with preset loaded (the
+// default setup if "").
+func (a *App) OpenSandbox(preset string) (*SandboxScene, error) {
+	sb, err := NewSandboxScene(preset, func() { a.current = a.menu }, a.export)
+	if err != nil {
+		return nil, err
+	}
+	a.current = sb
+	return sb, nil
+}
+
+func (a *App) export(name string, data []byte) (string, error) {
+	if a.Export == nil {
+		return "", fmt.Errorf("this build cannot save files")
+	}
+	return a.Export(name, data)
+}
+
+// lessonPresets is the sandbox preset behind each lesson that has one:
+// the setup panel shows it when a lesson is opened in the sandbox.
+var lessonPresets = map[string]string{
+	"leases": "leases", "hands-on-lab": "hands-on-lab", "fenced-writes": "fenced-register", "scheduler": "scheduler",
+	"shards": "shards", "election-order": "election", "ttl-tradeoff": "pause-storm",
+}
+
+// openInSandbox carries lesson run sc over into the sandbox, after
+// saving the lesson's progress.
+func (a *App) openInSandbox(sc *LessonScene) {
+	a.record(sc)
+	lb, err := sc.Lab.OpenInSandbox()
+	if err == nil {
+		var sb *SandboxScene
+		if sb, err = a.OpenSandbox(lessonPresets[sc.Lab.Lesson.ID]); err == nil {
+			sb.OpenRun(lb)
+			return
+		}
+	}
+	sc.Player.Narrate("Could not open this run in the sandbox: " + err.Error())
 }
 
 // GoalsMet implements Progress.
@@ -114,6 +158,7 @@ func (a *App) Open(l *lessons.Lesson) {
 	}
 	sc.Player.hintsSeen = min(saved.HintsSeen, len(l.Hints))
 	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
+	sc.Player.OnSandbox = func() { a.openInSandbox(sc) }
 	a.current = sc
 }
 

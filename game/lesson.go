@@ -35,6 +35,12 @@ func NewLessonScene(l *lessons.Lesson, onMenu func()) (*LessonScene, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newLessonScene(lb, onMenu), nil
+}
+
+// newLessonScene plays the run lb (a lesson's, or a sandbox's).
+func newLessonScene(lb *lab.Lab, onMenu func()) *LessonScene {
+	l := lb.Lesson
 	sc := &LessonScene{Lab: lb, met: make([]bool, len(l.Goals))}
 	text := Lesson{Title: l.Title, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints}
 	sc.world = newWorldView(lb, func(s string) { sc.Player.Narrate(s) })
@@ -53,7 +59,7 @@ func NewLessonScene(l *lessons.Lesson, onMenu func()) (*LessonScene, error) {
 		sc.Player.setKnobs(newKnobPanel(lb, func(s string) { sc.Player.Narrate(s) }))
 	}
 	sc.syncGoals()
-	return sc, nil
+	return sc
 }
 
 // ShowSolution restarts the lesson with its solution loaded; Play starts

@@ -34,6 +34,9 @@ type Menu struct {
 	// Notice is a message shown above the list (e.g. progress that could
 	// not be read).
 	Notice string
+	// OnSandbox, when set, opens the sandbox from a button in the header.
+	OnSandbox func()
+	sandbox   ui.Button
 
 	buttons   []ui.Button // one per lesson
 	exButtons []ui.Button // one per exercise
@@ -56,7 +59,8 @@ func NewMenu(ls []*lessons.Lesson, exs []*lessons.Exercise, p Progress, open fun
 	for i := range m.exButtons {
 		items = append(items, &m.exButtons[i])
 	}
-	m.ring = ui.NewFocusRing(false, items...)
+	m.sandbox = ui.Button{Label: "Sandbox: free play"}
+	m.ring = ui.NewFocusRing(false, append([]ui.Focusable{&m.sandbox}, items...)...)
 	return m
 }
 
@@ -76,6 +80,11 @@ func (m *Menu) layout(window ui.Rect, u float64) {
 	w := math.Min(window.W-2*px(24), maxW)
 	col := ui.Rect{X: window.X + (window.W-w)/2, Y: window.Y + px(20), W: w, H: window.H - 2*px(20)}
 	m.header, col = col.CutTop(px(92), px(8))
+	m.sandbox.Rect, m.sandbox.Disabled = ui.Rect{}, m.OnSandbox == nil
+	if m.OnSandbox != nil {
+		m.sandbox.Rect, _ = m.header.CutRight(px(190), 0)
+		m.sandbox.Rect.H = px(34)
+	}
 	headH, gap := px(28), px(6)
 	rows := func(area ui.Rect, bs []ui.Button, n float64) ui.Rect {
 		rowH := math.Min(px(48), math.Floor((area.H-(n-1)*gap)/n))
@@ -118,6 +127,10 @@ func (m *Menu) Update(st *State) error {
 	}
 	if in.Digit > 0 && in.Digit <= len(m.lessons) {
 		m.open(m.lessons[in.Digit-1])
+		return nil
+	}
+	if m.OnSandbox != nil && m.sandbox.Update(in) {
+		m.OnSandbox()
 		return nil
 	}
 	for i := range m.buttons {
@@ -171,6 +184,9 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	screen.Fill(th.Background)
 	title, rest := m.header.CutTop(s.U(34), s.U(4))
 	draw.TextIn(screen, "LeaseLab", s.Title(), title, text.AlignStart, th.Text)
+	if m.OnSandbox != nil {
+		s.Button(screen, &m.sandbox)
+	}
 	sub, rest := rest.CutTop(s.U(24), s.U(4))
 	draw.TextIn(screen, "Leader election, locks, leases and fencing tokens: break them, then make them safe.", s.Body(), sub, text.AlignStart, th.TextDim)
 	if m.Notice != "" {
@@ -209,6 +225,10 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, d
 func (m *Menu) Inspect() SceneInfo {
 	info := SceneInfo{Name: "menu", Regions: map[string]ui.Rect{}, Mirror: Mirror{Title: "LeaseLab: lessons"}}
 	text := "Lessons:\n"
+	if m.OnSandbox != nil {
+		info.Regions["sandbox"] = m.sandbox.Rect
+		text = "Sandbox: free play with any scenario.\n\n" + text
+	}
 	for i, l := range m.lessons {
 		info.Regions["lesson:"+l.ID] = m.buttons[i].Rect
 		text += fmt.Sprintf("%d. %s (%s)\n", i+1, l.Title, m.status(l))

@@ -66,6 +66,7 @@ type Player struct {
 
 	play, step, fork, hint ui.Button
 	solution, menu, help   ui.Button
+	sandbox                ui.Button
 	speed, scrub           ui.Slider
 	showHelp               bool
 
@@ -76,6 +77,15 @@ type Player struct {
 	Extra func() map[string]ui.Rect
 	// Lanes, when set, says how many timeline lanes the lesson has.
 	Lanes func() int
+	// OnSandbox, when set, opens the run in the sandbox; its button sits
+	// in the navigation row.
+	OnSandbox func()
+	// GoalsTitle heads the checklist ("Goals" when empty). Side, when set,
+	// draws the area under it instead of the hint button and hint.
+	GoalsTitle string
+	Side       func(dst *ebiten.Image)
+	// extra are a scene's own widgets, visited by Tab after the player's.
+	extra []ui.Focusable
 	// knobs is the lesson's slider strip; nil without knobs.
 	knobs *knobPanel
 	text  ui.TextPanel
@@ -104,13 +114,14 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 	p.solution = ui.Button{Label: "Show solution"}
 	p.menu = ui.Button{Label: "< Lessons"}
 	p.help = ui.Button{Label: "Keys (?)"}
+	p.sandbox = ui.Button{Label: "Sandbox"}
 	p.speed = ui.Slider{Min: 0, Max: float64(len(speeds) - 1), Step: 1, Value: defaultSpeed}
 	p.scrub = ui.Slider{Min: 0, Max: 1}
 	p.text.SetText(lesson.Body)
 	p.names = map[ui.Focusable]string{
 		&p.play: "play", &p.step: "step", &p.scrub: "scrub", &p.speed: "speed",
 		&p.fork: "fork", &p.text: "lessonText", &p.hint: "hint",
-		&p.solution: "solution", &p.menu: "menu", &p.help: "help",
+		&p.solution: "solution", &p.menu: "menu", &p.help: "help", &p.sandbox: "sandbox",
 	}
 	p.ring = ui.NewFocusRing(false, p.focusables()...)
 	p.tips = []tip{
@@ -123,6 +134,7 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 		{ui.Tooltip{Text: "Restart and play the lesson's solution (L)", Delay: tooltipDelay}, &p.solution},
 		{ui.Tooltip{Text: "Back to the lesson menu (Esc)", Delay: tooltipDelay}, &p.menu},
 		{ui.Tooltip{Text: "Keyboard shortcuts (?)", Delay: tooltipDelay}, &p.help},
+		{ui.Tooltip{Text: "Open this run in the sandbox: every control, no goals", Delay: tooltipDelay}, &p.sandbox},
 	}
 	return p
 }
@@ -135,7 +147,16 @@ func (p *Player) focusables() []ui.Focusable {
 			items = append(items, &p.knobs.sliders[i])
 		}
 	}
-	return append(items, &p.menu, &p.help, &p.text, &p.hint, &p.solution)
+	items = append(items, &p.menu, &p.sandbox, &p.help, &p.text, &p.hint, &p.solution)
+	return append(items, p.extra...)
+}
+
+// AddFocusable puts a scene's widget into the Tab order, after the
+// player's own, under name (for the bridge's focus report).
+func (p *Player) AddFocusable(name string, f ui.Focusable) {
+	p.extra = append(p.extra, f)
+	p.names[f] = name
+	p.ring.Set(p.focusables()...)
 }
 
 // setKnobs adds the knob strip (and its sliders to the focus order).
@@ -208,6 +229,10 @@ func (p *Player) Update(st *State) error {
 	}
 	if p.OnMenu != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
 		p.OnMenu()
+		return nil
+	}
+	if p.OnSandbox != nil && p.sandbox.Update(in) {
+		p.OnSandbox()
 		return nil
 	}
 	if p.OnSolution != nil && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
@@ -333,6 +358,18 @@ func (p *Player) place() {
 	if p.OnMenu != nil {
 		p.menu.Rect = l.MenuButton
 	}
+	p.sandbox.Disabled, p.sandbox.Rect = p.OnSandbox == nil, ui.Rect{}
+	if p.OnSandbox != nil {
+		// Between the menu and help buttons where there is room, else at
+		// the right of the title row, which gives up its width.
+		w, g := math.Round(p.style.U(92)), math.Round(p.style.U(8))
+		if left, right := l.MenuButton.MaxX()+g, l.HelpButton.X-g; right-left >= w {
+			p.sandbox.Rect = ui.Rect{X: math.Round((left + right - w) / 2), Y: l.Nav.Y, W: w, H: l.Nav.H}
+		} else {
+			p.sandbox.Rect, l.LessonTitle = l.LessonTitle.CutRight(w, g)
+			p.layout = l
+		}
+	}
 	face := p.style.Body()
 	if p.style.Unit != p.unit {
 		p.text.SetMeasure(draw.Measure(face), draw.LineHeight(face))
@@ -388,18 +425,29 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	if p.OnSolution != nil {
 		s.Button(screen, &p.solution)
 	}
+	if p.OnSandbox != nil {
+		s.Button(screen, &p.sandbox)
+	}
 	s.TextPanel(screen, &p.text, s.Body())
 	rows := make([]ui.Rect, ui.MaxGoals)
 	for i := range rows {
 		rows[i] = l.GoalRow(i)
 	}
-	s.Checklist(screen, "Goals", l.GoalHeader(), rows, p.Lesson.Goals)
-	s.Button(screen, &p.hint)
-	hint, clr := "Stuck? Reveal a hint (H).", th.TextDim
-	if p.hintsSeen > 0 {
-		hint, clr = p.Lesson.Hints[p.hintsSeen-1], th.Text
+	heading := p.GoalsTitle
+	if heading == "" {
+		heading = "Goals"
 	}
-	draw.Paragraph(screen, hint, s.Small(), l.HintText, clr)
+	s.Checklist(screen, heading, l.GoalHeader(), rows, p.Lesson.Goals)
+	if p.Side != nil {
+		p.Side(screen)
+	} else {
+		s.Button(screen, &p.hint)
+		hint, clr := "Stuck? Reveal a hint (H).", th.TextDim
+		if p.hintsSeen > 0 {
+			hint, clr = p.Lesson.Hints[p.hintsSeen-1], th.Text
+		}
+		draw.Paragraph(screen, hint, s.Small(), l.HintText, clr)
+	}
 
 	for i := range p.tips {
 		s.Tooltip(screen, &p.tips[i].Tooltip, l.Window)
@@ -473,6 +521,9 @@ func (p *Player) Inspect() SceneInfo {
 	}
 	if p.menu.Rect.Empty() {
 		delete(regions, "menu")
+	}
+	if !p.sandbox.Rect.Empty() {
+		regions["openSandbox"] = p.sandbox.Rect
 	}
 	if p.Extra != nil {
 		for k, r := range p.Extra() {

@@ -19,7 +19,9 @@ func main() {
 	mark("main")
 	doc := js.Global().Get("document")
 	page := newPage(doc)
-	g := game.New(game.NewApp(newBrowserStore()), game.Options{
+	app := game.NewApp(newBrowserStore())
+	app.Export = download
+	g := game.New(app, game.Options{
 		// boot.js reads prefers-reduced-motion before starting Go.
 		ReducedMotion: js.Global().Get("leaselabReducedMotion").Truthy(),
 		// Tab must be able to leave the canvas for the HTML beside it.

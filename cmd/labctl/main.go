@@ -12,6 +12,8 @@ const usage = `labctl: LeaseLab in a terminal
 
 usage:
   labctl run NAME [flags]     run a built-in scenario (labctl run --help lists them)
+  labctl run --preset NAME    run a sandbox preset headless (labctl presets lists them)
+  labctl presets              list the sandbox presets and where their numbers come from
   labctl policy [flags]       check 2 x renew + pause budget <= ttl
   labctl lessons              list the lessons in menu order
   labctl lesson ID [--solve]  show a lesson, or run its solution and check its goals
@@ -33,6 +35,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runScenario(args[1:], stdin, stdout, stderr)
+	case "presets":
+		return runPresets(args[1:], stdout, stderr)
 	case "policy":
 		return runPolicy(args[1:], stdout, stderr)
 	case "lessons":

@@ -51,9 +51,21 @@ scenarios:
 		fmt.Fprintf(&b, "  %-16s %s\n", s.Name, s.Title)
 	}
 	b.WriteString(`
+usage: labctl run --preset NAME [flags]
+
+Runs a sandbox preset (10 virtual minutes unless --duration) and prints its
+trace, its lease-policy verdict and which invariants held.
+
+presets:
+`)
+	for _, p := range core.Presets() {
+		fmt.Fprintf(&b, "  %-16s %s\n", p.Name, p.Title)
+	}
+	b.WriteString(`
 flags:
   --seed N               random seed (default 1); same seed, same trace
-  --format F             text (trace + summary), jsonl (trace as JSON Lines), summary
+  --format F             text (trace + summary), jsonl (trace as JSON Lines), summary,
+                         mermaid (sequence diagram; presets only)
   --ttl D --renew D      lease TTL and renewal interval, e.g. 10s and 3s
   --fencing on|off       switch the fenced store's token check
   --idempotency on|off   switch the job queue's idempotency (scheduler)
@@ -83,6 +95,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	duration := fs.Duration("duration", 0, "")
 	stale := fs.Int64("stale-token", 0, "")
 	actions := fs.String("actions", "", "")
+	preset := fs.String("preset", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
 		fmt.Fprint(stdout, scenarioHelp())
@@ -91,17 +104,16 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "labctl run: %v", err)
 	}
-	if len(pos) != 1 {
-		return fail(stderr, "labctl run: want exactly one scenario name (labctl run --help lists them)")
+	if *format != "mermaid" || *preset == "" {
+		if err := checkFormat(*format); err != nil {
+			return fail(stderr, "labctl run: %v", err)
+		}
 	}
-	sc, err := core.FindScenario(pos[0])
-	if err != nil {
-		return fail(stderr, "labctl run: %v", err)
-	}
-	switch *format {
-	case "text", "jsonl", "summary":
-	default:
-		return fail(stderr, "labctl run: unknown format %q (want text, jsonl or summary)", *format)
+	var log core.ActionLog
+	if *actions != "" {
+		if log, err = readActions(*actions, stdin); err != nil {
+			return fail(stderr, "labctl run: %v", err)
+		}
 	}
 	if *ttl < 0 || (*ttl == 0 && flagSet(fs, "ttl")) {
 		return fail(stderr, "labctl run: --ttl must be positive, got %s", *ttl)
@@ -112,15 +124,26 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *duration > 24*time.Hour {
 		return fail(stderr, "labctl run: --duration %s is more than a day of virtual time", *duration)
 	}
-	p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
-		Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, StaleToken: *stale}
-	if *actions != "" {
-		log, err := readActions(*actions, stdin)
-		if err != nil {
-			return fail(stderr, "labctl run: %v", err)
+	if *preset != "" {
+		if len(pos) > 0 {
+			return fail(stderr, "labctl run: give a scenario name or --preset, not both")
 		}
-		p.Actions = log
+		if flagSet(fs, "stale-token") {
+			return fail(stderr, "labctl run: --stale-token belongs to the hands-on-lab scenario, not to presets")
+		}
+		p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
+			Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, Actions: log}
+		return runPreset(*preset, p, flagSet(fs, "seed"), *format, stdout, stderr)
 	}
+	if len(pos) != 1 {
+		return fail(stderr, "labctl run: want exactly one scenario name (labctl run --help lists them)")
+	}
+	sc, err := core.FindScenario(pos[0])
+	if err != nil {
+		return fail(stderr, "labctl run: %v", err)
+	}
+	p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
+		Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, StaleToken: *stale, Actions: log}
 	r, err := sc.Run(p)
 	if err != nil {
 		return fail(stderr, "labctl run %s: %v", sc.Name, err)
@@ -149,6 +172,14 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(w, "action not applied:", err)
 	}
 	return 0
+}
+
+func checkFormat(f string) error {
+	switch f {
+	case "text", "jsonl", "summary":
+		return nil
+	}
+	return fmt.Errorf("unknown format %q (want text, jsonl or summary; mermaid with --preset)", f)
 }
 
 func readActions(path string, stdin io.Reader) (core.ActionLog, error) {

@@ -4,8 +4,13 @@
 //	leaselab                                   # play
 //	leaselab --frames 30 --screenshot out.png  # draw 30 frames, save, exit
 //	leaselab --progress /tmp/p.json            # keep progress there instead
+//	leaselab --sandbox --preset kubernetes     # the sandbox's setup panel
+//	leaselab --preset etcd --start --seek 90s  # a preset's run, at 90 s
 //	leaselab --exercise no-fencing --solution  # an exercise, model answer filled in
 //	leaselab --exercise compaction-ttl --check # ... and checked at once
+//
+// The sandbox's exports (trace as JSON Lines, Mermaid diagram) are written
+// to the working directory, or to --export-dir.
 //
 // Progress is kept in <user config dir>/leaselab/progress.json (on Linux
 // ~/.config/leaselab/progress.json) unless --progress says otherwise.
@@ -17,6 +22,8 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -38,6 +45,10 @@ func main() {
 	play := flag.Bool("play", false, "with --lesson: start playing")
 	speed := flag.Float64("speed", 1, "with --lesson: playback speed, 0.25 to 64")
 	progressPath := flag.String("progress", "", "keep the learner's progress in the JSON file at `path` (default: the user config dir)")
+	sandbox := flag.Bool("sandbox", false, "open the sandbox's setup panel instead of the menu")
+	preset := flag.String("preset", "", "open the sandbox with preset `NAME` (labctl presets lists them)")
+	start := flag.Bool("start", false, "with --sandbox or --preset: start the run at once (--seek, --play and --speed apply)")
+	exportDir := flag.String("export-dir", ".", "write the sandbox's exports to `dir`")
 	flag.Parse()
 	if *screenshot != "" && *frames <= 0 {
 		fmt.Fprintln(os.Stderr, "leaselab: --screenshot needs --frames N")
@@ -51,6 +62,17 @@ func main() {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
 	}
 	app := game.NewApp(progressStore(*progressPath))
+	app.Export = func(name string, data []byte) (string, error) { return writeExport(*exportDir, name, data) }
+	if *sandbox || *preset != "" || *start {
+		if *lesson != "" || *exercise != "" {
+			fmt.Fprintln(os.Stderr, "leaselab: --lesson or --exercise and the sandbox flags exclude each other")
+			os.Exit(2)
+		}
+		if err := openSandbox(app, *preset, *start, *seek, *play, *speed); err != nil {
+			fmt.Fprintln(os.Stderr, "leaselab:", err)
+			os.Exit(2)
+		}
+	}
 	if *lesson != "" && *exercise != "" {
 		fmt.Fprintln(os.Stderr, "leaselab: give --lesson or --exercise, not both")
 		os.Exit(2)
@@ -97,6 +119,38 @@ func main() {
 		fmt.Fprintln(os.Stderr, "leaselab:", err)
 		os.Exit(1)
 	}
+}
+
+// openSandbox shows the sandbox with preset and, with start, runs it.
+func openSandbox(app *game.App, preset string, start bool, seek time.Duration, play bool, speed float64) error {
+	sb, err := app.OpenSandbox(preset)
+	if err != nil {
+		return err
+	}
+	if !start {
+		return nil
+	}
+	if err := sb.Start(); err != nil {
+		return err
+	}
+	sb.Run.Seek(seek)
+	if err := sb.Run.SetSpeed(speed); err != nil {
+		return err
+	}
+	sb.Run.Play(play)
+	return nil
+}
+
+// writeExport writes a sandbox export into dir and says where it went.
+func writeExport(dir, name string, data []byte) (string, error) {
+	path, err := filepath.Abs(filepath.Join(dir, name))
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return "", err
+	}
+	return "to " + path, nil
 }
 
 // progressStore is the file store at path, or at the default path. Without

@@ -39,6 +39,10 @@ type Lab struct {
 	tlGen, tlLen int
 	tlAt         time.Duration
 	sweep        []lessons.SweepPoint
+	// The invariant statuses at (stGen, stLen, stAt); see Statuses.
+	st           []core.InvariantStatus
+	stGen, stLen int
+	stAt         time.Duration
 }
 
 // Line is one sentence of narration.

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"leaselab/core"
+)
+
+func runPresets(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		return fail(stderr, "labctl presets: takes no arguments (did you mean labctl run --preset %s?)", args[0])
+	}
+	for _, p := range core.Presets() {
+		fmt.Fprintf(stdout, "%-16s %s\n%-16s   numbers: %s\n", p.Name, p.Title, "", p.Source)
+	}
+	return 0
+}
+
+// presetConfig is preset name with the command line's overrides applied.
+func presetConfig(name string, p core.Params, seedSet bool) (core.Preset, core.SandboxConfig, error) {
+	pr, err := core.FindPreset(name)
+	if err != nil {
+		return pr, core.SandboxConfig{}, err
+	}
+	c := pr.Config
+	if seedSet {
+		c.Seed = p.Seed
+	}
+	if p.TTL > 0 {
+		c.TTL = p.TTL
+	}
+	if p.RenewEvery > 0 {
+		c.RenewEvery = p.RenewEvery
+	}
+	if p.Duration > 0 {
+		c.Duration = p.Duration
+	}
+	for _, sw := range []struct {
+		v  string
+		to *bool
+	}{{p.Fencing, &c.Fencing}, {p.Idempotency, &c.Idempotency}} {
+		switch sw.v {
+		case "":
+		case "on", "off":
+			*sw.to = sw.v == "on"
+		default:
+			return pr, c, fmt.Errorf("switch value %q: want on or off", sw.v)
+		}
+	}
+	if p.Procs > 0 {
+		if c.Shards > 0 {
+			c.Workers = p.Procs
+		} else {
+			c.Procs, c.Names = p.Procs, nil
+		}
+	}
+	if p.Recipe != "" {
+		if c.Recipe, err = core.ParseRecipe(p.Recipe); err != nil {
+			return pr, c, err
+		}
+	}
+	switch p.TokenSource {
+	case "":
+	case "generation":
+		c.TokenSource = core.TokenGeneration
+	case "revision":
+		c.TokenSource, c.FirstToken = core.TokenRevision, 0
+	default:
+		return pr, c, fmt.Errorf("unknown token source %q (want generation or revision)", p.TokenSource)
+	}
+	c.Actions = append(append(core.ActionLog(nil), c.Actions...), p.Actions...)
+	return pr, c, nil
+}
+
+func runPreset(name string, p core.Params, seedSet bool, format string, stdout, stderr io.Writer) int {
+	pr, c, err := presetConfig(name, p, seedSet)
+	if err != nil {
+		return fail(stderr, "labctl run --preset: %v", err)
+	}
+	if errs := c.Validate(); len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "labctl run --preset %s: %s\n", name, e)
+		}
+		return 2
+	}
+	s, rep, err := core.RunSandbox(c)
+	if err != nil {
+		return fail(stderr, "labctl run --preset %s: %v", name, err)
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	switch format {
+	case "jsonl":
+		s.Trace.WriteJSONL(w)
+		return 0
+	case "mermaid":
+		core.WriteMermaid(w, s.Trace, c.Duration)
+		return 0
+	case "text":
+		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", pr.Title, c.Seed, core.FormatTime(c.Duration))
+		s.Trace.WriteText(w)
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "preset %s: %s\nnumbers: %s\n", pr.Name, pr.Title, pr.Source)
+	fmt.Fprintf(w, "policy: %s\n", c.Policy().Check().Explanation)
+	fmt.Fprintf(w, "holder changes: %d; writes accepted %d, rejected %d\n", len(core.Holders(s.Trace)), count(s.Trace, core.KindWrite, core.Accepted), count(s.Trace, core.KindWrite, core.RejectedStale))
+	for _, st := range s.Statuses(c.Duration) {
+		fmt.Fprintf(w, "invariant %q: %s\n", st.Name, st.Summary())
+	}
+	for _, v := range rep.Violations {
+		fmt.Fprintln(w, "VIOLATION", v)
+	}
+	for _, err := range s.ActionErrors() {
+		fmt.Fprintln(w, "action not applied:", err)
+	}
+	return 0
+}
+
+func count(t *core.Trace, kind, result string) int {
+	n := 0
+	for _, e := range t.Filter(kind) {
+		if e.Get("result") == result {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"leaselab/core"
+)
+
+func TestRunPresetKubernetesDeposesTheFrozenLeader(t *testing.T) {
+	out, errs, code := labctl(t, "", "run", "--preset", "kubernetes", "--format", "summary")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"preset kubernetes: ", "LeaseDuration 15 s",
+		`invariant "one holder per lock": holds`,
+		`invariant "no stale write accepted": broke at t=80.005s`,
+		`invariant "at most one believer per lock or shard": broke at t=73.517s (A and B both believed they held leader)`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	// The same pause against etcd's 60 s session: nothing breaks.
+	out, _, _ = labctl(t, "", "run", "--preset", "etcd", "--format", "summary")
+	if !strings.Contains(out, `invariant "at most one believer per lock or shard": holds`) || !strings.Contains(out, "holder changes: 1;") {
+		t.Errorf("etcd should keep its leader through a 20 s pause:\n%s", out)
+	}
+}
+
+func TestRunPresetOverridesAndFormats(t *testing.T) {
+	// Fencing switched on for Kubernetes: the stale write is refused.
+	out, _, code := labctl(t, "", "run", "--preset", "kubernetes", "--fencing", "on", "--format", "summary")
+	if code != 0 || !strings.Contains(out, `invariant "no stale write accepted": holds`) || !strings.Contains(out, "rejected 1") {
+		t.Errorf("fencing on: exit %d\n%s", code, out)
+	}
+	out, _, code = labctl(t, "", "run", "--preset", "fenced-register", "--format", "mermaid", "--duration", "40s")
+	if code != 0 || !strings.HasPrefix(out, "sequenceDiagram\n") || !strings.Contains(out, "rejected stale token") {
+		t.Errorf("mermaid: exit %d\n%s", code, out)
+	}
+	out, _, code = labctl(t, "", "run", "--preset", "etcd", "--format", "jsonl", "--duration", "10s")
+	if code != 0 || !strings.HasPrefix(out, `{"seq":0,"t_ms":0,`) {
+		t.Errorf("jsonl: exit %d\n%.200s", code, out)
+	}
+	a, _, _ := labctl(t, "", "run", "--preset", "pause-storm", "--format", "jsonl", "--seed", "5", "--duration", "1m")
+	b, _, _ := labctl(t, "", "run", "--preset", "pause-storm", "--format", "jsonl", "--seed", "5", "--duration", "1m")
+	c, _, _ := labctl(t, "", "run", "--preset", "pause-storm", "--format", "jsonl", "--seed", "6", "--duration", "1m")
+	if a != b || a == c {
+		t.Error("same seed must give the same trace, another seed another")
+	}
+}
+
+func TestRunPresetBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--preset", "nomad"}, "unknown preset \"nomad\""},
+		{[]string{"--preset", "etcd", "--renew", "90s"}, "renew: renewing every 90s with a TTL of 60s lets the lease lapse"},
+		{[]string{"--preset", "etcd", "--idempotency", "on"}, "idempotency: idempotency keys belong to the job queue"},
+		{[]string{"--preset", "etcd", "--procs", "40"}, "procs: want 1 to 12 processes"},
+		{[]string{"--preset", "etcd", "--fencing", "maybe"}, "want on or off"},
+		{[]string{"--preset", "etcd", "--duration", "1s"}, "duration: a run lasts 10s to 1h0m0s"},
+		{[]string{"--preset", "etcd", "hands-on-lab"}, "not both"},
+		{[]string{"--preset", "etcd", "--stale-token", "3"}, "hands-on-lab scenario"},
+		{[]string{"hands-on-lab", "--format", "mermaid"}, "mermaid with --preset"},
+	} {
+		_, errs, code := labctl(t, "", append([]string{"run"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+func TestPresetsListsEveryPreset(t *testing.T) {
+	out, _, code := labctl(t, "", "presets")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, p := range core.Presets() {
+		if !strings.Contains(out, p.Name+" ") || !strings.Contains(out, p.Source) {
+			t.Errorf("presets lacks %s", p.Name)
+		}
+	}
+	help, _, _ := labctl(t, "", "run", "--help")
+	if !strings.Contains(help, "kubernetes") || !strings.Contains(help, "--preset NAME") {
+		t.Errorf("run --help does not list the presets:\n%s", help)
+	}
+}

@@ -1,0 +1,114 @@
+package core
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// MermaidMaxSteps bounds a diagram: Mermaid renders a few hundred steps
+// comfortably, a ten-minute trace has tens of thousands of events.
+const MermaidMaxSteps = 400
+
+// WriteMermaid renders the trace up to end as a Mermaid sequence diagram:
+// one participant per actor, the requests that decide leadership and
+// every write, job and offset decision as arrows, and state changes,
+// pauses, crashes, expiries and partitions as notes. Renewals and other
+// routine traffic are left out; past MermaidMaxSteps steps the diagram
+// ends with a note saying how many were left out.
+func WriteMermaid(w io.Writer, t *Trace, end time.Duration) error {
+	var steps []string
+	var order []string
+	ids := map[string]string{}
+	id := func(actor string) string {
+		if v, ok := ids[actor]; ok {
+			return v
+		}
+		v := fmt.Sprintf("P%d", len(ids))
+		ids[actor] = v
+		order = append(order, actor)
+		return v
+	}
+	note := func(e *Event, actor, format string, a ...any) {
+		steps = append(steps, fmt.Sprintf("Note over %s: t=%s %s", id(actor), FormatTime(e.At), mermaidText(fmt.Sprintf(format, a...))))
+	}
+	// arrow draws from -> to with a Mermaid arrow: ->> a request, -->> a
+	// reply, --x a refusal.
+	arrow := func(e *Event, from, to, kind, format string, a ...any) {
+		steps = append(steps, fmt.Sprintf("%s%s%s: t=%s %s", id(from), kind, id(to), FormatTime(e.At), mermaidText(fmt.Sprintf(format, a...))))
+	}
+	decision := func(e *Event, what string) {
+		reply, res := "-->>", e.Get("result")
+		if res != Accepted {
+			reply = "--x"
+		}
+		arrow(e, e.Get("from"), e.Actor, "->>", "%s token %d", what, e.Int("token"))
+		arrow(e, e.Actor, e.Get("from"), reply, "%s", res)
+	}
+	id(CoordinatorName)
+	for i := range t.Events {
+		e := &t.Events[i]
+		if e.At > end {
+			break
+		}
+		switch e.Kind {
+		case KindSend:
+			if m := e.Get("msg"); m == "Acquire" || m == "LeaseRevoke" {
+				arrow(e, e.Actor, e.Get("to"), "->>", "%s", m)
+			}
+		case KindState:
+			note(e, e.Actor, "%s -> %s (%s)", e.Get("from"), e.Get("to"), e.Get("why"))
+		case KindHolder:
+			note(e, CoordinatorName, "%s holds %s, token %d", e.Get("owner"), e.Get("lock"), e.Int("token"))
+		case KindLeaseExpire:
+			note(e, CoordinatorName, "lease of %s expired", e.Get("owner"))
+		case KindLockDelay:
+			note(e, CoordinatorName, "lock-delay until t=%s", FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
+		case KindPause:
+			note(e, e.Actor, "paused for %s", time.Duration(e.Int("for_ms"))*time.Millisecond)
+		case KindResume:
+			note(e, e.Actor, "resumed")
+		case KindCrash, KindRestart:
+			note(e, e.Actor, "%s", e.Kind)
+		case KindLeaseLost:
+			note(e, e.Actor, "lost its lease (%s)", e.Get("why"))
+		case KindPartition, KindHeal:
+			note(e, e.Get("a"), "link %s - %s %s", e.Get("a"), e.Get("b"), map[string]string{KindPartition: "cut", KindHeal: "healed"}[e.Kind])
+		case KindWrite:
+			decision(e, "write")
+		case KindEnqueue:
+			decision(e, "job "+e.Get("idem"))
+		case KindOffset:
+			if e.Get("shard") != "" && e.Get("result") != Accepted {
+				decision(e, "offset of shard "+e.Get("shard"))
+			}
+		case KindStale:
+			note(e, e.Actor, "STALE token %d accepted (highest %d)", e.Int("token"), e.Int("highest"))
+		case KindSetting:
+			if e.Actor == "learner" {
+				note(e, CoordinatorName, "learner switched %s %s", e.Get("name"), e.Get("value"))
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("sequenceDiagram\n")
+	for _, a := range order {
+		fmt.Fprintf(&b, "    participant %s as %s\n", ids[a], mermaidText(a))
+	}
+	for i, s := range steps {
+		if i == MermaidMaxSteps {
+			fmt.Fprintf(&b, "    Note over %s: %d more steps left out (see the JSON Lines trace)\n", ids[CoordinatorName], len(steps)-i)
+			break
+		}
+		b.WriteString("    " + s + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mermaidText keeps a label inside one Mermaid statement: no newlines, no
+// semicolons or '#' (statement and entity syntax).
+func mermaidText(s string) string {
+	return strings.NewReplacer("\n", " ", ";", ",", "#", "no.", "%%", "%").Replace(s)
+}

@@ -1,0 +1,155 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Preset is a named sandbox configuration: a lesson scenario, or a real
+// system's defaults. Source says where its numbers come from.
+type Preset struct {
+	Name   string
+	Title  string
+	Source string
+	Config SandboxConfig
+}
+
+// Presets lists the sandbox presets: the lesson scenarios first, then the
+// real systems, in a stable order.
+func Presets() []Preset { return presets }
+
+// FindPreset returns the named preset or an error listing the names.
+func FindPreset(name string) (Preset, error) {
+	for _, p := range presets {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return Preset{}, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(PresetNames(), ", "))
+}
+
+// PresetNames lists the presets' names in order.
+func PresetNames() []string {
+	out := make([]string, len(presets))
+	for i, p := range presets {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// SystemPause is the pause every real-system preset suffers: A, the first
+// leader, freezes for 20 s at t = 60 s. The same pause against each
+// system's defaults shows which of them depose a live leader.
+var SystemPause = At(60*time.Second, Action{Do: "pause", Proc: "A", For: Duration(20 * time.Second)})
+
+// preset returns DefaultSandbox changed by f.
+func preset(f func(c *SandboxConfig)) SandboxConfig {
+	c := DefaultSandbox()
+	f(&c)
+	return c
+}
+
+// twoProcs is the seed's two-process world with the given first token.
+func twoProcs(first int64, script ActionLog) SandboxConfig {
+	return preset(func(c *SandboxConfig) {
+		c.Procs, c.Names, c.FirstToken, c.RenewEvery, c.RetryJitter = 2, []string{"A", "B"}, first, 0, 0
+		c.WorkEvery, c.Actions = 0, script
+	})
+}
+
+var presets = []Preset{
+	{
+		Name: "leases", Title: "Two processes, TTL 15 s, renew every 5 s, 12 s pauses about every 45 s",
+		Source: "lesson Leases' TTL 15 s and renewal every 5 s, with pauses beyond its budget: 2 x 5 s + 12 s = 22 s > TTL 15 s, so some pauses cost the holder its lease",
+		Config: preset(func(c *SandboxConfig) {
+			*c = twoProcs(1, nil)
+			c.TTL, c.RenewEvery, c.WorkEvery = 15*time.Second, 5*time.Second, 2*time.Second
+			c.Pauses = PauseDist{Kind: PauseFixed, Every: 45 * time.Second, Length: 12 * time.Second}
+		}),
+	},
+	{
+		Name: "hands-on-lab", Title: "The seed's hands-on lab: A writes, freezes 30 s, writes late",
+		Source: "lesson Hands-on lab and labctl run hands-on-lab (seed tokens 1 and 2)",
+		Config: twoProcs(1, handsOnScript(0)),
+	},
+	{
+		Name: "fenced-register", Title: "Seed Example 3: the paused leader (tokens 7 and 8)",
+		Source: "lesson Fenced writes and labctl run fenced-register",
+		Config: preset(func(c *SandboxConfig) {
+			*c = twoProcs(7, fencedScript())
+			c.WriteLatency = 500 * time.Millisecond
+		}),
+	},
+	{
+		Name: "scheduler", Title: "Seed Example 1: five API instances and an invoice batch",
+		Source: "lesson Scheduler and labctl run scheduler (tokens 41, 42; api-1 crashes at 4.5 s)",
+		Config: preset(func(c *SandboxConfig) {
+			c.Procs, c.Names, c.FirstToken, c.RenewEvery = 5, []string{"api-1", "api-2", "api-3", "api-4", "api-5"}, 41, 0
+			c.Workload, c.WorkEvery, c.Idempotency, c.Actions = WorkloadJobs, time.Second, true, schedulerScript()
+		}),
+	},
+	{
+		Name: "shards", Title: "Seed Example 2: 128 shards over 12 workers; worker-00 freezes 40 s",
+		Source: "lesson Shards and labctl run shards (TTL 15 s, scans every 3 s with 50 % jitter, commits every 2 s)",
+		Config: preset(func(c *SandboxConfig) {
+			c.Shards, c.Workers, c.TTL, c.RenewEvery = 128, 12, 15*time.Second, 0
+			c.RetryBase, c.RetryJitter, c.WorkEvery, c.Actions = 3*time.Second, 0.5, 2*time.Second, shardsScript()
+		}),
+	},
+	{
+		Name: "election", Title: "Five contenders in etcd's fair queue; the leader crashes twice",
+		Source: "lesson Election order and labctl run election (create revisions as tokens)",
+		Config: preset(func(c *SandboxConfig) {
+			c.Procs, c.TokenSource, c.RenewEvery, c.RetryJitter, c.Actions = 5, TokenRevision, 0, 0, twoCrashesScript()
+		}),
+	},
+	{
+		Name: "herd", Title: "Ten contenders all watching the lock key",
+		Source: "lesson Election order (left lane) and labctl run herd",
+		Config: preset(func(c *SandboxConfig) {
+			c.Procs, c.Recipe, c.RenewEvery, c.RetryJitter, c.WorkEvery, c.Actions = 10, RecipeHerd, 0, 0, 0, twoCrashesScript()
+		}),
+	},
+	{
+		Name: "pause-storm", Title: "Three contenders, TTL 5 s, heavy-tailed pauses up to 9 s",
+		Source: "lesson TTL trade-off: pauses about every 12 s, up to the seed's worst 9 s garbage-collection pause",
+		Config: preset(func(c *SandboxConfig) {
+			c.TTL, c.RenewEvery = 5*time.Second, 0
+			c.Pauses = PauseDist{Kind: PauseHeavyTail, Every: 12 * time.Second, Scale: time.Second, Alpha: 1.2, Max: 9 * time.Second}
+		}),
+	},
+	{
+		Name: "etcd", Title: "etcd defaults: 60 s session, keepalive every TTL/3, fair queue",
+		Source: "REFERENCE.md: concurrency.Session default TTL 60 s; keepalive every TTL/3; Mutex = fair queue on create revision, the usable token",
+		Config: preset(func(c *SandboxConfig) {
+			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 60*time.Second, 20*time.Second, RecipeEtcd, TokenRevision
+			c.Actions = ActionLog{SystemPause}
+		}),
+	},
+	{
+		Name: "zookeeper", Title: "ZooKeeper defaults: 20 s session (4-40 s allowed), sequential nodes",
+		Source: "REFERENCE.md: session timeout clamped to [2, 20] x tickTime 2 s = 4-40 s (20 s here, 10 ticks); pings after 1/3 idle; predecessor watch; czxid as token",
+		Config: preset(func(c *SandboxConfig) {
+			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 20*time.Second, 6667*time.Millisecond, RecipeZooKeeper, TokenRevision
+			c.Actions = ActionLog{SystemPause}
+		}),
+	},
+	{
+		Name: "consul", Title: "Consul defaults: 15 s TTL (expired at 2 x TTL), 15 s lock-delay",
+		Source: "REFERENCE.md: session TTL 15 s, the server arms its timer at 2 x TTL = 30 s; api.Lock renews every TTL/2 = 7.5 s; LockDelay 15 s; LockIndex as token; waiters block on the key (every change wakes them)",
+		Config: preset(func(c *SandboxConfig) {
+			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource, c.LockDelay = 30*time.Second, 7500*time.Millisecond, RecipeHerd, TokenGeneration, 15*time.Second
+			c.Actions = ActionLog{SystemPause}
+		}),
+	},
+	{
+		Name: "kubernetes", Title: "Kubernetes leader election: lease 15 s, retry 2 s, nothing checks a token",
+		Source: "REFERENCE.md: client-go LeaseDuration 15 s, RenewDeadline 10 s (not modelled), RetryPeriod 2 s (renew and retry), jitter 1.2; leaseTransitions is not checked by anything, so fencing is off",
+		Config: preset(func(c *SandboxConfig) {
+			c.TTL, c.RenewEvery, c.RetryBase, c.RetryJitter = 15*time.Second, 2*time.Second, 2*time.Second, 1.2
+			c.Recipe, c.TokenSource, c.Fencing = RecipeHerd, TokenGeneration, false
+			c.Actions = ActionLog{SystemPause}
+		}),
+	},
+}

@@ -1,0 +1,439 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Workloads a sandbox leader runs.
+const (
+	WorkloadWrites = "writes" // a fenced register, written every WorkEvery
+	WorkloadJobs   = "jobs"   // a job queue, fed a batch of invoice jobs
+)
+
+// Pause distributions.
+const (
+	PauseNone      = "none"       // no pauses but the learner's
+	PauseFixed     = "fixed"      // every pause lasts Length
+	PauseHeavyTail = "heavy-tail" // Pareto lengths: most short, a few very long
+)
+
+// PauseDist is a seeded distribution of stop-the-world pauses that every
+// process (or worker) of a sandbox suffers. Pauses arrive about Every
+// apart per process (a gap uniform in [Every/2, 3*Every/2], counted from
+// the end of the previous pause). A fixed pause lasts Length; a heavy-tail
+// pause lasts Scale/U^(1/Alpha) for U uniform in (0, 1], capped at Max: a
+// Pareto tail, the shape garbage-collection and scheduling stalls have
+// (most are near Scale, a few reach Max).
+type PauseDist struct {
+	Kind   string
+	Every  time.Duration
+	Length time.Duration
+	Scale  time.Duration
+	Alpha  float64
+	Max    time.Duration
+}
+
+// Budget is the longest pause the distribution can produce: the pause
+// budget of the lease-policy rule.
+func (d PauseDist) Budget() time.Duration {
+	switch d.Kind {
+	case PauseFixed:
+		return d.Length
+	case PauseHeavyTail:
+		return d.Max
+	}
+	return 0
+}
+
+// Schedule draws the pauses of each named process up to until. The draws
+// come from their own source, seeded from seed alone, so changing a TTL
+// or a recipe leaves the pauses where they were.
+func (d PauseDist) Schedule(seed uint64, names []string, until time.Duration) ActionLog {
+	if d.Kind != PauseFixed && d.Kind != PauseHeavyTail {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x73616e64626f78))
+	var log ActionLog
+	for _, n := range names {
+		t := time.Duration(0)
+		for {
+			t += d.Every/2 + time.Duration(rng.Int64N(int64(d.Every)+1))
+			if t >= until {
+				break
+			}
+			length := d.Length
+			if d.Kind == PauseHeavyTail {
+				u := 1 - rng.Float64() // (0, 1]
+				length = min(time.Duration(float64(d.Scale)*math.Pow(u, -1/d.Alpha)), d.Max)
+			}
+			length = max(length.Round(10*time.Millisecond), 10*time.Millisecond)
+			log = append(log, At(t, Action{Do: "pause", Proc: n, For: Duration(length)}))
+			t += length
+		}
+	}
+	return log.Sorted()
+}
+
+// LinkConfig overrides the network between two actors (both directions).
+type LinkConfig struct {
+	A, B   string
+	Delay  time.Duration
+	Jitter float64
+}
+
+// SandboxConfig is a free-play world: every parameter the sandbox's setup
+// panel offers. The zero value is not valid; start from a preset or from
+// DefaultSandbox.
+type SandboxConfig struct {
+	// Procs contenders (1 to 12), named Names (or A, B, C...).
+	Procs int
+	Names []string
+	// Recipe and TokenSource of the lock; FirstToken is the first
+	// generation token (seed examples start at 1, 7 and 41; 0 means 1).
+	Recipe      Recipe
+	TokenSource TokenSource
+	FirstToken  int64
+	// TTL of each session lease; RenewEvery its keepalive period;
+	// RetryBase and RetryJitter how a process that lost its session waits
+	// before campaigning again.
+	TTL         time.Duration
+	RenewEvery  time.Duration
+	RetryBase   time.Duration
+	RetryJitter float64
+	Pauses      PauseDist
+	// Delay and Jitter apply to every link; Links override single links.
+	Delay  time.Duration
+	Jitter float64
+	Links  []LinkConfig
+	// LockDelay blocks re-acquisition after an invalidated holder
+	// (Consul's lock-delay); zero switches it off.
+	LockDelay   time.Duration
+	Fencing     bool
+	Idempotency bool
+	// Workload is WorkloadWrites or WorkloadJobs (the idempotency switch
+	// only matters for jobs); WorkEvery paces the leader's work and
+	// WriteLatency is the gap between deciding a write and sending it (a
+	// pause can fall into it).
+	Workload     string
+	WorkEvery    time.Duration
+	WriteLatency time.Duration
+	// Shards > 0 replaces the single lock with that many shard leases
+	// over Workers workers (recipe, token source and workload then do not
+	// apply: shards are claimed one key each, fenced by offset commits).
+	Shards  int
+	Workers int
+	Seed    uint64
+	// Duration of the run (10 s to 1 h).
+	Duration time.Duration
+	// Actions are scripted on top of the pauses (a preset's story).
+	Actions ActionLog
+}
+
+// FieldError is one invalid field of a SandboxConfig, with a message the
+// setup panel shows beside it.
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// Sandbox field names, as FieldError.Field reports them.
+const (
+	FieldProcs       = "procs"
+	FieldNames       = "names"
+	FieldRecipe      = "recipe"
+	FieldTokenSource = "token_source"
+	FieldFirstToken  = "first_token"
+	FieldTTL         = "ttl"
+	FieldRenew       = "renew"
+	FieldRetry       = "retry"
+	FieldJitter      = "retry_jitter"
+	FieldPause       = "pause"
+	FieldDelay       = "delay"
+	FieldLinks       = "links"
+	FieldLockDelay   = "lock_delay"
+	FieldIdempotency = "idempotency"
+	FieldWorkload    = "workload"
+	FieldShards      = "shards"
+	FieldWorkers     = "workers"
+	FieldDuration    = "duration"
+	FieldActions     = "actions"
+)
+
+// Sandbox limits.
+const (
+	MaxSandboxProcs    = 12
+	MaxSandboxShards   = 256
+	MinSandboxDuration = 10 * time.Second
+	MaxSandboxDuration = time.Hour
+	maxSandboxPeriod   = 10 * time.Minute
+	// MaxSandboxRenewals bounds leases x run length / renewal interval.
+	MaxSandboxRenewals = 250000
+	maxLinkDelay       = 10 * time.Second
+)
+
+// reservedNames are actors every world has; a process may not take them.
+var reservedNames = []string{CoordinatorName, "storage", "queue", "offsets", "net", "learner"}
+
+// DefaultSandbox is the setup panel's starting point: three contenders in
+// etcd's fair queue with a 10 s TTL, fencing on, writing every 2 s.
+func DefaultSandbox() SandboxConfig {
+	return SandboxConfig{
+		Procs: 3, TTL: 10 * time.Second, RetryBase: time.Second, RetryJitter: 0.5,
+		Pauses: PauseDist{Kind: PauseNone}, Delay: DefaultLink.Delay, Jitter: DefaultLink.Jitter,
+		Fencing: true, Workload: WorkloadWrites, WorkEvery: 2 * time.Second, Workers: 4, Seed: 1,
+		Duration: 10 * time.Minute,
+	}
+}
+
+// ProcNames returns the names of the world's contenders (or workers).
+func (c SandboxConfig) ProcNames() []string {
+	if c.Shards > 0 {
+		return WorkerNames(min(max(c.Workers, 0), MaxSandboxProcs))
+	}
+	if len(c.Names) > 0 {
+		return c.Names
+	}
+	return ProcessNames(min(max(c.Procs, 0), MaxSandboxProcs))
+}
+
+// renew is the effective keepalive period (zero: TTL/3, etcd's client),
+// to the millisecond for people (rounding a third up only asks more of
+// the policy).
+func (c SandboxConfig) renew() time.Duration {
+	if c.RenewEvery == 0 {
+		return (c.TTL / 3).Round(time.Millisecond)
+	}
+	return c.RenewEvery
+}
+
+// Policy is the lease policy the configuration implies: its TTL, renewal
+// interval and the worst pause of its distribution.
+func (c SandboxConfig) Policy() LeasePolicy {
+	return LeasePolicy{TTL: c.TTL, RenewEvery: c.renew(), PauseBudget: c.Pauses.Budget()}
+}
+
+// Validate lists every field that makes the configuration impossible to
+// run, each with a message for the learner. An unsafe policy is not an
+// error (the sandbox exists to break things); Policy().Check() judges it.
+func (c SandboxConfig) Validate() []FieldError {
+	var errs []FieldError
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
+	}
+	// period checks a duration field and reports whether it is usable.
+	period := func(field, what string, d time.Duration, zeroOK bool) bool {
+		switch {
+		case d == 0 && zeroOK:
+		case d < minPeriod:
+			bad(field, "%s must be at least %s, got %s", what, minPeriod, d)
+		case d > maxSandboxPeriod:
+			bad(field, "%s must be at most %s, got %s", what, maxSandboxPeriod, d)
+		default:
+			return true
+		}
+		return d == 0 && zeroOK
+	}
+
+	single := c.Shards == 0
+	if single {
+		if c.Procs < 1 || c.Procs > MaxSandboxProcs {
+			bad(FieldProcs, "want 1 to %d processes, got %d", MaxSandboxProcs, c.Procs)
+		} else if len(c.Names) > 0 && len(c.Names) != c.Procs {
+			bad(FieldNames, "%d names for %d processes", len(c.Names), c.Procs)
+		}
+		seen := map[string]bool{}
+		for _, n := range c.Names {
+			switch {
+			case n == "" || len(n) > 16 || strings.ContainsAny(n, " \t\n/="):
+				bad(FieldNames, "name %q: want 1 to 16 characters without spaces, '/' or '='", n)
+			case slices.Contains(reservedNames, n):
+				bad(FieldNames, "name %q is taken by a built-in actor", n)
+			case seen[n]:
+				bad(FieldNames, "name %q is used twice", n)
+			}
+			seen[n] = true
+		}
+		if c.Recipe < RecipeEtcd || c.Recipe > RecipeHerd {
+			bad(FieldRecipe, "want etcd, zookeeper or herd")
+		}
+		if c.TokenSource != TokenGeneration && c.TokenSource != TokenRevision {
+			bad(FieldTokenSource, "want generation or revision")
+		}
+		if c.FirstToken < 0 {
+			bad(FieldFirstToken, "the first token must not be negative, got %d", c.FirstToken)
+		} else if c.FirstToken > 0 && c.TokenSource == TokenRevision {
+			bad(FieldFirstToken, "a first token applies to generation tokens; revision tokens come from the coordinator")
+		}
+		switch c.Workload {
+		case WorkloadWrites:
+			if c.Idempotency {
+				bad(FieldIdempotency, "idempotency keys belong to the job queue: choose the jobs workload, or switch it off")
+			}
+		case WorkloadJobs:
+		default:
+			bad(FieldWorkload, "want writes or jobs, got %q", c.Workload)
+		}
+		period(FieldWorkload, "the write latency", c.WriteLatency, true)
+		if period(FieldWorkload, "the work interval", c.WorkEvery, true) && c.WorkEvery == 0 && c.Workload == WorkloadJobs {
+			bad(FieldWorkload, "the jobs workload needs a work interval (one job per interval)")
+		}
+	} else {
+		switch {
+		case c.Shards < 0 || c.Shards > MaxSandboxShards:
+			bad(FieldShards, "want 0 (a single lock) to %d shards, got %d", MaxSandboxShards, c.Shards)
+		case c.Workers < 1 || c.Workers > MaxSandboxProcs:
+			bad(FieldWorkers, "%d shards need 1 to %d workers, got %d", c.Shards, MaxSandboxProcs, c.Workers)
+		}
+		if c.Idempotency {
+			bad(FieldIdempotency, "shard workers commit offsets, not jobs: switch idempotency off")
+		}
+		if c.LockDelay > 0 {
+			bad(FieldLockDelay, "lock-delay guards a single lock; shard leases are claimed directly: switch it off")
+		}
+	}
+
+	ttlOK := period(FieldTTL, "the TTL", c.TTL, false)
+	if period(FieldRenew, "the renew interval", c.RenewEvery, true) && ttlOK && c.RenewEvery >= c.TTL {
+		bad(FieldRenew, "renewing every %s with a TTL of %s lets the lease lapse between renewals: renew more often than the TTL", secs(c.RenewEvery), secs(c.TTL))
+	}
+	period(FieldRetry, "the retry wait", c.RetryBase, true)
+	if c.RetryJitter < 0 || c.RetryJitter > 2 || c.RetryJitter != c.RetryJitter {
+		bad(FieldJitter, "retry jitter is a fraction from 0 to 2, got %g", c.RetryJitter)
+	}
+
+	switch p := c.Pauses; p.Kind {
+	case PauseNone, "":
+	case PauseFixed, PauseHeavyTail:
+		if p.Every < time.Second || p.Every > time.Hour {
+			bad(FieldPause, "pauses must come 1 s to 1 h apart, got %s", p.Every)
+		}
+		if p.Kind == PauseFixed && (p.Length < 10*time.Millisecond || p.Length > maxSandboxPeriod) {
+			bad(FieldPause, "a fixed pause lasts 10 ms to %s, got %s", maxSandboxPeriod, p.Length)
+		}
+		if p.Kind == PauseHeavyTail {
+			switch {
+			case p.Scale < 10*time.Millisecond:
+				bad(FieldPause, "the tail's scale (its shortest pause) must be at least 10 ms, got %s", p.Scale)
+			case p.Max < p.Scale || p.Max > maxSandboxPeriod:
+				bad(FieldPause, "the longest pause must lie between the scale %s and %s, got %s", p.Scale, maxSandboxPeriod, p.Max)
+			}
+			if !(p.Alpha >= 0.5 && p.Alpha <= 10) {
+				bad(FieldPause, "the tail index alpha must be 0.5 to 10 (smaller: heavier tail), got %g", p.Alpha)
+			}
+		}
+	default:
+		bad(FieldPause, "unknown pause distribution %q (want none, fixed or heavy-tail)", p.Kind)
+	}
+
+	checkLink := func(d time.Duration, j float64) string {
+		switch {
+		case d < 0 || d > maxLinkDelay:
+			return fmt.Sprintf("delay must be 0 to %s, got %s", maxLinkDelay, d)
+		case j < 0 || j > 2 || j != j:
+			return fmt.Sprintf("jitter is a fraction of the delay from 0 to 2, got %g", j)
+		}
+		return ""
+	}
+	if m := checkLink(c.Delay, c.Jitter); m != "" {
+		bad(FieldDelay, "%s", m)
+	}
+	actors := append(slices.Clone(reservedNames), c.ProcNames()...)
+	for _, l := range c.Links {
+		if m := checkLink(l.Delay, l.Jitter); m != "" {
+			bad(FieldLinks, "%s - %s: %s", l.A, l.B, m)
+		} else if !slices.Contains(actors, l.A) || !slices.Contains(actors, l.B) || l.A == l.B {
+			bad(FieldLinks, "link %s - %s: both ends must be actors of this world (%s)", l.A, l.B, strings.Join(c.ProcNames(), ", ")+", "+CoordinatorName)
+		}
+	}
+	if c.LockDelay < 0 || c.LockDelay > time.Minute {
+		bad(FieldLockDelay, "lock-delay must be 0 (off) to 60 s, got %s", c.LockDelay)
+	}
+	if c.Duration < MinSandboxDuration || c.Duration > MaxSandboxDuration {
+		bad(FieldDuration, "a run lasts %s to %s, got %s", MinSandboxDuration, MaxSandboxDuration, c.Duration)
+	} else if ttlOK && c.renew() > 0 {
+		// Every renewal is a few trace events; past this a run would
+		// not fit in a browser tab's memory.
+		leases := max(c.Procs, 1)
+		if !single {
+			leases = max(c.Shards, 0) + max(c.Workers, 0)
+		}
+		if n := int64(leases) * int64(c.Duration/c.renew()); n > MaxSandboxRenewals {
+			bad(FieldDuration, "this run would renew leases about %d times (%d leases for %s, every %s); keep it under %d: renew less often, run shorter or use fewer shards", n, leases, c.Duration, c.renew(), MaxSandboxRenewals)
+		}
+	}
+	for i, a := range c.Actions {
+		if err := a.Validate(); err != nil {
+			bad(FieldActions, "action %d: %v", i+1, err)
+		} else if a.At < 0 {
+			bad(FieldActions, "action %d: negative time %s", i+1, a.At.D())
+		}
+	}
+	return errs
+}
+
+// ErrInvalidSandbox wraps the field errors Build reports.
+var ErrInvalidSandbox = errors.New("sandbox: invalid configuration")
+
+// Build makes the sandbox world: the coordinator, the resource, the
+// contenders (or shard workers), the network, and its pauses and
+// scripted actions already scheduled. An invalid configuration is
+// refused with every field error, never built.
+func (c SandboxConfig) Build() (*Sim, error) {
+	if errs := c.Validate(); len(errs) > 0 {
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = e.Error()
+		}
+		return nil, fmt.Errorf("%w: %s", ErrInvalidSandbox, strings.Join(msgs, "; "))
+	}
+	var s *Sim
+	var err error
+	if c.Shards > 0 {
+		s, err = NewShards(c.Seed, ShardsConfig{
+			Shards: c.Shards, Workers: c.Workers, TTL: c.TTL, RenewEvery: c.RenewEvery, LeasePerShard: true,
+			ScanEvery: c.RetryBase, ScanJitter: c.RetryJitter, CommitEvery: c.WorkEvery,
+			Fencing: c.Fencing, Stagger: 200 * time.Millisecond,
+		})
+	} else {
+		cc := ContentionConfig{
+			Names: c.ProcNames(), Recipe: c.Recipe, TokenSource: c.TokenSource, FirstToken: c.FirstToken,
+			TTL: c.TTL, RenewEvery: c.RenewEvery, RetryBase: c.RetryBase, RetryJitter: c.RetryJitter,
+			Stagger: 500 * time.Millisecond, Fencing: c.Fencing, WorkEvery: c.WorkEvery, LockDelay: c.LockDelay,
+			WriteLatency: c.WriteLatency,
+		}
+		if c.Workload == WorkloadJobs {
+			cc.Jobs = SchedulerConfig{Customers: 8, Date: "2026-11-29"}.InvoiceKeys()
+			cc.Idempotency = c.Idempotency
+		}
+		s, err = NewContention(c.Seed, cc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.Net.Default.Delay, s.Net.Default.Jitter = c.Delay, c.Jitter
+	for _, l := range c.Links {
+		s.Net.SetDelay(l.A, l.B, l.Delay, l.Jitter)
+	}
+	s.Schedule(c.Pauses.Schedule(c.Seed, c.ProcNames(), c.Duration))
+	s.Schedule(c.Actions)
+	return s, nil
+}
+
+// RunSandbox builds the world and runs it for its duration, checking
+// every invariant at the end.
+func RunSandbox(c SandboxConfig) (*Sim, Report, error) {
+	s, err := c.Build()
+	if err != nil {
+		return nil, Report{}, err
+	}
+	s.RunUntil(c.Duration)
+	return s, Check(s.Trace, c.Duration), nil
+}

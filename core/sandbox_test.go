@@ -1,0 +1,360 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSandboxValidate(t *testing.T) {
+	heavy := PauseDist{Kind: PauseHeavyTail, Every: 10 * time.Second, Scale: time.Second, Alpha: 1.5, Max: 9 * time.Second}
+	cases := []struct {
+		name  string
+		edit  func(c *SandboxConfig)
+		field string // "" = valid
+		msg   string // part of the message
+	}{
+		{"default", func(c *SandboxConfig) {}, "", ""},
+		{"one process", func(c *SandboxConfig) { c.Procs = 1 }, "", ""},
+		{"twelve processes", func(c *SandboxConfig) { c.Procs = 12 }, "", ""},
+		{"no processes", func(c *SandboxConfig) { c.Procs = 0 }, FieldProcs, "1 to 12"},
+		{"thirteen processes", func(c *SandboxConfig) { c.Procs = 13 }, FieldProcs, "1 to 12"},
+		{"negative processes", func(c *SandboxConfig) { c.Procs = -4 }, FieldProcs, "1 to 12"},
+		{"names", func(c *SandboxConfig) { c.Names = []string{"alice", "bob", "carol"} }, "", ""},
+		{"too few names", func(c *SandboxConfig) { c.Names = []string{"alice", "bob"} }, FieldNames, "2 names for 3"},
+		{"name twice", func(c *SandboxConfig) { c.Names = []string{"a", "b", "a"} }, FieldNames, "twice"},
+		{"name with space", func(c *SandboxConfig) { c.Names = []string{"a", "b c", "d"} }, FieldNames, "without spaces"},
+		{"empty name", func(c *SandboxConfig) { c.Names = []string{"a", "", "d"} }, FieldNames, "1 to 16"},
+		{"reserved name", func(c *SandboxConfig) { c.Names = []string{"a", "storage", "d"} }, FieldNames, "built-in"},
+		{"bad recipe", func(c *SandboxConfig) { c.Recipe = 7 }, FieldRecipe, "etcd"},
+		{"bad token source", func(c *SandboxConfig) { c.TokenSource = 3 }, FieldTokenSource, "generation"},
+		{"first token with revisions", func(c *SandboxConfig) { c.FirstToken, c.TokenSource = 7, TokenRevision }, FieldFirstToken, "generation"},
+		{"negative first token", func(c *SandboxConfig) { c.FirstToken = -1 }, FieldFirstToken, "negative"},
+		{"zero ttl", func(c *SandboxConfig) { c.TTL = 0 }, FieldTTL, "at least"},
+		{"huge ttl", func(c *SandboxConfig) { c.TTL = time.Hour }, FieldTTL, "at most"},
+		{"renew just below ttl", func(c *SandboxConfig) { c.RenewEvery = c.TTL - time.Millisecond }, "", ""},
+		{"renew equals ttl", func(c *SandboxConfig) { c.RenewEvery = c.TTL }, FieldRenew, "lapse between renewals"},
+		{"renew above ttl", func(c *SandboxConfig) { c.RenewEvery = 2 * c.TTL }, FieldRenew, "lapse between renewals"},
+		{"renew default", func(c *SandboxConfig) { c.RenewEvery = 0 }, "", ""},
+		{"renew negative", func(c *SandboxConfig) { c.RenewEvery = -time.Second }, FieldRenew, "at least"},
+		{"jitter too big", func(c *SandboxConfig) { c.RetryJitter = 3 }, FieldJitter, "0 to 2"},
+		{"kubernetes jitter", func(c *SandboxConfig) { c.RetryJitter = 1.2 }, "", ""},
+		{"fixed pause", func(c *SandboxConfig) {
+			c.Pauses = PauseDist{Kind: PauseFixed, Every: 30 * time.Second, Length: 5 * time.Second}
+		}, "", ""},
+		{"fixed pause without length", func(c *SandboxConfig) { c.Pauses = PauseDist{Kind: PauseFixed, Every: 30 * time.Second} }, FieldPause, "fixed pause lasts"},
+		{"pauses too often", func(c *SandboxConfig) {
+			c.Pauses = PauseDist{Kind: PauseFixed, Every: time.Millisecond, Length: time.Second}
+		}, FieldPause, "1 s to 1 h apart"},
+		{"heavy tail", func(c *SandboxConfig) { c.Pauses = heavy }, "", ""},
+		{"heavy tail max below scale", func(c *SandboxConfig) { h := heavy; h.Max = 500 * time.Millisecond; c.Pauses = h }, FieldPause, "longest pause"},
+		{"heavy tail alpha", func(c *SandboxConfig) { h := heavy; h.Alpha = 0; c.Pauses = h }, FieldPause, "alpha"},
+		{"unknown pauses", func(c *SandboxConfig) { c.Pauses.Kind = "sometimes" }, FieldPause, "unknown"},
+		{"negative delay", func(c *SandboxConfig) { c.Delay = -time.Millisecond }, FieldDelay, "delay"},
+		{"link jitter", func(c *SandboxConfig) { c.Jitter = -0.5 }, FieldDelay, "jitter"},
+		{"slow link", func(c *SandboxConfig) { c.Links = []LinkConfig{{A: "A", B: CoordinatorName, Delay: 2 * time.Second}} }, "", ""},
+		{"link to nobody", func(c *SandboxConfig) { c.Links = []LinkConfig{{A: "Z", B: CoordinatorName, Delay: time.Second}} }, FieldLinks, "both ends"},
+		{"lock-delay", func(c *SandboxConfig) { c.LockDelay = 15 * time.Second }, "", ""},
+		{"lock-delay too long", func(c *SandboxConfig) { c.LockDelay = 2 * time.Minute }, FieldLockDelay, "60 s"},
+		{"idempotency without jobs", func(c *SandboxConfig) { c.Idempotency = true }, FieldIdempotency, "job queue"},
+		{"idempotent jobs", func(c *SandboxConfig) { c.Idempotency, c.Workload = true, WorkloadJobs }, "", ""},
+		{"jobs without interval", func(c *SandboxConfig) { c.Workload, c.WorkEvery = WorkloadJobs, 0 }, FieldWorkload, "needs a work interval"},
+		{"unknown workload", func(c *SandboxConfig) { c.Workload = "dance" }, FieldWorkload, "writes or jobs"},
+		{"shards", func(c *SandboxConfig) { c.Shards, c.Workers = 16, 4 }, "", ""},
+		{"shards without workers", func(c *SandboxConfig) { c.Shards, c.Workers = 16, 0 }, FieldWorkers, "1 to 12 workers"},
+		{"too many shards", func(c *SandboxConfig) { c.Shards = 100000 }, FieldShards, "256"},
+		{"shards with idempotency", func(c *SandboxConfig) { c.Shards, c.Idempotency = 8, true }, FieldIdempotency, "offsets"},
+		{"shards with lock-delay", func(c *SandboxConfig) { c.Shards, c.LockDelay = 8, 15*time.Second }, FieldLockDelay, "single lock"},
+		{"short run", func(c *SandboxConfig) { c.Duration = time.Second }, FieldDuration, "10s"},
+		{"hour of 256 shards renewing twice a second", func(c *SandboxConfig) {
+			c.Shards, c.Workers, c.TTL, c.RenewEvery, c.Duration = 256, 12, time.Second, 500*time.Millisecond, time.Hour
+		}, FieldDuration, "renew leases about 1929600 times (268 leases for 1h0m0s, every 500ms)"},
+		{"hour of 12 processes renewing every 100 ms", func(c *SandboxConfig) {
+			c.Procs, c.RenewEvery, c.Duration = 12, 100*time.Millisecond, time.Hour
+		}, FieldDuration, "keep it under 250000"},
+		{"hour of 12 processes renewing every second", func(c *SandboxConfig) { c.Procs, c.RenewEvery, c.Duration = 12, time.Second, time.Hour }, "", ""},
+		{"bad action", func(c *SandboxConfig) { c.Actions = ActionLog{At(time.Second, Action{Do: "pause", Proc: "A"})} }, FieldActions, "length must be positive"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DefaultSandbox()
+			tc.edit(&c)
+			errs := c.Validate()
+			_, buildErr := c.Build()
+			if tc.field == "" {
+				if len(errs) > 0 || buildErr != nil {
+					t.Fatalf("want valid, got %v / %v", errs, buildErr)
+				}
+				return
+			}
+			found := false
+			for _, e := range errs {
+				found = found || (e.Field == tc.field && strings.Contains(e.Msg, tc.msg))
+			}
+			if !found {
+				t.Fatalf("want an error on %s containing %q, got %v", tc.field, tc.msg, errs)
+			}
+			if !errors.Is(buildErr, ErrInvalidSandbox) {
+				t.Fatalf("Build accepted an invalid configuration: %v", buildErr)
+			}
+		})
+	}
+}
+
+// The live policy verdict: the rule's boundary is inclusive, and the
+// pause budget comes from the distribution's worst pause.
+func TestSandboxPolicyBoundary(t *testing.T) {
+	for _, tc := range []struct {
+		ttl, renew, pause time.Duration
+		ok                bool
+	}{
+		{12 * time.Second, 3 * time.Second, 6 * time.Second, true},                      // 2x3+6 = 12: exactly at the rule
+		{12 * time.Second, 3 * time.Second, 6*time.Second + 10*time.Millisecond, false}, // 10 ms over
+		{12 * time.Second, 3*time.Second + time.Millisecond, 6 * time.Second, false},    // renew 1 ms longer
+		{12*time.Second + 10*time.Millisecond, 3 * time.Second, 6*time.Second + 10*time.Millisecond, true},
+	} {
+		c := DefaultSandbox()
+		c.TTL, c.RenewEvery = tc.ttl, tc.renew
+		c.Pauses = PauseDist{Kind: PauseFixed, Every: time.Minute, Length: tc.pause}
+		if errs := c.Validate(); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if v := c.Policy().Check(); v.OK != tc.ok || v.Need != 2*tc.renew+tc.pause {
+			t.Errorf("ttl %s renew %s pause %s: ok %v need %s, want ok %v", tc.ttl, tc.renew, tc.pause, v.OK, v.Need, tc.ok)
+		}
+	}
+	h := DefaultSandbox()
+	h.Pauses = PauseDist{Kind: PauseHeavyTail, Every: time.Minute, Scale: time.Second, Alpha: 1, Max: 4 * time.Second}
+	if b := h.Policy().PauseBudget; b != 4*time.Second {
+		t.Errorf("heavy-tail budget %s, want its cap 4s", b)
+	}
+	h.RenewEvery = 0
+	if r := h.Policy().RenewEvery; r != 3333*time.Millisecond {
+		t.Errorf("default renew %s, want TTL/3 to the millisecond", r)
+	}
+}
+
+func TestPauseDistSchedule(t *testing.T) {
+	names := []string{"A", "B"}
+	h := PauseDist{Kind: PauseHeavyTail, Every: 10 * time.Second, Scale: 500 * time.Millisecond, Alpha: 1.1, Max: 20 * time.Second}
+	log := h.Schedule(3, names, 30*time.Minute)
+	if len(log) < 200 {
+		t.Fatalf("%d pauses in 30 min at one per ~10 s per process", len(log))
+	}
+	short, long := 0, 0
+	for _, a := range log {
+		d := a.For.D()
+		if d < h.Scale || d > h.Max {
+			t.Fatalf("pause %s outside [%s, %s]", d, h.Scale, h.Max)
+		}
+		if d < 2*h.Scale {
+			short++
+		}
+		if d >= 5*time.Second {
+			long++
+		}
+	}
+	// A Pareto tail: most pauses near the scale, a few ten times longer.
+	if short < len(log)/2 || long == 0 {
+		t.Errorf("not heavy-tailed: %d of %d short, %d long", short, len(log), long)
+	}
+	again := h.Schedule(3, names, 30*time.Minute)
+	if len(again) != len(log) || again[17] != log[17] {
+		t.Error("same seed gave different pauses")
+	}
+	f := PauseDist{Kind: PauseFixed, Every: 10 * time.Second, Length: 2 * time.Second}
+	for _, a := range f.Schedule(1, names, 5*time.Minute) {
+		if a.For.D() != 2*time.Second {
+			t.Fatalf("fixed pause of %s", a.For.D())
+		}
+	}
+	if n := len((PauseDist{Kind: PauseNone}).Schedule(1, names, time.Hour)); n != 0 {
+		t.Errorf("no pauses wanted, got %d", n)
+	}
+}
+
+// Every preset runs for ten virtual minutes; every safety invariant holds,
+// and where fencing is on no stale write is accepted.
+func TestPresetsTenMinutes(t *testing.T) {
+	if len(Presets()) < 10 {
+		t.Fatalf("%d presets", len(Presets()))
+	}
+	for _, p := range Presets() {
+		t.Run(p.Name, func(t *testing.T) {
+			c := p.Config
+			if c.Duration != 10*time.Minute {
+				t.Fatalf("preset runs %s, want 10 minutes", c.Duration)
+			}
+			if errs := c.Validate(); len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			start := time.Now()
+			s, rep, err := RunSandbox(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %d events in %s", p.Name, s.Trace.Len(), time.Since(start).Round(time.Millisecond))
+			if !rep.OK() {
+				t.Errorf("violations: %v", rep.Violations)
+			}
+			if c.Fencing && len(rep.Stale) > 0 {
+				t.Errorf("fencing on, yet stale writes accepted: %v", rep.Stale)
+			}
+			if errs := s.ActionErrors(); len(errs) > 0 {
+				t.Errorf("scripted actions failed: %v", errs)
+			}
+			if len(Holders(s.Trace)) == 0 && len(s.Trace.Filter(KindShardOwn)) == 0 {
+				t.Error("nobody ever held anything")
+			}
+		})
+	}
+}
+
+// The real systems' defaults under the same 20 s pause: Kubernetes (15 s
+// lease) and ZooKeeper (20 s session) depose the frozen leader, etcd
+// (60 s) and Consul (expired at 30 s) keep it; Kubernetes, with nothing
+// checking its token, accepts the woken leader's stale write.
+func TestSystemPresetsUnderTheSamePause(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		failover bool
+		stale    bool
+	}{{"etcd", false, false}, {"zookeeper", true, false}, {"consul", false, false}, {"kubernetes", true, true}} {
+		p, err := FindPreset(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := p.Config
+		c.Duration = 2 * time.Minute
+		s, rep, err := RunSandbox(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moved := false
+		for _, e := range Holders(s.Trace) {
+			moved = moved || (e.At > SystemPause.At.D() && e.Get("owner") != "A")
+		}
+		if moved != tc.failover {
+			t.Errorf("%s: failover during A's pause = %v, want %v", tc.name, moved, tc.failover)
+		}
+		if got := len(rep.Stale) > 0; got != tc.stale {
+			t.Errorf("%s: stale write accepted = %v, want %v", tc.name, got, tc.stale)
+		}
+		st := s.Statuses(c.Duration)
+		if last := st[len(st)-1]; last.Name != InvOneBeliever || last.Holds == tc.failover {
+			t.Errorf("%s: belief overlap status %+v, want holds=%v", tc.name, last, !tc.failover)
+		}
+	}
+	if _, err := FindPreset("nope"); err == nil || !strings.Contains(err.Error(), "kubernetes") {
+		t.Errorf("unknown preset: %v", err)
+	}
+}
+
+func TestStatusesTrackFirstBreak(t *testing.T) {
+	p, _ := FindPreset("kubernetes")
+	c := p.Config
+	c.Actions = ActionLog{At(10*time.Second, Action{Do: "pause", Proc: "A", For: Duration(20 * time.Second)})}
+	c.Duration = time.Minute
+	s, err := c.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntil(9 * time.Second)
+	for _, st := range s.Statuses(s.Now()) {
+		if !st.Holds || st.Summary() != "holds" {
+			t.Fatalf("before the pause: %+v", st)
+		}
+	}
+	s.RunUntil(29 * time.Second)
+	byName := map[string]InvariantStatus{}
+	for _, st := range s.Statuses(s.Now()) {
+		byName[st.Name] = st
+	}
+	b := byName[InvOneBeliever]
+	if b.Holds || !b.BrokenNow || b.FirstBroke < 20*time.Second || !strings.Contains(b.Detail, "A") {
+		t.Fatalf("during the overlap: %+v", b)
+	}
+	if !byName[InvOneHolder].Holds || !byName[InvTokenOrder].Holds {
+		t.Fatalf("coordinator invariants broke: %+v", byName)
+	}
+	s.RunUntil(time.Minute)
+	for _, st := range s.Statuses(s.Now()) {
+		if st.Name == InvOneBeliever && (st.BrokenNow || st.FirstBroke != b.FirstBroke || !strings.Contains(st.Summary(), "broke at")) {
+			t.Fatalf("after A woke: %+v", st)
+		}
+		if st.Name == InvStaleAccepted && st.Holds {
+			t.Fatalf("kubernetes has no fencing: A's late write must be a stale write: %+v", st)
+		}
+	}
+}
+
+func TestWriteMermaid(t *testing.T) {
+	p, _ := FindPreset("fenced-register")
+	c := p.Config
+	c.Duration = 40 * time.Second
+	s, _, err := RunSandbox(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteMermaid(&b, s.Trace, c.Duration); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"sequenceDiagram\n", "participant P0 as coordinator", "participant P1 as A",
+		"Note over P1: t=2.100s paused for 30s",
+		"Note over P0: t=", "B holds locks/leader, token 8",
+		"P1->>P3: t=32.105s write token 7", "P3--xP1: t=32.105s rejected stale token",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("diagram lacks %q:\n%s", want, out)
+		}
+	}
+	for i, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		if !strings.HasPrefix(line, "    participant ") && !strings.HasPrefix(line, "    Note over ") && !strings.Contains(line, ">>") && !strings.Contains(line, "--x") {
+			t.Errorf("line %d is not a Mermaid statement: %q", i+2, line)
+		}
+	}
+	// A long run is cut with a note, not drawn in full.
+	k, _ := FindPreset("kubernetes")
+	s, _, _ = RunSandbox(k.Config)
+	b.Reset()
+	WriteMermaid(&b, s.Trace, k.Config.Duration)
+	if n := strings.Count(b.String(), "\n"); n > MermaidMaxSteps+40 || !strings.Contains(b.String(), "more steps left out") {
+		t.Errorf("long diagram: %d lines", n)
+	}
+}
+
+// BenchmarkPresetTenMinutes runs each preset for its ten virtual minutes
+// and checks the invariants, as labctl run --preset does.
+func BenchmarkPresetTenMinutes(b *testing.B) {
+	for _, p := range Presets() {
+		b.Run(p.Name, func(b *testing.B) {
+			events := 0
+			for b.Loop() {
+				s, _, err := RunSandbox(p.Config)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events += s.Trace.Len()
+			}
+			b.ReportMetric(float64(events)/float64(b.N), "trace-events/op")
+		})
+	}
+}
+
+// BenchmarkStatusesAtTenMinutes is the invariant panel's cost per play-head
+// position at the end of the busiest single-lock preset.
+func BenchmarkStatusesAtTenMinutes(b *testing.B) {
+	p, _ := FindPreset("kubernetes")
+	s, _, err := RunSandbox(p.Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s.Statuses(p.Config.Duration)
+	}
+}

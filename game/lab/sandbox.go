@@ -1,0 +1,119 @@
+package lab
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"leaselab/core"
+	"leaselab/lessons"
+)
+
+// SandboxControls are every control the player offers: free play allows
+// them all.
+var SandboxControls = []lessons.Control{
+	lessons.CtlPause, lessons.CtlCrash, lessons.CtlPartition, lessons.CtlExpire, lessons.CtlFencing,
+	lessons.CtlWrite, lessons.CtlSetTTL, lessons.CtlIdem,
+}
+
+// SandboxPauseFor is how long the player's pause button freezes a process
+// in the sandbox.
+const SandboxPauseFor = 20 * time.Second
+
+// SandboxLesson wraps a sandbox configuration as a lesson without goals,
+// so the lab and the player run it like any lesson: its Setup builds the
+// configured world (the seed passed to Setup replaces the config's).
+func SandboxLesson(title string, cfg core.SandboxConfig) (*lessons.Lesson, error) {
+	if errs := cfg.Validate(); len(errs) > 0 {
+		_, err := cfg.Build()
+		return nil, err
+	}
+	return &lessons.Lesson{
+		ID:    "sandbox",
+		Title: title,
+		Setup: func(seed uint64, _ lessons.Knobs) (*core.Sim, error) {
+			c := cfg
+			c.Seed = seed
+			return c.Build()
+		},
+		Duration: cfg.Duration,
+		Controls: SandboxControls,
+		PauseFor: SandboxPauseFor,
+	}, nil
+}
+
+// NewSandbox starts a sandbox run of cfg at time zero.
+func NewSandbox(title string, cfg core.SandboxConfig) (*Lab, error) {
+	l, err := SandboxLesson(title, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return New(l, cfg.Seed)
+}
+
+// LessonSandbox is lesson l opened in the sandbox: its own world, script
+// and knobs, with no goals, every control, and ten minutes of time (or
+// the lesson's length, if longer).
+func LessonSandbox(l *lessons.Lesson) *lessons.Lesson {
+	c := *l
+	c.ID = "sandbox:" + l.ID
+	c.Title = "Sandbox: " + l.Title
+	c.Goals, c.Hints, c.Solution, c.SolutionKnobs = nil, nil, nil, nil
+	c.Controls = SandboxControls
+	c.Duration = max(l.Duration, 10*time.Minute)
+	if c.PauseFor == 0 {
+		c.PauseFor = SandboxPauseFor
+	}
+	return &c
+}
+
+// OpenInSandbox carries a lesson run over into the sandbox: the same
+// seed, knobs and learner's log, with the play head where it was.
+func (lb *Lab) OpenInSandbox() (*Lab, error) {
+	nl, err := New(LessonSandbox(lb.Lesson), lb.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := nl.Resume(lb.Knobs(), lb.Log()); err != nil {
+		return nil, err
+	}
+	nl.Seek(lb.Now())
+	return nl, nil
+}
+
+// Statuses are the invariants at the play head: which hold, and when
+// each first broke. They are computed once per play-head position.
+func (lb *Lab) Statuses() []core.InvariantStatus {
+	if lb.stGen != lb.gen || lb.stLen != lb.world.Sim.Trace.Len() || lb.stAt != lb.Now() || lb.st == nil {
+		lb.st = lb.world.Sim.Statuses(lb.Now())
+		lb.stGen, lb.stLen, lb.stAt = lb.gen, lb.world.Sim.Trace.Len(), lb.Now()
+	}
+	return lb.st
+}
+
+// ExportJSONL is the run so far as JSON Lines, one trace event a line.
+func (lb *Lab) ExportJSONL() []byte {
+	var b bytes.Buffer
+	lb.world.Sim.Trace.WriteJSONL(&b)
+	return b.Bytes()
+}
+
+// ExportMermaid is the run so far as a Mermaid sequence diagram.
+func (lb *Lab) ExportMermaid() []byte {
+	var b bytes.Buffer
+	core.WriteMermaid(&b, lb.world.Sim.Trace, lb.Now())
+	return b.Bytes()
+}
+
+// ExportName is a file name for an export of this run: the lesson id,
+// the seed and the play head, e.g. "sandbox-seed1-t42.5s.jsonl".
+func (lb *Lab) ExportName(ext string) string {
+	id := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(":/ ", r) {
+			return '-'
+		}
+		return r
+	}, lb.Lesson.ID)
+	return fmt.Sprintf("leaselab-%s-seed%d-t%s.%s", id, lb.Seed, core.FormatTime(lb.Now()), ext)
+}

@@ -1,0 +1,581 @@
+package game
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// Exporter saves an export of a run (name is a file name, data its
+// bytes) and says where it went: the browser downloads it, the desktop
+// writes a file.
+type Exporter func(name string, data []byte) (where string, err error)
+
+// SandboxScene is free play. First a setup panel: presets, every
+// parameter of core.SandboxConfig with its validation message under it,
+// and the live lease-policy verdict; Start is refused while a field is
+// invalid. Then the run, in the lesson player with every control, an
+// invariant panel in place of the goals (click one that broke to jump to
+// the moment it broke) and export buttons in place of the hints.
+type SandboxScene struct {
+	cfg       core.SandboxConfig
+	preset    string // the preset the setup started from
+	changed   bool   // a field was changed since
+	slowDelay time.Duration
+	fields    []*sbField
+	errs      []core.FieldError
+
+	presets     []ui.Button
+	start, back ui.Button
+	ring        *ui.FocusRing
+	names       map[ui.Focusable]string
+	style       draw.Style
+	title       ui.Rect
+	reason      ui.Rect
+	verdict     ui.Rect
+	presetHead  ui.Rect
+	cells       []ui.Rect
+
+	// Run is the run being played, nil during setup.
+	Run            *LessonScene
+	invs           [ui.MaxGoals]ui.Button
+	invAt          [ui.MaxGoals]time.Duration
+	jsonl, mermaid ui.Button
+	exported       string
+
+	onMenu func()
+	export Exporter
+}
+
+// NewSandboxScene returns the setup panel showing preset (the default
+// setup if ""). onMenu goes back to the lesson menu; export saves files
+// (nil: exports are refused with a word).
+func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxScene, error) {
+	sc := &SandboxScene{onMenu: onMenu, export: export, slowDelay: time.Second}
+	sc.fields = sandboxFields(&sc.slowDelay)
+	sc.presets = make([]ui.Button, len(core.Presets()))
+	sc.back = ui.Button{Label: "< Lessons"}
+	sc.start = ui.Button{Label: "Start", Icon: ui.IconPlay}
+	sc.names = map[ui.Focusable]string{&sc.back: "back", &sc.start: "start"}
+	items := []ui.Focusable{&sc.back}
+	for i, p := range core.Presets() {
+		sc.presets[i].Label = p.Name
+		items = append(items, &sc.presets[i])
+		sc.names[&sc.presets[i]] = "preset:" + p.Name
+	}
+	for _, f := range sc.fields {
+		items = append(items, f.widget())
+		sc.names[f.widget()] = "field:" + f.name
+	}
+	sc.ring = ui.NewFocusRing(false, append(items, &sc.start)...)
+	sc.cfg = core.DefaultSandbox()
+	if preset != "" {
+		if err := sc.UsePreset(preset); err != nil {
+			return nil, err
+		}
+	}
+	sc.check()
+	return sc, nil
+}
+
+// UsePreset loads a preset into the setup panel.
+func (sc *SandboxScene) UsePreset(name string) error {
+	p, err := core.FindPreset(name)
+	if err != nil {
+		return err
+	}
+	sc.cfg, sc.preset, sc.changed = p.Config, p.Name, false
+	sc.cfg.Names = append([]string(nil), p.Config.Names...)
+	sc.cfg.Links = append([]core.LinkConfig(nil), p.Config.Links...)
+	sc.check()
+	return nil
+}
+
+// Config returns the configuration the setup panel shows.
+func (sc *SandboxScene) Config() core.SandboxConfig { return sc.cfg }
+
+// Errors returns the configuration's field errors.
+func (sc *SandboxScene) Errors() []core.FieldError { return sc.errs }
+
+// check validates the configuration and hands each field its messages.
+func (sc *SandboxScene) check() {
+	sc.errs = sc.cfg.Validate()
+	byID := map[string][]string{}
+	for _, e := range sc.errs {
+		id := e.Field
+		if id == core.FieldFirstToken {
+			id = core.FieldTokenSource
+		}
+		byID[id] = append(byID[id], e.Msg)
+	}
+	for _, f := range sc.fields {
+		f.err = ""
+		if f.showErr {
+			f.err = strings.Join(byID[f.id], "; ")
+		}
+		if f.choices == nil && !f.slider.Dragging() {
+			f.slider.SetValue(f.get(&sc.cfg))
+		}
+		na := !f.applies(&sc.cfg)
+		f.slider.Disabled, f.button.Disabled = na, na
+		f.button.Label = f.value(&sc.cfg)
+	}
+	sc.start.Disabled = len(sc.errs) > 0
+}
+
+// title of the run: the preset's, marked when changed.
+func (sc *SandboxScene) runTitle() string {
+	p, err := core.FindPreset(sc.preset)
+	switch {
+	case err != nil:
+		return "Sandbox: your setup"
+	case sc.changed:
+		return "Sandbox: " + p.Name + ", changed"
+	}
+	return "Sandbox: " + p.Name
+}
+
+// Start runs the configuration in the player. It refuses an invalid one.
+func (sc *SandboxScene) Start() error {
+	if len(sc.errs) > 0 {
+		return fmt.Errorf("cannot start: %s", sc.errs[0])
+	}
+	lb, err := lab.NewSandbox(sc.runTitle(), sc.cfg)
+	if err != nil {
+		return err
+	}
+	lb.Lesson.Intro = sc.intro()
+	sc.play(lb)
+	return nil
+}
+
+// OpenRun plays a run carried over from a lesson (see lab.OpenInSandbox);
+// the setup panel behind it shows preset.
+func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
+	lb.Lesson.Intro = append([]string{"This is the lesson's own world with your actions so far, and every control. " +
+		"Back to the setup (Esc) to build a world of your own from any preset."}, lb.Lesson.Intro...)
+	sc.play(lb)
+}
+
+func (sc *SandboxScene) play(lb *lab.Lab) {
+	run := newLessonScene(lb, func() { sc.Run = nil })
+	p := run.Player
+	p.menu.Label = "< Setup"
+	p.GoalsTitle = "Invariants (click to jump)"
+	p.Side = sc.drawSide
+	sc.exported = ""
+	for i := range sc.invs {
+		sc.invs[i] = ui.Button{}
+		p.AddFocusable(fmt.Sprintf("inv:%d", i), &sc.invs[i])
+	}
+	sc.jsonl = ui.Button{Label: "Trace (.jsonl)"}
+	sc.mermaid = ui.Button{Label: "Diagram (.mmd)"}
+	p.AddFocusable("exportJSONL", &sc.jsonl)
+	p.AddFocusable("exportMermaid", &sc.mermaid)
+	extra := p.Extra
+	p.Extra = func() map[string]ui.Rect {
+		m := extra()
+		for i := range sc.invs {
+			if !sc.invs[i].Rect.Empty() {
+				m[fmt.Sprintf("inv:%d", i)] = sc.invs[i].Rect
+			}
+		}
+		m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
+		return m
+	}
+	sc.Run = run
+	sc.syncInvariants()
+}
+
+// intro is the run's text: where the numbers come from and what to do.
+func (sc *SandboxScene) intro() []string {
+	var out []string
+	if p, err := core.FindPreset(sc.preset); err == nil {
+		s := "Preset " + p.Name + ": " + p.Source + "."
+		if sc.changed {
+			s += " You changed some of its parameters."
+		}
+		out = append(out, s)
+	}
+	pol := sc.cfg.Policy().Check()
+	out = append(out,
+		sandboxSummary(sc.cfg),
+		strings.ToUpper(pol.Explanation[:1])+pol.Explanation[1:]+".",
+		"Click a process (or press 1-9) to pause it for 20 s, crash it, cut its link or expire its lease; T switches fencing. "+
+			"The invariants below say which hold at the play head and when each first broke. "+
+			"Export the run as a JSON Lines trace or a Mermaid sequence diagram with the buttons at the bottom.")
+	return out
+}
+
+// sandboxSummary describes a configuration in one paragraph.
+func sandboxSummary(c core.SandboxConfig) string {
+	var b strings.Builder
+	if c.Shards > 0 {
+		fmt.Fprintf(&b, "%d shards over %d workers, one lease per shard", c.Shards, c.Workers)
+	} else {
+		fmt.Fprintf(&b, "%d processes (%s) on one lock, %s recipe, %s tokens, %s workload",
+			c.Procs, strings.Join(c.ProcNames(), ", "), c.Recipe, c.TokenSource, c.Workload)
+	}
+	pol := c.Policy()
+	fmt.Fprintf(&b, "; TTL %s, renew every %s; pauses: %s", pol.TTL, pol.RenewEvery, c.Pauses.Kind)
+	if pausing(&c) {
+		fmt.Fprintf(&b, " about every %s, up to %s", c.Pauses.Every, c.Pauses.Budget())
+	}
+	fmt.Fprintf(&b, "; links %s (+%g jitter)", c.Delay, c.Jitter)
+	for _, l := range c.Links {
+		fmt.Fprintf(&b, ", %s - %s %s", l.A, l.B, l.Delay)
+	}
+	lockDelay := "off"
+	if c.LockDelay > 0 {
+		lockDelay = c.LockDelay.String()
+	}
+	fmt.Fprintf(&b, "; lock-delay %s; fencing %s; idempotency %s; seed %d; %g minutes of time.", lockDelay, onOff(c.Fencing), onOff(c.Idempotency), c.Seed, c.Duration.Minutes())
+	return b.String()
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// syncInvariants shows the invariants at the play head as the checklist.
+func (sc *SandboxScene) syncInvariants() {
+	sts := sc.Run.Lab.Statuses()
+	goals := make([]draw.Goal, 0, len(sts))
+	for i, st := range sts {
+		if i >= ui.MaxGoals {
+			break
+		}
+		goals = append(goals, draw.Goal{Text: st.Name + ": " + st.Summary(), Met: st.Holds})
+		sc.invAt[i] = st.FirstBroke
+		sc.invs[i].Disabled = st.Holds
+	}
+	for i := len(goals); i < ui.MaxGoals; i++ {
+		sc.invs[i].Disabled = true
+	}
+	sc.Run.Player.Lesson.Goals = goals
+}
+
+// Update implements Scene. When the scene switches between setup and
+// run, the new side gets an update of its own, with no input, so that it
+// is laid out before it is drawn.
+func (sc *SandboxScene) Update(st *State) error {
+	running := sc.Run
+	err := sc.update(st)
+	if err == nil && sc.Run != running {
+		in := st.Input
+		st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
+		err = sc.update(st)
+		st.Input = in
+	}
+	return err
+}
+
+func (sc *SandboxScene) update(st *State) error {
+	if sc.Run != nil {
+		return sc.updateRun(st)
+	}
+	in := &st.Input
+	sc.style = st.Style
+	sc.ring.Wrap = st.WrapFocus
+	sc.layout(st.Window, st.Style)
+	if esc := sc.ring.Update(in); esc != ui.NoEscape {
+		st.FocusEscape = esc
+	}
+	if sc.back.Update(in) || in.Keys.Has(ui.IntentBack) {
+		sc.onMenu()
+		return nil
+	}
+	for i, p := range core.Presets() {
+		if sc.presets[i].Update(in) {
+			sc.UsePreset(p.Name)
+		}
+	}
+	for _, f := range sc.fields {
+		before := f.get(&sc.cfg)
+		if f.choices != nil {
+			if f.button.Update(in) {
+				f.set(&sc.cfg, float64((int(before)+1)%len(f.choices(&sc.cfg))))
+			}
+		} else if f.slider.Update(in) {
+			f.set(&sc.cfg, f.slider.Value)
+		}
+		if f.get(&sc.cfg) != before {
+			sc.changed = true
+		}
+	}
+	sc.check()
+	if sc.start.Update(in) {
+		return sc.Start()
+	}
+	return nil
+}
+
+func (sc *SandboxScene) updateRun(st *State) error {
+	run := sc.Run
+	if err := run.Update(st); err != nil {
+		return err
+	}
+	if sc.Run == nil {
+		return nil // back to the setup
+	}
+	sc.syncInvariants() // the lesson scene just cleared the checklist
+	p := run.Player
+	l := p.layout
+	in := &st.Input
+	for i := range sc.invs {
+		sc.invs[i].Rect = l.GoalRow(i)
+		if i >= len(p.Lesson.Goals) {
+			sc.invs[i].Rect = ui.Rect{}
+		}
+		if sc.invs[i].Update(in) {
+			p.setPlaying(false)
+			run.Seek(sc.invAt[i])
+			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", secs(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
+		}
+	}
+	row := l.HintButton
+	row.W = l.Hints.W
+	g := math.Round(st.Style.U(8))
+	half := math.Floor((row.W - g) / 2)
+	sc.jsonl.Rect, row = row.CutLeft(half, g)
+	sc.mermaid.Rect = row
+	if sc.jsonl.Update(in) {
+		sc.save(run.Lab.ExportName("jsonl"), run.Lab.ExportJSONL())
+	}
+	if sc.mermaid.Update(in) {
+		sc.save(run.Lab.ExportName("mmd"), run.Lab.ExportMermaid())
+	}
+	sc.syncInvariants()
+	return nil
+}
+
+// save hands an export to the host and narrates where it went.
+func (sc *SandboxScene) save(name string, data []byte) {
+	p := sc.Run.Player
+	if sc.export == nil {
+		sc.exported = "This build cannot save files."
+	} else if where, err := sc.export(name, data); err != nil {
+		sc.exported = "Could not save " + name + ": " + err.Error()
+	} else {
+		sc.exported = fmt.Sprintf("Saved %s (%d bytes) %s", name, len(data), where)
+	}
+	p.Narrate(sc.exported)
+}
+
+// drawSide draws the invariant rows' marks and the export buttons where
+// the hints would be.
+func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
+	p := sc.Run.Player
+	s, l, th := p.style, p.layout, p.style.Theme
+	for i, g := range p.Lesson.Goals {
+		b := &sc.invs[i]
+		if !g.Met {
+			row := l.GoalRow(i)
+			side := math.Min(row.H-s.U(8), s.U(18))
+			box := ui.Rect{X: row.X, Y: row.Y + s.U(4), W: side, H: side}
+			draw.FillRoundRect(dst, box, s.U(3), th.Reject)
+			draw.CrossMark(dst, box.Center(), side*0.6, s.U(2.5), th.Background)
+		}
+		if b.Focus() == ui.FocusVisible {
+			s.FocusRing(dst, b.Rect, s.U(4))
+		} else if b.Hovered() {
+			draw.StrokeRoundRect(dst, b.Rect, s.U(4), s.U(1), th.Border)
+		}
+	}
+	s.Button(dst, &sc.jsonl)
+	s.Button(dst, &sc.mermaid)
+	msg, clr := "Export the run up to the play head.", th.TextDim
+	if sc.exported != "" {
+		msg, clr = sc.exported, th.Text
+	}
+	draw.Paragraph(dst, msg, s.Small(), l.HintText, clr)
+}
+
+// layout places the setup panel: a header (back, title, why Start is
+// refused, Start), the policy verdict, the presets on the left and the
+// fields in a grid.
+func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
+	px := func(v float64) float64 { return math.Round(s.U(v)) }
+	in := window.Inset(px(12))
+	// Past about 1300 units wide the fields would only drift apart.
+	if w := px(1300); in.W > w {
+		in.X, in.W = in.X+math.Floor((in.W-w)/2), w
+	}
+	header, in := in.CutTop(px(40), px(8))
+	sc.back.Rect, _ = header.CutLeft(px(120), 0)
+	_, rest := header.CutLeft(px(120), px(12))
+	sc.start.Rect, rest = rest.CutRight(px(130), px(12))
+	sc.title, sc.reason = rest.CutLeft(px(110), px(12))
+	sc.verdict, in = in.CutTop(px(44), px(8))
+	col, grid := in.CutLeft(px(190), px(12))
+	sc.presetHead, col = col.CutTop(px(22), px(4))
+	n := float64(len(sc.presets))
+	h := math.Min(px(34), math.Floor((col.H-(n-1)*px(4))/n))
+	for i := range sc.presets {
+		sc.presets[i].Rect, col = col.CutTop(h, px(4))
+	}
+	cols := 4
+	if grid.W < px(4*180) {
+		cols = 3
+	}
+	rows := (len(sc.fields) + cols - 1) / cols
+	gap := px(12)
+	w := math.Floor((grid.W - float64(cols-1)*gap) / float64(cols))
+	cellH := math.Min(px(96), math.Floor((grid.H-float64(rows-1)*px(4))/float64(rows)))
+	sc.cells = make([]ui.Rect, len(sc.fields))
+	for i, f := range sc.fields {
+		c := ui.Rect{X: grid.X + float64(i%cols)*(w+gap), Y: grid.Y + float64(i/cols)*(cellH+px(4)), W: w, H: cellH}
+		sc.cells[i] = c
+		_, below := c.CutTop(px(20), 0)
+		widget, _ := below.CutTop(px(28), 0)
+		if f.choices != nil {
+			f.button.Rect = widget
+		} else {
+			f.slider.Rect = widget
+		}
+	}
+}
+
+// Draw implements Scene.
+func (sc *SandboxScene) Draw(screen *ebiten.Image) {
+	if sc.Run != nil {
+		sc.Run.Draw(screen)
+		return
+	}
+	s, th := sc.style, sc.style.Theme
+	screen.Fill(th.Background)
+	s.Button(screen, &sc.back)
+	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, text.AlignStart, th.Text)
+	s.Button(screen, &sc.start)
+	if len(sc.errs) > 0 {
+		msg := fmt.Sprintf("Cannot start: %s", sc.errs[0])
+		if len(sc.errs) > 1 {
+			msg = fmt.Sprintf("Cannot start (%d problems): %s", len(sc.errs), sc.errs[0])
+		}
+		sc.drawReason(screen, msg, th.Reject)
+	} else {
+		sc.drawReason(screen, sc.runTitle(), th.TextDim)
+	}
+
+	// The live policy check.
+	v := sc.cfg.Policy().Check()
+	c := ui.Point{X: sc.verdict.X + s.U(10), Y: sc.verdict.Y + sc.verdict.H/2}
+	s.Verdict(screen, c, s.U(20), v.OK)
+	word, clr := "Policy OK: ", th.Accept
+	if !v.OK {
+		word, clr = "Policy not OK: ", th.Reject
+	}
+	r := sc.verdict
+	r.X, r.W = r.X+s.U(28), r.W-s.U(28)
+	ww := draw.Measure(s.Label())(word)
+	first, _ := r.CutTop(draw.LineHeight(s.Small()), 0)
+	draw.TextIn(screen, word, s.Label(), first, text.AlignStart, clr)
+	r.X, r.W = r.X+ww, r.W-ww
+	draw.Paragraph(screen, v.Explanation, s.Small(), r, th.Text)
+
+	draw.TextIn(screen, "Presets", s.Label(), sc.presetHead, text.AlignStart, th.TextDim)
+	for i, p := range core.Presets() {
+		b := &sc.presets[i]
+		s.Button(screen, b)
+		if p.Name == sc.preset {
+			draw.StrokeRoundRect(screen, b.Rect.Inset(s.U(2)), s.U(5), s.U(2), th.Accent)
+		}
+	}
+
+	for i, f := range sc.fields {
+		cell := sc.cells[i]
+		head, below := cell.CutTop(s.U(20), 0)
+		_, errR := below.CutTop(s.U(28), s.U(2))
+		na := !f.applies(&sc.cfg)
+		value := f.value(&sc.cfg)
+		labelClr, valueClr := th.TextDim, th.Text
+		if na {
+			value, labelClr, valueClr = "not used", th.Disabled, th.Disabled
+		}
+		if f.choices != nil {
+			s.Button(screen, &f.button)
+			value = ""
+		}
+		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
+		valR, nameR := head.CutRight(vw, s.U(6))
+		draw.TextIn(screen, ui.Ellipsize(f.label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, text.AlignStart, labelClr)
+		draw.TextIn(screen, value, s.Mono(), valR, text.AlignEnd, valueClr)
+		if f.choices == nil {
+			s.Slider(screen, &f.slider)
+		}
+		if f.err != "" {
+			lines := ui.Wrap(f.err, errR.W, draw.Measure(s.Small()))
+			lh := draw.LineHeight(s.Small())
+			max := int(math.Max(1, math.Floor(errR.H/lh)))
+			if len(lines) > max {
+				lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), errR.W, draw.Measure(s.Small())))
+			}
+			for k, line := range lines {
+				draw.TextIn(screen, line, s.Small(), ui.Rect{X: errR.X, Y: errR.Y + float64(k)*lh, W: errR.W, H: lh}, text.AlignStart, th.Reject)
+			}
+		}
+	}
+}
+
+// drawReason writes msg beside Start: one line centred on the button,
+// or a paragraph from the top when it needs more.
+func (sc *SandboxScene) drawReason(screen *ebiten.Image, msg string, clr color.Color) {
+	s := sc.style
+	if draw.Measure(s.Small())(msg) <= sc.reason.W {
+		draw.TextIn(screen, msg, s.Small(), sc.reason, text.AlignStart, clr)
+		return
+	}
+	draw.Paragraph(screen, msg, s.Small(), sc.reason, clr)
+}
+
+// Inspect implements Inspector.
+func (sc *SandboxScene) Inspect() SceneInfo {
+	if sc.Run != nil {
+		info := sc.Run.Inspect()
+		info.Name = "sandbox"
+		info.Run.Complete = false
+		return info
+	}
+	info := SceneInfo{Name: "sandbox-setup", Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "verdict": sc.verdict}}
+	var b strings.Builder
+	for i, p := range core.Presets() {
+		info.Regions["preset:"+p.Name] = sc.presets[i].Rect
+	}
+	for _, f := range sc.fields {
+		info.Regions["field:"+f.name] = f.widget().Bounds()
+		fmt.Fprintf(&b, "%s: %s", f.label, f.value(&sc.cfg))
+		if !f.applies(&sc.cfg) {
+			b.WriteString(" (not used)")
+		}
+		if f.err != "" {
+			b.WriteString(" - problem: " + f.err)
+		}
+		b.WriteString("\n\n") // one paragraph per field in the HTML mirror
+	}
+	v := sc.cfg.Policy().Check()
+	word := "Policy OK: "
+	if !v.OK {
+		word = "Policy not OK: "
+	}
+	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.runTitle() + ")", Text: word + v.Explanation + "\n\n" + b.String()}
+	if len(sc.errs) > 0 {
+		info.Mirror.Text = fmt.Sprintf("Cannot start: %s\n\n", sc.errs[0]) + info.Mirror.Text
+	}
+	if c := sc.ring.Current(); c != nil {
+		info.Focus = sc.names[c]
+	}
+	return info
+}
