@@ -1,0 +1,164 @@
+package core
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+)
+
+// Clone returns an independent copy of the world as it is now: running
+// both on gives the same traces, and changing one never changes the other.
+// The explorer snapshots a run with it so thousands of fault schedules can
+// share the simulation of their common prefix.
+//
+// What is copied: the clock, the queue (with each pending timer remapped),
+// the random source's state, the network's links, the coordinator's keys,
+// leases, locks and watches, every process and worker (their timers and
+// queued work), and the resources. What is shared: values never mutated
+// after creation (messages in flight, queued actions, process configs'
+// batches, watch records, trace events) and the trace's prefix, whose
+// slice is clipped so that either side's next event reallocates.
+func (s *Sim) Clone() *Sim {
+	c := &cloner{timers: map[*timer]*timer{}, sets: map[*shardSet]*shardSet{}}
+	pcg := *s.pcg
+	n := &Sim{
+		now: s.now, seq: s.seq, seed: s.seed, msgCount: s.msgCount,
+		pcg:       &pcg,
+		Trace:     &Trace{Events: slices.Clip(s.Trace.Events), Quiet: s.Trace.Quiet},
+		actors:    make(map[string]actor, len(s.actors)),
+		actionErr: slices.Clip(s.actionErr),
+	}
+	n.rng = rand.New(n.pcg)
+	n.queue = make(eventQueue, len(s.queue), cap(s.queue))
+	for i, e := range s.queue {
+		e.tm = c.timer(e.tm)
+		n.queue[i] = e
+	}
+	n.Net = &Network{sim: n, links: make(map[[2]string]*Link, len(s.Net.links)), Default: s.Net.Default}
+	for k, l := range s.Net.links {
+		cp := *l
+		n.Net.links[k] = &cp
+	}
+	n.Coord = s.Coord.clone(n, c)
+	// Actors other than clients, mapped so Register/Queue/Offsets point at
+	// the copies.
+	for name, a := range s.actors {
+		switch a := a.(type) {
+		case *Coordinator:
+			n.actors[name] = n.Coord
+		case *FencedRegister:
+			cp := *a
+			cp.sim = n
+			n.actors[name] = &cp
+		case *JobQueue:
+			cp := *a
+			cp.sim, cp.seen, cp.Jobs = n, maps.Clone(a.seen), slices.Clip(a.Jobs)
+			n.actors[name] = &cp
+		case *OffsetStore:
+			cp := *a
+			cp.sim, cp.Offset, cp.Highest = n, slices.Clone(a.Offset), slices.Clone(a.Highest)
+			n.actors[name] = &cp
+		}
+	}
+	if s.Register != nil {
+		n.Register = n.actors[s.Register.Name].(*FencedRegister)
+	}
+	if s.Queue != nil {
+		n.Queue = n.actors[s.Queue.Name].(*JobQueue)
+	}
+	if s.Offsets != nil {
+		n.Offsets = n.actors[s.Offsets.Name].(*OffsetStore)
+	}
+	n.clients = make([]client, len(s.clients))
+	for i, cl := range s.clients {
+		var cp client
+		switch a := cl.(type) {
+		case *Process:
+			p := *a
+			p.renewT, p.deadlineT, p.workT, p.retryT = c.timer(a.renewT), c.timer(a.deadlineT), c.timer(a.workT), c.timer(a.retryT)
+			cp = &p
+			n.procs = append(n.procs, &p)
+		case *ShardWorker:
+			w := *a
+			w.own = make(map[int]*owned, len(a.own))
+			for sh, o := range a.own {
+				oc := *o
+				w.own[sh] = &oc
+			}
+			w.renewT, w.scanT, w.commitT, w.checkT = c.timer(a.renewT), c.timer(a.scanT), c.timer(a.commitT), c.timer(a.checkT)
+			cp = &w
+			n.workers = append(n.workers, &w)
+		default:
+			panic("core: Clone: a world with a test hook client cannot be cloned")
+		}
+		b := cp.base()
+		b.sim, b.self = n, cp
+		b.pending = make([]task, len(b.pending))
+		for j, t := range cl.base().pending {
+			t.tm = c.timer(t.tm)
+			b.pending[j] = t
+		}
+		n.clients[i] = cp
+		n.actors[b.id] = cp
+	}
+	return n
+}
+
+// cloner maps shared mutable objects to their copies, so two references to
+// one timer (the queue's and the process's) stay one timer in the clone.
+type cloner struct {
+	timers map[*timer]*timer
+	sets   map[*shardSet]*shardSet
+}
+
+func (c *cloner) timer(t *timer) *timer {
+	if t == nil {
+		return nil
+	}
+	if cp, ok := c.timers[t]; ok {
+		return cp
+	}
+	cp := &timer{dead: t.dead}
+	c.timers[t] = cp
+	return cp
+}
+
+func (c *cloner) set(s *shardSet) *shardSet {
+	if s == nil {
+		return nil
+	}
+	if cp, ok := c.sets[s]; ok {
+		return cp
+	}
+	cp := &shardSet{prefix: s.prefix, keys: s.keys, owned: s.owned, count: maps.Clone(s.count)}
+	c.sets[s] = cp
+	return cp
+}
+
+func (co *Coordinator) clone(n *Sim, c *cloner) *Coordinator {
+	cp := *co
+	cp.sim = n
+	cp.kv = make(map[string]*KeyValue, len(co.kv))
+	for k, kv := range co.kv {
+		v := *kv
+		cp.kv[k] = &v
+	}
+	cp.sorted = slices.Clone(co.sorted)
+	cp.leases = make(map[LeaseID]*Lease, len(co.leases))
+	for id, l := range co.leases {
+		v := *l
+		v.keys = slices.Clone(l.keys)
+		cp.leases[id] = &v
+	}
+	cp.leaseOrder = slices.Clone(co.leaseOrder)
+	cp.locks = make(map[string]*lockState, len(co.locks))
+	for k, ls := range co.locks {
+		v := *ls
+		v.members = slices.Clone(ls.members)
+		v.set = c.set(ls.set)
+		cp.locks[k] = &v
+	}
+	cp.watches = slices.Clone(co.watches)
+	cp.buckets = slices.Clone(co.buckets)
+	return &cp
+}
