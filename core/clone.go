@@ -159,6 +159,6 @@ func (co *Coordinator) clone(n *Sim, c *cloner) *Coordinator {
 		cp.locks[k] = &v
 	}
 	cp.watches = slices.Clone(co.watches)
-	cp.buckets = slices.Clone(co.buckets)
+	cp.buckets = slices.Clip(co.buckets) // finished windows: append-only
 	return &cp
 }

@@ -137,13 +137,17 @@ func (q eventQueue) less(i, j int) bool {
 
 func (q *eventQueue) push(e event) {
 	*q = append(*q, e)
-	h := *q
-	for j := len(h) - 1; j > 0; {
+	q.up(len(*q) - 1)
+}
+
+// up restores the heap after entry j moved earlier.
+func (q eventQueue) up(j int) {
+	for j > 0 {
 		i := (j - 1) / 2
-		if !h.less(j, i) {
+		if !q.less(j, i) {
 			break
 		}
-		h[i], h[j] = h[j], h[i]
+		q[i], q[j] = q[j], q[i]
 		j = i
 	}
 }
