@@ -595,6 +595,18 @@ func (x *Explorer) pauses(yield func(struct{}) bool, w *run, prefix []Fault, f F
 	}
 	for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
 		end := f.At + l
+		if end > b.Horizon {
+			// This pause and every longer one outlast the horizon: each
+			// run is the paused world observed to the horizon.
+			broken := p.advance(inv, b.Horizon, true)
+			for ; l <= b.MaxLen; l += b.LenStep {
+				f.For = l
+				if broken && !x.record(yield, append(prefix, f), *p.bad) || !broken && !x.clean(yield, append(prefix, f)) {
+					return false
+				}
+			}
+			return true
+		}
 		if p.advance(inv, end, false) {
 			// The world paused this long already broke the invariant: so
 			// does every longer pause, whose runs are identical to here.
@@ -627,6 +639,11 @@ func (x *Explorer) finishRun(yield func(struct{}) bool, c *run, faults []Fault, 
 	if c.advance(&x.p.Invariant, x.p.Bounds.End(faults), true) {
 		return x.record(yield, faults, *c.bad)
 	}
+	return x.clean(yield, faults)
+}
+
+// clean counts a schedule that kept the invariant.
+func (x *Explorer) clean(yield func(struct{}) bool, faults []Fault) bool {
 	x.res.Tried++
 	if x.verdict != nil {
 		x.verdict(faults, nil)

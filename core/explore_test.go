@@ -126,6 +126,9 @@ func TestExploreVerdictsEqualFreshReplays(t *testing.T) {
 			MinLen: 700 * time.Millisecond, MaxLen: 25 * time.Second, LenStep: 1700 * time.Millisecond, MaxFaults: 1, Horizon: 50 * time.Second}},
 		{"fenced-writes", Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 2 * time.Second, To: 12 * time.Second, Step: 2500 * time.Millisecond,
 			MinLen: 3 * time.Second, MaxLen: 15 * time.Second, LenStep: 4 * time.Second, MaxFaults: 2, Horizon: 45 * time.Second, Settle: 4 * time.Second}},
+		// Pauses that outlast the horizon.
+		{"fenced-writes", Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 0, To: 20 * time.Second, Step: 1900 * time.Millisecond,
+			MinLen: 5 * time.Second, MaxLen: 40 * time.Second, LenStep: 3100 * time.Millisecond, MaxFaults: 1, Horizon: 30 * time.Second}},
 		{"scheduler", Bounds{Procs: []string{"api-1", "api-2"}, Kinds: []string{FaultCrash, FaultPause}, From: 0, To: 8 * time.Second, Step: 900 * time.Millisecond,
 			MinLen: time.Second, MaxLen: 14 * time.Second, LenStep: 3 * time.Second, MaxFaults: 1, Horizon: 30 * time.Second}},
 	} {
