@@ -273,3 +273,23 @@ func BenchmarkExploreFenced90k(b *testing.B) {
 		})
 	}
 }
+
+func TestParseBounds(t *testing.T) {
+	tg, _ := FindTarget("fenced-writes")
+	b, err := ParseBounds("procs=A+B,kinds=pause+crash,start=1s..5s/500ms,len=1s..20s/1s,faults=2,horizon=40s,settle=5s", tg.Bounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Procs) != 2 || len(b.Kinds) != 2 || b.From != time.Second || b.To != 5*time.Second || b.Step != 500*time.Millisecond ||
+		b.MinLen != time.Second || b.MaxLen != 20*time.Second || b.LenStep != time.Second || b.MaxFaults != 2 || b.Horizon != 40*time.Second || b.Settle != 5*time.Second {
+		t.Errorf("parsed %+v", b)
+	}
+	if tg.Bounds.Procs[0] != "A" || len(tg.Bounds.Procs) != 1 {
+		t.Errorf("parsing changed the target's defaults: %v", tg.Bounds.Procs)
+	}
+	for _, bad := range []string{"start=1s", "start=1s..2s", "len=x..1s/1s", "faults=many", "colour=red", "procs", "horizon=1s", "start=5s..1s/1s", "settle=-1s"} {
+		if _, err := ParseBounds(bad, tg.Bounds); !errors.Is(err, ErrBounds) {
+			t.Errorf("%q: %v, want a bounds error", bad, err)
+		}
+	}
+}

@@ -15,6 +15,7 @@ usage:
   labctl policy [flags]       check 2 x renew + pause budget <= ttl
   labctl lessons              list the lessons in menu order
   labctl lesson ID [--solve]  show a lesson, or run its solution and check its goals
+  labctl explore TARGET       search fault timings for the simplest break (labctl explore --help)
   labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080
   labctl help                 this text
 `
@@ -37,6 +38,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runLessons(args[1:], stdout, stderr)
 	case "lesson":
 		return runLesson(args[1:], stdout, stderr)
+	case "explore":
+		return runExplore(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
