@@ -22,6 +22,15 @@ type Target struct {
 	protects string
 }
 
+// Build returns the target's world at time zero, without any action.
+func (t *Target) Build(seed uint64) (*Sim, error) { return t.build(seed) }
+
+// Link is the permalink that replays log (a counterexample's) in this
+// target's world.
+func (t *Target) Link(seed uint64, log ActionLog) RunLink {
+	return RunLink{Kind: LinkTarget, Name: t.Name, Seed: seed, Log: log}
+}
+
 // Protection returns the switch the target's invariant depends on.
 func (t *Target) Protection() string { return t.protects }
 

@@ -40,6 +40,9 @@ const (
 	LinkLesson LinkKind = 'L'
 	// LinkScenario is a built-in scenario (Params as in labctl run).
 	LinkScenario LinkKind = 'S'
+	// LinkTarget is an explorer target's world (no params): the replay of
+	// a counterexample.
+	LinkTarget LinkKind = 'T'
 )
 
 func (k LinkKind) String() string {
@@ -48,6 +51,8 @@ func (k LinkKind) String() string {
 		return "lesson"
 	case LinkScenario:
 		return "scenario"
+	case LinkTarget:
+		return "explore target"
 	}
 	return fmt.Sprintf("kind %q", byte(k))
 }
@@ -201,7 +206,7 @@ func DecodeLink(s string) (RunLink, error) {
 	r := &linkReader{b: body[1:]}
 	var l RunLink
 	l.Kind = LinkKind(r.byte("kind"))
-	if r.err == nil && l.Kind != LinkLesson && l.Kind != LinkScenario {
+	if r.err == nil && l.Kind != LinkLesson && l.Kind != LinkScenario && l.Kind != LinkTarget {
 		return fail("unknown run kind %q", byte(l.Kind))
 	}
 	l.Name = r.string("name")

@@ -130,6 +130,11 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	for _, e := range violationLines(s.Trace, p, r.Faults, bad) {
 		fmt.Fprintln(w, " ", e.Text())
 	}
+	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(*seed, r.Log).Encode())
+	if tg.Lesson != "" {
+		ll := core.LessonLink(tg.Lesson, *seed, nil, r.Log)
+		fmt.Fprintf(w, "in the lesson player: leaselab --load %s\n  or the browser build at /%s\n", ll.Encode(), ll.Fragment())
+	}
 	return 1
 }
 
