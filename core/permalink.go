@@ -189,9 +189,14 @@ func DecodeLink(s string) (RunLink, error) {
 	case len(s) > MaxLinkLen:
 		return fail("%d characters is longer than any LeaseLab link (at most %d)", len(s), MaxLinkLen)
 	}
+	if i := strings.IndexFunc(s, func(r rune) bool {
+		return !('A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_')
+	}); i >= 0 {
+		return fail("not a LeaseLab link: character %q at %d (a link uses only A-Z a-z 0-9 - _)", []rune(s[i:])[0], i+1)
+	}
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return fail("not a LeaseLab link: %v (a link uses only A-Z a-z 0-9 - _)", err)
+		return fail("the link was cut short (%d characters cannot be whole bytes)", len(s))
 	}
 	if len(b) < 7 {
 		return fail("too short to be a link (%d bytes): it was cut off", len(b))

@@ -111,6 +111,7 @@ func TestPermalinkRejectsBadInput(t *testing.T) {
 		{"too long", strings.Repeat("A", MaxLinkLen+1), "longer than any"},
 		{"too short", "AQI", "too short"},
 		{"truncated", good[:len(good)-5], "checksum mismatch"},
+		{"cut mid byte", good[:len(good)-len(good)%4-3], "cut short"},
 		{"one char altered", altered(good, 10), "checksum mismatch"},
 		{"future version", raw([]byte{9, 'S', 1, 'x', 0, 0, 0}), "version 9"},
 		{"unknown kind", raw([]byte{1, 'Q', 1, 'x', 0, 0, 0}), "unknown run kind"},

@@ -4,6 +4,7 @@
 //	leaselab                                   # play
 //	leaselab --frames 30 --screenshot out.png  # draw 30 frames, save, exit
 //	leaselab --progress /tmp/p.json            # keep progress there instead
+//	leaselab --load AUwN...                    # open a shared run (a permalink)
 //
 // Progress is kept in <user config dir>/leaselab/progress.json (on Linux
 // ~/.config/leaselab/progress.json) unless --progress says otherwise.
@@ -33,6 +34,7 @@ func main() {
 	seek := flag.Duration("seek", 0, "with --lesson: move the play head to `T` (e.g. 30s)")
 	play := flag.Bool("play", false, "with --lesson: start playing")
 	speed := flag.Float64("speed", 1, "with --lesson: playback speed, 0.25 to 64")
+	load := flag.String("load", "", "open the run in permalink `LINK` (the text after #run=, or a whole URL)")
 	progressPath := flag.String("progress", "", "keep the learner's progress in the JSON file at `path` (default: the user config dir)")
 	flag.Parse()
 	if *screenshot != "" && *frames <= 0 {
@@ -47,8 +49,18 @@ func main() {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
 	}
 	app := game.NewApp(progressStore(*progressPath))
-	if *lesson != "" {
-		sc, err := app.OpenID(*lesson)
+	if *load != "" && *lesson != "" {
+		fmt.Fprintln(os.Stderr, "leaselab: --load and --lesson both choose the lesson; give one")
+		os.Exit(2)
+	}
+	if *lesson != "" || *load != "" {
+		var sc *game.LessonScene
+		var err error
+		if *load != "" {
+			sc, err = app.OpenLink(*load)
+		} else {
+			sc, err = app.OpenID(*lesson)
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "leaselab:", err)
 			os.Exit(2)
@@ -56,7 +68,9 @@ func main() {
 		if *solution {
 			sc.ShowSolution()
 		}
-		sc.Seek(*seek)
+		if *load == "" || *seek > 0 {
+			sc.Seek(*seek) // a link opens at its last action
+		}
 		if err := sc.SetSpeed(*speed); err != nil {
 			fmt.Fprintln(os.Stderr, "leaselab:", err)
 			os.Exit(2)
