@@ -19,7 +19,8 @@ func main() {
 	mark("main")
 	doc := js.Global().Get("document")
 	page := newPage(doc)
-	g := game.New(game.NewApp(newBrowserStore()), game.Options{
+	app := game.NewApp(newBrowserStore())
+	g := game.New(app, game.Options{
 		// boot.js reads prefers-reduced-motion before starting Go.
 		ReducedMotion: js.Global().Get("leaselabReducedMotion").Truthy(),
 		// Tab must be able to leave the canvas for the HTML beside it.
@@ -27,9 +28,11 @@ func main() {
 		OnFocusEscape: page.focusOutside,
 		OnUpdate:      page.update,
 	})
+	ln := newLinks(app, doc)
 	exposeBridge(g)
+	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
-	if err := ebiten.RunGame(&timedGame{Game: g}); err != nil {
+	if err := ebiten.RunGame(&timedGame{Game: g, before: ln.beforeUpdate}); err != nil {
 		page.fail(err)
 	}
 }
