@@ -25,6 +25,9 @@ type LessonScene struct {
 	met      []bool
 	complete bool
 
+	// finder is the "Find a break" search, for lessons it fits.
+	finder *breakFinder
+
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
 }
@@ -53,6 +56,7 @@ func NewLessonScene(l *lessons.Lesson, onMenu func()) (*LessonScene, error) {
 		sc.Player.setKnobs(newKnobPanel(lb, func(s string) { sc.Player.Narrate(s) }))
 	}
 	sc.syncGoals()
+	sc.attachBreakFinder()
 	return sc, nil
 }
 
