@@ -93,3 +93,58 @@ func TestBrowserPermalink(t *testing.T) {
 		return s.Scene.Run != nil && s.Scene.Run.Lesson == "scheduler" && s.Scene.Run.Now == 3
 	})
 }
+
+// TestBrowserFindABreak clicks "Find a break" in the fenced-writes lesson:
+// with fencing on, the search runs across frames with a progress bar and
+// can be cancelled; with fencing off, the counterexample it finds becomes
+// the lesson's run.
+func TestBrowserFindABreak(t *testing.T) {
+	ctx, srv := startChromium(t, 1440, 860)
+	b := &browser{ctx: ctx, srv: srv}
+	open := func(l core.RunLink) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+l.Fragment())); err != nil {
+			t.Fatal(err)
+		}
+		b.until(t, "the lesson", 2*time.Minute, func(s fullState) bool {
+			return s.Scene.Run != nil && s.Scene.Run.Lesson == "fenced-writes" && s.Frame > 2 && s.Scene.Regions["explore"] != nil
+		})
+	}
+	narration := func() string {
+		s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("narration").textContent`))
+		return s
+	}
+
+	// Fencing on: 3600 schedules, a search long enough to watch.
+	open(core.LessonLink("fenced-writes", 1, nil, nil))
+	b.click(t, "explore")
+	b.screenshot(t, "find-a-break-searching.png")
+	b.click(t, "explore")
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(narration(), "Cancelled after"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("cancel not reported; narration:\n%s", narration())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// Fencing off.
+	open(core.LessonLink("fenced-writes", 1, nil, brokenFencing[:1]))
+	b.click(t, "explore")
+	start := time.Now()
+	frames := b.state(t).Frame
+	for !strings.Contains(narration(), "Found the simplest break") {
+		if time.Since(start) > 3*time.Minute {
+			t.Fatalf("no break found; narration:\n%s", narration())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	st := b.state(t)
+	t.Logf("search took %s over %d frames", time.Since(start).Round(time.Millisecond), st.Frame-frames)
+	if st.Frame-frames < 2 {
+		t.Errorf("the page drew %d frames during the search: it must stay responsive", st.Frame-frames)
+	}
+	if st.Scene.Run.Now >= 1 || !st.Scene.Run.Procs[0].Paused {
+		t.Errorf("loaded run: now %v, procs %+v; want A paused near the start", st.Scene.Run.Now, st.Scene.Run.Procs)
+	}
+	b.screenshot(t, "find-a-break-found.png")
+}

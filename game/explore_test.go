@@ -35,8 +35,9 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
 	sc := r.a.current.(*LessonScene)
-	// Fencing off first, as the lesson's last goal asks.
-	if err := sc.Lab.Do(core.Action{Do: "fencing", On: false}); err != nil {
+	// Fencing off at time zero, as a link opens it: the action is due at
+	// the play head but has not fired yet.
+	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Action{Do: "fencing", On: false})}); err != nil {
 		t.Fatal(err)
 	}
 	r.tick(ui.Input{})
