@@ -112,26 +112,25 @@ type cloner struct {
 }
 
 func (c *cloner) timer(t *timer) *timer {
-	if t == nil {
-		return nil
-	}
-	if cp, ok := c.timers[t]; ok {
-		return cp
-	}
-	cp := &timer{dead: t.dead}
-	c.timers[t] = cp
-	return cp
+	return memo(c.timers, t, func() *timer { return &timer{dead: t.dead} })
 }
 
 func (c *cloner) set(s *shardSet) *shardSet {
-	if s == nil {
+	return memo(c.sets, s, func() *shardSet {
+		return &shardSet{prefix: s.prefix, keys: s.keys, owned: s.owned, count: maps.Clone(s.count)}
+	})
+}
+
+// memo returns the copy of p made so far, or makes it (nil stays nil).
+func memo[T any](seen map[*T]*T, p *T, fresh func() *T) *T {
+	if p == nil {
 		return nil
 	}
-	if cp, ok := c.sets[s]; ok {
+	if cp, ok := seen[p]; ok {
 		return cp
 	}
-	cp := &shardSet{prefix: s.prefix, keys: s.keys, owned: s.owned, count: maps.Clone(s.count)}
-	c.sets[s] = cp
+	cp := fresh()
+	seen[p] = cp
 	return cp
 }
 

@@ -83,19 +83,29 @@ const (
 // ErrPermalink wraps every decoding error.
 var ErrPermalink = errors.New("permalink")
 
-// Field mask bits, in encoding order.
+// linkFields are an action's optional text and duration fields, in
+// encoding order; bit i of an action's field mask says field i is present.
+// Token, On and OneWay follow as the next three bits.
+var linkFields = [...]struct {
+	name string
+	str  func(a *Action) *string
+	dur  func(a *Action) *Duration
+}{
+	{"process", func(a *Action) *string { return &a.Proc }, nil},
+	{"peer", func(a *Action) *string { return &a.Peer }, nil},
+	{"pause length", nil, func(a *Action) *Duration { return &a.For }},
+	{"ttl", nil, func(a *Action) *Duration { return &a.TTL }},
+	{"value", func(a *Action) *string { return &a.Value }, nil},
+	{"key", func(a *Action) *string { return &a.Key }, nil},
+	{"label", func(a *Action) *string { return &a.Label }, nil},
+}
+
 const (
-	mProc = 1 << iota
-	mPeer
-	mFor
-	mTTL
-	mValue
-	mKey
-	mLabel
-	mToken
-	mOn
-	mOneWay
-	mAll = 1<<iota - 1
+	mProc   = 1 << 0 // the first of linkFields
+	mToken  = 1 << len(linkFields)
+	mOn     = mToken << 1
+	mOneWay = mToken << 2
+	mAll    = mToken<<3 - 1
 )
 
 // Encode returns the link as base64url text (no "#run=" prefix).
@@ -114,32 +124,28 @@ func (l RunLink) Encode() string {
 		b = appendDuration(b, t.At)
 		b = binary.AppendUvarint(b, uint64(slices.Index(ActionKinds, a.Do)))
 		mask := 0
-		for bit, set := range []bool{a.Proc != "", a.Peer != "", a.For != 0, a.TTL != 0, a.Value != "", a.Key != "", a.Label != "", a.Token != 0, a.On, a.OneWay} {
-			if set {
-				mask |= 1 << bit
+		for i, f := range linkFields {
+			if f.str != nil && *f.str(&a) != "" || f.dur != nil && *f.dur(&a) != 0 {
+				mask |= 1 << i
 			}
+		}
+		if a.Token != 0 {
+			mask |= mToken
+		}
+		if a.On {
+			mask |= mOn
+		}
+		if a.OneWay {
+			mask |= mOneWay
 		}
 		b = binary.AppendUvarint(b, uint64(mask))
-		for _, s := range []struct {
-			bit int
-			v   string
-		}{{mProc, a.Proc}, {mPeer, a.Peer}} {
-			if mask&s.bit != 0 {
-				b = appendString(b, s.v)
-			}
-		}
-		if mask&mFor != 0 {
-			b = appendDuration(b, a.For)
-		}
-		if mask&mTTL != 0 {
-			b = appendDuration(b, a.TTL)
-		}
-		for _, s := range []struct {
-			bit int
-			v   string
-		}{{mValue, a.Value}, {mKey, a.Key}, {mLabel, a.Label}} {
-			if mask&s.bit != 0 {
-				b = appendString(b, s.v)
+		for i, f := range linkFields {
+			switch {
+			case mask&(1<<i) == 0:
+			case f.str != nil:
+				b = appendString(b, *f.str(&a))
+			default:
+				b = appendDuration(b, *f.dur(&a))
 			}
 		}
 		if mask&mToken != 0 {
@@ -330,26 +336,14 @@ func (r *linkReader) action(i int) (Timed, error) {
 	}
 	a := &t.Action
 	a.Do = ActionKinds[do]
-	if mask&mProc != 0 {
-		a.Proc = r.string("process")
-	}
-	if mask&mPeer != 0 {
-		a.Peer = r.string("peer")
-	}
-	if mask&mFor != 0 {
-		a.For = r.duration("pause length")
-	}
-	if mask&mTTL != 0 {
-		a.TTL = r.duration("ttl")
-	}
-	if mask&mValue != 0 {
-		a.Value = r.string("value")
-	}
-	if mask&mKey != 0 {
-		a.Key = r.string("key")
-	}
-	if mask&mLabel != 0 {
-		a.Label = r.string("label")
+	for i, f := range linkFields {
+		switch {
+		case mask&(1<<i) == 0:
+		case f.str != nil:
+			*f.str(a) = r.string(f.name)
+		default:
+			*f.dur(a) = r.duration(f.name)
+		}
 	}
 	if mask&mToken != 0 {
 		tok := r.uvarint("token")
