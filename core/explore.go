@@ -746,6 +746,36 @@ func (p Problem) Replay(faults []Fault) (*Sim, *Event, error) {
 	return s, nil, nil
 }
 
+// Refusals summarises what the protected resources refused in a trace:
+// what fencing or idempotency did in a run that kept its invariant.
+func Refusals(t *Trace) string {
+	var writes, offsets, jobs int
+	for i := range t.Events {
+		e := &t.Events[i]
+		switch {
+		case e.Kind == KindWrite && e.Get("result") == RejectedStale:
+			writes++
+		case e.Kind == KindOffset && e.Get("result") == RejectedStale:
+			offsets++
+		case e.Kind == KindEnqueue && e.Get("result") == JobDuplicateIgnored:
+			jobs++
+		}
+	}
+	var parts []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{{writes, "stale write rejected", "stale writes rejected"}, {offsets, "stale offset commit rejected", "stale offset commits rejected"}, {jobs, "duplicate job ignored", "duplicate jobs ignored"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, plural(c.n, c.one, c.many)))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing needed refusing"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // node returns the process's or worker's node, or nil.
 func (s *Sim) node(name string) *node {
 	for _, c := range s.clients {

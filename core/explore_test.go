@@ -61,6 +61,7 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 			if !r.Found || len(r.Faults) != 1 || !r.Complete {
 				t.Fatalf("protection off: %s", r.Summary())
 			}
+			faults := r.Faults
 			s, bad, err := off.Replay(r.Faults)
 			if err != nil {
 				t.Fatal(err)
@@ -87,6 +88,11 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 			}
 			if !strings.HasPrefix(r.Summary(), "no violation within bounds") {
 				t.Errorf("summary %q", r.Summary())
+			}
+			// The counterexample beside its fix: the protection refuses.
+			fixed, still, _ := on.Replay(faults)
+			if still != nil || Refusals(fixed.Trace) == "nothing needed refusing" {
+				t.Errorf("with protection, %v: violation %v, refusals %q", faults, still, Refusals(fixed.Trace))
 			}
 		})
 	}

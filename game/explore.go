@@ -204,6 +204,9 @@ func (f *breakFinder) finish() {
 		f.status = "Break: " + what
 		p.Narrate(fmt.Sprintf("Found the simplest break after %d schedules: %s. At %s: %s. Loaded as your run: press Play to watch it.",
 			r.Tried, what, core.FormatTime(r.Violation.At), lab.Narrate(&r.Violation)))
+		if line := f.withProtection(r.Faults); line != "" {
+			p.Narrate(line)
+		}
 		return
 	case !r.Complete:
 		f.status = fmt.Sprintf("Cancelled after %d of %.0f schedules", r.Tried, r.Total)
@@ -213,6 +216,33 @@ func (f *breakFinder) finish() {
 		return
 	}
 	p.Narrate(f.status)
+}
+
+// withProtection replays the counterexample with the protection switched
+// on (when the search ran with it off) and says what changed: the same
+// schedule, side by side with its fix.
+func (f *breakFinder) withProtection(faults []core.Fault) string {
+	base := f.problem.Base[0]
+	if base.On {
+		return ""
+	}
+	fixed := f.problem
+	on := base
+	on.On = true
+	fixed.Base = core.ActionLog{on}
+	l, seed, knobs := f.sc.Lab.Lesson, f.sc.Lab.Seed, f.knobs
+	fixed.Build = func() (*core.Sim, error) {
+		w, err := l.StartWith(seed, knobs, fixed.Base)
+		if err != nil {
+			return nil, err
+		}
+		return w.Sim, nil
+	}
+	s, bad, err := fixed.Replay(faults)
+	if err != nil || bad != nil {
+		return ""
+	}
+	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.spec.protects, f.spec.invariant.Name, core.Refusals(s.Trace))
 }
 
 // Draw implements View: the progress bar or the last verdict, and the

@@ -130,6 +130,16 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	for _, e := range violationLines(s.Trace, p, r.Faults, bad) {
 		fmt.Fprintln(w, " ", e.Text())
 	}
+	if off {
+		// The same schedule beside its fix.
+		if fixed, still, err := tg.Problem(*seed, false, b).Replay(r.Faults); err == nil {
+			if still == nil {
+				fmt.Fprintf(w, "\nwith %s on, the same schedule keeps the invariant: %s\n", tg.Protection(), core.Refusals(fixed.Trace))
+			} else {
+				fmt.Fprintf(w, "\nwith %s on, the same schedule still breaks it: %s\n", tg.Protection(), still.Text())
+			}
+		}
+	}
 	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(*seed, r.Log).Encode())
 	if tg.Lesson != "" {
 		ll := core.LessonLink(tg.Lesson, *seed, nil, r.Log)

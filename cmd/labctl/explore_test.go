@@ -12,7 +12,7 @@ func TestExploreFindsTheStaleWriteWithFencingOff(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1: %s%s", code, out, errs)
 	}
-	for _, want := range []string{"VIOLATION: no stale write accepted", "t=0.000s fencing off", "pause A for", `"do":"pause","proc":"A"`, "storage stale.accepted from=A token=7 highest=8", "A resume"} {
+	for _, want := range []string{"VIOLATION: no stale write accepted", "t=0.000s fencing off", "with fencing on, the same schedule keeps the invariant: 1 stale write rejected", "pause A for", `"do":"pause","proc":"A"`, "storage stale.accepted from=A token=7 highest=8", "A resume"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -35,7 +35,8 @@ func TestExploreProvesTheFixWithFencingOn(t *testing.T) {
 
 func TestExploreOtherTargets(t *testing.T) {
 	out, _, code := labctl(t, "", "explore", "scheduler", "--no-idempotency")
-	if code != 1 || !strings.Contains(out, `result="duplicate executed"`) || !strings.Contains(out, "t=0.000s idempotency off") {
+	if code != 1 || !strings.Contains(out, `result="duplicate executed"`) || !strings.Contains(out, "t=0.000s idempotency off") ||
+		!strings.Contains(out, "with idempotency on, the same schedule keeps the invariant: 1 duplicate job ignored") {
 		t.Errorf("scheduler, idempotency off: exit %d\n%s", code, out)
 	}
 	out, _, code = labctl(t, "", "explore", "scheduler")
