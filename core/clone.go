@@ -29,10 +29,12 @@ func (s *Sim) Clone() *Sim {
 		actionErr: slices.Clip(s.actionErr),
 	}
 	n.rng = rand.New(n.pcg)
-	n.queue = make(eventQueue, len(s.queue), cap(s.queue))
-	for i, e := range s.queue {
-		e.tm = c.timer(e.tm)
-		n.queue[i] = e
+	n.queue = slices.Clone(s.queue)
+	n.free = slices.Clone(s.free)
+	n.tasks = make([]task, len(s.tasks))
+	for i, t := range s.tasks {
+		t.tm = c.timer(t.tm)
+		n.tasks[i] = t
 	}
 	n.Net = &Network{sim: n, links: make(map[[2]string]*Link, len(s.Net.links)), Default: s.Net.Default}
 	for k, l := range s.Net.links {

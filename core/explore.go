@@ -794,7 +794,7 @@ func (s *Sim) node(name string) *node {
 func (s *Sim) movePauseEnd(n *node, t time.Duration) bool {
 	for i := range s.queue {
 		e := &s.queue[i]
-		if e.kind == evResume && e.node == n.idx && e.n == n.pauses && e.epoch == n.epoch {
+		if tk := &s.tasks[e.slot]; tk.kind == evResume && tk.node == n.idx && tk.n == n.pauses && tk.epoch == n.epoch {
 			if t < s.now {
 				t = s.now
 			}

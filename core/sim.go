@@ -22,6 +22,8 @@ type Sim struct {
 	now   time.Duration
 	seq   uint64
 	queue eventQueue
+	tasks []task  // payloads of queued events, by slot
+	free  []int32 // empty slots of tasks
 	pcg   *rand.PCG
 	rng   *rand.Rand
 	seed  uint64
@@ -51,17 +53,21 @@ type actor interface {
 }
 
 // event is one entry of the queue: a task due at a time. Events are plain
-// data (no closures), so a running world can be cloned (clone.go).
+// data (no closures), so a running world can be cloned (clone.go). The
+// heap holds only the ordering key and a slot in Sim.tasks, so sifting
+// moves 24 pointer-free bytes, not the task.
 type event struct {
 	at time.Duration
-	// late events (learner actions) fire after every ordinary event due at
-	// the same instant, including ones scheduled meanwhile. So an action
-	// applied live, after the clock has reached t, and the same action
-	// replayed from a log fire in the same order: replays are exact.
-	late bool
-	seq  uint64
-	task
+	// order is late<<63 | seq. Late events (learner actions) fire after
+	// every ordinary event due at the same instant, including ones
+	// scheduled meanwhile. So an action applied live, after the clock has
+	// reached t, and the same action replayed from a log fire in the same
+	// order: replays are exact.
+	order uint64
+	slot  int32
 }
+
+const lateBit = 1 << 63
 
 // evKind says who handles an event when it fires.
 type evKind uint8
@@ -129,10 +135,7 @@ func (q eventQueue) less(i, j int) bool {
 	if q[i].at != q[j].at {
 		return q[i].at < q[j].at
 	}
-	if q[i].late != q[j].late {
-		return !q[i].late
-	}
-	return q[i].seq < q[j].seq
+	return q[i].order < q[j].order
 }
 
 func (q *eventQueue) push(e event) {
@@ -208,7 +211,7 @@ func (s *Sim) at(t time.Duration, tk task) {
 		t = s.now
 	}
 	s.seq++
-	s.queue.push(event{at: t, seq: s.seq, task: tk})
+	s.queue.push(event{at: t, order: s.seq, slot: s.park(tk)})
 }
 
 // atLate schedules tk at t after every ordinary event due then.
@@ -217,7 +220,19 @@ func (s *Sim) atLate(t time.Duration, tk task) {
 		t = s.now
 	}
 	s.seq++
-	s.queue.push(event{at: t, late: true, seq: s.seq, task: tk})
+	s.queue.push(event{at: t, order: lateBit | s.seq, slot: s.park(tk)})
+}
+
+// park stores a task until its event fires and returns its slot.
+func (s *Sim) park(tk task) int32 {
+	if n := len(s.free); n > 0 {
+		i := s.free[n-1]
+		s.free = s.free[:n-1]
+		s.tasks[i] = tk
+		return i
+	}
+	s.tasks = append(s.tasks, tk)
+	return int32(len(s.tasks) - 1)
 }
 
 // Step fires the next event and reports whether there was one.
@@ -227,7 +242,10 @@ func (s *Sim) Step() bool {
 	}
 	e := s.queue.pop()
 	s.now = e.at
-	s.fire(e.task)
+	tk := s.tasks[e.slot]
+	s.tasks[e.slot] = task{}
+	s.free = append(s.free, e.slot)
+	s.fire(tk)
 	return true
 }
 
