@@ -75,6 +75,17 @@ func (sc *LessonScene) attachBreakFinder() {
 	p.names[&f.btn] = "explore"
 	p.ring.Set(p.focusables()...)
 	p.tips = append(p.tips, tip{ui.Tooltip{Text: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Delay: tooltipDelay}, &f.btn})
+	if back := p.OnMenu; back != nil {
+		// Leaving the lesson ends its search (and the coroutine it runs on).
+		p.OnMenu = func() {
+			if f.x != nil {
+				f.x.Cancel()
+				f.x = nil
+				f.btn.Label = "Find a break"
+			}
+			back()
+		}
+	}
 	extra := p.Extra
 	p.Extra = func() map[string]ui.Rect {
 		m := map[string]ui.Rect{}
