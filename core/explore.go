@@ -240,7 +240,9 @@ type Problem struct {
 // Result is the outcome of a search.
 type Result struct {
 	// Found reports a counterexample: Faults, and Log (Base + faults) to
-	// replay it; Violation is the first event that broke the invariant.
+	// replay it; Violation is the first event that broke the invariant
+	// (its Seq means nothing: search worlds keep no trace; Problem.Replay
+	// gives the run with its full trace).
 	Found     bool
 	Faults    []Fault
 	Log       ActionLog
@@ -289,8 +291,8 @@ func (r Result) Summary() string {
 	return "no violation within bounds: " + cover
 }
 
-// run is one world under observation: how much of its trace has been
-// checked and how many events matched so far.
+// run is one world under observation and how many of its events matched
+// the invariant so far.
 type run struct {
 	s       *Sim
 	matched int
