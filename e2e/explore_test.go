@@ -18,9 +18,10 @@ var brokenFencing = core.ActionLog{
 	core.At(100*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(12500 * time.Millisecond)}),
 }
 
-// TestBrowserPermalink opens a run from a #run= link, shares it back, and
-// checks that a bad link is explained and changes nothing.
-func TestBrowserPermalink(t *testing.T) {
+// TestBrowserPermalinkAndFindABreak opens a run from a #run= link, shares
+// it back, checks that a bad link is explained and changes nothing, then
+// runs "Find a break" (one browser for both saves a start-up).
+func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 	ctx, srv := startChromium(t, 1440, 860)
 	b := &browser{ctx: ctx, srv: srv}
 	link := core.LessonLink("fenced-writes", 1, nil, brokenFencing)
@@ -92,15 +93,15 @@ func TestBrowserPermalink(t *testing.T) {
 	b.until(t, "the second link", time.Minute, func(s fullState) bool {
 		return s.Scene.Run != nil && s.Scene.Run.Lesson == "scheduler" && s.Scene.Run.Now == 3
 	})
+	t.Run("FindABreak", func(t *testing.T) { findABreak(t, b) })
 }
 
-// TestBrowserFindABreak clicks "Find a break" in the fenced-writes lesson:
-// with fencing on, the search runs across frames with a progress bar and
-// can be cancelled; with fencing off, the counterexample it finds becomes
-// the lesson's run.
-func TestBrowserFindABreak(t *testing.T) {
-	ctx, srv := startChromium(t, 1440, 860)
-	b := &browser{ctx: ctx, srv: srv}
+// findABreak clicks "Find a break" in the fenced-writes lesson: with
+// fencing on, the search runs across frames with a progress bar and can be
+// cancelled; with fencing off, the counterexample it finds becomes the
+// lesson's run.
+func findABreak(t *testing.T, b *browser) {
+	ctx, srv := b.ctx, b.srv
 	open := func(l core.RunLink) {
 		t.Helper()
 		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+l.Fragment())); err != nil {

@@ -59,6 +59,11 @@ type breakFinder struct {
 	status  string
 	bar     ui.Rect
 	clock   func() time.Time
+	// draws counts frames drawn; a search slice runs once per drawn frame
+	// (every update until the first draw): when drawing is slow, the game
+	// loop runs several updates per frame to catch up, and a slice in each
+	// would starve the page.
+	draws, slicedAt int
 }
 
 // attachBreakFinder adds the button to lessons the explorer fits.
@@ -116,7 +121,8 @@ func (f *breakFinder) Update(st *State, area ui.Rect) error {
 			f.finish()
 		}
 	}
-	if f.x != nil {
+	if f.x != nil && (f.draws == 0 || f.draws != f.slicedAt) {
+		f.slicedAt = f.draws
 		f.step()
 	}
 	return nil
@@ -259,6 +265,7 @@ func (f *breakFinder) withProtection(faults []core.Fault) string {
 // Draw implements View: the progress bar or the last verdict, and the
 // button, in the world's caption row.
 func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
+	f.draws++
 	th := s.Theme
 	if f.x != nil {
 		tried, total := f.x.Progress()
