@@ -82,11 +82,7 @@ func (s *Sim) Clone() *Sim {
 			n.procs = append(n.procs, &p)
 		case *ShardWorker:
 			w := *a
-			w.own = make(map[int]*owned, len(a.own))
-			for sh, o := range a.own {
-				oc := *o
-				w.own[sh] = &oc
-			}
+			w.own = deepMap(a.own, nil)
 			w.renewT, w.scanT, w.commitT, w.checkT = c.timer(a.renewT), c.timer(a.scanT), c.timer(a.commitT), c.timer(a.checkT)
 			cp = &w
 			n.workers = append(n.workers, &w)
@@ -123,6 +119,20 @@ func (c *cloner) set(s *shardSet) *shardSet {
 	})
 }
 
+// deepMap copies a map of pointers and the values they point to; fix, if
+// set, then deepens each copied value.
+func deepMap[K comparable, V any](m map[K]*V, fix func(*V)) map[K]*V {
+	out := make(map[K]*V, len(m))
+	for k, p := range m {
+		v := *p
+		if fix != nil {
+			fix(&v)
+		}
+		out[k] = &v
+	}
+	return out
+}
+
 // memo returns the copy of p made so far, or makes it (nil stays nil).
 func memo[T any](seen map[*T]*T, p *T, fresh func() *T) *T {
 	if p == nil {
@@ -139,26 +149,14 @@ func memo[T any](seen map[*T]*T, p *T, fresh func() *T) *T {
 func (co *Coordinator) clone(n *Sim, c *cloner) *Coordinator {
 	cp := *co
 	cp.sim = n
-	cp.kv = make(map[string]*KeyValue, len(co.kv))
-	for k, kv := range co.kv {
-		v := *kv
-		cp.kv[k] = &v
-	}
+	cp.kv = deepMap(co.kv, nil)
 	cp.sorted = slices.Clone(co.sorted)
-	cp.leases = make(map[LeaseID]*Lease, len(co.leases))
-	for id, l := range co.leases {
-		v := *l
-		v.keys = slices.Clone(l.keys)
-		cp.leases[id] = &v
-	}
+	cp.leases = deepMap(co.leases, func(l *Lease) { l.keys = slices.Clone(l.keys) })
 	cp.leaseOrder = slices.Clone(co.leaseOrder)
-	cp.locks = make(map[string]*lockState, len(co.locks))
-	for k, ls := range co.locks {
-		v := *ls
-		v.members = slices.Clone(ls.members)
-		v.set = c.set(ls.set)
-		cp.locks[k] = &v
-	}
+	cp.locks = deepMap(co.locks, func(ls *lockState) {
+		ls.members = slices.Clone(ls.members)
+		ls.set = c.set(ls.set)
+	})
 	cp.watches = slices.Clone(co.watches)
 	cp.buckets = slices.Clip(co.buckets) // finished windows: append-only
 	return &cp

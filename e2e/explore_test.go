@@ -11,11 +11,23 @@ import (
 	"leaselab/core"
 )
 
-// The explorer's counterexample for fenced-writes, as labctl explore
-// prints it: fencing off, then A paused at 0.1 s for 12.5 s.
-var brokenFencing = core.ActionLog{
-	core.At(0, core.Action{Do: "fencing", On: false}),
-	core.At(100*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(12500 * time.Millisecond)}),
+// brokenFencing is the explorer's counterexample for fenced-writes with
+// fencing off (the switch, then a pause of A), found as labctl finds it.
+func brokenFencing(t *testing.T) core.ActionLog {
+	t.Helper()
+	tg, err := core.FindTarget("fenced-writes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := core.NewExplorer(tg.Problem(1, true, tg.Bounds), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := x.Run()
+	if err != nil || !r.Found || len(r.Log) != 2 || r.Log[1].Do != "pause" {
+		t.Fatalf("no counterexample to open: %s (%v)", r.Summary(), err)
+	}
+	return r.Log
 }
 
 // TestBrowserPermalinkAndFindABreak opens a run from a #run= link, shares
@@ -24,7 +36,8 @@ var brokenFencing = core.ActionLog{
 func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 	ctx, srv := startChromium(t, 1440, 860)
 	b := &browser{ctx: ctx, srv: srv}
-	link := core.LessonLink("fenced-writes", 1, nil, brokenFencing)
+	broken := brokenFencing(t)
+	link := core.LessonLink("fenced-writes", 1, nil, broken)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+link.Fragment())); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +71,7 @@ func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 		t.Fatalf("share: %s (%v)", raw, err)
 	}
 	got, err := core.DecodeLink(shared.Fragment)
-	if err != nil || got.Name != "fenced-writes" || len(got.Log) != 2 || got.Log[1] != brokenFencing[1] {
+	if err != nil || got.Name != "fenced-writes" || len(got.Log) != 2 || got.Log[1] != broken[1] {
 		t.Fatalf("shared link %q decodes to %+v (%v)", shared.Fragment, got, err)
 	}
 	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
@@ -93,14 +106,14 @@ func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 	b.until(t, "the second link", time.Minute, func(s fullState) bool {
 		return s.Scene.Run != nil && s.Scene.Run.Lesson == "scheduler" && s.Scene.Run.Now == 3
 	})
-	t.Run("FindABreak", func(t *testing.T) { findABreak(t, b) })
+	t.Run("FindABreak", func(t *testing.T) { findABreak(t, b, broken[:1]) })
 }
 
 // findABreak clicks "Find a break" in the fenced-writes lesson: with
 // fencing on, the search runs across frames with a progress bar and can be
 // cancelled; with fencing off, the counterexample it finds becomes the
 // lesson's run.
-func findABreak(t *testing.T, b *browser) {
+func findABreak(t *testing.T, b *browser, fencingOff core.ActionLog) {
 	ctx, srv := b.ctx, b.srv
 	open := func(l core.RunLink) {
 		t.Helper()
@@ -129,7 +142,7 @@ func findABreak(t *testing.T, b *browser) {
 	}
 
 	// Fencing off.
-	open(core.LessonLink("fenced-writes", 1, nil, brokenFencing[:1]))
+	open(core.LessonLink("fenced-writes", 1, nil, fencingOff))
 	b.click(t, "explore")
 	start := time.Now()
 	frames := b.state(t).Frame
