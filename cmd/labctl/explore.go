@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -174,7 +175,8 @@ func violationLines(t *core.Trace, p core.Problem, faults []core.Fault, bad *cor
 	if bad != nil {
 		out = append(out, contextBefore(t, bad, 3, out)...)
 	}
-	return sortBySeq(out)
+	slices.SortFunc(out, func(a, b core.Event) int { return a.Seq - b.Seq })
+	return out
 }
 
 func contextBefore(t *core.Trace, bad *core.Event, n int, have []core.Event) []core.Event {
@@ -192,14 +194,6 @@ func contextBefore(t *core.Trace, bad *core.Event, n int, have []core.Event) []c
 	return out
 }
 
-func sortBySeq(es []core.Event) []core.Event {
-	for i := 1; i < len(es); i++ {
-		for j := i; j > 0 && es[j].Seq < es[j-1].Seq; j-- {
-			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
-	return es
-}
 
 // progressBar redraws one line with \r while a search runs.
 type progressBar struct {
