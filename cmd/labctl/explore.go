@@ -194,7 +194,6 @@ func contextBefore(t *core.Trace, bad *core.Event, n int, have []core.Event) []c
 	return out
 }
 
-
 // progressBar redraws one line with \r while a search runs.
 type progressBar struct {
 	w     io.Writer
