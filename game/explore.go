@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -109,10 +110,11 @@ func (f *breakFinder) Searching() bool { return f.x != nil }
 func (f *breakFinder) Update(st *State, area ui.Rect) error {
 	s := st.Style
 	caption, _, _ := ui.WorldFrame(area, s.Unit)
-	w := s.U(150)
-	f.btn.Rect = ui.Rect{X: caption.X + caption.W - s.U(118) - w, Y: caption.Y - s.U(4), W: w, H: caption.H + s.U(8)}
-	left := caption.X + s.U(64)
-	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.btn.Rect.X - s.U(12) - left, H: caption.H}
+	px := func(v float64) float64 { return math.Round(s.U(v)) } // crisp edges
+	w := px(150)
+	f.btn.Rect = ui.Rect{X: caption.X + caption.W - px(118) - w, Y: caption.Y - px(4), W: w, H: caption.H + px(8)}
+	left := caption.X + px(64)
+	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.btn.Rect.X - px(12) - left, H: caption.H}
 	if f.btn.Update(&st.Input) {
 		if f.x == nil {
 			f.start()

@@ -1,11 +1,13 @@
 package game
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"leaselab/core"
+	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
 
@@ -109,6 +111,33 @@ func TestFindABreakOnlyWhereItFits(t *testing.T) {
 		l, err := NewApp(nil).OpenID(id)
 		if err != nil || l.finder == nil {
 			t.Errorf("%s: no finder (%v)", id, err)
+		}
+	}
+}
+
+// The button and the progress bar fit the world's caption row beside the
+// "World" label and the clock, from the smallest window to a large one.
+func TestFindABreakFitsTheCaptionRow(t *testing.T) {
+	for _, size := range [][2]float64{{640, 400}, {1024, 700}, {1280, 800}, {1920, 1080}} {
+		r := rigWith(t, nil)
+		r.st.Window = ui.Rect{W: size[0], H: size[1]}
+		r.st.Style = draw.NewStyle(ui.UnitFor(size[0], size[1], 1))
+		r.click("lesson:fenced-writes")
+		sc := r.a.current.(*LessonScene)
+		r.tick(ui.Input{})
+		s := r.st.Style
+		caption, _, _ := ui.WorldFrame(sc.Player.layout.World, s.Unit)
+		btn, bar := sc.finder.btn.Rect, sc.finder.bar
+		label := caption.X + draw.Measure(s.Label())("World")
+		clock := caption.X + caption.W - draw.Measure(s.Mono())("t = 100.000s")
+		if bar.X < label || bar.W < s.U(60) || bar.X+bar.W > btn.X || btn.X+btn.W > clock {
+			t.Errorf("%vx%v: label ends %.0f, bar %+v, button %+v, clock starts %.0f", size[0], size[1], label, bar, btn, clock)
+		}
+		if btn.X != math.Round(btn.X) || btn.W != math.Round(btn.W) || bar.W != math.Round(bar.W) {
+			t.Errorf("%vx%v: edges off the pixel grid: button %+v, bar %+v", size[0], size[1], btn, bar)
+		}
+		if w := draw.Measure(s.Label())("Cancel search") + s.U(20); btn.W < w {
+			t.Errorf("%vx%v: button %.0f wide, its label needs %.0f", size[0], size[1], btn.W, w)
 		}
 	}
 }
