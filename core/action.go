@@ -160,7 +160,7 @@ func (s *Sim) Schedule(log ActionLog) {
 // applying a learner's click does ScheduleAction(Now(), a) then
 // RunUntil(Now()): the same order a replay of the log produces.
 func (s *Sim) ScheduleAction(t time.Duration, a Action) {
-	s.atLate(t, func() { s.Apply(a) })
+	s.atLate(t, task{kind: evAction, act: &a})
 }
 
 // Apply performs an action now. A bad action is traced and returned as an
@@ -232,12 +232,12 @@ func (s *Sim) apply(a Action) error {
 		}
 		// The application decides to write on its own thread: if the
 		// process is paused, the decision waits for the resume.
-		p.run(func() { p.write(a.Value, a.Label, a.Token) })
+		p.run(task{fn: fnWrite, act: &a})
 	case "release":
 		if p == nil {
 			return fmt.Errorf("release: %q is not a lock-holding process", a.Proc)
 		}
-		p.run(p.Release)
+		p.run(task{fn: fnRelease})
 	case "expire":
 		var id LeaseID
 		if p != nil {
@@ -276,9 +276,9 @@ func (s *Sim) apply(a Action) error {
 		s.Queue.Idempotency = a.On
 		s.Trace.add(s.now, "learner", KindSetting, S("name", "idempotency"), S("value", onOff(a.On)))
 	case "delete":
-		n.run(func() { n.send(CoordinatorName, deleteReq{Key: a.Key}) })
+		n.run(task{fn: fnDelete, act: &a})
 	case "put":
-		n.run(func() { n.send(CoordinatorName, putReq{Key: a.Key, Value: a.Value}) })
+		n.run(task{fn: fnPut, act: &a})
 	}
 	return nil
 }

@@ -91,7 +91,8 @@ type Coordinator struct {
 	watches    []*watch
 	sweepArmed bool
 	nextWatch  int
-	buckets    []int32 // requests per 100 ms of virtual time
+	buckets    []int32 // requests per finished 100 ms window of virtual time
+	current    int32   // requests in window len(buckets)
 }
 
 type watch struct {
@@ -343,17 +344,27 @@ func (c *Coordinator) Watchers(key string) int {
 func (c *Coordinator) countRequest() {
 	c.Requests++
 	b := int(c.sim.now / (100 * time.Millisecond))
-	for len(c.buckets) <= b {
-		c.buckets = append(c.buckets, 0)
+	for len(c.buckets) < b {
+		c.buckets = append(c.buckets, c.current)
+		c.current = 0
 	}
-	c.buckets[b]++
+	c.current++
+}
+
+// series returns requests per 100 ms window up to the last one with a
+// request. Finished windows never change, so clones share them.
+func (c *Coordinator) series() []int32 {
+	if len(c.buckets) == 0 && c.current == 0 {
+		return nil
+	}
+	return append(slices.Clip(c.buckets), c.current)
 }
 
 // PeakLoad returns the largest number of requests received in any 100 ms
 // window so far, and when that window started.
 func (c *Coordinator) PeakLoad() (int, time.Duration) {
 	best, at := 0, 0
-	for i, n := range c.buckets {
+	for i, n := range c.series() {
 		if int(n) > best {
 			best, at = int(n), i
 		}
@@ -362,7 +373,7 @@ func (c *Coordinator) PeakLoad() (int, time.Duration) {
 }
 
 // LoadSeries returns requests per 100 ms window from time zero.
-func (c *Coordinator) LoadSeries() []int32 { return append([]int32(nil), c.buckets...) }
+func (c *Coordinator) LoadSeries() []int32 { return c.series() }
 
 func (c *Coordinator) reply(to string, m Message) { c.sim.Net.send(CoordinatorName, to, m) }
 

@@ -127,7 +127,7 @@ func TestExpiredLeasesAreFoundByHalfSecondSweep(t *testing.T) {
 			s := NewSim(1)
 			ttl := 3 * time.Second
 			var l *Lease
-			s.at(grantAt, func() { l = s.Coord.Grant("client", ttl) })
+			newHook(s, "test").do(grantAt, func() { l = s.Coord.Grant("client", ttl) })
 			s.RunUntil(10 * time.Second)
 			exp := s.Trace.Filter(KindLeaseExpire)
 			if len(exp) != 1 || exp[0].Get("lease") != l.ID.String() {
@@ -383,8 +383,9 @@ func TestGenerationTokensAreConsecutivePerLock(t *testing.T) {
 func TestRevisionTokensAreCreateRevisions(t *testing.T) {
 	s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond, TokenSource: TokenRevision})
 	// Unrelated writes between the contenders' creates open gaps.
-	s.at(100*time.Millisecond, func() { s.Coord.Put("other", "config/a", "1", 0) })
-	s.at(300*time.Millisecond, func() { s.Coord.Put("other", "config/b", "2", 0) })
+	h := newHook(s, "test")
+	h.do(100*time.Millisecond, func() { s.Coord.Put("other", "config/a", "1", 0) })
+	h.do(300*time.Millisecond, func() { s.Coord.Put("other", "config/b", "2", 0) })
 	s.Schedule(ActionLog{
 		At(2*time.Second, Action{Do: "crash", Proc: "A"}),
 		At(12*time.Second, Action{Do: "release", Proc: "B"}),
@@ -489,13 +490,13 @@ func TestSessionExpiryWhileQueuedIsNoticed(t *testing.T) {
 // resume; messages already sent still arrive.
 func TestPausedNodeRunsOverdueTimersInOrderOnResume(t *testing.T) {
 	s := NewSim(1)
-	n := &node{sim: s, id: "gc-victim"}
+	n, world := newHook(s, "gc-victim"), newHook(s, "world")
 	var fired []string
 	for i, d := range []time.Duration{3, 1, 2, 9} {
 		name := fmt.Sprintf("t%d@%ds", i, d)
-		n.at(d*time.Second, func() { fired = append(fired, fmt.Sprintf("%s fired %s", name, FormatTime(s.Now()))) })
+		n.timer(d*time.Second, func() { fired = append(fired, fmt.Sprintf("%s fired %s", name, FormatTime(s.Now()))) })
 	}
-	s.at(500*time.Millisecond, func() { n.pause(5 * time.Second) })
+	world.do(500*time.Millisecond, func() { n.pause(5 * time.Second) })
 	s.RunUntil(20 * time.Second)
 	want := []string{"t1@1s fired 5.500s", "t2@2s fired 5.500s", "t0@3s fired 5.500s", "t3@9s fired 9.000s"}
 	if !slices.Equal(fired, want) {
@@ -508,10 +509,10 @@ func TestPausedNodeRunsOverdueTimersInOrderOnResume(t *testing.T) {
 
 func TestEarlyResumeCancelsTheScheduledOne(t *testing.T) {
 	s := NewSim(1)
-	n := &node{sim: s, id: "p"}
-	s.at(1*time.Second, func() { n.pause(10 * time.Second) })
-	s.at(2*time.Second, func() { n.resume() })
-	s.at(3*time.Second, func() { n.pause(2 * time.Second) })
+	n, world := newHook(s, "p"), newHook(s, "world")
+	world.do(1*time.Second, func() { n.pause(10 * time.Second) })
+	world.do(2*time.Second, func() { n.resume() })
+	world.do(3*time.Second, func() { n.pause(2 * time.Second) })
 	s.RunUntil(20 * time.Second)
 	var got []string
 	for _, e := range s.Trace.Events {
@@ -549,12 +550,12 @@ func TestMessagesSentBeforePauseStillArrive(t *testing.T) {
 // A crash kills every timer of the old life, even after a restart.
 func TestCrashedNodeTimersNeverFire(t *testing.T) {
 	s := NewSim(1)
-	n := &node{sim: s, id: "p"}
+	n, world := newHook(s, "p"), newHook(s, "world")
 	fired := 0
-	n.at(2*time.Second, func() { fired++ })
-	n.at(5*time.Second, func() { fired++ })
-	s.at(time.Second, func() { n.die() })
-	s.at(3*time.Second, func() { n.revive() })
+	n.timer(2*time.Second, func() { fired++ })
+	n.timer(5*time.Second, func() { fired++ })
+	world.do(time.Second, func() { n.die() })
+	world.do(3*time.Second, func() { n.revive() })
 	s.RunUntil(10 * time.Second)
 	if fired != 0 {
 		t.Errorf("%d timers of the crashed life fired", fired)

@@ -139,7 +139,7 @@ func (c *Coordinator) armSweep() {
 	c.sweepArmed = true
 	// Sweeps fall on multiples of SweepEvery, like a server-side ticker.
 	next := (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
-	c.sim.at(next, c.sweep)
+	c.sim.at(next, task{kind: evSweep})
 }
 
 // sweep expires every lease whose expiry has passed. An expired lease can

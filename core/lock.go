@@ -145,7 +145,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 		// Lock-delay: nobody new may hold the lock yet.
 		if !ls.delayArmed {
 			ls.delayArmed = true
-			c.sim.at(ls.delayUntil, func() { ls.delayArmed = false; c.recompute(ls) })
+			c.sim.at(ls.delayUntil, task{kind: evLockDelay, str: ls.name})
 		}
 		next = ""
 	}

@@ -113,7 +113,7 @@ func (n *Network) send(from, to string, m Message) bool {
 		}
 		s.Trace.add(s.now, from, KindSend, fs...)
 	}
-	s.at(env.ArriveAt, func() { n.deliver(env) })
+	s.at(env.ArriveAt, task{kind: evDeliver, env: env})
 	return true
 }
 

@@ -6,15 +6,30 @@ import "time"
 // crash conditions, and timers that respect them. While paused, timers and
 // arriving messages queue up and run, late and in order, on resume; a crash
 // kills every timer and reply of the old life (epoch).
+//
+// Everything a node will do later is a task (data, not a closure), so a
+// world can be cloned mid-run: see clone.go.
 type node struct {
 	sim     *Sim
+	self    client
+	idx     int32 // position in sim.clients
 	id      string
 	paused  bool
 	crashed bool
 	epoch   int
 	pauses  int // numbers pauses, so an early resume cancels the old auto-resume
-	pending []func()
+	pending []task
 }
+
+// client is a node-owning actor (a Process or a ShardWorker) that runs tasks.
+type client interface {
+	actor
+	base() *node
+	exec(t task)
+	handle(m Message)
+}
+
+func (n *node) base() *node { return n }
 
 type timer struct{ dead bool }
 
@@ -30,46 +45,49 @@ func (n *node) trace(kind string, f ...Field) { n.sim.Trace.add(n.sim.now, n.id,
 
 func (n *node) send(to string, m Message) bool { return n.sim.Net.send(n.id, to, m) }
 
-// run executes fn now, queues it while paused, drops it when crashed.
-func (n *node) run(fn func()) {
+// run executes t now, queues it while paused, drops it when crashed.
+func (n *node) run(t task) {
 	if n.crashed {
 		return
 	}
 	if n.paused {
-		n.pending = append(n.pending, fn)
+		n.pending = append(n.pending, t)
 		return
 	}
-	fn()
+	if t.guarded && (t.epoch != n.epoch || (t.tm != nil && t.tm.dead)) {
+		return // a timer stopped, or a message or timer of an earlier life
+	}
+	switch t.fn {
+	case fnHandle:
+		n.self.handle(t.env.Msg)
+	case fnDelete:
+		n.send(CoordinatorName, deleteReq{Key: t.act.Key})
+	case fnPut:
+		n.send(CoordinatorName, putReq{Key: t.act.Key, Value: t.act.Value})
+	default:
+		n.self.exec(t)
+	}
 }
 
-// at arms a timer for absolute time t that fires through run.
-func (n *node) at(t time.Duration, fn func()) *timer {
+// at arms a timer for absolute time t that runs fn through run.
+func (n *node) at(t time.Duration, fn taskFn) *timer {
+	return n.atTask(t, task{fn: fn})
+}
+
+// atTask arms a timer that runs tk (its fn and payload) at t.
+func (n *node) atTask(t time.Duration, tk task) *timer {
 	tm := &timer{}
-	epoch := n.epoch
-	n.sim.at(t, func() {
-		if tm.dead || epoch != n.epoch {
-			return
-		}
-		n.run(func() {
-			if !tm.dead && epoch == n.epoch {
-				fn()
-			}
-		})
-	})
+	tk.kind, tk.node, tk.guarded, tk.epoch, tk.tm = evTimer, n.idx, true, n.epoch, tm
+	n.sim.at(t, tk)
 	return tm
 }
 
-func (n *node) after(d time.Duration, fn func()) *timer { return n.at(n.sim.now+d, fn) }
+func (n *node) after(d time.Duration, fn taskFn) *timer { return n.at(n.sim.now+d, fn) }
 
-// deliver hands a message to handle through run, unless the node crashed
-// (or crashed and restarted) meanwhile.
-func (n *node) deliver(env *Envelope, handle func(Message)) {
-	epoch := n.epoch
-	n.run(func() {
-		if epoch == n.epoch {
-			handle(env.Msg)
-		}
-	})
+// deliver hands a message to the actor's handler through run, unless the
+// node crashed (or crashed and restarted) meanwhile.
+func (n *node) deliver(env *Envelope) {
+	n.run(task{fn: fnHandle, env: env, guarded: true, epoch: n.epoch})
 }
 
 // Paused reports a stop-the-world pause in progress.
@@ -85,12 +103,7 @@ func (n *node) pause(d time.Duration) {
 	n.paused = true
 	n.pauses++
 	n.trace(KindPause, D("for_ms", d))
-	epoch, id := n.epoch, n.pauses
-	n.sim.after(d, func() {
-		if epoch == n.epoch && id == n.pauses {
-			n.resume()
-		}
-	})
+	n.sim.at(n.sim.now+d, task{kind: evResume, node: n.idx, epoch: n.epoch, n: n.pauses})
 }
 
 func (n *node) resume() {
@@ -101,8 +114,8 @@ func (n *node) resume() {
 	due := n.pending
 	n.pending = nil
 	n.trace(KindResume, I("overdue", int64(len(due))))
-	for _, fn := range due {
-		n.run(fn)
+	for _, t := range due {
+		n.run(t)
 	}
 }
 

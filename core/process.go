@@ -101,9 +101,8 @@ type Process struct {
 func (s *Sim) AddProcess(cfg ProcessConfig) *Process {
 	cfg.fill()
 	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg}
-	s.addActor(p)
+	s.addClient(p, cfg.StartAt, fnCampaign)
 	s.procs = append(s.procs, p)
-	s.at(cfg.StartAt, func() { p.run(p.campaign) })
 	return p
 }
 
@@ -137,7 +136,43 @@ func (p *Process) setState(to State, why string) {
 	p.trace(KindState, S("from", from.String()), S("to", to.String()), S("why", why), I("token", p.token))
 }
 
-func (p *Process) receive(env *Envelope) { p.deliver(env, p.handle) }
+func (p *Process) receive(env *Envelope) { p.deliver(env) }
+
+// exec runs one of the process's tasks (see node.run).
+func (p *Process) exec(t task) {
+	switch t.fn {
+	case fnCampaign:
+		p.campaign()
+	case fnGrantTimeout:
+		if p.awaiting {
+			p.awaiting = false
+			p.setState(Follower, "no answer from coordinator")
+			p.retry()
+		}
+	case fnRenew:
+		p.renew()
+	case fnDeadline:
+		if p.lease != 0 && p.sim.now >= p.deadline {
+			p.loseLease("local lease deadline passed")
+		}
+	case fnSteppedDown:
+		p.token = 0
+		p.setState(Follower, "stepped down")
+		p.retry()
+	case fnRecheck:
+		if p.state == Candidate && p.key != "" {
+			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Recipe: p.cfg.Recipe})
+		}
+	case fnWork:
+		p.work()
+	case fnSendWrite:
+		p.send(p.cfg.Target, t.msg)
+	case fnWrite:
+		p.write(t.act.Value, t.act.Label, t.act.Token)
+	case fnRelease:
+		p.Release()
+	}
+}
 
 func (p *Process) handle(m Message) {
 	switch m := m.(type) {
@@ -176,13 +211,7 @@ func (p *Process) campaign() {
 	p.awaiting = true
 	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL})
 	// A lost grant (partition, drop) must not strand the candidate.
-	p.retryT = p.after(p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), func() {
-		if p.awaiting {
-			p.awaiting = false
-			p.setState(Follower, "no answer from coordinator")
-			p.retry()
-		}
-	})
+	p.retryT = p.after(p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
 }
 
 func (p *Process) onGrant(m grantResp) {
@@ -198,7 +227,7 @@ func (p *Process) onGrant(m grantResp) {
 	// The renew period belongs to the session: a TTL changed meanwhile
 	// applies from the next grant, with its own period.
 	p.renewEvery = min(p.cfg.RenewEvery, m.TTL/3*2)
-	p.renewT = p.after(p.renewEvery, p.renew)
+	p.renewT = p.after(p.renewEvery, fnRenew)
 	p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
 }
 
@@ -209,7 +238,7 @@ func (p *Process) renew() {
 		return
 	}
 	p.send(CoordinatorName, keepAliveReq{Leases: []LeaseID{p.lease}})
-	p.renewT = p.after(p.renewEvery, p.renew)
+	p.renewT = p.after(p.renewEvery, fnRenew)
 }
 
 func (p *Process) onRenewal(r keepAliveResult) {
@@ -224,11 +253,7 @@ func (p *Process) onRenewal(r keepAliveResult) {
 
 func (p *Process) armDeadline() {
 	p.deadlineT.stop()
-	p.deadlineT = p.at(p.deadline, func() {
-		if p.lease != 0 && p.sim.now >= p.deadline {
-			p.loseLease("local lease deadline passed")
-		}
-	})
+	p.deadlineT = p.at(p.deadline, fnDeadline)
 }
 
 // loseLease ends the session: the process must stop acting at once.
@@ -263,11 +288,7 @@ func (p *Process) stepDown(why string) {
 	switch p.state {
 	case Leader:
 		p.setState(SteppingDown, why)
-		p.after(p.cfg.StepDownFor, func() {
-			p.token = 0
-			p.setState(Follower, "stepped down")
-			p.retry()
-		})
+		p.after(p.cfg.StepDownFor, fnSteppedDown)
 	case Candidate:
 		p.setState(Follower, why)
 		p.retry()
@@ -277,7 +298,7 @@ func (p *Process) stepDown(why string) {
 func (p *Process) retry() {
 	p.retryT.stop()
 	d := p.sim.jitter(p.cfg.RetryBase, p.cfg.RetryJitter)
-	p.retryT = p.after(d, p.campaign)
+	p.retryT = p.after(d, fnCampaign)
 }
 
 func (p *Process) onLockStatus(st lockStatus) {
@@ -296,11 +317,7 @@ func (p *Process) onLockStatus(st lockStatus) {
 		p.becomeLeader()
 	case st.RetryAfter > 0:
 		p.key = st.Key
-		p.after(st.RetryAfter, func() {
-			if p.state == Candidate && p.key != "" {
-				p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Recipe: p.cfg.Recipe})
-			}
-		})
+		p.after(st.RetryAfter, fnRecheck)
 	default:
 		p.key, p.watching = st.Key, st.Watching
 	}
@@ -310,7 +327,7 @@ func (p *Process) becomeLeader() {
 	p.setState(Leader, fmt.Sprintf("acquired %s with token %d", p.cfg.Lock, p.token))
 	p.batchPos = 0 // completion was never recorded: a new leader redoes the batch
 	if p.cfg.WorkEvery > 0 {
-		p.workT = p.after(p.cfg.WorkEvery, p.work)
+		p.workT = p.after(p.cfg.WorkEvery, fnWork)
 	}
 }
 
@@ -333,7 +350,7 @@ func (p *Process) work() {
 		p.writes++
 		p.write(fmt.Sprintf("%s-%d", p.cfg.Name, p.writes), "", 0)
 	}
-	p.workT = p.after(p.cfg.WorkEvery, p.work)
+	p.workT = p.after(p.cfg.WorkEvery, fnWork)
 }
 
 // write decides a write to the process's target while believing it leads,
@@ -353,7 +370,7 @@ func (p *Process) write(value, label string, tokenOverride int64) {
 		p.send(p.cfg.Target, m)
 		return
 	}
-	p.after(p.cfg.WriteLatency, func() { p.send(p.cfg.Target, m) })
+	p.atTask(p.sim.now+p.cfg.WriteLatency, task{fn: fnSendWrite, msg: m})
 }
 
 // Release gives the lock up cleanly (revoking the session deletes the key

@@ -82,9 +82,8 @@ type ShardWorker struct {
 func (s *Sim) AddShardWorker(cfg ShardConfig) *ShardWorker {
 	cfg.fill()
 	w := &ShardWorker{node: node{sim: s, id: cfg.Name}, cfg: cfg, own: map[int]*owned{}}
-	s.addActor(w)
+	s.addClient(w, cfg.StartAt, fnJoin)
 	s.workers = append(s.workers, w)
-	s.at(cfg.StartAt, func() { w.run(w.join) })
 	return w
 }
 
@@ -113,14 +112,30 @@ func (w *ShardWorker) join() {
 	w.awaiting = true
 	w.send(CoordinatorName, grantReq{TTL: w.cfg.TTL})
 	w.scanT.stop()
-	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), func() {
+	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnJoinRetry)
+}
+
+func (w *ShardWorker) receive(env *Envelope) { w.deliver(env) }
+
+// exec runs one of the worker's tasks (see node.run).
+func (w *ShardWorker) exec(t task) {
+	switch t.fn {
+	case fnJoin:
+		w.join()
+	case fnJoinRetry:
 		if w.awaiting {
 			w.join() // the grant was lost: ask again
 		}
-	})
+	case fnRenew:
+		w.renew()
+	case fnScan:
+		w.scan()
+	case fnCommit:
+		w.commit()
+	case fnCheck:
+		w.checkDeadlines()
+	}
 }
-
-func (w *ShardWorker) receive(env *Envelope) { w.deliver(env, w.handle) }
 
 func (w *ShardWorker) handle(m Message) {
 	switch m := m.(type) {
@@ -131,11 +146,11 @@ func (w *ShardWorker) handle(m Message) {
 		w.awaiting = false
 		w.session, w.deadline = m.Lease, w.sim.now+m.TTL
 		w.send(CoordinatorName, putReq{Key: WorkerPrefix + w.cfg.Name, Value: w.cfg.Name, Lease: w.session})
-		w.renewT = w.after(w.cfg.RenewEvery, w.renew)
+		w.renewT = w.after(w.cfg.RenewEvery, fnRenew)
 		w.scanT.stop()
-		w.scanT = w.after(0, w.scan)
+		w.scanT = w.after(0, fnScan)
 		if w.cfg.CommitEvery > 0 {
-			w.commitT = w.after(w.cfg.CommitEvery, w.commit)
+			w.commitT = w.after(w.cfg.CommitEvery, fnCommit)
 		}
 		w.armCheck()
 	case keepAliveResp:
@@ -178,7 +193,7 @@ func (w *ShardWorker) renew() {
 		}
 	}
 	w.send(CoordinatorName, keepAliveReq{Leases: ids})
-	w.renewT = w.after(w.cfg.RenewEvery, w.renew)
+	w.renewT = w.after(w.cfg.RenewEvery, fnRenew)
 }
 
 func (w *ShardWorker) onRenewal(m keepAliveResp) {
@@ -221,7 +236,7 @@ func (w *ShardWorker) armCheck() {
 	for _, o := range w.own {
 		first = min(first, o.deadline)
 	}
-	w.checkT = w.at(first, w.checkDeadlines)
+	w.checkT = w.at(first, fnCheck)
 }
 
 func (w *ShardWorker) checkDeadlines() {
@@ -258,7 +273,7 @@ func (w *ShardWorker) loseAll(why string) {
 
 func (w *ShardWorker) scan() {
 	w.send(CoordinatorName, listShardsReq{Prefix: w.cfg.Prefix, Count: w.cfg.Shards})
-	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), w.scan)
+	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnScan)
 }
 
 // AssignRule is how a shard worker picks the free shards it claims.
@@ -356,7 +371,7 @@ func (w *ShardWorker) commit() {
 	if len(entries) > 0 {
 		w.send(w.cfg.Offsets, offsetCommitReq{Entries: entries})
 	}
-	w.commitT = w.after(w.cfg.CommitEvery, w.commit)
+	w.commitT = w.after(w.cfg.CommitEvery, fnCommit)
 }
 
 func (w *ShardWorker) crash() {

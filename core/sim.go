@@ -10,7 +10,6 @@
 package core
 
 import (
-	"container/heap"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -23,6 +22,9 @@ type Sim struct {
 	now   time.Duration
 	seq   uint64
 	queue eventQueue
+	tasks []task  // payloads of queued events, by slot
+	free  []int32 // empty slots of tasks
+	pcg   *rand.PCG
 	rng   *rand.Rand
 	seed  uint64
 
@@ -34,6 +36,7 @@ type Sim struct {
 	Coord *Coordinator
 
 	actors    map[string]actor
+	clients   []client // processes and workers, in creation order
 	procs     []*Process
 	workers   []*ShardWorker
 	Register  *FencedRegister
@@ -49,37 +52,132 @@ type actor interface {
 	receive(m *Envelope)
 }
 
+// event is one entry of the queue: a task due at a time. Events are plain
+// data (no closures), so a running world can be cloned (clone.go). The
+// heap holds only the ordering key and a slot in Sim.tasks, so sifting
+// moves 24 pointer-free bytes, not the task.
 type event struct {
 	at time.Duration
-	// late events (learner actions) fire after every ordinary event due at
-	// the same instant, including ones scheduled meanwhile. So an action
-	// applied live, after the clock has reached t, and the same action
-	// replayed from a log fire in the same order: replays are exact.
-	late bool
-	seq  uint64
-	fire func()
+	// order is late<<63 | seq. Late events (learner actions) fire after
+	// every ordinary event due at the same instant, including ones
+	// scheduled meanwhile. So an action applied live, after the clock has
+	// reached t, and the same action replayed from a log fire in the same
+	// order: replays are exact.
+	order uint64
+	slot  int32
 }
 
-type eventQueue []*event
+const lateBit = 1 << 63
 
-func (q eventQueue) Len() int { return len(q) }
-func (q eventQueue) Less(i, j int) bool {
+// evKind says who handles an event when it fires.
+type evKind uint8
+
+const (
+	evTimer     evKind = iota // a node's timer: run its task unless stopped or of an earlier life
+	evStart                   // a node's first step (campaign, join), through run
+	evResume                  // a pause ends (unless resumed early or crashed meanwhile)
+	evAction                  // a learner action
+	evDeliver                 // a message arrives
+	evSweep                   // the coordinator's lease sweep
+	evLockDelay               // a lock-delay ends: recompute the holder
+)
+
+// taskFn names what a node does when a task runs.
+type taskFn uint8
+
+const (
+	fnNone taskFn = iota
+	fnHandle
+	fnDelete
+	fnPut
+	// Process
+	fnCampaign
+	fnGrantTimeout
+	fnRenew
+	fnDeadline
+	fnSteppedDown
+	fnRecheck
+	fnWork
+	fnSendWrite
+	fnWrite
+	fnRelease
+	// ShardWorker
+	fnJoin
+	fnJoinRetry
+	fnScan
+	fnCommit
+	fnCheck
+)
+
+// task is something to do later: the payload of an event, or a node's
+// queued work while it is paused. Pointers in it refer either to immutable
+// values (envelopes, actions, messages), shared freely between clones, or to
+// a timer, which a clone remaps.
+type task struct {
+	kind    evKind
+	fn      taskFn
+	guarded bool // drop unless epoch is the node's and tm (if any) is live
+	node    int32
+	epoch   int
+	n       int // pause number (evResume)
+	tm      *timer
+	env     *Envelope
+	act     *Action
+	msg     Message
+	str     string // lock name (evLockDelay)
+}
+
+// eventQueue is a binary min-heap on (at, late, seq). Keys are unique, so
+// the pop order is the same as with any other correct heap.
+type eventQueue []event
+
+func (q eventQueue) less(i, j int) bool {
 	if q[i].at != q[j].at {
 		return q[i].at < q[j].at
 	}
-	if q[i].late != q[j].late {
-		return !q[i].late
-	}
-	return q[i].seq < q[j].seq
+	return q[i].order < q[j].order
 }
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*event)) }
-func (q *eventQueue) Pop() any {
-	old := *q
-	n := len(old)
-	e := old[n-1]
-	old[n-1] = nil
-	*q = old[:n-1]
+
+func (q *eventQueue) push(e event) {
+	*q = append(*q, e)
+	q.up(len(*q) - 1)
+}
+
+// up restores the heap after entry j moved earlier.
+func (q eventQueue) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		j = i
+	}
+}
+
+func (q *eventQueue) pop() event {
+	h := *q
+	n := len(h) - 1
+	e := h[0]
+	h[0] = h[n]
+	h[n] = event{}
+	h = h[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		j := l
+		if r := l + 1; r < n && h.less(r, l) {
+			j = r
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+	*q = h
 	return e
 }
 
@@ -87,8 +185,10 @@ func (q *eventQueue) Pop() any {
 // from seed. It has a coordinator and a network; add processes and resources
 // with the Add methods or use a scenario builder.
 func NewSim(seed uint64) *Sim {
+	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
 	s := &Sim{
-		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		pcg:    pcg,
+		rng:    rand.New(pcg),
 		seed:   seed,
 		Trace:  &Trace{},
 		actors: map[string]actor{},
@@ -105,36 +205,87 @@ func (s *Sim) Seed() uint64 { return s.seed }
 // Now returns the current virtual time.
 func (s *Sim) Now() time.Duration { return s.now }
 
-// at schedules fire at absolute virtual time t (never in the past).
-func (s *Sim) at(t time.Duration, fire func()) {
+// at schedules task tk at absolute virtual time t (never in the past).
+func (s *Sim) at(t time.Duration, tk task) {
 	if t < s.now {
 		t = s.now
 	}
 	s.seq++
-	heap.Push(&s.queue, &event{at: t, seq: s.seq, fire: fire})
+	s.queue.push(event{at: t, order: s.seq, slot: s.park(tk)})
 }
 
-// atLate schedules fire at t after every ordinary event due then.
-func (s *Sim) atLate(t time.Duration, fire func()) {
+// atLate schedules tk at t after every ordinary event due then.
+func (s *Sim) atLate(t time.Duration, tk task) {
 	if t < s.now {
 		t = s.now
 	}
 	s.seq++
-	heap.Push(&s.queue, &event{at: t, late: true, seq: s.seq, fire: fire})
+	s.queue.push(event{at: t, order: lateBit | s.seq, slot: s.park(tk)})
 }
 
-// after schedules fire d from now.
-func (s *Sim) after(d time.Duration, fire func()) { s.at(s.now+d, fire) }
+// park stores a task until its event fires and returns its slot.
+func (s *Sim) park(tk task) int32 {
+	if n := len(s.free); n > 0 {
+		i := s.free[n-1]
+		s.free = s.free[:n-1]
+		s.tasks[i] = tk
+		return i
+	}
+	s.tasks = append(s.tasks, tk)
+	return int32(len(s.tasks) - 1)
+}
 
 // Step fires the next event and reports whether there was one.
 func (s *Sim) Step() bool {
 	if len(s.queue) == 0 {
 		return false
 	}
-	e := heap.Pop(&s.queue).(*event)
+	e := s.queue.pop()
 	s.now = e.at
-	e.fire()
+	tk := s.tasks[e.slot]
+	s.tasks[e.slot] = task{}
+	s.free = append(s.free, e.slot)
+	s.fire(tk)
 	return true
+}
+
+// fire dispatches one due event.
+func (s *Sim) fire(t task) {
+	switch t.kind {
+	case evTimer:
+		n := s.clients[t.node].base()
+		if t.tm.dead || t.epoch != n.epoch {
+			return
+		}
+		n.run(t)
+	case evStart:
+		s.clients[t.node].base().run(t)
+	case evResume:
+		n := s.clients[t.node].base()
+		if t.epoch == n.epoch && t.n == n.pauses {
+			n.resume()
+		}
+	case evAction:
+		s.Apply(*t.act)
+	case evDeliver:
+		s.Net.deliver(t.env)
+	case evSweep:
+		s.Coord.sweep()
+	case evLockDelay:
+		ls := s.Coord.locks[t.str]
+		ls.delayArmed = false
+		s.Coord.recompute(ls)
+	}
+}
+
+// addClient registers a process or worker so its events can find it, and
+// schedules its first step at start.
+func (s *Sim) addClient(c client, start time.Duration, first taskFn) {
+	n := c.base()
+	n.self, n.idx = c, int32(len(s.clients))
+	s.clients = append(s.clients, c)
+	s.addActor(c)
+	s.at(start, task{kind: evStart, node: n.idx, fn: first})
 }
 
 // NextEventAt returns the time of the next pending event, or false if the

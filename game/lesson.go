@@ -25,6 +25,9 @@ type LessonScene struct {
 	met      []bool
 	complete bool
 
+	// finder is the "Find a break" search, for lessons it fits.
+	finder *breakFinder
+
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
 }
@@ -59,6 +62,7 @@ func newLessonScene(lb *lab.Lab, onMenu func()) *LessonScene {
 		sc.Player.setKnobs(newKnobPanel(lb, func(s string) { sc.Player.Narrate(s) }))
 	}
 	sc.syncGoals()
+	sc.attachBreakFinder()
 	return sc
 }
 

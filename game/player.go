@@ -92,6 +92,10 @@ type Player struct {
 	ring  *ui.FocusRing
 	names map[ui.Focusable]string
 	tips  []tip
+
+	// Overlay, when set, is updated before and drawn over the world (the
+	// explorer's button and progress bar).
+	Overlay View
 }
 
 // tip ties a tooltip to the widget it explains.
@@ -307,7 +311,7 @@ func (p *Player) Update(st *State) error {
 	for _, v := range []struct {
 		view View
 		area ui.Rect
-	}{{p.World, p.layout.World}, {p.Timeline, p.layout.Timeline}} {
+	}{{p.Overlay, p.layout.World}, {p.World, p.layout.World}, {p.Timeline, p.layout.Timeline}} {
 		if v.view != nil {
 			if err := v.view.Update(st, v.area); err != nil {
 				return err
@@ -398,6 +402,9 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 	if p.World != nil {
 		p.World.Draw(screen, l.World, s)
+	}
+	if p.Overlay != nil {
+		p.Overlay.Draw(screen, l.World, s)
 	}
 	if p.Timeline != nil {
 		p.Timeline.Draw(screen, l.Timeline, s)

@@ -29,9 +29,11 @@ func main() {
 		OnFocusEscape: page.focusOutside,
 		OnUpdate:      page.update,
 	})
+	ln := newLinks(app, doc)
 	exposeBridge(g)
+	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
-	if err := ebiten.RunGame(&timedGame{Game: g}); err != nil {
+	if err := ebiten.RunGame(&timedGame{Game: g, before: ln.beforeUpdate}); err != nil {
 		page.fail(err)
 	}
 }

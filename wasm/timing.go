@@ -70,9 +70,14 @@ func timings() string {
 type timedGame struct {
 	*game.Game
 	updated, drawn bool
+	// before runs at the start of every update (opening shared links).
+	before func()
 }
 
 func (t *timedGame) Update() error {
+	if t.before != nil {
+		t.before()
+	}
 	if t.updated {
 		return t.Game.Update()
 	}

@@ -19,6 +19,7 @@ usage:
   labctl lesson ID [--solve]  show a lesson, or run its solution and check its goals
   labctl exercises            list the five assessment exercises
   labctl exercise ID [flags]  show an exercise, or check an answer (--answer FILE, --reference)
+  labctl explore TARGET       search fault timings for the simplest break (labctl explore --help)
   labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080
   labctl help                 this text
 `
@@ -47,6 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runExercises(args[1:], stdout, stderr)
 	case "exercise":
 		return runExercise(args[1:], stdin, stdout, stderr)
+	case "explore":
+		return runExplore(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

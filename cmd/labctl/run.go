@@ -77,6 +77,8 @@ flags:
   --actions FILE         extra actions, a JSON array ("-" for stdin), e.g.
                          [{"at":"5s","do":"pause","proc":"A","for":"20s"}]
   --trace                with --format summary, also print the trace
+  --load LINK            reproduce a run from its permalink (the text after #run=
+                         in a browser link, or a whole link); NAME may be omitted
 `)
 	return b.String()
 }
@@ -96,6 +98,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stale := fs.Int64("stale-token", 0, "")
 	actions := fs.String("actions", "", "")
 	preset := fs.String("preset", "", "")
+	load := fs.String("load", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
 		fmt.Fprint(stdout, scenarioHelp())
@@ -103,6 +106,19 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return fail(stderr, "labctl run: %v", err)
+	}
+	var link *core.RunLink
+	if *load != "" {
+		if *preset != "" {
+			return fail(stderr, "labctl run: give --load or --preset, not both")
+		}
+		if link, err = loadLink(*load, pos, fs); err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		if link.Kind != core.LinkScenario {
+			return runLink(*link, *format, stdout, stderr)
+		}
+		pos = []string{link.Name}
 	}
 	if *format != "mermaid" || *preset == "" {
 		if err := checkFormat(*format); err != nil {
@@ -143,7 +159,16 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "labctl run: %v", err)
 	}
 	p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
-		Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, StaleToken: *stale, Actions: log}
+		Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, StaleToken: *stale}
+	if link != nil {
+		if p, err = link.ScenarioParams(); err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		*seed = p.Seed
+	}
+	if log != nil {
+		p.Actions = log
+	}
 	r, err := sc.Run(p)
 	if err != nil {
 		return fail(stderr, "labctl run %s: %v", sc.Name, err)
@@ -158,6 +183,9 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", sc.Title, *seed, core.FormatTime(r.End))
 		r.Sim.Trace.WriteText(w)
 		fmt.Fprintln(w)
+	}
+	if *format != "jsonl" {
+		defer fmt.Fprintln(w, "permalink:", core.ScenarioLink(sc.Name, p).Encode())
 	}
 	for _, l := range r.Summary() {
 		fmt.Fprintln(w, l)

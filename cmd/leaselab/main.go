@@ -8,6 +8,7 @@
 //	leaselab --preset etcd --start --seek 90s  # a preset's run, at 90 s
 //	leaselab --exercise no-fencing --solution  # an exercise, model answer filled in
 //	leaselab --exercise compaction-ttl --check # ... and checked at once
+//	leaselab --load AUwN...                    # open a shared run (a permalink)
 //
 // The sandbox's exports (trace as JSON Lines, Mermaid diagram) are written
 // to the working directory, or to --export-dir.
@@ -44,6 +45,7 @@ func main() {
 	seek := flag.Duration("seek", 0, "with --lesson: move the play head to `T` (e.g. 30s)")
 	play := flag.Bool("play", false, "with --lesson: start playing")
 	speed := flag.Float64("speed", 1, "with --lesson: playback speed, 0.25 to 64")
+	load := flag.String("load", "", "open the run in permalink `LINK` (the text after #run=, or a whole URL)")
 	progressPath := flag.String("progress", "", "keep the learner's progress in the JSON file at `path` (default: the user config dir)")
 	sandbox := flag.Bool("sandbox", false, "open the sandbox's setup panel instead of the menu")
 	preset := flag.String("preset", "", "open the sandbox with preset `NAME` (labctl presets lists them)")
@@ -64,8 +66,8 @@ func main() {
 	app := game.NewApp(progressStore(*progressPath))
 	app.Export = func(name string, data []byte) (string, error) { return writeExport(*exportDir, name, data) }
 	if *sandbox || *preset != "" || *start {
-		if *lesson != "" || *exercise != "" {
-			fmt.Fprintln(os.Stderr, "leaselab: --lesson or --exercise and the sandbox flags exclude each other")
+		if *lesson != "" || *exercise != "" || *load != "" {
+			fmt.Fprintln(os.Stderr, "leaselab: --lesson, --exercise or --load and the sandbox flags exclude each other")
 			os.Exit(2)
 		}
 		if err := openSandbox(app, *preset, *start, *seek, *play, *speed); err != nil {
@@ -73,8 +75,8 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	if *lesson != "" && *exercise != "" {
-		fmt.Fprintln(os.Stderr, "leaselab: give --lesson or --exercise, not both")
+	if n := btoi(*lesson != "") + btoi(*exercise != "") + btoi(*load != ""); n > 1 {
+		fmt.Fprintln(os.Stderr, "leaselab: give one of --lesson, --exercise and --load")
 		os.Exit(2)
 	}
 	if *exercise != "" {
@@ -93,8 +95,14 @@ func main() {
 			sc.StartCheck()
 		}
 	}
-	if *lesson != "" {
-		sc, err := app.OpenID(*lesson)
+	if *lesson != "" || *load != "" {
+		var sc *game.LessonScene
+		var err error
+		if *load != "" {
+			sc, err = app.OpenLink(*load)
+		} else {
+			sc, err = app.OpenID(*lesson)
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "leaselab:", err)
 			os.Exit(2)
@@ -102,7 +110,9 @@ func main() {
 		if *solution {
 			sc.ShowSolution()
 		}
-		sc.Seek(*seek)
+		if *load == "" || *seek > 0 {
+			sc.Seek(*seek) // a link opens at its last action
+		}
 		if err := sc.SetSpeed(*speed); err != nil {
 			fmt.Fprintln(os.Stderr, "leaselab:", err)
 			os.Exit(2)
@@ -178,4 +188,11 @@ func writePNG(path string, img image.Image) error {
 		return err
 	}
 	return f.Close()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

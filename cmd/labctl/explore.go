@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"leaselab/core"
+)
+
+func exploreHelp() string {
+	var b strings.Builder
+	b.WriteString(`usage: labctl explore TARGET [flags]
+
+Searches the timing of faults (when a pause starts, how long it lasts, when
+a process crashes) for the simplest schedule that breaks the target's
+invariant: fewest faults, then earliest, then shortest. Prints it as an
+action log with the violating trace lines and exits 1; or prints "no
+violation within bounds" with what was covered and exits 0. Exit 2: bad
+usage.
+
+targets:
+`)
+	for _, t := range core.Targets() {
+		fmt.Fprintf(&b, "  %-14s %s\n                 invariant: %s; protection: %s\n", t.Name, t.Title, t.Invariant.Name, t.Protection())
+	}
+	b.WriteString(`
+flags:
+  --no-fencing         switch fencing off (fenced-writes, shards)
+  --no-idempotency     switch idempotency off (scheduler)
+  --bounds B           narrow or widen the search; B is ` + strings.Replace(core.BoundsSyntax, "\n", "\n                       ", -1) + `
+  --random N           seeded random search of N schedules instead of all
+  --seed S             seed of the world and of the random search (default 1)
+  --progress           force the progress bar (default: only on a terminal)
+`)
+	return b.String()
+}
+
+func runExplore(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("explore", stderr)
+	noFencing := fs.Bool("no-fencing", false, "")
+	noIdem := fs.Bool("no-idempotency", false, "")
+	bounds := fs.String("bounds", "", "")
+	random := fs.Int("random", 0, "")
+	seed := fs.Uint64("seed", 1, "")
+	progress := fs.Bool("progress", isTerminal(stdout), "")
+	pos, help, err := parseFlags(fs, args)
+	if help {
+		fmt.Fprint(stdout, exploreHelp())
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, "labctl explore: %v", err)
+	}
+	if len(pos) != 1 {
+		return fail(stderr, "labctl explore: want exactly one target (labctl explore --help lists them)")
+	}
+	tg, err := core.FindTarget(pos[0])
+	if err != nil {
+		return fail(stderr, "labctl explore: %v", err)
+	}
+	off := false
+	for _, sw := range []struct {
+		set  bool
+		name string
+	}{{*noFencing, "fencing"}, {*noIdem, "idempotency"}} {
+		if !sw.set {
+			continue
+		}
+		if sw.name != tg.Protection() {
+			return fail(stderr, "labctl explore %s: --no-%s does not apply: this target's protection is %s (use --no-%s)", tg.Name, sw.name, tg.Protection(), tg.Protection())
+		}
+		off = true
+	}
+	if *random < 0 || (*random == 0 && flagSet(fs, "random")) || *random > 10_000_000 {
+		return fail(stderr, "labctl explore: --random wants 1 to 10000000 schedules, got %d", *random)
+	}
+	b, err := core.ParseBounds(*bounds, tg.Bounds)
+	if err != nil {
+		return fail(stderr, "labctl explore: %v", err)
+	}
+	p := tg.Problem(*seed, off, b)
+	var x *core.Explorer
+	if *random > 0 {
+		x, err = core.NewRandomExplorer(p, *random, *seed, time.Now)
+	} else {
+		x, err = core.NewExplorer(p, time.Now)
+	}
+	if err != nil {
+		return fail(stderr, "labctl explore: %v", err)
+	}
+	bar := progressBar{w: stdout, on: *progress}
+	for !x.Step(500) {
+		bar.draw(x.Progress())
+	}
+	bar.clear()
+	if err := x.Err(); err != nil {
+		return fail(stderr, "labctl explore %s: %v", tg.Name, err)
+	}
+	r := x.Result()
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	sw := "on"
+	if off {
+		sw = "off"
+	}
+	fmt.Fprintf(w, "# explore %s (seed %d, %s %s): invariant %q\n", tg.Name, *seed, tg.Protection(), sw, p.Invariant.Name)
+	if !r.Found {
+		fmt.Fprintln(w, r.Summary())
+		return 0
+	}
+	fmt.Fprintln(w, "VIOLATION:", p.Invariant.Name)
+	fmt.Fprintln(w, r.Summary())
+	fmt.Fprintln(w, "\naction log:")
+	for _, a := range r.Log {
+		fmt.Fprintf(w, "  t=%s %s\n", core.FormatTime(a.At.D()), a.Action)
+	}
+	js, _ := json.Marshal(r.Log)
+	fmt.Fprintf(w, "  as JSON (labctl run --actions): %s\n", js)
+	s, bad, err := p.Replay(r.Faults)
+	if err != nil {
+		fmt.Fprintln(w, "replay failed:", err)
+		return 1
+	}
+	fmt.Fprintln(w, "\nviolating trace (replayed from time zero):")
+	for _, e := range violationLines(s.Trace, p, r.Faults, bad) {
+		fmt.Fprintln(w, " ", e.Text())
+	}
+	if off {
+		// The same schedule beside its fix.
+		if fixed, still, err := tg.Problem(*seed, false, b).Replay(r.Faults); err == nil {
+			if still == nil {
+				fmt.Fprintf(w, "\nwith %s on, the same schedule keeps the invariant: %s\n", tg.Protection(), core.Refusals(fixed.Trace))
+			} else {
+				fmt.Fprintf(w, "\nwith %s on, the same schedule still breaks it: %s\n", tg.Protection(), still.Text())
+			}
+		}
+	}
+	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(*seed, r.Log).Encode())
+	if tg.Lesson != "" {
+		ll := core.LessonLink(tg.Lesson, *seed, nil, r.Log)
+		fmt.Fprintf(w, "in the lesson player: leaselab --load %s\n  or the browser build at /%s\n", ll.Encode(), ll.Fragment())
+	}
+	return 1
+}
+
+// violationLines picks the trace lines that tell the story: the faults,
+// the faulted processes' state changes, every decision of the protected
+// resource, and the violating event.
+func violationLines(t *core.Trace, p core.Problem, faults []core.Fault, bad *core.Event) []core.Event {
+	procs := map[string]bool{}
+	for _, f := range faults {
+		procs[f.Proc] = true
+	}
+	var out []core.Event
+	for _, e := range t.Events {
+		if bad != nil && e.Seq > bad.Seq {
+			break
+		}
+		switch {
+		case e.Kind == core.KindAction, e.Kind == core.KindHolder, p.Invariant.Match(&e),
+			procs[e.Actor] && (e.Kind == core.KindPause || e.Kind == core.KindResume || e.Kind == core.KindCrash || e.Kind == core.KindState || e.Kind == core.KindLeaseLost),
+			e.Kind == core.KindWrite && e.Get("result") != core.Accepted,
+			e.Kind == core.KindEnqueue && e.Get("result") != core.JobAccepted:
+			out = append(out, e)
+		}
+	}
+	// The resource's last decisions before the violation show what it had
+	// already accepted.
+	if bad != nil {
+		out = append(out, contextBefore(t, bad, 3, out)...)
+	}
+	slices.SortFunc(out, func(a, b core.Event) int { return a.Seq - b.Seq })
+	return out
+}
+
+func contextBefore(t *core.Trace, bad *core.Event, n int, have []core.Event) []core.Event {
+	seen := map[int]bool{}
+	for _, e := range have {
+		seen[e.Seq] = true
+	}
+	var out []core.Event
+	for i := bad.Seq - 1; i >= 0 && len(out) < n; i-- {
+		e := t.Events[i]
+		if (e.Kind == core.KindWrite || e.Kind == core.KindEnqueue || e.Kind == core.KindOffset) && !seen[e.Seq] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// progressBar redraws one line with \r while a search runs.
+type progressBar struct {
+	w     io.Writer
+	on    bool
+	drawn bool
+	last  time.Time
+}
+
+func (b *progressBar) draw(tried int, total float64) {
+	if !b.on || time.Since(b.last) < 100*time.Millisecond {
+		return
+	}
+	b.last = time.Now()
+	frac := 0.0
+	if total > 0 {
+		frac = min(1, float64(tried)/total)
+	}
+	const width = 30
+	n := int(frac * width)
+	fmt.Fprintf(b.w, "\r[%s%s] %3.0f%% %d of %.0f schedules", strings.Repeat("#", n), strings.Repeat(".", width-n), frac*100, tried, total)
+	b.drawn = true
+}
+
+func (b *progressBar) clear() {
+	if b.drawn {
+		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", 72))
+	}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

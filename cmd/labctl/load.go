@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+
+	"leaselab/core"
+	"leaselab/lessons"
+)
+
+// loadLink decodes a --load permalink. The link carries the whole run, so
+// flags that would change it are refused rather than silently ignored.
+func loadLink(s string, pos []string, fs *flag.FlagSet) (*core.RunLink, error) {
+	l, err := core.DecodeLink(s)
+	if err != nil {
+		return nil, err
+	}
+	var clash error
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "load", "format", "trace":
+		default:
+			if clash == nil {
+				clash = fmt.Errorf("the link holds the whole run: drop --%s", f.Name)
+			}
+		}
+	})
+	if clash != nil {
+		return nil, clash
+	}
+	if len(pos) > 1 || (len(pos) == 1 && pos[0] != l.Name) {
+		return nil, fmt.Errorf("the link is for %s %q, not %q", l.Kind, l.Name, pos)
+	}
+	return &l, nil
+}
+
+// runLink replays a lesson or explore-target link and prints its trace
+// (text or jsonl) and verdict: the lesson's goals, or the target's
+// invariant.
+func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
+	var s *core.Sim
+	var title string
+	var verdict []string
+	switch l.Kind {
+	case core.LinkLesson:
+		ls, err := lessons.Find(l.Name)
+		if err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		knobs, err := l.Knobs()
+		if err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		w, err := ls.EvaluateWith(l.Seed, knobs, l.Log)
+		if err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		s, title = w.Sim, "lesson "+ls.Title
+		for _, g := range w.Goals() {
+			mark := "met  "
+			if !g.Met {
+				mark = "UNMET"
+			}
+			verdict = append(verdict, fmt.Sprintf("[%s] %s", mark, g.Goal.Text))
+		}
+	case core.LinkTarget:
+		tg, err := core.FindTarget(l.Name)
+		if err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		if s, err = tg.Build(l.Seed); err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		s.Schedule(l.Log)
+		s.RunUntil(tg.Bounds.Horizon)
+		title = "explore target " + tg.Title
+		n := 0
+		for i := range s.Trace.Events {
+			if e := &s.Trace.Events[i]; tg.Invariant.Match(e) {
+				n++
+				verdict = append(verdict, "VIOLATION of "+tg.Invariant.Name+": "+e.Text())
+			}
+		}
+		if n <= tg.Invariant.Allow {
+			verdict = append(verdict, "invariant kept: "+tg.Invariant.Name)
+		}
+	default:
+		return fail(stderr, "labctl run --load: cannot run a %s link here", l.Kind)
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	if format == "jsonl" {
+		s.Trace.WriteJSONL(w)
+		return 0
+	}
+	fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", title, l.Seed, core.FormatTime(s.Now()))
+	for _, a := range l.Log {
+		fmt.Fprintf(w, "# t=%s %s\n", core.FormatTime(a.At.D()), a.Action)
+	}
+	if format == "text" {
+		s.Trace.WriteText(w)
+		fmt.Fprintln(w)
+	}
+	for _, v := range verdict {
+		fmt.Fprintln(w, v)
+	}
+	for _, err := range s.ActionErrors() {
+		fmt.Fprintln(w, "action not applied:", err)
+	}
+	return 0
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"leaselab/core"
+)
+
+// labctl run prints a permalink; --load with it reproduces the same trace.
+func TestRunLoadReproducesARun(t *testing.T) {
+	args := []string{"run", "hands-on-lab", "--seed", "4", "--stale-token", "3", "--fencing", "off", "--duration", "45s"}
+	out, errs, code := labctl(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	i := strings.Index(out, "permalink: ")
+	if i < 0 {
+		t.Fatalf("no permalink printed:\n%s", out)
+	}
+	link := strings.TrimSpace(out[i+len("permalink: "):])
+	again, errs, code := labctl(t, "", "run", "--load", link)
+	if code != 0 {
+		t.Fatalf("--load: exit %d: %s", code, errs)
+	}
+	if again != out {
+		t.Errorf("the loaded run differs from the original")
+	}
+	// The fragment form, and the scenario name given as well.
+	if again, _, _ := labctl(t, "", "run", "hands-on-lab", "--load", "http://x/#run="+link); again != out {
+		t.Errorf("loading the fragment form differs")
+	}
+}
+
+func TestRunLoadLessonAndTargetLinks(t *testing.T) {
+	log := core.ActionLog{
+		core.At(0, core.Action{Do: "fencing", On: false}),
+		core.At(100*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(12500 * time.Millisecond)}),
+	}
+	out, errs, code := labctl(t, "", "run", "--load", core.LessonLink("fenced-writes", 1, nil, log).Encode(), "--format", "summary")
+	if code != 0 || !strings.Contains(out, "[met  ] Switch fencing off") || !strings.Contains(out, "# t=0.100s pause A for 12.5s") {
+		t.Errorf("lesson link: exit %d %s\n%s", code, errs, out)
+	}
+	tg, _ := core.FindTarget("fenced-writes")
+	out, errs, code = labctl(t, "", "run", "--load", tg.Link(1, log).Encode(), "--format", "summary")
+	if code != 0 || !strings.Contains(out, "VIOLATION of no stale write accepted: t=12.605s storage stale.accepted from=A token=7") {
+		t.Errorf("target link: exit %d %s\n%s", code, errs, out)
+	}
+}
+
+func TestRunLoadRefusesBadLinks(t *testing.T) {
+	good := core.ScenarioLink("hands-on-lab", core.Params{Seed: 2}).Encode()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--load", good[:len(good)-3]}, "checksum mismatch"},
+		{[]string{"run", "--load", "%%%"}, "not a LeaseLab link"},
+		{[]string{"run", "--load", good, "--ttl", "5s"}, "drop --ttl"},
+		{[]string{"run", "shards", "--load", good}, `the link is for scenario "hands-on-lab"`},
+		{[]string{"run", "--load", core.ScenarioLink("nowhere", core.Params{}).Encode()}, `unknown scenario "nowhere"`},
+		{[]string{"run", "--load", core.LessonLink("nowhere", 1, nil, nil).Encode()}, "nowhere"},
+		{[]string{"run", "--load", core.LessonLink("fenced-writes", 1, map[string]float64{"warp": 9}, nil).Encode()}, "warp"},
+	} {
+		out, errs, code := labctl(t, "", c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 and %q", c.args, code, errs, out, c.want)
+		}
+	}
+}

@@ -1,0 +1,809 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The explorer searches over *timing*: when a fault starts and how long it
+// lasts. Given a world, an invariant and bounds, it runs every fault
+// schedule in the bounds (or a seeded random sample of them) and returns
+// the simplest one that breaks the invariant — fewest faults, then
+// earliest, then shortest — as an action log that replays the failure
+// exactly. When none does, its report says what was covered.
+//
+// Exhaustive search shares prefixes: the world is simulated once up to each
+// fault's start and cloned there; a pause is applied with the longest
+// length in the bounds and the paused world advanced one grid step at a
+// time, each step cloned and resumed (the clone's pending resume is moved
+// to that instant, which leaves it exactly as if it had been paused for
+// that length). So a schedule costs one clone and the run after its last
+// fault, not a run from time zero.
+
+// Invariant is a property every run must keep: at most Allow trace events
+// may match. Matching looks at one event at a time, so a run is checked as
+// it goes and stops at the first violation.
+type Invariant struct {
+	Name string
+	// Match picks the events that count against the invariant.
+	Match func(e *Event) bool
+	// Allow is how many matching events a run may contain (0: none).
+	Allow int
+}
+
+// NoStaleWrite: no fenced register accepts a write whose token is below
+// the highest it has accepted.
+var NoStaleWrite = Invariant{Name: "no stale write accepted", Match: func(e *Event) bool {
+	return e.Kind == KindStale && e.Get("shard") == ""
+}}
+
+// NoStaleOffset: no offset store accepts a commit from a stale shard owner
+// (a lower token, or an offset moving backwards).
+var NoStaleOffset = Invariant{Name: "no stale offset commit", Match: func(e *Event) bool {
+	return e.Kind == KindStale && e.Get("shard") != ""
+}}
+
+// AtMostDuplicateJobs allows n jobs executed twice.
+func AtMostDuplicateJobs(n int) Invariant {
+	return Invariant{Name: fmt.Sprintf("at most %d duplicate jobs executed", n), Allow: n, Match: func(e *Event) bool {
+		return e.Kind == KindEnqueue && e.Get("result") == JobDuplicateExecuted
+	}}
+}
+
+// Fault kinds the explorer injects.
+const (
+	FaultPause = "pause"
+	FaultCrash = "crash"
+)
+
+// Fault is one injected failure: a pause of For, or a crash (no restart).
+type Fault struct {
+	Kind string
+	Proc string
+	At   time.Duration
+	For  time.Duration
+}
+
+func (f Fault) String() string {
+	if f.Kind == FaultCrash {
+		return fmt.Sprintf("crash %s at %s", f.Proc, FormatTime(f.At))
+	}
+	return fmt.Sprintf("pause %s at %s for %s", f.Proc, FormatTime(f.At), FormatTime(f.For))
+}
+
+// Action returns the fault as a timed learner action.
+func (f Fault) Action() Timed {
+	if f.Kind == FaultCrash {
+		return At(f.At, Action{Do: "crash", Proc: f.Proc})
+	}
+	return At(f.At, Action{Do: "pause", Proc: f.Proc, For: Duration(f.For)})
+}
+
+// Bounds is the space of fault schedules: up to MaxFaults faults, each of
+// one of Kinds on one of Procs, starting on the grid From, From+Step, ...
+// below To; a pause lasts MinLen, MinLen+LenStep, ... up to MaxLen. Every
+// run is observed until Horizon.
+type Bounds struct {
+	Procs          []string
+	Kinds          []string
+	From, To, Step time.Duration
+	MinLen, MaxLen time.Duration
+	LenStep        time.Duration
+	MaxFaults      int
+	Horizon        time.Duration
+	// Settle, if positive, ends each run Settle after its last fault ends
+	// (a pause's resume, a crash) instead of at Horizon: a narrower bound
+	// that makes a large search affordable. It is part of what a "no
+	// violation" verdict covers.
+	Settle time.Duration
+	_      struct{}
+}
+
+// Errors of bad bounds.
+var ErrBounds = errors.New("explore: bad bounds")
+
+// Validate rejects bounds that describe no schedule or an endless one.
+func (b Bounds) Validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrBounds, fmt.Sprintf(format, a...))
+	}
+	switch {
+	case len(b.Procs) == 0:
+		return bad("no process to fault")
+	case len(b.Kinds) == 0:
+		return bad("no fault kind (want pause and/or crash)")
+	case b.Step <= 0 || b.From < 0 || b.To <= b.From:
+		return bad("start grid [%s, %s) step %s is empty", b.From, b.To, b.Step)
+	case b.MaxFaults < 1 || b.MaxFaults > 3:
+		return bad("at most 1 to 3 faults, got %d", b.MaxFaults)
+	case b.Horizon < b.To:
+		return bad("horizon %s ends before the last fault start %s", b.Horizon, b.To)
+	case b.Horizon > time.Hour:
+		return bad("horizon %s is longer than an hour", b.Horizon)
+	case b.Settle < 0:
+		return bad("settle %s is negative", b.Settle)
+	}
+	for _, k := range b.Kinds {
+		if k != FaultPause && k != FaultCrash {
+			return bad("unknown fault kind %q (want pause or crash)", k)
+		}
+		if k == FaultPause && (b.LenStep <= 0 || b.MinLen <= 0 || b.MaxLen < b.MinLen) {
+			return bad("pause lengths [%s, %s] step %s are empty", b.MinLen, b.MaxLen, b.LenStep)
+		}
+	}
+	if n := b.Count(); n > 1e12 {
+		return bad("%.3g schedules: narrow the grid", n)
+	}
+	return nil
+}
+
+// End returns when a run of faults stops being observed.
+func (b Bounds) End(faults []Fault) time.Duration {
+	if b.Settle <= 0 || len(faults) == 0 {
+		return b.Horizon
+	}
+	last := time.Duration(0)
+	for _, f := range faults {
+		last = max(last, f.At+f.For)
+	}
+	return min(b.Horizon, last+b.Settle)
+}
+
+func (b Bounds) starts() int { return int((b.To - b.From + b.Step - 1) / b.Step) }
+
+func (b Bounds) lens() int {
+	if !slices.Contains(b.Kinds, FaultPause) {
+		return 0
+	}
+	return int((b.MaxLen-b.MinLen)/b.LenStep) + 1
+}
+
+// choices is how many single faults start at one grid point.
+func (b Bounds) choices() float64 {
+	per := 0
+	if slices.Contains(b.Kinds, FaultPause) {
+		per += b.lens()
+	}
+	if slices.Contains(b.Kinds, FaultCrash) {
+		per++
+	}
+	return float64(len(b.Procs) * per)
+}
+
+// Count returns how many schedules exhaustive search runs: for each k up to
+// MaxFaults, the k-fault schedules whose starts do not decrease.
+func (b Bounds) Count() float64 {
+	total := 0.0
+	for k := 1; k <= b.MaxFaults; k++ {
+		total += multisets(b.starts(), k) * pow(b.choices(), k)
+	}
+	return total
+}
+
+// multisets counts non-decreasing sequences of length k over n values.
+func multisets(n, k int) float64 {
+	r := 1.0
+	for i := 0; i < k; i++ {
+		r = r * float64(n+i) / float64(i+1)
+	}
+	return r
+}
+
+func pow(x float64, k int) float64 {
+	r := 1.0
+	for range k {
+		r *= x
+	}
+	return r
+}
+
+func (b Bounds) String() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "up to %d %s of %s", b.MaxFaults, plural(b.MaxFaults, "fault", "faults"), strings.Join(b.Procs, ", "))
+	fmt.Fprintf(&s, " (%s) starting %s to %s every %s", strings.Join(b.Kinds, ", "), FormatTime(b.From), FormatTime(b.To), FormatTime(b.Step))
+	if b.lens() > 0 {
+		fmt.Fprintf(&s, ", pauses %s to %s every %s", FormatTime(b.MinLen), FormatTime(b.MaxLen), FormatTime(b.LenStep))
+	}
+	if b.Settle > 0 {
+		fmt.Fprintf(&s, ", each run observed until %s after its last fault ends (at most %s)", FormatTime(b.Settle), FormatTime(b.Horizon))
+	} else {
+		fmt.Fprintf(&s, ", each run observed until %s", FormatTime(b.Horizon))
+	}
+	return s.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Problem is what to search: a world builder (fresh world with its own
+// script and the base log scheduled), the invariant and the bounds.
+type Problem struct {
+	// Build returns a fresh world at time zero with every scheduled action
+	// of the scenario in it, Base included.
+	Build func() (*Sim, error)
+	// Base is the part of the scenario's action log a counterexample must
+	// repeat to replay (switches such as "fencing off" at time zero).
+	Base      ActionLog
+	Invariant Invariant
+	Bounds    Bounds
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	// Found reports a counterexample: Faults, and Log (Base + faults) to
+	// replay it; Violation is the first event that broke the invariant
+	// (its Seq means nothing: search worlds keep no trace; Problem.Replay
+	// gives the run with its full trace).
+	Found     bool
+	Faults    []Fault
+	Log       ActionLog
+	Violation Event
+	// Tried counts schedules run; Total is the size of the space
+	// (exhaustive) or the sample size (random). Complete reports that the
+	// search ran to its end (found, or exhausted its bounds or sample)
+	// rather than being cancelled.
+	Tried    int
+	Total    float64
+	Complete bool
+	Random   bool
+	Elapsed  time.Duration
+	Bounds   Bounds
+}
+
+// PerSecond returns schedules tried per second of wall time.
+func (r Result) PerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Tried) / r.Elapsed.Seconds()
+}
+
+// Summary is the verdict in one or two sentences.
+func (r Result) Summary() string {
+	how := "exhaustive"
+	if r.Random {
+		how = "random"
+	}
+	cover := fmt.Sprintf("%d schedules tried (%s search, %.0f schedules/s): %s", r.Tried, how, r.PerSecond(), r.Bounds)
+	switch {
+	case r.Found && len(r.Faults) == 0:
+		return "the scenario breaks the invariant with no fault at all"
+	case r.Found:
+		fs := make([]string, len(r.Faults))
+		for i, f := range r.Faults {
+			fs[i] = f.String()
+		}
+		return fmt.Sprintf("violation found with %s; %s", strings.Join(fs, ", then "), cover)
+	case !r.Complete:
+		return "search cancelled: no violation in the " + cover
+	case r.Random:
+		return "no violation in a random sample: " + cover + " (a sample proves nothing)"
+	}
+	return "no violation within bounds: " + cover
+}
+
+// run is one world under observation and how many of its events matched
+// the invariant so far.
+type run struct {
+	s       *Sim
+	matched int
+	bad     *Event
+}
+
+func (r *run) clone() *run { return &run{s: r.s.Clone(), matched: r.matched} }
+
+// check reads the trace events not yet seen and reports a violation. A
+// search world keeps no trace: checked events are dropped at once (nothing
+// in a world reads its own trace), so clones copy no trace prefix and runs
+// allocate none. The replay of a counterexample has the full trace.
+func (r *run) check(inv *Invariant) bool {
+	t := r.s.Trace
+	for i := range t.Events {
+		if inv.Match(&t.Events[i]) {
+			r.matched++
+			if r.matched > inv.Allow {
+				e := t.Events[i]
+				r.bad = &e
+				t.Events = t.Events[:0]
+				return true
+			}
+		}
+	}
+	t.Events = t.Events[:0]
+	return false
+}
+
+// advance fires events due before t (or at t too, when inclusive),
+// stopping at the first violation, which it reports.
+func (r *run) advance(inv *Invariant, t time.Duration, inclusive bool) bool {
+	s := r.s
+	for len(s.queue) > 0 && (s.queue[0].at < t || (inclusive && s.queue[0].at == t)) {
+		s.Step()
+		if r.check(inv) {
+			return true
+		}
+	}
+	if inclusive && t > s.now {
+		s.now = t
+	}
+	return false
+}
+
+// Explorer runs one search a budget at a time, so a front end can spread it
+// over frames, show progress and cancel it.
+type Explorer struct {
+	p      Problem
+	res    Result
+	next   func() (struct{}, bool)
+	stop   func()
+	best   *candidate
+	clock  func() time.Time
+	start  time.Time
+	random *rand.Rand
+	sample int
+	err    error
+	// verdict, set by tests, receives every schedule's outcome and makes
+	// the search go on past violations.
+	verdict func(faults []Fault, bad *Event)
+}
+
+type candidate struct {
+	faults []Fault
+	bad    Event
+}
+
+// NewExplorer prepares an exhaustive search of p.
+func NewExplorer(p Problem, clock func() time.Time) (*Explorer, error) {
+	if err := p.Bounds.Validate(); err != nil {
+		return nil, err
+	}
+	x := &Explorer{p: p, clock: clock}
+	x.res = Result{Bounds: p.Bounds, Total: p.Bounds.Count()}
+	x.next, x.stop = iter.Pull(x.exhaustive)
+	x.start = clock()
+	return x, nil
+}
+
+// NewRandomExplorer prepares a seeded random search of n schedules, each
+// with 1 to MaxFaults faults drawn uniformly from the bounds' grid.
+func NewRandomExplorer(p Problem, n int, seed uint64, clock func() time.Time) (*Explorer, error) {
+	if err := p.Bounds.Validate(); err != nil {
+		return nil, err
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("%w: random search needs at least one schedule", ErrBounds)
+	}
+	x := &Explorer{p: p, clock: clock, sample: n, random: rand.New(rand.NewPCG(seed, 0x5eed))}
+	x.res = Result{Bounds: p.Bounds, Total: float64(n), Random: true}
+	x.next, x.stop = iter.Pull(x.randomSearch)
+	x.start = clock()
+	return x, nil
+}
+
+// Step runs up to budget schedules and reports whether the search is over.
+func (x *Explorer) Step(budget int) bool {
+	if x.next == nil {
+		return true
+	}
+	for range budget {
+		if _, ok := x.next(); !ok {
+			x.finish(true)
+			return true
+		}
+	}
+	x.res.Elapsed = x.clock().Sub(x.start)
+	return false
+}
+
+// Cancel ends the search; Result then reports what was covered.
+func (x *Explorer) Cancel() {
+	if x.next != nil {
+		x.finish(false)
+	}
+}
+
+func (x *Explorer) finish(complete bool) {
+	x.stop()
+	x.next = nil
+	x.res.Complete = complete
+	x.res.Elapsed = x.clock().Sub(x.start)
+	if x.best != nil {
+		x.res.Found, x.res.Faults, x.res.Violation = true, x.best.faults, x.best.bad
+		x.res.Log = append(slices.Clone(x.p.Base), faultLog(x.best.faults)...)
+	}
+}
+
+// Err returns a world-building error met during the search.
+func (x *Explorer) Err() error { return x.err }
+
+// Progress returns schedules tried and the size of the space.
+func (x *Explorer) Progress() (tried int, total float64) { return x.res.Tried, x.res.Total }
+
+// Result returns the verdict so far (final once Step reported the end).
+func (x *Explorer) Result() Result { return x.res }
+
+// Run searches to the end.
+func (x *Explorer) Run() (Result, error) {
+	for !x.Step(1 << 20) {
+	}
+	return x.res, x.err
+}
+
+func faultLog(fs []Fault) ActionLog {
+	log := make(ActionLog, len(fs))
+	for i, f := range fs {
+		log[i] = f.Action()
+	}
+	return log
+}
+
+// base builds the world and checks it up to the first fault start.
+func (x *Explorer) base() *run {
+	s, err := x.p.Build()
+	if err != nil {
+		x.err = err
+		return nil
+	}
+	// Message sends are the bulk of a trace and no invariant reads them.
+	s.Trace.Quiet = true
+	r := &run{s: s}
+	if r.check(&x.p.Invariant) {
+		x.best = &candidate{bad: *r.bad}
+		return nil
+	}
+	return r
+}
+
+// exhaustive yields once per schedule run. It stops at the first violation:
+// the order (fewest faults, then earliest starts, then shortest pauses, in
+// Procs and Kinds order) makes that one the simplest.
+func (x *Explorer) exhaustive(yield func(struct{}) bool) {
+	b := &x.p.Bounds
+	inv := &x.p.Invariant
+	r0 := x.base()
+	if r0 == nil {
+		return
+	}
+	// The scenario alone may already break the invariant.
+	probe := r0.clone()
+	if probe.advance(inv, b.Horizon, true) {
+		x.best = &candidate{bad: *probe.bad}
+		return
+	}
+	for k := 1; k <= b.MaxFaults; k++ {
+		if !x.level(yield, r0, nil, k) || x.best != nil {
+			return
+		}
+	}
+}
+
+// level enumerates the remaining k faults after prefix, on world r (at or
+// before the earliest allowed start). It returns false to stop everything.
+func (x *Explorer) level(yield func(struct{}) bool, r *run, prefix []Fault, k int) bool {
+	b := &x.p.Bounds
+	inv := &x.p.Invariant
+	from := b.From
+	if len(prefix) > 0 {
+		from = prefix[len(prefix)-1].At
+	}
+	w := r.clone()
+	for s := from; s < b.To; s += b.Step {
+		if w.advance(inv, s, true) {
+			// Broken before this start by the faults placed so far (after
+			// their own run's observation window ended): every schedule
+			// from here on contains this violation, and the first of them
+			// is the simplest not yet tried.
+			bad := *w.bad
+			return x.rest(prefix, s, k, func(fs []Fault) bool { return x.record(yield, fs, bad) })
+		}
+		for _, proc := range b.Procs {
+			for _, kind := range b.Kinds {
+				f := Fault{Kind: kind, Proc: proc, At: s}
+				if kind == FaultCrash {
+					c := w.clone()
+					c.s.ScheduleAction(s, f.Action().Action)
+					if !x.finishRun(yield, c, append(prefix, f), k) {
+						return false
+					}
+					continue
+				}
+				if !x.pauses(yield, w, prefix, f, k) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// rest calls fn with every completion of prefix to k faults whose next
+// start is at or after from, in search order, until fn returns false.
+func (x *Explorer) rest(prefix []Fault, from time.Duration, k int, fn func([]Fault) bool) bool {
+	if len(prefix) == k {
+		return fn(prefix)
+	}
+	b := &x.p.Bounds
+	for s := from; s < b.To; s += b.Step {
+		for _, proc := range b.Procs {
+			for _, kind := range b.Kinds {
+				f := Fault{Kind: kind, Proc: proc, At: s}
+				if kind == FaultCrash {
+					if !x.rest(append(prefix, f), s, k, fn) {
+						return false
+					}
+					continue
+				}
+				for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
+					f.For = l
+					if !x.rest(append(prefix, f), s, k, fn) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// pauses tries every pause length of f (at f.At) on world w.
+func (x *Explorer) pauses(yield func(struct{}) bool, w *run, prefix []Fault, f Fault, k int) bool {
+	b := &x.p.Bounds
+	inv := &x.p.Invariant
+	if len(prefix)+1 < k {
+		// More faults follow, possibly during this pause: place each
+		// length exactly and go on from the pause's start.
+		for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
+			c := w.clone()
+			f.For = l
+			c.s.ScheduleAction(f.At, f.Action().Action)
+			if !x.level(yield, c, append(prefix, f), k) {
+				return false
+			}
+		}
+		return true
+	}
+	p := w.clone()
+	f.For = b.MaxLen
+	n := p.s.node(f.Proc)
+	before := 0
+	if n != nil {
+		before = n.pauses
+	}
+	p.s.ScheduleAction(f.At, f.Action().Action)
+	if p.advance(inv, f.At, true) {
+		// The pause itself cannot break an invariant, but be exact.
+		return x.record(yield, append(prefix, Fault{Kind: f.Kind, Proc: f.Proc, At: f.At, For: b.MinLen}), *p.bad)
+	}
+	if n == nil || n.pauses == before {
+		// The pause did not apply (unknown, crashed or already paused
+		// process): the lengths differ only in how long each run is
+		// observed (Settle).
+		for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
+			f.For = l
+			if !x.finishRun(yield, p.clone(), append(prefix, f), k) {
+				return false
+			}
+		}
+		return true
+	}
+	for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
+		end := f.At + l
+		if end > b.Horizon {
+			// This pause and every longer one outlast the horizon: each
+			// run is the paused world observed to the horizon.
+			broken := p.advance(inv, b.Horizon, true)
+			for ; l <= b.MaxLen; l += b.LenStep {
+				f.For = l
+				if broken && !x.record(yield, append(prefix, f), *p.bad) || !broken && !x.clean(yield, append(prefix, f)) {
+					return false
+				}
+			}
+			return true
+		}
+		if p.advance(inv, end, false) {
+			// The world paused this long already broke the invariant: so
+			// does every longer pause, whose runs are identical to here.
+			for ; l <= b.MaxLen; l += b.LenStep {
+				f.For = l
+				if !x.record(yield, append(prefix, f), *p.bad) {
+					return false
+				}
+			}
+			return true
+		}
+		c := p.clone()
+		if l < b.MaxLen && !c.s.movePauseEnd(c.s.node(f.Proc), end) {
+			panic("core: explorer lost a pause's resume event")
+		}
+		f.For = l
+		if !x.finishRun(yield, c, append(prefix, f), k) {
+			return false
+		}
+	}
+	return true
+}
+
+// finishRun runs a schedule whose faults are all placed (k reached), or
+// places the next one.
+func (x *Explorer) finishRun(yield func(struct{}) bool, c *run, faults []Fault, k int) bool {
+	if len(faults) < k {
+		return x.level(yield, c, faults, k)
+	}
+	if c.advance(&x.p.Invariant, x.p.Bounds.End(faults), true) {
+		return x.record(yield, faults, *c.bad)
+	}
+	return x.clean(yield, faults)
+}
+
+// clean counts a schedule that kept the invariant.
+func (x *Explorer) clean(yield func(struct{}) bool, faults []Fault) bool {
+	x.res.Tried++
+	if x.verdict != nil {
+		x.verdict(faults, nil)
+	}
+	return yield(struct{}{})
+}
+
+// record notes a violating schedule and stops the search.
+func (x *Explorer) record(yield func(struct{}) bool, faults []Fault, bad Event) bool {
+	x.res.Tried++
+	if x.verdict != nil {
+		// Tests: every schedule's verdict, no stop.
+		x.verdict(faults, &bad)
+		return yield(struct{}{})
+	}
+	x.best = &candidate{faults: slices.Clone(faults), bad: bad}
+	yield(struct{}{})
+	return false
+}
+
+// randomSearch runs sample schedules drawn from the grid and keeps the
+// simplest violating one.
+func (x *Explorer) randomSearch(yield func(struct{}) bool) {
+	b := &x.p.Bounds
+	inv := &x.p.Invariant
+	r0 := x.base()
+	if r0 == nil {
+		return
+	}
+	for i := 0; i < x.sample; i++ {
+		fs := x.draw()
+		c := r0.clone()
+		for _, f := range fs {
+			c.s.ScheduleAction(f.At, f.Action().Action)
+		}
+		if c.advance(inv, b.End(fs), true) && (x.best == nil || simpler(fs, x.best.faults)) {
+			x.best = &candidate{faults: fs, bad: *c.bad}
+		}
+		x.res.Tried++
+		if !yield(struct{}{}) {
+			return
+		}
+	}
+}
+
+func (x *Explorer) draw() []Fault {
+	b := &x.p.Bounds
+	fs := make([]Fault, 1+x.random.IntN(b.MaxFaults))
+	for i := range fs {
+		f := Fault{
+			Kind: b.Kinds[x.random.IntN(len(b.Kinds))],
+			Proc: b.Procs[x.random.IntN(len(b.Procs))],
+			At:   b.From + time.Duration(x.random.IntN(b.starts()))*b.Step,
+		}
+		if f.Kind == FaultPause {
+			f.For = b.MinLen + time.Duration(x.random.IntN(b.lens()))*b.LenStep
+		}
+		fs[i] = f
+	}
+	slices.SortStableFunc(fs, func(a, b Fault) int { return int(a.At - b.At) })
+	return fs
+}
+
+// simpler orders schedules: fewer faults, then earlier starts, then
+// shorter pauses.
+func simpler(a, b []Fault) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	for i := range a {
+		if a[i].At != b[i].At {
+			return a[i].At < b[i].At
+		}
+		if a[i].For != b[i].For {
+			return a[i].For < b[i].For
+		}
+	}
+	return false
+}
+
+// Replay runs the problem's world with the faults from time zero, with a
+// full trace, until the bounds stop observing that schedule. It returns the
+// world and the first event that broke the invariant (nil if none): the
+// run a counterexample stands for, as the player and labctl show it.
+func (p Problem) Replay(faults []Fault) (*Sim, *Event, error) {
+	s, err := p.Build()
+	if err != nil {
+		return nil, nil, err
+	}
+	s.Schedule(faultLog(faults))
+	s.RunUntil(p.Bounds.End(faults))
+	n := 0
+	for i := range s.Trace.Events {
+		if p.Invariant.Match(&s.Trace.Events[i]) {
+			if n++; n > p.Invariant.Allow {
+				return s, &s.Trace.Events[i], nil
+			}
+		}
+	}
+	return s, nil, nil
+}
+
+// Refusals summarises what the protected resources refused in a trace:
+// what fencing or idempotency did in a run that kept its invariant.
+func Refusals(t *Trace) string {
+	var writes, offsets, jobs int
+	for i := range t.Events {
+		e := &t.Events[i]
+		switch {
+		case e.Kind == KindWrite && e.Get("result") == RejectedStale:
+			writes++
+		case e.Kind == KindOffset && e.Get("result") == RejectedStale:
+			offsets++
+		case e.Kind == KindEnqueue && e.Get("result") == JobDuplicateIgnored:
+			jobs++
+		}
+	}
+	var parts []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{{writes, "stale write rejected", "stale writes rejected"}, {offsets, "stale offset commit rejected", "stale offset commits rejected"}, {jobs, "duplicate job ignored", "duplicate jobs ignored"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, plural(c.n, c.one, c.many)))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing needed refusing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// node returns the process's or worker's node, or nil.
+func (s *Sim) node(name string) *node {
+	for _, c := range s.clients {
+		if n := c.base(); n.id == name {
+			return n
+		}
+	}
+	return nil
+}
+
+// movePauseEnd moves the pending automatic resume of n's current pause to
+// t (no earlier than now). Everything else about a pause is the same
+// whatever its length, so the world is then exactly as if it had been
+// paused for the shorter length from the start — except the pause's own
+// trace line, which still shows the length first asked for.
+func (s *Sim) movePauseEnd(n *node, t time.Duration) bool {
+	for i := range s.queue {
+		e := &s.queue[i]
+		if tk := &s.tasks[e.slot]; tk.kind == evResume && tk.node == n.idx && tk.n == n.pauses && tk.epoch == n.epoch {
+			if t < s.now {
+				t = s.now
+			}
+			e.at = t
+			s.queue.up(i)
+			return true
+		}
+	}
+	return false
+}

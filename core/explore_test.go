@@ -1,0 +1,301 @@
+package core
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func problem(t testing.TB, name string, off bool, b *Bounds) Problem {
+	t.Helper()
+	tg, err := FindTarget(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounds := tg.Bounds
+	if b != nil {
+		bounds = *b
+	}
+	return tg.Problem(1, off, bounds)
+}
+
+func explore(t testing.TB, p Problem) Result {
+	t.Helper()
+	x, err := NewExplorer(p, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := x.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// coarse narrows a target's default grid so a full proof fits in a test.
+func coarse(name string, step time.Duration) *Bounds {
+	tg, _ := FindTarget(name)
+	b := tg.Bounds
+	b.Step, b.LenStep = step, step
+	b.MinLen = step
+	return &b
+}
+
+// For each target: with its protection off the search finds a schedule
+// whose replay shows the violation; with it on, the same bounds hold none.
+func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
+	for _, c := range []struct {
+		target string
+		bounds *Bounds
+		kind   string // the violating event's kind and result
+		result string
+	}{
+		{"fenced-writes", coarse("fenced-writes", 500*time.Millisecond), KindStale, ""},
+		{"shards", nil, KindStale, ""},
+		{"scheduler", nil, KindEnqueue, JobDuplicateExecuted},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			off := problem(t, c.target, true, c.bounds)
+			r := explore(t, off)
+			if !r.Found || len(r.Faults) != 1 || !r.Complete {
+				t.Fatalf("protection off: %s", r.Summary())
+			}
+			faults := r.Faults
+			s, bad, err := off.Replay(r.Faults)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bad == nil || bad.Kind != c.kind || (c.result != "" && bad.Get("result") != c.result) {
+				t.Fatalf("replay of %v: violating event %v, want %s", r.Faults, bad, c.kind)
+			}
+			if bad.At != r.Violation.At || bad.Actor != r.Violation.Actor {
+				t.Errorf("replay broke at %s by %s, search said %s by %s", bad.At, bad.Actor, r.Violation.At, r.Violation.Actor)
+			}
+			// The log (switch + fault) replays the same run in a world
+			// built the plain way, as the lesson player builds it.
+			if len(r.Log) != 2 || r.Log[0].Do != off.Base[0].Do || r.Log[1].Do != r.Faults[0].Kind {
+				t.Errorf("log %v, want the switch then the fault", r.Log)
+			}
+			if rep := Check(s.Trace, s.Now()); len(rep.Stale)+len(rep.Duplicates) == 0 {
+				t.Errorf("Check of the replay finds no stale write or duplicate: %+v", rep)
+			}
+
+			on := problem(t, c.target, false, c.bounds)
+			r = explore(t, on)
+			if r.Found || !r.Complete || float64(r.Tried) != r.Total {
+				t.Fatalf("protection on: %s (tried %d of %.0f)", r.Summary(), r.Tried, r.Total)
+			}
+			if !strings.HasPrefix(r.Summary(), "no violation within bounds") {
+				t.Errorf("summary %q", r.Summary())
+			}
+			// The counterexample beside its fix: the protection refuses.
+			fixed, still, _ := on.Replay(faults)
+			if still != nil || Refusals(fixed.Trace) == "nothing needed refusing" {
+				t.Errorf("with protection, %v: violation %v, refusals %q", faults, still, Refusals(fixed.Trace))
+			}
+		})
+	}
+}
+
+// The simplest counterexample: fewest faults, then the earliest start,
+// then the shortest pause. No earlier start or shorter pause breaks it.
+func TestExploreReturnsTheSimplestSchedule(t *testing.T) {
+	b := coarse("fenced-writes", time.Second)
+	p := problem(t, "fenced-writes", true, b)
+	r := explore(t, p)
+	if !r.Found {
+		t.Fatal(r.Summary())
+	}
+	f := r.Faults[0]
+	for s := b.From; s <= f.At; s += b.Step {
+		for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
+			if s == f.At && l >= f.For {
+				break
+			}
+			if _, bad, _ := p.Replay([]Fault{{Kind: FaultPause, Proc: "A", At: s, For: l}}); bad != nil {
+				t.Fatalf("pause at %s for %s also breaks it, before the returned %v", s, l, f)
+			}
+		}
+	}
+}
+
+// Prefix sharing must not change a verdict: for every schedule of a grid
+// (pauses and crashes, with and without a settle window), the search's
+// verdict equals a fresh replay of that schedule from time zero.
+func TestExploreVerdictsEqualFreshReplays(t *testing.T) {
+	for _, c := range []struct {
+		target string
+		b      Bounds
+	}{
+		{"fenced-writes", Bounds{Procs: []string{"A", "B"}, Kinds: []string{FaultPause, FaultCrash}, From: 0, To: 20 * time.Second, Step: 1300 * time.Millisecond,
+			MinLen: 700 * time.Millisecond, MaxLen: 25 * time.Second, LenStep: 1700 * time.Millisecond, MaxFaults: 1, Horizon: 50 * time.Second}},
+		{"fenced-writes", Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 2 * time.Second, To: 12 * time.Second, Step: 2500 * time.Millisecond,
+			MinLen: 3 * time.Second, MaxLen: 15 * time.Second, LenStep: 4 * time.Second, MaxFaults: 2, Horizon: 45 * time.Second, Settle: 4 * time.Second}},
+		// Pauses that outlast the horizon.
+		{"fenced-writes", Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 0, To: 20 * time.Second, Step: 1900 * time.Millisecond,
+			MinLen: 5 * time.Second, MaxLen: 40 * time.Second, LenStep: 3100 * time.Millisecond, MaxFaults: 1, Horizon: 30 * time.Second}},
+		{"scheduler", Bounds{Procs: []string{"api-1", "api-2"}, Kinds: []string{FaultCrash, FaultPause}, From: 0, To: 8 * time.Second, Step: 900 * time.Millisecond,
+			MinLen: time.Second, MaxLen: 14 * time.Second, LenStep: 3 * time.Second, MaxFaults: 1, Horizon: 30 * time.Second}},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			p := problem(t, c.target, true, &c.b)
+			x, err := NewExplorer(p, time.Now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs, bad := 0, 0
+			x.verdict = func(fs []Fault, got *Event) {
+				runs++
+				_, want, err := p.Replay(fs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (got == nil) != (want == nil) {
+					t.Errorf("%v: search says violated=%v, replay says %v", fs, got != nil, want != nil)
+					return
+				}
+				if got != nil {
+					bad++
+					if got.At != want.At || got.Kind != want.Kind || got.Actor != want.Actor {
+						t.Errorf("%v: search broke at %s (%s), replay at %s (%s)", fs, got.At, got.Text(), want.At, want.Text())
+					}
+				}
+			}
+			if _, err := x.Run(); err != nil {
+				t.Fatal(err)
+			}
+			if float64(runs) != c.b.Count() {
+				t.Errorf("%d verdicts, want %.0f", runs, c.b.Count())
+			}
+			if bad == 0 || bad == runs {
+				t.Errorf("%d of %d schedules violate: the sample must hold both verdicts to prove anything", bad, runs)
+			}
+		})
+	}
+}
+
+func TestExploreRandomSearch(t *testing.T) {
+	p := problem(t, "fenced-writes", true, nil)
+	var first Result
+	for i := range 2 {
+		x, err := NewRandomExplorer(p, 300, 42, time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := x.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Found || r.Tried != 300 || !r.Random || r.PerSecond() <= 0 {
+			t.Fatalf("random search: %s", r.Summary())
+		}
+		if _, bad, _ := p.Replay(r.Faults); bad == nil {
+			t.Fatalf("random counterexample %v does not replay", r.Faults)
+		}
+		if i == 0 {
+			first = r
+		} else if first.Faults[0] != r.Faults[0] {
+			t.Errorf("same seed, different answers: %v then %v", first.Faults, r.Faults)
+		}
+	}
+	on := problem(t, "fenced-writes", false, nil)
+	x, _ := NewRandomExplorer(on, 200, 42, time.Now)
+	if r, _ := x.Run(); r.Found || !strings.Contains(r.Summary(), "a sample proves nothing") {
+		t.Errorf("fencing on, random: %s", r.Summary())
+	}
+}
+
+func TestExploreCancel(t *testing.T) {
+	x, err := NewExplorer(problem(t, "fenced-writes", false, nil), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Step(50) {
+		t.Fatal("a 90000-schedule search ended after 50")
+	}
+	x.Cancel()
+	r := x.Result()
+	if r.Complete || r.Found || r.Tried != 50 || !strings.HasPrefix(r.Summary(), "search cancelled") {
+		t.Errorf("after cancel: tried %d, %s", r.Tried, r.Summary())
+	}
+	if !x.Step(10) {
+		t.Error("a cancelled search went on")
+	}
+}
+
+func TestBoundsValidate(t *testing.T) {
+	tg, _ := FindTarget("fenced-writes")
+	for _, c := range []struct {
+		name string
+		edit func(*Bounds)
+		want string
+	}{
+		{"no procs", func(b *Bounds) { b.Procs = nil }, "no process"},
+		{"bad kind", func(b *Bounds) { b.Kinds = []string{"explode"} }, "unknown fault kind"},
+		{"empty grid", func(b *Bounds) { b.To = b.From }, "start grid"},
+		{"zero step", func(b *Bounds) { b.Step = 0 }, "start grid"},
+		{"no lengths", func(b *Bounds) { b.MaxLen = b.MinLen - 1 }, "pause lengths"},
+		{"too many faults", func(b *Bounds) { b.MaxFaults = 9 }, "faults"},
+		{"short horizon", func(b *Bounds) { b.Horizon = time.Second }, "horizon"},
+		{"huge space", func(b *Bounds) { b.MaxFaults, b.Step, b.LenStep = 3, time.Millisecond, time.Millisecond }, "narrow the grid"},
+	} {
+		b := tg.Bounds
+		c.edit(&b)
+		err := b.Validate()
+		if !errors.Is(err, ErrBounds) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+		if _, err := NewExplorer(Problem{Bounds: b}, time.Now); err == nil {
+			t.Errorf("%s: NewExplorer accepted it", c.name)
+		}
+	}
+	if err := tg.Bounds.Validate(); err != nil || tg.Bounds.Count() != 90000 {
+		t.Errorf("default bounds: %v, %.0f schedules", err, tg.Bounds.Count())
+	}
+}
+
+// BenchmarkExploreFenced90k is the measure: the exhaustive search
+// of the fenced-writes world with fencing on (no violation, so all 300 x
+// 300 schedules run to the horizon).
+func BenchmarkExploreFenced90k(b *testing.B) {
+	for _, settle := range []time.Duration{0, 10 * time.Second} {
+		name := "horizon-60s"
+		if settle > 0 {
+			name = "settle-10s"
+		}
+		b.Run(name, func(b *testing.B) {
+			tg, _ := FindTarget("fenced-writes")
+			bounds := tg.Bounds
+			bounds.Settle = settle
+			var r Result
+			for b.Loop() {
+				r = explore(b, tg.Problem(1, false, bounds))
+			}
+			if r.Found || r.Tried != 90000 {
+				b.Fatalf("tried %d, found %v: want all 90000 clean", r.Tried, r.Found)
+			}
+			b.ReportMetric(float64(r.Tried)*float64(b.N)/b.Elapsed().Seconds(), "schedules/s")
+		})
+	}
+}
+
+func TestParseBounds(t *testing.T) {
+	tg, _ := FindTarget("fenced-writes")
+	b, err := ParseBounds("procs=A+B,kinds=pause+crash,start=1s..5s/500ms,len=1s..20s/1s,faults=2,horizon=40s,settle=5s", tg.Bounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Procs) != 2 || len(b.Kinds) != 2 || b.From != time.Second || b.To != 5*time.Second || b.Step != 500*time.Millisecond ||
+		b.MinLen != time.Second || b.MaxLen != 20*time.Second || b.LenStep != time.Second || b.MaxFaults != 2 || b.Horizon != 40*time.Second || b.Settle != 5*time.Second {
+		t.Errorf("parsed %+v", b)
+	}
+	if tg.Bounds.Procs[0] != "A" || len(tg.Bounds.Procs) != 1 {
+		t.Errorf("parsing changed the target's defaults: %v", tg.Bounds.Procs)
+	}
+	for _, bad := range []string{"start=1s", "start=1s..2s", "len=x..1s/1s", "faults=many", "colour=red", "procs", "horizon=1s", "start=5s..1s/1s", "settle=-1s"} {
+		if _, err := ParseBounds(bad, tg.Bounds); !errors.Is(err, ErrBounds) {
+			t.Errorf("%q: %v, want a bounds error", bad, err)
+		}
+	}
+}

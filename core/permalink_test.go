@@ -1,0 +1,196 @@
+package core
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sampleLink() RunLink {
+	return RunLink{
+		Kind: LinkLesson, Name: "fenced-writes", Seed: 1<<63 + 5,
+		Params: []Param{{"ttl", "12"}, {"jitter", "0.5"}},
+		Log: ActionLog{
+			At(0, Action{Do: "fencing", On: false}),
+			At(100*time.Millisecond, Action{Do: "pause", Proc: "A", For: Duration(12500 * time.Millisecond)}),
+			At(3*time.Second, Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: 3}),
+			At(4*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName, OneWay: true}),
+			At(5*time.Second, Action{Do: "set-ttl", Proc: "B", TTL: Duration(4 * time.Second)}),
+			At(6*time.Second, Action{Do: "idempotency", On: true}),
+			At(7*time.Second, Action{Do: "put", Proc: "B", Key: "config/x", Value: "1"}),
+		},
+	}
+}
+
+func TestPermalinkRoundTrip(t *testing.T) {
+	l := sampleLink()
+	s := l.Encode()
+	for _, in := range []string{s, " " + s + "\n", l.Fragment(), "http://127.0.0.1:8080/" + l.Fragment()} {
+		got, err := DecodeLink(in)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if !reflect.DeepEqual(got, l) {
+			t.Fatalf("round trip:\n got %+v\nwant %+v", got, l)
+		}
+	}
+	// Compact: seven actions, names and values included, under 180 characters.
+	if len(s) > 180 || strings.ContainsAny(s, "+/=") {
+		t.Errorf("link %q (%d chars) is not compact base64url", s, len(s))
+	}
+}
+
+// A scenario link reproduces a labctl run exactly.
+func TestScenarioLinkReproducesTheRun(t *testing.T) {
+	sc, _ := FindScenario("hands-on-lab")
+	p := Params{Seed: 9, StaleToken: 3, Fencing: "off", TTL: 12 * time.Second, Duration: 50 * time.Second,
+		Actions: ActionLog{At(20*time.Second, Action{Do: "crash", Proc: "B"})}}
+	want, err := sc.Run(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := DecodeLink(ScenarioLink("hands-on-lab", p).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := l.ScenarioParams()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := sc.Run(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Sim.Trace.Hash() != want.Sim.Trace.Hash() {
+		t.Errorf("the link's run differs from the original")
+	}
+	if _, err := (RunLink{Kind: LinkScenario, Name: "x", Params: []Param{{"warp", "9"}}}).ScenarioParams(); !errors.Is(err, ErrPermalink) {
+		t.Errorf("unknown parameter: %v", err)
+	}
+	if _, err := (RunLink{Kind: LinkScenario, Name: "x", Params: []Param{{"ttl", "soon"}}}).ScenarioParams(); !errors.Is(err, ErrPermalink) {
+		t.Errorf("bad ttl: %v", err)
+	}
+}
+
+// raw builds a link from payload bytes with a correct checksum, so tests
+// reach the parser behind the checksum.
+func raw(payload ...[]byte) string {
+	var b []byte
+	for _, p := range payload {
+		b = append(b, p...)
+	}
+	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// altered changes the i-th character of s to another base64url one.
+func altered(s string, i int) string {
+	c := byte('A')
+	if s[i] == 'A' {
+		c = 'B'
+	}
+	return s[:i] + string(c) + s[i+1:]
+}
+
+func uv(v uint64) []byte { return binary.AppendUvarint(nil, v) }
+
+func TestPermalinkRejectsBadInput(t *testing.T) {
+	good := sampleLink().Encode()
+	head := []byte{1, 'S', 4, 'h', 'e', 'r', 'd'}
+	for _, c := range []struct {
+		name, in, want string
+	}{
+		{"empty", "", "empty link"},
+		{"not base64", "hello world!", "not a LeaseLab link"},
+		{"too long", strings.Repeat("A", MaxLinkLen+1), "longer than any"},
+		{"too short", "AQI", "too short"},
+		{"truncated", good[:len(good)-5], "checksum mismatch"},
+		{"cut mid byte", good[:len(good)-len(good)%4-3], "cut short"},
+		{"one char altered", altered(good, 10), "checksum mismatch"},
+		{"future version", raw([]byte{9, 'S', 1, 'x', 0, 0, 0}), "version 9"},
+		{"unknown kind", raw([]byte{1, 'Q', 1, 'x', 0, 0, 0}), "unknown run kind"},
+		{"no name", raw([]byte{1, 'S', 0, 0, 0, 0}), "no lesson or scenario name"},
+		{"huge name", raw([]byte{1, 'S'}, uv(1<<40), []byte("x")), "does not fit"},
+		{"huge action count", raw(head, uv(1), uv(0), uv(1<<40)), "do not fit"},
+		{"huge param count", raw(head, uv(1), uv(1<<62)), "do not fit"},
+		{"overlong varint", raw(head, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}), "overlong number"},
+		{"cut mid action", raw(head, uv(1), uv(0), uv(1), uv(0), uv(0), uv(mProc)), "truncated"},
+		{"unknown action", raw(head, uv(1), uv(0), uv(1), uv(0), uv(99), uv(0)), "unknown kind number 99"},
+		{"unknown field", raw(head, uv(1), uv(0), uv(1), uv(0), uv(0), uv(1<<12)), "unknown fields"},
+		{"time past a day", raw(head, uv(1), uv(0), uv(1), uv(uint64(48*time.Hour/time.Millisecond)<<1), uv(0), uv(0)), "more than 24h"},
+		{"invalid action", raw(head, uv(1), uv(0), uv(1), uv(0), uv(0), uv(mProc), []byte{1, 'A'}), "length must be positive"},
+		{"trailing bytes", raw(head, uv(1), uv(0), uv(0), []byte{7, 7}), "unexpected bytes"},
+	} {
+		_, err := DecodeLink(c.in)
+		if !errors.Is(err, ErrPermalink) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// A link claiming billions of entries must not make the decoder allocate
+// for them: lengths are checked against the bytes actually present.
+func TestPermalinkHugeLengthsAllocateNothing(t *testing.T) {
+	in := raw([]byte{1, 'S', 1, 'x'}, uv(1), uv(1<<30), make([]byte, 64))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range 100 {
+		if _, err := DecodeLink(in); err == nil {
+			t.Fatal("accepted")
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("100 hostile decodes allocated %d bytes", grew)
+	}
+}
+
+// FuzzDecodeLink: any input either fails cleanly or decodes to a link that
+// encodes and decodes to itself.
+func FuzzDecodeLink(f *testing.F) {
+	f.Add(sampleLink().Encode())
+	f.Add(ScenarioLink("shards", Params{Seed: 3, Fencing: "off", TTL: time.Second}).Encode())
+	f.Add(RunLink{Kind: LinkScenario, Name: "x"}.Fragment())
+	f.Add(raw([]byte{1, 'S', 1, 'x'}, uv(1), uv(1<<30)))
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := DecodeLink(s)
+		if err != nil {
+			if !errors.Is(err, ErrPermalink) {
+				t.Fatalf("error %v does not wrap ErrPermalink", err)
+			}
+			return
+		}
+		again, err := DecodeLink(l.Encode())
+		if err != nil {
+			t.Fatalf("re-encoding a decoded link fails: %v", err)
+		}
+		if !reflect.DeepEqual(again, l) {
+			t.Fatalf("round trip changed the link:\n%+v\n%+v", l, again)
+		}
+	})
+}
+
+func TestLessonLinkKnobs(t *testing.T) {
+	l, err := DecodeLink(LessonLink("ttl-tradeoff", 4, map[string]float64{"ttl": 12, "renew": 2.5}, nil).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := l.Knobs()
+	if err != nil || k["ttl"] != 12 || k["renew"] != 2.5 || len(k) != 2 || l.Seed != 4 {
+		t.Errorf("knobs %v, %v", k, err)
+	}
+	if _, err := (RunLink{Kind: LinkLesson, Name: "x", Params: []Param{{"ttl", "long"}}}).Knobs(); !errors.Is(err, ErrPermalink) {
+		t.Errorf("bad knob: %v", err)
+	}
+	if _, err := l.ScenarioParams(); !errors.Is(err, ErrPermalink) {
+		t.Errorf("a lesson link read as a scenario: %v", err)
+	}
+}

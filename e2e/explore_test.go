@@ -1,0 +1,164 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"leaselab/core"
+)
+
+// brokenFencing is the explorer's counterexample for fenced-writes with
+// fencing off (the switch, then a pause of A), found as labctl finds it.
+func brokenFencing(t *testing.T) core.ActionLog {
+	t.Helper()
+	tg, err := core.FindTarget("fenced-writes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := core.NewExplorer(tg.Problem(1, true, tg.Bounds), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := x.Run()
+	if err != nil || !r.Found || len(r.Log) != 2 || r.Log[1].Do != "pause" {
+		t.Fatalf("no counterexample to open: %s (%v)", r.Summary(), err)
+	}
+	return r.Log
+}
+
+// TestBrowserPermalinkAndFindABreak opens a run from a #run= link, shares
+// it back, checks that a bad link is explained and changes nothing, then
+// runs "Find a break" (one browser for both saves a start-up).
+func TestBrowserPermalinkAndFindABreak(t *testing.T) {
+	ctx, srv := startChromium(t, 1440, 860)
+	b := &browser{ctx: ctx, srv: srv}
+	broken := brokenFencing(t)
+	link := core.LessonLink("fenced-writes", 1, nil, broken)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+link.Fragment())); err != nil {
+		t.Fatal(err)
+	}
+	st := b.until(t, "the linked lesson", 2*time.Minute, func(s fullState) bool {
+		return s.Scene.Run != nil && s.Scene.Run.Lesson == "fenced-writes" && s.Frame > 2
+	})
+	if st.Scene.Run.Now != 0.1 || len(st.Scene.Run.Procs) != 2 || !st.Scene.Run.Procs[0].Paused {
+		t.Fatalf("opened at %v with procs %+v; want t=0.1s with A paused", st.Scene.Run.Now, st.Scene.Run.Procs)
+	}
+	b.screenshot(t, "permalink-opened.png")
+
+	// Scrub past A's wake-up: the stale write lands.
+	b.seek(t, 20, 90)
+	b.until(t, "the stale write", time.Minute, func(s fullState) bool {
+		for _, w := range s.Scene.Run.Writes {
+			if w.From == "A" && w.Token == 7 && w.Accepted {
+				return true
+			}
+		}
+		return false
+	})
+
+	// Share: the link of the run as it is now (the same log) goes into
+	// the address bar.
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`leaselab.share()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shared struct{ Link, Fragment, Error string }
+	if err := json.Unmarshal([]byte(raw), &shared); err != nil || shared.Error != "" {
+		t.Fatalf("share: %s (%v)", raw, err)
+	}
+	got, err := core.DecodeLink(shared.Fragment)
+	if err != nil || got.Name != "fenced-writes" || len(got.Log) != 2 || got.Log[1] != broken[1] {
+		t.Fatalf("shared link %q decodes to %+v (%v)", shared.Fragment, got, err)
+	}
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	if err != nil || !strings.HasSuffix(href, shared.Fragment) || !strings.HasPrefix(shared.Link, srv.URL) {
+		t.Errorf("address bar %q, shared link %q", href, shared.Link)
+	}
+
+	// A damaged link: explained beside the canvas, the run untouched.
+	before := b.state(t).Scene.Run
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`location.hash = "#run=`+shared.Fragment[len("#run="):len(shared.Fragment)-3]+`"`)); err != nil {
+		t.Fatal(err)
+	}
+	var status string
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(status, "could not be opened"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no message for a damaged link; status %q", status)
+		}
+		time.Sleep(50 * time.Millisecond)
+		status, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("share-status").textContent`))
+	}
+	after := b.state(t).Scene.Run
+	if after.Lesson != before.Lesson || len(after.Writes) < len(before.Writes) {
+		t.Errorf("a damaged link changed the run: %+v -> %+v", before, after)
+	}
+	b.screenshot(t, "permalink-damaged.png")
+
+	// A good link typed into the address bar opens at once.
+	other := core.LessonLink("scheduler", 2, nil, core.ActionLog{core.At(3*time.Second, core.Action{Do: "crash", Proc: "api-1"})})
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`location.hash = "`+other.Fragment()+`"`)); err != nil {
+		t.Fatal(err)
+	}
+	b.until(t, "the second link", time.Minute, func(s fullState) bool {
+		return s.Scene.Run != nil && s.Scene.Run.Lesson == "scheduler" && s.Scene.Run.Now == 3
+	})
+	t.Run("FindABreak", func(t *testing.T) { findABreak(t, b, broken[:1]) })
+}
+
+// findABreak clicks "Find a break" in the fenced-writes lesson: with
+// fencing on, the search runs across frames with a progress bar and can be
+// cancelled; with fencing off, the counterexample it finds becomes the
+// lesson's run.
+func findABreak(t *testing.T, b *browser, fencingOff core.ActionLog) {
+	ctx, srv := b.ctx, b.srv
+	open := func(l core.RunLink) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+l.Fragment())); err != nil {
+			t.Fatal(err)
+		}
+		b.until(t, "the lesson", 2*time.Minute, func(s fullState) bool {
+			return s.Scene.Run != nil && s.Scene.Run.Lesson == "fenced-writes" && s.Frame > 2 && s.Scene.Regions["explore"] != nil
+		})
+	}
+	narration := func() string {
+		s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("narration").textContent`))
+		return s
+	}
+
+	// Fencing on: 3600 schedules, a search long enough to watch.
+	open(core.LessonLink("fenced-writes", 1, nil, nil))
+	b.click(t, "explore")
+	b.screenshot(t, "find-a-break-searching.png")
+	b.click(t, "explore")
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(narration(), "Cancelled after"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("cancel not reported; narration:\n%s", narration())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// Fencing off.
+	open(core.LessonLink("fenced-writes", 1, nil, fencingOff))
+	b.click(t, "explore")
+	start := time.Now()
+	frames := b.state(t).Frame
+	for !strings.Contains(narration(), "Found the simplest break") {
+		if time.Since(start) > 3*time.Minute {
+			t.Fatalf("no break found; narration:\n%s", narration())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	st := b.state(t)
+	t.Logf("search took %s over %d frames", time.Since(start).Round(time.Millisecond), st.Frame-frames)
+	if st.Frame-frames < 2 {
+		t.Errorf("the page drew %d frames during the search: it must stay responsive", st.Frame-frames)
+	}
+	if st.Scene.Run.Now >= 1 || !st.Scene.Run.Procs[0].Paused {
+		t.Errorf("loaded run: now %v, procs %+v; want A paused near the start", st.Scene.Run.Now, st.Scene.Run.Procs)
+	}
+	b.screenshot(t, "find-a-break-found.png")
+}

@@ -1,0 +1,284 @@
+package game
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// breakSpec says how to look for a break in a lesson's world: the
+// invariant, the switch that protects it, and the fault space. The grids
+// are coarser than labctl's defaults so a search takes seconds in a
+// browser tab.
+type breakSpec struct {
+	invariant core.Invariant
+	protects  string // "fencing" or "idempotency"
+	bounds    core.Bounds
+}
+
+var breakSpecs = map[string]breakSpec{
+	"fenced-writes": {core.NoStaleWrite, "fencing", core.Bounds{Procs: []string{"A"}, Kinds: []string{core.FaultPause},
+		From: 0, To: 30 * time.Second, Step: 500 * time.Millisecond,
+		MinLen: 500 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 500 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second}},
+	"hands-on-lab": {core.NoStaleWrite, "fencing", core.Bounds{Procs: []string{"B"}, Kinds: []string{core.FaultPause},
+		From: 0, To: 30 * time.Second, Step: time.Second,
+		MinLen: time.Second, MaxLen: 25 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second}},
+	"scheduler": {core.AtMostDuplicateJobs(0), "idempotency", core.Bounds{Procs: []string{"api-1"}, Kinds: []string{core.FaultCrash, core.FaultPause},
+		From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
+		MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second}},
+	"shards": {core.NoStaleOffset, "fencing", core.Bounds{Procs: []string{"worker-00"}, Kinds: []string{core.FaultPause},
+		From: 5 * time.Second, To: 20 * time.Second, Step: 2500 * time.Millisecond,
+		MinLen: 5 * time.Second, MaxLen: 40 * time.Second, LenStep: 5 * time.Second, MaxFaults: 1, Horizon: 70 * time.Second}},
+}
+
+// frameBudget is how much of a frame a search may use: at 60 frames a
+// second that leaves a third of each frame to draw, so the page stays
+// responsive.
+const frameBudget = 10 * time.Millisecond
+
+// breakFinder is the player's "Find a break" button and the search it
+// runs, a slice per frame, with a progress bar in the world's caption
+// row. The counterexample it finds becomes the lesson's log, ready to
+// play; a clean search says what it covered.
+type breakFinder struct {
+	sc      *LessonScene
+	spec    breakSpec
+	btn     ui.Button
+	x       *core.Explorer
+	problem core.Problem
+	knobs   lessons.Knobs
+	status  string
+	bar     ui.Rect
+	clock   func() time.Time
+	// draws counts frames drawn; a search slice runs once per drawn frame
+	// (every update until the first draw): when drawing is slow, the game
+	// loop runs several updates per frame to catch up, and a slice in each
+	// would starve the page.
+	draws, slicedAt int
+}
+
+// attachBreakFinder adds the button to lessons the explorer fits.
+func (sc *LessonScene) attachBreakFinder() {
+	if sc.Lab.Lesson == nil {
+		return
+	}
+	spec, ok := breakSpecs[sc.Lab.Lesson.ID]
+	if !ok {
+		return
+	}
+	f := &breakFinder{sc: sc, spec: spec, btn: ui.Button{Label: "Find a break"}, clock: time.Now}
+	sc.finder = f
+	p := sc.Player
+	p.Overlay = f
+	p.AddFocusable("explore", &f.btn)
+	p.tips = append(p.tips, tip{ui.Tooltip{Text: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Delay: tooltipDelay}, &f.btn})
+	if back := p.OnMenu; back != nil {
+		// Leaving the lesson ends its search (and the coroutine it runs on).
+		p.OnMenu = func() {
+			if f.x != nil {
+				f.x.Cancel()
+				f.x = nil
+				f.btn.Label = "Find a break"
+			}
+			back()
+		}
+	}
+	extra := p.Extra
+	p.Extra = func() map[string]ui.Rect {
+		m := map[string]ui.Rect{}
+		if extra != nil {
+			m = extra()
+		}
+		m["explore"] = f.btn.Rect
+		return m
+	}
+}
+
+// Searching reports a search in progress.
+func (f *breakFinder) Searching() bool { return f.x != nil }
+
+// Update implements View: place the button, react to it, run a slice.
+func (f *breakFinder) Update(st *State, area ui.Rect) error {
+	s := st.Style
+	caption, _, _ := ui.WorldFrame(area, s.Unit)
+	px := func(v float64) float64 { return math.Round(s.U(v)) } // crisp edges
+	w := px(150)
+	f.btn.Rect = ui.Rect{X: caption.X + caption.W - px(118) - w, Y: caption.Y - px(4), W: w, H: caption.H + px(8)}
+	left := caption.X + px(64)
+	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.btn.Rect.X - px(12) - left, H: caption.H}
+	if f.btn.Update(&st.Input) {
+		if f.x == nil {
+			f.start()
+		} else {
+			f.x.Cancel()
+			f.finish()
+		}
+	}
+	if f.x != nil && (f.draws == 0 || f.draws != f.slicedAt) {
+		f.slicedAt = f.draws
+		f.step()
+	}
+	return nil
+}
+
+// start builds the search for the world as the learner has it now: the
+// lesson's knobs, and its protection as it stands at the play head.
+func (f *breakFinder) start() {
+	lb := f.sc.Lab
+	// Actions due at the play head (a switch at 0 in a link just opened)
+	// may not have fired yet: read the protection from a copy that ran
+	// them, leaving the lab as it is.
+	now := lb.Sim().Clone()
+	now.RunUntil(now.Now())
+	on := protectionOn(now, f.spec.protects)
+	f.knobs = lb.Knobs()
+	base := core.ActionLog{core.At(0, core.Action{Do: f.spec.protects, On: on})}
+	l, seed, knobs := lb.Lesson, lb.Seed, f.knobs
+	f.problem = core.Problem{
+		Build: func() (*core.Sim, error) {
+			w, err := l.StartWith(seed, knobs, base)
+			if err != nil {
+				return nil, err
+			}
+			return w.Sim, nil
+		},
+		Base: base, Invariant: f.spec.invariant, Bounds: f.spec.bounds,
+	}
+	x, err := core.NewExplorer(f.problem, f.clock)
+	if err != nil {
+		f.status = "Cannot search: " + err.Error()
+		f.sc.Player.Narrate(f.status)
+		return
+	}
+	f.x = x
+	f.sc.Player.setPlaying(false)
+	f.btn.Label = "Cancel search"
+	f.status = ""
+	f.sc.Player.Narrate(fmt.Sprintf("Searching for the simplest run that breaks %q with %s %s: %.0f schedules",
+		f.spec.invariant.Name, f.spec.protects, onOff(on), f.spec.bounds.Count()))
+}
+
+func protectionOn(s *core.Sim, protects string) bool {
+	switch {
+	case protects == "idempotency" && s.Queue != nil:
+		return s.Queue.Idempotency
+	case s.Register != nil:
+		return s.Register.Fencing
+	case s.Offsets != nil:
+		return s.Offsets.Fencing
+	}
+	return true
+}
+
+// step runs schedules for at most frameBudget of wall time.
+func (f *breakFinder) step() {
+	deadline := f.clock().Add(frameBudget)
+	for f.clock().Before(deadline) {
+		if f.x.Step(20) {
+			f.finish()
+			return
+		}
+	}
+}
+
+// finish reports the verdict; a counterexample becomes the lesson's run.
+func (f *breakFinder) finish() {
+	r := f.x.Result()
+	err := f.x.Err()
+	f.x = nil
+	f.btn.Label = "Find a break"
+	p := f.sc.Player
+	switch {
+	case err != nil:
+		f.status = "The search failed: " + err.Error()
+	case r.Found:
+		if err := f.sc.Lab.Resume(f.knobs, r.Log); err != nil {
+			f.status = "Found a break but could not load it: " + err.Error()
+			break
+		}
+		what := "the lesson's own script"
+		if len(r.Faults) > 0 {
+			fs := make([]string, len(r.Faults))
+			for i, fl := range r.Faults {
+				fs[i] = fl.String()
+			}
+			what = strings.Join(fs, ", then ")
+		}
+		f.status = "Break: " + what
+		p.Narrate(fmt.Sprintf("Found the simplest break after %d schedules: %s. At %s: %s. Loaded as your run: press Play to watch it.",
+			r.Tried, what, core.FormatTime(r.Violation.At), lab.Narrate(&r.Violation)))
+		if line := f.withProtection(r.Faults); line != "" {
+			p.Narrate(line)
+		}
+		return
+	case !r.Complete:
+		f.status = fmt.Sprintf("Cancelled after %d of %.0f schedules", r.Tried, r.Total)
+	default:
+		f.status = fmt.Sprintf("No break in %d schedules", r.Tried)
+		p.Narrate("No break within bounds. " + r.Summary())
+		return
+	}
+	p.Narrate(f.status)
+}
+
+// withProtection replays the counterexample with the protection switched
+// on (when the search ran with it off) and says what changed: the same
+// schedule, side by side with its fix.
+func (f *breakFinder) withProtection(faults []core.Fault) string {
+	base := f.problem.Base[0]
+	if base.On {
+		return ""
+	}
+	fixed := f.problem
+	on := base
+	on.On = true
+	fixed.Base = core.ActionLog{on}
+	l, seed, knobs := f.sc.Lab.Lesson, f.sc.Lab.Seed, f.knobs
+	fixed.Build = func() (*core.Sim, error) {
+		w, err := l.StartWith(seed, knobs, fixed.Base)
+		if err != nil {
+			return nil, err
+		}
+		return w.Sim, nil
+	}
+	s, bad, err := fixed.Replay(faults)
+	if err != nil || bad != nil {
+		return ""
+	}
+	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.spec.protects, f.spec.invariant.Name, core.Refusals(s.Trace))
+}
+
+// Draw implements View: the progress bar or the last verdict, and the
+// button, in the world's caption row.
+func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
+	f.draws++
+	th := s.Theme
+	if f.x != nil {
+		tried, total := f.x.Progress()
+		frac := 0.0
+		if total > 0 {
+			frac = min(1, float64(tried)/total)
+		}
+		radius := s.U(4)
+		draw.FillRoundRect(dst, f.bar, radius, th.Panel)
+		fill := f.bar
+		fill.W = max(radius*2, f.bar.W*frac)
+		draw.FillRoundRect(dst, fill, radius, th.Accent)
+		draw.StrokeRoundRect(dst, f.bar, radius, 1, th.Border)
+		label := fmt.Sprintf("searching %d of %.0f", tried, total)
+		draw.TextIn(dst, label, s.Small(), f.bar, text.AlignCenter, th.Text)
+	} else if f.status != "" {
+		draw.TextIn(dst, ui.Ellipsize(f.status, f.bar.W, draw.Measure(s.Small())), s.Small(), f.bar, text.AlignEnd, th.Text)
+	}
+	s.Button(dst, &f.btn)
+}

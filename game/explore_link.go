@@ -1,0 +1,71 @@
+package game
+
+import (
+	"fmt"
+
+	"leaselab/core"
+	"leaselab/lessons"
+)
+
+// OpenLink opens a lesson permalink (the text after #run=, a whole URL, or
+// the bare code): the lesson with the link's seed, knobs and action log,
+// the play head at its last action. A link that is malformed, for another
+// kind of run, or does not fit its lesson returns an error and leaves the
+// current scene exactly as it was.
+func (a *App) OpenLink(s string) (*LessonScene, error) {
+	l, err := core.DecodeLink(s)
+	if err != nil {
+		return nil, err
+	}
+	if l.Kind != core.LinkLesson {
+		return nil, fmt.Errorf("this is a %s link: replay it with labctl run --load", l.Kind)
+	}
+	ls, err := lessons.Find(l.Name)
+	if err != nil {
+		return nil, err
+	}
+	knobs, err := l.Knobs()
+	if err != nil {
+		return nil, err
+	}
+	var sc *LessonScene
+	sc, err = NewLessonScene(ls, func() {
+		a.record(sc)
+		a.current = a.menu
+	})
+	if err != nil {
+		return nil, err
+	}
+	sc.Lab.Seed = l.Seed
+	if err := sc.Lab.Resume(lessons.Knobs(knobs), l.Log); err != nil {
+		return nil, fmt.Errorf("the link does not fit lesson %s: %w", ls.ID, err)
+	}
+	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
+	sc.Player.Narrate("Opened a shared run: " + fmt.Sprintf("%d %s", len(l.Log), plural(len(l.Log), "action", "actions")) + " replayed.")
+	a.current = sc
+	return sc, nil
+}
+
+// Link returns the permalink of the run in the scene: lesson, seed, knobs
+// and the learner's log. Opening it reproduces the run exactly.
+func (sc *LessonScene) Link() core.RunLink {
+	return core.LessonLink(sc.Lab.Lesson.ID, sc.Lab.Seed, sc.Lab.Knobs(), sc.Lab.Log())
+}
+
+// CurrentLink returns the link of the lesson being played, if any.
+func (a *App) CurrentLink() (core.RunLink, bool) {
+	if sc, ok := a.current.(*LessonScene); ok {
+		return sc.Link(), true
+	}
+	return core.RunLink{}, false
+}
+
+// Notify shows a message where the learner is looking: the lesson's
+// narration, or the menu's notice.
+func (a *App) Notify(msg string) {
+	if sc, ok := a.current.(*LessonScene); ok {
+		sc.Player.Narrate(msg)
+		return
+	}
+	a.menu.Notice = msg
+}

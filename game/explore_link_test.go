@@ -1,0 +1,78 @@
+package game
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"leaselab/core"
+	"leaselab/lessons"
+)
+
+var breakLog = core.ActionLog{
+	core.At(0, core.Action{Do: "fencing", On: false}),
+	core.At(100*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(12500 * time.Millisecond)}),
+	core.At(13*time.Second, core.Action{Do: "write", Proc: "B", Value: "x"}),
+}
+
+// A lesson link opens the lesson with the link's seed, knobs and log, the
+// play head at the last action: the same world a fresh run reaches there.
+func TestOpenLinkReproducesTheRun(t *testing.T) {
+	a := NewApp(nil)
+	link := core.LessonLink("fenced-writes", 7, nil, breakLog)
+	sc, err := a.OpenLink("https://example.org/leaselab/" + link.Fragment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.current != sc || sc.Lab.Seed != 7 || sc.Lab.Now() != 13*time.Second || len(sc.Lab.Log()) != 3 {
+		t.Fatalf("opened: current=%v seed %d now %s log %v", a.current == sc, sc.Lab.Seed, sc.Lab.Now(), sc.Lab.Log())
+	}
+	l, _ := lessons.Find("fenced-writes")
+	w, err := l.Start(7, breakLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Sim.RunUntil(13 * time.Second)
+	if sc.Lab.Sim().Trace.Hash() != w.Sim.Trace.Hash() {
+		t.Error("the opened run differs from a fresh run of the same lesson, seed and log")
+	}
+	// Its own link opens the same run again.
+	again, err := NewApp(nil).OpenLink(sc.Link().Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Lab.Sim().Trace.Hash() != sc.Lab.Sim().Trace.Hash() || again.Link().Encode() != sc.Link().Encode() {
+		t.Error("a scene's own link does not reopen the same run")
+	}
+}
+
+// Bad links get a clear error and leave the lab exactly as it was.
+func TestOpenLinkRefusesBadLinksAndKeepsTheRun(t *testing.T) {
+	a := NewApp(nil)
+	sc, err := a.OpenID("fenced-writes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Lab.Advance(3 * time.Second)
+	if err := sc.Lab.Do(core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	before, hash := sc.Link().Encode(), sc.Lab.Sim().Trace.Hash()
+	good := core.LessonLink("fenced-writes", 1, nil, breakLog).Encode()
+	for _, c := range []struct{ in, want string }{
+		{good[:len(good)-2], "cut short"},
+		{"#run=!!", "not a LeaseLab link"},
+		{core.ScenarioLink("shards", core.Params{}).Encode(), "labctl run --load"},
+		{core.LessonLink("no-such-lesson", 1, nil, nil).Encode(), "no-such-lesson"},
+		{core.LessonLink("shards", 1, map[string]float64{"jitter": 7}, nil).Encode(), "jitter"},
+		{core.LessonLink("fenced-writes", 1, nil, core.ActionLog{core.At(time.Hour, core.Action{Do: "crash", Proc: "A"})}).Encode(), "outside the lesson"},
+	} {
+		_, err := a.OpenLink(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+		if a.current != sc || sc.Link().Encode() != before || sc.Lab.Sim().Trace.Hash() != hash {
+			t.Fatalf("%q: a refused link changed the current run", c.in)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"syscall/js"
+
+	"leaselab/game"
+)
+
+// links connects permalinks to the page: a URL whose fragment is
+// #run=... opens that run (at start, and whenever the fragment changes),
+// and the Share button (or leaselab.share()) puts the current run's link in
+// the address bar and on the clipboard.
+type links struct {
+	app     *game.App
+	doc     js.Value
+	pending []string // fragments seen by hashchange, opened before the next update
+	funcs   []js.Func
+}
+
+const runFragment = "#run="
+
+func newLinks(app *game.App, doc js.Value) *links {
+	l := &links{app: app, doc: doc}
+	if h := location().Get("hash").String(); strings.HasPrefix(h, runFragment) {
+		l.open(h)
+	}
+	l.listen(js.Global(), "hashchange", func() {
+		if h := location().Get("hash").String(); strings.HasPrefix(h, runFragment) {
+			l.pending = append(l.pending, h)
+		}
+	})
+	if b := doc.Call("getElementById", "share"); b.Truthy() {
+		l.listen(b, "click", func() { l.share() })
+	}
+	return l
+}
+
+func location() js.Value { return js.Global().Get("location") }
+
+func (l *links) listen(target js.Value, event string, fn func()) {
+	f := js.FuncOf(func(js.Value, []js.Value) any { fn(); return nil })
+	l.funcs = append(l.funcs, f)
+	target.Call("addEventListener", event, f)
+}
+
+// beforeUpdate opens links that arrived since the last tick, inside the
+// game loop, so the new scene is updated before it is drawn.
+func (l *links) beforeUpdate() {
+	for _, h := range l.pending {
+		l.open(h)
+	}
+	l.pending = nil
+}
+
+// open opens a link; a bad one is explained and changes nothing.
+func (l *links) open(fragment string) {
+	if _, err := l.app.OpenLink(fragment); err != nil {
+		msg := "This link could not be opened: " + err.Error()
+		l.app.Notify(msg)
+		l.status(msg)
+		return
+	}
+	l.status("Opened the shared run.")
+}
+
+// share puts the current run's link in the address bar (without reopening
+// it) and on the clipboard, and returns it.
+func (l *links) share() map[string]any {
+	link, ok := l.app.CurrentLink()
+	if !ok {
+		msg := "Open a lesson first: a link shares the run in a lesson."
+		l.status(msg)
+		return map[string]any{"error": msg}
+	}
+	frag := link.Fragment()
+	loc := location()
+	url := loc.Get("origin").String() + loc.Get("pathname").String() + loc.Get("search").String() + frag
+	js.Global().Get("history").Call("replaceState", nil, "", frag)
+	l.status("The link is in the address bar.")
+	if cb := js.Global().Get("navigator").Get("clipboard"); cb.Truthy() {
+		var done, failed js.Func
+		done = js.FuncOf(func(js.Value, []js.Value) any {
+			l.status("Link copied to the clipboard (it is in the address bar too).")
+			done.Release()
+			failed.Release()
+			return nil
+		})
+		failed = js.FuncOf(func(js.Value, []js.Value) any {
+			l.status("The browser did not allow copying: copy the link from the address bar.")
+			done.Release()
+			failed.Release()
+			return nil
+		})
+		cb.Call("writeText", url).Call("then", done, failed)
+	}
+	return map[string]any{"link": url, "fragment": frag}
+}
+
+func (l *links) status(msg string) {
+	if el := l.doc.Call("getElementById", "share-status"); el.Truthy() {
+		el.Set("textContent", msg)
+	}
+}
+
+// bridge is leaselab.share(): a JSON string {link, fragment} or {error}.
+func (l *links) bridge() js.Func {
+	return js.FuncOf(func(js.Value, []js.Value) any {
+		b, _ := json.Marshal(l.share())
+		return string(b)
+	})
+}
