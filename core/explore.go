@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -354,6 +355,10 @@ type Explorer struct {
 	// verdict, set by tests, receives every schedule's outcome and makes
 	// the search go on past violations.
 	verdict func(faults []Fault, bad *Event)
+	// workers is how many goroutines Run may use for an exhaustive search
+	// not yet stepped (explore_parallel.go).
+	workers int
+	stepped bool
 }
 
 type candidate struct {
@@ -366,7 +371,7 @@ func NewExplorer(p Problem, clock func() time.Time) (*Explorer, error) {
 	if err := p.Bounds.Validate(); err != nil {
 		return nil, err
 	}
-	x := &Explorer{p: p, clock: clock}
+	x := &Explorer{p: p, clock: clock, workers: runtime.GOMAXPROCS(0)}
 	x.res = Result{Bounds: p.Bounds, Total: p.Bounds.Count()}
 	x.next, x.stop = iter.Pull(x.exhaustive)
 	x.start = clock()
@@ -394,6 +399,7 @@ func (x *Explorer) Step(budget int) bool {
 	if x.next == nil {
 		return true
 	}
+	x.stepped = true
 	for range budget {
 		if _, ok := x.next(); !ok {
 			x.finish(true)
@@ -431,8 +437,13 @@ func (x *Explorer) Progress() (tried int, total float64) { return x.res.Tried, x
 // Result returns the verdict so far (final once Step reported the end).
 func (x *Explorer) Result() Result { return x.res }
 
-// Run searches to the end.
+// Run searches to the end. An exhaustive search not yet stepped runs on
+// GOMAXPROCS goroutines, with the same result as run sequentially.
 func (x *Explorer) Run() (Result, error) {
+	if x.workers > 1 && !x.stepped && x.next != nil && !x.res.Random && x.verdict == nil {
+		x.parallel(x.workers)
+		return x.res, x.err
+	}
 	for !x.Step(1 << 20) {
 	}
 	return x.res, x.err
@@ -498,27 +509,41 @@ func (x *Explorer) level(yield func(struct{}) bool, r *run, prefix []Fault, k in
 	w := r.clone()
 	for s := from; s < b.To; s += b.Step {
 		if w.advance(inv, s, true) {
-			// Broken before this start by the faults placed so far (after
-			// their own run's observation window ended): every schedule
-			// from here on contains this violation, and the first of them
-			// is the simplest not yet tried.
-			bad := *w.bad
-			return x.rest(prefix, s, k, func(fs []Fault) bool { return x.record(yield, fs, bad) })
+			return x.brokenFrom(yield, w, prefix, s, k)
 		}
-		for _, proc := range b.Procs {
-			for _, kind := range b.Kinds {
-				f := Fault{Kind: kind, Proc: proc, At: s}
-				if kind == FaultCrash {
-					c := w.clone()
-					c.s.ScheduleAction(s, f.Action().Action)
-					if !x.finishRun(yield, c, append(prefix, f), k) {
-						return false
-					}
-					continue
-				}
-				if !x.pauses(yield, w, prefix, f, k) {
+		if !x.startAt(yield, w, prefix, s, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// brokenFrom handles a world w broken before start s by the faults placed
+// so far (after their own run's observation window ended): every schedule
+// from here on contains this violation, and the first of them is the
+// simplest not yet tried.
+func (x *Explorer) brokenFrom(yield func(struct{}) bool, w *run, prefix []Fault, s time.Duration, k int) bool {
+	bad := *w.bad
+	return x.rest(prefix, s, k, func(fs []Fault) bool { return x.record(yield, fs, bad) })
+}
+
+// startAt tries every next fault starting at s on world w (at s; it is
+// left unchanged).
+func (x *Explorer) startAt(yield func(struct{}) bool, w *run, prefix []Fault, s time.Duration, k int) bool {
+	b := &x.p.Bounds
+	for _, proc := range b.Procs {
+		for _, kind := range b.Kinds {
+			f := Fault{Kind: kind, Proc: proc, At: s}
+			if kind == FaultCrash {
+				c := w.clone()
+				c.s.ScheduleAction(s, f.Action().Action)
+				if !x.finishRun(yield, c, append(prefix, f), k) {
 					return false
 				}
+				continue
+			}
+			if !x.pauses(yield, w, prefix, f, k) {
+				return false
 			}
 		}
 	}
