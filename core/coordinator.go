@@ -394,7 +394,7 @@ func (c *Coordinator) receive(env *Envelope) {
 			res[i] = keepAliveResult{Lease: id, TTL: ttl}
 		}
 		if len(m.Leases) == 1 {
-			if l := c.leases[m.Leases[0]]; l != nil {
+			if l := c.leases[m.Leases[0]]; l != nil && c.sim.Trace.on(KindLeaseRenew) {
 				c.trace(KindLeaseRenew, S("lease", m.Leases[0].String()), S("owner", l.Owner), D("expiry_ms", l.Expiry))
 			}
 		} else {

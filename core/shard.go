@@ -263,7 +263,9 @@ func (w *ShardWorker) loseAll(why string) {
 	for _, sh := range w.Owned() {
 		w.drop(sh, why)
 	}
-	w.trace(KindLeaseLost, S("lease", w.session.String()), S("why", why))
+	if w.sim.Trace.on(KindLeaseLost) {
+		w.trace(KindLeaseLost, S("lease", w.session.String()), S("why", why))
+	}
 	w.renewT.stop()
 	w.commitT.stop()
 	w.checkT.stop()
