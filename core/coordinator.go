@@ -377,7 +377,7 @@ func (c *Coordinator) LoadSeries() []int32 { return c.series() }
 
 func (c *Coordinator) reply(to string, m Message) { c.sim.Net.send(CoordinatorName, to, m) }
 
-func (c *Coordinator) receive(env *Envelope) {
+func (c *Coordinator) receive(env Envelope) {
 	c.countRequest()
 	from := env.From
 	switch m := env.Msg.(type) {

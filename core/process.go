@@ -136,7 +136,7 @@ func (p *Process) setState(to State, why string) {
 	p.trace(KindState, S("from", from.String()), S("to", to.String()), S("why", why), I("token", p.token))
 }
 
-func (p *Process) receive(env *Envelope) { p.deliver(env) }
+func (p *Process) receive(env Envelope) { p.deliver(env) }
 
 // exec runs one of the process's tasks (see node.run).
 func (p *Process) exec(t task) {

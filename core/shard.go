@@ -115,7 +115,7 @@ func (w *ShardWorker) join() {
 	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnJoinRetry)
 }
 
-func (w *ShardWorker) receive(env *Envelope) { w.deliver(env) }
+func (w *ShardWorker) receive(env Envelope) { w.deliver(env) }
 
 // exec runs one of the worker's tasks (see node.run).
 func (w *ShardWorker) exec(t task) {
