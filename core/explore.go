@@ -473,6 +473,7 @@ func (x *Explorer) base() *run {
 	// an invariant may say which few kinds it reads.
 	s.Trace.Quiet = true
 	s.Trace.only = x.p.Invariant.Kinds
+	s.Coord.noSeries = true
 	r := &run{s: s}
 	if r.check(&x.p.Invariant) {
 		x.best = &candidate{bad: *r.bad}
