@@ -24,7 +24,7 @@ func (h *hook) exec(t task) {
 		h.fns[t.n]()
 	}
 }
-func (h *hook) handle(Message)    {}
+func (h *hook) handle(Message)   {}
 func (h *hook) receive(Envelope) {}
 
 // timer arms a node timer (pause- and crash-aware) that runs f at t.
