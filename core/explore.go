@@ -38,13 +38,36 @@ type Invariant struct {
 	// Kinds, if set, lists every event kind Match can accept: search
 	// worlds then record no other event, which saves most of their work.
 	Kinds []string
+	// Settled, if set, reports that world s can no longer produce an
+	// event Match accepts, whatever pauses and crashes it meets later. It
+	// must be certain: a search counts every schedule from such a world
+	// as keeping the invariant without running it.
+	Settled func(s *Sim) bool
 }
 
 // NoStaleWrite: no fenced register accepts a write whose token is below
 // the highest it has accepted.
 var NoStaleWrite = Invariant{Name: "no stale write accepted", Kinds: []string{KindStale}, Match: func(e *Event) bool {
 	return e.Kind == KindStale && e.Get("shard") == ""
-}}
+}, Settled: fencedForGood}
+
+// fencedForGood reports that the world's register rejects stale writes
+// and will go on doing so: fencing is on and no queued action can switch
+// it (faults cannot), so it never accepts a stale write again.
+func fencedForGood(s *Sim) bool {
+	if s.Register == nil {
+		return true
+	}
+	if !s.Register.Fencing {
+		return false
+	}
+	for _, e := range s.queue {
+		if tk := &s.tasks[e.slot]; tk.kind == evAction && tk.act.Do == "fencing" {
+			return false
+		}
+	}
+	return true
+}
 
 // NoStaleOffset: no offset store accepts a commit from a stale shard owner
 // (a lower token, or an offset moving backwards).
@@ -494,7 +517,7 @@ func (x *Explorer) exhaustive(yield func(struct{}) bool) {
 	}
 	// The scenario alone may already break the invariant.
 	probe := r0.clone()
-	if probe.advance(inv, b.Horizon, true) {
+	if !x.settled(r0) && probe.advance(inv, b.Horizon, true) {
 		x.best = &candidate{bad: *probe.bad}
 		return
 	}
@@ -518,6 +541,10 @@ func (x *Explorer) level(yield func(struct{}) bool, r *run, prefix []Fault, k in
 	for s := from; s < b.To; s += b.Step {
 		if w.advance(inv, s, true) {
 			return x.brokenFrom(yield, w, prefix, s, k)
+		}
+		if x.settled(w) {
+			// Every schedule from here on keeps the invariant.
+			return x.rest(prefix, s, k, func(fs []Fault) bool { return x.clean(yield, fs) })
 		}
 		if !x.startAt(yield, w, prefix, s, k) {
 			return false
@@ -558,14 +585,24 @@ func (x *Explorer) startAt(yield func(struct{}) bool, w *run, prefix []Fault, s 
 	return true
 }
 
+// settled reports that no schedule from world r can break the invariant.
+func (x *Explorer) settled(r *run) bool {
+	return x.p.Invariant.Settled != nil && x.p.Invariant.Settled(r.s)
+}
+
 // rest calls fn with every completion of prefix to k faults whose next
 // start is at or after from, in search order, until fn returns false.
 func (x *Explorer) rest(prefix []Fault, from time.Duration, k int, fn func([]Fault) bool) bool {
+	return x.restUntil(prefix, from, x.p.Bounds.To, k, fn)
+}
+
+// restUntil is rest with the next start below to.
+func (x *Explorer) restUntil(prefix []Fault, from, to time.Duration, k int, fn func([]Fault) bool) bool {
 	if len(prefix) == k {
 		return fn(prefix)
 	}
 	b := &x.p.Bounds
-	for s := from; s < b.To; s += b.Step {
+	for s := from; s < to; s += b.Step {
 		for _, proc := range b.Procs {
 			for _, kind := range b.Kinds {
 				f := Fault{Kind: kind, Proc: proc, At: s}

@@ -27,7 +27,7 @@ func (x *Explorer) parallel(n int) {
 	inv := &x.p.Invariant
 	if r0 := x.base(); r0 != nil {
 		probe := r0.clone()
-		if probe.advance(inv, b.Horizon, true) {
+		if !x.settled(r0) && probe.advance(inv, b.Horizon, true) {
 			x.best = &candidate{bad: *probe.bad}
 		}
 		for k := 1; k <= b.MaxFaults && x.best == nil; k++ {
@@ -75,9 +75,12 @@ func (x *Explorer) work(w *run, k int, units []unitResult, next, limit *atomic.I
 		}
 		s := b.From + time.Duration(i)*b.Step
 		u := &Explorer{p: x.p}
-		if w.advance(inv, s, true) {
+		switch {
+		case w.advance(inv, s, true):
 			u.brokenFrom(more, w, nil, s, k)
-		} else {
+		case u.settled(w):
+			u.restUntil(nil, s, s+b.Step, k, func(fs []Fault) bool { return u.clean(more, fs) })
+		default:
 			u.startAt(more, w, nil, s, k)
 		}
 		units[i] = unitResult{tried: u.res.Tried, best: u.best}

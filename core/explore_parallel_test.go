@@ -50,7 +50,9 @@ func TestExploreParallelEqualsSequential(t *testing.T) {
 		{"scheduler", "scheduler", true, nil, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := problem(t, c.target, c.off, c.b)
+			// Every schedule simulated (TestExploreSettledRunsKeepTheResult
+			// covers the early stop).
+			p := withoutSettled(problem(t, c.target, c.off, c.b))
 			seq := searchWith(t, p, 1)
 			if seq.Found != c.found || !seq.Complete || seq.Tried == 0 {
 				t.Fatalf("sequential: %s", seq.Summary())
@@ -101,5 +103,90 @@ func TestExploreRunAfterStepStaysSequential(t *testing.T) {
 	r.Elapsed = 0
 	if want := searchWith(t, p, 1); !reflect.DeepEqual(r, want) {
 		t.Errorf("stepped then run: %s, want %s", r.Summary(), want.Summary())
+	}
+}
+
+// withoutSettled is p with the search's early stop turned off: every
+// schedule is simulated to its end.
+func withoutSettled(p Problem) Problem {
+	p.Invariant.Settled = nil
+	return p
+}
+
+// Stopping runs whose outcome is certain changes no verdict: with fencing
+// on from the start, with it switched off midway (so runs are not settled
+// until a fault start past the switch), and switched on midway, the result
+// and coverage equal a search that simulates every schedule.
+func TestExploreSettledRunsKeepTheResult(t *testing.T) {
+	tg, err := FindTarget("fenced-writes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := *coarse("fenced-writes", 500*time.Millisecond)
+	late := b
+	late.From = 26 * time.Second // every fault after the switch on
+	switched := func(log ActionLog, b Bounds) Problem {
+		return Problem{
+			Build: func() (*Sim, error) {
+				s, err := tg.build(1)
+				if err != nil {
+					return nil, err
+				}
+				s.Schedule(log)
+				return s, nil
+			},
+			Base: log, Invariant: tg.Invariant, Bounds: b,
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		p     Problem
+		found bool
+	}{
+		{"on", tg.Problem(1, false, b), false},
+		{"off-at-12s", switched(ActionLog{At(0, Action{Do: "fencing", On: true}), At(12*time.Second, Action{Do: "fencing", On: false})}, b), true},
+		{"on-at-25s", switched(ActionLog{At(0, Action{Do: "fencing", On: false}), At(25*time.Second, Action{Do: "fencing", On: true})}, b), true},
+		{"on-at-25s-late-faults", switched(ActionLog{At(0, Action{Do: "fencing", On: false}), At(25*time.Second, Action{Do: "fencing", On: true})}, late), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			full := searchWith(t, withoutSettled(c.p), 1)
+			if full.Found != c.found || !full.Complete {
+				t.Fatalf("simulating every schedule: %s", full.Summary())
+			}
+			for _, n := range []int{1, 2} {
+				if got := searchWith(t, c.p, n); !reflect.DeepEqual(got, full) {
+					t.Errorf("%d workers, settled runs stopped: %s\nwant %s", n, got.Summary(), full.Summary())
+				}
+			}
+		})
+	}
+}
+
+// fencedForGood is the certainty the early stop rests on: fencing on and
+// no queued action that could switch it.
+func TestFencedForGood(t *testing.T) {
+	s := NewSim(1)
+	if !fencedForGood(s) {
+		t.Error("a world without a register cannot accept a stale write")
+	}
+	r := s.AddRegister("db", false)
+	if fencedForGood(s) {
+		t.Error("fencing off: settled")
+	}
+	r.Fencing = true
+	if !fencedForGood(s) {
+		t.Error("fencing on, nothing queued: not settled")
+	}
+	s.ScheduleAction(5*time.Second, Action{Do: "pause", Proc: "A", For: Duration(time.Second)})
+	if !fencedForGood(s) {
+		t.Error("a queued pause cannot switch fencing off")
+	}
+	s.ScheduleAction(9*time.Second, Action{Do: "fencing", On: false})
+	if fencedForGood(s) {
+		t.Error("a queued fencing switch: settled")
+	}
+	s.RunUntil(9 * time.Second)
+	if fencedForGood(s) || r.Fencing {
+		t.Error("fencing switched off: settled")
 	}
 }
