@@ -58,15 +58,23 @@ func fencedForGood(s *Sim) bool {
 	if s.Register == nil {
 		return true
 	}
-	if !s.Register.Fencing {
-		return false
-	}
+	return s.Register.Fencing && !s.actionQueued("fencing")
+}
+
+// idempotentForGood: the job queue ignores duplicates and no queued
+// action can switch that off, so no duplicate is executed again.
+func idempotentForGood(s *Sim) bool {
+	return s.Queue == nil || s.Queue.Idempotency && !s.actionQueued("idempotency")
+}
+
+// actionQueued reports a learner action of kind do waiting in the queue.
+func (s *Sim) actionQueued(do string) bool {
 	for _, e := range s.queue {
-		if tk := &s.tasks[e.slot]; tk.kind == evAction && tk.act.Do == "fencing" {
-			return false
+		if tk := &s.tasks[e.slot]; tk.kind == evAction && tk.act.Do == do {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // NoStaleOffset: no offset store accepts a commit from a stale shard owner
@@ -79,7 +87,7 @@ var NoStaleOffset = Invariant{Name: "no stale offset commit", Kinds: []string{Ki
 func AtMostDuplicateJobs(n int) Invariant {
 	return Invariant{Name: fmt.Sprintf("at most %d duplicate jobs executed", n), Allow: n, Kinds: []string{KindEnqueue}, Match: func(e *Event) bool {
 		return e.Kind == KindEnqueue && e.Get("result") == JobDuplicateExecuted
-	}}
+	}, Settled: idempotentForGood}
 }
 
 // Fault kinds the explorer injects.

@@ -144,6 +144,7 @@ func TestExploreSettledRunsKeepTheResult(t *testing.T) {
 		found bool
 	}{
 		{"on", tg.Problem(1, false, b), false},
+		{"scheduler-on", problem(t, "scheduler", false, nil), false},
 		{"off-at-12s", switched(ActionLog{At(0, Action{Do: "fencing", On: true}), At(12*time.Second, Action{Do: "fencing", On: false})}, b), true},
 		{"on-at-25s", switched(ActionLog{At(0, Action{Do: "fencing", On: false}), At(25*time.Second, Action{Do: "fencing", On: true})}, b), true},
 		{"on-at-25s-late-faults", switched(ActionLog{At(0, Action{Do: "fencing", On: false}), At(25*time.Second, Action{Do: "fencing", On: true})}, late), false},
@@ -162,9 +163,9 @@ func TestExploreSettledRunsKeepTheResult(t *testing.T) {
 	}
 }
 
-// fencedForGood is the certainty the early stop rests on: fencing on and
-// no queued action that could switch it.
-func TestFencedForGood(t *testing.T) {
+// fencedForGood and idempotentForGood are the certainties the early stop
+// rests on: the protection on and no queued action that could switch it.
+func TestSettledWorlds(t *testing.T) {
 	s := NewSim(1)
 	if !fencedForGood(s) {
 		t.Error("a world without a register cannot accept a stale write")
@@ -188,5 +189,19 @@ func TestFencedForGood(t *testing.T) {
 	s.RunUntil(9 * time.Second)
 	if fencedForGood(s) || r.Fencing {
 		t.Error("fencing switched off: settled")
+	}
+
+	q := s.AddJobQueue("jobs", true)
+	if !idempotentForGood(s) {
+		t.Error("idempotency on, nothing queued: not settled")
+	}
+	s.ScheduleAction(12*time.Second, Action{Do: "idempotency", On: false})
+	if idempotentForGood(s) {
+		t.Error("a queued idempotency switch: settled")
+	}
+	q.Idempotency = false
+	s.RunUntil(12 * time.Second)
+	if idempotentForGood(s) {
+		t.Error("idempotency off: settled")
 	}
 }
