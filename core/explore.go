@@ -49,21 +49,24 @@ type Invariant struct {
 // the highest it has accepted.
 var NoStaleWrite = Invariant{Name: "no stale write accepted", Kinds: []string{KindStale}, Match: func(e *Event) bool {
 	return e.Kind == KindStale && e.Get("shard") == ""
-}, Settled: fencedForGood}
+}}
 
-// fencedForGood reports that the world's register rejects stale writes
+// FencedForGood reports that the world's register rejects stale writes
 // and will go on doing so: fencing is on and no queued action can switch
-// it (faults cannot), so it never accepts a stale write again.
-func fencedForGood(s *Sim) bool {
+// it (faults cannot), so it never accepts a stale write again. It is
+// NoStaleWrite's Settled in the explore targets (a frame-sliced search
+// that should last long enough to watch leaves it unset).
+func FencedForGood(s *Sim) bool {
 	if s.Register == nil {
 		return true
 	}
 	return s.Register.Fencing && !s.actionQueued("fencing")
 }
 
-// idempotentForGood: the job queue ignores duplicates and no queued
-// action can switch that off, so no duplicate is executed again.
-func idempotentForGood(s *Sim) bool {
+// IdempotentForGood: the job queue ignores duplicates and no queued
+// action can switch that off, so no duplicate is executed again (a
+// Settled for AtMostDuplicateJobs).
+func IdempotentForGood(s *Sim) bool {
 	return s.Queue == nil || s.Queue.Idempotency && !s.actionQueued("idempotency")
 }
 
@@ -87,7 +90,7 @@ var NoStaleOffset = Invariant{Name: "no stale offset commit", Kinds: []string{Ki
 func AtMostDuplicateJobs(n int) Invariant {
 	return Invariant{Name: fmt.Sprintf("at most %d duplicate jobs executed", n), Allow: n, Kinds: []string{KindEnqueue}, Match: func(e *Event) bool {
 		return e.Kind == KindEnqueue && e.Get("result") == JobDuplicateExecuted
-	}, Settled: idempotentForGood}
+	}}
 }
 
 // Fault kinds the explorer injects.

@@ -163,45 +163,45 @@ func TestExploreSettledRunsKeepTheResult(t *testing.T) {
 	}
 }
 
-// fencedForGood and idempotentForGood are the certainties the early stop
+// FencedForGood and IdempotentForGood are the certainties the early stop
 // rests on: the protection on and no queued action that could switch it.
 func TestSettledWorlds(t *testing.T) {
 	s := NewSim(1)
-	if !fencedForGood(s) {
+	if !FencedForGood(s) {
 		t.Error("a world without a register cannot accept a stale write")
 	}
 	r := s.AddRegister("db", false)
-	if fencedForGood(s) {
+	if FencedForGood(s) {
 		t.Error("fencing off: settled")
 	}
 	r.Fencing = true
-	if !fencedForGood(s) {
+	if !FencedForGood(s) {
 		t.Error("fencing on, nothing queued: not settled")
 	}
 	s.ScheduleAction(5*time.Second, Action{Do: "pause", Proc: "A", For: Duration(time.Second)})
-	if !fencedForGood(s) {
+	if !FencedForGood(s) {
 		t.Error("a queued pause cannot switch fencing off")
 	}
 	s.ScheduleAction(9*time.Second, Action{Do: "fencing", On: false})
-	if fencedForGood(s) {
+	if FencedForGood(s) {
 		t.Error("a queued fencing switch: settled")
 	}
 	s.RunUntil(9 * time.Second)
-	if fencedForGood(s) || r.Fencing {
+	if FencedForGood(s) || r.Fencing {
 		t.Error("fencing switched off: settled")
 	}
 
 	q := s.AddJobQueue("jobs", true)
-	if !idempotentForGood(s) {
+	if !IdempotentForGood(s) {
 		t.Error("idempotency on, nothing queued: not settled")
 	}
 	s.ScheduleAction(12*time.Second, Action{Do: "idempotency", On: false})
-	if idempotentForGood(s) {
+	if IdempotentForGood(s) {
 		t.Error("a queued idempotency switch: settled")
 	}
 	q.Idempotency = false
 	s.RunUntil(12 * time.Second)
-	if idempotentForGood(s) {
+	if IdempotentForGood(s) {
 		t.Error("idempotency off: settled")
 	}
 }
