@@ -24,7 +24,7 @@ func (s *Sim) Clone() *Sim {
 	n := &Sim{
 		now: s.now, seq: s.seq, seed: s.seed, msgCount: s.msgCount,
 		pcg:       &pcg,
-		Trace:     &Trace{Events: slices.Clip(s.Trace.Events), Quiet: s.Trace.Quiet},
+		Trace:     &Trace{Events: slices.Clip(s.Trace.Events), Quiet: s.Trace.Quiet, only: s.Trace.only, fields: slices.Clip(s.Trace.fields)},
 		actors:    make(map[string]actor, len(s.actors)),
 		actionErr: slices.Clip(s.actionErr),
 	}

@@ -93,6 +93,9 @@ type Coordinator struct {
 	nextWatch  int
 	buckets    []int32 // requests per finished 100 ms window of virtual time
 	current    int32   // requests in window len(buckets)
+	// noSeries stops buckets (only views read them): explorer worlds,
+	// whose clones would each copy the series on their next request.
+	noSeries bool
 }
 
 type watch struct {
@@ -343,6 +346,9 @@ func (c *Coordinator) Watchers(key string) int {
 // countRequest records one request for load measurement.
 func (c *Coordinator) countRequest() {
 	c.Requests++
+	if c.noSeries {
+		return
+	}
 	b := int(c.sim.now / (100 * time.Millisecond))
 	for len(c.buckets) < b {
 		c.buckets = append(c.buckets, c.current)
@@ -377,7 +383,7 @@ func (c *Coordinator) LoadSeries() []int32 { return c.series() }
 
 func (c *Coordinator) reply(to string, m Message) { c.sim.Net.send(CoordinatorName, to, m) }
 
-func (c *Coordinator) receive(env *Envelope) {
+func (c *Coordinator) receive(env Envelope) {
 	c.countRequest()
 	from := env.From
 	switch m := env.Msg.(type) {
@@ -394,7 +400,7 @@ func (c *Coordinator) receive(env *Envelope) {
 			res[i] = keepAliveResult{Lease: id, TTL: ttl}
 		}
 		if len(m.Leases) == 1 {
-			if l := c.leases[m.Leases[0]]; l != nil {
+			if l := c.leases[m.Leases[0]]; l != nil && c.sim.Trace.on(KindLeaseRenew) {
 				c.trace(KindLeaseRenew, S("lease", m.Leases[0].String()), S("owner", l.Owner), D("expiry_ms", l.Expiry))
 			}
 		} else {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -34,23 +35,60 @@ type Invariant struct {
 	Match func(e *Event) bool
 	// Allow is how many matching events a run may contain (0: none).
 	Allow int
+	// Kinds, if set, lists every event kind Match can accept: search
+	// worlds then record no other event, which saves most of their work.
+	Kinds []string
+	// Settled, if set, reports that world s can no longer produce an
+	// event Match accepts, whatever pauses and crashes it meets later. It
+	// must be certain: a search counts every schedule from such a world
+	// as keeping the invariant without running it.
+	Settled func(s *Sim) bool
 }
 
 // NoStaleWrite: no fenced register accepts a write whose token is below
 // the highest it has accepted.
-var NoStaleWrite = Invariant{Name: "no stale write accepted", Match: func(e *Event) bool {
+var NoStaleWrite = Invariant{Name: "no stale write accepted", Kinds: []string{KindStale}, Match: func(e *Event) bool {
 	return e.Kind == KindStale && e.Get("shard") == ""
 }}
 
+// FencedForGood reports that the world's register rejects stale writes
+// and will go on doing so: fencing is on and no queued action can switch
+// it (faults cannot), so it never accepts a stale write again. It is
+// NoStaleWrite's Settled in the explore targets (a frame-sliced search
+// that should last long enough to watch leaves it unset).
+func FencedForGood(s *Sim) bool {
+	if s.Register == nil {
+		return true
+	}
+	return s.Register.Fencing && !s.actionQueued("fencing")
+}
+
+// IdempotentForGood: the job queue ignores duplicates and no queued
+// action can switch that off, so no duplicate is executed again (a
+// Settled for AtMostDuplicateJobs).
+func IdempotentForGood(s *Sim) bool {
+	return s.Queue == nil || s.Queue.Idempotency && !s.actionQueued("idempotency")
+}
+
+// actionQueued reports a learner action of kind do waiting in the queue.
+func (s *Sim) actionQueued(do string) bool {
+	for _, e := range s.queue {
+		if tk := &s.tasks[e.slot]; tk.kind == evAction && tk.act.Do == do {
+			return true
+		}
+	}
+	return false
+}
+
 // NoStaleOffset: no offset store accepts a commit from a stale shard owner
 // (a lower token, or an offset moving backwards).
-var NoStaleOffset = Invariant{Name: "no stale offset commit", Match: func(e *Event) bool {
+var NoStaleOffset = Invariant{Name: "no stale offset commit", Kinds: []string{KindStale}, Match: func(e *Event) bool {
 	return e.Kind == KindStale && e.Get("shard") != ""
 }}
 
 // AtMostDuplicateJobs allows n jobs executed twice.
 func AtMostDuplicateJobs(n int) Invariant {
-	return Invariant{Name: fmt.Sprintf("at most %d duplicate jobs executed", n), Allow: n, Match: func(e *Event) bool {
+	return Invariant{Name: fmt.Sprintf("at most %d duplicate jobs executed", n), Allow: n, Kinds: []string{KindEnqueue}, Match: func(e *Event) bool {
 		return e.Kind == KindEnqueue && e.Get("result") == JobDuplicateExecuted
 	}}
 }
@@ -302,24 +340,26 @@ type run struct {
 func (r *run) clone() *run { return &run{s: r.s.Clone(), matched: r.matched} }
 
 // check reads the trace events not yet seen and reports a violation. A
-// search world keeps no trace: checked events are dropped at once (nothing
-// in a world reads its own trace), so clones copy no trace prefix and runs
-// allocate none. The replay of a counterexample has the full trace.
+// search world keeps no trace: checked events (and their fields) are
+// dropped at once (nothing in a world reads its own trace), so clones copy
+// no trace prefix and runs allocate none. The replay of a counterexample
+// has the full trace.
 func (r *run) check(inv *Invariant) bool {
 	t := r.s.Trace
+	bad := false
 	for i := range t.Events {
 		if inv.Match(&t.Events[i]) {
 			r.matched++
 			if r.matched > inv.Allow {
 				e := t.Events[i]
-				r.bad = &e
-				t.Events = t.Events[:0]
-				return true
+				e.Fields = slices.Clone(e.Fields)
+				r.bad, bad = &e, true
+				break
 			}
 		}
 	}
-	t.Events = t.Events[:0]
-	return false
+	t.Events, t.fields = t.Events[:0], t.fields[:0]
+	return bad
 }
 
 // advance fires events due before t (or at t too, when inclusive),
@@ -354,6 +394,10 @@ type Explorer struct {
 	// verdict, set by tests, receives every schedule's outcome and makes
 	// the search go on past violations.
 	verdict func(faults []Fault, bad *Event)
+	// workers is how many goroutines Run may use for an exhaustive search
+	// not yet stepped (explore_parallel.go).
+	workers int
+	stepped bool
 }
 
 type candidate struct {
@@ -366,7 +410,7 @@ func NewExplorer(p Problem, clock func() time.Time) (*Explorer, error) {
 	if err := p.Bounds.Validate(); err != nil {
 		return nil, err
 	}
-	x := &Explorer{p: p, clock: clock}
+	x := &Explorer{p: p, clock: clock, workers: runtime.GOMAXPROCS(0)}
 	x.res = Result{Bounds: p.Bounds, Total: p.Bounds.Count()}
 	x.next, x.stop = iter.Pull(x.exhaustive)
 	x.start = clock()
@@ -394,6 +438,7 @@ func (x *Explorer) Step(budget int) bool {
 	if x.next == nil {
 		return true
 	}
+	x.stepped = true
 	for range budget {
 		if _, ok := x.next(); !ok {
 			x.finish(true)
@@ -431,8 +476,13 @@ func (x *Explorer) Progress() (tried int, total float64) { return x.res.Tried, x
 // Result returns the verdict so far (final once Step reported the end).
 func (x *Explorer) Result() Result { return x.res }
 
-// Run searches to the end.
+// Run searches to the end. An exhaustive search not yet stepped runs on
+// GOMAXPROCS goroutines, with the same result as run sequentially.
 func (x *Explorer) Run() (Result, error) {
+	if x.workers > 1 && !x.stepped && x.next != nil && !x.res.Random && x.verdict == nil {
+		x.parallel(x.workers)
+		return x.res, x.err
+	}
 	for !x.Step(1 << 20) {
 	}
 	return x.res, x.err
@@ -453,8 +503,11 @@ func (x *Explorer) base() *run {
 		x.err = err
 		return nil
 	}
-	// Message sends are the bulk of a trace and no invariant reads them.
+	// Message sends are the bulk of a trace and no invariant reads them;
+	// an invariant may say which few kinds it reads.
 	s.Trace.Quiet = true
+	s.Trace.only = x.p.Invariant.Kinds
+	s.Coord.noSeries = true
 	r := &run{s: s}
 	if r.check(&x.p.Invariant) {
 		x.best = &candidate{bad: *r.bad}
@@ -475,7 +528,7 @@ func (x *Explorer) exhaustive(yield func(struct{}) bool) {
 	}
 	// The scenario alone may already break the invariant.
 	probe := r0.clone()
-	if probe.advance(inv, b.Horizon, true) {
+	if !x.settled(r0) && probe.advance(inv, b.Horizon, true) {
 		x.best = &candidate{bad: *probe.bad}
 		return
 	}
@@ -498,41 +551,69 @@ func (x *Explorer) level(yield func(struct{}) bool, r *run, prefix []Fault, k in
 	w := r.clone()
 	for s := from; s < b.To; s += b.Step {
 		if w.advance(inv, s, true) {
-			// Broken before this start by the faults placed so far (after
-			// their own run's observation window ended): every schedule
-			// from here on contains this violation, and the first of them
-			// is the simplest not yet tried.
-			bad := *w.bad
-			return x.rest(prefix, s, k, func(fs []Fault) bool { return x.record(yield, fs, bad) })
+			return x.brokenFrom(yield, w, prefix, s, k)
 		}
-		for _, proc := range b.Procs {
-			for _, kind := range b.Kinds {
-				f := Fault{Kind: kind, Proc: proc, At: s}
-				if kind == FaultCrash {
-					c := w.clone()
-					c.s.ScheduleAction(s, f.Action().Action)
-					if !x.finishRun(yield, c, append(prefix, f), k) {
-						return false
-					}
-					continue
-				}
-				if !x.pauses(yield, w, prefix, f, k) {
+		if x.settled(w) {
+			// Every schedule from here on keeps the invariant.
+			return x.rest(prefix, s, k, func(fs []Fault) bool { return x.clean(yield, fs) })
+		}
+		if !x.startAt(yield, w, prefix, s, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// brokenFrom handles a world w broken before start s by the faults placed
+// so far (after their own run's observation window ended): every schedule
+// from here on contains this violation, and the first of them is the
+// simplest not yet tried.
+func (x *Explorer) brokenFrom(yield func(struct{}) bool, w *run, prefix []Fault, s time.Duration, k int) bool {
+	bad := *w.bad
+	return x.rest(prefix, s, k, func(fs []Fault) bool { return x.record(yield, fs, bad) })
+}
+
+// startAt tries every next fault starting at s on world w (at s; it is
+// left unchanged).
+func (x *Explorer) startAt(yield func(struct{}) bool, w *run, prefix []Fault, s time.Duration, k int) bool {
+	b := &x.p.Bounds
+	for _, proc := range b.Procs {
+		for _, kind := range b.Kinds {
+			f := Fault{Kind: kind, Proc: proc, At: s}
+			if kind == FaultCrash {
+				c := w.clone()
+				c.s.ScheduleAction(s, f.Action().Action)
+				if !x.finishRun(yield, c, append(prefix, f), k) {
 					return false
 				}
+				continue
+			}
+			if !x.pauses(yield, w, prefix, f, k) {
+				return false
 			}
 		}
 	}
 	return true
 }
 
+// settled reports that no schedule from world r can break the invariant.
+func (x *Explorer) settled(r *run) bool {
+	return x.p.Invariant.Settled != nil && x.p.Invariant.Settled(r.s)
+}
+
 // rest calls fn with every completion of prefix to k faults whose next
 // start is at or after from, in search order, until fn returns false.
 func (x *Explorer) rest(prefix []Fault, from time.Duration, k int, fn func([]Fault) bool) bool {
+	return x.restUntil(prefix, from, x.p.Bounds.To, k, fn)
+}
+
+// restUntil is rest with the next start below to.
+func (x *Explorer) restUntil(prefix []Fault, from, to time.Duration, k int, fn func([]Fault) bool) bool {
 	if len(prefix) == k {
 		return fn(prefix)
 	}
 	b := &x.p.Bounds
-	for s := from; s < b.To; s += b.Step {
+	for s := from; s < to; s += b.Step {
 		for _, proc := range b.Procs {
 			for _, kind := range b.Kinds {
 				f := Fault{Kind: kind, Proc: proc, At: s}

@@ -78,11 +78,17 @@ var ShardsExploreConfig = ShardsConfig{
 	ScanEvery: 3 * time.Second, CommitEvery: 2 * time.Second, Fencing: true, Stagger: 200 * time.Millisecond,
 }
 
+// settled returns inv whose search stops runs once f holds.
+func settled(inv Invariant, f func(*Sim) bool) Invariant {
+	inv.Settled = f
+	return inv
+}
+
 var targets = []*Target{
 	{
 		Name: "fenced-writes", Lesson: "fenced-writes", protects: "fencing",
 		Title:     "A pause of the leader against the fenced register (tokens 7, 8)",
-		Invariant: NoStaleWrite,
+		Invariant: settled(NoStaleWrite, FencedForGood),
 		// The benchmark space: 300 starts x 300 lengths.
 		Bounds: Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 0, To: 30 * time.Second, Step: 100 * time.Millisecond,
 			MinLen: 100 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 100 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second},
@@ -91,7 +97,7 @@ var targets = []*Target{
 	{
 		Name: "scheduler", Lesson: "scheduler", protects: "idempotency",
 		Title:     "The invoice scheduler's leader fails mid-batch; its successor redoes the batch",
-		Invariant: AtMostDuplicateJobs(0),
+		Invariant: settled(AtMostDuplicateJobs(0), IdempotentForGood),
 		Bounds: Bounds{Procs: []string{"api-1"}, Kinds: []string{FaultCrash, FaultPause}, From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
 			MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second},
 		build: func(seed uint64) (*Sim, error) { return NewScheduler(seed, SchedulerLessonConfig) },

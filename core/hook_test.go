@@ -24,8 +24,8 @@ func (h *hook) exec(t task) {
 		h.fns[t.n]()
 	}
 }
-func (h *hook) handle(Message)    {}
-func (h *hook) receive(*Envelope) {}
+func (h *hook) handle(Message)   {}
+func (h *hook) receive(Envelope) {}
 
 // timer arms a node timer (pause- and crash-aware) that runs f at t.
 func (h *hook) timer(t time.Duration, f func()) *timer {

@@ -82,7 +82,9 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 	l := &Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
 	c.leases[id] = l
 	c.leaseOrder = append(c.leaseOrder, id)
-	c.trace(KindLeaseGrant, S("lease", id.String()), S("owner", owner), D("ttl_ms", ttl), D("expiry_ms", l.Expiry))
+	if c.sim.Trace.on(KindLeaseGrant) {
+		c.trace(KindLeaseGrant, S("lease", id.String()), S("owner", owner), D("ttl_ms", ttl), D("expiry_ms", l.Expiry))
+	}
 	c.armSweep()
 	return l
 }
@@ -123,7 +125,9 @@ func (c *Coordinator) end(l *Lease, kind string, invalidated bool, why string) {
 	if len(keys) > 0 {
 		c.Rev++
 	}
-	c.trace(kind, S("lease", l.ID.String()), S("owner", l.Owner), I("keys", int64(len(keys))), I("rev", c.Rev), S("why", why))
+	if c.sim.Trace.on(kind) {
+		c.trace(kind, S("lease", l.ID.String()), S("owner", l.Owner), I("keys", int64(len(keys))), I("rev", c.Rev), S("why", why))
+	}
 	for _, k := range keys {
 		if invalidated {
 			c.armLockDelay(k)

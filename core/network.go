@@ -105,7 +105,7 @@ func (n *Network) send(from, to string, m Message) bool {
 		return false
 	}
 	d := s.jitter(l.Delay, l.Jitter)
-	env := &Envelope{ID: id, From: from, To: to, SentAt: s.now, ArriveAt: s.now + d, Msg: m}
+	env := Envelope{ID: id, From: from, To: to, SentAt: s.now, ArriveAt: s.now + d, Msg: m}
 	if !s.Trace.Quiet {
 		fs := []Field{I("id", int64(id)), S("to", to), S("msg", m.Kind()), D("arrive_ms", env.ArriveAt)}
 		if tok := m.token(); tok != 0 {
@@ -117,7 +117,7 @@ func (n *Network) send(from, to string, m Message) bool {
 	return true
 }
 
-func (n *Network) deliver(env *Envelope) {
+func (n *Network) deliver(env Envelope) {
 	s := n.sim
 	if n.Cut(env.From, env.To) {
 		s.Trace.add(s.now, env.From, KindDrop, I("id", int64(env.ID)), S("to", env.To), S("msg", env.Msg.Kind()), S("why", "partitioned in flight"))

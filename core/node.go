@@ -59,7 +59,7 @@ func (n *node) run(t task) {
 	}
 	switch t.fn {
 	case fnHandle:
-		n.self.handle(t.env.Msg)
+		n.self.handle(t.msg)
 	case fnDelete:
 		n.send(CoordinatorName, deleteReq{Key: t.act.Key})
 	case fnPut:
@@ -86,8 +86,8 @@ func (n *node) after(d time.Duration, fn taskFn) *timer { return n.at(n.sim.now+
 
 // deliver hands a message to the actor's handler through run, unless the
 // node crashed (or crashed and restarted) meanwhile.
-func (n *node) deliver(env *Envelope) {
-	n.run(task{fn: fnHandle, env: env, guarded: true, epoch: n.epoch})
+func (n *node) deliver(env Envelope) {
+	n.run(task{fn: fnHandle, msg: env.Msg, guarded: true, epoch: n.epoch})
 }
 
 // Paused reports a stop-the-world pause in progress.

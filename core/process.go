@@ -136,7 +136,7 @@ func (p *Process) setState(to State, why string) {
 	p.trace(KindState, S("from", from.String()), S("to", to.String()), S("why", why), I("token", p.token))
 }
 
-func (p *Process) receive(env *Envelope) { p.deliver(env) }
+func (p *Process) receive(env Envelope) { p.deliver(env) }
 
 // exec runs one of the process's tasks (see node.run).
 func (p *Process) exec(t task) {
@@ -192,9 +192,11 @@ func (p *Process) handle(m Message) {
 			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Recipe: p.cfg.Recipe})
 		}
 	case opResp:
-		if m.Err != "" {
+		switch {
+		case !p.sim.Trace.on(KindNote):
+		case m.Err != "":
 			p.trace(KindNote, S("text", m.Op+" "+m.Key+" refused: "+m.Err))
-		} else {
+		default:
 			p.trace(KindNote, S("text", fmt.Sprintf("%s %s ok at revision %d", m.Op, m.Key, m.Rev)))
 		}
 	case writeResp, revokeResp:
@@ -222,7 +224,9 @@ func (p *Process) onGrant(m grantResp) {
 	p.retryT.stop()
 	p.lease, p.ttl = m.Lease, m.TTL
 	p.deadline = p.sim.now + m.TTL
-	p.trace(KindLeaseRenewed, S("lease", m.Lease.String()), D("deadline_ms", p.deadline), S("how", "granted"))
+	if p.sim.Trace.on(KindLeaseRenewed) {
+		p.trace(KindLeaseRenewed, S("lease", m.Lease.String()), D("deadline_ms", p.deadline), S("how", "granted"))
+	}
 	p.armDeadline()
 	// The renew period belongs to the session: a TTL changed meanwhile
 	// applies from the next grant, with its own period.
@@ -247,7 +251,9 @@ func (p *Process) onRenewal(r keepAliveResult) {
 		return
 	}
 	p.deadline = p.sim.now + r.TTL
-	p.trace(KindLeaseRenewed, S("lease", r.Lease.String()), D("deadline_ms", p.deadline), S("how", "keepalive"))
+	if p.sim.Trace.on(KindLeaseRenewed) {
+		p.trace(KindLeaseRenewed, S("lease", r.Lease.String()), D("deadline_ms", p.deadline), S("how", "keepalive"))
+	}
 	p.armDeadline()
 }
 
@@ -261,7 +267,9 @@ func (p *Process) loseLease(why string) {
 	if p.lease == 0 {
 		return
 	}
-	p.trace(KindLeaseLost, S("lease", p.lease.String()), S("why", why))
+	if p.sim.Trace.on(KindLeaseLost) {
+		p.trace(KindLeaseLost, S("lease", p.lease.String()), S("why", why))
+	}
 	p.endSession()
 	if p.cfg.IgnoreLeaseLoss && p.state == Leader {
 		p.zombie = true
@@ -310,7 +318,9 @@ func (p *Process) onLockStatus(st lockStatus) {
 		p.trace(KindSessionLost, S("lock", st.Lock), S("why", ErrSessionExpired.Error()))
 		p.loseLease(ErrSessionExpired.Error())
 	case st.Err != "":
-		p.trace(KindNote, S("text", "acquire failed: "+st.Err))
+		if p.sim.Trace.on(KindNote) {
+			p.trace(KindNote, S("text", "acquire failed: "+st.Err))
+		}
 		p.stepDown("acquire failed")
 	case st.Holder:
 		p.key, p.token, p.watching = st.Key, st.Token, ""
@@ -340,7 +350,9 @@ func (p *Process) work() {
 		if p.batchPos >= len(p.cfg.Batch) {
 			// The leader stays leader (the next run is another day); a
 			// successor that took over mid-batch redoes it from the start.
-			p.trace(KindNote, S("text", fmt.Sprintf("batch complete: %d jobs enqueued", len(p.cfg.Batch))))
+			if p.sim.Trace.on(KindNote) {
+				p.trace(KindNote, S("text", fmt.Sprintf("batch complete: %d jobs enqueued", len(p.cfg.Batch))))
+			}
 			return
 		}
 		key := p.cfg.Batch[p.batchPos]
@@ -358,7 +370,9 @@ func (p *Process) work() {
 // refuses: that check is all a correct client can do; the rest is fencing.
 func (p *Process) write(value, label string, tokenOverride int64) {
 	if !p.BelievesLeader() {
-		p.trace(KindNote, S("text", "write "+value+" refused: not leader ("+p.state.String()+")"))
+		if p.sim.Trace.on(KindNote) {
+			p.trace(KindNote, S("text", "write "+value+" refused: not leader ("+p.state.String()+")"))
+		}
 		return
 	}
 	tok := p.token

@@ -48,7 +48,7 @@ func (r *FencedRegister) Write(token int64, value string) string {
 	return Accepted
 }
 
-func (r *FencedRegister) receive(env *Envelope) {
+func (r *FencedRegister) receive(env Envelope) {
 	m, ok := env.Msg.(writeReq)
 	if !ok {
 		return
@@ -116,7 +116,7 @@ func (q *JobQueue) Enqueue(key string) string {
 	}
 }
 
-func (q *JobQueue) receive(env *Envelope) {
+func (q *JobQueue) receive(env Envelope) {
 	m, ok := env.Msg.(enqueueReq)
 	if !ok {
 		return
@@ -173,7 +173,7 @@ func (o *OffsetStore) Commit(shard int, offset, token int64) string {
 	return Accepted
 }
 
-func (o *OffsetStore) receive(env *Envelope) {
+func (o *OffsetStore) receive(env Envelope) {
 	switch m := env.Msg.(type) {
 	case offsetCommitReq:
 		acc, rej := 0, 0

@@ -115,7 +115,7 @@ func (w *ShardWorker) join() {
 	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnJoinRetry)
 }
 
-func (w *ShardWorker) receive(env *Envelope) { w.deliver(env) }
+func (w *ShardWorker) receive(env Envelope) { w.deliver(env) }
 
 // exec runs one of the worker's tasks (see node.run).
 func (w *ShardWorker) exec(t task) {
@@ -263,7 +263,9 @@ func (w *ShardWorker) loseAll(why string) {
 	for _, sh := range w.Owned() {
 		w.drop(sh, why)
 	}
-	w.trace(KindLeaseLost, S("lease", w.session.String()), S("why", why))
+	if w.sim.Trace.on(KindLeaseLost) {
+		w.trace(KindLeaseLost, S("lease", w.session.String()), S("why", why))
+	}
 	w.renewT.stop()
 	w.commitT.stop()
 	w.checkT.stop()

@@ -49,7 +49,7 @@ type Sim struct {
 // actor is anything that receives messages.
 type actor interface {
 	name() string
-	receive(m *Envelope)
+	receive(m Envelope)
 }
 
 // event is one entry of the queue: a task due at a time. Events are plain
@@ -111,8 +111,9 @@ const (
 
 // task is something to do later: the payload of an event, or a node's
 // queued work while it is paused. Pointers in it refer either to immutable
-// values (envelopes, actions, messages), shared freely between clones, or to
-// a timer, which a clone remaps.
+// values (actions, messages), shared freely between clones, or to a timer,
+// which a clone remaps. A message in flight is held by value (env), so
+// sending one allocates no envelope.
 type task struct {
 	kind    evKind
 	fn      taskFn
@@ -121,10 +122,10 @@ type task struct {
 	epoch   int
 	n       int // pause number (evResume)
 	tm      *timer
-	env     *Envelope
+	env     Envelope // evDeliver
 	act     *Action
-	msg     Message
-	str     string // lock name (evLockDelay)
+	msg     Message // fnSendWrite, fnHandle
+	str     string  // lock name (evLockDelay)
 }
 
 // eventQueue is a binary min-heap on (at, late, seq). Keys are unique, so

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,13 +107,36 @@ type Trace struct {
 	// Quiet drops message send events (the bulk of a large run) when true.
 	// Benchmarks and large searches set it; lessons never do.
 	Quiet bool
+	// only, if set, lists the kinds recorded: the explorer's worlds keep
+	// just what their invariant reads (Invariant.Kinds).
+	only []string
+	// fields holds the Fields of the events, which are clipped windows of
+	// it: add copies its arguments here, so building them allocates
+	// nothing. It is append-only (clones share it clipped) except in
+	// explorer worlds, which drop checked events (run.check).
+	fields []Field
+}
+
+// on reports whether events of kind are recorded. Callers that build
+// costly fields (formatted strings) ask first.
+func (t *Trace) on(kind string) bool {
+	if t.Quiet && kind == KindSend {
+		return false
+	}
+	return t.only == nil || slices.Contains(t.only, kind)
 }
 
 func (t *Trace) add(at time.Duration, actor, kind string, fields ...Field) {
-	if t.Quiet && kind == KindSend {
+	if !t.on(kind) {
 		return
 	}
-	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, Fields: fields})
+	var fs []Field
+	if len(fields) > 0 {
+		i := len(t.fields)
+		t.fields = append(t.fields, fields...)
+		fs = t.fields[i:len(t.fields):len(t.fields)]
+	}
+	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, Fields: fs})
 }
 
 // Len returns the number of events.

@@ -94,11 +94,17 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "labctl explore: %v", err)
 	}
-	bar := progressBar{w: stdout, on: *progress}
-	for !x.Step(500) {
-		bar.draw(x.Progress())
+	if *progress {
+		bar := progressBar{w: stdout, on: true}
+		for !x.Step(500) {
+			bar.draw(x.Progress())
+		}
+		bar.clear()
+	} else {
+		// Without a bar to redraw, an exhaustive search runs on every
+		// core (the result is the same as stepped).
+		x.Run()
 	}
-	bar.clear()
 	if err := x.Err(); err != nil {
 		return fail(stderr, "labctl explore %s: %v", tg.Name, err)
 	}
