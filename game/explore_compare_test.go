@@ -1,0 +1,199 @@
+package game
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// shot draws the app and, when LEASELAB_SHOTS names a directory, saves
+// the frame there as name (to look at).
+func (r *appRig) shot(name string) {
+	r.t.Helper()
+	w, h := int(r.st.Window.W), int(r.st.Window.H)
+	img := ebiten.NewImage(w, h)
+	r.a.Draw(img)
+	dir := os.Getenv("LEASELAB_SHOTS")
+	if dir == "" {
+		return
+	}
+	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
+	img.ReadPixels(rgba.Pix)
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, rgba); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// brokenFencedWrites opens fenced-writes with fencing off and loads the
+// break the search finds.
+func brokenFencedWrites(t *testing.T, r *appRig) *LessonScene {
+	t.Helper()
+	r.click("lesson:fenced-writes")
+	sc := r.a.current.(*LessonScene)
+	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Action{Do: "fencing", On: false})}); err != nil {
+		t.Fatal(err)
+	}
+	r.tick(ui.Input{})
+	runFinder(t, r)
+	if len(sc.Lab.Log()) != 2 {
+		t.Fatalf("no break loaded: %v", sc.Lab.Log())
+	}
+	return sc
+}
+
+func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
+	r := rigWith(t, nil)
+	sc := brokenFencedWrites(t, r)
+	log := sc.Lab.Log()
+	if r.a.Inspect().Compare != nil {
+		t.Fatal("comparison open before asked for")
+	}
+	r.click("compare")
+	info := r.a.Inspect()
+	c := info.Compare
+	if c == nil {
+		t.Fatal("no comparison after clicking compare")
+	}
+	if !c.OffBroke || !strings.HasPrefix(c.Off, "Fencing off: stale write accepted at t=") {
+		t.Errorf("off verdict %q (broke %v)", c.Off, c.OffBroke)
+	}
+	if c.OnBroke || c.On != "Fencing on: 1 stale write rejected" {
+		t.Errorf("on verdict %q (broke %v)", c.On, c.OnBroke)
+	}
+	if _, ok := info.Regions["explore"]; ok {
+		t.Error("Find a break offered inside the comparison")
+	}
+	cmp := sc.finder.compare
+	// The two runs differ only in the switch at time zero.
+	for i, on := range []bool{false, true} {
+		l := cmp.runs[i].Log()
+		if len(l) != 2 || l[0].Do != "fencing" || l[0].On != on || l[1] != log[1] {
+			t.Errorf("run %d log %v", i, l)
+		}
+	}
+	// One play head: playing, stepping and scrubbing move both runs.
+	r.key(ui.IntentPlayPause)
+	for range 30 {
+		r.tick(ui.Input{})
+	}
+	r.key(ui.IntentPlayPause)
+	r.key(ui.IntentStep)
+	now := cmp.runs[0].Now()
+	if now == 0 || cmp.runs[1].Now() != now || sc.Player.Clock.Now() != now {
+		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), sc.Player.Clock.Now())
+	}
+	lanes := cmp.lines[1].geom.Lanes
+	r.clickAt(ui.Point{X: lanes.X + lanes.W*0.8, Y: lanes.Y + 4})
+	if a, b := cmp.runs[0].Now(), cmp.runs[1].Now(); a != b || a < 10*time.Second {
+		t.Errorf("a click on the second timeline: play heads %v and %v", a, b)
+	}
+	// Past the pause: the off run holds the stale write, the on run its
+	// refusal.
+	sc.Player.Clock.Seek(40 * time.Second)
+	if n := len(cmp.runs[0].Sim().Trace.Filter(core.KindStale)); n == 0 {
+		t.Error("the fencing-off run shows no stale write")
+	}
+	if n := len(cmp.runs[1].Sim().Trace.Filter(core.KindStale)); n != 0 {
+		t.Error("the fencing-on run shows a stale write")
+	}
+	r.click("compare") // the way back is the same button
+	if r.a.Inspect().Compare != nil || sc.Player.Clock != sc.Lab {
+		t.Fatal("the back button did not leave the comparison")
+	}
+	if got := sc.Lab.Log(); len(got) != len(log) || got[1] != log[1] {
+		t.Errorf("the comparison changed the learner's log: %v", got)
+	}
+
+	// Esc leaves too, and keeps the lesson open; Tab reaches the button.
+	r.click("compare")
+	r.key(ui.IntentBack)
+	if info := r.a.Inspect(); info.Compare != nil || info.Name != "lesson" {
+		t.Errorf("after Esc: compare %+v, scene %q", info.Compare, info.Name)
+	}
+	for i := 0; r.a.Inspect().Focus != "compare"; i++ {
+		if i > 60 {
+			t.Fatal("Tab never reaches the compare button")
+		}
+		r.key(ui.IntentFocusNext)
+	}
+	r.key(ui.IntentActivate)
+	if r.a.Inspect().Compare == nil {
+		t.Error("Enter on the focused button did not open the comparison")
+	}
+}
+
+// On demand, without a search: the learner's own pause with fencing on
+// (the lesson's default) compares as a break and its refusal; a run with
+// nothing to refuse says so on both sides.
+func TestCompareOnDemandShowsBothVerdicts(t *testing.T) {
+	r := rigWith(t, nil)
+	r.click("lesson:fenced-writes")
+	sc := r.a.current.(*LessonScene)
+	pause := core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})}
+	if err := sc.Lab.Resume(nil, pause); err != nil {
+		t.Fatal(err)
+	}
+	r.click("compare")
+	c := r.a.Inspect().Compare
+	if c == nil || !c.OffBroke || !strings.HasPrefix(c.Off, "Fencing off: stale write accepted at t=") ||
+		c.OnBroke || c.On != "Fencing on: 1 stale write rejected" {
+		t.Fatalf("after a pause: %+v", c)
+	}
+	if now := c.Now; now != 4 {
+		t.Errorf("the comparison starts at %vs, want the play head's 4s", now)
+	}
+
+	r = rigWith(t, nil)
+	r.click("lesson:hands-on-lab")
+	r.click("compare")
+	c = r.a.Inspect().Compare
+	if c == nil || c.OffBroke || c.OnBroke || c.Off != "Fencing off: no stale write accepted, nothing to refuse" ||
+		c.On != "Fencing on: no stale write accepted, nothing to refuse" {
+		t.Errorf("without a fault: %+v", c)
+	}
+}
+
+func TestCompareIsReadable(t *testing.T) {
+	for _, size := range [][2]float64{{1280, 760}, {1920, 1080}, {1024, 700}} {
+		r := rigWith(t, nil)
+		r.st.Window = ui.Rect{W: size[0], H: size[1]}
+		r.st.Style = draw.NewStyle(ui.UnitFor(size[0], size[1], 1))
+		sc := brokenFencedWrites(t, r)
+		r.shot(fmt.Sprintf("found-%.0fx%.0f.png", size[0], size[1]))
+		r.click("compare")
+		sc.Player.Clock.Seek(25 * time.Second)
+		r.tick(ui.Input{})
+		cmp := sc.finder.compare
+		s := r.st.Style
+		// Both verdicts fit their label rows unclipped, and the rows and
+		// the back button do not overlap.
+		for i, v := range cmp.verdicts {
+			if w := draw.Measure(s.Small())(v) + s.U(16); w > cmp.labels[i].W {
+				t.Errorf("%v: verdict %q needs %.0f, has %.0f", size, v, w, cmp.labels[i].W)
+			}
+		}
+		if cmp.labels[0].MaxX() > cmp.labels[1].X || cmp.header.MaxY() > cmp.labels[0].Y {
+			t.Errorf("%v: header %+v labels %+v", size, cmp.header, cmp.labels)
+		}
+		if w := draw.Measure(s.Label())(sc.finder.cmp.Label) + s.U(16); sc.finder.cmp.Rect.W < w {
+			t.Errorf("%v: back button %.0f wide, needs %.0f", size, sc.finder.cmp.Rect.W, w)
+		}
+		r.shot(fmt.Sprintf("compare-%.0fx%.0f.png", size[0], size[1]))
+	}
+}
