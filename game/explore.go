@@ -137,6 +137,14 @@ func (f *breakFinder) Update(st *State, area ui.Rect) error {
 	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.cmp.Rect.X - px(12) - left, H: caption.H}
 	if f.cmp.Update(&st.Input) && f.x == nil {
 		f.openComparison()
+		if p := f.sc.Player; f.compare != nil {
+			// Lay the comparison out now: it is drawn this frame.
+			ro := viewOnly(st)
+			if err := p.World.Update(ro, area); err != nil {
+				return err
+			}
+			return p.Timeline.Update(ro, p.layout.Timeline)
+		}
 		return nil
 	}
 	f.cmp.Disabled = f.x != nil

@@ -197,3 +197,100 @@ func TestCompareIsReadable(t *testing.T) {
 		r.shot(fmt.Sprintf("compare-%.0fx%.0f.png", size[0], size[1]))
 	}
 }
+
+// searchRun clicks "Find a break" in a sandbox run and ticks until the
+// search ends.
+func searchRun(t *testing.T, r *appRig, f *breakFinder) {
+	t.Helper()
+	r.click("explore")
+	for ticks := 0; f.Searching(); ticks++ {
+		if ticks > 5000 {
+			t.Fatal("search never ended")
+		}
+		r.tick(ui.Input{})
+	}
+}
+
+// The sandbox offers the search when its world is one the explorer can
+// break: the counterexample becomes the sandbox run's log, and the
+// comparison works there too.
+func TestSandboxFindsABreak(t *testing.T) {
+	r := newAppRig(t)
+	r.click("sandbox")
+	sb := r.a.current.(*SandboxScene)
+	r.click("preset:kubernetes") // fencing off
+	// Without the preset's own scripted pause, so the break is the
+	// search's.
+	sb.cfg.Actions = nil
+	sb.check()
+	r.click("start")
+	if sb.Run == nil || sb.Run.finder == nil {
+		t.Fatal("no Find a break in a fenced contention sandbox")
+	}
+	searchRun(t, r, sb.Run.finder)
+	log := sb.Run.Lab.Log()
+	if !strings.HasPrefix(sb.Run.finder.status, "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
+		t.Fatalf("status %q, log %v", sb.Run.finder.status, log)
+	}
+	last := log[len(log)-1]
+	if last.Do != "pause" || last.Proc != sb.Config().ProcNames()[0] {
+		t.Errorf("the break is %v, want a pause of the first leader", last)
+	}
+	sb.Run.Lab.Advance(time.Minute)
+	if len(sb.Run.Lab.Sim().Trace.Filter(core.KindStale)) == 0 {
+		t.Error("the sandbox run's new log does not replay a stale write")
+	}
+	r.tick(ui.Input{})
+	r.shot("sandbox-found.png")
+	r.click("compare")
+	r.shot("sandbox-compare.png")
+	if c := r.a.Inspect().Compare; c == nil || !c.OffBroke || c.OnBroke {
+		t.Errorf("comparison in the sandbox: %+v", c)
+	}
+	r.key(ui.IntentBack) // leaves the comparison, not the run
+	if r.a.Inspect().Name != "sandbox" {
+		t.Errorf("Esc in the comparison left the run: %q", r.a.Inspect().Name)
+	}
+}
+
+// A setup the explorer cannot break gets no button, and says why.
+func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
+	r := newAppRig(t)
+	r.click("sandbox")
+	sb := r.a.current.(*SandboxScene)
+	sb.cfg.Procs, sb.cfg.Names = 1, nil
+	sb.check()
+	r.click("start")
+	info := r.a.Inspect()
+	if _, ok := info.Regions["explore"]; ok || sb.Run.finder != nil {
+		t.Error("a one-process sandbox offers Find a break")
+	}
+	if n := strings.Join(info.Mirror.Narration, "\n"); !strings.Contains(n, "Find a break is not offered for this setup: one process") {
+		t.Errorf("narration:\n%s", n)
+	}
+}
+
+// Every preset either maps onto a search small enough for a browser tab
+// or says why not.
+func TestSandboxBreakSpecForEveryPreset(t *testing.T) {
+	offered := 0
+	for _, p := range core.Presets() {
+		spec, why := sandboxBreakSpec(p.Config)
+		if why != "" {
+			t.Logf("%s: %s", p.Name, why)
+			continue
+		}
+		offered++
+		if err := spec.bounds.Validate(); err != nil || spec.bounds.Count() > 5000 {
+			t.Errorf("%s: %.0f schedules (%v)", p.Name, spec.bounds.Count(), err)
+		}
+	}
+	if offered < len(core.Presets())/2 {
+		t.Errorf("only %d presets can be searched", offered)
+	}
+	c := core.DefaultSandbox()
+	c.Shards, c.Workers = 8, 1
+	if _, why := sandboxBreakSpec(c); why != "one worker: nobody else can take its shards" {
+		t.Errorf("one worker: %q", why)
+	}
+}

@@ -193,6 +193,13 @@ func (sc *SandboxScene) play(lb *lab.Lab) {
 		m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
 		return m
 	}
+	if lb.Lesson.ID == "sandbox" {
+		if spec, why := sandboxBreakSpec(sc.cfg); why == "" {
+			run.attachFinder(spec)
+		} else {
+			p.Narrate("Find a break is not offered for this setup: " + why + ".")
+		}
+	}
 	sc.Run = run
 	sc.syncInvariants()
 }
