@@ -112,8 +112,10 @@ func (sc *LessonScene) attachFinder(spec breakSpec) {
 		if extra != nil {
 			m = extra()
 		}
-		if f.compare == nil {
+		if c := f.compare; c == nil {
 			m["explore"] = f.btn.Rect
+		} else {
+			m["compareLanes:off"], m["compareLanes:on"] = c.lines[0].geom.Lanes, c.lines[1].geom.Lanes
 		}
 		m["compare"] = f.cmp.Rect
 		return m
