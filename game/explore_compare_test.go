@@ -165,8 +165,8 @@ func TestCompareOnDemandShowsBothVerdicts(t *testing.T) {
 	r.click("lesson:hands-on-lab")
 	r.click("compare")
 	c = r.a.Inspect().Compare
-	if c == nil || c.OffBroke || c.OnBroke || c.Off != "Fencing off: no stale write accepted, nothing to refuse" ||
-		c.On != "Fencing on: no stale write accepted, nothing to refuse" {
+	if c == nil || c.OffBroke || c.OnBroke || c.Off != "Fencing off: no break, nothing to refuse" ||
+		c.On != "Fencing on: no break, nothing to refuse" {
 		t.Errorf("without a fault: %+v", c)
 	}
 }
@@ -281,5 +281,33 @@ func TestSandboxBreakSpecForEveryPreset(t *testing.T) {
 	c.Shards, c.Workers = 8, 1
 	if _, why := sandboxBreakSpec(c); why != "one worker: nobody else can take its shards" {
 		t.Errorf("one worker: %q", why)
+	}
+}
+
+// Every lesson with a search compares its run with its own protection
+// off and on, at the size the issue asks to stay readable.
+func TestCompareEveryLessonSpec(t *testing.T) {
+	for id, spec := range breakSpecs {
+		t.Run(id, func(t *testing.T) {
+			r := rigWith(t, nil)
+			r.resize(1280, 760)
+			r.click("lesson:" + id)
+			r.click("compare")
+			c := r.a.Inspect().Compare
+			head := strings.ToUpper(spec.protects[:1]) + spec.protects[1:]
+			if c == nil || c.Protects != spec.protects || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
+				t.Fatalf("comparison %+v", c)
+			}
+			sc := r.a.current.(*LessonScene)
+			sc.Player.Clock.Seek(30 * time.Second)
+			r.tick(ui.Input{})
+			cmp := sc.finder.compare
+			for i, v := range cmp.verdicts {
+				if w := draw.Measure(r.st.Style.Small())(v) + r.st.Style.U(16); w > cmp.labels[i].W {
+					t.Errorf("verdict %q needs %.0f, has %.0f", v, w, cmp.labels[i].W)
+				}
+			}
+			r.shot("compare-" + id + ".png")
+		})
 	}
 }
