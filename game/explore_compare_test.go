@@ -250,7 +250,15 @@ func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
 	sb.cfg.Procs, sb.cfg.Names = 1, nil
 	sb.check()
 	r.click("start")
+	sb.Run.Lab.Advance(3 * time.Second)
+	r.key(ui.IntentSolution) // no solution to show: the run stays
+	if sb.Run.Lab.Now() != 3*time.Second {
+		t.Errorf("L in the sandbox restarted the run (t=%v)", sb.Run.Lab.Now())
+	}
 	info := r.a.Inspect()
+	if _, ok := info.Regions["solution"]; ok {
+		t.Error("the sandbox offers a solution")
+	}
 	if _, ok := info.Regions["explore"]; ok || sb.Run.finder != nil {
 		t.Error("a one-process sandbox offers Find a break")
 	}
