@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -161,4 +162,27 @@ func findABreak(t *testing.T, b *browser, fencingOff core.ActionLog) {
 		t.Errorf("loaded run: now %v, procs %+v; want A paused near the start", st.Scene.Run.Now, st.Scene.Run.Procs)
 	}
 	b.screenshot(t, "find-a-break-found.png")
+
+	// The same schedule with fencing off and on, side by side: each
+	// verdict read from its run's trace.
+	b.click(t, "compare")
+	st = b.until(t, "the comparison", time.Minute, func(s fullState) bool { return s.Scene.Compare != nil })
+	c := st.Scene.Compare
+	if !c.OffBroke || !strings.HasPrefix(c.Off, "Fencing off: stale write accepted at t=") ||
+		c.OnBroke || c.On != "Fencing on: 1 stale write rejected" {
+		t.Errorf("comparison verdicts: %+v", c)
+	}
+	if _, ok := st.Scene.Regions["explore"]; ok {
+		t.Error("Find a break offered inside the comparison")
+	}
+	// One play head: a click on the fencing-on timeline moves both runs.
+	b.clickFrac(t, "compareLanes:on", 25.0/90, 0.5)
+	b.until(t, "the play head near 25s", 30*time.Second, func(s fullState) bool {
+		return s.Scene.Compare != nil && math.Abs(s.Scene.Compare.Now-25) < 0.6
+	})
+	b.screenshot(t, "compare-fencing.png")
+	b.press(t, escKey)
+	b.until(t, "the learner's run again", time.Minute, func(s fullState) bool {
+		return s.Scene.Compare == nil && s.Scene.Name == "lesson" && s.Scene.Regions["explore"] != nil
+	})
 }

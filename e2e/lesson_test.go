@@ -131,6 +131,13 @@ type fullState struct {
 			} `json:"writes"`
 			Complete bool `json:"complete"`
 		} `json:"run"`
+		Compare *struct {
+			Off      string  `json:"off"`
+			On       string  `json:"on"`
+			OffBroke bool    `json:"offBroke"`
+			OnBroke  bool    `json:"onBroke"`
+			Now      float64 `json:"now"`
+		} `json:"compare"`
 	} `json:"scene"`
 }
 

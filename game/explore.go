@@ -60,6 +60,9 @@ type breakFinder struct {
 	status  string
 	bar     ui.Rect
 	clock   func() time.Time
+	// cmp opens (and, in it, leaves) the side-by-side comparison.
+	cmp     ui.Button
+	compare *comparison
 	// draws counts frames drawn; a search slice runs once per drawn frame
 	// (every update until the first draw): when drawing is slow, the game
 	// loop runs several updates per frame to catch up, and a slice in each
@@ -72,16 +75,26 @@ func (sc *LessonScene) attachBreakFinder() {
 	if sc.Lab.Lesson == nil {
 		return
 	}
-	spec, ok := breakSpecs[sc.Lab.Lesson.ID]
+	// A lesson opened in the sandbox keeps its world, and so its search.
+	spec, ok := breakSpecs[strings.TrimPrefix(sc.Lab.Lesson.ID, "sandbox:")]
 	if !ok {
 		return
 	}
+	sc.attachFinder(spec)
+}
+
+// attachFinder adds the button for a search by spec, and the comparison
+// of the run with its protection off and on.
+func (sc *LessonScene) attachFinder(spec breakSpec) {
 	f := &breakFinder{sc: sc, spec: spec, btn: ui.Button{Label: "Find a break"}, clock: time.Now}
+	f.cmp = ui.Button{Label: f.compareLabel()}
 	sc.finder = f
 	p := sc.Player
 	p.Overlay = f
 	p.AddFocusable("explore", &f.btn)
-	p.tips = append(p.tips, tip{ui.Tooltip{Text: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Delay: tooltipDelay}, &f.btn})
+	p.AddFocusable("compare", &f.cmp)
+	p.tips = append(p.tips, tip{ui.Tooltip{Text: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Delay: tooltipDelay}, &f.btn},
+		tip{ui.Tooltip{Text: "Replay this schedule twice, " + spec.protects + " off and on, side by side (Enter when focused)", Delay: tooltipDelay}, &f.cmp})
 	if back := p.OnMenu; back != nil {
 		// Leaving the lesson ends its search (and the coroutine it runs on).
 		p.OnMenu = func() {
@@ -99,7 +112,12 @@ func (sc *LessonScene) attachBreakFinder() {
 		if extra != nil {
 			m = extra()
 		}
-		m["explore"] = f.btn.Rect
+		if c := f.compare; c == nil {
+			m["explore"] = f.btn.Rect
+		} else {
+			m["compareLanes:off"], m["compareLanes:on"] = c.lines[0].geom.Lanes, c.lines[1].geom.Lanes
+		}
+		m["compare"] = f.cmp.Rect
 		return m
 	}
 }
@@ -114,8 +132,24 @@ func (f *breakFinder) Update(st *State, area ui.Rect) error {
 	px := func(v float64) float64 { return math.Round(s.U(v)) } // crisp edges
 	w := px(150)
 	f.btn.Rect = ui.Rect{X: caption.X + caption.W - px(118) - w, Y: caption.Y - px(4), W: w, H: caption.H + px(8)}
+	f.cmp.Rect = f.btn.Rect
+	f.cmp.Rect.W = math.Round(draw.Measure(s.Label())(f.cmp.Label) + s.U(24))
+	f.cmp.Rect.X = f.btn.Rect.X - px(8) - f.cmp.Rect.W
 	left := caption.X + px(64)
-	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.btn.Rect.X - px(12) - left, H: caption.H}
+	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.cmp.Rect.X - px(12) - left, H: caption.H}
+	if f.cmp.Update(&st.Input) && f.x == nil {
+		f.openComparison()
+		if p := f.sc.Player; f.compare != nil {
+			// Lay the comparison out now: it is drawn this frame.
+			ro := viewOnly(st)
+			if err := p.World.Update(ro, area); err != nil {
+				return err
+			}
+			return p.Timeline.Update(ro, p.layout.Timeline)
+		}
+		return nil
+	}
+	f.cmp.Disabled = f.x != nil
 	if f.btn.Update(&st.Input) {
 		if f.x == nil {
 			f.start()
@@ -215,6 +249,7 @@ func (f *breakFinder) finish() {
 			what = strings.Join(fs, ", then ")
 		}
 		f.status = "Break: " + what
+		defer p.Narrate("Compare " + f.spec.protects + " on/off replays this schedule both ways, side by side.")
 		p.Narrate(fmt.Sprintf("Found the simplest break after %d schedules: %s. At %s: %s. Loaded as your run: press Play to watch it.",
 			r.Tried, what, core.FormatTime(r.Violation.At), lab.Narrate(&r.Violation)))
 		if line := f.withProtection(r.Faults); line != "" {
@@ -258,6 +293,19 @@ func (f *breakFinder) withProtection(faults []core.Fault) string {
 	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.spec.protects, f.spec.invariant.Name, core.Refusals(s.Trace))
 }
 
+// openComparison replaces the normal view with the run replayed with the
+// protection off and on.
+func (f *breakFinder) openComparison() {
+	c, err := newComparison(f)
+	if err != nil {
+		f.status = "Cannot compare: " + err.Error()
+		f.sc.Player.Narrate(f.status)
+		return
+	}
+	f.compare = c
+	c.enter()
+}
+
 // Draw implements View: the progress bar or the last verdict, and the
 // button, in the world's caption row.
 func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
@@ -281,4 +329,5 @@ func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.TextIn(dst, ui.Ellipsize(f.status, f.bar.W, draw.Measure(s.Small())), s.Small(), f.bar, text.AlignEnd, th.Text)
 	}
 	s.Button(dst, &f.btn)
+	s.Button(dst, &f.cmp)
 }

@@ -15,12 +15,17 @@ import (
 // checking it never takes much more than a frame's budget per tick.
 func runFinder(t *testing.T, r *appRig) (ticks int) {
 	t.Helper()
-	sc := r.a.current.(*LessonScene)
+	return searchRun(t, r, r.a.current.(*LessonScene).finder)
+}
+
+// searchRun runs finder f's search (a lesson's or a sandbox run's).
+func searchRun(t *testing.T, r *appRig, f *breakFinder) (ticks int) {
+	t.Helper()
 	r.click("explore")
-	if !sc.finder.Searching() && sc.finder.status == "" {
+	if !f.Searching() && f.status == "" {
 		t.Fatal("no search started")
 	}
-	for sc.finder.Searching() { // (a small one may end in its first frame)
+	for f.Searching() { // (a small one may end in its first frame)
 		start := time.Now()
 		r.tick(ui.Input{})
 		if d := time.Since(start); d > 250*time.Millisecond {
@@ -35,15 +40,7 @@ func runFinder(t *testing.T, r *appRig) (ticks int) {
 
 func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 	r := rigWith(t, nil)
-	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
-	// Fencing off at time zero, as a link opens it: the action is due at
-	// the play head but has not fired yet.
-	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Action{Do: "fencing", On: false})}); err != nil {
-		t.Fatal(err)
-	}
-	r.tick(ui.Input{})
-	runFinder(t, r)
+	sc := brokenFencedWrites(t, r)
 	log := sc.Lab.Log()
 	if len(log) != 2 || log[0].Do != "fencing" || log[0].On || log[1].Do != "pause" || log[1].Proc != "A" {
 		t.Fatalf("loaded log %v, want fencing off then a pause of A", log)

@@ -194,5 +194,8 @@ func (sc *LessonScene) Inspect() SceneInfo {
 		run.Writes = append(run.Writes, WriteInfo{At: m.At.Seconds(), From: m.From, Token: m.Token, Accepted: m.Accepted})
 	}
 	info.Run = run
+	if sc.finder != nil && sc.finder.compare != nil {
+		info.Compare = sc.finder.compare.info()
+	}
 	return info
 }

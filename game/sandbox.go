@@ -171,6 +171,9 @@ func (sc *SandboxScene) play(lb *lab.Lab) {
 	run := newLessonScene(lb, func() { sc.Run = nil })
 	p := run.Player
 	p.menu.Label = "< Setup"
+	// A sandbox has no solution: its hidden button showed through between
+	// the export buttons, and L restarted the run with an empty log.
+	p.OnSolution = nil
 	p.GoalsTitle = "Invariants (click to jump)"
 	p.Side = sc.drawSide
 	sc.exported = ""
@@ -192,6 +195,13 @@ func (sc *SandboxScene) play(lb *lab.Lab) {
 		}
 		m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
 		return m
+	}
+	if lb.Lesson.ID == "sandbox" {
+		if spec, why := sandboxBreakSpec(sc.cfg); why == "" {
+			run.attachFinder(spec)
+		} else {
+			p.Narrate("Find a break is not offered for this setup: " + why + ".")
+		}
 	}
 	sc.Run = run
 	sc.syncInvariants()

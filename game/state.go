@@ -33,6 +33,9 @@ type SceneInfo struct {
 	Mirror  Mirror             `json:"mirror"`
 	// Run is the lesson run's state, for lesson scenes.
 	Run *RunInfo `json:"run,omitempty"`
+	// Compare is the side-by-side replay with the protection off and on,
+	// while it is open.
+	Compare *CompareInfo `json:"compare,omitempty"`
 	// Exercise is the exercise's state, for the exercise screen and the
 	// simulator it opens.
 	Exercise *ExerciseInfo `json:"exercise,omitempty"`

@@ -1,0 +1,260 @@
+package game
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// comparison replays the learner's schedule twice, the protection switched
+// off in one run and on in the other, side by side in the usual world and
+// timeline views under the player's one play head. It takes the player's
+// clock, world and timeline while it lasts and gives them back on Esc.
+type comparison struct {
+	f *breakFinder
+	// runs[0] has the protection off, runs[1] on.
+	runs     [2]*lab.Lab
+	worlds   [2]*worldView
+	lines    [2]*timelineView
+	verdicts [2]string
+	// broken says whether each run breaks the invariant.
+	broken [2]bool
+	header ui.Rect
+	labels [2]ui.Rect
+
+	saved struct {
+		clock           Clock
+		world, timeline View
+		overlay         View
+		lanes           func() int
+		onMenu          func()
+		menu            string
+		knobs           *knobPanel
+	}
+}
+
+// CompareInfo is the side-by-side mode as the bridge reports it.
+type CompareInfo struct {
+	Protects string  `json:"protects"`
+	Off      string  `json:"off"` // the verdict of the run with it off
+	On       string  `json:"on"`
+	OffBroke bool    `json:"offBroke"`
+	OnBroke  bool    `json:"onBroke"`
+	Now      float64 `json:"now"`
+}
+
+// compareLabel is the compare button's label in the normal view.
+func (f *breakFinder) compareLabel() string { return "Compare " + f.spec.protects + " on/off" }
+
+// newComparison builds the two runs from the lab's seed, knobs and log:
+// every switch of the protection is dropped and one at time zero decides.
+func newComparison(f *breakFinder) (*comparison, error) {
+	src := f.sc.Lab
+	c := &comparison{f: f}
+	var log core.ActionLog
+	for _, a := range src.Log() {
+		if a.Do != f.spec.protects {
+			log = append(log, a)
+		}
+	}
+	// Without controls the worlds draw no switch that would do nothing:
+	// the comparison is a replay to watch.
+	watch := *src.Lesson
+	watch.Controls = nil
+	for i, on := range []bool{false, true} {
+		lb, err := lab.New(&watch, src.Seed)
+		if err != nil {
+			return nil, err
+		}
+		if err := lb.Resume(src.Knobs(), append(core.ActionLog{core.At(0, core.Action{Do: f.spec.protects, On: on})}, log...)); err != nil {
+			return nil, err
+		}
+		lb.Seek(src.Now())
+		// The verdict covers the whole run, whatever the play head.
+		end := lb.Sim().Clone()
+		end.RunUntil(lb.Length())
+		c.verdicts[i], c.broken[i] = runVerdict(end.Trace, f.spec, on)
+		c.runs[i] = lb
+		c.worlds[i] = newWorldView(lb, func(string) {})
+		c.lines[i] = newTimelineView(lb)
+	}
+	return c, nil
+}
+
+// runVerdict says what the trace shows about the spec's invariant: the
+// first event that broke it, or what the protection refused.
+func runVerdict(tr *core.Trace, spec breakSpec, on bool) (string, bool) {
+	head := strings.ToUpper(spec.protects[:1]) + spec.protects[1:] + " " + onOff(on) + ": "
+	n := 0
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		if !spec.invariant.Match(e) {
+			continue
+		}
+		if n++; n > spec.invariant.Allow {
+			what := "duplicate job executed"
+			if e.Kind == core.KindStale {
+				what = "stale write accepted"
+				if e.Get("shard") != "" {
+					what = "stale offset commit accepted"
+				}
+			}
+			return head + what + " at t=" + secs(e.At), true
+		}
+	}
+	if r := core.Refusals(tr); r != "nothing needed refusing" {
+		return head + r, false
+	}
+	// Short enough for a pane half a world wide: the header says what
+	// the invariant is.
+	return head + "no break, nothing to refuse", false
+}
+
+// enter puts the comparison into the player.
+func (c *comparison) enter() {
+	p := c.f.sc.Player
+	s := &c.saved
+	s.clock, s.world, s.timeline, s.overlay = p.Clock, p.World, p.Timeline, p.Overlay
+	s.lanes, s.onMenu, s.menu, s.knobs = p.Lanes, p.OnMenu, p.menu.Label, p.knobs
+	p.setPlaying(false)
+	p.Clock = pairClock(c.runs)
+	p.World, p.Timeline, p.Overlay = (*comparePanes)(c), (*compareLanes)(c), nil
+	// The knobs would change the learner's run, not these two: hidden.
+	p.knobs = nil
+	p.Lanes = func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) }
+	p.OnMenu = c.leave
+	p.menu.Label = "< My run"
+	c.f.cmp.Label = "Back to my run (Esc)"
+	p.Narrate("Comparing the same schedule with " + c.f.spec.protects + " off and on. " + c.verdicts[0] + ". " + c.verdicts[1] + ". Esc returns to your run.")
+}
+
+// leave gives the player back its own run.
+func (c *comparison) leave() {
+	p := c.f.sc.Player
+	s := &c.saved
+	p.setPlaying(false)
+	p.Clock, p.World, p.Timeline, p.Overlay = s.clock, s.world, s.timeline, s.overlay
+	p.Lanes, p.OnMenu, p.menu.Label, p.knobs = s.lanes, s.onMenu, s.menu, s.knobs
+	c.f.cmp.Label = c.f.compareLabel()
+	c.f.compare = nil
+	p.Narrate("Back to your run at " + p.clockText())
+}
+
+func (c *comparison) info() *CompareInfo {
+	return &CompareInfo{Protects: c.f.spec.protects, Off: c.verdicts[0], On: c.verdicts[1],
+		OffBroke: c.broken[0], OnBroke: c.broken[1], Now: c.runs[0].Now().Seconds()}
+}
+
+// pairClock drives both runs with one play head: the first leads, the
+// second follows it to the same instant.
+type pairClock [2]*lab.Lab
+
+func (c pairClock) Now() time.Duration    { return c[0].Now() }
+func (c pairClock) Length() time.Duration { return c[0].Length() }
+func (c pairClock) Advance(d time.Duration) {
+	c[0].Advance(d)
+	c[1].Seek(c[0].Now())
+}
+func (c pairClock) Step() {
+	c[0].Step()
+	c[1].Seek(c[0].Now())
+}
+func (c pairClock) Seek(t time.Duration) {
+	c[0].Seek(t)
+	c[1].Seek(c[0].Now())
+}
+func (c pairClock) Fork() {
+	c[0].Fork()
+	c[1].Fork()
+}
+
+// viewOnly is st without pointer or keys: the two runs are a replay to
+// watch, and an action in one alone would make them different schedules.
+func viewOnly(st *State) *State {
+	v := *st
+	v.Input = ui.Input{Cursor: ui.Point{X: -1e6, Y: -1e6}, WindowW: st.Input.WindowW, WindowH: st.Input.WindowH, Scale: st.Input.Scale}
+	return &v
+}
+
+// comparePanes is the world region in the comparison: a header with the
+// way back, then the two worlds side by side, each under its verdict.
+type comparePanes comparison
+
+func (v *comparePanes) Update(st *State, area ui.Rect) error {
+	c := (*comparison)(v)
+	s := st.Style
+	px := func(x float64) float64 { return math.Round(s.U(x)) }
+	in := area.Inset(px(10))
+	c.header, in = in.CutTop(px(30), px(8))
+	c.f.cmp.Rect, _ = c.header.CutRight(px(200), 0)
+	if c.f.cmp.Update(&st.Input) {
+		c.leave()
+		return nil
+	}
+	ro := viewOnly(st)
+	for i, pane := range ui.SplitPanes(in, s.Unit, 1, 1) {
+		c.labels[i], pane = pane.CutTop(px(26), px(2))
+		if err := c.worlds[i].Update(ro, pane); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
+	c := (*comparison)(v)
+	th := s.Theme
+	title := "The same schedule, " + c.f.spec.protects + " off and on"
+	title = ui.Ellipsize(title, c.f.cmp.Rect.X-c.header.X-s.U(10), draw.Measure(s.Label()))
+	draw.TextIn(dst, title, s.Label(), c.header, text.AlignStart, th.Text)
+	s.Button(dst, &c.f.cmp)
+	for i, w := range c.worlds {
+		clr := th.Accept
+		if c.broken[i] {
+			clr = th.Reject
+		}
+		r := c.labels[i]
+		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
+		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, clr)
+		inner := r.InsetXY(s.U(8), 0)
+		draw.TextIn(dst, ui.Ellipsize(c.verdicts[i], inner.W, draw.Measure(s.Small())), s.Small(), inner, text.AlignStart, clr)
+		w.Draw(dst, w.area, s)
+	}
+}
+
+// compareLanes is the timeline region in the comparison: the two
+// timelines side by side, under their worlds. Clicking either seeks both.
+type compareLanes comparison
+
+func (v *compareLanes) Update(st *State, area ui.Rect) error {
+	c := (*comparison)(v)
+	before := c.runs[0].Now()
+	panes := ui.SplitPanes(area, st.Style.Unit, 1, 1)
+	for i, tl := range c.lines {
+		if err := tl.Update(st, panes[i]); err != nil {
+			return err
+		}
+	}
+	switch {
+	case c.runs[0].Now() != before:
+		c.runs[1].Seek(c.runs[0].Now())
+	case c.runs[1].Now() != before:
+		c.runs[0].Seek(c.runs[1].Now())
+	}
+	return nil
+}
+
+func (v *compareLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
+	c := (*comparison)(v)
+	for i, p := range ui.SplitPanes(area, s.Unit, 1, 1) {
+		c.lines[i].Draw(dst, p, s)
+	}
+}

@@ -1,0 +1,340 @@
+package game
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// shot draws the app and, when LEASELAB_SHOTS names a directory, saves
+// the frame there as name (to look at).
+func (r *appRig) shot(name string) {
+	r.t.Helper()
+	w, h := int(r.st.Window.W), int(r.st.Window.H)
+	img := ebiten.NewImage(w, h)
+	r.a.Draw(img)
+	dir := os.Getenv("LEASELAB_SHOTS")
+	if dir == "" {
+		return
+	}
+	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
+	img.ReadPixels(rgba.Pix)
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, rgba); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// brokenFencedWrites opens fenced-writes with fencing off and loads the
+// break the search finds.
+func brokenFencedWrites(t *testing.T, r *appRig) *LessonScene {
+	t.Helper()
+	r.click("lesson:fenced-writes")
+	sc := r.a.current.(*LessonScene)
+	// Fencing off at time zero, as a link opens it: the action is due at
+	// the play head but has not fired yet.
+	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Action{Do: "fencing", On: false})}); err != nil {
+		t.Fatal(err)
+	}
+	r.tick(ui.Input{})
+	runFinder(t, r)
+	if len(sc.Lab.Log()) != 2 {
+		t.Fatalf("no break loaded: %v", sc.Lab.Log())
+	}
+	return sc
+}
+
+func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
+	r := rigWith(t, nil)
+	sc := brokenFencedWrites(t, r)
+	log := sc.Lab.Log()
+	if r.a.Inspect().Compare != nil {
+		t.Fatal("comparison open before asked for")
+	}
+	r.click("compare")
+	info := r.a.Inspect()
+	c := info.Compare
+	if c == nil {
+		t.Fatal("no comparison after clicking compare")
+	}
+	if !c.OffBroke || !strings.HasPrefix(c.Off, "Fencing off: stale write accepted at t=") {
+		t.Errorf("off verdict %q (broke %v)", c.Off, c.OffBroke)
+	}
+	if c.OnBroke || c.On != "Fencing on: 1 stale write rejected" {
+		t.Errorf("on verdict %q (broke %v)", c.On, c.OnBroke)
+	}
+	if _, ok := info.Regions["explore"]; ok {
+		t.Error("Find a break offered inside the comparison")
+	}
+	cmp := sc.finder.compare
+	// The two runs differ only in the switch at time zero.
+	for i, on := range []bool{false, true} {
+		l := cmp.runs[i].Log()
+		if len(l) != 2 || l[0].Do != "fencing" || l[0].On != on || l[1] != log[1] {
+			t.Errorf("run %d log %v", i, l)
+		}
+	}
+	// One play head: playing, stepping and scrubbing move both runs.
+	r.key(ui.IntentPlayPause)
+	for range 30 {
+		r.tick(ui.Input{})
+	}
+	r.key(ui.IntentPlayPause)
+	r.key(ui.IntentStep)
+	now := cmp.runs[0].Now()
+	if now == 0 || cmp.runs[1].Now() != now || sc.Player.Clock.Now() != now {
+		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), sc.Player.Clock.Now())
+	}
+	lanes := cmp.lines[1].geom.Lanes
+	r.clickAt(ui.Point{X: lanes.X + lanes.W*0.8, Y: lanes.Y + 4})
+	if a, b := cmp.runs[0].Now(), cmp.runs[1].Now(); a != b || a < 10*time.Second {
+		t.Errorf("a click on the second timeline: play heads %v and %v", a, b)
+	}
+	// Past the pause: the off run holds the stale write, the on run its
+	// refusal.
+	sc.Player.Clock.Seek(40 * time.Second)
+	if n := len(cmp.runs[0].Sim().Trace.Filter(core.KindStale)); n == 0 {
+		t.Error("the fencing-off run shows no stale write")
+	}
+	if n := len(cmp.runs[1].Sim().Trace.Filter(core.KindStale)); n != 0 {
+		t.Error("the fencing-on run shows a stale write")
+	}
+	r.click("compare") // the way back is the same button
+	if r.a.Inspect().Compare != nil || sc.Player.Clock != sc.Lab {
+		t.Fatal("the back button did not leave the comparison")
+	}
+	if got := sc.Lab.Log(); len(got) != len(log) || got[1] != log[1] {
+		t.Errorf("the comparison changed the learner's log: %v", got)
+	}
+
+	// Esc leaves too, and keeps the lesson open; Tab reaches the button.
+	r.click("compare")
+	r.key(ui.IntentBack)
+	if info := r.a.Inspect(); info.Compare != nil || info.Name != "lesson" {
+		t.Errorf("after Esc: compare %+v, scene %q", info.Compare, info.Name)
+	}
+	for i := 0; r.a.Inspect().Focus != "compare"; i++ {
+		if i > 60 {
+			t.Fatal("Tab never reaches the compare button")
+		}
+		r.key(ui.IntentFocusNext)
+	}
+	r.key(ui.IntentActivate)
+	if r.a.Inspect().Compare == nil {
+		t.Error("Enter on the focused button did not open the comparison")
+	}
+}
+
+// On demand, without a search: the learner's own pause with fencing on
+// (the lesson's default) compares as a break and its refusal; a run with
+// nothing to refuse says so on both sides.
+func TestCompareOnDemandShowsBothVerdicts(t *testing.T) {
+	r := rigWith(t, nil)
+	r.click("lesson:fenced-writes")
+	sc := r.a.current.(*LessonScene)
+	pause := core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})}
+	if err := sc.Lab.Resume(nil, pause); err != nil {
+		t.Fatal(err)
+	}
+	r.click("compare")
+	c := r.a.Inspect().Compare
+	if c == nil || !c.OffBroke || !strings.HasPrefix(c.Off, "Fencing off: stale write accepted at t=") ||
+		c.OnBroke || c.On != "Fencing on: 1 stale write rejected" {
+		t.Fatalf("after a pause: %+v", c)
+	}
+	if now := c.Now; now != 4 {
+		t.Errorf("the comparison starts at %vs, want the play head's 4s", now)
+	}
+
+	r = rigWith(t, nil)
+	r.click("lesson:hands-on-lab")
+	r.click("compare")
+	c = r.a.Inspect().Compare
+	if c == nil || c.OffBroke || c.OnBroke || c.Off != "Fencing off: no break, nothing to refuse" ||
+		c.On != "Fencing on: no break, nothing to refuse" {
+		t.Errorf("without a fault: %+v", c)
+	}
+}
+
+func TestCompareIsReadable(t *testing.T) {
+	for _, size := range [][2]float64{{1280, 760}, {1920, 1080}, {1024, 700}} {
+		r := rigWith(t, nil)
+		r.st.Window = ui.Rect{W: size[0], H: size[1]}
+		r.st.Style = draw.NewStyle(ui.UnitFor(size[0], size[1], 1))
+		sc := brokenFencedWrites(t, r)
+		r.shot(fmt.Sprintf("found-%.0fx%.0f.png", size[0], size[1]))
+		r.click("compare")
+		sc.Player.Clock.Seek(25 * time.Second)
+		r.tick(ui.Input{})
+		cmp := sc.finder.compare
+		s := r.st.Style
+		// Both verdicts fit their label rows unclipped, and the rows and
+		// the back button do not overlap.
+		for i, v := range cmp.verdicts {
+			if w := draw.Measure(s.Small())(v) + s.U(16); w > cmp.labels[i].W {
+				t.Errorf("%v: verdict %q needs %.0f, has %.0f", size, v, w, cmp.labels[i].W)
+			}
+		}
+		if cmp.labels[0].MaxX() > cmp.labels[1].X || cmp.header.MaxY() > cmp.labels[0].Y {
+			t.Errorf("%v: header %+v labels %+v", size, cmp.header, cmp.labels)
+		}
+		if w := draw.Measure(s.Label())(sc.finder.cmp.Label) + s.U(16); sc.finder.cmp.Rect.W < w {
+			t.Errorf("%v: back button %.0f wide, needs %.0f", size, sc.finder.cmp.Rect.W, w)
+		}
+		r.shot(fmt.Sprintf("compare-%.0fx%.0f.png", size[0], size[1]))
+	}
+}
+
+// The sandbox offers the search when its world is one the explorer can
+// break: the counterexample becomes the sandbox run's log, and the
+// comparison works there too.
+func TestSandboxFindsABreak(t *testing.T) {
+	r := newAppRig(t)
+	r.click("sandbox")
+	sb := r.a.current.(*SandboxScene)
+	r.click("preset:kubernetes") // fencing off
+	// Without the preset's own scripted pause, so the break is the
+	// search's.
+	sb.cfg.Actions = nil
+	sb.check()
+	r.click("start")
+	if sb.Run == nil || sb.Run.finder == nil {
+		t.Fatal("no Find a break in a fenced contention sandbox")
+	}
+	searchRun(t, r, sb.Run.finder)
+	log := sb.Run.Lab.Log()
+	if !strings.HasPrefix(sb.Run.finder.status, "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
+		t.Fatalf("status %q, log %v", sb.Run.finder.status, log)
+	}
+	last := log[len(log)-1]
+	if last.Do != "pause" || last.Proc != sb.Config().ProcNames()[0] {
+		t.Errorf("the break is %v, want a pause of the first leader", last)
+	}
+	sb.Run.Lab.Advance(time.Minute)
+	if len(sb.Run.Lab.Sim().Trace.Filter(core.KindStale)) == 0 {
+		t.Error("the sandbox run's new log does not replay a stale write")
+	}
+	r.tick(ui.Input{})
+	r.shot("sandbox-found.png")
+	r.click("compare")
+	r.shot("sandbox-compare.png")
+	if c := r.a.Inspect().Compare; c == nil || !c.OffBroke || c.OnBroke {
+		t.Errorf("comparison in the sandbox: %+v", c)
+	}
+	r.key(ui.IntentBack) // leaves the comparison, not the run
+	if r.a.Inspect().Name != "sandbox" {
+		t.Errorf("Esc in the comparison left the run: %q", r.a.Inspect().Name)
+	}
+}
+
+// A setup the explorer cannot break gets no button, and says why.
+func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
+	r := newAppRig(t)
+	r.click("sandbox")
+	sb := r.a.current.(*SandboxScene)
+	sb.cfg.Procs, sb.cfg.Names = 1, nil
+	sb.check()
+	r.click("start")
+	sb.Run.Lab.Advance(3 * time.Second)
+	r.key(ui.IntentSolution) // no solution to show: the run stays
+	if sb.Run.Lab.Now() != 3*time.Second {
+		t.Errorf("L in the sandbox restarted the run (t=%v)", sb.Run.Lab.Now())
+	}
+	info := r.a.Inspect()
+	if _, ok := info.Regions["solution"]; ok {
+		t.Error("the sandbox offers a solution")
+	}
+	if _, ok := info.Regions["explore"]; ok || sb.Run.finder != nil {
+		t.Error("a one-process sandbox offers Find a break")
+	}
+	if n := strings.Join(info.Mirror.Narration, "\n"); !strings.Contains(n, "Find a break is not offered for this setup: one process") {
+		t.Errorf("narration:\n%s", n)
+	}
+}
+
+// Every preset either maps onto a search small enough for a browser tab
+// or says why not.
+func TestSandboxBreakSpecForEveryPreset(t *testing.T) {
+	offered := 0
+	for _, p := range core.Presets() {
+		spec, why := sandboxBreakSpec(p.Config)
+		if why != "" {
+			t.Logf("%s: %s", p.Name, why)
+			continue
+		}
+		offered++
+		if err := spec.bounds.Validate(); err != nil || spec.bounds.Count() > 5000 {
+			t.Errorf("%s: %.0f schedules (%v)", p.Name, spec.bounds.Count(), err)
+		}
+	}
+	if offered < len(core.Presets())/2 {
+		t.Errorf("only %d presets can be searched", offered)
+	}
+	c := core.DefaultSandbox()
+	c.Shards, c.Workers = 8, 1
+	if _, why := sandboxBreakSpec(c); why != "one worker: nobody else can take its shards" {
+		t.Errorf("one worker: %q", why)
+	}
+}
+
+// Every lesson with a search compares its run with its own protection
+// off and on, at the size the issue asks to stay readable.
+func TestCompareEveryLessonSpec(t *testing.T) {
+	for id, spec := range breakSpecs {
+		t.Run(id, func(t *testing.T) {
+			r := rigWith(t, nil)
+			r.resize(1280, 760)
+			r.click("lesson:" + id)
+			r.click("compare")
+			c := r.a.Inspect().Compare
+			head := strings.ToUpper(spec.protects[:1]) + spec.protects[1:]
+			if c == nil || c.Protects != spec.protects || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
+				t.Fatalf("comparison %+v", c)
+			}
+			sc := r.a.current.(*LessonScene)
+			sc.Player.Clock.Seek(30 * time.Second)
+			r.tick(ui.Input{})
+			cmp := sc.finder.compare
+			for i, v := range cmp.verdicts {
+				if w := draw.Measure(r.st.Style.Small())(v) + r.st.Style.U(16); w > cmp.labels[i].W {
+					t.Errorf("verdict %q needs %.0f, has %.0f", v, w, cmp.labels[i].W)
+				}
+			}
+			r.shot("compare-" + id + ".png")
+		})
+	}
+}
+
+// BenchmarkOpenComparison measures opening the comparison (two labs built
+// and each run to its end for the verdicts) in the frame the button is
+// pressed: it must not stall the page.
+func BenchmarkOpenComparison(b *testing.B) {
+	for _, id := range []string{"fenced-writes", "shards", "scheduler"} {
+		b.Run(id, func(b *testing.B) {
+			sc, err := NewApp(nil).OpenID(id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := newComparison(sc.finder); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

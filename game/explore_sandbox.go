@@ -1,0 +1,53 @@
+package game
+
+import (
+	"slices"
+	"time"
+
+	"leaselab/core"
+)
+
+// sandboxBreakSpec maps a sandbox setup onto an explorer search: a fenced
+// register (or the job queue, or the shard fleet) the first leader writes
+// to, paused on a grid scaled to the lease's TTL. A setup the explorer
+// cannot break in a meaningful way gets the reason instead, so the button
+// is never offered where it would find nothing by construction.
+func sandboxBreakSpec(c core.SandboxConfig) (breakSpec, string) {
+	var spec breakSpec
+	// The first to campaign wins the lock (or the first shards): the
+	// fault that matters is on it.
+	switch {
+	case c.Shards > 0:
+		if c.Workers < 2 {
+			return spec, "one worker: nobody else can take its shards"
+		}
+		spec = breakSpec{invariant: core.NoStaleOffset, protects: "fencing"}
+		spec.bounds.Procs = []string{"worker-00"}
+		spec.bounds.Kinds = []string{core.FaultPause}
+	case c.Procs < 2:
+		return spec, "one process: nobody else can take the lock"
+	case c.WorkEvery <= 0 && !slices.ContainsFunc(c.Actions, func(a core.Timed) bool { return a.Do == "write" }):
+		return spec, "the leader does no work, so nothing can go stale"
+	case c.Workload == core.WorkloadJobs:
+		spec = breakSpec{invariant: core.AtMostDuplicateJobs(0), protects: "idempotency"}
+		spec.bounds.Procs = c.ProcNames()[:1]
+		spec.bounds.Kinds = []string{core.FaultCrash, core.FaultPause}
+	default:
+		spec = breakSpec{invariant: core.NoStaleWrite, protects: "fencing"}
+		spec.bounds.Procs = c.ProcNames()[:1]
+		spec.bounds.Kinds = []string{core.FaultPause}
+	}
+	// Starts over the first three TTLs, pauses up to three TTLs, on a grid
+	// of a twentieth of the TTL: about 1800 schedules, seconds of search.
+	grain := max(100*time.Millisecond, (c.TTL / 20).Round(100*time.Millisecond))
+	span := min(3*c.TTL, c.Duration/2)
+	b := &spec.bounds
+	b.From, b.To, b.Step = 0, span, grain
+	b.MinLen, b.MaxLen, b.LenStep = 2*grain, span, 2*grain
+	b.MaxFaults = 1
+	b.Horizon = min(c.Duration, 2*span+2*c.TTL)
+	if err := b.Validate(); err != nil {
+		return spec, err.Error()
+	}
+	return spec, ""
+}
