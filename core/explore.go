@@ -289,7 +289,11 @@ type Result struct {
 	// (exhaustive) or the sample size (random). Complete reports that the
 	// search ran to its end (found, or exhausted its bounds or sample)
 	// rather than being cancelled.
-	Tried    int
+	Tried int
+	// Settled counts the schedules among Tried that were not simulated:
+	// the world before their fault could no longer break the invariant
+	// (Invariant.Settled), so they keep it.
+	Settled  int
 	Total    float64
 	Complete bool
 	Random   bool
@@ -312,6 +316,9 @@ func (r Result) Summary() string {
 		how = "random"
 	}
 	cover := fmt.Sprintf("%d schedules tried (%s search, %.0f schedules/s): %s", r.Tried, how, r.PerSecond(), r.Bounds)
+	if r.Settled > 0 {
+		cover += fmt.Sprintf("; %d of them simulated, %d settled without simulating (the invariant could no longer break before their fault)", r.Tried-r.Settled, r.Settled)
+	}
 	switch {
 	case r.Found && len(r.Faults) == 0:
 		return "the scenario breaks the invariant with no fault at all"
@@ -555,7 +562,7 @@ func (x *Explorer) level(yield func(struct{}) bool, r *run, prefix []Fault, k in
 		}
 		if x.settled(w) {
 			// Every schedule from here on keeps the invariant.
-			return x.rest(prefix, s, k, func(fs []Fault) bool { return x.clean(yield, fs) })
+			return x.rest(prefix, s, k, func(fs []Fault) bool { return x.settledClean(yield, fs) })
 		}
 		if !x.startAt(yield, w, prefix, s, k) {
 			return false
@@ -732,6 +739,13 @@ func (x *Explorer) clean(yield func(struct{}) bool, faults []Fault) bool {
 		x.verdict(faults, nil)
 	}
 	return yield(struct{}{})
+}
+
+// settledClean counts a schedule that keeps the invariant without being
+// simulated (see Result.Settled).
+func (x *Explorer) settledClean(yield func(struct{}) bool, faults []Fault) bool {
+	x.res.Settled++
+	return x.clean(yield, faults)
 }
 
 // record notes a violating schedule and stops the search.

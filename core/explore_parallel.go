@@ -39,8 +39,8 @@ func (x *Explorer) parallel(n int) {
 
 // unitResult is what one unit of work found.
 type unitResult struct {
-	tried int
-	best  *candidate
+	tried, settled int
+	best           *candidate
 }
 
 // parallelLevel searches every k-fault schedule on n workers.
@@ -56,6 +56,7 @@ func (x *Explorer) parallelLevel(r0 *run, k, n int) {
 	wg.Wait()
 	for i := range units {
 		x.res.Tried += units[i].tried
+		x.res.Settled += units[i].settled
 		if units[i].best != nil {
 			x.best = units[i].best
 			return
@@ -79,11 +80,11 @@ func (x *Explorer) work(w *run, k int, units []unitResult, next, limit *atomic.I
 		case w.advance(inv, s, true):
 			u.brokenFrom(more, w, nil, s, k)
 		case u.settled(w):
-			u.restUntil(nil, s, s+b.Step, k, func(fs []Fault) bool { return u.clean(more, fs) })
+			u.restUntil(nil, s, s+b.Step, k, func(fs []Fault) bool { return u.settledClean(more, fs) })
 		default:
 			u.startAt(more, w, nil, s, k)
 		}
-		units[i] = unitResult{tried: u.res.Tried, best: u.best}
+		units[i] = unitResult{tried: u.res.Tried, settled: u.res.Settled, best: u.best}
 		if u.best == nil {
 			continue
 		}

@@ -311,3 +311,22 @@ func TestParseBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestSettledSchedulesAreReported: a search that counts schedules clean
+// without simulating them says how many, so its coverage report is honest,
+// and a search without the early stop simulates every one.
+func TestSettledSchedulesAreReported(t *testing.T) {
+	tg, _ := FindTarget("fenced-writes")
+	bounds := tg.Bounds
+	bounds.To, bounds.MaxLen = 5*time.Second, 5*time.Second
+	p := tg.Problem(1, false, bounds)
+	r := explore(t, p)
+	if r.Found || r.Settled == 0 || r.Settled > r.Tried || !strings.Contains(r.Summary(), "settled without simulating") {
+		t.Fatalf("fencing on: settled %d of %d; %s", r.Settled, r.Tried, r.Summary())
+	}
+	p.Invariant.Settled = nil
+	r2 := explore(t, p)
+	if r2.Settled != 0 || r2.Tried != r.Tried || strings.Contains(r2.Summary(), "settled") {
+		t.Fatalf("without the early stop: settled %d of %d; %s", r2.Settled, r2.Tried, r2.Summary())
+	}
+}
