@@ -216,7 +216,7 @@ func (p *Player) Update(st *State) error {
 	}
 	if p.help.Update(in) || in.Keys.Has(ui.IntentHelp) {
 		p.showHelp = true
-		p.Narrate("Keyboard help: " + helpText())
+		p.Narrate("Keyboard help: " + p.helpText())
 		return nil
 	}
 	if menuOpen && in.Keys.Has(ui.IntentBack) {
@@ -484,9 +484,24 @@ var shortcuts = [][2]string{
 	{"?", "this help"},
 }
 
-func helpText() string {
+// keys returns the shortcuts that work in this player: without a solution
+// (the sandbox, an exercise before its first attempt) L does nothing.
+func (p *Player) keys() [][2]string {
+	if p.OnSolution != nil {
+		return shortcuts
+	}
+	out := make([][2]string, 0, len(shortcuts))
+	for _, k := range shortcuts {
+		if k[0] != "L" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (p *Player) helpText() string {
 	var b strings.Builder
-	for i, k := range shortcuts {
+	for i, k := range p.keys() {
 		if i > 0 {
 			b.WriteString("; ")
 		}
@@ -503,14 +518,15 @@ func (p *Player) drawHelp(screen *ebiten.Image) {
 	dim.A = 0xd8
 	draw.FillRect(screen, w, dim)
 	lh := draw.LineHeight(s.Body())
-	card := ui.Rect{W: math.Min(w.W-s.U(40), s.U(620)), H: float64(len(shortcuts))*lh + s.U(100)}
+	keys := p.keys()
+	card := ui.Rect{W: math.Min(w.W-s.U(40), s.U(620)), H: float64(len(keys))*lh + s.U(100)}
 	card.X, card.Y = w.X+(w.W-card.W)/2, w.Y+math.Max(s.U(10), (w.H-card.H)/2)
 	draw.FillRoundRect(screen, card, s.U(10), th.Panel)
 	draw.StrokeRoundRect(screen, card, s.U(10), s.U(1.5), th.Accent)
 	in := card.Inset(s.U(20))
 	row, in := in.CutTop(s.U(30), s.U(8))
 	draw.TextIn(screen, "Keyboard shortcuts", s.Title(), row, text.AlignStart, th.Text)
-	for _, k := range shortcuts {
+	for _, k := range keys {
 		row, in = in.CutTop(lh, 0)
 		keys, desc := row.CutLeft(s.U(130), s.U(10))
 		draw.TextIn(screen, k[0], s.Mono(), keys, text.AlignStart, th.Accent)

@@ -229,3 +229,16 @@ func TestDemoClock(t *testing.T) {
 		t.Error("the demo's lease should lapse at the takeover while A still believes in it")
 	}
 }
+
+// TestHelpListsOnlyWorkingKeys: a player without a solution (the sandbox)
+// does not advertise L.
+func TestHelpListsOnlyWorkingKeys(t *testing.T) {
+	p := &Player{OnSolution: func() {}}
+	if !strings.Contains(p.helpText(), "L: show the solution") {
+		t.Fatalf("with a solution: %s", p.helpText())
+	}
+	p.OnSolution = nil
+	if strings.Contains(p.helpText(), "L: ") || !strings.Contains(p.helpText(), "H: reveal the next hint") {
+		t.Fatalf("without a solution: %s", p.helpText())
+	}
+}
