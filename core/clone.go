@@ -11,7 +11,7 @@ import (
 // The explorer snapshots a run with it so thousands of fault schedules can
 // share the simulation of their common prefix.
 //
-// What is copied: the clock, the queue (with each pending timer remapped),
+// What is copied: the clock, the queue and the timers (plain values),
 // the random source's state, the network's links, the coordinator's keys,
 // leases, locks and watches, every process and worker (their timers and
 // queued work), and the resources. What is shared: values never mutated
@@ -19,7 +19,7 @@ import (
 // batches, watch records, trace events) and the trace's prefix, whose
 // slice is clipped so that either side's next event reallocates.
 func (s *Sim) Clone() *Sim {
-	c := &cloner{timers: map[*timer]*timer{}, sets: map[*shardSet]*shardSet{}}
+	c := &cloner{sets: map[*shardSet]*shardSet{}}
 	pcg := *s.pcg
 	n := &Sim{
 		now: s.now, seq: s.seq, seed: s.seed, msgCount: s.msgCount,
@@ -29,13 +29,11 @@ func (s *Sim) Clone() *Sim {
 		actionErr: slices.Clip(s.actionErr),
 	}
 	n.rng = rand.New(n.pcg)
-	n.queue = slices.Clone(s.queue)
-	n.free = slices.Clone(s.free)
-	n.tasks = make([]task, len(s.tasks))
-	for i, t := range s.tasks {
-		t.tm = c.timer(t.tm)
-		n.tasks[i] = t
-	}
+	// Room to grow: a clone usually runs on, and an exact-size copy
+	// would be copied again at its first new event.
+	n.queue = append(make(eventQueue, 0, len(s.queue)+cloneSlack), s.queue...)
+	n.free = append(make([]int32, 0, len(s.free)+cloneSlack), s.free...)
+	n.tasks = append(make([]task, 0, len(s.tasks)+cloneSlack), s.tasks...)
 	n.Net = &Network{sim: n, links: make(map[[2]string]*Link, len(s.Net.links)), Default: s.Net.Default}
 	for k, l := range s.Net.links {
 		cp := *l
@@ -77,13 +75,11 @@ func (s *Sim) Clone() *Sim {
 		switch a := cl.(type) {
 		case *Process:
 			p := *a
-			p.renewT, p.deadlineT, p.workT, p.retryT = c.timer(a.renewT), c.timer(a.deadlineT), c.timer(a.workT), c.timer(a.retryT)
 			cp = &p
 			n.procs = append(n.procs, &p)
 		case *ShardWorker:
 			w := *a
 			w.own = deepMap(a.own, nil)
-			w.renewT, w.scanT, w.commitT, w.checkT = c.timer(a.renewT), c.timer(a.scanT), c.timer(a.commitT), c.timer(a.checkT)
 			cp = &w
 			n.workers = append(n.workers, &w)
 		default:
@@ -91,26 +87,20 @@ func (s *Sim) Clone() *Sim {
 		}
 		b := cp.base()
 		b.sim, b.self = n, cp
-		b.pending = make([]task, len(b.pending))
-		for j, t := range cl.base().pending {
-			t.tm = c.timer(t.tm)
-			b.pending[j] = t
-		}
+		b.pending = slices.Clone(b.pending)
 		n.clients[i] = cp
 		n.actors[b.id] = cp
 	}
 	return n
 }
 
-// cloner maps shared mutable objects to their copies, so two references to
-// one timer (the queue's and the process's) stay one timer in the clone.
-type cloner struct {
-	timers map[*timer]*timer
-	sets   map[*shardSet]*shardSet
-}
+// cloneSlack is the spare capacity a clone's queue and task slots get.
+const cloneSlack = 16
 
-func (c *cloner) timer(t *timer) *timer {
-	return memo(c.timers, t, func() *timer { return &timer{dead: t.dead} })
+// cloner maps shared mutable objects to their copies, so two locks that
+// share a shard set still share one in the clone.
+type cloner struct {
+	sets map[*shardSet]*shardSet
 }
 
 func (c *cloner) set(s *shardSet) *shardSet {

@@ -19,7 +19,27 @@ type node struct {
 	epoch   int
 	pauses  int // numbers pauses, so an early resume cancels the old auto-resume
 	pending []task
+	// timers holds, for each named timer, the sequence number of the
+	// event it last armed (0: stopped). A timer event runs only while it
+	// is still its timer's latest and unstopped: so stopping or re-arming
+	// one is a store, and a world's timers copy with the node.
+	timers [numTimers]uint64
 }
+
+// timerID names one of a node's restartable timers.
+type timerID uint8
+
+const (
+	noTimer timerID = iota // a one-shot task nobody stops (only a crash kills it)
+	tmRenew
+	tmDeadline // Process
+	tmWork     // Process
+	tmRetry    // Process
+	tmScan     // ShardWorker
+	tmCommit   // ShardWorker
+	tmCheck    // ShardWorker
+	numTimers
+)
 
 // client is a node-owning actor (a Process or a ShardWorker) that runs tasks.
 type client interface {
@@ -31,13 +51,11 @@ type client interface {
 
 func (n *node) base() *node { return n }
 
-type timer struct{ dead bool }
+// stop disarms timer id; its pending event, if any, will do nothing.
+func (n *node) stop(id timerID) { n.timers[id] = 0 }
 
-func (t *timer) stop() {
-	if t != nil {
-		t.dead = true
-	}
-}
+// live reports whether t, if it is a named timer's task, is still armed.
+func (n *node) live(t *task) bool { return t.timer == noTimer || n.timers[t.timer] == t.tseq }
 
 func (n *node) name() string { return n.id }
 
@@ -54,7 +72,7 @@ func (n *node) run(t task) {
 		n.pending = append(n.pending, t)
 		return
 	}
-	if t.guarded && (t.epoch != n.epoch || (t.tm != nil && t.tm.dead)) {
+	if t.guarded && (t.epoch != n.epoch || !n.live(&t)) {
 		return // a timer stopped, or a message or timer of an earlier life
 	}
 	switch t.fn {
@@ -69,20 +87,28 @@ func (n *node) run(t task) {
 	}
 }
 
-// at arms a timer for absolute time t that runs fn through run.
-func (n *node) at(t time.Duration, fn taskFn) *timer {
-	return n.atTask(t, task{fn: fn})
+// arm (re)arms timer id to run fn through run at absolute time t. The
+// event it armed before, if still pending, will do nothing.
+func (n *node) arm(id timerID, t time.Duration, fn taskFn) {
+	n.armTask(id, t, task{fn: fn})
 }
 
-// atTask arms a timer that runs tk (its fn and payload) at t.
-func (n *node) atTask(t time.Duration, tk task) *timer {
-	tm := &timer{}
-	tk.kind, tk.node, tk.guarded, tk.epoch, tk.tm = evTimer, n.idx, true, n.epoch, tm
-	n.sim.at(t, tk)
-	return tm
+// armTask arms timer id (or, with noTimer, a one-shot) to run tk (its fn
+// and payload) at t.
+func (n *node) armTask(id timerID, t time.Duration, tk task) {
+	tk.kind, tk.node, tk.guarded, tk.epoch, tk.timer = evTimer, n.idx, true, n.epoch, id
+	tk.tseq = n.sim.nextSeq()
+	if id != noTimer {
+		n.timers[id] = tk.tseq
+	}
+	n.sim.atSeq(t, tk.tseq, tk)
 }
 
-func (n *node) after(d time.Duration, fn taskFn) *timer { return n.at(n.sim.now+d, fn) }
+// rearm arms timer id d from now.
+func (n *node) rearm(id timerID, d time.Duration, fn taskFn) { n.arm(id, n.sim.now+d, fn) }
+
+// after runs fn d from now, once; only a crash cancels it.
+func (n *node) after(d time.Duration, fn taskFn) { n.arm(noTimer, n.sim.now+d, fn) }
 
 // deliver hands a message to the actor's handler through run, unless the
 // node crashed (or crashed and restarted) meanwhile.
@@ -127,6 +153,7 @@ func (n *node) die() bool {
 	}
 	n.epoch++
 	n.paused, n.pending = false, nil
+	n.timers = [numTimers]uint64{}
 	n.trace(KindCrash)
 	n.crashed = true
 	return true

@@ -87,10 +87,9 @@ type Process struct {
 	key      string
 	watching string
 
-	renewT, deadlineT, workT, retryT *timer
-	renewEvery                       time.Duration // period of the current session
-	batchPos                         int
-	writes                           int
+	renewEvery time.Duration // period of the current session
+	batchPos   int
+	writes     int
 
 	// Wakeups counts watch notifications this process received while
 	// waiting for the lock (the herd effect shows here).
@@ -208,12 +207,12 @@ func (p *Process) campaign() {
 	if p.state != Follower {
 		return
 	}
-	p.retryT.stop()
+	p.stop(tmRetry)
 	p.setState(Candidate, "campaign for "+p.cfg.Lock)
 	p.awaiting = true
 	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL})
 	// A lost grant (partition, drop) must not strand the candidate.
-	p.retryT = p.after(p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
+	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
 }
 
 func (p *Process) onGrant(m grantResp) {
@@ -221,7 +220,7 @@ func (p *Process) onGrant(m grantResp) {
 		return // a grant for a campaign already abandoned: it will expire
 	}
 	p.awaiting = false
-	p.retryT.stop()
+	p.stop(tmRetry)
 	p.lease, p.ttl = m.Lease, m.TTL
 	p.deadline = p.sim.now + m.TTL
 	if p.sim.Trace.on(KindLeaseRenewed) {
@@ -231,7 +230,7 @@ func (p *Process) onGrant(m grantResp) {
 	// The renew period belongs to the session: a TTL changed meanwhile
 	// applies from the next grant, with its own period.
 	p.renewEvery = min(p.cfg.RenewEvery, m.TTL/3*2)
-	p.renewT = p.after(p.renewEvery, fnRenew)
+	p.rearm(tmRenew, p.renewEvery, fnRenew)
 	p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
 }
 
@@ -242,7 +241,7 @@ func (p *Process) renew() {
 		return
 	}
 	p.send(CoordinatorName, keepAliveReq{Leases: []LeaseID{p.lease}})
-	p.renewT = p.after(p.renewEvery, fnRenew)
+	p.rearm(tmRenew, p.renewEvery, fnRenew)
 }
 
 func (p *Process) onRenewal(r keepAliveResult) {
@@ -258,8 +257,8 @@ func (p *Process) onRenewal(r keepAliveResult) {
 }
 
 func (p *Process) armDeadline() {
-	p.deadlineT.stop()
-	p.deadlineT = p.at(p.deadline, fnDeadline)
+	p.stop(tmDeadline)
+	p.arm(tmDeadline, p.deadline, fnDeadline)
 }
 
 // loseLease ends the session: the process must stop acting at once.
@@ -280,15 +279,15 @@ func (p *Process) loseLease(why string) {
 }
 
 func (p *Process) endSession() {
-	p.renewT.stop()
-	p.deadlineT.stop()
+	p.stop(tmRenew)
+	p.stop(tmDeadline)
 	p.lease, p.key, p.watching = 0, "", ""
 }
 
 // stepDown leaves the leader or candidate state: work stops now, the lease
 // is released if it still exists, and a new campaign is scheduled.
 func (p *Process) stepDown(why string) {
-	p.workT.stop()
+	p.stop(tmWork)
 	if p.lease != 0 {
 		p.send(CoordinatorName, revokeReq{Lease: p.lease})
 		p.endSession()
@@ -304,9 +303,9 @@ func (p *Process) stepDown(why string) {
 }
 
 func (p *Process) retry() {
-	p.retryT.stop()
+	p.stop(tmRetry)
 	d := p.sim.jitter(p.cfg.RetryBase, p.cfg.RetryJitter)
-	p.retryT = p.after(d, fnCampaign)
+	p.rearm(tmRetry, d, fnCampaign)
 }
 
 func (p *Process) onLockStatus(st lockStatus) {
@@ -337,7 +336,7 @@ func (p *Process) becomeLeader() {
 	p.setState(Leader, fmt.Sprintf("acquired %s with token %d", p.cfg.Lock, p.token))
 	p.batchPos = 0 // completion was never recorded: a new leader redoes the batch
 	if p.cfg.WorkEvery > 0 {
-		p.workT = p.after(p.cfg.WorkEvery, fnWork)
+		p.rearm(tmWork, p.cfg.WorkEvery, fnWork)
 	}
 }
 
@@ -362,7 +361,7 @@ func (p *Process) work() {
 		p.writes++
 		p.write(fmt.Sprintf("%s-%d", p.cfg.Name, p.writes), "", 0)
 	}
-	p.workT = p.after(p.cfg.WorkEvery, fnWork)
+	p.rearm(tmWork, p.cfg.WorkEvery, fnWork)
 }
 
 // write decides a write to the process's target while believing it leads,
@@ -384,7 +383,7 @@ func (p *Process) write(value, label string, tokenOverride int64) {
 		p.send(p.cfg.Target, m)
 		return
 	}
-	p.atTask(p.sim.now+p.cfg.WriteLatency, task{fn: fnSendWrite, msg: m})
+	p.armTask(noTimer, p.sim.now+p.cfg.WriteLatency, task{fn: fnSendWrite, msg: m})
 }
 
 // Release gives the lock up cleanly (revoking the session deletes the key
@@ -400,7 +399,6 @@ func (p *Process) crash() {
 	if !p.die() {
 		return
 	}
-	p.renewT, p.deadlineT, p.workT, p.retryT = nil, nil, nil, nil
 	p.lease, p.key, p.watching, p.awaiting, p.zombie = 0, "", "", false, false
 	p.setState(Follower, "crashed")
 	p.token = 0

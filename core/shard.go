@@ -74,8 +74,6 @@ type ShardWorker struct {
 	deadline time.Duration // session deadline (local belief)
 	own      map[int]*owned
 	awaiting bool
-
-	renewT, scanT, commitT, checkT *timer
 }
 
 // AddShardWorker adds a worker that joins at cfg.StartAt.
@@ -111,8 +109,8 @@ func (w *ShardWorker) ShardToken(shard int) int64 {
 func (w *ShardWorker) join() {
 	w.awaiting = true
 	w.send(CoordinatorName, grantReq{TTL: w.cfg.TTL})
-	w.scanT.stop()
-	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnJoinRetry)
+	w.stop(tmScan)
+	w.rearm(tmScan, w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnJoinRetry)
 }
 
 func (w *ShardWorker) receive(env Envelope) { w.deliver(env) }
@@ -146,11 +144,11 @@ func (w *ShardWorker) handle(m Message) {
 		w.awaiting = false
 		w.session, w.deadline = m.Lease, w.sim.now+m.TTL
 		w.send(CoordinatorName, putReq{Key: WorkerPrefix + w.cfg.Name, Value: w.cfg.Name, Lease: w.session})
-		w.renewT = w.after(w.cfg.RenewEvery, fnRenew)
-		w.scanT.stop()
-		w.scanT = w.after(0, fnScan)
+		w.rearm(tmRenew, w.cfg.RenewEvery, fnRenew)
+		w.stop(tmScan)
+		w.rearm(tmScan, 0, fnScan)
 		if w.cfg.CommitEvery > 0 {
-			w.commitT = w.after(w.cfg.CommitEvery, fnCommit)
+			w.rearm(tmCommit, w.cfg.CommitEvery, fnCommit)
 		}
 		w.armCheck()
 	case keepAliveResp:
@@ -193,7 +191,7 @@ func (w *ShardWorker) renew() {
 		}
 	}
 	w.send(CoordinatorName, keepAliveReq{Leases: ids})
-	w.renewT = w.after(w.cfg.RenewEvery, fnRenew)
+	w.rearm(tmRenew, w.cfg.RenewEvery, fnRenew)
 }
 
 func (w *ShardWorker) onRenewal(m keepAliveResp) {
@@ -228,7 +226,7 @@ func (w *ShardWorker) onRenewal(m keepAliveResp) {
 
 // armCheck arms one timer at the earliest local deadline.
 func (w *ShardWorker) armCheck() {
-	w.checkT.stop()
+	w.stop(tmCheck)
 	if w.session == 0 {
 		return
 	}
@@ -236,7 +234,7 @@ func (w *ShardWorker) armCheck() {
 	for _, o := range w.own {
 		first = min(first, o.deadline)
 	}
-	w.checkT = w.at(first, fnCheck)
+	w.arm(tmCheck, first, fnCheck)
 }
 
 func (w *ShardWorker) checkDeadlines() {
@@ -266,16 +264,16 @@ func (w *ShardWorker) loseAll(why string) {
 	if w.sim.Trace.on(KindLeaseLost) {
 		w.trace(KindLeaseLost, S("lease", w.session.String()), S("why", why))
 	}
-	w.renewT.stop()
-	w.commitT.stop()
-	w.checkT.stop()
+	w.stop(tmRenew)
+	w.stop(tmCommit)
+	w.stop(tmCheck)
 	w.session = 0
 	w.join()
 }
 
 func (w *ShardWorker) scan() {
 	w.send(CoordinatorName, listShardsReq{Prefix: w.cfg.Prefix, Count: w.cfg.Shards})
-	w.scanT = w.after(w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnScan)
+	w.rearm(tmScan, w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnScan)
 }
 
 // AssignRule is how a shard worker picks the free shards it claims.
@@ -373,7 +371,7 @@ func (w *ShardWorker) commit() {
 	if len(entries) > 0 {
 		w.send(w.cfg.Offsets, offsetCommitReq{Entries: entries})
 	}
-	w.commitT = w.after(w.cfg.CommitEvery, fnCommit)
+	w.rearm(tmCommit, w.cfg.CommitEvery, fnCommit)
 }
 
 func (w *ShardWorker) crash() {
@@ -384,7 +382,6 @@ func (w *ShardWorker) crash() {
 		w.drop(sh, "crashed")
 	}
 	w.session, w.awaiting = 0, false
-	w.renewT, w.scanT, w.commitT, w.checkT = nil, nil, nil, nil
 }
 
 func (w *ShardWorker) restart() {

@@ -121,7 +121,8 @@ type task struct {
 	node    int32
 	epoch   int
 	n       int // pause number (evResume)
-	tm      *timer
+	timer   timerID // evTimer: the named timer it belongs to, if any
+	tseq    uint64  // evTimer: its event's sequence number
 	env     Envelope // evDeliver
 	act     *Action
 	msg     Message // fnSendWrite, fnHandle
@@ -207,12 +208,20 @@ func (s *Sim) Seed() uint64 { return s.seed }
 func (s *Sim) Now() time.Duration { return s.now }
 
 // at schedules task tk at absolute virtual time t (never in the past).
-func (s *Sim) at(t time.Duration, tk task) {
+func (s *Sim) at(t time.Duration, tk task) { s.atSeq(t, s.nextSeq(), tk) }
+
+// nextSeq takes the next sequence number.
+func (s *Sim) nextSeq() uint64 {
+	s.seq++
+	return s.seq
+}
+
+// atSeq schedules tk at t with sequence number seq (from nextSeq).
+func (s *Sim) atSeq(t time.Duration, seq uint64, tk task) {
 	if t < s.now {
 		t = s.now
 	}
-	s.seq++
-	s.queue.push(event{at: t, order: s.seq, slot: s.park(tk)})
+	s.queue.push(event{at: t, order: seq, slot: s.park(tk)})
 }
 
 // atLate schedules tk at t after every ordinary event due then.
@@ -255,7 +264,7 @@ func (s *Sim) fire(t task) {
 	switch t.kind {
 	case evTimer:
 		n := s.clients[t.node].base()
-		if t.tm.dead || t.epoch != n.epoch {
+		if !n.live(&t) || t.epoch != n.epoch {
 			return
 		}
 		n.run(t)
