@@ -120,9 +120,9 @@ type task struct {
 	guarded bool // drop unless epoch is the node's and tm (if any) is live
 	node    int32
 	epoch   int
-	n       int // pause number (evResume)
-	timer   timerID // evTimer: the named timer it belongs to, if any
-	tseq    uint64  // evTimer: its event's sequence number
+	n       int      // pause number (evResume)
+	timer   timerID  // evTimer: the named timer it belongs to, if any
+	tseq    uint64   // evTimer: its event's sequence number
 	env     Envelope // evDeliver
 	act     *Action
 	msg     Message // fnSendWrite, fnHandle
