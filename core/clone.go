@@ -29,11 +29,17 @@ func (s *Sim) Clone() *Sim {
 		actionErr: slices.Clip(s.actionErr),
 	}
 	n.rng = rand.New(n.pcg)
-	// Room to grow: a clone usually runs on, and an exact-size copy
-	// would be copied again at its first new event.
-	n.queue = append(make(eventQueue, 0, len(s.queue)+cloneSlack), s.queue...)
-	n.free = append(make([]int32, 0, len(s.free)+cloneSlack), s.free...)
-	n.tasks = append(make([]task, 0, len(s.tasks)+cloneSlack), s.tasks...)
+	// The copy keeps only the task slots in use, renumbered in queue
+	// order (the heap's keys, and so its shape, are unchanged), with a
+	// little room to grow: a clone usually runs on.
+	n.queue = make(eventQueue, len(s.queue), len(s.queue)+cloneSlack)
+	n.tasks = make([]task, len(s.queue), len(s.queue)+cloneSlack)
+	for i, e := range s.queue {
+		n.tasks[i] = s.tasks[e.slot]
+		e.slot = int32(i)
+		n.queue[i] = e
+	}
+	n.free = make([]int32, 0, cloneSlack)
 	n.Net = &Network{sim: n, links: make(map[[2]string]*Link, len(s.Net.links)), Default: s.Net.Default}
 	for k, l := range s.Net.links {
 		cp := *l
@@ -95,7 +101,7 @@ func (s *Sim) Clone() *Sim {
 }
 
 // cloneSlack is the spare capacity a clone's queue and task slots get.
-const cloneSlack = 16
+const cloneSlack = 8
 
 // cloner maps shared mutable objects to their copies, so two locks that
 // share a shard set still share one in the clone.

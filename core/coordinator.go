@@ -89,7 +89,11 @@ type Coordinator struct {
 	leaseOrder []LeaseID
 	locks      map[string]*lockState
 	watches    []*watch
-	sweepArmed bool
+	// The sweep ticker (see armSweep): due time, sequence number (0: not
+	// armed) and a lower bound of every lease's expiry.
+	sweepAt     time.Duration
+	sweepOrder  uint64
+	firstExpiry time.Duration
 	nextWatch  int
 	buckets    []int32 // requests per finished 100 ms window of virtual time
 	current    int32   // requests in window len(buckets)

@@ -373,7 +373,11 @@ func (r *run) check(inv *Invariant) bool {
 // stopping at the first violation, which it reports.
 func (r *run) advance(inv *Invariant, t time.Duration, inclusive bool) bool {
 	s := r.s
-	for len(s.queue) > 0 && (s.queue[0].at < t || (inclusive && s.queue[0].at == t)) {
+	for {
+		at, ok := s.NextEventAt()
+		if !ok || at > t || at == t && !inclusive {
+			break
+		}
 		s.Step()
 		if r.check(inv) {
 			return true

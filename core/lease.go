@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -82,6 +83,7 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 	l := &Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
 	c.leases[id] = l
 	c.leaseOrder = append(c.leaseOrder, id)
+	c.firstExpiry = min(c.firstExpiry, l.Expiry)
 	if c.sim.Trace.on(KindLeaseGrant) {
 		c.trace(KindLeaseGrant, S("lease", id.String()), S("owner", owner), D("ttl_ms", ttl), D("expiry_ms", l.Expiry))
 	}
@@ -136,29 +138,47 @@ func (c *Coordinator) end(l *Lease, kind string, invalidated bool, why string) {
 	}
 }
 
+// armSweep arms the next sweep tick. The ticker is not a queued event:
+// the coordinator keeps its due time and sequence number and Sim.Step
+// fires it in its place in the (time, sequence) order, so a tick costs no
+// heap traffic. It takes its sequence number when armed, exactly as a
+// queued event would, so runs are the same event for event.
 func (c *Coordinator) armSweep() {
-	if c.sweepArmed {
+	if c.sweepOrder != 0 {
 		return
 	}
-	c.sweepArmed = true
 	// Sweeps fall on multiples of SweepEvery, like a server-side ticker.
-	next := (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
-	c.sim.at(next, task{kind: evSweep})
+	c.sweepAt = (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
+	c.sweepOrder = c.sim.nextSeq()
+}
+
+// sweepFirst reports whether the armed sweep tick comes before e.
+func (c *Coordinator) sweepFirst(e *event) bool {
+	return c.sweepAt < e.at || c.sweepAt == e.at && c.sweepOrder < e.order
 }
 
 // sweep expires every lease whose expiry has passed. An expired lease can
 // therefore live up to SweepEvery past its TTL, as in etcd.
 func (c *Coordinator) sweep() {
-	c.sweepArmed = false
+	c.sweepOrder = 0
 	now := c.sim.now
-	var dead []*Lease
-	for _, id := range c.leaseOrder {
-		if l := c.leases[id]; l.Expiry <= now {
-			dead = append(dead, l)
+	if now >= c.firstExpiry {
+		// firstExpiry bounds every expiry from below (renewals only
+		// raise them; a grant lowers the bound): before it, none is due.
+		var dead []*Lease
+		first := time.Duration(math.MaxInt64)
+		for _, id := range c.leaseOrder {
+			l := c.leases[id]
+			if l.Expiry <= now {
+				dead = append(dead, l)
+			} else {
+				first = min(first, l.Expiry)
+			}
 		}
-	}
-	for _, l := range dead {
-		c.end(l, KindLeaseExpire, true, "ttl elapsed without renewal")
+		c.firstExpiry = first
+		for _, l := range dead {
+			c.end(l, KindLeaseExpire, true, "ttl elapsed without renewal")
+		}
 	}
 	if len(c.leases) > 0 {
 		c.armSweep()

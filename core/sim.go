@@ -78,7 +78,6 @@ const (
 	evResume                  // a pause ends (unless resumed early or crashed meanwhile)
 	evAction                  // a learner action
 	evDeliver                 // a message arrives
-	evSweep                   // the coordinator's lease sweep
 	evLockDelay               // a lock-delay ends: recompute the holder
 )
 
@@ -247,6 +246,11 @@ func (s *Sim) park(tk task) int32 {
 
 // Step fires the next event and reports whether there was one.
 func (s *Sim) Step() bool {
+	if c := s.Coord; c.sweepOrder != 0 && (len(s.queue) == 0 || c.sweepFirst(&s.queue[0])) {
+		s.now = c.sweepAt
+		c.sweep()
+		return true
+	}
 	if len(s.queue) == 0 {
 		return false
 	}
@@ -279,8 +283,6 @@ func (s *Sim) fire(t task) {
 		s.Apply(*t.act)
 	case evDeliver:
 		s.Net.deliver(t.env)
-	case evSweep:
-		s.Coord.sweep()
 	case evLockDelay:
 		ls := s.Coord.locks[t.str]
 		ls.delayArmed = false
@@ -301,17 +303,25 @@ func (s *Sim) addClient(c client, start time.Duration, first taskFn) {
 // NextEventAt returns the time of the next pending event, or false if the
 // queue is empty.
 func (s *Sim) NextEventAt() (time.Duration, bool) {
-	if len(s.queue) == 0 {
-		return 0, false
+	at, ok := time.Duration(0), false
+	if len(s.queue) > 0 {
+		at, ok = s.queue[0].at, true
 	}
-	return s.queue[0].at, true
+	if c := s.Coord; c.sweepOrder != 0 && (!ok || c.sweepAt < at) {
+		at, ok = c.sweepAt, true
+	}
+	return at, ok
 }
 
 // RunUntil fires every event scheduled at or before t, then sets the clock
 // to t. It returns the number of events fired.
 func (s *Sim) RunUntil(t time.Duration) int {
 	n := 0
-	for len(s.queue) > 0 && s.queue[0].at <= t {
+	for {
+		at, ok := s.NextEventAt()
+		if !ok || at > t {
+			break
+		}
 		s.Step()
 		n++
 	}
