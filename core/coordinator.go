@@ -94,9 +94,9 @@ type Coordinator struct {
 	sweepAt     time.Duration
 	sweepOrder  uint64
 	firstExpiry time.Duration
-	nextWatch  int
-	buckets    []int32 // requests per finished 100 ms window of virtual time
-	current    int32   // requests in window len(buckets)
+	nextWatch   int
+	buckets     []int32 // requests per finished 100 ms window of virtual time
+	current     int32   // requests in window len(buckets)
 	// noSeries stops buckets (only views read them): explorer worlds,
 	// whose clones would each copy the series on their next request.
 	noSeries bool
@@ -395,13 +395,18 @@ func (c *Coordinator) receive(env Envelope) {
 		l := c.Grant(from, m.TTL)
 		c.reply(from, grantResp{Lease: l.ID, TTL: l.TTL})
 	case keepAliveReq:
-		res := make([]keepAliveResult, len(m.Leases))
-		for i, id := range m.Leases {
-			ttl, err := c.KeepAlive(id)
-			if err != nil {
-				ttl = 0
+		var res []keepAliveResult
+		if len(m.Leases) == 1 {
+			res = c.keepAliveOne(m.Leases[0])
+		} else {
+			res = make([]keepAliveResult, len(m.Leases))
+			for i, id := range m.Leases {
+				ttl, err := c.KeepAlive(id)
+				if err != nil {
+					ttl = 0
+				}
+				res[i] = keepAliveResult{Lease: id, TTL: ttl}
 			}
-			res[i] = keepAliveResult{Lease: id, TTL: ttl}
 		}
 		if len(m.Leases) == 1 {
 			if l := c.leases[m.Leases[0]]; l != nil && c.sim.Trace.on(KindLeaseRenew) {
@@ -431,6 +436,22 @@ func (c *Coordinator) receive(env Envelope) {
 	case releaseShardsReq:
 		c.releaseShards(from, m)
 	}
+}
+
+// keepAliveOne renews one lease and returns the response's results. A
+// lease renewed answers with the same (lease, TTL) every time, so that
+// one-element list is made once per lease and shared by every response
+// (nothing changes a message after it is sent).
+func (c *Coordinator) keepAliveOne(id LeaseID) []keepAliveResult {
+	ttl, err := c.KeepAlive(id)
+	if err != nil {
+		return []keepAliveResult{{Lease: id}}
+	}
+	l := c.leases[id]
+	if l.renewed == nil {
+		l.renewed = []keepAliveResult{{Lease: id, TTL: ttl}}
+	}
+	return l.renewed
 }
 
 func errString(err error) string {

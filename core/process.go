@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -88,6 +89,7 @@ type Process struct {
 	watching string
 
 	renewEvery time.Duration // period of the current session
+	keepIDs    []LeaseID     // the keepalive's lease list (read-only once sent)
 	batchPos   int
 	writes     int
 
@@ -240,7 +242,11 @@ func (p *Process) renew() {
 	if p.lease == 0 {
 		return
 	}
-	p.send(CoordinatorName, keepAliveReq{Leases: []LeaseID{p.lease}})
+	if len(p.keepIDs) != 1 || p.keepIDs[0] != p.lease {
+		// Made once a session: messages in flight share it, unchanged.
+		p.keepIDs = []LeaseID{p.lease}
+	}
+	p.send(CoordinatorName, keepAliveReq{Leases: p.keepIDs})
 	p.rearm(tmRenew, p.renewEvery, fnRenew)
 }
 
@@ -359,7 +365,7 @@ func (p *Process) work() {
 		p.send(p.cfg.Target, enqueueReq{Token: p.token, Key: key})
 	} else {
 		p.writes++
-		p.write(fmt.Sprintf("%s-%d", p.cfg.Name, p.writes), "", 0)
+		p.write(p.cfg.Name+"-"+strconv.Itoa(p.writes), "", 0)
 	}
 	p.rearm(tmWork, p.cfg.WorkEvery, fnWork)
 }
