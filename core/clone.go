@@ -11,59 +11,115 @@ import (
 // The explorer snapshots a run with it so thousands of fault schedules can
 // share the simulation of their common prefix.
 //
-// What is copied: the clock, the queue and the timers (plain values),
-// the random source's state, the network's links, the coordinator's keys,
-// leases, locks and watches, every process and worker (their timers and
-// queued work), and the resources. What is shared: values never mutated
-// after creation (messages in flight, queued actions, process configs'
-// batches, watch records, trace events) and the trace's prefix, whose
-// slice is clipped so that either side's next event reallocates.
-func (s *Sim) Clone() *Sim {
-	c := &cloner{sets: map[*shardSet]*shardSet{}}
-	pcg := *s.pcg
-	n := &Sim{
+// What is copied: the clock, the queue and the timers (plain values), the
+// random source's state, the network's links, the coordinator's keys,
+// leases, locks and watches, every process and worker (their queued work),
+// and the resources. What is shared: values never mutated after creation
+// (messages in flight, queued actions, process configs' batches, watch
+// records, trace events) and the trace's prefix, whose slice is clipped so
+// that either side's next event reallocates.
+func (s *Sim) Clone() *Sim { return s.cloneInto(nil) }
+
+// cloneSlack is the spare capacity a clone's queue and task slots get.
+const cloneSlack = 8
+
+// cloneInto is Clone into dst, a world that will never be used again (nil:
+// a new one). Its storage is reused: slices, maps, and the structs of its
+// network, coordinator, leases, locks, processes and resources. The
+// explorer clones once per schedule and drops each world once its verdict
+// is in, so recycling them makes a schedule cost next to no allocation.
+// Nothing may point into dst afterwards except through the returned world.
+func (s *Sim) cloneInto(dst *Sim) *Sim {
+	if dst == s {
+		panic("core: cloneInto: a world cannot be cloned into itself")
+	}
+	var old Sim
+	if dst == nil {
+		dst = &Sim{}
+	} else {
+		old = *dst
+	}
+	n := dst
+	pcg, rng, tr := old.pcg, old.rng, old.Trace
+	if pcg == nil || rng == nil {
+		pcg = new(rand.PCG)
+		rng = rand.New(pcg)
+	}
+	*pcg = *s.pcg
+	if tr == nil {
+		tr = &Trace{}
+	}
+	*tr = Trace{Events: slices.Clip(s.Trace.Events), Quiet: s.Trace.Quiet, only: s.Trace.only, fields: slices.Clip(s.Trace.fields)}
+	*n = Sim{
 		now: s.now, seq: s.seq, seed: s.seed, msgCount: s.msgCount,
-		pcg:       &pcg,
-		Trace:     &Trace{Events: slices.Clip(s.Trace.Events), Quiet: s.Trace.Quiet, only: s.Trace.only, fields: slices.Clip(s.Trace.fields)},
-		actors:    make(map[string]actor, len(s.actors)),
+		pcg: pcg, rng: rng, Trace: tr,
 		actionErr: slices.Clip(s.actionErr),
 	}
-	n.rng = rand.New(n.pcg)
-	// The copy keeps only the task slots in use, renumbered in queue
-	// order (the heap's keys, and so its shape, are unchanged), with a
-	// little room to grow: a clone usually runs on.
-	n.queue = make(eventQueue, len(s.queue), len(s.queue)+cloneSlack)
-	n.tasks = make([]task, len(s.queue), len(s.queue)+cloneSlack)
+	// Only the task slots in use are copied, renumbered in queue order
+	// (the heap's keys, and so its shape, are unchanged), with a little
+	// room to grow: a clone usually runs on.
+	k := len(s.queue)
+	n.queue = slices.Grow(old.queue[:0], k+cloneSlack)[:k]
+	n.tasks = slices.Grow(old.tasks[:0], k+cloneSlack)[:k]
 	for i, e := range s.queue {
 		n.tasks[i] = s.tasks[e.slot]
 		e.slot = int32(i)
 		n.queue[i] = e
 	}
-	n.free = make([]int32, 0, cloneSlack)
-	n.Net = &Network{sim: n, links: make(map[[2]string]*Link, len(s.Net.links)), Default: s.Net.Default}
-	for k, l := range s.Net.links {
-		cp := *l
-		n.Net.links[k] = &cp
+	n.free = slices.Grow(old.free[:0], cloneSlack)
+
+	net := old.Net
+	if net == nil {
+		net = &Network{}
 	}
-	n.Coord = s.Coord.clone(n, c)
+	links := net.links
+	*net = Network{sim: n, Default: s.Net.Default}
+	net.links = deepMapInto(links, s.Net.links, func(to, from *Link) { *to = *from })
+	n.Net = net
+
+	var c cloner
+	n.Coord = s.Coord.cloneInto(n, old.Coord, &c)
+
 	// Actors other than clients, mapped so Register/Queue/Offsets point at
-	// the copies.
+	// the copies; a name's old object in dst is reused.
+	n.actors = old.actors
+	if n.actors == nil {
+		n.actors = make(map[string]actor, len(s.actors))
+	} else {
+		for name := range n.actors {
+			if _, ok := s.actors[name]; !ok {
+				delete(n.actors, name)
+			}
+		}
+	}
 	for name, a := range s.actors {
 		switch a := a.(type) {
 		case *Coordinator:
 			n.actors[name] = n.Coord
 		case *FencedRegister:
-			cp := *a
-			cp.sim = n
-			n.actors[name] = &cp
+			r := reuse[FencedRegister](n.actors[name])
+			*r = *a
+			r.sim = n
+			n.actors[name] = r
 		case *JobQueue:
-			cp := *a
-			cp.sim, cp.seen, cp.Jobs = n, maps.Clone(a.seen), slices.Clip(a.Jobs)
-			n.actors[name] = &cp
+			q := reuse[JobQueue](n.actors[name])
+			seen := q.seen
+			*q = *a
+			q.sim, q.Jobs = n, slices.Clip(a.Jobs)
+			if seen == nil {
+				q.seen = maps.Clone(a.seen)
+			} else {
+				clear(seen)
+				maps.Copy(seen, a.seen)
+				q.seen = seen
+			}
+			n.actors[name] = q
 		case *OffsetStore:
-			cp := *a
-			cp.sim, cp.Offset, cp.Highest = n, slices.Clone(a.Offset), slices.Clone(a.Highest)
-			n.actors[name] = &cp
+			o := reuse[OffsetStore](n.actors[name])
+			off, hi := o.Offset[:0], o.Highest[:0]
+			*o = *a
+			o.sim, o.Offset, o.Highest = n, append(off, a.Offset...), append(hi, a.Highest...)
+			n.actors[name] = o
 		}
 	}
 	if s.Register != nil {
@@ -75,33 +131,50 @@ func (s *Sim) Clone() *Sim {
 	if s.Offsets != nil {
 		n.Offsets = n.actors[s.Offsets.Name].(*OffsetStore)
 	}
-	n.clients = make([]client, len(s.clients))
+
+	n.clients = slices.Grow(old.clients[:0], len(s.clients))[:len(s.clients)]
+	n.procs, n.workers = old.procs[:0], old.workers[:0]
 	for i, cl := range s.clients {
+		var prev client
+		if i < len(old.clients) {
+			prev = old.clients[i] // read before n.clients[i] (same array) is set
+		}
 		var cp client
+		var pending []task
 		switch a := cl.(type) {
 		case *Process:
-			p := *a
-			cp = &p
-			n.procs = append(n.procs, &p)
+			p := reuse[Process](prev)
+			pending = p.pending[:0]
+			*p = *a
+			cp = p
+			n.procs = append(n.procs, p)
 		case *ShardWorker:
-			w := *a
-			w.own = deepMap(a.own, nil)
-			cp = &w
-			n.workers = append(n.workers, &w)
+			w := reuse[ShardWorker](prev)
+			own := w.own
+			pending = w.pending[:0]
+			*w = *a
+			w.own = deepMapInto(own, a.own, func(to, from *owned) { *to = *from })
+			cp = w
+			n.workers = append(n.workers, w)
 		default:
 			panic("core: Clone: a world with a test hook client cannot be cloned")
 		}
 		b := cp.base()
 		b.sim, b.self = n, cp
-		b.pending = slices.Clone(b.pending)
+		b.pending = append(pending, cl.base().pending...)
 		n.clients[i] = cp
 		n.actors[b.id] = cp
 	}
 	return n
 }
 
-// cloneSlack is the spare capacity a clone's queue and task slots get.
-const cloneSlack = 8
+// reuse returns a's object if it is a *T, or a new T.
+func reuse[T any](a any) *T {
+	if p, ok := a.(*T); ok && p != nil {
+		return p
+	}
+	return new(T)
+}
 
 // cloner maps shared mutable objects to their copies, so two locks that
 // share a shard set still share one in the clone.
@@ -110,23 +183,39 @@ type cloner struct {
 }
 
 func (c *cloner) set(s *shardSet) *shardSet {
+	if s == nil {
+		return nil
+	}
+	if c.sets == nil {
+		c.sets = map[*shardSet]*shardSet{}
+	}
 	return memo(c.sets, s, func() *shardSet {
 		return &shardSet{prefix: s.prefix, keys: s.keys, owned: s.owned, count: maps.Clone(s.count)}
 	})
 }
 
-// deepMap copies a map of pointers and the values they point to; fix, if
-// set, then deepens each copied value.
-func deepMap[K comparable, V any](m map[K]*V, fix func(*V)) map[K]*V {
-	out := make(map[K]*V, len(m))
-	for k, p := range m {
-		v := *p
-		if fix != nil {
-			fix(&v)
+// deepMapInto copies src, a map of pointers, into dst (nil: a new map)
+// with set copying each pointed-to value. dst's entries whose keys src
+// still has keep their objects, overwritten; the rest are dropped.
+func deepMapInto[K comparable, V any](dst, src map[K]*V, set func(to, from *V)) map[K]*V {
+	if dst == nil {
+		dst = make(map[K]*V, len(src))
+	} else {
+		for k := range dst {
+			if _, ok := src[k]; !ok {
+				delete(dst, k)
+			}
 		}
-		out[k] = &v
 	}
-	return out
+	for k, p := range src {
+		q := dst[k]
+		if q == nil {
+			q = new(V)
+			dst[k] = q
+		}
+		set(q, p)
+	}
+	return dst
 }
 
 // memo returns the copy of p made so far, or makes it (nil stays nil).
@@ -142,18 +231,38 @@ func memo[T any](seen map[*T]*T, p *T, fresh func() *T) *T {
 	return cp
 }
 
-func (co *Coordinator) clone(n *Sim, c *cloner) *Coordinator {
-	cp := *co
-	cp.sim = n
-	cp.kv = deepMap(co.kv, nil)
-	cp.sorted = slices.Clone(co.sorted)
-	cp.leases = deepMap(co.leases, func(l *Lease) { l.keys = slices.Clone(l.keys) })
-	cp.leaseOrder = slices.Clone(co.leaseOrder)
-	cp.locks = deepMap(co.locks, func(ls *lockState) {
-		ls.members = slices.Clone(ls.members)
-		ls.set = c.set(ls.set)
+// cloneInto copies the coordinator into d (nil: a new one) for world n,
+// reusing d's maps, slices and the objects its maps point to.
+func (co *Coordinator) cloneInto(n *Sim, d *Coordinator, c *cloner) *Coordinator {
+	var kv map[string]*KeyValue
+	var leases map[LeaseID]*Lease
+	var locks map[string]*lockState
+	var sorted []string
+	var leaseOrder []LeaseID
+	var watches []*watch
+	if d == nil {
+		d = new(Coordinator)
+	} else {
+		kv, leases, locks = d.kv, d.leases, d.locks
+		sorted, leaseOrder, watches = d.sorted[:0], d.leaseOrder[:0], d.watches[:0]
+	}
+	*d = *co
+	d.sim = n
+	d.kv = deepMapInto(kv, co.kv, func(to, from *KeyValue) { *to = *from })
+	d.sorted = append(sorted, co.sorted...)
+	d.leases = deepMapInto(leases, co.leases, func(to, from *Lease) {
+		keys := to.keys[:0]
+		*to = *from
+		to.keys = append(keys, from.keys...)
 	})
-	cp.watches = slices.Clone(co.watches)
-	cp.buckets = slices.Clip(co.buckets) // finished windows: append-only
-	return &cp
+	d.leaseOrder = append(leaseOrder, co.leaseOrder...)
+	d.locks = deepMapInto(locks, co.locks, func(to, from *lockState) {
+		members := to.members[:0]
+		*to = *from
+		to.members = append(members, from.members...)
+		to.set = c.set(from.set)
+	})
+	d.watches = append(watches, co.watches...)
+	d.buckets = slices.Clip(co.buckets) // finished windows: append-only
+	return d
 }

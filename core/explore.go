@@ -346,6 +346,30 @@ type run struct {
 
 func (r *run) clone() *run { return &run{s: r.s.Clone(), matched: r.matched} }
 
+// cloneRun is r.clone reusing a recycled run (see recycle) if there is one.
+func (x *Explorer) cloneRun(r *run) *run {
+	n := len(x.spares)
+	if n == 0 {
+		return r.clone()
+	}
+	d := x.spares[n-1]
+	x.spares = x.spares[:n-1]
+	*d = run{s: r.s.cloneInto(d.s), matched: r.matched}
+	return d
+}
+
+// recycle takes back a run whose verdict is in and that nothing refers
+// to any more: the next cloneRun overwrites its world (Sim.cloneInto).
+func (x *Explorer) recycle(r *run) {
+	if len(x.spares) < maxSpares {
+		x.spares = append(x.spares, r)
+	}
+}
+
+// maxSpares bounds the recycled runs an explorer keeps: one per level of
+// nesting (the start's world, the pause's, the schedule's) is enough.
+const maxSpares = 4
+
 // check reads the trace events not yet seen and reports a violation. A
 // search world keeps no trace: checked events (and their fields) are
 // dropped at once (nothing in a world reads its own trace), so clones copy
@@ -409,6 +433,8 @@ type Explorer struct {
 	// not yet stepped (explore_parallel.go).
 	workers int
 	stepped bool
+	// spares are finished runs whose worlds the next clones overwrite.
+	spares []*run
 }
 
 type candidate struct {
@@ -559,7 +585,7 @@ func (x *Explorer) level(yield func(struct{}) bool, r *run, prefix []Fault, k in
 	if len(prefix) > 0 {
 		from = prefix[len(prefix)-1].At
 	}
-	w := r.clone()
+	w := x.cloneRun(r)
 	for s := from; s < b.To; s += b.Step {
 		if w.advance(inv, s, true) {
 			return x.brokenFrom(yield, w, prefix, s, k)
@@ -572,6 +598,7 @@ func (x *Explorer) level(yield func(struct{}) bool, r *run, prefix []Fault, k in
 			return false
 		}
 	}
+	x.recycle(w)
 	return true
 }
 
@@ -592,11 +619,12 @@ func (x *Explorer) startAt(yield func(struct{}) bool, w *run, prefix []Fault, s 
 		for _, kind := range b.Kinds {
 			f := Fault{Kind: kind, Proc: proc, At: s}
 			if kind == FaultCrash {
-				c := w.clone()
+				c := x.cloneRun(w)
 				c.s.ScheduleAction(s, f.Action().Action)
 				if !x.finishRun(yield, c, append(prefix, f), k) {
 					return false
 				}
+				x.recycle(c)
 				continue
 			}
 			if !x.pauses(yield, w, prefix, f, k) {
@@ -654,16 +682,18 @@ func (x *Explorer) pauses(yield func(struct{}) bool, w *run, prefix []Fault, f F
 		// More faults follow, possibly during this pause: place each
 		// length exactly and go on from the pause's start.
 		for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
-			c := w.clone()
+			c := x.cloneRun(w)
 			f.For = l
 			c.s.ScheduleAction(f.At, f.Action().Action)
 			if !x.level(yield, c, append(prefix, f), k) {
 				return false
 			}
+			x.recycle(c)
 		}
 		return true
 	}
-	p := w.clone()
+	p := x.cloneRun(w)
+	defer x.recycle(p)
 	f.For = b.MaxLen
 	n := p.s.node(f.Proc)
 	before := 0
@@ -681,9 +711,11 @@ func (x *Explorer) pauses(yield func(struct{}) bool, w *run, prefix []Fault, f F
 		// observed (Settle).
 		for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
 			f.For = l
-			if !x.finishRun(yield, p.clone(), append(prefix, f), k) {
+			c := x.cloneRun(p)
+			if !x.finishRun(yield, c, append(prefix, f), k) {
 				return false
 			}
+			x.recycle(c)
 		}
 		return true
 	}
@@ -712,7 +744,7 @@ func (x *Explorer) pauses(yield func(struct{}) bool, w *run, prefix []Fault, f F
 			}
 			return true
 		}
-		c := p.clone()
+		c := x.cloneRun(p)
 		if l < b.MaxLen && !c.s.movePauseEnd(c.s.node(f.Proc), end) {
 			panic("core: explorer lost a pause's resume event")
 		}
@@ -720,6 +752,7 @@ func (x *Explorer) pauses(yield func(struct{}) bool, w *run, prefix []Fault, f F
 		if !x.finishRun(yield, c, append(prefix, f), k) {
 			return false
 		}
+		x.recycle(c)
 	}
 	return true
 }
@@ -776,13 +809,14 @@ func (x *Explorer) randomSearch(yield func(struct{}) bool) {
 	}
 	for i := 0; i < x.sample; i++ {
 		fs := x.draw()
-		c := r0.clone()
+		c := x.cloneRun(r0)
 		for _, f := range fs {
 			c.s.ScheduleAction(f.At, f.Action().Action)
 		}
 		if c.advance(inv, b.End(fs), true) && (x.best == nil || simpler(fs, x.best.faults)) {
 			x.best = &candidate{faults: fs, bad: *c.bad}
 		}
+		x.recycle(c)
 		x.res.Tried++
 		if !yield(struct{}{}) {
 			return
