@@ -30,7 +30,7 @@ func (h *hook) receive(Envelope) {}
 // timer arms a node timer (pause- and crash-aware) that runs f at t.
 func (h *hook) timer(t time.Duration, f func()) {
 	h.fns = append(h.fns, f)
-	h.armTask(noTimer, t, task{fn: fnHook, n: len(h.fns) - 1})
+	h.once(t, task{fn: fnHook, n: len(h.fns) - 1})
 }
 
 // do runs f at t (through run: use a hook that is never paused).

@@ -19,14 +19,12 @@ type node struct {
 	epoch   int
 	pauses  int // numbers pauses, so an early resume cancels the old auto-resume
 	pending []task
-	// timers holds, for each named timer, the sequence number of the
-	// event it last armed (0: stopped). A timer event runs only while it
-	// is still its timer's latest and unstopped: so stopping or re-arming
-	// one is a store, and a world's timers copy with the node.
-	timers [numTimers]uint64
+	// timers are the node's named timers (see arm).
+	timers [numTimers]timerState
 }
 
-// timerID names one of a node's restartable timers.
+// timerID names one of a node's restartable timers. A Process and a
+// ShardWorker give the four slots their own names.
 type timerID uint8
 
 const (
@@ -35,11 +33,27 @@ const (
 	tmDeadline // Process
 	tmWork     // Process
 	tmRetry    // Process
-	tmScan     // ShardWorker
-	tmCommit   // ShardWorker
-	tmCheck    // ShardWorker
 	numTimers
+
+	tmScan   = tmDeadline // ShardWorker
+	tmCommit = tmWork     // ShardWorker
+	tmCheck  = tmRetry    // ShardWorker
 )
+
+// timerState is one named timer. Arming takes a sequence number and, at
+// most, queues an event: re-arming a timer for later while its event is
+// still queued (a lease deadline pushed back by each renewal) queues
+// nothing, and that event, when it fires, moves itself on to the latest
+// arming's time and sequence number (timerDue). Events keep the exact
+// (time, sequence) order they would have had, so runs are unchanged; the
+// queue just holds one event per timer instead of one per arming.
+type timerState struct {
+	seq      uint64        // the latest arming (0: stopped)
+	at       time.Duration // when it is due
+	fn       taskFn        // what it runs
+	queued   uint64        // sequence number of its event in the queue (0: none)
+	queuedAt time.Duration // when that event is due
+}
 
 // client is a node-owning actor (a Process or a ShardWorker) that runs tasks.
 type client interface {
@@ -51,11 +65,31 @@ type client interface {
 
 func (n *node) base() *node { return n }
 
-// stop disarms timer id; its pending event, if any, will do nothing.
-func (n *node) stop(id timerID) { n.timers[id] = 0 }
+// stop disarms timer id; its queued event, if any, will do nothing.
+func (n *node) stop(id timerID) { n.timers[id].seq = 0 }
 
 // live reports whether t, if it is a named timer's task, is still armed.
-func (n *node) live(t *task) bool { return t.timer == noTimer || n.timers[t.timer] == t.tseq }
+func (n *node) live(t *task) bool { return t.timer == noTimer || n.timers[t.timer].seq == t.tseq }
+
+// timerDue is called as t, a named timer's event, fires: it reports
+// whether t is the timer's latest arming. If it is not, and it was the
+// timer's queued event while the timer was re-armed for later, it queues
+// the latest arming in its exact place (see timerState).
+func (n *node) timerDue(t *task) bool {
+	st := &n.timers[t.timer]
+	carrier := st.queued == t.tseq
+	if carrier {
+		st.queued = 0
+	}
+	if st.seq == t.tseq {
+		return true
+	}
+	if carrier && st.seq != 0 {
+		st.queued, st.queuedAt = st.seq, st.at
+		n.sim.atSeq(st.at, st.seq, task{kind: evTimer, fn: st.fn, guarded: true, node: n.idx, epoch: n.epoch, timer: t.timer, tseq: st.seq})
+	}
+	return false
+}
 
 func (n *node) name() string { return n.id }
 
@@ -77,7 +111,7 @@ func (n *node) run(t task) {
 	}
 	switch t.fn {
 	case fnHandle:
-		n.self.handle(t.msg)
+		n.self.handle(t.env.Msg)
 	case fnDelete:
 		n.send(CoordinatorName, deleteReq{Key: t.act.Key})
 	case fnPut:
@@ -87,33 +121,37 @@ func (n *node) run(t task) {
 	}
 }
 
-// arm (re)arms timer id to run fn through run at absolute time t. The
-// event it armed before, if still pending, will do nothing.
+// arm (re)arms timer id to run fn through run at absolute time t (never
+// in the past). The arming it replaces, if still pending, does nothing.
 func (n *node) arm(id timerID, t time.Duration, fn taskFn) {
-	n.armTask(id, t, task{fn: fn})
-}
-
-// armTask arms timer id (or, with noTimer, a one-shot) to run tk (its fn
-// and payload) at t.
-func (n *node) armTask(id timerID, t time.Duration, tk task) {
-	tk.kind, tk.node, tk.guarded, tk.epoch, tk.timer = evTimer, n.idx, true, n.epoch, id
-	tk.tseq = n.sim.nextSeq()
-	if id != noTimer {
-		n.timers[id] = tk.tseq
+	seq := n.sim.nextSeq()
+	t = max(t, n.sim.now)
+	st := &n.timers[id]
+	st.seq, st.at, st.fn = seq, t, fn
+	if st.queued != 0 && st.queuedAt <= t {
+		return // the queued event fires first and moves itself on to t
 	}
-	n.sim.atSeq(t, tk.tseq, tk)
+	st.queued, st.queuedAt = seq, t
+	n.sim.atSeq(t, seq, task{kind: evTimer, fn: fn, guarded: true, node: n.idx, epoch: n.epoch, timer: id, tseq: seq})
 }
 
 // rearm arms timer id d from now.
 func (n *node) rearm(id timerID, d time.Duration, fn taskFn) { n.arm(id, n.sim.now+d, fn) }
 
+// once runs tk (its fn and payload) through run at t; only a crash
+// cancels it.
+func (n *node) once(t time.Duration, tk task) {
+	tk.kind, tk.node, tk.guarded, tk.epoch, tk.timer = evTimer, n.idx, true, n.epoch, noTimer
+	n.sim.at(t, tk)
+}
+
 // after runs fn d from now, once; only a crash cancels it.
-func (n *node) after(d time.Duration, fn taskFn) { n.arm(noTimer, n.sim.now+d, fn) }
+func (n *node) after(d time.Duration, fn taskFn) { n.once(n.sim.now+d, task{fn: fn}) }
 
 // deliver hands a message to the actor's handler through run, unless the
 // node crashed (or crashed and restarted) meanwhile.
 func (n *node) deliver(env Envelope) {
-	n.run(task{fn: fnHandle, msg: env.Msg, guarded: true, epoch: n.epoch})
+	n.run(task{fn: fnHandle, env: env, guarded: true, epoch: n.epoch})
 }
 
 // Paused reports a stop-the-world pause in progress.
@@ -153,7 +191,7 @@ func (n *node) die() bool {
 	}
 	n.epoch++
 	n.paused, n.pending = false, nil
-	n.timers = [numTimers]uint64{}
+	n.timers = [numTimers]timerState{}
 	n.trace(KindCrash)
 	n.crashed = true
 	return true

@@ -167,7 +167,7 @@ func (p *Process) exec(t task) {
 	case fnWork:
 		p.work()
 	case fnSendWrite:
-		p.send(p.cfg.Target, t.msg)
+		p.send(p.cfg.Target, t.env.Msg)
 	case fnWrite:
 		p.write(t.act.Value, t.act.Label, t.act.Token)
 	case fnRelease:
@@ -389,7 +389,7 @@ func (p *Process) write(value, label string, tokenOverride int64) {
 		p.send(p.cfg.Target, m)
 		return
 	}
-	p.armTask(noTimer, p.sim.now+p.cfg.WriteLatency, task{fn: fnSendWrite, msg: m})
+	p.once(p.sim.now+p.cfg.WriteLatency, task{fn: fnSendWrite, env: Envelope{Msg: m}})
 }
 
 // Release gives the lock up cleanly (revoking the session deletes the key

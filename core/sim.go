@@ -122,10 +122,9 @@ type task struct {
 	n       int      // pause number (evResume)
 	timer   timerID  // evTimer: the named timer it belongs to, if any
 	tseq    uint64   // evTimer: its event's sequence number
-	env     Envelope // evDeliver
+	env     Envelope // evDeliver, fnHandle; fnSendWrite: Msg only
 	act     *Action
-	msg     Message // fnSendWrite, fnHandle
-	str     string  // lock name (evLockDelay)
+	str     string // lock name (evLockDelay)
 }
 
 // eventQueue is a binary min-heap on (at, late, seq). Keys are unique, so
@@ -268,7 +267,7 @@ func (s *Sim) fire(t task) {
 	switch t.kind {
 	case evTimer:
 		n := s.clients[t.node].base()
-		if !n.live(&t) || t.epoch != n.epoch {
+		if t.epoch != n.epoch || t.timer != noTimer && !n.timerDue(&t) {
 			return
 		}
 		n.run(t)
