@@ -43,6 +43,44 @@ type Invariant struct {
 	// must be certain: a search counts every schedule from such a world
 	// as keeping the invariant without running it.
 	Settled func(s *Sim) bool
+	// MatchIn and Scan replace Match for an invariant about a history
+	// (who believes what) rather than single events. A search checks
+	// with MatchIn, which may read world s right after e happened; Scan
+	// finds the events that count in a whole trace (a replay's).
+	MatchIn func(s *Sim, e *Event) bool
+	Scan    func(t *Trace) []int
+}
+
+// Matches returns the indexes of t's events that count against inv, in
+// order.
+func (inv *Invariant) Matches(t *Trace) []int {
+	if inv.Scan != nil {
+		return inv.Scan(t)
+	}
+	var out []int
+	for i := range t.Events {
+		if inv.Match(&t.Events[i]) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// First returns the event of t that breaks inv (the one past Allow), or
+// nil.
+func (inv *Invariant) First(t *Trace) *Event {
+	if m := inv.Matches(t); len(m) > inv.Allow {
+		return &t.Events[m[inv.Allow]]
+	}
+	return nil
+}
+
+// matchIn is the search's check of e in world s.
+func (inv *Invariant) matchIn(s *Sim, e *Event) bool {
+	if inv.MatchIn != nil {
+		return inv.MatchIn(s, e)
+	}
+	return inv.Match(e)
 }
 
 // NoStaleWrite: no fenced register accepts a write whose token is below
@@ -85,6 +123,50 @@ func (s *Sim) actionQueued(do string) bool {
 var NoStaleOffset = Invariant{Name: "no stale offset commit", Kinds: []string{KindStale}, Match: func(e *Event) bool {
 	return e.Kind == KindStale && e.Get("shard") != ""
 }}
+
+// OneOwnerPerShard: no worker takes a shard while another still believes
+// it owns it. This one is about belief, which no coordinator can enforce:
+// a worker frozen past its lease wakes up still believing, so fencing does
+// not keep this invariant; it keeps the overlap harmless (NoStaleOffset).
+var OneOwnerPerShard = Invariant{
+	Name:  "no two workers believe they own one shard",
+	Kinds: []string{KindShardOwn},
+	MatchIn: func(s *Sim, e *Event) bool {
+		if e.Kind != KindShardOwn {
+			return false
+		}
+		sh := int(e.Int("shard"))
+		for _, w := range s.workers {
+			if w.cfg.Name != e.Actor && w.own[sh] != nil {
+				return true
+			}
+		}
+		return false
+	},
+	Scan: func(t *Trace) []int {
+		var out []int
+		owners := map[int64][]string{}
+		for i := range t.Events {
+			e := &t.Events[i]
+			if e.Kind != KindShardOwn && e.Kind != KindShardDrop {
+				continue
+			}
+			sh := e.Int("shard")
+			cur := owners[sh]
+			if e.Kind == KindShardDrop {
+				owners[sh] = slices.DeleteFunc(cur, func(w string) bool { return w == e.Actor })
+				continue
+			}
+			if slices.ContainsFunc(cur, func(w string) bool { return w != e.Actor }) {
+				out = append(out, i)
+			}
+			if !slices.Contains(cur, e.Actor) {
+				owners[sh] = append(cur, e.Actor)
+			}
+		}
+		return out
+	},
+}
 
 // AtMostDuplicateJobs allows n jobs executed twice.
 func AtMostDuplicateJobs(n int) Invariant {
@@ -379,7 +461,7 @@ func (r *run) check(inv *Invariant) bool {
 	t := r.s.Trace
 	bad := false
 	for i := range t.Events {
-		if inv.Match(&t.Events[i]) {
+		if inv.matchIn(r.s, &t.Events[i]) {
 			r.matched++
 			if r.matched > inv.Allow {
 				e := t.Events[i]
@@ -870,15 +952,7 @@ func (p Problem) Replay(faults []Fault) (*Sim, *Event, error) {
 	}
 	s.Schedule(faultLog(faults))
 	s.RunUntil(p.Bounds.End(faults))
-	n := 0
-	for i := range s.Trace.Events {
-		if p.Invariant.Match(&s.Trace.Events[i]) {
-			if n++; n > p.Invariant.Allow {
-				return s, &s.Trace.Events[i], nil
-			}
-		}
-	}
-	return s, nil, nil
+	return s, p.Invariant.First(s.Trace), nil
 }
 
 // Refusals summarises what the protected resources refused in a trace:

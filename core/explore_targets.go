@@ -20,7 +20,14 @@ type Target struct {
 	// protects names the switch the invariant depends on: "fencing" or
 	// "idempotency".
 	protects string
+	// belief marks an invariant about what processes believe: the switch
+	// cannot keep it, only refuse what a stale believer sends.
+	belief bool
 }
+
+// Belief reports an invariant about belief, which the target's protection
+// defuses but cannot keep.
+func (t *Target) Belief() bool { return t.belief }
 
 // Build returns the target's world at time zero, without any action.
 func (t *Target) Build(seed uint64) (*Sim, error) { return t.build(seed) }
@@ -106,6 +113,17 @@ var targets = []*Target{
 		Name: "shards", protects: "fencing",
 		Title:     "A shard worker stalls; its shards move; does a stale offset commit land?",
 		Invariant: NoStaleOffset,
+		Bounds: Bounds{Procs: []string{"worker-00"}, Kinds: []string{FaultPause}, From: 5 * time.Second, To: 20 * time.Second, Step: time.Second,
+			MinLen: time.Second, MaxLen: 30 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second},
+		build: func(seed uint64) (*Sim, error) { return NewShards(seed, ShardsExploreConfig) },
+	},
+	{
+		// The same world and faults as "shards", watched for belief: a
+		// stalled worker's overlap with its successor is found with
+		// fencing on, because fencing cannot prevent it, only defuse it.
+		Name: "shard-owners", protects: "fencing", belief: true,
+		Title:     "A shard worker stalls; do two workers ever believe they own one shard at once?",
+		Invariant: OneOwnerPerShard,
 		Bounds: Bounds{Procs: []string{"worker-00"}, Kinds: []string{FaultPause}, From: 5 * time.Second, To: 20 * time.Second, Step: time.Second,
 			MinLen: time.Second, MaxLen: 30 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second},
 		build: func(seed uint64) (*Sim, error) { return NewShards(seed, ShardsExploreConfig) },

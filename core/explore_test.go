@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +99,49 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 	}
 }
 
+// Two workers believing they own one shard is found with fencing on:
+// fencing cannot stop a stalled owner believing. The replay shows the
+// overlap (Check agrees), the stale owner's offsets never land, and pauses
+// within the lease policy (renew 5 s + pause <= TTL 15 s) prove clean.
+func TestExploreShardOwnersOverlapDespiteFencing(t *testing.T) {
+	p := problem(t, "shard-owners", false, nil)
+	r := explore(t, p)
+	if !r.Found || len(r.Faults) != 1 || r.Faults[0].Kind != FaultPause {
+		t.Fatalf("fencing on: %s", r.Summary())
+	}
+	f := r.Faults[0]
+	s, bad, err := p.Replay(r.Faults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad == nil || bad.Kind != KindShardOwn || bad.Actor == f.Proc || bad.At != r.Violation.At {
+		t.Fatalf("replay of %v broke at %v, search at %v", r.Faults, bad, r.Violation)
+	}
+	what := "shard " + bad.Get("shard")
+	found := false
+	for _, iv := range Check(s.Trace, s.Now()).Overlaps {
+		if iv.What == what && iv.From == bad.At && slices.Contains(iv.Who, f.Proc) && slices.Contains(iv.Who, bad.Actor) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("Check reports no overlap of %s by %s and %s at %s: %+v", what, f.Proc, bad.Actor, bad.At, Check(s.Trace, s.Now()).Overlaps)
+	}
+	if NoStaleOffset.First(s.Trace) != nil {
+		t.Errorf("with fencing on a stale offset landed: %v", NoStaleOffset.First(s.Trace))
+	}
+	// A pause shorter than the lease's slack never hands a shard over.
+	if f.For <= 10*time.Second {
+		t.Errorf("a %s pause broke it: within renew + pause <= TTL", f.For)
+	}
+	b := p.Bounds
+	b.MaxLen = 10 * time.Second
+	p.Bounds = b
+	if r := explore(t, p); r.Found || !r.Complete || float64(r.Tried) != b.Count() {
+		t.Errorf("pauses up to 10 s: %s", r.Summary())
+	}
+}
+
 // The simplest counterexample: fewest faults, then the earliest start,
 // then the shortest pause. No earlier start or shorter pause breaks it.
 func TestExploreReturnsTheSimplestSchedule(t *testing.T) {
@@ -137,6 +181,10 @@ func TestExploreVerdictsEqualFreshReplays(t *testing.T) {
 			MinLen: 5 * time.Second, MaxLen: 40 * time.Second, LenStep: 3100 * time.Millisecond, MaxFaults: 1, Horizon: 30 * time.Second}},
 		{"scheduler", Bounds{Procs: []string{"api-1", "api-2"}, Kinds: []string{FaultCrash, FaultPause}, From: 0, To: 8 * time.Second, Step: 900 * time.Millisecond,
 			MinLen: time.Second, MaxLen: 14 * time.Second, LenStep: 3 * time.Second, MaxFaults: 1, Horizon: 30 * time.Second}},
+		// Belief read off the world mid-search (MatchIn) against belief
+		// read off the whole trace (Scan).
+		{"shard-owners", Bounds{Procs: []string{"worker-00", "worker-01"}, Kinds: []string{FaultPause, FaultCrash}, From: 2 * time.Second, To: 20 * time.Second, Step: 2300 * time.Millisecond,
+			MinLen: 2 * time.Second, MaxLen: 26 * time.Second, LenStep: 2900 * time.Millisecond, MaxFaults: 1, Horizon: 50 * time.Second}},
 	} {
 		t.Run(c.target, func(t *testing.T) {
 			p := problem(t, c.target, true, &c.b)

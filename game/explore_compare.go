@@ -93,22 +93,15 @@ func newComparison(f *breakFinder) (*comparison, error) {
 // first event that broke it, or what the protection refused.
 func runVerdict(tr *core.Trace, spec breakSpec, on bool) (string, bool) {
 	head := strings.ToUpper(spec.protects[:1]) + spec.protects[1:] + " " + onOff(on) + ": "
-	n := 0
-	for i := range tr.Events {
-		e := &tr.Events[i]
-		if !spec.invariant.Match(e) {
-			continue
-		}
-		if n++; n > spec.invariant.Allow {
-			what := "duplicate job executed"
-			if e.Kind == core.KindStale {
-				what = "stale write accepted"
-				if e.Get("shard") != "" {
-					what = "stale offset commit accepted"
-				}
+	if e := spec.invariant.First(tr); e != nil {
+		what := "duplicate job executed"
+		if e.Kind == core.KindStale {
+			what = "stale write accepted"
+			if e.Get("shard") != "" {
+				what = "stale offset commit accepted"
 			}
-			return head + what + " at t=" + secs(e.At), true
 		}
+		return head + what + " at t=" + secs(e.At), true
 	}
 	if r := core.Refusals(tr); r != "nothing needed refusing" {
 		return head + r, false

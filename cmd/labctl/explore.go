@@ -27,7 +27,11 @@ usage.
 targets:
 `)
 	for _, t := range core.Targets() {
-		fmt.Fprintf(&b, "  %-14s %s\n                 invariant: %s; protection: %s\n", t.Name, t.Title, t.Invariant.Name, t.Protection())
+		prot := t.Protection()
+		if t.Belief() {
+			prot += " (defuses a break, cannot prevent one)"
+		}
+		fmt.Fprintf(&b, "  %-14s %s\n                 invariant: %s; protection: %s\n", t.Name, t.Title, t.Invariant.Name, prot)
 	}
 	b.WriteString(`
 flags:
@@ -137,7 +141,15 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	for _, e := range violationLines(s.Trace, p, r.Faults, bad) {
 		fmt.Fprintln(w, " ", e.Text())
 	}
-	if off {
+	if !off {
+		// Protection on and still broken: an invariant of belief, which
+		// the protection defuses rather than prevents.
+		why := ""
+		if tg.Belief() {
+			why = ": it cannot stop a stalled owner believing, only refuse what it sends"
+		}
+		fmt.Fprintf(w, "\n%s was on all along%s (%s in this run)\n", tg.Protection(), why, core.Refusals(s.Trace))
+	} else {
 		// The same schedule beside its fix.
 		if fixed, still, err := tg.Problem(*seed, false, b).Replay(r.Faults); err == nil {
 			if still == nil {
@@ -163,13 +175,23 @@ func violationLines(t *core.Trace, p core.Problem, faults []core.Fault, bad *cor
 	for _, f := range faults {
 		procs[f.Proc] = true
 	}
+	matched := map[int]bool{}
+	for _, i := range p.Invariant.Matches(t) {
+		matched[t.Events[i].Seq] = true
+	}
+	// An ownership overlap is told by who took and dropped that shard.
+	shard := ""
+	if bad != nil && bad.Kind == core.KindShardOwn {
+		shard = bad.Get("shard")
+	}
 	var out []core.Event
 	for _, e := range t.Events {
 		if bad != nil && e.Seq > bad.Seq {
 			break
 		}
 		switch {
-		case e.Kind == core.KindAction, e.Kind == core.KindHolder, p.Invariant.Match(&e),
+		case e.Kind == core.KindAction, e.Kind == core.KindHolder, matched[e.Seq],
+			shard != "" && (e.Kind == core.KindShardOwn || e.Kind == core.KindShardDrop) && e.Get("shard") == shard,
 			procs[e.Actor] && (e.Kind == core.KindPause || e.Kind == core.KindResume || e.Kind == core.KindCrash || e.Kind == core.KindState || e.Kind == core.KindLeaseLost),
 			e.Kind == core.KindWrite && e.Get("result") != core.Accepted,
 			e.Kind == core.KindEnqueue && e.Get("result") != core.JobAccepted:

@@ -47,6 +47,18 @@ func TestExploreOtherTargets(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "offsets stale.accepted from=worker-00") {
 		t.Errorf("shards, fencing off: exit %d\n%s", code, out)
 	}
+	// Belief overlaps even with fencing on; the story shows both owners
+	// of the shard, and pauses within the lease's slack prove clean.
+	out, _, code = labctl(t, "", "explore", "shard-owners")
+	if code != 1 || !strings.Contains(out, "VIOLATION: no two workers believe they own one shard") ||
+		!strings.Contains(out, "worker-00 shard.own shard=1 token=1") || !strings.Contains(out, "worker-02 shard.own shard=1 token=2") ||
+		!strings.Contains(out, "fencing was on all along: it cannot stop a stalled owner believing") {
+		t.Errorf("shard-owners: exit %d\n%s", code, out)
+	}
+	out, _, code = labctl(t, "", "explore", "shard-owners", "--bounds", "len=1s..10s/1s")
+	if code != 0 || !strings.Contains(out, "no violation within bounds: 150 schedules tried") {
+		t.Errorf("shard-owners, pauses up to 10 s: exit %d\n%s", code, out)
+	}
 }
 
 func TestExploreRandomAndProgress(t *testing.T) {

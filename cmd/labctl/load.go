@@ -76,14 +76,11 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 		s.Schedule(l.Log)
 		s.RunUntil(tg.Bounds.Horizon)
 		title = "explore target " + tg.Title
-		n := 0
-		for i := range s.Trace.Events {
-			if e := &s.Trace.Events[i]; tg.Invariant.Match(e) {
-				n++
-				verdict = append(verdict, "VIOLATION of "+tg.Invariant.Name+": "+e.Text())
-			}
+		m := tg.Invariant.Matches(s.Trace)
+		for _, i := range m {
+			verdict = append(verdict, "VIOLATION of "+tg.Invariant.Name+": "+s.Trace.Events[i].Text())
 		}
-		if n <= tg.Invariant.Allow {
+		if len(m) <= tg.Invariant.Allow {
 			verdict = append(verdict, "invariant kept: "+tg.Invariant.Name)
 		}
 	default:
