@@ -307,8 +307,9 @@ func TestBoundsValidate(t *testing.T) {
 // of the fenced-writes world with fencing on (no violation, so all 300 x
 // 300 schedules are clean). Its invariant knows that a world fenced for
 // good cannot break it, so the search stops those runs at once; the
-// "simulated" variants switch that off and run every schedule to its end,
-// which measures the simulator itself.
+// "simulated" variants switch that off and run every schedule to its end
+// (the horizon, or 10 s after its pause), which measures prefix sharing
+// and the simulator itself: those are the ones to watch.
 func BenchmarkExploreFenced90k(b *testing.B) {
 	for _, c := range []struct {
 		name     string
