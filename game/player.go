@@ -486,15 +486,22 @@ var shortcuts = [][2]string{
 
 // keys returns the shortcuts that work in this player: without a solution
 // (the sandbox, an exercise before its first attempt) L does nothing.
+// A player with a break finder also says how to reach it and the
+// comparison, which have no letter of their own.
 func (p *Player) keys() [][2]string {
-	if p.OnSolution != nil {
-		return shortcuts
+	finder := false
+	for _, name := range p.names {
+		finder = finder || name == "explore"
 	}
-	out := make([][2]string, 0, len(shortcuts))
+	out := make([][2]string, 0, len(shortcuts)+1)
 	for _, k := range shortcuts {
-		if k[0] != "L" {
-			out = append(out, k)
+		if k[0] == "L" && p.OnSolution == nil {
+			continue
 		}
+		if k[0] == "Tab" && finder {
+			out = append(out, [2]string{"Tab, Enter", "Find a break, then Compare on/off: focus, press"})
+		}
+		out = append(out, k)
 	}
 	return out
 }

@@ -241,4 +241,13 @@ func TestHelpListsOnlyWorkingKeys(t *testing.T) {
 	if strings.Contains(p.helpText(), "L: ") || !strings.Contains(p.helpText(), "H: reveal the next hint") {
 		t.Fatalf("without a solution: %s", p.helpText())
 	}
+	// The break finder has no letter: the help says how to reach it, only
+	// where there is one.
+	if strings.Contains(p.helpText(), "Find a break") {
+		t.Fatalf("no finder, yet: %s", p.helpText())
+	}
+	p.names = map[ui.Focusable]string{&ui.Button{}: "explore"}
+	if !strings.Contains(p.helpText(), "Tab, Enter: Find a break, then Compare on/off") {
+		t.Fatalf("with a finder: %s", p.helpText())
+	}
 }
