@@ -499,7 +499,7 @@ func (p *Player) keys() [][2]string {
 			continue
 		}
 		if k[0] == "Tab" && finder {
-			out = append(out, [2]string{"Tab, Enter", "Find a break, then Compare on/off: focus, press"})
+			out = append(out, [2]string{"Tab, Enter", "reach Find a break or Compare on/off, and press it"})
 		}
 		out = append(out, k)
 	}
