@@ -13,13 +13,15 @@ import (
 // through an ActionLog, they make a run reproducible.
 type Action struct {
 	// Do names the action: pause, resume, crash, restart, partition, heal,
-	// write, release, expire, set-ttl, fencing, idempotency, delete, put.
+	// write, release, expire, set-ttl, fencing, idempotency, delete, put,
+	// delay.
 	Do string `json:"do"`
 	// Proc is the process or worker acted on (or the first end of a link).
 	Proc string `json:"proc,omitempty"`
-	// Peer is the other end of a link (partition, heal).
+	// Peer is the other end of a link (partition, heal), or the one
+	// destination a delay holds (none: every destination).
 	Peer string `json:"peer,omitempty"`
-	// For is a pause length.
+	// For is a pause's or a delay's length.
 	For Duration `json:"for,omitempty"`
 	// TTL is the new TTL for set-ttl.
 	TTL Duration `json:"ttl,omitempty"`
@@ -120,12 +122,18 @@ func (a Action) String() string {
 		return fmt.Sprintf("%s puts %s=%s", a.Proc, a.Key, a.Value)
 	case "expire":
 		return "expire the lease of " + a.Proc + " now"
+	case "delay":
+		if a.Peer != "" {
+			return fmt.Sprintf("delay what %s sends to %s for %s", a.Proc, a.Peer, time.Duration(a.For))
+		}
+		return fmt.Sprintf("delay what %s sends for %s", a.Proc, time.Duration(a.For))
 	}
 	return a.Do + " " + a.Proc
 }
 
 // ActionKinds lists every action name, for validation and help text.
-var ActionKinds = []string{"pause", "resume", "crash", "restart", "partition", "heal", "write", "release", "expire", "set-ttl", "fencing", "idempotency", "delete", "put"}
+// Permalinks store an action as its index here: only append.
+var ActionKinds = []string{"pause", "resume", "crash", "restart", "partition", "heal", "write", "release", "expire", "set-ttl", "fencing", "idempotency", "delete", "put", "delay"}
 
 // Validate checks an action without applying it.
 func (a Action) Validate() error {
@@ -136,8 +144,8 @@ func (a Action) Validate() error {
 	switch {
 	case !known:
 		return fmt.Errorf("unknown action %q (want one of %s)", a.Do, strings.Join(ActionKinds, ", "))
-	case a.Do == "pause" && a.For <= 0:
-		return fmt.Errorf("pause %s: length must be positive, got %s", a.Proc, time.Duration(a.For))
+	case (a.Do == "pause" || a.Do == "delay") && a.For <= 0:
+		return fmt.Errorf("%s %s: length must be positive, got %s", a.Do, a.Proc, time.Duration(a.For))
 	case a.Do == "set-ttl" && a.TTL < Duration(minPeriod):
 		return fmt.Errorf("set-ttl %s: TTL must be at least %s, got %s", a.Proc, minPeriod, time.Duration(a.TTL))
 	case (a.Do == "partition" || a.Do == "heal") && (a.Proc == "" || a.Peer == ""):
@@ -226,6 +234,11 @@ func (s *Sim) apply(a Action) error {
 			return fmt.Errorf("heal: unknown actor %q or %q", a.Proc, a.Peer)
 		}
 		s.Net.Heal(a.Proc, a.Peer)
+	case "delay":
+		if s.actors[a.Proc] == nil || a.Peer != "" && s.actors[a.Peer] == nil {
+			return fmt.Errorf("delay: unknown actor %q or %q", a.Proc, a.Peer)
+		}
+		s.Net.Hold(a.Proc, a.Peer, time.Duration(a.For))
 	case "write":
 		if p == nil {
 			return fmt.Errorf("write: %q is not a lock-holding process", a.Proc)

@@ -72,8 +72,8 @@ func (s *Sim) cloneInto(dst *Sim) *Sim {
 	if net == nil {
 		net = &Network{}
 	}
-	links := net.links
-	*net = Network{sim: n, Default: s.Net.Default}
+	links, stalls := net.links, net.stalls[:0]
+	*net = Network{sim: n, Default: s.Net.Default, stalls: append(stalls, s.Net.stalls...)}
 	net.links = deepMapInto(links, s.Net.links, func(to, from *Link) { *to = *from })
 	n.Net = net
 

@@ -179,9 +179,19 @@ func AtMostDuplicateJobs(n int) Invariant {
 const (
 	FaultPause = "pause"
 	FaultCrash = "crash"
+	// FaultDelay holds everything the process sends for For: its network
+	// path stalls and then delivers late (the "delay" action).
+	FaultDelay = "delay"
 )
 
-// Fault is one injected failure: a pause of For, or a crash (no restart).
+// FaultKinds lists the kinds, in the order the search tries them.
+var FaultKinds = []string{FaultPause, FaultCrash, FaultDelay}
+
+// lasts reports whether faults of kind have a length (For).
+func lasts(kind string) bool { return kind != FaultCrash }
+
+// Fault is one injected failure: a pause of For, a crash (no restart), or
+// For of the process's outgoing messages held back.
 type Fault struct {
 	Kind string
 	Proc string
@@ -190,8 +200,11 @@ type Fault struct {
 }
 
 func (f Fault) String() string {
-	if f.Kind == FaultCrash {
+	switch f.Kind {
+	case FaultCrash:
 		return fmt.Sprintf("crash %s at %s", f.Proc, FormatTime(f.At))
+	case FaultDelay:
+		return fmt.Sprintf("delay what %s sends at %s for %s", f.Proc, FormatTime(f.At), FormatTime(f.For))
 	}
 	return fmt.Sprintf("pause %s at %s for %s", f.Proc, FormatTime(f.At), FormatTime(f.For))
 }
@@ -201,7 +214,7 @@ func (f Fault) Action() Timed {
 	if f.Kind == FaultCrash {
 		return At(f.At, Action{Do: "crash", Proc: f.Proc})
 	}
-	return At(f.At, Action{Do: "pause", Proc: f.Proc, For: Duration(f.For)})
+	return At(f.At, Action{Do: f.Kind, Proc: f.Proc, For: Duration(f.For)})
 }
 
 // Bounds is the space of fault schedules: up to MaxFaults faults, each of
@@ -236,7 +249,7 @@ func (b Bounds) Validate() error {
 	case len(b.Procs) == 0:
 		return bad("no process to fault")
 	case len(b.Kinds) == 0:
-		return bad("no fault kind (want pause and/or crash)")
+		return bad("no fault kind (want %s)", strings.Join(FaultKinds, ", "))
 	case b.Step <= 0 || b.From < 0 || b.To <= b.From:
 		return bad("start grid [%s, %s) step %s is empty", b.From, b.To, b.Step)
 	case b.MaxFaults < 1 || b.MaxFaults > 3:
@@ -249,11 +262,11 @@ func (b Bounds) Validate() error {
 		return bad("settle %s is negative", b.Settle)
 	}
 	for _, k := range b.Kinds {
-		if k != FaultPause && k != FaultCrash {
-			return bad("unknown fault kind %q (want pause or crash)", k)
+		if !slices.Contains(FaultKinds, k) {
+			return bad("unknown fault kind %q (want %s)", k, strings.Join(FaultKinds, ", "))
 		}
-		if k == FaultPause && (b.LenStep <= 0 || b.MinLen <= 0 || b.MaxLen < b.MinLen) {
-			return bad("pause lengths [%s, %s] step %s are empty", b.MinLen, b.MaxLen, b.LenStep)
+		if lasts(k) && (b.LenStep <= 0 || b.MinLen <= 0 || b.MaxLen < b.MinLen) {
+			return bad("%s lengths [%s, %s] step %s are empty", k, b.MinLen, b.MaxLen, b.LenStep)
 		}
 	}
 	if n := b.Count(); n > 1e12 {
@@ -277,7 +290,7 @@ func (b Bounds) End(faults []Fault) time.Duration {
 func (b Bounds) starts() int { return int((b.To - b.From + b.Step - 1) / b.Step) }
 
 func (b Bounds) lens() int {
-	if !slices.Contains(b.Kinds, FaultPause) {
+	if !slices.ContainsFunc(b.Kinds, lasts) {
 		return 0
 	}
 	return int((b.MaxLen-b.MinLen)/b.LenStep) + 1
@@ -286,11 +299,12 @@ func (b Bounds) lens() int {
 // choices is how many single faults start at one grid point.
 func (b Bounds) choices() float64 {
 	per := 0
-	if slices.Contains(b.Kinds, FaultPause) {
-		per += b.lens()
-	}
-	if slices.Contains(b.Kinds, FaultCrash) {
-		per++
+	for _, k := range b.Kinds {
+		if lasts(k) {
+			per += b.lens()
+		} else {
+			per++
+		}
 	}
 	return float64(len(b.Procs) * per)
 }
@@ -327,7 +341,13 @@ func (b Bounds) String() string {
 	fmt.Fprintf(&s, "up to %d %s of %s", b.MaxFaults, plural(b.MaxFaults, "fault", "faults"), strings.Join(b.Procs, ", "))
 	fmt.Fprintf(&s, " (%s) starting %s to %s every %s", strings.Join(b.Kinds, ", "), FormatTime(b.From), FormatTime(b.To), FormatTime(b.Step))
 	if b.lens() > 0 {
-		fmt.Fprintf(&s, ", pauses %s to %s every %s", FormatTime(b.MinLen), FormatTime(b.MaxLen), FormatTime(b.LenStep))
+		var what []string
+		for _, k := range b.Kinds {
+			if lasts(k) {
+				what = append(what, k+"s")
+			}
+		}
+		fmt.Fprintf(&s, ", %s %s to %s every %s", strings.Join(what, " and "), FormatTime(b.MinLen), FormatTime(b.MaxLen), FormatTime(b.LenStep))
 	}
 	if b.Settle > 0 {
 		fmt.Fprintf(&s, ", each run observed until %s after its last fault ends (at most %s)", FormatTime(b.Settle), FormatTime(b.Horizon))
@@ -709,10 +729,33 @@ func (x *Explorer) startAt(yield func(struct{}) bool, w *run, prefix []Fault, s 
 				x.recycle(c)
 				continue
 			}
+			if kind == FaultDelay {
+				if !x.eachLength(yield, w, prefix, f, k) {
+					return false
+				}
+				continue
+			}
 			if !x.pauses(yield, w, prefix, f, k) {
 				return false
 			}
 		}
+	}
+	return true
+}
+
+// eachLength tries every length of f (at f.At) on world w, each on its
+// own clone of w: a fault whose length changes the world from its start
+// (a delay holds messages from the first one sent) shares only the prefix.
+func (x *Explorer) eachLength(yield func(struct{}) bool, w *run, prefix []Fault, f Fault, k int) bool {
+	b := &x.p.Bounds
+	for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
+		c := x.cloneRun(w)
+		f.For = l
+		c.s.ScheduleAction(f.At, f.Action().Action)
+		if !x.finishRun(yield, c, append(prefix, f), k) {
+			return false
+		}
+		x.recycle(c)
 	}
 	return true
 }
@@ -915,7 +958,7 @@ func (x *Explorer) draw() []Fault {
 			Proc: b.Procs[x.random.IntN(len(b.Procs))],
 			At:   b.From + time.Duration(x.random.IntN(b.starts()))*b.Step,
 		}
-		if f.Kind == FaultPause {
+		if lasts(f.Kind) {
 			f.For = b.MinLen + time.Duration(x.random.IntN(b.lens()))*b.LenStep
 		}
 		fs[i] = f

@@ -10,9 +10,9 @@ import (
 // BoundsSyntax documents ParseBounds for help texts.
 const BoundsSyntax = `comma-separated key=value, each optional (defaults are the target's):
   procs=A+B          processes or workers to fault
-  kinds=pause+crash  fault kinds
+  kinds=pause+crash  fault kinds: pause, crash, delay (hold what it sends)
   start=0s..30s/100ms  fault starts: from (inclusive) .. to (exclusive) / step
-  len=100ms..30s/100ms pause lengths: min .. max (inclusive) / step
+  len=100ms..30s/100ms pause and delay lengths: min .. max (inclusive) / step
   faults=1           at most this many faults (1 to 3)
   horizon=60s        observe every run until then
   settle=10s         or only until this long after its last fault ends`

@@ -43,6 +43,19 @@ func coarse(name string, step time.Duration) *Bounds {
 	return &b
 }
 
+// delays makes b (nil: the shards target's) search message delays instead
+// of pauses.
+func delays(b *Bounds) *Bounds {
+	if b == nil {
+		tg, _ := FindTarget("shards")
+		c := tg.Bounds
+		b = &c
+	}
+	c := *b
+	c.Kinds = []string{FaultDelay}
+	return &c
+}
+
 // For each target: with its protection off the search finds a schedule
 // whose replay shows the violation; with it on, the same bounds hold none.
 func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
@@ -53,7 +66,11 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 		result string
 	}{
 		{"fenced-writes", coarse("fenced-writes", 500*time.Millisecond), KindStale, ""},
+		// A never paused: its writes were held in the network (the
+		// delayed-packet case) and landed after B's.
+		{"fenced-writes", delays(coarse("fenced-writes", 500*time.Millisecond)), KindStale, ""},
 		{"shards", nil, KindStale, ""},
+		{"shards", delays(nil), KindStale, ""},
 		{"scheduler", nil, KindEnqueue, JobDuplicateExecuted},
 	} {
 		t.Run(c.target, func(t *testing.T) {
@@ -80,6 +97,9 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 			}
 			if rep := Check(s.Trace, s.Now()); len(rep.Stale)+len(rep.Duplicates) == 0 {
 				t.Errorf("Check of the replay finds no stale write or duplicate: %+v", rep)
+			}
+			if r.Faults[0].Kind == FaultDelay && len(s.Trace.Filter(KindPause)) > 0 {
+				t.Errorf("a delay schedule paused someone")
 			}
 
 			on := problem(t, c.target, false, c.bounds)
@@ -181,6 +201,9 @@ func TestExploreVerdictsEqualFreshReplays(t *testing.T) {
 			MinLen: 5 * time.Second, MaxLen: 40 * time.Second, LenStep: 3100 * time.Millisecond, MaxFaults: 1, Horizon: 30 * time.Second}},
 		{"scheduler", Bounds{Procs: []string{"api-1", "api-2"}, Kinds: []string{FaultCrash, FaultPause}, From: 0, To: 8 * time.Second, Step: 900 * time.Millisecond,
 			MinLen: time.Second, MaxLen: 14 * time.Second, LenStep: 3 * time.Second, MaxFaults: 1, Horizon: 30 * time.Second}},
+		// Delays (each length its own clone) beside pauses, two faults.
+		{"fenced-writes", Bounds{Procs: []string{"A", "B"}, Kinds: []string{FaultDelay, FaultPause}, From: 0, To: 14 * time.Second, Step: 2700 * time.Millisecond,
+			MinLen: 2 * time.Second, MaxLen: 20 * time.Second, LenStep: 4500 * time.Millisecond, MaxFaults: 2, Horizon: 40 * time.Second}},
 		// Belief read off the world mid-search (MatchIn) against belief
 		// read off the whole trace (Scan).
 		{"shard-owners", Bounds{Procs: []string{"worker-00", "worker-01"}, Kinds: []string{FaultPause, FaultCrash}, From: 2 * time.Second, To: 20 * time.Second, Step: 2300 * time.Millisecond,

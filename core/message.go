@@ -182,9 +182,14 @@ type (
 		Offset int64
 		Token  int64
 	}
+	// offsetFetchReq reads a new owner's shards. Tokens (one per shard)
+	// tell the store who owns them now: a commit from an older owner
+	// that arrives after the read is stale, even before the new owner's
+	// first commit (a read fenced like a write).
 	offsetFetchReq struct {
 		noToken
 		Shards []int
+		Tokens []int64
 	}
 	offsetFetchResp struct {
 		noToken

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"time"
 )
 
@@ -23,7 +24,37 @@ var DefaultLink = Link{Delay: 5 * time.Millisecond, Jitter: 0.2}
 type Network struct {
 	sim     *Sim
 	links   map[[2]string]*Link
+	stalls  []stall
 	Default Link
+}
+
+// stall holds back what from sends (to to, if set) until until: a path
+// that has stopped moving, whose packets queue and then arrive late
+// instead of being lost.
+type stall struct {
+	from, to string
+	until    time.Duration
+}
+
+// Hold delays everything from sends to to ("": to anyone) for d from now:
+// a message sent meanwhile leaves when the hold ends and arrives the
+// link's delay after that, in the order it was sent.
+func (n *Network) Hold(from, to string, d time.Duration) {
+	now := n.sim.now
+	n.stalls = slices.DeleteFunc(n.stalls, func(h stall) bool { return h.until <= now })
+	n.stalls = append(n.stalls, stall{from: from, to: to, until: now + d})
+}
+
+// heldUntil returns when a message from -> to sent now may leave (0: at
+// once).
+func (n *Network) heldUntil(from, to string) time.Duration {
+	var until time.Duration
+	for _, h := range n.stalls {
+		if h.from == from && (h.to == "" || h.to == to) && h.until > n.sim.now {
+			until = max(until, h.until)
+		}
+	}
+	return until
 }
 
 func newNetwork(s *Sim) *Network {
@@ -109,11 +140,23 @@ func (n *Network) send(from, to string, m Message) bool {
 		return false
 	}
 	d := s.jitter(l.Delay, l.Jitter)
-	env := Envelope{ID: id, From: from, To: to, SentAt: s.now, ArriveAt: s.now + d, Msg: m}
+	leave := s.now
+	if len(n.stalls) > 0 {
+		if until := n.heldUntil(from, to); until > leave {
+			// Held messages leave together and arrive in the order they
+			// were sent (one instant, sequence order), as a stalled
+			// connection delivers them: the link's delay without jitter.
+			leave, d = until, l.Delay
+		}
+	}
+	env := Envelope{ID: id, From: from, To: to, SentAt: s.now, ArriveAt: leave + d, Msg: m}
 	if !s.Trace.Quiet {
 		fs := []Field{I("id", int64(id)), S("to", to), S("msg", m.Kind()), D("arrive_ms", env.ArriveAt)}
 		if tok := m.token(); tok != 0 {
 			fs = append(fs, I("token", tok))
+		}
+		if leave > s.now {
+			fs = append(fs, D("held_ms", leave-s.now))
 		}
 		s.Trace.add(s.now, from, KindSend, fs...)
 	}

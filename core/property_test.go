@@ -63,7 +63,7 @@ func worldConfig(r *rand.Rand) ContentionConfig {
 func actionFrom(kind, proc, a, b int, names []string) Action {
 	name := names[proc%len(names)]
 	peer := []string{CoordinatorName, "storage"}[b%2]
-	switch kind % 13 {
+	switch kind % 14 {
 	case 0:
 		return Action{Do: "pause", Proc: name, For: Duration(time.Duration(a+1) * 200 * time.Millisecond)}
 	case 1:
@@ -92,6 +92,12 @@ func actionFrom(kind, proc, a, b int, names []string) Action {
 		return Action{Do: "fencing", On: a%3 != 0}
 	case 11:
 		return Action{Do: "partition", Proc: CoordinatorName, Peer: name, OneWay: true}
+	case 12:
+		d := Action{Do: "delay", Proc: name, For: Duration(time.Duration(a+1) * 100 * time.Millisecond)}
+		if b%3 == 0 {
+			d.Peer = peer
+		}
+		return d
 	default:
 		return Action{Do: "write", Proc: name, Value: "late", Label: "late"}
 	}
@@ -104,7 +110,7 @@ func genWorld(seed uint64) randomWorld {
 	names := ProcessNames(w.Config.Procs)
 	for i := r.IntN(21); i > 0; i-- {
 		at := time.Duration(r.IntN(40_000)) * time.Millisecond
-		w.Log = append(w.Log, At(at, actionFrom(r.IntN(13), r.IntN(8), r.IntN(256), r.IntN(256), names)))
+		w.Log = append(w.Log, At(at, actionFrom(r.IntN(14), r.IntN(8), r.IntN(256), r.IntN(256), names)))
 	}
 	return w
 }

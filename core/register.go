@@ -201,6 +201,9 @@ func (o *OffsetStore) receive(env Envelope) {
 		for i, sh := range m.Shards {
 			if sh >= 0 && sh < len(o.Offset) {
 				resp.Offsets[i] = o.Offset[sh]
+				if i < len(m.Tokens) {
+					o.Highest[sh] = max(o.Highest[sh], m.Tokens[i])
+				}
 			}
 		}
 		o.sim.Net.send(o.Name, env.From, resp)

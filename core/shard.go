@@ -157,6 +157,7 @@ func (w *ShardWorker) handle(m Message) {
 		w.rebalance(m)
 	case claimShardsResp:
 		var got []int
+		var toks []int64
 		for _, r := range m.Results {
 			if !r.OK {
 				continue
@@ -167,10 +168,10 @@ func (w *ShardWorker) handle(m Message) {
 			}
 			w.own[r.Shard] = &owned{token: r.Token, lease: r.Lease, deadline: dl}
 			w.trace(KindShardOwn, I("shard", int64(r.Shard)), I("token", r.Token))
-			got = append(got, r.Shard)
+			got, toks = append(got, r.Shard), append(toks, r.Token)
 		}
 		if len(got) > 0 {
-			w.send(w.cfg.Offsets, offsetFetchReq{Shards: got})
+			w.send(w.cfg.Offsets, offsetFetchReq{Shards: got, Tokens: toks})
 			w.armCheck()
 		}
 	case offsetFetchResp:

@@ -47,6 +47,13 @@ func TestExploreOtherTargets(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "offsets stale.accepted from=worker-00") {
 		t.Errorf("shards, fencing off: exit %d\n%s", code, out)
 	}
+	// Delays instead of pauses: A's writes held in the network land
+	// after B's; with fencing on they are refused.
+	out, _, code = labctl(t, "", "explore", "fenced-writes", "--no-fencing", "--bounds", "kinds=delay,start=0s..10s/500ms,len=500ms..20s/500ms")
+	if code != 1 || !strings.Contains(out, "violation found with delay what A sends at") || !strings.Contains(out, `"do":"delay","proc":"A"`) ||
+		!strings.Contains(out, "storage stale.accepted from=A token=7 highest=8") || !strings.Contains(out, "with fencing on, the same schedule keeps the invariant") || strings.Contains(out, "A pause") {
+		t.Errorf("fenced-writes, delays: exit %d\n%s", code, out)
+	}
 	// Belief overlaps even with fencing on; the story shows both owners
 	// of the shard, and pauses within the lease's slack prove clean.
 	out, _, code = labctl(t, "", "explore", "shard-owners")
