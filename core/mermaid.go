@@ -73,6 +73,8 @@ func WriteMermaid(w io.Writer, t *Trace, end time.Duration) error {
 			note(e, e.Actor, "%s", e.Kind)
 		case KindLeaseLost:
 			note(e, e.Actor, "lost its lease (%s)", e.Get("why"))
+		case KindHold:
+			note(e, e.Get("from"), "what it sends is held until t=%s", FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
 		case KindPartition, KindHeal:
 			note(e, e.Get("a"), "link %s - %s %s", e.Get("a"), e.Get("b"), map[string]string{KindPartition: "cut", KindHeal: "healed"}[e.Kind])
 		case KindWrite:

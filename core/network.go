@@ -26,6 +26,8 @@ type Network struct {
 	links   map[[2]string]*Link
 	stalls  []stall
 	Default Link
+
+	longestHold time.Duration
 }
 
 // stall holds back what from sends (to to, if set) until until: a path
@@ -43,7 +45,25 @@ func (n *Network) Hold(from, to string, d time.Duration) {
 	now := n.sim.now
 	n.stalls = slices.DeleteFunc(n.stalls, func(h stall) bool { return h.until <= now })
 	n.stalls = append(n.stalls, stall{from: from, to: to, until: now + d})
+	n.longestHold = max(n.longestHold, d)
+	n.sim.Trace.add(now, "net", KindHold, S("from", from), S("to", to), D("until_ms", now+d))
 }
+
+// Holding returns until when what from sends (to anyone) is held, or 0
+// if nothing of it is held now.
+func (n *Network) Holding(from string) time.Duration {
+	var until time.Duration
+	for _, h := range n.stalls {
+		if h.from == from && h.until > n.sim.now {
+			until = max(until, h.until)
+		}
+	}
+	return until
+}
+
+// LongestHold is the longest hold so far: no message flies longer than it
+// plus its link's delay (views look back that far for messages in flight).
+func (n *Network) LongestHold() time.Duration { return n.longestHold }
 
 // heldUntil returns when a message from -> to sent now may leave (0: at
 // once).

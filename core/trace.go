@@ -45,6 +45,7 @@ const (
 	KindNote         = "note"           // free text from a process (work done, write refused...)
 	KindPartition    = "net.partition"  // link cut
 	KindHeal         = "net.heal"       // link healed
+	KindHold         = "net.hold"       // what a process sends is held back until until_ms (from, to: "" for any)
 	KindSetting      = "setting"        // a parameter changed (name, value)
 	KindSessionLost  = "session.lost"   // a queued contender found its key gone (ErrSessionExpired)
 	KindHerdWake     = "herd.wake"      // (unused by recipes that watch predecessors)

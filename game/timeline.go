@@ -88,6 +88,15 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 				pill(dst, s, r.Center(), "paused", th.Warning, th.Background)
 			}
 		}
+		for _, sp := range lane.Held {
+			// A delay: what it sends waits in the network (it runs on).
+			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
+			r := ui.Rect{X: x0, Y: row.Y, W: max(x1-x0, 1), H: row.H}
+			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1.5), th.Accent)
+			if r.W > draw.Measure(s.Small())("sends held")+s.U(8) {
+				pill(dst, s, r.Center(), "sends held", th.Accent, th.Background)
+			}
+		}
 		for _, sp := range lane.Crashed {
 			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
 			r := ui.Rect{X: x0, Y: row.Y + row.H/2 - s.U(2), W: x1 - x0, H: s.U(4)}

@@ -848,6 +848,9 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		if ring < s.U(36) {
 			tag = "paused"
 		}
+	case p.HeldUntil > 0 && !w.holding(p.Name):
+		// Once something is held, the link's marker says so instead.
+		tag, clr = "sends held", th.Accent
 	}
 	if tag != "" {
 		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, th.Background)
@@ -1072,6 +1075,8 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			tag = "paused"
 		case wk.Cut:
 			tag = "cut"
+		case wk.HeldUntil > 0:
+			tag = "held"
 		}
 		right := count
 		if tag != "" {
@@ -1224,6 +1229,16 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 	}
 }
 
+// holding reports a message from name that the network holds now.
+func (w *worldView) holding(name string) bool {
+	for _, m := range w.view.InFlight {
+		if m.Held && m.From == name {
+			return true
+		}
+	}
+	return false
+}
+
 // drawMessages draws each message in flight as a dot on its link, with
 // its fencing token when it carries one.
 func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
@@ -1255,7 +1270,38 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 		}
 		return ui.Point{}, false
 	}
+	// Held messages have not left: one marker per link at the sender's end
+	// says how many wait there (their dots would all sit on one spot).
+	type heldKey struct{ from, to string }
+	held := map[heldKey]*lab.MsgView{}
+	count := map[heldKey]int{}
+	var heldOrder []heldKey
+	for i := range w.view.InFlight {
+		m := &w.view.InFlight[i]
+		if !m.Held {
+			continue
+		}
+		k := heldKey{m.From, m.To}
+		if held[k] == nil {
+			heldOrder = append(heldOrder, k)
+		}
+		if h := held[k]; h == nil || m.Token > h.Token {
+			held[k] = m
+		}
+		count[k]++
+	}
 	for _, m := range w.view.InFlight {
+		if m.Held {
+			k := heldKey{m.From, m.To}
+			if held[k] == nil || count[k] == 0 {
+				continue
+			}
+			// Drawn once, as the link's marker.
+			m = *held[k]
+			m.Progress = 0.18
+			m.Kind = fmt.Sprintf("%d held", count[k])
+			count[k] = 0
+		}
 		pi, fromProc := idx[m.From]
 		if !fromProc {
 			pi = idx[m.To]
@@ -1283,7 +1329,7 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 			from, to = op, pp
 		}
 		f := m.Progress
-		if w.reduced {
+		if w.reduced && !m.Held {
 			f = 0.5
 		}
 		dot := ui.Point{X: from.X + (to.X-from.X)*f, Y: from.Y + (to.Y-from.Y)*f}
@@ -1292,7 +1338,12 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 			clr = th.Accent
 		}
 		draw.FillCircle(dst, dot, s.U(4), clr)
-		if m.Token != 0 {
+		switch {
+		case m.Held && m.Token != 0:
+			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%s, token %d", m.Kind, m.Token), th.Accent, th.Background)
+		case m.Held:
+			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, m.Kind, th.TextDim, th.Background)
+		case m.Token != 0:
 			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%s %d", shortKind(m.Kind), m.Token), th.Accent, th.Background)
 		}
 	}

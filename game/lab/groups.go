@@ -96,7 +96,8 @@ func (lb *Lab) addShards(v *WorldView) {
 	for i, w := range ws {
 		widx[w.Name()] = i
 		v.Workers = append(v.Workers, WorkerView{Name: w.Name(), Paused: w.Paused(), Crashed: w.Crashed(),
-			Cut: s.Net.Cut(w.Name(), core.CoordinatorName) || s.Net.Cut(core.CoordinatorName, w.Name()), Owned: len(w.Owned())})
+			Cut: s.Net.Cut(w.Name(), core.CoordinatorName) || s.Net.Cut(core.CoordinatorName, w.Name()), Owned: len(w.Owned()),
+			HeldUntil: s.Net.Holding(w.Name())})
 	}
 	if o := s.Offsets; o != nil {
 		v.Offsets = &OffsetsView{Name: o.Name, Fencing: o.Fencing, Commits: o.Commits, Rejected: o.Rejected,

@@ -297,6 +297,8 @@ func Narrate(e *core.Event) string {
 		return fmt.Sprintf("link %s - %s cut", e.Get("a"), e.Get("b"))
 	case core.KindHeal:
 		return fmt.Sprintf("link %s - %s healed", e.Get("a"), e.Get("b"))
+	case core.KindHold:
+		return fmt.Sprintf("the network holds what %s sends until t=%s", holdWhat(e), core.FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
 	case core.KindDenied:
 		return "the coordinator refused: " + e.Get("why")
 	case core.KindSessionLost:
@@ -305,4 +307,12 @@ func Narrate(e *core.Event) string {
 		return "could not apply: " + e.Get("why")
 	}
 	return ""
+}
+
+// holdWhat names the messages a hold event delays: "A" or "A to storage".
+func holdWhat(e *core.Event) string {
+	if to := e.Get("to"); to != "" {
+		return e.Get("from") + " to " + to
+	}
+	return e.Get("from")
 }

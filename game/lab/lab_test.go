@@ -165,6 +165,52 @@ func TestMessagesInFlightCarryTokens(t *testing.T) {
 	t.Fatal("never saw A's write with token 7 in flight")
 }
 
+// A delay: the held messages show as held (not moving) until the hold
+// ends, even after more than the usual flight window; the process and its
+// timeline lane say what the network is doing.
+func TestHeldMessagesShowAsHeld(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(time.Second) // A leads
+	if err := lb.Do(core.Action{Do: "delay", Proc: "A", For: core.Duration(12 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	lb.Advance(9 * time.Second)
+	w := lb.World()
+	held := 0
+	for _, m := range w.InFlight {
+		if m.Held {
+			held++
+			if m.From != "A" || m.Progress != 0 {
+				t.Errorf("held %+v", m)
+			}
+		}
+	}
+	if held < 5 || w.Procs[0].HeldUntil != 13*time.Second || w.Procs[1].HeldUntil != 0 {
+		t.Fatalf("%d held at 10 s; A held until %s, B until %s", held, w.Procs[0].HeldUntil, w.Procs[1].HeldUntil)
+	}
+	tl := lb.Timeline()
+	if len(tl.Lanes[0].Held) != 1 || tl.Lanes[0].Held[0] != (Span{From: time.Second, To: 10 * time.Second}) || len(tl.Lanes[1].Held) != 0 {
+		t.Errorf("held spans %+v / %+v", tl.Lanes[0].Held, tl.Lanes[1].Held)
+	}
+	lb.Advance(3*time.Second + 2*time.Millisecond)
+	w = lb.World()
+	flying := 0
+	for _, m := range w.InFlight {
+		if m.Held {
+			t.Errorf("still held after the hold: %+v", m)
+		}
+		if m.From == "A" {
+			flying++
+		}
+	}
+	if flying == 0 || w.Procs[0].HeldUntil != 0 {
+		t.Errorf("after the hold: %d of A's messages flying, held until %s", flying, w.Procs[0].HeldUntil)
+	}
+	if n := lb.Timeline().Lanes[0].Held; len(n) != 1 || n[0].To != 13*time.Second {
+		t.Errorf("held span after the hold: %+v", n)
+	}
+}
+
 // TestGoalsMetStayMetAcrossAKnobChange plays exercise 3's simulator: break
 // storage with fencing off, then slide fencing on. The first goal holds
 // only with fencing off and the second only with it on, so a knob change

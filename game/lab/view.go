@@ -24,6 +24,8 @@ type ProcView struct {
 	// Both are 0 without a lease. TTL scales the rings.
 	BeliefLeft, TruthLeft, TTL time.Duration
 	Cut                        bool // its link to the coordinator is cut
+	// HeldUntil is when what it sends stops being held (0: not held).
+	HeldUntil time.Duration
 }
 
 // KeyView is one coordinator key.
@@ -84,6 +86,8 @@ type WorkerView struct {
 	Paused, Crashed, Cut bool
 	Owned                int // shards it believes it owns
 	Holds                int // shards the coordinator says it holds
+	// HeldUntil is when what it sends stops being held (0: not held).
+	HeldUntil time.Duration
 }
 
 // OffsetsView is the shard offset store.
@@ -119,6 +123,9 @@ type MsgView struct {
 	Kind     string
 	Token    int64
 	Progress float64
+	// Held is a message the network still holds (a delay action): it has
+	// not left its sender yet, so Progress is 0.
+	Held bool
 }
 
 // World snapshots the world at the play head. The snapshot is cached
@@ -147,7 +154,8 @@ func (lb *Lab) world1() WorldView {
 	for _, p := range s.Processes() {
 		pv := ProcView{Name: p.Name(), State: p.State(), Paused: p.Paused(), Crashed: p.Crashed(),
 			Token: p.Token(), Believes: p.BelievesLeader(), Holder: v.Lock.Holder == p.Name(),
-			TTL: p.Config().TTL, Cut: s.Net.Cut(p.Name(), core.CoordinatorName) || s.Net.Cut(core.CoordinatorName, p.Name())}
+			TTL: p.Config().TTL, Cut: s.Net.Cut(p.Name(), core.CoordinatorName) || s.Net.Cut(core.CoordinatorName, p.Name()),
+			HeldUntil: s.Net.Holding(p.Name())}
 		if p.LeaseID() != 0 {
 			pv.BeliefLeft = max(0, p.LocalDeadline()-now)
 		}
@@ -162,7 +170,7 @@ func (lb *Lab) world1() WorldView {
 	if r := s.Register; r != nil {
 		v.Store = &StoreView{Name: r.Name, Highest: r.Highest, Value: r.Value, Fencing: r.Fencing}
 	}
-	v.InFlight = inFlight(s.Trace, now)
+	v.InFlight = inFlight(s.Trace, now, s.Net.LongestHold())
 	lb.addGroups(&v)
 	lb.addShards(&v)
 	if q := s.Queue; q != nil {
@@ -180,13 +188,15 @@ func (lb *Lab) world1() WorldView {
 }
 
 // inFlight finds messages sent but not yet arrived, scanning back from the
-// end of the trace (messages never fly longer than maxFlight).
-func inFlight(t *core.Trace, now time.Duration) []MsgView {
+// end of the trace (messages never fly longer than maxFlight, plus the
+// longest hold the network has applied). A held message is reported as
+// such until it leaves; its flight is measured from then.
+func inFlight(t *core.Trace, now, longestHold time.Duration) []MsgView {
 	const maxFlight = 5 * time.Second
 	var out []MsgView
 	for i := len(t.Events) - 1; i >= 0; i-- {
 		e := &t.Events[i]
-		if e.At < now-maxFlight {
+		if e.At < now-maxFlight-longestHold {
 			break
 		}
 		if e.Kind != core.KindSend {
@@ -196,8 +206,14 @@ func inFlight(t *core.Trace, now time.Duration) []MsgView {
 		if arrive <= now || arrive <= e.At {
 			continue
 		}
-		out = append(out, MsgView{From: e.Actor, To: e.Get("to"), Kind: e.Get("msg"), Token: e.Int("token"),
-			Progress: float64(now-e.At) / float64(arrive-e.At)})
+		m := MsgView{From: e.Actor, To: e.Get("to"), Kind: e.Get("msg"), Token: e.Int("token")}
+		leave := e.At + time.Duration(e.Int("held_ms"))*time.Millisecond
+		if now < leave {
+			m.Held = true
+		} else {
+			m.Progress = float64(now-leave) / float64(arrive-leave)
+		}
+		out = append(out, m)
 	}
 	// Oldest first, so newer arrows draw on top.
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
@@ -221,6 +237,8 @@ type Lane struct {
 	Truth   []Span // the coordinator said it held the lock (or shards)
 	Paused  []Span
 	Crashed []Span
+	// Held spans what it sent was held back by the network (a delay).
+	Held []Span
 }
 
 // Mark kinds.
@@ -322,6 +340,11 @@ func (lb *Lab) timeline() Timeline {
 				if n == 1 {
 					shut(tl.Lanes[li].Belief, e.At)
 				}
+			}
+		case core.KindHold:
+			if hi, ok := idx[e.Get("from")]; ok {
+				until := time.Duration(e.Int("until_ms")) * time.Millisecond
+				tl.Lanes[hi].Held = append(tl.Lanes[hi].Held, Span{From: e.At, To: min(until, now)})
 			}
 		case core.KindPause:
 			if isActor {
@@ -498,8 +521,9 @@ func summariseTo(lanes []Lane, max int) []Lane {
 		sum.Members = append(sum.Members, l.Members...)
 		sum.Paused = append(sum.Paused, l.Paused...)
 		sum.Crashed = append(sum.Crashed, l.Crashed...)
+		sum.Held = append(sum.Held, l.Held...)
 	}
-	sum.Paused, sum.Crashed = union(sum.Paused), union(sum.Crashed)
+	sum.Paused, sum.Crashed, sum.Held = union(sum.Paused), union(sum.Crashed), union(sum.Held)
 	return append(lanes[:max-1:max-1], sum)
 }
 
