@@ -113,6 +113,37 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 	}
 }
 
+// Holding what the leader sends, from its action menu: it never pauses,
+// yet B takes over and the leader's held token-7 writes are refused.
+func TestHoldALeadersMessagesFromItsMenu(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:fenced-writes")
+	sc := r.a.current.(*LessonScene)
+	sc.Lab.Advance(time.Second)
+	r.click("proc:A")
+	r.shot("menu-hold.png")
+	r.click("action:delay")
+	if w := sc.Lab.World(); w.Procs[0].HeldUntil != 21*time.Second || w.Procs[0].Paused {
+		t.Fatalf("A held until %s, paused %v; log %v", w.Procs[0].HeldUntil, w.Procs[0].Paused, sc.Lab.Log())
+	}
+	sc.Lab.Advance(20*time.Second + 100*time.Millisecond)
+	r.tick(ui.Input{})
+	r.shot("after-hold.png")
+	run := r.a.Inspect().Run
+	rejected := 0
+	for _, w := range run.Writes {
+		if w.From == "A" && w.Token == 7 && !w.Accepted {
+			rejected++
+		}
+	}
+	if run.Holder != "B" || run.Token != 8 || rejected == 0 {
+		t.Fatalf("holder %s token %d, %d of A's writes rejected: %+v", run.Holder, run.Token, rejected, run.Writes)
+	}
+	if n := strings.Join(r.a.Inspect().Mirror.Narration, "\n"); !strings.Contains(n, "the network holds what A sends until t=21.000s") {
+		t.Errorf("narration lacks the hold:\n%s", n)
+	}
+}
+
 func TestKeyboardSelectsAndPausesAProcess(t *testing.T) {
 	r := newAppRig(t)
 	r.tick(ui.Input{Digit: 3}) // the third lesson from the menu

@@ -144,6 +144,9 @@ func (w *worldView) actionsFor(a actor) []procAction {
 			out = append(out, procAction{id: "partition", label: "Cut link to coordinator (C)", action: core.Action{Do: "partition", Proc: st.name, Peer: core.CoordinatorName}, key: ui.IntentCutLink})
 		}
 	}
+	if w.allows(lessons.CtlDelay) && !st.crashed {
+		out = append(out, procAction{id: "delay", label: fmt.Sprintf("Hold what it sends %s", secText(l.PauseFor)), action: core.Action{Do: "delay", Proc: st.name, For: core.Duration(l.PauseFor)}})
+	}
 	if w.allows(lessons.CtlExpire) && st.lease {
 		out = append(out, procAction{id: "expire", label: "Expire lease now (E)", action: core.Action{Do: "expire", Proc: st.name}, key: ui.IntentExpire})
 	}

@@ -25,7 +25,7 @@ var fencedWrites = &Lesson{
 		})
 	},
 	Duration: 90 * time.Second,
-	Controls: []Control{CtlPause, CtlCrash, CtlPartition, CtlExpire, CtlFencing},
+	Controls: []Control{CtlPause, CtlCrash, CtlPartition, CtlExpire, CtlFencing, CtlDelay},
 	PauseFor: 20 * time.Second,
 	Goals: []Goal{
 		{

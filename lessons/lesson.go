@@ -26,6 +26,7 @@ const (
 	CtlIdem      Control = "idempotency" // switch the job queue's idempotency-key check
 	CtlDelete    Control = "delete"      // make a process or worker delete a coordinator key
 	CtlPut       Control = "put"         // make a process or worker put a coordinator key
+	CtlDelay     Control = "delay"       // hold what a process sends for the lesson's pause length
 )
 
 // Goal is one thing the learner must make happen. Met reads only the

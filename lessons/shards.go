@@ -226,7 +226,7 @@ var shards = &Lesson{
 	},
 	SolutionKnobs: Knobs{"jitter": 1},
 	Duration:      200 * time.Second,
-	Controls:      []Control{CtlPause, CtlPartition, CtlCrash},
+	Controls:      []Control{CtlPause, CtlPartition, CtlCrash, CtlDelay},
 	PauseFor:      30 * time.Second,
 	Goals: []Goal{
 		{
