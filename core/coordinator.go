@@ -395,11 +395,11 @@ func (c *Coordinator) receive(env Envelope) {
 		l := c.Grant(from, m.TTL)
 		c.reply(from, grantResp{Lease: l.ID, TTL: l.TTL})
 	case keepAliveReq:
-		var res []keepAliveResult
+		var reply Message
 		if len(m.Leases) == 1 {
-			res = c.keepAliveOne(m.Leases[0])
+			reply = c.keepAliveOne(m.Leases[0])
 		} else {
-			res = make([]keepAliveResult, len(m.Leases))
+			res := make([]keepAliveResult, len(m.Leases))
 			for i, id := range m.Leases {
 				ttl, err := c.KeepAlive(id)
 				if err != nil {
@@ -407,6 +407,7 @@ func (c *Coordinator) receive(env Envelope) {
 				}
 				res[i] = keepAliveResult{Lease: id, TTL: ttl}
 			}
+			reply = keepAliveResp{Results: res}
 		}
 		if len(m.Leases) == 1 {
 			if l := c.leases[m.Leases[0]]; l != nil && c.sim.Trace.on(KindLeaseRenew) {
@@ -415,7 +416,7 @@ func (c *Coordinator) receive(env Envelope) {
 		} else {
 			c.trace(KindLeaseRenew, S("owner", from), I("leases", int64(len(m.Leases))))
 		}
-		c.reply(from, keepAliveResp{Results: res})
+		c.reply(from, reply)
 	case revokeReq:
 		c.Revoke(m.Lease, false, "released by owner")
 		c.reply(from, revokeResp{Lease: m.Lease})
@@ -438,18 +439,18 @@ func (c *Coordinator) receive(env Envelope) {
 	}
 }
 
-// keepAliveOne renews one lease and returns the response's results. A
-// lease renewed answers with the same (lease, TTL) every time, so that
-// one-element list is made once per lease and shared by every response
-// (nothing changes a message after it is sent).
-func (c *Coordinator) keepAliveOne(id LeaseID) []keepAliveResult {
+// keepAliveOne renews one lease and returns the response. A lease renewed
+// answers with the same (lease, TTL) every time, so that response is made
+// once per lease and shared by every reply (nothing changes a message
+// after it is sent).
+func (c *Coordinator) keepAliveOne(id LeaseID) Message {
 	ttl, err := c.KeepAlive(id)
 	if err != nil {
-		return []keepAliveResult{{Lease: id}}
+		return keepAliveResp{Results: []keepAliveResult{{Lease: id}}}
 	}
 	l := c.leases[id]
 	if l.renewed == nil {
-		l.renewed = []keepAliveResult{{Lease: id, TTL: ttl}}
+		l.renewed = keepAliveResp{Results: []keepAliveResult{{Lease: id, TTL: ttl}}}
 	}
 	return l.renewed
 }

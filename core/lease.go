@@ -41,9 +41,9 @@ type Lease struct {
 	Expiry time.Duration // coordinator time at which the lease is dead
 	Owner  string
 	keys   []string // attached keys, in attach order
-	// renewed is the keepalive result list for this lease, made once and
-	// shared by every response (see keepAliveOne).
-	renewed []keepAliveResult
+	// renewed is the keepalive response for this lease, made once and
+	// shared by every reply (see keepAliveOne).
+	renewed Message
 }
 
 // Keys returns the keys attached to the lease.

@@ -89,7 +89,8 @@ type Process struct {
 	watching string
 
 	renewEvery time.Duration // period of the current session
-	keepIDs    []LeaseID     // the keepalive's lease list (read-only once sent)
+	keepLease  LeaseID       // the session keepMsg renews
+	keepMsg    Message       // the session's keepalive (shared by every send)
 	batchPos   int
 	writes     int
 
@@ -242,11 +243,12 @@ func (p *Process) renew() {
 	if p.lease == 0 {
 		return
 	}
-	if len(p.keepIDs) != 1 || p.keepIDs[0] != p.lease {
-		// Made once a session: messages in flight share it, unchanged.
-		p.keepIDs = []LeaseID{p.lease}
+	if p.keepLease != p.lease {
+		// Made once a session: every keepalive of it is the same message,
+		// and a message is never changed once sent.
+		p.keepLease, p.keepMsg = p.lease, keepAliveReq{Leases: []LeaseID{p.lease}}
 	}
-	p.send(CoordinatorName, keepAliveReq{Leases: p.keepIDs})
+	p.send(CoordinatorName, p.keepMsg)
 	p.rearm(tmRenew, p.renewEvery, fnRenew)
 }
 

@@ -55,16 +55,29 @@ func (r *FencedRegister) receive(env Envelope) {
 	}
 	before := r.Highest
 	res := r.Write(m.Token, m.Value)
-	fs := []Field{S("from", env.From), I("token", m.Token), S("value", m.Value), S("result", res), I("highest", before)}
-	if m.Label != "" {
-		fs = append(fs, S("label", m.Label))
+	if r.sim.Trace.on(KindWrite) {
+		fs := []Field{S("from", env.From), I("token", m.Token), S("value", m.Value), S("result", res), I("highest", before)}
+		if m.Label != "" {
+			fs = append(fs, S("label", m.Label))
+		}
+		r.sim.Trace.add(r.sim.now, r.Name, KindWrite, fs...)
 	}
-	r.sim.Trace.add(r.sim.now, r.Name, KindWrite, fs...)
 	if res == Accepted && m.Token < before {
 		r.sim.Trace.add(r.sim.now, r.Name, KindStale, S("from", env.From), I("token", m.Token), I("highest", before))
 	}
-	r.sim.Net.send(r.Name, env.From, writeResp{Result: res})
+	reply := replyAccepted
+	if res != Accepted {
+		reply = replyRejected
+	}
+	r.sim.Net.send(r.Name, env.From, reply)
 }
+
+// The register's two answers, each put in a Message once: nothing changes
+// a message after it is sent, so every reply can share one.
+var (
+	replyAccepted Message = writeResp{Result: Accepted}
+	replyRejected Message = writeResp{Result: RejectedStale}
+)
 
 // Job queue results.
 const (
