@@ -35,7 +35,7 @@ targets:
 	}
 	b.WriteString(`
 flags:
-  --no-fencing         switch fencing off (fenced-writes, shards)
+  --no-fencing         switch fencing off (fenced-writes, shards, shard-owners)
   --no-idempotency     switch idempotency off (scheduler)
   --bounds B           narrow or widen the search; B is ` + strings.Replace(core.BoundsSyntax, "\n", "\n                       ", -1) + `
   --random N           seeded random search of N schedules instead of all
