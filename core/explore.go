@@ -744,8 +744,9 @@ func (x *Explorer) startAt(yield func(struct{}) bool, w *run, prefix []Fault, s 
 }
 
 // eachLength tries every length of f (at f.At) on world w, each on its
-// own clone of w: a fault whose length changes the world from its start
-// (a delay holds messages from the first one sent) shares only the prefix.
+// own clone of w, then the faults after it (finishRun): a fault whose
+// length changes the world from its start (a delay holds messages from the
+// first one sent) shares only the prefix.
 func (x *Explorer) eachLength(yield func(struct{}) bool, w *run, prefix []Fault, f Fault, k int) bool {
 	b := &x.p.Bounds
 	for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
@@ -806,16 +807,7 @@ func (x *Explorer) pauses(yield func(struct{}) bool, w *run, prefix []Fault, f F
 	if len(prefix)+1 < k {
 		// More faults follow, possibly during this pause: place each
 		// length exactly and go on from the pause's start.
-		for l := b.MinLen; l <= b.MaxLen; l += b.LenStep {
-			c := x.cloneRun(w)
-			f.For = l
-			c.s.ScheduleAction(f.At, f.Action().Action)
-			if !x.level(yield, c, append(prefix, f), k) {
-				return false
-			}
-			x.recycle(c)
-		}
-		return true
+		return x.eachLength(yield, w, prefix, f, k)
 	}
 	p := x.cloneRun(w)
 	defer x.recycle(p)
