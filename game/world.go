@@ -1278,16 +1278,12 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 	type heldKey struct{ from, to string }
 	held := map[heldKey]*lab.MsgView{}
 	count := map[heldKey]int{}
-	var heldOrder []heldKey
 	for i := range w.view.InFlight {
 		m := &w.view.InFlight[i]
 		if !m.Held {
 			continue
 		}
 		k := heldKey{m.From, m.To}
-		if held[k] == nil {
-			heldOrder = append(heldOrder, k)
-		}
 		if h := held[k]; h == nil || m.Token > h.Token {
 			held[k] = m
 		}
