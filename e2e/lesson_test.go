@@ -164,10 +164,23 @@ func (b *browser) until(t *testing.T, what string, timeout time.Duration, ok fun
 			return st
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s (scene %q)", what, st.Scene.Name)
+			// What the page showed, to tell a slow page from a wrong one.
+			b.screenshot(t, "timeout-"+strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())+".png")
+			run := "no run"
+			if r := st.Scene.Run; r != nil {
+				run = fmt.Sprintf("t=%.2fs playing=%v holder=%q token=%d procs=%+v", r.Now, r.Playing, r.Holder, r.Token, r.Procs)
+			}
+			t.Fatalf("timed out waiting for %s (scene %q, %s; last narration %q)", what, st.Scene.Name, run, lastOf(st.Scene.Mirror.Narration))
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
+}
+
+func lastOf(ss []string) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	return ss[len(ss)-1]
 }
 
 // click presses and releases the mouse on the centre of a named region of

@@ -137,6 +137,12 @@ func (f *breakFinder) Update(st *State, area ui.Rect) error {
 	f.cmp.Rect.X = f.btn.Rect.X - px(8) - f.cmp.Rect.W
 	left := caption.X + px(64)
 	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.cmp.Rect.X - px(12) - left, H: caption.H}
+	if worldMenuOpen(f.sc.Player.World) {
+		// A process's action menu is open and may cover these buttons:
+		// it has the mouse and the keys; the search goes on.
+		f.stepIfDue()
+		return nil
+	}
 	if f.cmp.Update(&st.Input) && f.x == nil {
 		f.openComparison()
 		if p := f.sc.Player; f.compare != nil {
@@ -158,11 +164,16 @@ func (f *breakFinder) Update(st *State, area ui.Rect) error {
 			f.finish()
 		}
 	}
+	f.stepIfDue()
+	return nil
+}
+
+// stepIfDue runs the next slice of the search, once per frame drawn.
+func (f *breakFinder) stepIfDue() {
 	if f.x != nil && (f.draws == 0 || f.draws != f.slicedAt) {
 		f.slicedAt = f.draws
 		f.step()
 	}
-	return nil
 }
 
 // start builds the search for the world as the learner has it now: the

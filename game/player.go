@@ -321,6 +321,12 @@ func (p *Player) Update(st *State) error {
 	return nil
 }
 
+// worldMenuOpen reports a world view with an open action menu.
+func worldMenuOpen(v View) bool {
+	m, ok := v.(interface{ Modal() bool })
+	return ok && m.Modal()
+}
+
 func (p *Player) setPlaying(on bool) {
 	if on == p.playing {
 		return
@@ -400,10 +406,16 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	if p.knobs != nil {
 		p.knobs.draw(screen, l, s)
 	}
+	// An open action menu lies over everything in the world, the
+	// overlay's buttons included.
+	menu := worldMenuOpen(p.World)
+	if p.Overlay != nil && menu {
+		p.Overlay.Draw(screen, l.World, s)
+	}
 	if p.World != nil {
 		p.World.Draw(screen, l.World, s)
 	}
-	if p.Overlay != nil {
+	if p.Overlay != nil && !menu {
 		p.Overlay.Draw(screen, l.World, s)
 	}
 	if p.Timeline != nil {

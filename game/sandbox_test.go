@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
+	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
 
@@ -156,4 +157,29 @@ func TestSandboxDrawsRightAfterEverySwitch(t *testing.T) {
 		t.Fatalf("Esc from a lesson's sandbox run: %q", r.a.Inspect().Name)
 	}
 	r.a.Draw(screen)
+}
+
+// An open action menu lies over the finder's buttons and takes the click:
+// in a short window the sandbox's long menu covers "Compare fencing
+// on/off", and a click on Pause used to open the comparison instead.
+func TestActionMenuLiesOverTheFinderButtons(t *testing.T) {
+	r := rigWith(t, nil)
+	r.st.Window = ui.Rect{W: 960, H: 617}
+	r.st.Style = draw.NewStyle(ui.UnitFor(960, 617, 1))
+	r.tick(ui.Input{})
+	r.click("sandbox")
+	r.click("preset:kubernetes")
+	r.click("start")
+	sb := r.a.current.(*SandboxScene)
+	sb.Run.Lab.Advance(4 * time.Second)
+	r.click("proc:A")
+	reg := r.a.Inspect().Regions
+	if !reg["action:pause"].Overlaps(reg["compare"]) {
+		t.Fatalf("the menu no longer covers the button (pause %+v, compare %+v): this test proves nothing", reg["action:pause"], reg["compare"])
+	}
+	r.shot("sandbox-menu-over-finder.png")
+	r.click("action:pause")
+	if !sb.Run.Lab.World().Procs[0].Paused || sb.Run.finder.compare != nil {
+		t.Fatalf("the click went past the menu: A paused %v, comparison open %v", sb.Run.Lab.World().Procs[0].Paused, sb.Run.finder.compare != nil)
+	}
 }
