@@ -49,28 +49,20 @@ func (n *Network) Hold(from, to string, d time.Duration) {
 	n.sim.Trace.add(now, "net", KindHold, S("from", from), S("to", to), D("until_ms", now+d))
 }
 
-// Holding returns until when what from sends (to anyone) is held, or 0
-// if nothing of it is held now.
-func (n *Network) Holding(from string) time.Duration {
-	var until time.Duration
-	for _, h := range n.stalls {
-		if h.from == from && h.until > n.sim.now {
-			until = max(until, h.until)
-		}
-	}
-	return until
-}
+// Holding returns until when anything from sends is held, or 0 if
+// nothing of it is held now.
+func (n *Network) Holding(from string) time.Duration { return n.heldUntil(from, "") }
 
 // LongestHold is the longest hold so far: no message flies longer than it
 // plus its link's delay (views look back that far for messages in flight).
 func (n *Network) LongestHold() time.Duration { return n.longestHold }
 
 // heldUntil returns when a message from -> to sent now may leave (0: at
-// once).
+// once); to "" asks about holds on any destination.
 func (n *Network) heldUntil(from, to string) time.Duration {
 	var until time.Duration
 	for _, h := range n.stalls {
-		if h.from == from && (h.to == "" || h.to == to) && h.until > n.sim.now {
+		if h.from == from && (to == "" || h.to == "" || h.to == to) && h.until > n.sim.now {
 			until = max(until, h.until)
 		}
 	}

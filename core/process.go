@@ -210,7 +210,6 @@ func (p *Process) campaign() {
 	if p.state != Follower {
 		return
 	}
-	p.stop(tmRetry)
 	p.setState(Candidate, "campaign for "+p.cfg.Lock)
 	p.awaiting = true
 	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL})
@@ -264,10 +263,7 @@ func (p *Process) onRenewal(r keepAliveResult) {
 	p.armDeadline()
 }
 
-func (p *Process) armDeadline() {
-	p.stop(tmDeadline)
-	p.arm(tmDeadline, p.deadline, fnDeadline)
-}
+func (p *Process) armDeadline() { p.arm(tmDeadline, p.deadline, fnDeadline) }
 
 // loseLease ends the session: the process must stop acting at once.
 func (p *Process) loseLease(why string) {
@@ -311,9 +307,7 @@ func (p *Process) stepDown(why string) {
 }
 
 func (p *Process) retry() {
-	p.stop(tmRetry)
-	d := p.sim.jitter(p.cfg.RetryBase, p.cfg.RetryJitter)
-	p.rearm(tmRetry, d, fnCampaign)
+	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase, p.cfg.RetryJitter), fnCampaign)
 }
 
 func (p *Process) onLockStatus(st lockStatus) {

@@ -109,7 +109,6 @@ func (w *ShardWorker) ShardToken(shard int) int64 {
 func (w *ShardWorker) join() {
 	w.awaiting = true
 	w.send(CoordinatorName, grantReq{TTL: w.cfg.TTL})
-	w.stop(tmScan)
 	w.rearm(tmScan, w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnJoinRetry)
 }
 
@@ -145,7 +144,6 @@ func (w *ShardWorker) handle(m Message) {
 		w.session, w.deadline = m.Lease, w.sim.now+m.TTL
 		w.send(CoordinatorName, putReq{Key: WorkerPrefix + w.cfg.Name, Value: w.cfg.Name, Lease: w.session})
 		w.rearm(tmRenew, w.cfg.RenewEvery, fnRenew)
-		w.stop(tmScan)
 		w.rearm(tmScan, 0, fnScan)
 		if w.cfg.CommitEvery > 0 {
 			w.rearm(tmCommit, w.cfg.CommitEvery, fnCommit)

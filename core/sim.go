@@ -109,14 +109,13 @@ const (
 )
 
 // task is something to do later: the payload of an event, or a node's
-// queued work while it is paused. Pointers in it refer either to immutable
-// values (actions, messages), shared freely between clones, or to a timer,
-// which a clone remaps. A message in flight is held by value (env), so
-// sending one allocates no envelope.
+// queued work while it is paused. Pointers in it refer only to immutable
+// values (actions, messages), shared freely between clones. A message in
+// flight is held by value (env), so sending one allocates no envelope.
 type task struct {
 	kind    evKind
 	fn      taskFn
-	guarded bool // drop unless epoch is the node's and tm (if any) is live
+	guarded bool // drop unless epoch is the node's and its timer (if any) is live
 	node    int32
 	epoch   int
 	n       int      // pause number (evResume)
