@@ -33,9 +33,31 @@ func (t *Target) Belief() bool { return t.belief }
 func (t *Target) Build(seed uint64) (*Sim, error) { return t.build(seed) }
 
 // Link is the permalink that replays log (a counterexample's) in this
-// target's world.
-func (t *Target) Link(seed uint64, log ActionLog) RunLink {
-	return RunLink{Kind: LinkTarget, Name: t.Name, Seed: seed, Log: log}
+// target's world, observed until horizon (0: the target's own, which the
+// link then leaves out).
+func (t *Target) Link(seed uint64, log ActionLog, horizon time.Duration) RunLink {
+	l := RunLink{Kind: LinkTarget, Name: t.Name, Seed: seed, Log: log}
+	if horizon > 0 && horizon != t.Bounds.Horizon {
+		l.Params = []Param{{Key: "horizon", Value: horizon.String()}}
+	}
+	return l
+}
+
+// LinkHorizon returns how long the run of a target link (see Link) is
+// observed.
+func (t *Target) LinkHorizon(l RunLink) (time.Duration, error) {
+	h := t.Bounds.Horizon
+	for _, p := range l.Params {
+		if p.Key != "horizon" {
+			return 0, fmt.Errorf("%w: a target link has no parameter %q", ErrPermalink, p.Key)
+		}
+		d, err := time.ParseDuration(p.Value)
+		if err != nil || d <= 0 || d > time.Hour {
+			return 0, fmt.Errorf("%w: horizon %q is not a duration from 1ns to 1h", ErrPermalink, p.Value)
+		}
+		h = d
+	}
+	return h, nil
 }
 
 // Protection returns the switch the target's invariant depends on.

@@ -159,7 +159,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(*seed, r.Log).Encode())
+	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(*seed, r.Log, b.Horizon).Encode())
 	if tg.Lesson != "" {
 		ll := core.LessonLink(tg.Lesson, *seed, nil, r.Log)
 		fmt.Fprintf(w, "in the lesson player: leaselab --load %s\n  or the browser build at /%s\n", ll.Encode(), ll.Fragment())

@@ -70,14 +70,18 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
 		}
+		horizon, err := tg.LinkHorizon(l)
+		if err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
 		if s, err = tg.Build(l.Seed); err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
 		}
 		s.Schedule(l.Log)
-		s.RunUntil(tg.Bounds.Horizon)
+		s.RunUntil(horizon)
 		title = "explore target " + tg.Title
 		m := tg.Invariant.Matches(s.Trace)
-		for _, i := range m {
+		for _, i := range m[min(len(m), tg.Invariant.Allow):] { // those past the allowance
 			verdict = append(verdict, "VIOLATION of "+tg.Invariant.Name+": "+s.Trace.Events[i].Text())
 		}
 		if len(m) <= tg.Invariant.Allow {

@@ -43,9 +43,25 @@ func TestRunLoadLessonAndTargetLinks(t *testing.T) {
 		t.Errorf("lesson link: exit %d %s\n%s", code, errs, out)
 	}
 	tg, _ := core.FindTarget("fenced-writes")
-	out, errs, code = labctl(t, "", "run", "--load", tg.Link(1, log).Encode(), "--format", "summary")
+	out, errs, code = labctl(t, "", "run", "--load", tg.Link(1, log, 0).Encode(), "--format", "summary")
 	if code != 0 || !strings.Contains(out, "VIOLATION of no stale write accepted: t=12.605s storage stale.accepted from=A token=7") {
 		t.Errorf("target link: exit %d %s\n%s", code, errs, out)
+	}
+	// A search observed past the target's horizon: its replay link keeps
+	// that horizon, so the replay shows the same break.
+	out, _, _ = labctl(t, "", "explore", "fenced-writes", "--no-fencing", "--bounds", "start=62s..64s/1s,len=12s..14s/1s,horizon=120s")
+	i := strings.Index(out, "replay: labctl run --load ")
+	if i < 0 || !strings.Contains(out, "pause A at 62.000s") {
+		t.Fatalf("no break past 60 s:\n%s", out)
+	}
+	replay := strings.Fields(out[i+len("replay: labctl run --load "):])[0]
+	out, errs, code = labctl(t, "", "run", "--load", replay, "--format", "summary")
+	if code != 0 || !strings.Contains(out, "VIOLATION of no stale write accepted") {
+		t.Errorf("replay of a 120 s horizon: exit %d %s\n%s", code, errs, out)
+	}
+	// A link's format is checked like any run's.
+	if _, errs, code = labctl(t, "", "run", "--load", replay, "--format", "bogus"); code != 2 || !strings.Contains(errs, "unknown format") {
+		t.Errorf("--format bogus with a link: exit %d %s", code, errs)
 	}
 }
 

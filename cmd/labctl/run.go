@@ -107,6 +107,11 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "labctl run: %v", err)
 	}
+	if *format != "mermaid" || *preset == "" {
+		if err := checkFormat(*format); err != nil {
+			return fail(stderr, "labctl run: %v", err)
+		}
+	}
 	var link *core.RunLink
 	if *load != "" {
 		if *preset != "" {
@@ -119,11 +124,6 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runLink(*link, *format, stdout, stderr)
 		}
 		pos = []string{link.Name}
-	}
-	if *format != "mermaid" || *preset == "" {
-		if err := checkFormat(*format); err != nil {
-			return fail(stderr, "labctl run: %v", err)
-		}
 	}
 	var log core.ActionLog
 	if *actions != "" {
