@@ -95,7 +95,7 @@ test-wasm:
 	@out="$$(GOOS=js GOARCH=wasm $(GO) test -count=1 ./wasm/ 2>&1)"; \
 	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event'; exit $$status
 
-# Each browser test starts its own Chromium; on a loaded machine six of them
+# Each browser test starts its own Chromium; on a loaded machine ten of them
 # take longer than go test's default 10 minutes.
 test-browser: wasm
 	mkdir -p $(ARTIFACTS)

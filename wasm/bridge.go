@@ -18,7 +18,8 @@ import (
 //	                    (see timing.go)
 //
 // Browser tests poll it (for example until the first frame is drawn) and
-// compare the layout the game reports with what they see. It only reads.
+// compare the layout the game reports with what they see. It only reads
+// (sharing a link, which writes the address bar, is links.go's).
 func exposeBridge(g *game.Game) {
 	state := js.FuncOf(func(js.Value, []js.Value) any {
 		b, err := json.Marshal(g.Snapshot())

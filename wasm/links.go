@@ -18,7 +18,6 @@ type links struct {
 	app     *game.App
 	doc     js.Value
 	pending []string // fragments seen by hashchange, opened before the next update
-	funcs   []js.Func
 }
 
 const runFragment = "#run="
@@ -42,9 +41,8 @@ func newLinks(app *game.App, doc js.Value) *links {
 func location() js.Value { return js.Global().Get("location") }
 
 func (l *links) listen(target js.Value, event string, fn func()) {
-	f := js.FuncOf(func(js.Value, []js.Value) any { fn(); return nil })
-	l.funcs = append(l.funcs, f)
-	target.Call("addEventListener", event, f)
+	// Listeners live as long as the page: never released.
+	target.Call("addEventListener", event, js.FuncOf(func(js.Value, []js.Value) any { fn(); return nil }))
 }
 
 // beforeUpdate opens links that arrived since the last tick, inside the

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"leaselab/lessons"
@@ -19,7 +18,7 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-const exerciseUsage = `usage: labctl exercise ID [--answer FILE | --reference] [--seed N]
+const exerciseUsage = `usage: labctl exercise ID [--answer FILE | --reference]
 
 Without a flag, prints the exercise: the problem, the questions and their
 options, the number fields, and the material to read.
@@ -73,12 +72,7 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return code
 	case *answer != "":
-		var b []byte
-		if *answer == "-" {
-			b, err = io.ReadAll(io.LimitReader(stdin, 1<<20))
-		} else {
-			b, err = os.ReadFile(*answer)
-		}
+		b, err := readInput(*answer, stdin)
 		if err != nil {
 			return fail(stderr, "labctl exercise: reading the answer: %v", err)
 		}

@@ -18,11 +18,11 @@ func exploreHelp() string {
 	b.WriteString(`usage: labctl explore TARGET [flags]
 
 Searches the timing of faults (when a pause starts, how long it lasts, when
-a process crashes) for the simplest schedule that breaks the target's
-invariant: fewest faults, then earliest, then shortest. Prints it as an
-action log with the violating trace lines and exits 1; or prints "no
-violation within bounds" with what was covered and exits 0. Exit 2: bad
-usage.
+a process crashes, how long the network holds what it sends) for the
+simplest schedule that breaks the target's invariant: fewest faults, then
+earliest, then shortest. Prints it as an action log with the violating
+trace lines and exits 1; or prints "no violation within bounds" with what
+was covered and exits 0. Exit 2: bad usage.
 
 targets:
 `)
@@ -99,7 +99,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "labctl explore: %v", err)
 	}
 	if *progress {
-		bar := progressBar{w: stdout, on: true}
+		bar := progressBar{w: stdout}
 		for !x.Step(500) {
 			bar.draw(x.Progress())
 		}
@@ -225,13 +225,12 @@ func contextBefore(t *core.Trace, bad *core.Event, n int, have []core.Event) []c
 // progressBar redraws one line with \r while a search runs.
 type progressBar struct {
 	w     io.Writer
-	on    bool
 	drawn bool
 	last  time.Time
 }
 
 func (b *progressBar) draw(tried int, total float64) {
-	if !b.on || time.Since(b.last) < 100*time.Millisecond {
+	if time.Since(b.last) < 100*time.Millisecond {
 		return
 	}
 	b.last = time.Now()

@@ -211,17 +211,19 @@ func checkFormat(f string) error {
 }
 
 func readActions(path string, stdin io.Reader) (core.ActionLog, error) {
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(io.LimitReader(stdin, 1<<20))
-	} else {
-		b, err = os.ReadFile(path)
-	}
+	b, err := readInput(path, stdin)
 	if err != nil {
 		return nil, fmt.Errorf("reading actions: %w", err)
 	}
 	return core.ParseActionLog(b)
+}
+
+// readInput reads the file at path, or at most 1 MiB of stdin for "-".
+func readInput(path string, stdin io.Reader) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(io.LimitReader(stdin, 1<<20))
+	}
+	return os.ReadFile(path)
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
