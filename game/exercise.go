@@ -118,7 +118,7 @@ func materialsText(ex *lessons.Exercise) string {
 			b.WriteString("\n\n")
 		}
 		b.WriteString("── " + m.Title + " ──\n")
-		b.WriteString(strings.Join(m.Lines, "\n"))
+		b.WriteString(strings.Join(m.Lines(), "\n"))
 	}
 	return b.String()
 }

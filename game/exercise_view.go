@@ -621,7 +621,7 @@ func (s *ExerciseScene) mirrorText() string {
 	var b strings.Builder
 	b.WriteString(strings.Join(s.Ex.Brief, "\n\n"))
 	for _, m := range s.Ex.Materials {
-		b.WriteString("\n\n" + m.Title + ":\n" + strings.Join(m.Lines, "\n"))
+		b.WriteString("\n\n" + m.Title + ":\n" + strings.Join(m.Lines(), "\n"))
 	}
 	if s.Ex.Lab != nil {
 		b.WriteString("\n\n" + runText(s.Form.Schedule()))

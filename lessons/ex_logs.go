@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"leaselab/core"
@@ -155,7 +156,7 @@ func logsExercise() *Exercise {
 		checks = append(checks, Option{id, logChecks[id]})
 	}
 	for i, c := range logCases {
-		e.Materials = append(e.Materials, Material{ID: c.id, Title: c.title, Lines: c.logLines()})
+		e.Materials = append(e.Materials, Material{ID: c.id, Title: c.title, lines: sync.OnceValue(c.logLines)})
 		e.Questions = append(e.Questions,
 			Question{ID: c.id + "-checks", Material: c.id, Multi: true, Text: fmt.Sprintf("Incident %d: which checks would you run?", i+1), Options: checks},
 			Question{ID: c.id + "-conclusion", Material: c.id, Text: fmt.Sprintf("Incident %d: what happened?", i+1), Options: logConclusions},

@@ -42,8 +42,13 @@ type Exercise struct {
 // Material is a text the learner reads to answer (a log excerpt).
 type Material struct {
 	ID, Title string
-	Lines     []string
+	// lines makes the text when it is first read: exercise 5's logs come
+	// from simulations, which need not run at every program start.
+	lines func() []string
 }
+
+// Lines returns the material's text, one log line each.
+func (m Material) Lines() []string { return m.lines() }
 
 // Question is a single- or multiple-choice question.
 type Question struct {

@@ -228,7 +228,7 @@ func TestLogsWrongAnswers(t *testing.T) {
 // both tokens reaching the database.
 func TestLogsShowTokens15And16(t *testing.T) {
 	for _, m := range exLogs.Materials {
-		text := strings.Join(m.Lines, "\n")
+		text := strings.Join(m.Lines(), "\n")
 		for _, tok := range []string{"orders-db write from=A token=15", "token=16"} {
 			if !strings.Contains(text, tok) {
 				t.Errorf("%s lacks %q", m.ID, tok)

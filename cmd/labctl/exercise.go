@@ -89,7 +89,7 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	printQuestions(stdout, e)
 	for _, m := range e.Materials {
 		fmt.Fprintf(stdout, "\n%s (%s):\n", m.Title, m.ID)
-		for _, l := range m.Lines {
+		for _, l := range m.Lines() {
 			fmt.Fprintf(stdout, "  %s\n", l)
 		}
 	}
