@@ -227,8 +227,7 @@ func (e *Exercise) Validate(a Answer) error {
 			}
 		}
 	}
-	fake := &Lesson{ID: e.ID, Knobs: e.Numbers}
-	if err := fake.CheckKnobs(Knobs(a.Numbers)); err != nil {
+	if err := checkKnobs("exercise "+e.ID, "number", e.Numbers, Knobs(a.Numbers)); err != nil {
 		return err
 	}
 	if len(a.Schedule) > 0 && e.Lab == nil {

@@ -6,6 +6,8 @@ package lessons
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -103,20 +105,20 @@ func (l *Lesson) Defaults(over Knobs) Knobs {
 }
 
 // CheckKnobs rejects unknown knobs and values out of range.
-func (l *Lesson) CheckKnobs(k Knobs) error {
-	for id, v := range k {
-		found := false
-		for _, kn := range l.Knobs {
-			if kn.ID != id {
-				continue
-			}
-			found = true
-			if v < kn.Min || v > kn.Max || v != v {
-				return fmt.Errorf("%s: %v is outside %v to %v", kn.Label, v, kn.Min, kn.Max)
-			}
+func (l *Lesson) CheckKnobs(k Knobs) error { return checkKnobs("lesson "+l.ID, "knob", l.Knobs, k) }
+
+// checkKnobs rejects values of k that defs (owner's knobs or number
+// fields, called what) do not have or that are out of range. Keys are
+// checked in sorted order, so the same input always gets the same error.
+func checkKnobs(owner, what string, defs []Knob, k Knobs) error {
+	for _, id := range slices.Sorted(maps.Keys(k)) {
+		v := k[id]
+		i := slices.IndexFunc(defs, func(kn Knob) bool { return kn.ID == id })
+		if i < 0 {
+			return fmt.Errorf("%s has no %s %q", owner, what, id)
 		}
-		if !found {
-			return fmt.Errorf("lesson %s has no knob %q", l.ID, id)
+		if kn := defs[i]; v < kn.Min || v > kn.Max || v != v {
+			return fmt.Errorf("%s: %v is outside %v to %v", kn.Label, v, kn.Min, kn.Max)
 		}
 	}
 	return nil
