@@ -23,9 +23,13 @@ type Lab struct {
 	world *lessons.World
 	knobs lessons.Knobs
 	log   core.ActionLog // everything the learner did, in time order
-	// met records when each goal was first seen met (0 = not yet).
-	met      []time.Duration
-	metOK    []bool
+	// met records when each goal was first seen met in this run (metOK:
+	// it was). carried keeps goals met under an earlier knob setting of
+	// the same run: a scrub back re-simulates and must not forget them.
+	met       []time.Duration
+	metOK     []bool
+	carried   []time.Duration
+	carriedOK []bool
 	narrated int // trace events already turned into narration
 	lines    []Line
 	err      error
@@ -129,12 +133,16 @@ func (lb *Lab) Fork() {
 }
 
 // Restart goes back to time zero with an empty log.
-func (lb *Lab) Restart() { lb.err = lb.reset(nil, 0) }
+func (lb *Lab) Restart() {
+	lb.carried, lb.carriedOK = nil, nil
+	lb.err = lb.reset(nil, 0)
+}
 
 // LoadSolution restarts with the lesson's solution (and its knob values)
 // as the log: playing on shows the solution unfold.
 func (lb *Lab) LoadSolution() {
 	lb.knobs = lb.Lesson.Defaults(lb.Lesson.SolutionKnobs)
+	lb.carried, lb.carriedOK = nil, nil
 	lb.err = lb.reset(lb.Lesson.Solution, 0)
 }
 
@@ -153,19 +161,31 @@ func (lb *Lab) SetKnob(id string, v float64) error {
 		return err
 	}
 	old := lb.knobs
-	met, metOK := lb.met, lb.metOK
+	if lb.carriedOK == nil {
+		lb.carried, lb.carriedOK = make([]time.Duration, len(lb.met)), make([]bool, len(lb.met))
+	}
+	for i := range lb.met {
+		if ok, at := lb.goal(i); ok {
+			lb.carried[i], lb.carriedOK[i] = at, true
+		}
+	}
 	lb.knobs = k
 	err := lb.reset(lb.log, lb.Now())
 	if err != nil {
 		lb.knobs = old
 		lb.err = lb.reset(lb.log, lb.Now())
 	}
-	for i, ok := range metOK {
-		if ok && (!lb.metOK[i] || met[i] < lb.met[i]) {
-			lb.metOK[i], lb.met[i] = true, met[i]
-		}
-	}
 	return err
+}
+
+// goal reports whether goal i is met, and since when: in this run, or
+// under an earlier knob setting (the earlier time wins).
+func (lb *Lab) goal(i int) (bool, time.Duration) {
+	ok, at := lb.metOK[i], lb.met[i]
+	if lb.carriedOK != nil && lb.carriedOK[i] && (!ok || lb.carried[i] < at) {
+		return true, lb.carried[i]
+	}
+	return ok, at
 }
 
 // Err returns the last error of a re-simulation (none expected).
@@ -234,15 +254,16 @@ type GoalState struct {
 func (lb *Lab) Goals() []GoalState {
 	out := make([]GoalState, len(lb.Lesson.Goals))
 	for i, g := range lb.Lesson.Goals {
-		out[i] = GoalState{Text: g.Text, Proved: g.Proved, Met: lb.metOK[i], At: lb.met[i]}
+		met, at := lb.goal(i)
+		out[i] = GoalState{Text: g.Text, Proved: g.Proved, Met: met, At: at}
 	}
 	return out
 }
 
 // AllMet reports whether the lesson is complete.
 func (lb *Lab) AllMet() bool {
-	for _, ok := range lb.metOK {
-		if !ok {
+	for i := range lb.metOK {
+		if ok, _ := lb.goal(i); !ok {
 			return false
 		}
 	}

@@ -243,6 +243,13 @@ func TestGoalsMetStayMetAcrossAKnobChange(t *testing.T) {
 	if err := lb.SetKnob("fencing", 7); err == nil || !lb.AllMet() {
 		t.Fatalf("a refused knob value: %v, all met %v", err, lb.AllMet())
 	}
+	// Scrubbing back and forth re-simulates the run with fencing on; what
+	// fencing off proved is still proved.
+	lb.Seek(10 * time.Second)
+	lb.Seek(lb.Length())
+	if g := lb.Goals(); !g[0].Met || g[0].At != at || !lb.AllMet() {
+		t.Fatalf("after scrubbing back and forth: %+v", g)
+	}
 	// Restarting is a clean slate.
 	lb.Restart()
 	if g := lb.Goals(); g[0].Met || g[1].Met {

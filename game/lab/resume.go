@@ -33,6 +33,7 @@ func (lb *Lab) Resume(knobs lessons.Knobs, log core.ActionLog) error {
 		lb.err = lb.reset(oldLog, oldNow)
 		return err
 	}
+	lb.carried, lb.carriedOK = nil, nil // another run
 	return nil
 }
 
