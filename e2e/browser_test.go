@@ -95,7 +95,7 @@ func TestBrowserFirstFrame(t *testing.T) {
 	if err := chromedp.Do(ctx, poll(`JSON.parse(globalThis.leaselab.state()).frame > 10`)); err != nil {
 		t.Fatal(err)
 	}
-	st, err := readState(ctx)
+	st, err := readState[state](ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,8 +291,8 @@ func poll(expr string) chromedp.Action[chromedp.Void] {
 	}
 }
 
-func readState(ctx context.Context) (state, error) {
-	var st state
+func readState[T any](ctx context.Context) (T, error) {
+	var st T
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](stateExpr))
 	if err != nil {
 		return st, err

@@ -1,7 +1,7 @@
 package e2e
 
 import (
-	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -44,24 +44,7 @@ type exState struct {
 // exUntil polls the exercise state until ok holds.
 func (b *browser) exUntil(t *testing.T, what string, timeout time.Duration, ok func(exState) bool) exState {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](stateExpr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st exState
-		if err := json.Unmarshal([]byte(raw), &st); err != nil {
-			t.Fatal(err)
-		}
-		if ok(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s (scene %q)", what, st.Scene.Name)
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
+	return pollState(t, b, what, timeout, ok, func(st exState) string { return fmt.Sprintf("scene %q", st.Scene.Name) })
 }
 
 var escKey = key{key: "Escape", code: "Escape", vk: 27}

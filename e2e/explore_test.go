@@ -35,13 +35,10 @@ func brokenFencing(t *testing.T) core.ActionLog {
 // it back, checks that a bad link is explained and changes nothing, then
 // runs "Find a break" (one browser for both saves a start-up).
 func TestBrowserPermalinkAndFindABreak(t *testing.T) {
-	ctx, srv := startChromium(t, 1440, 860)
-	b := &browser{ctx: ctx, srv: srv}
 	broken := brokenFencing(t)
 	link := core.LessonLink("fenced-writes", 1, nil, broken)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+link.Fragment())); err != nil {
-		t.Fatal(err)
-	}
+	b := openBrowserAt(t, 1440, 860, "/"+link.Fragment())
+	ctx, srv := b.ctx, b.srv
 	st := b.until(t, "the linked lesson", 2*time.Minute, func(s fullState) bool {
 		return s.Scene.Run != nil && s.Scene.Run.Lesson == "fenced-writes" && s.Frame > 2
 	})

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http/httptest"
@@ -72,6 +71,12 @@ func startChromium(t *testing.T, width, height int) (context.Context, *httptest.
 // openBrowser starts Chromium and waits for the lab's first frames.
 func openBrowser(t *testing.T, width, height int) *browser {
 	t.Helper()
+	return openBrowserAt(t, width, height, "/")
+}
+
+// openBrowserAt is openBrowser on page path (a #run= link, say).
+func openBrowserAt(t *testing.T, width, height int, path string) *browser {
+	t.Helper()
 	ctx, srv := startChromium(t, width, height)
 	// Report what the page prints: a Go panic in the wasm build lands here.
 	if err := chromedp.Listen(ctx, func(ev any) {
@@ -92,7 +97,7 @@ func openBrowser(t *testing.T, width, height int) *browser {
 		t.Fatal(err)
 	}
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(srv.URL+"/"),
+		chromedp.Navigate(srv.URL+path),
 		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`),
 	)
 	if err != nil {
@@ -141,14 +146,13 @@ type fullState struct {
 	} `json:"scene"`
 }
 
-func (b *browser) state(t *testing.T) fullState {
+func (b *browser) state(t *testing.T) fullState { t.Helper(); return mustState[fullState](t, b) }
+
+// mustState reads the game's state into a T, failing the test if it cannot.
+func mustState[T any](t *testing.T, b *browser) T {
 	t.Helper()
-	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](stateExpr))
+	st, err := readState[T](b.ctx)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var st fullState
-	if err := json.Unmarshal([]byte(raw), &st); err != nil {
 		t.Fatal(err)
 	}
 	return st
@@ -157,20 +161,29 @@ func (b *browser) state(t *testing.T) fullState {
 // until polls the state until ok holds, failing after timeout.
 func (b *browser) until(t *testing.T, what string, timeout time.Duration, ok func(fullState) bool) fullState {
 	t.Helper()
+	return pollState(t, b, what, timeout, ok, func(st fullState) string {
+		run := "no run"
+		if r := st.Scene.Run; r != nil {
+			run = fmt.Sprintf("t=%.2fs playing=%v holder=%q token=%d procs=%+v", r.Now, r.Playing, r.Holder, r.Token, r.Procs)
+		}
+		return fmt.Sprintf("scene %q, %s; last narration %q", st.Scene.Name, run, lastOf(st.Scene.Mirror.Narration))
+	})
+}
+
+// pollState polls the state, read as a T, until ok holds. After timeout
+// it saves a screenshot and fails saying what the page showed (describe),
+// to tell a slow page from a wrong one.
+func pollState[T any](t *testing.T, b *browser, what string, timeout time.Duration, ok func(T) bool, describe func(T) string) T {
+	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		st := b.state(t)
+		st := mustState[T](t, b)
 		if ok(st) {
 			return st
 		}
 		if time.Now().After(deadline) {
-			// What the page showed, to tell a slow page from a wrong one.
 			b.screenshot(t, "timeout-"+strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())+".png")
-			run := "no run"
-			if r := st.Scene.Run; r != nil {
-				run = fmt.Sprintf("t=%.2fs playing=%v holder=%q token=%d procs=%+v", r.Now, r.Playing, r.Holder, r.Token, r.Procs)
-			}
-			t.Fatalf("timed out waiting for %s (scene %q, %s; last narration %q)", what, st.Scene.Name, run, lastOf(st.Scene.Mirror.Narration))
+			t.Fatalf("timed out waiting for %s (%s)", what, describe(st))
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
