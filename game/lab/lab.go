@@ -30,9 +30,9 @@ type Lab struct {
 	metOK     []bool
 	carried   []time.Duration
 	carriedOK []bool
-	narrated int // trace events already turned into narration
-	lines    []Line
-	err      error
+	narrated  int // trace events already turned into narration
+	lines     []Line
+	err       error
 
 	// gen counts resets; the snapshot caches are keyed by it.
 	gen          int
