@@ -27,7 +27,7 @@ type Network struct {
 	stalls  []stall
 	Default Link
 
-	longestHold time.Duration
+	longestHold, holdsEnd time.Duration
 }
 
 // stall holds back what from sends (to to, if set) until until: a path
@@ -45,7 +45,7 @@ func (n *Network) Hold(from, to string, d time.Duration) {
 	now := n.sim.now
 	n.stalls = slices.DeleteFunc(n.stalls, func(h stall) bool { return h.until <= now })
 	n.stalls = append(n.stalls, stall{from: from, to: to, until: now + d})
-	n.longestHold = max(n.longestHold, d)
+	n.longestHold, n.holdsEnd = max(n.longestHold, d), max(n.holdsEnd, now+d)
 	n.sim.Trace.add(now, "net", KindHold, S("from", from), S("to", to), D("until_ms", now+d))
 }
 
@@ -53,9 +53,14 @@ func (n *Network) Hold(from, to string, d time.Duration) {
 // nothing of it is held now.
 func (n *Network) Holding(from string) time.Duration { return n.heldUntil(from, "") }
 
-// LongestHold is the longest hold so far: no message flies longer than it
-// plus its link's delay (views look back that far for messages in flight).
+// LongestHold is the longest hold so far and HoldsEnd when the last one
+// ends: a held message flies at most the longest hold plus its link's
+// delay, and none is in flight once the last hold is a delay past (views
+// look back that far for messages in flight, and only while it matters).
 func (n *Network) LongestHold() time.Duration { return n.longestHold }
+
+// HoldsEnd is when the last hold applied ends (0: none yet).
+func (n *Network) HoldsEnd() time.Duration { return n.holdsEnd }
 
 // heldUntil returns when a message from -> to sent now may leave (0: at
 // once); to "" asks about holds on any destination.

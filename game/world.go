@@ -1234,8 +1234,8 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 
 // holding reports a message from name that the network holds now.
 func (w *worldView) holding(name string) bool {
-	for _, m := range w.view.InFlight {
-		if m.Held && m.From == name {
+	for _, m := range w.view.HeldLinks {
+		if m.From == name {
 			return true
 		}
 	}
@@ -1273,34 +1273,9 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 		}
 		return ui.Point{}, false
 	}
-	// Held messages have not left: one marker per link at the sender's end
-	// says how many wait there (their dots would all sit on one spot).
-	type heldKey struct{ from, to string }
-	held := map[heldKey]*lab.MsgView{}
-	count := map[heldKey]int{}
-	for i := range w.view.InFlight {
-		m := &w.view.InFlight[i]
-		if !m.Held {
-			continue
-		}
-		k := heldKey{m.From, m.To}
-		if h := held[k]; h == nil || m.Token > h.Token {
-			held[k] = m
-		}
-		count[k]++
-	}
-	for _, m := range w.view.InFlight {
-		if m.Held {
-			k := heldKey{m.From, m.To}
-			if held[k] == nil || count[k] == 0 {
-				continue
-			}
-			// Drawn once, as the link's marker.
-			m = *held[k]
-			m.Progress = 0.18
-			m.Kind = fmt.Sprintf("%d held", count[k])
-			count[k] = 0
-		}
+	// Held messages have not left: one marker per link (HeldLinks) at the
+	// sender's end says how many wait there.
+	drawMsg := func(m lab.MsgView) {
 		pi, fromProc := idx[m.From]
 		if !fromProc {
 			pi = idx[m.To]
@@ -1321,7 +1296,7 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 		pp, ok1 := end(procName, procSide)
 		op, ok2 := end(peer, pi)
 		if !ok1 || !ok2 {
-			continue
+			return
 		}
 		from, to := pp, op
 		if !fromProc {
@@ -1339,12 +1314,21 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 		draw.FillCircle(dst, dot, s.U(4), clr)
 		switch {
 		case m.Held && m.Token != 0:
-			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%s, token %d", m.Kind, m.Token), th.Accent, th.Background)
+			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held, token %d", m.Count, m.Token), th.Accent, th.Background)
 		case m.Held:
-			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, m.Kind, th.TextDim, th.Background)
+			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held", m.Count), th.TextDim, th.Background)
 		case m.Token != 0:
 			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%s %d", shortKind(m.Kind), m.Token), th.Accent, th.Background)
 		}
+	}
+	for _, m := range w.view.InFlight {
+		if !m.Held {
+			drawMsg(m)
+		}
+	}
+	for _, m := range w.view.HeldLinks {
+		m.Progress = 0.18
+		drawMsg(m)
 	}
 }
 

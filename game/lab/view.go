@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -47,6 +48,9 @@ type WorldView struct {
 	Groups   []LockGroup
 	Store    *StoreView
 	InFlight []MsgView
+	// HeldLinks has one entry per link with held messages: Count of
+	// them, the highest Token among them.
+	HeldLinks []MsgView
 
 	// Shard worlds: the workers, the coordinator's owner of each shard
 	// (an index into Workers, -1 when free) and the offset store.
@@ -126,6 +130,8 @@ type MsgView struct {
 	// Held is a message the network still holds (a delay action): it has
 	// not left its sender yet, so Progress is 0.
 	Held bool
+	// Count is how many held messages a HeldLinks entry stands for.
+	Count int
 }
 
 // World snapshots the world at the play head. The snapshot is cached
@@ -170,7 +176,8 @@ func (lb *Lab) world1() WorldView {
 	if r := s.Register; r != nil {
 		v.Store = &StoreView{Name: r.Name, Highest: r.Highest, Value: r.Value, Fencing: r.Fencing}
 	}
-	v.InFlight = inFlight(s.Trace, now, s.Net.LongestHold())
+	v.InFlight = inFlight(s.Trace, now, s.Net)
+	v.HeldLinks = heldLinks(v.InFlight)
 	lb.addGroups(&v)
 	lb.addShards(&v)
 	if q := s.Queue; q != nil {
@@ -191,12 +198,16 @@ func (lb *Lab) world1() WorldView {
 // end of the trace (messages never fly longer than maxFlight, plus the
 // longest hold the network has applied). A held message is reported as
 // such until it leaves; its flight is measured from then.
-func inFlight(t *core.Trace, now, longestHold time.Duration) []MsgView {
+func inFlight(t *core.Trace, now time.Duration, net *core.Network) []MsgView {
 	const maxFlight = 5 * time.Second
+	window := maxFlight
+	if net.HoldsEnd()+maxFlight > now {
+		window += net.LongestHold()
+	}
 	var out []MsgView
 	for i := len(t.Events) - 1; i >= 0; i-- {
 		e := &t.Events[i]
-		if e.At < now-maxFlight-longestHold {
+		if e.At < now-window {
 			break
 		}
 		if e.Kind != core.KindSend {
@@ -218,6 +229,25 @@ func inFlight(t *core.Trace, now, longestHold time.Duration) []MsgView {
 	// Oldest first, so newer arrows draw on top.
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// heldLinks groups the held messages of in by link, in order of the first.
+func heldLinks(in []MsgView) []MsgView {
+	var out []MsgView
+	for _, m := range in {
+		if !m.Held {
+			continue
+		}
+		j := slices.IndexFunc(out, func(h MsgView) bool { return h.From == m.From && h.To == m.To })
+		if j < 0 {
+			m.Count = 1
+			out = append(out, m)
+			continue
+		}
+		out[j].Count++
+		out[j].Token = max(out[j].Token, m.Token)
 	}
 	return out
 }
