@@ -27,6 +27,9 @@ import (
 // back button returns here and carries the run's action log into the
 // answer.
 type ExerciseScene struct {
+	// tabsChanged: refocus ran during this Update, so the layout is stale.
+	tabsChanged bool
+
 	Ex   *lessons.Exercise
 	Form *form.Form
 	// Number is the exercise's place in the curriculum, from 1.
@@ -142,6 +145,7 @@ var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabRes
 
 // refocus rebuilds the tabs and the focus order after they change.
 func (s *ExerciseScene) refocus() {
+	s.tabsChanged = true
 	ids := s.visibleTabs()
 	if len(s.tabs) != len(ids) {
 		s.tabs = make([]tabButton, len(ids))
@@ -380,6 +384,7 @@ func (s *ExerciseScene) Update(st *State) error {
 	in := &st.Input
 	s.style = st.Style
 	s.ring.Wrap = st.WrapFocus
+	s.tabsChanged = false
 	s.layout(st.Window)
 	s.place()
 
@@ -461,9 +466,12 @@ func (s *ExerciseScene) Update(st *State) error {
 		s.Narrate("Model answer: " + strings.Join(s.Ex.Worked, " "))
 	}
 	s.work()
-	// A check that just finished adds tabs: lay them out before drawing.
-	s.layout(st.Window)
-	s.place()
+	if s.tabsChanged {
+		// A check that just finished, or the model answer, added a tab:
+		// lay it out before it is drawn.
+		s.layout(st.Window)
+	}
+	s.place() // the form may have scrolled
 	return nil
 }
 
