@@ -222,13 +222,25 @@ func (a *App) Update(st *State) error {
 		return err
 	}
 	if a.current != cur {
-		in := st.Input
-		st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
-		err := a.current.Update(st)
-		st.Input = in
-		return err
+		return settle(st, a.current.Update)
 	}
 	return nil
+}
+
+// noInput is in without pointer or keys: input for an update that only
+// lays a view out.
+func noInput(in ui.Input) ui.Input {
+	return ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
+}
+
+// settle gives something that just came on screen an update with no
+// input, so it is laid out before it is drawn.
+func settle(st *State, update func(*State) error) error {
+	in := st.Input
+	st.Input = noInput(in)
+	err := update(st)
+	st.Input = in
+	return err
 }
 
 // Draw implements Scene.

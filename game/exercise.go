@@ -375,8 +375,8 @@ func resultParagraphs(r lessons.Result) []string {
 func (s *ExerciseScene) Update(st *State) error {
 	if s.inLab {
 		err := s.lab.Update(st)
-		if !s.inLab {
-			settle(st, s) // back on the answer: lay it out before it is drawn
+		if !s.inLab && err == nil {
+			err = settle(st, s.Update) // back on the answer: lay it out before it is drawn
 		}
 		s.work()
 		return err
@@ -419,8 +419,7 @@ func (s *ExerciseScene) Update(st *State) error {
 		if err := s.openLab(); err != nil {
 			s.notice = "The simulator could not start: " + err.Error()
 		} else {
-			settle(st, s)
-			return nil
+			return settle(st, s.Update)
 		}
 	}
 	for i, k := range s.Ex.Numbers {
@@ -473,15 +472,6 @@ func (s *ExerciseScene) Update(st *State) error {
 	}
 	s.place() // the form may have scrolled
 	return nil
-}
-
-// settle gives a scene that just came on screen an update with no input,
-// so it is laid out before it is drawn.
-func settle(st *State, sc Scene) {
-	in := st.Input
-	st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
-	_ = sc.Update(st)
-	st.Input = in
 }
 
 // leave goes back to the menu, stopping a running check.

@@ -187,18 +187,7 @@ func (f *breakFinder) start() {
 	now.RunUntil(now.Now())
 	on := protectionOn(now, f.spec.protects)
 	f.knobs = lb.Knobs()
-	base := core.ActionLog{core.At(0, core.Action{Do: f.spec.protects, On: on})}
-	l, seed, knobs := lb.Lesson, lb.Seed, f.knobs
-	f.problem = core.Problem{
-		Build: func() (*core.Sim, error) {
-			w, err := l.StartWith(seed, knobs, base)
-			if err != nil {
-				return nil, err
-			}
-			return w.Sim, nil
-		},
-		Base: base, Invariant: f.spec.invariant, Bounds: f.spec.bounds,
-	}
+	f.problem = f.problemFor(core.ActionLog{core.At(0, core.Action{Do: f.spec.protects, On: on})})
 	x, err := core.NewExplorer(f.problem, f.clock)
 	if err != nil {
 		f.status = "Cannot search: " + err.Error()
@@ -277,27 +266,32 @@ func (f *breakFinder) finish() {
 	p.Narrate(f.status)
 }
 
+// problemFor is the search problem on the lesson's world as the learner
+// set its knobs (f.knobs), with base (the protection switch) at time zero.
+func (f *breakFinder) problemFor(base core.ActionLog) core.Problem {
+	l, seed, knobs := f.sc.Lab.Lesson, f.sc.Lab.Seed, f.knobs
+	return core.Problem{
+		Build: func() (*core.Sim, error) {
+			w, err := l.StartWith(seed, knobs, base)
+			if err != nil {
+				return nil, err
+			}
+			return w.Sim, nil
+		},
+		Base: base, Invariant: f.spec.invariant, Bounds: f.spec.bounds,
+	}
+}
+
 // withProtection replays the counterexample with the protection switched
 // on (when the search ran with it off) and says what changed: the same
 // schedule, side by side with its fix.
 func (f *breakFinder) withProtection(faults []core.Fault) string {
-	base := f.problem.Base[0]
-	if base.On {
+	on := f.problem.Base[0]
+	if on.On {
 		return ""
 	}
-	fixed := f.problem
-	on := base
 	on.On = true
-	fixed.Base = core.ActionLog{on}
-	l, seed, knobs := f.sc.Lab.Lesson, f.sc.Lab.Seed, f.knobs
-	fixed.Build = func() (*core.Sim, error) {
-		w, err := l.StartWith(seed, knobs, fixed.Base)
-		if err != nil {
-			return nil, err
-		}
-		return w.Sim, nil
-	}
-	s, bad, err := fixed.Replay(faults)
+	s, bad, err := f.problemFor(core.ActionLog{on}).Replay(faults)
 	if err != nil || bad != nil {
 		return ""
 	}

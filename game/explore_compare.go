@@ -173,7 +173,7 @@ func (c pairClock) Fork() {
 // watch, and an action in one alone would make them different schedules.
 func viewOnly(st *State) *State {
 	v := *st
-	v.Input = ui.Input{Cursor: ui.Point{X: -1e6, Y: -1e6}, WindowW: st.Input.WindowW, WindowH: st.Input.WindowH, Scale: st.Input.Scale}
+	v.Input = noInput(st.Input)
 	return &v
 }
 

@@ -285,10 +285,7 @@ func (sc *SandboxScene) Update(st *State) error {
 	running := sc.Run
 	err := sc.update(st)
 	if err == nil && sc.Run != running {
-		in := st.Input
-		st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
-		err = sc.update(st)
-		st.Input = in
+		err = settle(st, sc.update)
 	}
 	return err
 }
