@@ -144,15 +144,7 @@ func (f *breakFinder) Update(st *State, area ui.Rect) error {
 		return nil
 	}
 	if f.cmp.Update(&st.Input) && f.x == nil {
-		f.openComparison()
-		if p := f.sc.Player; f.compare != nil {
-			// Lay the comparison out now: it is drawn this frame.
-			ro := viewOnly(st)
-			if err := p.World.Update(ro, area); err != nil {
-				return err
-			}
-			return p.Timeline.Update(ro, p.layout.Timeline)
-		}
+		f.openComparison() // the player lays the comparison out this frame
 		return nil
 	}
 	f.cmp.Disabled = f.x != nil

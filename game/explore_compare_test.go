@@ -338,3 +338,29 @@ func BenchmarkOpenComparison(b *testing.B) {
 		})
 	}
 }
+
+// Views swapped during an update are laid out in that same update: the
+// frame that leaves the comparison draws the finder's button where it
+// belongs, not where the comparison's way back was.
+func TestLeavingTheComparisonLaysTheFinderOutAtOnce(t *testing.T) {
+	r := rigWith(t, nil)
+	sc := brokenFencedWrites(t, r)
+	home := r.region("compare")
+	r.click("compare")
+	if sc.finder.compare == nil {
+		t.Fatal("no comparison")
+	}
+	if back := r.region("compare"); back == home {
+		t.Fatalf("the way back sits where the button did (%+v): this test proves nothing", back)
+	}
+	// Press and release in one update each, then look before any other.
+	c := r.region("compare").Center()
+	r.tick(ui.Input{Cursor: c, MouseDown: true, MouseJustDown: true})
+	r.tick(ui.Input{Cursor: c, MouseJustUp: true})
+	if sc.finder.compare != nil {
+		t.Fatal("still comparing")
+	}
+	if got := sc.finder.cmp.Rect; got != home {
+		t.Errorf("the frame after leaving lays the button at %+v, want %+v", got, home)
+	}
+}

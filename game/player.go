@@ -308,12 +308,33 @@ func (p *Player) Update(st *State) error {
 		t.Update(in, t.widget.Bounds(), t.widget.Focus() == ui.FocusVisible)
 	}
 	in.Keys |= menuKeys
-	for _, v := range []struct {
-		view View
-		area ui.Rect
-	}{{p.Overlay, p.layout.World}, {p.World, p.layout.World}, {p.Timeline, p.layout.Timeline}} {
-		if v.view != nil {
-			if err := v.view.Update(st, v.area); err != nil {
+	// A view may swap the others (the finder opens the comparison; its
+	// way back restores the player's own views). Views read after the
+	// swap get this frame's input only if they were there before it; a
+	// view swapped in gets an update with no input, to be laid out
+	// before it is drawn.
+	views := func() [3]View { return [3]View{p.Overlay, p.World, p.Timeline} }
+	areas := [3]ui.Rect{p.layout.World, p.layout.World, p.layout.Timeline}
+	before, done := views(), [3]View{}
+	for i := range done {
+		v := views()[i]
+		if v == nil {
+			continue
+		}
+		var err error
+		if v == before[i] {
+			err = v.Update(st, areas[i])
+		} else {
+			err = settle(st, func(st *State) error { return v.Update(st, areas[i]) })
+		}
+		if err != nil {
+			return err
+		}
+		done[i] = v
+	}
+	for i, v := range views() {
+		if v != nil && v != done[i] {
+			if err := settle(st, func(st *State) error { return v.Update(st, areas[i]) }); err != nil {
 				return err
 			}
 		}
