@@ -39,9 +39,14 @@ type ExerciseScene struct {
 	passed   bool
 	check    *form.Check
 	result   *lessons.Result
-	shown    bool   // the model answer has been revealed
-	notice   string // why the last action failed, until the next one
-	tab      string
+	shown    bool // the model answer has been revealed
+	// mirror caches the text view (mirrorText).
+	mirror struct {
+		key  mirrorKey
+		text string
+	}
+	notice string // why the last action failed, until the next one
+	tab    string
 
 	lab   *LessonScene // the simulator, kept while the exercise is open
 	inLab bool

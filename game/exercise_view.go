@@ -618,6 +618,24 @@ func (s *ExerciseScene) Inspect() SceneInfo {
 // the model answer once shown. The page makes a paragraph of each part
 // between blank lines, so every option gets its own.
 func (s *ExerciseScene) mirrorText() string {
+	// Inspect runs every update: rebuild only when what it shows changed.
+	key := mirrorKey{s.Form.Version(), s.result, s.shown}
+	if s.mirror.text != "" && s.mirror.key == key {
+		return s.mirror.text
+	}
+	s.mirror.key, s.mirror.text = key, s.buildMirrorText()
+	return s.mirror.text
+}
+
+// mirrorKey is what the exercise's text mirror depends on beyond the
+// exercise itself.
+type mirrorKey struct {
+	form   int
+	result *lessons.Result
+	shown  bool
+}
+
+func (s *ExerciseScene) buildMirrorText() string {
 	var b strings.Builder
 	b.WriteString(strings.Join(s.Ex.Brief, "\n\n"))
 	for _, m := range s.Ex.Materials {

@@ -18,9 +18,14 @@ import (
 // Form is the answer a learner is building for one exercise. Every edit
 // keeps the answer valid for the exercise, so Check never fails on it.
 type Form struct {
-	Ex     *lessons.Exercise
-	answer lessons.Answer
+	Ex      *lessons.Exercise
+	answer  lessons.Answer
+	version int // bumped by every change to answer
 }
+
+// Version changes whenever the answer may have: views cache what they
+// derive from the form under it.
+func (f *Form) Version() int { return f.version }
 
 // New returns an empty form for ex: nothing chosen, numbers at their
 // defaults, no run.
@@ -48,6 +53,7 @@ func (f *Form) Pick(q, opt string) (bool, error) {
 		f.answer.Choices = map[string][]string{}
 	}
 	picked := f.answer.Choices[q]
+	f.version++
 	switch {
 	case !qu.Multi:
 		if len(picked) == 1 && picked[0] == opt {
@@ -101,6 +107,7 @@ func (f *Form) SetNumber(id string, v float64) error {
 	if err := f.Ex.Validate(next); err != nil {
 		return err
 	}
+	f.version++
 	f.answer = next
 	return nil
 }
@@ -119,6 +126,7 @@ func (f *Form) SetSchedule(log core.ActionLog) error {
 	if err := f.Ex.Validate(next); err != nil {
 		return err
 	}
+	f.version++
 	f.answer = next
 	return nil
 }
@@ -129,6 +137,7 @@ func (f *Form) Load(a lessons.Answer) error {
 	if err := f.Ex.Validate(a); err != nil {
 		return err
 	}
+	f.version++
 	f.answer = a.Clone()
 	return nil
 }
@@ -144,6 +153,7 @@ func (f *Form) Restore(saved []byte) error {
 	if err != nil {
 		return err
 	}
+	f.version++
 	f.answer = a
 	return nil
 }
