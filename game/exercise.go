@@ -29,6 +29,9 @@ import (
 type ExerciseScene struct {
 	// tabsChanged: refocus ran during this Update, so the layout is stale.
 	tabsChanged bool
+	// draws counts frames drawn; workedAt is the frame the check's last
+	// slice ran in (see work).
+	draws, workedAt int
 
 	Ex   *lessons.Exercise
 	Form *form.Form
@@ -330,8 +333,14 @@ func (s *ExerciseScene) StartCheck() {
 }
 
 // work runs the check for this frame and takes in its result when done.
+// A slice runs once per frame drawn: Ebitengine runs extra updates to
+// catch up after a slow frame, and a slice in each would starve drawing.
 func (s *ExerciseScene) work() {
-	if s.check == nil || !s.check.Frame() {
+	if s.check == nil || s.draws != 0 && s.draws == s.workedAt {
+		return
+	}
+	s.workedAt = s.draws
+	if !s.check.Frame() {
 		return
 	}
 	r := s.check.Result()
@@ -503,6 +512,7 @@ func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
 
 // Draw implements Scene.
 func (s *ExerciseScene) Draw(screen *ebiten.Image) {
+	s.draws++
 	if s.inLab {
 		s.lab.Draw(screen)
 		return
