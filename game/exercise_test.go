@@ -253,12 +253,18 @@ func TestKeyboardAnswersAndScrollsTheForm(t *testing.T) {
 	if a := sc.Form.Answer(); fmt.Sprint(a.Choices) != fmt.Sprint(before.Choices) {
 		t.Errorf("a drag chose something: %v -> %v", before.Choices, a.Choices)
 	}
-	// A tap chooses.
+	// The mouse works as soon as the finger is gone.
 	first := ex.Questions[0]
 	r.tick(ui.Input{})
 	for range 20 {
 		r.tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: 3}})
 	}
+	lastOpt := first.Options[len(first.Options)-1].ID
+	r.click("opt:" + first.ID + ":" + lastOpt)
+	if !sc.Form.Chosen(first.ID, lastOpt) {
+		t.Fatal("a click after a finger drag did not choose")
+	}
+	// A tap chooses.
 	tap := r.region("opt:" + first.ID + ":" + first.Options[1].ID).Center()
 	r.tick(ui.Input{Touches: []ui.Touch{{ID: 2, Pos: tap, JustDown: true}}})
 	r.tick(ui.Input{Touches: []ui.Touch{{ID: 2, Pos: tap, JustUp: true}}})

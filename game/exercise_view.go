@@ -272,6 +272,11 @@ type formDrag struct {
 func (s *ExerciseScene) scrollForm(in *ui.Input) {
 	p := in.Pointer()
 	d := &s.drag
+	if !d.on {
+		// The finger lifted last update (that lift was not a tap): the
+		// form takes the pointer again, a mouse's too.
+		d.moved = false
+	}
 	if p.Touch {
 		switch {
 		case p.JustDown && s.geom.view.Contains(p.Pos):
