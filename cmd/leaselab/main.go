@@ -79,6 +79,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "leaselab: give one of --lesson, --exercise and --load")
 		os.Exit(2)
 	}
+	switch {
+	case *load != "" && *solution:
+		// The solution would replace the linked run.
+		fmt.Fprintln(os.Stderr, "leaselab: --load opens the linked run; drop --solution")
+		os.Exit(2)
+	case *check && *exercise == "":
+		fmt.Fprintln(os.Stderr, "leaselab: --check needs --exercise")
+		os.Exit(2)
+	}
 	if *exercise != "" {
 		sc, err := app.OpenExerciseID(*exercise)
 		if err != nil {
