@@ -266,7 +266,17 @@ func (s *Sim) apply(a Action) error {
 		// A lease keeps the TTL it was granted with: the new TTL (and its
 		// TTL/3 renew period) applies from the process's next session.
 		if p != nil {
-			p.cfg.TTL, p.cfg.RenewEvery = time.Duration(a.TTL), time.Duration(a.TTL)/3
+			if p.cfg.Recipe == RecipeEtcd {
+				if err := CheckEtcdTTL(a.TTL.D()); err != nil {
+					return fmt.Errorf("set-ttl %s: %w", a.Proc, err)
+				}
+			}
+			// etcd's KeepAlive client (renew 0) keeps its TTL/3 cadence;
+			// a client with its own timer renews every TTL/3 of the new TTL.
+			p.cfg.TTL = time.Duration(a.TTL)
+			if p.cfg.RenewEvery > 0 {
+				p.cfg.RenewEvery = time.Duration(a.TTL) / 3
+			}
 		} else {
 			w.cfg.TTL, w.cfg.RenewEvery = time.Duration(a.TTL), time.Duration(a.TTL)/3
 		}

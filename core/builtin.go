@@ -172,7 +172,7 @@ func writeLines(r *Run, ok, reject string) []string {
 var builtins = []*Scenario{
 	{
 		Name:     "hands-on-lab",
-		Title:    "The seed's hands-on lab: coordinator and storage, a paused A writes late",
+		Title:    "The hands-on lab: coordinator and storage, a paused A writes late",
 		Duration: 40 * time.Second,
 		build: func(p Params) (*Sim, ActionLog, error) {
 			c, err := p.contention(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 1, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true})
@@ -188,7 +188,7 @@ var builtins = []*Scenario{
 	},
 	{
 		Name:     "fenced-register",
-		Title:    "Seed Example 3: the paused leader (tokens 7 and 8) against a fenced register",
+		Title:    "Example 3: the paused leader (tokens 7 and 8) against a fenced register",
 		Duration: 40 * time.Second,
 		build: func(p Params) (*Sim, ActionLog, error) {
 			c, err := p.contention(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true, WriteLatency: 500 * time.Millisecond})
@@ -210,7 +210,7 @@ var builtins = []*Scenario{
 	},
 	{
 		Name:     "scheduler",
-		Title:    "Seed Example 1: five API instances, one invoice scheduler, idempotent jobs (tokens 41, 42)",
+		Title:    "Example 1: five API instances, one invoice scheduler, idempotent jobs (tokens 41, 42)",
 		Duration: 90 * time.Second,
 		build: func(p Params) (*Sim, ActionLog, error) {
 			c := SchedulerConfig{Instances: pick(p.Procs, 5), FirstToken: 41, TTL: pick(p.TTL, 10*time.Second), Customers: 8, Date: "2026-11-29", JobEvery: time.Second, Idempotency: p.Idempotency != "off", RetryJitter: 0.5}
@@ -230,7 +230,7 @@ var builtins = []*Scenario{
 	},
 	{
 		Name:     "shards",
-		Title:    "Seed Example 2: 128 shards over 12 workers, one lease per shard; worker-00 stops renewing",
+		Title:    "Example 2: 128 shards over 12 workers, one lease per shard; worker-00 stops renewing",
 		Duration: 3 * time.Minute,
 		build: func(p Params) (*Sim, ActionLog, error) {
 			c := ShardsConfig{Shards: 128, Workers: pick(p.Procs, 12), TTL: pick(p.TTL, 15*time.Second), RenewEvery: p.RenewEvery,

@@ -73,7 +73,7 @@ func (s *Sim) cloneInto(dst *Sim) *Sim {
 		net = &Network{}
 	}
 	links, stalls := net.links, net.stalls[:0]
-	*net = Network{sim: n, Default: s.Net.Default, stalls: append(stalls, s.Net.stalls...), longestHold: s.Net.longestHold, holdsEnd: s.Net.holdsEnd}
+	*net = Network{sim: n, Default: s.Net.Default, stalls: append(stalls, s.Net.stalls...), longestHold: s.Net.longestHold, holdsEnd: s.Net.holdsEnd, conns: cloneConns(s.Net.conns)}
 	net.links = deepMapInto(links, s.Net.links, func(to, from *Link) { *to = *from })
 	n.Net = net
 

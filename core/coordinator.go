@@ -13,7 +13,9 @@ const CoordinatorName = "coordinator"
 
 // Errors the coordinator returns. Their text says what happened.
 var (
-	ErrLeaseNotFound    = errors.New("lease: not found (expired or revoked)")
+	// ErrLeaseNotFound is etcd's answer to a keepalive, a revoke or a
+	// put on a lease that has expired or been revoked.
+	ErrLeaseNotFound    = errors.New("etcdserver: requested lease not found")
 	ErrPermissionDenied = errors.New("permission denied")
 	ErrSessionExpired   = errors.New("mutex: session is expired")
 	ErrKeyExists        = errors.New("txn: key already exists")
@@ -83,6 +85,11 @@ type Coordinator struct {
 	// Requests counts every request received.
 	Requests int64
 
+	// memberPrefix, idBase and proposals number leases like one etcd
+	// member's request-ID generator (see LeaseID): member ID << 48, a
+	// timestamp << 8, and the requests proposed so far.
+	memberPrefix, idBase, proposals int64
+
 	kv         map[string]*KeyValue
 	sorted     []string // every key, sorted: prefix ranges without map order
 	leases     map[LeaseID]*Lease
@@ -109,14 +116,27 @@ type watch struct {
 	prefix  bool
 }
 
+// FreshRevision is the revision of a new etcd store: the first key
+// written gets create revision 2 (measured, etcd 3.7.3).
+const FreshRevision = 1
+
 func newCoordinator(s *Sim) *Coordinator {
+	// A member ID and a start time drawn from the seed (not from the
+	// world's random source, so they change nothing else), shaped like a
+	// real member's lease IDs: 0x694d…, then milliseconds of a day in 2026.
+	mix := splitmix(s.seed)
+	member := int64(mix>>49) | 0x4000 // 15 bits: IDs stay positive
+	ms := int64(1796000000000) + int64(mix%86_400_000)
 	return &Coordinator{
-		sim:        s,
-		SweepEvery: 500 * time.Millisecond,
-		MinTTL:     2 * time.Second,
-		kv:         map[string]*KeyValue{},
-		leases:     map[LeaseID]*Lease{},
-		locks:      map[string]*lockState{},
+		sim:          s,
+		Rev:          FreshRevision,
+		memberPrefix: member << 48,
+		idBase:       ms << 8 & (1<<48 - 1),
+		SweepEvery:   500 * time.Millisecond,
+		MinTTL:       2 * time.Second,
+		kv:           map[string]*KeyValue{},
+		leases:       map[LeaseID]*Lease{},
+		locks:        map[string]*lockState{},
 	}
 }
 
@@ -222,6 +242,7 @@ func (c *Coordinator) Txn(principal string, cmps []Compare, ops, elseOps []TxnOp
 	}
 	if len(branch) > 0 {
 		c.Rev++
+		c.proposals++
 	}
 	for _, op := range branch {
 		if op.Put {
@@ -347,6 +368,14 @@ func (c *Coordinator) Watchers(key string) int {
 	return n
 }
 
+// splitmix is SplitMix64's finaliser: a well-mixed value from a seed.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
 // countRequest records one request for load measurement.
 func (c *Coordinator) countRequest() {
 	c.Requests++
@@ -392,7 +421,11 @@ func (c *Coordinator) receive(env Envelope) {
 	from := env.From
 	switch m := env.Msg.(type) {
 	case grantReq:
-		l := c.Grant(from, m.TTL)
+		ttl := m.TTL
+		if m.Seconds {
+			ttl = WholeSeconds(ttl)
+		}
+		l := c.Grant(from, ttl)
 		c.reply(from, grantResp{Lease: l.ID, TTL: l.TTL})
 	case keepAliveReq:
 		var reply Message

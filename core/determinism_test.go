@@ -14,7 +14,7 @@ import (
 // seed 1 and default parameters. Native and wasm builds must both produce
 // it; it changes only when the simulator's behaviour (or its trace format)
 // changes on purpose, and then every shared permalink changes meaning too.
-const GoldenHandsOnLabHash = "eb6f92684a49cd5682a612cfd1ed4735124278eea4a3838aa61a4b1c1a9b8a33"
+const GoldenHandsOnLabHash = "34423285849d9cafceaf3718073452b58747bdaa1746d8e571ec9cf1359347f9"
 
 // HandsOnLabHash runs the hands-on-lab scenario with seed and returns its
 // trace hash. It is exported (in a test file) so every determinism test,

@@ -215,21 +215,68 @@ func (c *Coordinator) acquire(from string, m acquireReq) lockStatus {
 	if _, err := c.Txn(from, cmp, []TxnOp{{Put: true, Key: key, Value: m.Owner, Lease: m.Lease}}, nil); err != nil {
 		return lockStatus{Lock: m.Lock, Err: err.Error()}
 	}
-	return c.status(ls, key, from, m.Recipe)
+	return c.status(ls, key, c.kv[key].CreateRev, from, m.Recipe, stepAcquire)
 }
+
+// lockStep is the request a lock status answers.
+type lockStep uint8
+
+const (
+	stepAcquire lockStep = iota
+	stepWoken
+	stepReread
+)
 
 func (c *Coordinator) check(from string, m checkReq) lockStatus {
 	ls := c.locks[m.Lock]
 	if ls == nil {
 		return lockStatus{Lock: m.Lock, Gone: true, Err: ErrSessionExpired.Error()}
 	}
-	return c.status(ls, m.Key, from, m.Recipe)
+	step := stepWoken
+	if m.Reread {
+		step = stepReread
+	}
+	return c.status(ls, m.Key, m.Rev, from, m.Recipe, step)
 }
 
 // status re-reads the contender's key: gone means its session expired
 // while it waited; lowest means it holds; otherwise it watches its
 // predecessor (or, for the herd recipe, the whole lock).
-func (c *Coordinator) status(ls *lockState, key, watcher string, r Recipe) lockStatus {
+//
+// etcd's Mutex (concurrency/mutex.go and key.go, waitDeletes) does those
+// steps in another order: it first waits until every key created before
+// its own (rev) is gone, watching the newest of them each time, and only
+// then re-reads its own key, in a request of its own (reread). So a waiter
+// whose session ended while queued learns "session is expired" when the
+// queue ahead of it has drained, not at once, and a woken waiter needs two
+// round trips, not one, to know it holds.
+//
+// step says which request this answers: the acquiring transaction (whose
+// answer already names the oldest key), a check after a wake-up, or the
+// final re-read.
+func (c *Coordinator) status(ls *lockState, key string, rev int64, watcher string, r Recipe, step lockStep) lockStatus {
+	if r == RecipeEtcd && rev > 0 && step != stepReread {
+		c.dropWatches(watcher)
+		pred := ""
+		var predRev int64
+		for _, k := range ls.members {
+			if kv := c.kv[k]; kv.CreateRev < rev && kv.CreateRev > predRev {
+				pred, predRev = k, kv.CreateRev
+			}
+		}
+		if pred != "" {
+			c.watchKey(watcher, pred, false)
+			return lockStatus{Lock: ls.name, Key: key, CreateRev: rev, Watching: pred}
+		}
+		if step == stepWoken || c.kv[key] == nil || ls.holder != key {
+			// Nothing older is left: the client now gets its own key.
+			return lockStatus{Lock: ls.name, Key: key, CreateRev: rev, Reread: true}
+		}
+	}
+	return c.reread(ls, key, watcher, r)
+}
+
+func (c *Coordinator) reread(ls *lockState, key, watcher string, r Recipe) lockStatus {
 	// Each answer replaces whatever the contender waited on before. Without
 	// this, a watch left by an earlier life of the same process (it crashed
 	// or lost its session while queued) fires into its new life: a spurious

@@ -18,6 +18,9 @@ type (
 	grantReq struct {
 		noToken
 		TTL time.Duration
+		// Seconds: the client speaks etcd's API, whose LeaseGrant takes a
+		// TTL in whole seconds.
+		Seconds bool
 	}
 	grantResp struct {
 		noToken
@@ -68,7 +71,11 @@ type (
 		noToken
 		Lock   string
 		Key    string
+		Rev    int64 // the contender key's create revision
 		Recipe Recipe
+		// Reread: the etcd recipe's last step, a read of the client's
+		// own key once no older key is left.
+		Reread bool
 	}
 	// lockStatus answers acquireReq and checkReq.
 	lockStatus struct {
@@ -78,6 +85,7 @@ type (
 		Holder     bool
 		Token      int64
 		Watching   string        // key (or prefix) the contender now waits on
+		Reread     bool          // etcd recipe: nothing older is left; read your own key
 		RetryAfter time.Duration // lock-delay: ask again after this long
 		Gone       bool          // the contender's key vanished: session expired
 		Err        string

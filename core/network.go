@@ -28,6 +28,9 @@ type Network struct {
 	Default Link
 
 	longestHold, holdsEnd time.Duration
+	// conns are the client connections to the coordinator that are down
+	// (see conn.go).
+	conns map[string]*conn
 }
 
 // stall holds back what from sends (to to, if set) until until: a path
@@ -103,6 +106,9 @@ func (n *Network) Partition(a, b string, oneWay bool) {
 	if !oneWay {
 		n.Link(b, a).Cut = true
 	}
+	if c := n.connClient(a, b); c != "" {
+		n.connDown(c)
+	}
 	dir := "both"
 	if oneWay {
 		dir = "one-way"
@@ -115,6 +121,9 @@ func (n *Network) Heal(a, b string) {
 	n.Link(a, b).Cut = false
 	n.Link(b, a).Cut = false
 	n.sim.Trace.add(n.sim.now, "net", KindHeal, S("a", a), S("b", b))
+	if c := n.connClient(a, b); c != "" {
+		n.connHealed(c)
+	}
 }
 
 // Cut reports whether a->b is partitioned.
@@ -146,6 +155,11 @@ func (n *Network) send(from, to string, m Message) bool {
 	if len(n.links) > 0 { // most worlds configure no link: skip the hashing
 		if c := n.links[[2]string{from, to}]; c != nil {
 			l = c
+		}
+	}
+	if len(n.conns) > 0 {
+		if c := n.connClient(from, to); c != "" && n.wait(c, from, to, m, id) {
+			return true
 		}
 	}
 	if l.Cut {
@@ -183,6 +197,11 @@ func (n *Network) send(from, to string, m Message) bool {
 
 func (n *Network) deliver(env Envelope) {
 	s := n.sim
+	if len(n.conns) > 0 {
+		if c := n.connClient(env.From, env.To); c != "" && n.wait(c, env.From, env.To, env.Msg, env.ID) {
+			return
+		}
+	}
 	if n.Cut(env.From, env.To) {
 		s.Trace.add(s.now, env.From, KindDrop, I("id", int64(env.ID)), S("to", env.To), S("msg", env.Msg.Kind()), S("why", "partitioned in flight"))
 		return

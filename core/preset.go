@@ -69,12 +69,12 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "hands-on-lab", Title: "The seed's hands-on lab: A writes, freezes 30 s, writes late",
-		Source: "lesson Hands-on lab and labctl run hands-on-lab (seed tokens 1 and 2)",
+		Name: "hands-on-lab", Title: "The hands-on lab: A writes, freezes 30 s, writes late",
+		Source: "lesson Hands-on lab and labctl run hands-on-lab (tokens 1 and 2 from a generation counter)",
 		Config: twoProcs(1, handsOnScript(0)),
 	},
 	{
-		Name: "fenced-register", Title: "Seed Example 3: the paused leader (tokens 7 and 8)",
+		Name: "fenced-register", Title: "Example 3: the paused leader (tokens 7 and 8)",
 		Source: "lesson Fenced writes and labctl run fenced-register",
 		Config: preset(func(c *SandboxConfig) {
 			*c = twoProcs(7, fencedScript())
@@ -82,7 +82,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "scheduler", Title: "Seed Example 1: five API instances and an invoice batch",
+		Name: "scheduler", Title: "Example 1: five API instances and an invoice batch",
 		Source: "lesson Scheduler and labctl run scheduler (tokens 41, 42; api-1 crashes at 4.5 s)",
 		Config: preset(func(c *SandboxConfig) {
 			c.Procs, c.Names, c.FirstToken, c.RenewEvery = 5, []string{"api-1", "api-2", "api-3", "api-4", "api-5"}, 41, 0
@@ -90,7 +90,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "shards", Title: "Seed Example 2: 128 shards over 12 workers; worker-00 freezes 40 s",
+		Name: "shards", Title: "Example 2: 128 shards over 12 workers; worker-00 freezes 40 s",
 		Source: "lesson Shards and labctl run shards (TTL 15 s, scans every 3 s with 50 % jitter, commits every 2 s)",
 		Config: preset(func(c *SandboxConfig) {
 			c.Shards, c.Workers, c.TTL, c.RenewEvery = 128, 12, 15*time.Second, 0
@@ -113,23 +113,23 @@ var presets = []Preset{
 	},
 	{
 		Name: "pause-storm", Title: "Three contenders, TTL 5 s, heavy-tailed pauses up to 9 s",
-		Source: "lesson TTL trade-off: pauses about every 12 s, up to the seed's worst 9 s garbage-collection pause",
+		Source: "lesson TTL trade-off: pauses about every 12 s, up to the worst 9 s garbage-collection pause of the first assessment",
 		Config: preset(func(c *SandboxConfig) {
 			c.TTL, c.RenewEvery = 5*time.Second, 0
 			c.Pauses = PauseDist{Kind: PauseHeavyTail, Every: 12 * time.Second, Scale: time.Second, Alpha: 1.2, Max: 9 * time.Second}
 		}),
 	},
 	{
-		Name: "etcd", Title: "etcd defaults: 60 s session, keepalive every TTL/3, fair queue",
-		Source: "REFERENCE.md: concurrency.Session default TTL 60 s; keepalive every TTL/3; Mutex = fair queue on create revision, the usable token",
+		Name: "etcd", Title: "etcd defaults: 60 s session, keepalive TTL/3 after each answer, fair queue",
+		Source: "etcd 3.7.3, checked against a real etcd by the conformance suite: concurrency.Session default TTL 60 s; the client sends its first keepalive at once, then one TTL/3 after each answer, and looks at its own deadline once a second; Mutex = fair queue on create revision, the usable token (a fresh store is at revision 1)",
 		Config: preset(func(c *SandboxConfig) {
-			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 60*time.Second, 20*time.Second, RecipeEtcd, TokenRevision
+			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 60*time.Second, 0, RecipeEtcd, TokenRevision
 			c.Actions = ActionLog{SystemPause}
 		}),
 	},
 	{
 		Name: "zookeeper", Title: "ZooKeeper defaults: 20 s session (4-40 s allowed), sequential nodes",
-		Source: "REFERENCE.md: session timeout clamped to [2, 20] x tickTime 2 s = 4-40 s (20 s here, 10 ticks); pings after 1/3 idle; predecessor watch; czxid as token",
+		Source: "from ZooKeeper's sources: session timeout clamped to [2, 20] x tickTime 2 s = 4-40 s (20 s here, 10 ticks); pings after 1/3 idle; predecessor watch; czxid as token",
 		Config: preset(func(c *SandboxConfig) {
 			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 20*time.Second, 6667*time.Millisecond, RecipeZooKeeper, TokenRevision
 			c.Actions = ActionLog{SystemPause}
@@ -137,7 +137,7 @@ var presets = []Preset{
 	},
 	{
 		Name: "consul", Title: "Consul defaults: 15 s TTL (expired at 2 x TTL), 15 s lock-delay",
-		Source: "REFERENCE.md: session TTL 15 s, the server arms its timer at 2 x TTL = 30 s; api.Lock renews every TTL/2 = 7.5 s; LockDelay 15 s; LockIndex as token; waiters block on the key (every change wakes them)",
+		Source: "from Consul's sources: session TTL 15 s, the server arms its timer at 2 x TTL = 30 s; api.Lock renews every TTL/2 = 7.5 s; LockDelay 15 s; LockIndex as token; waiters block on the key (every change wakes them)",
 		Config: preset(func(c *SandboxConfig) {
 			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource, c.LockDelay = 30*time.Second, 7500*time.Millisecond, RecipeHerd, TokenGeneration, 15*time.Second
 			c.Actions = ActionLog{SystemPause}
@@ -145,7 +145,7 @@ var presets = []Preset{
 	},
 	{
 		Name: "kubernetes", Title: "Kubernetes leader election: lease 15 s, retry 2 s, nothing checks a token",
-		Source: "REFERENCE.md: client-go LeaseDuration 15 s, RenewDeadline 10 s (not modelled), RetryPeriod 2 s (renew and retry), jitter 1.2; leaseTransitions is not checked by anything, so fencing is off",
+		Source: "from client-go's sources: LeaseDuration 15 s, RenewDeadline 10 s (not modelled), RetryPeriod 2 s (renew and retry), jitter 1.2; leaseTransitions is not checked by anything, so fencing is off",
 		Config: preset(func(c *SandboxConfig) {
 			c.TTL, c.RenewEvery, c.RetryBase, c.RetryJitter = 15*time.Second, 2*time.Second, 2*time.Second, 1.2
 			c.Recipe, c.TokenSource, c.Fencing = RecipeHerd, TokenGeneration, false

@@ -28,8 +28,18 @@ type ProcessConfig struct {
 	Recipe Recipe
 	// TTL is the session lease's time to live.
 	TTL time.Duration
-	// RenewEvery is the keepalive period; zero means TTL/3, as etcd's client.
+	// RenewEvery is the period of a client's own renewal timer, started
+	// at the grant (a loop around etcd's KeepAliveOnce). Zero means etcd's
+	// own KeepAlive client instead: the first keepalive goes out at once,
+	// each next one is due TTL/3 after the previous *response* and is sent
+	// by a loop that wakes every 500 ms (see etcdKeepAlive).
 	RenewEvery time.Duration
+	// DeadlineCheck, for etcd's KeepAlive client, is how often it looks
+	// at its local deadline (etcd: every 1 s, so a client learns of loss
+	// up to a second after its deadline). Zero means that 1 s; a negative
+	// value checks at the deadline itself, which etcd does not do (the
+	// conformance suite uses it to show the difference is visible).
+	DeadlineCheck time.Duration
 	// RetryBase is how long a process waits before campaigning again after
 	// losing its session; RetryJitter spreads it over [RetryBase,
 	// RetryBase*(1+RetryJitter)] so contenders do not retry in lockstep.
@@ -54,11 +64,19 @@ type ProcessConfig struct {
 	// IgnoreLeaseLoss reproduces the is_leader-boolean bug: the process
 	// logs lease loss but keeps acting as leader.
 	IgnoreLeaseLoss bool
+	// ReuseSession reproduces the expired-session bug: the client made
+	// its session once and campaigns again with it after it expired, so
+	// every Lock fails ("requested lease not found") and it never leads
+	// again. A restart (a new life, a new session) cures it.
+	ReuseSession bool
 }
 
 func (c *ProcessConfig) fill() {
-	if c.RenewEvery <= 0 {
-		c.RenewEvery = c.TTL / 3
+	if c.RenewEvery < 0 {
+		c.RenewEvery = 0
+	}
+	if c.DeadlineCheck == 0 {
+		c.DeadlineCheck = etcdDeadlineCheck
 	}
 	if c.RetryBase <= 0 {
 		c.RetryBase = time.Second
@@ -82,13 +100,18 @@ type Process struct {
 	awaiting bool // waiting for a lease grant
 
 	lease    LeaseID
+	stale    LeaseID // ReuseSession: the dead session it keeps using
 	ttl      time.Duration
 	deadline time.Duration // local belief: last renewal arrival + TTL
 	token    int64
 	key      string
+	myRev    int64 // create revision of key
 	watching string
 
-	renewEvery time.Duration // period of the current session
+	renewEvery time.Duration // period of the current session (0: etcd's KeepAlive)
+	keepAlive  bool          // the session's keepalives are live (responses count)
+	nextKA     time.Duration // etcd KeepAlive: when the next keepalive is due
+	loopStart  time.Duration // etcd KeepAlive: when its loops started this life (-1: not yet)
 	keepLease  LeaseID       // the session keepMsg renews
 	keepMsg    Message       // the session's keepalive (shared by every send)
 	batchPos   int
@@ -102,7 +125,7 @@ type Process struct {
 // AddProcess adds a contender that starts campaigning at cfg.StartAt.
 func (s *Sim) AddProcess(cfg ProcessConfig) *Process {
 	cfg.fill()
-	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg}
+	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg, loopStart: -1}
 	s.addClient(p, cfg.StartAt, fnCampaign)
 	s.procs = append(s.procs, p)
 	return p
@@ -163,7 +186,7 @@ func (p *Process) exec(t task) {
 		p.retry()
 	case fnRecheck:
 		if p.state == Candidate && p.key != "" {
-			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Recipe: p.cfg.Recipe})
+			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Rev: p.myRev, Recipe: p.cfg.Recipe})
 		}
 	case fnWork:
 		p.work()
@@ -182,7 +205,7 @@ func (p *Process) handle(m Message) {
 		p.onGrant(m)
 	case keepAliveResp:
 		for _, r := range m.Results {
-			if r.Lease == p.lease {
+			if r.Lease == p.lease && p.keepAlive {
 				p.onRenewal(r)
 			}
 		}
@@ -191,7 +214,7 @@ func (p *Process) handle(m Message) {
 	case watchEvent:
 		if p.state == Candidate && p.key != "" {
 			p.Wakeups++
-			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Recipe: p.cfg.Recipe})
+			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Rev: p.myRev, Recipe: p.cfg.Recipe})
 		}
 	case opResp:
 		switch {
@@ -211,8 +234,14 @@ func (p *Process) campaign() {
 		return
 	}
 	p.setState(Candidate, "campaign for "+p.cfg.Lock)
+	if p.cfg.ReuseSession && p.stale != 0 {
+		// No new session: straight to Lock with the old one.
+		p.lease = p.stale
+		p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
+		return
+	}
 	p.awaiting = true
-	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL})
+	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL, Seconds: p.cfg.Recipe == RecipeEtcd})
 	// A lost grant (partition, drop) must not strand the candidate.
 	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
 }
@@ -223,21 +252,30 @@ func (p *Process) onGrant(m grantResp) {
 	}
 	p.awaiting = false
 	p.stop(tmRetry)
-	p.lease, p.ttl = m.Lease, m.TTL
-	p.deadline = p.sim.now + m.TTL
+	p.lease, p.ttl, p.keepAlive = m.Lease, m.TTL, true
+	// The renew period belongs to the session: a TTL changed meanwhile
+	// applies from the next grant, with its own period.
+	p.renewEvery = 0
+	if p.cfg.RenewEvery > 0 {
+		p.renewEvery = min(p.cfg.RenewEvery, m.TTL/3*2)
+	}
+	if p.renewEvery == 0 {
+		p.startKeepAlive()
+	} else {
+		p.deadline = p.sim.now + m.TTL
+		p.rearm(tmRenew, p.renewEvery, fnRenew)
+	}
 	if p.sim.Trace.on(KindLeaseRenewed) {
 		p.trace(KindLeaseRenewed, S("lease", m.Lease.String()), D("deadline_ms", p.deadline), S("how", "granted"))
 	}
 	p.armDeadline()
-	// The renew period belongs to the session: a TTL changed meanwhile
-	// applies from the next grant, with its own period.
-	p.renewEvery = min(p.cfg.RenewEvery, m.TTL/3*2)
-	p.rearm(tmRenew, p.renewEvery, fnRenew)
 	p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
 }
 
 // renew sends one keepalive and arms the next: the loop runs on its own
-// timer, independent of the work a leader does.
+// timer, independent of the work a leader does. With a fixed period the
+// next one is due a period from now; etcd's KeepAlive loop instead wakes
+// every 500 ms and sends again while no response has moved its due time.
 func (p *Process) renew() {
 	if p.lease == 0 {
 		return
@@ -246,6 +284,13 @@ func (p *Process) renew() {
 		// Made once a session: every keepalive of it is the same message,
 		// and a message is never changed once sent.
 		p.keepLease, p.keepMsg = p.lease, keepAliveReq{Leases: []LeaseID{p.lease}}
+	}
+	if p.renewEvery == 0 {
+		if p.nextKA < p.sim.now || p.sim.now == p.loopStart {
+			p.send(CoordinatorName, p.keepMsg)
+		}
+		p.arm(tmRenew, p.tickAfter(max(p.nextKA, p.sim.now), etcdSendLoop), fnRenew)
+		return
 	}
 	p.send(CoordinatorName, p.keepMsg)
 	p.rearm(tmRenew, p.renewEvery, fnRenew)
@@ -260,10 +305,23 @@ func (p *Process) onRenewal(r keepAliveResult) {
 	if p.sim.Trace.on(KindLeaseRenewed) {
 		p.trace(KindLeaseRenewed, S("lease", r.Lease.String()), D("deadline_ms", p.deadline), S("how", "keepalive"))
 	}
+	if p.renewEvery == 0 {
+		p.nextKA = p.sim.now + r.TTL/3
+		p.arm(tmRenew, p.tickAfter(p.nextKA, etcdSendLoop), fnRenew)
+	}
 	p.armDeadline()
 }
 
-func (p *Process) armDeadline() { p.arm(tmDeadline, p.deadline, fnDeadline) }
+// armDeadline arms the local deadline check. A client with its own timer
+// checks at the deadline; etcd's KeepAlive client finds a passed deadline
+// on its next once-a-second look.
+func (p *Process) armDeadline() {
+	at := p.deadline
+	if p.renewEvery == 0 && p.cfg.DeadlineCheck > 0 {
+		at = p.tickAfter(p.deadline, p.cfg.DeadlineCheck)
+	}
+	p.arm(tmDeadline, at, fnDeadline)
+}
 
 // loseLease ends the session: the process must stop acting at once.
 func (p *Process) loseLease(why string) {
@@ -283,6 +341,10 @@ func (p *Process) loseLease(why string) {
 }
 
 func (p *Process) endSession() {
+	if p.cfg.ReuseSession {
+		p.stale = p.lease
+	}
+	p.keepAlive = false
 	p.stop(tmRenew)
 	p.stop(tmDeadline)
 	p.lease, p.key, p.watching = 0, "", ""
@@ -316,21 +378,28 @@ func (p *Process) onLockStatus(st lockStatus) {
 	}
 	switch {
 	case st.Gone:
-		p.trace(KindSessionLost, S("lock", st.Lock), S("why", ErrSessionExpired.Error()))
-		p.loseLease(ErrSessionExpired.Error())
+		why := ErrSessionExpired.Error()
+		if st.Err != "" {
+			why = st.Err
+		}
+		p.trace(KindSessionLost, S("lock", st.Lock), S("why", why))
+		p.loseLease(why)
 	case st.Err != "":
 		if p.sim.Trace.on(KindNote) {
 			p.trace(KindNote, S("text", "acquire failed: "+st.Err))
 		}
 		p.stepDown("acquire failed")
 	case st.Holder:
-		p.key, p.token, p.watching = st.Key, st.Token, ""
+		p.key, p.myRev, p.token, p.watching = st.Key, st.CreateRev, st.Token, ""
 		p.becomeLeader()
+	case st.Reread:
+		p.key, p.myRev, p.watching = st.Key, st.CreateRev, ""
+		p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Rev: p.myRev, Recipe: p.cfg.Recipe, Reread: true})
 	case st.RetryAfter > 0:
-		p.key = st.Key
+		p.key, p.myRev = st.Key, st.CreateRev
 		p.after(st.RetryAfter, fnRecheck)
 	default:
-		p.key, p.watching = st.Key, st.Watching
+		p.key, p.myRev, p.watching = st.Key, st.CreateRev, st.Watching
 	}
 }
 
@@ -401,7 +470,8 @@ func (p *Process) crash() {
 	if !p.die() {
 		return
 	}
-	p.lease, p.key, p.watching, p.awaiting, p.zombie = 0, "", "", false, false
+	p.lease, p.key, p.watching, p.awaiting, p.zombie, p.stale = 0, "", "", false, false, 0
+	p.loopStart = -1 // a new life is a new client: its loops start afresh
 	p.setState(Follower, "crashed")
 	p.token = 0
 }

@@ -301,6 +301,12 @@ func (c SandboxConfig) Validate() []FieldError {
 	}
 
 	ttlOK := period(FieldTTL, "the TTL", c.TTL, false)
+	if ttlOK && c.Shards == 0 && c.Recipe == RecipeEtcd {
+		if err := CheckEtcdTTL(c.TTL); err != nil {
+			bad(FieldTTL, "%s", err.Error())
+			ttlOK = false
+		}
+	}
 	if period(FieldRenew, "the renew interval", c.RenewEvery, true) && ttlOK && c.RenewEvery >= c.TTL {
 		bad(FieldRenew, "renewing every %s with a TTL of %s lets the lease lapse between renewals: renew more often than the TTL", secs(c.RenewEvery), secs(c.TTL))
 	}

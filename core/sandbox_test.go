@@ -113,7 +113,7 @@ func TestSandboxPolicyBoundary(t *testing.T) {
 		{12 * time.Second, 3 * time.Second, 6 * time.Second, true},                      // 2x3+6 = 12: exactly at the rule
 		{12 * time.Second, 3 * time.Second, 6*time.Second + 10*time.Millisecond, false}, // 10 ms over
 		{12 * time.Second, 3*time.Second + time.Millisecond, 6 * time.Second, false},    // renew 1 ms longer
-		{12*time.Second + 10*time.Millisecond, 3 * time.Second, 6*time.Second + 10*time.Millisecond, true},
+		{13 * time.Second, 3 * time.Second, 7 * time.Second, true},                      // 2x3+7 = 13 (etcd TTLs are whole seconds)
 	} {
 		c := DefaultSandbox()
 		c.TTL, c.RenewEvery = tc.ttl, tc.renew

@@ -45,6 +45,11 @@ func (c ContentionConfig) Validate() error {
 	if err := checkPeriods(c.TTL, max(c.RenewEvery, 0)); err != nil {
 		return err
 	}
+	if c.Recipe == RecipeEtcd {
+		if err := CheckEtcdTTL(c.TTL); err != nil {
+			return err
+		}
+	}
 	if c.RenewEvery < 0 || (c.RenewEvery > 0 && c.RenewEvery >= c.TTL) {
 		return fmt.Errorf("renew interval %s must be positive and shorter than the ttl %s", c.RenewEvery, c.TTL)
 	}

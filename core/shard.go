@@ -291,7 +291,8 @@ const (
 )
 
 // rebalance moves the worker towards its fair share: claim free shards up
-// to ceil(shards/live); release the highest-numbered extras above it; and
+// to ceil(shards/live) (only up to floor(shards/live) while some other
+// live worker is below that floor); release the highest-numbered extras above it; and
 // when some live worker sits below floor(shards/live) while the free pool
 // is empty, give back one shard above the floor so it can be claimed. Every
 // worker applying the same rule bounds the imbalance to one shard.
@@ -322,13 +323,20 @@ func (w *ShardWorker) rebalance(m listShardsResp) {
 	for i, n := range m.Counts {
 		starving = starving || (n < floor && m.Live[i] != w.cfg.Name)
 	}
+	// While another live worker is below the floor, claim only up to the
+	// floor: free shards go to the starving first, and nobody ends two
+	// above another when a failed worker's shards are handed out.
+	limit := target
+	if starving {
+		limit = floor
+	}
 	switch {
-	case have < target && len(m.Free) > 0:
+	case have < limit && len(m.Free) > 0:
 		// Start each worker at a different point of the free list so that
 		// simultaneous claims mostly do not collide.
 		idx := slices.Index(m.Live, w.cfg.Name)
 		start := idx * len(m.Free) / live
-		want := min(target-have, len(m.Free))
+		want := min(limit-have, len(m.Free))
 		claim := make([]int, 0, want)
 		for i := 0; i < want; i++ {
 			claim = append(claim, m.Free[(start+i)%len(m.Free)])

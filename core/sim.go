@@ -79,6 +79,7 @@ const (
 	evAction                  // a learner action
 	evDeliver                 // a message arrives
 	evLockDelay               // a lock-delay ends: recompute the holder
+	evReconnect               // a client's connection to the coordinator comes back
 )
 
 // taskFn names what a node does when a task runs.
@@ -285,6 +286,8 @@ func (s *Sim) fire(t task) {
 		ls := s.Coord.locks[t.str]
 		ls.delayArmed = false
 		s.Coord.recompute(ls)
+	case evReconnect:
+		s.Net.reconnect(t.str, t.n)
 	}
 }
 

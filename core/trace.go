@@ -46,6 +46,8 @@ const (
 	KindPartition    = "net.partition"  // link cut
 	KindHeal         = "net.heal"       // link healed
 	KindHold         = "net.hold"       // what a process sends is held back until until_ms (from, to: "" for any)
+	KindWait         = "msg.wait"       // a message waits in a client's connection that is down (id, to, msg)
+	KindReconnect    = "net.reconnect"  // a client's connection to the coordinator is back (waited, down_ms)
 	KindSetting      = "setting"        // a parameter changed (name, value)
 	KindSessionLost  = "session.lost"   // a queued contender found its key gone (ErrSessionExpired)
 	KindHerdWake     = "herd.wake"      // (unused by recipes that watch predecessors)

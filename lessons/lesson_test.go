@@ -108,11 +108,11 @@ var wrong = map[string][]struct {
 	},
 	"troubleshooting": {
 		{"fencing switched on after the second freeze", nil, core.ActionLog{core.At(85*time.Second, core.Action{Do: "fencing", On: true})}, "shard-fenced"},
-		{"a new TTL still shorter than stall plus renewals", nil, core.ActionLog{
-			core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(6 * time.Second)}),
-			core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(6 * time.Second)}),
+		{"a new TTL no longer than the stall", nil, core.ActionLog{
+			core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(5 * time.Second)}),
+			core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(5 * time.Second)}),
 		}, "report-stable"},
-		{"restart the crashed compact-1 instead", nil, core.ActionLog{core.At(40*time.Second, core.Action{Do: "restart", Proc: "compact-1"})}, "compactor-leader"},
+		{"expire the compactors' leases instead (they are already gone)", nil, core.ActionLog{core.At(45*time.Second, core.Action{Do: "expire", Proc: "compact-2"})}, "compactor-leader"},
 	},
 	"security": {
 		{"a worker deletes a shard key, which it may", nil, core.ActionLog{

@@ -18,13 +18,15 @@ const (
 	reportLock  = "locks/report"
 	reportTTL   = 4 * time.Second
 	reportPause = 5 * time.Second
-	// No leader after an outage: compact-1 crashes, and a network outage
-	// around compact-2 swallows the watch notification that would have
-	// told it that it now holds the lock.
+	// No leader after an outage: a network outage cuts both compactor
+	// clients off from the coordinator for longer than their 12 s TTL.
+	// etcd loses nothing in an outage (requests wait, watches resume), but
+	// the sessions expire, and both clients made their session once and
+	// keep campaigning with the dead one: every Lock is refused.
 	compactLock = "locks/compactor"
 	compactTTL  = 12 * time.Second
-	outageFrom  = 27 * time.Second
-	outageTo    = 31 * time.Second
+	outageFrom  = 20 * time.Second
+	outageTo    = 40 * time.Second
 )
 
 var (
@@ -36,9 +38,11 @@ func troubleshootingScript() core.ActionLog {
 	log := core.ActionLog{
 		core.At(10*time.Second, core.Action{Do: "pause", Proc: "worker-00", For: core.Duration(tsWorkerPause)}),
 		core.At(60*time.Second, core.Action{Do: "pause", Proc: "worker-00", For: core.Duration(tsWorkerPause)}),
-		core.At(20*time.Second, core.Action{Do: "crash", Proc: "compact-1"}),
-		core.At(outageFrom, core.Action{Do: "partition", Proc: "compact-2", Peer: core.CoordinatorName}),
-		core.At(outageTo, core.Action{Do: "heal", Proc: "compact-2", Peer: core.CoordinatorName}),
+	}
+	for _, n := range compactNames {
+		log = append(log,
+			core.At(outageFrom, core.Action{Do: "partition", Proc: n, Peer: core.CoordinatorName}),
+			core.At(outageTo, core.Action{Do: "heal", Proc: n, Peer: core.CoordinatorName}))
 	}
 	// Load: each report process stalls every 20 s, the two 10 s apart.
 	for t := 15 * time.Second; t < 110*time.Second; t += 20 * time.Second {
@@ -66,9 +70,9 @@ var troubleshooting = &Lesson{
 		"Three systems share this coordinator and each has an incident in progress. Diagnose each one from the trace (the coordinator's revision history, the renewal and expiry log, the tokens on writes) and apply the fix. Nothing you do to one touches the others.",
 		"Two workers on one shard. worker-00 and worker-01 split four stream shards, each under its own lease, and commit offsets with the shard's token. worker-00 sometimes freezes for 20 s. Compare the tokens on its offset commits with the tokens the coordinator issued for the same shards, and look at what the offset store does with the older ones.",
 		"Leadership flapping. report-1 and report-2 elect a leader for the nightly report with a 4 s TTL, and under load each stalls for 5 s every 20 s. Look at the lease expiries: whose lease, and was that process dead or frozen? The fix must outlast the stalls, and a new TTL only applies to a process's next session.",
-		"No leader after an outage. compact-1 held the compactor lock and crashed at 20 s; compact-2 was next in line, but a network outage cut it off from 27 s to 31 s. Ask the coordinator who holds the lock, then ask compact-2 what it thinks it is doing. A client whose notification was lost has to throw its session away and start over.",
+		"No leader after an outage. compact-1 held the compactor lock, with compact-2 queued behind it. From 20 s to 40 s a network outage cut both off from the coordinator, longer than their 12 s TTL. The outage itself lost nothing: etcd's client holds its requests until the connection is back, and a watch resumes from the revision it had reached. Yet after the outage nobody leads. Read what each client sends once it reconnects and what the coordinator answers.",
 	},
-	Recap: "Each symptom had a cause the trace could prove. The shard was processed twice because a frozen worker woke with old tokens and the store did not check them: fencing at the storage boundary made it harmless. The report leader flapped because its TTL was shorter than real stalls: a TTL with margin, taking effect with each new session, stopped it. The compactor had no leader because the coordinator had already made compact-2 the holder but the notification died in the outage and the client never re-read the lock: recreating the session recovered it. Real clients should re-read the lock after every reconnect and retry with jitter.",
+	Recap: "Each symptom had a cause the trace could prove. The shard was processed twice because a frozen worker woke with old tokens and the store did not check them: fencing at the storage boundary made it harmless. The report leader flapped because its TTL was shorter than real stalls: a TTL with margin, taking effect with each new session, stopped it. The compactor had no leader because both sessions expired during the outage and each client kept campaigning with its dead session: etcd refused every Lock with \"requested lease not found\". A restarted client opened a new session and led at once. A real client watches its session (Session.Done() in etcd's Go client) and makes a new one when it ends.",
 	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
 		s := core.NewSim(seed)
 		s.AddOffsetStore("offsets", 4, false)
@@ -82,7 +86,7 @@ var troubleshooting = &Lesson{
 			s.AddProcess(core.ProcessConfig{Name: n, Lock: reportLock, TTL: reportTTL, StartAt: time.Duration(i) * 300 * time.Millisecond})
 		}
 		for i, n := range compactNames {
-			s.AddProcess(core.ProcessConfig{Name: n, Lock: compactLock, Recipe: core.RecipeZooKeeper, TTL: compactTTL, StartAt: time.Duration(i) * 300 * time.Millisecond})
+			s.AddProcess(core.ProcessConfig{Name: n, Lock: compactLock, TTL: compactTTL, StartAt: time.Duration(i) * 300 * time.Millisecond, ReuseSession: true})
 		}
 		return s, nil
 	},
@@ -129,7 +133,7 @@ var troubleshooting = &Lesson{
 		{
 			ID:     "compactor-leader",
 			Text:   "No leader: after the outage, get a compactor process to lead again.",
-			Proved: "Once its stale session was gone, the compactor client campaigned afresh, re-read the lock and became leader.",
+			Proved: "The restarted client threw its dead session away, opened a new one, and its Lock succeeded: the lock had been free since the old sessions expired.",
 			Met: func(w *World) bool {
 				for _, e := range w.Sim.Trace.Filter(core.KindState) {
 					if e.At > outageTo && e.Get("to") == core.Leader.String() && strings.HasPrefix(e.Actor, "compact-") {
@@ -141,14 +145,15 @@ var troubleshooting = &Lesson{
 		},
 	},
 	Hints: []string{
-		"Shard: find offset.commit events from worker-00 after it wakes and compare their tokens with the shard tokens in the coordinator's lock.holder events. Report: each lease.expire of a report process falls during its pause. Compactor: the coordinator's lock.holder says compact-2, but compact-2's state is still candidate, and a WatchEvent to it was dropped during the partition.",
-		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: give both report processes a TTL of at least 15 s (renewing every 5 s: 2 x 5 + 5 <= 15); each picks it up at its next session. Compactor: revoke compact-2's session (expire its lease) so it has to start over.",
-		"At 10 s switch fencing on. Set each report process's TTL to 15 s while it is frozen (its old session is lost anyway): report-1 at 16 s, report-2 at 26 s. At 40 s expire the lease of compact-2.",
+		"Shard: find offset.commit events from worker-00 after it wakes and compare their tokens with the shard tokens in the coordinator's lock.holder events. Report: each lease.expire of a report process falls during its pause. Compactor: after 40 s the messages that waited in the connections go out, the sessions are already gone (lease.expire during the outage), and every session.lost line after that says \"requested lease not found\": the clients keep using their expired sessions.",
+		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: give both report processes a TTL of at least 15 s (renewing every 5 s: 2 x 5 + 5 <= 15); each picks it up at its next session. Compactor: the clients never make a new session by themselves. Restart one of them (crash it, then restart): a new life opens a new session.",
+		"At 10 s switch fencing on. Set each report process's TTL to 15 s while it is frozen (its old session is lost anyway): report-1 at 16 s, report-2 at 26 s. At 45 s crash compact-2 and restart it at 46 s.",
 	},
 	Solution: core.ActionLog{
 		core.At(10*time.Second, core.Action{Do: "fencing", On: true}),
 		core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(15 * time.Second)}),
 		core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(15 * time.Second)}),
-		core.At(40*time.Second, core.Action{Do: "expire", Proc: "compact-2"}),
+		core.At(45*time.Second, core.Action{Do: "crash", Proc: "compact-2"}),
+		core.At(46*time.Second, core.Action{Do: "restart", Proc: "compact-2"}),
 	},
 }

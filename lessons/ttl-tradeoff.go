@@ -109,14 +109,27 @@ func TTLSweep(seed uint64, ttls []time.Duration, pm PauseModel) ([]SweepPoint, e
 		s.RunUntil(pm.Until + pm.Max + 2*ttl)
 		p.FalseFailovers = falseFailovers(s.Trace, s.Now())
 
-		// No pauses: A leads throughout and renews a few milliseconds
-		// after each multiple of TTL/3; it crashes just after one.
+		// No pauses: A leads throughout. It crashes 50 ms after the
+		// coordinator renews its lease for the first time after 30 s,
+		// read from a dry run: the renewal bought a whole TTL.
 		s, err = ttlWorld(seed, ttl, PauseModel{})
 		if err != nil {
 			return nil, err
 		}
-		renew := ttl / 3
-		crash := (30*time.Second/renew+1)*renew + 50*time.Millisecond
+		s.RunUntil(30*time.Second + ttl)
+		crash := time.Duration(-1)
+		for _, e := range s.Trace.Filter(core.KindLeaseRenew) {
+			if e.At > 30*time.Second && e.Get("owner") == "A" {
+				crash = e.At + 50*time.Millisecond
+				break
+			}
+		}
+		if crash < 0 {
+			return nil, fmt.Errorf("ttl %s: A never renewed after 30 s", ttl)
+		}
+		if s, err = ttlWorld(seed, ttl, PauseModel{}); err != nil {
+			return nil, err
+		}
 		s.ScheduleAction(crash, core.Action{Do: "crash", Proc: "A"})
 		s.RunUntil(crash + 2*ttl + time.Second)
 		for _, e := range s.Trace.Filter(core.KindHolder) {
@@ -167,10 +180,10 @@ var ttlTradeoff = &Lesson{
 	Title: "Short or long TTL: failover time against false failovers",
 	Intro: []string{
 		"The TTL is a bet on how long silence means death. A short one hands a crashed leader's lock on quickly, but it also deposes live leaders that merely stalled. A long one rides out stalls and leaves a crashed leader's lock unowned for longer.",
-		"Here A, B and C contend for one lock and renew every TTL/3, as etcd's client does. For the first 100 s each of them freezes about every 20 s, for 1 to 9 s (the worst garbage-collection pause in the seed's first assessment question). The pauses are drawn from the seed, the same for every TTL you try.",
+		"Here A, B and C contend for one lock and renew every TTL/3, as etcd's client does. For the first 100 s each of them freezes about every 20 s, for 1 to 9 s (the worst garbage-collection pause in the first assessment question). The pauses come from a fixed random seed, the same for every TTL you try.",
 		"The chart beside the run is TTLSweep: for each TTL, the failover time after a real crash and the number of false failovers under these pauses. Your bounds: no false failover during the storm, and after a crash a new leader within 20 s.",
 	},
-	Recap: "A false failover happens when a pause starting just after a renewal outlasts what is left of the lease, roughly when the pause exceeds two thirds of the TTL with renewals at TTL/3. Failover after a crash takes the whole TTL (plus the coordinator's sweep), because the last renewal just before the crash bought a full TTL. So the window is set by measured pauses at one end and the outage you can afford at the other. The seed's rule (2 x renew + pause <= ttl) would ask for 27 s here: it adds room for one lost renewal on top, which no chart of pauses alone will show you.",
+	Recap: "A false failover happens when a pause starting just after a renewal outlasts what is left of the lease, roughly when the pause exceeds two thirds of the TTL with renewals at TTL/3. Failover after a crash takes the whole TTL (plus the coordinator's sweep), because the last renewal just before the crash bought a full TTL. So the window is set by measured pauses at one end and the outage you can afford at the other. The lease-policy rule (2 x renew + pause <= ttl) would ask for 27 s here: it adds room for one lost renewal on top, which no chart of pauses alone will show you.",
 	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
 		return ttlWorld(seed, k.Seconds("ttl"), ttlStorm)
 	},

@@ -16,7 +16,7 @@ func TestRunPresetKubernetesDeposesTheFrozenLeader(t *testing.T) {
 		"preset kubernetes: ", "LeaseDuration 15 s",
 		`invariant "one holder per lock": holds`,
 		`invariant "no stale write accepted": broke at t=80.005s`,
-		`invariant "at most one believer per lock or shard": broke at t=73.517s (A and B both believed they held leader)`,
+		`invariant "at most one believer per lock or shard": broke at t=73.516s (A and B both believed they held leader)`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
