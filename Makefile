@@ -9,6 +9,8 @@
 #   make test-desktop  display tests and the desktop screenshot under Xvfb
 #   make test-wasm     core's determinism tests and the browser progress store,
 #                      compiled to wasm and run in headless Chromium
+#   make test-conform  the simulator against a real (embedded) etcd 3.7.3
+#   make conform       the same suite as a report: both sides, side by side
 
 GO         ?= go
 STATICCHECK ?= staticcheck
@@ -33,7 +35,7 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './e2e/*' -not -path './.gi
 DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
 PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
 
-.PHONY: wasm serve desktop test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop
+.PHONY: wasm serve desktop conform test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform
 
 ## Builds
 
@@ -56,10 +58,15 @@ serve: wasm
 desktop:
 	$(GO) run ./cmd/leaselab
 
+# conform/ is its own module (etcd's dependencies stay out of the lab's).
+# ARGS=--endpoints host:port,... runs it against a cluster you started.
+conform:
+	cd conform && $(GO) run ./cmd/conform $(ARGS)
+
 ## Checks and tests. `test` is a list of prerequisites: add core and lesson
 ## targets to it.
 
-test: fmt-check vet staticcheck test-plain test-wasm test-browser test-desktop
+test: fmt-check vet staticcheck test-plain test-conform test-wasm test-browser test-desktop
 
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go'))"; \
@@ -68,16 +75,23 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/
+	cd conform && $(GO) vet ./...
 
 staticcheck:
 	$(STATICCHECK) ./...
 	GOOS=js GOARCH=wasm $(STATICCHECK) ./wasm/
+	cd conform && $(STATICCHECK) ./...
 
 test-plain:
 	$(GO) test $(PLAIN_PKGS)
 
 test-ui:
 	$(GO) test ./game/ui/... ./cmd/labctl/...
+
+# Each scenario runs on its own embedded etcd (free loopback ports, a
+# temporary data directory), all in parallel: about a minute of wall time.
+test-conform:
+	cd conform && $(GO) test -count=1 -timeout 10m ./...
 
 # The same seed must give the same trace hash in the browser as natively:
 # core's golden-hash tests, compiled to wasm and run inside Chromium. The

@@ -1,0 +1,155 @@
+package conform
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Result is one scenario run on both sides and compared.
+type Result struct {
+	Scenario  *Scenario
+	Etcd, Sim *Run
+	Diffs     []string
+}
+
+// Conforms reports whether the two sides agreed.
+func (r *Result) Conforms() bool { return len(r.Diffs) == 0 }
+
+// Compare runs the simulator side of sc and compares it with a real run.
+func Compare(sc *Scenario, real *Run, opt SimOptions) (*Result, error) {
+	sim, err := RunSim(sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Scenario: sc, Etcd: real, Sim: sim, Diffs: Diff(sc, real, sim)}, nil
+}
+
+// Report renders a result: the side-by-side trace, the figures table when
+// the scenario has one, and the verdict.
+func (r *Result) Report() string {
+	var b strings.Builder
+	b.WriteString(SideBySide(r.Scenario, r.Etcd, r.Sim))
+	if t := Figures(r.Scenario, r.Etcd, r.Sim); t != "" {
+		b.WriteString(t)
+	}
+	if r.Conforms() {
+		fmt.Fprintf(&b, "  conforms: same events in the same order, same tokens and revisions (offsets from %d and %d), times within %s\n\n",
+			r.Etcd.Base, r.Sim.Base, secs(tolerance(r.Scenario)))
+	} else {
+		fmt.Fprintf(&b, "  DIFFERS (%d):\n", len(r.Diffs))
+		for _, d := range r.Diffs {
+			b.WriteString("    " + d + "\n")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func tolerance(sc *Scenario) time.Duration {
+	if sc.Tolerance == 0 {
+		return DefaultTolerance
+	}
+	return sc.Tolerance
+}
+
+// figure is one measured quantity of a run, or ok false if the run does
+// not show it.
+type figure struct {
+	name string
+	get  func(r *Run) (string, bool)
+}
+
+// Figures is the table of the stalled-connection scenario (A holds, its
+// connection stalls, B is queued), times from A's last keepalive response
+// before the stall; "" for other scenarios.
+func Figures(sc *Scenario, real, sim *Run) string {
+	if sc.Name != "stalled-connection" {
+		return ""
+	}
+	var stall time.Duration
+	for _, st := range sc.Steps {
+		if st.Do == "stall" {
+			stall = st.At
+		}
+	}
+	find := func(r *Run, who, what string, after time.Duration) (Obs, bool) {
+		for _, o := range r.Obs {
+			if o.Who == who && o.What == what && o.At >= after {
+				return o, true
+			}
+		}
+		return Obs{}, false
+	}
+	lastKA := func(r *Run) (time.Duration, bool) {
+		at, ok := time.Duration(0), false
+		for _, o := range r.Obs {
+			if o.Who == "A" && o.What == "keepalive" && o.At < stall {
+				at, ok = o.At, true
+			}
+		}
+		return at, ok
+	}
+	since := func(who, what string) func(r *Run) (string, bool) {
+		return func(r *Run) (string, bool) {
+			ka, ok := lastKA(r)
+			o, found := find(r, who, what, stall)
+			if !ok || !found {
+				return "", false
+			}
+			return fmt.Sprintf("+%.3f s", (o.At - ka).Seconds()), true
+		}
+	}
+	figs := []figure{
+		{"keepalive interval", func(r *Run) (string, bool) {
+			var ka []time.Duration
+			for _, o := range r.Obs {
+				if o.Who == "A" && o.What == "keepalive" && o.At < stall {
+					ka = append(ka, o.At)
+				}
+			}
+			if len(ka) < 2 {
+				return "", false
+			}
+			return fmt.Sprintf("%.3f s", (ka[len(ka)-1]-ka[0]).Seconds()/float64(len(ka)-1)), true
+		}},
+		{"first keepalive after grant", func(r *Run) (string, bool) {
+			g, ok1 := find(r, "A", "granted", 0)
+			k, ok2 := find(r, "A", "keepalive", 0)
+			return fmt.Sprintf("+%.3f s", (k.At - g.At).Seconds()), ok1 && ok2
+		}},
+		{"server deletes A's key", since("A", "deleted")},
+		{"B acquires", since("B", "acquired")},
+		{"A learns it lost the lease", since("A", "lost")},
+		{"A learns, relative to B holding", func(r *Run) (string, bool) {
+			l, ok1 := find(r, "A", "lost", stall)
+			b, ok2 := find(r, "B", "acquired", stall)
+			d := (l.At - b.At).Seconds()
+			word := "after"
+			if d < 0 {
+				word, d = "before", -d
+			}
+			return fmt.Sprintf("%.2f s %s", d, word), ok1 && ok2
+		}},
+		{"tokens A / B", func(r *Run) (string, bool) {
+			a, ok1 := find(r, "A", "acquired", 0)
+			b, ok2 := find(r, "B", "acquired", 0)
+			return fmt.Sprintf("%d / %d", a.Token, b.Token), ok1 && ok2
+		}},
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n  %-34s %-16s %-16s\n", "measure (from A's last keepalive)", "real etcd", "simulator")
+	for _, f := range figs {
+		x, ok1 := f.get(real)
+		y, ok2 := f.get(sim)
+		if !ok1 {
+			x = "-"
+		}
+		if !ok2 {
+			y = "-"
+		}
+		fmt.Fprintf(&b, "  %-34s %-16s %-16s\n", f.name, x, y)
+	}
+	b.WriteString("\n")
+	return b.String()
+}

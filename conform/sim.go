@@ -1,0 +1,201 @@
+package conform
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"leaselab/core"
+)
+
+// SimOptions changes how the simulator runs a scenario.
+type SimOptions struct {
+	Seed uint64
+	// DeadlineCheck overrides core.ProcessConfig.DeadlineCheck: a
+	// negative value checks the client's deadline at the deadline itself,
+	// which etcd does not do (the suite's own test uses it to prove that
+	// a model change is caught).
+	DeadlineCheck time.Duration
+}
+
+// lockName is the lock every lock and election scenario contends for.
+const lockName = "lock"
+
+// RunSim runs sc in LeaseLab's simulator and returns what it observed.
+func RunSim(sc *Scenario, opt SimOptions) (*Run, error) {
+	s := core.NewSim(opt.Seed)
+	s.Coord.TokenSource = core.TokenRevision
+	var log core.ActionLog
+	var direct []Step // steps the simulator runs by calling its API at their time
+	if sc.Kind != "leases" {
+		s.AddRegister("storage", true)
+		for i, n := range sc.Clients {
+			s.AddProcess(core.ProcessConfig{
+				Name: n, Lock: lockName, TTL: time.Duration(sc.TTL) * time.Second,
+				StartAt: time.Duration(i) * sc.Stagger, Target: "storage",
+				ReuseSession: sc.ReuseSession, DeadlineCheck: opt.DeadlineCheck,
+			})
+			s.Net.SetDelay(n, core.CoordinatorName, sc.delay(), 0)
+		}
+	}
+	for _, st := range sc.Steps {
+		at := func(a core.Action) { log = append(log, core.At(st.At, a)) }
+		switch st.Do {
+		case "pause":
+			at(core.Action{Do: "pause", Proc: st.Proc, For: core.Duration(st.For)})
+		case "stall":
+			at(core.Action{Do: "delay", Proc: st.Proc, Peer: core.CoordinatorName, For: core.Duration(st.For)})
+			at(core.Action{Do: "delay", Proc: core.CoordinatorName, Peer: st.Proc, For: core.Duration(st.For)})
+		case "cut":
+			at(core.Action{Do: "partition", Proc: st.Proc, Peer: core.CoordinatorName})
+			log = append(log, core.At(st.At+st.For, core.Action{Do: "heal", Proc: st.Proc, Peer: core.CoordinatorName}))
+		case "release", "resign":
+			at(core.Action{Do: "release", Proc: st.Proc})
+		case "write":
+			at(core.Action{Do: "write", Proc: st.Proc, Value: st.Proc})
+		case "revoke":
+			if sc.Kind == "leases" {
+				direct = append(direct, st)
+			} else {
+				at(core.Action{Do: "expire", Proc: st.Proc})
+			}
+		case "grant", "put", "proclaim":
+			direct = append(direct, st)
+		default:
+			return nil, fmt.Errorf("scenario %s: unknown step %q", sc.Name, st.Do)
+		}
+	}
+	s.Schedule(log)
+	leases := map[string]core.LeaseID{}
+	for _, st := range direct {
+		s.RunUntil(st.At)
+		c := s.Coord
+		switch st.Do {
+		case "grant":
+			leases[st.Lease] = c.Grant("admin", core.WholeSeconds(time.Duration(st.TTL)*time.Second)).ID
+		case "put":
+			if err := c.Put("admin", st.Key, "", leases[st.Lease]); err != nil {
+				return nil, err
+			}
+		case "revoke":
+			c.Revoke(leases[st.Lease], false, "revoked by admin")
+		case "proclaim":
+			// concurrency.Election.Proclaim: a put of the leader's own key,
+			// if it still has the create revision it campaigned with.
+			p := s.Process(st.Proc)
+			key := lockName + "/" + p.LeaseID().String()
+			cmp := []core.Compare{{Key: key, Target: "create_revision", Int: p.Token()}}
+			if _, err := c.Txn(st.Proc, cmp, []core.TxnOp{{Put: true, Key: key, Value: st.Value, Lease: p.LeaseID()}}, nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	s.RunUntil(sc.Until)
+	if errs := s.ActionErrors(); len(errs) > 0 {
+		return nil, fmt.Errorf("scenario %s: %v", sc.Name, errs[0])
+	}
+	r := &Run{Side: "sim", Base: core.FreshRevision, Obs: simObs(sc, s.Trace)}
+	r.sort()
+	return r, nil
+}
+
+// simObs reads the learner-visible events out of a simulator trace.
+func simObs(sc *Scenario, t *core.Trace) []Obs {
+	var out []Obs
+	owner := map[string]string{}   // key -> its writer
+	modRev := map[string]int64{}   // key -> its last put's revision
+	value := map[string]string{}   // key -> its value now
+	ttl := map[string]int64{}      // lease -> granted TTL in seconds
+	holder := ""                   // election: the leader key
+	var deleted *Obs               // deletes of one revision, grouped
+	var lastSessionLost core.Event // a session.lost and the lease.lost it causes are one event
+	for _, e := range t.Events {
+		if deleted != nil && (e.Kind != core.KindDelete || e.Int("rev") != deleted.Token) {
+			out = append(out, *deleted)
+			deleted = nil
+		}
+		switch e.Kind {
+		case core.KindLeaseGrant:
+			// A client sees its grant when the answer arrives (below); an
+			// admin's grant is a direct call.
+			if e.Get("owner") == "admin" {
+				out = append(out, Obs{At: e.At, Who: "admin", What: "granted", N: e.Int("ttl_ms") / 1000})
+			} else {
+				ttl[e.Get("lease")] = e.Int("ttl_ms") / 1000
+			}
+		case core.KindLeaseRenewed:
+			switch e.Get("how") {
+			case "keepalive":
+				out = append(out, Obs{At: e.At, Who: e.Actor, What: "keepalive"})
+			case "granted":
+				out = append(out, Obs{At: e.At, Who: e.Actor, What: "granted", N: ttl[e.Get("lease")]})
+			}
+		case core.KindState:
+			if e.Get("to") == core.Leader.String() {
+				out = append(out, Obs{At: e.At, Who: e.Actor, What: "acquired", Token: e.Int("token")})
+			}
+		case core.KindSessionLost:
+			lastSessionLost = e
+			if why := e.Get("why"); why == core.ErrSessionExpired.Error() {
+				out = append(out, Obs{At: e.At, Who: e.Actor, What: "session-expired"})
+			} else {
+				out = append(out, Obs{At: e.At, Who: e.Actor, What: "refused", Note: why})
+			}
+		case core.KindLeaseLost:
+			if lastSessionLost.Actor == e.Actor && lastSessionLost.At == e.At {
+				continue
+			}
+			out = append(out, Obs{At: e.At, Who: e.Actor, What: "lost"})
+		case core.KindWrite:
+			what := "write-accepted"
+			if e.Get("result") != core.Accepted {
+				what = "write-rejected"
+			}
+			out = append(out, Obs{At: e.At, Who: e.Get("from"), What: what, Token: e.Int("token")})
+		case core.KindNote:
+			if strings.HasPrefix(e.Get("text"), "write ") && strings.Contains(e.Get("text"), "refused: not leader") {
+				out = append(out, Obs{At: e.At, Who: e.Actor, What: "write-refused"})
+			}
+		case core.KindPut:
+			key := e.Get("key")
+			if _, ok := owner[key]; !ok {
+				owner[key] = e.Get("value") // the creator; a proclaim changes only the value
+			}
+			modRev[key], value[key] = e.Int("rev"), e.Get("value")
+			if sc.Kind == "leases" {
+				out = append(out, Obs{At: e.At, Who: key, What: "put", Token: e.Int("rev")})
+			}
+			if sc.Kind == "election" && key == holder {
+				out = append(out, Obs{At: e.At, Who: ownerOf(owner, key), What: "leader", Token: e.Int("rev"), Note: e.Get("value")})
+			}
+		case core.KindDelete:
+			if deleted == nil {
+				who := ownerOf(owner, e.Get("key"))
+				if sc.Kind == "leases" {
+					who = "store"
+				}
+				deleted = &Obs{At: e.At, Who: who, What: "deleted", Token: e.Int("rev")}
+			}
+			deleted.N++
+			delete(owner, e.Get("key"))
+		case core.KindHolder:
+			if sc.Kind == "election" {
+				holder = e.Get("key")
+				out = append(out, Obs{At: e.At, Who: e.Get("owner"), What: "leader", Token: modRev[holder], Note: value[holder]})
+			}
+		}
+	}
+	if deleted != nil {
+		out = append(out, *deleted)
+	}
+	return out
+}
+
+// ownerOf names a lock key's owner: the simulator's processes write their
+// own name as the value.
+func ownerOf(owner map[string]string, key string) string {
+	if o := owner[key]; o != "" {
+		return o
+	}
+	return key
+}
