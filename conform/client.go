@@ -71,7 +71,7 @@ func (r *etcdRun) newClient(ctx context.Context, name string, endpoints []string
 			c.proxy.close()
 			return nil, err
 		}
-		p.Delay = r.sc.delay()
+		p.Delay = r.sc.delay(name)
 		c.proxy = append(c.proxy, p)
 		addrs = append(addrs, p.Addr())
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // runReal starts a fresh embedded etcd for one scenario (so its revisions
@@ -58,4 +60,36 @@ func TestUnknownStepIsRefused(t *testing.T) {
 	_, err := RunSim(&Scenario{Name: "bad", Kind: "lock", TTL: 5, Clients: []string{"A"}, Steps: []Step{{Do: "explode", Proc: "A"}}, Until: time.Second}, SimOptions{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `unknown step "explode"`)
+}
+
+// Successive grants on one etcd member get increasing lease IDs, two
+// apart (each grant takes a request ID and a lease ID from one generator),
+// under the member's 16-bit prefix; the simulator's IDs have that shape.
+func TestLeaseIDsHaveOneMembersShape(t *testing.T) {
+	srv, err := StartServer("", "", "")
+	require.NoError(t, err)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cli, err := dial(ctx, []string{srv.Client})
+	require.NoError(t, err)
+	defer cli.Close()
+	var real []int64
+	for range 3 {
+		resp, err := cli.Grant(ctx, 5)
+		require.NoError(t, err)
+		real = append(real, int64(resp.ID))
+	}
+	s := core.NewSim(1)
+	var sim []int64
+	for range 3 {
+		sim = append(sim, int64(s.Coord.Grant("admin", 5*time.Second).ID))
+	}
+	for _, ids := range [][]int64{real, sim} {
+		assert.Equal(t, ids[0]+2, ids[1], "%x", ids)
+		assert.Equal(t, ids[1]+2, ids[2], "%x", ids)
+		assert.Equal(t, ids[0]>>48, ids[2]>>48, "one member prefix: %x", ids)
+		assert.Positive(t, ids[0])
+	}
+	t.Logf("etcd lease IDs %x, simulator %x", real, sim)
 }

@@ -35,7 +35,7 @@ func RunSim(sc *Scenario, opt SimOptions) (*Run, error) {
 				StartAt: time.Duration(i) * sc.Stagger, Target: "storage",
 				ReuseSession: sc.ReuseSession, DeadlineCheck: opt.DeadlineCheck,
 			})
-			s.Net.SetDelay(n, core.CoordinatorName, sc.delay(), 0)
+			s.Net.SetDelay(n, core.CoordinatorName, sc.delay(n), 0)
 		}
 	}
 	for _, st := range sc.Steps {

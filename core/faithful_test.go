@@ -1094,3 +1094,30 @@ func TestRestartedContenderLeavesNoStaleWatch(t *testing.T) {
 		})
 	}
 }
+
+// A fresh etcd store is at revision 1, so the first key written gets
+// create revision 2 (measured on etcd 3.7.3; conform/ checks it).
+func TestFreshStoreStartsAtRevisionOne(t *testing.T) {
+	s := NewSim(1)
+	require.Equal(t, int64(1), s.Coord.Rev)
+	require.NoError(t, s.Coord.Put("admin", "k", "v", 0))
+	assert.Equal(t, int64(2), s.Coord.Get("k").CreateRev)
+}
+
+// On one member, lease IDs increase with every grant (each takes two
+// request IDs) and with every other proposal between them, and carry the
+// member's ID in their top bits: increasing, so easily mistaken for
+// tokens, though nothing orders them across members.
+func TestLeaseIDsIncreaseOnOneMember(t *testing.T) {
+	s := NewSim(7)
+	a := s.Coord.Grant("a", 5*time.Second).ID
+	b := s.Coord.Grant("b", 5*time.Second).ID
+	require.NoError(t, s.Coord.Put("admin", "k", "v", 0))
+	c := s.Coord.Grant("c", 5*time.Second).ID
+	assert.Equal(t, a+2, b, "a grant takes two request IDs")
+	assert.Equal(t, b+3, c, "a put between grants takes one more")
+	assert.Positive(t, int64(a))
+	assert.Equal(t, int64(a)>>48, int64(c)>>48, "one member's prefix")
+	assert.Len(t, a.String(), 16, "printed as etcd prints them")
+	assert.NotEqual(t, int64(NewSim(8).Coord.Grant("a", 5*time.Second).ID)>>48, int64(a)>>48, "another seed, another member")
+}

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"leaselab/core"
 )
 
@@ -261,5 +264,18 @@ func TestLeasesKnobCheck(t *testing.T) {
 	}
 	if _, err := leases.StartWith(1, bad, nil); err == nil {
 		t.Error("renew = ttl was accepted by Setup")
+	}
+}
+
+// The shards lesson's balance goal does not hang on a lucky seed: a failed
+// worker's shards are handed out evenly whatever the seed.
+func TestShardsFailoverStaysBalancedOnEverySeed(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		w, err := shards.EvaluateWith(seed, shards.SolutionKnobs, shards.Solution)
+		require.NoError(t, err)
+		f, ok := measureFailover(w)
+		require.True(t, ok, "seed %d: a single-worker failover", seed)
+		assert.LessOrEqual(t, f.Max-f.Min, 1, "seed %d: %+v", seed, f)
+		assert.Zero(t, f.Others, "seed %d: only the failed worker's shards move", seed)
 	}
 }

@@ -318,6 +318,9 @@ func Narrate(e *core.Event) string {
 		return fmt.Sprintf("link %s - %s cut", e.Get("a"), e.Get("b"))
 	case core.KindHeal:
 		return fmt.Sprintf("link %s - %s healed", e.Get("a"), e.Get("b"))
+	case core.KindReconnect:
+		return fmt.Sprintf("%s reconnected to the coordinator after %s; %d waiting messages went out", e.Actor,
+			core.FormatTime(time.Duration(e.Int("down_ms"))*time.Millisecond), e.Int("waited"))
 	case core.KindHold:
 		return fmt.Sprintf("the network holds what %s sends until t=%s", holdWhat(e), core.FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
 	case core.KindDenied:

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"leaselab/core"
 	"leaselab/lessons"
 )
@@ -255,4 +257,12 @@ func TestGoalsMetStayMetAcrossAKnobChange(t *testing.T) {
 	if g := lb.Goals(); g[0].Met || g[1].Met {
 		t.Errorf("after Restart: %+v", g)
 	}
+}
+
+// A cut connection is narrated when it comes back: who reconnected, how
+// long it was down and how much had waited in it (the numbers are the
+// trace's).
+func TestNarrateReconnect(t *testing.T) {
+	e := core.Event{Actor: "B", Kind: core.KindReconnect, Fields: []core.Field{core.I("waited", 2), core.D("down_ms", 5160*time.Millisecond)}}
+	assert.Equal(t, "B reconnected to the coordinator after 5.160s; 2 waiting messages went out", Narrate(&e))
 }
