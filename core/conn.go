@@ -135,6 +135,17 @@ func (n *Network) reconnect(name string, gen int) {
 	}
 }
 
+// Connection reports whether client's connection to the coordinator is
+// down (cut, or healed but not yet reconnected) and how many messages
+// wait in it.
+func (n *Network) Connection(client string) (down bool, waiting int) {
+	c := n.conns[client]
+	if c == nil {
+		return false, 0
+	}
+	return true, len(c.waiting)
+}
+
 // cloneConns copies the down connections of a world being cloned.
 func cloneConns(src map[string]*conn) map[string]*conn {
 	if len(src) == 0 {

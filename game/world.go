@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -858,8 +859,17 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	if tag != "" {
 		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, th.Background)
 	}
-	if p.Cut && !w.single {
-		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, "link cut", th.Reject, th.Background)
+	if conn := p.ConnTag(); conn != "" && !w.single {
+		// Above the condition tag, if any; and a row higher than a
+		// neighbour's own connection tag, so two never overlap.
+		y := c.Y - ring - s.U(10)
+		if tag != "" {
+			y -= s.U(18)
+		}
+		if i := slices.IndexFunc(w.view.Procs, func(q lab.ProcView) bool { return q.Name == p.Name }); i%2 == 1 && w.view.Procs[i-1].ConnTag() != "" {
+			y -= s.U(18)
+		}
+		pill(dst, s, ui.Point{X: c.X, Y: y}, conn, th.Reject, th.Background)
 	}
 }
 

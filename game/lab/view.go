@@ -27,6 +27,10 @@ type ProcView struct {
 	Cut                        bool // its link to the coordinator is cut
 	// HeldUntil is when what it sends stops being held (0: not held).
 	HeldUntil time.Duration
+	// ConnDown: its connection to the coordinator is down (cut, or healed
+	// and not yet reconnected); Waiting messages wait in it, lost to none.
+	ConnDown bool
+	Waiting  int
 }
 
 // KeyView is one coordinator key.
@@ -162,6 +166,7 @@ func (lb *Lab) world1() WorldView {
 			Token: p.Token(), Believes: p.BelievesLeader(), Holder: v.Lock.Holder == p.Name(),
 			TTL: p.Config().TTL, Cut: s.Net.Cut(p.Name(), core.CoordinatorName) || s.Net.Cut(core.CoordinatorName, p.Name()),
 			HeldUntil: s.Net.Holding(p.Name())}
+		pv.ConnDown, pv.Waiting = s.Net.Connection(p.Name())
 		if p.LeaseID() != 0 {
 			pv.BeliefLeft = max(0, p.LocalDeadline()-now)
 		}
@@ -581,4 +586,23 @@ func (tl Timeline) LaneOf(name string) int {
 		}
 	}
 	return -1
+}
+
+// ConnTag is the world view's word for a process's connection to the
+// coordinator: "link cut" while cut, "reconnecting" between the heal and
+// the reconnect (gRPC's backoff), each with what waits in it; "" when up.
+func (p ProcView) ConnTag() string {
+	word := ""
+	switch {
+	case p.Cut:
+		word = "link cut"
+	case p.ConnDown:
+		word = "reconnecting"
+	default:
+		return ""
+	}
+	if p.Waiting > 0 {
+		word += fmt.Sprintf(" · %d waiting", p.Waiting)
+	}
+	return word
 }

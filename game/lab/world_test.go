@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"leaselab/core"
 	"leaselab/lessons"
 )
@@ -172,4 +175,32 @@ func TestSweepOnlyForTTLTradeoff(t *testing.T) {
 			t.Fatalf("16 s: %+v", p)
 		}
 	}
+}
+
+// A cut link to the coordinator is a connection that loses nothing: the
+// world view says it is cut, how much waits in it, that it is
+// reconnecting after the heal, and nothing once it is back.
+func TestWorldViewShowsAConnectionThatIsDown(t *testing.T) {
+	lb := open(t, "fenced-writes")
+	a := func() ProcView {
+		for _, p := range lb.World().Procs {
+			if p.Name == "A" {
+				return p
+			}
+		}
+		require.FailNow(t, "no process A")
+		return ProcView{}
+	}
+	lb.Advance(time.Second)
+	assert.Equal(t, "", a().ConnTag())
+	require.NoError(t, lb.Do(core.Action{Do: "partition", Proc: "A", Peer: core.CoordinatorName}))
+	lb.Advance(4 * time.Second) // 5 s
+	require.True(t, a().Cut)
+	assert.Equal(t, "link cut · 1 waiting", a().ConnTag(), "one keepalive waits, not a backlog")
+	lb.Advance(time.Second) // 6 s
+	require.NoError(t, lb.Do(core.Action{Do: "heal", Proc: "A", Peer: core.CoordinatorName}))
+	lb.Advance(100 * time.Millisecond)
+	assert.Equal(t, "reconnecting · 1 waiting", a().ConnTag(), "gRPC's next attempt is 5.16 s after the cut, at 6.16 s")
+	lb.Advance(100 * time.Millisecond)
+	assert.Equal(t, "", a().ConnTag(), "reconnected")
 }
