@@ -139,6 +139,16 @@ var Scenarios = []*Scenario{
 		Tolerance: 1600 * time.Millisecond,
 	},
 	{
+		Name: "cut-waiter", Kind: "lock", TTL: 10, Clients: []string{"A", "B"}, Stagger: 500 * time.Millisecond,
+		Title: "Only B's connection is cut while A releases: the delete happens meanwhile, and B's watch resumes from its revision",
+		Steps: []Step{
+			{At: 3 * time.Second, Do: "cut", Proc: "B", For: 4 * time.Second},
+			{At: 4 * time.Second, Do: "release", Proc: "A"},
+		},
+		Until:     12 * time.Second,
+		Tolerance: 1600 * time.Millisecond, // gRPC's jittered backoff, as in watch-cut
+	},
+	{
 		Name: "fair-queue", Kind: "lock", TTL: 5, Clients: []string{"A", "B", "C", "D"}, Stagger: 300 * time.Millisecond,
 		Title: "A fair queue of four; C's session is revoked while it waits; A, then B release",
 		Steps: []Step{
