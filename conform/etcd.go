@@ -53,6 +53,7 @@ func RunEtcd(ctx context.Context, sc *Scenario, endpoints []string) (*Run, error
 		go r.observeLeader(wctx)
 	}
 	r.t0 = time.Now()
+	slip := watchSlip(wctx)
 	for i, name := range sc.Clients {
 		c := r.clients[name]
 		r.after(time.Duration(i)*sc.Stagger, func() { c.post(c.campaign) })
@@ -83,7 +84,7 @@ func RunEtcd(ctx context.Context, sc *Scenario, endpoints []string) (*Run, error
 	if r.err != nil {
 		return nil, r.err
 	}
-	run := &Run{Side: "etcd", Base: r.base, Obs: append([]Obs(nil), r.obs...)}
+	run := &Run{Side: "etcd", Base: r.base, Obs: append([]Obs(nil), r.obs...), Slip: slip()}
 	run.sort()
 	return run, nil
 }
@@ -287,4 +288,35 @@ func Ping(ctx context.Context, endpoints []string) error {
 		return err
 	}
 	return cli.Close()
+}
+
+// watchSlip measures, until ctx ends, how late a 20 ms timer fires at
+// worst; the function it returns reads the figure so far.
+func watchSlip(ctx context.Context) func() time.Duration {
+	var mu sync.Mutex
+	var worst time.Duration
+	go func() {
+		const every = 20 * time.Millisecond
+		t := time.NewTicker(every)
+		defer t.Stop()
+		last := time.Now()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				if d := now.Sub(last) - every; d > 0 {
+					mu.Lock()
+					worst = max(worst, d)
+					mu.Unlock()
+				}
+				last = now
+			}
+		}
+	}()
+	return func() time.Duration {
+		mu.Lock()
+		defer mu.Unlock()
+		return worst
+	}
 }

@@ -50,9 +50,10 @@ type Run struct {
 	// revisions are compared as offsets from it (a fresh etcd is at 1).
 	Base int64
 	Obs  []Obs
-	// Stall, for scenarios with one: when the first stall, pause or cut
-	// began, to measure from.
-	Notes []string
+	// Slip is how late the real side's own timers fired at worst during
+	// the run: a machine starved of CPU delays etcd's timers as much, and
+	// such a run is no evidence either way (see Attempts).
+	Slip time.Duration
 }
 
 func (r *Run) sort() {
