@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.etcd.io/etcd/client/v3/concurrency"
 
 	"leaselab/core"
 )
@@ -96,4 +97,26 @@ func TestLeaseIDsHaveOneMembersShape(t *testing.T) {
 		assert.Positive(t, ids[0])
 	}
 	t.Logf("etcd lease IDs %x, simulator %x", real, sim)
+}
+
+// concurrency.NewSession without a TTL asks for 60 s, the TTL of the
+// sandbox's etcd preset.
+func TestSessionDefaultTTLIsTheEtcdPresets(t *testing.T) {
+	srv, err := StartServer("", "", "")
+	require.NoError(t, err)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cli, err := dial(ctx, []string{srv.Client})
+	require.NoError(t, err)
+	defer cli.Close()
+	s, err := concurrency.NewSession(cli)
+	require.NoError(t, err)
+	defer s.Close()
+	ttl, err := cli.TimeToLive(ctx, s.Lease())
+	require.NoError(t, err)
+	p, err := core.FindPreset("etcd")
+	require.NoError(t, err)
+	assert.Equal(t, int64(p.Config.TTL/time.Second), ttl.GrantedTTL)
+	assert.Equal(t, int64(60), ttl.GrantedTTL)
 }
