@@ -194,22 +194,29 @@ func TestEtcdTTLsAreWholeSeconds(t *testing.T) {
 }
 
 // etcd's KeepAlive client: the next keepalive is due TTL/3 after each
-// response and is sent by a loop that wakes every 500 ms, so with TTL 5 s
-// they go out every 2 s (measured on etcd 3.7.3: 2.002 s).
+// response and is sent by a loop that wakes every 500 ms, so the period is
+// TTL/3 rounded up past the next half second (measured on etcd 3.7.3: TTL
+// 5 s, 2.002 s). Lessons quote these: 3.5 s for TTL 10 s, 5.5 s for 16 s.
 func TestKeepAliveCadenceFollowsResponses(t *testing.T) {
-	s := mustContention(t, 1, ContentionConfig{Names: []string{"A"}, TTL: 5 * time.Second})
-	s.RunUntil(13 * time.Second)
-	var sent []time.Duration
-	for _, e := range eventsBy(s.Trace, KindSend, "A") {
-		if e.Get("msg") == "LeaseKeepAlive" {
-			sent = append(sent, e.At)
+	for _, tc := range []struct{ ttl, every time.Duration }{
+		{5 * time.Second, 2 * time.Second},
+		{10 * time.Second, 3500 * time.Millisecond},
+		{16 * time.Second, 5500 * time.Millisecond},
+	} {
+		s := mustContention(t, 1, ContentionConfig{Names: []string{"A"}, TTL: tc.ttl})
+		s.RunUntil(4 * tc.ttl)
+		var sent []time.Duration
+		for _, e := range eventsBy(s.Trace, KindSend, "A") {
+			if e.Get("msg") == "LeaseKeepAlive" {
+				sent = append(sent, e.At)
+			}
 		}
-	}
-	require.GreaterOrEqual(t, len(sent), 6)
-	grant := eventsBy(s.Trace, KindLeaseRenewed, "A")[0].At
-	assert.Equal(t, grant, sent[0], "the first keepalive leaves as the grant arrives")
-	for i := 1; i < len(sent); i++ {
-		assert.Equal(t, 2*time.Second, sent[i]-sent[i-1], "keepalive %d", i)
+		require.GreaterOrEqual(t, len(sent), 6)
+		grant := eventsBy(s.Trace, KindLeaseRenewed, "A")[0].At
+		assert.Equal(t, grant, sent[0], "TTL %s: the first keepalive leaves as the grant arrives", tc.ttl)
+		for i := 1; i < len(sent); i++ {
+			assert.Equal(t, tc.every, sent[i]-sent[i-1], "TTL %s: keepalive %d", tc.ttl, i)
+		}
 	}
 }
 

@@ -146,13 +146,13 @@ var troubleshooting = &Lesson{
 	},
 	Hints: []string{
 		"Shard: find offset.commit events from worker-00 after it wakes and compare their tokens with the shard tokens in the coordinator's lock.holder events. Report: each lease.expire of a report process falls during its pause. Compactor: after 40 s the messages that waited in the connections go out, the sessions are already gone (lease.expire during the outage), and every session.lost line after that says \"requested lease not found\": the clients keep using their expired sessions.",
-		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: give both report processes a TTL of at least 15 s (renewing every 5 s: 2 x 5 + 5 <= 15); each picks it up at its next session. Compactor: the clients never make a new session by themselves. Restart one of them (crash it, then restart): a new life opens a new session.",
-		"At 10 s switch fencing on. Set each report process's TTL to 15 s while it is frozen (its old session is lost anyway): report-1 at 16 s, report-2 at 26 s. At 45 s crash compact-2 and restart it at 46 s.",
+		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: give both report processes a TTL of at least 16 s. Their client renews the way etcd's does, a third of the TTL after each answer on a half-second loop, so every 5.5 s with that TTL, and 2 x 5.5 + 5 <= 16; each picks the new TTL up at its next session. Compactor: the clients never make a new session by themselves. Restart one of them (crash it, then restart): a new life opens a new session.",
+		"At 10 s switch fencing on. Set each report process's TTL to 16 s while it is frozen (its old session is lost anyway): report-1 at 16 s, report-2 at 26 s. At 45 s crash compact-2 and restart it at 46 s.",
 	},
 	Solution: core.ActionLog{
 		core.At(10*time.Second, core.Action{Do: "fencing", On: true}),
-		core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(15 * time.Second)}),
-		core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(15 * time.Second)}),
+		core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(16 * time.Second)}),
+		core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(16 * time.Second)}),
 		core.At(45*time.Second, core.Action{Do: "crash", Proc: "compact-2"}),
 		core.At(46*time.Second, core.Action{Do: "restart", Proc: "compact-2"}),
 	},
