@@ -32,7 +32,7 @@ type ProcessConfig struct {
 	// at the grant (a loop around etcd's KeepAliveOnce). Zero means etcd's
 	// own KeepAlive client instead: the first keepalive goes out at once,
 	// each next one is due TTL/3 after the previous *response* and is sent
-	// by a loop that wakes every 500 ms (see etcdKeepAlive).
+	// by a loop that wakes every 500 ms (see keepalive.go).
 	RenewEvery time.Duration
 	// DeadlineCheck, for etcd's KeepAlive client, is how often it looks
 	// at its local deadline (etcd: every 1 s, so a client learns of loss
