@@ -72,7 +72,7 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return code
 	case *answer != "":
-		b, err := readInput(*answer, stdin)
+		b, err := readInput(*answer, stdin, lessons.MaxAnswerSize)
 		if err != nil {
 			return fail(stderr, "labctl exercise: reading the answer: %v", err)
 		}

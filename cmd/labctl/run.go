@@ -211,19 +211,34 @@ func checkFormat(f string) error {
 }
 
 func readActions(path string, stdin io.Reader) (core.ActionLog, error) {
-	b, err := readInput(path, stdin)
+	b, err := readInput(path, stdin, core.MaxActionLogSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading actions: %w", err)
 	}
 	return core.ParseActionLog(b)
 }
 
-// readInput reads the file at path, or at most 1 MiB of stdin for "-".
-func readInput(path string, stdin io.Reader) ([]byte, error) {
-	if path == "-" {
-		return io.ReadAll(io.LimitReader(stdin, 1<<20))
+// readInput reads the file at path ("-": stdin), at most limit bytes: more
+// is refused with a message saying so, rather than read until memory runs
+// out (/dev/zero) or cut short into a confusing parse error.
+func readInput(path string, stdin io.Reader, limit int) ([]byte, error) {
+	r, name := stdin, "stdin"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r, name = f, path
 	}
-	return os.ReadFile(path)
+	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("%s holds more than %d bytes, the most this input may have", name, limit)
+	}
+	return b, nil
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
