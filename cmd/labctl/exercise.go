@@ -9,6 +9,10 @@ import (
 )
 
 func runExercises(args []string, stdout, stderr io.Writer) int {
+	if isHelp(args) {
+		fmt.Fprintln(stdout, "usage: labctl exercises\n\nLists the assessment exercises; show one with labctl exercise ID.")
+		return 0
+	}
 	if len(args) > 0 {
 		return fail(stderr, "labctl exercises: takes no arguments (did you mean labctl exercise %s?)", args[0])
 	}

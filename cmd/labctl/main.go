@@ -93,5 +93,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stderr, "labctl: unknown command %q (try labctl help)\n", args[0])
-	return 2
+	return exitBadInput
+}
+
+// isHelp reports a command line that asks only for help.
+func isHelp(args []string) bool {
+	return len(args) == 1 && slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0])
 }

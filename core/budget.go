@@ -1,0 +1,92 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// A run's budget. A world's cost is its periodic work: every lease renewal,
+// every write loop, scan and commit is a few events and trace lines, so a
+// TTL of 1 ms over ten minutes is millions of them and gigabytes of trace.
+// Every entry point that runs a world a learner configured (a scenario, a
+// preset or the sandbox, a lesson, a link) asks CheckBudget first and
+// refuses the run with its numbers; and whatever the estimate said, a Sim
+// stops by itself once its trace holds MaxTraceEvents events (see
+// Sim.Exhausted), so no run can take a browser tab's memory.
+const (
+	// MaxRenewals bounds the periodic steps of one run (MaxSandboxRenewals
+	// is the same budget, stated in the sandbox's terms).
+	MaxRenewals = MaxSandboxRenewals
+	// MaxTraceEvents is the backstop, for a run the estimate let through
+	// (a set-ttl action to 1 ms, say): about 700 MB of trace at most. The
+	// longest built-in run (the shards preset for an hour) records about
+	// 93,000 events.
+	MaxTraceEvents = 500_000
+)
+
+// traceBudget is MaxTraceEvents; tests lower it to reach the backstop
+// cheaply.
+var traceBudget = MaxTraceEvents
+
+// ErrBudget wraps every refusal of a run that would exceed the budget.
+var ErrBudget = errors.New("run budget")
+
+// PeriodicSteps estimates how many periodic steps (renewals, writes,
+// scans, commits) world s takes from time zero to end.
+func (s *Sim) PeriodicSteps(end time.Duration) float64 {
+	n := 0.0
+	every := func(period time.Duration, count int) {
+		if period > 0 {
+			n += float64(count) * float64(end) / float64(period)
+		}
+	}
+	for _, p := range s.procs {
+		every(renewPeriod(p.cfg.TTL, p.cfg.RenewEvery), 1)
+		every(p.cfg.WorkEvery, 1)
+	}
+	for _, w := range s.workers {
+		every(renewPeriod(w.cfg.TTL, w.cfg.RenewEvery), 1) // the worker's session
+		every(w.cfg.ScanEvery, 1)
+	}
+	if len(s.workers) > 0 {
+		// A fleet shares one configuration. Each shard has one owner at a
+		// time: its offset is committed, and with a lease per shard its
+		// lease renewed, once per period, whoever owns it.
+		w := s.workers[0].cfg
+		every(w.CommitEvery, w.Shards)
+		if w.LeasePerShard {
+			every(renewPeriod(w.TTL, w.RenewEvery), w.Shards)
+		}
+	}
+	return n
+}
+
+// renewPeriod is a client's keepalive period: RenewEvery, or TTL/3.
+func renewPeriod(ttl, renewEvery time.Duration) time.Duration {
+	if renewEvery > 0 {
+		return renewEvery
+	}
+	return ttl / 3
+}
+
+// CheckBudget refuses a run of s until end that would exceed MaxRenewals,
+// saying how many steps it would take and what to change.
+func (s *Sim) CheckBudget(end time.Duration) error {
+	if n := s.PeriodicSteps(end); n > MaxRenewals {
+		return fmt.Errorf("%w: this run would take about %.3g lease renewals and other periodic steps (%d processes, %d shard workers for %s); the limit is %d: renew less often, run shorter or use fewer processes",
+			ErrBudget, n, len(s.procs), len(s.workers), FormatTime(end), MaxRenewals)
+	}
+	return nil
+}
+
+// Exhausted reports that the world stopped itself because its trace
+// reached MaxTraceEvents: it fires no more events, and Now is where it
+// stopped.
+func (s *Sim) Exhausted() error {
+	if s.Trace.Len() < traceBudget {
+		return nil
+	}
+	return fmt.Errorf("%w: the run stopped at %s of virtual time: its trace reached %d events, the most a run may record",
+		ErrBudget, FormatTime(s.now), traceBudget)
+}
