@@ -30,10 +30,11 @@ func main() {
 		OnUpdate:      page.update,
 	})
 	ln := newLinks(app, doc)
+	refresh := watchStorage(app)
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
-	if err := ebiten.RunGame(&timedGame{Game: g, before: ln.beforeUpdate}); err != nil {
+	if err := ebiten.RunGame(&timedGame{Game: g, before: func() { ln.beforeUpdate(); refresh() }}); err != nil {
 		page.fail(err)
 	}
 }

@@ -1,0 +1,129 @@
+package progress
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Issue 19, item 10: saved progress that cannot be read is kept, never
+// replaced by the next save.
+
+// A store that fails to read (no permission, an I/O error) has its data
+// kept aside before anything is saved: the first save used to replace it.
+func TestUnreadableProgressIsKeptBeforeSaving(t *testing.T) {
+	s := NewMemStore([]byte(`{"version":1,"lessons":{"leases":{"completed":true}}}`), "")
+	s.LoadErr = fmt.Errorf("input/output error")
+	p, notice := Open(s)
+	assert.Contains(t, notice, "could not be read (input/output error)")
+	assert.Contains(t, notice, "kept as memory backup 1")
+	p.MeetGoal("scheduler", "one-leader")
+	_, _, err := Sync(s, p)
+	require.NoError(t, err, "kept aside, so saving is safe")
+	assert.Len(t, s.Backups(), 2, "each unreadable read is kept")
+}
+
+// When it cannot be kept either, nothing is saved over it.
+func TestUnkeepableProgressIsNeverOverwritten(t *testing.T) {
+	old := []byte(`{"version":1,"lessons":{"leases":{"completed":true}}}`)
+	s := NewMemStore(old, "")
+	s.LoadErr = fmt.Errorf("permission denied")
+	s.BackupErr = fmt.Errorf("disk full")
+	p, notice := Open(s)
+	assert.Contains(t, notice, "Nothing will be saved over it.")
+	p.MeetGoal("scheduler", "one-leader")
+	_, _, err := Sync(s, p)
+	assert.ErrorContains(t, err, "not saved, so as not to replace saved progress")
+	assert.Equal(t, old, s.Data())
+}
+
+// A damaged file with 1000 backups beside it (no name left for one more)
+// stays as it is: it used to be overwritten by the first save.
+func TestDamagedFileWithNoRoomForABackupStays(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "progress.json")
+	damaged := []byte(`{"version":1,"lessons":{"leases":{"completed":tru`)
+	require.NoError(t, os.WriteFile(path, damaged, 0o600))
+	for n := 1; n <= maxBackups; n++ {
+		require.NoError(t, os.WriteFile(fmt.Sprintf("%s.corrupt-%d", path, n), nil, 0o600))
+	}
+	s := NewFileStore(path)
+	p, notice := Open(s)
+	assert.Contains(t, notice, "1000 backups")
+	p.MeetGoal("leases", "lease-granted")
+	_, _, err := Sync(s, p)
+	assert.Error(t, err)
+	got, _ := os.ReadFile(path)
+	assert.Equal(t, damaged, got)
+}
+
+// A version-1 document with a field a newer LeaseLab added loads (it was
+// set aside as corrupt) and keeps the field through a save.
+func TestNewerOptionalFieldsLoadAndSurviveASave(t *testing.T) {
+	doc := `{"version":1,"theme":"dark","lessons":{"leases":{"completed":true,"stars":3}},"exercises":{"no-fencing":{"passed":true,"streak":{"days":2}}}}`
+	s := NewMemStore([]byte(doc), "")
+	p, notice := Open(s)
+	require.Empty(t, notice)
+	assert.True(t, p.Lesson("leases").Completed)
+	p.MeetGoal("scheduler", "one-leader")
+	_, _, err := Sync(s, p)
+	require.NoError(t, err)
+	var saved map[string]any
+	require.NoError(t, json.Unmarshal(s.Data(), &saved))
+	assert.Equal(t, "dark", saved["theme"])
+	lessons := saved["lessons"].(map[string]any)
+	assert.Equal(t, 3.0, lessons["leases"].(map[string]any)["stars"])
+	ex := saved["exercises"].(map[string]any)["no-fencing"].(map[string]any)
+	assert.Equal(t, map[string]any{"days": 2.0}, ex["streak"])
+}
+
+// Issue 19, item 11: two windows saving are merged, not last-writer-wins.
+
+// Window A completes "leases", window B then saves "scheduler": both stay.
+func TestTwoWindowsSavingKeepBoth(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "progress.json")
+	a, b := NewFileStore(path), NewFileStore(path)
+	pa, _ := Open(a)
+	pb, _ := Open(b)
+	pa.SetLesson("leases", Lesson{Completed: true, GoalsMet: []string{"lease-granted"}})
+	_, _, err := Sync(a, pa)
+	require.NoError(t, err)
+	pb.SetLesson("scheduler", Lesson{Completed: true})
+	merged, _, err := Sync(b, pb)
+	require.NoError(t, err)
+	assert.True(t, merged.Lesson("leases").Completed, "B adopts what A saved")
+
+	final, notice := Open(NewFileStore(path))
+	require.Empty(t, notice)
+	assert.True(t, final.Lesson("leases").Completed, "A's completion is not lost")
+	assert.True(t, final.Lesson("scheduler").Completed)
+}
+
+// Merge is a union of completion; the later run of a lesson and the later
+// answer of an exercise are kept.
+func TestMergeKeepsCompletionAndTheLaterRun(t *testing.T) {
+	a, b := New(), New()
+	a.Lessons["leases"] = Lesson{Completed: true, GoalsMet: []string{"g1", "g2"}, HintsSeen: 3, Log: json.RawMessage(`["a"]`), Updated: 200}
+	b.Lessons["leases"] = Lesson{GoalsMet: []string{"g2", "g3"}, HintsSeen: 1, Log: json.RawMessage(`["b"]`), Updated: 100}
+	a.Exercises["x"] = Exercise{Attempts: 2, Answer: json.RawMessage(`"a"`), Updated: 10}
+	b.Exercises["x"] = Exercise{Passed: true, Attempts: 1, Answer: json.RawMessage(`"b"`), Updated: 20}
+	b.Exercises["y"] = Exercise{Attempts: 1}
+
+	m := Merge(a, b)
+	l := m.Lesson("leases")
+	assert.True(t, l.Completed)
+	assert.Equal(t, []string{"g1", "g2", "g3"}, l.GoalsMet)
+	assert.Equal(t, 3, l.HintsSeen)
+	assert.JSONEq(t, `["a"]`, string(l.Log), "a's run is the later one")
+	x := m.Exercise("x")
+	assert.True(t, x.Passed)
+	assert.Equal(t, 2, x.Attempts)
+	assert.JSONEq(t, `"b"`, string(x.Answer), "b's answer is the later one")
+	assert.Equal(t, 1, m.Exercise("y").Attempts)
+	assert.Equal(t, Merge(a, b), Merge(Merge(a, b), b), "merging again changes nothing")
+}
