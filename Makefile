@@ -9,6 +9,8 @@
 #   make test-desktop  display tests and the desktop screenshot under Xvfb
 #   make test-wasm     core's determinism tests and the browser progress store,
 #                      compiled to wasm and run in headless Chromium
+#   make test-fuzz     every parser's fuzz target for FUZZTIME each (default
+#                      3s; e.g. make test-fuzz FUZZTIME=60s for a long run)
 
 GO         ?= go
 STATICCHECK ?= staticcheck
@@ -33,7 +35,7 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './e2e/*' -not -path './.gi
 DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
 PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
 
-.PHONY: wasm serve desktop test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop
+.PHONY: wasm serve desktop test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-fuzz
 
 ## Builds
 
@@ -59,7 +61,7 @@ desktop:
 ## Checks and tests. `test` is a list of prerequisites: add core and lesson
 ## targets to it.
 
-test: fmt-check vet staticcheck test-plain test-wasm test-browser test-desktop
+test: fmt-check vet staticcheck test-plain test-fuzz test-wasm test-browser test-desktop
 
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go'))"; \
@@ -75,6 +77,20 @@ staticcheck:
 
 test-plain:
 	$(GO) test $(PLAIN_PKGS)
+
+# Every parser a learner's input reaches, as package:target. The bounds,
+# sandbox and answer targets start from the overflow cases of issue 19.
+FUZZTIME ?= 3s
+FUZZ_TARGETS := ./core:FuzzParseActionLog ./core:FuzzActionLog ./core:FuzzParseBounds ./core:FuzzDecodeLink \
+	./core:FuzzSandboxConfig ./lessons:FuzzParseAnswer ./game/progress:FuzzDecode ./game/progress:FuzzMerge
+
+test-fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg >/tmp/leaselab-fuzz.$$$$ 2>&1 || \
+	    { cat /tmp/leaselab-fuzz.$$$$; rm -f /tmp/leaselab-fuzz.$$$$; exit 1; }; \
+	  rm -f /tmp/leaselab-fuzz.$$$$; \
+	done
 
 test-ui:
 	$(GO) test ./game/ui/... ./cmd/labctl/...

@@ -70,7 +70,11 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &ms); err != nil {
 		return fmt.Errorf("bad duration %s: want a string like \"1.5s\" or milliseconds", b)
 	}
-	*d = Duration(time.Duration(ms) * time.Millisecond)
+	v, err := MulDuration(time.Millisecond, ms)
+	if err != nil {
+		return fmt.Errorf("bad duration %d ms: %w", ms, err)
+	}
+	*d = Duration(v)
 	return nil
 }
 
@@ -332,7 +336,7 @@ func ParseActionLog(b []byte) (ActionLog, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&log); err != nil {
-		return bad("%v", err)
+		return nil, fmt.Errorf("%w: %w", ErrActionLog, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return bad("data after the end of the array")

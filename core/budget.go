@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// A run's budget. A world's cost is its periodic work: every lease renewal,
-// every write loop, scan and commit is a few events and trace lines, so a
-// TTL of 1 ms over ten minutes is millions of them and gigabytes of trace.
+// A run's budget. A world's cost is mostly its lease renewals: each is a
+// few events and trace lines, so a TTL of 1 ms over ten minutes is
+// millions of them and gigabytes of trace.
 // Every entry point that runs a world a learner configured (a scenario, a
 // preset or the sandbox, a lesson, a link) asks CheckBudget first and
 // refuses the run with its numbers; and whatever the estimate said, a Sim
@@ -32,9 +32,14 @@ var traceBudget = MaxTraceEvents
 // ErrBudget wraps every refusal of a run that would exceed the budget.
 var ErrBudget = errors.New("run budget")
 
-// PeriodicSteps estimates how many periodic steps (renewals, writes,
-// scans, commits) world s takes from time zero to end.
-func (s *Sim) PeriodicSteps(end time.Duration) float64 {
+// Renewals estimates how many lease renewals world s makes from time zero
+// to end: every session lease (one per process or shard worker) and, in a
+// fleet with a lease per shard, every shard's, each renewed once per
+// period. It is the sandbox's measure (leases x run length / renewal
+// interval), applied to any world. Renewals are most of a run's cost; the
+// other periodic work (writes, scans, commits) has periods the learner
+// cannot shrink below a second, and the trace budget bounds it anyway.
+func (s *Sim) Renewals(end time.Duration) float64 {
 	n := 0.0
 	every := func(period time.Duration, count int) {
 		if period > 0 {
@@ -43,21 +48,15 @@ func (s *Sim) PeriodicSteps(end time.Duration) float64 {
 	}
 	for _, p := range s.procs {
 		every(renewPeriod(p.cfg.TTL, p.cfg.RenewEvery), 1)
-		every(p.cfg.WorkEvery, 1)
 	}
 	for _, w := range s.workers {
-		every(renewPeriod(w.cfg.TTL, w.cfg.RenewEvery), 1) // the worker's session
-		every(w.cfg.ScanEvery, 1)
+		every(renewPeriod(w.cfg.TTL, w.cfg.RenewEvery), 1)
 	}
-	if len(s.workers) > 0 {
-		// A fleet shares one configuration. Each shard has one owner at a
-		// time: its offset is committed, and with a lease per shard its
-		// lease renewed, once per period, whoever owns it.
+	if len(s.workers) > 0 && s.workers[0].cfg.LeasePerShard {
+		// A fleet shares one configuration; each shard's lease is
+		// renewed by whoever owns it.
 		w := s.workers[0].cfg
-		every(w.CommitEvery, w.Shards)
-		if w.LeasePerShard {
-			every(renewPeriod(w.TTL, w.RenewEvery), w.Shards)
-		}
+		every(renewPeriod(w.TTL, w.RenewEvery), w.Shards)
 	}
 	return n
 }
@@ -73,8 +72,8 @@ func renewPeriod(ttl, renewEvery time.Duration) time.Duration {
 // CheckBudget refuses a run of s until end that would exceed MaxRenewals,
 // saying how many steps it would take and what to change.
 func (s *Sim) CheckBudget(end time.Duration) error {
-	if n := s.PeriodicSteps(end); n > MaxRenewals {
-		return fmt.Errorf("%w: this run would take about %.3g lease renewals and other periodic steps (%d processes, %d shard workers for %s); the limit is %d: renew less often, run shorter or use fewer processes",
+	if n := s.Renewals(end); n > MaxRenewals {
+		return fmt.Errorf("%w: this run would renew leases about %.3g times (%d processes, %d shard workers for %s); the limit is %d: renew less often, run shorter or use fewer processes",
 			ErrBudget, n, len(s.procs), len(s.workers), FormatTime(end), MaxRenewals)
 	}
 	return nil

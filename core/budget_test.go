@@ -55,3 +55,45 @@ func TestWorldStopsAtTheTraceBudget(t *testing.T) {
 	assert.False(t, more)
 	assert.False(t, r.Sim.Step())
 }
+
+// Whatever configuration the sandbox's Validate accepts builds, and fits
+// the shared budget: the sandbox and every other entry point agree.
+func FuzzSandboxConfig(f *testing.F) {
+	f.Add(int64(10*time.Second), int64(3*time.Second), int64(10*time.Minute), 3, 0, 0)
+	f.Add(int64(time.Millisecond), int64(0), int64(time.Hour), 12, 0, 0)
+	f.Add(int64(15*time.Second), int64(5*time.Second), int64(time.Hour), 0, 256, 12)
+	f.Add(int64(1<<62), int64(1<<62), int64(1<<62), 1<<30, 1<<30, -1)
+	f.Fuzz(func(t *testing.T, ttl, renew, dur int64, procs, shards, workers int) {
+		c := DefaultSandbox()
+		c.TTL, c.RenewEvery, c.Duration = time.Duration(ttl), time.Duration(renew), time.Duration(dur)
+		c.Procs, c.Names, c.Shards, c.Workers = procs, nil, shards, workers
+		if len(c.Validate()) > 0 {
+			return
+		}
+		s, err := c.Build()
+		require.NoError(t, err)
+		assert.NoError(t, s.CheckBudget(c.Duration))
+	})
+}
+
+// A time in milliseconds too large for a Duration is refused; it used to
+// wrap round to some other time.
+func TestActionLogMillisecondsThatOverflowAreRefused(t *testing.T) {
+	_, err := ParseActionLog([]byte(`[{"at":9223372036854775,"do":"crash","proc":"A"}]`))
+	assert.ErrorIs(t, err, ErrOverflow)
+	log, err := ParseActionLog([]byte(`[{"at":1500,"do":"crash","proc":"A"}]`))
+	require.NoError(t, err)
+	assert.Equal(t, 1500*time.Millisecond, log[0].At.D())
+}
+
+// Found by FuzzSandboxConfig: a 1 ms TTL with the default renewal (TTL/3)
+// rounded the period to zero for the sandbox's renewal count, which then
+// skipped the budget: twelve processes renewing every 333 µs for an hour
+// (130 million renewals) passed validation.
+func TestSandboxWithAOneMillisecondTTLIsOverBudget(t *testing.T) {
+	c := DefaultSandbox()
+	c.TTL, c.RenewEvery, c.Duration, c.Procs, c.Names = time.Millisecond, 0, time.Hour, 12, nil
+	errs := c.Validate()
+	require.NotEmpty(t, errs)
+	assert.Contains(t, errs[len(errs)-1].Error(), "this run would renew leases about")
+}

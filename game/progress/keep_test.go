@@ -127,3 +127,40 @@ func TestMergeKeepsCompletionAndTheLaterRun(t *testing.T) {
 	assert.Equal(t, 1, m.Exercise("y").Attempts)
 	assert.Equal(t, Merge(a, b), Merge(Merge(a, b), b), "merging again changes nothing")
 }
+
+// FuzzMerge: merging any two documents Decode accepts loses nothing either
+// holds, and saving the merge fails only by saying so.
+func FuzzMerge(f *testing.F) {
+	f.Add([]byte(`{"version":1,"lessons":{"leases":{"completed":true,"goalsMet":["a"]}}}`),
+		[]byte(`{"version":1,"lessons":{"leases":{"goalsMet":["b"],"hintsSeen":2}},"x":1}`))
+	f.Add([]byte(`{"version":1,"exercises":{"e":{"attempts":3,"updated":5}}}`), []byte(`{"version":1,"exercises":{"e":{"passed":true}}}`))
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		a, err := Decode(x)
+		if err != nil {
+			return
+		}
+		b, err := Decode(y)
+		if err != nil {
+			return
+		}
+		m := Merge(a, b)
+		for _, p := range []Progress{a, b} {
+			for id, l := range p.Lessons {
+				got := m.Lesson(id)
+				require.True(t, got.Completed || !l.Completed, "lesson %q lost its completion", id)
+				for _, g := range l.GoalsMet {
+					require.Contains(t, got.GoalsMet, g)
+				}
+				require.GreaterOrEqual(t, got.HintsSeen, l.HintsSeen)
+			}
+			for id, e := range p.Exercises {
+				got := m.Exercise(id)
+				require.True(t, got.Passed || !e.Passed)
+				require.GreaterOrEqual(t, got.Attempts, e.Attempts)
+			}
+		}
+		if _, err := Encode(m); err != nil {
+			require.ErrorContains(t, err, "cannot save")
+		}
+	})
+}
