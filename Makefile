@@ -7,7 +7,8 @@
 #   make test-ui       the front end's display-free tests: fast, no browser
 #   make test-browser  headless Chromium end-to-end test (needs chromium)
 #   make test-desktop  display tests and the desktop screenshot under Xvfb
-#   make test-wasm     core's determinism tests and the browser progress store,
+#   make test-wasm     core's determinism tests, every run's trace hash against
+#                      the native one, and the browser progress store,
 #                      compiled to wasm and run in headless Chromium
 #   make test-fuzz     every parser's fuzz target for FUZZTIME each (default
 #                      3s; e.g. make test-fuzz FUZZTIME=60s for a long run)
@@ -96,7 +97,9 @@ test-ui:
 	$(GO) test ./game/ui/... ./cmd/labctl/...
 
 # The same seed must give the same trace hash in the browser as natively:
-# core's golden-hash tests, compiled to wasm and run inside Chromium. The
+# core's golden-hash tests, compiled to wasm and run inside Chromium, and
+# every scenario and preset x 3 seeds and every lesson solution, whose
+# hashes lessons' native test writes to a file the browser run compares with. The
 # -require-browser check fails the run if go_js_wasm_exec is anything but a
 # browser (Go's own script would run them under Node). wasmbrowsertest
 # The wasm package's tests (the localStorage progress store) run there too.
@@ -110,6 +113,10 @@ test-wasm:
 	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event'; exit $$status
 	@out="$$(GOOS=js GOARCH=wasm $(GO) test -count=1 ./wasm/ 2>&1)"; \
 	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event'; exit $$status
+	@hashes="$$(mktemp)"; trap 'rm -f "$$hashes"' EXIT; \
+	$(GO) test -count=1 -run '^TestTraceHashesAreDeterministic$$' ./lessons/ -args -write-hashes="$$hashes" >/dev/null || exit 1; \
+	out="$$(LEASELAB_NATIVE_HASHES="$$hashes" GOOS=js GOARCH=wasm $(GO) test -count=1 -v -run '^TestTraceHashesMatchNative$$' ./lessons/ 2>&1)"; \
+	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event' | grep -v '^=== RUN'; exit $$status
 
 # Each browser test starts its own Chromium; on a loaded machine ten of them
 # take longer than go test's default 10 minutes.
