@@ -123,6 +123,32 @@ func (a *App) Refresh() {
 	}
 }
 
+// ExportProgress returns the learner's progress as a file to carry to
+// another machine or browser (progress.Export), after saving what is in
+// memory.
+func (a *App) ExportProgress() ([]byte, error) {
+	a.save()
+	return progress.Encode(a.prog)
+}
+
+// ImportProgress merges an exported progress file into this lab's and
+// saves it; importing only adds (progress.Import). The returned sentence
+// says what happened, for the learner.
+func (a *App) ImportProgress(data []byte) (string, error) {
+	a.save()
+	merged, notice, err := progress.Import(a.store, data)
+	if err != nil {
+		return "", err
+	}
+	a.prog = merged
+	msg := fmt.Sprintf("Progress imported: %d lessons and %d exercises are recorded here now.", len(merged.Lessons), len(merged.Exercises))
+	if notice != "" {
+		msg += " " + notice
+	}
+	a.menu.Notice = msg
+	return msg, nil
+}
+
 // record stores what a lesson scene reports.
 func (a *App) record(sc *LessonScene) {
 	l := sc.Lab.Lesson

@@ -31,10 +31,11 @@ func main() {
 	})
 	ln := newLinks(app, doc)
 	refresh := watchStorage(app)
+	tr := newTransfer(app, doc)
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
-	if err := ebiten.RunGame(&timedGame{Game: g, before: func() { ln.beforeUpdate(); refresh() }}); err != nil {
+	if err := ebiten.RunGame(&timedGame{Game: g, before: func() { ln.beforeUpdate(); refresh(); tr.beforeUpdate() }}); err != nil {
 		page.fail(err)
 	}
 }

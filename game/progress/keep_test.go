@@ -164,3 +164,51 @@ func FuzzMerge(f *testing.F) {
 		}
 	})
 }
+
+// Issue 19, item 12: progress moves to another machine or browser by an
+// exported file; importing adds to what is there and never removes.
+func TestExportThenImportOnAnotherMachine(t *testing.T) {
+	home := NewMemStore(nil, "")
+	p := New()
+	p.SetLesson("leases", Lesson{Completed: true, GoalsMet: []string{"lease-granted"}, HintsSeen: 2})
+	p.RecordAttempt("no-fencing", true)
+	_, _, err := Sync(home, p)
+	require.NoError(t, err)
+	file, err := Export(home)
+	require.NoError(t, err)
+
+	away := NewMemStore(nil, "")
+	q := New()
+	q.SetLesson("scheduler", Lesson{Completed: true})
+	_, _, err = Sync(away, q)
+	require.NoError(t, err)
+	merged, notice, err := Import(away, file)
+	require.NoError(t, err)
+	assert.Empty(t, notice)
+	assert.True(t, merged.Lesson("leases").Completed, "the imported lesson")
+	assert.Equal(t, 2, merged.Lesson("leases").HintsSeen)
+	assert.True(t, merged.Exercise("no-fencing").Passed)
+	assert.True(t, merged.Lesson("scheduler").Completed, "what was there stays")
+
+	again, _, err := Import(away, file)
+	require.NoError(t, err)
+	assert.Equal(t, merged, again, "importing twice changes nothing")
+	reopened, _ := Open(away)
+	assert.Equal(t, merged, reopened, "the import was saved")
+}
+
+func TestImportRefusesWhatIsNotProgress(t *testing.T) {
+	s := NewMemStore([]byte(`{"version":1,"lessons":{"leases":{"completed":true}}}`), "")
+	before := s.Data()
+	for _, data := range []string{"", "not json", `{"version":7}`, `[1,2]`} {
+		_, _, err := Import(s, []byte(data))
+		assert.Error(t, err, "%q", data)
+	}
+	_, _, err := Import(s, []byte(`{"version":7}`))
+	assert.ErrorContains(t, err, "the file is not LeaseLab progress: it is version 7")
+	assert.Equal(t, before, s.Data(), "a refused import changes nothing")
+}
+
+// Change stamps are fixed in tests, so progress built twice is equal (a
+// real clock may tick between the two).
+func init() { now = func() int64 { return 1_000 } }
