@@ -40,7 +40,14 @@ const (
 // reportAt is where an internal error should be reported.
 const reportAt = "the LeaseLab issue tracker"
 
-func main() { os.Exit(guarded(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	if os.Getenv(childEnv) == "" {
+		if code, ok := supervise(os.Args[1:]); ok {
+			os.Exit(code)
+		}
+	}
+	os.Exit(guarded(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
 
 // guarded is run with --debug taken out of args, turning a panic anywhere
 // below into exit 3 and one line (the stack only with --debug): a crash

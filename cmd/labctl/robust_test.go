@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -158,3 +159,29 @@ func TestAPanicIsAnInternalErrorExit3(t *testing.T) {
 type panicReader struct{}
 
 func (panicReader) Read([]byte) (int, error) { panic("reader blew up") }
+
+// A fatal runtime error (out of memory, stack overflow) cannot be
+// recovered, and the Go runtime exits 2 for it, the code for bad input:
+// the supervising parent turns it into one line and exit 3 (item 5).
+func TestAFatalRuntimeErrorIsExit3NotBadInput(t *testing.T) {
+	for _, c := range []struct {
+		name, script string
+		debug        bool
+		code         int
+		want, not    string
+	}{
+		{"out of memory", "echo 'fatal error: runtime: out of memory' >&2; echo 'goroutine 1 [running]:' >&2; exit 2", false, 3, "labctl: internal error: the program died: fatal error: runtime: out of memory", "goroutine 1"},
+		{"with --debug", "echo 'fatal error: stack overflow' >&2; echo 'goroutine 1 [running]:' >&2; exit 2", true, 3, "goroutine 1", ""},
+		{"killed", "kill -9 $$", false, 3, "the program was killed (killed)", ""},
+		{"bad input passes through", "echo 'labctl run: no such scenario' >&2; exit 2", false, 2, "labctl run: no such scenario", "internal error"},
+		{"a verdict passes through", "exit 1", false, 1, "", "internal error"},
+	} {
+		var errb bytes.Buffer
+		code := supervised(exec.Command("sh", "-c", c.script), &errb, c.debug)
+		assert.Equal(t, c.code, code, c.name)
+		assert.Contains(t, errb.String(), c.want, c.name)
+		if c.not != "" {
+			assert.NotContains(t, errb.String(), c.not, c.name)
+		}
+	}
+}
