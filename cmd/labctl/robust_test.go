@@ -88,7 +88,7 @@ func TestRunWithoutALoadableLinkSaysSo(t *testing.T) {
 	log := `[{"at":"12s","do":"write","proc":"A","value":"` + strings.Repeat("v", 300) + `"}]`
 	out, errs, code := labctl(t, log, "run", "hands-on-lab", "--actions", "-", "--format", "summary")
 	require.Equal(t, 0, code, errs)
-	assert.Contains(t, out, "permalink: none: permalink:")
+	assert.Contains(t, out, "permalink: none, the run does not fit in a link: value of 300 bytes does not fit (at most 256")
 	for _, l := range strings.Split(out, "\n") {
 		if link, ok := strings.CutPrefix(l, "permalink: "); ok && !strings.HasPrefix(link, "none") {
 			_, err := core.DecodeLink(link)
