@@ -8,15 +8,14 @@ import (
 
 // A run's budget. A world's cost is mostly its lease renewals: each is a
 // few events and trace lines, so a TTL of 1 ms over ten minutes is
-// millions of them and gigabytes of trace.
-// Every entry point that runs a world a learner configured (a scenario, a
+// millions of them and gigabytes of trace. Every entry point that runs a world a learner configured (a scenario, a
 // preset or the sandbox, a lesson, a link) asks CheckBudget first and
 // refuses the run with its numbers; and whatever the estimate said, a Sim
 // stops by itself once its trace holds MaxTraceEvents events (see
 // Sim.Exhausted), so no run can take a browser tab's memory.
 const (
-	// MaxRenewals bounds the periodic steps of one run (MaxSandboxRenewals
-	// is the same budget, stated in the sandbox's terms).
+	// MaxRenewals bounds the lease renewals of one run (see Renewals; the
+	// sandbox's MaxSandboxRenewals is the same number).
 	MaxRenewals = MaxSandboxRenewals
 	// MaxTraceEvents is the backstop, for a run the estimate let through
 	// (a set-ttl action to 1 ms; a world whose renewals cost more events
@@ -81,12 +80,13 @@ func (s *Sim) CheckBudget(end time.Duration) error {
 }
 
 // Exhausted reports that the world stopped itself because its trace
-// reached MaxTraceEvents: it fires no more events, and Now is where it
-// stopped.
+// reached MaxTraceEvents, and when: it fires no more events (its clock
+// still moves; see RunUntil).
 func (s *Sim) Exhausted() error {
-	if s.Trace.Len() < traceBudget {
+	n := s.Trace.Len()
+	if n < traceBudget || n == 0 {
 		return nil
 	}
 	return fmt.Errorf("%w: the run stopped at %s of virtual time: its trace reached %d events, the most a run may record",
-		ErrBudget, FormatTime(s.now), traceBudget)
+		ErrBudget, FormatTime(s.Trace.Events[n-1].At), traceBudget)
 }

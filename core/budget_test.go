@@ -50,7 +50,10 @@ func TestWorldStopsAtTheTraceBudget(t *testing.T) {
 	err = r.Sim.Exhausted()
 	assert.ErrorIs(t, err, ErrBudget)
 	assert.ErrorContains(t, err, "its trace reached 2000 events")
-	assert.Less(t, r.Sim.Now(), r.End, "the clock stays where the run stopped")
+	last := r.Sim.Trace.Events[r.Sim.Trace.Len()-1].At
+	assert.Less(t, last, r.End, "nothing happened after the stop")
+	assert.Contains(t, err.Error(), "stopped at "+FormatTime(last))
+	assert.Equal(t, r.End, r.Sim.Now(), "the clock still reaches the end, so no caller waits for ever")
 	_, more := r.Sim.NextEventAt()
 	assert.False(t, more)
 	assert.False(t, r.Sim.Step())

@@ -319,7 +319,8 @@ func (s *Sim) NextEventAt() (time.Duration, bool) {
 
 // RunUntil fires every event scheduled at or before t, then sets the clock
 // to t. It returns the number of events fired. A world that is Exhausted
-// fires nothing more and keeps its clock where it stopped.
+// fires nothing more, but its clock still moves, so no caller waiting for
+// a time waits for ever.
 func (s *Sim) RunUntil(t time.Duration) int {
 	n := 0
 	for {
@@ -330,7 +331,7 @@ func (s *Sim) RunUntil(t time.Duration) int {
 		s.Step()
 		n++
 	}
-	if t > s.now && s.Exhausted() == nil {
+	if t > s.now {
 		s.now = t
 	}
 	return n
