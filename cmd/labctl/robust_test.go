@@ -173,6 +173,8 @@ func TestAFatalRuntimeErrorIsExit3NotBadInput(t *testing.T) {
 		{"out of memory", "echo 'fatal error: runtime: out of memory' >&2; echo 'goroutine 1 [running]:' >&2; exit 2", false, 3, "labctl: internal error: the program died: fatal error: runtime: out of memory", "goroutine 1"},
 		{"with --debug", "echo 'fatal error: stack overflow' >&2; echo 'goroutine 1 [running]:' >&2; exit 2", true, 3, "goroutine 1", ""},
 		{"killed", "kill -9 $$", false, 3, "the program was killed (killed)", ""},
+		{"reader gone (| head)", "kill -PIPE $$", false, 141, "", "internal error"},
+		{"Ctrl+C", "kill -INT $$", false, 130, "", "internal error"},
 		{"bad input passes through", "echo 'labctl run: no such scenario' >&2; exit 2", false, 2, "labctl run: no such scenario", "internal error"},
 		{"a verdict passes through", "exit 1", false, 1, "", "internal error"},
 	} {

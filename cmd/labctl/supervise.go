@@ -69,8 +69,11 @@ func supervised(cmd *exec.Cmd, stderr io.Writer, debug bool) int {
 		return exitInternal
 	}
 	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		if ws.Signal() == syscall.SIGINT {
+		switch ws.Signal() {
+		case syscall.SIGINT:
 			return 130 // stopped with Ctrl+C, as a shell reports it
+		case syscall.SIGPIPE:
+			return 141 // its reader went away (labctl run ... | head): not a crash
 		}
 		fmt.Fprintf(stderr, "labctl: internal error: the program was killed (%v), perhaps for using too much memory; please report it to %s with the command line\n", ws.Signal(), reportAt)
 		return exitInternal
