@@ -7,10 +7,13 @@
 #   make test-ui       the front end's display-free tests: fast, no browser
 #   make test-browser  headless Chromium end-to-end test (needs chromium)
 #   make test-desktop  display tests and the desktop screenshot under Xvfb
-#   make test-wasm     core's determinism tests and the browser progress store,
+#   make test-wasm     core's determinism tests, every run's trace hash against
+#                      the native one, and the browser progress store,
 #                      compiled to wasm and run in headless Chromium
 #   make test-conform  the simulator against a real (embedded) etcd 3.7.3
 #   make conform       the same suite as a report: both sides, side by side
+#   make test-fuzz     every parser's fuzz target for FUZZTIME each (default
+#                      3s; e.g. make test-fuzz FUZZTIME=60s for a long run)
 
 GO         ?= go
 STATICCHECK ?= staticcheck
@@ -35,7 +38,7 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './e2e/*' -not -path './.gi
 DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
 PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
 
-.PHONY: wasm serve desktop conform test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform
+.PHONY: wasm serve desktop conform test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform test-fuzz
 
 ## Builds
 
@@ -66,7 +69,7 @@ conform:
 ## Checks and tests. `test` is a list of prerequisites: add core and lesson
 ## targets to it.
 
-test: fmt-check vet staticcheck test-plain test-conform test-wasm test-browser test-desktop
+test: fmt-check vet staticcheck test-plain test-fuzz test-conform test-wasm test-browser test-desktop
 
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go'))"; \
@@ -85,6 +88,20 @@ staticcheck:
 test-plain:
 	$(GO) test $(PLAIN_PKGS)
 
+# Every parser a learner's input reaches, as package:target. The bounds,
+# sandbox and answer targets start from the overflow cases of issue 19.
+FUZZTIME ?= 3s
+FUZZ_TARGETS := ./core:FuzzParseActionLog ./core:FuzzActionLog ./core:FuzzParseBounds ./core:FuzzDecodeLink \
+	./core:FuzzSandboxConfig ./lessons:FuzzParseAnswer ./game/progress:FuzzDecode ./game/progress:FuzzMerge
+
+test-fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg >/tmp/leaselab-fuzz.$$$$ 2>&1 || \
+	    { cat /tmp/leaselab-fuzz.$$$$; rm -f /tmp/leaselab-fuzz.$$$$; exit 1; }; \
+	  rm -f /tmp/leaselab-fuzz.$$$$; \
+	done
+
 test-ui:
 	$(GO) test ./game/ui/... ./cmd/labctl/...
 
@@ -94,7 +111,9 @@ test-conform:
 	cd conform && $(GO) test -count=1 -timeout 10m ./...
 
 # The same seed must give the same trace hash in the browser as natively:
-# core's golden-hash tests, compiled to wasm and run inside Chromium. The
+# core's golden-hash tests, compiled to wasm and run inside Chromium, and
+# every scenario and preset x 3 seeds and every lesson solution, whose
+# hashes lessons' native test writes to a file the browser run compares with. The
 # -require-browser check fails the run if go_js_wasm_exec is anything but a
 # browser (Go's own script would run them under Node). wasmbrowsertest
 # The wasm package's tests (the localStorage progress store) run there too.
@@ -108,6 +127,10 @@ test-wasm:
 	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event'; exit $$status
 	@out="$$(GOOS=js GOARCH=wasm $(GO) test -count=1 ./wasm/ 2>&1)"; \
 	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event'; exit $$status
+	@hashes="$$(mktemp)"; trap 'rm -f "$$hashes"' EXIT; \
+	$(GO) test -count=1 -run '^TestTraceHashesAreDeterministic$$' ./lessons/ -args -write-hashes="$$hashes" >/dev/null || exit 1; \
+	out="$$(LEASELAB_NATIVE_HASHES="$$hashes" GOOS=js GOARCH=wasm $(GO) test -count=1 -v -run '^TestTraceHashesMatchNative$$' ./lessons/ 2>&1)"; \
+	status=$$?; printf '%s\n' "$$out" | grep -v 'could not unmarshal event' | grep -v '^=== RUN'; exit $$status
 
 # Each browser test starts its own Chromium; on a loaded machine ten of them
 # take longer than go test's default 10 minutes.

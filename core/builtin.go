@@ -106,6 +106,9 @@ func (sc *Scenario) Run(p Params) (*Run, error) {
 	if p.Duration > 0 {
 		end = p.Duration
 	}
+	if err := s.CheckBudget(end); err != nil {
+		return nil, err
+	}
 	s.RunUntil(end)
 	return &Run{Scenario: sc, Sim: s, Actions: log, End: end, Report: Check(s.Trace, end)}, nil
 }

@@ -238,9 +238,23 @@ type Bounds struct {
 }
 
 // Errors of bad bounds.
-var ErrBounds = errors.New("explore: bad bounds")
+var ErrBounds = errors.New("bad bounds")
 
-// Validate rejects bounds that describe no schedule or an endless one.
+// Limits of a search a learner can ask for. A grid past them would not
+// finish in any sitting (a simulated schedule costs about 0.1 to 1 ms), and
+// a start grid finer than MaxStarts would need per-start bookkeeping that
+// no longer fits in memory.
+const (
+	MaxSchedules = 1e9
+	MaxStarts    = 1 << 20
+	// MaxFaultLen is the longest pause or delay: no run is observed
+	// longer (see Validate's horizon limit), so a longer one changes
+	// nothing, and keeping lengths small keeps their loops from wrapping.
+	MaxFaultLen = time.Hour
+)
+
+// Validate rejects bounds that describe no schedule, an endless one, or
+// more than a search can run (see MaxSchedules and MaxStarts).
 func (b Bounds) Validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: %s", ErrBounds, fmt.Sprintf(format, a...))
@@ -252,6 +266,8 @@ func (b Bounds) Validate() error {
 		return bad("no fault kind (want %s)", strings.Join(FaultKinds, ", "))
 	case b.Step <= 0 || b.From < 0 || b.To <= b.From:
 		return bad("start grid [%s, %s) step %s is empty", b.From, b.To, b.Step)
+	case b.Step > time.Hour:
+		return bad("start step %s is longer than an hour (the longest horizon)", b.Step)
 	case b.MaxFaults < 1 || b.MaxFaults > 3:
 		return bad("at most 1 to 3 faults, got %d", b.MaxFaults)
 	case b.Horizon < b.To:
@@ -261,6 +277,12 @@ func (b Bounds) Validate() error {
 	case b.Settle < 0:
 		return bad("settle %s is negative", b.Settle)
 	}
+	if d := firstRepeat(b.Procs); d != "" {
+		return bad("process %q is listed twice", d)
+	}
+	if d := firstRepeat(b.Kinds); d != "" {
+		return bad("fault kind %q is listed twice", d)
+	}
 	for _, k := range b.Kinds {
 		if !slices.Contains(FaultKinds, k) {
 			return bad("unknown fault kind %q (want %s)", k, strings.Join(FaultKinds, ", "))
@@ -268,11 +290,27 @@ func (b Bounds) Validate() error {
 		if lasts(k) && (b.LenStep <= 0 || b.MinLen <= 0 || b.MaxLen < b.MinLen) {
 			return bad("%s lengths [%s, %s] step %s are empty", k, b.MinLen, b.MaxLen, b.LenStep)
 		}
+		if lasts(k) && (b.MaxLen > MaxFaultLen || b.LenStep > MaxFaultLen) {
+			return bad("%s lengths up to %s step %s: neither may be longer than %s (no run is observed longer)", k, b.MaxLen, b.LenStep, MaxFaultLen)
+		}
 	}
-	if n := b.Count(); n > 1e12 {
-		return bad("%.3g schedules: narrow the grid", n)
+	if n := gridPoints(b.From, b.To, b.Step); n > MaxStarts {
+		return bad("the start grid has %d points; the limit is %d: use a coarser step", n, MaxStarts)
+	}
+	if n := b.Count(); n > MaxSchedules {
+		return bad("%.3g schedules; the limit is %.0e: narrow the grid", n, float64(MaxSchedules))
 	}
 	return nil
+}
+
+// firstRepeat returns the first value listed twice in vs, or "".
+func firstRepeat(vs []string) string {
+	for i, v := range vs {
+		if slices.Contains(vs[:i], v) {
+			return v
+		}
+	}
+	return ""
 }
 
 // End returns when a run of faults stops being observed.
@@ -287,26 +325,29 @@ func (b Bounds) End(faults []Fault) time.Duration {
 	return min(b.Horizon, last+b.Settle)
 }
 
-func (b Bounds) starts() int { return int((b.To - b.From + b.Step - 1) / b.Step) }
+// starts and lens are only called on valid bounds, whose grids are small
+// (MaxStarts, MaxFaultLen), so the int conversions cannot wrap.
+func (b Bounds) starts() int { return int(gridPoints(b.From, b.To, b.Step)) }
 
 func (b Bounds) lens() int {
-	if !slices.ContainsFunc(b.Kinds, lasts) {
+	if !slices.ContainsFunc(b.Kinds, lasts) || b.LenStep <= 0 || b.MaxLen < b.MinLen {
 		return 0
 	}
 	return int((b.MaxLen-b.MinLen)/b.LenStep) + 1
 }
 
-// choices is how many single faults start at one grid point.
+// choices is how many single faults start at one grid point (in floating
+// point: Count is also asked of bounds being validated, which may be huge).
 func (b Bounds) choices() float64 {
-	per := 0
+	per := 0.0
 	for _, k := range b.Kinds {
 		if lasts(k) {
-			per += b.lens()
+			per += float64(b.lens())
 		} else {
 			per++
 		}
 	}
-	return float64(len(b.Procs) * per)
+	return float64(len(b.Procs)) * per
 }
 
 // Count returns how many schedules exhaustive search runs: for each k up to
@@ -314,16 +355,16 @@ func (b Bounds) choices() float64 {
 func (b Bounds) Count() float64 {
 	total := 0.0
 	for k := 1; k <= b.MaxFaults; k++ {
-		total += multisets(b.starts(), k) * pow(b.choices(), k)
+		total += multisets(float64(gridPoints(b.From, b.To, b.Step)), k) * pow(b.choices(), k)
 	}
 	return total
 }
 
 // multisets counts non-decreasing sequences of length k over n values.
-func multisets(n, k int) float64 {
+func multisets(n float64, k int) float64 {
 	r := 1.0
 	for i := 0; i < k; i++ {
-		r = r * float64(n+i) / float64(i+1)
+		r = r * (n + float64(i)) / float64(i+1)
 	}
 	return r
 }
@@ -544,9 +585,32 @@ type candidate struct {
 	bad    Event
 }
 
+// Validate checks p's bounds, and that every process they fault is in p's
+// world: a fault of a process that does not exist is never applied, and a
+// search of such faults would report "no violation" having tested nothing.
+func (p Problem) Validate() error {
+	if err := p.Bounds.Validate(); err != nil {
+		return err
+	}
+	s, err := p.Build()
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, c := range s.clients {
+		names = append(names, c.base().id)
+	}
+	for _, name := range p.Bounds.Procs {
+		if s.node(name) == nil {
+			return fmt.Errorf("%w: no process %q in this world (it has %s)", ErrBounds, name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
 // NewExplorer prepares an exhaustive search of p.
 func NewExplorer(p Problem, clock func() time.Time) (*Explorer, error) {
-	if err := p.Bounds.Validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	x := &Explorer{p: p, clock: clock, workers: runtime.GOMAXPROCS(0)}
@@ -559,7 +623,7 @@ func NewExplorer(p Problem, clock func() time.Time) (*Explorer, error) {
 // NewRandomExplorer prepares a seeded random search of n schedules, each
 // with 1 to MaxFaults faults drawn uniformly from the bounds' grid.
 func NewRandomExplorer(p Problem, n int, seed uint64, clock func() time.Time) (*Explorer, error) {
-	if err := p.Bounds.Validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if n < 1 {

@@ -37,6 +37,9 @@ func (x *Explorer) parallel(n int) {
 	x.finish(true)
 }
 
+// workerPanic carries a worker's panic value to the caller's goroutine.
+type workerPanic struct{ value any }
+
 // unitResult is what one unit of work found.
 type unitResult struct {
 	tried, settled int
@@ -49,11 +52,26 @@ func (x *Explorer) parallelLevel(r0 *run, k, n int) {
 	var next, limit atomic.Int64
 	limit.Store(int64(len(units)))
 	var wg sync.WaitGroup
+	var crashed atomic.Pointer[workerPanic]
 	for range n {
 		w := r0.clone()
-		wg.Go(func() { x.work(w, k, units, &next, &limit) })
+		wg.Go(func() {
+			// A panic on a worker would end the program before any
+			// caller could recover it; it is raised again on the
+			// caller's goroutine instead, after the others stop.
+			defer func() {
+				if r := recover(); r != nil {
+					crashed.CompareAndSwap(nil, &workerPanic{r})
+					limit.Store(0)
+				}
+			}()
+			x.work(w, k, units, &next, &limit)
+		})
 	}
 	wg.Wait()
+	if p := crashed.Load(); p != nil {
+		panic(p.value)
+	}
 	for i := range units {
 		x.res.Tried += units[i].tried
 		x.res.Settled += units[i].settled

@@ -156,6 +156,15 @@ func (l RunLink) Encode() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// Check reports whether the link, encoded, is one DecodeLink reads back:
+// a run with too many actions, too long a value or too long a link in all
+// is refused here with the decoder's own reason, so nothing prints or
+// shares a link that cannot be loaded.
+func (l RunLink) Check() error {
+	_, err := DecodeLink(l.Encode())
+	return err
+}
+
 // Fragment returns the link as a URL fragment, "#run=...".
 func (l RunLink) Fragment() string { return linkFragment + l.Encode() }
 

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -38,12 +39,29 @@ func (p LeasePolicy) Validate() error {
 	case p.PauseBudget < 0:
 		return fmt.Errorf("pause budget must not be negative, got %s", p.PauseBudget)
 	}
+	if _, err := p.need(); err != nil {
+		return fmt.Errorf("2 x renew %s + pause %s: %w", p.RenewEvery, p.PauseBudget, err)
+	}
 	return nil
 }
 
-// Check applies the rule 2 x renew_every + pause_budget <= ttl.
+// need is 2 x RenewEvery + PauseBudget, checked for overflow.
+func (p LeasePolicy) need() (time.Duration, error) {
+	twice, err := MulDuration(p.RenewEvery, 2)
+	if err != nil {
+		return 0, err
+	}
+	return AddDurations(twice, p.PauseBudget)
+}
+
+// Check applies the rule 2 x renew_every + pause_budget <= ttl. Call it
+// on a policy that passed Validate: a sum too large for a Duration is
+// taken as the largest one, which no TTL covers.
 func (p LeasePolicy) Check() PolicyVerdict {
-	need := 2*p.RenewEvery + p.PauseBudget
+	need, err := p.need()
+	if err != nil {
+		need = math.MaxInt64
+	}
 	v := PolicyVerdict{OK: need <= p.TTL, Need: need, Margin: p.TTL - need}
 	sum := fmt.Sprintf("2 x %s + %s = %s", secs(p.RenewEvery), secs(p.PauseBudget), secs(need))
 	if v.OK {

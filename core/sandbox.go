@@ -364,15 +364,17 @@ func (c SandboxConfig) Validate() []FieldError {
 	}
 	if c.Duration < MinSandboxDuration || c.Duration > MaxSandboxDuration {
 		bad(FieldDuration, "a run lasts %s to %s, got %s", MinSandboxDuration, MaxSandboxDuration, c.Duration)
-	} else if ttlOK && c.renew() > 0 {
+	} else if renew := renewPeriod(c.TTL, c.RenewEvery); ttlOK && renew > 0 {
 		// Every renewal is a few trace events; past this a run would
-		// not fit in a browser tab's memory.
+		// not fit in a browser tab's memory. The period is the one the
+		// processes use (c.renew() rounds TTL/3 to whole milliseconds
+		// for display, which made a 1 ms TTL look like no renewal at all).
 		leases := max(c.Procs, 1)
 		if !single {
 			leases = max(c.Shards, 0) + max(c.Workers, 0)
 		}
-		if n := int64(leases) * int64(c.Duration/c.renew()); n > MaxSandboxRenewals {
-			bad(FieldDuration, "this run would renew leases about %d times (%d leases for %s, every %s); keep it under %d: renew less often, run shorter or use fewer shards", n, leases, c.Duration, c.renew(), MaxSandboxRenewals)
+		if n := int64(leases) * int64(c.Duration/renew); n > MaxSandboxRenewals {
+			bad(FieldDuration, "this run would renew leases about %d times (%d leases for %s, every %s); keep it under %d: renew less often, run shorter or use fewer shards", n, leases, c.Duration, renew, MaxSandboxRenewals)
 		}
 	}
 	for i, a := range c.Actions {
@@ -427,6 +429,11 @@ func (c SandboxConfig) Build() (*Sim, error) {
 	s.Net.Default.Delay, s.Net.Default.Jitter = c.Delay, c.Jitter
 	for _, l := range c.Links {
 		s.Net.SetDelay(l.A, l.B, l.Delay, l.Jitter)
+	}
+	// Validate already applied the same budget to the configuration;
+	// this is the one check every entry point shares.
+	if err := s.CheckBudget(c.Duration); err != nil {
+		return nil, err
 	}
 	s.Schedule(c.Pauses.Schedule(c.Seed, c.ProcNames(), c.Duration))
 	s.Schedule(c.Actions)

@@ -245,6 +245,9 @@ func (s *Sim) park(tk task) int32 {
 
 // Step fires the next event and reports whether there was one.
 func (s *Sim) Step() bool {
+	if s.Trace.Len() >= traceBudget {
+		return false // see Exhausted
+	}
 	if c := s.Coord; c.sweepOrder != 0 && (len(s.queue) == 0 || c.sweepFirst(&s.queue[0])) {
 		s.now = c.sweepAt
 		c.sweep()
@@ -305,6 +308,9 @@ func (s *Sim) addClient(c client, start time.Duration, first taskFn) {
 // queue is empty.
 func (s *Sim) NextEventAt() (time.Duration, bool) {
 	at, ok := time.Duration(0), false
+	if s.Trace.Len() >= traceBudget {
+		return at, false // see Exhausted
+	}
 	if len(s.queue) > 0 {
 		at, ok = s.queue[0].at, true
 	}
@@ -315,7 +321,9 @@ func (s *Sim) NextEventAt() (time.Duration, bool) {
 }
 
 // RunUntil fires every event scheduled at or before t, then sets the clock
-// to t. It returns the number of events fired.
+// to t. It returns the number of events fired. A world that is Exhausted
+// fires nothing more, but its clock still moves, so no caller waiting for
+// a time waits for ever.
 func (s *Sim) RunUntil(t time.Duration) int {
 	n := 0
 	for {

@@ -97,16 +97,56 @@ func (a *App) Attempts(id string) (int, bool) {
 	return e.Attempts, e.Passed
 }
 
-// save writes the progress; a failure is shown, and the progress stays in
-// memory, so nothing the learner did is lost while the lab runs.
+// save writes the progress merged with what another window saved since
+// (progress.Sync), and adopts the merge; a failure is shown, and the
+// progress stays in memory, so nothing the learner did is lost while the
+// lab runs.
 func (a *App) save() {
-	b, err := progress.Encode(a.prog)
-	if err == nil {
-		err = a.store.Save(b)
-	}
+	merged, notice, err := progress.Sync(a.store, a.prog)
 	if err != nil {
 		a.menu.Notice = "Your progress could not be saved (" + err.Error() + "); it is kept until you close LeaseLab."
+		return
 	}
+	a.prog = merged
+	if notice != "" {
+		a.menu.Notice = notice
+	}
+}
+
+// Refresh merges in the progress another window or tab saved, so that its
+// completions show here too (the browser calls it on a storage event).
+func (a *App) Refresh() {
+	stored, notice := progress.Open(a.store)
+	a.prog = progress.Merge(stored, a.prog)
+	if notice != "" {
+		a.menu.Notice = notice
+	}
+}
+
+// ExportProgress returns the learner's progress as a file to carry to
+// another machine or browser (progress.Export), after saving what is in
+// memory.
+func (a *App) ExportProgress() ([]byte, error) {
+	a.save()
+	return progress.Encode(a.prog)
+}
+
+// ImportProgress merges an exported progress file into this lab's and
+// saves it; importing only adds (progress.Import). The returned sentence
+// says what happened, for the learner.
+func (a *App) ImportProgress(data []byte) (string, error) {
+	a.save()
+	merged, notice, err := progress.Import(a.store, data)
+	if err != nil {
+		return "", err
+	}
+	a.prog = merged
+	msg := fmt.Sprintf("Progress imported: %d lessons and %d exercises are recorded here now.", len(merged.Lessons), len(merged.Exercises))
+	if notice != "" {
+		msg += " " + notice
+	}
+	a.menu.Notice = msg
+	return msg, nil
 }
 
 // record stores what a lesson scene reports.

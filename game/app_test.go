@@ -70,3 +70,37 @@ func TestSavedRunThatNoLongerFitsIsDroppedWithAWord(t *testing.T) {
 		t.Fatalf("narration %v", n)
 	}
 }
+
+// Issue 19, item 11: two windows (or tabs) on one store. A's completion
+// reaches B when B refreshes (the browser's storage event) and survives
+// B's next save; importing a file adds to the app's progress.
+func TestTwoAppsOnOneStoreMergeTheirProgress(t *testing.T) {
+	store := progress.NewMemStore(nil, "")
+	a, b := NewApp(store), NewApp(store)
+	a.prog.SetLesson("leases", progress.Lesson{Completed: true, GoalsMet: []string{"lease-granted"}})
+	a.save()
+	b.prog.SetLesson("scheduler", progress.Lesson{Completed: true})
+	b.save()
+	if _, done := b.GoalsMet("leases"); !done {
+		t.Error("B's save did not adopt A's completion")
+	}
+	a.Refresh()
+	if _, done := a.GoalsMet("scheduler"); !done {
+		t.Error("A's refresh did not bring in B's completion")
+	}
+	p, _ := progress.Open(store)
+	if !p.Lesson("leases").Completed || !p.Lesson("scheduler").Completed {
+		t.Errorf("saved progress lost one: %+v", p.Lessons)
+	}
+
+	msg, err := a.ImportProgress([]byte(`{"version":1,"lessons":{"security":{"completed":true}}}`))
+	if err != nil || !strings.Contains(msg, "Progress imported: 3 lessons") {
+		t.Errorf("import: %q, %v", msg, err)
+	}
+	if _, err := a.ImportProgress([]byte("not progress")); err == nil {
+		t.Error("a file that is not progress was imported")
+	}
+	if out, err := a.ExportProgress(); err != nil || !strings.Contains(string(out), `"security"`) {
+		t.Errorf("export: %s, %v", out, err)
+	}
+}

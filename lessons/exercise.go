@@ -233,6 +233,9 @@ func (e *Exercise) Validate(a Answer) error {
 	if len(a.Schedule) > 0 && e.Lab == nil {
 		return fmt.Errorf("exercise %s takes no schedule", e.ID)
 	}
+	if len(a.Schedule) > core.MaxActions {
+		return fmt.Errorf("schedule: %d actions is more than the %d a run may have", len(a.Schedule), core.MaxActions)
+	}
 	for _, t := range a.Schedule {
 		if err := t.Validate(); err != nil {
 			return err
@@ -244,9 +247,16 @@ func (e *Exercise) Validate(a Answer) error {
 	return nil
 }
 
+// MaxAnswerSize is the most bytes of JSON ParseAnswer reads: a schedule
+// as long as an action log may be, and the choices and numbers beside it.
+const MaxAnswerSize = core.MaxActionLogSize + 64<<10
+
 // ParseAnswer decodes a JSON answer strictly (unknown fields are errors)
 // and validates it against the exercise.
 func (e *Exercise) ParseAnswer(data []byte) (Answer, error) {
+	if len(data) > MaxAnswerSize {
+		return Answer{}, fmt.Errorf("answer is %d bytes, more than the %d an answer may have", len(data), MaxAnswerSize)
+	}
 	var a Answer
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

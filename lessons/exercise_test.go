@@ -236,3 +236,31 @@ func TestLogsShowTokens15And16(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseAnswer: whatever an answer file holds, every exercise either
+// refuses it with an error or accepts one that validates and round-trips;
+// huge schedules and overflowing times are refused (issue 19, item 4).
+func FuzzParseAnswer(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"choices":{"cause":["stale-belief"]}}`, `{"numbers":{"ttl":1e308}}`,
+		`{"schedule":[{"at":"1s","do":"pause","proc":"A","for":"20s"}]}`,
+		`{"schedule":[{"at":9223372036854775,"do":"crash","proc":"A"}]}`,
+		`{"schedule":[{"at":"2562047h","do":"crash","proc":"A"}]}`, `{"extra":1}`, `[`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, e := range Exercises() {
+			a, err := e.ParseAnswer(b)
+			if err != nil {
+				continue
+			}
+			if err := e.Validate(a); err != nil {
+				t.Fatalf("%s: accepted an answer that does not validate: %v", e.ID, err)
+			}
+			if len(a.Schedule) > core.MaxActions {
+				t.Fatalf("%s: accepted %d schedule entries", e.ID, len(a.Schedule))
+			}
+		}
+	})
+}

@@ -187,6 +187,9 @@ func (l *Lesson) StartWith(seed uint64, knobs Knobs, log core.ActionLog) (*World
 	}
 	k := l.Defaults(knobs)
 	s, err := l.Setup(seed, k)
+	if err == nil {
+		err = s.CheckBudget(l.Duration)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lesson %s: %w", l.ID, err)
 	}

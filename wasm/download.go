@@ -16,8 +16,11 @@ func download(name string, data []byte) (string, error) {
 	arr := global.Get("Uint8Array").New(len(data))
 	js.CopyBytesToJS(arr, data)
 	mime := "text/plain"
-	if strings.HasSuffix(name, ".jsonl") {
+	switch {
+	case strings.HasSuffix(name, ".jsonl"):
 		mime = "application/jsonl"
+	case strings.HasSuffix(name, ".json"):
+		mime = "application/json"
 	}
 	blob := global.Get("Blob").New([]any{arr}, map[string]any{"type": mime})
 	url := global.Get("URL").Call("createObjectURL", blob)

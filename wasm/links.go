@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall/js"
 
+	"leaselab/core"
 	"leaselab/game"
 )
 
@@ -71,6 +72,13 @@ func (l *links) share() map[string]any {
 	link, ok := l.app.CurrentLink()
 	if !ok {
 		msg := "Open a lesson first: a link shares the run in a lesson."
+		l.status(msg)
+		return map[string]any{"error": msg}
+	}
+	if err := link.Check(); err != nil {
+		// A link the decoder would refuse must not be shared (issue 19,
+		// item 8): say why instead.
+		msg := "This run does not fit in a link: " + strings.TrimPrefix(err.Error(), core.ErrPermalink.Error()+": ") + "."
 		l.status(msg)
 		return map[string]any{"error": msg}
 	}

@@ -30,10 +30,12 @@ func main() {
 		OnUpdate:      page.update,
 	})
 	ln := newLinks(app, doc)
+	refresh := watchStorage(app)
+	tr := newTransfer(app, doc)
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
-	if err := ebiten.RunGame(&timedGame{Game: g, before: ln.beforeUpdate}); err != nil {
+	if err := ebiten.RunGame(&timedGame{Game: g, before: func() { ln.beforeUpdate(); refresh(); tr.beforeUpdate() }}); err != nil {
 		page.fail(err)
 	}
 }

@@ -5,8 +5,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"syscall/js"
 
+	"leaselab/game"
 	"leaselab/game/progress"
 )
 
@@ -85,14 +87,50 @@ func (s *browserStore) Save(b []byte) error {
 	return err
 }
 
-// Backup implements progress.Store. There is one backup slot: an older
-// backup is replaced, since localStorage is small and shared by the origin.
+// maxBackups is how many backups localStorage keeps: backupKey, then
+// backupKey-2 ... backupKey-10. A backup never replaces an earlier one (a
+// second corruption used to overwrite the first); when all are taken,
+// Backup fails, and progress.Sync then saves nothing over the damaged data.
+const maxBackups = 10
+
+// Backup implements progress.Store.
 func (s *browserStore) Backup(old []byte) (string, error) {
-	_, err := jsTry(func() js.Value { return s.storage.Call("setItem", backupKey, string(old)) })
-	if err != nil {
-		return "", err
+	for n := 1; n <= maxBackups; n++ {
+		key := backupKey
+		if n > 1 {
+			key = fmt.Sprintf("%s-%d", backupKey, n)
+		}
+		v, err := jsTry(func() js.Value { return s.storage.Call("getItem", key) })
+		if err != nil {
+			return "", err
+		}
+		if !v.IsNull() {
+			continue
+		}
+		if _, err := jsTry(func() js.Value { return s.storage.Call("setItem", key, string(old)) }); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("localStorage[%q] in this browser", key), nil
 	}
-	return fmt.Sprintf("localStorage[%q] in this browser", backupKey), nil
+	return "", fmt.Errorf("%d backups of damaged progress are already kept in this browser's localStorage (%s...); clear some in the browser's site data", maxBackups, backupKey)
+}
+
+// watchStorage returns a function for the game loop that merges into app
+// whatever another tab of this site saved since it last ran: the browser
+// fires "storage" in every other tab when one tab writes localStorage.
+func watchStorage(app *game.App) func() {
+	var changed atomic.Bool
+	js.Global().Call("addEventListener", "storage", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Get("key").Equal(js.ValueOf(progressKey)) {
+			changed.Store(true)
+		}
+		return nil
+	}))
+	return func() {
+		if changed.Swap(false) {
+			app.Refresh()
+		}
+	}
 }
 
 // jsTry runs f and turns a JavaScript exception thrown inside it (which

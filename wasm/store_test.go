@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"syscall/js"
@@ -22,9 +23,15 @@ func jsEval(t *testing.T, expr string) js.Value {
 
 func TestBrowserStoreRoundTripInLocalStorage(t *testing.T) {
 	ls := js.Global().Get("localStorage")
-	ls.Call("removeItem", progressKey)
-	ls.Call("removeItem", backupKey)
-	t.Cleanup(func() { ls.Call("removeItem", progressKey); ls.Call("removeItem", backupKey) })
+	clear := func() {
+		ls.Call("removeItem", progressKey)
+		ls.Call("removeItem", backupKey)
+		for n := 2; n <= maxBackups; n++ {
+			ls.Call("removeItem", fmt.Sprintf("%s-%d", backupKey, n))
+		}
+	}
+	clear()
+	t.Cleanup(clear)
 
 	s := newBrowserStore()
 	if _, ok := s.(*browserStore); !ok {
@@ -58,6 +65,20 @@ func TestBrowserStoreRoundTripInLocalStorage(t *testing.T) {
 	}
 	if got := ls.Call("getItem", backupKey).String(); got != `{"version":1,"lessons":` {
 		t.Errorf("backup = %q", got)
+	}
+
+	// A second corruption is kept beside the first, not over it (issue
+	// 19, item 11).
+	ls.Call("setItem", progressKey, `{"version":1,"exercises":`)
+	_, notice = progress.Open(newBrowserStore())
+	if !strings.Contains(notice, `kept as localStorage["leaselab.progress.corrupt-2"]`) {
+		t.Errorf("second notice = %q", notice)
+	}
+	if got := ls.Call("getItem", backupKey).String(); got != `{"version":1,"lessons":` {
+		t.Errorf("the first backup became %q", got)
+	}
+	if got := ls.Call("getItem", backupKey+"-2").String(); got != `{"version":1,"exercises":` {
+		t.Errorf("second backup = %q", got)
 	}
 }
 

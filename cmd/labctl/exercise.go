@@ -9,6 +9,10 @@ import (
 )
 
 func runExercises(args []string, stdout, stderr io.Writer) int {
+	if isHelp(args) {
+		fmt.Fprintln(stdout, "usage: labctl exercises\n\nLists the assessment exercises; show one with labctl exercise ID.")
+		return 0
+	}
 	if len(args) > 0 {
 		return fail(stderr, "labctl exercises: takes no arguments (did you mean labctl exercise %s?)", args[0])
 	}
@@ -72,7 +76,7 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return code
 	case *answer != "":
-		b, err := readInput(*answer, stdin)
+		b, err := readInput(*answer, stdin, lessons.MaxAnswerSize)
 		if err != nil {
 			return fail(stderr, "labctl exercise: reading the answer: %v", err)
 		}

@@ -89,6 +89,14 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "labctl explore: %v", err)
 	}
 	p := tg.Problem(*seed, off, b)
+	if err := p.Validate(); err != nil {
+		return fail(stderr, "labctl explore: %v", err)
+	}
+	n := b.Count()
+	if *random > 0 {
+		n = float64(*random)
+	}
+	warnLong(stderr, p, n, *seed)
 	var x *core.Explorer
 	if *random > 0 {
 		x, err = core.NewRandomExplorer(p, *random, *seed, time.Now)
@@ -165,6 +173,28 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(w, "in the lesson player: leaselab --load %s\n  or the browser build at /%s\n", ll.Encode(), ll.Fragment())
 	}
 	return 1
+}
+
+// warnLong says up front how long a large search may take: n schedules at
+// the cost of a few random ones, measured now. Random schedules share no
+// prefix, so they are the dearest; an exhaustive search is often faster
+// (and a settled world costs nothing), hence "up to".
+func warnLong(stderr io.Writer, p core.Problem, n float64, seed uint64) {
+	const sample = 20
+	if n < 1e5 {
+		return
+	}
+	x, err := core.NewRandomExplorer(p, sample, seed, time.Now)
+	if err != nil {
+		return
+	}
+	start := time.Now()
+	x.Run()
+	per := time.Since(start) / sample
+	if total := time.Duration(n * float64(per)); total > 10*time.Second {
+		fmt.Fprintf(stderr, "labctl explore: %.3g schedules at up to %s each (measured on %d): up to %s; --progress shows how far, Ctrl+C stops\n",
+			n, per.Round(time.Microsecond), sample, total.Round(time.Second))
+	}
 }
 
 // violationLines picks the trace lines that tell the story: the faults,

@@ -9,6 +9,10 @@ import (
 )
 
 func runLessons(args []string, stdout, stderr io.Writer) int {
+	if isHelp(args) {
+		fmt.Fprintln(stdout, "usage: labctl lessons\n\nLists the lessons in menu order; show one with labctl lesson ID.")
+		return 0
+	}
 	if len(args) > 0 {
 		return fail(stderr, "labctl lessons: takes no arguments (did you mean labctl lesson %s?)", args[0])
 	}

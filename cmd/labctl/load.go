@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"leaselab/core"
 	"leaselab/lessons"
@@ -41,6 +42,7 @@ func loadLink(s string, pos []string, fs *flag.FlagSet) (*core.RunLink, error) {
 // invariant.
 func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 	var s *core.Sim
+	var end time.Duration
 	var title string
 	var verdict []string
 	switch l.Kind {
@@ -57,7 +59,7 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
 		}
-		s, title = w.Sim, "lesson "+ls.Title
+		s, end, title = w.Sim, ls.Duration, "lesson "+ls.Title
 		for _, g := range w.Goals() {
 			mark := "met  "
 			if !g.Met {
@@ -79,6 +81,7 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 		}
 		s.Schedule(l.Log)
 		s.RunUntil(horizon)
+		end = horizon
 		title = "explore target " + tg.Title
 		m := tg.Invariant.Matches(s.Trace)
 		for _, i := range m[min(len(m), tg.Invariant.Allow):] { // those past the allowance
@@ -94,7 +97,7 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 	defer w.Flush()
 	if format == "jsonl" {
 		s.Trace.WriteJSONL(w)
-		return 0
+		return afterRun(io.Discard, stderr, s, l.Log, end, "labctl run --load")
 	}
 	fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", title, l.Seed, core.FormatTime(s.Now()))
 	for _, a := range l.Log {
@@ -107,8 +110,5 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 	for _, v := range verdict {
 		fmt.Fprintln(w, v)
 	}
-	for _, err := range s.ActionErrors() {
-		fmt.Fprintln(w, "action not applied:", err)
-	}
-	return 0
+	return afterRun(w, stderr, s, l.Log, end, "labctl run --load")
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"slices"
 )
 
 const usage = `labctl: LeaseLab in a terminal
@@ -22,12 +24,53 @@ usage:
   labctl explore TARGET       search fault timings for the simplest break (labctl explore --help)
   labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080
   labctl help                 this text
+
+Exit codes: 0 ok, 1 a verdict of no (a violation, an unsafe policy, a
+failed check), 2 bad input, 3 an internal error (--debug prints its stack).
 `
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+// Exit codes, the same for every command.
+const (
+	exitOK       = 0
+	exitNo       = 1
+	exitBadInput = 2
+	exitInternal = 3
+)
 
-// run dispatches a command line and returns the exit code: 0 success,
-// 1 a check that failed (an unsafe policy), 2 a usage error.
+// reportAt is where an internal error should be reported.
+const reportAt = "the LeaseLab issue tracker"
+
+func main() {
+	if os.Getenv(childEnv) == "" {
+		if code, ok := supervise(os.Args[1:]); ok {
+			os.Exit(code)
+		}
+	}
+	os.Exit(guarded(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// guarded is run with --debug taken out of args, turning a panic anywhere
+// below into exit 3 and one line (the stack only with --debug): a crash
+// must not look like bad input, whose code is 2.
+func guarded(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	dbg := slices.Contains(args, "--debug")
+	args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--debug" })
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "labctl: internal error: %v (this is a bug in LeaseLab, not in your input: please report it to %s with the command line)\n", r, reportAt)
+			if dbg {
+				stderr.Write(debug.Stack())
+			} else {
+				fmt.Fprintln(stderr, "labctl: run again with --debug for the stack trace")
+			}
+			code = exitInternal
+		}
+	}()
+	return run(args, stdin, stdout, stderr)
+}
+
+// run dispatches a command line and returns the exit code: exitOK,
+// exitNo for a verdict of no, exitBadInput for a usage error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
@@ -57,5 +100,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stderr, "labctl: unknown command %q (try labctl help)\n", args[0])
-	return 2
+	return exitBadInput
+}
+
+// isHelp reports a command line that asks only for help.
+func isHelp(args []string) bool {
+	return len(args) == 1 && slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0])
 }

@@ -9,6 +9,10 @@ import (
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) int {
+	if isHelp(args) {
+		fmt.Fprintln(stdout, "usage: labctl presets\n\nLists the sandbox presets and where their numbers come from; run one with labctl run --preset NAME.")
+		return 0
+	}
 	if len(args) > 0 {
 		return fail(stderr, "labctl presets: takes no arguments (did you mean labctl run --preset %s?)", args[0])
 	}
@@ -94,10 +98,10 @@ func runPreset(name string, p core.Params, seedSet bool, format string, stdout, 
 	switch format {
 	case "jsonl":
 		s.Trace.WriteJSONL(w)
-		return 0
+		return afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name)
 	case "mermaid":
 		core.WriteMermaid(w, s.Trace, c.Duration)
-		return 0
+		return afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name)
 	case "text":
 		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", pr.Title, c.Seed, core.FormatTime(c.Duration))
 		s.Trace.WriteText(w)
@@ -112,10 +116,7 @@ func runPreset(name string, p core.Params, seedSet bool, format string, stdout, 
 	for _, v := range rep.Violations {
 		fmt.Fprintln(w, "VIOLATION", v)
 	}
-	for _, err := range s.ActionErrors() {
-		fmt.Fprintln(w, "action not applied:", err)
-	}
-	return 0
+	return afterRun(w, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name)
 }
 
 func count(t *core.Trace, kind, result string) int {

@@ -137,6 +137,12 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *renew < 0 || (*renew == 0 && flagSet(fs, "renew")) {
 		return fail(stderr, "labctl run: --renew must be positive, got %s", *renew)
 	}
+	if *duration < 0 || (*duration == 0 && flagSet(fs, "duration")) {
+		return fail(stderr, "labctl run: --duration must be positive, got %s", *duration)
+	}
+	if *preset == "" && flagSet(fs, "preset") {
+		return fail(stderr, "labctl run: --preset needs a name (labctl presets lists them)")
+	}
 	if *duration > 24*time.Hour {
 		return fail(stderr, "labctl run: --duration %s is more than a day of virtual time", *duration)
 	}
@@ -178,14 +184,11 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch *format {
 	case "jsonl":
 		r.Sim.Trace.WriteJSONL(w)
-		return 0
+		return afterRun(io.Discard, stderr, r.Sim, p.Actions, r.End, "labctl run "+sc.Name)
 	case "text":
 		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", sc.Title, *seed, core.FormatTime(r.End))
 		r.Sim.Trace.WriteText(w)
 		fmt.Fprintln(w)
-	}
-	if *format != "jsonl" {
-		defer fmt.Fprintln(w, "permalink:", core.ScenarioLink(sc.Name, p).Encode())
 	}
 	for _, l := range r.Summary() {
 		fmt.Fprintln(w, l)
@@ -196,10 +199,37 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, v := range r.Report.Stale {
 		fmt.Fprintln(w, "stale write accepted:", v)
 	}
-	for _, err := range r.Sim.ActionErrors() {
+	code := afterRun(w, stderr, r.Sim, p.Actions, r.End, "labctl run "+sc.Name)
+	printLink(w, core.ScenarioLink(sc.Name, p))
+	return code
+}
+
+// afterRun prints what a run left undone: actions the world refused,
+// actions after its end (never applied), and a run the budget stopped,
+// which is also an error (exit 2) on stderr. It returns the exit code.
+func afterRun(w, stderr io.Writer, s *core.Sim, log core.ActionLog, end time.Duration, cmd string) int {
+	for _, err := range s.ActionErrors() {
 		fmt.Fprintln(w, "action not applied:", err)
 	}
+	for _, a := range log {
+		if a.At.D() > end {
+			fmt.Fprintf(w, "action not applied: %s at %s is after the run ends at %s\n", a.Action, core.FormatTime(a.At.D()), core.FormatTime(end))
+		}
+	}
+	if err := s.Exhausted(); err != nil {
+		return fail(stderr, "%s: %v", cmd, err)
+	}
 	return 0
+}
+
+// printLink prints the run's permalink, or why it has none: a run with
+// more than a link holds would print a link that --load refuses.
+func printLink(w io.Writer, l core.RunLink) {
+	if err := l.Check(); err != nil {
+		fmt.Fprintln(w, "permalink: none, the run does not fit in a link:", strings.TrimPrefix(err.Error(), core.ErrPermalink.Error()+": "))
+		return
+	}
+	fmt.Fprintln(w, "permalink:", l.Encode())
 }
 
 func checkFormat(f string) error {
@@ -211,19 +241,34 @@ func checkFormat(f string) error {
 }
 
 func readActions(path string, stdin io.Reader) (core.ActionLog, error) {
-	b, err := readInput(path, stdin)
+	b, err := readInput(path, stdin, core.MaxActionLogSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading actions: %w", err)
 	}
 	return core.ParseActionLog(b)
 }
 
-// readInput reads the file at path, or at most 1 MiB of stdin for "-".
-func readInput(path string, stdin io.Reader) ([]byte, error) {
-	if path == "-" {
-		return io.ReadAll(io.LimitReader(stdin, 1<<20))
+// readInput reads the file at path ("-": stdin), at most limit bytes: more
+// is refused with a message saying so, rather than read until memory runs
+// out (/dev/zero) or cut short into a confusing parse error.
+func readInput(path string, stdin io.Reader, limit int) ([]byte, error) {
+	r, name := stdin, "stdin"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r, name = f, path
 	}
-	return os.ReadFile(path)
+	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("%s holds more than %d bytes, the most this input may have", name, limit)
+	}
+	return b, nil
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -232,12 +277,12 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// fail prints a one-line error and returns the usage exit code.
+// fail prints a one-line error and returns the bad-input exit code.
 func fail(stderr io.Writer, format string, a ...any) int {
 	msg := fmt.Sprintf(format, a...)
 	msg = strings.ReplaceAll(msg, "\n", " ")
 	fmt.Fprintln(stderr, msg)
-	return 2
+	return exitBadInput
 }
 
 func runPolicy(args []string, stdout, stderr io.Writer) int {

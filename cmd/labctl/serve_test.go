@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"leaselab/internal/webserve"
 )
@@ -90,4 +94,77 @@ func TestServeShutsDownCleanly(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
 	}
+}
+
+// Issue 19, item 13: a slow reader is cut off at the write timeout instead
+// of holding its connection; at most MaxConns connections are open at once;
+// an address other machines can reach gets a warning.
+func TestServeCutsOffASlowReader(t *testing.T) {
+	old := serveLimits
+	t.Cleanup(func() { serveLimits = old })
+	serveLimits.Write = 300 * time.Millisecond
+
+	site := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(site, "index.html"), []byte("<!doctype html>lab"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(site, "leaselab.wasm"), bytes.Repeat([]byte{0}, 32<<20), 0o644))
+	h, err := webserve.NewHandler(site)
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go serve(ctx, ln, h)
+
+	c, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	fmt.Fprintf(c, "GET /leaselab.wasm HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n")
+	time.Sleep(time.Second) // a reader that reads nothing for a while
+	require.NoError(t, c.SetReadDeadline(time.Now().Add(10*time.Second)))
+	n, err := io.Copy(io.Discard, c)
+	assert.NoError(t, err, "the server closed the connection (EOF), the client did not time out")
+	assert.Less(t, n, int64(32<<20), "the download was cut short")
+}
+
+func TestServeCapsOpenConnections(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	l := limitListener(ln, 2)
+	defer l.Close()
+	accepted := make(chan net.Conn, 3)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	for range 3 {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		require.NoError(t, err)
+		defer c.Close()
+	}
+	first, second := <-accepted, <-accepted
+	select {
+	case <-accepted:
+		t.Fatal("a third connection was accepted while two were open")
+	case <-time.After(200 * time.Millisecond):
+	}
+	first.Close()
+	select {
+	case c := <-accepted:
+		c.Close()
+	case <-time.After(5 * time.Second):
+		t.Fatal("closing one connection did not let the third in")
+	}
+	second.Close()
+}
+
+func TestServeWarnsWhenReachableFromOtherMachines(t *testing.T) {
+	assert.Empty(t, exposure(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}))
+	assert.Empty(t, exposure(&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}))
+	assert.Contains(t, exposure(&net.TCPAddr{IP: net.IPv4zero, Port: 8080}), "reachable from other machines")
+	assert.Contains(t, exposure(&net.TCPAddr{IP: net.IPv4(192, 168, 1, 5), Port: 8080}), "use --addr 127.0.0.1:8080")
 }

@@ -9,6 +9,8 @@
 //	leaselab --exercise no-fencing --solution  # an exercise, model answer filled in
 //	leaselab --exercise compaction-ttl --check # ... and checked at once
 //	leaselab --load AUwN...                    # open a shared run (a permalink)
+//	leaselab --export-progress p.json          # write progress to a file, exit
+//	leaselab --import-progress p.json          # merge a progress file in, exit
 //
 // The sandbox's exports (trace as JSON Lines, Mermaid diagram) are written
 // to the working directory, or to --export-dir.
@@ -22,6 +24,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -51,7 +54,12 @@ func main() {
 	preset := flag.String("preset", "", "open the sandbox with preset `NAME` (labctl presets lists them)")
 	start := flag.Bool("start", false, "with --sandbox or --preset: start the run at once (--seek, --play and --speed apply)")
 	exportDir := flag.String("export-dir", ".", "write the sandbox's exports to `dir`")
+	exportProgress := flag.String("export-progress", "", "write the learner's progress to `file` (to carry to another machine) and exit")
+	importProgress := flag.String("import-progress", "", "merge the progress in `file` (from --export-progress or the browser's export) into this machine's, and exit")
 	flag.Parse()
+	if *exportProgress != "" || *importProgress != "" {
+		os.Exit(transferProgress(progressStore(*progressPath), *exportProgress, *importProgress))
+	}
 	if *screenshot != "" && *frames <= 0 {
 		fmt.Fprintln(os.Stderr, "leaselab: --screenshot needs --frames N")
 		os.Exit(2)
@@ -185,6 +193,49 @@ func progressStore(path string) progress.Store {
 		path = p
 	}
 	return progress.NewFileStore(path)
+}
+
+// transferProgress exports the progress in store to the file export, or
+// imports the file imp into it (merging: nothing saved is lost), and
+// returns the exit code: 0 done, 2 a file that cannot be read or written
+// or is not progress.
+func transferProgress(store progress.Store, export, imp string) int {
+	fail := func(err error) int {
+		fmt.Fprintln(os.Stderr, "leaselab:", err)
+		return 2
+	}
+	if export != "" && imp != "" {
+		return fail(fmt.Errorf("give --export-progress or --import-progress, not both"))
+	}
+	if export != "" {
+		data, err := progress.Export(store)
+		if err != nil {
+			return fail(err)
+		}
+		if err := os.WriteFile(export, data, 0o600); err != nil {
+			return fail(err)
+		}
+		fmt.Printf("progress written to %s (import it with leaselab --import-progress, or in the browser)\n", export)
+		return 0
+	}
+	f, err := os.Open(imp)
+	if err != nil {
+		return fail(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, progress.MaxSize+1))
+	if err != nil {
+		return fail(err)
+	}
+	merged, notice, err := progress.Import(store, data)
+	if err != nil {
+		return fail(err)
+	}
+	fmt.Printf("progress imported from %s: %d lessons and %d exercises recorded here now\n", imp, len(merged.Lessons), len(merged.Exercises))
+	if notice != "" {
+		fmt.Println(notice)
+	}
+	return 0
 }
 
 func writePNG(path string, img image.Image) error {

@@ -30,7 +30,8 @@ type Lab struct {
 	metOK     []bool
 	carried   []time.Duration
 	carriedOK []bool
-	narrated  int // trace events already turned into narration
+	narrated  int  // trace events already turned into narration
+	stopped   bool // the world's run budget stopped it, and the narration said so
 	lines     []Line
 	err       error
 
@@ -74,7 +75,7 @@ func (lb *Lab) reset(log core.ActionLog, t time.Duration) error {
 	lb.gen++
 	lb.met = make([]time.Duration, len(lb.Lesson.Goals))
 	lb.metOK = make([]bool, len(lb.Lesson.Goals))
-	lb.narrated, lb.lines = 0, nil
+	lb.narrated, lb.lines, lb.stopped = 0, nil, false
 	lb.runTo(t)
 	return nil
 }
@@ -239,6 +240,12 @@ func (lb *Lab) observe() {
 				lb.lines = append(lb.lines, Line{At: e.At, Text: s})
 			}
 		}
+	}
+	if err := lb.world.Sim.Exhausted(); err != nil && !lb.stopped {
+		// The world stopped itself (core's run budget): say so once,
+		// rather than let the learner watch a world that froze.
+		lb.stopped = true
+		lb.lines = append(lb.lines, Line{At: ev[len(ev)-1].At, Text: "The simulation stopped here: " + err.Error() + ". Renew less often (a longer TTL) to run further."})
 	}
 }
 

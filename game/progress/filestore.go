@@ -38,11 +38,20 @@ const maxBackups = 1000
 
 // Load implements [Store]. It reads at most MaxSize+1 bytes, enough for
 // [Decode] to refuse a file that is too large without reading all of it.
+// A path that is not a regular file (a FIFO would block the read forever,
+// a device never end) is an error, not read.
 func (s *FileStore) Load() ([]byte, error) {
-	f, err := os.Open(s.Path)
+	fi, err := os.Stat(s.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", s.Path, fi.Mode().Type())
+	}
+	f, err := os.Open(s.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +103,9 @@ func syncDir(dir string) {
 
 // Backup implements [Store]: it keeps the unreadable progress as
 // <path>.corrupt-N, N from 1, never replacing an earlier backup. When the
-// file on disk is larger than old (Load reads at most MaxSize+1 bytes), the
-// file itself is moved there, so nothing of it is lost.
+// file on disk is larger than old (Load reads at most MaxSize+1 bytes, and
+// nothing of a file it could not read), or is not a regular file, the file
+// itself is moved there, so nothing of it is lost.
 func (s *FileStore) Backup(old []byte) (string, error) {
 	for n := 1; n <= maxBackups; n++ {
 		dst := fmt.Sprintf("%s.corrupt-%d", s.Path, n)
@@ -105,7 +115,7 @@ func (s *FileStore) Backup(old []byte) (string, error) {
 			}
 			continue
 		}
-		if fi, err := os.Stat(s.Path); err == nil && fi.Size() > int64(len(old)) {
+		if fi, err := os.Lstat(s.Path); err == nil && (fi.Size() > int64(len(old)) || !fi.Mode().IsRegular()) {
 			if err := os.Rename(s.Path, dst); err != nil {
 				return "", err
 			}

@@ -30,6 +30,8 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -37,7 +39,9 @@ import (
 // whenever a field is removed or changes meaning: a document of another
 // version is set aside (kept by [Store.Backup]) rather than misread. A new
 // optional field (omitted when empty) keeps the version, because every older
-// document is still read exactly as before: Exercise.Answer came that way.
+// document is still read exactly as before: Exercise.Answer and the Updated
+// stamps came that way. For the same reason a field this code does not know
+// (written by a newer LeaseLab) is kept, in Extra, and written back.
 const Version = 1
 
 // Limits on what [Decode] accepts. Real progress is a few kilobytes; these
@@ -56,6 +60,8 @@ type Progress struct {
 	Version   int                 `json:"version"`
 	Lessons   map[string]Lesson   `json:"lessons"`   // by lesson id
 	Exercises map[string]Exercise `json:"exercises"` // by exercise id
+	// Extra holds fields a newer LeaseLab wrote, kept as they were.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Lesson is the learner's progress in one lesson.
@@ -70,6 +76,11 @@ type Lesson struct {
 	Log json.RawMessage `json:"log,omitempty"`
 	// Knobs are the slider values the learner last set, by knob id.
 	Knobs map[string]float64 `json:"knobs,omitempty"`
+	// Updated is when this lesson's progress last changed through
+	// SetLesson or MeetGoal (Unix milliseconds; 0: before stamps): [Merge]
+	// keeps the later of two runs.
+	Updated int64                      `json:"updated,omitempty"`
+	Extra   map[string]json.RawMessage `json:"-"`
 }
 
 // Exercise is the learner's progress in one exercise.
@@ -80,7 +91,13 @@ type Exercise struct {
 	// it (a lessons.Answer); this package only stores it, and the screen
 	// drops one that no longer fits the exercise. Nil when there is none.
 	Answer json.RawMessage `json:"answer,omitempty"`
+	// Updated is when the answer last changed (see Lesson.Updated).
+	Updated int64                      `json:"updated,omitempty"`
+	Extra   map[string]json.RawMessage `json:"-"`
 }
+
+// now stamps changes (Unix milliseconds); tests replace it.
+var now = func() int64 { return time.Now().UnixMilli() }
 
 // New returns empty progress of the current version.
 func New() Progress {
@@ -95,6 +112,7 @@ func (p *Progress) SetLesson(id string, l Lesson) {
 	if p.Lessons == nil {
 		p.Lessons = map[string]Lesson{}
 	}
+	l.Updated = max(now(), p.Lessons[id].Updated+1)
 	p.Lessons[id] = l
 }
 
@@ -124,6 +142,7 @@ func (p *Progress) RecordAttempt(id string, passed bool) {
 		e.Attempts++
 	}
 	e.Passed = e.Passed || passed
+	e.Updated = max(now(), e.Updated+1)
 	p.Exercises[id] = e
 }
 
@@ -135,6 +154,7 @@ func (p *Progress) SetAnswer(id string, answer json.RawMessage) {
 	}
 	e := p.Exercises[id]
 	e.Answer = answer
+	e.Updated = max(now(), e.Updated+1)
 	p.Exercises[id] = e
 }
 
@@ -154,9 +174,9 @@ func refuse(err error, format string, args ...any) (Progress, error) {
 
 // Decode reads a saved document. Empty input (nothing saved yet) gives new
 // progress and no error. Input it cannot trust (not JSON, another version,
-// wrong field types, unknown fields, too large, too deeply nested, values
-// out of range) gives new progress and a *[DecodeError]; it never panics and
-// never returns half-read progress.
+// wrong field types, too large, too deeply nested, values out of range)
+// gives new progress and a *[DecodeError]; it never panics and never
+// returns half-read progress. Fields it does not know are kept in Extra.
 func Decode(b []byte) (Progress, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return New(), nil
@@ -186,7 +206,6 @@ func Decode(b []byte) (Progress, error) {
 		return refuse(nil, "it is version %d; this LeaseLab reads version %d", v, Version)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	var p Progress
 	if err := dec.Decode(&p); err != nil {
 		return refuse(err, "it is not valid progress data: %v", err)
@@ -249,6 +268,9 @@ func (p *Progress) validate() error {
 	if len(p.Lessons) > MaxEntries || len(p.Exercises) > MaxEntries {
 		return errors.New("it lists more lessons or exercises than exist")
 	}
+	if err := checkExtra("the document", p.Extra); err != nil {
+		return err
+	}
 	for id, l := range p.Lessons {
 		if err := checkID("lesson", id); err != nil {
 			return err
@@ -275,6 +297,9 @@ func (p *Progress) validate() error {
 		if len(l.Log) > 0 && !json.Valid(l.Log) {
 			return fmt.Errorf("the action log of lesson %q is not valid JSON", id)
 		}
+		if err := checkExtra("lesson "+strconv.Quote(id), l.Extra); err != nil {
+			return err
+		}
 	}
 	for id, e := range p.Exercises {
 		if err := checkID("exercise", id); err != nil {
@@ -285,6 +310,26 @@ func (p *Progress) validate() error {
 		}
 		if len(e.Answer) > 0 && !json.Valid(e.Answer) {
 			return fmt.Errorf("the saved answer to exercise %q is not valid JSON", id)
+		}
+		if err := checkExtra("exercise "+strconv.Quote(id), e.Extra); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkExtra checks fields kept for a newer LeaseLab: as many and as long
+// names as any other map here, values that are JSON.
+func checkExtra(where string, extra map[string]json.RawMessage) error {
+	if len(extra) > MaxEntries {
+		return fmt.Errorf("%s has too many fields", where)
+	}
+	for k, v := range extra {
+		if err := checkID("field", k); err != nil {
+			return err
+		}
+		if !json.Valid(v) {
+			return fmt.Errorf("field %q of %s is not valid JSON", k, where)
 		}
 	}
 	return nil

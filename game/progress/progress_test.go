@@ -73,7 +73,6 @@ func TestRefusedInputGivesFreshProgressAndReason(t *testing.T) {
 		{"newer version", `{"version":2,"lessons":{}}`, "version 2; this LeaseLab reads version 1"},
 		{"lessons wrong type", `{"version":1,"lessons":[]}`, "not valid progress data"},
 		{"completed wrong type", `{"version":1,"lessons":{"a":{"completed":"yes"}}}`, "not valid progress data"},
-		{"unknown field", `{"version":1,"lesons":{}}`, "unknown field"},
 		{"trailing data", `{"version":1} {"version":1}`, "not valid progress data"},
 		{"NaN knob", `{"version":1,"lessons":{"a":{"knobs":{"ttl":NaN}}}}`, "not valid progress data"},
 		{"huge knob", `{"version":1,"lessons":{"a":{"knobs":{"ttl":1e999}}}}`, "not valid progress data"},
@@ -184,7 +183,7 @@ func TestOpen(t *testing.T) {
 		s := NewMemStore([]byte(`{"version":9}`), "")
 		s.BackupErr = errors.New("disk full")
 		_, notice := Open(s)
-		want := "Your saved progress could not be read (it is version 9; this LeaseLab reads version 1); starting fresh. The old data could not be kept: disk full."
+		want := "Your saved progress could not be read (it is version 9; this LeaseLab reads version 1); starting fresh. The old data could not be kept: disk full. Nothing will be saved over it."
 		if notice != want {
 			t.Errorf("notice\n got %q\nwant %q", notice, want)
 		}
@@ -193,7 +192,9 @@ func TestOpen(t *testing.T) {
 		s := NewMemStore(nil, "Progress lasts only until this tab closes.")
 		s.LoadErr = errors.New("permission denied")
 		_, notice := Open(s)
-		want := "Progress lasts only until this tab closes. Your saved progress could not be loaded (permission denied); starting fresh."
+		// Unreadable is kept aside like undecodable (issue 19, item 10):
+		// the first save used to replace it.
+		want := "Progress lasts only until this tab closes. Your saved progress could not be read (permission denied); starting fresh. The old data was kept as memory backup 1."
 		if notice != want {
 			t.Errorf("notice\n got %q\nwant %q", notice, want)
 		}

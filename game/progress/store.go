@@ -37,17 +37,34 @@ func Open(s Store) (p Progress, notice string) {
 	if n, ok := s.(Noticer); ok && n.Notice() != "" {
 		notes = append(notes, n.Notice())
 	}
-	b, err := s.Load()
-	if err != nil {
-		notes = append(notes, fmt.Sprintf("Your saved progress could not be loaded (%v); starting fresh.", err))
-		return New(), join(notes)
-	}
-	p, err = Decode(b)
-	if err != nil {
-		where, berr := s.Backup(b)
-		notes = append(notes, Message(err, where, berr))
+	p, note, _ := load(s)
+	if note != "" {
+		notes = append(notes, note)
 	}
 	return p, join(notes)
+}
+
+// load reads the progress in s for Open and Sync. Saved data that cannot
+// be read (an I/O error, no permission) or decoded is kept aside by
+// s.Backup before anything else happens, so that no later save replaces
+// it, and note says so. If it cannot be kept, err says why, and nothing
+// may be saved over it.
+func load(s Store) (p Progress, note string, err error) {
+	b, err := s.Load()
+	if err == nil {
+		if p, err = Decode(b); err == nil {
+			return p, "", nil
+		}
+	} else {
+		b = nil // Backup then moves the unreadable file itself aside
+		err = &DecodeError{Reason: err.Error(), Err: err}
+	}
+	where, berr := s.Backup(b)
+	note = Message(err, where, berr)
+	if berr != nil {
+		return New(), note + " Nothing will be saved over it.", fmt.Errorf("progress: not saved, so as not to replace saved progress that could not be read or kept aside: %w", berr)
+	}
+	return New(), note, nil
 }
 
 // Save encodes p and saves it in s.

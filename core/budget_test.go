@@ -1,0 +1,102 @@
+package core
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A scenario whose parameters would fire millions of renewals is refused
+// before it runs, with the numbers; it used to run out of memory
+// (hands-on-lab at --ttl 1ms reached 3.1 GB by 120 s; issue 19, item 3).
+func TestScenarioOverBudgetIsRefusedUpFront(t *testing.T) {
+	for _, name := range []string{"hands-on-lab", "fenced-register", "scheduler", "shards", "herd"} {
+		sc, err := FindScenario(name)
+		require.NoError(t, err)
+		_, err = sc.Run(Params{Seed: 1, TTL: time.Millisecond, Duration: 5 * time.Minute})
+		assert.ErrorIs(t, err, ErrBudget, name)
+		assert.ErrorContains(t, err, "the limit is 250000", name)
+	}
+}
+
+// Every built-in scenario and preset, as shipped, fits the budget.
+func TestBuiltInRunsFitTheBudget(t *testing.T) {
+	for _, sc := range Scenarios() {
+		s, _, err := sc.Build(Params{Seed: 1})
+		require.NoError(t, err)
+		assert.NoError(t, s.CheckBudget(sc.Duration), sc.Name)
+	}
+	for _, p := range Presets() {
+		s, err := p.Config.Build()
+		require.NoError(t, err)
+		assert.NoError(t, s.CheckBudget(p.Config.Duration), p.Name)
+	}
+}
+
+// A run the estimate lets through still cannot grow without end: the
+// world stops itself at the trace budget, says where, and RunUntil returns.
+func TestWorldStopsAtTheTraceBudget(t *testing.T) {
+	old := traceBudget
+	traceBudget = 2000
+	t.Cleanup(func() { traceBudget = old })
+
+	sc, err := FindScenario("hands-on-lab")
+	require.NoError(t, err)
+	r, err := sc.Run(Params{Seed: 1, TTL: 10 * time.Millisecond})
+	require.NoError(t, err, "the estimate lets this one through")
+	assert.Equal(t, 2000, r.Sim.Trace.Len())
+	err = r.Sim.Exhausted()
+	assert.ErrorIs(t, err, ErrBudget)
+	assert.ErrorContains(t, err, "its trace reached 2000 events")
+	last := r.Sim.Trace.Events[r.Sim.Trace.Len()-1].At
+	assert.Less(t, last, r.End, "nothing happened after the stop")
+	assert.Contains(t, err.Error(), "stopped at "+FormatTime(last))
+	assert.Equal(t, r.End, r.Sim.Now(), "the clock still reaches the end, so no caller waits for ever")
+	_, more := r.Sim.NextEventAt()
+	assert.False(t, more)
+	assert.False(t, r.Sim.Step())
+}
+
+// Whatever configuration the sandbox's Validate accepts builds, and fits
+// the shared budget: the sandbox and every other entry point agree.
+func FuzzSandboxConfig(f *testing.F) {
+	f.Add(int64(10*time.Second), int64(3*time.Second), int64(10*time.Minute), 3, 0, 0)
+	f.Add(int64(time.Millisecond), int64(0), int64(time.Hour), 12, 0, 0)
+	f.Add(int64(15*time.Second), int64(5*time.Second), int64(time.Hour), 0, 256, 12)
+	f.Add(int64(1<<62), int64(1<<62), int64(1<<62), 1<<30, 1<<30, -1)
+	f.Fuzz(func(t *testing.T, ttl, renew, dur int64, procs, shards, workers int) {
+		c := DefaultSandbox()
+		c.TTL, c.RenewEvery, c.Duration = time.Duration(ttl), time.Duration(renew), time.Duration(dur)
+		c.Procs, c.Names, c.Shards, c.Workers = procs, nil, shards, workers
+		if len(c.Validate()) > 0 {
+			return
+		}
+		s, err := c.Build()
+		require.NoError(t, err)
+		assert.NoError(t, s.CheckBudget(c.Duration))
+	})
+}
+
+// A time in milliseconds too large for a Duration is refused; it used to
+// wrap round to some other time.
+func TestActionLogMillisecondsThatOverflowAreRefused(t *testing.T) {
+	_, err := ParseActionLog([]byte(`[{"at":9223372036854775,"do":"crash","proc":"A"}]`))
+	assert.ErrorIs(t, err, ErrOverflow)
+	log, err := ParseActionLog([]byte(`[{"at":1500,"do":"crash","proc":"A"}]`))
+	require.NoError(t, err)
+	assert.Equal(t, 1500*time.Millisecond, log[0].At.D())
+}
+
+// Found by FuzzSandboxConfig: a 1 ms TTL with the default renewal (TTL/3)
+// rounded the period to zero for the sandbox's renewal count, which then
+// skipped the budget: twelve processes renewing every 333 µs for an hour
+// (130 million renewals) passed validation.
+func TestSandboxWithAOneMillisecondTTLIsOverBudget(t *testing.T) {
+	c := DefaultSandbox()
+	c.TTL, c.RenewEvery, c.Duration, c.Procs, c.Names = time.Millisecond, 0, time.Hour, 12, nil
+	errs := c.Validate()
+	require.NotEmpty(t, errs)
+	assert.Contains(t, errs[len(errs)-1].Error(), "this run would renew leases about")
+}
