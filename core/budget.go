@@ -47,7 +47,7 @@ func (s *Sim) Renewals(end time.Duration) float64 {
 		}
 	}
 	for _, p := range s.procs {
-		every(renewPeriod(p.cfg.TTL, p.cfg.RenewEvery), 1)
+		every(p.renewalPeriod(), 1)
 	}
 	for _, w := range s.workers {
 		every(renewPeriod(w.cfg.TTL, w.cfg.RenewEvery), 1)
@@ -61,7 +61,29 @@ func (s *Sim) Renewals(end time.Duration) float64 {
 	return n
 }
 
-// renewPeriod is a client's keepalive period: RenewEvery, or TTL/3.
+// renewalPeriod is how often p will renew (see processRenewal).
+func (p *Process) renewalPeriod() time.Duration {
+	return processRenewal(p.cfg.TTL, p.cfg.RenewEvery, p.cfg.Recipe, p.sim.Coord.MinTTL)
+}
+
+// processRenewal is how often a process with this TTL, renewal period and
+// recipe renews: its own period, capped at two thirds of the TTL it will
+// be granted; or, for etcd's KeepAlive client, a third of that TTL, sent
+// on the next 500 ms tick. The granted TTL is at least the coordinator's
+// minTTL (and whole seconds for the etcd recipe), so a tiny TTL alone
+// cannot make a run expensive; a tiny renewal period can.
+func processRenewal(ttl, renewEvery time.Duration, r Recipe, minTTL time.Duration) time.Duration {
+	granted := max(ttl, minTTL)
+	if r == RecipeEtcd {
+		granted = WholeSeconds(granted)
+	}
+	if renewEvery > 0 {
+		return min(renewEvery, granted/3*2)
+	}
+	return max(granted/3, etcdSendLoop)
+}
+
+// renewPeriod is a shard worker's keepalive period: RenewEvery, or TTL/3.
 func renewPeriod(ttl, renewEvery time.Duration) time.Duration {
 	if renewEvery > 0 {
 		return renewEvery

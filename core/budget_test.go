@@ -11,14 +11,35 @@ import (
 // A scenario whose parameters would fire millions of renewals is refused
 // before it runs, with the numbers; it used to run out of memory
 // (hands-on-lab at --ttl 1ms reached 3.1 GB by 120 s; issue 19, item 3).
+// A tiny TTL alone no longer does it: the coordinator grants at least 2 s
+// (and etcd's recipe refuses a fraction of a second) and etcd's client
+// renews a third of the granted TTL; a tiny renewal period, a long run or
+// shard workers' own timers still would.
 func TestScenarioOverBudgetIsRefusedUpFront(t *testing.T) {
-	for _, name := range []string{"hands-on-lab", "fenced-register", "scheduler", "shards", "herd"} {
-		sc, err := FindScenario(name)
+	for _, tc := range []struct {
+		name string
+		p    Params
+	}{
+		{"hands-on-lab", Params{TTL: 2 * time.Second, RenewEvery: time.Millisecond, Duration: 5 * time.Minute}},
+		{"fenced-register", Params{TTL: 2 * time.Second, RenewEvery: time.Millisecond, Duration: 5 * time.Minute}},
+		{"herd", Params{RenewEvery: time.Millisecond, Duration: 5 * time.Minute}},
+		{"scheduler", Params{TTL: 2 * time.Second, Duration: 24 * time.Hour}},
+		{"shards", Params{TTL: time.Millisecond, Duration: 5 * time.Minute}},
+	} {
+		sc, err := FindScenario(tc.name)
 		require.NoError(t, err)
-		_, err = sc.Run(Params{Seed: 1, TTL: time.Millisecond, Duration: 5 * time.Minute})
-		assert.ErrorIs(t, err, ErrBudget, name)
-		assert.ErrorContains(t, err, "the limit is 250000", name)
+		tc.p.Seed = 1
+		_, err = sc.Run(tc.p)
+		assert.ErrorIs(t, err, ErrBudget, tc.name)
+		assert.ErrorContains(t, err, "the limit is 250000", tc.name)
 	}
+	// The estimate follows the model: a 1 ms TTL on the herd recipe is
+	// granted 2 s and renewed about every 667 ms, a cheap run.
+	sc, err := FindScenario("herd")
+	require.NoError(t, err)
+	r, err := sc.Run(Params{Seed: 1, TTL: time.Millisecond, Duration: 5 * time.Minute})
+	require.NoError(t, err)
+	assert.Less(t, r.Sim.Renewals(5*time.Minute), 10000.0)
 }
 
 // Every built-in scenario and preset, as shipped, fits the budget.
@@ -44,7 +65,7 @@ func TestWorldStopsAtTheTraceBudget(t *testing.T) {
 
 	sc, err := FindScenario("hands-on-lab")
 	require.NoError(t, err)
-	r, err := sc.Run(Params{Seed: 1, TTL: 10 * time.Millisecond})
+	r, err := sc.Run(Params{Seed: 1, TTL: 2 * time.Second, RenewEvery: 10 * time.Millisecond})
 	require.NoError(t, err, "the estimate lets this one through")
 	assert.Equal(t, 2000, r.Sim.Trace.Len())
 	err = r.Sim.Exhausted()
@@ -92,11 +113,21 @@ func TestActionLogMillisecondsThatOverflowAreRefused(t *testing.T) {
 // Found by FuzzSandboxConfig: a 1 ms TTL with the default renewal (TTL/3)
 // rounded the period to zero for the sandbox's renewal count, which then
 // skipped the budget: twelve processes renewing every 333 µs for an hour
-// (130 million renewals) passed validation.
+// (130 million renewals) passed validation. Now etcd's recipe refuses the
+// fraction of a second; a recipe that takes it is granted 2 s and renews
+// cheaply; and a 1 ms renewal period is over the budget, with the numbers.
 func TestSandboxWithAOneMillisecondTTLIsOverBudget(t *testing.T) {
 	c := DefaultSandbox()
 	c.TTL, c.RenewEvery, c.Duration, c.Procs, c.Names = time.Millisecond, 0, time.Hour, 12, nil
 	errs := c.Validate()
+	require.NotEmpty(t, errs)
+	assert.Contains(t, errs[0].Error(), "etcd grants leases in whole seconds")
+
+	c.Recipe = RecipeHerd
+	assert.Empty(t, c.Validate(), "granted 2 s, renewed every 667 ms: cheap")
+
+	c.TTL, c.RenewEvery = 2*time.Second, time.Millisecond
+	errs = c.Validate()
 	require.NotEmpty(t, errs)
 	assert.Contains(t, errs[len(errs)-1].Error(), "this run would renew leases about")
 }

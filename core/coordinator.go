@@ -116,6 +116,10 @@ type watch struct {
 	prefix  bool
 }
 
+// DefaultMinTTL is etcd's minimum lease TTL with default settings:
+// ceil(1.5 x the 1 s election timeout) = 2 s; a shorter request is raised.
+const DefaultMinTTL = 2 * time.Second
+
 // FreshRevision is the revision of a new etcd store: the first key
 // written gets create revision 2 (measured, etcd 3.7.3).
 const FreshRevision = 1
@@ -133,7 +137,7 @@ func newCoordinator(s *Sim) *Coordinator {
 		memberPrefix: member << 48,
 		idBase:       ms << 8 & (1<<48 - 1),
 		SweepEvery:   500 * time.Millisecond,
-		MinTTL:       2 * time.Second,
+		MinTTL:       DefaultMinTTL,
 		kv:           map[string]*KeyValue{},
 		leases:       map[LeaseID]*Lease{},
 		locks:        map[string]*lockState{},

@@ -370,7 +370,9 @@ func (c SandboxConfig) Validate() []FieldError {
 		// processes use (c.renew() rounds TTL/3 to whole milliseconds
 		// for display, which made a 1 ms TTL look like no renewal at all).
 		leases := max(c.Procs, 1)
-		if !single {
+		if single {
+			renew = processRenewal(c.TTL, c.RenewEvery, c.Recipe, DefaultMinTTL)
+		} else {
 			leases = max(c.Shards, 0) + max(c.Workers, 0)
 		}
 		if n := int64(leases) * int64(c.Duration/renew); n > MaxSandboxRenewals {

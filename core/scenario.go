@@ -149,6 +149,9 @@ func NewScheduler(seed uint64, c SchedulerConfig) (*Sim, error) {
 	if err := checkPeriods(c.TTL, 0); err != nil {
 		return nil, err
 	}
+	if err := CheckEtcdTTL(c.TTL); err != nil {
+		return nil, err
+	}
 	s := NewSim(seed)
 	const lock = "locks/invoice-scheduler"
 	if c.FirstToken > 0 {
