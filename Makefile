@@ -3,6 +3,7 @@
 #   make wasm          build web/leaselab.wasm (+ wasm_exec.js, .gz/.br siblings)
 #   make serve         build, then serve web/ on $(ADDR)
 #   make desktop       run the desktop program
+#   make size          where the .wasm's bytes go, package by package
 #   make test          everything CI runs (composed of the targets below)
 #   make test-ui       the front end's display-free tests: fast, no browser
 #   make test-browser  headless Chromium end-to-end test (needs chromium)
@@ -33,7 +34,7 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './e2e/*' -not -path './.gi
 DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
 PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
 
-.PHONY: wasm serve desktop test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop
+.PHONY: wasm serve desktop size test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop
 
 ## Builds
 
@@ -55,6 +56,12 @@ serve: wasm
 
 desktop:
 	$(GO) run ./cmd/leaselab
+
+# The browser build's code by package (module by module at depth 3), then by
+# section: run it before and after a change meant to make the .wasm smaller.
+size:
+	$(GO) run ./internal/tools/wasmsize -depth 3 ./wasm
+	$(GO) run ./internal/tools/wasmsize -top 25 ./wasm | sed -n '1,27p'
 
 ## Checks and tests. `test` is a list of prerequisites: add core and lesson
 ## targets to it.

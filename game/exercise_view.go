@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
@@ -103,7 +102,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 	g := &s.geom
 	g.texts = g.texts[:0]
 	body, small, label := st.Body(), st.Small(), st.Label()
-	height := func(text string, face *text.GoTextFace, w float64) float64 {
+	height := func(text string, face *draw.Face, w float64) float64 {
 		return float64(len(ui.Wrap(text, w, draw.Measure(face)))) * draw.LineHeight(face)
 	}
 	y := 0.0
@@ -331,7 +330,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	if draw.Measure(face)(title) > g.title.W {
 		face = st.Label()
 	}
-	draw.TextIn(screen, title, face, g.title, text.AlignStart, th.Text)
+	draw.TextIn(screen, title, face, g.title, draw.AlignStart, th.Text)
 	status, clr := attemptsText(s.attempts, s.passed), th.TextDim
 	if s.passed {
 		status = fmt.Sprintf("passed · %d %s", s.attempts, plural(s.attempts, "attempt", "attempts"))
@@ -340,7 +339,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		clr = th.Accept
 		draw.CheckMark(screen, ui.Point{X: g.status.X + st.U(8), Y: g.status.Center().Y}, st.U(14), st.U(2.5), th.Accept)
 	}
-	draw.TextIn(screen, status, st.Label(), g.status.InsetXY(st.U(22), 0), text.AlignStart, clr)
+	draw.TextIn(screen, status, st.Label(), g.status.InsetXY(st.U(22), 0), draw.AlignStart, clr)
 
 	// The reading pane.
 	st.Panel(screen, g.reading)
@@ -384,8 +383,8 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		row := s.toView(g.numLabel[i])
 		value := lab.KnobValue(k, s.Form.Number(k.ID))
 		valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
-		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, text.AlignStart, th.TextDim)
-		draw.TextIn(view, value, st.Mono(), valR, text.AlignEnd, th.Text)
+		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
+		draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
 		st.Slider(view, &s.numbers[i])
 	}
 	for qi, q := range s.Ex.Questions {
@@ -409,13 +408,13 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		done := track
 		done.W = math.Max(st.U(10), track.W*s.check.Progress())
 		draw.FillRoundRect(screen, done, st.U(5), th.Accent)
-		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*s.check.Progress()), st.Small(), label, text.AlignStart, th.Text)
+		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*s.check.Progress()), st.Small(), label, draw.AlignStart, th.Text)
 	} else {
 		line, c := s.answerState(), th.TextDim
 		if s.notice != "" {
 			line, c = s.notice, th.Warning
 		}
-		draw.TextIn(screen, line, st.Small(), g.line, text.AlignStart, c)
+		draw.TextIn(screen, line, st.Small(), g.line, draw.AlignStart, c)
 	}
 	st.Button(screen, &s.checkB)
 	st.Button(screen, &s.cancel)
@@ -423,7 +422,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 }
 
 // centredLines is r shrunk to the height of text wrapped in it, centred.
-func centredLines(r ui.Rect, s string, face *text.GoTextFace) ui.Rect {
+func centredLines(r ui.Rect, s string, face *draw.Face) ui.Rect {
 	h := float64(len(ui.Wrap(s, r.W, draw.Measure(face)))) * draw.LineHeight(face)
 	if h < r.H {
 		r.Y += (r.H - h) / 2
@@ -510,7 +509,7 @@ func (s *ExerciseScene) drawVerdict(dst *ebiten.Image) {
 	}
 	st.Verdict(dst, ui.Point{X: r.X + st.U(14), Y: r.Center().Y}, st.U(22), s.result.Pass)
 	_, r = r.CutLeft(st.U(30), 0)
-	draw.TextIn(dst, s.result.Summary(), st.Label(), r, text.AlignStart, clr)
+	draw.TextIn(dst, s.result.Summary(), st.Label(), r, draw.AlignStart, clr)
 }
 
 // drawMarks draws a ✓ or ✗ beside each part of the result, at the line

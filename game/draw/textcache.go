@@ -1,21 +1,15 @@
 package draw
 
-import (
-	"math"
+import "github.com/hajimehoshi/ebiten/v2"
 
-	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-)
-
-// Text is drawn glyph by glyph by text/v2: a screen of prose is thousands of
-// draw calls a frame. Most strings repeat from frame to frame, so each one
-// is rendered once, in white, into a small image (Ebitengine packs those
-// into an atlas) and then drawn with one call, tinted. Entries not used for
-// a while are dropped at the end of a frame.
+// A screen of prose is thousands of glyphs. Most strings repeat from frame
+// to frame, so each one is rendered once, in white, into a small image
+// (Ebitengine packs those into an atlas) and then drawn with one call,
+// tinted. Entries not used for a while are dropped at the end of a frame.
 
 type textKey struct {
 	s    string
-	face *text.GoTextFace
+	face *Face
 }
 
 type textEntry struct {
@@ -38,14 +32,14 @@ type widthEntry struct {
 	lastUsed int64
 }
 
-// cachedAdvance is text.Advance, remembered.
-func cachedAdvance(s string, face *text.GoTextFace) float64 {
+// cachedAdvance is the width of one line of s in face, remembered.
+func cachedAdvance(s string, face *Face) float64 {
 	k := textKey{s, face}
 	if e := widthCache[k]; e != nil {
 		e.lastUsed = textFrame
 		return e.w
 	}
-	w := text.Advance(s, face)
+	w := fixed26ToFloat(face.advance(s))
 	widthCache[k] = &widthEntry{w: w, lastUsed: textFrame}
 	return w
 }
@@ -53,25 +47,33 @@ func cachedAdvance(s string, face *text.GoTextFace) float64 {
 // pad keeps glyph edges that overhang the measured box.
 const textPad = 2
 
-func cachedText(s string, face *text.GoTextFace) *textEntry {
+func cachedText(s string, face *Face) *textEntry {
 	k := textKey{s, face}
 	if e := textCache[k]; e != nil {
 		e.lastUsed = textFrame
 		return e
 	}
 	ls := LineHeight(face)
-	w, h := text.Measure(s, face, ls)
+	w, h := face.measure(s, ls)
 	e := &textEntry{w: w, h: h, lastUsed: textFrame}
-	iw, ih := int(math.Ceil(w))+2*textPad, int(math.Ceil(h))+2*textPad
-	if iw > 2*textPad && ih > 2*textPad {
-		e.img = ebiten.NewImage(iw, ih)
-		op := &text.DrawOptions{}
-		op.GeoM.Translate(textPad, textPad)
-		op.LineSpacing = ls
-		text.Draw(e.img, s, face, op)
+	if w > 0 && h > 0 {
+		if a := face.render(s, ls, w, h, textPad); a != nil {
+			e.img = ebiten.NewImage(a.Rect.Dx(), a.Rect.Dy())
+			e.img.WritePixels(whiteCoverage(a.Pix))
+		}
 	}
 	textCache[k] = e
 	return e
+}
+
+// whiteCoverage is coverage as premultiplied white RGBA, what WritePixels
+// takes.
+func whiteCoverage(alpha []byte) []byte {
+	px := make([]byte, 4*len(alpha))
+	for i, a := range alpha {
+		px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = a, a, a, a
+	}
+	return px
 }
 
 // EndFrame ages the text cache; the game calls it once per drawn frame.
