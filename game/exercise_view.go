@@ -86,14 +86,6 @@ func (s *ExerciseScene) layout(window ui.Rect) {
 	}
 }
 
-// glyphless spells out the few characters of the exercises' text that the
-// embedded Go fonts have no glyph for (the HTML mirror keeps the
-// originals).
-var glyphless = strings.NewReplacer("⌈", "ceil(", "⌉", ")", "⌊", "floor(", "⌋", ")", "▶", ">", "✓", "ok", "✗", "x")
-
-// drawable is s with glyphless characters spelled out.
-func drawable(s string) string { return glyphless.Replace(s) }
-
 // layoutForm lays the form's contents out in a column of width w.
 func (s *ExerciseScene) layoutForm(w float64) {
 	st := s.style
@@ -139,7 +131,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		if qi > 0 || len(s.Ex.Numbers) > 0 || s.Ex.Lab != nil {
 			y += px(4)
 		}
-		addText(drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
+		addText(draw.Drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
 		var notes []string
 		if q.Material != "" {
 			notes = append(notes, "About "+materialTitle(s.Ex, q.Material)+" (Logs tab).")
@@ -153,7 +145,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		y += px(6)
 		row := make([]ui.Rect, len(q.Options))
 		for oi, o := range q.Options {
-			h := math.Max(px(34), height(drawable(o.Label), body, w-px(46))+px(12))
+			h := math.Max(px(34), height(draw.Drawable(o.Label), body, w-px(46))+px(12))
 			row[oi] = ui.Rect{Y: y, W: w, H: h}
 			y += h + px(6)
 		}
@@ -325,7 +317,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 
 	// Header: back, title, attempts.
 	st.Button(screen, &s.back)
-	title := drawable(fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title))
+	title := draw.Drawable(fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title))
 	face := st.Title()
 	if draw.Measure(face)(title) > g.title.W {
 		face = st.Label()
@@ -389,7 +381,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	}
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
-			s.drawOption(view, &s.options[qi][oi], drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
+			s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
 		}
 	}
 	if max := s.maxScroll(); max > 0 {
@@ -519,7 +511,7 @@ func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 	measure := draw.Measure(st.Body())
 	line := 0
 	for i, para := range resultParagraphs(*s.result) {
-		n := max(1, len(ui.Wrap(drawable(para), p.TextWidth(), measure)))
+		n := max(1, len(ui.Wrap(draw.Drawable(para), p.TextWidth(), measure)))
 		if k := i / 2; i%2 == 0 && k < len(s.result.Parts) {
 			y := p.LineY(line) + p.LineHeight()/2
 			if y > p.Rect.Y && y < p.Rect.MaxY() {

@@ -1,14 +1,23 @@
 package draw
 
 import (
+	_ "embed"
 	"fmt"
 	"math"
 	"sync"
 
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
+)
+
+// The Go fonts, cut down to the characters the lab shows and without hinting
+// by internal/tools/fontsubset: 63 kB instead of 473 kB in every download.
+var (
+	//go:embed fonts/regular.ttf
+	regularTTF []byte
+	//go:embed fonts/bold.ttf
+	boldTTF []byte
+	//go:embed fonts/mono.ttf
+	monoTTF []byte
 )
 
 // FontKind picks one of the embedded Go fonts.
@@ -38,7 +47,7 @@ type faceKey struct {
 // NewFonts parses the embedded fonts.
 func NewFonts() (*Fonts, error) {
 	f := &Fonts{faces: map[faceKey]*Face{}}
-	for kind, ttf := range [fontKinds][]byte{goregular.TTF, gobold.TTF, gomono.TTF} {
+	for kind, ttf := range [fontKinds][]byte{regularTTF, boldTTF, monoTTF} {
 		fnt, err := opentype.Parse(ttf)
 		if err != nil {
 			return nil, fmt.Errorf("draw: parse font %d: %w", kind, err)

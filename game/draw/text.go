@@ -3,6 +3,7 @@ package draw
 import (
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -88,3 +89,10 @@ func halfLeading(face *Face) float64 {
 	m := face.Metrics()
 	return math.Round((LineHeight(face) - m.HAscent - m.HDescent) / 2)
 }
+
+// glyphless spells out the few characters of the lab's text that the
+// embedded fonts have no glyph for (the HTML mirror keeps the originals).
+var glyphless = strings.NewReplacer("⌈", "ceil(", "⌉", ")", "⌊", "floor(", "⌋", ")", "▶", ">", "✓", "ok", "✗", "x")
+
+// Drawable is s with the characters the fonts cannot draw spelled out.
+func Drawable(s string) string { return glyphless.Replace(s) }
