@@ -1,11 +1,15 @@
 package game
 
-import "leaselab/game/ui"
+import (
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
 
 // Stiller is implemented by scenes that can tell that nothing on them moves
 // by itself: no playback, no search or check running. When such a scene says
 // so, the learner has not touched anything for idleAfter ticks, and what the
-// scene reports (its text, focus, run) is unchanged, the Game stops drawing:
+// scene reports (its text, focus, run) is unchanged (and no text waits to be
+// drawn: draw.TextPending), the Game stops drawing:
 // the screen keeps the last frame (ebiten.SetScreenClearedEveryFrame(false))
 // and Ebitengine presents nothing new, so a lab left paused costs next to no
 // CPU or battery. Any input or change draws again at once.
@@ -53,7 +57,7 @@ func signatureOf(s *Snapshot) sceneSig {
 func (t *idleTracker) observe(in *ui.Input, scene Scene, snap *Snapshot) {
 	sig := signatureOf(snap)
 	s, ok := scene.(Stiller)
-	if ok && s.Still() && quiet(in, &t.last) && sig == t.sig {
+	if ok && s.Still() && quiet(in, &t.last) && sig == t.sig && !draw.TextPending() {
 		t.quiet++
 	} else {
 		t.quiet = 0

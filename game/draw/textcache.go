@@ -1,6 +1,10 @@
 package draw
 
-import "github.com/hajimehoshi/ebiten/v2"
+import (
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
 
 // A screen of prose is thousands of glyphs. Most strings repeat from frame
 // to frame, so each one is rendered once, in white, into a small image
@@ -25,7 +29,24 @@ var (
 	textCache  = map[textKey]*textEntry{}
 	widthCache = map[textKey]*widthEntry{}
 	textFrame  int64
+
+	// textBudget, when positive, caps the time a frame spends rasterising
+	// new strings; textSpent is this frame's so far. Strings over budget are
+	// skipped this frame (deferred) and drawn in a later one.
+	textBudget, textSpent time.Duration
+	textDeferred          bool // a string was skipped this frame
+	textPending           bool // ... or in the frame before
 )
+
+// SetTextBudget caps the time one frame spends rasterising strings it has
+// not drawn before (0: no cap). The browser sets it: a first screen of text
+// rasterised in WebAssembly took longer than a frame should, so the first
+// frames show the text as it is ready instead of one frame showing it late.
+func SetTextBudget(d time.Duration) { textBudget = d }
+
+// TextPending reports that the last frame left strings undrawn for want of
+// budget, so the next frame must be drawn even if nothing else changed.
+func TextPending() bool { return textPending }
 
 type widthEntry struct {
 	w        float64
@@ -56,6 +77,12 @@ func cachedText(s string, face *Face) *textEntry {
 	ls := LineHeight(face)
 	w, h := face.measure(s, ls)
 	e := &textEntry{w: w, h: h, lastUsed: textFrame}
+	if textBudget > 0 && textSpent >= textBudget {
+		textDeferred = true
+		return e // not cached: rasterised in a later frame
+	}
+	start := time.Now()
+	defer func() { textSpent += time.Since(start) }()
 	if w > 0 && h > 0 {
 		if a := face.render(s, ls, w, h, textPad); a != nil {
 			e.img = ebiten.NewImage(a.Rect.Dx(), a.Rect.Dy())
@@ -79,6 +106,7 @@ func whiteCoverage(alpha []byte) []byte {
 // EndFrame ages the text cache; the game calls it once per drawn frame.
 func EndFrame() {
 	textFrame++
+	textSpent, textPending, textDeferred = 0, textDeferred, false
 	if textFrame%30 != 0 {
 		return
 	}

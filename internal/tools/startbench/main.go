@@ -34,6 +34,9 @@ import (
 
 const chromium = "/usr/bin/chromium"
 
+// shot is -screenshot's path.
+var shot string
+
 // probe counts WebGL draw calls and frames: __firstGL is when the first draw
 // call was made (ms since navigation), __glFrames how many animation frames
 // had at least one.
@@ -64,6 +67,7 @@ func main() {
 	runs := flag.Int("runs", 5, "page loads per program")
 	web := flag.String("web", "web", "the lab's built web directory (make wasm)")
 	anchor := flag.String("anchor", "../shared/anchors/ebiten-hello", "the hello-world's source directory")
+	flag.StringVar(&shot, "screenshot", "", "also save the lab's idle page as PNG to `path`, to look at")
 	flag.Parse()
 	if err := run(*runs, *web, *anchor); err != nil {
 		fmt.Fprintln(os.Stderr, "startbench:", err)
@@ -167,6 +171,15 @@ func load(dir, drawMark string, idle bool) (first, draw, fps float64, err error)
 			return 0, 0, 0, err
 		}
 		fps = (b - a) / 3
+		if shot != "" {
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			if err := os.WriteFile(shot, png, 0o644); err != nil {
+				return 0, 0, 0, err
+			}
+		}
 	}
 	return first, draw, fps, nil
 }
