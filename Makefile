@@ -3,6 +3,8 @@
 #   make wasm          build web/leaselab.wasm (+ wasm_exec.js, .gz/.br siblings)
 #   make serve         build, then serve web/ on $(ADDR)
 #   make desktop       run the desktop program
+#   make size          where the .wasm's bytes go, package by package
+#   make bench         every performance figure, with its target and anchor
 #   make test          everything CI runs (composed of the targets below)
 #   make test-ui       the front end's display-free tests: fast, no browser
 #   make test-browser  headless Chromium end-to-end test (needs chromium)
@@ -38,7 +40,7 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './e2e/*' -not -path './.gi
 DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
 PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
 
-.PHONY: wasm serve desktop conform test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform test-fuzz
+.PHONY: wasm serve desktop conform size bench test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform test-fuzz
 
 ## Builds
 
@@ -65,6 +67,19 @@ desktop:
 # ARGS=--endpoints host:port,... runs it against a cluster you started.
 conform:
 	cd conform && $(GO) run ./cmd/conform $(ARGS)
+
+# The browser build's code by package (module by module at depth 3), then by
+# section: run it before and after a change meant to make the .wasm smaller.
+size:
+	$(GO) run ./internal/tools/wasmsize -depth 3 ./wasm
+	$(GO) run ./internal/tools/wasmsize -top 25 ./wasm | sed -n '1,27p'
+
+# Size, start-up, frame CPU, idle CPU, simulator speed and the break finder,
+# each beside its target and (where there is one) its anchor, measured in the
+# same run. SHARED is the directory with bench/ and anchors/.
+SHARED ?= ../shared
+bench: wasm
+	internal/tools/bench.sh $(SHARED)
 
 ## Checks and tests. `test` is a list of prerequisites: add core and lesson
 ## targets to it.

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"container/heap"
 	"testing"
 	"time"
 )
@@ -56,4 +57,49 @@ func BenchmarkShardsHour(b *testing.B) {
 			b.ReportMetric(float64(traced)/float64(b.N), "trace-events/op")
 		})
 	}
+}
+
+// BenchmarkMinimalHeapLoop is the anchor for BenchmarkEvents: the smallest
+// discrete-event loop in Go, a container/heap of (time, sequence) events in
+// which each event schedules the next one a pseudo-random delay later, and
+// nothing else. The simulator's target is half its rate.
+func BenchmarkMinimalHeapLoop(b *testing.B) {
+	const events = 100_000
+	done := 0
+	for b.Loop() {
+		q := &minimalQueue{}
+		for i := range 64 {
+			heap.Push(q, minimalEvent{at: time.Duration(i), seq: i})
+		}
+		x := uint64(1)
+		for n := 64; n < events; n++ {
+			e := heap.Pop(q).(minimalEvent)
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			heap.Push(q, minimalEvent{at: e.at + time.Duration(x%1000)*time.Millisecond, seq: n})
+		}
+		done += events
+	}
+	b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "events/s")
+}
+
+type minimalEvent struct {
+	at  time.Duration
+	seq int
+}
+
+type minimalQueue []minimalEvent
+
+func (q minimalQueue) Len() int { return len(q) }
+func (q minimalQueue) Less(i, j int) bool {
+	return q[i].at < q[j].at || q[i].at == q[j].at && q[i].seq < q[j].seq
+}
+func (q minimalQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *minimalQueue) Push(x any)   { *q = append(*q, x.(minimalEvent)) }
+func (q *minimalQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
 }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -240,10 +239,11 @@ func (t *Trace) WriteJSONL(w io.Writer) error {
 // Hash returns a SHA-256 over the text form of every event: two runs have
 // the same hash exactly when their traces are identical.
 func (t *Trace) Hash() string {
-	h := sha256.New()
+	h := newSHA256()
 	for i := range t.Events {
-		io.WriteString(h, t.Events[i].Text())
-		h.Write([]byte{'\n'})
+		h.WriteString(t.Events[i].Text())
+		h.WriteString("\n")
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := h.Sum()
+	return hex.EncodeToString(sum[:])
 }

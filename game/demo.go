@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
@@ -115,7 +114,7 @@ func (w *demoWorld) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	t := w.clock.seconds()
 	in := area.Inset(s.U(14))
 	caption, in := in.CutTop(s.U(20), s.U(6))
-	draw.TextIn(dst, "World", s.Label(), caption, text.AlignStart, th.TextDim)
+	draw.TextIn(dst, "World", s.Label(), caption, draw.AlignStart, th.TextDim)
 
 	legend, in := in.CutBottom(s.U(18), s.U(10))
 	R := math.Min(s.U(34), in.H/7)
@@ -140,18 +139,18 @@ func (w *demoWorld) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		}
 		dot := ui.Point{X: from.X + (to.X-from.X)*f, Y: from.Y + (to.Y-from.Y)*f}
 		draw.FillCircle(dst, dot, s.U(6), th.Belief)
-		draw.TextAligned(dst, fmt.Sprintf("write, token %d", tokenA), s.Mono(), dot.X, dot.Y-s.U(10), text.AlignCenter, text.AlignEnd, th.Text)
+		draw.TextAligned(dst, fmt.Sprintf("write, token %d", tokenA), s.Mono(), dot.X, dot.Y-s.U(10), draw.AlignCenter, draw.AlignEnd, th.Text)
 	}
 
 	// Coordinator.
 	s.Card(dst, coord)
 	top, bottom := coord.Inset(s.U(8)).SplitV(0.5)
-	draw.TextIn(dst, "Coordinator", s.Label(), top, text.AlignCenter, th.Text)
+	draw.TextIn(dst, "Coordinator", s.Label(), top, draw.AlignCenter, th.Text)
 	rev := tokenA
 	if t >= demoTakeover {
 		rev = tokenB
 	}
-	draw.TextIn(dst, fmt.Sprintf("revision %d", rev), s.Mono(), bottom, text.AlignCenter, th.TextDim)
+	draw.TextIn(dst, fmt.Sprintf("revision %d", rev), s.Mono(), bottom, draw.AlignCenter, th.TextDim)
 
 	// Processes with their lease rings: belief outside, truth inside.
 	aState, bState := "leader", "follower"
@@ -175,7 +174,7 @@ func (w *demoWorld) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	s.Card(dst, store)
 	rows := store.Inset(s.U(10))
 	row, rows := rows.CutTop(s.U(22), s.U(4))
-	draw.TextIn(dst, "Store", s.Label(), row, text.AlignStart, th.Text)
+	draw.TextIn(dst, "Store", s.Label(), row, draw.AlignStart, th.Text)
 	highest := 0
 	type verdict struct {
 		at       float64
@@ -191,12 +190,12 @@ func (w *demoWorld) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		}
 	}
 	row, rows = rows.CutTop(s.U(22), s.U(4))
-	draw.TextIn(dst, fmt.Sprintf("highest token %d", highest), s.Mono(), row, text.AlignStart, th.TextDim)
+	draw.TextIn(dst, fmt.Sprintf("highest token %d", highest), s.Mono(), row, draw.AlignStart, th.TextDim)
 	if t >= demoStale {
 		row, _ = rows.CutTop(s.U(24), 0)
 		s.Verdict(dst, ui.Point{X: row.X + s.U(10), Y: row.Y + row.H/2}, s.U(20), false)
 		_, label := row.CutLeft(s.U(28), 0)
-		draw.TextIn(dst, fmt.Sprintf("token %d rejected", tokenA), s.Mono(), label, text.AlignStart, th.Text)
+		draw.TextIn(dst, fmt.Sprintf("token %d rejected", tokenA), s.Mono(), label, draw.AlignStart, th.Text)
 	}
 
 	// Legend.
@@ -210,19 +209,19 @@ func (w *demoWorld) process(dst *ebiten.Image, s draw.Style, c ui.Point, r float
 	draw.Ring(dst, c, r+s.U(14), s.U(5), belief, th.Raised, th.Belief)
 	draw.Ring(dst, c, r+s.U(6), s.U(5), truth, th.Raised, th.Truth)
 	draw.FillCircle(dst, c, r, th.Raised)
-	draw.TextAligned(dst, name, s.Title(), c.X, c.Y, text.AlignCenter, text.AlignCenter, th.Text)
+	draw.TextAligned(dst, name, s.Title(), c.X, c.Y, draw.AlignCenter, draw.AlignCenter, th.Text)
 	badge := ui.Rect{X: c.X - s.U(44), Y: c.Y + r + s.U(22), W: s.U(88), H: s.U(22)}
 	clr := th.Raised
 	if state == "leader" {
 		clr = th.Pressed
 	}
 	draw.FillRoundRect(dst, badge, badge.H/2, clr)
-	draw.TextIn(dst, state, s.Small(), badge, text.AlignCenter, th.Text)
+	draw.TextIn(dst, state, s.Small(), badge, draw.AlignCenter, th.Text)
 }
 
 func (w *demoWorld) legendItem(dst *ebiten.Image, s draw.Style, r ui.Rect, label string, clr color.Color) {
 	y := r.Y + r.H/2
 	draw.Line(dst, ui.Point{X: r.X, Y: y}, ui.Point{X: r.X + s.U(18), Y: y}, s.U(4), clr)
 	_, rest := r.CutLeft(s.U(24), 0)
-	draw.TextIn(dst, label, s.Small(), rest, text.AlignStart, s.Theme.TextDim)
+	draw.TextIn(dst, label, s.Small(), rest, draw.AlignStart, s.Theme.TextDim)
 }

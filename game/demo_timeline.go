@@ -5,7 +5,6 @@ import (
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
@@ -22,7 +21,7 @@ func (d *demoTimeline) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	th := s.Theme
 	in := area.Inset(s.U(12))
 	caption, in := in.CutTop(s.U(18), s.U(4))
-	draw.TextIn(dst, "Timeline", s.Label(), caption, text.AlignStart, th.TextDim)
+	draw.TextIn(dst, "Timeline", s.Label(), caption, draw.AlignStart, th.TextDim)
 	axis, in := in.CutBottom(s.U(16), s.U(4))
 	labels, lanes := in.CutLeft(s.U(64), s.U(8))
 
@@ -48,7 +47,7 @@ func (d *demoTimeline) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	for i, l := range rows {
 		row := ui.Rect{X: lanes.X, Y: lanes.Y + float64(i)*laneH, W: lanes.W, H: laneH - s.U(6)}
 		label := ui.Rect{X: labels.X, Y: row.Y, W: labels.W, H: row.H}
-		draw.TextIn(dst, "proc "+l.name, s.Small(), label, text.AlignStart, th.Text)
+		draw.TextIn(dst, "proc "+l.name, s.Small(), label, draw.AlignStart, th.Text)
 		belief, truth := row.SplitV(0.5)
 		bar(belief.InsetXY(0, s.U(2)), l.beliefFrom, l.beliefTo, th.Belief)
 		bar(truth.InsetXY(0, s.U(2)), l.truthFrom, l.truthTo, th.Truth)
@@ -59,10 +58,10 @@ func (d *demoTimeline) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	// Belief overlap: both believe they lead. Hatched as well as coloured.
 	over := ui.Rect{X: x(demoTakeover + 0.2), Y: lanes.Y, W: x(demoBelief) - x(demoTakeover+0.2), H: 2*laneH - s.U(6)}
 	draw.StrokeRoundRect(dst, over.Inset(-s.U(2)), s.U(3), s.U(2), th.Warning)
-	draw.TextAligned(dst, "overlap", s.Small(), over.MaxX()+s.U(6), over.Y+over.H/2, text.AlignStart, text.AlignCenter, th.Warning)
+	draw.TextAligned(dst, "overlap", s.Small(), over.MaxX()+s.U(6), over.Y+over.H/2, draw.AlignStart, draw.AlignCenter, th.Warning)
 
 	for sec := 0; sec <= int(demoLength); sec += 2 {
-		draw.TextAligned(dst, fmt.Sprintf("%ds", sec), s.Small(), x(float64(sec)), axis.Y, text.AlignCenter, text.AlignStart, th.TextDim)
+		draw.TextAligned(dst, fmt.Sprintf("%ds", sec), s.Small(), x(float64(sec)), axis.Y, draw.AlignCenter, draw.AlignStart, th.TextDim)
 	}
 	now := x(d.clock.seconds())
 	draw.Line(dst, ui.Point{X: now, Y: lanes.Y - s.U(4)}, ui.Point{X: now, Y: axis.Y}, s.U(2), th.Text)

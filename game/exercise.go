@@ -104,9 +104,9 @@ func NewExerciseScene(ex *lessons.Exercise, n, attempts int, passed bool) *Exerc
 	s.cancel = ui.Button{Label: "Cancel"}
 	s.model = ui.Button{Label: "Show model answer"}
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}}
-	s.reading[tabProblem].SetText(drawable(strings.Join(ex.Brief, "\n\n")))
-	s.reading[tabLogs].SetText(drawable(materialsText(ex)))
-	s.reading[tabModel].SetText(drawable(strings.Join(ex.Worked, "\n\n")))
+	s.reading[tabProblem].SetText(draw.Drawable(strings.Join(ex.Brief, "\n\n")))
+	s.reading[tabLogs].SetText(draw.Drawable(materialsText(ex)))
+	s.reading[tabModel].SetText(draw.Drawable(strings.Join(ex.Worked, "\n\n")))
 	s.options = make([][]ui.Button, len(ex.Questions))
 	for i, q := range ex.Questions {
 		s.options[i] = make([]ui.Button, len(q.Options))
@@ -347,7 +347,7 @@ func (s *ExerciseScene) work() {
 	s.check, s.result = nil, &r
 	s.attempts++
 	s.passed = s.passed || r.Pass
-	s.reading[tabResult].SetText(drawable(resultText(r)))
+	s.reading[tabResult].SetText(draw.Drawable(resultText(r)))
 	s.refocus()
 	s.setTab(tabResult)
 	s.Narrate(r.Summary())

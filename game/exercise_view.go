@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
@@ -87,14 +86,6 @@ func (s *ExerciseScene) layout(window ui.Rect) {
 	}
 }
 
-// glyphless spells out the few characters of the exercises' text that the
-// embedded Go fonts have no glyph for (the HTML mirror keeps the
-// originals).
-var glyphless = strings.NewReplacer("⌈", "ceil(", "⌉", ")", "⌊", "floor(", "⌋", ")", "▶", ">", "✓", "ok", "✗", "x")
-
-// drawable is s with glyphless characters spelled out.
-func drawable(s string) string { return glyphless.Replace(s) }
-
 // layoutForm lays the form's contents out in a column of width w.
 func (s *ExerciseScene) layoutForm(w float64) {
 	st := s.style
@@ -103,7 +94,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 	g := &s.geom
 	g.texts = g.texts[:0]
 	body, small, label := st.Body(), st.Small(), st.Label()
-	height := func(text string, face *text.GoTextFace, w float64) float64 {
+	height := func(text string, face *draw.Face, w float64) float64 {
 		return float64(len(ui.Wrap(text, w, draw.Measure(face)))) * draw.LineHeight(face)
 	}
 	y := 0.0
@@ -140,7 +131,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		if qi > 0 || len(s.Ex.Numbers) > 0 || s.Ex.Lab != nil {
 			y += px(4)
 		}
-		addText(drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
+		addText(draw.Drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
 		var notes []string
 		if q.Material != "" {
 			notes = append(notes, "About "+materialTitle(s.Ex, q.Material)+" (Logs tab).")
@@ -154,7 +145,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		y += px(6)
 		row := make([]ui.Rect, len(q.Options))
 		for oi, o := range q.Options {
-			h := math.Max(px(34), height(drawable(o.Label), body, w-px(46))+px(12))
+			h := math.Max(px(34), height(draw.Drawable(o.Label), body, w-px(46))+px(12))
 			row[oi] = ui.Rect{Y: y, W: w, H: h}
 			y += h + px(6)
 		}
@@ -326,12 +317,12 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 
 	// Header: back, title, attempts.
 	st.Button(screen, &s.back)
-	title := drawable(fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title))
+	title := draw.Drawable(fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title))
 	face := st.Title()
 	if draw.Measure(face)(title) > g.title.W {
 		face = st.Label()
 	}
-	draw.TextIn(screen, title, face, g.title, text.AlignStart, th.Text)
+	draw.TextIn(screen, title, face, g.title, draw.AlignStart, th.Text)
 	status, clr := attemptsText(s.attempts, s.passed), th.TextDim
 	if s.passed {
 		status = fmt.Sprintf("passed · %d %s", s.attempts, plural(s.attempts, "attempt", "attempts"))
@@ -340,7 +331,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		clr = th.Accept
 		draw.CheckMark(screen, ui.Point{X: g.status.X + st.U(8), Y: g.status.Center().Y}, st.U(14), st.U(2.5), th.Accept)
 	}
-	draw.TextIn(screen, status, st.Label(), g.status.InsetXY(st.U(22), 0), text.AlignStart, clr)
+	draw.TextIn(screen, status, st.Label(), g.status.InsetXY(st.U(22), 0), draw.AlignStart, clr)
 
 	// The reading pane.
 	st.Panel(screen, g.reading)
@@ -384,13 +375,13 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		row := s.toView(g.numLabel[i])
 		value := lab.KnobValue(k, s.Form.Number(k.ID))
 		valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
-		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, text.AlignStart, th.TextDim)
-		draw.TextIn(view, value, st.Mono(), valR, text.AlignEnd, th.Text)
+		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
+		draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
 		st.Slider(view, &s.numbers[i])
 	}
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
-			s.drawOption(view, &s.options[qi][oi], drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
+			s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
 		}
 	}
 	if max := s.maxScroll(); max > 0 {
@@ -409,13 +400,13 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		done := track
 		done.W = math.Max(st.U(10), track.W*s.check.Progress())
 		draw.FillRoundRect(screen, done, st.U(5), th.Accent)
-		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*s.check.Progress()), st.Small(), label, text.AlignStart, th.Text)
+		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*s.check.Progress()), st.Small(), label, draw.AlignStart, th.Text)
 	} else {
 		line, c := s.answerState(), th.TextDim
 		if s.notice != "" {
 			line, c = s.notice, th.Warning
 		}
-		draw.TextIn(screen, line, st.Small(), g.line, text.AlignStart, c)
+		draw.TextIn(screen, line, st.Small(), g.line, draw.AlignStart, c)
 	}
 	st.Button(screen, &s.checkB)
 	st.Button(screen, &s.cancel)
@@ -423,7 +414,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 }
 
 // centredLines is r shrunk to the height of text wrapped in it, centred.
-func centredLines(r ui.Rect, s string, face *text.GoTextFace) ui.Rect {
+func centredLines(r ui.Rect, s string, face *draw.Face) ui.Rect {
 	h := float64(len(ui.Wrap(s, r.W, draw.Measure(face)))) * draw.LineHeight(face)
 	if h < r.H {
 		r.Y += (r.H - h) / 2
@@ -510,7 +501,7 @@ func (s *ExerciseScene) drawVerdict(dst *ebiten.Image) {
 	}
 	st.Verdict(dst, ui.Point{X: r.X + st.U(14), Y: r.Center().Y}, st.U(22), s.result.Pass)
 	_, r = r.CutLeft(st.U(30), 0)
-	draw.TextIn(dst, s.result.Summary(), st.Label(), r, text.AlignStart, clr)
+	draw.TextIn(dst, s.result.Summary(), st.Label(), r, draw.AlignStart, clr)
 }
 
 // drawMarks draws a ✓ or ✗ beside each part of the result, at the line
@@ -520,7 +511,7 @@ func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 	measure := draw.Measure(st.Body())
 	line := 0
 	for i, para := range resultParagraphs(*s.result) {
-		n := max(1, len(ui.Wrap(drawable(para), p.TextWidth(), measure)))
+		n := max(1, len(ui.Wrap(draw.Drawable(para), p.TextWidth(), measure)))
 		if k := i / 2; i%2 == 0 && k < len(s.result.Parts) {
 			y := p.LineY(line) + p.LineHeight()/2
 			if y > p.Rect.Y && y < p.Rect.MaxY() {

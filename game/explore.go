@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/core"
 	"leaselab/game/draw"
@@ -321,9 +320,9 @@ func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.FillRoundRect(dst, fill, radius, th.Accent)
 		draw.StrokeRoundRect(dst, f.bar, radius, 1, th.Border)
 		label := fmt.Sprintf("searching %d of %.0f", tried, total)
-		draw.TextIn(dst, label, s.Small(), f.bar, text.AlignCenter, th.Text)
+		draw.TextIn(dst, label, s.Small(), f.bar, draw.AlignCenter, th.Text)
 	} else if f.status != "" {
-		draw.TextIn(dst, ui.Ellipsize(f.status, f.bar.W, draw.Measure(s.Small())), s.Small(), f.bar, text.AlignEnd, th.Text)
+		draw.TextIn(dst, ui.Ellipsize(f.status, f.bar.W, draw.Measure(s.Small())), s.Small(), f.bar, draw.AlignEnd, th.Text)
 	}
 	s.Button(dst, &f.btn)
 	s.Button(dst, &f.cmp)

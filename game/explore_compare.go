@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/core"
 	"leaselab/game/draw"
@@ -207,7 +206,7 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	th := s.Theme
 	title := "The same schedule, " + c.f.spec.protects + " off and on"
 	title = ui.Ellipsize(title, c.f.cmp.Rect.X-c.header.X-s.U(10), draw.Measure(s.Label()))
-	draw.TextIn(dst, title, s.Label(), c.header, text.AlignStart, th.Text)
+	draw.TextIn(dst, title, s.Label(), c.header, draw.AlignStart, th.Text)
 	s.Button(dst, &c.f.cmp)
 	for i, w := range c.worlds {
 		clr := th.Accept
@@ -218,7 +217,7 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
 		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, clr)
 		inner := r.InsetXY(s.U(8), 0)
-		draw.TextIn(dst, ui.Ellipsize(c.verdicts[i], inner.W, draw.Measure(s.Small())), s.Small(), inner, text.AlignStart, clr)
+		draw.TextIn(dst, ui.Ellipsize(c.verdicts[i], inner.W, draw.Measure(s.Small())), s.Small(), inner, draw.AlignStart, clr)
 		w.Draw(dst, w.area, s)
 	}
 }

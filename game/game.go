@@ -62,6 +62,7 @@ type Game struct {
 	offscreen *ebiten.Image
 
 	frames   atomic.Int64
+	idle     idleTracker
 	snapshot atomic.Pointer[Snapshot]
 	stop     error // returned by Update once the capture is taken
 }
@@ -72,6 +73,9 @@ func New(scene Scene, opts Options) *Game {
 	g.state.ReducedMotion = opts.ReducedMotion
 	g.state.WrapFocus = opts.WrapFocus
 	g.snapshot.Store(&Snapshot{})
+	// Draw paints every pixel of the screen, so Ebitengine need not clear
+	// it, and keeping it lets an idle frame draw nothing (see Stiller).
+	ebiten.SetScreenClearedEveryFrame(false)
 	return g
 }
 
@@ -107,6 +111,7 @@ func (g *Game) Update() error {
 		snap.Scene.Regions = scaleRegions(snap.Scene.Regions, 1/g.ss)
 	}
 	g.snapshot.Store(snap)
+	g.idle.observe(&st.Input, g.scene, snap)
 	if g.opts.OnUpdate != nil {
 		g.opts.OnUpdate(g.Snapshot())
 	}
@@ -115,6 +120,12 @@ func (g *Game) Update() error {
 
 // Draw implements ebiten.Game.
 func (g *Game) Draw(screen *ebiten.Image) {
+	if g.idle.idle() {
+		// The screen still holds the last frame, which is what this one
+		// would be; drawing nothing lets Ebitengine skip presenting it.
+		g.endFrame(screen)
+		return
+	}
 	screen.Fill(draw.Dark.Background)
 	if g.state.Tick == 0 {
 		return // no Update yet: nothing is laid out
@@ -137,6 +148,11 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		screen.DrawImage(g.offscreen, op)
 	}
 	draw.EndFrame()
+	g.endFrame(screen)
+}
+
+// endFrame counts a frame shown and takes the capture when it is due.
+func (g *Game) endFrame(screen *ebiten.Image) {
 	n := g.frames.Add(1)
 	if g.opts.CaptureFrame > 0 && n == g.opts.CaptureFrame && g.stop == nil {
 		g.stop = ebiten.Termination

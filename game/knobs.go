@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
@@ -72,14 +71,14 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 		value := lab.KnobValue(k, vals[k.ID])
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), row.W*0.6)
 		valR, nameR := row.CutRight(vw, s.U(8))
-		draw.TextIn(dst, lab.KnobLabel(k), s.Label(), nameR, text.AlignStart, th.TextDim)
-		draw.TextIn(dst, value, s.Mono(), valR, text.AlignEnd, th.Text)
+		draw.TextIn(dst, lab.KnobLabel(k), s.Label(), nameR, draw.AlignStart, th.TextDim)
+		draw.TextIn(dst, value, s.Mono(), valR, draw.AlignEnd, th.Text)
 		s.Slider(dst, &kp.sliders[i])
 	}
 	ok, has, why := kp.verdict()
 	r := l.KnobVerdict()
 	if !has {
-		draw.TextIn(dst, why, s.Small(), r, text.AlignStart, th.TextDim)
+		draw.TextIn(dst, why, s.Small(), r, draw.AlignStart, th.TextDim)
 		return
 	}
 	c := ui.Point{X: r.X + s.U(9), Y: r.Y + r.H/2}
@@ -90,9 +89,9 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 	}
 	rest := ui.Rect{X: r.X + s.U(24), Y: r.Y, W: r.W - s.U(24), H: r.H}
 	ww := draw.Measure(s.Label())(word)
-	draw.TextIn(dst, word, s.Label(), rest, text.AlignStart, clr)
+	draw.TextIn(dst, word, s.Label(), rest, draw.AlignStart, clr)
 	rest.X, rest.W = rest.X+ww, rest.W-ww
-	draw.TextIn(dst, why, s.Small(), rest, text.AlignStart, th.Text)
+	draw.TextIn(dst, why, s.Small(), rest, draw.AlignStart, th.Text)
 }
 
 // mirror is the knob panel as text, for the HTML mirror.

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
@@ -183,17 +182,17 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	s, th := m.style, m.style.Theme
 	screen.Fill(th.Background)
 	title, rest := m.header.CutTop(s.U(34), s.U(4))
-	draw.TextIn(screen, "LeaseLab", s.Title(), title, text.AlignStart, th.Text)
+	draw.TextIn(screen, "LeaseLab", s.Title(), title, draw.AlignStart, th.Text)
 	if m.OnSandbox != nil {
 		s.Button(screen, &m.sandbox)
 	}
 	sub, rest := rest.CutTop(s.U(24), s.U(4))
-	draw.TextIn(screen, "Leader election, locks, leases and fencing tokens: break them, then make them safe.", s.Body(), sub, text.AlignStart, th.TextDim)
+	draw.TextIn(screen, "Leader election, locks, leases and fencing tokens: break them, then make them safe.", s.Body(), sub, draw.AlignStart, th.TextDim)
 	if m.Notice != "" {
 		draw.Paragraph(screen, m.Notice, s.Small(), rest, th.Warning)
 	}
-	draw.TextIn(screen, "Lessons", s.Label(), m.lessonsHead, text.AlignStart, th.TextDim)
-	draw.TextIn(screen, "Exercises: check what you learned", s.Label(), m.exercisesHead, text.AlignStart, th.TextDim)
+	draw.TextIn(screen, "Lessons", s.Label(), m.lessonsHead, draw.AlignStart, th.TextDim)
+	draw.TextIn(screen, "Exercises: check what you learned", s.Label(), m.exercisesHead, draw.AlignStart, th.TextDim)
 	for i, l := range m.lessons {
 		m.drawRow(screen, &m.buttons[i], fmt.Sprintf("%d", i+1), l.Title, m.status(l), "complete")
 	}
@@ -209,7 +208,7 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, d
 	s.Button(screen, b)
 	in := b.Rect.InsetXY(s.U(14), 0)
 	numR, in := in.CutLeft(s.U(28), s.U(6))
-	draw.TextIn(screen, num, s.Mono(), numR, text.AlignStart, th.TextDim)
+	draw.TextIn(screen, num, s.Mono(), numR, draw.AlignStart, th.TextDim)
 	stR, titleR := in.CutRight(s.U(124), s.U(10))
 	clr := th.TextDim
 	if status == done {
@@ -217,8 +216,8 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, d
 		mark := ui.Point{X: stR.X - s.U(2), Y: stR.Y + stR.H/2}
 		draw.CheckMark(screen, mark, s.U(14), s.U(2.5), th.Accept)
 	}
-	draw.TextIn(screen, status, s.Small(), stR.InsetXY(s.U(12), 0), text.AlignStart, clr)
-	draw.TextIn(screen, ui.Ellipsize(title, titleR.W, draw.Measure(s.Body())), s.Body(), titleR, text.AlignStart, th.Text)
+	draw.TextIn(screen, status, s.Small(), stR.InsetXY(s.U(12), 0), draw.AlignStart, clr)
+	draw.TextIn(screen, ui.Ellipsize(title, titleR.W, draw.Measure(s.Body())), s.Body(), titleR, draw.AlignStart, th.Text)
 }
 
 // Inspect implements Inspector.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
@@ -447,8 +446,8 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	s.Button(screen, &p.play)
 	s.Button(screen, &p.step)
 	s.Slider(screen, &p.scrub)
-	draw.TextIn(screen, p.clockText(), s.Mono(), l.Clock, text.AlignEnd, th.Text)
-	draw.TextIn(screen, speedText(p.Speed()), s.Mono(), l.SpeedLabel, text.AlignEnd, th.TextDim)
+	draw.TextIn(screen, p.clockText(), s.Mono(), l.Clock, draw.AlignEnd, th.Text)
+	draw.TextIn(screen, speedText(p.Speed()), s.Mono(), l.SpeedLabel, draw.AlignEnd, th.TextDim)
 	s.Slider(screen, &p.speed)
 	s.Button(screen, &p.fork)
 
@@ -457,7 +456,7 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	if draw.Measure(titleFace)(p.Lesson.Title) > l.LessonTitle.W {
 		titleFace = s.Label()
 	}
-	draw.TextIn(screen, ui.Ellipsize(p.Lesson.Title, l.LessonTitle.W, draw.Measure(titleFace)), titleFace, l.LessonTitle, text.AlignStart, th.Text)
+	draw.TextIn(screen, ui.Ellipsize(p.Lesson.Title, l.LessonTitle.W, draw.Measure(titleFace)), titleFace, l.LessonTitle, draw.AlignStart, th.Text)
 	s.Button(screen, &p.help)
 	if p.OnMenu != nil {
 		s.Button(screen, &p.menu)
@@ -565,15 +564,15 @@ func (p *Player) drawHelp(screen *ebiten.Image) {
 	draw.StrokeRoundRect(screen, card, s.U(10), s.U(1.5), th.Accent)
 	in := card.Inset(s.U(20))
 	row, in := in.CutTop(s.U(30), s.U(8))
-	draw.TextIn(screen, "Keyboard shortcuts", s.Title(), row, text.AlignStart, th.Text)
+	draw.TextIn(screen, "Keyboard shortcuts", s.Title(), row, draw.AlignStart, th.Text)
 	for _, k := range keys {
 		row, in = in.CutTop(lh, 0)
 		keys, desc := row.CutLeft(s.U(130), s.U(10))
-		draw.TextIn(screen, k[0], s.Mono(), keys, text.AlignStart, th.Accent)
-		draw.TextIn(screen, k[1], s.Body(), desc, text.AlignStart, th.Text)
+		draw.TextIn(screen, k[0], s.Mono(), keys, draw.AlignStart, th.Accent)
+		draw.TextIn(screen, k[1], s.Body(), desc, draw.AlignStart, th.Text)
 	}
 	row, _ = in.CutTop(lh, 0)
-	draw.TextIn(screen, "Press any key or click to close.", s.Small(), row, text.AlignStart, th.TextDim)
+	draw.TextIn(screen, "Press any key or click to close.", s.Small(), row, draw.AlignStart, th.TextDim)
 }
 
 // Inspect implements Inspector.

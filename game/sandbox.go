@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/core"
 	"leaselab/game/draw"
@@ -465,7 +464,7 @@ func (sc *SandboxScene) Draw(screen *ebiten.Image) {
 	s, th := sc.style, sc.style.Theme
 	screen.Fill(th.Background)
 	s.Button(screen, &sc.back)
-	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, text.AlignStart, th.Text)
+	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, draw.AlignStart, th.Text)
 	s.Button(screen, &sc.start)
 	if len(sc.errs) > 0 {
 		msg := fmt.Sprintf("Cannot start: %s", sc.errs[0])
@@ -489,11 +488,11 @@ func (sc *SandboxScene) Draw(screen *ebiten.Image) {
 	r.X, r.W = r.X+s.U(28), r.W-s.U(28)
 	ww := draw.Measure(s.Label())(word)
 	first, _ := r.CutTop(draw.LineHeight(s.Small()), 0)
-	draw.TextIn(screen, word, s.Label(), first, text.AlignStart, clr)
+	draw.TextIn(screen, word, s.Label(), first, draw.AlignStart, clr)
 	r.X, r.W = r.X+ww, r.W-ww
 	draw.Paragraph(screen, v.Explanation, s.Small(), r, th.Text)
 
-	draw.TextIn(screen, "Presets", s.Label(), sc.presetHead, text.AlignStart, th.TextDim)
+	draw.TextIn(screen, "Presets", s.Label(), sc.presetHead, draw.AlignStart, th.TextDim)
 	for i, p := range core.Presets() {
 		b := &sc.presets[i]
 		s.Button(screen, b)
@@ -518,8 +517,8 @@ func (sc *SandboxScene) Draw(screen *ebiten.Image) {
 		}
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
 		valR, nameR := head.CutRight(vw, s.U(6))
-		draw.TextIn(screen, ui.Ellipsize(f.label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, text.AlignStart, labelClr)
-		draw.TextIn(screen, value, s.Mono(), valR, text.AlignEnd, valueClr)
+		draw.TextIn(screen, ui.Ellipsize(f.label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, draw.AlignStart, labelClr)
+		draw.TextIn(screen, value, s.Mono(), valR, draw.AlignEnd, valueClr)
 		if f.choices == nil {
 			s.Slider(screen, &f.slider)
 		}
@@ -531,7 +530,7 @@ func (sc *SandboxScene) Draw(screen *ebiten.Image) {
 				lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), errR.W, draw.Measure(s.Small())))
 			}
 			for k, line := range lines {
-				draw.TextIn(screen, line, s.Small(), ui.Rect{X: errR.X, Y: errR.Y + float64(k)*lh, W: errR.W, H: lh}, text.AlignStart, th.Reject)
+				draw.TextIn(screen, line, s.Small(), ui.Rect{X: errR.X, Y: errR.Y + float64(k)*lh, W: errR.W, H: lh}, draw.AlignStart, th.Reject)
 			}
 		}
 	}
@@ -542,7 +541,7 @@ func (sc *SandboxScene) Draw(screen *ebiten.Image) {
 func (sc *SandboxScene) drawReason(screen *ebiten.Image, msg string, clr color.Color) {
 	s := sc.style
 	if draw.Measure(s.Small())(msg) <= sc.reason.W {
-		draw.TextIn(screen, msg, s.Small(), sc.reason, text.AlignStart, clr)
+		draw.TextIn(screen, msg, s.Small(), sc.reason, draw.AlignStart, clr)
 		return
 	}
 	draw.Paragraph(screen, msg, s.Small(), sc.reason, clr)

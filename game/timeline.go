@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
@@ -46,13 +45,13 @@ func (v *timelineView) Update(st *State, area ui.Rect) error {
 func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	th := s.Theme
 	g := v.geom
-	draw.TextIn(dst, "Timeline", s.Label(), g.Caption, text.AlignStart, th.TextDim)
+	draw.TextIn(dst, "Timeline", s.Label(), g.Caption, draw.AlignStart, th.TextDim)
 	legend := "upper bar: believes it leads   lower bar: coordinator says it holds   orange box: both believe they lead"
 	if len(v.lab.World().Workers) > 0 {
 		legend = "upper bar: believes it leads (worker: owns shards)   lower bar: coordinator agrees"
 	}
 	if draw.Measure(s.Small())(legend) < g.Caption.W-s.U(90) {
-		draw.TextIn(dst, legend, s.Small(), g.Caption, text.AlignEnd, th.TextDim)
+		draw.TextIn(dst, legend, s.Small(), g.Caption, draw.AlignEnd, th.TextDim)
 	}
 	sec := func(d time.Duration) float64 { return d.Seconds() }
 	bar := func(row ui.Rect, sp lab.Span, clr color.Color) {
@@ -69,7 +68,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		if draw.Measure(face)(lane.Name) > label.W {
 			face = s.Small()
 		}
-		draw.TextIn(dst, lane.Name, face, label, text.AlignStart, th.Text)
+		draw.TextIn(dst, lane.Name, face, label, draw.AlignStart, th.Text)
 		draw.FillRect(dst, row, th.Background)
 		belief, truth := row.SplitV(0.5)
 		belief, truth = belief.InsetXY(0, s.U(2)), truth.InsetXY(0, s.U(2))
@@ -166,7 +165,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		if !clear {
 			continue
 		}
-		draw.TextAligned(dst, l.text, s.Small(), l.x, l.y, text.AlignStart, text.AlignCenter, th.Text)
+		draw.TextAligned(dst, l.text, s.Small(), l.x, l.y, draw.AlignStart, draw.AlignCenter, th.Text)
 		labelEnd[l.lane] = end + s.U(6)
 	}
 	// Axis and play head.
@@ -174,7 +173,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	for t := 0.0; t <= g.Length+1e-9; t += step {
 		x := g.X(t)
 		draw.Line(dst, ui.Point{X: x, Y: g.Axis.Y - s.U(3)}, ui.Point{X: x, Y: g.Axis.Y}, s.U(1), th.Border)
-		draw.TextAligned(dst, fmt.Sprintf("%gs", t), s.Small(), x, g.Axis.Y, text.AlignCenter, text.AlignStart, th.TextDim)
+		draw.TextAligned(dst, fmt.Sprintf("%gs", t), s.Small(), x, g.Axis.Y, draw.AlignCenter, draw.AlignStart, th.TextDim)
 	}
 	now := g.X(v.tl.Now.Seconds())
 	top := g.Lanes.Y - s.U(4)

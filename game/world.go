@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/core"
 	"leaselab/game/draw"
@@ -530,8 +529,8 @@ func (w *worldView) Regions() map[string]ui.Rect {
 func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	th := s.Theme
 	v := w.view
-	draw.TextIn(dst, "World", s.Label(), w.caption, text.AlignStart, th.TextDim)
-	draw.TextIn(dst, "t = "+core.FormatTime(v.Now), s.Mono(), w.caption, text.AlignEnd, th.TextDim)
+	draw.TextIn(dst, "World", s.Label(), w.caption, draw.AlignStart, th.TextDim)
+	draw.TextIn(dst, "t = "+core.FormatTime(v.Now), s.Mono(), w.caption, draw.AlignEnd, th.TextDim)
 	if w.single {
 		w.drawSingle(dst, s)
 	} else {
@@ -551,7 +550,7 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		y := r.Y + r.H/2
 		draw.Line(dst, ui.Point{X: r.X, Y: y}, ui.Point{X: r.X + s.U(18), Y: y}, s.U(4), clr)
 		_, rest := r.CutLeft(s.U(24), 0)
-		draw.TextIn(dst, label, s.Small(), rest, text.AlignStart, th.TextDim)
+		draw.TextIn(dst, label, s.Small(), rest, draw.AlignStart, th.TextDim)
 		_, next := r.CutLeft(s.U(24)+draw.Measure(s.Small())(label)+s.U(20), 0)
 		return next
 	}
@@ -565,7 +564,7 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		hint = "click a process or worker (or press 1-9, N) to act"
 	}
 	if r.W > draw.Measure(s.Small())(hint)+s.U(10) {
-		draw.TextIn(dst, hint, s.Small(), r, text.AlignEnd, th.TextDim)
+		draw.TextIn(dst, hint, s.Small(), r, draw.AlignEnd, th.TextDim)
 	}
 
 	// The action menu on top.
@@ -644,9 +643,9 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 	if !showRev {
 		title = grp.Lock.Name
 	}
-	draw.TextIn(dst, title, s.Label(), row, text.AlignStart, th.Text)
+	draw.TextIn(dst, title, s.Label(), row, draw.AlignStart, th.Text)
 	if showRev {
-		draw.TextIn(dst, fmt.Sprintf("revision %d", v.Rev), s.Mono(), row, text.AlignEnd, th.TextDim)
+		draw.TextIn(dst, fmt.Sprintf("revision %d", v.Rev), s.Mono(), row, draw.AlignEnd, th.TextDim)
 	}
 	row, in = in.CutTop(s.U(18), s.U(4))
 	holder := "free"
@@ -659,7 +658,7 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 	if !showRev {
 		line = holder
 	}
-	draw.TextIn(dst, line, s.Small(), row, text.AlignStart, th.Text)
+	draw.TextIn(dst, line, s.Small(), row, draw.AlignStart, th.Text)
 	if len(v.Groups) > 1 && grp.Handovers > 0 && in.H >= s.U(18) {
 		// The wake-up count of the last handover: the herd's price.
 		row, in = in.CutTop(s.U(18), s.U(4))
@@ -667,7 +666,7 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		if grp.Woken > 1 {
 			clr = th.Warning
 		}
-		draw.TextIn(dst, fmt.Sprintf("last handover woke %d of %d waiters", grp.Woken, grp.Waiting), s.Small(), row, text.AlignStart, clr)
+		draw.TextIn(dst, fmt.Sprintf("last handover woke %d of %d waiters", grp.Woken, grp.Waiting), s.Small(), row, draw.AlignStart, clr)
 	}
 	if !showRev {
 		// Keys published next to this lock (a status key), with values.
@@ -675,7 +674,7 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		for _, n := range v.Notes {
 			if parent != "" && strings.HasPrefix(n.Key, parent) && in.H >= s.U(18) {
 				row, in = in.CutTop(s.U(18), s.U(2))
-				draw.TextIn(dst, n.Key+" = "+n.Value, s.Small(), row, text.AlignStart, th.Accept)
+				draw.TextIn(dst, n.Key+" = "+n.Value, s.Small(), row, draw.AlignStart, th.Accept)
 			}
 		}
 	}
@@ -694,7 +693,7 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		if k.Holder {
 			clr = th.Truth
 		}
-		draw.TextIn(dst, line, s.Mono(), row, text.AlignStart, clr)
+		draw.TextIn(dst, line, s.Mono(), row, draw.AlignStart, clr)
 	}
 }
 
@@ -710,19 +709,19 @@ func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 	}
 	row, rest := left.CutTop(s.U(20), s.U(4))
 	title, highest := "Store: "+st.Name, fmt.Sprintf("highest token %d", st.Highest)
-	draw.TextIn(dst, title, s.Label(), row, text.AlignStart, th.Text)
+	draw.TextIn(dst, title, s.Label(), row, draw.AlignStart, th.Text)
 	value := "value " + st.Value
 	if w.fencing.Rect.Empty() {
 		// No switch in this lesson: the state in words on the value line.
 		value += map[bool]string{true: " · fencing on", false: " · fencing OFF"}[st.Fencing]
 	}
 	if draw.Measure(s.Label())(title)+draw.Measure(s.Mono())(highest)+s.U(16) <= row.W {
-		draw.TextIn(dst, highest, s.Mono(), row, text.AlignEnd, th.Text)
+		draw.TextIn(dst, highest, s.Mono(), row, draw.AlignEnd, th.Text)
 	} else {
 		value = fmt.Sprintf("highest %d, %s", st.Highest, value)
 	}
 	row, _ = rest.CutTop(s.U(18), 0)
-	draw.TextIn(dst, value, s.Mono(), row, text.AlignStart, th.TextDim)
+	draw.TextIn(dst, value, s.Mono(), row, draw.AlignStart, th.TextDim)
 	if !w.fencing.Rect.Empty() {
 		w.drawSwitch(dst, s, &w.fencing, "fencing on", "fencing OFF")
 	}
@@ -737,7 +736,7 @@ func (w *worldView) drawSwitch(dst *ebiten.Image, s draw.Style, t *ui.Toggle, on
 	if !t.On {
 		state, clr = off, th.Warning
 	}
-	draw.TextIn(dst, state, s.Small(), label, text.AlignStart, clr)
+	draw.TextIn(dst, state, s.Small(), label, draw.AlignStart, clr)
 }
 
 // drawQueue draws the job queue: what ran, what was a repeat, and the
@@ -753,8 +752,8 @@ func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
 		_, left = in.CutRight(in.MaxX()-w.idem.Rect.X+s.U(8), 0)
 	}
 	row, rest := left.CutTop(s.U(20), s.U(4))
-	draw.TextIn(dst, "Job queue: "+q.Name, s.Label(), row, text.AlignStart, th.Text)
-	draw.TextIn(dst, fmt.Sprintf("jobs run %d", q.Jobs), s.Mono(), row, text.AlignEnd, th.Text)
+	draw.TextIn(dst, "Job queue: "+q.Name, s.Label(), row, draw.AlignStart, th.Text)
+	draw.TextIn(dst, fmt.Sprintf("jobs run %d", q.Jobs), s.Mono(), row, draw.AlignEnd, th.Text)
 	row, rest = rest.CutTop(s.U(18), s.U(2))
 	// Counts with a mark each, so the verdict does not rest on colour.
 	x := row.X
@@ -762,7 +761,7 @@ func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
 		c := ui.Point{X: x + s.U(7), Y: row.Y + row.H/2}
 		s.Verdict(dst, c, s.U(14), ok)
 		label := fmt.Sprintf("%d %s", n, word)
-		draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(18), Y: row.Y, W: row.MaxX() - x - s.U(18), H: row.H}, text.AlignStart, th.Text)
+		draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(18), Y: row.Y, W: row.MaxX() - x - s.U(18), H: row.H}, draw.AlignStart, th.Text)
 		x += s.U(30) + draw.Measure(s.Small())(label)
 	}
 	mark(q.DuplicatesIgnored, "duplicates ignored", false)
@@ -773,7 +772,7 @@ func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
 		draw.StrokeCircle(dst, ui.Point{X: x - draw.Measure(s.Small())(fmt.Sprintf("%d duplicates run twice", q.DuplicatesExecuted)) - s.U(23), Y: row.Y + row.H/2}, s.U(10), s.U(2), th.Warning)
 	}
 	if row, _ = rest.CutTop(s.U(18), 0); !row.Empty() && q.LastKey != "" && rest.H >= s.U(16) {
-		draw.TextIn(dst, "last: "+q.LastKey+" "+q.LastResult, s.Mono(), row, text.AlignStart, th.TextDim)
+		draw.TextIn(dst, "last: "+q.LastKey+" "+q.LastResult, s.Mono(), row, draw.AlignStart, th.TextDim)
 	}
 	if !w.idem.Rect.Empty() {
 		w.drawSwitch(dst, s, &w.idem, "idempotency on", "idempotency OFF")
@@ -811,7 +810,7 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	}
 	inBadge := draw.Measure(face)(p.Name) > 2*r-s.U(2)
 	if !inBadge {
-		draw.TextAligned(dst, p.Name, face, c.X, c.Y, text.AlignCenter, text.AlignCenter, nameClr)
+		draw.TextAligned(dst, p.Name, face, c.X, c.Y, draw.AlignCenter, draw.AlignCenter, nameClr)
 	}
 	if p.Crashed {
 		draw.CrossMark(dst, c, r*1.4, s.U(3), th.Reject)
@@ -840,7 +839,7 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		bg = th.Pressed
 	}
 	draw.FillRoundRect(dst, badge, badge.H/2, bg)
-	draw.TextIn(dst, label, s.Small(), badge.InsetXY(s.U(3), 0), text.AlignCenter, th.Text)
+	draw.TextIn(dst, label, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
 
 	// Condition tag above the rings.
 	tag, clr := "", th.Warning
@@ -896,7 +895,7 @@ func (w *worldView) drawLockPane(dst *ebiten.Image, s draw.Style, pn pane) {
 		if grp.Recipe == core.RecipeHerd {
 			note = "everyone watches the lock"
 		}
-		draw.TextIn(dst, note, s.Small(), row, text.AlignEnd, th.TextDim)
+		draw.TextIn(dst, note, s.Small(), row, draw.AlignEnd, th.TextDim)
 	}
 	for k, pi := range grp.Procs {
 		sel := w.selected >= 0 && w.actors[w.selected].proc == pi
@@ -955,7 +954,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 	in := box.InsetXY(s.U(10), s.U(6))
 	text1, _ := in.CutLeft(g.Spark.X-in.X-s.U(6), 0)
 	row, rest := text1.CutTop(s.U(18), s.U(2))
-	draw.TextIn(dst, fmt.Sprintf("Coordinator · rev %d", v.Rev), s.Label(), row, text.AlignStart, th.Text)
+	draw.TextIn(dst, fmt.Sprintf("Coordinator · rev %d", v.Rev), s.Label(), row, draw.AlignStart, th.Text)
 	held := 0
 	for _, o := range v.Shards {
 		if o >= 0 {
@@ -971,14 +970,14 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 	if v.Denied > 0 {
 		clr = th.Reject
 	}
-	draw.TextIn(dst, line, s.Small(), row, text.AlignStart, clr)
+	draw.TextIn(dst, line, s.Small(), row, draw.AlignStart, clr)
 	if rest.H >= s.U(14) {
 		row, _ = rest.CutTop(s.U(16), 0)
 		switch {
 		case v.Denied > 0:
-			draw.TextIn(dst, v.LastDenied, s.Small(), row, text.AlignStart, th.TextDim)
+			draw.TextIn(dst, v.LastDenied, s.Small(), row, draw.AlignStart, th.TextDim)
 		case len(v.Notes) > 0:
-			draw.TextIn(dst, v.Notes[0].Key+" = "+v.Notes[0].Value, s.Small(), row, text.AlignStart, th.TextDim)
+			draw.TextIn(dst, v.Notes[0].Key+" = "+v.Notes[0].Value, s.Small(), row, draw.AlignStart, th.TextDim)
 		}
 	}
 	w.drawSpark(dst, s, g.Spark)
@@ -994,7 +993,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			left, _ = in.CutLeft(w.fencing.Rect.X-in.X-s.U(6), 0)
 		}
 		row, rest := left.CutTop(s.U(18), s.U(2))
-		draw.TextIn(dst, "Offset store", s.Label(), row, text.AlignStart, th.Text)
+		draw.TextIn(dst, "Offset store", s.Label(), row, draw.AlignStart, th.Text)
 		row, _ = rest.CutTop(s.U(16), 0)
 		if narrow || w.fencing.Rect.Empty() {
 			// No switch, or no room for words beside it: they lead this row.
@@ -1003,7 +1002,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 				word, clr = "fencing OFF · ", th.Warning
 			}
 			row = ui.Rect{X: in.X, Y: row.Y, W: in.W, H: row.H}
-			draw.TextIn(dst, word, s.Small(), row, text.AlignStart, clr)
+			draw.TextIn(dst, word, s.Small(), row, draw.AlignStart, clr)
 			ww := draw.Measure(s.Small())(word) + s.U(4)
 			row.X, row.W = row.X+ww, row.W-ww
 		}
@@ -1012,7 +1011,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			c := ui.Point{X: x + s.U(6), Y: row.Y + row.H/2}
 			s.Verdict(dst, c, s.U(12), ok)
 			label := fmt.Sprintf("%d %s", n, word)
-			draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(15), Y: row.Y, W: math.Max(0, row.MaxX()-x-s.U(15)), H: row.H}, text.AlignStart, th.Text)
+			draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(15), Y: row.Y, W: math.Max(0, row.MaxX()-x-s.U(15)), H: row.H}, draw.AlignStart, th.Text)
 			x += s.U(26) + draw.Measure(s.Small())(label)
 		}
 		mark(o.Rejected, "rejected", false)
@@ -1042,7 +1041,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		wk := v.Workers[owner]
 		draw.FillRoundRect(dst, r, s.U(2), ownerColour(owner))
 		if r.H >= s.U(13) && r.W >= draw.Measure(small)("00")+s.U(2) {
-			draw.TextIn(dst, shortWorker(wk.Name), small, r, text.AlignCenter, th.Text)
+			draw.TextIn(dst, shortWorker(wk.Name), small, r, draw.AlignCenter, th.Text)
 		} else {
 			ownerPattern(dst, s, r, owner)
 		}
@@ -1055,7 +1054,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		last := g.Cells[len(g.Cells)-1]
 		capR := ui.Rect{X: g.Grid.X, Y: last.MaxY() + s.U(2), W: g.Grid.W, H: s.U(16)}
 		if capR.MaxY() <= g.Grid.MaxY() {
-			draw.TextIn(dst, "shard map: each cell is a shard key, labelled with the worker the coordinator gave it to", s.Small(), capR, text.AlignCenter, th.TextDim)
+			draw.TextIn(dst, "shard map: each cell is a shard key, labelled with the worker the coordinator gave it to", s.Small(), capR, draw.AlignCenter, th.TextDim)
 		}
 	}
 
@@ -1110,12 +1109,12 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		if !fits() {
 			right = ""
 		}
-		draw.TextIn(dst, name, s.Label(), in, text.AlignStart, th.Text)
+		draw.TextIn(dst, name, s.Label(), in, draw.AlignStart, th.Text)
 		clr := th.Text
 		if tag != "" {
 			clr = th.Focus
 		}
-		draw.TextIn(dst, right, small, in, text.AlignEnd, clr)
+		draw.TextIn(dst, right, small, in, draw.AlignEnd, clr)
 		if wk.Crashed {
 			draw.CrossMark(dst, r.Center(), r.H*0.8, s.U(2), th.Reject)
 		}
@@ -1128,7 +1127,7 @@ func (w *worldView) drawSpark(dst *ebiten.Image, s draw.Style, r ui.Rect) {
 	th := s.Theme
 	load := w.view.Load
 	label, area := r.CutTop(s.U(14), s.U(2))
-	draw.TextIn(dst, fmt.Sprintf("load/100 ms, peak %d at %s", w.view.Peak, strings.TrimSuffix(core.FormatTime(w.view.PeakAt), "0")), s.Small(), label, text.AlignStart, th.TextDim)
+	draw.TextIn(dst, fmt.Sprintf("load/100 ms, peak %d at %s", w.view.Peak, strings.TrimSuffix(core.FormatTime(w.view.PeakAt), "0")), s.Small(), label, draw.AlignStart, th.TextDim)
 	draw.FillRect(dst, area, th.Background)
 	if len(load) == 0 || area.W < 4 {
 		return
@@ -1164,16 +1163,16 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 	draw.FillRoundRect(dst, box, s.U(8), th.Raised)
 	in := box.Inset(s.U(10))
 	row, in := in.CutTop(s.U(20), s.U(2))
-	draw.TextIn(dst, "TTL trade-off, same pauses for each TTL", s.Label(), row, text.AlignStart, th.Text)
+	draw.TextIn(dst, "TTL trade-off, same pauses for each TTL", s.Label(), row, draw.AlignStart, th.Text)
 	leg, in := in.CutTop(s.U(18), s.U(4))
 	// Legend: shapes, not colour alone.
 	draw.Line(dst, ui.Point{X: leg.X, Y: leg.Y + leg.H/2}, ui.Point{X: leg.X + s.U(16), Y: leg.Y + leg.H/2}, s.U(2), th.Truth)
 	draw.FillCircle(dst, ui.Point{X: leg.X + s.U(8), Y: leg.Y + leg.H/2}, s.U(3), th.Truth)
 	lbl := "failover (s)"
-	draw.TextIn(dst, lbl, s.Small(), ui.Rect{X: leg.X + s.U(22), Y: leg.Y, W: leg.W, H: leg.H}, text.AlignStart, th.TextDim)
+	draw.TextIn(dst, lbl, s.Small(), ui.Rect{X: leg.X + s.U(22), Y: leg.Y, W: leg.W, H: leg.H}, draw.AlignStart, th.TextDim)
 	x2 := leg.X + s.U(36) + draw.Measure(s.Small())(lbl)
 	draw.FillRect(dst, ui.Rect{X: x2, Y: leg.Y + s.U(4), W: s.U(8), H: leg.H - s.U(8)}, th.Warning)
-	draw.TextIn(dst, "false failovers", s.Small(), ui.Rect{X: x2 + s.U(12), Y: leg.Y, W: math.Max(0, leg.MaxX()-x2-s.U(12)), H: leg.H}, text.AlignStart, th.TextDim)
+	draw.TextIn(dst, "false failovers", s.Small(), ui.Rect{X: x2 + s.U(12), Y: leg.Y, W: math.Max(0, leg.MaxX()-x2-s.U(12)), H: leg.H}, draw.AlignStart, th.TextDim)
 
 	verdict, in := in.CutBottom(s.U(36), s.U(4))
 	axis, plot := in.CutBottom(s.U(16), s.U(2))
@@ -1202,7 +1201,7 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 	// The 20 s failover bound.
 	yb := yF(20)
 	dashed(dst, ui.Point{X: plot.X, Y: yb}, ui.Point{X: plot.MaxX(), Y: yb}, s.U(1), s.U(5), th.Reject)
-	draw.TextAligned(dst, "20 s bound", s.Small(), plot.MaxX()-s.U(2), yb-s.U(2), text.AlignEnd, text.AlignEnd, th.Reject)
+	draw.TextAligned(dst, "20 s bound", s.Small(), plot.MaxX()-s.U(2), yb-s.U(2), draw.AlignEnd, draw.AlignEnd, th.Reject)
 	for i := 1; i < len(pts); i++ {
 		a := ui.Point{X: xOf(pts[i-1].TTL.Seconds()), Y: yF(pts[i-1].Failover.Seconds())}
 		b := ui.Point{X: xOf(pts[i].TTL.Seconds()), Y: yF(pts[i].Failover.Seconds())}
@@ -1216,10 +1215,10 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 		if t < minT || t > maxT {
 			continue
 		}
-		draw.TextAligned(dst, fmt.Sprintf("%g", t), s.Small(), xOf(t), axis.Y+axis.H/2, text.AlignCenter, text.AlignCenter, th.TextDim)
+		draw.TextAligned(dst, fmt.Sprintf("%g", t), s.Small(), xOf(t), axis.Y+axis.H/2, draw.AlignCenter, draw.AlignCenter, th.TextDim)
 	}
-	draw.TextAligned(dst, fmt.Sprintf("%g", maxF), s.Small(), plot.X-s.U(4), plot.Y, text.AlignEnd, text.AlignStart, th.TextDim)
-	draw.TextAligned(dst, "0", s.Small(), plot.X-s.U(4), plot.MaxY(), text.AlignEnd, text.AlignEnd, th.TextDim)
+	draw.TextAligned(dst, fmt.Sprintf("%g", maxF), s.Small(), plot.X-s.U(4), plot.Y, draw.AlignEnd, draw.AlignStart, th.TextDim)
+	draw.TextAligned(dst, "0", s.Small(), plot.X-s.U(4), plot.MaxY(), draw.AlignEnd, draw.AlignEnd, th.TextDim)
 	// The learner's pick.
 	ttl := w.lab.Knobs()["ttl"]
 	x := xOf(ttl)
@@ -1236,8 +1235,8 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 			}
 			l1, l2 := verdict.CutTop(s.U(18), 0)
 			l1.X, l1.W = l1.X+s.U(22), l1.W-s.U(22)
-			draw.TextIn(dst, fmt.Sprintf("your TTL %g s %s:", ttl, word), s.Small(), l1, text.AlignStart, th.Text)
-			draw.TextIn(dst, fmt.Sprintf("failover %.1f s, %d false failovers", p.Failover.Seconds(), p.FalseFailovers), s.Small(), l2.InsetXY(s.U(11), 0), text.AlignStart, th.Text)
+			draw.TextIn(dst, fmt.Sprintf("your TTL %g s %s:", ttl, word), s.Small(), l1, draw.AlignStart, th.Text)
+			draw.TextIn(dst, fmt.Sprintf("failover %.1f s, %d false failovers", p.Failover.Seconds(), p.FalseFailovers), s.Small(), l2.InsetXY(s.U(11), 0), draw.AlignStart, th.Text)
 		}
 	}
 }
@@ -1360,7 +1359,7 @@ func pill(dst *ebiten.Image, s draw.Style, c ui.Point, label string, bg, fg colo
 	h := s.U(20)
 	r := ui.Rect{X: c.X - w/2, Y: c.Y - h/2, W: w, H: h}
 	draw.FillRoundRect(dst, r, h/2, bg)
-	draw.TextIn(dst, label, s.Small(), r, text.AlignCenter, fg)
+	draw.TextIn(dst, label, s.Small(), r, draw.AlignCenter, fg)
 }
 
 // dashed draws a dashed line from a to b.

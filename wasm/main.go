@@ -8,17 +8,26 @@ package main
 
 import (
 	"syscall/js"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game"
+	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
+
+// textBudget is the time one frame may spend rasterising new strings: about
+// half a 60 Hz frame, so the first screens build up over a few frames.
+const textBudget = 8 * time.Millisecond
 
 func main() {
 	mark("main")
 	doc := js.Global().Get("document")
 	page := newPage(doc)
+	// Text new to a frame is rasterised in WebAssembly at a few ms a string:
+	// a frame spends at most this long on it and leaves the rest to the next.
+	draw.SetTextBudget(textBudget)
 	app := game.NewApp(newBrowserStore())
 	app.Export = download
 	g := game.New(app, game.Options{

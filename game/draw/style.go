@@ -1,10 +1,6 @@
 package draw
 
-import (
-	"math"
-
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-)
+import "math"
 
 // Style is what every widget drawing needs: colours, fonts and the layout
 // unit (ui.UnitFor) that scales line widths, radii and font sizes.
@@ -26,16 +22,16 @@ func (s Style) U(v float64) float64 { return v * s.Unit }
 func (s Style) px(v float64) float64 { return math.Max(1, math.Round(v*s.Unit)) }
 
 // Body is the face for lesson prose.
-func (s Style) Body() *text.GoTextFace { return s.Fonts.Face(Regular, s.U(15)) }
+func (s Style) Body() *Face { return s.Fonts.Face(Regular, s.U(15)) }
 
 // Small is the face for secondary text: tooltips, captions.
-func (s Style) Small() *text.GoTextFace { return s.Fonts.Face(Regular, s.U(13)) }
+func (s Style) Small() *Face { return s.Fonts.Face(Regular, s.U(13)) }
 
 // Label is the face for buttons and headings in panels.
-func (s Style) Label() *text.GoTextFace { return s.Fonts.Face(Bold, s.U(14)) }
+func (s Style) Label() *Face { return s.Fonts.Face(Bold, s.U(14)) }
 
 // Title is the face for the lesson title.
-func (s Style) Title() *text.GoTextFace { return s.Fonts.Face(Bold, s.U(19)) }
+func (s Style) Title() *Face { return s.Fonts.Face(Bold, s.U(19)) }
 
 // Mono is the face for numbers that change: times, tokens, revisions.
-func (s Style) Mono() *text.GoTextFace { return s.Fonts.Face(Mono, s.U(13)) }
+func (s Style) Mono() *Face { return s.Fonts.Face(Mono, s.U(13)) }

@@ -1,21 +1,19 @@
 package draw
 
 import (
-	"math"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 )
 
-// Text is drawn glyph by glyph by text/v2: a screen of prose is thousands of
-// draw calls a frame. Most strings repeat from frame to frame, so each one
-// is rendered once, in white, into a small image (Ebitengine packs those
-// into an atlas) and then drawn with one call, tinted. Entries not used for
-// a while are dropped at the end of a frame.
+// A screen of prose is thousands of glyphs. Most strings repeat from frame
+// to frame, so each one is rendered once, in white, into a small image
+// (Ebitengine packs those into an atlas) and then drawn with one call,
+// tinted. Entries not used for a while are dropped at the end of a frame.
 
 type textKey struct {
 	s    string
-	face *text.GoTextFace
+	face *Face
 }
 
 type textEntry struct {
@@ -31,21 +29,38 @@ var (
 	textCache  = map[textKey]*textEntry{}
 	widthCache = map[textKey]*widthEntry{}
 	textFrame  int64
+
+	// textBudget, when positive, caps the time a frame spends rasterising
+	// new strings; textSpent is this frame's so far. Strings over budget are
+	// skipped this frame (deferred) and drawn in a later one.
+	textBudget, textSpent time.Duration
+	textDeferred          bool // a string was skipped this frame
+	textPending           bool // ... or in the frame before
 )
+
+// SetTextBudget caps the time one frame spends rasterising strings it has
+// not drawn before (0: no cap). The browser sets it: a first screen of text
+// rasterised in WebAssembly took longer than a frame should, so the first
+// frames show the text as it is ready instead of one frame showing it late.
+func SetTextBudget(d time.Duration) { textBudget = d }
+
+// TextPending reports that the last frame left strings undrawn for want of
+// budget, so the next frame must be drawn even if nothing else changed.
+func TextPending() bool { return textPending }
 
 type widthEntry struct {
 	w        float64
 	lastUsed int64
 }
 
-// cachedAdvance is text.Advance, remembered.
-func cachedAdvance(s string, face *text.GoTextFace) float64 {
+// cachedAdvance is the width of one line of s in face, remembered.
+func cachedAdvance(s string, face *Face) float64 {
 	k := textKey{s, face}
 	if e := widthCache[k]; e != nil {
 		e.lastUsed = textFrame
 		return e.w
 	}
-	w := text.Advance(s, face)
+	w := fixed26ToFloat(face.advance(s))
 	widthCache[k] = &widthEntry{w: w, lastUsed: textFrame}
 	return w
 }
@@ -53,30 +68,45 @@ func cachedAdvance(s string, face *text.GoTextFace) float64 {
 // pad keeps glyph edges that overhang the measured box.
 const textPad = 2
 
-func cachedText(s string, face *text.GoTextFace) *textEntry {
+func cachedText(s string, face *Face) *textEntry {
 	k := textKey{s, face}
 	if e := textCache[k]; e != nil {
 		e.lastUsed = textFrame
 		return e
 	}
 	ls := LineHeight(face)
-	w, h := text.Measure(s, face, ls)
+	w, h := face.measure(s, ls)
 	e := &textEntry{w: w, h: h, lastUsed: textFrame}
-	iw, ih := int(math.Ceil(w))+2*textPad, int(math.Ceil(h))+2*textPad
-	if iw > 2*textPad && ih > 2*textPad {
-		e.img = ebiten.NewImage(iw, ih)
-		op := &text.DrawOptions{}
-		op.GeoM.Translate(textPad, textPad)
-		op.LineSpacing = ls
-		text.Draw(e.img, s, face, op)
+	if textBudget > 0 && textSpent >= textBudget {
+		textDeferred = true
+		return e // not cached: rasterised in a later frame
+	}
+	start := time.Now()
+	defer func() { textSpent += time.Since(start) }()
+	if w > 0 && h > 0 {
+		if a := face.render(s, ls, w, h, textPad); a != nil {
+			e.img = ebiten.NewImage(a.Rect.Dx(), a.Rect.Dy())
+			e.img.WritePixels(whiteCoverage(a.Pix))
+		}
 	}
 	textCache[k] = e
 	return e
 }
 
+// whiteCoverage is coverage as premultiplied white RGBA, what WritePixels
+// takes.
+func whiteCoverage(alpha []byte) []byte {
+	px := make([]byte, 4*len(alpha))
+	for i, a := range alpha {
+		px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = a, a, a, a
+	}
+	return px
+}
+
 // EndFrame ages the text cache; the game calls it once per drawn frame.
 func EndFrame() {
 	textFrame++
+	textSpent, textPending, textDeferred = 0, textDeferred, false
 	if textFrame%30 != 0 {
 		return
 	}

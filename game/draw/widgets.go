@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"leaselab/game/ui"
 )
@@ -67,10 +66,10 @@ func (s Style) Button(dst *ebiten.Image, b *ui.Button) {
 			return
 		}
 		_, content = content.CutLeft(side, s.U(8))
-		TextIn(dst, b.Label, s.Label(), content, text.AlignStart, fg)
+		TextIn(dst, b.Label, s.Label(), content, AlignStart, fg)
 		return
 	}
-	TextIn(dst, b.Label, s.Label(), content, text.AlignCenter, fg)
+	TextIn(dst, b.Label, s.Label(), content, AlignCenter, fg)
 }
 
 // Icon draws a button icon filling box.
@@ -132,7 +131,7 @@ func (s Style) Toggle(dst *ebiten.Image, t *ui.Toggle) {
 	}
 	label := t.Rect
 	_, label = label.CutLeft(trackW, s.U(10))
-	TextIn(dst, t.Label, s.Label(), label, text.AlignStart, fg)
+	TextIn(dst, t.Label, s.Label(), label, AlignStart, fg)
 }
 
 // Slider draws sl: a track filled up to the thumb, tick marks for up to 20
@@ -172,7 +171,7 @@ func (s Style) Slider(dst *ebiten.Image, sl *ui.Slider) {
 // TextPanel draws the visible lines of p in face, clipped to its Rect, and a
 // scroll bar in its gutter when the text does not fit. The panel's measure
 // must be Measure(face) with line height LineHeight(face).
-func (s Style) TextPanel(dst *ebiten.Image, p *ui.TextPanel, face *text.GoTextFace) {
+func (s Style) TextPanel(dst *ebiten.Image, p *ui.TextPanel, face *Face) {
 	th := s.Theme
 	clip := dst.SubImage(pixelRect(p.Rect.Intersect(rectOf(dst)))).(*ebiten.Image)
 	lines := p.Lines()
@@ -203,7 +202,7 @@ func (s Style) Tooltip(dst *ebiten.Image, tip *ui.Tooltip, window ui.Rect) {
 	r := tip.Place(w, h, s.U(6), window)
 	FillRoundRect(dst, r, s.U(5), s.Theme.Raised)
 	StrokeRoundRect(dst, r, s.U(5), s.px(1), s.Theme.Focus)
-	TextIn(dst, tip.Text, face, r.InsetXY(pad, 0), text.AlignStart, s.Theme.Text)
+	TextIn(dst, tip.Text, face, r.InsetXY(pad, 0), AlignStart, s.Theme.Text)
 }
 
 // Goal is one line of a goal checklist.
@@ -218,7 +217,7 @@ type Goal struct {
 // face if the body face needs more), then ends with an ellipsis.
 func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows []ui.Rect, goals []Goal) {
 	th := s.Theme
-	TextIn(dst, heading, s.Label(), header, text.AlignStart, th.TextDim)
+	TextIn(dst, heading, s.Label(), header, AlignStart, th.TextDim)
 	for i, g := range goals {
 		if i >= len(rows) {
 			break
@@ -248,7 +247,7 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 		}
 		for k, line := range lines {
 			r := ui.Rect{X: label.X, Y: label.Y + float64(k)*lh, W: label.W, H: lh}
-			TextIn(dst, line, face, r, text.AlignStart, fg)
+			TextIn(dst, line, face, r, AlignStart, fg)
 		}
 	}
 }

@@ -12,6 +12,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // site makes a web directory:
@@ -302,4 +306,32 @@ func TestContentTypeAndCheckDir(t *testing.T) {
 	if _, err := NewHandler(filepath.Join(dir, "missing")); err == nil {
 		t.Error("NewHandler(missing) = nil error")
 	}
+}
+
+// A second visit revalidates by ETag and downloads nothing; each encoding of
+// a file has its own ETag, and a rebuilt file a new one.
+func TestETagMakesASecondVisitFree(t *testing.T) {
+	dir, _ := site(t)
+	h, err := NewHandler(dir)
+	require.NoError(t, err)
+	first := get(h, http.MethodGet, "/leaselab.wasm", "br")
+	tag := first.Header().Get("ETag")
+	require.NotEmpty(t, tag)
+	assert.Equal(t, "no-cache", first.Header().Get("Cache-Control"))
+
+	req := httptest.NewRequest(http.MethodGet, "/leaselab.wasm", nil)
+	req.Header.Set("Accept-Encoding", "br")
+	req.Header.Set("If-None-Match", tag)
+	again := httptest.NewRecorder()
+	h.ServeHTTP(again, req)
+	assert.Equal(t, http.StatusNotModified, again.Code)
+	assert.Empty(t, again.Body.Bytes())
+
+	raw := get(h, http.MethodGet, "/leaselab.wasm", "")
+	assert.NotEqual(t, tag, raw.Header().Get("ETag"), "the raw and the brotli body share an ETag")
+
+	later := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "leaselab.wasm.br"), later, later))
+	rebuilt := get(h, http.MethodGet, "/leaselab.wasm", "br")
+	assert.NotEqual(t, tag, rebuilt.Header().Get("ETag"), "a rebuilt file keeps its ETag")
 }

@@ -1,0 +1,93 @@
+package game
+
+import (
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// Stiller is implemented by scenes that can tell that nothing on them moves
+// by itself: no playback, no search or check running. When such a scene says
+// so, the learner has not touched anything for idleAfter ticks, and what the
+// scene reports (its text, focus, run) is unchanged (and no text waits to be
+// drawn: draw.TextPending), the Game stops drawing:
+// the screen keeps the last frame (ebiten.SetScreenClearedEveryFrame(false))
+// and Ebitengine presents nothing new, so a lab left paused costs next to no
+// CPU or battery. Any input or change draws again at once.
+type Stiller interface {
+	Still() bool
+}
+
+// idleAfter is how many quiet ticks pass before the Game stops drawing: just
+// past the tooltips' delay (tooltipDelay), the only thing that changes with
+// ticks alone, so a tooltip that is about to show is drawn first. (Ticks,
+// not seconds: a software renderer may manage only a few frames a second.)
+const idleAfter = tooltipDelay + 2
+
+// idleTracker counts the ticks in a row that nothing changed.
+type idleTracker struct {
+	quiet int
+	last  ui.Input
+	sig   sceneSig
+}
+
+// sceneSig is the part of a snapshot that shows on screen and can change
+// without input: a link opened from the page, a message to the learner.
+type sceneSig struct {
+	name, focus, title, text, hint string
+	narrated, goals, regions       int
+	now                            float64
+}
+
+func signatureOf(s *Snapshot) sceneSig {
+	sc := &s.Scene
+	sig := sceneSig{name: sc.Name, focus: sc.Focus, title: sc.Mirror.Title, text: sc.Mirror.Text,
+		hint: sc.Mirror.Hint, narrated: len(sc.Mirror.Narration), regions: len(sc.Regions)}
+	for _, g := range sc.Mirror.Goals {
+		if g.Met {
+			sig.goals++
+		}
+	}
+	if sc.Run != nil {
+		sig.now = sc.Run.Now
+	}
+	return sig
+}
+
+// observe records one update's input and outcome.
+func (t *idleTracker) observe(in *ui.Input, scene Scene, snap *Snapshot) {
+	sig := signatureOf(snap)
+	s, ok := scene.(Stiller)
+	if ok && s.Still() && quiet(in, &t.last) && sig == t.sig && !draw.TextPending() {
+		t.quiet++
+	} else {
+		t.quiet = 0
+	}
+	t.last, t.sig = *in, sig
+	t.last.Touches = nil
+}
+
+// idle reports that the screen already shows what a new frame would.
+func (t *idleTracker) idle() bool { return t.quiet > idleAfter }
+
+// quiet reports that in, after last, carries no input at all: no button,
+// finger, wheel or key, and the pointer and window where they were.
+func quiet(in, last *ui.Input) bool {
+	return !in.MouseDown && !in.MouseJustDown && !in.MouseJustUp && len(in.Touches) == 0 &&
+		in.Wheel == (ui.Point{}) && in.Keys == 0 && in.Digit == 0 &&
+		in.Cursor == last.Cursor && in.WindowW == last.WindowW && in.WindowH == last.WindowH && in.Scale == last.Scale
+}
+
+// Still implements Stiller: the menu has no animation.
+func (m *Menu) Still() bool { return true }
+
+// Still implements Stiller: a lesson is still while it is paused, with no
+// break search running and no comparison open.
+func (sc *LessonScene) Still() bool {
+	return !sc.Player.Playing() && (sc.finder == nil || !sc.finder.Searching() && sc.finder.compare == nil)
+}
+
+// Still implements Stiller for the scene on show.
+func (a *App) Still() bool {
+	s, ok := a.current.(Stiller)
+	return ok && s.Still()
+}

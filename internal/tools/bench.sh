@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make bench: every figure of issue 18 ("fast on a learner's laptop and
+# phone") in one run, with its target and, where there is one, its anchor
+# measured beside it in the same run. Figures on a shared machine are noisy:
+# the Go benchmarks run -count times; read the spread, not one line.
+#
+#   internal/tools/bench.sh [SHARED_DIR]   # needs make wasm, chromium, xvfb-run
+set -uo pipefail
+shared=${1:-../shared}
+count=${COUNT:-3}
+
+section() { printf '\n== %s\n' "$*"; }
+
+section "size of the .wasm against the text hello-world (target: gzip ratio <= 1.00, brotli <= 2.50 MB)"
+if [ -x "$shared/bench/wasm-size-ratio" ]; then
+  "$shared/bench/wasm-size-ratio"
+else
+  echo "($shared/bench/wasm-size-ratio not found: pass the shared directory)"
+fi
+
+section "start in headless Chromium (target: first frame <= 1.3 x hello's, first Draw <= 100 ms; idle: no frames)"
+go run ./internal/tools/startbench -runs 3 -anchor "$shared/anchors/ebiten-hello"
+
+section "CPU per frame, native (target: fenced-writes <= 1.5 ms, shards <= 3 ms)"
+xvfb-run -a -s "-screen 0 1920x1080x24" go test -run '^$' -bench 'LessonFrame|ExerciseFrame' -count "$count" ./game/ |
+  grep '^Benchmark' | awk '{printf "%-46s %8.2f ms/frame\n", $1, $3/1e6}'
+
+section "desktop CPU while paused (target: near zero)"
+internal/tools/idlecpu/idlecpu.sh
+
+section "simulation (target: >= 1.5 M events/s, half the minimal heap loop beside it; shards hour <= 0.2 s)"
+go test -run '^$' -bench 'BenchmarkEvents$|MinimalHeapLoop|ShardsHour' -count "$count" ./core/ |
+  grep '^Benchmark' | awk '{
+    line = sprintf("%-40s", $1)
+    for (i = 3; i < NF; i += 2) {
+      if ($(i+1) == "events/s") line = line sprintf("  %6.2f M events/s", $i/1e6)
+      if ($(i+1) == "ns/virtual-hour") line = line sprintf("  %6.3f s/virtual-hour", $i/1e9)
+    }
+    print line }'
+
+section "break finder in headless Chromium (fenced-writes, fencing off: time to the simplest break; target <= 1 s)"
+go test -count=1 -v -run 'TestBrowserPermalinkAndFindABreak' ./e2e/ 2>&1 | grep -E 'search took|^(ok|FAIL|---)' || true
