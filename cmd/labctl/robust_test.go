@@ -191,3 +191,18 @@ func TestAFatalRuntimeErrorIsExit3NotBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A search too long to sit through is announced up front with an estimate
+// measured on a few schedules (item 2: 1.8e9 schedules and --random 1e7
+// ran for many minutes with no word).
+func TestALongSearchIsAnnouncedWithAnEstimate(t *testing.T) {
+	tg, err := core.FindTarget("fenced-writes")
+	require.NoError(t, err)
+	var errb bytes.Buffer
+	warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1e7, 1)
+	assert.Contains(t, errb.String(), "labctl explore: 1e+07 schedules at up to")
+	assert.Contains(t, errb.String(), "Ctrl+C stops")
+	errb.Reset()
+	warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1000, 1)
+	assert.Empty(t, errb.String(), "a short search says nothing")
+}
