@@ -5,7 +5,7 @@
 //	go run ./internal/tools/fontsubset   # needs pyftsubset: apt-get install fonttools
 //
 // The three whole fonts were 473 kB of the browser build (216 kB gzip); the
-// subsets are 63 kB. The lab draws with hinting off (game/draw/face.go), so the
+// subsets are 37 kB. The lab draws with hinting off (game/draw/face.go), so the
 // hinting bytecode, most of each font, is never run. The Go fonts have no
 // kerning tables, so nothing else is lost. A test in game/draw checks that
 // every string the lab shows has a glyph in these subsets: a character added
@@ -23,12 +23,12 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 )
 
-// unicodes is what the lab's text uses and what a learner may reasonably
-// type: printable ASCII, Latin-1, dashes, quotes, bullet and ellipsis, and
-// the arrows, comparisons and shapes the Go fonts draw.
-const unicodes = "U+0020-007E,U+00A0-00FF,U+2013-2026,U+2030,U+2032-2033,U+2039-203A,U+20AC,U+2122," +
-	"U+2190-2195,U+2212,U+2215,U+2219,U+221E,U+2248,U+2260,U+2264-2265," +
-	"U+2500,U+25A0,U+25B2,U+25BA,U+25BC,U+25C4,U+25CB,U+25CF"
+// unicodes is what the lab's text uses: printable ASCII, Latin-1's signs
+// and punctuation (the micro sign of Go's "µs" durations among them, × and
+// ÷, no accented letters), dashes, quotes, bullet and ellipsis, the
+// comparisons and a box-drawing rule. The glyph test lists any character of
+// a new string that falls outside it.
+const unicodes = "U+0020-007E,U+00A0-00BF,U+00D7,U+00F7,U+2013-2026,U+2212,U+2264-2265,U+2500"
 
 func main() {
 	out := filepath.Join("game", "draw", "fonts")
