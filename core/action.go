@@ -67,9 +67,18 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &ms); err != nil {
 		return fmt.Errorf("bad duration %s: want a string like \"1.5s\" or milliseconds", b)
 	}
+	// A count of milliseconds past about 292 years would wrap round when
+	// turned into nanoseconds (18446744082709 ms reads as 8.999 s).
+	if ms > maxDurationMS || ms < -maxDurationMS {
+		return fmt.Errorf("bad duration %s ms: more than %d ms", b, int64(maxDurationMS))
+	}
 	*d = Duration(time.Duration(ms) * time.Millisecond)
 	return nil
 }
+
+// maxDurationMS is the longest duration in milliseconds that fits a
+// time.Duration.
+const maxDurationMS = int64(1<<63-1) / int64(time.Millisecond)
 
 // At is a convenience constructor for a timed action.
 func At(t time.Duration, a Action) Timed { return Timed{At: Duration(t), Action: a} }

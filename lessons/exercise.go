@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"leaselab/core"
 )
@@ -35,8 +36,15 @@ type Exercise struct {
 	// Format documents the JSON answer for labctl.
 	Format string
 
+	// Hints are the exercise's ladder, from a nudge to the key step; none
+	// gives the verdict away.
+	Hints []string
+
 	// start begins checking an answer that passed validation.
 	start func(a Answer) Job
+
+	procsOnce sync.Once
+	procs     []string
 }
 
 // Material is a text the learner reads to answer (a log excerpt).
@@ -70,11 +78,14 @@ type Answer struct {
 	Choices  map[string][]string `json:"choices,omitempty"`
 	Numbers  map[string]float64  `json:"numbers,omitempty"`
 	Schedule core.ActionLog      `json:"schedule,omitempty"`
+	// Defence is the learner's written reasoning, kept with the answer
+	// and shown beside the model answer; it is not graded.
+	Defence string `json:"defence,omitempty"`
 }
 
 // Clone returns a deep copy of a.
 func (a Answer) Clone() Answer {
-	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...)}
+	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...), Defence: a.Defence}
 	if a.Choices != nil {
 		out.Choices = map[string][]string{}
 		for k, v := range a.Choices {
@@ -221,7 +232,10 @@ func (e *Exercise) Validate(a Answer) error {
 		if !q.Multi && len(picked) > 1 {
 			return fmt.Errorf("question %q takes one choice, got %d", id, len(picked))
 		}
-		for _, o := range picked {
+		for i, o := range picked {
+			if slices.Index(picked, o) != i {
+				return fmt.Errorf("choices.%s: option %q is picked twice", id, o)
+			}
 			if !slices.ContainsFunc(q.Options, func(x Option) bool { return x.ID == o }) {
 				return fmt.Errorf("question %q has no option %q", id, o)
 			}
@@ -233,15 +247,52 @@ func (e *Exercise) Validate(a Answer) error {
 	if len(a.Schedule) > 0 && e.Lab == nil {
 		return fmt.Errorf("exercise %s takes no schedule", e.ID)
 	}
-	for _, t := range a.Schedule {
+	if len(a.Defence) > maxDefence {
+		return fmt.Errorf("defence: %d bytes, more than the %d allowed", len(a.Defence), maxDefence)
+	}
+	for i, t := range a.Schedule {
 		if err := t.Validate(); err != nil {
-			return err
+			return fmt.Errorf("schedule[%d]: %v", i, err)
 		}
 		if t.At < 0 || (e.Lab != nil && t.At.D() > e.Lab.Duration) {
-			return fmt.Errorf("schedule: an action at %s is outside the run (0 to %s)", core.FormatTime(t.At.D()), core.FormatTime(e.Lab.Duration))
+			return fmt.Errorf("schedule[%d].at: an action at %s is outside the run (0 to %s)", i, core.FormatTime(t.At.D()), core.FormatTime(e.Lab.Duration))
+		}
+		if err := e.checkActors(i, t); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// maxDefence bounds the written defence (a few paragraphs).
+const maxDefence = 4000
+
+// checkActors refuses a schedule entry that names an actor the exercise's
+// simulator does not have as a process: pausing "C" or the coordinator
+// would otherwise run as a no-op and be judged as if it meant something.
+func (e *Exercise) checkActors(i int, t core.Timed) error {
+	names := e.labProcesses()
+	if t.Proc != "" && !slices.Contains(names, t.Proc) {
+		return fmt.Errorf("schedule[%d].proc: %q is not a process of this exercise (want one of %s)", i, t.Proc, strings.Join(names, ", "))
+	}
+	if t.Peer != "" && t.Peer != core.CoordinatorName && !slices.Contains(names, t.Peer) {
+		return fmt.Errorf("schedule[%d].peer: %q is not a process of this exercise or the coordinator", i, t.Peer)
+	}
+	return nil
+}
+
+// labProcesses names the processes of the exercise's simulator.
+func (e *Exercise) labProcesses() []string {
+	e.procsOnce.Do(func() {
+		s, err := e.Lab.Setup(1, e.Lab.Defaults(nil))
+		if err != nil {
+			return
+		}
+		for _, p := range s.Processes() {
+			e.procs = append(e.procs, p.Name())
+		}
+	})
+	return e.procs
 }
 
 // ParseAnswer decodes a JSON answer strictly (unknown fields are errors)
@@ -250,6 +301,9 @@ func (e *Exercise) ParseAnswer(data []byte) (Answer, error) {
 	var a Answer
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	if err := strictShape(data); err != nil {
+		return Answer{}, fmt.Errorf("answer for exercise %s: %v (see labctl exercise %s --help)", e.ID, err, e.ID)
+	}
 	if err := dec.Decode(&a); err != nil {
 		return Answer{}, fmt.Errorf("answer is not valid JSON for exercise %s: %v (see labctl exercise %s --help)", e.ID, err, e.ID)
 	}
