@@ -109,6 +109,10 @@ type Feedback struct {
 	Part string
 	OK   bool
 	Why  string
+	// Cites and Claims are what Why rests on (see because): every number
+	// it gives and every comparison it states.
+	Cites  []Cite  `json:"-"`
+	Claims []Claim `json:"-"`
 }
 
 // Result is a checked answer.

@@ -83,7 +83,7 @@ func pauseAt(at, d time.Duration, proc string) core.ActionLog {
 
 func TestRenewalWrongAnswers(t *testing.T) {
 	checkWrong(t, "renew-ttl-pause", []wrongCase{
-		{"safe because 9 < 12", func(a *Answer) { a.Choices["verdict"] = []string{"safe"} }, "Verdict", "5 + 9 = 14 s"},
+		{"safe because 9 < 12", func(a *Answer) { a.Choices["verdict"] = []string{"safe"} }, "Verdict", "How old can the lease"},
 		{"pause right after a renewal", func(a *Answer) { a.Schedule = pauseAt(1*time.Second, 9*time.Second, "A") }, "Breaking schedule", "Start the pause later"},
 		{"pause longer than seen", func(a *Answer) { a.Schedule = pauseAt(1*time.Second, 20*time.Second, "A") }, "Breaking schedule", "longest pause"},
 		{"pause the follower", func(a *Answer) { a.Schedule = pauseAt(4500*time.Millisecond, 9*time.Second, "B") }, "Breaking schedule", "waiting process"},
