@@ -86,7 +86,9 @@ func (b *because) run(d time.Duration) string { return b.cite(secs(d), "run", ni
 func (b *because) runN(v float64) string { return b.cite(num(v), "run", nil, "") }
 
 // diff is to - from, derived from two cited times.
-func (b *because) diff(to, from time.Duration) string { return b.cite(secs(to-from), "derived", nil, "") }
+func (b *because) diff(to, from time.Duration) string {
+	return b.cite(secs(to-from), "derived", nil, "")
+}
 
 // derived is a duration computed from cited numbers.
 func (b *because) derived(d time.Duration) string { return b.cite(secs(d), "derived", nil, "") }

@@ -32,7 +32,9 @@ func leaseExpiryAt(w *World, proc string, t time.Duration) (core.Event, bool) {
 	return last, found
 }
 
-func expiryOf(e core.Event) time.Duration { return time.Duration(e.Int("expiry_ms")) * time.Millisecond }
+func expiryOf(e core.Event) time.Duration {
+	return time.Duration(e.Int("expiry_ms")) * time.Millisecond
+}
 
 // leaderPauseBreak finds a pause of a leader, no longer than limit, during
 // which the coordinator gave the lock to someone else: the schedule that

@@ -78,3 +78,15 @@ func part(r Result, name string) Feedback {
 	}
 	return Feedback{}
 }
+
+// TestRenewalWrongTryGivesNothingAway: a throw-away answer's feedback does
+// not name the measurements it left out (defect 7).
+func TestRenewalWrongTryGivesNothingAway(t *testing.T) {
+	r, err := exRenewal.Check(Answer{Choices: map[string][]string{"measurements": {"mean-pause"}}})
+	require.NoError(t, err)
+	why := part(r, "Measurements").Why
+	for _, label := range []string{"pause tail", "Keepalive", "Coordinator delays", "Clock drift"} {
+		assert.NotContains(t, why, label)
+	}
+	assert.Contains(t, why, "average pause", "the wrong pick is still explained")
+}

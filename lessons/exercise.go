@@ -352,14 +352,16 @@ func judgeChoice(a Answer, part, q, right string, why map[string]string) Feedbac
 }
 
 // judgeSet marks a multiple-choice question whose right answer is exactly
-// the set right. why explains each option: what it tells you, or why it
-// would not change anything.
+// the set right. why explains each option. A wrong pick is explained (it is
+// the learner's own reasoning), but a missing one is only counted: naming
+// it would hand the answer to anyone who submits a throw-away attempt.
 func judgeSet(a Answer, part, q string, right []string, why map[string]string) Feedback {
 	got := a.Choices[q]
-	var missing, wrong []string
+	var wrong []string
+	missing := 0
 	for _, r := range right {
 		if !slices.Contains(got, r) {
-			missing = append(missing, why[r])
+			missing++
 		}
 	}
 	for _, g := range got {
@@ -367,20 +369,28 @@ func judgeSet(a Answer, part, q string, right []string, why map[string]string) F
 			wrong = append(wrong, why[g])
 		}
 	}
-	if len(missing) == 0 && len(wrong) == 0 {
+	if missing == 0 && len(wrong) == 0 {
 		return Feedback{Part: part, OK: true, Why: "All of these matter, and nothing else you picked misleads."}
 	}
 	var b strings.Builder
 	if len(wrong) > 0 {
 		b.WriteString("Not this: " + strings.Join(wrong, " "))
 	}
-	if len(missing) > 0 {
+	if missing > 0 {
 		if b.Len() > 0 {
 			b.WriteString(" ")
 		}
-		b.WriteString("Missing: " + strings.Join(missing, " "))
+		b.WriteString(missingText(missing))
 	}
 	return Feedback{Part: part, Why: b.String()}
+}
+
+// missingText counts the right options left out, without naming them.
+func missingText(n int) string {
+	if n == 1 {
+		return "One more option matters and is not picked: for each one left, ask whether it could move the worst case."
+	}
+	return fmt.Sprintf("%d more options matter and are not picked: for each one left, ask whether it could move the worst case.", n)
 }
 
 // Exercises returns the five exercises in curriculum order.

@@ -88,7 +88,7 @@ func TestRenewalWrongAnswers(t *testing.T) {
 		{"pause longer than seen", func(a *Answer) { a.Schedule = pauseAt(1*time.Second, 20*time.Second, "A") }, "Breaking schedule", "longest pause"},
 		{"pause the follower", func(a *Answer) { a.Schedule = pauseAt(4500*time.Millisecond, 9*time.Second, "B") }, "Breaking schedule", "waiting process"},
 		{"mean pause", func(a *Answer) { a.Choices["measurements"] = append(a.Choices["measurements"], "mean-pause") }, "Measurements", "hides the one long pause"},
-		{"forgot drift", func(a *Answer) { a.Choices["measurements"] = []string{"pause-tail", "renew-latency", "coord-latency"} }, "Measurements", "Clock drift"},
+		{"forgot drift", func(a *Answer) { a.Choices["measurements"] = []string{"pause-tail", "renew-latency", "coord-latency"} }, "Measurements", "One more option matters"},
 	})
 }
 

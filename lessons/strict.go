@@ -26,7 +26,7 @@ func strictShape(data []byte) error {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return err
+		return fmt.Errorf("not valid JSON: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("answer has trailing data after the JSON object")
