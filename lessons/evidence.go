@@ -66,7 +66,14 @@ func (b *because) cite(text, from string, e *core.Event, field string) string {
 }
 
 // at is the time of event e, as "12.016 s".
-func (b *because) at(e core.Event) string { return b.cite(secs(e.At), "trace", &e, "") }
+func (b *because) at(e core.Event) string { return b.cite(instant(e.At), "trace", &e, "") }
+
+// instant writes a time of the run as the trace and its log lines do:
+// cut, not rounded, to the millisecond, so the feedback quotes the very
+// number the learner can find in the log.
+func instant(t time.Duration) string {
+	return strconv.FormatFloat(t.Truncate(time.Millisecond).Seconds(), 'f', -1, 64) + " s"
+}
 
 // ms is the millisecond field key of event e as a time.
 func (b *because) ms(e core.Event, key string) string {

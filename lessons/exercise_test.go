@@ -215,12 +215,12 @@ func BenchmarkCompaction1000Nights(b *testing.B) {
 func TestLogsWrongAnswers(t *testing.T) {
 	pick := func(q string, o ...string) func(a *Answer) { return func(a *Answer) { a.Choices[q] = o } }
 	checkWrong(t, "token-logs", []wrongCase{
-		{"retry taken for a missing fence", pick("case-2-conclusion", "missing-fence"), "Incident 2", "Same request ID"},
-		{"pause blamed on the coordinator", pick("case-1-conclusion", "coordinator-bug"), "Incident 1", "storage does not compare tokens"},
-		{"zombie taken for a retry", pick("case-3-conclusion", "retry"), "Incident 3", "treats lease loss as a warning"},
+		{"retry taken for a missing fence", pick("case-2-conclusion", "missing-fence"), "Incident 2", "request IDs"},
+		{"pause blamed on the coordinator", pick("case-1-conclusion", "coordinator-bug"), "Incident 1", "what storage did"},
+		{"zombie taken for a retry", pick("case-3-conclusion", "retry"), "Incident 3", "A's own log"},
 		{"wall clocks", pick("case-1-checks", "coord-history", "storage-decisions", "wall-clocks"), "Incident 1", "Wall clocks"},
 		{"lease IDs", pick("case-2-checks", "coord-history", "storage-decisions", "request-ids", "lease-ids"), "Incident 2", "random names"},
-		{"no worker log for the zombie", pick("case-3-checks", "coord-history", "storage-decisions"), "Incident 3", "own log"},
+		{"no worker log for the zombie", pick("case-3-checks", "coord-history", "storage-decisions"), "Incident 3", "One check"},
 	})
 }
 
