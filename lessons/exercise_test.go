@@ -119,7 +119,7 @@ func TestNoFencingWrongAnswers(t *testing.T) {
 		}, "Schedule, fencing off then on", "slider"},
 		{"crash instead of pause", func(a *Answer) {
 			a.Schedule = core.ActionLog{core.At(4*time.Second, core.Action{Do: "crash", Proc: "A"})}
-		}, "Schedule, fencing off then on", "no pause"},
+		}, "Schedule, fencing off then on", "neither pauses the leader"},
 	})
 }
 
