@@ -155,25 +155,28 @@ func TestShardDesignWrongAnswers(t *testing.T) {
 
 func TestCompactionWrongAnswers(t *testing.T) {
 	num := func(ttl, renew float64) func(a *Answer) {
-		return func(a *Answer) { a.Numbers = map[string]float64{"ttl": ttl, "renew": renew} }
+		return func(a *Answer) { a.Numbers["ttl"], a.Numbers["renew"] = ttl, renew }
 	}
 	checkWrong(t, "compaction-ttl", []wrongCase{
 		{"defaults 30/10: rule ok, failover too slow", num(30, 10), "Failover", "over the 30 s budget"},
 		{"12/4 fails the rule", num(12, 4), "Policy rule", "16 s > 12 s"},
 		{"10/5 duplicates", num(10, 5), "Duplicates", "duplicate compaction steps"},
-		{"renew longer than ttl", num(10, 15), "Design", "lapses"},
+		{"renew longer than ttl", num(10, 15), "Failover", "lapses"},
 	})
 }
 
 // TestCompactionCurve: the trade-off rows surround the learner's TTL and
 // the row for a short TTL shows what it costs.
 func TestCompactionCurve(t *testing.T) {
-	r, err := exCompaction.Check(Answer{Numbers: map[string]float64{"ttl": 14, "renew": 3}})
+	r, err := exCompaction.Check(Answer{Numbers: map[string]float64{"ttl": 16, "renew": 3, "est-failover": 16.5, "per-hour": 1200}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !r.Pass {
+		t.Fatalf("16/3 fails:\n%s", r.Text())
+	}
 	text := strings.Join(r.Figures, "\n")
-	for _, want := range []string{"> TTL 14 s, renew 3 s", "TTL 8 s", "TTL 22 s", "rule fails"} {
+	for _, want := range []string{"> TTL 16 s, renew 3 s", "TTL 4 s", "TTL 24 s", "rule fails"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("curve lacks %q:\n%s", want, text)
 		}
