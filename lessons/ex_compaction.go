@@ -397,7 +397,14 @@ func judgePerHour(est float64, d NightDesign) Feedback {
 }
 
 // roundTo rounds v to the nearest multiple of unit.
-func roundTo(v, unit float64) float64 { return math.Round(v/unit) * unit }
+func roundTo(v, unit float64) float64 {
+	if unit < 1 {
+		// Divide by the inverse: 5193 / 10 prints as 519.3, while
+		// 5193 * 0.1 does not.
+		return math.Round(v/unit) / math.Round(1/unit)
+	}
+	return math.Round(v/unit) * unit
+}
 
 // figures is the trade-off table: the learner's row always, the rows
 // around it only once they pass (a passing row would be the answer).
