@@ -35,9 +35,9 @@ var handsOnLab = &Lesson{
 	ID:    "hands-on-lab",
 	Title: "Hands-on: who decides that a token is stale?",
 	Intro: []string{
-		"This is the seed's lab, run live instead of as a script. The coordinator numbers each owner of the lock: A gets token 1, and later B gets token 2. Storage keeps the highest token it has accepted and turns away anything lower.",
+		"This is the hands-on lab, run live instead of as a script. The coordinator numbers each owner of the lock: A gets token 1, and later B gets token 2. Storage keeps the highest token it has accepted and turns away anything lower.",
 		"The script: A writes \"from A\" with token 1 at 1 s, then freezes for 30 s. Its lease lapses, B takes over with token 2 and writes \"from B\" at 15 s.",
-		"Your part is A's late write. Anything A decides while frozen leaves when it wakes at 32 s. First send it as A would, with its own token, and check that storage refuses it. Then edit the token to 3 (the seed's step 4) and see what storage makes of a number it has no way to check.",
+		"Your part is A's late write. Anything A decides while frozen leaves when it wakes at 32 s. First send it as A would, with its own token, and check that storage refuses it. Then edit the token to 3 (step 4 of the hands-on lab) and see what storage makes of a number it has no way to check.",
 	},
 	Recap: "Storage compares numbers; it cannot know where they came from. Token 1 lost to 2 because the coordinator issued them in that order. A made-up 3 beat the real 2 and then shut the rightful leader out. Fencing is only as strong as the source of its tokens: they must come from the coordinator, never be chosen or edited by a client.",
 	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
@@ -57,7 +57,7 @@ var handsOnLab = &Lesson{
 		{
 			ID:     "rejected",
 			Text:   "While A is frozen, make it write \"late A\" with its own token: when A wakes, storage must reject token 1.",
-			Proved: "Storage had already accepted token 2 from B, so A's late write with 1 was refused: the seed's \"A late 1 reject\".",
+			Proved: "Storage had already accepted token 2 from B, so A's late write with 1 was refused: the lab's expected \"A late 1 reject\".",
 			Met:    func(w *World) bool { return write(w, "A", 1, core.RejectedStale) },
 		},
 		{

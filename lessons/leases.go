@@ -95,7 +95,7 @@ var leases = &Lesson{
 	Intro: []string{
 		"A lease is a lock that runs out. A asks the coordinator for one with a time to live (TTL), gets the lock, and keeps it only by renewing before the TTL is up. B waits its turn. If A dies, nobody has to clean up: the coordinator lets the lease lapse and hands the lock to B.",
 		"The catch is that the coordinator cannot tell a dead process from a frozen one. A garbage-collection pause, a starved CPU or a suspended VM stops A's renewals exactly as a crash would. Pause A for longer than the time its lease has left and the coordinator gives the lock away while A, frozen, still believes it leads: a false failover.",
-		"The seed's rule keeps room for that: 2 x renew + pause <= ttl. One renewal may be missed and a late retry still lands before expiry, even after the worst pause. Its own example (ttl 30 s, renew every 10 s, pauses up to 12 s) fails the check by 2 s. Try it on the sliders.",
+		"The lease policy rule keeps room for that: 2 x renew + pause <= ttl. One renewal may be missed and a late retry still lands before expiry, even after the worst pause. Its own example (ttl 30 s, renew every 10 s, pauses up to 12 s) fails the check by 2 s. Try it on the sliders.",
 		"The script pauses A for the pause slider's length, starting just before one of its renewals. At 40 s the team rolls the fleet (each client closes its session and opens a new one) and at 65 s the same pause strikes A again. A set-ttl on a process takes effect with its next session: a lease keeps the TTL it was granted with.",
 	},
 	Recap: "The coordinator decides expiry on its own clock, from the last renewal it received; the client's belief lags behind. A pause that outlasts what is left of the lease looks like a crash, so the TTL has to cover the renew interval twice plus the worst pause you expect. And the TTL belongs to the lease: to change it you need a new session.",
@@ -156,7 +156,7 @@ var leases = &Lesson{
 	},
 	Hints: []string{
 		"A pause that starts just before a renewal is survived only if renew + pause stays under the TTL. Shorten the TTL or lengthen the pause until it does not.",
-		"Try the seed's assessment numbers: TTL 12 s, renew every 5 s, pause 9 s. B takes over while A is frozen. Now A's next session needs a TTL with TTL/3 x 2 + 9 s <= TTL, that is at least 27 s.",
+		"Try the numbers of exercise 1: TTL 12 s, renew every 5 s, pause 9 s. B takes over while A is frozen. Now A's next session needs a TTL with TTL/3 x 2 + 9 s <= TTL, that is at least 27 s.",
 		"With TTL 12, renew 5, pause 9: after B takes over (about 17.5 s), set A's TTL to 30 s. The rolling restart at 40 s gives A a 30 s lease renewed every 10 s; at 45 s A leads again and survives the 9 s pause at 65 s.",
 	},
 	Solution: core.ActionLog{

@@ -167,10 +167,10 @@ var ttlTradeoff = &Lesson{
 	Title: "Short or long TTL: failover time against false failovers",
 	Intro: []string{
 		"The TTL is a bet on how long silence means death. A short one hands a crashed leader's lock on quickly, but it also deposes live leaders that merely stalled. A long one rides out stalls and leaves a crashed leader's lock unowned for longer.",
-		"Here A, B and C contend for one lock and renew every TTL/3, as etcd's client does. For the first 100 s each of them freezes about every 20 s, for 1 to 9 s (the worst garbage-collection pause in the seed's first assessment question). The pauses are drawn from the seed, the same for every TTL you try.",
+		"Here A, B and C contend for one lock and renew every TTL/3, as etcd's client does. For the first 100 s each of them freezes about every 20 s, for 1 to 9 s (the worst garbage-collection pause of exercise 1). The pauses are drawn from a fixed random seed, the same for every TTL you try.",
 		"The chart beside the run is TTLSweep: for each TTL, the failover time after a real crash and the number of false failovers under these pauses. Your bounds: no false failover during the storm, and after a crash a new leader within 20 s.",
 	},
-	Recap: "A false failover happens when a pause starting just after a renewal outlasts what is left of the lease, roughly when the pause exceeds two thirds of the TTL with renewals at TTL/3. Failover after a crash takes the whole TTL (plus the coordinator's sweep), because the last renewal just before the crash bought a full TTL. So the window is set by measured pauses at one end and the outage you can afford at the other. The seed's rule (2 x renew + pause <= ttl) would ask for 27 s here: it adds room for one lost renewal on top, which no chart of pauses alone will show you.",
+	Recap: "A false failover happens when a pause starting just after a renewal outlasts what is left of the lease, roughly when the pause exceeds two thirds of the TTL with renewals at TTL/3. Failover after a crash takes the whole TTL (plus the coordinator's sweep), because the last renewal just before the crash bought a full TTL. So the window is set by measured pauses at one end and the outage you can afford at the other. The lease policy rule (2 x renew + pause <= ttl) would ask for 27 s here: it adds room for one lost renewal on top, which no chart of pauses alone will show you.",
 	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
 		return ttlWorld(seed, k.Seconds("ttl"), ttlStorm)
 	},

@@ -73,7 +73,7 @@ flags:
   --recipe R             etcd, zookeeper or herd
   --token-source S       generation (41, 42...) or revision (create revision)
   --duration D           virtual time to run (default: the scenario's)
-  --stale-token N        hands-on-lab: token of A's late write (the seed's step 4 uses 3)
+  --stale-token N        hands-on-lab: token of A's late write (the lab's step 4 uses 3)
   --actions FILE         extra actions, a JSON array ("-" for stdin), e.g.
                          [{"at":"5s","do":"pause","proc":"A","for":"20s"}]
   --trace                with --format summary, also print the trace
