@@ -389,10 +389,10 @@ func checkLogs(a Answer) Job {
 			}
 		}
 		concl := a.choice(c.id + "-conclusion")
-		evidence := judgeEvidence(a, i)
+		var b because
+		evidence := judgeEvidence(&b, a, i)
 		f := Feedback{Part: part, OK: len(bad) == 0 && len(missing) == 0 && concl == c.conclusion && evidence == ""}
 		var why []string
-		var b because
 		switch {
 		case concl == "":
 			why = append(why, "No conclusion.")
@@ -410,7 +410,7 @@ func checkLogs(a Answer) Job {
 			why = append(why, "Misleading check: "+strings.Join(bad, " "))
 		}
 		if len(missing) > 0 {
-			why = append(why, missingChecks(len(missing)))
+			why = append(why, missingChecks(&b, len(missing)))
 		}
 		f.Why = strings.Join(why, " ")
 		f.Cites, f.Claims = b.cites, b.claims
@@ -422,7 +422,7 @@ func checkLogs(a Answer) Job {
 // judgeEvidence checks the log lines cited for case i: every line that
 // proves the conclusion, and none that does not bear on it. It says how
 // many are off, not which ("" when right).
-func judgeEvidence(a Answer, i int) string {
+func judgeEvidence(b *because, a Answer, i int) string {
 	got := a.Choices[logCases[i].id+"-evidence"]
 	want := proofIDs(i)
 	extra, missing := 0, 0
@@ -442,19 +442,19 @@ func judgeEvidence(a Answer, i int) string {
 	case extra == 0 && missing == 0:
 		return ""
 	case extra > 0 && missing > 0:
-		return fmt.Sprintf("Evidence: %d of the lines you cited do not bear on the conclusion, and %d that do are not cited.", extra, missing)
+		return fmt.Sprintf("Evidence: %s of the lines you cited do not bear on the conclusion, and %s that do are not cited.", b.derivedN(float64(extra)), b.derivedN(float64(missing)))
 	case extra > 0:
-		return fmt.Sprintf("Evidence: %d of the lines you cited do not bear on the conclusion.", extra)
+		return fmt.Sprintf("Evidence: %s of the lines you cited do not bear on the conclusion.", b.derivedN(float64(extra)))
 	}
-	return fmt.Sprintf("Evidence: %d lines that the conclusion rests on are not cited.", missing)
+	return fmt.Sprintf("Evidence: %s lines that the conclusion rests on are not cited.", b.derivedN(float64(missing)))
 }
 
 // missingChecks counts the deciding checks left out, without naming them.
-func missingChecks(n int) string {
+func missingChecks(b *because, n int) string {
 	if n == 1 {
 		return "One check that decides this incident is missing."
 	}
-	return fmt.Sprintf("%d checks that decide this incident are missing.", n)
+	return fmt.Sprintf("%s checks that decide this incident are missing.", b.derivedN(float64(n)))
 }
 
 func optionLabel(opts []Option, id string) string {

@@ -458,16 +458,15 @@ func judgePlacement(a Answer) []Feedback {
 			wrong = append(wrong, it.why)
 		}
 	}
-	f := Feedback{Part: "Where the data lives", OK: len(wrong) == 0 && missing == 0}
+	const part = "Where the data lives"
+	var b because
 	switch {
-	case f.OK:
-		f.Why = "The coordinator keeps small, rarely changing facts that need one authority (leases, tokens, members); everything that moves with the data stays with the data."
+	case len(wrong) == 0 && missing == 0:
+		return []Feedback{{Part: part, OK: true, Why: "The coordinator keeps small, rarely changing facts that need one authority (leases, tokens, members); everything that moves with the data stays with the data."}}
 	case len(wrong) == 0:
-		f.Why = fmt.Sprintf("%d of the items are not placed.", missing)
+		return []Feedback{b.feedback(part, false, "%s of the items are not placed.", b.derivedN(float64(missing)))}
 	case len(wrong) == 1:
-		f.Why = wrong[0]
-	default:
-		f.Why = fmt.Sprintf("%d items are misplaced. For example: %s", len(wrong), wrong[0])
+		return []Feedback{{Part: part, Why: wrong[0]}}
 	}
-	return []Feedback{f}
+	return []Feedback{b.feedback(part, false, "%s items are misplaced. For example: %s", b.derivedN(float64(len(wrong))), wrong[0])}
 }

@@ -372,25 +372,23 @@ func judgeSet(a Answer, part, q string, right []string, why map[string]string) F
 	if missing == 0 && len(wrong) == 0 {
 		return Feedback{Part: part, OK: true, Why: "All of these matter, and nothing else you picked misleads."}
 	}
-	var b strings.Builder
+	var text []string
 	if len(wrong) > 0 {
-		b.WriteString("Not this: " + strings.Join(wrong, " "))
+		text = append(text, "Not this: "+strings.Join(wrong, " "))
 	}
+	var b because
 	if missing > 0 {
-		if b.Len() > 0 {
-			b.WriteString(" ")
-		}
-		b.WriteString(missingText(missing))
+		text = append(text, missingText(&b, missing))
 	}
-	return Feedback{Part: part, Why: b.String()}
+	return b.feedback(part, false, "%s", strings.Join(text, " "))
 }
 
 // missingText counts the right options left out, without naming them.
-func missingText(n int) string {
+func missingText(b *because, n int) string {
 	if n == 1 {
 		return "One more option matters and is not picked: for each one left, ask whether it could move the worst case."
 	}
-	return fmt.Sprintf("%d more options matter and are not picked: for each one left, ask whether it could move the worst case.", n)
+	return fmt.Sprintf("%s more options matter and are not picked: for each one left, ask whether it could move the worst case.", b.derivedN(float64(n)))
 }
 
 // Exercises returns the five exercises in curriculum order.
