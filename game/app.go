@@ -91,11 +91,8 @@ func (a *App) GoalsMet(id string) (int, bool) {
 	return len(l.GoalsMet), l.Completed
 }
 
-// Attempts implements Progress.
-func (a *App) Attempts(id string) (int, bool) {
-	e := a.prog.Exercise(id)
-	return e.Attempts, e.Passed
-}
+// Exercise implements Progress.
+func (a *App) Exercise(id string) progress.Exercise { return a.prog.Exercise(id) }
 
 // save writes the progress; a failure is shown, and the progress stays in
 // memory, so nothing the learner did is lost while the lab runs.
@@ -186,7 +183,7 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 		}
 	}
 	saved := a.prog.Exercise(ex.ID)
-	sc := NewExerciseScene(ex, n, saved.Attempts, saved.Passed)
+	sc := NewExerciseScene(ex, n, saved)
 	sc.Restore(saved.Answer)
 	sc.OnSave = func() {
 		if b, err := sc.Form.Encode(); err == nil {
@@ -194,9 +191,20 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 			a.save()
 		}
 	}
-	sc.OnResult = func(r lessons.Result) {
-		a.prog.RecordAttempt(ex.ID, r.Pass)
+	sc.OnResult = func(r lessons.Result, complete bool) {
+		a.prog.RecordAttempt(ex.ID, complete, r.Pass)
+		if b, err := json.Marshal(r); err == nil {
+			a.prog.SetResult(ex.ID, b)
+		}
 		sc.OnSave()
+	}
+	sc.OnReveal = func() {
+		a.prog.Reveal(ex.ID)
+		a.save()
+	}
+	sc.OnHint = func(n int) {
+		a.prog.SeeHints(ex.ID, n)
+		a.save()
 	}
 	sc.OnBack = func() { a.current = a.menu }
 	a.current = sc

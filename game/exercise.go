@@ -1,7 +1,9 @@
 package game
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/lab"
+	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -40,9 +43,23 @@ type ExerciseScene struct {
 
 	attempts int
 	passed   bool
-	check    *form.Check
-	result   *lessons.Result
-	shown    bool // the model answer has been revealed
+	// withAnswer: passed, but only after the model answer was shown.
+	withAnswer bool
+	// complete: a checked attempt answered every part, which unlocks the
+	// model answer; armed: the first click on it asked for confirmation.
+	complete, armed bool
+	hintsSeen       int
+	check           *form.Check
+	result          *lessons.Result
+	shown           bool // the model answer has been revealed
+	// ownRun is the learner's run, kept while the simulator shows the
+	// model run, so showing it never replaces their work.
+	ownRun        core.ActionLog
+	solutionShown bool
+	// checked is the answer the running check judges; edited marks a change
+	// not yet saved.
+	checked lessons.Answer
+	edited  bool
 	// mirror caches the text view (mirrorText).
 	mirror struct {
 		key  mirrorKey
@@ -59,8 +76,12 @@ type ExerciseScene struct {
 	// simulator and on leaving the exercise). Now is the clock that bounds
 	// a check's work per frame.
 	OnBack   func()
-	OnResult func(lessons.Result)
+	OnResult func(r lessons.Result, complete bool)
 	OnSave   func()
+	// OnReveal is told the model answer was shown; OnHint that n rungs of
+	// the hint ladder are.
+	OnReveal func()
+	OnHint   func(n int)
 	Now      func() time.Time
 
 	narration []string
@@ -69,14 +90,14 @@ type ExerciseScene struct {
 	scroll    float64 // the form's scroll offset
 	drag      formDrag
 
-	back, sim, checkB, cancel, model ui.Button
-	tabs                             []tabButton
-	options                          [][]ui.Button // by question, by option
-	numbers                          []ui.Slider
-	reading                          map[string]*ui.TextPanel // by tab
-	ring                             *ui.FocusRing
-	focused                          ui.Focusable // last tick's focus
-	names                            map[ui.Focusable]string
+	back, sim, checkB, cancel, model, hintB ui.Button
+	tabs                                    []tabButton
+	options                                 [][]ui.Button // by question, by option
+	numbers                                 []ui.Slider
+	reading                                 map[string]*ui.TextPanel // by tab
+	ring                                    *ui.FocusRing
+	focused                                 ui.Focusable // last tick's focus
+	names                                   map[ui.Focusable]string
 }
 
 // tabButton is one tab of the reading pane.
@@ -91,19 +112,23 @@ const (
 	tabLogs    = "logs"
 	tabResult  = "result"
 	tabModel   = "model"
+	tabHints   = "hints"
 )
 
 // NewExerciseScene opens exercise ex (number n in the curriculum) with an
-// empty answer and the learner's attempts so far.
-func NewExerciseScene(ex *lessons.Exercise, n, attempts int, passed bool) *ExerciseScene {
-	s := &ExerciseScene{Ex: ex, Form: form.New(ex), Number: n, attempts: attempts, passed: passed,
-		tab: tabProblem, Now: time.Now}
+// empty answer and the learner's standing so far (attempts, passes, hints
+// seen, whether the model answer was shown, the last verdict).
+func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *ExerciseScene {
+	s := &ExerciseScene{Ex: ex, Form: form.New(ex), Number: n, attempts: saved.Attempts, passed: saved.Passed,
+		withAnswer: saved.PassedWithAnswer, complete: saved.Complete, shown: saved.Revealed,
+		hintsSeen: min(saved.HintsSeen, len(ex.Hints)), tab: tabProblem, Now: time.Now}
 	s.back = ui.Button{Label: "< Exercises"}
 	s.sim = ui.Button{Label: "Open the simulator"}
 	s.checkB = ui.Button{Label: "Check answer"}
 	s.cancel = ui.Button{Label: "Cancel"}
 	s.model = ui.Button{Label: "Show model answer"}
-	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}}
+	s.hintB = ui.Button{}
+	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(drawable(strings.Join(ex.Brief, "\n\n")))
 	s.reading[tabLogs].SetText(drawable(materialsText(ex)))
 	s.reading[tabModel].SetText(drawable(strings.Join(ex.Worked, "\n\n")))
@@ -116,8 +141,94 @@ func NewExerciseScene(ex *lessons.Exercise, n, attempts int, passed bool) *Exerc
 		s.numbers[i] = ui.Slider{Min: k.Min, Max: k.Max, Step: k.Step, Value: k.Default}
 	}
 	s.ring = ui.NewFocusRing(false)
+	s.setHints()
+	if len(saved.Result) > 0 {
+		var r lessons.Result
+		if json.Unmarshal(saved.Result, &r) == nil {
+			s.result = &r
+			s.reading[tabResult].SetText(drawable(resultText(r)))
+		}
+	}
 	s.refocus()
 	return s
+}
+
+// setHints shows the rungs revealed so far and labels the hint button.
+func (s *ExerciseScene) setHints() {
+	n := len(s.Ex.Hints)
+	var b strings.Builder
+	for i, h := range s.Ex.Hints[:s.hintsSeen] {
+		fmt.Fprintf(&b, "Hint %d of %d: %s\n\n", i+1, n, h)
+	}
+	s.reading[tabHints].SetText(drawable(strings.TrimSpace(b.String())))
+	s.hintB.Label = fmt.Sprintf("Hint %d of %d", min(s.hintsSeen+1, n), n)
+	s.hintB.Disabled = s.hintsSeen >= n
+}
+
+// ShowHint reveals the next rung of the hint ladder, as the Hint button
+// does.
+func (s *ExerciseScene) ShowHint() {
+	if s.hintsSeen >= len(s.Ex.Hints) {
+		return
+	}
+	s.hintsSeen++
+	s.setHints()
+	s.refocus()
+	s.setTab(tabHints)
+	s.Narrate(fmt.Sprintf("Hint %d of %d: %s", s.hintsSeen, len(s.Ex.Hints), s.Ex.Hints[s.hintsSeen-1]))
+	if s.OnHint != nil {
+		s.OnHint(s.hintsSeen)
+	}
+}
+
+// ModelAvailable reports whether the model answer may be asked for: only
+// after a checked attempt that answered every part.
+func (s *ExerciseScene) ModelAvailable() bool { return s.complete || s.shown }
+
+// AskModel is a click on "Show model answer": the first arms it and asks
+// for confirmation, the second reveals the answer and records that.
+func (s *ExerciseScene) AskModel() {
+	if !s.ModelAvailable() {
+		return
+	}
+	if !s.shown && !s.armed {
+		s.armed = true
+		s.model.Label = "Yes, show it"
+		s.notice = "Showing the model answer is recorded: a pass after it counts as passed with the answer shown. Click again to show it."
+		s.Narrate(s.notice)
+		return
+	}
+	s.reveal()
+	s.setTab(tabModel)
+	s.Narrate("Model answer: " + strings.Join(s.Ex.Worked, " "))
+}
+
+// reveal records that the model answer is shown.
+func (s *ExerciseScene) reveal() {
+	s.armed = false
+	s.model.Label = "Show model answer"
+	s.notice = ""
+	if !s.shown {
+		s.shown = true
+		s.refocus()
+		if s.OnReveal != nil {
+			s.OnReveal()
+		}
+	}
+}
+
+// disarm cancels a pending confirmation.
+func (s *ExerciseScene) disarm() {
+	if s.armed {
+		s.armed = false
+		s.model.Label = "Show model answer"
+		s.notice = ""
+	}
+}
+
+// Status is the exercise's standing, as the menu shows it.
+func (s *ExerciseScene) Status() string {
+	return progress.Exercise{Attempts: s.attempts, Passed: s.passed, PassedWithAnswer: s.withAnswer}.Status()
 }
 
 // materialsText is every material, each under its title, for the
@@ -143,13 +254,16 @@ func (s *ExerciseScene) visibleTabs() []string {
 	if s.result != nil {
 		out = append(out, tabResult)
 	}
+	if s.hintsSeen > 0 {
+		out = append(out, tabHints)
+	}
 	if s.shown {
 		out = append(out, tabModel)
 	}
 	return out
 }
 
-var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer"}
+var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer", tabHints: "Hints"}
 
 // refocus rebuilds the tabs and the focus order after they change.
 func (s *ExerciseScene) refocus() {
@@ -162,7 +276,7 @@ func (s *ExerciseScene) refocus() {
 		s.tabs[i].id, s.tabs[i].Label = id, tabLabels[id]
 	}
 	s.names = map[ui.Focusable]string{&s.back: "back", &s.sim: "simulator", &s.checkB: "check",
-		&s.cancel: "cancel", &s.model: "model"}
+		&s.cancel: "cancel", &s.hintB: "hint", &s.model: "model"}
 	items := []ui.Focusable{&s.back}
 	for i := range s.tabs {
 		items = append(items, &s.tabs[i])
@@ -183,7 +297,7 @@ func (s *ExerciseScene) refocus() {
 			s.names[&s.options[qi][oi]] = "opt:" + q.ID + ":" + o.ID
 		}
 	}
-	items = append(items, &s.checkB, &s.cancel, &s.model)
+	items = append(items, &s.checkB, &s.cancel, &s.hintB, &s.model)
 	s.ring.Set(items...)
 }
 
@@ -218,11 +332,13 @@ func (s *ExerciseScene) Restore(saved []byte) {
 }
 
 // LoadModelAnswer fills the form with the exercise's reference answer (for
-// screenshots and tests).
+// screenshots and tests). It counts as showing the model answer, so a
+// pass it earns is recorded as passed with the answer shown.
 func (s *ExerciseScene) LoadModelAnswer() error {
 	if err := s.Form.Load(s.Ex.Reference); err != nil {
 		return err
 	}
+	s.reveal()
 	s.syncNumbers()
 	return nil
 }
@@ -235,8 +351,9 @@ func (s *ExerciseScene) syncNumbers() {
 	}
 }
 
-// Attempts reports the checks made so far and whether one passed.
-func (s *ExerciseScene) Attempts() (int, bool) { return s.attempts, s.passed }
+// Attempts reports the checks made so far and whether one passed (a pass
+// with the answer shown included).
+func (s *ExerciseScene) Attempts() (int, bool) { return s.attempts, s.passed || s.withAnswer }
 
 // Checking reports whether a check is running.
 func (s *ExerciseScene) Checking() bool { return s.check != nil }
@@ -264,15 +381,27 @@ func (s *ExerciseScene) openLab() error {
 		if log := s.Form.Schedule(); len(log) > 0 {
 			if err := sc.Lab.Resume(nil, log); err != nil {
 				sc.Player.Narrate("Your answer's run could not be replayed (" + err.Error() + "); starting afresh.")
+			} else {
+				// Show the whole run, not one cut at its last action: the
+				// evidence (a handover, a stale write) comes after it.
+				sc.Lab.Seek(sc.Lab.Length())
 			}
 		}
 		s.lab = sc
 	}
 	// The lab's solution is the model answer's run: offered only once the
-	// learner has made an attempt, like the model answer itself.
+	// model answer itself has been shown, and it never replaces the
+	// learner's own run in the answer.
 	s.lab.Player.OnSolution = nil
-	if s.attempts > 0 {
-		s.lab.Player.OnSolution = s.lab.ShowSolution
+	if s.shown {
+		s.lab.Player.OnSolution = func() {
+			if !s.solutionShown {
+				s.ownRun = append(core.ActionLog(nil), s.Form.Schedule()...)
+			}
+			s.solutionShown = true
+			s.lab.ShowSolution()
+			s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
+		}
 	}
 	s.inLab = true
 	s.Narrate("Opened the simulator. Its back button returns to the answer with your run.")
@@ -284,7 +413,12 @@ func (s *ExerciseScene) openLab() error {
 func (s *ExerciseScene) closeLab() {
 	s.inLab = false
 	s.lab.Play(false)
-	if err := s.Form.SetSchedule(s.lab.Lab.Log()); err != nil {
+	log := s.lab.Lab.Log()
+	if s.solutionShown && slices.Equal(log, s.Ex.Lab.Solution) {
+		// The model run, untouched: the learner's answer keeps theirs.
+		log = s.ownRun
+	}
+	if err := s.Form.SetSchedule(log); err != nil {
 		s.notice = "Your run could not be used as the answer's schedule: " + err.Error()
 	} else {
 		s.notice = ""
@@ -327,8 +461,10 @@ func (s *ExerciseScene) StartCheck() {
 		s.Narrate(s.notice)
 		return
 	}
+	s.disarm()
 	s.notice = ""
 	s.check = c
+	s.checked = s.Form.Answer()
 	s.Narrate("Checking your answer…")
 }
 
@@ -344,9 +480,16 @@ func (s *ExerciseScene) work() {
 		return
 	}
 	r := s.check.Result()
+	complete := s.Ex.Complete(s.checked)
 	s.check, s.result = nil, &r
 	s.attempts++
-	s.passed = s.passed || r.Pass
+	s.complete = s.complete || complete
+	switch {
+	case r.Pass && s.shown:
+		s.withAnswer = true
+	case r.Pass:
+		s.passed = true
+	}
 	s.reading[tabResult].SetText(drawable(resultText(r)))
 	s.refocus()
 	s.setTab(tabResult)
@@ -355,7 +498,7 @@ func (s *ExerciseScene) work() {
 		s.Narrate(partText(p))
 	}
 	if s.OnResult != nil {
-		s.OnResult(r)
+		s.OnResult(r, complete)
 	}
 }
 
@@ -443,7 +586,13 @@ func (s *ExerciseScene) Update(st *State) error {
 				s.notice = err.Error()
 			} else {
 				s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, sl.Value)))
+				s.edited = true
 			}
+		}
+		if s.edited && !sl.Dragging() {
+			// Keep the draft as it is edited (once a drag ends, not on
+			// every pixel of it).
+			s.saveDraft()
 		}
 	}
 	s.syncNumbers()
@@ -454,6 +603,9 @@ func (s *ExerciseScene) Update(st *State) error {
 					s.notice = err.Error()
 				} else {
 					s.Narrate(choiceText(s.Form, q, o))
+					s.disarm()
+					s.edited = true
+					s.saveDraft()
 				}
 			}
 		}
@@ -461,9 +613,13 @@ func (s *ExerciseScene) Update(st *State) error {
 
 	s.checkB.Disabled = s.check != nil
 	s.cancel.Disabled = s.check == nil
-	s.model.Disabled = s.attempts == 0
+	s.model.Disabled = !s.ModelAvailable()
 	if s.checkB.Update(in) {
 		s.StartCheck()
+	}
+	if s.hintB.Update(in) {
+		s.disarm()
+		s.ShowHint()
 	}
 	if s.cancel.Update(in) && s.check != nil {
 		s.check.Cancel()
@@ -471,12 +627,7 @@ func (s *ExerciseScene) Update(st *State) error {
 		s.Narrate("Check cancelled; nothing was recorded.")
 	}
 	if s.model.Update(in) {
-		if !s.shown {
-			s.shown = true
-			s.refocus()
-		}
-		s.setTab(tabModel)
-		s.Narrate("Model answer: " + strings.Join(s.Ex.Worked, " "))
+		s.AskModel()
 	}
 	s.work()
 	if s.tabsChanged {
@@ -486,6 +637,14 @@ func (s *ExerciseScene) Update(st *State) error {
 	}
 	s.place() // the form may have scrolled
 	return nil
+}
+
+// saveDraft keeps the answer being edited, so a reload never loses it.
+func (s *ExerciseScene) saveDraft() {
+	s.edited = false
+	if s.OnSave != nil {
+		s.OnSave()
+	}
 }
 
 // leave goes back to the menu, stopping a running check.

@@ -77,7 +77,8 @@ func (s *ExerciseScene) layout(window ui.Rect) {
 	g.footer, g.view = in.CutBottom(px(72), px(10))
 	g.line, rest = g.footer.CutTop(px(24), px(8))
 	s.checkB.Rect, rest = rest.CutLeft(px(148), px(8))
-	s.cancel.Rect, rest = rest.CutLeft(px(96), px(8))
+	s.cancel.Rect, rest = rest.CutLeft(px(88), px(8))
+	s.hintB.Rect, rest = rest.CutLeft(px(108), px(8))
 	s.model.Rect, _ = rest.CutLeft(px(176), 0)
 
 	s.layoutForm(g.view.W)
@@ -332,9 +333,9 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		face = st.Label()
 	}
 	draw.TextIn(screen, title, face, g.title, text.AlignStart, th.Text)
-	status, clr := attemptsText(s.attempts, s.passed), th.TextDim
-	if s.passed {
-		status = fmt.Sprintf("passed · %d %s", s.attempts, plural(s.attempts, "attempt", "attempts"))
+	status, clr := s.Status(), th.TextDim
+	if s.passed || s.withAnswer {
+		status = fmt.Sprintf("%s · %d %s", status, s.attempts, plural(s.attempts, "attempt", "attempts"))
 	}
 	if s.passed {
 		clr = th.Accept
@@ -419,6 +420,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	}
 	st.Button(screen, &s.checkB)
 	st.Button(screen, &s.cancel)
+	st.Button(screen, &s.hintB)
 	st.Button(screen, &s.model)
 }
 
@@ -533,18 +535,26 @@ func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 
 // ExerciseInfo is the exercise screen's state for the browser bridge.
 type ExerciseInfo struct {
-	ID         string         `json:"id"`
-	Attempts   int            `json:"attempts"`
-	Passed     bool           `json:"passed"`
-	Answer     lessons.Answer `json:"answer"`
-	Actions    int            `json:"actions"` // in the answer's run
-	Checking   bool           `json:"checking"`
-	Progress   float64        `json:"progress"` // of the running check
-	Tab        string         `json:"tab"`
-	ModelShown bool           `json:"modelShown"`
-	Simulator  bool           `json:"simulator"` // the simulator is showing
-	Notice     string         `json:"notice,omitempty"`
-	Result     *ResultInfo    `json:"result,omitempty"`
+	ID       string `json:"id"`
+	Attempts int    `json:"attempts"`
+	Passed   bool   `json:"passed"`
+	// Status is the standing the menu shows ("passed with the answer
+	// shown"); HintsSeen the rungs revealed; ModelAvailable whether the
+	// model answer may be asked for, ModelArmed whether it awaits the
+	// confirming click.
+	Status         string         `json:"status"`
+	HintsSeen      int            `json:"hintsSeen"`
+	ModelAvailable bool           `json:"modelAvailable"`
+	ModelArmed     bool           `json:"modelArmed"`
+	Answer         lessons.Answer `json:"answer"`
+	Actions        int            `json:"actions"` // in the answer's run
+	Checking       bool           `json:"checking"`
+	Progress       float64        `json:"progress"` // of the running check
+	Tab            string         `json:"tab"`
+	ModelShown     bool           `json:"modelShown"`
+	Simulator      bool           `json:"simulator"` // the simulator is showing
+	Notice         string         `json:"notice,omitempty"`
+	Result         *ResultInfo    `json:"result,omitempty"`
 }
 
 // ResultInfo is a checked answer in ExerciseInfo.
@@ -563,7 +573,8 @@ type PartInfo struct {
 }
 
 func (s *ExerciseScene) info() *ExerciseInfo {
-	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Answer: s.Form.Answer(),
+	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Status: s.Status(), HintsSeen: s.hintsSeen,
+		ModelAvailable: s.ModelAvailable(), ModelArmed: s.armed, Answer: s.Form.Answer(),
 		Actions: len(s.Form.Schedule()), Checking: s.check != nil, Tab: s.tab, ModelShown: s.shown,
 		Simulator: s.inLab, Notice: s.notice}
 	if s.check != nil {
@@ -589,7 +600,7 @@ func (s *ExerciseScene) Inspect() SceneInfo {
 	g := &s.geom
 	info := SceneInfo{Name: "exercise", Regions: map[string]ui.Rect{
 		"back": s.back.Rect, "reading": s.reading[s.tab].Rect, "form": g.view,
-		"check": s.checkB.Rect, "cancel": s.cancel.Rect, "model": s.model.Rect,
+		"check": s.checkB.Rect, "cancel": s.cancel.Rect, "model": s.model.Rect, "hint": s.hintB.Rect,
 	}, Exercise: s.info()}
 	for i := range s.tabs {
 		info.Regions["tab:"+s.tabs[i].id] = s.tabs[i].Rect
@@ -624,7 +635,7 @@ func (s *ExerciseScene) Inspect() SceneInfo {
 // between blank lines, so every option gets its own.
 func (s *ExerciseScene) mirrorText() string {
 	// Inspect runs every update: rebuild only when what it shows changed.
-	key := mirrorKey{s.Form.Version(), s.result, s.shown}
+	key := mirrorKey{s.Form.Version(), s.result, s.shown, s.hintsSeen}
 	if s.mirror.text != "" && s.mirror.key == key {
 		return s.mirror.text
 	}
@@ -638,6 +649,7 @@ type mirrorKey struct {
 	form   int
 	result *lessons.Result
 	shown  bool
+	hints  int
 }
 
 func (s *ExerciseScene) buildMirrorText() string {
@@ -671,8 +683,14 @@ func (s *ExerciseScene) buildMirrorText() string {
 			b.WriteString("\n\n" + strings.Join(r.Figures, "\n"))
 		}
 	}
+	for i, h := range s.Ex.Hints[:s.hintsSeen] {
+		b.WriteString(fmt.Sprintf("\n\nHint %d of %d: %s", i+1, len(s.Ex.Hints), h))
+	}
 	if s.shown {
 		b.WriteString("\n\nModel answer:\n\n" + strings.Join(s.Ex.Worked, "\n\n"))
+		if d := s.Form.Answer().Defence; d != "" {
+			b.WriteString("\n\nYour defence:\n\n" + d)
+		}
 	}
 	return b.String()
 }

@@ -90,3 +90,17 @@ func TestRenewalWrongTryGivesNothingAway(t *testing.T) {
 	}
 	assert.Contains(t, why, "average pause", "the wrong pick is still explained")
 }
+
+// TestCompleteAnswers: the model answers are complete; an empty answer or
+// one missing a single part is not (it must not unlock the model answer).
+func TestCompleteAnswers(t *testing.T) {
+	for _, e := range Exercises() {
+		assert.True(t, e.Complete(e.Reference), e.ID)
+		assert.False(t, e.Complete(Answer{}), e.ID)
+		if len(e.Questions) > 0 {
+			a := e.Reference.Clone()
+			delete(a.Choices, e.Questions[0].ID)
+			assert.False(t, e.Complete(a), e.ID)
+		}
+	}
+}

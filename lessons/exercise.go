@@ -208,6 +208,24 @@ func (e *Exercise) Check(a Answer) (Result, error) {
 	return j.Result(), nil
 }
 
+// Complete reports whether a answers every part of the exercise: every
+// question, every number, and the run if it has a simulator. Only a checked
+// complete answer unlocks the model answer, so an empty Check gives
+// nothing away.
+func (e *Exercise) Complete(a Answer) bool {
+	for _, q := range e.Questions {
+		if len(a.Choices[q.ID]) == 0 {
+			return false
+		}
+	}
+	for _, k := range e.Numbers {
+		if _, ok := a.Numbers[k.ID]; !ok {
+			return false
+		}
+	}
+	return e.Lab == nil || len(a.Schedule) > 0
+}
+
 // Question returns the question with the given id, or nil.
 func (e *Exercise) Question(id string) *Question {
 	for i := range e.Questions {
