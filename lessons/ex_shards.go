@@ -371,7 +371,7 @@ func phaseList(d ShardDesign, ms []ShardMeasure) string {
 // failover from the worst crash moment.
 func judgeShardRun(d ShardDesign, m, w ShardMeasure, worstPhase int) []Feedback {
 	var b because
-	bal := Feedback{Part: "Balance"}
+	var bal Feedback
 	switch {
 	case b.claim(float64(m.Max-m.Min), "<=", designImbalance):
 		bal = b.feedback("Balance", true, "Every live worker owned %s to %s shards: within %s of each other.", b.runN(float64(m.Min)), b.runN(float64(m.Max)), b.givenN(designImbalance))
@@ -384,7 +384,7 @@ func judgeShardRun(d ShardDesign, m, w ShardMeasure, worstPhase int) []Feedback 
 
 	var bl because
 	rate := roundTo(m.RenewRate, 0.1)
-	load := Feedback{}
+	var load Feedback
 	// Every worker also renews its own session lease: with one lease per
 	// shard that is 1,040 leases, not 1,000.
 	leases := designWorkers
@@ -400,7 +400,7 @@ func judgeShardRun(d ShardDesign, m, w ShardMeasure, worstPhase int) []Feedback 
 	}
 
 	var bf because
-	re := Feedback{Part: "Failover"}
+	var re Feedback
 	at := designCrashAt + time.Duration(worstPhase)*d.Renew/designPhases
 	switch {
 	case w.Victim == 0:
@@ -416,7 +416,7 @@ func judgeShardRun(d ShardDesign, m, w ShardMeasure, worstPhase int) []Feedback 
 	}
 
 	var bg because
-	ff := Feedback{}
+	var ff Feedback
 	switch {
 	case m.GCOwned == 0:
 		ff = bg.feedback("False failovers", false, "%s owned no shard when it paused at %s, so its pause tested nothing.", designGCWorker, bg.given(designGCAt))
@@ -427,7 +427,7 @@ func judgeShardRun(d ShardDesign, m, w ShardMeasure, worstPhase int) []Feedback 
 	}
 
 	var bs because
-	st := Feedback{}
+	var st Feedback
 	switch {
 	case w.SleeperOwned == 0:
 		st = bs.feedback("Stale owner", false, "%s owned no shard when it froze at %s, so there was no stale owner to stop.", designSleeper, bs.given(designPauseAt))

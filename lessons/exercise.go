@@ -359,16 +359,6 @@ func (a Answer) choice(q string) string {
 	return ""
 }
 
-// judgeChoice marks a single-choice question: right names the correct
-// option, why explains every option (the right one's text too).
-func judgeChoice(a Answer, part, q, right string, why map[string]string) Feedback {
-	got := a.choice(q)
-	if got == "" {
-		return Feedback{Part: part, Why: "Not answered. " + why[""]}
-	}
-	return Feedback{Part: part, OK: got == right, Why: why[got]}
-}
-
 // judgeSet marks a multiple-choice question whose right answer is exactly
 // the set right. why explains each option. A wrong pick is explained (it is
 // the learner's own reasoning), but a missing one is only counted: naming
