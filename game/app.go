@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -26,6 +27,10 @@ type App struct {
 	// Export saves the sandbox's exports (the browser downloads them,
 	// the desktop writes files); nil refuses with a word.
 	Export Exporter
+	// CheckBudget, if positive, is how long an exercise check may work in
+	// one frame (form.DefaultBudget otherwise). The browser, whose frames
+	// take far longer to draw, gives a check a larger share of each.
+	CheckBudget time.Duration
 }
 
 // NewApp returns the lab showing the lesson menu, with progress loaded
@@ -184,6 +189,7 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 	}
 	saved := a.prog.Exercise(ex.ID)
 	sc := NewExerciseScene(ex, n, saved)
+	sc.CheckBudget = a.CheckBudget
 	sc.Restore(saved.Answer)
 	sc.OnSave = func() {
 		if b, err := sc.Form.Encode(); err == nil {

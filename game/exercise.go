@@ -83,6 +83,8 @@ type ExerciseScene struct {
 	OnReveal func()
 	OnHint   func(n int)
 	Now      func() time.Time
+	// CheckBudget, if positive, replaces the check's per-frame budget.
+	CheckBudget time.Duration
 
 	narration []string
 	style     draw.Style
@@ -463,6 +465,9 @@ func (s *ExerciseScene) StartCheck() {
 	}
 	s.disarm()
 	s.notice = ""
+	if s.CheckBudget > 0 {
+		c.Budget = s.CheckBudget
+	}
 	s.check = c
 	s.checked = s.Form.Answer()
 	s.Narrate("Checking your answer…")

@@ -87,6 +87,7 @@ func RunNight(d NightDesign, n int) (Night, error) {
 	// the rule's second renew interval is for).
 	s.Net.Link(compactors[0], core.CoordinatorName).Drop = nightLinkDrop
 	s.Trace.Quiet = true
+	s.Trace.Keep(core.KindHolder, core.KindFree, core.KindWrite)
 	log := nightSchedule(n)
 	s.Schedule(log)
 	s.RunUntil(nightLength)

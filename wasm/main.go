@@ -8,6 +8,7 @@ package main
 
 import (
 	"syscall/js"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -21,6 +22,10 @@ func main() {
 	page := newPage(doc)
 	app := game.NewApp(newBrowserStore())
 	app.Export = download
+	// A frame under software WebGL takes about 55 ms to draw: a 7 ms slice
+	// left a thousand-night check a minute long. While a check runs the
+	// screen shows only its progress, so give it most of each frame.
+	app.CheckBudget = 150 * time.Millisecond
 	g := game.New(app, game.Options{
 		// boot.js reads prefers-reduced-motion before starting Go.
 		ReducedMotion: js.Global().Get("leaselabReducedMotion").Truthy(),
