@@ -128,7 +128,7 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 	s.sim = ui.Button{Label: "Open the simulator"}
 	s.checkB = ui.Button{Label: "Check answer"}
 	s.cancel = ui.Button{Label: "Cancel"}
-	s.model = ui.Button{Label: "Show model answer"}
+	s.model = ui.Button{Label: modelLabel}
 	s.hintB = ui.Button{}
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(drawable(strings.Join(ex.Brief, "\n\n")))
@@ -183,6 +183,9 @@ func (s *ExerciseScene) ShowHint() {
 	}
 }
 
+// modelLabel is the model-answer button's label until it is armed.
+const modelLabel = "Model answer"
+
 // ModelAvailable reports whether the model answer may be asked for: only
 // after a checked attempt that answered every part.
 func (s *ExerciseScene) ModelAvailable() bool { return s.complete || s.shown }
@@ -208,7 +211,7 @@ func (s *ExerciseScene) AskModel() {
 // reveal records that the model answer is shown.
 func (s *ExerciseScene) reveal() {
 	s.armed = false
-	s.model.Label = "Show model answer"
+	s.model.Label = modelLabel
 	s.notice = ""
 	if !s.shown {
 		s.shown = true
@@ -223,7 +226,7 @@ func (s *ExerciseScene) reveal() {
 func (s *ExerciseScene) disarm() {
 	if s.armed {
 		s.armed = false
-		s.model.Label = "Show model answer"
+		s.model.Label = modelLabel
 		s.notice = ""
 	}
 }
@@ -586,7 +589,9 @@ func (s *ExerciseScene) Update(st *State) error {
 	}
 	for i, k := range s.Ex.Numbers {
 		sl := &s.numbers[i]
-		if sl.Update(fin) {
+		// A press on a slider that still shows its default sets that
+		// value: the learner chose it, though it did not change.
+		if sl.Update(fin) || sl.Dragging() && !s.Form.IsSet(k.ID) {
 			if err := s.Form.SetNumber(k.ID, sl.Value); err != nil {
 				s.notice = err.Error()
 			} else {

@@ -384,6 +384,9 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	for i, k := range s.Ex.Numbers {
 		row := s.toView(g.numLabel[i])
 		value := lab.KnobValue(k, s.Form.Number(k.ID))
+		if !s.Form.IsSet(k.ID) {
+			value = "not set"
+		}
 		valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
 		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, text.AlignStart, th.TextDim)
 		draw.TextIn(view, value, st.Mono(), valR, text.AlignEnd, th.Text)
@@ -662,7 +665,11 @@ func (s *ExerciseScene) buildMirrorText() string {
 		b.WriteString("\n\n" + runText(s.Form.Schedule()))
 	}
 	for _, k := range s.Ex.Numbers {
-		b.WriteString(fmt.Sprintf("\n\n%s: %s", lab.KnobLabel(k), lab.KnobValue(k, s.Form.Number(k.ID))))
+		value := lab.KnobValue(k, s.Form.Number(k.ID))
+		if !s.Form.IsSet(k.ID) {
+			value = "not set"
+		}
+		b.WriteString(fmt.Sprintf("\n\n%s: %s", lab.KnobLabel(k), value))
 	}
 	for i, q := range s.Ex.Questions {
 		b.WriteString(fmt.Sprintf("\n\n%d. %s", i+1, q.Text))
