@@ -223,13 +223,12 @@ func judgeRenewalVerdict(a Answer) Feedback {
 // pause begins just before a renewal is due.
 func judgeRenewalLeft(a Answer) Feedback {
 	const part = "Lease left at a late pause"
-	v, ok := a.Numbers["left"]
+	got, ok := a.seconds("left")
 	if !ok {
 		return Feedback{Part: part, Why: "Not answered: how much of the lease is left when a pause begins just before a renewal is due?"}
 	}
 	var b because
 	want := exRenewTTL - exRenewEvery
-	got := time.Duration(v * float64(time.Second))
 	if got == want {
 		return b.feedback(part, true, "Right: the lease was last renewed a whole interval ago, so %s of the %s remain, less than the %s pause.", b.derived(want), b.given(exRenewTTL), b.given(exRenewPause))
 	}
@@ -243,13 +242,12 @@ func judgeRenewalLeft(a Answer) Feedback {
 // policy rule allows for these renewals and pauses.
 func judgeRenewalMinTTL(a Answer) Feedback {
 	const part = "Smallest safe TTL"
-	v, ok := a.Numbers["min-ttl"]
+	got, ok := a.seconds("min-ttl")
 	if !ok {
 		return Feedback{Part: part, Why: "Not answered: by the lease policy rule, what is the smallest TTL for renewals every 5 s and pauses of 9 s?"}
 	}
 	var b because
 	need := 2*exRenewEvery + exRenewPause
-	got := time.Duration(v * float64(time.Second))
 	switch {
 	case got == need:
 		return b.feedback(part, true, "Right: 2 × %s + %s = %s. One renewal may be missed and the retry still lands after the longest pause.", b.given(exRenewEvery), b.given(exRenewPause), b.derived(need))

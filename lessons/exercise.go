@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"leaselab/core"
 )
@@ -349,6 +350,13 @@ func (e *Exercise) Number(a Answer, id string) float64 {
 		}
 	}
 	return 0
+}
+
+// seconds returns number field id of a as a duration, and whether the
+// learner set it (an unset number is never defaulted when judged).
+func (a Answer) seconds(id string) (time.Duration, bool) {
+	v, ok := a.Numbers[id]
+	return time.Duration(v * float64(time.Second)), ok
 }
 
 // choice returns the single option chosen for q ("" if none).
