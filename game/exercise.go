@@ -70,6 +70,8 @@ type ExerciseScene struct {
 
 	lab   *LessonScene // the simulator, kept while the exercise is open
 	inLab bool
+	// watch is the checked design's worst run while it is shown.
+	watch *LessonScene
 
 	// OnBack returns to the menu; OnResult is told every finished check;
 	// OnSave is asked to keep the answer (after a check, on leaving the
@@ -115,6 +117,8 @@ const (
 	tabResult  = "result"
 	tabModel   = "model"
 	tabHints   = "hints"
+	// tabReplay is not a pane: it opens the checked design's worst run.
+	tabReplay = "replay"
 )
 
 // NewExerciseScene opens exercise ex (number n in the curriculum) with an
@@ -262,13 +266,16 @@ func (s *ExerciseScene) visibleTabs() []string {
 	if s.hintsSeen > 0 {
 		out = append(out, tabHints)
 	}
+	if s.result != nil && s.result.Replay != nil {
+		out = append(out, tabReplay)
+	}
 	if s.shown {
 		out = append(out, tabModel)
 	}
 	return out
 }
 
-var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer", tabHints: "Hints"}
+var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer", tabHints: "Hints", tabReplay: "Worst run >"}
 
 // refocus rebuilds the tabs and the focus order after they change.
 func (s *ExerciseScene) refocus() {
@@ -536,11 +543,45 @@ func resultParagraphs(r lessons.Result) []string {
 	return append(out, r.Figures...)
 }
 
+// playing is the player shown instead of the answer: the exercise's
+// simulator, or the worst run of a checked design; nil for neither.
+func (s *ExerciseScene) playing() *LessonScene {
+	switch {
+	case s.inLab:
+		return s.lab
+	case s.watch != nil:
+		return s.watch
+	}
+	return nil
+}
+
+// WatchWorstRun opens the last checked design's worst run in the player,
+// as the "Worst run" tab does.
+func (s *ExerciseScene) WatchWorstRun() error {
+	if s.result == nil || s.result.Replay == nil {
+		return fmt.Errorf("no checked run to watch")
+	}
+	var sc *LessonScene
+	sc, err := NewLessonScene(s.result.Replay, func() {
+		sc.Play(false)
+		s.watch = nil
+		s.Narrate("Back to the answer.")
+	})
+	if err != nil {
+		return err
+	}
+	sc.Player.menu.Label = "< Answer"
+	sc.Player.OnSolution = nil // a recorded run has no solution
+	s.watch = sc
+	s.Narrate("Watching " + s.result.Replay.Title + ". Its back button returns to the answer.")
+	return nil
+}
+
 // Update implements Scene.
 func (s *ExerciseScene) Update(st *State) error {
-	if s.inLab {
-		err := s.lab.Update(st)
-		if !s.inLab && err == nil {
+	if sc := s.playing(); sc != nil {
+		err := sc.Update(st)
+		if s.playing() == nil && err == nil {
 			err = settle(st, s.Update) // back on the answer: lay it out before it is drawn
 		}
 		s.work()
@@ -569,10 +610,18 @@ func (s *ExerciseScene) Update(st *State) error {
 		}
 	}
 	for i := range s.tabs {
-		if s.tabs[i].Update(in) {
-			s.setTab(s.tabs[i].id)
-			s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
+		if !s.tabs[i].Update(in) {
+			continue
 		}
+		if s.tabs[i].id == tabReplay {
+			if err := s.WatchWorstRun(); err != nil {
+				s.notice = "The run could not open: " + err.Error()
+				continue
+			}
+			return settle(st, s.Update)
+		}
+		s.setTab(s.tabs[i].id)
+		s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
 	}
 	s.reading[s.tab].Update(in)
 
@@ -682,8 +731,8 @@ func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
 // Draw implements Scene.
 func (s *ExerciseScene) Draw(screen *ebiten.Image) {
 	s.draws++
-	if s.inLab {
-		s.lab.Draw(screen)
+	if sc := s.playing(); sc != nil {
+		sc.Draw(screen)
 		return
 	}
 	s.draw(screen)

@@ -3,6 +3,10 @@ package game
 import (
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -491,4 +495,50 @@ func TestLoadedModelAnswerPassesOnlyWithTheAnswerShown(t *testing.T) {
 	assert.False(t, e.Passed)
 	assert.True(t, e.PassedWithAnswer)
 	assert.True(t, e.Revealed)
+}
+
+// TestWorstRunOpensInThePlayer: a checked exercise 4 design offers its
+// worst night as a run to watch, and the player's back button returns to
+// the answer (defect 9).
+func TestWorstRunOpensInThePlayer(t *testing.T) {
+	r := newAppRig(t)
+	r.click("exercise:compaction-ttl")
+	sc := r.exScene()
+	for id, v := range map[string]float64{"ttl": 10, "renew": 5, "est-failover": 10.5, "per-hour": 720} {
+		require.NoError(t, sc.Form.SetNumber(id, v))
+	}
+	r.click("check")
+	for i := 0; i < 2000 && sc.Checking(); i++ {
+		r.tick(ui.Input{})
+	}
+	require.NotNil(t, sc.Result())
+	shot(t, r, "exercise-4-result.png")
+	r.click("tab:replay")
+	info := r.a.Inspect()
+	require.Equal(t, "lesson", info.Name, "the worst run did not open")
+	assert.Contains(t, info.Mirror.Title, "Night")
+	sc.watch.Lab.Seek(60 * time.Second)
+	r.tick(ui.Input{})
+	shot(t, r, "exercise-4-worst-night.png")
+	r.click("menu")
+	assert.Equal(t, "exercise", r.a.Inspect().Name)
+}
+
+// shot writes what the app draws to $LEASELAB_SHOTS/name, when that is set
+// (for looking at a screen a test reaches).
+func shot(t *testing.T, r *appRig, name string) {
+	dir := os.Getenv("LEASELAB_SHOTS")
+	if dir == "" {
+		return
+	}
+	img := ebiten.NewImage(1280, 800)
+	r.a.Draw(img)
+	pix := make([]byte, 4*1280*800)
+	img.ReadPixels(pix)
+	out := image.NewRGBA(image.Rect(0, 0, 1280, 800))
+	copy(out.Pix, pix)
+	f, err := os.Create(filepath.Join(dir, name))
+	require.NoError(t, err)
+	defer f.Close()
+	require.NoError(t, png.Encode(f, out))
 }

@@ -595,8 +595,8 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 
 // Inspect implements Inspector.
 func (s *ExerciseScene) Inspect() SceneInfo {
-	if s.inLab {
-		info := s.lab.Inspect()
+	if sc := s.playing(); sc != nil {
+		info := sc.Inspect()
 		info.Exercise = s.info()
 		return info
 	}

@@ -74,18 +74,42 @@ func nightSchedule(n int) core.ActionLog {
 	return log.Sorted()
 }
 
-// RunNight simulates night n of the design.
-func RunNight(d NightDesign, n int) (Night, error) {
+// nightSim builds night n's world for the design, before its faults.
+func nightSim(d NightDesign, n int) (*core.Sim, error) {
 	s, err := core.NewContention(uint64(n)+1, core.ContentionConfig{
 		Names: compactors, TTL: d.TTL, RenewEvery: d.Renew, Stagger: 100 * time.Millisecond, WorkEvery: nightStep,
 	})
 	if err != nil {
-		return Night{}, err
+		return nil, err
 	}
 	s.Net.Default = core.Link{Delay: nightLinkDelay, Jitter: nightLinkJitter}
 	// The leader's keepalives are sometimes lost (a lost renewal is what
 	// the rule's second renew interval is for).
 	s.Net.Link(compactors[0], core.CoordinatorName).Drop = nightLinkDrop
+	return s, nil
+}
+
+// NightLesson is night n of the design as a run to watch in the player:
+// the same world and faults the check simulated.
+func NightLesson(d NightDesign, n int, why string) *Lesson {
+	return &Lesson{
+		ID:    "compaction-night",
+		Title: fmt.Sprintf("Night %d: TTL %s, renew %s", n+1, secs(d.TTL), secs(d.Renew)),
+		Intro: []string{fmt.Sprintf("The worst of the checked nights for your design (%s). compactor-1 leads; its faults are the night's own. Play it, or scrub to the faults on the timeline.", why)},
+		Setup: func(uint64, Knobs) (*core.Sim, error) {
+			return nightSim(d, n)
+		},
+		Script:   nightSchedule(n),
+		Duration: nightLength,
+	}
+}
+
+// RunNight simulates night n of the design.
+func RunNight(d NightDesign, n int) (Night, error) {
+	s, err := nightSim(d, n)
+	if err != nil {
+		return Night{}, err
+	}
 	s.Trace.Quiet = true
 	s.Trace.Keep(core.KindHolder, core.KindFree, core.KindWrite)
 	log := nightSchedule(n)
@@ -132,16 +156,29 @@ type NightStats struct {
 	Nights, Crashes, Duplicates, DupNights int
 	Worst                                  time.Duration
 	Failed                                 int // crashes with no successor that night
+	// WorstNight is the night to watch: the one with the most duplicate
+	// steps, or if none, the slowest failover (-1: no such night).
+	WorstNight, worstDups int
 }
 
 func (st *NightStats) add(n Night) {
+	if st.Nights == 0 {
+		st.WorstNight = -1
+	}
+	night := st.Nights
 	st.Nights++
 	st.Duplicates += n.Duplicates
 	if n.Duplicates > 0 {
 		st.DupNights++
+		if n.Duplicates > st.worstDups {
+			st.WorstNight, st.worstDups = night, n.Duplicates
+		}
 	}
 	if n.Crashed {
 		st.Crashes++
+		if n.Failover > st.Worst && st.worstDups == 0 {
+			st.WorstNight = night
+		}
 		st.Worst = max(st.Worst, n.Failover)
 		if n.Failed {
 			st.Failed++
@@ -297,6 +334,14 @@ func (j *compactionJob) Result() Result {
 	d, st := j.design, j.stats
 	r := result([]Feedback{judgeFailover(d, st), judgeDuplicates(d, st), judgeRule(d), judgeLoad(d), judgeFailoverEstimate(j.estFailover, st), judgePerHour(j.estPerHour, d)})
 	r.Figures = j.figures(r.Pass)
+	if n := st.WorstNight; n >= 0 {
+		why := fmt.Sprintf("the slowest failover, %s", secs(st.Worst))
+		if st.worstDups > 0 {
+			why = fmt.Sprintf("%d duplicate compaction %s", st.worstDups, pluralS(st.worstDups, "step", "steps"))
+		}
+		r.Replay = NightLesson(d, n, why)
+		r.Figures = append(r.Figures, fmt.Sprintf("Worst night: night %d (%s); the lab's Worst run tab plays it.", n+1, why))
+	}
 	j.res = &r
 	return r
 }
@@ -395,6 +440,13 @@ func judgePerHour(est float64, d NightDesign) Feedback {
 		return b.feedback(part, true, "Right: an hour is %s renewal intervals of %s.", b.derivedN(roundTo(n, 1)), b.given(d.Renew))
 	}
 	return b.feedback(part, false, "%s is not it: how many intervals of %s fit in an hour?", b.givenN(est), b.given(d.Renew))
+}
+
+func pluralS(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // roundTo rounds v to the nearest multiple of unit.

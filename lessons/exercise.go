@@ -123,6 +123,9 @@ type Result struct {
 	// Figures are measurements of the learner's design (a table's rows,
 	// already formatted), shown under the verdict.
 	Figures []string
+	// Replay, if set, is the worst run of the learner's design, to watch
+	// in the lesson player (not saved: it is rebuilt by the next check).
+	Replay *Lesson `json:"-"`
 }
 
 // Summary is the result's one-line verdict.
