@@ -542,3 +542,21 @@ func shot(t *testing.T, r *appRig, name string) {
 	defer f.Close()
 	require.NoError(t, png.Encode(f, out))
 }
+
+// TestShardWorstRunOpens: exercise 2's checked design opens too.
+func TestShardWorstRunOpens(t *testing.T) {
+	r := newAppRig(t)
+	r.click("exercise:shard-design")
+	sc := r.exScene()
+	require.NoError(t, sc.Form.Load(sc.Ex.Reference))
+	r.click("check")
+	for i := 0; i < 2000 && sc.Checking(); i++ {
+		r.tick(ui.Input{})
+	}
+	require.NotNil(t, sc.Result())
+	r.click("tab:replay")
+	require.Equal(t, "lesson", r.a.Inspect().Name)
+	sc.watch.Lab.Seek(75 * time.Second)
+	r.tick(ui.Input{})
+	shot(t, r, "exercise-2-worst-run.png")
+}

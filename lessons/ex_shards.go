@@ -70,13 +70,32 @@ type ShardMeasure struct {
 // freezes for the TTL plus 5 s.
 func MeasureShardDesign(d ShardDesign) (ShardMeasure, error) { return measureShards(d, designCrashAt) }
 
-// measureShards runs the design with the crash at crashAt.
-func measureShards(d ShardDesign, crashAt time.Duration) (ShardMeasure, error) {
-	s, err := core.NewShards(1, core.ShardsConfig{
+// shardSim builds the design's world, before its faults.
+func shardSim(d ShardDesign) (*core.Sim, error) {
+	return core.NewShards(1, core.ShardsConfig{
 		Shards: designShards, Workers: designWorkers, TTL: d.TTL, RenewEvery: d.Renew,
 		LeasePerShard: d.LeasePerShard, Assign: d.Assign, ScanJitter: 0.5,
 		CommitEvery: time.Second, Fencing: d.Fenced, Stagger: 50 * time.Millisecond,
 	})
+}
+
+// ShardLesson is the design's run with the crash at crashAt, to watch in
+// the player: the same world and faults the check simulated.
+func ShardLesson(d ShardDesign, crashAt time.Duration) *Lesson {
+	return &Lesson{
+		ID:    "shard-design-run",
+		Title: fmt.Sprintf("Your shard design, crash at %s", secs(crashAt)),
+		Intro: []string{fmt.Sprintf("The slowest failover of the checked runs: %s crashes at %s. Before that, %s pauses for %s at %s; at %s %s freezes past its TTL.",
+			designVictim, secs(crashAt), designGCWorker, secs(designGCPause), secs(designGCAt), secs(designPauseAt), designSleeper)},
+		Setup:    func(uint64, Knobs) (*core.Sim, error) { return shardSim(d) },
+		Script:   designLog(d, crashAt),
+		Duration: designPauseAt + d.TTL + 15*time.Second,
+	}
+}
+
+// measureShards runs the design with the crash at crashAt.
+func measureShards(d ShardDesign, crashAt time.Duration) (ShardMeasure, error) {
+	s, err := shardSim(d)
 	if err != nil {
 		return ShardMeasure{}, err
 	}
@@ -348,6 +367,7 @@ func (j *shardJob) Result() Result {
 		fmt.Sprintf("Stale offset commits from %s accepted: %d.", designSleeper, w.StaleCommits),
 	}
 	r := result(parts, figs...)
+	r.Replay = ShardLesson(j.d, designCrashAt+time.Duration(worst)*j.d.Renew/designPhases)
 	j.res = &r
 	return r
 }
