@@ -137,7 +137,7 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(drawable(strings.Join(ex.Brief, "\n\n")))
 	s.reading[tabLogs].SetText(drawable(materialsText(ex)))
-	s.reading[tabModel].SetText(drawable(strings.Join(ex.Worked, "\n\n")))
+	s.reading[tabModel].SetText(drawable(modelText(ex)))
 	s.options = make([][]ui.Button, len(ex.Questions))
 	for i, q := range ex.Questions {
 		s.options[i] = make([]ui.Button, len(q.Options))
@@ -238,6 +238,20 @@ func (s *ExerciseScene) disarm() {
 // Status is the exercise's standing, as the menu shows it.
 func (s *ExerciseScene) Status() string {
 	return progress.Exercise{Attempts: s.attempts, Passed: s.passed, PassedWithAnswer: s.withAnswer}.Status()
+}
+
+// modelText is the model answer and its key points, as a checklist to
+// compare a defence with.
+func modelText(ex *lessons.Exercise) string {
+	var b strings.Builder
+	b.WriteString(strings.Join(ex.Worked, "\n\n"))
+	if len(ex.KeyPoints) > 0 {
+		b.WriteString("\n\nKey points of a good defence:")
+		for _, k := range ex.KeyPoints {
+			b.WriteString("\n[ ] " + k)
+		}
+	}
+	return b.String()
 }
 
 // materialsText is every material, each under its title, for the

@@ -694,7 +694,7 @@ func (s *ExerciseScene) buildMirrorText() string {
 		b.WriteString(fmt.Sprintf("\n\nHint %d of %d: %s", i+1, len(s.Ex.Hints), h))
 	}
 	if s.shown {
-		b.WriteString("\n\nModel answer:\n\n" + strings.Join(s.Ex.Worked, "\n\n"))
+		b.WriteString("\n\nModel answer:\n\n" + modelText(s.Ex))
 		if d := s.Form.Answer().Defence; d != "" {
 			b.WriteString("\n\nYour defence:\n\n" + d)
 		}

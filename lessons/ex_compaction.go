@@ -208,6 +208,12 @@ var exCompaction = &Exercise{
 		"It passes when the worst failover is at most 30 s; no night has a duplicate compaction step; the lease policy rule 2 × renew + 8 s ≤ TTL holds with room for the slowest keepalive round trip (100 ms: a renewal that reaches the coordinator at the expiry is refused); and the leader sends at most 1,800 keepalives an hour (one every 2 s), because the coordinator serves the whole cluster.",
 		"Then estimate, before you check: the worst failover your design allows, and how many keepalives an hour it sends.",
 	},
+	KeyPoints: []string{
+		"Failover after a crash takes up to the whole TTL plus the sweep, so the TTL stays under about 29 s.",
+		"The rule 2 × renew + 8 s ≤ TTL, with a little room for the round trip, bounds the TTL from below.",
+		"Duplicates are the expensive failure, so lean towards the longer TTL inside that band.",
+		"Renewing more often than needed only loads the coordinator.",
+	},
 	Hints: []string{
 		"Two limits pull against each other: one bounds the TTL from above, the other from below. Which failure is expensive here, and which is merely allowed?",
 		"A survivor waits out the rest of a dead leader's lease, so failover can take a whole TTL and a little more. The rule 2 × renew + 8 s ≤ TTL bounds it from below.",

@@ -342,6 +342,12 @@ func logsExercise() *Exercise {
 }
 labctl exercise token-logs lists each incident's lines with their ids.`,
 		Reference: Answer{Choices: map[string][]string{}},
+		KeyPoints: []string{
+			"Order events by the coordinator's history and the tokens, never by wall clocks or lease IDs.",
+			"A lower token accepted after a higher one is storage not fencing.",
+			"The same request ID under a rising token is an expected retry.",
+			"A write sent after the sender logged its lease lost is a worker that ignores lease loss.",
+		},
 		Hints: []string{
 			"Two tokens on one object is not yet a bug: an ownership can end and a new one begin. What decides it is the order of events, read from sources that can order them.",
 			"For each incident, line up three things: when the coordinator ended 15 and granted 16; what storage did with each write, given the highest token it had seen; and whether the token-15 sender knew its lease was gone when it sent.",

@@ -156,6 +156,11 @@ The schedule may pause, delay (hold what a process sends), crash, restart,
 partition or heal processes A and B within the first 60 s. It is run twice:
 with fencing off it must let an old leader's stale write be accepted; with
 fencing on the same schedule must end with that write rejected.`,
+	KeyPoints: []string{
+		"The lock never had two holders: the coordinator expired the lease and granted the next one correctly.",
+		"The old leader's write was decided, or sent, under an ownership that had ended, and arrived late.",
+		"Only the resource can tell: with the highest token kept, the same schedule ends in a rejection.",
+	},
 	Hints: []string{
 		"The lock service is not the weak part. What can happen to a leader's write between the moment it decides to write and the moment storage receives it?",
 		"Make the leader's write late: freeze the leader, or hold what it sends, for longer than its 10 s lease, so B takes over and writes first.",

@@ -131,6 +131,12 @@ var exRenewal = &Exercise{
 		{ID: "left", Label: "Lease left when a pause begins just before a renewal", Unit: "s", Min: 0, Max: 12, Step: 0.5, Default: 6},
 		{ID: "min-ttl", Label: "Smallest TTL the lease policy rule allows here", Unit: "s", Min: 1, Max: 40, Step: 1, Default: 12},
 	},
+	KeyPoints: []string{
+		"A pause can begin when the last renewal is almost a whole interval old, so it races 7 s of lease, not 12 s.",
+		"The lease policy rule asks 2 × 5 + 9 = 19 s of TTL; 12 s fails it by 7 s.",
+		"The verdict rests on the worst pause and the renewal path (pause tail, keepalive latency, coordinator delays, clock drift), not on averages.",
+		"Fencing the resource turns a lapse into a rejected write.",
+	},
 	Hints: []string{
 		"9 < 12 compares the pause with a fresh lease. Is the lease always fresh when a pause begins?",
 		"The renewal before the pause sets the expiry. How long before the next renewal can a pause begin, and how much lease is left then?",

@@ -223,6 +223,12 @@ var exShards = &Exercise{
 		"A stream of 1,000 partitions is processed by 40 workers. Design who owns which partition: the lease granularity, TTL and renewal interval, the assignment rule, and how offsets are committed. Then sort the data between the coordination service and the stream or database.",
 		"The simulator runs your design: the workers start; at 40 s worker-13 pauses for 2 s, as garbage collection does now and then; worker-07 crashes at 60 s (the run is repeated with the crash at four moments spread over one renewal interval, because the time to take over depends on where in its renewal cycle the worker dies); and at 100 s worker-21 freezes for longer than its TTL. Bounds: at most 2 shards between the busiest and the idlest worker; at most 500 lease renewals per second at the coordinator; every shard of the crashed worker owned again within 30 s at the worst of those moments; no shard taken from worker-13 for a 2 s pause; no offset overwritten by a stale owner.",
 	},
+	KeyPoints: []string{
+		"Leases, tokens and membership go in the coordinator; offsets, records and the highest token per shard stay with the data.",
+		"The TTL bounds failover from above and must cover an ordinary pause plus a missed renewal from below.",
+		"Renewal load is leases / renew interval, sessions included; batch keepalives per worker.",
+		"Offset commits carry the shard token and the store refuses older ones.",
+	},
 	Hints: []string{
 		"Start from what must not happen: a dead worker's shards idle too long, a live worker losing shards to a short pause, the coordinator drowning in renewals, a stale owner's offset landing. Each bounds one of your choices.",
 		"The TTL bounds failover from above (survivors wait out the dead worker's leases) and must cover a 2 s pause plus a missed renewal from below. The renewal interval sets the load: 1,000 leases renewed every r seconds is 1,000 / r renewals a second.",

@@ -40,6 +40,9 @@ type Exercise struct {
 	// Hints are the exercise's ladder, from a nudge to the key step; none
 	// gives the verdict away.
 	Hints []string
+	// KeyPoints are what a good written defence says, shown with the
+	// model answer as a checklist the learner compares their defence with.
+	KeyPoints []string
 
 	// start begins checking an answer that passed validation.
 	start func(a Answer) Job

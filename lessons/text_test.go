@@ -22,6 +22,7 @@ func learnerText() map[string]string {
 		out[e.ID+" brief"] = e.Title + " " + strings.Join(e.Brief, " ")
 		out[e.ID+" worked"] = strings.Join(e.Worked, " ")
 		out[e.ID+" hints"] = strings.Join(e.Hints, " ")
+		out[e.ID+" key points"] = strings.Join(e.KeyPoints, " ")
 		out[e.ID+" format"] = e.Format
 		for _, q := range e.Questions {
 			out[e.ID+" question "+q.ID] = q.Text
@@ -48,5 +49,13 @@ func TestLearnerTextNeverMentionsTheSeed(t *testing.T) {
 func TestEveryExerciseHasAHintLadder(t *testing.T) {
 	for _, e := range Exercises() {
 		assert.Len(t, e.Hints, 3, e.ID)
+	}
+}
+
+// TestEveryExerciseHasKeyPoints: the checklist a written defence is
+// compared with.
+func TestEveryExerciseHasKeyPoints(t *testing.T) {
+	for _, e := range Exercises() {
+		assert.GreaterOrEqual(t, len(e.KeyPoints), 3, e.ID)
 	}
 }

@@ -87,6 +87,7 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, p := range e.Worked {
 			fmt.Fprintf(stdout, "  %s\n", p)
 		}
+		printKeyPoints(stdout, e)
 		return code
 	case *answer != "":
 		b, err := readInput(*answer, stdin)
@@ -97,7 +98,17 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
 		}
-		return checkAnswer(e, a, stdout, stderr)
+		code := checkAnswer(e, a, stdout, stderr)
+		if a.Defence != "" {
+			fmt.Fprintf(stdout, "\nYour defence (kept with your answer):\n  %s\n", a.Defence)
+			if code == 0 {
+				// Only after a pass: the key points are the answer.
+				printKeyPoints(stdout, e)
+			} else {
+				fmt.Fprintln(stdout, "Once your answer passes, compare it with the model's key points.")
+			}
+		}
+		return code
 	}
 	fmt.Fprintf(stdout, "%s\n\n", e.Title)
 	for _, p := range e.Brief {
@@ -116,6 +127,14 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "\nCheck an answer: labctl exercise %s --answer FILE (format: labctl exercise %s --help)\n", e.ID, e.ID)
 	fmt.Fprintf(stdout, "Stuck? labctl exercise %s --hint 1 (%d rungs, from a nudge to the key step)\n", e.ID, len(e.Hints))
 	return 0
+}
+
+// printKeyPoints lists what a good defence says, as a checklist.
+func printKeyPoints(w io.Writer, e *lessons.Exercise) {
+	fmt.Fprintln(w, "\nKey points (tick the ones your defence makes):")
+	for _, k := range e.KeyPoints {
+		fmt.Fprintf(w, "  [ ] %s\n", k)
+	}
 }
 
 func printQuestions(w io.Writer, e *lessons.Exercise) {

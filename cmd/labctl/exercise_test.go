@@ -114,3 +114,18 @@ func TestExerciseStrictInputExit2(t *testing.T) {
 		assert.Equal(t, 0, strings.Count(strings.TrimSpace(errb), "\n"), "one line: %q", errb)
 	}
 }
+
+// TestExerciseDefenceIsKeptAndComparedAfterAPass: a written defence comes
+// back with the verdict; the key points follow only a pass.
+func TestExerciseDefenceIsKeptAndComparedAfterAPass(t *testing.T) {
+	pass := `{"choices":{"cause":["stale-belief"]},"schedule":[{"at":"4s","do":"pause","proc":"A","for":"20s"}],"defence":"The lease ran out while A slept."}`
+	out, _, code := labctl(t, pass, "exercise", "no-fencing", "--answer", "-")
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "Your defence (kept with your answer):\n  The lease ran out while A slept.")
+	assert.Contains(t, out, "[ ] The lock never had two holders")
+	fail := strings.Replace(pass, "stale-belief", "reorder", 1)
+	out, _, code = labctl(t, fail, "exercise", "no-fencing", "--answer", "-")
+	require.Equal(t, 1, code)
+	assert.Contains(t, out, "Your defence")
+	assert.NotContains(t, out, "[ ] ", "the key points are the answer: not before a pass")
+}
