@@ -417,7 +417,7 @@ func judgeLoad(d NightDesign) Feedback {
 	if b.claim(n, "<=", nightMaxPerHour) {
 		return b.feedback(part, true, "Renewing every %s is %s keepalives an hour, within the %s the coordinator can spare.", b.given(d.Renew), b.derivedN(roundTo(n, 1)), b.givenN(nightMaxPerHour))
 	}
-	return b.feedback(part, false, "Renewing every %s is %s keepalives an hour, over the %s the coordinator can spare for one leader: it buys nothing once the rule holds. Renew less often.", b.given(d.Renew), b.derivedN(roundTo(n, 1)), b.givenN(nightMaxPerHour))
+	return b.feedback(part, false, "Renewing every %s is %s keepalives an hour, over the %s the coordinator can spare for one leader. Renew less often: the rule asks for a TTL long enough, not for frequent renewals.", b.given(d.Renew), b.derivedN(roundTo(n, 1)), b.givenN(nightMaxPerHour))
 }
 
 func judgeFailoverEstimate(est float64, st NightStats) Feedback {
