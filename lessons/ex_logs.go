@@ -455,8 +455,13 @@ func judgeEvidence(b *because, a Answer, i int) string {
 		return ""
 	case extra > 0 && missing > 0:
 		return fmt.Sprintf("Evidence: %s of the lines you cited do not bear on the conclusion, and %s that do are not cited.", b.derivedN(float64(extra)), b.derivedN(float64(missing)))
+	case extra == 1:
+		return "Evidence: one of the lines you cited does not bear on the conclusion."
 	case extra > 0:
 		return fmt.Sprintf("Evidence: %s of the lines you cited do not bear on the conclusion.", b.derivedN(float64(extra)))
+	}
+	if missing == 1 {
+		return "Evidence: one line that the conclusion rests on is not cited."
 	}
 	return fmt.Sprintf("Evidence: %s lines that the conclusion rests on are not cited.", b.derivedN(float64(missing)))
 }
