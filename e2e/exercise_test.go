@@ -60,6 +60,26 @@ var (
 	leftKey  = key{key: "ArrowLeft", code: "ArrowLeft", vk: 37}
 )
 
+var enterKey = key{key: "Enter", code: "Enter", text: "\r", vk: 13}
+
+// choose picks a form option as a keyboard learner does when it is
+// scrolled out of sight: Tab until it has the focus (the form scrolls to
+// it), then Enter. A visible option is simply clicked.
+func (b *browser) choose(t *testing.T, region string) {
+	t.Helper()
+	if _, ok := b.state(t).Scene.Regions[region]; ok {
+		b.click(t, region)
+		return
+	}
+	for i := 0; b.state(t).Scene.Focus != region; i++ {
+		if i > 120 {
+			t.Fatalf("Tab never reached %s", region)
+		}
+		b.press(t, tabKey)
+	}
+	b.press(t, enterKey)
+}
+
 // numberRange is each number field's slider range (lessons' Knob).
 var numberRange = map[string][2]float64{
 	"left": {0, 12}, "min-ttl": {1, 40},
@@ -180,7 +200,7 @@ func TestBrowserExerciseRenewal(t *testing.T) {
 
 	for _, o := range []string{"verdict:unsafe", "measurements:pause-tail", "measurements:renew-latency",
 		"measurements:coord-latency", "measurements:clock-drift"} {
-		b.click(t, "opt:"+o)
+		b.choose(t, "opt:"+o)
 	}
 	ex := b.exUntil(t, "the choices", 10*time.Second, func(s exState) bool {
 		return len(s.Scene.Exercise.Answer.Choices["measurements"]) == 4

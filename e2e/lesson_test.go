@@ -112,6 +112,7 @@ type fullState struct {
 	Scene struct {
 		Name    string                        `json:"name"`
 		Regions map[string]map[string]float64 `json:"regions"`
+		Focus   string                        `json:"focus"`
 		Mirror  struct {
 			Narration []string `json:"narration"`
 			Goals     []struct {
