@@ -18,19 +18,19 @@ type exState struct {
 			Text string `json:"text"`
 		} `json:"mirror"`
 		Exercise *struct {
-			ID        string  `json:"id"`
-			Attempts  int     `json:"attempts"`
-			Passed    bool    `json:"passed"`
-			Actions   int     `json:"actions"`
-			Checking  bool    `json:"checking"`
-			Progress  float64 `json:"progress"`
-			Simulator bool    `json:"simulator"`
-			Status         string `json:"status"`
-			HintsSeen      int    `json:"hintsSeen"`
-			ModelAvailable bool   `json:"modelAvailable"`
-			ModelArmed     bool   `json:"modelArmed"`
-			ModelShown     bool   `json:"modelShown"`
-			Tab            string `json:"tab"`
+			ID             string  `json:"id"`
+			Attempts       int     `json:"attempts"`
+			Passed         bool    `json:"passed"`
+			Actions        int     `json:"actions"`
+			Checking       bool    `json:"checking"`
+			Progress       float64 `json:"progress"`
+			Simulator      bool    `json:"simulator"`
+			Status         string  `json:"status"`
+			HintsSeen      int     `json:"hintsSeen"`
+			ModelAvailable bool    `json:"modelAvailable"`
+			ModelArmed     bool    `json:"modelArmed"`
+			ModelShown     bool    `json:"modelShown"`
+			Tab            string  `json:"tab"`
 			Answer         struct {
 				Choices map[string][]string `json:"choices"`
 				Numbers map[string]float64  `json:"numbers"`
