@@ -560,3 +560,25 @@ func TestShardWorstRunOpens(t *testing.T) {
 	r.tick(ui.Input{})
 	shot(t, r, "exercise-2-worst-run.png")
 }
+
+// TestSimulatorReopensWithTheWholeRun: reopening exercise 1's simulator
+// with a saved run shows all of it, not the run cut at its last action
+// (defect 8), and a revealed model answer comes back as its tab.
+func TestSimulatorReopensWithTheWholeRun(t *testing.T) {
+	store := progress.NewMemStore(nil, "")
+	p := progress.New()
+	p.SetAnswer("renew-ttl-pause", []byte(`{"schedule":[{"at":"4.5s","do":"pause","proc":"A","for":"9s"}]}`))
+	p.RecordAttempt("renew-ttl-pause", true, false)
+	p.Reveal("renew-ttl-pause")
+	b, err := progress.Encode(p)
+	require.NoError(t, err)
+	require.NoError(t, store.Save(b))
+	r := rigWith(t, store)
+	r.click("exercise:renew-ttl-pause")
+	sc := r.exScene()
+	_, ok := r.a.Inspect().Regions["tab:model"]
+	assert.True(t, ok, "the model-answer tab is not restored")
+	r.click("simulator")
+	lab := sc.Simulator().Lab
+	assert.Equal(t, lab.Length(), lab.Now(), "the simulator reopened cut at %v", lab.Now())
+}
