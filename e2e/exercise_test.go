@@ -92,7 +92,19 @@ var numberRange = map[string][2]float64{
 func (b *browser) setNumber(t *testing.T, id string, want float64) {
 	t.Helper()
 	r := numberRange[id]
-	b.clickFrac(t, "number:"+id, (want-r[0])/(r[1]-r[0]), 0.5)
+	if _, ok := b.state(t).Scene.Regions["number:"+id]; ok {
+		b.clickFrac(t, "number:"+id, (want-r[0])/(r[1]-r[0]), 0.5)
+	} else {
+		// Scrolled out of sight: Tab to it (the form scrolls), then
+		// the arrow keys below set the value.
+		for i := 0; b.state(t).Scene.Focus != "number:"+id; i++ {
+			if i > 120 {
+				t.Fatalf("Tab never reached number:%s", id)
+			}
+			b.press(t, tabKey)
+		}
+		b.press(t, rightKey) // the first key press sets the shown value
+	}
 	for i := 0; ; i++ {
 		st := b.exUntil(t, "the number "+id, 10*time.Second, func(s exState) bool {
 			_, ok := s.Scene.Exercise.Answer.Numbers[id]
@@ -198,6 +210,8 @@ func TestBrowserExerciseRenewal(t *testing.T) {
 	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
 	b.backToAnswer(t, 1)
 
+	b.setNumber(t, "left", 7)
+	b.setNumber(t, "min-ttl", 19)
 	for _, o := range []string{"verdict:unsafe", "measurements:pause-tail", "measurements:renew-latency",
 		"measurements:coord-latency", "measurements:clock-drift"} {
 		b.choose(t, "opt:"+o)
@@ -208,8 +222,6 @@ func TestBrowserExerciseRenewal(t *testing.T) {
 	if c := ex.Scene.Exercise.Answer.Choices["verdict"]; len(c) != 1 || c[0] != "unsafe" {
 		t.Fatalf("verdict %v", c)
 	}
-	b.setNumber(t, "left", 7)
-	b.setNumber(t, "min-ttl", 19)
 	b.checkPasses(t, 1)
 	b.screenshot(t, "browser-exercise-1.png")
 	b.menuShowsPassed(t, "E1. Renew every 5 s, TTL 12 s, pauses of 9 s: safe?")
