@@ -62,8 +62,10 @@ func startChromium(t *testing.T, width, height int) (context.Context, *httptest.
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	// The browser lives as long as the context of its first call.
-	ctx, cancelTimeout := context.WithTimeout(bctx, 6*time.Minute)
+	// The browser lives as long as the context of its first call. The
+	// exercise tests set sliders key press by key press; on a loaded
+	// machine (load average 15+ on 2 cores) that alone took over 6 minutes.
+	ctx, cancelTimeout := context.WithTimeout(bctx, 12*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
 	return ctx, srv
 }
@@ -112,6 +114,7 @@ type fullState struct {
 	Scene struct {
 		Name    string                        `json:"name"`
 		Regions map[string]map[string]float64 `json:"regions"`
+		Focus   string                        `json:"focus"`
 		Mirror  struct {
 			Narration []string `json:"narration"`
 			Goals     []struct {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -26,6 +27,10 @@ type App struct {
 	// Export saves the sandbox's exports (the browser downloads them,
 	// the desktop writes files); nil refuses with a word.
 	Export Exporter
+	// CheckBudget, if positive, is how long an exercise check may work in
+	// one frame (form.DefaultBudget otherwise). The browser, whose frames
+	// take far longer to draw, gives a check a larger share of each.
+	CheckBudget time.Duration
 }
 
 // NewApp returns the lab showing the lesson menu, with progress loaded
@@ -91,11 +96,8 @@ func (a *App) GoalsMet(id string) (int, bool) {
 	return len(l.GoalsMet), l.Completed
 }
 
-// Attempts implements Progress.
-func (a *App) Attempts(id string) (int, bool) {
-	e := a.prog.Exercise(id)
-	return e.Attempts, e.Passed
-}
+// Exercise implements Progress.
+func (a *App) Exercise(id string) progress.Exercise { return a.prog.Exercise(id) }
 
 // save writes the progress merged with what another window saved since
 // (progress.Sync), and adopts the merge; a failure is shown, and the
@@ -226,7 +228,8 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 		}
 	}
 	saved := a.prog.Exercise(ex.ID)
-	sc := NewExerciseScene(ex, n, saved.Attempts, saved.Passed)
+	sc := NewExerciseScene(ex, n, saved)
+	sc.CheckBudget = a.CheckBudget
 	sc.Restore(saved.Answer)
 	sc.OnSave = func() {
 		if b, err := sc.Form.Encode(); err == nil {
@@ -234,9 +237,20 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 			a.save()
 		}
 	}
-	sc.OnResult = func(r lessons.Result) {
-		a.prog.RecordAttempt(ex.ID, r.Pass)
+	sc.OnResult = func(r lessons.Result, complete bool) {
+		a.prog.RecordAttempt(ex.ID, complete, r.Pass)
+		if b, err := json.Marshal(r); err == nil {
+			a.prog.SetResult(ex.ID, b)
+		}
 		sc.OnSave()
+	}
+	sc.OnReveal = func() {
+		a.prog.Reveal(ex.ID)
+		a.save()
+	}
+	sc.OnHint = func(n int) {
+		a.prog.SeeHints(ex.ID, n)
+		a.save()
 	}
 	sc.OnBack = func() { a.current = a.menu }
 	a.current = sc

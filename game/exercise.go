@@ -1,7 +1,9 @@
 package game
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/lab"
+	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -40,9 +43,23 @@ type ExerciseScene struct {
 
 	attempts int
 	passed   bool
-	check    *form.Check
-	result   *lessons.Result
-	shown    bool // the model answer has been revealed
+	// withAnswer: passed, but only after the model answer was shown.
+	withAnswer bool
+	// complete: a checked attempt answered every part, which unlocks the
+	// model answer; armed: the first click on it asked for confirmation.
+	complete, armed bool
+	hintsSeen       int
+	check           *form.Check
+	result          *lessons.Result
+	shown           bool // the model answer has been revealed
+	// ownRun is the learner's run, kept while the simulator shows the
+	// model run, so showing it never replaces their work.
+	ownRun        core.ActionLog
+	solutionShown bool
+	// checked is the answer the running check judges; edited marks a change
+	// not yet saved.
+	checked lessons.Answer
+	edited  bool
 	// mirror caches the text view (mirrorText).
 	mirror struct {
 		key  mirrorKey
@@ -53,15 +70,23 @@ type ExerciseScene struct {
 
 	lab   *LessonScene // the simulator, kept while the exercise is open
 	inLab bool
+	// watch is the checked design's worst run while it is shown.
+	watch *LessonScene
 
 	// OnBack returns to the menu; OnResult is told every finished check;
 	// OnSave is asked to keep the answer (after a check, on leaving the
 	// simulator and on leaving the exercise). Now is the clock that bounds
 	// a check's work per frame.
 	OnBack   func()
-	OnResult func(lessons.Result)
+	OnResult func(r lessons.Result, complete bool)
 	OnSave   func()
+	// OnReveal is told the model answer was shown; OnHint that n rungs of
+	// the hint ladder are.
+	OnReveal func()
+	OnHint   func(n int)
 	Now      func() time.Time
+	// CheckBudget, if positive, replaces the check's per-frame budget.
+	CheckBudget time.Duration
 
 	narration []string
 	style     draw.Style
@@ -69,14 +94,14 @@ type ExerciseScene struct {
 	scroll    float64 // the form's scroll offset
 	drag      formDrag
 
-	back, sim, checkB, cancel, model ui.Button
-	tabs                             []tabButton
-	options                          [][]ui.Button // by question, by option
-	numbers                          []ui.Slider
-	reading                          map[string]*ui.TextPanel // by tab
-	ring                             *ui.FocusRing
-	focused                          ui.Focusable // last tick's focus
-	names                            map[ui.Focusable]string
+	back, sim, checkB, cancel, model, hintB ui.Button
+	tabs                                    []tabButton
+	options                                 [][]ui.Button // by question, by option
+	numbers                                 []ui.Slider
+	reading                                 map[string]*ui.TextPanel // by tab
+	ring                                    *ui.FocusRing
+	focused                                 ui.Focusable // last tick's focus
+	names                                   map[ui.Focusable]string
 }
 
 // tabButton is one tab of the reading pane.
@@ -91,22 +116,28 @@ const (
 	tabLogs    = "logs"
 	tabResult  = "result"
 	tabModel   = "model"
+	tabHints   = "hints"
+	// tabReplay is not a pane: it opens the checked design's worst run.
+	tabReplay = "replay"
 )
 
 // NewExerciseScene opens exercise ex (number n in the curriculum) with an
-// empty answer and the learner's attempts so far.
-func NewExerciseScene(ex *lessons.Exercise, n, attempts int, passed bool) *ExerciseScene {
-	s := &ExerciseScene{Ex: ex, Form: form.New(ex), Number: n, attempts: attempts, passed: passed,
-		tab: tabProblem, Now: time.Now}
+// empty answer and the learner's standing so far (attempts, passes, hints
+// seen, whether the model answer was shown, the last verdict).
+func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *ExerciseScene {
+	s := &ExerciseScene{Ex: ex, Form: form.New(ex), Number: n, attempts: saved.Attempts, passed: saved.Passed,
+		withAnswer: saved.PassedWithAnswer, complete: saved.Complete, shown: saved.Revealed,
+		hintsSeen: min(saved.HintsSeen, len(ex.Hints)), tab: tabProblem, Now: time.Now}
 	s.back = ui.Button{Label: "< Exercises"}
 	s.sim = ui.Button{Label: "Open the simulator"}
 	s.checkB = ui.Button{Label: "Check answer"}
 	s.cancel = ui.Button{Label: "Cancel"}
-	s.model = ui.Button{Label: "Show model answer"}
-	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}}
+	s.model = ui.Button{Label: modelLabel}
+	s.hintB = ui.Button{}
+	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(draw.Drawable(strings.Join(ex.Brief, "\n\n")))
 	s.reading[tabLogs].SetText(draw.Drawable(materialsText(ex)))
-	s.reading[tabModel].SetText(draw.Drawable(strings.Join(ex.Worked, "\n\n")))
+	s.reading[tabModel].SetText(draw.Drawable(modelText(ex)))
 	s.options = make([][]ui.Button, len(ex.Questions))
 	for i, q := range ex.Questions {
 		s.options[i] = make([]ui.Button, len(q.Options))
@@ -116,8 +147,111 @@ func NewExerciseScene(ex *lessons.Exercise, n, attempts int, passed bool) *Exerc
 		s.numbers[i] = ui.Slider{Min: k.Min, Max: k.Max, Step: k.Step, Value: k.Default}
 	}
 	s.ring = ui.NewFocusRing(false)
+	s.setHints()
+	if len(saved.Result) > 0 {
+		var r lessons.Result
+		if json.Unmarshal(saved.Result, &r) == nil {
+			s.result = &r
+			s.reading[tabResult].SetText(draw.Drawable(resultText(r)))
+		}
+	}
 	s.refocus()
 	return s
+}
+
+// setHints shows the rungs revealed so far and labels the hint button.
+func (s *ExerciseScene) setHints() {
+	n := len(s.Ex.Hints)
+	var b strings.Builder
+	for i, h := range s.Ex.Hints[:s.hintsSeen] {
+		fmt.Fprintf(&b, "Hint %d of %d: %s\n\n", i+1, n, h)
+	}
+	s.reading[tabHints].SetText(draw.Drawable(strings.TrimSpace(b.String())))
+	s.hintB.Label = fmt.Sprintf("Hint %d of %d", min(s.hintsSeen+1, n), n)
+	s.hintB.Disabled = s.hintsSeen >= n
+}
+
+// ShowHint reveals the next rung of the hint ladder, as the Hint button
+// does.
+func (s *ExerciseScene) ShowHint() {
+	if s.hintsSeen >= len(s.Ex.Hints) {
+		return
+	}
+	s.hintsSeen++
+	s.setHints()
+	s.refocus()
+	s.setTab(tabHints)
+	s.Narrate(fmt.Sprintf("Hint %d of %d: %s", s.hintsSeen, len(s.Ex.Hints), s.Ex.Hints[s.hintsSeen-1]))
+	if s.OnHint != nil {
+		s.OnHint(s.hintsSeen)
+	}
+}
+
+// modelLabel is the model-answer button's label until it is armed.
+const modelLabel = "Model answer"
+
+// ModelAvailable reports whether the model answer may be asked for: only
+// after a checked attempt that answered every part.
+func (s *ExerciseScene) ModelAvailable() bool { return s.complete || s.shown }
+
+// AskModel is a click on "Show model answer": the first arms it and asks
+// for confirmation, the second reveals the answer and records that.
+func (s *ExerciseScene) AskModel() {
+	if !s.ModelAvailable() {
+		return
+	}
+	if !s.shown && !s.armed {
+		s.armed = true
+		s.model.Label = "Yes, show it"
+		s.notice = "Showing the model answer is recorded: a pass after it counts as passed with the answer shown. Click again to show it."
+		s.Narrate(s.notice)
+		return
+	}
+	s.reveal()
+	s.setTab(tabModel)
+	s.Narrate("Model answer: " + strings.Join(s.Ex.Worked, " "))
+}
+
+// reveal records that the model answer is shown.
+func (s *ExerciseScene) reveal() {
+	s.armed = false
+	s.model.Label = modelLabel
+	s.notice = ""
+	if !s.shown {
+		s.shown = true
+		s.refocus()
+		if s.OnReveal != nil {
+			s.OnReveal()
+		}
+	}
+}
+
+// disarm cancels a pending confirmation.
+func (s *ExerciseScene) disarm() {
+	if s.armed {
+		s.armed = false
+		s.model.Label = modelLabel
+		s.notice = ""
+	}
+}
+
+// Status is the exercise's standing, as the menu shows it.
+func (s *ExerciseScene) Status() string {
+	return progress.Exercise{Attempts: s.attempts, Passed: s.passed, PassedWithAnswer: s.withAnswer}.Status()
+}
+
+// modelText is the model answer and its key points, as a checklist to
+// compare a defence with.
+func modelText(ex *lessons.Exercise) string {
+	var b strings.Builder
+	b.WriteString(strings.Join(ex.Worked, "\n\n"))
+	if len(ex.KeyPoints) > 0 {
+		b.WriteString("\n\nKey points of a good defence:")
+		for _, k := range ex.KeyPoints {
+			b.WriteString("\n[ ] " + k)
+		}
+	}
+	return b.String()
 }
 
 // materialsText is every material, each under its title, for the
@@ -143,13 +277,19 @@ func (s *ExerciseScene) visibleTabs() []string {
 	if s.result != nil {
 		out = append(out, tabResult)
 	}
+	if s.hintsSeen > 0 {
+		out = append(out, tabHints)
+	}
+	if s.result != nil && s.result.Replay != nil {
+		out = append(out, tabReplay)
+	}
 	if s.shown {
 		out = append(out, tabModel)
 	}
 	return out
 }
 
-var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer"}
+var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer", tabHints: "Hints", tabReplay: "Worst run >"}
 
 // refocus rebuilds the tabs and the focus order after they change.
 func (s *ExerciseScene) refocus() {
@@ -162,7 +302,7 @@ func (s *ExerciseScene) refocus() {
 		s.tabs[i].id, s.tabs[i].Label = id, tabLabels[id]
 	}
 	s.names = map[ui.Focusable]string{&s.back: "back", &s.sim: "simulator", &s.checkB: "check",
-		&s.cancel: "cancel", &s.model: "model"}
+		&s.cancel: "cancel", &s.hintB: "hint", &s.model: "model"}
 	items := []ui.Focusable{&s.back}
 	for i := range s.tabs {
 		items = append(items, &s.tabs[i])
@@ -183,7 +323,7 @@ func (s *ExerciseScene) refocus() {
 			s.names[&s.options[qi][oi]] = "opt:" + q.ID + ":" + o.ID
 		}
 	}
-	items = append(items, &s.checkB, &s.cancel, &s.model)
+	items = append(items, &s.checkB, &s.cancel, &s.hintB, &s.model)
 	s.ring.Set(items...)
 }
 
@@ -218,11 +358,13 @@ func (s *ExerciseScene) Restore(saved []byte) {
 }
 
 // LoadModelAnswer fills the form with the exercise's reference answer (for
-// screenshots and tests).
+// screenshots and tests). It counts as showing the model answer, so a
+// pass it earns is recorded as passed with the answer shown.
 func (s *ExerciseScene) LoadModelAnswer() error {
 	if err := s.Form.Load(s.Ex.Reference); err != nil {
 		return err
 	}
+	s.reveal()
 	s.syncNumbers()
 	return nil
 }
@@ -235,8 +377,9 @@ func (s *ExerciseScene) syncNumbers() {
 	}
 }
 
-// Attempts reports the checks made so far and whether one passed.
-func (s *ExerciseScene) Attempts() (int, bool) { return s.attempts, s.passed }
+// Attempts reports the checks made so far and whether one passed (a pass
+// with the answer shown included).
+func (s *ExerciseScene) Attempts() (int, bool) { return s.attempts, s.passed || s.withAnswer }
 
 // Checking reports whether a check is running.
 func (s *ExerciseScene) Checking() bool { return s.check != nil }
@@ -264,15 +407,27 @@ func (s *ExerciseScene) openLab() error {
 		if log := s.Form.Schedule(); len(log) > 0 {
 			if err := sc.Lab.Resume(nil, log); err != nil {
 				sc.Player.Narrate("Your answer's run could not be replayed (" + err.Error() + "); starting afresh.")
+			} else {
+				// Show the whole run, not one cut at its last action: the
+				// evidence (a handover, a stale write) comes after it.
+				sc.Lab.Seek(sc.Lab.Length())
 			}
 		}
 		s.lab = sc
 	}
 	// The lab's solution is the model answer's run: offered only once the
-	// learner has made an attempt, like the model answer itself.
+	// model answer itself has been shown, and it never replaces the
+	// learner's own run in the answer.
 	s.lab.Player.OnSolution = nil
-	if s.attempts > 0 {
-		s.lab.Player.OnSolution = s.lab.ShowSolution
+	if s.shown {
+		s.lab.Player.OnSolution = func() {
+			if !s.solutionShown {
+				s.ownRun = append(core.ActionLog(nil), s.Form.Schedule()...)
+			}
+			s.solutionShown = true
+			s.lab.ShowSolution()
+			s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
+		}
 	}
 	s.inLab = true
 	s.Narrate("Opened the simulator. Its back button returns to the answer with your run.")
@@ -284,7 +439,12 @@ func (s *ExerciseScene) openLab() error {
 func (s *ExerciseScene) closeLab() {
 	s.inLab = false
 	s.lab.Play(false)
-	if err := s.Form.SetSchedule(s.lab.Lab.Log()); err != nil {
+	log := s.lab.Lab.Log()
+	if s.solutionShown && slices.Equal(log, s.Ex.Lab.Solution) {
+		// The model run, untouched: the learner's answer keeps theirs.
+		log = s.ownRun
+	}
+	if err := s.Form.SetSchedule(log); err != nil {
 		s.notice = "Your run could not be used as the answer's schedule: " + err.Error()
 	} else {
 		s.notice = ""
@@ -327,8 +487,13 @@ func (s *ExerciseScene) StartCheck() {
 		s.Narrate(s.notice)
 		return
 	}
+	s.disarm()
 	s.notice = ""
+	if s.CheckBudget > 0 {
+		c.Budget = s.CheckBudget
+	}
 	s.check = c
+	s.checked = s.Form.Answer()
 	s.Narrate("Checking your answer…")
 }
 
@@ -344,9 +509,16 @@ func (s *ExerciseScene) work() {
 		return
 	}
 	r := s.check.Result()
+	complete := s.Ex.Complete(s.checked)
 	s.check, s.result = nil, &r
 	s.attempts++
-	s.passed = s.passed || r.Pass
+	s.complete = s.complete || complete
+	switch {
+	case r.Pass && s.shown:
+		s.withAnswer = true
+	case r.Pass:
+		s.passed = true
+	}
 	s.reading[tabResult].SetText(draw.Drawable(resultText(r)))
 	s.refocus()
 	s.setTab(tabResult)
@@ -355,7 +527,7 @@ func (s *ExerciseScene) work() {
 		s.Narrate(partText(p))
 	}
 	if s.OnResult != nil {
-		s.OnResult(r)
+		s.OnResult(r, complete)
 	}
 }
 
@@ -385,11 +557,45 @@ func resultParagraphs(r lessons.Result) []string {
 	return append(out, r.Figures...)
 }
 
+// playing is the player shown instead of the answer: the exercise's
+// simulator, or the worst run of a checked design; nil for neither.
+func (s *ExerciseScene) playing() *LessonScene {
+	switch {
+	case s.inLab:
+		return s.lab
+	case s.watch != nil:
+		return s.watch
+	}
+	return nil
+}
+
+// WatchWorstRun opens the last checked design's worst run in the player,
+// as the "Worst run" tab does.
+func (s *ExerciseScene) WatchWorstRun() error {
+	if s.result == nil || s.result.Replay == nil {
+		return fmt.Errorf("no checked run to watch")
+	}
+	var sc *LessonScene
+	sc, err := NewLessonScene(s.result.Replay, func() {
+		sc.Play(false)
+		s.watch = nil
+		s.Narrate("Back to the answer.")
+	})
+	if err != nil {
+		return err
+	}
+	sc.Player.menu.Label = "< Answer"
+	sc.Player.OnSolution = nil // a recorded run has no solution
+	s.watch = sc
+	s.Narrate("Watching " + s.result.Replay.Title + ". Its back button returns to the answer.")
+	return nil
+}
+
 // Update implements Scene.
 func (s *ExerciseScene) Update(st *State) error {
-	if s.inLab {
-		err := s.lab.Update(st)
-		if !s.inLab && err == nil {
+	if sc := s.playing(); sc != nil {
+		err := sc.Update(st)
+		if s.playing() == nil && err == nil {
 			err = settle(st, s.Update) // back on the answer: lay it out before it is drawn
 		}
 		s.work()
@@ -418,10 +624,18 @@ func (s *ExerciseScene) Update(st *State) error {
 		}
 	}
 	for i := range s.tabs {
-		if s.tabs[i].Update(in) {
-			s.setTab(s.tabs[i].id)
-			s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
+		if !s.tabs[i].Update(in) {
+			continue
 		}
+		if s.tabs[i].id == tabReplay {
+			if err := s.WatchWorstRun(); err != nil {
+				s.notice = "The run could not open: " + err.Error()
+				continue
+			}
+			return settle(st, s.Update)
+		}
+		s.setTab(s.tabs[i].id)
+		s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
 	}
 	s.reading[s.tab].Update(in)
 
@@ -438,12 +652,20 @@ func (s *ExerciseScene) Update(st *State) error {
 	}
 	for i, k := range s.Ex.Numbers {
 		sl := &s.numbers[i]
-		if sl.Update(fin) {
+		// A press on a slider that still shows its default sets that
+		// value: the learner chose it, though it did not change.
+		if sl.Update(fin) || sl.Dragging() && !s.Form.IsSet(k.ID) {
 			if err := s.Form.SetNumber(k.ID, sl.Value); err != nil {
 				s.notice = err.Error()
 			} else {
 				s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, sl.Value)))
+				s.edited = true
 			}
+		}
+		if s.edited && !sl.Dragging() {
+			// Keep the draft as it is edited (once a drag ends, not on
+			// every pixel of it).
+			s.saveDraft()
 		}
 	}
 	s.syncNumbers()
@@ -454,6 +676,9 @@ func (s *ExerciseScene) Update(st *State) error {
 					s.notice = err.Error()
 				} else {
 					s.Narrate(choiceText(s.Form, q, o))
+					s.disarm()
+					s.edited = true
+					s.saveDraft()
 				}
 			}
 		}
@@ -461,9 +686,13 @@ func (s *ExerciseScene) Update(st *State) error {
 
 	s.checkB.Disabled = s.check != nil
 	s.cancel.Disabled = s.check == nil
-	s.model.Disabled = s.attempts == 0
+	s.model.Disabled = !s.ModelAvailable()
 	if s.checkB.Update(in) {
 		s.StartCheck()
+	}
+	if s.hintB.Update(in) {
+		s.disarm()
+		s.ShowHint()
 	}
 	if s.cancel.Update(in) && s.check != nil {
 		s.check.Cancel()
@@ -471,12 +700,7 @@ func (s *ExerciseScene) Update(st *State) error {
 		s.Narrate("Check cancelled; nothing was recorded.")
 	}
 	if s.model.Update(in) {
-		if !s.shown {
-			s.shown = true
-			s.refocus()
-		}
-		s.setTab(tabModel)
-		s.Narrate("Model answer: " + strings.Join(s.Ex.Worked, " "))
+		s.AskModel()
 	}
 	s.work()
 	if s.tabsChanged {
@@ -486,6 +710,14 @@ func (s *ExerciseScene) Update(st *State) error {
 	}
 	s.place() // the form may have scrolled
 	return nil
+}
+
+// saveDraft keeps the answer being edited, so a reload never loses it.
+func (s *ExerciseScene) saveDraft() {
+	s.edited = false
+	if s.OnSave != nil {
+		s.OnSave()
+	}
 }
 
 // leave goes back to the menu, stopping a running check.
@@ -513,8 +745,8 @@ func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
 // Draw implements Scene.
 func (s *ExerciseScene) Draw(screen *ebiten.Image) {
 	s.draws++
-	if s.inLab {
-		s.lab.Draw(screen)
+	if sc := s.playing(); sc != nil {
+		sc.Draw(screen)
 		return
 	}
 	s.draw(screen)

@@ -76,7 +76,8 @@ func (s *ExerciseScene) layout(window ui.Rect) {
 	g.footer, g.view = in.CutBottom(px(72), px(10))
 	g.line, rest = g.footer.CutTop(px(24), px(8))
 	s.checkB.Rect, rest = rest.CutLeft(px(148), px(8))
-	s.cancel.Rect, rest = rest.CutLeft(px(96), px(8))
+	s.cancel.Rect, rest = rest.CutLeft(px(88), px(8))
+	s.hintB.Rect, rest = rest.CutLeft(px(108), px(8))
 	s.model.Rect, _ = rest.CutLeft(px(176), 0)
 
 	s.layoutForm(g.view.W)
@@ -323,9 +324,9 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		face = st.Label()
 	}
 	draw.TextIn(screen, title, face, g.title, draw.AlignStart, th.Text)
-	status, clr := attemptsText(s.attempts, s.passed), th.TextDim
-	if s.passed {
-		status = fmt.Sprintf("passed · %d %s", s.attempts, plural(s.attempts, "attempt", "attempts"))
+	status, clr := s.Status(), th.TextDim
+	if s.passed || s.withAnswer {
+		status = fmt.Sprintf("%s · %d %s", status, s.attempts, plural(s.attempts, "attempt", "attempts"))
 	}
 	if s.passed {
 		clr = th.Accept
@@ -374,6 +375,9 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	for i, k := range s.Ex.Numbers {
 		row := s.toView(g.numLabel[i])
 		value := lab.KnobValue(k, s.Form.Number(k.ID))
+		if !s.Form.IsSet(k.ID) {
+			value = "not set"
+		}
 		valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
 		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
 		draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
@@ -410,6 +414,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	}
 	st.Button(screen, &s.checkB)
 	st.Button(screen, &s.cancel)
+	st.Button(screen, &s.hintB)
 	st.Button(screen, &s.model)
 }
 
@@ -524,18 +529,26 @@ func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 
 // ExerciseInfo is the exercise screen's state for the browser bridge.
 type ExerciseInfo struct {
-	ID         string         `json:"id"`
-	Attempts   int            `json:"attempts"`
-	Passed     bool           `json:"passed"`
-	Answer     lessons.Answer `json:"answer"`
-	Actions    int            `json:"actions"` // in the answer's run
-	Checking   bool           `json:"checking"`
-	Progress   float64        `json:"progress"` // of the running check
-	Tab        string         `json:"tab"`
-	ModelShown bool           `json:"modelShown"`
-	Simulator  bool           `json:"simulator"` // the simulator is showing
-	Notice     string         `json:"notice,omitempty"`
-	Result     *ResultInfo    `json:"result,omitempty"`
+	ID       string `json:"id"`
+	Attempts int    `json:"attempts"`
+	Passed   bool   `json:"passed"`
+	// Status is the standing the menu shows ("passed with the answer
+	// shown"); HintsSeen the rungs revealed; ModelAvailable whether the
+	// model answer may be asked for, ModelArmed whether it awaits the
+	// confirming click.
+	Status         string         `json:"status"`
+	HintsSeen      int            `json:"hintsSeen"`
+	ModelAvailable bool           `json:"modelAvailable"`
+	ModelArmed     bool           `json:"modelArmed"`
+	Answer         lessons.Answer `json:"answer"`
+	Actions        int            `json:"actions"` // in the answer's run
+	Checking       bool           `json:"checking"`
+	Progress       float64        `json:"progress"` // of the running check
+	Tab            string         `json:"tab"`
+	ModelShown     bool           `json:"modelShown"`
+	Simulator      bool           `json:"simulator"` // the simulator is showing
+	Notice         string         `json:"notice,omitempty"`
+	Result         *ResultInfo    `json:"result,omitempty"`
 }
 
 // ResultInfo is a checked answer in ExerciseInfo.
@@ -554,7 +567,8 @@ type PartInfo struct {
 }
 
 func (s *ExerciseScene) info() *ExerciseInfo {
-	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Answer: s.Form.Answer(),
+	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Status: s.Status(), HintsSeen: s.hintsSeen,
+		ModelAvailable: s.ModelAvailable(), ModelArmed: s.armed, Answer: s.Form.Answer(),
 		Actions: len(s.Form.Schedule()), Checking: s.check != nil, Tab: s.tab, ModelShown: s.shown,
 		Simulator: s.inLab, Notice: s.notice}
 	if s.check != nil {
@@ -572,15 +586,15 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 
 // Inspect implements Inspector.
 func (s *ExerciseScene) Inspect() SceneInfo {
-	if s.inLab {
-		info := s.lab.Inspect()
+	if sc := s.playing(); sc != nil {
+		info := sc.Inspect()
 		info.Exercise = s.info()
 		return info
 	}
 	g := &s.geom
 	info := SceneInfo{Name: "exercise", Regions: map[string]ui.Rect{
 		"back": s.back.Rect, "reading": s.reading[s.tab].Rect, "form": g.view,
-		"check": s.checkB.Rect, "cancel": s.cancel.Rect, "model": s.model.Rect,
+		"check": s.checkB.Rect, "cancel": s.cancel.Rect, "model": s.model.Rect, "hint": s.hintB.Rect,
 	}, Exercise: s.info()}
 	for i := range s.tabs {
 		info.Regions["tab:"+s.tabs[i].id] = s.tabs[i].Rect
@@ -615,7 +629,7 @@ func (s *ExerciseScene) Inspect() SceneInfo {
 // between blank lines, so every option gets its own.
 func (s *ExerciseScene) mirrorText() string {
 	// Inspect runs every update: rebuild only when what it shows changed.
-	key := mirrorKey{s.Form.Version(), s.result, s.shown}
+	key := mirrorKey{s.Form.Version(), s.result, s.shown, s.hintsSeen}
 	if s.mirror.text != "" && s.mirror.key == key {
 		return s.mirror.text
 	}
@@ -629,6 +643,7 @@ type mirrorKey struct {
 	form   int
 	result *lessons.Result
 	shown  bool
+	hints  int
 }
 
 func (s *ExerciseScene) buildMirrorText() string {
@@ -641,7 +656,11 @@ func (s *ExerciseScene) buildMirrorText() string {
 		b.WriteString("\n\n" + runText(s.Form.Schedule()))
 	}
 	for _, k := range s.Ex.Numbers {
-		b.WriteString(fmt.Sprintf("\n\n%s: %s", lab.KnobLabel(k), lab.KnobValue(k, s.Form.Number(k.ID))))
+		value := lab.KnobValue(k, s.Form.Number(k.ID))
+		if !s.Form.IsSet(k.ID) {
+			value = "not set"
+		}
+		b.WriteString(fmt.Sprintf("\n\n%s: %s", lab.KnobLabel(k), value))
 	}
 	for i, q := range s.Ex.Questions {
 		b.WriteString(fmt.Sprintf("\n\n%d. %s", i+1, q.Text))
@@ -662,8 +681,14 @@ func (s *ExerciseScene) buildMirrorText() string {
 			b.WriteString("\n\n" + strings.Join(r.Figures, "\n"))
 		}
 	}
+	for i, h := range s.Ex.Hints[:s.hintsSeen] {
+		b.WriteString(fmt.Sprintf("\n\nHint %d of %d: %s", i+1, len(s.Ex.Hints), h))
+	}
 	if s.shown {
-		b.WriteString("\n\nModel answer:\n\n" + strings.Join(s.Ex.Worked, "\n\n"))
+		b.WriteString("\n\nModel answer:\n\n" + modelText(s.Ex))
+		if d := s.Form.Answer().Defence; d != "" {
+			b.WriteString("\n\nYour defence:\n\n" + d)
+		}
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -16,9 +17,9 @@ type Progress interface {
 	// GoalsMet returns how many of lesson id's goals the learner has met
 	// and whether the lesson is complete.
 	GoalsMet(id string) (met int, complete bool)
-	// Attempts returns how often the learner has checked an answer to
-	// exercise id and whether one passed.
-	Attempts(id string) (n int, passed bool)
+	// Exercise returns the learner's standing in exercise id: attempts,
+	// and whether a pass was earned or came after the answer was shown.
+	Exercise(id string) progress.Exercise
 }
 
 // Menu lists the lessons in curriculum order, then the assessment
@@ -160,22 +161,7 @@ func (m *Menu) status(l *lessons.Lesson) string {
 
 // exStatus is an exercise's row status: passed, tried N times, or not
 // tried.
-func (m *Menu) exStatus(e *lessons.Exercise) string {
-	n, passed := m.progress.Attempts(e.ID)
-	return attemptsText(n, passed)
-}
-
-func attemptsText(n int, passed bool) string {
-	switch {
-	case passed:
-		return "passed"
-	case n == 1:
-		return "tried once"
-	case n > 1:
-		return fmt.Sprintf("tried %d times", n)
-	}
-	return "not tried"
-}
+func (m *Menu) exStatus(e *lessons.Exercise) string { return m.progress.Exercise(e.ID).Status() }
 
 // Draw implements Scene.
 func (m *Menu) Draw(screen *ebiten.Image) {

@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -19,6 +20,13 @@ const (
 	nightLinkDelay  = 20 * time.Millisecond
 	nightLinkJitter = 1.5  // one-way delay 20-50 ms
 	nightLinkDrop   = 0.05 // one leader keepalive in 20 is lost
+	// nightRoundTrip is the slowest keepalive round trip (2 x 50 ms): the
+	// margin the rule must leave on top, because the coordinator refuses a
+	// renewal that arrives at or after the expiry.
+	nightRoundTrip = 100 * time.Millisecond
+	// nightMaxPerHour bounds this one leader's keepalives: the coordinator
+	// serves the whole cluster's locks and sessions.
+	nightMaxPerHour = 1800
 )
 
 var compactors = []string{"compactor-1", "compactor-2", "compactor-3"}
@@ -66,19 +74,44 @@ func nightSchedule(n int) core.ActionLog {
 	return log.Sorted()
 }
 
-// RunNight simulates night n of the design.
-func RunNight(d NightDesign, n int) (Night, error) {
+// nightSim builds night n's world for the design, before its faults.
+func nightSim(d NightDesign, n int) (*core.Sim, error) {
 	s, err := core.NewContention(uint64(n)+1, core.ContentionConfig{
 		Names: compactors, TTL: d.TTL, RenewEvery: d.Renew, Stagger: 100 * time.Millisecond, WorkEvery: nightStep,
 	})
 	if err != nil {
-		return Night{}, err
+		return nil, err
 	}
 	s.Net.Default = core.Link{Delay: nightLinkDelay, Jitter: nightLinkJitter}
 	// The leader's keepalives are sometimes lost (a lost renewal is what
 	// the rule's second renew interval is for).
 	s.Net.Link(compactors[0], core.CoordinatorName).Drop = nightLinkDrop
+	return s, nil
+}
+
+// NightLesson is night n of the design as a run to watch in the player:
+// the same world and faults the check simulated.
+func NightLesson(d NightDesign, n int, why string) *Lesson {
+	return &Lesson{
+		ID:    "compaction-night",
+		Title: fmt.Sprintf("Night %d: TTL %s, renew %s", n+1, secs(d.TTL), secs(d.Renew)),
+		Intro: []string{fmt.Sprintf("The worst of the checked nights for your design (%s). compactor-1 leads; its faults are the night's own. Play it, or scrub to the faults on the timeline.", why)},
+		Setup: func(uint64, Knobs) (*core.Sim, error) {
+			return nightSim(d, n)
+		},
+		Script:   nightSchedule(n),
+		Duration: nightLength,
+	}
+}
+
+// RunNight simulates night n of the design.
+func RunNight(d NightDesign, n int) (Night, error) {
+	s, err := nightSim(d, n)
+	if err != nil {
+		return Night{}, err
+	}
 	s.Trace.Quiet = true
+	s.Trace.Keep(core.KindHolder, core.KindFree, core.KindWrite)
 	log := nightSchedule(n)
 	s.Schedule(log)
 	s.RunUntil(nightLength)
@@ -123,16 +156,29 @@ type NightStats struct {
 	Nights, Crashes, Duplicates, DupNights int
 	Worst                                  time.Duration
 	Failed                                 int // crashes with no successor that night
+	// WorstNight is the night to watch: the one with the most duplicate
+	// steps, or if none, the slowest failover (-1: no such night).
+	WorstNight, worstDups int
 }
 
 func (st *NightStats) add(n Night) {
+	if st.Nights == 0 {
+		st.WorstNight = -1
+	}
+	night := st.Nights
 	st.Nights++
 	st.Duplicates += n.Duplicates
 	if n.Duplicates > 0 {
 		st.DupNights++
+		if n.Duplicates > st.worstDups {
+			st.WorstNight, st.worstDups = night, n.Duplicates
+		}
 	}
 	if n.Crashed {
 		st.Crashes++
+		if n.Failover > st.Worst && st.worstDups == 0 {
+			st.WorstNight = night
+		}
 		st.Worst = max(st.Worst, n.Failover)
 		if n.Failed {
 			st.Failed++
@@ -159,22 +205,39 @@ var exCompaction = &Exercise{
 	Brief: []string{
 		"Every night one of three compactors takes a lease and compacts storage, writing one step every 2 s. Two costs pull against each other: if the leader dies, up to 30 s without compaction is fine; but if two compactors work at once, the duplicate run is expensive. Storage does not check tokens.",
 		"Choose the TTL and the renewal interval. Your design then runs for 1,000 seeded nights. Each night the leader may pause a few times for 50-300 ms; on one night in ten it also pauses once for 2 to 8 s (8 s is the longest pause); on one night in four it crashes. Messages take 20-50 ms, and one in 20 of the leader's messages to the coordinator is lost.",
-		"It passes when the worst failover is at most 30 s, no night has a duplicate compaction step, and the seed's rule 2 × renew + 8 s ≤ TTL holds.",
+		"It passes when the worst failover is at most 30 s; no night has a duplicate compaction step; the lease policy rule 2 × renew + 8 s ≤ TTL holds with room for the slowest keepalive round trip (100 ms: a renewal that reaches the coordinator at the expiry is refused); and the leader sends at most 1,800 keepalives an hour (one every 2 s), because the coordinator serves the whole cluster.",
+		"Then estimate, before you check: the worst failover your design allows, and how many keepalives an hour it sends.",
+	},
+	KeyPoints: []string{
+		"Failover after a crash takes up to the whole TTL plus the sweep, so the TTL stays under about 29 s.",
+		"The rule 2 × renew + 8 s ≤ TTL, with a little room for the round trip, bounds the TTL from below.",
+		"Duplicates are the expensive failure, so lean towards the longer TTL inside that band.",
+		"Renewing more often than needed only loads the coordinator.",
+	},
+	Hints: []string{
+		"Two limits pull against each other: one bounds the TTL from above, the other from below. Which failure is expensive here, and which is merely allowed?",
+		"A survivor waits out the rest of a dead leader's lease, so failover can take a whole TTL and a little more. The rule 2 × renew + 8 s ≤ TTL bounds it from below.",
+		"Pick the renewal interval first (no more often than every 2 s), then the TTL: at least 2 × renew + 8 s plus a little for the round trip, and low enough that TTL plus the sweep stays under 30 s.",
 	},
 	Numbers: []Knob{
 		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 2, Max: 60, Step: 1, Default: 30},
 		{ID: "renew", Label: "Renew every", Unit: "s", Min: 0.5, Max: 30, Step: 0.5, Default: 10},
+		{ID: "est-failover", Label: "Your estimate: worst failover of your design", Unit: "s", Min: 0, Max: 90, Step: 0.5, Default: 30},
+		{ID: "per-hour", Label: "Your estimate: keepalives per hour", Unit: "", Min: 0, Max: 7200, Step: 1, Default: 360},
 	},
-	Reference: Answer{Numbers: map[string]float64{"ttl": 25, "renew": 5}},
+	Reference: Answer{Numbers: map[string]float64{"ttl": 25, "renew": 5, "est-failover": 25.5, "per-hour": 720}},
 	Worked: []string{
-		"Two limits fence in the TTL. Failover: when the leader crashes, the others wait out the rest of its lease, up to a full TTL plus the coordinator's half-second sweep, so the TTL must stay under about 29 s. Safety: the rule needs 2 × renew + 8 s ≤ TTL, so a renewal can be missed and a retry still land after the longest pause.",
-		"Inside that band, lean towards the longer TTL, because duplicates are the expensive failure and a slower failover is allowed. TTL 25 s with renewals every 5 s leaves 7 s of margin over the rule (10 + 8 = 18 s) and fails over in at most about 25.5 s. Renewing every 5 s costs one keepalive per 5 s for a single leader: nothing.",
+		"Two limits fence in the TTL. Failover: when the leader crashes, the others wait out the rest of its lease, up to a full TTL plus the coordinator's half-second sweep, so the TTL must stay under about 29 s. Safety: the rule needs 2 × renew + 8 s ≤ TTL, so a renewal can be missed and a retry still land after the longest pause, and a little more for the round trip, because a renewal that reaches the coordinator at the expiry is refused.",
+		"Inside that band, lean towards the longer TTL, because duplicates are the expensive failure and a slower failover is allowed. TTL 25 s with renewals every 5 s leaves 7 s of margin over the rule (10 + 8 = 18 s) and fails over in at most about 25.5 s. Renewing every 5 s costs 720 keepalives an hour; every half second would be 7,200, a load the coordinator carries for nothing.",
 		"TTL 30 s with renewals every 10 s looks right by the rule (28 s ≤ 30 s) but breaks the failover budget, and TTL 12 s with renewals every 4 s fails the rule (16 s > 12 s): the long-pause nights turn into duplicate compactions.",
 	},
-	Format: `{ "numbers": { "ttl": 25, "renew": 5 } }
+	Format: `{ "numbers": { "ttl": 25, "renew": 5, "est-failover": 25.5, "per-hour": 720 },
+  "defence": "your reasoning in a few sentences (kept, not graded)" }
 ttl is the lease TTL in seconds (2 to 60), renew the keepalive interval in
-seconds (0.5 to 30). The check runs 1,000 nights, then 100 nights at four
-TTLs around yours (renewal scaled with it) to draw the trade-off curve.`,
+seconds (0.5 to 30); est-failover (seconds) and per-hour are your estimates
+of the worst failover and of keepalives per hour. Every number must be given.
+The check runs 1,000 nights, then 100 nights at four TTLs around yours
+(renewal scaled with it) to draw the trade-off curve, shown once you pass.`,
 }
 
 func init() { exCompaction.start = startCompaction }
@@ -182,24 +245,51 @@ func init() { exCompaction.start = startCompaction }
 // compactionJob runs the nights a few at a time.
 type compactionJob struct {
 	design NightDesign
-	curve  []NightDesign // the trade-off points around the design
-	stats  NightStats
-	points []NightStats
-	done   int // nights run over all stages
-	total  int
-	err    error
-	res    *Result
+	// The learner's estimates.
+	estFailover, estPerHour float64
+	curve                   []NightDesign // the trade-off points around the design
+	stats                   NightStats
+	points                  []NightStats
+	done                    int // nights run over all stages
+	total                   int
+	err                     error
+	res                     *Result
+}
+
+// compactionParts are exercise 4's parts, always all of them, in this
+// order, so the count never changes between tries.
+var compactionParts = []string{"Failover", "Duplicates", "Policy rule", "Renewal load", "Your failover estimate", "Keepalives per hour"}
+
+// notRun marks every part as unchecked, with why.
+func notRun(why string) Job {
+	var parts []Feedback
+	for _, p := range compactionParts {
+		parts = append(parts, Feedback{Part: p, Why: why})
+	}
+	return finished(parts)
 }
 
 func startCompaction(a Answer) Job {
+	for _, k := range exCompaction.Numbers {
+		if _, ok := a.Numbers[k.ID]; !ok {
+			return notRun(fmt.Sprintf("Not checked: %q is not answered. Every number must be set (the check never fills one in for you).", k.Label))
+		}
+	}
 	d := NightDesign{
-		TTL:   time.Duration(exCompaction.Number(a, "ttl") * float64(time.Second)),
-		Renew: time.Duration(exCompaction.Number(a, "renew") * float64(time.Second)),
+		TTL:   time.Duration(a.Numbers["ttl"] * float64(time.Second)),
+		Renew: time.Duration(a.Numbers["renew"] * float64(time.Second)),
 	}
 	if d.Renew >= d.TTL {
-		return finished([]Feedback{{Part: "Design", Why: fmt.Sprintf("Renewing every %s with a %s TTL means the lease lapses before each renewal: the renewal interval must be well under the TTL.", secs(d.Renew), secs(d.TTL))}})
+		var b because
+		b.stateD(d.Renew, ">=", d.TTL)
+		f := b.feedback("Design", false, "Not checked: renewing every %s with a %s TTL means the lease lapses before each renewal: the renewal interval must be well under the TTL.", b.given(d.Renew), b.given(d.TTL))
+		j := notRun(f.Why).(doneJob)
+		for i := range j.r.Parts {
+			j.r.Parts[i].Cites, j.r.Parts[i].Claims = f.Cites, f.Claims
+		}
+		return j
 	}
-	j := &compactionJob{design: d}
+	j := &compactionJob{design: d, estFailover: a.Numbers["est-failover"], estPerHour: a.Numbers["per-hour"]}
 	for _, dt := range []float64{-12, -6, 4, 8} {
 		ttl := d.TTL + time.Duration(dt*float64(time.Second))
 		if ttl < 2*time.Second || ttl > 60*time.Second {
@@ -229,6 +319,11 @@ func (j *compactionJob) Step(n int) bool {
 		}
 		st.add(r)
 		j.done++
+		// The trade-off rows are shown only to a passing design: do not
+		// make a failing one wait for them.
+		if j.done == nightsChecked && !j.mainPasses() {
+			j.total = j.done
+		}
 	}
 	return j.done >= j.total || j.err != nil
 }
@@ -243,33 +338,144 @@ func (j *compactionJob) Result() Result {
 		return r
 	}
 	d, st := j.design, j.stats
-	pol := d.Policy()
-	var parts []Feedback
-	fo := Feedback{Part: "Failover", OK: st.Failed == 0 && st.Worst <= nightFailover}
+	r := result([]Feedback{judgeFailover(d, st), judgeDuplicates(d, st), judgeRule(d), judgeLoad(d), judgeFailoverEstimate(j.estFailover, st), judgePerHour(j.estPerHour, d)})
+	r.Figures = j.figures(r.Pass)
+	if n := st.WorstNight; n >= 0 {
+		why := fmt.Sprintf("the slowest failover, %s", secs(st.Worst))
+		if st.worstDups > 0 {
+			why = fmt.Sprintf("%d duplicate compaction %s", st.worstDups, pluralS(st.worstDups, "step", "steps"))
+		}
+		r.Replay = NightLesson(d, n, why)
+		r.Figures = append(r.Figures, fmt.Sprintf("Worst night: night %d (%s); the lab's Worst run tab plays it.", n+1, why))
+	}
+	j.res = &r
+	return r
+}
+
+// mainPasses reports whether the design passes on the main nights.
+func (j *compactionJob) mainPasses() bool {
+	d, st := j.design, j.stats
+	return result([]Feedback{judgeFailover(d, st), judgeDuplicates(d, st), judgeRule(d), judgeLoad(d), judgeFailoverEstimate(j.estFailover, st), judgePerHour(j.estPerHour, d)}).Pass
+}
+
+func judgeFailover(d NightDesign, st NightStats) Feedback {
+	const part = "Failover"
+	var b because
 	switch {
+	case st.Crashes == 0:
+		return Feedback{Part: part, Why: "No night crashed the leader, so failover was never measured."}
 	case st.Failed > 0:
-		fo.Why = fmt.Sprintf("On %d of %d crash nights no compactor took over before the night ended.", st.Failed, st.Crashes)
-	case fo.OK:
-		fo.Why = fmt.Sprintf("Worst failover over %d crashes: %s, within 30 s. A successor waits out the rest of the lease, so the failover is bounded by the TTL plus the sweep.", st.Crashes, secs(st.Worst))
-	default:
-		fo.Why = fmt.Sprintf("Worst failover over %d crashes: %s, over the 30 s budget. Survivors wait out the dead leader's remaining lease, up to the whole %s TTL: shorten it.", st.Crashes, secs(st.Worst), secs(d.TTL))
+		return b.feedback(part, false, "On %s of %s crash nights no compactor took over before the night ended.", b.runN(float64(st.Failed)), b.runN(float64(st.Crashes)))
+	case b.claimD(st.Worst, "<=", nightFailover):
+		return b.feedback(part, true, "Worst failover over %s crashes: %s, within %s. A successor waits out the rest of the lease, so the failover is bounded by the TTL plus the sweep.", b.runN(float64(st.Crashes)), b.run(st.Worst), b.given(nightFailover))
 	}
-	dup := Feedback{Part: "Duplicates", OK: st.Duplicates == 0}
-	if dup.OK {
-		dup.Why = fmt.Sprintf("No duplicate compaction step in %d nights: no pause outlived the lease.", st.Nights)
+	return b.feedback(part, false, "Worst failover over %s crashes: %s, over the %s budget. Survivors wait out the dead leader's remaining lease, up to the whole %s TTL: shorten it.", b.runN(float64(st.Crashes)), b.run(st.Worst), b.given(nightFailover), b.given(d.TTL))
+}
+
+func judgeDuplicates(d NightDesign, st NightStats) Feedback {
+	const part = "Duplicates"
+	var b because
+	if st.Duplicates == 0 {
+		return b.feedback(part, true, "No duplicate compaction step in %s nights: no pause outlived the lease.", b.runN(float64(st.Nights)))
+	}
+	var remedy string
+	// A pause that begins right after a renewal finds the lease whole: if
+	// the longest pause is as long as the TTL, renewing more often cannot
+	// save it.
+	if b.claimD(nightLongPause, ">=", d.TTL) {
+		remedy = fmt.Sprintf("The longest pause (%s) is at least the whole %s TTL, so renewing more often cannot help: even a lease renewed just before the pause runs out. Only a longer TTL does.", b.given(nightLongPause), b.given(d.TTL))
 	} else {
-		dup.Why = fmt.Sprintf("%d duplicate compaction steps on %d of %d nights: a long pause outlived the lease, another compactor took over, and the paused one carried on when it woke. Renew more often or lengthen the TTL.", st.Duplicates, st.DupNights, st.Nights)
+		renew := (d.TTL - nightLongPause - nightRoundTrip) / 2
+		remedy = fmt.Sprintf("Lengthen the TTL to at least %s, or renew no more than every %s with this TTL.", b.derived(2*d.Renew+nightLongPause+nightRoundTrip), b.derived(renew))
 	}
-	rule := Feedback{Part: "Policy rule", OK: pol.OK}
-	if pol.OK {
-		rule.Why = fmt.Sprintf("2 × %s + 8 s = %s ≤ %s: %s to spare, so a missed renewal and the longest pause still fit.", secs(d.Renew), secs(pol.Need), secs(d.TTL), secs(pol.Margin))
-	} else {
-		rule.Why = fmt.Sprintf("2 × %s + 8 s = %s > %s. Even if these nights were lucky, a pause starting just before a renewal that is then lost outlives the lease.", secs(d.Renew), secs(pol.Need), secs(d.TTL))
+	return b.feedback(part, false, "%s duplicate compaction steps on %s of %s nights: a long pause outlived the lease, another compactor took over, and the paused one carried on when it woke. %s",
+		b.runN(float64(st.Duplicates)), b.runN(float64(st.DupNights)), b.runN(float64(st.Nights)), remedy)
+}
+
+func judgeRule(d NightDesign) Feedback {
+	const part = "Policy rule"
+	var b because
+	pol := d.Policy()
+	need := b.derived(pol.Need)
+	switch {
+	case !pol.OK:
+		b.stateD(pol.Need, ">", d.TTL)
+		return b.feedback(part, false, "2 × %s + %s = %s > %s. Even if these nights were lucky, a pause starting just before a renewal that is then lost outlives the lease.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL))
+	case b.claimD(pol.Margin, "<", nightRoundTrip):
+		return b.feedback(part, false, "2 × %s + %s = %s ≤ %s, with %s to spare: less than the %s round trip. A renewal sent at the last moment reaches the coordinator at or after the expiry and is refused.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL), b.derived(pol.Margin), b.given(nightRoundTrip))
 	}
-	parts = append(parts, fo, dup, rule)
-	figs := []string{"The trade-off around your choice (renewal scaled with the TTL):"}
-	rows := append([]NightDesign{d}, j.curve...)
-	stats := append([]NightStats{st}, j.points...)
+	return b.feedback(part, true, "2 × %s + %s = %s ≤ %s: %s to spare, more than the %s round trip, so a missed renewal and the longest pause still fit.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL), b.derived(pol.Margin), b.given(nightRoundTrip))
+}
+
+// perHour is how many keepalives an hour the leader sends.
+func perHour(d NightDesign) float64 { return float64(time.Hour) / float64(d.Renew) }
+
+func judgeLoad(d NightDesign) Feedback {
+	const part = "Renewal load"
+	var b because
+	n := perHour(d)
+	if b.claim(n, "<=", nightMaxPerHour) {
+		return b.feedback(part, true, "Renewing every %s is %s keepalives an hour, within the %s the coordinator can spare.", b.given(d.Renew), b.derivedN(roundTo(n, 1)), b.givenN(nightMaxPerHour))
+	}
+	return b.feedback(part, false, "Renewing every %s is %s keepalives an hour, over the %s the coordinator can spare for one leader. Renew less often: the rule asks for a TTL long enough, not for frequent renewals.", b.given(d.Renew), b.derivedN(roundTo(n, 1)), b.givenN(nightMaxPerHour))
+}
+
+func judgeFailoverEstimate(est float64, st NightStats) Feedback {
+	const part = "Your failover estimate"
+	var b because
+	if st.Crashes == 0 || st.Failed > 0 {
+		return Feedback{Part: part, Why: "No failover to compare with: fix the failover first."}
+	}
+	e := time.Duration(est * float64(time.Second))
+	off := e - st.Worst
+	if off < 0 {
+		off = -off
+	}
+	if b.claimD(off, "<=", time.Second) {
+		return b.feedback(part, true, "You expected %s; the worst measured was %s.", b.given(e), b.run(st.Worst))
+	}
+	b.stateD(off, ">", time.Second)
+	return b.feedback(part, false, "You expected %s; the worst measured was %s, more than a second away. After a crash, how long must a successor wait, at worst?", b.given(e), b.run(st.Worst))
+}
+
+func judgePerHour(est float64, d NightDesign) Feedback {
+	const part = "Keepalives per hour"
+	var b because
+	n := perHour(d)
+	if b.claim(math.Abs(est-n), "<=", n/100) {
+		return b.feedback(part, true, "Right: an hour is %s renewal intervals of %s.", b.derivedN(roundTo(n, 1)), b.given(d.Renew))
+	}
+	return b.feedback(part, false, "%s is not it: how many intervals of %s fit in an hour?", b.givenN(est), b.given(d.Renew))
+}
+
+func pluralS(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// roundTo rounds v to the nearest multiple of unit.
+func roundTo(v, unit float64) float64 {
+	if unit < 1 {
+		// Divide by the inverse: 5193 / 10 prints as 519.3, while
+		// 5193 * 0.1 does not.
+		return math.Round(v/unit) / math.Round(1/unit)
+	}
+	return math.Round(v/unit) * unit
+}
+
+// figures is the trade-off table: the learner's row always, the rows
+// around it only once they pass (a passing row would be the answer).
+func (j *compactionJob) figures(passed bool) []string {
+	d, st := j.design, j.stats
+	figs := []string{"Your design, over the checked nights:"}
+	rows, stats := []NightDesign{d}, []NightStats{st}
+	if passed {
+		figs = []string{"The trade-off around your choice (renewal scaled with the TTL):"}
+		rows = append(rows, j.curve...)
+		stats = append(stats, j.points...)
+	}
 	order := make([]int, len(rows))
 	for i := range order {
 		order[i] = i
@@ -295,7 +501,5 @@ func (j *compactionJob) Result() Result {
 		figs = append(figs, fmt.Sprintf("%sTTL %s, renew %s: failover up to %s%s, %d duplicates in %d nights, %s",
 			mark, secs(rows[i].TTL), secs(rows[i].Renew), secs(stats[i].Worst), fo, stats[i].Duplicates, stats[i].Nights, rule))
 	}
-	r := result(parts, figs...)
-	j.res = &r
-	return r
+	return figs
 }

@@ -21,7 +21,13 @@ type logCase struct {
 	// reading; why explains it.
 	needs      []string
 	conclusion string
-	why        string
+	// explain reads the case's conclusion off its own log; proof picks the
+	// lines that prove it (indexes into the log).
+	explain func(ls []logLine, b *because) string
+	proof   func(ls []logLine) []int
+	// nudge points a wrong conclusion at the evidence that decides it,
+	// without saying what that evidence shows.
+	nudge string
 }
 
 func object9(tok int64, fencing, zombie bool) core.ContentionConfig {
@@ -48,7 +54,9 @@ var logCases = []logCase{
 		until:      35 * time.Second,
 		needs:      []string{"coord-history", "storage-decisions"},
 		conclusion: "missing-fence",
-		why:        "A's write with 15 reached storage at 25 s, after storage had already taken 16 from B, and it was accepted: the newest value went backwards. A had been frozen (its runtime logged a 20 s pause), so A behaved as any paused leader would; the bug is that storage does not compare tokens.",
+		explain:    explainCase1,
+		proof:      proofCase1,
+		nudge:      "Put three lines side by side: when A sent its token-15 write, when A itself noticed the lease was gone, and what storage did with that write after it had seen 16.",
 	},
 	{
 		id: "case-2", title: "Incident 2",
@@ -63,7 +71,9 @@ var logCases = []logCase{
 		until:      35 * time.Second,
 		needs:      []string{"coord-history", "storage-decisions", "request-ids"},
 		conclusion: "retry",
-		why:        "Every write with 15 landed while 15 was the live ownership; A then lost its session behind a partition, won the lock back later with 16, and sent the same request req-41 again. Same request ID, tokens increasing, nothing accepted out of order: an expected retry, harmless if the write is idempotent.",
+		explain:    explainCase2,
+		proof:      proofCase2,
+		nudge:      "Compare the request IDs of the writes, and check when each token-15 write landed against when the coordinator ended 15's ownership.",
 	},
 	{
 		id: "case-3", title: "Incident 3",
@@ -78,7 +88,9 @@ var logCases = []logCase{
 		until:      30 * time.Second,
 		needs:      []string{"coord-history", "storage-decisions", "worker-log"},
 		conclusion: "client-bug",
-		why:        "A's own log says its lease was lost at 13.4 s, yet it went on writing with 15 at 21 s and 25 s. Storage refused those writes because it had seen 16, so the data is safe, but the worker treats lease loss as a warning instead of a stop: a real bug that fencing happened to contain.",
+		explain:    explainCase3,
+		proof:      proofCase3,
+		nudge:      "Read A's own log in order: what does it say about its lease, and what does it do afterwards?",
 	},
 }
 
@@ -89,21 +101,204 @@ var logKinds = []string{
 	core.KindPartition, core.KindHeal,
 }
 
-// logLines runs a case and renders its trace as log lines.
-func (c logCase) logLines() []string {
+// logLine is one line of an incident's log and the trace event it shows.
+type logLine struct {
+	text string
+	ev   core.Event
+}
+
+// run simulates a case and renders its trace as log lines.
+func (c logCase) run() []logLine {
 	s, err := core.NewContention(1, c.cfg)
 	if err != nil {
 		panic(fmt.Sprintf("exercise 5 %s: %v", c.id, err)) // fixed data: a bug, caught by tests
 	}
 	s.Schedule(c.log)
 	s.RunUntil(c.until)
-	var out []string
+	var out []logLine
 	for _, e := range s.Trace.Events {
+		// A worker's log shows the writes it sends, so the reader can tell
+		// a write sent before the worker noticed its lease had gone from
+		// one sent after.
+		if e.Kind == core.KindSend && e.Get("msg") == "Write" {
+			out = append(out, logLine{fmt.Sprintf("%s %s send write to=%s token=%s", core.FormatTime(e.At), e.Actor, e.Get("to"), e.Get("token")), e})
+			continue
+		}
 		if slices.Contains(logKinds, e.Kind) {
-			out = append(out, strings.TrimPrefix(e.Text(), "t="))
+			out = append(out, logLine{strings.TrimPrefix(e.Text(), "t="), e})
 		}
 	}
 	return out
+}
+
+// logRuns are the three incidents' logs, simulated once when first read.
+var logRuns = sync.OnceValue(func() [][]logLine {
+	out := make([][]logLine, len(logCases))
+	for i, c := range logCases {
+		out[i] = c.run()
+	}
+	return out
+})
+
+func texts(ls []logLine) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.text
+	}
+	return out
+}
+
+// find returns the index of the first line at or after from that ok
+// accepts (-1: none).
+func find(ls []logLine, from int, ok func(e core.Event) bool) int {
+	for i := max(from, 0); i < len(ls); i++ {
+		if ok(ls[i].ev) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isSend(proc string, tok int64) func(core.Event) bool {
+	return func(e core.Event) bool {
+		return e.Kind == core.KindSend && e.Actor == proc && e.Int("token") == tok
+	}
+}
+
+func isWrite(from string, tok int64, result string) func(core.Event) bool {
+	return func(e core.Event) bool {
+		return e.Kind == core.KindWrite && e.Get("from") == from && e.Int("token") == tok && e.Get("result") == result
+	}
+}
+
+func isKind(proc, kind string) func(core.Event) bool {
+	return func(e core.Event) bool { return e.Kind == kind && e.Actor == proc }
+}
+
+// Incident 1: a paused leader's write, sent on waking, accepted after 16.
+func case1Lines(ls []logLine) (pause, send, lost, newer, stale int) {
+	pause = find(ls, 0, isKind("A", core.KindPause))
+	newer = find(ls, 0, isWrite("B", 16, core.Accepted))
+	stale = find(ls, newer, isWrite("A", 15, core.Accepted))
+	send = -1
+	for i := pause; i >= 0 && i < stale; i++ {
+		if isSend("A", 15)(ls[i].ev) {
+			send = i
+		}
+	}
+	lost = find(ls, pause, isKind("A", core.KindLeaseLost))
+	return
+}
+
+func proofCase1(ls []logLine) []int {
+	pause, send, lost, newer, stale := case1Lines(ls)
+	return []int{pause, send, lost, newer, stale}
+}
+
+func explainCase1(ls []logLine, b *because) string {
+	pause, send, lost, newer, stale := case1Lines(ls)
+	b.stateD(ls[send].ev.At, "<=", ls[lost].ev.At)
+	b.stateD(ls[newer].ev.At, "<", ls[stale].ev.At)
+	return fmt.Sprintf("A froze at %s for %s. On waking it sent its token-15 write at %s, ahead of its own lease check (logged next, at %s), and storage accepted it at %s although it had taken 16 from B at %s: the newest value went backwards. A behaved as any paused leader would; the bug is that storage does not compare tokens.",
+		b.at(ls[pause].ev), b.ms(ls[pause].ev, "for_ms"), b.at(ls[send].ev), b.at(ls[lost].ev), b.at(ls[stale].ev), b.at(ls[newer].ev))
+}
+
+// Incident 2: the same request sent again under a new ownership.
+func case2Lines(ls []logLine) (w15, free, h16, w16 int) {
+	w15 = find(ls, 0, isWrite("A", 15, core.Accepted))
+	free = find(ls, w15, func(e core.Event) bool { return e.Kind == core.KindFree && e.Int("token") == 15 })
+	h16 = find(ls, free, func(e core.Event) bool { return e.Kind == core.KindHolder && e.Int("token") == 16 })
+	w16 = find(ls, h16, isWrite("A", 16, core.Accepted))
+	return
+}
+
+func proofCase2(ls []logLine) []int {
+	w15, free, h16, w16 := case2Lines(ls)
+	return []int{w15, free, h16, w16}
+}
+
+func explainCase2(ls []logLine, b *because) string {
+	w15, free, h16, w16 := case2Lines(ls)
+	b.stateD(ls[w15].ev.At, "<", ls[free].ev.At)
+	b.stateD(ls[h16].ev.At, "<", ls[w16].ev.At)
+	return fmt.Sprintf("Storage took the token-15 write at %s, while 15 was still the live ownership (the coordinator ended it at %s). A then won the lock back with 16 at %s and sent the same request req-41 again, accepted at %s. Same request ID, tokens rising, nothing accepted out of order: an expected retry, harmless if the write is idempotent.",
+		b.at(ls[w15].ev), b.at(ls[free].ev), b.at(ls[h16].ev), b.at(ls[w16].ev))
+}
+
+// Incident 3: a worker that knew its lease was gone and kept writing.
+func case3Lines(ls []logLine) (lost int, sends, refused []int) {
+	lost = find(ls, 0, isKind("A", core.KindLeaseLost))
+	for i := lost; i >= 0 && i < len(ls); i++ {
+		switch {
+		case isSend("A", 15)(ls[i].ev):
+			sends = append(sends, i)
+		case isWrite("A", 15, core.RejectedStale)(ls[i].ev):
+			refused = append(refused, i)
+		}
+	}
+	return
+}
+
+func proofCase3(ls []logLine) []int {
+	lost, sends, refused := case3Lines(ls)
+	out := append([]int{lost}, sends...)
+	return append(out, refused...)
+}
+
+func explainCase3(ls []logLine, b *because) string {
+	lost, sends, _ := case3Lines(ls)
+	var at []string
+	for _, i := range sends {
+		b.stateD(ls[lost].ev.At, "<", ls[i].ev.At)
+		at = append(at, b.at(ls[i].ev))
+	}
+	return fmt.Sprintf("A's own log says its lease was lost at %s, yet it went on sending writes with 15 at %s. Storage refused them because it had seen 16, so the data is safe, but the worker treats lease loss as a warning instead of a stop: a real bug that fencing happened to contain.",
+		b.at(ls[lost].ev), strings.Join(at, " and "))
+}
+
+// evidenceOptions are the lines offered as evidence for case i: the lines
+// that prove its conclusion and as many others, spread over the log and
+// taken from routine lines (campaigns, grants) that bear on no
+// reading, so a careful learner is never marked down for a relevant line.
+func evidenceOptions(i int) []Option {
+	ls := logRuns()[i]
+	proof := logCases[i].proof(ls)
+	pick := map[int]bool{}
+	for _, p := range proof {
+		pick[p] = true
+	}
+	var routine []int
+	for k, l := range ls {
+		campaign := l.ev.Kind == core.KindState && (l.ev.Get("to") == "candidate" || l.ev.Get("to") == "follower")
+		if !pick[k] && (campaign || l.ev.Kind == core.KindLeaseGrant) {
+			routine = append(routine, k)
+		}
+	}
+	for n := 0; n < len(proof) && n < len(routine); n++ {
+		pick[routine[n*len(routine)/len(proof)]] = true
+	}
+	var out []Option
+	for k := range ls {
+		if pick[k] {
+			out = append(out, Option{fmt.Sprintf("line-%d", k+1), ls[k].text})
+		}
+	}
+	return out
+}
+
+func proofIDs(i int) []string {
+	var out []string
+	for _, p := range logCases[i].proof(logRuns()[i]) {
+		out = append(out, fmt.Sprintf("line-%d", p+1))
+	}
+	slices.SortFunc(out, func(a, b string) int { return lineNo(a) - lineNo(b) })
+	return out
+}
+
+func lineNo(id string) int {
+	var n int
+	fmt.Sscanf(id, "line-%d", &n)
+	return n
 }
 
 var logChecks = map[string]string{
@@ -139,31 +334,48 @@ func logsExercise() *Exercise {
 		Title: "Tokens 15 and 16 both wrote order-9",
 		Brief: []string{
 			"Three incident reports say the same thing: the orders database shows writes to order-9 carrying fencing token 15 and writes carrying token 16. Each came with the logs of the coordinator, the two workers A and B, and the database.",
-			"For each incident, pick the checks you would run, and decide what happened: a bug (which one) or expected behaviour.",
+			"For each incident, pick the checks you would run, decide what happened (a bug, and which one, or expected behaviour), and cite the log lines your conclusion rests on.",
 		},
 		Format: `{
   "choices": {
     "case-1-checks": [any of "coord-history", "storage-decisions", "worker-log",
                       "request-ids", "wall-clocks", "lease-ids"],
     "case-1-conclusion": ["retry" | "missing-fence" | "client-bug" | "coordinator-bug"],
+    "case-1-evidence": [the log lines that prove it, by id: "line-12", ...],
     and the same for case-2 and case-3
-  }
-}`,
+  },
+  "defence": "your reasoning in a few sentences (kept, not graded)"
+}
+labctl exercise token-logs lists each incident's lines with their ids.`,
 		Reference: Answer{Choices: map[string][]string{}},
+		KeyPoints: []string{
+			"Order events by the coordinator's history and the tokens, never by wall clocks or lease IDs.",
+			"A lower token accepted after a higher one is storage not fencing.",
+			"The same request ID under a rising token is an expected retry.",
+			"A write sent after the sender logged its lease lost is a worker that ignores lease loss.",
+		},
+		Hints: []string{
+			"Two tokens on one object is not yet a bug: an ownership can end and a new one begin. What decides it is the order of events, read from sources that can order them.",
+			"For each incident, line up three things: when the coordinator ended 15 and granted 16; what storage did with each write, given the highest token it had seen; and whether the token-15 sender knew its lease was gone when it sent.",
+			"The same request ID under a rising token is a retry. A lower token accepted after a higher one is storage not fencing. A send after the sender's own lease.lost line is a worker that ignores lease loss.",
+		},
 	}
 	var checks []Option
 	for _, id := range logCheckOrder {
 		checks = append(checks, Option{id, logChecks[id]})
 	}
 	for i, c := range logCases {
-		e.Materials = append(e.Materials, Material{ID: c.id, Title: c.title, lines: sync.OnceValue(c.logLines)})
+		e.Materials = append(e.Materials, Material{ID: c.id, Title: c.title, lines: func() []string { return texts(logRuns()[i]) }})
 		e.Questions = append(e.Questions,
 			Question{ID: c.id + "-checks", Material: c.id, Multi: true, Text: fmt.Sprintf("Incident %d: which checks would you run?", i+1), Options: checks},
 			Question{ID: c.id + "-conclusion", Material: c.id, Text: fmt.Sprintf("Incident %d: what happened?", i+1), Options: logConclusions},
+			Question{ID: c.id + "-evidence", Material: c.id, Multi: true, Text: fmt.Sprintf("Incident %d: which log lines prove your conclusion? Pick every one your reading rests on.", i+1), Options: evidenceOptions(i)},
 		)
 		e.Reference.Choices[c.id+"-checks"] = c.needs
 		e.Reference.Choices[c.id+"-conclusion"] = []string{c.conclusion}
-		e.Worked = append(e.Worked, fmt.Sprintf("Incident %d: %s", i+1, c.why))
+		e.Reference.Choices[c.id+"-evidence"] = proofIDs(i)
+		var b because
+		e.Worked = append(e.Worked, fmt.Sprintf("Incident %d: %s", i+1, c.explain(logRuns()[i], &b)))
 	}
 	e.Worked = append(e.Worked, "In every case the decisive evidence is the coordinator's history (was 15 still valid when 16 was granted?) and storage's decisions (did a lower token land after a higher one?). Wall clocks and lease IDs cannot order anything.")
 	e.start = checkLogs
@@ -189,26 +401,77 @@ func checkLogs(a Answer) Job {
 			}
 		}
 		concl := a.choice(c.id + "-conclusion")
-		f := Feedback{Part: part, OK: len(bad) == 0 && len(missing) == 0 && concl == c.conclusion}
+		var b because
+		evidence := judgeEvidence(&b, a, i)
+		f := Feedback{Part: part, OK: len(bad) == 0 && len(missing) == 0 && concl == c.conclusion && evidence == ""}
 		var why []string
 		switch {
 		case concl == "":
 			why = append(why, "No conclusion.")
 		case concl != c.conclusion:
-			why = append(why, "Not \""+optionLabel(logConclusions, concl)+"\". "+c.why)
+			why = append(why, "Not \""+optionLabel(logConclusions, concl)+"\". "+c.nudge)
+		case f.OK:
+			why = append(why, c.explain(logRuns()[i], &b))
 		default:
-			why = append(why, c.why)
+			why = append(why, "The conclusion is right; the checks or the evidence are not yet.")
+		}
+		if evidence != "" {
+			why = append(why, evidence)
 		}
 		if len(bad) > 0 {
 			why = append(why, "Misleading check: "+strings.Join(bad, " "))
 		}
 		if len(missing) > 0 {
-			why = append(why, "Needed: "+strings.Join(missing, " "))
+			why = append(why, missingChecks(&b, len(missing)))
 		}
 		f.Why = strings.Join(why, " ")
+		f.Cites, f.Claims = b.cites, b.claims
 		parts = append(parts, f)
 	}
 	return finished(parts)
+}
+
+// judgeEvidence checks the log lines cited for case i: every line that
+// proves the conclusion, and none that does not bear on it. It says how
+// many are off, not which ("" when right).
+func judgeEvidence(b *because, a Answer, i int) string {
+	got := a.Choices[logCases[i].id+"-evidence"]
+	want := proofIDs(i)
+	extra, missing := 0, 0
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			extra++
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			missing++
+		}
+	}
+	switch {
+	case len(got) == 0:
+		return "No log lines cited: pick the lines your conclusion rests on."
+	case extra == 0 && missing == 0:
+		return ""
+	case extra > 0 && missing > 0:
+		return fmt.Sprintf("Evidence: %s of the lines you cited do not bear on the conclusion, and %s that do are not cited.", b.derivedN(float64(extra)), b.derivedN(float64(missing)))
+	case extra == 1:
+		return "Evidence: one of the lines you cited does not bear on the conclusion."
+	case extra > 0:
+		return fmt.Sprintf("Evidence: %s of the lines you cited do not bear on the conclusion.", b.derivedN(float64(extra)))
+	}
+	if missing == 1 {
+		return "Evidence: one line that the conclusion rests on is not cited."
+	}
+	return fmt.Sprintf("Evidence: %s lines that the conclusion rests on are not cited.", b.derivedN(float64(missing)))
+}
+
+// missingChecks counts the deciding checks left out, without naming them.
+func missingChecks(b *because, n int) string {
+	if n == 1 {
+		return "One check that decides this incident is missing."
+	}
+	return fmt.Sprintf("%s checks that decide this incident are missing.", b.derivedN(float64(n)))
 }
 
 func optionLabel(opts []Option, id string) string {

@@ -13,7 +13,7 @@ import (
 var noFencingLab = &Lesson{
 	ID:    "no-fencing",
 	Title: "A strongly consistent lock, no fencing",
-	Intro: []string{"A and B share an etcd-style lock (TTL 10 s) and write to storage every 2 s. The slider says whether storage checks tokens. Break it with fencing off, then slide fencing on: the same schedule replays."},
+	Intro: []string{"A and B share an etcd-style lock (TTL 10 s) and write to storage every 2 s. The slider says whether storage checks tokens. Break it with fencing off (pause the leader, or hold what it sends in the network), then slide fencing on: the same schedule replays."},
 	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
 		return core.NewContention(seed, core.ContentionConfig{
 			Names: []string{"A", "B"}, FirstToken: 33, TTL: 10 * time.Second,
@@ -22,19 +22,22 @@ var noFencingLab = &Lesson{
 	},
 	Knobs:    []Knob{{ID: "fencing", Label: "Storage checks tokens (0 no, 1 yes)", Min: 0, Max: 1, Step: 1, Default: 0}},
 	Duration: 60 * time.Second,
-	Controls: []Control{CtlPause, CtlCrash, CtlPartition},
+	Controls: []Control{CtlPause, CtlDelay, CtlCrash, CtlPartition},
 	PauseFor: 20 * time.Second,
 	Goals: []Goal{
 		{
-			ID: "broken", Text: "With fencing off, make storage accept a stale write from a paused leader.",
+			ID: "broken", Text: "With fencing off, make storage accept a stale write from an old leader (paused, or its write held in the network).",
 			Proved: "The lock service never had two holders, yet storage took an old leader's write after the new leader's: consistency of the lock did not protect the data.",
-			Met:    func(w *World) bool { return w.Knobs["fencing"] < 1 && pausedStale(w) != nil },
+			Met: func(w *World) bool {
+				st, _ := oldLeaderStale(w)
+				return w.Knobs["fencing"] < 1 && st != nil
+			},
 		},
 		{
 			ID: "fixed", Text: "Slide fencing on: the same schedule must now end with the stale write rejected.",
 			Proved: "With the token check on, the same pause ended in a rejection: storage refused the older token.",
 			Met: func(w *World) bool {
-				return w.Knobs["fencing"] >= 1 && !staleAccepted(w) && staleRejected(w) && hasPause(w.Log)
+				return w.Knobs["fencing"] >= 1 && !staleAccepted(w) && staleRejected(w) && hasStall(w.Log)
 			},
 		},
 	},
@@ -47,19 +50,56 @@ var noFencingLab = &Lesson{
 	SolutionKnobs: Knobs{"fencing": 1},
 }
 
-// pausedStale returns a stale write storage accepted from a process that
-// had been paused while leading, or nil.
-func pausedStale(w *World) *core.Event {
+// oldLeaderStale returns a stale write storage accepted from an old
+// leader, and the write's send: either the process had been paused while
+// leading, or the network held the write back (the delayed write). nil
+// if there is none.
+func oldLeaderStale(w *World) (*core.Event, *core.Event) {
 	paused := map[string]bool{}
 	for _, p := range pauses(w) {
 		paused[p.Proc] = paused[p.Proc] || p.Leader
 	}
 	for _, e := range w.Sim.Trace.Filter(core.KindStale) {
-		if paused[e.Get("from")] {
-			return &e
+		send := writeSend(w, e)
+		if paused[e.Get("from")] || send != nil && send.Int("held_ms") > 0 {
+			return &e, send
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// writeSend finds the message that carried the write decided at stale: the
+// last write from the same process, with the same token, that was due to
+// arrive then.
+func writeSend(w *World, stale core.Event) *core.Event {
+	var out *core.Event
+	for _, e := range w.Sim.Trace.Filter(core.KindSend) {
+		if e.At > stale.At {
+			break
+		}
+		if e.Get("msg") == "Write" && e.Actor == stale.Get("from") && e.Get("to") == stale.Actor &&
+			e.Int("token") == stale.Int("token") && time.Duration(e.Int("arrive_ms"))*time.Millisecond == stale.At.Truncate(time.Millisecond) {
+			if out == nil {
+				out = &e
+			}
+		}
+	}
+	return out
+}
+
+// newerWrite is the accepted write that set the highest token the stale
+// write was below.
+func newerWrite(w *World, stale core.Event) *core.Event {
+	var out *core.Event
+	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
+		if e.At > stale.At {
+			break
+		}
+		if e.Get("result") == core.Accepted && e.Int("token") == stale.Int("highest") && out == nil {
+			out = &e
+		}
+	}
+	return out
 }
 
 // staleRejected reports a write refused because its token was old.
@@ -72,9 +112,11 @@ func staleRejected(w *World) bool {
 	return false
 }
 
-func hasPause(log core.ActionLog) bool {
+// hasStall reports a pause or a network hold in the log: what makes a
+// leader's write late.
+func hasStall(log core.ActionLog) bool {
 	for _, t := range log {
-		if t.Do == "pause" {
+		if t.Do == "pause" || t.Do == "delay" {
 			return true
 		}
 	}
@@ -86,13 +128,13 @@ var exNoFencing = &Exercise{
 	Title: "\"Our lock service is strongly consistent\"",
 	Brief: []string{
 		"A team says it needs no fencing tokens: its lock service is linearizable and has never granted one lock to two clients at once.",
-		"Show them the run that still breaks their system. In the simulator the lock is etcd-style and storage does not check tokens. Build a schedule in which a paused leader's write is accepted after the new leader's. Then slide fencing on: the same schedule replays, and the stale write must now be rejected.",
+		"Show them the run that still breaks their system. In the simulator the lock is etcd-style and storage does not check tokens. Build a schedule in which an old leader's write is accepted after the new leader's: pause the leader, or hold what it sends in the network so its write arrives late. Then slide fencing on: the same schedule replays, and the stale write must now be rejected.",
 	},
 	Lab: noFencingLab,
 	Questions: []Question{
 		{ID: "cause", Text: "What let the stale write through?", Options: []Option{
 			{"two-holders", "The lock service granted the lock to two clients at once"},
-			{"stale-belief", "The old leader acted on a lease it could no longer verify, and storage could not tell its write was old"},
+			{"stale-belief", "The old leader's write carried an ownership that had already ended, and storage could not tell it was old"},
 			{"reorder", "The network reordered the two writes"},
 			{"short-ttl", "The TTL was too short; a longer one prevents it"},
 		}},
@@ -110,58 +152,97 @@ var exNoFencing = &Exercise{
   "choices": { "cause": ["two-holders" | "stale-belief" | "reorder" | "short-ttl"] },
   "schedule": [ {"at": "4s", "do": "pause", "proc": "A", "for": "20s"} ]
 }
-The schedule may pause, crash, restart, partition or heal processes A and B
-within the first 60 s. It is run twice: with fencing off it must let a paused
-leader's stale write be accepted; with fencing on the same schedule must end
-with that write rejected.`,
+The schedule may pause, delay (hold what a process sends), crash, restart,
+partition or heal processes A and B within the first 60 s. It is run twice:
+with fencing off it must let an old leader's stale write be accepted; with
+fencing on the same schedule must end with that write rejected.`,
+	KeyPoints: []string{
+		"The lock never had two holders: the coordinator expired the lease and granted the next one correctly.",
+		"The old leader's write was decided, or sent, under an ownership that had ended, and arrived late.",
+		"Only the resource can tell: with the highest token kept, the same schedule ends in a rejection.",
+	},
+	Hints: []string{
+		"The lock service is not the weak part. What can happen to a leader's write between the moment it decides to write and the moment storage receives it?",
+		"Make the leader's write late: freeze the leader, or hold what it sends, for longer than its 10 s lease, so B takes over and writes first.",
+		"Pause A at 4 s for 20 s (or hold A's messages for 15 s at 4 s). B takes over with the next token and writes; A's write with the old token lands afterwards. Then slide fencing to 1.",
+	},
 }
 
 func init() { exNoFencing.start = checkNoFencing }
 
 func checkNoFencing(a Answer) Job {
-	return finished([]Feedback{
-		judgeNoFencingRuns(a.Schedule),
-		judgeChoice(a, "Cause", "cause", "stale-belief", map[string]string{
-			"":             "Say what let the stale write through.",
-			"two-holders":  "The coordinator's records never had two holders: B got the lock only after A's lease expired. That is exactly why consistency of the lock is not enough.",
-			"stale-belief": "Right: the lock service did its job; the frozen leader's write carried authority that had already ended, and storage had no way to see that.",
-			"reorder":      "The writes arrived in the order they were sent. A's write was sent late, after it woke: no reordering is needed.",
-			"short-ttl":    "Any TTL is beaten by a longer pause: a longer lease only moves the threshold, it does not close the gap.",
-		}),
-	})
+	sched, off := judgeNoFencingRuns(a.Schedule)
+	return finished([]Feedback{sched, judgeCause(a, off)})
 }
 
-// judgeNoFencingRuns runs the schedule with fencing off and on.
-func judgeNoFencingRuns(log core.ActionLog) Feedback {
+// judgeCause marks the cause; the reasons it gives against "reorder" come
+// from the learner's own run, which may or may not have reordered writes.
+func judgeCause(a Answer, off *World) Feedback {
+	const part = "Cause"
+	var b because
+	switch a.choice("cause") {
+	case "":
+		return Feedback{Part: part, Why: "Not answered. Say what let the stale write through."}
+	case "stale-belief":
+		return Feedback{Part: part, OK: true, Why: "Right: the lock service did its job; the old leader's write carried authority that had already ended, and storage had no way to see that."}
+	case "two-holders":
+		return Feedback{Part: part, Why: "The coordinator's records never had two holders: B got the lock only after A's lease expired. That is exactly why consistency of the lock is not enough."}
+	case "short-ttl":
+		return Feedback{Part: part, Why: "Any TTL is beaten by a longer pause or a longer network delay: a longer lease only moves the threshold, it does not close the gap."}
+	}
+	// reorder
+	var st, send, newer *core.Event
+	if off != nil {
+		st, send = oldLeaderStale(off)
+		if st != nil {
+			newer = newerWrite(off, *st)
+		}
+	}
+	if st == nil || send == nil || newer == nil {
+		return Feedback{Part: part, Why: "Once your run breaks the system, compare when the old leader sent its write with when the newer write landed."}
+	}
+	if b.claimD(send.At, "<", newer.At) {
+		return b.feedback(part, false, "Your run did reorder them: %s sent its write at %s, before %s's newer write landed at %s, and it arrived at %s. But networks may always do that, and a lock cannot stop it; what let the write through is that storage could not tell it was old.",
+			st.Get("from"), b.at(*send), newer.Get("from"), b.at(*newer), b.at(*st))
+	}
+	b.stateD(send.At, ">=", newer.At)
+	return b.feedback(part, false, "In your run the writes arrived in the order they were sent: %s sent its write at %s, after %s's newer write had landed at %s. Nothing was reordered.",
+		st.Get("from"), b.at(*send), newer.Get("from"), b.at(*newer))
+}
+
+// judgeNoFencingRuns runs the schedule with fencing off and on; it returns
+// the fencing-off run (nil if it did not run) for the other parts.
+func judgeNoFencingRuns(log core.ActionLog) (Feedback, *World) {
 	const part = "Schedule, fencing off then on"
 	if len(log) == 0 {
-		return Feedback{Part: part, Why: "No schedule: build the breaking run in the simulator."}
+		return Feedback{Part: part, Why: "No schedule: build the breaking run in the simulator."}, nil
 	}
 	for _, t := range log {
 		switch t.Do {
-		case "pause", "crash", "restart", "partition", "heal", "resume":
+		case "pause", "delay", "crash", "restart", "partition", "heal", "resume":
 		default:
-			return Feedback{Part: part, Why: fmt.Sprintf("The schedule may only pause, crash or cut processes off (it has %q at %s): fencing is the slider, and forged writes are another lesson.", t.Do, core.FormatTime(t.At.D()))}
+			return Feedback{Part: part, Why: fmt.Sprintf("The schedule may only pause, delay, crash or cut processes off (it has %q): fencing is the slider, and forged writes are another lesson.", t.Do)}, nil
 		}
 	}
-	if !hasPause(log) {
-		return Feedback{Part: part, Why: "The schedule has no pause: the claim is about a paused leader."}
+	if !hasStall(log) {
+		return Feedback{Part: part, Why: "The schedule neither pauses the leader nor holds its messages: the claim is about a leader whose write arrives late."}, nil
 	}
 	off, err := noFencingLab.EvaluateWith(1, Knobs{"fencing": 0}, log)
 	if err != nil {
-		return Feedback{Part: part, Why: "The schedule could not run: " + err.Error()}
+		return Feedback{Part: part, Why: "The schedule could not run: " + err.Error()}, nil
 	}
-	st := pausedStale(off)
+	st, _ := oldLeaderStale(off)
 	if st == nil {
-		return Feedback{Part: part, Why: "With fencing off, no stale write from a paused leader was accepted. Pause the leader for longer than its 10 s lease and let it wake after the new leader has written."}
+		return Feedback{Part: part, Why: "With fencing off, no stale write from an old leader was accepted. Freeze the leader, or hold what it sends, for longer than its 10 s lease, and let its write land after the new leader's."}, off
 	}
 	on, err := noFencingLab.EvaluateWith(1, Knobs{"fencing": 1}, log)
 	if err != nil {
-		return Feedback{Part: part, Why: "The schedule could not run with fencing on: " + err.Error()}
+		return Feedback{Part: part, Why: "The schedule could not run with fencing on: " + err.Error()}, off
 	}
 	if staleAccepted(on) || !staleRejected(on) {
-		return Feedback{Part: part, Why: "With fencing on, the same schedule did not end in a rejected stale write."}
+		return Feedback{Part: part, Why: "With fencing on, the same schedule did not end in a rejected stale write."}, off
 	}
-	return Feedback{Part: part, OK: true, Why: fmt.Sprintf("Fencing off: storage accepted %s's write with token %d at %s although it had already seen %d. Fencing on: the same schedule ends with that write rejected.",
-		st.Get("from"), st.Int("token"), core.FormatTime(st.At), st.Int("highest"))}
+	var b because
+	return b.feedback(part, true, "Fencing off: storage accepted %s's write with token %s at %s although it had already seen %s. Fencing on: the same schedule ends with that write rejected.",
+		st.Get("from"), b.cite(st.Get("token"), "trace", st, "token"), b.at(*st), b.cite(st.Get("highest"), "trace", st, "highest")), off
 }

@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"leaselab/core"
@@ -14,20 +15,25 @@ const (
 	exRenewPause = 9 * time.Second
 )
 
-// leaseExpiryAt returns when proc's lease expired at the coordinator as of
-// time t: the expiry its last grant or renewal before t set.
-func leaseExpiryAt(w *World, proc string, t time.Duration) (time.Duration, bool) {
-	var exp time.Duration
+// leaseExpiryAt returns the coordinator's grant or renewal of proc's lease
+// in force at time t: the last one before t, whose expiry_ms is when the
+// lease runs out unless renewed again.
+func leaseExpiryAt(w *World, proc string, t time.Duration) (core.Event, bool) {
+	var last core.Event
 	found := false
 	for _, e := range w.Sim.Trace.Events {
 		if e.At > t {
 			break
 		}
 		if (e.Kind == core.KindLeaseGrant || e.Kind == core.KindLeaseRenew) && e.Get("owner") == proc && e.Get("expiry_ms") != "" {
-			exp, found = time.Duration(e.Int("expiry_ms"))*time.Millisecond, true
+			last, found = e, true
 		}
 	}
-	return exp, found
+	return last, found
+}
+
+func expiryOf(e core.Event) time.Duration {
+	return time.Duration(e.Int("expiry_ms")) * time.Millisecond
 }
 
 // leaderPauseBreak finds a pause of a leader, no longer than limit, during
@@ -48,11 +54,31 @@ func leaderPauseBreak(w *World, limit time.Duration) (pauseSpan, bool, bool) {
 		if handoverDuring(w, "locks/leader", p.Proc, p.From, to) != nil {
 			return p, true, true
 		}
-		if !seen {
+		// Explain the miss that came closest: the pause that left the
+		// least lease time at its end.
+		if !seen || slack(w, p) < slack(w, first) {
 			first, seen = p, true
 		}
 	}
 	return first, seen, false
+}
+
+// slack is how long proc's lease outlived pause p (negative: it ran out
+// before the process woke).
+func slack(w *World, p pauseSpan) time.Duration {
+	g, ok := leaseExpiryAt(w, p.Proc, p.From)
+	if !ok {
+		return 1 << 62
+	}
+	return expiryOf(g) - p.wake(w)
+}
+
+// wake is when the pause ended, or the end of the run if it had not.
+func (p pauseSpan) wake(w *World) time.Duration {
+	if p.To < 0 {
+		return w.Sim.Now()
+	}
+	return p.To
 }
 
 var exRenewal = &Exercise{
@@ -101,6 +127,21 @@ var exRenewal = &Exercise{
 		},
 		Solution: core.ActionLog{core.At(4500*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(exRenewPause)})},
 	},
+	Numbers: []Knob{
+		{ID: "left", Label: "Lease left when a pause begins just before a renewal", Unit: "s", Min: 0, Max: 12, Step: 0.5, Default: 6},
+		{ID: "min-ttl", Label: "Smallest TTL the lease policy rule allows here", Unit: "s", Min: 1, Max: 40, Step: 1, Default: 12},
+	},
+	KeyPoints: []string{
+		"A pause can begin when the last renewal is almost a whole interval old, so it races 7 s of lease, not 12 s.",
+		"The lease policy rule asks 2 × 5 + 9 = 19 s of TTL; 12 s fails it by 7 s.",
+		"The verdict rests on the worst pause and the renewal path (pause tail, keepalive latency, coordinator delays, clock drift), not on averages.",
+		"Fencing the resource turns a lapse into a rejected write.",
+	},
+	Hints: []string{
+		"9 < 12 compares the pause with a fresh lease. Is the lease always fresh when a pause begins?",
+		"The renewal before the pause sets the expiry. How long before the next renewal can a pause begin, and how much lease is left then?",
+		"A pause that starts just before a renewal is due finds the lease a whole renewal interval old: 12 − 5 = 7 s left. Pause A late in a 5 s cycle, long enough to cover the coordinator's next sweep too.",
+	},
 	Questions: []Question{
 		{ID: "verdict", Text: "Is the lease safe under these settings?", Options: []Option{
 			{"safe", "Safe: a 9 s pause is shorter than the 12 s TTL"},
@@ -117,6 +158,7 @@ var exRenewal = &Exercise{
 		}},
 	},
 	Reference: Answer{
+		Numbers: map[string]float64{"left": 7, "min-ttl": 19},
 		Choices: map[string][]string{
 			"verdict":      {"unsafe"},
 			"measurements": {"pause-tail", "renew-latency", "coord-latency", "clock-drift"},
@@ -125,7 +167,7 @@ var exRenewal = &Exercise{
 	},
 	Worked: []string{
 		"Unsafe. A pause does not begin at the instant of a renewal. When it begins, the last successful renewal can already be almost 5 s old, so the lease has only about 7 s left, and a 9 s pause outlives it by 2 s. The coordinator then hands the lock to B while A, frozen, still believes it leads; when A wakes, its queued work runs before it notices anything.",
-		"The seed's rule says the same with margin: 2 × renew + pause budget ≤ TTL needs 2 × 5 + 9 = 19 s, and the TTL is 12 s. Safe settings would be a TTL of at least 19 s with these renewals, or renewals every 1.5 s with this TTL.",
+		"The lease policy rule (2 × renew + pause budget ≤ TTL) says the same with margin: 2 × renew + pause budget ≤ TTL needs 2 × 5 + 9 = 19 s, and the TTL is 12 s. Safe settings would be a TTL of at least 19 s with these renewals, or renewals every 1.5 s with this TTL.",
 		"What could change the verdict is anything that moves the real worst case: the tail of the pause distribution (if 9 s was a fluke and the true maximum is 1 s), how long keepalives take and retry, delays inside the coordinator, and clock rate drift between client and coordinator. Averages, lease IDs and key counts say nothing about the worst moment.",
 		"Whatever the numbers, fencing the protected resource turns a lapse like this from corruption into a rejected write.",
 	},
@@ -135,8 +177,13 @@ var exRenewal = &Exercise{
     "measurements": [any of "pause-tail", "mean-pause", "renew-latency",
                      "coord-latency", "clock-drift", "lease-id", "key-count"]
   },
-  "schedule": [ {"at": "4.5s", "do": "pause", "proc": "A", "for": "9s"} ]
+  "numbers": { "left": 7, "min-ttl": 19 },
+  "schedule": [ {"at": "4.5s", "do": "pause", "proc": "A", "for": "9s"} ],
+  "defence": "your reasoning in a few sentences (kept, not graded)"
 }
+left: seconds of lease left when a pause begins just before a renewal is due;
+min-ttl: the smallest TTL the lease policy rule allows for these renewals and
+pauses.
 The schedule is the run that breaks the lease: pauses only, each at most 9 s,
 of process A or B, within the first 60 s.`,
 }
@@ -145,12 +192,10 @@ func init() { exRenewal.start = checkRenewal }
 
 func checkRenewal(a Answer) Job {
 	parts := []Feedback{
-		judgeChoice(a, "Verdict", "verdict", "unsafe", map[string]string{
-			"":       "Decide whether a 9 s pause can outlive a 12 s lease renewed every 5 s.",
-			"safe":   "9 s is less than 12 s, but the pause does not start at a renewal. The lease can be almost 5 s old when the pause begins, and 5 + 9 = 14 s is more than 12 s. The policy rule asks 2 × 5 + 9 = 19 s ≤ 12 s, which fails by 7 s.",
-			"unsafe": "Right: the last renewal can be nearly 5 s old when a 9 s pause begins, and 5 + 9 = 14 s outlives the 12 s lease. The policy rule (2 × 5 + 9 = 19 s ≤ 12 s) fails by 7 s.",
-		}),
+		judgeRenewalVerdict(a),
 		judgeRenewalSchedule(a.Schedule),
+		judgeRenewalLeft(a),
+		judgeRenewalMinTTL(a),
 		judgeSet(a, "Measurements", "measurements", []string{"pause-tail", "renew-latency", "coord-latency", "clock-drift"}, map[string]string{
 			"pause-tail":    "The pause tail: the verdict rests on the longest pause, so a different maximum changes it.",
 			"mean-pause":    "The average pause: it hides the one long pause that does the damage.",
@@ -164,8 +209,65 @@ func checkRenewal(a Answer) Job {
 	return finished(parts)
 }
 
+// judgeRenewalVerdict marks the verdict; its arithmetic is the brief's.
+func judgeRenewalVerdict(a Answer) Feedback {
+	const part = "Verdict"
+	var b because
+	age, pause, ttl := b.given(exRenewEvery), b.given(exRenewPause), b.given(exRenewTTL)
+	sum := b.derived(exRenewEvery + exRenewPause)
+	b.claimD(exRenewEvery+exRenewPause, ">", exRenewTTL)
+	switch a.choice("verdict") {
+	case "":
+		return Feedback{Part: part, Why: "Not answered. Decide whether a 9 s pause can outlive a 12 s lease renewed every 5 s."}
+	case "safe":
+		return b.feedback(part, false, "%s is less than %s, but a pause need not start at a renewal. How old can the lease already be when the pause begins?", pause, ttl)
+	}
+	return b.feedback(part, true, "Right: the last renewal can be nearly %s old when a %s pause begins, and %s outlives the %s lease.", age, pause, sum, ttl)
+}
+
+// judgeRenewalLeft marks the sub-question: how much lease is left when a
+// pause begins just before a renewal is due.
+func judgeRenewalLeft(a Answer) Feedback {
+	const part = "Lease left at a late pause"
+	got, ok := a.seconds("left")
+	if !ok {
+		return Feedback{Part: part, Why: "Not answered: how much of the lease is left when a pause begins just before a renewal is due?"}
+	}
+	var b because
+	want := exRenewTTL - exRenewEvery
+	if got == want {
+		return b.feedback(part, true, "Right: the lease was last renewed a whole interval ago, so %s of the %s remain, less than the %s pause.", b.derived(want), b.given(exRenewTTL), b.given(exRenewPause))
+	}
+	if b.claimD(got, ">", want) {
+		return b.feedback(part, false, "%s is too much: the last renewal is almost %s old by then.", b.given(got), b.given(exRenewEvery))
+	}
+	return b.feedback(part, false, "%s is too little: the renewal before the pause did arrive, %s earlier at most.", b.given(got), b.given(exRenewEvery))
+}
+
+// judgeRenewalMinTTL marks the sub-question: the smallest TTL the lease
+// policy rule allows for these renewals and pauses.
+func judgeRenewalMinTTL(a Answer) Feedback {
+	const part = "Smallest safe TTL"
+	got, ok := a.seconds("min-ttl")
+	if !ok {
+		return Feedback{Part: part, Why: "Not answered: by the lease policy rule, what is the smallest TTL for renewals every 5 s and pauses of 9 s?"}
+	}
+	var b because
+	need := 2*exRenewEvery + exRenewPause
+	switch {
+	case got == need:
+		return b.feedback(part, true, "Right: 2 × %s + %s = %s. One renewal may be missed and the retry still lands after the longest pause.", b.given(exRenewEvery), b.given(exRenewPause), b.derived(need))
+	case b.claimD(got, "<", exRenewEvery+exRenewPause):
+		return b.feedback(part, false, "%s is not enough even without a lost renewal: a pause can begin when the lease is already %s old.", b.given(got), b.given(exRenewEvery))
+	case b.claimD(got, "<", need):
+		return b.feedback(part, false, "%s survives one late pause, but the rule also leaves room for one renewal that is lost.", b.given(got))
+	}
+	return b.feedback(part, false, "%s is safe but not the smallest: what does the rule 2 × renew + pause budget ≤ TTL give?", b.given(got))
+}
+
 // judgeRenewalSchedule replays the learner's schedule and says whether it
-// broke the lease, and if not, why not.
+// broke the lease, and if not, what the run shows instead. Every time it
+// gives is an event of that run.
 func judgeRenewalSchedule(log core.ActionLog) Feedback {
 	const part = "Breaking schedule"
 	if len(log) == 0 {
@@ -173,10 +275,11 @@ func judgeRenewalSchedule(log core.ActionLog) Feedback {
 	}
 	for _, t := range log {
 		if t.Do != "pause" {
-			return Feedback{Part: part, Why: fmt.Sprintf("The schedule may only pause processes (it has %q at %s): the question is what a pause alone can do.", t.Do, core.FormatTime(t.At.D()))}
+			return Feedback{Part: part, Why: fmt.Sprintf("The schedule may only pause processes (it has %q): the question is what a pause alone can do.", t.Do)}
 		}
 		if t.For.D() > exRenewPause {
-			return Feedback{Part: part, Why: fmt.Sprintf("A %s pause proves nothing here: the longest pause this system shows is 9 s.", secs(t.For.D()))}
+			var b because
+			return b.feedback(part, false, "A %s pause proves nothing here: the longest pause this system shows is %s.", b.given(t.For.D()), b.given(exRenewPause))
 		}
 	}
 	w, err := exRenewal.Lab.Evaluate(1, log)
@@ -184,19 +287,98 @@ func judgeRenewalSchedule(log core.ActionLog) Feedback {
 		return Feedback{Part: part, Why: "The schedule could not run: " + err.Error()}
 	}
 	p, seen, broke := leaderPauseBreak(w, exRenewPause)
-	switch {
-	case broke:
-		exp, _ := leaseExpiryAt(w, p.Proc, p.From)
-		return Feedback{Part: part, OK: true, Why: fmt.Sprintf("%s froze at %s with its lease due to expire at %s, only %s later; the %s pause outlived it and the lock changed hands while %s slept.",
-			p.Proc, core.FormatTime(p.From), core.FormatTime(exp), secs(exp-p.From), secs(p.For), p.Proc)}
-	case !seen:
+	if !seen {
 		return Feedback{Part: part, Why: "None of the pauses froze the leader: pausing a waiting process cannot break the leader's lease."}
-	default:
-		exp, ok := leaseExpiryAt(w, p.Proc, p.From)
-		if !ok {
-			return Feedback{Part: part, Why: "The pause did not outlive the lease. Start it later in the renewal cycle, just before a renewal is due."}
-		}
-		return Feedback{Part: part, Why: fmt.Sprintf("%s froze at %s but its lease ran until %s, %s later, longer than the %s pause: it woke and renewed in time. Start the pause later in the 5 s renewal cycle, just before a renewal is due.",
-			p.Proc, core.FormatTime(p.From), core.FormatTime(exp), secs(exp-p.From), secs(p.For))}
 	}
+	return explainPause(w, p, broke)
+}
+
+// explainPause tells what happened to p.Proc's lease during pause p, from
+// the trace alone: when the lease was due to run out, when the process
+// woke, when the coordinator found the lease expired (its periodic sweep),
+// whether a late renewal was refused, and when the lock changed hands.
+func explainPause(w *World, p pauseSpan, broke bool) Feedback {
+	const part = "Breaking schedule"
+	var b because
+	tr := w.Sim.Trace.Events
+	pauseEv := tr[0]
+	for _, e := range tr {
+		if e.Seq == p.Seq {
+			pauseEv = e
+		}
+	}
+	froze := b.at(pauseEv)
+	grant, ok := leaseExpiryAt(w, p.Proc, p.From)
+	if !ok {
+		return Feedback{Part: part, Why: "The pause began before the leader's lease was granted. Pause it once it leads."}
+	}
+	exp := expiryOf(grant)
+	var resume, expire, holder, refused *core.Event
+	for i := range tr {
+		e := &tr[i]
+		if e.At < p.From {
+			continue
+		}
+		switch {
+		case resume == nil && p.To >= 0 && e.Actor == p.Proc && (e.Kind == core.KindResume || e.Kind == core.KindCrash) && e.At == p.To:
+			resume = e
+		case expire == nil && e.Kind == core.KindLeaseExpire && e.Get("owner") == p.Proc:
+			expire = e
+		case holder == nil && e.Kind == core.KindHolder && e.Get("owner") != p.Proc:
+			holder = e
+		case refused == nil && e.Kind == core.KindLeaseRenew && e.Get("owner") == p.Proc && e.Get("expiry_ms") != "" && expiryOf(*e) <= e.At:
+			refused = e
+		}
+	}
+	if broke {
+		b.stateD(exp, "<", holder.At)
+		b.stateD(holder.At, "<=", p.wake(w))
+		return b.feedback(part, true, "%s froze at %s with its lease due to run out at %s, %s later; the %s pause outlived it, and at %s the coordinator gave the lock to %s while %s slept.",
+			p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), b.ms(pauseEv, "for_ms"), b.at(*holder), holder.Get("owner"), p.Proc)
+	}
+	end := w.Sim.Now()
+	if resume == nil {
+		// The run ended with the process still frozen.
+		if b.claimD(exp, ">", end) {
+			return b.feedback(part, false, "%s froze at %s and was still frozen when the run ended at %s, but its lease ran until %s, after the end: nothing could change hands within the run. Pause it earlier.",
+				p.Proc, froze, b.given(end), b.ms(grant, "expiry_ms"))
+		}
+	}
+	wake := p.wake(w)
+	wakeText := b.given(end)
+	if resume != nil {
+		wakeText = b.at(*resume)
+	}
+	if b.claimD(exp, ">", wake) {
+		b.stateD(exp-p.From, ">", wake-p.From)
+		return b.feedback(part, false, "%s froze at %s with its lease good until %s, %s later; it woke at %s, before that, so it renewed in time. Start the pause later in the %s renewal cycle, just before a renewal is due.",
+			p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), wakeText, b.given(exRenewEvery))
+	}
+	// The lease ran out while the process slept, yet the lock did not move
+	// before it woke.
+	var out strings.Builder
+	fmt.Fprintf(&out, "The lease did run out while %s slept: it froze at %s, and its lease ended at %s, %s later, ", p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From))
+	if b.claimD(exp, "==", wake) {
+		fmt.Fprintf(&out, "the instant it woke at %s. ", wakeText)
+	} else {
+		b.stateD(exp, "<", wake)
+		fmt.Fprintf(&out, "before it woke at %s. ", wakeText)
+	}
+	switch {
+	case expire == nil:
+		fmt.Fprintf(&out, "But the coordinator removes expired leases only on its periodic sweep, and the run ended at %s before one found it.", b.given(end))
+	case b.claimD(expire.At, ">", wake):
+		fmt.Fprintf(&out, "But the coordinator removes expired leases only on its periodic sweep, and the sweep that found it came at %s, after %s was awake.", b.at(*expire), p.Proc)
+		if refused != nil {
+			fmt.Fprintf(&out, " %s's late renewal reached it at %s and was refused: it arrived after the expiry.", p.Proc, b.at(*refused))
+		}
+	default:
+		fmt.Fprintf(&out, "The coordinator expired it at %s.", b.at(*expire))
+	}
+	if holder != nil {
+		b.stateD(holder.At, ">", wake)
+		fmt.Fprintf(&out, " The lock changed hands at %s, when %s no longer slept.", b.at(*holder), p.Proc)
+	}
+	out.WriteString(" For the handover to happen during the pause, the pause must also cover the sweep: start it a little later in the renewal cycle or make it longer.")
+	return b.feedback(part, false, "%s", out.String())
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"leaselab/core"
 )
@@ -35,8 +37,18 @@ type Exercise struct {
 	// Format documents the JSON answer for labctl.
 	Format string
 
+	// Hints are the exercise's ladder, from a nudge to the key step; none
+	// gives the verdict away.
+	Hints []string
+	// KeyPoints are what a good written defence says, shown with the
+	// model answer as a checklist the learner compares their defence with.
+	KeyPoints []string
+
 	// start begins checking an answer that passed validation.
 	start func(a Answer) Job
+
+	procsOnce sync.Once
+	procs     []string
 }
 
 // Material is a text the learner reads to answer (a log excerpt).
@@ -70,11 +82,14 @@ type Answer struct {
 	Choices  map[string][]string `json:"choices,omitempty"`
 	Numbers  map[string]float64  `json:"numbers,omitempty"`
 	Schedule core.ActionLog      `json:"schedule,omitempty"`
+	// Defence is the learner's written reasoning, kept with the answer
+	// and shown beside the model answer; it is not graded.
+	Defence string `json:"defence,omitempty"`
 }
 
 // Clone returns a deep copy of a.
 func (a Answer) Clone() Answer {
-	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...)}
+	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...), Defence: a.Defence}
 	if a.Choices != nil {
 		out.Choices = map[string][]string{}
 		for k, v := range a.Choices {
@@ -98,6 +113,10 @@ type Feedback struct {
 	Part string
 	OK   bool
 	Why  string
+	// Cites and Claims are what Why rests on (see because): every number
+	// it gives and every comparison it states.
+	Cites  []Cite  `json:"-"`
+	Claims []Claim `json:"-"`
 }
 
 // Result is a checked answer.
@@ -107,6 +126,9 @@ type Result struct {
 	// Figures are measurements of the learner's design (a table's rows,
 	// already formatted), shown under the verdict.
 	Figures []string
+	// Replay, if set, is the worst run of the learner's design, to watch
+	// in the lesson player (not saved: it is rebuilt by the next check).
+	Replay *Lesson `json:"-"`
 }
 
 // Summary is the result's one-line verdict.
@@ -193,6 +215,24 @@ func (e *Exercise) Check(a Answer) (Result, error) {
 	return j.Result(), nil
 }
 
+// Complete reports whether a answers every part of the exercise: every
+// question, every number, and the run if it has a simulator. Only a checked
+// complete answer unlocks the model answer, so an empty Check gives
+// nothing away.
+func (e *Exercise) Complete(a Answer) bool {
+	for _, q := range e.Questions {
+		if len(a.Choices[q.ID]) == 0 {
+			return false
+		}
+	}
+	for _, k := range e.Numbers {
+		if _, ok := a.Numbers[k.ID]; !ok {
+			return false
+		}
+	}
+	return e.Lab == nil || len(a.Schedule) > 0
+}
+
 // Question returns the question with the given id, or nil.
 func (e *Exercise) Question(id string) *Question {
 	for i := range e.Questions {
@@ -221,7 +261,10 @@ func (e *Exercise) Validate(a Answer) error {
 		if !q.Multi && len(picked) > 1 {
 			return fmt.Errorf("question %q takes one choice, got %d", id, len(picked))
 		}
-		for _, o := range picked {
+		for i, o := range picked {
+			if slices.Index(picked, o) != i {
+				return fmt.Errorf("choices.%s: option %q is picked twice", id, o)
+			}
 			if !slices.ContainsFunc(q.Options, func(x Option) bool { return x.ID == o }) {
 				return fmt.Errorf("question %q has no option %q", id, o)
 			}
@@ -236,12 +279,18 @@ func (e *Exercise) Validate(a Answer) error {
 	if len(a.Schedule) > core.MaxActions {
 		return fmt.Errorf("schedule: %d actions is more than the %d a run may have", len(a.Schedule), core.MaxActions)
 	}
-	for _, t := range a.Schedule {
+	if len(a.Defence) > maxDefence {
+		return fmt.Errorf("defence: %d bytes, more than the %d allowed", len(a.Defence), maxDefence)
+	}
+	for i, t := range a.Schedule {
 		if err := t.Validate(); err != nil {
-			return err
+			return fmt.Errorf("schedule[%d]: %v", i, err)
 		}
 		if t.At < 0 || (e.Lab != nil && t.At.D() > e.Lab.Duration) {
-			return fmt.Errorf("schedule: an action at %s is outside the run (0 to %s)", core.FormatTime(t.At.D()), core.FormatTime(e.Lab.Duration))
+			return fmt.Errorf("schedule[%d].at: an action at %s is outside the run (0 to %s)", i, core.FormatTime(t.At.D()), core.FormatTime(e.Lab.Duration))
+		}
+		if err := e.checkActors(i, t); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -250,6 +299,37 @@ func (e *Exercise) Validate(a Answer) error {
 // MaxAnswerSize is the most bytes of JSON ParseAnswer reads: a schedule
 // as long as an action log may be, and the choices and numbers beside it.
 const MaxAnswerSize = core.MaxActionLogSize + 64<<10
+
+// maxDefence bounds the written defence (a few paragraphs).
+const maxDefence = 4000
+
+// checkActors refuses a schedule entry that names an actor the exercise's
+// simulator does not have as a process: pausing "C" or the coordinator
+// would otherwise run as a no-op and be judged as if it meant something.
+func (e *Exercise) checkActors(i int, t core.Timed) error {
+	names := e.labProcesses()
+	if t.Proc != "" && !slices.Contains(names, t.Proc) {
+		return fmt.Errorf("schedule[%d].proc: %q is not a process of this exercise (want one of %s)", i, t.Proc, strings.Join(names, ", "))
+	}
+	if t.Peer != "" && t.Peer != core.CoordinatorName && !slices.Contains(names, t.Peer) {
+		return fmt.Errorf("schedule[%d].peer: %q is not a process of this exercise or the coordinator", i, t.Peer)
+	}
+	return nil
+}
+
+// labProcesses names the processes of the exercise's simulator.
+func (e *Exercise) labProcesses() []string {
+	e.procsOnce.Do(func() {
+		s, err := e.Lab.Setup(1, e.Lab.Defaults(nil))
+		if err != nil {
+			return
+		}
+		for _, p := range s.Processes() {
+			e.procs = append(e.procs, p.Name())
+		}
+	})
+	return e.procs
+}
 
 // ParseAnswer decodes a JSON answer strictly (unknown fields are errors)
 // and validates it against the exercise.
@@ -260,6 +340,9 @@ func (e *Exercise) ParseAnswer(data []byte) (Answer, error) {
 	var a Answer
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	if err := strictShape(data); err != nil {
+		return Answer{}, fmt.Errorf("answer for exercise %s: %v (see labctl exercise %s --help)", e.ID, err, e.ID)
+	}
 	if err := dec.Decode(&a); err != nil {
 		return Answer{}, fmt.Errorf("answer is not valid JSON for exercise %s: %v (see labctl exercise %s --help)", e.ID, err, e.ID)
 	}
@@ -285,6 +368,13 @@ func (e *Exercise) Number(a Answer, id string) float64 {
 	return 0
 }
 
+// seconds returns number field id of a as a duration, and whether the
+// learner set it (an unset number is never defaulted when judged).
+func (a Answer) seconds(id string) (time.Duration, bool) {
+	v, ok := a.Numbers[id]
+	return time.Duration(v * float64(time.Second)), ok
+}
+
 // choice returns the single option chosen for q ("" if none).
 func (a Answer) choice(q string) string {
 	if c := a.Choices[q]; len(c) > 0 {
@@ -293,25 +383,17 @@ func (a Answer) choice(q string) string {
 	return ""
 }
 
-// judgeChoice marks a single-choice question: right names the correct
-// option, why explains every option (the right one's text too).
-func judgeChoice(a Answer, part, q, right string, why map[string]string) Feedback {
-	got := a.choice(q)
-	if got == "" {
-		return Feedback{Part: part, Why: "Not answered. " + why[""]}
-	}
-	return Feedback{Part: part, OK: got == right, Why: why[got]}
-}
-
 // judgeSet marks a multiple-choice question whose right answer is exactly
-// the set right. why explains each option: what it tells you, or why it
-// would not change anything.
+// the set right. why explains each option. A wrong pick is explained (it is
+// the learner's own reasoning), but a missing one is only counted: naming
+// it would hand the answer to anyone who submits a throw-away attempt.
 func judgeSet(a Answer, part, q string, right []string, why map[string]string) Feedback {
 	got := a.Choices[q]
-	var missing, wrong []string
+	var wrong []string
+	missing := 0
 	for _, r := range right {
 		if !slices.Contains(got, r) {
-			missing = append(missing, why[r])
+			missing++
 		}
 	}
 	for _, g := range got {
@@ -319,20 +401,26 @@ func judgeSet(a Answer, part, q string, right []string, why map[string]string) F
 			wrong = append(wrong, why[g])
 		}
 	}
-	if len(missing) == 0 && len(wrong) == 0 {
+	if missing == 0 && len(wrong) == 0 {
 		return Feedback{Part: part, OK: true, Why: "All of these matter, and nothing else you picked misleads."}
 	}
-	var b strings.Builder
+	var text []string
 	if len(wrong) > 0 {
-		b.WriteString("Not this: " + strings.Join(wrong, " "))
+		text = append(text, "Not this: "+strings.Join(wrong, " "))
 	}
-	if len(missing) > 0 {
-		if b.Len() > 0 {
-			b.WriteString(" ")
-		}
-		b.WriteString("Missing: " + strings.Join(missing, " "))
+	var b because
+	if missing > 0 {
+		text = append(text, missingText(&b, missing))
 	}
-	return Feedback{Part: part, Why: b.String()}
+	return b.feedback(part, false, "%s", strings.Join(text, " "))
+}
+
+// missingText counts the right options left out, without naming them.
+func missingText(b *because, n int) string {
+	if n == 1 {
+		return "One more option matters and is not picked: for each one left, ask whether it could move the worst case."
+	}
+	return fmt.Sprintf("%s more options matter and are not picked: for each one left, ask whether it could move the worst case.", b.derivedN(float64(n)))
 }
 
 // Exercises returns the five exercises in curriculum order.

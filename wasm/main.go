@@ -30,6 +30,10 @@ func main() {
 	draw.SetTextBudget(textBudget)
 	app := game.NewApp(newBrowserStore())
 	app.Export = download
+	// A frame under software WebGL takes about 55 ms to draw: a 7 ms slice
+	// left a thousand-night check a minute long. While a check runs the
+	// screen shows only its progress, so give it most of the wait.
+	app.CheckBudget = 400 * time.Millisecond
 	g := game.New(app, game.Options{
 		// boot.js reads prefers-reduced-motion before starting Go.
 		ReducedMotion: js.Global().Get("leaselabReducedMotion").Truthy(),

@@ -42,7 +42,7 @@ func TestBrowserStoreRoundTripInLocalStorage(t *testing.T) {
 		t.Fatalf("first Open = %+v, %q", p, notice)
 	}
 	p.MeetGoal("fenced-writes", "stale-write-rejected")
-	p.RecordAttempt("policy-check", true)
+	p.RecordAttempt("policy-check", true, true)
 	if err := progress.Save(s, p); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -22,7 +23,7 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-const exerciseUsage = `usage: labctl exercise ID [--answer FILE | --reference]
+const exerciseUsage = `usage: labctl exercise ID [--answer FILE | --reference | --hint N]
 
 Without a flag, prints the exercise: the problem, the questions and their
 options, the number fields, and the material to read.
@@ -30,12 +31,15 @@ options, the number fields, and the material to read.
                with an explanation for every part; exit 0 pass, 1 fail,
                2 a malformed answer.
 --reference    checks the built-in model answer and prints the worked answer.
+--hint N       prints the exercise's hints up to rung N (1: a nudge, up to
+               the last: the key step), without the answer.
 `
 
 func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("exercise", stderr)
 	answer := fs.String("answer", "", "")
 	reference := fs.Bool("reference", false, "")
+	hint := fs.Int("hint", 0, "")
 	// The id may come before --help, which the flag parser would swallow.
 	var id string
 	for _, a := range args {
@@ -65,15 +69,29 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "labctl exercise: %v", err)
 	}
+	hintSet := false
+	fs.Visit(func(f *flag.Flag) { hintSet = hintSet || f.Name == "hint" })
 	switch {
-	case *answer != "" && *reference:
-		return fail(stderr, "labctl exercise: give --answer or --reference, not both")
+	case btoi(*answer != "")+btoi(*reference)+btoi(hintSet) > 1:
+		return fail(stderr, "labctl exercise: give one of --answer, --reference and --hint, not both")
+	case hintSet:
+		if *hint < 1 || *hint > len(e.Hints) {
+			return fail(stderr, "labctl exercise %s: --hint: want a rung from 1 to %d, got %d", e.ID, len(e.Hints), *hint)
+		}
+		for i, h := range e.Hints[:*hint] {
+			fmt.Fprintf(stdout, "Hint %d of %d: %s\n", i+1, len(e.Hints), h)
+		}
+		if *hint < len(e.Hints) {
+			fmt.Fprintf(stdout, "(labctl exercise %s --hint %d for the next)\n", e.ID, *hint+1)
+		}
+		return 0
 	case *reference:
 		code := checkAnswer(e, e.Reference, stdout, stderr)
 		fmt.Fprintln(stdout, "\nModel answer:")
 		for _, p := range e.Worked {
 			fmt.Fprintf(stdout, "  %s\n", p)
 		}
+		printKeyPoints(stdout, e)
 		return code
 	case *answer != "":
 		b, err := readInput(*answer, stdin, lessons.MaxAnswerSize)
@@ -84,7 +102,17 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
 		}
-		return checkAnswer(e, a, stdout, stderr)
+		code := checkAnswer(e, a, stdout, stderr)
+		if a.Defence != "" {
+			fmt.Fprintf(stdout, "\nYour defence (kept with your answer):\n  %s\n", a.Defence)
+			if code == 0 {
+				// Only after a pass: the key points are the answer.
+				printKeyPoints(stdout, e)
+			} else {
+				fmt.Fprintln(stdout, "Once your answer passes, compare it with the model's key points.")
+			}
+		}
+		return code
 	}
 	fmt.Fprintf(stdout, "%s\n\n", e.Title)
 	for _, p := range e.Brief {
@@ -93,15 +121,24 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	printQuestions(stdout, e)
 	for _, m := range e.Materials {
 		fmt.Fprintf(stdout, "\n%s (%s):\n", m.Title, m.ID)
-		for _, l := range m.Lines() {
-			fmt.Fprintf(stdout, "  %s\n", l)
+		for i, l := range m.Lines() {
+			fmt.Fprintf(stdout, "  line-%-3d %s\n", i+1, l)
 		}
 	}
 	if e.Lab != nil {
 		fmt.Fprintf(stdout, "\nThe schedule is a run of the simulator (up to %s); the lab builds it interactively.\n", e.Lab.Duration)
 	}
 	fmt.Fprintf(stdout, "\nCheck an answer: labctl exercise %s --answer FILE (format: labctl exercise %s --help)\n", e.ID, e.ID)
+	fmt.Fprintf(stdout, "Stuck? labctl exercise %s --hint 1 (%d rungs, from a nudge to the key step)\n", e.ID, len(e.Hints))
 	return 0
+}
+
+// printKeyPoints lists what a good defence says, as a checklist.
+func printKeyPoints(w io.Writer, e *lessons.Exercise) {
+	fmt.Fprintln(w, "\nKey points (tick the ones your defence makes):")
+	for _, k := range e.KeyPoints {
+		fmt.Fprintf(w, "  [ ] %s\n", k)
+	}
 }
 
 func printQuestions(w io.Writer, e *lessons.Exercise) {
@@ -130,4 +167,11 @@ func checkAnswer(e *lessons.Exercise, a lessons.Answer, stdout, stderr io.Writer
 		return 0
 	}
 	return 1
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestExercisesListsFive(t *testing.T) {
@@ -26,7 +29,7 @@ func TestExerciseReferencesPassWithExit0(t *testing.T) {
 func TestExerciseWrongAnswerExplainsAndExits1(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "a.json")
-	ans := `{"choices":{"verdict":["safe"],"measurements":["pause-tail","renew-latency","coord-latency","clock-drift"]},
+	ans := `{"choices":{"verdict":["safe"],"measurements":["pause-tail","renew-latency","coord-latency","clock-drift"]},"numbers":{"left":7,"min-ttl":19},
 	 "schedule":[{"at":"4.5s","do":"pause","proc":"A","for":"9s"}]}`
 	if err := os.WriteFile(f, []byte(ans), 0o644); err != nil {
 		t.Fatal(err)
@@ -72,4 +75,57 @@ func TestExerciseHelpDocumentsTheAnswerFormat(t *testing.T) {
 	if !strings.Contains(out, "Incident 1 (case-1):") || !strings.Contains(out, "orders-db write from=A token=15") {
 		t.Fatalf("the exercise does not show its logs:\n%s", out)
 	}
+}
+
+// TestExerciseHintLadder: every exercise prints its hints rung by rung, and
+// a rung out of range is a usage error naming the flag.
+func TestExerciseHintLadder(t *testing.T) {
+	for _, id := range []string{"renew-ttl-pause", "shard-design", "no-fencing", "compaction-ttl", "token-logs"} {
+		out, errb, code := labctl(t, "", "exercise", id, "--hint", "1")
+		require.Equal(t, 0, code, errb)
+		assert.Contains(t, out, "Hint 1 of 3:")
+		assert.NotContains(t, out, "Hint 2 of 3:", "rung 1 shows only the nudge")
+		out, _, code = labctl(t, "", "exercise", id, "--hint", "3")
+		require.Equal(t, 0, code)
+		assert.Contains(t, out, "Hint 3 of 3:")
+		assert.NotContains(t, out, "Model answer", "hints are not the answer")
+	}
+	_, errb, code := labctl(t, "", "exercise", "token-logs", "--hint", "4")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb, "--hint")
+	_, errb, code = labctl(t, "", "exercise", "token-logs", "--hint", "1", "--reference")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb, "not both")
+}
+
+// TestExerciseStrictInputExit2: input JSON alone would let through is a
+// usage error (exit 2) on one line that names the field.
+func TestExerciseStrictInputExit2(t *testing.T) {
+	for _, c := range []struct{ id, in, names string }{
+		{"renew-ttl-pause", `{"schedule":[{"at":"4.5s","do":"pause","proc":"A","for":18446744082709}]}`, "18446744082709"},
+		{"renew-ttl-pause", `{"schedule":[{"at":"4.5s","do":"pause","proc":"coordinator","for":"9s"}]}`, "schedule[0].proc"},
+		{"renew-ttl-pause", `{"Choices":{"verdict":["unsafe"]}}`, "Choices"},
+		{"shard-design", `{"choices":{"granularity":null}}`, "choices.granularity"},
+		{"token-logs", `{"choices":{"case-1-checks":["lease-ids","lease-ids"]}}`, "case-1-checks"},
+	} {
+		_, errb, code := labctl(t, c.in, "exercise", c.id, "--answer", "-")
+		assert.Equal(t, 2, code, c.in)
+		assert.Contains(t, errb, c.names, c.in)
+		assert.Equal(t, 0, strings.Count(strings.TrimSpace(errb), "\n"), "one line: %q", errb)
+	}
+}
+
+// TestExerciseDefenceIsKeptAndComparedAfterAPass: a written defence comes
+// back with the verdict; the key points follow only a pass.
+func TestExerciseDefenceIsKeptAndComparedAfterAPass(t *testing.T) {
+	pass := `{"choices":{"cause":["stale-belief"]},"schedule":[{"at":"4s","do":"pause","proc":"A","for":"20s"}],"defence":"The lease ran out while A slept."}`
+	out, _, code := labctl(t, pass, "exercise", "no-fencing", "--answer", "-")
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "Your defence (kept with your answer):\n  The lease ran out while A slept.")
+	assert.Contains(t, out, "[ ] The lock never had two holders")
+	fail := strings.Replace(pass, "stale-belief", "reorder", 1)
+	out, _, code = labctl(t, fail, "exercise", "no-fencing", "--answer", "-")
+	require.Equal(t, 1, code)
+	assert.Contains(t, out, "Your defence")
+	assert.NotContains(t, out, "[ ] ", "the key points are the answer: not before a pass")
 }

@@ -90,6 +90,13 @@ func (f *Form) Answered() int {
 	return n
 }
 
+// IsSet reports whether the learner has set number field id; until then
+// the slider shows the default but the answer has no value.
+func (f *Form) IsSet(id string) bool {
+	_, ok := f.answer.Numbers[id]
+	return ok
+}
+
 // Number is number field id's value: the learner's, or the default.
 func (f *Form) Number(id string) float64 { return f.Ex.Number(f.answer, id) }
 

@@ -171,7 +171,7 @@ func TestExportThenImportOnAnotherMachine(t *testing.T) {
 	home := NewMemStore(nil, "")
 	p := New()
 	p.SetLesson("leases", Lesson{Completed: true, GoalsMet: []string{"lease-granted"}, HintsSeen: 2})
-	p.RecordAttempt("no-fencing", true)
+	p.RecordAttempt("no-fencing", true, true)
 	_, _, err := Sync(home, p)
 	require.NoError(t, err)
 	file, err := Export(home)

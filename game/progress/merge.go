@@ -10,7 +10,8 @@ import (
 // browser tabs, or a copy brought from another machine) without losing
 // anything either holds. Completion only grows: a lesson or goal done in
 // either is done, the deeper hint rung and the larger attempt count stand,
-// and an exercise passed in either is passed. Of the two runs of a lesson
+// and an exercise passed in either is passed (with or without the answer
+// shown), its model answer revealed in either is revealed. Of the two runs of a lesson
 // (its log and sliders) and the two answers to an exercise, the one
 // changed later (Updated) is kept; on a tie, b's. Fields a newer LeaseLab
 // wrote are kept from both, b's on a clash.
@@ -42,6 +43,10 @@ func Merge(a, b Progress) Progress {
 			e = x
 		}
 		e.Passed = x.Passed || y.Passed
+		e.PassedWithAnswer = x.PassedWithAnswer || y.PassedWithAnswer
+		e.Complete = x.Complete || y.Complete
+		e.Revealed = x.Revealed || y.Revealed
+		e.HintsSeen = max(x.HintsSeen, y.HintsSeen)
 		e.Attempts = max(x.Attempts, y.Attempts)
 		e.Updated = max(x.Updated, y.Updated)
 		e.Extra = mergeExtra(x.Extra, y.Extra)

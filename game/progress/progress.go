@@ -85,8 +85,22 @@ type Lesson struct {
 
 // Exercise is the learner's progress in one exercise.
 type Exercise struct {
-	Passed   bool `json:"passed,omitempty"`
-	Attempts int  `json:"attempts,omitempty"`
+	// Passed is a pass earned before the model answer was shown;
+	// PassedWithAnswer a pass after it was (an instructor weighs the two
+	// differently, so they are kept apart).
+	Passed           bool `json:"passed,omitempty"`
+	PassedWithAnswer bool `json:"passedWithAnswer,omitempty"`
+	Attempts         int  `json:"attempts,omitempty"`
+	// Complete reports a checked attempt with every part answered: the
+	// condition for offering the model answer.
+	Complete bool `json:"complete,omitempty"`
+	// Revealed reports that the learner asked for the model answer (or
+	// loaded it); HintsSeen counts the hint rungs revealed.
+	Revealed  bool `json:"revealed,omitempty"`
+	HintsSeen int  `json:"hintsSeen,omitempty"`
+	// Result is the last checked verdict, as the exercise screen encoded
+	// it, so it is shown again after a reload. Nil when there is none.
+	Result json.RawMessage `json:"result,omitempty"`
 	// Answer is the learner's last answer, as the exercise screen encoded
 	// it (a lessons.Answer); this package only stores it, and the screen
 	// drops one that no longer fits the exercise. Nil when there is none.
@@ -131,9 +145,11 @@ func (p *Progress) MeetGoal(lesson, goal string) bool {
 // Exercise returns the progress in exercise id (the zero Exercise if none).
 func (p *Progress) Exercise(id string) Exercise { return p.Exercises[id] }
 
-// RecordAttempt counts one answer to exercise id. An exercise once passed
-// stays passed.
-func (p *Progress) RecordAttempt(id string, passed bool) {
+// RecordAttempt counts one checked answer to exercise id: complete says
+// every part was answered, passed that it passed. A pass after the model
+// answer was revealed is recorded as PassedWithAnswer, never as Passed. An
+// exercise once passed stays passed.
+func (p *Progress) RecordAttempt(id string, complete, passed bool) {
 	if p.Exercises == nil {
 		p.Exercises = map[string]Exercise{}
 	}
@@ -141,9 +157,61 @@ func (p *Progress) RecordAttempt(id string, passed bool) {
 	if e.Attempts < math.MaxInt32 {
 		e.Attempts++
 	}
-	e.Passed = e.Passed || passed
+	e.Complete = e.Complete || complete
+	switch {
+	case passed && e.Revealed:
+		e.PassedWithAnswer = true
+	case passed:
+		e.Passed = true
+	}
 	e.Updated = max(now(), e.Updated+1)
 	p.Exercises[id] = e
+}
+
+// Reveal records that the model answer of exercise id was shown.
+func (p *Progress) Reveal(id string) {
+	if p.Exercises == nil {
+		p.Exercises = map[string]Exercise{}
+	}
+	e := p.Exercises[id]
+	e.Revealed = true
+	p.Exercises[id] = e
+}
+
+// SeeHints records that n hint rungs of exercise id are revealed.
+func (p *Progress) SeeHints(id string, n int) {
+	if p.Exercises == nil {
+		p.Exercises = map[string]Exercise{}
+	}
+	e := p.Exercises[id]
+	e.HintsSeen = max(e.HintsSeen, min(n, MaxHints))
+	p.Exercises[id] = e
+}
+
+// SetResult keeps the last checked verdict of exercise id (JSON).
+func (p *Progress) SetResult(id string, result json.RawMessage) {
+	if p.Exercises == nil {
+		p.Exercises = map[string]Exercise{}
+	}
+	e := p.Exercises[id]
+	e.Result = result
+	e.Updated = max(now(), e.Updated+1) // merges keep the later answer and its verdict together
+	p.Exercises[id] = e
+}
+
+// Status is the exercise's one-line standing for the menu.
+func (e Exercise) Status() string {
+	switch {
+	case e.Passed:
+		return "passed"
+	case e.PassedWithAnswer:
+		return "passed with the answer shown"
+	case e.Attempts == 1:
+		return "tried once"
+	case e.Attempts > 1:
+		return fmt.Sprintf("tried %d times", e.Attempts)
+	}
+	return "not tried"
 }
 
 // SetAnswer keeps answer (JSON; nil for none) as exercise id's last answer,
@@ -231,8 +299,11 @@ func Decode(b []byte) (Progress, error) {
 	for id, e := range p.Exercises {
 		if string(e.Answer) == "null" {
 			e.Answer = nil
-			p.Exercises[id] = e
 		}
+		if string(e.Result) == "null" {
+			e.Result = nil
+		}
+		p.Exercises[id] = e
 	}
 	return p, nil
 }
@@ -310,6 +381,12 @@ func (p *Progress) validate() error {
 		}
 		if len(e.Answer) > 0 && !json.Valid(e.Answer) {
 			return fmt.Errorf("the saved answer to exercise %q is not valid JSON", id)
+		}
+		if len(e.Result) > 0 && !json.Valid(e.Result) {
+			return fmt.Errorf("the saved result of exercise %q is not valid JSON", id)
+		}
+		if e.HintsSeen < 0 || e.HintsSeen > MaxHints {
+			return fmt.Errorf("exercise %q has %d hints seen", id, e.HintsSeen)
 		}
 		if err := checkExtra("exercise "+strconv.Quote(id), e.Extra); err != nil {
 			return err

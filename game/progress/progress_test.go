@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func sample() Progress {
@@ -19,8 +22,8 @@ func sample() Progress {
 		Knobs:     map[string]float64{"ttl": 12, "renew": 5.5},
 	})
 	p.SetLesson("leases", Lesson{HintsSeen: 1})
-	p.RecordAttempt("policy-check", false)
-	p.RecordAttempt("policy-check", true)
+	p.RecordAttempt("policy-check", true, false)
+	p.RecordAttempt("policy-check", true, true)
 	return p
 }
 
@@ -287,4 +290,50 @@ func TestExerciseAnswerIsAnOptionalAddition(t *testing.T) {
 	if _, err := Decode([]byte(`{"version":1,"exercises":{"x":{"answer":{"a":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}}}}`)); err == nil {
 		t.Error("Decode accepted an answer nested past MaxDepth")
 	}
+}
+
+// TestPassWithTheAnswerShownIsKeptApart: a pass after the model answer was
+// revealed is recorded as such and never becomes a plain pass; one earned
+// before stays earned (defect 7).
+func TestPassWithTheAnswerShownIsKeptApart(t *testing.T) {
+	p := New()
+	p.RecordAttempt("token-logs", true, false)
+	p.Reveal("token-logs")
+	p.RecordAttempt("token-logs", true, true)
+	e := p.Exercise("token-logs")
+	assert.False(t, e.Passed)
+	assert.True(t, e.PassedWithAnswer)
+	assert.Equal(t, "passed with the answer shown", e.Status())
+
+	p.RecordAttempt("no-fencing", true, true)
+	p.Reveal("no-fencing")
+	p.RecordAttempt("no-fencing", true, true)
+	assert.Equal(t, "passed", p.Exercise("no-fencing").Status(), "earned before the reveal")
+
+	b, err := Encode(p)
+	require.NoError(t, err)
+	q, err := Decode(b)
+	require.NoError(t, err)
+	assert.Equal(t, p.Exercise("token-logs"), q.Exercise("token-logs"), "it survives a save")
+}
+
+// TestDraftResultAndHintsSurviveASave: what the exercise screen keeps
+// between visits (defect 8).
+func TestDraftResultAndHintsSurviveASave(t *testing.T) {
+	p := New()
+	p.SetAnswer("shard-design", []byte(`{"numbers":{"ttl":15}}`))
+	p.SetResult("shard-design", []byte(`{"Pass":false}`))
+	p.SeeHints("shard-design", 2)
+	b, err := Encode(p)
+	require.NoError(t, err)
+	q, err := Decode(b)
+	require.NoError(t, err)
+	e := q.Exercise("shard-design")
+	assert.JSONEq(t, `{"numbers":{"ttl":15}}`, string(e.Answer))
+	assert.JSONEq(t, `{"Pass":false}`, string(e.Result))
+	assert.Equal(t, 2, e.HintsSeen)
+	_, err = Decode([]byte(`{"version":1,"exercises":{"x":{"result":"{"}}}`))
+	assert.NoError(t, err, "a string is valid JSON")
+	_, err = Decode([]byte(`{"version":1,"exercises":{"x":{"hintsSeen":-1}}}`))
+	assert.Error(t, err)
 }

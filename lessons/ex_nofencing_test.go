@@ -1,0 +1,53 @@
+package lessons
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
+)
+
+// delayedWrite holds everything A sends for 15 s from 4 s: A's writes,
+// decided while it still led, land after B has taken over and written.
+var delayedWrite = core.ActionLog{core.At(4*time.Second, core.Action{Do: "delay", Proc: "A", For: core.Duration(15 * time.Second)})}
+
+// TestNoFencingAcceptsTheDelayedWrite: the delayed write of the curriculum's
+// fenced-writes example breaks the system too, so it is a valid answer
+// (defect 5), and the simulator's goals agree with the checker.
+func TestNoFencingAcceptsTheDelayedWrite(t *testing.T) {
+	a := exNoFencing.Reference.Clone()
+	a.Schedule = delayedWrite
+	r, err := exNoFencing.Check(a)
+	require.NoError(t, err)
+	assert.True(t, r.Pass, r.Text())
+	w, err := noFencingLab.EvaluateWith(1, Knobs{"fencing": 0}, delayedWrite)
+	require.NoError(t, err)
+	assert.True(t, w.Lesson.Goals[0].Met(w), "the simulator's 'broken' goal")
+}
+
+// TestNoFencingReorderReasonFitsTheRun: the reason given against "the
+// network reordered the writes" is true of the learner's own run: a
+// delayed write was reordered, a paused leader's was not.
+func TestNoFencingReorderReasonFitsTheRun(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		log  core.ActionLog
+		says string
+	}{
+		{"delayed write", delayedWrite, "did reorder them"},
+		{"paused leader", noFencingLab.Solution, "in the order they were sent"},
+	} {
+		a := Answer{Choices: map[string][]string{"cause": {"reorder"}}, Schedule: c.log}
+		r, err := exNoFencing.Check(a)
+		require.NoError(t, err)
+		f := part(r, "Cause")
+		assert.False(t, f.OK)
+		assert.Contains(t, f.Why, c.says, c.name)
+		for _, cl := range f.Claims {
+			assert.True(t, cl.Holds(), "%s: %s", c.name, f.Why)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package lessons
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRenewalFeedbackTellsWhatTheRunShows: exercise 1's explanation of a
+// pause that did not break the lease states only true comparisons and
+// names what really saved the leader (defect 1): the coordinator's sweep,
+// the refused late renewal, the end of the run.
+func TestRenewalFeedbackTellsWhatTheRunShows(t *testing.T) {
+	cases := []struct {
+		name     string
+		at, for_ time.Duration
+		says     []string
+		never    []string
+	}{
+		{"lease ran out, sweep came after the wake", 14900 * time.Millisecond, 7500 * time.Millisecond,
+			[]string{"did run out", "sweep", "refused"}, []string{"longer than", "renewed in time"}},
+		{"run ended before the lease ran out", 54900 * time.Millisecond, 9 * time.Second,
+			[]string{"run ended"}, []string{"renewed in time"}},
+		{"pause at the very end", 60 * time.Second, 9 * time.Second,
+			[]string{"run ended"}, []string{"renewed in time"}},
+		{"pause right after a renewal", 10100 * time.Millisecond, 9 * time.Second,
+			[]string{"renewed in time", "Start the pause later"}, []string{"did run out"}},
+	}
+	for _, c := range cases {
+		f := judgeRenewalSchedule(pauseAt(c.at, c.for_, "A"))
+		require.False(t, f.OK, "%s: marked as breaking", c.name)
+		for _, s := range c.says {
+			assert.Contains(t, f.Why, s, c.name)
+		}
+		for _, s := range c.never {
+			assert.NotContains(t, f.Why, s, c.name)
+		}
+		for _, cl := range f.Claims {
+			assert.True(t, cl.Holds(), "%s: states %v %s %v, which is false: %s", c.name, cl.L, cl.Op, cl.R, f.Why)
+		}
+	}
+}
+
+// TestRenewalSubQuestions: the numeric parts have one right value each,
+// and an unanswered one is marked, not defaulted.
+func TestRenewalSubQuestions(t *testing.T) {
+	a := exRenewal.Reference.Clone()
+	r, err := exRenewal.Check(a)
+	require.NoError(t, err)
+	require.True(t, r.Pass, r.Text())
+	for _, c := range []struct {
+		id   string
+		v    float64
+		part string
+	}{{"left", 12, "Lease left at a late pause"}, {"left", 5, "Lease left at a late pause"}, {"min-ttl", 14, "Smallest safe TTL"}, {"min-ttl", 24, "Smallest safe TTL"}} {
+		b := a.Clone()
+		b.Numbers[c.id] = c.v
+		r, err := exRenewal.Check(b)
+		require.NoError(t, err)
+		assert.False(t, r.Pass, "%s=%v passes", c.id, c.v)
+		assert.False(t, part(r, c.part).OK, "%s=%v", c.id, c.v)
+	}
+	b := a.Clone()
+	delete(b.Numbers, "min-ttl")
+	r, err = exRenewal.Check(b)
+	require.NoError(t, err)
+	assert.Contains(t, part(r, "Smallest safe TTL").Why, "Not answered")
+}
+
+// part returns the feedback of the named part (zero if absent).
+func part(r Result, name string) Feedback {
+	for _, p := range r.Parts {
+		if p.Part == name {
+			return p
+		}
+	}
+	return Feedback{}
+}
+
+// TestRenewalWrongTryGivesNothingAway: a throw-away answer's feedback does
+// not name the measurements it left out (defect 7).
+func TestRenewalWrongTryGivesNothingAway(t *testing.T) {
+	r, err := exRenewal.Check(Answer{Choices: map[string][]string{"measurements": {"mean-pause"}}})
+	require.NoError(t, err)
+	why := part(r, "Measurements").Why
+	for _, label := range []string{"pause tail", "Keepalive", "Coordinator delays", "Clock drift"} {
+		assert.NotContains(t, why, label)
+	}
+	assert.Contains(t, why, "average pause", "the wrong pick is still explained")
+}
+
+// TestCompleteAnswers: the model answers are complete; an empty answer or
+// one missing a single part is not (it must not unlock the model answer).
+func TestCompleteAnswers(t *testing.T) {
+	for _, e := range Exercises() {
+		assert.True(t, e.Complete(e.Reference), e.ID)
+		assert.False(t, e.Complete(Answer{}), e.ID)
+		if len(e.Questions) > 0 {
+			a := e.Reference.Clone()
+			delete(a.Choices, e.Questions[0].ID)
+			assert.False(t, e.Complete(a), e.ID)
+		}
+	}
+}
