@@ -78,10 +78,6 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// maxDurationMS is the longest duration in milliseconds that fits a
-// time.Duration.
-const maxDurationMS = int64(1<<63-1) / int64(time.Millisecond)
-
 // At is a convenience constructor for a timed action.
 func At(t time.Duration, a Action) Timed { return Timed{At: Duration(t), Action: a} }
 

@@ -44,7 +44,7 @@ func TestCoordinatorCostsGoalsCanFail(t *testing.T) {
 
 // The lesson's wrong runs, for TestWrongLogsMissAGoal.
 func init() {
-	for _, c := range []struct {
+	wrong["coordinator-costs"] = append(wrong["coordinator-costs"], []struct {
 		name  string
 		knobs Knobs
 		log   core.ActionLog
@@ -53,7 +53,5 @@ func init() {
 		{"per-shard leases renewed every second", Knobs{"ttl": 9, "renew": 1, "per-shard": 1}, coordinatorCosts.Solution, "light"},
 		{"light but slow: a 30 s TTL", Knobs{"ttl": 30, "renew": 10, "per-shard": 0}, coordinatorCosts.Solution, "fast"},
 		{"no crash at all", Knobs{"ttl": 9, "renew": 3, "per-shard": 0}, nil, "fast"},
-	} {
-		wrong["coordinator-costs"] = append(wrong["coordinator-costs"], c)
-	}
+	}...)
 }

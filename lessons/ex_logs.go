@@ -318,7 +318,7 @@ var logCheckWhy = map[string]string{
 	"worker-log":        "The holder's own log shows whether it knew it had lost the lease and kept going.",
 	"request-ids":       "Request IDs tell a retry of the same request from two different writes.",
 	"wall-clocks":       "Wall clocks on different machines drift and jump; they cannot order events across machines. Use the coordinator's revisions and the tokens.",
-	"lease-ids":         "Lease IDs are random names; they say nothing about which ownership came later. Tokens do.",
+	"lease-ids":         "Lease IDs name sessions, not ownerships of this lock. On one etcd member they even increase, which is why they look like an order, but another member numbers from its own prefix and a lease says nothing about which ownership came later. Tokens do.",
 }
 
 var logConclusions = []Option{

@@ -202,7 +202,7 @@ func checkRenewal(a Answer) Job {
 			"renew-latency": "Keepalive round trips: a slow or retried renewal makes the lease older when a pause begins.",
 			"coord-latency": "Coordinator delays: a stalled coordinator renews late, or expires on a clock the client cannot see.",
 			"clock-drift":   "Clock drift: the client times its lease with its own clock; if it runs slow, it believes in the lease longer than the coordinator does.",
-			"lease-id":      "Lease IDs: they are random names, not times or an order.",
+			"lease-id":      "Lease IDs: they name sessions and carry no time; on one etcd member they increase, but nothing in them says how old a lease is when a pause begins.",
 			"key-count":     "The key count: it does not move any deadline.",
 		}),
 	}

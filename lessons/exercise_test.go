@@ -222,7 +222,7 @@ func TestLogsWrongAnswers(t *testing.T) {
 		{"pause blamed on the coordinator", pick("case-1-conclusion", "coordinator-bug"), "Incident 1", "what storage did"},
 		{"zombie taken for a retry", pick("case-3-conclusion", "retry"), "Incident 3", "A's own log"},
 		{"wall clocks", pick("case-1-checks", "coord-history", "storage-decisions", "wall-clocks"), "Incident 1", "Wall clocks"},
-		{"lease IDs", pick("case-2-checks", "coord-history", "storage-decisions", "request-ids", "lease-ids"), "Incident 2", "random names"},
+		{"lease IDs", pick("case-2-checks", "coord-history", "storage-decisions", "request-ids", "lease-ids"), "Incident 2", "Lease IDs name sessions"},
 		{"no worker log for the zombie", pick("case-3-checks", "coord-history", "storage-decisions"), "Incident 3", "One check"},
 	})
 }
