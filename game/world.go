@@ -84,9 +84,9 @@ type procAction struct {
 }
 
 // ttlChoices are the TTLs the set-ttl menu offers: the troubleshooting fix
-// (15 s covers 2 x 5 s renewals + a 5 s stall) and the leases fix (30 s
-// covers 2 x 10 s + a 9 s pause).
-var ttlChoices = []time.Duration{15 * time.Second, 30 * time.Second}
+// (16 s covers 2 x 5.5 s renewals, etcd's cadence at that TTL, + a 5 s
+// stall) and the leases fix (30 s covers 2 x 10 s + a 9 s pause).
+var ttlChoices = []time.Duration{16 * time.Second, 30 * time.Second}
 
 func newWorldView(lb *lab.Lab, narrate func(string)) *worldView {
 	return &worldView{lab: lb, narrate: narrate, selected: -1, token: 3}
