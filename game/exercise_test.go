@@ -582,3 +582,11 @@ func TestSimulatorReopensWithTheWholeRun(t *testing.T) {
 	lab := sc.Simulator().Lab
 	assert.Equal(t, lab.Length(), lab.Now(), "the simulator reopened cut at %v", lab.Now())
 }
+
+// The menu's status column is narrow: a pass with the answer shown is
+// "answer shown" there (it was cut to "passed with th…"), and the text
+// view keeps the whole phrase.
+func TestMenuShortensTheAnswerShownStatus(t *testing.T) {
+	assert.Equal(t, "answer shown", menuStatus("passed with the answer shown"))
+	assert.Equal(t, "tried once", menuStatus("tried once"))
+}
