@@ -8,19 +8,25 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 
 	"leaselab/core"
 )
 
-// embedded starts a fresh embedded etcd for one run of a scenario (so its
-// revisions start where a fresh etcd's do).
-func embedded() ([]string, func(), error) {
+// freshClient starts an embedded etcd for one test and connects to it;
+// both end with the test.
+func freshClient(t *testing.T) (context.Context, *clientv3.Client) {
+	t.Helper()
 	srv, err := StartServer("", "", "")
-	if err != nil {
-		return nil, nil, err
-	}
-	return []string{srv.Client}, srv.Close, nil
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	cli, err := dial(ctx, []string{srv.Client})
+	require.NoError(t, err)
+	t.Cleanup(func() { cli.Close() })
+	return ctx, cli
 }
 
 // parallel bounds how many scenarios run at once: each is mostly waiting,
@@ -37,7 +43,7 @@ func TestEveryScenarioConformsToRealEtcd(t *testing.T) {
 			t.Parallel()
 			parallel <- struct{}{}
 			defer func() { <-parallel }()
-			results, err := Conform(context.Background(), sc, embedded, SimOptions{Seed: 1})
+			results, err := Conform(context.Background(), sc, Embedded, SimOptions{Seed: 1})
 			require.NoError(t, err)
 			for _, r := range results {
 				t.Log("\n" + r.Report())
@@ -71,14 +77,7 @@ func TestUnknownStepIsRefused(t *testing.T) {
 // apart (each grant takes a request ID and a lease ID from one generator),
 // under the member's 16-bit prefix; the simulator's IDs have that shape.
 func TestLeaseIDsHaveOneMembersShape(t *testing.T) {
-	srv, err := StartServer("", "", "")
-	require.NoError(t, err)
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cli, err := dial(ctx, []string{srv.Client})
-	require.NoError(t, err)
-	defer cli.Close()
+	ctx, cli := freshClient(t)
 	var real []int64
 	for range 3 {
 		resp, err := cli.Grant(ctx, 5)
@@ -102,14 +101,7 @@ func TestLeaseIDsHaveOneMembersShape(t *testing.T) {
 // concurrency.NewSession without a TTL asks for 60 s, the TTL of the
 // sandbox's etcd preset.
 func TestSessionDefaultTTLIsTheEtcdPresets(t *testing.T) {
-	srv, err := StartServer("", "", "")
-	require.NoError(t, err)
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cli, err := dial(ctx, []string{srv.Client})
-	require.NoError(t, err)
-	defer cli.Close()
+	ctx, cli := freshClient(t)
 	s, err := concurrency.NewSession(cli)
 	require.NoError(t, err)
 	defer s.Close()

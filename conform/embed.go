@@ -86,3 +86,14 @@ func freeAddr() (string, error) {
 	defer l.Close()
 	return l.Addr().String(), nil
 }
+
+// Embedded starts a fresh one-member etcd for one run of a scenario (so its
+// revisions start where a fresh etcd's do) and returns its endpoints and
+// how to stop it: the start function Conform takes.
+func Embedded() ([]string, func(), error) {
+	srv, err := StartServer("", "", "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return []string{srv.Client}, srv.Close, nil
+}

@@ -132,13 +132,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func runOne(ctx context.Context, sc *conform.Scenario, eps []string) (*conform.Result, error) {
 	start := func() ([]string, func(), error) { return eps, func() {}, nil }
 	if len(eps) == 0 {
-		start = func() ([]string, func(), error) {
-			srv, err := conform.StartServer("", "", "")
-			if err != nil {
-				return nil, nil, err
-			}
-			return []string{srv.Client}, srv.Close, nil
-		}
+		start = conform.Embedded
 	}
 	results, err := conform.Conform(ctx, sc, start, conform.SimOptions{Seed: 1})
 	if err != nil {
