@@ -23,3 +23,8 @@ require (
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )
+
+// The desktop program's flags, read before Ebitengine's init (cmd/leaselab/boot).
+require boot.leaselab v0.0.0
+
+replace boot.leaselab => ./cmd/leaselab/boot

@@ -71,3 +71,6 @@ require (
 )
 
 replace leaselab => ../
+
+// leaselab's desktop flags module; conform never imports it, but the graph names it.
+replace boot.leaselab => ../cmd/leaselab/boot

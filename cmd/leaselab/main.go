@@ -31,31 +31,19 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"boot.leaselab"
 	"leaselab/game"
 	"leaselab/game/progress"
 )
 
 func main() {
-	frames := flag.Int64("frames", 0, "exit after drawing `N` frames (with --screenshot, save the last)")
-	screenshot := flag.String("screenshot", "", "write the screen as PNG to `path` after --frames frames")
-	width := flag.Int("width", 1280, "window width in device-independent pixels")
-	height := flag.Int("height", 800, "window height in device-independent pixels")
-	reducedMotion := flag.Bool("reduced-motion", false, "replace decorative animation with instant changes")
-	lesson := flag.String("lesson", "", "open lesson `ID` at once instead of the menu")
-	solution := flag.Bool("solution", false, "with --lesson: load the lesson's solution; with --exercise: fill in the model answer")
-	exercise := flag.String("exercise", "", "open exercise `ID` at once instead of the menu")
-	check := flag.Bool("check", false, "with --exercise: check the answer at once")
-	seek := flag.Duration("seek", 0, "with --lesson: move the play head to `T` (e.g. 30s)")
-	play := flag.Bool("play", false, "with --lesson: start playing")
-	speed := flag.Float64("speed", 1, "with --lesson: playback speed, 0.25 to 64")
-	load := flag.String("load", "", "open the run in permalink `LINK` (the text after #run=, or a whole URL)")
-	progressPath := flag.String("progress", "", "keep the learner's progress in the JSON file at `path` (default: the user config dir)")
-	sandbox := flag.Bool("sandbox", false, "open the sandbox's setup panel instead of the menu")
-	preset := flag.String("preset", "", "open the sandbox with preset `NAME` (labctl presets lists them)")
-	start := flag.Bool("start", false, "with --sandbox or --preset: start the run at once (--seek, --play and --speed apply)")
-	exportDir := flag.String("export-dir", ".", "write the sandbox's exports to `dir`")
-	exportProgress := flag.String("export-progress", "", "write the learner's progress to `file` (to carry to another machine) and exit")
-	importProgress := flag.String("import-progress", "", "merge the progress in `file` (from --export-progress or the browser's export) into this machine's, and exit")
+	// The flags live in package boot, which reads them before Ebitengine
+	// starts (so --help works without a display).
+	frames, screenshot, width, height := boot.Frames, boot.Screenshot, boot.Width, boot.Height
+	reducedMotion, lesson, solution, exercise := boot.ReducedMotion, boot.Lesson, boot.Solution, boot.Exercise
+	check, seek, play, speed := boot.Check, boot.Seek, boot.Play, boot.Speed
+	load, progressPath, sandbox, preset := boot.Load, boot.Progress, boot.Sandbox, boot.Preset
+	start, exportDir, exportProgress, importProgress := boot.Start, boot.ExportDir, boot.ExportProgress, boot.ImportProgress
 	flag.Parse()
 	if *exportProgress != "" || *importProgress != "" {
 		os.Exit(transferProgress(progressStore(*progressPath), *exportProgress, *importProgress))
