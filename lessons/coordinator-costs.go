@@ -84,8 +84,11 @@ func victimFailover(w *World) time.Duration {
 }
 
 var coordinatorCosts = &Lesson{
-	ID:    "coordinator-costs",
-	Title: "What the coordinator commits, and what it costs",
+	ID:        "coordinator-costs",
+	Title:     "What the coordinator commits, and what it costs",
+	Objective: "Lower the coordinator's renewal load without making failover slower.",
+	Summary:   "What every renewal costs the coordinator, and which knob trades load for failover.",
+	Minutes:   8,
 	Intro: []string{
 		"Behind every lock is a small replicated database. When a worker acquires a lease, the coordinator's leader appends the write to its log and answers only once a majority of its members have stored it: an acquisition costs a round of disk syncs on a quorum. In etcd it is one transaction: if the key's create revision is 0 (it does not exist; version == 0 says the same), put it attached to the lease, otherwise read who holds the lock. The revision that put creates is the fencing token. The coordinator's own leaders come in terms; a write committed in one term is never undone by the next leader, which is why the revisions, and so the tokens, only grow.",
 		"Every renewal is a request too, and in etcd all keepalives go to the leader. So the coordinator's load is leases divided by the renewal interval: 128 shard leases plus 12 worker sessions renewed every second is 140 requests a second for the same answer. Keep what it stores small (a lock value names an owner, not a payload), do not use it to pass messages or queue work, and avoid churning through many short-lived keys when a local queue would do.",

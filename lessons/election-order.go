@@ -73,8 +73,11 @@ func wakes(w *World, lock string) []handoverWake {
 func queueRecipe(k Knobs) core.Recipe { return core.Recipe(int(k["recipe"])) }
 
 var electionOrder = &Lesson{
-	ID:    "election-order",
-	Title: "Who wakes up: predecessor watches, herds and etcd's fair queue",
+	ID:        "election-order",
+	Title:     "Who wakes up: predecessor watches, herds and etcd's fair queue",
+	Objective: "Compare who wakes when a holder dies: everyone, or only the next in line.",
+	Summary:   "Herds against predecessor watches, and the order a queue hands the lock on.",
+	Minutes:   8,
 	Intro: []string{
 		"Two locks share one coordinator, five contenders on each. Each contender creates a key under the lock, tied to its session; the key created first holds the lock. The two lanes differ only in what the waiters watch while they wait.",
 		"On the left, every waiter watches the whole lock. Any change wakes all of them, they all re-read the lock, and all but one go back to sleep: the herd effect. With thousands of clients that is thousands of requests for one handover.",

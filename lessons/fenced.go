@@ -9,8 +9,11 @@ import (
 // fencedWrites is the seed's Example 3: the paused leader and the fenced
 // register, tokens 7 and 8.
 var fencedWrites = &Lesson{
-	ID:    "fenced-writes",
-	Title: "The paused leader and fenced writes",
+	ID:        "fenced-writes",
+	Title:     "The paused leader and fenced writes",
+	Objective: "See a paused leader's late write rejected by its token, and accepted once fencing is off.",
+	Summary:   "A leader freezes past its lease; the store's token check stops its late write.",
+	Minutes:   6,
 	Intro: []string{
 		"A holds the lock with fencing token 7 and writes to storage every two seconds. B waits in line. The lease lasts 10 seconds, and A's client renews it the way etcd's does: a third of the TTL after each answer, on a loop that wakes every half second, so about every 3.5 seconds. (This coordinator numbers the lock's holders 7, 8, 9, like a Chubby sequencer or Consul's LockIndex; a real etcd would hand out the key's create revision, a number shared by every change in the store. Either works as a token: what matters is that it only grows.)",
 		"A lease only says how long the coordinator will wait. It cannot reach into A and stop it. If A freezes (a long garbage-collection pause, a starved CPU, a suspended VM), the coordinator gives up on it, hands the lock to B with token 8, and A, frozen, notices nothing.",

@@ -32,8 +32,11 @@ func forgedAccepted(w *World) *core.Event {
 // that numbers owners 1 and 2, storage that keeps the highest token, and
 // A's late write, whose token the learner edits.
 var handsOnLab = &Lesson{
-	ID:    "hands-on-lab",
-	Title: "Hands-on: who decides that a token is stale?",
+	ID:        "hands-on-lab",
+	Title:     "Hands-on: who decides that a token is stale?",
+	Objective: "Learn that the store, not the writer, decides that a token is stale.",
+	Summary:   "Write with old and new tokens yourself and see which ones the store keeps.",
+	Minutes:   6,
 	Intro: []string{
 		"This is the course's hands-on lab, run live instead of as a script. The coordinator numbers each owner of the lock with a counter: A gets token 1, and later B gets token 2. (A real etcd would give them the key's create revision instead, 2 and 3 on a fresh store: every change bumps one store-wide revision.) Storage keeps the highest token it has accepted and turns away anything lower.",
 		"The script: A writes \"from A\" with token 1 at 1 s, then freezes for 30 s. Its lease lapses, B takes over with token 2 and writes \"from B\" at 15 s.",

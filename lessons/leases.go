@@ -90,8 +90,11 @@ func survivedPause(w *World) bool {
 }
 
 var leases = &Lesson{
-	ID:    "leases",
-	Title: "Leases: acquire, renew, expire",
+	ID:        "leases",
+	Title:     "Leases: acquire, renew, expire",
+	Objective: "Find the renewal rule that keeps a paused holder's lease, then set a TTL that keeps it.",
+	Summary:   "Acquire, renew and lose a lease; the rule 2 x renew + pause <= TTL.",
+	Minutes:   8,
 	Intro: []string{
 		"A lease is a lock that runs out. A asks the coordinator for one with a time to live (TTL), gets the lock, and keeps it only by renewing before the TTL is up. B waits its turn. If A dies, nobody has to clean up: the coordinator lets the lease lapse and hands the lock to B.",
 		"The catch is that the coordinator cannot tell a dead process from a frozen one. A garbage-collection pause, a starved CPU or a suspended VM stops A's renewals exactly as a crash would. Pause A for longer than the time its lease has left and the coordinator gives the lock away while A, frozen, still believes it leads: a false failover.",

@@ -48,6 +48,13 @@ type Goal struct {
 type Lesson struct {
 	ID    string
 	Title string
+	// Objective is the lesson's aim in one line, shown above the story and
+	// kept in view while the learner plays.
+	Objective string
+	// Summary is the one-line description the menu shows under the title;
+	// Minutes is about how long a first attempt takes.
+	Summary string
+	Minutes int
 	// Intro paragraphs are shown before and beside the run; Recap after
 	// every goal is met.
 	Intro []string

@@ -84,8 +84,11 @@ func idempotentReplay(w *World) bool {
 }
 
 var scheduler = &Lesson{
-	ID:    "scheduler",
-	Title: "One scheduler among five: leases and idempotent jobs",
+	ID:        "scheduler",
+	Title:     "One scheduler among five: leases and idempotent jobs",
+	Objective: "Crash a leader mid-batch and make the replayed jobs harmless with idempotency keys.",
+	Summary:   "Five API instances, one invoice batch: failover and jobs that run twice.",
+	Minutes:   8,
 	Intro: []string{
 		"Five API instances (api-1 to api-5) all run the same minute-by-minute scheduler, but only one of them may enqueue the day's invoices. Each asks for the invoice-scheduler lease; api-1 gets it with fencing token 41 and the others queue behind it, watching.",
 		"The leader enqueues one invoice a second, each with an idempotency key built from what makes the invoice unique: invoice:customer:date. It renews its lease while it works. It never records that the batch is done, so a leader that takes over starts the batch again from the top.",

@@ -58,8 +58,11 @@ func looksSecret(v string) bool {
 }
 
 var security = &Lesson{
-	ID:    "security",
-	Title: "Least privilege on the coordinator",
+	ID:        "security",
+	Title:     "Least privilege on the coordinator",
+	Objective: "Give each process only the coordinator keys it needs, and publish status safely.",
+	Summary:   "Who may delete whose lock key, and what a status value must not hold.",
+	Minutes:   6,
 	Intro: []string{
 		"Coordination keys decide who may act, so write access to them is power. Here one coordinator serves two teams: a migration leader (the process migrator, holding migrations/leader) and three shard workers that own keys under stream/ and register under workers/.",
 		"The coordinator's ACL gives each principal only its own prefixes, the way etcd roles or ZooKeeper ACLs would: migrations/ for migrator, stream/ and workers/ for the shard workers. A worker with a bug, or a stolen worker credential, should not be able to delete the migration leader's key and so start a second schema migration.",

@@ -210,8 +210,11 @@ func measureHerd(w *World) (herd, bool) {
 }
 
 var shards = &Lesson{
-	ID:    "shards",
-	Title: "128 shards, 12 workers: one lease per shard",
+	ID:        "shards",
+	Title:     "128 shards, 12 workers: one lease per shard",
+	Objective: "Move a stalled worker's shards without unbalancing the map, and spread the rescans out.",
+	Summary:   "One lease per shard: rebalancing, rejected offset commits and renewal bursts.",
+	Minutes:   12,
 	Intro: []string{
 		"A stream has 128 shards and 12 workers share them. One global leader handing out work would be a bottleneck, so every shard has a lease of its own: the key stream/shard-000 to stream/shard-127. A worker claims free shard keys up to its fair share and processes only those. Every commit of a shard's stream offset carries that shard's token.",
 		"Because each shard has its own lease, losing a worker costs only its shards: their leases lapse, the others pick them up at their next scan, and the rest of the map stays put.",

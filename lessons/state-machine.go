@@ -53,8 +53,11 @@ func leaseLosses(w *World) []leaseLoss {
 }
 
 var stateMachine = &Lesson{
-	ID:    "state-machine",
-	Title: "Losing leadership is a state, not a boolean",
+	ID:        "state-machine",
+	Title:     "Losing leadership is a state, not a boolean",
+	Objective: "Make a leader that has lost its lease stop writing at once.",
+	Summary:   "Leadership as states: a cut-off leader that keeps writing, and one that steps down.",
+	Minutes:   6,
 	Intro: []string{
 		"A, B and C contend for one lock; the leader writes to storage every second with its token. B and C run a real state machine: follower, candidate, leader, and stepping_down, the state a leader enters the moment it learns its lease is gone. In stepping_down it has already stopped working; it only releases what it holds before becoming a follower again.",
 		"A runs the team's older client, which keeps an is_leader boolean. When the lease-loss callback fires, the code logs a warning and nothing resets the flag, so A carries on as leader (the slider turns the bug off).",

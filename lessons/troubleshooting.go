@@ -64,8 +64,11 @@ func lockChanged(w *World, lock string, from, to time.Duration) bool {
 }
 
 var troubleshooting = &Lesson{
-	ID:    "troubleshooting",
-	Title: "Troubleshooting: three incidents, read from the trace",
+	ID:        "troubleshooting",
+	Title:     "Troubleshooting: three incidents, read from the trace",
+	Objective: "Diagnose three incidents from the trace alone, and fix each one.",
+	Summary:   "Two owners of a shard, a flapping leader, no leader after an outage.",
+	Minutes:   15,
 	Intro: []string{
 		"Three systems share this coordinator and each has an incident in progress. Diagnose each one from the trace (the coordinator's revision history, the renewal and expiry log, the tokens on writes) and apply the fix. Nothing you do to one touches the others.",
 		"Two workers on one shard. worker-00 and worker-01 split four stream shards, each under its own lease, and commit offsets with the shard's token. worker-00 sometimes freezes for 20 s. Compare the tokens on its offset commits with the tokens the coordinator issued for the same shards, and look at what the offset store does with the older ones.",

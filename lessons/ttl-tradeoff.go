@@ -176,8 +176,11 @@ func crashFailover(w *World, after time.Duration) (time.Duration, bool) {
 }
 
 var ttlTradeoff = &Lesson{
-	ID:    "ttl-tradeoff",
-	Title: "Short or long TTL: failover time against false failovers",
+	ID:        "ttl-tradeoff",
+	Title:     "Short or long TTL: failover time against false failovers",
+	Objective: "Choose a TTL that survives a storm of pauses and still fails over within 20 s.",
+	Summary:   "A short TTL fails over fast but deposes live leaders; a long one waits.",
+	Minutes:   8,
 	Intro: []string{
 		"The TTL is a bet on how long silence means death. A short one hands a crashed leader's lock on quickly, but it also deposes live leaders that merely stalled. A long one rides out stalls and leaves a crashed leader's lock unowned for longer.",
 		"Here A, B and C contend for one lock and renew the way etcd's client does: a third of the TTL after each answer, on a loop that wakes every half second. For the first 100 s each of them freezes about every 20 s, for 1 to 9 s (the worst garbage-collection pause of exercise 1). The pauses come from a fixed random seed, the same for every TTL you try.",

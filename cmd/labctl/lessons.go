@@ -17,7 +17,7 @@ func runLessons(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "labctl lessons: takes no arguments (did you mean labctl lesson %s?)", args[0])
 	}
 	for _, l := range lessons.All() {
-		fmt.Fprintf(stdout, "%-16s %s\n", l.ID, l.Title)
+		fmt.Fprintf(stdout, "%-16s %s\n%-16s %s (about %d min)\n", l.ID, l.Title, "", l.Summary, l.Minutes)
 	}
 	return 0
 }
@@ -47,7 +47,7 @@ and each goal as met or unmet, and exits 0 only when every goal is met.
 		return fail(stderr, "labctl lesson: %v", err)
 	}
 	if !*solve {
-		fmt.Fprintf(stdout, "%s\n\n", l.Title)
+		fmt.Fprintf(stdout, "%s\n\nObjective: %s\n\n", l.Title, l.Objective)
 		for _, p := range l.Intro {
 			fmt.Fprintf(stdout, "%s\n\n", p)
 		}
