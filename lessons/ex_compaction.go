@@ -200,8 +200,10 @@ func RunNights(d NightDesign, n int) (NightStats, error) {
 }
 
 var exCompaction = &Exercise{
-	ID:    "compaction-ttl",
-	Title: "A TTL for the nightly compaction leader",
+	ID:      "compaction-ttl",
+	Title:   "A TTL for the nightly compaction leader",
+	Summary: "Pick a TTL and renewal for a leader whose duplicate runs are expensive.",
+	Minutes: 15,
 	Brief: []string{
 		"Every night one of three compactors takes a lease and compacts storage, writing one step every 2 s. Two costs pull against each other: if the leader dies, up to 30 s without compaction is fine; but if two compactors work at once, the duplicate run is expensive. Storage does not check tokens.",
 		"Choose the TTL and the renewal interval. Your design then runs for 1,000 seeded nights. Each night the leader may pause a few times for 50-300 ms; on one night in ten it also pauses once for 2 to 8 s (8 s is the longest pause); on one night in four it crashes. Messages take 20-50 ms, and one in 20 of the leader's messages to the coordinator is lost.",

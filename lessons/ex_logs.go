@@ -330,8 +330,10 @@ var logConclusions = []Option{
 
 func logsExercise() *Exercise {
 	e := &Exercise{
-		ID:    "token-logs",
-		Title: "Tokens 15 and 16 both wrote order-9",
+		ID:      "token-logs",
+		Title:   "Tokens 15 and 16 both wrote order-9",
+		Summary: "Read three incidents' logs and decide what went wrong in each.",
+		Minutes: 15,
 		Brief: []string{
 			"Three incident reports say the same thing: the orders database shows writes to order-9 carrying fencing token 15 and writes carrying token 16. Each came with the logs of the coordinator, the two workers A and B, and the database.",
 			"For each incident, pick the checks you would run, decide what happened (a bug, and which one, or expected behaviour), and cite the log lines your conclusion rests on.",

@@ -124,8 +124,10 @@ func hasStall(log core.ActionLog) bool {
 }
 
 var exNoFencing = &Exercise{
-	ID:    "no-fencing",
-	Title: "\"Our lock service is strongly consistent\"",
+	ID:      "no-fencing",
+	Title:   "\"Our lock service is strongly consistent\"",
+	Summary: "Show why a strongly consistent lock still lets a paused holder corrupt data.",
+	Minutes: 12,
 	Brief: []string{
 		"A team says it needs no fencing tokens: its lock service is linearizable and has never granted one lock to two clients at once.",
 		"Show them the run that still breaks their system. In the simulator the lock is etcd-style and storage does not check tokens. Build a schedule in which an old leader's write is accepted after the new leader's: pause the leader, or hold what it sends in the network so its write arrives late. Then slide fencing on: the same schedule replays, and the stale write must now be rejected.",

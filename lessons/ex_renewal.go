@@ -82,8 +82,10 @@ func (p pauseSpan) wake(w *World) time.Duration {
 }
 
 var exRenewal = &Exercise{
-	ID:    "renew-ttl-pause",
-	Title: "Renew every 5 s, TTL 12 s, pauses of 9 s: safe?",
+	ID:      "renew-ttl-pause",
+	Title:   "Renew every 5 s, TTL 12 s, pauses of 9 s: safe?",
+	Summary: "Judge a lease policy against a worst-case pause, and show the pause that breaks it.",
+	Minutes: 10,
 	Brief: []string{
 		"A leader keeps its 12 s lease alive by renewing it every 5 s. Its runtime sometimes stops the world for garbage collection, and the longest pause anyone has seen is 9 s. The team argues that 9 is less than 12, so the lease can never lapse while the leader still thinks it leads.",
 		"Decide whether that holds. The simulator runs the team's settings with fencing switched off. Pick a moment, click the leader and pause it (9 s, the longest pause seen). If you think it is unsafe, find a pause of at most 9 s that lets the lock change hands while the leader is frozen: that run is your evidence.",

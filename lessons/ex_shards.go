@@ -217,8 +217,10 @@ func shardQuestions() []Question {
 }
 
 var exShards = &Exercise{
-	ID:    "shard-design",
-	Title: "Shard ownership for 1,000 partitions and 40 workers",
+	ID:      "shard-design",
+	Title:   "Shard ownership for 1,000 partitions and 40 workers",
+	Summary: "Design leases, renewals and rebalancing for 1,000 shards; defend the numbers.",
+	Minutes: 20,
 	Brief: []string{
 		"A stream of 1,000 partitions is processed by 40 workers. Design who owns which partition: the lease granularity, TTL and renewal interval, the assignment rule, and how offsets are committed. Then sort the data between the coordination service and the stream or database.",
 		"The simulator runs your design: the workers start; at 40 s worker-13 pauses for 2 s, as garbage collection does now and then; worker-07 crashes at 60 s (the run is repeated with the crash at four moments spread over one renewal interval, because the time to take over depends on where in its renewal cycle the worker dies); and at 100 s worker-21 freezes for longer than its TTL. Bounds: at most 2 shards between the busiest and the idlest worker; at most 500 lease renewals per second at the coordinator; every shard of the crashed worker owned again within 30 s at the worst of those moments; no shard taken from worker-13 for a 2 s pause; no offset overwritten by a stale owner.",

@@ -19,6 +19,10 @@ import (
 type Exercise struct {
 	ID    string
 	Title string
+	// Summary is the one-line task the menu shows under the title; Minutes
+	// is about how long a first attempt takes.
+	Summary string
+	Minutes int
 	// Brief states the problem in a few paragraphs.
 	Brief []string
 	// Lab, if set, is the simulator the learner works in. Its goals are

@@ -28,3 +28,14 @@ func TestEveryLessonSaysWhatItIsFor(t *testing.T) {
 		})
 	}
 }
+
+// The exercise menu says what each exercise asks and how long it takes.
+func TestEveryExerciseSaysWhatItAsks(t *testing.T) {
+	for _, e := range Exercises() {
+		assert.NotEmpty(t, e.Summary, e.ID)
+		assert.LessOrEqual(t, utf8.RuneCountInString(e.Summary), 95, "%s: %q", e.ID, e.Summary)
+		assert.True(t, strings.HasSuffix(e.Summary, "."), e.ID)
+		assert.GreaterOrEqual(t, e.Minutes, 5, e.ID)
+		assert.LessOrEqual(t, e.Minutes, 40, e.ID)
+	}
+}

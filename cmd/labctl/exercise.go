@@ -18,7 +18,7 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "labctl exercises: takes no arguments (did you mean labctl exercise %s?)", args[0])
 	}
 	for i, e := range lessons.Exercises() {
-		fmt.Fprintf(stdout, "%d. %-16s %s\n", i+1, e.ID, e.Title)
+		fmt.Fprintf(stdout, "%d. %-16s %s\n   %-16s %s (about %d min)\n", i+1, e.ID, e.Title, "", e.Summary, e.Minutes)
 	}
 	return 0
 }

@@ -10,11 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The exercise list numbers the five exercises, each with the task it
+// sets and about how long it takes.
 func TestExercisesListsFive(t *testing.T) {
 	out, _, code := labctl(t, "", "exercises")
-	if code != 0 || strings.Count(out, "\n") != 5 || !strings.Contains(out, "1. renew-ttl-pause") || !strings.Contains(out, "5. token-logs") {
-		t.Fatalf("exit %d:\n%s", code, out)
-	}
+	require.Equal(t, 0, code, out)
+	assert.Equal(t, 10, strings.Count(out, "\n"), "two lines each:\n%s", out)
+	assert.Contains(t, out, "1. renew-ttl-pause")
+	assert.Contains(t, out, "5. token-logs")
+	assert.Equal(t, 5, strings.Count(out, " min)\n"), out)
 }
 
 func TestExerciseReferencesPassWithExit0(t *testing.T) {
