@@ -108,6 +108,9 @@ func runPreset(name string, p core.Params, seedSet bool, format string, stdout, 
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "preset %s: %s\nnumbers: %s\n", pr.Name, pr.Title, pr.Source)
+	for _, n := range c.Notes() {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	fmt.Fprintf(w, "policy: %s\n", c.Policy().Check().Explanation)
 	fmt.Fprintf(w, "holder changes: %d; writes accepted %d, rejected %d\n", len(core.Holders(s.Trace)), count(s.Trace, core.KindWrite, core.Accepted), count(s.Trace, core.KindWrite, core.RejectedStale))
 	for _, st := range s.Statuses(c.Duration) {
