@@ -88,10 +88,12 @@ type (
 		Index     int64
 		Why       string
 	}
+	// consulRelease releases the key; Destroy then ends the session.
 	consulRelease struct {
 		noToken
 		Key     string
 		Session LeaseID
+		Destroy bool
 	}
 )
 
@@ -154,6 +156,10 @@ func (c *Coordinator) consulReceive(from string, m Message) bool {
 		ls := c.locks[m.Key]
 		if ls != nil && ls.consulSession == m.Session && m.Session != 0 {
 			c.consulFree(ls, "released by its holder")
+		}
+		if m.Destroy {
+			c.Revoke(m.Session, false, "destroyed by its owner")
+			c.reply(from, revokeResp{Lease: m.Session})
 		}
 	default:
 		return false

@@ -165,11 +165,16 @@ func (p *Process) consulHold(lockIndex, index int64) {
 	p.consulRead(index)
 }
 
-// consulUnlock releases the key before the session is destroyed (a clean
-// Unlock: no lock-delay follows).
-func (p *Process) consulUnlock() {
-	if p.consul.phase == consulHeld {
-		p.send(CoordinatorName, consulRelease{Key: p.cfg.Lock, Session: p.lease})
+// consulUnlock is a holder's clean Unlock: the key is released and then,
+// once that is answered, the session destroyed (api/lock.go's Unlock and
+// its renewal loop's Destroy), so no lock-delay follows. The two requests
+// are sent as one, which keeps their order. It reports whether it sent
+// it; a candidate's session is destroyed by the shared code.
+func (p *Process) consulUnlock() bool {
+	held := p.consul.phase == consulHeld
+	if held {
+		p.send(CoordinatorName, consulRelease{Key: p.cfg.Lock, Session: p.lease, Destroy: true})
 	}
 	p.consul = consulClient{}
+	return held
 }

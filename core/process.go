@@ -372,10 +372,9 @@ func (p *Process) endSession() {
 func (p *Process) stepDown(why string) {
 	p.stop(tmWork)
 	if p.lease != 0 {
-		if p.cfg.System == SystemConsul {
-			p.consulUnlock()
+		if p.cfg.System != SystemConsul || !p.consulUnlock() {
+			p.send(CoordinatorName, revokeReq{Lease: p.lease})
 		}
-		p.send(CoordinatorName, revokeReq{Lease: p.lease})
 		p.endSession()
 	}
 	switch p.state {
