@@ -25,10 +25,10 @@ type zkRecorder struct {
 	errs  []error
 }
 
-func (r *zkRecorder) add(who, what string, token, n int64) {
+func (r *zkRecorder) add(who, what string, token, n int64, note ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.obs = append(r.obs, Obs{At: time.Since(r.start), Who: who, What: what, Token: token, N: n})
+	r.obs = append(r.obs, Obs{At: time.Since(r.start), Who: who, What: what, Token: token, N: n, Note: strings.Join(note, "")})
 }
 
 func (r *zkRecorder) fail(who string, err error) {
@@ -207,7 +207,7 @@ func (c *zkClient) run(ctx context.Context, rec *zkRecorder, sc *ZKScenario) {
 		return
 	}
 	seq := core.ZKSequence(path)
-	rec.add(c.name, "created", st.Czxid, seq)
+	rec.add(c.name, "created", st.Czxid, seq, path[strings.LastIndex(path, "/")+1:])
 	for {
 		// go-zookeeper lock.go: list the children, the lowest sequence
 		// holds, else GetW the next lower one and wait for its event.

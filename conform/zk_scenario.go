@@ -2,6 +2,7 @@ package conform
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"leaselab/core"
@@ -123,7 +124,8 @@ func zkSimObs(tr *core.Trace) []Obs {
 				continue
 			}
 		case core.KindPut:
-			o.Who, o.What, o.Token, o.N = e.Get("value"), "created", e.Int("create_rev"), core.ZKSequence(e.Get("key"))
+			key := e.Get("key")
+			o.Who, o.What, o.Token, o.N, o.Note = e.Get("value"), "created", e.Int("create_rev"), core.ZKSequence(key), key[strings.LastIndex(key, "/")+1:]
 		case core.KindState:
 			switch {
 			case e.Get("to") == "leader":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"testing"
 	"time"
 
@@ -156,6 +157,21 @@ func TestZooKeeperLockConformsToTheSimulator(t *testing.T) {
 				}
 				t.Fatalf("%s: no %s %s", r.Side, who, what)
 				return 0
+			}
+			// Node names: go-zookeeper's protected form on both sides.
+			name := regexp.MustCompile(`^_c_[0-9a-f]{32}-lock-(\d{10})$`)
+			for _, r := range []*Run{res.Etcd, res.Sim} {
+				n := 0
+				for _, o := range r.Obs {
+					if o.What == "created" {
+						n++
+						m := name.FindStringSubmatch(o.Note)
+						if assert.NotNil(t, m, "%s: %s's node %q", r.Side, o.Who, o.Note) {
+							assert.Equal(t, fmt.Sprintf("%010d", o.N), m[1])
+						}
+					}
+				}
+				assert.Equal(t, 3, n, "%s: one node per client", r.Side)
 			}
 			for _, r := range []*Run{res.Etcd, res.Sim} {
 				disc, woken, exp := at(r, "A", "disconnected"), at(r, "B", "woken"), at(r, "A", "expired")
