@@ -9,10 +9,9 @@ import (
 // ZooKeeper 3.8 as itself, the server side. What differs from etcd:
 //
 //   - A session's timeout is negotiated: the server clamps what the client
-//     asks for to [2, 20] x tickTime (ZooKeeperServer.processConnectRequest
-//     with minSessionTimeout = 2 x tickTime, maxSessionTimeout = 20 x
-//     tickTime). With tickTime 2 s that is 4 to 40 s: asking for 60 s gets
-//     40 s, and the client is told so in the connect response.
+//     asks for to [2, 20] x tickTime (its default minSessionTimeout and
+//     maxSessionTimeout). With tickTime 2 s that is 4 to 40 s: asking for
+//     60 s gets 40 s, and the client is told so in the connect response.
 //   - Sessions are expired in tickTime buckets (ExpiryQueue): each touch
 //     (any request, pings included) moves a session's expiry to now +
 //     timeout rounded *up* to the next multiple of tickTime, and the

@@ -5,8 +5,11 @@ import (
 	"time"
 )
 
-// A ZooKeeper client (go-zookeeper's Conn and Lock; the Java client and
-// Curator behave alike) as a Process with System ZooKeeper follows it:
+// A ZooKeeper client as a Process with System ZooKeeper follows it: the
+// timings are go-zookeeper's Conn and Lock (the conformance suite runs
+// them); the Java client's states are the same, though it pings only
+// when its connection has been idle that long; the SUSPENDED/LOST names
+// and the holder that stops work at SUSPENDED are Curator's.
 //
 //   - It connects asking for its TTL as the session timeout and takes the
 //     timeout the server negotiated. Its read timeout is 2/3 of that and it
