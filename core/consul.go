@@ -25,7 +25,10 @@ import (
 //
 // Not modelled: a blocking query's wait time (15 s for api.Lock's waiters)
 // answers with unchanged data and changes no decision; health checks
-// invalidating a session.
+// invalidating a session. A cut link behaves as etcd's connection does
+// here (requests wait and go out once it is back); over HTTP a request
+// fails instead, and api.Lock's monitor, with no retries configured, then
+// gives the lock up at once.
 
 // Consul's session TTL limits and its lock-delay default.
 const (
