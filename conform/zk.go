@@ -82,18 +82,34 @@ func StartZooKeeper() (*ZKServer, error) {
 // zkOK asks the server the four-letter word "srvr": it names the mode
 // only once the server serves requests (an "imok" to "ruok" comes
 // earlier, while it still refuses sessions).
-func zkOK(addr string) bool {
+func zkOK(addr string) bool { return strings.Contains(zkSrvr(addr), "Mode: standalone") }
+
+func zkSrvr(addr string) string {
 	c, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
-		return false
+		return ""
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(time.Second))
 	if _, err := c.Write([]byte("srvr")); err != nil {
-		return false
+		return ""
 	}
 	b, _ := io.ReadAll(c)
-	return strings.Contains(string(b), "Mode: standalone")
+	return string(b)
+}
+
+// ZKLastZxid is the server's last zxid (from "srvr").
+func ZKLastZxid(addr string) (int64, error) {
+	out := zkSrvr(addr)
+	i := strings.Index(out, "Zxid: 0x")
+	if i < 0 {
+		return 0, fmt.Errorf("no zxid in the server's srvr answer %q", out)
+	}
+	var z int64
+	if _, err := fmt.Sscanf(out[i+len("Zxid: 0x"):], "%x", &z); err != nil {
+		return 0, err
+	}
+	return z, nil
 }
 
 // Close stops the server and removes its data.
