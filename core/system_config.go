@@ -48,6 +48,9 @@ func (c SandboxConfig) validateSystem() []FieldError {
 			bad(FieldTTL, "%s", err.Error())
 		}
 	}
+	if c.System == SystemZooKeeper && c.LockDelay > 0 {
+		bad(FieldLockDelay, "ZooKeeper has no lock-delay: the next node in line holds the moment a session ends; switch it off")
+	}
 	return errs
 }
 
@@ -71,6 +74,32 @@ func (c SandboxConfig) Notes() []string {
 		}
 	}
 	return out
+}
+
+// OnSystem is the same world, scenario and actions on system s: what only
+// etcd has is dropped (a first token, a recipe choice, a renewal
+// period: the other systems number tokens and renew their own way), and
+// Consul gets api.Lock's 15 s lock-delay where the world had none, as
+// ZooKeeper loses any (it has none). A TTL the system refuses stays, for
+// Validate to say so.
+func (c SandboxConfig) OnSystem(s System) SandboxConfig {
+	if s == c.System {
+		return c
+	}
+	c.System = s
+	if s == SystemEtcd {
+		return c
+	}
+	c.FirstToken, c.Recipe, c.RenewEvery = 0, RecipeEtcd, 0
+	switch s {
+	case SystemConsul:
+		if c.LockDelay == 0 {
+			c.LockDelay = ConsulDefaultLockDelay
+		}
+	case SystemZooKeeper:
+		c.LockDelay = 0
+	}
+	return c
 }
 
 // systemPolicy is the lease policy of a ZooKeeper or Consul world, in the

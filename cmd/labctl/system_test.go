@@ -41,3 +41,18 @@ func TestRunPresetConsul(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, "ttl: a session TTL of 5s is refused by Consul: it must be between 10s and 24h")
 }
+
+// --system runs a preset's world on another system; the summary says so.
+func TestRunPresetOnAnotherSystem(t *testing.T) {
+	out, errs, code := labctl(t, "", "run", "--preset", "fenced-register", "--system", "consul")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "system: Consul (the preset's world and actions, run on Consul)")
+	assert.Contains(t, out, "lock-delay until 35.005s", "Consul's lock-delay holds B off")
+
+	_, errs, code = labctl(t, "", "run", "--preset", "fenced-register", "--system", "chubby")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, `unknown system "chubby"`)
+	_, errs, code = labctl(t, "", "run", "hands-on-lab", "--system", "zookeeper")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "--system applies to presets")
+}
