@@ -153,7 +153,15 @@ func RunZooKeeper(ctx context.Context, addr string, sc *ZKScenario) (*Run, error
 	if len(rec.errs) > 0 {
 		return nil, errors.Join(rec.errs...)
 	}
-	return &Run{Side: ZKSide, Base: base, Obs: rec.obs}, nil
+	// What the clients' own closing caused (a node deleted, a waiter
+	// woken) is after the run.
+	var obs []Obs
+	for _, o := range rec.obs {
+		if o.At < sc.Until {
+			obs = append(obs, o)
+		}
+	}
+	return &Run{Side: ZKSide, Base: base, Obs: obs}, nil
 }
 
 // run connects and follows the lock recipe, recording each step.
@@ -170,22 +178,31 @@ func (c *zkClient) run(ctx context.Context, rec *zkRecorder, sc *ZKScenario) {
 	}()
 	expired := make(chan struct{})
 	session := make(chan struct{})
+	reconnected := make(chan struct{}, 1)
 	go func() {
-		had := false
+		had, down := false, false
 		for e := range events {
 			if e.Type != zk.EventSession || closing.Load() {
 				continue
 			}
 			switch e.State {
 			case zk.StateHasSession:
-				if !had {
+				switch {
+				case !had:
 					rec.add(c.name, "connected", 0, negotiatedTimeout(conn))
 					close(session)
+				case down:
+					rec.add(c.name, "reconnected", 0, 0)
+					select {
+					case reconnected <- struct{}{}:
+					default:
+					}
 				}
-				had = true
+				had, down = true, false
 			case zk.StateDisconnected:
-				if had {
+				if had && !down {
 					rec.add(c.name, "disconnected", 0, 0)
+					down = true
 				}
 			case zk.StateExpired:
 				rec.add(c.name, "expired", 0, 0)
@@ -258,15 +275,35 @@ func (c *zkClient) run(ctx context.Context, rec *zkRecorder, sc *ZKScenario) {
 			return
 		}
 	}
-	select {
-	case <-c.release:
-		if err := conn.Delete(path, -1); err != nil {
-			rec.fail(c.name, err)
+	for {
+		select {
+		case <-c.release:
+			if err := conn.Delete(path, -1); err != nil {
+				rec.fail(c.name, err)
+				return
+			}
+			rec.add(c.name, "released", 0, 0)
+			return
+		case <-reconnected:
+			// The holder stopped work at Disconnected; back within its
+			// session, it checks its node is still the lowest.
+			children, _, err := conn.Children(zkLock)
+			if err != nil {
+				rec.fail(c.name, err)
+				return
+			}
+			lowest := seq
+			for _, ch := range children {
+				lowest = min(lowest, core.ZKSequence(ch))
+			}
+			if lowest == seq {
+				rec.add(c.name, "acquired", st.Czxid, 0)
+			}
+		case <-expired:
+			return
+		case <-ctx.Done():
 			return
 		}
-		rec.add(c.name, "released", 0, 0)
-	case <-expired:
-	case <-ctx.Done():
 	}
 }
 

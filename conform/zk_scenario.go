@@ -48,6 +48,16 @@ var ZKScenarios = []*ZKScenario{
 		},
 		Until: 17 * time.Second, Tolerance: ZKExpiryTolerance,
 	},
+	{
+		Name:  "zk-reconnect",
+		Title: "A holds; its connection stalls for 7.5 s, past its read timeout but within its 10 s session: SUSPENDED, then RECONNECTED with its lock",
+		// The stall starts just after A's ping at 3.3 s is answered:
+		// Disconnected 6.7 s later, back at 11.5 s, at least 1.8 s before
+		// the earliest tick the server could expire the session on.
+		Timeout: 10 * time.Second, Clients: []string{"A", "B"}, Stagger: 500 * time.Millisecond,
+		Steps: []Step{{At: 4 * time.Second, Do: "stall", Proc: "A", For: 7500 * time.Millisecond}},
+		Until: 15 * time.Second, Tolerance: ZKExpiryTolerance,
+	},
 }
 
 // ZKExpiryTolerance is one 2 s tick (where the real server's buckets
@@ -120,6 +130,8 @@ func zkSimObs(tr *core.Trace) []Obs {
 				o.What = "disconnected"
 			case "LOST":
 				o.What = "expired"
+			case "RECONNECTED":
+				o.What = "reconnected"
 			default:
 				continue
 			}
