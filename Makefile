@@ -12,7 +12,9 @@
 #   make test-wasm     core's determinism tests, every run's trace hash against
 #                      the native one, and the browser progress store,
 #                      compiled to wasm and run in headless Chromium
-#   make test-conform  the simulator against a real (embedded) etcd 3.7.3
+#   make test-conform  the simulator against a real (embedded) etcd 3.7.3 and
+#                      a real ZooKeeper 3.8 (the Debian package, started by
+#                      the tests)
 #   make conform       the same suite as a report: both sides, side by side
 #   make test-fuzz     every parser's fuzz target for FUZZTIME each (default
 #                      3s; e.g. make test-fuzz FUZZTIME=60s for a long run)

@@ -29,6 +29,10 @@ func (o Obs) label() string {
 	switch o.What {
 	case "granted":
 		s += fmt.Sprintf(" ttl %ds", o.N)
+	case "connected":
+		s += fmt.Sprintf(" timeout %dms", o.N)
+	case "created":
+		s += fmt.Sprintf(" seq %d czxid %d", o.N, o.Token)
 	case "acquired", "write-accepted", "write-rejected":
 		s += fmt.Sprintf(" token %d", o.Token)
 	case "deleted":
@@ -120,24 +124,24 @@ func Diff(sc *Scenario, real, sim *Run) []string {
 				out = append(out, fmt.Sprintf("only the simulator: %s at %s", ys[i].label(), secs(ys[i].At)))
 				continue
 			case i >= len(ys):
-				out = append(out, fmt.Sprintf("only etcd: %s at %s", xs[i].label(), secs(xs[i].At)))
+				out = append(out, fmt.Sprintf("only %s: %s at %s", real.Side, xs[i].label(), secs(xs[i].At)))
 				continue
 			}
 			x, y := xs[i], ys[i]
 			pairs = append(pairs, pair{x, y, x.label()})
 			switch {
 			case x.N != y.N:
-				out = append(out, fmt.Sprintf("%s: etcd %s, simulator %s", x.Who+" "+x.What, x.label(), y.label()))
+				out = append(out, fmt.Sprintf("%s: %s %s, simulator %s", x.Who+" "+x.What, real.Side, x.label(), y.label()))
 			case x.What == "refused" && !strings.Contains(x.Note, y.Note):
-				out = append(out, fmt.Sprintf("%s: etcd refused %q, simulator %q", x.Who, x.Note, y.Note))
+				out = append(out, fmt.Sprintf("%s: %s refused %q, simulator %q", x.Who, real.Side, x.Note, y.Note))
 			case x.What == "leader" && x.Note != y.Note:
-				out = append(out, fmt.Sprintf("leader: etcd %q, simulator %q", x.Note, y.Note))
+				out = append(out, fmt.Sprintf("leader: %s %q, simulator %q", real.Side, x.Note, y.Note))
 			}
 			if (x.Token != 0 || y.Token != 0) && x.Token-real.Base != y.Token-sim.Base {
-				out = append(out, fmt.Sprintf("%s: etcd token/revision %d (base %d), simulator %d (base %d)", x.Who+" "+x.What, x.Token, real.Base, y.Token, sim.Base))
+				out = append(out, fmt.Sprintf("%s: %s token/revision %d (base %d), simulator %d (base %d)", x.Who+" "+x.What, real.Side, x.Token, real.Base, y.Token, sim.Base))
 			}
 			if d := x.At - y.At; d > tol || d < -tol {
-				out = append(out, fmt.Sprintf("%s: etcd at %s, simulator at %s: %s apart, tolerance %s", x.label(), secs(x.At), secs(y.At), secs(abs(d)), secs(tol)))
+				out = append(out, fmt.Sprintf("%s: %s at %s, simulator at %s: %s apart, tolerance %s", x.label(), real.Side, secs(x.At), secs(y.At), secs(abs(d)), secs(tol)))
 			}
 		}
 		delete(a, k)
@@ -152,7 +156,7 @@ func Diff(sc *Scenario, real, sim *Run) []string {
 				if dr < 0 {
 					first, then = q, p
 				}
-				out = append(out, fmt.Sprintf("order: on etcd %s (%s) comes before %s (%s); in the simulator after it (%s, %s)",
+				out = append(out, fmt.Sprintf("order: on %s %s (%s) comes before %s (%s); in the simulator after it (%s, %s)", real.Side,
 					first.label, secs(first.x.At), then.label, secs(then.x.At), secs(first.y.At), secs(then.y.At)))
 			}
 		}
@@ -175,7 +179,11 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.3f s", d.Seconds()) }
 func SideBySide(sc *Scenario, real, sim *Run) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", sc.Name, sc.Title)
-	fmt.Fprintf(&b, "  %-3s %-44s %10s   %-44s %10s %8s\n", "#", "real etcd 3.7.3", "at", "simulator", "at", "Δ")
+	title := "real etcd 3.7.3"
+	if real.Side != "etcd" {
+		title = "real " + real.Side
+	}
+	fmt.Fprintf(&b, "  %-3s %-44s %10s   %-44s %10s %8s\n", "#", title, "at", "simulator", "at", "Δ")
 	a, s := real.Obs, sim.Obs
 	i, j, n := 0, 0, 0
 	for i < len(a) || j < len(s) {

@@ -25,6 +25,9 @@ type Params struct {
 	Duration    time.Duration
 	// Actions are applied on top of the scenario's own.
 	Actions ActionLog
+	// System, for presets only, runs the preset's world on that system
+	// ("" keeps the preset's; see SandboxConfig.OnSystem).
+	System string
 }
 
 // Run is a finished run of a named scenario.

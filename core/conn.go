@@ -44,6 +44,12 @@ type waitingMsg struct {
 
 // connClient returns the client end of a client-coordinator link, or "".
 func (n *Network) connClient(from, to string) string {
+	if n.sim.Coord.System == SystemZooKeeper {
+		// A ZooKeeper client's TCP connection dies with the path: what
+		// was in flight is lost and the client reconnects by itself
+		// (zookeeper_client.go).
+		return ""
+	}
 	switch {
 	case from == CoordinatorName && n.isClient(to):
 		return to

@@ -66,6 +66,9 @@ type ACLRule struct {
 type Coordinator struct {
 	sim *Sim
 
+	// System is the coordination system modelled (zero: etcd). ZooKeeper
+	// and Consul answer their own requests (zookeeper.go, consul.go).
+	System System
 	// Rev is the global revision, bumped once per mutating request.
 	Rev int64
 	// TokenSource picks how lock holders' fencing tokens are numbered.
@@ -282,10 +285,7 @@ func (c *Coordinator) Delete(principal, key string) error {
 func (c *Coordinator) put(key, value string, lease LeaseID) {
 	kv := c.kv[key]
 	if kv == nil {
-		kv = &KeyValue{Key: key, CreateRev: c.Rev}
-		c.kv[key] = kv
-		i, _ := slices.BinarySearch(c.sorted, key)
-		c.sorted = slices.Insert(c.sorted, i, key)
+		kv = c.newKey(key)
 	} else if kv.Lease != 0 && kv.Lease != lease {
 		if l := c.leases[kv.Lease]; l != nil {
 			l.detach(key)
@@ -299,6 +299,15 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 	c.trace(KindPut, S("key", key), S("value", value), I("rev", c.Rev), I("create_rev", kv.CreateRev), I("version", kv.Version))
 	c.notify(key, "put")
 	c.keyChanged(key)
+}
+
+// newKey creates key at the current revision.
+func (c *Coordinator) newKey(key string) *KeyValue {
+	kv := &KeyValue{Key: key, CreateRev: c.Rev}
+	c.kv[key] = kv
+	i, _ := slices.BinarySearch(c.sorted, key)
+	c.sorted = slices.Insert(c.sorted, i, key)
+	return kv
 }
 
 // del applies a delete at the current revision.
@@ -423,6 +432,9 @@ func (c *Coordinator) reply(to string, m Message) { c.sim.Net.send(CoordinatorNa
 func (c *Coordinator) receive(env Envelope) {
 	c.countRequest()
 	from := env.From
+	if c.System != SystemEtcd && c.receiveSystem(from, env.Msg) {
+		return
+	}
 	switch m := env.Msg.(type) {
 	case grantReq:
 		ttl := m.TTL

@@ -110,6 +110,9 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 	}
 	id := c.nextLeaseID()
 	l := &Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
+	if c.System != SystemEtcd {
+		l.Expiry = c.sessionExpiry(ttl)
+	}
 	c.leases[id] = l
 	c.leaseOrder = append(c.leaseOrder, id)
 	c.firstExpiry = min(c.firstExpiry, l.Expiry)
@@ -161,7 +164,9 @@ func (c *Coordinator) end(l *Lease, kind string, invalidated bool, why string) {
 	}
 	keys := append([]string(nil), l.keys...)
 	c.proposals++ // the revoke is proposed even when it deletes nothing
-	if len(keys) > 0 {
+	if len(keys) > 0 || c.System != SystemEtcd {
+		// ZooKeeper's closeSession and Consul's session destroy are
+		// writes of their own, with or without keys.
 		c.Rev++
 	}
 	if c.sim.Trace.on(kind) {
@@ -172,6 +177,9 @@ func (c *Coordinator) end(l *Lease, kind string, invalidated bool, why string) {
 			c.armLockDelay(k)
 		}
 		c.del(k)
+	}
+	if c.System != SystemEtcd {
+		c.sessionEnded(l, kind)
 	}
 }
 
@@ -184,8 +192,13 @@ func (c *Coordinator) armSweep() {
 	if c.sweepOrder != 0 {
 		return
 	}
-	// Sweeps fall on multiples of SweepEvery, like a server-side ticker.
+	// Sweeps fall on multiples of SweepEvery, like a server-side ticker
+	// (ZooKeeper's expirer: SweepEvery is its tickTime). Consul has a
+	// timer per session: the sweep goes off at the first expiry.
 	c.sweepAt = (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
+	if c.System == SystemConsul {
+		c.sweepAt = max(c.firstExpiry, c.sim.now)
+	}
 	c.sweepOrder = c.sim.nextSeq()
 }
 

@@ -56,6 +56,10 @@ type lockState struct {
 	delayUntil time.Duration
 	delayArmed bool
 	set        *shardSet
+	// zkParents: ZooKeeper has created the lock's parent nodes.
+	zkParents bool
+	// consulSession holds a Consul lock key (0: none).
+	consulSession LeaseID
 }
 
 // LockInfo is the coordinator's truth about one lock.

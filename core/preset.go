@@ -128,18 +128,18 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "zookeeper", Title: "ZooKeeper defaults: 20 s session (4-40 s allowed), sequential nodes",
-		Source: "from ZooKeeper's sources: session timeout clamped to [2, 20] x tickTime 2 s = 4-40 s (20 s here, 10 ticks); pings after 1/3 idle; predecessor watch; czxid as token",
+		Name: "zookeeper", Title: "ZooKeeper: 20 s session (4-40 s allowed), Disconnected before Expired",
+		Source: "ZooKeeper 3.8 with go-zookeeper's lock, checked against a real server by the conformance suite: the session timeout is negotiated into 2 to 20 ticks of 2 s (4-40 s); sessions expire on tick boundaries; the client pings every third of the timeout, is Disconnected (SUSPENDED) after two thirds without an answer and learns Expired (LOST) only when it reconnects; the lock is an ephemeral sequential node named from the parent's child counter, the token its czxid",
 		Config: preset(func(c *SandboxConfig) {
-			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 20*time.Second, 6667*time.Millisecond, RecipeZooKeeper, TokenRevision
+			c.System, c.TTL, c.RenewEvery = SystemZooKeeper, 20*time.Second, 0
 			c.Actions = ActionLog{SystemPause}
 		}),
 	},
 	{
-		Name: "consul", Title: "Consul defaults: 15 s TTL (expired at 2 x TTL), 15 s lock-delay",
-		Source: "from Consul's sources: session TTL 15 s, the server arms its timer at 2 x TTL = 30 s; api.Lock renews every TTL/2 = 7.5 s; LockDelay 15 s; LockIndex as token; waiters block on the key (every change wakes them)",
+		Name: "consul", Title: "Consul: 15 s session TTL (invalidated at 2 x TTL), 15 s lock-delay, no queue",
+		Source: "read from Consul's source (no Consul server runs in the lab's tests): api.Lock's session TTL 15 s, renewed every TTL/2; the server invalidates a session 2 x TTL = 30 s after its last renewal; a lock-delay of 15 s follows an invalidated holder and api.Lock retries every 5 s; every waiter blocks on the one lock key, so each change wakes them all; the token is the key's LockIndex",
 		Config: preset(func(c *SandboxConfig) {
-			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource, c.LockDelay = 30*time.Second, 7500*time.Millisecond, RecipeHerd, TokenGeneration, 15*time.Second
+			c.System, c.TTL, c.RenewEvery, c.LockDelay = SystemConsul, 15*time.Second, 0, ConsulDefaultLockDelay
 			c.Actions = ActionLog{SystemPause}
 		}),
 	},

@@ -69,6 +69,10 @@ type ProcessConfig struct {
 	// every Lock fails ("requested lease not found") and it never leads
 	// again. A restart (a new life, a new session) cures it.
 	ReuseSession bool
+	// System is the coordinator this client speaks to (zero: etcd). A
+	// ZooKeeper or Consul client follows its own library (see
+	// zookeeper_client.go and consul_client.go).
+	System System
 }
 
 func (c *ProcessConfig) fill() {
@@ -116,6 +120,9 @@ type Process struct {
 	keepMsg    Message       // the session's keepalive (shared by every send)
 	batchPos   int
 	writes     int
+
+	zk     zkClient     // ZooKeeper client state (zookeeper_client.go)
+	consul consulClient // Consul api.Lock state (consul_client.go)
 
 	// Wakeups counts watch notifications this process received while
 	// waiting for the lock (the herd effect shows here).
@@ -165,6 +172,9 @@ func (p *Process) receive(env Envelope) { p.deliver(env) }
 
 // exec runs one of the process's tasks (see node.run).
 func (p *Process) exec(t task) {
+	if p.cfg.System != SystemEtcd && p.execSystem(t) {
+		return
+	}
 	switch t.fn {
 	case fnCampaign:
 		p.campaign()
@@ -200,6 +210,9 @@ func (p *Process) exec(t task) {
 }
 
 func (p *Process) handle(m Message) {
+	if p.cfg.System != SystemEtcd && p.handleSystem(m) {
+		return
+	}
 	switch m := m.(type) {
 	case grantResp:
 		p.onGrant(m)
@@ -234,6 +247,10 @@ func (p *Process) campaign() {
 		return
 	}
 	p.setState(Candidate, "campaign for "+p.cfg.Lock)
+	if p.cfg.System != SystemEtcd {
+		p.campaignSystem()
+		return
+	}
 	if p.cfg.ReuseSession && p.stale != 0 {
 		// No new session: straight to Lock with the old one.
 		p.lease = p.stale
@@ -355,7 +372,9 @@ func (p *Process) endSession() {
 func (p *Process) stepDown(why string) {
 	p.stop(tmWork)
 	if p.lease != 0 {
-		p.send(CoordinatorName, revokeReq{Lease: p.lease})
+		if p.cfg.System != SystemConsul || !p.consulUnlock() {
+			p.send(CoordinatorName, revokeReq{Lease: p.lease})
+		}
 		p.endSession()
 	}
 	switch p.state {
@@ -471,6 +490,7 @@ func (p *Process) crash() {
 		return
 	}
 	p.lease, p.key, p.watching, p.awaiting, p.zombie, p.stale = 0, "", "", false, false, 0
+	p.zk, p.consul = zkClient{}, consulClient{}
 	p.loopStart = -1 // a new life is a new client: its loops start afresh
 	p.setState(Follower, "crashed")
 	p.token = 0

@@ -91,6 +91,10 @@ type LinkConfig struct {
 // panel offers. The zero value is not valid; start from a preset or from
 // DefaultSandbox.
 type SandboxConfig struct {
+	// System is the coordinator the world runs on (zero: etcd). ZooKeeper
+	// and Consul bring their own recipe, token and client; Recipe,
+	// TokenSource, FirstToken and RenewEvery then do not apply.
+	System System
 	// Procs contenders (1 to 12), named Names (or A, B, C...).
 	Procs int
 	Names []string
@@ -146,6 +150,7 @@ func (e FieldError) Error() string { return e.Field + ": " + e.Msg }
 
 // Sandbox field names, as FieldError.Field reports them.
 const (
+	FieldSystem      = "system"
 	FieldProcs       = "procs"
 	FieldNames       = "names"
 	FieldRecipe      = "recipe"
@@ -217,6 +222,9 @@ func (c SandboxConfig) renew() time.Duration {
 // Policy is the lease policy the configuration implies: its TTL, renewal
 // interval and the worst pause of its distribution.
 func (c SandboxConfig) Policy() LeasePolicy {
+	if c.System != SystemEtcd {
+		return c.systemPolicy()
+	}
 	return LeasePolicy{TTL: c.TTL, RenewEvery: c.renew(), PauseBudget: c.Pauses.Budget()}
 }
 
@@ -269,6 +277,8 @@ func (c SandboxConfig) Validate() []FieldError {
 		}
 		if c.FirstToken < 0 {
 			bad(FieldFirstToken, "the first token must not be negative, got %d", c.FirstToken)
+		} else if c.FirstToken > 0 && c.System != SystemEtcd {
+			bad(FieldFirstToken, "%s numbers its own tokens: a first token applies to etcd worlds", c.System.Title())
 		} else if c.FirstToken > 0 && c.TokenSource == TokenRevision {
 			bad(FieldFirstToken, "a first token applies to generation tokens; revision tokens come from the coordinator")
 		}
@@ -301,7 +311,11 @@ func (c SandboxConfig) Validate() []FieldError {
 	}
 
 	ttlOK := period(FieldTTL, "the TTL", c.TTL, false)
-	if ttlOK && c.Shards == 0 && c.Recipe == RecipeEtcd {
+	for _, e := range c.validateSystem() {
+		bad(e.Field, "%s", e.Msg)
+		ttlOK = ttlOK && e.Field != FieldTTL
+	}
+	if ttlOK && c.Shards == 0 && c.System == SystemEtcd && c.Recipe == RecipeEtcd {
 		if err := CheckEtcdTTL(c.TTL); err != nil {
 			bad(FieldTTL, "%s", err.Error())
 			ttlOK = false
@@ -414,7 +428,7 @@ func (c SandboxConfig) Build() (*Sim, error) {
 		})
 	} else {
 		cc := ContentionConfig{
-			Names: c.ProcNames(), Recipe: c.Recipe, TokenSource: c.TokenSource, FirstToken: c.FirstToken,
+			System: c.System, Names: c.ProcNames(), Recipe: c.Recipe, TokenSource: c.TokenSource, FirstToken: c.FirstToken,
 			TTL: c.TTL, RenewEvery: c.RenewEvery, RetryBase: c.RetryBase, RetryJitter: c.RetryJitter,
 			Stagger: 500 * time.Millisecond, Fencing: c.Fencing, WorkEvery: c.WorkEvery, LockDelay: c.LockDelay,
 			WriteLatency: c.WriteLatency,

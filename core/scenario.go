@@ -10,6 +10,7 @@ import (
 // ContentionConfig builds N processes contending for one lock whose leader
 // writes to a fenced register.
 type ContentionConfig struct {
+	System      System   // the coordinator (zero: etcd)
 	Names       []string // process names; default A, B, C...
 	Procs       int      // used when Names is empty
 	Lock        string   // default "locks/leader"
@@ -45,7 +46,12 @@ func (c ContentionConfig) Validate() error {
 	if err := checkPeriods(c.TTL, max(c.RenewEvery, 0)); err != nil {
 		return err
 	}
-	if c.Recipe == RecipeEtcd {
+	switch {
+	case c.System == SystemConsul:
+		if err := CheckConsulTTL(c.TTL); err != nil {
+			return err
+		}
+	case c.System == SystemEtcd && c.Recipe == RecipeEtcd:
 		if err := CheckEtcdTTL(c.TTL); err != nil {
 			return err
 		}
@@ -95,7 +101,8 @@ func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
 	s := NewSim(seed)
 	s.Coord.TokenSource = c.TokenSource
 	s.Coord.LockDelay = c.LockDelay
-	if c.FirstToken > 0 {
+	c.systemDefaults(s.Coord)
+	if c.FirstToken > 0 && c.System == SystemEtcd {
 		s.Coord.SetGeneration(c.Lock, c.FirstToken-1)
 	}
 	target := c.Register
@@ -110,7 +117,7 @@ func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
 			Name: n, Lock: c.Lock, Recipe: c.Recipe, TTL: c.TTL, RenewEvery: c.RenewEvery,
 			RetryBase: c.RetryBase, RetryJitter: c.RetryJitter, StartAt: time.Duration(i) * c.Stagger,
 			WorkEvery: c.WorkEvery, WriteLatency: c.WriteLatency, Target: target,
-			IgnoreLeaseLoss: c.IgnoreLeaseLoss, Batch: c.Jobs,
+			IgnoreLeaseLoss: c.IgnoreLeaseLoss, Batch: c.Jobs, System: c.System,
 		})
 	}
 	return s, nil

@@ -107,6 +107,9 @@ const (
 	fnScan
 	fnCommit
 	fnCheck
+	// ZooKeeper and Consul clients (zookeeper_client.go, consul_client.go)
+	fnZKReconnect
+	fnConsulRetry
 )
 
 // task is something to do later: the payload of an event, or a node's

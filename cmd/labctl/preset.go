@@ -29,6 +29,13 @@ func presetConfig(name string, p core.Params, seedSet bool) (core.Preset, core.S
 		return pr, core.SandboxConfig{}, err
 	}
 	c := pr.Config
+	if p.System != "" {
+		sys, err := core.ParseSystem(p.System)
+		if err != nil {
+			return pr, c, err
+		}
+		c = c.OnSystem(sys)
+	}
 	if seedSet {
 		c.Seed = p.Seed
 	}
@@ -108,6 +115,12 @@ func runPreset(name string, p core.Params, seedSet bool, format string, stdout, 
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "preset %s: %s\nnumbers: %s\n", pr.Name, pr.Title, pr.Source)
+	if c.System != pr.Config.System {
+		fmt.Fprintf(w, "system: %s (the preset's world and actions, run on %s)\n", c.System.Title(), c.System.Title())
+	}
+	for _, n := range c.Notes() {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	fmt.Fprintf(w, "policy: %s\n", c.Policy().Check().Explanation)
 	fmt.Fprintf(w, "holder changes: %d; writes accepted %d, rejected %d\n", len(core.Holders(s.Trace)), count(s.Trace, core.KindWrite, core.Accepted), count(s.Trace, core.KindWrite, core.RejectedStale))
 	for _, st := range s.Statuses(c.Duration) {

@@ -71,6 +71,7 @@ flags:
   --idempotency on|off   switch the job queue's idempotency (scheduler)
   --procs N              number of contenders / instances / workers
   --recipe R             etcd, zookeeper or herd
+  --system S             with --preset: run its world on etcd, zookeeper or consul
   --token-source S       generation (41, 42...) or revision (create revision)
   --duration D           virtual time to run (default: the scenario's)
   --stale-token N        hands-on-lab: token of A's late write (step 4 of the lab uses 3)
@@ -98,6 +99,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stale := fs.Int64("stale-token", 0, "")
 	actions := fs.String("actions", "", "")
 	preset := fs.String("preset", "", "")
+	system := fs.String("system", "", "")
 	load := fs.String("load", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
@@ -154,11 +156,14 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "labctl run: --stale-token belongs to the hands-on-lab scenario, not to presets")
 		}
 		p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
-			Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, Actions: log}
+			Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, Actions: log, System: *system}
 		return runPreset(*preset, p, flagSet(fs, "seed"), *format, stdout, stderr)
 	}
 	if len(pos) != 1 {
 		return fail(stderr, "labctl run: want exactly one scenario name (labctl run --help lists them)")
+	}
+	if flagSet(fs, "system") {
+		return fail(stderr, "labctl run: --system applies to presets (labctl run --preset NAME --system zookeeper)")
 	}
 	sc, err := core.FindScenario(pos[0])
 	if err != nil {

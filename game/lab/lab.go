@@ -334,6 +334,10 @@ func Narrate(e *core.Event) string {
 		return "the coordinator refused: " + e.Get("why")
 	case core.KindSessionLost:
 		return fmt.Sprintf("%s found its queued key gone: %s", e.Actor, e.Get("why"))
+	case core.KindClientState:
+		return fmt.Sprintf("%s's client is %s (Curator calls it %s): %s", e.Actor, e.Get("state"), e.Get("curator"), e.Get("why"))
+	case core.KindLockDelay:
+		return fmt.Sprintf("lock-delay: nobody may take %s until t=%s", e.Get("lock"), core.FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
 	case core.KindActionError:
 		return "could not apply: " + e.Get("why")
 	}

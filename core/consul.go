@@ -1,0 +1,279 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// Consul as itself, the server side (Consul 1.22's agent/consul; every
+// rule below is checked against those sources, with the lines cited, in
+// consul_test.go). What differs from etcd:
+//
+//   - A session has a TTL of 10 s to 24 h; anything else is refused. The
+//     server arms the session's timer at 2 x TTL (SessionTTLMultiplier), so
+//     a session lives up to twice its TTL without a renewal.
+//   - A lock is one key, acquired by writing it with ?acquire=<session>: it
+//     succeeds only if no session holds the key and no lock-delay is in
+//     effect. Each acquisition by a new session bumps the key's LockIndex
+//     (the usable fencing token); the key itself stays when released.
+//   - When a session is destroyed or invalidated while it holds a key, the
+//     key is released and the key's lock-delay (15 s by default) starts: no
+//     one may acquire it until the delay is over. A clean Unlock releases
+//     the key first, so no delay follows.
+//   - Readers block on the key (a blocking query with the index they last
+//     saw): every change of the key answers every one of them at once.
+//
+// Not modelled: a blocking query's wait time (15 s for api.Lock's waiters)
+// answers with unchanged data and changes no decision; health checks
+// invalidating a session. A cut link behaves as etcd's connection does
+// here (requests wait and go out once it is back); over HTTP a request
+// fails instead, and api.Lock's monitor, with no retries configured, then
+// gives the lock up at once.
+
+// Consul's session TTL limits and its lock-delay default.
+const (
+	ConsulMinTTL           = 10 * time.Second
+	ConsulMaxTTL           = 24 * time.Hour
+	ConsulTTLMultiplier    = 2
+	ConsulDefaultLockDelay = 15 * time.Second
+)
+
+// CheckConsulTTL refuses a session TTL Consul's server would refuse.
+func CheckConsulTTL(ttl time.Duration) error {
+	if ttl < ConsulMinTTL || ttl > ConsulMaxTTL {
+		return fmt.Errorf("a session TTL of %s is refused by Consul: it must be between %s and 24h", secs(ttl), secs(ConsulMinTTL))
+	}
+	return nil
+}
+
+// Consul client-server messages (HTTP requests in the real thing).
+type (
+	consulSessionCreate struct {
+		noToken
+		TTL time.Duration
+	}
+	consulSessionResp struct {
+		noToken
+		Session LeaseID
+		TTL     time.Duration
+		Err     string
+	}
+	consulRenew struct {
+		noToken
+		Session LeaseID
+	}
+	consulRenewResp struct {
+		noToken
+		OK bool // false: the session is gone
+	}
+	// consulGet reads the lock key; Index > 0 blocks until the key's
+	// index passes it.
+	consulGet struct {
+		noToken
+		Key   string
+		Index int64
+	}
+	consulGetResp struct {
+		Key       string
+		Index     int64
+		Session   LeaseID // holder's session, 0 if free
+		LockIndex int64
+	}
+	consulAcquire struct {
+		noToken
+		Key     string
+		Session LeaseID
+		Owner   string
+	}
+	consulAcquireResp struct {
+		OK        bool
+		LockIndex int64
+		Index     int64
+		Why       string
+	}
+	// consulRelease releases the key; Destroy then ends the session.
+	consulRelease struct {
+		noToken
+		Key     string
+		Session LeaseID
+		Destroy bool
+	}
+)
+
+func (consulSessionCreate) Kind() string { return "SessionCreate" }
+func (consulSessionResp) Kind() string   { return "SessionCreateResponse" }
+func (consulRenew) Kind() string         { return "SessionRenew" }
+func (consulRenewResp) Kind() string     { return "SessionRenewResponse" }
+func (consulGet) Kind() string           { return "KVGet" }
+func (consulGetResp) Kind() string       { return "KVGetResponse" }
+func (m consulGetResp) token() int64     { return m.LockIndex }
+func (consulAcquire) Kind() string       { return "KVAcquire" }
+func (consulAcquireResp) Kind() string   { return "KVAcquireResponse" }
+func (m consulAcquireResp) token() int64 { return m.LockIndex }
+func (consulRelease) Kind() string       { return "KVRelease" }
+
+// configureConsul turns a fresh coordinator into a Consul server.
+func (c *Coordinator) configureConsul(lockDelay time.Duration) {
+	c.System = SystemConsul
+	c.MinTTL = 0 // refused, not raised: see CheckConsulTTL
+	c.LockDelay = lockDelay
+	c.TokenSource = TokenGeneration // LockIndex counts acquisitions
+}
+
+func (c *Coordinator) consulReceive(from string, m Message) bool {
+	switch m := m.(type) {
+	case consulSessionCreate:
+		if err := CheckConsulTTL(m.TTL); err != nil {
+			c.reply(from, consulSessionResp{Err: err.Error()})
+			return true
+		}
+		l := c.Grant(from, m.TTL)
+		c.Rev++ // a raft write
+		if c.sweepOrder != 0 && c.sweepAt > l.Expiry {
+			c.sweepOrder = 0
+			c.armSweep()
+		}
+		c.reply(from, consulSessionResp{Session: l.ID, TTL: l.TTL})
+	case consulRenew:
+		l := c.leases[m.Session]
+		if l == nil || l.Expiry <= c.sim.now {
+			c.reply(from, consulRenewResp{})
+			return true
+		}
+		l.Expiry = c.sessionExpiry(l.TTL)
+		c.Renewals++
+		if c.sim.Trace.on(KindLeaseRenew) {
+			c.trace(KindLeaseRenew, S("lease", l.ID.String()), S("owner", l.Owner), D("expiry_ms", l.Expiry))
+		}
+		c.reply(from, consulRenewResp{OK: true})
+	case consulGet:
+		kv := c.kv[m.Key]
+		if m.Index > 0 && (kv == nil || kv.ModRev <= m.Index) {
+			c.watchKey(from, m.Key, false) // answered by the key's next change
+			return true
+		}
+		c.reply(from, c.consulRead(m.Key))
+	case consulAcquire:
+		c.reply(from, c.consulAcquire(from, m))
+	case consulRelease:
+		ls := c.locks[m.Key]
+		if ls != nil && ls.consulSession == m.Session && m.Session != 0 {
+			c.consulFree(ls, "released by its holder")
+		}
+		if m.Destroy {
+			c.Revoke(m.Session, false, "destroyed by its owner")
+			c.reply(from, revokeResp{Lease: m.Session})
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (c *Coordinator) consulRead(key string) consulGetResp {
+	r := consulGetResp{Key: key, Index: c.Rev}
+	if kv := c.kv[key]; kv != nil {
+		r.Index = kv.ModRev
+		r.LockIndex = kv.Token
+		if ls := c.locks[key]; ls != nil {
+			r.Session = ls.consulSession
+		}
+	}
+	return r
+}
+
+// consulAcquire is the KV write with ?acquire: it fails, without an error,
+// while another session holds the key or its lock-delay runs.
+func (c *Coordinator) consulAcquire(from string, m consulAcquire) consulAcquireResp {
+	ls := c.queueLock(m.Key)
+	switch {
+	case c.leases[m.Session] == nil:
+		return consulAcquireResp{Why: fmt.Sprintf("invalid session %q", m.Session.String())}
+	case ls.consulSession == m.Session:
+		return consulAcquireResp{OK: true, LockIndex: ls.token, Index: c.kv[m.Key].ModRev}
+	case ls.consulSession != 0:
+		return consulAcquireResp{Why: "held by another session"}
+	case c.sim.now < ls.delayUntil:
+		why := fmt.Sprintf("lock-delay until %s", FormatTime(ls.delayUntil))
+		if c.sim.Trace.on(KindNote) {
+			c.trace(KindNote, S("text", "acquire of "+m.Key+" by "+from+" refused: "+why))
+		}
+		return consulAcquireResp{Why: why}
+	}
+	ls.gen++ // LockIndex: one more acquisition by a new session
+	ls.token, ls.consulSession, ls.holder, ls.owner = ls.gen, m.Session, m.Key, m.Owner
+	kv := c.consulWrite(m.Key, m.Owner)
+	kv.Token = ls.token
+	c.trace(KindHolder, S("lock", ls.name), S("owner", m.Owner), S("key", m.Key), I("token", ls.token), I("create_rev", kv.CreateRev))
+	return consulAcquireResp{OK: true, LockIndex: ls.token, Index: kv.ModRev}
+}
+
+// consulFree releases a held key (its session cleared, the key kept).
+func (c *Coordinator) consulFree(ls *lockState, why string) {
+	owner := ls.owner
+	ls.consulSession, ls.holder, ls.owner = 0, "", ""
+	c.consulWrite(ls.name, "")
+	c.trace(KindFree, S("lock", ls.name), S("was", owner), I("token", ls.token), S("why", why))
+}
+
+// consulWrite is one raft write of key: its ModifyIndex moves on and
+// every blocking query on it is answered.
+func (c *Coordinator) consulWrite(key, value string) *KeyValue {
+	c.Rev++
+	kv := c.kv[key]
+	if kv == nil {
+		kv = c.newKey(key)
+	}
+	kv.Value, kv.ModRev = value, c.Rev
+	kv.Version++
+	c.trace(KindPut, S("key", key), S("value", value), I("rev", c.Rev), I("create_rev", kv.CreateRev), I("version", kv.Version))
+	kept := c.watches[:0]
+	var woken []string
+	for _, w := range c.watches {
+		if w.key == key {
+			woken = append(woken, w.watcher)
+			continue
+		}
+		kept = append(kept, w)
+	}
+	clear(c.watches[len(kept):])
+	c.watches = kept
+	r := c.consulRead(key)
+	for _, who := range woken {
+		c.trace(KindWatchFire, S("key", key), S("watcher", who), S("type", "put"), S("watched", key))
+		c.reply(who, r)
+	}
+	return kv
+}
+
+// consulSessionEnded releases what the ended session held and arms the
+// key's lock-delay: Consul does so on any destroy of a session that still
+// holds a key, and an expiry is one.
+func (c *Coordinator) consulSessionEnded(l *Lease, kind string) {
+	for _, name := range c.lockNames() {
+		ls := c.locks[name]
+		if ls.consulSession != l.ID {
+			continue
+		}
+		why := "its session was destroyed"
+		if kind == KindLeaseExpire {
+			why = fmt.Sprintf("its session was invalidated: no renewal for %s (2 x TTL)", secs(ConsulTTLMultiplier*l.TTL))
+		}
+		c.consulFree(ls, why)
+		if c.LockDelay > 0 {
+			ls.delayUntil = c.sim.now + c.LockDelay
+			c.trace(KindLockDelay, S("lock", ls.name), D("until_ms", ls.delayUntil))
+		}
+	}
+}
+
+// lockNames lists the coordinator's locks in a stable order.
+func (c *Coordinator) lockNames() []string {
+	var out []string
+	for _, k := range c.sorted {
+		if c.locks[k] != nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// Title is the system's name as people write it.
+func (s System) Title() string {
+	switch s {
+	case SystemEtcd:
+		return "etcd"
+	case SystemZooKeeper:
+		return "ZooKeeper"
+	case SystemConsul:
+		return "Consul"
+	case SystemKubernetes:
+		return "Kubernetes"
+	case SystemRedlock:
+		return "Redlock"
+	}
+	return s.String()
+}
+
+// validateSystem lists what the chosen system refuses in a configuration.
+func (c SandboxConfig) validateSystem() []FieldError {
+	var errs []FieldError
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
+	}
+	switch c.System {
+	case SystemEtcd:
+		return nil
+	case SystemZooKeeper, SystemConsul:
+	default:
+		bad(FieldSystem, "the %s system is not modelled in this world yet (want etcd, zookeeper or consul)", c.System)
+		return errs
+	}
+	if c.Shards > 0 {
+		bad(FieldShards, "shard leases are modelled on etcd only: use the etcd system, or 0 shards")
+	}
+	own := map[System]Recipe{SystemZooKeeper: RecipeZooKeeper, SystemConsul: RecipeHerd}[c.System]
+	if c.Recipe != RecipeEtcd && c.Recipe != own {
+		bad(FieldRecipe, "%s runs its own lock recipe (%s); the %s recipe belongs to etcd worlds", c.System.Title(), own, c.Recipe)
+	}
+	if c.System == SystemConsul {
+		if err := CheckConsulTTL(c.TTL); err != nil {
+			bad(FieldTTL, "%s", err.Error())
+		}
+	}
+	if c.System == SystemZooKeeper && c.LockDelay > 0 {
+		bad(FieldLockDelay, "ZooKeeper has no lock-delay: the next node in line holds the moment a session ends; switch it off")
+	}
+	return errs
+}
+
+// Notes are what the chosen system will do differently from what the
+// configuration asks: a ZooKeeper session timeout outside 4-40 s is
+// clamped; a renewal interval is the client library's own.
+func (c SandboxConfig) Notes() []string {
+	var out []string
+	switch c.System {
+	case SystemZooKeeper:
+		granted, note := ZKSessionTimeout(c.TTL)
+		if note != "" {
+			out = append(out, note+".")
+		}
+		if c.RenewEvery > 0 {
+			out = append(out, fmt.Sprintf("ZooKeeper's client pings every third of the session timeout (%s), not every %s.", secs((granted*2/3/2).Round(time.Millisecond)), secs(c.RenewEvery)))
+		}
+	case SystemConsul:
+		if c.RenewEvery > 0 {
+			out = append(out, fmt.Sprintf("Consul's api.Lock renews its session every TTL/2 (%s), not every %s.", secs(c.TTL/2), secs(c.RenewEvery)))
+		}
+	}
+	return out
+}
+
+// OnSystem is the same world, scenario and actions on system s: what only
+// etcd has is dropped (a first token, a recipe choice, a renewal
+// period: the other systems number tokens and renew their own way), and
+// Consul gets api.Lock's 15 s lock-delay where the world had none, as
+// ZooKeeper loses any (it has none). A TTL the system refuses stays, for
+// Validate to say so.
+func (c SandboxConfig) OnSystem(s System) SandboxConfig {
+	if s == c.System {
+		return c
+	}
+	c.System = s
+	if s == SystemEtcd {
+		return c
+	}
+	c.FirstToken, c.Recipe, c.RenewEvery = 0, RecipeEtcd, 0
+	switch s {
+	case SystemConsul:
+		if c.LockDelay == 0 {
+			c.LockDelay = ConsulDefaultLockDelay
+		}
+	case SystemZooKeeper:
+		c.LockDelay = 0
+	}
+	return c
+}
+
+// systemPolicy is the lease policy of a ZooKeeper or Consul world, in the
+// numbers the server and the client library really use: ZooKeeper's
+// negotiated timeout and its pings every third of it; Consul's renewal
+// every TTL/2 against the server's 2 x TTL.
+func (c SandboxConfig) systemPolicy() LeasePolicy {
+	p := LeasePolicy{TTL: c.TTL, RenewEvery: c.renew(), PauseBudget: c.Pauses.Budget()}
+	switch c.System {
+	case SystemZooKeeper:
+		p.TTL, _ = ZKSessionTimeout(c.TTL)
+		p.RenewEvery = (p.TTL * 2 / 3 / 2).Round(time.Millisecond)
+	case SystemConsul:
+		p.TTL, p.RenewEvery = ConsulTTLMultiplier*c.TTL, c.TTL/2
+	}
+	return p
+}
+
+// systemDefaults makes the coordinator and the contenders the system's.
+func (c *ContentionConfig) systemDefaults(co *Coordinator) {
+	switch c.System {
+	case SystemZooKeeper:
+		co.configureZooKeeper()
+		c.Recipe, c.TokenSource, c.RenewEvery = RecipeZooKeeper, TokenRevision, 0
+	case SystemConsul:
+		co.configureConsul(c.LockDelay)
+		c.Recipe, c.TokenSource, c.RenewEvery = RecipeHerd, TokenGeneration, 0
+	}
+}

@@ -1,0 +1,44 @@
+package core
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The same world on another system keeps its processes, pauses and
+// actions and drops only what belongs to etcd, so every lesson preset
+// runs on ZooKeeper and Consul as it is.
+func TestOnSystemKeepsTheScenario(t *testing.T) {
+	for _, p := range Presets() {
+		if p.Config.Shards > 0 {
+			continue // shard leases are etcd's
+		}
+		for _, sys := range []System{SystemZooKeeper, SystemConsul} {
+			c := p.Config.OnSystem(sys)
+			assert.Equal(t, p.Config.Actions, c.Actions, p.Name)
+			assert.Equal(t, p.Config.ProcNames(), c.ProcNames(), p.Name)
+			errs := c.Validate()
+			if sys == SystemConsul && p.Config.TTL < ConsulMinTTL {
+				require.Len(t, errs, 1, "%s on %s", p.Name, sys)
+				assert.Equal(t, FieldTTL, errs[0].Field, "Consul refuses the %s TTL of %s", p.Name, p.Config.TTL)
+				continue
+			}
+			assert.Empty(t, errs, "%s on %s", p.Name, sys)
+		}
+	}
+	c := DefaultSandbox().OnSystem(SystemConsul)
+	assert.Equal(t, ConsulDefaultLockDelay, c.LockDelay, "api.Lock's default lock-delay")
+	assert.Zero(t, c.OnSystem(SystemZooKeeper).LockDelay, "ZooKeeper has none")
+}
+
+func TestZooKeeperRefusesALockDelay(t *testing.T) {
+	c := DefaultSandbox()
+	c.System, c.LockDelay = SystemZooKeeper, 15*time.Second
+	errs := c.Validate()
+	require.Len(t, errs, 1)
+	assert.Equal(t, FieldLockDelay, errs[0].Field)
+	assert.Contains(t, errs[0].Msg, "ZooKeeper has no lock-delay")
+}

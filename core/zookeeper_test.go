@@ -1,0 +1,251 @@
+package core
+
+import (
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// zkWorld is the preset's world without its scripted pause: three
+// contenders on ZooKeeper with a 20 s session, and the given actions.
+func zkWorld(t *testing.T, ttl time.Duration, actions ...Timed) *Sim {
+	t.Helper()
+	c := DefaultSandbox()
+	c.System, c.TTL, c.Actions = SystemZooKeeper, ttl, actions
+	s, err := c.Build()
+	require.NoError(t, err)
+	return s
+}
+
+// clientStates lists who's client.state events as "state/CURATOR@time".
+func clientStates(tr *Trace, who string) []Event {
+	var out []Event
+	for _, e := range tr.Filter(KindClientState) {
+		if e.Actor == who {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestZooKeeperClampsTheSessionTimeoutAndSaysSo(t *testing.T) {
+	got, note := ZKSessionTimeout(60 * time.Second)
+	assert.Equal(t, 40*time.Second, got, "at most 20 ticks of 2 s")
+	assert.Contains(t, note, "60s to 40s")
+	got, note = ZKSessionTimeout(time.Second)
+	assert.Equal(t, 4*time.Second, got, "at least 2 ticks")
+	assert.Contains(t, note, "at least 2 ticks")
+	got, note = ZKSessionTimeout(20 * time.Second)
+	assert.Equal(t, 20*time.Second, got)
+	assert.Empty(t, note, "a timeout inside the range is granted as asked")
+
+	c := DefaultSandbox()
+	c.System, c.TTL = SystemZooKeeper, time.Minute
+	assert.Empty(t, c.Validate(), "a clamped timeout is not an error")
+	require.Len(t, c.Notes(), 1)
+	assert.Contains(t, c.Notes()[0], "60s to 40s")
+
+	s := zkWorld(t, time.Minute)
+	s.RunUntil(5 * time.Second)
+	grants := s.Trace.Filter(KindLeaseGrant)
+	require.NotEmpty(t, grants)
+	assert.EqualValues(t, 40000, grants[0].Int("ttl_ms"), "the server grants 40 s")
+	a := clientStates(s.Trace, "A")
+	require.NotEmpty(t, a)
+	assert.Contains(t, a[0].Get("why"), "asked for 60s, the server granted 40s", "the client is told what it got")
+}
+
+func TestZooKeeperExpiresSessionsOnTickBoundaries(t *testing.T) {
+	// A crashes at 30 s: its session was last touched by a ping before
+	// then, and dies at the end of the 2 s bucket its timeout falls in.
+	s := zkWorld(t, 20*time.Second, At(30*time.Second, Action{Do: "crash", Proc: "A"}))
+	s.RunUntil(time.Minute)
+	var lastTouch time.Duration
+	for _, e := range s.Trace.Filter(KindLeaseRenew) {
+		if e.Get("owner") == "A" && e.At < 30*time.Second {
+			lastTouch = e.At
+		}
+	}
+	require.NotZero(t, lastTouch)
+	var expired *Event
+	for _, e := range s.Trace.Filter(KindLeaseExpire) {
+		if e.Get("owner") == "A" {
+			expired = &e
+			break
+		}
+	}
+	require.NotNil(t, expired, "A's session expires")
+	assert.Zero(t, expired.At%ZKTickTime, "expiry falls on a tick, not on a 500 ms sweep: %s", FormatTime(expired.At))
+	assert.Greater(t, expired.At, lastTouch+20*time.Second, "never before the timeout")
+	assert.LessOrEqual(t, expired.At, lastTouch+20*time.Second+ZKTickTime, "at most a tick after it")
+	assert.Equal(t, zkBucket(lastTouch+20*time.Second), expired.At)
+}
+
+func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
+	// A holds the lock; its link to the server is cut at 30 s for 30 s
+	// (session 20 s). It goes Disconnected (SUSPENDED) on its own read
+	// timeout and stops working; the server expires the session and B
+	// leads; A learns Expired (LOST) only when it reconnects after the
+	// heal. etcd's client knows none of these states.
+	s := zkWorld(t, 20*time.Second,
+		At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
+		At(60*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}))
+	s.RunUntil(90 * time.Second)
+
+	states := clientStates(s.Trace, "A")
+	var names []string
+	for _, e := range states {
+		names = append(names, e.Get("state")+"/"+e.Get("curator"))
+	}
+	require.Equal(t, []string{"connected/CONNECTED", "disconnected/SUSPENDED", "expired/LOST", "connected/CONNECTED"}, names)
+	disc, lost := states[1], states[2]
+
+	var expiry Event
+	for _, e := range s.Trace.Filter(KindLeaseExpire) {
+		if e.Get("owner") == "A" {
+			expiry = e
+		}
+	}
+	require.NotZero(t, expiry.At)
+	assert.Less(t, disc.At, expiry.At, "Disconnected comes first, from the client's own clock")
+	assert.InDelta(t, float64(30*time.Second+20*time.Second*2/3), float64(disc.At), float64(20*time.Second/3),
+		"read timeout 2/3 of the session timeout after the last answer (which came at most a ping interval before the cut)")
+	assert.Greater(t, lost.At, 60*time.Second, "Expired only after the heal, on reconnecting")
+	assert.Less(t, lost.At, 62*time.Second, "reconnection is tried every second")
+
+	var leaderB time.Duration
+	for _, e := range Holders(s.Trace) {
+		if e.Get("owner") == "B" {
+			leaderB = e.At
+			break
+		}
+	}
+	assert.Equal(t, expiry.At, leaderB, "B holds the moment A's session (and node) is gone")
+	stopped := false
+	for _, e := range s.Trace.Filter(KindState) {
+		if e.Actor != "A" || e.At < disc.At {
+			continue
+		}
+		if e.At == disc.At {
+			stopped = e.Get("from") == "leader"
+		}
+		assert.NotEqual(t, "leader", e.Get("to"), "A never leads again in this run (at %s)", FormatTime(e.At))
+	}
+	assert.True(t, stopped, "the holder stops leading at SUSPENDED")
+
+	// The etcd world with the same cut has no such states.
+	c := DefaultSandbox()
+	c.Actions = ActionLog{At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}), At(60*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName})}
+	es, _, err := RunSandbox(c)
+	require.NoError(t, err)
+	assert.Empty(t, es.Trace.Filter(KindClientState))
+}
+
+func TestZooKeeperReconnectWithinTheTimeoutKeepsTheLock(t *testing.T) {
+	// A cut of 16 s: longer than the read timeout (13.3 s), shorter than
+	// the session. A is SUSPENDED, then RECONNECTED with its node intact:
+	// it leads again with the same czxid and nobody else held the lock.
+	s := zkWorld(t, 20*time.Second,
+		At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
+		At(46*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}))
+	s.RunUntil(70 * time.Second)
+	var names []string
+	for _, e := range clientStates(s.Trace, "A") {
+		names = append(names, e.Get("curator"))
+	}
+	assert.Equal(t, []string{"CONNECTED", "SUSPENDED", "RECONNECTED"}, names)
+	require.Len(t, Holders(s.Trace), 1, "the lock never moved")
+	assert.True(t, s.Process("A").BelievesLeader())
+	assert.Equal(t, Holders(s.Trace)[0].Int("token"), s.Process("A").Token(), "same node, same czxid")
+}
+
+func TestZooKeeperLockNodesAreProtectedSequentialsWithCzxidTokens(t *testing.T) {
+	s := zkWorld(t, 20*time.Second)
+	s.RunUntil(5 * time.Second)
+	keys := s.Coord.Range("locks/leader/")
+	require.Len(t, keys, 3)
+	name := regexp.MustCompile(`^locks/leader/_c_[0-9a-f]{32}-lock-(\d{10})$`)
+	for _, kv := range keys {
+		assert.Regexp(t, name, kv.Key, "_c_<GUID>-lock-<10 digits>")
+	}
+	// Sequence numbers come from the parent's cversion, from 0.
+	seqs := map[int64]string{}
+	for _, kv := range keys {
+		seqs[ZKSequence(kv.Key)] = kv.Value
+	}
+	assert.Equal(t, map[int64]string{0: "A", 1: "B", 2: "C"}, seqs)
+	// zxids: A's session 1, the create refused for want of a parent 2,
+	// the parents 3 and 4, A's node 5; B's session 6, node 7; C's 8, 9.
+	h := Holders(s.Trace)
+	require.Len(t, h, 1)
+	assert.EqualValues(t, 5, h[0].Int("token"), "the holder's token is its node's czxid")
+	for _, kv := range keys {
+		want := map[string]int64{"A": 5, "B": 7, "C": 9}[kv.Value]
+		assert.Equal(t, want, kv.CreateRev, kv.Key)
+	}
+	// Each waiter watches only its predecessor.
+	assert.Equal(t, 1, s.Coord.Watchers(keysOf(keys)[0]))
+	assert.Equal(t, 1, s.Coord.Watchers(keysOf(keys)[1]))
+}
+
+func keysOf(kvs []*KeyValue) []string {
+	out := make([]string, len(kvs))
+	for i, kv := range kvs {
+		out[i] = kv.Key
+	}
+	return out
+}
+
+func TestZooKeeperRecoversItsNodeWhenTheCreateAnswerIsLost(t *testing.T) {
+	// The answer to A's create is lost in flight (one-way cut from the
+	// server to A). A times out, reconnects and retries the create with
+	// the same GUID: the server hands back the node it made. Without the
+	// GUID the retry would make a second node and the first, an orphan
+	// of a live session, would hold the lock for ever.
+	s := zkWorld(t, 20*time.Second)
+	var createAt time.Duration
+	for createAt == 0 && s.Step() {
+		for _, e := range s.Trace.Filter(KindSend) {
+			if e.Actor == "A" && e.Get("msg") == "Create" {
+				createAt = time.Duration(e.Int("arrive_ms")) * time.Millisecond
+			}
+		}
+	}
+	require.NotZero(t, createAt)
+	s.RunUntil(createAt + time.Millisecond) // the server made the node and answered
+	require.Len(t, s.Coord.Range("locks/leader/"), 1)
+	s.Net.Partition(CoordinatorName, "A", true)
+	s.RunUntil(createAt + 16*time.Second)
+	s.Net.Heal(CoordinatorName, "A")
+	s.RunUntil(createAt + 20*time.Second)
+
+	var mine []string
+	for _, kv := range s.Coord.Range("locks/leader/") {
+		if kv.Value == "A" {
+			mine = append(mine, kv.Key)
+		}
+	}
+	assert.Len(t, mine, 1, "one node for A, no orphan")
+	assert.True(t, s.Process("A").BelievesLeader(), "A found its node and holds the lock")
+	found := false
+	for _, e := range s.Trace.Filter(KindNote) {
+		found = found || regexp.MustCompile(`found by its GUID`).MatchString(e.Get("text"))
+	}
+	assert.True(t, found, "the server reports the retried create")
+}
+
+func TestZooKeeperWorldsAreDeterministic(t *testing.T) {
+	run := func() string {
+		p, err := FindPreset("zookeeper")
+		require.NoError(t, err)
+		c := p.Config
+		c.Duration = 2 * time.Minute
+		s, _, err := RunSandbox(c)
+		require.NoError(t, err)
+		return s.Trace.Hash()
+	}
+	assert.Equal(t, run(), run())
+}
