@@ -195,6 +195,9 @@ func (s *Sim) apply(a Action) error {
 	if err := a.Validate(); err != nil {
 		return err
 	}
+	if r := s.RedisNode(a.Proc); r != nil && (a.Do == "crash" || a.Do == "restart") {
+		return r.crashOrRestart(a.Do)
+	}
 	var n *node
 	p := s.Process(a.Proc)
 	var w *ShardWorker

@@ -64,6 +64,13 @@ type ProcessConfig struct {
 	// IgnoreLeaseLoss reproduces the is_leader-boolean bug: the process
 	// logs lease loss but keeps acting as leader.
 	IgnoreLeaseLoss bool
+	// System is the coordination system the process speaks to (zero:
+	// etcd). Kubernetes reads RenewDeadline, with RetryBase as its
+	// RetryPeriod and TTL as its LeaseDuration; Redlock reads RedisNodes,
+	// with TTL as the lock's expiry and RenewEvery as its Extend period.
+	System        System
+	RenewDeadline time.Duration
+	RedisNodes    int
 	// ReuseSession reproduces the expired-session bug: the client made
 	// its session once and campaigns again with it after it expired, so
 	// every Lock fails ("requested lease not found") and it never leads
@@ -117,6 +124,9 @@ type Process struct {
 	batchPos   int
 	writes     int
 
+	kube kubeClient    // SystemKubernetes: the LeaderElector's state
+	red  redlockClient // SystemRedlock: the redsync Mutex's state
+
 	// Wakeups counts watch notifications this process received while
 	// waiting for the lock (the herd effect shows here).
 	Wakeups int
@@ -165,6 +175,10 @@ func (p *Process) receive(env Envelope) { p.deliver(env) }
 
 // exec runs one of the process's tasks (see node.run).
 func (p *Process) exec(t task) {
+	switch {
+	case p.cfg.System == SystemKubernetes && p.execKube(t), p.cfg.System == SystemRedlock && p.execRedlock(t):
+		return
+	}
 	switch t.fn {
 	case fnCampaign:
 		p.campaign()
@@ -211,6 +225,10 @@ func (p *Process) handle(m Message) {
 		}
 	case lockStatus:
 		p.onLockStatus(m)
+	case kubeLeaseResp:
+		p.onKubeLease(m)
+	case redisResp:
+		p.onRedis(m)
 	case watchEvent:
 		if p.state == Candidate && p.key != "" {
 			p.Wakeups++
@@ -230,6 +248,14 @@ func (p *Process) handle(m Message) {
 
 // campaign opens a session and queues for the lock.
 func (p *Process) campaign() {
+	switch p.cfg.System {
+	case SystemKubernetes:
+		p.kubeCampaign()
+		return
+	case SystemRedlock:
+		p.redCampaign()
+		return
+	}
 	if p.state != Follower {
 		return
 	}
@@ -460,6 +486,10 @@ func (p *Process) write(value, label string, tokenOverride int64) {
 // Release gives the lock up cleanly (revoking the session deletes the key
 // without arming any lock-delay).
 func (p *Process) Release() {
+	if p.cfg.System == SystemRedlock && p.state == Leader {
+		p.redStop("released (Unlock)")
+		return
+	}
 	if p.state == Leader || p.state == Candidate {
 		p.zombie = false
 		p.stepDown("released")

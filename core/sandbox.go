@@ -133,6 +133,14 @@ type SandboxConfig struct {
 	Duration time.Duration
 	// Actions are scripted on top of the pauses (a preset's story).
 	Actions ActionLog
+	// System is the coordination system the world runs on (zero: etcd).
+	// Kubernetes reads TTL as LeaseDuration, RetryBase as RetryPeriod and
+	// RenewDeadline (zero: two thirds of the lease, client-go's 10 s of
+	// 15 s); Redlock reads TTL as the lock's expiry, RenewEvery as the
+	// holder's Extend period (zero: never) and RedisNodes (zero: 3).
+	System        System
+	RenewDeadline time.Duration
+	RedisNodes    int
 }
 
 // FieldError is one invalid field of a SandboxConfig, with a message the
@@ -165,6 +173,7 @@ const (
 	FieldWorkers     = "workers"
 	FieldDuration    = "duration"
 	FieldActions     = "actions"
+	FieldSystem      = "system"
 )
 
 // Sandbox limits.
@@ -301,7 +310,10 @@ func (c SandboxConfig) Validate() []FieldError {
 	}
 
 	ttlOK := period(FieldTTL, "the TTL", c.TTL, false)
-	if ttlOK && c.Shards == 0 && c.Recipe == RecipeEtcd {
+	if c.System != SystemEtcd {
+		errs = append(errs, c.validateSystem(ttlOK)...)
+	}
+	if ttlOK && c.Shards == 0 && c.Recipe == RecipeEtcd && c.System == SystemEtcd {
 		if err := CheckEtcdTTL(c.TTL); err != nil {
 			bad(FieldTTL, "%s", err.Error())
 			ttlOK = false
@@ -418,6 +430,9 @@ func (c SandboxConfig) Build() (*Sim, error) {
 			TTL: c.TTL, RenewEvery: c.RenewEvery, RetryBase: c.RetryBase, RetryJitter: c.RetryJitter,
 			Stagger: 500 * time.Millisecond, Fencing: c.Fencing, WorkEvery: c.WorkEvery, LockDelay: c.LockDelay,
 			WriteLatency: c.WriteLatency,
+		}
+		if c.System != SystemEtcd {
+			cc.System, cc.RenewDeadline, cc.RedisNodes = c.System, c.renewDeadline(), c.redisNodes()
 		}
 		if c.Workload == WorkloadJobs {
 			cc.Jobs = SchedulerConfig{Customers: 8, Date: "2026-11-29"}.InvoiceKeys()

@@ -1,0 +1,75 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// checkSystem refuses what the chosen system cannot run.
+func (c ContentionConfig) checkSystem() error {
+	switch c.System {
+	case SystemEtcd:
+	case SystemKubernetes:
+		return CheckKubeDurations(c.TTL, c.RenewDeadline, c.RetryBase)
+	case SystemRedlock:
+		if c.RedisNodes < 1 || c.RedisNodes > MaxRedisNodes {
+			return fmt.Errorf("redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, c.RedisNodes)
+		}
+	default:
+		return fmt.Errorf("system %s is not modelled in this build", c.System)
+	}
+	return nil
+}
+
+// renewDeadline is the Kubernetes RenewDeadline a sandbox runs with.
+func (c SandboxConfig) renewDeadline() time.Duration {
+	if c.RenewDeadline == 0 {
+		return c.TTL * 2 / 3
+	}
+	return c.RenewDeadline
+}
+
+// redisNodes is the number of Redis nodes a Redlock sandbox runs.
+func (c SandboxConfig) redisNodes() int {
+	if c.RedisNodes == 0 {
+		return 3
+	}
+	return c.RedisNodes
+}
+
+// validateSystem lists what the chosen system refuses.
+func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
+	var errs []FieldError
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
+	}
+	if c.Shards > 0 {
+		bad(FieldSystem, "shard leases are modelled on etcd only: choose etcd, or set shards to 0")
+		return errs
+	}
+	if c.LockDelay > 0 {
+		bad(FieldLockDelay, "lock-delay is Consul's; %s has none: switch it off", c.System)
+	}
+	switch c.System {
+	case SystemKubernetes:
+		if ttlOK && c.RetryBase > 0 {
+			if err := CheckKubeDurations(c.TTL, c.renewDeadline(), c.RetryBase); err != nil {
+				bad(FieldTTL, "%s", err.Error())
+			}
+		}
+		if c.TTL%time.Second != 0 {
+			bad(FieldTTL, "a Lease stores leaseDurationSeconds, whole seconds: %s would be cut to %s", c.TTL, c.TTL.Truncate(time.Second))
+		}
+	case SystemRedlock:
+		if n := c.redisNodes(); n < 1 || n > MaxRedisNodes {
+			bad(FieldSystem, "redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, n)
+		}
+		if c.RenewEvery > 0 && ttlOK && c.RenewEvery >= c.TTL {
+			bad(FieldRenew, "extending every %s lets a %s lock lapse first", secs(c.RenewEvery), secs(c.TTL))
+		}
+	case SystemEtcd:
+	default:
+		bad(FieldSystem, "system %s is not modelled in this build", c.System)
+	}
+	return errs
+}
