@@ -217,6 +217,9 @@ func (c SandboxConfig) ProcNames() []string {
 // to the millisecond for people (rounding a third up only asks more of
 // the policy).
 func (c SandboxConfig) renew() time.Duration {
+	if c.System == SystemKubernetes {
+		return c.RetryBase // client-go's leader renews every RetryPeriod
+	}
 	if c.RenewEvery == 0 {
 		return (c.TTL / 3).Round(time.Millisecond)
 	}
