@@ -136,3 +136,16 @@ func TestRedlockWorldClones(t *testing.T) {
 	cl.RunUntil(time.Minute)
 	assert.Equal(t, s.Trace.Hash(), cl.Trace.Hash())
 }
+
+// Redlock waiters retry every 50-250 ms: the run budget counts that, so a
+// crowd of them for an hour is refused before it runs, with the numbers.
+func TestRedlockRetriesCountAgainstTheRunBudget(t *testing.T) {
+	p, _ := FindPreset("redlock")
+	c := p.Config
+	require.Empty(t, c.Validate(), "the preset fits")
+	c.Procs, c.Duration = 12, time.Hour
+	errs := c.Validate()
+	require.NotEmpty(t, errs)
+	assert.Equal(t, FieldDuration, errs[len(errs)-1].Field)
+	assert.Contains(t, errs[len(errs)-1].Msg, "renew leases about")
+}

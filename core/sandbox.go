@@ -387,6 +387,9 @@ func (c SandboxConfig) Validate() []FieldError {
 		leases := max(c.Procs, 1)
 		if single {
 			renew = processRenewal(c.TTL, c.RenewEvery, c.Recipe, DefaultMinTTL)
+			if d, ok := systemRenewal(c.System, c.RetryBase); ok {
+				renew = d
+			}
 		} else {
 			leases = max(c.Shards, 0) + max(c.Workers, 0)
 		}

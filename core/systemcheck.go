@@ -73,3 +73,21 @@ func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
 	}
 	return errs
 }
+
+// systemRenewal is the renewal period the run budget charges a process of
+// a system whose cost is not etcd's keepalives. A Kubernetes elector,
+// leader or candidate, makes one request about every RetryPeriod. A
+// Redlock client that does not hold the lock is the expensive one: a Lock
+// call is up to 32 tries 50-250 ms apart, each a round to every node and
+// one to give back what it won (about three keepalives' worth of events),
+// then the application waits retry before calling Lock again.
+func systemRenewal(s System, retry time.Duration) (time.Duration, bool) {
+	switch s {
+	case SystemKubernetes:
+		return max(retry, time.Millisecond), true
+	case SystemRedlock:
+		lockCall := RedlockTries*(redlockMinDelay+redlockMaxDelay)/2 + retry
+		return max(lockCall/(3*RedlockTries), time.Millisecond), true
+	}
+	return 0, false
+}
