@@ -179,3 +179,34 @@ func TestLeaseRecordRoundTrips(t *testing.T) {
 	_, err = ParseLeaseRecord("holder")
 	assert.Error(t, err)
 }
+
+// "By its own clock": a candidate on a slow link (1 s each way) sees A's
+// last renewal a second after it was written, and takes over no sooner
+// than LeaseDuration after *that sighting*, not after the renewTime the
+// record carries.
+func TestKubeCandidateCountsFromItsOwnSighting(t *testing.T) {
+	p, _ := FindPreset("kubernetes")
+	c := p.Config
+	c.Procs, c.Names, c.Duration = 2, []string{"A", "B"}, 80*time.Second
+	c.Links = []LinkConfig{{A: "B", B: CoordinatorName, Delay: time.Second}}
+	c.Actions = ActionLog{At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName})}
+	s, _, err := RunSandbox(c)
+	require.NoError(t, err)
+	last := lastRenewBefore(s, "A", 30*time.Second)
+	rec, _, _ := s.Coord.LeaseObject("locks/leader")
+	require.Equal(t, "B", rec.HolderIdentity)
+	var sighting time.Duration
+	for _, e := range s.Trace.Filter(KindSend) {
+		if e.Actor == CoordinatorName && e.Get("to") == "B" && e.Get("msg") == "LeaseGetResponse" && e.At > last {
+			sighting = time.Duration(e.Int("arrive_ms")) * time.Millisecond
+			break
+		}
+	}
+	require.NotZero(t, sighting)
+	assert.GreaterOrEqual(t, sighting-last, time.Second, "the answer took the slow link")
+	takeover := firstHolderBut(s, "A")
+	// The try that won began with a Get (1 s there, 1 s back) and its
+	// Update took 1 s more to reach the server: it began at takeover - 3 s,
+	// which must be at or after the sighting + 15 s.
+	assert.GreaterOrEqual(t, takeover.At-3*time.Second, sighting+KubeLeaseDuration)
+}
