@@ -359,18 +359,28 @@ func (p *Process) kubeDone(ok bool, why string) {
 	}
 	if ok {
 		if p.sim.Trace.on(KindLeaseRenewed) {
-			p.trace(KindLeaseRenewed, S("lease", KubeLeaseKey(p.cfg.Lock)), D("deadline_ms", p.sim.now+p.cfg.RetryBase+p.cfg.RenewDeadline), S("how", "renewed"))
+			p.trace(KindLeaseRenewed, S("lease", KubeLeaseKey(p.cfg.Lock)), D("deadline_ms", p.sim.now+p.kubeRenewPeriod()+p.cfg.RenewDeadline), S("how", "renewed"))
 		}
 		p.stop(tmDeadline)
-		p.rearm(tmRenew, p.cfg.RetryBase, fnRenew) // the next poll
+		p.rearm(tmRenew, p.kubeRenewPeriod(), fnRenew) // the next poll
 		return
 	}
 	if why != "" && p.sim.Trace.on(KindNote) {
 		p.trace(KindNote, S("text", "renew failed: "+why))
 	}
 	// The poll ticks RetryPeriod after its previous tick (not sliding).
-	k.nextTick += p.cfg.RetryBase
+	k.nextTick += p.kubeRenewPeriod()
 	p.arm(tmRenew, k.nextTick, fnRecheck)
+}
+
+// kubeRenewPeriod is the RetryPeriod the leader renews on: RenewEvery if
+// set, else RetryBase (client-go has one RetryPeriod for both loops; the
+// presets set the two equal, the sandbox lets them differ).
+func (p *Process) kubeRenewPeriod() time.Duration {
+	if p.cfg.RenewEvery > 0 {
+		return p.cfg.RenewEvery
+	}
+	return p.cfg.RetryBase
 }
 
 // kubePoll starts one renew poll: a try now, more every RetryPeriod, and

@@ -148,7 +148,7 @@ var presets = []Preset{
 		Source: "client-go's leader election, checked against the real LeaderElector by the conformance suite: LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s; candidates poll every 2-4.4 s and take over when their own observation of the last renewal is 15 s old; the leader stops leading when a renewal has not succeeded within the renew deadline; no server-side expiry; leaseTransitions is a number nothing checks, so fencing is off",
 		Config: preset(func(c *SandboxConfig) {
 			c.System, c.TTL, c.RenewDeadline, c.RetryBase, c.RetryJitter = SystemKubernetes, KubeLeaseDuration, KubeRenewDeadline, KubeRetryPeriod, KubeJitterFactor
-			c.RenewEvery, c.Recipe, c.TokenSource, c.Fencing = 0, RecipeHerd, TokenGeneration, false
+			c.RenewEvery, c.Recipe, c.TokenSource, c.Fencing = KubeRetryPeriod, RecipeHerd, TokenGeneration, false
 			c.Actions = ActionLog{SystemPause}
 		}),
 	},

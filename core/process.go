@@ -66,7 +66,8 @@ type ProcessConfig struct {
 	IgnoreLeaseLoss bool
 	// System is the coordination system the process speaks to (zero:
 	// etcd). Kubernetes reads RenewDeadline, with RetryBase as its
-	// RetryPeriod and TTL as its LeaseDuration; Redlock reads RedisNodes,
+	// RetryPeriod (RenewEvery, if set, for the leader's renewals) and TTL
+	// as its LeaseDuration; Redlock reads RedisNodes,
 	// with TTL as the lock's expiry and RenewEvery as its Extend period.
 	System        System
 	RenewDeadline time.Duration

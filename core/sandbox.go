@@ -134,9 +134,10 @@ type SandboxConfig struct {
 	// Actions are scripted on top of the pauses (a preset's story).
 	Actions ActionLog
 	// System is the coordination system the world runs on (zero: etcd).
-	// Kubernetes reads TTL as LeaseDuration, RetryBase as RetryPeriod and
-	// RenewDeadline (zero: two thirds of the lease, client-go's 10 s of
-	// 15 s); Redlock reads TTL as the lock's expiry, RenewEvery as the
+	// Kubernetes reads TTL as LeaseDuration, RetryBase as the RetryPeriod
+	// candidates poll on, RenewEvery (zero: RetryBase) as the one the
+	// leader renews on, and RenewDeadline (zero: two thirds of the lease,
+	// client-go's 10 s of 15 s); Redlock reads TTL as the lock's expiry, RenewEvery as the
 	// holder's Extend period (zero: never) and RedisNodes (zero: 3).
 	System        System
 	RenewDeadline time.Duration
@@ -217,7 +218,7 @@ func (c SandboxConfig) ProcNames() []string {
 // to the millisecond for people (rounding a third up only asks more of
 // the policy).
 func (c SandboxConfig) renew() time.Duration {
-	if c.System == SystemKubernetes {
+	if c.System == SystemKubernetes && c.RenewEvery == 0 {
 		return c.RetryBase // client-go's leader renews every RetryPeriod
 	}
 	if c.RenewEvery == 0 {

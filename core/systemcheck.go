@@ -10,7 +10,7 @@ func (c ContentionConfig) checkSystem() error {
 	switch c.System {
 	case SystemEtcd:
 	case SystemKubernetes:
-		return CheckKubeDurations(c.TTL, c.RenewDeadline, c.RetryBase)
+		return CheckKubeDurations(c.TTL, c.RenewDeadline, max(c.RetryBase, c.RenewEvery))
 	case SystemRedlock:
 		if c.RedisNodes < 1 || c.RedisNodes > MaxRedisNodes {
 			return fmt.Errorf("redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, c.RedisNodes)
@@ -53,7 +53,7 @@ func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
 	switch c.System {
 	case SystemKubernetes:
 		if ttlOK && c.RetryBase > 0 {
-			if err := CheckKubeDurations(c.TTL, c.renewDeadline(), c.RetryBase); err != nil {
+			if err := CheckKubeDurations(c.TTL, c.renewDeadline(), max(c.RetryBase, c.RenewEvery)); err != nil {
 				bad(FieldTTL, "%s", err.Error())
 			}
 		}
