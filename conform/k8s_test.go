@@ -25,16 +25,23 @@ import (
 )
 
 // The durations both sides run with: whole seconds for the lease (a Lease
-// stores leaseDurationSeconds, so 1.5 s would be cut to 1 s), and they
-// pass client-go's validation: 3 s > 2 s > 1.2 x 0.5 s.
+// stores leaseDurationSeconds, so 1.5 s would be cut to 1 s), a
+// RetryPeriod of a second (so every renewal moves the record's renewTime,
+// kept in whole seconds in what a candidate compares, to a new second),
+// and client-go's validation passes: 4 s > 2 s > 1.2 x 1 s.
 const (
-	k8sLease  = 3 * time.Second
+	k8sLease  = 4 * time.Second
 	k8sRenew  = 2 * time.Second
-	k8sRetry  = 500 * time.Millisecond
+	k8sRetry  = time.Second
 	k8sCutAt  = 4 * time.Second // the holder's requests start hanging
-	k8sUntil  = 12 * time.Second
+	k8sUntil  = 16 * time.Second
 	k8sJitter = 1.2
 )
+
+// k8sDurations are one run's LeaseDuration, RenewDeadline, RetryPeriod.
+type k8sDurations struct{ lease, renew, retry time.Duration }
+
+var k8sWhole = k8sDurations{k8sLease, k8sRenew, k8sRetry}
 
 // K8sRun is what one run showed, every time from the run's start.
 type K8sRun struct {
@@ -148,7 +155,7 @@ func (l gatedLeases) Update(ctx context.Context, x *coordv1.Lease, o metav1.Upda
 
 // RunRealK8s runs two real LeaderElectors, A then B, on one Lease; A's
 // requests hang from k8sCutAt on.
-func RunRealK8s(t *testing.T) K8sRun {
+func RunRealK8s(t *testing.T, d k8sDurations) K8sRun {
 	t.Helper()
 	cs := fakeAPIServer()
 	ctx, cancel := context.WithTimeout(context.Background(), k8sUntil+5*time.Second)
@@ -168,7 +175,7 @@ func RunRealK8s(t *testing.T) K8sRun {
 				Client:     g,
 				LockConfig: resourcelock.ResourceLockConfig{Identity: id},
 			},
-			LeaseDuration: k8sLease, RenewDeadline: k8sRenew, RetryPeriod: k8sRetry,
+			LeaseDuration: d.lease, RenewDeadline: d.renew, RetryPeriod: d.retry,
 			Callbacks: leaderelection.LeaderCallbacks{
 				OnStartedLeading: func(context.Context) {
 					mu.Lock()
@@ -219,11 +226,11 @@ func RunRealK8s(t *testing.T) K8sRun {
 // RunSimK8s runs the same two electors in the simulator: A's link to the
 // coordinator is cut at k8sCutAt (what it sends waits, and its renew
 // poll abandons it at the deadline).
-func RunSimK8s(t *testing.T, seed uint64) K8sRun {
+func RunSimK8s(t *testing.T, seed uint64, d k8sDurations) K8sRun {
 	t.Helper()
 	s, err := core.NewContention(seed, core.ContentionConfig{
 		Names: []string{"A", "B"}, System: core.SystemKubernetes,
-		TTL: k8sLease, RenewDeadline: k8sRenew, RetryBase: k8sRetry, RetryJitter: k8sJitter,
+		TTL: d.lease, RenewDeadline: d.renew, RetryBase: d.retry, RetryJitter: k8sJitter,
 		Stagger: 300 * time.Millisecond,
 	})
 	require.NoError(t, err)
@@ -277,12 +284,12 @@ func checkK8sRun(t checker, who string, r K8sRun, slack time.Duration) {
 // The real LeaderElector and the simulator, on the same numbers and the
 // same cut, obey the same bounds; the report gives both sides' figures.
 func TestKubernetesLeaderElectionConformsToClientGo(t *testing.T) {
-	real := RunRealK8s(t)
+	real := RunRealK8s(t, k8sWhole)
 	t.Logf("client-go: last renew %s, A stopped %s (+%s), B leads %s (+%s), leaseTransitions %d",
 		real.LastRenew, real.StoppedAt, real.StoppedAt-real.LastRenew, real.TakeoverAt, real.TakeoverAt-real.LastRenew, real.Transitions)
 	checkK8sRun(t, "client-go", real, 150*time.Millisecond)
 	for seed := uint64(1); seed <= 5; seed++ {
-		sim := RunSimK8s(t, seed)
+		sim := RunSimK8s(t, seed, k8sWhole)
 		t.Logf("simulator seed %d: last renew %s, A stopped %s (+%s), B leads %s (+%s), leaseTransitions %d",
 			seed, sim.LastRenew, sim.StoppedAt, sim.StoppedAt-sim.LastRenew, sim.TakeoverAt, sim.TakeoverAt-sim.LastRenew, sim.Transitions)
 		checkK8sRun(t, "simulator", sim, 30*time.Millisecond)
@@ -323,3 +330,47 @@ type failures struct{ n int }
 func (f *failures) Errorf(string, ...any) { f.n++ }
 func (f *failures) FailNow()              { f.n++ }
 func (f *failures) Helper()               {}
+
+// Sub-second numbers meet two roundings. client-go writes
+// leaseDurationSeconds = int(LeaseDuration / time.Second), and candidates
+// judge expiry by the record's value: 1.5 s becomes 1 s. And a candidate
+// notices a renewal only when the record's JSON changes, where renewTime
+// has whole seconds: with renewals every 0.2 s its sighting of the last
+// change can be most of a second older than the last renewal. So
+// 1.5 s / 1 s / 0.2 s passes NewLeaderElector's validation, yet B often
+// takes over before A stops leading (RetryPeriod + RenewDeadline = 1.2 s
+// after its last renewal). Bounds: B's sighting is of the first renewal
+// in the last renewal's second (less than 1 s before it), so B takes over
+// no sooner than that first renewal + 1 s, and no later than
+// the last renewal + 1 s + two jittered polls.
+func TestKubernetesLeaseDurationIsCutToWholeSeconds(t *testing.T) {
+	d := k8sDurations{1500 * time.Millisecond, time.Second, 200 * time.Millisecond}
+	maxWait := time.Duration(float64(d.retry) * (1 + k8sJitter))
+	check := func(who string, r K8sRun, slack time.Duration) {
+		took := r.TakeoverAt - r.LastRenew
+		assert.Greater(t, took, 0*time.Second, "%s: not before A's last renewal", who)
+		assert.LessOrEqual(t, took, time.Second+2*maxWait+slack, "%s: within two polls of 1 s, not 1.5 s", who)
+		assert.InDelta(t, (d.retry + d.renew).Seconds(), (r.StoppedAt - r.LastRenew).Seconds(), slack.Seconds(), who)
+		assert.Equal(t, "B", r.NewHolder, who)
+	}
+	real := RunRealK8s(t, d)
+	t.Logf("client-go: B leads +%s after A's last renewal, A stops +%s (B first: %v)", real.TakeoverAt-real.LastRenew, real.StoppedAt-real.LastRenew, real.TakeoverAt < real.StoppedAt)
+	check("client-go", real, 150*time.Millisecond)
+	// Whether B beats A's stop depends on where B's polls fall (it needs
+	// both of its jittered waits to add up to under 0.2 s), so it is
+	// counted over many simulated seeds rather than asserted of one run.
+	overlaps := 0
+	const seeds = 60
+	for seed := uint64(1); seed <= seeds; seed++ {
+		sim := RunSimK8s(t, seed, d)
+		if seed <= 5 {
+			t.Logf("simulator seed %d: B leads +%s, A stops +%s", seed, sim.TakeoverAt-sim.LastRenew, sim.StoppedAt-sim.LastRenew)
+		}
+		check("simulator", sim, 30*time.Millisecond)
+		if sim.TakeoverAt < sim.StoppedAt {
+			overlaps++
+		}
+	}
+	t.Logf("simulator: B took over before A stopped in %d of %d seeds", overlaps, seeds)
+	assert.Positive(t, overlaps, "with a 1 s lease against a 1.2 s stop, some takeovers come before A stops")
+}

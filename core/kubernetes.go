@@ -31,6 +31,8 @@ import (
 //     fencing is off unless a resource is made to check it.
 //   - leaseDurationSeconds is a whole number of seconds (client-go writes
 //     int(LeaseDuration / time.Second)), and candidates use the holder's.
+//   - A candidate sees a change only when the record's JSON changes, and
+//     its times are whole seconds there (see LeaseRecord.raw).
 
 // Kubernetes client-go's defaults (leaderelection.go's documentation and
 // every component that embeds it): 15 s, 10 s, 2 s; JitterFactor 1.2.
@@ -75,6 +77,17 @@ type LeaseRecord struct {
 func (r LeaseRecord) encode() string {
 	return fmt.Sprintf("holder=%s duration=%ds acquire_ms=%d renew_ms=%d transitions=%d",
 		r.HolderIdentity, r.LeaseDurationSeconds, r.AcquireTime.Milliseconds(), r.RenewTime.Milliseconds(), r.LeaseTransitions)
+}
+
+// raw is the record as a reader compares it to see whether anything
+// changed: client-go marshals a LeaderElectionRecord, whose times are
+// metav1.Time, to JSON in RFC 3339, whole seconds. So a renewal that
+// leaves renewTime in the same second is no change at all to a candidate:
+// with a RetryPeriod under a second, its observation of the holder's last
+// renewal can be nearly a second old.
+func (r LeaseRecord) raw() string {
+	r.AcquireTime, r.RenewTime = r.AcquireTime.Truncate(time.Second), r.RenewTime.Truncate(time.Second)
+	return r.encode()
 }
 
 // ParseLeaseRecord reads a Lease key's value back.
@@ -142,7 +155,6 @@ type (
 		Found bool
 		RV    int64
 		Rec   LeaseRecord
-		Raw   string
 		Err   string
 	}
 )
@@ -180,7 +192,7 @@ func (c *Coordinator) kubeLease(from string, m kubeLeaseReq) kubeLeaseResp {
 			resp.Err = err.Error()
 			return resp
 		}
-		resp.Found, resp.RV, resp.Rec, resp.Raw = true, old.ModRev, rec, old.Value
+		resp.Found, resp.RV, resp.Rec = true, old.ModRev, rec
 		return resp
 	case kubeCreate:
 		if old != nil {
@@ -209,7 +221,7 @@ func (c *Coordinator) kubeLease(from string, m kubeLeaseReq) kubeLeaseResp {
 		return resp
 	}
 	kv := c.kv[key]
-	resp.Found, resp.RV, resp.Rec, resp.Raw = true, kv.ModRev, m.Rec, kv.Value
+	resp.Found, resp.RV, resp.Rec = true, kv.ModRev, m.Rec
 	if now := m.Rec.HolderIdentity; now != was {
 		// A Lease has no token the coordinator hands out: the holder
 		// events carry leaseTransitions, which nothing checks.
@@ -304,9 +316,9 @@ func (p *Process) onKubeLease(m kubeLeaseResp) {
 			return
 		}
 		k.rv, k.haveObject = m.RV, true
-		if m.Raw != k.observedRaw {
+		if raw := m.Rec.raw(); raw != k.observedRaw {
 			p.kubeSetObserved(m.Rec)
-			k.observedRaw = m.Raw
+			k.observedRaw = raw
 		}
 		if m.Rec.HolderIdentity != "" && p.kubeLeaseValid(k.tryStart) && !p.kubeIsLeader() {
 			p.kubeDone(false, "lease is held by "+m.Rec.HolderIdentity+" and has not yet expired")
@@ -329,8 +341,7 @@ func (p *Process) onKubeLease(m kubeLeaseResp) {
 			return
 		}
 		k.rv, k.haveObject = m.RV, true
-		p.kubeSetObserved(k.rec)
-		k.observedRaw = m.Raw
+		p.kubeSetObserved(k.rec) // observedRawRecord is only set by a Get
 		p.kubeDone(true, "")
 	}
 }

@@ -210,3 +210,12 @@ func TestKubeCandidateCountsFromItsOwnSighting(t *testing.T) {
 	// which must be at or after the sighting + 15 s.
 	assert.GreaterOrEqual(t, takeover.At-3*time.Second, sighting+KubeLeaseDuration)
 }
+
+// The views' truth about a Kubernetes lock is the Lease's holder.
+func TestKubeLockInfoIsTheLeaseHolder(t *testing.T) {
+	s := kubeWorld(t, 10*time.Second)
+	info := s.Coord.LockInfo("locks/leader")
+	assert.Equal(t, "A", info.Holder)
+	assert.Equal(t, KubeLeaseKey("locks/leader"), info.Key)
+	assert.EqualValues(t, 0, info.Token)
+}

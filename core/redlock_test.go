@@ -149,3 +149,12 @@ func TestRedlockRetriesCountAgainstTheRunBudget(t *testing.T) {
 	assert.Equal(t, FieldDuration, errs[len(errs)-1].Field)
 	assert.Contains(t, errs[len(errs)-1].Msg, "renew leases about")
 }
+
+// The views' truth about a Redlock lock is the value a majority holds.
+func TestRedlockLockInfoIsTheMajority(t *testing.T) {
+	s, _ := redlockWorld(t, 10*time.Second, nil)
+	info := s.Coord.LockInfo("locks/leader")
+	assert.Equal(t, "A", info.Holder)
+	assert.Contains(t, info.Key, "value A:")
+	assert.Zero(t, info.Token)
+}
