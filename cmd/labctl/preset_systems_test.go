@@ -19,3 +19,16 @@ func TestRunPresetRedlockShowsTwoHoldersAndNoToken(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "rejected 0", "the token check on: still nothing to refuse")
 }
+
+// Durations client-go refuses are refused here too, with its words, and
+// exit 2.
+func TestRunPresetKubernetesRefusesClientGosBadDurations(t *testing.T) {
+	for args, want := range map[[2]string]string{
+		{"--ttl", "10s"}:     "leaseDuration must be greater than renewDeadline (lease 10s, renew deadline 10s)",
+		{"--ttl", "15500ms"}: "a Lease stores leaseDurationSeconds, whole seconds: 15.5s would be cut to 15s",
+	} {
+		_, errs, code := labctl(t, "", "run", "--preset", "kubernetes", args[0], args[1], "--format", "summary")
+		assert.Equal(t, 2, code, args)
+		assert.Contains(t, errs, want)
+	}
+}
