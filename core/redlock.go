@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -60,6 +61,7 @@ const (
 	KindRedisDel    = "redis.del"    // a node deleted the key (value-checked)
 	KindRedisDown   = "redis.down"   // a node stopped; without persistence it forgets every key
 	KindRedisUp     = "redis.up"     // a node is back, empty
+	KindRedisJump   = "redis.jump"   // a node's wall clock jumped ahead (ahead_ms)
 )
 
 // Redis messages: a script on one node.
@@ -195,11 +197,40 @@ func (r *RedisNode) expire(key string) {
 	r.sim.redlockTruth(key)
 }
 
-func (r *RedisNode) crashOrRestart(do string) error {
-	if do == "crash" {
+// act applies a learner's crash, restart or clock jump to the node.
+func (r *RedisNode) act(a Action) error {
+	switch a.Do {
+	case "crash":
 		return r.stop()
+	case "restart":
+		return r.start()
 	}
-	return r.start()
+	return r.jump(time.Duration(a.For))
+}
+
+// jump moves the node's wall clock d ahead. Redis keeps a key's expiry as
+// an absolute wall-clock time and compares it with its clock, so every
+// key's end comes d sooner: those already past go now.
+func (r *RedisNode) jump(d time.Duration) error {
+	if r.down {
+		return fmt.Errorf("clock-jump: %s is down", r.Name)
+	}
+	r.trace(KindRedisJump, D("ahead_ms", d))
+	keys := make([]string, 0, len(r.keys))
+	for k := range r.keys {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // map order must not decide the trace's
+	for _, k := range keys {
+		e := r.keys[k]
+		e.expires -= d
+		r.keys[k] = e
+		if e.expires > r.sim.now {
+			r.sim.at(e.expires, task{kind: evRedisPX, str: r.Name + "\x00" + k})
+		}
+		r.expire(k)
+	}
+	return nil
 }
 
 // stop is a crash of the node: no persistence, so every key is gone.

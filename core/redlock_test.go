@@ -158,3 +158,26 @@ func TestRedlockLockInfoIsTheMajority(t *testing.T) {
 	assert.Contains(t, info.Key, "value A:")
 	assert.Zero(t, info.Token)
 }
+
+// Without any pause: two of the three servers' wall clocks jump 10 s
+// ahead, A's keys expire there at once, and B wins those two while A is
+// still within the validity it computed.
+func TestRedlockClockJumpGivesTwoHoldersWithoutAPause(t *testing.T) {
+	s, rep := redlockWorld(t, 20*time.Second, func(c *SandboxConfig) {
+		c.Procs, c.Names, c.RetryBase = 2, []string{"A", "B"}, 200*time.Millisecond
+	},
+		At(2*time.Second, Action{Do: "clock-jump", Proc: RedisNodeName(1), For: Duration(10 * time.Second)}),
+		At(2*time.Second, Action{Do: "clock-jump", Proc: RedisNodeName(2), For: Duration(10 * time.Second)}),
+	)
+	require.Empty(t, s.ActionErrors())
+	b := stateChanges(s, "B", Leader.String())
+	require.NotEmpty(t, b, "B won the two jumped servers")
+	assert.Less(t, b[0].At, 3*time.Second)
+	_, ok := overlapOf(rep, "A", "B")
+	assert.True(t, ok, "A still believed it held the lock: %v", rep.Overlaps)
+	assert.Len(t, s.Trace.Filter(KindRedisJump), 2)
+
+	err := s.Apply(Action{Do: "clock-jump", Proc: "A", For: Duration(time.Second)})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not a Redis node")
+}
