@@ -17,7 +17,7 @@ import (
 type Action struct {
 	// Do names the action: pause, resume, crash, restart, partition, heal,
 	// write, release, expire, set-ttl, fencing, idempotency, delete, put,
-	// delay.
+	// delay, clock-jump (a Redis node's wall clock jumps For ahead).
 	Do string `json:"do"`
 	// Proc is the process or worker acted on (or the first end of a link).
 	Proc string `json:"proc,omitempty"`
@@ -129,6 +129,8 @@ func (a Action) String() string {
 		return fmt.Sprintf("%s puts %s=%s", a.Proc, a.Key, a.Value)
 	case "expire":
 		return "expire the lease of " + a.Proc + " now"
+	case "clock-jump":
+		return fmt.Sprintf("%s's clock jumps %s ahead", a.Proc, time.Duration(a.For))
 	case "delay":
 		if a.Peer != "" {
 			return fmt.Sprintf("delay what %s sends to %s for %s", a.Proc, a.Peer, time.Duration(a.For))
@@ -140,7 +142,7 @@ func (a Action) String() string {
 
 // ActionKinds lists every action name, for validation and help text.
 // Permalinks store an action as its index here: only append.
-var ActionKinds = []string{"pause", "resume", "crash", "restart", "partition", "heal", "write", "release", "expire", "set-ttl", "fencing", "idempotency", "delete", "put", "delay"}
+var ActionKinds = []string{"pause", "resume", "crash", "restart", "partition", "heal", "write", "release", "expire", "set-ttl", "fencing", "idempotency", "delete", "put", "delay", "clock-jump"}
 
 // Validate checks an action without applying it.
 func (a Action) Validate() error {
@@ -151,7 +153,7 @@ func (a Action) Validate() error {
 	switch {
 	case !known:
 		return fmt.Errorf("unknown action %q (want one of %s)", a.Do, strings.Join(ActionKinds, ", "))
-	case (a.Do == "pause" || a.Do == "delay") && a.For <= 0:
+	case (a.Do == "pause" || a.Do == "delay" || a.Do == "clock-jump") && a.For <= 0:
 		return fmt.Errorf("%s %s: length must be positive, got %s", a.Do, a.Proc, time.Duration(a.For))
 	case a.Do == "set-ttl" && a.TTL < Duration(minPeriod):
 		return fmt.Errorf("set-ttl %s: TTL must be at least %s, got %s", a.Proc, minPeriod, time.Duration(a.TTL))
@@ -194,6 +196,11 @@ func (s *Sim) Apply(a Action) error {
 func (s *Sim) apply(a Action) error {
 	if err := a.Validate(); err != nil {
 		return err
+	}
+	if r := s.RedisNode(a.Proc); r != nil && (a.Do == "crash" || a.Do == "restart" || a.Do == "clock-jump") {
+		return r.act(a)
+	} else if a.Do == "clock-jump" {
+		return fmt.Errorf("clock-jump: %q is not a Redis node (only Redlock's servers keep expiry by their wall clock)", a.Proc)
 	}
 	var n *node
 	p := s.Process(a.Proc)

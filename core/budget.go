@@ -63,6 +63,9 @@ func (s *Sim) Renewals(end time.Duration) float64 {
 
 // renewalPeriod is how often p will renew (see processRenewal).
 func (p *Process) renewalPeriod() time.Duration {
+	if d, ok := systemRenewal(p.cfg.System, p.cfg.RetryBase); ok {
+		return d
+	}
 	return processRenewal(p.cfg.TTL, p.cfg.RenewEvery, p.cfg.Recipe, p.sim.Coord.MinTTL)
 }
 

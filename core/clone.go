@@ -120,6 +120,11 @@ func (s *Sim) cloneInto(dst *Sim) *Sim {
 			*o = *a
 			o.sim, o.Offset, o.Highest = n, append(off, a.Offset...), append(hi, a.Highest...)
 			n.actors[name] = o
+		case *RedisNode:
+			r := reuse[RedisNode](n.actors[name])
+			*r = *a
+			r.sim, r.keys, r.truth = n, maps.Clone(a.keys), maps.Clone(a.truth)
+			n.actors[name] = r
 		}
 	}
 	if s.Register != nil {

@@ -485,6 +485,8 @@ func (c *Coordinator) receive(env Envelope) {
 		c.reply(from, c.claimShards(from, m))
 	case releaseShardsReq:
 		c.releaseShards(from, m)
+	case kubeLeaseReq:
+		c.reply(from, c.kubeLease(from, m))
 	}
 }
 

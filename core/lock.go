@@ -74,6 +74,9 @@ type LockInfo struct {
 
 // LockInfo reports who holds name now, per the coordinator.
 func (c *Coordinator) LockInfo(name string) LockInfo {
+	if info, ok := c.systemLockInfo(name); ok {
+		return info
+	}
 	ls := c.locks[name]
 	if ls == nil {
 		return LockInfo{Name: name}

@@ -144,11 +144,20 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "kubernetes", Title: "Kubernetes leader election: lease 15 s, retry 2 s, nothing checks a token",
-		Source: "from client-go's sources: LeaseDuration 15 s, RenewDeadline 10 s (not modelled), RetryPeriod 2 s (renew and retry), jitter 1.2; leaseTransitions is not checked by anything, so fencing is off",
+		Name: "kubernetes", Title: "Kubernetes leader election: Lease 15 s, renew deadline 10 s, retry 2 s",
+		Source: "client-go's leader election, checked against the real LeaderElector by the conformance suite: LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s; candidates poll every 2-4.4 s and take over when their own observation of the last renewal is 15 s old; the leader stops leading when a renewal has not succeeded within the renew deadline; no server-side expiry; leaseTransitions is a number nothing checks, so fencing is off",
 		Config: preset(func(c *SandboxConfig) {
-			c.TTL, c.RenewEvery, c.RetryBase, c.RetryJitter = 15*time.Second, 2*time.Second, 2*time.Second, 1.2
-			c.Recipe, c.TokenSource, c.Fencing = RecipeHerd, TokenGeneration, false
+			c.System, c.TTL, c.RenewDeadline, c.RetryBase, c.RetryJitter = SystemKubernetes, KubeLeaseDuration, KubeRenewDeadline, KubeRetryPeriod, KubeJitterFactor
+			c.RenewEvery, c.Recipe, c.TokenSource, c.Fencing = KubeRetryPeriod, RecipeHerd, TokenGeneration, false
+			c.Actions = ActionLog{SystemPause}
+		}),
+	},
+	{
+		Name: "redlock", Title: "Redlock on three Redis nodes: 8 s expiry, extended every 3 s, no token",
+		Source: "redsync's Redlock, checked against three real Redis servers by the conformance suite: SET NX PX 8 s on each node, won with 2 of 3 within the validity (8 s minus the time the round took minus 1 % drift); value-checked extend and unlock; retries 50-250 ms apart; no fencing token at all, so nothing can stop a holder whose validity ran out while it was paused",
+		Config: preset(func(c *SandboxConfig) {
+			c.System, c.RedisNodes, c.TTL, c.RenewEvery, c.RetryBase = SystemRedlock, 3, RedlockExpiry, 3*time.Second, 5*time.Second
+			c.Fencing = false
 			c.Actions = ActionLog{SystemPause}
 		}),
 	},

@@ -64,15 +64,20 @@ type ProcessConfig struct {
 	// IgnoreLeaseLoss reproduces the is_leader-boolean bug: the process
 	// logs lease loss but keeps acting as leader.
 	IgnoreLeaseLoss bool
+	// System is the coordination system the process speaks to (zero:
+	// etcd); each other system's client follows its own library (see the
+	// file named after the system). Kubernetes reads RenewDeadline, with RetryBase as its
+	// RetryPeriod (RenewEvery, if set, for the leader's renewals) and TTL
+	// as its LeaseDuration; Redlock reads RedisNodes,
+	// with TTL as the lock's expiry and RenewEvery as its Extend period.
+	System        System
+	RenewDeadline time.Duration
+	RedisNodes    int
 	// ReuseSession reproduces the expired-session bug: the client made
 	// its session once and campaigns again with it after it expired, so
 	// every Lock fails ("requested lease not found") and it never leads
 	// again. A restart (a new life, a new session) cures it.
 	ReuseSession bool
-	// System is the coordinator this client speaks to (zero: etcd). A
-	// ZooKeeper or Consul client follows its own library (see
-	// zookeeper_client.go and consul_client.go).
-	System System
 }
 
 func (c *ProcessConfig) fill() {
@@ -121,8 +126,10 @@ type Process struct {
 	batchPos   int
 	writes     int
 
-	zk     zkClient     // ZooKeeper client state (zookeeper_client.go)
-	consul consulClient // Consul api.Lock state (consul_client.go)
+	zk     zkClient      // ZooKeeper client state (zookeeper_client.go)
+	consul consulClient  // Consul api.Lock state (consul_client.go)
+	kube   kubeClient    // Kubernetes: the LeaderElector's state (kubernetes.go)
+	red    redlockClient // Redlock: the redsync Mutex's state (redlock.go)
 
 	// Wakeups counts watch notifications this process received while
 	// waiting for the lock (the herd effect shows here).
@@ -224,6 +231,10 @@ func (p *Process) handle(m Message) {
 		}
 	case lockStatus:
 		p.onLockStatus(m)
+	case kubeLeaseResp:
+		p.onKubeLease(m)
+	case redisResp:
+		p.onRedis(m)
 	case watchEvent:
 		if p.state == Candidate && p.key != "" {
 			p.Wakeups++
@@ -243,6 +254,14 @@ func (p *Process) handle(m Message) {
 
 // campaign opens a session and queues for the lock.
 func (p *Process) campaign() {
+	switch p.cfg.System {
+	case SystemKubernetes:
+		p.kubeCampaign()
+		return
+	case SystemRedlock:
+		p.redCampaign()
+		return
+	}
 	if p.state != Follower {
 		return
 	}
@@ -479,6 +498,10 @@ func (p *Process) write(value, label string, tokenOverride int64) {
 // Release gives the lock up cleanly (revoking the session deletes the key
 // without arming any lock-delay).
 func (p *Process) Release() {
+	if p.cfg.System == SystemRedlock && p.state == Leader {
+		p.redStop("released (Unlock)")
+		return
+	}
 	if p.state == Leader || p.state == Candidate {
 		p.zombie = false
 		p.stepDown("released")

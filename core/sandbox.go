@@ -91,10 +91,6 @@ type LinkConfig struct {
 // panel offers. The zero value is not valid; start from a preset or from
 // DefaultSandbox.
 type SandboxConfig struct {
-	// System is the coordinator the world runs on (zero: etcd). ZooKeeper
-	// and Consul bring their own recipe, token and client; Recipe,
-	// TokenSource, FirstToken and RenewEvery then do not apply.
-	System System
 	// Procs contenders (1 to 12), named Names (or A, B, C...).
 	Procs int
 	Names []string
@@ -137,6 +133,17 @@ type SandboxConfig struct {
 	Duration time.Duration
 	// Actions are scripted on top of the pauses (a preset's story).
 	Actions ActionLog
+	// System is the coordination system the world runs on (zero: etcd).
+	// ZooKeeper and Consul bring their own recipe, token and client
+	// (Recipe, TokenSource, FirstToken and RenewEvery then do not apply).
+	// Kubernetes reads TTL as LeaseDuration, RetryBase as the RetryPeriod
+	// candidates poll on, RenewEvery (zero: RetryBase) as the one the
+	// leader renews on, and RenewDeadline (zero: two thirds of the lease,
+	// client-go's 10 s of 15 s); Redlock reads TTL as the lock's expiry, RenewEvery as the
+	// holder's Extend period (zero: never) and RedisNodes (zero: 3).
+	System        System
+	RenewDeadline time.Duration
+	RedisNodes    int
 }
 
 // FieldError is one invalid field of a SandboxConfig, with a message the
@@ -213,6 +220,9 @@ func (c SandboxConfig) ProcNames() []string {
 // to the millisecond for people (rounding a third up only asks more of
 // the policy).
 func (c SandboxConfig) renew() time.Duration {
+	if c.System == SystemKubernetes && c.RenewEvery == 0 {
+		return c.RetryBase // client-go's leader renews every RetryPeriod
+	}
 	if c.RenewEvery == 0 {
 		return (c.TTL / 3).Round(time.Millisecond)
 	}
@@ -311,7 +321,7 @@ func (c SandboxConfig) Validate() []FieldError {
 	}
 
 	ttlOK := period(FieldTTL, "the TTL", c.TTL, false)
-	for _, e := range c.validateSystem() {
+	for _, e := range c.validateSystem(ttlOK) {
 		bad(e.Field, "%s", e.Msg)
 		ttlOK = ttlOK && e.Field != FieldTTL
 	}
@@ -386,6 +396,9 @@ func (c SandboxConfig) Validate() []FieldError {
 		leases := max(c.Procs, 1)
 		if single {
 			renew = processRenewal(c.TTL, c.RenewEvery, c.Recipe, DefaultMinTTL)
+			if d, ok := systemRenewal(c.System, c.RetryBase); ok {
+				renew = d
+			}
 		} else {
 			leases = max(c.Shards, 0) + max(c.Workers, 0)
 		}
@@ -432,6 +445,9 @@ func (c SandboxConfig) Build() (*Sim, error) {
 			TTL: c.TTL, RenewEvery: c.RenewEvery, RetryBase: c.RetryBase, RetryJitter: c.RetryJitter,
 			Stagger: 500 * time.Millisecond, Fencing: c.Fencing, WorkEvery: c.WorkEvery, LockDelay: c.LockDelay,
 			WriteLatency: c.WriteLatency,
+		}
+		if c.System != SystemEtcd {
+			cc.System, cc.RenewDeadline, cc.RedisNodes = c.System, c.renewDeadline(), c.redisNodes()
 		}
 		if c.Workload == WorkloadJobs {
 			cc.Jobs = SchedulerConfig{Customers: 8, Date: "2026-11-29"}.InvoiceKeys()

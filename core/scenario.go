@@ -10,7 +10,6 @@ import (
 // ContentionConfig builds N processes contending for one lock whose leader
 // writes to a fenced register.
 type ContentionConfig struct {
-	System      System   // the coordinator (zero: etcd)
 	Names       []string // process names; default A, B, C...
 	Procs       int      // used when Names is empty
 	Lock        string   // default "locks/leader"
@@ -36,6 +35,11 @@ type ContentionConfig struct {
 	// enqueues these keys, one per WorkEvery, as the scheduler does.
 	Jobs        []string
 	Idempotency bool
+	// System the contenders run on (zero: etcd); RenewDeadline and
+	// RedisNodes belong to Kubernetes and Redlock (see ProcessConfig).
+	System        System
+	RenewDeadline time.Duration
+	RedisNodes    int
 }
 
 // Validate rejects impossible parameters with a message naming the field.
@@ -46,12 +50,10 @@ func (c ContentionConfig) Validate() error {
 	if err := checkPeriods(c.TTL, max(c.RenewEvery, 0)); err != nil {
 		return err
 	}
-	switch {
-	case c.System == SystemConsul:
-		if err := CheckConsulTTL(c.TTL); err != nil {
-			return err
-		}
-	case c.System == SystemEtcd && c.Recipe == RecipeEtcd:
+	if err := c.checkSystem(); err != nil {
+		return err
+	}
+	if c.Recipe == RecipeEtcd && c.System == SystemEtcd {
 		if err := CheckEtcdTTL(c.TTL); err != nil {
 			return err
 		}
@@ -105,6 +107,9 @@ func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
 	if c.FirstToken > 0 && c.System == SystemEtcd {
 		s.Coord.SetGeneration(c.Lock, c.FirstToken-1)
 	}
+	if c.System == SystemRedlock {
+		s.AddRedisNodes(c.RedisNodes)
+	}
 	target := c.Register
 	if len(c.Jobs) > 0 {
 		target = "queue"
@@ -117,7 +122,8 @@ func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
 			Name: n, Lock: c.Lock, Recipe: c.Recipe, TTL: c.TTL, RenewEvery: c.RenewEvery,
 			RetryBase: c.RetryBase, RetryJitter: c.RetryJitter, StartAt: time.Duration(i) * c.Stagger,
 			WorkEvery: c.WorkEvery, WriteLatency: c.WriteLatency, Target: target,
-			IgnoreLeaseLoss: c.IgnoreLeaseLoss, Batch: c.Jobs, System: c.System,
+			IgnoreLeaseLoss: c.IgnoreLeaseLoss, Batch: c.Jobs,
+			System: c.System, RenewDeadline: c.RenewDeadline, RedisNodes: c.RedisNodes,
 		})
 	}
 	return s, nil

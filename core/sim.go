@@ -80,6 +80,7 @@ const (
 	evDeliver                 // a message arrives
 	evLockDelay               // a lock-delay ends: recompute the holder
 	evReconnect               // a client's connection to the coordinator comes back
+	evRedisPX                 // a Redis node's key reaches its PX expiry (redlock.go)
 )
 
 // taskFn names what a node does when a task runs.
@@ -294,6 +295,8 @@ func (s *Sim) fire(t task) {
 		s.Coord.recompute(ls)
 	case evReconnect:
 		s.Net.reconnect(t.str, t.n)
+	case evRedisPX:
+		s.fireRedisExpire(t.str)
 	}
 }
 

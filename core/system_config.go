@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -22,8 +23,9 @@ func (s System) Title() string {
 	return s.String()
 }
 
-// validateSystem lists what the chosen system refuses in a configuration.
-func (c SandboxConfig) validateSystem() []FieldError {
+// validateSystem lists what the chosen system refuses in a configuration
+// (ttlOK: the TTL itself passed the shared checks).
+func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
 	var errs []FieldError
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
@@ -31,25 +33,45 @@ func (c SandboxConfig) validateSystem() []FieldError {
 	switch c.System {
 	case SystemEtcd:
 		return nil
-	case SystemZooKeeper, SystemConsul:
+	case SystemZooKeeper, SystemConsul, SystemKubernetes, SystemRedlock:
 	default:
-		bad(FieldSystem, "the %s system is not modelled in this world yet (want etcd, zookeeper or consul)", c.System)
+		bad(FieldSystem, "the %s system is not modelled (want %s)", c.System, strings.Join(SystemNames(), ", "))
 		return errs
 	}
 	if c.Shards > 0 {
 		bad(FieldShards, "shard leases are modelled on etcd only: use the etcd system, or 0 shards")
+		return errs
 	}
-	own := map[System]Recipe{SystemZooKeeper: RecipeZooKeeper, SystemConsul: RecipeHerd}[c.System]
-	if c.Recipe != RecipeEtcd && c.Recipe != own {
-		bad(FieldRecipe, "%s runs its own lock recipe (%s); the %s recipe belongs to etcd worlds", c.System.Title(), own, c.Recipe)
+	if c.LockDelay > 0 && c.System != SystemConsul {
+		bad(FieldLockDelay, "lock-delay is Consul's; %s has none (the next holder may take over the moment the lock is free): switch it off", c.System.Title())
 	}
-	if c.System == SystemConsul {
-		if err := CheckConsulTTL(c.TTL); err != nil {
-			bad(FieldTTL, "%s", err.Error())
+	switch c.System {
+	case SystemZooKeeper, SystemConsul:
+		own := map[System]Recipe{SystemZooKeeper: RecipeZooKeeper, SystemConsul: RecipeHerd}[c.System]
+		if c.Recipe != RecipeEtcd && c.Recipe != own {
+			bad(FieldRecipe, "%s runs its own lock recipe (%s); the %s recipe belongs to etcd worlds", c.System.Title(), own, c.Recipe)
 		}
-	}
-	if c.System == SystemZooKeeper && c.LockDelay > 0 {
-		bad(FieldLockDelay, "ZooKeeper has no lock-delay: the next node in line holds the moment a session ends; switch it off")
+		if c.System == SystemConsul {
+			if err := CheckConsulTTL(c.TTL); err != nil {
+				bad(FieldTTL, "%s", err.Error())
+			}
+		}
+	case SystemKubernetes:
+		if ttlOK && c.RetryBase > 0 {
+			if err := CheckKubeDurations(c.TTL, c.renewDeadline(), max(c.RetryBase, c.RenewEvery)); err != nil {
+				bad(FieldTTL, "%s", err.Error())
+			}
+		}
+		if c.TTL%time.Second != 0 {
+			bad(FieldTTL, "a Lease stores leaseDurationSeconds, whole seconds: %s would be cut to %s", c.TTL, c.TTL.Truncate(time.Second))
+		}
+	case SystemRedlock:
+		if n := c.redisNodes(); n < 1 || n > MaxRedisNodes {
+			bad(FieldSystem, "redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, n)
+		}
+		if c.RenewEvery > 0 && ttlOK && c.RenewEvery >= c.TTL {
+			bad(FieldRenew, "extending every %s lets a %s lock lapse first", secs(c.RenewEvery), secs(c.TTL))
+		}
 	}
 	return errs
 }

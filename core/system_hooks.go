@@ -66,6 +66,10 @@ func (p *Process) execSystem(t task) bool {
 		return p.zkExec(t)
 	case SystemConsul:
 		return p.consulExec(t)
+	case SystemKubernetes:
+		return p.execKube(t)
+	case SystemRedlock:
+		return p.execRedlock(t)
 	}
 	return false
 }

@@ -73,7 +73,9 @@ func TestBrowserSandboxKubernetes(t *testing.T) {
 		t.Fatalf("the invariant panel lacks the belief invariant: %+v", st.Scene.Mirror.Goals)
 	}
 	g := st.Scene.Mirror.Goals[belief]
-	if g.Met || !strings.Contains(g.Text, "broke at t=") || !strings.Contains(g.Text, "A and "+st.Scene.Run.Holder+" both believed they held leader") {
+	// Woken, A may still be leading: client-go's leader stops only at its
+	// renew deadline, so the overlap can still be open ("broken now").
+	if g.Met || !strings.Contains(g.Text, " at t=") || !strings.Contains(g.Text, "A and "+st.Scene.Run.Holder+" both believed they held leader") {
 		t.Fatalf("the invariant panel does not report the belief overlap: %+v", g)
 	}
 	for _, other := range st.Scene.Mirror.Goals[:2] {
@@ -84,7 +86,7 @@ func TestBrowserSandboxKubernetes(t *testing.T) {
 	b.screenshot(t, "browser-sandbox.png")
 
 	// Clicking the broken invariant moves the play head to its first break.
-	at, err := strconv.ParseFloat(strings.SplitN(strings.SplitN(g.Text, "broke at t=", 2)[1], "s", 2)[0], 64)
+	at, err := strconv.ParseFloat(strings.SplitN(strings.SplitN(g.Text, " at t=", 2)[1], "s", 2)[0], 64)
 	if err != nil {
 		t.Fatalf("no time in %q: %v", g.Text, err)
 	}

@@ -278,7 +278,7 @@ func Find(id string) (*Lesson, error) {
 	return nil, fmt.Errorf("unknown lesson %q (labctl lessons lists them)", id)
 }
 
-var all = []*Lesson{leases, scheduler, fencedWrites, handsOnLab, shards, electionOrder, ttlTradeoff, troubleshooting, security, stateMachine, coordinatorCosts}
+var all = []*Lesson{leases, scheduler, fencedWrites, redlockPause, handsOnLab, shards, electionOrder, ttlTradeoff, troubleshooting, security, stateMachine, coordinatorCosts}
 
 // Trace predicates shared by goals.
 

@@ -1,0 +1,472 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Redlock as go-redsync/redsync (v4) implements it.
+//
+// N independent Redis nodes, none of which knows the others. A Lock call
+// makes a random value and, up to Tries times, sends SET key value NX PX
+// expiry to every node at once, waiting for all answers or expiry x 0.05
+// (timeoutFactor), whichever comes first. It has the lock when a majority
+// (N/2 + 1) said OK and the validity is still ahead:
+//
+//	until = now + expiry - (now - start) - expiry x 0.01   (driftFactor)
+//
+// (redsync subtracts no further constant: the "+ 2 ms" of the Redlock
+// write-up was in redsync once, with the wrong sign, and was dropped in
+// 2019.) A failed round deletes its value from every node with a
+// value-checked script, then waits rand[50, 250) ms. Extend runs a
+// value-checked PEXPIRE on every node and needs a majority again; Unlock
+// a value-checked DEL. Nothing in any of it is a number that grows: the
+// lock hands out no fencing token, so a store cannot tell the holder from
+// a client whose validity ran out while it was paused.
+//
+// A node that restarts without persistence comes back empty, so a second
+// client can get a majority while the first is still within its validity.
+
+// redsync's defaults (redsync.go, NewMutex): expiry 8 s, 32 tries,
+// retry delay rand[50, 250) ms, drift factor 0.01, timeout factor 0.05.
+const (
+	RedlockExpiry        = 8 * time.Second
+	RedlockTries         = 32
+	RedlockDriftFactor   = 0.01
+	RedlockTimeoutFactor = 0.05
+	redlockMinDelay      = 50 * time.Millisecond
+	redlockMaxDelay      = 250 * time.Millisecond
+	// redisReadTimeout is go-redis' default ReadTimeout (3 s): how long an
+	// Extend or Unlock waits for a node that does not answer.
+	redisReadTimeout = 3 * time.Second
+	// MaxRedisNodes bounds a world's Redis nodes.
+	MaxRedisNodes = 7
+)
+
+// RedisNodeName names the i-th (1-based) Redis node.
+func RedisNodeName(i int) string { return fmt.Sprintf("redis-%d", i) }
+
+// RedlockValidity is the validity redsync computes for a round that began
+// at start and ended at end.
+func RedlockValidity(expiry, start, end time.Duration) time.Duration {
+	return end + expiry - (end - start) - time.Duration(int64(float64(expiry)*RedlockDriftFactor))
+}
+
+// Trace kinds of a Redis node.
+const (
+	KindRedisSet    = "redis.set"    // a node stored the lock key (key, value, px_ms)
+	KindRedisExpire = "redis.expire" // a node's key reached its PX and vanished
+	KindRedisDel    = "redis.del"    // a node deleted the key (value-checked)
+	KindRedisDown   = "redis.down"   // a node stopped; without persistence it forgets every key
+	KindRedisUp     = "redis.up"     // a node is back, empty
+	KindRedisJump   = "redis.jump"   // a node's wall clock jumped ahead (ahead_ms)
+)
+
+// Redis messages: a script on one node.
+type (
+	redisReq struct {
+		noToken
+		Op    redisOp
+		Seq   uint64
+		Key   string
+		Value string
+		TTL   time.Duration
+	}
+	redisResp struct {
+		noToken
+		Op  redisOp
+		Seq uint64
+		OK  bool
+		Err string
+	}
+)
+
+type redisOp uint8
+
+const (
+	redisSetNX redisOp = iota + 1
+	redisDel
+	redisTouch
+)
+
+var redisOpNames = [...]string{"", "SET NX PX", "EVAL delete", "EVAL touch"}
+
+func (m redisReq) Kind() string  { return redisOpNames[m.Op] }
+func (m redisResp) Kind() string { return redisOpNames[m.Op] + " reply" }
+
+type redisEntry struct {
+	value   string
+	expires time.Duration
+}
+
+// RedisNode is one independent Redis server holding the lock key with a
+// PX expiry. Node 1 also keeps the truth the trace shows: which value, if
+// any, a majority of nodes hold now.
+type RedisNode struct {
+	sim   *Sim
+	Name  string
+	index int // 1-based
+	of    int
+	keys  map[string]redisEntry
+	down  bool
+	truth map[string]string // node 1: lock -> value a majority holds
+}
+
+// AddRedisNodes adds n independent Redis nodes, redis-1 to redis-n.
+func (s *Sim) AddRedisNodes(n int) {
+	for i := 1; i <= n; i++ {
+		r := &RedisNode{sim: s, Name: RedisNodeName(i), index: i, of: n, keys: map[string]redisEntry{}}
+		if i == 1 {
+			r.truth = map[string]string{}
+		}
+		s.addActor(r)
+	}
+}
+
+// RedisNode returns the named node, or nil.
+func (s *Sim) RedisNode(name string) *RedisNode {
+	r, _ := s.actors[name].(*RedisNode)
+	return r
+}
+
+func (r *RedisNode) name() string { return r.Name }
+
+func (r *RedisNode) trace(kind string, f ...Field) { r.sim.Trace.add(r.sim.now, r.Name, kind, f...) }
+
+// Value returns the live value of key on this node ("" if none).
+func (r *RedisNode) Value(key string) string {
+	e, ok := r.keys[key]
+	if !ok || e.expires <= r.sim.now {
+		return ""
+	}
+	return e.value
+}
+
+// Down reports a node that is stopped.
+func (r *RedisNode) Down() bool { return r.down }
+
+func (r *RedisNode) receive(env Envelope) {
+	m, ok := env.Msg.(redisReq)
+	if !ok {
+		return
+	}
+	resp := redisResp{Op: m.Op, Seq: m.Seq}
+	if r.down {
+		resp.Err = "dial tcp " + r.Name + ": connect: connection refused"
+		r.sim.Net.send(r.Name, env.From, resp)
+		return
+	}
+	cur := r.Value(m.Key)
+	switch m.Op {
+	case redisSetNX:
+		if cur == "" {
+			r.keys[m.Key] = redisEntry{value: m.Value, expires: r.sim.now + m.TTL}
+			r.sim.at(r.sim.now+m.TTL, task{kind: evRedisPX, str: r.Name + "\x00" + m.Key})
+			r.trace(KindRedisSet, S("key", m.Key), S("value", m.Value), D("px_ms", m.TTL))
+			resp.OK = true
+		}
+	case redisTouch:
+		if cur == m.Value {
+			r.keys[m.Key] = redisEntry{value: m.Value, expires: r.sim.now + m.TTL}
+			r.sim.at(r.sim.now+m.TTL, task{kind: evRedisPX, str: r.Name + "\x00" + m.Key})
+			r.trace(KindRedisSet, S("key", m.Key), S("value", m.Value), D("px_ms", m.TTL), S("how", "PEXPIRE"))
+			resp.OK = true
+		}
+	case redisDel:
+		if cur == m.Value && cur != "" {
+			delete(r.keys, m.Key)
+			r.trace(KindRedisDel, S("key", m.Key), S("value", m.Value))
+			resp.OK = true
+		}
+	}
+	r.sim.redlockTruth(m.Key)
+	r.sim.Net.send(r.Name, env.From, resp)
+}
+
+// expire removes key if its PX has passed (an earlier PX event of a key
+// set again or extended finds it still live and does nothing).
+func (r *RedisNode) expire(key string) {
+	e, ok := r.keys[key]
+	if !ok || e.expires > r.sim.now {
+		return
+	}
+	delete(r.keys, key)
+	r.trace(KindRedisExpire, S("key", key), S("value", e.value))
+	r.sim.redlockTruth(key)
+}
+
+// act applies a learner's crash, restart or clock jump to the node.
+func (r *RedisNode) act(a Action) error {
+	switch a.Do {
+	case "crash":
+		return r.stop()
+	case "restart":
+		return r.start()
+	}
+	return r.jump(time.Duration(a.For))
+}
+
+// jump moves the node's wall clock d ahead. Redis keeps a key's expiry as
+// an absolute wall-clock time and compares it with its clock, so every
+// key's end comes d sooner: those already past go now.
+func (r *RedisNode) jump(d time.Duration) error {
+	if r.down {
+		return fmt.Errorf("clock-jump: %s is down", r.Name)
+	}
+	r.trace(KindRedisJump, D("ahead_ms", d))
+	keys := make([]string, 0, len(r.keys))
+	for k := range r.keys {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // map order must not decide the trace's
+	for _, k := range keys {
+		e := r.keys[k]
+		e.expires -= d
+		r.keys[k] = e
+		if e.expires > r.sim.now {
+			r.sim.at(e.expires, task{kind: evRedisPX, str: r.Name + "\x00" + k})
+		}
+		r.expire(k)
+	}
+	return nil
+}
+
+// stop is a crash of the node: no persistence, so every key is gone.
+func (r *RedisNode) stop() error {
+	if r.down {
+		return fmt.Errorf("crash: %s is already down", r.Name)
+	}
+	r.down = true
+	clear(r.keys)
+	r.trace(KindRedisDown, S("why", "stopped; no persistence, every key forgotten"))
+	for k := range r.sim.RedisNode(RedisNodeName(1)).truth {
+		r.sim.redlockTruth(k)
+	}
+	return nil
+}
+
+func (r *RedisNode) start() error {
+	if !r.down {
+		return fmt.Errorf("restart: %s is not down", r.Name)
+	}
+	r.down = false
+	r.trace(KindRedisUp, S("keys", "none"))
+	return nil
+}
+
+// fireRedisExpire handles an evRedisPX event ("node\x00key").
+func (s *Sim) fireRedisExpire(str string) {
+	name, key, _ := strings.Cut(str, "\x00")
+	if r := s.RedisNode(name); r != nil {
+		r.expire(key)
+	}
+}
+
+// redlockTruth recomputes which value a majority of nodes hold for key
+// and traces a change: that majority is the only thing a Redlock "holder"
+// can mean, and no node knows it.
+func (s *Sim) redlockTruth(key string) {
+	first := s.RedisNode(RedisNodeName(1))
+	if first == nil {
+		return
+	}
+	count := map[string]int{}
+	holder := ""
+	for i := 1; i <= first.of; i++ {
+		if v := s.RedisNode(RedisNodeName(i)).Value(key); v != "" {
+			count[v]++
+			if count[v] >= first.of/2+1 {
+				holder = v
+			}
+		}
+	}
+	was := first.truth[key]
+	if holder == was {
+		return
+	}
+	first.truth[key] = holder
+	if was != "" {
+		s.Trace.add(s.now, "redlock", KindFree, S("lock", key), S("was", redlockOwner(was)), S("value", was))
+	}
+	if holder != "" {
+		// No token field: Redlock issues none.
+		s.Trace.add(s.now, "redlock", KindHolder, S("lock", key), S("owner", redlockOwner(holder)), S("key", "value "+holder), I("nodes", int64(count[holder])))
+	}
+}
+
+// redlockOwner is the client a lock value belongs to (values are
+// "<client>:<random>").
+func redlockOwner(v string) string {
+	o, _, _ := strings.Cut(v, ":")
+	return o
+}
+
+// redlockClient is one redsync Mutex inside a Process.
+type redlockClient struct {
+	value   string
+	try     int    // tries made in this Lock call
+	seq     uint64 // round number: late answers of an earlier round are dropped
+	op      redisOp
+	start   time.Duration
+	replies int
+	oks     int
+	until   time.Duration
+	holding bool
+	unlock  bool // the round in flight is an Unlock: nothing follows it
+}
+
+func (p *Process) redNodes() int { return max(p.cfg.RedisNodes, 1) }
+
+func (p *Process) redQuorum() int { return p.redNodes()/2 + 1 }
+
+// redCampaign is a Lock call: a fresh random value, then rounds.
+func (p *Process) redCampaign() {
+	if p.state != Follower {
+		return
+	}
+	seq := p.red.seq
+	p.red = redlockClient{seq: seq, value: fmt.Sprintf("%s:%08x", p.cfg.Name, p.sim.rng.Uint32())}
+	p.setState(Candidate, "Lock "+p.cfg.Lock)
+	p.redRound(redisSetNX)
+}
+
+// redRound sends one script to every node and arms the round's timeout.
+func (p *Process) redRound(op redisOp) {
+	r := &p.red
+	r.seq++
+	r.op, r.start, r.replies, r.oks = op, p.sim.now, 0, 0
+	if op == redisSetNX {
+		r.try++
+	}
+	m := redisReq{Op: op, Seq: r.seq, Key: p.cfg.Lock, Value: r.value, TTL: p.cfg.TTL}
+	for i := 1; i <= p.redNodes(); i++ {
+		p.send(RedisNodeName(i), m)
+	}
+	// Lock's rounds (SET and the release after a failed one) run under
+	// a context of expiry x timeoutFactor; Extend and Unlock have none,
+	// so a silent node costs go-redis' read timeout.
+	wait := time.Duration(int64(float64(p.cfg.TTL) * RedlockTimeoutFactor))
+	if r.unlock || op == redisTouch {
+		wait = redisReadTimeout
+	}
+	p.rearm(tmRetry, wait, fnGrantTimeout)
+}
+
+func (p *Process) onRedis(m redisResp) {
+	r := &p.red
+	if m.Seq != r.seq || r.op == 0 {
+		return
+	}
+	r.replies++
+	if m.OK {
+		r.oks++
+	}
+	if r.replies == p.redNodes() {
+		p.redRoundDone()
+	}
+}
+
+// redRoundDone decides a round: every node answered or the timeout came.
+func (p *Process) redRoundDone() {
+	r := &p.red
+	op := r.op
+	r.op = 0
+	p.stop(tmRetry)
+	now := p.sim.now
+	switch op {
+	case redisSetNX:
+		until := RedlockValidity(p.cfg.TTL, r.start, now)
+		if r.oks >= p.redQuorum() && now < until {
+			r.until, r.holding = until, true
+			p.token = 0
+			p.deadline = until
+			p.arm(tmDeadline, until, fnDeadline)
+			p.setState(Leader, fmt.Sprintf("Lock %s: %d of %d nodes, valid until %s (no fencing token)", p.cfg.Lock, r.oks, p.redNodes(), FormatTime(until)))
+			p.batchPos = 0
+			if p.cfg.WorkEvery > 0 {
+				p.rearm(tmWork, p.cfg.WorkEvery, fnWork)
+			}
+			if p.cfg.RenewEvery > 0 {
+				p.rearm(tmRenew, p.cfg.RenewEvery, fnRenew)
+			}
+			return
+		}
+		if r.oks > 0 && p.sim.Trace.on(KindNote) {
+			p.trace(KindNote, S("text", fmt.Sprintf("try %d: %d of %d nodes, %d needed: giving them back", r.try, r.oks, p.redNodes(), p.redQuorum())))
+		}
+		p.redRound(redisDel) // give back what this round got
+	case redisDel:
+		if r.unlock || p.state != Candidate {
+			return // an Unlock: nothing follows it
+		}
+		if r.try >= RedlockTries {
+			p.setState(Follower, fmt.Sprintf("Lock failed after %d tries (ErrFailed)", r.try))
+			p.retry()
+			return
+		}
+		delay := redlockMinDelay + time.Duration(p.sim.rng.Int64N(int64(redlockMaxDelay-redlockMinDelay)))
+		p.rearm(tmRetry, delay, fnRecheck)
+	case redisTouch:
+		if p.state != Leader {
+			return
+		}
+		until := RedlockValidity(p.cfg.TTL, r.start, now)
+		if r.oks >= p.redQuorum() && now < until {
+			r.until, p.deadline = until, until
+			p.arm(tmDeadline, until, fnDeadline)
+			if p.sim.Trace.on(KindLeaseRenewed) {
+				p.trace(KindLeaseRenewed, S("lease", r.value), D("deadline_ms", until), S("how", "extend"))
+			}
+			p.rearm(tmRenew, p.cfg.RenewEvery, fnRenew)
+			return
+		}
+		p.redStop(fmt.Sprintf("Extend failed: %d of %d nodes", r.oks, p.redNodes()))
+	}
+}
+
+// redStop ends the holder's belief and unlocks (value-checked, so it
+// deletes nothing another client set).
+func (p *Process) redStop(why string) {
+	p.stop(tmDeadline)
+	p.stop(tmRenew)
+	p.red.holding, p.red.unlock = false, true
+	p.redRound(redisDel)
+	p.stepDown(why)
+}
+
+// execRedlock runs a Redlock process's tasks; false for shared ones.
+func (p *Process) execRedlock(t task) bool {
+	switch t.fn {
+	case fnCampaign:
+		p.redCampaign()
+	case fnGrantTimeout:
+		if p.red.op != 0 {
+			p.redRoundDone()
+		}
+	case fnRecheck:
+		if p.state == Candidate {
+			p.redRound(redisSetNX)
+		}
+	case fnRenew:
+		if p.state == Leader {
+			p.redRound(redisTouch)
+		}
+	case fnDeadline:
+		if p.state == Leader && p.sim.now >= p.red.until {
+			p.redStop("validity passed")
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// RedlockUntil returns the validity the process computed (0: none).
+func (p *Process) RedlockUntil() time.Duration {
+	if p.state != Leader {
+		return 0
+	}
+	return p.red.until
+}

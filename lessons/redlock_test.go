@@ -1,0 +1,44 @@
+package lessons
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
+)
+
+func init() {
+	wrong["redlock-pause"] = []struct {
+		name  string
+		knobs Knobs
+		log   core.ActionLog
+		miss  string
+	}{
+		{"a pause shorter than the validity", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "two-holders"},
+		{"pause the waiting client instead", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "two-holders"},
+		{"the token check switched off first", nil, core.ActionLog{
+			core.At(2*time.Second, core.Action{Do: "fencing", On: false}),
+			core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
+		}, "late-write"},
+		{"a crash instead of a pause: A never writes again", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "crash", Proc: "A"})}, "late-write"},
+	}
+}
+
+// The lesson's point, checked against the run: the same 20 s pause that
+// the fenced-writes lesson's store refuses goes through here, because
+// every write carries token 0.
+func TestRedlockLessonLateWriteCarriesNoToken(t *testing.T) {
+	w, err := redlockPause.EvaluateWith(1, nil, redlockPause.Solution)
+	require.NoError(t, err)
+	require.True(t, w.AllMet())
+	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
+		assert.EqualValues(t, 0, e.Int("token"), "no write has a token to carry")
+		assert.Equal(t, core.Accepted, e.Get("result"), "so the check refuses none")
+	}
+	f, err := fencedWrites.EvaluateWith(1, nil, fencedWrites.Solution[:1])
+	require.NoError(t, err)
+	assert.True(t, write(f, "A", 7, core.RejectedStale), "with a token from the coordinator, the same pause is refused")
+}
