@@ -10,8 +10,11 @@ import (
 // redlockPause breaks Redlock with the pause that fenced writes survived:
 // the store's check is on, but there is no token to check.
 var redlockPause = &Lesson{
-	ID:    "redlock-pause",
-	Title: "Redlock: a lock with no token to fence with",
+	ID:        "redlock-pause",
+	Title:     "Redlock: a lock with no token to fence with",
+	Objective: "See a paused Redlock holder's late write accepted: with no token, storage cannot refuse it.",
+	Summary:   "Three independent Redis servers, a majority lock and a pause that gives it two holders.",
+	Minutes:   6,
 	Intro: []string{
 		"A and B share a lock built the Redlock way, on three Redis servers that know nothing of each other. To lock, a client writes its own random value to the lock's key on every server with a 10 second expiry. It holds the lock if at least two of the three said yes, and only for the expiry minus the time the round took, less a 1 % margin for clocks that drift. A keeps the lock by extending its key on the servers every 3 seconds, and writes to storage every 2 seconds.",
 		"Look at what a client gets when it wins: a yes from two servers and a deadline. No number. Each server only knows its own copy of the key, and none of them knows what the others said, so nobody is in a position to count the holders and hand out a token that only grows.",
