@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -345,9 +346,19 @@ func (c *Coordinator) listShards(m listShardsReq) listShardsResp {
 			}
 		}
 	}
-	for _, kv := range c.Range(WorkerPrefix) {
-		resp.Live = append(resp.Live, kv.Value)
-		resp.Counts = append(resp.Counts, set.count[kv.Value])
+	if c.live == nil {
+		c.live = []string{}
+		i, _ := slices.BinarySearch(c.sorted, WorkerPrefix)
+		for ; i < len(c.sorted) && strings.HasPrefix(c.sorted[i], WorkerPrefix); i++ {
+			c.live = append(c.live, c.kv[c.sorted[i]].Value)
+		}
+	}
+	if len(c.live) > 0 {
+		resp.Live = c.live
+		resp.Counts = make([]int, len(c.live))
+		for i, w := range c.live {
+			resp.Counts[i] = set.count[w]
+		}
 	}
 	return resp
 }
