@@ -425,6 +425,11 @@ func (c *Coordinator) PeakLoad() (int, time.Duration) {
 	return best, time.Duration(at) * 100 * time.Millisecond
 }
 
+// NoLoadSeries stops recording the load series from now on (Requests
+// still counts): a world that is only measured, never drawn, such as one
+// of an exercise check's many runs, need not keep it.
+func (c *Coordinator) NoLoadSeries() { c.noSeries = true }
+
 // LoadSeries returns requests per 100 ms window from time zero.
 func (c *Coordinator) LoadSeries() []int32 { return c.series() }
 

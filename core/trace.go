@@ -153,7 +153,7 @@ func (t *Trace) add(at time.Duration, actor, kind string, fields ...Field) {
 	if len(t.Events) == cap(t.Events) {
 		// Double (append grows a large slice by a quarter): a long run's
 		// trace is copied about once over instead of four times.
-		t.Events = slices.Grow(t.Events, max(len(t.Events), 256))
+		t.Events = slices.Grow(t.Events, max(len(t.Events), 16))
 	}
 	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, Fields: fs})
 }

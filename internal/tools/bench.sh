@@ -50,5 +50,9 @@ go test -run '^$' -bench 'BreakFinder' -count "$count" ./core/ |
     }
     print line }'
 
+section "exercise 4's check of a passing design, native and as wasm in headless Chromium (issue 14 target: <= 3 s in the page)"
+go test -run '^$' -bench 'CompactionCheck' -count "$count" ./lessons/ | grep '^Benchmark' | awk '{printf "%-40s native  %8.0f ms/check\n", $1, $3/1e6}'
+GOOS=js GOARCH=wasm go test -run '^$' -bench 'CompactionCheck' -benchtime 2x ./lessons/ 2>/dev/null | grep '^Benchmark' | awk '{printf "%-40s wasm    %8.0f ms/check\n", $1, $3/1e6}'
+
 section "break finder in headless Chromium (fenced-writes, fencing off: time to the simplest break; target <= 1 s)"
 go test -count=1 -v -run 'TestBrowserPermalinkAndFindABreak' ./e2e/ 2>&1 | grep -E 'search took|^(ok|FAIL|---)' || true
