@@ -83,6 +83,20 @@ func cachedText(s string, face *Face) *textEntry {
 	}
 	start := time.Now()
 	defer func() { textSpent += time.Since(start) }()
+	// The budget is checked before every glyph not rasterised yet, not
+	// only before each string: one new paragraph's glyphs cost tens of
+	// milliseconds in WebAssembly. A string begun within the budget makes
+	// at least one glyph, so every frame makes progress.
+	first := true
+	more := func() bool {
+		ok := first || textBudget <= 0 || textSpent+time.Since(start) < textBudget
+		first = false
+		return ok
+	}
+	if w > 0 && h > 0 && !face.prepare(s, ls, more) {
+		textDeferred = true
+		return e // its remaining glyphs come in a later frame
+	}
 	if w > 0 && h > 0 {
 		if a := face.render(s, ls, w, h, textPad); a != nil {
 			e.img = ebiten.NewImage(a.Rect.Dx(), a.Rect.Dy())
@@ -104,7 +118,15 @@ func whiteCoverage(alpha []byte) []byte {
 }
 
 // EndFrame ages the text cache; the game calls it once per drawn frame.
+// With a text budget, a frame that left some of it unspent and no string
+// waiting spends the rest warming glyphs the next screens will need
+// (Fonts.warm), so the first frame of a new screen finds most of them
+// ready instead of rasterising them all at once.
 func EndFrame() {
+	if textBudget > 0 && !textDeferred && textSpent < textBudget && sharedFonts != nil {
+		start := time.Now()
+		sharedFonts.warm(func() bool { return textSpent+time.Since(start) < textBudget })
+	}
 	textFrame++
 	textSpent, textPending, textDeferred = 0, textDeferred, false
 	if textFrame%30 != 0 {
