@@ -157,6 +157,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 		if ls.set != nil {
 			ls.set.owned--
 			ls.set.count[ls.owner]--
+			ls.set.counts = nil
 		}
 		if next == "" {
 			c.trace(KindFree, S("lock", ls.name), S("was", ls.owner), I("token", ls.token))
@@ -177,6 +178,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 	if ls.set != nil {
 		ls.set.owned++
 		ls.set.count[ls.owner]++
+		ls.set.counts = nil
 	}
 	c.trace(KindHolder, S("lock", ls.name), S("owner", kv.Value), S("key", next), I("token", ls.token), I("create_rev", kv.CreateRev))
 }
@@ -314,6 +316,11 @@ type shardSet struct {
 	keys   []string
 	owned  int
 	count  map[string]int // shards held per owner
+	// counts caches count for the live workers listed in countsFor (the
+	// coordinator's live list it was made for); nil once count changes.
+	// Replies share it: it is never changed once made.
+	counts    []int
+	countsFor []string
 }
 
 func (c *Coordinator) shards(prefix string, count int) *shardSet {
@@ -354,11 +361,13 @@ func (c *Coordinator) listShards(m listShardsReq) listShardsResp {
 		}
 	}
 	if len(c.live) > 0 {
-		resp.Live = c.live
-		resp.Counts = make([]int, len(c.live))
-		for i, w := range c.live {
-			resp.Counts[i] = set.count[w]
+		if set.counts == nil || len(set.countsFor) != len(c.live) || &set.countsFor[0] != &c.live[0] {
+			set.counts, set.countsFor = make([]int, len(c.live)), c.live
+			for i, w := range c.live {
+				set.counts[i] = set.count[w]
+			}
 		}
+		resp.Live, resp.Counts = c.live, set.counts
 	}
 	return resp
 }
