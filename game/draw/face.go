@@ -28,7 +28,6 @@ type Face struct {
 	glyphs          map[glyphKey]*glyph
 	advances        map[rune]fixed.Int26_6
 	kerns           map[[2]rune]fixed.Int26_6
-	warmed          int // glyphs of the warm set done (see Fonts.warm)
 }
 
 // Metrics are a face's vertical measures in pixels.

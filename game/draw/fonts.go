@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"golang.org/x/image/font/opentype"
-	"golang.org/x/image/math/fixed"
 )
 
 // The Go fonts, cut down to the characters the lab shows and without hinting
@@ -38,7 +37,6 @@ type Fonts struct {
 
 	mu    sync.Mutex
 	faces map[faceKey]*Face
-	order []*Face // the faces in the order they were first asked for
 }
 
 type faceKey struct {
@@ -92,36 +90,8 @@ func (f *Fonts) Face(kind FontKind, size float64) *Face {
 			panic(fmt.Sprintf("draw: face %d at %v px: %v", kind, size, err))
 		}
 		f.faces[key] = face
-		f.order = append(f.order, face)
 	}
 	return face
-}
-
-// warmRunes are the glyphs warmed ahead of need: the printable ASCII
-// characters, most of every string the lab shows.
-const warmFirst, warmLast = ' ', '~'
-
-// warm rasterises glyphs of the faces in use that no string has needed
-// yet, every subpixel offset of each ASCII character, asking more before
-// each, and reports whether every face is warm. Each face remembers how
-// far it got, so the work spreads over as many calls as it takes.
-func (f *Fonts) warm(more func() bool) bool {
-	f.mu.Lock()
-	faces := f.order
-	f.mu.Unlock()
-	for _, face := range faces {
-		for ; face.warmed < int(warmLast-warmFirst+1)*subpixelSteps; face.warmed++ {
-			k := glyphKey{warmFirst + rune(face.warmed/subpixelSteps), fixed.Int26_6(face.warmed%subpixelSteps) * (64 / subpixelSteps)}
-			if _, ok := face.glyphs[k]; ok {
-				continue
-			}
-			if !more() {
-				return false
-			}
-			face.glyph(k.r, k.sub)
-		}
-	}
-	return true
 }
 
 // Measure returns a function giving the advance of a string in face, the

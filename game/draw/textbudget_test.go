@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/image/math/fixed"
 )
 
 // With a budget, a frame rasterises the glyphs of new strings until the
@@ -45,25 +44,4 @@ func TestTextBudgetDefersNewGlyphsToLaterFrames(t *testing.T) {
 	drawn()
 	EndFrame()
 	assert.False(t, TextPending(), "cached strings are not held back")
-}
-
-// A frame that leaves text budget unspent warms the ASCII glyphs of the
-// faces in use, every subpixel offset, so a new screen's first frame finds
-// them made; without a budget (the desktop, tests) nothing is warmed behind
-// the game's back.
-func TestEndFrameWarmsGlyphsWithTheBudgetLeft(t *testing.T) {
-	face := SharedFonts().Face(Bold, 23.5) // a size no other test draws
-	EndFrame()
-	assert.Empty(t, face.glyphs, "no budget, no warming")
-
-	SetTextBudget(time.Second)
-	defer SetTextBudget(0)
-	EndFrame()
-	all := int(warmLast-warmFirst+1) * subpixelSteps
-	assert.Equal(t, all, face.warmed)
-	for sub := range subpixelSteps {
-		_, ok := face.glyphs[glyphKey{'Q', fixed.Int26_6(sub * 64 / subpixelSteps)}]
-		assert.True(t, ok, "Q at offset %d/%d not warmed", sub, subpixelSteps)
-	}
-	assert.False(t, TextPending(), "warming never holds a frame")
 }

@@ -118,15 +118,7 @@ func whiteCoverage(alpha []byte) []byte {
 }
 
 // EndFrame ages the text cache; the game calls it once per drawn frame.
-// With a text budget, a frame that left some of it unspent and no string
-// waiting spends the rest warming glyphs the next screens will need
-// (Fonts.warm), so the first frame of a new screen finds most of them
-// ready instead of rasterising them all at once.
 func EndFrame() {
-	if textBudget > 0 && !textDeferred && textSpent < textBudget && sharedFonts != nil {
-		start := time.Now()
-		sharedFonts.warm(func() bool { return textSpent+time.Since(start) < textBudget })
-	}
 	textFrame++
 	textSpent, textPending, textDeferred = 0, textDeferred, false
 	if textFrame%30 != 0 {
