@@ -158,7 +158,7 @@ func (s *Sim) cloneInto(dst *Sim) *Sim {
 			own := w.own
 			pending = w.pending[:0]
 			*w = *a
-			w.own = deepMapInto(own, a.own, func(to, from *owned) { *to = *from })
+			w.own = a.own.cloneInto(own)
 			cp = w
 			n.workers = append(n.workers, w)
 		default:

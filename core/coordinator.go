@@ -110,6 +110,10 @@ type Coordinator struct {
 	// noSeries stops buckets (only views read them): explorer worlds,
 	// whose clones would each copy the series on their next request.
 	noSeries bool
+	// live caches the values of the keys under WorkerPrefix, sorted by
+	// key, for listShards (nil: to be read again). It is never changed
+	// once made, so replies and clones share it.
+	live []string
 }
 
 type watch struct {
@@ -296,6 +300,9 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 	if l := c.leases[lease]; l != nil {
 		l.attach(key)
 	}
+	if strings.HasPrefix(key, WorkerPrefix) {
+		c.live = nil
+	}
 	c.trace(KindPut, S("key", key), S("value", value), I("rev", c.Rev), I("create_rev", kv.CreateRev), I("version", kv.Version))
 	c.notify(key, "put")
 	c.keyChanged(key)
@@ -322,6 +329,9 @@ func (c *Coordinator) del(key string) {
 	delete(c.kv, key)
 	if i, found := slices.BinarySearch(c.sorted, key); found {
 		c.sorted = slices.Delete(c.sorted, i, i+1)
+	}
+	if strings.HasPrefix(key, WorkerPrefix) {
+		c.live = nil
 	}
 	c.trace(KindDelete, S("key", key), I("rev", c.Rev))
 	c.notify(key, "delete")
@@ -423,6 +433,11 @@ func (c *Coordinator) PeakLoad() (int, time.Duration) {
 	}
 	return best, time.Duration(at) * 100 * time.Millisecond
 }
+
+// NoLoadSeries stops recording the load series from now on (Requests
+// still counts): a world that is only measured, never drawn, such as one
+// of an exercise check's many runs, need not keep it.
+func (c *Coordinator) NoLoadSeries() { c.noSeries = true }
 
 // LoadSeries returns requests per 100 ms window from time zero.
 func (c *Coordinator) LoadSeries() []int32 { return c.series() }

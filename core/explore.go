@@ -137,7 +137,7 @@ var OneOwnerPerShard = Invariant{
 		}
 		sh := int(e.Int("shard"))
 		for _, w := range s.workers {
-			if w.cfg.Name != e.Actor && w.own[sh] != nil {
+			if w.cfg.Name != e.Actor && w.own.get(sh) != nil {
 				return true
 			}
 		}

@@ -17,7 +17,18 @@ import (
 // nothing about which holder of a lock came later.
 type LeaseID int64
 
-func (id LeaseID) String() string { return fmt.Sprintf("%016x", int64(id)) }
+// String is the ID as 16 hex digits, as etcdctl prints it (fmt's %016x,
+// written out: it is in the trace of every grant and renewal).
+func (id LeaseID) String() string {
+	if id < 0 {
+		return fmt.Sprintf("%016x", int64(id))
+	}
+	var b [16]byte
+	for i, v := 15, uint64(id); i >= 0; i, v = i-1, v>>4 {
+		b[i] = "0123456789abcdef"[v&15]
+	}
+	return string(b[:])
+}
 
 // minPeriod is the shortest TTL or renewal interval a world accepts. The
 // simulator has no floor of its own: with a TTL of a few nanoseconds the

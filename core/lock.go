@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -163,6 +164,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 		if ls.set != nil {
 			ls.set.owned--
 			ls.set.count[ls.owner]--
+			ls.set.counts = nil
 		}
 		if next == "" {
 			c.trace(KindFree, S("lock", ls.name), S("was", ls.owner), I("token", ls.token))
@@ -183,6 +185,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 	if ls.set != nil {
 		ls.set.owned++
 		ls.set.count[ls.owner]++
+		ls.set.counts = nil
 	}
 	c.trace(KindHolder, S("lock", ls.name), S("owner", kv.Value), S("key", next), I("token", ls.token), I("create_rev", kv.CreateRev))
 }
@@ -320,6 +323,11 @@ type shardSet struct {
 	keys   []string
 	owned  int
 	count  map[string]int // shards held per owner
+	// counts caches count for the live workers listed in countsFor (the
+	// coordinator's live list it was made for); nil once count changes.
+	// Replies share it: it is never changed once made.
+	counts    []int
+	countsFor []string
 }
 
 func (c *Coordinator) shards(prefix string, count int) *shardSet {
@@ -352,9 +360,21 @@ func (c *Coordinator) listShards(m listShardsReq) listShardsResp {
 			}
 		}
 	}
-	for _, kv := range c.Range(WorkerPrefix) {
-		resp.Live = append(resp.Live, kv.Value)
-		resp.Counts = append(resp.Counts, set.count[kv.Value])
+	if c.live == nil {
+		c.live = []string{}
+		i, _ := slices.BinarySearch(c.sorted, WorkerPrefix)
+		for ; i < len(c.sorted) && strings.HasPrefix(c.sorted[i], WorkerPrefix); i++ {
+			c.live = append(c.live, c.kv[c.sorted[i]].Value)
+		}
+	}
+	if len(c.live) > 0 {
+		if set.counts == nil || len(set.countsFor) != len(c.live) || &set.countsFor[0] != &c.live[0] {
+			set.counts, set.countsFor = make([]int, len(c.live)), c.live
+			for i, w := range c.live {
+				set.counts[i] = set.count[w]
+			}
+		}
+		resp.Live, resp.Counts = c.live, set.counts
 	}
 	return resp
 }

@@ -72,14 +72,14 @@ type ShardWorker struct {
 	cfg      ShardConfig
 	session  LeaseID
 	deadline time.Duration // session deadline (local belief)
-	own      map[int]*owned
+	own      ownSet
 	awaiting bool
 }
 
 // AddShardWorker adds a worker that joins at cfg.StartAt.
 func (s *Sim) AddShardWorker(cfg ShardConfig) *ShardWorker {
 	cfg.fill()
-	w := &ShardWorker{node: node{sim: s, id: cfg.Name}, cfg: cfg, own: map[int]*owned{}}
+	w := &ShardWorker{node: node{sim: s, id: cfg.Name}, cfg: cfg}
 	s.addClient(w, cfg.StartAt, fnJoin)
 	s.workers = append(s.workers, w)
 	return w
@@ -89,18 +89,11 @@ func (s *Sim) AddShardWorker(cfg ShardConfig) *ShardWorker {
 func (w *ShardWorker) Name() string { return w.cfg.Name }
 
 // Owned returns the shards the worker believes it owns, sorted.
-func (w *ShardWorker) Owned() []int {
-	out := make([]int, 0, len(w.own))
-	for sh := range w.own {
-		out = append(out, sh)
-	}
-	slices.Sort(out)
-	return out
-}
+func (w *ShardWorker) Owned() []int { return w.own.shards() }
 
 // ShardToken returns the token the worker holds for shard (0: not owned).
 func (w *ShardWorker) ShardToken(shard int) int64 {
-	if o := w.own[shard]; o != nil {
+	if o := w.own.get(shard); o != nil {
 		return o.token
 	}
 	return 0
@@ -164,7 +157,7 @@ func (w *ShardWorker) handle(m Message) {
 			if w.cfg.LeasePerShard {
 				dl = w.sim.now + w.cfg.TTL
 			}
-			w.own[r.Shard] = &owned{token: r.Token, lease: r.Lease, deadline: dl}
+			w.own.set(r.Shard, &owned{token: r.Token, lease: r.Lease, deadline: dl})
 			w.trace(KindShardOwn, I("shard", int64(r.Shard)), I("token", r.Token))
 			got, toks = append(got, r.Shard), append(toks, r.Token)
 		}
@@ -174,7 +167,7 @@ func (w *ShardWorker) handle(m Message) {
 		}
 	case offsetFetchResp:
 		for i, sh := range m.Shards {
-			if o := w.own[sh]; o != nil && !o.fetched {
+			if o := w.own.get(sh); o != nil && !o.fetched {
 				o.offset, o.fetched = m.Offsets[i], true
 			}
 		}
@@ -185,8 +178,8 @@ func (w *ShardWorker) renew() {
 	ids := make([]LeaseID, 0, 1+len(w.own))
 	ids = append(ids, w.session)
 	if w.cfg.LeasePerShard {
-		for _, sh := range w.Owned() {
-			ids = append(ids, w.own[sh].lease)
+		for _, e := range w.own {
+			ids = append(ids, e.o.lease)
 		}
 	}
 	w.send(CoordinatorName, keepAliveReq{Leases: ids})
@@ -194,31 +187,41 @@ func (w *ShardWorker) renew() {
 }
 
 func (w *ShardWorker) onRenewal(m keepAliveResp) {
-	byLease := map[LeaseID]time.Duration{}
-	for _, r := range m.Results {
-		byLease[r.Lease] = r.TTL
+	res := m.Results
+	next := 0 // results come in the order the worker asked: look there first
+	lookup := func(id LeaseID) (time.Duration, bool) {
+		for k := range res {
+			if i := (next + k) % len(res); res[i].Lease == id {
+				next = i + 1
+				return res[i].TTL, true
+			}
+		}
+		return 0, false
 	}
-	if ttl, ok := byLease[w.session]; ok {
+	if ttl, ok := lookup(w.session); ok {
 		if ttl == 0 {
 			w.loseAll("session lease expired at the coordinator")
 			return
 		}
 		w.deadline = w.sim.now + ttl
 	}
-	for _, sh := range w.Owned() {
-		o := w.own[sh]
+	for i := 0; i < len(w.own); {
+		sh, o := w.own[i].shard, w.own[i].o
 		if !w.cfg.LeasePerShard {
 			o.deadline = w.deadline
+			i++
 			continue
 		}
-		ttl, ok := byLease[o.lease]
+		ttl, ok := lookup(o.lease)
 		switch {
 		case !ok:
 		case ttl == 0:
 			w.drop(sh, "shard lease expired at the coordinator")
+			continue // the next shard has moved into place i
 		default:
 			o.deadline = w.sim.now + ttl
 		}
+		i++
 	}
 	w.armCheck()
 }
@@ -230,8 +233,8 @@ func (w *ShardWorker) armCheck() {
 		return
 	}
 	first := w.deadline
-	for _, o := range w.own {
-		first = min(first, o.deadline)
+	for _, e := range w.own {
+		first = min(first, e.o.deadline)
 	}
 	w.arm(tmCheck, first, fnCheck)
 }
@@ -242,8 +245,8 @@ func (w *ShardWorker) checkDeadlines() {
 		w.loseAll("local session deadline passed")
 		return
 	}
-	for _, sh := range w.Owned() {
-		if now >= w.own[sh].deadline {
+	for _, sh := range w.Owned() { // a copy: drop edits w.own
+		if now >= w.own.get(sh).deadline {
 			w.drop(sh, "local lease deadline passed")
 		}
 	}
@@ -251,7 +254,7 @@ func (w *ShardWorker) checkDeadlines() {
 }
 
 func (w *ShardWorker) drop(sh int, why string) {
-	delete(w.own, sh)
+	w.own.del(sh)
 	w.trace(KindShardDrop, I("shard", int64(sh)), S("why", why))
 }
 
@@ -365,10 +368,10 @@ func (w *ShardWorker) sessionFor() LeaseID {
 
 // commit sends one batch of offset commits, each carrying its shard token.
 func (w *ShardWorker) commit() {
-	var entries []offsetEntry
+	entries := make([]offsetEntry, 0, len(w.own))
 	adv := w.cfg.RecordsPerSecond * int64(w.cfg.CommitEvery/time.Millisecond) / 1000
-	for _, sh := range w.Owned() {
-		o := w.own[sh]
+	for _, e := range w.own {
+		sh, o := e.shard, e.o
 		if !o.fetched {
 			continue
 		}

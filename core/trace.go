@@ -114,8 +114,10 @@ type Trace struct {
 	only []string
 	// fields holds the Fields of the events, which are clipped windows of
 	// it: add copies its arguments here, so building them allocates
-	// nothing. It is append-only (clones share it clipped) except in
-	// explorer worlds, which drop checked events (run.check).
+	// nothing. It is the current chunk: when full, add starts a new one
+	// and leaves the old one to the events in it. It is append-only
+	// (clones share it clipped) except in explorer worlds, which drop
+	// checked events (run.check).
 	fields []Field
 }
 
@@ -139,12 +141,27 @@ func (t *Trace) add(at time.Duration, actor, kind string, fields ...Field) {
 	}
 	var fs []Field
 	if len(fields) > 0 {
+		if cap(t.fields)-len(t.fields) < len(fields) {
+			// A fresh chunk, never a grown copy: events keep pointing into
+			// the chunks they were written to, so nothing is moved.
+			t.fields = make([]Field, 0, max(fieldChunk(cap(t.fields)), len(fields)))
+		}
 		i := len(t.fields)
 		t.fields = append(t.fields, fields...)
 		fs = t.fields[i:len(t.fields):len(t.fields)]
 	}
+	if len(t.Events) == cap(t.Events) {
+		// Double (append grows a large slice by a quarter): a long run's
+		// trace is copied about once over instead of four times.
+		t.Events = slices.Grow(t.Events, max(len(t.Events), 16))
+	}
 	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, Fields: fs})
 }
+
+// fieldChunk sizes the next chunk of Trace.fields after one of capacity
+// last: doubling from 64 up to 8192 fields (384 KiB), so a short run's
+// trace stays small and a long one allocates in large steps.
+func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
 
 // Len returns the number of events.
 func (t *Trace) Len() int { return len(t.Events) }

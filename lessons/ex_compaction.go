@@ -112,6 +112,7 @@ func RunNight(d NightDesign, n int) (Night, error) {
 	}
 	s.Trace.Quiet = true
 	s.Trace.Keep(core.KindHolder, core.KindFree, core.KindWrite)
+	s.Coord.NoLoadSeries()
 	log := nightSchedule(n)
 	s.Schedule(log)
 	s.RunUntil(nightLength)

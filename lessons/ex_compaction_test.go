@@ -98,3 +98,37 @@ func TestCompactionWorstNightReplays(t *testing.T) {
 	}
 	assert.Positive(t, dups, "the replayed night shows the duplicates the check counted")
 }
+
+// TestCompactionVerdictsPinned pins exercise 4's verdicts, part by part
+// (Failover, Duplicates, Policy rule, Renewal load, the two estimates), for
+// a table of designs, as they were before the check was made cheaper
+// (issue 14, defect 10): speeding up the nights must not change a verdict.
+func TestCompactionVerdictsPinned(t *testing.T) {
+	for _, c := range []struct {
+		ttl, renew float64
+		pass       bool
+		parts      string // 1: the part is right, in compactionParts order
+	}{
+		{25, 5, true, "111111"},
+		{30, 10, false, "011111"},
+		{12, 4, false, "100111"},
+		{9, 0.5, false, "110011"},
+		{18, 5, false, "110111"},
+		{2, 0.5, false, "100011"},
+		{10, 5, false, "100111"},
+		{24, 8, false, "110111"},
+		{20, 5, true, "111111"},
+		{16, 3, true, "111111"},
+		{40, 10, false, "011111"},
+		{14, 2, true, "111111"},
+	} {
+		r, err := exCompaction.Check(compaction(c.ttl, c.renew))
+		require.NoError(t, err)
+		got := ""
+		for _, p := range r.Parts {
+			got += map[bool]string{true: "1", false: "0"}[p.OK]
+		}
+		assert.Equal(t, c.pass, r.Pass, "TTL %v s, renew %v s", c.ttl, c.renew)
+		assert.Equal(t, c.parts, got, "TTL %v s, renew %v s:\n%s", c.ttl, c.renew, r.Text())
+	}
+}

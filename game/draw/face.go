@@ -27,6 +27,7 @@ type Face struct {
 	ascent26        fixed.Int26_6
 	glyphs          map[glyphKey]*glyph
 	advances        map[rune]fixed.Int26_6
+	kerns           map[[2]rune]fixed.Int26_6
 }
 
 // Metrics are a face's vertical measures in pixels.
@@ -64,7 +65,7 @@ func newFace(f *opentype.Font, size float64) (*Face, error) {
 	return &Face{
 		x: x, Size: size,
 		ascent: fixed26ToFloat(m.Ascent), descent: fixed26ToFloat(m.Descent), ascent26: m.Ascent,
-		glyphs: map[glyphKey]*glyph{}, advances: map[rune]fixed.Int26_6{},
+		glyphs: map[glyphKey]*glyph{}, advances: map[rune]fixed.Int26_6{}, kerns: map[[2]rune]fixed.Int26_6{},
 	}, nil
 }
 
@@ -86,13 +87,25 @@ func (f *Face) advanceOf(r rune) fixed.Int26_6 {
 	return a
 }
 
+// kern is the kerning between a and b, remembered: sfnt looks each pair
+// up in the font's tables, which in WebAssembly costs more than the rest of
+// measuring a string.
+func (f *Face) kern(a, b rune) fixed.Int26_6 {
+	k, ok := f.kerns[[2]rune{a, b}]
+	if !ok {
+		k = f.x.Kern(a, b)
+		f.kerns[[2]rune{a, b}] = k
+	}
+	return k
+}
+
 // advance is the width of one line of s, kerning included.
 func (f *Face) advance(s string) fixed.Int26_6 {
 	var w fixed.Int26_6
 	prev := rune(-1)
 	for _, r := range s {
 		if prev >= 0 {
-			w += f.x.Kern(prev, r)
+			w += f.kern(prev, r)
 		}
 		w += f.advanceOf(r)
 		prev = r
@@ -143,13 +156,11 @@ func (f *Face) glyph(r rune, sub fixed.Int26_6) *glyph {
 	return g
 }
 
-// render draws s, white, into a new coverage image with pad pixels on every
-// side: the first line's top at pad, lines lineHeight apart. It returns nil
-// when s has no ink.
-func (f *Face) render(s string, lineHeight float64, w, h float64, pad int) *image.Alpha {
-	iw, ih := ceil(w)+2*pad, ceil(h)+2*pad
-	dst := image.NewAlpha(image.Rect(0, 0, iw, ih))
-	inked := false
+// eachGlyph walks s as render lays it out: for every rune, its glyph key
+// and the whole-pixel pen position (x, baseline-relative top y) in an
+// image with pad pixels on every side. It stops when fn returns false and
+// reports whether it walked every rune.
+func (f *Face) eachGlyph(s string, lineHeight float64, pad int, fn func(k glyphKey, x, y int) bool) bool {
 	top := 0.0
 	for line := range strings.SplitSeq(s, "\n") {
 		pen := fixed.I(pad)
@@ -157,19 +168,52 @@ func (f *Face) render(s string, lineHeight float64, w, h float64, pad int) *imag
 		prev := rune(-1)
 		for _, r := range line {
 			if prev >= 0 {
-				pen += f.x.Kern(prev, r)
+				pen += f.kern(prev, r)
 			}
 			prev = r
 			whole := pen.Floor()
 			sub := (pen - fixed.I(whole)) / (64 / subpixelSteps) * (64 / subpixelSteps)
-			if g := f.glyph(r, sub); g != nil {
-				blendOver(dst, g.mask, whole+g.off.X, y+g.off.Y)
-				inked = true
+			if !fn(glyphKey{r, sub}, whole, y) {
+				return false
 			}
 			pen += f.advanceOf(r)
 		}
 		top += lineHeight
 	}
+	return true
+}
+
+// prepare rasterises the glyphs of s that are not cached yet, asking more
+// before each one, and reports whether all of them are ready. Glyphs made
+// before more said no stay cached, so a string too costly for one frame is
+// finished over several.
+func (f *Face) prepare(s string, lineHeight float64, more func() bool) bool {
+	return f.eachGlyph(s, lineHeight, 0, func(k glyphKey, _, _ int) bool {
+		if _, ok := f.glyphs[k]; ok {
+			return true
+		}
+		if !more() {
+			return false
+		}
+		f.glyph(k.r, k.sub)
+		return true
+	})
+}
+
+// render draws s, white, into a new coverage image with pad pixels on every
+// side: the first line's top at pad, lines lineHeight apart. It returns nil
+// when s has no ink.
+func (f *Face) render(s string, lineHeight float64, w, h float64, pad int) *image.Alpha {
+	iw, ih := ceil(w)+2*pad, ceil(h)+2*pad
+	dst := image.NewAlpha(image.Rect(0, 0, iw, ih))
+	inked := false
+	f.eachGlyph(s, lineHeight, pad, func(k glyphKey, x, y int) bool {
+		if g := f.glyph(k.r, k.sub); g != nil {
+			blendOver(dst, g.mask, x+g.off.X, y+g.off.Y)
+			inked = true
+		}
+		return true
+	})
 	if !inked {
 		return nil
 	}

@@ -83,6 +83,20 @@ func cachedText(s string, face *Face) *textEntry {
 	}
 	start := time.Now()
 	defer func() { textSpent += time.Since(start) }()
+	// The budget is checked before every glyph not rasterised yet, not
+	// only before each string: one new paragraph's glyphs cost tens of
+	// milliseconds in WebAssembly. A string begun within the budget makes
+	// at least one glyph, so every frame makes progress.
+	first := true
+	more := func() bool {
+		ok := first || textBudget <= 0 || textSpent+time.Since(start) < textBudget
+		first = false
+		return ok
+	}
+	if w > 0 && h > 0 && !face.prepare(s, ls, more) {
+		textDeferred = true
+		return e // its remaining glyphs come in a later frame
+	}
 	if w > 0 && h > 0 {
 		if a := face.render(s, ls, w, h, textPad); a != nil {
 			e.img = ebiten.NewImage(a.Rect.Dx(), a.Rect.Dy())

@@ -38,5 +38,21 @@ go test -run '^$' -bench 'BenchmarkEvents$|MinimalHeapLoop|ShardsHour' -count "$
     }
     print line }'
 
+section "break finder, native, one thread stepped as in the browser (schedules/s, time to the verdict, memory)"
+go test -run '^$' -bench 'BreakFinder' -count "$count" ./core/ |
+  grep '^Benchmark' | awk '{
+    line = sprintf("%-46s", $1)
+    for (i = 3; i < NF; i += 2) {
+      if ($(i+1) == "schedules/s") line = line sprintf("  %8.0f schedules/s", $i)
+      if ($(i+1) == "ms/search") line = line sprintf("  %7.1f ms", $i)
+      if ($(i+1) == "B/op") line = line sprintf("  %6.2f MB allocated", $i/1e6)
+      if ($(i+1) == "peak-heap-bytes") line = line sprintf("  %6.2f MB peak heap", $i/1e6)
+    }
+    print line }'
+
+section "exercise 4's check of a passing design, native and as wasm in headless Chromium (issue 14 target: <= 3 s in the page)"
+go test -run '^$' -bench 'CompactionCheck' -count "$count" ./lessons/ | grep '^Benchmark' | awk '{printf "%-40s native  %8.0f ms/check\n", $1, $3/1e6}'
+GOOS=js GOARCH=wasm go test -run '^$' -bench 'CompactionCheck' -benchtime 2x ./lessons/ 2>/dev/null | grep '^Benchmark' | awk '{printf "%-40s wasm    %8.0f ms/check\n", $1, $3/1e6}'
+
 section "break finder in headless Chromium (fenced-writes, fencing off: time to the simplest break; target <= 1 s)"
 go test -count=1 -v -run 'TestBrowserPermalinkAndFindABreak' ./e2e/ 2>&1 | grep -E 'search took|^(ok|FAIL|---)' || true
