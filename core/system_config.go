@@ -43,7 +43,7 @@ func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
 		return errs
 	}
 	if c.LockDelay > 0 && c.System != SystemConsul {
-		bad(FieldLockDelay, "lock-delay is Consul's; %s has none (the next holder may take over the moment the lock is free): switch it off", c.System.Title())
+		bad(FieldLockDelay, "%s has no lock-delay (it is Consul's): the next in line may take the lock the moment it is free; switch it off", c.System.Title())
 	}
 	switch c.System {
 	case SystemZooKeeper, SystemConsul:
