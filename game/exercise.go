@@ -467,7 +467,7 @@ func runText(log core.ActionLog) string {
 }
 
 func actionText(a core.Timed) string {
-	out := a.Do
+	out := string(a.Do)
 	if a.Proc != "" {
 		out += " " + a.Proc
 	}

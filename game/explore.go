@@ -178,7 +178,7 @@ func (f *breakFinder) start() {
 	now.RunUntil(now.Now())
 	on := protectionOn(now, f.spec.protects)
 	f.knobs = lb.Knobs()
-	f.problem = f.problemFor(core.ActionLog{core.At(0, core.Action{Do: f.spec.protects, On: on})})
+	f.problem = f.problemFor(core.ActionLog{core.At(0, core.Action{Do: core.Verb(f.spec.protects), On: on})})
 	x, err := core.NewExplorer(f.problem, f.clock)
 	if err != nil {
 		f.status = "Cannot search: " + err.Error()

@@ -60,7 +60,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	c := &comparison{f: f}
 	var log core.ActionLog
 	for _, a := range src.Log() {
-		if a.Do != f.spec.protects {
+		if string(a.Do) != f.spec.protects {
 			log = append(log, a)
 		}
 	}
@@ -73,7 +73,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := lb.Resume(src.Knobs(), append(core.ActionLog{core.At(0, core.Action{Do: f.spec.protects, On: on})}, log...)); err != nil {
+		if err := lb.Resume(src.Knobs(), append(core.ActionLog{core.At(0, core.Action{Do: core.Verb(f.spec.protects), On: on})}, log...)); err != nil {
 			return nil, err
 		}
 		lb.Seek(src.Now())

@@ -44,7 +44,7 @@ type worldView struct {
 	// is drawn, for hit tests and popovers.
 	actors   []actor
 	selected int // index into actors, -1 for none
-	menu     []procAction
+	menu     []lab.Choice
 	buttons  []ui.Button
 	menuBox  ui.Rect
 	hl       int // the popover item the keyboard points at
@@ -65,180 +65,17 @@ type shardPane struct {
 	geom ui.ShardGeom
 }
 
-// actor is one clickable process or worker.
+// actor is one clickable process or worker, with where it is drawn.
 type actor struct {
-	name   string
-	proc   int // index into view.Procs, or -1
-	worker int // index into view.Workers, or -1
-	hit    ui.Rect
+	lab.Actor
+	hit ui.Rect
 }
-
-// procAction is one entry of an actor's action menu.
-type procAction struct {
-	id     string // region name suffix: action:<id>
-	label  string
-	action core.Action
-	key    ui.Intent // shortcut, 0 for none
-	// fn, if set, runs instead of an action and keeps the menu open.
-	fn func()
-}
-
-// ttlChoices are the TTLs the set-ttl menu offers: the troubleshooting fix
-// (16 s covers 2 x 5.5 s renewals, etcd's cadence at that TTL, + a 5 s
-// stall) and the leases fix (30 s covers 2 x 10 s + a 9 s pause).
-var ttlChoices = []time.Duration{16 * time.Second, 30 * time.Second}
 
 func newWorldView(lb *lab.Lab, narrate func(string)) *worldView {
 	return &worldView{lab: lb, narrate: narrate, selected: -1, token: 3}
 }
 
-func (w *worldView) allows(c lessons.Control) bool {
-	for _, x := range w.lab.Lesson.Controls {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
-// actorState is what the menu needs to know about an actor.
-type actorState struct {
-	name                 string
-	paused, crashed, cut bool
-	lease                bool // the coordinator holds a live lease for it
-	worker               bool
-}
-
-func (w *worldView) state(a actor) actorState {
-	if a.proc >= 0 {
-		p := w.view.Procs[a.proc]
-		return actorState{name: p.Name, paused: p.Paused, crashed: p.Crashed, cut: p.Cut, lease: p.TruthLeft > 0}
-	}
-	wk := w.view.Workers[a.worker]
-	return actorState{name: wk.Name, paused: wk.Paused, crashed: wk.Crashed, cut: wk.Cut, lease: !wk.Crashed, worker: true}
-}
-
-// actionsFor lists what the learner may do to an actor now.
-func (w *worldView) actionsFor(a actor) []procAction {
-	var out []procAction
-	st := w.state(a)
-	l := w.lab.Lesson
-	if w.allows(lessons.CtlPause) && !st.crashed {
-		if st.paused {
-			out = append(out, procAction{id: "resume", label: "Resume (Z)", action: core.Action{Do: "resume", Proc: st.name}, key: ui.IntentPauseProc})
-		} else {
-			out = append(out, procAction{id: "pause", label: fmt.Sprintf("Pause %s (Z)", secText(l.PauseFor)), action: core.Action{Do: "pause", Proc: st.name, For: core.Duration(l.PauseFor)}, key: ui.IntentPauseProc})
-		}
-	}
-	if w.allows(lessons.CtlCrash) {
-		if st.crashed {
-			out = append(out, procAction{id: "restart", label: "Restart (X)", action: core.Action{Do: "restart", Proc: st.name}, key: ui.IntentCrashProc})
-		} else {
-			out = append(out, procAction{id: "crash", label: "Crash (X)", action: core.Action{Do: "crash", Proc: st.name}, key: ui.IntentCrashProc})
-		}
-	}
-	if w.allows(lessons.CtlPartition) {
-		if st.cut {
-			out = append(out, procAction{id: "heal", label: "Heal link (C)", action: core.Action{Do: "heal", Proc: st.name, Peer: core.CoordinatorName}, key: ui.IntentCutLink})
-		} else {
-			out = append(out, procAction{id: "partition", label: "Cut link to coordinator (C)", action: core.Action{Do: "partition", Proc: st.name, Peer: core.CoordinatorName}, key: ui.IntentCutLink})
-		}
-	}
-	if w.allows(lessons.CtlDelay) && !st.crashed {
-		out = append(out, procAction{id: "delay", label: fmt.Sprintf("Hold what it sends %s", secText(l.PauseFor)), action: core.Action{Do: "delay", Proc: st.name, For: core.Duration(l.PauseFor)}})
-	}
-	if w.allows(lessons.CtlExpire) && st.lease {
-		out = append(out, procAction{id: "expire", label: "Expire lease now (E)", action: core.Action{Do: "expire", Proc: st.name}, key: ui.IntentExpire})
-	}
-	if w.allows(lessons.CtlWrite) && !st.crashed && !st.worker {
-		value := "from " + st.name + " again"
-		if st.paused {
-			value = "late " + st.name
-		}
-		out = append(out,
-			procAction{id: "write", label: "Write now, own token (W)", action: core.Action{Do: "write", Proc: st.name, Value: value, Label: labelIf(st.paused)}, key: ui.IntentWrite},
-			procAction{id: "write-token", label: fmt.Sprintf("Write with token %d (V)", w.token), action: core.Action{Do: "write", Proc: st.name, Value: value, Label: labelIf(st.paused), Token: w.token}, key: ui.IntentWriteTok},
-			procAction{id: "token-next", label: fmt.Sprintf("Pick another token (now %d)", w.token), fn: func() {
-				w.token = w.token%9 + 1
-				w.narrate(fmt.Sprintf("Write with token %d next", w.token))
-			}})
-	}
-	if w.allows(lessons.CtlSetTTL) && !st.crashed {
-		for i, ttl := range ttlChoices {
-			pa := procAction{id: "set-ttl:" + secText(ttl), label: fmt.Sprintf("Set TTL %s, next session", secText(ttl)), action: core.Action{Do: "set-ttl", Proc: st.name, TTL: core.Duration(ttl)}}
-			if i == 0 {
-				pa.label += " (Y)"
-				pa.key = ui.IntentSetTTL
-			}
-			out = append(out, pa)
-		}
-	}
-	if w.allows(lessons.CtlDelete) && !st.crashed {
-		for i, key := range w.deletable(st.name) {
-			pa := procAction{id: fmt.Sprintf("delete:%d", i), label: "Delete " + key, action: core.Action{Do: "delete", Proc: st.name, Key: key}}
-			if i == 0 {
-				pa.id, pa.label, pa.key = "delete", pa.label+" (D)", ui.IntentDelete
-			}
-			out = append(out, pa)
-		}
-	}
-	if w.allows(lessons.CtlPut) && !st.crashed {
-		if key := w.statusKey(); key != "" {
-			value := fmt.Sprintf("%s on host-%d, running since %s", st.name, a.index()+1, core.FormatTime(w.view.Now))
-			out = append(out, procAction{id: "put", label: "Put " + key + " (U)", action: core.Action{Do: "put", Proc: st.name, Key: key, Value: value}, key: ui.IntentPut})
-		}
-	}
-	return out
-}
-
-func labelIf(late bool) string {
-	if late {
-		return "late"
-	}
-	return ""
-}
-
-func (a actor) index() int { return max(a.proc, a.worker) }
-
-// deletable lists coordinator keys someone other than name holds that
-// name might try to delete: other locks' holder keys, then the first shard
-// key held by another worker.
-func (w *worldView) deletable(name string) []string {
-	var out []string
-	for _, g := range w.view.Groups {
-		if g.Lock.Key != "" && g.Lock.Holder != name {
-			out = append(out, g.Lock.Key)
-		}
-	}
-	for i, owner := range w.view.Shards {
-		if owner >= 0 && w.view.Workers[owner].Name != name {
-			out = append(out, fmt.Sprintf("stream/shard-%03d", i))
-			break
-		}
-	}
-	return out
-}
-
-// statusKey is where a lock's owner publishes its status: next to the
-// first lock ("migrations/leader" -> "migrations/status").
-func (w *worldView) statusKey() string {
-	if len(w.view.Groups) == 0 {
-		return ""
-	}
-	lock := w.view.Groups[0].Lock.Name
-	i := strings.LastIndex(lock, "/")
-	if i < 0 {
-		return ""
-	}
-	return lock[:i] + "/status"
-}
-
-func secText(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%d s", d/time.Second)
-	}
-	return fmt.Sprintf("%.1f s", d.Seconds())
-}
+func (w *worldView) allows(c lessons.Control) bool { return slices.Contains(w.lab.Lesson.Controls, c) }
 
 // do applies an action and narrates a refusal.
 func (w *worldView) do(a core.Action) {
@@ -261,28 +98,29 @@ func (w *worldView) selectActor(i int) {
 	w.layoutMenu()
 	a := w.actors[i]
 	desc := ""
-	if a.proc >= 0 {
-		desc = describeProc(w.view.Procs[a.proc])
+	if a.Proc >= 0 {
+		desc = describeProc(w.view.Procs[a.Proc])
 	} else {
-		wk := w.view.Workers[a.worker]
+		wk := w.view.Workers[a.Worker]
 		desc = fmt.Sprintf("owns %d shards (coordinator: %d)", wk.Owned, wk.Holds)
 	}
 	items := make([]string, len(w.menu))
 	for k, m := range w.menu {
-		items[k] = m.label
+		items[k] = m.Label
 	}
-	w.narrate(fmt.Sprintf("Selected %s: %s. Actions: %s", a.name, desc, strings.Join(items, "; ")))
+	w.narrate(fmt.Sprintf("Selected %s: %s. Actions: %s", a.Name, desc, strings.Join(items, "; ")))
 }
 
 // activate runs menu item i.
 func (w *worldView) activate(i int) {
 	m := w.menu[i]
-	if m.fn != nil {
-		m.fn()
+	if m.NextToken {
+		w.token = lab.NextToken(w.token)
+		w.narrate(fmt.Sprintf("Write with token %d next", w.token))
 		w.layoutMenu()
 		return
 	}
-	w.do(m.action)
+	w.do(m.Action)
 	// Close the menu: it would hide what the action sets off.
 	w.selected = -1
 	w.layoutMenu()
@@ -308,7 +146,7 @@ func (w *worldView) Update(st *State, area ui.Rect) error {
 	// Keys on the open menu: shortcuts, arrows and Enter.
 	if len(w.menu) > 0 {
 		for i, m := range w.menu {
-			if m.key != 0 && in.Keys.Has(m.key) {
+			if m.Key != 0 && in.Keys.Has(m.Key) {
 				w.activate(i)
 				return nil
 			}
@@ -341,13 +179,13 @@ func (w *worldView) Update(st *State, area ui.Rect) error {
 	if hasFenced && w.allows(lessons.CtlFencing) {
 		w.fencing.On = fencingOn
 		if w.fencing.Update(in) || in.Keys.Has(ui.IntentFencing) {
-			w.do(core.Action{Do: "fencing", On: !fencingOn})
+			w.do(core.Fencing(!fencingOn))
 		}
 	}
 	if w.view.Queue != nil && w.allows(lessons.CtlIdem) {
 		w.idem.On = w.view.Queue.Idempotency
 		if w.idem.Update(in) || in.Keys.Has(ui.IntentIdem) {
-			w.do(core.Action{Do: "idempotency", On: !w.view.Queue.Idempotency})
+			w.do(core.Idempotency(!w.view.Queue.Idempotency))
 		}
 	}
 	ptr := in.Pointer()
@@ -388,7 +226,7 @@ func (w *worldView) layout() {
 		w.caption, w.legend = w.geom.Caption, w.geom.Legend
 		for i, p := range v.Procs {
 			c := w.geom.Procs[i]
-			w.actors = append(w.actors, actor{name: p.Name, proc: i, worker: -1,
+			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: p.Name, Proc: i, Worker: -1},
 				hit: ui.Rect{X: c.X - w.geom.Ring, Y: c.Y - w.geom.Ring, W: 2 * w.geom.Ring, H: w.geom.Badges[i].MaxY() - c.Y + w.geom.Ring}})
 		}
 		switch {
@@ -419,7 +257,7 @@ func (w *worldView) layout() {
 			for k, pi := range v.Groups[pn.group].Procs {
 				if pi == i {
 					c, r := pn.geom.Procs[k], pn.geom.Ring
-					w.actors = append(w.actors, actor{name: p.Name, proc: i, worker: -1,
+					w.actors = append(w.actors, actor{Actor: lab.Actor{Name: p.Name, Proc: i, Worker: -1},
 						hit: ui.Rect{X: c.X - r, Y: c.Y - r, W: 2 * r, H: pn.geom.Badges[k].MaxY() - c.Y + r}})
 				}
 			}
@@ -429,7 +267,7 @@ func (w *worldView) layout() {
 		sa := rects[len(rects)-1]
 		w.shard = &shardPane{area: sa, geom: ui.LayoutShards(sa, u, len(v.Workers), len(v.Shards))}
 		for i, wk := range v.Workers {
-			w.actors = append(w.actors, actor{name: wk.Name, proc: -1, worker: i, hit: w.shard.geom.Workers[i]})
+			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: wk.Name, Proc: -1, Worker: i}, hit: w.shard.geom.Workers[i]})
 		}
 		if v.Offsets != nil && w.allows(lessons.CtlFencing) {
 			w.fencing.Rect = w.toggleRect(w.shard.geom.Store)
@@ -462,7 +300,7 @@ func (w *worldView) layoutMenu() {
 		w.buttons = nil
 		return
 	}
-	w.menu = w.actionsFor(w.actors[w.selected])
+	w.menu = lab.ChoicesFor(w.lab.Lesson, w.view, w.actors[w.selected].Actor, w.token)
 	if len(w.menu) == 0 {
 		w.buttons = nil
 		return
@@ -470,7 +308,7 @@ func (w *worldView) layoutMenu() {
 	face := draw.SharedFonts().Face(draw.Bold, 14*w.unit)
 	width := 0.0
 	for _, m := range w.menu {
-		width = math.Max(width, draw.Measure(face)(m.label)+28*w.unit)
+		width = math.Max(width, draw.Measure(face)(m.Label)+28*w.unit)
 	}
 	box, items := ui.PopoverNear(w.area, w.actors[w.selected].hit, len(w.menu), w.unit, width)
 	w.menuBox = box
@@ -479,7 +317,7 @@ func (w *worldView) layoutMenu() {
 	}
 	w.hl = min(max(w.hl, 0), len(w.menu)-1)
 	for i := range w.menu {
-		w.buttons[i].Rect, w.buttons[i].Label = items[i], w.menu[i].label
+		w.buttons[i].Rect, w.buttons[i].Label = items[i], w.menu[i].Label
 		f := ui.NoFocus
 		if i == w.hl {
 			f = ui.FocusVisible
@@ -509,10 +347,10 @@ func (w *worldView) Regions() map[string]ui.Rect {
 		m["coordinator"], m["store"] = w.geom.Coord, w.geom.Store
 	}
 	for _, a := range w.actors {
-		m["proc:"+a.name] = a.hit
+		m["proc:"+a.Name] = a.hit
 	}
 	for i, b := range w.buttons {
-		m["action:"+w.menu[i].id] = b.Rect
+		m["action:"+w.menu[i].ID] = b.Rect
 	}
 	if !w.fencing.Rect.Empty() {
 		m["fencing"] = w.fencing.Rect
@@ -898,7 +736,7 @@ func (w *worldView) drawLockPane(dst *ebiten.Image, s draw.Style, pn pane) {
 		draw.TextIn(dst, note, s.Small(), row, draw.AlignEnd, th.TextDim)
 	}
 	for k, pi := range grp.Procs {
-		sel := w.selected >= 0 && w.actors[w.selected].proc == pi
+		sel := w.selected >= 0 && w.actors[w.selected].Proc == pi
 		w.drawProcess(dst, s, g.Procs[k], g.Ring, g.R, g.Badges[k], w.view.Procs[pi], sel)
 	}
 }
@@ -1068,7 +906,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		draw.FillRoundRect(dst, r, s.U(5), fill)
 		sw := ui.Rect{X: r.X + s.U(3), Y: r.Y + s.U(3), W: s.U(8), H: r.H - s.U(6)}
 		ownerPattern(dst, s, sw, i)
-		sel := w.selected >= 0 && w.actors[w.selected].worker == i
+		sel := w.selected >= 0 && w.actors[w.selected].Worker == i
 		if sel {
 			draw.StrokeRoundRect(dst, r.Inset(-s.U(3)), s.U(7), s.U(2), th.Focus)
 		}

@@ -196,7 +196,7 @@ func (lb *Lab) Err() error { return lb.err }
 // head (after a scrub back) are dropped first: acting in the past forks.
 func (lb *Lab) Do(a core.Action) error {
 	if err := a.Validate(); err != nil {
-		return err
+		return err // before the fork below: a bad action changes nothing
 	}
 	if len(lb.log.Before(lb.Now()+1)) != len(lb.log) {
 		lb.Fork()
