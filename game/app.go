@@ -68,13 +68,6 @@ func (a *App) export(name string, data []byte) (string, error) {
 	return a.Export(name, data)
 }
 
-// lessonPresets is the sandbox preset behind each lesson that has one:
-// the setup panel shows it when a lesson is opened in the sandbox.
-var lessonPresets = map[string]string{
-	"leases": "leases", "hands-on-lab": "hands-on-lab", "fenced-writes": "fenced-register", "scheduler": "scheduler",
-	"shards": "shards", "election-order": "election", "ttl-tradeoff": "pause-storm",
-}
-
 // openInSandbox carries lesson run sc over into the sandbox, after
 // saving the lesson's progress.
 func (a *App) openInSandbox(sc *LessonScene) {
@@ -82,7 +75,7 @@ func (a *App) openInSandbox(sc *LessonScene) {
 	lb, err := sc.Lab.OpenInSandbox()
 	if err == nil {
 		var sb *SandboxScene
-		if sb, err = a.OpenSandbox(lessonPresets[sc.Lab.Lesson.ID]); err == nil {
+		if sb, err = a.OpenSandbox(sc.Lab.Lesson.SandboxPreset); err == nil {
 			sb.OpenRun(lb)
 			return
 		}

@@ -15,31 +15,6 @@ import (
 	"leaselab/lessons"
 )
 
-// breakSpec says how to look for a break in a lesson's world: the
-// invariant, the switch that protects it, and the fault space. The grids
-// are coarser than labctl's defaults so a search takes seconds in a
-// browser tab.
-type breakSpec struct {
-	invariant core.Invariant
-	protects  string // "fencing" or "idempotency"
-	bounds    core.Bounds
-}
-
-var breakSpecs = map[string]breakSpec{
-	"fenced-writes": {core.NoStaleWrite, "fencing", core.Bounds{Procs: []string{"A"}, Kinds: []string{core.FaultPause},
-		From: 0, To: 30 * time.Second, Step: 500 * time.Millisecond,
-		MinLen: 500 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 500 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second}},
-	"hands-on-lab": {core.NoStaleWrite, "fencing", core.Bounds{Procs: []string{"B"}, Kinds: []string{core.FaultPause},
-		From: 0, To: 30 * time.Second, Step: time.Second,
-		MinLen: time.Second, MaxLen: 25 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second}},
-	"scheduler": {core.AtMostDuplicateJobs(0), "idempotency", core.Bounds{Procs: []string{"api-1"}, Kinds: []string{core.FaultCrash, core.FaultPause},
-		From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
-		MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second}},
-	"shards": {core.NoStaleOffset, "fencing", core.Bounds{Procs: []string{"worker-00"}, Kinds: []string{core.FaultPause},
-		From: 5 * time.Second, To: 20 * time.Second, Step: 2500 * time.Millisecond,
-		MinLen: 5 * time.Second, MaxLen: 40 * time.Second, LenStep: 5 * time.Second, MaxFaults: 1, Horizon: 70 * time.Second}},
-}
-
 // frameBudget is how much of a frame a search may use: at 60 frames a
 // second that leaves a third of each frame to draw, so the page stays
 // responsive.
@@ -51,7 +26,7 @@ const frameBudget = 10 * time.Millisecond
 // play; a clean search says what it covered.
 type breakFinder struct {
 	sc      *LessonScene
-	spec    breakSpec
+	spec    *lessons.Search
 	btn     ui.Button
 	x       *core.Explorer
 	problem core.Problem
@@ -75,16 +50,14 @@ func (sc *LessonScene) attachBreakFinder() {
 		return
 	}
 	// A lesson opened in the sandbox keeps its world, and so its search.
-	spec, ok := breakSpecs[strings.TrimPrefix(sc.Lab.Lesson.ID, "sandbox:")]
-	if !ok {
-		return
+	if spec := sc.Lab.Lesson.Search; spec != nil {
+		sc.attachFinder(spec)
 	}
-	sc.attachFinder(spec)
 }
 
 // attachFinder adds the button for a search by spec, and the comparison
 // of the run with its protection off and on.
-func (sc *LessonScene) attachFinder(spec breakSpec) {
+func (sc *LessonScene) attachFinder(spec *lessons.Search) {
 	f := &breakFinder{sc: sc, spec: spec, btn: ui.Button{Label: "Find a break"}, clock: time.Now}
 	f.cmp = ui.Button{Label: f.compareLabel()}
 	sc.finder = f
@@ -93,7 +66,7 @@ func (sc *LessonScene) attachFinder(spec breakSpec) {
 	p.AddFocusable("explore", &f.btn)
 	p.AddFocusable("compare", &f.cmp)
 	p.tips = append(p.tips, tip{ui.Tooltip{Text: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Delay: tooltipDelay}, &f.btn},
-		tip{ui.Tooltip{Text: "Replay this schedule twice, " + spec.protects + " off and on, side by side (Enter when focused)", Delay: tooltipDelay}, &f.cmp})
+		tip{ui.Tooltip{Text: "Replay this schedule twice, " + spec.Switch() + " off and on, side by side (Enter when focused)", Delay: tooltipDelay}, &f.cmp})
 	if back := p.OnMenu; back != nil {
 		// Leaving the lesson ends its search (and the coroutine it runs on).
 		p.OnMenu = func() {
@@ -176,9 +149,9 @@ func (f *breakFinder) start() {
 	// them, leaving the lab as it is.
 	now := lb.Sim().Clone()
 	now.RunUntil(now.Now())
-	on := protectionOn(now, f.spec.protects)
+	on := protectionOn(now, f.spec.Protects)
 	f.knobs = lb.Knobs()
-	f.problem = f.problemFor(core.ActionLog{core.At(0, core.Action{Do: core.Verb(f.spec.protects), On: on})})
+	f.problem = f.problemFor(core.ActionLog{core.At(0, core.Action{Do: f.spec.Protects, On: on})})
 	x, err := core.NewExplorer(f.problem, f.clock)
 	if err != nil {
 		f.status = "Cannot search: " + err.Error()
@@ -190,12 +163,12 @@ func (f *breakFinder) start() {
 	f.btn.Label = "Cancel search"
 	f.status = ""
 	f.sc.Player.Narrate(fmt.Sprintf("Searching for the simplest run that breaks %q with %s %s: %.0f schedules",
-		f.spec.invariant.Name, f.spec.protects, onOff(on), f.spec.bounds.Count()))
+		f.spec.Invariant.Name, f.spec.Switch(), onOff(on), f.spec.Bounds.Count()))
 }
 
-func protectionOn(s *core.Sim, protects string) bool {
+func protectionOn(s *core.Sim, protects core.Verb) bool {
 	switch {
-	case protects == "idempotency" && s.Queue != nil:
+	case protects == core.VerbIdempotency && s.Queue != nil:
 		return s.Queue.Idempotency
 	case s.Register != nil:
 		return s.Register.Fencing
@@ -240,7 +213,7 @@ func (f *breakFinder) finish() {
 			what = strings.Join(fs, ", then ")
 		}
 		f.status = "Break: " + what
-		defer p.Narrate("Compare " + f.spec.protects + " on/off replays this schedule both ways, side by side.")
+		defer p.Narrate("Compare " + f.spec.Switch() + " on/off replays this schedule both ways, side by side.")
 		p.Narrate(fmt.Sprintf("Found the simplest break after %d schedules: %s. At %s: %s. Loaded as your run: press Play to watch it.",
 			r.Tried, what, core.FormatTime(r.Violation.At), lab.Narrate(&r.Violation)))
 		if line := f.withProtection(r.Faults); line != "" {
@@ -269,7 +242,7 @@ func (f *breakFinder) problemFor(base core.ActionLog) core.Problem {
 			}
 			return w.Sim, nil
 		},
-		Base: base, Invariant: f.spec.invariant, Bounds: f.spec.bounds,
+		Base: base, Invariant: f.spec.Invariant, Bounds: f.spec.Bounds,
 	}
 }
 
@@ -286,7 +259,7 @@ func (f *breakFinder) withProtection(faults []core.Fault) string {
 	if err != nil || bad != nil {
 		return ""
 	}
-	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.spec.protects, f.spec.invariant.Name, core.Refusals(s.Trace))
+	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.spec.Switch(), f.spec.Invariant.Name, core.Refusals(s.Trace))
 }
 
 // openComparison replaces the normal view with the run replayed with the

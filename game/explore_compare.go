@@ -11,6 +11,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/lessons"
 )
 
 // comparison replays the learner's schedule twice, the protection switched
@@ -51,7 +52,7 @@ type CompareInfo struct {
 }
 
 // compareLabel is the compare button's label in the normal view.
-func (f *breakFinder) compareLabel() string { return "Compare " + f.spec.protects + " on/off" }
+func (f *breakFinder) compareLabel() string { return "Compare " + f.spec.Switch() + " on/off" }
 
 // newComparison builds the two runs from the lab's seed, knobs and log:
 // every switch of the protection is dropped and one at time zero decides.
@@ -60,7 +61,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	c := &comparison{f: f}
 	var log core.ActionLog
 	for _, a := range src.Log() {
-		if string(a.Do) != f.spec.protects {
+		if a.Do != f.spec.Protects {
 			log = append(log, a)
 		}
 	}
@@ -73,7 +74,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := lb.Resume(src.Knobs(), append(core.ActionLog{core.At(0, core.Action{Do: core.Verb(f.spec.protects), On: on})}, log...)); err != nil {
+		if err := lb.Resume(src.Knobs(), append(core.ActionLog{core.At(0, core.Action{Do: f.spec.Protects, On: on})}, log...)); err != nil {
 			return nil, err
 		}
 		lb.Seek(src.Now())
@@ -90,9 +91,9 @@ func newComparison(f *breakFinder) (*comparison, error) {
 
 // runVerdict says what the trace shows about the spec's invariant: the
 // first event that broke it, or what the protection refused.
-func runVerdict(tr *core.Trace, spec breakSpec, on bool) (string, bool) {
-	head := strings.ToUpper(spec.protects[:1]) + spec.protects[1:] + " " + onOff(on) + ": "
-	if e := spec.invariant.First(tr); e != nil {
+func runVerdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
+	head := strings.ToUpper(spec.Switch()[:1]) + spec.Switch()[1:] + " " + onOff(on) + ": "
+	if e := spec.Invariant.First(tr); e != nil {
 		what := "duplicate job executed"
 		if e.Kind == core.KindStale {
 			what = "stale write accepted"
@@ -125,7 +126,7 @@ func (c *comparison) enter() {
 	p.OnMenu = c.leave
 	p.menu.Label = "< My run"
 	c.f.cmp.Label = "Back to my run (Esc)"
-	p.Narrate("Comparing the same schedule with " + c.f.spec.protects + " off and on. " + c.verdicts[0] + ". " + c.verdicts[1] + ". Esc returns to your run.")
+	p.Narrate("Comparing the same schedule with " + c.f.spec.Switch() + " off and on. " + c.verdicts[0] + ". " + c.verdicts[1] + ". Esc returns to your run.")
 }
 
 // leave gives the player back its own run.
@@ -141,7 +142,7 @@ func (c *comparison) leave() {
 }
 
 func (c *comparison) info() *CompareInfo {
-	return &CompareInfo{Protects: c.f.spec.protects, Off: c.verdicts[0], On: c.verdicts[1],
+	return &CompareInfo{Protects: c.f.spec.Switch(), Off: c.verdicts[0], On: c.verdicts[1],
 		OffBroke: c.broken[0], OnBroke: c.broken[1], Now: c.runs[0].Now().Seconds()}
 }
 
@@ -204,7 +205,7 @@ func (v *comparePanes) Update(st *State, area ui.Rect) error {
 func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	c := (*comparison)(v)
 	th := s.Theme
-	title := "The same schedule, " + c.f.spec.protects + " off and on"
+	title := "The same schedule, " + c.f.spec.Switch() + " off and on"
 	title = ui.Ellipsize(title, c.f.cmp.Rect.X-c.header.X-s.U(10), draw.Measure(s.Label()))
 	draw.TextIn(dst, title, s.Label(), c.header, draw.AlignStart, th.Text)
 	s.Button(dst, &c.f.cmp)

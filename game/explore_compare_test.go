@@ -267,43 +267,18 @@ func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
 	}
 }
 
-// Every preset either maps onto a search small enough for a browser tab
-// or says why not.
-func TestSandboxBreakSpecForEveryPreset(t *testing.T) {
-	offered := 0
-	for _, p := range core.Presets() {
-		spec, why := sandboxBreakSpec(p.Config)
-		if why != "" {
-			t.Logf("%s: %s", p.Name, why)
-			continue
-		}
-		offered++
-		if err := spec.bounds.Validate(); err != nil || spec.bounds.Count() > 5000 {
-			t.Errorf("%s: %.0f schedules (%v)", p.Name, spec.bounds.Count(), err)
-		}
-	}
-	if offered < len(core.Presets())/2 {
-		t.Errorf("only %d presets can be searched", offered)
-	}
-	c := core.DefaultSandbox()
-	c.Shards, c.Workers = 8, 1
-	if _, why := sandboxBreakSpec(c); why != "one worker: nobody else can take its shards" {
-		t.Errorf("one worker: %q", why)
-	}
-}
-
 // Every lesson with a search compares its run with its own protection
 // off and on, at the size the issue asks to stay readable.
 func TestCompareEveryLessonSpec(t *testing.T) {
-	for id, spec := range breakSpecs {
+	for id, spec := range searches() {
 		t.Run(id, func(t *testing.T) {
 			r := rigWith(t, nil)
 			r.resize(1280, 760)
 			r.click("lesson:" + id)
 			r.click("compare")
 			c := r.a.Inspect().Compare
-			head := strings.ToUpper(spec.protects[:1]) + spec.protects[1:]
-			if c == nil || c.Protects != spec.protects || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
+			head := strings.ToUpper(spec.Switch()[:1]) + spec.Switch()[1:]
+			if c == nil || c.Protects != spec.Switch() || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
 				t.Fatalf("comparison %+v", c)
 			}
 			sc := r.a.current.(*LessonScene)

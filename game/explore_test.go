@@ -1,14 +1,19 @@
 package game
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/ui"
+	"leaselab/lessons"
 )
 
 // runFinder clicks "Find a break" and ticks until the search ends,
@@ -98,13 +103,26 @@ func TestLeavingTheLessonEndsTheSearch(t *testing.T) {
 	}
 }
 
+// searches are the lessons that declare a search, by id.
+func searches() map[string]*lessons.Search {
+	out := map[string]*lessons.Search{}
+	for _, l := range lessons.All() {
+		if l.Search != nil {
+			out[l.ID] = l.Search
+		}
+	}
+	return out
+}
+
 func TestFindABreakOnlyWhereItFits(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:state-machine")
 	if _, ok := r.a.Inspect().Regions["explore"]; ok {
 		t.Error("a lesson without a break spec shows the button")
 	}
-	for id := range breakSpecs {
+	assert.ElementsMatch(t, []string{"fenced-writes", "hands-on-lab", "scheduler", "shards"}, slices.Collect(maps.Keys(searches())),
+		"the lessons whose worlds the search fits")
+	for id := range searches() {
 		l, err := NewApp(nil).OpenID(id)
 		if err != nil || l.finder == nil {
 			t.Errorf("%s: no finder (%v)", id, err)
@@ -142,7 +160,7 @@ func TestFindABreakFitsTheCaptionRow(t *testing.T) {
 // Every lesson's search runs to a verdict on the lesson's own world: the
 // spec names real processes, and the verdict is a break or a proof.
 func TestFindABreakEveryLessonSpecRuns(t *testing.T) {
-	for id := range breakSpecs {
+	for id, spec := range searches() {
 		t.Run(id, func(t *testing.T) {
 			r := rigWith(t, nil)
 			r.click("lesson:" + id)
@@ -154,7 +172,7 @@ func TestFindABreakEveryLessonSpecRuns(t *testing.T) {
 			if !strings.HasPrefix(st, "Break: ") && !strings.HasPrefix(st, "No break in ") {
 				t.Errorf("verdict %q", st)
 			}
-			for _, name := range breakSpecs[id].bounds.Procs {
+			for _, name := range spec.Bounds.Procs {
 				found := sc.Lab.Sim().Process(name) != nil
 				for _, w := range sc.Lab.Sim().Workers() {
 					found = found || w.Name() == name

@@ -154,7 +154,7 @@ func (sc *SandboxScene) Start() error {
 		return err
 	}
 	lb.Lesson.Intro = sc.intro()
-	sc.play(lb)
+	sc.play(lb, true)
 	return nil
 }
 
@@ -163,10 +163,10 @@ func (sc *SandboxScene) Start() error {
 func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
 	lb.Lesson.Intro = append([]string{"This is the lesson's own world with your actions so far, and every control. " +
 		"Back to the setup (Esc) to build a world of your own from any preset."}, lb.Lesson.Intro...)
-	sc.play(lb)
+	sc.play(lb, false)
 }
 
-func (sc *SandboxScene) play(lb *lab.Lab) {
+func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
 	run := newLessonScene(lb, func() { sc.Run = nil })
 	p := run.Player
 	p.menu.Label = "< Setup"
@@ -195,8 +195,10 @@ func (sc *SandboxScene) play(lb *lab.Lab) {
 		m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
 		return m
 	}
-	if lb.Lesson.ID == "sandbox" {
-		if spec, why := sandboxBreakSpec(sc.cfg); why == "" {
+	// A setup of the learner's own gets a search fitted to it (a lesson
+	// opened here brought its own).
+	if search {
+		if spec, why := lab.SandboxSearch(sc.cfg); spec != nil {
 			run.attachFinder(spec)
 		} else {
 			p.Narrate("Find a break is not offered for this setup: " + why + ".")
