@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
+	"leaselab/game/draw"
 	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
@@ -260,35 +261,12 @@ func (a *App) OpenExerciseID(id string) (*ExerciseScene, error) {
 	return a.current.(*ExerciseScene), nil
 }
 
-// Update implements Scene. A scene opened during this update gets a first
-// update of its own, with no input, so that it is laid out before it is
-// drawn (Ebitengine may draw before the next update).
-func (a *App) Update(st *State) error {
-	cur := a.current
-	if err := cur.Update(st); err != nil {
-		return err
-	}
-	if a.current != cur {
-		return settle(st, a.current.Update)
-	}
-	return nil
-}
+// Update implements Scene: the scene on show handles the tick. One it
+// opens is laid out by the Layout that follows, before anything draws it.
+func (a *App) Update(st *State) error { return a.current.Update(st) }
 
-// noInput is in without pointer or keys: input for an update that only
-// lays a view out.
-func noInput(in ui.Input) ui.Input {
-	return ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
-}
-
-// settle gives something that just came on screen an update with no
-// input, so it is laid out before it is drawn.
-func settle(st *State, update func(*State) error) error {
-	in := st.Input
-	st.Input = noInput(in)
-	err := update(st)
-	st.Input = in
-	return err
-}
+// Layout implements Scene.
+func (a *App) Layout(window ui.Rect, style draw.Style) { a.current.Layout(window, style) }
 
 // Draw implements Scene.
 func (a *App) Draw(screen *ebiten.Image) { a.current.Draw(screen) }

@@ -30,11 +30,9 @@ import (
 // back button returns here and carries the run's action log into the
 // answer.
 type ExerciseScene struct {
-	// tabsChanged: refocus ran during this Update, so the layout is stale.
-	tabsChanged bool
-	// draws counts frames drawn; workedAt is the frame the check's last
-	// slice ran in (see work).
-	draws, workedAt int
+	// workedAt is the frame (State.Frame) the check's last slice ran in
+	// (see work).
+	workedAt int64
 
 	Ex   *lessons.Exercise
 	Form *form.Form
@@ -293,7 +291,6 @@ var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabRes
 
 // refocus rebuilds the tabs and the focus order after they change.
 func (s *ExerciseScene) refocus() {
-	s.tabsChanged = true
 	ids := s.visibleTabs()
 	if len(s.tabs) != len(ids) {
 		s.tabs = make([]tabButton, len(ids))
@@ -500,11 +497,11 @@ func (s *ExerciseScene) StartCheck() {
 // work runs the check for this frame and takes in its result when done.
 // A slice runs once per frame drawn: Ebitengine runs extra updates to
 // catch up after a slow frame, and a slice in each would starve drawing.
-func (s *ExerciseScene) work() {
-	if s.check == nil || s.draws != 0 && s.draws == s.workedAt {
+func (s *ExerciseScene) work(frame int64) {
+	if s.check == nil || frame != 0 && frame == s.workedAt {
 		return
 	}
-	s.workedAt = s.draws
+	s.workedAt = frame
 	if !s.check.Frame() {
 		return
 	}
@@ -595,18 +592,11 @@ func (s *ExerciseScene) WatchWorstRun() error {
 func (s *ExerciseScene) Update(st *State) error {
 	if sc := s.playing(); sc != nil {
 		err := sc.Update(st)
-		if s.playing() == nil && err == nil {
-			err = settle(st, s.Update) // back on the answer: lay it out before it is drawn
-		}
-		s.work()
+		s.work(st.Frame)
 		return err
 	}
 	in := &st.Input
-	s.style = st.Style
 	s.ring.Wrap = st.WrapFocus
-	s.tabsChanged = false
-	s.layout(st.Window)
-	s.place()
 
 	if s.back.Update(in) || in.Keys.Has(ui.IntentBack) {
 		s.leave()
@@ -632,7 +622,7 @@ func (s *ExerciseScene) Update(st *State) error {
 				s.notice = "The run could not open: " + err.Error()
 				continue
 			}
-			return settle(st, s.Update)
+			return nil
 		}
 		s.setTab(s.tabs[i].id)
 		s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
@@ -647,7 +637,7 @@ func (s *ExerciseScene) Update(st *State) error {
 		if err := s.openLab(); err != nil {
 			s.notice = "The simulator could not start: " + err.Error()
 		} else {
-			return settle(st, s.Update)
+			return nil
 		}
 	}
 	for i, k := range s.Ex.Numbers {
@@ -702,14 +692,20 @@ func (s *ExerciseScene) Update(st *State) error {
 	if s.model.Update(in) {
 		s.AskModel()
 	}
-	s.work()
-	if s.tabsChanged {
-		// A check that just finished, or the model answer, added a tab:
-		// lay it out before it is drawn.
-		s.layout(st.Window)
-	}
-	s.place() // the form may have scrolled
+	s.work(st.Frame)
 	return nil
+}
+
+// Layout implements Scene: the answer screen (the form as scrolled, the
+// tabs a check or the model answer added), or the player shown instead.
+func (s *ExerciseScene) Layout(window ui.Rect, style draw.Style) {
+	if sc := s.playing(); sc != nil {
+		sc.Layout(window, style)
+		return
+	}
+	s.style = style
+	s.layout(window)
+	s.place()
 }
 
 // saveDraft keeps the answer being edited, so a reload never loses it.
@@ -744,7 +740,6 @@ func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
 
 // Draw implements Scene.
 func (s *ExerciseScene) Draw(screen *ebiten.Image) {
-	s.draws++
 	if sc := s.playing(); sc != nil {
 		sc.Draw(screen)
 		return

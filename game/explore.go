@@ -37,11 +37,11 @@ type breakFinder struct {
 	// cmp opens (and, in it, leaves) the side-by-side comparison.
 	cmp     ui.Button
 	compare *comparison
-	// draws counts frames drawn; a search slice runs once per drawn frame
-	// (every update until the first draw): when drawing is slow, the game
-	// loop runs several updates per frame to catch up, and a slice in each
-	// would starve the page.
-	draws, slicedAt int
+	// slicedAt is the frame (State.Frame) the last search slice ran in: a
+	// slice runs once per drawn frame (every update until the first draw):
+	// when drawing is slow, the game loop runs several updates per frame
+	// to catch up, and a slice in each would starve the page.
+	slicedAt int64
 }
 
 // attachBreakFinder adds the button to lessons the explorer fits.
@@ -97,9 +97,9 @@ func (sc *LessonScene) attachFinder(spec *lessons.Search) {
 // Searching reports a search in progress.
 func (f *breakFinder) Searching() bool { return f.x != nil }
 
-// Update implements View: place the button, react to it, run a slice.
-func (f *breakFinder) Update(st *State, area ui.Rect) error {
-	s := st.Style
+// Layout implements View: the buttons and the progress bar in the
+// world's caption row.
+func (f *breakFinder) Layout(area ui.Rect, s draw.Style) {
 	caption, _, _ := ui.WorldFrame(area, s.Unit)
 	px := func(v float64) float64 { return math.Round(s.U(v)) } // crisp edges
 	w := px(150)
@@ -109,14 +109,18 @@ func (f *breakFinder) Update(st *State, area ui.Rect) error {
 	f.cmp.Rect.X = f.btn.Rect.X - px(8) - f.cmp.Rect.W
 	left := caption.X + px(64)
 	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.cmp.Rect.X - px(12) - left, H: caption.H}
+}
+
+// Update implements View: react to the buttons, run a slice.
+func (f *breakFinder) Update(st *State) error {
 	if worldMenuOpen(f.sc.Player.World) {
 		// A process's action menu is open and may cover these buttons:
 		// it has the mouse and the keys; the search goes on.
-		f.stepIfDue()
+		f.stepIfDue(st.Frame)
 		return nil
 	}
 	if f.cmp.Update(&st.Input) && f.x == nil {
-		f.openComparison() // the player lays the comparison out this frame
+		f.openComparison() // laid out before it is drawn
 		return nil
 	}
 	f.cmp.Disabled = f.x != nil
@@ -128,14 +132,14 @@ func (f *breakFinder) Update(st *State, area ui.Rect) error {
 			f.finish()
 		}
 	}
-	f.stepIfDue()
+	f.stepIfDue(st.Frame)
 	return nil
 }
 
 // stepIfDue runs the next slice of the search, once per frame drawn.
-func (f *breakFinder) stepIfDue() {
-	if f.x != nil && (f.draws == 0 || f.draws != f.slicedAt) {
-		f.slicedAt = f.draws
+func (f *breakFinder) stepIfDue(frame int64) {
+	if f.x != nil && (frame == 0 || frame != f.slicedAt) {
+		f.slicedAt = frame
 		f.step()
 	}
 }
@@ -278,7 +282,6 @@ func (f *breakFinder) openComparison() {
 // Draw implements View: the progress bar or the last verdict, and the
 // button, in the world's caption row.
 func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
-	f.draws++
 	th := s.Theme
 	if f.x != nil {
 		tried, total := f.x.Progress()

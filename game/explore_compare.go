@@ -169,35 +169,33 @@ func (c pairClock) Fork() {
 	c[1].Fork()
 }
 
-// viewOnly is st without pointer or keys: the two runs are a replay to
-// watch, and an action in one alone would make them different schedules.
-func viewOnly(st *State) *State {
-	v := *st
-	v.Input = noInput(st.Input)
-	return &v
-}
-
 // comparePanes is the world region in the comparison: a header with the
 // way back, then the two worlds side by side, each under its verdict.
 type comparePanes comparison
 
-func (v *comparePanes) Update(st *State, area ui.Rect) error {
+// Layout implements View.
+func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
 	c := (*comparison)(v)
-	s := st.Style
 	px := func(x float64) float64 { return math.Round(s.U(x)) }
 	in := area.Inset(px(10))
 	c.header, in = in.CutTop(px(30), px(8))
 	c.f.cmp.Rect, _ = c.header.CutRight(px(200), 0)
-	if c.f.cmp.Update(&st.Input) {
-		c.leave()
-		return nil
-	}
-	ro := viewOnly(st)
 	for i, pane := range ui.SplitPanes(in, s.Unit, 1, 1) {
 		c.labels[i], pane = pane.CutTop(px(26), px(2))
-		if err := c.worlds[i].Update(ro, pane); err != nil {
-			return err
-		}
+		c.worlds[i].Layout(pane, s)
+	}
+}
+
+// Update implements View: the way back. The two worlds take no input:
+// they are a replay to watch, and an action in one alone would make
+// them different schedules.
+func (v *comparePanes) Update(st *State) error {
+	c := (*comparison)(v)
+	for _, w := range c.worlds {
+		w.reduced = st.ReducedMotion
+	}
+	if c.f.cmp.Update(&st.Input) {
+		c.leave()
 	}
 	return nil
 }
@@ -227,12 +225,20 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 // timelines side by side, under their worlds. Clicking either seeks both.
 type compareLanes comparison
 
-func (v *compareLanes) Update(st *State, area ui.Rect) error {
+// Layout implements View.
+func (v *compareLanes) Layout(area ui.Rect, s draw.Style) {
+	c := (*comparison)(v)
+	for i, p := range ui.SplitPanes(area, s.Unit, 1, 1) {
+		c.lines[i].Layout(p, s)
+	}
+}
+
+// Update implements View.
+func (v *compareLanes) Update(st *State) error {
 	c := (*comparison)(v)
 	before := c.runs[0].Now()
-	panes := ui.SplitPanes(area, st.Style.Unit, 1, 1)
-	for i, tl := range c.lines {
-		if err := tl.Update(st, panes[i]); err != nil {
+	for _, tl := range c.lines {
+		if err := tl.Update(st); err != nil {
 			return err
 		}
 	}

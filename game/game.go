@@ -93,7 +93,8 @@ func (g *Game) Update() error {
 	st.Input = g.input.read(st.Window, g.scale)
 	supersampleInput(&st.Input, g.ss)
 	st.Style = draw.NewStyle(ui.UnitFor(st.Window.W, st.Window.H, st.Input.Scale))
-	if err := g.scene.Update(st); err != nil {
+	st.Frame = g.frames.Load()
+	if err := Step(g.scene, st); err != nil {
 		return err
 	}
 	if st.FocusEscape != ui.NoEscape {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
 
@@ -40,7 +41,7 @@ func TestSupersampling(t *testing.T) {
 func TestGameRunsAndCaptures(t *testing.T) {
 	var captured *image.RGBA
 	var snaps []Snapshot
-	g := New(NewDemo(), Options{
+	g := New(newTestPlayer(), Options{
 		CaptureFrame: 2,
 		OnCapture:    func(img *image.RGBA) error { captured = img; return nil },
 		OnUpdate:     func(s Snapshot) { snaps = append(snaps, s) },
@@ -102,4 +103,5 @@ func (escapingScene) Update(st *State) error {
 	return nil
 }
 
-func (escapingScene) Draw(*ebiten.Image) {}
+func (escapingScene) Layout(ui.Rect, draw.Style) {}
+func (escapingScene) Draw(*ebiten.Image)         {}

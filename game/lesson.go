@@ -144,6 +144,9 @@ func (sc *LessonScene) narrate() {
 
 func secs(d time.Duration) string { return strings.TrimSuffix(core.FormatTime(d), "0") }
 
+// Layout implements Scene.
+func (sc *LessonScene) Layout(window ui.Rect, style draw.Style) { sc.Player.Layout(window, style) }
+
 // Draw implements Scene.
 func (sc *LessonScene) Draw(screen *ebiten.Image) { sc.Player.Draw(screen) }
 

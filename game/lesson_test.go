@@ -33,7 +33,7 @@ func (r *appRig) tick(in ui.Input) {
 	}
 	r.st.Input = in
 	r.st.Tick++
-	if err := r.a.Update(&r.st); err != nil {
+	if err := Step(r.a, &r.st); err != nil {
 		r.t.Fatal(err)
 	}
 }
@@ -49,7 +49,7 @@ func (r *appRig) region(name string) ui.Rect {
 
 func (r *appRig) click(name string) {
 	r.t.Helper()
-	r.tick(ui.Input{}) // a scene lays itself out in its first update
+	r.tick(ui.Input{}) // lay out for a window the test may have resized
 	c := r.region(name).Center()
 	r.tick(ui.Input{Cursor: c, MouseDown: true, MouseJustDown: true})
 	r.tick(ui.Input{Cursor: c, MouseJustUp: true})

@@ -33,8 +33,11 @@ type Clock interface {
 }
 
 // View draws one region of the player, such as the world or the timeline.
+// Like a Scene, it handles input in Update against what it last laid out,
+// is laid out for the state that left, and draws without changing it.
 type View interface {
-	Update(st *State, area ui.Rect) error
+	Update(st *State) error
+	Layout(area ui.Rect, style draw.Style)
 	Draw(dst *ebiten.Image, area ui.Rect, style draw.Style)
 }
 
@@ -189,17 +192,6 @@ func (p *Player) Narrate(line string) {
 func (p *Player) Update(st *State) error {
 	in := &st.Input
 	p.ring.Wrap = st.WrapFocus
-	p.style = st.Style
-	nk := 0
-	if p.knobs != nil {
-		nk = len(p.knobs.sliders)
-	}
-	lanes := 0
-	if p.Lanes != nil {
-		lanes = p.Lanes()
-	}
-	p.layout = ui.LayoutPlayerFor(st.Window, in.Scale, nk, lanes)
-	p.place()
 	modal, _ := p.World.(interface {
 		Modal() bool
 		Close()
@@ -288,7 +280,7 @@ func (p *Player) Update(st *State) error {
 	}
 	p.text.Update(in)
 	if p.knobs != nil {
-		p.knobs.update(in, p.layout)
+		p.knobs.update(in)
 	}
 
 	if p.playing {
@@ -307,38 +299,47 @@ func (p *Player) Update(st *State) error {
 		t.Update(in, t.widget.Bounds(), t.widget.Focus() == ui.FocusVisible)
 	}
 	in.Keys |= menuKeys
-	// A view may swap the others (the finder opens the comparison; its
-	// way back restores the player's own views). Views read after the
-	// swap get this frame's input only if they were there before it; a
-	// view swapped in gets an update with no input, to be laid out
-	// before it is drawn.
-	views := func() [3]View { return [3]View{p.Overlay, p.World, p.Timeline} }
-	areas := [3]ui.Rect{p.layout.World, p.layout.World, p.layout.Timeline}
-	before, done := views(), [3]View{}
-	for i := range done {
-		v := views()[i]
-		if v == nil {
-			continue
-		}
-		var err error
-		if v == before[i] {
-			err = v.Update(st, areas[i])
-		} else {
-			err = settle(st, func(st *State) error { return v.Update(st, areas[i]) })
-		}
-		if err != nil {
-			return err
-		}
-		done[i] = v
-	}
-	for i, v := range views() {
-		if v != nil && v != done[i] {
-			if err := settle(st, func(st *State) error { return v.Update(st, areas[i]) }); err != nil {
+	// The views handle the input on what they last showed. One may swap
+	// the others (the finder opens the comparison; its way back restores
+	// the player's own views): a view swapped in is not updated this
+	// tick, only laid out before it is drawn.
+	before := p.views()
+	for i, v := range before {
+		if v != nil && v == p.views()[i] {
+			if err := v.Update(st); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// views are the player's regions that views fill, in update order.
+func (p *Player) views() [3]View { return [3]View{p.Overlay, p.World, p.Timeline} }
+
+// Layout implements Scene: the player's own widgets, then every view in
+// its region.
+func (p *Player) Layout(window ui.Rect, style draw.Style) {
+	p.style = style
+	nk := 0
+	if p.knobs != nil {
+		nk = len(p.knobs.sliders)
+	}
+	lanes := 0
+	if p.Lanes != nil {
+		lanes = p.Lanes()
+	}
+	p.layout = ui.LayoutPlayerAt(window, style.Unit, nk, lanes)
+	p.place()
+	if p.knobs != nil {
+		p.knobs.layout(p.layout)
+	}
+	areas := [3]ui.Rect{p.layout.World, p.layout.World, p.layout.Timeline}
+	for i, v := range p.views() {
+		if v != nil {
+			v.Layout(areas[i], style)
+		}
+	}
 }
 
 // worldMenuOpen reports a world view with an open action menu.

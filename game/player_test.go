@@ -19,7 +19,7 @@ type rig struct {
 }
 
 func newRig(t *testing.T) *rig {
-	r := &rig{t: t, p: NewDemo()}
+	r := &rig{t: t, p: newTestPlayer()}
 	r.st.Window = ui.Rect{W: 1280, H: 800}
 	r.st.Style = draw.NewStyle(ui.UnitFor(1280, 800, 1))
 	r.tick(ui.Input{})
@@ -35,7 +35,7 @@ func (r *rig) tick(in ui.Input) {
 	}
 	r.st.Input = in
 	r.st.Tick++
-	if err := r.p.Update(&r.st); err != nil {
+	if err := Step(r.p, &r.st); err != nil {
 		r.t.Fatal(err)
 	}
 }
@@ -113,7 +113,7 @@ func TestPlayerStepForkSpeedScrubHint(t *testing.T) {
 		t.Errorf("scrub to the middle: now %v, want about %v", got, want)
 	}
 	// Hints reveal one at a time; the button disables after the last.
-	for i, h := range DemoLesson.Hints {
+	for i, h := range testLesson.Hints {
 		r.key(ui.IntentHint)
 		if got := r.p.Inspect().Mirror.Hint; got != h {
 			t.Errorf("hint %d = %q", i, got)
@@ -161,7 +161,7 @@ func TestPlayerFocusOrderAndEscape(t *testing.T) {
 func TestPlayerReportsLayoutAndMirror(t *testing.T) {
 	r := newRig(t)
 	info := r.p.Inspect()
-	if info.Name != "player" || info.Mirror.Title != DemoLesson.Title || info.Mirror.Text != DemoLesson.Body {
+	if info.Name != "player" || info.Mirror.Title != testLesson.Title || info.Mirror.Text != testLesson.Body {
 		t.Fatalf("info %+v", info)
 	}
 	if len(info.Mirror.Goals) != 2 || info.Mirror.Goals[0].Met || info.Mirror.Goals[1].Met {
@@ -202,31 +202,6 @@ func TestPlayerDrawsEveryRegion(t *testing.T) {
 		if painted == 0 {
 			t.Errorf("region %s is blank", name)
 		}
-	}
-}
-
-func TestDemoClock(t *testing.T) {
-	c := &DemoClock{}
-	c.Step()
-	if c.Now() != 500*time.Millisecond {
-		t.Errorf("step from 0: %v", c.Now())
-	}
-	c.Seek(11900 * time.Millisecond)
-	c.Step()
-	if c.Now() != 0 {
-		t.Errorf("step past the end should loop to 0, got %v", c.Now())
-	}
-	c.Seek(-time.Second)
-	if c.Now() != 0 {
-		t.Errorf("seek before 0: %v", c.Now())
-	}
-	c.Seek(time.Hour)
-	if c.Now() != c.Length() {
-		t.Errorf("seek past the end: %v", c.Now())
-	}
-	c.Fork()
-	if leaseLeft(0, false) != 1 || leaseLeft(demoTakeover, false) != 0 || leaseLeft(demoTakeover, true) <= 0 {
-		t.Error("the demo's lease should lapse at the takeover while A still believes in it")
 	}
 }
 

@@ -279,26 +279,38 @@ func (sc *SandboxScene) syncInvariants() {
 	sc.Run.Player.Lesson.Goals = goals
 }
 
-// Update implements Scene. When the scene switches between setup and
-// run, the new side gets an update of its own, with no input, so that it
-// is laid out before it is drawn.
-func (sc *SandboxScene) Update(st *State) error {
-	running := sc.Run
-	err := sc.update(st)
-	if err == nil && sc.Run != running {
-		err = settle(st, sc.update)
+// Layout implements Scene: the setup panel, or the run with the
+// invariant rows and export buttons in the lesson panel.
+func (sc *SandboxScene) Layout(window ui.Rect, style draw.Style) {
+	if sc.Run == nil {
+		sc.style = style
+		sc.layout(window, style)
+		return
 	}
-	return err
+	sc.Run.Layout(window, style)
+	p := sc.Run.Player
+	l := p.layout
+	for i := range sc.invs {
+		sc.invs[i].Rect = l.GoalRow(i)
+		if i >= len(p.Lesson.Goals) {
+			sc.invs[i].Rect = ui.Rect{}
+		}
+	}
+	row := l.HintButton
+	row.W = l.Hints.W
+	g := math.Round(style.U(8))
+	half := math.Floor((row.W - g) / 2)
+	sc.jsonl.Rect, row = row.CutLeft(half, g)
+	sc.mermaid.Rect = row
 }
 
-func (sc *SandboxScene) update(st *State) error {
+// Update implements Scene.
+func (sc *SandboxScene) Update(st *State) error {
 	if sc.Run != nil {
 		return sc.updateRun(st)
 	}
 	in := &st.Input
-	sc.style = st.Style
 	sc.ring.Wrap = st.WrapFocus
-	sc.layout(st.Window, st.Style)
 	if esc := sc.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
@@ -341,25 +353,14 @@ func (sc *SandboxScene) updateRun(st *State) error {
 	}
 	sc.syncInvariants() // the lesson scene just cleared the checklist
 	p := run.Player
-	l := p.layout
 	in := &st.Input
 	for i := range sc.invs {
-		sc.invs[i].Rect = l.GoalRow(i)
-		if i >= len(p.Lesson.Goals) {
-			sc.invs[i].Rect = ui.Rect{}
-		}
 		if sc.invs[i].Update(in) {
 			p.setPlaying(false)
 			run.Seek(sc.invAt[i])
 			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", secs(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
 		}
 	}
-	row := l.HintButton
-	row.W = l.Hints.W
-	g := math.Round(st.Style.U(8))
-	half := math.Floor((row.W - g) / 2)
-	sc.jsonl.Rect, row = row.CutLeft(half, g)
-	sc.mermaid.Rect = row
 	if sc.jsonl.Update(in) {
 		sc.save(run.Lab.ExportName("jsonl"), run.Lab.ExportJSONL())
 	}

@@ -25,14 +25,19 @@ type timelineView struct {
 
 func newTimelineView(lb *lab.Lab) *timelineView { return &timelineView{lab: lb} }
 
-func (v *timelineView) Update(st *State, area ui.Rect) error {
+// Layout implements View.
+func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
 	v.tl = v.lab.Timeline()
-	v.geom = ui.LayoutTimeline(area, st.Style.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
-	if fit := int(v.geom.Lanes.H / (16 * st.Style.Unit)); fit < len(v.tl.Lanes) {
+	v.geom = ui.LayoutTimeline(area, s.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
+	if fit := int(v.geom.Lanes.H / (16 * s.Unit)); fit < len(v.tl.Lanes) {
 		// Too many lanes to read: summarise the rest in the last one.
 		v.tl = v.tl.Fit(fit)
-		v.geom = ui.LayoutTimeline(area, st.Style.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
+		v.geom = ui.LayoutTimeline(area, s.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
 	}
+}
+
+// Update implements View: a press or drag on the lanes seeks there.
+func (v *timelineView) Update(st *State) error {
 	ptr := st.Input.Pointer()
 	lanes := v.geom.Lanes
 	lanes.H = v.geom.Axis.MaxY() - lanes.Y

@@ -126,15 +126,25 @@ func (w *worldView) activate(i int) {
 	w.layoutMenu()
 }
 
-func (w *worldView) Update(st *State, area ui.Rect) error {
-	in := &st.Input
-	w.reduced = st.ReducedMotion
-	w.area, w.unit = area, st.Style.Unit
+// Layout implements View: the world's snapshot, taken once the tick's
+// actions and time are applied, placed in area. Update and Draw both read
+// this snapshot, so what is drawn is what is clicked.
+func (w *worldView) Layout(area ui.Rect, s draw.Style) {
+	w.area, w.unit = area, s.Unit
 	w.view = w.lab.World()
 	w.layout()
 	if w.selected >= len(w.actors) {
 		w.selected = -1
 	}
+	w.layoutMenu()
+}
+
+// Update implements View: selection, the action menu and the switches,
+// on the world as last laid out.
+func (w *worldView) Update(st *State) error {
+	in := &st.Input
+	area := w.area
+	w.reduced = st.ReducedMotion
 	switch {
 	case in.Digit > 0 && in.Digit <= len(w.actors):
 		w.selectActor(in.Digit - 1)
@@ -300,7 +310,10 @@ func (w *worldView) layoutMenu() {
 		w.buttons = nil
 		return
 	}
-	w.menu = lab.ChoicesFor(w.lab.Lesson, w.view, w.actors[w.selected].Actor, w.token)
+	// The snapshot is the one drawn; the action applies now.
+	v := w.view
+	v.Now = w.lab.Now()
+	w.menu = lab.ChoicesFor(w.lab.Lesson, v, w.actors[w.selected].Actor, w.token)
 	if len(w.menu) == 0 {
 		w.buttons = nil
 		return
