@@ -20,8 +20,10 @@ import (
 // progress in a progress.Store, saving after every goal met, every
 // exercise checked, and whenever the learner leaves a lesson or exercise.
 type App struct {
-	menu    *Menu
-	current Scene
+	menu *Menu
+	// scenes holds the menu, with the lesson, exercise or sandbox opened
+	// from it on top.
+	scenes  *Stack
 	lessons []*lessons.Lesson
 	store   progress.Store
 	prog    progress.Progress
@@ -47,18 +49,27 @@ func NewApp(store progress.Store) *App {
 	a.menu = NewMenu(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
 	a.menu.Notice = notice
 	a.menu.OnSandbox = func() { a.OpenSandbox("") }
-	a.current = a.menu
+	a.scenes = NewStack(a.menu)
 	return a
 }
+
+// show puts sc on screen over the menu, in place of whatever was open.
+func (a *App) show(sc Scene) {
+	a.scenes.Home()
+	a.scenes.Push(sc)
+}
+
+// top is the scene on screen.
+func (a *App) top() Scene { return a.scenes.Top() }
 
 // OpenSandbox shows the sandbox's setup panel with preset loaded (the
 // default setup if "").
 func (a *App) OpenSandbox(preset string) (*SandboxScene, error) {
-	sb, err := NewSandboxScene(preset, func() { a.current = a.menu }, a.export)
+	sb, err := NewSandboxScene(preset, a.scenes.Home, a.export)
 	if err != nil {
 		return nil, err
 	}
-	a.current = sb
+	a.show(sb)
 	return sb, nil
 }
 
@@ -169,7 +180,7 @@ func (a *App) Open(l *lessons.Lesson) {
 	var sc *LessonScene
 	sc, err := NewLessonScene(l, func() {
 		a.record(sc)
-		a.current = a.menu
+		a.scenes.Home()
 	})
 	if err != nil {
 		a.menu.Notice = "Could not open " + l.Title + ": " + err.Error()
@@ -195,7 +206,7 @@ func (a *App) Open(l *lessons.Lesson) {
 	sc.Player.hintsSeen = min(saved.HintsSeen, len(l.Hints))
 	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
 	sc.Player.OnSandbox = func() { a.openInSandbox(sc) }
-	a.current = sc
+	a.show(sc)
 }
 
 // OpenID starts the lesson with the given id (for deep links and tests)
@@ -206,7 +217,7 @@ func (a *App) OpenID(id string) (*LessonScene, error) {
 		return nil, err
 	}
 	a.Open(l)
-	sc, ok := a.current.(*LessonScene)
+	sc, ok := a.top().(*LessonScene)
 	if !ok {
 		return nil, fmt.Errorf("lesson %s did not open: %s", id, a.menu.Notice)
 	}
@@ -246,8 +257,8 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 		a.prog.SeeHints(ex.ID, n)
 		a.save()
 	}
-	sc.OnBack = func() { a.current = a.menu }
-	a.current = sc
+	sc.OnBack = a.scenes.Home
+	a.show(sc)
 }
 
 // OpenExerciseID opens the exercise with the given id (for deep links and
@@ -258,22 +269,22 @@ func (a *App) OpenExerciseID(id string) (*ExerciseScene, error) {
 		return nil, err
 	}
 	a.OpenExercise(ex)
-	return a.current.(*ExerciseScene), nil
+	return a.top().(*ExerciseScene), nil
 }
 
 // Update implements Scene: the scene on show handles the tick. One it
 // opens is laid out by the Layout that follows, before anything draws it.
-func (a *App) Update(st *State) error { return a.current.Update(st) }
+func (a *App) Update(st *State) error { return a.scenes.Update(st) }
 
 // Layout implements Scene.
-func (a *App) Layout(window ui.Rect, style draw.Style) { a.current.Layout(window, style) }
+func (a *App) Layout(window ui.Rect, style draw.Style) { a.scenes.Layout(window, style) }
 
 // Draw implements Scene.
-func (a *App) Draw(screen *ebiten.Image) { a.current.Draw(screen) }
+func (a *App) Draw(screen *ebiten.Image) { a.scenes.Draw(screen) }
 
 // Inspect implements Inspector.
 func (a *App) Inspect() SceneInfo {
-	if in, ok := a.current.(Inspector); ok {
+	if in, ok := a.top().(Inspector); ok {
 		return in.Inspect()
 	}
 	return SceneInfo{}

@@ -40,7 +40,7 @@ func BenchmarkLessonFrame(b *testing.B) {
 	for _, id := range []string{"fenced-writes", "shards", "scheduler"} {
 		b.Run(id, func(b *testing.B) {
 			a, st := benchLesson(b, id)
-			sc := a.current.(*LessonScene)
+			sc := a.top().(*LessonScene)
 			benchFrames(b, a, st, func() {
 				if sc.Lab.Now() >= sc.Lab.Length() {
 					sc.ShowSolution()
@@ -76,7 +76,7 @@ func benchFrames(b *testing.B, a *App, st *State, between func()) {
 // BenchmarkLessonUpdate is a tick without drawing: Update and Layout.
 func BenchmarkLessonUpdate(b *testing.B) {
 	a, st := benchLesson(b, "fenced-writes")
-	sc := a.current.(*LessonScene)
+	sc := a.top().(*LessonScene)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if sc.Lab.Now() >= sc.Lab.Length() {

@@ -66,10 +66,12 @@ type ExerciseScene struct {
 	notice string // why the last action failed, until the next one
 	tab    string
 
-	lab   *LessonScene // the simulator, kept while the exercise is open
-	inLab bool
+	lab *LessonScene // the simulator, kept while the exercise is open
 	// watch is the checked design's worst run while it is shown.
 	watch *LessonScene
+	// scenes is the answer screen, with the simulator or the worst run
+	// over it while one is shown.
+	scenes *Stack
 
 	// OnBack returns to the menu; OnResult is told every finished check;
 	// OnSave is asked to keep the answer (after a check, on leaving the
@@ -145,6 +147,7 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 		s.numbers[i] = ui.Slider{Min: k.Min, Max: k.Max, Step: k.Step, Value: k.Default}
 	}
 	s.ring = ui.NewFocusRing(false)
+	s.scenes = NewStack((*exerciseAnswer)(s))
 	s.setHints()
 	if len(saved.Result) > 0 {
 		var r lessons.Result
@@ -426,7 +429,7 @@ func (s *ExerciseScene) openLab() error {
 			s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
 		}
 	}
-	s.inLab = true
+	s.scenes.Push(&exerciseRun{ex: s, run: s.lab})
 	s.Narrate("Opened the simulator. Its back button returns to the answer with your run.")
 	return nil
 }
@@ -434,7 +437,7 @@ func (s *ExerciseScene) openLab() error {
 // closeLab returns from the simulator, carrying its action log into the
 // answer.
 func (s *ExerciseScene) closeLab() {
-	s.inLab = false
+	s.scenes.Pop()
 	s.lab.Play(false)
 	log := s.lab.Lab.Log()
 	if s.solutionShown && slices.Equal(log, s.Ex.Lab.Solution) {
@@ -554,17 +557,55 @@ func resultParagraphs(r lessons.Result) []string {
 	return append(out, r.Figures...)
 }
 
-// playing is the player shown instead of the answer: the exercise's
-// simulator, or the worst run of a checked design; nil for neither.
-func (s *ExerciseScene) playing() *LessonScene {
-	switch {
-	case s.inLab:
-		return s.lab
-	case s.watch != nil:
-		return s.watch
+// exerciseAnswer is the answer screen, the bottom of the exercise's
+// stack; exerciseRun is a player shown over it (the simulator, or the
+// worst run of a checked design), which keeps a check going and reports
+// the exercise with the run.
+type (
+	exerciseAnswer ExerciseScene
+	exerciseRun    struct {
+		ex  *ExerciseScene
+		run *LessonScene
 	}
-	return nil
+)
+
+// shows reports whether sc is the player on show.
+func (s *ExerciseScene) shows(sc *LessonScene) bool {
+	r, ok := s.scenes.Top().(*exerciseRun)
+	return ok && sc != nil && r.run == sc
 }
+
+// Update implements Scene.
+func (r *exerciseRun) Update(st *State) error {
+	err := r.run.Update(st)
+	r.ex.work(st.Frame)
+	return err
+}
+
+// Layout implements Scene.
+func (r *exerciseRun) Layout(window ui.Rect, style draw.Style) { r.run.Layout(window, style) }
+
+// Draw implements Scene.
+func (r *exerciseRun) Draw(screen *ebiten.Image) { r.run.Draw(screen) }
+
+// Inspect implements Inspector.
+func (r *exerciseRun) Inspect() SceneInfo {
+	info := r.run.Inspect()
+	info.Exercise = r.ex.info()
+	return info
+}
+
+// Update implements Scene.
+func (s *ExerciseScene) Update(st *State) error { return s.scenes.Update(st) }
+
+// Layout implements Scene.
+func (s *ExerciseScene) Layout(window ui.Rect, style draw.Style) { s.scenes.Layout(window, style) }
+
+// Draw implements Scene.
+func (s *ExerciseScene) Draw(screen *ebiten.Image) { s.scenes.Draw(screen) }
+
+// Inspect implements Inspector.
+func (s *ExerciseScene) Inspect() SceneInfo { return s.scenes.Inspect() }
 
 // WatchWorstRun opens the last checked design's worst run in the player,
 // as the "Worst run" tab does.
@@ -576,6 +617,7 @@ func (s *ExerciseScene) WatchWorstRun() error {
 	sc, err := NewLessonScene(s.result.Replay, func() {
 		sc.Play(false)
 		s.watch = nil
+		s.scenes.Pop()
 		s.Narrate("Back to the answer.")
 	})
 	if err != nil {
@@ -584,17 +626,14 @@ func (s *ExerciseScene) WatchWorstRun() error {
 	sc.Player.menu.Label = "< Answer"
 	sc.Player.OnSolution = nil // a recorded run has no solution
 	s.watch = sc
+	s.scenes.Push(&exerciseRun{ex: s, run: sc})
 	s.Narrate("Watching " + s.result.Replay.Title + ". Its back button returns to the answer.")
 	return nil
 }
 
 // Update implements Scene.
-func (s *ExerciseScene) Update(st *State) error {
-	if sc := s.playing(); sc != nil {
-		err := sc.Update(st)
-		s.work(st.Frame)
-		return err
-	}
+func (a *exerciseAnswer) Update(st *State) error {
+	s := (*ExerciseScene)(a)
 	in := &st.Input
 	s.ring.Wrap = st.WrapFocus
 
@@ -696,13 +735,10 @@ func (s *ExerciseScene) Update(st *State) error {
 	return nil
 }
 
-// Layout implements Scene: the answer screen (the form as scrolled, the
-// tabs a check or the model answer added), or the player shown instead.
-func (s *ExerciseScene) Layout(window ui.Rect, style draw.Style) {
-	if sc := s.playing(); sc != nil {
-		sc.Layout(window, style)
-		return
-	}
+// Layout implements Scene: the form as scrolled, the tabs a check or the
+// model answer added.
+func (a *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
+	s := (*ExerciseScene)(a)
 	s.style = style
 	s.layout(window)
 	s.place()
@@ -739,13 +775,7 @@ func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
 }
 
 // Draw implements Scene.
-func (s *ExerciseScene) Draw(screen *ebiten.Image) {
-	if sc := s.playing(); sc != nil {
-		sc.Draw(screen)
-		return
-	}
-	s.draw(screen)
-}
+func (a *exerciseAnswer) Draw(screen *ebiten.Image) { (*ExerciseScene)(a).draw(screen) }
 
 // seconds writes d in seconds to the millisecond, without trailing zeros
 // ("4.419 s", "9 s").

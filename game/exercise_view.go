@@ -570,7 +570,7 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Status: s.Status(), HintsSeen: s.hintsSeen,
 		ModelAvailable: s.ModelAvailable(), ModelArmed: s.armed, Answer: s.Form.Answer(),
 		Actions: len(s.Form.Schedule()), Checking: s.check != nil, Tab: s.tab, ModelShown: s.shown,
-		Simulator: s.inLab, Notice: s.notice}
+		Simulator: s.shows(s.lab), Notice: s.notice}
 	if s.check != nil {
 		out.Progress = s.check.Progress()
 	}
@@ -585,12 +585,8 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 }
 
 // Inspect implements Inspector.
-func (s *ExerciseScene) Inspect() SceneInfo {
-	if sc := s.playing(); sc != nil {
-		info := sc.Inspect()
-		info.Exercise = s.info()
-		return info
-	}
+func (a *exerciseAnswer) Inspect() SceneInfo {
+	s := (*ExerciseScene)(a)
 	g := &s.geom
 	info := SceneInfo{Name: "exercise", Regions: map[string]ui.Rect{
 		"back": s.back.Rect, "reading": s.reading[s.tab].Rect, "form": g.view,

@@ -45,7 +45,7 @@ func (r *appRig) shot(name string) {
 func brokenFencedWrites(t *testing.T, r *appRig) *LessonScene {
 	t.Helper()
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	// Fencing off at time zero, as a link opens it: the action is due at
 	// the play head but has not fired yet.
 	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Action{Do: "fencing", On: false})}); err != nil {
@@ -146,7 +146,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 func TestCompareOnDemandShowsBothVerdicts(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	pause := core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})}
 	if err := sc.Lab.Resume(nil, pause); err != nil {
 		t.Fatal(err)
@@ -206,7 +206,7 @@ func TestCompareIsReadable(t *testing.T) {
 func TestSandboxFindsABreak(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb := r.a.current.(*SandboxScene)
+	sb := r.a.top().(*SandboxScene)
 	r.click("preset:kubernetes") // fencing off
 	// Without the preset's own scripted pause, so the break is the
 	// search's.
@@ -246,7 +246,7 @@ func TestSandboxFindsABreak(t *testing.T) {
 func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb := r.a.current.(*SandboxScene)
+	sb := r.a.top().(*SandboxScene)
 	sb.cfg.Procs, sb.cfg.Names = 1, nil
 	sb.check()
 	r.click("start")
@@ -281,7 +281,7 @@ func TestCompareEveryLessonSpec(t *testing.T) {
 			if c == nil || c.Protects != spec.Switch() || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
 				t.Fatalf("comparison %+v", c)
 			}
-			sc := r.a.current.(*LessonScene)
+			sc := r.a.top().(*LessonScene)
 			sc.Player.Clock.Seek(30 * time.Second)
 			r.tick(ui.Input{})
 			cmp := sc.finder.compare

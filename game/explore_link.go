@@ -31,7 +31,7 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	var sc *LessonScene
 	sc, err = NewLessonScene(ls, func() {
 		a.record(sc)
-		a.current = a.menu
+		a.scenes.Home()
 	})
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	}
 	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
 	sc.Player.Narrate("Opened a shared run: " + fmt.Sprintf("%d %s", len(l.Log), plural(len(l.Log), "action", "actions")) + " replayed.")
-	a.current = sc
+	a.show(sc)
 	return sc, nil
 }
 
@@ -54,7 +54,7 @@ func (sc *LessonScene) Link() core.RunLink {
 
 // CurrentLink returns the link of the lesson being played, if any.
 func (a *App) CurrentLink() (core.RunLink, bool) {
-	if sc, ok := a.current.(*LessonScene); ok {
+	if sc, ok := a.top().(*LessonScene); ok {
 		return sc.Link(), true
 	}
 	return core.RunLink{}, false
@@ -63,7 +63,7 @@ func (a *App) CurrentLink() (core.RunLink, bool) {
 // Notify shows a message where the learner is looking: the lesson's
 // narration, or the menu's notice.
 func (a *App) Notify(msg string) {
-	if sc, ok := a.current.(*LessonScene); ok {
+	if sc, ok := a.top().(*LessonScene); ok {
 		sc.Player.Narrate(msg)
 		return
 	}

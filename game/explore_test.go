@@ -20,7 +20,7 @@ import (
 // checking it never takes much more than a frame's budget per tick.
 func runFinder(t *testing.T, r *appRig) (ticks int) {
 	t.Helper()
-	return searchRun(t, r, r.a.current.(*LessonScene).finder)
+	return searchRun(t, r, r.a.top().(*LessonScene).finder)
 }
 
 // searchRun runs finder f's search (a lesson's or a sandbox run's).
@@ -67,7 +67,7 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 func TestFindABreakProvesTheFixAndCancels(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	before := sc.Lab.Log()
 	// Cancel a search half way: nothing loaded, the coverage reported.
 	r.click("explore")
@@ -92,7 +92,7 @@ func TestFindABreakProvesTheFixAndCancels(t *testing.T) {
 func TestLeavingTheLessonEndsTheSearch(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	r.click("explore")
 	if !sc.finder.Searching() {
 		t.Fatal("no search")
@@ -138,7 +138,7 @@ func TestFindABreakFitsTheCaptionRow(t *testing.T) {
 		r.st.Window = ui.Rect{W: size[0], H: size[1]}
 		r.st.Style = draw.NewStyle(ui.UnitFor(size[0], size[1], 1))
 		r.click("lesson:fenced-writes")
-		sc := r.a.current.(*LessonScene)
+		sc := r.a.top().(*LessonScene)
 		r.tick(ui.Input{})
 		s := r.st.Style
 		caption, _, _ := ui.WorldFrame(sc.Player.layout.World, s.Unit)
@@ -164,7 +164,7 @@ func TestFindABreakEveryLessonSpecRuns(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			r := rigWith(t, nil)
 			r.click("lesson:" + id)
-			sc := r.a.current.(*LessonScene)
+			sc := r.a.top().(*LessonScene)
 			start := time.Now()
 			runFinder(t, r)
 			st := sc.finder.status

@@ -17,7 +17,7 @@ import (
 func TestTheWorldAndTimelineShowTheSameInstantAfterATick(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	tl := sc.Player.Timeline.(*timelineView)
 
 	lanes := r.region("lanes")
@@ -53,7 +53,7 @@ func TestDrawingLeavesTheSceneAsItWas(t *testing.T) {
 func TestASearchSlicesOncePerFrameDrawn(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	r.st.Frame = 5
 	r.click("explore")
 	require.True(t, sc.finder.Searching())

@@ -61,7 +61,7 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 		t.Fatal("the app should open on the menu")
 	}
 	r.click("lesson:fenced-writes")
-	sc, ok := r.a.current.(*LessonScene)
+	sc, ok := r.a.top().(*LessonScene)
 	if !ok {
 		t.Fatal("clicking the lesson did not open it")
 	}
@@ -118,7 +118,7 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 func TestHoldALeadersMessagesFromItsMenu(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	sc.Lab.Advance(time.Second)
 	r.click("proc:A")
 	r.shot("menu-hold.png")
@@ -147,7 +147,7 @@ func TestHoldALeadersMessagesFromItsMenu(t *testing.T) {
 func TestKeyboardSelectsAndPausesAProcess(t *testing.T) {
 	r := newAppRig(t)
 	r.tick(ui.Input{Digit: 3}) // the third lesson from the menu
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	if sc.Lab.Lesson.ID != "fenced-writes" {
 		t.Fatalf("digit 3 opened %s", sc.Lab.Lesson.ID)
 	}
@@ -176,7 +176,7 @@ func TestShowSolutionCompletesTheLesson(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
 	r.click("solution")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	if !sc.Player.Playing() {
 		t.Fatal("show solution should play")
 	}

@@ -45,6 +45,8 @@ type SandboxScene struct {
 	presetHead  ui.Rect
 	cells       []ui.Rect
 
+	// scenes is the setup panel, with the run over it while one plays.
+	scenes *Stack
 	// Run is the run being played, nil during setup.
 	Run            *LessonScene
 	invs           [ui.MaxGoals]ui.Button
@@ -77,6 +79,7 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 		sc.names[f.widget()] = "field:" + f.name
 	}
 	sc.ring = ui.NewFocusRing(false, append(items, &sc.start)...)
+	sc.scenes = NewStack((*sandboxSetup)(sc))
 	sc.cfg = core.DefaultSandbox()
 	if preset != "" {
 		if err := sc.UsePreset(preset); err != nil {
@@ -167,7 +170,7 @@ func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
 }
 
 func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
-	run := newLessonScene(lb, func() { sc.Run = nil })
+	run := newLessonScene(lb, func() { sc.Run = nil; sc.scenes.Pop() })
 	p := run.Player
 	p.menu.Label = "< Setup"
 	// A sandbox has no solution: its hidden button showed through between
@@ -205,6 +208,7 @@ func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
 		}
 	}
 	sc.Run = run
+	sc.scenes.Push((*sandboxRun)(sc))
 	sc.syncInvariants()
 }
 
@@ -279,14 +283,36 @@ func (sc *SandboxScene) syncInvariants() {
 	sc.Run.Player.Lesson.Goals = goals
 }
 
-// Layout implements Scene: the setup panel, or the run with the
-// invariant rows and export buttons in the lesson panel.
-func (sc *SandboxScene) Layout(window ui.Rect, style draw.Style) {
-	if sc.Run == nil {
-		sc.style = style
-		sc.layout(window, style)
-		return
-	}
+// sandboxSetup is the setup panel, and sandboxRun the run played from it
+// with the invariant rows and export buttons in the lesson panel: the two
+// scenes of the sandbox's stack.
+type (
+	sandboxSetup SandboxScene
+	sandboxRun   SandboxScene
+)
+
+// Update implements Scene.
+func (sc *SandboxScene) Update(st *State) error { return sc.scenes.Update(st) }
+
+// Layout implements Scene.
+func (sc *SandboxScene) Layout(window ui.Rect, style draw.Style) { sc.scenes.Layout(window, style) }
+
+// Draw implements Scene.
+func (sc *SandboxScene) Draw(screen *ebiten.Image) { sc.scenes.Draw(screen) }
+
+// Inspect implements Inspector.
+func (sc *SandboxScene) Inspect() SceneInfo { return sc.scenes.Inspect() }
+
+// Layout implements Scene.
+func (ss *sandboxSetup) Layout(window ui.Rect, style draw.Style) {
+	sc := (*SandboxScene)(ss)
+	sc.style = style
+	sc.layout(window, style)
+}
+
+// Layout implements Scene.
+func (v *sandboxRun) Layout(window ui.Rect, style draw.Style) {
+	sc := (*SandboxScene)(v)
 	sc.Run.Layout(window, style)
 	p := sc.Run.Player
 	l := p.layout
@@ -305,10 +331,8 @@ func (sc *SandboxScene) Layout(window ui.Rect, style draw.Style) {
 }
 
 // Update implements Scene.
-func (sc *SandboxScene) Update(st *State) error {
-	if sc.Run != nil {
-		return sc.updateRun(st)
-	}
+func (ss *sandboxSetup) Update(st *State) error {
+	sc := (*SandboxScene)(ss)
 	in := &st.Input
 	sc.ring.Wrap = st.WrapFocus
 	if esc := sc.ring.Update(in); esc != ui.NoEscape {
@@ -343,7 +367,9 @@ func (sc *SandboxScene) Update(st *State) error {
 	return nil
 }
 
-func (sc *SandboxScene) updateRun(st *State) error {
+// Update implements Scene.
+func (v *sandboxRun) Update(st *State) error {
+	sc := (*SandboxScene)(v)
 	run := sc.Run
 	if err := run.Update(st); err != nil {
 		return err
@@ -459,11 +485,11 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 }
 
 // Draw implements Scene.
-func (sc *SandboxScene) Draw(screen *ebiten.Image) {
-	if sc.Run != nil {
-		sc.Run.Draw(screen)
-		return
-	}
+func (v *sandboxRun) Draw(screen *ebiten.Image) { v.Run.Draw(screen) }
+
+// Draw implements Scene.
+func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
+	sc := (*SandboxScene)(ss)
 	s, th := sc.style, sc.style.Theme
 	screen.Fill(th.Background)
 	s.Button(screen, &sc.back)
@@ -551,13 +577,16 @@ func (sc *SandboxScene) drawReason(screen *ebiten.Image, msg string, clr color.C
 }
 
 // Inspect implements Inspector.
-func (sc *SandboxScene) Inspect() SceneInfo {
-	if sc.Run != nil {
-		info := sc.Run.Inspect()
-		info.Name = "sandbox"
-		info.Run.Complete = false
-		return info
-	}
+func (v *sandboxRun) Inspect() SceneInfo {
+	info := v.Run.Inspect()
+	info.Name = "sandbox"
+	info.Run.Complete = false
+	return info
+}
+
+// Inspect implements Inspector.
+func (ss *sandboxSetup) Inspect() SceneInfo {
+	sc := (*SandboxScene)(ss)
 	info := SceneInfo{Name: "sandbox-setup", Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "verdict": sc.verdict}}
 	var b strings.Builder
 	for i, p := range core.Presets() {

@@ -132,7 +132,7 @@ func TestEveryLessonSolvedThroughThePlayer(t *testing.T) {
 				start := time.Now()
 				r := newAppRig(t)
 				r.click("lesson:" + l.ID)
-				sc, ok := r.a.current.(*LessonScene)
+				sc, ok := r.a.top().(*LessonScene)
 				if !ok {
 					t.Fatal("the lesson did not open")
 				}
@@ -177,7 +177,7 @@ func TestEveryLessonDrawsAtSmallAndLargeSizes(t *testing.T) {
 				r := newAppRig(t)
 				r.resize(sz[0], sz[1])
 				r.click("lesson:" + l.ID)
-				sc := r.a.current.(*LessonScene)
+				sc := r.a.top().(*LessonScene)
 				sc.ShowSolution()
 				sc.Play(false)
 				sc.Seek(l.Duration * 2 / 3)

@@ -85,4 +85,7 @@ type State struct {
 	// FocusEscape is set by the scene when Tab leaves its focus ring; the
 	// Game hands it to the host and clears it.
 	FocusEscape ui.Escape
+
+	// stack is the Stack updating the scene now (see Push).
+	stack *Stack
 }
