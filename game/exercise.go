@@ -88,7 +88,7 @@ type ExerciseScene struct {
 	// CheckBudget, if positive, replaces the check's per-frame budget.
 	CheckBudget time.Duration
 
-	narration []string
+	narration Narration
 	style     draw.Style
 	geom      exerciseGeom
 	scroll    float64 // the form's scroll offset
@@ -337,10 +337,7 @@ func (s *ExerciseScene) setTab(id string) {
 
 // Narrate adds a line to the narration mirrored for screen readers.
 func (s *ExerciseScene) Narrate(line string) {
-	s.narration = append(s.narration, line)
-	if n := len(s.narration); n > narrationMax {
-		s.narration = append(s.narration[:0], s.narration[n-narrationMax:]...)
-	}
+	s.narration.Add(line)
 }
 
 // Restore fills the form with a saved answer; one that no longer fits the

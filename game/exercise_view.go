@@ -615,7 +615,7 @@ func (a *exerciseAnswer) Inspect() SceneInfo {
 		info.Focus = s.names[c]
 	}
 	info.Mirror = Mirror{Title: fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title), Text: s.mirrorText(),
-		Narration: append([]string(nil), s.narration...)}
+		Narration: s.narration.Lines()}
 	return info
 }
 

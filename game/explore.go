@@ -66,7 +66,7 @@ func (sc *LessonScene) attachFinder(spec *lessons.Search) {
 	p.AddFocusable("explore", &f.btn)
 	p.AddFocusable("compare", &f.cmp)
 	p.tips = append(p.tips, tip{ui.Tooltip{Text: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Delay: tooltipDelay}, &f.btn},
-		tip{ui.Tooltip{Text: "Replay this schedule twice, " + spec.Switch() + " off and on, side by side (Enter when focused)", Delay: tooltipDelay}, &f.cmp})
+		tip{ui.Tooltip{Text: f.compareTip(), Delay: tooltipDelay}, &f.cmp})
 	if back := p.OnMenu; back != nil {
 		// Leaving the lesson ends its search (and the coroutine it runs on).
 		p.OnMenu = func() {
@@ -84,12 +84,7 @@ func (sc *LessonScene) attachFinder(spec *lessons.Search) {
 		if extra != nil {
 			m = extra()
 		}
-		if c := f.compare; c == nil {
-			m["explore"] = f.btn.Rect
-		} else {
-			m["compareLanes:off"], m["compareLanes:on"] = c.lines[0].geom.Lanes, c.lines[1].geom.Lanes
-		}
-		m["compare"] = f.cmp.Rect
+		m["explore"], m["compare"] = f.btn.Rect, f.cmp.Rect
 		return m
 	}
 }
@@ -120,7 +115,7 @@ func (f *breakFinder) Update(st *State) error {
 		return nil
 	}
 	if f.cmp.Update(&st.Input) && f.x == nil {
-		f.openComparison() // laid out before it is drawn
+		f.openComparison(st.stack) // laid out before it is drawn
 		return nil
 	}
 	f.cmp.Disabled = f.x != nil
@@ -268,7 +263,7 @@ func (f *breakFinder) withProtection(faults []core.Fault) string {
 
 // openComparison replaces the normal view with the run replayed with the
 // protection off and on.
-func (f *breakFinder) openComparison() {
+func (f *breakFinder) openComparison(stack *Stack) {
 	c, err := newComparison(f)
 	if err != nil {
 		f.status = "Cannot compare: " + err.Error()
@@ -276,7 +271,7 @@ func (f *breakFinder) openComparison() {
 		return
 	}
 	f.compare = c
-	c.enter()
+	c.enter(stack)
 }
 
 // Draw implements View: the progress bar or the last verdict, and the

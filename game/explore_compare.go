@@ -16,8 +16,9 @@ import (
 
 // comparison replays the learner's schedule twice, the protection switched
 // off in one run and on in the other, side by side in the usual world and
-// timeline views under the player's one play head. It takes the player's
-// clock, world and timeline while it lasts and gives them back on Esc.
+// timeline views under one play head. It is a scene of its own, with its
+// own player, pushed over the lesson and popped on Esc; it shares the
+// lesson's narration.
 type comparison struct {
 	f *breakFinder
 	// runs[0] has the protection off, runs[1] on.
@@ -30,15 +31,9 @@ type comparison struct {
 	header ui.Rect
 	labels [2]ui.Rect
 
-	saved struct {
-		clock           Clock
-		world, timeline View
-		overlay         View
-		lanes           func() int
-		onMenu          func()
-		menu            string
-		knobs           *knobPanel
-	}
+	back   ui.Button // the way back, in the header
+	player *Player
+	stack  *Stack // the stack it is shown on
 }
 
 // CompareInfo is the side-by-side mode as the bridge reports it.
@@ -54,11 +49,16 @@ type CompareInfo struct {
 // compareLabel is the compare button's label in the normal view.
 func (f *breakFinder) compareLabel() string { return "Compare " + f.spec.Switch() + " on/off" }
 
+// compareTip is its tooltip.
+func (f *breakFinder) compareTip() string {
+	return "Replay this schedule twice, " + f.spec.Switch() + " off and on, side by side (Enter when focused)"
+}
+
 // newComparison builds the two runs from the lab's seed, knobs and log:
 // every switch of the protection is dropped and one at time zero decides.
 func newComparison(f *breakFinder) (*comparison, error) {
 	src := f.sc.Lab
-	c := &comparison{f: f}
+	c := &comparison{f: f, back: ui.Button{Label: "Back to my run (Esc)"}}
 	var log core.ActionLog
 	for _, a := range src.Log() {
 		if a.Do != f.spec.Protects {
@@ -86,6 +86,21 @@ func newComparison(f *breakFinder) (*comparison, error) {
 		c.worlds[i] = newWorldView(lb, func(string) {})
 		c.lines[i] = newTimelineView(lb)
 	}
+	// The learner's lesson panel, speed and narration; no knobs (they
+	// would change the learner's run, not these two), no solution.
+	lp := f.sc.Player
+	p := NewPlayer(lp.Lesson, pairClock(c.runs), (*comparePanes)(c), (*compareLanes)(c))
+	p.narration, p.hintsSeen = lp.narration, lp.hintsSeen
+	p.speed.SetValue(lp.speed.Value)
+	p.menu.Label = "< My run"
+	p.OnMenu = c.leave
+	p.Lanes = func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) }
+	p.Extra = func() map[string]ui.Rect {
+		return map[string]ui.Rect{"compareLanes:off": c.lines[0].geom.Lanes, "compareLanes:on": c.lines[1].geom.Lanes, "compare": c.back.Rect}
+	}
+	p.AddFocusable("compare", &c.back)
+	p.tips = append(p.tips, tip{ui.Tooltip{Text: f.compareTip(), Delay: tooltipDelay}, &c.back})
+	c.player = p
 	return c, nil
 }
 
@@ -111,34 +126,41 @@ func runVerdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
 	return head + "no break, nothing to refuse", false
 }
 
-// enter puts the comparison into the player.
-func (c *comparison) enter() {
+// enter shows the comparison over the lesson, on stack.
+func (c *comparison) enter(stack *Stack) {
 	p := c.f.sc.Player
-	s := &c.saved
-	s.clock, s.world, s.timeline, s.overlay = p.Clock, p.World, p.Timeline, p.Overlay
-	s.lanes, s.onMenu, s.menu, s.knobs = p.Lanes, p.OnMenu, p.menu.Label, p.knobs
 	p.setPlaying(false)
-	p.Clock = pairClock(c.runs)
-	p.World, p.Timeline, p.Overlay = (*comparePanes)(c), (*compareLanes)(c), nil
-	// The knobs would change the learner's run, not these two: hidden.
-	p.knobs = nil
-	p.Lanes = func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) }
-	p.OnMenu = c.leave
-	p.menu.Label = "< My run"
-	c.f.cmp.Label = "Back to my run (Esc)"
+	c.stack = stack
 	p.Narrate("Comparing the same schedule with " + c.f.spec.Switch() + " off and on. " + c.verdicts[0] + ". " + c.verdicts[1] + ". Esc returns to your run.")
+	stack.Push(c)
 }
 
-// leave gives the player back its own run.
+// leave returns to the learner's run.
 func (c *comparison) leave() {
-	p := c.f.sc.Player
-	s := &c.saved
-	p.setPlaying(false)
-	p.Clock, p.World, p.Timeline, p.Overlay = s.clock, s.world, s.timeline, s.overlay
-	p.Lanes, p.OnMenu, p.menu.Label, p.knobs = s.lanes, s.onMenu, s.menu, s.knobs
-	c.f.cmp.Label = c.f.compareLabel()
+	c.player.setPlaying(false)
 	c.f.compare = nil
-	p.Narrate("Back to your run at " + p.clockText())
+	c.stack.Pop()
+	c.player.Narrate("Back to your run at " + c.f.sc.Player.clockText())
+}
+
+// Update implements Scene.
+func (c *comparison) Update(st *State) error { return c.player.Update(st) }
+
+// Layout implements Scene.
+func (c *comparison) Layout(window ui.Rect, style draw.Style) { c.player.Layout(window, style) }
+
+// Draw implements Scene.
+func (c *comparison) Draw(screen *ebiten.Image) { c.player.Draw(screen) }
+
+// Inspect implements Inspector: the lesson's run, seen through the
+// comparison's player.
+func (c *comparison) Inspect() SceneInfo {
+	info := c.player.Inspect()
+	info.Name = "lesson"
+	info.Run = c.f.sc.runInfo()
+	info.Run.Playing = c.player.Playing()
+	info.Compare = c.info()
+	return info
 }
 
 func (c *comparison) info() *CompareInfo {
@@ -179,7 +201,7 @@ func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
 	px := func(x float64) float64 { return math.Round(s.U(x)) }
 	in := area.Inset(px(10))
 	c.header, in = in.CutTop(px(30), px(8))
-	c.f.cmp.Rect, _ = c.header.CutRight(px(200), 0)
+	c.back.Rect, _ = c.header.CutRight(px(200), 0)
 	for i, pane := range ui.SplitPanes(in, s.Unit, 1, 1) {
 		c.labels[i], pane = pane.CutTop(px(26), px(2))
 		c.worlds[i].Layout(pane, s)
@@ -194,7 +216,7 @@ func (v *comparePanes) Update(st *State) error {
 	for _, w := range c.worlds {
 		w.reduced = st.ReducedMotion
 	}
-	if c.f.cmp.Update(&st.Input) {
+	if c.back.Update(&st.Input) {
 		c.leave()
 	}
 	return nil
@@ -204,9 +226,9 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	c := (*comparison)(v)
 	th := s.Theme
 	title := "The same schedule, " + c.f.spec.Switch() + " off and on"
-	title = ui.Ellipsize(title, c.f.cmp.Rect.X-c.header.X-s.U(10), draw.Measure(s.Label()))
+	title = ui.Ellipsize(title, c.back.Rect.X-c.header.X-s.U(10), draw.Measure(s.Label()))
 	draw.TextIn(dst, title, s.Label(), c.header, draw.AlignStart, th.Text)
-	s.Button(dst, &c.f.cmp)
+	s.Button(dst, &c.back)
 	for i, w := range c.worlds {
 		clr := th.Accept
 		if c.broken[i] {

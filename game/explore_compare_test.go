@@ -97,8 +97,8 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	r.key(ui.IntentPlayPause)
 	r.key(ui.IntentStep)
 	now := cmp.runs[0].Now()
-	if now == 0 || cmp.runs[1].Now() != now || sc.Player.Clock.Now() != now {
-		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), sc.Player.Clock.Now())
+	if now == 0 || cmp.runs[1].Now() != now || cmp.player.Clock.Now() != now {
+		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), cmp.player.Clock.Now())
 	}
 	lanes := cmp.lines[1].geom.Lanes
 	r.clickAt(ui.Point{X: lanes.X + lanes.W*0.8, Y: lanes.Y + 4})
@@ -107,7 +107,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	}
 	// Past the pause: the off run holds the stale write, the on run its
 	// refusal.
-	sc.Player.Clock.Seek(40 * time.Second)
+	cmp.player.Clock.Seek(40 * time.Second)
 	if n := len(cmp.runs[0].Sim().Trace.Filter(core.KindStale)); n == 0 {
 		t.Error("the fencing-off run shows no stale write")
 	}
@@ -115,7 +115,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 		t.Error("the fencing-on run shows a stale write")
 	}
 	r.click("compare") // the way back is the same button
-	if r.a.Inspect().Compare != nil || sc.Player.Clock != sc.Lab {
+	if r.a.Inspect().Compare != nil || r.a.top() != Scene(sc) {
 		t.Fatal("the back button did not leave the comparison")
 	}
 	if got := sc.Lab.Log(); len(got) != len(log) || got[1] != log[1] {
@@ -179,9 +179,9 @@ func TestCompareIsReadable(t *testing.T) {
 		sc := brokenFencedWrites(t, r)
 		r.shot(fmt.Sprintf("found-%.0fx%.0f.png", size[0], size[1]))
 		r.click("compare")
-		sc.Player.Clock.Seek(25 * time.Second)
-		r.tick(ui.Input{})
 		cmp := sc.finder.compare
+		cmp.player.Clock.Seek(25 * time.Second)
+		r.tick(ui.Input{})
 		s := r.st.Style
 		// Both verdicts fit their label rows unclipped, and the rows and
 		// the back button do not overlap.
@@ -193,8 +193,8 @@ func TestCompareIsReadable(t *testing.T) {
 		if cmp.labels[0].MaxX() > cmp.labels[1].X || cmp.header.MaxY() > cmp.labels[0].Y {
 			t.Errorf("%v: header %+v labels %+v", size, cmp.header, cmp.labels)
 		}
-		if w := draw.Measure(s.Label())(sc.finder.cmp.Label) + s.U(16); sc.finder.cmp.Rect.W < w {
-			t.Errorf("%v: back button %.0f wide, needs %.0f", size, sc.finder.cmp.Rect.W, w)
+		if w := draw.Measure(s.Label())(cmp.back.Label) + s.U(16); cmp.back.Rect.W < w {
+			t.Errorf("%v: back button %.0f wide, needs %.0f", size, cmp.back.Rect.W, w)
 		}
 		r.shot(fmt.Sprintf("compare-%.0fx%.0f.png", size[0], size[1]))
 	}
@@ -281,10 +281,9 @@ func TestCompareEveryLessonSpec(t *testing.T) {
 			if c == nil || c.Protects != spec.Switch() || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
 				t.Fatalf("comparison %+v", c)
 			}
-			sc := r.a.top().(*LessonScene)
-			sc.Player.Clock.Seek(30 * time.Second)
+			cmp := r.a.top().(*comparison)
+			cmp.player.Clock.Seek(30 * time.Second)
 			r.tick(ui.Input{})
-			cmp := sc.finder.compare
 			for i, v := range cmp.verdicts {
 				if w := draw.Measure(r.st.Style.Small())(v) + r.st.Style.U(16); w > cmp.labels[i].W {
 					t.Errorf("verdict %q needs %.0f, has %.0f", v, w, cmp.labels[i].W)

@@ -58,7 +58,7 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 	if len(sc.Lab.Sim().Trace.Filter(core.KindStale)) == 0 {
 		t.Error("the loaded counterexample does not replay a stale write")
 	}
-	if text := strings.Join(sc.Player.narration, "\n"); !strings.Contains(text, "Found the simplest break after") ||
+	if text := strings.Join(sc.Player.narration.Lines(), "\n"); !strings.Contains(text, "Found the simplest break after") ||
 		!strings.Contains(text, `The same schedule with fencing on keeps "no stale write accepted": 1 stale write rejected.`) {
 		t.Errorf("narration:\n%s", text)
 	}

@@ -184,6 +184,12 @@ type WriteInfo struct {
 func (sc *LessonScene) Inspect() SceneInfo {
 	info := sc.Player.Inspect()
 	info.Name = "lesson"
+	info.Run = sc.runInfo()
+	return info
+}
+
+// runInfo is the run as the bridge reports it.
+func (sc *LessonScene) runInfo() *RunInfo {
 	w := sc.Lab.World()
 	run := &RunInfo{Lesson: sc.Lab.Lesson.ID, Now: w.Now.Seconds(), Playing: sc.Player.Playing(),
 		Holder: w.Lock.Holder, Token: w.Lock.Token, Complete: sc.Lab.AllMet()}
@@ -196,9 +202,5 @@ func (sc *LessonScene) Inspect() SceneInfo {
 		}
 		run.Writes = append(run.Writes, WriteInfo{At: m.At.Seconds(), From: m.From, Token: m.Token, Accepted: m.Accepted})
 	}
-	info.Run = run
-	if sc.finder != nil && sc.finder.compare != nil {
-		info.Compare = sc.finder.compare.info()
-	}
-	return info
+	return run
 }

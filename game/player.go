@@ -47,7 +47,6 @@ var speeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64}
 const (
 	defaultSpeed = 2 // index of 1×
 	tooltipDelay = 30
-	narrationMax = 20
 )
 
 // Player is the lesson player scene: the world, the timeline, the time
@@ -60,7 +59,7 @@ type Player struct {
 
 	playing   bool
 	hintsSeen int
-	narration []string
+	narration *Narration
 
 	layout ui.PlayerLayout
 	style  draw.Style
@@ -112,7 +111,7 @@ type tip struct {
 // NewPlayer returns a paused player for lesson, driving clock and drawing
 // world and timeline in their regions.
 func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
-	p := &Player{Lesson: lesson, Clock: clock, World: world, Timeline: timeline}
+	p := &Player{Lesson: lesson, Clock: clock, World: world, Timeline: timeline, narration: &Narration{}}
 	p.play = ui.Button{Icon: ui.IconPlay}
 	p.step = ui.Button{Icon: ui.IconStep}
 	p.fork = ui.Button{Icon: ui.IconFork, Label: "Fork"}
@@ -182,10 +181,7 @@ func (p *Player) Speed() float64 { return speeds[int(p.speed.Value)] }
 
 // Narrate adds a line to the narration mirrored for screen readers.
 func (p *Player) Narrate(line string) {
-	p.narration = append(p.narration, line)
-	if n := len(p.narration); n > narrationMax {
-		p.narration = append(p.narration[:0], p.narration[n-narrationMax:]...)
-	}
+	p.narration.Add(line)
 }
 
 // Update implements Scene.
@@ -607,7 +603,7 @@ func (p *Player) Inspect() SceneInfo {
 			Title:     p.Lesson.Title,
 			Text:      text,
 			Goals:     p.Lesson.Goals,
-			Narration: append([]string(nil), p.narration...),
+			Narration: p.narration.Lines(),
 		},
 	}
 	if p.hintsSeen > 0 {
