@@ -177,11 +177,12 @@ func (a *App) record(sc *LessonScene) {
 
 // Open starts lesson l.
 func (a *App) Open(l *lessons.Lesson) {
+	saved := a.prog.Lesson(l.ID)
 	var sc *LessonScene
-	sc, err := NewLessonScene(l, func() {
-		a.record(sc)
-		a.scenes.Home()
-	})
+	spec := a.lessonSpec(&sc)
+	spec.Sandbox = func() { a.openInSandbox(sc) }
+	spec.HintsSeen = saved.HintsSeen
+	sc, err := NewLessonScene(l, spec)
 	if err != nil {
 		a.menu.Notice = "Could not open " + l.Title + ": " + err.Error()
 		return
@@ -189,7 +190,6 @@ func (a *App) Open(l *lessons.Lesson) {
 	// Carry on where the learner left off: the saved knobs and log,
 	// replayed to the last action. A saved log that no longer fits the
 	// lesson is dropped with a word, never a crash.
-	saved := a.prog.Lesson(l.ID)
 	if len(saved.Log) > 0 || len(saved.Knobs) > 0 {
 		var log core.ActionLog
 		err := json.Unmarshal(saved.Log, &log)
@@ -203,10 +203,20 @@ func (a *App) Open(l *lessons.Lesson) {
 			sc.Player.Narrate("Your saved run of this lesson could not be replayed (" + err.Error() + "); starting it fresh.")
 		}
 	}
-	sc.Player.hintsSeen = min(saved.HintsSeen, len(l.Hints))
-	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
-	sc.Player.OnSandbox = func() { a.openInSandbox(sc) }
 	a.show(sc)
+}
+
+// lessonSpec is how the App opens a lesson scene (*sc, once built): back
+// to the menu, its progress recorded on the way and whenever a goal is
+// met.
+func (a *App) lessonSpec(sc **LessonScene) LessonSpec {
+	return LessonSpec{
+		Back: BackButton{Label: "< Lessons", Do: func() {
+			a.record(*sc)
+			a.scenes.Home()
+		}},
+		OnProgress: func(string, []bool, bool) { a.record(*sc) },
+	}
 }
 
 // OpenID starts the lesson with the given id (for deep links and tests)

@@ -391,15 +391,16 @@ func (s *ExerciseScene) Simulator() *LessonScene { return s.lab }
 // answer's run, so the learner carries on where the answer stands.
 func (s *ExerciseScene) openLab() error {
 	if s.lab == nil {
-		sc, err := NewLessonScene(s.Ex.Lab, s.closeLab)
+		// The lab's solution is the model answer's run: offered only once
+		// the model answer itself has been shown, and it never replaces
+		// the learner's own run in the answer.
+		sc, err := NewLessonScene(s.Ex.Lab, LessonSpec{
+			Back:            BackButton{Label: "< Answer", Tip: "Back to the answer, with this run as its schedule (Esc)", Do: s.closeLab},
+			Solution:        s.showModelRun,
+			SolutionOffered: func() bool { return s.shown },
+		})
 		if err != nil {
 			return err
-		}
-		sc.Player.menu.Label = "< Answer"
-		for i := range sc.Player.tips {
-			if sc.Player.tips[i].widget == &sc.Player.menu {
-				sc.Player.tips[i].Text = "Back to the answer, with this run as its schedule (Esc)"
-			}
 		}
 		if log := s.Form.Schedule(); len(log) > 0 {
 			if err := sc.Lab.Resume(nil, log); err != nil {
@@ -412,23 +413,20 @@ func (s *ExerciseScene) openLab() error {
 		}
 		s.lab = sc
 	}
-	// The lab's solution is the model answer's run: offered only once the
-	// model answer itself has been shown, and it never replaces the
-	// learner's own run in the answer.
-	s.lab.Player.OnSolution = nil
-	if s.shown {
-		s.lab.Player.OnSolution = func() {
-			if !s.solutionShown {
-				s.ownRun = append(core.ActionLog(nil), s.Form.Schedule()...)
-			}
-			s.solutionShown = true
-			s.lab.ShowSolution()
-			s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
-		}
-	}
 	s.scenes.Push(&exerciseRun{ex: s, run: s.lab})
 	s.Narrate("Opened the simulator. Its back button returns to the answer with your run.")
 	return nil
+}
+
+// showModelRun plays the model answer's run in the simulator, keeping
+// the learner's own run for the answer.
+func (s *ExerciseScene) showModelRun() {
+	if !s.solutionShown {
+		s.ownRun = append(core.ActionLog(nil), s.Form.Schedule()...)
+	}
+	s.solutionShown = true
+	s.lab.ShowSolution()
+	s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
 }
 
 // closeLab returns from the simulator, carrying its action log into the
@@ -611,17 +609,18 @@ func (s *ExerciseScene) WatchWorstRun() error {
 		return fmt.Errorf("no checked run to watch")
 	}
 	var sc *LessonScene
-	sc, err := NewLessonScene(s.result.Replay, func() {
-		sc.Play(false)
-		s.watch = nil
-		s.scenes.Pop()
-		s.Narrate("Back to the answer.")
+	sc, err := NewLessonScene(s.result.Replay, LessonSpec{
+		Back: BackButton{Label: "< Answer", Do: func() {
+			sc.Play(false)
+			s.watch = nil
+			s.scenes.Pop()
+			s.Narrate("Back to the answer.")
+		}},
+		NoSolution: true, // a recorded run has none
 	})
 	if err != nil {
 		return err
 	}
-	sc.Player.menu.Label = "< Answer"
-	sc.Player.OnSolution = nil // a recorded run has no solution
 	s.watch = sc
 	s.scenes.Push(&exerciseRun{ex: s, run: sc})
 	s.Narrate("Watching " + s.result.Replay.Title + ". Its back button returns to the answer.")

@@ -44,48 +44,24 @@ type breakFinder struct {
 	slicedAt int64
 }
 
-// attachBreakFinder adds the button to lessons the explorer fits.
-func (sc *LessonScene) attachBreakFinder() {
-	if sc.Lab.Lesson == nil {
-		return
-	}
-	// A lesson opened in the sandbox keeps its world, and so its search.
-	if spec := sc.Lab.Lesson.Search; spec != nil {
-		sc.attachFinder(spec)
-	}
-}
-
-// attachFinder adds the button for a search by spec, and the comparison
-// of the run with its protection off and on.
-func (sc *LessonScene) attachFinder(spec *lessons.Search) {
+// addFinder puts a "Find a break" search by spec, and the comparison of
+// the run with its protection off and on, into the player being built.
+func (sc *LessonScene) addFinder(ps *PlayerSpec, spec *lessons.Search) {
 	f := &breakFinder{sc: sc, spec: spec, btn: ui.Button{Label: "Find a break"}, clock: time.Now}
 	f.cmp = ui.Button{Label: f.compareLabel()}
 	sc.finder = f
-	p := sc.Player
-	p.Overlay = f
-	p.AddFocusable("explore", &f.btn)
-	p.AddFocusable("compare", &f.cmp)
-	p.tips = append(p.tips, tip{ui.Tooltip{Text: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Delay: tooltipDelay}, &f.btn},
-		tip{ui.Tooltip{Text: f.compareTip(), Delay: tooltipDelay}, &f.cmp})
-	if back := p.OnMenu; back != nil {
-		// Leaving the lesson ends its search (and the coroutine it runs on).
-		p.OnMenu = func() {
-			if f.x != nil {
-				f.x.Cancel()
-				f.x = nil
-				f.btn.Label = "Find a break"
-			}
-			back()
-		}
-	}
-	extra := p.Extra
-	p.Extra = func() map[string]ui.Rect {
-		m := map[string]ui.Rect{}
-		if extra != nil {
-			m = extra()
-		}
-		m["explore"], m["compare"] = f.btn.Rect, f.cmp.Rect
-		return m
+	ps.Overlay = f
+	ps.Widgets = append(ps.Widgets,
+		Widget{"explore", &f.btn, "Search pause timings for the simplest run that breaks the store (Enter when focused)"},
+		Widget{"compare", &f.cmp, f.compareTip()})
+}
+
+// cancel ends a search in progress (and the coroutine it runs on).
+func (f *breakFinder) cancel() {
+	if f.x != nil {
+		f.x.Cancel()
+		f.x = nil
+		f.btn.Label = "Find a break"
 	}
 }
 

@@ -89,17 +89,17 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	// The learner's lesson panel, speed and narration; no knobs (they
 	// would change the learner's run, not these two), no solution.
 	lp := f.sc.Player
-	p := NewPlayer(lp.Lesson, pairClock(c.runs), (*comparePanes)(c), (*compareLanes)(c))
-	p.narration, p.hintsSeen = lp.narration, lp.hintsSeen
-	p.speed.SetValue(lp.speed.Value)
-	p.menu.Label = "< My run"
-	p.OnMenu = c.leave
-	p.Lanes = func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) }
-	p.Extra = func() map[string]ui.Rect {
-		return map[string]ui.Rect{"compareLanes:off": c.lines[0].geom.Lanes, "compareLanes:on": c.lines[1].geom.Lanes, "compare": c.back.Rect}
-	}
-	p.AddFocusable("compare", &c.back)
-	p.tips = append(p.tips, tip{ui.Tooltip{Text: f.compareTip(), Delay: tooltipDelay}, &c.back})
+	p := NewPlayer(PlayerSpec{
+		Lesson: lp.Lesson, Clock: pairClock(c.runs), World: (*comparePanes)(c), Timeline: (*compareLanes)(c),
+		Back:  BackButton{Label: "< My run", Do: c.leave},
+		Lanes: func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) },
+		Regions: func() map[string]ui.Rect {
+			return map[string]ui.Rect{"compareLanes:off": c.lines[0].geom.Lanes, "compareLanes:on": c.lines[1].geom.Lanes, "compare": c.back.Rect}
+		},
+		Checklist: Checklist{Goals: func() []draw.Goal { return lp.Lesson.Goals }},
+		Widgets:   []Widget{{"compare", &c.back, f.compareTip()}},
+		Narration: lp.narration, HintsSeen: lp.hintsSeen, Speed: lp.Speed(),
+	})
 	c.player = p
 	return c, nil
 }

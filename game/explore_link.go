@@ -29,10 +29,7 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 		return nil, err
 	}
 	var sc *LessonScene
-	sc, err = NewLessonScene(ls, func() {
-		a.record(sc)
-		a.scenes.Home()
-	})
+	sc, err = NewLessonScene(ls, a.lessonSpec(&sc))
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +37,6 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	if err := sc.Lab.Resume(lessons.Knobs(knobs), l.Log); err != nil {
 		return nil, fmt.Errorf("the link does not fit lesson %s: %w", ls.ID, err)
 	}
-	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
 	sc.Player.Narrate("Opened a shared run: " + fmt.Sprintf("%d %s", len(l.Log), plural(len(l.Log), "action", "actions")) + " replayed.")
 	a.show(sc)
 	return sc, nil

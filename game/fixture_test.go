@@ -50,5 +50,5 @@ func (v *markView) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 
 // newTestPlayer is a paused player over testLesson and testClock.
 func newTestPlayer() *Player {
-	return NewPlayer(testLesson, &testClock{}, &markView{}, &markView{})
+	return NewPlayer(PlayerSpec{Lesson: testLesson, Clock: &testClock{}, World: &markView{}, Timeline: &markView{}})
 }

@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,20 +72,8 @@ type Player struct {
 	speed, scrub           ui.Slider
 	showHelp               bool
 
-	// OnSolution and OnMenu, when set, show the lesson's solution and go
-	// back to the lesson menu; their buttons appear only when set.
-	OnSolution, OnMenu func()
-	// Extra names more clickable regions (the world's), for the bridge.
-	Extra func() map[string]ui.Rect
-	// Lanes, when set, says how many timeline lanes the lesson has.
-	Lanes func() int
-	// OnSandbox, when set, opens the run in the sandbox; its button sits
-	// in the navigation row.
-	OnSandbox func()
-	// GoalsTitle heads the checklist ("Goals" when empty). Side, when set,
-	// draws the area under it instead of the hint button and hint.
-	GoalsTitle string
-	Side       func(dst *ebiten.Image)
+	// spec is what the player was built to show and do.
+	spec PlayerSpec
 	// extra are a scene's own widgets, visited by Tab after the player's.
 	extra []ui.Focusable
 	// knobs is the lesson's slider strip; nil without knobs.
@@ -99,6 +88,70 @@ type Player struct {
 	Overlay View
 }
 
+// PlayerSpec is everything a player shows and does besides its time
+// controls, fixed when it is built: nothing patches a player afterwards.
+type PlayerSpec struct {
+	Lesson          Lesson
+	Clock           Clock
+	World, Timeline View
+	Overlay         View // see Player.Overlay
+	// Back is the back button; a player without Back.Do has none.
+	Back BackButton
+	// Solution restarts the run with its solution and plays it, behind
+	// its button and L, while SolutionOffered says so (nil: always); a
+	// player without Solution offers none.
+	Solution        func()
+	SolutionOffered func() bool
+	// Sandbox, when set, opens the run in the sandbox from a button in
+	// the navigation row.
+	Sandbox func()
+	// Knobs is the lesson's slider strip; nil without knobs.
+	Knobs *knobPanel
+	// Lanes says how many timeline lanes the run has (none: nil).
+	Lanes func() int
+	// Regions names the views' clickable places, for the bridge.
+	Regions func() map[string]ui.Rect
+	// Checklist is what the goal rows show: a lesson's goals or a
+	// sandbox's invariants.
+	Checklist Checklist
+	// Side, when set, draws the area under the checklist instead of the
+	// hint button and hint.
+	Side func(dst *ebiten.Image)
+	// Widgets are the scene's own, visited by Tab after the player's.
+	Widgets []Widget
+	// Narration is the story's commentary, shared with the scene (nil: a
+	// new one); HintsSeen the hints already revealed; Speed the playback
+	// speed to start at (0: 1×).
+	Narration *Narration
+	HintsSeen int
+	Speed     float64
+}
+
+// BackButton is a player's way back: its label, its tooltip and what it
+// does.
+type BackButton struct {
+	Label, Tip string
+	Do         func()
+}
+
+// Checklist is the heading of the goal rows ("Goals" when empty) and
+// what they say now, asked once per layout.
+type Checklist struct {
+	Title string
+	Goals func() []draw.Goal
+}
+
+// Widget is one of a scene's widgets in a player: its name (for the
+// bridge's focus report), the widget, and its tooltip ("" for none).
+type Widget struct {
+	Name string
+	W    interface {
+		ui.Focusable
+		Focus() ui.Focus
+	}
+	Tip string
+}
+
 // tip ties a tooltip to the widget it explains.
 type tip struct {
 	ui.Tooltip
@@ -108,19 +161,27 @@ type tip struct {
 	}
 }
 
-// NewPlayer returns a paused player for lesson, driving clock and drawing
-// world and timeline in their regions.
-func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
-	p := &Player{Lesson: lesson, Clock: clock, World: world, Timeline: timeline, narration: &Narration{}}
+// NewPlayer returns a paused player built from spec.
+func NewPlayer(spec PlayerSpec) *Player {
+	lesson := spec.Lesson
+	p := &Player{Lesson: lesson, Clock: spec.Clock, World: spec.World, Timeline: spec.Timeline, Overlay: spec.Overlay,
+		spec: spec, narration: spec.Narration, hintsSeen: min(spec.HintsSeen, len(lesson.Hints)), knobs: spec.Knobs}
+	if p.narration == nil {
+		p.narration = &Narration{}
+	}
 	p.play = ui.Button{Icon: ui.IconPlay}
 	p.step = ui.Button{Icon: ui.IconStep}
 	p.fork = ui.Button{Icon: ui.IconFork, Label: "Fork"}
 	p.hint = ui.Button{Icon: ui.IconHint, Label: "Hint"}
 	p.solution = ui.Button{Label: "Show solution"}
-	p.menu = ui.Button{Label: "< Lessons"}
+	p.menu = ui.Button{Label: spec.Back.Label}
 	p.help = ui.Button{Label: "Keys (?)"}
 	p.sandbox = ui.Button{Label: "Sandbox"}
-	p.speed = ui.Slider{Min: 0, Max: float64(len(speeds) - 1), Step: 1, Value: defaultSpeed}
+	speed := defaultSpeed
+	if i := slices.Index(speeds, spec.Speed); i >= 0 {
+		speed = i
+	}
+	p.speed = ui.Slider{Min: 0, Max: float64(len(speeds) - 1), Step: 1, Value: float64(speed)}
 	p.scrub = ui.Slider{Min: 0, Max: 1}
 	p.text.SetText(lesson.Body)
 	p.names = map[ui.Focusable]string{
@@ -128,7 +189,15 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 		&p.fork: "fork", &p.text: "lessonText", &p.hint: "hint",
 		&p.solution: "solution", &p.menu: "menu", &p.help: "help", &p.sandbox: "sandbox",
 	}
-	p.ring = ui.NewFocusRing(false, p.focusables()...)
+	if k := p.knobs; k != nil {
+		for i := range k.sliders {
+			p.names[&k.sliders[i]] = "knob:" + k.lab.Lesson.Knobs[i].ID
+		}
+	}
+	backTip := spec.Back.Tip
+	if backTip == "" {
+		backTip = "Back to the lesson menu (Esc)"
+	}
 	p.tips = []tip{
 		{ui.Tooltip{Delay: tooltipDelay}, &p.play},
 		{ui.Tooltip{Text: "Step to the next event (.)", Delay: tooltipDelay}, &p.step},
@@ -137,11 +206,32 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 		{ui.Tooltip{Text: "Fork: drop later actions and carry on from here (F)", Delay: tooltipDelay}, &p.fork},
 		{ui.Tooltip{Text: "Reveal the next hint (H)", Delay: tooltipDelay}, &p.hint},
 		{ui.Tooltip{Text: "Restart and play the lesson's solution (L)", Delay: tooltipDelay}, &p.solution},
-		{ui.Tooltip{Text: "Back to the lesson menu (Esc)", Delay: tooltipDelay}, &p.menu},
+		{ui.Tooltip{Text: backTip, Delay: tooltipDelay}, &p.menu},
 		{ui.Tooltip{Text: "Keyboard shortcuts (?)", Delay: tooltipDelay}, &p.help},
 		{ui.Tooltip{Text: "Open this run in the sandbox: every control, no goals", Delay: tooltipDelay}, &p.sandbox},
 	}
+	for _, w := range spec.Widgets {
+		p.extra = append(p.extra, w.W)
+		p.names[w.W] = w.Name
+		if w.Tip != "" {
+			p.tips = append(p.tips, tip{ui.Tooltip{Text: w.Tip, Delay: tooltipDelay}, w.W})
+		}
+	}
+	p.ring = ui.NewFocusRing(false, p.focusables()...)
+	p.syncChecklist()
 	return p
+}
+
+// syncChecklist asks the checklist what the goal rows say now.
+func (p *Player) syncChecklist() {
+	if p.spec.Checklist.Goals != nil {
+		p.Lesson.Goals = p.spec.Checklist.Goals()
+	}
+}
+
+// solutionOffered reports whether the solution's button and L work now.
+func (p *Player) solutionOffered() bool {
+	return p.spec.Solution != nil && (p.spec.SolutionOffered == nil || p.spec.SolutionOffered())
 }
 
 // focusables lists the widgets Tab visits, in order.
@@ -156,21 +246,11 @@ func (p *Player) focusables() []ui.Focusable {
 	return append(items, p.extra...)
 }
 
-// AddFocusable puts a scene's widget into the Tab order, after the
-// player's own, under name (for the bridge's focus report).
-func (p *Player) AddFocusable(name string, f ui.Focusable) {
-	p.extra = append(p.extra, f)
-	p.names[f] = name
-	p.ring.Set(p.focusables()...)
-}
-
-// setKnobs adds the knob strip (and its sliders to the focus order).
-func (p *Player) setKnobs(k *knobPanel) {
-	p.knobs = k
-	for i := range k.sliders {
-		p.names[&k.sliders[i]] = "knob:" + k.lab.Lesson.Knobs[i].ID
-	}
-	p.ring.Set(p.focusables()...)
+// ShowText replaces the lesson panel's text (the intro and its recap,
+// once the lesson is complete) and scrolls to its end.
+func (p *Player) ShowText(body string) {
+	p.text.SetText(body)
+	p.text.SetScroll(p.text.MaxScroll())
 }
 
 // Playing reports whether time is running.
@@ -218,16 +298,16 @@ func (p *Player) Update(st *State) error {
 		menuKeys = in.Keys & ui.KeysOf(ui.IntentUp, ui.IntentDown, ui.IntentLeft, ui.IntentRight, ui.IntentActivate)
 		in.Keys &^= menuKeys
 	}
-	if p.OnMenu != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
-		p.OnMenu()
+	if back := p.spec.Back.Do; back != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
+		back()
 		return nil
 	}
-	if p.OnSandbox != nil && p.sandbox.Update(in) {
-		p.OnSandbox()
+	if p.spec.Sandbox != nil && p.sandbox.Update(in) {
+		p.spec.Sandbox()
 		return nil
 	}
-	if p.OnSolution != nil && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
-		p.OnSolution()
+	if p.solutionOffered() && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
+		p.spec.Solution()
 		p.setPlaying(true)
 		p.Narrate("Showing the solution from the start")
 	}
@@ -317,13 +397,14 @@ func (p *Player) views() [3]View { return [3]View{p.Overlay, p.World, p.Timeline
 // its region.
 func (p *Player) Layout(window ui.Rect, style draw.Style) {
 	p.style = style
+	p.syncChecklist()
 	nk := 0
 	if p.knobs != nil {
 		nk = len(p.knobs.sliders)
 	}
 	lanes := 0
-	if p.Lanes != nil {
-		lanes = p.Lanes()
+	if p.spec.Lanes != nil {
+		lanes = p.spec.Lanes()
 	}
 	p.layout = ui.LayoutPlayerAt(window, style.Unit, nk, lanes)
 	p.place()
@@ -373,20 +454,22 @@ func (p *Player) place() {
 	}
 	p.hint.Rect = l.HintButton
 	p.solution.Rect = ui.Rect{}
-	if p.OnSolution != nil {
+	solution := p.solutionOffered()
+	if solution {
 		row := l.HintButton
 		row.W = l.Hints.W
 		_, rest := row.CutLeft(l.HintButton.W, math.Round(p.style.U(8)))
 		p.solution.Rect, _ = rest.CutLeft(math.Round(p.style.U(150)), 0)
 	}
 	// Buttons without a callback can take no focus.
-	p.menu.Disabled, p.solution.Disabled = p.OnMenu == nil, p.OnSolution == nil
+	back := p.spec.Back.Do != nil
+	p.menu.Disabled, p.solution.Disabled = !back, !solution
 	p.menu.Rect, p.help.Rect = ui.Rect{}, l.HelpButton
-	if p.OnMenu != nil {
+	if back {
 		p.menu.Rect = l.MenuButton
 	}
-	p.sandbox.Disabled, p.sandbox.Rect = p.OnSandbox == nil, ui.Rect{}
-	if p.OnSandbox != nil {
+	p.sandbox.Disabled, p.sandbox.Rect = p.spec.Sandbox == nil, ui.Rect{}
+	if p.spec.Sandbox != nil {
 		// Between the menu and help buttons where there is room, else at
 		// the right of the title row, which gives up its width.
 		w, g := math.Round(p.style.U(92)), math.Round(p.style.U(8))
@@ -455,13 +538,13 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 	draw.TextIn(screen, ui.Ellipsize(p.Lesson.Title, l.LessonTitle.W, draw.Measure(titleFace)), titleFace, l.LessonTitle, draw.AlignStart, th.Text)
 	s.Button(screen, &p.help)
-	if p.OnMenu != nil {
+	if p.spec.Back.Do != nil {
 		s.Button(screen, &p.menu)
 	}
-	if p.OnSolution != nil {
+	if p.solutionOffered() {
 		s.Button(screen, &p.solution)
 	}
-	if p.OnSandbox != nil {
+	if p.spec.Sandbox != nil {
 		s.Button(screen, &p.sandbox)
 	}
 	s.TextPanel(screen, &p.text, s.Body())
@@ -469,13 +552,13 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	for i := range rows {
 		rows[i] = l.GoalRow(i)
 	}
-	heading := p.GoalsTitle
+	heading := p.spec.Checklist.Title
 	if heading == "" {
 		heading = "Goals"
 	}
 	s.Checklist(screen, heading, l.GoalHeader(), rows, p.Lesson.Goals)
-	if p.Side != nil {
-		p.Side(screen)
+	if p.spec.Side != nil {
+		p.spec.Side(screen)
 	} else {
 		s.Button(screen, &p.hint)
 		hint, clr := "Stuck? Reveal a hint (H).", th.TextDim
@@ -524,7 +607,7 @@ func (p *Player) keys() [][2]string {
 	}
 	out := make([][2]string, 0, len(shortcuts)+1)
 	for _, k := range shortcuts {
-		if k[0] == "L" && p.OnSolution == nil {
+		if k[0] == "L" && !p.solutionOffered() {
 			continue
 		}
 		if k[0] == "Tab" && finder {
@@ -584,8 +667,8 @@ func (p *Player) Inspect() SceneInfo {
 	if !p.sandbox.Rect.Empty() {
 		regions["openSandbox"] = p.sandbox.Rect
 	}
-	if p.Extra != nil {
-		for k, r := range p.Extra() {
+	if p.spec.Regions != nil {
+		for k, r := range p.spec.Regions() {
 			regions[k] = r
 		}
 	}

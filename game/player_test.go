@@ -208,11 +208,11 @@ func TestPlayerDrawsEveryRegion(t *testing.T) {
 // TestHelpListsOnlyWorkingKeys: a player without a solution (the sandbox)
 // does not advertise L.
 func TestHelpListsOnlyWorkingKeys(t *testing.T) {
-	p := &Player{OnSolution: func() {}}
+	p := NewPlayer(PlayerSpec{Solution: func() {}})
 	if !strings.Contains(p.helpText(), "L: show the solution") {
 		t.Fatalf("with a solution: %s", p.helpText())
 	}
-	p.OnSolution = nil
+	p = NewPlayer(PlayerSpec{})
 	if strings.Contains(p.helpText(), "L: ") || !strings.Contains(p.helpText(), "H: reveal the next hint") {
 		t.Fatalf("without a solution: %s", p.helpText())
 	}

@@ -170,46 +170,44 @@ func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
 }
 
 func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
-	run := newLessonScene(lb, func() { sc.Run = nil; sc.scenes.Pop() })
-	p := run.Player
-	p.menu.Label = "< Setup"
-	// A sandbox has no solution: its hidden button showed through between
-	// the export buttons, and L restarted the run with an empty log.
-	p.OnSolution = nil
-	p.GoalsTitle = "Invariants (click to jump)"
-	p.Side = sc.drawSide
 	sc.exported = ""
+	spec := LessonSpec{
+		Back: BackButton{Label: "< Setup", Do: func() { sc.Run = nil; sc.scenes.Pop() }},
+		// A sandbox has no solution: its hidden button showed through
+		// between the export buttons, and L restarted the run with an
+		// empty log.
+		NoSolution: true,
+		Checklist:  Checklist{Title: "Invariants (click to jump)", Goals: func() []draw.Goal { return sc.invariants(lb) }},
+		Side:       sc.drawSide,
+		Regions: func() map[string]ui.Rect {
+			m := map[string]ui.Rect{}
+			for i := range sc.invs {
+				if !sc.invs[i].Rect.Empty() {
+					m[fmt.Sprintf("inv:%d", i)] = sc.invs[i].Rect
+				}
+			}
+			m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
+			return m
+		},
+	}
 	for i := range sc.invs {
 		sc.invs[i] = ui.Button{}
-		p.AddFocusable(fmt.Sprintf("inv:%d", i), &sc.invs[i])
+		spec.Widgets = append(spec.Widgets, Widget{Name: fmt.Sprintf("inv:%d", i), W: &sc.invs[i]})
 	}
 	sc.jsonl = ui.Button{Label: "Trace (.jsonl)"}
 	sc.mermaid = ui.Button{Label: "Diagram (.mmd)"}
-	p.AddFocusable("exportJSONL", &sc.jsonl)
-	p.AddFocusable("exportMermaid", &sc.mermaid)
-	extra := p.Extra
-	p.Extra = func() map[string]ui.Rect {
-		m := extra()
-		for i := range sc.invs {
-			if !sc.invs[i].Rect.Empty() {
-				m[fmt.Sprintf("inv:%d", i)] = sc.invs[i].Rect
-			}
-		}
-		m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
-		return m
-	}
+	spec.Widgets = append(spec.Widgets, Widget{Name: "exportJSONL", W: &sc.jsonl}, Widget{Name: "exportMermaid", W: &sc.mermaid})
 	// A setup of the learner's own gets a search fitted to it (a lesson
 	// opened here brought its own).
+	why := ""
 	if search {
-		if spec, why := lab.SandboxSearch(sc.cfg); spec != nil {
-			run.attachFinder(spec)
-		} else {
-			p.Narrate("Find a break is not offered for this setup: " + why + ".")
-		}
+		spec.Search, why = lab.SandboxSearch(sc.cfg)
 	}
-	sc.Run = run
+	sc.Run = newLessonScene(lb, spec)
+	if why != "" {
+		sc.Run.Player.Narrate("Find a break is not offered for this setup: " + why + ".")
+	}
 	sc.scenes.Push((*sandboxRun)(sc))
-	sc.syncInvariants()
 }
 
 // intro is the run's text: where the numbers come from and what to do.
@@ -265,9 +263,10 @@ func onOff(b bool) string {
 	return "off"
 }
 
-// syncInvariants shows the invariants at the play head as the checklist.
-func (sc *SandboxScene) syncInvariants() {
-	sts := sc.Run.Lab.Statuses()
+// invariants are the checklist: the invariants of run lb at the play
+// head. Those that broke become buttons that jump to where.
+func (sc *SandboxScene) invariants(lb *lab.Lab) []draw.Goal {
+	sts := lb.Statuses()
 	goals := make([]draw.Goal, 0, len(sts))
 	for i, st := range sts {
 		if i >= ui.MaxGoals {
@@ -280,7 +279,7 @@ func (sc *SandboxScene) syncInvariants() {
 	for i := len(goals); i < ui.MaxGoals; i++ {
 		sc.invs[i].Disabled = true
 	}
-	sc.Run.Player.Lesson.Goals = goals
+	return goals
 }
 
 // sandboxSetup is the setup panel, and sandboxRun the run played from it
@@ -377,7 +376,6 @@ func (v *sandboxRun) Update(st *State) error {
 	if sc.Run == nil {
 		return nil // back to the setup
 	}
-	sc.syncInvariants() // the lesson scene just cleared the checklist
 	p := run.Player
 	in := &st.Input
 	for i := range sc.invs {
@@ -393,7 +391,6 @@ func (v *sandboxRun) Update(st *State) error {
 	if sc.mermaid.Update(in) {
 		sc.save(run.Lab.ExportName("mmd"), run.Lab.ExportMermaid())
 	}
-	sc.syncInvariants()
 	return nil
 }
 
