@@ -175,7 +175,7 @@ func NewPlayer(spec PlayerSpec) *Player {
 	p.hint = ui.Button{Icon: ui.IconHint, Label: "Hint"}
 	p.solution = ui.Button{Label: "Show solution"}
 	p.menu = ui.Button{Label: spec.Back.Label}
-	p.help = ui.Button{Label: "Keys (?)"}
+	p.help = ui.Button{Label: ui.WithKey("Keys", ui.IntentHelp)}
 	p.sandbox = ui.Button{Label: "Sandbox"}
 	speed := defaultSpeed
 	if i := slices.Index(speeds, spec.Speed); i >= 0 {
@@ -196,18 +196,18 @@ func NewPlayer(spec PlayerSpec) *Player {
 	}
 	backTip := spec.Back.Tip
 	if backTip == "" {
-		backTip = "Back to the lesson menu (Esc)"
+		backTip = ui.WithKey("Back to the lesson menu", ui.IntentBack)
 	}
 	p.tips = []tip{
 		{ui.Tooltip{Delay: tooltipDelay}, &p.play},
-		{ui.Tooltip{Text: "Step to the next event (.)", Delay: tooltipDelay}, &p.step},
+		{ui.Tooltip{Text: ui.WithKey("Step to the next event", ui.IntentStep), Delay: tooltipDelay}, &p.step},
 		{ui.Tooltip{Text: "Jump to a moment; later steps are re-simulated", Delay: tooltipDelay}, &p.scrub},
 		{ui.Tooltip{Text: "Playback speed (arrow keys when focused)", Delay: tooltipDelay}, &p.speed},
-		{ui.Tooltip{Text: "Fork: drop later actions and carry on from here (F)", Delay: tooltipDelay}, &p.fork},
-		{ui.Tooltip{Text: "Reveal the next hint (H)", Delay: tooltipDelay}, &p.hint},
-		{ui.Tooltip{Text: "Restart and play the lesson's solution (L)", Delay: tooltipDelay}, &p.solution},
+		{ui.Tooltip{Text: ui.WithKey("Fork: drop later actions and carry on from here", ui.IntentFork), Delay: tooltipDelay}, &p.fork},
+		{ui.Tooltip{Text: ui.WithKey("Reveal the next hint", ui.IntentHint), Delay: tooltipDelay}, &p.hint},
+		{ui.Tooltip{Text: ui.WithKey("Restart and play the lesson's solution", ui.IntentSolution), Delay: tooltipDelay}, &p.solution},
 		{ui.Tooltip{Text: backTip, Delay: tooltipDelay}, &p.menu},
-		{ui.Tooltip{Text: "Keyboard shortcuts (?)", Delay: tooltipDelay}, &p.help},
+		{ui.Tooltip{Text: ui.WithKey("Keyboard shortcuts", ui.IntentHelp), Delay: tooltipDelay}, &p.help},
 		{ui.Tooltip{Text: "Open this run in the sandbox: every control, no goals", Delay: tooltipDelay}, &p.sandbox},
 	}
 	for _, w := range spec.Widgets {
@@ -366,9 +366,9 @@ func (p *Player) Update(st *State) error {
 		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))
 	}
 
-	p.tips[0].Text = "Play (P)"
+	p.tips[0].Text = ui.WithKey("Play", ui.IntentPlayPause)
 	if p.playing {
-		p.tips[0].Text = "Pause (P)"
+		p.tips[0].Text = ui.WithKey("Pause", ui.IntentPlayPause)
 	}
 	for i := range p.tips {
 		t := &p.tips[i]
@@ -576,24 +576,44 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 }
 
+// shortcut is one row of the keyboard help: what some intents do, their
+// keys read from ui's intent table.
+type shortcut struct {
+	intents []ui.Intent
+	does    string
+}
+
 // shortcuts lists every keyboard shortcut, for the overlay and the mirror.
-var shortcuts = [][2]string{
-	{"Space or P", "play / pause"},
-	{". (period)", "step to the next event"},
-	{", (comma)", "back one second"},
-	{"[  ]", "slower / faster (1/4x to 64x)"},
-	{"F", "fork: drop later actions, carry on from here"},
-	{"1 - 9, N", "select process (or worker) 1 to 9; N: the next one"},
-	{"Up Down Enter", "choose from the selected one's action menu"},
-	{"Z  X  C  E", "pause, crash, cut the link, expire the lease"},
-	{"W  V", "write now with its own token / with the picked token"},
-	{"Y  D  U", "set its TTL, delete / put the lesson's key"},
-	{"T  I", "switch fencing / the queue's idempotency check"},
-	{"H", "reveal the next hint"},
-	{"L", "show the solution"},
-	{"Tab", "move focus (leaves the canvas after the last widget)"},
-	{"Esc", "back to the lesson menu"},
-	{"?", "this help"},
+var shortcuts = []shortcut{
+	{[]ui.Intent{ui.IntentPlayPause}, "play / pause"},
+	{[]ui.Intent{ui.IntentStep}, "step to the next event"},
+	{[]ui.Intent{ui.IntentBackStep}, "back one second"},
+	{[]ui.Intent{ui.IntentSlower, ui.IntentFaster}, "slower / faster (1/4x to 64x)"},
+	{[]ui.Intent{ui.IntentFork}, "fork: drop later actions, carry on from here"},
+	{[]ui.Intent{ui.IntentNextActor}, "select process (or worker) 1 to 9; N: the next one"},
+	{[]ui.Intent{ui.IntentUp, ui.IntentDown, ui.IntentActivate}, "choose from the selected one's action menu"},
+	{[]ui.Intent{ui.IntentPauseProc, ui.IntentCrashProc, ui.IntentCutLink, ui.IntentExpire}, "pause, crash, cut the link, expire the lease"},
+	{[]ui.Intent{ui.IntentWrite, ui.IntentWriteTok}, "write now with its own token / with the picked token"},
+	{[]ui.Intent{ui.IntentSetTTL, ui.IntentDelete, ui.IntentPut}, "set its TTL, delete / put the lesson's key"},
+	{[]ui.Intent{ui.IntentFencing, ui.IntentIdem}, "switch fencing / the queue's idempotency check"},
+	{[]ui.Intent{ui.IntentHint}, "reveal the next hint"},
+	{[]ui.Intent{ui.IntentSolution}, "show the solution"},
+	{[]ui.Intent{ui.IntentFocusNext}, "move focus (leaves the canvas after the last widget)"},
+	{[]ui.Intent{ui.IntentBack}, "back to the lesson menu"},
+	{[]ui.Intent{ui.IntentHelp}, "this help"},
+}
+
+// keysOf is a help row's key column: its intents' keys, two spaces apart.
+func (s shortcut) keysOf() string {
+	keys := make([]string, len(s.intents))
+	for i, in := range s.intents {
+		keys[i] = in.HelpKeys()
+	}
+	sep := "  "
+	if len(s.intents) == 3 && s.intents[2] == ui.IntentActivate {
+		sep = " " // "Up Down Enter": the arrows read as words
+	}
+	return strings.Join(keys, sep)
 }
 
 // keys returns the shortcuts that work in this player: without a solution
@@ -607,13 +627,13 @@ func (p *Player) keys() [][2]string {
 	}
 	out := make([][2]string, 0, len(shortcuts)+1)
 	for _, k := range shortcuts {
-		if k[0] == "L" && !p.solutionOffered() {
+		if k.intents[0] == ui.IntentSolution && !p.solutionOffered() {
 			continue
 		}
-		if k[0] == "Tab" && finder {
+		if k.intents[0] == ui.IntentFocusNext && finder {
 			out = append(out, [2]string{"Tab, Enter", "reach Find a break or Compare on/off, and press it"})
 		}
-		out = append(out, k)
+		out = append(out, [2]string{k.keysOf(), k.does})
 	}
 	return out
 }

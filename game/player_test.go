@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/stretchr/testify/assert"
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
@@ -225,4 +226,31 @@ func TestHelpListsOnlyWorkingKeys(t *testing.T) {
 	if !strings.Contains(p.helpText(), "Tab, Enter: reach Find a break or Compare on/off") {
 		t.Fatalf("with a finder: %s", p.helpText())
 	}
+}
+
+// The help is generated from the intent table and reads as it always did.
+func TestHelpRowsComeFromTheIntentTable(t *testing.T) {
+	want := "Space or P: play / pause; . (period): step to the next event; , (comma): back one second; " +
+		"[  ]: slower / faster (1/4x to 64x); F: fork: drop later actions, carry on from here; " +
+		"1 - 9, N: select process (or worker) 1 to 9; N: the next one; Up Down Enter: choose from the selected one's action menu; " +
+		"Z  X  C  E: pause, crash, cut the link, expire the lease; W  V: write now with its own token / with the picked token; " +
+		"Y  D  U: set its TTL, delete / put the lesson's key; T  I: switch fencing / the queue's idempotency check; " +
+		"H: reveal the next hint; L: show the solution; Tab: move focus (leaves the canvas after the last widget); " +
+		"Esc: back to the lesson menu; ?: this help"
+	assert.Equal(t, want, NewPlayer(PlayerSpec{Solution: func() {}}).helpText())
+}
+
+// Every key the table names is a key Ebitengine knows, and each letter
+// gives one intent only.
+func TestTheKeymapIsTheIntentTable(t *testing.T) {
+	seen := map[ebiten.Key]ui.Intent{}
+	for _, b := range keymap {
+		if other, ok := seen[b.key]; ok {
+			t.Errorf("%s gives both %s and %s", b.key, other, b.intent)
+		}
+		seen[b.key] = b.intent
+	}
+	assert.Equal(t, ui.IntentPauseProc, seen[ebiten.KeyZ])
+	assert.Equal(t, ui.IntentHelp, seen[ebiten.KeyF1])
+	assert.Equal(t, ui.IntentActivate, seen[ebiten.KeySpace])
 }

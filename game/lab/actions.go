@@ -66,30 +66,30 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 	allows := func(c lessons.Control) bool { return slices.Contains(l.Controls, c) }
 	if allows(lessons.CtlPause) && !st.crashed {
 		if st.paused {
-			out = append(out, Choice{ID: "resume", Label: "Resume (Z)", Action: core.Resume(st.name), Key: ui.IntentPauseProc})
+			out = append(out, Choice{ID: "resume", Label: ui.WithKey("Resume", ui.IntentPauseProc), Action: core.Resume(st.name), Key: ui.IntentPauseProc})
 		} else {
-			out = append(out, Choice{ID: "pause", Label: fmt.Sprintf("Pause %s (Z)", Seconds(l.PauseFor)), Action: core.Pause(st.name, l.PauseFor), Key: ui.IntentPauseProc})
+			out = append(out, Choice{ID: "pause", Label: ui.WithKey("Pause "+Seconds(l.PauseFor), ui.IntentPauseProc), Action: core.Pause(st.name, l.PauseFor), Key: ui.IntentPauseProc})
 		}
 	}
 	if allows(lessons.CtlCrash) {
 		if st.crashed {
-			out = append(out, Choice{ID: "restart", Label: "Restart (X)", Action: core.Restart(st.name), Key: ui.IntentCrashProc})
+			out = append(out, Choice{ID: "restart", Label: ui.WithKey("Restart", ui.IntentCrashProc), Action: core.Restart(st.name), Key: ui.IntentCrashProc})
 		} else {
-			out = append(out, Choice{ID: "crash", Label: "Crash (X)", Action: core.Crash(st.name), Key: ui.IntentCrashProc})
+			out = append(out, Choice{ID: "crash", Label: ui.WithKey("Crash", ui.IntentCrashProc), Action: core.Crash(st.name), Key: ui.IntentCrashProc})
 		}
 	}
 	if allows(lessons.CtlPartition) {
 		if st.cut {
-			out = append(out, Choice{ID: "heal", Label: "Heal link (C)", Action: core.Heal(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
+			out = append(out, Choice{ID: "heal", Label: ui.WithKey("Heal link", ui.IntentCutLink), Action: core.Heal(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
 		} else {
-			out = append(out, Choice{ID: "partition", Label: "Cut link to coordinator (C)", Action: core.Partition(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
+			out = append(out, Choice{ID: "partition", Label: ui.WithKey("Cut link to coordinator", ui.IntentCutLink), Action: core.Partition(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
 		}
 	}
 	if allows(lessons.CtlDelay) && !st.crashed {
 		out = append(out, Choice{ID: "delay", Label: fmt.Sprintf("Hold what it sends %s", Seconds(l.PauseFor)), Action: core.Delay(st.name, l.PauseFor)})
 	}
 	if allows(lessons.CtlExpire) && st.lease {
-		out = append(out, Choice{ID: "expire", Label: "Expire lease now (E)", Action: core.Expire(st.name), Key: ui.IntentExpire})
+		out = append(out, Choice{ID: "expire", Label: ui.WithKey("Expire lease now", ui.IntentExpire), Action: core.Expire(st.name), Key: ui.IntentExpire})
 	}
 	if allows(lessons.CtlWrite) && !st.crashed && !st.worker {
 		value, label := "from "+st.name+" again", ""
@@ -97,16 +97,15 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 			value, label = "late "+st.name, "late"
 		}
 		out = append(out,
-			Choice{ID: "write", Label: "Write now, own token (W)", Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label}, Key: ui.IntentWrite},
-			Choice{ID: "write-token", Label: fmt.Sprintf("Write with token %d (V)", token), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label, Token: token}, Key: ui.IntentWriteTok},
+			Choice{ID: "write", Label: ui.WithKey("Write now, own token", ui.IntentWrite), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label}, Key: ui.IntentWrite},
+			Choice{ID: "write-token", Label: ui.WithKey(fmt.Sprintf("Write with token %d", token), ui.IntentWriteTok), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label, Token: token}, Key: ui.IntentWriteTok},
 			Choice{ID: "token-next", Label: fmt.Sprintf("Pick another token (now %d)", token), NextToken: true})
 	}
 	if allows(lessons.CtlSetTTL) && !st.crashed {
 		for i, ttl := range TTLChoices {
 			c := Choice{ID: "set-ttl:" + Seconds(ttl), Label: fmt.Sprintf("Set TTL %s, next session", Seconds(ttl)), Action: core.SetTTL(st.name, ttl)}
 			if i == 0 {
-				c.Label += " (Y)"
-				c.Key = ui.IntentSetTTL
+				c.Label, c.Key = ui.WithKey(c.Label, ui.IntentSetTTL), ui.IntentSetTTL
 			}
 			out = append(out, c)
 		}
@@ -115,7 +114,7 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 		for i, key := range Deletable(v, st.name) {
 			c := Choice{ID: fmt.Sprintf("delete:%d", i), Label: "Delete " + key, Action: core.Action{Do: core.VerbDelete, Proc: st.name, Key: key}}
 			if i == 0 {
-				c.ID, c.Label, c.Key = "delete", c.Label+" (D)", ui.IntentDelete
+				c.ID, c.Label, c.Key = "delete", ui.WithKey(c.Label, ui.IntentDelete), ui.IntentDelete
 			}
 			out = append(out, c)
 		}
@@ -123,7 +122,7 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 	if allows(lessons.CtlPut) && !st.crashed {
 		if key := StatusKey(v); key != "" {
 			value := fmt.Sprintf("%s on host-%d, running since %s", st.name, a.Index()+1, core.FormatTime(v.Now))
-			out = append(out, Choice{ID: "put", Label: "Put " + key + " (U)", Action: core.Action{Do: core.VerbPut, Proc: st.name, Key: key, Value: value}, Key: ui.IntentPut})
+			out = append(out, Choice{ID: "put", Label: ui.WithKey("Put "+key, ui.IntentPut), Action: core.Action{Do: core.VerbPut, Proc: st.name, Key: key, Value: value}, Key: ui.IntentPut})
 		}
 	}
 	return out

@@ -39,3 +39,17 @@ func TestIntents(t *testing.T) {
 		t.Error("unknown intent should say so")
 	}
 }
+
+func TestLabelsSayTheirKeyFromTheTable(t *testing.T) {
+	if got := WithKey("Resume", IntentPauseProc); got != "Resume (Z)" {
+		t.Errorf("WithKey = %q", got)
+	}
+	if IntentStep.Key() != "." || IntentStep.HelpKeys() != ". (period)" || IntentHint.HelpKeys() != "H" {
+		t.Errorf("step %q/%q, hint %q", IntentStep.Key(), IntentStep.HelpKeys(), IntentHint.HelpKeys())
+	}
+	for _, i := range AllIntents() {
+		if i.Key() == "" {
+			t.Errorf("%s has no key label", i)
+		}
+	}
+}
