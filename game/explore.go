@@ -3,12 +3,10 @@ package game
 import (
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -20,21 +18,16 @@ import (
 // responsive.
 const frameBudget = 10 * time.Millisecond
 
-// breakFinder is the player's "Find a break" button and the search it
-// runs, a slice per frame, with a progress bar in the world's caption
-// row. The counterexample it finds becomes the lesson's log, ready to
-// play; a clean search says what it covered.
+// breakFinder is the player's "Find a break" button over a lab.Finder,
+// a slice of the search per frame drawn, with a progress bar in the
+// world's caption row, and the button that opens the comparison.
 type breakFinder struct {
-	sc      *LessonScene
-	spec    *lessons.Search
-	btn     ui.Button
-	x       *core.Explorer
-	problem core.Problem
-	knobs   lessons.Knobs
-	status  string
-	bar     ui.Rect
-	clock   func() time.Time
-	// cmp opens (and, in it, leaves) the side-by-side comparison.
+	sc   *LessonScene
+	spec *lessons.Search
+	m    *lab.Finder
+	btn  ui.Button
+	bar  ui.Rect
+	// cmp opens the side-by-side comparison.
 	cmp     ui.Button
 	compare *comparison
 	// slicedAt is the frame (State.Frame) the last search slice ran in: a
@@ -47,7 +40,7 @@ type breakFinder struct {
 // addFinder puts a "Find a break" search by spec, and the comparison of
 // the run with its protection off and on, into the player being built.
 func (sc *LessonScene) addFinder(ps *PlayerSpec, spec *lessons.Search) {
-	f := &breakFinder{sc: sc, spec: spec, btn: ui.Button{Label: "Find a break"}, clock: time.Now}
+	f := &breakFinder{sc: sc, spec: spec, m: lab.NewFinder(sc.Lab, spec), btn: ui.Button{Label: "Find a break"}}
 	f.cmp = ui.Button{Label: f.compareLabel()}
 	sc.finder = f
 	ps.Overlay = f
@@ -58,15 +51,22 @@ func (sc *LessonScene) addFinder(ps *PlayerSpec, spec *lessons.Search) {
 
 // cancel ends a search in progress (and the coroutine it runs on).
 func (f *breakFinder) cancel() {
-	if f.x != nil {
-		f.x.Cancel()
-		f.x = nil
-		f.btn.Label = "Find a break"
-	}
+	f.m.Cancel()
+	f.btn.Label = "Find a break"
 }
 
 // Searching reports a search in progress.
-func (f *breakFinder) Searching() bool { return f.x != nil }
+func (f *breakFinder) Searching() bool { return f.m.Searching() }
+
+// narrate tells the lesson's narration lines.
+func (f *breakFinder) narrate(lines []string) {
+	for _, l := range lines {
+		f.sc.Player.Narrate(l)
+	}
+	if !f.m.Searching() {
+		f.btn.Label = "Find a break"
+	}
+}
 
 // Layout implements View: the buttons and the progress bar in the
 // world's caption row.
@@ -90,17 +90,16 @@ func (f *breakFinder) Update(st *State) error {
 		f.stepIfDue(st.Frame)
 		return nil
 	}
-	if f.cmp.Update(&st.Input) && f.x == nil {
+	if f.cmp.Update(&st.Input) && !f.Searching() {
 		f.openComparison(st.stack) // laid out before it is drawn
 		return nil
 	}
-	f.cmp.Disabled = f.x != nil
+	f.cmp.Disabled = f.Searching()
 	if f.btn.Update(&st.Input) {
-		if f.x == nil {
+		if !f.Searching() {
 			f.start()
 		} else {
-			f.x.Cancel()
-			f.finish()
+			f.narrate(f.m.Stop())
 		}
 	}
 	f.stepIfDue(st.Frame)
@@ -109,132 +108,20 @@ func (f *breakFinder) Update(st *State) error {
 
 // stepIfDue runs the next slice of the search, once per frame drawn.
 func (f *breakFinder) stepIfDue(frame int64) {
-	if f.x != nil && (frame == 0 || frame != f.slicedAt) {
+	if f.Searching() && (frame == 0 || frame != f.slicedAt) {
 		f.slicedAt = frame
-		f.step()
+		f.narrate(f.m.Slice(frameBudget))
 	}
 }
 
-// start builds the search for the world as the learner has it now: the
-// lesson's knobs, and its protection as it stands at the play head.
+// start starts the search, pausing the run.
 func (f *breakFinder) start() {
-	lb := f.sc.Lab
-	// Actions due at the play head (a switch at 0 in a link just opened)
-	// may not have fired yet: read the protection from a copy that ran
-	// them, leaving the lab as it is.
-	now := lb.Sim().Clone()
-	now.RunUntil(now.Now())
-	on := protectionOn(now, f.spec.Protects)
-	f.knobs = lb.Knobs()
-	f.problem = f.problemFor(core.ActionLog{core.At(0, core.Action{Do: f.spec.Protects, On: on})})
-	x, err := core.NewExplorer(f.problem, f.clock)
-	if err != nil {
-		f.status = "Cannot search: " + err.Error()
-		f.sc.Player.Narrate(f.status)
-		return
+	lines := f.m.Start()
+	if f.Searching() {
+		f.sc.Player.setPlaying(false)
+		f.btn.Label = "Cancel search"
 	}
-	f.x = x
-	f.sc.Player.setPlaying(false)
-	f.btn.Label = "Cancel search"
-	f.status = ""
-	f.sc.Player.Narrate(fmt.Sprintf("Searching for the simplest run that breaks %q with %s %s: %.0f schedules",
-		f.spec.Invariant.Name, f.spec.Switch(), onOff(on), f.spec.Bounds.Count()))
-}
-
-func protectionOn(s *core.Sim, protects core.Verb) bool {
-	switch {
-	case protects == core.VerbIdempotency && s.Queue != nil:
-		return s.Queue.Idempotency
-	case s.Register != nil:
-		return s.Register.Fencing
-	case s.Offsets != nil:
-		return s.Offsets.Fencing
-	}
-	return true
-}
-
-// step runs schedules for at most frameBudget of wall time.
-func (f *breakFinder) step() {
-	deadline := f.clock().Add(frameBudget)
-	for f.clock().Before(deadline) {
-		if f.x.Step(20) {
-			f.finish()
-			return
-		}
-	}
-}
-
-// finish reports the verdict; a counterexample becomes the lesson's run.
-func (f *breakFinder) finish() {
-	r := f.x.Result()
-	err := f.x.Err()
-	f.x = nil
-	f.btn.Label = "Find a break"
-	p := f.sc.Player
-	switch {
-	case err != nil:
-		f.status = "The search failed: " + err.Error()
-	case r.Found:
-		if err := f.sc.Lab.Resume(f.knobs, r.Log); err != nil {
-			f.status = "Found a break but could not load it: " + err.Error()
-			break
-		}
-		what := "the lesson's own script"
-		if len(r.Faults) > 0 {
-			fs := make([]string, len(r.Faults))
-			for i, fl := range r.Faults {
-				fs[i] = fl.String()
-			}
-			what = strings.Join(fs, ", then ")
-		}
-		f.status = "Break: " + what
-		defer p.Narrate("Compare " + f.spec.Switch() + " on/off replays this schedule both ways, side by side.")
-		p.Narrate(fmt.Sprintf("Found the simplest break after %d schedules: %s. At %s: %s. Loaded as your run: press Play to watch it.",
-			r.Tried, what, core.FormatTime(r.Violation.At), lab.Narrate(&r.Violation)))
-		if line := f.withProtection(r.Faults); line != "" {
-			p.Narrate(line)
-		}
-		return
-	case !r.Complete:
-		f.status = fmt.Sprintf("Cancelled after %d of %.0f schedules", r.Tried, r.Total)
-	default:
-		f.status = fmt.Sprintf("No break in %d schedules", r.Tried)
-		p.Narrate("No break within bounds. " + r.Summary())
-		return
-	}
-	p.Narrate(f.status)
-}
-
-// problemFor is the search problem on the lesson's world as the learner
-// set its knobs (f.knobs), with base (the protection switch) at time zero.
-func (f *breakFinder) problemFor(base core.ActionLog) core.Problem {
-	l, seed, knobs := f.sc.Lab.Lesson, f.sc.Lab.Seed, f.knobs
-	return core.Problem{
-		Build: func() (*core.Sim, error) {
-			w, err := l.StartWith(seed, knobs, base)
-			if err != nil {
-				return nil, err
-			}
-			return w.Sim, nil
-		},
-		Base: base, Invariant: f.spec.Invariant, Bounds: f.spec.Bounds,
-	}
-}
-
-// withProtection replays the counterexample with the protection switched
-// on (when the search ran with it off) and says what changed: the same
-// schedule, side by side with its fix.
-func (f *breakFinder) withProtection(faults []core.Fault) string {
-	on := f.problem.Base[0]
-	if on.On {
-		return ""
-	}
-	on.On = true
-	s, bad, err := f.problemFor(core.ActionLog{on}).Replay(faults)
-	if err != nil || bad != nil {
-		return ""
-	}
-	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.spec.Switch(), f.spec.Invariant.Name, core.Refusals(s.Trace))
+	f.narrate(lines)
 }
 
 // openComparison replaces the normal view with the run replayed with the
@@ -242,8 +129,8 @@ func (f *breakFinder) withProtection(faults []core.Fault) string {
 func (f *breakFinder) openComparison(stack *Stack) {
 	c, err := newComparison(f)
 	if err != nil {
-		f.status = "Cannot compare: " + err.Error()
-		f.sc.Player.Narrate(f.status)
+		f.m.Status = "Cannot compare: " + err.Error()
+		f.sc.Player.Narrate(f.m.Status)
 		return
 	}
 	f.compare = c
@@ -254,8 +141,8 @@ func (f *breakFinder) openComparison(stack *Stack) {
 // button, in the world's caption row.
 func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	th := s.Theme
-	if f.x != nil {
-		tried, total := f.x.Progress()
+	if f.Searching() {
+		tried, total := f.m.Progress()
 		frac := 0.0
 		if total > 0 {
 			frac = min(1, float64(tried)/total)
@@ -268,8 +155,8 @@ func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.StrokeRoundRect(dst, f.bar, radius, 1, th.Border)
 		label := fmt.Sprintf("searching %d of %.0f", tried, total)
 		draw.TextIn(dst, label, s.Small(), f.bar, draw.AlignCenter, th.Text)
-	} else if f.status != "" {
-		draw.TextIn(dst, ui.Ellipsize(f.status, f.bar.W, draw.Measure(s.Small())), s.Small(), f.bar, draw.AlignEnd, th.Text)
+	} else if f.m.Status != "" {
+		draw.TextIn(dst, ui.Ellipsize(f.m.Status, f.bar.W, draw.Measure(s.Small())), s.Small(), f.bar, draw.AlignEnd, th.Text)
 	}
 	s.Button(dst, &f.btn)
 	s.Button(dst, &f.cmp)

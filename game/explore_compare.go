@@ -2,16 +2,12 @@ package game
 
 import (
 	"math"
-	"strings"
-	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
-	"leaselab/lessons"
 )
 
 // comparison replays the learner's schedule twice, the protection switched
@@ -54,35 +50,15 @@ func (f *breakFinder) compareTip() string {
 	return "Replay this schedule twice, " + f.spec.Switch() + " off and on, side by side (Enter when focused)"
 }
 
-// newComparison builds the two runs from the lab's seed, knobs and log:
-// every switch of the protection is dropped and one at time zero decides.
+// newComparison builds the comparison of the lesson's run (lab.Comparison)
+// and its player.
 func newComparison(f *breakFinder) (*comparison, error) {
-	src := f.sc.Lab
-	c := &comparison{f: f, back: ui.Button{Label: "Back to my run (Esc)"}}
-	var log core.ActionLog
-	for _, a := range src.Log() {
-		if a.Do != f.spec.Protects {
-			log = append(log, a)
-		}
+	m, err := lab.NewComparison(f.sc.Lab, f.spec)
+	if err != nil {
+		return nil, err
 	}
-	// Without controls the worlds draw no switch that would do nothing:
-	// the comparison is a replay to watch.
-	watch := *src.Lesson
-	watch.Controls = nil
-	for i, on := range []bool{false, true} {
-		lb, err := lab.New(&watch, src.Seed)
-		if err != nil {
-			return nil, err
-		}
-		if err := lb.Resume(src.Knobs(), append(core.ActionLog{core.At(0, core.Action{Do: f.spec.Protects, On: on})}, log...)); err != nil {
-			return nil, err
-		}
-		lb.Seek(src.Now())
-		// The verdict covers the whole run, whatever the play head.
-		end := lb.Sim().Clone()
-		end.RunUntil(lb.Length())
-		c.verdicts[i], c.broken[i] = runVerdict(end.Trace, f.spec, on)
-		c.runs[i] = lb
+	c := &comparison{f: f, back: ui.Button{Label: "Back to my run (Esc)"}, runs: m.Runs, verdicts: m.Verdicts, broken: m.Broken}
+	for i, lb := range c.runs {
 		c.worlds[i] = newWorldView(lb, func(string) {})
 		c.lines[i] = newTimelineView(lb)
 	}
@@ -90,7 +66,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	// would change the learner's run, not these two), no solution.
 	lp := f.sc.Player
 	p := NewPlayer(PlayerSpec{
-		Lesson: lp.Lesson, Clock: pairClock(c.runs), World: (*comparePanes)(c), Timeline: (*compareLanes)(c),
+		Lesson: lp.Lesson, Clock: lab.PairClock(c.runs), World: (*comparePanes)(c), Timeline: (*compareLanes)(c),
 		Back:  BackButton{Label: "< My run", Do: c.leave},
 		Lanes: func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) },
 		Regions: func() map[string]ui.Rect {
@@ -102,28 +78,6 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	})
 	c.player = p
 	return c, nil
-}
-
-// runVerdict says what the trace shows about the spec's invariant: the
-// first event that broke it, or what the protection refused.
-func runVerdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
-	head := strings.ToUpper(spec.Switch()[:1]) + spec.Switch()[1:] + " " + onOff(on) + ": "
-	if e := spec.Invariant.First(tr); e != nil {
-		what := "duplicate job executed"
-		if e.Kind == core.KindStale {
-			what = "stale write accepted"
-			if e.Get("shard") != "" {
-				what = "stale offset commit accepted"
-			}
-		}
-		return head + what + " at t=" + secs(e.At), true
-	}
-	if r := core.Refusals(tr); r != "nothing needed refusing" {
-		return head + r, false
-	}
-	// Short enough for a pane half a world wide: the header says what
-	// the invariant is.
-	return head + "no break, nothing to refuse", false
 }
 
 // enter shows the comparison over the lesson, on stack.
@@ -166,29 +120,6 @@ func (c *comparison) Inspect() SceneInfo {
 func (c *comparison) info() *CompareInfo {
 	return &CompareInfo{Protects: c.f.spec.Switch(), Off: c.verdicts[0], On: c.verdicts[1],
 		OffBroke: c.broken[0], OnBroke: c.broken[1], Now: c.runs[0].Now().Seconds()}
-}
-
-// pairClock drives both runs with one play head: the first leads, the
-// second follows it to the same instant.
-type pairClock [2]*lab.Lab
-
-func (c pairClock) Now() time.Duration    { return c[0].Now() }
-func (c pairClock) Length() time.Duration { return c[0].Length() }
-func (c pairClock) Advance(d time.Duration) {
-	c[0].Advance(d)
-	c[1].Seek(c[0].Now())
-}
-func (c pairClock) Step() {
-	c[0].Step()
-	c[1].Seek(c[0].Now())
-}
-func (c pairClock) Seek(t time.Duration) {
-	c[0].Seek(t)
-	c[1].Seek(c[0].Now())
-}
-func (c pairClock) Fork() {
-	c[0].Fork()
-	c[1].Fork()
 }
 
 // comparePanes is the world region in the comparison: a header with the

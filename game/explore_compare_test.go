@@ -218,8 +218,8 @@ func TestSandboxFindsABreak(t *testing.T) {
 	}
 	searchRun(t, r, sb.Run.finder)
 	log := sb.Run.Lab.Log()
-	if !strings.HasPrefix(sb.Run.finder.status, "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
-		t.Fatalf("status %q, log %v", sb.Run.finder.status, log)
+	if !strings.HasPrefix(sb.Run.finder.m.Status, "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
+		t.Fatalf("status %q, log %v", sb.Run.finder.m.Status, log)
 	}
 	last := log[len(log)-1]
 	if last.Do != "pause" || last.Proc != sb.Config().ProcNames()[0] {

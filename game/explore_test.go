@@ -27,7 +27,7 @@ func runFinder(t *testing.T, r *appRig) (ticks int) {
 func searchRun(t *testing.T, r *appRig, f *breakFinder) (ticks int) {
 	t.Helper()
 	r.click("explore")
-	if !f.Searching() && f.status == "" {
+	if !f.Searching() && f.m.Status == "" {
 		t.Fatal("no search started")
 	}
 	for f.Searching() { // (a small one may end in its first frame)
@@ -50,8 +50,8 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 	if len(log) != 2 || log[0].Do != "fencing" || log[0].On || log[1].Do != "pause" || log[1].Proc != "A" {
 		t.Fatalf("loaded log %v, want fencing off then a pause of A", log)
 	}
-	if !strings.HasPrefix(sc.finder.status, "Break: pause A at") {
-		t.Errorf("status %q", sc.finder.status)
+	if !strings.HasPrefix(sc.finder.m.Status, "Break: pause A at") {
+		t.Errorf("status %q", sc.finder.m.Status)
 	}
 	// Playing the loaded run shows the stale write the search found.
 	sc.Lab.Advance(40 * time.Second)
@@ -73,16 +73,16 @@ func TestFindABreakProvesTheFixAndCancels(t *testing.T) {
 	r.click("explore")
 	r.tick(ui.Input{})
 	r.click("explore")
-	if sc.finder.Searching() || !strings.HasPrefix(sc.finder.status, "Cancelled after") {
-		t.Fatalf("after cancel: searching %v, status %q", sc.finder.Searching(), sc.finder.status)
+	if sc.finder.Searching() || !strings.HasPrefix(sc.finder.m.Status, "Cancelled after") {
+		t.Fatalf("after cancel: searching %v, status %q", sc.finder.Searching(), sc.finder.m.Status)
 	}
 	// Fencing on (the lesson's default): the whole grid holds, searched
 	// a slice per frame.
 	if ticks := runFinder(t, r); ticks < 3 {
 		t.Errorf("3600 schedules ran in %d frame(s): a search must be spread over frames", ticks)
 	}
-	if !strings.HasPrefix(sc.finder.status, "No break in 3600 schedules") {
-		t.Errorf("status %q", sc.finder.status)
+	if !strings.HasPrefix(sc.finder.m.Status, "No break in 3600 schedules") {
+		t.Errorf("status %q", sc.finder.m.Status)
 	}
 	if len(sc.Lab.Log()) != len(before) {
 		t.Errorf("a clean search changed the run's log: %v", sc.Lab.Log())
@@ -167,7 +167,7 @@ func TestFindABreakEveryLessonSpecRuns(t *testing.T) {
 			sc := r.a.top().(*LessonScene)
 			start := time.Now()
 			runFinder(t, r)
-			st := sc.finder.status
+			st := sc.finder.m.Status
 			t.Logf("%s: %q in %s", id, st, time.Since(start).Round(time.Millisecond))
 			if !strings.HasPrefix(st, "Break: ") && !strings.HasPrefix(st, "No break in ") {
 				t.Errorf("verdict %q", st)

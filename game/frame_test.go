@@ -57,7 +57,7 @@ func TestASearchSlicesOncePerFrameDrawn(t *testing.T) {
 	r.st.Frame = 5
 	r.click("explore")
 	require.True(t, sc.finder.Searching())
-	tried := func() int { n, _ := sc.finder.x.Progress(); return n }
+	tried := func() int { n, _ := sc.finder.m.Progress(); return n }
 	first := tried()
 	require.Positive(t, first, "the press ran the first slice")
 	r.tick(ui.Input{})

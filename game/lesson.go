@@ -6,7 +6,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -201,11 +200,9 @@ func (sc *LessonScene) narrate() {
 		if l.At == sc.Lab.Now() && sc.narrated == len(lines)-1 && sc.Player.Playing() {
 			break // more may still happen at this instant
 		}
-		sc.Player.Narrate("t=" + secs(l.At) + " " + l.Text)
+		sc.Player.Narrate("t=" + lab.ShortTime(l.At) + " " + l.Text)
 	}
 }
-
-func secs(d time.Duration) string { return strings.TrimSuffix(core.FormatTime(d), "0") }
 
 // Layout implements Scene.
 func (sc *LessonScene) Layout(window ui.Rect, style draw.Style) { sc.Player.Layout(window, style) }

@@ -252,15 +252,8 @@ func sandboxSummary(c core.SandboxConfig) string {
 	if c.LockDelay > 0 {
 		lockDelay = c.LockDelay.String()
 	}
-	fmt.Fprintf(&b, "; lock-delay %s; fencing %s; idempotency %s; seed %d; %g minutes of time.", lockDelay, onOff(c.Fencing), onOff(c.Idempotency), c.Seed, c.Duration.Minutes())
+	fmt.Fprintf(&b, "; lock-delay %s; fencing %s; idempotency %s; seed %d; %g minutes of time.", lockDelay, lab.OnOff(c.Fencing), lab.OnOff(c.Idempotency), c.Seed, c.Duration.Minutes())
 	return b.String()
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
 
 // invariants are the checklist: the invariants of run lb at the play
@@ -382,7 +375,7 @@ func (v *sandboxRun) Update(st *State) error {
 		if sc.invs[i].Update(in) {
 			p.setPlaying(false)
 			run.Seek(sc.invAt[i])
-			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", secs(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
+			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", lab.ShortTime(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
 		}
 	}
 	if sc.jsonl.Update(in) {

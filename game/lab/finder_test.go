@@ -1,0 +1,77 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
+)
+
+// searchToEnd runs f's search slice by slice and returns what it said.
+func searchToEnd(t *testing.T, f *Finder) []string {
+	t.Helper()
+	var said []string
+	for i := 0; f.Searching(); i++ {
+		require.Less(t, i, 10000, "the search never ends")
+		said = append(said, f.Slice(10*time.Millisecond)...)
+	}
+	return said
+}
+
+func TestTheFinderLoadsTheSimplestBreakAsTheRun(t *testing.T) {
+	lb := fenced(t)
+	require.NoError(t, lb.Do(core.Fencing(false)))
+	f := NewFinder(lb, lb.Lesson.Search)
+	said := f.Start()
+	require.True(t, f.Searching())
+	assert.Contains(t, said[0], "with fencing off")
+	said = searchToEnd(t, f)
+	assert.True(t, strings.HasPrefix(f.Status, "Break: pause A at"), f.Status)
+	require.Len(t, said, 3)
+	assert.Contains(t, said[0], "Found the simplest break")
+	assert.Contains(t, said[1], "The same schedule with fencing on keeps", "the fix, replayed")
+	assert.Contains(t, said[2], "Compare fencing on/off")
+	lb.Advance(lb.Length())
+	assert.NotEmpty(t, lb.Sim().Trace.Filter(core.KindStale), "the loaded run breaks the store")
+}
+
+func TestAStoppedSearchSaysHowFarItGot(t *testing.T) {
+	lb := fenced(t)
+	f := NewFinder(lb, lb.Lesson.Search)
+	f.Start()
+	f.Slice(time.Millisecond)
+	said := f.Stop()
+	assert.False(t, f.Searching())
+	assert.True(t, strings.HasPrefix(f.Status, "Cancelled after"), f.Status)
+	assert.Equal(t, []string{f.Status}, said)
+	assert.Nil(t, f.Stop(), "nothing to stop")
+}
+
+func TestTheComparisonJudgesBothRunsUnderOnePlayHead(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(4 * time.Second)
+	require.NoError(t, pauseA(lb))
+	c, err := NewComparison(lb, lb.Lesson.Search)
+	require.NoError(t, err)
+	assert.True(t, c.Broken[0])
+	assert.True(t, strings.HasPrefix(c.Verdicts[0], "Fencing off: stale write accepted at t="), c.Verdicts[0])
+	assert.False(t, c.Broken[1])
+	assert.Equal(t, "Fencing on: 1 stale write rejected", c.Verdicts[1])
+	for i, on := range []bool{false, true} {
+		l := c.Runs[i].Log()
+		require.Len(t, l, 2)
+		assert.Equal(t, core.Fencing(on), l[0].Action, "one switch at time zero decides")
+	}
+
+	clock := PairClock(c.Runs)
+	assert.Equal(t, 4*time.Second, clock.Now(), "it starts at the learner's play head")
+	clock.Advance(3 * time.Second)
+	clock.Step()
+	assert.Equal(t, c.Runs[0].Now(), c.Runs[1].Now())
+	clock.Seek(40 * time.Second)
+	assert.Equal(t, 40*time.Second, c.Runs[1].Now())
+}
