@@ -21,7 +21,6 @@ type LessonScene struct {
 
 	world    *worldView
 	narrated int
-	met      []bool
 	complete bool
 
 	// finder is the "Find a break" search, for lessons it fits.
@@ -73,7 +72,7 @@ func NewLessonScene(l *lessons.Lesson, spec LessonSpec) (*LessonScene, error) {
 // knobs, the finder and the opener's own widgets.
 func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	l := lb.Lesson
-	sc := &LessonScene{Lab: lb, met: make([]bool, len(l.Goals)), OnProgress: spec.OnProgress}
+	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress}
 	narration := &Narration{}
 	sc.world = newWorldView(lb, narration.Add)
 	tv := newTimelineView(lb)
@@ -160,13 +159,11 @@ func (sc *LessonScene) Update(st *State) error {
 		return err
 	}
 	sc.narrate()
-	changed := false
-	for i, g := range sc.Lab.Goals() {
-		if g.Met && !sc.met[i] {
-			sc.met[i], changed = true, true
-			sc.Player.Narrate("Goal met: " + g.Proved)
-		}
+	newly := sc.Lab.NewlyMet()
+	for _, i := range newly {
+		sc.Player.Narrate("Goal met: " + sc.Lab.Lesson.Goals[i].Proved)
 	}
+	changed := len(newly) > 0
 	if changed && sc.Lab.AllMet() && !sc.complete {
 		sc.complete = true
 		l := sc.Lab.Lesson
@@ -180,7 +177,7 @@ func (sc *LessonScene) Update(st *State) error {
 		}
 	}
 	if changed && sc.OnProgress != nil {
-		sc.OnProgress(sc.Lab.Lesson.ID, append([]bool(nil), sc.met...), sc.complete)
+		sc.OnProgress(sc.Lab.Lesson.ID, sc.Lab.Achieved(), sc.complete)
 	}
 	return sc.Lab.Err()
 }

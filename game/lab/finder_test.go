@@ -75,3 +75,20 @@ func TestTheComparisonJudgesBothRunsUnderOnePlayHead(t *testing.T) {
 	clock.Seek(40 * time.Second)
 	assert.Equal(t, 40*time.Second, c.Runs[1].Now())
 }
+
+// A goal is reported met once in a lab's life: a scrub back that undoes
+// it and a replay that meets it again say nothing new.
+func TestEachGoalIsReportedMetOnce(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(4 * time.Second)
+	assert.Empty(t, lb.NewlyMet())
+	require.NoError(t, pauseA(lb))
+	lb.Advance(22 * time.Second)
+	assert.Equal(t, []int{0, 1}, lb.NewlyMet(), "the takeover and the late write")
+	assert.Empty(t, lb.NewlyMet(), "asked again: nothing new")
+	lb.Seek(time.Second)
+	require.False(t, lb.Goals()[0].Met, "the scrub back undid the takeover in this run")
+	lb.Advance(30 * time.Second)
+	assert.Empty(t, lb.NewlyMet())
+	assert.Equal(t, []bool{true, true, false}, lb.Achieved())
+}

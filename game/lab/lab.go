@@ -28,6 +28,10 @@ type Lab struct {
 	// the same run: a scrub back re-simulates and must not forget them.
 	met       []time.Duration
 	metOK     []bool
+	// achieved are the goals met at some point of this lab's life (a
+	// scrub back does not take one away); announced those already
+	// reported by NewlyMet.
+	achieved, announced []bool
 	carried   []time.Duration
 	carriedOK []bool
 	narrated  int  // trace events already turned into narration
@@ -58,7 +62,7 @@ type Line struct {
 
 // New starts a lesson at time zero with an empty log.
 func New(l *lessons.Lesson, seed uint64) (*Lab, error) {
-	lb := &Lab{Lesson: l, Seed: seed}
+	lb := &Lab{Lesson: l, Seed: seed, achieved: make([]bool, len(l.Goals)), announced: make([]bool, len(l.Goals))}
 	if err := lb.reset(nil, 0); err != nil {
 		return nil, err
 	}
@@ -266,6 +270,27 @@ func (lb *Lab) Goals() []GoalState {
 	}
 	return out
 }
+
+// NewlyMet lists the goals met for the first time in this lab's life
+// since the last call: each goal is reported once, however often a scrub
+// back and forth meets it again. The one record of progress the scene
+// narrates and saves from.
+func (lb *Lab) NewlyMet() []int {
+	var out []int
+	for i := range lb.achieved {
+		if ok, _ := lb.goal(i); ok {
+			lb.achieved[i] = true
+		}
+		if lb.achieved[i] && !lb.announced[i] {
+			lb.announced[i] = true
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Achieved reports, per goal, whether it was met at some point.
+func (lb *Lab) Achieved() []bool { return append([]bool(nil), lb.achieved...) }
 
 // AllMet reports whether the lesson is complete.
 func (lb *Lab) AllMet() bool {
