@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -466,9 +465,9 @@ func actionText(a core.Timed) string {
 	if a.Proc != "" {
 		out += " " + a.Proc
 	}
-	out += " at " + seconds(a.At.D())
+	out += " at " + lab.Seconds(a.At.D())
 	if a.For > 0 {
-		out += " for " + seconds(a.For.D())
+		out += " for " + lab.Seconds(a.For.D())
 	}
 	return out
 }
@@ -772,9 +771,3 @@ func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
 
 // Draw implements Scene.
 func (a *exerciseAnswer) Draw(screen *ebiten.Image) { (*ExerciseScene)(a).draw(screen) }
-
-// seconds writes d in seconds to the millisecond, without trailing zeros
-// ("4.419 s", "9 s").
-func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Round(time.Millisecond).Seconds(), 'f', -1, 64) + " s"
-}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -197,7 +198,7 @@ func (sc *LessonScene) narrate() {
 		if l.At == sc.Lab.Now() && sc.narrated == len(lines)-1 && sc.Player.Playing() {
 			break // more may still happen at this instant
 		}
-		sc.Player.Narrate("t=" + lab.ShortTime(l.At) + " " + l.Text)
+		sc.Player.Narrate("t=" + core.FormatTime(l.At) + " " + l.Text)
 	}
 }
 

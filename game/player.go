@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
@@ -491,9 +492,7 @@ func (p *Player) place() {
 	p.text.Gutter = math.Round(p.style.U(12))
 }
 
-func (p *Player) clockText() string { return formatTime(p.Clock.Now()) }
-
-func formatTime(d time.Duration) string { return fmt.Sprintf("t = %.3f s", d.Seconds()) }
+func (p *Player) clockText() string { return lab.ClockTime(p.Clock.Now()) }
 
 func speedText(s float64) string { return fmt.Sprintf("%g×", s) }
 

@@ -375,7 +375,7 @@ func (v *sandboxRun) Update(st *State) error {
 		if sc.invs[i].Update(in) {
 			p.setPlaying(false)
 			run.Seek(sc.invAt[i])
-			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", lab.ShortTime(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
+			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", core.FormatTime(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
 		}
 	}
 	if sc.jsonl.Update(in) {

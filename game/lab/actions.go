@@ -164,11 +164,3 @@ func StatusKey(v WorldView) string {
 	}
 	return lock[:i] + "/status"
 }
-
-// Seconds renders a duration for a menu or a caption: "20 s", "5.5 s".
-func Seconds(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%d s", d/time.Second)
-	}
-	return fmt.Sprintf("%.1f s", d.Seconds())
-}

@@ -63,7 +63,7 @@ func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
 				what = "stale offset commit accepted"
 			}
 		}
-		return head + what + " at t=" + ShortTime(e.At), true
+		return head + what + " at t=" + core.FormatTime(e.At), true
 	}
 	if r := core.Refusals(tr); r != "nothing needed refusing" {
 		return head + r, false
@@ -72,9 +72,6 @@ func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
 	// the invariant is.
 	return head + "no break, nothing to refuse", false
 }
-
-// ShortTime is a virtual time without a trailing zero: "4.5", "12".
-func ShortTime(d time.Duration) string { return strings.TrimSuffix(core.FormatTime(d), "0") }
 
 // PairClock drives both runs with one play head: the first leads, the
 // second follows it to the same instant.

@@ -26,18 +26,18 @@ type Lab struct {
 	// met records when each goal was first seen met in this run (metOK:
 	// it was). carried keeps goals met under an earlier knob setting of
 	// the same run: a scrub back re-simulates and must not forget them.
-	met       []time.Duration
-	metOK     []bool
+	met   []time.Duration
+	metOK []bool
 	// achieved are the goals met at some point of this lab's life (a
 	// scrub back does not take one away); announced those already
 	// reported by NewlyMet.
 	achieved, announced []bool
-	carried   []time.Duration
-	carriedOK []bool
-	narrated  int  // trace events already turned into narration
-	stopped   bool // the world's run budget stopped it, and the narration said so
-	lines     []Line
-	err       error
+	carried             []time.Duration
+	carriedOK           []bool
+	narrated            int  // trace events already turned into narration
+	stopped             bool // the world's run budget stopped it, and the narration said so
+	lines               []Line
+	err                 error
 
 	// gen counts resets; the snapshot caches are keyed by it.
 	gen          int
