@@ -210,7 +210,7 @@ func TestSandboxFindsABreak(t *testing.T) {
 	r.click("preset:kubernetes") // fencing off
 	// Without the preset's own scripted pause, so the break is the
 	// search's.
-	sb.cfg.Actions = nil
+	sb.m.Config.Actions = nil
 	sb.check()
 	r.click("start")
 	if sb.Run == nil || sb.Run.finder == nil {
@@ -247,7 +247,7 @@ func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
 	sb := r.a.top().(*SandboxScene)
-	sb.cfg.Procs, sb.cfg.Names = 1, nil
+	sb.m.Config.Procs, sb.m.Config.Names = 1, nil
 	sb.check()
 	r.click("start")
 	sb.Run.Lab.Advance(3 * time.Second)

@@ -12,6 +12,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/setup"
 	"leaselab/game/ui"
 )
 
@@ -27,12 +28,8 @@ type Exporter func(name string, data []byte) (where string, err error)
 // invariant panel in place of the goals (click one that broke to jump to
 // the moment it broke) and export buttons in place of the hints.
 type SandboxScene struct {
-	cfg       core.SandboxConfig
-	preset    string // the preset the setup started from
-	changed   bool   // a field was changed since
-	slowDelay time.Duration
-	fields    []*sbField
-	errs      []core.FieldError
+	// m is the setup being built: configuration, preset and fields.
+	m *setup.Setup
 
 	presets     []ui.Button
 	start, back ui.Button
@@ -62,8 +59,7 @@ type SandboxScene struct {
 // setup if ""). onMenu goes back to the lesson menu; export saves files
 // (nil: exports are refused with a word).
 func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxScene, error) {
-	sc := &SandboxScene{onMenu: onMenu, export: export, slowDelay: time.Second}
-	sc.fields = sandboxFields(&sc.slowDelay)
+	sc := &SandboxScene{onMenu: onMenu, export: export, m: setup.New()}
 	sc.presets = make([]ui.Button, len(core.Presets()))
 	sc.back = ui.Button{Label: "< Lessons"}
 	sc.start = ui.Button{Label: "Start", Icon: ui.IconPlay}
@@ -74,13 +70,12 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 		items = append(items, &sc.presets[i])
 		sc.names[&sc.presets[i]] = "preset:" + p.Name
 	}
-	for _, f := range sc.fields {
-		items = append(items, f.widget())
-		sc.names[f.widget()] = "field:" + f.name
+	for _, f := range sc.m.Fields {
+		items = append(items, f.Widget())
+		sc.names[f.Widget()] = "field:" + f.Name
 	}
 	sc.ring = ui.NewFocusRing(false, append(items, &sc.start)...)
 	sc.scenes = NewStack((*sandboxSetup)(sc))
-	sc.cfg = core.DefaultSandbox()
 	if preset != "" {
 		if err := sc.UsePreset(preset); err != nil {
 			return nil, err
@@ -92,71 +87,35 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 
 // UsePreset loads a preset into the setup panel.
 func (sc *SandboxScene) UsePreset(name string) error {
-	p, err := core.FindPreset(name)
-	if err != nil {
+	if err := sc.m.UsePreset(name); err != nil {
 		return err
 	}
-	sc.cfg, sc.preset, sc.changed = p.Config, p.Name, false
-	sc.cfg.Names = append([]string(nil), p.Config.Names...)
-	sc.cfg.Links = append([]core.LinkConfig(nil), p.Config.Links...)
 	sc.check()
 	return nil
 }
 
 // Config returns the configuration the setup panel shows.
-func (sc *SandboxScene) Config() core.SandboxConfig { return sc.cfg }
+func (sc *SandboxScene) Config() core.SandboxConfig { return sc.m.Config }
 
 // Errors returns the configuration's field errors.
-func (sc *SandboxScene) Errors() []core.FieldError { return sc.errs }
+func (sc *SandboxScene) Errors() []core.FieldError { return sc.m.Errs }
 
-// check validates the configuration and hands each field its messages.
+// check validates the configuration; Start is refused while it fails.
 func (sc *SandboxScene) check() {
-	sc.errs = sc.cfg.Validate()
-	byID := map[string][]string{}
-	for _, e := range sc.errs {
-		id := e.Field
-		if id == core.FieldFirstToken {
-			id = core.FieldTokenSource
-		}
-		byID[id] = append(byID[id], e.Msg)
-	}
-	for _, f := range sc.fields {
-		f.err = ""
-		if f.showErr {
-			f.err = strings.Join(byID[f.id], "; ")
-		}
-		if f.choices == nil && !f.slider.Dragging() {
-			f.slider.SetValue(f.get(&sc.cfg))
-		}
-		na := !f.applies(&sc.cfg)
-		f.slider.Disabled, f.button.Disabled = na, na
-		f.button.Label = f.value(&sc.cfg)
-	}
-	sc.start.Disabled = len(sc.errs) > 0
-}
-
-// title of the run: the preset's, marked when changed.
-func (sc *SandboxScene) runTitle() string {
-	p, err := core.FindPreset(sc.preset)
-	switch {
-	case err != nil:
-		return "Sandbox: your setup"
-	case sc.changed:
-		return "Sandbox: " + p.Name + ", changed"
-	}
-	return "Sandbox: " + p.Name
+	sc.m.Check()
+	sc.start.Disabled = len(sc.m.Errs) > 0
 }
 
 // Start runs the configuration in the player. It refuses an invalid one.
 func (sc *SandboxScene) Start() error {
-	if len(sc.errs) > 0 {
-		return fmt.Errorf("cannot start: %s", sc.errs[0])
+	if len(sc.m.Errs) > 0 {
+		return fmt.Errorf("cannot start: %s", sc.m.Errs[0])
 	}
-	lb, err := lab.NewSandbox(sc.runTitle(), sc.cfg)
+	lb, err := lab.NewSandbox(sc.m.Title(), sc.m.Config)
 	if err != nil {
 		return err
 	}
-	lb.Lesson.Intro = sc.intro()
+	lb.Lesson.Intro = sc.m.Intro()
 	sc.play(lb, true)
 	return nil
 }
@@ -201,59 +160,13 @@ func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
 	// opened here brought its own).
 	why := ""
 	if search {
-		spec.Search, why = lab.SandboxSearch(sc.cfg)
+		spec.Search, why = lab.SandboxSearch(sc.m.Config)
 	}
 	sc.Run = newLessonScene(lb, spec)
 	if why != "" {
 		sc.Run.Player.Narrate("Find a break is not offered for this setup: " + why + ".")
 	}
 	sc.scenes.Push((*sandboxRun)(sc))
-}
-
-// intro is the run's text: where the numbers come from and what to do.
-func (sc *SandboxScene) intro() []string {
-	var out []string
-	if p, err := core.FindPreset(sc.preset); err == nil {
-		s := "Preset " + p.Name + ": " + p.Source + "."
-		if sc.changed {
-			s += " You changed some of its parameters."
-		}
-		out = append(out, s)
-	}
-	pol := sc.cfg.Policy().Check()
-	out = append(out,
-		sandboxSummary(sc.cfg),
-		strings.ToUpper(pol.Explanation[:1])+pol.Explanation[1:]+".",
-		"Click a process (or press 1-9) to pause it for 20 s, crash it, cut its link, hold what it sends or expire its lease; T switches fencing. "+
-			"The invariants below say which hold at the play head and when each first broke. "+
-			"Export the run as a JSON Lines trace or a Mermaid sequence diagram with the buttons at the bottom.")
-	return out
-}
-
-// sandboxSummary describes a configuration in one paragraph.
-func sandboxSummary(c core.SandboxConfig) string {
-	var b strings.Builder
-	if c.Shards > 0 {
-		fmt.Fprintf(&b, "%d shards over %d workers, one lease per shard", c.Shards, c.Workers)
-	} else {
-		fmt.Fprintf(&b, "%d processes (%s) on one lock, %s recipe, %s tokens, %s workload",
-			c.Procs, strings.Join(c.ProcNames(), ", "), c.Recipe, c.TokenSource, c.Workload)
-	}
-	pol := c.Policy()
-	fmt.Fprintf(&b, "; TTL %s, renew every %s; pauses: %s", pol.TTL, pol.RenewEvery, c.Pauses.Kind)
-	if pausing(&c) {
-		fmt.Fprintf(&b, " about every %s, up to %s", c.Pauses.Every, c.Pauses.Budget())
-	}
-	fmt.Fprintf(&b, "; links %s (+%g jitter)", c.Delay, c.Jitter)
-	for _, l := range c.Links {
-		fmt.Fprintf(&b, ", %s - %s %s", l.A, l.B, l.Delay)
-	}
-	lockDelay := "off"
-	if c.LockDelay > 0 {
-		lockDelay = c.LockDelay.String()
-	}
-	fmt.Fprintf(&b, "; lock-delay %s; fencing %s; idempotency %s; seed %d; %g minutes of time.", lockDelay, lab.OnOff(c.Fencing), lab.OnOff(c.Idempotency), c.Seed, c.Duration.Minutes())
-	return b.String()
 }
 
 // invariants are the checklist: the invariants of run lb at the play
@@ -339,17 +252,13 @@ func (ss *sandboxSetup) Update(st *State) error {
 			sc.UsePreset(p.Name)
 		}
 	}
-	for _, f := range sc.fields {
-		before := f.get(&sc.cfg)
-		if f.choices != nil {
-			if f.button.Update(in) {
-				f.set(&sc.cfg, float64((int(before)+1)%len(f.choices(&sc.cfg))))
+	for _, f := range sc.m.Fields {
+		if f.Choices != nil {
+			if f.Button.Update(in) {
+				sc.m.Next(f)
 			}
-		} else if f.slider.Update(in) {
-			f.set(&sc.cfg, f.slider.Value)
-		}
-		if f.get(&sc.cfg) != before {
-			sc.changed = true
+		} else if f.Slider.Update(in) {
+			sc.m.Set(f, f.Slider.Value)
 		}
 	}
 	sc.check()
@@ -456,20 +365,20 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	if grid.W < px(4*180) {
 		cols = 3
 	}
-	rows := (len(sc.fields) + cols - 1) / cols
+	rows := (len(sc.m.Fields) + cols - 1) / cols
 	gap := px(12)
 	w := math.Floor((grid.W - float64(cols-1)*gap) / float64(cols))
 	cellH := math.Min(px(96), math.Floor((grid.H-float64(rows-1)*px(4))/float64(rows)))
-	sc.cells = make([]ui.Rect, len(sc.fields))
-	for i, f := range sc.fields {
+	sc.cells = make([]ui.Rect, len(sc.m.Fields))
+	for i, f := range sc.m.Fields {
 		c := ui.Rect{X: grid.X + float64(i%cols)*(w+gap), Y: grid.Y + float64(i/cols)*(cellH+px(4)), W: w, H: cellH}
 		sc.cells[i] = c
 		_, below := c.CutTop(px(20), 0)
 		widget, _ := below.CutTop(px(28), 0)
-		if f.choices != nil {
-			f.button.Rect = widget
+		if f.Choices != nil {
+			f.Button.Rect = widget
 		} else {
-			f.slider.Rect = widget
+			f.Slider.Rect = widget
 		}
 	}
 }
@@ -485,18 +394,18 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	s.Button(screen, &sc.back)
 	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, draw.AlignStart, th.Text)
 	s.Button(screen, &sc.start)
-	if len(sc.errs) > 0 {
-		msg := fmt.Sprintf("Cannot start: %s", sc.errs[0])
-		if len(sc.errs) > 1 {
-			msg = fmt.Sprintf("Cannot start (%d problems): %s", len(sc.errs), sc.errs[0])
+	if len(sc.m.Errs) > 0 {
+		msg := fmt.Sprintf("Cannot start: %s", sc.m.Errs[0])
+		if len(sc.m.Errs) > 1 {
+			msg = fmt.Sprintf("Cannot start (%d problems): %s", len(sc.m.Errs), sc.m.Errs[0])
 		}
 		sc.drawReason(screen, msg, th.Reject)
 	} else {
-		sc.drawReason(screen, sc.runTitle(), th.TextDim)
+		sc.drawReason(screen, sc.m.Title(), th.TextDim)
 	}
 
 	// The live policy check.
-	v := sc.cfg.Policy().Check()
+	v := sc.m.Config.Policy().Check()
 	c := ui.Point{X: sc.verdict.X + s.U(10), Y: sc.verdict.Y + sc.verdict.H/2}
 	s.Verdict(screen, c, s.U(20), v.OK)
 	word, clr := "Policy OK: ", th.Accept
@@ -515,34 +424,34 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	for i, p := range core.Presets() {
 		b := &sc.presets[i]
 		s.Button(screen, b)
-		if p.Name == sc.preset {
+		if p.Name == sc.m.Preset {
 			draw.StrokeRoundRect(screen, b.Rect.Inset(s.U(2)), s.U(5), s.U(2), th.Accent)
 		}
 	}
 
-	for i, f := range sc.fields {
+	for i, f := range sc.m.Fields {
 		cell := sc.cells[i]
 		head, below := cell.CutTop(s.U(20), 0)
 		_, errR := below.CutTop(s.U(28), s.U(2))
-		na := !f.applies(&sc.cfg)
-		value := f.value(&sc.cfg)
+		na := !f.Applies(&sc.m.Config)
+		value := f.Value(&sc.m.Config)
 		labelClr, valueClr := th.TextDim, th.Text
 		if na {
 			value, labelClr, valueClr = "not used", th.Disabled, th.Disabled
 		}
-		if f.choices != nil {
-			s.Button(screen, &f.button)
+		if f.Choices != nil {
+			s.Button(screen, &f.Button)
 			value = ""
 		}
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
 		valR, nameR := head.CutRight(vw, s.U(6))
-		draw.TextIn(screen, ui.Ellipsize(f.label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, draw.AlignStart, labelClr)
+		draw.TextIn(screen, ui.Ellipsize(f.Label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, draw.AlignStart, labelClr)
 		draw.TextIn(screen, value, s.Mono(), valR, draw.AlignEnd, valueClr)
-		if f.choices == nil {
-			s.Slider(screen, &f.slider)
+		if f.Choices == nil {
+			s.Slider(screen, &f.Slider)
 		}
-		if f.err != "" {
-			lines := ui.Wrap(f.err, errR.W, draw.Measure(s.Small()))
+		if f.Err != "" {
+			lines := ui.Wrap(f.Err, errR.W, draw.Measure(s.Small()))
 			lh := draw.LineHeight(s.Small())
 			max := int(math.Max(1, math.Floor(errR.H/lh)))
 			if len(lines) > max {
@@ -582,25 +491,25 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 	for i, p := range core.Presets() {
 		info.Regions["preset:"+p.Name] = sc.presets[i].Rect
 	}
-	for _, f := range sc.fields {
-		info.Regions["field:"+f.name] = f.widget().Bounds()
-		fmt.Fprintf(&b, "%s: %s", f.label, f.value(&sc.cfg))
-		if !f.applies(&sc.cfg) {
+	for _, f := range sc.m.Fields {
+		info.Regions["field:"+f.Name] = f.Widget().Bounds()
+		fmt.Fprintf(&b, "%s: %s", f.Label, f.Value(&sc.m.Config))
+		if !f.Applies(&sc.m.Config) {
 			b.WriteString(" (not used)")
 		}
-		if f.err != "" {
-			b.WriteString(" - problem: " + f.err)
+		if f.Err != "" {
+			b.WriteString(" - problem: " + f.Err)
 		}
 		b.WriteString("\n\n") // one paragraph per field in the HTML mirror
 	}
-	v := sc.cfg.Policy().Check()
+	v := sc.m.Config.Policy().Check()
 	word := "Policy OK: "
 	if !v.OK {
 		word = "Policy not OK: "
 	}
-	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.runTitle() + ")", Text: word + v.Explanation + "\n\n" + b.String()}
-	if len(sc.errs) > 0 {
-		info.Mirror.Text = fmt.Sprintf("Cannot start: %s\n\n", sc.errs[0]) + info.Mirror.Text
+	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.m.Title() + ")", Text: word + v.Explanation + "\n\n" + b.String()}
+	if len(sc.m.Errs) > 0 {
+		info.Mirror.Text = fmt.Sprintf("Cannot start: %s\n\n", sc.m.Errs[0]) + info.Mirror.Text
 	}
 	if c := sc.ring.Current(); c != nil {
 		info.Focus = sc.names[c]
