@@ -9,91 +9,42 @@ import (
 	"leaselab/lessons"
 )
 
-// layout places panes and actors for the current snapshot.
+// layout places panes and actors for the current snapshot
+// (ui.LayoutWorldView).
 func (w *worldView) layout() {
-	v, u := w.view, w.unit
-	px := func(x float64) float64 { return math.Round(x * u) }
-	w.actors = w.actors[:0]
-	w.panes, w.shard, w.chart = nil, nil, ui.Rect{}
-	w.fencing.Rect, w.idem.Rect = ui.Rect{}, ui.Rect{}
-	w.single = len(v.Groups) <= 1 && len(v.Workers) == 0
-	if w.single {
-		area := w.area
-		if w.lab.Sweep() != nil {
-			// The sweep chart takes the right part of the world.
-			var chart ui.Rect
-			chart, area = area.CutRight(math.Round(area.W*0.42), 0)
-			w.chart = chart.Inset(px(14))
-		}
-		w.geom = ui.LayoutWorld(area, u, len(v.Procs))
-		w.caption, w.legend = w.geom.Caption, w.geom.Legend
-		for i, p := range v.Procs {
-			c := w.geom.Procs[i]
-			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: p.Name, Proc: i, Worker: -1},
-				hit: ui.Rect{X: c.X - w.geom.Ring, Y: c.Y - w.geom.Ring, W: 2 * w.geom.Ring, H: w.geom.Badges[i].MaxY() - c.Y + w.geom.Ring}})
-		}
-		switch {
-		case v.Store != nil && w.allows(lessons.CtlFencing):
-			w.fencing.Rect = w.toggleRect(w.geom.Store)
-		case v.Queue != nil && w.allows(lessons.CtlIdem):
-			w.idem.Rect = w.toggleRect(w.geom.Store)
-		}
-		return
-	}
-	var body ui.Rect
-	w.caption, body, w.legend = ui.WorldFrame(w.area, u)
-	var weights []float64
+	v := w.view
+	shape := ui.WorldShape{Procs: len(v.Procs), Workers: len(v.Workers), Shards: len(v.Shards), Chart: w.lab.Sweep() != nil}
 	for _, g := range v.Groups {
-		weights = append(weights, 0.6+0.12*float64(len(g.Procs)))
+		shape.Groups = append(shape.Groups, g.Procs)
 	}
-	if len(v.Workers) > 0 {
-		weights = append(weights, 0.9+0.02*float64(min(len(v.Shards), 40)))
+	single := len(v.Groups) <= 1 && len(v.Workers) == 0
+	fencing := w.allows(lessons.CtlFencing) && (single && v.Store != nil || !single && len(v.Workers) > 0 && v.Offsets != nil)
+	idem := single && !fencing && v.Queue != nil && w.allows(lessons.CtlIdem)
+	shape.Switch = fencing || idem
+	g := ui.LayoutWorldView(w.area, w.unit, shape)
+	w.single, w.geom, w.caption, w.legend, w.chart = g.Single, g.Geom, g.Caption, g.Legend, g.Chart
+	w.panes, w.shard = nil, nil
+	for gi := range g.Panes {
+		w.panes = append(w.panes, pane{area: g.Panes[gi], group: gi, geom: g.PaneGeom[gi]})
 	}
-	rects := ui.SplitPanes(body, u, weights...)
-	for gi, g := range v.Groups {
-		pg := ui.LockPaneGeom(rects[gi], u, len(g.Procs))
-		w.panes = append(w.panes, pane{area: rects[gi], group: gi, geom: pg})
+	if g.Shard != nil {
+		w.shard = &shardPane{area: g.ShardArea, geom: *g.Shard}
 	}
-	// Actors: processes in view order, found in their pane.
+	w.actors = w.actors[:0]
 	for i, p := range v.Procs {
-		for _, pn := range w.panes {
-			for k, pi := range v.Groups[pn.group].Procs {
-				if pi == i {
-					c, r := pn.geom.Procs[k], pn.geom.Ring
-					w.actors = append(w.actors, actor{Actor: lab.Actor{Name: p.Name, Proc: i, Worker: -1},
-						hit: ui.Rect{X: c.X - r, Y: c.Y - r, W: 2 * r, H: pn.geom.Badges[k].MaxY() - c.Y + r}})
-				}
-			}
+		if !g.ProcHits[i].Empty() {
+			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: p.Name, Proc: i, Worker: -1}, hit: g.ProcHits[i]})
 		}
 	}
-	if len(v.Workers) > 0 {
-		sa := rects[len(rects)-1]
-		w.shard = &shardPane{area: sa, geom: ui.LayoutShards(sa, u, len(v.Workers), len(v.Shards))}
-		for i, wk := range v.Workers {
-			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: wk.Name, Proc: -1, Worker: i}, hit: w.shard.geom.Workers[i]})
-		}
-		if v.Offsets != nil && w.allows(lessons.CtlFencing) {
-			w.fencing.Rect = w.toggleRect(w.shard.geom.Store)
-		}
+	for i, wk := range v.Workers {
+		w.actors = append(w.actors, actor{Actor: lab.Actor{Name: wk.Name, Proc: -1, Worker: i}, hit: g.WorkerHits[i]})
 	}
-}
-
-// toggleRect is a switch at the right end of a resource box.
-func (w *worldView) toggleRect(box ui.Rect) ui.Rect {
-	px := func(x float64) float64 { return math.Round(x * w.unit) }
-	in := box.Inset(px(10))
-	r, _ := in.CutRight(px(170), 0)
-	if box.W < px(330) {
-		// Narrow: just the switch, at the right of the title row.
-		return ui.Rect{X: in.MaxX() - px(44), Y: box.Y + px(5), W: px(44), H: px(26)}
+	w.fencing.Rect, w.idem.Rect = ui.Rect{}, ui.Rect{}
+	if fencing {
+		w.fencing.Rect = g.Switch
+	} else if idem {
+		w.idem.Rect = g.Switch
 	}
-	r.W = px(48)
-	r.H = px(28)
-	r.Y = math.Round(in.Y + (in.H-r.H)/2)
-	if box.H < px(64) {
-		r.Y = math.Round(box.Y + (box.H-r.H)/2)
-	}
-	return r
 }
 
 // layoutMenu rebuilds the selected actor's action menu.
