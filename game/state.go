@@ -1,7 +1,3 @@
-// Package game is LeaseLab's Ebitengine front end: the [Game] that
-// Ebitengine runs, the [Scene]s it shows, and the [State] through which every
-// scene gets what it needs. Nothing here is global: the wasm and desktop
-// mains build a Game with [Options] and run it.
 package game
 
 import (

@@ -1,7 +1,11 @@
 // Package lab runs a lesson for the front end: it owns the simulation, the
 // learner's action log and the play head, and turns the trace into what the
-// views draw (world snapshot, timeline lanes, narration, goals). It never
-// imports Ebitengine, so all of it is tested headless.
+// views draw (world snapshot, timeline lanes, narration, goals). It also
+// holds what the views decide without drawing: which actions an actor's
+// menu offers (actions.go), the "Find a break" search (finder.go), the
+// protection off/on comparison (compare.go), a sandbox world's search
+// (search.go) and how durations are written (format.go). It never imports
+// Ebitengine, so all of it is tested headless.
 package lab
 
 import (
