@@ -59,8 +59,10 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	}
 	c := &comparison{f: f, back: ui.Button{Label: "Back to my run (Esc)"}, runs: m.Runs, verdicts: m.Verdicts, broken: m.Broken}
 	for i, lb := range c.runs {
-		c.worlds[i] = newWorldView(lb, func(string) {})
-		c.lines[i] = newTimelineView(lb)
+		// A replay to watch: the worlds take no input; a seek on either
+		// timeline moves its run at once, and the other follows.
+		c.worlds[i] = newWorldView(lb, func(string) {}, func(lab.Command) {})
+		c.lines[i] = newTimelineView(lb, func(cmd lab.Command) { lb.Apply(cmd) })
 	}
 	// The learner's lesson panel, speed and narration; no knobs (they
 	// would change the learner's run, not these two), no solution.

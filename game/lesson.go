@@ -23,6 +23,9 @@ type LessonScene struct {
 	world    *worldView
 	narrated int
 	complete bool
+	// pending are the views' commands of this tick, applied once they
+	// have all read the input.
+	pending []lab.Command
 
 	// finder is the "Find a break" search, for lessons it fits.
 	finder *breakFinder
@@ -75,8 +78,9 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	l := lb.Lesson
 	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress}
 	narration := &Narration{}
-	sc.world = newWorldView(lb, narration.Add)
-	tv := newTimelineView(lb)
+	send := func(c lab.Command) { sc.pending = append(sc.pending, c) }
+	sc.world = newWorldView(lb, narration.Add, send)
+	tv := newTimelineView(lb, send)
 	ps := PlayerSpec{
 		Lesson: Lesson{Title: l.Title, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
 		Clock:  lb, World: sc.world, Timeline: tv,
@@ -159,6 +163,12 @@ func (sc *LessonScene) Update(st *State) error {
 	if err := sc.Player.Update(st); err != nil {
 		return err
 	}
+	for _, c := range sc.pending {
+		if line := sc.Lab.Apply(c); line != "" {
+			sc.Player.Narrate(line)
+		}
+	}
+	sc.pending = sc.pending[:0]
 	sc.narrate()
 	newly := sc.Lab.NewlyMet()
 	for _, i := range newly {

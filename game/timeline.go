@@ -19,11 +19,14 @@ import (
 // token. Clicking the lanes moves the play head there.
 type timelineView struct {
 	lab  *lab.Lab
+	send func(lab.Command) // to the scene that applies it
 	geom ui.TimelineGeom
 	tl   lab.Timeline
 }
 
-func newTimelineView(lb *lab.Lab) *timelineView { return &timelineView{lab: lb} }
+func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {
+	return &timelineView{lab: lb, send: send}
+}
 
 // Layout implements View.
 func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
@@ -42,7 +45,7 @@ func (v *timelineView) Update(st *State) error {
 	lanes := v.geom.Lanes
 	lanes.H = v.geom.Axis.MaxY() - lanes.Y
 	if ptr.Down && ptr.Present && lanes.Contains(ptr.Pos) {
-		v.lab.Seek(time.Duration(v.geom.T(ptr.Pos.X) * float64(time.Second)))
+		v.send(lab.SeekTo(time.Duration(v.geom.T(ptr.Pos.X) * float64(time.Second))))
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ import (
 type worldView struct {
 	lab     *lab.Lab
 	narrate func(string)
+	send    func(lab.Command) // to the scene that applies it
 
 	area    ui.Rect
 	unit    float64
@@ -69,20 +70,14 @@ type actor struct {
 	hit ui.Rect
 }
 
-func newWorldView(lb *lab.Lab, narrate func(string)) *worldView {
-	return &worldView{lab: lb, narrate: narrate, selected: -1, token: 3}
+func newWorldView(lb *lab.Lab, narrate func(string), send func(lab.Command)) *worldView {
+	return &worldView{lab: lb, narrate: narrate, send: send, selected: -1, token: 3}
 }
 
 func (w *worldView) allows(c lessons.Control) bool { return slices.Contains(w.lab.Lesson.Controls, c) }
 
-// do applies an action and narrates a refusal.
-func (w *worldView) do(a core.Action) {
-	if err := w.lab.Do(a); err != nil {
-		w.narrate("Could not " + a.String() + ": " + err.Error())
-		return
-	}
-	w.narrate("You: " + a.String())
-}
+// do asks for action a: the scene applies it after the views' update.
+func (w *worldView) do(a core.Action) { w.send(lab.Act(a)) }
 
 // Modal reports whether the world holds the keyboard (an open menu):
 // Enter and Esc then act on the menu, not the player.

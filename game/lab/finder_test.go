@@ -92,3 +92,14 @@ func TestEachGoalIsReportedMetOnce(t *testing.T) {
 	assert.Empty(t, lb.NewlyMet())
 	assert.Equal(t, []bool{true, true, false}, lb.Achieved())
 }
+
+func TestCommandsActAndSeekAndSayWhatHappened(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(4 * time.Second)
+	assert.Equal(t, "You: pause A for 20s", lb.Apply(Act(core.Pause("A", 20*time.Second))))
+	assert.True(t, lb.World().Procs[0].Paused)
+	assert.Contains(t, lb.Apply(Act(core.Pause("B", 0))), "Could not pause B for 0s: ", "a pause needs a length")
+	assert.Equal(t, "", lb.Apply(SeekTo(2*time.Second)))
+	assert.Equal(t, 2*time.Second, lb.Now())
+	assert.Len(t, lb.Log(), 1, "a refused action is not logged")
+}
