@@ -135,8 +135,8 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 	s.hintB = ui.Button{}
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(draw.Drawable(strings.Join(ex.Brief, "\n\n")))
-	s.reading[tabLogs].SetText(draw.Drawable(materialsText(ex)))
-	s.reading[tabModel].SetText(draw.Drawable(modelText(ex)))
+	s.reading[tabLogs].SetText(draw.Drawable(form.MaterialsText(ex)))
+	s.reading[tabModel].SetText(draw.Drawable(form.ModelText(ex)))
 	s.options = make([][]ui.Button, len(ex.Questions))
 	for i, q := range ex.Questions {
 		s.options[i] = make([]ui.Button, len(q.Options))
@@ -152,7 +152,7 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 		var r lessons.Result
 		if json.Unmarshal(saved.Result, &r) == nil {
 			s.result = &r
-			s.reading[tabResult].SetText(draw.Drawable(resultText(r)))
+			s.reading[tabResult].SetText(draw.Drawable(form.ResultText(r)))
 		}
 	}
 	s.refocus()
@@ -238,34 +238,6 @@ func (s *ExerciseScene) disarm() {
 // Status is the exercise's standing, as the menu shows it.
 func (s *ExerciseScene) Status() string {
 	return progress.Exercise{Attempts: s.attempts, Passed: s.passed, PassedWithAnswer: s.withAnswer}.Status()
-}
-
-// modelText is the model answer and its key points, as a checklist to
-// compare a defence with.
-func modelText(ex *lessons.Exercise) string {
-	var b strings.Builder
-	b.WriteString(strings.Join(ex.Worked, "\n\n"))
-	if len(ex.KeyPoints) > 0 {
-		b.WriteString("\n\nKey points of a good defence:")
-		for _, k := range ex.KeyPoints {
-			b.WriteString("\n[ ] " + k)
-		}
-	}
-	return b.String()
-}
-
-// materialsText is every material, each under its title, for the
-// monospace logs tab.
-func materialsText(ex *lessons.Exercise) string {
-	var b strings.Builder
-	for i, m := range ex.Materials {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString("── " + m.Title + " ──\n")
-		b.WriteString(strings.Join(m.Lines(), "\n"))
-	}
-	return b.String()
 }
 
 // visibleTabs lists the tabs that have something to show.
@@ -443,33 +415,10 @@ func (s *ExerciseScene) closeLab() {
 	} else {
 		s.notice = ""
 	}
-	s.Narrate("Back to the answer. " + runText(s.Form.Schedule()))
+	s.Narrate("Back to the answer. " + form.RunText(s.Form.Schedule()))
 	if s.OnSave != nil {
 		s.OnSave()
 	}
-}
-
-// runText describes the answer's run in a line.
-func runText(log core.ActionLog) string {
-	switch len(log) {
-	case 0:
-		return "Your run: no actions yet."
-	case 1:
-		return "Your run: 1 action (" + actionText(log[0]) + ")."
-	}
-	return fmt.Sprintf("Your run: %d actions, the first %s.", len(log), actionText(log.Sorted()[0]))
-}
-
-func actionText(a core.Timed) string {
-	out := string(a.Do)
-	if a.Proc != "" {
-		out += " " + a.Proc
-	}
-	out += " at " + lab.Seconds(a.At.D())
-	if a.For > 0 {
-		out += " for " + lab.Seconds(a.For.D())
-	}
-	return out
 }
 
 // StartCheck validates the answer and starts checking it, as the Check
@@ -513,42 +462,16 @@ func (s *ExerciseScene) work(frame int64) {
 	case r.Pass:
 		s.passed = true
 	}
-	s.reading[tabResult].SetText(draw.Drawable(resultText(r)))
+	s.reading[tabResult].SetText(draw.Drawable(form.ResultText(r)))
 	s.refocus()
 	s.setTab(tabResult)
 	s.Narrate(r.Summary())
 	for _, p := range r.Parts {
-		s.Narrate(partText(p))
+		s.Narrate(form.PartText(p))
 	}
 	if s.OnResult != nil {
 		s.OnResult(r, complete)
 	}
-}
-
-// partText is one part of a verdict as a sentence.
-func partText(p lessons.Feedback) string {
-	mark := "Wrong"
-	if p.OK {
-		mark = "Right"
-	}
-	return mark + ", " + p.Part + ": " + p.Why
-}
-
-// resultText lays a result out for the result tab under its verdict
-// line: each part as a paragraph (its ✓ or ✗ is drawn beside it), then
-// the figures.
-func resultText(r lessons.Result) string {
-	return strings.Join(resultParagraphs(r), "\n")
-}
-
-// resultParagraphs are the result tab's paragraphs: the parts on the even
-// ones, with blank lines between, then the figures.
-func resultParagraphs(r lessons.Result) []string {
-	var out []string
-	for _, p := range r.Parts {
-		out = append(out, p.Part+": "+p.Why, "")
-	}
-	return append(out, r.Figures...)
 }
 
 // exerciseAnswer is the answer screen, the bottom of the exercise's
@@ -699,7 +622,7 @@ func (a *exerciseAnswer) Update(st *State) error {
 				if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
 					s.notice = err.Error()
 				} else {
-					s.Narrate(choiceText(s.Form, q, o))
+					s.Narrate(form.ChoiceText(s.Form, q, o))
 					s.disarm()
 					s.edited = true
 					s.saveDraft()
@@ -759,14 +682,6 @@ func (s *ExerciseScene) leave() {
 	if s.OnBack != nil {
 		s.OnBack()
 	}
-}
-
-// choiceText narrates a click on an option.
-func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
-	if f.Chosen(q.ID, o.ID) {
-		return "Chosen: " + o.Label
-	}
-	return "Not chosen: " + o.Label
 }
 
 // Draw implements Scene.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"leaselab/core"
+	"leaselab/game/form"
 	"leaselab/lessons"
 )
 
@@ -37,7 +38,7 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	if err := sc.Lab.Resume(lessons.Knobs(knobs), l.Log); err != nil {
 		return nil, fmt.Errorf("the link does not fit lesson %s: %w", ls.ID, err)
 	}
-	sc.Player.Narrate("Opened a shared run: " + fmt.Sprintf("%d %s", len(l.Log), plural(len(l.Log), "action", "actions")) + " replayed.")
+	sc.Player.Narrate("Opened a shared run: " + fmt.Sprintf("%d %s", len(l.Log), form.Plural(len(l.Log), "action", "actions")) + " replayed.")
 	a.show(sc)
 	return sc, nil
 }
