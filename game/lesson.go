@@ -21,7 +21,6 @@ type LessonScene struct {
 	Player *Player
 
 	world    *worldView
-	narrated int
 	complete bool
 	// pending are the views' commands of this tick, applied once they
 	// have all read the input.
@@ -136,7 +135,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 
 // ShowSolution restarts the lesson with its solution loaded; Play starts
 // time; Seek moves the play head. The desktop's flags use them.
-func (sc *LessonScene) ShowSolution() { sc.Lab.LoadSolution(); sc.narrated = 0 }
+func (sc *LessonScene) ShowSolution() { sc.Lab.LoadSolution() }
 
 // Play starts or stops time.
 func (sc *LessonScene) Play(on bool) { sc.Player.setPlaying(on) }
@@ -193,21 +192,10 @@ func (sc *LessonScene) Update(st *State) error {
 	return sc.Lab.Err()
 }
 
-// narrate forwards new lines of the run's narration to the player (and so
-// to the HTML mirror). After a scrub back the lab restarts its narration.
+// narrate forwards the run's new narration lines to the player (and so
+// to the HTML mirror).
 func (sc *LessonScene) narrate() {
-	lines := sc.Lab.Narration()
-	if len(lines) < sc.narrated {
-		sc.narrated = 0
-		for sc.narrated < len(lines) && lines[sc.narrated].At < sc.Lab.Now() {
-			sc.narrated++
-		}
-	}
-	for ; sc.narrated < len(lines); sc.narrated++ {
-		l := lines[sc.narrated]
-		if l.At == sc.Lab.Now() && sc.narrated == len(lines)-1 && sc.Player.Playing() {
-			break // more may still happen at this instant
-		}
+	for _, l := range sc.Lab.Untold(sc.Player.Playing()) {
 		sc.Player.Narrate("t=" + core.FormatTime(l.At) + " " + l.Text)
 	}
 }

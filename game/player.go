@@ -575,46 +575,6 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 }
 
-// shortcut is one row of the keyboard help: what some intents do, their
-// keys read from ui's intent table.
-type shortcut struct {
-	intents []ui.Intent
-	does    string
-}
-
-// shortcuts lists every keyboard shortcut, for the overlay and the mirror.
-var shortcuts = []shortcut{
-	{[]ui.Intent{ui.IntentPlayPause}, "play / pause"},
-	{[]ui.Intent{ui.IntentStep}, "step to the next event"},
-	{[]ui.Intent{ui.IntentBackStep}, "back one second"},
-	{[]ui.Intent{ui.IntentSlower, ui.IntentFaster}, "slower / faster (1/4x to 64x)"},
-	{[]ui.Intent{ui.IntentFork}, "fork: drop later actions, carry on from here"},
-	{[]ui.Intent{ui.IntentNextActor}, "select process (or worker) 1 to 9; N: the next one"},
-	{[]ui.Intent{ui.IntentUp, ui.IntentDown, ui.IntentActivate}, "choose from the selected one's action menu"},
-	{[]ui.Intent{ui.IntentPauseProc, ui.IntentCrashProc, ui.IntentCutLink, ui.IntentExpire}, "pause, crash, cut the link, expire the lease"},
-	{[]ui.Intent{ui.IntentWrite, ui.IntentWriteTok}, "write now with its own token / with the picked token"},
-	{[]ui.Intent{ui.IntentSetTTL, ui.IntentDelete, ui.IntentPut}, "set its TTL, delete / put the lesson's key"},
-	{[]ui.Intent{ui.IntentFencing, ui.IntentIdem}, "switch fencing / the queue's idempotency check"},
-	{[]ui.Intent{ui.IntentHint}, "reveal the next hint"},
-	{[]ui.Intent{ui.IntentSolution}, "show the solution"},
-	{[]ui.Intent{ui.IntentFocusNext}, "move focus (leaves the canvas after the last widget)"},
-	{[]ui.Intent{ui.IntentBack}, "back to the lesson menu"},
-	{[]ui.Intent{ui.IntentHelp}, "this help"},
-}
-
-// keysOf is a help row's key column: its intents' keys, two spaces apart.
-func (s shortcut) keysOf() string {
-	keys := make([]string, len(s.intents))
-	for i, in := range s.intents {
-		keys[i] = in.HelpKeys()
-	}
-	sep := "  "
-	if len(s.intents) == 3 && s.intents[2] == ui.IntentActivate {
-		sep = " " // "Up Down Enter": the arrows read as words
-	}
-	return strings.Join(keys, sep)
-}
-
 // keys returns the shortcuts that work in this player: without a solution
 // (the sandbox, an exercise before its first attempt) L does nothing.
 // A player with a break finder also says how to reach it and the
@@ -624,15 +584,15 @@ func (p *Player) keys() [][2]string {
 	for _, name := range p.names {
 		finder = finder || name == "explore"
 	}
-	out := make([][2]string, 0, len(shortcuts)+1)
-	for _, k := range shortcuts {
-		if k.intents[0] == ui.IntentSolution && !p.solutionOffered() {
+	out := make([][2]string, 0, len(ui.Shortcuts)+1)
+	for _, k := range ui.Shortcuts {
+		if k.Intents[0] == ui.IntentSolution && !p.solutionOffered() {
 			continue
 		}
-		if k.intents[0] == ui.IntentFocusNext && finder {
+		if k.Intents[0] == ui.IntentFocusNext && finder {
 			out = append(out, [2]string{"Tab, Enter", "reach Find a break or Compare on/off, and press it"})
 		}
-		out = append(out, [2]string{k.keysOf(), k.does})
+		out = append(out, [2]string{k.Keys(), k.Does})
 	}
 	return out
 }

@@ -103,3 +103,21 @@ func TestCommandsActAndSeekAndSayWhatHappened(t *testing.T) {
 	assert.Equal(t, 2*time.Second, lb.Now())
 	assert.Len(t, lb.Log(), 1, "a refused action is not logged")
 }
+
+// Narration is handed out once: while playing, a line at the play head
+// waits for the rest of its instant; after a scrub back the telling goes
+// on from the play head.
+func TestNarrationIsToldOnceFromThePlayHead(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(10 * time.Second)
+	told := lb.Untold(false)
+	require.NotEmpty(t, told)
+	assert.Empty(t, lb.Untold(false), "nothing new")
+	lb.Seek(5 * time.Second)
+	for _, l := range lb.Untold(false) {
+		assert.GreaterOrEqual(t, l.At, 5*time.Second, "not told again: %s", l.Text)
+	}
+	lb.LoadSolution()
+	lb.Advance(time.Second)
+	assert.NotEmpty(t, lb.Untold(false), "the solution's run is told from its start")
+}

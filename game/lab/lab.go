@@ -39,6 +39,7 @@ type Lab struct {
 	carried             []time.Duration
 	carriedOK           []bool
 	narrated            int  // trace events already turned into narration
+	told                int  // narration lines already handed out by Untold
 	stopped             bool // the world's run budget stopped it, and the narration said so
 	lines               []Line
 	err                 error
@@ -153,6 +154,7 @@ func (lb *Lab) LoadSolution() {
 	lb.knobs = lb.Lesson.Defaults(lb.Lesson.SolutionKnobs)
 	lb.carried, lb.carriedOK = nil, nil
 	lb.err = lb.reset(lb.Lesson.Solution, 0)
+	lb.told = 0
 }
 
 // Knobs returns the current knob values.
@@ -308,6 +310,28 @@ func (lb *Lab) AllMet() bool {
 
 // Narration returns every line so far, oldest first.
 func (lb *Lab) Narration() []Line { return lb.lines }
+
+// Untold returns the narration lines not handed out before, and counts
+// them told: the run's one stream of commentary for the front end. After
+// a scrub back (the narration restarts) it carries on from the play head.
+// While playing, the last line at the play head waits: more may still
+// happen at that instant.
+func (lb *Lab) Untold(playing bool) []Line {
+	lines := lb.lines
+	if len(lines) < lb.told {
+		lb.told = 0
+		for lb.told < len(lines) && lines[lb.told].At < lb.Now() {
+			lb.told++
+		}
+	}
+	start := lb.told
+	for ; lb.told < len(lines); lb.told++ {
+		if l := lines[lb.told]; l.At == lb.Now() && lb.told == len(lines)-1 && playing {
+			break
+		}
+	}
+	return lines[start:lb.told]
+}
 
 // Narrate turns one trace event into a sentence for learners, or "" for
 // events too fine to narrate (messages, renewals).

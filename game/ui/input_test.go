@@ -53,3 +53,26 @@ func TestLabelsSayTheirKeyFromTheTable(t *testing.T) {
 		}
 	}
 }
+
+// Every key a label names appears in the help, except the arrows and
+// pages that only move inside a widget.
+func TestTheHelpCoversEveryShortcutKey(t *testing.T) {
+	inHelp := map[Intent]bool{}
+	for _, s := range Shortcuts {
+		for _, i := range s.Intents {
+			inHelp[i] = true
+		}
+	}
+	for _, i := range AllIntents() {
+		switch i {
+		case IntentFocusPrev, IntentLeft, IntentRight, IntentPageUp, IntentPageDown, IntentHome, IntentEnd:
+			continue
+		}
+		if !inHelp[i] {
+			t.Errorf("%s is in no help row", i)
+		}
+	}
+	if got := Shortcuts[7].Keys(); got != "Z  X  C  E" {
+		t.Errorf("row keys %q", got)
+	}
+}

@@ -1,5 +1,7 @@
 package ui
 
+import "strings"
+
 // intentTable is the one table of the keyboard: for each intent its name,
 // the keys that give it (Ebitengine key names, which the game's input
 // reader turns into key codes), whether a held key repeats, the key as a
@@ -76,3 +78,44 @@ func (i Intent) HelpKeys() string {
 // WithKey is text with i's key after it, as buttons and tooltips say
 // it: WithKey("Resume", IntentPauseProc) is "Resume (Z)".
 func WithKey(text string, i Intent) string { return text + " (" + i.Key() + ")" }
+
+// Shortcut is one row of the player's keyboard help: what some intents
+// do, their keys read from the intent table.
+type Shortcut struct {
+	Intents []Intent
+	Does    string
+}
+
+// Shortcuts lists every keyboard shortcut of the player, for its help
+// overlay and the mirror.
+var Shortcuts = []Shortcut{
+	{[]Intent{IntentPlayPause}, "play / pause"},
+	{[]Intent{IntentStep}, "step to the next event"},
+	{[]Intent{IntentBackStep}, "back one second"},
+	{[]Intent{IntentSlower, IntentFaster}, "slower / faster (1/4x to 64x)"},
+	{[]Intent{IntentFork}, "fork: drop later actions, carry on from here"},
+	{[]Intent{IntentNextActor}, "select process (or worker) 1 to 9; N: the next one"},
+	{[]Intent{IntentUp, IntentDown, IntentActivate}, "choose from the selected one's action menu"},
+	{[]Intent{IntentPauseProc, IntentCrashProc, IntentCutLink, IntentExpire}, "pause, crash, cut the link, expire the lease"},
+	{[]Intent{IntentWrite, IntentWriteTok}, "write now with its own token / with the picked token"},
+	{[]Intent{IntentSetTTL, IntentDelete, IntentPut}, "set its TTL, delete / put the lesson's key"},
+	{[]Intent{IntentFencing, IntentIdem}, "switch fencing / the queue's idempotency check"},
+	{[]Intent{IntentHint}, "reveal the next hint"},
+	{[]Intent{IntentSolution}, "show the solution"},
+	{[]Intent{IntentFocusNext}, "move focus (leaves the canvas after the last widget)"},
+	{[]Intent{IntentBack}, "back to the lesson menu"},
+	{[]Intent{IntentHelp}, "this help"},
+}
+
+// Keys is a help row's key column: its intents' keys, two spaces apart.
+func (s Shortcut) Keys() string {
+	keys := make([]string, len(s.Intents))
+	for i, in := range s.Intents {
+		keys[i] = in.HelpKeys()
+	}
+	sep := "  "
+	if len(s.Intents) == 3 && s.Intents[2] == IntentActivate {
+		sep = " " // "Up Down Enter": the arrows read as words
+	}
+	return strings.Join(keys, sep)
+}
