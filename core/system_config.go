@@ -57,7 +57,9 @@ func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
 			}
 		}
 	case SystemKubernetes:
-		if ttlOK && c.RetryBase > 0 {
+		// A renewal slower than the lease has its own message on the
+		// renew field; the durations rule would only repeat it on the TTL.
+		if ttlOK && c.RetryBase > 0 && c.RenewEvery < c.TTL {
 			if err := CheckKubeDurations(c.TTL, c.renewDeadline(), max(c.RetryBase, c.RenewEvery)); err != nil {
 				bad(FieldTTL, "%s", err.Error())
 			}
