@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -15,10 +16,10 @@ import (
 // does to the world. Actions are plain values; applied at a virtual time
 // through an ActionLog, they make a run reproducible.
 type Action struct {
-	// Do names the action: pause, resume, crash, restart, partition, heal,
-	// write, release, expire, set-ttl, fencing, idempotency, delete, put,
-	// delay, clock-jump (a Redis node's wall clock jumps For ahead).
-	Do string `json:"do"`
+	// Do names the action (see Verb): pause, resume, crash, restart,
+	// partition, heal, write, release, expire, set-ttl, fencing,
+	// idempotency, delete, put, delay, clock-jump.
+	Do Verb `json:"do"`
 	// Proc is the process or worker acted on (or the first end of a link).
 	Proc string `json:"proc,omitempty"`
 	// Peer is the other end of a link (partition, heal), or the one
@@ -38,6 +39,75 @@ type Action struct {
 	// On switches fencing or idempotency; OneWay makes a partition one-way.
 	On     bool `json:"on,omitempty"`
 	OneWay bool `json:"one_way,omitempty"`
+}
+
+// Verb is what an action does. It reads and writes JSON (and permalinks)
+// as its plain name, so logs from before it was typed still load.
+type Verb string
+
+// The verbs, in permalink order (see ActionKinds).
+const (
+	VerbPause       Verb = "pause"
+	VerbResume      Verb = "resume"
+	VerbCrash       Verb = "crash"
+	VerbRestart     Verb = "restart"
+	VerbPartition   Verb = "partition"
+	VerbHeal        Verb = "heal"
+	VerbWrite       Verb = "write"
+	VerbRelease     Verb = "release"
+	VerbExpire      Verb = "expire"
+	VerbSetTTL      Verb = "set-ttl"
+	VerbFencing     Verb = "fencing"
+	VerbIdempotency Verb = "idempotency"
+	VerbDelete      Verb = "delete"
+	VerbPut         Verb = "put"
+	VerbDelay       Verb = "delay"
+	// VerbClockJump moves a Redis node's wall clock For ahead (Redlock).
+	VerbClockJump Verb = "clock-jump"
+)
+
+// Constructors for the actions front ends and tests build most.
+
+// Pause stops proc for d (stop-the-world).
+func Pause(proc string, d time.Duration) Action {
+	return Action{Do: VerbPause, Proc: proc, For: Duration(d)}
+}
+
+// Resume wakes a paused proc.
+func Resume(proc string) Action { return Action{Do: VerbResume, Proc: proc} }
+
+// Crash stops proc until a Restart.
+func Crash(proc string) Action { return Action{Do: VerbCrash, Proc: proc} }
+
+// Restart brings a crashed proc back with nothing in memory.
+func Restart(proc string) Action { return Action{Do: VerbRestart, Proc: proc} }
+
+// Partition cuts the link between proc and peer, both ways.
+func Partition(proc, peer string) Action { return Action{Do: VerbPartition, Proc: proc, Peer: peer} }
+
+// Heal restores the link between proc and peer.
+func Heal(proc, peer string) Action { return Action{Do: VerbHeal, Proc: proc, Peer: peer} }
+
+// Write makes proc write value now with its own token.
+func Write(proc, value string) Action { return Action{Do: VerbWrite, Proc: proc, Value: value} }
+
+// Expire ends proc's lease now, at the coordinator.
+func Expire(proc string) Action { return Action{Do: VerbExpire, Proc: proc} }
+
+// SetTTL gives proc's next session the TTL ttl.
+func SetTTL(proc string, ttl time.Duration) Action {
+	return Action{Do: VerbSetTTL, Proc: proc, TTL: Duration(ttl)}
+}
+
+// Fencing switches the store's token check.
+func Fencing(on bool) Action { return Action{Do: VerbFencing, On: on} }
+
+// Idempotency switches the job queue's idempotency-key check.
+func Idempotency(on bool) Action { return Action{Do: VerbIdempotency, On: on} }
+
+// Delay holds what proc sends for d.
+func Delay(proc string, d time.Duration) Action {
+	return Action{Do: VerbDelay, Proc: proc, For: Duration(d)}
 }
 
 // Timed is an action applied at a virtual time.
@@ -137,22 +207,31 @@ func (a Action) String() string {
 		}
 		return fmt.Sprintf("delay what %s sends for %s", a.Proc, time.Duration(a.For))
 	}
-	return a.Do + " " + a.Proc
+	return string(a.Do) + " " + a.Proc
 }
 
-// ActionKinds lists every action name, for validation and help text.
-// Permalinks store an action as its index here: only append.
-var ActionKinds = []string{"pause", "resume", "crash", "restart", "partition", "heal", "write", "release", "expire", "set-ttl", "fencing", "idempotency", "delete", "put", "delay", "clock-jump"}
+// ActionKinds lists every verb, for validation and help text. Permalinks
+// store an action as its index here: only append.
+var ActionKinds = []Verb{VerbPause, VerbResume, VerbCrash, VerbRestart, VerbPartition, VerbHeal, VerbWrite, VerbRelease,
+	VerbExpire, VerbSetTTL, VerbFencing, VerbIdempotency, VerbDelete, VerbPut, VerbDelay, VerbClockJump}
+
+// Known reports whether v is one of ActionKinds.
+func (v Verb) Known() bool { return slices.Contains(ActionKinds, v) }
+
+// verbNames is ActionKinds as one readable list.
+func verbNames() string {
+	names := make([]string, len(ActionKinds))
+	for i, v := range ActionKinds {
+		names[i] = string(v)
+	}
+	return strings.Join(names, ", ")
+}
 
 // Validate checks an action without applying it.
 func (a Action) Validate() error {
-	known := false
-	for _, k := range ActionKinds {
-		known = known || k == a.Do
-	}
 	switch {
-	case !known:
-		return fmt.Errorf("unknown action %q (want one of %s)", a.Do, strings.Join(ActionKinds, ", "))
+	case !a.Do.Known():
+		return fmt.Errorf("unknown action %q (want one of %s)", a.Do, verbNames())
 	case (a.Do == "pause" || a.Do == "delay" || a.Do == "clock-jump") && a.For <= 0:
 		return fmt.Errorf("%s %s: length must be positive, got %s", a.Do, a.Proc, time.Duration(a.For))
 	case a.Do == "set-ttl" && a.TTL < Duration(minPeriod):
@@ -186,10 +265,10 @@ func (s *Sim) Apply(a Action) error {
 	err := s.apply(a)
 	if err != nil {
 		s.actionErr = append(s.actionErr, err)
-		s.Trace.add(s.now, "learner", KindActionError, S("do", a.Do), S("why", err.Error()))
+		s.Trace.add(s.now, "learner", KindActionError, S("do", string(a.Do)), S("why", err.Error()))
 		return err
 	}
-	s.Trace.add(s.now, "learner", KindAction, S("do", a.Do), S("text", a.String()))
+	s.Trace.add(s.now, "learner", KindAction, S("do", string(a.Do)), S("text", a.String()))
 	return nil
 }
 
@@ -214,7 +293,7 @@ func (s *Sim) apply(a Action) error {
 			}
 		}
 	}
-	needNode := map[string]bool{"pause": true, "resume": true, "crash": true, "restart": true, "write": true, "release": true, "expire": true, "set-ttl": true, "delete": true, "put": true}
+	needNode := map[Verb]bool{"pause": true, "resume": true, "crash": true, "restart": true, "write": true, "release": true, "expire": true, "set-ttl": true, "delete": true, "put": true}
 	if needNode[a.Do] && n == nil {
 		return fmt.Errorf("%s: no process or worker named %q", a.Do, a.Proc)
 	}

@@ -109,7 +109,7 @@ func IdempotentForGood(s *Sim) bool {
 }
 
 // actionQueued reports a learner action of kind do waiting in the queue.
-func (s *Sim) actionQueued(do string) bool {
+func (s *Sim) actionQueued(do Verb) bool {
 	for _, e := range s.queue {
 		if tk := &s.tasks[e.slot]; tk.kind == evAction && tk.act.Do == do {
 			return true
@@ -214,7 +214,7 @@ func (f Fault) Action() Timed {
 	if f.Kind == FaultCrash {
 		return At(f.At, Action{Do: "crash", Proc: f.Proc})
 	}
-	return At(f.At, Action{Do: f.Kind, Proc: f.Proc, For: Duration(f.For)})
+	return At(f.At, Action{Do: Verb(f.Kind), Proc: f.Proc, For: Duration(f.For)})
 }
 
 // Bounds is the space of fault schedules: up to MaxFaults faults, each of

@@ -70,7 +70,7 @@ func (t *Target) Problem(seed uint64, protectionOff bool, b Bounds) Problem {
 	// The switch is always in the log, so the log replays in the lesson
 	// whatever the lesson's own default (the scheduler lesson starts with
 	// idempotency off).
-	base := ActionLog{At(0, Action{Do: t.protects, On: !protectionOff})}
+	base := ActionLog{At(0, Action{Do: Verb(t.protects), On: !protectionOff})}
 	return Problem{
 		Build: func() (*Sim, error) {
 			s, err := t.build(seed)

@@ -92,7 +92,7 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 			}
 			// The log (switch + fault) replays the same run in a world
 			// built the plain way, as the lesson player builds it.
-			if len(r.Log) != 2 || r.Log[0].Do != off.Base[0].Do || r.Log[1].Do != r.Faults[0].Kind {
+			if len(r.Log) != 2 || r.Log[0].Do != off.Base[0].Do || string(r.Log[1].Do) != r.Faults[0].Kind {
 				t.Errorf("log %v, want the switch then the fault", r.Log)
 			}
 			if rep := Check(s.Trace, s.Now()); len(rep.Stale)+len(rep.Duplicates) == 0 {

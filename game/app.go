@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
+	"leaselab/game/draw"
 	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
@@ -19,8 +20,10 @@ import (
 // progress in a progress.Store, saving after every goal met, every
 // exercise checked, and whenever the learner leaves a lesson or exercise.
 type App struct {
-	menu    *Menu
-	current Scene
+	menu *Menu
+	// scenes holds the menu, with the lesson, exercise or sandbox opened
+	// from it on top.
+	scenes  *Stack
 	lessons []*lessons.Lesson
 	store   progress.Store
 	prog    progress.Progress
@@ -46,18 +49,27 @@ func NewApp(store progress.Store) *App {
 	a.menu = NewMenu(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
 	a.menu.Notice = notice
 	a.menu.OnSandbox = func() { a.OpenSandbox("") }
-	a.current = a.menu
+	a.scenes = NewStack(a.menu)
 	return a
 }
+
+// show puts sc on screen over the menu, in place of whatever was open.
+func (a *App) show(sc Scene) {
+	a.scenes.Home()
+	a.scenes.Push(sc)
+}
+
+// top is the scene on screen.
+func (a *App) top() Scene { return a.scenes.Top() }
 
 // OpenSandbox shows the sandbox's setup panel with preset loaded (the
 // default setup if "").
 func (a *App) OpenSandbox(preset string) (*SandboxScene, error) {
-	sb, err := NewSandboxScene(preset, func() { a.current = a.menu }, a.export)
+	sb, err := NewSandboxScene(preset, a.scenes.Home, a.export)
 	if err != nil {
 		return nil, err
 	}
-	a.current = sb
+	a.show(sb)
 	return sb, nil
 }
 
@@ -68,13 +80,6 @@ func (a *App) export(name string, data []byte) (string, error) {
 	return a.Export(name, data)
 }
 
-// lessonPresets is the sandbox preset behind each lesson that has one:
-// the setup panel shows it when a lesson is opened in the sandbox.
-var lessonPresets = map[string]string{
-	"leases": "leases", "hands-on-lab": "hands-on-lab", "fenced-writes": "fenced-register", "scheduler": "scheduler",
-	"shards": "shards", "election-order": "election", "ttl-tradeoff": "pause-storm",
-}
-
 // openInSandbox carries lesson run sc over into the sandbox, after
 // saving the lesson's progress.
 func (a *App) openInSandbox(sc *LessonScene) {
@@ -82,7 +87,7 @@ func (a *App) openInSandbox(sc *LessonScene) {
 	lb, err := sc.Lab.OpenInSandbox()
 	if err == nil {
 		var sb *SandboxScene
-		if sb, err = a.OpenSandbox(lessonPresets[sc.Lab.Lesson.ID]); err == nil {
+		if sb, err = a.OpenSandbox(sc.Lab.Lesson.SandboxPreset); err == nil {
 			sb.OpenRun(lb)
 			return
 		}
@@ -172,11 +177,12 @@ func (a *App) record(sc *LessonScene) {
 
 // Open starts lesson l.
 func (a *App) Open(l *lessons.Lesson) {
+	saved := a.prog.Lesson(l.ID)
 	var sc *LessonScene
-	sc, err := NewLessonScene(l, func() {
-		a.record(sc)
-		a.current = a.menu
-	})
+	spec := a.lessonSpec(&sc)
+	spec.Sandbox = func() { a.openInSandbox(sc) }
+	spec.HintsSeen = saved.HintsSeen
+	sc, err := NewLessonScene(l, spec)
 	if err != nil {
 		a.menu.Notice = "Could not open " + l.Title + ": " + err.Error()
 		return
@@ -184,7 +190,6 @@ func (a *App) Open(l *lessons.Lesson) {
 	// Carry on where the learner left off: the saved knobs and log,
 	// replayed to the last action. A saved log that no longer fits the
 	// lesson is dropped with a word, never a crash.
-	saved := a.prog.Lesson(l.ID)
 	if len(saved.Log) > 0 || len(saved.Knobs) > 0 {
 		var log core.ActionLog
 		err := json.Unmarshal(saved.Log, &log)
@@ -198,10 +203,20 @@ func (a *App) Open(l *lessons.Lesson) {
 			sc.Player.Narrate("Your saved run of this lesson could not be replayed (" + err.Error() + "); starting it fresh.")
 		}
 	}
-	sc.Player.hintsSeen = min(saved.HintsSeen, len(l.Hints))
-	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
-	sc.Player.OnSandbox = func() { a.openInSandbox(sc) }
-	a.current = sc
+	a.show(sc)
+}
+
+// lessonSpec is how the App opens a lesson scene (*sc, once built): back
+// to the menu, its progress recorded on the way and whenever a goal is
+// met.
+func (a *App) lessonSpec(sc **LessonScene) LessonSpec {
+	return LessonSpec{
+		Back: BackButton{Label: "< Lessons", Do: func() {
+			a.record(*sc)
+			a.scenes.Home()
+		}},
+		OnProgress: func(string, []bool, bool) { a.record(*sc) },
+	}
 }
 
 // OpenID starts the lesson with the given id (for deep links and tests)
@@ -212,7 +227,7 @@ func (a *App) OpenID(id string) (*LessonScene, error) {
 		return nil, err
 	}
 	a.Open(l)
-	sc, ok := a.current.(*LessonScene)
+	sc, ok := a.top().(*LessonScene)
 	if !ok {
 		return nil, fmt.Errorf("lesson %s did not open: %s", id, a.menu.Notice)
 	}
@@ -252,8 +267,8 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 		a.prog.SeeHints(ex.ID, n)
 		a.save()
 	}
-	sc.OnBack = func() { a.current = a.menu }
-	a.current = sc
+	sc.OnBack = a.scenes.Home
+	a.show(sc)
 }
 
 // OpenExerciseID opens the exercise with the given id (for deep links and
@@ -264,45 +279,22 @@ func (a *App) OpenExerciseID(id string) (*ExerciseScene, error) {
 		return nil, err
 	}
 	a.OpenExercise(ex)
-	return a.current.(*ExerciseScene), nil
+	return a.top().(*ExerciseScene), nil
 }
 
-// Update implements Scene. A scene opened during this update gets a first
-// update of its own, with no input, so that it is laid out before it is
-// drawn (Ebitengine may draw before the next update).
-func (a *App) Update(st *State) error {
-	cur := a.current
-	if err := cur.Update(st); err != nil {
-		return err
-	}
-	if a.current != cur {
-		return settle(st, a.current.Update)
-	}
-	return nil
-}
+// Update implements Scene: the scene on show handles the tick. One it
+// opens is laid out by the Layout that follows, before anything draws it.
+func (a *App) Update(st *State) error { return a.scenes.Update(st) }
 
-// noInput is in without pointer or keys: input for an update that only
-// lays a view out.
-func noInput(in ui.Input) ui.Input {
-	return ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: in.WindowW, WindowH: in.WindowH, Scale: in.Scale}
-}
-
-// settle gives something that just came on screen an update with no
-// input, so it is laid out before it is drawn.
-func settle(st *State, update func(*State) error) error {
-	in := st.Input
-	st.Input = noInput(in)
-	err := update(st)
-	st.Input = in
-	return err
-}
+// Layout implements Scene.
+func (a *App) Layout(window ui.Rect, style draw.Style) { a.scenes.Layout(window, style) }
 
 // Draw implements Scene.
-func (a *App) Draw(screen *ebiten.Image) { a.current.Draw(screen) }
+func (a *App) Draw(screen *ebiten.Image) { a.scenes.Draw(screen) }
 
 // Inspect implements Inspector.
 func (a *App) Inspect() SceneInfo {
-	if in, ok := a.current.(Inspector); ok {
+	if in, ok := a.top().(Inspector); ok {
 		return in.Inspect()
 	}
 	return SceneInfo{}

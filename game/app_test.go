@@ -22,7 +22,7 @@ func TestProgressSurvivesARestart(t *testing.T) {
 	store := progress.NewMemStore(nil, "")
 	r := rigWith(t, store)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	sc.Lab.Advance(4 * time.Second)
 	r.click("proc:A")
 	r.click("action:pause")
@@ -37,7 +37,7 @@ func TestProgressSurvivesARestart(t *testing.T) {
 		t.Fatalf("menu after restart:\n%s", text)
 	}
 	r2.click("lesson:fenced-writes")
-	sc2 := r2.a.current.(*LessonScene)
+	sc2 := r2.a.top().(*LessonScene)
 	if len(sc2.Lab.Log()) != 1 || sc2.Lab.Log()[0].Do != "pause" || !sc2.Lab.World().Procs[0].Paused {
 		t.Fatalf("the saved run was not resumed: log %v now %s", sc2.Lab.Log(), sc2.Lab.Now())
 	}

@@ -25,7 +25,7 @@ func benchLesson(b *testing.B, id string) (*App, *State) {
 	st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: 1280, WindowH: 800, Scale: 1}
 	for range 4 { // 4x
 		st.Input.Keys = ui.KeysOf(ui.IntentFaster)
-		if err := a.Update(st); err != nil {
+		if err := Step(a, st); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -40,7 +40,7 @@ func BenchmarkLessonFrame(b *testing.B) {
 	for _, id := range []string{"fenced-writes", "shards", "scheduler"} {
 		b.Run(id, func(b *testing.B) {
 			a, st := benchLesson(b, id)
-			sc := a.current.(*LessonScene)
+			sc := a.top().(*LessonScene)
 			benchFrames(b, a, st, func() {
 				if sc.Lab.Now() >= sc.Lab.Length() {
 					sc.ShowSolution()
@@ -59,7 +59,7 @@ func benchFrames(b *testing.B, a *App, st *State, between func()) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		st.Tick++
-		if err := a.Update(st); err != nil {
+		if err := Step(a, st); err != nil {
 			b.Fatal(err)
 		}
 		a.Draw(screen)
@@ -73,10 +73,10 @@ func benchFrames(b *testing.B, a *App, st *State, between func()) {
 	}
 }
 
-// BenchmarkLessonUpdate is Update alone (no drawing).
+// BenchmarkLessonUpdate is a tick without drawing: Update and Layout.
 func BenchmarkLessonUpdate(b *testing.B) {
 	a, st := benchLesson(b, "fenced-writes")
-	sc := a.current.(*LessonScene)
+	sc := a.top().(*LessonScene)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if sc.Lab.Now() >= sc.Lab.Length() {
@@ -85,7 +85,7 @@ func BenchmarkLessonUpdate(b *testing.B) {
 			b.StartTimer()
 		}
 		st.Tick++
-		if err := a.Update(st); err != nil {
+		if err := Step(a, st); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -109,7 +109,7 @@ func BenchmarkExerciseFrame(b *testing.B) {
 			st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: 1280, WindowH: 800, Scale: 1}
 			sc.StartCheck()
 			for sc.Checking() {
-				if err := a.Update(st); err != nil {
+				if err := Step(a, st); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -30,11 +29,9 @@ import (
 // back button returns here and carries the run's action log into the
 // answer.
 type ExerciseScene struct {
-	// tabsChanged: refocus ran during this Update, so the layout is stale.
-	tabsChanged bool
-	// draws counts frames drawn; workedAt is the frame the check's last
-	// slice ran in (see work).
-	draws, workedAt int
+	// workedAt is the frame (State.Frame) the check's last slice ran in
+	// (see work).
+	workedAt int64
 
 	Ex   *lessons.Exercise
 	Form *form.Form
@@ -68,10 +65,12 @@ type ExerciseScene struct {
 	notice string // why the last action failed, until the next one
 	tab    string
 
-	lab   *LessonScene // the simulator, kept while the exercise is open
-	inLab bool
+	lab *LessonScene // the simulator, kept while the exercise is open
 	// watch is the checked design's worst run while it is shown.
 	watch *LessonScene
+	// scenes is the answer screen, with the simulator or the worst run
+	// over it while one is shown.
+	scenes *Stack
 
 	// OnBack returns to the menu; OnResult is told every finished check;
 	// OnSave is asked to keep the answer (after a check, on leaving the
@@ -88,7 +87,7 @@ type ExerciseScene struct {
 	// CheckBudget, if positive, replaces the check's per-frame budget.
 	CheckBudget time.Duration
 
-	narration []string
+	narration Narration
 	style     draw.Style
 	geom      exerciseGeom
 	scroll    float64 // the form's scroll offset
@@ -136,8 +135,8 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 	s.hintB = ui.Button{}
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(draw.Drawable(strings.Join(ex.Brief, "\n\n")))
-	s.reading[tabLogs].SetText(draw.Drawable(materialsText(ex)))
-	s.reading[tabModel].SetText(draw.Drawable(modelText(ex)))
+	s.reading[tabLogs].SetText(draw.Drawable(form.MaterialsText(ex)))
+	s.reading[tabModel].SetText(draw.Drawable(form.ModelText(ex)))
 	s.options = make([][]ui.Button, len(ex.Questions))
 	for i, q := range ex.Questions {
 		s.options[i] = make([]ui.Button, len(q.Options))
@@ -147,12 +146,13 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 		s.numbers[i] = ui.Slider{Min: k.Min, Max: k.Max, Step: k.Step, Value: k.Default}
 	}
 	s.ring = ui.NewFocusRing(false)
+	s.scenes = NewStack((*exerciseAnswer)(s))
 	s.setHints()
 	if len(saved.Result) > 0 {
 		var r lessons.Result
 		if json.Unmarshal(saved.Result, &r) == nil {
 			s.result = &r
-			s.reading[tabResult].SetText(draw.Drawable(resultText(r)))
+			s.reading[tabResult].SetText(draw.Drawable(form.ResultText(r)))
 		}
 	}
 	s.refocus()
@@ -240,34 +240,6 @@ func (s *ExerciseScene) Status() string {
 	return progress.Exercise{Attempts: s.attempts, Passed: s.passed, PassedWithAnswer: s.withAnswer}.Status()
 }
 
-// modelText is the model answer and its key points, as a checklist to
-// compare a defence with.
-func modelText(ex *lessons.Exercise) string {
-	var b strings.Builder
-	b.WriteString(strings.Join(ex.Worked, "\n\n"))
-	if len(ex.KeyPoints) > 0 {
-		b.WriteString("\n\nKey points of a good defence:")
-		for _, k := range ex.KeyPoints {
-			b.WriteString("\n[ ] " + k)
-		}
-	}
-	return b.String()
-}
-
-// materialsText is every material, each under its title, for the
-// monospace logs tab.
-func materialsText(ex *lessons.Exercise) string {
-	var b strings.Builder
-	for i, m := range ex.Materials {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString("── " + m.Title + " ──\n")
-		b.WriteString(strings.Join(m.Lines(), "\n"))
-	}
-	return b.String()
-}
-
 // visibleTabs lists the tabs that have something to show.
 func (s *ExerciseScene) visibleTabs() []string {
 	out := []string{tabProblem}
@@ -293,7 +265,6 @@ var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabRes
 
 // refocus rebuilds the tabs and the focus order after they change.
 func (s *ExerciseScene) refocus() {
-	s.tabsChanged = true
 	ids := s.visibleTabs()
 	if len(s.tabs) != len(ids) {
 		s.tabs = make([]tabButton, len(ids))
@@ -337,10 +308,7 @@ func (s *ExerciseScene) setTab(id string) {
 
 // Narrate adds a line to the narration mirrored for screen readers.
 func (s *ExerciseScene) Narrate(line string) {
-	s.narration = append(s.narration, line)
-	if n := len(s.narration); n > narrationMax {
-		s.narration = append(s.narration[:0], s.narration[n-narrationMax:]...)
-	}
+	s.narration.Add(line)
 }
 
 // Restore fills the form with a saved answer; one that no longer fits the
@@ -394,15 +362,16 @@ func (s *ExerciseScene) Simulator() *LessonScene { return s.lab }
 // answer's run, so the learner carries on where the answer stands.
 func (s *ExerciseScene) openLab() error {
 	if s.lab == nil {
-		sc, err := NewLessonScene(s.Ex.Lab, s.closeLab)
+		// The lab's solution is the model answer's run: offered only once
+		// the model answer itself has been shown, and it never replaces
+		// the learner's own run in the answer.
+		sc, err := NewLessonScene(s.Ex.Lab, LessonSpec{
+			Back:            BackButton{Label: "< Answer", Tip: "Back to the answer, with this run as its schedule (Esc)", Do: s.closeLab},
+			Solution:        s.showModelRun,
+			SolutionOffered: func() bool { return s.shown },
+		})
 		if err != nil {
 			return err
-		}
-		sc.Player.menu.Label = "< Answer"
-		for i := range sc.Player.tips {
-			if sc.Player.tips[i].widget == &sc.Player.menu {
-				sc.Player.tips[i].Text = "Back to the answer, with this run as its schedule (Esc)"
-			}
 		}
 		if log := s.Form.Schedule(); len(log) > 0 {
 			if err := sc.Lab.Resume(nil, log); err != nil {
@@ -415,29 +384,26 @@ func (s *ExerciseScene) openLab() error {
 		}
 		s.lab = sc
 	}
-	// The lab's solution is the model answer's run: offered only once the
-	// model answer itself has been shown, and it never replaces the
-	// learner's own run in the answer.
-	s.lab.Player.OnSolution = nil
-	if s.shown {
-		s.lab.Player.OnSolution = func() {
-			if !s.solutionShown {
-				s.ownRun = append(core.ActionLog(nil), s.Form.Schedule()...)
-			}
-			s.solutionShown = true
-			s.lab.ShowSolution()
-			s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
-		}
-	}
-	s.inLab = true
+	s.scenes.Push(&exerciseRun{ex: s, run: s.lab})
 	s.Narrate("Opened the simulator. Its back button returns to the answer with your run.")
 	return nil
+}
+
+// showModelRun plays the model answer's run in the simulator, keeping
+// the learner's own run for the answer.
+func (s *ExerciseScene) showModelRun() {
+	if !s.solutionShown {
+		s.ownRun = append(core.ActionLog(nil), s.Form.Schedule()...)
+	}
+	s.solutionShown = true
+	s.lab.ShowSolution()
+	s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
 }
 
 // closeLab returns from the simulator, carrying its action log into the
 // answer.
 func (s *ExerciseScene) closeLab() {
-	s.inLab = false
+	s.scenes.Pop()
 	s.lab.Play(false)
 	log := s.lab.Lab.Log()
 	if s.solutionShown && slices.Equal(log, s.Ex.Lab.Solution) {
@@ -449,33 +415,10 @@ func (s *ExerciseScene) closeLab() {
 	} else {
 		s.notice = ""
 	}
-	s.Narrate("Back to the answer. " + runText(s.Form.Schedule()))
+	s.Narrate("Back to the answer. " + form.RunText(s.Form.Schedule()))
 	if s.OnSave != nil {
 		s.OnSave()
 	}
-}
-
-// runText describes the answer's run in a line.
-func runText(log core.ActionLog) string {
-	switch len(log) {
-	case 0:
-		return "Your run: no actions yet."
-	case 1:
-		return "Your run: 1 action (" + actionText(log[0]) + ")."
-	}
-	return fmt.Sprintf("Your run: %d actions, the first %s.", len(log), actionText(log.Sorted()[0]))
-}
-
-func actionText(a core.Timed) string {
-	out := a.Do
-	if a.Proc != "" {
-		out += " " + a.Proc
-	}
-	out += " at " + seconds(a.At.D())
-	if a.For > 0 {
-		out += " for " + seconds(a.For.D())
-	}
-	return out
 }
 
 // StartCheck validates the answer and starts checking it, as the Check
@@ -500,11 +443,11 @@ func (s *ExerciseScene) StartCheck() {
 // work runs the check for this frame and takes in its result when done.
 // A slice runs once per frame drawn: Ebitengine runs extra updates to
 // catch up after a slow frame, and a slice in each would starve drawing.
-func (s *ExerciseScene) work() {
-	if s.check == nil || s.draws != 0 && s.draws == s.workedAt {
+func (s *ExerciseScene) work(frame int64) {
+	if s.check == nil || frame != 0 && frame == s.workedAt {
 		return
 	}
-	s.workedAt = s.draws
+	s.workedAt = frame
 	if !s.check.Frame() {
 		return
 	}
@@ -519,55 +462,67 @@ func (s *ExerciseScene) work() {
 	case r.Pass:
 		s.passed = true
 	}
-	s.reading[tabResult].SetText(draw.Drawable(resultText(r)))
+	s.reading[tabResult].SetText(draw.Drawable(form.ResultText(r)))
 	s.refocus()
 	s.setTab(tabResult)
 	s.Narrate(r.Summary())
 	for _, p := range r.Parts {
-		s.Narrate(partText(p))
+		s.Narrate(form.PartText(p))
 	}
 	if s.OnResult != nil {
 		s.OnResult(r, complete)
 	}
 }
 
-// partText is one part of a verdict as a sentence.
-func partText(p lessons.Feedback) string {
-	mark := "Wrong"
-	if p.OK {
-		mark = "Right"
+// exerciseAnswer is the answer screen, the bottom of the exercise's
+// stack; exerciseRun is a player shown over it (the simulator, or the
+// worst run of a checked design), which keeps a check going and reports
+// the exercise with the run.
+type (
+	exerciseAnswer ExerciseScene
+	exerciseRun    struct {
+		ex  *ExerciseScene
+		run *LessonScene
 	}
-	return mark + ", " + p.Part + ": " + p.Why
+)
+
+// shows reports whether sc is the player on show.
+func (s *ExerciseScene) shows(sc *LessonScene) bool {
+	r, ok := s.scenes.Top().(*exerciseRun)
+	return ok && sc != nil && r.run == sc
 }
 
-// resultText lays a result out for the result tab under its verdict
-// line: each part as a paragraph (its ✓ or ✗ is drawn beside it), then
-// the figures.
-func resultText(r lessons.Result) string {
-	return strings.Join(resultParagraphs(r), "\n")
+// Update implements Scene.
+func (r *exerciseRun) Update(st *State) error {
+	err := r.run.Update(st)
+	r.ex.work(st.Frame)
+	return err
 }
 
-// resultParagraphs are the result tab's paragraphs: the parts on the even
-// ones, with blank lines between, then the figures.
-func resultParagraphs(r lessons.Result) []string {
-	var out []string
-	for _, p := range r.Parts {
-		out = append(out, p.Part+": "+p.Why, "")
-	}
-	return append(out, r.Figures...)
+// Layout implements Scene.
+func (r *exerciseRun) Layout(window ui.Rect, style draw.Style) { r.run.Layout(window, style) }
+
+// Draw implements Scene.
+func (r *exerciseRun) Draw(screen *ebiten.Image) { r.run.Draw(screen) }
+
+// Inspect implements Inspector.
+func (r *exerciseRun) Inspect() SceneInfo {
+	info := r.run.Inspect()
+	info.Exercise = r.ex.info()
+	return info
 }
 
-// playing is the player shown instead of the answer: the exercise's
-// simulator, or the worst run of a checked design; nil for neither.
-func (s *ExerciseScene) playing() *LessonScene {
-	switch {
-	case s.inLab:
-		return s.lab
-	case s.watch != nil:
-		return s.watch
-	}
-	return nil
-}
+// Update implements Scene.
+func (s *ExerciseScene) Update(st *State) error { return s.scenes.Update(st) }
+
+// Layout implements Scene.
+func (s *ExerciseScene) Layout(window ui.Rect, style draw.Style) { s.scenes.Layout(window, style) }
+
+// Draw implements Scene.
+func (s *ExerciseScene) Draw(screen *ebiten.Image) { s.scenes.Draw(screen) }
+
+// Inspect implements Inspector.
+func (s *ExerciseScene) Inspect() SceneInfo { return s.scenes.Inspect() }
 
 // WatchWorstRun opens the last checked design's worst run in the player,
 // as the "Worst run" tab does.
@@ -576,37 +531,29 @@ func (s *ExerciseScene) WatchWorstRun() error {
 		return fmt.Errorf("no checked run to watch")
 	}
 	var sc *LessonScene
-	sc, err := NewLessonScene(s.result.Replay, func() {
-		sc.Play(false)
-		s.watch = nil
-		s.Narrate("Back to the answer.")
+	sc, err := NewLessonScene(s.result.Replay, LessonSpec{
+		Back: BackButton{Label: "< Answer", Do: func() {
+			sc.Play(false)
+			s.watch = nil
+			s.scenes.Pop()
+			s.Narrate("Back to the answer.")
+		}},
+		NoSolution: true, // a recorded run has none
 	})
 	if err != nil {
 		return err
 	}
-	sc.Player.menu.Label = "< Answer"
-	sc.Player.OnSolution = nil // a recorded run has no solution
 	s.watch = sc
+	s.scenes.Push(&exerciseRun{ex: s, run: sc})
 	s.Narrate("Watching " + s.result.Replay.Title + ". Its back button returns to the answer.")
 	return nil
 }
 
 // Update implements Scene.
-func (s *ExerciseScene) Update(st *State) error {
-	if sc := s.playing(); sc != nil {
-		err := sc.Update(st)
-		if s.playing() == nil && err == nil {
-			err = settle(st, s.Update) // back on the answer: lay it out before it is drawn
-		}
-		s.work()
-		return err
-	}
+func (a *exerciseAnswer) Update(st *State) error {
+	s := (*ExerciseScene)(a)
 	in := &st.Input
-	s.style = st.Style
 	s.ring.Wrap = st.WrapFocus
-	s.tabsChanged = false
-	s.layout(st.Window)
-	s.place()
 
 	if s.back.Update(in) || in.Keys.Has(ui.IntentBack) {
 		s.leave()
@@ -632,7 +579,7 @@ func (s *ExerciseScene) Update(st *State) error {
 				s.notice = "The run could not open: " + err.Error()
 				continue
 			}
-			return settle(st, s.Update)
+			return nil
 		}
 		s.setTab(s.tabs[i].id)
 		s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
@@ -647,7 +594,7 @@ func (s *ExerciseScene) Update(st *State) error {
 		if err := s.openLab(); err != nil {
 			s.notice = "The simulator could not start: " + err.Error()
 		} else {
-			return settle(st, s.Update)
+			return nil
 		}
 	}
 	for i, k := range s.Ex.Numbers {
@@ -675,7 +622,7 @@ func (s *ExerciseScene) Update(st *State) error {
 				if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
 					s.notice = err.Error()
 				} else {
-					s.Narrate(choiceText(s.Form, q, o))
+					s.Narrate(form.ChoiceText(s.Form, q, o))
 					s.disarm()
 					s.edited = true
 					s.saveDraft()
@@ -702,14 +649,17 @@ func (s *ExerciseScene) Update(st *State) error {
 	if s.model.Update(in) {
 		s.AskModel()
 	}
-	s.work()
-	if s.tabsChanged {
-		// A check that just finished, or the model answer, added a tab:
-		// lay it out before it is drawn.
-		s.layout(st.Window)
-	}
-	s.place() // the form may have scrolled
+	s.work(st.Frame)
 	return nil
+}
+
+// Layout implements Scene: the form as scrolled, the tabs a check or the
+// model answer added.
+func (a *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
+	s := (*ExerciseScene)(a)
+	s.style = style
+	s.layout(window)
+	s.place()
 }
 
 // saveDraft keeps the answer being edited, so a reload never loses it.
@@ -734,26 +684,5 @@ func (s *ExerciseScene) leave() {
 	}
 }
 
-// choiceText narrates a click on an option.
-func choiceText(f *form.Form, q lessons.Question, o lessons.Option) string {
-	if f.Chosen(q.ID, o.ID) {
-		return "Chosen: " + o.Label
-	}
-	return "Not chosen: " + o.Label
-}
-
 // Draw implements Scene.
-func (s *ExerciseScene) Draw(screen *ebiten.Image) {
-	s.draws++
-	if sc := s.playing(); sc != nil {
-		sc.Draw(screen)
-		return
-	}
-	s.draw(screen)
-}
-
-// seconds writes d in seconds to the millisecond, without trailing zeros
-// ("4.419 s", "9 s").
-func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Round(time.Millisecond).Seconds(), 'f', -1, 64) + " s"
-}
+func (a *exerciseAnswer) Draw(screen *ebiten.Image) { (*ExerciseScene)(a).draw(screen) }

@@ -30,7 +30,7 @@ func (r *appRig) resize(w, h float64) {
 // exScene is the open exercise screen.
 func (r *appRig) exScene() *ExerciseScene {
 	r.t.Helper()
-	sc, ok := r.a.current.(*ExerciseScene)
+	sc, ok := r.a.top().(*ExerciseScene)
 	if !ok {
 		r.t.Fatalf("no exercise open: scene %q", r.a.Inspect().Name)
 	}

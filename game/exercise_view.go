@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/form"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
 	"leaselab/lessons"
@@ -117,7 +118,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		g.sim = ui.Rect{Y: y, W: math.Min(px(200), w), H: px(36)}
 		g.simNote = ui.Rect{X: g.sim.W + px(12), Y: y, W: math.Max(0, w-g.sim.W-px(12)), H: px(36)}
 		// A long run description wraps below the button's height.
-		g.simNote.H = math.Max(g.simNote.H, height(runText(s.Form.Schedule()), small, g.simNote.W))
+		g.simNote.H = math.Max(g.simNote.H, height(form.RunText(s.Form.Schedule()), small, g.simNote.W))
 		y += g.simNote.H + px(18)
 	}
 	g.numLabel = g.numLabel[:0]
@@ -135,7 +136,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		addText(draw.Drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
 		var notes []string
 		if q.Material != "" {
-			notes = append(notes, "About "+materialTitle(s.Ex, q.Material)+" (Logs tab).")
+			notes = append(notes, "About "+form.MaterialTitle(s.Ex, q.Material)+" (Logs tab).")
 		}
 		if q.Multi {
 			notes = append(notes, "Several may apply.")
@@ -154,15 +155,6 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		y += px(10)
 	}
 	g.content = y
-}
-
-func materialTitle(ex *lessons.Exercise, id string) string {
-	for _, m := range ex.Materials {
-		if m.ID == id {
-			return "“" + m.Title + "”"
-		}
-	}
-	return id
 }
 
 // maxScroll is how far the form can scroll.
@@ -326,7 +318,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	draw.TextIn(screen, title, face, g.title, draw.AlignStart, th.Text)
 	status, clr := s.Status(), th.TextDim
 	if s.passed || s.withAnswer {
-		status = fmt.Sprintf("%s · %d %s", status, s.attempts, plural(s.attempts, "attempt", "attempts"))
+		status = fmt.Sprintf("%s · %d %s", status, s.attempts, form.Plural(s.attempts, "attempt", "attempts"))
 	}
 	if s.passed {
 		clr = th.Accept
@@ -370,7 +362,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	}
 	if s.Ex.Lab != nil {
 		st.Button(view, &s.sim)
-		draw.Paragraph(view, runText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), runText(s.Form.Schedule()), st.Small()), th.TextDim)
+		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
 	}
 	for i, k := range s.Ex.Numbers {
 		row := s.toView(g.numLabel[i])
@@ -515,7 +507,7 @@ func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 	st := s.style
 	measure := draw.Measure(st.Body())
 	line := 0
-	for i, para := range resultParagraphs(*s.result) {
+	for i, para := range form.ResultParagraphs(*s.result) {
 		n := max(1, len(ui.Wrap(draw.Drawable(para), p.TextWidth(), measure)))
 		if k := i / 2; i%2 == 0 && k < len(s.result.Parts) {
 			y := p.LineY(line) + p.LineHeight()/2
@@ -570,7 +562,7 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Status: s.Status(), HintsSeen: s.hintsSeen,
 		ModelAvailable: s.ModelAvailable(), ModelArmed: s.armed, Answer: s.Form.Answer(),
 		Actions: len(s.Form.Schedule()), Checking: s.check != nil, Tab: s.tab, ModelShown: s.shown,
-		Simulator: s.inLab, Notice: s.notice}
+		Simulator: s.shows(s.lab), Notice: s.notice}
 	if s.check != nil {
 		out.Progress = s.check.Progress()
 	}
@@ -585,12 +577,8 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 }
 
 // Inspect implements Inspector.
-func (s *ExerciseScene) Inspect() SceneInfo {
-	if sc := s.playing(); sc != nil {
-		info := sc.Inspect()
-		info.Exercise = s.info()
-		return info
-	}
+func (a *exerciseAnswer) Inspect() SceneInfo {
+	s := (*ExerciseScene)(a)
 	g := &s.geom
 	info := SceneInfo{Name: "exercise", Regions: map[string]ui.Rect{
 		"back": s.back.Rect, "reading": s.reading[s.tab].Rect, "form": g.view,
@@ -619,7 +607,7 @@ func (s *ExerciseScene) Inspect() SceneInfo {
 		info.Focus = s.names[c]
 	}
 	info.Mirror = Mirror{Title: fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title), Text: s.mirrorText(),
-		Narration: append([]string(nil), s.narration...)}
+		Narration: s.narration.Lines()}
 	return info
 }
 
@@ -653,7 +641,7 @@ func (s *ExerciseScene) buildMirrorText() string {
 		b.WriteString("\n\n" + m.Title + ":\n" + strings.Join(m.Lines(), "\n"))
 	}
 	if s.Ex.Lab != nil {
-		b.WriteString("\n\n" + runText(s.Form.Schedule()))
+		b.WriteString("\n\n" + form.RunText(s.Form.Schedule()))
 	}
 	for _, k := range s.Ex.Numbers {
 		value := lab.KnobValue(k, s.Form.Number(k.ID))
@@ -675,7 +663,7 @@ func (s *ExerciseScene) buildMirrorText() string {
 	if r := s.result; r != nil {
 		b.WriteString("\n\nResult: " + r.Summary())
 		for _, p := range r.Parts {
-			b.WriteString("\n\n" + partText(p))
+			b.WriteString("\n\n" + form.PartText(p))
 		}
 		if len(r.Figures) > 0 {
 			b.WriteString("\n\n" + strings.Join(r.Figures, "\n"))
@@ -685,17 +673,10 @@ func (s *ExerciseScene) buildMirrorText() string {
 		b.WriteString(fmt.Sprintf("\n\nHint %d of %d: %s", i+1, len(s.Ex.Hints), h))
 	}
 	if s.shown {
-		b.WriteString("\n\nModel answer:\n\n" + modelText(s.Ex))
+		b.WriteString("\n\nModel answer:\n\n" + form.ModelText(s.Ex))
 		if d := s.Form.Answer().Defence; d != "" {
 			b.WriteString("\n\nYour defence:\n\n" + d)
 		}
 	}
 	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

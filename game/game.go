@@ -61,6 +61,12 @@ type Game struct {
 	ss        float64
 	offscreen *ebiten.Image
 
+	// laidOut is the window and unit of the last Layout.
+	laidOut struct {
+		window ui.Rect
+		unit   float64
+	}
+
 	frames   atomic.Int64
 	idle     idleTracker
 	snapshot atomic.Pointer[Snapshot]
@@ -93,9 +99,17 @@ func (g *Game) Update() error {
 	st.Input = g.input.read(st.Window, g.scale)
 	supersampleInput(&st.Input, g.ss)
 	st.Style = draw.NewStyle(ui.UnitFor(st.Window.W, st.Window.H, st.Input.Scale))
-	if err := g.scene.Update(st); err != nil {
+	st.Frame = g.frames.Load()
+	if st.Window != g.laidOut.window || st.Style.Unit != g.laidOut.unit {
+		// The window changed since the last layout (a resize, the switch
+		// to supersampling): this tick's input is in its pixels, so lay
+		// out for it before reading the input.
+		g.scene.Layout(st.Window, st.Style)
+	}
+	if err := Step(g.scene, st); err != nil {
 		return err
 	}
+	g.laidOut.window, g.laidOut.unit = st.Window, st.Style.Unit
 	if st.FocusEscape != ui.NoEscape {
 		if g.opts.OnFocusEscape != nil {
 			g.opts.OnFocusEscape(st.FocusEscape)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
 
@@ -40,7 +41,7 @@ func TestSupersampling(t *testing.T) {
 func TestGameRunsAndCaptures(t *testing.T) {
 	var captured *image.RGBA
 	var snaps []Snapshot
-	g := New(NewDemo(), Options{
+	g := New(newTestPlayer(), Options{
 		CaptureFrame: 2,
 		OnCapture:    func(img *image.RGBA) error { captured = img; return nil },
 		OnUpdate:     func(s Snapshot) { snaps = append(snaps, s) },
@@ -102,4 +103,42 @@ func (escapingScene) Update(st *State) error {
 	return nil
 }
 
-func (escapingScene) Draw(*ebiten.Image) {}
+func (escapingScene) Layout(ui.Rect, draw.Style) {}
+func (escapingScene) Draw(*ebiten.Image)         {}
+
+// windowScene records, at each Update, the window it was last laid out
+// for.
+type windowScene struct {
+	laid ui.Rect
+	seen []ui.Rect
+}
+
+func (s *windowScene) Update(*State) error            { s.seen = append(s.seen, s.laid); return nil }
+func (s *windowScene) Layout(w ui.Rect, _ draw.Style) { s.laid = w }
+func (s *windowScene) Draw(*ebiten.Image)             {}
+
+// Input is read against what was last laid out, unless the window has
+// changed since (a resize, or the first supersampled frame doubling its
+// pixels): then the scene is laid out for the new window first, so a
+// click released in the new pixels still lands on its button.
+func TestAResizedWindowIsLaidOutBeforeItsInputIsRead(t *testing.T) {
+	s := &windowScene{}
+	g := New(s, Options{})
+	g.LayoutF(320, 200)
+	if err := g.Update(); err != nil {
+		t.Fatal(err)
+	}
+	g.LayoutF(640, 400)
+	if err := g.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if s.seen[1] != g.state.Window || s.seen[2] != g.state.Window {
+		t.Errorf("updates saw layouts for %+v, want the new window %+v", s.seen, g.state.Window)
+	}
+	if s.seen[0] == s.seen[1] {
+		t.Errorf("the first update saw the new window already: %+v", s.seen)
+	}
+}

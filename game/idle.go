@@ -87,7 +87,10 @@ func (sc *LessonScene) Still() bool {
 }
 
 // Still implements Stiller for the scene on show.
-func (a *App) Still() bool {
-	s, ok := a.current.(Stiller)
-	return ok && s.Still()
+func (a *App) Still() bool { return a.scenes.Still() }
+
+// Still implements Stiller for the top scene.
+func (s *Stack) Still() bool {
+	st, ok := s.Top().(Stiller)
+	return ok && st.Still()
 }

@@ -6,15 +6,17 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/stretchr/testify/assert"
 
+	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
 
 type stillScene struct{ still bool }
 
-func (s *stillScene) Update(*State) error { return nil }
-func (s *stillScene) Draw(*ebiten.Image)  {}
-func (s *stillScene) Still() bool         { return s.still }
-func (s *stillScene) Inspect() SceneInfo  { return SceneInfo{Name: "still"} }
+func (s *stillScene) Update(*State) error        { return nil }
+func (s *stillScene) Layout(ui.Rect, draw.Style) {}
+func (s *stillScene) Draw(*ebiten.Image)         {}
+func (s *stillScene) Still() bool                { return s.still }
+func (s *stillScene) Inspect() SceneInfo         { return SceneInfo{Name: "still"} }
 func quietInput() ui.Input {
 	return ui.Input{Cursor: ui.Point{X: 5, Y: 5}, WindowW: 100, WindowH: 80, Scale: 1}
 }

@@ -16,44 +16,28 @@ const (
 	repeatEvery = 4
 )
 
-// keymap is the one place keys become intents.
-var keymap = []struct {
+// binding is one key that gives an intent.
+type binding struct {
 	intent ui.Intent
-	keys   []ebiten.Key
+	key    ebiten.Key
 	repeat bool
-}{
-	{ui.IntentActivate, []ebiten.Key{ebiten.KeyEnter, ebiten.KeyNumpadEnter, ebiten.KeySpace}, false},
-	{ui.IntentLeft, []ebiten.Key{ebiten.KeyArrowLeft}, true},
-	{ui.IntentRight, []ebiten.Key{ebiten.KeyArrowRight}, true},
-	{ui.IntentUp, []ebiten.Key{ebiten.KeyArrowUp}, true},
-	{ui.IntentDown, []ebiten.Key{ebiten.KeyArrowDown}, true},
-	{ui.IntentPageUp, []ebiten.Key{ebiten.KeyPageUp}, true},
-	{ui.IntentPageDown, []ebiten.Key{ebiten.KeyPageDown}, true},
-	{ui.IntentHome, []ebiten.Key{ebiten.KeyHome}, false},
-	{ui.IntentEnd, []ebiten.Key{ebiten.KeyEnd}, false},
-	{ui.IntentPlayPause, []ebiten.Key{ebiten.KeyP, ebiten.KeyK}, false},
-	{ui.IntentStep, []ebiten.Key{ebiten.KeyPeriod}, true},
-	{ui.IntentFork, []ebiten.Key{ebiten.KeyF}, false},
-	{ui.IntentHint, []ebiten.Key{ebiten.KeyH}, false},
-	{ui.IntentPauseProc, []ebiten.Key{ebiten.KeyZ}, false},
-	{ui.IntentCrashProc, []ebiten.Key{ebiten.KeyX}, false},
-	{ui.IntentCutLink, []ebiten.Key{ebiten.KeyC}, false},
-	{ui.IntentExpire, []ebiten.Key{ebiten.KeyE}, false},
-	{ui.IntentFencing, []ebiten.Key{ebiten.KeyT}, false},
-	{ui.IntentSolution, []ebiten.Key{ebiten.KeyL}, false},
-	{ui.IntentHelp, []ebiten.Key{ebiten.KeySlash, ebiten.KeyF1}, false},
-	{ui.IntentBack, []ebiten.Key{ebiten.KeyEscape}, false},
-	{ui.IntentSlower, []ebiten.Key{ebiten.KeyBracketLeft}, true},
-	{ui.IntentFaster, []ebiten.Key{ebiten.KeyBracketRight}, true},
-	{ui.IntentBackStep, []ebiten.Key{ebiten.KeyComma}, true},
-	{ui.IntentNextActor, []ebiten.Key{ebiten.KeyN}, true},
-	{ui.IntentWrite, []ebiten.Key{ebiten.KeyW}, false},
-	{ui.IntentWriteTok, []ebiten.Key{ebiten.KeyV}, false},
-	{ui.IntentSetTTL, []ebiten.Key{ebiten.KeyY}, false},
-	{ui.IntentIdem, []ebiten.Key{ebiten.KeyI}, false},
-	{ui.IntentDelete, []ebiten.Key{ebiten.KeyD}, false},
-	{ui.IntentPut, []ebiten.Key{ebiten.KeyU}, false},
 }
+
+// keymap is ui's intent table in Ebitengine key codes: the one place keys
+// become intents (Tab, read with Shift, and the digits aside).
+var keymap = func() []binding {
+	var out []binding
+	for _, i := range ui.AllIntents() {
+		for _, name := range i.KeyNames() {
+			var k ebiten.Key
+			if err := k.UnmarshalText([]byte(name)); err != nil {
+				panic("the intent table names an unknown key: " + err.Error())
+			}
+			out = append(out, binding{i, k, i.Repeats()})
+		}
+	}
+	return out
+}()
 
 var digitKeys = []ebiten.Key{ebiten.KeyDigit1, ebiten.KeyDigit2, ebiten.KeyDigit3, ebiten.KeyDigit4,
 	ebiten.KeyDigit5, ebiten.KeyDigit6, ebiten.KeyDigit7, ebiten.KeyDigit8, ebiten.KeyDigit9}
@@ -96,11 +80,9 @@ func (r *inputReader) read(window ui.Rect, scale float64) ui.Input {
 			in.Keys |= ui.KeysOf(ui.IntentFocusNext)
 		}
 	}
-	for _, m := range keymap {
-		for _, k := range m.keys {
-			if fired(k, m.repeat) {
-				in.Keys |= ui.KeysOf(m.intent)
-			}
+	for _, b := range keymap {
+		if fired(b.key, b.repeat) {
+			in.Keys |= ui.KeysOf(b.intent)
 		}
 	}
 

@@ -38,10 +38,17 @@ func (kp *knobPanel) sync() {
 	}
 }
 
-func (kp *knobPanel) update(in *ui.Input, l ui.PlayerLayout) {
+// layout places the sliders and moves them to the lab's values.
+func (kp *knobPanel) layout(l ui.PlayerLayout) {
+	for i := range kp.sliders {
+		kp.sliders[i].Rect = l.KnobSlider(i)
+	}
+	kp.sync()
+}
+
+func (kp *knobPanel) update(in *ui.Input) {
 	for i, k := range kp.lab.Lesson.Knobs {
 		sl := &kp.sliders[i]
-		sl.Rect = l.KnobSlider(i)
 		if sl.Update(in) {
 			if err := kp.lab.SetKnob(k.ID, sl.Value); err != nil {
 				kp.narrate(fmt.Sprintf("Could not set %s: %v", lab.KnobLabel(k), err))

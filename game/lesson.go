@@ -21,9 +21,10 @@ type LessonScene struct {
 	Player *Player
 
 	world    *worldView
-	narrated int
-	met      []bool
 	complete bool
+	// pending are the views' commands of this tick, applied once they
+	// have all read the input.
+	pending []lab.Command
 
 	// finder is the "Find a break" search, for lessons it fits.
 	finder *breakFinder
@@ -32,43 +33,109 @@ type LessonScene struct {
 	OnProgress func(id string, met []bool, complete bool)
 }
 
-// NewLessonScene starts lesson l at time zero. onMenu returns to the menu.
-func NewLessonScene(l *lessons.Lesson, onMenu func()) (*LessonScene, error) {
+// LessonSpec is what the opener of a lesson scene decides: the way back
+// and what the player offers beyond the run itself. The zero value plays
+// a lesson with its goals, its solution and its own search.
+type LessonSpec struct {
+	Back BackButton
+	// NoSolution hides the solution (a sandbox, a recorded run);
+	// Solution, if set, replaces loading the lesson's own, offered while
+	// SolutionOffered says so.
+	NoSolution      bool
+	Solution        func()
+	SolutionOffered func() bool
+	// Sandbox, when set, opens the run in the sandbox.
+	Sandbox func()
+	// Checklist replaces the lesson's goals in the goal rows; Side the
+	// hints under them.
+	Checklist Checklist
+	Side      func(dst *ebiten.Image)
+	// Widgets and Regions are the opener's own, after the lesson's.
+	Widgets []Widget
+	Regions func() map[string]ui.Rect
+	// Search, when set, offers "Find a break" with it (after a search
+	// the lesson declares itself, if any).
+	Search    *lessons.Search
+	HintsSeen int
+	// OnProgress is told the goals met so far whenever one ticks.
+	OnProgress func(id string, met []bool, complete bool)
+}
+
+// NewLessonScene starts lesson l at time zero.
+func NewLessonScene(l *lessons.Lesson, spec LessonSpec) (*LessonScene, error) {
 	lb, err := lab.New(l, 1)
 	if err != nil {
 		return nil, err
 	}
-	return newLessonScene(lb, onMenu), nil
+	return newLessonScene(lb, spec), nil
 }
 
-// newLessonScene plays the run lb (a lesson's, or a sandbox's).
-func newLessonScene(lb *lab.Lab, onMenu func()) *LessonScene {
+// newLessonScene plays the run lb (a lesson's, or a sandbox's) as spec
+// says: the player is built once, with the world, the timeline, the
+// knobs, the finder and the opener's own widgets.
+func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	l := lb.Lesson
-	sc := &LessonScene{Lab: lb, met: make([]bool, len(l.Goals))}
-	text := Lesson{Title: l.Title, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints}
-	sc.world = newWorldView(lb, func(s string) { sc.Player.Narrate(s) })
-	tv := newTimelineView(lb)
-	sc.Player = NewPlayer(text, lb, sc.world, tv)
-	sc.Player.OnSolution = sc.ShowSolution
-	sc.Player.OnMenu = onMenu
-	sc.Player.Extra = func() map[string]ui.Rect {
+	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress}
+	narration := &Narration{}
+	send := func(c lab.Command) { sc.pending = append(sc.pending, c) }
+	sc.world = newWorldView(lb, narration.Add, send)
+	tv := newTimelineView(lb, send)
+	ps := PlayerSpec{
+		Lesson: Lesson{Title: l.Title, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
+		Clock:  lb, World: sc.world, Timeline: tv,
+		Back: spec.Back, Sandbox: spec.Sandbox, Side: spec.Side,
+		Solution: sc.ShowSolution, SolutionOffered: spec.SolutionOffered,
+		Lanes:     func() int { return len(lb.Timeline().Lanes) },
+		Checklist: spec.Checklist,
+		Narration: narration, HintsSeen: spec.HintsSeen,
+	}
+	if spec.Solution != nil {
+		ps.Solution = spec.Solution
+	}
+	if spec.NoSolution {
+		ps.Solution = nil
+	}
+	if ps.Checklist.Goals == nil {
+		ps.Checklist.Goals = sc.goals
+	}
+	if len(l.Knobs) > 0 {
+		ps.Knobs = newKnobPanel(lb, narration.Add)
+	}
+	// The lesson's own search, then the opener's widgets, then a search
+	// the opener brings.
+	if l.Search != nil {
+		sc.addFinder(&ps, l.Search)
+	}
+	ps.Widgets = append(ps.Widgets, spec.Widgets...)
+	if spec.Search != nil {
+		sc.addFinder(&ps, spec.Search)
+	}
+	back := spec.Back.Do
+	if sc.finder != nil && back != nil {
+		// Leaving the lesson ends its search (and the coroutine it runs on).
+		ps.Back.Do = func() { sc.finder.cancel(); back() }
+	}
+	ps.Regions = func() map[string]ui.Rect {
 		m := sc.world.Regions()
 		// The lanes: clicking at x seeks to the time under x.
 		m["lanes"] = tv.geom.Lanes
+		if f := sc.finder; f != nil {
+			m["explore"], m["compare"] = f.btn.Rect, f.cmp.Rect
+		}
+		if spec.Regions != nil {
+			for k, r := range spec.Regions() {
+				m[k] = r
+			}
+		}
 		return m
 	}
-	sc.Player.Lanes = func() int { return len(lb.Timeline().Lanes) }
-	if len(l.Knobs) > 0 {
-		sc.Player.setKnobs(newKnobPanel(lb, func(s string) { sc.Player.Narrate(s) }))
-	}
-	sc.syncGoals()
-	sc.attachBreakFinder()
+	sc.Player = NewPlayer(ps)
 	return sc
 }
 
 // ShowSolution restarts the lesson with its solution loaded; Play starts
 // time; Seek moves the play head. The desktop's flags use them.
-func (sc *LessonScene) ShowSolution() { sc.Lab.LoadSolution(); sc.narrated = 0 }
+func (sc *LessonScene) ShowSolution() { sc.Lab.LoadSolution() }
 
 // Play starts or stops time.
 func (sc *LessonScene) Play(on bool) { sc.Player.setPlaying(on) }
@@ -76,9 +143,9 @@ func (sc *LessonScene) Play(on bool) { sc.Player.setPlaying(on) }
 // Seek moves the play head to t.
 func (sc *LessonScene) Seek(t time.Duration) { sc.Lab.Seek(t) }
 
-// syncGoals copies the lab's checklist into the player: a met goal shows
-// what the learner just proved.
-func (sc *LessonScene) syncGoals() {
+// goals is the lesson's checklist: a met goal shows what the learner
+// just proved.
+func (sc *LessonScene) goals() []draw.Goal {
 	goals := sc.Lab.Goals()
 	out := make([]draw.Goal, len(goals))
 	for i, g := range goals {
@@ -87,7 +154,7 @@ func (sc *LessonScene) syncGoals() {
 			out[i].Text = g.Proved
 		}
 	}
-	sc.Player.Lesson.Goals = out
+	return out
 }
 
 // Update implements Scene.
@@ -95,15 +162,18 @@ func (sc *LessonScene) Update(st *State) error {
 	if err := sc.Player.Update(st); err != nil {
 		return err
 	}
-	sc.syncGoals()
-	sc.narrate()
-	changed := false
-	for i, g := range sc.Lab.Goals() {
-		if g.Met && !sc.met[i] {
-			sc.met[i], changed = true, true
-			sc.Player.Narrate("Goal met: " + g.Proved)
+	for _, c := range sc.pending {
+		if line := sc.Lab.Apply(c); line != "" {
+			sc.Player.Narrate(line)
 		}
 	}
+	sc.pending = sc.pending[:0]
+	sc.narrate()
+	newly := sc.Lab.NewlyMet()
+	for _, i := range newly {
+		sc.Player.Narrate("Goal met: " + sc.Lab.Lesson.Goals[i].Proved)
+	}
+	changed := len(newly) > 0
 	if changed && sc.Lab.AllMet() && !sc.complete {
 		sc.complete = true
 		l := sc.Lab.Lesson
@@ -113,36 +183,25 @@ func (sc *LessonScene) Update(st *State) error {
 			sc.Player.Narrate("Every checkpoint met. Go back to the answer to use this run.")
 		} else {
 			sc.Player.Narrate("Lesson complete. " + l.Recap)
-			sc.Player.text.SetText(strings.Join(l.Intro, "\n\n") + "\n\nRecap: " + l.Recap)
-			sc.Player.text.SetScroll(sc.Player.text.MaxScroll())
+			sc.Player.ShowText(strings.Join(l.Intro, "\n\n") + "\n\nRecap: " + l.Recap)
 		}
 	}
 	if changed && sc.OnProgress != nil {
-		sc.OnProgress(sc.Lab.Lesson.ID, append([]bool(nil), sc.met...), sc.complete)
+		sc.OnProgress(sc.Lab.Lesson.ID, sc.Lab.Achieved(), sc.complete)
 	}
 	return sc.Lab.Err()
 }
 
-// narrate forwards new lines of the run's narration to the player (and so
-// to the HTML mirror). After a scrub back the lab restarts its narration.
+// narrate forwards the run's new narration lines to the player (and so
+// to the HTML mirror).
 func (sc *LessonScene) narrate() {
-	lines := sc.Lab.Narration()
-	if len(lines) < sc.narrated {
-		sc.narrated = 0
-		for sc.narrated < len(lines) && lines[sc.narrated].At < sc.Lab.Now() {
-			sc.narrated++
-		}
-	}
-	for ; sc.narrated < len(lines); sc.narrated++ {
-		l := lines[sc.narrated]
-		if l.At == sc.Lab.Now() && sc.narrated == len(lines)-1 && sc.Player.Playing() {
-			break // more may still happen at this instant
-		}
-		sc.Player.Narrate("t=" + secs(l.At) + " " + l.Text)
+	for _, l := range sc.Lab.Untold(sc.Player.Playing()) {
+		sc.Player.Narrate("t=" + core.FormatTime(l.At) + " " + l.Text)
 	}
 }
 
-func secs(d time.Duration) string { return strings.TrimSuffix(core.FormatTime(d), "0") }
+// Layout implements Scene.
+func (sc *LessonScene) Layout(window ui.Rect, style draw.Style) { sc.Player.Layout(window, style) }
 
 // Draw implements Scene.
 func (sc *LessonScene) Draw(screen *ebiten.Image) { sc.Player.Draw(screen) }
@@ -181,6 +240,12 @@ type WriteInfo struct {
 func (sc *LessonScene) Inspect() SceneInfo {
 	info := sc.Player.Inspect()
 	info.Name = "lesson"
+	info.Run = sc.runInfo()
+	return info
+}
+
+// runInfo is the run as the bridge reports it.
+func (sc *LessonScene) runInfo() *RunInfo {
 	w := sc.Lab.World()
 	run := &RunInfo{Lesson: sc.Lab.Lesson.ID, Now: w.Now.Seconds(), Playing: sc.Player.Playing(),
 		Holder: w.Lock.Holder, Token: w.Lock.Token, Complete: sc.Lab.AllMet()}
@@ -193,9 +258,5 @@ func (sc *LessonScene) Inspect() SceneInfo {
 		}
 		run.Writes = append(run.Writes, WriteInfo{At: m.At.Seconds(), From: m.From, Token: m.Token, Accepted: m.Accepted})
 	}
-	info.Run = run
-	if sc.finder != nil && sc.finder.compare != nil {
-		info.Compare = sc.finder.compare.info()
-	}
-	return info
+	return run
 }

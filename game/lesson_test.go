@@ -33,7 +33,7 @@ func (r *appRig) tick(in ui.Input) {
 	}
 	r.st.Input = in
 	r.st.Tick++
-	if err := r.a.Update(&r.st); err != nil {
+	if err := Step(r.a, &r.st); err != nil {
 		r.t.Fatal(err)
 	}
 }
@@ -49,7 +49,7 @@ func (r *appRig) region(name string) ui.Rect {
 
 func (r *appRig) click(name string) {
 	r.t.Helper()
-	r.tick(ui.Input{}) // a scene lays itself out in its first update
+	r.tick(ui.Input{}) // lay out for a window the test may have resized
 	c := r.region(name).Center()
 	r.tick(ui.Input{Cursor: c, MouseDown: true, MouseJustDown: true})
 	r.tick(ui.Input{Cursor: c, MouseJustUp: true})
@@ -61,7 +61,7 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 		t.Fatal("the app should open on the menu")
 	}
 	r.click("lesson:fenced-writes")
-	sc, ok := r.a.current.(*LessonScene)
+	sc, ok := r.a.top().(*LessonScene)
 	if !ok {
 		t.Fatal("clicking the lesson did not open it")
 	}
@@ -118,7 +118,7 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 func TestHoldALeadersMessagesFromItsMenu(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	sc.Lab.Advance(time.Second)
 	r.click("proc:A")
 	r.shot("menu-hold.png")
@@ -147,7 +147,7 @@ func TestHoldALeadersMessagesFromItsMenu(t *testing.T) {
 func TestKeyboardSelectsAndPausesAProcess(t *testing.T) {
 	r := newAppRig(t)
 	r.tick(ui.Input{Digit: 3}) // the third lesson from the menu
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	if sc.Lab.Lesson.ID != "fenced-writes" {
 		t.Fatalf("digit 3 opened %s", sc.Lab.Lesson.ID)
 	}
@@ -176,7 +176,7 @@ func TestShowSolutionCompletesTheLesson(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
 	r.click("solution")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	if !sc.Player.Playing() {
 		t.Fatal("show solution should play")
 	}

@@ -116,12 +116,16 @@ func (m *Menu) layout(window ui.Rect, u float64) {
 	}
 }
 
+// Layout implements Scene.
+func (m *Menu) Layout(window ui.Rect, style draw.Style) {
+	m.style, m.window = style, window
+	m.layout(window, style.Unit)
+}
+
 // Update implements Scene.
 func (m *Menu) Update(st *State) error {
 	in := &st.Input
-	m.style, m.window = st.Style, st.Window
 	m.ring.Wrap = st.WrapFocus
-	m.layout(st.Window, st.Style.Unit)
 	if esc := m.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}

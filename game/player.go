@@ -3,12 +3,14 @@ package game
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
@@ -33,8 +35,11 @@ type Clock interface {
 }
 
 // View draws one region of the player, such as the world or the timeline.
+// Like a Scene, it handles input in Update against what it last laid out,
+// is laid out for the state that left, and draws without changing it.
 type View interface {
-	Update(st *State, area ui.Rect) error
+	Update(st *State) error
+	Layout(area ui.Rect, style draw.Style)
 	Draw(dst *ebiten.Image, area ui.Rect, style draw.Style)
 }
 
@@ -44,7 +49,6 @@ var speeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64}
 const (
 	defaultSpeed = 2 // index of 1×
 	tooltipDelay = 30
-	narrationMax = 20
 )
 
 // Player is the lesson player scene: the world, the timeline, the time
@@ -57,7 +61,7 @@ type Player struct {
 
 	playing   bool
 	hintsSeen int
-	narration []string
+	narration *Narration
 
 	layout ui.PlayerLayout
 	style  draw.Style
@@ -69,20 +73,8 @@ type Player struct {
 	speed, scrub           ui.Slider
 	showHelp               bool
 
-	// OnSolution and OnMenu, when set, show the lesson's solution and go
-	// back to the lesson menu; their buttons appear only when set.
-	OnSolution, OnMenu func()
-	// Extra names more clickable regions (the world's), for the bridge.
-	Extra func() map[string]ui.Rect
-	// Lanes, when set, says how many timeline lanes the lesson has.
-	Lanes func() int
-	// OnSandbox, when set, opens the run in the sandbox; its button sits
-	// in the navigation row.
-	OnSandbox func()
-	// GoalsTitle heads the checklist ("Goals" when empty). Side, when set,
-	// draws the area under it instead of the hint button and hint.
-	GoalsTitle string
-	Side       func(dst *ebiten.Image)
+	// spec is what the player was built to show and do.
+	spec PlayerSpec
 	// extra are a scene's own widgets, visited by Tab after the player's.
 	extra []ui.Focusable
 	// knobs is the lesson's slider strip; nil without knobs.
@@ -97,6 +89,70 @@ type Player struct {
 	Overlay View
 }
 
+// PlayerSpec is everything a player shows and does besides its time
+// controls, fixed when it is built: nothing patches a player afterwards.
+type PlayerSpec struct {
+	Lesson          Lesson
+	Clock           Clock
+	World, Timeline View
+	Overlay         View // see Player.Overlay
+	// Back is the back button; a player without Back.Do has none.
+	Back BackButton
+	// Solution restarts the run with its solution and plays it, behind
+	// its button and L, while SolutionOffered says so (nil: always); a
+	// player without Solution offers none.
+	Solution        func()
+	SolutionOffered func() bool
+	// Sandbox, when set, opens the run in the sandbox from a button in
+	// the navigation row.
+	Sandbox func()
+	// Knobs is the lesson's slider strip; nil without knobs.
+	Knobs *knobPanel
+	// Lanes says how many timeline lanes the run has (none: nil).
+	Lanes func() int
+	// Regions names the views' clickable places, for the bridge.
+	Regions func() map[string]ui.Rect
+	// Checklist is what the goal rows show: a lesson's goals or a
+	// sandbox's invariants.
+	Checklist Checklist
+	// Side, when set, draws the area under the checklist instead of the
+	// hint button and hint.
+	Side func(dst *ebiten.Image)
+	// Widgets are the scene's own, visited by Tab after the player's.
+	Widgets []Widget
+	// Narration is the story's commentary, shared with the scene (nil: a
+	// new one); HintsSeen the hints already revealed; Speed the playback
+	// speed to start at (0: 1×).
+	Narration *Narration
+	HintsSeen int
+	Speed     float64
+}
+
+// BackButton is a player's way back: its label, its tooltip and what it
+// does.
+type BackButton struct {
+	Label, Tip string
+	Do         func()
+}
+
+// Checklist is the heading of the goal rows ("Goals" when empty) and
+// what they say now, asked once per layout.
+type Checklist struct {
+	Title string
+	Goals func() []draw.Goal
+}
+
+// Widget is one of a scene's widgets in a player: its name (for the
+// bridge's focus report), the widget, and its tooltip ("" for none).
+type Widget struct {
+	Name string
+	W    interface {
+		ui.Focusable
+		Focus() ui.Focus
+	}
+	Tip string
+}
+
 // tip ties a tooltip to the widget it explains.
 type tip struct {
 	ui.Tooltip
@@ -106,19 +162,27 @@ type tip struct {
 	}
 }
 
-// NewPlayer returns a paused player for lesson, driving clock and drawing
-// world and timeline in their regions.
-func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
-	p := &Player{Lesson: lesson, Clock: clock, World: world, Timeline: timeline}
+// NewPlayer returns a paused player built from spec.
+func NewPlayer(spec PlayerSpec) *Player {
+	lesson := spec.Lesson
+	p := &Player{Lesson: lesson, Clock: spec.Clock, World: spec.World, Timeline: spec.Timeline, Overlay: spec.Overlay,
+		spec: spec, narration: spec.Narration, hintsSeen: min(spec.HintsSeen, len(lesson.Hints)), knobs: spec.Knobs}
+	if p.narration == nil {
+		p.narration = &Narration{}
+	}
 	p.play = ui.Button{Icon: ui.IconPlay}
 	p.step = ui.Button{Icon: ui.IconStep}
 	p.fork = ui.Button{Icon: ui.IconFork, Label: "Fork"}
 	p.hint = ui.Button{Icon: ui.IconHint, Label: "Hint"}
 	p.solution = ui.Button{Label: "Show solution"}
-	p.menu = ui.Button{Label: "< Lessons"}
-	p.help = ui.Button{Label: "Keys (?)"}
+	p.menu = ui.Button{Label: spec.Back.Label}
+	p.help = ui.Button{Label: ui.WithKey("Keys", ui.IntentHelp)}
 	p.sandbox = ui.Button{Label: "Sandbox"}
-	p.speed = ui.Slider{Min: 0, Max: float64(len(speeds) - 1), Step: 1, Value: defaultSpeed}
+	speed := defaultSpeed
+	if i := slices.Index(speeds, spec.Speed); i >= 0 {
+		speed = i
+	}
+	p.speed = ui.Slider{Min: 0, Max: float64(len(speeds) - 1), Step: 1, Value: float64(speed)}
 	p.scrub = ui.Slider{Min: 0, Max: 1}
 	p.text.SetText(lesson.Body)
 	p.names = map[ui.Focusable]string{
@@ -126,20 +190,49 @@ func NewPlayer(lesson Lesson, clock Clock, world, timeline View) *Player {
 		&p.fork: "fork", &p.text: "lessonText", &p.hint: "hint",
 		&p.solution: "solution", &p.menu: "menu", &p.help: "help", &p.sandbox: "sandbox",
 	}
-	p.ring = ui.NewFocusRing(false, p.focusables()...)
+	if k := p.knobs; k != nil {
+		for i := range k.sliders {
+			p.names[&k.sliders[i]] = "knob:" + k.lab.Lesson.Knobs[i].ID
+		}
+	}
+	backTip := spec.Back.Tip
+	if backTip == "" {
+		backTip = ui.WithKey("Back to the lesson menu", ui.IntentBack)
+	}
 	p.tips = []tip{
 		{ui.Tooltip{Delay: tooltipDelay}, &p.play},
-		{ui.Tooltip{Text: "Step to the next event (.)", Delay: tooltipDelay}, &p.step},
+		{ui.Tooltip{Text: ui.WithKey("Step to the next event", ui.IntentStep), Delay: tooltipDelay}, &p.step},
 		{ui.Tooltip{Text: "Jump to a moment; later steps are re-simulated", Delay: tooltipDelay}, &p.scrub},
 		{ui.Tooltip{Text: "Playback speed (arrow keys when focused)", Delay: tooltipDelay}, &p.speed},
-		{ui.Tooltip{Text: "Fork: drop later actions and carry on from here (F)", Delay: tooltipDelay}, &p.fork},
-		{ui.Tooltip{Text: "Reveal the next hint (H)", Delay: tooltipDelay}, &p.hint},
-		{ui.Tooltip{Text: "Restart and play the lesson's solution (L)", Delay: tooltipDelay}, &p.solution},
-		{ui.Tooltip{Text: "Back to the lesson menu (Esc)", Delay: tooltipDelay}, &p.menu},
-		{ui.Tooltip{Text: "Keyboard shortcuts (?)", Delay: tooltipDelay}, &p.help},
+		{ui.Tooltip{Text: ui.WithKey("Fork: drop later actions and carry on from here", ui.IntentFork), Delay: tooltipDelay}, &p.fork},
+		{ui.Tooltip{Text: ui.WithKey("Reveal the next hint", ui.IntentHint), Delay: tooltipDelay}, &p.hint},
+		{ui.Tooltip{Text: ui.WithKey("Restart and play the lesson's solution", ui.IntentSolution), Delay: tooltipDelay}, &p.solution},
+		{ui.Tooltip{Text: backTip, Delay: tooltipDelay}, &p.menu},
+		{ui.Tooltip{Text: ui.WithKey("Keyboard shortcuts", ui.IntentHelp), Delay: tooltipDelay}, &p.help},
 		{ui.Tooltip{Text: "Open this run in the sandbox: every control, no goals", Delay: tooltipDelay}, &p.sandbox},
 	}
+	for _, w := range spec.Widgets {
+		p.extra = append(p.extra, w.W)
+		p.names[w.W] = w.Name
+		if w.Tip != "" {
+			p.tips = append(p.tips, tip{ui.Tooltip{Text: w.Tip, Delay: tooltipDelay}, w.W})
+		}
+	}
+	p.ring = ui.NewFocusRing(false, p.focusables()...)
+	p.syncChecklist()
 	return p
+}
+
+// syncChecklist asks the checklist what the goal rows say now.
+func (p *Player) syncChecklist() {
+	if p.spec.Checklist.Goals != nil {
+		p.Lesson.Goals = p.spec.Checklist.Goals()
+	}
+}
+
+// solutionOffered reports whether the solution's button and L work now.
+func (p *Player) solutionOffered() bool {
+	return p.spec.Solution != nil && (p.spec.SolutionOffered == nil || p.spec.SolutionOffered())
 }
 
 // focusables lists the widgets Tab visits, in order.
@@ -154,21 +247,11 @@ func (p *Player) focusables() []ui.Focusable {
 	return append(items, p.extra...)
 }
 
-// AddFocusable puts a scene's widget into the Tab order, after the
-// player's own, under name (for the bridge's focus report).
-func (p *Player) AddFocusable(name string, f ui.Focusable) {
-	p.extra = append(p.extra, f)
-	p.names[f] = name
-	p.ring.Set(p.focusables()...)
-}
-
-// setKnobs adds the knob strip (and its sliders to the focus order).
-func (p *Player) setKnobs(k *knobPanel) {
-	p.knobs = k
-	for i := range k.sliders {
-		p.names[&k.sliders[i]] = "knob:" + k.lab.Lesson.Knobs[i].ID
-	}
-	p.ring.Set(p.focusables()...)
+// ShowText replaces the lesson panel's text (the intro and its recap,
+// once the lesson is complete) and scrolls to its end.
+func (p *Player) ShowText(body string) {
+	p.text.SetText(body)
+	p.text.SetScroll(p.text.MaxScroll())
 }
 
 // Playing reports whether time is running.
@@ -179,27 +262,13 @@ func (p *Player) Speed() float64 { return speeds[int(p.speed.Value)] }
 
 // Narrate adds a line to the narration mirrored for screen readers.
 func (p *Player) Narrate(line string) {
-	p.narration = append(p.narration, line)
-	if n := len(p.narration); n > narrationMax {
-		p.narration = append(p.narration[:0], p.narration[n-narrationMax:]...)
-	}
+	p.narration.Add(line)
 }
 
 // Update implements Scene.
 func (p *Player) Update(st *State) error {
 	in := &st.Input
 	p.ring.Wrap = st.WrapFocus
-	p.style = st.Style
-	nk := 0
-	if p.knobs != nil {
-		nk = len(p.knobs.sliders)
-	}
-	lanes := 0
-	if p.Lanes != nil {
-		lanes = p.Lanes()
-	}
-	p.layout = ui.LayoutPlayerFor(st.Window, in.Scale, nk, lanes)
-	p.place()
 	modal, _ := p.World.(interface {
 		Modal() bool
 		Close()
@@ -230,16 +299,16 @@ func (p *Player) Update(st *State) error {
 		menuKeys = in.Keys & ui.KeysOf(ui.IntentUp, ui.IntentDown, ui.IntentLeft, ui.IntentRight, ui.IntentActivate)
 		in.Keys &^= menuKeys
 	}
-	if p.OnMenu != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
-		p.OnMenu()
+	if back := p.spec.Back.Do; back != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
+		back()
 		return nil
 	}
-	if p.OnSandbox != nil && p.sandbox.Update(in) {
-		p.OnSandbox()
+	if p.spec.Sandbox != nil && p.sandbox.Update(in) {
+		p.spec.Sandbox()
 		return nil
 	}
-	if p.OnSolution != nil && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
-		p.OnSolution()
+	if p.solutionOffered() && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
+		p.spec.Solution()
 		p.setPlaying(true)
 		p.Narrate("Showing the solution from the start")
 	}
@@ -288,7 +357,7 @@ func (p *Player) Update(st *State) error {
 	}
 	p.text.Update(in)
 	if p.knobs != nil {
-		p.knobs.update(in, p.layout)
+		p.knobs.update(in)
 	}
 
 	if p.playing {
@@ -298,47 +367,57 @@ func (p *Player) Update(st *State) error {
 		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))
 	}
 
-	p.tips[0].Text = "Play (P)"
+	p.tips[0].Text = ui.WithKey("Play", ui.IntentPlayPause)
 	if p.playing {
-		p.tips[0].Text = "Pause (P)"
+		p.tips[0].Text = ui.WithKey("Pause", ui.IntentPlayPause)
 	}
 	for i := range p.tips {
 		t := &p.tips[i]
 		t.Update(in, t.widget.Bounds(), t.widget.Focus() == ui.FocusVisible)
 	}
 	in.Keys |= menuKeys
-	// A view may swap the others (the finder opens the comparison; its
-	// way back restores the player's own views). Views read after the
-	// swap get this frame's input only if they were there before it; a
-	// view swapped in gets an update with no input, to be laid out
-	// before it is drawn.
-	views := func() [3]View { return [3]View{p.Overlay, p.World, p.Timeline} }
-	areas := [3]ui.Rect{p.layout.World, p.layout.World, p.layout.Timeline}
-	before, done := views(), [3]View{}
-	for i := range done {
-		v := views()[i]
-		if v == nil {
-			continue
-		}
-		var err error
-		if v == before[i] {
-			err = v.Update(st, areas[i])
-		} else {
-			err = settle(st, func(st *State) error { return v.Update(st, areas[i]) })
-		}
-		if err != nil {
-			return err
-		}
-		done[i] = v
-	}
-	for i, v := range views() {
-		if v != nil && v != done[i] {
-			if err := settle(st, func(st *State) error { return v.Update(st, areas[i]) }); err != nil {
+	// The views handle the input on what they last showed. One may swap
+	// the others (the finder opens the comparison; its way back restores
+	// the player's own views): a view swapped in is not updated this
+	// tick, only laid out before it is drawn.
+	before := p.views()
+	for i, v := range before {
+		if v != nil && v == p.views()[i] {
+			if err := v.Update(st); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// views are the player's regions that views fill, in update order.
+func (p *Player) views() [3]View { return [3]View{p.Overlay, p.World, p.Timeline} }
+
+// Layout implements Scene: the player's own widgets, then every view in
+// its region.
+func (p *Player) Layout(window ui.Rect, style draw.Style) {
+	p.style = style
+	p.syncChecklist()
+	nk := 0
+	if p.knobs != nil {
+		nk = len(p.knobs.sliders)
+	}
+	lanes := 0
+	if p.spec.Lanes != nil {
+		lanes = p.spec.Lanes()
+	}
+	p.layout = ui.LayoutPlayerAt(window, style.Unit, nk, lanes)
+	p.place()
+	if p.knobs != nil {
+		p.knobs.layout(p.layout)
+	}
+	areas := [3]ui.Rect{p.layout.World, p.layout.World, p.layout.Timeline}
+	for i, v := range p.views() {
+		if v != nil {
+			v.Layout(areas[i], style)
+		}
+	}
 }
 
 // worldMenuOpen reports a world view with an open action menu.
@@ -376,20 +455,22 @@ func (p *Player) place() {
 	}
 	p.hint.Rect = l.HintButton
 	p.solution.Rect = ui.Rect{}
-	if p.OnSolution != nil {
+	solution := p.solutionOffered()
+	if solution {
 		row := l.HintButton
 		row.W = l.Hints.W
 		_, rest := row.CutLeft(l.HintButton.W, math.Round(p.style.U(8)))
 		p.solution.Rect, _ = rest.CutLeft(math.Round(p.style.U(150)), 0)
 	}
 	// Buttons without a callback can take no focus.
-	p.menu.Disabled, p.solution.Disabled = p.OnMenu == nil, p.OnSolution == nil
+	back := p.spec.Back.Do != nil
+	p.menu.Disabled, p.solution.Disabled = !back, !solution
 	p.menu.Rect, p.help.Rect = ui.Rect{}, l.HelpButton
-	if p.OnMenu != nil {
+	if back {
 		p.menu.Rect = l.MenuButton
 	}
-	p.sandbox.Disabled, p.sandbox.Rect = p.OnSandbox == nil, ui.Rect{}
-	if p.OnSandbox != nil {
+	p.sandbox.Disabled, p.sandbox.Rect = p.spec.Sandbox == nil, ui.Rect{}
+	if p.spec.Sandbox != nil {
 		// Between the menu and help buttons where there is room, else at
 		// the right of the title row, which gives up its width.
 		w, g := math.Round(p.style.U(92)), math.Round(p.style.U(8))
@@ -411,9 +492,7 @@ func (p *Player) place() {
 	p.text.Gutter = math.Round(p.style.U(12))
 }
 
-func (p *Player) clockText() string { return formatTime(p.Clock.Now()) }
-
-func formatTime(d time.Duration) string { return fmt.Sprintf("t = %.3f s", d.Seconds()) }
+func (p *Player) clockText() string { return lab.ClockTime(p.Clock.Now()) }
 
 func speedText(s float64) string { return fmt.Sprintf("%g×", s) }
 
@@ -458,13 +537,13 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 	draw.TextIn(screen, ui.Ellipsize(p.Lesson.Title, l.LessonTitle.W, draw.Measure(titleFace)), titleFace, l.LessonTitle, draw.AlignStart, th.Text)
 	s.Button(screen, &p.help)
-	if p.OnMenu != nil {
+	if p.spec.Back.Do != nil {
 		s.Button(screen, &p.menu)
 	}
-	if p.OnSolution != nil {
+	if p.solutionOffered() {
 		s.Button(screen, &p.solution)
 	}
-	if p.OnSandbox != nil {
+	if p.spec.Sandbox != nil {
 		s.Button(screen, &p.sandbox)
 	}
 	s.TextPanel(screen, &p.text, s.Body())
@@ -472,13 +551,13 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	for i := range rows {
 		rows[i] = l.GoalRow(i)
 	}
-	heading := p.GoalsTitle
+	heading := p.spec.Checklist.Title
 	if heading == "" {
 		heading = "Goals"
 	}
 	s.Checklist(screen, heading, l.GoalHeader(), rows, p.Lesson.Goals)
-	if p.Side != nil {
-		p.Side(screen)
+	if p.spec.Side != nil {
+		p.spec.Side(screen)
 	} else {
 		s.Button(screen, &p.hint)
 		hint, clr := "Stuck? Reveal a hint (H).", th.TextDim
@@ -496,26 +575,6 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 }
 
-// shortcuts lists every keyboard shortcut, for the overlay and the mirror.
-var shortcuts = [][2]string{
-	{"Space or P", "play / pause"},
-	{". (period)", "step to the next event"},
-	{", (comma)", "back one second"},
-	{"[  ]", "slower / faster (1/4x to 64x)"},
-	{"F", "fork: drop later actions, carry on from here"},
-	{"1 - 9, N", "select process (or worker) 1 to 9; N: the next one"},
-	{"Up Down Enter", "choose from the selected one's action menu"},
-	{"Z  X  C  E", "pause, crash, cut the link, expire the lease"},
-	{"W  V", "write now with its own token / with the picked token"},
-	{"Y  D  U", "set its TTL, delete / put the lesson's key"},
-	{"T  I", "switch fencing / the queue's idempotency check"},
-	{"H", "reveal the next hint"},
-	{"L", "show the solution"},
-	{"Tab", "move focus (leaves the canvas after the last widget)"},
-	{"Esc", "back to the lesson menu"},
-	{"?", "this help"},
-}
-
 // keys returns the shortcuts that work in this player: without a solution
 // (the sandbox, an exercise before its first attempt) L does nothing.
 // A player with a break finder also says how to reach it and the
@@ -525,15 +584,15 @@ func (p *Player) keys() [][2]string {
 	for _, name := range p.names {
 		finder = finder || name == "explore"
 	}
-	out := make([][2]string, 0, len(shortcuts)+1)
-	for _, k := range shortcuts {
-		if k[0] == "L" && p.OnSolution == nil {
+	out := make([][2]string, 0, len(ui.Shortcuts)+1)
+	for _, k := range ui.Shortcuts {
+		if k.Intents[0] == ui.IntentSolution && !p.solutionOffered() {
 			continue
 		}
-		if k[0] == "Tab" && finder {
+		if k.Intents[0] == ui.IntentFocusNext && finder {
 			out = append(out, [2]string{"Tab, Enter", "reach Find a break or Compare on/off, and press it"})
 		}
-		out = append(out, k)
+		out = append(out, [2]string{k.Keys(), k.Does})
 	}
 	return out
 }
@@ -587,8 +646,8 @@ func (p *Player) Inspect() SceneInfo {
 	if !p.sandbox.Rect.Empty() {
 		regions["openSandbox"] = p.sandbox.Rect
 	}
-	if p.Extra != nil {
-		for k, r := range p.Extra() {
+	if p.spec.Regions != nil {
+		for k, r := range p.spec.Regions() {
 			regions[k] = r
 		}
 	}
@@ -606,7 +665,7 @@ func (p *Player) Inspect() SceneInfo {
 			Title:     p.Lesson.Title,
 			Text:      text,
 			Goals:     p.Lesson.Goals,
-			Narration: append([]string(nil), p.narration...),
+			Narration: p.narration.Lines(),
 		},
 	}
 	if p.hintsSeen > 0 {

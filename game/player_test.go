@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/stretchr/testify/assert"
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
@@ -19,7 +20,7 @@ type rig struct {
 }
 
 func newRig(t *testing.T) *rig {
-	r := &rig{t: t, p: NewDemo()}
+	r := &rig{t: t, p: newTestPlayer()}
 	r.st.Window = ui.Rect{W: 1280, H: 800}
 	r.st.Style = draw.NewStyle(ui.UnitFor(1280, 800, 1))
 	r.tick(ui.Input{})
@@ -35,7 +36,7 @@ func (r *rig) tick(in ui.Input) {
 	}
 	r.st.Input = in
 	r.st.Tick++
-	if err := r.p.Update(&r.st); err != nil {
+	if err := Step(r.p, &r.st); err != nil {
 		r.t.Fatal(err)
 	}
 }
@@ -113,7 +114,7 @@ func TestPlayerStepForkSpeedScrubHint(t *testing.T) {
 		t.Errorf("scrub to the middle: now %v, want about %v", got, want)
 	}
 	// Hints reveal one at a time; the button disables after the last.
-	for i, h := range DemoLesson.Hints {
+	for i, h := range testLesson.Hints {
 		r.key(ui.IntentHint)
 		if got := r.p.Inspect().Mirror.Hint; got != h {
 			t.Errorf("hint %d = %q", i, got)
@@ -161,7 +162,7 @@ func TestPlayerFocusOrderAndEscape(t *testing.T) {
 func TestPlayerReportsLayoutAndMirror(t *testing.T) {
 	r := newRig(t)
 	info := r.p.Inspect()
-	if info.Name != "player" || info.Mirror.Title != DemoLesson.Title || info.Mirror.Text != DemoLesson.Body {
+	if info.Name != "player" || info.Mirror.Title != testLesson.Title || info.Mirror.Text != testLesson.Body {
 		t.Fatalf("info %+v", info)
 	}
 	if len(info.Mirror.Goals) != 2 || info.Mirror.Goals[0].Met || info.Mirror.Goals[1].Met {
@@ -205,39 +206,14 @@ func TestPlayerDrawsEveryRegion(t *testing.T) {
 	}
 }
 
-func TestDemoClock(t *testing.T) {
-	c := &DemoClock{}
-	c.Step()
-	if c.Now() != 500*time.Millisecond {
-		t.Errorf("step from 0: %v", c.Now())
-	}
-	c.Seek(11900 * time.Millisecond)
-	c.Step()
-	if c.Now() != 0 {
-		t.Errorf("step past the end should loop to 0, got %v", c.Now())
-	}
-	c.Seek(-time.Second)
-	if c.Now() != 0 {
-		t.Errorf("seek before 0: %v", c.Now())
-	}
-	c.Seek(time.Hour)
-	if c.Now() != c.Length() {
-		t.Errorf("seek past the end: %v", c.Now())
-	}
-	c.Fork()
-	if leaseLeft(0, false) != 1 || leaseLeft(demoTakeover, false) != 0 || leaseLeft(demoTakeover, true) <= 0 {
-		t.Error("the demo's lease should lapse at the takeover while A still believes in it")
-	}
-}
-
 // TestHelpListsOnlyWorkingKeys: a player without a solution (the sandbox)
 // does not advertise L.
 func TestHelpListsOnlyWorkingKeys(t *testing.T) {
-	p := &Player{OnSolution: func() {}}
+	p := NewPlayer(PlayerSpec{Solution: func() {}})
 	if !strings.Contains(p.helpText(), "L: show the solution") {
 		t.Fatalf("with a solution: %s", p.helpText())
 	}
-	p.OnSolution = nil
+	p = NewPlayer(PlayerSpec{})
 	if strings.Contains(p.helpText(), "L: ") || !strings.Contains(p.helpText(), "H: reveal the next hint") {
 		t.Fatalf("without a solution: %s", p.helpText())
 	}
@@ -250,4 +226,31 @@ func TestHelpListsOnlyWorkingKeys(t *testing.T) {
 	if !strings.Contains(p.helpText(), "Tab, Enter: reach Find a break or Compare on/off") {
 		t.Fatalf("with a finder: %s", p.helpText())
 	}
+}
+
+// The help is generated from the intent table and reads as it always did.
+func TestHelpRowsComeFromTheIntentTable(t *testing.T) {
+	want := "Space or P: play / pause; . (period): step to the next event; , (comma): back one second; " +
+		"[  ]: slower / faster (1/4x to 64x); F: fork: drop later actions, carry on from here; " +
+		"1 - 9, N: select process (or worker) 1 to 9; N: the next one; Up Down Enter: choose from the selected one's action menu; " +
+		"Z  X  C  E: pause, crash, cut the link, expire the lease; W  V: write now with its own token / with the picked token; " +
+		"Y  D  U: set its TTL, delete / put the lesson's key; T  I: switch fencing / the queue's idempotency check; " +
+		"H: reveal the next hint; L: show the solution; Tab: move focus (leaves the canvas after the last widget); " +
+		"Esc: back to the lesson menu; ?: this help"
+	assert.Equal(t, want, NewPlayer(PlayerSpec{Solution: func() {}}).helpText())
+}
+
+// Every key the table names is a key Ebitengine knows, and each letter
+// gives one intent only.
+func TestTheKeymapIsTheIntentTable(t *testing.T) {
+	seen := map[ebiten.Key]ui.Intent{}
+	for _, b := range keymap {
+		if other, ok := seen[b.key]; ok {
+			t.Errorf("%s gives both %s and %s", b.key, other, b.intent)
+		}
+		seen[b.key] = b.intent
+	}
+	assert.Equal(t, ui.IntentPauseProc, seen[ebiten.KeyZ])
+	assert.Equal(t, ui.IntentHelp, seen[ebiten.KeyF1])
+	assert.Equal(t, ui.IntentActivate, seen[ebiten.KeySpace])
 }

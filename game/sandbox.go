@@ -12,6 +12,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/setup"
 	"leaselab/game/ui"
 )
 
@@ -27,12 +28,8 @@ type Exporter func(name string, data []byte) (where string, err error)
 // invariant panel in place of the goals (click one that broke to jump to
 // the moment it broke) and export buttons in place of the hints.
 type SandboxScene struct {
-	cfg       core.SandboxConfig
-	preset    string // the preset the setup started from
-	changed   bool   // a field was changed since
-	slowDelay time.Duration
-	fields    []*sbField
-	errs      []core.FieldError
+	// m is the setup being built: configuration, preset and fields.
+	m *setup.Setup
 
 	presets     []ui.Button
 	start, back ui.Button
@@ -45,6 +42,8 @@ type SandboxScene struct {
 	presetHead  ui.Rect
 	cells       []ui.Rect
 
+	// scenes is the setup panel, with the run over it while one plays.
+	scenes *Stack
 	// Run is the run being played, nil during setup.
 	Run            *LessonScene
 	invs           [ui.MaxGoals]ui.Button
@@ -60,8 +59,7 @@ type SandboxScene struct {
 // setup if ""). onMenu goes back to the lesson menu; export saves files
 // (nil: exports are refused with a word).
 func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxScene, error) {
-	sc := &SandboxScene{onMenu: onMenu, export: export, slowDelay: time.Second}
-	sc.fields = sandboxFields(&sc.slowDelay)
+	sc := &SandboxScene{onMenu: onMenu, export: export, m: setup.New()}
 	sc.presets = make([]ui.Button, len(core.Presets()))
 	sc.back = ui.Button{Label: "< Lessons"}
 	sc.start = ui.Button{Label: "Start", Icon: ui.IconPlay}
@@ -72,12 +70,12 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 		items = append(items, &sc.presets[i])
 		sc.names[&sc.presets[i]] = "preset:" + p.Name
 	}
-	for _, f := range sc.fields {
-		items = append(items, f.widget())
-		sc.names[f.widget()] = "field:" + f.name
+	for _, f := range sc.m.Fields {
+		items = append(items, f.Widget())
+		sc.names[f.Widget()] = "field:" + f.Name
 	}
 	sc.ring = ui.NewFocusRing(false, append(items, &sc.start)...)
-	sc.cfg = core.DefaultSandbox()
+	sc.scenes = NewStack((*sandboxSetup)(sc))
 	if preset != "" {
 		if err := sc.UsePreset(preset); err != nil {
 			return nil, err
@@ -89,72 +87,36 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 
 // UsePreset loads a preset into the setup panel.
 func (sc *SandboxScene) UsePreset(name string) error {
-	p, err := core.FindPreset(name)
-	if err != nil {
+	if err := sc.m.UsePreset(name); err != nil {
 		return err
 	}
-	sc.cfg, sc.preset, sc.changed = p.Config, p.Name, false
-	sc.cfg.Names = append([]string(nil), p.Config.Names...)
-	sc.cfg.Links = append([]core.LinkConfig(nil), p.Config.Links...)
 	sc.check()
 	return nil
 }
 
 // Config returns the configuration the setup panel shows.
-func (sc *SandboxScene) Config() core.SandboxConfig { return sc.cfg }
+func (sc *SandboxScene) Config() core.SandboxConfig { return sc.m.Config }
 
 // Errors returns the configuration's field errors.
-func (sc *SandboxScene) Errors() []core.FieldError { return sc.errs }
+func (sc *SandboxScene) Errors() []core.FieldError { return sc.m.Errs }
 
-// check validates the configuration and hands each field its messages.
+// check validates the configuration; Start is refused while it fails.
 func (sc *SandboxScene) check() {
-	sc.errs = sc.cfg.Validate()
-	byID := map[string][]string{}
-	for _, e := range sc.errs {
-		id := e.Field
-		if id == core.FieldFirstToken {
-			id = core.FieldTokenSource
-		}
-		byID[id] = append(byID[id], e.Msg)
-	}
-	for _, f := range sc.fields {
-		f.err = ""
-		if f.showErr {
-			f.err = strings.Join(byID[f.id], "; ")
-		}
-		if f.choices == nil && !f.slider.Dragging() {
-			f.slider.SetValue(f.get(&sc.cfg))
-		}
-		na := !f.applies(&sc.cfg)
-		f.slider.Disabled, f.button.Disabled = na, na
-		f.button.Label = f.value(&sc.cfg)
-	}
-	sc.start.Disabled = len(sc.errs) > 0
-}
-
-// title of the run: the preset's, marked when changed.
-func (sc *SandboxScene) runTitle() string {
-	p, err := core.FindPreset(sc.preset)
-	switch {
-	case err != nil:
-		return "Sandbox: your setup"
-	case sc.changed:
-		return "Sandbox: " + p.Name + ", changed"
-	}
-	return "Sandbox: " + p.Name
+	sc.m.Check()
+	sc.start.Disabled = len(sc.m.Errs) > 0
 }
 
 // Start runs the configuration in the player. It refuses an invalid one.
 func (sc *SandboxScene) Start() error {
-	if len(sc.errs) > 0 {
-		return fmt.Errorf("cannot start: %s", sc.errs[0])
+	if len(sc.m.Errs) > 0 {
+		return fmt.Errorf("cannot start: %s", sc.m.Errs[0])
 	}
-	lb, err := lab.NewSandbox(sc.runTitle(), sc.cfg)
+	lb, err := lab.NewSandbox(sc.m.Title(), sc.m.Config)
 	if err != nil {
 		return err
 	}
-	lb.Lesson.Intro = sc.intro()
-	sc.play(lb)
+	lb.Lesson.Intro = sc.m.Intro()
+	sc.play(lb, true)
 	return nil
 }
 
@@ -163,105 +125,54 @@ func (sc *SandboxScene) Start() error {
 func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
 	lb.Lesson.Intro = append([]string{"This is the lesson's own world with your actions so far, and every control. " +
 		"Back to the setup (Esc) to build a world of your own from any preset."}, lb.Lesson.Intro...)
-	sc.play(lb)
+	sc.play(lb, false)
 }
 
-func (sc *SandboxScene) play(lb *lab.Lab) {
-	run := newLessonScene(lb, func() { sc.Run = nil })
-	p := run.Player
-	p.menu.Label = "< Setup"
-	// A sandbox has no solution: its hidden button showed through between
-	// the export buttons, and L restarted the run with an empty log.
-	p.OnSolution = nil
-	p.GoalsTitle = "Invariants (click to jump)"
-	p.Side = sc.drawSide
+func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
 	sc.exported = ""
+	spec := LessonSpec{
+		Back: BackButton{Label: "< Setup", Do: func() { sc.Run = nil; sc.scenes.Pop() }},
+		// A sandbox has no solution: its hidden button showed through
+		// between the export buttons, and L restarted the run with an
+		// empty log.
+		NoSolution: true,
+		Checklist:  Checklist{Title: "Invariants (click to jump)", Goals: func() []draw.Goal { return sc.invariants(lb) }},
+		Side:       sc.drawSide,
+		Regions: func() map[string]ui.Rect {
+			m := map[string]ui.Rect{}
+			for i := range sc.invs {
+				if !sc.invs[i].Rect.Empty() {
+					m[fmt.Sprintf("inv:%d", i)] = sc.invs[i].Rect
+				}
+			}
+			m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
+			return m
+		},
+	}
 	for i := range sc.invs {
 		sc.invs[i] = ui.Button{}
-		p.AddFocusable(fmt.Sprintf("inv:%d", i), &sc.invs[i])
+		spec.Widgets = append(spec.Widgets, Widget{Name: fmt.Sprintf("inv:%d", i), W: &sc.invs[i]})
 	}
 	sc.jsonl = ui.Button{Label: "Trace (.jsonl)"}
 	sc.mermaid = ui.Button{Label: "Diagram (.mmd)"}
-	p.AddFocusable("exportJSONL", &sc.jsonl)
-	p.AddFocusable("exportMermaid", &sc.mermaid)
-	extra := p.Extra
-	p.Extra = func() map[string]ui.Rect {
-		m := extra()
-		for i := range sc.invs {
-			if !sc.invs[i].Rect.Empty() {
-				m[fmt.Sprintf("inv:%d", i)] = sc.invs[i].Rect
-			}
-		}
-		m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
-		return m
+	spec.Widgets = append(spec.Widgets, Widget{Name: "exportJSONL", W: &sc.jsonl}, Widget{Name: "exportMermaid", W: &sc.mermaid})
+	// A setup of the learner's own gets a search fitted to it (a lesson
+	// opened here brought its own).
+	why := ""
+	if search {
+		spec.Search, why = lab.SandboxSearch(sc.m.Config)
 	}
-	if lb.Lesson.ID == "sandbox" {
-		if spec, why := sandboxBreakSpec(sc.cfg); why == "" {
-			run.attachFinder(spec)
-		} else {
-			p.Narrate("Find a break is not offered for this setup: " + why + ".")
-		}
+	sc.Run = newLessonScene(lb, spec)
+	if why != "" {
+		sc.Run.Player.Narrate("Find a break is not offered for this setup: " + why + ".")
 	}
-	sc.Run = run
-	sc.syncInvariants()
+	sc.scenes.Push((*sandboxRun)(sc))
 }
 
-// intro is the run's text: where the numbers come from and what to do.
-func (sc *SandboxScene) intro() []string {
-	var out []string
-	if p, err := core.FindPreset(sc.preset); err == nil {
-		s := "Preset " + p.Name + ": " + p.Source + "."
-		if sc.changed {
-			s += " You changed some of its parameters."
-		}
-		out = append(out, s)
-	}
-	pol := sc.cfg.Policy().Check()
-	out = append(out,
-		sandboxSummary(sc.cfg),
-		strings.ToUpper(pol.Explanation[:1])+pol.Explanation[1:]+".",
-		"Click a process (or press 1-9) to pause it for 20 s, crash it, cut its link, hold what it sends or expire its lease; T switches fencing. "+
-			"The invariants below say which hold at the play head and when each first broke. "+
-			"Export the run as a JSON Lines trace or a Mermaid sequence diagram with the buttons at the bottom.")
-	return out
-}
-
-// sandboxSummary describes a configuration in one paragraph.
-func sandboxSummary(c core.SandboxConfig) string {
-	var b strings.Builder
-	if c.Shards > 0 {
-		fmt.Fprintf(&b, "%d shards over %d workers, one lease per shard", c.Shards, c.Workers)
-	} else {
-		fmt.Fprintf(&b, "%d processes (%s) on one lock, %s recipe, %s tokens, %s workload",
-			c.Procs, strings.Join(c.ProcNames(), ", "), c.Recipe, c.TokenSource, c.Workload)
-	}
-	pol := c.Policy()
-	fmt.Fprintf(&b, "; TTL %s, renew every %s; pauses: %s", pol.TTL, pol.RenewEvery, c.Pauses.Kind)
-	if pausing(&c) {
-		fmt.Fprintf(&b, " about every %s, up to %s", c.Pauses.Every, c.Pauses.Budget())
-	}
-	fmt.Fprintf(&b, "; links %s (+%g jitter)", c.Delay, c.Jitter)
-	for _, l := range c.Links {
-		fmt.Fprintf(&b, ", %s - %s %s", l.A, l.B, l.Delay)
-	}
-	lockDelay := "off"
-	if c.LockDelay > 0 {
-		lockDelay = c.LockDelay.String()
-	}
-	fmt.Fprintf(&b, "; lock-delay %s; fencing %s; idempotency %s; seed %d; %g minutes of time.", lockDelay, onOff(c.Fencing), onOff(c.Idempotency), c.Seed, c.Duration.Minutes())
-	return b.String()
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
-// syncInvariants shows the invariants at the play head as the checklist.
-func (sc *SandboxScene) syncInvariants() {
-	sts := sc.Run.Lab.Statuses()
+// invariants are the checklist: the invariants of run lb at the play
+// head. Those that broke become buttons that jump to where.
+func (sc *SandboxScene) invariants(lb *lab.Lab) []draw.Goal {
+	sts := lb.Statuses()
 	goals := make([]draw.Goal, 0, len(sts))
 	for i, st := range sts {
 		if i >= ui.MaxGoals {
@@ -274,29 +185,61 @@ func (sc *SandboxScene) syncInvariants() {
 	for i := len(goals); i < ui.MaxGoals; i++ {
 		sc.invs[i].Disabled = true
 	}
-	sc.Run.Player.Lesson.Goals = goals
+	return goals
 }
 
-// Update implements Scene. When the scene switches between setup and
-// run, the new side gets an update of its own, with no input, so that it
-// is laid out before it is drawn.
-func (sc *SandboxScene) Update(st *State) error {
-	running := sc.Run
-	err := sc.update(st)
-	if err == nil && sc.Run != running {
-		err = settle(st, sc.update)
-	}
-	return err
+// sandboxSetup is the setup panel, and sandboxRun the run played from it
+// with the invariant rows and export buttons in the lesson panel: the two
+// scenes of the sandbox's stack.
+type (
+	sandboxSetup SandboxScene
+	sandboxRun   SandboxScene
+)
+
+// Update implements Scene.
+func (sc *SandboxScene) Update(st *State) error { return sc.scenes.Update(st) }
+
+// Layout implements Scene.
+func (sc *SandboxScene) Layout(window ui.Rect, style draw.Style) { sc.scenes.Layout(window, style) }
+
+// Draw implements Scene.
+func (sc *SandboxScene) Draw(screen *ebiten.Image) { sc.scenes.Draw(screen) }
+
+// Inspect implements Inspector.
+func (sc *SandboxScene) Inspect() SceneInfo { return sc.scenes.Inspect() }
+
+// Layout implements Scene.
+func (ss *sandboxSetup) Layout(window ui.Rect, style draw.Style) {
+	sc := (*SandboxScene)(ss)
+	sc.style = style
+	sc.layout(window, style)
 }
 
-func (sc *SandboxScene) update(st *State) error {
-	if sc.Run != nil {
-		return sc.updateRun(st)
+// Layout implements Scene.
+func (v *sandboxRun) Layout(window ui.Rect, style draw.Style) {
+	sc := (*SandboxScene)(v)
+	sc.Run.Layout(window, style)
+	p := sc.Run.Player
+	l := p.layout
+	for i := range sc.invs {
+		sc.invs[i].Rect = l.GoalRow(i)
+		if i >= len(p.Lesson.Goals) {
+			sc.invs[i].Rect = ui.Rect{}
+		}
 	}
+	row := l.HintButton
+	row.W = l.Hints.W
+	g := math.Round(style.U(8))
+	half := math.Floor((row.W - g) / 2)
+	sc.jsonl.Rect, row = row.CutLeft(half, g)
+	sc.mermaid.Rect = row
+}
+
+// Update implements Scene.
+func (ss *sandboxSetup) Update(st *State) error {
+	sc := (*SandboxScene)(ss)
 	in := &st.Input
-	sc.style = st.Style
 	sc.ring.Wrap = st.WrapFocus
-	sc.layout(st.Window, st.Style)
 	if esc := sc.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
@@ -309,17 +252,13 @@ func (sc *SandboxScene) update(st *State) error {
 			sc.UsePreset(p.Name)
 		}
 	}
-	for _, f := range sc.fields {
-		before := f.get(&sc.cfg)
-		if f.choices != nil {
-			if f.button.Update(in) {
-				f.set(&sc.cfg, float64((int(before)+1)%len(f.choices(&sc.cfg))))
+	for _, f := range sc.m.Fields {
+		if f.Choices != nil {
+			if f.Button.Update(in) {
+				sc.m.Next(f)
 			}
-		} else if f.slider.Update(in) {
-			f.set(&sc.cfg, f.slider.Value)
-		}
-		if f.get(&sc.cfg) != before {
-			sc.changed = true
+		} else if f.Slider.Update(in) {
+			sc.m.Set(f, f.Slider.Value)
 		}
 	}
 	sc.check()
@@ -329,7 +268,9 @@ func (sc *SandboxScene) update(st *State) error {
 	return nil
 }
 
-func (sc *SandboxScene) updateRun(st *State) error {
+// Update implements Scene.
+func (v *sandboxRun) Update(st *State) error {
+	sc := (*SandboxScene)(v)
 	run := sc.Run
 	if err := run.Update(st); err != nil {
 		return err
@@ -337,34 +278,21 @@ func (sc *SandboxScene) updateRun(st *State) error {
 	if sc.Run == nil {
 		return nil // back to the setup
 	}
-	sc.syncInvariants() // the lesson scene just cleared the checklist
 	p := run.Player
-	l := p.layout
 	in := &st.Input
 	for i := range sc.invs {
-		sc.invs[i].Rect = l.GoalRow(i)
-		if i >= len(p.Lesson.Goals) {
-			sc.invs[i].Rect = ui.Rect{}
-		}
 		if sc.invs[i].Update(in) {
 			p.setPlaying(false)
 			run.Seek(sc.invAt[i])
-			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", secs(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
+			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", core.FormatTime(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
 		}
 	}
-	row := l.HintButton
-	row.W = l.Hints.W
-	g := math.Round(st.Style.U(8))
-	half := math.Floor((row.W - g) / 2)
-	sc.jsonl.Rect, row = row.CutLeft(half, g)
-	sc.mermaid.Rect = row
 	if sc.jsonl.Update(in) {
 		sc.save(run.Lab.ExportName("jsonl"), run.Lab.ExportJSONL())
 	}
 	if sc.mermaid.Update(in) {
 		sc.save(run.Lab.ExportName("mmd"), run.Lab.ExportMermaid())
 	}
-	sc.syncInvariants()
 	return nil
 }
 
@@ -437,47 +365,47 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	if grid.W < px(4*180) {
 		cols = 3
 	}
-	rows := (len(sc.fields) + cols - 1) / cols
+	rows := (len(sc.m.Fields) + cols - 1) / cols
 	gap := px(12)
 	w := math.Floor((grid.W - float64(cols-1)*gap) / float64(cols))
 	cellH := math.Min(px(96), math.Floor((grid.H-float64(rows-1)*px(4))/float64(rows)))
-	sc.cells = make([]ui.Rect, len(sc.fields))
-	for i, f := range sc.fields {
+	sc.cells = make([]ui.Rect, len(sc.m.Fields))
+	for i, f := range sc.m.Fields {
 		c := ui.Rect{X: grid.X + float64(i%cols)*(w+gap), Y: grid.Y + float64(i/cols)*(cellH+px(4)), W: w, H: cellH}
 		sc.cells[i] = c
 		_, below := c.CutTop(px(20), 0)
 		widget, _ := below.CutTop(px(28), 0)
-		if f.choices != nil {
-			f.button.Rect = widget
+		if f.Choices != nil {
+			f.Button.Rect = widget
 		} else {
-			f.slider.Rect = widget
+			f.Slider.Rect = widget
 		}
 	}
 }
 
 // Draw implements Scene.
-func (sc *SandboxScene) Draw(screen *ebiten.Image) {
-	if sc.Run != nil {
-		sc.Run.Draw(screen)
-		return
-	}
+func (v *sandboxRun) Draw(screen *ebiten.Image) { v.Run.Draw(screen) }
+
+// Draw implements Scene.
+func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
+	sc := (*SandboxScene)(ss)
 	s, th := sc.style, sc.style.Theme
 	screen.Fill(th.Background)
 	s.Button(screen, &sc.back)
 	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, draw.AlignStart, th.Text)
 	s.Button(screen, &sc.start)
-	if len(sc.errs) > 0 {
-		msg := fmt.Sprintf("Cannot start: %s", sc.errs[0])
-		if len(sc.errs) > 1 {
-			msg = fmt.Sprintf("Cannot start (%d problems): %s", len(sc.errs), sc.errs[0])
+	if len(sc.m.Errs) > 0 {
+		msg := fmt.Sprintf("Cannot start: %s", sc.m.Errs[0])
+		if len(sc.m.Errs) > 1 {
+			msg = fmt.Sprintf("Cannot start (%d problems): %s", len(sc.m.Errs), sc.m.Errs[0])
 		}
 		sc.drawReason(screen, msg, th.Reject)
 	} else {
-		sc.drawReason(screen, sc.runTitle(), th.TextDim)
+		sc.drawReason(screen, sc.m.Title(), th.TextDim)
 	}
 
 	// The live policy check.
-	v := sc.cfg.Policy().Check()
+	v := sc.m.Config.Policy().Check()
 	c := ui.Point{X: sc.verdict.X + s.U(10), Y: sc.verdict.Y + sc.verdict.H/2}
 	s.Verdict(screen, c, s.U(20), v.OK)
 	word, clr := "Policy OK: ", th.Accept
@@ -496,34 +424,34 @@ func (sc *SandboxScene) Draw(screen *ebiten.Image) {
 	for i, p := range core.Presets() {
 		b := &sc.presets[i]
 		s.Button(screen, b)
-		if p.Name == sc.preset {
+		if p.Name == sc.m.Preset {
 			draw.StrokeRoundRect(screen, b.Rect.Inset(s.U(2)), s.U(5), s.U(2), th.Accent)
 		}
 	}
 
-	for i, f := range sc.fields {
+	for i, f := range sc.m.Fields {
 		cell := sc.cells[i]
 		head, below := cell.CutTop(s.U(20), 0)
 		_, errR := below.CutTop(s.U(28), s.U(2))
-		na := !f.applies(&sc.cfg)
-		value := f.value(&sc.cfg)
+		na := !f.Applies(&sc.m.Config)
+		value := f.Value(&sc.m.Config)
 		labelClr, valueClr := th.TextDim, th.Text
 		if na {
 			value, labelClr, valueClr = "not used", th.Disabled, th.Disabled
 		}
-		if f.choices != nil {
-			s.Button(screen, &f.button)
+		if f.Choices != nil {
+			s.Button(screen, &f.Button)
 			value = ""
 		}
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
 		valR, nameR := head.CutRight(vw, s.U(6))
-		draw.TextIn(screen, ui.Ellipsize(f.label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, draw.AlignStart, labelClr)
+		draw.TextIn(screen, ui.Ellipsize(f.Label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, draw.AlignStart, labelClr)
 		draw.TextIn(screen, value, s.Mono(), valR, draw.AlignEnd, valueClr)
-		if f.choices == nil {
-			s.Slider(screen, &f.slider)
+		if f.Choices == nil {
+			s.Slider(screen, &f.Slider)
 		}
-		if f.err != "" {
-			lines := ui.Wrap(f.err, errR.W, draw.Measure(s.Small()))
+		if f.Err != "" {
+			lines := ui.Wrap(f.Err, errR.W, draw.Measure(s.Small()))
 			lh := draw.LineHeight(s.Small())
 			max := int(math.Max(1, math.Floor(errR.H/lh)))
 			if len(lines) > max {
@@ -548,37 +476,40 @@ func (sc *SandboxScene) drawReason(screen *ebiten.Image, msg string, clr color.C
 }
 
 // Inspect implements Inspector.
-func (sc *SandboxScene) Inspect() SceneInfo {
-	if sc.Run != nil {
-		info := sc.Run.Inspect()
-		info.Name = "sandbox"
-		info.Run.Complete = false
-		return info
-	}
+func (v *sandboxRun) Inspect() SceneInfo {
+	info := v.Run.Inspect()
+	info.Name = "sandbox"
+	info.Run.Complete = false
+	return info
+}
+
+// Inspect implements Inspector.
+func (ss *sandboxSetup) Inspect() SceneInfo {
+	sc := (*SandboxScene)(ss)
 	info := SceneInfo{Name: "sandbox-setup", Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "verdict": sc.verdict}}
 	var b strings.Builder
 	for i, p := range core.Presets() {
 		info.Regions["preset:"+p.Name] = sc.presets[i].Rect
 	}
-	for _, f := range sc.fields {
-		info.Regions["field:"+f.name] = f.widget().Bounds()
-		fmt.Fprintf(&b, "%s: %s", f.label, f.value(&sc.cfg))
-		if !f.applies(&sc.cfg) {
+	for _, f := range sc.m.Fields {
+		info.Regions["field:"+f.Name] = f.Widget().Bounds()
+		fmt.Fprintf(&b, "%s: %s", f.Label, f.Value(&sc.m.Config))
+		if !f.Applies(&sc.m.Config) {
 			b.WriteString(" (not used)")
 		}
-		if f.err != "" {
-			b.WriteString(" - problem: " + f.err)
+		if f.Err != "" {
+			b.WriteString(" - problem: " + f.Err)
 		}
 		b.WriteString("\n\n") // one paragraph per field in the HTML mirror
 	}
-	v := sc.cfg.Policy().Check()
+	v := sc.m.Config.Policy().Check()
 	word := "Policy OK: "
 	if !v.OK {
 		word = "Policy not OK: "
 	}
-	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.runTitle() + ")", Text: word + v.Explanation + "\n\n" + b.String()}
-	if len(sc.errs) > 0 {
-		info.Mirror.Text = fmt.Sprintf("Cannot start: %s\n\n", sc.errs[0]) + info.Mirror.Text
+	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.m.Title() + ")", Text: word + v.Explanation + "\n\n" + b.String()}
+	if len(sc.m.Errs) > 0 {
+		info.Mirror.Text = fmt.Sprintf("Cannot start: %s\n\n", sc.m.Errs[0]) + info.Mirror.Text
 	}
 	if c := sc.ring.Current(); c != nil {
 		info.Focus = sc.names[c]

@@ -24,7 +24,7 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 		return "in memory", nil
 	}
 	r.click("sandbox")
-	sb, ok := r.a.current.(*SandboxScene)
+	sb, ok := r.a.top().(*SandboxScene)
 	if !ok || r.a.Inspect().Name != "sandbox-setup" {
 		t.Fatalf("the menu's sandbox button opened %q", r.a.Inspect().Name)
 	}
@@ -110,7 +110,7 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 func TestLessonOpenedInSandboxKeepsTheRun(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	// Pause A from the keyboard this time: 1 selects it, Z pauses it.
 	sc.Lab.Advance(4 * time.Second)
 	r.tick(ui.Input{Digit: 1})
@@ -118,7 +118,7 @@ func TestLessonOpenedInSandboxKeepsTheRun(t *testing.T) {
 	sc.Lab.Advance(6 * time.Second)
 	now := sc.Lab.Now()
 	r.click("openSandbox")
-	sb, ok := r.a.current.(*SandboxScene)
+	sb, ok := r.a.top().(*SandboxScene)
 	if !ok || sb.Run == nil {
 		t.Fatalf("opened %q", r.a.Inspect().Name)
 	}
@@ -173,7 +173,7 @@ func TestActionMenuLiesOverTheFinderButtons(t *testing.T) {
 	// action (a Kubernetes process has no lease to expire).
 	r.click("preset:etcd")
 	r.click("start")
-	sb := r.a.current.(*SandboxScene)
+	sb := r.a.top().(*SandboxScene)
 	sb.Run.Lab.Advance(4 * time.Second)
 	r.click("proc:A")
 	reg := r.a.Inspect().Regions

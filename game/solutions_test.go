@@ -43,8 +43,8 @@ func (r *appRig) setKnob(sc *LessonScene, id string, v float64) {
 // menuItem finds the open menu's entry that performs a.
 func menuItem(w *worldView, a core.Action) int {
 	for i, m := range w.menu {
-		b := m.action
-		if m.fn == nil && b.Do == a.Do && b.Key == a.Key && b.TTL == a.TTL && b.Token == a.Token && (a.Do != "pause" || b.For == a.For) {
+		b := m.Action
+		if !m.NextToken && b.Do == a.Do && b.Key == a.Key && b.TTL == a.TTL && b.Token == a.Token && (a.Do != "pause" || b.For == a.For) {
 			return i
 		}
 	}
@@ -74,7 +74,7 @@ func (r *appRig) perform(sc *LessonScene, a core.Action, keys bool) {
 		}
 		switch {
 		case !keys:
-			r.click(a.Do)
+			r.click(string(a.Do))
 		case a.Do == "fencing":
 			r.key(ui.IntentFencing)
 		default:
@@ -84,7 +84,7 @@ func (r *appRig) perform(sc *LessonScene, a core.Action, keys bool) {
 	}
 	idx := -1
 	for i, ac := range w.actors {
-		if ac.name == a.Proc {
+		if ac.Name == a.Proc {
 			idx = i
 		}
 	}
@@ -116,7 +116,7 @@ func (r *appRig) perform(sc *LessonScene, a core.Action, keys bool) {
 		}
 		r.key(ui.IntentActivate)
 	} else {
-		r.click("action:" + w.menu[i].id)
+		r.click("action:" + w.menu[i].ID)
 	}
 }
 
@@ -132,7 +132,7 @@ func TestEveryLessonSolvedThroughThePlayer(t *testing.T) {
 				start := time.Now()
 				r := newAppRig(t)
 				r.click("lesson:" + l.ID)
-				sc, ok := r.a.current.(*LessonScene)
+				sc, ok := r.a.top().(*LessonScene)
 				if !ok {
 					t.Fatal("the lesson did not open")
 				}
@@ -177,7 +177,7 @@ func TestEveryLessonDrawsAtSmallAndLargeSizes(t *testing.T) {
 				r := newAppRig(t)
 				r.resize(sz[0], sz[1])
 				r.click("lesson:" + l.ID)
-				sc := r.a.current.(*LessonScene)
+				sc := r.a.top().(*LessonScene)
 				sc.ShowSolution()
 				sc.Play(false)
 				sc.Seek(l.Duration * 2 / 3)

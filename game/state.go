@@ -1,7 +1,3 @@
-// Package game is LeaseLab's Ebitengine front end: the [Game] that
-// Ebitengine runs, the [Scene]s it shows, and the [State] through which every
-// scene gets what it needs. Nothing here is global: the wasm and desktop
-// mains build a Game with [Options] and run it.
 package game
 
 import (
@@ -12,11 +8,24 @@ import (
 )
 
 // Scene is one screen: the lesson menu, the lesson player, the sandbox.
-// Update runs once per tick (60 a second) and Draw once per displayed frame;
-// Draw must not change the scene's state.
+// Each tick (60 a second) the Game calls Update, which reads input against
+// what was last laid out and changes the scene's state, then Layout, which
+// places everything for that state in the window. Draw, once per displayed
+// frame, paints what Layout placed and changes nothing, so a scene opened
+// or changed during Update is laid out before it is drawn.
 type Scene interface {
 	Update(st *State) error
+	Layout(window ui.Rect, style draw.Style)
 	Draw(screen *ebiten.Image)
+}
+
+// Step is one tick of a scene as the Game runs it: Update, then Layout.
+func Step(s Scene, st *State) error {
+	if err := s.Update(st); err != nil {
+		return err
+	}
+	s.Layout(st.Window, st.Style)
+	return nil
 }
 
 // Inspector is implemented by scenes that report what they show, for the
@@ -56,6 +65,7 @@ type Mirror struct {
 type State struct {
 	Input  ui.Input   // this tick's input, in screen pixels
 	Tick   int64      // ticks since start, counting this one
+	Frame  int64      // frames drawn so far (work paced per frame reads it)
 	Window ui.Rect    // the whole screen, in pixels
 	Style  draw.Style // theme, fonts and the layout unit for this window
 
@@ -71,4 +81,7 @@ type State struct {
 	// FocusEscape is set by the scene when Tab leaves its focus ring; the
 	// Game hands it to the host and clears it.
 	FocusEscape ui.Escape
+
+	// stack is the Stack updating the scene now (see Push).
+	stack *Stack
 }

@@ -19,25 +19,33 @@ import (
 // token. Clicking the lanes moves the play head there.
 type timelineView struct {
 	lab  *lab.Lab
+	send func(lab.Command) // to the scene that applies it
 	geom ui.TimelineGeom
 	tl   lab.Timeline
 }
 
-func newTimelineView(lb *lab.Lab) *timelineView { return &timelineView{lab: lb} }
+func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {
+	return &timelineView{lab: lb, send: send}
+}
 
-func (v *timelineView) Update(st *State, area ui.Rect) error {
+// Layout implements View.
+func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
 	v.tl = v.lab.Timeline()
-	v.geom = ui.LayoutTimeline(area, st.Style.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
-	if fit := int(v.geom.Lanes.H / (16 * st.Style.Unit)); fit < len(v.tl.Lanes) {
+	v.geom = ui.LayoutTimeline(area, s.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
+	if fit := int(v.geom.Lanes.H / (16 * s.Unit)); fit < len(v.tl.Lanes) {
 		// Too many lanes to read: summarise the rest in the last one.
 		v.tl = v.tl.Fit(fit)
-		v.geom = ui.LayoutTimeline(area, st.Style.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
+		v.geom = ui.LayoutTimeline(area, s.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
 	}
+}
+
+// Update implements View: a press or drag on the lanes seeks there.
+func (v *timelineView) Update(st *State) error {
 	ptr := st.Input.Pointer()
 	lanes := v.geom.Lanes
 	lanes.H = v.geom.Axis.MaxY() - lanes.Y
 	if ptr.Down && ptr.Present && lanes.Contains(ptr.Pos) {
-		v.lab.Seek(time.Duration(v.geom.T(ptr.Pos.X) * float64(time.Second)))
+		v.send(lab.SeekTo(time.Duration(v.geom.T(ptr.Pos.X) * float64(time.Second))))
 	}
 	return nil
 }

@@ -109,9 +109,10 @@ var electionOrder = &Lesson{
 		r := queueRecipe(k)
 		return r != core.RecipeHerd, fmt.Sprintf("right lane: %s recipe", r)
 	},
-	Duration: 45 * time.Second,
-	Controls: []Control{CtlCrash, CtlPause},
-	PauseFor: 20 * time.Second,
+	Duration:      45 * time.Second,
+	Controls:      []Control{CtlCrash, CtlPause},
+	PauseFor:      20 * time.Second,
+	SandboxPreset: "election",
 	Goals: []Goal{
 		{
 			ID:     "herd",

@@ -30,6 +30,10 @@ var fencedWrites = &Lesson{
 	Duration: 90 * time.Second,
 	Controls: []Control{CtlPause, CtlCrash, CtlPartition, CtlExpire, CtlFencing, CtlDelay},
 	PauseFor: 20 * time.Second,
+	Search: &Search{Invariant: core.NoStaleWrite, Protects: core.VerbFencing, Bounds: core.Bounds{Procs: []string{"A"}, Kinds: []string{core.FaultPause},
+		From: 0, To: 30 * time.Second, Step: 500 * time.Millisecond,
+		MinLen: 500 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 500 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second}},
+	SandboxPreset: "fenced-register",
 	Goals: []Goal{
 		{
 			ID:     "takeover",

@@ -56,6 +56,10 @@ var handsOnLab = &Lesson{
 	Duration: 60 * time.Second,
 	Controls: []Control{CtlWrite, CtlPause},
 	PauseFor: 30 * time.Second,
+	Search: &Search{Invariant: core.NoStaleWrite, Protects: core.VerbFencing, Bounds: core.Bounds{Procs: []string{"B"}, Kinds: []string{core.FaultPause},
+		From: 0, To: 30 * time.Second, Step: time.Second,
+		MinLen: time.Second, MaxLen: 25 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second}},
+	SandboxPreset: "hands-on-lab",
 	Goals: []Goal{
 		{
 			ID:     "rejected",

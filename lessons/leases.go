@@ -139,6 +139,7 @@ var leases = &Lesson{
 	// pauses of 9 s.
 	SolutionKnobs: Knobs{"ttl": 12, "renew": 5, "pause": 9},
 	Duration:      90 * time.Second,
+	SandboxPreset: "leases",
 	Controls:      []Control{CtlSetTTL, CtlPause, CtlCrash},
 	Goals: []Goal{
 		{

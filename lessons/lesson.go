@@ -14,21 +14,23 @@ import (
 	"leaselab/core"
 )
 
-// Control names a learner action a lesson offers in its player.
-type Control string
+// Control is a learner action a lesson offers in its player, named by
+// its core verb; a control offers its verb's pair too (pause and resume,
+// crash and restart, partition and heal).
+type Control core.Verb
 
 const (
-	CtlPause     Control = "pause"       // pause/resume a process (stop-the-world)
-	CtlCrash     Control = "crash"       // crash/restart a process
-	CtlPartition Control = "partition"   // cut/heal a process's link to the coordinator
-	CtlExpire    Control = "expire"      // expire a process's lease now
-	CtlFencing   Control = "fencing"     // switch the store's token check
-	CtlWrite     Control = "write"       // make a process write now (optionally with a chosen token)
-	CtlSetTTL    Control = "set-ttl"     // set a process's TTL: its next session gets it; it renews every TTL/3 from now
-	CtlIdem      Control = "idempotency" // switch the job queue's idempotency-key check
-	CtlDelete    Control = "delete"      // make a process or worker delete a coordinator key
-	CtlPut       Control = "put"         // make a process or worker put a coordinator key
-	CtlDelay     Control = "delay"       // hold what a process sends for the lesson's pause length
+	CtlPause     = Control(core.VerbPause)       // pause/resume a process (stop-the-world)
+	CtlCrash     = Control(core.VerbCrash)       // crash/restart a process
+	CtlPartition = Control(core.VerbPartition)   // cut/heal a process's link to the coordinator
+	CtlExpire    = Control(core.VerbExpire)      // expire a process's lease now
+	CtlFencing   = Control(core.VerbFencing)     // switch the store's token check
+	CtlWrite     = Control(core.VerbWrite)       // make a process write now (optionally with a chosen token)
+	CtlSetTTL    = Control(core.VerbSetTTL)      // set a process's TTL: its next session gets it; it renews every TTL/3 from now
+	CtlIdem      = Control(core.VerbIdempotency) // switch the job queue's idempotency-key check
+	CtlDelete    = Control(core.VerbDelete)      // make a process or worker delete a coordinator key
+	CtlPut       = Control(core.VerbPut)         // make a process or worker put a coordinator key
+	CtlDelay     = Control(core.VerbDelay)       // hold what a process sends for the lesson's pause length
 )
 
 // Goal is one thing the learner must make happen. Met reads only the
@@ -81,6 +83,17 @@ type Lesson struct {
 	// KnobCheck, if set, judges knob values live (for instance the lease
 	// policy rule) so the player can show the verdict beside the sliders.
 	KnobCheck func(k Knobs) (ok bool, why string)
+
+	// Search, if set, offers "Find a break" and the side-by-side
+	// comparison of the protection off and on in this lesson's world (and
+	// in the sandbox run of it).
+	Search *Search
+	// SandboxPreset names the sandbox preset (core.FindPreset) closest to
+	// this lesson's world: the setup panel behind a run opened in the
+	// sandbox shows it.
+	SandboxPreset string
+	// Sweep, if set, charts the trade-off of one knob beside the world.
+	Sweep *Sweep
 }
 
 // Knob is a lesson parameter with a slider.

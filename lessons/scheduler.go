@@ -102,6 +102,10 @@ var scheduler = &Lesson{
 	Duration: 60 * time.Second,
 	Controls: []Control{CtlCrash, CtlIdem, CtlPause},
 	PauseFor: 15 * time.Second,
+	Search: &Search{Invariant: core.AtMostDuplicateJobs(0), Protects: core.VerbIdempotency, Bounds: core.Bounds{Procs: []string{"api-1"}, Kinds: []string{core.FaultCrash, core.FaultPause},
+		From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
+		MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second}},
+	SandboxPreset: "scheduler",
 	Goals: []Goal{
 		{
 			ID:     "takeover",

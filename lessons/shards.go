@@ -231,6 +231,10 @@ var shards = &Lesson{
 	Duration:      200 * time.Second,
 	Controls:      []Control{CtlPause, CtlPartition, CtlCrash, CtlDelay},
 	PauseFor:      30 * time.Second,
+	Search: &Search{Invariant: core.NoStaleOffset, Protects: core.VerbFencing, Bounds: core.Bounds{Procs: []string{"worker-00"}, Kinds: []string{core.FaultPause},
+		From: 5 * time.Second, To: 20 * time.Second, Step: 2500 * time.Millisecond,
+		MinLen: 5 * time.Second, MaxLen: 40 * time.Second, LenStep: 5 * time.Second, MaxFaults: 1, Horizon: 70 * time.Second}},
+	SandboxPreset: "shards",
 	Goals: []Goal{
 		{
 			ID:     "partial",

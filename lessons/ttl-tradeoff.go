@@ -197,6 +197,8 @@ var ttlTradeoff = &Lesson{
 	Duration:      160 * time.Second,
 	Controls:      []Control{CtlCrash, CtlPause},
 	PauseFor:      10 * time.Second,
+	SandboxPreset: "pause-storm",
+	Sweep:         &Sweep{Knob: "ttl", Pauses: ttlStorm},
 	Goals: []Goal{
 		{
 			ID:     "no-false-failover",

@@ -1,6 +1,7 @@
 // Package form is an exercise's answer form without the drawing: the
-// learner's choices, numbers and simulator run as they edit them, and the
-// check that runs across frames so a long one never freezes the screen.
+// learner's choices, numbers and simulator run as they edit them, the
+// check that runs across frames so a long one never freezes the screen,
+// and the words the exercise screen says about them (text.go).
 // The exercise screen in package game draws it; everything it decides is
 // tested here under plain go test, with no display.
 package form

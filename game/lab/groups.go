@@ -134,27 +134,31 @@ func (lb *Lab) addShards(v *WorldView) {
 // summarises the rest.
 const MaxLanes = 8
 
-// Sweep returns the lesson's TTL trade-off chart (ttl-tradeoff only):
-// failover time and false failovers for every whole-second TTL the knob
-// allows, computed once.
+// Sweep returns the lesson's trade-off chart (lessons with a Sweep):
+// failover time and false failovers for every whole second the swept
+// knob allows, computed once.
 func (lb *Lab) Sweep() []lessons.SweepPoint {
 	if lb.sweep != nil {
 		return lb.sweep
 	}
+	sw := lb.Lesson.Sweep
+	if sw == nil {
+		return nil
+	}
 	var knob *lessons.Knob
 	for i := range lb.Lesson.Knobs {
-		if lb.Lesson.Knobs[i].ID == "ttl" {
+		if lb.Lesson.Knobs[i].ID == sw.Knob {
 			knob = &lb.Lesson.Knobs[i]
 		}
 	}
-	if knob == nil || lb.Lesson.ID != "ttl-tradeoff" {
+	if knob == nil {
 		return nil
 	}
 	var ttls []time.Duration
 	for t := knob.Min; t <= knob.Max; t += max(knob.Step, 1) {
 		ttls = append(ttls, time.Duration(t*float64(time.Second)))
 	}
-	pts, err := lessons.TTLSweep(lb.Seed, ttls, TTLStorm)
+	pts, err := lessons.TTLSweep(lb.Seed, ttls, sw.Pauses)
 	if err != nil {
 		lb.err = err
 		return nil
@@ -162,7 +166,3 @@ func (lb *Lab) Sweep() []lessons.SweepPoint {
 	lb.sweep = pts
 	return pts
 }
-
-// TTLStorm is ttl-tradeoff's pause model, as its lesson text states it:
-// pauses of 1 to 9 s about every 20 s for the first 100 s.
-var TTLStorm = lessons.PauseModel{Gap: 12 * time.Second, Min: time.Second, Max: 9 * time.Second, Until: 100 * time.Second}

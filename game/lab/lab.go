@@ -1,7 +1,11 @@
 // Package lab runs a lesson for the front end: it owns the simulation, the
 // learner's action log and the play head, and turns the trace into what the
-// views draw (world snapshot, timeline lanes, narration, goals). It never
-// imports Ebitengine, so all of it is tested headless.
+// views draw (world snapshot, timeline lanes, narration, goals). It also
+// holds what the views decide without drawing: which actions an actor's
+// menu offers (actions.go), the "Find a break" search (finder.go), the
+// protection off/on comparison (compare.go), a sandbox world's search
+// (search.go) and how durations are written (format.go). It never imports
+// Ebitengine, so all of it is tested headless.
 package lab
 
 import (
@@ -26,14 +30,19 @@ type Lab struct {
 	// met records when each goal was first seen met in this run (metOK:
 	// it was). carried keeps goals met under an earlier knob setting of
 	// the same run: a scrub back re-simulates and must not forget them.
-	met       []time.Duration
-	metOK     []bool
-	carried   []time.Duration
-	carriedOK []bool
-	narrated  int  // trace events already turned into narration
-	stopped   bool // the world's run budget stopped it, and the narration said so
-	lines     []Line
-	err       error
+	met   []time.Duration
+	metOK []bool
+	// achieved are the goals met at some point of this lab's life (a
+	// scrub back does not take one away); announced those already
+	// reported by NewlyMet.
+	achieved, announced []bool
+	carried             []time.Duration
+	carriedOK           []bool
+	narrated            int  // trace events already turned into narration
+	told                int  // narration lines already handed out by Untold
+	stopped             bool // the world's run budget stopped it, and the narration said so
+	lines               []Line
+	err                 error
 
 	// gen counts resets; the snapshot caches are keyed by it.
 	gen          int
@@ -58,7 +67,7 @@ type Line struct {
 
 // New starts a lesson at time zero with an empty log.
 func New(l *lessons.Lesson, seed uint64) (*Lab, error) {
-	lb := &Lab{Lesson: l, Seed: seed}
+	lb := &Lab{Lesson: l, Seed: seed, achieved: make([]bool, len(l.Goals)), announced: make([]bool, len(l.Goals))}
 	if err := lb.reset(nil, 0); err != nil {
 		return nil, err
 	}
@@ -145,6 +154,7 @@ func (lb *Lab) LoadSolution() {
 	lb.knobs = lb.Lesson.Defaults(lb.Lesson.SolutionKnobs)
 	lb.carried, lb.carriedOK = nil, nil
 	lb.err = lb.reset(lb.Lesson.Solution, 0)
+	lb.told = 0
 }
 
 // Knobs returns the current knob values.
@@ -196,7 +206,7 @@ func (lb *Lab) Err() error { return lb.err }
 // head (after a scrub back) are dropped first: acting in the past forks.
 func (lb *Lab) Do(a core.Action) error {
 	if err := a.Validate(); err != nil {
-		return err
+		return err // before the fork below: a bad action changes nothing
 	}
 	if len(lb.log.Before(lb.Now()+1)) != len(lb.log) {
 		lb.Fork()
@@ -267,6 +277,27 @@ func (lb *Lab) Goals() []GoalState {
 	return out
 }
 
+// NewlyMet lists the goals met for the first time in this lab's life
+// since the last call: each goal is reported once, however often a scrub
+// back and forth meets it again. The one record of progress the scene
+// narrates and saves from.
+func (lb *Lab) NewlyMet() []int {
+	var out []int
+	for i := range lb.achieved {
+		if ok, _ := lb.goal(i); ok {
+			lb.achieved[i] = true
+		}
+		if lb.achieved[i] && !lb.announced[i] {
+			lb.announced[i] = true
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Achieved reports, per goal, whether it was met at some point.
+func (lb *Lab) Achieved() []bool { return append([]bool(nil), lb.achieved...) }
+
 // AllMet reports whether the lesson is complete.
 func (lb *Lab) AllMet() bool {
 	for i := range lb.metOK {
@@ -279,6 +310,28 @@ func (lb *Lab) AllMet() bool {
 
 // Narration returns every line so far, oldest first.
 func (lb *Lab) Narration() []Line { return lb.lines }
+
+// Untold returns the narration lines not handed out before, and counts
+// them told: the run's one stream of commentary for the front end. After
+// a scrub back (the narration restarts) it carries on from the play head.
+// While playing, the last line at the play head waits: more may still
+// happen at that instant.
+func (lb *Lab) Untold(playing bool) []Line {
+	lines := lb.lines
+	if len(lines) < lb.told {
+		lb.told = 0
+		for lb.told < len(lines) && lines[lb.told].At < lb.Now() {
+			lb.told++
+		}
+	}
+	start := lb.told
+	for ; lb.told < len(lines); lb.told++ {
+		if l := lines[lb.told]; l.At == lb.Now() && lb.told == len(lines)-1 && playing {
+			break
+		}
+	}
+	return lines[start:lb.told]
+}
 
 // Narrate turns one trace event into a sentence for learners, or "" for
 // events too fine to narrate (messages, renewals).

@@ -6,6 +6,11 @@
 // with plain `go test` and no display. The package game/draw paints these
 // widgets; game reads Ebitengine's input into an [Input] once per tick.
 //
+// Keys: the intent table (keys.go) is the one place a key gets its
+// meaning, its label ("Resume (Z)") and its line in the help. World and
+// player geometry (layout.go, world.go, worldview.go, panes.go) place
+// every actor and widget from plain counts.
+//
 // Widgets own their [Rect]: the scene assigns Rect from a layout (see
 // [LayoutPlayer]) before calling Update, and the draw layer reads the same
 // Rect, so what is drawn is exactly what is hit-tested.

@@ -47,17 +47,9 @@ const (
 	intentCount
 )
 
-var intentNames = [intentCount]string{
-	"focus-next", "focus-prev", "activate", "left", "right", "up", "down",
-	"page-up", "page-down", "home", "end", "play-pause", "step", "fork", "hint",
-	"pause-process", "crash-process", "cut-link", "expire-lease", "fencing", "solution", "help", "back",
-	"slower", "faster", "back-step",
-	"next-actor", "write", "write-token", "set-ttl", "idempotency", "delete", "put",
-}
-
 func (i Intent) String() string {
 	if i < intentCount {
-		return intentNames[i]
+		return intentTable[i].name
 	}
 	return "intent(?)"
 }

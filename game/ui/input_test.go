@@ -39,3 +39,40 @@ func TestIntents(t *testing.T) {
 		t.Error("unknown intent should say so")
 	}
 }
+
+func TestLabelsSayTheirKeyFromTheTable(t *testing.T) {
+	if got := WithKey("Resume", IntentPauseProc); got != "Resume (Z)" {
+		t.Errorf("WithKey = %q", got)
+	}
+	if IntentStep.Key() != "." || IntentStep.HelpKeys() != ". (period)" || IntentHint.HelpKeys() != "H" {
+		t.Errorf("step %q/%q, hint %q", IntentStep.Key(), IntentStep.HelpKeys(), IntentHint.HelpKeys())
+	}
+	for _, i := range AllIntents() {
+		if i.Key() == "" {
+			t.Errorf("%s has no key label", i)
+		}
+	}
+}
+
+// Every key a label names appears in the help, except the arrows and
+// pages that only move inside a widget.
+func TestTheHelpCoversEveryShortcutKey(t *testing.T) {
+	inHelp := map[Intent]bool{}
+	for _, s := range Shortcuts {
+		for _, i := range s.Intents {
+			inHelp[i] = true
+		}
+	}
+	for _, i := range AllIntents() {
+		switch i {
+		case IntentFocusPrev, IntentLeft, IntentRight, IntentPageUp, IntentPageDown, IntentHome, IntentEnd:
+			continue
+		}
+		if !inHelp[i] {
+			t.Errorf("%s is in no help row", i)
+		}
+	}
+	if got := Shortcuts[7].Keys(); got != "Z  X  C  E" {
+		t.Errorf("row keys %q", got)
+	}
+}

@@ -126,7 +126,12 @@ func LayoutPlayerKnobs(window Rect, scale float64, knobs int) PlayerLayout {
 // of knobs and timeline lanes: the timeline grows to give each lane room
 // to read, as long as the world keeps its minimum height.
 func LayoutPlayerFor(window Rect, scale float64, knobs, lanes int) PlayerLayout {
-	u := UnitFor(window.W, window.H, scale)
+	return LayoutPlayerAt(window, UnitFor(window.W, window.H, scale), knobs, lanes)
+}
+
+// LayoutPlayerAt is LayoutPlayerFor with the layout unit u already worked
+// out (draw.Style.Unit).
+func LayoutPlayerAt(window Rect, u float64, knobs, lanes int) PlayerLayout {
 	px := func(v float64) float64 { return math.Round(v * u) }
 	l := PlayerLayout{Window: window, Unit: u}
 

@@ -1,28 +1,33 @@
 package game
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/ui"
+	"leaselab/lessons"
 )
 
 // runFinder clicks "Find a break" and ticks until the search ends,
 // checking it never takes much more than a frame's budget per tick.
 func runFinder(t *testing.T, r *appRig) (ticks int) {
 	t.Helper()
-	return searchRun(t, r, r.a.current.(*LessonScene).finder)
+	return searchRun(t, r, r.a.top().(*LessonScene).finder)
 }
 
 // searchRun runs finder f's search (a lesson's or a sandbox run's).
 func searchRun(t *testing.T, r *appRig, f *breakFinder) (ticks int) {
 	t.Helper()
 	r.click("explore")
-	if !f.Searching() && f.status == "" {
+	if !f.Searching() && f.m.Status == "" {
 		t.Fatal("no search started")
 	}
 	for f.Searching() { // (a small one may end in its first frame)
@@ -45,15 +50,15 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 	if len(log) != 2 || log[0].Do != "fencing" || log[0].On || log[1].Do != "pause" || log[1].Proc != "A" {
 		t.Fatalf("loaded log %v, want fencing off then a pause of A", log)
 	}
-	if !strings.HasPrefix(sc.finder.status, "Break: pause A at") {
-		t.Errorf("status %q", sc.finder.status)
+	if !strings.HasPrefix(sc.finder.m.Status, "Break: pause A at") {
+		t.Errorf("status %q", sc.finder.m.Status)
 	}
 	// Playing the loaded run shows the stale write the search found.
 	sc.Lab.Advance(40 * time.Second)
 	if len(sc.Lab.Sim().Trace.Filter(core.KindStale)) == 0 {
 		t.Error("the loaded counterexample does not replay a stale write")
 	}
-	if text := strings.Join(sc.Player.narration, "\n"); !strings.Contains(text, "Found the simplest break after") ||
+	if text := strings.Join(sc.Player.narration.Lines(), "\n"); !strings.Contains(text, "Found the simplest break after") ||
 		!strings.Contains(text, `The same schedule with fencing on keeps "no stale write accepted": 1 stale write rejected.`) {
 		t.Errorf("narration:\n%s", text)
 	}
@@ -62,22 +67,22 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 func TestFindABreakProvesTheFixAndCancels(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	before := sc.Lab.Log()
 	// Cancel a search half way: nothing loaded, the coverage reported.
 	r.click("explore")
 	r.tick(ui.Input{})
 	r.click("explore")
-	if sc.finder.Searching() || !strings.HasPrefix(sc.finder.status, "Cancelled after") {
-		t.Fatalf("after cancel: searching %v, status %q", sc.finder.Searching(), sc.finder.status)
+	if sc.finder.Searching() || !strings.HasPrefix(sc.finder.m.Status, "Cancelled after") {
+		t.Fatalf("after cancel: searching %v, status %q", sc.finder.Searching(), sc.finder.m.Status)
 	}
 	// Fencing on (the lesson's default): the whole grid holds, searched
 	// a slice per frame.
 	if ticks := runFinder(t, r); ticks < 3 {
 		t.Errorf("3600 schedules ran in %d frame(s): a search must be spread over frames", ticks)
 	}
-	if !strings.HasPrefix(sc.finder.status, "No break in 3600 schedules") {
-		t.Errorf("status %q", sc.finder.status)
+	if !strings.HasPrefix(sc.finder.m.Status, "No break in 3600 schedules") {
+		t.Errorf("status %q", sc.finder.m.Status)
 	}
 	if len(sc.Lab.Log()) != len(before) {
 		t.Errorf("a clean search changed the run's log: %v", sc.Lab.Log())
@@ -87,7 +92,7 @@ func TestFindABreakProvesTheFixAndCancels(t *testing.T) {
 func TestLeavingTheLessonEndsTheSearch(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	r.click("explore")
 	if !sc.finder.Searching() {
 		t.Fatal("no search")
@@ -98,13 +103,26 @@ func TestLeavingTheLessonEndsTheSearch(t *testing.T) {
 	}
 }
 
+// searches are the lessons that declare a search, by id.
+func searches() map[string]*lessons.Search {
+	out := map[string]*lessons.Search{}
+	for _, l := range lessons.All() {
+		if l.Search != nil {
+			out[l.ID] = l.Search
+		}
+	}
+	return out
+}
+
 func TestFindABreakOnlyWhereItFits(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:state-machine")
 	if _, ok := r.a.Inspect().Regions["explore"]; ok {
 		t.Error("a lesson without a break spec shows the button")
 	}
-	for id := range breakSpecs {
+	assert.ElementsMatch(t, []string{"fenced-writes", "hands-on-lab", "scheduler", "shards"}, slices.Collect(maps.Keys(searches())),
+		"the lessons whose worlds the search fits")
+	for id := range searches() {
 		l, err := NewApp(nil).OpenID(id)
 		if err != nil || l.finder == nil {
 			t.Errorf("%s: no finder (%v)", id, err)
@@ -120,7 +138,7 @@ func TestFindABreakFitsTheCaptionRow(t *testing.T) {
 		r.st.Window = ui.Rect{W: size[0], H: size[1]}
 		r.st.Style = draw.NewStyle(ui.UnitFor(size[0], size[1], 1))
 		r.click("lesson:fenced-writes")
-		sc := r.a.current.(*LessonScene)
+		sc := r.a.top().(*LessonScene)
 		r.tick(ui.Input{})
 		s := r.st.Style
 		caption, _, _ := ui.WorldFrame(sc.Player.layout.World, s.Unit)
@@ -142,19 +160,19 @@ func TestFindABreakFitsTheCaptionRow(t *testing.T) {
 // Every lesson's search runs to a verdict on the lesson's own world: the
 // spec names real processes, and the verdict is a break or a proof.
 func TestFindABreakEveryLessonSpecRuns(t *testing.T) {
-	for id := range breakSpecs {
+	for id, spec := range searches() {
 		t.Run(id, func(t *testing.T) {
 			r := rigWith(t, nil)
 			r.click("lesson:" + id)
-			sc := r.a.current.(*LessonScene)
+			sc := r.a.top().(*LessonScene)
 			start := time.Now()
 			runFinder(t, r)
-			st := sc.finder.status
+			st := sc.finder.m.Status
 			t.Logf("%s: %q in %s", id, st, time.Since(start).Round(time.Millisecond))
 			if !strings.HasPrefix(st, "Break: ") && !strings.HasPrefix(st, "No break in ") {
 				t.Errorf("verdict %q", st)
 			}
-			for _, name := range breakSpecs[id].bounds.Procs {
+			for _, name := range spec.Bounds.Procs {
 				found := sc.Lab.Sim().Process(name) != nil
 				for _, w := range sc.Lab.Sim().Workers() {
 					found = found || w.Name() == name

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"leaselab/core"
+	"leaselab/game/form"
 	"leaselab/lessons"
 )
 
@@ -29,10 +30,7 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 		return nil, err
 	}
 	var sc *LessonScene
-	sc, err = NewLessonScene(ls, func() {
-		a.record(sc)
-		a.current = a.menu
-	})
+	sc, err = NewLessonScene(ls, a.lessonSpec(&sc))
 	if err != nil {
 		return nil, err
 	}
@@ -40,9 +38,8 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	if err := sc.Lab.Resume(lessons.Knobs(knobs), l.Log); err != nil {
 		return nil, fmt.Errorf("the link does not fit lesson %s: %w", ls.ID, err)
 	}
-	sc.OnProgress = func(string, []bool, bool) { a.record(sc) }
-	sc.Player.Narrate("Opened a shared run: " + fmt.Sprintf("%d %s", len(l.Log), plural(len(l.Log), "action", "actions")) + " replayed.")
-	a.current = sc
+	sc.Player.Narrate("Opened a shared run: " + fmt.Sprintf("%d %s", len(l.Log), form.Plural(len(l.Log), "action", "actions")) + " replayed.")
+	a.show(sc)
 	return sc, nil
 }
 
@@ -54,7 +51,7 @@ func (sc *LessonScene) Link() core.RunLink {
 
 // CurrentLink returns the link of the lesson being played, if any.
 func (a *App) CurrentLink() (core.RunLink, bool) {
-	if sc, ok := a.current.(*LessonScene); ok {
+	if sc, ok := a.top().(*LessonScene); ok {
 		return sc.Link(), true
 	}
 	return core.RunLink{}, false
@@ -63,7 +60,7 @@ func (a *App) CurrentLink() (core.RunLink, bool) {
 // Notify shows a message where the learner is looking: the lesson's
 // narration, or the menu's notice.
 func (a *App) Notify(msg string) {
-	if sc, ok := a.current.(*LessonScene); ok {
+	if sc, ok := a.top().(*LessonScene); ok {
 		sc.Player.Narrate(msg)
 		return
 	}

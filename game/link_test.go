@@ -24,8 +24,8 @@ func TestOpenLinkReproducesTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.current != sc || sc.Lab.Seed != 7 || sc.Lab.Now() != 13*time.Second || len(sc.Lab.Log()) != 3 {
-		t.Fatalf("opened: current=%v seed %d now %s log %v", a.current == sc, sc.Lab.Seed, sc.Lab.Now(), sc.Lab.Log())
+	if a.top() != sc || sc.Lab.Seed != 7 || sc.Lab.Now() != 13*time.Second || len(sc.Lab.Log()) != 3 {
+		t.Fatalf("opened: current=%v seed %d now %s log %v", a.top() == sc, sc.Lab.Seed, sc.Lab.Now(), sc.Lab.Log())
 	}
 	l, _ := lessons.Find("fenced-writes")
 	w, err := l.Start(7, breakLog)
@@ -71,7 +71,7 @@ func TestOpenLinkRefusesBadLinksAndKeepsTheRun(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
 		}
-		if a.current != sc || sc.Link().Encode() != before || sc.Lab.Sim().Trace.Hash() != hash {
+		if a.top() != sc || sc.Link().Encode() != before || sc.Lab.Sim().Trace.Hash() != hash {
 			t.Fatalf("%q: a refused link changed the current run", c.in)
 		}
 	}

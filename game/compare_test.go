@@ -45,7 +45,7 @@ func (r *appRig) shot(name string) {
 func brokenFencedWrites(t *testing.T, r *appRig) *LessonScene {
 	t.Helper()
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	// Fencing off at time zero, as a link opens it: the action is due at
 	// the play head but has not fired yet.
 	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Action{Do: "fencing", On: false})}); err != nil {
@@ -97,8 +97,8 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	r.key(ui.IntentPlayPause)
 	r.key(ui.IntentStep)
 	now := cmp.runs[0].Now()
-	if now == 0 || cmp.runs[1].Now() != now || sc.Player.Clock.Now() != now {
-		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), sc.Player.Clock.Now())
+	if now == 0 || cmp.runs[1].Now() != now || cmp.player.Clock.Now() != now {
+		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), cmp.player.Clock.Now())
 	}
 	lanes := cmp.lines[1].geom.Lanes
 	r.clickAt(ui.Point{X: lanes.X + lanes.W*0.8, Y: lanes.Y + 4})
@@ -107,7 +107,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	}
 	// Past the pause: the off run holds the stale write, the on run its
 	// refusal.
-	sc.Player.Clock.Seek(40 * time.Second)
+	cmp.player.Clock.Seek(40 * time.Second)
 	if n := len(cmp.runs[0].Sim().Trace.Filter(core.KindStale)); n == 0 {
 		t.Error("the fencing-off run shows no stale write")
 	}
@@ -115,7 +115,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 		t.Error("the fencing-on run shows a stale write")
 	}
 	r.click("compare") // the way back is the same button
-	if r.a.Inspect().Compare != nil || sc.Player.Clock != sc.Lab {
+	if r.a.Inspect().Compare != nil || r.a.top() != Scene(sc) {
 		t.Fatal("the back button did not leave the comparison")
 	}
 	if got := sc.Lab.Log(); len(got) != len(log) || got[1] != log[1] {
@@ -146,7 +146,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 func TestCompareOnDemandShowsBothVerdicts(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.current.(*LessonScene)
+	sc := r.a.top().(*LessonScene)
 	pause := core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})}
 	if err := sc.Lab.Resume(nil, pause); err != nil {
 		t.Fatal(err)
@@ -179,9 +179,9 @@ func TestCompareIsReadable(t *testing.T) {
 		sc := brokenFencedWrites(t, r)
 		r.shot(fmt.Sprintf("found-%.0fx%.0f.png", size[0], size[1]))
 		r.click("compare")
-		sc.Player.Clock.Seek(25 * time.Second)
-		r.tick(ui.Input{})
 		cmp := sc.finder.compare
+		cmp.player.Clock.Seek(25 * time.Second)
+		r.tick(ui.Input{})
 		s := r.st.Style
 		// Both verdicts fit their label rows unclipped, and the rows and
 		// the back button do not overlap.
@@ -193,8 +193,8 @@ func TestCompareIsReadable(t *testing.T) {
 		if cmp.labels[0].MaxX() > cmp.labels[1].X || cmp.header.MaxY() > cmp.labels[0].Y {
 			t.Errorf("%v: header %+v labels %+v", size, cmp.header, cmp.labels)
 		}
-		if w := draw.Measure(s.Label())(sc.finder.cmp.Label) + s.U(16); sc.finder.cmp.Rect.W < w {
-			t.Errorf("%v: back button %.0f wide, needs %.0f", size, sc.finder.cmp.Rect.W, w)
+		if w := draw.Measure(s.Label())(cmp.back.Label) + s.U(16); cmp.back.Rect.W < w {
+			t.Errorf("%v: back button %.0f wide, needs %.0f", size, cmp.back.Rect.W, w)
 		}
 		r.shot(fmt.Sprintf("compare-%.0fx%.0f.png", size[0], size[1]))
 	}
@@ -206,11 +206,11 @@ func TestCompareIsReadable(t *testing.T) {
 func TestSandboxFindsABreak(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb := r.a.current.(*SandboxScene)
+	sb := r.a.top().(*SandboxScene)
 	r.click("preset:kubernetes") // fencing off
 	// Without the preset's own scripted pause, so the break is the
 	// search's.
-	sb.cfg.Actions = nil
+	sb.m.Config.Actions = nil
 	sb.check()
 	r.click("start")
 	if sb.Run == nil || sb.Run.finder == nil {
@@ -218,8 +218,8 @@ func TestSandboxFindsABreak(t *testing.T) {
 	}
 	searchRun(t, r, sb.Run.finder)
 	log := sb.Run.Lab.Log()
-	if !strings.HasPrefix(sb.Run.finder.status, "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
-		t.Fatalf("status %q, log %v", sb.Run.finder.status, log)
+	if !strings.HasPrefix(sb.Run.finder.m.Status, "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
+		t.Fatalf("status %q, log %v", sb.Run.finder.m.Status, log)
 	}
 	last := log[len(log)-1]
 	if last.Do != "pause" || last.Proc != sb.Config().ProcNames()[0] {
@@ -246,8 +246,8 @@ func TestSandboxFindsABreak(t *testing.T) {
 func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb := r.a.current.(*SandboxScene)
-	sb.cfg.Procs, sb.cfg.Names = 1, nil
+	sb := r.a.top().(*SandboxScene)
+	sb.m.Config.Procs, sb.m.Config.Names = 1, nil
 	sb.check()
 	r.click("start")
 	sb.Run.Lab.Advance(3 * time.Second)
@@ -267,49 +267,23 @@ func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
 	}
 }
 
-// Every preset either maps onto a search small enough for a browser tab
-// or says why not.
-func TestSandboxBreakSpecForEveryPreset(t *testing.T) {
-	offered := 0
-	for _, p := range core.Presets() {
-		spec, why := sandboxBreakSpec(p.Config)
-		if why != "" {
-			t.Logf("%s: %s", p.Name, why)
-			continue
-		}
-		offered++
-		if err := spec.bounds.Validate(); err != nil || spec.bounds.Count() > 5000 {
-			t.Errorf("%s: %.0f schedules (%v)", p.Name, spec.bounds.Count(), err)
-		}
-	}
-	if offered < len(core.Presets())/2 {
-		t.Errorf("only %d presets can be searched", offered)
-	}
-	c := core.DefaultSandbox()
-	c.Shards, c.Workers = 8, 1
-	if _, why := sandboxBreakSpec(c); why != "one worker: nobody else can take its shards" {
-		t.Errorf("one worker: %q", why)
-	}
-}
-
 // Every lesson with a search compares its run with its own protection
 // off and on, at the size the issue asks to stay readable.
 func TestCompareEveryLessonSpec(t *testing.T) {
-	for id, spec := range breakSpecs {
+	for id, spec := range searches() {
 		t.Run(id, func(t *testing.T) {
 			r := rigWith(t, nil)
 			r.resize(1280, 760)
 			r.click("lesson:" + id)
 			r.click("compare")
 			c := r.a.Inspect().Compare
-			head := strings.ToUpper(spec.protects[:1]) + spec.protects[1:]
-			if c == nil || c.Protects != spec.protects || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
+			head := strings.ToUpper(spec.Switch()[:1]) + spec.Switch()[1:]
+			if c == nil || c.Protects != spec.Switch() || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
 				t.Fatalf("comparison %+v", c)
 			}
-			sc := r.a.current.(*LessonScene)
-			sc.Player.Clock.Seek(30 * time.Second)
+			cmp := r.a.top().(*comparison)
+			cmp.player.Clock.Seek(30 * time.Second)
 			r.tick(ui.Input{})
-			cmp := sc.finder.compare
 			for i, v := range cmp.verdicts {
 				if w := draw.Measure(r.st.Style.Small())(v) + r.st.Style.U(16); w > cmp.labels[i].W {
 					t.Errorf("verdict %q needs %.0f, has %.0f", v, w, cmp.labels[i].W)

@@ -1,0 +1,214 @@
+package game
+
+import (
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// comparison replays the learner's schedule twice, the protection switched
+// off in one run and on in the other, side by side in the usual world and
+// timeline views under one play head. It is a scene of its own, with its
+// own player, pushed over the lesson and popped on Esc; it shares the
+// lesson's narration.
+type comparison struct {
+	f *breakFinder
+	// runs[0] has the protection off, runs[1] on.
+	runs     [2]*lab.Lab
+	worlds   [2]*worldView
+	lines    [2]*timelineView
+	verdicts [2]string
+	// broken says whether each run breaks the invariant.
+	broken [2]bool
+	header ui.Rect
+	labels [2]ui.Rect
+
+	back   ui.Button // the way back, in the header
+	player *Player
+	stack  *Stack // the stack it is shown on
+}
+
+// CompareInfo is the side-by-side mode as the bridge reports it.
+type CompareInfo struct {
+	Protects string  `json:"protects"`
+	Off      string  `json:"off"` // the verdict of the run with it off
+	On       string  `json:"on"`
+	OffBroke bool    `json:"offBroke"`
+	OnBroke  bool    `json:"onBroke"`
+	Now      float64 `json:"now"`
+}
+
+// compareLabel is the compare button's label in the normal view.
+func (f *breakFinder) compareLabel() string { return "Compare " + f.spec.Switch() + " on/off" }
+
+// compareTip is its tooltip.
+func (f *breakFinder) compareTip() string {
+	return "Replay this schedule twice, " + f.spec.Switch() + " off and on, side by side (Enter when focused)"
+}
+
+// newComparison builds the comparison of the lesson's run (lab.Comparison)
+// and its player.
+func newComparison(f *breakFinder) (*comparison, error) {
+	m, err := lab.NewComparison(f.sc.Lab, f.spec)
+	if err != nil {
+		return nil, err
+	}
+	c := &comparison{f: f, back: ui.Button{Label: "Back to my run (Esc)"}, runs: m.Runs, verdicts: m.Verdicts, broken: m.Broken}
+	for i, lb := range c.runs {
+		// A replay to watch: the worlds take no input; a seek on either
+		// timeline moves its run at once, and the other follows.
+		c.worlds[i] = newWorldView(lb, func(string) {}, func(lab.Command) {})
+		c.lines[i] = newTimelineView(lb, func(cmd lab.Command) { lb.Apply(cmd) })
+	}
+	// The learner's lesson panel, speed and narration; no knobs (they
+	// would change the learner's run, not these two), no solution.
+	lp := f.sc.Player
+	p := NewPlayer(PlayerSpec{
+		Lesson: lp.Lesson, Clock: lab.PairClock(c.runs), World: (*comparePanes)(c), Timeline: (*compareLanes)(c),
+		Back:  BackButton{Label: "< My run", Do: c.leave},
+		Lanes: func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) },
+		Regions: func() map[string]ui.Rect {
+			return map[string]ui.Rect{"compareLanes:off": c.lines[0].geom.Lanes, "compareLanes:on": c.lines[1].geom.Lanes, "compare": c.back.Rect}
+		},
+		Checklist: Checklist{Goals: func() []draw.Goal { return lp.Lesson.Goals }},
+		Widgets:   []Widget{{"compare", &c.back, f.compareTip()}},
+		Narration: lp.narration, HintsSeen: lp.hintsSeen, Speed: lp.Speed(),
+	})
+	c.player = p
+	return c, nil
+}
+
+// enter shows the comparison over the lesson, on stack.
+func (c *comparison) enter(stack *Stack) {
+	p := c.f.sc.Player
+	p.setPlaying(false)
+	c.stack = stack
+	p.Narrate("Comparing the same schedule with " + c.f.spec.Switch() + " off and on. " + c.verdicts[0] + ". " + c.verdicts[1] + ". Esc returns to your run.")
+	stack.Push(c)
+}
+
+// leave returns to the learner's run.
+func (c *comparison) leave() {
+	c.player.setPlaying(false)
+	c.f.compare = nil
+	c.stack.Pop()
+	c.player.Narrate("Back to your run at " + c.f.sc.Player.clockText())
+}
+
+// Update implements Scene.
+func (c *comparison) Update(st *State) error { return c.player.Update(st) }
+
+// Layout implements Scene.
+func (c *comparison) Layout(window ui.Rect, style draw.Style) { c.player.Layout(window, style) }
+
+// Draw implements Scene.
+func (c *comparison) Draw(screen *ebiten.Image) { c.player.Draw(screen) }
+
+// Inspect implements Inspector: the lesson's run, seen through the
+// comparison's player.
+func (c *comparison) Inspect() SceneInfo {
+	info := c.player.Inspect()
+	info.Name = "lesson"
+	info.Run = c.f.sc.runInfo()
+	info.Run.Playing = c.player.Playing()
+	info.Compare = c.info()
+	return info
+}
+
+func (c *comparison) info() *CompareInfo {
+	return &CompareInfo{Protects: c.f.spec.Switch(), Off: c.verdicts[0], On: c.verdicts[1],
+		OffBroke: c.broken[0], OnBroke: c.broken[1], Now: c.runs[0].Now().Seconds()}
+}
+
+// comparePanes is the world region in the comparison: a header with the
+// way back, then the two worlds side by side, each under its verdict.
+type comparePanes comparison
+
+// Layout implements View.
+func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
+	c := (*comparison)(v)
+	px := func(x float64) float64 { return math.Round(s.U(x)) }
+	in := area.Inset(px(10))
+	c.header, in = in.CutTop(px(30), px(8))
+	c.back.Rect, _ = c.header.CutRight(px(200), 0)
+	for i, pane := range ui.SplitPanes(in, s.Unit, 1, 1) {
+		c.labels[i], pane = pane.CutTop(px(26), px(2))
+		c.worlds[i].Layout(pane, s)
+	}
+}
+
+// Update implements View: the way back. The two worlds take no input:
+// they are a replay to watch, and an action in one alone would make
+// them different schedules.
+func (v *comparePanes) Update(st *State) error {
+	c := (*comparison)(v)
+	for _, w := range c.worlds {
+		w.reduced = st.ReducedMotion
+	}
+	if c.back.Update(&st.Input) {
+		c.leave()
+	}
+	return nil
+}
+
+func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
+	c := (*comparison)(v)
+	th := s.Theme
+	title := "The same schedule, " + c.f.spec.Switch() + " off and on"
+	title = ui.Ellipsize(title, c.back.Rect.X-c.header.X-s.U(10), draw.Measure(s.Label()))
+	draw.TextIn(dst, title, s.Label(), c.header, draw.AlignStart, th.Text)
+	s.Button(dst, &c.back)
+	for i, w := range c.worlds {
+		clr := th.Accept
+		if c.broken[i] {
+			clr = th.Reject
+		}
+		r := c.labels[i]
+		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
+		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, clr)
+		inner := r.InsetXY(s.U(8), 0)
+		draw.TextIn(dst, ui.Ellipsize(c.verdicts[i], inner.W, draw.Measure(s.Small())), s.Small(), inner, draw.AlignStart, clr)
+		w.Draw(dst, w.area, s)
+	}
+}
+
+// compareLanes is the timeline region in the comparison: the two
+// timelines side by side, under their worlds. Clicking either seeks both.
+type compareLanes comparison
+
+// Layout implements View.
+func (v *compareLanes) Layout(area ui.Rect, s draw.Style) {
+	c := (*comparison)(v)
+	for i, p := range ui.SplitPanes(area, s.Unit, 1, 1) {
+		c.lines[i].Layout(p, s)
+	}
+}
+
+// Update implements View.
+func (v *compareLanes) Update(st *State) error {
+	c := (*comparison)(v)
+	before := c.runs[0].Now()
+	for _, tl := range c.lines {
+		if err := tl.Update(st); err != nil {
+			return err
+		}
+	}
+	switch {
+	case c.runs[0].Now() != before:
+		c.runs[1].Seek(c.runs[0].Now())
+	case c.runs[1].Now() != before:
+		c.runs[0].Seek(c.runs[1].Now())
+	}
+	return nil
+}
+
+func (v *compareLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
+	c := (*comparison)(v)
+	for i, p := range ui.SplitPanes(area, s.Unit, 1, 1) {
+		c.lines[i].Draw(dst, p, s)
+	}
+}

@@ -1,0 +1,34 @@
+// Package game is LeaseLab's Ebitengine front end: the [Game] that
+// Ebitengine runs, the [Scene]s it shows, and the [State] through which every
+// scene gets what it needs. Nothing here is global: the wasm and desktop
+// mains build a Game with [Options] and run it.
+//
+// Each tick the Game calls the scene's Update (input, read against what was
+// last laid out, changes state), then its Layout (the one snapshot of that
+// state, placed in the window); Draw only paints. Scenes sit on a [Stack]:
+// a scene opens another with State.Push, Pop or Replace.
+//
+// Where things live:
+//
+//   - A scene: one file each here. menu.go (the lesson menu), lesson.go (a
+//     lesson played), sandbox.go (setup panel, then a run), exercise.go and
+//     exercise_view.go (an answer, then the simulator or a checked run),
+//     compare.go (a schedule replayed with its protection off and on); the
+//     App (app.go) stacks them over the menu.
+//   - The lesson player: player.go, built once from a [PlayerSpec], with its
+//     views: the world (world.go, its layout and one world_*.go file per
+//     thing drawn), the timeline (timeline.go), the knobs (knobs.go) and
+//     the "Find a break" overlay (finder.go).
+//   - A widget: game/ui (layout, hit-testing, focus, the intent table of
+//     keys), painted by game/draw. Both free of game state.
+//   - A learner action: its verb and constructor in core (core.Pause...),
+//     which actor offers it in game/lab (actions.go, ChoicesFor), applied
+//     through lab.Lab.Do. A key reaches it through ui's intent table.
+//   - A lesson's special view: declared by the lesson (lessons.Lesson's
+//     Search, Sweep, SandboxPreset); game/lab computes it (finder.go,
+//     compare.go, Lab.Sweep) and the world view draws it.
+//   - Display-free models, tested with plain go test: game/lab (a run, its
+//     snapshot, actions, search, comparison), game/setup (the sandbox's
+//     setup), game/form (an exercise's answer), game/progress (saved
+//     progress), game/ui.
+package game

@@ -1,0 +1,163 @@
+package game
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// frameBudget is how much of a frame a search may use: at 60 frames a
+// second that leaves a third of each frame to draw, so the page stays
+// responsive.
+const frameBudget = 10 * time.Millisecond
+
+// breakFinder is the player's "Find a break" button over a lab.Finder,
+// a slice of the search per frame drawn, with a progress bar in the
+// world's caption row, and the button that opens the comparison.
+type breakFinder struct {
+	sc   *LessonScene
+	spec *lessons.Search
+	m    *lab.Finder
+	btn  ui.Button
+	bar  ui.Rect
+	// cmp opens the side-by-side comparison.
+	cmp     ui.Button
+	compare *comparison
+	// slicedAt is the frame (State.Frame) the last search slice ran in: a
+	// slice runs once per drawn frame (every update until the first draw):
+	// when drawing is slow, the game loop runs several updates per frame
+	// to catch up, and a slice in each would starve the page.
+	slicedAt int64
+}
+
+// addFinder puts a "Find a break" search by spec, and the comparison of
+// the run with its protection off and on, into the player being built.
+func (sc *LessonScene) addFinder(ps *PlayerSpec, spec *lessons.Search) {
+	f := &breakFinder{sc: sc, spec: spec, m: lab.NewFinder(sc.Lab, spec), btn: ui.Button{Label: "Find a break"}}
+	f.cmp = ui.Button{Label: f.compareLabel()}
+	sc.finder = f
+	ps.Overlay = f
+	ps.Widgets = append(ps.Widgets,
+		Widget{"explore", &f.btn, "Search pause timings for the simplest run that breaks the store (Enter when focused)"},
+		Widget{"compare", &f.cmp, f.compareTip()})
+}
+
+// cancel ends a search in progress (and the coroutine it runs on).
+func (f *breakFinder) cancel() {
+	f.m.Cancel()
+	f.btn.Label = "Find a break"
+}
+
+// Searching reports a search in progress.
+func (f *breakFinder) Searching() bool { return f.m.Searching() }
+
+// narrate tells the lesson's narration lines.
+func (f *breakFinder) narrate(lines []string) {
+	for _, l := range lines {
+		f.sc.Player.Narrate(l)
+	}
+	if !f.m.Searching() {
+		f.btn.Label = "Find a break"
+	}
+}
+
+// Layout implements View: the buttons and the progress bar in the
+// world's caption row.
+func (f *breakFinder) Layout(area ui.Rect, s draw.Style) {
+	caption, _, _ := ui.WorldFrame(area, s.Unit)
+	px := func(v float64) float64 { return math.Round(s.U(v)) } // crisp edges
+	w := px(150)
+	f.btn.Rect = ui.Rect{X: caption.X + caption.W - px(118) - w, Y: caption.Y - px(4), W: w, H: caption.H + px(8)}
+	f.cmp.Rect = f.btn.Rect
+	f.cmp.Rect.W = math.Round(draw.Measure(s.Label())(f.cmp.Label) + s.U(24))
+	f.cmp.Rect.X = f.btn.Rect.X - px(8) - f.cmp.Rect.W
+	left := caption.X + px(64)
+	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.cmp.Rect.X - px(12) - left, H: caption.H}
+}
+
+// Update implements View: react to the buttons, run a slice.
+func (f *breakFinder) Update(st *State) error {
+	if worldMenuOpen(f.sc.Player.World) {
+		// A process's action menu is open and may cover these buttons:
+		// it has the mouse and the keys; the search goes on.
+		f.stepIfDue(st.Frame)
+		return nil
+	}
+	if f.cmp.Update(&st.Input) && !f.Searching() {
+		f.openComparison(st.stack) // laid out before it is drawn
+		return nil
+	}
+	f.cmp.Disabled = f.Searching()
+	if f.btn.Update(&st.Input) {
+		if !f.Searching() {
+			f.start()
+		} else {
+			f.narrate(f.m.Stop())
+		}
+	}
+	f.stepIfDue(st.Frame)
+	return nil
+}
+
+// stepIfDue runs the next slice of the search, once per frame drawn.
+func (f *breakFinder) stepIfDue(frame int64) {
+	if f.Searching() && (frame == 0 || frame != f.slicedAt) {
+		f.slicedAt = frame
+		f.narrate(f.m.Slice(frameBudget))
+	}
+}
+
+// start starts the search, pausing the run.
+func (f *breakFinder) start() {
+	lines := f.m.Start()
+	if f.Searching() {
+		f.sc.Player.setPlaying(false)
+		f.btn.Label = "Cancel search"
+	}
+	f.narrate(lines)
+}
+
+// openComparison replaces the normal view with the run replayed with the
+// protection off and on.
+func (f *breakFinder) openComparison(stack *Stack) {
+	c, err := newComparison(f)
+	if err != nil {
+		f.m.Status = "Cannot compare: " + err.Error()
+		f.sc.Player.Narrate(f.m.Status)
+		return
+	}
+	f.compare = c
+	c.enter(stack)
+}
+
+// Draw implements View: the progress bar or the last verdict, and the
+// button, in the world's caption row.
+func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
+	th := s.Theme
+	if f.Searching() {
+		tried, total := f.m.Progress()
+		frac := 0.0
+		if total > 0 {
+			frac = min(1, float64(tried)/total)
+		}
+		radius := s.U(4)
+		draw.FillRoundRect(dst, f.bar, radius, th.Panel)
+		fill := f.bar
+		fill.W = max(radius*2, f.bar.W*frac)
+		draw.FillRoundRect(dst, fill, radius, th.Accent)
+		draw.StrokeRoundRect(dst, f.bar, radius, 1, th.Border)
+		label := fmt.Sprintf("searching %d of %.0f", tried, total)
+		draw.TextIn(dst, label, s.Small(), f.bar, draw.AlignCenter, th.Text)
+	} else if f.m.Status != "" {
+		draw.TextIn(dst, ui.Ellipsize(f.m.Status, f.bar.W, draw.Measure(s.Small())), s.Small(), f.bar, draw.AlignEnd, th.Text)
+	}
+	s.Button(dst, &f.btn)
+	s.Button(dst, &f.cmp)
+}

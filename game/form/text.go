@@ -1,0 +1,116 @@
+package form
+
+import (
+	"fmt"
+	"strings"
+
+	"leaselab/core"
+	"leaselab/game/lab"
+	"leaselab/lessons"
+)
+
+// The exercise's words: what the screen, its narration and its HTML
+// mirror say about the answer, the run and the result.
+
+// ModelText is the model answer and its key points, as a checklist to
+// compare a defence with.
+func ModelText(ex *lessons.Exercise) string {
+	var b strings.Builder
+	b.WriteString(strings.Join(ex.Worked, "\n\n"))
+	if len(ex.KeyPoints) > 0 {
+		b.WriteString("\n\nKey points of a good defence:")
+		for _, k := range ex.KeyPoints {
+			b.WriteString("\n[ ] " + k)
+		}
+	}
+	return b.String()
+}
+
+// MaterialsText is every material, each under its title, for the
+// monospace logs tab.
+func MaterialsText(ex *lessons.Exercise) string {
+	var b strings.Builder
+	for i, m := range ex.Materials {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString("── " + m.Title + " ──\n")
+		b.WriteString(strings.Join(m.Lines(), "\n"))
+	}
+	return b.String()
+}
+
+// RunText describes the answer's run in a line.
+func RunText(log core.ActionLog) string {
+	switch len(log) {
+	case 0:
+		return "Your run: no actions yet."
+	case 1:
+		return "Your run: 1 action (" + ActionText(log[0]) + ")."
+	}
+	return fmt.Sprintf("Your run: %d actions, the first %s.", len(log), ActionText(log.Sorted()[0]))
+}
+
+func ActionText(a core.Timed) string {
+	out := string(a.Do)
+	if a.Proc != "" {
+		out += " " + a.Proc
+	}
+	out += " at " + lab.Seconds(a.At.D())
+	if a.For > 0 {
+		out += " for " + lab.Seconds(a.For.D())
+	}
+	return out
+}
+
+// PartText is one part of a verdict as a sentence.
+func PartText(p lessons.Feedback) string {
+	mark := "Wrong"
+	if p.OK {
+		mark = "Right"
+	}
+	return mark + ", " + p.Part + ": " + p.Why
+}
+
+// ResultText lays a result out for the result tab under its verdict
+// line: each part as a paragraph (its ✓ or ✗ is drawn beside it), then
+// the figures.
+func ResultText(r lessons.Result) string {
+	return strings.Join(ResultParagraphs(r), "\n")
+}
+
+// ResultParagraphs are the result tab's paragraphs: the parts on the even
+// ones, with blank lines between, then the figures.
+func ResultParagraphs(r lessons.Result) []string {
+	var out []string
+	for _, p := range r.Parts {
+		out = append(out, p.Part+": "+p.Why, "")
+	}
+	return append(out, r.Figures...)
+}
+
+// ChoiceText narrates a click on an option.
+func ChoiceText(f *Form, q lessons.Question, o lessons.Option) string {
+	if f.Chosen(q.ID, o.ID) {
+		return "Chosen: " + o.Label
+	}
+	return "Not chosen: " + o.Label
+}
+
+// MaterialTitle is a material's title in quotes, by id.
+func MaterialTitle(ex *lessons.Exercise, id string) string {
+	for _, m := range ex.Materials {
+		if m.ID == id {
+			return "“" + m.Title + "”"
+		}
+	}
+	return id
+}
+
+// Plural is one or many, by n.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,68 @@
+package game
+
+import (
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/game/ui"
+)
+
+// Every view draws from the state the tick left. The world used to take
+// its snapshot before the timeline's seek (or its own action) was
+// applied, so it was drawn one tick behind the timeline.
+func TestTheWorldAndTimelineShowTheSameInstantAfterATick(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:fenced-writes")
+	sc := r.a.top().(*LessonScene)
+	tl := sc.Player.Timeline.(*timelineView)
+
+	lanes := r.region("lanes")
+	r.tick(ui.Input{Cursor: lanes.Center(), MouseDown: true, MouseJustDown: true})
+	require.Greater(t, sc.Lab.Now(), time.Duration(0), "the press on the lanes seeks")
+	assert.Equal(t, sc.Lab.Now(), sc.world.view.Now, "the world shows the instant sought")
+	assert.Equal(t, sc.Lab.Now(), tl.tl.Now, "and so does the timeline")
+	r.tick(ui.Input{Cursor: lanes.Center(), MouseJustUp: true})
+
+	r.click("proc:A")
+	r.click("action:pause")
+	a := sc.world.view.Procs[0]
+	require.Equal(t, "A", a.Name)
+	assert.True(t, a.Paused, "the world shows the pause in the tick that applied it")
+}
+
+// Drawing changes nothing: two draws of one tick leave the scene as it
+// was, on the lesson player and on an exercise.
+func TestDrawingLeavesTheSceneAsItWas(t *testing.T) {
+	r := newAppRig(t)
+	screen := ebiten.NewImage(1280, 800)
+	for _, open := range []string{"lesson:fenced-writes", "menu", "exercise:renew-ttl-pause"} {
+		r.click(open)
+		before := r.a.Inspect()
+		r.a.Draw(screen)
+		r.a.Draw(screen)
+		assert.Equal(t, before, r.a.Inspect(), open)
+	}
+}
+
+// A search runs one slice per frame drawn, however many ticks the game
+// loop runs to catch up between two frames.
+func TestASearchSlicesOncePerFrameDrawn(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:fenced-writes")
+	sc := r.a.top().(*LessonScene)
+	r.st.Frame = 5
+	r.click("explore")
+	require.True(t, sc.finder.Searching())
+	tried := func() int { n, _ := sc.finder.m.Progress(); return n }
+	first := tried()
+	require.Positive(t, first, "the press ran the first slice")
+	r.tick(ui.Input{})
+	assert.Equal(t, first, tried(), "no frame drawn since: no slice")
+	r.st.Frame++
+	r.tick(ui.Input{})
+	assert.Greater(t, tried(), first, "a frame drawn: the next slice")
+}

@@ -1,0 +1,166 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"leaselab/core"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// Actor is one process or worker the learner can select in the world: an
+// index into WorldView.Procs or WorldView.Workers (the other is -1).
+type Actor struct {
+	Name   string
+	Proc   int
+	Worker int
+}
+
+// Index is the actor's position among its kind (process or worker).
+func (a Actor) Index() int { return max(a.Proc, a.Worker) }
+
+// Choice is one entry of an actor's action menu: the action it performs,
+// or, with NextToken, the menu's own "pick another token" step.
+type Choice struct {
+	ID     string // region name suffix: action:<ID>
+	Label  string
+	Action core.Action
+	Key    ui.Intent // its shortcut; 0 for none
+	// NextToken picks the next token for "write with token" and keeps the
+	// menu open, instead of acting.
+	NextToken bool
+}
+
+// TTLChoices are the TTLs the set-ttl menu offers: the troubleshooting fix
+// (16 s covers 2 x 5.5 s renewals, etcd's cadence at that TTL, + a 5 s
+// stall) and the leases fix (30 s covers 2 x 10 s + a 9 s pause).
+var TTLChoices = []time.Duration{16 * time.Second, 30 * time.Second}
+
+// actorState is what the menu needs to know about an actor.
+type actorState struct {
+	name                 string
+	paused, crashed, cut bool
+	lease                bool // the coordinator holds a live lease for it
+	worker               bool
+}
+
+func stateOf(v WorldView, a Actor) actorState {
+	if a.Proc >= 0 {
+		p := v.Procs[a.Proc]
+		return actorState{name: p.Name, paused: p.Paused, crashed: p.Crashed, cut: p.Cut, lease: p.TruthLeft > 0}
+	}
+	wk := v.Workers[a.Worker]
+	return actorState{name: wk.Name, paused: wk.Paused, crashed: wk.Crashed, cut: wk.Cut, lease: !wk.Crashed, worker: true}
+}
+
+// ChoicesFor lists what the learner may do to actor a in world v of lesson
+// l now: the lesson's controls decide which verbs, the actor's state which
+// of each pair (pause or resume), and token is what "write with token"
+// sends.
+func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
+	var out []Choice
+	st := stateOf(v, a)
+	allows := func(c lessons.Control) bool { return slices.Contains(l.Controls, c) }
+	if allows(lessons.CtlPause) && !st.crashed {
+		if st.paused {
+			out = append(out, Choice{ID: "resume", Label: ui.WithKey("Resume", ui.IntentPauseProc), Action: core.Resume(st.name), Key: ui.IntentPauseProc})
+		} else {
+			out = append(out, Choice{ID: "pause", Label: ui.WithKey("Pause "+Seconds(l.PauseFor), ui.IntentPauseProc), Action: core.Pause(st.name, l.PauseFor), Key: ui.IntentPauseProc})
+		}
+	}
+	if allows(lessons.CtlCrash) {
+		if st.crashed {
+			out = append(out, Choice{ID: "restart", Label: ui.WithKey("Restart", ui.IntentCrashProc), Action: core.Restart(st.name), Key: ui.IntentCrashProc})
+		} else {
+			out = append(out, Choice{ID: "crash", Label: ui.WithKey("Crash", ui.IntentCrashProc), Action: core.Crash(st.name), Key: ui.IntentCrashProc})
+		}
+	}
+	if allows(lessons.CtlPartition) {
+		if st.cut {
+			out = append(out, Choice{ID: "heal", Label: ui.WithKey("Heal link", ui.IntentCutLink), Action: core.Heal(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
+		} else {
+			out = append(out, Choice{ID: "partition", Label: ui.WithKey("Cut link to coordinator", ui.IntentCutLink), Action: core.Partition(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
+		}
+	}
+	if allows(lessons.CtlDelay) && !st.crashed {
+		out = append(out, Choice{ID: "delay", Label: fmt.Sprintf("Hold what it sends %s", Seconds(l.PauseFor)), Action: core.Delay(st.name, l.PauseFor)})
+	}
+	if allows(lessons.CtlExpire) && st.lease {
+		out = append(out, Choice{ID: "expire", Label: ui.WithKey("Expire lease now", ui.IntentExpire), Action: core.Expire(st.name), Key: ui.IntentExpire})
+	}
+	if allows(lessons.CtlWrite) && !st.crashed && !st.worker {
+		value, label := "from "+st.name+" again", ""
+		if st.paused {
+			value, label = "late "+st.name, "late"
+		}
+		out = append(out,
+			Choice{ID: "write", Label: ui.WithKey("Write now, own token", ui.IntentWrite), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label}, Key: ui.IntentWrite},
+			Choice{ID: "write-token", Label: ui.WithKey(fmt.Sprintf("Write with token %d", token), ui.IntentWriteTok), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label, Token: token}, Key: ui.IntentWriteTok},
+			Choice{ID: "token-next", Label: fmt.Sprintf("Pick another token (now %d)", token), NextToken: true})
+	}
+	if allows(lessons.CtlSetTTL) && !st.crashed {
+		for i, ttl := range TTLChoices {
+			c := Choice{ID: "set-ttl:" + Seconds(ttl), Label: fmt.Sprintf("Set TTL %s, next session", Seconds(ttl)), Action: core.SetTTL(st.name, ttl)}
+			if i == 0 {
+				c.Label, c.Key = ui.WithKey(c.Label, ui.IntentSetTTL), ui.IntentSetTTL
+			}
+			out = append(out, c)
+		}
+	}
+	if allows(lessons.CtlDelete) && !st.crashed {
+		for i, key := range Deletable(v, st.name) {
+			c := Choice{ID: fmt.Sprintf("delete:%d", i), Label: "Delete " + key, Action: core.Action{Do: core.VerbDelete, Proc: st.name, Key: key}}
+			if i == 0 {
+				c.ID, c.Label, c.Key = "delete", ui.WithKey(c.Label, ui.IntentDelete), ui.IntentDelete
+			}
+			out = append(out, c)
+		}
+	}
+	if allows(lessons.CtlPut) && !st.crashed {
+		if key := StatusKey(v); key != "" {
+			value := fmt.Sprintf("%s on host-%d, running since %s", st.name, a.Index()+1, core.FormatTime(v.Now))
+			out = append(out, Choice{ID: "put", Label: ui.WithKey("Put "+key, ui.IntentPut), Action: core.Action{Do: core.VerbPut, Proc: st.name, Key: key, Value: value}, Key: ui.IntentPut})
+		}
+	}
+	return out
+}
+
+// NextToken is the token after t that "pick another token" moves to: 1 to
+// 9, round.
+func NextToken(t int64) int64 { return t%9 + 1 }
+
+// Deletable lists coordinator keys someone other than name holds that
+// name might try to delete: other locks' holder keys, then the first shard
+// key held by another worker.
+func Deletable(v WorldView, name string) []string {
+	var out []string
+	for _, g := range v.Groups {
+		if g.Lock.Key != "" && g.Lock.Holder != name {
+			out = append(out, g.Lock.Key)
+		}
+	}
+	for i, owner := range v.Shards {
+		if owner >= 0 && v.Workers[owner].Name != name {
+			out = append(out, fmt.Sprintf("stream/shard-%03d", i))
+			break
+		}
+	}
+	return out
+}
+
+// StatusKey is where a lock's owner publishes its status: next to the
+// first lock ("migrations/leader" -> "migrations/status").
+func StatusKey(v WorldView) string {
+	if len(v.Groups) == 0 {
+		return ""
+	}
+	lock := v.Groups[0].Lock.Name
+	i := strings.LastIndex(lock, "/")
+	if i < 0 {
+		return ""
+	}
+	return lock[:i] + "/status"
+}

@@ -1,0 +1,93 @@
+package lab
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// menuOf is the action menu of process name in lb's world now.
+func menuOf(t *testing.T, lb *Lab, name string, token int64) []Choice {
+	t.Helper()
+	v := lb.World()
+	for i, p := range v.Procs {
+		if p.Name == name {
+			return ChoicesFor(lb.Lesson, v, Actor{Name: name, Proc: i, Worker: -1}, token)
+		}
+	}
+	require.Failf(t, "no such process", "%s", name)
+	return nil
+}
+
+func ids(cs []Choice) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID
+	}
+	return out
+}
+
+func TestTheMenuOffersTheLessonsControlsInTheActorsState(t *testing.T) {
+	lb := fenced(t)
+	lb.Advance(time.Second)
+	// Fenced writes allows pause, crash, partition, expire and delay (the
+	// fencing switch is on the store, not on a process).
+	assert.Equal(t, []string{"pause", "crash", "partition", "delay", "expire"}, ids(menuOf(t, lb, "A", 3)))
+	pause := menuOf(t, lb, "A", 3)[0]
+	assert.Equal(t, "Pause 20 s (Z)", pause.Label, "the pause lasts the lesson's PauseFor")
+	assert.Equal(t, core.Action{Do: "pause", Proc: "A", For: core.Duration(lb.Lesson.PauseFor)}, pause.Action)
+	assert.Equal(t, ui.IntentPauseProc, pause.Key)
+
+	require.NoError(t, pauseA(lb))
+	assert.Equal(t, "resume", menuOf(t, lb, "A", 3)[0].ID, "a paused process is resumed, not paused again")
+
+	require.NoError(t, lb.Do(core.Action{Do: "crash", Proc: "B"}))
+	assert.Equal(t, []string{"restart", "partition", "expire"}, ids(menuOf(t, lb, "B", 3)),
+		"a crashed process is restarted, not paused or delayed; the coordinator still holds its lease")
+}
+
+func TestWritesCarryTheChosenTokenAndALatePausedOneIsMarked(t *testing.T) {
+	l, err := lessons.Find("hands-on-lab")
+	require.NoError(t, err)
+	lb, err := New(l, 1)
+	require.NoError(t, err)
+	lb.Advance(time.Second)
+	m := menuOf(t, lb, "A", 7)
+	assert.Equal(t, []string{"pause", "write", "write-token", "token-next"}, ids(m))
+	assert.Equal(t, int64(0), m[1].Action.Token, "own token")
+	assert.Equal(t, int64(7), m[2].Action.Token)
+	assert.Equal(t, "Write with token 7 (V)", m[2].Label)
+	assert.True(t, m[3].NextToken, "picking a token is the menu's own step, not an action")
+	assert.Equal(t, int64(8), NextToken(7))
+	assert.Equal(t, int64(1), NextToken(9), "tokens go round 1 to 9")
+
+	require.NoError(t, pauseA(lb))
+	m = menuOf(t, lb, "A", 7)
+	assert.Equal(t, "late", m[1].Action.Label)
+	assert.Equal(t, "late A", m[1].Action.Value)
+}
+
+func TestDeletableKeysAreOtherHoldersOnly(t *testing.T) {
+	v := WorldView{
+		Groups:  []LockGroup{{Lock: core.LockInfo{Name: "a/leader", Key: "a/leader/1", Holder: "A"}}, {Lock: core.LockInfo{Name: "b/leader", Key: "b/leader/2", Holder: "B"}}},
+		Workers: []WorkerView{{Name: "w0"}, {Name: "w1"}},
+		Shards:  []int{-1, 1, 0},
+	}
+	assert.Equal(t, []string{"b/leader/2", "stream/shard-001"}, Deletable(v, "A"))
+	assert.Equal(t, []string{"a/leader/1", "b/leader/2", "stream/shard-002"}, Deletable(v, "w1"))
+	assert.Equal(t, "a/status", StatusKey(v), "the status key sits next to the first lock")
+	assert.Equal(t, "", StatusKey(WorldView{}))
+}
+
+func TestDurationsAreWrittenOneWayEach(t *testing.T) {
+	assert.Equal(t, "20 s", Seconds(20*time.Second))
+	assert.Equal(t, "5.5 s", Seconds(5500*time.Millisecond))
+	assert.Equal(t, "4.419 s", Seconds(4419200*time.Microsecond), "to the millisecond")
+	assert.Equal(t, "t = 12.500 s", ClockTime(12500*time.Millisecond))
+}

@@ -1,0 +1,97 @@
+package lab
+
+import (
+	"strings"
+	"time"
+
+	"leaselab/core"
+	"leaselab/lessons"
+)
+
+// Comparison is a lab's schedule replayed twice, the search's protection
+// switched off in Runs[0] and on in Runs[1], each with the verdict of its
+// whole run.
+type Comparison struct {
+	Spec     *lessons.Search
+	Runs     [2]*Lab
+	Verdicts [2]string
+	Broken   [2]bool // whether each run breaks the invariant
+}
+
+// NewComparison builds the two runs from src's seed, knobs and log, at
+// src's play head: every switch of the protection is dropped and one at
+// time zero decides.
+func NewComparison(src *Lab, spec *lessons.Search) (*Comparison, error) {
+	c := &Comparison{Spec: spec}
+	var log core.ActionLog
+	for _, a := range src.Log() {
+		if a.Do != spec.Protects {
+			log = append(log, a)
+		}
+	}
+	// Without controls the worlds draw no switch that would do nothing:
+	// the comparison is a replay to watch.
+	watch := *src.Lesson
+	watch.Controls = nil
+	for i, on := range []bool{false, true} {
+		lb, err := New(&watch, src.Seed)
+		if err != nil {
+			return nil, err
+		}
+		if err := lb.Resume(src.Knobs(), append(core.ActionLog{core.At(0, core.Action{Do: spec.Protects, On: on})}, log...)); err != nil {
+			return nil, err
+		}
+		lb.Seek(src.Now())
+		// The verdict covers the whole run, whatever the play head.
+		end := lb.Sim().Clone()
+		end.RunUntil(lb.Length())
+		c.Verdicts[i], c.Broken[i] = Verdict(end.Trace, spec, on)
+		c.Runs[i] = lb
+	}
+	return c, nil
+}
+
+// Verdict says what the trace shows about the spec's invariant: the
+// first event that broke it, or what the protection refused.
+func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
+	head := strings.ToUpper(spec.Switch()[:1]) + spec.Switch()[1:] + " " + OnOff(on) + ": "
+	if e := spec.Invariant.First(tr); e != nil {
+		what := "duplicate job executed"
+		if e.Kind == core.KindStale {
+			what = "stale write accepted"
+			if e.Get("shard") != "" {
+				what = "stale offset commit accepted"
+			}
+		}
+		return head + what + " at t=" + core.FormatTime(e.At), true
+	}
+	if r := core.Refusals(tr); r != "nothing needed refusing" {
+		return head + r, false
+	}
+	// Short enough for a pane half a world wide: the header says what
+	// the invariant is.
+	return head + "no break, nothing to refuse", false
+}
+
+// PairClock drives both runs with one play head: the first leads, the
+// second follows it to the same instant.
+type PairClock [2]*Lab
+
+func (c PairClock) Now() time.Duration    { return c[0].Now() }
+func (c PairClock) Length() time.Duration { return c[0].Length() }
+func (c PairClock) Advance(d time.Duration) {
+	c[0].Advance(d)
+	c[1].Seek(c[0].Now())
+}
+func (c PairClock) Step() {
+	c[0].Step()
+	c[1].Seek(c[0].Now())
+}
+func (c PairClock) Seek(t time.Duration) {
+	c[0].Seek(t)
+	c[1].Seek(c[0].Now())
+}
+func (c PairClock) Fork() {
+	c[0].Fork()
+	c[1].Fork()
+}

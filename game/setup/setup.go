@@ -1,0 +1,144 @@
+// Package setup is the sandbox's setup panel as a model, free of
+// Ebitengine: the configuration being built, the preset it started from,
+// one field per parameter (a slider or a choice, with its validation
+// message), the run's title and introduction. The sandbox scene lays the
+// fields out, draws them and feeds them input.
+package setup
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"leaselab/core"
+	"leaselab/game/lab"
+)
+
+// Setup is the configuration the panel shows and the fields that edit it.
+type Setup struct {
+	Config  core.SandboxConfig
+	Preset  string // the preset the setup started from
+	Changed bool   // a field was changed since
+	Fields  []*Field
+	Errs    []core.FieldError // the configuration's problems, by field
+
+	slowDelay time.Duration // the delay a newly slowed link gets
+}
+
+// New returns the default setup, checked.
+func New() *Setup {
+	s := &Setup{slowDelay: time.Second, Config: core.DefaultSandbox()}
+	s.Fields = fields(&s.slowDelay)
+	s.Check()
+	return s
+}
+
+// UsePreset loads a preset.
+func (s *Setup) UsePreset(name string) error {
+	p, err := core.FindPreset(name)
+	if err != nil {
+		return err
+	}
+	s.Config, s.Preset, s.Changed = p.Config, p.Name, false
+	s.Config.Names = append([]string(nil), p.Config.Names...)
+	s.Config.Links = append([]core.LinkConfig(nil), p.Config.Links...)
+	s.Check()
+	return nil
+}
+
+// Set gives field f the value v, marking the setup changed when it
+// changes the configuration.
+func (s *Setup) Set(f *Field, v float64) {
+	before := f.Get(&s.Config)
+	f.Set(&s.Config, v)
+	if f.Get(&s.Config) != before {
+		s.Changed = true
+	}
+}
+
+// Next steps choice field f to its next choice.
+func (s *Setup) Next(f *Field) {
+	s.Set(f, float64((int(f.Get(&s.Config))+1)%len(f.Choices(&s.Config))))
+}
+
+// Check validates the configuration and hands each field its messages.
+func (s *Setup) Check() {
+	s.Errs = s.Config.Validate()
+	byID := map[string][]string{}
+	for _, e := range s.Errs {
+		id := e.Field
+		if id == core.FieldFirstToken {
+			id = core.FieldTokenSource
+		}
+		byID[id] = append(byID[id], e.Msg)
+	}
+	for _, f := range s.Fields {
+		f.Err = ""
+		if f.ShowErr {
+			f.Err = strings.Join(byID[f.ID], "; ")
+		}
+		if f.Choices == nil && !f.Slider.Dragging() {
+			f.Slider.SetValue(f.Get(&s.Config))
+		}
+		na := !f.Applies(&s.Config)
+		f.Slider.Disabled, f.Button.Disabled = na, na
+		f.Button.Label = f.Value(&s.Config)
+	}
+}
+
+// Title is the run's title: the preset's, marked when changed.
+func (s *Setup) Title() string {
+	p, err := core.FindPreset(s.Preset)
+	switch {
+	case err != nil:
+		return "Sandbox: your setup"
+	case s.Changed:
+		return "Sandbox: " + p.Name + ", changed"
+	}
+	return "Sandbox: " + p.Name
+}
+
+// Intro is the run's text: where the numbers come from and what to do.
+func (s *Setup) Intro() []string {
+	var out []string
+	if p, err := core.FindPreset(s.Preset); err == nil {
+		line := "Preset " + p.Name + ": " + p.Source + "."
+		if s.Changed {
+			line += " You changed some of its parameters."
+		}
+		out = append(out, line)
+	}
+	pol := s.Config.Policy().Check()
+	return append(out,
+		Summary(s.Config),
+		strings.ToUpper(pol.Explanation[:1])+pol.Explanation[1:]+".",
+		"Click a process (or press 1-9) to pause it for 20 s, crash it, cut its link, hold what it sends or expire its lease; T switches fencing. "+
+			"The invariants below say which hold at the play head and when each first broke. "+
+			"Export the run as a JSON Lines trace or a Mermaid sequence diagram with the buttons at the bottom.")
+}
+
+// Summary describes a configuration in one paragraph.
+func Summary(c core.SandboxConfig) string {
+	var b strings.Builder
+	if c.Shards > 0 {
+		fmt.Fprintf(&b, "%d shards over %d workers, one lease per shard", c.Shards, c.Workers)
+	} else {
+		fmt.Fprintf(&b, "%d processes (%s) on one lock, %s recipe, %s tokens, %s workload",
+			c.Procs, strings.Join(c.ProcNames(), ", "), c.Recipe, c.TokenSource, c.Workload)
+	}
+	pol := c.Policy()
+	fmt.Fprintf(&b, "; TTL %s, renew every %s; pauses: %s", pol.TTL, pol.RenewEvery, c.Pauses.Kind)
+	if pausing(&c) {
+		fmt.Fprintf(&b, " about every %s, up to %s", c.Pauses.Every, c.Pauses.Budget())
+	}
+	fmt.Fprintf(&b, "; links %s (+%g jitter)", c.Delay, c.Jitter)
+	for _, l := range c.Links {
+		fmt.Fprintf(&b, ", %s - %s %s", l.A, l.B, l.Delay)
+	}
+	lockDelay := "off"
+	if c.LockDelay > 0 {
+		lockDelay = c.LockDelay.String()
+	}
+	fmt.Fprintf(&b, "; lock-delay %s; fencing %s; idempotency %s; seed %d; %g minutes of time.", lockDelay, lab.OnOff(c.Fencing), lab.OnOff(c.Idempotency), c.Seed, c.Duration.Minutes())
+	return b.String()
+}

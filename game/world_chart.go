@@ -1,0 +1,134 @@
+package game
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// drawSpark draws the coordinator's requests per 100 ms as a sparkline,
+// its busiest window marked.
+func (w *worldView) drawSpark(dst *ebiten.Image, s draw.Style, r ui.Rect) {
+	th := s.Theme
+	load := w.view.Load
+	label, area := r.CutTop(s.U(14), s.U(2))
+	draw.TextIn(dst, fmt.Sprintf("load/100 ms, peak %d at %s", w.view.Peak, strings.TrimSuffix(core.FormatTime(w.view.PeakAt), "0")), s.Small(), label, draw.AlignStart, th.TextDim)
+	draw.FillRect(dst, area, th.Background)
+	if len(load) == 0 || area.W < 4 {
+		return
+	}
+	// The whole run so far, one column per pixel (the busiest window wins).
+	span := max(len(load), int(w.lab.Length()/(100*time.Millisecond)))
+	peak := float64(max(w.view.Peak, 1))
+	cols := int(area.W)
+	for x := range cols {
+		lo, hi := x*span/cols, (x+1)*span/cols
+		m := int32(0)
+		for i := lo; i < hi && i < len(load); i++ {
+			m = max(m, load[i])
+		}
+		if m == 0 {
+			continue
+		}
+		h := math.Max(1, area.H*float64(m)/peak)
+		clr := th.Truth
+		if float64(m) >= peak*0.999 {
+			clr = th.Warning
+		}
+		draw.FillRect(dst, ui.Rect{X: area.X + float64(x), Y: area.MaxY() - h, W: 1, H: h}, clr)
+	}
+}
+
+// drawChart draws ttl-tradeoff's sweep: failover time (line, dots) and
+// false failovers (bars) against TTL, the bounds and the learner's TTL.
+func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	pts := w.lab.Sweep()
+	box := w.chart
+	draw.FillRoundRect(dst, box, s.U(8), th.Raised)
+	in := box.Inset(s.U(10))
+	row, in := in.CutTop(s.U(20), s.U(2))
+	draw.TextIn(dst, "TTL trade-off, same pauses for each TTL", s.Label(), row, draw.AlignStart, th.Text)
+	leg, in := in.CutTop(s.U(18), s.U(4))
+	// Legend: shapes, not colour alone.
+	draw.Line(dst, ui.Point{X: leg.X, Y: leg.Y + leg.H/2}, ui.Point{X: leg.X + s.U(16), Y: leg.Y + leg.H/2}, s.U(2), th.Truth)
+	draw.FillCircle(dst, ui.Point{X: leg.X + s.U(8), Y: leg.Y + leg.H/2}, s.U(3), th.Truth)
+	lbl := "failover (s)"
+	draw.TextIn(dst, lbl, s.Small(), ui.Rect{X: leg.X + s.U(22), Y: leg.Y, W: leg.W, H: leg.H}, draw.AlignStart, th.TextDim)
+	x2 := leg.X + s.U(36) + draw.Measure(s.Small())(lbl)
+	draw.FillRect(dst, ui.Rect{X: x2, Y: leg.Y + s.U(4), W: s.U(8), H: leg.H - s.U(8)}, th.Warning)
+	draw.TextIn(dst, "false failovers", s.Small(), ui.Rect{X: x2 + s.U(12), Y: leg.Y, W: math.Max(0, leg.MaxX()-x2-s.U(12)), H: leg.H}, draw.AlignStart, th.TextDim)
+
+	verdict, in := in.CutBottom(s.U(36), s.U(4))
+	axis, plot := in.CutBottom(s.U(16), s.U(2))
+	_, plot = plot.CutLeft(s.U(26), s.U(4))
+	axis.X, axis.W = plot.X, plot.W
+	if len(pts) == 0 || plot.W < 20 || plot.H < 20 {
+		return
+	}
+	draw.FillRect(dst, plot, th.Background)
+	minT, maxT := pts[0].TTL.Seconds(), pts[len(pts)-1].TTL.Seconds()
+	maxF, maxN := 0.0, 1
+	for _, p := range pts {
+		maxF = math.Max(maxF, p.Failover.Seconds())
+		maxN = max(maxN, p.FalseFailovers)
+	}
+	maxF = math.Ceil(maxF/10) * 10
+	xOf := func(t float64) float64 { return plot.X + plot.W*(t-minT)/math.Max(1, maxT-minT) }
+	yF := func(f float64) float64 { return plot.MaxY() - plot.H*f/math.Max(1, maxF) }
+	bw := math.Max(2, plot.W/float64(len(pts))*0.6)
+	for _, p := range pts {
+		if p.FalseFailovers > 0 {
+			h := plot.H * 0.9 * float64(p.FalseFailovers) / float64(maxN)
+			draw.FillRect(dst, ui.Rect{X: xOf(p.TTL.Seconds()) - bw/2, Y: plot.MaxY() - h, W: bw, H: h}, th.Warning)
+		}
+	}
+	// The 20 s failover bound.
+	yb := yF(20)
+	dashed(dst, ui.Point{X: plot.X, Y: yb}, ui.Point{X: plot.MaxX(), Y: yb}, s.U(1), s.U(5), th.Reject)
+	draw.TextAligned(dst, "20 s bound", s.Small(), plot.MaxX()-s.U(2), yb-s.U(2), draw.AlignEnd, draw.AlignEnd, th.Reject)
+	for i := 1; i < len(pts); i++ {
+		a := ui.Point{X: xOf(pts[i-1].TTL.Seconds()), Y: yF(pts[i-1].Failover.Seconds())}
+		b := ui.Point{X: xOf(pts[i].TTL.Seconds()), Y: yF(pts[i].Failover.Seconds())}
+		draw.Line(dst, a, b, s.U(2), th.Truth)
+	}
+	for _, p := range pts {
+		draw.FillCircle(dst, ui.Point{X: xOf(p.TTL.Seconds()), Y: yF(p.Failover.Seconds())}, s.U(2), th.Truth)
+	}
+	// Axes.
+	for _, t := range []float64{minT, 10, 20, 30, maxT} {
+		if t < minT || t > maxT {
+			continue
+		}
+		draw.TextAligned(dst, fmt.Sprintf("%g", t), s.Small(), xOf(t), axis.Y+axis.H/2, draw.AlignCenter, draw.AlignCenter, th.TextDim)
+	}
+	draw.TextAligned(dst, fmt.Sprintf("%g", maxF), s.Small(), plot.X-s.U(4), plot.Y, draw.AlignEnd, draw.AlignStart, th.TextDim)
+	draw.TextAligned(dst, "0", s.Small(), plot.X-s.U(4), plot.MaxY(), draw.AlignEnd, draw.AlignEnd, th.TextDim)
+	// The learner's pick.
+	ttl := w.lab.Knobs()["ttl"]
+	x := xOf(ttl)
+	draw.Line(dst, ui.Point{X: x, Y: plot.Y}, ui.Point{X: x, Y: plot.MaxY()}, s.U(2), th.Focus)
+	draw.Polygon(dst, th.Focus, ui.Point{X: x - s.U(5), Y: plot.Y - s.U(1)}, ui.Point{X: x + s.U(5), Y: plot.Y - s.U(1)}, ui.Point{X: x, Y: plot.Y + s.U(7)})
+	for _, p := range pts {
+		if math.Abs(p.TTL.Seconds()-ttl) < 0.01 {
+			ok := p.FalseFailovers == 0 && p.Failover <= 20*time.Second
+			c := ui.Point{X: verdict.X + s.U(9), Y: verdict.Y + s.U(9)}
+			s.Verdict(dst, c, s.U(16), ok)
+			word := "meets both bounds"
+			if !ok {
+				word = "misses a bound"
+			}
+			l1, l2 := verdict.CutTop(s.U(18), 0)
+			l1.X, l1.W = l1.X+s.U(22), l1.W-s.U(22)
+			draw.TextIn(dst, fmt.Sprintf("your TTL %g s %s:", ttl, word), s.Small(), l1, draw.AlignStart, th.Text)
+			draw.TextIn(dst, fmt.Sprintf("failover %.1f s, %d false failovers", p.Failover.Seconds(), p.FalseFailovers), s.Small(), l2.InsetXY(s.U(11), 0), draw.AlignStart, th.Text)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// drawSingle draws a lock world: coordinator, processes, store or queue.
+func (w *worldView) drawSingle(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	g := w.geom
+	v := w.view
+	for i, p := range v.Procs {
+		c := g.Procs[i]
+		a, b := w.coordEnd(i), ui.Point{X: c.X, Y: c.Y - g.Ring}
+		if p.Cut {
+			dashed(dst, a, b, s.U(2), s.U(8), th.Reject)
+			mid := ui.Point{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
+			pill(dst, s, mid, "link cut", th.Reject, th.Background)
+		} else {
+			draw.Line(dst, a, b, s.U(1.5), th.Border)
+		}
+		if v.Store != nil || v.Queue != nil {
+			draw.Line(dst, w.procBottom(i), w.storeEnd(i), s.U(1.5), th.Border)
+		}
+	}
+	w.drawCoordinator(dst, s, g.Coord, 0, true)
+	switch {
+	case v.Store != nil:
+		w.drawStore(dst, s)
+	case v.Queue != nil:
+		w.drawQueue(dst, s)
+	}
+	for i, p := range v.Procs {
+		w.drawProcess(dst, s, g.Procs[i], g.Ring, g.R, g.Badges[i], p, w.selected == i)
+	}
+	w.drawMessages(dst, s)
+}
+
+func (w *worldView) coordEnd(i int) ui.Point {
+	c := w.geom.Coord
+	n := float64(len(w.geom.Procs))
+	return ui.Point{X: c.X + c.W*(0.2+0.6*(float64(i)+0.5)/n), Y: c.MaxY()}
+}
+
+func (w *worldView) storeEnd(i int) ui.Point {
+	st := w.geom.Store
+	n := float64(len(w.geom.Procs))
+	return ui.Point{X: st.X + st.W*(0.2+0.6*(float64(i)+0.5)/n), Y: st.Y}
+}
+
+// procBottom is where a process's link to the store starts: under its badge.
+func (w *worldView) procBottom(i int) ui.Point {
+	b := w.geom.Badges[i]
+	return ui.Point{X: b.Center().X, Y: b.MaxY()}
+}
+
+// drawCoordinator draws lock group gi's coordinator box: the lock, its
+// holder and, where there is room, its queue of keys.
+func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect, gi int, showRev bool) {
+	th := s.Theme
+	v := w.view
+	s.Card(dst, box)
+	if gi >= len(v.Groups) {
+		return
+	}
+	grp := v.Groups[gi]
+	in := box.Inset(s.U(10))
+	row, in := in.CutTop(s.U(20), s.U(4))
+	title := "Coordinator"
+	if !showRev {
+		title = grp.Lock.Name
+	}
+	draw.TextIn(dst, title, s.Label(), row, draw.AlignStart, th.Text)
+	if showRev {
+		draw.TextIn(dst, fmt.Sprintf("revision %d", v.Rev), s.Mono(), row, draw.AlignEnd, th.TextDim)
+	}
+	row, in = in.CutTop(s.U(18), s.U(4))
+	holder := "free"
+	if grp.Lock.Holder != "" {
+		holder = fmt.Sprintf("held by %s, token %d", grp.Lock.Holder, grp.Lock.Token)
+	} else if grp.Lock.DelayUntil > v.Now {
+		holder = "lock-delay until " + core.FormatTime(grp.Lock.DelayUntil)
+	}
+	line := grp.Lock.Name + ": " + holder
+	if !showRev {
+		line = holder
+	}
+	draw.TextIn(dst, line, s.Small(), row, draw.AlignStart, th.Text)
+	if len(v.Groups) > 1 && grp.Handovers > 0 && in.H >= s.U(18) {
+		// The wake-up count of the last handover: the herd's price.
+		row, in = in.CutTop(s.U(18), s.U(4))
+		clr := th.Accept
+		if grp.Woken > 1 {
+			clr = th.Warning
+		}
+		draw.TextIn(dst, fmt.Sprintf("last handover woke %d of %d waiters", grp.Woken, grp.Waiting), s.Small(), row, draw.AlignStart, clr)
+	}
+	if !showRev {
+		// Keys published next to this lock (a status key), with values.
+		parent := grp.Lock.Name[:max(0, strings.LastIndex(grp.Lock.Name, "/")+1)]
+		for _, n := range v.Notes {
+			if parent != "" && strings.HasPrefix(n.Key, parent) && in.H >= s.U(18) {
+				row, in = in.CutTop(s.U(18), s.U(2))
+				draw.TextIn(dst, n.Key+" = "+n.Value, s.Small(), row, draw.AlignStart, th.Accept)
+			}
+		}
+	}
+	lh := draw.LineHeight(s.Mono())
+	for _, k := range grp.Keys {
+		if in.H < lh {
+			break
+		}
+		row, in = in.CutTop(lh, 0)
+		role := "waits"
+		if k.Holder {
+			role = "holds"
+		}
+		line := fmt.Sprintf("rev %-3d %-4s %s", k.CreateRev, k.Owner, role)
+		clr := th.TextDim
+		if k.Holder {
+			clr = th.Truth
+		}
+		draw.TextIn(dst, line, s.Mono(), row, draw.AlignStart, clr)
+	}
+}
+
+// drawLockPane draws one lock's group in a split world.
+func (w *worldView) drawLockPane(dst *ebiten.Image, s draw.Style, pn pane) {
+	th := s.Theme
+	g := pn.geom
+	grp := w.view.Groups[pn.group]
+	for k, pi := range grp.Procs {
+		c := g.Procs[k]
+		a := ui.Point{X: c.X, Y: g.Coord.MaxY()}
+		b := ui.Point{X: c.X, Y: c.Y - g.Ring}
+		if w.view.Procs[pi].Cut {
+			dashed(dst, a, b, s.U(2), s.U(6), th.Reject)
+		} else {
+			draw.Line(dst, a, b, s.U(1.5), th.Border)
+		}
+	}
+	w.drawCoordinator(dst, s, g.Coord, pn.group, false)
+	// The recipe, in words, at the box's top right.
+	if in := g.Coord.Inset(s.U(10)); in.W > s.U(260) {
+		row, _ := in.CutTop(s.U(20), 0)
+		note := "watches predecessor"
+		if grp.Recipe == core.RecipeHerd {
+			note = "everyone watches the lock"
+		}
+		draw.TextIn(dst, note, s.Small(), row, draw.AlignEnd, th.TextDim)
+	}
+	for k, pi := range grp.Procs {
+		sel := w.selected >= 0 && w.actors[w.selected].Proc == pi
+		w.drawProcess(dst, s, g.Procs[k], g.Ring, g.R, g.Badges[k], w.view.Procs[pi], sel)
+	}
+}

@@ -1,0 +1,84 @@
+package game
+
+import (
+	"math"
+
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// layout places panes and actors for the current snapshot
+// (ui.LayoutWorldView).
+func (w *worldView) layout() {
+	v := w.view
+	shape := ui.WorldShape{Procs: len(v.Procs), Workers: len(v.Workers), Shards: len(v.Shards), Chart: w.lab.Sweep() != nil}
+	for _, g := range v.Groups {
+		shape.Groups = append(shape.Groups, g.Procs)
+	}
+	single := len(v.Groups) <= 1 && len(v.Workers) == 0
+	fencing := w.allows(lessons.CtlFencing) && (single && v.Store != nil || !single && len(v.Workers) > 0 && v.Offsets != nil)
+	idem := single && !fencing && v.Queue != nil && w.allows(lessons.CtlIdem)
+	shape.Switch = fencing || idem
+	g := ui.LayoutWorldView(w.area, w.unit, shape)
+	w.single, w.geom, w.caption, w.legend, w.chart = g.Single, g.Geom, g.Caption, g.Legend, g.Chart
+	w.panes, w.shard = nil, nil
+	for gi := range g.Panes {
+		w.panes = append(w.panes, pane{area: g.Panes[gi], group: gi, geom: g.PaneGeom[gi]})
+	}
+	if g.Shard != nil {
+		w.shard = &shardPane{area: g.ShardArea, geom: *g.Shard}
+	}
+	w.actors = w.actors[:0]
+	for i, p := range v.Procs {
+		if !g.ProcHits[i].Empty() {
+			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: p.Name, Proc: i, Worker: -1}, hit: g.ProcHits[i]})
+		}
+	}
+	for i, wk := range v.Workers {
+		w.actors = append(w.actors, actor{Actor: lab.Actor{Name: wk.Name, Proc: -1, Worker: i}, hit: g.WorkerHits[i]})
+	}
+	w.fencing.Rect, w.idem.Rect = ui.Rect{}, ui.Rect{}
+	if fencing {
+		w.fencing.Rect = g.Switch
+	} else if idem {
+		w.idem.Rect = g.Switch
+	}
+}
+
+// layoutMenu rebuilds the selected actor's action menu.
+func (w *worldView) layoutMenu() {
+	w.menu, w.menuBox = nil, ui.Rect{}
+	if w.selected < 0 || w.selected >= len(w.actors) {
+		w.buttons = nil
+		return
+	}
+	// The snapshot is the one drawn; the action applies now.
+	v := w.view
+	v.Now = w.lab.Now()
+	w.menu = lab.ChoicesFor(w.lab.Lesson, v, w.actors[w.selected].Actor, w.token)
+	if len(w.menu) == 0 {
+		w.buttons = nil
+		return
+	}
+	face := draw.SharedFonts().Face(draw.Bold, 14*w.unit)
+	width := 0.0
+	for _, m := range w.menu {
+		width = math.Max(width, draw.Measure(face)(m.Label)+28*w.unit)
+	}
+	box, items := ui.PopoverNear(w.area, w.actors[w.selected].hit, len(w.menu), w.unit, width)
+	w.menuBox = box
+	if len(w.buttons) != len(w.menu) {
+		w.buttons = make([]ui.Button, len(w.menu))
+	}
+	w.hl = min(max(w.hl, 0), len(w.menu)-1)
+	for i := range w.menu {
+		w.buttons[i].Rect, w.buttons[i].Label = items[i], w.menu[i].Label
+		f := ui.NoFocus
+		if i == w.hl {
+			f = ui.FocusVisible
+		}
+		w.buttons[i].SetFocus(f)
+	}
+}

@@ -1,0 +1,148 @@
+package game
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// holding reports a message from name that the network holds now.
+func (w *worldView) holding(name string) bool {
+	for _, m := range w.view.HeldLinks {
+		if m.From == name {
+			return true
+		}
+	}
+	return false
+}
+
+// drawMessages draws each message in flight as a dot on its link, with
+// its fencing token when it carries one.
+func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	idx := map[string]int{}
+	for i, p := range w.view.Procs {
+		idx[p.Name] = i
+	}
+	storeName := ""
+	switch {
+	case w.view.Store != nil:
+		storeName = w.view.Store.Name
+	case w.view.Queue != nil:
+		storeName = w.view.Queue.Name
+	}
+	end := func(name string, other int) (ui.Point, bool) {
+		if i, ok := idx[name]; ok {
+			c := w.geom.Procs[i]
+			if other == -2 { // towards the store
+				return w.procBottom(i), true
+			}
+			return ui.Point{X: c.X, Y: c.Y - w.geom.Ring}, true
+		}
+		switch {
+		case name == core.CoordinatorName && other >= 0:
+			return w.coordEnd(other), true
+		case name == storeName && other >= 0:
+			return w.storeEnd(other), true
+		}
+		return ui.Point{}, false
+	}
+	// Held messages have not left: one marker per link (HeldLinks) at the
+	// sender's end says how many wait there.
+	drawMsg := func(m lab.MsgView) {
+		pi, fromProc := idx[m.From]
+		if !fromProc {
+			pi = idx[m.To]
+		}
+		peer := m.To
+		if !fromProc {
+			peer = m.From
+		}
+		toStore := peer == storeName
+		procSide := -1
+		if toStore {
+			procSide = -2
+		}
+		procName := m.From
+		if !fromProc {
+			procName = m.To
+		}
+		pp, ok1 := end(procName, procSide)
+		op, ok2 := end(peer, pi)
+		if !ok1 || !ok2 {
+			return
+		}
+		from, to := pp, op
+		if !fromProc {
+			from, to = op, pp
+		}
+		f := m.Progress
+		if w.reduced && !m.Held {
+			f = 0.5
+		}
+		dot := ui.Point{X: from.X + (to.X-from.X)*f, Y: from.Y + (to.Y-from.Y)*f}
+		clr := th.TextDim
+		if m.Token != 0 {
+			clr = th.Accent
+		}
+		draw.FillCircle(dst, dot, s.U(4), clr)
+		switch {
+		case m.Held && m.Token != 0:
+			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held, token %d", m.Count, m.Token), th.Accent, th.Background)
+		case m.Held:
+			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held", m.Count), th.TextDim, th.Background)
+		case m.Token != 0:
+			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%s %d", shortKind(m.Kind), m.Token), th.Accent, th.Background)
+		}
+	}
+	for _, m := range w.view.InFlight {
+		if !m.Held {
+			drawMsg(m)
+		}
+	}
+	for _, m := range w.view.HeldLinks {
+		m.Progress = 0.18
+		drawMsg(m)
+	}
+}
+
+func shortKind(k string) string {
+	switch k {
+	case "Write":
+		return "write, token"
+	case "LockStatus":
+		return "granted, token"
+	case "Enqueue":
+		return "job, token"
+	}
+	return "token"
+}
+
+// pill draws a small rounded label centred at c.
+func pill(dst *ebiten.Image, s draw.Style, c ui.Point, label string, bg, fg color.Color) {
+	w := draw.Measure(s.Small())(label) + s.U(12)
+	h := s.U(20)
+	r := ui.Rect{X: c.X - w/2, Y: c.Y - h/2, W: w, H: h}
+	draw.FillRoundRect(dst, r, h/2, bg)
+	draw.TextIn(dst, label, s.Small(), r, draw.AlignCenter, fg)
+}
+
+// dashed draws a dashed line from a to b.
+func dashed(dst *ebiten.Image, a, b ui.Point, width, dash float64, clr color.Color) {
+	l := math.Hypot(b.X-a.X, b.Y-a.Y)
+	if l == 0 {
+		return
+	}
+	dx, dy := (b.X-a.X)/l, (b.Y-a.Y)/l
+	for d := 0.0; d < l; d += 2 * dash {
+		e := math.Min(d+dash, l)
+		draw.Line(dst, ui.Point{X: a.X + dx*d, Y: a.Y + dy*d}, ui.Point{X: a.X + dx*e, Y: a.Y + dy*e}, width, clr)
+	}
+}

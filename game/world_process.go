@@ -1,0 +1,109 @@
+package game
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// drawProcess draws one process: lease rings, name, state badge and
+// condition tag.
+func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, p lab.ProcView, selected bool) {
+	th := s.Theme
+	frac := func(d time.Duration) float64 {
+		if p.TTL <= 0 {
+			return 0
+		}
+		return math.Max(0, math.Min(1, float64(d)/float64(p.TTL)))
+	}
+	rw := math.Max(s.U(3), math.Min(s.U(5), ring*0.12))
+	draw.Ring(dst, c, ring, rw, frac(p.BeliefLeft), th.Panel, th.Belief)
+	draw.Ring(dst, c, ring-rw-s.U(3), rw, frac(p.TruthLeft), th.Panel, th.Truth)
+	fill := th.Raised
+	if p.Believes {
+		fill = th.Pressed
+	}
+	draw.FillCircle(dst, c, r, fill)
+	if selected {
+		draw.StrokeCircle(dst, c, ring+s.U(5), s.U(2), th.Focus)
+	}
+	nameClr := th.Text
+	if p.Crashed {
+		nameClr = th.Disabled
+	}
+	face := s.Title()
+	if draw.Measure(face)(p.Name) > 2*r-s.U(4) {
+		face = s.Label()
+	}
+	inBadge := draw.Measure(face)(p.Name) > 2*r-s.U(2)
+	if !inBadge {
+		draw.TextAligned(dst, p.Name, face, c.X, c.Y, draw.AlignCenter, draw.AlignCenter, nameClr)
+	}
+	if p.Crashed {
+		draw.CrossMark(dst, c, r*1.4, s.U(3), th.Reject)
+	}
+
+	// State badge: words, not colour alone.
+	label := p.State.String()
+	if p.State == core.SteppingDown {
+		label = "stepping down"
+	}
+	if p.Believes {
+		label = fmt.Sprintf("leader · token %d", p.Token)
+		if draw.Measure(s.Small())(label) > badge.W-s.U(6) {
+			label = fmt.Sprintf("leader %d", p.Token)
+		}
+	}
+	if inBadge {
+		// The name did not fit in the circle: it leads the badge.
+		label = p.Name + " · " + strings.Replace(label, "leader · token", "leader", 1)
+	}
+	if draw.Measure(s.Small())(label) > badge.W-s.U(6) {
+		label = strings.NewReplacer("candidate", "cand.", "follower", "follow.", "stepping down", "stepping").Replace(label)
+	}
+	bg := th.Raised
+	if p.Believes {
+		bg = th.Pressed
+	}
+	draw.FillRoundRect(dst, badge, badge.H/2, bg)
+	draw.TextIn(dst, label, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+
+	// Condition tag above the rings.
+	tag, clr := "", th.Warning
+	switch {
+	case p.Crashed:
+		tag, clr = "crashed", th.Reject
+	case p.Paused:
+		tag = "paused (frozen)"
+		if ring < s.U(36) {
+			tag = "paused"
+		}
+	case p.HeldUntil > 0 && !w.holding(p.Name):
+		// Once something is held, the link's marker says so instead.
+		tag, clr = "sends held", th.Accent
+	}
+	if tag != "" {
+		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, th.Background)
+	}
+	if conn := p.ConnTag(); conn != "" && !w.single {
+		// Above the condition tag, if any; and a row higher than a
+		// neighbour's own connection tag, so two never overlap.
+		y := c.Y - ring - s.U(10)
+		if tag != "" {
+			y -= s.U(18)
+		}
+		if i := slices.IndexFunc(w.view.Procs, func(q lab.ProcView) bool { return q.Name == p.Name }); i%2 == 1 && w.view.Procs[i-1].ConnTag() != "" {
+			y -= s.U(18)
+		}
+		pill(dst, s, ui.Point{X: c.X, Y: y}, conn, th.Reject, th.Background)
+	}
+}

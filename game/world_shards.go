@@ -1,0 +1,231 @@
+package game
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// ownerColours tell workers apart; every cell also carries its owner's
+// number, so nothing rests on colour alone.
+var ownerColours = []color.RGBA{
+	{0x5a, 0xa9, 0xff, 0xff}, {0x4c, 0xc3, 0x8a, 0xff}, {0xf0, 0xa4, 0x3a, 0xff}, {0xb4, 0x8c, 0xff, 0xff},
+	{0x4f, 0xd1, 0xc5, 0xff}, {0xff, 0x8f, 0xab, 0xff}, {0xc9, 0xd4, 0x5c, 0xff}, {0x8f, 0xa8, 0xc8, 0xff},
+	{0xe0, 0x7b, 0x4f, 0xff}, {0x7c, 0x9c, 0xff, 0xff}, {0x9f, 0xd9, 0x6b, 0xff}, {0xd0, 0x8c, 0xd9, 0xff},
+}
+
+func ownerColour(i int) color.RGBA {
+	c := ownerColours[i%len(ownerColours)]
+	c.R, c.G, c.B = c.R/2+0x10, c.G/2+0x10, c.B/2+0x14 // dark enough for light text
+	return c
+}
+
+// ownerPattern marks a shard cell (or a worker's swatch) with its
+// owner's pattern, so owners differ by shape as well as colour where a
+// cell is too small for a label.
+func ownerPattern(dst *ebiten.Image, s draw.Style, r ui.Rect, owner int) {
+	clr := color.RGBA{0xec, 0xf0, 0xf4, 0xb0}
+	c := r.Center()
+	w := math.Max(1, s.U(1.2))
+	switch owner % 4 {
+	case 1:
+		draw.Line(dst, ui.Point{X: r.X + 1, Y: r.MaxY() - 1}, ui.Point{X: r.MaxX() - 1, Y: r.Y + 1}, w, clr)
+	case 2:
+		draw.Line(dst, ui.Point{X: r.X + 1, Y: c.Y}, ui.Point{X: r.MaxX() - 1, Y: c.Y}, w, clr)
+	case 3:
+		draw.FillCircle(dst, c, math.Max(1, math.Min(r.W, r.H)*0.18), clr)
+	}
+}
+
+// shortWorker is a worker's number: "worker-03" -> "03".
+func shortWorker(name string) string {
+	if i := strings.LastIndex(name, "-"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// drawShardPane draws the shard workers' pane.
+func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	g := w.shard.geom
+	v := w.view
+
+	// Coordinator summary and load sparkline.
+	box := g.Coord
+	s.Card(dst, box)
+	in := box.InsetXY(s.U(10), s.U(6))
+	text1, _ := in.CutLeft(g.Spark.X-in.X-s.U(6), 0)
+	row, rest := text1.CutTop(s.U(18), s.U(2))
+	draw.TextIn(dst, fmt.Sprintf("Coordinator · rev %d", v.Rev), s.Label(), row, draw.AlignStart, th.Text)
+	held := 0
+	for _, o := range v.Shards {
+		if o >= 0 {
+			held++
+		}
+	}
+	line := fmt.Sprintf("%d/%d shards held", held, len(v.Shards))
+	if v.Denied > 0 {
+		line = fmt.Sprintf("ACL denied: %d", v.Denied)
+	}
+	row, rest = rest.CutTop(s.U(16), 0)
+	clr := th.TextDim
+	if v.Denied > 0 {
+		clr = th.Reject
+	}
+	draw.TextIn(dst, line, s.Small(), row, draw.AlignStart, clr)
+	if rest.H >= s.U(14) {
+		row, _ = rest.CutTop(s.U(16), 0)
+		switch {
+		case v.Denied > 0:
+			draw.TextIn(dst, v.LastDenied, s.Small(), row, draw.AlignStart, th.TextDim)
+		case len(v.Notes) > 0:
+			draw.TextIn(dst, v.Notes[0].Key+" = "+v.Notes[0].Value, s.Small(), row, draw.AlignStart, th.TextDim)
+		}
+	}
+	w.drawSpark(dst, s, g.Spark)
+
+	// The offset store.
+	box = g.Store
+	s.Card(dst, box)
+	narrow := box.W < s.U(330)
+	if o := v.Offsets; o != nil {
+		in := box.InsetXY(s.U(10), s.U(6))
+		left := in
+		if !w.fencing.Rect.Empty() {
+			left, _ = in.CutLeft(w.fencing.Rect.X-in.X-s.U(6), 0)
+		}
+		row, rest := left.CutTop(s.U(18), s.U(2))
+		draw.TextIn(dst, "Offset store", s.Label(), row, draw.AlignStart, th.Text)
+		row, _ = rest.CutTop(s.U(16), 0)
+		if narrow || w.fencing.Rect.Empty() {
+			// No switch, or no room for words beside it: they lead this row.
+			word, clr := "fencing on · ", th.Text
+			if !o.Fencing {
+				word, clr = "fencing OFF · ", th.Warning
+			}
+			row = ui.Rect{X: in.X, Y: row.Y, W: in.W, H: row.H}
+			draw.TextIn(dst, word, s.Small(), row, draw.AlignStart, clr)
+			ww := draw.Measure(s.Small())(word) + s.U(4)
+			row.X, row.W = row.X+ww, row.W-ww
+		}
+		x := row.X
+		mark := func(n int, word string, ok bool) {
+			c := ui.Point{X: x + s.U(6), Y: row.Y + row.H/2}
+			s.Verdict(dst, c, s.U(12), ok)
+			label := fmt.Sprintf("%d %s", n, word)
+			draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(15), Y: row.Y, W: math.Max(0, row.MaxX()-x-s.U(15)), H: row.H}, draw.AlignStart, th.Text)
+			x += s.U(26) + draw.Measure(s.Small())(label)
+		}
+		mark(o.Rejected, "rejected", false)
+		if x < row.MaxX()-s.U(60) {
+			mark(o.StaleAccepted, "stale taken", true)
+		}
+		if !w.fencing.Rect.Empty() {
+			if narrow {
+				s.Toggle(dst, &w.fencing)
+			} else {
+				w.drawSwitch(dst, s, &w.fencing, "fencing on", "fencing OFF")
+			}
+		}
+	}
+
+	// The shard map: each cell in its owner's colour with its number.
+	small := s.Small()
+	for i, r := range g.Cells {
+		owner := -1
+		if i < len(v.Shards) {
+			owner = v.Shards[i]
+		}
+		if owner < 0 {
+			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1), th.Border)
+			continue
+		}
+		wk := v.Workers[owner]
+		draw.FillRoundRect(dst, r, s.U(2), ownerColour(owner))
+		if r.H >= s.U(13) && r.W >= draw.Measure(small)("00")+s.U(2) {
+			draw.TextIn(dst, shortWorker(wk.Name), small, r, draw.AlignCenter, th.Text)
+		} else {
+			ownerPattern(dst, s, r, owner)
+		}
+		if wk.Paused || wk.Crashed || wk.Cut {
+			// Its owner has stopped: the lease is running out.
+			draw.StrokeRoundRect(dst, r, s.U(2), math.Max(1, s.U(1.5)), th.Warning)
+		}
+	}
+	if len(g.Cells) > 0 {
+		last := g.Cells[len(g.Cells)-1]
+		capR := ui.Rect{X: g.Grid.X, Y: last.MaxY() + s.U(2), W: g.Grid.W, H: s.U(16)}
+		if capR.MaxY() <= g.Grid.MaxY() {
+			draw.TextIn(dst, "shard map: each cell is a shard key, labelled with the worker the coordinator gave it to", s.Small(), capR, draw.AlignCenter, th.TextDim)
+		}
+	}
+
+	// Worker chips.
+	for i, r := range g.Workers {
+		wk := v.Workers[i]
+		fill := ownerColour(i)
+		if wk.Crashed {
+			fill = th.Panel
+		}
+		draw.FillRoundRect(dst, r, s.U(5), fill)
+		sw := ui.Rect{X: r.X + s.U(3), Y: r.Y + s.U(3), W: s.U(8), H: r.H - s.U(6)}
+		ownerPattern(dst, s, sw, i)
+		sel := w.selected >= 0 && w.actors[w.selected].Worker == i
+		if sel {
+			draw.StrokeRoundRect(dst, r.Inset(-s.U(3)), s.U(7), s.U(2), th.Focus)
+		}
+		in := r.InsetXY(s.U(6), 0)
+		in.X, in.W = in.X+s.U(8), in.W-s.U(8)
+		name := wk.Name
+		count := fmt.Sprintf("%d", wk.Holds)
+		if wk.Owned != wk.Holds {
+			count = fmt.Sprintf("%d/%d", wk.Holds, wk.Owned)
+		}
+		tag := ""
+		switch {
+		case wk.Crashed:
+			tag = "crashed"
+		case wk.Paused:
+			tag = "paused"
+		case wk.Cut:
+			tag = "cut"
+		case wk.HeldUntil > 0:
+			tag = "held"
+		}
+		right := count
+		if tag != "" {
+			right = tag + " " + count
+		}
+		fits := func() bool {
+			return draw.Measure(s.Label())(name)+draw.Measure(small)(right)+s.U(8) <= in.W
+		}
+		if !fits() {
+			name = shortWorker(name)
+		}
+		if !fits() && tag != "" {
+			right = tag
+		}
+		if !fits() {
+			right = count
+		}
+		if !fits() {
+			right = ""
+		}
+		draw.TextIn(dst, name, s.Label(), in, draw.AlignStart, th.Text)
+		clr := th.Text
+		if tag != "" {
+			clr = th.Focus
+		}
+		draw.TextIn(dst, right, small, in, draw.AlignEnd, clr)
+		if wk.Crashed {
+			draw.CrossMark(dst, r.Center(), r.H*0.8, s.U(2), th.Reject)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package game
+
+import (
+	"fmt"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	st := w.view.Store
+	box := w.geom.Store
+	s.Card(dst, box)
+	in := box.Inset(s.U(10))
+	left := in
+	if !w.fencing.Rect.Empty() {
+		_, left = in.CutRight(in.MaxX()-w.fencing.Rect.X+s.U(8), 0)
+	}
+	row, rest := left.CutTop(s.U(20), s.U(4))
+	title, highest := "Store: "+st.Name, fmt.Sprintf("highest token %d", st.Highest)
+	draw.TextIn(dst, title, s.Label(), row, draw.AlignStart, th.Text)
+	value := "value " + st.Value
+	if w.fencing.Rect.Empty() {
+		// No switch in this lesson: the state in words on the value line.
+		value += map[bool]string{true: " · fencing on", false: " · fencing OFF"}[st.Fencing]
+	}
+	if draw.Measure(s.Label())(title)+draw.Measure(s.Mono())(highest)+s.U(16) <= row.W {
+		draw.TextIn(dst, highest, s.Mono(), row, draw.AlignEnd, th.Text)
+	} else {
+		value = fmt.Sprintf("highest %d, %s", st.Highest, value)
+	}
+	row, _ = rest.CutTop(s.U(18), 0)
+	draw.TextIn(dst, value, s.Mono(), row, draw.AlignStart, th.TextDim)
+	if !w.fencing.Rect.Empty() {
+		w.drawSwitch(dst, s, &w.fencing, "fencing on", "fencing OFF")
+	}
+}
+
+// drawSwitch draws a toggle with its state in words beside it.
+func (w *worldView) drawSwitch(dst *ebiten.Image, s draw.Style, t *ui.Toggle, on, off string) {
+	th := s.Theme
+	s.Toggle(dst, t)
+	label := ui.Rect{X: t.Rect.MaxX() + s.U(8), Y: t.Rect.Y, W: s.U(118), H: t.Rect.H}
+	state, clr := on, th.Text
+	if !t.On {
+		state, clr = off, th.Warning
+	}
+	draw.TextIn(dst, state, s.Small(), label, draw.AlignStart, clr)
+}
+
+// drawQueue draws the job queue: what ran, what was a repeat, and the
+// idempotency switch.
+func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	q := w.view.Queue
+	box := w.geom.Store
+	s.Card(dst, box)
+	in := box.Inset(s.U(10))
+	left := in
+	if !w.idem.Rect.Empty() {
+		_, left = in.CutRight(in.MaxX()-w.idem.Rect.X+s.U(8), 0)
+	}
+	row, rest := left.CutTop(s.U(20), s.U(4))
+	draw.TextIn(dst, "Job queue: "+q.Name, s.Label(), row, draw.AlignStart, th.Text)
+	draw.TextIn(dst, fmt.Sprintf("jobs run %d", q.Jobs), s.Mono(), row, draw.AlignEnd, th.Text)
+	row, rest = rest.CutTop(s.U(18), s.U(2))
+	// Counts with a mark each, so the verdict does not rest on colour.
+	x := row.X
+	mark := func(n int, word string, ok bool) {
+		c := ui.Point{X: x + s.U(7), Y: row.Y + row.H/2}
+		s.Verdict(dst, c, s.U(14), ok)
+		label := fmt.Sprintf("%d %s", n, word)
+		draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(18), Y: row.Y, W: row.MaxX() - x - s.U(18), H: row.H}, draw.AlignStart, th.Text)
+		x += s.U(30) + draw.Measure(s.Small())(label)
+	}
+	mark(q.DuplicatesIgnored, "duplicates ignored", false)
+	if x < row.MaxX()-s.U(120) {
+		mark(q.DuplicatesExecuted, "duplicates run twice", true)
+	}
+	if q.DuplicatesExecuted > 0 {
+		draw.StrokeCircle(dst, ui.Point{X: x - draw.Measure(s.Small())(fmt.Sprintf("%d duplicates run twice", q.DuplicatesExecuted)) - s.U(23), Y: row.Y + row.H/2}, s.U(10), s.U(2), th.Warning)
+	}
+	if row, _ = rest.CutTop(s.U(18), 0); !row.Empty() && q.LastKey != "" && rest.H >= s.U(16) {
+		draw.TextIn(dst, "last: "+q.LastKey+" "+q.LastResult, s.Mono(), row, draw.AlignStart, th.TextDim)
+	}
+	if !w.idem.Rect.Empty() {
+		w.drawSwitch(dst, s, &w.idem, "idempotency on", "idempotency OFF")
+	}
+}
