@@ -108,15 +108,14 @@ func (sc *SandboxScene) check() {
 
 // Start runs the configuration in the player. It refuses an invalid one.
 func (sc *SandboxScene) Start() error {
-	if len(sc.m.Errs) > 0 {
-		return fmt.Errorf("cannot start: %s", sc.m.Errs[0])
-	}
-	lb, err := lab.NewSandbox(sc.m.Title(), sc.m.Config)
+	lb, dropped, err := sc.m.Run()
 	if err != nil {
 		return err
 	}
-	lb.Lesson.Intro = sc.m.Intro()
 	sc.play(lb, true)
+	if dropped != nil {
+		sc.Run.Player.Narrate(dropped.Error())
+	}
 	return nil
 }
 
@@ -131,7 +130,13 @@ func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
 func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
 	sc.exported = ""
 	spec := LessonSpec{
-		Back: BackButton{Label: "< Setup", Do: func() { sc.Run = nil; sc.scenes.Pop() }},
+		Back: BackButton{Label: "< Setup", Do: func() {
+			if search {
+				sc.m.Played = lb.Log() // a switch of system replays them
+			}
+			sc.Run = nil
+			sc.scenes.Pop()
+		}},
 		// A sandbox has no solution: its hidden button showed through
 		// between the export buttons, and L restarted the run with an
 		// empty log.
@@ -451,16 +456,25 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 			s.Slider(screen, &f.Slider)
 		}
 		if f.Err != "" {
-			lines := ui.Wrap(f.Err, errR.W, draw.Measure(s.Small()))
-			lh := draw.LineHeight(s.Small())
-			max := int(math.Max(1, math.Floor(errR.H/lh)))
-			if len(lines) > max {
-				lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), errR.W, draw.Measure(s.Small())))
-			}
-			for k, line := range lines {
-				draw.TextIn(screen, line, s.Small(), ui.Rect{X: errR.X, Y: errR.Y + float64(k)*lh, W: errR.W, H: lh}, draw.AlignStart, th.Reject)
-			}
+			sc.drawUnder(screen, f.Err, errR, th.Reject)
+		} else if why := sc.m.NotUsed(f); why != "" {
+			sc.drawUnder(screen, why, errR, th.TextDim)
 		}
+	}
+}
+
+// drawUnder writes msg under a field, wrapped to r, the last line
+// ellipsized if it does not fit.
+func (sc *SandboxScene) drawUnder(screen *ebiten.Image, msg string, r ui.Rect, clr color.Color) {
+	s := sc.style
+	lines := ui.Wrap(msg, r.W, draw.Measure(s.Small()))
+	lh := draw.LineHeight(s.Small())
+	max := int(math.Max(1, math.Floor(r.H/lh)))
+	if len(lines) > max {
+		lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), r.W, draw.Measure(s.Small())))
+	}
+	for k, line := range lines {
+		draw.TextIn(screen, line, s.Small(), ui.Rect{X: r.X, Y: r.Y + float64(k)*lh, W: r.W, H: lh}, draw.AlignStart, clr)
 	}
 }
 
@@ -496,6 +510,9 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 		fmt.Fprintf(&b, "%s: %s", f.Label, f.Value(&sc.m.Config))
 		if !f.Applies(&sc.m.Config) {
 			b.WriteString(" (not used)")
+			if why := sc.m.NotUsed(f); why != "" {
+				b.WriteString(" " + why)
+			}
 		}
 		if f.Err != "" {
 			b.WriteString(" - problem: " + f.Err)
