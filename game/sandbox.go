@@ -33,14 +33,18 @@ type SandboxScene struct {
 
 	presets     []ui.Button
 	start, back ui.Button
-	ring        *ui.FocusRing
-	names       map[ui.Focusable]string
-	style       draw.Style
-	title       ui.Rect
-	reason      ui.Rect
-	verdict     ui.Rect
-	presetHead  ui.Rect
-	cells       []ui.Rect
+	// systems opens the setup on every system side by side; note says
+	// why it could not.
+	systems    ui.Button
+	note       string
+	ring       *ui.FocusRing
+	names      map[ui.Focusable]string
+	style      draw.Style
+	title      ui.Rect
+	reason     ui.Rect
+	verdict    ui.Rect
+	presetHead ui.Rect
+	cells      []ui.Rect
 
 	// scenes is the setup panel, with the run over it while one plays.
 	scenes *Stack
@@ -63,7 +67,8 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 	sc.presets = make([]ui.Button, len(core.Presets()))
 	sc.back = ui.Button{Label: "< Lessons"}
 	sc.start = ui.Button{Label: "Start", Icon: ui.IconPlay}
-	sc.names = map[ui.Focusable]string{&sc.back: "back", &sc.start: "start"}
+	sc.systems = ui.Button{Label: "Compare systems"}
+	sc.names = map[ui.Focusable]string{&sc.back: "back", &sc.start: "start", &sc.systems: "compareSystems"}
 	items := []ui.Focusable{&sc.back}
 	for i, p := range core.Presets() {
 		sc.presets[i].Label = p.Name
@@ -74,7 +79,7 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 		items = append(items, f.Widget())
 		sc.names[f.Widget()] = "field:" + f.Name
 	}
-	sc.ring = ui.NewFocusRing(false, append(items, &sc.start)...)
+	sc.ring = ui.NewFocusRing(false, append(items, &sc.systems, &sc.start)...)
 	sc.scenes = NewStack((*sandboxSetup)(sc))
 	if preset != "" {
 		if err := sc.UsePreset(preset); err != nil {
@@ -90,6 +95,7 @@ func (sc *SandboxScene) UsePreset(name string) error {
 	if err := sc.m.UsePreset(name); err != nil {
 		return err
 	}
+	sc.note = ""
 	sc.check()
 	return nil
 }
@@ -104,6 +110,7 @@ func (sc *SandboxScene) Errors() []core.FieldError { return sc.m.Errs }
 func (sc *SandboxScene) check() {
 	sc.m.Check()
 	sc.start.Disabled = len(sc.m.Errs) > 0
+	sc.systems.Disabled = sc.start.Disabled || sc.m.Config.Shards > 0
 }
 
 // Start runs the configuration in the player. It refuses an invalid one.
@@ -267,6 +274,9 @@ func (ss *sandboxSetup) Update(st *State) error {
 		}
 	}
 	sc.check()
+	if sc.systems.Update(in) {
+		sc.CompareSystems()
+	}
 	if sc.start.Update(in) {
 		return sc.Start()
 	}
@@ -357,6 +367,7 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	sc.back.Rect, _ = header.CutLeft(px(120), 0)
 	_, rest := header.CutLeft(px(120), px(12))
 	sc.start.Rect, rest = rest.CutRight(px(130), px(12))
+	sc.systems.Rect, rest = rest.CutRight(px(170), px(12))
 	sc.title, sc.reason = rest.CutLeft(px(110), px(12))
 	sc.verdict, in = in.CutTop(px(44), px(8))
 	col, grid := in.CutLeft(px(190), px(12))
@@ -399,7 +410,10 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	s.Button(screen, &sc.back)
 	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, draw.AlignStart, th.Text)
 	s.Button(screen, &sc.start)
-	if len(sc.m.Errs) > 0 {
+	s.Button(screen, &sc.systems)
+	if sc.note != "" {
+		sc.drawReason(screen, sc.note, th.Reject)
+	} else if len(sc.m.Errs) > 0 {
 		msg := fmt.Sprintf("Cannot start: %s", sc.m.Errs[0])
 		if len(sc.m.Errs) > 1 {
 			msg = fmt.Sprintf("Cannot start (%d problems): %s", len(sc.m.Errs), sc.m.Errs[0])
@@ -500,7 +514,7 @@ func (v *sandboxRun) Inspect() SceneInfo {
 // Inspect implements Inspector.
 func (ss *sandboxSetup) Inspect() SceneInfo {
 	sc := (*SandboxScene)(ss)
-	info := SceneInfo{Name: "sandbox-setup", Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "verdict": sc.verdict}}
+	info := SceneInfo{Name: "sandbox-setup", Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "compareSystems": sc.systems.Rect, "verdict": sc.verdict}}
 	var b strings.Builder
 	for i, p := range core.Presets() {
 		info.Regions["preset:"+p.Name] = sc.presets[i].Rect

@@ -24,7 +24,9 @@ type SystemsComparison struct {
 }
 
 // NewSystemsComparison runs cfg and log on each of systems (all of them
-// when empty), every run at the play head at.
+// when empty), every run at the play head at. The runs last two minutes,
+// or a minute past the last action if later (never longer than cfg's):
+// long enough for the story, short enough for the timelines to show it.
 func NewSystemsComparison(cfg core.SandboxConfig, log core.ActionLog, systems []core.System, at time.Duration) (*SystemsComparison, error) {
 	if len(systems) == 0 {
 		for i := range core.SystemNames() {
@@ -32,6 +34,11 @@ func NewSystemsComparison(cfg core.SandboxConfig, log core.ActionLog, systems []
 		}
 	}
 	c := &SystemsComparison{}
+	last := time.Duration(0)
+	for _, a := range append(append(core.ActionLog(nil), cfg.Actions...), log...) {
+		last = max(last, a.At.D()+a.For.D())
+	}
+	cfg.Duration = min(cfg.Duration, max(2*time.Minute, last+time.Minute))
 	for _, sys := range systems {
 		on := cfg.OnSystem(sys)
 		if errs := on.Validate(); len(errs) > 0 {
@@ -68,6 +75,10 @@ func NewSystemsComparison(cfg core.SandboxConfig, log core.ActionLog, systems []
 type Story struct {
 	System  core.System
 	Clauses []Clause
+	// StaleAccepted: the first leader's late write (sent after the
+	// coordinator freed the lock from it) reached storage, with nothing
+	// refusing it.
+	StaleAccepted bool
 }
 
 // Clause is one part of a story and the trace event it comes from.
@@ -136,10 +147,14 @@ func StoryOf(sys core.System, tr *core.Trace) Story {
 		say(from, "%s leads at %s, untroubled", first, Tenths(ev[from].At))
 		return st
 	}
-	believes, next, stopped, cut, learned, late := true, -1, -1, -1, -1, -1
+	// lost: the coordinator freed the lock from the first leader or gave
+	// it to another; a write of the first's after that is a late one.
+	believes, lost, next, stopped, cut, learned, late := true, false, -1, -1, -1, -1, -1
 	for i := fault; i < len(ev); i++ {
 		e := &ev[i]
 		switch {
+		case e.Kind == core.KindFree && e.Get("was") == first, e.Kind == core.KindHolder && e.Get("owner") != first:
+			lost = true
 		case e.Kind == core.KindState && e.Actor == first && e.Get("from") == core.Leader.String():
 			believes = false
 			if stopped < 0 && (cut < 0 || ev[cut].At != e.At) {
@@ -159,10 +174,11 @@ func StoryOf(sys core.System, tr *core.Trace) Story {
 		case e.Kind == core.KindClientState && e.Actor == first && e.Get("state") == "expired" && learned < 0:
 			learned = i
 			say(i, "%s learns it expired on reconnect at %s", first, Tenths(e.At))
-		case e.Kind == core.KindWrite && e.Get("from") == first && late < 0:
+		case e.Kind == core.KindWrite && e.Get("from") == first && lost && late < 0:
 			late = i
 			verdict := "accepted"
-			if e.Get("result") != core.Accepted {
+			st.StaleAccepted = e.Get("result") == core.Accepted
+			if !st.StaleAccepted {
 				verdict = "refused"
 			}
 			say(i, "its late write %s at %s", verdict, Tenths(e.At))

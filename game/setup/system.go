@@ -40,13 +40,13 @@ func notOnSystem(name string, s core.System) string {
 	case "recipe":
 		switch s {
 		case core.SystemZooKeeper:
-			return "ZooKeeper runs its own recipe: sequential nodes, each waiter watching the one before it."
+			return "ZooKeeper's own recipe: sequential nodes, each watching the one before."
 		case core.SystemConsul:
-			return "Consul has one key per lock: every waiter is woken by each change and they race."
+			return "One key per lock: each change wakes every waiter, and they race."
 		case core.SystemKubernetes:
-			return "Kubernetes has no queue: candidates poll the Lease object every retry period."
+			return "No queue: candidates poll the Lease object every retry period."
 		case core.SystemRedlock:
-			return "Redlock has no queue: each client tries SET NX on every Redis node."
+			return "No queue: each client tries SET NX on every Redis node."
 		}
 	case "token_source":
 		switch s {
@@ -68,7 +68,7 @@ func notOnSystem(name string, s core.System) string {
 		}
 	case "lock_delay":
 		if s == core.SystemZooKeeper || s == core.SystemKubernetes || s == core.SystemRedlock {
-			return s.Title() + " has no lock-delay: the next client may take the lock the moment it is free."
+			return s.Title() + " has no lock-delay: the next may take the lock at once."
 		}
 	case "shards", "workers":
 		if s != core.SystemEtcd {
