@@ -73,7 +73,7 @@ func openSystems(stack *Stack, cfg core.SandboxConfig, log core.ActionLog, syste
 		Lesson: Lesson{Title: "Compare systems", Body: "The same scenario and the same actions on each system, under one play head. " +
 			"Each line is read from that system's own run.\n\n" + strings.Join(body, "\n\n")},
 		Clock: lab.SystemsClock(m.Runs), World: (*systemsPanes)(v), Timeline: (*systemsLanes)(v),
-		Back: BackButton{Label: "< Sandbox", Do: v.leave},
+		Back: BackButton{Label: "< Sandbox", Tip: ui.WithKey("Back to the sandbox's setup", ui.IntentBack), Do: v.leave},
 		// Room for two rows of timelines when the window has it; else
 		// the usual strip, for the shown pair.
 		Lanes: func() int {
@@ -260,7 +260,11 @@ func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 				clr = th.Accent
 			}
 			draw.StrokeRoundRect(dst, r, s.U(4), 1, clr)
-			draw.TextIn(dst, ui.Ellipsize(v.m.Systems[i].Title(), r.W-s.U(8), draw.Measure(s.Label())), s.Label(), r, draw.AlignCenter, clr)
+			name, face := v.m.Systems[i].Title(), s.Label()
+			if draw.Measure(face)(name) > r.W-s.U(8) {
+				face = s.Small() // "ZooKeeper" in a narrow window
+			}
+			draw.TextIn(dst, ui.Ellipsize(name, r.W-s.U(8), draw.Measure(face)), face, r, draw.AlignCenter, clr)
 		}
 	}
 	title = ui.Ellipsize(title, v.back.Rect.X-v.header.X-s.U(10), draw.Measure(s.Label()))
