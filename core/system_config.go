@@ -104,7 +104,7 @@ func (c SandboxConfig) Notes() []string {
 // etcd has is dropped (a first token, a recipe choice, a renewal
 // period: the other systems number tokens and renew their own way), and
 // Consul gets api.Lock's 15 s lock-delay where the world had none, as
-// ZooKeeper loses any (it has none). A TTL the system refuses stays, for
+// ZooKeeper, Kubernetes and Redlock lose any (they have none). A TTL the system refuses stays, for
 // Validate to say so.
 func (c SandboxConfig) OnSystem(s System) SandboxConfig {
 	if s == c.System {
@@ -120,7 +120,7 @@ func (c SandboxConfig) OnSystem(s System) SandboxConfig {
 		if c.LockDelay == 0 {
 			c.LockDelay = ConsulDefaultLockDelay
 		}
-	case SystemZooKeeper:
+	case SystemZooKeeper, SystemKubernetes, SystemRedlock:
 		c.LockDelay = 0
 	}
 	return c

@@ -32,6 +32,11 @@ func TestOnSystemKeepsTheScenario(t *testing.T) {
 	c := DefaultSandbox().OnSystem(SystemConsul)
 	assert.Equal(t, ConsulDefaultLockDelay, c.LockDelay, "api.Lock's default lock-delay")
 	assert.Zero(t, c.OnSystem(SystemZooKeeper).LockDelay, "ZooKeeper has none")
+	for _, sys := range []System{SystemKubernetes, SystemRedlock} {
+		on := c.OnSystem(sys)
+		assert.Zero(t, on.LockDelay, "%s has none", sys)
+		assert.Empty(t, on.Validate(), "Consul's world runs on %s as it is", sys)
+	}
 }
 
 func TestZooKeeperRefusesALockDelay(t *testing.T) {

@@ -33,14 +33,18 @@ type SandboxScene struct {
 
 	presets     []ui.Button
 	start, back ui.Button
-	ring        *ui.FocusRing
-	names       map[ui.Focusable]string
-	style       draw.Style
-	title       ui.Rect
-	reason      ui.Rect
-	verdict     ui.Rect
-	presetHead  ui.Rect
-	cells       []ui.Rect
+	// systems opens the setup on every system side by side; note says
+	// why it could not.
+	systems    ui.Button
+	note       string
+	ring       *ui.FocusRing
+	names      map[ui.Focusable]string
+	style      draw.Style
+	title      ui.Rect
+	reason     ui.Rect
+	verdict    ui.Rect
+	presetHead ui.Rect
+	cells      []ui.Rect
 
 	// scenes is the setup panel, with the run over it while one plays.
 	scenes *Stack
@@ -63,7 +67,8 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 	sc.presets = make([]ui.Button, len(core.Presets()))
 	sc.back = ui.Button{Label: "< Lessons"}
 	sc.start = ui.Button{Label: "Start", Icon: ui.IconPlay}
-	sc.names = map[ui.Focusable]string{&sc.back: "back", &sc.start: "start"}
+	sc.systems = ui.Button{Label: "Compare systems"}
+	sc.names = map[ui.Focusable]string{&sc.back: "back", &sc.start: "start", &sc.systems: "compareSystems"}
 	items := []ui.Focusable{&sc.back}
 	for i, p := range core.Presets() {
 		sc.presets[i].Label = p.Name
@@ -74,7 +79,7 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 		items = append(items, f.Widget())
 		sc.names[f.Widget()] = "field:" + f.Name
 	}
-	sc.ring = ui.NewFocusRing(false, append(items, &sc.start)...)
+	sc.ring = ui.NewFocusRing(false, append(items, &sc.systems, &sc.start)...)
 	sc.scenes = NewStack((*sandboxSetup)(sc))
 	if preset != "" {
 		if err := sc.UsePreset(preset); err != nil {
@@ -90,6 +95,7 @@ func (sc *SandboxScene) UsePreset(name string) error {
 	if err := sc.m.UsePreset(name); err != nil {
 		return err
 	}
+	sc.note = ""
 	sc.check()
 	return nil
 }
@@ -104,19 +110,19 @@ func (sc *SandboxScene) Errors() []core.FieldError { return sc.m.Errs }
 func (sc *SandboxScene) check() {
 	sc.m.Check()
 	sc.start.Disabled = len(sc.m.Errs) > 0
+	sc.systems.Disabled = sc.start.Disabled || sc.m.Config.Shards > 0
 }
 
 // Start runs the configuration in the player. It refuses an invalid one.
 func (sc *SandboxScene) Start() error {
-	if len(sc.m.Errs) > 0 {
-		return fmt.Errorf("cannot start: %s", sc.m.Errs[0])
-	}
-	lb, err := lab.NewSandbox(sc.m.Title(), sc.m.Config)
+	lb, dropped, err := sc.m.Run()
 	if err != nil {
 		return err
 	}
-	lb.Lesson.Intro = sc.m.Intro()
 	sc.play(lb, true)
+	if dropped != nil {
+		sc.Run.Player.Narrate(dropped.Error())
+	}
 	return nil
 }
 
@@ -131,7 +137,13 @@ func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
 func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
 	sc.exported = ""
 	spec := LessonSpec{
-		Back: BackButton{Label: "< Setup", Do: func() { sc.Run = nil; sc.scenes.Pop() }},
+		Back: BackButton{Label: "< Setup", Do: func() {
+			if search {
+				sc.m.Played = lb.Log() // a switch of system replays them
+			}
+			sc.Run = nil
+			sc.scenes.Pop()
+		}},
 		// A sandbox has no solution: its hidden button showed through
 		// between the export buttons, and L restarted the run with an
 		// empty log.
@@ -262,6 +274,9 @@ func (ss *sandboxSetup) Update(st *State) error {
 		}
 	}
 	sc.check()
+	if sc.systems.Update(in) {
+		sc.CompareSystems()
+	}
 	if sc.start.Update(in) {
 		return sc.Start()
 	}
@@ -352,6 +367,7 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	sc.back.Rect, _ = header.CutLeft(px(120), 0)
 	_, rest := header.CutLeft(px(120), px(12))
 	sc.start.Rect, rest = rest.CutRight(px(130), px(12))
+	sc.systems.Rect, rest = rest.CutRight(px(170), px(12))
 	sc.title, sc.reason = rest.CutLeft(px(110), px(12))
 	sc.verdict, in = in.CutTop(px(44), px(8))
 	col, grid := in.CutLeft(px(190), px(12))
@@ -394,7 +410,10 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	s.Button(screen, &sc.back)
 	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, draw.AlignStart, th.Text)
 	s.Button(screen, &sc.start)
-	if len(sc.m.Errs) > 0 {
+	s.Button(screen, &sc.systems)
+	if sc.note != "" {
+		sc.drawReason(screen, sc.note, th.Reject)
+	} else if len(sc.m.Errs) > 0 {
 		msg := fmt.Sprintf("Cannot start: %s", sc.m.Errs[0])
 		if len(sc.m.Errs) > 1 {
 			msg = fmt.Sprintf("Cannot start (%d problems): %s", len(sc.m.Errs), sc.m.Errs[0])
@@ -451,16 +470,25 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 			s.Slider(screen, &f.Slider)
 		}
 		if f.Err != "" {
-			lines := ui.Wrap(f.Err, errR.W, draw.Measure(s.Small()))
-			lh := draw.LineHeight(s.Small())
-			max := int(math.Max(1, math.Floor(errR.H/lh)))
-			if len(lines) > max {
-				lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), errR.W, draw.Measure(s.Small())))
-			}
-			for k, line := range lines {
-				draw.TextIn(screen, line, s.Small(), ui.Rect{X: errR.X, Y: errR.Y + float64(k)*lh, W: errR.W, H: lh}, draw.AlignStart, th.Reject)
-			}
+			sc.drawUnder(screen, f.Err, errR, th.Reject)
+		} else if why := sc.m.NotUsed(f); why != "" {
+			sc.drawUnder(screen, why, errR, th.TextDim)
 		}
+	}
+}
+
+// drawUnder writes msg under a field, wrapped to r, the last line
+// ellipsized if it does not fit.
+func (sc *SandboxScene) drawUnder(screen *ebiten.Image, msg string, r ui.Rect, clr color.Color) {
+	s := sc.style
+	lines := ui.Wrap(msg, r.W, draw.Measure(s.Small()))
+	lh := draw.LineHeight(s.Small())
+	max := int(math.Max(1, math.Floor(r.H/lh)))
+	if len(lines) > max {
+		lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), r.W, draw.Measure(s.Small())))
+	}
+	for k, line := range lines {
+		draw.TextIn(screen, line, s.Small(), ui.Rect{X: r.X, Y: r.Y + float64(k)*lh, W: r.W, H: lh}, draw.AlignStart, clr)
 	}
 }
 
@@ -486,7 +514,7 @@ func (v *sandboxRun) Inspect() SceneInfo {
 // Inspect implements Inspector.
 func (ss *sandboxSetup) Inspect() SceneInfo {
 	sc := (*SandboxScene)(ss)
-	info := SceneInfo{Name: "sandbox-setup", Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "verdict": sc.verdict}}
+	info := SceneInfo{Name: "sandbox-setup", Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "compareSystems": sc.systems.Rect, "verdict": sc.verdict}}
 	var b strings.Builder
 	for i, p := range core.Presets() {
 		info.Regions["preset:"+p.Name] = sc.presets[i].Rect
@@ -496,6 +524,9 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 		fmt.Fprintf(&b, "%s: %s", f.Label, f.Value(&sc.m.Config))
 		if !f.Applies(&sc.m.Config) {
 			b.WriteString(" (not used)")
+			if why := sc.m.NotUsed(f); why != "" {
+				b.WriteString(" " + why)
+			}
 		}
 		if f.Err != "" {
 			b.WriteString(" - problem: " + f.Err)

@@ -45,6 +45,8 @@ type SceneInfo struct {
 	// Compare is the side-by-side replay with the protection off and on,
 	// while it is open.
 	Compare *CompareInfo `json:"compare,omitempty"`
+	// Systems is the compare-systems view, while it is open.
+	Systems *SystemsInfo `json:"systems,omitempty"`
 	// Exercise is the exercise's state, for the exercise screen and the
 	// simulator it opens.
 	Exercise *ExerciseInfo `json:"exercise,omitempty"`

@@ -33,6 +33,12 @@ func SandboxSearch(c core.SandboxConfig) (*lessons.Search, string) {
 		spec = lessons.Search{Invariant: core.AtMostDuplicateJobs(0), Protects: core.VerbIdempotency}
 		spec.Bounds.Procs = c.ProcNames()[:1]
 		spec.Bounds.Kinds = []string{core.FaultCrash, core.FaultPause}
+	case c.System == core.SystemRedlock:
+		// Every Redlock token is 0: no stale write can be told from a
+		// fresh one, so the break to look for is two holders at once.
+		spec = lessons.Search{Invariant: core.OneBelieverPerLock, Protects: core.VerbFencing}
+		spec.Bounds.Procs = c.ProcNames()[:1]
+		spec.Bounds.Kinds = []string{core.FaultPause}
 	default:
 		spec = lessons.Search{Invariant: core.NoStaleWrite, Protects: core.VerbFencing}
 		spec.Bounds.Procs = c.ProcNames()[:1]

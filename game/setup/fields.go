@@ -135,6 +135,7 @@ var pauseKinds = []string{core.PauseNone, core.PauseFixed, core.PauseHeavyTail}
 func fields(slow *time.Duration) []*Field {
 	all := func(*core.SandboxConfig) bool { return true }
 	fs := []*Field{
+		systemField(), redisNodesField(),
 		{ID: core.FieldProcs, Name: "procs", Label: "Processes", Min: 1, Max: core.MaxSandboxProcs, Step: 1, Applies: singleLock,
 			Get: func(c *core.SandboxConfig) float64 { return float64(c.Procs) },
 			Set: func(c *core.SandboxConfig, v float64) { s := nameScheme(c); c.Procs = int(v); applyNames(c, s) }},
@@ -294,6 +295,7 @@ func fields(slow *time.Duration) []*Field {
 				f.Applies = heavyTail
 			}
 		}
+		onSystem(f)
 		f.ShowErr = !seen[f.ID]
 		seen[f.ID] = true
 		f.Slider = ui.Slider{Min: f.Min, Max: f.Max, Step: f.Step}

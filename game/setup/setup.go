@@ -21,6 +21,9 @@ type Setup struct {
 	Changed bool   // a field was changed since
 	Fields  []*Field
 	Errs    []core.FieldError // the configuration's problems, by field
+	// Played is the learner's actions in the last run, replayed by Run
+	// (a new preset drops them).
+	Played core.ActionLog
 
 	slowDelay time.Duration // the delay a newly slowed link gets
 }
@@ -39,7 +42,7 @@ func (s *Setup) UsePreset(name string) error {
 	if err != nil {
 		return err
 	}
-	s.Config, s.Preset, s.Changed = p.Config, p.Name, false
+	s.Config, s.Preset, s.Changed, s.Played = p.Config, p.Name, false, nil
 	s.Config.Names = append([]string(nil), p.Config.Names...)
 	s.Config.Links = append([]core.LinkConfig(nil), p.Config.Links...)
 	s.Check()
@@ -107,6 +110,13 @@ func (s *Setup) Intro() []string {
 			line += " You changed some of its parameters."
 		}
 		out = append(out, line)
+	}
+	if n := len(s.Played); n > 0 {
+		what := fmt.Sprintf("The %d actions you took in the last run are", n)
+		if n == 1 {
+			what = "The action you took in the last run is"
+		}
+		out = append(out, what+" replayed on "+s.Config.System.Title()+".")
 	}
 	pol := s.Config.Policy().Check()
 	return append(out,

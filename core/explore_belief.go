@@ -1,0 +1,46 @@
+package core
+
+// OneBelieverPerLock: no process becomes leader while another still
+// believes it leads. It is about belief, which no coordinator enforces: a
+// holder frozen past its lease wakes up still believing. Where the
+// coordinator issues a fencing token the store can refuse what the stale
+// believer sends; Redlock issues none (every token is 0), so on Redlock
+// this overlap is the break itself, and the stale holder's writes land.
+var OneBelieverPerLock = Invariant{
+	Name:  "no two processes believe they hold the lock at once",
+	Kinds: []string{KindState},
+	MatchIn: func(s *Sim, e *Event) bool {
+		if e.Kind != KindState || e.Get("to") != Leader.String() {
+			return false
+		}
+		for _, p := range s.procs {
+			if p.Name() != e.Actor && p.State() == Leader {
+				return true
+			}
+		}
+		return false
+	},
+	Scan: func(t *Trace) []int {
+		var out []int
+		leading := map[string]bool{}
+		for i := range t.Events {
+			e := &t.Events[i]
+			if e.Kind != KindState {
+				continue
+			}
+			switch {
+			case e.Get("to") == Leader.String():
+				for who := range leading {
+					if who != e.Actor {
+						out = append(out, i)
+						break
+					}
+				}
+				leading[e.Actor] = true
+			case e.Get("from") == Leader.String():
+				delete(leading, e.Actor)
+			}
+		}
+		return out
+	},
+}

@@ -1,0 +1,218 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"leaselab/core"
+)
+
+// SystemsComparison is one sandbox scenario and one log of actions run on
+// several systems (core.SandboxConfig.OnSystem), one run per system, each
+// with the story of its whole run in one line. Systems the scenario does
+// not fit (a Consul TTL under 10 s) are left out, with the reason.
+type SystemsComparison struct {
+	Systems []core.System
+	Runs    []*Lab
+	Stories []Story
+	// Refused are the systems left out, each with why.
+	Refused []string
+}
+
+// NewSystemsComparison runs cfg and log on each of systems (all of them
+// when empty), every run at the play head at. The runs last two minutes,
+// or a minute past the last action if later (never longer than cfg's):
+// long enough for the story, short enough for the timelines to show it.
+func NewSystemsComparison(cfg core.SandboxConfig, log core.ActionLog, systems []core.System, at time.Duration) (*SystemsComparison, error) {
+	if len(systems) == 0 {
+		for i := range core.SystemNames() {
+			systems = append(systems, core.System(i))
+		}
+	}
+	c := &SystemsComparison{}
+	last := time.Duration(0)
+	for _, a := range append(append(core.ActionLog(nil), cfg.Actions...), log...) {
+		last = max(last, a.At.D()+a.For.D())
+	}
+	cfg.Duration = min(cfg.Duration, max(2*time.Minute, last+time.Minute))
+	for _, sys := range systems {
+		on := cfg.OnSystem(sys)
+		if errs := on.Validate(); len(errs) > 0 {
+			c.Refused = append(c.Refused, sys.Title()+": "+errs[0].Msg)
+			continue
+		}
+		l, err := SandboxLesson(sys.Title(), on)
+		if err != nil {
+			return nil, err
+		}
+		l.Controls = nil // a replay to watch, as in the fencing comparison
+		lb, err := New(l, on.Seed)
+		if err != nil {
+			return nil, err
+		}
+		if err := lb.Resume(lb.Knobs(), log); err != nil {
+			return nil, err
+		}
+		lb.Seek(at)
+		end := lb.Sim().Clone()
+		end.RunUntil(lb.Length())
+		c.Systems = append(c.Systems, sys)
+		c.Runs = append(c.Runs, lb)
+		c.Stories = append(c.Stories, StoryOf(sys, end.Trace))
+	}
+	if len(c.Runs) == 0 {
+		return nil, fmt.Errorf("no system can run this setup: %s", strings.Join(c.Refused, "; "))
+	}
+	return c, nil
+}
+
+// Story is what one system did in a run, told from its trace: each
+// clause points at the event it reports.
+type Story struct {
+	System  core.System
+	Clauses []Clause
+	// StaleAccepted: the first leader's late write (sent after the
+	// coordinator freed the lock from it) reached storage, with nothing
+	// refusing it.
+	StaleAccepted bool
+}
+
+// Clause is one part of a story and the trace event it comes from.
+type Clause struct {
+	Seq  int // the event's index in the trace
+	At   time.Duration
+	Text string
+}
+
+// Line is the story in one line: "ZooKeeper: A paused at 2 s; B leads at
+// 12 s (A still thinks it leads); ...".
+func (s Story) Line() string {
+	if len(s.Clauses) == 0 {
+		return s.System.Title() + ": nobody took the lock"
+	}
+	parts := make([]string, len(s.Clauses))
+	for i, c := range s.Clauses {
+		parts[i] = c.Text
+	}
+	return s.System.Title() + ": " + strings.Join(parts, "; ")
+}
+
+// Tenths is a time as the stories write it: to a tenth of a second,
+// "13.3 s", "20 s".
+func Tenths(d time.Duration) string {
+	return strconv.FormatFloat(math.Round(d.Seconds()*10)/10, 'f', -1, 64) + " s"
+}
+
+// StoryOf tells what happened to the first leader of tr and to the lock:
+// the fault that hit it, who led next (and whether the first still
+// believed it led then), what its client learned and when, and what
+// became of its late write.
+func StoryOf(sys core.System, tr *core.Trace) Story {
+	st := Story{System: sys}
+	ev := tr.Events
+	say := func(i int, format string, a ...any) {
+		st.Clauses = append(st.Clauses, Clause{Seq: i, At: ev[i].At, Text: fmt.Sprintf(format, a...)})
+	}
+	first, from := "", -1
+	for i := range ev {
+		if ev[i].Kind == core.KindState && ev[i].Get("to") == core.Leader.String() {
+			first, from = ev[i].Actor, i
+			break
+		}
+	}
+	if from < 0 {
+		return st
+	}
+	fault := -1
+	for i := from; i < len(ev); i++ {
+		e := &ev[i]
+		switch {
+		case e.Kind == core.KindPause && e.Actor == first:
+			say(i, "%s paused at %s", first, Tenths(e.At))
+		case e.Kind == core.KindCrash && e.Actor == first:
+			say(i, "%s crashed at %s", first, Tenths(e.At))
+		case e.Kind == core.KindPartition && (e.Get("a") == first || e.Get("b") == first):
+			say(i, "%s cut off at %s", first, Tenths(e.At))
+		default:
+			continue
+		}
+		fault = i
+		break
+	}
+	if fault < 0 {
+		say(from, "%s leads at %s, untroubled", first, Tenths(ev[from].At))
+		return st
+	}
+	// lost: the coordinator freed the lock from the first leader or gave
+	// it to another; a write of the first's after that is a late one.
+	believes, lost, next, stopped, cut, learned, late := true, false, -1, -1, -1, -1, -1
+	for i := fault; i < len(ev); i++ {
+		e := &ev[i]
+		switch {
+		case e.Kind == core.KindFree && e.Get("was") == first, e.Kind == core.KindHolder && e.Get("owner") != first:
+			lost = true
+		case e.Kind == core.KindState && e.Actor == first && e.Get("from") == core.Leader.String():
+			believes = false
+			if stopped < 0 && (cut < 0 || ev[cut].At != e.At) {
+				say(i, "%s stops leading at %s", first, Tenths(e.At))
+			}
+			stopped = i
+		case e.Kind == core.KindState && e.Actor != first && e.Get("to") == core.Leader.String() && next < 0:
+			next = i
+			if believes {
+				say(i, "%s leads at %s (%s still thinks it leads)", e.Actor, Tenths(e.At), first)
+			} else {
+				say(i, "%s leads at %s", e.Actor, Tenths(e.At))
+			}
+		case e.Kind == core.KindClientState && e.Actor == first && e.Get("state") == "disconnected" && cut < 0:
+			cut = i
+			say(i, "%s disconnected (suspended) at %s", first, Tenths(e.At))
+		case e.Kind == core.KindClientState && e.Actor == first && e.Get("state") == "expired" && learned < 0:
+			learned = i
+			say(i, "%s learns it expired on reconnect at %s", first, Tenths(e.At))
+		case e.Kind == core.KindWrite && e.Get("from") == first && lost && late < 0:
+			late = i
+			verdict := "accepted"
+			st.StaleAccepted = e.Get("result") == core.Accepted
+			if !st.StaleAccepted {
+				verdict = "refused"
+			}
+			say(i, "its late write %s at %s", verdict, Tenths(e.At))
+		}
+	}
+	sort.SliceStable(st.Clauses, func(a, b int) bool { return st.Clauses[a].Seq < st.Clauses[b].Seq })
+	return st
+}
+
+// SystemsClock drives every run with one play head: the first leads, the rest
+// follow it to the same instant.
+type SystemsClock []*Lab
+
+func (c SystemsClock) Now() time.Duration    { return c[0].Now() }
+func (c SystemsClock) Length() time.Duration { return c[0].Length() }
+func (c SystemsClock) Advance(d time.Duration) {
+	c[0].Advance(d)
+	c.follow()
+}
+func (c SystemsClock) Step() {
+	c[0].Step()
+	c.follow()
+}
+func (c SystemsClock) Seek(t time.Duration) {
+	c[0].Seek(t)
+	c.follow()
+}
+func (c SystemsClock) Fork() {
+	for _, lb := range c {
+		lb.Fork()
+	}
+}
+func (c SystemsClock) follow() {
+	for _, lb := range c[1:] {
+		lb.Seek(c[0].Now())
+	}
+}

@@ -1,0 +1,104 @@
+package setup
+
+import (
+	"leaselab/core"
+)
+
+// systemField chooses the coordination system. Switching keeps the
+// world, its pauses and its scripted actions and re-targets the rest
+// (core.SandboxConfig.OnSystem): what only etcd has is dropped, and what
+// the new system refuses stays, for Check to show beside its field.
+func systemField() *Field {
+	titles := make([]string, len(core.SystemNames()))
+	for i := range titles {
+		titles[i] = core.System(i).Title()
+	}
+	return &Field{ID: core.FieldSystem, Name: "system", Label: "System", Applies: singleLock,
+		Choices: func(*core.SandboxConfig) []string { return titles },
+		Get:     func(c *core.SandboxConfig) float64 { return float64(c.System) },
+		Set:     func(c *core.SandboxConfig, v float64) { *c = c.OnSystem(core.System(v)) }}
+}
+
+// redisNodesField is how many independent Redis nodes a Redlock world
+// has (zero in the configuration means three).
+func redisNodesField() *Field {
+	return &Field{ID: core.FieldSystem, Name: "redis_nodes", Label: "Redis nodes", Min: 1, Max: core.MaxRedisNodes, Step: 1,
+		Applies: func(c *core.SandboxConfig) bool { return c.System == core.SystemRedlock },
+		Get: func(c *core.SandboxConfig) float64 {
+			if c.RedisNodes == 0 {
+				return 3
+			}
+			return float64(c.RedisNodes)
+		},
+		Set: func(c *core.SandboxConfig, v float64) { c.RedisNodes = int(v) }}
+}
+
+// notOnSystem says, in one line, why a field means nothing on the chosen
+// system ("" when it does, or when the reason is not the system).
+func notOnSystem(name string, s core.System) string {
+	switch name {
+	case "recipe":
+		switch s {
+		case core.SystemZooKeeper:
+			return "ZooKeeper's own recipe: sequential nodes, each watching the one before."
+		case core.SystemConsul:
+			return "One key per lock: each change wakes every waiter, and they race."
+		case core.SystemKubernetes:
+			return "No queue: candidates poll the Lease object every retry period."
+		case core.SystemRedlock:
+			return "No queue: each client tries SET NX on every Redis node."
+		}
+	case "token_source":
+		switch s {
+		case core.SystemZooKeeper:
+			return "The token is the lock node's creation zxid (czxid)."
+		case core.SystemConsul:
+			return "The token is the lock key's LockIndex."
+		case core.SystemKubernetes:
+			return "The Lease counts leaseTransitions, but nothing checks it."
+		case core.SystemRedlock:
+			return "Redlock issues no fencing token at all: every write carries 0."
+		}
+	case "renew":
+		switch s {
+		case core.SystemZooKeeper:
+			return "The client pings every third of the session timeout on its own."
+		case core.SystemConsul:
+			return "api.Lock renews its session every TTL/2 on its own."
+		}
+	case "lock_delay":
+		if s == core.SystemZooKeeper || s == core.SystemKubernetes || s == core.SystemRedlock {
+			return s.Title() + " has no lock-delay: the next may take the lock at once."
+		}
+	case "shards", "workers":
+		if s != core.SystemEtcd {
+			return "Shard leases are modelled on etcd only."
+		}
+	case "redis_nodes":
+		if s != core.SystemRedlock {
+			return "Only Redlock has independent Redis nodes."
+		}
+	}
+	return ""
+}
+
+// onSystem narrows a field's Applies to the systems it means something on.
+func onSystem(f *Field) {
+	applies := f.Applies
+	f.Applies = func(c *core.SandboxConfig) bool {
+		return applies(c) && notOnSystem(f.Name, c.System) == ""
+	}
+}
+
+// NotUsed is the one-line reason field f does not apply to the
+// configuration because of its system ("" if it applies, or does not for
+// another reason).
+func (s *Setup) NotUsed(f *Field) string {
+	if f.Applies(&s.Config) {
+		return ""
+	}
+	if f.Name == "system" && s.Config.Shards > 0 {
+		return "Shard leases are modelled on etcd only: set Shards to 0 to choose another system."
+	}
+	return notOnSystem(f.Name, s.Config.System)
+}

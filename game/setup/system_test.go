@@ -1,0 +1,161 @@
+package setup
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
+)
+
+// choose steps the system field to sys, as repeated clicks would.
+func choose(t *testing.T, s *Setup, sys core.System) {
+	t.Helper()
+	f := field(t, s, "system")
+	for range core.SystemNames() {
+		if s.Config.System == sys {
+			break
+		}
+		s.Next(f)
+	}
+	s.Check()
+	require.Equal(t, sys, s.Config.System)
+}
+
+// The system switch keeps the scenario: the same processes, pauses and
+// scripted actions run on the chosen system, and the field names it.
+func TestTheSystemSwitchKeepsTheScenario(t *testing.T) {
+	s := New()
+	require.NoError(t, s.UsePreset("hands-on-lab"))
+	before := s.Config
+	require.NotEmpty(t, before.Actions, "the preset scripts a story")
+	sys := field(t, s, "system")
+	assert.Equal(t, "etcd", sys.Value(&s.Config))
+
+	choose(t, s, core.SystemZooKeeper)
+	assert.Equal(t, "ZooKeeper", sys.Value(&s.Config))
+	assert.True(t, s.Changed)
+	assert.Equal(t, before.Actions, s.Config.Actions, "the scripted actions stay")
+	assert.Equal(t, before.ProcNames(), s.Config.ProcNames())
+	assert.Equal(t, before.Pauses, s.Config.Pauses)
+	assert.Equal(t, before.OnSystem(core.SystemZooKeeper), s.Config, "exactly what OnSystem makes of it")
+	assert.Empty(t, s.Errs)
+
+	for _, to := range []core.System{core.SystemKubernetes, core.SystemRedlock, core.SystemEtcd} {
+		choose(t, s, to)
+		assert.Equal(t, before.Actions, s.Config.Actions, "on %s", to)
+		assert.Zero(t, s.Config.LockDelay, "%s was given no lock-delay it lacks", to)
+	}
+}
+
+// A field that means nothing on the chosen system is disabled and says
+// why in one line; on etcd it is live again.
+func TestFieldsASystemDoesNotUseSayWhy(t *testing.T) {
+	s := New()
+	recipe, tokens, nodes := field(t, s, "recipe"), field(t, s, "token_source"), field(t, s, "redis_nodes")
+	assert.True(t, recipe.Applies(&s.Config))
+	assert.Empty(t, s.NotUsed(recipe))
+	assert.False(t, nodes.Applies(&s.Config), "etcd has no Redis nodes")
+	assert.Contains(t, s.NotUsed(nodes), "Only Redlock")
+
+	choose(t, s, core.SystemRedlock)
+	assert.True(t, recipe.Button.Disabled)
+	assert.Contains(t, s.NotUsed(tokens), "no fencing token")
+	assert.Contains(t, s.NotUsed(field(t, s, "lock_delay")), "Redlock has no lock-delay")
+	assert.True(t, nodes.Applies(&s.Config))
+	assert.Equal(t, "3", nodes.Value(&s.Config), "three nodes unless told")
+	assert.True(t, field(t, s, "renew").Applies(&s.Config), "Redlock extends on the renewal period")
+
+	choose(t, s, core.SystemConsul)
+	assert.Contains(t, s.NotUsed(tokens), "LockIndex")
+	assert.Contains(t, s.NotUsed(field(t, s, "renew")), "TTL/2")
+	assert.True(t, field(t, s, "lock_delay").Applies(&s.Config), "lock-delay is Consul's own")
+
+	for _, f := range s.Fields {
+		assert.NotContains(t, s.NotUsed(f), "\n", "%s: one line", f.Name)
+	}
+	choose(t, s, core.SystemEtcd)
+	assert.False(t, recipe.Button.Disabled)
+	assert.Empty(t, s.NotUsed(recipe))
+}
+
+// What a system refuses shows beside the field it is about, and Start
+// stays refused until it is fixed.
+func TestASystemsRefusalShowsBesideItsField(t *testing.T) {
+	s := New()
+	ttl := field(t, s, "ttl")
+	s.Set(ttl, 5)
+	s.Check()
+	require.Empty(t, s.Errs, "etcd takes a 5 s TTL")
+
+	choose(t, s, core.SystemConsul)
+	require.NotEmpty(t, s.Errs)
+	assert.Equal(t, core.FieldTTL, s.Errs[0].Field)
+	assert.Contains(t, ttl.Err, "10s", "Consul's minimum session TTL is named: %s", ttl.Err)
+
+	s.Set(ttl, (core.ConsulMinTTL).Seconds())
+	s.Check()
+	assert.Empty(t, s.Errs)
+	assert.Empty(t, ttl.Err)
+
+	choose(t, s, core.SystemRedlock)
+	s.Set(field(t, s, "redis_nodes"), float64(core.MaxRedisNodes))
+	s.Check()
+	assert.Empty(t, s.Errs, "up to %d nodes", core.MaxRedisNodes)
+	s.Config.RedisNodes = core.MaxRedisNodes + 1
+	s.Check()
+	assert.Contains(t, field(t, s, "system").Err, "Redis nodes")
+}
+
+// A shard world runs on etcd only: the switch is disabled and says so.
+func TestAShardWorldKeepsToEtcd(t *testing.T) {
+	s := New()
+	require.NoError(t, s.UsePreset("shards"))
+	sys := field(t, s, "system")
+	assert.True(t, sys.Button.Disabled)
+	assert.Contains(t, s.NotUsed(sys), "Shards to 0")
+	s.Set(field(t, s, "shards"), 0)
+	s.Check()
+	assert.False(t, sys.Button.Disabled)
+}
+
+// Back from a run, the learner's actions are replayed on whatever system
+// is chosen next; a new preset drops them; actions the new world cannot
+// take (past the run's end) are dropped with the reason rather than refusing the run.
+func TestTheLearnersActionsReplayOnTheNextSystem(t *testing.T) {
+	s := New()
+	require.NoError(t, s.UsePreset("leases"))
+	first, dropped, err := s.Run()
+	require.NoError(t, err)
+	require.NoError(t, dropped)
+	first.Advance(4 * time.Second)
+	require.NoError(t, first.Do(core.Pause("A", 20*time.Second)))
+	s.Played = first.Log()
+	require.Len(t, s.Played, 1)
+
+	choose(t, s, core.SystemZooKeeper)
+	assert.Contains(t, s.Intro(), "The action you took in the last run is replayed on ZooKeeper.")
+	again, dropped, err := s.Run()
+	require.NoError(t, err)
+	require.NoError(t, dropped)
+	assert.Equal(t, s.Played, again.Log())
+	assert.Zero(t, again.Now(), "the replay starts from the beginning")
+	again.Advance(30 * time.Second)
+	paused := again.Sim().Trace.Filter(core.KindPause)
+	require.NotEmpty(t, paused, "A's pause happens on ZooKeeper too")
+	assert.Equal(t, "A", paused[0].Actor)
+	assert.Equal(t, 4*time.Second, paused[0].At)
+
+	s.Played = core.ActionLog{core.At(2*time.Hour, core.Pause("A", time.Second))}
+	lb, dropped, err := s.Run()
+	require.NoError(t, err)
+	require.Error(t, dropped, "the run is shorter than two hours")
+	assert.Empty(t, lb.Log())
+	assert.Nil(t, s.Played)
+
+	s.Played = first.Log()
+	require.NoError(t, s.UsePreset("leases"))
+	assert.Nil(t, s.Played, "another preset starts clean")
+}

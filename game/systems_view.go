@@ -1,0 +1,354 @@
+package game
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// systemsView plays one sandbox scenario on several systems at once
+// (lab.SystemsComparison), in the style of the fencing on/off
+// comparison: a pane per system, each world under the line that says what
+// that system did, their timelines side by side, one play head. It is a
+// scene of its own, pushed over the sandbox and popped on Esc.
+type systemsView struct {
+	m      *lab.SystemsComparison
+	worlds []*worldView
+	lines  []*timelineView
+	// shown are the two systems whose worlds (and, in a short window,
+	// timelines) are drawn.
+	shown  [2]int
+	labels [2]ui.Rect
+	titles []ui.Rect // the grid's names, when it shows every timeline
+	chips  []ui.Rect // the header's names, which choose the pair shown
+	header ui.Rect
+	tall   bool // the window has room for every system's timeline
+	pair   bool // the timeline strip shows only the shown pair
+	back   ui.Button
+	player *Player
+	stack  *Stack
+}
+
+// SystemsInfo is the compare-systems view as the bridge reports it.
+type SystemsInfo struct {
+	Systems []string `json:"systems"`
+	Lines   []string `json:"lines"` // what each system did, in pane order
+	Shown   []string `json:"shown"` // the systems whose worlds are drawn
+	Refused []string `json:"refused,omitempty"`
+	Now     float64  `json:"now"`
+}
+
+// openSystems builds the comparison of cfg and log on systems (every one
+// when empty), at play head at, and pushes it on stack.
+func openSystems(stack *Stack, cfg core.SandboxConfig, log core.ActionLog, systems []core.System, at time.Duration) error {
+	m, err := lab.NewSystemsComparison(cfg, log, systems, at)
+	if err != nil {
+		return err
+	}
+	v := &systemsView{m: m, stack: stack, back: ui.Button{Label: "Back (Esc)"}, shown: [2]int{0, min(1, len(m.Runs)-1)}}
+	for i, sys := range m.Systems {
+		if sys == cfg.System && i > 0 {
+			v.shown[1] = i // etcd beside the system the setup is on
+		}
+	}
+	for _, lb := range m.Runs {
+		v.worlds = append(v.worlds, newWorldView(lb, func(string) {}, func(lab.Command) {}))
+		v.lines = append(v.lines, newTimelineView(lb, func(cmd lab.Command) { lb.Apply(cmd) }))
+	}
+	var body []string
+	for _, st := range m.Stories {
+		body = append(body, st.Line()+".")
+	}
+	for _, r := range m.Refused {
+		body = append(body, "Left out, "+r)
+	}
+	v.player = NewPlayer(PlayerSpec{
+		Lesson: Lesson{Title: "Compare systems", Body: "The same scenario and the same actions on each system, under one play head. " +
+			"Each line is read from that system's own run.\n\n" + strings.Join(body, "\n\n")},
+		Clock: lab.SystemsClock(m.Runs), World: (*systemsPanes)(v), Timeline: (*systemsLanes)(v),
+		Back: BackButton{Label: "< Sandbox", Tip: ui.WithKey("Back to the sandbox's setup", ui.IntentBack), Do: v.leave},
+		// Room for two rows of timelines when the window has it; else
+		// the usual strip, for the shown pair.
+		Lanes: func() int {
+			if v.tall {
+				return 2*len(m.Runs[0].Timeline().Lanes) + 4
+			}
+			return len(m.Runs[0].Timeline().Lanes)
+		},
+		Regions: func() map[string]ui.Rect {
+			r := map[string]ui.Rect{"systemsBack": v.back.Rect}
+			for i, sys := range m.Systems {
+				if i < len(v.chips) {
+					r["systemsShow:"+sys.String()] = v.chips[i]
+				}
+			}
+			for k := range min(2, len(m.Systems)) {
+				r["systemsPane:"+m.Systems[v.shown[k]].String()] = v.labels[k]
+			}
+			return r
+		},
+		Checklist: Checklist{Title: "Ticked: no late write reached storage", Goals: func() []draw.Goal {
+			out := make([]draw.Goal, len(m.Stories))
+			for i, st := range m.Stories {
+				out[i] = draw.Goal{Text: st.Line(), Met: !st.StaleAccepted}
+			}
+			return out
+		}},
+		Widgets: []Widget{{"systemsBack", &v.back, "Back to the sandbox (Esc)"}},
+	})
+	v.player.Narrate("Comparing " + systemTitles(m.Systems) + " on the same scenario. Esc returns to the sandbox.")
+	stack.Push(v)
+	return nil
+}
+
+func systemTitles(ss []core.System) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.Title()
+	}
+	return strings.Join(out, ", ")
+}
+
+// leave returns to the sandbox.
+func (v *systemsView) leave() {
+	v.player.setPlaying(false)
+	v.stack.Pop()
+}
+
+// Update implements Scene.
+func (v *systemsView) Update(st *State) error { return v.player.Update(st) }
+
+// Layout implements Scene.
+func (v *systemsView) Layout(window ui.Rect, style draw.Style) {
+	v.tall = window.H >= style.U(760)
+	v.player.Layout(window, style)
+}
+
+// Draw implements Scene.
+func (v *systemsView) Draw(screen *ebiten.Image) { v.player.Draw(screen) }
+
+// Inspect implements Inspector.
+func (v *systemsView) Inspect() SceneInfo {
+	info := v.player.Inspect()
+	info.Name = "compare-systems"
+	si := &SystemsInfo{Refused: v.m.Refused, Now: v.m.Runs[0].Now().Seconds()}
+	for i, sys := range v.m.Systems {
+		si.Systems = append(si.Systems, sys.String())
+		si.Lines = append(si.Lines, v.m.Stories[i].Line())
+	}
+	for k := range min(2, len(v.m.Systems)) {
+		si.Shown = append(si.Shown, v.m.Systems[v.shown[k]].String())
+	}
+	info.Systems = si
+	return info
+}
+
+// cells lays the timeline strip out: when it is tall enough, a grid of
+// every system's timeline, up to three a row, each under its name;
+// otherwise a row of names and the shown pair's timelines side by side.
+// lanes[i] is empty for a system whose timeline is not drawn.
+func (v *systemsView) cells(area ui.Rect, s draw.Style) (titles, lanes []ui.Rect) {
+	area = area.Inset(math.Round(s.U(10)))
+	n := len(v.lines)
+	cols := min(n, 3)
+	rows := (n + cols - 1) / cols
+	gap := math.Round(s.U(8))
+	titleH := math.Ceil(draw.LineHeight(s.Label()))
+	procs := 0
+	for _, lb := range v.m.Runs {
+		procs = max(procs, len(lb.Timeline().Lanes))
+	}
+	need := titleH + s.U(66+16*float64(procs))
+	titles, lanes = make([]ui.Rect, n), make([]ui.Rect, n)
+	if n > 2 && (!v.tall || float64(rows)*need+float64(rows-1)*gap > area.H) {
+		// The names go in the header (see systemsPanes.Layout).
+		for k, r := range ui.SplitPanes(area, s.Unit, 1, 1) {
+			lanes[v.shown[k]] = r
+		}
+		return nil, lanes
+	}
+	h := math.Floor((area.H - float64(rows-1)*gap) / float64(rows))
+	for r := range rows {
+		row := ui.Rect{X: area.X, Y: area.Y + float64(r)*(h+gap), W: area.W, H: h}
+		for c, cell := range ui.SplitPanes(row, s.Unit, ones(cols)...) {
+			if i := r*cols + c; i < n {
+				titles[i], lanes[i] = cell.CutTop(titleH, 0)
+			}
+		}
+	}
+	return titles, lanes
+}
+
+// ones are n equal pane weights.
+func ones(n int) []float64 {
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1
+	}
+	return w
+}
+
+// show puts system i in the world panes beside the last one shown.
+func (v *systemsView) show(i int) {
+	if i == v.shown[0] || i == v.shown[1] {
+		return
+	}
+	v.shown = [2]int{v.shown[1], i}
+	v.player.Narrate("Showing " + v.m.Systems[v.shown[0]].Title() + " and " + v.m.Systems[v.shown[1]].Title() + " side by side")
+}
+
+// systemsPanes is the world region: a header with the way back, then
+// the worlds of the two systems shown, each under its line.
+type systemsPanes systemsView
+
+// Layout implements View.
+func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
+	v := (*systemsView)(p)
+	px := func(x float64) float64 { return math.Round(s.U(x)) }
+	in := area.Inset(px(10))
+	v.header, in = in.CutTop(px(30), px(8))
+	v.back.Rect, _ = v.header.CutRight(px(140), 0)
+	v.chips = nil
+	if len(v.worlds) > 2 {
+		// The names that choose the pair shown.
+		names, _ := v.header.CutRight(v.header.W-px(60), 0)
+		names.W -= px(150)
+		v.chips = ui.SplitPanes(names, s.Unit, ones(len(v.worlds))...)
+	}
+	lh := draw.LineHeight(s.Small())
+	panes := ui.SplitPanes(in, s.Unit, 1, 1)
+	if len(v.worlds) == 1 {
+		panes = []ui.Rect{in}
+	}
+	for k, pane := range panes {
+		i := v.shown[k]
+		v.labels[k], pane = pane.CutTop(math.Ceil(2*lh+px(8)), px(2))
+		v.worlds[i].Layout(pane, s)
+	}
+}
+
+// Update implements View: the way back; the worlds are a replay to
+// watch and take no input.
+func (p *systemsPanes) Update(st *State) error {
+	v := (*systemsView)(p)
+	for _, w := range v.worlds {
+		w.reduced = st.ReducedMotion
+	}
+	if v.back.Update(&st.Input) {
+		v.leave()
+	}
+	return nil
+}
+
+// Draw implements View.
+func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
+	v := (*systemsView)(p)
+	th := s.Theme
+	title := "The same scenario on " + systemTitles(v.m.Systems)
+	if len(v.chips) > 0 {
+		title = "Show:"
+		for i, r := range v.chips {
+			clr := th.TextDim
+			if i == v.shown[0] || i == v.shown[1] {
+				clr = th.Accent
+			}
+			draw.StrokeRoundRect(dst, r, s.U(4), 1, clr)
+			name, face := v.m.Systems[i].Title(), s.Label()
+			if draw.Measure(face)(name) > r.W-s.U(8) {
+				face = s.Small() // "ZooKeeper" in a narrow window
+			}
+			draw.TextIn(dst, ui.Ellipsize(name, r.W-s.U(8), draw.Measure(face)), face, r, draw.AlignCenter, clr)
+		}
+	}
+	title = ui.Ellipsize(title, v.back.Rect.X-v.header.X-s.U(10), draw.Measure(s.Label()))
+	draw.TextIn(dst, title, s.Label(), v.header, draw.AlignStart, th.Text)
+	s.Button(dst, &v.back)
+	lh := draw.LineHeight(s.Small())
+	for k := range min(2, len(v.worlds)) {
+		i, r := v.shown[k], v.labels[k]
+		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
+		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, th.Accent)
+		inner := r.Inset(s.U(4)).InsetXY(s.U(4), 0)
+		lines := ui.Wrap(v.m.Stories[i].Line(), inner.W, draw.Measure(s.Small()))
+		if len(lines) > 2 {
+			lines = append(lines[:1:1], ui.Ellipsize(strings.Join(lines[1:], " "), inner.W, draw.Measure(s.Small())))
+		}
+		for j, line := range lines {
+			draw.TextIn(dst, line, s.Small(), ui.Rect{X: inner.X, Y: inner.Y + float64(j)*lh, W: inner.W, H: lh}, draw.AlignStart, th.Text)
+		}
+		v.worlds[i].Draw(dst, v.worlds[i].area, s)
+	}
+}
+
+// systemsLanes is the timeline region: every system's timeline in a
+// grid, under its name. Clicking lanes seeks them all; clicking a name
+// shows that system's world.
+type systemsLanes systemsView
+
+// Layout implements View.
+func (p *systemsLanes) Layout(area ui.Rect, s draw.Style) {
+	v := (*systemsView)(p)
+	titles, lanes := v.cells(area, s)
+	v.titles, v.pair = titles, titles == nil
+	for i, r := range lanes {
+		v.lines[i].Layout(r, s) // an empty r: not drawn, takes no clicks
+	}
+}
+
+// Update implements View.
+func (p *systemsLanes) Update(st *State) error {
+	v := (*systemsView)(p)
+	if ptr := st.Input.Pointer(); ptr.JustDown {
+		for i, r := range v.chips {
+			if r.Contains(ptr.Pos) {
+				v.show(i)
+			}
+		}
+	}
+	before := v.m.Runs[0].Now()
+	for i, tl := range v.lines {
+		if err := tl.Update(st); err != nil {
+			return err
+		}
+		if now := v.m.Runs[i].Now(); now != before {
+			lab.SystemsClock(v.m.Runs).Seek(now)
+			before = v.m.Runs[0].Now()
+		}
+	}
+	return nil
+}
+
+// Draw implements View.
+func (p *systemsLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
+	v := (*systemsView)(p)
+	th := s.Theme
+	_, lanes := v.cells(area, s)
+	for i, tl := range v.lines {
+		clr := th.TextDim
+		if i == v.shown[0] || i == v.shown[1] {
+			clr = th.Accent
+		}
+		if !v.pair {
+			draw.TextIn(dst, ui.Ellipsize(v.m.Systems[i].Title(), v.titles[i].W, draw.Measure(s.Label())), s.Label(), v.titles[i], draw.AlignStart, clr)
+		}
+		if !lanes[i].Empty() {
+			tl.Draw(dst, lanes[i], s)
+		}
+	}
+}
+
+// CompareSystems opens the setup, with the learner's actions from the
+// last run, on every system side by side.
+func (sc *SandboxScene) CompareSystems() {
+	sc.note = ""
+	if err := openSystems(sc.scenes, sc.m.Config, sc.m.Played, nil, 0); err != nil {
+		sc.note = "Cannot compare: " + err.Error()
+	}
+}
