@@ -73,19 +73,26 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 	grp := v.Groups[gi]
 	in := box.Inset(s.U(10))
 	row, in := in.CutTop(s.U(20), s.U(4))
-	title := "Coordinator"
+	words := v.Words
+	if words.Server == "" {
+		words = core.SystemEtcd.Words()
+	}
+	title := words.Server
 	if !showRev {
 		title = grp.Lock.Name
 	}
 	draw.TextIn(dst, title, s.Label(), row, draw.AlignStart, th.Text)
-	if showRev {
-		draw.TextIn(dst, fmt.Sprintf("revision %d", v.Rev), s.Mono(), row, draw.AlignEnd, th.TextDim)
+	if showRev && words.Version != "" {
+		draw.TextIn(dst, fmt.Sprintf("%s %d", words.Version, v.Rev), s.Mono(), row, draw.AlignEnd, th.TextDim)
 	}
 	row, in = in.CutTop(s.U(18), s.U(4))
 	holder := "free"
-	if grp.Lock.Holder != "" {
-		holder = fmt.Sprintf("held by %s, token %d", grp.Lock.Holder, grp.Lock.Token)
-	} else if grp.Lock.DelayUntil > v.Now {
+	switch {
+	case grp.Lock.Holder != "" && words.Token == "":
+		holder = "held by " + grp.Lock.Holder + ", no token"
+	case grp.Lock.Holder != "":
+		holder = fmt.Sprintf("held by %s, %s %d", grp.Lock.Holder, words.Token, grp.Lock.Token)
+	case grp.Lock.DelayUntil > v.Now:
 		holder = "lock-delay until " + core.FormatTime(grp.Lock.DelayUntil)
 	}
 	line := grp.Lock.Name + ": " + holder

@@ -57,7 +57,10 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	if p.State == core.SteppingDown {
 		label = "stepping down"
 	}
-	if p.Believes {
+	switch {
+	case p.Believes && w.view.Words.Token == "" && w.view.Words.Server != "":
+		label = "leader · no token" // Redlock: nothing to fence with
+	case p.Believes:
 		label = fmt.Sprintf("leader · token %d", p.Token)
 		if draw.Measure(s.Small())(label) > badge.W-s.U(6) {
 			label = fmt.Sprintf("leader %d", p.Token)
@@ -65,7 +68,7 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	}
 	if inBadge {
 		// The name did not fit in the circle: it leads the badge.
-		label = p.Name + " · " + strings.Replace(label, "leader · token", "leader", 1)
+		label = p.Name + " · " + strings.NewReplacer("leader · token", "leader", "leader · no token", "leader").Replace(label)
 	}
 	if draw.Measure(s.Small())(label) > badge.W-s.U(6) {
 		label = strings.NewReplacer("candidate", "cand.", "follower", "follow.", "stepping down", "stepping").Replace(label)

@@ -43,10 +43,13 @@ type KeyView struct {
 
 // WorldView is everything the world view draws at the play head.
 type WorldView struct {
-	Now  time.Duration
-	Rev  int64
-	Lock core.LockInfo // the first group's lock (most worlds have one)
-	Keys []KeyView     // and its keys
+	Now time.Duration
+	Rev int64
+	// Words name the coordinator, its write counter and the token in the
+	// world's system's own terms (etcd: Coordinator, revision, token).
+	Words core.SystemWords
+	Lock  core.LockInfo // the first group's lock (most worlds have one)
+	Keys  []KeyView     // and its keys
 	// Procs are the lock contenders; Groups sort them by lock.
 	Procs    []ProcView
 	Groups   []LockGroup
@@ -153,11 +156,13 @@ func (lb *Lab) World() WorldView {
 func (lb *Lab) world1() WorldView {
 	s := lb.world.Sim
 	now := s.Now()
-	lockName := ""
+	lockName, system := "", s.Coord.System
 	if ps := s.Processes(); len(ps) > 0 {
-		lockName = ps[0].Config().Lock
+		// The clients know their system (Kubernetes and Redlock do not
+		// change the coordinator's own).
+		lockName, system = ps[0].Config().Lock, ps[0].Config().System
 	}
-	v := WorldView{Now: now, Rev: s.Coord.Rev, Lock: s.Coord.LockInfo(lockName)}
+	v := WorldView{Now: now, Rev: s.Coord.Rev, Words: system.Words(), Lock: s.Coord.LockInfo(lockName)}
 	for _, kv := range s.Coord.Range(lockName + "/") {
 		v.Keys = append(v.Keys, KeyView{Key: kv.Key, Owner: kv.Value, CreateRev: kv.CreateRev, Holder: kv.Key == v.Lock.Key})
 	}
