@@ -81,7 +81,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	sc.world = newWorldView(lb, narration.Add, send)
 	tv := newTimelineView(lb, send)
 	ps := PlayerSpec{
-		Lesson: Lesson{Title: l.Title, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
+		Lesson: Lesson{Title: l.Title, Objective: l.Objective, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
 		Clock:  lb, World: sc.world, Timeline: tv,
 		Back: spec.Back, Sandbox: spec.Sandbox, Side: spec.Side,
 		Solution: sc.ShowSolution, SolutionOffered: spec.SolutionOffered,

@@ -17,9 +17,12 @@ import (
 // Lesson is the text side of a lesson as the player shows it.
 type Lesson struct {
 	Title string
-	Body  string
-	Goals []draw.Goal // at most ui.MaxGoals are shown
-	Hints []string    // revealed one at a time
+	// Objective is the lesson's aim in one line, drawn above the story and
+	// never scrolled away with it.
+	Objective string
+	Body      string
+	Goals     []draw.Goal // at most ui.MaxGoals are shown
+	Hints     []string    // revealed one at a time
 }
 
 // Clock is what the player's time controls drive. The simulator adapter
@@ -80,9 +83,12 @@ type Player struct {
 	// knobs is the lesson's slider strip; nil without knobs.
 	knobs *knobPanel
 	text  ui.TextPanel
-	ring  *ui.FocusRing
-	names map[ui.Focusable]string
-	tips  []tip
+	// objective is where the objective is drawn, cut from the top of the
+	// lesson text's area (empty without one).
+	objective ui.Rect
+	ring      *ui.FocusRing
+	names     map[ui.Focusable]string
+	tips      []tip
 
 	// Overlay, when set, is updated before and drawn over the world (the
 	// explorer's button and progress bar).
@@ -486,6 +492,13 @@ func (p *Player) place() {
 		p.text.SetMeasure(draw.Measure(face), draw.LineHeight(face))
 		p.unit = p.style.Unit
 	}
+	p.objective = ui.Rect{}
+	if obj := p.Lesson.Objective; obj != "" {
+		of := p.style.Label()
+		lines := len(ui.Wrap(obj, l.LessonText.W, draw.Measure(of)))
+		p.objective, l.LessonText = l.LessonText.CutTop(float64(lines)*draw.LineHeight(of), math.Round(p.style.U(8)))
+		p.layout = l
+	}
 	// Whole lines only, so the unscrolled panel ends on a line, not half one.
 	p.text.Rect = l.LessonText
 	p.text.Rect.H = math.Floor(l.LessonText.H/draw.LineHeight(face)) * draw.LineHeight(face)
@@ -545,6 +558,9 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 	if p.spec.Sandbox != nil {
 		s.Button(screen, &p.sandbox)
+	}
+	if p.objective.H > 0 {
+		draw.Paragraph(screen, p.Lesson.Objective, s.Label(), p.objective, th.Accent)
 	}
 	s.TextPanel(screen, &p.text, s.Body())
 	rows := make([]ui.Rect, ui.MaxGoals)
@@ -637,6 +653,9 @@ func (p *Player) drawHelp(screen *ebiten.Image) {
 // Inspect implements Inspector.
 func (p *Player) Inspect() SceneInfo {
 	regions := p.layout.Regions()
+	if p.objective.H > 0 {
+		regions["objective"] = p.objective
+	}
 	if !p.solution.Rect.Empty() {
 		regions["solution"] = p.solution.Rect
 	}
@@ -663,6 +682,7 @@ func (p *Player) Inspect() SceneInfo {
 		Regions: regions,
 		Mirror: Mirror{
 			Title:     p.Lesson.Title,
+			Objective: p.Lesson.Objective,
 			Text:      text,
 			Goals:     p.Lesson.Goals,
 			Narration: p.narration.Lines(),

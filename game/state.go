@@ -56,6 +56,7 @@ type SceneInfo struct {
 // browser, because a canvas is invisible to screen readers.
 type Mirror struct {
 	Title     string      `json:"title"`
+	Objective string      `json:"objective,omitempty"` // the lesson's aim, kept in view
 	Text      string      `json:"text"`
 	Goals     []draw.Goal `json:"goals,omitempty"`
 	Hint      string      `json:"hint,omitempty"`

@@ -60,6 +60,12 @@ func (p *page) update(s game.Snapshot) {
 	if m.Title != p.last.Title {
 		p.setText("lesson-title", m.Title)
 	}
+	if m.Objective != p.last.Objective {
+		p.setText("lesson-objective", m.Objective)
+		if el := p.doc.Call("getElementById", "lesson-objective"); el.Truthy() {
+			el.Set("hidden", m.Objective == "")
+		}
+	}
 	if m.Text != p.last.Text {
 		p.replaceChildren("lesson-text", "p", strings.Split(m.Text, "\n\n"))
 	}
