@@ -191,6 +191,14 @@ func (b *browser) menuShowsPassed(t *testing.T, row string) {
 	if !strings.Contains(html, row+" (passed)") {
 		t.Errorf("the page's HTML mirror does not show %q passed", row)
 	}
+	// On the menu there is no run: the empty narration says where one starts.
+	empty, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`getComputedStyle(document.getElementById("narration"), "::before").content`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(empty, "Open a lesson") {
+		t.Errorf("the menu's empty narration says %s", empty)
+	}
 }
 
 // TestBrowserExerciseRenewal completes exercise 1 through the UI: in the

@@ -222,19 +222,21 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, d
 // Inspect implements Inspector.
 func (m *Menu) Inspect() SceneInfo {
 	info := SceneInfo{Name: "menu", Regions: map[string]ui.Rect{}, Mirror: Mirror{Title: "LeaseLab: lessons"}}
-	text := "Lessons:\n"
+	// One paragraph per lesson (the text view shows each as its own),
+	// with what it is about and about how long it takes.
+	text := "Lessons:\n\n"
 	if m.OnSandbox != nil {
 		info.Regions["sandbox"] = m.sandbox.Rect
 		text = "Sandbox: free play with any scenario.\n\n" + text
 	}
 	for i, l := range m.lessons {
 		info.Regions["lesson:"+l.ID] = m.buttons[i].Rect
-		text += fmt.Sprintf("%d. %s (%s)\n", i+1, l.Title, m.status(l))
+		text += fmt.Sprintf("%d. %s (%s). %s About %d min.\n\n", i+1, l.Title, m.status(l), l.Summary, l.Minutes)
 	}
-	text += "\nExercises:\n"
+	text += "Exercises:\n\n"
 	for i, e := range m.exercises {
 		info.Regions["exercise:"+e.ID] = m.exButtons[i].Rect
-		text += fmt.Sprintf("E%d. %s (%s)\n", i+1, e.Title, m.exStatus(e))
+		text += fmt.Sprintf("E%d. %s (%s). %s About %d min.\n\n", i+1, e.Title, m.exStatus(e), e.Summary, e.Minutes)
 	}
 	if m.Notice != "" {
 		text = m.Notice + "\n\n" + text

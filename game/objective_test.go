@@ -1,6 +1,8 @@
 package game
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,4 +33,31 @@ func TestEveryLessonKeepsItsObjectiveInView(t *testing.T) {
 			assert.GreaterOrEqual(t, text.H, 60.0, "%s at %v: the story keeps room to read", l.ID, size)
 		}
 	}
+}
+
+// The menu's text view lists each lesson and exercise as a paragraph of
+// its own, with its state, what it is about and about how long it takes.
+func TestMenuTextSaysWhatEachLessonIsAbout(t *testing.T) {
+	r := newAppRig(t)
+	text := r.a.Inspect().Mirror.Text
+	paras := strings.Split(text, "\n\n")
+	for i, l := range lessons.All() {
+		para := findPara(paras, l.Title)
+		assert.True(t, strings.HasPrefix(para, fmt.Sprintf("%d. %s (", i+1, l.Title)), "%s: its own numbered paragraph: %q", l.ID, para)
+		assert.Contains(t, para, l.Summary, l.ID)
+		assert.Contains(t, findPara(paras, l.Title), fmt.Sprintf("About %d min.", l.Minutes), l.ID)
+	}
+	for _, e := range lessons.Exercises() {
+		assert.Contains(t, findPara(paras, e.Title), e.Summary, e.ID)
+	}
+}
+
+// findPara is the paragraph that mentions title ("" if none).
+func findPara(paras []string, title string) string {
+	for _, p := range paras {
+		if strings.Contains(p, title) {
+			return p
+		}
+	}
+	return ""
 }

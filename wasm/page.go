@@ -17,6 +17,7 @@ type page struct {
 	mirror  js.Value
 	loading js.Value
 	loaded  bool
+	scene   string
 	last    game.Mirror
 }
 
@@ -55,6 +56,15 @@ func (p *page) update(s game.Snapshot) {
 	}
 	if !p.mirror.Truthy() {
 		return
+	}
+	if s.Scene.Name != p.scene {
+		// The stylesheet words the empty narration by scene (the menu has
+		// no run to narrate).
+		p.mirror.Call("setAttribute", "data-scene", s.Scene.Name)
+		p.scene = s.Scene.Name
+		// A new scene tells its own story: the last run's lines go.
+		p.replaceChildren("narration", "li", nil)
+		p.last.Narration = nil
 	}
 	m := s.Scene.Mirror
 	if m.Title != p.last.Title {
