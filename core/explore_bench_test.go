@@ -4,6 +4,8 @@ import (
 	"runtime/metrics"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkBreakFinder measures the break finder as the browser runs it:
@@ -31,30 +33,22 @@ func BenchmarkBreakFinder(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			tg, err := FindTarget(c.target)
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			p := tg.Problem(1, c.off, tg.Bounds)
 			b.ReportAllocs()
 			tried, peak := 0, uint64(0)
 			sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 			for b.Loop() {
 				x, err := NewExplorer(p, time.Now)
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				for done := false; !done; {
 					done = x.Step(256) // a slice, as between two frames
 					metrics.Read(sample)
 					peak = max(peak, sample[0].Value.Uint64())
 				}
 				r := x.Result()
-				if err := x.Err(); err != nil {
-					b.Fatal(err)
-				}
-				if r.Found != c.off {
-					b.Fatalf("protection off=%v: found a break = %v (%s)", c.off, r.Found, r.Summary())
-				}
+				require.NoError(b, x.Err())
+				require.Equal(b, c.off, r.Found, "protection off=%v: found a break (%s)", c.off, r.Summary())
 				tried += r.Tried
 			}
 			b.ReportMetric(float64(tried)/b.Elapsed().Seconds(), "schedules/s")

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // systemsState is leaselab.state() with the compare-systems view.
@@ -33,9 +36,8 @@ func TestBrowserCompareSystems(t *testing.T) {
 	b.untilText(t, "the preset on etcd", func(text string) bool { return strings.Contains(text, "System: etcd") })
 	b.click(t, "field:system")
 	text := b.untilText(t, "the system switched", func(text string) bool { return strings.Contains(text, "System: ZooKeeper") })
-	if !strings.Contains(text, "Recipe: etcd fair queue (not used) ZooKeeper's own recipe") || strings.HasPrefix(text, "Cannot start") {
-		t.Fatalf("ZooKeeper's setup does not say what it does not use, or is refused:\n%s", text)
-	}
+	require.Contains(t, text, "Recipe: etcd fair queue (not used) ZooKeeper's own recipe", "ZooKeeper's setup says what it does not use")
+	require.False(t, strings.HasPrefix(text, "Cannot start"), "ZooKeeper's setup is refused:\n%s", text)
 	b.screenshot(t, "browser-sandbox-zookeeper.png")
 
 	b.click(t, "compareSystems")
@@ -43,21 +45,15 @@ func TestBrowserCompareSystems(t *testing.T) {
 		return s.Scene.Name == "compare-systems" && s.Scene.Systems != nil
 	}, func(s systemsState) string { return "scene " + s.Scene.Name })
 	sys := st.Scene.Systems
-	if strings.Join(sys.Systems, ",") != "etcd,zookeeper,consul,kubernetes,redlock" || len(sys.Lines) != 5 {
-		t.Fatalf("systems %v, lines %v", sys.Systems, sys.Lines)
-	}
+	require.Equal(t, []string{"etcd", "zookeeper", "consul", "kubernetes", "redlock"}, sys.Systems)
+	require.Len(t, sys.Lines, 5, "one line per system")
 	for i, line := range sys.Lines {
 		t.Logf("%s", line)
-		if !strings.Contains(line, "A paused at 2 s") {
-			t.Errorf("%s does not replay the scenario's pause: %s", sys.Systems[i], line)
-		}
+		assert.Contains(t, line, "A paused at 2 s", "%s replays the scenario's pause", sys.Systems[i])
 	}
-	if !strings.Contains(sys.Lines[1], "A learns it expired on reconnect at") || !strings.Contains(sys.Lines[4], "its late write accepted") {
-		t.Errorf("the lines do not show what differs:\n%s", strings.Join(sys.Lines, "\n"))
-	}
-	if strings.Join(sys.Shown, ",") != "etcd,zookeeper" {
-		t.Errorf("shown %v, want etcd beside the setup's ZooKeeper", sys.Shown)
-	}
+	assert.Contains(t, sys.Lines[1], "A learns it expired on reconnect at", "ZooKeeper's line shows what differs")
+	assert.Contains(t, sys.Lines[4], "its late write accepted", "Redlock's line shows what differs")
+	assert.Equal(t, []string{"etcd", "zookeeper"}, sys.Shown, "etcd beside the setup's ZooKeeper")
 	for range 3 {
 		b.press(t, bracketRight)
 	}

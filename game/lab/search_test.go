@@ -3,6 +3,9 @@ package lab
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"leaselab/core"
 )
 
@@ -17,16 +20,12 @@ func TestSandboxSearchForEveryPreset(t *testing.T) {
 			continue
 		}
 		offered++
-		if err := spec.Bounds.Validate(); err != nil || spec.Bounds.Count() > 5000 {
-			t.Errorf("%s: %.0f schedules (%v)", p.Name, spec.Bounds.Count(), err)
-		}
+		require.NoError(t, spec.Bounds.Validate(), p.Name)
+		assert.LessOrEqual(t, spec.Bounds.Count(), 5000.0, "%s: schedules to search", p.Name)
 	}
-	if offered < len(core.Presets())/2 {
-		t.Errorf("only %d presets can be searched", offered)
-	}
+	assert.GreaterOrEqual(t, offered, len(core.Presets())/2, "presets that can be searched")
 	c := core.DefaultSandbox()
 	c.Shards, c.Workers = 8, 1
-	if _, why := SandboxSearch(c); why != "one worker: nobody else can take its shards" {
-		t.Errorf("one worker: %q", why)
-	}
+	_, why := SandboxSearch(c)
+	assert.Equal(t, "one worker: nobody else can take its shards", why)
 }

@@ -1,6 +1,11 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
 
 func TestEveryActorOfAWorldHasItsOwnPlaceInside(t *testing.T) {
 	area := Rect{W: 900, H: 560}
@@ -12,32 +17,24 @@ func TestEveryActorOfAWorldHasItsOwnPlaceInside(t *testing.T) {
 	} {
 		v := LayoutWorldView(area, 1, s)
 		hits := append(append([]Rect(nil), v.ProcHits...), v.WorkerHits...)
-		if len(v.ProcHits) != s.Procs || len(v.WorkerHits) != s.Workers {
-			t.Fatalf("%+v: %d process and %d worker boxes", s, len(v.ProcHits), len(v.WorkerHits))
-		}
+		require.Len(t, v.ProcHits, s.Procs, "%+v: process boxes", s)
+		require.Len(t, v.WorkerHits, s.Workers, "%+v: worker boxes", s)
 		for i, a := range hits {
-			if a.Empty() || a.X < area.X || a.Y < area.Y || a.MaxX() > area.MaxX()+1e-9 || a.MaxY() > area.MaxY()+1e-9 {
-				t.Errorf("%+v: actor %d at %+v, outside %+v", s, i, a, area)
-			}
+			inside := !a.Empty() && a.X >= area.X && a.Y >= area.Y && a.MaxX() <= area.MaxX()+1e-9 && a.MaxY() <= area.MaxY()+1e-9
+			assert.True(t, inside, "%+v: actor %d at %+v, outside %+v", s, i, a, area)
 			for _, b := range hits[i+1:] {
-				if a.Overlaps(b) {
-					t.Errorf("%+v: actors overlap: %+v %+v", s, a, b)
-				}
+				assert.False(t, a.Overlaps(b), "%+v: actors overlap: %+v %+v", s, a, b)
 			}
 		}
-		if s.Switch == v.Switch.Empty() {
-			t.Errorf("%+v: switch %+v", s, v.Switch)
-		}
-		if s.Chart != !v.Chart.Empty() {
-			t.Errorf("%+v: chart %+v", s, v.Chart)
-		}
+		assert.Equal(t, s.Switch, !v.Switch.Empty(), "%+v: switch %+v", s, v.Switch)
+		assert.Equal(t, s.Chart, !v.Chart.Empty(), "%+v: chart %+v", s, v.Chart)
 	}
 }
 
 // A process in no lock group of a split world has no place to click.
 func TestAProcessOutsideEveryGroupIsNotPlaced(t *testing.T) {
 	v := LayoutWorldView(Rect{W: 900, H: 560}, 1, WorldShape{Procs: 3, Groups: [][]int{{0}, {2}}})
-	if !v.ProcHits[1].Empty() || v.ProcHits[0].Empty() || v.ProcHits[2].Empty() {
-		t.Errorf("hits %+v", v.ProcHits)
-	}
+	assert.True(t, v.ProcHits[1].Empty(), "the ungrouped process: %+v", v.ProcHits)
+	assert.False(t, v.ProcHits[0].Empty(), "hits %+v", v.ProcHits)
+	assert.False(t, v.ProcHits[2].Empty(), "hits %+v", v.ProcHits)
 }
