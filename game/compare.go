@@ -146,13 +146,19 @@ func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
 // them different schedules.
 func (v *comparePanes) Update(st *State) error {
 	c := (*comparison)(v)
-	for _, w := range c.worlds {
+	updateReplay(st, c.worlds[:], &c.back, c.leave)
+	return nil
+}
+
+// updateReplay is the input a comparison's panes take: the worlds are a
+// replay to watch (only the motion setting reaches them), and back leaves.
+func updateReplay(st *State, worlds []*worldView, back *ui.Button, leave func()) {
+	for _, w := range worlds {
 		w.reduced = st.ReducedMotion
 	}
-	if c.back.Update(&st.Input) {
-		c.leave()
+	if back.Update(&st.Input) {
+		leave()
 	}
-	return nil
 }
 
 func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {

@@ -86,6 +86,8 @@ type Player struct {
 	// objective is where the objective is drawn, cut from the top of the
 	// lesson text's area (empty without one).
 	objective ui.Rect
+	objWrap   [2]float64 // the width and unit objH was measured at
+	objH      float64
 	ring      *ui.FocusRing
 	names     map[ui.Focusable]string
 	tips      []tip
@@ -495,8 +497,12 @@ func (p *Player) place() {
 	p.objective = ui.Rect{}
 	if obj := p.Lesson.Objective; obj != "" {
 		of := p.style.Label()
-		lines := len(ui.Wrap(obj, l.LessonText.W, draw.Measure(of)))
-		p.objective, l.LessonText = l.LessonText.CutTop(float64(lines)*draw.LineHeight(of), math.Round(p.style.U(8)))
+		if p.objWrap != [2]float64{l.LessonText.W, p.style.Unit} {
+			// Wrapped again only when the width or the scale changes.
+			p.objWrap = [2]float64{l.LessonText.W, p.style.Unit}
+			p.objH = float64(len(ui.Wrap(obj, l.LessonText.W, draw.Measure(of)))) * draw.LineHeight(of)
+		}
+		p.objective, l.LessonText = l.LessonText.CutTop(p.objH, math.Round(p.style.U(8)))
 		p.layout = l
 	}
 	// Whole lines only, so the unscrolled panel ends on a line, not half one.

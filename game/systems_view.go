@@ -238,12 +238,7 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 // watch and take no input.
 func (p *systemsPanes) Update(st *State) error {
 	v := (*systemsView)(p)
-	for _, w := range v.worlds {
-		w.reduced = st.ReducedMotion
-	}
-	if v.back.Update(&st.Input) {
-		v.leave()
-	}
+	updateReplay(st, v.worlds, &v.back, v.leave)
 	return nil
 }
 

@@ -12,14 +12,7 @@ import (
 func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	st := w.view.Store
-	box := w.geom.Store
-	s.Card(dst, box)
-	in := box.Inset(s.U(10))
-	left := in
-	if !w.fencing.Rect.Empty() {
-		_, left = in.CutRight(in.MaxX()-w.fencing.Rect.X+s.U(8), 0)
-	}
-	row, rest := left.CutTop(s.U(20), s.U(4))
+	row, rest := w.storeCard(dst, s, &w.fencing)
 	title, highest := "Store: "+st.Name, fmt.Sprintf("highest token %d", st.Highest)
 	draw.TextIn(dst, title, s.Label(), row, draw.AlignStart, th.Text)
 	value := "value " + st.Value
@@ -39,6 +32,18 @@ func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 	}
 }
 
+// storeCard draws the store's card and returns its title row and the
+// rows under it, left of the card's switch (when it has one).
+func (w *worldView) storeCard(dst *ebiten.Image, s draw.Style, sw *ui.Toggle) (row, rest ui.Rect) {
+	box := w.geom.Store
+	s.Card(dst, box)
+	left := box.Inset(s.U(10))
+	if !sw.Rect.Empty() {
+		_, left = left.CutRight(left.MaxX()-sw.Rect.X+s.U(8), 0)
+	}
+	return left.CutTop(s.U(20), s.U(4))
+}
+
 // drawSwitch draws a toggle with its state in words beside it.
 func (w *worldView) drawSwitch(dst *ebiten.Image, s draw.Style, t *ui.Toggle, on, off string) {
 	th := s.Theme
@@ -56,14 +61,7 @@ func (w *worldView) drawSwitch(dst *ebiten.Image, s draw.Style, t *ui.Toggle, on
 func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	q := w.view.Queue
-	box := w.geom.Store
-	s.Card(dst, box)
-	in := box.Inset(s.U(10))
-	left := in
-	if !w.idem.Rect.Empty() {
-		_, left = in.CutRight(in.MaxX()-w.idem.Rect.X+s.U(8), 0)
-	}
-	row, rest := left.CutTop(s.U(20), s.U(4))
+	row, rest := w.storeCard(dst, s, &w.idem)
 	draw.TextIn(dst, "Job queue: "+q.Name, s.Label(), row, draw.AlignStart, th.Text)
 	draw.TextIn(dst, fmt.Sprintf("jobs run %d", q.Jobs), s.Mono(), row, draw.AlignEnd, th.Text)
 	row, rest = rest.CutTop(s.U(18), s.U(2))

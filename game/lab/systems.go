@@ -2,9 +2,7 @@ package lab
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -99,12 +97,6 @@ func (s Story) Line() string {
 		parts[i] = c.Text
 	}
 	return s.System.Title() + ": " + strings.Join(parts, "; ")
-}
-
-// Tenths is a time as the stories write it: to a tenth of a second,
-// "13.3 s", "20 s".
-func Tenths(d time.Duration) string {
-	return strconv.FormatFloat(math.Round(d.Seconds()*10)/10, 'f', -1, 64) + " s"
 }
 
 // StoryOf tells what happened to the first leader of tr and to the lock:
