@@ -9,7 +9,8 @@ import (
 // Each system names its server, its write counter and its token in its
 // own terms; Redlock has neither a shared counter nor a token.
 func TestSystemWordsAreEachSystemsOwn(t *testing.T) {
-	assert.Equal(t, SystemWords{"Coordinator", "revision", "token"}, SystemEtcd.Words(), "etcd keeps the words every lesson uses")
+	assert.Equal(t, SystemWords{"Coordinator", "revision", "token", "rev"}, SystemEtcd.Words(), "etcd keeps the words every lesson uses")
+	assert.Equal(t, "czxid", SystemZooKeeper.Words().Created, "a ZooKeeper lock node's queue place is its czxid")
 	assert.Equal(t, "czxid", SystemZooKeeper.Words().Token)
 	assert.Equal(t, "LockIndex", SystemConsul.Words().Token)
 	assert.Equal(t, "leaseTransitions", SystemKubernetes.Words().Token)

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -129,7 +130,7 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		if k.Holder {
 			role = "holds"
 		}
-		line := fmt.Sprintf("rev %-3d %-4s %s", k.CreateRev, k.Owner, role)
+		line := fmt.Sprintf("%s %-3d %-4s %s", cmp.Or(words.Created, "#"), k.CreateRev, k.Owner, role)
 		clr := th.TextDim
 		if k.Holder {
 			clr = th.Truth

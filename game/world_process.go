@@ -1,7 +1,6 @@
 package game
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -57,18 +56,14 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	if p.State == core.SteppingDown {
 		label = "stepping down"
 	}
-	switch {
-	case p.Believes && w.view.Words.Token == "" && w.view.Words.Server != "":
-		label = "leader · no token" // Redlock: nothing to fence with
-	case p.Believes:
-		label = fmt.Sprintf("leader · token %d", p.Token)
-		if draw.Measure(s.Small())(label) > badge.W-s.U(6) {
-			label = fmt.Sprintf("leader %d", p.Token)
-		}
+	if p.Believes {
+		// With the name in the badge too, the token goes by number only.
+		fits := func(l string) bool { return !inBadge && draw.Measure(s.Small())(l) <= badge.W-s.U(6) }
+		label = lab.LeaderBadge(w.view.Words, p.Token, fits)
 	}
 	if inBadge {
 		// The name did not fit in the circle: it leads the badge.
-		label = p.Name + " · " + strings.NewReplacer("leader · token", "leader", "leader · no token", "leader").Replace(label)
+		label = p.Name + " · " + label
 	}
 	if draw.Measure(s.Small())(label) > badge.W-s.U(6) {
 		label = strings.NewReplacer("candidate", "cand.", "follower", "follow.", "stepping down", "stepping").Replace(label)

@@ -611,3 +611,20 @@ func (p ProcView) ConnTag() string {
 	}
 	return word
 }
+
+// LeaderBadge is what a leader's badge says, in its system's words: its
+// token by name ("leader · czxid 7") where that fits, else the number
+// alone ("leader 7"); a Redlock holder has none ("leader · no token").
+func LeaderBadge(words core.SystemWords, token int64, fits func(string) bool) string {
+	if words.Server == "" {
+		words = core.SystemEtcd.Words()
+	}
+	long, short := fmt.Sprintf("leader · %s %d", words.Token, token), fmt.Sprintf("leader %d", token)
+	if words.Token == "" {
+		long, short = "leader · no token", "leader"
+	}
+	if fits(long) {
+		return long
+	}
+	return short
+}

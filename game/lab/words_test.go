@@ -28,3 +28,19 @@ func TestWorldViewSpeaksTheSystemsWords(t *testing.T) {
 	assert.Equal(t, "Redis servers (majority)", w.Server)
 	assert.Empty(t, w.Token, "the view says the holder has no token")
 }
+
+// A leader's badge names its token in its system's words where there is
+// room, the number alone where there is not, and says a Redlock holder has
+// none; etcd's badge reads as it always has.
+func TestLeaderBadgeSpeaksTheSystemsWords(t *testing.T) {
+	roomy := func(string) bool { return true }
+	tight := func(string) bool { return false }
+	assert.Equal(t, "leader · token 8", LeaderBadge(core.SystemEtcd.Words(), 8, roomy))
+	assert.Equal(t, "leader · token 8", LeaderBadge(core.SystemWords{}, 8, roomy), "a view without words is etcd's")
+	assert.Equal(t, "leader 8", LeaderBadge(core.SystemEtcd.Words(), 8, tight))
+	assert.Equal(t, "leader · czxid 7", LeaderBadge(core.SystemZooKeeper.Words(), 7, roomy))
+	assert.Equal(t, "leader · leaseTransitions 0", LeaderBadge(core.SystemKubernetes.Words(), 0, roomy))
+	assert.Equal(t, "leader 0", LeaderBadge(core.SystemKubernetes.Words(), 0, tight))
+	assert.Equal(t, "leader · no token", LeaderBadge(core.SystemRedlock.Words(), 0, roomy))
+	assert.Equal(t, "leader", LeaderBadge(core.SystemRedlock.Words(), 0, tight))
+}
