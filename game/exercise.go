@@ -64,6 +64,8 @@ type ExerciseScene struct {
 	}
 	notice string // why the last action failed, until the next one
 	tab    string
+	// outside: the page shows the answer form (draw.Style.PanelOutside).
+	outside bool
 
 	lab *LessonScene // the simulator, kept while the exercise is open
 	// watch is the checked design's worst run while it is shown.
@@ -554,6 +556,7 @@ func (a *exerciseAnswer) Update(st *State) error {
 	s := (*ExerciseScene)(a)
 	in := &st.Input
 	s.ring.Wrap = st.WrapFocus
+	s.host(in)
 
 	if s.back.Update(in) || in.Keys.Has(ui.IntentBack) {
 		s.leave()
@@ -657,7 +660,7 @@ func (a *exerciseAnswer) Update(st *State) error {
 // model answer added.
 func (a *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
 	s := (*ExerciseScene)(a)
-	s.style = style
+	s.style, s.outside = style, style.PanelOutside
 	s.layout(window)
 	s.place()
 }

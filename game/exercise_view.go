@@ -607,7 +607,7 @@ func (a *exerciseAnswer) Inspect() SceneInfo {
 		info.Focus = s.names[c]
 	}
 	info.Mirror = Mirror{Title: fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title), Text: s.mirrorText(),
-		Narration: s.narration.Lines()}
+		Narration: s.narration.Lines(), Controls: s.controls()}
 	return info
 }
 
@@ -617,7 +617,7 @@ func (a *exerciseAnswer) Inspect() SceneInfo {
 // between blank lines, so every option gets its own.
 func (s *ExerciseScene) mirrorText() string {
 	// Inspect runs every update: rebuild only when what it shows changed.
-	key := mirrorKey{s.Form.Version(), s.result, s.shown, s.hintsSeen}
+	key := mirrorKey{s.Form.Version(), s.result, s.shown, s.hintsSeen, s.outside}
 	if s.mirror.text != "" && s.mirror.key == key {
 		return s.mirror.text
 	}
@@ -632,6 +632,8 @@ type mirrorKey struct {
 	result *lessons.Result
 	shown  bool
 	hints  int
+	// outside: the page shows the form's fields and choices itself.
+	outside bool
 }
 
 func (s *ExerciseScene) buildMirrorText() string {
@@ -644,6 +646,9 @@ func (s *ExerciseScene) buildMirrorText() string {
 		b.WriteString("\n\n" + form.RunText(s.Form.Schedule()))
 	}
 	for _, k := range s.Ex.Numbers {
+		if s.outside {
+			break // the page's fields say them
+		}
 		value := lab.KnobValue(k, s.Form.Number(k.ID))
 		if !s.Form.IsSet(k.ID) {
 			value = "not set"
@@ -651,6 +656,9 @@ func (s *ExerciseScene) buildMirrorText() string {
 		b.WriteString(fmt.Sprintf("\n\n%s: %s", lab.KnobLabel(k), value))
 	}
 	for i, q := range s.Ex.Questions {
+		if s.outside {
+			break // the page's choices say them
+		}
 		b.WriteString(fmt.Sprintf("\n\n%d. %s", i+1, q.Text))
 		for _, o := range q.Options {
 			mark := "[ ] "

@@ -3,6 +3,7 @@ package game
 import (
 	"image"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -19,6 +20,10 @@ type Options struct {
 	// OnFocusEscape is called when Tab moves focus out of the canvas, so the
 	// browser can focus the HTML beside it.
 	OnFocusEscape func(ui.Escape)
+
+	// PanelOutside: the page shows the lesson panel itself (see
+	// draw.Style.PanelOutside) and sends its controls with Game.Host.
+	PanelOutside bool
 
 	// OnUpdate is called after every Update with the new snapshot, on the
 	// game's goroutine; the browser uses it to refresh the HTML mirror.
@@ -67,6 +72,10 @@ type Game struct {
 		unit   float64
 	}
 
+	// host are the page's control uses waiting for the next Update.
+	hostMu sync.Mutex
+	host   []ui.HostAction
+
 	frames   atomic.Int64
 	idle     idleTracker
 	snapshot atomic.Pointer[Snapshot]
@@ -85,6 +94,21 @@ func New(scene Scene, opts Options) *Game {
 	return g
 }
 
+// Host queues the use of a control the page shows (a Control of the
+// scene's snapshot) for the next Update. It is safe to call from any
+// goroutine; at most maxHost wait, the oldest dropped first.
+func (g *Game) Host(a ui.HostAction) {
+	g.hostMu.Lock()
+	defer g.hostMu.Unlock()
+	if len(g.host) >= maxHost {
+		g.host = g.host[1:]
+	}
+	g.host = append(g.host, a)
+}
+
+// maxHost bounds the page's queued control uses between two ticks.
+const maxHost = 32
+
 // SetScene switches to another scene from the next tick on.
 func (g *Game) SetScene(s Scene) { g.scene = s }
 
@@ -98,7 +122,16 @@ func (g *Game) Update() error {
 	st.Window = ui.Rect{W: g.width * g.ss, H: g.height * g.ss}
 	st.Input = g.input.read(st.Window, g.scale)
 	supersampleInput(&st.Input, g.ss)
-	st.Style = draw.NewStyle(ui.UnitFor(st.Window.W, st.Window.H, st.Input.Scale))
+	g.hostMu.Lock()
+	st.Input.Host, g.host = g.host, nil
+	g.hostMu.Unlock()
+	hostIntents(&st.Input)
+	unit := ui.UnitFor
+	if g.opts.PanelOutside {
+		unit = ui.UnitForBare
+	}
+	st.Style = draw.NewStyle(unit(st.Window.W, st.Window.H, st.Input.Scale))
+	st.Style.PanelOutside = g.opts.PanelOutside
 	st.Frame = g.frames.Load()
 	if st.Window != g.laidOut.window || st.Style.Unit != g.laidOut.unit {
 		// The window changed since the last layout (a resize, the switch

@@ -63,7 +63,7 @@ func (t *idleTracker) observe(in *ui.Input, scene Scene, snap *Snapshot) {
 		t.quiet = 0
 	}
 	t.last, t.sig = *in, sig
-	t.last.Touches = nil
+	t.last.Touches, t.last.Host = nil, nil
 }
 
 // idle reports that the screen already shows what a new frame would.
@@ -73,7 +73,7 @@ func (t *idleTracker) idle() bool { return t.quiet > idleAfter }
 // finger, wheel or key, and the pointer and window where they were.
 func quiet(in, last *ui.Input) bool {
 	return !in.MouseDown && !in.MouseJustDown && !in.MouseJustUp && len(in.Touches) == 0 &&
-		in.Wheel == (ui.Point{}) && in.Keys == 0 && in.Digit == 0 &&
+		in.Wheel == (ui.Point{}) && in.Keys == 0 && in.Digit == 0 && len(in.Host) == 0 &&
 		in.Cursor == last.Cursor && in.WindowW == last.WindowW && in.WindowH == last.WindowH && in.Scale == last.Scale
 }
 

@@ -28,6 +28,8 @@ type LessonScene struct {
 
 	// finder is the "Find a break" search, for lessons it fits.
 	finder *breakFinder
+	// toldTo is the play head when the narration was last told.
+	toldTo time.Duration
 
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
@@ -171,7 +173,7 @@ func (sc *LessonScene) Update(st *State) error {
 	sc.narrate()
 	newly := sc.Lab.NewlyMet()
 	for _, i := range newly {
-		sc.Player.Narrate("Goal met: " + sc.Lab.Lesson.Goals[i].Proved)
+		sc.Player.narration.AddKey("Goal met: " + sc.Lab.Lesson.Goals[i].Proved)
 	}
 	changed := len(newly) > 0
 	if changed && sc.Lab.AllMet() && !sc.complete {
@@ -180,9 +182,9 @@ func (sc *LessonScene) Update(st *State) error {
 		if l.Recap == "" {
 			// An exercise's simulator: its goals are checkpoints, and the
 			// verdict comes from checking the answer.
-			sc.Player.Narrate("Every checkpoint met. Go back to the answer to use this run.")
+			sc.Player.narration.AddKey("Every checkpoint met. Go back to the answer to use this run.")
 		} else {
-			sc.Player.Narrate("Lesson complete. " + l.Recap)
+			sc.Player.narration.AddKey("Lesson complete. " + l.Recap)
 			sc.Player.ShowText(strings.Join(l.Intro, "\n\n") + "\n\nRecap: " + l.Recap)
 		}
 	}
@@ -193,10 +195,21 @@ func (sc *LessonScene) Update(st *State) error {
 }
 
 // narrate forwards the run's new narration lines to the player (and so
-// to the HTML mirror).
+// to the HTML panel). After the play head moved back, the narration is
+// told again up to it, in time order, so it never speaks of a future the
+// scrub undid.
 func (sc *LessonScene) narrate() {
+	now := sc.Lab.Now()
+	if now < sc.toldTo {
+		sc.Player.narration.Reset()
+		for _, l := range sc.Lab.Retell() {
+			sc.Player.narration.AddRun(l)
+		}
+		sc.Player.Narrate("Back at t=" + core.FormatTime(now) + ": what happened up to here is above.")
+	}
+	sc.toldTo = now
 	for _, l := range sc.Lab.Untold(sc.Player.Playing()) {
-		sc.Player.Narrate("t=" + core.FormatTime(l.At) + " " + l.Text)
+		sc.Player.narration.AddRun(l)
 	}
 }
 

@@ -31,6 +31,7 @@ func (r *appRig) tick(in ui.Input) {
 	if in.Cursor == (ui.Point{}) {
 		in.Cursor = ui.Point{X: -1, Y: -1}
 	}
+	hostIntents(&in) // as the Game does
 	r.st.Input = in
 	r.st.Tick++
 	if err := Step(r.a, &r.st); err != nil {

@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -46,6 +47,8 @@ type Menu struct {
 	header    ui.Rect
 	// The two section headings.
 	lessonsHead, exercisesHead ui.Rect
+	// panelOutside: the page lists the menu itself (draw.Style).
+	panelOutside bool
 }
 
 // NewMenu returns the menu; open starts a lesson and openEx an exercise.
@@ -116,9 +119,12 @@ func (m *Menu) layout(window ui.Rect, u float64) {
 	}
 }
 
+// menuTagline is what the lab is for, under its name.
+const menuTagline = "Leader election, locks, leases and fencing tokens: break them, then make them safe."
+
 // Layout implements Scene.
 func (m *Menu) Layout(window ui.Rect, style draw.Style) {
-	m.style, m.window = style, window
+	m.style, m.window, m.panelOutside = style, window, style.PanelOutside
 	m.layout(window, style.Unit)
 }
 
@@ -126,6 +132,7 @@ func (m *Menu) Layout(window ui.Rect, style draw.Style) {
 func (m *Menu) Update(st *State) error {
 	in := &st.Input
 	m.ring.Wrap = st.WrapFocus
+	pressNamed(in, m.names())
 	if esc := m.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
@@ -186,7 +193,7 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 		s.Button(screen, &m.sandbox)
 	}
 	sub, rest := rest.CutTop(s.U(24), s.U(4))
-	draw.TextIn(screen, "Leader election, locks, leases and fencing tokens: break them, then make them safe.", s.Body(), sub, draw.AlignStart, th.TextDim)
+	draw.TextIn(screen, menuTagline, s.Body(), sub, draw.AlignStart, th.TextDim)
 	if m.Notice != "" {
 		draw.Paragraph(screen, m.Notice, s.Small(), rest, th.Warning)
 	}
@@ -219,6 +226,48 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, d
 	draw.TextIn(screen, ui.Ellipsize(title, titleR.W, draw.Measure(s.Body())), s.Body(), titleR, draw.AlignStart, th.Text)
 }
 
+// names are the menu's buttons by the name the page's controls use.
+func (m *Menu) names() map[ui.Focusable]string {
+	out := map[ui.Focusable]string{&m.sandbox: "sandbox"}
+	for i, l := range m.lessons {
+		out[&m.buttons[i]] = "lesson:" + l.ID
+	}
+	for i, e := range m.exercises {
+		out[&m.exButtons[i]] = "exercise:" + e.ID
+	}
+	return out
+}
+
+// controls are the menu's rows as links for the page, each with what it
+// is about, the learner's progress and about how long it takes.
+func (m *Menu) controls() []Control {
+	var out []Control
+	if m.OnSandbox != nil {
+		out = append(out, Control{ID: "sandbox", Group: "Sandbox", Label: "Sandbox: free play", Kind: KindLink,
+			Detail: "Any scenario, any coordinator, every control; no goals."})
+	}
+	for i, l := range m.lessons {
+		out = append(out, Control{ID: "lesson:" + l.ID, Group: "Lessons", Kind: KindLink,
+			Label:  fmt.Sprintf("%d. %s", i+1, l.Title),
+			Detail: fmt.Sprintf("%s About %d min. %s.", l.Summary, l.Minutes, capitalise(m.status(l)))})
+	}
+	for i, e := range m.exercises {
+		out = append(out, Control{ID: "exercise:" + e.ID, Group: "Exercises", Kind: KindLink,
+			Label:  fmt.Sprintf("E%d. %s", i+1, e.Title),
+			Detail: fmt.Sprintf("%s About %d min. %s.", e.Summary, e.Minutes, capitalise(m.exStatus(e)))})
+	}
+	return out
+}
+
+// capitalise upper-cases s's first letter ("not started" begins a
+// sentence).
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // Inspect implements Inspector.
 func (m *Menu) Inspect() SceneInfo {
 	info := SceneInfo{Name: "menu", Regions: map[string]ui.Rect{}, Mirror: Mirror{Title: "LeaseLab: lessons"}}
@@ -242,6 +291,14 @@ func (m *Menu) Inspect() SceneInfo {
 		text = m.Notice + "\n\n" + text
 	}
 	info.Mirror.Text = text
+	info.Mirror.Controls = m.controls()
+	if m.panelOutside {
+		// The page lists the lessons as links with the same words.
+		info.Mirror.Text = menuTagline
+		if m.Notice != "" {
+			info.Mirror.Text = m.Notice + "\n\n" + menuTagline
+		}
+	}
 	if c := m.ring.Current(); c != nil {
 		for i := range m.buttons {
 			if c == &m.buttons[i] {

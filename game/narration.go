@@ -1,19 +1,83 @@
 package game
 
+import (
+	"fmt"
+
+	"leaselab/core"
+	"leaselab/game/lab"
+)
+
 // Narration is the running commentary a screen mirrors for screen
-// readers (Mirror.Narration): the last narrationMax lines, newest last.
-// A scene owns one; a player showing the same story shares it.
-type Narration struct{ lines []string }
+// readers (Mirror.Narration): at most narrationMax lines, newest last.
+// Key lines (a lock acquired or lost, a write rejected, a goal met) are
+// kept before any other when old lines go, and a routine event repeated
+// (the same writer's accepted writes) is one line that counts the
+// repeats. A scene owns one; a player showing the same story shares it.
+type Narration struct{ entries []narrated }
+
+type narrated struct {
+	text    string
+	key     bool
+	routine string // what the line repeats, "" for none
+	first   string // the line as first told, before counting repeats
+	more    int    // repeats after the first
+}
 
 const narrationMax = 20
 
-// Add appends a line, dropping the oldest beyond narrationMax.
-func (n *Narration) Add(line string) {
-	n.lines = append(n.lines, line)
-	if k := len(n.lines); k > narrationMax {
-		n.lines = append(n.lines[:0], n.lines[k-narrationMax:]...)
+// Add appends an ordinary line.
+func (n *Narration) Add(line string) { n.add(narrated{text: line}) }
+
+// AddKey appends a line a listener must not miss.
+func (n *Narration) AddKey(line string) { n.add(narrated{text: line, key: true}) }
+
+// AddRun appends a line of the run's story, told at the time it happened:
+// a repeat of the last line's routine event adds to its count instead
+// ("… (and 3 more to t=12.0 s)").
+func (n *Narration) AddRun(l lab.Line) {
+	text := "t=" + core.FormatTime(l.At) + " " + l.Text
+	if k := len(n.entries); k > 0 && l.Routine != "" && n.entries[k-1].routine == l.Routine {
+		last := &n.entries[k-1]
+		last.more++
+		last.text = fmt.Sprintf("%s (and %d more to t=%s)", last.first, last.more, core.FormatTime(l.At))
+		return
+	}
+	n.add(narrated{text: text, key: l.Key, routine: l.Routine, first: text})
+}
+
+func (n *Narration) add(e narrated) {
+	n.entries = append(n.entries, e)
+	for len(n.entries) > narrationMax {
+		// The oldest ordinary line goes first; only key lines left, the
+		// oldest of them.
+		drop := 0
+		for i, e := range n.entries {
+			if !e.key {
+				drop = i
+				break
+			}
+		}
+		n.entries = append(n.entries[:drop], n.entries[drop+1:]...)
 	}
 }
 
+// Reset forgets every line (the story is told again from the start).
+func (n *Narration) Reset() { n.entries = n.entries[:0] }
+
 // Lines returns a copy of the lines, oldest first.
-func (n *Narration) Lines() []string { return append([]string(nil), n.lines...) }
+func (n *Narration) Lines() []string {
+	out := make([]string, len(n.entries))
+	for i, e := range n.entries {
+		out[i] = e.text
+	}
+	return out
+}
+
+// Keys reports, line by line, which lines are key (see AddKey).
+func (n *Narration) Keys() []bool {
+	out := make([]bool, len(n.entries))
+	for i, e := range n.entries {
+		out[i] = e.key
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -91,6 +92,10 @@ type Player struct {
 	ring      *ui.FocusRing
 	names     map[ui.Focusable]string
 	tips      []tip
+	// outside: the page shows the lesson panel (draw.Style.PanelOutside);
+	// ringed is what the focus ring visits then.
+	outside bool
+	ringed  []ui.Focusable
 
 	// Overlay, when set, is updated before and drawn over the world (the
 	// explorer's button and progress bar).
@@ -243,7 +248,9 @@ func (p *Player) solutionOffered() bool {
 	return p.spec.Solution != nil && (p.spec.SolutionOffered == nil || p.spec.SolutionOffered())
 }
 
-// focusables lists the widgets Tab visits, in order.
+// focusables lists the widgets Tab visits, in order: without the panel's
+// when the page shows the panel, and then only the scene's own widgets
+// that are on the canvas.
 func (p *Player) focusables() []ui.Focusable {
 	items := []ui.Focusable{&p.play, &p.step, &p.scrub, &p.speed, &p.fork}
 	if p.knobs != nil {
@@ -251,8 +258,26 @@ func (p *Player) focusables() []ui.Focusable {
 			items = append(items, &p.knobs.sliders[i])
 		}
 	}
-	items = append(items, &p.menu, &p.sandbox, &p.help, &p.text, &p.hint, &p.solution)
-	return append(items, p.extra...)
+	if !p.outside {
+		items = append(items, &p.menu, &p.sandbox, &p.help, &p.text, &p.hint, &p.solution)
+		return append(items, p.extra...)
+	}
+	var out []ui.Focusable
+	for _, w := range append(items, p.extra...) {
+		if !w.Bounds().Empty() {
+			out = append(out, w)
+		}
+	}
+	// Tab follows the layout: row by row from the top (the world's own
+	// buttons, the knobs, the time controls), left to right in a row.
+	slices.SortStableFunc(out, func(a, b ui.Focusable) int {
+		ra, rb := a.Bounds(), b.Bounds()
+		if math.Abs(ra.Y-rb.Y) > math.Min(ra.H, rb.H)/2 {
+			return cmp.Compare(ra.Y, rb.Y)
+		}
+		return cmp.Compare(ra.X, rb.X)
+	})
+	return out
 }
 
 // ShowText replaces the lesson panel's text (the intro and its recap,
@@ -283,6 +308,13 @@ func (p *Player) Update(st *State) error {
 	})
 	menuOpen := modal != nil && modal.Modal()
 
+	if len(in.Host) > 0 {
+		// The page's controls: the panel's buttons and sliders fire as
+		// clicks on them would; the rest are the views' (the world's
+		// actions).
+		p.showHelp = false
+		in.Host = p.host(in)
+	}
 	if p.showHelp {
 		// The help overlay is modal: any key or click closes it.
 		if in.Keys != 0 || in.Pointer().JustDown {
@@ -415,7 +447,12 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 	if p.spec.Lanes != nil {
 		lanes = p.spec.Lanes()
 	}
-	p.layout = ui.LayoutPlayerAt(window, style.Unit, nk, lanes)
+	p.outside = style.PanelOutside
+	if p.outside {
+		p.layout = ui.LayoutPlayerBare(window, style.Unit, nk, lanes)
+	} else {
+		p.layout = ui.LayoutPlayerAt(window, style.Unit, nk, lanes)
+	}
 	p.place()
 	if p.knobs != nil {
 		p.knobs.layout(p.layout)
@@ -425,6 +462,12 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 		if v != nil {
 			v.Layout(areas[i], style)
 		}
+	}
+	if items := p.focusables(); !slices.Equal(items, p.ringed) {
+		// The panel's widgets leave Tab's round when the page shows the
+		// panel; a scene's own widgets join it once they are placed.
+		p.ringed = items
+		p.ring.Set(items...)
 	}
 }
 
@@ -453,6 +496,13 @@ func (p *Player) place() {
 	l := p.layout
 	p.play.Rect, p.step.Rect, p.fork.Rect = l.Play, l.Step, l.Fork
 	p.speed.Rect, p.scrub.Rect = l.Speed, l.Scrub
+	if p.outside {
+		// The page shows the panel and its buttons.
+		p.hint.Rect, p.solution.Rect, p.menu.Rect, p.help.Rect, p.sandbox.Rect = ui.Rect{}, ui.Rect{}, ui.Rect{}, ui.Rect{}, ui.Rect{}
+		p.text.Rect, p.objective = ui.Rect{}, ui.Rect{}
+		p.menu.Disabled, p.solution.Disabled, p.sandbox.Disabled = p.spec.Back.Do == nil, !p.solutionOffered(), p.spec.Sandbox == nil
+		return
+	}
 	// A lesson with fewer goals gives their rows back to the text.
 	if spare := ui.MaxGoals - len(p.Lesson.Goals); spare > 0 {
 		h := float64(spare) * (l.GoalRow(1).Y - l.GoalRow(0).Y)
@@ -548,8 +598,21 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	draw.TextIn(screen, speedText(p.Speed()), s.Mono(), l.SpeedLabel, draw.AlignEnd, th.TextDim)
 	s.Slider(screen, &p.speed)
 	s.Button(screen, &p.fork)
+	if !p.outside {
+		p.drawPanel(screen)
+	}
+	for i := range p.tips {
+		s.Tooltip(screen, &p.tips[i].Tooltip, l.Window)
+	}
+	if p.showHelp {
+		p.drawHelp(screen)
+	}
+}
 
-	// Lesson panel.
+// drawPanel draws the lesson panel: title, buttons, objective, story,
+// goals and hints.
+func (p *Player) drawPanel(screen *ebiten.Image) {
+	s, l, th := p.style, p.layout, p.style.Theme
 	titleFace := s.Title()
 	if draw.Measure(titleFace)(p.Lesson.Title) > l.LessonTitle.W {
 		titleFace = s.Label()
@@ -587,13 +650,6 @@ func (p *Player) Draw(screen *ebiten.Image) {
 			hint, clr = p.Lesson.Hints[p.hintsSeen-1], th.Text
 		}
 		draw.Paragraph(screen, hint, s.Small(), l.HintText, clr)
-	}
-
-	for i := range p.tips {
-		s.Tooltip(screen, &p.tips[i].Tooltip, l.Window)
-	}
-	if p.showHelp {
-		p.drawHelp(screen)
 	}
 }
 
@@ -687,11 +743,13 @@ func (p *Player) Inspect() SceneInfo {
 		Name:    "player",
 		Regions: regions,
 		Mirror: Mirror{
-			Title:     p.Lesson.Title,
-			Objective: p.Lesson.Objective,
-			Text:      text,
-			Goals:     p.Lesson.Goals,
-			Narration: p.narration.Lines(),
+			Title:        p.Lesson.Title,
+			Objective:    p.Lesson.Objective,
+			Text:         text,
+			Goals:        p.Lesson.Goals,
+			Narration:    p.narration.Lines(),
+			NarrationKey: p.narration.Keys(),
+			Controls:     p.controls(),
 		},
 	}
 	if p.hintsSeen > 0 {

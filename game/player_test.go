@@ -78,10 +78,10 @@ func TestPlayerPlayPauseByMouseAndKeys(t *testing.T) {
 	if r.p.Playing() || !strings.HasPrefix(r.lastNarration(), "Paused at") {
 		t.Fatal("P did not pause")
 	}
-	// Space with nothing focused plays too.
+	// Enter with nothing focused plays too.
 	r.key(ui.IntentActivate)
 	if !r.p.Playing() {
-		t.Fatal("Space with nothing focused did not play")
+		t.Fatal("Enter with nothing focused did not play")
 	}
 }
 
@@ -252,5 +252,6 @@ func TestTheKeymapIsTheIntentTable(t *testing.T) {
 	}
 	assert.Equal(t, ui.IntentPauseProc, seen[ebiten.KeyZ])
 	assert.Equal(t, ui.IntentHelp, seen[ebiten.KeyF1])
-	assert.Equal(t, ui.IntentActivate, seen[ebiten.KeySpace])
+	assert.Equal(t, ui.IntentPlayPause, seen[ebiten.KeySpace], "Space is always play/pause")
+	assert.Equal(t, ui.IntentActivate, seen[ebiten.KeyEnter], "Enter presses the focused widget")
 }

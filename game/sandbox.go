@@ -252,6 +252,7 @@ func (ss *sandboxSetup) Update(st *State) error {
 	sc := (*SandboxScene)(ss)
 	in := &st.Input
 	sc.ring.Wrap = st.WrapFocus
+	ss.host(in)
 	if esc := sc.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
@@ -505,9 +506,23 @@ func (sc *SandboxScene) drawReason(screen *ebiten.Image, msg string, clr color.C
 
 // Inspect implements Inspector.
 func (v *sandboxRun) Inspect() SceneInfo {
+	sc := (*SandboxScene)(v)
 	info := v.Run.Inspect()
 	info.Name = "sandbox"
 	info.Run.Complete = false
+	info.Mirror.Checklist = &ChecklistWords{Title: "Invariants", Met: "Holds", Open: "Broken"}
+	// The invariant rows' jumps, for the page: each broken one takes the
+	// play head to where it first broke.
+	var jumps []Control
+	for i, g := range info.Mirror.Goals {
+		if i >= len(sc.invs) || g.Met {
+			continue
+		}
+		name, _, _ := strings.Cut(g.Text, ":")
+		jumps = append(jumps, Control{ID: fmt.Sprintf("inv:%d", i), Group: "Invariants",
+			Label: fmt.Sprintf("Jump to t=%s, where %s first broke", core.FormatTime(sc.invAt[i]), name)})
+	}
+	info.Mirror.Controls = append(jumps, info.Mirror.Controls...)
 	return info
 }
 
@@ -538,7 +553,8 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 	if !v.OK {
 		word = "Policy not OK: "
 	}
-	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.m.Title() + ")", Text: word + v.Explanation + "\n\n" + b.String()}
+	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.m.Title() + ")", Text: word + v.Explanation + "\n\n" + b.String(),
+		Controls: ss.controls()}
 	if len(sc.m.Errs) > 0 {
 		info.Mirror.Text = fmt.Sprintf("Cannot start: %s\n\n", sc.m.Errs[0]) + info.Mirror.Text
 	}

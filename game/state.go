@@ -59,8 +59,25 @@ type Mirror struct {
 	Objective string      `json:"objective,omitempty"` // the lesson's aim, kept in view
 	Text      string      `json:"text"`
 	Goals     []draw.Goal `json:"goals,omitempty"`
-	Hint      string      `json:"hint,omitempty"`
-	Narration []string    `json:"narration,omitempty"` // newest last
+	// Checklist, when set, words the goals otherwise than a lesson's
+	// ("Invariants": "Holds", "Broken").
+	Checklist *ChecklistWords `json:"checklist,omitempty"`
+	Hint      string          `json:"hint,omitempty"`
+	Narration []string        `json:"narration,omitempty"` // newest last
+	// NarrationKey marks, line by line, the key lines a listener must hear
+	// however fast the run goes (see Narration.AddKey).
+	NarrationKey []bool `json:"narrationKey,omitempty"`
+	// Controls are every action the scene offers, for the page to show as
+	// its own buttons (see Control), in the order the page lists them.
+	Controls []Control `json:"controls,omitempty"`
+}
+
+// ChecklistWords are a checklist's heading and how it says an item is met
+// or not.
+type ChecklistWords struct {
+	Title string `json:"title"`
+	Met   string `json:"met"`
+	Open  string `json:"open"`
 }
 
 // State is everything a scene may use. The Game owns it and refreshes it

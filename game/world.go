@@ -138,6 +138,7 @@ func (w *worldView) Update(st *State) error {
 	in := &st.Input
 	area := w.area
 	w.reduced = st.ReducedMotion
+	w.host(in)
 	switch {
 	case in.Digit > 0 && in.Digit <= len(w.actors):
 		w.selectActor(in.Digit - 1)
@@ -172,13 +173,7 @@ func (w *worldView) Update(st *State) error {
 			return nil
 		}
 	}
-	fencingOn, hasFenced := false, false
-	switch {
-	case w.view.Store != nil:
-		fencingOn, hasFenced = w.view.Store.Fencing, true
-	case w.view.Offsets != nil:
-		fencingOn, hasFenced = w.view.Offsets.Fencing, true
-	}
+	fencingOn, hasFenced := w.fencedOn()
 	if hasFenced && w.allows(lessons.CtlFencing) {
 		w.fencing.On = fencingOn
 		if w.fencing.Update(in) || in.Keys.Has(ui.IntentFencing) {

@@ -8,6 +8,11 @@ type Style struct {
 	Theme *Theme
 	Fonts *Fonts
 	Unit  float64
+	// PanelOutside says the page around the canvas shows the lesson panel
+	// (its text, goals, hints and buttons, as HTML in the browser), so a
+	// scene gives the whole canvas to the world, the timeline and the time
+	// controls and draws no text the page already shows.
+	PanelOutside bool
 }
 
 // NewStyle returns the dark theme with the shared fonts at unit u.

@@ -63,6 +63,13 @@ type Lab struct {
 type Line struct {
 	At   time.Duration
 	Text string
+	// Key marks a turn of the story a listener must not miss: a lock
+	// acquired or lost, a lease expired, a write rejected, a stale write
+	// accepted. Routine, when set, names a repeat of the same routine
+	// event (the same writer's accepted writes with the same token), which
+	// a listener hears summarised.
+	Key     bool
+	Routine string
 }
 
 // New starts a lesson at time zero with an empty log.
@@ -244,10 +251,14 @@ func (lb *Lab) observe() {
 	for ; lb.narrated < len(ev); lb.narrated++ {
 		e := &ev[lb.narrated]
 		if s := Narrate(e); s != "" {
+			key, routine := Weight(e)
 			if n := len(lb.lines); n > 0 && lb.lines[n-1].At == e.At {
-				lb.lines[n-1].Text += "; " + s
+				last := &lb.lines[n-1]
+				last.Text += "; " + s
+				last.Key = last.Key || key
+				last.Routine = "" // two events at once are no repeat
 			} else {
-				lb.lines = append(lb.lines, Line{At: e.At, Text: s})
+				lb.lines = append(lb.lines, Line{At: e.At, Text: s, Key: key, Routine: routine})
 			}
 		}
 	}
@@ -333,6 +344,17 @@ func (lb *Lab) Untold(playing bool) []Line {
 	return lines[start:lb.told]
 }
 
+// Retell returns the narration up to the play head (the lines before it,
+// in time order) and counts them told, so Untold carries on from there:
+// after a scrub, the story so far is told again.
+func (lb *Lab) Retell() []Line {
+	lb.told = 0
+	for lb.told < len(lb.lines) && lb.lines[lb.told].At < lb.Now() {
+		lb.told++
+	}
+	return lb.lines[:lb.told]
+}
+
 // Narrate turns one trace event into a sentence for learners, or "" for
 // events too fine to narrate (messages, renewals).
 func Narrate(e *core.Event) string {
@@ -395,6 +417,25 @@ func Narrate(e *core.Event) string {
 		return "could not apply: " + e.Get("why")
 	}
 	return ""
+}
+
+// Weight says how much a narrated event matters to a listener: key (a
+// turn of the story that is always told), or routine with the name of
+// what it repeats (told summarised), or neither.
+func Weight(e *core.Event) (key bool, routine string) {
+	switch e.Kind {
+	case core.KindHolder, core.KindLeaseExpire, core.KindLeaseLost, core.KindStale, core.KindCrash,
+		core.KindSessionLost, core.KindLockDelay:
+		return true, ""
+	case core.KindLeaseRevoke:
+		return e.Get("why") == "expired by the learner", ""
+	case core.KindWrite:
+		if e.Get("result") != core.Accepted {
+			return true, ""
+		}
+		return false, fmt.Sprintf("write:%s:%s:%d", e.Actor, e.Get("from"), e.Int("token"))
+	}
+	return false, ""
 }
 
 // holdWhat names the messages a hold event delays: "A" or "A to storage".

@@ -5,6 +5,7 @@ type press struct {
 	hovered bool
 	armed   bool // a press began inside and has not been released
 	focus   Focus
+	queued  bool // Press was called: fire on the next update
 }
 
 // update reports whether the widget fired this tick: the pointer was
@@ -14,9 +15,14 @@ type press struct {
 func (p *press) update(r Rect, disabled bool, in *Input) bool {
 	ptr := in.Pointer()
 	p.hovered = !disabled && ptr.Present && r.Contains(ptr.Pos)
+	queued := p.queued
+	p.queued = false
 	if disabled {
 		p.armed = false
 		return false
+	}
+	if queued {
+		return true
 	}
 	if ptr.JustDown && p.hovered {
 		p.armed = true

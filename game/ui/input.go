@@ -13,7 +13,7 @@ type Intent uint8
 const (
 	IntentFocusNext Intent = iota // Tab
 	IntentFocusPrev               // Shift+Tab
-	IntentActivate                // Enter or Space: press the focused widget
+	IntentActivate                // Enter: press the focused widget (Space is always play/pause)
 	IntentLeft
 	IntentRight
 	IntentUp
@@ -98,6 +98,10 @@ type Input struct {
 
 	WindowW, WindowH float64 // the screen size in pixels
 	Scale            float64 // device scale factor: pixels per device-independent pixel
+
+	// Host are the controls of the page around the canvas used this tick
+	// (see HostAction), oldest first.
+	Host []HostAction
 }
 
 // Pointer is the primary pointer, mouse or finger, as widgets see it.

@@ -16,7 +16,7 @@ var intentTable = [intentCount]struct {
 }{
 	IntentFocusNext: {"focus-next", nil, true, "Tab", ""}, // Tab and Shift+Tab: read with the shift state
 	IntentFocusPrev: {"focus-prev", nil, true, "Shift+Tab", ""},
-	IntentActivate:  {"activate", []string{"Enter", "NumpadEnter", "Space"}, false, "Enter", ""},
+	IntentActivate:  {"activate", []string{"Enter", "NumpadEnter"}, false, "Enter", ""},
 	IntentLeft:      {"left", []string{"ArrowLeft"}, true, "Left", ""},
 	IntentRight:     {"right", []string{"ArrowRight"}, true, "Right", ""},
 	IntentUp:        {"up", []string{"ArrowUp"}, true, "Up", ""},
@@ -25,7 +25,7 @@ var intentTable = [intentCount]struct {
 	IntentPageDown:  {"page-down", []string{"PageDown"}, true, "Page Down", ""},
 	IntentHome:      {"home", []string{"Home"}, false, "Home", ""},
 	IntentEnd:       {"end", []string{"End"}, false, "End", ""},
-	IntentPlayPause: {"play-pause", []string{"P", "K"}, false, "P", "Space or P"},
+	IntentPlayPause: {"play-pause", []string{"Space", "P", "K"}, false, "P", "Space or P"},
 	IntentStep:      {"step", []string{"Period"}, true, ".", ". (period)"},
 	IntentFork:      {"fork", []string{"F"}, false, "F", ""},
 	IntentHint:      {"hint", []string{"H"}, false, "H", ""},

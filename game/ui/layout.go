@@ -74,6 +74,25 @@ func UnitFor(w, h, scale float64) float64 {
 	return math.Max(0, math.Min(fit, math.Max(scale, 0.6*fit)))
 }
 
+// PortraitRefWidth is the width, in units, a world needs without the
+// lesson panel beside it: an upright window (a phone) without the panel
+// is laid out for it, so its text is not shrunk to fit a panel that is
+// elsewhere.
+const PortraitRefWidth = 560
+
+// UnitForBare is UnitFor for a window that shows no lesson panel (the
+// page shows it): an upright one is fitted to PortraitRefWidth.
+func UnitForBare(w, h, scale float64) float64 {
+	if h <= w {
+		return UnitFor(w, h, scale)
+	}
+	if scale <= 0 || math.IsNaN(scale) {
+		scale = 1
+	}
+	fit := math.Min(w/PortraitRefWidth, h/RefHeight)
+	return math.Max(0, math.Min(fit, math.Max(scale, 0.6*fit)))
+}
+
 // PlayerLayout is where everything on the lesson player screen goes.
 //
 //	+---------------------------+-------------+
@@ -132,12 +151,25 @@ func LayoutPlayerFor(window Rect, scale float64, knobs, lanes int) PlayerLayout 
 // LayoutPlayerAt is LayoutPlayerFor with the layout unit u already worked
 // out (draw.Style.Unit).
 func LayoutPlayerAt(window Rect, u float64, knobs, lanes int) PlayerLayout {
+	return layoutPlayer(window, u, knobs, lanes, true)
+}
+
+// LayoutPlayerBare is LayoutPlayerAt without the lesson panel, for a page
+// that shows the panel itself: the world, the timeline and the time
+// controls get the whole window, and the panel's rectangles are empty.
+func LayoutPlayerBare(window Rect, u float64, knobs, lanes int) PlayerLayout {
+	return layoutPlayer(window, u, knobs, lanes, false)
+}
+
+func layoutPlayer(window Rect, u float64, knobs, lanes int, panel bool) PlayerLayout {
 	px := func(v float64) float64 { return math.Round(v * u) }
 	l := PlayerLayout{Window: window, Unit: u}
 
 	content := window.Inset(px(pad))
-	lessonW := clamp(math.Round(window.W*0.30), px(lessonMin), px(lessonMax))
-	l.Lesson, content = content.CutRight(lessonW, px(gap))
+	if panel {
+		lessonW := clamp(math.Round(window.W*0.30), px(lessonMin), px(lessonMax))
+		l.Lesson, content = content.CutRight(lessonW, px(gap))
+	}
 	l.Controls, content = content.CutBottom(px(controlsH), px(gap))
 	knobsH := 0.0
 	if knobs > 0 {
@@ -158,6 +190,36 @@ func LayoutPlayerAt(window Rect, u float64, knobs, lanes int) PlayerLayout {
 		l.KnobCount = knobs
 	}
 
+	if panel {
+		l.placePanel()
+	}
+
+	// Centre a row of MinControlH-tall widgets; rounding goes to the margins.
+	bar := l.Controls.InsetXY(px(innerGap), math.Floor((l.Controls.H-px(MinControlH))/2))
+	g := px(innerGap)
+	l.Play, bar = bar.CutLeft(px(iconButtonW), g)
+	l.Step, bar = bar.CutLeft(px(iconButtonW), g)
+	l.Fork, bar = bar.CutRight(px(forkW), g)
+	if !panel && bar.W-px(speedW+speedLabelW+clockW)-3*g < px(minScrubW) {
+		// Too narrow for both (an upright phone): the play head keeps
+		// its room, and the speed is set with [ and ] or the page's menu.
+		l.Clock, l.Scrub = bar.CutRight(px(clockW), g)
+		return l
+	}
+	l.Speed, bar = bar.CutRight(px(speedW), g)
+	l.SpeedLabel, bar = bar.CutRight(px(speedLabelW), g)
+	l.Clock, l.Scrub = bar.CutRight(px(clockW), g)
+	return l
+}
+
+// minScrubW is the least width, in units, of a scrub slider beside the
+// speed slider.
+const minScrubW = 100
+
+// placePanel divides the lesson panel: navigation, title, text, goals and
+// hints.
+func (l *PlayerLayout) placePanel() {
+	px := func(v float64) float64 { return math.Round(v * l.Unit) }
 	in := l.Lesson.Inset(px(pad))
 	l.Nav, in = in.CutTop(px(navH), px(innerGap))
 	l.MenuButton, _ = l.Nav.CutLeft(px(120), 0)
@@ -168,17 +230,6 @@ func LayoutPlayerAt(window Rect, u float64, knobs, lanes int) PlayerLayout {
 	l.Goals, l.LessonText = in.CutBottom(px(goalHeaderH)+MaxGoals*px(goalRowH), px(innerGap))
 	l.HintButton, l.HintText = l.Hints.CutTop(px(hintButtonH), px(innerGap))
 	l.HintButton, _ = l.HintButton.CutLeft(px(132), 0)
-
-	// Centre a row of MinControlH-tall widgets; rounding goes to the margins.
-	bar := l.Controls.InsetXY(px(innerGap), math.Floor((l.Controls.H-px(MinControlH))/2))
-	g := px(innerGap)
-	l.Play, bar = bar.CutLeft(px(iconButtonW), g)
-	l.Step, bar = bar.CutLeft(px(iconButtonW), g)
-	l.Fork, bar = bar.CutRight(px(forkW), g)
-	l.Speed, bar = bar.CutRight(px(speedW), g)
-	l.SpeedLabel, bar = bar.CutRight(px(speedLabelW), g)
-	l.Clock, l.Scrub = bar.CutRight(px(clockW), g)
-	return l
 }
 
 // knobCell is the cell of knob i inside the knob strip.

@@ -13,6 +13,9 @@ type Slider struct {
 	hovered  bool
 	dragging bool
 	focus    Focus
+	// requested is the value Request asked for, taken by the next Update.
+	requested  float64
+	hasRequest bool
 }
 
 // pageSteps is how many steps PageUp and PageDown move.
@@ -25,11 +28,17 @@ const pageSteps = 10
 func (s *Slider) Update(in *Input) (changed bool) {
 	ptr := in.Pointer()
 	s.hovered = !s.Disabled && ptr.Present && s.Rect.Contains(ptr.Pos)
+	req, asked := s.requested, s.hasRequest
+	s.hasRequest = false
 	if s.Disabled {
 		s.dragging = false
 		return false
 	}
 	old := s.Value
+	if asked {
+		s.SetValue(req)
+		return s.Value != old
+	}
 	if ptr.JustDown && s.hovered {
 		s.dragging = true
 	}

@@ -1,0 +1,71 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Announcer decides what the page's polite live region says as a run
+// plays, so a listener can follow it at any speed: every key line is said
+// (several at once joined into one announcement), while other lines that
+// come faster than one an interval are summarised by the latest and a
+// count of those passed over (they stay in the narration list). A focus
+// move is said at once.
+type Announcer struct {
+	// Interval is the least time between two announcements of the run.
+	Interval time.Duration
+
+	last    time.Duration // when the last announcement was made
+	spoke   bool
+	keys    []string
+	latest  string // the newest other line waiting
+	skipped int    // other lines passed over since the last announcement
+	urgent  string
+}
+
+// DefaultInterval gives a screen reader time to say a sentence.
+const DefaultInterval = 1500 * time.Millisecond
+
+// Line hands the announcer a new narration line.
+func (a *Announcer) Line(text string, key bool) {
+	if key {
+		a.keys = append(a.keys, text)
+		return
+	}
+	if a.latest != "" {
+		a.skipped++
+	}
+	a.latest = text
+}
+
+// Now says text at the next Flush, before anything waiting.
+func (a *Announcer) Now(text string) { a.urgent = text }
+
+// Flush returns what to announce at time now ("" for nothing yet).
+func (a *Announcer) Flush(now time.Duration) string {
+	if a.urgent != "" {
+		s := a.urgent
+		a.urgent = ""
+		return s
+	}
+	if len(a.keys) == 0 && a.latest == "" {
+		return ""
+	}
+	if a.spoke && now-a.last < a.Interval {
+		return ""
+	}
+	parts := append([]string(nil), a.keys...)
+	if a.latest != "" && (len(parts) == 0 || a.skipped == 0) {
+		parts = append(parts, a.latest)
+	} else if a.latest != "" {
+		a.skipped++
+	}
+	s := strings.Join(parts, ". ")
+	if a.skipped > 0 {
+		s += fmt.Sprintf(" (%d more in the list of what happened)", a.skipped)
+	}
+	a.keys, a.latest, a.skipped = a.keys[:0], "", 0
+	a.last, a.spoke = now, true
+	return s
+}

@@ -1,0 +1,75 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// host applies the page's uses of the answer screen's controls: buttons,
+// tabs and options fire as clicks on them would; a number takes the value
+// the page's field holds, chosen even when it is the default.
+func (s *ExerciseScene) host(in *ui.Input) {
+	var rest []ui.HostAction
+	for _, h := range in.Host {
+		id, ok := strings.CutPrefix(h.ID, "number:")
+		if !ok {
+			rest = append(rest, h)
+			continue
+		}
+		for i, k := range s.Ex.Numbers {
+			if k.ID != id {
+				continue
+			}
+			sl := &s.numbers[i]
+			sl.SetValue(h.Value)
+			if err := s.Form.SetNumber(k.ID, sl.Value); err != nil {
+				s.notice = err.Error()
+				continue
+			}
+			s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, sl.Value)))
+			s.saveDraft()
+		}
+	}
+	in.Host = rest
+	pressNamed(in, s.names)
+}
+
+// controls lists the answer screen for the page: the way back, the
+// reading pane's tabs, the simulator, every question's options and number
+// field, then check, hint and the model answer.
+func (s *ExerciseScene) controls() []Control {
+	out := []Control{{ID: "back", Group: "Exercise", Label: "Back to the exercises", Kind: KindLink}}
+	for i := range s.tabs {
+		t := &s.tabs[i]
+		c := Control{ID: "tab:" + t.id, Group: "Read", Label: strings.TrimSuffix(t.Label, " >"), Kind: KindToggle, On: t.id == s.tab}
+		if t.id == tabReplay {
+			c.Label, c.Kind = "Watch the worst run of the checked design", ""
+		}
+		out = append(out, c)
+	}
+	if s.Ex.Lab != nil {
+		out = append(out, Control{ID: "simulator", Group: "Your run", Label: "Open the simulator",
+			Detail: fmt.Sprintf("Your run has %d actions.", len(s.Form.Schedule())), Disabled: s.sim.Disabled})
+	}
+	for i, k := range s.Ex.Numbers {
+		out = append(out, rangeControl("Numbers", "number:"+k.ID, lab.KnobLabel(k), &s.numbers[i], lab.KnobValue(k, s.numbers[i].Value)))
+	}
+	for _, q := range s.Ex.Questions {
+		kind := KindRadio
+		if q.Multi {
+			kind = KindCheck
+		}
+		for _, o := range q.Options {
+			out = append(out, Control{ID: "opt:" + q.ID + ":" + o.ID, Group: q.Text, Label: o.Label, Kind: kind, On: s.Form.Chosen(q.ID, o.ID)})
+		}
+	}
+	out = append(out,
+		Control{ID: "check", Group: "Your answer", Label: "Check answer", Disabled: s.checkB.Disabled},
+		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled},
+		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled},
+		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled})
+	return out
+}

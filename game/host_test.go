@@ -1,0 +1,356 @@
+package game
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// newPanelRig is the app laid out as the browser lays it out: the page
+// shows the lesson panel, and every action goes through its controls.
+func newPanelRig(t *testing.T) *appRig {
+	r := newAppRig(t)
+	r.st.Style.PanelOutside = true
+	r.tick(ui.Input{})
+	return r
+}
+
+// control is the panel's control id on the scene shown now.
+func (r *appRig) control(id string) (Control, bool) {
+	for _, c := range r.a.Inspect().Mirror.Controls {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Control{}, false
+}
+
+// use does what a click on the page's control id (or a value picked in
+// it) does; the panel must offer it, enabled.
+func (r *appRig) use(id string, value float64) {
+	r.t.Helper()
+	c, ok := r.control(id)
+	require.Truef(r.t, ok, "the panel of %q offers no %q: %v", r.a.Inspect().Name, id, controlIDs(r.a.Inspect().Mirror.Controls))
+	require.Falsef(r.t, c.Disabled, "%q is disabled", id)
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: id, Value: value}}})
+	r.tick(ui.Input{})
+}
+
+func controlIDs(cs []Control) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID
+	}
+	return out
+}
+
+// actControl is the panel's control that performs a on its actor: the
+// one whose menu entry does a, after picking a token if a needs one.
+func (r *appRig) actControl(sc *LessonScene, a core.Action) string {
+	r.t.Helper()
+	for range 10 {
+		w := sc.world
+		for _, ac := range w.actors {
+			if ac.Name != a.Proc {
+				continue
+			}
+			choices := lab.ChoicesFor(sc.Lab.Lesson, w.view, ac.Actor, w.token)
+			w.menu = choices
+			if i := menuItem(w, a); i >= 0 {
+				w.menu = nil
+				return "act:" + a.Proc + ":" + choices[i].ID
+			}
+			w.menu = nil
+		}
+		// "Write with token N" for another N: pick the next token.
+		r.use("act:"+a.Proc+":token-next", 0)
+	}
+	r.t.Fatalf("the panel has no control for %v", a)
+	return ""
+}
+
+// TestEveryLessonSolvedWithThePanelAlone opens every lesson from the
+// menu's links and plays its solution with nothing but the panel's
+// controls (the knobs' ranges, the play head, the actors' buttons, the
+// switches), as a screen-reader user would in the browser, and checks
+// that every goal ticks and the canvas draws no lesson panel.
+func TestEveryLessonSolvedWithThePanelAlone(t *testing.T) {
+	for _, l := range lessons.All() {
+		t.Run(l.ID, func(t *testing.T) {
+			r := newPanelRig(t)
+			r.use("lesson:"+l.ID, 0)
+			sc, ok := r.a.top().(*LessonScene)
+			require.True(t, ok, "the lesson did not open")
+			regions := r.a.Inspect().Regions
+			assert.True(t, regions["lesson"].Empty(), "the canvas keeps a lesson panel: %v", regions["lesson"])
+			assert.InDelta(t, r.st.Window.W, regions["world"].MaxX()+regions["world"].X, 1, "the world spans the canvas")
+			for id, v := range l.SolutionKnobs {
+				r.use("knob:"+id, v)
+				require.InDelta(t, v, sc.Lab.Knobs()[id], 1e-9, "knob %s", id)
+			}
+			for _, ta := range l.Solution.Sorted() {
+				r.use("scrub", ta.At.D().Seconds())
+				require.Equal(t, ta.At.D(), sc.Lab.Now(), "the play head")
+				switch a := ta.Action; a.Do {
+				case core.VerbFencing, core.VerbIdempotency:
+					c, ok := r.control(string(a.Do))
+					require.True(t, ok, "no %s switch", a.Do)
+					if c.On != a.On {
+						r.use(string(a.Do), 0)
+					}
+				default:
+					r.use(r.actControl(sc, a), 0)
+				}
+			}
+			require.Len(t, sc.Lab.Log(), len(l.Solution), "the log: %v", sc.Lab.Log())
+			r.use("scrub", sc.Lab.Length().Seconds())
+			info := r.a.Inspect()
+			require.Len(t, info.Mirror.Goals, len(l.Goals))
+			for i, g := range info.Mirror.Goals {
+				assert.True(t, g.Met, "goal %d (%s) not met; log %v", i+1, l.Goals[i].ID, sc.Lab.Log())
+			}
+			assert.True(t, info.Run.Complete, "the lesson is complete")
+			m := info.Mirror
+			require.Len(t, m.NarrationKey, len(m.Narration))
+			last := len(m.Narration) - 1
+			assert.Contains(t, m.Narration[last], "Lesson complete")
+			assert.True(t, m.NarrationKey[last], "the lesson's end is a key line")
+		})
+	}
+}
+
+// TestThePanelOffersEveryActionOfTheWorld checks the fenced-writes panel:
+// the time controls, a group per process whose buttons follow its state
+// (Pause becomes Resume in the same place), and the store's switch.
+func TestThePanelOffersEveryActionOfTheWorld(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("lesson:fenced-writes", 0)
+	for _, id := range []string{"play", "step", "back-step", "scrub", "speed", "fork", "act:A:pause", "act:B:pause", "hint", "solution", "menu"} {
+		_, ok := r.control(id)
+		assert.True(t, ok, "no %q among %v", id, controlIDs(r.a.Inspect().Mirror.Controls))
+	}
+	pause, _ := r.control("act:A:pause")
+	assert.Equal(t, "Pause 20 s", pause.Label, "labels carry no canvas key hint")
+	assert.True(t, strings.HasPrefix(pause.Group, "A"), "grouped by actor: %q", pause.Group)
+	r.use("scrub", 3)
+	r.use("act:A:pause", 0)
+	resume, ok := r.control("act:A:resume")
+	require.True(t, ok, "after a pause, A offers Resume")
+	assert.Equal(t, pause.Slot, resume.Slot, "Resume takes Pause's place")
+	assert.Contains(t, resume.Group, "paused")
+
+	r.use("play", 0)
+	play, _ := r.control("play")
+	assert.True(t, play.On, "the play toggle says it plays")
+	assert.Equal(t, "Pause", play.Label)
+	r.use("play", 0)
+	r.use("speed", 8) // 64×
+	sp, _ := r.control("speed")
+	assert.Equal(t, "64×", sp.Options[int(sp.Value)])
+	r.use("scrub", 5)
+	r.use("back-step", 0)
+	assert.Equal(t, 4*time.Second, r.a.top().(*LessonScene).Lab.Now(), "back one second")
+	r.use("hint", 0)
+	assert.NotEmpty(t, r.a.Inspect().Mirror.Hint, "a hint is shown")
+	r.use("menu", 0)
+	assert.Equal(t, "menu", r.a.Inspect().Name)
+}
+
+// TestExerciseThreeWithThePanelAlone completes exercise 3 from the
+// panel: open the simulator, pause A at 4 s, run to the end, slide
+// fencing on, go back to the answer, name the cause and check.
+func TestExerciseThreeWithThePanelAlone(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("exercise:no-fencing", 0)
+	require.Equal(t, "exercise", r.a.Inspect().Name)
+	r.use("simulator", 0)
+	require.NotNil(t, r.a.Inspect().Run, "the simulator opened")
+	r.use("scrub", 4)
+	r.use("act:A:pause", 0)
+	r.use("scrub", 60)
+	r.use("knob:fencing", 1)
+	require.Len(t, r.a.Inspect().Mirror.Goals, 2, "the simulator's two checkpoints")
+	for _, g := range r.a.Inspect().Mirror.Goals {
+		assert.True(t, g.Met, "checkpoint %q", g.Text)
+	}
+	r.use("menu", 0)
+	require.Equal(t, "exercise", r.a.Inspect().Name)
+	r.use("opt:cause:stale-belief", 0)
+	opt, _ := r.control("opt:cause:stale-belief")
+	assert.True(t, opt.On, "the option is chosen")
+	assert.Equal(t, KindRadio, opt.Kind)
+	r.use("opt:cause:two-holders", 0)
+	r.use("check", 0)
+	r.finishCheck()
+	require.NotNil(t, r.a.Inspect().Exercise.Result)
+	assert.False(t, r.a.Inspect().Exercise.Passed, "a wrong cause fails")
+	r.use("opt:cause:stale-belief", 0)
+	r.use("check", 0)
+	r.finishCheck()
+	ex := r.a.Inspect().Exercise
+	require.NotNil(t, ex.Result, "the check finished")
+	assert.True(t, ex.Passed, "exercise 3 passed: %s", ex.Result.Summary)
+}
+
+// finishCheck ticks until the exercise's check is done.
+func (r *appRig) finishCheck() {
+	for i := 0; i < 2000 && r.a.Inspect().Exercise.Checking; i++ {
+		r.tick(ui.Input{})
+	}
+}
+
+// TestAPanelControlForAGoneStateIsRefused uses "Resume A" when A is no
+// longer paused (the page showed an old state): nothing is done, and the
+// learner is told.
+func TestAPanelControlForAGoneStateIsRefused(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("lesson:fenced-writes", 0)
+	sc := r.a.top().(*LessonScene)
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "act:A:resume"}}})
+	assert.Empty(t, sc.Lab.Log(), "nothing was done")
+	n := r.a.Inspect().Mirror.Narration
+	require.NotEmpty(t, n)
+	assert.Contains(t, n[len(n)-1], "A cannot do that now")
+}
+
+// TestTheSandboxIsSetUpAndStartedWithThePanelAlone picks a preset, sets
+// a choice field and a number, and starts the run, from the panel.
+func TestTheSandboxIsSetUpAndStartedWithThePanelAlone(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("sandbox", 0)
+	require.Equal(t, "sandbox-setup", r.a.Inspect().Name)
+	r.use("preset:fenced-register", 0)
+	var system Control
+	for _, c := range r.a.Inspect().Mirror.Controls {
+		if c.ID == "field:system" {
+			system = c
+		}
+	}
+	require.Equal(t, KindChoice, system.Kind, "the system is a choice")
+	zk := -1
+	for i, o := range system.Options {
+		if strings.Contains(strings.ToLower(o), "zookeeper") {
+			zk = i
+		}
+	}
+	require.GreaterOrEqual(t, zk, 0, "ZooKeeper is offered: %v", system.Options)
+	r.use("field:system", float64(zk))
+	after, _ := r.control("field:system")
+	assert.Equal(t, float64(zk), after.Value, "ZooKeeper chosen")
+	r.use("start", 0)
+	assert.Equal(t, "sandbox", r.a.Inspect().Name, "the run started")
+	_, ok := r.control("act:A:pause")
+	assert.True(t, ok, "the run's actions are in the panel")
+}
+
+// TestEveryLessonFitsAnUprightPhoneWithoutThePanel lays every lesson's
+// solution out mid-run on a phone held upright (390×464 CSS px at 3×,
+// the canvas above the page's panel) and checks that the world's actors
+// stay apart and inside it, and that its text is not shrunk below 9 CSS
+// px.
+func TestEveryLessonFitsAnUprightPhoneWithoutThePanel(t *testing.T) {
+	const w, h, scale = 1170, 1392, 3
+	for _, l := range lessons.All() {
+		t.Run(l.ID, func(t *testing.T) {
+			r := newPanelRig(t)
+			r.st.Window = ui.Rect{W: w, H: h}
+			r.st.Style = draw.NewStyle(ui.UnitForBare(w, h, scale))
+			r.st.Style.PanelOutside = true
+			assert.GreaterOrEqual(t, r.st.Style.Unit/scale*13, 9.0, "small text is %.1f CSS px", r.st.Style.Unit/scale*13)
+			r.use("lesson:"+l.ID, 0)
+			sc := r.a.top().(*LessonScene)
+			sc.ShowSolution()
+			sc.Play(false)
+			sc.Seek(l.Duration * 2 / 3)
+			r.tick(ui.Input{})
+			info := r.a.Inspect()
+			checkApart(t, info.Regions, "proc:", info.Regions["world"])
+			for _, name := range []string{"world", "timeline", "controls", "play", "scrub", "fork"} {
+				reg := info.Regions[name]
+				assert.False(t, reg.Empty(), "%s is laid out", name)
+				assert.LessOrEqual(t, reg.MaxX(), float64(w)+0.5, "%s inside the canvas", name)
+			}
+		})
+	}
+}
+
+// TestTabFollowsTheLayoutWithoutThePanel: on the canvas the page shares,
+// Tab visits its widgets row by row from the top, left to right.
+func TestTabFollowsTheLayoutWithoutThePanel(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("lesson:fenced-writes", 0)
+	regions := r.a.Inspect().Regions
+	var seen []string
+	for range 12 {
+		r.key(ui.IntentFocusNext)
+		f := r.a.Inspect().Focus
+		if f == "" || len(seen) > 0 && f == seen[0] {
+			break
+		}
+		seen = append(seen, f)
+	}
+	require.GreaterOrEqual(t, len(seen), 5, "Tab visits the canvas's widgets: %v", seen)
+	assert.NotContains(t, seen, "hint", "the panel's buttons are the page's")
+	for i := 1; i < len(seen); i++ {
+		a, b := regions[seen[i-1]], regions[seen[i]]
+		require.False(t, a.Empty() || b.Empty(), "%s and %s are on the canvas", seen[i-1], seen[i])
+		sameRow := math.Abs(a.Y-b.Y) <= math.Min(a.H, b.H)/2
+		assert.True(t, b.Y > a.Y || sameRow && b.X > a.X, "Tab goes from %s %v to %s %v", seen[i-1], a, seen[i], b)
+	}
+}
+
+// TestASandboxRunsBrokenInvariantIsAJumpInThePanel: once an invariant
+// breaks, the panel offers a jump to where it first broke, and the
+// checklist says "Holds" and "Broken".
+func TestASandboxRunsBrokenInvariantIsAJumpInThePanel(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("sandbox", 0)
+	r.use("preset:fenced-register", 0)
+	r.use("start", 0)
+	require.Equal(t, "sandbox", r.a.Inspect().Name)
+	m := r.a.Inspect().Mirror
+	require.NotNil(t, m.Checklist)
+	assert.Equal(t, "Invariants", m.Checklist.Title)
+	for _, c := range m.Controls {
+		assert.False(t, strings.HasPrefix(c.ID, "inv:"), "nothing broke yet, no jump: %v", c)
+	}
+	r.use("scrub", r.a.top().(*SandboxScene).Run.Lab.Length().Seconds())
+	var jump Control
+	for _, c := range r.a.Inspect().Mirror.Controls {
+		if strings.HasPrefix(c.ID, "inv:") {
+			jump = c
+		}
+	}
+	require.NotEmpty(t, jump.ID, "the preset's scripted pause breaks an invariant")
+	r.use(jump.ID, 0)
+	assert.Less(t, r.a.top().(*SandboxScene).Run.Lab.Now(), r.a.top().(*SandboxScene).Run.Lab.Length(), "the play head jumped back")
+	assert.Contains(t, jump.Label, "first broke")
+}
+
+// TestThePagesShortcutKeysAreTheCanvasKeys: a shortcut pressed while the
+// page has the focus arrives as its intent (or digit); the keys that move
+// and press the canvas's focus do not, as the page uses them itself.
+func TestThePagesShortcutKeysAreTheCanvasKeys(t *testing.T) {
+	in := ui.Input{Host: []ui.HostAction{{ID: "play-pause"}, {ID: "digit", Value: 3}, {ID: "focus-next"}, {ID: "activate"}, {ID: "act:A:pause"}}}
+	hostIntents(&in)
+	assert.True(t, in.Keys.Has(ui.IntentPlayPause))
+	assert.Equal(t, 3, in.Digit)
+	assert.False(t, in.Keys.Has(ui.IntentFocusNext), "Tab is the page's")
+	assert.False(t, in.Keys.Has(ui.IntentActivate), "Enter is the page's")
+	assert.Equal(t, []ui.HostAction{{ID: "focus-next"}, {ID: "activate"}, {ID: "act:A:pause"}}, in.Host, "the rest go to the scene")
+
+	r := newPanelRig(t)
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "digit", Value: 3}}})
+	r.tick(ui.Input{})
+	assert.Equal(t, "The paused leader and fenced writes", r.a.Inspect().Mirror.Title, "3 on the menu opens the third lesson")
+}
