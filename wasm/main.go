@@ -38,13 +38,17 @@ func main() {
 		// boot.js reads prefers-reduced-motion before starting Go.
 		ReducedMotion: js.Global().Get("leaselabReducedMotion").Truthy(),
 		// Tab must be able to leave the canvas for the HTML beside it.
-		WrapFocus:     false,
+		WrapFocus: false,
+		// The page shows the lesson panel as HTML, with every action as a
+		// real control (page.go, controls.go).
+		PanelOutside:  true,
 		OnFocusEscape: page.focusOutside,
 		OnUpdate:      page.update,
 	})
 	ln := newLinks(app, doc)
 	refresh := watchStorage(app)
 	tr := newTransfer(app, doc)
+	page.host = g.Host
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")

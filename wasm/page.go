@@ -8,17 +8,24 @@ import (
 	"syscall/js"
 
 	"leaselab/game"
+	"leaselab/game/ui"
 )
 
-// page is the HTML around the canvas: the loading indicator and the text
-// mirror. It writes text with textContent only, never as HTML.
+// page is the HTML around the canvas: the loading indicator and the lesson
+// panel (its text, goals, hints, narration and every action as a real
+// control). It writes text with textContent only, never as HTML.
 type page struct {
-	doc     js.Value
-	mirror  js.Value
-	loading js.Value
-	loaded  bool
-	scene   string
-	last    game.Mirror
+	doc      js.Value
+	mirror   js.Value
+	loading  js.Value
+	loaded   bool
+	scene    string
+	focus    string
+	last     game.Mirror
+	controls *controlsView
+	announce *announcer
+	host     func(ui.HostAction)
+	funcs    []js.Func
 }
 
 func newPage(doc js.Value) *page {
@@ -27,28 +34,174 @@ func newPage(doc js.Value) *page {
 		mirror:  doc.Call("getElementById", "mirror"),
 		loading: doc.Call("getElementById", "loading"),
 	}
+	p.announce = newAnnouncer(doc.Call("getElementById", "announce"))
+	p.controls = newControlsView(doc, func(id string, v float64) {
+		if p.host != nil {
+			p.host(ui.HostAction{ID: id, Value: v})
+		}
+	})
 	p.mountCanvas()
+	p.showKeys()
+	p.collapsible()
+	p.spacePlays()
 	return p
 }
 
 // mountCanvas places Ebitengine's canvas (appended to <body> when the
-// package started) before the mirror, so the Tab order reads skip link,
-// canvas, mirror, and gives it a normal tab stop and an accessible name.
+// package started) before the panel, so the Tab order reads skip link,
+// canvas, panel, and gives it a normal tab stop and an accessible name
+// that says how to use it.
 func (p *page) mountCanvas() {
 	canvas := p.doc.Call("querySelector", "canvas")
 	if !canvas.Truthy() {
 		return
 	}
 	canvas.Call("setAttribute", "tabindex", "0")
-	canvas.Call("setAttribute", "aria-label", "LeaseLab lesson player. Its text is repeated in the text view after it.")
-	canvas.Call("setAttribute", "aria-describedby", "mirror")
+	canvas.Call("setAttribute", "role", "application")
+	canvas.Call("setAttribute", "aria-label", "LeaseLab world and timeline. Click a process to act on it, or use the "+
+		"lesson panel after this, which has every action as a button. Keys: Space plays or pauses, Tab moves between "+
+		"the time controls, digits select a process.")
 	if p.mirror.Truthy() {
 		p.doc.Get("body").Call("insertBefore", canvas, p.mirror)
 	}
 }
 
+// showKeys lists the canvas's keyboard shortcuts, from the same table as
+// the canvas's own help.
+func (p *page) showKeys() {
+	dl := p.doc.Call("getElementById", "keys")
+	if !dl.Truthy() {
+		return
+	}
+	for _, k := range ui.Shortcuts {
+		dt, dd := p.doc.Call("createElement", "dt"), p.doc.Call("createElement", "dd")
+		dt.Set("textContent", k.Keys())
+		dd.Set("textContent", k.Does)
+		dl.Call("append", dt, dd)
+	}
+}
+
+func (p *page) listen(el js.Value, event string, f func(ev js.Value)) {
+	fn := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		f(args[0])
+		return nil
+	})
+	p.funcs = append(p.funcs, fn)
+	el.Call("addEventListener", event, fn)
+}
+
+// collapsible wires the panel's Hide/Show button: collapsed, the panel
+// keeps its navigation and the canvas takes the width back.
+func (p *page) collapsible() {
+	b := p.doc.Call("getElementById", "collapse")
+	if !b.Truthy() {
+		return
+	}
+	root := p.doc.Get("documentElement")
+	p.listen(b, "click", func(js.Value) {
+		collapsed := root.Get("classList").Call("toggle", "collapsed").Bool()
+		b.Call("setAttribute", "aria-expanded", boolText(!collapsed))
+		if collapsed {
+			b.Set("textContent", "Show the panel")
+		} else {
+			b.Set("textContent", "Hide the panel")
+		}
+		// Ebitengine sizes its canvas on resize events.
+		js.Global().Call("dispatchEvent", js.Global().Get("Event").New("resize"))
+	})
+}
+
+// spacePlays makes the canvas's shortcut keys work while the page has
+// the focus (not while typing in a field): Space plays or pauses, Esc goes
+// back, P, Z, ], digits and the rest do what they do on the canvas, so a
+// learner need not click the canvas first. On a focused button or link,
+// Space and Enter press it, as they should.
+func (p *page) spacePlays() {
+	p.listen(p.doc, "keydown", func(ev js.Value) {
+		if ev.Get("defaultPrevented").Bool() || p.host == nil || ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
+			return
+		}
+		tag := strings.ToLower(ev.Get("target").Get("tagName").String())
+		if tag == "canvas" || tag == "input" || tag == "select" || tag == "textarea" {
+			return
+		}
+		key, code := ev.Get("key").String(), ev.Get("code").String()
+		onControl := tag == "button" || tag == "a" || tag == "summary"
+		var h ui.HostAction
+		switch {
+		case key == " ":
+			if onControl || p.controls.label("play") == "" {
+				return
+			}
+			h.ID = "play"
+		case strings.HasPrefix(code, "Digit") && len(code) == 6 && code[5] >= '1' && code[5] <= '9':
+			h = ui.HostAction{ID: "digit", Value: float64(code[5] - '0')}
+		default:
+			name := strings.TrimPrefix(code, "Key")
+			i, ok := shortcutKeys[name]
+			if !ok {
+				return
+			}
+			h.ID = i.String()
+		}
+		ev.Call("preventDefault")
+		p.host(h)
+	})
+}
+
+// shortcutKeys maps a key's code (KeyboardEvent.code without "Key") to the
+// intent it gives on the canvas, from the canvas's own key table.
+var shortcutKeys = func() map[string]ui.Intent {
+	m := map[string]ui.Intent{}
+	for _, i := range ui.AllIntents() {
+		for _, k := range i.KeyNames() {
+			switch k {
+			case "Space", "Enter", "NumpadEnter", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End":
+				continue // the page's own keys
+			}
+			m[k] = i
+		}
+	}
+	return m
+}()
+
+// pageScenes are the screens without a world: in the browser they are the
+// panel alone, and the canvas steps aside.
+var pageScenes = map[string]bool{"menu": true, "exercise": true, "sandbox-setup": true}
+
+// setView shows the panel alone (page) or beside the canvas.
+func (p *page) setView(page bool) {
+	root := p.doc.Get("documentElement")
+	view := "world"
+	if page {
+		view = "page"
+	}
+	if root.Call("getAttribute", "data-view").String() == view {
+		return
+	}
+	root.Call("setAttribute", "data-view", view)
+	if canvas := p.doc.Call("querySelector", "canvas"); canvas.Truthy() {
+		if page {
+			canvas.Call("setAttribute", "tabindex", "-1")
+			canvas.Call("setAttribute", "aria-hidden", "true")
+		} else {
+			canvas.Call("setAttribute", "tabindex", "0")
+			canvas.Call("removeAttribute", "aria-hidden")
+		}
+	}
+	// Ebitengine sizes its canvas on resize events.
+	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("resize"))
+}
+
+func boolText(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
 // update runs after every tick; it touches the DOM only when something
-// the mirror shows has changed.
+// the panel shows has changed.
 func (p *page) update(s game.Snapshot) {
 	if !p.loaded && s.Frame > 0 && p.loading.Truthy() {
 		p.loading.Set("hidden", true)
@@ -58,13 +211,18 @@ func (p *page) update(s game.Snapshot) {
 		return
 	}
 	if s.Scene.Name != p.scene {
-		// The stylesheet words the empty narration by scene (the menu has
-		// no run to narrate).
+		// The stylesheet shows the parts of the panel a screen has.
 		p.mirror.Call("setAttribute", "data-scene", s.Scene.Name)
 		p.scene = s.Scene.Name
 		// A new scene tells its own story: the last run's lines go.
 		p.replaceChildren("narration", "li", nil)
 		p.last.Narration = nil
+		heading := "Actions"
+		if s.Scene.Name == "menu" {
+			heading = "Lessons and exercises"
+		}
+		p.setText("controls-heading", heading)
+		p.setView(pageScenes[s.Scene.Name])
 	}
 	m := s.Scene.Mirror
 	if m.Title != p.last.Title {
@@ -79,16 +237,8 @@ func (p *page) update(s game.Snapshot) {
 	if m.Text != p.last.Text {
 		p.replaceChildren("lesson-text", "p", strings.Split(m.Text, "\n\n"))
 	}
-	if !slices.Equal(m.Goals, p.last.Goals) {
-		items := make([]string, len(m.Goals))
-		for i, g := range m.Goals {
-			mark := "Open: "
-			if g.Met {
-				mark = "Met: "
-			}
-			items[i] = mark + g.Text
-		}
-		p.replaceChildren("goals", "li", items)
+	if !slices.Equal(m.Goals, p.last.Goals) || !sameWords(m.Checklist, p.last.Checklist) {
+		p.showGoals(m)
 	}
 	if m.Hint != p.last.Hint {
 		hint := m.Hint
@@ -96,13 +246,76 @@ func (p *page) update(s game.Snapshot) {
 			hint = "No hint revealed yet."
 		}
 		p.setText("hint", hint)
+		if m.Hint != "" {
+			p.announce.line("Hint: "+m.Hint, true)
+		}
 	}
+	p.controls.update(m.Controls)
 	if !slices.Equal(m.Narration, p.last.Narration) {
-		p.appendNarration(m.Narration)
+		p.appendNarration(m.Narration, m.NarrationKey)
 	}
+	p.announceFocus(s.Scene.Focus)
+	p.announce.flush()
 	p.last = m
+	if m.Checklist != nil {
+		words := *m.Checklist
+		p.last.Checklist = &words
+	}
 	p.last.Goals = slices.Clone(m.Goals)
 	p.last.Narration = slices.Clone(m.Narration)
+}
+
+// showGoals lists the goals, each saying whether it is met.
+func (p *page) showGoals(m game.Mirror) {
+	ul := p.doc.Call("getElementById", "goals")
+	if !ul.Truthy() {
+		return
+	}
+	words := game.ChecklistWords{Title: "Goals", Met: "Met", Open: "Open"}
+	if m.Checklist != nil {
+		words = *m.Checklist
+	}
+	p.setText("goals-heading", words.Title)
+	items := make([]any, len(m.Goals))
+	for i, g := range m.Goals {
+		li := p.doc.Call("createElement", "li")
+		state := p.doc.Call("createElement", "span")
+		state.Set("className", "state")
+		if g.Met {
+			li.Set("className", "met")
+			state.Set("textContent", words.Met+": ")
+		} else {
+			state.Set("textContent", words.Open+": ")
+		}
+		li.Call("append", state, g.Text)
+		items[i] = li
+	}
+	ul.Call("replaceChildren", items...)
+	if sec := p.doc.Call("getElementById", "goals-section"); sec.Truthy() {
+		sec.Get("classList").Call("toggle", "empty", len(m.Goals) == 0)
+	}
+}
+
+func sameWords(a, b *game.ChecklistWords) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+// announceFocus says, in the polite live region, which control inside the
+// canvas took the keyboard focus (the canvas is one element to a screen
+// reader, so its own focus moves are otherwise silent).
+func (p *page) announceFocus(focus string) {
+	if focus == p.focus {
+		return
+	}
+	p.focus = focus
+	if focus == "" || !p.doc.Get("activeElement").Equal(p.doc.Call("querySelector", "canvas")) {
+		return
+	}
+	label := p.controls.label(focus)
+	if label == "" {
+		label = focus
+	}
+	p.announce.now("Canvas: " + label)
 }
 
 func (p *page) setText(id, text string) {
@@ -128,10 +341,10 @@ func (p *page) replaceChildren(id, tag string, texts []string) {
 	el.Call("replaceChildren", children...)
 }
 
-// appendNarration adds only the lines that are new since the last tick, so
-// the polite live region announces each event once. The scene keeps a
-// sliding window of recent lines; the list keeps as many.
-func (p *page) appendNarration(lines []string) {
+// appendNarration adds only the lines that are new since the last tick,
+// and hands them to the announcer. A narration that no longer continues
+// the list (a scrub rewrote it) replaces it.
+func (p *page) appendNarration(lines []string, keys []bool) {
 	el := p.doc.Call("getElementById", "narration")
 	if !el.Truthy() {
 		return
@@ -144,10 +357,19 @@ func (p *page) appendNarration(lines []string) {
 			break
 		}
 	}
-	for _, line := range lines[overlap:] {
+	key := func(i int) bool { return i < len(keys) && keys[i] }
+	if overlap == 0 && len(old) > 0 {
+		p.replaceChildren("narration", "li", lines)
+		if n := len(lines); n > 0 {
+			p.announce.line(lines[n-1], key(n-1))
+		}
+		return
+	}
+	for i := overlap; i < len(lines); i++ {
 		li := p.doc.Call("createElement", "li")
-		li.Set("textContent", line)
+		li.Set("textContent", lines[i])
 		el.Call("append", li)
+		p.announce.line(lines[i], key(i))
 	}
 	for el.Get("childElementCount").Int() > max(len(lines), 1) {
 		el.Get("firstElementChild").Call("remove")

@@ -1,0 +1,311 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/chromedp"
+)
+
+// The browser's lesson panel is HTML: these tests use nothing but its
+// controls (real clicks on its buttons and links, values set in its
+// ranges and menus, as a screen-reader or keyboard user would), and read
+// what happened from the accessibility tree, as a screen reader does.
+
+// useControl clicks the panel's control id (a button or link) with the
+// mouse, where it is on the page.
+func (b *browser) useControl(t *testing.T, id string) {
+	t.Helper()
+	sel := chromedp.CSS(fmt.Sprintf(`#mirror [data-id=%q]`, id))
+	if err := chromedp.Do(b.ctx, chromedp.WaitVisible(sel), chromedp.Click(sel)); err != nil {
+		t.Fatalf("click the panel's %q: %v", id, err)
+	}
+}
+
+// setControl sets the panel's range or menu id to v (a menu's option
+// index), as moving the range or picking the option does.
+func (b *browser) setControl(t *testing.T, id string, v float64) {
+	t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const el = document.querySelector('#mirror [data-id=%q]');
+		if (!el) return false;
+		el.focus();
+		if (el.tagName === "SELECT") el.selectedIndex = %v; else el.value = %v;
+		el.dispatchEvent(new Event("input", {bubbles: true}));
+		el.dispatchEvent(new Event("change", {bubbles: true}));
+		return true;
+	})()`, id, v, v)
+	ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js))
+	if err != nil || !ok {
+		t.Fatalf("set the panel's %q to %v: found %v, %v", id, v, ok, err)
+	}
+}
+
+// htmlKind is the kind of the panel's visible control id: "range",
+// "button" (a button, link or choice), or "" when the panel has none.
+func (b *browser) htmlKind(t *testing.T, id string) string {
+	t.Helper()
+	kind, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => {
+		const el = document.querySelector('#mirror [data-id=%q]');
+		if (!el || !el.getClientRects().length) return "";
+		return el.type === "range" ? "range" : "button";
+	})()`, id)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kind
+}
+
+// setControlFrac sets the panel's range id at fraction f of its span.
+func (b *browser) setControlFrac(t *testing.T, id string, f float64) {
+	t.Helper()
+	span, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => {
+		const el = document.querySelector('#mirror [data-id=%q]');
+		return [Number(el.min), Number(el.max), Number(el.step) || 0];
+	})()`, id)))
+	if err != nil || len(span) != 3 {
+		t.Fatalf("the panel's range %q: %v %v", id, span, err)
+	}
+	v := span[0] + f*(span[1]-span[0])
+	if st := span[2]; st > 0 {
+		v = span[0] + math.Round((v-span[0])/st)*st
+	}
+	b.setControl(t, id, v)
+}
+
+// axNode is one node of the accessibility tree, simplified.
+type axNode struct {
+	Role, Name string
+	ID         string
+	Children   []string
+}
+
+// axTree is the accessibility tree by node id, in document order.
+type axTree struct {
+	nodes []axNode
+	byID  map[string]*axNode
+}
+
+// text is what a screen reader reads inside node id: its static texts.
+func (tr axTree) text(id string) string {
+	n := tr.byID[id]
+	if n == nil {
+		return ""
+	}
+	if n.Role == "StaticText" {
+		return n.Name
+	}
+	var parts []string
+	for _, c := range n.Children {
+		if s := tr.text(c); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// listUnder returns the texts of the items of the first list after the
+// heading named heading.
+func (tr axTree) listUnder(heading string) []string {
+	seen := false
+	for _, n := range tr.nodes {
+		if n.Role == "heading" && n.Name == heading {
+			seen = true
+			continue
+		}
+		if seen && n.Role == "list" {
+			var out []string
+			for _, c := range n.Children {
+				if tr.byID[c] != nil && tr.byID[c].Role == "listitem" {
+					out = append(out, tr.text(c))
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// axTree reads the page's full accessibility tree.
+func (b *browser) axTree(t *testing.T) axTree {
+	t.Helper()
+	res, err := chromedp.Call(b.ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	nodes := res.Nodes
+	if err != nil {
+		t.Fatalf("Accessibility.getFullAXTree: %v", err)
+	}
+	str := func(v *accessibility.Value) string {
+		if v == nil {
+			return ""
+		}
+		var s string
+		if json.Unmarshal(v.Value, &s) == nil {
+			return s
+		}
+		return string(v.Value)
+	}
+	tr := axTree{byID: map[string]*axNode{}}
+	for _, n := range nodes {
+		// Ignored nodes (plain containers) stay, to reach what is inside
+		// them, with no role a search could find.
+		node := axNode{Role: str(n.Role), Name: str(n.Name), ID: string(n.NodeID)}
+		if n.Ignored {
+			node.Role = ""
+		}
+		for _, c := range n.ChildIDs {
+			node.Children = append(node.Children, string(c))
+		}
+		tr.nodes = append(tr.nodes, node)
+	}
+	for i := range tr.nodes {
+		tr.byID[tr.nodes[i].ID] = &tr.nodes[i]
+	}
+	return tr
+}
+
+// named returns the tree's nodes of role whose name contains part.
+func (tr axTree) named(role, part string) []axNode {
+	var out []axNode
+	for _, n := range tr.nodes {
+		if n.Role == role && strings.Contains(n.Name, part) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// TestBrowserFencedWritesWithThePanelAlone completes the fenced-writes
+// lesson using only the HTML panel: the menu's link, the play head, A's
+// and B's Pause buttons, the store's switch, then Play at 64×; and reads
+// from the accessibility tree that every goal says "Met" and that A's
+// write with token 7 was rejected.
+func TestBrowserFencedWritesWithThePanelAlone(t *testing.T) {
+	b := openBrowser(t, 1280, 800)
+	tr := b.axTree(t)
+	for _, role := range []string{"main", "navigation"} {
+		if len(tr.named(role, "")) == 0 {
+			t.Errorf("no %s landmark in the accessibility tree", role)
+		}
+	}
+	if len(tr.named("application", "Click a process")) == 0 {
+		t.Error("the canvas has no accessible name saying how to use it")
+	}
+	lessonsList := tr.listUnder("Lessons")
+	if len(lessonsList) < 10 || !strings.Contains(lessonsList[0], "min") {
+		t.Fatalf("the menu's lessons are not a list of links with their time: %q", lessonsList)
+	}
+	b.useControl(t, "lesson:fenced-writes")
+	b.until(t, "the lesson", 30*time.Second, func(s fullState) bool { return s.Scene.Run != nil })
+	b.setControl(t, "scrub", 4)
+	b.useControl(t, "act:A:pause")
+	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
+	b.setControl(t, "scrub", 30)
+	b.useControl(t, "fencing")
+	b.setControl(t, "scrub", 36)
+	b.useControl(t, "act:B:pause")
+	b.setControl(t, "speed", 8) // 64×
+	b.useControl(t, "play")
+	st := b.until(t, "the lesson complete", 2*time.Minute, func(s fullState) bool { return s.Scene.Run.Complete })
+	b.screenshot(t, "browser-panel-fenced-writes.png")
+
+	tr = b.axTree(t)
+	goals := tr.listUnder("Goals")
+	if len(goals) != len(st.Scene.Mirror.Goals) || len(goals) != 3 {
+		t.Fatalf("the goals list reads %q", goals)
+	}
+	for _, g := range goals {
+		if !strings.HasPrefix(g, "Met: ") {
+			t.Errorf("a goal reads %q, want it met", g)
+		}
+	}
+	told := strings.Join(tr.listUnder("What happened"), "\n")
+	if !strings.Contains(told, "rejected A's write with token 7") {
+		t.Errorf("the accessible narration does not tell the rejection:\n%s", told)
+	}
+	if len(tr.named("button", "Pause")) == 0 {
+		t.Error("no Pause button in the accessibility tree")
+	}
+}
+
+// TestBrowserExerciseThreeWithThePanelAlone completes exercise 3 with
+// the panel's controls only, and reads the verdict from the
+// accessibility tree.
+func TestBrowserExerciseThreeWithThePanelAlone(t *testing.T) {
+	b := openBrowser(t, 1280, 800)
+	b.useControl(t, "exercise:no-fencing")
+	b.until(t, "the exercise", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "exercise" })
+	b.useControl(t, "simulator")
+	b.until(t, "the simulator", 30*time.Second, func(s fullState) bool { return s.Scene.Run != nil })
+	b.setControl(t, "scrub", 4)
+	b.useControl(t, "act:A:pause")
+	b.setControl(t, "scrub", 60)
+	b.setControl(t, "knob:fencing", 1)
+	b.until(t, "both checkpoints", time.Minute, func(s fullState) bool {
+		for _, g := range s.Scene.Mirror.Goals {
+			if !g.Met {
+				return false
+			}
+		}
+		return len(s.Scene.Mirror.Goals) == 2
+	})
+	b.useControl(t, "menu") // "< Answer"
+	b.until(t, "the answer", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "exercise" && s.Scene.Run == nil })
+	b.useControl(t, "opt:cause:stale-belief")
+	b.useControl(t, "check")
+	ex := b.exUntil(t, "the verdict", 2*time.Minute, func(s exState) bool { return s.Scene.Exercise.Result != nil })
+	if !ex.Scene.Exercise.Passed {
+		t.Fatalf("exercise 3 did not pass: %+v", ex.Scene.Exercise.Result)
+	}
+	b.screenshot(t, "browser-panel-exercise-3.png")
+	tr := b.axTree(t)
+	if len(tr.named("radio", "could not tell it was old")) != 1 {
+		t.Error("the chosen cause is not a radio button in the accessibility tree")
+	}
+	if len(tr.named("StaticText", "Result: Passed: 2 of 2 parts right.")) == 0 {
+		t.Errorf("the accessibility tree does not say the exercise passed")
+	}
+}
+
+// TestBrowserThePanelCollapses hides the panel on a wide screen: the
+// canvas takes the width back, the button says so, and Show brings the
+// panel back.
+func TestBrowserThePanelCollapses(t *testing.T) {
+	b := openBrowser(t, 1280, 800)
+	b.useControl(t, "lesson:fenced-writes")
+	b.until(t, "the lesson", 30*time.Second, func(s fullState) bool { return s.Scene.Run != nil })
+	width := func() float64 {
+		w, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](`document.querySelector("canvas").getBoundingClientRect().width`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	expanded := func() string {
+		v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.getElementById("collapse").getAttribute("aria-expanded")`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := width()
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#collapse"))); err != nil {
+		t.Fatal(err)
+	}
+	st := b.until(t, "the canvas widened", 30*time.Second, func(s fullState) bool { return s.Width > before+100 })
+	if got := width(); got < before+100 || expanded() != "false" {
+		t.Errorf("collapsed: canvas %.0f px (was %.0f), aria-expanded %s", got, before, expanded())
+	}
+	b.screenshot(t, "browser-panel-collapsed.png")
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#collapse"))); err != nil {
+		t.Fatal(err)
+	}
+	b.until(t, "the panel back", 30*time.Second, func(s fullState) bool { return s.Width < st.Width-100 })
+	if expanded() != "true" {
+		t.Errorf("shown again: aria-expanded %s", expanded())
+	}
+}

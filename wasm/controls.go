@@ -1,0 +1,362 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"slices"
+	"strconv"
+	"syscall/js"
+
+	"leaselab/game"
+)
+
+// controlsView shows a scene's controls (game.Control) as HTML: a section
+// per group with a heading and a list of buttons, links, ranges and
+// choices. It changes only what changed since the last update, keeping
+// every element (and so the keyboard focus) whose place stays, so a
+// "Pause" that becomes "Resume" under the learner's finger stays focused.
+type controlsView struct {
+	doc       js.Value
+	root, nav js.Value
+	send      func(id string, value float64)
+
+	items  map[string]*controlEl // by place (Control.Slot, else ID)
+	groups map[string]*groupEl   // by heading
+	last   []game.Control
+	funcs  []js.Func
+}
+
+type controlEl struct {
+	c     game.Control
+	item  js.Value // the <li>
+	input js.Value // the button, link, input or select
+	label js.Value // the text beside a range, choice or link
+	edit  float64  // when the learner last moved a range (ms, performance.now)
+}
+
+type groupEl struct {
+	section, heading, list js.Value
+}
+
+func newControlsView(doc js.Value, send func(string, float64)) *controlsView {
+	v := &controlsView{doc: doc, send: send, root: doc.Call("getElementById", "controls"),
+		nav: doc.Call("getElementById", "nav-links"), items: map[string]*controlEl{}, groups: map[string]*groupEl{}}
+	for _, el := range []js.Value{v.root, v.nav} {
+		if !el.Truthy() {
+			continue
+		}
+		v.listen(el, "click", v.clicked)
+		v.listen(el, "change", v.changed)
+		v.listen(el, "input", v.changed)
+	}
+	return v
+}
+
+func (v *controlsView) listen(el js.Value, event string, f func(js.Value)) {
+	fn := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		f(args[0])
+		return nil
+	})
+	v.funcs = append(v.funcs, fn)
+	el.Call("addEventListener", event, fn)
+}
+
+// target is the control an event is about.
+func (v *controlsView) target(ev js.Value) *controlEl {
+	el := ev.Get("target")
+	if !el.Truthy() || el.Get("closest").IsUndefined() {
+		return nil
+	}
+	el = el.Call("closest", "[data-place]")
+	if !el.Truthy() {
+		return nil
+	}
+	return v.items[el.Call("getAttribute", "data-place").String()]
+}
+
+func (v *controlsView) clicked(ev js.Value) {
+	c := v.target(ev)
+	if c == nil {
+		return
+	}
+	switch c.c.Kind {
+	case "", game.KindToggle, game.KindLink:
+		ev.Call("preventDefault")
+		if !c.c.Disabled {
+			v.send(c.c.ID, 0)
+		}
+	}
+}
+
+func (v *controlsView) changed(ev js.Value) {
+	c := v.target(ev)
+	if c == nil {
+		return
+	}
+	switch c.c.Kind {
+	case game.KindRange:
+		c.edit = js.Global().Get("performance").Call("now").Float()
+		v.send(c.c.ID, c.input.Get("valueAsNumber").Float())
+	case game.KindChoice:
+		if ev.Get("type").String() == "change" {
+			v.send(c.c.ID, float64(c.input.Get("selectedIndex").Int()))
+		}
+	case game.KindRadio, game.KindCheck:
+		if ev.Get("type").String() == "change" {
+			v.send(c.c.ID, 0)
+		}
+	}
+}
+
+// inNav reports a control the page shows in its navigation: the way back.
+func inNav(c game.Control) bool {
+	return c.Kind == game.KindLink && (c.ID == "menu" || c.ID == "back")
+}
+
+func place(c game.Control) string {
+	if c.Slot != "" {
+		return c.Slot
+	}
+	return c.ID
+}
+
+// update shows cs.
+func (v *controlsView) update(cs []game.Control) {
+	if slices.EqualFunc(cs, v.last, controlEqual) || !v.root.Truthy() {
+		return
+	}
+	v.last = slices.Clone(cs)
+	seen := map[string]bool{}
+	seenGroup := map[string]bool{}
+	var order []string                 // groups, in order
+	members := map[string][]js.Value{} // group -> its items, in order
+	var navItems []js.Value
+	for _, c := range cs {
+		key := place(c)
+		if seen[key] {
+			continue // a place is shown once
+		}
+		seen[key] = true
+		el := v.items[key]
+		if el == nil || el.c.Kind != c.Kind {
+			if el != nil {
+				el.item.Call("remove")
+			}
+			el = v.create(c, key)
+			v.items[key] = el
+		}
+		v.refresh(el, c)
+		if inNav(c) {
+			navItems = append(navItems, el.item)
+			continue
+		}
+		if !seenGroup[c.Group] {
+			seenGroup[c.Group] = true
+			order = append(order, c.Group)
+		}
+		members[c.Group] = append(members[c.Group], el.item)
+	}
+	for key, el := range v.items {
+		if !seen[key] {
+			el.item.Call("remove")
+			delete(v.items, key)
+		}
+	}
+	var sections []js.Value
+	for _, name := range order {
+		g := v.groups[name]
+		if g == nil {
+			g = v.newGroup(name)
+			v.groups[name] = g
+		}
+		links := true
+		for _, it := range members[name] {
+			links = links && it.Get("classList").Call("contains", "link").Bool()
+		}
+		g.list.Get("classList").Call("toggle", "links", links)
+		arrange(g.list, members[name])
+		sections = append(sections, g.section)
+	}
+	for name, g := range v.groups {
+		if !seenGroup[name] {
+			g.section.Call("remove")
+			delete(v.groups, name)
+		}
+	}
+	arrange(v.root, sections)
+	if v.nav.Truthy() {
+		arrange(v.nav, navItems)
+	}
+}
+
+// arrange makes parent's children exactly kids, in order, moving only the
+// ones out of place.
+func arrange(parent js.Value, kids []js.Value) {
+	for i, k := range kids {
+		cur := parent.Get("children").Index(i)
+		if !cur.Equal(k) {
+			parent.Call("insertBefore", k, nilIfUndefined(cur))
+		}
+	}
+	for parent.Get("children").Length() > len(kids) {
+		parent.Get("lastElementChild").Call("remove")
+	}
+}
+
+func nilIfUndefined(v js.Value) any {
+	if v.IsUndefined() {
+		return js.Null()
+	}
+	return v
+}
+
+func (v *controlsView) newGroup(name string) *groupEl {
+	g := &groupEl{section: v.doc.Call("createElement", "section"), heading: v.doc.Call("createElement", "h3"),
+		list: v.doc.Call("createElement", "ul")}
+	g.section.Set("className", "group")
+	g.heading.Set("textContent", name)
+	g.list.Set("className", "items")
+	id := "group-" + strconv.Itoa(len(v.groups)) + "-" + strconv.Itoa(int(js.Global().Get("performance").Call("now").Float()))
+	g.heading.Set("id", id)
+	g.section.Call("setAttribute", "aria-labelledby", id)
+	g.section.Call("append", g.heading, g.list)
+	return g
+}
+
+// create builds the element for c at place key.
+func (v *controlsView) create(c game.Control, key string) *controlEl {
+	el := &controlEl{item: v.doc.Call("createElement", "li")}
+	el.item.Call("setAttribute", "data-place", key)
+	mk := func(tag string) js.Value { return v.doc.Call("createElement", tag) }
+	switch c.Kind {
+	case game.KindLink:
+		el.item.Set("className", "link")
+		el.input = mk("a")
+		el.input.Set("href", "#")
+		el.label = mk("span")
+		el.label.Set("className", "detail")
+		el.item.Call("append", el.input, el.label)
+	case game.KindRange, game.KindChoice:
+		lab := mk("label")
+		lab.Set("className", "range")
+		el.label = mk("span")
+		if c.Kind == game.KindRange {
+			el.input = mk("input")
+			el.input.Set("type", "range")
+		} else {
+			el.input = mk("select")
+		}
+		lab.Call("append", el.label, el.input)
+		el.item.Call("append", lab)
+	case game.KindRadio, game.KindCheck:
+		lab := mk("label")
+		lab.Set("className", "choice")
+		el.input = mk("input")
+		el.input.Set("type", map[string]string{game.KindRadio: "radio", game.KindCheck: "checkbox"}[c.Kind])
+		el.input.Set("name", "q-"+c.Group)
+		el.label = mk("span")
+		lab.Call("append", el.input, el.label)
+		el.item.Call("append", lab)
+	default:
+		el.input = mk("button")
+		el.input.Set("type", "button")
+		el.item.Call("append", el.input)
+	}
+	return el
+}
+
+// refresh brings el up to c, touching only what differs.
+func (v *controlsView) refresh(el *controlEl, c game.Control) {
+	old := el.c
+	first := old.ID == "" && old.Label == ""
+	el.c = c
+	if first || c.ID != old.ID {
+		el.input.Call("setAttribute", "data-id", c.ID)
+	}
+	set := func(target js.Value, prop string, val any) { target.Set(prop, val) }
+	switch c.Kind {
+	case game.KindLink:
+		if first || c.Label != old.Label {
+			set(el.input, "textContent", c.Label)
+		}
+		if first || c.Detail != old.Detail {
+			set(el.label, "textContent", c.Detail)
+		}
+	case game.KindRange:
+		if first || c.Label != old.Label || c.Text != old.Text {
+			set(el.label, "textContent", c.Label+": "+c.Text)
+		}
+		if first || c.Min != old.Min || c.Max != old.Max || c.Step != old.Step {
+			el.input.Set("min", c.Min)
+			el.input.Set("max", c.Max)
+			el.input.Set("step", c.Step)
+		}
+		el.input.Call("setAttribute", "aria-valuetext", c.Text)
+		// A range the learner is moving keeps their value until they let go.
+		now := js.Global().Get("performance").Call("now").Float()
+		if first || c.Value != old.Value && now-el.edit > 800 {
+			el.input.Set("value", c.Value)
+		}
+	case game.KindChoice:
+		if first || c.Label != old.Label {
+			set(el.label, "textContent", c.Label)
+		}
+		if first || !slices.Equal(c.Options, old.Options) {
+			opts := make([]any, len(c.Options))
+			for i, o := range c.Options {
+				op := v.doc.Call("createElement", "option")
+				op.Set("textContent", o)
+				opts[i] = op
+			}
+			el.input.Call("replaceChildren", opts...)
+		}
+		el.input.Set("selectedIndex", int(c.Value))
+	case game.KindRadio, game.KindCheck:
+		if first || c.Label != old.Label {
+			set(el.label, "textContent", c.Label)
+		}
+		el.input.Set("checked", c.On)
+	default:
+		if first || c.Label != old.Label {
+			set(el.input, "textContent", c.Label)
+		}
+		if c.Kind == game.KindToggle {
+			el.input.Call("setAttribute", "aria-pressed", strconv.FormatBool(c.On))
+		} else {
+			el.input.Call("removeAttribute", "aria-pressed")
+		}
+		if c.Detail != "" {
+			el.input.Set("title", c.Detail)
+		}
+	}
+	if first || c.Disabled != old.Disabled {
+		if c.Kind == game.KindLink {
+			if c.Disabled {
+				el.input.Call("setAttribute", "aria-disabled", "true")
+			} else {
+				el.input.Call("removeAttribute", "aria-disabled")
+			}
+		} else {
+			el.input.Set("disabled", c.Disabled)
+		}
+	}
+}
+
+func controlEqual(a, b game.Control) bool {
+	return a.ID == b.ID && a.Slot == b.Slot && a.Group == b.Group && a.Label == b.Label && a.Kind == b.Kind &&
+		a.On == b.On && a.Disabled == b.Disabled && a.Value == b.Value && a.Min == b.Min && a.Max == b.Max &&
+		a.Step == b.Step && a.Text == b.Text && a.Detail == b.Detail && slices.Equal(a.Options, b.Options)
+}
+
+// label is the words a control is known by, for announcing focus.
+func (v *controlsView) label(id string) string {
+	for _, c := range v.last {
+		if c.ID == id {
+			if c.Kind == game.KindRange {
+				return c.Label + ", " + c.Text
+			}
+			return c.Label
+		}
+	}
+	return ""
+}
