@@ -4,10 +4,12 @@ import (
 	"image"
 	"math"
 	"sync/atomic"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/tick"
 	"leaselab/game/ui"
 )
 
@@ -29,17 +31,42 @@ type Options struct {
 	// ebiten.RunGame returns nil, or OnCapture's error. For screenshots.
 	CaptureFrame int64
 	OnCapture    func(*image.RGBA) error
+
+	// Now is the wall clock that ticks are measured with (nil: time.Now);
+	// tests pass a fake one. See tick.Clock.
+	Now func() time.Time
+
+	// OneTickPerFrame runs exactly one Update per frame (the desktop sets
+	// it). Ebitengine reads the keys once a frame and, at its default 60
+	// ticks a second, runs no Update in some frames (always some when the
+	// display refreshes faster than 60 Hz, or nothing waits for vsync, as
+	// under Xvfb): a key pressed and released around such a frame was
+	// never seen by any tick. With one tick per frame every key seen down
+	// reaches a tick (GLFW's sticky keys keep a key pressed and released
+	// between two frames down for one), and the tick's length is measured
+	// (State.Elapsed) instead of assumed.
+	OneTickPerFrame bool
+
+	// SleepWhenIdle lets Ebitengine wait for input instead of running
+	// frames while the lab is idle (see Stiller), so a lab left paused
+	// costs no CPU at all (the desktop sets it; the browser, whose page
+	// may change the game from outside, keeps ticking).
+	SleepWhenIdle bool
 }
 
 // Snapshot is the game's state as the browser bridge reports it.
 type Snapshot struct {
-	Frame         int64     `json:"frame"` // frames drawn
-	Tick          int64     `json:"tick"`  // updates run
-	Width         float64   `json:"width"` // screen size in pixels
-	Height        float64   `json:"height"`
-	Scale         float64   `json:"scale"` // device scale factor
-	Unit          float64   `json:"unit"`  // layout unit, in screen pixels
-	Supersample   float64   `json:"supersample"`
+	Frame       int64   `json:"frame"` // frames drawn
+	Tick        int64   `json:"tick"`  // updates run
+	Width       float64 `json:"width"` // screen size in pixels
+	Height      float64 `json:"height"`
+	Scale       float64 `json:"scale"` // device scale factor
+	Unit        float64 `json:"unit"`  // layout unit, in screen pixels
+	Supersample float64 `json:"supersample"`
+	Drawn       int64   `json:"drawn"` // frames drawn anew (an idle frame draws nothing)
+	// Quality says why the picture has less detail than it could: set
+	// once the lab saw the machine draw too slowly (see tick.SlowWatch).
+	Quality       string    `json:"quality,omitempty"`
 	ReducedMotion bool      `json:"reducedMotion"`
 	Scene         SceneInfo `json:"scene"`
 }
@@ -68,7 +95,18 @@ type Game struct {
 	}
 
 	frames   atomic.Int64
+	drawn    atomic.Int64
 	idle     idleTracker
+	sleeping bool // Ebitengine waits for input (SleepWhenIdle)
+
+	// clock measures the ticks; slow watches the frames drawn, whose
+	// times lastDraw and drewLast track; reduced is set once it found
+	// them slow, and turns supersampling off for good.
+	clock    tick.Clock
+	slow     tick.SlowWatch
+	lastDraw time.Time
+	drewLast bool
+	reduced  string
 	snapshot atomic.Pointer[Snapshot]
 	stop     error // returned by Update once the capture is taken
 }
@@ -76,6 +114,13 @@ type Game struct {
 // New returns a game showing scene.
 func New(scene Scene, opts Options) *Game {
 	g := &Game{scene: scene, opts: opts, scale: 1, ss: 1}
+	g.clock.Now = opts.Now
+	if g.clock.Now == nil {
+		g.clock.Now = time.Now
+	}
+	if opts.OneTickPerFrame {
+		ebiten.SetTPS(ebiten.SyncWithFPS)
+	}
 	g.state.ReducedMotion = opts.ReducedMotion
 	g.state.WrapFocus = opts.WrapFocus
 	g.snapshot.Store(&Snapshot{})
@@ -95,8 +140,10 @@ func (g *Game) Update() error {
 	}
 	st := &g.state
 	st.Tick++
+	st.Elapsed = g.clock.Tick()
+	g.reduceIfSlow()
 	st.Window = ui.Rect{W: g.width * g.ss, H: g.height * g.ss}
-	st.Input = g.input.read(st.Window, g.scale)
+	st.Input = g.input.read(st.Window, g.scale, g.clock.Last())
 	supersampleInput(&st.Input, g.ss)
 	st.Style = draw.NewStyle(ui.UnitFor(st.Window.W, st.Window.H, st.Input.Scale))
 	st.Frame = g.frames.Load()
@@ -118,7 +165,7 @@ func (g *Game) Update() error {
 	}
 	snap := &Snapshot{
 		Tick: st.Tick, Width: g.width, Height: g.height, Scale: g.scale,
-		Unit: st.Style.Unit / g.ss, Supersample: g.ss, ReducedMotion: st.ReducedMotion,
+		Unit: st.Style.Unit / g.ss, Supersample: g.ss, ReducedMotion: st.ReducedMotion, Quality: g.reduced,
 	}
 	if in, ok := g.scene.(Inspector); ok {
 		snap.Scene = in.Inspect()
@@ -126,6 +173,10 @@ func (g *Game) Update() error {
 	}
 	g.snapshot.Store(snap)
 	g.idle.observe(&st.Input, g.scene, snap)
+	if g.opts.SleepWhenIdle && g.opts.CaptureFrame == 0 {
+		// (A capture waits for its frame: it must not sleep.)
+		g.sleep(g.idle.idle())
+	}
 	if g.opts.OnUpdate != nil {
 		g.opts.OnUpdate(g.Snapshot())
 	}
@@ -134,12 +185,16 @@ func (g *Game) Update() error {
 
 // Draw implements ebiten.Game.
 func (g *Game) Draw(screen *ebiten.Image) {
+	g.timeFrame()
 	if g.idle.idle() {
 		// The screen still holds the last frame, which is what this one
 		// would be; drawing nothing lets Ebitengine skip presenting it.
+		g.drewLast = false
 		g.endFrame(screen)
 		return
 	}
+	g.drewLast = g.frames.Load() >= warmupFrames
+	g.drawn.Add(1)
 	screen.Fill(draw.Dark.Background)
 	if g.state.Tick == 0 {
 		return // no Update yet: nothing is laid out
@@ -201,7 +256,7 @@ func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
 	g.scale = s
 	g.width, g.height = math.Ceil(outsideWidth*s), math.Ceil(outsideHeight*s)
 	g.ss = supersampling(g.width, g.height, s)
-	if g.frames.Load() < warmupFrames {
+	if g.frames.Load() < warmupFrames || g.reduced != "" {
 		// The first frames draw at screen resolution: a quarter of the
 		// pixels, so the first picture appears sooner (a software
 		// renderer takes seconds over a double-size first frame); the
@@ -255,5 +310,52 @@ func scaleRegions(regions map[string]ui.Rect, k float64) map[string]ui.Rect {
 func (g *Game) Snapshot() Snapshot {
 	s := *g.snapshot.Load()
 	s.Frame = g.frames.Load()
+	s.Drawn = g.drawn.Load()
 	return s
+}
+
+// timeFrame gives the slow watch the time since the last frame, if that
+// frame was drawn at full quality.
+func (g *Game) timeFrame() {
+	now := g.clock.Now()
+	if g.drewLast && g.ss > 1 {
+		g.slow.Frame(now.Sub(g.lastDraw))
+	}
+	g.lastDraw = now
+}
+
+// reduceIfSlow turns supersampling off once the slow watch found the
+// frames too slow, and tells the learner, once.
+func (g *Game) reduceIfSlow() {
+	if !g.slow.Slow() || g.reduced != "" {
+		return
+	}
+	g.reduced = g.slow.Notice()
+	if n, ok := g.scene.(Notifier); ok {
+		n.Notify(g.reduced)
+	}
+}
+
+// Notifier is implemented by scenes that can tell the learner something
+// the Game noticed (the App, where the learner is looking).
+type Notifier interface {
+	Notify(line string)
+}
+
+// sleep switches Ebitengine between waiting for input (while idle) and
+// running frames. FPSModeVsyncOffMinimum is the one way Ebitengine has to
+// stop its loop: with the screen kept (SetScreenClearedEveryFrame(false))
+// an idle frame presents nothing, but the loop still polls the window 60
+// times a second, at some 10 % of a core under Xvfb.
+func (g *Game) sleep(idle bool) {
+	if idle == g.sleeping {
+		return
+	}
+	g.sleeping = idle
+	if idle {
+		//lint:ignore SA1019 the replacement Ebitengine names (a kept screen) does not stop the loop; see sleep
+		ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
+	} else {
+		ebiten.SetVsyncEnabled(true)
+	}
 }
