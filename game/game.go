@@ -107,6 +107,11 @@ type Game struct {
 	lastDraw time.Time
 	drewLast bool
 	reduced  string
+	// The learner is told over the screen, for toastFor from toastUntil's
+	// start, whatever the scene; toastOn is whether it shows this tick.
+	toastUntil time.Time
+	toastOn    bool
+
 	snapshot atomic.Pointer[Snapshot]
 	stop     error // returned by Update once the capture is taken
 }
@@ -173,6 +178,10 @@ func (g *Game) Update() error {
 	}
 	g.snapshot.Store(snap)
 	g.idle.observe(&st.Input, g.scene, snap)
+	g.toastOn = g.clock.Last().Before(g.toastUntil)
+	if g.toastOn {
+		g.idle.wake() // drawn while it shows, and once more to clear it
+	}
 	if g.opts.SleepWhenIdle && g.opts.CaptureFrame == 0 {
 		// (A capture waits for its frame: it must not sleep.)
 		g.sleep(g.idle.idle())
@@ -215,6 +224,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
 		op.GeoM.Scale(1/g.ss, 1/g.ss)
 		screen.DrawImage(g.offscreen, op)
+	}
+	if g.toastOn {
+		g.drawToast(screen)
 	}
 	draw.EndFrame()
 	g.endFrame(screen)
@@ -331,9 +343,29 @@ func (g *Game) reduceIfSlow() {
 		return
 	}
 	g.reduced = g.slow.Notice()
+	g.toastUntil = g.clock.Last().Add(toastFor)
 	if n, ok := g.scene.(Notifier); ok {
 		n.Notify(g.reduced)
 	}
+}
+
+// toastFor is how long the reduced-quality notice shows over the screen:
+// the desktop shows no narration, and the learner may be anywhere.
+const toastFor = 8 * time.Second
+
+// toastText is the notice over the screen; the narration's is longer.
+const toastText = "Drawing is slow on this machine: reduced quality to keep up."
+
+// drawToast draws the notice centred at the top of the screen (over
+// headings, not the controls in use), in screen pixels.
+func (g *Game) drawToast(screen *ebiten.Image) {
+	s := draw.NewStyle(ui.UnitFor(g.width, g.height, g.scale))
+	face := s.Small()
+	w := min(g.width-s.U(24), draw.Measure(face)(toastText)+s.U(32))
+	r := ui.Rect{X: (g.width - w) / 2, Y: s.U(8), W: w, H: s.U(34)}
+	draw.FillRoundRect(screen, r, s.U(6), s.Theme.Raised)
+	draw.StrokeRoundRect(screen, r, s.U(6), s.U(1), s.Theme.Warning)
+	draw.TextIn(screen, toastText, face, r.InsetXY(s.U(12), 0), draw.AlignCenter, s.Theme.Text)
 }
 
 // Notifier is implemented by scenes that can tell the learner something

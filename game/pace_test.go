@@ -97,9 +97,15 @@ func TestASlowMachineLosesSupersamplingAndIsToldOnce(t *testing.T) {
 	snap := g.Snapshot()
 	assert.Equal(t, 1.0, snap.Supersample, "after three seconds at ten frames a second")
 	assert.Contains(t, snap.Quality, "reduced quality")
+	assert.True(t, g.toastOn, "and shown over the screen")
 	for range 40 {
 		frame()
 	}
+	assert.True(t, g.toastOn, "for a while")
+	for range 50 {
+		frame()
+	}
+	assert.False(t, g.toastOn, "then gone")
 	told := 0
 	for _, line := range sc.Inspect().Mirror.Narration {
 		if strings.Contains(line, "reduced quality") {

@@ -97,7 +97,11 @@ func (w *SlowWatch) Slow() bool { return w.slow }
 // Notice is what the learner is told, once, when the lab draws with less
 // detail to keep up.
 func (w *SlowWatch) Notice() string {
-	return fmt.Sprintf("Drawing in software or on a slow graphics card (about %.0f frames a second): reduced quality to keep up.", w.fps)
+	rate := fmt.Sprintf("about %.0f frames a second", w.fps)
+	if w.fps < 1.5 {
+		rate = "under 2 frames a second"
+	}
+	return "Drawing in software or on a slow graphics card (" + rate + "): reduced quality to keep up."
 }
 
 // Key repeat for held keys, in real time (ticks come as often as frames:

@@ -72,6 +72,10 @@ func TestTheSlowWatchTripsOnceOnThreeSecondsOfSlowFrames(t *testing.T) {
 	assert.Contains(t, slow.Notice(), "about 10 frames a second")
 	assert.Contains(t, slow.Notice(), "reduced quality")
 	assert.Zero(t, frames(&slow, 100, 100*time.Millisecond), "said once")
+
+	var slower SlowWatch
+	assert.Equal(t, 1, frames(&slower, 4, time.Second))
+	assert.Contains(t, slower.Notice(), "under 2 frames a second")
 }
 
 // The threshold is SlowFPS, averaged over a window: 21 frames a second

@@ -8,7 +8,7 @@
 # any figure is over its target (2 when the measurement could not be made).
 #
 # CPU is the process's user+system time (fields 14 and 15 of /proc/PID/stat)
-# over SECONDS (default 10) after SETTLE seconds (default 20: under Xvfb the
+# over SECONDS (default 10) after SETTLE seconds (default 30: under Xvfb the
 # first frames are slow) of no input. Memory is VmRSS (resident now) and
 # VmHWM (the most it was resident at once) from /proc/PID/status.
 #
@@ -18,7 +18,7 @@
 set -euo pipefail
 bin=${1:-}
 secs=${2:-10}
-settle=${SETTLE:-20}
+settle=${SETTLE:-30}
 for cmd in xvfb-run xdotool; do
   command -v "$cmd" >/dev/null || { echo "idlecpu: $cmd is missing: apt-get install -y xvfb xdotool" >&2; exit 2; }
 done
