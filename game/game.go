@@ -344,8 +344,8 @@ func (g *Game) reduceIfSlow() {
 	}
 	g.reduced = g.slow.Notice()
 	g.toastUntil = g.clock.Last().Add(toastFor)
-	if n, ok := g.scene.(Notifier); ok {
-		n.Notify(g.reduced)
+	if n, ok := g.scene.(slowNotifier); ok {
+		n.NotifySlow(g.reduced)
 	}
 }
 
@@ -368,10 +368,30 @@ func (g *Game) drawToast(screen *ebiten.Image) {
 	draw.TextIn(screen, toastText, face, r.InsetXY(s.U(12), 0), draw.AlignCenter, s.Theme.Text)
 }
 
-// Notifier is implemented by scenes that can tell the learner something
-// the Game noticed (the App, where the learner is looking).
-type Notifier interface {
-	Notify(line string)
+// slowNotifier is implemented by scenes that can tell the learner the
+// lab draws with less detail (the App).
+type slowNotifier interface {
+	NotifySlow(line string)
+}
+
+// NotifySlow implements slowNotifier: the line joins the narration of the
+// scene on show, and the menu's notice after anything it says already (a
+// notice about the learner's progress must not be lost to it).
+func (a *App) NotifySlow(line string) {
+	switch sc := a.top().(type) {
+	case *LessonScene:
+		sc.Player.Narrate(line)
+	case *ExerciseScene:
+		sc.Narrate(line)
+	case *SandboxScene:
+		if sc.Run != nil {
+			sc.Run.Player.Narrate(line)
+		}
+	}
+	if a.menu.Notice != "" {
+		line = a.menu.Notice + " " + line
+	}
+	a.menu.Notice = line
 }
 
 // sleep switches Ebitengine between waiting for input (while idle) and

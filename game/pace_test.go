@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/game/progress"
 	"leaselab/game/tick"
 	"leaselab/game/ui"
 )
@@ -139,4 +140,14 @@ func TestAnIdleMenuStopsDrawing(t *testing.T) {
 	assert.Equal(t, before.Frame+60, after.Frame, "frames go on")
 	assert.Equal(t, before.Drawn, after.Drawn, "none drawn anew")
 	assert.Empty(t, after.Quality, "an idle lab's frames say nothing about the drawing's speed")
+}
+
+// The slow-drawing notice joins what the menu already says: a notice
+// about the learner's progress is not lost to it.
+func TestTheSlowNoticeKeepsTheMenusNotice(t *testing.T) {
+	a := NewApp(progress.NewMemStore(nil, "Your progress is kept in memory only."))
+	require.Equal(t, "Your progress is kept in memory only.", a.menu.Notice)
+	a.NotifySlow("Reduced quality.")
+	assert.Equal(t, "Your progress is kept in memory only. Reduced quality.", a.menu.Notice)
+	assert.Contains(t, a.Inspect().Mirror.Text, "Reduced quality.", "the menu's text view says it too")
 }
