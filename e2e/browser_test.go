@@ -23,6 +23,7 @@ const chromiumPath = "/usr/bin/chromium"
 type state struct {
 	Frame  int64 `json:"frame"`
 	Tick   int64 `json:"tick"`
+	Drawn  int64 `json:"drawn"` // frames drawn anew (an idle frame draws nothing)
 	Width  float64
 	Height float64
 	Scene  struct {

@@ -15,8 +15,9 @@ import (
 
 // TestDesktopScreenshot builds the desktop program and runs the
 // fenced-writes lesson in a real window under Xvfb: the solution plays for
-// 200 frames at 16x from just before the takeover, and the screenshot it
-// saves must show the player.
+// 200 frames at 16x from just before the takeover (as far as the wall
+// clock takes it in those frames: to the end, under software drawing),
+// and the screenshot it saves must show the player.
 func TestDesktopScreenshot(t *testing.T) {
 	xvfb, err := exec.LookPath("xvfb-run")
 	if err != nil {

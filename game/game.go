@@ -5,10 +5,12 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/tick"
 	"leaselab/game/ui"
 )
 
@@ -34,17 +36,42 @@ type Options struct {
 	// ebiten.RunGame returns nil, or OnCapture's error. For screenshots.
 	CaptureFrame int64
 	OnCapture    func(*image.RGBA) error
+
+	// Now is the wall clock that ticks are measured with (nil: time.Now);
+	// tests pass a fake one. See tick.Clock.
+	Now func() time.Time
+
+	// OneTickPerFrame runs exactly one Update per frame (the desktop sets
+	// it). Ebitengine reads the keys once a frame and, at its default 60
+	// ticks a second, runs no Update in some frames (always some when the
+	// display refreshes faster than 60 Hz, or nothing waits for vsync, as
+	// under Xvfb): a key pressed and released around such a frame was
+	// never seen by any tick. With one tick per frame every key seen down
+	// reaches a tick (GLFW's sticky keys keep a key pressed and released
+	// between two frames down for one), and the tick's length is measured
+	// (State.Elapsed) instead of assumed.
+	OneTickPerFrame bool
+
+	// SleepWhenIdle lets Ebitengine wait for input instead of running
+	// frames while the lab is idle (see Stiller), so a lab left paused
+	// costs no CPU at all (the desktop sets it; the browser, whose page
+	// may change the game from outside, keeps ticking).
+	SleepWhenIdle bool
 }
 
 // Snapshot is the game's state as the browser bridge reports it.
 type Snapshot struct {
-	Frame         int64     `json:"frame"` // frames drawn
-	Tick          int64     `json:"tick"`  // updates run
-	Width         float64   `json:"width"` // screen size in pixels
-	Height        float64   `json:"height"`
-	Scale         float64   `json:"scale"` // device scale factor
-	Unit          float64   `json:"unit"`  // layout unit, in screen pixels
-	Supersample   float64   `json:"supersample"`
+	Frame       int64   `json:"frame"` // frames drawn
+	Tick        int64   `json:"tick"`  // updates run
+	Width       float64 `json:"width"` // screen size in pixels
+	Height      float64 `json:"height"`
+	Scale       float64 `json:"scale"` // device scale factor
+	Unit        float64 `json:"unit"`  // layout unit, in screen pixels
+	Supersample float64 `json:"supersample"`
+	Drawn       int64   `json:"drawn"` // frames drawn anew (an idle frame draws nothing)
+	// Quality says why the picture has less detail than it could: set
+	// once the lab saw the machine draw too slowly (see tick.SlowWatch).
+	Quality       string    `json:"quality,omitempty"`
 	ReducedMotion bool      `json:"reducedMotion"`
 	Scene         SceneInfo `json:"scene"`
 }
@@ -77,7 +104,23 @@ type Game struct {
 	host   []ui.HostAction
 
 	frames   atomic.Int64
+	drawn    atomic.Int64
 	idle     idleTracker
+	sleeping bool // Ebitengine waits for input (SleepWhenIdle)
+
+	// clock measures the ticks; slow watches the frames drawn, whose
+	// times lastDraw and drewLast track; reduced is set once it found
+	// them slow, and turns supersampling off for good.
+	clock    tick.Clock
+	slow     tick.SlowWatch
+	lastDraw time.Time
+	drewLast bool
+	reduced  string
+	// The learner is told over the screen, for toastFor from toastUntil's
+	// start, whatever the scene; toastOn is whether it shows this tick.
+	toastUntil time.Time
+	toastOn    bool
+
 	snapshot atomic.Pointer[Snapshot]
 	stop     error // returned by Update once the capture is taken
 }
@@ -85,6 +128,13 @@ type Game struct {
 // New returns a game showing scene.
 func New(scene Scene, opts Options) *Game {
 	g := &Game{scene: scene, opts: opts, scale: 1, ss: 1}
+	g.clock.Now = opts.Now
+	if g.clock.Now == nil {
+		g.clock.Now = time.Now
+	}
+	if opts.OneTickPerFrame {
+		ebiten.SetTPS(ebiten.SyncWithFPS)
+	}
 	g.state.ReducedMotion = opts.ReducedMotion
 	g.state.WrapFocus = opts.WrapFocus
 	g.snapshot.Store(&Snapshot{})
@@ -119,8 +169,10 @@ func (g *Game) Update() error {
 	}
 	st := &g.state
 	st.Tick++
+	st.Elapsed = g.clock.Tick()
+	g.reduceIfSlow()
 	st.Window = ui.Rect{W: g.width * g.ss, H: g.height * g.ss}
-	st.Input = g.input.read(st.Window, g.scale)
+	st.Input = g.input.read(st.Window, g.scale, g.clock.Last())
 	supersampleInput(&st.Input, g.ss)
 	g.hostMu.Lock()
 	st.Input.Host, g.host = g.host, nil
@@ -151,7 +203,7 @@ func (g *Game) Update() error {
 	}
 	snap := &Snapshot{
 		Tick: st.Tick, Width: g.width, Height: g.height, Scale: g.scale,
-		Unit: st.Style.Unit / g.ss, Supersample: g.ss, ReducedMotion: st.ReducedMotion,
+		Unit: st.Style.Unit / g.ss, Supersample: g.ss, ReducedMotion: st.ReducedMotion, Quality: g.reduced,
 	}
 	if in, ok := g.scene.(Inspector); ok {
 		snap.Scene = in.Inspect()
@@ -159,6 +211,14 @@ func (g *Game) Update() error {
 	}
 	g.snapshot.Store(snap)
 	g.idle.observe(&st.Input, g.scene, snap)
+	g.toastOn = g.clock.Last().Before(g.toastUntil)
+	if g.toastOn {
+		g.idle.wake() // drawn while it shows, and once more to clear it
+	}
+	if g.opts.SleepWhenIdle && g.opts.CaptureFrame == 0 {
+		// (A capture waits for its frame: it must not sleep.)
+		g.sleep(g.idle.idle())
+	}
 	if g.opts.OnUpdate != nil {
 		g.opts.OnUpdate(g.Snapshot())
 	}
@@ -167,12 +227,16 @@ func (g *Game) Update() error {
 
 // Draw implements ebiten.Game.
 func (g *Game) Draw(screen *ebiten.Image) {
+	g.timeFrame()
 	if g.idle.idle() {
 		// The screen still holds the last frame, which is what this one
 		// would be; drawing nothing lets Ebitengine skip presenting it.
+		g.drewLast = false
 		g.endFrame(screen)
 		return
 	}
+	g.drewLast = g.frames.Load() >= warmupFrames
+	g.drawn.Add(1)
 	screen.Fill(draw.Dark.Background)
 	if g.state.Tick == 0 {
 		return // no Update yet: nothing is laid out
@@ -193,6 +257,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
 		op.GeoM.Scale(1/g.ss, 1/g.ss)
 		screen.DrawImage(g.offscreen, op)
+	}
+	if g.toastOn {
+		g.drawToast(screen)
 	}
 	draw.EndFrame()
 	g.endFrame(screen)
@@ -234,7 +301,7 @@ func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
 	g.scale = s
 	g.width, g.height = math.Ceil(outsideWidth*s), math.Ceil(outsideHeight*s)
 	g.ss = supersampling(g.width, g.height, s)
-	if g.frames.Load() < warmupFrames {
+	if g.frames.Load() < warmupFrames || g.reduced != "" {
 		// The first frames draw at screen resolution: a quarter of the
 		// pixels, so the first picture appears sooner (a software
 		// renderer takes seconds over a double-size first frame); the
@@ -288,5 +355,92 @@ func scaleRegions(regions map[string]ui.Rect, k float64) map[string]ui.Rect {
 func (g *Game) Snapshot() Snapshot {
 	s := *g.snapshot.Load()
 	s.Frame = g.frames.Load()
+	s.Drawn = g.drawn.Load()
 	return s
+}
+
+// timeFrame gives the slow watch the time since the last frame, if that
+// frame was drawn at full quality.
+func (g *Game) timeFrame() {
+	now := g.clock.Now()
+	if g.drewLast && g.ss > 1 {
+		g.slow.Frame(now.Sub(g.lastDraw))
+	}
+	g.lastDraw = now
+}
+
+// reduceIfSlow turns supersampling off once the slow watch found the
+// frames too slow, and tells the learner, once.
+func (g *Game) reduceIfSlow() {
+	if !g.slow.Slow() || g.reduced != "" {
+		return
+	}
+	g.reduced = g.slow.Notice()
+	g.toastUntil = g.clock.Last().Add(toastFor)
+	if n, ok := g.scene.(slowNotifier); ok {
+		n.NotifySlow(g.reduced)
+	}
+}
+
+// toastFor is how long the reduced-quality notice shows over the screen:
+// the desktop shows no narration, and the learner may be anywhere.
+const toastFor = 8 * time.Second
+
+// toastText is the notice over the screen; the narration's is longer.
+const toastText = "Drawing is slow on this machine: reduced quality to keep up."
+
+// drawToast draws the notice centred at the top of the screen (over
+// headings, not the controls in use), in screen pixels.
+func (g *Game) drawToast(screen *ebiten.Image) {
+	s := draw.NewStyle(ui.UnitFor(g.width, g.height, g.scale))
+	face := s.Small()
+	w := min(g.width-s.U(24), draw.Measure(face)(toastText)+s.U(32))
+	r := ui.Rect{X: (g.width - w) / 2, Y: s.U(8), W: w, H: s.U(34)}
+	draw.FillRoundRect(screen, r, s.U(6), s.Theme.Raised)
+	draw.StrokeRoundRect(screen, r, s.U(6), s.U(1), s.Theme.Warning)
+	draw.TextIn(screen, toastText, face, r.InsetXY(s.U(12), 0), draw.AlignCenter, s.Theme.Text)
+}
+
+// slowNotifier is implemented by scenes that can tell the learner the
+// lab draws with less detail (the App).
+type slowNotifier interface {
+	NotifySlow(line string)
+}
+
+// NotifySlow implements slowNotifier: the line joins the narration of the
+// scene on show, and the menu's notice after anything it says already (a
+// notice about the learner's progress must not be lost to it).
+func (a *App) NotifySlow(line string) {
+	switch sc := a.top().(type) {
+	case *LessonScene:
+		sc.Player.Narrate(line)
+	case *ExerciseScene:
+		sc.Narrate(line)
+	case *SandboxScene:
+		if sc.Run != nil {
+			sc.Run.Player.Narrate(line)
+		}
+	}
+	if a.menu.Notice != "" {
+		line = a.menu.Notice + " " + line
+	}
+	a.menu.Notice = line
+}
+
+// sleep switches Ebitengine between waiting for input (while idle) and
+// running frames. FPSModeVsyncOffMinimum is the one way Ebitengine has to
+// stop its loop: with the screen kept (SetScreenClearedEveryFrame(false))
+// an idle frame presents nothing, but the loop still polls the window 60
+// times a second, at some 10 % of a core under Xvfb.
+func (g *Game) sleep(idle bool) {
+	if idle == g.sleeping {
+		return
+	}
+	g.sleeping = idle
+	if idle {
+		//lint:ignore SA1019 the replacement Ebitengine names (a kept screen) does not stop the loop; see sleep
+		ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
+	} else {
+		ebiten.SetVsyncEnabled(true)
+	}
 }

@@ -66,6 +66,9 @@ func (t *idleTracker) observe(in *ui.Input, scene Scene, snap *Snapshot) {
 	t.last.Touches, t.last.Host = nil, nil
 }
 
+// wake counts this tick as one that changed the screen.
+func (t *idleTracker) wake() { t.quiet = 0 }
+
 // idle reports that the screen already shows what a new frame would.
 func (t *idleTracker) idle() bool { return t.quiet > idleAfter }
 

@@ -2,18 +2,13 @@ package game
 
 import (
 	"slices"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"leaselab/game/tick"
 	"leaselab/game/ui"
-)
-
-// Key repeat for held navigation keys, in ticks: the first repeat after
-// repeatDelay, then one every repeatEvery.
-const (
-	repeatDelay = 24
-	repeatEvery = 4
 )
 
 // binding is one key that gives an intent.
@@ -42,21 +37,42 @@ var keymap = func() []binding {
 var digitKeys = []ebiten.Key{ebiten.KeyDigit1, ebiten.KeyDigit2, ebiten.KeyDigit3, ebiten.KeyDigit4,
 	ebiten.KeyDigit5, ebiten.KeyDigit6, ebiten.KeyDigit7, ebiten.KeyDigit8, ebiten.KeyDigit9}
 
-// fired reports whether key produced a press this tick, counting repeats.
-func fired(key ebiten.Key, repeat bool) bool {
-	d := inpututil.KeyPressDuration(key)
-	if d == 1 {
+// watchedKeys are every key the reader turns into input.
+var watchedKeys = func() []ebiten.Key {
+	keys := []ebiten.Key{ebiten.KeyTab}
+	for _, b := range keymap {
+		keys = append(keys, b.key)
+	}
+	keys = append(keys, digitKeys...)
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}()
+
+// repeats reports whether a held k presses again (a key that gives no
+// repeating intent presses once).
+func repeats(k ebiten.Key) bool {
+	if k == ebiten.KeyTab {
 		return true
 	}
-	return repeat && d >= repeatDelay && (d-repeatDelay)%repeatEvery == 0
+	for _, b := range keymap {
+		if b.key == k && b.repeat {
+			return true
+		}
+	}
+	return false
 }
 
 // inputReader turns Ebitengine's input state into a ui.Input once a tick.
 type inputReader struct {
 	ids []ebiten.TouchID
+	// keys makes presses of the keys seen down: a key pressed and
+	// released between two frames is seen down in one (GLFW's sticky
+	// keys), and with one tick a frame (Options.OneTickPerFrame) that
+	// tick sees it.
+	keys tick.Keys[ebiten.Key]
 }
 
-func (r *inputReader) read(window ui.Rect, scale float64) ui.Input {
+func (r *inputReader) read(window ui.Rect, scale float64, now time.Time) ui.Input {
 	in := ui.Input{
 		MouseDown:     ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft),
 		MouseJustDown: inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft),
@@ -72,25 +88,8 @@ func (r *inputReader) read(window ui.Rect, scale float64) ui.Input {
 	// scroll so a flick cannot jump through a whole lesson.
 	in.Wheel = ui.Point{X: clampf(wx, -3, 3), Y: clampf(wy, -3, 3)}
 
-	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
-	if fired(ebiten.KeyTab, true) {
-		if shift {
-			in.Keys |= ui.KeysOf(ui.IntentFocusPrev)
-		} else {
-			in.Keys |= ui.KeysOf(ui.IntentFocusNext)
-		}
-	}
-	for _, b := range keymap {
-		if fired(b.key, b.repeat) {
-			in.Keys |= ui.KeysOf(b.intent)
-		}
-	}
-
-	for i, k := range digitKeys {
-		if fired(k, false) {
-			in.Digit = i + 1
-		}
-	}
+	r.keys.Update(watchedKeys, ebiten.IsKeyPressed, repeats, now)
+	r.readKeys(&in, ebiten.IsKeyPressed(ebiten.KeyShift))
 
 	// Touches: fingers down now, then fingers lifted this tick, each in ID
 	// order, so the primary pointer is the oldest finger.
@@ -111,6 +110,28 @@ func (r *inputReader) read(window ui.Rect, scale float64) ui.Input {
 		in.Touches = append(in.Touches, ui.Touch{ID: int(id), Pos: ui.Point{X: float64(tx), Y: float64(ty)}, JustUp: true})
 	}
 	return in
+}
+
+// readKeys sets in's keys and digit from the presses of this tick.
+func (r *inputReader) readKeys(in *ui.Input, shift bool) {
+	fired := r.keys.Pressed
+	if fired(ebiten.KeyTab) {
+		if shift {
+			in.Keys |= ui.KeysOf(ui.IntentFocusPrev)
+		} else {
+			in.Keys |= ui.KeysOf(ui.IntentFocusNext)
+		}
+	}
+	for _, b := range keymap {
+		if fired(b.key) {
+			in.Keys |= ui.KeysOf(b.intent)
+		}
+	}
+	for i, k := range digitKeys {
+		if fired(k) {
+			in.Digit = i + 1
+		}
+	}
 }
 
 func clampf(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }

@@ -12,6 +12,7 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/tick"
 	"leaselab/game/ui"
 )
 
@@ -301,6 +302,12 @@ func (p *Player) Narrate(line string) {
 // Update implements Scene.
 func (p *Player) Update(st *State) error {
 	in := &st.Input
+	// Time runs by the real length of the tick, if it ran during it: a
+	// press on play after a long pause starts from one tick's worth.
+	step := st.TickLength()
+	if !p.playing {
+		step = tick.Nominal
+	}
 	p.ring.Wrap = st.WrapFocus
 	modal, _ := p.World.(interface {
 		Modal() bool
@@ -401,7 +408,7 @@ func (p *Player) Update(st *State) error {
 	}
 
 	if p.playing {
-		p.Clock.Advance(time.Duration(p.Speed() * float64(time.Second) / float64(ebiten.TPS())))
+		p.Clock.Advance(time.Duration(p.Speed() * float64(step)))
 	}
 	if !p.scrub.Dragging() && p.Clock.Length() > 0 {
 		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))

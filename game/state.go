@@ -1,9 +1,12 @@
 package game
 
 import (
+	"time"
+
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/tick"
 	"leaselab/game/ui"
 )
 
@@ -89,6 +92,11 @@ type State struct {
 	Window ui.Rect    // the whole screen, in pixels
 	Style  draw.Style // theme, fonts and the layout unit for this window
 
+	// Elapsed is the real time since the previous tick (at most
+	// tick.MaxStep), zero when nothing measured it: read it through
+	// TickLength.
+	Elapsed time.Duration
+
 	// ReducedMotion is the user's request (prefers-reduced-motion in the
 	// browser) to replace decorative animation with instant changes.
 	ReducedMotion bool
@@ -104,4 +112,13 @@ type State struct {
 
 	// stack is the Stack updating the scene now (see Push).
 	stack *Stack
+}
+
+// TickLength is the real time this tick stands for: Elapsed, or
+// tick.Nominal when nothing measured it.
+func (st *State) TickLength() time.Duration {
+	if st.Elapsed <= 0 {
+		return tick.Nominal
+	}
+	return st.Elapsed
 }

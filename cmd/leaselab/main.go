@@ -55,6 +55,7 @@ func main() {
 
 	opts := game.Options{
 		ReducedMotion: *reducedMotion, WrapFocus: true, CaptureFrame: *frames,
+		OneTickPerFrame: true, SleepWhenIdle: true,
 	}
 	if *screenshot != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }

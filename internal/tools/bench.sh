@@ -25,7 +25,7 @@ section "CPU per frame, native (target: fenced-writes <= 1.5 ms, shards <= 3 ms)
 xvfb-run -a -s "-screen 0 1920x1080x24" go test -run '^$' -bench 'LessonFrame|ExerciseFrame' -count "$count" ./game/ |
   grep '^Benchmark' | awk '{printf "%-46s %8.2f ms/frame\n", $1, $3/1e6}'
 
-section "desktop CPU while paused (target: near zero)"
+section "desktop at rest: menu and paused lesson, before and after a resize (target: CPU <= 5 % of a core, RSS <= 300 MB; needs xdotool)"
 internal/tools/idlecpu/idlecpu.sh
 
 section "simulation (target: >= 1.5 M events/s, half the minimal heap loop beside it; shards hour <= 0.2 s)"
