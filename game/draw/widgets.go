@@ -28,6 +28,7 @@ func (s Style) Card(dst *ebiten.Image, r ui.Rect) {
 func (s Style) FocusRing(dst *ebiten.Image, r ui.Rect, radius float64) {
 	w := s.px(2)
 	StrokeRoundRect(dst, r.Inset(-w-s.px(1)), radius+w, w, s.Theme.Focus)
+	ring = r
 }
 
 // Button draws b: raised when idle, lighter under the pointer, sunk and
@@ -177,9 +178,11 @@ func (s Style) TextPanel(dst *ebiten.Image, p *ui.TextPanel, face *Face) {
 	lines := p.Lines()
 	first, last := p.Visible()
 	top := halfLeading(face)
-	for i := first; i < last; i++ {
-		Text(clip, lines[i], face, p.Rect.X, p.LineY(i)+top, th.Text)
-	}
+	InScroller(func() {
+		for i := first; i < last; i++ {
+			Text(clip, lines[i], face, p.Rect.X, p.LineY(i)+top, th.Text)
+		}
+	})
 	if bar, ok := p.ScrollBar(); ok {
 		track := ui.Rect{X: bar.X + bar.W/2 - s.U(1), Y: p.Rect.Y, W: s.U(2), H: p.Rect.H}
 		FillRect(dst, track, th.Border)
@@ -190,20 +193,29 @@ func (s Style) TextPanel(dst *ebiten.Image, p *ui.TextPanel, face *Face) {
 	}
 }
 
-// Tooltip draws tip if it is visible, inside window.
+// Tooltip draws tip if it is visible, inside window: on one line if it
+// fits in tooltipWidth units, wrapped to that width otherwise.
 func (s Style) Tooltip(dst *ebiten.Image, tip *ui.Tooltip, window ui.Rect) {
 	if !tip.Visible() {
 		return
 	}
 	face := s.Small()
 	pad := s.U(8)
-	w := math.Min(Measure(face)(tip.Text)+2*pad, window.W)
-	h := LineHeight(face) + pad
-	r := tip.Place(w, h, s.U(6), window)
+	maxW := math.Min(s.U(tooltipWidth), window.W) - 2*pad
+	lines := ui.Wrap(tip.Text, maxW, Measure(face))
+	w := 0.0
+	for _, l := range lines {
+		w = math.Max(w, Measure(face)(l))
+	}
+	lh := LineHeight(face)
+	r := tip.Place(w+2*pad, float64(len(lines))*lh+pad, s.U(6), window)
 	FillRoundRect(dst, r, s.U(5), s.Theme.Raised)
 	StrokeRoundRect(dst, r, s.U(5), s.px(1), s.Theme.Focus)
-	TextIn(dst, tip.Text, face, r.InsetXY(pad, 0), AlignStart, s.Theme.Text)
+	Paragraph(dst, tip.Text, face, r.InsetXY(pad, pad/2), s.Theme.Text)
 }
+
+// tooltipWidth is the widest a tooltip grows, in units, before it wraps.
+const tooltipWidth = 460
 
 // Goal is one line of a goal checklist.
 type Goal struct {
