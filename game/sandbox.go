@@ -234,7 +234,7 @@ func (v *sandboxRun) Layout(window ui.Rect, style draw.Style) {
 	p := sc.Run.Player
 	l := p.layout
 	for i := range sc.invs {
-		sc.invs[i].Rect = l.GoalRow(i)
+		sc.invs[i].Rect = p.goalRow(i)
 		if i >= len(p.Lesson.Goals) {
 			sc.invs[i].Rect = ui.Rect{}
 		}
@@ -332,7 +332,7 @@ func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
 	for i, g := range p.Lesson.Goals {
 		b := &sc.invs[i]
 		if !g.Met {
-			row := l.GoalRow(i)
+			row := p.goalRow(i)
 			side := math.Min(row.H-s.U(8), s.U(18))
 			box := ui.Rect{X: row.X, Y: row.Y + s.U(4), W: side, H: side}
 			draw.FillRoundRect(dst, box, s.U(3), th.Reject)
@@ -464,7 +464,7 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 		}
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
 		valR, nameR := head.CutRight(vw, s.U(6))
-		draw.TextIn(screen, ui.Ellipsize(f.Label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, draw.AlignStart, labelClr)
+		draw.TextInTip(screen, f.Label, s.Label(), nameR, draw.AlignStart, labelClr)
 		draw.TextIn(screen, value, s.Mono(), valR, draw.AlignEnd, valueClr)
 		if f.Choices == nil {
 			s.Slider(screen, &f.Slider)
@@ -477,19 +477,10 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	}
 }
 
-// drawUnder writes msg under a field, wrapped to r, the last line
-// ellipsized if it does not fit.
+// drawUnder writes msg under a field, wrapped to r; what does not fit
+// shows on hover.
 func (sc *SandboxScene) drawUnder(screen *ebiten.Image, msg string, r ui.Rect, clr color.Color) {
-	s := sc.style
-	lines := ui.Wrap(msg, r.W, draw.Measure(s.Small()))
-	lh := draw.LineHeight(s.Small())
-	max := int(math.Max(1, math.Floor(r.H/lh)))
-	if len(lines) > max {
-		lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), r.W, draw.Measure(s.Small())))
-	}
-	for k, line := range lines {
-		draw.TextIn(screen, line, s.Small(), ui.Rect{X: r.X, Y: r.Y + float64(k)*lh, W: r.W, H: lh}, draw.AlignStart, clr)
-	}
+	draw.ParagraphTip(screen, msg, sc.style.Small(), r, clr)
 }
 
 // drawReason writes msg beside Start: one line centred on the button,

@@ -271,7 +271,7 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		y := r.Y + r.H/2
 		draw.Line(dst, ui.Point{X: r.X, Y: y}, ui.Point{X: r.X + s.U(18), Y: y}, s.U(4), clr)
 		_, rest := r.CutLeft(s.U(24), 0)
-		draw.TextIn(dst, label, s.Small(), rest, draw.AlignStart, th.TextDim)
+		draw.TextInTip(dst, label, s.Small(), rest, draw.AlignStart, th.TextDim)
 		_, next := r.CutLeft(s.U(24)+draw.Measure(s.Small())(label)+s.U(20), 0)
 		return next
 	}

@@ -27,11 +27,13 @@ type Drawn struct {
 }
 
 // Outside reports that the text's ink runs outside its box or its clip by
-// more than half a pixel (a rounding), so part of it is hidden or spills
+// more than a pixel (a rounding), so part of it is hidden or spills
 // over its neighbours.
 func (d Drawn) Outside() bool {
 	out := func(in, box ui.Rect) bool {
-		const slack = 0.5
+		// A glyph box placed on whole pixels may overhang by a pixel
+		// (its ascent includes space above the tallest letters).
+		const slack = 1
 		return in.X < box.X-slack || in.Y < box.Y-slack || in.MaxX() > box.MaxX()+slack || in.MaxY() > box.MaxY()+slack
 	}
 	return out(d.Ink, d.Box) || !d.Scrolls && out(d.Ink, d.Clip)

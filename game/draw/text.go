@@ -19,6 +19,10 @@ const (
 	AlignEnd
 )
 
+// TextHeight is the height of one line's box in face: its ascent and
+// descent, what a row must hold for the text to stay inside it.
+func TextHeight(face *Face) float64 { m := face.Metrics(); return m.HAscent + m.HDescent }
+
 // LineHeight is the distance between baselines used for face: 1.4 em, which
 // reads comfortably for prose.
 func LineHeight(face *Face) float64 { return math.Ceil(face.Size * 1.4) }
@@ -97,18 +101,38 @@ func textIn(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr col
 // long text belongs in a ui.TextPanel, which scrolls. ParagraphHeight is
 // the height s needs, to lay r out so that nothing is dropped.
 func Paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Color) float64 {
+	return paragraph(dst, s, face, r, clr, false)
+}
+
+// ParagraphTip is Paragraph for text that may not fit its box: the last
+// line that fits ends with an ellipsis, and the whole text shows in a
+// FullTextTip while the pointer rests on r or the focus is on it.
+func ParagraphTip(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Color) float64 {
+	return paragraph(dst, s, face, r, clr, true)
+}
+
+func paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Color, tip bool) float64 {
 	lh := LineHeight(face)
-	y := r.Y
 	lines := ui.Wrap(s, r.W, Measure(face))
-	for i, line := range lines {
-		if y+lh > r.MaxY()+0.5 {
-			// The lines that do not fit are lost: recorded as one cut.
-			record(Drawn{Text: strings.Join(lines[:i], " "), Full: s, Box: r, Ink: ui.Rect{X: r.X, Y: r.Y, W: r.W, H: y - r.Y}, Cut: true}, dst.Bounds())
-			break
-		}
+	fit := min(len(lines), int(math.Floor((r.H+0.5)/lh)))
+	cut := fit < len(lines)
+	if cut && tip && fit > 0 {
+		lines = append(lines[:fit-1:fit-1], ui.Ellipsize(strings.Join(lines[fit-1:], " "), r.W, Measure(face)))
+		cutText(r, s)
+	}
+	y := r.Y
+	for i, line := range lines[:fit] {
 		ink := textAt(dst, line, face, r.X, y+halfLeading(face), AlignStart, AlignStart, clr)
-		record(Drawn{Text: line, Box: r, Ink: ink}, dst.Bounds())
+		d := Drawn{Text: line, Box: r, Ink: ink}
+		if cut && tip && i == fit-1 {
+			d.Full, d.Cut, d.Tip = s, true, true // the line that ends with the ellipsis
+		}
+		record(d, dst.Bounds())
 		y += lh
+	}
+	if cut && (!tip || fit == 0) {
+		// What is lost, recorded as one cut.
+		record(Drawn{Text: strings.Join(lines[:fit], " "), Full: s, Box: r, Ink: ui.Rect{X: r.X, Y: r.Y, W: r.W, H: y - r.Y}, Cut: true}, dst.Bounds())
 	}
 	return y - r.Y
 }
