@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -177,6 +178,47 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	return shots
 }
 
+// screens are everyScreen's records by size, drawn once for the tests
+// that read them.
+var screens = map[[2]float64][]screenText{}
+
+func screensAt(t *testing.T, w, h float64) []screenText {
+	k := [2]float64{w, h}
+	if _, ok := screens[k]; !ok {
+		screens[k] = everyScreen(t, w, h)
+	}
+	return screens[k]
+}
+
+// Every string on every screen is drawn in one of the theme's text
+// colours, whose contrast on each background TextPairs lists is checked
+// (draw's TestEveryTextPairOfTheThemeHasContrast); the shard cells' labels
+// are Text on the owners' colours, checked by
+// TestShardCellLabelsHaveContrast.
+func TestEveryTextColourIsOneTheThemeChecks(t *testing.T) {
+	checked := map[color.RGBA]bool{}
+	for _, p := range draw.Dark.TextPairs() {
+		checked[p.Text] = true
+	}
+	for _, size := range clipSizes {
+		for _, s := range screensAt(t, size[0], size[1]) {
+			for _, d := range s.drawn {
+				if d.Text != "" {
+					assert.True(t, checked[d.Colour], "%s: %q in %v", s.name, d.Text, d.Colour)
+				}
+			}
+		}
+	}
+}
+
+// The worker numbers on the shard map's cells read at 4.5:1 on every
+// owner's colour.
+func TestShardCellLabelsHaveContrast(t *testing.T) {
+	for i := range ownerColours {
+		assert.GreaterOrEqual(t, draw.Contrast(draw.Dark.Text, ownerColour(i)), 4.5, "owner %d: %v", i, ownerColour(i))
+	}
+}
+
 // lessonMoment is a time in the middle of a lesson's action: its
 // solution's last step and a little more, or 20 s.
 func lessonMoment(sc *LessonScene) time.Duration {
@@ -194,7 +236,7 @@ func TestNothingIsClipped(t *testing.T) {
 	for _, size := range clipSizes {
 		t.Run(fmt.Sprintf("%.0fx%.0f", size[0], size[1]), func(t *testing.T) {
 			var bad []string
-			for _, s := range everyScreen(t, size[0], size[1]) {
+			for _, s := range screensAt(t, size[0], size[1]) {
 				require.NotEmpty(t, s.drawn, "%s drew no text", s.name)
 				bad = append(bad, s.offenders()...)
 				for _, d := range s.tipped() {

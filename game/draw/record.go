@@ -2,6 +2,7 @@ package draw
 
 import (
 	"image"
+	"image/color"
 	"strings"
 
 	"leaselab/game/ui"
@@ -21,6 +22,8 @@ type Drawn struct {
 	Cut bool
 	// Tip is set when the whole text shows on hover or focus (FullTextTip).
 	Tip bool
+	// Colour is the text's colour.
+	Colour color.RGBA
 	// Scrolls is set for text in a region that scrolls, which may lie
 	// partly outside its clip: the learner scrolls to read it.
 	Scrolls bool
@@ -88,3 +91,6 @@ func record(d Drawn, clip image.Rectangle) {
 	d.Scrolls = d.Scrolls || scrolling
 	*recording = append(*recording, d)
 }
+
+// rgba is c as the RGBA the theme spells colours in.
+func rgba(c color.Color) color.RGBA { return color.RGBAModel.Convert(c).(color.RGBA) }
