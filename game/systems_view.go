@@ -227,9 +227,16 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 	if len(v.worlds) == 1 {
 		panes = []ui.Rect{in}
 	}
+	// Both panes' lines as tall as the longer story needs (two to three
+	// lines; a longer one shows whole on hover), so the worlds line up.
+	lines := 2
+	for k, pane := range panes {
+		n := len(ui.Wrap(v.m.Stories[v.shown[k]].Line(), pane.W-px(16), draw.Measure(s.Small())))
+		lines = max(lines, min(n, 3))
+	}
 	for k, pane := range panes {
 		i := v.shown[k]
-		v.labels[k], pane = pane.CutTop(math.Ceil(2*lh+px(8)), px(2))
+		v.labels[k], pane = pane.CutTop(math.Ceil(float64(lines)*lh+px(8)), px(2))
 		v.worlds[i].Layout(pane, s)
 	}
 }
@@ -266,13 +273,11 @@ func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	head.W = math.Min(head.W, v.back.Rect.X-v.header.X-s.U(10))
 	draw.TextInTip(dst, title, s.Label(), head, draw.AlignStart, th.Text)
 	s.Button(dst, &v.back)
-	lh := draw.LineHeight(s.Small())
 	for k := range min(2, len(v.worlds)) {
 		i, r := v.shown[k], v.labels[k]
 		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
 		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, th.Accent)
 		inner := r.Inset(s.U(4)).InsetXY(s.U(4), 0)
-		inner.H = math.Max(inner.H, math.Min(2*lh, r.H))
 		draw.ParagraphTip(dst, v.m.Stories[i].Line(), s.Small(), inner, th.Text)
 		v.worlds[i].Draw(dst, v.worlds[i].area, s)
 	}
