@@ -655,6 +655,7 @@ func (p *Player) drawHelp(screen *ebiten.Image) {
 	w := p.layout.Window
 	dim := th.Background
 	dim.A = 0xd8
+	draw.Cover(w)
 	draw.FillRect(screen, w, dim)
 	lh := draw.LineHeight(s.Body())
 	keys := p.keys()

@@ -290,6 +290,7 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 
 	// The action menu on top.
 	if len(w.buttons) > 0 {
+		draw.Cover(w.menuBox)
 		draw.FillRoundRect(dst, w.menuBox, s.U(8), th.Panel)
 		draw.StrokeRoundRect(dst, w.menuBox, s.U(8), s.U(1.5), th.Accent)
 		for i := range w.buttons {

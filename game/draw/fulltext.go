@@ -23,6 +23,18 @@ var (
 
 func cutText(box ui.Rect, text string) { cuts = append(cuts, FullText{Box: box, Text: text}) }
 
+// Cover says that what is drawn next hides r (a menu, an overlay): the
+// texts cut under it so far this frame no longer show whole on hover.
+func Cover(r ui.Rect) {
+	kept := cuts[:0]
+	for _, c := range cuts {
+		if !c.Box.Overlaps(r) {
+			kept = append(kept, c)
+		}
+	}
+	cuts = kept
+}
+
 // endFrameTexts makes this frame's cut texts and focus ring the ones on
 // screen.
 func endFrameTexts() {

@@ -89,3 +89,17 @@ func TestFullTextTipShowsTheWholeText(t *testing.T) {
 	rest(ui.Point{X: 500, Y: 250}, 40)
 	assert.True(t, tip.Visible(), "focus on the cut text shows it whole")
 }
+
+// A menu or overlay drawn over a cut text hides it from the tip too.
+func TestCoverHidesTheCutTextsUnderIt(t *testing.T) {
+	c := newCanvas(300, 100)
+	s := NewStyle(1)
+	EndFrame()
+	under, beside := ui.Rect{X: 10, Y: 10, W: 40, H: 20}, ui.Rect{X: 200, Y: 10, W: 40, H: 20}
+	TextInTip(c.img, "a label far too long for its box", s.Body(), under, AlignStart, s.Theme.Text)
+	TextInTip(c.img, "another label far too long", s.Body(), beside, AlignStart, s.Theme.Text)
+	Cover(ui.Rect{X: 0, Y: 0, W: 100, H: 100})
+	EndFrame()
+	require.Len(t, CutTexts(), 1)
+	assert.Equal(t, beside, CutTexts()[0].Box)
+}
