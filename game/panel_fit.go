@@ -2,8 +2,7 @@ package game
 
 import (
 	"math"
-	"strconv"
-	"strings"
+	"slices"
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
@@ -14,12 +13,28 @@ import (
 // are revealed), each goal row's height, and the title's lines. It is
 // worked out again only when the width, the unit or the texts change.
 type panelFit struct {
-	key        string
-	hintH      float64
-	goalH      []float64
-	titleKey   [2]float64
-	titleLines int
-	titleH     float64
+	// What hintH and goalH were worked out for.
+	widths       [3]float64 // the goals' and the hint's width, the unit
+	goals, hints []string
+	hintH        float64
+	goalH        []float64
+	titleKey     [2]float64
+	titleLines   int
+	titleH       float64
+}
+
+// fits reports whether f was worked out for this layout, unit and text,
+// without allocating (it runs every tick).
+func (f *panelFit) fits(l ui.PlayerLayout, unit float64, goals []draw.Goal, hints []string) bool {
+	if f.widths != [3]float64{l.Goals.W, l.HintText.W, unit} || len(f.goals) != len(goals) || len(f.goalH) != len(goals) || !slices.Equal(f.hints, hints) {
+		return false
+	}
+	for i, g := range goals {
+		if f.goals[i] != g.Text {
+			return false
+		}
+	}
+	return true
 }
 
 // fitPanel gives the hint and the goals of the lesson panel laid out in l
@@ -30,26 +45,22 @@ type panelFit struct {
 // changed layout and sets p.goalRows.
 func (p *Player) fitPanel(l ui.PlayerLayout, keep float64) ui.PlayerLayout {
 	st := p.style
-	goals := make([]string, len(p.Lesson.Goals))
-	for i, g := range p.Lesson.Goals {
-		goals[i] = g.Text
-	}
 	hints := p.Lesson.Hints
 	if p.spec.Side != nil {
 		hints = nil // the scene draws its own side
 	}
 	minRow := l.GoalRow(1).Y - l.GoalRow(0).Y
-	key := strings.Join(append([]string{ftoa(l.Goals.W), ftoa(l.HintText.W), ftoa(st.Unit)}, goals...), "\x00") + "\x01" + strings.Join(hints, "\x00")
-	if key != p.fit.key {
-		p.fit.key = key
+	if !p.fit.fits(l, st.Unit, p.Lesson.Goals, hints) {
 		p.fit.hintH = 0
 		for _, h := range append([]string{hintPrompt}, hints...) {
 			p.fit.hintH = math.Max(p.fit.hintH, draw.ParagraphHeight(h, st.Small(), l.HintText.W))
 		}
-		p.fit.goalH = p.fit.goalH[:0]
-		for _, g := range goals {
-			p.fit.goalH = append(p.fit.goalH, st.ChecklistRowHeight(g, l.Goals.W, minRow))
+		p.fit.goalH, p.fit.goals = p.fit.goalH[:0], p.fit.goals[:0]
+		for _, g := range p.Lesson.Goals {
+			p.fit.goalH = append(p.fit.goalH, st.ChecklistRowHeight(g.Text, l.Goals.W, minRow))
+			p.fit.goals = append(p.fit.goals, g.Text)
 		}
+		p.fit.widths, p.fit.hints = [3]float64{l.Goals.W, l.HintText.W, st.Unit}, hints
 	}
 	grow := 0.0
 	if len(hints) > 0 {
@@ -116,5 +127,3 @@ func (p *Player) goalRow(i int) ui.Rect {
 
 // hintPrompt is what the hint area says before any hint is revealed.
 const hintPrompt = "Stuck? Reveal a hint (H)."
-
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
