@@ -24,7 +24,9 @@ type PolicyVerdict struct {
 	// Margin is TTL - Need; negative means the coordinator may revoke the
 	// lease while the holder still believes it leads.
 	Margin      time.Duration
-	Explanation string
+	Explanation string // in etcd's words (Explain gives another system's)
+
+	policy LeasePolicy // the policy judged
 }
 
 // Validate rejects impossible parameters (not merely unsafe ones).
@@ -62,16 +64,22 @@ func (p LeasePolicy) Check() PolicyVerdict {
 	if err != nil {
 		need = math.MaxInt64
 	}
-	v := PolicyVerdict{OK: need <= p.TTL, Need: need, Margin: p.TTL - need}
-	sum := fmt.Sprintf("2 x %s + %s = %s", secs(p.RenewEvery), secs(p.PauseBudget), secs(need))
-	if v.OK {
-		v.Explanation = fmt.Sprintf("lease policy leaves renewal margin: %s <= ttl %s (%s to spare): one renewal can be missed and a late retry still lands before the coordinator expires the lease, even after the worst pause",
-			sum, secs(p.TTL), secs(v.Margin))
-	} else {
-		v.Explanation = fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s): a pause of %s that starts just before a renewal can outlast the lease, and the coordinator will hand the lock to someone else while this process still believes it leads",
-			sum, secs(p.TTL), secs(-v.Margin), secs(p.PauseBudget))
-	}
+	v := PolicyVerdict{OK: need <= p.TTL, Need: need, Margin: p.TTL - need, policy: p}
+	v.Explanation = v.Explain(SystemEtcd.Words())
 	return v
+}
+
+// Explain is the verdict in a system's words: who ends the lease, and
+// who takes the lock when it ends.
+func (v PolicyVerdict) Explain(w SystemWords) string {
+	p := v.policy
+	sum := fmt.Sprintf("2 x %s + %s = %s", secs(p.RenewEvery), secs(p.PauseBudget), secs(v.Need))
+	if v.OK {
+		return fmt.Sprintf("lease policy leaves renewal margin: %s <= ttl %s (%s to spare): one renewal can be missed and a late retry still lands before %s, even after the worst pause",
+			sum, secs(p.TTL), secs(v.Margin), w.LeaseEnds)
+	}
+	return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s): a pause of %s that starts just before a renewal can outlast the lease, and %s while this process still believes it leads",
+		sum, secs(p.TTL), secs(-v.Margin), secs(p.PauseBudget), w.Takes)
 }
 
 func secs(d time.Duration) string {

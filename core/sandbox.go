@@ -240,7 +240,7 @@ func (c SandboxConfig) Policy() LeasePolicy {
 
 // Validate lists every field that makes the configuration impossible to
 // run, each with a message for the learner. An unsafe policy is not an
-// error (the sandbox exists to break things); Policy().Check() judges it.
+// error (the sandbox exists to break things); PolicyVerdict judges it.
 func (c SandboxConfig) Validate() []FieldError {
 	var errs []FieldError
 	bad := func(field, format string, a ...any) {

@@ -30,6 +30,11 @@ type App struct {
 	// Export saves the sandbox's exports (the browser downloads them,
 	// the desktop writes files); nil refuses with a word.
 	Export Exporter
+	// tip shows the whole of a text drawn cut under the pointer or the
+	// focus, whatever the scene; window and style are the last layout's.
+	tip    draw.FullTextTip
+	window ui.Rect
+	style  draw.Style
 	// CheckBudget, if positive, is how long an exercise check may work in
 	// one frame (form.DefaultBudget otherwise). The browser, whose frames
 	// take far longer to draw, gives a check a larger share of each.
@@ -284,13 +289,24 @@ func (a *App) OpenExerciseID(id string) (*ExerciseScene, error) {
 
 // Update implements Scene: the scene on show handles the tick. One it
 // opens is laid out by the Layout that follows, before anything draws it.
-func (a *App) Update(st *State) error { return a.scenes.Update(st) }
+func (a *App) Update(st *State) error {
+	err := a.scenes.Update(st)
+	a.tip.Update(&st.Input, tooltipDelay)
+	return err
+}
 
 // Layout implements Scene.
-func (a *App) Layout(window ui.Rect, style draw.Style) { a.scenes.Layout(window, style) }
+func (a *App) Layout(window ui.Rect, style draw.Style) {
+	a.window, a.style = window, style
+	a.scenes.Layout(window, style)
+}
 
-// Draw implements Scene.
-func (a *App) Draw(screen *ebiten.Image) { a.scenes.Draw(screen) }
+// Draw implements Scene: the scene, then the whole of a cut text the
+// pointer or focus rests on.
+func (a *App) Draw(screen *ebiten.Image) {
+	a.scenes.Draw(screen)
+	a.style.FullTextTip(screen, &a.tip, a.window)
+}
 
 // Inspect implements Inspector.
 func (a *App) Inspect() SceneInfo {

@@ -165,8 +165,9 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	c := (*comparison)(v)
 	th := s.Theme
 	title := "The same schedule, " + c.f.spec.Switch() + " off and on"
-	title = ui.Ellipsize(title, c.back.Rect.X-c.header.X-s.U(10), draw.Measure(s.Label()))
-	draw.TextIn(dst, title, s.Label(), c.header, draw.AlignStart, th.Text)
+	head := c.header
+	head.W = math.Min(head.W, c.back.Rect.X-c.header.X-s.U(10))
+	draw.TextInTip(dst, title, s.Label(), head, draw.AlignStart, th.Text)
 	s.Button(dst, &c.back)
 	for i, w := range c.worlds {
 		clr := th.Accept
@@ -177,7 +178,7 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
 		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, clr)
 		inner := r.InsetXY(s.U(8), 0)
-		draw.TextIn(dst, ui.Ellipsize(c.verdicts[i], inner.W, draw.Measure(s.Small())), s.Small(), inner, draw.AlignStart, clr)
+		draw.TextInTip(dst, c.verdicts[i], s.Small(), inner, draw.AlignStart, clr)
 		w.Draw(dst, w.area, s)
 	}
 }

@@ -2,15 +2,9 @@ package game
 
 import (
 	"fmt"
-	"image"
-	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
 	"leaselab/game/draw"
@@ -21,23 +15,7 @@ import (
 // the frame there as name (to look at).
 func (r *appRig) shot(name string) {
 	r.t.Helper()
-	w, h := int(r.st.Window.W), int(r.st.Window.H)
-	img := ebiten.NewImage(w, h)
-	r.a.Draw(img)
-	dir := os.Getenv("LEASELAB_SHOTS")
-	if dir == "" {
-		return
-	}
-	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
-	img.ReadPixels(rgba.Pix)
-	f, err := os.Create(filepath.Join(dir, name))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, rgba); err != nil {
-		r.t.Fatal(err)
-	}
+	r.drawn(strings.TrimSuffix(name, ".png"))
 }
 
 // brokenFencedWrites opens fenced-writes with fencing off and loads the

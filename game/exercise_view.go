@@ -350,36 +350,39 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	// The form.
 	st.Panel(screen, g.formPane)
 	view := screen.SubImage(pixels(g.view.Intersect(ui.Rect{W: float64(screen.Bounds().Dx()), H: float64(screen.Bounds().Dy())}))).(*ebiten.Image)
-	for _, t := range g.texts {
-		f, c := st.Body(), th.Text
-		switch {
-		case t.bold:
-			f = st.Label()
-		case t.dim:
-			f, c = st.Small(), th.TextDim
+	// The form scrolls: text partly outside its view is read by scrolling.
+	draw.InScroller(func() {
+		for _, t := range g.texts {
+			f, c := st.Body(), th.Text
+			switch {
+			case t.bold:
+				f = st.Label()
+			case t.dim:
+				f, c = st.Small(), th.TextDim
+			}
+			draw.Paragraph(view, t.text, f, s.toView(t.r), c)
 		}
-		draw.Paragraph(view, t.text, f, s.toView(t.r), c)
-	}
-	if s.Ex.Lab != nil {
-		st.Button(view, &s.sim)
-		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
-	}
-	for i, k := range s.Ex.Numbers {
-		row := s.toView(g.numLabel[i])
-		value := lab.KnobValue(k, s.Form.Number(k.ID))
-		if !s.Form.IsSet(k.ID) {
-			value = "not set"
+		if s.Ex.Lab != nil {
+			st.Button(view, &s.sim)
+			draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
 		}
-		valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
-		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
-		draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
-		st.Slider(view, &s.numbers[i])
-	}
-	for qi, q := range s.Ex.Questions {
-		for oi, o := range q.Options {
-			s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
+		for i, k := range s.Ex.Numbers {
+			row := s.toView(g.numLabel[i])
+			value := lab.KnobValue(k, s.Form.Number(k.ID))
+			if !s.Form.IsSet(k.ID) {
+				value = "not set"
+			}
+			valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
+			draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
+			draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
+			st.Slider(view, &s.numbers[i])
 		}
-	}
+		for qi, q := range s.Ex.Questions {
+			for oi, o := range q.Options {
+				s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
+			}
+		}
+	})
 	if max := s.maxScroll(); max > 0 {
 		track := ui.Rect{X: g.view.MaxX() - st.U(3), Y: g.view.Y, W: st.U(3), H: g.view.H}
 		h := math.Max(st.U(24), g.view.H*g.view.H/g.content)

@@ -78,14 +78,14 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 		value := lab.KnobValue(k, vals[k.ID])
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), row.W*0.6)
 		valR, nameR := row.CutRight(vw, s.U(8))
-		draw.TextIn(dst, lab.KnobLabel(k), s.Label(), nameR, draw.AlignStart, th.TextDim)
+		draw.TextInTip(dst, lab.KnobLabel(k), s.Label(), nameR, draw.AlignStart, th.TextDim)
 		draw.TextIn(dst, value, s.Mono(), valR, draw.AlignEnd, th.Text)
 		s.Slider(dst, &kp.sliders[i])
 	}
 	ok, has, why := kp.verdict()
 	r := l.KnobVerdict()
 	if !has {
-		draw.TextIn(dst, why, s.Small(), r, draw.AlignStart, th.TextDim)
+		draw.TextInTip(dst, why, s.Small(), r, draw.AlignStart, th.TextDim)
 		return
 	}
 	c := ui.Point{X: r.X + s.U(9), Y: r.Y + r.H/2}
@@ -98,7 +98,7 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 	ww := draw.Measure(s.Label())(word)
 	draw.TextIn(dst, word, s.Label(), rest, draw.AlignStart, clr)
 	rest.X, rest.W = rest.X+ww, rest.W-ww
-	draw.TextIn(dst, why, s.Small(), rest, draw.AlignStart, th.Text)
+	draw.TextInTip(dst, why, s.Small(), rest, draw.AlignStart, th.Text)
 }
 
 // mirror is the knob panel as text, for the HTML mirror.

@@ -72,7 +72,7 @@ func NewMenu(ls []*lessons.Lesson, exs []*lessons.Exercise, p Progress, open fun
 const menuTwoColumns = 900
 
 // layout places the header, the section headings and one row per lesson
-// and exercise.
+// and exercise; the header grows to hold a notice of more than one line.
 func (m *Menu) layout(window ui.Rect, u float64) {
 	px := func(v float64) float64 { return math.Round(v * u) }
 	two := window.W >= px(menuTwoColumns)
@@ -82,7 +82,12 @@ func (m *Menu) layout(window ui.Rect, u float64) {
 	}
 	w := math.Min(window.W-2*px(24), maxW)
 	col := ui.Rect{X: window.X + (window.W-w)/2, Y: window.Y + px(20), W: w, H: window.H - 2*px(20)}
-	m.header, col = col.CutTop(px(92), px(8))
+	headerH := px(92)
+	if m.Notice != "" && m.style.Fonts != nil {
+		// Title 34, gap 4, subtitle 24, gap 4: the rest is the notice's.
+		headerH = math.Max(headerH, px(66)+draw.ParagraphHeight(m.Notice, m.style.Small(), w))
+	}
+	m.header, col = col.CutTop(headerH, px(8))
 	m.sandbox.Rect, m.sandbox.Disabled = ui.Rect{}, m.OnSandbox == nil
 	if m.OnSandbox != nil {
 		m.sandbox.Rect, _ = m.header.CutRight(px(190), 0)
@@ -199,23 +204,34 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	}
 	draw.TextIn(screen, "Lessons", s.Label(), m.lessonsHead, draw.AlignStart, th.TextDim)
 	draw.TextIn(screen, "Exercises: check what you learned", s.Label(), m.exercisesHead, draw.AlignStart, th.TextDim)
+	// The status column is as wide as the widest status, so the titles
+	// get the rest.
+	statusW := 0.0
+	for _, l := range m.lessons {
+		statusW = math.Max(statusW, draw.Measure(s.Small())(m.status(l)))
+	}
+	for _, e := range m.exercises {
+		statusW = math.Max(statusW, draw.Measure(s.Small())(menuStatus(m.exStatus(e))))
+	}
 	for i, l := range m.lessons {
-		m.drawRow(screen, &m.buttons[i], fmt.Sprintf("%d", i+1), l.Title, m.status(l), "complete")
+		m.drawRow(screen, &m.buttons[i], fmt.Sprintf("%d", i+1), l.Title, m.status(l), "complete", statusW)
 	}
 	for i, e := range m.exercises {
-		m.drawRow(screen, &m.exButtons[i], fmt.Sprintf("E%d", i+1), e.Title, menuStatus(m.exStatus(e)), "passed")
+		m.drawRow(screen, &m.exButtons[i], fmt.Sprintf("E%d", i+1), e.Title, menuStatus(m.exStatus(e)), "passed", statusW)
 	}
 }
 
-// drawRow draws one menu row: its number, title and status, with a ✓ when
-// the status is done.
-func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, done string) {
+// drawRow draws one menu row: its number, title and status (in a column
+// statusW wide), with a ✓ when the status is done. A title too long for
+// one line takes two lines of the small face; one too long for those
+// ends with an ellipsis and shows whole on hover or focus.
+func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, done string, statusW float64) {
 	s, th := m.style, m.style.Theme
 	s.Button(screen, b)
 	in := b.Rect.InsetXY(s.U(14), 0)
 	numR, in := in.CutLeft(s.U(28), s.U(6))
 	draw.TextIn(screen, num, s.Mono(), numR, draw.AlignStart, th.TextDim)
-	stR, titleR := in.CutRight(s.U(124), s.U(10))
+	stR, titleR := in.CutRight(statusW+s.U(26), s.U(10))
 	clr := th.TextDim
 	if status == done {
 		clr = th.Accept
@@ -223,7 +239,22 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, d
 		draw.CheckMark(screen, mark, s.U(14), s.U(2.5), th.Accept)
 	}
 	draw.TextIn(screen, status, s.Small(), stR.InsetXY(s.U(12), 0), draw.AlignStart, clr)
-	draw.TextIn(screen, ui.Ellipsize(title, titleR.W, draw.Measure(s.Body())), s.Body(), titleR, draw.AlignStart, th.Text)
+	if draw.Measure(s.Body())(title) <= titleR.W {
+		draw.TextIn(screen, title, s.Body(), titleR, draw.AlignStart, th.Text)
+		return
+	}
+	small := s.Small()
+	lines := ui.Wrap(title, titleR.W, draw.Measure(small))
+	// Two lines set closer than prose, so they fit a row.
+	step := math.Ceil(small.Size * 1.2)
+	if len(lines) == 2 && 2*step <= titleR.H {
+		top := titleR.Y + (titleR.H-2*step)/2
+		for k, line := range lines {
+			draw.TextIn(screen, line, small, ui.Rect{X: titleR.X, Y: top + float64(k)*step, W: titleR.W, H: step}, draw.AlignStart, th.Text)
+		}
+		return
+	}
+	draw.TextInTip(screen, title, small, titleR, draw.AlignStart, th.Text)
 }
 
 // names are the menu's buttons by the name the page's controls use.

@@ -90,9 +90,13 @@ type Player struct {
 	objective ui.Rect
 	objWrap   [2]float64 // the width and unit objH was measured at
 	objH      float64
-	ring      *ui.FocusRing
-	names     map[ui.Focusable]string
-	tips      []tip
+	// fit is what the lesson panel's texts need, and goalRows the rows
+	// the goals got (see fitPanel).
+	fit      panelFit
+	goalRows []ui.Rect
+	ring     *ui.FocusRing
+	names    map[ui.Focusable]string
+	tips     []tip
 	// outside: the page shows the lesson panel (draw.Style.PanelOutside);
 	// ringed is what the focus ring visits then.
 	outside bool
@@ -510,14 +514,7 @@ func (p *Player) place() {
 		p.menu.Disabled, p.solution.Disabled, p.sandbox.Disabled = p.spec.Back.Do == nil, !p.solutionOffered(), p.spec.Sandbox == nil
 		return
 	}
-	// A lesson with fewer goals gives their rows back to the text.
-	if spare := ui.MaxGoals - len(p.Lesson.Goals); spare > 0 {
-		h := float64(spare) * (l.GoalRow(1).Y - l.GoalRow(0).Y)
-		l.Goals.Y += h
-		l.Goals.H -= h
-		l.LessonText.H += h
-		p.layout = l
-	}
+	l = p.placePanel(l)
 	p.hint.Rect = l.HintButton
 	p.solution.Rect = ui.Rect{}
 	solution := p.solutionOffered()
@@ -534,6 +531,11 @@ func (p *Player) place() {
 	if back {
 		p.menu.Rect = l.MenuButton
 	}
+}
+
+// placePanel places the lesson panel's title, objective, goals, hint and
+// text, and the sandbox button, in l, and returns the changed layout.
+func (p *Player) placePanel(l ui.PlayerLayout) ui.PlayerLayout {
 	p.sandbox.Disabled, p.sandbox.Rect = p.spec.Sandbox == nil, ui.Rect{}
 	if p.spec.Sandbox != nil {
 		// Between the menu and help buttons where there is room, else at
@@ -543,8 +545,15 @@ func (p *Player) place() {
 			p.sandbox.Rect = ui.Rect{X: math.Round((left + right - w) / 2), Y: l.Nav.Y, W: w, H: l.Nav.H}
 		} else {
 			p.sandbox.Rect, l.LessonTitle = l.LessonTitle.CutRight(w, g)
-			p.layout = l
 		}
+	}
+	// A title too long for its row in the label face takes the lines it
+	// needs from the text below.
+	p.fitTitle(l.LessonTitle.W)
+	if extra := p.fit.titleH - l.LessonTitle.H; p.fit.titleLines > 1 && extra > 0 {
+		l.LessonTitle.H += extra
+		l.LessonText.Y += extra
+		l.LessonText.H -= extra
 	}
 	face := p.style.Body()
 	if p.style.Unit != p.unit {
@@ -559,13 +568,23 @@ func (p *Player) place() {
 			p.objWrap = [2]float64{l.LessonText.W, p.style.Unit}
 			p.objH = float64(len(ui.Wrap(obj, l.LessonText.W, draw.Measure(of)))) * draw.LineHeight(of)
 		}
+	}
+	// The hint and the goals take the room their text needs, leaving the
+	// objective and a few lines of the lesson text.
+	keep := 4 * draw.LineHeight(face)
+	if p.objH > 0 {
+		keep += p.objH + math.Round(p.style.U(8))
+	}
+	l = p.fitPanel(l, keep)
+	if p.Lesson.Objective != "" {
 		p.objective, l.LessonText = l.LessonText.CutTop(p.objH, math.Round(p.style.U(8)))
-		p.layout = l
 	}
 	// Whole lines only, so the unscrolled panel ends on a line, not half one.
 	p.text.Rect = l.LessonText
 	p.text.Rect.H = math.Floor(l.LessonText.H/draw.LineHeight(face)) * draw.LineHeight(face)
 	p.text.Gutter = math.Round(p.style.U(12))
+	p.layout = l
+	return l
 }
 
 func (p *Player) clockText() string { return lab.ClockTime(p.Clock.Now()) }
@@ -620,11 +639,15 @@ func (p *Player) Draw(screen *ebiten.Image) {
 // goals and hints.
 func (p *Player) drawPanel(screen *ebiten.Image) {
 	s, l, th := p.style, p.layout, p.style.Theme
-	titleFace := s.Title()
-	if draw.Measure(titleFace)(p.Lesson.Title) > l.LessonTitle.W {
-		titleFace = s.Label()
+	if p.fit.titleLines > 1 {
+		draw.Paragraph(screen, p.Lesson.Title, s.Label(), centredLines(l.LessonTitle, p.Lesson.Title, s.Label()), th.Text)
+	} else {
+		titleFace := s.Title()
+		if draw.Measure(titleFace)(p.Lesson.Title) > l.LessonTitle.W {
+			titleFace = s.Label()
+		}
+		draw.TextIn(screen, p.Lesson.Title, titleFace, l.LessonTitle, draw.AlignStart, th.Text)
 	}
-	draw.TextIn(screen, ui.Ellipsize(p.Lesson.Title, l.LessonTitle.W, draw.Measure(titleFace)), titleFace, l.LessonTitle, draw.AlignStart, th.Text)
 	s.Button(screen, &p.help)
 	if p.spec.Back.Do != nil {
 		s.Button(screen, &p.menu)
@@ -639,24 +662,20 @@ func (p *Player) drawPanel(screen *ebiten.Image) {
 		draw.Paragraph(screen, p.Lesson.Objective, s.Label(), p.objective, th.Accent)
 	}
 	s.TextPanel(screen, &p.text, s.Body())
-	rows := make([]ui.Rect, ui.MaxGoals)
-	for i := range rows {
-		rows[i] = l.GoalRow(i)
-	}
 	heading := p.spec.Checklist.Title
 	if heading == "" {
 		heading = "Goals"
 	}
-	s.Checklist(screen, heading, l.GoalHeader(), rows, p.Lesson.Goals)
+	s.Checklist(screen, heading, l.GoalHeader(), p.goalRows, p.Lesson.Goals)
 	if p.spec.Side != nil {
 		p.spec.Side(screen)
 	} else {
 		s.Button(screen, &p.hint)
-		hint, clr := "Stuck? Reveal a hint (H).", th.TextDim
+		hint, clr := hintPrompt, th.TextDim
 		if p.hintsSeen > 0 {
 			hint, clr = p.Lesson.Hints[p.hintsSeen-1], th.Text
 		}
-		draw.Paragraph(screen, hint, s.Small(), l.HintText, clr)
+		draw.ParagraphTip(screen, hint, s.Small(), l.HintText, clr)
 	}
 }
 
@@ -699,6 +718,7 @@ func (p *Player) drawHelp(screen *ebiten.Image) {
 	w := p.layout.Window
 	dim := th.Background
 	dim.A = 0xd8
+	draw.Cover(w)
 	draw.FillRect(screen, w, dim)
 	lh := draw.LineHeight(s.Body())
 	keys := p.keys()

@@ -234,7 +234,7 @@ func (v *sandboxRun) Layout(window ui.Rect, style draw.Style) {
 	p := sc.Run.Player
 	l := p.layout
 	for i := range sc.invs {
-		sc.invs[i].Rect = l.GoalRow(i)
+		sc.invs[i].Rect = p.goalRow(i)
 		if i >= len(p.Lesson.Goals) {
 			sc.invs[i].Rect = ui.Rect{}
 		}
@@ -333,7 +333,7 @@ func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
 	for i, g := range p.Lesson.Goals {
 		b := &sc.invs[i]
 		if !g.Met {
-			row := l.GoalRow(i)
+			row := p.goalRow(i)
 			side := math.Min(row.H-s.U(8), s.U(18))
 			box := ui.Rect{X: row.X, Y: row.Y + s.U(4), W: side, H: side}
 			draw.FillRoundRect(dst, box, s.U(3), th.Reject)
@@ -370,7 +370,19 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	sc.start.Rect, rest = rest.CutRight(px(130), px(12))
 	sc.systems.Rect, rest = rest.CutRight(px(170), px(12))
 	sc.title, sc.reason = rest.CutLeft(px(110), px(12))
-	sc.verdict, in = in.CutTop(px(44), px(8))
+	// The verdict takes the lines it needs beside its mark and word, as
+	// long as every field keeps a line for its note below (the rest shows
+	// on hover).
+	cols := 4
+	if in.W-px(190)-px(12) < px(4*180) {
+		cols = 3
+	}
+	rows := float64((len(sc.m.Fields) + cols - 1) / cols)
+	v := sc.m.Config.PolicyVerdict()
+	textW := in.W - s.U(28) - draw.Measure(s.Label())(verdictWord(v.OK))
+	spare := in.H - px(44) - px(8) - rows*(px(50)+math.Ceil(draw.LineHeight(s.Small()))) - (rows-1)*px(4)
+	grow := math.Min(math.Max(0, math.Ceil(draw.ParagraphHeight(v.Explanation, s.Small(), textW))-px(44)), math.Max(0, spare))
+	sc.verdict, in = in.CutTop(px(44)+grow, px(8))
 	col, grid := in.CutLeft(px(190), px(12))
 	sc.presetHead, col = col.CutTop(px(22), px(4))
 	n := float64(len(sc.presets))
@@ -378,14 +390,9 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	for i := range sc.presets {
 		sc.presets[i].Rect, col = col.CutTop(h, px(4))
 	}
-	cols := 4
-	if grid.W < px(4*180) {
-		cols = 3
-	}
-	rows := (len(sc.m.Fields) + cols - 1) / cols
 	gap := px(12)
 	w := math.Floor((grid.W - float64(cols-1)*gap) / float64(cols))
-	cellH := math.Min(px(96), math.Floor((grid.H-float64(rows-1)*px(4))/float64(rows)))
+	cellH := math.Min(px(96), math.Floor((grid.H-(rows-1)*px(4))/rows))
 	sc.cells = make([]ui.Rect, len(sc.m.Fields))
 	for i, f := range sc.m.Fields {
 		c := ui.Rect{X: grid.X + float64(i%cols)*(w+gap), Y: grid.Y + float64(i/cols)*(cellH+px(4)), W: w, H: cellH}
@@ -425,12 +432,12 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	}
 
 	// The live policy check.
-	v := sc.m.Config.Policy().Check()
+	v := sc.m.Config.PolicyVerdict()
 	c := ui.Point{X: sc.verdict.X + s.U(10), Y: sc.verdict.Y + sc.verdict.H/2}
 	s.Verdict(screen, c, s.U(20), v.OK)
-	word, clr := "Policy OK: ", th.Accept
+	word, clr := verdictWord(v.OK), th.Accept
 	if !v.OK {
-		word, clr = "Policy not OK: ", th.Reject
+		clr = th.Reject
 	}
 	r := sc.verdict
 	r.X, r.W = r.X+s.U(28), r.W-s.U(28)
@@ -438,7 +445,7 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	first, _ := r.CutTop(draw.LineHeight(s.Small()), 0)
 	draw.TextIn(screen, word, s.Label(), first, draw.AlignStart, clr)
 	r.X, r.W = r.X+ww, r.W-ww
-	draw.Paragraph(screen, v.Explanation, s.Small(), r, th.Text)
+	draw.ParagraphTip(screen, v.Explanation, s.Small(), r, th.Text)
 
 	draw.TextIn(screen, "Presets", s.Label(), sc.presetHead, draw.AlignStart, th.TextDim)
 	for i, p := range core.Presets() {
@@ -465,7 +472,7 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 		}
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
 		valR, nameR := head.CutRight(vw, s.U(6))
-		draw.TextIn(screen, ui.Ellipsize(f.Label, nameR.W, draw.Measure(s.Label())), s.Label(), nameR, draw.AlignStart, labelClr)
+		draw.TextInTip(screen, f.Label, s.Label(), nameR, draw.AlignStart, labelClr)
 		draw.TextIn(screen, value, s.Mono(), valR, draw.AlignEnd, valueClr)
 		if f.Choices == nil {
 			s.Slider(screen, &f.Slider)
@@ -474,23 +481,24 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 			sc.drawUnder(screen, f.Err, errR, th.Reject)
 		} else if why := sc.m.NotUsed(f); why != "" {
 			sc.drawUnder(screen, why, errR, th.TextDim)
+		} else {
+			sc.drawUnder(screen, f.Help, errR, th.TextDim)
 		}
 	}
 }
 
-// drawUnder writes msg under a field, wrapped to r, the last line
-// ellipsized if it does not fit.
+// verdictWord leads the policy verdict.
+func verdictWord(ok bool) string {
+	if ok {
+		return "Policy OK: "
+	}
+	return "Policy not OK: "
+}
+
+// drawUnder writes msg under a field, wrapped to r; what does not fit
+// shows on hover.
 func (sc *SandboxScene) drawUnder(screen *ebiten.Image, msg string, r ui.Rect, clr color.Color) {
-	s := sc.style
-	lines := ui.Wrap(msg, r.W, draw.Measure(s.Small()))
-	lh := draw.LineHeight(s.Small())
-	max := int(math.Max(1, math.Floor(r.H/lh)))
-	if len(lines) > max {
-		lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), r.W, draw.Measure(s.Small())))
-	}
-	for k, line := range lines {
-		draw.TextIn(screen, line, s.Small(), ui.Rect{X: r.X, Y: r.Y + float64(k)*lh, W: r.W, H: lh}, draw.AlignStart, clr)
-	}
+	draw.ParagraphTip(screen, msg, sc.style.Small(), r, clr)
 }
 
 // drawReason writes msg beside Start: one line centred on the button,
@@ -546,13 +554,17 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 		if f.Err != "" {
 			b.WriteString(" - problem: " + f.Err)
 		}
+		if f.Help != "" {
+			sep := ". "
+			if strings.HasSuffix(b.String(), ".") {
+				sep = " "
+			}
+			b.WriteString(sep + f.Help)
+		}
 		b.WriteString("\n\n") // one paragraph per field in the HTML mirror
 	}
-	v := sc.m.Config.Policy().Check()
-	word := "Policy OK: "
-	if !v.OK {
-		word = "Policy not OK: "
-	}
+	v := sc.m.Config.PolicyVerdict()
+	word := verdictWord(v.OK)
 	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.m.Title() + ")", Text: word + v.Explanation + "\n\n" + b.String(),
 		Controls: ss.controls()}
 	if len(sc.m.Errs) > 0 {

@@ -227,9 +227,16 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 	if len(v.worlds) == 1 {
 		panes = []ui.Rect{in}
 	}
+	// Both panes' lines as tall as the longer story needs (two to three
+	// lines; a longer one shows whole on hover), so the worlds line up.
+	lines := 2
+	for k, pane := range panes {
+		n := len(ui.Wrap(v.m.Stories[v.shown[k]].Line(), pane.W-px(16), draw.Measure(s.Small())))
+		lines = max(lines, min(n, 3))
+	}
 	for k, pane := range panes {
 		i := v.shown[k]
-		v.labels[k], pane = pane.CutTop(math.Ceil(2*lh+px(8)), px(2))
+		v.labels[k], pane = pane.CutTop(math.Ceil(float64(lines)*lh+px(8)), px(2))
 		v.worlds[i].Layout(pane, s)
 	}
 }
@@ -259,25 +266,19 @@ func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 			if draw.Measure(face)(name) > r.W-s.U(8) {
 				face = s.Small() // "ZooKeeper" in a narrow window
 			}
-			draw.TextIn(dst, ui.Ellipsize(name, r.W-s.U(8), draw.Measure(face)), face, r, draw.AlignCenter, clr)
+			draw.TextInTip(dst, name, face, r.InsetXY(s.U(4), 0), draw.AlignCenter, clr)
 		}
 	}
-	title = ui.Ellipsize(title, v.back.Rect.X-v.header.X-s.U(10), draw.Measure(s.Label()))
-	draw.TextIn(dst, title, s.Label(), v.header, draw.AlignStart, th.Text)
+	head := v.header
+	head.W = math.Min(head.W, v.back.Rect.X-v.header.X-s.U(10))
+	draw.TextInTip(dst, title, s.Label(), head, draw.AlignStart, th.Text)
 	s.Button(dst, &v.back)
-	lh := draw.LineHeight(s.Small())
 	for k := range min(2, len(v.worlds)) {
 		i, r := v.shown[k], v.labels[k]
 		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
 		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, th.Accent)
 		inner := r.Inset(s.U(4)).InsetXY(s.U(4), 0)
-		lines := ui.Wrap(v.m.Stories[i].Line(), inner.W, draw.Measure(s.Small()))
-		if len(lines) > 2 {
-			lines = append(lines[:1:1], ui.Ellipsize(strings.Join(lines[1:], " "), inner.W, draw.Measure(s.Small())))
-		}
-		for j, line := range lines {
-			draw.TextIn(dst, line, s.Small(), ui.Rect{X: inner.X, Y: inner.Y + float64(j)*lh, W: inner.W, H: lh}, draw.AlignStart, th.Text)
-		}
+		draw.ParagraphTip(dst, v.m.Stories[i].Line(), s.Small(), inner, th.Text)
 		v.worlds[i].Draw(dst, v.worlds[i].area, s)
 	}
 }
@@ -331,7 +332,7 @@ func (p *systemsLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			clr = th.Accent
 		}
 		if !v.pair {
-			draw.TextIn(dst, ui.Ellipsize(v.m.Systems[i].Title(), v.titles[i].W, draw.Measure(s.Label())), s.Label(), v.titles[i], draw.AlignStart, clr)
+			draw.TextInTip(dst, v.m.Systems[i].Title(), s.Label(), v.titles[i], draw.AlignStart, clr)
 		}
 		if !lanes[i].Empty() {
 			tl.Draw(dst, lanes[i], s)

@@ -73,10 +73,10 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		row := g.Lane(i)
 		label := ui.Rect{X: g.Labels.X, Y: row.Y, W: g.Labels.W, H: row.H}
 		face := s.Label()
-		if draw.Measure(face)(lane.Name) > label.W {
+		if draw.Measure(face)(lane.Name) > label.W || draw.TextHeight(face) > label.H {
 			face = s.Small()
 		}
-		draw.TextIn(dst, lane.Name, face, label, draw.AlignStart, th.Text)
+		draw.TextInTip(dst, lane.Name, face, label, draw.AlignStart, th.Text)
 		draw.FillRect(dst, row, th.Background)
 		belief, truth := row.SplitV(0.5)
 		belief, truth = belief.InsetXY(0, s.U(2)), truth.InsetXY(0, s.U(2))

@@ -266,7 +266,7 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		y := r.Y + r.H/2
 		draw.Line(dst, ui.Point{X: r.X, Y: y}, ui.Point{X: r.X + s.U(18), Y: y}, s.U(4), clr)
 		_, rest := r.CutLeft(s.U(24), 0)
-		draw.TextIn(dst, label, s.Small(), rest, draw.AlignStart, th.TextDim)
+		draw.TextInTip(dst, label, s.Small(), rest, draw.AlignStart, th.TextDim)
 		_, next := r.CutLeft(s.U(24)+draw.Measure(s.Small())(label)+s.U(20), 0)
 		return next
 	}
@@ -285,6 +285,7 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 
 	// The action menu on top.
 	if len(w.buttons) > 0 {
+		draw.Cover(w.menuBox)
 		draw.FillRoundRect(dst, w.menuBox, s.U(8), th.Panel)
 		draw.StrokeRoundRect(dst, w.menuBox, s.U(8), s.U(1.5), th.Accent)
 		for i := range w.buttons {

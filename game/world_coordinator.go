@@ -108,7 +108,7 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		if grp.Woken > 1 {
 			clr = th.Warning
 		}
-		draw.TextIn(dst, fmt.Sprintf("last handover woke %d of %d waiters", grp.Woken, grp.Waiting), s.Small(), row, draw.AlignStart, clr)
+		draw.TextInTip(dst, fmt.Sprintf("last handover woke %d of %d waiters", grp.Woken, grp.Waiting), s.Small(), row, draw.AlignStart, clr)
 	}
 	if !showRev {
 		// Keys published next to this lock (a status key), with values.

@@ -73,7 +73,7 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		bg = th.Pressed
 	}
 	draw.FillRoundRect(dst, badge, badge.H/2, bg)
-	draw.TextIn(dst, label, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+	draw.TextInTip(dst, label, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
 
 	// Condition tag above the rings.
 	tag, clr := "", th.Warning

@@ -22,7 +22,9 @@ var ownerColours = []color.RGBA{
 
 func ownerColour(i int) color.RGBA {
 	c := ownerColours[i%len(ownerColours)]
-	c.R, c.G, c.B = c.R/2+0x10, c.G/2+0x10, c.B/2+0x14 // dark enough for light text
+	// Dark enough for light text: Text on each reads at 4.5:1 or more.
+	dark := func(v uint8, lift float64) uint8 { return uint8(float64(v)*0.44 + lift) }
+	c.R, c.G, c.B = dark(c.R, 0x10), dark(c.G, 0x10), dark(c.B, 0x14)
 	return c
 }
 
@@ -63,7 +65,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 	in := box.InsetXY(s.U(10), s.U(6))
 	text1, _ := in.CutLeft(g.Spark.X-in.X-s.U(6), 0)
 	row, rest := text1.CutTop(s.U(18), s.U(2))
-	draw.TextIn(dst, fmt.Sprintf("Coordinator · rev %d", v.Rev), s.Label(), row, draw.AlignStart, th.Text)
+	draw.TextInTip(dst, fmt.Sprintf("Coordinator · rev %d", v.Rev), s.Label(), row, draw.AlignStart, th.Text)
 	held := 0
 	for _, o := range v.Shards {
 		if o >= 0 {
@@ -163,7 +165,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		last := g.Cells[len(g.Cells)-1]
 		capR := ui.Rect{X: g.Grid.X, Y: last.MaxY() + s.U(2), W: g.Grid.W, H: s.U(16)}
 		if capR.MaxY() <= g.Grid.MaxY() {
-			draw.TextIn(dst, "shard map: each cell is a shard key, labelled with the worker the coordinator gave it to", s.Small(), capR, draw.AlignCenter, th.TextDim)
+			draw.TextInTip(dst, "shard map: each cell is a shard key, labelled with the worker the coordinator gave it to", s.Small(), capR, draw.AlignCenter, th.TextDim)
 		}
 	}
 

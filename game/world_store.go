@@ -20,13 +20,20 @@ func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 		// No switch in this lesson: the state in words on the value line.
 		value += map[bool]string{true: " · fencing on", false: " · fencing OFF"}[st.Fencing]
 	}
-	if draw.Measure(s.Label())(title)+draw.Measure(s.Mono())(highest)+s.U(16) <= row.W {
+	// A card too short for a second line puts the value after the title.
+	short := rest.H < draw.TextHeight(s.Mono())
+	if !short && draw.Measure(s.Label())(title)+draw.Measure(s.Mono())(highest)+s.U(16) <= row.W {
 		draw.TextIn(dst, highest, s.Mono(), row, draw.AlignEnd, th.Text)
 	} else {
 		value = fmt.Sprintf("highest %d, %s", st.Highest, value)
 	}
-	row, _ = rest.CutTop(s.U(18), 0)
-	draw.TextIn(dst, value, s.Mono(), row, draw.AlignStart, th.TextDim)
+	if short {
+		_, row = row.CutLeft(draw.Measure(s.Label())(title), s.U(12))
+		draw.TextInTip(dst, value, s.Mono(), row, draw.AlignEnd, th.TextDim)
+	} else {
+		row, _ = rest.CutTop(s.U(18), 0)
+		draw.TextInTip(dst, value, s.Mono(), row, draw.AlignStart, th.TextDim)
+	}
 	if !w.fencing.Rect.Empty() {
 		w.drawSwitch(dst, s, &w.fencing, "fencing on", "fencing OFF")
 	}

@@ -121,7 +121,7 @@ func runPreset(name string, p core.Params, seedSet bool, format string, stdout, 
 	for _, n := range c.Notes() {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	fmt.Fprintf(w, "policy: %s\n", c.Policy().Check().Explanation)
+	fmt.Fprintf(w, "policy: %s\n", c.PolicyVerdict().Explanation)
 	fmt.Fprintf(w, "holder changes: %d; writes accepted %d, rejected %d\n", len(core.Holders(s.Trace)), count(s.Trace, core.KindWrite, core.Accepted), count(s.Trace, core.KindWrite, core.RejectedStale))
 	for _, st := range s.Statuses(c.Duration) {
 		fmt.Fprintf(w, "invariant %q: %s\n", st.Name, st.Summary())

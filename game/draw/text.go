@@ -19,6 +19,10 @@ const (
 	AlignEnd
 )
 
+// TextHeight is the height of one line's box in face: its ascent and
+// descent, what a row must hold for the text to stay inside it.
+func TextHeight(face *Face) float64 { m := face.Metrics(); return m.HAscent + m.HDescent }
+
 // LineHeight is the distance between baselines used for face: 1.4 em, which
 // reads comfortably for prose.
 func LineHeight(face *Face) float64 { return math.Ceil(face.Size * 1.4) }
@@ -31,10 +35,13 @@ func Text(dst *ebiten.Image, s string, face *Face, x, y float64, clr color.Color
 // TextAligned draws s positioned at (x, y) by the given alignments: with
 // AlignCenter on both, (x, y) is the text's centre.
 func TextAligned(dst *ebiten.Image, s string, face *Face, x, y float64, h, v Align, clr color.Color) {
+	ink := textAt(dst, s, face, x, y, h, v, clr)
+	record(Drawn{Text: s, Ink: ink, Colour: rgba(clr)}, dst.Bounds())
+}
+
+// textAt draws s as TextAligned does and returns the rectangle of its box.
+func textAt(dst *ebiten.Image, s string, face *Face, x, y float64, h, v Align, clr color.Color) ui.Rect {
 	e := cachedText(s, face)
-	if e.img == nil {
-		return
-	}
 	switch h {
 	case AlignCenter:
 		x -= e.w / 2
@@ -47,16 +54,37 @@ func TextAligned(dst *ebiten.Image, s string, face *Face, x, y float64, h, v Ali
 	case AlignEnd:
 		y -= e.h
 	}
+	ink := ui.Rect{X: math.Round(x), Y: math.Round(y), W: e.w, H: e.h}
+	if e.img == nil {
+		return ink
+	}
 	op := &ebiten.DrawImageOptions{}
-	op.GeoM.Translate(math.Round(x)-textPad, math.Round(y)-textPad)
+	op.GeoM.Translate(ink.X-textPad, ink.Y-textPad)
 	op.ColorScale.ScaleWithColor(clr)
 	dst.DrawImage(e.img, op)
+	return ink
 }
 
 // TextIn draws s on one line centred vertically in r, aligned horizontally
-// by h, and cut with an ellipsis if it is wider than r.
+// by h, and cut with an ellipsis if it is wider than r. Text that may not
+// fit and has no room to wrap is drawn with TextInTip instead.
 func TextIn(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr color.Color) {
-	s = ui.Ellipsize(s, r.W, Measure(face))
+	textIn(dst, s, face, r, h, clr, false)
+}
+
+// TextInTip is TextIn for text that may be cut: when it is, the whole of
+// it shows in a FullTextTip while the pointer rests on r or the focus is
+// on it.
+func TextInTip(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr color.Color) {
+	textIn(dst, s, face, r, h, clr, true)
+}
+
+func textIn(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr color.Color, tip bool) {
+	shown := ui.Ellipsize(s, r.W, Measure(face))
+	cut := shown != s
+	if cut && tip {
+		cutText(r, s)
+	}
 	x := r.X
 	switch h {
 	case AlignCenter:
@@ -64,23 +92,55 @@ func TextIn(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr col
 	case AlignEnd:
 		x = r.MaxX()
 	}
-	TextAligned(dst, s, face, x, r.Y+r.H/2, h, AlignCenter, clr)
+	ink := textAt(dst, shown, face, x, r.Y+r.H/2, h, AlignCenter, clr)
+	record(Drawn{Text: shown, Full: s, Box: r, Ink: ink, Cut: cut, Tip: cut && tip, Colour: rgba(clr)}, dst.Bounds())
 }
 
 // Paragraph wraps s to r's width and draws as many lines as fit in r,
 // returning the height used. It is for short fixed text (hints, labels);
-// long text belongs in a ui.TextPanel, which scrolls.
+// long text belongs in a ui.TextPanel, which scrolls. ParagraphHeight is
+// the height s needs, to lay r out so that nothing is dropped.
 func Paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Color) float64 {
+	return paragraph(dst, s, face, r, clr, false)
+}
+
+// ParagraphTip is Paragraph for text that may not fit its box: the last
+// line that fits ends with an ellipsis, and the whole text shows in a
+// FullTextTip while the pointer rests on r or the focus is on it.
+func ParagraphTip(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Color) float64 {
+	return paragraph(dst, s, face, r, clr, true)
+}
+
+func paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Color, tip bool) float64 {
 	lh := LineHeight(face)
+	lines := ui.Wrap(s, r.W, Measure(face))
+	fit := min(len(lines), int(math.Floor((r.H+0.5)/lh)))
+	cut := fit < len(lines)
+	if cut && tip && fit > 0 {
+		lines = append(lines[:fit-1:fit-1], ui.Ellipsize(strings.Join(lines[fit-1:], " "), r.W, Measure(face)))
+		cutText(r, s)
+	}
 	y := r.Y
-	for _, line := range ui.Wrap(s, r.W, Measure(face)) {
-		if y+lh > r.MaxY()+0.5 {
-			break
+	for i, line := range lines[:fit] {
+		ink := textAt(dst, line, face, r.X, y+halfLeading(face), AlignStart, AlignStart, clr)
+		d := Drawn{Text: line, Box: r, Ink: ink, Colour: rgba(clr)}
+		if cut && tip && i == fit-1 {
+			d.Full, d.Cut, d.Tip = s, true, true // the line that ends with the ellipsis
 		}
-		Text(dst, line, face, r.X, y+halfLeading(face), clr)
+		record(d, dst.Bounds())
 		y += lh
 	}
+	if cut && (!tip || fit == 0) {
+		// What is lost, recorded as one cut.
+		record(Drawn{Text: strings.Join(lines[:fit], " "), Full: s, Box: r, Ink: ui.Rect{X: r.X, Y: r.Y, W: r.W, H: y - r.Y}, Cut: true, Colour: rgba(clr)}, dst.Bounds())
+	}
 	return y - r.Y
+}
+
+// ParagraphHeight is the height Paragraph needs to draw all of s at
+// width w.
+func ParagraphHeight(s string, face *Face, w float64) float64 {
+	return float64(len(ui.Wrap(s, w, Measure(face)))) * LineHeight(face)
 }
 
 // halfLeading is the space above a line's glyph box within LineHeight, so

@@ -121,6 +121,7 @@ func whiteCoverage(alpha []byte) []byte {
 func EndFrame() {
 	textFrame++
 	textSpent, textPending, textDeferred = 0, textDeferred, false
+	endFrameTexts()
 	if textFrame%30 != 0 {
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -28,6 +27,7 @@ func (s Style) Card(dst *ebiten.Image, r ui.Rect) {
 func (s Style) FocusRing(dst *ebiten.Image, r ui.Rect, radius float64) {
 	w := s.px(2)
 	StrokeRoundRect(dst, r.Inset(-w-s.px(1)), radius+w, w, s.Theme.Focus)
+	ring = r
 }
 
 // Button draws b: raised when idle, lighter under the pointer, sunk and
@@ -177,9 +177,11 @@ func (s Style) TextPanel(dst *ebiten.Image, p *ui.TextPanel, face *Face) {
 	lines := p.Lines()
 	first, last := p.Visible()
 	top := halfLeading(face)
-	for i := first; i < last; i++ {
-		Text(clip, lines[i], face, p.Rect.X, p.LineY(i)+top, th.Text)
-	}
+	InScroller(func() {
+		for i := first; i < last; i++ {
+			Text(clip, lines[i], face, p.Rect.X, p.LineY(i)+top, th.Text)
+		}
+	})
 	if bar, ok := p.ScrollBar(); ok {
 		track := ui.Rect{X: bar.X + bar.W/2 - s.U(1), Y: p.Rect.Y, W: s.U(2), H: p.Rect.H}
 		FillRect(dst, track, th.Border)
@@ -190,20 +192,29 @@ func (s Style) TextPanel(dst *ebiten.Image, p *ui.TextPanel, face *Face) {
 	}
 }
 
-// Tooltip draws tip if it is visible, inside window.
+// Tooltip draws tip if it is visible, inside window: on one line if it
+// fits in tooltipWidth units, wrapped to that width otherwise.
 func (s Style) Tooltip(dst *ebiten.Image, tip *ui.Tooltip, window ui.Rect) {
 	if !tip.Visible() {
 		return
 	}
 	face := s.Small()
 	pad := s.U(8)
-	w := math.Min(Measure(face)(tip.Text)+2*pad, window.W)
-	h := LineHeight(face) + pad
-	r := tip.Place(w, h, s.U(6), window)
+	maxW := math.Min(s.U(tooltipWidth), window.W) - 2*pad
+	lines := ui.Wrap(tip.Text, maxW, Measure(face))
+	w := 0.0
+	for _, l := range lines {
+		w = math.Max(w, Measure(face)(l))
+	}
+	lh := LineHeight(face)
+	r := tip.Place(w+2*pad, float64(len(lines))*lh+pad, s.U(6), window)
 	FillRoundRect(dst, r, s.U(5), s.Theme.Raised)
 	StrokeRoundRect(dst, r, s.U(5), s.px(1), s.Theme.Focus)
-	TextIn(dst, tip.Text, face, r.InsetXY(pad, 0), AlignStart, s.Theme.Text)
+	Paragraph(dst, tip.Text, face, r.InsetXY(pad, pad/2), s.Theme.Text)
 }
+
+// tooltipWidth is the widest a tooltip grows, in units, before it wraps.
+const tooltipWidth = 460
 
 // Goal is one line of a goal checklist.
 type Goal struct {
@@ -213,8 +224,9 @@ type Goal struct {
 
 // Checklist draws a heading in header and one goal per row: a box that is
 // empty while the goal is open and holds a ✓ once it is met, with the
-// text's colour changing too. Goal text wraps to two lines (in the small
-// face if the body face needs more), then ends with an ellipsis.
+// text's colour changing too. Goal text wraps (in the small face if the
+// body face needs more than a line); rows ChecklistRowHeight tall show it
+// whole.
 func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows []ui.Rect, goals []Goal) {
 	th := s.Theme
 	TextIn(dst, heading, s.Label(), header, AlignStart, th.TextDim)
@@ -234,22 +246,39 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 			StrokeRoundRect(dst, box, s.U(3), s.px(2), th.TextDim)
 		}
 		_, label := row.CutLeft(side, s.U(10))
-		face := s.Body()
-		lines := ui.Wrap(g.Text, label.W, Measure(face))
-		if len(lines) > 1 {
-			face = s.Small()
-			lines = ui.Wrap(g.Text, label.W, Measure(face))
-		}
+		face, lines := s.checklistLines(g.Text, label.W)
 		lh := LineHeight(face)
-		max := int(math.Max(1, math.Floor(label.H/lh)))
-		if len(lines) > max {
-			lines = append(lines[:max-1:max-1], ui.Ellipsize(strings.Join(lines[max-1:], " "), label.W, Measure(face)))
+		if float64(len(lines))*lh > label.H+0.5 {
+			// Rows too short for the goal (ChecklistRowHeight says how
+			// tall they should be): as many lines as fit, the whole on
+			// hover.
+			ParagraphTip(dst, g.Text, face, label, fg)
+			continue
 		}
 		for k, line := range lines {
 			r := ui.Rect{X: label.X, Y: label.Y + float64(k)*lh, W: label.W, H: lh}
 			TextIn(dst, line, face, r, AlignStart, fg)
 		}
 	}
+}
+
+// ChecklistRowHeight is the height a Checklist row w wide needs to show
+// text whole, and at least minH.
+func (s Style) ChecklistRowHeight(text string, w, minH float64) float64 {
+	face, lines := s.checklistLines(text, w-s.U(18)-s.U(10))
+	return math.Max(minH, math.Ceil(float64(len(lines))*LineHeight(face)))
+}
+
+// checklistLines are a goal's lines at label width w: in the body face
+// if one line does, else in the small face.
+func (s Style) checklistLines(text string, w float64) (*Face, []string) {
+	face := s.Body()
+	lines := ui.Wrap(text, w, Measure(face))
+	if len(lines) > 1 {
+		face = s.Small()
+		lines = ui.Wrap(text, w, Measure(face))
+	}
+	return face, lines
 }
 
 // Verdict draws a store's answer to a write at c: a ✓ on a green disc when

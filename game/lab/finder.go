@@ -131,6 +131,9 @@ func (f *Finder) finish() []string {
 			break
 		}
 		what := "the lesson's own script"
+		if f.lb.Lesson.ID == "sandbox" {
+			what = "the setup as it is (its own pauses and scripted actions)"
+		}
 		if len(r.Faults) > 0 {
 			fs := make([]string, len(r.Faults))
 			for i, fl := range r.Faults {

@@ -17,6 +17,7 @@ type Field struct {
 	ID    string // the core.Field* its errors are reported under
 	Name  string // region and focus name
 	Label string
+	Help  string // one line on what it changes (fieldHelp)
 	// Choices, when set, makes this a choice button; the value is the
 	// index of the current choice.
 	Choices        func(c *core.SandboxConfig) []string
@@ -296,6 +297,7 @@ func fields(slow *time.Duration) []*Field {
 			}
 		}
 		onSystem(f)
+		f.Help = fieldHelp[f.Name]
 		f.ShowErr = !seen[f.ID]
 		seen[f.ID] = true
 		f.Slider = ui.Slider{Min: f.Min, Max: f.Max, Step: f.Step}

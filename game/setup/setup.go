@@ -118,7 +118,7 @@ func (s *Setup) Intro() []string {
 		}
 		out = append(out, what+" replayed on "+s.Config.System.Title()+".")
 	}
-	pol := s.Config.Policy().Check()
+	pol := s.Config.PolicyVerdict()
 	return append(out,
 		Summary(s.Config),
 		strings.ToUpper(pol.Explanation[:1])+pol.Explanation[1:]+".",
@@ -133,8 +133,17 @@ func Summary(c core.SandboxConfig) string {
 	if c.Shards > 0 {
 		fmt.Fprintf(&b, "%d shards over %d workers, one lease per shard", c.Shards, c.Workers)
 	} else {
-		fmt.Fprintf(&b, "%d processes (%s) on one lock, %s recipe, %s tokens, %s workload",
-			c.Procs, strings.Join(c.ProcNames(), ", "), c.Recipe, c.TokenSource, c.Workload)
+		// etcd's recipe and token are the learner's to choose; every other
+		// system has its own, said in its words.
+		recipe, tokens := c.Recipe.String()+" recipe", c.TokenSource.String()+" tokens"
+		if w := c.System.Words(); c.System != core.SystemEtcd {
+			recipe, tokens = w.Recipe, w.Token+" as the token"
+			if w.Token == "" {
+				tokens = "no fencing token"
+			}
+		}
+		fmt.Fprintf(&b, "%s: %d processes (%s) on one lock, %s, %s, %s workload",
+			c.System.Title(), c.Procs, strings.Join(c.ProcNames(), ", "), recipe, tokens, c.Workload)
 	}
 	pol := c.Policy()
 	fmt.Fprintf(&b, "; TTL %s, renew every %s; pauses: %s", pol.TTL, pol.RenewEvery, c.Pauses.Kind)

@@ -1,0 +1,39 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// PolicyVerdict is the lease-policy check of a sandbox world as the
+// learner reads it: in its system's words (who ends a lease, who takes
+// the lock), and with the longest pause the world's own scripted actions
+// inflict counted as a pause, so a preset whose script freezes a leader
+// for 20 s is never called safe "even after the worst pause".
+func (c SandboxConfig) PolicyVerdict() PolicyVerdict {
+	p := c.Policy()
+	longest, script := c.longestScriptedPause()
+	counted := longest > p.PauseBudget
+	if counted {
+		p.PauseBudget = longest
+	}
+	v := p.Check()
+	v.Explanation = v.Explain(c.System.Words())
+	if counted {
+		v.Explanation += fmt.Sprintf(" (the worst pause is the setup's own: %s frozen for %s at %s)",
+			script.Proc, secs(script.For.D()), secs(script.At.D()))
+	}
+	return v
+}
+
+// longestScriptedPause is the longest pause among the world's scripted
+// actions, and that action (zero without one).
+func (c SandboxConfig) longestScriptedPause() (time.Duration, Timed) {
+	var best Timed
+	for _, a := range c.Actions {
+		if a.Do == VerbPause && a.For > best.For {
+			best = a
+		}
+	}
+	return best.For.D(), best
+}

@@ -1,0 +1,51 @@
+package core
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A preset whose own script freezes its leader for 20 s is not called
+// safe "even after the worst pause": the scripted pause counts as one,
+// and the verdict says whose it is. Without the script the same numbers
+// pass, in Kubernetes' words (no server expires the Lease).
+func TestTheSandboxVerdictCountsTheScriptedPause(t *testing.T) {
+	p, err := FindPreset("kubernetes")
+	require.NoError(t, err)
+	c := p.Config
+	require.Contains(t, c.Actions, SystemPause, "the preset scripts a 20 s pause")
+
+	v := c.PolicyVerdict()
+	assert.False(t, v.OK, "2 x 2 s + 20 s > 15 s: %s", v.Explanation)
+	assert.NotContains(t, v.Explanation, "even after the worst pause")
+	assert.Contains(t, v.Explanation, "(the worst pause is the setup's own: A frozen for 20s at 60s)")
+	assert.Contains(t, v.Explanation, "another candidate will take the Lease")
+	assert.NotContains(t, v.Explanation, "coordinator")
+
+	c.Actions = nil
+	v = c.PolicyVerdict()
+	assert.True(t, v.OK, v.Explanation)
+	assert.Contains(t, v.Explanation, "by its own clock")
+	assert.NotContains(t, v.Explanation, "setup's own")
+
+	// A scripted pause shorter than the pause model's worst changes
+	// nothing.
+	c.Actions = ActionLog{At(0, Action{Do: VerbPause, Proc: "A", For: Duration(c.Pauses.Budget())})}
+	assert.Equal(t, c.Policy().Check().OK, c.PolicyVerdict().OK)
+	assert.NotContains(t, c.PolicyVerdict().Explanation, "setup's own")
+}
+
+// Every preset's verdict speaks its own system's words.
+func TestEveryPresetsVerdictIsInItsSystemsWords(t *testing.T) {
+	for _, p := range Presets() {
+		v := p.Config.PolicyVerdict()
+		if p.Config.System != SystemEtcd {
+			assert.NotContains(t, v.Explanation, "the coordinator", "%s: %s", p.Name, v.Explanation)
+		}
+		if !v.OK {
+			assert.NotContains(t, v.Explanation, "even after the worst pause", p.Name)
+		}
+	}
+}

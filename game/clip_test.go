@@ -1,0 +1,295 @@
+package game
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/progress"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// clipSizes are the window sizes every screen must fit (issue 16): a
+// small laptop and an ordinary one.
+var clipSizes = [][2]float64{{1024, 640}, {1280, 800}}
+
+// screenText is what one screen drew: every string, for the clipping
+// check.
+type screenText struct {
+	name  string
+	drawn []draw.Drawn
+}
+
+// record draws the app after a quiet tick and keeps every string drawn, saving
+// the frame under LEASELAB_SHOTS (if set) as name.png.
+func (r *appRig) record(name string) screenText {
+	r.t.Helper()
+	r.tick(ui.Input{})
+	return r.drawn(name)
+}
+
+// drawn is record without the tick, for a frame after the test's own.
+func (r *appRig) drawn(name string) screenText {
+	r.t.Helper()
+	w, h := int(r.st.Window.W), int(r.st.Window.H)
+	img := ebiten.NewImage(w, h)
+	defer img.Deallocate()
+	img.Fill(draw.Dark.Background)
+	stop := draw.Record()
+	r.a.Draw(img)
+	drawn := stop()
+	draw.EndFrame()
+	if dir := os.Getenv("LEASELAB_SHOTS"); dir != "" {
+		rgba := image.NewRGBA(image.Rect(0, 0, w, h))
+		img.ReadPixels(rgba.Pix)
+		f, err := os.Create(filepath.Join(dir, name+".png"))
+		require.NoError(r.t, err)
+		require.NoError(r.t, png.Encode(f, rgba))
+		require.NoError(r.t, f.Close())
+	}
+	return screenText{name: name, drawn: drawn}
+}
+
+// offenders lists, one a line, every string on the screen that cannot be
+// read in full: cut with no tip, or drawn outside its box.
+func (s screenText) offenders() []string {
+	var out []string
+	for _, d := range s.drawn {
+		if !d.Unreadable() {
+			continue
+		}
+		why := "cut, no tip"
+		switch {
+		case !d.Cut && strings.HasSuffix(d.Text, ui.Ellipsis):
+			why = "ellipsis put in by its caller"
+		case d.Outside():
+			why = fmt.Sprintf("outside its box %v (ink %v, clip %v)", d.Box, d.Ink, d.Clip)
+		}
+		out = append(out, fmt.Sprintf("%s: %q (whole: %q): %s", s.name, d.Text, d.Full, why))
+	}
+	return out
+}
+
+// tipped lists the strings cut with their whole text on hover.
+func (s screenText) tipped() []draw.Drawn {
+	var out []draw.Drawn
+	for _, d := range s.drawn {
+		if d.Cut && d.Tip {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// everyScreen opens every screen of the lab in turn at the rig's size
+// and records each.
+func everyScreen(t *testing.T, w, h float64) []screenText {
+	size := fmt.Sprintf("%.0fx%.0f", w, h)
+	var shots []screenText
+	open := func(store progress.Store) *appRig {
+		r := rigWith(t, store)
+		r.resize(w, h)
+		r.tick(ui.Input{})
+		return r
+	}
+	r := open(nil)
+	shots = append(shots, r.record("menu-"+size))
+
+	// The menu with the notice a corrupt save gives.
+	rc := open(progress.NewMemStore([]byte(`{"version": 1, "lessons": {"fenced-writes": {"goalsMet": 7}}`), ""))
+	shots = append(shots, rc.record("menu-corrupt-"+size))
+
+	for _, l := range lessons.All() {
+		r := open(nil)
+		r.click("lesson:" + l.ID)
+		sc, ok := r.a.top().(*LessonScene)
+		require.True(t, ok, "lesson %s opens", l.ID)
+		shots = append(shots, r.record("lesson-"+l.ID+"-"+size))
+		// Mid-run, every hint shown: the world, the trace and the hints
+		// at their fullest.
+		sc.Lab.Advance(lessonMoment(sc))
+		for range len(l.Hints) {
+			r.key(ui.IntentHint)
+		}
+		shots = append(shots, r.record("lesson-"+l.ID+"-run-"+size))
+	}
+
+	for _, ex := range lessons.Exercises() {
+		r := open(nil)
+		r.click("exercise:" + ex.ID)
+		sc := r.exScene()
+		shots = append(shots, r.record("exercise-"+ex.ID+"-"+size))
+		if _, ok := r.a.Inspect().Regions["simulator"]; ok {
+			r.click("simulator")
+			if lab := sc.Simulator(); lab != nil {
+				lab.Lab.Advance(10 * time.Second)
+			}
+			shots = append(shots, r.record("exercise-"+ex.ID+"-sim-"+size))
+		}
+	}
+
+	r = open(nil)
+	r.click("sandbox")
+	shots = append(shots, r.record("sandbox-setup-"+size))
+	for _, p := range []string{"kubernetes", "zookeeper", "consul", "redlock"} {
+		r.click("preset:" + p)
+		shots = append(shots, r.record("sandbox-setup-"+p+"-"+size))
+	}
+	r.click("preset:leases")
+	r.click("start")
+	sb := r.a.top().(*SandboxScene)
+	require.NotNil(t, sb.Run)
+	sb.Run.Lab.Advance(3 * time.Second)
+	r.click("proc:A")
+	shots = append(shots, r.record("sandbox-run-menu-"+size))
+	r.click("action:pause")
+	sb.Run.Lab.Advance(20 * time.Second)
+	shots = append(shots, r.record("sandbox-run-"+size))
+	r.key(ui.IntentBack)
+	r.click("compareSystems")
+	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
+	lab.SystemsClock(v.m.Runs).Seek(14 * time.Second)
+	shots = append(shots, r.record("compare-systems-"+size))
+
+	r = open(nil)
+	brokenFencedWrites(t, r)
+	shots = append(shots, r.record("found-"+size))
+	r.click("compare")
+	r.a.top().(*comparison).player.Clock.Seek(25 * time.Second)
+	shots = append(shots, r.record("compare-fencing-"+size))
+
+	r = open(nil)
+	r.click("lesson:fenced-writes")
+	r.key(ui.IntentHelp)
+	shots = append(shots, r.record("help-"+size))
+	return shots
+}
+
+// screens are everyScreen's records by size, drawn once for the tests
+// that read them.
+var screens = map[[2]float64][]screenText{}
+
+func screensAt(t *testing.T, w, h float64) []screenText {
+	k := [2]float64{w, h}
+	if _, ok := screens[k]; !ok {
+		screens[k] = everyScreen(t, w, h)
+	}
+	return screens[k]
+}
+
+// Every string on every screen is drawn in one of the theme's text
+// colours, whose contrast on each background TextPairs lists is checked
+// (draw's TestEveryTextPairOfTheThemeHasContrast); the shard cells' labels
+// are Text on the owners' colours, checked by
+// TestShardCellLabelsHaveContrast.
+func TestEveryTextColourIsOneTheThemeChecks(t *testing.T) {
+	checked := map[color.RGBA]bool{}
+	for _, p := range draw.Dark.TextPairs() {
+		checked[p.Text] = true
+	}
+	for _, size := range clipSizes {
+		for _, s := range screensAt(t, size[0], size[1]) {
+			for _, d := range s.drawn {
+				if d.Text != "" {
+					assert.True(t, checked[d.Colour], "%s: %q in %v", s.name, d.Text, d.Colour)
+				}
+			}
+		}
+	}
+}
+
+// The worker numbers on the shard map's cells read at 4.5:1 on every
+// owner's colour.
+func TestShardCellLabelsHaveContrast(t *testing.T) {
+	for i := range ownerColours {
+		assert.GreaterOrEqual(t, draw.Contrast(draw.Dark.Text, ownerColour(i)), 4.5, "owner %d: %v", i, ownerColour(i))
+	}
+}
+
+// lessonMoment is a time in the middle of a lesson's action: its
+// solution's last step and a little more, or 20 s.
+func lessonMoment(sc *LessonScene) time.Duration {
+	at := 20 * time.Second
+	for _, a := range sc.Lab.Lesson.Solution {
+		at = max(at, a.At.D()+5*time.Second)
+	}
+	return min(at, 90*time.Second)
+}
+
+// Every screen of the lab, at both sizes: no string is cut without a way
+// to read it whole, and none runs outside its box (issue 16, "nothing
+// clipped").
+func TestNothingIsClipped(t *testing.T) {
+	for _, size := range clipSizes {
+		t.Run(fmt.Sprintf("%.0fx%.0f", size[0], size[1]), func(t *testing.T) {
+			var bad []string
+			for _, s := range screensAt(t, size[0], size[1]) {
+				require.NotEmpty(t, s.drawn, "%s drew no text", s.name)
+				bad = append(bad, s.offenders()...)
+				for _, d := range s.tipped() {
+					t.Logf("%s: %q cut, whole on hover: %q", s.name, d.Text, d.Full)
+				}
+			}
+			assert.Empty(t, bad, "text cut without a way to read it:\n%s", strings.Join(bad, "\n"))
+		})
+	}
+}
+
+// The notice a corrupt save gives wraps, and the menu makes room for it,
+// down to a window 700 px wide (issue 17: it was one line, cut at 1024
+// and 700 px).
+func TestTheCorruptProgressNoticeWrapsInNarrowWindows(t *testing.T) {
+	for _, w := range []float64{700, 1024} {
+		r := rigWith(t, progress.NewMemStore([]byte(`{"version": 1, "lessons": {"fenced-writes": {"goalsMet": 7}}`), ""))
+		r.resize(w, 640)
+		notice := r.a.menu.Notice
+		require.NotEmpty(t, notice, "a corrupt save gives a notice")
+		s := r.record(fmt.Sprintf("menu-notice-%.0f", w))
+		assert.Empty(t, s.offenders(), "at %.0f px", w)
+		var shown []string
+		for _, d := range s.drawn {
+			if d.Box.Y < r.a.menu.lessonsHead.Y && strings.Contains(notice, d.Text) && d.Text != "" {
+				shown = append(shown, d.Text)
+			}
+		}
+		assert.Equal(t, notice, strings.Join(shown, " "), "the whole notice is on screen at %.0f px", w)
+	}
+}
+
+// A text cut on screen shows whole once the pointer rests on it: here a
+// process badge in the election-order lesson at the small size.
+func TestACutLabelShowsWholeOnHover(t *testing.T) {
+	r := rigWith(t, nil)
+	r.resize(1024, 640)
+	r.click("lesson:election-order")
+	r.record("hover-before")
+	cuts := draw.CutTexts()
+	require.NotEmpty(t, cuts, "the badges are cut at this size")
+	c := cuts[0]
+	for range tooltipDelay + 2 {
+		r.tick(ui.Input{Cursor: c.Box.Center()})
+	}
+	require.True(t, r.a.tip.Visible())
+	s := r.drawn("hover-after")
+	var tip []string
+	for _, d := range s.drawn {
+		if strings.Contains(c.Text, d.Text) && !d.Cut {
+			tip = append(tip, d.Text)
+		}
+	}
+	assert.Contains(t, tip, c.Text, "the tip draws %q whole", c.Text)
+	assert.Empty(t, s.offenders())
+}
