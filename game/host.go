@@ -74,14 +74,19 @@ func pressNamed(in *ui.Input, names map[ui.Focusable]string) []ui.HostAction {
 	return rest
 }
 
-// hostIntents turns host actions named after an intent ("help",
-// "back-step", "play-pause": a shortcut key pressed while the page, not
-// the canvas, had the focus) into that intent this tick, as its key
-// would, and "digit" into the digit key Value; it keeps the others.
+// KeyPrefix starts a host action that is a key rather than a control:
+// "key:" and an intent's name ("key:play-pause", "key:back-step"), a
+// shortcut pressed while the page, not the canvas, had the focus.
+const KeyPrefix = "key:"
+
+// hostIntents turns host actions that are keys (KeyPrefix) into their
+// intent this tick, as the key on the canvas would, and "digit" into the
+// digit key Value; it keeps the others, the scene's controls.
 func hostIntents(in *ui.Input) {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
-		if i, ok := ui.IntentNamed(h.ID); ok && !canvasKeys.Has(i) {
+		name, isKey := strings.CutPrefix(h.ID, KeyPrefix)
+		if i, ok := ui.IntentNamed(name); isKey && ok && !canvasKeys.Has(i) {
 			in.Keys |= ui.KeysOf(i)
 			continue
 		}

@@ -135,7 +135,7 @@ func TestEveryLessonSolvedWithThePanelAlone(t *testing.T) {
 func TestThePanelOffersEveryActionOfTheWorld(t *testing.T) {
 	r := newPanelRig(t)
 	r.use("lesson:fenced-writes", 0)
-	for _, id := range []string{"play", "step", "back-step", "scrub", "speed", "fork", "act:A:pause", "act:B:pause", "hint", "solution", "menu"} {
+	for _, id := range []string{"play", "step", "key:back-step", "scrub", "speed", "fork", "act:A:pause", "act:B:pause", "hint", "solution", "menu"} {
 		_, ok := r.control(id)
 		assert.True(t, ok, "no %q among %v", id, controlIDs(r.a.Inspect().Mirror.Controls))
 	}
@@ -158,7 +158,7 @@ func TestThePanelOffersEveryActionOfTheWorld(t *testing.T) {
 	sp, _ := r.control("speed")
 	assert.Equal(t, "64×", sp.Options[int(sp.Value)])
 	r.use("scrub", 5)
-	r.use("back-step", 0)
+	r.use("key:back-step", 0)
 	assert.Equal(t, 4*time.Second, r.a.top().(*LessonScene).Lab.Now(), "back one second")
 	r.use("hint", 0)
 	assert.NotEmpty(t, r.a.Inspect().Mirror.Hint, "a hint is shown")
@@ -341,13 +341,14 @@ func TestASandboxRunsBrokenInvariantIsAJumpInThePanel(t *testing.T) {
 // page has the focus arrives as its intent (or digit); the keys that move
 // and press the canvas's focus do not, as the page uses them itself.
 func TestThePagesShortcutKeysAreTheCanvasKeys(t *testing.T) {
-	in := ui.Input{Host: []ui.HostAction{{ID: "play-pause"}, {ID: "digit", Value: 3}, {ID: "focus-next"}, {ID: "activate"}, {ID: "act:A:pause"}}}
+	in := ui.Input{Host: []ui.HostAction{{ID: "key:play-pause"}, {ID: "digit", Value: 3}, {ID: "key:focus-next"}, {ID: "key:activate"}, {ID: "hint"}, {ID: "act:A:pause"}}}
 	hostIntents(&in)
 	assert.True(t, in.Keys.Has(ui.IntentPlayPause))
 	assert.Equal(t, 3, in.Digit)
 	assert.False(t, in.Keys.Has(ui.IntentFocusNext), "Tab is the page's")
 	assert.False(t, in.Keys.Has(ui.IntentActivate), "Enter is the page's")
-	assert.Equal(t, []ui.HostAction{{ID: "focus-next"}, {ID: "activate"}, {ID: "act:A:pause"}}, in.Host, "the rest go to the scene")
+	assert.False(t, in.Keys.Has(ui.IntentHint), "a control named like an intent is the control, not the key")
+	assert.Equal(t, []ui.HostAction{{ID: "key:focus-next"}, {ID: "key:activate"}, {ID: "hint"}, {ID: "act:A:pause"}}, in.Host, "the rest go to the scene")
 
 	r := newPanelRig(t)
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: "digit", Value: 3}}})

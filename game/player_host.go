@@ -52,7 +52,7 @@ func (p *Player) controls() []Control {
 	out := []Control{
 		{ID: "play", Group: groupPlayback, Label: play, Kind: KindToggle, On: p.playing},
 		{ID: "step", Group: groupPlayback, Label: "Step to the next event"},
-		{ID: ui.IntentBackStep.String(), Group: groupPlayback, Label: "Back one second"},
+		{ID: KeyPrefix + ui.IntentBackStep.String(), Group: groupPlayback, Label: "Back one second"},
 	}
 	length := p.Clock.Length().Seconds()
 	out = append(out, Control{ID: "scrub", Group: groupPlayback, Label: "Play head", Kind: KindRange,

@@ -142,7 +142,7 @@ func (p *page) spacePlays() {
 			if !ok {
 				return
 			}
-			h.ID = i.String()
+			h.ID = game.KeyPrefix + i.String()
 		}
 		ev.Call("preventDefault")
 		p.host(h)
