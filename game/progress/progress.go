@@ -264,7 +264,7 @@ func Decode(b []byte) (Progress, error) {
 		Version json.RawMessage `json:"version"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		return refuse(err, "it is not valid progress data: %v", err)
+		return refuse(err, "it is not valid progress data: damaged, or cut short")
 	}
 	var v int
 	if len(head.Version) == 0 || json.Unmarshal(head.Version, &v) != nil {
@@ -276,7 +276,7 @@ func Decode(b []byte) (Progress, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var p Progress
 	if err := dec.Decode(&p); err != nil {
-		return refuse(err, "it is not valid progress data: %v", err)
+		return refuse(err, "it is not valid progress data: damaged, or cut short")
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return refuse(err, "it has data after the end of the document")

@@ -97,6 +97,11 @@ func TestRefusedInputGivesFreshProgressAndReason(t *testing.T) {
 			if !strings.Contains(de.Reason, c.reason) {
 				t.Errorf("reason %q lacks %q", de.Reason, c.reason)
 			}
+			for _, jargon := range []string{"JSON", "invalid character", "unmarshal", "cannot unmarshal", "looking for"} {
+				if strings.Contains(de.Reason, jargon) {
+					t.Errorf("reason %q speaks the parser's language (%q), not the learner's", de.Reason, jargon)
+				}
+			}
 			if !reflect.DeepEqual(p, New()) {
 				t.Errorf("progress = %+v, want New()", p)
 			}
@@ -171,7 +176,7 @@ func TestOpen(t *testing.T) {
 		old := []byte(`{"version":1,"lessons":`)
 		s := NewMemStore(old, "")
 		p, notice := Open(s)
-		want := "Your saved progress could not be read (it is not valid progress data: unexpected end of JSON input); starting fresh. The old data was kept as memory backup 1."
+		want := "Your saved progress could not be read (it is not valid progress data: damaged, or cut short); starting fresh. The old data was kept as memory backup 1."
 		if notice != want {
 			t.Errorf("notice\n got %q\nwant %q", notice, want)
 		}
