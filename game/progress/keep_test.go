@@ -212,3 +212,16 @@ func TestImportRefusesWhatIsNotProgress(t *testing.T) {
 // Change stamps are fixed in tests, so progress built twice is equal (a
 // real clock may tick between the two).
 func init() { now = func() int64 { return 1_000 } }
+
+// TestDamagedProgressIsToldOnceNotAtEveryStart: once the damaged data is
+// kept aside, the next start finds the fresh progress in its place: no
+// second backup, no notice again.
+func TestDamagedProgressIsToldOnceNotAtEveryStart(t *testing.T) {
+	s := NewMemStore([]byte(`{"version":1,`), "")
+	_, notice := Open(s)
+	require.Contains(t, notice, "could not be read")
+	_, again := Open(s)
+	assert.Empty(t, again, "the notice does not come back")
+	assert.Len(t, s.Backups(), 1, "kept aside once")
+	assert.Equal(t, []byte(`{"version":1,`), s.Backups()[0], "the damaged data is what was kept")
+}

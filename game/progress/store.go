@@ -37,9 +37,15 @@ func Open(s Store) (p Progress, notice string) {
 	if n, ok := s.(Noticer); ok && n.Notice() != "" {
 		notes = append(notes, n.Notice())
 	}
-	p, note, _ := load(s)
+	p, note, err := load(s)
 	if note != "" {
 		notes = append(notes, note)
+	}
+	if note != "" && err == nil {
+		// The damaged data is kept aside: the fresh progress takes its
+		// place, so the next start reads that, rather than keeping the
+		// damaged data aside again and saying so at every start.
+		_ = Save(s, p) // a failed save leaves the next start to try again
 	}
 	return p, join(notes)
 }
