@@ -166,7 +166,8 @@ func (sc *LessonScene) Update(st *State) error {
 	}
 	for _, c := range sc.pending {
 		if line := sc.Lab.Apply(c); line != "" {
-			sc.Player.Narrate(line)
+			// The learner's own action, or why it was refused: always told.
+			sc.Player.narration.AddKey(line)
 		}
 	}
 	sc.pending = sc.pending[:0]

@@ -51,7 +51,7 @@ func (n *Narration) add(e narrated) {
 		// The oldest ordinary line goes first; only key lines left, the
 		// oldest of them.
 		drop := 0
-		for i, e := range n.entries {
+		for i, e := range n.entries[:len(n.entries)-1] { // never the line just told
 			if !e.key {
 				drop = i
 				break

@@ -31,6 +31,12 @@ func TestNarrationKeepsKeyLinesAndCountsRepeats(t *testing.T) {
 	}
 	lines := n.Lines()
 	assert.Len(t, lines, narrationMax)
+	var full Narration
+	for i := range narrationMax {
+		full.AddKey(fmt.Sprintf("key %d", i))
+	}
+	full.Add("the newest, ordinary")
+	assert.Equal(t, "the newest, ordinary", full.Lines()[narrationMax-1], "a line just told is never the one dropped")
 	assert.Equal(t, "t=1.000s B acquired the lock with token 8", lines[0], "the key line outlives newer ordinary ones")
 	assert.Equal(t, fmt.Sprintf("ordinary %d", narrationMax+4), lines[len(lines)-1])
 }
