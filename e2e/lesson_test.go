@@ -303,6 +303,9 @@ func (b *browser) clickFrac(t *testing.T, region string, fx, fy float64) {
 	case "range":
 		b.setControlFrac(t, region, fx)
 		return
+	case "select":
+		b.nextOption(t, region)
+		return
 	default:
 		b.useControl(t, region)
 		return

@@ -47,18 +47,33 @@ func (b *browser) setControl(t *testing.T, id string, v float64) {
 }
 
 // htmlKind is the kind of the panel's visible control id: "range",
-// "button" (a button, link or choice), or "" when the panel has none.
+// "select", "button" (a button, link or choice), or "" when the panel has
+// none.
 func (b *browser) htmlKind(t *testing.T, id string) string {
 	t.Helper()
 	kind, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => {
 		const el = document.querySelector('#mirror [data-id=%q]');
 		if (!el || !el.getClientRects().length) return "";
-		return el.type === "range" ? "range" : "button";
+		return el.type === "range" ? "range" : el.tagName === "SELECT" ? "select" : "button";
 	})()`, id)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return kind
+}
+
+// nextOption picks the option after the chosen one in the panel's menu
+// id, as a click on the canvas's choice button steps to the next.
+func (b *browser) nextOption(t *testing.T, id string) {
+	t.Helper()
+	next, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
+		const el = document.querySelector('#mirror [data-id=%q]');
+		return (el.selectedIndex + 1) %% el.options.length;
+	})()`, id)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.setControl(t, id, next)
 }
 
 // setControlFrac sets the panel's range id at fraction f of its span.
