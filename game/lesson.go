@@ -28,6 +28,10 @@ type LessonScene struct {
 
 	// finder is the "Find a break" search, for lessons it fits.
 	finder *breakFinder
+	// next is the lesson after this one, offered once it is complete;
+	// note says why the run is not at its start ("" when it is).
+	next *NextLesson
+	note string
 
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
@@ -57,6 +61,11 @@ type LessonSpec struct {
 	// the lesson declares itself, if any).
 	Search    *lessons.Search
 	HintsSeen int
+	// MetBefore are the ids of the goals the learner met on an earlier
+	// visit: they show met, and a lesson with all of them is complete.
+	MetBefore []string
+	// Next, when set, is offered once the lesson is complete.
+	Next *NextLesson
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
 }
@@ -75,7 +84,9 @@ func NewLessonScene(l *lessons.Lesson, spec LessonSpec) (*LessonScene, error) {
 // knobs, the finder and the opener's own widgets.
 func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	l := lb.Lesson
-	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress}
+	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress, next: spec.Next}
+	lb.MetBefore(spec.MetBefore)
+	sc.complete = len(l.Goals) > 0 && lb.AllMet()
 	narration := &Narration{}
 	send := func(c lab.Command) { sc.pending = append(sc.pending, c) }
 	sc.world = newWorldView(lb, narration.Add, send)
@@ -86,6 +97,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 		Back: spec.Back, Sandbox: spec.Sandbox, Side: spec.Side,
 		Solution: sc.ShowSolution, SolutionOffered: spec.SolutionOffered,
 		Lanes:     func() int { return len(lb.Timeline().Lanes) },
+		Run:       sc.runRow(),
 		Checklist: spec.Checklist,
 		Narration: narration, HintsSeen: spec.HintsSeen,
 	}
@@ -149,7 +161,7 @@ func (sc *LessonScene) goals() []draw.Goal {
 	goals := sc.Lab.Goals()
 	out := make([]draw.Goal, len(goals))
 	for i, g := range goals {
-		out[i] = draw.Goal{Text: g.Text, Met: g.Met}
+		out[i] = draw.Goal{Text: g.Text, Met: g.Met, Note: g.Note(), Later: g.Later}
 		if g.Met {
 			out[i].Text = g.Proved
 		}
@@ -182,8 +194,13 @@ func (sc *LessonScene) Update(st *State) error {
 			// verdict comes from checking the answer.
 			sc.Player.Narrate("Every checkpoint met. Go back to the answer to use this run.")
 		} else {
-			sc.Player.Narrate("Lesson complete. " + l.Recap)
-			sc.Player.ShowText(strings.Join(l.Intro, "\n\n") + "\n\nRecap: " + l.Recap)
+			next := ""
+			if sc.next != nil {
+				next = " Next lesson (under the goals) opens " + sc.next.Title + "."
+			}
+			sc.Player.Narrate("Lesson complete. " + l.Recap + next)
+			sc.resumed(sc.note)
+			sc.Player.ShowText(sc.Player.Lesson.Body)
 		}
 	}
 	if changed && sc.OnProgress != nil {
@@ -217,6 +234,12 @@ type RunInfo struct {
 	Procs    []ProcInfo  `json:"procs"`
 	Writes   []WriteInfo `json:"writes"`
 	Complete bool        `json:"complete"`
+	// Showing is the run on show ("your run", "the solution", "the break
+	// found"); KeptMine is set while the learner's is kept aside.
+	Showing  string `json:"showing"`
+	KeptMine bool   `json:"keptMine"`
+	// Resumed says why the run opened where it did ("" at its start).
+	Resumed string `json:"resumed,omitempty"`
 }
 
 // ProcInfo is one process in RunInfo.
@@ -248,7 +271,8 @@ func (sc *LessonScene) Inspect() SceneInfo {
 func (sc *LessonScene) runInfo() *RunInfo {
 	w := sc.Lab.World()
 	run := &RunInfo{Lesson: sc.Lab.Lesson.ID, Now: w.Now.Seconds(), Playing: sc.Player.Playing(),
-		Holder: w.Lock.Holder, Token: w.Lock.Token, Complete: sc.Lab.AllMet()}
+		Holder: w.Lock.Holder, Token: w.Lock.Token, Complete: sc.Lab.AllMet(),
+		Showing: sc.Lab.Showing().String(), KeptMine: sc.Lab.KeptMine(), Resumed: sc.note}
 	for _, p := range w.Procs {
 		run.Procs = append(run.Procs, ProcInfo{Name: p.Name, State: p.State.String(), Token: p.Token, Paused: p.Paused, Crashed: p.Crashed})
 	}

@@ -61,6 +61,9 @@ type Mirror struct {
 	Goals     []draw.Goal `json:"goals,omitempty"`
 	Hint      string      `json:"hint,omitempty"`
 	Narration []string    `json:"narration,omitempty"` // newest last
+	// Buttons are the run's own buttons (Restart, Undo, Back to my run,
+	// Next lesson) and whether each is offered now, for players with them.
+	Buttons []RunButton `json:"buttons,omitempty"`
 }
 
 // State is everything a scene may use. The Game owns it and refreshes it

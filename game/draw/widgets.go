@@ -209,12 +209,19 @@ func (s Style) Tooltip(dst *ebiten.Image, tip *ui.Tooltip, window ui.Rect) {
 type Goal struct {
 	Text string `json:"text"`
 	Met  bool   `json:"met"`
+	// Note says when it was met and what the play head shows ("met at
+	// 24.0 s"), drawn before the text; Later marks a goal met after the
+	// play head, whose ✓ is drawn hollow until the play head gets there.
+	Note  string `json:"note,omitempty"`
+	Later bool   `json:"later,omitempty"`
 }
 
 // Checklist draws a heading in header and one goal per row: a box that is
-// empty while the goal is open and holds a ✓ once it is met, with the
-// text's colour changing too. Goal text wraps to two lines (in the small
-// face if the body face needs more), then ends with an ellipsis.
+// empty while the goal is open and holds a ✓ once it is met (hollow while
+// the play head is before the moment), with the text's colour changing
+// too. The goal's note leads its text in the note's colour. Goal text
+// wraps to two lines (in the small face if the body face needs more),
+// then ends with an ellipsis.
 func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows []ui.Rect, goals []Goal) {
 	th := s.Theme
 	TextIn(dst, heading, s.Label(), header, AlignStart, th.TextDim)
@@ -225,20 +232,30 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 		row := rows[i]
 		side := math.Min(row.H-s.U(8), s.U(18))
 		box := ui.Rect{X: row.X, Y: row.Y + s.U(4), W: side, H: side}
-		fg := th.Text
-		if g.Met {
+		fg, noteClr := th.Text, th.TextDim
+		switch {
+		case g.Met && g.Later:
+			StrokeRoundRect(dst, box, s.U(3), s.px(2), th.Accept)
+			CheckMark(dst, box.Center(), side*0.8, s.px(2.5), th.Accept)
+			noteClr = th.Warning
+		case g.Met:
 			FillRoundRect(dst, box, s.U(3), th.Accept)
 			CheckMark(dst, box.Center(), side*0.8, s.px(2.5), th.Background)
 			fg = th.Accept
-		} else {
+		default:
 			StrokeRoundRect(dst, box, s.U(3), s.px(2), th.TextDim)
 		}
 		_, label := row.CutLeft(side, s.U(10))
+		text, note := g.Text, ""
+		if g.Note != "" {
+			note = g.Note + ":"
+			text = note + " " + g.Text
+		}
 		face := s.Body()
-		lines := ui.Wrap(g.Text, label.W, Measure(face))
+		lines := ui.Wrap(text, label.W, Measure(face))
 		if len(lines) > 1 {
 			face = s.Small()
-			lines = ui.Wrap(g.Text, label.W, Measure(face))
+			lines = ui.Wrap(text, label.W, Measure(face))
 		}
 		lh := LineHeight(face)
 		max := int(math.Max(1, math.Floor(label.H/lh)))
@@ -247,6 +264,11 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 		}
 		for k, line := range lines {
 			r := ui.Rect{X: label.X, Y: label.Y + float64(k)*lh, W: label.W, H: lh}
+			if k == 0 && note != "" && strings.HasPrefix(line, note) {
+				TextIn(dst, note, face, r, AlignStart, noteClr)
+				_, r = r.CutLeft(Measure(face)(note+" "), 0)
+				line = strings.TrimPrefix(line[len(note):], " ")
+			}
 			TextIn(dst, line, face, r, AlignStart, fg)
 		}
 	}

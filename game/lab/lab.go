@@ -280,14 +280,14 @@ type GoalState struct {
 }
 
 // Note is the goal's time as the checklist writes it: "met at 24.0 s",
-// "met at 24.0 s; at the play head: not yet", "met in another run"
-// (before a restart, in the solution, in an earlier visit), or "".
+// "met at 24.0 s; at the play head: not yet", "met earlier" (before a
+// restart, in the solution, on an earlier visit), or "".
 func (g GoalState) Note() string {
 	switch {
 	case !g.Met:
 		return ""
 	case !g.InRun:
-		return "met in another run"
+		return "met earlier"
 	case g.Later:
 		return fmt.Sprintf("met at %.1f s; at the play head: not yet", g.At.Seconds())
 	}

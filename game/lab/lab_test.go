@@ -255,7 +255,7 @@ func TestGoalsMetStayMetAcrossAKnobChange(t *testing.T) {
 	// Restarting is a clean slate for the run; what the learner proved
 	// stays proved, in another run.
 	lb.Restart()
-	if g := lb.Goals(); g[0].InRun || g[1].InRun || !g[0].Met || g[0].Note() != "met in another run" {
+	if g := lb.Goals(); g[0].InRun || g[1].InRun || !g[0].Met || g[0].Note() != "met earlier" {
 		t.Errorf("after Restart: %+v", g)
 	}
 }

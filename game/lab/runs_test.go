@@ -54,7 +54,7 @@ func TestTheSolutionIsARunOfItsOwnAndMyRunComesBack(t *testing.T) {
 		assert.Equal(t, goals[i].InRun, g.InRun, "goal %d", i)
 		assert.Equal(t, goals[i].At, g.At, "goal %d met at the same time", i)
 	}
-	assert.Equal(t, "met in another run", lb.Goals()[2].Note(), "the solution met the third")
+	assert.Equal(t, "met earlier", lb.Goals()[2].Note(), "the solution met the third")
 	assert.Empty(t, lb.BackToMine(), "already on my run")
 
 	label, tip := lb.UndoLabel()
@@ -174,7 +174,7 @@ func TestGoalsStayMetWithTheirTime(t *testing.T) {
 	g = lb.Goals()[0]
 	assert.True(t, g.Met, "still proved")
 	assert.False(t, g.InRun, "no longer in this run")
-	assert.Equal(t, "met in another run", g.Note())
+	assert.Equal(t, "met earlier", g.Note())
 	lb.Advance(lb.Length())
 	assert.False(t, lb.Goals()[0].InRun, "without the pause the run never meets it")
 }
