@@ -223,6 +223,14 @@ func (a *App) lessonSpec(l *lessons.Lesson, sc **LessonScene) LessonSpec {
 		OnProgress: func(string, []bool, bool) { a.record(*sc) },
 		MetBefore:  a.prog.Lesson(l.ID).GoalsMet,
 	}
+	if a.prog.Lesson(l.ID).Completed {
+		// Complete on the menu, complete in the checklist (progress from
+		// before goals had ids, or imported, may list fewer).
+		spec.MetBefore = nil
+		for _, g := range l.Goals {
+			spec.MetBefore = append(spec.MetBefore, g.ID)
+		}
+	}
 	// The next lesson in the menu's order, once this one is complete.
 	if i := slices.Index(a.lessons, l); i >= 0 && i+1 < len(a.lessons) {
 		next := a.lessons[i+1]

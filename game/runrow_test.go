@@ -186,16 +186,21 @@ func TestGoalsStayMetAndTheMenuAgrees(t *testing.T) {
 func TestReopeningResumesAndSaysSoAndRestartBeginsAgain(t *testing.T) {
 	store := progress.NewMemStore(nil, "")
 	r := rigWith(t, store)
-	pausedRun(t, r)
+	hash := pausedRun(t, r).Lab.Sim().Trace.Hash()
 	r.key(ui.IntentBack)
 
 	r2 := rigWith(t, store)
 	r2.click("lesson:fenced-writes")
+	sc2 := r2.a.top().(*LessonScene)
+	sc2.Lab.Seek(26 * time.Second)
+	assert.Equal(t, hash, sc2.Lab.Sim().Trace.Hash(), "the saved run replays event for event")
+	sc2.Lab.Seek(4 * time.Second)
+	r2.tick(ui.Input{})
 	info := r2.a.Inspect()
 	assert.Equal(t, 4.0, info.Run.Now, "resumed at the last action")
 	assert.Contains(t, info.Run.Resumed, "Resumed your run where you left it, at 4 s with 1 action")
 	assert.True(t, strings.HasPrefix(info.Mirror.Text, "Resumed your run"), "the story says so first: %.120s", info.Mirror.Text)
-	assert.Contains(t, lastLine(r2), "Restart (under the goals) begins the lesson again")
+	assert.Contains(t, narration(r2), "Restart (under the goals) begins the lesson again")
 	restart := r2.button(RunRestart)
 	assert.True(t, restart.Offered && restart.Enabled)
 	r2.resize(1024, 640)
@@ -247,11 +252,14 @@ func TestNextLessonOpensTheNextInTheMenusOrder(t *testing.T) {
 	assert.True(t, done, "the finished lesson is recorded")
 
 	last := all[len(all)-1]
-	r.a.prog.SetLesson(last.ID, progress.Lesson{Completed: true, GoalsMet: goalIDs(last)})
+	r.a.prog.SetLesson(last.ID, progress.Lesson{Completed: true, GoalsMet: goalIDs(last)[:1]})
 	_, err := r.a.OpenID(last.ID)
 	require.NoError(t, err)
 	r.tick(ui.Input{})
-	assert.True(t, r.a.Inspect().Run.Complete)
+	assert.True(t, r.a.Inspect().Run.Complete, "complete on the menu, complete here, whatever goals the progress lists")
+	for i, g := range r.a.Inspect().Mirror.Goals {
+		assert.True(t, g.Met, "goal %d", i)
+	}
 	assert.False(t, r.button(RunNext).Offered, "the last lesson has no next")
 }
 
@@ -333,4 +341,22 @@ func TestRunRowFitsAndDoesNotOverlap(t *testing.T) {
 		}
 		r.shot(fmt.Sprintf("runrow-%.0fx%.0f.png", size[0], size[1]))
 	}
+}
+
+// The comparison is a pair of runs of its own: opening it and coming
+// back leaves the learner's run as it was.
+func TestTheComparisonLeavesMyRunAsItWas(t *testing.T) {
+	r := rigWith(t, nil)
+	sc := pausedRun(t, r)
+	log, now, hash := sc.Lab.Log(), sc.Lab.Now(), sc.Lab.Sim().Trace.Hash()
+	r.click("compare")
+	require.NotNil(t, r.a.Inspect().Compare)
+	sc.finder.compare.player.Clock.Seek(80 * time.Second)
+	r.tick(ui.Input{})
+	r.key(ui.IntentBack)
+	require.Nil(t, r.a.Inspect().Compare)
+	assert.Equal(t, log, sc.Lab.Log())
+	assert.Equal(t, now, sc.Lab.Now())
+	assert.Equal(t, hash, sc.Lab.Sim().Trace.Hash())
+	assert.Contains(t, lastLine(r), "Back to your run at t = 26.000 s")
 }
