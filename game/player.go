@@ -521,6 +521,9 @@ func (p *Player) place() {
 	row.W = l.Hints.W
 	_, rest := row.CutLeft(l.HintButton.W, math.Round(p.style.U(8)))
 	slot, _ := rest.CutLeft(math.Round(p.style.U(150)), 0)
+	if p.spec.Side != nil {
+		slot = ui.Rect{} // the side has the hint button's row
+	}
 	if p.run != nil {
 		p.run.place(p, l.RunRow, slot)
 	}

@@ -108,7 +108,8 @@ func (r *runRow) offers(name string) bool {
 }
 
 // place lays the row out: Restart and Undo from the left of row, Next
-// lesson at its right, Back to my run in the solution's place (slot).
+// lesson at its right, Back to my run in the solution's place (slot), or
+// at the row's right when there is none (the sandbox's exports have it).
 func (r *runRow) place(p *Player, row, slot ui.Rect) {
 	r.sync(p)
 	s := p.style
@@ -122,13 +123,13 @@ func (r *runRow) place(p *Player, row, slot ui.Rect) {
 			b.Disabled = true
 			continue
 		}
-		switch name {
-		case RunRestart, RunUndo:
+		switch {
+		case name == RunRestart || name == RunUndo:
 			b.Rect, left = left.CutLeft(width(b.Label), g)
-		case RunNext:
-			b.Rect, _ = row.CutRight(width(b.Label), 0)
-		case RunBackToMine:
+		case name == RunBackToMine && !slot.Empty():
 			b.Rect = slot
+		default: // Next lesson, or Back to my run without a slot
+			b.Rect, left = left.CutRight(width(b.Label), g)
 		}
 	}
 }

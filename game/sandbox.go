@@ -350,6 +350,9 @@ func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
 	s.Button(dst, &sc.jsonl)
 	s.Button(dst, &sc.mermaid)
 	msg, clr := "Export the run up to the play head.", th.TextDim
+	if sc.Run.Lab.Now() == 0 {
+		msg = "At 0 s an export holds the whole run."
+	}
 	if sc.exported != "" {
 		msg, clr = sc.exported, th.Text
 	}
