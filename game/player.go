@@ -284,19 +284,6 @@ func (p *Player) SetBody(body string) {
 	p.text.SetText(p.panelText())
 }
 
-// panelText is the text panel's text: the body, then (with a run row)
-// the hints revealed so far.
-func (p *Player) panelText() string {
-	if p.run == nil {
-		return p.body
-	}
-	var b strings.Builder
-	b.WriteString(p.body)
-	for i, h := range p.Lesson.Hints[:p.hintsSeen] {
-		fmt.Fprintf(&b, "\n\nHint %d: %s", i+1, h)
-	}
-	return b.String()
-}
 
 // Playing reports whether time is running.
 func (p *Player) Playing() bool { return p.playing }

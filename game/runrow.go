@@ -1,7 +1,9 @@
 package game
 
 import (
+	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -154,3 +156,17 @@ func (r *runRow) regions(m map[string]ui.Rect) {
 
 // mirror is every button's state, for the HTML page.
 func (r *runRow) mirror() []RunButton { return append([]RunButton(nil), r.state[:]...) }
+
+// panelText is the text panel's text: the body, then (with a run row,
+// which leaves the hint one line) the hints revealed so far.
+func (p *Player) panelText() string {
+	if p.run == nil {
+		return p.body
+	}
+	var b strings.Builder
+	b.WriteString(p.body)
+	for i, h := range p.Lesson.Hints[:p.hintsSeen] {
+		fmt.Fprintf(&b, "\n\nHint %d: %s", i+1, h)
+	}
+	return b.String()
+}

@@ -360,3 +360,22 @@ func TestTheComparisonLeavesMyRunAsItWas(t *testing.T) {
 	assert.Equal(t, hash, sc.Lab.Sim().Trace.Hash())
 	assert.Contains(t, lastLine(r), "Back to your run at t = 26.000 s")
 }
+
+// With the run row the hint has one line: a revealed hint goes, whole,
+// to the end of the lesson text, scrolled into view, and the mirror
+// keeps it apart as before.
+func TestARevealedHintEndsTheLessonText(t *testing.T) {
+	r := rigWith(t, nil)
+	r.click("lesson:troubleshooting")
+	sc := r.a.top().(*LessonScene)
+	hint := sc.Lab.Lesson.Hints[0]
+	require.Greater(t, len(hint), 300, "precondition: a hint far longer than a line")
+	r.key(ui.IntentHint)
+	p := sc.Player
+	assert.True(t, strings.HasSuffix(p.text.Text(), "\n\nHint 1: "+hint))
+	assert.Equal(t, p.text.MaxScroll(), p.text.Scroll(), "scrolled to it")
+	assert.Equal(t, hint, r.a.Inspect().Mirror.Hint)
+	assert.False(t, strings.Contains(r.a.Inspect().Mirror.Text, "Hint 1:"), "the text view has it in its own place")
+	lh := draw.LineHeight(r.st.Style.Small())
+	assert.Less(t, p.layout.HintText.H, 2*lh, "one line under the run row")
+}
