@@ -284,7 +284,6 @@ func (p *Player) SetBody(body string) {
 	p.text.SetText(p.panelText())
 }
 
-
 // Playing reports whether time is running.
 func (p *Player) Playing() bool { return p.playing }
 
