@@ -86,3 +86,20 @@ func (sc *LessonScene) Resumed() {
 }
 
 func actionsText(n int) string { return fmt.Sprintf("%d %s", n, form.Plural(n, "action", "actions")) }
+
+// Press presses the named run button (RunRestart, RunUndo, RunBackToMine,
+// RunNext) as a click would, for the HTML page's own buttons; one not
+// offered or not enabled now is refused with why.
+func (sc *LessonScene) Press(name string) error {
+	for _, b := range sc.runButtons() {
+		if b.Name != name {
+			continue
+		}
+		if !b.Enabled {
+			return fmt.Errorf("%s is not available now", b.Label)
+		}
+		sc.runButton(name)
+		return nil
+	}
+	return fmt.Errorf("no run button %q", name)
+}

@@ -379,3 +379,17 @@ func TestARevealedHintEndsTheLessonText(t *testing.T) {
 	lh := draw.LineHeight(r.st.Style.Small())
 	assert.Less(t, p.layout.HintText.H, 2*lh, "one line under the run row")
 }
+
+// The HTML page presses the same buttons by name; one not available is
+// refused and changes nothing.
+func TestRunButtonsPressByName(t *testing.T) {
+	r := rigWith(t, nil)
+	sc := pausedRun(t, r)
+	assert.EqualError(t, sc.Press(RunUndo), "Undo is not available now")
+	assert.EqualError(t, sc.Press("rewind"), `no run button "rewind"`)
+	require.NoError(t, sc.Press(RunRestart))
+	assert.Empty(t, sc.Lab.Log())
+	require.NoError(t, sc.Press(RunUndo))
+	assert.Len(t, sc.Lab.Log(), 1)
+	assert.Error(t, sc.Press(RunNext), "not before the lesson is complete")
+}
