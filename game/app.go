@@ -165,17 +165,20 @@ func (a *App) ImportProgress(data []byte) (string, error) {
 func (a *App) record(sc *LessonScene) {
 	l := sc.Lab.Lesson
 	p := a.prog.Lesson(l.ID)
-	for i, g := range sc.Lab.Goals() {
-		if g.Met && !slices.Contains(p.GoalsMet, l.Goals[i].ID) {
+	for i, met := range sc.Lab.Achieved() {
+		if met && !slices.Contains(p.GoalsMet, l.Goals[i].ID) {
 			p.GoalsMet = append(p.GoalsMet, l.Goals[i].ID)
 		}
 	}
 	p.Completed = p.Completed || sc.Lab.AllMet()
 	p.HintsSeen = max(p.HintsSeen, sc.Player.hintsSeen)
-	if log, err := json.Marshal(sc.Lab.Log()); err == nil {
+	// The learner's own run, even while the solution or a found break is
+	// on show.
+	knobs, mine := sc.Lab.MyRun()
+	if log, err := json.Marshal(mine); err == nil {
 		p.Log = log
 	}
-	p.Knobs = map[string]float64(sc.Lab.Knobs())
+	p.Knobs = map[string]float64(l.Defaults(knobs))
 	a.prog.SetLesson(l.ID, p)
 	a.save()
 }
@@ -184,7 +187,7 @@ func (a *App) record(sc *LessonScene) {
 func (a *App) Open(l *lessons.Lesson) {
 	saved := a.prog.Lesson(l.ID)
 	var sc *LessonScene
-	spec := a.lessonSpec(&sc)
+	spec := a.lessonSpec(l, &sc)
 	spec.Sandbox = func() { a.openInSandbox(sc) }
 	spec.HintsSeen = saved.HintsSeen
 	sc, err := NewLessonScene(l, spec)
@@ -206,6 +209,8 @@ func (a *App) Open(l *lessons.Lesson) {
 		}
 		if err != nil {
 			sc.Player.Narrate("Your saved run of this lesson could not be replayed (" + err.Error() + "); starting it fresh.")
+		} else if !sc.Lab.Pristine() {
+			sc.Resumed()
 		}
 	}
 	a.show(sc)
@@ -214,14 +219,32 @@ func (a *App) Open(l *lessons.Lesson) {
 // lessonSpec is how the App opens a lesson scene (*sc, once built): back
 // to the menu, its progress recorded on the way and whenever a goal is
 // met.
-func (a *App) lessonSpec(sc **LessonScene) LessonSpec {
-	return LessonSpec{
+func (a *App) lessonSpec(l *lessons.Lesson, sc **LessonScene) LessonSpec {
+	spec := LessonSpec{
 		Back: BackButton{Label: "< Lessons", Do: func() {
 			a.record(*sc)
 			a.scenes.Home()
 		}},
 		OnProgress: func(string, []bool, bool) { a.record(*sc) },
+		MetBefore:  a.prog.Lesson(l.ID).GoalsMet,
 	}
+	if a.prog.Lesson(l.ID).Completed {
+		// Complete on the menu, complete in the checklist (progress from
+		// before goals had ids, or imported, may list fewer).
+		spec.MetBefore = nil
+		for _, g := range l.Goals {
+			spec.MetBefore = append(spec.MetBefore, g.ID)
+		}
+	}
+	// The next lesson in the menu's order, once this one is complete.
+	if i := slices.Index(a.lessons, l); i >= 0 && i+1 < len(a.lessons) {
+		next := a.lessons[i+1]
+		spec.Next = &NextLesson{Title: next.Title, Open: func() {
+			a.record(*sc)
+			a.Open(next)
+		}}
+	}
+	return spec
 }
 
 // OpenID starts the lesson with the given id (for deep links and tests)

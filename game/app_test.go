@@ -3,7 +3,6 @@ package game
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"leaselab/game/draw"
 	"leaselab/game/progress"
@@ -21,13 +20,7 @@ func rigWith(t *testing.T, store progress.Store) *appRig {
 func TestProgressSurvivesARestart(t *testing.T) {
 	store := progress.NewMemStore(nil, "")
 	r := rigWith(t, store)
-	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
-	sc.Lab.Advance(4 * time.Second)
-	r.click("proc:A")
-	r.click("action:pause")
-	sc.Lab.Advance(22 * time.Second)
-	r.tick(ui.Input{})
+	pausedRun(t, r)
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
 
 	// A new app on the same store: the menu shows the progress, and the

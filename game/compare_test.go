@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/ui"
@@ -208,6 +211,14 @@ func TestSandboxFindsABreak(t *testing.T) {
 		t.Error("the sandbox run's new log does not replay a stale write")
 	}
 	r.tick(ui.Input{})
+	// The way back to the learner's run sits in the run row: the
+	// exports have the hint button's row.
+	reg := r.a.Inspect().Regions
+	require.Contains(t, reg, RunBackToMine)
+	for _, other := range []string{"exportJSONL", "exportMermaid", RunRestart, RunUndo} {
+		assert.False(t, reg[RunBackToMine].Overlaps(reg[other]), "Back to my run overlaps %s", other)
+	}
+	assert.True(t, reg[RunBackToMine].Within(reg["runRow"]))
 	r.shot("sandbox-found.png")
 	r.click("compare")
 	r.shot("sandbox-compare.png")

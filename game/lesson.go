@@ -30,6 +30,10 @@ type LessonScene struct {
 	finder *breakFinder
 	// toldTo is the play head when the narration was last told.
 	toldTo time.Duration
+	// next is the lesson after this one, offered once it is complete;
+	// note says why the run is not at its start ("" when it is).
+	next *NextLesson
+	note string
 
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
@@ -59,6 +63,11 @@ type LessonSpec struct {
 	// the lesson declares itself, if any).
 	Search    *lessons.Search
 	HintsSeen int
+	// MetBefore are the ids of the goals the learner met on an earlier
+	// visit: they show met, and a lesson with all of them is complete.
+	MetBefore []string
+	// Next, when set, is offered once the lesson is complete.
+	Next *NextLesson
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
 }
@@ -77,7 +86,9 @@ func NewLessonScene(l *lessons.Lesson, spec LessonSpec) (*LessonScene, error) {
 // knobs, the finder and the opener's own widgets.
 func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	l := lb.Lesson
-	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress}
+	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress, next: spec.Next}
+	lb.MetBefore(spec.MetBefore)
+	sc.complete = len(l.Goals) > 0 && lb.AllMet()
 	narration := &Narration{}
 	send := func(c lab.Command) { sc.pending = append(sc.pending, c) }
 	sc.world = newWorldView(lb, narration.Add, send)
@@ -88,6 +99,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 		Back: spec.Back, Sandbox: spec.Sandbox, Side: spec.Side,
 		Solution: sc.ShowSolution, SolutionOffered: spec.SolutionOffered,
 		Lanes:     func() int { return len(lb.Timeline().Lanes) },
+		Run:       sc.runRow(),
 		Checklist: spec.Checklist,
 		Narration: narration, HintsSeen: spec.HintsSeen,
 	}
@@ -151,7 +163,7 @@ func (sc *LessonScene) goals() []draw.Goal {
 	goals := sc.Lab.Goals()
 	out := make([]draw.Goal, len(goals))
 	for i, g := range goals {
-		out[i] = draw.Goal{Text: g.Text, Met: g.Met}
+		out[i] = draw.Goal{Text: g.Text, Met: g.Met, Note: g.Note(), Later: g.Later}
 		if g.Met {
 			out[i].Text = g.Proved
 		}
@@ -185,8 +197,13 @@ func (sc *LessonScene) Update(st *State) error {
 			// verdict comes from checking the answer.
 			sc.Player.narration.AddKey("Every checkpoint met. Go back to the answer to use this run.")
 		} else {
-			sc.Player.narration.AddKey("Lesson complete. " + l.Recap)
-			sc.Player.ShowText(strings.Join(l.Intro, "\n\n") + "\n\nRecap: " + l.Recap)
+			next := ""
+			if sc.next != nil {
+				next = " Next lesson (under the goals) opens " + sc.next.Title + "."
+			}
+			sc.Player.narration.AddKey("Lesson complete. " + l.Recap + next)
+			sc.resumed(sc.note)
+			sc.Player.ShowText(sc.Player.Lesson.Body)
 		}
 	}
 	if changed && sc.OnProgress != nil {
@@ -231,6 +248,12 @@ type RunInfo struct {
 	Procs    []ProcInfo  `json:"procs"`
 	Writes   []WriteInfo `json:"writes"`
 	Complete bool        `json:"complete"`
+	// Showing is the run on show ("your run", "the solution", "the break
+	// found"); KeptMine is set while the learner's is kept aside.
+	Showing  string `json:"showing"`
+	KeptMine bool   `json:"keptMine"`
+	// Resumed says why the run opened where it did ("" at its start).
+	Resumed string `json:"resumed,omitempty"`
 }
 
 // ProcInfo is one process in RunInfo.
@@ -262,7 +285,8 @@ func (sc *LessonScene) Inspect() SceneInfo {
 func (sc *LessonScene) runInfo() *RunInfo {
 	w := sc.Lab.World()
 	run := &RunInfo{Lesson: sc.Lab.Lesson.ID, Now: w.Now.Seconds(), Playing: sc.Player.Playing(),
-		Holder: w.Lock.Holder, Token: w.Lock.Token, Complete: sc.Lab.AllMet()}
+		Holder: w.Lock.Holder, Token: w.Lock.Token, Complete: sc.Lab.AllMet(),
+		Showing: sc.Lab.Showing().String(), KeptMine: sc.Lab.KeptMine(), Resumed: sc.note}
 	for _, p := range w.Procs {
 		run.Procs = append(run.Procs, ProcInfo{Name: p.Name, State: p.State.String(), Token: p.Token, Paused: p.Paused, Crashed: p.Crashed})
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"leaselab/core"
-	"leaselab/game/form"
 	"leaselab/lessons"
 )
 
@@ -30,7 +29,7 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 		return nil, err
 	}
 	var sc *LessonScene
-	sc, err = NewLessonScene(ls, a.lessonSpec(&sc))
+	sc, err = NewLessonScene(ls, a.lessonSpec(ls, &sc))
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +37,7 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	if err := sc.Lab.Resume(lessons.Knobs(knobs), l.Log); err != nil {
 		return nil, fmt.Errorf("the link does not fit lesson %s: %w", ls.ID, err)
 	}
-	sc.Player.Narrate("Opened a shared run: " + fmt.Sprintf("%d %s", len(l.Log), form.Plural(len(l.Log), "action", "actions")) + " replayed.")
+	sc.Player.Narrate("Opened a shared run: " + actionsText(len(l.Log)) + " replayed.")
 	a.show(sc)
 	return sc, nil
 }

@@ -30,7 +30,7 @@ func (f *panelFit) fits(l ui.PlayerLayout, unit float64, goals []draw.Goal, hint
 		return false
 	}
 	for i, g := range goals {
-		if f.goals[i] != g.Text {
+		if f.goals[i] != g.Line() {
 			return false
 		}
 	}
@@ -46,8 +46,11 @@ func (f *panelFit) fits(l ui.PlayerLayout, unit float64, goals []draw.Goal, hint
 func (p *Player) fitPanel(l ui.PlayerLayout, keep float64) ui.PlayerLayout {
 	st := p.style
 	hints := p.Lesson.Hints
-	if p.spec.Side != nil {
-		hints = nil // the scene draws its own side
+	if p.spec.Side != nil || p.run != nil {
+		// The scene draws its own side; or the run row shares the hint's
+		// area, whose one line the lesson text (where a revealed hint is
+		// told whole) stands in for.
+		hints = nil
 	}
 	minRow := l.GoalRow(1).Y - l.GoalRow(0).Y
 	if !p.fit.fits(l, st.Unit, p.Lesson.Goals, hints) {
@@ -57,8 +60,8 @@ func (p *Player) fitPanel(l ui.PlayerLayout, keep float64) ui.PlayerLayout {
 		}
 		p.fit.goalH, p.fit.goals = p.fit.goalH[:0], p.fit.goals[:0]
 		for _, g := range p.Lesson.Goals {
-			p.fit.goalH = append(p.fit.goalH, st.ChecklistRowHeight(g.Text, l.Goals.W, minRow))
-			p.fit.goals = append(p.fit.goals, g.Text)
+			p.fit.goalH = append(p.fit.goalH, st.ChecklistRowHeight(g.Line(), l.Goals.W, minRow))
+			p.fit.goals = append(p.fit.goals, g.Line())
 		}
 		p.fit.widths, p.fit.hints = [3]float64{l.Goals.W, l.HintText.W, st.Unit}, hints
 	}

@@ -66,6 +66,9 @@ type Player struct {
 
 	playing   bool
 	hintsSeen int
+	// body is the text panel's text, less the hints revealed (which a
+	// player with a run row adds at its end: its hint line holds one line).
+	body      string
 	narration *Narration
 
 	layout ui.PlayerLayout
@@ -105,6 +108,8 @@ type Player struct {
 	// Overlay, when set, is updated before and drawn over the world (the
 	// explorer's button and progress bar).
 	Overlay View
+	// run is the run row (runrow.go); nil without one.
+	run *runRow
 }
 
 // PlayerSpec is everything a player shows and does besides its time
@@ -124,6 +129,9 @@ type PlayerSpec struct {
 	// Sandbox, when set, opens the run in the sandbox from a button in
 	// the navigation row.
 	Sandbox func()
+	// Run, when set, is the run row: Restart, Undo, Next lesson, and Back
+	// to my run in the solution's place.
+	Run *RunRow
 	// Knobs is the lesson's slider strip; nil without knobs.
 	Knobs *knobPanel
 	// Lanes says how many timeline lanes the run has (none: nil).
@@ -202,7 +210,7 @@ func NewPlayer(spec PlayerSpec) *Player {
 	}
 	p.speed = ui.Slider{Min: 0, Max: float64(len(speeds) - 1), Step: 1, Value: float64(speed)}
 	p.scrub = ui.Slider{Min: 0, Max: 1}
-	p.text.SetText(lesson.Body)
+	p.body = lesson.Body
 	p.names = map[ui.Focusable]string{
 		&p.play: "play", &p.step: "step", &p.scrub: "scrub", &p.speed: "speed",
 		&p.fork: "fork", &p.text: "lessonText", &p.hint: "hint",
@@ -236,6 +244,10 @@ func NewPlayer(spec PlayerSpec) *Player {
 			p.tips = append(p.tips, tip{ui.Tooltip{Text: w.Tip, Delay: tooltipDelay}, w.W})
 		}
 	}
+	if spec.Run != nil {
+		p.newRunRow(*spec.Run)
+	}
+	p.text.SetText(p.panelText())
 	p.ring = ui.NewFocusRing(false, p.focusables()...)
 	p.syncChecklist()
 	return p
@@ -265,6 +277,9 @@ func (p *Player) focusables() []ui.Focusable {
 	}
 	if !p.outside {
 		items = append(items, &p.menu, &p.sandbox, &p.help, &p.text, &p.hint, &p.solution)
+		if p.run != nil {
+			items = append(items, p.run.focusables()...)
+		}
 		return append(items, p.extra...)
 	}
 	var out []ui.Focusable
@@ -288,8 +303,15 @@ func (p *Player) focusables() []ui.Focusable {
 // ShowText replaces the lesson panel's text (the intro and its recap,
 // once the lesson is complete) and scrolls to its end.
 func (p *Player) ShowText(body string) {
-	p.text.SetText(body)
+	p.body = body
+	p.text.SetText(p.panelText())
 	p.text.SetScroll(p.text.MaxScroll())
+}
+
+// SetBody replaces the lesson's text, in the panel and the mirror.
+func (p *Player) SetBody(body string) {
+	p.Lesson.Body, p.body = body, body
+	p.text.SetText(p.panelText())
 }
 
 // Playing reports whether time is running.
@@ -361,7 +383,10 @@ func (p *Player) Update(st *State) error {
 	if p.solutionOffered() && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
 		p.spec.Solution()
 		p.setPlaying(true)
-		p.Narrate("Showing the solution from the start")
+		p.Narrate("Showing the solution from the start, as a run of its own: your run is kept, and Back to my run returns to it")
+	}
+	if p.run != nil && p.run.update(p, in) {
+		return nil // the run changed under the views' last layout
 	}
 	if in.Keys.Has(ui.IntentFaster) && p.speed.Value < p.speed.Max {
 		p.speed.SetValue(p.speed.Value + 1)
@@ -391,12 +416,20 @@ func (p *Player) Update(st *State) error {
 	}
 	if p.fork.Update(in) || in.Keys.Has(ui.IntentFork) {
 		p.Clock.Fork()
-		p.Narrate("Forked at " + p.clockText() + "; later actions dropped")
+		undo := ""
+		if p.run != nil {
+			undo = " (Undo brings them back)"
+		}
+		p.Narrate("Forked at " + p.clockText() + "; later actions dropped" + undo)
 	}
 	if p.hint.Update(in) || in.Keys.Has(ui.IntentHint) {
 		if p.hintsSeen < len(p.Lesson.Hints) {
 			p.hintsSeen++
 			p.Narrate("Hint: " + p.Lesson.Hints[p.hintsSeen-1])
+			if p.run != nil {
+				p.text.SetText(p.panelText())
+				p.text.SetScroll(p.text.MaxScroll())
+			}
 		}
 	}
 	p.hint.Disabled = p.hintsSeen >= len(p.Lesson.Hints)
@@ -514,15 +547,28 @@ func (p *Player) place() {
 		p.menu.Disabled, p.solution.Disabled, p.sandbox.Disabled = p.spec.Back.Do == nil, !p.solutionOffered(), p.spec.Sandbox == nil
 		return
 	}
+	if p.run == nil {
+		// No run row: the hint has its room too.
+		l.HintText.H = l.HintText.MaxY() - l.RunRow.Y
+		l.HintText.Y = l.RunRow.Y
+		l.RunRow = ui.Rect{}
+	}
 	l = p.placePanel(l)
 	p.hint.Rect = l.HintButton
 	p.solution.Rect = ui.Rect{}
-	solution := p.solutionOffered()
+	row := l.HintButton
+	row.W = l.Hints.W
+	_, rest := row.CutLeft(l.HintButton.W, math.Round(p.style.U(8)))
+	slot, _ := rest.CutLeft(math.Round(p.style.U(150)), 0)
+	if p.spec.Side != nil {
+		slot = ui.Rect{} // the side has the hint button's row
+	}
+	if p.run != nil {
+		p.run.place(p, l.RunRow, slot)
+	}
+	solution := p.solutionOffered() && (p.run == nil || !p.run.offers(RunBackToMine))
 	if solution {
-		row := l.HintButton
-		row.W = l.Hints.W
-		_, rest := row.CutLeft(l.HintButton.W, math.Round(p.style.U(8)))
-		p.solution.Rect, _ = rest.CutLeft(math.Round(p.style.U(150)), 0)
+		p.solution.Rect = slot
 	}
 	// Buttons without a callback can take no focus.
 	back := p.spec.Back.Do != nil
@@ -652,8 +698,11 @@ func (p *Player) drawPanel(screen *ebiten.Image) {
 	if p.spec.Back.Do != nil {
 		s.Button(screen, &p.menu)
 	}
-	if p.solutionOffered() {
+	if !p.solution.Rect.Empty() {
 		s.Button(screen, &p.solution)
+	}
+	if p.run != nil {
+		p.run.draw(screen, s)
 	}
 	if p.spec.Sandbox != nil {
 		s.Button(screen, &p.sandbox)
@@ -674,6 +723,11 @@ func (p *Player) drawPanel(screen *ebiten.Image) {
 		hint, clr := hintPrompt, th.TextDim
 		if p.hintsSeen > 0 {
 			hint, clr = p.Lesson.Hints[p.hintsSeen-1], th.Text
+			if p.run != nil {
+				// One line here; the whole hint ends the text above.
+				// (Cut, it opens whole on hover.)
+				hint = fmt.Sprintf("Hint %d of %d (the text above ends with it): %s", p.hintsSeen, len(p.Lesson.Hints), hint)
+			}
 		}
 		draw.ParagraphTip(screen, hint, s.Small(), l.HintText, clr)
 	}
@@ -751,6 +805,9 @@ func (p *Player) Inspect() SceneInfo {
 	if p.menu.Rect.Empty() {
 		delete(regions, "menu")
 	}
+	if p.run != nil {
+		p.run.regions(regions)
+	}
 	if !p.sandbox.Rect.Empty() {
 		regions["openSandbox"] = p.sandbox.Rect
 	}
@@ -778,6 +835,9 @@ func (p *Player) Inspect() SceneInfo {
 			NarrationKey: p.narration.Keys(),
 			Controls:     p.controls(),
 		},
+	}
+	if p.run != nil {
+		info.Mirror.Buttons = p.run.mirror()
 	}
 	if p.hintsSeen > 0 {
 		info.Mirror.Hint = p.Lesson.Hints[p.hintsSeen-1]

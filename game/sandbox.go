@@ -321,6 +321,9 @@ func (sc *SandboxScene) save(name string, data []byte) {
 		sc.exported = "Could not save " + name + ": " + err.Error()
 	} else {
 		sc.exported = fmt.Sprintf("Saved %s (%d bytes) %s", name, len(data), where)
+		if note := sc.Run.Lab.ExportNote(); note != "" {
+			sc.exported = "Saved the whole run: " + sc.exported[len("Saved "):] + ". " + note
+		}
 	}
 	p.Narrate(sc.exported)
 }
@@ -348,10 +351,14 @@ func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
 	s.Button(dst, &sc.jsonl)
 	s.Button(dst, &sc.mermaid)
 	msg, clr := "Export the run up to the play head.", th.TextDim
+	if sc.Run.Lab.Now() == 0 {
+		msg = "At 0 s an export holds the whole run."
+	}
 	if sc.exported != "" {
 		msg, clr = sc.exported, th.Text
 	}
-	draw.Paragraph(dst, msg, s.Small(), l.HintText, clr)
+	// One line: the whole message is in the narration.
+	draw.TextIn(dst, ui.Ellipsize(msg, l.HintText.W, draw.Measure(s.Small())), s.Small(), l.HintText, draw.AlignStart, clr)
 }
 
 // layout places the setup panel: a header (back, title, why Start is

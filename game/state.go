@@ -73,6 +73,9 @@ type Mirror struct {
 	// Controls are every action the scene offers, for the page to show as
 	// its own buttons (see Control), in the order the page lists them.
 	Controls []Control `json:"controls,omitempty"`
+	// Buttons are the run's own buttons (Restart, Undo, Back to my run,
+	// Next lesson) and whether each is offered now, for players with them.
+	Buttons []RunButton `json:"buttons,omitempty"`
 }
 
 // ChecklistWords are a checklist's heading and how it says an item is met

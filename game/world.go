@@ -50,6 +50,9 @@ type worldView struct {
 	fencing  ui.Toggle
 	idem     ui.Toggle
 	token    int64 // the token "write with token" sends
+	// later is how many of the learner's actions lie after the play
+	// head: acting now drops them (the legend row warns).
+	later int
 }
 
 // pane is one lock's group inside a split world.
@@ -101,7 +104,7 @@ func (w *worldView) selectActor(i int) {
 	for k, m := range w.menu {
 		items[k] = m.Label
 	}
-	w.narrate(fmt.Sprintf("Selected %s: %s. Actions: %s", a.Name, desc, strings.Join(items, "; ")))
+	w.narrate(fmt.Sprintf("Selected %s: %s. Actions: %s", a.Name, desc, strings.Join(items, "; ")) + w.dropWarning())
 }
 
 // activate runs menu item i.
@@ -125,6 +128,7 @@ func (w *worldView) activate(i int) {
 func (w *worldView) Layout(area ui.Rect, s draw.Style) {
 	w.area, w.unit = area, s.Unit
 	w.view = w.lab.World()
+	w.later = len(w.lab.Later())
 	w.layout()
 	if w.selected >= len(w.actors) {
 		w.selected = -1
@@ -271,7 +275,14 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		return next
 	}
 	r := w.legend
-	if len(v.Procs) > 0 {
+	if w.later > 0 {
+		// While acting would drop later actions, the row says so in place
+		// of the legend, which would leave it no room.
+		hint := ui.Ellipsize(w.legendWarning(), r.W, draw.Measure(s.Small()))
+		draw.TextIn(dst, hint, s.Small(), r, draw.AlignEnd, th.Warning)
+		r = ui.Rect{}
+	}
+	if len(v.Procs) > 0 && !r.Empty() {
 		r = item(r, "outer ring: the process's own lease clock", th.Belief)
 		r = item(r, "inner ring: the coordinator's", th.Truth)
 	}
@@ -279,7 +290,7 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	if len(v.Workers) > 0 {
 		hint = "click a process or worker (or press 1-9, N) to act"
 	}
-	if r.W > draw.Measure(s.Small())(hint)+s.U(10) {
+	if !r.Empty() && r.W > draw.Measure(s.Small())(hint)+s.U(10) {
 		draw.TextIn(dst, hint, s.Small(), r, draw.AlignEnd, th.TextDim)
 	}
 
@@ -292,4 +303,19 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			s.Button(dst, &w.buttons[i])
 		}
 	}
+}
+
+// legendWarning is the legend row's warning while actions lie after the
+// play head.
+func (w *worldView) legendWarning() string {
+	return "acting now drops " + actionsText(w.later) + " after the play head (Undo brings them back)"
+}
+
+// dropWarning is what selecting an actor adds while acting would drop
+// later actions ("" otherwise).
+func (w *worldView) dropWarning() string {
+	if d := w.lab.DroppedText(); d != "" {
+		return ". Acting now drops " + d + "; Undo brings them back"
+	}
+	return ""
 }

@@ -1,6 +1,8 @@
 package draw
 
 import (
+	"strings"
+
 	"image"
 	"image/color"
 	"math"
@@ -220,13 +222,27 @@ const tooltipWidth = 460
 type Goal struct {
 	Text string `json:"text"`
 	Met  bool   `json:"met"`
+	// Note says when it was met and what the play head shows ("met at
+	// 24.0 s"), drawn before the text; Later marks a goal met after the
+	// play head, whose ✓ is drawn hollow until the play head gets there.
+	Note  string `json:"note,omitempty"`
+	Later bool   `json:"later,omitempty"`
+}
+
+// Line is the goal as its row says it: its note, then its text.
+func (g Goal) Line() string {
+	if g.Note == "" {
+		return g.Text
+	}
+	return g.Note + ": " + g.Text
 }
 
 // Checklist draws a heading in header and one goal per row: a box that is
-// empty while the goal is open and holds a ✓ once it is met, with the
-// text's colour changing too. Goal text wraps (in the small face if the
-// body face needs more than a line); rows ChecklistRowHeight tall show it
-// whole.
+// empty while the goal is open and holds a ✓ once it is met (hollow while
+// the play head is before the moment), with the text's colour changing
+// too. The goal's note leads its text in the note's colour. Goal text
+// wraps (in the small face if the body face needs more than a line); rows
+// ChecklistRowHeight tall show it whole.
 func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows []ui.Rect, goals []Goal) {
 	th := s.Theme
 	TextIn(dst, heading, s.Label(), header, AlignStart, th.TextDim)
@@ -237,26 +253,40 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 		row := rows[i]
 		side := math.Min(row.H-s.U(8), s.U(18))
 		box := ui.Rect{X: row.X, Y: row.Y + s.U(4), W: side, H: side}
-		fg := th.Text
-		if g.Met {
+		fg, noteClr := th.Text, th.TextDim
+		switch {
+		case g.Met && g.Later:
+			StrokeRoundRect(dst, box, s.U(3), s.px(2), th.Accept)
+			CheckMark(dst, box.Center(), side*0.8, s.px(2.5), th.Accept)
+			noteClr = th.Warning
+		case g.Met:
 			FillRoundRect(dst, box, s.U(3), th.Accept)
 			CheckMark(dst, box.Center(), side*0.8, s.px(2.5), th.Background)
 			fg = th.Accept
-		} else {
+		default:
 			StrokeRoundRect(dst, box, s.U(3), s.px(2), th.TextDim)
 		}
 		_, label := row.CutLeft(side, s.U(10))
-		face, lines := s.checklistLines(g.Text, label.W)
+		text, note := g.Line(), ""
+		if g.Note != "" {
+			note = g.Note + ":"
+		}
+		face, lines := s.checklistLines(text, label.W)
 		lh := LineHeight(face)
 		if float64(len(lines))*lh > label.H+0.5 {
 			// Rows too short for the goal (ChecklistRowHeight says how
 			// tall they should be): as many lines as fit, the whole on
 			// hover.
-			ParagraphTip(dst, g.Text, face, label, fg)
+			ParagraphTip(dst, text, face, label, fg)
 			continue
 		}
 		for k, line := range lines {
 			r := ui.Rect{X: label.X, Y: label.Y + float64(k)*lh, W: label.W, H: lh}
+			if k == 0 && note != "" && strings.HasPrefix(line, note) {
+				TextIn(dst, note, face, r, AlignStart, noteClr)
+				_, r = r.CutLeft(Measure(face)(note+" "), 0)
+				line = strings.TrimPrefix(line[len(note):], " ")
+			}
 			TextIn(dst, line, face, r, AlignStart, fg)
 		}
 	}

@@ -31,8 +31,12 @@ func (lb *Lab) Apply(c Command) string {
 		lb.Seek(c.seek)
 	case c.action != nil:
 		a := *c.action
+		dropped := lb.DroppedText()
 		if err := lb.Do(a); err != nil {
 			return "Could not " + a.String() + ": " + err.Error()
+		}
+		if dropped != "" {
+			return "You: " + a.String() + ". Acting here dropped " + dropped + "; Undo brings them back."
 		}
 		return "You: " + a.String()
 	}

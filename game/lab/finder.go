@@ -126,7 +126,7 @@ func (f *Finder) finish() []string {
 	case err != nil:
 		f.Status = "The search failed: " + err.Error()
 	case r.Found:
-		if err := f.lb.Resume(f.knobs, r.Log); err != nil {
+		if err := f.lb.ShowFound(f.knobs, r.Log); err != nil {
 			f.Status = "Found a break but could not load it: " + err.Error()
 			break
 		}
@@ -142,7 +142,7 @@ func (f *Finder) finish() []string {
 			what = strings.Join(fs, ", then ")
 		}
 		f.Status = "Break: " + what
-		lines := []string{fmt.Sprintf("Found the simplest break after %d schedules: %s. At %s: %s. Loaded as your run: press Play to watch it.",
+		lines := []string{fmt.Sprintf("Found the simplest break after %d schedules: %s. At %s: %s. Loaded as a run of its own (Back to my run returns to yours): press Play to watch it.",
 			r.Tried, what, core.FormatTime(r.Violation.At), Narrate(&r.Violation))}
 		if line := f.withProtection(r.Faults); line != "" {
 			lines = append(lines, line)

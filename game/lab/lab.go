@@ -10,6 +10,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"leaselab/core"
@@ -38,11 +39,16 @@ type Lab struct {
 	achieved, announced []bool
 	carried             []time.Duration
 	carriedOK           []bool
-	narrated            int  // trace events already turned into narration
-	told                int  // narration lines already handed out by Untold
-	stopped             bool // the world's run budget stopped it, and the narration said so
-	lines               []Line
-	err                 error
+	// shown is the run on show; mine keeps the learner's own aside while
+	// another is (see runs.go); undo is the last destructive step.
+	shown    RunKind
+	mine     *savedRun
+	undo     *undoStep
+	narrated int  // trace events already turned into narration
+	told     int  // narration lines already handed out by Untold
+	stopped  bool // the world's run budget stopped it, and the narration said so
+	lines    []Line
+	err      error
 
 	// gen counts resets; the snapshot caches are keyed by it.
 	gen          int
@@ -128,39 +134,35 @@ func (lb *Lab) Step() {
 
 // Seek moves the play head to t. Going back re-simulates with the whole
 // log: actions after t still happen when the play head reaches them again
-// (use Fork to drop them).
+// (use Fork to drop them), and the goals this run met later stay met.
 func (lb *Lab) Seek(t time.Duration) {
 	t = max(0, min(t, lb.Length()))
 	if t >= lb.Now() {
 		lb.runTo(t)
 		return
 	}
+	met, ok := lb.met, lb.metOK
 	lb.err = lb.reset(lb.log, t)
+	lb.keepMet(met, ok)
 }
 
 // Fork drops every action after the play head, so the learner can try
-// something else from here.
+// something else from here. Undoable.
 func (lb *Lab) Fork() {
 	now := lb.Now()
 	kept := lb.log.Before(now + 1)
 	if len(kept) == len(lb.log) {
 		return
 	}
+	lb.remember("fork")
 	lb.err = lb.reset(kept, now)
 }
 
-// Restart goes back to time zero with an empty log.
-func (lb *Lab) Restart() {
-	lb.carried, lb.carriedOK = nil, nil
-	lb.err = lb.reset(nil, 0)
-}
-
-// LoadSolution restarts with the lesson's solution (and its knob values)
-// as the log: playing on shows the solution unfold.
+// LoadSolution shows the lesson's solution (with its knob values) from
+// time zero, as a run of its own: the learner's is kept aside (BackToMine)
+// and the switch can be undone.
 func (lb *Lab) LoadSolution() {
-	lb.knobs = lb.Lesson.Defaults(lb.Lesson.SolutionKnobs)
-	lb.carried, lb.carriedOK = nil, nil
-	lb.err = lb.reset(lb.Lesson.Solution, 0)
+	lb.show(RunSolution, lb.Lesson.Defaults(lb.Lesson.SolutionKnobs), lb.Lesson.Solution, 0)
 	lb.told = 0
 }
 
@@ -210,13 +212,15 @@ func (lb *Lab) goal(i int) (bool, time.Duration) {
 func (lb *Lab) Err() error { return lb.err }
 
 // Do applies a learner action at the play head. Actions after the play
-// head (after a scrub back) are dropped first: acting in the past forks.
+// head (after a scrub back) are dropped first: acting in the past forks,
+// and Undo brings them back (DroppedText, asked first, says which).
 func (lb *Lab) Do(a core.Action) error {
 	if err := a.Validate(); err != nil {
 		return err // before the fork below: a bad action changes nothing
 	}
 	if len(lb.log.Before(lb.Now()+1)) != len(lb.log) {
 		lb.Fork()
+		lb.undo.what = "action at " + ClockTime(lb.Now()) + ", which dropped later ones"
 	}
 	if err := lb.world.Do(a); err != nil {
 		return err
@@ -246,6 +250,9 @@ func (lb *Lab) observe() {
 		if g.Met && !lb.metOK[i] {
 			lb.metOK[i], lb.met[i] = true, now
 		}
+		if g.Met {
+			lb.achieved[i] = true
+		}
 	}
 	ev := lb.world.Sim.Trace.Events
 	for ; lb.narrated < len(ev); lb.narrated++ {
@@ -270,28 +277,59 @@ func (lb *Lab) observe() {
 	}
 }
 
-// GoalState is one goal as the checklist shows it.
+// GoalState is one goal as the checklist shows it. Met stays set once
+// the goal was met, whatever the play head does afterwards; InRun says
+// the run on show meets it, at At; Later that the play head is before
+// that moment, so the world on screen does not show it yet.
 type GoalState struct {
 	Text   string
 	Proved string
 	Met    bool
+	InRun  bool
 	At     time.Duration
+	Later  bool
+}
+
+// Note is the goal's time as the checklist writes it: "met at 24.0 s",
+// "met at 24.0 s; at the play head: not yet", "met earlier" (before a
+// restart, in the solution, on an earlier visit), or "".
+func (g GoalState) Note() string {
+	switch {
+	case !g.Met:
+		return ""
+	case !g.InRun:
+		return "met earlier"
+	case g.Later:
+		return fmt.Sprintf("met at %.1f s; at the play head: not yet", g.At.Seconds())
+	}
+	return fmt.Sprintf("met at %.1f s", g.At.Seconds())
 }
 
 // Goals returns the checklist.
 func (lb *Lab) Goals() []GoalState {
 	out := make([]GoalState, len(lb.Lesson.Goals))
 	for i, g := range lb.Lesson.Goals {
-		met, at := lb.goal(i)
-		out[i] = GoalState{Text: g.Text, Proved: g.Proved, Met: met, At: at}
+		in, at := lb.goal(i)
+		out[i] = GoalState{Text: g.Text, Proved: g.Proved, Met: in || lb.achieved[i], InRun: in, At: at, Later: in && at > lb.Now()}
 	}
 	return out
 }
 
+// MetBefore counts the goals with these ids as met already (the learner
+// met them on an earlier visit, as their progress records): the checklist
+// shows them met, and NewlyMet does not announce them again.
+func (lb *Lab) MetBefore(ids []string) {
+	for i, g := range lb.Lesson.Goals {
+		if slices.Contains(ids, g.ID) {
+			lb.achieved[i], lb.announced[i] = true, true
+		}
+	}
+}
+
 // NewlyMet lists the goals met for the first time in this lab's life
 // since the last call: each goal is reported once, however often a scrub
-// back and forth meets it again. The one record of progress the scene
-// narrates and saves from.
+// back and forth or another run meets it again. The one record of
+// progress the scene narrates and saves from.
 func (lb *Lab) NewlyMet() []int {
 	var out []int
 	for i := range lb.achieved {
@@ -309,10 +347,11 @@ func (lb *Lab) NewlyMet() []int {
 // Achieved reports, per goal, whether it was met at some point.
 func (lb *Lab) Achieved() []bool { return append([]bool(nil), lb.achieved...) }
 
-// AllMet reports whether the lesson is complete.
+// AllMet reports whether the lesson is complete: every goal met at some
+// point (a scrub back or a restart does not take that away).
 func (lb *Lab) AllMet() bool {
-	for i := range lb.metOK {
-		if ok, _ := lb.goal(i); !ok {
+	for i := range lb.achieved {
+		if ok, _ := lb.goal(i); !ok && !lb.achieved[i] {
 			return false
 		}
 	}

@@ -92,18 +92,43 @@ func (lb *Lab) Statuses() []core.InvariantStatus {
 	return lb.st
 }
 
-// ExportJSONL is the run so far as JSON Lines, one trace event a line.
+// ExportJSONL is the run so far as JSON Lines, one trace event a line
+// (the whole run at time zero: see ExportNote).
 func (lb *Lab) ExportJSONL() []byte {
 	var b bytes.Buffer
-	lb.world.Sim.Trace.WriteJSONL(&b)
+	tr, _ := lb.exportTrace()
+	tr.WriteJSONL(&b)
 	return b.Bytes()
 }
 
-// ExportMermaid is the run so far as a Mermaid sequence diagram.
+// ExportMermaid is the run so far as a Mermaid sequence diagram (the
+// whole run at time zero: see ExportNote).
 func (lb *Lab) ExportMermaid() []byte {
 	var b bytes.Buffer
-	core.WriteMermaid(&b, lb.world.Sim.Trace, lb.Now())
+	tr, until := lb.exportTrace()
+	core.WriteMermaid(&b, tr, until)
 	return b.Bytes()
+}
+
+// exportTrace is what an export holds: the trace up to the play head,
+// or, with the play head at time zero (where nothing has happened yet
+// and an export would hold only the setup), the whole run to its end.
+func (lb *Lab) exportTrace() (*core.Trace, time.Duration) {
+	if lb.Now() > 0 {
+		return lb.world.Sim.Trace, lb.Now()
+	}
+	end := lb.world.Sim.Clone()
+	end.RunUntil(lb.Length())
+	return end.Trace, lb.Length()
+}
+
+// ExportNote says what an export holds when that is not the run so far:
+// at time zero, the whole run ("" otherwise).
+func (lb *Lab) ExportNote() string {
+	if lb.Now() > 0 {
+		return ""
+	}
+	return "The play head is at 0 s, where nothing has happened yet, so this is the whole run, to t = " + Seconds(lb.Length()) + "."
 }
 
 // ExportName is a file name for an export of this run: the lesson id,
@@ -115,5 +140,6 @@ func (lb *Lab) ExportName(ext string) string {
 		}
 		return r
 	}, lb.Lesson.ID)
-	return fmt.Sprintf("leaselab-%s-seed%d-t%s.%s", id, lb.Seed, core.FormatTime(lb.Now()), ext)
+	_, until := lb.exportTrace()
+	return fmt.Sprintf("leaselab-%s-seed%d-t%s.%s", id, lb.Seed, core.FormatTime(until), ext)
 }

@@ -31,7 +31,8 @@ const (
 	goalHeaderH = 28
 	goalRowH    = 40 // two lines of small text
 	hintButtonH = 44
-	hintTextH   = 64
+	runRowH     = 34 // the run's own buttons: Restart, Undo, Next lesson
+	hintTextH   = 22 // one line: a revealed hint goes to the end of the text
 	iconButtonW = 44 // play/pause and step: square, a comfortable touch target
 	clockW      = 112
 	speedLabelW = 56
@@ -122,8 +123,9 @@ type PlayerLayout struct {
 	// the title, the text, the goals, the hints.
 	Nav, MenuButton, HelpButton           Rect
 	LessonTitle, LessonText, Goals, Hints Rect
-	// Inside Hints.
-	HintButton, HintText Rect
+	// Inside Hints: the hint button's row, the run row (the run's own
+	// buttons: Restart, Undo, Next lesson), a line for the hint.
+	HintButton, RunRow, HintText Rect
 
 	// Inside Controls, left to right.
 	Play, Step, Scrub, Clock, SpeedLabel, Speed, Fork Rect
@@ -225,10 +227,11 @@ func (l *PlayerLayout) placePanel() {
 	l.MenuButton, _ = l.Nav.CutLeft(px(120), 0)
 	l.HelpButton, _ = l.Nav.CutRight(px(96), 0)
 	l.LessonTitle, in = in.CutTop(px(titleH), px(innerGap))
-	l.Hints, in = in.CutBottom(px(hintButtonH+innerGap+hintTextH), px(innerGap))
+	l.Hints, in = in.CutBottom(px(hintButtonH+innerGap+runRowH+innerGap+hintTextH), px(innerGap))
 	// Sum rounded rows, as GoalRow does, so the last row stays inside.
 	l.Goals, l.LessonText = in.CutBottom(px(goalHeaderH)+MaxGoals*px(goalRowH), px(innerGap))
 	l.HintButton, l.HintText = l.Hints.CutTop(px(hintButtonH), px(innerGap))
+	l.RunRow, l.HintText = l.HintText.CutTop(px(runRowH), px(innerGap))
 	l.HintButton, _ = l.HintButton.CutLeft(px(132), 0)
 }
 
@@ -277,6 +280,9 @@ func (l PlayerLayout) GoalRow(i int) Rect {
 // Regions names every rectangle, for tests and the browser bridge.
 func (l PlayerLayout) Regions() map[string]Rect {
 	m := l.regions()
+	if l.RunRow.Empty() {
+		delete(m, "runRow") // a player without one
+	}
 	if l.KnobCount > 0 {
 		m["knobs"], m["knobVerdict"] = l.Knobs, l.KnobVerdict()
 		for i := range l.KnobCount {
@@ -289,7 +295,7 @@ func (l PlayerLayout) Regions() map[string]Rect {
 func (l PlayerLayout) regions() map[string]Rect {
 	return map[string]Rect{
 		"world": l.World, "timeline": l.Timeline, "controls": l.Controls, "lesson": l.Lesson,
-		"nav": l.Nav, "menu": l.MenuButton, "help": l.HelpButton, "lessonTitle": l.LessonTitle, "lessonText": l.LessonText, "goals": l.Goals, "hints": l.Hints,
+		"nav": l.Nav, "menu": l.MenuButton, "help": l.HelpButton, "lessonTitle": l.LessonTitle, "lessonText": l.LessonText, "goals": l.Goals, "runRow": l.RunRow, "hints": l.Hints,
 		"hintButton": l.HintButton, "hintText": l.HintText,
 		"play": l.Play, "step": l.Step, "scrub": l.Scrub, "clock": l.Clock,
 		"speedLabel": l.SpeedLabel, "speed": l.Speed, "fork": l.Fork,

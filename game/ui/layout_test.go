@@ -53,7 +53,7 @@ func checkLayout(t *testing.T, l PlayerLayout) {
 	}{
 		{"", []string{"world", "timeline", "controls", "lesson"}},
 		{"lesson", []string{"lessonTitle", "lessonText", "goals", "hints"}},
-		{"hints", []string{"hintButton", "hintText"}},
+		{"hints", []string{"hintButton", "runRow", "hintText"}},
 		{"controls", []string{"play", "step", "scrub", "clock", "speedLabel", "speed", "fork"}},
 	}
 	reg := l.Regions()

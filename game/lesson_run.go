@@ -1,0 +1,105 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+
+	"leaselab/game/form"
+	"leaselab/game/lab"
+)
+
+// NextLesson is the lesson after this one in the menu's order, offered
+// once the lesson is complete.
+type NextLesson struct {
+	Title string
+	Open  func()
+}
+
+// runRow is the lesson scene's run row: Restart, Undo, Back to my run
+// and, once the lesson is complete, Next lesson.
+func (sc *LessonScene) runRow() *RunRow {
+	return &RunRow{State: sc.runButtons, Do: sc.runButton}
+}
+
+// runButtons are the run row's buttons as the lab stands now.
+func (sc *LessonScene) runButtons() []RunButton {
+	lb := sc.Lab
+	undo, undoTip := lb.UndoLabel()
+	out := []RunButton{
+		{Name: RunRestart, Label: "Restart", Offered: true, Enabled: !lb.Pristine(),
+			Tip: "Begin again from t = 0 with no actions and the default settings (Undo brings this run back)"},
+		{Name: RunUndo, Label: undo, Tip: undoTip, Offered: true, Enabled: lb.CanUndo()},
+		{Name: RunBackToMine, Label: "Back to my run", Offered: lb.KeptMine(), Enabled: lb.KeptMine(),
+			Tip: "Leave " + lb.Showing().String() + " and return to your own run, as you left it (Undo comes back here)"},
+	}
+	next := RunButton{Name: RunNext, Label: "Next lesson >"}
+	if sc.next != nil && sc.complete {
+		next.Offered, next.Enabled, next.Tip = true, true, "Open the next lesson: "+sc.next.Title
+	}
+	return append(out, next)
+}
+
+// runButton does what the named run button says.
+func (sc *LessonScene) runButton(name string) {
+	p := sc.Player
+	switch name {
+	case RunRestart:
+		p.setPlaying(false)
+		sc.Lab.Restart()
+		sc.resumed("")
+		p.Narrate("Restarted from t = 0 with no actions. Undo brings your run back.")
+	case RunUndo:
+		p.setPlaying(false)
+		p.Narrate(sc.Lab.Undo())
+	case RunBackToMine:
+		p.setPlaying(false)
+		p.Narrate(sc.Lab.BackToMine())
+	case RunNext:
+		if sc.next != nil {
+			sc.next.Open()
+		}
+	}
+}
+
+// resumed puts note (why the run is not at its start: "Resumed your run
+// at t = 25 s") above the lesson's story, or takes it away ("").
+func (sc *LessonScene) resumed(note string) {
+	body := strings.Join(sc.Lab.Lesson.Intro, "\n\n")
+	if sc.complete && sc.Lab.Lesson.Recap != "" {
+		body += "\n\nRecap: " + sc.Lab.Lesson.Recap
+	}
+	if note != "" {
+		body = note + "\n\n" + body
+	}
+	sc.note = note
+	sc.Player.SetBody(body)
+}
+
+// Resumed says the lesson opened on the learner's saved run, not at its
+// start: above the story, and in the narration.
+func (sc *LessonScene) Resumed() {
+	_, log := sc.Lab.MyRun()
+	note := "Resumed your run where you left it, at " + lab.Seconds(sc.Lab.Now()) + " with " + actionsText(len(log)) +
+		". Restart (under the goals) begins the lesson again; Undo brings this run back."
+	sc.resumed(note)
+	sc.Player.Narrate(note)
+}
+
+func actionsText(n int) string { return fmt.Sprintf("%d %s", n, form.Plural(n, "action", "actions")) }
+
+// Press presses the named run button (RunRestart, RunUndo, RunBackToMine,
+// RunNext) as a click would, for the HTML page's own buttons; one not
+// offered or not enabled now is refused with why.
+func (sc *LessonScene) Press(name string) error {
+	for _, b := range sc.runButtons() {
+		if b.Name != name {
+			continue
+		}
+		if !b.Enabled {
+			return fmt.Errorf("%s is not available now", b.Label)
+		}
+		sc.runButton(name)
+		return nil
+	}
+	return fmt.Errorf("no run button %q", name)
+}
