@@ -355,3 +355,21 @@ func TestThePagesShortcutKeysAreTheCanvasKeys(t *testing.T) {
 	r.tick(ui.Input{})
 	assert.Equal(t, "The paused leader and fenced writes", r.a.Inspect().Mirror.Title, "3 on the menu opens the third lesson")
 }
+
+// TestTheRunsOwnButtonsAreInThePanel: Show solution keeps the learner's
+// run, and the panel offers Back to my run, then Restart and Undo.
+func TestTheRunsOwnButtonsAreInThePanel(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("lesson:fenced-writes", 0)
+	sc := r.a.top().(*LessonScene)
+	r.use("scrub", 4)
+	r.use("act:A:pause", 0)
+	mine := sc.Lab.Log()
+	r.use("solution", 0)
+	r.use(RunBackToMine, 0)
+	assert.Equal(t, mine, sc.Lab.Log(), "back to the learner's own run")
+	r.use(RunRestart, 0)
+	assert.Empty(t, sc.Lab.Log(), "restarted")
+	r.use(RunUndo, 0)
+	assert.Equal(t, mine, sc.Lab.Log(), "the restart undone")
+}

@@ -28,8 +28,10 @@ type LessonScene struct {
 
 	// finder is the "Find a break" search, for lessons it fits.
 	finder *breakFinder
-	// toldTo is the play head when the narration was last told.
+	// toldTo is the play head when the narration was last told, and mark
+	// where the narration stood when this tick began.
 	toldTo time.Duration
+	mark   int
 	// next is the lesson after this one, offered once it is complete;
 	// note says why the run is not at its start ("" when it is).
 	next *NextLesson
@@ -173,6 +175,7 @@ func (sc *LessonScene) goals() []draw.Goal {
 
 // Update implements Scene.
 func (sc *LessonScene) Update(st *State) error {
+	sc.mark = sc.Player.narration.Mark()
 	if err := sc.Player.Update(st); err != nil {
 		return err
 	}
@@ -219,11 +222,12 @@ func (sc *LessonScene) Update(st *State) error {
 func (sc *LessonScene) narrate() {
 	now := sc.Lab.Now()
 	if now < sc.toldTo {
-		sc.Player.narration.Reset()
-		for _, l := range sc.Lab.Retell() {
-			sc.Player.narration.AddRun(l)
+		n := sc.Player.narration
+		said := n.Mark() > sc.mark // this tick's step said what it did
+		n.Retold(sc.mark, sc.Lab.Retell())
+		if !said {
+			sc.Player.Narrate("Back at t=" + core.FormatTime(now) + ": what happened up to here is above.")
 		}
-		sc.Player.Narrate("Back at t=" + core.FormatTime(now) + ": what happened up to here is above.")
 	}
 	sc.toldTo = now
 	for _, l := range sc.Lab.Untold(sc.Player.Playing()) {

@@ -64,6 +64,25 @@ func (n *Narration) add(e narrated) {
 // Reset forgets every line (the story is told again from the start).
 func (n *Narration) Reset() { n.entries = n.entries[:0] }
 
+// Mark is where the next line will go, for Retold.
+func (n *Narration) Mark() int { return len(n.entries) }
+
+// Retold tells the story again: the run's lines, then the lines added
+// since mark (what the learner's own step just said), which stay.
+func (n *Narration) Retold(mark int, run []lab.Line) {
+	var fresh []narrated
+	if mark <= len(n.entries) {
+		fresh = append(fresh, n.entries[mark:]...)
+	}
+	n.Reset()
+	for _, l := range run {
+		n.AddRun(l)
+	}
+	for _, e := range fresh {
+		n.add(e)
+	}
+}
+
 // Lines returns a copy of the lines, oldest first.
 func (n *Narration) Lines() []string {
 	out := make([]string, len(n.entries))

@@ -82,6 +82,14 @@ func (p *Player) controls() []Control {
 	if p.solutionOffered() {
 		out = append(out, Control{ID: "solution", Group: groupLesson, Label: "Show the solution (restarts the run and plays it)"})
 	}
+	if p.run != nil {
+		// Restart, Undo, Back to my run, Next lesson: those offered now.
+		for _, b := range p.run.mirror() {
+			if b.Offered {
+				out = append(out, Control{ID: b.Name, Group: groupLesson, Label: plainLabel(b.Label), Detail: b.Tip, Disabled: !b.Enabled})
+			}
+		}
+	}
 	for _, w := range p.spec.Widgets {
 		c := Control{ID: w.Name, Group: groupLesson, Label: plainLabel(w.Tip)}
 		switch b := w.W.(type) {

@@ -287,7 +287,7 @@ func (p *page) showGoals(m game.Mirror) {
 		} else {
 			state.Set("textContent", words.Open+": ")
 		}
-		li.Call("append", state, g.Text)
+		li.Call("append", state, g.Line())
 		items[i] = li
 	}
 	ul.Call("replaceChildren", items...)
