@@ -258,7 +258,8 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		op.GeoM.Scale(1/g.ss, 1/g.ss)
 		screen.DrawImage(g.offscreen, op)
 	}
-	if g.toastOn {
+	if g.toastOn && !g.opts.PanelOutside {
+		// (The page says it in its panel.)
 		g.drawToast(screen)
 	}
 	draw.EndFrame()

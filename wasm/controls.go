@@ -237,6 +237,7 @@ func (v *controlsView) create(c game.Control, key string) *controlEl {
 		el.label.Set("className", "detail")
 		el.item.Call("append", el.input, el.label)
 	case game.KindRange, game.KindChoice:
+		el.item.Set("className", "field") // a line of its own
 		lab := mk("label")
 		lab.Set("className", "range")
 		el.label = mk("span")
@@ -249,6 +250,7 @@ func (v *controlsView) create(c game.Control, key string) *controlEl {
 		lab.Call("append", el.label, el.input)
 		el.item.Call("append", lab)
 	case game.KindRadio, game.KindCheck:
+		el.item.Set("className", "field")
 		lab := mk("label")
 		lab.Set("className", "choice")
 		el.input = mk("input")

@@ -26,6 +26,8 @@ type page struct {
 	announce *announcer
 	host     func(ui.HostAction)
 	funcs    []js.Func
+	// qualityShown: the reduced-quality notice was given.
+	qualityShown bool
 }
 
 func newPage(doc js.Value) *page {
@@ -251,6 +253,15 @@ func (p *page) update(s game.Snapshot) {
 		}
 	}
 	p.controls.update(m.Controls)
+	if s.Quality != "" && !p.qualityShown {
+		// Said once, where the learner reads, not over the world.
+		p.qualityShown = true
+		p.setText("quality", s.Quality)
+		if el := p.doc.Call("getElementById", "quality"); el.Truthy() {
+			el.Set("hidden", false)
+		}
+		p.announce.line(s.Quality, true)
+	}
 	if !slices.Equal(m.Narration, p.last.Narration) {
 		p.appendNarration(m.Narration, m.NarrationKey)
 	}
