@@ -74,7 +74,14 @@ func newComparison(f *breakFinder) (*comparison, error) {
 		Regions: func() map[string]ui.Rect {
 			return map[string]ui.Rect{"compareLanes:off": c.lines[0].geom.Lanes, "compareLanes:on": c.lines[1].geom.Lanes, "compare": c.back.Rect}
 		},
-		Checklist: Checklist{Goals: func() []draw.Goal { return lp.Lesson.Goals }},
+		// The runs on screen, at the play head: not the learner's own.
+		Checklist: Checklist{Title: "These two runs", Goals: func() []draw.Goal {
+			var out []draw.Goal
+			for _, ch := range m.AtPlayHead() {
+				out = append(out, draw.Goal{Text: ch.Text, Note: ch.Note, Met: ch.Holds})
+			}
+			return out
+		}},
 		Widgets:   []Widget{{"compare", &c.back, f.compareTip()}},
 		Narration: lp.narration, HintsSeen: lp.hintsSeen, Speed: lp.Speed(),
 	})

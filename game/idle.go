@@ -86,7 +86,7 @@ func (m *Menu) Still() bool { return true }
 // Still implements Stiller: a lesson is still while it is paused, with no
 // break search running and no comparison open.
 func (sc *LessonScene) Still() bool {
-	return !sc.Player.Playing() && (sc.finder == nil || !sc.finder.Searching() && sc.finder.compare == nil)
+	return !sc.Player.Playing() && sc.Player.noticeLeft <= 0 && (sc.finder == nil || !sc.finder.Searching() && sc.finder.compare == nil)
 }
 
 // Still implements Stiller for the scene on show.

@@ -60,7 +60,7 @@ func (a *App) CurrentLink() (core.RunLink, bool) {
 // narration, or the menu's notice.
 func (a *App) Notify(msg string) {
 	if sc, ok := a.top().(*LessonScene); ok {
-		sc.Player.Narrate(msg)
+		sc.Player.Notice(msg) // over the world, and told
 		return
 	}
 	a.menu.Notice = msg

@@ -5,7 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"leaselab/core"
+	"leaselab/game/ui"
 	"leaselab/lessons"
 )
 
@@ -75,4 +79,28 @@ func TestOpenLinkRefusesBadLinksAndKeepsTheRun(t *testing.T) {
 			t.Fatalf("%q: a refused link changed the current run", c.in)
 		}
 	}
+}
+
+// TestABadLinkInALessonIsExplainedOnTheCanvas: a link that cannot be
+// opened while a lesson is on show is said over its world (not only in
+// the narration), until a click or key, and told as a key line.
+func TestABadLinkInALessonIsExplainedOnTheCanvas(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:fenced-writes")
+	_, err := r.a.OpenLink("#run=not-a-link")
+	require.Error(t, err)
+	r.a.Notify("This link could not be opened: " + err.Error())
+	r.tick(ui.Input{})
+	info := r.a.Inspect()
+	notice, ok := info.Regions["notice"]
+	require.True(t, ok, "a notice over the world")
+	assert.Equal(t, notice, notice.Intersect(info.Regions["world"]), "inside the world: %v in %v", notice, info.Regions["world"])
+	n := info.Mirror.Narration
+	require.NotEmpty(t, n)
+	assert.Contains(t, n[len(n)-1], "This link could not be opened")
+	assert.True(t, info.Mirror.NarrationKey[len(n)-1], "a key line")
+	assert.False(t, r.a.Still(), "the screen draws while the notice shows")
+	r.key(ui.IntentStep)
+	_, ok = r.a.Inspect().Regions["notice"]
+	assert.False(t, ok, "a key closes it")
 }

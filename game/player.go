@@ -104,6 +104,9 @@ type Player struct {
 	// ringed is what the focus ring visits then.
 	outside bool
 	ringed  []ui.Focusable
+	// notice shows over the world for noticeLeft more ticks (Notice).
+	notice     string
+	noticeLeft int
 
 	// Overlay, when set, is updated before and drawn over the world (the
 	// explorer's button and progress bar).
@@ -348,6 +351,7 @@ func (p *Player) Update(st *State) error {
 		p.showHelp = false
 		in.Host = p.host(in)
 	}
+	p.updateNotice(in)
 	if p.showHelp {
 		// The help overlay is modal: any key or click closes it.
 		if in.Keys != 0 || in.Pointer().JustDown {
@@ -673,6 +677,7 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	if !p.outside {
 		p.drawPanel(screen)
 	}
+	p.drawNotice(screen)
 	for i := range p.tips {
 		s.Tooltip(screen, &p.tips[i].Tooltip, l.Window)
 	}
@@ -798,6 +803,9 @@ func (p *Player) Inspect() SceneInfo {
 	regions := p.layout.Regions()
 	if p.objective.H > 0 {
 		regions["objective"] = p.objective
+	}
+	if r := p.noticeRect(); !r.Empty() {
+		regions["notice"] = r
 	}
 	if !p.solution.Rect.Empty() {
 		regions["solution"] = p.solution.Rect

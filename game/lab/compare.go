@@ -73,6 +73,30 @@ func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
 	return head + "no break, nothing to refuse", false
 }
 
+// AtPlayHead is the checklist of the two runs on screen: for each, the
+// invariant and whether it still holds at the play head, or when it
+// broke there (a goal's note), so it describes the runs shown, not the
+// learner's own.
+func (c *Comparison) AtPlayHead() []Check {
+	out := make([]Check, len(c.Runs))
+	for i, lb := range c.Runs {
+		head := strings.ToUpper(c.Spec.Switch()[:1]) + c.Spec.Switch()[1:] + " " + OnOff(i == 1)
+		ch := Check{Text: c.Spec.Invariant.Name, Holds: true, Note: head + ", holds so far"}
+		if e := c.Spec.Invariant.First(lb.Sim().Trace); e != nil && e.At <= lb.Now() {
+			ch.Holds, ch.Note = false, head+", broken at t="+core.FormatTime(e.At)
+		}
+		out[i] = ch
+	}
+	return out
+}
+
+// Check is one row of a checklist: what must hold, whether it does, and a
+// note on when.
+type Check struct {
+	Text, Note string
+	Holds      bool
+}
+
 // PairClock drives both runs with one play head: the first leads, the
 // second follows it to the same instant.
 type PairClock [2]*Lab

@@ -1,0 +1,56 @@
+package game
+
+import (
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/ui"
+)
+
+// noticeTicks is how long a notice shows over the world: long enough to
+// read two lines (a click anywhere or a key closes it sooner).
+const noticeTicks = 8 * 60
+
+// Notice shows msg over the top of the world for a while (a link that
+// could not be opened, on the canvas and not only in the narration), and
+// tells it as a key line.
+func (p *Player) Notice(msg string) {
+	p.notice, p.noticeLeft = msg, noticeTicks
+	p.narration.AddKey(msg)
+}
+
+// updateNotice counts the notice down; any click or key closes it.
+func (p *Player) updateNotice(in *ui.Input) {
+	if p.noticeLeft <= 0 {
+		return
+	}
+	p.noticeLeft--
+	if in.Keys != 0 || in.Pointer().JustDown {
+		p.noticeLeft = 0
+	}
+}
+
+// noticeRect is where the notice goes: across the top of the world, as
+// tall as its text.
+func (p *Player) noticeRect() ui.Rect {
+	if p.noticeLeft <= 0 || p.layout.World.Empty() {
+		return ui.Rect{}
+	}
+	s := p.style
+	w := math.Min(p.layout.World.W-s.U(24), s.U(560))
+	h := draw.ParagraphHeight(p.notice, s.Small(), w-s.U(24)) + s.U(16)
+	return ui.Rect{X: p.layout.World.X + (p.layout.World.W-w)/2, Y: p.layout.World.Y + s.U(36), W: w, H: h}
+}
+
+func (p *Player) drawNotice(screen *ebiten.Image) {
+	r := p.noticeRect()
+	if r.Empty() {
+		return
+	}
+	s := p.style
+	draw.FillRoundRect(screen, r, s.U(6), s.Theme.Raised)
+	draw.StrokeRoundRect(screen, r, s.U(6), s.U(1.5), s.Theme.Warning)
+	draw.Paragraph(screen, p.notice, s.Small(), r.InsetXY(s.U(12), s.U(8)), s.Theme.Text)
+}
