@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -372,4 +373,48 @@ func TestTheRunsOwnButtonsAreInThePanel(t *testing.T) {
 	assert.Empty(t, sc.Lab.Log(), "restarted")
 	r.use(RunUndo, 0)
 	assert.Equal(t, mine, sc.Lab.Log(), "the restart undone")
+}
+
+// TestTheCanvasMenuSaysWhatEachLessonIsAbout: resting the pointer on a
+// lesson's row (on the desktop, where the canvas draws the menu) shows
+// what it is about and how long it takes.
+func TestTheCanvasMenuSaysWhatEachLessonIsAbout(t *testing.T) {
+	r := newAppRig(t)
+	row := r.region("lesson:fenced-writes").Center()
+	for range tooltipDelay + 2 {
+		r.tick(ui.Input{Cursor: row})
+	}
+	l, err := lessons.Find("fenced-writes")
+	require.NoError(t, err)
+	var shown []string
+	for _, tp := range r.a.menu.tips {
+		if tp.Visible() {
+			shown = append(shown, tp.Text)
+		}
+	}
+	require.Len(t, shown, 1, "one tip, the row's")
+	assert.Equal(t, fmt.Sprintf("%s About %d min.", l.Summary, l.Minutes), shown[0])
+}
+
+// TestSelectingAWorkerShowsItsLane: in the shards lesson most workers
+// share a "+N more" lane; selecting one brings its own lane up.
+func TestSelectingAWorkerShowsItsLane(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:shards")
+	sc := r.a.top().(*LessonScene)
+	tv := sc.Player.Timeline.(*timelineView)
+	lanes := func() []string {
+		var out []string
+		for _, l := range tv.tl.Lanes {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	require.Contains(t, strings.Join(lanes(), ","), "more", "a summary lane: %v", lanes())
+	require.NotContains(t, lanes(), "worker-11")
+	r.tick(ui.Input{Digit: 9})
+	for range 3 {
+		r.key(ui.IntentNextActor)
+	}
+	assert.Contains(t, lanes(), "worker-11", "the selected worker's lane is shown: %v", lanes())
 }

@@ -95,6 +95,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	send := func(c lab.Command) { sc.pending = append(sc.pending, c) }
 	sc.world = newWorldView(lb, narration.Add, send)
 	tv := newTimelineView(lb, send)
+	tv.showing = sc.world.selectedName // a selected worker's lane is never summarised
 	ps := PlayerSpec{
 		Lesson: Lesson{Title: l.Title, Objective: l.Objective, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
 		Clock:  lb, World: sc.world, Timeline: tv,

@@ -49,6 +49,9 @@ type Menu struct {
 	lessonsHead, exercisesHead ui.Rect
 	// panelOutside: the page lists the menu itself (draw.Style).
 	panelOutside bool
+	// tips say, for each lesson then each exercise, what it is about and
+	// about how long it takes, on hover or focus.
+	tips []ui.Tooltip
 }
 
 // NewMenu returns the menu; open starts a lesson and openEx an exercise.
@@ -61,6 +64,12 @@ func NewMenu(ls []*lessons.Lesson, exs []*lessons.Exercise, p Progress, open fun
 	}
 	for i := range m.exButtons {
 		items = append(items, &m.exButtons[i])
+	}
+	for _, l := range ls {
+		m.tips = append(m.tips, ui.Tooltip{Text: fmt.Sprintf("%s About %d min.", l.Summary, l.Minutes), Delay: tooltipDelay})
+	}
+	for _, e := range exs {
+		m.tips = append(m.tips, ui.Tooltip{Text: fmt.Sprintf("%s About %d min.", e.Summary, e.Minutes), Delay: tooltipDelay})
 	}
 	m.sandbox = ui.Button{Label: "Sandbox: free play"}
 	m.ring = ui.NewFocusRing(false, append([]ui.Focusable{&m.sandbox}, items...)...)
@@ -161,7 +170,22 @@ func (m *Menu) Update(st *State) error {
 			return nil
 		}
 	}
+	for i, b := range m.rows() {
+		m.tips[i].Update(in, b.Rect, b.Focus() == ui.FocusVisible)
+	}
 	return nil
+}
+
+// rows are the lessons' buttons, then the exercises'.
+func (m *Menu) rows() []*ui.Button {
+	out := make([]*ui.Button, 0, len(m.buttons)+len(m.exButtons))
+	for i := range m.buttons {
+		out = append(out, &m.buttons[i])
+	}
+	for i := range m.exButtons {
+		out = append(out, &m.exButtons[i])
+	}
+	return out
 }
 
 func (m *Menu) status(l *lessons.Lesson) string {
@@ -218,6 +242,9 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	}
 	for i, e := range m.exercises {
 		m.drawRow(screen, &m.exButtons[i], fmt.Sprintf("E%d", i+1), e.Title, menuStatus(m.exStatus(e)), "passed", statusW)
+	}
+	for i := range m.tips {
+		s.Tooltip(screen, &m.tips[i], m.window)
 	}
 }
 

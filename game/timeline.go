@@ -22,6 +22,9 @@ type timelineView struct {
 	send func(lab.Command) // to the scene that applies it
 	geom ui.TimelineGeom
 	tl   lab.Timeline
+	// showing names the actor whose lane stays shown however many there
+	// are (the one selected in the world; nil or "": none).
+	showing func() string
 }
 
 func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {
@@ -30,10 +33,15 @@ func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {
 
 // Layout implements View.
 func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
-	v.tl = v.lab.Timeline()
+	name := ""
+	if v.showing != nil {
+		name = v.showing()
+	}
+	v.tl = v.lab.TimelineShowing(name)
 	v.geom = ui.LayoutTimeline(area, s.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
 	if fit := int(v.geom.Lanes.H / (16 * s.Unit)); fit < len(v.tl.Lanes) {
 		// Too many lanes to read: summarise the rest in the last one.
+		v.tl.Lanes = lab.Showing(v.tl.Lanes, name, fit)
 		v.tl = v.tl.Fit(fit)
 		v.geom = ui.LayoutTimeline(area, s.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
 	}

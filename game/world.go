@@ -86,6 +86,14 @@ func (w *worldView) do(a core.Action) { w.send(lab.Act(a)) }
 // Enter and Esc then act on the menu, not the player.
 func (w *worldView) Modal() bool { return len(w.menu) > 0 }
 
+// selectedName is the selected actor's name, "" for none.
+func (w *worldView) selectedName() string {
+	if w.selected < 0 || w.selected >= len(w.actors) {
+		return ""
+	}
+	return w.actors[w.selected].Name
+}
+
 // Close closes the action menu.
 func (w *worldView) Close() { w.selected = -1; w.layoutMenu() }
 

@@ -318,14 +318,34 @@ type Timeline struct {
 // Timeline builds the lanes from the trace (cached until the simulation
 // moves): one per process and per shard worker, the last summarising the
 // rest beyond MaxLanes.
-func (lb *Lab) Timeline() Timeline {
+func (lb *Lab) Timeline() Timeline { return lb.TimelineShowing("") }
+
+// TimelineShowing is Timeline with actor name's lane kept among those
+// shown (not summarised into "+N more"): the one the learner selected.
+func (lb *Lab) TimelineShowing(name string) Timeline {
 	s := lb.world.Sim
-	if lb.tl != nil && lb.tlGen == lb.gen && lb.tlLen == s.Trace.Len() && lb.tlAt == s.Now() {
-		return *lb.tl
+	if lb.tl == nil || lb.tlGen != lb.gen || lb.tlLen != s.Trace.Len() || lb.tlAt != s.Now() {
+		tl := lb.timeline()
+		lb.tl, lb.tlGen, lb.tlLen, lb.tlAt = &tl, lb.gen, s.Trace.Len(), s.Now()
 	}
-	tl := lb.timeline()
-	lb.tl, lb.tlGen, lb.tlLen, lb.tlAt = &tl, lb.gen, s.Trace.Len(), s.Now()
+	tl := *lb.tl // every lane; the cache keeps them
+	tl.Lanes = summarise(Showing(tl.Lanes, name, MaxLanes))
 	return tl
+}
+
+// Showing returns lanes with name's lane moved up to the last place of
+// the first n-1 (the ones a summary of n lanes keeps), when it would
+// otherwise be summarised; lanes is not changed.
+func Showing(lanes []Lane, name string, n int) []Lane {
+	i := slices.IndexFunc(lanes, func(l Lane) bool { return len(l.Members) == 1 && l.Members[0] == name })
+	if name == "" || i < n-1 || n < 2 {
+		return lanes
+	}
+	out := slices.Clone(lanes)
+	moved := out[i]
+	copy(out[n-1:i+1], out[n-2:i])
+	out[n-2] = moved
+	return out
 }
 
 func (lb *Lab) timeline() Timeline {
@@ -486,7 +506,6 @@ func (lb *Lab) timeline() Timeline {
 		}
 	}
 	tl.Overlaps = overlaps(tl.Lanes)
-	tl.Lanes = summarise(tl.Lanes)
 	return tl
 }
 
@@ -556,7 +575,7 @@ func summariseTo(lanes []Lane, max int) []Lane {
 	for _, l := range rest {
 		n += len(l.Members)
 	}
-	sum := Lane{Name: fmt.Sprintf("+%d more", n)}
+	sum := Lane{Name: fmt.Sprintf("+%d more", n)} // select one to see its lane
 	for _, l := range rest {
 		sum.Members = append(sum.Members, l.Members...)
 		sum.Paused = append(sum.Paused, l.Paused...)
