@@ -34,6 +34,7 @@ type exState struct {
 			Answer         struct {
 				Choices map[string][]string `json:"choices"`
 				Numbers map[string]float64  `json:"numbers"`
+				Defence string              `json:"defence"`
 			} `json:"answer"`
 			Result *struct {
 				Pass    bool   `json:"pass"`

@@ -324,3 +324,27 @@ func TestBrowserThePanelCollapses(t *testing.T) {
 		t.Errorf("shown again: aria-expanded %s", expanded())
 	}
 }
+
+// TestBrowserTheDefenceIsTypedAndSurvivesAReload types a defence into
+// exercise 3's text field with the keyboard, reloads the page, and finds
+// it still there.
+func TestBrowserTheDefenceIsTypedAndSurvivesAReload(t *testing.T) {
+	b := openBrowser(t, 1280, 800)
+	b.useControl(t, "exercise:no-fencing")
+	b.until(t, "the exercise", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "exercise" })
+	const words = "The lock was fine; the store could not tell an old token."
+	field := chromedp.CSS(`#mirror [data-id="defence"]`)
+	if err := chromedp.Do(b.ctx, chromedp.WaitVisible(field), chromedp.Click(field), chromedp.SendKeys(field, words)); err != nil {
+		t.Fatalf("type the defence: %v", err)
+	}
+	b.exUntil(t, "the defence kept", 30*time.Second, func(s exState) bool { return s.Scene.Exercise.Answer.Defence == words })
+	if err := chromedp.Do(b.ctx, chromedp.Reload(),
+		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`)); err != nil {
+		t.Fatal(err)
+	}
+	b.useControl(t, "exercise:no-fencing")
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(() => { const el = document.querySelector('#mirror [data-id="defence"]'); return el ? el.value : "" })()`))
+	if err != nil || got != words {
+		t.Errorf("after a reload the defence reads %q (err %v), want %q", got, err, words)
+	}
+}

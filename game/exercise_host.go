@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"leaselab/game/lab"
@@ -14,6 +15,18 @@ import (
 func (s *ExerciseScene) host(in *ui.Input) {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
+		if h.ID == "defence" {
+			if err := s.Form.SetDefence(h.Text); err != nil {
+				s.notice = err.Error()
+				continue
+			}
+			s.saveDraft()
+			continue
+		}
+		if p, ok := strings.CutPrefix(h.ID, "point:"); ok {
+			s.togglePoint(p)
+			continue
+		}
 		id, ok := strings.CutPrefix(h.ID, "number:")
 		if !ok {
 			rest = append(rest, h)
@@ -66,10 +79,37 @@ func (s *ExerciseScene) controls() []Control {
 			out = append(out, Control{ID: "opt:" + q.ID + ":" + o.ID, Group: q.Text, Label: o.Label, Kind: kind, On: s.Form.Chosen(q.ID, o.ID)})
 		}
 	}
+	out = append(out, Control{ID: "defence", Group: "Your defence", Kind: KindText, Text: s.Form.Defence(),
+		Label: "Your reasoning in a few sentences: kept with your answer and shown beside the model answer, not graded"})
+	if s.shown {
+		for i, k := range s.Ex.KeyPoints {
+			out = append(out, Control{ID: fmt.Sprintf("point:%d", i), Group: "Key points of a good defence: tick those yours makes",
+				Label: k, Kind: KindCheck, On: s.Form.Ticked(i)})
+		}
+	}
 	out = append(out,
 		Control{ID: "check", Group: "Your answer", Label: "Check answer", Disabled: s.checkB.Disabled},
 		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled},
 		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled},
 		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled})
 	return out
+}
+
+// togglePoint ticks or unticks key point p (its index, as text) and keeps
+// the draft.
+func (s *ExerciseScene) togglePoint(p string) {
+	i, err := strconv.Atoi(p)
+	if err == nil {
+		err = s.Form.TogglePoint(i)
+	}
+	if err != nil {
+		s.notice = "That key point cannot be ticked: " + err.Error()
+		return
+	}
+	word := "Ticked"
+	if !s.Form.Ticked(i) {
+		word = "Unticked"
+	}
+	s.Narrate(word + ": " + s.Ex.KeyPoints[i])
+	s.saveDraft()
 }

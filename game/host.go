@@ -47,6 +47,7 @@ const (
 	KindRadio  = "radio"
 	KindCheck  = "check"
 	KindLink   = "link"
+	KindText   = "text" // a few paragraphs the learner writes; Text holds them
 )
 
 // pressNamed applies this tick's host actions to the widgets in names: a

@@ -418,3 +418,49 @@ func TestSelectingAWorkerShowsItsLane(t *testing.T) {
 	}
 	assert.Contains(t, lanes(), "worker-11", "the selected worker's lane is shown: %v", lanes())
 }
+
+// TestTheDefenceIsWrittenAndItsKeyPointsTicked: the page's text field
+// keeps the learner's defence with the answer (a reopened exercise still
+// has it), and once the model answer is shown its key points are a
+// checklist the learner ticks.
+func TestTheDefenceIsWrittenAndItsKeyPointsTicked(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("exercise:no-fencing", 0)
+	const words = "The lock never had two holders; storage had no way to tell the old token from the new."
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "defence", Text: words}}})
+	def, ok := r.control("defence")
+	require.True(t, ok, "a text field for the defence")
+	assert.Equal(t, KindText, def.Kind)
+	assert.Equal(t, words, def.Text)
+	_, ok = r.control("point:0")
+	assert.False(t, ok, "no key points before the model answer")
+
+	r.use("simulator", 0)
+	r.use("scrub", 4)
+	r.use("act:A:pause", 0)
+	r.use("scrub", 60)
+	r.use("knob:fencing", 1)
+	r.use("menu", 0)
+	r.use("opt:cause:stale-belief", 0)
+	r.use("check", 0)
+	r.finishCheck()
+	r.use("model", 0)
+	r.use("model", 0) // confirmed
+	p, ok := r.control("point:0")
+	require.True(t, ok, "the key points, once the model answer is shown")
+	assert.Equal(t, KindCheck, p.Kind)
+	r.use("point:0", 0)
+	p, _ = r.control("point:0")
+	assert.True(t, p.On, "ticked")
+
+	r.use("back", 0)
+	r.use("exercise:no-fencing", 0)
+	def, _ = r.control("defence")
+	assert.Equal(t, words, def.Text, "the defence is kept")
+	p, _ = r.control("point:0")
+	assert.True(t, p.On, "and the tick")
+
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "defence", Text: strings.Repeat("x", 5000)}}})
+	def, _ = r.control("defence")
+	assert.Equal(t, words, def.Text, "a defence too long for an answer is refused, the old one kept")
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"leaselab/core"
 )
@@ -89,11 +90,15 @@ type Answer struct {
 	// Defence is the learner's written reasoning, kept with the answer
 	// and shown beside the model answer; it is not graded.
 	Defence string `json:"defence,omitempty"`
+	// Points are the key points (indices into the exercise's KeyPoints)
+	// the learner ticked as made by their defence, once the model answer
+	// is shown; not graded either.
+	Points []int `json:"points,omitempty"`
 }
 
 // Clone returns a deep copy of a.
 func (a Answer) Clone() Answer {
-	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...), Defence: a.Defence}
+	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...), Defence: a.Defence, Points: slices.Clone(a.Points)}
 	if a.Choices != nil {
 		out.Choices = map[string][]string{}
 		for k, v := range a.Choices {
@@ -285,6 +290,17 @@ func (e *Exercise) Validate(a Answer) error {
 	}
 	if len(a.Defence) > maxDefence {
 		return fmt.Errorf("defence: %d bytes, more than the %d allowed", len(a.Defence), maxDefence)
+	}
+	if !utf8.ValidString(a.Defence) {
+		return fmt.Errorf("defence: not text")
+	}
+	for i, p := range a.Points {
+		if p < 0 || p >= len(e.KeyPoints) {
+			return fmt.Errorf("points[%d]: exercise %s has %d key points, no point %d", i, e.ID, len(e.KeyPoints), p)
+		}
+		if slices.Contains(a.Points[:i], p) {
+			return fmt.Errorf("points[%d]: point %d is ticked twice", i, p)
+		}
 	}
 	for i, t := range a.Schedule {
 		if err := t.Validate(); err != nil {

@@ -13,7 +13,7 @@ import (
 // answerFields are the keys an answer object may have, spelt exactly.
 // encoding/json matches keys case-insensitively and takes null for "no
 // value"; an answer is graded, so both are refused before decoding.
-var answerFields = []string{"choices", "numbers", "schedule", "defence"}
+var answerFields = []string{"choices", "numbers", "schedule", "defence", "points"}
 
 // actionFields are the keys one schedule entry may have (core.Timed).
 var actionFields = []string{"at", "do", "proc", "peer", "for", "ttl", "value", "key", "label", "token", "on", "one_way"}

@@ -47,3 +47,24 @@ func TestAnswerInputStillTakesGoodAnswers(t *testing.T) {
 	_, err := e.ParseAnswer([]byte(`{"schedule":[{"at":"4s","do":"partition","proc":"A","peer":"coordinator"}]}`))
 	assert.NoError(t, err, "a partition from the coordinator names a real actor")
 }
+
+// TestTickedKeyPointsAreChecked: an answer's ticked key points name
+// points the exercise has, each once.
+func TestTickedKeyPointsAreChecked(t *testing.T) {
+	ex, err := FindExercise("no-fencing")
+	require.NoError(t, err)
+	for in, want := range map[string]string{
+		`{"points":[99]}`:  "no point 99",
+		`{"points":[0,0]}`: "ticked twice",
+		`{"points":[-1]}`:  "no point -1",
+	} {
+		_, err := ex.ParseAnswer([]byte(in))
+		if assert.Error(t, err, in) {
+			assert.Contains(t, err.Error(), want, in)
+		}
+	}
+	a, err := ex.ParseAnswer([]byte(`{"points":[0,1],"defence":"the token was old"}`))
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1}, a.Points)
+	assert.Equal(t, "the token was old", a.Defence)
+}

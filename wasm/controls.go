@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"leaselab/game"
+	"leaselab/game/ui"
 )
 
 // controlsView shows a scene's controls (game.Control) as HTML: a section
@@ -18,7 +19,7 @@ import (
 type controlsView struct {
 	doc       js.Value
 	root, nav js.Value
-	send      func(id string, value float64)
+	send      func(ui.HostAction)
 
 	items  map[string]*controlEl // by place (Control.Slot, else ID)
 	groups map[string]*groupEl   // by heading
@@ -38,7 +39,7 @@ type groupEl struct {
 	section, heading, list js.Value
 }
 
-func newControlsView(doc js.Value, send func(string, float64)) *controlsView {
+func newControlsView(doc js.Value, send func(ui.HostAction)) *controlsView {
 	v := &controlsView{doc: doc, send: send, root: doc.Call("getElementById", "controls"),
 		nav: doc.Call("getElementById", "nav-links"), items: map[string]*controlEl{}, groups: map[string]*groupEl{}}
 	for _, el := range []js.Value{v.root, v.nav} {
@@ -83,7 +84,7 @@ func (v *controlsView) clicked(ev js.Value) {
 	case "", game.KindToggle, game.KindLink:
 		ev.Call("preventDefault")
 		if !c.c.Disabled {
-			v.send(c.c.ID, 0)
+			v.send(ui.HostAction{ID: c.c.ID})
 		}
 	}
 }
@@ -96,15 +97,20 @@ func (v *controlsView) changed(ev js.Value) {
 	switch c.c.Kind {
 	case game.KindRange:
 		c.edit = js.Global().Get("performance").Call("now").Float()
-		v.send(c.c.ID, c.input.Get("valueAsNumber").Float())
+		v.send(ui.HostAction{ID: c.c.ID, Value: c.input.Get("valueAsNumber").Float()})
 	case game.KindChoice:
 		if ev.Get("type").String() == "change" {
-			v.send(c.c.ID, float64(c.input.Get("selectedIndex").Int()))
+			v.send(ui.HostAction{ID: c.c.ID, Value: float64(c.input.Get("selectedIndex").Int())})
 		}
 	case game.KindRadio, game.KindCheck:
 		if ev.Get("type").String() == "change" {
-			v.send(c.c.ID, 0)
+			v.send(ui.HostAction{ID: c.c.ID})
 		}
+	case game.KindText:
+		// Every edit is kept (the game saves the draft), so a reload
+		// never loses a sentence.
+		c.edit = js.Global().Get("performance").Call("now").Float()
+		v.send(ui.HostAction{ID: c.c.ID, Text: c.input.Get("value").String()})
 	}
 }
 
@@ -249,6 +255,16 @@ func (v *controlsView) create(c game.Control, key string) *controlEl {
 		}
 		lab.Call("append", el.label, el.input)
 		el.item.Call("append", lab)
+	case game.KindText:
+		el.item.Set("className", "field")
+		lab := mk("label")
+		lab.Set("className", "range")
+		el.label = mk("span")
+		el.input = mk("textarea")
+		el.input.Set("rows", 5)
+		el.input.Set("maxLength", 4000)
+		lab.Call("append", el.label, el.input)
+		el.item.Call("append", lab)
 	case game.KindRadio, game.KindCheck:
 		el.item.Set("className", "field")
 		lab := mk("label")
@@ -313,6 +329,15 @@ func (v *controlsView) refresh(el *controlEl, c game.Control) {
 			el.input.Call("replaceChildren", opts...)
 		}
 		el.input.Set("selectedIndex", int(c.Value))
+	case game.KindText:
+		if first || c.Label != old.Label {
+			set(el.label, "textContent", c.Label)
+		}
+		// What the learner is typing stays theirs until they pause.
+		now := js.Global().Get("performance").Call("now").Float()
+		if first || c.Text != old.Text && now-el.edit > 800 && el.input.Get("value").String() != c.Text {
+			el.input.Set("value", c.Text)
+		}
 	case game.KindRadio, game.KindCheck:
 		if first || c.Label != old.Label {
 			set(el.label, "textContent", c.Label)

@@ -37,9 +37,9 @@ func newPage(doc js.Value) *page {
 		loading: doc.Call("getElementById", "loading"),
 	}
 	p.announce = newAnnouncer(doc.Call("getElementById", "announce"))
-	p.controls = newControlsView(doc, func(id string, v float64) {
+	p.controls = newControlsView(doc, func(h ui.HostAction) {
 		if p.host != nil {
-			p.host(ui.HostAction{ID: id, Value: v})
+			p.host(h)
 		}
 	})
 	p.mountCanvas()

@@ -120,6 +120,44 @@ func (f *Form) SetNumber(id string, v float64) error {
 	return nil
 }
 
+// Defence is the learner's written defence so far.
+func (f *Form) Defence() string { return f.answer.Defence }
+
+// SetDefence keeps text as the written defence; one longer than an answer
+// may hold is refused, and the defence stays as it was.
+func (f *Form) SetDefence(text string) error {
+	next := f.answer.Clone()
+	next.Defence = text
+	if err := f.Ex.Validate(next); err != nil {
+		return err
+	}
+	if next.Defence != f.answer.Defence {
+		f.version++
+		f.answer = next
+	}
+	return nil
+}
+
+// Ticked reports whether key point i is ticked as made.
+func (f *Form) Ticked(i int) bool { return slices.Contains(f.answer.Points, i) }
+
+// TogglePoint ticks key point i, or unticks it.
+func (f *Form) TogglePoint(i int) error {
+	next := f.answer.Clone()
+	if j := slices.Index(next.Points, i); j >= 0 {
+		next.Points = slices.Delete(next.Points, j, j+1)
+	} else {
+		next.Points = append(next.Points, i)
+		slices.Sort(next.Points)
+	}
+	if err := f.Ex.Validate(next); err != nil {
+		return err
+	}
+	f.version++
+	f.answer = next
+	return nil
+}
+
 // Schedule is the simulator run carried into the answer.
 func (f *Form) Schedule() core.ActionLog { return f.answer.Schedule }
 

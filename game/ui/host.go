@@ -9,6 +9,8 @@ package ui
 type HostAction struct {
 	ID    string  `json:"id"`
 	Value float64 `json:"value,omitempty"`
+	// Text is what a text field on the page holds now.
+	Text string `json:"text,omitempty"`
 }
 
 // IntentNamed returns the intent whose name (Intent.String) is name.
