@@ -96,6 +96,7 @@ type ExerciseScene struct {
 	drag      formDrag
 
 	back, sim, checkB, cancel, model, hintB ui.Button
+	defence                                 ui.TextField
 	tabs                                    []tabButton
 	options                                 [][]ui.Button // by question, by option
 	numbers                                 []ui.Slider
@@ -135,6 +136,7 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 	s.cancel = ui.Button{Label: "Cancel"}
 	s.model = ui.Button{Label: modelLabel}
 	s.hintB = ui.Button{}
+	s.defence = ui.TextField{Max: 4000}
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(draw.Drawable(strings.Join(ex.Brief, "\n\n")))
 	s.reading[tabLogs].SetText(draw.Drawable(form.MaterialsText(ex)))
@@ -296,6 +298,8 @@ func (s *ExerciseScene) refocus() {
 			s.names[&s.options[qi][oi]] = "opt:" + q.ID + ":" + o.ID
 		}
 	}
+	items = append(items, &s.defence)
+	s.names[&s.defence] = "defenceField"
 	items = append(items, &s.checkB, &s.cancel, &s.hintB, &s.model)
 	s.ring.Set(items...)
 }
@@ -631,6 +635,18 @@ func (a *exerciseAnswer) Update(st *State) error {
 					s.saveDraft()
 				}
 			}
+		}
+	}
+
+	if s.defence.Focus() == ui.NoFocus {
+		s.defence.Text = s.Form.Defence() // a restored or page-typed defence
+	}
+	if s.defence.Update(fin) {
+		if err := s.Form.SetDefence(s.defence.Text); err != nil {
+			s.notice = err.Error()
+			s.defence.Text = s.Form.Defence()
+		} else {
+			s.saveDraft()
 		}
 	}
 

@@ -590,3 +590,26 @@ func TestMenuShortensTheAnswerShownStatus(t *testing.T) {
 	assert.Equal(t, "answer shown", menuStatus("passed with the answer shown"))
 	assert.Equal(t, "tried once", menuStatus("tried once"))
 }
+
+// TestTheDefenceIsTypedOnTheCanvas: on the desktop the learner Tabs to
+// the defence field and types; Backspace and Enter edit it; it is kept
+// with the answer and comes back when the exercise reopens.
+func TestTheDefenceIsTypedOnTheCanvas(t *testing.T) {
+	r := newAppRig(t)
+	r.click("exercise:no-fencing")
+	s := r.exScene()
+	for i := 0; s.ring.Current() != &s.defence; i++ {
+		require.Less(t, i, 60, "Tab reaches the defence field")
+		r.key(ui.IntentFocusNext)
+	}
+	r.tick(ui.Input{Chars: []rune("Old tokenz")})
+	r.tick(ui.Input{Erase: 1})
+	r.key(ui.IntentActivate)
+	r.tick(ui.Input{Chars: []rune("win.")})
+	assert.Equal(t, "Old token\nwin.", s.Form.Defence())
+	assert.Equal(t, s.ring.Current(), ui.Focusable(&s.defence), "Enter typed a new line, it pressed nothing")
+	r.shot("exercise-defence.png")
+	r.key(ui.IntentBack)
+	r.click("exercise:no-fencing")
+	assert.Equal(t, "Old token\nwin.", r.exScene().Form.Defence(), "kept")
+}

@@ -31,6 +31,7 @@ type exerciseGeom struct {
 	numLabel []ui.Rect
 	num      []ui.Rect
 	opts     [][]ui.Rect
+	defence  ui.Rect // the written defence's field
 	unit     float64 // the unit the text panels were measured for
 }
 
@@ -154,6 +155,15 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		g.opts = append(g.opts, row)
 		y += px(10)
 	}
+	// The written defence: a field as tall as what is written, and at
+	// least four lines.
+	addText("Your defence, in a few sentences", false, true)
+	addText("Kept with your answer and shown beside the model answer; not graded. Tab here and type.", true, false)
+	y += px(6)
+	inner := w - px(20)
+	h := math.Max(4*draw.LineHeight(body), height(s.Form.Defence()+"_", body, inner)) + px(16)
+	g.defence = ui.Rect{Y: y, W: w, H: h}
+	y += h + px(10)
 	g.content = y
 }
 
@@ -179,6 +189,7 @@ func (s *ExerciseScene) place() {
 			s.options[qi][oi].Rect = s.toView(g.opts[qi][oi])
 		}
 	}
+	s.defence.Rect = s.toView(g.defence)
 	st := s.style
 	if st.Unit != g.unit {
 		for id, p := range s.reading {
@@ -222,6 +233,9 @@ func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
 				return s.geom.opts[qi][oi], true
 			}
 		}
+	}
+	if f == &s.defence {
+		return s.geom.defence, true
 	}
 	return ui.Rect{}, false
 }
@@ -382,6 +396,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 				s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
 			}
 		}
+		s.drawDefence(view)
 	})
 	if max := s.maxScroll(); max > 0 {
 		track := ui.Rect{X: g.view.MaxX() - st.U(3), Y: g.view.Y, W: st.U(3), H: g.view.H}
@@ -690,4 +705,28 @@ func (s *ExerciseScene) buildMirrorText() string {
 		}
 	}
 	return b.String()
+}
+
+// drawDefence draws the written defence's field: its text wrapped, with a
+// caret after it while it has the focus.
+func (s *ExerciseScene) drawDefence(dst *ebiten.Image) {
+	st, th := s.style, s.style.Theme
+	r := s.defence.Rect
+	draw.FillRoundRect(dst, r, st.U(6), th.Background)
+	border := th.Border
+	if s.defence.Focus() != ui.NoFocus {
+		border = th.Accent
+	}
+	draw.StrokeRoundRect(dst, r, st.U(6), st.U(1.5), border)
+	if s.defence.Focus() == ui.FocusVisible {
+		st.FocusRing(dst, r, st.U(6))
+	}
+	text, clr := s.defence.Text, th.Text
+	switch {
+	case s.defence.Focus() != ui.NoFocus:
+		text += "_" // the caret
+	case text == "":
+		text, clr = "Nothing written yet.", th.TextDim
+	}
+	draw.Paragraph(dst, text, st.Body(), r.InsetXY(st.U(10), st.U(8)), clr)
 }

@@ -63,7 +63,7 @@ func (t *idleTracker) observe(in *ui.Input, scene Scene, snap *Snapshot) {
 		t.quiet = 0
 	}
 	t.last, t.sig = *in, sig
-	t.last.Touches, t.last.Host = nil, nil
+	t.last.Touches, t.last.Host, t.last.Chars = nil, nil, nil
 }
 
 // wake counts this tick as one that changed the screen.
@@ -76,7 +76,7 @@ func (t *idleTracker) idle() bool { return t.quiet > idleAfter }
 // finger, wheel or key, and the pointer and window where they were.
 func quiet(in, last *ui.Input) bool {
 	return !in.MouseDown && !in.MouseJustDown && !in.MouseJustUp && len(in.Touches) == 0 &&
-		in.Wheel == (ui.Point{}) && in.Keys == 0 && in.Digit == 0 && len(in.Host) == 0 &&
+		in.Wheel == (ui.Point{}) && in.Keys == 0 && in.Digit == 0 && len(in.Host) == 0 && len(in.Chars) == 0 && in.Erase == 0 &&
 		in.Cursor == last.Cursor && in.WindowW == last.WindowW && in.WindowH == last.WindowH && in.Scale == last.Scale
 }
 

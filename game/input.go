@@ -39,7 +39,7 @@ var digitKeys = []ebiten.Key{ebiten.KeyDigit1, ebiten.KeyDigit2, ebiten.KeyDigit
 
 // watchedKeys are every key the reader turns into input.
 var watchedKeys = func() []ebiten.Key {
-	keys := []ebiten.Key{ebiten.KeyTab}
+	keys := []ebiten.Key{ebiten.KeyTab, ebiten.KeyBackspace}
 	for _, b := range keymap {
 		keys = append(keys, b.key)
 	}
@@ -51,7 +51,7 @@ var watchedKeys = func() []ebiten.Key {
 // repeats reports whether a held k presses again (a key that gives no
 // repeating intent presses once).
 func repeats(k ebiten.Key) bool {
-	if k == ebiten.KeyTab {
+	if k == ebiten.KeyTab || k == ebiten.KeyBackspace {
 		return true
 	}
 	for _, b := range keymap {
@@ -90,6 +90,10 @@ func (r *inputReader) read(window ui.Rect, scale float64, now time.Time) ui.Inpu
 
 	r.keys.Update(watchedKeys, ebiten.IsKeyPressed, repeats, now)
 	r.readKeys(&in, ebiten.IsKeyPressed(ebiten.KeyShift))
+	in.Chars = ebiten.AppendInputChars(nil)
+	if r.keys.Pressed(ebiten.KeyBackspace) {
+		in.Erase++
+	}
 
 	// Touches: fingers down now, then fingers lifted this tick, each in ID
 	// order, so the primary pointer is the oldest finger.

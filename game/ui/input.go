@@ -102,6 +102,11 @@ type Input struct {
 	// Host are the controls of the page around the canvas used this tick
 	// (see HostAction), oldest first.
 	Host []HostAction
+
+	// Chars are the characters typed this tick, for a focused text field;
+	// Erase is how many times Backspace was pressed (held, it repeats).
+	Chars []rune
+	Erase int
 }
 
 // Pointer is the primary pointer, mouse or finger, as widgets see it.
