@@ -343,8 +343,18 @@ func TestBrowserTheDefenceIsTypedAndSurvivesAReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.useControl(t, "exercise:no-fencing")
-	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(() => { const el = document.querySelector('#mirror [data-id="defence"]'); return el ? el.value : "" })()`))
-	if err != nil || got != words {
-		t.Errorf("after a reload the defence reads %q (err %v), want %q", got, err, words)
+	b.exUntil(t, "the saved answer restored", 30*time.Second, func(s exState) bool {
+		return s.Scene.Name == "exercise" && s.Scene.Exercise.Answer.Defence == words
+	})
+	got := ""
+	for deadline := time.Now().Add(10 * time.Second); got != words && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		var err error
+		got, err = chromedp.Run(b.ctx, chromedp.Evaluate[string](`(() => { const el = document.querySelector('#mirror [data-id="defence"]'); return el ? el.value : "" })()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got != words {
+		t.Errorf("after a reload the page's field reads %q, want %q", got, words)
 	}
 }
