@@ -100,12 +100,17 @@ func openBrowserAt(t *testing.T, width, height int, path string) *browser {
 	}
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+path),
-		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`),
+		firstFrames(),
 	)
 	if err != nil {
 		t.Fatalf("waiting for the first frame: %v", err)
 	}
 	return &browser{ctx: ctx, srv: srv}
+}
+
+// firstFrames waits until the page has drawn its first frames.
+func firstFrames() chromedp.Action[chromedp.Void] {
+	return poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`)
 }
 
 // fullState is leaselab.state() with the lesson run.

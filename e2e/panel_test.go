@@ -10,6 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The browser's lesson panel is HTML: these tests use nothing but its
@@ -22,9 +24,8 @@ import (
 func (b *browser) useControl(t *testing.T, id string) {
 	t.Helper()
 	sel := chromedp.CSS(fmt.Sprintf(`#mirror [data-id=%q]`, id))
-	if err := chromedp.Do(b.ctx, chromedp.WaitVisible(sel), chromedp.Click(sel)); err != nil {
-		t.Fatalf("click the panel's %q: %v", id, err)
-	}
+	err := chromedp.Do(b.ctx, chromedp.WaitVisible(sel), chromedp.Click(sel))
+	require.NoError(t, err, "click the panel's %q", id)
 }
 
 // setControl sets the panel's range or menu id to v (a menu's option
@@ -41,9 +42,8 @@ func (b *browser) setControl(t *testing.T, id string, v float64) {
 		return true;
 	})()`, id, v, v)
 	ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js))
-	if err != nil || !ok {
-		t.Fatalf("set the panel's %q to %v: found %v, %v", id, v, ok, err)
-	}
+	require.NoError(t, err, "set the panel's %q to %v", id, v)
+	require.True(t, ok, "the panel has a %q to set", id)
 }
 
 // htmlKind is the kind of the panel's visible control id: "range",
@@ -56,9 +56,7 @@ func (b *browser) htmlKind(t *testing.T, id string) string {
 		if (!el || !el.getClientRects().length) return "";
 		return el.type === "range" ? "range" : el.tagName === "SELECT" ? "select" : "button";
 	})()`, id)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return kind
 }
 
@@ -70,9 +68,7 @@ func (b *browser) nextOption(t *testing.T, id string) {
 		const el = document.querySelector('#mirror [data-id=%q]');
 		return (el.selectedIndex + 1) %% el.options.length;
 	})()`, id)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b.setControl(t, id, next)
 }
 
@@ -83,9 +79,8 @@ func (b *browser) setControlFrac(t *testing.T, id string, f float64) {
 		const el = document.querySelector('#mirror [data-id=%q]');
 		return [Number(el.min), Number(el.max), Number(el.step) || 0];
 	})()`, id)))
-	if err != nil || len(span) != 3 {
-		t.Fatalf("the panel's range %q: %v %v", id, span, err)
-	}
+	require.NoError(t, err, "the panel's range %q", id)
+	require.Len(t, span, 3, "the panel's range %q", id)
 	v := span[0] + f*(span[1]-span[0])
 	if st := span[2]; st > 0 {
 		v = span[0] + math.Round((v-span[0])/st)*st
@@ -151,9 +146,7 @@ func (b *browser) axTree(t *testing.T) axTree {
 	t.Helper()
 	res, err := chromedp.Call(b.ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
 	nodes := res.Nodes
-	if err != nil {
-		t.Fatalf("Accessibility.getFullAXTree: %v", err)
-	}
+	require.NoError(t, err, "Accessibility.getFullAXTree")
 	str := func(v *accessibility.Value) string {
 		if v == nil {
 			return ""
@@ -203,17 +196,12 @@ func TestBrowserFencedWritesWithThePanelAlone(t *testing.T) {
 	b := openBrowser(t, 1280, 800)
 	tr := b.axTree(t)
 	for _, role := range []string{"main", "navigation"} {
-		if len(tr.named(role, "")) == 0 {
-			t.Errorf("no %s landmark in the accessibility tree", role)
-		}
+		assert.NotEmpty(t, tr.named(role, ""), "a %s landmark in the accessibility tree", role)
 	}
-	if len(tr.named("application", "Click a process")) == 0 {
-		t.Error("the canvas has no accessible name saying how to use it")
-	}
+	assert.NotEmpty(t, tr.named("application", "Click a process"), "the canvas's accessible name says how to use it")
 	lessonsList := tr.listUnder("Lessons")
-	if len(lessonsList) < 10 || !strings.Contains(lessonsList[0], "min") {
-		t.Fatalf("the menu's lessons are not a list of links with their time: %q", lessonsList)
-	}
+	require.GreaterOrEqual(t, len(lessonsList), 10, "the menu's lessons are a list of links: %q", lessonsList)
+	require.Contains(t, lessonsList[0], "min", "each with its time")
 	b.useControl(t, "lesson:fenced-writes")
 	b.until(t, "the lesson", 30*time.Second, func(s fullState) bool { return s.Scene.Run != nil })
 	b.setControl(t, "scrub", 4)
@@ -230,21 +218,14 @@ func TestBrowserFencedWritesWithThePanelAlone(t *testing.T) {
 
 	tr = b.axTree(t)
 	goals := tr.listUnder("Goals")
-	if len(goals) != len(st.Scene.Mirror.Goals) || len(goals) != 3 {
-		t.Fatalf("the goals list reads %q", goals)
-	}
+	require.Len(t, goals, 3, "the goals list reads %q", goals)
+	require.Len(t, st.Scene.Mirror.Goals, len(goals))
 	for _, g := range goals {
-		if !strings.HasPrefix(g, "Met: ") {
-			t.Errorf("a goal reads %q, want it met", g)
-		}
+		assert.True(t, strings.HasPrefix(g, "Met: "), "a goal reads %q, want it met", g)
 	}
 	told := strings.Join(tr.listUnder("What happened"), "\n")
-	if !strings.Contains(told, "rejected A's write with token 7") {
-		t.Errorf("the accessible narration does not tell the rejection:\n%s", told)
-	}
-	if len(tr.named("button", "Pause")) == 0 {
-		t.Error("no Pause button in the accessibility tree")
-	}
+	assert.Contains(t, told, "rejected A's write with token 7", "the accessible narration tells the rejection")
+	assert.NotEmpty(t, tr.named("button", "Pause"), "a Pause button in the accessibility tree")
 }
 
 // TestBrowserExerciseThreeWithThePanelAlone completes exercise 3 with
@@ -273,17 +254,11 @@ func TestBrowserExerciseThreeWithThePanelAlone(t *testing.T) {
 	b.useControl(t, "opt:cause:stale-belief")
 	b.useControl(t, "check")
 	ex := b.exUntil(t, "the verdict", 2*time.Minute, func(s exState) bool { return s.Scene.Exercise.Result != nil })
-	if !ex.Scene.Exercise.Passed {
-		t.Fatalf("exercise 3 did not pass: %+v", ex.Scene.Exercise.Result)
-	}
+	require.True(t, ex.Scene.Exercise.Passed, "exercise 3 passed: %+v", ex.Scene.Exercise.Result)
 	b.screenshot(t, "browser-panel-exercise-3.png")
 	tr := b.axTree(t)
-	if len(tr.named("radio", "could not tell it was old")) != 1 {
-		t.Error("the chosen cause is not a radio button in the accessibility tree")
-	}
-	if len(tr.named("StaticText", "Result: Passed: 2 of 2 parts right.")) == 0 {
-		t.Errorf("the accessibility tree does not say the exercise passed")
-	}
+	assert.Len(t, tr.named("radio", "could not tell it was old"), 1, "the chosen cause is a radio button in the accessibility tree")
+	assert.NotEmpty(t, tr.named("StaticText", "Result: Passed: 2 of 2 parts right."), "the accessibility tree says the exercise passed")
 }
 
 // TestBrowserThePanelCollapses hides the panel on a wide screen: the
@@ -295,34 +270,23 @@ func TestBrowserThePanelCollapses(t *testing.T) {
 	b.until(t, "the lesson", 30*time.Second, func(s fullState) bool { return s.Scene.Run != nil })
 	width := func() float64 {
 		w, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](`document.querySelector("canvas").getBoundingClientRect().width`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return w
 	}
 	expanded := func() string {
 		v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.getElementById("collapse").getAttribute("aria-expanded")`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return v
 	}
 	before := width()
-	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#collapse"))); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#collapse"))), "hide the panel")
 	st := b.until(t, "the canvas widened", 30*time.Second, func(s fullState) bool { return s.Width > before+100 })
-	if got := width(); got < before+100 || expanded() != "false" {
-		t.Errorf("collapsed: canvas %.0f px (was %.0f), aria-expanded %s", got, before, expanded())
-	}
+	assert.GreaterOrEqual(t, width(), before+100, "collapsed, the canvas widens (was %.0f px)", before)
+	assert.Equal(t, "false", expanded(), "collapsed: aria-expanded")
 	b.screenshot(t, "browser-panel-collapsed.png")
-	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#collapse"))); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS("#collapse"))), "show the panel")
 	b.until(t, "the panel back", 30*time.Second, func(s fullState) bool { return s.Width < st.Width-100 })
-	if expanded() != "true" {
-		t.Errorf("shown again: aria-expanded %s", expanded())
-	}
+	assert.Equal(t, "true", expanded(), "shown again: aria-expanded")
 }
 
 // TestBrowserTheDefenceIsTypedAndSurvivesAReload types a defence into
@@ -334,14 +298,10 @@ func TestBrowserTheDefenceIsTypedAndSurvivesAReload(t *testing.T) {
 	b.until(t, "the exercise", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "exercise" })
 	const words = "The lock was fine; the store could not tell an old token."
 	field := chromedp.CSS(`#mirror [data-id="defence"]`)
-	if err := chromedp.Do(b.ctx, chromedp.WaitVisible(field), chromedp.Click(field), chromedp.SendKeys(field, words)); err != nil {
-		t.Fatalf("type the defence: %v", err)
-	}
+	err := chromedp.Do(b.ctx, chromedp.WaitVisible(field), chromedp.Click(field), chromedp.SendKeys(field, words))
+	require.NoError(t, err, "type the defence")
 	b.exUntil(t, "the defence kept", 30*time.Second, func(s exState) bool { return s.Scene.Exercise.Answer.Defence == words })
-	if err := chromedp.Do(b.ctx, chromedp.Reload(),
-		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`)); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), firstFrames()), "the reloaded page")
 	b.useControl(t, "exercise:no-fencing")
 	b.exUntil(t, "the saved answer restored", 30*time.Second, func(s exState) bool {
 		return s.Scene.Name == "exercise" && s.Scene.Exercise.Answer.Defence == words
@@ -350,11 +310,7 @@ func TestBrowserTheDefenceIsTypedAndSurvivesAReload(t *testing.T) {
 	for deadline := time.Now().Add(10 * time.Second); got != words && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		var err error
 		got, err = chromedp.Run(b.ctx, chromedp.Evaluate[string](`(() => { const el = document.querySelector('#mirror [data-id="defence"]'); return el ? el.value : "" })()`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	}
-	if got != words {
-		t.Errorf("after a reload the page's field reads %q, want %q", got, words)
-	}
+	assert.Equal(t, words, got, "after a reload the page's field")
 }

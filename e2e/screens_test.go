@@ -9,6 +9,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // screenSize is a viewport the lab must fit: a desktop window or a phone
@@ -31,19 +33,16 @@ var everySize = []screenSize{
 func openBrowserSized(t *testing.T, sz screenSize) *browser {
 	t.Helper()
 	ctx, srv := startChromium(t, int(sz.width), int(sz.height)+100)
-	if _, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: sz.width, Height: sz.height, DeviceScaleFactor: sz.scale, Mobile: sz.phone}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: sz.width, Height: sz.height, DeviceScaleFactor: sz.scale, Mobile: sz.phone})
+	require.NoError(t, err)
 	if sz.phone {
-		if _, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 1}); err != nil {
-			t.Fatal(err)
-		}
+		_, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 1})
+		require.NoError(t, err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"),
-		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`)); err != nil {
-		t.Fatalf("waiting for the first frame: %v", err)
-	}
+	err = chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"),
+		firstFrames())
+	require.NoError(t, err, "waiting for the first frame")
 	return &browser{ctx: ctx, srv: srv}
 }
 
@@ -88,21 +87,15 @@ func TestBrowserScreensAtEverySize(t *testing.T) {
 				if screen == "menu" || strings.HasPrefix(screen, "exercise") {
 					// A page of text: mostly background, yet not blank.
 					png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					t.Logf("screenshot: %s", saveArtifact(t, name, png))
 					checkNotBlank(t, name, png, 16, 0.98)
 				} else {
 					b.screenshot(t, name)
 				}
 				bad, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](panelProblems))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(bad) > 0 {
-					t.Errorf("%s at %s:\n  %s", screen, sz.name, strings.Join(bad, "\n  "))
-				}
+				require.NoError(t, err)
+				assert.Empty(t, bad, "%s at %s:\n  %s", screen, sz.name, strings.Join(bad, "\n  "))
 			}
 			check("menu")
 			for _, id := range []string{"lesson:fenced-writes", "lesson:shards", "exercise:no-fencing"} {
@@ -112,12 +105,10 @@ func TestBrowserScreensAtEverySize(t *testing.T) {
 				if sz.phone && id == "lesson:fenced-writes" {
 					type box struct{ W, H, PanelTop float64 }
 					bx, err := chromedp.Run(b.ctx, chromedp.Evaluate[box](`(() => { const c = document.querySelector("canvas").getBoundingClientRect(); return {W: c.width, H: c.height, PanelTop: document.getElementById("mirror").getBoundingClientRect().top} })()`))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if bx.W < float64(sz.width)-1 || bx.H < 0.4*float64(sz.height) || bx.PanelTop < bx.H-1 {
-						t.Errorf("on the phone the canvas is %.0fx%.0f and the panel starts at %.0f: want the canvas full width, the panel under it", bx.W, bx.H, bx.PanelTop)
-					}
+					require.NoError(t, err)
+					assert.GreaterOrEqual(t, bx.W, float64(sz.width)-1, "on the phone the canvas is full width")
+					assert.GreaterOrEqual(t, bx.H, 0.4*float64(sz.height), "and at least 40 % of the height")
+					assert.GreaterOrEqual(t, bx.PanelTop, bx.H-1, "the panel under it")
 				}
 				back := "menu"
 				if strings.HasPrefix(id, "exercise:") {
@@ -145,9 +136,8 @@ func (b *browser) touchAt(t *testing.T, region string, fx, fy, fx2 float64) {
 	steps = append(steps, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchEnd, TouchPoints: []*input.TouchPoint{}})
 	for _, ev := range steps {
 		before := b.state(t).Tick
-		if _, err := chromedp.Call(b.ctx, input.DispatchTouchEvent, ev); err != nil {
-			t.Fatal(err)
-		}
+		_, err := chromedp.Call(b.ctx, input.DispatchTouchEvent, ev)
+		require.NoError(t, err)
 		b.until(t, "two ticks", 30*time.Second, func(s fullState) bool { return s.Tick >= before+2 })
 	}
 }
