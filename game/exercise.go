@@ -12,7 +12,6 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/form"
-	"leaselab/game/lab"
 	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
@@ -609,10 +608,7 @@ func (a *exerciseAnswer) Update(st *State) error {
 		// A press on a slider that still shows its default sets that
 		// value: the learner chose it, though it did not change.
 		if sl.Update(fin) || sl.Dragging() && !s.Form.IsSet(k.ID) {
-			if err := s.Form.SetNumber(k.ID, sl.Value); err != nil {
-				s.notice = err.Error()
-			} else {
-				s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, sl.Value)))
+			if s.setNumber(k, sl.Value) {
 				s.edited = true
 			}
 		}

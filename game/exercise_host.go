@@ -7,6 +7,7 @@ import (
 
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/lessons"
 )
 
 // host applies the page's uses of the answer screen's controls: buttons,
@@ -38,12 +39,9 @@ func (s *ExerciseScene) host(in *ui.Input) {
 			}
 			sl := &s.numbers[i]
 			sl.SetValue(h.Value)
-			if err := s.Form.SetNumber(k.ID, sl.Value); err != nil {
-				s.notice = err.Error()
-				continue
+			if s.setNumber(k, sl.Value) {
+				s.saveDraft()
 			}
-			s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, sl.Value)))
-			s.saveDraft()
 		}
 	}
 	in.Host = rest
@@ -112,4 +110,15 @@ func (s *ExerciseScene) togglePoint(p string) {
 	}
 	s.Narrate(word + ": " + s.Ex.KeyPoints[i])
 	s.saveDraft()
+}
+
+// setNumber sets number field k to v in the answer and says so, or keeps
+// why it could not; it reports whether it did.
+func (s *ExerciseScene) setNumber(k lessons.Knob, v float64) bool {
+	if err := s.Form.SetNumber(k.ID, v); err != nil {
+		s.notice = err.Error()
+		return false
+	}
+	s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, v)))
+	return true
 }

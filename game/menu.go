@@ -146,7 +146,9 @@ func (m *Menu) Layout(window ui.Rect, style draw.Style) {
 func (m *Menu) Update(st *State) error {
 	in := &st.Input
 	m.ring.Wrap = st.WrapFocus
-	pressNamed(in, m.names())
+	if len(in.Host) > 0 {
+		pressNamed(in, m.names())
+	}
 	if esc := m.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}

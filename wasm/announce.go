@@ -23,8 +23,7 @@ func (n *announcer) line(s string, key bool) { n.a.Line(s, key) }
 func (n *announcer) now(s string)            { n.a.Now(s) }
 
 func (n *announcer) flush() {
-	ms := js.Global().Get("performance").Call("now").Float()
-	if s := n.a.Flush(time.Duration(ms * float64(time.Millisecond))); s != "" && n.el.Truthy() {
+	if s := n.a.Flush(time.Duration(nowMs() * float64(time.Millisecond))); s != "" && n.el.Truthy() {
 		n.el.Set("textContent", s)
 	}
 }

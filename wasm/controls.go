@@ -25,6 +25,7 @@ type controlsView struct {
 	groups map[string]*groupEl   // by heading
 	last   []game.Control
 	funcs  []js.Func
+	made   int // groups made, for their headings' ids
 }
 
 type controlEl struct {
@@ -34,6 +35,13 @@ type controlEl struct {
 	label js.Value // the text beside a range, choice or link
 	edit  float64  // when the learner last moved a range (ms, performance.now)
 }
+
+// editing reports that the learner moved or typed in el in the last
+// moments: the game's copy of its value may not have caught up yet.
+func (el *controlEl) editing() bool { return nowMs()-el.edit <= 800 }
+
+// nowMs is the page's clock, in milliseconds.
+func nowMs() float64 { return js.Global().Get("performance").Call("now").Float() }
 
 type groupEl struct {
 	section, heading, list js.Value
@@ -96,7 +104,7 @@ func (v *controlsView) changed(ev js.Value) {
 	}
 	switch c.c.Kind {
 	case game.KindRange:
-		c.edit = js.Global().Get("performance").Call("now").Float()
+		c.edit = nowMs()
 		v.send(ui.HostAction{ID: c.c.ID, Value: c.input.Get("valueAsNumber").Float()})
 	case game.KindChoice:
 		if ev.Get("type").String() == "change" {
@@ -109,7 +117,7 @@ func (v *controlsView) changed(ev js.Value) {
 	case game.KindText:
 		// Every edit is kept (the game saves the draft), so a reload
 		// never loses a sentence.
-		c.edit = js.Global().Get("performance").Call("now").Float()
+		c.edit = nowMs()
 		v.send(ui.HostAction{ID: c.c.ID, Text: c.input.Get("value").String()})
 	}
 }
@@ -222,7 +230,8 @@ func (v *controlsView) newGroup(name string) *groupEl {
 	g.section.Set("className", "group")
 	g.heading.Set("textContent", name)
 	g.list.Set("className", "items")
-	id := "group-" + strconv.Itoa(len(v.groups)) + "-" + strconv.Itoa(int(js.Global().Get("performance").Call("now").Float()))
+	v.made++
+	id := "group-" + strconv.Itoa(v.made)
 	g.heading.Set("id", id)
 	g.section.Call("setAttribute", "aria-labelledby", id)
 	g.section.Call("append", g.heading, g.list)
@@ -311,8 +320,7 @@ func (v *controlsView) refresh(el *controlEl, c game.Control) {
 		}
 		el.input.Call("setAttribute", "aria-valuetext", c.Text)
 		// A range the learner is moving keeps their value until they let go.
-		now := js.Global().Get("performance").Call("now").Float()
-		if first || c.Value != old.Value && now-el.edit > 800 {
+		if first || c.Value != old.Value && !el.editing() {
 			el.input.Set("value", c.Value)
 		}
 	case game.KindChoice:
@@ -334,8 +342,7 @@ func (v *controlsView) refresh(el *controlEl, c game.Control) {
 			set(el.label, "textContent", c.Label)
 		}
 		// What the learner is typing stays theirs until they pause.
-		now := js.Global().Get("performance").Call("now").Float()
-		if first || c.Text != old.Text && now-el.edit > 800 && el.input.Get("value").String() != c.Text {
+		if first || c.Text != old.Text && !el.editing() && el.input.Get("value").String() != c.Text {
 			el.input.Set("value", c.Text)
 		}
 	case game.KindRadio, game.KindCheck:

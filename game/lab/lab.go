@@ -58,7 +58,11 @@ type Lab struct {
 	tl           *Timeline
 	tlGen, tlLen int
 	tlAt         time.Duration
-	sweep        []lessons.SweepPoint
+	// tlShown is tl summarised to MaxLanes keeping tlFor's lane, asked
+	// for every frame (TimelineShowing); nil when tl changed since.
+	tlShown *Timeline
+	tlFor   string
+	sweep   []lessons.SweepPoint
 	// The invariant statuses at (stGen, stLen, stAt); see Statuses.
 	st           []core.InvariantStatus
 	stGen, stLen int

@@ -327,10 +327,14 @@ func (lb *Lab) TimelineShowing(name string) Timeline {
 	if lb.tl == nil || lb.tlGen != lb.gen || lb.tlLen != s.Trace.Len() || lb.tlAt != s.Now() {
 		tl := lb.timeline()
 		lb.tl, lb.tlGen, lb.tlLen, lb.tlAt = &tl, lb.gen, s.Trace.Len(), s.Now()
+		lb.tlShown = nil
 	}
-	tl := *lb.tl // every lane; the cache keeps them
-	tl.Lanes = summarise(Showing(tl.Lanes, name, MaxLanes))
-	return tl
+	if lb.tlShown == nil || lb.tlFor != name {
+		tl := *lb.tl // every lane; the cache keeps them
+		tl.Lanes = summarise(Showing(tl.Lanes, name, MaxLanes))
+		lb.tlShown, lb.tlFor = &tl, name
+	}
+	return *lb.tlShown
 }
 
 // Showing returns lanes with name's lane moved up to the last place of
