@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -119,6 +121,13 @@ func TestBrowserFirstFrame(t *testing.T) {
 	}
 	t.Logf("screenshot: %s", saveArtifact(t, "browser-page.png", page))
 	checkNotBlank(t, "browser page", page, 16, 0.98)
+
+	// Ebitengine focuses its canvas when it starts; on a page view the
+	// canvas is hidden and would swallow every Tab, so the page must
+	// have taken focus from it.
+	onCanvas, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.activeElement === document.querySelector("canvas")`))
+	require.NoError(t, err)
+	assert.False(t, onCanvas, "the hidden canvas holds keyboard focus on the menu page")
 
 	// Keyboard only: Tab to the third lesson's link and press Enter; Tab
 	// to the canvas and into its widgets; P plays; Tab past the last

@@ -186,6 +186,13 @@ func (p *page) setView(page bool) {
 		if page {
 			canvas.Call("setAttribute", "tabindex", "-1")
 			canvas.Call("setAttribute", "aria-hidden", "true")
+			// Ebitengine focuses its canvas when it starts and on every
+			// key pressed there, and swallows Tab while it has focus: a
+			// keyboard user left on the hidden canvas could never Tab
+			// to the page. Hand focus to the page's main region.
+			if p.doc.Get("activeElement").Equal(canvas) && p.mirror.Truthy() {
+				p.mirror.Call("focus", map[string]any{"preventScroll": true})
+			}
 		} else {
 			canvas.Call("setAttribute", "tabindex", "0")
 			canvas.Call("removeAttribute", "aria-hidden")
