@@ -53,6 +53,16 @@ type ProcessConfig struct {
 	// WorkEvery makes a leader do one unit of work this often (a register
 	// write or, with Batch, one job). Zero: work only on Write actions.
 	WorkEvery time.Duration
+	// WorkTakes is how long one unit of a leader's work keeps the
+	// process's loop busy (zero: work is instant). With RenewOnWorkLoop
+	// the lease renewal runs on that same loop, so a renewal that falls
+	// due while a unit runs waits until the unit ends: under load it goes
+	// out late, and the lease lapses exactly as if the process had
+	// paused. Without it, renewals run on a task of their own, as etcd's
+	// KeepAlive goroutine does. A process with WorkTakes traces every
+	// renewal (KindRenewal) with how late it went out, or that it never did.
+	WorkTakes       time.Duration
+	RenewOnWorkLoop bool
 	// WriteLatency is the time between deciding to write (while believing
 	// it leads) and the write leaving the process: a pause can fall into it.
 	WriteLatency time.Duration
@@ -125,6 +135,8 @@ type Process struct {
 	keepMsg    Message       // the session's keepalive (shared by every send)
 	batchPos   int
 	writes     int
+	busyUntil  time.Duration // WorkTakes: the work loop is busy until then
+	renewDue   time.Duration // RenewOnWorkLoop: when the waiting renewal fell due (-1: none waits)
 
 	zk     zkClient      // ZooKeeper client state (zookeeper_client.go)
 	consul consulClient  // Consul api.Lock state (consul_client.go)
@@ -139,7 +151,7 @@ type Process struct {
 // AddProcess adds a contender that starts campaigning at cfg.StartAt.
 func (s *Sim) AddProcess(cfg ProcessConfig) *Process {
 	cfg.fill()
-	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg, loopStart: -1}
+	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg, loopStart: -1, renewDue: -1}
 	s.addClient(p, cfg.StartAt, fnCampaign)
 	s.procs = append(s.procs, p)
 	return p
@@ -164,6 +176,24 @@ func (p *Process) Token() int64 { return p.token }
 func (p *Process) LocalDeadline() time.Duration { return p.deadline }
 
 // LeaseID returns the session lease (0: none).
+// Busy returns how long the unit of work in progress keeps the process's
+// loop busy from now (0: idle, or its work takes no time).
+func (p *Process) Busy() time.Duration {
+	if p.crashed {
+		return 0
+	}
+	return max(0, p.busyUntil-p.sim.now)
+}
+
+// RenewalWaiting returns how long a renewal has waited behind work so far
+// (RenewOnWorkLoop), and whether one waits.
+func (p *Process) RenewalWaiting() (time.Duration, bool) {
+	if p.renewDue < 0 || p.crashed {
+		return 0, false
+	}
+	return p.sim.now - p.renewDue, true
+}
+
 func (p *Process) LeaseID() LeaseID { return p.lease }
 
 func (p *Process) setState(to State, why string) {
@@ -289,6 +319,7 @@ func (p *Process) onGrant(m grantResp) {
 	p.awaiting = false
 	p.stop(tmRetry)
 	p.lease, p.ttl, p.keepAlive = m.Lease, m.TTL, true
+	p.renewDue = -1 // a renewal that waited belonged to the old session
 	// The renew period belongs to the session: a TTL changed meanwhile
 	// applies from the next grant, with its own period.
 	p.renewEvery = 0
@@ -309,7 +340,8 @@ func (p *Process) onGrant(m grantResp) {
 }
 
 // renew sends one keepalive and arms the next: the loop runs on its own
-// timer, independent of the work a leader does. With a fixed period the
+// timer, independent of the work a leader does unless RenewOnWorkLoop
+// puts it behind that work. With a fixed period the
 // next one is due a period from now; etcd's KeepAlive loop instead wakes
 // every 500 ms and sends again while no response has moved its due time.
 func (p *Process) renew() {
@@ -323,13 +355,57 @@ func (p *Process) renew() {
 	}
 	if p.renewEvery == 0 {
 		if p.nextKA < p.sim.now || p.sim.now == p.loopStart {
-			p.send(CoordinatorName, p.keepMsg)
+			if p.behindWork(p.nextKA) {
+				return
+			}
+			p.sendRenewal(p.nextKA)
 		}
 		p.arm(tmRenew, p.tickAfter(max(p.nextKA, p.sim.now), etcdSendLoop), fnRenew)
 		return
 	}
-	p.send(CoordinatorName, p.keepMsg)
+	if p.behindWork(p.sim.now) {
+		return
+	}
+	p.sendRenewal(p.sim.now)
 	p.rearm(tmRenew, p.renewEvery, fnRenew)
+}
+
+// behindWork holds a renewal that fell due at due while the work loop it
+// runs on is busy (RenewOnWorkLoop): the renewal runs when the unit ends.
+func (p *Process) behindWork(due time.Duration) bool {
+	if !p.cfg.RenewOnWorkLoop || p.sim.now >= p.busyUntil {
+		return false
+	}
+	if p.renewDue < 0 {
+		p.renewDue = min(due, p.sim.now)
+	}
+	p.arm(tmRenew, p.busyUntil, fnRenew)
+	return true
+}
+
+// sendRenewal sends the session's keepalive, due at due (or earlier, if it
+// waited behind work); a process that does work traces how late it left.
+func (p *Process) sendRenewal(due time.Duration) {
+	if p.renewDue >= 0 {
+		due, p.renewDue = p.renewDue, -1
+	}
+	p.send(CoordinatorName, p.keepMsg)
+	p.traceRenewal(due, RenewalSent)
+}
+
+// Renewal results (KindRenewal's "result").
+const (
+	RenewalSent  = "sent"
+	RenewalNever = "never sent: the lease was lost while it waited"
+)
+
+// traceRenewal records, for a process that does work, a renewal that fell
+// due at due and was sent now, or was still waiting when its session
+// ended.
+func (p *Process) traceRenewal(due time.Duration, result string) {
+	if p.cfg.WorkTakes > 0 && p.sim.Trace.on(KindRenewal) {
+		p.trace(KindRenewal, S("lease", p.lease.String()), D("late_ms", max(0, p.sim.now-due)), S("result", result))
+	}
 }
 
 func (p *Process) onRenewal(r keepAliveResult) {
@@ -381,6 +457,10 @@ func (p *Process) endSession() {
 		p.stale = p.lease
 	}
 	p.keepAlive = false
+	if p.renewDue >= 0 {
+		p.traceRenewal(p.renewDue, RenewalNever)
+		p.renewDue = -1
+	}
 	p.stop(tmRenew)
 	p.stop(tmDeadline)
 	p.lease, p.key, p.watching = 0, "", ""
@@ -470,7 +550,13 @@ func (p *Process) work() {
 		p.writes++
 		p.write(p.cfg.Name+"-"+strconv.Itoa(p.writes), "", 0)
 	}
-	p.rearm(tmWork, p.cfg.WorkEvery, fnWork)
+	if p.cfg.WorkTakes > 0 {
+		p.busyUntil = p.sim.now + p.cfg.WorkTakes
+		if p.sim.Trace.on(KindWorkBusy) {
+			p.trace(KindWorkBusy, D("for_ms", p.cfg.WorkTakes))
+		}
+	}
+	p.rearm(tmWork, max(p.cfg.WorkEvery, p.cfg.WorkTakes), fnWork)
 }
 
 // write decides a write to the process's target while believing it leads,
@@ -515,6 +601,7 @@ func (p *Process) crash() {
 	p.lease, p.key, p.watching, p.awaiting, p.zombie, p.stale = 0, "", "", false, false, 0
 	p.zk, p.consul = zkClient{}, consulClient{}
 	p.loopStart = -1 // a new life is a new client: its loops start afresh
+	p.busyUntil, p.renewDue = 0, -1
 	p.setState(Follower, "crashed")
 	p.token = 0
 }

@@ -51,6 +51,8 @@ const (
 	KindSessionLost  = "session.lost"   // a queued contender found its key gone (ErrSessionExpired)
 	KindHerdWake     = "herd.wake"      // (unused by recipes that watch predecessors)
 	KindStale        = "stale.accepted" // a resource accepted a token below its highest (fencing off)
+	KindWorkBusy     = "work.busy"      // a leader's work loop is busy with one unit (for)
+	KindRenewal      = "renewal"        // a client that does work ran a renewal (lease, late: how long it waited behind work, result)
 )
 
 // Field is one named value of a trace event. Fields keep their order so that

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -88,6 +89,14 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	case p.HeldUntil > 0 && !w.holding(p.Name):
 		// Once something is held, the link's marker says so instead.
 		tag, clr = "sends held", th.Accent
+	case p.Renewing:
+		// The renewal waits behind the work: how long, as it grows.
+		tag = fmt.Sprintf("renewal waiting %.1f s", p.RenewWait.Seconds())
+		if ring < s.U(36) {
+			tag = "renewal late"
+		}
+	case p.Busy > 0:
+		tag, clr = "busy with work", th.Accent
 	}
 	if tag != "" {
 		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, th.Background)

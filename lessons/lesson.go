@@ -44,6 +44,10 @@ type Goal struct {
 	Proved string
 	// Met reports whether the goal holds in the run so far.
 	Met func(w *World) bool
+	// Measure, if set, is what the run shows so far that the goal is
+	// about ("worst renewal delay 5.0 s"), read from the trace and shown
+	// beside the goal while it is open ("" while there is nothing to show).
+	Measure func(w *World) string
 }
 
 // Lesson is one playable lesson.
@@ -291,7 +295,7 @@ func Find(id string) (*Lesson, error) {
 	return nil, fmt.Errorf("unknown lesson %q (labctl lessons lists them)", id)
 }
 
-var all = []*Lesson{leases, scheduler, fencedWrites, redlockPause, handsOnLab, shards, electionOrder, ttlTradeoff, troubleshooting, security, stateMachine, coordinatorCosts}
+var all = []*Lesson{leases, scheduler, fencedWrites, redlockPause, handsOnLab, shards, electionOrder, ttlTradeoff, troubleshooting, renewalLoop, security, stateMachine, coordinatorCosts}
 
 // Trace predicates shared by goals.
 

@@ -117,6 +117,17 @@ var wrong = map[string][]struct {
 		}, "report-stable"},
 		{"expire the compactors' leases instead (they are already gone)", nil, core.ActionLog{core.At(45*time.Second, core.Action{Do: "expire", Proc: "compact-2"})}, "compactor-leader"},
 	},
+	"renewal-loop": {
+		{"renewals still on the work loop", nil, renewalLoop.Solution, "steady"},
+		{"a TTL that outlasts the wait, renewals still late", Knobs{"ttl": 12}, renewalLoop.Solution, "prompt"},
+		{"shorter units of work instead of the fix", Knobs{"work": 1}, renewalLoop.Solution, "prompt"},
+		{"a freeze shorter than the TTL", Knobs{"task": 1}, core.ActionLog{
+			core.At(65*time.Second, core.Action{Do: "pause", Proc: "report-1", For: core.Duration(4 * time.Second)}),
+		}, "frozen"},
+		{"the freeze inside the first minute", Knobs{"task": 1}, core.ActionLog{
+			core.At(30*time.Second, core.Action{Do: "pause", Proc: "report-1", For: core.Duration(8 * time.Second)}),
+		}, "frozen"},
+	},
 	"security": {
 		{"a worker deletes a shard key, which it may", nil, core.ActionLog{
 			core.At(6*time.Second, core.Action{Do: "delete", Proc: "worker-01", Key: "stream/shard-000"}),

@@ -292,15 +292,19 @@ type GoalState struct {
 	InRun  bool
 	At     time.Duration
 	Later  bool
+	// Measure is what the run shows so far about an open goal (the
+	// lesson's Goal.Measure at the play head), or "".
+	Measure string
 }
 
 // Note is the goal's time as the checklist writes it: "met at 24.0 s",
 // "met at 24.0 s; at the play head: not yet", "met earlier" (before a
-// restart, in the solution, on an earlier visit), or "".
+// restart, in the solution, on an earlier visit); for an open goal, what
+// the run measured so far, or "".
 func (g GoalState) Note() string {
 	switch {
 	case !g.Met:
-		return ""
+		return g.Measure
 	case !g.InRun:
 		return "met earlier"
 	case g.Later:
@@ -315,6 +319,9 @@ func (lb *Lab) Goals() []GoalState {
 	for i, g := range lb.Lesson.Goals {
 		in, at := lb.goal(i)
 		out[i] = GoalState{Text: g.Text, Proved: g.Proved, Met: in || lb.achieved[i], InRun: in, At: at, Later: in && at > lb.Now()}
+		if g.Measure != nil && !out[i].Met {
+			out[i].Measure = g.Measure(lb.world)
+		}
 	}
 	return out
 }
@@ -458,6 +465,16 @@ func Narrate(e *core.Event) string {
 		return fmt.Sprintf("lock-delay: nobody may take %s until t=%s", e.Get("lock"), core.FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
 	case core.KindActionError:
 		return "could not apply: " + e.Get("why")
+	case core.KindRenewal:
+		late := time.Duration(e.Int("late_ms")) * time.Millisecond
+		switch {
+		case e.Get("result") == core.RenewalNever:
+			return fmt.Sprintf("%s's renewal never went out: it waited %s behind work and the lease ran out first", e.Actor, core.FormatTime(late))
+		case late > 0:
+			return fmt.Sprintf("%s's renewal went out %s late: it waited behind work", e.Actor, core.FormatTime(late))
+		}
+	case core.KindWorkBusy:
+		return fmt.Sprintf("%s started a unit of work (%s, its loop busy)", e.Actor, core.FormatTime(time.Duration(e.Int("for_ms"))*time.Millisecond))
 	}
 	return ""
 }
@@ -477,6 +494,10 @@ func Weight(e *core.Event) (key bool, routine string) {
 			return true, ""
 		}
 		return false, fmt.Sprintf("write:%s:%s:%d", e.Actor, e.Get("from"), e.Int("token"))
+	case core.KindRenewal:
+		return e.Get("result") == core.RenewalNever, "renewal:" + e.Actor
+	case core.KindWorkBusy:
+		return false, "work:" + e.Actor
 	}
 	return false, ""
 }

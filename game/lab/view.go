@@ -31,6 +31,11 @@ type ProcView struct {
 	// and not yet reconnected); Waiting messages wait in it, lost to none.
 	ConnDown bool
 	Waiting  int
+	// Busy is how long its unit of work keeps its loop busy from now;
+	// RenewWait how long a renewal has waited behind that work (Renewing:
+	// one waits).
+	Busy, RenewWait time.Duration
+	Renewing        bool
 }
 
 // KeyView is one coordinator key.
@@ -172,6 +177,8 @@ func (lb *Lab) world1() WorldView {
 			TTL: p.Config().TTL, Cut: s.Net.Cut(p.Name(), core.CoordinatorName) || s.Net.Cut(core.CoordinatorName, p.Name()),
 			HeldUntil: s.Net.Holding(p.Name())}
 		pv.ConnDown, pv.Waiting = s.Net.Connection(p.Name())
+		pv.Busy = p.Busy()
+		pv.RenewWait, pv.Renewing = p.RenewalWaiting()
 		if p.LeaseID() != 0 {
 			pv.BeliefLeft = max(0, p.LocalDeadline()-now)
 		}
