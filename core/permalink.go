@@ -43,6 +43,9 @@ const (
 	// LinkTarget is an explorer target's world (no params): the replay of
 	// a counterexample.
 	LinkTarget LinkKind = 'T'
+	// LinkSandbox is a sandbox run (Name is the preset it started from,
+	// "" for the default setup; Params its settings: SandboxLink).
+	LinkSandbox LinkKind = 'X'
 )
 
 func (k LinkKind) String() string {
@@ -53,6 +56,8 @@ func (k LinkKind) String() string {
 		return "scenario"
 	case LinkTarget:
 		return "explore target"
+	case LinkSandbox:
+		return "sandbox run"
 	}
 	return fmt.Sprintf("kind %q", byte(k))
 }
@@ -226,7 +231,7 @@ func DecodeLink(s string) (RunLink, error) {
 	r := &linkReader{b: body[1:]}
 	var l RunLink
 	l.Kind = LinkKind(r.byte("kind"))
-	if r.err == nil && l.Kind != LinkLesson && l.Kind != LinkScenario && l.Kind != LinkTarget {
+	if r.err == nil && l.Kind != LinkLesson && l.Kind != LinkScenario && l.Kind != LinkTarget && l.Kind != LinkSandbox {
 		return fail("unknown run kind %q", byte(l.Kind))
 	}
 	l.Name = r.string("name")

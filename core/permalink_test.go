@@ -161,6 +161,9 @@ func FuzzDecodeLink(f *testing.F) {
 	f.Add(RunLink{Kind: LinkScenario, Name: "x"}.Fragment())
 	f.Add(raw([]byte{1, 'S', 1, 'x'}, uv(1), uv(1<<30)))
 	f.Add("")
+	if l, err := SandboxLink("etcd", DefaultSandbox(), nil); err == nil {
+		f.Add(l.Encode())
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := DecodeLink(s)
 		if err != nil {
@@ -168,6 +171,15 @@ func FuzzDecodeLink(f *testing.F) {
 				t.Fatalf("error %v does not wrap ErrPermalink", err)
 			}
 			return
+		}
+		if l.Kind == LinkSandbox {
+			// A sandbox link's settings are read strictly too: an error
+			// that says so, or a setup the sandbox accepts.
+			if _, c, err := l.Sandbox(); err != nil && !errors.Is(err, ErrPermalink) {
+				t.Fatalf("sandbox settings error %v does not wrap ErrPermalink", err)
+			} else if err == nil && len(c.Validate()) > 0 {
+				t.Fatalf("a sandbox link opened a setup the sandbox refuses: %v", c.Validate())
+			}
 		}
 		again, err := DecodeLink(l.Encode())
 		if err != nil {

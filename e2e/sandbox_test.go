@@ -8,6 +8,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // TestBrowserSandboxKubernetes is the issue's scenario in headless
@@ -120,6 +124,30 @@ func TestBrowserSandboxKubernetes(t *testing.T) {
 		t.Fatalf("downloads: %+v", dls)
 	}
 	t.Logf("downloaded %s, %d bytes", dls[0].Name, dls[0].Bytes)
+
+	// Share the run with the page's button, then reload: the link in the
+	// address bar brings back the same setup, the same pause and the play
+	// head at it.
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Click(chromedp.ID("share"))))
+	var frag string
+	for deadline := time.Now().Add(10 * time.Second); !strings.HasPrefix(frag, "#run=") && time.Now().Before(deadline); time.Sleep(30 * time.Millisecond) {
+		var err error
+		frag, err = chromedp.Run(b.ctx, chromedp.Evaluate[string](`location.hash`))
+		require.NoError(t, err)
+	}
+	status, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.getElementById("share-status").textContent`))
+	require.NoError(t, err)
+	link, err := core.DecodeLink(frag)
+	require.NoError(t, err, "the address bar holds a link after Share (the page says %q)", status)
+	require.Equal(t, core.LinkSandbox, link.Kind)
+	assert.Equal(t, "kubernetes", link.Name)
+	require.Len(t, link.Log, 1, "the learner's pause")
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload()))
+	st = b.until(t, "the shared run after a reload", time.Minute, func(s fullState) bool {
+		return s.Scene.Name == "sandbox" && s.Scene.Run != nil && math.Abs(s.Scene.Run.Now-pausedAt) < 0.002
+	})
+	assert.True(t, st.Scene.Run.Procs[0].Paused, "A is paused at the play head, as shared")
+	b.screenshot(t, "browser-sandbox-shared.png")
 }
 
 // untilText polls the scene's mirror text until ok holds.

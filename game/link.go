@@ -7,15 +7,18 @@ import (
 	"leaselab/lessons"
 )
 
-// OpenLink opens a lesson permalink (the text after #run=, a whole URL, or
-// the bare code): the lesson with the link's seed, knobs and action log,
-// the play head at its last action. A link that is malformed, for another
+// OpenLink opens a lesson or sandbox permalink (the text after #run=, a
+// whole URL, or the bare code): the lesson (or the sandbox setup) with the
+// link's seed, knobs and action log, the play head at its last action. A link that is malformed, for another
 // kind of run, or does not fit its lesson returns an error and leaves the
 // current scene exactly as it was.
 func (a *App) OpenLink(s string) (*LessonScene, error) {
 	l, err := core.DecodeLink(s)
 	if err != nil {
 		return nil, err
+	}
+	if l.Kind == core.LinkSandbox {
+		return a.openSandboxLink(l)
 	}
 	if l.Kind != core.LinkLesson {
 		return nil, fmt.Errorf("this is a %s link: replay it with labctl run --load", l.Kind)
@@ -48,12 +51,19 @@ func (sc *LessonScene) Link() core.RunLink {
 	return core.LessonLink(sc.Lab.Lesson.ID, sc.Lab.Seed, sc.Lab.Knobs(), sc.Lab.Log())
 }
 
-// CurrentLink returns the link of the lesson being played, if any.
-func (a *App) CurrentLink() (core.RunLink, bool) {
-	if sc, ok := a.top().(*LessonScene); ok {
-		return sc.Link(), true
+// CurrentLink returns the link of the lesson or sandbox run being
+// played, if any; a sandbox run whose setup no link can hold says why.
+func (a *App) CurrentLink() (core.RunLink, bool, error) {
+	switch sc := a.top().(type) {
+	case *LessonScene:
+		return sc.Link(), true, nil
+	case *SandboxScene:
+		if sc.Run != nil {
+			l, err := sc.Link()
+			return l, true, err
+		}
 	}
-	return core.RunLink{}, false
+	return core.RunLink{}, false, nil
 }
 
 // Notify shows a message where the learner is looking: the lesson's

@@ -57,6 +57,9 @@ type SandboxScene struct {
 
 	onMenu func()
 	export Exporter
+	// fromSetup: the run on screen was started from the setup (not a
+	// lesson's world carried over), so its link is a sandbox link.
+	fromSetup bool
 }
 
 // NewSandboxScene returns the setup panel showing preset (the default
@@ -135,11 +138,11 @@ func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
 }
 
 func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
-	sc.exported = ""
+	sc.exported, sc.fromSetup = "", search
 	spec := LessonSpec{
 		Back: BackButton{Label: "< Setup", Do: func() {
 			if search {
-				sc.m.Played = lb.Log() // a switch of system replays them
+				sc.m.Played, sc.m.Shared = lb.Log(), false // a switch of system replays them
 			}
 			sc.Run = nil
 			sc.scenes.Pop()

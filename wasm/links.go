@@ -69,13 +69,16 @@ func (l *links) open(fragment string) {
 // share puts the current run's link in the address bar (without reopening
 // it) and on the clipboard, and returns it.
 func (l *links) share() map[string]any {
-	link, ok := l.app.CurrentLink()
+	link, ok, err := l.app.CurrentLink()
 	if !ok {
-		msg := "Open a lesson first: a link shares the run in a lesson."
+		msg := "Open a lesson or start a sandbox run first: a link shares a run."
 		l.status(msg)
 		return map[string]any{"error": msg}
 	}
-	if err := link.Check(); err != nil {
+	if err == nil {
+		err = link.Check()
+	}
+	if err != nil {
 		// A link the decoder would refuse must not be shared (issue 19,
 		// item 8): say why instead.
 		msg := "This run does not fit in a link: " + strings.TrimPrefix(err.Error(), core.ErrPermalink.Error()+": ") + "."

@@ -37,9 +37,9 @@ func loadLink(s string, pos []string, fs *flag.FlagSet) (*core.RunLink, error) {
 	return &l, nil
 }
 
-// runLink replays a lesson or explore-target link and prints its trace
-// (text or jsonl) and verdict: the lesson's goals, or the target's
-// invariant.
+// runLink replays a lesson, explore-target or sandbox link and prints its
+// trace (text or jsonl) and verdict: the lesson's goals, the target's
+// invariant, or the sandbox's invariants.
 func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 	var s *core.Sim
 	var end time.Duration
@@ -89,6 +89,24 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 		}
 		if len(m) <= tg.Invariant.Allow {
 			verdict = append(verdict, "invariant kept: "+tg.Invariant.Name)
+		}
+	case core.LinkSandbox:
+		preset, c, err := l.Sandbox()
+		if err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		if s, err = c.Build(); err != nil {
+			return fail(stderr, "labctl run --load: %v", err)
+		}
+		s.Schedule(l.Log)
+		s.RunUntil(c.Duration)
+		end = c.Duration
+		title = "sandbox run on " + c.System.Title()
+		if preset != "" {
+			title += " from preset " + preset
+		}
+		for _, st := range s.Statuses(c.Duration) {
+			verdict = append(verdict, fmt.Sprintf("invariant %q: %s", st.Name, st.Summary()))
 		}
 	default:
 		return fail(stderr, "labctl run --load: cannot run a %s link here", l.Kind)

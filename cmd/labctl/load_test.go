@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"leaselab/core"
 )
 
@@ -84,4 +87,27 @@ func TestRunLoadRefusesBadLinks(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 and %q", c.args, code, errs, out, c.want)
 		}
 	}
+}
+
+// A sandbox run's link replays in the terminal: the same setup and the
+// learner's actions, with the sandbox's invariants as the verdict.
+func TestRunLoadReplaysASandboxLink(t *testing.T) {
+	p, err := core.FindPreset("zookeeper")
+	require.NoError(t, err)
+	c := p.Config
+	c.TTL = 12 * time.Second
+	log := core.ActionLog{core.At(3*time.Second, core.Action{Do: "crash", Proc: "A"})}
+	l, err := core.SandboxLink(p.Name, c, log)
+	require.NoError(t, err)
+	out, errs, code := labctl(t, "", "run", "--load", l.Encode())
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "sandbox run on ZooKeeper from preset zookeeper")
+	assert.Contains(t, out, "# t=3.000s crash A")
+	assert.Contains(t, out, "invariant ")
+
+	bad := core.RunLink{Kind: core.LinkSandbox, Name: core.SandboxDefault, Params: []core.Param{{Key: "ttl", Value: "forever"}}}
+	out, errs, code = labctl(t, "", "run", "--load", bad.Encode())
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, `ttl="forever"`)
+	assert.Empty(t, out)
 }

@@ -24,6 +24,9 @@ type Setup struct {
 	// Played is the learner's actions in the last run, replayed by Run
 	// (a new preset drops them).
 	Played core.ActionLog
+	// Shared: the setup and Played came from a shared link, not from this
+	// learner's last run.
+	Shared bool
 
 	slowDelay time.Duration // the delay a newly slowed link gets
 }
@@ -42,7 +45,7 @@ func (s *Setup) UsePreset(name string) error {
 	if err != nil {
 		return err
 	}
-	s.Config, s.Preset, s.Changed, s.Played = p.Config, p.Name, false, nil
+	s.Config, s.Preset, s.Changed, s.Played, s.Shared = p.Config, p.Name, false, nil, false
 	s.Config.Names = append([]string(nil), p.Config.Names...)
 	s.Config.Links = append([]core.LinkConfig(nil), p.Config.Links...)
 	s.Check()
@@ -115,6 +118,12 @@ func (s *Setup) Intro() []string {
 		what := fmt.Sprintf("The %d actions you took in the last run are", n)
 		if n == 1 {
 			what = "The action you took in the last run is"
+		}
+		if s.Shared {
+			what = fmt.Sprintf("This run came from a shared link: its %d actions are", n)
+			if n == 1 {
+				what = "This run came from a shared link: its one action is"
+			}
 		}
 		out = append(out, what+" replayed on "+s.Config.System.Title()+".")
 	}

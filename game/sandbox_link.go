@@ -1,0 +1,45 @@
+package game
+
+import (
+	"fmt"
+
+	"leaselab/core"
+)
+
+// Link returns the permalink of the sandbox run on screen: the setup it
+// was started from and the learner's log. A lesson's world carried into
+// the sandbox has no setup of its own to share.
+func (sc *SandboxScene) Link() (core.RunLink, error) {
+	if sc.Run == nil {
+		return core.RunLink{}, fmt.Errorf("start the run first: a link shares a run")
+	}
+	if !sc.fromSetup {
+		return core.RunLink{}, fmt.Errorf("a lesson's world carried into the sandbox takes every control, which its lesson link cannot hold: share the run from the lesson, or build the world from a preset")
+	}
+	return core.SandboxLink(sc.m.Preset, sc.m.Config, sc.Run.Lab.Log())
+}
+
+// openSandboxLink opens a sandbox link: its setup, started, with the
+// link's log replayed and the play head at its last action. A link the
+// sandbox refuses changes nothing on screen.
+func (a *App) openSandboxLink(l core.RunLink) (*LessonScene, error) {
+	preset, cfg, err := l.Sandbox()
+	if err != nil {
+		return nil, err
+	}
+	sb, err := NewSandboxScene(preset, a.scenes.Home, a.export)
+	if err != nil {
+		return nil, err
+	}
+	sb.m.Config, sb.m.Changed, sb.m.Played, sb.m.Shared = cfg, len(l.Params) > 0, l.Log, true
+	sb.check()
+	if err := sb.Start(); err != nil {
+		return nil, err
+	}
+	if len(l.Log) > 0 && sb.m.Played != nil {
+		sb.Run.Lab.Seek(l.Log[len(l.Log)-1].At.D())
+	}
+	sb.Run.Player.Narrate("Opened a shared sandbox run: " + actionsText(len(l.Log)) + " replayed.")
+	a.show(sb)
+	return sb.Run, nil
+}
