@@ -139,6 +139,18 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 			}
 			shots = append(shots, r.record("exercise-"+ex.ID+"-sim-"+size))
 		}
+		// The model answer shown beside the defence, with its key points
+		// to tick under it, one ticked.
+		r = open(nil)
+		r.click("exercise:" + ex.ID)
+		sc = r.exScene()
+		sc.reveal()
+		sc.setTab(tabModel)
+		sc.togglePoint(0)
+		r.tick(ui.Input{})
+		_, shown := r.a.Inspect().Regions["point:0"]
+		require.True(t, shown, "%s: the key points are in view once the model answer is shown", ex.ID)
+		shots = append(shots, r.record("exercise-"+ex.ID+"-points-"+size))
 	}
 
 	r = open(nil)

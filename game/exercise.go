@@ -20,8 +20,9 @@ import (
 // ExerciseScene is one assessment exercise. A reading pane on the left
 // shows, one tab at a time, the problem, the logs to read, the checked
 // result and (after a first attempt) the model answer; the answer form on
-// the right holds the questions, number fields and, for an exercise with a
-// simulator, the button that opens it. Check runs the exercise's checker a
+// the right holds the questions, number fields, the written defence (with
+// the model answer's key points to tick under it once that is shown) and,
+// for an exercise with a simulator, the button that opens it. Check runs the exercise's checker a
 // few milliseconds a frame, with a progress bar and Cancel.
 //
 // The simulator is the ordinary lesson player on the exercise's Lab; its
@@ -48,6 +49,9 @@ type ExerciseScene struct {
 	check           *form.Check
 	result          *lessons.Result
 	shown           bool // the model answer has been revealed
+	// toPoints: the model answer was just revealed, so the next layout
+	// scrolls the form to the defence and the key points to tick.
+	toPoints bool
 	// ownRun is the learner's run, kept while the simulator shows the
 	// model run, so showing it never replaces their work.
 	ownRun        core.ActionLog
@@ -96,6 +100,7 @@ type ExerciseScene struct {
 
 	back, sim, checkB, cancel, model, hintB ui.Button
 	defence                                 ui.TextField
+	points                                  []ui.Button // the key points' boxes, by point
 	tabs                                    []tabButton
 	options                                 [][]ui.Button // by question, by option
 	numbers                                 []ui.Slider
@@ -139,11 +144,12 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(draw.Drawable(strings.Join(ex.Brief, "\n\n")))
 	s.reading[tabLogs].SetText(draw.Drawable(form.MaterialsText(ex)))
-	s.reading[tabModel].SetText(draw.Drawable(form.ModelText(ex)))
+	s.reading[tabModel].SetText(draw.Drawable(form.ModelTextBesideBoxes(ex)))
 	s.options = make([][]ui.Button, len(ex.Questions))
 	for i, q := range ex.Questions {
 		s.options[i] = make([]ui.Button, len(q.Options))
 	}
+	s.points = make([]ui.Button, len(ex.KeyPoints))
 	s.numbers = make([]ui.Slider, len(ex.Numbers))
 	for i, k := range ex.Numbers {
 		s.numbers[i] = ui.Slider{Min: k.Min, Max: k.Max, Step: k.Step, Value: k.Default}
@@ -221,7 +227,7 @@ func (s *ExerciseScene) reveal() {
 	s.model.Label = modelLabel
 	s.notice = ""
 	if !s.shown {
-		s.shown = true
+		s.shown, s.toPoints = true, true
 		s.refocus()
 		if s.OnReveal != nil {
 			s.OnReveal()
@@ -299,6 +305,12 @@ func (s *ExerciseScene) refocus() {
 	}
 	items = append(items, &s.defence)
 	s.names[&s.defence] = "defenceField"
+	if s.shown {
+		for i := range s.points {
+			items = append(items, &s.points[i])
+			s.names[&s.points[i]] = fmt.Sprintf("point:%d", i)
+		}
+	}
 	items = append(items, &s.checkB, &s.cancel, &s.hintB, &s.model)
 	s.ring.Set(items...)
 }
@@ -621,7 +633,7 @@ func (a *exerciseAnswer) Update(st *State) error {
 	s.syncNumbers()
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
-			if s.options[qi][oi].Update(fin) {
+			if pressed(&s.options[qi][oi], fin) {
 				if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
 					s.notice = err.Error()
 				} else {
@@ -643,6 +655,13 @@ func (a *exerciseAnswer) Update(st *State) error {
 			s.defence.Text = s.Form.Defence()
 		} else {
 			s.saveDraft()
+		}
+	}
+	if s.shown {
+		for i := range s.points {
+			if pressed(&s.points[i], fin) {
+				s.togglePoint(i)
+			}
 		}
 	}
 
@@ -668,12 +687,23 @@ func (a *exerciseAnswer) Update(st *State) error {
 	return nil
 }
 
+// pressed reports whether a box or option of the form fired: clicked,
+// or Enter or Space while it has the focus (Space ticks a box, as on a
+// web page).
+func pressed(b *ui.Button, in *ui.Input) bool {
+	return b.Update(in) || b.Focus() != ui.NoFocus && in.Keys.Has(ui.IntentPlayPause)
+}
+
 // Layout implements Scene: the form as scrolled, the tabs a check or the
 // model answer added.
 func (a *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
 	s := (*ExerciseScene)(a)
 	s.style, s.outside = style, style.PanelOutside
 	s.layout(window)
+	if s.toPoints {
+		s.toPoints = false
+		s.scrollToPoints()
+	}
 	s.place()
 }
 

@@ -25,7 +25,12 @@ func (s *ExerciseScene) host(in *ui.Input) {
 			continue
 		}
 		if p, ok := strings.CutPrefix(h.ID, "point:"); ok {
-			s.togglePoint(p)
+			i, err := strconv.Atoi(p)
+			if err != nil {
+				s.notice = pointRefused + err.Error()
+				continue
+			}
+			s.togglePoint(i)
 			continue
 		}
 		id, ok := strings.CutPrefix(h.ID, "number:")
@@ -81,7 +86,7 @@ func (s *ExerciseScene) controls() []Control {
 		Label: "Your reasoning in a few sentences: kept with your answer and shown beside the model answer, not graded"})
 	if s.shown {
 		for i, k := range s.Ex.KeyPoints {
-			out = append(out, Control{ID: fmt.Sprintf("point:%d", i), Group: "Key points of a good defence: tick those yours makes",
+			out = append(out, Control{ID: fmt.Sprintf("point:%d", i), Group: keyPointsHeading,
 				Label: k, Kind: KindCheck, On: s.Form.Ticked(i)})
 		}
 	}
@@ -93,15 +98,14 @@ func (s *ExerciseScene) controls() []Control {
 	return out
 }
 
-// togglePoint ticks or unticks key point p (its index, as text) and keeps
-// the draft.
-func (s *ExerciseScene) togglePoint(p string) {
-	i, err := strconv.Atoi(p)
-	if err == nil {
-		err = s.Form.TogglePoint(i)
-	}
-	if err != nil {
-		s.notice = "That key point cannot be ticked: " + err.Error()
+// pointRefused begins the notice for a key point that cannot be ticked.
+const pointRefused = "That key point cannot be ticked: "
+
+// togglePoint ticks or unticks key point i and keeps the draft: the
+// page's checkbox and the canvas's box both come here.
+func (s *ExerciseScene) togglePoint(i int) {
+	if err := s.Form.TogglePoint(i); err != nil {
+		s.notice = pointRefused + err.Error()
 		return
 	}
 	word := "Ticked"

@@ -171,8 +171,12 @@ func TestWrongAnswerIsExplainedAndTheModelAnswerFollowsAnAttempt(t *testing.T) {
 	assert.True(t, ok, "no tab for the model answer")
 
 	// The simulator now offers its solution; showing it leaves the
-	// learner's run as the answer.
+	// learner's run as the answer. (The reveal scrolled the form down to
+	// the key points: the wheel brings the simulator's button back.)
 	own := sc.Form.Schedule()
+	for range 20 {
+		r.tick(ui.Input{Cursor: r.region("form").Center(), Wheel: ui.Point{Y: 3}})
+	}
 	r.click("simulator")
 	_, offered = r.a.Inspect().Regions["solution"]
 	require.True(t, offered, "after the model answer the simulator offers its solution")
@@ -612,4 +616,107 @@ func TestTheDefenceIsTypedOnTheCanvas(t *testing.T) {
 	r.key(ui.IntentBack)
 	r.click("exercise:no-fencing")
 	assert.Equal(t, "Old token\nwin.", r.exScene().Form.Defence(), "kept")
+}
+
+// answerNoFencingWrongly makes a complete, wrong checked attempt at
+// exercise 3 (a pause, the wrong cause), which unlocks its model answer.
+func answerNoFencingWrongly(t *testing.T, r *appRig) *ExerciseScene {
+	t.Helper()
+	r.click("exercise:no-fencing")
+	sc := r.exScene()
+	r.click("simulator")
+	sc.Simulator().Lab.Advance(4 * time.Second)
+	r.click("proc:A")
+	r.click("action:pause")
+	r.click("menu")
+	r.click("opt:cause:two-holders")
+	r.click("check")
+	r.finishCheck()
+	require.NotNil(t, sc.Result(), "the check finished")
+	require.True(t, sc.ModelAvailable(), "a complete checked attempt unlocks the model answer")
+	return sc
+}
+
+// TestTheKeyPointsAreTickedOnTheCanvas: on the desktop, once the model
+// answer is shown (and not before, as on the page), its key points are
+// boxes under the learner's defence, scrolled into view; a click, Space
+// or Enter on a focused one ticks or unticks it, narrated as the page's
+// checkbox is, and the ticks are saved and back when the exercise
+// reopens.
+func TestTheKeyPointsAreTickedOnTheCanvas(t *testing.T) {
+	store := progress.NewMemStore(nil, "")
+	r := rigWith(t, store)
+	r.resize(1024, 640)
+	sc := answerNoFencingWrongly(t, r)
+	require.Len(t, sc.Ex.KeyPoints, 3)
+	for i := 0; i < 80; i++ {
+		r.key(ui.IntentFocusNext)
+		require.NotContains(t, r.a.Inspect().Focus, "point:", "a key point is offered before the model answer is shown")
+	}
+	_, drawn := r.a.Inspect().Regions["point:0"]
+	require.False(t, drawn, "a key point is drawn before the model answer is shown")
+
+	r.click("model")
+	r.click("model") // confirmed
+	require.True(t, sc.shown)
+	info := r.a.Inspect()
+	view := info.Regions["form"]
+	for i := range sc.Ex.KeyPoints {
+		p, ok := info.Regions[fmt.Sprintf("point:%d", i)]
+		require.True(t, ok, "key point %d is not in view once the model answer is shown", i)
+		assert.True(t, p.Within(view), "key point %d at %v, form %v", i, p, view)
+	}
+	checkApart(t, info.Regions, "point:", view)
+	assert.NotContains(t, info.Regions, "point:3")
+
+	// A click ticks point 1, with the page's words.
+	r.click("point:1")
+	assert.True(t, sc.Form.Ticked(1))
+	assert.Equal(t, "Ticked: "+sc.Ex.KeyPoints[1], last(r.a.Inspect().Mirror.Narration))
+	assert.Contains(t, r.a.Inspect().Mirror.Text, "[x] "+sc.Ex.KeyPoints[1], "the canvas's text mirror says which are ticked")
+	assert.Contains(t, r.a.Inspect().Mirror.Text, "[ ] "+sc.Ex.KeyPoints[0])
+
+	// The keyboard: Tab to point 0, Space ticks it; Tab to point 2,
+	// Enter ticks it and Enter again unticks it.
+	focus := func(name string) {
+		t.Helper()
+		for i := 0; r.a.Inspect().Focus != name; i++ {
+			require.Less(t, i, 80, "Tab never reached %s", name)
+			r.key(ui.IntentFocusNext)
+		}
+	}
+	focus("point:0")
+	r.key(ui.IntentPlayPause) // Space
+	assert.True(t, sc.Form.Ticked(0), "Space on a focused key point ticks it")
+	focus("point:2")
+	r.key(ui.IntentActivate)
+	assert.True(t, sc.Form.Ticked(2), "Enter on a focused key point ticks it")
+	r.key(ui.IntentActivate)
+	assert.False(t, sc.Form.Ticked(2), "Enter again unticks it")
+	assert.Equal(t, "Unticked: "+sc.Ex.KeyPoints[2], last(r.a.Inspect().Mirror.Narration))
+	assert.Equal(t, []int{0, 1}, sc.Form.Answer().Points)
+	s := r.record("exercise-points-1024x640")
+	assert.Empty(t, s.offenders())
+
+	// A reload, without leaving or checking: the ticks were saved.
+	r2 := rigWith(t, store)
+	r2.click("exercise:no-fencing")
+	sc2 := r2.exScene()
+	assert.True(t, sc2.Form.Ticked(1), "point 1 is ticked after reopening")
+	assert.True(t, sc2.Form.Ticked(0))
+	assert.False(t, sc2.Form.Ticked(2))
+	for i := 0; r2.a.Inspect().Focus != "point:1"; i++ {
+		require.Less(t, i, 80, "the reopened exercise offers its key points")
+		r2.key(ui.IntentFocusNext)
+	}
+	r2.key(ui.IntentActivate)
+	assert.False(t, sc2.Form.Ticked(1), "a reopened key point unticks")
+}
+
+// last is the last of lines, or "".
+func last(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return lines[len(lines)-1]
 }

@@ -32,7 +32,12 @@ type exerciseGeom struct {
 	num      []ui.Rect
 	opts     [][]ui.Rect
 	defence  ui.Rect // the written defence's field
-	unit     float64 // the unit the text panels were measured for
+	// defenceTop and pointsTop are where the defence's and the key
+	// points' headings begin; points are the key points' boxes, laid out
+	// once the model answer is shown.
+	defenceTop, pointsTop float64
+	points                []ui.Rect
+	unit                  float64 // the unit the text panels were measured for
 }
 
 // formText is a run of wrapped text in the form.
@@ -148,7 +153,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		y += px(6)
 		row := make([]ui.Rect, len(q.Options))
 		for oi, o := range q.Options {
-			h := math.Max(px(34), height(draw.Drawable(o.Label), body, w-px(46))+px(12))
+			h := optionHeight(draw.Drawable(o.Label), body, w, u)
 			row[oi] = ui.Rect{Y: y, W: w, H: h}
 			y += h + px(6)
 		}
@@ -157,6 +162,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 	}
 	// The written defence: a field as tall as what is written, and at
 	// least four lines.
+	g.defenceTop = y
 	addText("Your defence, in a few sentences", false, true)
 	addText("Kept with your answer and shown beside the model answer; not graded. Tab here and type.", true, false)
 	y += px(6)
@@ -164,7 +170,34 @@ func (s *ExerciseScene) layoutForm(w float64) {
 	h := math.Max(4*draw.LineHeight(body), height(s.Form.Defence()+"_", body, inner)) + px(16)
 	g.defence = ui.Rect{Y: y, W: w, H: h}
 	y += h + px(10)
+	// Once the model answer is shown, its key points follow the defence
+	// as boxes the learner ticks, beside the model answer's tab.
+	g.points = g.points[:0]
+	if s.shown && len(s.Ex.KeyPoints) > 0 {
+		y += px(4)
+		g.pointsTop = y
+		addText(keyPointsHeading, false, true)
+		addText("Compare your defence with the model answer; your ticks are kept with your answer, not graded.", true, false)
+		y += px(6)
+		for _, k := range s.Ex.KeyPoints {
+			h := optionHeight(draw.Drawable(k), body, w, u)
+			g.points = append(g.points, ui.Rect{Y: y, W: w, H: h})
+			y += h + px(6)
+		}
+		y += px(4)
+	}
 	g.content = y
+}
+
+// keyPointsHeading heads the model answer's key points, on the canvas
+// and on the page.
+const keyPointsHeading = "Key points of a good defence: tick those yours makes"
+
+// optionHeight is the height of an option's or key point's row of width
+// w: its label wrapped beside the mark, and at least one button high.
+func optionHeight(label string, face *draw.Face, w, unit float64) float64 {
+	px := func(v float64) float64 { return math.Round(v * unit) }
+	return math.Max(px(34), float64(len(ui.Wrap(label, w-px(46), draw.Measure(face))))*draw.LineHeight(face)+px(12))
 }
 
 // maxScroll is how far the form can scroll.
@@ -190,6 +223,12 @@ func (s *ExerciseScene) place() {
 		}
 	}
 	s.defence.Rect = s.toView(g.defence)
+	for i := range s.points {
+		s.points[i].Rect = ui.Rect{} // nowhere until the model answer is shown
+		if i < len(g.points) {
+			s.points[i].Rect = s.toView(g.points[i])
+		}
+	}
 	st := s.style
 	if st.Unit != g.unit {
 		for id, p := range s.reading {
@@ -237,6 +276,11 @@ func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
 	if f == &s.defence {
 		return s.geom.defence, true
 	}
+	for i := range s.points {
+		if f == &s.points[i] && i < len(s.geom.points) {
+			return s.geom.points[i], true
+		}
+	}
 	return ui.Rect{}, false
 }
 
@@ -254,6 +298,21 @@ func (s *ExerciseScene) scrollToFocus() {
 		s.scroll = r.MaxY() + margin - s.geom.view.H
 	}
 	s.place()
+}
+
+// scrollToPoints scrolls the form to the defence with the key points
+// under it, or to the key points alone when both do not fit.
+func (s *ExerciseScene) scrollToPoints() {
+	g := &s.geom
+	if len(g.points) == 0 {
+		return
+	}
+	margin := s.style.U(8)
+	top := g.defenceTop
+	if g.points[len(g.points)-1].MaxY()+margin-top > g.view.H {
+		top = g.pointsTop
+	}
+	s.scroll = top - margin
 }
 
 // formDrag is a finger scrolling the form.
@@ -397,6 +456,9 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 			}
 		}
 		s.drawDefence(view)
+		for i := range g.points {
+			s.drawOption(view, &s.points[i], draw.Drawable(s.Ex.KeyPoints[i]), true, s.Form.Ticked(i))
+		}
 	})
 	if max := s.maxScroll(); max > 0 {
 		track := ui.Rect{X: g.view.MaxX() - st.U(3), Y: g.view.Y, W: st.U(3), H: g.view.H}
@@ -621,6 +683,9 @@ func (a *exerciseAnswer) Inspect() SceneInfo {
 			visible("opt:"+q.ID+":"+o.ID, s.options[qi][oi].Rect)
 		}
 	}
+	for i := range s.geom.points {
+		visible(fmt.Sprintf("point:%d", i), s.points[i].Rect)
+	}
 	if c := s.ring.Current(); c != nil {
 		info.Focus = s.names[c]
 	}
@@ -699,7 +764,13 @@ func (s *ExerciseScene) buildMirrorText() string {
 		b.WriteString(fmt.Sprintf("\n\nHint %d of %d: %s", i+1, len(s.Ex.Hints), h))
 	}
 	if s.shown {
-		b.WriteString("\n\nModel answer:\n\n" + form.ModelText(s.Ex))
+		// The page offers the key points as checkboxes of its own; the
+		// canvas's mirror says which are ticked.
+		ticked := s.Form.Ticked
+		if s.outside {
+			ticked = nil
+		}
+		b.WriteString("\n\nModel answer:\n\n" + form.ModelText(s.Ex, ticked))
 		if d := s.Form.Answer().Defence; d != "" {
 			b.WriteString("\n\nYour defence:\n\n" + d)
 		}

@@ -452,6 +452,13 @@ func TestTheDefenceIsWrittenAndItsKeyPointsTicked(t *testing.T) {
 	r.use("point:0", 0)
 	p, _ = r.control("point:0")
 	assert.True(t, p.On, "ticked")
+	// A point the exercise has not (an old page, a bad id) is refused
+	// with a notice, and the ticks stay as they were.
+	for _, id := range []string{"point:9", "point:x"} {
+		r.tick(ui.Input{Host: []ui.HostAction{{ID: id}}})
+		assert.Contains(t, r.a.Inspect().Exercise.Notice, "That key point cannot be ticked", id)
+		assert.Equal(t, []int{0}, r.a.Inspect().Exercise.Answer.Points, id)
+	}
 
 	r.use("back", 0)
 	r.use("exercise:no-fencing", 0)

@@ -13,17 +13,33 @@ import (
 // mirror say about the answer, the run and the result.
 
 // ModelText is the model answer and its key points, as a checklist to
-// compare a defence with.
-func ModelText(ex *lessons.Exercise) string {
+// compare a defence with; ticked, if not nil, says which points the
+// learner has ticked.
+func ModelText(ex *lessons.Exercise, ticked func(int) bool) string {
 	var b strings.Builder
 	b.WriteString(strings.Join(ex.Worked, "\n\n"))
 	if len(ex.KeyPoints) > 0 {
 		b.WriteString("\n\nKey points of a good defence:")
-		for _, k := range ex.KeyPoints {
-			b.WriteString("\n[ ] " + k)
+		for i, k := range ex.KeyPoints {
+			mark := "\n[ ] "
+			if ticked != nil && ticked(i) {
+				mark = "\n[x] "
+			}
+			b.WriteString(mark + k)
 		}
 	}
 	return b.String()
+}
+
+// ModelTextBesideBoxes is the model answer for a screen that shows its
+// key points as boxes under the learner's defence: it says where they
+// are rather than listing them twice.
+func ModelTextBesideBoxes(ex *lessons.Exercise) string {
+	out := strings.Join(ex.Worked, "\n\n")
+	if len(ex.KeyPoints) > 0 {
+		out += fmt.Sprintf("\n\nThe %d key points of a good defence are under your defence in the answer form: tick those yours makes.", len(ex.KeyPoints))
+	}
+	return out
 }
 
 // MaterialsText is every material, each under its title, for the
