@@ -123,6 +123,9 @@ func zkSimObs(tr *core.Trace) []Obs {
 			continue
 		case core.KindClientState:
 			o.Who = e.Actor
+			if e.Get("state") == "disconnected" && e.Get("curator") == "LOST" {
+				continue // Curator's own verdict; go-zookeeper reports nothing then
+			}
 			switch e.Get("curator") {
 			case "CONNECTED":
 				o.What, o.N = "connected", timeout[e.Actor]

@@ -129,7 +129,7 @@ var presets = []Preset{
 	},
 	{
 		Name: "zookeeper", Title: "ZooKeeper: 20 s session (4-40 s allowed), Disconnected before Expired",
-		Source: "ZooKeeper 3.8 with go-zookeeper's lock, checked against a real server by the conformance suite: the session timeout is negotiated into 2 to 20 ticks of 2 s (4-40 s); sessions expire on tick boundaries; the client pings every third of the timeout, is Disconnected (SUSPENDED) after two thirds without an answer and learns Expired (LOST) only when it reconnects; the lock is an ephemeral sequential node named from the parent's child counter, the token its czxid",
+		Source: "ZooKeeper 3.8 with go-zookeeper's lock, checked against a real server by the conformance suite: the session timeout is negotiated into 2 to 20 ticks of 2 s (4-40 s); sessions expire on tick boundaries; the client pings every third of the timeout, is Disconnected (SUSPENDED) after two thirds without an answer and learns Expired only when it reconnects (Curator reports LOST on its own a session timeout after SUSPENDED); the lock is an ephemeral sequential node named from the parent's child counter, the token its czxid",
 		Config: preset(func(c *SandboxConfig) {
 			c.System, c.TTL, c.RenewEvery = SystemZooKeeper, 20*time.Second, 0
 			c.Actions = ActionLog{SystemPause}

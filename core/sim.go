@@ -110,6 +110,7 @@ const (
 	fnCheck
 	// ZooKeeper and Consul clients (zookeeper_client.go, consul_client.go)
 	fnZKReconnect
+	fnCuratorLost
 	fnConsulRetry
 )
 

@@ -21,6 +21,13 @@ import (
 //     stops working ("cannot be certain it still holds the lock") but keeps
 //     its node. It retries the connection every second (go-zookeeper sleeps
 //     1 s before each attempt once it has tried every server).
+//   - Curator does not wait that long: once a negotiated session timeout
+//     has passed while SUSPENDED it reports LOST and treats the session as
+//     expired, reconnected or not (ConnectionStateManager.processEvents and
+//     checkSessionExpiration, Curator 5: "Session timeout has elapsed while
+//     SUSPENDED. Injecting a session expiration", with the default
+//     sessionExpirationPercent of 100). The lab traces that moment with
+//     curator LOST while the ZooKeeper client stays disconnected.
 //   - Only on reconnecting does it learn the truth: the session is still
 //     alive (RECONNECTED: watches are re-registered and a holder whose node
 //     is still lowest resumes with the same czxid) or the server expired it
@@ -81,6 +88,10 @@ func (p *Process) zkExec(t task) bool {
 			p.zkDisconnect(fmt.Sprintf("nothing from the server for %s (read timeout: 2/3 of the %s session timeout)", secs(quiet.Round(time.Millisecond)), secs(p.zk.timeout)))
 		} else {
 			p.zkArmReadTimeout()
+		}
+	case fnCuratorLost:
+		if p.zk.state == zkDisconnected {
+			p.zkTrace("disconnected", "LOST", fmt.Sprintf("the %s session timeout has passed while SUSPENDED: Curator now treats the session as expired and reports LOST, though the ZooKeeper client itself is still trying to reconnect", secs(p.zk.timeout)))
 		}
 	case fnZKReconnect:
 		if p.zk.state == zkDisconnected && p.lease != 0 {
@@ -193,6 +204,9 @@ func (p *Process) zkDisconnect(why string) {
 		p.setState(Candidate, "SUSPENDED: cannot be certain it still holds the lock, stops work until it reconnects")
 	}
 	p.rearm(tmRetry, zkReconnectEvery, fnZKReconnect)
+	// Curator does not wait for the server's word: a session timeout
+	// after SUSPENDED it reports LOST (reconnecting re-arms this slot).
+	p.arm(tmDeadline, p.sim.now+p.zk.timeout, fnCuratorLost)
 }
 
 // ZKConnected reports whether a ZooKeeper client's connection is up.

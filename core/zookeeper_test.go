@@ -88,7 +88,7 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 	// A holds the lock; its link to the server is cut at 30 s for 30 s
 	// (session 20 s). It goes Disconnected (SUSPENDED) on its own read
 	// timeout and stops working; the server expires the session and B
-	// leads; A learns Expired (LOST) only when it reconnects after the
+	// leads; A learns Expired only when it reconnects after the
 	// heal. etcd's client knows none of these states.
 	s := zkWorld(t, 20*time.Second,
 		At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
@@ -100,8 +100,14 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 	for _, e := range states {
 		names = append(names, e.Get("state")+"/"+e.Get("curator"))
 	}
-	require.Equal(t, []string{"connected/CONNECTED", "disconnected/SUSPENDED", "expired/LOST", "connected/CONNECTED"}, names)
-	disc, lost := states[1], states[2]
+	require.Equal(t, []string{"connected/CONNECTED", "disconnected/SUSPENDED", "disconnected/LOST", "expired/LOST", "connected/CONNECTED"}, names)
+	disc, curatorLost, lost := states[1], states[2], states[3]
+	// Curator does not wait for the heal: a session timeout after
+	// SUSPENDED it reports LOST on its own clock (Curator 5,
+	// ConnectionStateManager.checkSessionExpiration), while the ZooKeeper
+	// client is still disconnected and still trying.
+	assert.Equal(t, disc.At+20*time.Second, curatorLost.At, "LOST a session timeout after SUSPENDED")
+	assert.Less(t, curatorLost.At, lost.At, "before the client reconnects and hears it from the server")
 
 	var expiry Event
 	for _, e := range s.Trace.Filter(KindLeaseExpire) {
@@ -142,6 +148,26 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 	es, _, err := RunSandbox(c)
 	require.NoError(t, err)
 	assert.Empty(t, es.Trace.Filter(KindClientState))
+}
+
+// Cut off for a minute, a Curator client reports LOST a session timeout
+// after SUSPENDED, long before it could hear it from the server; the
+// ZooKeeper client underneath learns Expired only once it reconnects.
+func TestCuratorReportsLostASessionTimeoutAfterSuspended(t *testing.T) {
+	s := zkWorld(t, 20*time.Second,
+		At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
+		At(90*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}))
+	s.RunUntil(100 * time.Second)
+	states := clientStates(s.Trace, "A")
+	require.GreaterOrEqual(t, len(states), 4)
+	susp, lost, expired := states[1], states[2], states[3]
+	require.Equal(t, "SUSPENDED", susp.Get("curator"))
+	assert.Equal(t, "disconnected", lost.Get("state"), "the ZooKeeper client is still disconnected")
+	assert.Equal(t, "LOST", lost.Get("curator"))
+	assert.Equal(t, susp.At+20*time.Second, lost.At)
+	assert.Less(t, lost.At, 90*time.Second, "while the link is still cut")
+	assert.Equal(t, "expired", expired.Get("state"))
+	assert.Greater(t, expired.At, 90*time.Second, "the server's word comes only after the heal")
 }
 
 func TestZooKeeperReconnectWithinTheTimeoutKeepsTheLock(t *testing.T) {
