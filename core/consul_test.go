@@ -199,6 +199,47 @@ func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
 	assert.Len(t, Holders(short.Trace), 1)
 }
 
+// A holder cut off from Consul by a silent partition (packets dropped, no
+// reset) learns nothing until the path is back, because nothing in the Go
+// API client gives up on its own (Consul API 1.34):
+//   - api.go:803-806 NewHttpClient builds an http.Client with no Timeout,
+//     so a request on a dead path waits on TCP, and the blocking query
+//     that monitors the lock simply waits;
+//   - lock.go:383-410 monitorLock ends (the lock is lost) only when a read
+//     fails or the key no longer names its session; nothing failed here;
+//   - session.go:170-213 RenewPeriodic's Renew call waits too, so it
+//     never reaches its "more than a TTL since the last renewal" exit.
+// Meanwhile the server invalidates the session at twice its TTL and the
+// lock passes on after the lock-delay. When the path heals, the waiting
+// query answers with the changed key: only then does A let go, after B
+// already holds. (A partition that resets connections instead would make
+// the read fail and end the lock at once: MonitorRetries is 0 by default.)
+func TestConsulHolderCutOffLearnsOfLossOnlyWhenThePathHeals(t *testing.T) {
+	s := consulWorld(t, 2,
+		At(20*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
+		At(80*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}))
+	s.RunUntil(100 * time.Second)
+	var bHolds, aLost time.Duration
+	for _, e := range Holders(s.Trace) {
+		if e.Get("owner") == "B" && bHolds == 0 {
+			bHolds = e.At
+		}
+	}
+	for _, e := range s.Trace.Filter(KindLeaseLost) {
+		if e.Actor == "A" && aLost == 0 {
+			aLost = e.At
+		}
+	}
+	require.NotZero(t, bHolds, "B takes the lock while A is cut off")
+	require.NotZero(t, aLost, "A learns it lost the lock")
+	assert.Less(t, bHolds, 80*time.Second, "the server invalidated A's session during the cut")
+	assert.GreaterOrEqual(t, aLost, 80*time.Second, "A hears nothing until the path heals")
+	for _, e := range s.Trace.Filter(KindState) {
+		assert.False(t, e.Actor == "A" && e.At > 20*time.Second && e.At < 80*time.Second,
+			"A's state does not change while it is cut off: it still believes it leads (%s: %s)", FormatTime(e.At), e.Get("to"))
+	}
+}
+
 func TestConsulWorldsAreDeterministic(t *testing.T) {
 	run := func() string {
 		p, err := FindPreset("consul")
