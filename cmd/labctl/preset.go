@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"time"
 
 	"leaselab/core"
 )
@@ -23,7 +24,13 @@ func runPresets(args []string, stdout, stderr io.Writer) int {
 }
 
 // presetConfig is preset name with the command line's overrides applied.
-func presetConfig(name string, p core.Params, seedSet bool) (core.Preset, core.SandboxConfig, error) {
+// systemFlags are labctl run's settings that only some systems read.
+type systemFlags struct {
+	renewDeadline time.Duration // Kubernetes
+	redisNodes    int           // Redlock
+}
+
+func presetConfig(name string, p core.Params, sf systemFlags, seedSet bool) (core.Preset, core.SandboxConfig, error) {
 	pr, err := core.FindPreset(name)
 	if err != nil {
 		return pr, core.SandboxConfig{}, err
@@ -81,12 +88,24 @@ func presetConfig(name string, p core.Params, seedSet bool) (core.Preset, core.S
 	default:
 		return pr, c, fmt.Errorf("unknown token source %q (want generation or revision)", p.TokenSource)
 	}
+	if sf.renewDeadline > 0 {
+		if c.System != core.SystemKubernetes {
+			return pr, c, fmt.Errorf("--renew-deadline is client-go's: it applies to a world on kubernetes, not on %s", c.System)
+		}
+		c.RenewDeadline = sf.renewDeadline
+	}
+	if sf.redisNodes > 0 {
+		if c.System != core.SystemRedlock {
+			return pr, c, fmt.Errorf("--redis-nodes applies to a world on redlock, not on %s", c.System)
+		}
+		c.RedisNodes = sf.redisNodes
+	}
 	c.Actions = append(append(core.ActionLog(nil), c.Actions...), p.Actions...)
 	return pr, c, nil
 }
 
-func runPreset(name string, p core.Params, seedSet bool, format string, stdout, stderr io.Writer) int {
-	pr, c, err := presetConfig(name, p, seedSet)
+func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format string, stdout, stderr io.Writer) int {
+	pr, c, err := presetConfig(name, p, sf, seedSet)
 	if err != nil {
 		return fail(stderr, "labctl run --preset: %v", err)
 	}

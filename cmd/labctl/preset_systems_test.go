@@ -32,3 +32,34 @@ func TestRunPresetKubernetesRefusesClientGosBadDurations(t *testing.T) {
 		assert.Contains(t, errs, want)
 	}
 }
+
+// client-go's RenewDeadline and Redlock's node count are settable from the
+// terminal, on the systems that read them, and checked as the sandbox
+// checks them: a shorter RenewDeadline makes the frozen leader give up
+// sooner; one at or over the LeaseDuration is refused with client-go's
+// words; either flag on another system is refused with the reason.
+func TestRunPresetTakesTheSystemsOwnSettings(t *testing.T) {
+	def, errs, code := labctl(t, "", "run", "--preset", "kubernetes", "--format", "summary")
+	require.Equal(t, 0, code, errs)
+	short, errs, code := labctl(t, "", "run", "--preset", "kubernetes", "--renew-deadline", "5s", "--format", "summary")
+	require.Equal(t, 0, code, errs)
+	assert.NotEqual(t, def, short, "the renew deadline changes the run")
+
+	_, errs, code = labctl(t, "", "run", "--preset", "kubernetes", "--renew-deadline", "16s")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "leaseDuration must be greater than renewDeadline (lease 15s, renew deadline 16s)")
+	_, errs, code = labctl(t, "", "run", "--preset", "etcd", "--renew-deadline", "8s")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "applies to a world on kubernetes, not on etcd")
+	_, errs, code = labctl(t, "", "run", "hands-on-lab", "--redis-nodes", "5")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "--redis-nodes applies to presets")
+
+	five, errs, code := labctl(t, "", "run", "--preset", "redlock", "--redis-nodes", "5", "--format", "summary")
+	require.Equal(t, 0, code, errs)
+	three, _, _ := labctl(t, "", "run", "--preset", "redlock", "--format", "summary")
+	assert.NotEqual(t, three, five, "five nodes are another world")
+	_, errs, code = labctl(t, "", "run", "--preset", "redlock", "--redis-nodes", "99")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "Redis nodes")
+}

@@ -71,7 +71,11 @@ flags:
   --idempotency on|off   switch the job queue's idempotency (scheduler)
   --procs N              number of contenders / instances / workers
   --recipe R             etcd, zookeeper or herd
-  --system S             with --preset: run its world on etcd, zookeeper or consul
+  --system S             with --preset: run its world on etcd, zookeeper, consul,
+                         kubernetes or redlock
+  --renew-deadline D     with --preset on kubernetes: client-go's RenewDeadline
+                         (default two thirds of the TTL, 10 s of 15 s)
+  --redis-nodes N        with --preset on redlock: how many Redis nodes (default 3)
   --token-source S       generation (41, 42...) or revision (create revision)
   --duration D           virtual time to run (default: the scenario's)
   --stale-token N        hands-on-lab: token of A's late write (step 4 of the lab uses 3)
@@ -100,6 +104,8 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	actions := fs.String("actions", "", "")
 	preset := fs.String("preset", "", "")
 	system := fs.String("system", "", "")
+	renewDeadline := fs.Duration("renew-deadline", 0, "")
+	redisNodes := fs.Int("redis-nodes", 0, "")
 	load := fs.String("load", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
@@ -157,13 +163,22 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
 			Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, Actions: log, System: *system}
-		return runPreset(*preset, p, flagSet(fs, "seed"), *format, stdout, stderr)
+		if *renewDeadline < 0 || (*renewDeadline == 0 && flagSet(fs, "renew-deadline")) {
+			return fail(stderr, "labctl run: --renew-deadline must be positive, got %s", *renewDeadline)
+		}
+		if *redisNodes < 0 || (*redisNodes == 0 && flagSet(fs, "redis-nodes")) {
+			return fail(stderr, "labctl run: --redis-nodes must be at least 1, got %d", *redisNodes)
+		}
+		sf := systemFlags{renewDeadline: *renewDeadline, redisNodes: *redisNodes}
+		return runPreset(*preset, p, sf, flagSet(fs, "seed"), *format, stdout, stderr)
 	}
 	if len(pos) != 1 {
 		return fail(stderr, "labctl run: want exactly one scenario name (labctl run --help lists them)")
 	}
-	if flagSet(fs, "system") {
-		return fail(stderr, "labctl run: --system applies to presets (labctl run --preset NAME --system zookeeper)")
+	for _, f := range []string{"system", "renew-deadline", "redis-nodes"} {
+		if flagSet(fs, f) {
+			return fail(stderr, "labctl run: --%s applies to presets (labctl run --preset NAME --system kubernetes --renew-deadline 8s)", f)
+		}
 	}
 	sc, err := core.FindScenario(pos[0])
 	if err != nil {
