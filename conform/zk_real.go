@@ -133,7 +133,11 @@ func RunZooKeeper(ctx context.Context, addr string, sc *ZKScenario) (*Run, error
 		}
 		time.AfterFunc(time.Until(rec.start.Add(st.At)), func() {
 			switch st.Do {
-			case "stall":
+			case "stall", "partition":
+				// A silent partition drops every packet: to a TCP client
+				// that is a path where nothing moves, which Freeze is
+				// (the client gives the held connection up on its read
+				// timeout, and its new ones get nowhere either).
 				c.proxy.Freeze(st.For)
 			case "release":
 				close(c.release)

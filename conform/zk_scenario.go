@@ -16,8 +16,9 @@ type ZKScenario struct {
 	Timeout     time.Duration
 	Clients     []string
 	Stagger     time.Duration
-	// Steps: stall (hold Proc's connection both ways for For) and
-	// release (Proc deletes its lock node).
+	// Steps: stall (hold Proc's connection both ways for For), partition
+	// (cut it off for For: the lab's partition action, a silent path on
+	// the real side) and release (Proc deletes its lock node).
 	Steps     []Step
 	Until     time.Duration
 	Tolerance time.Duration
@@ -49,6 +50,16 @@ var ZKScenarios = []*ZKScenario{
 		Until: 17 * time.Second, Tolerance: ZKExpiryTolerance,
 	},
 	{
+		Name:  "zk-partitioned-holder",
+		Title: "A holds; it is cut off from the server for 8 s (session 4 s), the lab's partition: B takes over, A learns Expired on reconnecting",
+		// The lab's cut link on one side, a path where nothing moves on
+		// the other: the same story as the stall, told by the partition
+		// action a learner uses.
+		Timeout: 4 * time.Second, Clients: []string{"A", "B"}, Stagger: 500 * time.Millisecond,
+		Steps: []Step{{At: 3 * time.Second, Do: "partition", Proc: "A", For: 8 * time.Second}},
+		Until: 14 * time.Second, Tolerance: ZKExpiryTolerance,
+	},
+	{
 		Name:  "zk-reconnect",
 		Title: "A holds; its connection stalls for 7.5 s, past its read timeout but within its 10 s session: SUSPENDED, then RECONNECTED with its lock",
 		// The stall starts just after A's ping at 3.3 s is answered:
@@ -71,9 +82,9 @@ func (sc *ZKScenario) scenario() *Scenario {
 func (sc *ZKScenario) check() error {
 	for _, st := range sc.Steps {
 		switch st.Do {
-		case "stall", "release":
+		case "stall", "partition", "release":
 		default:
-			return fmt.Errorf("scenario %s: unknown step %q (want stall or release)", sc.Name, st.Do)
+			return fmt.Errorf("scenario %s: unknown step %q (want stall, partition or release)", sc.Name, st.Do)
 		}
 	}
 	return nil
@@ -99,6 +110,12 @@ func RunZooKeeperSim(sc *ZKScenario, seed uint64) (*Run, error) {
 			log = append(log,
 				core.At(st.At, core.Action{Do: "delay", Proc: st.Proc, Peer: core.CoordinatorName, For: core.Duration(st.For)}),
 				core.At(st.At, core.Action{Do: "delay", Proc: core.CoordinatorName, Peer: st.Proc, For: core.Duration(st.For)}))
+		case "partition":
+			// The lab's own cut: everything between the two is lost until
+			// the heal.
+			log = append(log,
+				core.At(st.At, core.Action{Do: "partition", Proc: st.Proc, Peer: core.CoordinatorName}),
+				core.At(st.At+st.For, core.Action{Do: "heal", Proc: st.Proc, Peer: core.CoordinatorName}))
 		case "release":
 			log = append(log, core.At(st.At, core.Action{Do: "release", Proc: st.Proc}))
 		}
