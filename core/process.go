@@ -588,6 +588,10 @@ func (p *Process) Release() {
 		p.redStop("released (Unlock)")
 		return
 	}
+	if p.cfg.System == SystemZooKeeper && p.key != "" && p.zk.state == zkConnected && (p.state == Leader || p.state == Candidate) {
+		p.zkRelease()
+		return
+	}
 	if p.state == Leader || p.state == Candidate {
 		p.zombie = false
 		p.stepDown("released")

@@ -69,8 +69,37 @@ func (p *Process) zkTrace(state, curator, why string) {
 }
 
 func (p *Process) zkCampaign() {
+	if p.lease != 0 && p.zk.state == zkConnected {
+		// Released earlier, the session lives on: go-zookeeper's Lock
+		// creates a new node on the connection it has.
+		p.zk.guid = fmt.Sprintf("%016x%016x", p.sim.rng.Uint64(), p.sim.rng.Uint64())
+		p.zkCreate()
+		return
+	}
 	p.zk = zkClient{}
 	p.openSession(zkConnectReq{Timeout: p.cfg.TTL})
+}
+
+// zkRelease is go-zookeeper's Lock.Unlock: delete the lock node and
+// nothing else. The session, its pings and its other nodes stay (only a
+// session's end deletes its ephemerals), so the next campaign needs no
+// new connection.
+func (p *Process) zkRelease() {
+	p.send(CoordinatorName, deleteReq{Key: p.key})
+	p.key, p.watching, p.zombie = "", "", false
+	p.zk.creating = false
+	p.stop(tmWork)
+	if p.sim.Trace.on(KindNote) {
+		p.trace(KindNote, S("text", "released: its lock node deleted, its session kept"))
+	}
+	switch p.state {
+	case Leader:
+		p.setState(SteppingDown, "released")
+		p.after(p.cfg.StepDownFor, fnSteppedDown)
+	case Candidate:
+		p.setState(Follower, "released")
+		p.retry()
+	}
 }
 
 func (p *Process) zkExec(t task) bool {

@@ -275,3 +275,38 @@ func TestZooKeeperWorldsAreDeterministic(t *testing.T) {
 	}
 	assert.Equal(t, run(), run())
 }
+
+// Releasing the lock is go-zookeeper's Unlock: the node goes, the session
+// stays. The next waiter takes the lock at once, and the releaser's next
+// campaign creates a new node on the same session, with no new connection.
+func TestZooKeeperReleaseDeletesTheNodeAndKeepsTheSession(t *testing.T) {
+	s := zkWorld(t, 20*time.Second, At(5*time.Second, Action{Do: "release", Proc: "A"}))
+	s.RunUntil(5 * time.Second)
+	session := s.Process("A").LeaseID()
+	require.NotZero(t, session)
+	s.RunUntil(20 * time.Second)
+
+	holders := Holders(s.Trace)
+	require.Len(t, holders, 2)
+	assert.Equal(t, "B", holders[1].Get("owner"), "the next waiter holds")
+	assert.Equal(t, 5*time.Second, holders[1].At.Truncate(time.Second), "at once")
+	var connects int
+	for _, e := range clientStates(s.Trace, "A") {
+		if e.Get("curator") == "CONNECTED" {
+			connects++
+		}
+	}
+	assert.Equal(t, 1, connects, "A never connects again")
+	assert.Equal(t, session, s.Process("A").LeaseID(), "the same session")
+	for _, e := range s.Trace.Filter(KindLeaseRevoke) {
+		assert.NotEqual(t, "A", e.Get("owner"), "A's session is not closed")
+	}
+	var mine int
+	for _, kv := range s.Coord.Range("locks/leader/") {
+		if kv.Value == "A" {
+			mine++
+		}
+	}
+	assert.Equal(t, 1, mine, "A queues again with a new node of the same session")
+	assert.Equal(t, Candidate, s.Process("A").State())
+}
