@@ -209,6 +209,7 @@ func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
 //     fails or the key no longer names its session; nothing failed here;
 //   - session.go:170-213 RenewPeriodic's Renew call waits too, so it
 //     never reaches its "more than a TTL since the last renewal" exit.
+//
 // Meanwhile the server invalidates the session at twice its TTL and the
 // lock passes on after the lock-delay. When the path heals, the waiting
 // query answers with the changed key: only then does A let go, after B
