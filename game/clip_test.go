@@ -179,6 +179,11 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	rl.Advance(25 * time.Second)
 	require.Len(t, rl.World().Redis, core.MaxRedisNodes)
 	shots = append(shots, r.record("sandbox-run-redlock-"+size))
+	// A found run on show: Back to my run takes the run row's right, and
+	// Compare systems moves to the export row.
+	require.NoError(t, rl.ShowFound(rl.Knobs(), core.ActionLog{core.At(5*time.Second, core.Pause("B", 20*time.Second))}))
+	require.True(t, rl.KeptMine())
+	shots = append(shots, r.record("sandbox-run-found-"+size))
 
 	r = open(nil)
 	brokenFencedWrites(t, r)
