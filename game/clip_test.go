@@ -164,6 +164,8 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
 	lab.SystemsClock(v.m.Runs).Seek(14 * time.Second)
 	shots = append(shots, r.record("compare-systems-"+size))
+	r.click("systemsShow:redlock")
+	shots = append(shots, r.record("compare-systems-redlock-"+size))
 
 	// A Redlock run on the most Redis nodes a world allows, one of them
 	// down, in the preset's pause: every node's cell at its narrowest,

@@ -89,14 +89,13 @@ func (w *worldView) drawRedis(dst *ebiten.Image, s draw.Style, box ui.Rect) {
 }
 
 // drawRedisNode draws one node: its name, whose value it holds (or that
-// it is empty or down) and its key's PX left, in words and as a bar.
+// it is empty or down) and its key's PX left, in words and as a bar. A
+// cell too short for three lines (a comparison's pane) puts the PX beside
+// the holder, and one too short for two puts all three on one line,
+// each where it fits.
 func (w *worldView) drawRedisNode(dst *ebiten.Image, s draw.Style, c ui.Rect, r lab.RedisView) {
 	th := s.Theme
 	s.Card(dst, c)
-	in := c.InsetXY(s.U(6), s.U(5))
-	lh := draw.LineHeight(s.Small())
-	row, in := in.CutTop(lh, 0)
-	draw.TextInTip(dst, r.Name, s.Small(), row, draw.AlignStart, th.TextDim)
 	who, clr := "empty", th.TextDim
 	switch {
 	case r.Down:
@@ -107,14 +106,43 @@ func (w *worldView) drawRedisNode(dst *ebiten.Image, s draw.Style, c ui.Rect, r 
 		// A value no majority shares: this node alone is not the lock.
 		who, clr = r.Owner, th.Warning
 	}
-	row, in = in.CutTop(draw.LineHeight(s.Label()), 0)
+	left := ""
+	if r.Owner != "" {
+		left = fmt.Sprintf("%.1f s", r.Left.Seconds())
+	}
+	in := c.InsetXY(s.U(6), s.U(5))
+	nameH, whoH := draw.LineHeight(s.Small()), draw.LineHeight(s.Label())
+	// after draws the PX left at the end of row, if it fits after used.
+	after := func(row ui.Rect, used float64) {
+		if left != "" && used+draw.Measure(s.Mono())(left)+s.U(6) <= row.W {
+			draw.TextIn(dst, left, s.Mono(), row, draw.AlignEnd, th.TextDim)
+		}
+	}
+	if in.H < nameH+whoH {
+		row := c.InsetXY(s.U(6), 0)
+		draw.TextInTip(dst, r.Name, s.Small(), row, draw.AlignStart, th.TextDim)
+		used := draw.Measure(s.Small())(r.Name) + s.U(6)
+		if used+draw.Measure(s.Label())(who) <= row.W {
+			_, rest := row.CutLeft(used, 0)
+			draw.TextIn(dst, who, s.Label(), rest, draw.AlignStart, clr)
+			after(row, used+draw.Measure(s.Label())(who))
+		}
+		return
+	}
+	row, in := in.CutTop(nameH, 0)
+	draw.TextInTip(dst, r.Name, s.Small(), row, draw.AlignStart, th.TextDim)
+	row, in = in.CutTop(whoH, 0)
 	draw.TextInTip(dst, who, s.Label(), row, draw.AlignStart, clr)
-	if r.Owner == "" || in.H < draw.TextHeight(s.Mono()) {
+	if left == "" {
+		return
+	}
+	if in.H < draw.TextHeight(s.Mono()) {
+		after(row, draw.Measure(s.Label())(who))
 		return
 	}
 	bar, in := in.CutBottom(s.U(3), s.U(2))
-	row, _ = in.CutTop(math.Min(in.H, lh), 0)
-	draw.TextInTip(dst, fmt.Sprintf("PX %.1f s", r.Left.Seconds()), s.Mono(), row, draw.AlignStart, th.TextDim)
+	row, _ = in.CutTop(math.Min(in.H, nameH), 0)
+	draw.TextInTip(dst, "PX "+left, s.Mono(), row, draw.AlignStart, th.TextDim)
 	if r.PX > 0 {
 		draw.FillRect(dst, bar, th.Panel)
 		f := math.Max(0, math.Min(1, float64(r.Left)/float64(r.PX)))
