@@ -235,6 +235,9 @@ func (w *worldView) Regions() map[string]ui.Rect {
 	m := map[string]ui.Rect{}
 	if w.single {
 		m["coordinator"], m["store"] = w.geom.Coord, w.geom.Store
+		for i, c := range redisCells(w.geom.Coord, w.unit, len(w.view.Redis)) {
+			m["redis:"+w.view.Redis[i].Name] = c
+		}
 	}
 	for _, a := range w.actors {
 		m["proc:"+a.Name] = a.hit
