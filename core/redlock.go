@@ -137,12 +137,36 @@ func (r *RedisNode) trace(kind string, f ...Field) { r.sim.Trace.add(r.sim.now, 
 
 // Value returns the live value of key on this node ("" if none).
 func (r *RedisNode) Value(key string) string {
+	v, _ := r.Entry(key)
+	return v
+}
+
+// Entry returns the live value of key on this node and when its PX ends
+// ("" and 0 if the node holds none). A clock jump on the node brings the
+// end nearer.
+func (r *RedisNode) Entry(key string) (value string, expires time.Duration) {
 	e, ok := r.keys[key]
 	if !ok || e.expires <= r.sim.now {
-		return ""
+		return "", 0
 	}
-	return e.value
+	return e.value, e.expires
 }
+
+// RedisNodes returns the world's Redis nodes, redis-1 first (none outside
+// a Redlock world).
+func (s *Sim) RedisNodes() []*RedisNode {
+	var out []*RedisNode
+	for i := 1; ; i++ {
+		r := s.RedisNode(RedisNodeName(i))
+		if r == nil {
+			return out
+		}
+		out = append(out, r)
+	}
+}
+
+// RedlockQuorum is how many of n nodes a client must win: a majority.
+func RedlockQuorum(n int) int { return n/2 + 1 }
 
 // Down reports a node that is stopped.
 func (r *RedisNode) Down() bool { return r.down }
@@ -277,7 +301,7 @@ func (s *Sim) redlockTruth(key string) {
 	for i := 1; i <= first.of; i++ {
 		if v := s.RedisNode(RedisNodeName(i)).Value(key); v != "" {
 			count[v]++
-			if count[v] >= first.of/2+1 {
+			if count[v] >= RedlockQuorum(first.of) {
 				holder = v
 			}
 		}
@@ -288,17 +312,17 @@ func (s *Sim) redlockTruth(key string) {
 	}
 	first.truth[key] = holder
 	if was != "" {
-		s.Trace.add(s.now, "redlock", KindFree, S("lock", key), S("was", redlockOwner(was)), S("value", was))
+		s.Trace.add(s.now, "redlock", KindFree, S("lock", key), S("was", RedlockOwner(was)), S("value", was))
 	}
 	if holder != "" {
 		// No token field: Redlock issues none.
-		s.Trace.add(s.now, "redlock", KindHolder, S("lock", key), S("owner", redlockOwner(holder)), S("key", "value "+holder), I("nodes", int64(count[holder])))
+		s.Trace.add(s.now, "redlock", KindHolder, S("lock", key), S("owner", RedlockOwner(holder)), S("key", "value "+holder), I("nodes", int64(count[holder])))
 	}
 }
 
-// redlockOwner is the client a lock value belongs to (values are
+// RedlockOwner is the client a lock value belongs to (values are
 // "<client>:<random>").
-func redlockOwner(v string) string {
+func RedlockOwner(v string) string {
 	o, _, _ := strings.Cut(v, ":")
 	return o
 }
@@ -319,7 +343,7 @@ type redlockClient struct {
 
 func (p *Process) redNodes() int { return max(p.cfg.RedisNodes, 1) }
 
-func (p *Process) redQuorum() int { return p.redNodes()/2 + 1 }
+func (p *Process) redQuorum() int { return RedlockQuorum(p.redNodes()) }
 
 // redCampaign is a Lock call: a fresh random value, then rounds.
 func (p *Process) redCampaign() {

@@ -181,3 +181,43 @@ func TestRedlockClockJumpGivesTwoHoldersWithoutAPause(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "not a Redis node")
 }
+
+// What a front end reads of each node: the value it holds, whose it is
+// and when its PX ends, redis-1 first; a crashed node holds nothing, and
+// a clock jump brings a key's end nearer by the jump.
+func TestRedisNodesShowEachNodesKeyAndItsExpiry(t *testing.T) {
+	s, _ := redlockWorld(t, 10*time.Second, func(c *SandboxConfig) { c.RedisNodes = 5 },
+		At(9500*time.Millisecond, Action{Do: "crash", Proc: RedisNodeName(4)}),
+		At(9500*time.Millisecond, Action{Do: "clock-jump", Proc: RedisNodeName(5), For: Duration(2 * time.Second)}))
+	nodes := s.RedisNodes()
+	require.Len(t, nodes, 5)
+	assert.Equal(t, 3, RedlockQuorum(len(nodes)))
+	sets := map[string]Event{} // node -> its last SET
+	for _, e := range s.Trace.Events {
+		if e.Kind == KindRedisSet {
+			sets[e.Actor] = e
+		}
+	}
+	for i, r := range nodes {
+		require.Equal(t, RedisNodeName(i+1), r.Name)
+		v, ends := r.Entry("locks/leader")
+		switch r.Name {
+		case RedisNodeName(4):
+			assert.True(t, r.Down())
+			assert.Empty(t, v, "a crash forgets every key")
+			assert.Zero(t, ends)
+		default:
+			set := sets[r.Name]
+			require.NotEmpty(t, set.Actor, "%s stored the key", r.Name)
+			require.Less(t, set.At, 9500*time.Millisecond, "%s's last SET came before the jump", r.Name)
+			want := set.At + time.Duration(set.Int("px_ms"))*time.Millisecond
+			if r.Name == RedisNodeName(5) {
+				want -= 2 * time.Second
+			}
+			assert.Equal(t, set.Get("value"), v, r.Name)
+			assert.Equal(t, "A", RedlockOwner(v), r.Name)
+			assert.Equal(t, want, ends, r.Name)
+		}
+	}
+	assert.Empty(t, NewSim(1).RedisNodes(), "a world without Redis nodes")
+}

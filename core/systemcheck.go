@@ -68,7 +68,7 @@ func (c *Coordinator) systemLockInfo(name string) (LockInfo, bool) {
 	if first := c.sim.RedisNode(RedisNodeName(1)); first != nil {
 		info := LockInfo{Name: name}
 		if v := first.truth[name]; v != "" {
-			info.Holder, info.Key = redlockOwner(v), "value "+v
+			info.Holder, info.Key = RedlockOwner(v), "value "+v
 		}
 		return info, true
 	}

@@ -21,12 +21,7 @@ import (
 // appears and that the invariant panel reports the belief overlap; then
 // jump to the first break by clicking it, and export the trace.
 func TestBrowserSandboxKubernetes(t *testing.T) {
-	b := openBrowser(t, 1280, 760)
-	b.until(t, "the menu", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "menu" })
-	b.click(t, "sandbox")
-	b.until(t, "the sandbox setup", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "sandbox-setup" })
-	b.click(t, "preset:kubernetes")
-	b.untilText(t, "the kubernetes preset", func(text string) bool {
+	b := openSandbox(t, "kubernetes", func(text string) bool {
 		return strings.Contains(text, "TTL: 15 s") && strings.Contains(text, "Renew every: 2 s")
 	})
 
@@ -151,6 +146,19 @@ func TestBrowserSandboxKubernetes(t *testing.T) {
 }
 
 // untilText polls the scene's mirror text until ok holds.
+// openSandbox opens the sandbox from the menu in a 1280×760 page and
+// clicks preset, waiting until the setup's text shows it loaded.
+func openSandbox(t *testing.T, preset string, loaded func(text string) bool) *browser {
+	t.Helper()
+	b := openBrowser(t, 1280, 760)
+	b.until(t, "the menu", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "menu" })
+	b.click(t, "sandbox")
+	b.until(t, "the sandbox setup", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "sandbox-setup" })
+	b.click(t, "preset:"+preset)
+	b.untilText(t, "the "+preset+" preset", loaded)
+	return b
+}
+
 func (b *browser) untilText(t *testing.T, what string, ok func(string) bool) string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)

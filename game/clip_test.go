@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/progress"
@@ -175,6 +176,28 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
 	lab.SystemsClock(v.m.Runs).Seek(14 * time.Second)
 	shots = append(shots, r.record("compare-systems-"+size))
+	r.click("systemsShow:redlock")
+	shots = append(shots, r.record("compare-systems-redlock-"+size))
+
+	// A Redlock run on the most Redis nodes a world allows, one of them
+	// down, in the preset's pause: every node's cell at its narrowest,
+	// another client holding the majority the frozen A lost.
+	r = open(nil)
+	r.click("sandbox")
+	r.click("preset:redlock")
+	r.use("field:redis_nodes", core.MaxRedisNodes)
+	r.click("start")
+	rl := r.a.top().(*SandboxScene).Run.Lab
+	rl.Advance(50 * time.Second)
+	require.NoError(t, rl.Do(core.Action{Do: "crash", Proc: core.RedisNodeName(3)}))
+	rl.Advance(25 * time.Second)
+	require.Len(t, rl.World().Redis, core.MaxRedisNodes)
+	shots = append(shots, r.record("sandbox-run-redlock-"+size))
+	// A found run on show: Back to my run takes the run row's right, and
+	// Compare systems moves to the export row.
+	require.NoError(t, rl.ShowFound(rl.Knobs(), core.ActionLog{core.At(5*time.Second, core.Pause("B", 20*time.Second))}))
+	require.True(t, rl.KeptMine())
+	shots = append(shots, r.record("sandbox-run-found-"+size))
 
 	r = open(nil)
 	brokenFencedWrites(t, r)

@@ -94,7 +94,11 @@ func (p *Player) controls() []Control {
 		c := Control{ID: w.Name, Group: groupLesson, Label: plainLabel(w.Tip)}
 		switch b := w.W.(type) {
 		case *ui.Button:
+			// Its tip goes with it, as the canvas shows it on hover.
 			c.Label, c.Disabled = plainLabel(b.Label), b.Disabled
+			if c.Label != "" {
+				c.Detail = plainLabel(w.Tip)
+			}
 		case *ui.Toggle:
 			c.Label, c.Kind, c.On, c.Disabled = plainLabel(b.Label), KindToggle, b.On, b.Disabled
 		}

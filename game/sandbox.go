@@ -54,12 +54,14 @@ type SandboxScene struct {
 	invAt          [ui.MaxGoals]time.Duration
 	jsonl, mermaid ui.Button
 	exported       string
+	// compare opens the run's scenario and actions on every system at
+	// its play head; runCfg is the scenario the run was started from
+	// (nil for a lesson's run carried over, which has none).
+	compare ui.Button
+	runCfg  *core.SandboxConfig
 
 	onMenu func()
 	export Exporter
-	// fromSetup: the run on screen was started from the setup (not a
-	// lesson's world carried over), so its link is a sandbox link.
-	fromSetup bool
 }
 
 // NewSandboxScene returns the setup panel showing preset (the default
@@ -122,7 +124,8 @@ func (sc *SandboxScene) Start() error {
 	if err != nil {
 		return err
 	}
-	sc.play(lb, true)
+	cfg := sc.m.Config
+	sc.play(lb, &cfg)
 	if dropped != nil {
 		sc.Run.Player.Narrate(dropped.Error())
 	}
@@ -134,11 +137,14 @@ func (sc *SandboxScene) Start() error {
 func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
 	lb.Lesson.Intro = append([]string{"This is the lesson's own world with your actions so far, and every control. " +
 		"Back to the setup (Esc) to build a world of your own from any preset."}, lb.Lesson.Intro...)
-	sc.play(lb, false)
+	sc.play(lb, nil)
 }
 
-func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
-	sc.exported, sc.fromSetup = "", search
+// play plays lb over the setup; cfg is the setup it was started from
+// (nil: a lesson's run carried over).
+func (sc *SandboxScene) play(lb *lab.Lab, cfg *core.SandboxConfig) {
+	search := cfg != nil
+	sc.exported, sc.runCfg = "", cfg
 	spec := LessonSpec{
 		Back: BackButton{Label: "< Setup", Do: func() {
 			if search {
@@ -161,6 +167,7 @@ func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
 				}
 			}
 			m["exportJSONL"], m["exportMermaid"] = sc.jsonl.Rect, sc.mermaid.Rect
+			m[RunCompareSystems] = sc.compare.Rect
 			return m
 		},
 	}
@@ -170,7 +177,16 @@ func (sc *SandboxScene) play(lb *lab.Lab, search bool) {
 	}
 	sc.jsonl = ui.Button{Label: "Trace (.jsonl)"}
 	sc.mermaid = ui.Button{Label: "Diagram (.mmd)"}
-	spec.Widgets = append(spec.Widgets, Widget{Name: "exportJSONL", W: &sc.jsonl}, Widget{Name: "exportMermaid", W: &sc.mermaid})
+	sc.compare = ui.Button{Label: compareLabel, Disabled: cfg == nil || cfg.Shards > 0}
+	tip := "Play this run's scenario and your actions on every system side by side, from this play head"
+	switch {
+	case cfg == nil:
+		tip = "Not for this run: " + compareRunRefused
+	case cfg.Shards > 0:
+		tip = "Not for this run: shard leases are modelled on etcd only"
+	}
+	spec.Widgets = append(spec.Widgets, Widget{Name: "exportJSONL", W: &sc.jsonl}, Widget{Name: "exportMermaid", W: &sc.mermaid},
+		Widget{Name: RunCompareSystems, W: &sc.compare, Tip: tip})
 	// A setup of the learner's own gets a search fitted to it (a lesson
 	// opened here brought its own).
 	why := ""
@@ -244,9 +260,58 @@ func (v *sandboxRun) Layout(window ui.Rect, style draw.Style) {
 	}
 	row := l.HintButton
 	row.W = l.Hints.W
+	sc.placeExports(style, row, sc.runRowRoom(style, l.RunRow))
+}
+
+// RunCompareSystems names the run's Compare systems button for the page
+// and the bridge.
+const RunCompareSystems = "runCompareSystems"
+
+const compareLabel = "Compare systems"
+
+// runRowRoom is the room the run row's own buttons leave between those at
+// its left (Restart, Undo) and any at its right (Back to my run).
+func (sc *SandboxScene) runRowRoom(style draw.Style, row ui.Rect) ui.Rect {
 	g := math.Round(style.U(8))
-	half := math.Floor((row.W - g) / 2)
-	sc.jsonl.Rect, row = row.CutLeft(half, g)
+	left, right := row.X, row.MaxX()
+	for i := range sc.Run.Player.run.buttons {
+		b := sc.Run.Player.run.buttons[i].Rect
+		switch {
+		case b.Empty():
+		case b.Center().X < row.Center().X:
+			left = max(left, b.MaxX()+g)
+		default:
+			right = min(right, b.X-g)
+		}
+	}
+	return ui.Rect{X: left, Y: row.Y, W: max(0, right-left), H: row.H}
+}
+
+// placeExports lays out the export row and Compare systems: Compare
+// systems at the right of the run row's room when it fits there (it is
+// the run's, like Restart and Undo), the export buttons halving their
+// row; when Back to my run has taken that room, Compare systems takes
+// the export row's right end, and the export buttons are named by what
+// they save alone (their tips and the line under them say the formats).
+func (sc *SandboxScene) placeExports(style draw.Style, row, room ui.Rect) {
+	g := math.Round(style.U(8))
+	width := func(label string) float64 { return math.Ceil(draw.Measure(style.Label())(label) + style.U(22)) }
+	w := width(compareLabel)
+	sc.jsonl.Label, sc.mermaid.Label = "Trace (.jsonl)", "Diagram (.mmd)"
+	if w <= room.W {
+		sc.compare.Rect = ui.Rect{X: room.MaxX() - w, Y: room.Y, W: w, H: room.H}
+		half := math.Floor((row.W - g) / 2)
+		sc.jsonl.Rect, row = row.CutLeft(half, g)
+		sc.mermaid.Rect = row
+		return
+	}
+	sc.compare.Rect, row = row.CutRight(w, g)
+	if width(sc.jsonl.Label)+g+width(sc.mermaid.Label) > row.W {
+		sc.jsonl.Label, sc.mermaid.Label = "Trace", "Diagram"
+	}
+	a, b := width(sc.jsonl.Label), width(sc.mermaid.Label)
+	split := math.Floor((row.W - g) * a / (a + b))
+	sc.jsonl.Rect, row = row.CutLeft(split, g)
 	sc.mermaid.Rect = row
 }
 
@@ -312,6 +377,9 @@ func (v *sandboxRun) Update(st *State) error {
 	if sc.mermaid.Update(in) {
 		sc.save(run.Lab.ExportName("mmd"), run.Lab.ExportMermaid())
 	}
+	if sc.compare.Update(in) {
+		sc.CompareRun()
+	}
 	return nil
 }
 
@@ -353,6 +421,7 @@ func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
 	}
 	s.Button(dst, &sc.jsonl)
 	s.Button(dst, &sc.mermaid)
+	s.Button(dst, &sc.compare)
 	msg, clr := "Export the run up to the play head.", th.TextDim
 	if sc.Run.Lab.Now() == 0 {
 		msg = "At 0 s an export holds the whole run."

@@ -13,10 +13,10 @@ func (sc *SandboxScene) Link() (core.RunLink, error) {
 	if sc.Run == nil {
 		return core.RunLink{}, fmt.Errorf("start the run first: a link shares a run")
 	}
-	if !sc.fromSetup {
+	if sc.runCfg == nil {
 		return core.RunLink{}, fmt.Errorf("a lesson's world carried into the sandbox takes every control, which its lesson link cannot hold: share the run from the lesson, or build the world from a preset")
 	}
-	return core.SandboxLink(sc.m.Preset, sc.m.Config, sc.Run.Lab.Log())
+	return core.SandboxLink(sc.m.Preset, *sc.runCfg, sc.Run.Lab.Log())
 }
 
 // openSandboxLink opens a sandbox link: its setup, started, with the

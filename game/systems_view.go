@@ -45,16 +45,32 @@ type SystemsInfo struct {
 	Now     float64  `json:"now"`
 }
 
+// systemsFrom is where the comparison was opened, and so where its Back
+// returns: the sandbox's setup or a run played from it.
+type systemsFrom struct{ label, tip, esc string }
+
+var (
+	fromSetup = systemsFrom{"< Sandbox", "Back to the sandbox's setup", "Esc returns to the sandbox."}
+	fromRun   = systemsFrom{"< Run", "Back to the run, where you left it", "Esc returns to the run."}
+)
+
 // openSystems builds the comparison of cfg and log on systems (every one
-// when empty), at play head at, and pushes it on stack.
-func openSystems(stack *Stack, cfg core.SandboxConfig, log core.ActionLog, systems []core.System, at time.Duration) error {
+// when empty), at play head at, and pushes it on stack; its Back returns
+// to from.
+func openSystems(stack *Stack, cfg core.SandboxConfig, log core.ActionLog, systems []core.System, at time.Duration, from systemsFrom) error {
 	m, err := lab.NewSystemsComparison(cfg, log, systems, at)
 	if err != nil {
 		return err
 	}
+	pushSystems(stack, m, cfg.System, from)
+	return nil
+}
+
+// pushSystems shows comparison m on stack, etcd beside system.
+func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, from systemsFrom) {
 	v := &systemsView{m: m, stack: stack, back: ui.Button{Label: "Back (Esc)"}, shown: [2]int{0, min(1, len(m.Runs)-1)}}
 	for i, sys := range m.Systems {
-		if sys == cfg.System && i > 0 {
+		if sys == system && i > 0 {
 			v.shown[1] = i // etcd beside the system the setup is on
 		}
 	}
@@ -73,7 +89,7 @@ func openSystems(stack *Stack, cfg core.SandboxConfig, log core.ActionLog, syste
 		Lesson: Lesson{Title: "Compare systems", Body: "The same scenario and the same actions on each system, under one play head. " +
 			"Each line is read from that system's own run.\n\n" + strings.Join(body, "\n\n")},
 		Clock: lab.SystemsClock(m.Runs), World: (*systemsPanes)(v), Timeline: (*systemsLanes)(v),
-		Back: BackButton{Label: "< Sandbox", Tip: ui.WithKey("Back to the sandbox's setup", ui.IntentBack), Do: v.leave},
+		Back: BackButton{Label: from.label, Tip: ui.WithKey(from.tip, ui.IntentBack), Do: v.leave},
 		// Room for two rows of timelines when the window has it; else
 		// the usual strip, for the shown pair.
 		Lanes: func() int {
@@ -103,9 +119,8 @@ func openSystems(stack *Stack, cfg core.SandboxConfig, log core.ActionLog, syste
 		}},
 		Widgets: []Widget{{"systemsBack", &v.back, "Back to the sandbox (Esc)"}},
 	})
-	v.player.Narrate("Comparing " + systemTitles(m.Systems) + " on the same scenario. Esc returns to the sandbox.")
+	v.player.Narrate("Comparing " + systemTitles(m.Systems) + " on the same scenario. " + from.esc)
 	stack.Push(v)
-	return nil
 }
 
 func systemTitles(ss []core.System) string {
@@ -344,7 +359,33 @@ func (p *systemsLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 // last run, on every system side by side.
 func (sc *SandboxScene) CompareSystems() {
 	sc.note = ""
-	if err := openSystems(sc.scenes, sc.m.Config, sc.m.Played, nil, 0); err != nil {
+	if err := openSystems(sc.scenes, sc.m.Config, sc.m.Played, nil, 0, fromSetup); err != nil {
 		sc.note = "Cannot compare: " + err.Error()
 	}
 }
+
+// CompareRun opens the running run's own scenario, with its actions so
+// far, on every system side by side at its play head; Back returns to
+// the run. A run carried over from a lesson has no sandbox scenario to
+// play elsewhere and is refused with why.
+func (sc *SandboxScene) CompareRun() {
+	run := sc.Run
+	if run == nil {
+		return
+	}
+	p := run.Player
+	if sc.runCfg == nil {
+		p.Narrate("Compare systems needs a run started from the setup: " + compareRunRefused)
+		return
+	}
+	p.setPlaying(false)
+	m, err := run.Lab.CompareRun(*sc.runCfg)
+	if err != nil {
+		p.Narrate("Cannot compare: " + err.Error())
+		return
+	}
+	pushSystems(sc.scenes, m, sc.runCfg.System, fromRun)
+}
+
+// compareRunRefused says why a lesson's run offers no comparison.
+const compareRunRefused = "this world is the lesson's own, not one the setup can build on another system"

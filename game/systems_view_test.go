@@ -69,3 +69,104 @@ func TestCompareSystemsFromTheSandbox(t *testing.T) {
 	assert.Equal(t, "sandbox-setup", r.a.Inspect().Name)
 	assert.True(t, strings.Contains(r.a.Inspect().Mirror.Text, "System: ZooKeeper"), "the setup is as it was")
 }
+
+// Inside a running sandbox run: Compare systems (on the canvas, and the
+// page's control, one path) opens the comparison of the run's own
+// scenario with its pause at its play head; Back returns to the run as it
+// was. A lesson's run carried over has no scenario to compare and offers
+// the control disabled.
+func TestCompareSystemsFromARunningRun(t *testing.T) {
+	r := newAppRig(t)
+	r.resize(1024, 640)
+	r.click("sandbox")
+	sb := r.a.top().(*SandboxScene)
+	r.click("preset:leases")
+	r.click("start")
+	run := sb.Run
+	require.NotNil(t, run)
+	run.Lab.Advance(3 * time.Second)
+	r.click("proc:A")
+	r.click("action:pause")
+	run.Lab.Advance(9 * time.Second)
+	log, at := run.Lab.Log(), run.Lab.Now()
+	require.Len(t, log, 1)
+	require.Equal(t, 12*time.Second, at)
+	c, ok := r.control(RunCompareSystems)
+	require.True(t, ok, "the run offers the page a Compare systems control")
+	assert.Equal(t, "Compare systems", c.Label)
+	assert.False(t, c.Disabled)
+	assert.Contains(t, c.Detail, "every system")
+
+	opened := func(how string) *systemsView {
+		info := r.a.Inspect()
+		require.Equal(t, "compare-systems", info.Name, how)
+		require.NotNil(t, info.Systems)
+		assert.Equal(t, core.SystemNames(), info.Systems.Systems, how)
+		assert.Equal(t, at.Seconds(), info.Systems.Now, "%s: at the run's play head", how)
+		for i, line := range info.Systems.Lines {
+			assert.Contains(t, line, "A paused at 3 s", "%s: %s replays the run's pause", how, info.Systems.Systems[i])
+		}
+		v := sb.scenes.Top().(*systemsView)
+		for i, lb := range v.m.Runs {
+			assert.Equal(t, log, lb.Log(), "%s: %s has the run's log", how, v.m.Systems[i])
+		}
+		return v
+	}
+	r.click(RunCompareSystems)
+	opened("the canvas button")
+	r.shot("compare-systems-from-run.png")
+	r.click("systemsBack")
+	require.Equal(t, "sandbox", r.a.Inspect().Name, "back in the run")
+	require.Same(t, run, sb.Run)
+	assert.Equal(t, at, run.Lab.Now(), "the run is where it was")
+	assert.Equal(t, log, run.Lab.Log())
+
+	r.use(RunCompareSystems, 0)
+	opened("the page's control")
+	r.key(ui.IntentBack)
+	require.Equal(t, "sandbox", r.a.Inspect().Name, "Esc returns to the run")
+
+	// A lesson's run opened in the sandbox.
+	r = newAppRig(t)
+	r.click("lesson:fenced-writes")
+	r.use("sandbox", 0)
+	require.Equal(t, "sandbox", r.a.Inspect().Name)
+	c, ok = r.control(RunCompareSystems)
+	require.True(t, ok)
+	assert.True(t, c.Disabled, "no sandbox scenario to play on other systems")
+	assert.Contains(t, c.Detail, "the lesson's own", "the page says why")
+}
+
+// Compare systems fits beside the run's other buttons at every size the
+// lab supports: at the run row's right, or, while Back to my run is
+// there, at the export row's right; it overlaps none of them and stays
+// inside the panel's hint area.
+func TestCompareSystemsFitsBesideTheRunsButtons(t *testing.T) {
+	for _, size := range clipSizes {
+		r := newAppRig(t)
+		r.resize(size[0], size[1])
+		r.click("sandbox")
+		r.click("preset:leases")
+		r.click("start")
+		sb := r.a.top().(*SandboxScene)
+		sb.Run.Lab.Advance(5 * time.Second)
+		check := func(when string, row string) {
+			r.tick(ui.Input{})
+			reg := r.a.Inspect().Regions
+			cmp := reg[RunCompareSystems]
+			require.False(t, cmp.Empty(), when)
+			assert.True(t, cmp.Within(reg["hints"]), "%s at %v: %v in %v", when, size, cmp, reg["hints"])
+			assert.InDelta(t, reg[row].Center().Y, cmp.Center().Y, 1, "%s at %v: in the %s's row", when, size, row)
+			for _, other := range []string{RunRestart, RunUndo, RunBackToMine, "exportJSONL", "exportMermaid"} {
+				if o, ok := reg[other]; ok {
+					assert.False(t, cmp.Overlaps(o), "%s at %v: clear of %s", when, size, other)
+				}
+			}
+		}
+		check("a run", RunRestart)
+		require.NoError(t, sb.Run.Lab.ShowFound(sb.Run.Lab.Knobs(), core.ActionLog{core.At(2*time.Second, core.Pause("A", 10*time.Second))}))
+		check("a found run", "exportJSONL")
+		_, ok := r.a.Inspect().Regions[RunBackToMine]
+		assert.True(t, ok, "Back to my run is offered")
+	}
+}

@@ -63,8 +63,12 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	g := v.geom
 	draw.TextIn(dst, "Timeline", s.Label(), g.Caption, draw.AlignStart, th.TextDim)
 	legend := "upper bar: believes it leads   lower bar: coordinator says it holds   orange box: both believe they lead"
-	if len(v.lab.World().Workers) > 0 {
+	switch w := v.lab.World(); {
+	case len(w.Workers) > 0:
 		legend = "upper bar: believes it leads (worker: owns shards)   lower bar: coordinator agrees"
+	case len(w.Redis) > 0:
+		// No coordinator: the truth is which value a majority holds.
+		legend = "upper bar: believes it leads   lower bar: its keys on a majority   orange box: both believe they lead"
 	}
 	if draw.Measure(s.Small())(legend) < g.Caption.W-s.U(90) {
 		draw.TextIn(dst, legend, s.Small(), g.Caption, draw.AlignEnd, th.TextDim)

@@ -235,6 +235,9 @@ func (w *worldView) Regions() map[string]ui.Rect {
 	m := map[string]ui.Rect{}
 	if w.single {
 		m["coordinator"], m["store"] = w.geom.Coord, w.geom.Store
+		for i, c := range redisCells(w.geom.Coord, w.unit, len(w.view.Redis)) {
+			m["redis:"+w.view.Redis[i].Name] = c
+		}
 	}
 	for _, a := range w.actors {
 		m["proc:"+a.Name] = a.hit
@@ -292,7 +295,12 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	}
 	if len(v.Procs) > 0 && !r.Empty() {
 		r = item(r, "outer ring: the process's own lease clock", th.Belief)
-		r = item(r, "inner ring: the coordinator's", th.Truth)
+		inner := "inner ring: the coordinator's"
+		if len(v.Redis) > 0 {
+			// No coordinator: the truth is the majority of the nodes.
+			inner = "inner ring: its keys on a majority"
+		}
+		r = item(r, inner, th.Truth)
 	}
 	hint := "click a process to act on it"
 	if len(v.Workers) > 0 {

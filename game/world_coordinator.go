@@ -17,21 +17,29 @@ func (w *worldView) drawSingle(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	g := w.geom
 	v := w.view
+	w.drawRedisLinks(dst, s)
 	for i, p := range v.Procs {
 		c := g.Procs[i]
 		a, b := w.coordEnd(i), ui.Point{X: c.X, Y: c.Y - g.Ring}
-		if p.Cut {
+		switch {
+		case len(v.Redis) > 0:
+			// No coordinator to link to: drawRedisLinks drew each node's.
+		case p.Cut:
 			dashed(dst, a, b, s.U(2), s.U(8), th.Reject)
 			mid := ui.Point{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
 			pill(dst, s, mid, "link cut", th.Reject, th.Background)
-		} else {
+		default:
 			draw.Line(dst, a, b, s.U(1.5), th.Border)
 		}
 		if v.Store != nil || v.Queue != nil {
 			draw.Line(dst, w.procBottom(i), w.storeEnd(i), s.U(1.5), th.Border)
 		}
 	}
-	w.drawCoordinator(dst, s, g.Coord, 0, true)
+	if len(v.Redis) > 0 {
+		w.drawRedis(dst, s, g.Coord)
+	} else {
+		w.drawCoordinator(dst, s, g.Coord, 0, true)
+	}
 	switch {
 	case v.Store != nil:
 		w.drawStore(dst, s)

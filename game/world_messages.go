@@ -47,6 +47,8 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 			return ui.Point{X: c.X, Y: c.Y - w.geom.Ring}, true
 		}
 		switch {
+		case w.redisIndex(name) >= 0:
+			return w.redisEnd(w.redisIndex(name)), true
 		case name == core.CoordinatorName && other >= 0:
 			return w.coordEnd(other), true
 		case name == storeName && other >= 0:

@@ -47,7 +47,7 @@ var redlockPause = &Lesson{
 	},
 	Hints: []string{
 		"The lock's validity is just under 10 s, and A extends it every 3 s. A pause shorter than that changes nothing.",
-		"Pause A for 20 s. The lock box at the top shows what a majority of the three servers hold: watch it pass to B while A is frozen, then wait for A to wake.",
+		"Pause A for 20 s. The three servers at the top each show whose key they hold and how long its expiry has left: watch A's keys run out while it is frozen and B win two of three, then wait for A to wake.",
 		"Pause A (20 s) at about 4 s and leave the token check on. When A wakes at about 24 s, its write goes out before it notices its validity ran out, and storage accepts it after B's.",
 	},
 	Solution: core.ActionLog{

@@ -68,6 +68,14 @@ func NewSystemsComparison(cfg core.SandboxConfig, log core.ActionLog, systems []
 	return c, nil
 }
 
+// CompareRun is the comparison of a sandbox run on every system: cfg,
+// the scenario lb was started from, with lb's seed and the actions of
+// the run it shows, at its play head.
+func (lb *Lab) CompareRun(cfg core.SandboxConfig) (*SystemsComparison, error) {
+	cfg.Seed = lb.Seed
+	return NewSystemsComparison(cfg, lb.Log(), nil, lb.Now())
+}
+
 // Story is what one system did in a run, told from its trace: each
 // clause points at the event it reports.
 type Story struct {

@@ -103,3 +103,39 @@ func TestAChosenPairReplaysTheLearnersActions(t *testing.T) {
 	_, err = NewSystemsComparison(cfg, nil, []core.System{core.SystemConsul}, 0)
 	assert.Error(t, err, "nothing left to compare")
 }
+
+// A sandbox run compared: the scenario it was started from, with its
+// seed and the learner's pause, on every system, each run at the run's
+// play head; a found run shown instead of the learner's is compared with
+// its own actions.
+func TestARunIsComparedWithItsOwnScenarioActionsAndPlayHead(t *testing.T) {
+	p, err := core.FindPreset("leases")
+	require.NoError(t, err)
+	cfg := p.Config
+	cfg.Seed = 7
+	lb, err := NewSandbox("leases", cfg)
+	require.NoError(t, err)
+	lb.Advance(3 * time.Second)
+	require.NoError(t, lb.Do(core.Pause("A", 20*time.Second)))
+	lb.Advance(9 * time.Second)
+	require.Equal(t, 12*time.Second, lb.Now())
+
+	c, err := lb.CompareRun(cfg)
+	require.NoError(t, err)
+	assert.Len(t, c.Systems, len(core.SystemNames()), "the leases preset fits every system")
+	for i, run := range c.Runs {
+		assert.Equal(t, lb.Log(), run.Log(), c.Systems[i])
+		assert.Equal(t, lb.Now(), run.Now(), "%s at the run's play head", c.Systems[i])
+		assert.Equal(t, lb.Seed, run.Seed, c.Systems[i])
+		assert.Contains(t, c.Stories[i].Line(), "A paused at 3 s", c.Systems[i])
+	}
+	etcd := c.Runs[0]
+	require.Equal(t, core.SystemEtcd, c.Systems[0])
+	assert.Equal(t, lb.Sim().Trace.Len(), etcd.Sim().Trace.Len(), "etcd's run is the run itself, replayed")
+
+	found := core.ActionLog{core.At(5*time.Second, core.Pause("B", 20*time.Second))}
+	require.NoError(t, lb.ShowFound(lb.Knobs(), found))
+	c, err = lb.CompareRun(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, found, c.Runs[0].Log(), "the run on show is the one compared")
+}

@@ -83,6 +83,12 @@ type WorldView struct {
 	// Notes are keys outside every lock, shard and worker prefix (a
 	// status key), with their values.
 	Notes []NoteKey
+
+	// Redis are a Redlock world's independent nodes, redis-1 first, each
+	// with the first lock's key as it holds it; Quorum is how many of
+	// them a client must win. None elsewhere.
+	Redis  []RedisView
+	Quorum int
 }
 
 // LockGroup is one lock and the processes that contend for it.
@@ -197,6 +203,7 @@ func (lb *Lab) world1() WorldView {
 	v.HeldLinks = heldLinks(v.InFlight)
 	lb.addGroups(&v)
 	lb.addShards(&v)
+	lb.addRedis(&v, lockName)
 	if q := s.Queue; q != nil {
 		v.Queue = &QueueView{Name: q.Name, Idempotency: q.Idempotency, Jobs: len(q.Jobs),
 			DuplicatesIgnored: q.DuplicatesIgnored, DuplicatesExecuted: q.DuplicatesExecuted}

@@ -1,0 +1,65 @@
+package game
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/game/ui"
+)
+
+// In the Redlock lesson mid-pause, the world draws each Redis server in
+// a cell of its own, inside the place the coordinator had, with whose key
+// it holds and its PX left as the lab says; the heading says who holds a
+// majority. Nothing on the screen speaks of a coordinator or a revision:
+// Redlock has neither.
+func TestARedlockWorldDrawsEveryRedisNode(t *testing.T) {
+	for _, size := range clipSizes {
+		r := rigWith(t, nil)
+		r.resize(size[0], size[1])
+		r.click("lesson:redlock-pause")
+		sc := r.a.top().(*LessonScene)
+		sc.Lab.LoadSolution()
+		sc.Lab.Advance(14 * time.Second)
+		shot := r.record(fmt.Sprintf("redlock-nodes-%.0fx%.0f", size[0], size[1]))
+		v := sc.Lab.World()
+		require.Len(t, v.Redis, 3)
+		require.Equal(t, "B", v.Lock.Holder, "B won the majority while A is frozen")
+
+		world := r.a.Inspect().Regions["world"]
+		require.False(t, world.Empty())
+		drawn := map[string][]ui.Rect{}
+		for _, d := range shot.drawn {
+			drawn[d.Text] = append(drawn[d.Text], d.Box)
+			// Anywhere on the screen: the world, its legend, the timeline's.
+			assert.NotContains(t, strings.ToLower(d.Full), "revision", d.Full)
+			assert.NotContains(t, strings.ToLower(d.Full), "coordinator", d.Full)
+		}
+		assert.NotEmpty(t, drawn[v.RedisSummary()], "the heading: %s", v.RedisSummary())
+		cells := redisCells(sc.world.geom.Coord, sc.world.unit, len(v.Redis))
+		regions := r.a.Inspect().Regions
+		for i, n := range v.Redis {
+			require.Equal(t, "B", n.Owner, n.Name)
+			assert.Equal(t, cells[i], regions["redis:"+n.Name], "the bridge names %s's cell", n.Name)
+			assert.True(t, cells[i].Within(world), "%s's cell inside the world", n.Name)
+			px := fmt.Sprintf("PX %.1f s", n.Left.Seconds())
+			for _, want := range []string{n.Name, n.Owner, px} {
+				in := 0
+				for _, b := range drawn[want] {
+					if b.Within(cells[i]) {
+						in++
+					}
+				}
+				assert.Positive(t, in, "%q in %s's cell at %.0fx%.0f", want, n.Name, size[0], size[1])
+			}
+		}
+		for i := 1; i < len(cells); i++ {
+			assert.False(t, cells[i-1].Overlaps(cells[i]), "cells apart")
+		}
+		assert.Empty(t, shot.offenders())
+	}
+}
