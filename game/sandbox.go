@@ -456,7 +456,13 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	if in.W-px(190)-px(12) < px(4*180) {
 		cols = 3
 	}
-	rows := float64((len(sc.m.Fields) + cols - 1) / cols)
+	slots := 0
+	for _, f := range sc.m.Fields {
+		if !f.SharesCell {
+			slots++
+		}
+	}
+	rows := float64((slots + cols - 1) / cols)
 	v := sc.m.Config.PolicyVerdict()
 	textW := in.W - s.U(28) - draw.Measure(s.Label())(verdictWord(v.OK))
 	spare := in.H - px(44) - px(8) - rows*(px(50)+math.Ceil(draw.LineHeight(s.Small()))) - (rows-1)*px(4)
@@ -473,8 +479,15 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 	w := math.Floor((grid.W - float64(cols-1)*gap) / float64(cols))
 	cellH := math.Min(px(96), math.Floor((grid.H-(rows-1)*px(4))/rows))
 	sc.cells = make([]ui.Rect, len(sc.m.Fields))
+	slot := -1
 	for i, f := range sc.m.Fields {
-		c := ui.Rect{X: grid.X + float64(i%cols)*(w+gap), Y: grid.Y + float64(i/cols)*(cellH+px(4)), W: w, H: cellH}
+		if !f.SharesCell {
+			slot++
+		}
+		c := ui.Rect{X: grid.X + float64(slot%cols)*(w+gap), Y: grid.Y + float64(slot/cols)*(cellH+px(4)), W: w, H: cellH}
+		if sc.m.Hidden(i) {
+			c = ui.Rect{} // its cell shows the field it shares it with
+		}
 		sc.cells[i] = c
 		_, below := c.CutTop(px(20), 0)
 		widget, _ := below.CutTop(px(28), 0)
@@ -537,6 +550,9 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 
 	for i, f := range sc.m.Fields {
 		cell := sc.cells[i]
+		if cell.Empty() {
+			continue // hidden behind the field it shares its cell with
+		}
 		head, below := cell.CutTop(s.U(20), 0)
 		_, errR := below.CutTop(s.U(28), s.U(2))
 		na := !f.Applies(&sc.m.Config)

@@ -31,6 +31,10 @@ type Field struct {
 	// Applies reports whether the field means anything for this config;
 	// fields that do not are disabled and say so.
 	Applies func(c *core.SandboxConfig) bool
+	// SharesCell puts the field in the panel's cell of the field before
+	// it; the two never apply on the same system, and the one that
+	// applies is shown (Setup.Hidden).
+	SharesCell bool
 
 	Slider  ui.Slider
 	Button  ui.Button
@@ -136,7 +140,7 @@ var pauseKinds = []string{core.PauseNone, core.PauseFixed, core.PauseHeavyTail}
 func fields(slow *time.Duration) []*Field {
 	all := func(*core.SandboxConfig) bool { return true }
 	fs := []*Field{
-		systemField(), redisNodesField(),
+		systemField(), redisNodesField(), renewDeadlineField(),
 		{ID: core.FieldProcs, Name: "procs", Label: "Processes", Min: 1, Max: core.MaxSandboxProcs, Step: 1, Applies: singleLock,
 			Get: func(c *core.SandboxConfig) float64 { return float64(c.Procs) },
 			Set: func(c *core.SandboxConfig, v float64) { s := nameScheme(c); c.Procs = int(v); applyNames(c, s) }},

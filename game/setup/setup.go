@@ -92,6 +92,17 @@ func (s *Setup) Check() {
 	}
 }
 
+// Hidden reports whether field i gives its cell up to the field it shares
+// it with (SharesCell): of the two, the one that applies is shown, and
+// the first when neither does.
+func (s *Setup) Hidden(i int) bool {
+	f := s.Fields[i]
+	if f.SharesCell && i > 0 {
+		return !f.Applies(&s.Config)
+	}
+	return i+1 < len(s.Fields) && s.Fields[i+1].SharesCell && s.Fields[i+1].Applies(&s.Config)
+}
+
 // Title is the run's title: the preset's, marked when changed.
 func (s *Setup) Title() string {
 	p, err := core.FindPreset(s.Preset)

@@ -1,6 +1,8 @@
 package setup
 
 import (
+	"time"
+
 	"leaselab/core"
 )
 
@@ -31,6 +33,17 @@ func redisNodesField() *Field {
 			return float64(c.RedisNodes)
 		},
 		Set: func(c *core.SandboxConfig, v float64) { c.RedisNodes = int(v) }}
+}
+
+// renewDeadlineField is client-go's RenewDeadline in a Kubernetes world
+// (zero in the configuration means two thirds of the LeaseDuration). It
+// shares the Redis nodes' cell: no system reads both.
+func renewDeadlineField() *Field {
+	f := withZero("2/3 of TTL", durField(core.FieldSystem, "renew_deadline", "Renew deadline", 0, 120, 1,
+		func(c *core.SandboxConfig) *time.Duration { return &c.RenewDeadline }))
+	f.Applies = func(c *core.SandboxConfig) bool { return c.System == core.SystemKubernetes }
+	f.SharesCell = true
+	return f
 }
 
 // notOnSystem says, in one line, why a field means nothing on the chosen
@@ -77,6 +90,10 @@ func notOnSystem(name string, s core.System) string {
 	case "redis_nodes":
 		if s != core.SystemRedlock {
 			return "Only Redlock has independent Redis nodes."
+		}
+	case "renew_deadline":
+		if s != core.SystemKubernetes {
+			return "Only client-go's leader election has a renew deadline."
 		}
 	}
 	return ""

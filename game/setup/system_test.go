@@ -159,3 +159,50 @@ func TestTheLearnersActionsReplayOnTheNextSystem(t *testing.T) {
 	require.NoError(t, s.UsePreset("leases"))
 	assert.Nil(t, s.Played, "another preset starts clean")
 }
+
+// index is field name's place in the panel.
+func index(t *testing.T, s *Setup, name string) int {
+	t.Helper()
+	for i, f := range s.Fields {
+		if f.Name == name {
+			return i
+		}
+	}
+	require.Failf(t, "no field", "%s", name)
+	return -1
+}
+
+// client-go's RenewDeadline has a field of its own on Kubernetes, in the
+// cell Redlock's node count uses elsewhere: each system shows the one it
+// reads, and the deadline is checked with client-go's rule and runs.
+func TestTheRenewDeadlineIsSetOnKubernetesInTheRedisNodesCell(t *testing.T) {
+	s := New()
+	nodes, deadline := index(t, s, "redis_nodes"), index(t, s, "renew_deadline")
+	require.Equal(t, nodes+1, deadline, "the two share a cell")
+	assert.False(t, s.Hidden(nodes), "etcd: the cell shows Redis nodes, not used")
+	assert.True(t, s.Hidden(deadline))
+	assert.Equal(t, "Only client-go's leader election has a renew deadline.", s.NotUsed(s.Fields[deadline]))
+
+	choose(t, s, core.SystemKubernetes)
+	assert.True(t, s.Hidden(nodes), "Kubernetes: the cell shows the renew deadline")
+	assert.False(t, s.Hidden(deadline))
+	f := s.Fields[deadline]
+	assert.Equal(t, "2/3 of TTL", f.Value(&s.Config), "zero means client-go's two thirds")
+	s.Set(f, 6)
+	s.Check()
+	require.Empty(t, s.Errs)
+	assert.Equal(t, 6*time.Second, s.Config.RenewDeadline)
+	lb, _, err := s.Run()
+	require.NoError(t, err)
+	for _, p := range lb.Sim().Processes() {
+		assert.Equal(t, 6*time.Second, p.Config().RenewDeadline, "the run uses it")
+	}
+	s.Set(f, s.Config.TTL.Seconds()+1)
+	s.Check()
+	require.NotEmpty(t, s.Errs, "a renew deadline past the lease is refused")
+	assert.Contains(t, s.Errs[0].Msg, "leaseDuration must be greater than renewDeadline")
+
+	choose(t, s, core.SystemRedlock)
+	assert.False(t, s.Hidden(nodes), "Redlock: the cell shows Redis nodes")
+	assert.True(t, s.Hidden(deadline))
+}
