@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -47,10 +48,15 @@ func redisCells(box ui.Rect, u float64, n int) []ui.Rect {
 // Redlock client talks to each node itself.
 func (w *worldView) drawRedisLinks(dst *ebiten.Image, s draw.Style) {
 	g := w.geom
-	for i := range w.view.Procs {
+	for i, p := range w.view.Procs {
 		c := g.Procs[i]
 		top := ui.Point{X: c.X, Y: c.Y - g.Ring}
-		for k := range w.view.Redis {
+		for k, r := range w.view.Redis {
+			if slices.Contains(p.CutFrom, r.Name) {
+				// A cut link, as the coordinator's is drawn: dashed, red.
+				dashed(dst, top, w.redisEnd(k), s.U(2), s.U(8), s.Theme.Reject)
+				continue
+			}
 			draw.Line(dst, top, w.redisEnd(k), s.U(1), s.Theme.Border)
 		}
 	}

@@ -78,7 +78,21 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 			out = append(out, Choice{ID: "crash", Label: ui.WithKey("Crash", ui.IntentCrashProc), Action: core.Crash(st.name), Key: ui.IntentCrashProc})
 		}
 	}
-	if allows(lessons.CtlPartition) {
+	if allows(lessons.CtlPartition) && len(v.Redis) > 0 && a.Proc >= 0 {
+		// A Redlock client has no coordinator link to cut: it talks to
+		// every Redis node, so each link is its own choice.
+		cut := v.Procs[a.Proc].CutFrom
+		for i, r := range v.Redis {
+			c := Choice{ID: "partition:" + r.Name, Label: "Cut link to " + r.Name, Action: core.Partition(st.name, r.Name)}
+			if slices.Contains(cut, r.Name) {
+				c = Choice{ID: "heal:" + r.Name, Label: "Heal link to " + r.Name, Action: core.Heal(st.name, r.Name)}
+			}
+			if i == 0 {
+				c.Label, c.Key = ui.WithKey(c.Label, ui.IntentCutLink), ui.IntentCutLink
+			}
+			out = append(out, c)
+		}
+	} else if allows(lessons.CtlPartition) {
 		if st.cut {
 			out = append(out, Choice{ID: "heal", Label: ui.WithKey("Heal link", ui.IntentCutLink), Action: core.Heal(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
 		} else {

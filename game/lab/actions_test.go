@@ -91,3 +91,34 @@ func TestDurationsAreWrittenOneWayEach(t *testing.T) {
 	assert.Equal(t, "4.419 s", Seconds(4419200*time.Microsecond), "to the millisecond")
 	assert.Equal(t, "t = 12.500 s", ClockTime(12500*time.Millisecond))
 }
+
+// A Redlock client talks to every Redis node and to no coordinator: its
+// menu cuts and heals each node's link, and a cut one really drops what
+// the client sends that node.
+func TestARedlockClientsMenuCutsEachRedisNode(t *testing.T) {
+	p, err := core.FindPreset("redlock")
+	require.NoError(t, err)
+	lb, err := NewSandbox("redlock", p.Config)
+	require.NoError(t, err)
+	lb.Advance(time.Second)
+	menu := ids(menuOf(t, lb, "A", 0))
+	assert.NotContains(t, menu, "partition", "no coordinator link to cut")
+	assert.Subset(t, menu, []string{"partition:redis-1", "partition:redis-2", "partition:redis-3"})
+	first := menuOf(t, lb, "A", 0)
+	for _, c := range first {
+		if c.ID == "partition:redis-1" {
+			assert.Equal(t, ui.IntentCutLink, c.Key, "the cut key cuts the first node")
+			require.NoError(t, lb.Do(c.Action))
+		}
+	}
+	assert.Contains(t, ids(menuOf(t, lb, "A", 0)), "heal:redis-1")
+	assert.Contains(t, ids(menuOf(t, lb, "A", 0)), "partition:redis-2")
+	lb.Advance(30 * time.Second)
+	dropped := 0
+	for _, e := range lb.Sim().Trace.Filter(core.KindDrop) {
+		if e.Actor == "A" && e.Get("to") == "redis-1" {
+			dropped++
+		}
+	}
+	assert.Positive(t, dropped, "what A sends redis-1 is lost while the link is cut")
+}

@@ -36,6 +36,9 @@ type ProcView struct {
 	// one waits).
 	Busy, RenewWait time.Duration
 	Renewing        bool
+	// CutFrom names the Redis nodes its links are cut to (Redlock: a
+	// client talks to every node, never to a coordinator).
+	CutFrom []string
 }
 
 // KeyView is one coordinator key.
@@ -183,6 +186,11 @@ func (lb *Lab) world1() WorldView {
 			TTL: p.Config().TTL, Cut: s.Net.Cut(p.Name(), core.CoordinatorName) || s.Net.Cut(core.CoordinatorName, p.Name()),
 			HeldUntil: s.Net.Holding(p.Name())}
 		pv.ConnDown, pv.Waiting = s.Net.Connection(p.Name())
+		for _, r := range s.RedisNodes() {
+			if s.Net.Cut(p.Name(), r.Name) || s.Net.Cut(r.Name, p.Name()) {
+				pv.CutFrom = append(pv.CutFrom, r.Name)
+			}
+		}
 		pv.Busy = p.Busy()
 		pv.RenewWait, pv.Renewing = p.RenewalWaiting()
 		if p.LeaseID() != 0 {
