@@ -155,11 +155,10 @@ func TestLogsEvidenceJudgesWhatBearsOnTheConclusion(t *testing.T) {
 		a.Choices[id+"-evidence"] = append(slices.Clone(a.Choices[id+"-evidence"]), lineOf(t, c.incident, c.line))
 		r, err := exLogs.Check(a)
 		require.NoError(t, err)
-		if c.bears {
-			assert.True(t, r.Parts[c.incident].OK, "incident %d: citing %q is marked down: %s", c.incident+1, c.line, r.Parts[c.incident].Why)
-		} else {
-			assert.False(t, r.Parts[c.incident].OK, "incident %d: citing %q passes", c.incident+1, c.line)
-			assert.Contains(t, r.Parts[c.incident].Why, "one of the lines you cited does not bear on the conclusion")
+		f := r.Parts[c.incident]
+		assert.Equal(t, c.bears, f.OK, "incident %d: citing %q beside the proof (bears: %v): %s", c.incident+1, c.line, c.bears, f.Why)
+		if !c.bears {
+			assert.Contains(t, f.Why, "one of the lines you cited does not bear on the conclusion")
 		}
 	}
 }
