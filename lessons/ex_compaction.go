@@ -235,7 +235,7 @@ var exCompaction = &Exercise{
 	Hints: []string{
 		"Two limits pull against each other: one bounds the TTL from above, the other from below. Which failure is expensive here, and which is merely allowed?",
 		"A survivor waits out the rest of a dead leader's lease, so failover can take a whole TTL and a little more. The rule 2 × renew + 8 s ≤ TTL bounds it from below.",
-		"Pick the renewal interval first (no more often than every 2 s), then the TTL: at least 2 × renew + 8 s plus a little for the round trip, and low enough that TTL plus the sweep stays under 30 s.",
+		"The key step: pick the renewal interval first (no more often than every 2 s), then a TTL in whole seconds that exceeds 2 × renew + 8 s by more than the round trip, yet is low enough that the TTL plus the half-second sweep stays within 30 s. Inside that band, lean long.",
 	},
 	Numbers: []Knob{
 		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 2, Max: 60, Step: 1, Default: 30, Whole: "etcd grants leases in whole seconds"},
@@ -249,11 +249,9 @@ var exCompaction = &Exercise{
 		"Inside that band, lean towards the longer TTL, because duplicates are the expensive failure and a slower failover is allowed. TTL 25 s with renewals every 5 s leaves 7 s of margin over the rule (10 + 8 = 18 s) and fails over in at most about 25.5 s. Renewing every 5 s costs 720 keepalives an hour; every half second would be 7,200, a load the coordinator carries for nothing.",
 		"TTL 30 s with renewals every 10 s looks right by the rule (28 s ≤ 30 s) but breaks the failover budget. TTL 12 s with renewals every 4 s fails the rule (16 s > 12 s) and lives on luck: a long pause outlives its lease only when it begins late in a renewal cycle or a renewal near it is lost, so of the 93 long-pause nights checked, one ended with a duplicate compaction step. One is already too many.",
 	},
-	Format: `{ "numbers": { "ttl": 25, "renew": 5, "est-failover": 25.5, "per-hour": 720 },
-  "defence": "your reasoning in a few sentences (kept, not graded)" }
-ttl is the lease TTL in whole seconds (2 to 60: etcd grants leases in whole
-seconds, so 12.5 is refused), renew the keepalive interval in
-seconds (0.5 to 30); est-failover (seconds) and per-hour are your estimates
+	Format: `ttl is the lease TTL in whole seconds (2 to 60: etcd grants leases in
+whole seconds, so 12.5 is refused), renew the keepalive interval in seconds
+(0.5 to 30); est-failover (seconds) and per-hour are your estimates
 of the worst failover and of keepalives per hour. Every number must be given.
 The check runs 1,000 nights, then 100 nights at four TTLs around yours
 (renewal scaled with it) to draw the trade-off curve, shown once you pass.`,

@@ -359,17 +359,10 @@ func logsExercise() *Exercise {
 			"Three incident reports say the same thing: the orders database shows writes to order-9 carrying fencing token 15 and writes carrying token 16. Each came with the logs of the coordinator, the two workers A and B, and the database.",
 			"For each incident, pick the checks you would run, decide what happened (a bug, and which one, or expected behaviour), and cite the log lines your conclusion rests on.",
 		},
-		Format: `{
-  "choices": {
-    "case-1-checks": [any of "coord-history", "storage-decisions", "worker-log",
-                      "request-ids", "wall-clocks", "lease-ids"],
-    "case-1-conclusion": ["retry" | "missing-fence" | "client-bug" | "coordinator-bug"],
-    "case-1-evidence": [the log lines that prove it, by id: "line-12", ...],
-    and the same for case-2 and case-3
-  },
-  "defence": "your reasoning in a few sentences (kept, not graded)"
-}
-labctl exercise token-logs lists each incident's lines with their ids.`,
+		Format: `Each incident (case-1, case-2, case-3) has three questions: its checks
+(any of them), its conclusion (one) and its evidence (the log lines your
+conclusion rests on, by id). labctl exercise token-logs lists each incident's
+lines with their ids.`,
 		Reference: Answer{Choices: map[string][]string{}},
 		KeyPoints: []string{
 			"Order events by the coordinator's history and the tokens, never by wall clocks or lease IDs.",
@@ -380,7 +373,7 @@ labctl exercise token-logs lists each incident's lines with their ids.`,
 		Hints: []string{
 			"Two tokens on one object is not yet a bug: an ownership can end and a new one begin. What decides it is the order of events, read from sources that can order them.",
 			"For each incident, line up three things: when the coordinator ended 15 and granted 16; what storage did with each write, given the highest token it had seen; and whether the token-15 sender knew its lease was gone when it sent.",
-			"The same request ID under a rising token is a retry. A lower token accepted after a higher one is storage not fencing. A send after the sender's own lease.lost line is a worker that ignores lease loss.",
+			"The key step, for each incident: the same request ID under a rising token is a retry; a lower token accepted after a higher one is storage not fencing; a send after the sender's own lease.lost line is a worker that ignores lease loss. Which of the three does each log show, and in which lines?",
 		},
 	}
 	var checks []Option

@@ -46,8 +46,8 @@ var noFencingLab = &Lesson{
 	},
 	Hints: []string{
 		"The lock service is not the weak part. What happens to a leader that stops running for longer than its lease?",
-		"Pause the leader for 20 s, twice its TTL, and wait for it to wake after B has written.",
-		"Pause A at 4 s. B takes over with token 34 and writes; A wakes at 24 s and its write with 33 lands. Then slide fencing to 1.",
+		"Pause the leader for well over its TTL, and let it wake only after B has written.",
+		"The key step: freeze the leader while it holds the lock and keep it frozen past the new leader's first write, so the write it makes on waking carries the old token and lands second. Then slide fencing to 1 and replay.",
 	},
 	Solution:      core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})},
 	SolutionKnobs: Knobs{"fencing": 1},
@@ -153,14 +153,13 @@ var exNoFencing = &Exercise{
 		"At no instant did the lock service have two holders. The failure is between the lock and the data: a lease tells the holder how long it was allowed to act, not whether it still is at the moment its write lands.",
 		"With fencing, storage remembers the highest token it accepted (34) and refuses 33. Same schedule, same pause, no corruption: the resource has to take part in the protocol.",
 	},
-	Format: `{
-  "choices": { "cause": ["two-holders" | "stale-belief" | "reorder" | "short-ttl"] },
-  "schedule": [ {"at": "4s", "do": "pause", "proc": "A", "for": "20s"} ]
-}
-The schedule may pause, delay (hold what a process sends), crash, restart,
-partition or heal processes A and B within the first 60 s. It is run twice:
-with fencing off it must let an old leader's stale write be accepted; with
-fencing on the same schedule must end with that write rejected.`,
+	Format: `cause is one option id; the schedule is a list of actions, each with "at"
+(a time of the run, like "1.5s"), "do", "proc" and, for a pause or a delay,
+"for" (how long). The schedule may pause, delay (hold what a process sends),
+crash, restart, partition or heal processes A and B within the first 60 s.
+It is run twice: with fencing off it must let an old leader's stale write be
+accepted; with fencing on the same schedule must end with that write
+rejected.`,
 	KeyPoints: []string{
 		"The lock never had two holders: the coordinator expired the lease and granted the next one correctly.",
 		"The old leader's write was decided, or sent, under an ownership that had ended, and arrived late.",
@@ -169,7 +168,7 @@ fencing on the same schedule must end with that write rejected.`,
 	Hints: []string{
 		"The lock service is not the weak part. What can happen to a leader's write between the moment it decides to write and the moment storage receives it?",
 		"Make the leader's write late: freeze the leader, or hold what it sends, for longer than its 10 s lease, so B takes over and writes first.",
-		"Pause A at 4 s for 20 s (or hold A's messages for 15 s at 4 s). B takes over with the next token and writes; A's write with the old token lands afterwards. Then slide fencing to 1.",
+		"The key step: the old leader's write must be made while it still holds the lock and reach storage after the new leader has written once. A stall that ends soon after the handover lets the old write land first, where it overwrites nothing; keep it going past the new leader's first write. Then slide fencing to 1: the same write is refused.",
 	},
 }
 

@@ -52,7 +52,7 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if help {
 		fmt.Fprint(stdout, exerciseUsage)
 		if e, err := lessons.FindExercise(id); err == nil {
-			fmt.Fprintf(stdout, "\nAnswer format for %s:\n%s\n", e.ID, e.Format)
+			fmt.Fprintf(stdout, "\nAnswer format for %s.\n%s\n", e.ID, e.FormatText())
 			printQuestions(stdout, e)
 		} else {
 			fmt.Fprintln(stdout, "\nlabctl exercise ID --help shows that exercise's answer format.")

@@ -127,6 +127,22 @@ func TestExerciseStrictInputExit2(t *testing.T) {
 	}
 }
 
+// TestExerciseHelpExampleIsNoAnswer: every exercise's help shows an
+// example of the answer format that says it is no answer, and checking it
+// as printed fails (finding 14: each example was the model answer).
+func TestExerciseHelpExampleIsNoAnswer(t *testing.T) {
+	for _, id := range []string{"renew-ttl-pause", "shard-design", "no-fencing", "compaction-ttl", "token-logs"} {
+		out, _, code := labctl(t, "", "exercise", id, "--help")
+		require.Equal(t, 0, code)
+		const says = "An example of the format, not an answer"
+		require.Contains(t, out, says, id)
+		example := out[strings.Index(out, says):]
+		example = example[strings.Index(example, "{") : strings.Index(example, "\n}")+2]
+		res, errb, code := labctl(t, example, "exercise", id, "--answer", "-")
+		assert.Equal(t, 1, code, "%s: the help's example checks as %d:\n%s%s", id, code, res, errb)
+	}
+}
+
 // TestExerciseHelpStatesTheWholeSecondsRule: exercise 4's help says its
 // TTL is whole seconds before an answer is refused for it (finding 11).
 func TestExerciseHelpStatesTheWholeSecondsRule(t *testing.T) {
