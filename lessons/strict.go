@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"leaselab/core"
 )
@@ -21,6 +22,9 @@ var answerFields = []string{"choices", "numbers", "schedule", "defence", "points
 
 // actionFields are the keys one schedule entry may have (core.Timed).
 var actionFields = []string{"at", "do", "proc", "peer", "for", "ttl", "value", "key", "label", "token", "on", "one_way"}
+
+// durationFields are the schedule keys that hold a duration.
+var durationFields = []string{"at", "for", "ttl"}
 
 // strictShape checks what JSON types alone would let through: keys spelt
 // exactly as documented, no null anywhere, no option picked twice. Each
@@ -65,9 +69,15 @@ func strictShape(data []byte) error {
 					return err
 				}
 				for _, k := range slices.Sorted(maps.Keys(m)) {
+					path := fmt.Sprintf("schedule[%d].%s", i, k)
+					if str, ok := m[k].(string); ok && slices.Contains(durationFields, k) {
+						if _, err := time.ParseDuration(str); err != nil {
+							return fmt.Errorf("%s: %q is not a duration: write one like \"1.5s\" or \"250ms\", or a number of milliseconds", path, str)
+						}
+					}
 					var t core.Timed
 					if err := decodeAs(map[string]any{k: m[k]}, &t); err != nil {
-						return fieldError(fmt.Sprintf("schedule[%d].%s", i, k), err)
+						return fieldError(path, err)
 					}
 				}
 			}

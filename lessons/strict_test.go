@@ -76,7 +76,8 @@ func TestTickedKeyPointsAreChecked(t *testing.T) {
 func TestAnswerTypeErrorsNameTheField(t *testing.T) {
 	cases := []struct{ exercise, in, says string }{
 		{"renew-ttl-pause", `{"schedule":[{"at":"4.5s","do":"pause","proc":"A","for":18446744082709}]}`, "schedule[0].for: bad duration"},
-		{"no-fencing", `{"schedule":[{"at":"4s","do":"delay","proc":"A","for":"soon"}]}`, "schedule[0].for: bad duration"},
+		{"no-fencing", `{"schedule":[{"at":"4s","do":"delay","proc":"A","for":"soon"}]}`, `schedule[0].for: "soon" is not a duration: write one like "1.5s"`},
+		{"no-fencing", `{"schedule":[{"at":"later","do":"delay","proc":"A","for":"5s"}]}`, `schedule[0].at: "later" is not a duration`},
 		{"no-fencing", `{"schedule":[{"at":"4s","do":"pause","proc":"A","for":"5s","on":5}]}`, "schedule[0].on: want true or false, not a number"},
 		{"no-fencing", `{"schedule":{"at":"4s"}}`, "schedule: want a list of actions, not an object"},
 		{"compaction-ttl", `{"numbers":{"ttl":"25","renew":5,"est-failover":25.5,"per-hour":720}}`, "numbers.ttl: want a number, not a string"},
