@@ -27,6 +27,9 @@ const (
 	// nightMaxPerHour bounds this one leader's keepalives: the coordinator
 	// serves the whole cluster's locks and sessions.
 	nightMaxPerHour = 1800
+	// sweepEvery is how often the coordinator finds expired leases: a
+	// survivor waits out the lease and up to one sweep more.
+	sweepEvery = 500 * time.Millisecond
 )
 
 var compactors = []string{"compactor-1", "compactor-2", "compactor-3"}
@@ -37,6 +40,16 @@ type NightDesign struct{ TTL, Renew time.Duration }
 // Policy is the design's lease-policy verdict with the stated pause budget.
 func (d NightDesign) Policy() core.PolicyVerdict {
 	return core.LeasePolicy{TTL: d.TTL, RenewEvery: d.Renew, PauseBudget: nightLongPause}.Check()
+}
+
+// RuleHolds is the exercise's rule, the one the Policy rule part and the
+// trade-off table both judge by: 2 × renew + 8 s ≤ TTL with more than the
+// slowest round trip to spare. At exactly the round trip, a renewal sent
+// at the last moment reaches the coordinator at the expiry, and the
+// coordinator refuses it.
+func (d NightDesign) RuleHolds() bool {
+	pol := d.Policy()
+	return pol.OK && pol.Margin > nightRoundTrip
 }
 
 // Night is what one simulated night measured.
@@ -158,8 +171,10 @@ type NightStats struct {
 	Worst                                  time.Duration
 	Failed                                 int // crashes with no successor that night
 	// WorstNight is the night to watch: the one with the most duplicate
-	// steps, or if none, the slowest failover (-1: no such night).
+	// steps, or if none, a crash no one took over from, or else the
+	// slowest failover (-1: no such night).
 	WorstNight, worstDups int
+	worstFailed           bool
 }
 
 func (st *NightStats) add(n Night) {
@@ -177,8 +192,8 @@ func (st *NightStats) add(n Night) {
 	}
 	if n.Crashed {
 		st.Crashes++
-		if n.Failover > st.Worst && st.worstDups == 0 {
-			st.WorstNight = night
+		if st.worstDups == 0 && !st.worstFailed && (n.Failed || n.Failover > st.Worst) {
+			st.WorstNight, st.worstFailed = night, n.Failed
 		}
 		st.Worst = max(st.Worst, n.Failover)
 		if n.Failed {
@@ -208,7 +223,7 @@ var exCompaction = &Exercise{
 	Brief: []string{
 		"Every night one of three compactors takes a lease and compacts storage, writing one step every 2 s. Two costs pull against each other: if the leader dies, up to 30 s without compaction is fine; but if two compactors work at once, the duplicate run is expensive. Storage does not check tokens.",
 		"Choose the TTL and the renewal interval. Your design then runs for 1,000 seeded nights. Each night the leader may pause a few times for 50-300 ms; on one night in ten it also pauses once for 2 to 8 s (8 s is the longest pause); on one night in four it crashes. Messages take 20-50 ms, and one in 20 of the leader's messages to the coordinator is lost.",
-		"It passes when the worst failover is at most 30 s; no night has a duplicate compaction step; the lease policy rule 2 × renew + 8 s ≤ TTL holds with room for the slowest keepalive round trip (100 ms: a renewal that reaches the coordinator at the expiry is refused); and the leader sends at most 1,800 keepalives an hour (one every 2 s), because the coordinator serves the whole cluster.",
+		"It passes when the worst failover is at most 30 s; no night has a duplicate compaction step; the lease policy rule 2 × renew + 8 s ≤ TTL holds with more than the slowest keepalive round trip to spare (100 ms: a renewal that reaches the coordinator at the expiry is refused); and the leader sends at most 1,800 keepalives an hour (one every 2 s), because the coordinator serves the whole cluster.",
 		"Then estimate, before you check: the worst failover your design allows, and how many keepalives an hour it sends.",
 	},
 	KeyPoints: []string{
@@ -220,10 +235,10 @@ var exCompaction = &Exercise{
 	Hints: []string{
 		"Two limits pull against each other: one bounds the TTL from above, the other from below. Which failure is expensive here, and which is merely allowed?",
 		"A survivor waits out the rest of a dead leader's lease, so failover can take a whole TTL and a little more. The rule 2 × renew + 8 s ≤ TTL bounds it from below.",
-		"Pick the renewal interval first (no more often than every 2 s), then the TTL: at least 2 × renew + 8 s plus a little for the round trip, and low enough that TTL plus the sweep stays under 30 s.",
+		"The key step: pick the renewal interval first (no more often than every 2 s), then a TTL in whole seconds that exceeds 2 × renew + 8 s by more than the round trip, yet is low enough that the TTL plus the half-second sweep stays within 30 s. Inside that band, lean long.",
 	},
 	Numbers: []Knob{
-		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 2, Max: 60, Step: 1, Default: 30},
+		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 2, Max: 60, Step: 1, Default: 30, Whole: "etcd grants leases in whole seconds"},
 		{ID: "renew", Label: "Renew every", Unit: "s", Min: 0.5, Max: 30, Step: 0.5, Default: 10},
 		{ID: "est-failover", Label: "Your estimate: worst failover of your design", Unit: "s", Min: 0, Max: 90, Step: 0.5, Default: 30},
 		{ID: "per-hour", Label: "Your estimate: keepalives per hour", Unit: "", Min: 0, Max: 7200, Step: 1, Default: 360},
@@ -232,12 +247,11 @@ var exCompaction = &Exercise{
 	Worked: []string{
 		"Two limits fence in the TTL. Failover: when the leader crashes, the others wait out the rest of its lease, up to a full TTL plus the coordinator's half-second sweep, so the TTL must stay under about 29 s. Safety: the rule needs 2 × renew + 8 s ≤ TTL, so a renewal can be missed and a retry still land after the longest pause, and a little more for the round trip, because a renewal that reaches the coordinator at the expiry is refused.",
 		"Inside that band, lean towards the longer TTL, because duplicates are the expensive failure and a slower failover is allowed. TTL 25 s with renewals every 5 s leaves 7 s of margin over the rule (10 + 8 = 18 s) and fails over in at most about 25.5 s. Renewing every 5 s costs 720 keepalives an hour; every half second would be 7,200, a load the coordinator carries for nothing.",
-		"TTL 30 s with renewals every 10 s looks right by the rule (28 s ≤ 30 s) but breaks the failover budget, and TTL 12 s with renewals every 4 s fails the rule (16 s > 12 s): the long-pause nights turn into duplicate compactions.",
+		"TTL 30 s with renewals every 10 s looks right by the rule (28 s ≤ 30 s) but breaks the failover budget. TTL 12 s with renewals every 4 s fails the rule (16 s > 12 s) and lives on luck: a long pause outlives its lease only when it begins late in a renewal cycle or a renewal near it is lost, so of the 93 long-pause nights checked, one ended with a duplicate compaction step. One is already too many.",
 	},
-	Format: `{ "numbers": { "ttl": 25, "renew": 5, "est-failover": 25.5, "per-hour": 720 },
-  "defence": "your reasoning in a few sentences (kept, not graded)" }
-ttl is the lease TTL in seconds (2 to 60), renew the keepalive interval in
-seconds (0.5 to 30); est-failover (seconds) and per-hour are your estimates
+	Format: `ttl is the lease TTL in whole seconds (2 to 60: etcd grants leases in
+whole seconds, so 12.5 is refused), renew the keepalive interval in seconds
+(0.5 to 30); est-failover (seconds) and per-hour are your estimates
 of the worst failover and of keepalives per hour. Every number must be given.
 The check runs 1,000 nights, then 100 nights at four TTLs around yours
 (renewal scaled with it) to draw the trade-off curve, shown once you pass.`,
@@ -345,6 +359,9 @@ func (j *compactionJob) Result() Result {
 	r.Figures = j.figures(r.Pass)
 	if n := st.WorstNight; n >= 0 {
 		why := fmt.Sprintf("the slowest failover, %s", secs(st.Worst))
+		if st.worstFailed {
+			why = "a crash no compactor took over from before the night ended"
+		}
 		if st.worstDups > 0 {
 			why = fmt.Sprintf("%d duplicate compaction %s", st.worstDups, pluralS(st.worstDups, "step", "steps"))
 		}
@@ -388,11 +405,42 @@ func judgeDuplicates(d NightDesign, st NightStats) Feedback {
 	if b.claimD(nightLongPause, ">=", d.TTL) {
 		remedy = fmt.Sprintf("The longest pause (%s) is at least the whole %s TTL, so renewing more often cannot help: even a lease renewed just before the pause runs out. Only a longer TTL does.", b.given(nightLongPause), b.given(d.TTL))
 	} else {
-		renew := (d.TTL - nightLongPause - nightRoundTrip) / 2
-		remedy = fmt.Sprintf("Lengthen the TTL to at least %s, or renew no more than every %s with this TTL.", b.derived(2*d.Renew+nightLongPause+nightRoundTrip), b.derived(renew))
+		remedy = ruleRemedy(&b, d)
 	}
-	return b.feedback(part, false, "%s duplicate compaction steps on %s of %s nights: a long pause outlived the lease, another compactor took over, and the paused one carried on when it woke. %s",
-		b.runN(float64(st.Duplicates)), b.runN(float64(st.DupNights)), b.runN(float64(st.Nights)), remedy)
+	return b.feedback(part, false, "%s duplicate compaction %s on %s of %s nights: a long pause outlived the lease, another compactor took over, and the paused one carried on when it woke. %s",
+		b.runN(float64(st.Duplicates)), pluralS(st.Duplicates, "step", "steps"), b.runN(float64(st.DupNights)), b.runN(float64(st.Nights)), remedy)
+}
+
+// ruleRemedy says how a design whose pauses outlived the lease can keep
+// the rule, offering only what the exercise accepts: a TTL in whole
+// seconds, within the failover budget, and a renewal interval within the
+// keepalive bound.
+func ruleRemedy(b *because, d NightDesign) string {
+	if d.RuleHolds() {
+		return "Your design keeps the rule, so that night lost more than the one renewal the rule allows for: a longer TTL leaves more room."
+	}
+	// The smallest whole-second TTL with more than the round trip to
+	// spare over 2 × renew + the longest pause.
+	need := 2*d.Renew + nightLongPause + nightRoundTrip
+	ttl := need.Truncate(time.Second) + time.Second
+	var longer string
+	if b.claimD(ttl+sweepEvery, "<=", nightFailover) {
+		longer = fmt.Sprintf("Lengthen the TTL to %s or more (whole seconds)", b.derived(ttl))
+	} else {
+		longer = fmt.Sprintf("With renewals every %s the rule needs a TTL of %s or more, and failover would then take longer than %s: renew more often and lengthen the TTL", b.given(d.Renew), b.derived(ttl), b.given(nightFailover))
+	}
+	// The longest renewal interval (in the form's half-second steps) that
+	// keeps the rule with this TTL.
+	limit := (d.TTL - nightLongPause - nightRoundTrip) / 2
+	renew := (limit - 1).Truncate(500 * time.Millisecond)
+	switch {
+	case renew > 0 && b.claim(perHour(NightDesign{Renew: renew}), "<=", nightMaxPerHour):
+		return fmt.Sprintf("%s, or keep this TTL and renew every %s (%s keepalives an hour, within the %s).", longer, b.derived(renew), b.derivedN(roundTo(perHour(NightDesign{Renew: renew}), 1)), b.givenN(nightMaxPerHour))
+	case limit > 0:
+		b.state(perHour(NightDesign{Renew: limit}), ">", nightMaxPerHour)
+		return fmt.Sprintf("%s. Renewing more often cannot rescue the %s TTL: the rule would need a renewal more often than every %s, more than the %s keepalives an hour the coordinator can spare.", longer, b.given(d.TTL), b.derived(limit), b.givenN(nightMaxPerHour))
+	}
+	return longer + "."
 }
 
 func judgeRule(d NightDesign) Feedback {
@@ -404,10 +452,16 @@ func judgeRule(d NightDesign) Feedback {
 	case !pol.OK:
 		b.stateD(pol.Need, ">", d.TTL)
 		return b.feedback(part, false, "2 × %s + %s = %s > %s. Even if these nights were lucky, a pause starting just before a renewal that is then lost outlives the lease.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL))
-	case b.claimD(pol.Margin, "<", nightRoundTrip):
-		return b.feedback(part, false, "2 × %s + %s = %s ≤ %s, with %s to spare: less than the %s round trip. A renewal sent at the last moment reaches the coordinator at or after the expiry and is refused.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL), b.derived(pol.Margin), b.given(nightRoundTrip))
+	case b.claimD(pol.Margin, ">", nightRoundTrip):
+		return b.feedback(part, true, "2 × %s + %s = %s ≤ %s: %s to spare, more than the %s round trip, so a missed renewal and the longest pause still fit.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL), b.derived(pol.Margin), b.given(nightRoundTrip))
 	}
-	return b.feedback(part, true, "2 × %s + %s = %s ≤ %s: %s to spare, more than the %s round trip, so a missed renewal and the longest pause still fit.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL), b.derived(pol.Margin), b.given(nightRoundTrip))
+	b.stateD(pol.Need, "<=", d.TTL)
+	than := "less than"
+	if !b.claimD(pol.Margin, "<", nightRoundTrip) {
+		b.stateD(pol.Margin, "==", nightRoundTrip)
+		than = "no more than"
+	}
+	return b.feedback(part, false, "2 × %s + %s = %s ≤ %s, with %s to spare: %s the %s round trip. A renewal sent at the last moment reaches the coordinator at or after the expiry and is refused.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL), b.derived(pol.Margin), than, b.given(nightRoundTrip))
 }
 
 // perHour is how many keepalives an hour the leader sends.
@@ -494,15 +548,25 @@ func (j *compactionJob) figures(passed bool) []string {
 		if i == 0 {
 			mark = "> "
 		}
-		rule, fo := "rule ok", ""
-		if !rows[i].Policy().OK {
-			rule = "rule fails"
-		}
-		if stats[i].Worst > nightFailover || stats[i].Failed > 0 {
-			fo = " (over 30 s)"
-		}
-		figs = append(figs, fmt.Sprintf("%sTTL %s, renew %s: failover up to %s%s, %d duplicates in %d nights, %s",
-			mark, secs(rows[i].TTL), secs(rows[i].Renew), secs(stats[i].Worst), fo, stats[i].Duplicates, stats[i].Nights, rule))
+		figs = append(figs, fmt.Sprintf("%sTTL %s, renew %s: %s", mark, secs(rows[i].TTL), secs(rows[i].Renew), tableRow(rows[i], stats[i])))
 	}
 	return figs
+}
+
+// tableRow is one design's row of the trade-off table, judged by the same
+// rule and budget as the parts above it.
+func tableRow(d NightDesign, st NightStats) string {
+	rule := "rule ok"
+	if !d.RuleHolds() {
+		rule = "rule fails"
+	}
+	fo := fmt.Sprintf("failover up to %s", secs(st.Worst))
+	switch {
+	case st.Failed > 0:
+		// Never a time: the nights that saw no takeover have none.
+		fo = fmt.Sprintf("no takeover after %d of %d %s", st.Failed, st.Crashes, pluralS(st.Crashes, "crash", "crashes"))
+	case st.Worst > nightFailover:
+		fo += " (over 30 s)"
+	}
+	return fmt.Sprintf("%s, %d %s in %d nights, %s", fo, st.Duplicates, pluralS(st.Duplicates, "duplicate", "duplicates"), st.Nights, rule)
 }

@@ -1,7 +1,13 @@
 package lessons
 
 import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -121,6 +127,7 @@ func TestCompactionVerdictsPinned(t *testing.T) {
 		{16, 3, true, "111111"},
 		{40, 10, false, "011111"},
 		{14, 2, true, "111111"},
+		{13, 2.45, false, "110111"},
 	} {
 		r, err := exCompaction.Check(compaction(c.ttl, c.renew))
 		require.NoError(t, err)
@@ -131,4 +138,146 @@ func TestCompactionVerdictsPinned(t *testing.T) {
 		assert.Equal(t, c.pass, r.Pass, "TTL %v s, renew %v s", c.ttl, c.renew)
 		assert.Equal(t, c.parts, got, "TTL %v s, renew %v s:\n%s", c.ttl, c.renew, r.Text())
 	}
+}
+
+// tableRowOf is the learner's own row of exercise 4's table.
+func tableRowOf(t *testing.T, r Result) string {
+	t.Helper()
+	for _, f := range r.Figures {
+		if strings.HasPrefix(f, "> ") {
+			return f
+		}
+	}
+	require.Fail(t, "no row of the learner's own", "%v", r.Figures)
+	return ""
+}
+
+// TestCompactionTableJudgesByThePolicyRulePart: the trade-off table and the
+// Policy rule part apply one rule, round-trip margin included, so the table
+// never says "rule ok" for a design the part fails (finding 6: 18 / 5,
+// 9 / 0.5 and 13 / 2.46 were "rule ok" beside a failed part).
+func TestCompactionTableJudgesByThePolicyRulePart(t *testing.T) {
+	for _, d := range [][2]float64{{18, 5}, {9, 0.5}, {13, 2.46}, {13, 2.45}, {25, 5}, {12, 4}, {14, 2}} {
+		r, err := exCompaction.Check(compaction(d[0], d[1]))
+		require.NoError(t, err)
+		ok := part(r, "Policy rule").OK
+		row := tableRowOf(t, r)
+		if ok {
+			assert.True(t, strings.HasSuffix(row, "rule ok"), "TTL %v / renew %v: the part passes the rule, the table says %q", d[0], d[1], row)
+		} else {
+			assert.True(t, strings.HasSuffix(row, "rule fails"), "TTL %v / renew %v: the part fails the rule, the table says %q", d[0], d[1], row)
+		}
+	}
+}
+
+// TestCompactionRuleNeedsMoreThanTheRoundTrip: a margin of exactly the
+// round trip fails, because a renewal arriving at the expiry is refused, and
+// the sentence states a true comparison (finding 7: "0.1 s to spare, more
+// than the 0.1 s round trip" passed 13 / 2.45).
+func TestCompactionRuleNeedsMoreThanTheRoundTrip(t *testing.T) {
+	f := judgeRule(NightDesign{TTL: 13 * time.Second, Renew: 2450 * time.Millisecond})
+	assert.False(t, f.OK)
+	assert.NotContains(t, f.Why, ", more than the")
+	assert.Contains(t, f.Why, "0.1 s to spare: no more than the 0.1 s round trip")
+	assert.Contains(t, f.Claims, Claim{L: 0.1, Op: "==", R: 0.1}, "the equality is recorded for the property test")
+	checkExplanation(t, exCompaction, "13 / 2.45", f)
+
+	f = judgeRule(NightDesign{TTL: 13 * time.Second, Renew: 2400 * time.Millisecond})
+	assert.True(t, f.OK, "0.2 s to spare is more than the round trip: %s", f.Why)
+	checkExplanation(t, exCompaction, "13 / 2.4", f)
+}
+
+var (
+	remedyTTL   = regexp.MustCompile(`TTL (?:to|of) (\d+(?:\.\d+)?) s or more`)
+	remedyRenew = regexp.MustCompile(`renew every (\d+(?:\.\d+)?) s`)
+)
+
+// TestCompactionRemedyOffersOnlyWhatTheExerciseAccepts: a remedy names a
+// TTL the exercise takes (whole seconds) and a renewal within the keepalive
+// bound, each of which keeps the rule, and says which way to move (finding
+// 6b: "at least 16.1 s, or renew no more than every 1.95 s" for 12 / 4).
+func TestCompactionRemedyOffersOnlyWhatTheExerciseAccepts(t *testing.T) {
+	for ttl := 9; ttl <= 40; ttl++ {
+		for renew := 500 * time.Millisecond; renew < time.Duration(ttl)*time.Second && renew <= 20*time.Second; renew += 500 * time.Millisecond {
+			d := NightDesign{TTL: time.Duration(ttl) * time.Second, Renew: renew}
+			if d.RuleHolds() {
+				continue
+			}
+			var b because
+			text := ruleRemedy(&b, d)
+			assert.NotContains(t, text, "no more than every", text)
+			m := remedyTTL.FindStringSubmatch(text)
+			require.NotNil(t, m, "%v: the remedy names no TTL: %s", d, text)
+			v, err := strconv.ParseFloat(m[1], 64)
+			require.NoError(t, err)
+			assert.Equal(t, math.Trunc(v), v, "%v: a TTL of %v s is refused by the exercise: %s", d, v, text)
+			assert.True(t, NightDesign{TTL: time.Duration(v) * time.Second, Renew: renew}.RuleHolds(), "%v: TTL %v s does not keep the rule: %s", d, v, text)
+			if m := remedyRenew.FindStringSubmatch(text); m != nil {
+				r, err := strconv.ParseFloat(m[1], 64)
+				require.NoError(t, err)
+				nd := NightDesign{TTL: d.TTL, Renew: time.Duration(r * float64(time.Second))}
+				assert.True(t, nd.RuleHolds(), "%v: renewing every %v s does not keep the rule: %s", d, r, text)
+				assert.LessOrEqual(t, perHour(nd), float64(nightMaxPerHour), "%v: renewing every %v s breaks the keepalive bound: %s", d, r, text)
+			}
+			for _, c := range b.claims {
+				assert.True(t, c.Holds(), "%v: %s states %v", d, text, c)
+			}
+		}
+	}
+	var b because
+	text := ruleRemedy(&b, NightDesign{TTL: 12 * time.Second, Renew: 4 * time.Second})
+	assert.Contains(t, text, "Lengthen the TTL to 17 s or more")
+	assert.Contains(t, text, "Renewing more often cannot rescue the 12 s TTL")
+}
+
+// TestCompactionCountsReadAsEnglish: one duplicate is "1 duplicate
+// compaction step", in the part and in the table (finding 6).
+func TestCompactionCountsReadAsEnglish(t *testing.T) {
+	r, err := exCompaction.Check(compaction(12, 4))
+	require.NoError(t, err)
+	assert.Contains(t, part(r, "Duplicates").Why, "1 duplicate compaction step on 1 of 1000 nights")
+	assert.Contains(t, tableRowOf(t, r), "1 duplicate in 1000 nights")
+}
+
+// TestCompactionModelMatchesItsNights: the model answer's account of
+// TTL 12 s / renew 4 s is what the checked nights measure: one of the
+// long-pause nights, not all of them, ends with a duplicate (finding 6).
+func TestCompactionModelMatchesItsNights(t *testing.T) {
+	long := 0
+	for n := 0; n < nightsChecked; n++ {
+		for _, a := range nightSchedule(n) {
+			if a.Do == "pause" && a.For.D() >= 2*time.Second {
+				long++
+				break
+			}
+		}
+	}
+	st, err := RunNights(NightDesign{TTL: 12 * time.Second, Renew: 4 * time.Second}, nightsChecked)
+	require.NoError(t, err)
+	require.Equal(t, 1, st.DupNights)
+	assert.Contains(t, strings.Join(exCompaction.Worked, " "), fmt.Sprintf("of the %d long-pause nights checked, one ended with a duplicate", long))
+}
+
+// TestCompactionTableNeverUnderstatesAFailover: a design whose crashes go
+// without a takeover says so in its row, with no failover time a night
+// without takeover does not have (finding 10: 60 / 30 read "failover up to
+// 59.877 s" while 135 of 225 crash nights had no takeover).
+func TestCompactionTableNeverUnderstatesAFailover(t *testing.T) {
+	r, err := exCompaction.Check(compaction(60, 30))
+	require.NoError(t, err)
+	row := tableRowOf(t, r)
+	assert.Contains(t, row, "no takeover after 135 of 225 crashes")
+	assert.NotContains(t, row, "failover up to")
+	assert.NotContains(t, strings.Join(r.Figures, "\n"), "the slowest failover", "the worst night is one without a takeover")
+}
+
+// TestCompactionTTLIsWholeSeconds: a fractional TTL is a malformed answer,
+// refused before any night runs, with the rule stated (finding 11).
+func TestCompactionTTLIsWholeSeconds(t *testing.T) {
+	_, err := exCompaction.ParseAnswer([]byte(`{"numbers":{"ttl":12.5,"renew":2,"est-failover":13,"per-hour":1800}}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "numbers.ttl")
+	assert.Contains(t, err.Error(), "whole seconds")
+	_, err = exCompaction.ParseAnswer([]byte(`{"numbers":{"ttl":12,"renew":2.5,"est-failover":13,"per-hour":1440}}`))
+	assert.NoError(t, err, "the renewal interval may be a fraction")
 }

@@ -51,8 +51,10 @@ var logCases = []logCase{
 			writeAt(6*time.Second, "A", "order-9 total=45 (req-44)"),
 			writeAt(18*time.Second, "B", "order-9 total=52 (req-47)"),
 		},
-		until:      35 * time.Second,
-		needs:      []string{"coord-history", "storage-decisions"},
+		until: 35 * time.Second,
+		// The evidence includes A's own lines (its pause, its send ahead of
+		// its lease check), so reading A's log is one of the checks.
+		needs:      []string{"coord-history", "storage-decisions", "worker-log"},
 		conclusion: "missing-fence",
 		explain:    explainCase1,
 		proof:      proofCase1,
@@ -256,34 +258,53 @@ func explainCase3(ls []logLine, b *because) string {
 		b.at(ls[lost].ev), strings.Join(at, " and "))
 }
 
-// evidenceOptions are the lines offered as evidence for case i: the lines
-// that prove its conclusion and as many others, spread over the log and
-// taken from routine lines (campaigns, grants) that bear on no
-// reading, so a careful learner is never marked down for a relevant line.
+// evidenceOptions are the lines offered as evidence for case i: every
+// line of its log. Any subset offered would be a tell (the proof lines
+// beside routine ones); the whole log makes the learner tell the lines
+// that prove the conclusion from the ones that only look relevant.
 func evidenceOptions(i int) []Option {
-	ls := logRuns()[i]
-	proof := logCases[i].proof(ls)
-	pick := map[int]bool{}
-	for _, p := range proof {
-		pick[p] = true
-	}
-	var routine []int
-	for k, l := range ls {
-		campaign := l.ev.Kind == core.KindState && (l.ev.Get("to") == "candidate" || l.ev.Get("to") == "follower")
-		if !pick[k] && (campaign || l.ev.Kind == core.KindLeaseGrant) {
-			routine = append(routine, k)
-		}
-	}
-	for n := 0; n < len(proof) && n < len(routine); n++ {
-		pick[routine[n*len(routine)/len(proof)]] = true
-	}
 	var out []Option
-	for k := range ls {
-		if pick[k] {
-			out = append(out, Option{fmt.Sprintf("line-%d", k+1), ls[k].text})
-		}
+	for k, l := range logRuns()[i] {
+		out = append(out, Option{fmt.Sprintf("line-%d", k+1), l.text})
 	}
 	return out
+}
+
+// bears reports whether line k of case i bears on its conclusion: a line a
+// careful reader may cite beside the proof without being marked down. The
+// lines that bear on nothing are the routine ones (campaigns, lease
+// grants, a follower's crash and its unused lease) and the writes of the
+// ownership before it ended, which no reading of the incident rests on.
+func bears(i, k int) bool {
+	ls := logRuns()[i]
+	if slices.Contains(logCases[i].proof(ls), k) {
+		return true
+	}
+	// Token 15's ownership ends at its lease's expiry (or the lock's
+	// release): what is written before belongs to the ownership itself.
+	end := find(ls, 0, func(e core.Event) bool {
+		return e.Kind == core.KindFree && e.Int("token") == 15 || e.Kind == core.KindHolder && e.Int("token") == 16
+	})
+	e := ls[k].ev
+	switch e.Kind {
+	case core.KindHolder, core.KindFree, core.KindPartition, core.KindHeal, core.KindPause, core.KindResume, core.KindLeaseLost:
+		return true
+	case core.KindLeaseExpire:
+		// The 15-holder's lease, which held the lock.
+		return e.Get("owner") == ls[find(ls, 0, func(e core.Event) bool { return e.Kind == core.KindHolder })].ev.Get("owner") && e.Int("keys") > 0
+	case core.KindState:
+		return e.Get("to") == "leader" || e.Get("to") == "stepping_down" || e.Get("from") == "stepping_down"
+	case core.KindSend, core.KindWrite:
+		if k >= end {
+			return true
+		}
+		// The send of a write the proof cites.
+		next := find(ls, k+1, func(w core.Event) bool {
+			return w.Kind == core.KindWrite && w.Get("from") == e.Actor && w.Int("token") == e.Int("token")
+		})
+		return e.Kind == core.KindSend && next >= 0 && slices.Contains(logCases[i].proof(ls), next)
+	}
+	return false
 }
 
 func proofIDs(i int) []string {
@@ -338,17 +359,10 @@ func logsExercise() *Exercise {
 			"Three incident reports say the same thing: the orders database shows writes to order-9 carrying fencing token 15 and writes carrying token 16. Each came with the logs of the coordinator, the two workers A and B, and the database.",
 			"For each incident, pick the checks you would run, decide what happened (a bug, and which one, or expected behaviour), and cite the log lines your conclusion rests on.",
 		},
-		Format: `{
-  "choices": {
-    "case-1-checks": [any of "coord-history", "storage-decisions", "worker-log",
-                      "request-ids", "wall-clocks", "lease-ids"],
-    "case-1-conclusion": ["retry" | "missing-fence" | "client-bug" | "coordinator-bug"],
-    "case-1-evidence": [the log lines that prove it, by id: "line-12", ...],
-    and the same for case-2 and case-3
-  },
-  "defence": "your reasoning in a few sentences (kept, not graded)"
-}
-labctl exercise token-logs lists each incident's lines with their ids.`,
+		Format: `Each incident (case-1, case-2, case-3) has three questions: its checks
+(any of them), its conclusion (one) and its evidence (the log lines your
+conclusion rests on, by id). labctl exercise token-logs lists each incident's
+lines with their ids.`,
 		Reference: Answer{Choices: map[string][]string{}},
 		KeyPoints: []string{
 			"Order events by the coordinator's history and the tokens, never by wall clocks or lease IDs.",
@@ -359,7 +373,7 @@ labctl exercise token-logs lists each incident's lines with their ids.`,
 		Hints: []string{
 			"Two tokens on one object is not yet a bug: an ownership can end and a new one begin. What decides it is the order of events, read from sources that can order them.",
 			"For each incident, line up three things: when the coordinator ended 15 and granted 16; what storage did with each write, given the highest token it had seen; and whether the token-15 sender knew its lease was gone when it sent.",
-			"The same request ID under a rising token is a retry. A lower token accepted after a higher one is storage not fencing. A send after the sender's own lease.lost line is a worker that ignores lease loss.",
+			"The key step, for each incident: the same request ID under a rising token is a retry; a lower token accepted after a higher one is storage not fencing; a send after the sender's own lease.lost line is a worker that ignores lease loss. Which of the three does each log show, and in which lines?",
 		},
 	}
 	var checks []Option
@@ -441,7 +455,7 @@ func judgeEvidence(b *because, a Answer, i int) string {
 	want := proofIDs(i)
 	extra, missing := 0, 0
 	for _, g := range got {
-		if !slices.Contains(want, g) {
+		if !slices.Contains(want, g) && !bears(i, lineNo(g)-1) {
 			extra++
 		}
 	}
@@ -456,7 +470,7 @@ func judgeEvidence(b *because, a Answer, i int) string {
 	case extra == 0 && missing == 0:
 		return ""
 	case extra > 0 && missing > 0:
-		return fmt.Sprintf("Evidence: %s of the lines you cited do not bear on the conclusion, and %s that do are not cited.", b.derivedN(float64(extra)), b.derivedN(float64(missing)))
+		return fmt.Sprintf("Evidence: %s, and %s.", offLines(b, extra), pluralS(missing, "one line the conclusion rests on is not cited", b.derivedN(float64(missing))+" lines it rests on are not cited"))
 	case extra == 1:
 		return "Evidence: one of the lines you cited does not bear on the conclusion."
 	case extra > 0:
@@ -466,6 +480,14 @@ func judgeEvidence(b *because, a Answer, i int) string {
 		return "Evidence: one line that the conclusion rests on is not cited."
 	}
 	return fmt.Sprintf("Evidence: %s lines that the conclusion rests on are not cited.", b.derivedN(float64(missing)))
+}
+
+// offLines counts the cited lines that bear on nothing, as a clause.
+func offLines(b *because, n int) string {
+	if n == 1 {
+		return "one of the lines you cited does not bear on the conclusion"
+	}
+	return b.derivedN(float64(n)) + " of the lines you cited do not bear on the conclusion"
 }
 
 // missingChecks counts the deciding checks left out, without naming them.

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -95,4 +96,97 @@ func slicesIndexFunc(lines []string, sub string) int {
 		}
 	}
 	return -1
+}
+
+// lineOf is the id of the first line of case i whose text contains sub.
+func lineOf(t *testing.T, i int, sub string) string {
+	t.Helper()
+	k := slicesIndexFunc(exLogs.Materials[i].Lines(), sub)
+	require.NotEqual(t, -1, k, "case %d has no line with %q", i+1, sub)
+	return fmt.Sprintf("line-%d", k+1)
+}
+
+// TestLogsEvidenceOptionsAreTheWholeLog: the evidence to pick from is every
+// line of the incident's log, so which lines are offered says nothing about
+// which prove the conclusion (finding 13: the proof lines were offered with
+// an equal number of campaigns and grants, 5 of 8 in incident 3).
+func TestLogsEvidenceOptionsAreTheWholeLog(t *testing.T) {
+	for i, c := range logCases {
+		opts := exLogs.Question(c.id + "-evidence").Options
+		lines := exLogs.Materials[i].Lines()
+		require.Len(t, opts, len(lines), c.id)
+		for k, o := range opts {
+			assert.Equal(t, fmt.Sprintf("line-%d", k+1), o.ID)
+			assert.Equal(t, lines[k], o.Label)
+		}
+		proof := exLogs.Reference.Choices[c.id+"-evidence"]
+		assert.Less(t, 2*len(proof), len(opts), "%s: the proof is a minority of what is offered", c.id)
+	}
+}
+
+// TestLogsEvidenceJudgesWhatBearsOnTheConclusion: a line the model's own
+// argument uses, or the coordinator lines a reader of its history cites,
+// may be cited beside the proof; a plausible line from the same log that
+// proves nothing (A's write before its ownership ended, a campaign, a
+// grant) is marked as not bearing (finding 13).
+func TestLogsEvidenceJudgesWhatBearsOnTheConclusion(t *testing.T) {
+	cases := []struct {
+		incident int
+		line     string
+		bears    bool
+	}{
+		{0, "A state from=stepping_down to=follower", true},
+		{0, "coordinator lease.expire lease=4885a22a2e88c101", true},
+		{0, "coordinator lock.holder lock=locks/order-9 owner=B", true},
+		{0, "A resume", true},
+		{0, "3.005s orders-db write from=A token=15", false},
+		{0, "A state from=follower to=candidate", false},
+		{0, "coordinator lease.grant", false},
+		{1, "net net.partition", true},
+		{1, "3.000s A send write", true},
+		{1, "B crash", false},
+		{1, "coordinator lease.expire lease=4885a22a2e88c104 owner=B", false},
+		{2, "coordinator lock.holder lock=locks/order-9 owner=B", true},
+		{2, "3.005s orders-db write from=A token=15", false},
+	}
+	for _, c := range cases {
+		id := logCases[c.incident].id
+		a := exLogs.Reference.Clone()
+		a.Choices[id+"-evidence"] = append(slices.Clone(a.Choices[id+"-evidence"]), lineOf(t, c.incident, c.line))
+		r, err := exLogs.Check(a)
+		require.NoError(t, err)
+		f := r.Parts[c.incident]
+		assert.Equal(t, c.bears, f.OK, "incident %d: citing %q beside the proof (bears: %v): %s", c.incident+1, c.line, c.bears, f.Why)
+		if !c.bears {
+			assert.Contains(t, f.Why, "one of the lines you cited does not bear on the conclusion")
+		}
+	}
+}
+
+// TestLogsIncident1NeedsAsOwnLog: incident 1's proof is partly A's own
+// lines (its pause, its send ahead of its lease check), so reading A's log
+// is one of the checks it needs (finding 13).
+func TestLogsIncident1NeedsAsOwnLog(t *testing.T) {
+	assert.Contains(t, logCases[0].needs, "worker-log")
+	proof := exLogs.Reference.Choices["case-1-evidence"]
+	assert.Contains(t, proof, lineOf(t, 0, "A pause"))
+	assert.Contains(t, proof, lineOf(t, 0, "A lease.lost"))
+	a := exLogs.Reference.Clone()
+	a.Choices["case-1-checks"] = []string{"coord-history", "storage-decisions"}
+	r, err := exLogs.Check(a)
+	require.NoError(t, err)
+	assert.False(t, r.Parts[0].OK)
+	assert.Contains(t, r.Parts[0].Why, "One check that decides this incident is missing.")
+}
+
+// TestLogsEvidenceCountsReadAsEnglish: one wrong line is "one of the lines
+// you cited does not bear", never "1 ... do not bear" (finding 13).
+func TestLogsEvidenceCountsReadAsEnglish(t *testing.T) {
+	a := exLogs.Reference.Clone()
+	want := a.Choices["case-1-evidence"]
+	a.Choices["case-1-evidence"] = append(slices.Clone(want[1:]), lineOf(t, 0, "coordinator lease.grant"))
+	r, err := exLogs.Check(a)
+	require.NoError(t, err)
+	assert.Contains(t, r.Parts[0].Why, "Evidence: one of the lines you cited does not bear on the conclusion, and one line the conclusion rests on is not cited.")
+	assert.NotContains(t, r.Parts[0].Why, "1 of the lines")
 }

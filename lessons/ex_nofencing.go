@@ -7,6 +7,9 @@ import (
 	"leaselab/core"
 )
 
+// noFencingTTL is the lease of exercise 3's lock.
+const noFencingTTL = 10 * time.Second
+
 // noFencingLab is exercise 3's world: a strongly consistent lock service
 // (etcd-style, never two holders in its own records) in front of storage
 // whose token check is a knob.
@@ -16,7 +19,7 @@ var noFencingLab = &Lesson{
 	Intro: []string{"A and B share an etcd-style lock (TTL 10 s) and write to storage every 2 s. The slider says whether storage checks tokens. Break it with fencing off (pause the leader, or hold what it sends in the network), then slide fencing on: the same schedule replays."},
 	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
 		return core.NewContention(seed, core.ContentionConfig{
-			Names: []string{"A", "B"}, FirstToken: 33, TTL: 10 * time.Second,
+			Names: []string{"A", "B"}, FirstToken: 33, TTL: noFencingTTL,
 			Stagger: 500 * time.Millisecond, WorkEvery: 2 * time.Second, Fencing: k["fencing"] >= 1,
 		})
 	},
@@ -43,8 +46,8 @@ var noFencingLab = &Lesson{
 	},
 	Hints: []string{
 		"The lock service is not the weak part. What happens to a leader that stops running for longer than its lease?",
-		"Pause the leader for 20 s, twice its TTL, and wait for it to wake after B has written.",
-		"Pause A at 4 s. B takes over with token 34 and writes; A wakes at 24 s and its write with 33 lands. Then slide fencing to 1.",
+		"Pause the leader for well over its TTL, and let it wake only after B has written.",
+		"The key step: freeze the leader while it holds the lock and keep it frozen past the new leader's first write, so the write it makes on waking carries the old token and lands second. Then slide fencing to 1 and replay.",
 	},
 	Solution:      core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})},
 	SolutionKnobs: Knobs{"fencing": 1},
@@ -150,14 +153,13 @@ var exNoFencing = &Exercise{
 		"At no instant did the lock service have two holders. The failure is between the lock and the data: a lease tells the holder how long it was allowed to act, not whether it still is at the moment its write lands.",
 		"With fencing, storage remembers the highest token it accepted (34) and refuses 33. Same schedule, same pause, no corruption: the resource has to take part in the protocol.",
 	},
-	Format: `{
-  "choices": { "cause": ["two-holders" | "stale-belief" | "reorder" | "short-ttl"] },
-  "schedule": [ {"at": "4s", "do": "pause", "proc": "A", "for": "20s"} ]
-}
-The schedule may pause, delay (hold what a process sends), crash, restart,
-partition or heal processes A and B within the first 60 s. It is run twice:
-with fencing off it must let an old leader's stale write be accepted; with
-fencing on the same schedule must end with that write rejected.`,
+	Format: `cause is one option id; the schedule is a list of actions, each with "at"
+(a time of the run, like "1.5s"), "do", "proc" and, for a pause or a delay,
+"for" (how long). The schedule may pause, delay (hold what a process sends),
+crash, restart, partition or heal processes A and B within the first 60 s.
+It is run twice: with fencing off it must let an old leader's stale write be
+accepted; with fencing on the same schedule must end with that write
+rejected.`,
 	KeyPoints: []string{
 		"The lock never had two holders: the coordinator expired the lease and granted the next one correctly.",
 		"The old leader's write was decided, or sent, under an ownership that had ended, and arrived late.",
@@ -166,7 +168,7 @@ fencing on the same schedule must end with that write rejected.`,
 	Hints: []string{
 		"The lock service is not the weak part. What can happen to a leader's write between the moment it decides to write and the moment storage receives it?",
 		"Make the leader's write late: freeze the leader, or hold what it sends, for longer than its 10 s lease, so B takes over and writes first.",
-		"Pause A at 4 s for 20 s (or hold A's messages for 15 s at 4 s). B takes over with the next token and writes; A's write with the old token lands afterwards. Then slide fencing to 1.",
+		"The key step: the old leader's write must be made while it still holds the lock and reach storage after the new leader has written once. A stall that ends soon after the handover lets the old write land first, where it overwrites nothing; keep it going past the new leader's first write. Then slide fencing to 1: the same write is refused.",
 	},
 }
 
@@ -235,7 +237,7 @@ func judgeNoFencingRuns(log core.ActionLog) (Feedback, *World) {
 	}
 	st, _ := oldLeaderStale(off)
 	if st == nil {
-		return Feedback{Part: part, Why: "With fencing off, no stale write from an old leader was accepted. Freeze the leader, or hold what it sends, for longer than its 10 s lease, and let its write land after the new leader's."}, off
+		return whyNoStaleWrite(part, off, log), off
 	}
 	on, err := noFencingLab.EvaluateWith(1, Knobs{"fencing": 1}, log)
 	if err != nil {
@@ -247,4 +249,74 @@ func judgeNoFencingRuns(log core.ActionLog) (Feedback, *World) {
 	var b because
 	return b.feedback(part, true, "Fencing off: storage accepted %s's write with token %s at %s although it had already seen %s. Fencing on: the same schedule ends with that write rejected.",
 		st.Get("from"), b.cite(st.Get("token"), "trace", st, "token"), b.at(*st), b.cite(st.Get("highest"), "trace", st, "highest")), off
+}
+
+// whyNoStaleWrite says what the learner's fencing-off run did instead of
+// letting a stale write through, read from its trace: the lock never
+// changed hands during the stall, or the old leader wrote nothing more, or
+// its write landed before the new leader had written anything, so it
+// overwrote nothing.
+func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
+	const none = "With fencing off, no stale write from an old leader was accepted. "
+	var b because
+	start, longest := log[0].At.D(), time.Duration(0)
+	for _, t := range log {
+		if t.Do == "pause" || t.Do == "delay" {
+			start, longest = min(start, t.At.D()), max(longest, t.For.D())
+		}
+	}
+	// The first handover after the stall began: the old owner, and the
+	// event that gave the lock to another.
+	var old string
+	var handover *core.Event
+	for _, e := range w.Sim.Trace.Filter(core.KindHolder) {
+		if e.At < start {
+			old = e.Get("owner")
+			continue
+		}
+		if old != "" && e.Get("owner") != old {
+			handover = &e
+			break
+		}
+		old = e.Get("owner")
+	}
+	if handover == nil {
+		const never = "In your run the lock never changed hands after the stall began, so no newer leader wrote and no write could be stale. "
+		if b.claimD(longest, "<=", noFencingTTL) {
+			return b.feedback(part, false, "%s%sYour longest stall was %s, no longer than the lease: freeze the leader, or hold what it sends, for longer than its %s lease.", none, never, b.given(longest), b.given(noFencingTTL))
+		}
+		return Feedback{Part: part, Why: none + never + "The stalled process must be the leader, and its lease must run out while its write is still to come."}
+	}
+	newOwner := handover.Get("owner")
+	var oldWrite, newWrite *core.Event
+	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
+		if e.Seq < handover.Seq || e.Get("result") != core.Accepted {
+			continue
+		}
+		switch {
+		case oldWrite == nil && e.Get("from") == old && e.Int("token") < handover.Int("token"):
+			oldWrite = &e
+		case newWrite == nil && e.Get("from") == newOwner:
+			newWrite = &e
+		}
+	}
+	took := fmt.Sprintf("%s took the lock at %s with token %s", newOwner, b.at(*handover), b.cite(handover.Get("token"), "trace", handover, "token"))
+	switch {
+	case oldWrite == nil:
+		return b.feedback(part, false, "%s%s, and after that storage accepted no write from %s with its old token: there was nothing stale to let through.", none, took, old)
+	case newWrite != nil && newWrite.Seq < oldWrite.Seq:
+		// oldLeaderStale did not count it: the writer neither paused as
+		// leader nor had its write held.
+		return b.feedback(part, false, "%s%s. %s's older write landed after it, but %s was not a leader you stalled: the claim is about a paused leader, or one whose write was held.", none, took, old, old)
+	}
+	if newWrite == nil {
+		return b.feedback(part, false, "%s%s, but wrote nothing before the run ended, so %s's write with token %s at %s overwrote nothing.", none, took, old, b.cite(oldWrite.Get("token"), "trace", oldWrite, "token"), b.at(*oldWrite))
+	}
+	when := "before"
+	if !b.claimD(oldWrite.At, "<", newWrite.At) {
+		b.stateD(oldWrite.At, "==", newWrite.At)
+		when = "in the same millisecond as, but ahead of,"
+	}
+	return b.feedback(part, false, "%s%s, yet %s's write with token %s landed at %s, %s %s's first write at %s, so it overwrote nothing: storage had seen no newer token yet. The old write has to arrive after the new leader has written.",
+		none, took, old, b.cite(oldWrite.Get("token"), "trace", oldWrite, "token"), b.at(*oldWrite), when, newOwner, b.at(*newWrite))
 }

@@ -51,3 +51,32 @@ func TestNoFencingReorderReasonFitsTheRun(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFencingNamesWhatTheRunShowed: a schedule that breaks nothing is
+// told what its own run did, never to do what it already did (finding 9:
+// a 12 s pause was told to freeze the leader "for longer than its 10 s
+// lease").
+func TestNoFencingNamesWhatTheRunShowed(t *testing.T) {
+	for _, d := range []time.Duration{10500 * time.Millisecond, 11 * time.Second, 12 * time.Second} {
+		a := exNoFencing.Reference.Clone()
+		a.Schedule = pauseAt(4*time.Second, d, "A")
+		r, err := exNoFencing.Check(a)
+		require.NoError(t, err)
+		f := r.Parts[0]
+		require.False(t, f.OK, "a %s pause breaks nothing", d)
+		assert.NotContains(t, f.Why, "longer than its 10 s lease", "the pause was longer than the lease")
+		assert.Contains(t, f.Why, "B took the lock at 14 s with token 34")
+		assert.Contains(t, f.Why, "B's first write at 16.032 s, so it overwrote nothing", d)
+		checkExplanation(t, exNoFencing, d.String(), f)
+	}
+	a := exNoFencing.Reference.Clone()
+	a.Schedule = pauseAt(4*time.Second, 12*time.Second, "A")
+	r, err := exNoFencing.Check(a)
+	require.NoError(t, err)
+	assert.Contains(t, r.Parts[0].Why, "A's write with token 33 landed at 16.005 s, before B's first write at 16.032 s")
+
+	a.Schedule = pauseAt(4*time.Second, 5*time.Second, "A")
+	r, err = exNoFencing.Check(a)
+	require.NoError(t, err)
+	assert.Contains(t, r.Parts[0].Why, "the lock never changed hands", "a pause shorter than the lease")
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -446,10 +447,11 @@ func missingText(b *because, n int) string {
 // Exercises returns the five exercises in curriculum order.
 func Exercises() []*Exercise { return exercises }
 
-// FindExercise returns the exercise with the given id.
+// FindExercise returns the exercise with the given id, or with the given
+// number in curriculum order (1 to 5, as labctl exercises numbers them).
 func FindExercise(id string) (*Exercise, error) {
-	for _, e := range exercises {
-		if e.ID == id {
+	for i, e := range exercises {
+		if e.ID == id || id == strconv.Itoa(i+1) {
 			return e, nil
 		}
 	}

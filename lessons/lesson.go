@@ -7,6 +7,7 @@ package lessons
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"time"
@@ -106,6 +107,9 @@ type Knob struct {
 	// Unit is "s" for seconds, "" for a plain number.
 	Unit                    string
 	Min, Max, Step, Default float64
+	// Whole, if set, says why the value must be a whole number (etcd
+	// grants leases in whole seconds); a fraction is then refused.
+	Whole string
 }
 
 // Knobs maps knob ids to values.
@@ -143,6 +147,8 @@ func checkKnobs(owner, what string, defs []Knob, k Knobs) error {
 		}
 		if kn := defs[i]; v < kn.Min || v > kn.Max || v != v {
 			return fmt.Errorf("%s: %v is outside %v to %v", kn.Label, v, kn.Min, kn.Max)
+		} else if kn.Whole != "" && v != math.Trunc(v) {
+			return fmt.Errorf("%ss.%s: %v is not a whole number: %s", what, id, v, kn.Whole)
 		}
 	}
 	return nil

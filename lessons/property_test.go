@@ -128,7 +128,7 @@ func TestExplanationsRestOnTheRunCompaction(t *testing.T) {
 		t.Skip("1,000 nights per design")
 	}
 	answers := map[string]Answer{}
-	for _, d := range [][2]float64{{2, 0.5}, {9, 0.5}, {12, 4}, {18, 5}, {25, 5}, {30, 10}, {10, 15}} {
+	for _, d := range [][2]float64{{2, 0.5}, {9, 0.5}, {12, 4}, {18, 5}, {25, 5}, {30, 10}, {10, 15}, {13, 2.45}, {13, 2.46}, {14, 4}, {22, 9}, {28, 12}, {60, 30}} {
 		a := compaction(d[0], d[1])
 		answers[fmt.Sprintf("%v", d)] = a
 		b := a.Clone()

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -67,4 +68,46 @@ func TestTickedKeyPointsAreChecked(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{0, 1}, a.Points)
 	assert.Equal(t, "the token was old", a.Defence)
+}
+
+// TestAnswerTypeErrorsNameTheField: a value of the wrong type, a duration
+// that cannot be read or overflows, is refused with the path of its field
+// and what it should be, never the decoder's Go wording (finding 11).
+func TestAnswerTypeErrorsNameTheField(t *testing.T) {
+	cases := []struct{ exercise, in, says string }{
+		{"renew-ttl-pause", `{"schedule":[{"at":"4.5s","do":"pause","proc":"A","for":18446744082709}]}`, "schedule[0].for: bad duration"},
+		{"no-fencing", `{"schedule":[{"at":"4s","do":"delay","proc":"A","for":"soon"}]}`, `schedule[0].for: "soon" is not a duration: write one like "1.5s"`},
+		{"no-fencing", `{"schedule":[{"at":"later","do":"delay","proc":"A","for":"5s"}]}`, `schedule[0].at: "later" is not a duration`},
+		{"no-fencing", `{"schedule":[{"at":"4s","do":"pause","proc":"A","for":"5s","on":5}]}`, "schedule[0].on: want true or false, not a number"},
+		{"no-fencing", `{"schedule":{"at":"4s"}}`, "schedule: want a list of actions, not an object"},
+		{"compaction-ttl", `{"numbers":{"ttl":"25","renew":5,"est-failover":25.5,"per-hour":720}}`, "numbers.ttl: want a number, not a string"},
+		{"compaction-ttl", `{"numbers":[25]}`, "numbers: want an object of number ids, not an array"},
+		{"token-logs", `{"choices":{"case-1-checks":"lease-ids"}}`, "choices.case-1-checks: want a list of option ids"},
+		{"token-logs", `{"choices":{"case-1-checks":[3]}}`, "choices.case-1-checks[0]: want an option id (a string), not a number"},
+		{"token-logs", `{"points":["first"]}`, "points[0]: want a key point's number"},
+		{"token-logs", `{"defence":42}`, "defence: want a string, not a number"},
+	}
+	for _, c := range cases {
+		e, err := FindExercise(c.exercise)
+		require.NoError(t, err)
+		_, err = e.ParseAnswer([]byte(c.in))
+		if assert.Error(t, err, "%s accepted", c.in) {
+			assert.Contains(t, err.Error(), c.says, c.in)
+			assert.NotContains(t, err.Error(), "Go struct", c.in)
+		}
+	}
+}
+
+// TestExercisesAreFoundByTheirNumber: the number labctl exercises shows
+// finds the same exercise as its id (finding 15); no other number does.
+func TestExercisesAreFoundByTheirNumber(t *testing.T) {
+	for i, e := range Exercises() {
+		got, err := FindExercise(fmt.Sprint(i + 1))
+		require.NoError(t, err)
+		assert.Same(t, e, got)
+	}
+	for _, bad := range []string{"0", "6", "01", "-1"} {
+		_, err := FindExercise(bad)
+		assert.Error(t, err, bad)
+	}
 }

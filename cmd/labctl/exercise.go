@@ -52,7 +52,7 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if help {
 		fmt.Fprint(stdout, exerciseUsage)
 		if e, err := lessons.FindExercise(id); err == nil {
-			fmt.Fprintf(stdout, "\nAnswer format for %s:\n%s\n", e.ID, e.Format)
+			fmt.Fprintf(stdout, "\nAnswer format for %s.\n%s\n", e.ID, e.FormatText())
 			printQuestions(stdout, e)
 		} else {
 			fmt.Fprintln(stdout, "\nlabctl exercise ID --help shows that exercise's answer format.")
@@ -143,7 +143,11 @@ func printKeyPoints(w io.Writer, e *lessons.Exercise) {
 
 func printQuestions(w io.Writer, e *lessons.Exercise) {
 	for _, n := range e.Numbers {
-		fmt.Fprintf(w, "number %q: %s, %g to %g %s\n", n.ID, n.Label, n.Min, n.Max, n.Unit)
+		whole := ""
+		if n.Whole != "" {
+			whole = " (whole numbers only: " + n.Whole + ")"
+		}
+		fmt.Fprintf(w, "number %q: %s, %g to %g %s%s\n", n.ID, n.Label, n.Min, n.Max, n.Unit, whole)
 	}
 	for _, q := range e.Questions {
 		kind := "one of"

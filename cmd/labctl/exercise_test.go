@@ -111,12 +111,59 @@ func TestExerciseStrictInputExit2(t *testing.T) {
 		{"renew-ttl-pause", `{"Choices":{"verdict":["unsafe"]}}`, "Choices"},
 		{"shard-design", `{"choices":{"granularity":null}}`, "choices.granularity"},
 		{"token-logs", `{"choices":{"case-1-checks":["lease-ids","lease-ids"]}}`, "case-1-checks"},
+		// Finding 11: every refusal names its field, in the learner's terms.
+		{"renew-ttl-pause", `{"schedule":[{"at":"4.5s","do":"pause","proc":"A","for":18446744082709}]}`, "schedule[0].for"},
+		{"no-fencing", `{"schedule":[{"at":"4s","do":"pause","proc":"A","for":"soon"}]}`, "schedule[0].for"},
+		{"no-fencing", `{"schedule":[{"at":"later","do":"pause","proc":"A","for":"5s"}]}`, "schedule[0].at"},
+		{"compaction-ttl", `{"numbers":{"ttl":"25","renew":5,"est-failover":25.5,"per-hour":720}}`, "numbers.ttl: want a number"},
+		{"compaction-ttl", `{"numbers":{"ttl":12.5,"renew":2,"est-failover":13,"per-hour":1800}}`, "numbers.ttl: 12.5 is not a whole number: etcd grants leases in whole seconds"},
+		{"token-logs", `{"choices":{"case-1-checks":"lease-ids"}}`, "choices.case-1-checks: want a list"},
 	} {
 		_, errb, code := labctl(t, c.in, "exercise", c.id, "--answer", "-")
 		assert.Equal(t, 2, code, c.in)
 		assert.Contains(t, errb, c.names, c.in)
 		assert.Equal(t, 0, strings.Count(strings.TrimSpace(errb), "\n"), "one line: %q", errb)
+		assert.NotContains(t, errb, "Go struct", "no decoder internals: %q", errb)
 	}
+}
+
+// TestExerciseHelpExampleIsNoAnswer: every exercise's help shows an
+// example of the answer format that says it is no answer, and checking it
+// as printed fails (finding 14: each example was the model answer).
+func TestExerciseHelpExampleIsNoAnswer(t *testing.T) {
+	for _, id := range []string{"renew-ttl-pause", "shard-design", "no-fencing", "compaction-ttl", "token-logs"} {
+		out, _, code := labctl(t, "", "exercise", id, "--help")
+		require.Equal(t, 0, code)
+		const says = "An example of the format, not an answer"
+		require.Contains(t, out, says, id)
+		example := out[strings.Index(out, says):]
+		example = example[strings.Index(example, "{") : strings.Index(example, "\n}")+2]
+		res, errb, code := labctl(t, example, "exercise", id, "--answer", "-")
+		assert.Equal(t, 1, code, "%s: the help's example checks as %d:\n%s%s", id, code, res, errb)
+	}
+}
+
+// TestExerciseHelpStatesTheWholeSecondsRule: exercise 4's help says its
+// TTL is whole seconds before an answer is refused for it (finding 11).
+func TestExerciseHelpStatesTheWholeSecondsRule(t *testing.T) {
+	out, _, code := labctl(t, "", "exercise", "compaction-ttl", "--help")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "whole seconds")
+}
+
+// TestExerciseTakesTheListsNumber: labctl exercises numbers the list, and
+// labctl exercise takes that number as well as the id (finding 15).
+func TestExerciseTakesTheListsNumber(t *testing.T) {
+	byNumber, _, code := labctl(t, "", "exercise", "1")
+	require.Equal(t, 0, code)
+	byID, _, _ := labctl(t, "", "exercise", "renew-ttl-pause")
+	assert.Equal(t, byID, byNumber)
+	out, _, code := labctl(t, "", "exercise", "4", "--help")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "Answer format for compaction-ttl")
+	_, errb, code := labctl(t, "", "exercise", "6")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb, "unknown exercise")
 }
 
 // TestExerciseDefenceIsKeptAndComparedAfterAPass: a written defence comes
