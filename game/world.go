@@ -102,9 +102,12 @@ func (w *worldView) selectActor(i int) {
 	w.layoutMenu()
 	a := w.actors[i]
 	desc := ""
-	if a.Proc >= 0 {
+	switch {
+	case a.Proc >= 0:
 		desc = describeProc(w.view.Procs[a.Proc])
-	} else {
+	case a.Node != "":
+		desc = w.describeNode(a.Node)
+	default:
 		wk := w.view.Workers[a.Worker]
 		desc = fmt.Sprintf("owns %d shards (coordinator: %d)", wk.Owned, wk.Holds)
 	}
@@ -303,8 +306,11 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		r = item(r, inner, th.Truth)
 	}
 	hint := "click a process to act on it"
-	if len(v.Workers) > 0 {
+	switch {
+	case len(v.Workers) > 0:
 		hint = "click a process or worker (or press 1-9, N) to act"
+	case len(v.Redis) > 0:
+		hint = "click a process or a server to act on it"
 	}
 	if !r.Empty() && r.W > draw.Measure(s.Small())(hint)+s.U(10) {
 		draw.TextIn(dst, hint, s.Small(), r, draw.AlignEnd, th.TextDim)
@@ -332,6 +338,16 @@ func (w *worldView) legendWarning() string {
 func (w *worldView) dropWarning() string {
 	if d := w.lab.DroppedText(); d != "" {
 		return ". Acting now drops " + d + "; Undo brings them back"
+	}
+	return ""
+}
+
+// describeNode says what Redis node name holds now.
+func (w *worldView) describeNode(name string) string {
+	for _, r := range w.view.Redis {
+		if r.Name == name {
+			return lab.DescribeNode(r)
+		}
 	}
 	return ""
 }

@@ -22,16 +22,23 @@ func (w *worldView) Controls() []Control {
 	var out []Control
 	for _, a := range w.actors {
 		group := a.Name
-		if a.Proc >= 0 {
+		switch {
+		case a.Proc >= 0:
 			group += ": " + describeProc(w.view.Procs[a.Proc])
-		} else {
+		case a.Node != "":
+			group += ": " + w.describeNode(a.Node)
+		default:
 			wk := w.view.Workers[a.Worker]
 			group += fmt.Sprintf(": owns %d shards", wk.Owned)
 		}
 		for _, c := range lab.ChoicesFor(w.lab.Lesson, w.view, a.Actor, w.token) {
 			slot := c.ID
-			if first, ok := pairs[c.ID]; ok {
+			verb, node, _ := strings.Cut(c.ID, ":") // "heal:redis-1" pairs with "partition:redis-1"
+			if first, ok := pairs[verb]; ok {
 				slot = first
+				if node != "" {
+					slot += ":" + node
+				}
 			}
 			out = append(out, Control{ID: "act:" + a.Name + ":" + c.ID, Slot: "act:" + a.Name + ":" + slot,
 				Group: group, Label: plainLabel(c.Label)})

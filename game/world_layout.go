@@ -39,6 +39,13 @@ func (w *worldView) layout() {
 	for i, wk := range v.Workers {
 		w.actors = append(w.actors, actor{Actor: lab.Actor{Name: wk.Name, Proc: -1, Worker: i}, hit: g.WorkerHits[i]})
 	}
+	if len(v.Redis) > 0 && g.Single {
+		// Redlock's servers are actors too: crash one, or jump its clock.
+		for i, c := range redisCells(g.Geom.Coord, w.unit, len(v.Redis)) {
+			r := v.Redis[i]
+			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: r.Name, Proc: -1, Worker: -1, Node: r.Name}, hit: c})
+		}
+	}
 	w.fencing.Rect, w.idem.Rect = ui.Rect{}, ui.Rect{}
 	if fencing {
 		w.fencing.Rect = g.Switch

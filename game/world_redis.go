@@ -91,6 +91,9 @@ func (w *worldView) drawRedis(dst *ebiten.Image, s draw.Style, box ui.Rect) {
 	draw.TextInTip(dst, summary, s.Small(), head, align, clr)
 	for i, c := range redisCells(box, s.Unit, len(v.Redis)) {
 		w.drawRedisNode(dst, s, c, v.Redis[i])
+		if w.selected >= 0 && w.selected < len(w.actors) && w.actors[w.selected].Node == v.Redis[i].Name {
+			draw.StrokeRoundRect(dst, c.Inset(-s.U(3)), s.U(8), s.U(2), th.Focus)
+		}
 	}
 }
 

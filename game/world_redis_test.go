@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/core"
 	"leaselab/game/ui"
 )
 
@@ -62,4 +63,35 @@ func TestARedlockWorldDrawsEveryRedisNode(t *testing.T) {
 		}
 		assert.Empty(t, shot.offenders())
 	}
+}
+
+// In a Redlock sandbox a Redis server is an actor like a process: click
+// its cell and its menu crashes it or jumps its clock ahead, the two
+// faults a node can have that its clients never see coming.
+func TestARedisNodeIsClickedAndActedOn(t *testing.T) {
+	r := rigWith(t, nil)
+	r.click("sandbox")
+	r.click("preset:redlock")
+	r.click("start")
+	sb := r.a.top().(*SandboxScene)
+	require.NotNil(t, sb.Run)
+	sb.Run.Lab.Advance(3 * time.Second)
+	r.tick(ui.Input{})
+	r.click("redis:redis-2")
+	mirror := r.a.Inspect().Mirror
+	assert.Contains(t, strings.Join(mirror.Narration, "\n"), "Selected redis-2: holds", "the node says what it holds")
+	assert.Empty(t, r.record("redis-node-menu").offenders(), "the node's menu fits")
+	r.click("action:clock-jump")
+	jumps := sb.Run.Lab.Sim().Trace.Filter(core.KindRedisJump)
+	require.Len(t, jumps, 1)
+	assert.Equal(t, "redis-2", jumps[0].Actor)
+	assert.Equal(t, int64(30000), jumps[0].Int("ahead_ms"))
+
+	r.click("redis:redis-3")
+	r.click("action:crash")
+	node := sb.Run.Lab.World().Redis[2]
+	assert.True(t, node.Down, "redis-3 crashed")
+	r.click("redis:redis-3")
+	_, ok := r.a.Inspect().Regions["action:restart"]
+	assert.True(t, ok, "a crashed node offers a restart")
 }

@@ -32,6 +32,7 @@ const (
 	CtlDelete    = Control(core.VerbDelete)      // make a process or worker delete a coordinator key
 	CtlPut       = Control(core.VerbPut)         // make a process or worker put a coordinator key
 	CtlDelay     = Control(core.VerbDelay)       // hold what a process sends for the lesson's pause length
+	CtlClockJump = Control(core.VerbClockJump)   // jump a Redis node's wall clock ahead (Redlock)
 )
 
 // Goal is one thing the learner must make happen. Met reads only the

@@ -12,12 +12,19 @@ import (
 )
 
 // Actor is one process or worker the learner can select in the world: an
-// index into WorldView.Procs or WorldView.Workers (the other is -1).
+// index into WorldView.Procs or WorldView.Workers (the other is -1); or,
+// with Node set (both -1), one of a Redlock world's Redis nodes.
 type Actor struct {
 	Name   string
 	Proc   int
 	Worker int
+	Node   string
 }
+
+// ClockJump is how far a Redis node's clock jumps ahead at the learner's
+// word: past any Redlock expiry the lab's worlds use, so every key the
+// node holds ends at once.
+const ClockJump = 30 * time.Second
 
 // Index is the actor's position among its kind (process or worker).
 func (a Actor) Index() int { return max(a.Proc, a.Worker) }
@@ -61,6 +68,9 @@ func stateOf(v WorldView, a Actor) actorState {
 // of each pair (pause or resume), and token is what "write with token"
 // sends.
 func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
+	if a.Node != "" {
+		return nodeChoices(l, v, a)
+	}
 	var out []Choice
 	st := stateOf(v, a)
 	allows := func(c lessons.Control) bool { return slices.Contains(l.Controls, c) }
@@ -177,4 +187,40 @@ func StatusKey(v WorldView) string {
 		return ""
 	}
 	return lock[:i] + "/status"
+}
+
+// nodeChoices is a Redis node's menu: crash or restart it, and (in the
+// sandbox) jump its wall clock ahead, which ends its keys early: the two
+// faults Redlock cannot see coming.
+func nodeChoices(l *lessons.Lesson, v WorldView, a Actor) []Choice {
+	allows := func(c lessons.Control) bool { return slices.Contains(l.Controls, c) }
+	i := slices.IndexFunc(v.Redis, func(r RedisView) bool { return r.Name == a.Node })
+	if i < 0 {
+		return nil
+	}
+	var out []Choice
+	down := v.Redis[i].Down
+	if allows(lessons.CtlCrash) {
+		if down {
+			out = append(out, Choice{ID: "restart", Label: ui.WithKey("Restart, with no keys", ui.IntentCrashProc), Action: core.Restart(a.Node), Key: ui.IntentCrashProc})
+		} else {
+			out = append(out, Choice{ID: "crash", Label: ui.WithKey("Crash", ui.IntentCrashProc), Action: core.Crash(a.Node), Key: ui.IntentCrashProc})
+		}
+	}
+	if allows(lessons.CtlClockJump) && !down {
+		out = append(out, Choice{ID: "clock-jump", Label: "Clock jumps " + Seconds(ClockJump) + " ahead",
+			Action: core.Action{Do: core.VerbClockJump, Proc: a.Node, For: core.Duration(ClockJump)}})
+	}
+	return out
+}
+
+// DescribeNode says in a few words what a Redis node holds now.
+func DescribeNode(r RedisView) string {
+	switch {
+	case r.Down:
+		return "down"
+	case r.Owner == "":
+		return "holds no key for the lock"
+	}
+	return fmt.Sprintf("holds %s's key, %s of PX left", r.Owner, Seconds(r.Left))
 }

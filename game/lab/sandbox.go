@@ -14,7 +14,7 @@ import (
 // them all.
 var SandboxControls = []lessons.Control{
 	lessons.CtlPause, lessons.CtlCrash, lessons.CtlPartition, lessons.CtlExpire, lessons.CtlFencing,
-	lessons.CtlWrite, lessons.CtlSetTTL, lessons.CtlIdem, lessons.CtlDelay,
+	lessons.CtlWrite, lessons.CtlSetTTL, lessons.CtlIdem, lessons.CtlDelay, lessons.CtlClockJump,
 }
 
 // SandboxPauseFor is how long the player's pause button freezes a process
