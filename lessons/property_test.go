@@ -103,6 +103,16 @@ func TestExplanationsRestOnTheRunRenewal(t *testing.T) {
 			}
 		}
 	}
+	// Ties: waking in the millisecond of the handover, or of the expiry,
+	// and a renewal that arrives after the expiry.
+	for _, c := range [][2]time.Duration{{3500, 9000}, {4950, 7550}, {3004, 9000}, {3005, 9000}, {3000, 9000}, {3500, 8999}} {
+		for _, verdict := range []string{"safe", "unsafe"} {
+			answers[fmt.Sprintf("%s, pause A at %d ms for %d ms", verdict, c[0], c[1])] = Answer{
+				Choices:  map[string][]string{"verdict": {verdict}},
+				Schedule: pauseAt(c[0]*time.Millisecond, c[1]*time.Millisecond, "A"),
+			}
+		}
+	}
 	answers["two pauses"] = Answer{Schedule: append(pauseAt(2*time.Second, 4*time.Second, "A"), pauseAt(14900*time.Millisecond, 7500*time.Millisecond, "A")...)}
 	answers["reference"] = exRenewal.Reference
 	checkAll(t, exRenewal, answers)
