@@ -89,6 +89,10 @@ func (b *because) givenN(v float64) string { return b.cite(num(v), "given", nil,
 // run is a duration measured from a run of the learner's design.
 func (b *because) run(d time.Duration) string { return b.cite(secs(d), "run", nil, "") }
 
+// moment is an instant of a run of the learner's design (a fault's time),
+// written as the trace writes times.
+func (b *because) moment(t time.Duration) string { return b.cite(instant(t), "run", nil, "") }
+
 // runN is a count or rate measured from a run of the learner's design.
 func (b *because) runN(v float64) string { return b.cite(num(v), "run", nil, "") }
 
