@@ -83,8 +83,10 @@ type ShardMeasure struct {
 	StaleCommits, SleeperOwned int
 }
 
-// WorstCrash and WorstPausePhase are the phases the verdict rests on.
-func (m ShardMeasure) WorstCrash() CrashPhase      { return m.Crashes[m.Worst] }
+// WorstCrash is the crash moment the failover verdict rests on.
+func (m ShardMeasure) WorstCrash() CrashPhase { return m.Crashes[m.Worst] }
+
+// WorstPausePhase is the pause start the false-failover verdict rests on.
 func (m ShardMeasure) WorstPausePhase() PausePhase { return m.Pauses[m.WorstPause] }
 
 // MeasureShardDesign runs the design: 1,000 shards, 40 workers; from 40 s
@@ -118,7 +120,7 @@ func ShardLesson(d ShardDesign, crashAt, pauseAt time.Duration) *Lesson {
 			designGCWorker, secs(designGCPause), instant(pauseAt), designVictim, instant(crashAt), secs(designPauseAt), designSleeper)},
 		Setup:    func(uint64, Knobs) (*core.Sim, error) { return shardSim(d) },
 		Script:   designLog(d, crashAt, pauseAt),
-		Duration: designPauseAt + d.TTL + 15*time.Second,
+		Duration: designEnd(d),
 	}
 }
 
