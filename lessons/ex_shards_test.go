@@ -200,8 +200,9 @@ func failoverOf(t *testing.T, l *Lesson, crashAt time.Duration) time.Duration {
 // that matters over a renewal interval, not at 40 s only (finding 5). With
 // a 2.4 s TTL renewed every 0.5 s, a pause beginning a little after 40 s
 // costs worker-13 all its shards; the feedback names when it began and
-// what it cost. A 3 s TTL loses nothing at any start, here or on an even
-// grid of 20 starts each simulated from the start.
+// what it cost, and the run offered to watch shows that loss. A 3 s TTL
+// loses nothing at any start. For the 2.4 s TTL, no start on an even grid
+// of 20, each simulated from the start, costs more than the check found.
 func TestShardPauseSweepsEveryStart(t *testing.T) {
 	r, err := exShards.Check(perWorker(2.4, 0.5))
 	require.NoError(t, err)
@@ -238,7 +239,19 @@ func TestShardPauseSweepsEveryStart(t *testing.T) {
 		gridWorst = max(gridWorst, lost)
 	}
 	require.Positive(t, gridWorst, "the grid finds the losing starts")
-	assert.GreaterOrEqual(t, m.WorstPausePhase().Lost, gridWorst)
+	gc := m.WorstPausePhase()
+	assert.GreaterOrEqual(t, gc.Lost, gridWorst)
+
+	// The run offered to watch loses the very shards the check reports.
+	w, err := ShardLesson(d, m.WorstCrash().At, gc.At).Evaluate(1, nil)
+	require.NoError(t, err)
+	lost := 0
+	for _, e := range w.Sim.Trace.Events {
+		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && e.At >= gc.At && e.At <= gc.At+designGCPause+designPauseSettle && !strings.HasPrefix(e.Get("why"), "rebalance") {
+			lost++
+		}
+	}
+	assert.Equal(t, gc.Lost, lost)
 }
 
 // TestShardLoadMeasuredForLongRenewals: renewals rarer than the window
