@@ -576,7 +576,7 @@ func crashFigure(m ShardMeasure) string {
 	w := m.WorstCrash()
 	failover := secs(w.Reassign)
 	if w.Stuck > 0 {
-		failover = fmt.Sprintf("%d shards never taken over", w.Stuck)
+		failover = fmt.Sprintf("%d %s never taken over", w.Stuck, pluralS(w.Stuck, "shard", "shards"))
 	}
 	from, to := instant(m.Crashes[0].At), instant(m.Crashes[len(m.Crashes)-1].At)
 	if m.OverBudget {
@@ -630,7 +630,7 @@ func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 	case w.Stuck > 0 && d.Assign == core.AssignStatic:
 		re = bf.feedback("Failover", false, "%s of %s's shards were never taken over: under a static hash no one else may own them.", bf.runN(float64(w.Stuck)), designVictim)
 	case w.Stuck > 0:
-		re = bf.feedback("Failover", false, "%s of %s's shards were never taken over before the run ended (crash at %s).", bf.runN(float64(w.Stuck)), designVictim, bf.moment(at))
+		re = bf.feedback("Failover", false, "%s of %s's shards %s never taken over before the run ended (crash at %s).", bf.runN(float64(w.Stuck)), designVictim, pluralS(w.Stuck, "was", "were"), bf.moment(at))
 	case bf.claimD(w.Reassign, "<=", designReassign):
 		// "The worst": no other crash moment took longer.
 		for _, x := range m.Crashes {
