@@ -364,6 +364,31 @@ func TestBrowserExerciseLongCheck(t *testing.T) {
 	}
 }
 
+// TestBrowserExerciseShardCheck checks exercise 2's model design through
+// the page and times the check: it tries the short pause and the crash at
+// every moment that matters over a renewal interval (about thirty runs of
+// 1,000 shards, from one shared start), the work the learner waits for.
+// Issue 14 asks for at most 3 s here; the figure is logged (timings in a
+// shared browser vary), and only a regression to a freeze fails.
+func TestBrowserExerciseShardCheck(t *testing.T) {
+	b := openExercise(t, "shard-design")
+	b.setNumber(t, "ttl", 15)
+	b.setNumber(t, "renew", 5)
+	for _, o := range []string{"granularity:per-shard", "assignment:fair-share", "offsets:fenced",
+		"place-leases:coordinator", "place-tokens:coordinator", "place-workers:coordinator",
+		"place-offsets:store", "place-records:store", "place-last-token:store"} {
+		b.choose(t, "opt:"+o)
+	}
+	b.exUntil(t, "the choices", 10*time.Second, func(s exState) bool { return len(s.Scene.Exercise.Answer.Choices) == 9 })
+	start := time.Now()
+	b.checkPasses(t, 1)
+	took := time.Since(start)
+	t.Logf("exercise 2's check took %v in the browser", took.Round(10*time.Millisecond))
+	if took > 30*time.Second {
+		t.Errorf("exercise 2's check took %v in the browser", took.Round(10*time.Millisecond))
+	}
+}
+
 // TestBrowserExerciseHintsAndModelAnswer: the hint ladder, the model
 // answer offered only after a complete checked attempt and shown only on a
 // confirming click, and a pass after it shown in the menu as passed with

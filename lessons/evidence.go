@@ -72,7 +72,7 @@ func (b *because) at(e core.Event) string { return b.cite(instant(e.At), "trace"
 // cut, not rounded, to the millisecond, so the feedback quotes the very
 // number the learner can find in the log.
 func instant(t time.Duration) string {
-	return strconv.FormatFloat(t.Truncate(time.Millisecond).Seconds(), 'f', -1, 64) + " s"
+	return millis(t.Truncate(time.Millisecond))
 }
 
 // ms is the millisecond field key of event e as a time.
@@ -88,6 +88,10 @@ func (b *because) givenN(v float64) string { return b.cite(num(v), "given", nil,
 
 // run is a duration measured from a run of the learner's design.
 func (b *because) run(d time.Duration) string { return b.cite(secs(d), "run", nil, "") }
+
+// moment is an instant of a run of the learner's design (a fault's time),
+// written as the trace writes times.
+func (b *because) moment(t time.Duration) string { return b.cite(instant(t), "run", nil, "") }
 
 // runN is a count or rate measured from a run of the learner's design.
 func (b *because) runN(v float64) string { return b.cite(num(v), "run", nil, "") }

@@ -37,9 +37,10 @@ func expiryOf(e core.Event) time.Duration {
 }
 
 // leaderPauseBreak finds a pause of a leader, no longer than limit, during
-// which the coordinator gave the lock to someone else: the schedule that
-// breaks the lease. It returns that pause, or the first leader pause (and
-// false) to explain a miss.
+// which the coordinator gave the lock to someone else while the paused
+// process still believed it led: the schedule that breaks the lease. It
+// returns that pause, or the leader pause that came closest (and false) to
+// explain a miss.
 func leaderPauseBreak(w *World, limit time.Duration) (pauseSpan, bool, bool) {
 	var first pauseSpan
 	seen := false
@@ -47,11 +48,7 @@ func leaderPauseBreak(w *World, limit time.Duration) (pauseSpan, bool, bool) {
 		if !p.Leader || p.For > limit {
 			continue
 		}
-		to := p.To
-		if to < 0 {
-			to = w.Sim.Now()
-		}
-		if handoverDuring(w, "locks/leader", p.Proc, p.From, to) != nil {
+		if handoverWhileLeading(w, p) != nil {
 			return p, true, true
 		}
 		// Explain the miss that came closest: the pause that left the
@@ -61,6 +58,36 @@ func leaderPauseBreak(w *World, limit time.Duration) (pauseSpan, bool, bool) {
 		}
 	}
 	return first, seen, false
+}
+
+// stepDown is p.Proc's first change of state away from leader after pause
+// p began, or nil: from then on it no longer believed it led.
+func stepDown(w *World, p pauseSpan) *core.Event {
+	tr := w.Sim.Trace.Events
+	for i := p.Seq + 1; i < len(tr); i++ {
+		if e := &tr[i]; e.Kind == core.KindState && e.Actor == p.Proc && e.Get("from") == core.Leader.String() {
+			return e
+		}
+	}
+	return nil
+}
+
+// handoverWhileLeading is the first holder change of the leader lock to
+// someone else after pause p began and before p.Proc stepped down, or nil.
+// It goes by the trace's order, not its clock: a handover and a wake in
+// the same millisecond overlap two leaders only if the handover came
+// first, or the woken process had not yet noticed.
+func handoverWhileLeading(w *World, p pauseSpan) *core.Event {
+	end := len(w.Sim.Trace.Events)
+	if d := stepDown(w, p); d != nil {
+		end = d.Seq
+	}
+	for _, e := range handovers(w, "locks/leader") {
+		if e.Seq > p.Seq && e.Seq < end && e.Get("owner") != p.Proc {
+			return &e
+		}
+	}
+	return nil
 }
 
 // slack is how long proc's lease outlived pause p (negative: it ran out
@@ -193,9 +220,10 @@ of process A or B, within the first 60 s.`,
 func init() { exRenewal.start = checkRenewal }
 
 func checkRenewal(a Answer) Job {
+	run := judgeRenewalSchedule(a.Schedule)
 	parts := []Feedback{
-		judgeRenewalVerdict(a),
-		judgeRenewalSchedule(a.Schedule),
+		judgeRenewalVerdict(a, run.OK),
+		run,
 		judgeRenewalLeft(a),
 		judgeRenewalMinTTL(a),
 		judgeSet(a, "Measurements", "measurements", []string{"pause-tail", "renew-latency", "coord-latency", "clock-drift"}, map[string]string{
@@ -212,7 +240,9 @@ func checkRenewal(a Answer) Job {
 }
 
 // judgeRenewalVerdict marks the verdict; its arithmetic is the brief's.
-func judgeRenewalVerdict(a Answer) Feedback {
+// broke reports that the learner's own schedule broke the lease: a "safe"
+// verdict beside it is contradicted by their own evidence, and is told so.
+func judgeRenewalVerdict(a Answer, broke bool) Feedback {
 	const part = "Verdict"
 	var b because
 	age, pause, ttl := b.given(exRenewEvery), b.given(exRenewPause), b.given(exRenewTTL)
@@ -222,7 +252,11 @@ func judgeRenewalVerdict(a Answer) Feedback {
 	case "":
 		return Feedback{Part: part, Why: "Not answered. Decide whether a 9 s pause can outlive a 12 s lease renewed every 5 s."}
 	case "safe":
-		return b.feedback(part, false, "%s is less than %s, but a pause need not start at a renewal. How old can the lease already be when the pause begins?", pause, ttl)
+		f := b.feedback(part, false, "%s is less than %s, but a pause need not start at a renewal. How old can the lease already be when the pause begins?", pause, ttl)
+		if broke {
+			f.Why += " Your own schedule says otherwise: in its run the lock changed hands while the frozen leader still believed it led."
+		}
+		return f
 	}
 	return b.feedback(part, true, "Right: the last renewal can be nearly %s old when a %s pause begins, and %s outlives the %s lease.", age, pause, sum, ttl)
 }
@@ -297,46 +331,62 @@ func judgeRenewalSchedule(log core.ActionLog) Feedback {
 
 // explainPause tells what happened to p.Proc's lease during pause p, from
 // the trace alone: when the lease was due to run out, when the process
-// woke, when the coordinator found the lease expired (its periodic sweep),
-// whether a late renewal was refused, and when the lock changed hands.
+// woke, whether its renewal after waking was accepted or refused, when the
+// coordinator found the lease expired (its periodic sweep), and when the
+// lock changed hands. Events in the same instant are told in the order the
+// trace has them.
 func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 	const part = "Breaking schedule"
 	var b because
 	tr := w.Sim.Trace.Events
-	pauseEv := tr[0]
-	for _, e := range tr {
-		if e.Seq == p.Seq {
-			pauseEv = e
-		}
-	}
+	pauseEv := tr[p.Seq]
 	froze := b.at(pauseEv)
 	grant, ok := leaseExpiryAt(w, p.Proc, p.From)
 	if !ok {
 		return Feedback{Part: part, Why: "The pause began before the leader's lease was granted. Pause it once it leads."}
 	}
 	exp := expiryOf(grant)
-	var resume, expire, holder, refused *core.Event
-	for i := range tr {
+	var resume, expire, holder, refused, renewed *core.Event
+	if p.ToSeq >= 0 {
+		resume = &tr[p.ToSeq]
+	}
+	for i := p.Seq + 1; i < len(tr); i++ {
 		e := &tr[i]
-		if e.At < p.From {
-			continue
-		}
 		switch {
-		case resume == nil && p.To >= 0 && e.Actor == p.Proc && (e.Kind == core.KindResume || e.Kind == core.KindCrash) && e.At == p.To:
-			resume = e
 		case expire == nil && e.Kind == core.KindLeaseExpire && e.Get("owner") == p.Proc:
 			expire = e
-		case holder == nil && e.Kind == core.KindHolder && e.Get("owner") != p.Proc:
+		case holder == nil && e.Kind == core.KindHolder && e.Get("lock") == "locks/leader" && e.Get("owner") != p.Proc:
 			holder = e
-		case refused == nil && e.Kind == core.KindLeaseRenew && e.Get("owner") == p.Proc && e.Get("expiry_ms") != "" && expiryOf(*e) <= e.At:
-			refused = e
+		case e.Kind == core.KindLeaseRenew && e.Get("owner") == p.Proc && e.Get("expiry_ms") != "":
+			if refused == nil && expiryOf(*e) <= e.At {
+				refused = e
+			}
+			if renewed == nil && resume != nil && e.Seq > resume.Seq {
+				renewed = e
+			}
 		}
 	}
+	down := stepDown(w, p)
+	order := func(first, then *core.Event) { b.state(float64(first.Seq), "<", float64(then.Seq)) }
 	if broke {
+		holder = handoverWhileLeading(w, p)
 		b.stateD(exp, "<", holder.At)
-		b.stateD(holder.At, "<=", p.wake(w))
-		return b.feedback(part, true, "%s froze at %s with its lease due to run out at %s, %s later; the %s pause outlived it, and at %s the coordinator gave the lock to %s while %s slept.",
-			p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), b.ms(pauseEv, "for_ms"), b.at(*holder), holder.Get("owner"), p.Proc)
+		head := fmt.Sprintf("%s froze at %s with its lease due to run out at %s, %s later; the %s pause outlived it",
+			p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), b.ms(pauseEv, "for_ms"))
+		switch {
+		case resume == nil || holder.Seq < resume.Seq:
+			if resume != nil {
+				order(holder, resume)
+			}
+			if resume != nil && holder.At == resume.At {
+				return b.feedback(part, true, "%s, and at %s, the very instant %s was due to wake but before it did, the coordinator gave the lock to %s.", head, b.at(*holder), p.Proc, holder.Get("owner"))
+			}
+			b.stateD(holder.At, "<=", p.wake(w))
+			return b.feedback(part, true, "%s, and at %s the coordinator gave the lock to %s while %s slept.", head, b.at(*holder), holder.Get("owner"), p.Proc)
+		default:
+			order(resume, holder)
+			return b.feedback(part, true, "%s. %s woke at %s and, before it noticed, the coordinator gave the lock to %s at %s: for that moment both believed they led.", head, p.Proc, b.at(*resume), holder.Get("owner"), b.at(*holder))
+		}
 	}
 	end := w.Sim.Now()
 	if resume == nil {
@@ -351,35 +401,57 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 	if resume != nil {
 		wakeText = b.at(*resume)
 	}
-	if b.claimD(exp, ">", wake) {
-		b.stateD(exp-p.From, ">", wake-p.From)
-		return b.feedback(part, false, "%s froze at %s with its lease good until %s, %s later; it woke at %s, before that, so it renewed in time. Start the pause later in the %s renewal cycle, just before a renewal is due.",
-			p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), wakeText, b.given(exRenewEvery))
-	}
-	// The lease ran out while the process slept, yet the lock did not move
-	// before it woke.
 	var out strings.Builder
-	fmt.Fprintf(&out, "The lease did run out while %s slept: it froze at %s, and its lease ended at %s, %s later, ", p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From))
-	if b.claimD(exp, "==", wake) {
-		fmt.Fprintf(&out, "the instant it woke at %s. ", wakeText)
+	lateRenewal := false
+	if b.claimD(exp, ">", wake) {
+		if renewed == nil || expiryOf(*renewed) > renewed.At {
+			fmt.Fprintf(&out, "%s froze at %s with its lease good until %s, %s later; it woke at %s, before that", p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), wakeText)
+			if renewed != nil && b.claimD(renewed.At, "<", exp) {
+				fmt.Fprintf(&out, ", and renewed in time: its renewal reached the coordinator at %s", b.at(*renewed))
+			}
+			fmt.Fprintf(&out, ". Start the pause later in the %s renewal cycle, just before a renewal is due.", b.given(exRenewEvery))
+			return b.feedback(part, false, "%s", out.String())
+		}
+		// It woke in time, but its renewal arrived too late.
+		lateRenewal = true
+		b.stateD(exp, "<=", renewed.At)
+		fmt.Fprintf(&out, "%s froze at %s with its lease good until %s, %s later, and woke at %s, before that; but its renewal reached the coordinator only at %s, when the lease had already ended, and was refused. ",
+			p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), wakeText, b.at(*renewed))
 	} else {
-		b.stateD(exp, "<", wake)
-		fmt.Fprintf(&out, "before it woke at %s. ", wakeText)
+		// The lease ran out while the process slept, yet the lock did not
+		// move before it woke.
+		fmt.Fprintf(&out, "The lease did run out while %s slept: it froze at %s, and its lease ended at %s, %s later, ", p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From))
+		if b.claimD(exp, "==", wake) {
+			fmt.Fprintf(&out, "the instant it woke at %s. ", wakeText)
+		} else {
+			b.stateD(exp, "<", wake)
+			fmt.Fprintf(&out, "before it woke at %s. ", wakeText)
+		}
 	}
 	switch {
 	case expire == nil:
-		fmt.Fprintf(&out, "But the coordinator removes expired leases only on its periodic sweep, and the run ended at %s before one found it.", b.given(end))
-	case b.claimD(expire.At, ">", wake):
-		fmt.Fprintf(&out, "But the coordinator removes expired leases only on its periodic sweep, and the sweep that found it came at %s, after %s was awake.", b.at(*expire), p.Proc)
-		if refused != nil {
+		fmt.Fprintf(&out, "The coordinator removes expired leases only on its periodic sweep, and the run ended at %s before one found it.", b.given(end))
+	case resume != nil && expire.Seq > resume.Seq:
+		order(resume, expire)
+		fmt.Fprintf(&out, "The coordinator removes expired leases only on its periodic sweep, and the sweep that found it came at %s, after %s was awake.", b.at(*expire), p.Proc)
+		if refused != nil && !lateRenewal {
 			fmt.Fprintf(&out, " %s's late renewal reached it at %s and was refused: it arrived after the expiry.", p.Proc, b.at(*refused))
 		}
 	default:
 		fmt.Fprintf(&out, "The coordinator expired it at %s.", b.at(*expire))
 	}
 	if holder != nil {
-		b.stateD(holder.At, ">", wake)
-		fmt.Fprintf(&out, " The lock changed hands at %s, when %s no longer slept.", b.at(*holder), p.Proc)
+		switch {
+		case down != nil && down.Seq < holder.Seq && holder.At == wake:
+			order(down, holder)
+			fmt.Fprintf(&out, " The lock changed hands at %s, the instant %s woke, but only after %s had noticed its lease was gone and stepped down: the two never both believed they led.", b.at(*holder), p.Proc, p.Proc)
+		case down != nil && down.Seq < holder.Seq:
+			order(down, holder)
+			fmt.Fprintf(&out, " The lock changed hands at %s, after %s had stepped down at %s.", b.at(*holder), p.Proc, b.at(*down))
+		default:
+			b.stateD(holder.At, ">", wake)
+			fmt.Fprintf(&out, " The lock changed hands at %s, when %s no longer slept.", b.at(*holder), p.Proc)
+		}
 	}
 	out.WriteString(" For the handover to happen during the pause, the pause must also cover the sweep: start it a little later in the renewal cycle or make it longer.")
 	return b.feedback(part, false, "%s", out.String())

@@ -104,3 +104,73 @@ func TestCompleteAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestRenewalTieGoesByTraceOrder: when the leader wakes in the very
+// millisecond the coordinator hands the lock on, what counts is the order
+// of the two in the trace (finding 1 of the grading report). In these runs
+// A woke, noticed its lease was gone and stepped down before B got the
+// lock: no two leaders overlapped, so the schedule does not break the
+// lease, and the feedback never says the lock went to B "while A slept".
+func TestRenewalTieGoesByTraceOrder(t *testing.T) {
+	for _, c := range []struct{ at, for_ time.Duration }{
+		{3500 * time.Millisecond, 9 * time.Second},
+		{4950 * time.Millisecond, 7550 * time.Millisecond},
+	} {
+		log := pauseAt(c.at, c.for_, "A")
+		w, err := exRenewal.Lab.Evaluate(1, log)
+		require.NoError(t, err)
+		p, seen, broke := leaderPauseBreak(w, exRenewPause)
+		require.True(t, seen)
+		require.Equal(t, p.To, handovers(w, "locks/leader")[1].At, "%v: the wake and the handover share an instant", c)
+		assert.False(t, broke, "%v: A stepped down before the handover", c)
+
+		f := judgeRenewalSchedule(log)
+		assert.False(t, f.OK, "%v: %s", c, f.Why)
+		assert.NotContains(t, f.Why, "gave the lock to B while A slept")
+		assert.Contains(t, f.Why, "stepped down")
+		assert.Contains(t, f.Why, "never both believed they led")
+		for _, cl := range f.Claims {
+			assert.True(t, cl.Holds(), "%v: states %v %s %v: %s", c, cl.L, cl.Op, cl.R, f.Why)
+		}
+	}
+	f := judgeRenewalSchedule(exRenewal.Reference.Schedule)
+	assert.True(t, f.OK, "the model's pause still breaks the lease: %s", f.Why)
+	assert.Contains(t, f.Why, "gave the lock to B while A slept")
+}
+
+// TestRenewalRefusedRenewalIsNamed: a leader that wakes a millisecond
+// before its lease runs out still loses it when its renewal reaches the
+// coordinator after the expiry (finding 2). The feedback says so, from the
+// renewal's arrival and the coordinator's answer, and never "renewed in
+// time".
+func TestRenewalRefusedRenewalIsNamed(t *testing.T) {
+	f := judgeRenewalSchedule(pauseAt(3004*time.Millisecond, 9*time.Second, "A"))
+	assert.False(t, f.OK)
+	assert.NotContains(t, f.Why, "renewed in time")
+	assert.Contains(t, f.Why, "woke at 12.004 s, before that")
+	assert.Contains(t, f.Why, "reached the coordinator only at 12.009 s")
+	assert.Contains(t, f.Why, "refused")
+	for _, cl := range f.Claims {
+		assert.True(t, cl.Holds(), "states %v %s %v: %s", cl.L, cl.Op, cl.R, f.Why)
+	}
+}
+
+// TestRenewalSafeVerdictAgainstOwnRun: a "safe" verdict handed in with a
+// schedule that broke the lease is told that its own run contradicts it
+// (finding 12); with a schedule that broke nothing, it is not.
+func TestRenewalSafeVerdictAgainstOwnRun(t *testing.T) {
+	a := exRenewal.Reference.Clone()
+	a.Choices["verdict"] = []string{"safe"}
+	r, err := exRenewal.Check(a)
+	require.NoError(t, err)
+	require.True(t, part(r, "Breaking schedule").OK)
+	v := part(r, "Verdict")
+	assert.False(t, v.OK)
+	assert.Contains(t, v.Why, "Your own schedule says otherwise")
+
+	a.Schedule = pauseAt(10100*time.Millisecond, 9*time.Second, "A")
+	r, err = exRenewal.Check(a)
+	require.NoError(t, err)
+	require.False(t, part(r, "Breaking schedule").OK)
+	assert.NotContains(t, part(r, "Verdict").Why, "Your own schedule")
+}

@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,10 +23,6 @@ const (
 	designGCAt      = 40 * time.Second
 	designGCPause   = 2 * time.Second // an ordinary garbage-collection pause
 	designGCWorker  = "worker-13"
-	// designPhases is how many crash moments, spread over one renewal
-	// interval, the failover is measured at: the time to take over depends
-	// on where in its renewal cycle the worker died.
-	designPhases = 4
 )
 
 // ShardDesign is a learner's shard-ownership design.
@@ -36,39 +33,72 @@ type ShardDesign struct {
 	Fenced        bool
 }
 
+// CrashPhase is one crash moment of worker-07 and the failover it gave.
+type CrashPhase struct {
+	At time.Duration
+	// Victim counts the shards the crashed worker owned when it crashed.
+	Victim int
+	// Reassign is how long its shards took to find new owners; Stuck
+	// counts those that never did before the run ended.
+	Reassign time.Duration
+	Stuck    int
+}
+
+// PausePhase is one start of worker-13's short pause and what it cost.
+type PausePhase struct {
+	At time.Duration
+	// Owned counts the shards worker-13 owned when it froze; Lost those
+	// taken from it because its leases lapsed in the pause, though it was
+	// alive and meant to keep them (not ones it gave back to rebalance).
+	Owned, Lost int
+}
+
 // ShardMeasure is what the simulator measured of a design.
 type ShardMeasure struct {
 	// Min and Max are the fewest and most shards a live worker owned
-	// before the crash.
+	// before any fault.
 	Min, Max int
-	// RenewRate is lease renewals per second at the coordinator.
-	RenewRate float64
-	// Reassign is how long the crashed worker's shards took to find new
-	// owners; Stuck counts those that never did.
-	Reassign time.Duration
-	Stuck    int
-	// StaleCommits counts offset commits a paused, superseded owner made
-	// that the offset store accepted.
-	StaleCommits int
-	// Victim counts the shards the crashed worker owned when it crashed.
-	Victim int
-	// FalseFailovers counts shards taken from worker-13 after its short
-	// pause, though it was alive and meant to keep them.
-	FalseFailovers int
-	// GCOwned and SleeperOwned count the shards worker-13 and worker-21
-	// owned when they paused: a pause of a worker that owned nothing
-	// proves nothing.
-	GCOwned, SleeperOwned int
-	// RenewWindow is the span the renewal rate was measured over: a whole
-	// number of renewal intervals, so the rate is not skewed by a partial
-	// round.
+	// RenewRate is lease renewals per second at the coordinator, measured
+	// over RenewWindow: a whole number of renewal intervals (at least
+	// one), so the rate is not skewed by a partial round.
+	RenewRate   float64
 	RenewWindow time.Duration
+	// Pauses are the short pause's starts over one renewal interval, and
+	// WorstPause the index of the costliest (the earliest of equals).
+	Pauses     []PausePhase
+	WorstPause int
+	// Crashes are the crash moments over one renewal interval, and Worst
+	// the index of the slowest failover (the earliest of equals), or of
+	// the first over the budget. The run goes on from the worst pause.
+	Crashes []CrashPhase
+	Worst   int
+	// OverBudget reports that the sweep stopped at the first crash moment
+	// whose shards went unowned for more than twice the budget (Worst):
+	// the design fails there, and the moments after it are not tried.
+	OverBudget bool
+	// StaleCommits counts offset commits a paused, superseded owner made
+	// that the offset store accepted; SleeperOwned the shards it owned
+	// when it froze (a pause of a worker that owned nothing proves
+	// nothing). Both from the run with the worst pause and crash.
+	StaleCommits, SleeperOwned int
 }
 
-// MeasureShardDesign runs the design: 1,000 shards, 40 workers; at 40 s
-// worker-13 pauses for 2 s; at 60 s worker-07 crashes; at 100 s worker-21
-// freezes for the TTL plus 5 s.
-func MeasureShardDesign(d ShardDesign) (ShardMeasure, error) { return measureShards(d, designCrashAt) }
+// WorstCrash is the crash moment the failover verdict rests on.
+func (m ShardMeasure) WorstCrash() CrashPhase { return m.Crashes[m.Worst] }
+
+// WorstPausePhase is the pause start the false-failover verdict rests on.
+func (m ShardMeasure) WorstPausePhase() PausePhase { return m.Pauses[m.WorstPause] }
+
+// MeasureShardDesign runs the design: 1,000 shards, 40 workers; from 40 s
+// worker-13 pauses for 2 s, at every start that matters over one renewal
+// interval; from 60 s worker-07 crashes, at every moment that matters over
+// one renewal interval; at 100 s worker-21 freezes for the TTL plus 5 s.
+func MeasureShardDesign(d ShardDesign) (ShardMeasure, error) {
+	j := newShardSweep(d)
+	for !j.step() {
+	}
+	return j.m, j.err
+}
 
 // shardSim builds the design's world, before its faults.
 func shardSim(d ShardDesign) (*core.Sim, error) {
@@ -79,96 +109,266 @@ func shardSim(d ShardDesign) (*core.Sim, error) {
 	})
 }
 
-// ShardLesson is the design's run with the crash at crashAt, to watch in
-// the player: the same world and faults the check simulated.
-func ShardLesson(d ShardDesign, crashAt time.Duration) *Lesson {
+// ShardLesson is the design's run with the pause at pauseAt and the crash
+// at crashAt, to watch in the player: the same world and faults the check
+// simulated.
+func ShardLesson(d ShardDesign, crashAt, pauseAt time.Duration) *Lesson {
 	return &Lesson{
 		ID:    "shard-design-run",
-		Title: fmt.Sprintf("Your shard design, crash at %s", secs(crashAt)),
-		Intro: []string{fmt.Sprintf("The slowest failover of the checked runs: %s crashes at %s. Before that, %s pauses for %s at %s; at %s %s freezes past its TTL.",
-			designVictim, secs(crashAt), designGCWorker, secs(designGCPause), secs(designGCAt), secs(designPauseAt), designSleeper)},
+		Title: fmt.Sprintf("Your shard design, crash at %s", instant(crashAt)),
+		Intro: []string{fmt.Sprintf("The checked run the verdict rests on: %s pauses for %s at %s; %s crashes at %s; at %s %s freezes past its TTL.",
+			designGCWorker, secs(designGCPause), instant(pauseAt), designVictim, instant(crashAt), secs(designPauseAt), designSleeper)},
 		Setup:    func(uint64, Knobs) (*core.Sim, error) { return shardSim(d) },
-		Script:   designLog(d, crashAt),
-		Duration: designPauseAt + d.TTL + 15*time.Second,
+		Script:   designLog(d, crashAt, pauseAt),
+		Duration: designEnd(d),
 	}
 }
 
-// measureShards runs the design with the crash at crashAt.
-func measureShards(d ShardDesign, crashAt time.Duration) (ShardMeasure, error) {
-	s, err := shardSim(d)
+// designLog is the faults every design meets: a short pause at pauseAt, a
+// crash at crashAt, and a pause past the TTL.
+func designLog(d ShardDesign, crashAt, pauseAt time.Duration) core.ActionLog {
+	return core.ActionLog{
+		core.At(pauseAt, gcPause()),
+		core.At(crashAt, core.Action{Do: "crash", Proc: designVictim}),
+		sleeperPause(d),
+	}
+}
+
+func gcPause() core.Action {
+	return core.Action{Do: "pause", Proc: designGCWorker, For: core.Duration(designGCPause)}
+}
+
+func sleeperPause(d ShardDesign) core.Timed {
+	return core.At(designPauseAt, core.Action{Do: "pause", Proc: designSleeper, For: core.Duration(d.TTL + 5*time.Second)})
+}
+
+// designEnd is when a design's run ends: after the frozen worker-21 woke.
+func designEnd(d ShardDesign) time.Duration { return designPauseAt + d.TTL + 15*time.Second }
+
+// shardSweep measures a design, one run a step. It simulates the common
+// start once and clones the world at each fault moment, so every phase
+// costs only the simulation after its fault.
+//
+// Which moments matter: a crash's failover is how long until the crashed
+// worker's last shard has a new owner. Between two messages of that worker
+// the rest of the world runs the same whenever it dies, so the owners come
+// at the same time and the failover is longest for the earliest crash: the
+// one right after a message. Those moments, plus evenly spread ones, are
+// the crash phases. A pause costs the most when it starts just before the
+// paused worker sends (its renewal is held longest), so the pause phases
+// are the instants before each of worker-13's messages, plus evenly spread
+// ones.
+type shardSweep struct {
+	d     ShardDesign
+	m     ShardMeasure
+	world *core.Sim // the run so far: before the pause, then from the worst pause on
+	// worst is the world of the worst phase so far; cands the moments
+	// left to try in the current sweep.
+	worst *core.Sim
+	cands []time.Duration
+	stage int
+	err   error
+}
+
+const (
+	// designPauseGrid and designCrashGrid are how many evenly spread
+	// moments per renewal interval each sweep tries besides the ones the
+	// worker's messages mark. A crash between two of them fails over no
+	// slower than one right after the message before it, so its grid is
+	// only the four moments the check once sampled alone: the sweep never
+	// tries less than it did.
+	designPauseGrid = 8
+	designCrashGrid = 4
+	// designHopeless is twice the failover budget: a design that misses
+	// the budget by less is swept whole, so its worst moment is reported.
+	designHopeless = 2 * designReassign
+	// designPauseSpan bounds the pause starts, so the last pause ends
+	// before the crashes begin.
+	designPauseSpan = 15 * time.Second
+	// designPauseSettle is how long after a pause ends its cost is
+	// counted: a lapsed lease is found at the wake or by the reply to the
+	// renewal sent then.
+	designPauseSettle = time.Second
+)
+
+func newShardSweep(d ShardDesign) *shardSweep { return &shardSweep{d: d} }
+
+// progress is the fraction done, growing with every step.
+func (j *shardSweep) progress() float64 {
+	left := func(done int) float64 { return float64(done) / float64(done+len(j.cands)) }
+	switch j.stage {
+	case 0:
+		return 0
+	case 1:
+		return 0.05 + 0.25*left(len(j.m.Pauses))
+	case 2:
+		return 0.3 + 0.65*left(len(j.m.Crashes))
+	}
+	return 1
+}
+
+// step does one unit of the sweep and reports whether it is done.
+func (j *shardSweep) step() bool {
+	if j.err != nil || j.stage == 3 {
+		return true
+	}
+	switch {
+	case j.stage == 0:
+		j.err = j.start()
+		if j.err == nil {
+			j.stage = 1
+		}
+	case j.stage == 1 && len(j.cands) > 0:
+		j.tryPause()
+	case j.stage == 1:
+		j.world, j.worst = j.worst, nil
+		j.cands = phases(j.world, designVictim, designCrashAt, j.d.Renew, 0, designCrashGrid)
+		j.stage = 2
+	case j.stage == 2 && len(j.cands) > 0:
+		j.tryCrash()
+	default:
+		j.finish()
+		j.stage = 3
+	}
+	return j.err != nil || j.stage == 3
+}
+
+// start runs the common start: it measures the renewal load and the
+// balance on a world with no fault yet, and lists the pause phases.
+func (j *shardSweep) start() error {
+	s, err := shardSim(j.d)
 	if err != nil {
-		return ShardMeasure{}, err
+		return err
 	}
 	s.Trace.Quiet = true
-	pause := d.TTL + 5*time.Second
-	s.Schedule(designLog(d, crashAt))
-	var m ShardMeasure
+	s.Schedule(core.ActionLog{sleeperPause(j.d)})
 	s.RunUntil(20 * time.Second)
-	r0 := s.Coord.Renewals
-	rounds := (designCrashAt - time.Second - 20*time.Second) / d.Renew
-	m.RenewWindow = rounds * d.Renew
-	s.RunUntil(20*time.Second + m.RenewWindow)
-	m.RenewRate = float64(s.Coord.Renewals-r0) / m.RenewWindow.Seconds()
-	s.RunUntil(designCrashAt - time.Second)
-	st := s.ShardStats()
-	m.Min, m.Max = st.Min, st.Max
-	var victim []int
-	s.RunUntil(crashAt - time.Millisecond)
-	for _, w := range s.Workers() {
-		if w.Name() == designVictim {
-			victim = w.Owned()
+	calm := s.Clone()
+	r0 := calm.Coord.Renewals
+	rounds := max(1, (designCrashAt-time.Second-20*time.Second)/j.d.Renew)
+	j.m.RenewWindow = rounds * j.d.Renew
+	calm.RunUntil(20*time.Second + j.m.RenewWindow)
+	j.m.RenewRate = float64(calm.Coord.Renewals-r0) / j.m.RenewWindow.Seconds()
+	calm.RunUntil(max(calm.Now(), designCrashAt-time.Second))
+	st := calm.ShardStats()
+	j.m.Min, j.m.Max = st.Min, st.Max
+	j.world = s
+	j.cands = phases(s, designGCWorker, designGCAt, min(j.d.Renew, designPauseSpan), -1, designPauseGrid)
+	return nil
+}
+
+// phases are the moments in [from, from+span) to try a fault of proc at:
+// grid evenly spread ones from from on, and each instant proc sends a
+// message, moved by shift (-1: just before it). s is run to from.
+func phases(s *core.Sim, proc string, from, span, shift time.Duration, grid int) []time.Duration {
+	s.RunUntil(from)
+	var out []time.Duration
+	for k := range grid {
+		out = append(out, from+time.Duration(k)*span/time.Duration(grid))
+	}
+	look := fork(s)
+	look.Trace.Quiet = false
+	look.RunUntil(from + span)
+	for _, e := range look.Trace.Events {
+		if t := e.At + shift; e.Kind == core.KindSend && e.Actor == proc && t > from && t < from+span {
+			out = append(out, t)
 		}
 	}
-	m.Victim = len(victim)
-	s.RunUntil(designPauseAt + pause + 10*time.Second)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
 
+// tryPause runs worker-13's pause at the next pause phase.
+func (j *shardSweep) tryPause() {
+	at := j.cands[0]
+	j.cands = j.cands[1:]
+	j.world.RunUntil(at)
+	ph := PausePhase{At: at, Owned: len(worker(j.world, designGCWorker).Owned())}
+	w := fork(j.world)
+	w.ScheduleAction(at, gcPause())
+	w.RunUntil(at + designGCPause + designPauseSettle)
+	for _, e := range w.Trace.Events {
+		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && !strings.HasPrefix(e.Get("why"), "rebalance") {
+			ph.Lost++
+		}
+	}
+	j.m.Pauses = append(j.m.Pauses, ph)
+	if j.worst == nil || ph.Lost > j.m.Pauses[j.m.WorstPause].Lost {
+		j.m.WorstPause, j.worst = len(j.m.Pauses)-1, w
+	}
+}
+
+// tryCrash crashes worker-07 at the next crash phase and runs until its
+// shards all have new owners or the run ends. A crash moment whose shards
+// stay unowned for longer than designHopeless ends the sweep: the design
+// fails there whatever the other moments show, and the long runs of the
+// moments after it are spared.
+func (j *shardSweep) tryCrash() {
+	at := j.cands[0]
+	j.cands = j.cands[1:]
+	j.world.RunUntil(at)
+	victim := worker(j.world, designVictim).Owned()
+	ph := CrashPhase{At: at, Victim: len(victim)}
+	w := fork(j.world)
+	w.ScheduleAction(at, core.Action{Do: "crash", Proc: designVictim})
 	waiting := map[int]bool{}
 	for _, sh := range victim {
 		waiting[sh] = true
 	}
-	owned := map[string]map[int]bool{designGCWorker: {}, designSleeper: {}}
-	gcSeen, sleepSeen := false, false
-	for _, e := range s.Trace.Events {
-		sh := int(e.Int("shard"))
-		if !gcSeen && e.At >= designGCAt {
-			gcSeen, m.GCOwned = true, len(owned[designGCWorker])
-		}
-		if !sleepSeen && e.At >= designPauseAt {
-			sleepSeen, m.SleeperOwned = true, len(owned[designSleeper])
-		}
-		if o := owned[e.Actor]; o != nil {
-			switch e.Kind {
-			case core.KindShardOwn:
-				o[sh] = true
-			case core.KindShardDrop:
-				delete(o, sh)
+	seen, end := 0, designEnd(j.d)
+	for len(waiting) > 0 && w.Now() < end {
+		w.RunUntil(min(w.Now()+time.Second, end))
+		for _, e := range w.Trace.Events[seen:] {
+			if sh := int(e.Int("shard")); e.Kind == core.KindShardOwn && waiting[sh] && e.Actor != designVictim {
+				delete(waiting, sh)
+				ph.Reassign = max(ph.Reassign, e.At-at)
 			}
 		}
-		switch {
-		case e.Kind == core.KindShardOwn && e.At > crashAt && waiting[sh] && e.Actor != designVictim:
-			delete(waiting, sh)
-			m.Reassign = max(m.Reassign, e.At-crashAt)
-		case e.Kind == core.KindStale && e.Get("from") == designSleeper:
-			m.StaleCommits++
-		}
-		// A shard worker-13 lost because its lease lapsed in the pause
-		// (not one it gave back to rebalance).
-		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && e.At >= designGCAt && e.At < designCrashAt && !strings.HasPrefix(e.Get("why"), "rebalance") {
-			m.FalseFailovers++
-		}
+		seen = len(w.Trace.Events)
 	}
-	m.Stuck = len(waiting)
-	return m, nil
+	ph.Stuck = len(waiting)
+	j.m.Crashes = append(j.m.Crashes, ph)
+	if ph.Stuck > 0 || ph.Reassign > designHopeless {
+		j.m.Worst, j.m.OverBudget, j.worst, j.cands = len(j.m.Crashes)-1, true, w, nil
+		return
+	}
+	if j.worst == nil || ph.Reassign > j.m.Crashes[j.m.Worst].Reassign {
+		j.m.Worst, j.worst = len(j.m.Crashes)-1, w
+	}
 }
 
-// designLog is the faults every design meets: a short pause, a crash at
-// crashAt, and a pause past the TTL.
-func designLog(d ShardDesign, crashAt time.Duration) core.ActionLog {
-	return core.ActionLog{
-		core.At(designGCAt, core.Action{Do: "pause", Proc: designGCWorker, For: core.Duration(designGCPause)}),
-		core.At(crashAt, core.Action{Do: "crash", Proc: designVictim}),
-		core.At(designPauseAt, core.Action{Do: "pause", Proc: designSleeper, For: core.Duration(d.TTL + 5*time.Second)}),
+// finish runs the worst crash's world to the end, for the stale owner.
+func (j *shardSweep) finish() {
+	w := j.worst
+	w.RunUntil(designPauseAt)
+	j.m.SleeperOwned = len(worker(w, designSleeper).Owned())
+	seen := len(w.Trace.Events)
+	w.RunUntil(designEnd(j.d))
+	for _, e := range w.Trace.Events[seen:] {
+		if e.Kind == core.KindStale && e.Get("from") == designSleeper {
+			j.m.StaleCommits++
+		}
 	}
+	j.worst, j.world = nil, nil
+}
+
+// fork is a copy of s to run a fault in, with a trace of its own that
+// starts empty: the sweep reads only what follows the fork, and a shared
+// prefix would be copied whole by the fork's first event.
+func fork(s *core.Sim) *core.Sim {
+	c := s.Clone()
+	c.Trace.Events = nil
+	return c
+}
+
+// worker is the shard worker named name.
+func worker(s *core.Sim, name string) *core.ShardWorker {
+	for _, w := range s.Workers() {
+		if w.Name() == name {
+			return w
+		}
+	}
+	panic("no shard worker " + name)
 }
 
 // shardItems are the data the learner places, with where each belongs.
@@ -223,7 +423,7 @@ var exShards = &Exercise{
 	Minutes: 20,
 	Brief: []string{
 		"A stream of 1,000 partitions is processed by 40 workers. Design who owns which partition: the lease granularity, TTL and renewal interval, the assignment rule, and how offsets are committed. Then sort the data between the coordination service and the stream or database.",
-		"The simulator runs your design: the workers start; at 40 s worker-13 pauses for 2 s, as garbage collection does now and then; worker-07 crashes at 60 s (the run is repeated with the crash at four moments spread over one renewal interval, because the time to take over depends on where in its renewal cycle the worker dies); and at 100 s worker-21 freezes for longer than its TTL. Bounds: at most 2 shards between the busiest and the idlest worker; at most 500 lease renewals per second at the coordinator; every shard of the crashed worker owned again within 30 s at the worst of those moments; no shard taken from worker-13 for a 2 s pause; no offset overwritten by a stale owner.",
+		"The simulator runs your design: the workers start; from 40 s worker-13 pauses for 2 s, as garbage collection does now and then; from 60 s worker-07 crashes; and at 100 s worker-21 freezes for longer than its TTL. Whether a pause costs a lease, and how long a crash takes to recover from, depend on where in its renewal cycle the worker is hit, so the pause and the crash are each tried at every moment that matters over one renewal interval (for the pause, the first 15 s of it), and the worst counts. Bounds: at most 2 shards between the busiest and the idlest worker; at most 500 lease renewals per second at the coordinator; every shard of the crashed worker owned again within 30 s, whenever it crashed; no shard taken from worker-13 for a 2 s pause, whenever it began; no offset overwritten by a stale owner.",
 	},
 	KeyPoints: []string{
 		"Leases, tokens and membership go in the coordinator; offsets, records and the highest token per shard stay with the data.",
@@ -250,7 +450,7 @@ var exShards = &Exercise{
 		},
 	},
 	Worked: []string{
-		"One lease per shard, as in the shard-ownership example (128 shards over 12 workers): ownership moves shard by shard, a dead worker's shards spread over everyone, and each ownership gets its own fencing token. With batched keepalives (one request per worker carrying its 25 leases) a TTL of 15 s renewed every 5 s costs 1,000 / 5 = 200 lease renewals per second: light. A 60 s TTL would leave the dead worker's shards idle for up to a minute, and renewing every second would be 1,000 per second for nothing.",
+		"One lease per shard, as in the shard-ownership example (128 shards over 12 workers): ownership moves shard by shard, a dead worker's shards spread over everyone, and each ownership gets its own fencing token. With batched keepalives (one request per worker carrying its 25 leases) a TTL of 15 s renewed every 5 s costs (1,000 shard leases + 40 worker sessions) / 5 = 208 lease renewals per second, sessions included: light. A 60 s TTL would leave the dead worker's shards idle for up to a minute, and renewing every second would be 1,040 per second for nothing.",
 		"One lease per worker, with its shard keys attached to it, is a valid alternative: it needs one keepalive per worker instead of per shard, so the load drops to 40 / 5 = 8 renewals a second, but a lapse loses all of a worker's shards at once, and the fencing token is then the shard key's revision, not the lease.",
 		"Fair share bounds the imbalance at one or two shards (1,000 / 40 = 25 each); greedy lets the first worker grab everything, and a static hash never moves a dead worker's shards at all.",
 		"Offsets carry the shard token and the store refuses older ones, so the frozen worker-21 cannot overwrite what its successor committed. The coordinator holds only small, slow-changing facts (leases, tokens, members); offsets, records and the highest token seen per shard stay with the data.",
@@ -275,13 +475,13 @@ func init() { exShards.start = checkShards }
 // and placement parts they are always all present, in this order.
 var shardRunParts = []string{"Balance", "Coordinator load", "Failover", "False failovers", "Stale owner"}
 
-// shardJob measures a design at each crash phase, one run a step.
+// shardJob measures a design over its pause and crash phases, one run a
+// step.
 type shardJob struct {
-	a        Answer
-	d        ShardDesign
-	measures []ShardMeasure
-	err      error
-	res      *Result
+	a     Answer
+	d     ShardDesign
+	sweep *shardSweep
+	res   *Result
 }
 
 func checkShards(a Answer) Job {
@@ -325,22 +525,18 @@ func checkShards(a Answer) Job {
 		}
 		return finished(append(parts, judgePlacement(a)...))
 	}
-	return &shardJob{a: a, d: d}
+	return &shardJob{a: a, d: d, sweep: newShardSweep(d)}
 }
 
-func (j *shardJob) Progress() float64 { return float64(len(j.measures)) / designPhases }
+func (j *shardJob) Progress() float64 { return j.sweep.progress() }
 
 func (j *shardJob) Step(n int) bool {
-	for ; n > 0 && len(j.measures) < designPhases && j.err == nil; n-- {
-		k := time.Duration(len(j.measures))
-		m, err := measureShards(j.d, designCrashAt+k*j.d.Renew/designPhases)
-		if err != nil {
-			j.err = err
-			break
+	for ; n > 0; n-- {
+		if j.sweep.step() {
+			return true
 		}
-		j.measures = append(j.measures, m)
 	}
-	return len(j.measures) == designPhases || j.err != nil
+	return false
 }
 
 func (j *shardJob) Result() Result {
@@ -348,8 +544,8 @@ func (j *shardJob) Result() Result {
 		return *j.res
 	}
 	parts := []Feedback{{Part: "Design", OK: true, Why: "Every choice is made; the simulator ran the design."}}
-	if j.err != nil {
-		parts[0] = Feedback{Part: "Design", Why: "The design could not run: " + j.err.Error()}
+	if err := j.sweep.err; err != nil {
+		parts[0] = Feedback{Part: "Design", Why: "The design could not run: " + err.Error()}
 		for _, p := range shardRunParts {
 			parts = append(parts, Feedback{Part: p, Why: "Not run."})
 		}
@@ -357,47 +553,43 @@ func (j *shardJob) Result() Result {
 		j.res = &r
 		return r
 	}
-	m := j.measures[0]
-	worst := 0
-	for i, x := range j.measures {
-		if x.Stuck > j.measures[worst].Stuck || x.Stuck == j.measures[worst].Stuck && x.Reassign > j.measures[worst].Reassign {
-			worst = i
-		}
-	}
-	parts = append(parts, judgeShardRun(j.d, m, j.measures[worst], worst)...)
+	m := j.sweep.m
+	parts = append(parts, judgeShardRun(j.d, m)...)
 	parts = append(parts, judgePlacement(j.a)...)
-	w := j.measures[worst]
+	w, gc := m.WorstCrash(), m.WorstPausePhase()
 	figs := []string{
-		fmt.Sprintf("Shards per live worker before the crash: %d to %d (fair share %d).", m.Min, m.Max, (designShards+designWorkers-1)/designWorkers),
+		fmt.Sprintf("Shards per live worker before any fault: %d to %d (fair share %d).", m.Min, m.Max, (designShards+designWorkers-1)/designWorkers),
 		fmt.Sprintf("Lease renewals at the coordinator: %s per second (over %s, a whole number of renewal rounds).", num(roundTo(m.RenewRate, 0.1)), secs(m.RenewWindow)),
-		fmt.Sprintf("Failover of %s's shards at each crash moment: %s.", designVictim, phaseList(j.d, j.measures)),
-		fmt.Sprintf("Shards taken from %s after its %s pause: %d.", designGCWorker, secs(designGCPause), m.FalseFailovers),
-		fmt.Sprintf("Stale offset commits from %s accepted: %d.", designSleeper, w.StaleCommits),
+		crashFigure(m),
+		fmt.Sprintf("Shards taken from %s by its %s pause over %d start moments from %s to %s: at worst %d (pause at %s).",
+			designGCWorker, secs(designGCPause), len(m.Pauses), instant(m.Pauses[0].At), instant(m.Pauses[len(m.Pauses)-1].At), gc.Lost, instant(gc.At)),
+		fmt.Sprintf("Stale offset commits from %s accepted: %d.", designSleeper, m.StaleCommits),
 	}
 	r := result(parts, figs...)
-	r.Replay = ShardLesson(j.d, designCrashAt+time.Duration(worst)*j.d.Renew/designPhases)
+	r.Replay = ShardLesson(j.d, w.At, gc.At)
 	j.res = &r
 	return r
 }
 
-// phaseList is each crash moment and the failover it gave.
-func phaseList(d ShardDesign, ms []ShardMeasure) string {
-	var out []string
-	for i, m := range ms {
-		at := designCrashAt + time.Duration(i)*d.Renew/designPhases
-		v := secs(m.Reassign)
-		if m.Stuck > 0 {
-			v = fmt.Sprintf("%d shards never taken over", m.Stuck)
-		}
-		out = append(out, fmt.Sprintf("crash at %s: %s", secs(at), v))
+// crashFigure sums up the crash sweep.
+func crashFigure(m ShardMeasure) string {
+	w := m.WorstCrash()
+	failover := secs(w.Reassign)
+	if w.Stuck > 0 {
+		failover = fmt.Sprintf("%d %s never taken over", w.Stuck, pluralS(w.Stuck, "shard", "shards"))
 	}
-	return strings.Join(out, "; ")
+	from, to := instant(m.Crashes[0].At), instant(m.Crashes[len(m.Crashes)-1].At)
+	if m.OverBudget {
+		return fmt.Sprintf("Failover of %s's shards: %s after the crash at %s, more than twice the %s budget (%d %s tried from %s, up to the first that far over).",
+			designVictim, failover, instant(w.At), secs(designReassign), len(m.Crashes), pluralS(len(m.Crashes), "crash moment", "crash moments"), from)
+	}
+	return fmt.Sprintf("Failover of %s's shards over %d crash moments from %s to %s: at worst %s (crash at %s).", designVictim, len(m.Crashes), from, to, failover, instant(w.At))
 }
 
-// judgeShardRun marks the run: balance, load, false failovers and the stale
-// owner from the first run (they do not depend on the crash moment), the
-// failover from the worst crash moment.
-func judgeShardRun(d ShardDesign, m, w ShardMeasure, worstPhase int) []Feedback {
+// judgeShardRun marks the run: balance and load from the world before any
+// fault, the failover from the worst crash moment, the false failovers
+// from the worst pause start, and the stale owner from the run with both.
+func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 	var b because
 	var bal Feedback
 	switch {
@@ -424,43 +616,62 @@ func judgeShardRun(d ShardDesign, m, w ShardMeasure, worstPhase int) []Feedback 
 	if bl.claim(rate, "<=", designRenewLoad) {
 		load = bl.feedback("Coordinator load", true, "%s lease renewals per second, within the %s bound.", bl.runN(rate), bl.givenN(designRenewLoad))
 	} else {
+		bl.state(rate, ">", designRenewLoad)
 		load = bl.feedback("Coordinator load", false, "%s lease renewals per second, over the %s bound: %s (%s leases) are each renewed every %s. Renew less often.", bl.runN(rate), bl.givenN(designRenewLoad), what, bl.givenN(float64(leases)), bl.given(d.Renew))
 	}
 
 	var bf because
 	var re Feedback
-	at := designCrashAt + time.Duration(worstPhase)*d.Renew/designPhases
+	w := m.WorstCrash()
+	at := w.At
 	switch {
 	case w.Victim == 0:
-		re = bf.feedback("Failover", false, "%s owned no shard when it crashed at %s, so there was nothing to take over: the assignment left it idle.", designVictim, bf.given(at))
+		re = bf.feedback("Failover", false, "%s owned no shard when it crashed at %s, so there was nothing to take over: the assignment left it idle.", designVictim, bf.moment(at))
 	case w.Stuck > 0 && d.Assign == core.AssignStatic:
 		re = bf.feedback("Failover", false, "%s of %s's shards were never taken over: under a static hash no one else may own them.", bf.runN(float64(w.Stuck)), designVictim)
 	case w.Stuck > 0:
-		re = bf.feedback("Failover", false, "%s of %s's shards were never taken over before the run ended (crash at %s).", bf.runN(float64(w.Stuck)), designVictim, bf.given(at))
+		re = bf.feedback("Failover", false, "%s of %s's shards %s never taken over before the run ended (crash at %s).", bf.runN(float64(w.Stuck)), designVictim, pluralS(w.Stuck, "was", "were"), bf.moment(at))
 	case bf.claimD(w.Reassign, "<=", designReassign):
-		re = bf.feedback("Failover", true, "At the worst of %s crash moments (%s), %s's shards all had new owners %s after the crash, within %s.", bf.givenN(designPhases), bf.given(at), designVictim, bf.run(w.Reassign), bf.given(designReassign))
+		// "The worst": no other crash moment took longer.
+		for _, x := range m.Crashes {
+			bf.stateD(x.Reassign, "<=", w.Reassign)
+		}
+		re = bf.feedback("Failover", true, "Of %s crash moments over one renewal interval, the slowest to recover was the crash at %s, and even then %s's shards all had new owners %s after the crash, within %s.",
+			bf.runN(float64(len(m.Crashes))), bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign))
+	case m.OverBudget:
+		re = bf.feedback("Failover", false, "A crash at %s left %s's shards without owners for %s, over %s: nobody may claim them until their %s leases expire. Shorten the TTL.", bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign), bf.given(d.TTL))
 	default:
-		re = bf.feedback("Failover", false, "A crash at %s left %s's shards without owners for %s, over %s: nobody may claim them until their %s leases expire. Shorten the TTL.", bf.given(at), designVictim, bf.run(w.Reassign), bf.given(designReassign), bf.given(d.TTL))
+		bf.stateD(w.Reassign, ">", designReassign)
+		for _, x := range m.Crashes {
+			bf.stateD(x.Reassign, "<=", w.Reassign)
+		}
+		re = bf.feedback("Failover", false, "Of %s crash moments over one renewal interval, the slowest to recover was the crash at %s: it left %s's shards without owners for %s, over %s, since nobody may claim them until their %s leases expire. Shorten the TTL.",
+			bf.runN(float64(len(m.Crashes))), bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign), bf.given(d.TTL))
 	}
 
 	var bg because
 	var ff Feedback
+	gc := m.WorstPausePhase()
+	owned := false
+	for _, p := range m.Pauses {
+		owned = owned || p.Owned > 0
+	}
 	switch {
-	case m.GCOwned == 0:
-		ff = bg.feedback("False failovers", false, "%s owned no shard when it paused at %s, so its pause tested nothing.", designGCWorker, bg.given(designGCAt))
-	case m.FalseFailovers == 0:
-		ff = bg.feedback("False failovers", true, "%s's %s pause cost it no shard.", designGCWorker, bg.given(designGCPause))
+	case !owned:
+		ff = bg.feedback("False failovers", false, "%s owned no shard when it paused, so its pause tested nothing.", designGCWorker)
+	case gc.Lost == 0:
+		ff = bg.feedback("False failovers", true, "%s's %s pause cost it no shard, whichever of %s moments over one renewal interval it began at.", designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))))
 	default:
-		ff = bg.feedback("False failovers", false, "%s paused for %s and, though alive, lost %s shards to other workers: the TTL leaves no room for an ordinary pause and a missed renewal.", designGCWorker, bg.given(designGCPause), bg.runN(float64(m.FalseFailovers)))
+		ff = bg.feedback("False failovers", false, "A %s pause of %s beginning at %s cost it %s of its %s shards, though it was alive: the TTL leaves no room for an ordinary pause and a missed renewal.", bg.given(designGCPause), designGCWorker, bg.moment(gc.At), bg.runN(float64(gc.Lost)), bg.runN(float64(gc.Owned)))
 	}
 
 	var bs because
 	var st Feedback
 	switch {
-	case w.SleeperOwned == 0:
+	case m.SleeperOwned == 0:
 		st = bs.feedback("Stale owner", false, "%s owned no shard when it froze at %s, so there was no stale owner to stop.", designSleeper, bs.given(designPauseAt))
-	case w.StaleCommits > 0:
-		st = bs.feedback("Stale owner", false, "%s offset commits from the frozen %s were accepted after new owners had committed: offsets went backwards. Commit with the shard's token and have the store refuse older ones.", bs.runN(float64(w.StaleCommits)), designSleeper)
+	case m.StaleCommits > 0:
+		st = bs.feedback("Stale owner", false, "%s offset commits from the frozen %s were accepted after new owners had committed: offsets went backwards. Commit with the shard's token and have the store refuse older ones.", bs.runN(float64(m.StaleCommits)), designSleeper)
 	case !d.Fenced:
 		st = Feedback{Part: "Stale owner", Why: fmt.Sprintf("%s's commits did not land this time, but nothing stops them: without token checks, a stale commit is accepted.", designSleeper)}
 	default:

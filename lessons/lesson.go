@@ -332,11 +332,13 @@ func staleAccepted(w *World) bool { return len(w.Sim.Trace.Filter(core.KindStale
 // pauseSpan is one stop-the-world pause read from the trace.
 type pauseSpan struct {
 	Proc string
-	// From and To bound the pause; To is -1 while it lasts. Seq is the
-	// pause event's place in the trace.
-	From, To time.Duration
-	Seq      int
-	For      time.Duration
+	// From and To bound the pause; To is -1 while it lasts. Seq and
+	// ToSeq are the pause event's and the wake's (or crash's) places in
+	// the trace (ToSeq -1 while it lasts): events at the same instant
+	// happened in that order.
+	From, To   time.Duration
+	Seq, ToSeq int
+	For        time.Duration
 	// Leader reports whether the process believed it led when it froze.
 	Leader bool
 	// Crashed reports a crash that ended the pause.
@@ -354,11 +356,11 @@ func pauses(w *World) []pauseSpan {
 			state[e.Actor] = e.Get("to")
 		case core.KindPause:
 			open[e.Actor] = len(out)
-			out = append(out, pauseSpan{Proc: e.Actor, From: e.At, To: -1, Seq: e.Seq,
+			out = append(out, pauseSpan{Proc: e.Actor, From: e.At, To: -1, Seq: e.Seq, ToSeq: -1,
 				For: time.Duration(e.Int("for_ms")) * time.Millisecond, Leader: state[e.Actor] == core.Leader.String()})
 		case core.KindResume, core.KindCrash:
 			if i, ok := open[e.Actor]; ok {
-				out[i].To, out[i].Crashed = e.At, e.Kind == core.KindCrash
+				out[i].To, out[i].ToSeq, out[i].Crashed = e.At, e.Seq, e.Kind == core.KindCrash
 				delete(open, e.Actor)
 			}
 		}

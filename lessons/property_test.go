@@ -62,16 +62,16 @@ func checkExplanation(t *testing.T, e *Exercise, answer string, f Feedback) {
 		assert.Equal(t, want, c.Text, "%s %s: cites %q as %s of %s", e.ID, answer, c.Text, c.Field, c.Event.Text())
 		assert.Contains(t, f.Why, c.Text)
 	}
-	// Take out every cited number (longest first, so 22.016 s goes before
-	// 2 s) and every name with digits; what is left must be a number the
+	// Take out every name with digits and every cited number (longest
+	// first, so 22.016 s goes before 2 s); what is left must be a number the
 	// exercise itself states.
-	rest := f.Why
+	// Names go first, so a cited 13 is not taken out of "worker-13".
+	rest := identifierRE.ReplaceAllString(f.Why, " ")
 	cites := slices.Clone(f.Cites)
 	slices.SortFunc(cites, func(a, b Cite) int { return len(b.Text) - len(a.Text) })
 	for _, c := range cites {
 		rest = strings.Replace(rest, c.Text, " ", 1)
 	}
-	rest = identifierRE.ReplaceAllString(rest, " ")
 	given := givenNumbers(e)
 	for _, n := range numberRE.FindAllString(rest, -1) {
 		assert.Contains(t, given, n, "%s %s: %q gives %s, which neither the run nor the brief supplies", e.ID, answer, f.Why, n)
@@ -100,6 +100,16 @@ func TestExplanationsRestOnTheRunRenewal(t *testing.T) {
 					Numbers:  map[string]float64{"left": float64(ms%12000) / 1000, "min-ttl": float64(ms%39000)/1000 + 1},
 					Schedule: pauseAt(at, d, p),
 				}
+			}
+		}
+	}
+	// Ties: waking in the millisecond of the handover, or of the expiry,
+	// and a renewal that arrives after the expiry.
+	for _, c := range [][2]time.Duration{{3500, 9000}, {4950, 7550}, {3004, 9000}, {3005, 9000}, {3000, 9000}, {3500, 8999}} {
+		for _, verdict := range []string{"safe", "unsafe"} {
+			answers[fmt.Sprintf("%s, pause A at %d ms for %d ms", verdict, c[0], c[1])] = Answer{
+				Choices:  map[string][]string{"verdict": {verdict}},
+				Schedule: pauseAt(c[0]*time.Millisecond, c[1]*time.Millisecond, "A"),
 			}
 		}
 	}
@@ -141,11 +151,16 @@ func TestExplanationsRestOnTheRunCompaction(t *testing.T) {
 
 func TestExplanationsRestOnTheRunShards(t *testing.T) {
 	if testing.Short() {
-		t.Skip("four runs of 1,000 shards per design")
+		t.Skip("a sweep of pause and crash moments over 1,000 shards per design")
 	}
 	answers := map[string]Answer{"empty": {}}
-	for _, d := range [][2]float64{{2, 0.5}, {9, 2}, {15, 5}, {30, 10}} {
+	for _, d := range [][2]float64{{2, 0.5}, {9, 2}, {15, 5}, {30, 10}, {120, 40}, {120, 60}} {
 		answers[fmt.Sprintf("%v", d)] = shardAnswer(d[0], d[1])
+	}
+	// One lease per worker, at the edges of the pause and the failover
+	// budget.
+	for _, d := range [][2]float64{{2.4, 0.5}, {3, 0.5}, {25, 8}, {26, 5}} {
+		answers[fmt.Sprintf("per-worker %v", d)] = perWorker(d[0], d[1])
 	}
 	for _, ch := range []struct{ q, o string }{{"assignment", "greedy"}, {"assignment", "static"}, {"offsets", "plain"}, {"granularity", "per-worker"}} {
 		a := exShards.Reference.Clone()

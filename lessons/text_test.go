@@ -1,8 +1,11 @@
 package lessons
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -57,5 +60,24 @@ func TestEveryExerciseHasAHintLadder(t *testing.T) {
 func TestEveryExerciseHasKeyPoints(t *testing.T) {
 	for _, e := range Exercises() {
 		assert.GreaterOrEqual(t, len(e.KeyPoints), 3, e.ID)
+	}
+}
+
+// TestTimesPrintAsTheirMilliseconds: every time the feedback prints reads
+// as its whole milliseconds, never as a float's binary remainder (finding
+// 8: a 3.986 s failover printed as "3.9859999999999998 s").
+func TestTimesPrintAsTheirMilliseconds(t *testing.T) {
+	assert.Equal(t, "3.986 s", secs(3986*time.Millisecond))
+	assert.Equal(t, "3.986 s", instant(3986*time.Millisecond+700*time.Microsecond))
+	assert.Equal(t, "60 s", secs(60*time.Second))
+	for ms := int64(0); ms <= 200000; ms++ {
+		d := time.Duration(ms) * time.Millisecond
+		want := strconv.FormatInt(ms/1000, 10)
+		if ms%1000 != 0 {
+			want += strings.TrimRight(fmt.Sprintf(".%03d", ms%1000), "0")
+		}
+		if !assert.Equal(t, want+" s", secs(d)) || !assert.Equal(t, want+" s", instant(d+999*time.Microsecond)) {
+			return
+		}
 	}
 }
