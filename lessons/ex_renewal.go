@@ -152,7 +152,7 @@ var exRenewal = &Exercise{
 		Hints: []string{
 			"A pause that starts right after a renewal ends with 3 s of lease to spare. Which moment leaves the least?",
 			"The last renewal before the pause sets the expiry. Start the pause late in the 5 s cycle.",
-			"Pause A at about 4.5 s, just before its first renewal is due at 5 s: the lease granted at 0 s expires at 12 s, while A sleeps until 13.5 s.",
+			"The key step: pause A just before its first renewal is due, for the whole pause the brief allows. The lease granted at the start then runs out while A still sleeps.",
 		},
 		Solution: core.ActionLog{core.At(4500*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(exRenewPause)})},
 	},
@@ -169,7 +169,7 @@ var exRenewal = &Exercise{
 	Hints: []string{
 		"9 < 12 compares the pause with a fresh lease. Is the lease always fresh when a pause begins?",
 		"The renewal before the pause sets the expiry. How long before the next renewal can a pause begin, and how much lease is left then?",
-		"A pause that starts just before a renewal is due finds the lease a whole renewal interval old: 12 − 5 = 7 s left. Pause A late in a 5 s cycle, long enough to cover the coordinator's next sweep too.",
+		"The key step: a pause that starts just before a renewal is due finds the lease a whole renewal interval old, so it has the TTL less one interval left, not the whole TTL. Compare that with the pause, and pause A late in a cycle, long enough to cover the coordinator's next sweep too.",
 	},
 	Questions: []Question{
 		{ID: "verdict", Text: "Is the lease safe under these settings?", Options: []Option{
@@ -206,8 +206,8 @@ var exRenewal = &Exercise{
     "measurements": [any of "pause-tail", "mean-pause", "renew-latency",
                      "coord-latency", "clock-drift", "lease-id", "key-count"]
   },
-  "numbers": { "left": 7, "min-ttl": 19 },
-  "schedule": [ {"at": "4.5s", "do": "pause", "proc": "A", "for": "9s"} ],
+  "numbers": { "left": <seconds>, "min-ttl": <seconds> },
+  "schedule": [ {"at": "<time>", "do": "pause", "proc": "A" | "B", "for": "<up to 9s>"} ],
   "defence": "your reasoning in a few sentences (kept, not graded)"
 }
 left: seconds of lease left when a pause begins just before a renewal is due;

@@ -434,7 +434,7 @@ var exShards = &Exercise{
 	Hints: []string{
 		"Start from what must not happen: a dead worker's shards idle too long, a live worker losing shards to a short pause, the coordinator drowning in renewals, a stale owner's offset landing. Each bounds one of your choices.",
 		"The TTL bounds failover from above (survivors wait out the dead worker's leases) and must cover a 2 s pause plus a missed renewal from below. The renewal interval sets the load: 1,000 leases renewed every r seconds is 1,000 / r renewals a second.",
-		"A TTL around 15 s renewed every 5 s keeps every bound; fair share keeps the balance; fenced offset commits stop the frozen worker. Place in the coordinator only what is small and needs one authority.",
+		"The key step: choose the TTL from both sides at once (long enough for a 2 s pause plus a missed renewal, short enough that waiting out a dead worker's leases fits the failover budget), then the slowest renewal that still survives a missed one, and check the load it makes. Fair share keeps the balance; fenced offset commits stop the frozen worker. Place in the coordinator only what is small and needs one authority.",
 	},
 	Numbers: []Knob{
 		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 2, Max: 120, Step: 1, Default: 60},
@@ -456,7 +456,7 @@ var exShards = &Exercise{
 		"Offsets carry the shard token and the store refuses older ones, so the frozen worker-21 cannot overwrite what its successor committed. The coordinator holds only small, slow-changing facts (leases, tokens, members); offsets, records and the highest token seen per shard stay with the data.",
 	},
 	Format: `{
-  "numbers": { "ttl": 15, "renew": 5 },
+  "numbers": { "ttl": <seconds>, "renew": <seconds> },
   "defence": "your reasoning in a few sentences (kept, not graded)",
   "choices": {
     "granularity": ["per-shard" | "per-worker"],
