@@ -14,14 +14,17 @@ import (
 // knobPanel is the strip of sliders for a lesson's knobs, with the
 // lesson's live verdict on them. Moving a slider rebuilds the world with
 // the new value and replays the learner's actions up to the play head.
+//
+// Like the other views it changes nothing itself: a released slider sends
+// a command, which the scene applies with the tick's others.
 type knobPanel struct {
 	lab     *lab.Lab
-	narrate func(string)
+	send    func(lab.Command)
 	sliders []ui.Slider
 }
 
-func newKnobPanel(lb *lab.Lab, narrate func(string)) *knobPanel {
-	kp := &knobPanel{lab: lb, narrate: narrate, sliders: make([]ui.Slider, len(lb.Lesson.Knobs))}
+func newKnobPanel(lb *lab.Lab, send func(lab.Command)) *knobPanel {
+	kp := &knobPanel{lab: lb, send: send, sliders: make([]ui.Slider, len(lb.Lesson.Knobs))}
 	kp.sync()
 	return kp
 }
@@ -50,11 +53,7 @@ func (kp *knobPanel) update(in *ui.Input) {
 	for i, k := range kp.lab.Lesson.Knobs {
 		sl := &kp.sliders[i]
 		if sl.Update(in) {
-			if err := kp.lab.SetKnob(k.ID, sl.Value); err != nil {
-				kp.narrate(fmt.Sprintf("Could not set %s: %v", lab.KnobLabel(k), err))
-			} else {
-				kp.narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, sl.Value)))
-			}
+			kp.send(lab.SetKnobTo(k.ID, sl.Value))
 		}
 	}
 	kp.sync()

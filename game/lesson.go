@@ -116,7 +116,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 		ps.Checklist.Goals = sc.goals
 	}
 	if len(l.Knobs) > 0 {
-		ps.Knobs = newKnobPanel(lb, narration.Add)
+		ps.Knobs = newKnobPanel(lb, send)
 	}
 	// The lesson's own search, then the opener's widgets, then a search
 	// the opener brings.
