@@ -58,8 +58,12 @@ func (f *breakFinder) cancel() {
 // Searching reports a search in progress.
 func (f *breakFinder) Searching() bool { return f.m.Searching() }
 
-// narrate tells the lesson's narration lines.
+// narrate tells the lesson's narration lines, and hands the scene the
+// run the search found, if it just found one.
 func (f *breakFinder) narrate(lines []string) {
+	if c, ok := f.m.TakeFound(); ok {
+		f.sc.pending = append(f.sc.pending, c)
+	}
 	for _, l := range lines {
 		f.sc.Player.Narrate(l)
 	}

@@ -10,7 +10,8 @@ import (
 )
 
 // Command is one thing a learner asked of the run through a view this
-// tick (an action at the play head, a seek, a knob's new value). Views hand their commands
+// tick (an action at the play head, a seek, a knob's new value, the run
+// a search found). Views hand their commands
 // to the scene that owns the lab, which applies them in order once the
 // views have read the tick's input, before the one snapshot every view
 // draws from.
@@ -20,6 +21,18 @@ type Command struct {
 	isSeek bool
 	knob   string // SetKnobTo: the knob's id, with value
 	value  float64
+	found  *foundRun // ShowFoundRun
+}
+
+type foundRun struct {
+	knobs lessons.Knobs
+	log   core.ActionLog
+}
+
+// ShowFoundRun is the command to show the run a search found (knobs and
+// log) in place of the learner's, which Back to my run and Undo restore.
+func ShowFoundRun(knobs lessons.Knobs, log core.ActionLog) Command {
+	return Command{found: &foundRun{knobs: knobs, log: log}}
 }
 
 // SetKnobTo is the command to give knob id the value v: the world is
@@ -38,6 +51,10 @@ func (lb *Lab) Apply(c Command) string {
 	switch {
 	case c.isSeek:
 		lb.Seek(c.seek)
+	case c.found != nil:
+		if err := lb.ShowFound(c.found.knobs, c.found.log); err != nil {
+			return "Could not load the break found: " + err.Error()
+		}
 	case c.knob != "":
 		i := slices.IndexFunc(lb.Lesson.Knobs, func(k lessons.Knob) bool { return k.ID == c.knob })
 		if i < 0 {

@@ -26,6 +26,18 @@ type Finder struct {
 	x       *core.Explorer
 	problem core.Problem
 	knobs   lessons.Knobs
+	found   *Command // the found run, to be shown (TakeFound)
+}
+
+// TakeFound returns the command that shows the break the search found,
+// once: the scene applies it with the tick's other commands.
+func (f *Finder) TakeFound() (Command, bool) {
+	if f.found == nil {
+		return Command{}, false
+	}
+	c := *f.found
+	f.found = nil
+	return c, true
 }
 
 // NewFinder returns an idle search by spec on lb.
@@ -126,10 +138,12 @@ func (f *Finder) finish() []string {
 	case err != nil:
 		f.Status = "The search failed: " + err.Error()
 	case r.Found:
-		if err := f.lb.ShowFound(f.knobs, r.Log); err != nil {
+		if err := f.lb.check(f.knobs, r.Log); err != nil {
 			f.Status = "Found a break but could not load it: " + err.Error()
 			break
 		}
+		c := ShowFoundRun(f.knobs, r.Log)
+		f.found = &c
 		what := "the lesson's own script"
 		if f.lb.Lesson.ID == "sandbox" {
 			what = "the setup as it is (its own pauses and scripted actions)"

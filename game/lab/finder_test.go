@@ -19,6 +19,9 @@ func searchToEnd(t *testing.T, f *Finder) []string {
 		require.Less(t, i, 10000, "the search never ends")
 		said = append(said, f.Slice(10*time.Millisecond)...)
 	}
+	if c, ok := f.TakeFound(); ok {
+		assert.Empty(t, f.lb.Apply(c), "the found run loads")
+	}
 	return said
 }
 
@@ -120,4 +123,25 @@ func TestNarrationIsToldOnceFromThePlayHead(t *testing.T) {
 	lb.LoadSolution()
 	lb.Advance(time.Second)
 	assert.NotEmpty(t, lb.Untold(false), "the solution's run is told from its start")
+}
+
+// The finder changes nothing by itself: the run it found reaches the lab
+// as a command the scene applies, once.
+func TestTheFinderHandsTheFoundRunToTheScene(t *testing.T) {
+	lb := fenced(t)
+	require.NoError(t, lb.Do(core.Fencing(false)))
+	f := NewFinder(lb, lb.Lesson.Search)
+	f.Start()
+	for i := 0; f.Searching(); i++ {
+		require.Less(t, i, 10000)
+		f.Slice(10 * time.Millisecond)
+	}
+	require.True(t, strings.HasPrefix(f.Status, "Break: "), f.Status)
+	assert.Equal(t, RunMine, lb.Showing(), "nothing loaded yet")
+	c, ok := f.TakeFound()
+	require.True(t, ok)
+	assert.Empty(t, lb.Apply(c))
+	assert.Equal(t, RunFound, lb.Showing())
+	_, again := f.TakeFound()
+	assert.False(t, again, "handed over once")
 }

@@ -31,6 +31,9 @@ func TestFindABreakOnTheRedlockPreset(t *testing.T) {
 	for i := 0; i < 10000 && f.Searching(); i++ {
 		said = append(said, f.Slice(50*time.Millisecond)...)
 	}
+	if c, ok := f.TakeFound(); ok {
+		assert.Empty(t, lb.Apply(c), "the found run loads")
+	}
 	require.False(t, f.Searching(), "the search ends")
 	text := strings.Join(said, " ")
 	require.True(t, strings.HasPrefix(f.Status, "Break: pause A"), "%s / %s", f.Status, text)
