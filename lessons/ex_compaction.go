@@ -252,7 +252,8 @@ var exCompaction = &Exercise{
 	Format: `ttl is the lease TTL in whole seconds (2 to 60: etcd grants leases in
 whole seconds, so 12.5 is refused), renew the keepalive interval in seconds
 (0.5 to 30); est-failover (seconds) and per-hour are your estimates
-of the worst failover and of keepalives per hour. Every number must be given.
+of the worst failover (within a second counts) and of keepalives per hour
+(within 1 % counts). Every number must be given.
 The check runs 1,000 nights, then 100 nights at four TTLs around yours
 (renewal scaled with it) to draw the trade-off curve, shown once you pass.`,
 }
@@ -500,7 +501,11 @@ func judgePerHour(est float64, d NightDesign) Feedback {
 	var b because
 	n := perHour(d)
 	if b.claim(math.Abs(est-n), "<=", n/100) {
-		return b.feedback(part, true, "Right: an hour is %s renewal intervals of %s.", b.derivedN(roundTo(n, 1)), b.given(d.Renew))
+		if roundTo(est, 1) == roundTo(n, 1) {
+			return b.feedback(part, true, "Right: an hour is %s renewal intervals of %s.", b.derivedN(roundTo(n, 1)), b.given(d.Renew))
+		}
+		// Accepted, but not the number: say how close, not "right".
+		return b.feedback(part, true, "Close enough (within 1 %%): you said %s, and an hour is %s renewal intervals of %s.", b.givenN(est), b.derivedN(roundTo(n, 1)), b.given(d.Renew))
 	}
 	return b.feedback(part, false, "%s is not it: how many intervals of %s fit in an hour?", b.givenN(est), b.given(d.Renew))
 }

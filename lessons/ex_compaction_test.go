@@ -61,6 +61,29 @@ func TestCompactionEstimates(t *testing.T) {
 	assert.True(t, part(r, "Failover").OK, "the design itself is fine")
 }
 
+// An estimate within 1 % counts, and the feedback says it was close, not
+// that it was the number: 721 keepalives an hour is not "right" at 720.
+func TestCompactionAnEstimateThatIsCloseIsNotCalledRight(t *testing.T) {
+	for est, want := range map[float64]string{
+		720: "Right: an hour is 720",
+		721: "Close enough (within 1 %): you said 721, and an hour is 720",
+		713: "Close enough (within 1 %): you said 713",
+	} {
+		a := exCompaction.Reference.Clone()
+		a.Numbers["per-hour"] = est
+		r, err := exCompaction.Check(a)
+		require.NoError(t, err)
+		p := part(r, "Keepalives per hour")
+		assert.True(t, p.OK, "%g", est)
+		assert.Contains(t, p.Why, want, "%g", est)
+	}
+	a := exCompaction.Reference.Clone()
+	a.Numbers["per-hour"] = 712
+	r, err := exCompaction.Check(a)
+	require.NoError(t, err)
+	assert.False(t, part(r, "Keepalives per hour").OK, "712 is more than 1 % off 720")
+}
+
 // TestCompactionFailingTableShowsNoPassingRow: a design that fails sees
 // only its own row, never a neighbouring design that would pass (defect 7:
 // the table showed 24 s / 8 s).

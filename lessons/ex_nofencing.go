@@ -303,6 +303,14 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 	took := fmt.Sprintf("%s took the lock at %s with token %s", newOwner, b.at(*handover), b.cite(handover.Get("token"), "trace", handover, "token"))
 	switch {
 	case oldWrite == nil:
+		end := w.Lesson.Duration
+		for _, t := range log {
+			if (t.Do == "pause" || t.Do == "delay") && t.Proc == old && b.claimD(t.At.D()+t.For.D(), ">=", end) {
+				// The stall outlasted the run: the late write never came.
+				return b.feedback(part, false, "%s%s, but %s's stall from %s lasts until %s, and the run ends at %s: its late write would arrive only after the run, so storage never saw it. End the stall within the run.",
+					none, took, old, b.given(t.At.D()), b.derived(t.At.D()+t.For.D()), b.given(end))
+			}
+		}
 		return b.feedback(part, false, "%s%s, and after that storage accepted no write from %s with its old token: there was nothing stale to let through.", none, took, old)
 	case newWrite != nil && newWrite.Seq < oldWrite.Seq:
 		// oldLeaderStale did not count it: the writer neither paused as

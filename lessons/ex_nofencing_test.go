@@ -79,4 +79,12 @@ func TestNoFencingNamesWhatTheRunShowed(t *testing.T) {
 	r, err = exNoFencing.Check(a)
 	require.NoError(t, err)
 	assert.Contains(t, r.Parts[0].Why, "the lock never changed hands", "a pause shorter than the lease")
+
+	// A pause to the run's very end: the late write would come after it.
+	a.Schedule = pauseAt(4*time.Second, 56*time.Second, "A")
+	r, err = exNoFencing.Check(a)
+	require.NoError(t, err)
+	require.False(t, r.Parts[0].OK)
+	assert.Contains(t, r.Parts[0].Why, "A's stall from 4 s lasts until 60 s, and the run ends at 60 s: its late write would arrive only after the run")
+	checkExplanation(t, exNoFencing, "56s", r.Parts[0])
 }

@@ -147,7 +147,7 @@ func checkKnobs(owner, what string, defs []Knob, k Knobs) error {
 			return fmt.Errorf("%s has no %s %q", owner, what, id)
 		}
 		if kn := defs[i]; v < kn.Min || v > kn.Max || v != v {
-			return fmt.Errorf("%s: %v is outside %v to %v", kn.Label, v, kn.Min, kn.Max)
+			return fmt.Errorf("%ss.%s (%s): %v is outside %v to %v", what, id, kn.Label, v, kn.Min, kn.Max)
 		} else if kn.Whole != "" && v != math.Trunc(v) {
 			return fmt.Errorf("%ss.%s: %v is not a whole number: %s", what, id, v, kn.Whole)
 		}

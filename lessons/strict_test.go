@@ -86,6 +86,7 @@ func TestAnswerTypeErrorsNameTheField(t *testing.T) {
 		{"token-logs", `{"choices":{"case-1-checks":[3]}}`, "choices.case-1-checks[0]: want an option id (a string), not a number"},
 		{"token-logs", `{"points":["first"]}`, "points[0]: want a key point's number"},
 		{"token-logs", `{"defence":42}`, "defence: want a string, not a number"},
+		{"compaction-ttl", `{"numbers":{"ttl":61,"renew":5,"est-failover":25.5,"per-hour":720}}`, "numbers.ttl (Lease TTL): 61 is outside 2 to 60"},
 	}
 	for _, c := range cases {
 		e, err := FindExercise(c.exercise)
