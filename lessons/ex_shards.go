@@ -79,7 +79,8 @@ type ShardMeasure struct {
 	// StaleCommits counts offset commits a paused, superseded owner made
 	// that the offset store accepted; SleeperOwned the shards it owned
 	// when it froze (a pause of a worker that owned nothing proves
-	// nothing). Both from the run with the worst pause and crash.
+	// nothing). Both from a run with the worst pause and crash, from
+	// before the freeze to the end: the run offered to watch.
 	StaleCommits, SleeperOwned int
 }
 
@@ -91,7 +92,8 @@ func (m ShardMeasure) WorstPausePhase() PausePhase { return m.Pauses[m.WorstPaus
 
 // MeasureShardDesign runs the design: 1,000 shards, 40 workers; from 40 s
 // worker-13 pauses for 2 s, at every start that matters over one renewal
-// interval; from 60 s worker-07 crashes, at every moment that matters over
+// interval; once those pauses are over (from 60 s, or later for long
+// renewals: crashFrom) worker-07 crashes, at every moment that matters over
 // one renewal interval; at 100 s worker-21 freezes for the TTL plus 5 s.
 func MeasureShardDesign(d ShardDesign) (ShardMeasure, error) {
 	j := newShardSweep(d)
@@ -145,6 +147,17 @@ func sleeperPause(d ShardDesign) core.Timed {
 // designEnd is when a design's run ends: after the frozen worker-21 woke.
 func designEnd(d ShardDesign) time.Duration { return designPauseAt + d.TTL + 15*time.Second }
 
+// crashFrom is when the crash sweep begins: at 60 s, unless worker-13's
+// pauses, tried over one whole renewal interval from 40 s, have not all
+// ended and settled by then; then right after the last could have.
+func crashFrom(d ShardDesign) time.Duration {
+	return max(designCrashAt, designGCAt+d.Renew+designGCPause+designPauseSettle)
+}
+
+// leaseRuleNeeds is the TTL the lease policy rule the lessons teach asks
+// for: one renewal missed during the 2 s pause, so 2 × renew + the pause.
+func leaseRuleNeeds(d ShardDesign) time.Duration { return 2*d.Renew + designGCPause }
+
 // shardSweep measures a design, one run a step. It simulates the common
 // start once and clones the world at each fault moment, so every phase
 // costs only the simulation after its fault.
@@ -155,9 +168,9 @@ func designEnd(d ShardDesign) time.Duration { return designPauseAt + d.TTL + 15*
 // at the same time and the failover is longest for the earliest crash: the
 // one right after a message. Those moments, plus evenly spread ones, are
 // the crash phases. A pause costs the most when it starts just before the
-// paused worker sends (its renewal is held longest), so the pause phases
-// are the instants before each of worker-13's messages, plus evenly spread
-// ones.
+// paused worker sends to the coordinator (its renewal is held longest), so
+// the pause phases are the instants before each of worker-13's messages to
+// the coordinator over one whole renewal interval, plus evenly spread ones.
 type shardSweep struct {
 	d     ShardDesign
 	m     ShardMeasure
@@ -165,9 +178,13 @@ type shardSweep struct {
 	// worst is the world of the worst phase so far; cands the moments
 	// left to try in the current sweep.
 	worst *core.Sim
-	cands []time.Duration
-	stage int
-	err   error
+	// freeze is the worst pause's world before the crash sweep and
+	// worker-21's freeze: the stale owner is read from it, with the worst
+	// crash added, so that run sees the freeze and the wake.
+	freeze *core.Sim
+	cands  []time.Duration
+	stage  int
+	err    error
 }
 
 const (
@@ -182,9 +199,6 @@ const (
 	// designHopeless is twice the failover budget: a design that misses
 	// the budget by less is swept whole, so its worst moment is reported.
 	designHopeless = 2 * designReassign
-	// designPauseSpan bounds the pause starts, so the last pause ends
-	// before the crashes begin.
-	designPauseSpan = 15 * time.Second
 	// designPauseSettle is how long after a pause ends its cost is
 	// counted: a lapsed lease is found at the wake or by the reply to the
 	// renewal sent then.
@@ -222,7 +236,9 @@ func (j *shardSweep) step() bool {
 		j.tryPause()
 	case j.stage == 1:
 		j.world, j.worst = j.worst, nil
-		j.cands = phases(j.world, designVictim, designCrashAt, j.d.Renew, 0, designCrashGrid)
+		j.world.RunUntil(min(crashFrom(j.d), designPauseAt))
+		j.freeze = fork(j.world)
+		j.cands = phases(j.world, designVictim, crashFrom(j.d), j.d.Renew, 0, designCrashGrid, "")
 		j.stage = 2
 	case j.stage == 2 && len(j.cands) > 0:
 		j.tryCrash()
@@ -253,14 +269,15 @@ func (j *shardSweep) start() error {
 	st := calm.ShardStats()
 	j.m.Min, j.m.Max = st.Min, st.Max
 	j.world = s
-	j.cands = phases(s, designGCWorker, designGCAt, min(j.d.Renew, designPauseSpan), -1, designPauseGrid)
+	j.cands = phases(s, designGCWorker, designGCAt, j.d.Renew, -1, designPauseGrid, "coordinator")
 	return nil
 }
 
 // phases are the moments in [from, from+span) to try a fault of proc at:
 // grid evenly spread ones from from on, and each instant proc sends a
-// message, moved by shift (-1: just before it). s is run to from.
-func phases(s *core.Sim, proc string, from, span, shift time.Duration, grid int) []time.Duration {
+// message (to to, if not empty), moved by shift (-1: just before it). s
+// is run to from.
+func phases(s *core.Sim, proc string, from, span, shift time.Duration, grid int, to string) []time.Duration {
 	s.RunUntil(from)
 	var out []time.Duration
 	for k := range grid {
@@ -270,7 +287,7 @@ func phases(s *core.Sim, proc string, from, span, shift time.Duration, grid int)
 	look.Trace.Quiet = false
 	look.RunUntil(from + span)
 	for _, e := range look.Trace.Events {
-		if t := e.At + shift; e.Kind == core.KindSend && e.Actor == proc && t > from && t < from+span {
+		if t := e.At + shift; e.Kind == core.KindSend && e.Actor == proc && (to == "" || e.Get("to") == to) && t > from && t < from+span {
 			out = append(out, t)
 		}
 	}
@@ -337,9 +354,12 @@ func (j *shardSweep) tryCrash() {
 	}
 }
 
-// finish runs the worst crash's world to the end, for the stale owner.
+// finish runs the worst pause's world with the worst crash from before
+// worker-21 froze to the end, for the stale owner: the worst crash's own
+// world may already be past the freeze, even past the wake.
 func (j *shardSweep) finish() {
-	w := j.worst
+	w := j.freeze
+	w.ScheduleAction(j.m.WorstCrash().At, core.Action{Do: "crash", Proc: designVictim})
 	w.RunUntil(designPauseAt)
 	j.m.SleeperOwned = len(worker(w, designSleeper).Owned())
 	seen := len(w.Trace.Events)
@@ -349,7 +369,7 @@ func (j *shardSweep) finish() {
 			j.m.StaleCommits++
 		}
 	}
-	j.worst, j.world = nil, nil
+	j.worst, j.world, j.freeze = nil, nil, nil
 }
 
 // fork is a copy of s to run a fault in, with a trace of its own that
@@ -423,7 +443,7 @@ var exShards = &Exercise{
 	Minutes: 20,
 	Brief: []string{
 		"A stream of 1,000 partitions is processed by 40 workers. Design who owns which partition: the lease granularity, TTL and renewal interval, the assignment rule, and how offsets are committed. Then sort the data between the coordination service and the stream or database.",
-		"The simulator runs your design: the workers start; from 40 s worker-13 pauses for 2 s, as garbage collection does now and then; from 60 s worker-07 crashes; and at 100 s worker-21 freezes for longer than its TTL. Whether a pause costs a lease, and how long a crash takes to recover from, depend on where in its renewal cycle the worker is hit, so the pause and the crash are each tried at every moment that matters over one renewal interval (for the pause, the first 15 s of it), and the worst counts. Bounds: at most 2 shards between the busiest and the idlest worker; at most 500 lease renewals per second at the coordinator; every shard of the crashed worker owned again within 30 s, whenever it crashed; no shard taken from worker-13 for a 2 s pause, whenever it began; no offset overwritten by a stale owner.",
+		"The simulator runs your design: the workers start; from 40 s worker-13 pauses for 2 s, as garbage collection does now and then; once those pauses are over (from 60 s, later if renewals are more than 17 s apart) worker-07 crashes; and at 100 s worker-21 freezes for longer than its TTL. Whether a pause costs a lease, and how long a crash takes to recover from, depend on where in its renewal cycle the worker is hit, so the pause and the crash are each tried at every moment that matters over one whole renewal interval, and the worst counts. The simulator never loses a renewal, so the TTL is also held to the lease policy rule: 2 × renew + 2 s ≤ TTL, room for the pause and one missed renewal. Bounds: at most 2 shards between the busiest and the idlest worker; at most 500 lease renewals per second at the coordinator; every shard of the crashed worker owned again within 30 s, whenever it crashed; no shard taken from worker-13 for a 2 s pause, whenever it began; no offset overwritten by a stale owner.",
 	},
 	KeyPoints: []string{
 		"Leases, tokens and membership go in the coordinator; offsets, records and the highest token per shard stay with the data.",
@@ -433,7 +453,7 @@ var exShards = &Exercise{
 	},
 	Hints: []string{
 		"Start from what must not happen: a dead worker's shards idle too long, a live worker losing shards to a short pause, the coordinator drowning in renewals, a stale owner's offset landing. Each bounds one of your choices.",
-		"The TTL bounds failover from above (survivors wait out the dead worker's leases) and must cover a 2 s pause plus a missed renewal from below. The renewal interval sets the load: 1,000 leases renewed every r seconds is 1,000 / r renewals a second.",
+		"The TTL bounds failover from above (survivors wait out the dead worker's leases) and must cover a 2 s pause plus a missed renewal from below. The renewal interval sets the load: every worker renews its session too, so 1,000 shard leases plus 40 sessions renewed every r seconds is 1,040 / r renewals a second (one lease per worker: 40 / r).",
 		"The key step: choose the TTL from both sides at once (long enough for a 2 s pause plus a missed renewal, short enough that waiting out a dead worker's leases fits the failover budget), then the slowest renewal that still survives a missed one, and check the load it makes. Fair share keeps the balance; fenced offset commits stop the frozen worker. Place in the coordinator only what is small and needs one authority.",
 	},
 	Numbers: []Knob{
@@ -559,7 +579,7 @@ func (j *shardJob) Result() Result {
 	w, gc := m.WorstCrash(), m.WorstPausePhase()
 	figs := []string{
 		fmt.Sprintf("Shards per live worker before any fault: %d to %d (fair share %d).", m.Min, m.Max, (designShards+designWorkers-1)/designWorkers),
-		fmt.Sprintf("Lease renewals at the coordinator: %s per second (over %s, a whole number of renewal rounds).", num(roundTo(m.RenewRate, 0.1)), secs(m.RenewWindow)),
+		fmt.Sprintf("Lease renewals at the coordinator: %s per second (over %s, a whole number of renewal rounds).", num(loadRound(m.RenewRate)), secs(m.RenewWindow)),
 		crashFigure(m),
 		fmt.Sprintf("Shards taken from %s by its %s pause over %d start moments from %s to %s: at worst %d (pause at %s).",
 			designGCWorker, secs(designGCPause), len(m.Pauses), instant(m.Pauses[0].At), instant(m.Pauses[len(m.Pauses)-1].At), gc.Lost, instant(gc.At)),
@@ -569,6 +589,32 @@ func (j *shardJob) Result() Result {
 	r.Replay = ShardLesson(j.d, w.At, gc.At)
 	j.res = &r
 	return r
+}
+
+// loadRound rounds a renewal rate to the precision it needs: tenths from
+// 10 a second up, three significant digits below (0.976, not 1).
+func loadRound(rate float64) float64 {
+	switch {
+	case rate >= 10:
+		return roundTo(rate, 0.1)
+	case rate >= 1:
+		return roundTo(rate, 0.01)
+	}
+	return roundTo(rate, 0.001)
+}
+
+// loadPhrase is a rounded renewal rate with its noun: "1 lease renewal
+// per second", "0.976 lease renewals per second". text is the rate as
+// written (a cite).
+func loadPhrase(rate float64, text ...string) string {
+	t := num(rate)
+	if len(text) > 0 {
+		t = text[0]
+	}
+	if rate == 1 {
+		return t + " lease renewal per second"
+	}
+	return t + " lease renewals per second"
 }
 
 // crashFigure sums up the crash sweep.
@@ -603,7 +649,7 @@ func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 	}
 
 	var bl because
-	rate := roundTo(m.RenewRate, 0.1)
+	rate := loadRound(m.RenewRate)
 	var load Feedback
 	// Every worker also renews its own session lease: with one lease per
 	// shard that is 1,040 leases, not 1,000.
@@ -614,10 +660,10 @@ func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 		what = "1,000 shard leases and the 40 workers' sessions"
 	}
 	if bl.claim(rate, "<=", designRenewLoad) {
-		load = bl.feedback("Coordinator load", true, "%s lease renewals per second, within the %s bound.", bl.runN(rate), bl.givenN(designRenewLoad))
+		load = bl.feedback("Coordinator load", true, "%s, within the %s bound.", loadPhrase(rate, bl.runN(rate)), bl.givenN(designRenewLoad))
 	} else {
 		bl.state(rate, ">", designRenewLoad)
-		load = bl.feedback("Coordinator load", false, "%s lease renewals per second, over the %s bound: %s (%s leases) are each renewed every %s. Renew less often.", bl.runN(rate), bl.givenN(designRenewLoad), what, bl.givenN(float64(leases)), bl.given(d.Renew))
+		load = bl.feedback("Coordinator load", false, "%s, over the %s bound: %s (%s leases) are each renewed every %s. Renew less often.", loadPhrase(rate, bl.runN(rate)), bl.givenN(designRenewLoad), what, bl.givenN(float64(leases)), bl.given(d.Renew))
 	}
 
 	var bf because
@@ -659,10 +705,25 @@ func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 	switch {
 	case !owned:
 		ff = bg.feedback("False failovers", false, "%s owned no shard when it paused, so its pause tested nothing.", designGCWorker)
-	case gc.Lost == 0:
-		ff = bg.feedback("False failovers", true, "%s's %s pause cost it no shard, whichever of %s moments over one renewal interval it began at.", designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))))
+	case gc.Lost > 0:
+		// The simulator loses no renewal: the pause alone held one up.
+		why := "The pause alone held its renewal back past the TTL."
+		left := d.TTL - d.Renew
+		switch {
+		case bg.claimD(left, "<", designGCPause):
+			why = fmt.Sprintf("The pause alone did it: a lease renewed every %s with a %s TTL has only %s left just before a renewal, less than the %s pause.", bg.given(d.Renew), bg.given(d.TTL), bg.derived(left), bg.given(designGCPause))
+		case bg.claimD(left, "==", designGCPause):
+			why = fmt.Sprintf("The pause alone did it: a lease renewed every %s with a %s TTL has only %s left just before a renewal, no more than the %s pause, and nothing for the renewal's trip to the coordinator.", bg.given(d.Renew), bg.given(d.TTL), bg.derived(left), bg.given(designGCPause))
+		}
+		ff = bg.feedback("False failovers", false, "A %s pause of %s beginning at %s cost it %s of its %s shards, though it was alive. %s",
+			bg.given(designGCPause), designGCWorker, bg.moment(gc.At), bg.runN(float64(gc.Lost)), bg.runN(float64(gc.Owned)), why)
+	case bg.claimD(leaseRuleNeeds(d), ">", d.TTL):
+		ff = bg.feedback("False failovers", false, "No start of %s's %s pause (%s moments over one renewal interval) cost it a shard, but only because no renewal went missing: the lease policy rule asks for 2 × %s + %s = %s, more than the %s TTL. One keepalive lost during a pause would cost every lease it covers. Renew more often or lengthen the TTL.",
+			designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))), bg.given(d.Renew), bg.given(designGCPause), bg.derived(leaseRuleNeeds(d)), bg.given(d.TTL))
 	default:
-		ff = bg.feedback("False failovers", false, "A %s pause of %s beginning at %s cost it %s of its %s shards, though it was alive: the TTL leaves no room for an ordinary pause and a missed renewal.", bg.given(designGCPause), designGCWorker, bg.moment(gc.At), bg.runN(float64(gc.Lost)), bg.runN(float64(gc.Owned)))
+		bg.stateD(leaseRuleNeeds(d), "<=", d.TTL)
+		ff = bg.feedback("False failovers", true, "%s's %s pause cost it no shard, whichever of %s moments over one renewal interval it began at, and the %s TTL leaves room for a missed renewal too: 2 × %s + %s = %s, within it.",
+			designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))), bg.given(d.TTL), bg.given(d.Renew), bg.given(designGCPause), bg.derived(leaseRuleNeeds(d)))
 	}
 
 	var bs because

@@ -6,7 +6,7 @@ import "testing"
 // does while the learner waits: the model answer, a design near the
 // failover budget with long renewals, and the slowest kind (a static
 // hash whose crashed worker's shards are never taken over, so every crash
-// moment runs to the end).
+// moment runs to the end), and the longest renewals.
 func BenchmarkShardCheck(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -24,6 +24,9 @@ func BenchmarkShardCheck(b *testing.B) {
 			return a
 		}()},
 		{"fair 120-40", shardAnswer(120, 40)},
+		// The longest renewal interval: the pause is tried over 60 s of
+		// it, and the crashes come after.
+		{"fair 120-60", shardAnswer(120, 60)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {

@@ -302,3 +302,143 @@ func TestShardModelLoadArithmetic(t *testing.T) {
 	assert.Contains(t, worked, "= "+measured+" lease renewals per second, sessions included")
 	assert.NotContains(t, worked, "1,000 / 5 = 200")
 }
+
+// TestShardPauseSweepsAWholeRenewalInterval: the 2 s pause is tried over a
+// whole renewal interval of worker-13, not its first 15 s (grading finding
+// N1). With one lease per worker, a 20 s TTL renewed every 19 s survives
+// every pause that starts between 40 s and 55 s, yet a pause that begins
+// just before the keepalive due a little after 57 s loses every shard: the
+// check finds that start, names it and the loss.
+func TestShardPauseSweepsAWholeRenewalInterval(t *testing.T) {
+	r, err := exShards.Check(perWorker(20, 19))
+	require.NoError(t, err)
+	f := part(r, "False failovers")
+	assert.False(t, f.OK, f.Why)
+	assert.Regexp(t, `A 2 s pause of worker-13 beginning at 5[5-9]\.\d+ s cost it 25 of its 25 shards`, f.Why)
+	assert.False(t, r.Pass)
+
+	// The starts tried reach across one whole renewal interval from 40 s.
+	d := ShardDesign{TTL: 20 * time.Second, Renew: 19 * time.Second, Fenced: true}
+	m, err := MeasureShardDesign(d)
+	require.NoError(t, err)
+	first, last := m.Pauses[0].At, m.Pauses[len(m.Pauses)-1].At
+	assert.Equal(t, designGCAt, first)
+	assert.GreaterOrEqual(t, last, designGCAt+d.Renew*(designPauseGrid-1)/designPauseGrid, "the grid spans the interval")
+	assert.Less(t, last, designGCAt+d.Renew)
+	// The crashes come after the last pause has settled, so the faults
+	// never overlap.
+	assert.GreaterOrEqual(t, m.Crashes[0].At, last+designGCPause+designPauseSettle)
+}
+
+// TestShardFalseFailoversApplyTheLeasePolicyRule: the simulator never
+// loses a renewal, so a TTL with no room for a missed one survives the
+// pause by luck; the part applies the rule the hints teach (2 × renew +
+// 2 s ≤ TTL) with the learner's numbers (grading finding N3). A loss the
+// run showed is blamed on the pause alone, not on a missed renewal the run
+// never had.
+func TestShardFalseFailoversApplyTheLeasePolicyRule(t *testing.T) {
+	for _, c := range []struct {
+		ttl, renew float64
+		rule       string
+	}{
+		{2.9, 0.5, "2 × 0.5 s + 2 s = 3 s, more than the 2.9 s TTL"},
+		{2.6, 0.5, "2 × 0.5 s + 2 s = 3 s, more than the 2.6 s TTL"},
+		{23, 20, "2 × 20 s + 2 s = 42 s, more than the 23 s TTL"},
+	} {
+		r, err := exShards.Check(perWorker(c.ttl, c.renew))
+		require.NoError(t, err)
+		f := part(r, "False failovers")
+		assert.False(t, f.OK, "%v: %s", c, f.Why)
+		assert.Contains(t, f.Why, c.rule)
+		require.NotEmpty(t, f.Claims, "the comparison is recorded")
+		for _, cl := range f.Claims {
+			assert.True(t, cl.Holds(), "%v: %v %s %v", c, cl.L, cl.Op, cl.R)
+		}
+		assert.False(t, r.Pass, "%v", c)
+	}
+
+	r, err := exShards.Check(perWorker(2.4, 0.5))
+	require.NoError(t, err)
+	f := part(r, "False failovers")
+	assert.False(t, f.OK)
+	assert.Contains(t, f.Why, "The pause alone did it: a lease renewed every 0.5 s with a 2.4 s TTL has only 1.9 s left just before a renewal, less than the 2 s pause.")
+	assert.NotContains(t, f.Why, "missed renewal")
+	// 3 s / 1 s leaves exactly the pause, and the renewal's trip is what
+	// is missing.
+	r, err = exShards.Check(perWorker(3, 1))
+	require.NoError(t, err)
+	f = part(r, "False failovers")
+	assert.False(t, f.OK)
+	assert.Contains(t, f.Why, "only 2 s left just before a renewal, no more than the 2 s pause")
+	for _, cl := range f.Claims {
+		assert.True(t, cl.Holds(), "%v %s %v", cl.L, cl.Op, cl.R)
+	}
+
+	for _, a := range []Answer{exShards.Reference, perWorker(3, 0.5), perWorker(22, 8)} {
+		r, err := exShards.Check(a)
+		require.NoError(t, err)
+		f := part(r, "False failovers")
+		assert.True(t, f.OK, f.Why)
+		assert.Contains(t, f.Why, "room for a missed renewal")
+	}
+}
+
+// TestShardStaleOwnerMatchesAFreshReplay: the stale-owner part is read from
+// a run that reaches worker-21's freeze with the worst pause and crash,
+// never from one already past it (grading finding N2: 45 s / 41 s said
+// worker-21 "owned no shard" and "0 stale commits" where a replay shows 26
+// shards and, with plain commits, 22 stale commits accepted).
+func TestShardStaleOwnerMatchesAFreshReplay(t *testing.T) {
+	for _, d := range []ShardDesign{
+		{TTL: 45 * time.Second, Renew: 41 * time.Second},
+		{TTL: 45 * time.Second, Renew: 41 * time.Second, Fenced: true},
+		{TTL: 120 * time.Second, Renew: 40 * time.Second, LeasePerShard: true, Fenced: true},
+	} {
+		m, err := MeasureShardDesign(d)
+		require.NoError(t, err)
+		w, err := ShardLesson(d, m.WorstCrash().At, m.WorstPausePhase().At).Evaluate(1, nil)
+		require.NoError(t, err)
+		owned := map[int]bool{}
+		stale := 0
+		for _, e := range w.Sim.Trace.Events {
+			switch sh := int(e.Int("shard")); {
+			case e.Kind == core.KindStale && e.Get("from") == designSleeper && e.At >= designPauseAt:
+				stale++
+			case e.At >= designPauseAt || e.Actor != designSleeper:
+			case e.Kind == core.KindShardOwn:
+				owned[sh] = true
+			case e.Kind == core.KindShardDrop:
+				delete(owned, sh)
+			}
+		}
+		assert.Positive(t, len(owned), "%+v: worker-21 owned shards when it froze", d)
+		assert.Equal(t, len(owned), m.SleeperOwned, "%+v", d)
+		assert.Equal(t, stale, m.StaleCommits, "%+v", d)
+		if !d.Fenced {
+			assert.Positive(t, m.StaleCommits, "%+v: plain commits let the stale owner in", d)
+		}
+	}
+}
+
+// TestShardLoadPrintsThePrecisionItNeeds: 40 sessions renewed every 41 s
+// is 0.976 renewals a second, not "1 lease renewals" (grading finding N4).
+func TestShardLoadPrintsThePrecisionItNeeds(t *testing.T) {
+	r, err := exShards.Check(perWorker(45, 41))
+	require.NoError(t, err)
+	f := part(r, "Coordinator load")
+	assert.Equal(t, "0.976 lease renewals per second, within the 500 bound.", f.Why)
+	assert.Equal(t, "1 lease renewal per second", loadPhrase(1))
+	assert.Equal(t, "208 lease renewals per second", loadPhrase(208))
+	assert.Equal(t, "17.3 lease renewals per second", loadPhrase(loadRound(1040.0/60)))
+	assert.Equal(t, "1.04 lease renewals per second", loadPhrase(1.04))
+}
+
+// TestShardLoadHintCountsSessions: the hint's load arithmetic counts the
+// workers' sessions, as the check and the model answer do (grading finding
+// N8), and gives no renewal interval.
+func TestShardLoadHintCountsSessions(t *testing.T) {
+	h := exShards.Hints[1]
+	assert.NotContains(t, h, "1,000 / r")
+	assert.Contains(t, h, "1,040 / r")
+	assert.Contains(t, h, "sessions")
+}

@@ -159,7 +159,7 @@ func TestExplanationsRestOnTheRunShards(t *testing.T) {
 	}
 	// One lease per worker, at the edges of the pause and the failover
 	// budget.
-	for _, d := range [][2]float64{{2.4, 0.5}, {3, 0.5}, {25, 8}, {26, 5}} {
+	for _, d := range [][2]float64{{2.4, 0.5}, {3, 0.5}, {3, 1}, {25, 8}, {26, 5}, {20, 19}, {2.9, 0.5}, {23, 20}, {45, 41}} {
 		answers[fmt.Sprintf("per-worker %v", d)] = perWorker(d[0], d[1])
 	}
 	for _, ch := range []struct{ q, o string }{{"assignment", "greedy"}, {"assignment", "static"}, {"offsets", "plain"}, {"granularity", "per-worker"}} {
