@@ -19,6 +19,7 @@ var redlockPause = &Lesson{
 		"A and B share a lock built the Redlock way, on three Redis servers that know nothing of each other. To lock, a client writes its own random value to the lock's key on every server with a 10 second expiry. It holds the lock if at least two of the three said yes, and only for the expiry minus the time the round took, less a 1 % margin for clocks that drift. A keeps the lock by extending its key on the servers every 3 seconds, and writes to storage every 2 seconds.",
 		"Look at what a client gets when it wins: a yes from two servers and a deadline. No number. Each server only knows its own copy of the key, and none of them knows what the others said, so nobody is in a position to count the holders and hand out a token that only grows.",
 		"Storage checks tokens, as in the fenced-writes lesson: it refuses any write whose token is lower than the highest it has seen. Click A and choose Pause (or press 1, then Z) to freeze it for 20 seconds, longer than its validity, and watch what the check can do this time.",
+		"The servers can fail too, and no client hears of it. Click one to crash it (it comes back empty: these servers keep no keys on disk) or to jump its clock ahead, which ends its keys early. Jump the clocks of two servers and B wins a majority while A, not frozen at all, still believes it holds the lock; crash two and nobody can win until they are back.",
 	},
 	Recap: "The token check in storage was on the whole time, and it still took A's late write: every write carried token 0, because Redlock had no number to give. A fencing token has to come from the one place that decides who owns the lock and numbers each decision, the way etcd's revision, ZooKeeper's zxid or Consul's lock index do. Independent servers that each know only their own key cannot give one. So any pause, clock jump or server that restarts empty which outlasts the validity lets two clients act as the holder, and nothing downstream can tell them apart.",
 	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
@@ -29,7 +30,7 @@ var redlockPause = &Lesson{
 		})
 	},
 	Duration: 60 * time.Second,
-	Controls: []Control{CtlPause, CtlCrash, CtlFencing, CtlDelay},
+	Controls: []Control{CtlPause, CtlCrash, CtlFencing, CtlDelay, CtlClockJump},
 	PauseFor: 20 * time.Second,
 	Goals: []Goal{
 		{

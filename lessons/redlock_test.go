@@ -42,3 +42,30 @@ func TestRedlockLessonLateWriteCarriesNoToken(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, write(f, "A", 7, core.RejectedStale), "with a token from the coordinator, the same pause is refused")
 }
+
+// What the lesson says of its servers is what its world does: two clocks
+// jumped ahead end A's keys on a majority, and B wins while A still
+// believes it holds the lock; two servers crashed leave no majority to
+// win, so nobody else holds it.
+func TestRedlockServerFaultsAsTheLessonTellsThem(t *testing.T) {
+	on := func(do core.Verb) *World {
+		t.Helper()
+		var log core.ActionLog
+		for _, n := range []string{"redis-1", "redis-2"} {
+			a := core.Action{Do: do, Proc: n}
+			if do == core.VerbClockJump {
+				a.For = core.Duration(30 * time.Second)
+			}
+			log = append(log, core.At(5*time.Second, a))
+		}
+		w, err := redlockPause.EvaluateWith(1, nil, log)
+		require.NoError(t, err)
+		return w
+	}
+	assert.True(t, believedTogether(on(core.VerbClockJump), "A", "B"), "two clocks jumped: two holders")
+	crashed := on(core.VerbCrash)
+	assert.False(t, believedTogether(crashed, "A", "B"), "two servers down: no majority for B")
+	for _, e := range crashed.Sim.Trace.Filter(core.KindHolder) {
+		assert.NotEqual(t, "B", e.Get("owner"), "nobody else wins while two of three are down (%s)", core.FormatTime(e.At))
+	}
+}
