@@ -180,13 +180,14 @@ func (lb *Lab) world1() WorldView {
 	for _, kv := range s.Coord.Range(lockName + "/") {
 		v.Keys = append(v.Keys, KeyView{Key: kv.Key, Owner: kv.Value, CreateRev: kv.CreateRev, Holder: kv.Key == v.Lock.Key})
 	}
+	redis := s.RedisNodes() // looked up once per snapshot, not once per process
 	for _, p := range s.Processes() {
 		pv := ProcView{Name: p.Name(), State: p.State(), Paused: p.Paused(), Crashed: p.Crashed(),
 			Token: p.Token(), Believes: p.BelievesLeader(), Holder: v.Lock.Holder == p.Name(),
 			TTL: p.Config().TTL, Cut: s.Net.Cut(p.Name(), core.CoordinatorName) || s.Net.Cut(core.CoordinatorName, p.Name()),
 			HeldUntil: s.Net.Holding(p.Name())}
 		pv.ConnDown, pv.Waiting = s.Net.Connection(p.Name())
-		for _, r := range s.RedisNodes() {
+		for _, r := range redis {
 			if s.Net.Cut(p.Name(), r.Name) || s.Net.Cut(r.Name, p.Name()) {
 				pv.CutFrom = append(pv.CutFrom, r.Name)
 			}
