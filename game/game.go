@@ -156,7 +156,7 @@ func (g *Game) Host(a ui.HostAction) {
 	g.host = append(g.host, a)
 }
 
-// maxHost bounds the page's queued control uses between two ticks.
+// maxHost bounds the page's queued control uses (one is applied a tick).
 const maxHost = 32
 
 // SetScene switches to another scene from the next tick on.
@@ -174,8 +174,14 @@ func (g *Game) Update() error {
 	st.Window = ui.Rect{W: g.width * g.ss, H: g.height * g.ss}
 	st.Input = g.input.read(st.Window, g.scale, g.clock.Last())
 	supersampleInput(&st.Input, g.ss)
+	// One page control use per tick, the oldest first: a scene applies
+	// a tick's uses in its own widget order, so two in one tick (a
+	// preset, then a field) could land the wrong way round.
 	g.hostMu.Lock()
-	st.Input.Host, g.host = g.host, nil
+	st.Input.Host = nil
+	if len(g.host) > 0 {
+		st.Input.Host, g.host = g.host[:1:1], g.host[1:]
+	}
 	g.hostMu.Unlock()
 	hostIntents(&st.Input)
 	unit := ui.UnitFor
