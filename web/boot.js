@@ -37,6 +37,9 @@
       // sends application/wasm, which this needs).
       const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
       mark("instantiated");
+      // The size of the Go side's memory, which only grows: its peak
+      // (leaselab.memory() reports it; make bench reads it).
+      globalThis.leaselabMemory = () => instance.exports.mem.buffer.byteLength;
       status.textContent = "Starting LeaseLab…";
       mark("run");
       await go.run(instance);

@@ -56,3 +56,6 @@ GOOS=js GOARCH=wasm go test -run '^$' -bench 'CompactionCheck' -benchtime 2x ./l
 
 section "break finder in headless Chromium (fenced-writes, fencing off: time to the simplest break; target <= 1 s)"
 go test -count=1 -v -run 'TestBrowserPermalinkAndFindABreak' ./e2e/ 2>&1 | grep -E 'search took|^(ok|FAIL|---)' || true
+
+section "memory of the browser tab after playing every lesson once (target: peak <= 150 MB)"
+go test -count=1 -v -run 'TestMeasureMemoryEveryLesson' ./e2e/ 2>&1 | grep -E 'memory_test.go|^(ok|FAIL|---)' | sed 's/^ *memory_test.go:[0-9]*: //' || true

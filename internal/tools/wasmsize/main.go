@@ -30,18 +30,19 @@ import (
 func main() {
 	depth := flag.Int("depth", 0, "cut package paths to this many elements (0: whole path)")
 	top := flag.Int("top", 40, "print this many packages (0: all)")
+	funcs := flag.String("funcs", "", "list the largest functions of the packages whose path starts with this, instead of packages")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: wasmsize [-depth N] [-top N] PACKAGE")
+		fmt.Fprintln(os.Stderr, "usage: wasmsize [-depth N] [-top N] [-funcs PATH-PREFIX] PACKAGE")
 		os.Exit(2)
 	}
-	if err := run(os.Stdout, flag.Arg(0), *depth, *top); err != nil {
+	if err := run(os.Stdout, flag.Arg(0), *depth, *top, *funcs); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmsize:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, pkg string, depth, top int) error {
+func run(w io.Writer, pkg string, depth, top int, funcs string) error {
 	dir, err := os.MkdirTemp("", "wasmsize")
 	if err != nil {
 		return err
@@ -69,7 +70,12 @@ func run(w io.Writer, pkg string, depth, top int) error {
 	if err != nil {
 		return err
 	}
-	report(w, m, newPackages(strings.Fields(string(paths))), depth, top)
+	pkgs := newPackages(strings.Fields(string(paths)))
+	if funcs != "" {
+		reportFuncs(w, m, pkgs, funcs, top)
+		return nil
+	}
+	report(w, m, pkgs, depth, top)
 	return nil
 }
 
@@ -260,6 +266,37 @@ func report(w io.Writer, m *module, pkgs packages, depth, top int) {
 		fmt.Fprintf(w, "%10d %5.1f%%  %s\n", s.size, 100*float64(s.size)/float64(total), s.name)
 	}
 	fmt.Fprintf(w, "%10d 100.0%%  total\n", total)
+}
+
+// reportFuncs lists the largest function bodies of the packages whose path
+// starts with prefix: where to look first when a package's line grows.
+func reportFuncs(w io.Writer, m *module, pkgs packages, prefix string, top int) {
+	type fn struct {
+		name string
+		size int
+	}
+	var fns []fn
+	sum := 0
+	for i, sz := range m.bodies {
+		name := m.names[m.imports+i]
+		if strings.HasPrefix(pkgs.pkgOf(name, 0), prefix) {
+			fns = append(fns, fn{name, sz})
+			sum += sz
+		}
+	}
+	sort.Slice(fns, func(i, j int) bool {
+		if fns[i].size != fns[j].size {
+			return fns[i].size > fns[j].size
+		}
+		return fns[i].name < fns[j].name
+	})
+	fmt.Fprintf(w, "%10s  functions of %s* (%d, %d bytes)\n", "bytes", prefix, len(fns), sum)
+	for i, f := range fns {
+		if top > 0 && i >= top {
+			break
+		}
+		fmt.Fprintf(w, "%10d  %s\n", f.size, f.name)
+	}
 }
 
 // reader decodes the LEB128 integers and length-prefixed names of the wasm
