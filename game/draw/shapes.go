@@ -19,30 +19,39 @@ var white = func() *ebiten.Image {
 	return img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
 }()
 
-// Fill fills path (non-zero winding) with clr.
+// Fill fills path (non-zero winding) with clr. The shapes below keep their
+// triangles from frame to frame (geometry.go); Fill and Stroke build them
+// every call, for paths drawn once.
 func Fill(dst *ebiten.Image, path *vector.Path, clr color.Color) {
-	vs, is := path.AppendVerticesAndIndicesForFilling(nil, nil)
+	vs, is := path.AppendVerticesAndIndicesForFilling(scratch[:0], nil)
+	scratch = vs
 	paint(dst, vs, is, clr, ebiten.FillRuleNonZero)
 }
 
 // Stroke strokes path with lines width pixels wide.
 func Stroke(dst *ebiten.Image, path *vector.Path, width float64, clr color.Color) {
-	op := &vector.StrokeOptions{Width: float32(width), LineJoin: vector.LineJoinRound, LineCap: vector.LineCapRound}
-	vs, is := path.AppendVerticesAndIndicesForStroke(nil, nil, op)
+	vs, is := path.AppendVerticesAndIndicesForStroke(scratch[:0], nil, strokeOptions(float32(width)))
+	scratch = vs
 	paint(dst, vs, is, clr, ebiten.FillRuleFillAll)
 }
 
-func paint(dst *ebiten.Image, vs []ebiten.Vertex, is []uint16, clr color.Color, rule ebiten.FillRule) {
+// paint draws the triangles of shape (vs, is) in clr. vs is only read:
+// its positions are copied into the scratch buffer with the colour (unless
+// vs is the scratch buffer already, for an uncached path).
+func paint(dst *ebiten.Image, shape []ebiten.Vertex, is []uint16, clr color.Color, rule ebiten.FillRule) {
 	if len(is) == 0 {
 		return
 	}
+	vs := shape
+	if len(shape) > 0 && (len(scratch) == 0 || &shape[0] != &scratch[0]) {
+		vs = append(scratch[:0], shape...)
+		scratch = vs
+	}
 	r, g, b, a := clr.RGBA()
+	cr, cg, cb, ca := float32(r)/0xffff, float32(g)/0xffff, float32(b)/0xffff, float32(a)/0xffff
 	for i := range vs {
 		vs[i].SrcX, vs[i].SrcY = 1, 1
-		vs[i].ColorR = float32(r) / 0xffff
-		vs[i].ColorG = float32(g) / 0xffff
-		vs[i].ColorB = float32(b) / 0xffff
-		vs[i].ColorA = float32(a) / 0xffff
+		vs[i].ColorR, vs[i].ColorG, vs[i].ColorB, vs[i].ColorA = cr, cg, cb, ca
 	}
 	// No AntiAlias: Ebitengine implements it with a double-size offscreen
 	// per draw call, sized to the shape, so a screen of a hundred shapes
@@ -80,7 +89,8 @@ func FillRoundRect(dst *ebiten.Image, r ui.Rect, radius float64, clr color.Color
 	if r.Empty() {
 		return
 	}
-	Fill(dst, RoundRectPath(r, radius), clr)
+	k := shapeKey{kind: shapeFillRoundRect, p: [7]float32{float32(r.X), float32(r.Y), float32(r.W), float32(r.H), float32(radius)}}
+	fillConvex(dst, k, func() *vector.Path { return RoundRectPath(r, radius) }, clr)
 }
 
 // StrokeRoundRect outlines r with rounded corners; the line is centred on
@@ -90,7 +100,8 @@ func StrokeRoundRect(dst *ebiten.Image, r ui.Rect, radius, width float64, clr co
 	if in.Empty() {
 		return
 	}
-	Stroke(dst, RoundRectPath(in, radius-width/2), width, clr)
+	k := shapeKey{kind: shapeStrokeRoundRect, p: [7]float32{float32(r.X), float32(r.Y), float32(r.W), float32(r.H), float32(radius), float32(width)}}
+	strokeShape(dst, k, strokeOptions(float32(width)), func() *vector.Path { return RoundRectPath(in, radius-width/2) }, clr)
 }
 
 // FillRect fills r with clr.
@@ -100,12 +111,27 @@ func FillRect(dst *ebiten.Image, r ui.Rect, clr color.Color) {
 
 // FillCircle fills a circle.
 func FillCircle(dst *ebiten.Image, c ui.Point, radius float64, clr color.Color) {
-	vector.DrawFilledCircle(dst, float32(c.X), float32(c.Y), float32(radius), clr, false)
+	k := shapeKey{kind: shapeCircle, p: [7]float32{float32(c.X), float32(c.Y), float32(radius)}}
+	fillConvex(dst, k, func() *vector.Path { return circlePath(c, radius) }, clr)
 }
 
 // StrokeCircle outlines a circle.
 func StrokeCircle(dst *ebiten.Image, c ui.Point, radius, width float64, clr color.Color) {
-	vector.StrokeCircle(dst, float32(c.X), float32(c.Y), float32(radius), float32(width), clr, false)
+	k := shapeKey{kind: shapeStrokeCircle, p: [7]float32{float32(c.X), float32(c.Y), float32(radius), float32(width)}}
+	// vector.StrokeCircle's stroke: a closed path, mitred (the default).
+	strokeShape(dst, k, &vector.StrokeOptions{Width: float32(width)}, func() *vector.Path {
+		p := circlePath(c, radius)
+		p.Close()
+		return p
+	}, clr)
+}
+
+// circlePath is the circle vector.DrawFilledCircle and vector.StrokeCircle
+// draw.
+func circlePath(c ui.Point, radius float64) *vector.Path {
+	var p vector.Path
+	p.Arc(float32(c.X), float32(c.Y), float32(radius), 0, 2*math.Pi, vector.Clockwise)
+	return &p
 }
 
 // StrokeArc strokes the arc of a circle from angle start to end (radians,
@@ -114,10 +140,13 @@ func StrokeArc(dst *ebiten.Image, c ui.Point, radius, start, end, width float64,
 	if end <= start {
 		return
 	}
-	var p vector.Path
-	p.MoveTo(float32(c.X+radius*math.Cos(start)), float32(c.Y+radius*math.Sin(start)))
-	p.Arc(float32(c.X), float32(c.Y), float32(radius), float32(start), float32(end), vector.Clockwise)
-	Stroke(dst, &p, width, clr)
+	k := shapeKey{kind: shapeArc, p: [7]float32{float32(c.X), float32(c.Y), float32(radius), float32(start), float32(end), float32(width)}}
+	strokeShape(dst, k, strokeOptions(float32(width)), func() *vector.Path {
+		var p vector.Path
+		p.MoveTo(float32(c.X+radius*math.Cos(start)), float32(c.Y+radius*math.Sin(start)))
+		p.Arc(float32(c.X), float32(c.Y), float32(radius), float32(start), float32(end), vector.Clockwise)
+		return &p
+	}, clr)
 }
 
 // Ring draws a countdown ring: a faint full track, and over it an arc from
@@ -134,10 +163,13 @@ func Ring(dst *ebiten.Image, c ui.Point, radius, width, frac float64, track, clr
 
 // Line strokes a straight line with round caps.
 func Line(dst *ebiten.Image, a, b ui.Point, width float64, clr color.Color) {
-	var p vector.Path
-	p.MoveTo(float32(a.X), float32(a.Y))
-	p.LineTo(float32(b.X), float32(b.Y))
-	Stroke(dst, &p, width, clr)
+	k := shapeKey{kind: shapeLine, p: [7]float32{float32(a.X), float32(a.Y), float32(b.X), float32(b.Y), float32(width)}}
+	strokeShape(dst, k, strokeOptions(float32(width)), func() *vector.Path {
+		var p vector.Path
+		p.MoveTo(float32(a.X), float32(a.Y))
+		p.LineTo(float32(b.X), float32(b.Y))
+		return &p
+	}, clr)
 }
 
 // Arrow draws a line from a to b with a filled head at b, head pixels long.
@@ -152,23 +184,30 @@ func Arrow(dst *ebiten.Image, a, b ui.Point, width, head float64, clr color.Colo
 	base := ui.Point{X: b.X - ux*head, Y: b.Y - uy*head}
 	Line(dst, a, base, width, clr)
 	half := head * 0.55
-	var p vector.Path
-	p.MoveTo(float32(b.X), float32(b.Y))
-	p.LineTo(float32(base.X-uy*half), float32(base.Y+ux*half))
-	p.LineTo(float32(base.X+uy*half), float32(base.Y-ux*half))
-	p.Close()
-	Fill(dst, &p, clr)
+	tip, left, right := b, ui.Point{X: base.X - uy*half, Y: base.Y + ux*half}, ui.Point{X: base.X + uy*half, Y: base.Y - ux*half}
+	k := shapeKey{kind: shapeTriangle, p: [7]float32{float32(tip.X), float32(tip.Y), float32(left.X), float32(left.Y), float32(right.X), float32(right.Y)}}
+	fillConvex(dst, k, func() *vector.Path {
+		var p vector.Path
+		p.MoveTo(float32(tip.X), float32(tip.Y))
+		p.LineTo(float32(left.X), float32(left.Y))
+		p.LineTo(float32(right.X), float32(right.Y))
+		p.Close()
+		return &p
+	}, clr)
 }
 
 // CheckMark draws ✓ as two strokes inside the square of side size centred
 // on c: the accepted mark.
 func CheckMark(dst *ebiten.Image, c ui.Point, size, width float64, clr color.Color) {
 	s := size / 2
-	var p vector.Path
-	p.MoveTo(float32(c.X-s*0.75), float32(c.Y+s*0.05))
-	p.LineTo(float32(c.X-s*0.2), float32(c.Y+s*0.6))
-	p.LineTo(float32(c.X+s*0.8), float32(c.Y-s*0.6))
-	Stroke(dst, &p, width, clr)
+	k := shapeKey{kind: shapeCheck, p: [7]float32{float32(c.X), float32(c.Y), float32(size), float32(width)}}
+	strokeShape(dst, k, strokeOptions(float32(width)), func() *vector.Path {
+		var p vector.Path
+		p.MoveTo(float32(c.X-s*0.75), float32(c.Y+s*0.05))
+		p.LineTo(float32(c.X-s*0.2), float32(c.Y+s*0.6))
+		p.LineTo(float32(c.X+s*0.8), float32(c.Y-s*0.6))
+		return &p
+	}, clr)
 }
 
 // CrossMark draws ✗ as two crossing strokes: the rejected mark.

@@ -125,6 +125,7 @@ func EndFrame() {
 	if textFrame%30 != 0 {
 		return
 	}
+	endFrameShapes()
 	for k, e := range textCache {
 		if textFrame-e.lastUsed > textCacheLife {
 			if e.img != nil {
