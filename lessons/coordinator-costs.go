@@ -40,7 +40,7 @@ func renewalLoad(w *World) float64 {
 	}
 	return cached(w, "renewal-load", func() float64 {
 		n := int64(0)
-		for _, e := range w.Sim.Trace.Filter(core.KindLeaseRenew) {
+		for e := range w.ofKind(core.KindLeaseRenew) {
 			if e.At < costFrom || e.At >= costTo {
 				continue
 			}

@@ -62,10 +62,10 @@ func oldLeaderStale(w *World) (*core.Event, *core.Event) {
 	for _, p := range pauses(w) {
 		paused[p.Proc] = paused[p.Proc] || p.Leader
 	}
-	for _, e := range w.Sim.Trace.Filter(core.KindStale) {
-		send := writeSend(w, e)
+	for e := range w.ofKind(core.KindStale) {
+		send := writeSend(w, *e)
 		if paused[e.Get("from")] || send != nil && send.Int("held_ms") > 0 {
-			return &e, send
+			return e, send
 		}
 	}
 	return nil, nil
@@ -76,14 +76,14 @@ func oldLeaderStale(w *World) (*core.Event, *core.Event) {
 // arrive then.
 func writeSend(w *World, stale core.Event) *core.Event {
 	var out *core.Event
-	for _, e := range w.Sim.Trace.Filter(core.KindSend) {
+	for e := range w.ofKind(core.KindSend) {
 		if e.At > stale.At {
 			break
 		}
 		if e.Get("msg") == "Write" && e.Actor == stale.Get("from") && e.Get("to") == stale.Actor &&
 			e.Int("token") == stale.Int("token") && time.Duration(e.Int("arrive_ms"))*time.Millisecond == stale.At.Truncate(time.Millisecond) {
 			if out == nil {
-				out = &e
+				out = e
 			}
 		}
 	}
@@ -94,12 +94,12 @@ func writeSend(w *World, stale core.Event) *core.Event {
 // write was below.
 func newerWrite(w *World, stale core.Event) *core.Event {
 	var out *core.Event
-	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
+	for e := range w.ofKind(core.KindWrite) {
 		if e.At > stale.At {
 			break
 		}
 		if e.Get("result") == core.Accepted && e.Int("token") == stale.Int("highest") && out == nil {
-			out = &e
+			out = e
 		}
 	}
 	return out
@@ -107,7 +107,7 @@ func newerWrite(w *World, stale core.Event) *core.Event {
 
 // staleRejected reports a write refused because its token was old.
 func staleRejected(w *World) bool {
-	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
+	for e := range w.ofKind(core.KindWrite) {
 		if e.Get("result") == core.RejectedStale {
 			return true
 		}
@@ -269,13 +269,13 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 	// event that gave the lock to another.
 	var old string
 	var handover *core.Event
-	for _, e := range w.Sim.Trace.Filter(core.KindHolder) {
+	for e := range w.ofKind(core.KindHolder) {
 		if e.At < start {
 			old = e.Get("owner")
 			continue
 		}
 		if old != "" && e.Get("owner") != old {
-			handover = &e
+			handover = e
 			break
 		}
 		old = e.Get("owner")
@@ -289,15 +289,15 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 	}
 	newOwner := handover.Get("owner")
 	var oldWrite, newWrite *core.Event
-	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
+	for e := range w.ofKind(core.KindWrite) {
 		if e.Seq < handover.Seq || e.Get("result") != core.Accepted {
 			continue
 		}
 		switch {
 		case oldWrite == nil && e.Get("from") == old && e.Int("token") < handover.Int("token"):
-			oldWrite = &e
+			oldWrite = e
 		case newWrite == nil && e.Get("from") == newOwner:
-			newWrite = &e
+			newWrite = e
 		}
 	}
 	took := fmt.Sprintf("%s took the lock at %s with token %s", newOwner, b.at(*handover), b.cite(handover.Get("token"), "trace", handover, "token"))

@@ -20,9 +20,9 @@ func lastAccepted(w *World) *core.Event {
 
 // forgedAccepted finds A's write with token 3 accepted over B's 2.
 func forgedAccepted(w *World) *core.Event {
-	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
+	for e := range w.ofKind(core.KindWrite) {
 		if e.Get("from") == "A" && e.Int("token") == 3 && e.Get("result") == core.Accepted && e.Int("highest") == 2 {
-			return &e
+			return e
 		}
 	}
 	return nil

@@ -77,7 +77,7 @@ func survivedPause(w *World) bool {
 		if sp.From <= bad.From || !sp.Leader || sp.To < 0 || sp.Crashed || sp.For < w.Knobs.Seconds("pause") || !effectivePolicy(w, sp).Check().OK {
 			continue
 		}
-		for _, e := range w.Sim.Trace.Filter(core.KindLeaseRenewed) {
+		for e := range w.ofKind(core.KindLeaseRenewed) {
 			if e.Actor == sp.Proc && e.At >= sp.To && e.Get("how") == "keepalive" {
 				if handoverDuring(w, leasesLock, sp.Proc, sp.From, e.At) == nil {
 					return true

@@ -163,7 +163,8 @@ type World struct {
 	Knobs  Knobs
 	Log    core.ActionLog
 
-	memo map[string]memoEntry
+	memo  map[string]memoEntry
+	index kindIndex // see positions
 }
 
 type memoEntry struct {
@@ -308,7 +309,7 @@ var all = []*Lesson{leases, scheduler, fencedWrites, redlockPause, handsOnLab, s
 
 // holderWithToken reports whether owner became holder with token tok.
 func holderWithToken(w *World, owner string, tok int64) bool {
-	for _, e := range w.Sim.Trace.Filter(core.KindHolder) {
+	for e := range w.ofKind(core.KindHolder) {
 		if e.Get("owner") == owner && e.Int("token") == tok {
 			return true
 		}
@@ -318,7 +319,7 @@ func holderWithToken(w *World, owner string, tok int64) bool {
 
 // write finds a register decision by sender, token and result.
 func write(w *World, from string, tok int64, result string) bool {
-	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
+	for e := range w.ofKind(core.KindWrite) {
 		if e.Get("from") == from && e.Int("token") == tok && e.Get("result") == result {
 			return true
 		}
@@ -371,9 +372,9 @@ func pauses(w *World) []pauseSpan {
 // handovers returns the coordinator's holder changes of lock in order.
 func handovers(w *World, lock string) []core.Event {
 	var out []core.Event
-	for _, e := range w.Sim.Trace.Filter(core.KindHolder) {
+	for e := range w.ofKind(core.KindHolder) {
 		if e.Get("lock") == lock {
-			out = append(out, e)
+			out = append(out, *e)
 		}
 	}
 	return out

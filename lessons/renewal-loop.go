@@ -55,7 +55,7 @@ type renewalDelays struct {
 func loopDelays(w *World) renewalDelays {
 	return cached(w, "renewal-delays", func() renewalDelays {
 		var d renewalDelays
-		for _, e := range w.Sim.Trace.Filter(core.KindRenewal) {
+		for e := range w.ofKind(core.KindRenewal) {
 			if e.At > loopMinute {
 				break
 			}

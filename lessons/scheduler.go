@@ -45,7 +45,7 @@ func crashedMidBatch(w *World) (time.Duration, *core.Event) {
 
 // enqueued reports whether the queue decided some job with result.
 func enqueued(w *World, result string) bool {
-	for _, e := range w.Sim.Trace.Filter(core.KindEnqueue) {
+	for e := range w.ofKind(core.KindEnqueue) {
 		if e.Get("result") == result {
 			return true
 		}
@@ -57,7 +57,7 @@ func enqueued(w *World, result string) bool {
 // no duplicate executed since idempotency was last switched on.
 func idempotentReplay(w *World) bool {
 	onAt := -1
-	for _, e := range w.Sim.Trace.Filter(core.KindSetting) {
+	for e := range w.ofKind(core.KindSetting) {
 		if e.Get("name") == "idempotency" && e.Actor == "learner" {
 			onAt = -1
 			if e.Get("value") == "on" {

@@ -32,9 +32,9 @@ func securityACL() []core.ACLRule {
 // denied finds the coordinator's refusal of op on a key under prefix by a
 // principal chosen by who.
 func denied(w *World, op, prefix string, who func(string) bool) *core.Event {
-	for _, e := range w.Sim.Trace.Filter(core.KindDenied) {
+	for e := range w.ofKind(core.KindDenied) {
 		if e.Get("op") == op && strings.HasPrefix(e.Get("key"), prefix) && who(e.Get("who")) {
-			return &e
+			return e
 		}
 	}
 	return nil

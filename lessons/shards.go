@@ -37,7 +37,7 @@ func outages(w *World) []outage {
 
 func findOutages(w *World) []outage {
 	var out []outage
-	for _, e := range w.Sim.Trace.Filter(core.KindLeaseExpire) {
+	for e := range w.ofKind(core.KindLeaseExpire) {
 		owner := e.Get("owner")
 		if !strings.HasPrefix(owner, "worker-") {
 			continue
@@ -58,15 +58,24 @@ func findOutages(w *World) []outage {
 // to trace position seq: shard lock name to owner ("" when free).
 func shardOwners(w *World, seq int) map[string]string {
 	own := map[string]string{}
-	for _, e := range w.Sim.Trace.Events[:seq] {
-		switch {
-		case e.Kind == core.KindHolder && strings.HasPrefix(e.Get("lock"), shardPrefix):
-			own[e.Get("lock")] = e.Get("owner")
-		case e.Kind == core.KindFree && strings.HasPrefix(e.Get("lock"), shardPrefix):
-			own[e.Get("lock")] = ""
+	w.each(0, func(e *core.Event) bool {
+		if e.Seq >= seq {
+			return false
 		}
-	}
+		if lock := e.Get("lock"); strings.HasPrefix(lock, shardPrefix) {
+			own[lock] = holderOf(e)
+		}
+		return true
+	}, core.KindHolder, core.KindFree)
 	return own
+}
+
+// holderOf is the owner a holder change names: "" when the lock is freed.
+func holderOf(e *core.Event) string {
+	if e.Kind == core.KindFree {
+		return ""
+	}
+	return e.Get("owner")
 }
 
 // failover is what happened after one worker alone stopped renewing.
@@ -106,27 +115,21 @@ func measureFailover(w *World) (failover, bool) {
 		}
 	}
 	f.Moved = len(pending)
-	for _, e := range w.Sim.Trace.Events[o.Seq:] {
+	w.each(o.Seq, func(e *core.Event) bool {
 		lock := e.Get("lock")
-		if (e.Kind != core.KindHolder && e.Kind != core.KindFree) || !strings.HasPrefix(lock, shardPrefix) {
-			continue
+		if !strings.HasPrefix(lock, shardPrefix) {
+			return true
 		}
-		if e.Kind == core.KindHolder {
-			own[lock] = e.Get("owner")
-		} else {
-			own[lock] = ""
-		}
+		own[lock] = holderOf(e)
 		if !pending[lock] && e.Kind == core.KindHolder {
 			f.Others++
 		}
-		if e.Kind == core.KindHolder && e.Get("owner") != f.Worker {
+		if e.Kind == core.KindHolder && own[lock] != f.Worker {
 			delete(pending, lock)
 		}
-		if len(pending) == 0 {
-			f.Done = true
-			break
-		}
-	}
+		f.Done = len(pending) == 0
+		return !f.Done
+	}, core.KindHolder, core.KindFree)
 	if !f.Done {
 		return f, true
 	}
@@ -263,7 +266,7 @@ var shards = &Lesson{
 				if !ok {
 					return false
 				}
-				for _, e := range w.Sim.Trace.Filter(core.KindOffset) {
+				for e := range w.ofKind(core.KindOffset) {
 					if e.Get("from") == f.Worker && e.Get("result") == core.RejectedStale {
 						return true
 					}

@@ -103,7 +103,7 @@ var troubleshooting = &Lesson{
 			Text:   "Two workers on one shard: stop the woken worker's old-token commits from landing.",
 			Proved: "The offset store now keeps the highest token per shard and refused worker-00's commit with an older one: a stale owner can no longer rewind a shard.",
 			Met: func(w *World) bool {
-				for _, e := range w.Sim.Trace.Filter(core.KindOffset) {
+				for e := range w.ofKind(core.KindOffset) {
 					if e.Get("result") == core.RejectedStale {
 						return true
 					}
@@ -138,7 +138,7 @@ var troubleshooting = &Lesson{
 			Text:   "No leader: after the outage, get a compactor process to lead again.",
 			Proved: "The restarted client threw its dead session away, opened a new one, and its Lock succeeded: the lock had been free since the old sessions expired.",
 			Met: func(w *World) bool {
-				for _, e := range w.Sim.Trace.Filter(core.KindState) {
+				for e := range w.ofKind(core.KindState) {
 					if e.At > outageTo && e.Get("to") == core.Leader.String() && strings.HasPrefix(e.Actor, "compact-") {
 						return true
 					}

@@ -165,7 +165,7 @@ func crashFailover(w *World, after time.Duration) (time.Duration, bool) {
 		case e.Kind == core.KindHolder:
 			holder = e.Get("owner")
 		case e.Kind == core.KindCrash && e.Actor == holder && e.At >= after:
-			for _, h := range w.Sim.Trace.Filter(core.KindHolder) {
+			for h := range w.ofKind(core.KindHolder) {
 				if h.Seq > e.Seq {
 					return h.At - e.At, true
 				}

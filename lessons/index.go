@@ -1,0 +1,76 @@
+package lessons
+
+import (
+	"sort"
+
+	"leaselab/core"
+)
+
+// A lesson's goals are read once a frame while the lesson plays, and some
+// of them follow one or two kinds of event through a trace of tens of
+// thousands (the shards lesson: every offset commit, every holder change).
+// A World keeps the positions of each kind's events, extended as the trace
+// grows, so such a reading visits its own events and not the whole trace.
+
+// kindIndex holds the trace positions of each kind's events, for the first
+// n events.
+type kindIndex struct {
+	n   int
+	pos map[string][]int
+}
+
+// positions returns the trace positions of the events of kind, in order.
+// The slice is the index's own: callers only read it.
+func (w *World) positions(kind string) []int {
+	ev := w.Sim.Trace.Events
+	if w.index.pos == nil || len(ev) < w.index.n {
+		// A trace only grows during a World's life; anything else (a
+		// budget-cut trace, say) is indexed again from the start.
+		w.index = kindIndex{pos: map[string][]int{}}
+	}
+	for i := w.index.n; i < len(ev); i++ {
+		w.index.pos[ev[i].Kind] = append(w.index.pos[ev[i].Kind], i)
+	}
+	w.index.n = len(ev)
+	return w.index.pos[kind]
+}
+
+// each calls fn with every event of the given kinds at trace position from
+// or later, in trace order, until fn returns false.
+func (w *World) each(from int, fn func(e *core.Event) bool, kinds ...string) {
+	lists := make([][]int, 0, len(kinds))
+	for _, k := range kinds {
+		p := w.positions(k)
+		lists = append(lists, p[sort.SearchInts(p, from):])
+	}
+	ev := w.Sim.Trace.Events
+	for {
+		best := -1
+		for i, l := range lists {
+			if len(l) > 0 && (best < 0 || l[0] < lists[best][0]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return
+		}
+		at := lists[best][0]
+		lists[best] = lists[best][1:]
+		if !fn(&ev[at]) {
+			return
+		}
+	}
+}
+
+// ofKind ranges over the events of kind, in order: Trace.Filter without
+// the scan of the whole trace and the copy.
+func (w *World) ofKind(kind string) func(yield func(*core.Event) bool) {
+	return func(yield func(*core.Event) bool) {
+		ev := w.Sim.Trace.Events
+		for _, i := range w.positions(kind) {
+			if !yield(&ev[i]) {
+				return
+			}
+		}
+	}
+}
