@@ -103,7 +103,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 	g.texts = g.texts[:0]
 	body, small, label := st.Body(), st.Small(), st.Label()
 	height := func(text string, face *draw.Face, w float64) float64 {
-		return float64(len(ui.Wrap(text, w, draw.Measure(face)))) * draw.LineHeight(face)
+		return float64(len(draw.Wrap(text, w, face))) * draw.LineHeight(face)
 	}
 	y := 0.0
 	addText := func(t string, dim, bold bool) {
@@ -197,7 +197,7 @@ const keyPointsHeading = "Key points of a good defence: tick those yours makes"
 // w: its label wrapped beside the mark, and at least one button high.
 func optionHeight(label string, face *draw.Face, w, unit float64) float64 {
 	px := func(v float64) float64 { return math.Round(v * unit) }
-	return math.Max(px(34), float64(len(ui.Wrap(label, w-px(46), draw.Measure(face))))*draw.LineHeight(face)+px(12))
+	return math.Max(px(34), float64(len(draw.Wrap(label, w-px(46), face)))*draw.LineHeight(face)+px(12))
 }
 
 // maxScroll is how far the form can scroll.
@@ -492,7 +492,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 
 // centredLines is r shrunk to the height of text wrapped in it, centred.
 func centredLines(r ui.Rect, s string, face *draw.Face) ui.Rect {
-	h := float64(len(ui.Wrap(s, r.W, draw.Measure(face)))) * draw.LineHeight(face)
+	h := float64(len(draw.Wrap(s, r.W, face))) * draw.LineHeight(face)
 	if h < r.H {
 		r.Y += (r.H - h) / 2
 		r.H = h

@@ -273,7 +273,7 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, d
 		return
 	}
 	small := s.Small()
-	lines := ui.Wrap(title, titleR.W, draw.Measure(small))
+	lines := draw.Wrap(title, titleR.W, small)
 	// Two lines set closer than prose, so they fit a row.
 	step := math.Ceil(small.Size * 1.2)
 	if len(lines) == 2 && 2*step <= titleR.H {

@@ -114,7 +114,7 @@ func (p *Player) fitTitle(w float64) {
 	if k := [2]float64{w, p.style.Unit}; k != p.fit.titleKey {
 		p.fit.titleKey = k
 		face := p.style.Label()
-		lines := len(ui.Wrap(p.Lesson.Title, w, draw.Measure(face)))
+		lines := len(draw.Wrap(p.Lesson.Title, w, face))
 		p.fit.titleLines = max(1, lines)
 		p.fit.titleH = float64(lines) * draw.LineHeight(face)
 	}

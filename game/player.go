@@ -616,7 +616,7 @@ func (p *Player) placePanel(l ui.PlayerLayout) ui.PlayerLayout {
 		if p.objWrap != [2]float64{l.LessonText.W, p.style.Unit} {
 			// Wrapped again only when the width or the scale changes.
 			p.objWrap = [2]float64{l.LessonText.W, p.style.Unit}
-			p.objH = float64(len(ui.Wrap(obj, l.LessonText.W, draw.Measure(of)))) * draw.LineHeight(of)
+			p.objH = float64(len(draw.Wrap(obj, l.LessonText.W, of))) * draw.LineHeight(of)
 		}
 	}
 	// The hint and the goals take the room their text needs, leaving the

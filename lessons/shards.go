@@ -1,6 +1,8 @@
 package lessons
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -55,8 +57,23 @@ func findOutages(w *World) []outage {
 }
 
 // shardOwners replays the coordinator's holder changes of every shard up
-// to trace position seq: shard lock name to owner ("" when free).
+// to trace position seq: shard lock name to owner ("" when free). The
+// replay is remembered per seq (the trace before it never changes) and the
+// caller gets its own copy.
 func shardOwners(w *World, seq int) map[string]string {
+	key := fmt.Sprintf("shardOwners@%d", seq)
+	if e, ok := w.memo[key]; ok {
+		return maps.Clone(e.v.(map[string]string))
+	}
+	own := replayOwners(w, seq)
+	if w.memo == nil {
+		w.memo = map[string]memoEntry{}
+	}
+	w.memo[key] = memoEntry{v: own}
+	return maps.Clone(own)
+}
+
+func replayOwners(w *World, seq int) map[string]string {
 	own := map[string]string{}
 	w.each(0, func(e *core.Event) bool {
 		if e.Seq >= seq {

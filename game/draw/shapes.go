@@ -58,12 +58,12 @@ func paint(dst *ebiten.Image, shape []ebiten.Vertex, is []uint16, clr color.Colo
 	// between text draws allocates a hundred textures a frame (about one
 	// frame a second on a software renderer). game.Game supersamples the
 	// whole screen instead.
-	op := &ebiten.DrawTrianglesOptions{
-		ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha,
-		FillRule:       rule,
-	}
-	dst.DrawTriangles(vs, is, white, op)
+	paintOptions.FillRule = rule
+	dst.DrawTriangles(vs, is, white, &paintOptions)
 }
+
+// paintOptions is paint's, set per call: one value, not an allocation a draw.
+var paintOptions = ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
 
 // RoundRectPath returns the outline of r with corners of the given radius
 // (clamped to half the shorter side).
@@ -104,10 +104,19 @@ func StrokeRoundRect(dst *ebiten.Image, r ui.Rect, radius, width float64, clr co
 	strokeShape(dst, k, strokeOptions(float32(width)), func() *vector.Path { return RoundRectPath(in, radius-width/2) }, clr)
 }
 
-// FillRect fills r with clr.
+// FillRect fills r with clr: the two triangles vector.DrawFilledRect
+// makes, without building a path.
 func FillRect(dst *ebiten.Image, r ui.Rect, clr color.Color) {
-	vector.DrawFilledRect(dst, float32(r.X), float32(r.Y), float32(r.W), float32(r.H), clr, false)
+	x0, y0 := float32(r.X), float32(r.Y)
+	x1, y1 := x0+float32(r.W), y0+float32(r.H)
+	vs := append(scratch[:0],
+		ebiten.Vertex{DstX: x0, DstY: y0}, ebiten.Vertex{DstX: x0, DstY: y1},
+		ebiten.Vertex{DstX: x1, DstY: y1}, ebiten.Vertex{DstX: x1, DstY: y0})
+	scratch = vs
+	paint(dst, vs, rectIndices, clr, ebiten.FillRuleFillAll)
 }
+
+var rectIndices = []uint16{0, 1, 2, 0, 2, 3}
 
 // FillCircle fills a circle.
 func FillCircle(dst *ebiten.Image, c ui.Point, radius float64, clr color.Color) {

@@ -39,6 +39,10 @@ func TextAligned(dst *ebiten.Image, s string, face *Face, x, y float64, h, v Ali
 	record(Drawn{Text: s, Ink: ink, Colour: rgba(clr)}, dst.Bounds())
 }
 
+// textOptions is textAt's, reset per call: one value, not an allocation a
+// draw.
+var textOptions ebiten.DrawImageOptions
+
 // textAt draws s as TextAligned does and returns the rectangle of its box.
 func textAt(dst *ebiten.Image, s string, face *Face, x, y float64, h, v Align, clr color.Color) ui.Rect {
 	e := cachedText(s, face)
@@ -58,7 +62,8 @@ func textAt(dst *ebiten.Image, s string, face *Face, x, y float64, h, v Align, c
 	if e.img == nil {
 		return ink
 	}
-	op := &ebiten.DrawImageOptions{}
+	op := &textOptions
+	*op = ebiten.DrawImageOptions{}
 	op.GeoM.Translate(ink.X-textPad, ink.Y-textPad)
 	op.ColorScale.ScaleWithColor(clr)
 	dst.DrawImage(e.img, op)
@@ -113,7 +118,7 @@ func ParagraphTip(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.
 
 func paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Color, tip bool) float64 {
 	lh := LineHeight(face)
-	lines := ui.Wrap(s, r.W, Measure(face))
+	lines := Wrap(s, r.W, face)
 	fit := min(len(lines), int(math.Floor((r.H+0.5)/lh)))
 	cut := fit < len(lines)
 	if cut && tip && fit > 0 {
@@ -140,7 +145,7 @@ func paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Col
 // ParagraphHeight is the height Paragraph needs to draw all of s at
 // width w.
 func ParagraphHeight(s string, face *Face, w float64) float64 {
-	return float64(len(ui.Wrap(s, w, Measure(face)))) * LineHeight(face)
+	return float64(len(Wrap(s, w, face))) * LineHeight(face)
 }
 
 // halfLeading is the space above a line's glyph box within LineHeight, so

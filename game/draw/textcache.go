@@ -1,9 +1,12 @@
 package draw
 
 import (
+	"slices"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/ui"
 )
 
 // A screen of prose is thousands of glyphs. Most strings repeat from frame
@@ -47,6 +50,33 @@ func SetTextBudget(d time.Duration) { textBudget = d }
 // TextPending reports that the last frame left strings undrawn for want of
 // budget, so the next frame must be drawn even if nothing else changed.
 func TextPending() bool { return textPending }
+
+type wrapKey struct {
+	s    string
+	face *Face
+	w    float64
+}
+
+type wrapEntry struct {
+	lines    []string
+	lastUsed int64
+}
+
+var wrapCache = map[wrapKey]*wrapEntry{}
+
+// Wrap is ui.Wrap measured in face, remembered: a screen wraps the same
+// paragraphs at the same widths every frame. The lines are shared; append
+// to them only through a copy (they are clipped, so append copies).
+func Wrap(s string, width float64, face *Face) []string {
+	k := wrapKey{s, face, width}
+	if e := wrapCache[k]; e != nil {
+		e.lastUsed = textFrame
+		return e.lines
+	}
+	lines := slices.Clip(ui.Wrap(s, width, Measure(face)))
+	wrapCache[k] = &wrapEntry{lines: lines, lastUsed: textFrame}
+	return lines
+}
 
 type widthEntry struct {
 	w        float64
@@ -137,6 +167,11 @@ func EndFrame() {
 	for k, e := range widthCache {
 		if textFrame-e.lastUsed > textCacheLife {
 			delete(widthCache, k)
+		}
+	}
+	for k, e := range wrapCache {
+		if textFrame-e.lastUsed > textCacheLife {
+			delete(wrapCache, k)
 		}
 	}
 }

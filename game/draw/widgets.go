@@ -203,7 +203,7 @@ func (s Style) Tooltip(dst *ebiten.Image, tip *ui.Tooltip, window ui.Rect) {
 	face := s.Small()
 	pad := s.U(8)
 	maxW := math.Min(s.U(tooltipWidth), window.W) - 2*pad
-	lines := ui.Wrap(tip.Text, maxW, Measure(face))
+	lines := Wrap(tip.Text, maxW, face)
 	w := 0.0
 	for _, l := range lines {
 		w = math.Max(w, Measure(face)(l))
@@ -303,10 +303,10 @@ func (s Style) ChecklistRowHeight(text string, w, minH float64) float64 {
 // if one line does, else in the small face.
 func (s Style) checklistLines(text string, w float64) (*Face, []string) {
 	face := s.Body()
-	lines := ui.Wrap(text, w, Measure(face))
+	lines := Wrap(text, w, face)
 	if len(lines) > 1 {
 		face = s.Small()
-		lines = ui.Wrap(text, w, Measure(face))
+		lines = Wrap(text, w, face)
 	}
 	return face, lines
 }
