@@ -329,6 +329,7 @@ func (a *App) Layout(window ui.Rect, style draw.Style) {
 func (a *App) Draw(screen *ebiten.Image) {
 	a.scenes.Draw(screen)
 	a.style.FullTextTip(screen, &a.tip, a.window)
+	draw.Flush()
 }
 
 // Inspect implements Inspector.

@@ -379,7 +379,7 @@ func (s *ExerciseScene) formInput(in *ui.Input) *ui.Input {
 // draw draws the answer screen.
 func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
-	screen.Fill(th.Background)
+	draw.Background(screen, th.Background)
 
 	// Header: back, title, attempts.
 	st.Button(screen, &s.back)

@@ -259,6 +259,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		}
 		g.offscreen.Fill(draw.Dark.Background)
 		g.scene.Draw(g.offscreen)
+		draw.Flush() // before the offscreen is drawn from
 		// Linear filtering at exactly 1/2 averages each 2×2 block.
 		op := &ebiten.DrawImageOptions{Filter: ebiten.FilterLinear}
 		op.GeoM.Scale(1/g.ss, 1/g.ss)

@@ -217,7 +217,7 @@ func menuStatus(s string) string {
 // Draw implements Scene.
 func (m *Menu) Draw(screen *ebiten.Image) {
 	s, th := m.style, m.style.Theme
-	screen.Fill(th.Background)
+	draw.Background(screen, th.Background)
 	title, rest := m.header.CutTop(s.U(34), s.U(4))
 	draw.TextIn(screen, "LeaseLab", s.Title(), title, draw.AlignStart, th.Text)
 	if m.OnSandbox != nil {

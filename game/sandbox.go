@@ -506,7 +506,7 @@ func (v *sandboxRun) Draw(screen *ebiten.Image) { v.Run.Draw(screen) }
 func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	sc := (*SandboxScene)(ss)
 	s, th := sc.style, sc.style.Theme
-	screen.Fill(th.Background)
+	draw.Background(screen, th.Background)
 	s.Button(screen, &sc.back)
 	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, draw.AlignStart, th.Text)
 	s.Button(screen, &sc.start)

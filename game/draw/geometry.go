@@ -48,8 +48,8 @@ const shapeCacheLife = 30
 
 var (
 	shapeCache = map[shapeKey]*shapeEntry{}
-	// scratch is paint's buffer: the cached positions plus this draw's
-	// colour. DrawTriangles copies what it is given, so one buffer serves.
+	// scratch is where an uncached path's triangles are built before
+	// paint copies them into the batch.
 	scratch []ebiten.Vertex
 )
 

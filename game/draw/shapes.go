@@ -24,42 +24,71 @@ var white = func() *ebiten.Image {
 // every call, for paths drawn once.
 func Fill(dst *ebiten.Image, path *vector.Path, clr color.Color) {
 	vs, is := path.AppendVerticesAndIndicesForFilling(scratch[:0], nil)
-	scratch = vs
+	scratch = vs[:0]
 	paint(dst, vs, is, clr, ebiten.FillRuleNonZero)
 }
 
 // Stroke strokes path with lines width pixels wide.
 func Stroke(dst *ebiten.Image, path *vector.Path, width float64, clr color.Color) {
 	vs, is := path.AppendVerticesAndIndicesForStroke(scratch[:0], nil, strokeOptions(float32(width)))
-	scratch = vs
+	scratch = vs[:0]
 	paint(dst, vs, is, clr, ebiten.FillRuleFillAll)
 }
 
-// paint draws the triangles of shape (vs, is) in clr. vs is only read:
-// its positions are copied into the scratch buffer with the colour (unless
-// vs is the scratch buffer already, for an uncached path).
+// paint draws the triangles of shape (vs, is) in clr. shape is only
+// read. Shapes drawn one after another on the same image with no winding
+// rule go into one batch, drawn by a single DrawTriangles when something
+// else is drawn (Flush): each call into Ebitengine costs more than the
+// triangles of a button. A winding rule needs a pass of its own, so such a
+// shape ends the batch and is drawn at once.
 func paint(dst *ebiten.Image, shape []ebiten.Vertex, is []uint16, clr color.Color, rule ebiten.FillRule) {
 	if len(is) == 0 {
 		return
 	}
-	vs := shape
-	if len(shape) > 0 && (len(scratch) == 0 || &shape[0] != &scratch[0]) {
-		vs = append(scratch[:0], shape...)
-		scratch = vs
+	if rule != ebiten.FillRuleFillAll || batch.dst != dst || len(batch.vs)+len(shape) > math.MaxUint16 {
+		Flush()
 	}
+	base := len(batch.vs)
+	batch.vs = append(batch.vs, shape...)
 	r, g, b, a := clr.RGBA()
 	cr, cg, cb, ca := float32(r)/0xffff, float32(g)/0xffff, float32(b)/0xffff, float32(a)/0xffff
+	vs := batch.vs[base:]
 	for i := range vs {
 		vs[i].SrcX, vs[i].SrcY = 1, 1
 		vs[i].ColorR, vs[i].ColorG, vs[i].ColorB, vs[i].ColorA = cr, cg, cb, ca
 	}
-	// No AntiAlias: Ebitengine implements it with a double-size offscreen
-	// per draw call, sized to the shape, so a screen of a hundred shapes
-	// between text draws allocates a hundred textures a frame (about one
-	// frame a second on a software renderer). game.Game supersamples the
-	// whole screen instead.
-	paintOptions.FillRule = rule
-	dst.DrawTriangles(vs, is, white, &paintOptions)
+	for _, i := range is {
+		batch.is = append(batch.is, i+uint16(base))
+	}
+	batch.dst = dst
+	if rule != ebiten.FillRuleFillAll {
+		paintOptions.FillRule = rule
+		Flush()
+	}
+}
+
+// batch is the shapes painted but not yet handed to Ebitengine.
+var batch struct {
+	dst *ebiten.Image
+	vs  []ebiten.Vertex
+	is  []uint16
+}
+
+// Flush draws the shapes painted since the last flush. Text, the end of a
+// frame and anything that draws on or from an image without this package
+// call it first, so what is drawn keeps its order.
+func Flush() {
+	if batch.dst != nil && len(batch.is) > 0 {
+		batch.dst.DrawTriangles(batch.vs, batch.is, white, &paintOptions)
+	}
+	batch.dst, batch.vs, batch.is = nil, batch.vs[:0], batch.is[:0]
+	paintOptions.FillRule = ebiten.FillRuleFillAll
+}
+
+// Background fills dst with clr, after the shapes already painted on it.
+func Background(dst *ebiten.Image, clr color.Color) {
+	Flush()
+	dst.Fill(clr)
 }
 
 // paintOptions is paint's, set per call: one value, not an allocation a draw.
@@ -112,7 +141,7 @@ func FillRect(dst *ebiten.Image, r ui.Rect, clr color.Color) {
 	vs := append(scratch[:0],
 		ebiten.Vertex{DstX: x0, DstY: y0}, ebiten.Vertex{DstX: x0, DstY: y1},
 		ebiten.Vertex{DstX: x1, DstY: y1}, ebiten.Vertex{DstX: x1, DstY: y0})
-	scratch = vs
+	scratch = vs[:0]
 	paint(dst, vs, rectIndices, clr, ebiten.FillRuleFillAll)
 }
 

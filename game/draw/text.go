@@ -62,6 +62,7 @@ func textAt(dst *ebiten.Image, s string, face *Face, x, y float64, h, v Align, c
 	if e.img == nil {
 		return ink
 	}
+	Flush() // the shapes under it first
 	op := &textOptions
 	*op = ebiten.DrawImageOptions{}
 	op.GeoM.Translate(ink.X-textPad, ink.Y-textPad)

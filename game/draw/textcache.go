@@ -149,6 +149,7 @@ func whiteCoverage(alpha []byte) []byte {
 
 // EndFrame ages the text cache; the game calls it once per drawn frame.
 func EndFrame() {
+	Flush()
 	textFrame++
 	textSpent, textPending, textDeferred = 0, textDeferred, false
 	endFrameTexts()
