@@ -173,18 +173,64 @@ func circlePath(c ui.Point, radius float64) *vector.Path {
 }
 
 // StrokeArc strokes the arc of a circle from angle start to end (radians,
-// clockwise on screen, 0 pointing right).
+// clockwise on screen, 0 pointing right), with round ends. A countdown's
+// arc changes every frame, so its triangles are made directly, a strip
+// between the inner and outer circle and a fan for each end, not through a
+// path's stroker (which joins each of the arc's segments to the next).
 func StrokeArc(dst *ebiten.Image, c ui.Point, radius, start, end, width float64, clr color.Color) {
-	if end <= start {
+	if end <= start || width <= 0 {
 		return
 	}
-	k := shapeKey{kind: shapeArc, p: [7]float32{float32(c.X), float32(c.Y), float32(radius), float32(start), float32(end), float32(width)}}
-	strokeShape(dst, k, strokeOptions(float32(width)), func() *vector.Path {
-		var p vector.Path
-		p.MoveTo(float32(c.X+radius*math.Cos(start)), float32(c.Y+radius*math.Sin(start)))
-		p.Arc(float32(c.X), float32(c.Y), float32(radius), float32(start), float32(end), vector.Clockwise)
-		return &p
-	}, clr)
+	vs, is := arcStrip(scratch[:0], arcIndices[:0], c, radius, start, end, width/2)
+	scratch = vs[:0]
+	arcIndices = is[:0]
+	paint(dst, vs, is, clr, ebiten.FillRuleFillAll)
+}
+
+// arcIndices is StrokeArc's index buffer, as scratch is its vertices'.
+var arcIndices []uint16
+
+// arcStrip appends the triangles of a round-ended arc of half-width hw.
+// Segments are at most 0.15 rad (under a pixel off the true circle for the
+// lab's ring sizes).
+func arcStrip(vs []ebiten.Vertex, is []uint16, c ui.Point, radius, start, end, hw float64) ([]ebiten.Vertex, []uint16) {
+	n := int(math.Ceil((end - start) / 0.15))
+	in, out := math.Max(0, radius-hw), radius+hw
+	at := func(r, a float64) ebiten.Vertex {
+		sin, cos := math.Sincos(a)
+		return ebiten.Vertex{DstX: float32(c.X + r*cos), DstY: float32(c.Y + r*sin)}
+	}
+	for i := 0; i <= n; i++ {
+		a := start + (end-start)*float64(i)/float64(n)
+		vs = append(vs, at(in, a), at(out, a))
+		if i > 0 {
+			k := uint16(2 * i)
+			is = append(is, k-2, k-1, k+1, k-2, k+1, k)
+		}
+	}
+	// Each end: a half disc of radius hw on the arc's end point, facing
+	// away from the arc.
+	const capSteps = 6
+	for _, e := range [2]struct{ a, dir float64 }{{start, -1}, {end, 1}} {
+		sin, cos := math.Sincos(e.a)
+		p := ui.Point{X: c.X + radius*cos, Y: c.Y + radius*sin}
+		centre := uint16(len(vs))
+		vs = append(vs, ebiten.Vertex{DstX: float32(p.X), DstY: float32(p.Y)})
+		for j := 0; j <= capSteps; j++ {
+			// From the inner circle (t = 0) round to the outer (t = pi),
+			// through the tangent pointing out of the arc.
+			t := math.Pi * float64(j) / capSteps
+			tx, ty := -sin*e.dir, cos*e.dir // tangent, out of the arc
+			st, ct := math.Sincos(t)
+			dx, dy := -cos*ct+tx*st, -sin*ct+ty*st
+			vs = append(vs, ebiten.Vertex{DstX: float32(p.X + hw*dx), DstY: float32(p.Y + hw*dy)})
+			if j > 0 {
+				k := uint16(len(vs) - 1)
+				is = append(is, centre, k-1, k)
+			}
+		}
+	}
+	return vs, is
 }
 
 // Ring draws a countdown ring: a faint full track, and over it an arc from
