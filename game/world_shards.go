@@ -138,27 +138,39 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		}
 	}
 
-	// The shard map: each cell in its owner's colour with its number.
+	// The shard map: each cell in its owner's colour with its number. The
+	// cells' shapes come first and their labels after, so the shapes go to
+	// the GPU as one batch rather than one per cell (a label sits inside
+	// its own cell, so the order between cells does not show).
 	small := s.Small()
-	for i, r := range g.Cells {
-		owner := -1
-		if i < len(v.Shards) {
-			owner = v.Shards[i]
-		}
-		if owner < 0 {
-			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1), th.Border)
-			continue
-		}
-		wk := v.Workers[owner]
-		draw.FillRoundRect(dst, r, s.U(2), ownerColour(owner))
-		if r.H >= s.U(13) && r.W >= draw.Measure(small)("00")+s.U(2) {
-			draw.TextIn(dst, shortWorker(wk.Name), small, r, draw.AlignCenter, th.Text)
-		} else {
-			ownerPattern(dst, s, r, owner)
-		}
-		if wk.Paused || wk.Crashed || wk.Cut {
-			// Its owner has stopped: the lease is running out.
-			draw.StrokeRoundRect(dst, r, s.U(2), math.Max(1, s.U(1.5)), th.Warning)
+	for pass := range 2 {
+		for i, r := range g.Cells {
+			owner := -1
+			if i < len(v.Shards) {
+				owner = v.Shards[i]
+			}
+			if owner < 0 {
+				if pass == 0 {
+					draw.StrokeRoundRect(dst, r, s.U(2), s.U(1), th.Border)
+				}
+				continue
+			}
+			wk := v.Workers[owner]
+			label := r.H >= s.U(13) && r.W >= draw.Measure(small)("00")+s.U(2)
+			if pass == 1 {
+				if label {
+					draw.TextIn(dst, shortWorker(wk.Name), small, r, draw.AlignCenter, th.Text)
+				}
+				continue
+			}
+			draw.FillRoundRect(dst, r, s.U(2), ownerColour(owner))
+			if !label {
+				ownerPattern(dst, s, r, owner)
+			}
+			if wk.Paused || wk.Crashed || wk.Cut {
+				// Its owner has stopped: the lease is running out.
+				draw.StrokeRoundRect(dst, r, s.U(2), math.Max(1, s.U(1.5)), th.Warning)
+			}
 		}
 	}
 	if len(g.Cells) > 0 {

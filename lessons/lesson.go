@@ -348,10 +348,14 @@ type pauseSpan struct {
 
 // pauses lists every pause in the trace, in order.
 func pauses(w *World) []pauseSpan {
+	return cached(w, "pauses", func() []pauseSpan { return findPauses(w) })
+}
+
+func findPauses(w *World) []pauseSpan {
 	var out []pauseSpan
 	open := map[string]int{}
 	state := map[string]string{}
-	for _, e := range w.Sim.Trace.Events {
+	w.each(0, func(e *core.Event) bool {
 		switch e.Kind {
 		case core.KindState:
 			state[e.Actor] = e.Get("to")
@@ -365,7 +369,8 @@ func pauses(w *World) []pauseSpan {
 				delete(open, e.Actor)
 			}
 		}
-	}
+		return true
+	}, core.KindState, core.KindPause, core.KindResume, core.KindCrash)
 	return out
 }
 
