@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -10,10 +12,7 @@ import (
 // Params are the knobs a caller (the CLI, the sandbox) may turn on a named
 // scenario. Zero values mean "the scenario's default".
 type Params struct {
-	Seed uint64
-	// StaleToken overrides the token of the hands-on lab's late write (the
-	// seed's step 4 changes it from 1 to 3).
-	StaleToken int64
+	Seed       uint64
 	TTL        time.Duration
 	RenewEvery time.Duration
 	// Fencing and Idempotency: "" keeps the default, else "on" or "off".
@@ -28,6 +27,18 @@ type Params struct {
 	// System, for presets only, runs the preset's world on that system
 	// ("" keeps the preset's; see SandboxConfig.OnSystem).
 	System string
+	// Own holds values of the settings a scenario declares for itself
+	// (Scenario.Own), by name; a name the scenario does not declare is
+	// refused.
+	Own map[string]int64
+}
+
+// Setting is an integer setting one scenario has and the others do not:
+// the hands-on lab's "stale-token", the token its late write carries.
+// The CLI and permalinks take it by name.
+type Setting struct {
+	Name, Help string
+	Min, Max   int64
 }
 
 // Run is a finished run of a named scenario.
@@ -46,8 +57,10 @@ type Scenario struct {
 	Title string
 	// Duration is how much virtual time a run covers by default.
 	Duration time.Duration
-	build    func(p Params) (*Sim, ActionLog, error)
-	summary  func(r *Run) []string
+	// Own lists the scenario's own settings (Params.Own).
+	Own     []Setting
+	build   func(p Params) (*Sim, ActionLog, error)
+	summary func(r *Run) []string
 }
 
 // Summary returns the scenario's human-readable outcome lines.
@@ -79,8 +92,11 @@ func FindScenario(name string) (*Scenario, error) {
 // Build makes the world and the scenario's action log (plus p.Actions)
 // without running it.
 func (sc *Scenario) Build(p Params) (*Sim, ActionLog, error) {
-	if p.TTL < 0 || p.RenewEvery < 0 || p.Duration < 0 || p.StaleToken < 0 || p.Procs < 0 {
-		return nil, nil, fmt.Errorf("durations, counts and tokens must not be negative")
+	if p.TTL < 0 || p.RenewEvery < 0 || p.Duration < 0 || p.Procs < 0 {
+		return nil, nil, fmt.Errorf("durations and counts must not be negative")
+	}
+	if err := sc.CheckOwn(p.Own); err != nil {
+		return nil, nil, err
 	}
 	if p.RenewEvery > 0 && p.TTL > 0 && p.RenewEvery >= p.TTL {
 		return nil, nil, fmt.Errorf("renew interval %s must be shorter than the ttl %s", p.RenewEvery, p.TTL)
@@ -97,6 +113,29 @@ func (sc *Scenario) Build(p Params) (*Sim, ActionLog, error) {
 	log = append(log, p.Actions...)
 	s.Schedule(log)
 	return s, log, nil
+}
+
+// CheckOwn refuses a value for a setting the scenario does not declare,
+// or outside the setting's range.
+func (sc *Scenario) CheckOwn(own map[string]int64) error {
+	for _, name := range slices.Sorted(maps.Keys(own)) {
+		i := slices.IndexFunc(sc.Own, func(st Setting) bool { return st.Name == name })
+		if i < 0 {
+			names := "none"
+			if len(sc.Own) > 0 {
+				var ns []string
+				for _, st := range sc.Own {
+					ns = append(ns, st.Name)
+				}
+				names = strings.Join(ns, ", ")
+			}
+			return fmt.Errorf("scenario %s has no setting %q (its own settings: %s)", sc.Name, name, names)
+		}
+		if st, v := sc.Own[i], own[name]; v < st.Min || v > st.Max {
+			return fmt.Errorf("setting %s=%d is out of range: %s takes %d to %d", name, v, sc.Name, st.Min, st.Max)
+		}
+	}
+	return nil
 }
 
 // Run builds the scenario and runs it for its duration (or p.Duration).
@@ -180,13 +219,15 @@ var builtins = []*Scenario{
 		Name:     "hands-on-lab",
 		Title:    "The hands-on lab: coordinator and storage, a paused A writes late",
 		Duration: 40 * time.Second,
+		Own: []Setting{{Name: "stale-token", Min: 0, Max: math.MaxInt64,
+			Help: "token of A's late write (0: the token A holds; step 4 of the lab uses 3)"}},
 		build: func(p Params) (*Sim, ActionLog, error) {
 			c, err := p.contention(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 1, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true})
 			if err != nil {
 				return nil, nil, err
 			}
 			s, err := NewContention(p.Seed, c)
-			return s, handsOnScript(p.StaleToken), err
+			return s, handsOnScript(p.Own["stale-token"]), err
 		},
 		summary: func(r *Run) []string {
 			return append(writeLines(r, "ok", "reject"), "final "+r.Sim.Register.Value)

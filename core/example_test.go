@@ -52,7 +52,7 @@ func ExampleScenario_Run_staleToken() {
 	if err != nil {
 		panic(err)
 	}
-	r, err := sc.Run(core.Params{Seed: 1, StaleToken: 3})
+	r, err := sc.Run(core.Params{Seed: 1, Own: map[string]int64{"stale-token": 3}})
 	if err != nil {
 		panic(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -403,7 +404,9 @@ func ScenarioLink(name string, p Params) RunLink {
 	add("recipe", p.Recipe)
 	add("token-source", p.TokenSource)
 	add("duration", p.Duration.String())
-	add("stale-token", strconv.FormatInt(p.StaleToken, 10))
+	for _, k := range slices.Sorted(maps.Keys(p.Own)) {
+		add(k, strconv.FormatInt(p.Own[k], 10))
+	}
 	return l
 }
 
@@ -414,6 +417,7 @@ func (l RunLink) ScenarioParams() (Params, error) {
 		return Params{}, fmt.Errorf("%w: this link is a %s, not a scenario", ErrPermalink, l.Kind)
 	}
 	p := Params{Seed: l.Seed, Actions: l.Log}
+	sc, _ := FindScenario(l.Name) // an unknown name is the caller's to report; it has no settings of its own
 	for _, kv := range l.Params {
 		var err error
 		switch kv.Key {
@@ -433,13 +437,29 @@ func (l RunLink) ScenarioParams() (Params, error) {
 			p.TokenSource = kv.Value
 		case "procs":
 			p.Procs, err = strconv.Atoi(kv.Value)
-		case "stale-token":
-			p.StaleToken, err = strconv.ParseInt(kv.Value, 10, 64)
 		default:
-			return Params{}, fmt.Errorf("%w: unknown scenario parameter %q", ErrPermalink, kv.Key)
+			// A setting of the scenario's own (Scenario.Own).
+			if sc == nil || !slices.ContainsFunc(sc.Own, func(st Setting) bool { return st.Name == kv.Key }) {
+				return Params{}, fmt.Errorf("%w: unknown scenario parameter %q", ErrPermalink, kv.Key)
+			}
+			if _, dup := p.Own[kv.Key]; dup {
+				return Params{}, fmt.Errorf("%w: parameter %s given twice", ErrPermalink, kv.Key)
+			}
+			var v int64
+			if v, err = strconv.ParseInt(kv.Value, 10, 64); err == nil {
+				if p.Own == nil {
+					p.Own = map[string]int64{}
+				}
+				p.Own[kv.Key] = v
+			}
 		}
 		if err != nil {
 			return Params{}, fmt.Errorf("%w: parameter %s=%q: %v", ErrPermalink, kv.Key, kv.Value, err)
+		}
+	}
+	if sc != nil {
+		if err := sc.CheckOwn(p.Own); err != nil {
+			return Params{}, fmt.Errorf("%w: %v", ErrPermalink, err)
 		}
 	}
 	return p, nil

@@ -50,7 +50,7 @@ func TestPermalinkRoundTrip(t *testing.T) {
 // A scenario link reproduces a labctl run exactly.
 func TestScenarioLinkReproducesTheRun(t *testing.T) {
 	sc, _ := FindScenario("hands-on-lab")
-	p := Params{Seed: 9, StaleToken: 3, Fencing: "off", TTL: 12 * time.Second, Duration: 50 * time.Second,
+	p := Params{Seed: 9, Own: map[string]int64{"stale-token": 3}, Fencing: "off", TTL: 12 * time.Second, Duration: 50 * time.Second,
 		Actions: ActionLog{At(20*time.Second, Action{Do: "crash", Proc: "B"})}}
 	want, err := sc.Run(p)
 	if err != nil {

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func labctl(t *testing.T, stdin string, args ...string) (string, string, int) {
@@ -39,13 +42,9 @@ func TestHandsOnLabPrintsTheSeedsLines(t *testing.T) {
 
 func TestHandsOnLabStaleToken3IsAccepted(t *testing.T) {
 	out, errs, code := labctl(t, "", "run", "hands-on-lab", "--stale-token", "3")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	require.Equal(t, 0, code, errs)
 	inOrder(t, out, "A 1 ok", "B 2 ok", "A late 3 ok", "final late A")
-	if strings.Contains(out, "final from B") {
-		t.Fatalf("the late write with token 3 should have won:\n%s", out)
-	}
+	assert.NotContains(t, out, "final from B", "the late write with token 3 should have won")
 }
 
 func TestFencedRegisterPrintsSeedOutput(t *testing.T) {
@@ -201,4 +200,34 @@ func TestLessonsListAndSolve(t *testing.T) {
 	if _, _, code := labctl(t, "", "lesson", "no-such-lesson", "--solve"); code != 2 {
 		t.Fatalf("unknown lesson: exit %d, want 2", code)
 	}
+}
+
+// --set NAME=N gives a scenario's own setting by name; --stale-token is
+// the same as --set stale-token=N. A name the scenario does not have is
+// refused with the names it does, exit 2.
+func TestRunSetsAScenariosOwnSetting(t *testing.T) {
+	byFlag, errs, code := labctl(t, "", "run", "hands-on-lab", "--stale-token", "3")
+	require.Equal(t, 0, code, errs)
+	bySet, errs, code := labctl(t, "", "run", "hands-on-lab", "--set", "stale-token=3")
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, byFlag, bySet)
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "hands-on-lab", "--set", "warp=1"}, `no setting "warp" (its own settings: stale-token)`},
+		{[]string{"run", "fenced-register", "--set", "stale-token=3"}, `scenario fenced-register has no setting "stale-token"`},
+		{[]string{"run", "hands-on-lab", "--set", "stale-token"}, "want NAME=N"},
+		{[]string{"run", "hands-on-lab", "--set", "stale-token=x"}, "not a whole number"},
+		{[]string{"run", "hands-on-lab", "--set", "stale-token=1", "--stale-token", "2"}, "given twice"},
+		{[]string{"run", "hands-on-lab", "--stale-token", "-1"}, "out of range"},
+	} {
+		_, errs, code := labctl(t, "", c.args...)
+		assert.Equal(t, 2, code, "%v", c.args)
+		assert.Contains(t, errs, c.want, "%v", c.args)
+	}
+	help, _, code := labctl(t, "", "run", "--help")
+	require.Equal(t, 0, code)
+	assert.Contains(t, help, "hands-on-lab     stale-token: token of A's late write")
 }

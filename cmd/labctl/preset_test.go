@@ -67,7 +67,7 @@ func TestRunPresetBadInput(t *testing.T) {
 		{[]string{"--preset", "etcd", "--fencing", "maybe"}, "want on or off"},
 		{[]string{"--preset", "etcd", "--duration", "1s"}, "duration: a run lasts 10s to 1h0m0s"},
 		{[]string{"--preset", "etcd", "hands-on-lab"}, "not both"},
-		{[]string{"--preset", "etcd", "--stale-token", "3"}, "hands-on-lab scenario"},
+		{[]string{"--preset", "etcd", "--stale-token", "3"}, "a scenario's own settings, not a preset's"},
 		{[]string{"hands-on-lab", "--format", "mermaid"}, "mermaid with --preset"},
 	} {
 		_, errs, code := labctl(t, "", append([]string{"run"}, tc.args...)...)

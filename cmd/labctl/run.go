@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,6 +62,12 @@ presets:
 	for _, p := range core.Presets() {
 		fmt.Fprintf(&b, "  %-16s %s\n", p.Name, p.Title)
 	}
+	b.WriteString("\nscenario settings (--set NAME=N):\n")
+	for _, sc := range core.Scenarios() {
+		for _, st := range sc.Own {
+			fmt.Fprintf(&b, "  %-16s %s: %s\n", sc.Name, st.Name, st.Help)
+		}
+	}
 	b.WriteString(`
 flags:
   --seed N               random seed (default 1); same seed, same trace
@@ -78,7 +85,8 @@ flags:
   --redis-nodes N        with --preset on redlock: how many Redis nodes (default 3)
   --token-source S       generation (41, 42...) or revision (create revision)
   --duration D           virtual time to run (default: the scenario's)
-  --stale-token N        hands-on-lab: token of A's late write (step 4 of the lab uses 3)
+  --set NAME=N           a setting of the scenario's own (repeatable)
+  --stale-token N        the same as --set stale-token=N
   --actions FILE         extra actions, a JSON array ("-" for stdin), e.g.
                          [{"at":"5s","do":"pause","proc":"A","for":"20s"}]
   --trace                with --format summary, also print the trace
@@ -86,6 +94,28 @@ flags:
                          in a browser link, or a whole link); NAME may be omitted
 `)
 	return b.String()
+}
+
+// ownSettings is --set NAME=N, repeatable: a scenario's own settings
+// (core.Scenario.Own), which the scenario checks when it builds.
+type ownSettings map[string]int64
+
+func (o ownSettings) String() string { return "" }
+
+func (o ownSettings) Set(v string) error {
+	name, num, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=N, got %q", v)
+	}
+	if _, dup := o[name]; dup {
+		return fmt.Errorf("setting %s given twice", name)
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil {
+		return fmt.Errorf("setting %s=%q is not a whole number", name, num)
+	}
+	o[name] = n
+	return nil
 }
 
 func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -100,7 +130,9 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	recipe := fs.String("recipe", "", "")
 	tokenSource := fs.String("token-source", "", "")
 	duration := fs.Duration("duration", 0, "")
-	stale := fs.Int64("stale-token", 0, "")
+	own := ownSettings{}
+	fs.Var(own, "set", "")
+	fs.Func("stale-token", "", func(v string) error { return own.Set("stale-token=" + v) })
 	actions := fs.String("actions", "", "")
 	preset := fs.String("preset", "", "")
 	system := fs.String("system", "", "")
@@ -158,8 +190,8 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(pos) > 0 {
 			return fail(stderr, "labctl run: give a scenario name or --preset, not both")
 		}
-		if flagSet(fs, "stale-token") {
-			return fail(stderr, "labctl run: --stale-token belongs to the hands-on-lab scenario, not to presets")
+		if len(own) > 0 {
+			return fail(stderr, "labctl run: --set and --stale-token are a scenario's own settings, not a preset's")
 		}
 		p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
 			Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, Actions: log, System: *system}
@@ -185,7 +217,10 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "labctl run: %v", err)
 	}
 	p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
-		Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, StaleToken: *stale}
+		Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration}
+	if len(own) > 0 {
+		p.Own = own
+	}
 	if link != nil {
 		if p, err = link.ScenarioParams(); err != nil {
 			return fail(stderr, "labctl run --load: %v", err)

@@ -1,0 +1,77 @@
+package core
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A scenario declares the settings it alone has; the common Params carry
+// no scenario's knowledge. The hands-on lab's late write takes its token
+// from its own "stale-token" setting.
+func TestTheHandsOnLabsLateWriteTakesItsOwnSetting(t *testing.T) {
+	sc, err := FindScenario("hands-on-lab")
+	require.NoError(t, err)
+	require.Len(t, sc.Own, 1)
+	assert.Equal(t, "stale-token", sc.Own[0].Name)
+
+	late := func(own map[string]int64) Event {
+		r, err := sc.Run(Params{Seed: 1, Own: own})
+		require.NoError(t, err)
+		for _, e := range Writes(r.Sim.Trace) {
+			if e.Get("value") == "late A" {
+				return e
+			}
+		}
+		require.FailNow(t, "no late write in the run")
+		return Event{}
+	}
+	own, three := late(nil), late(map[string]int64{"stale-token": 3})
+	assert.Equal(t, int64(1), own.Int("token"), "by default A writes with the token it holds")
+	assert.Equal(t, RejectedStale, own.Get("result"))
+	assert.Equal(t, int64(3), three.Int("token"))
+	assert.Equal(t, Accepted, three.Get("result"), "3 is above B's 2")
+}
+
+func TestAScenarioRefusesSettingsItDoesNotHave(t *testing.T) {
+	fenced, err := FindScenario("fenced-register")
+	require.NoError(t, err)
+	_, err = fenced.Run(Params{Own: map[string]int64{"stale-token": 3}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `scenario fenced-register has no setting "stale-token" (its own settings: none)`)
+
+	lab, err := FindScenario("hands-on-lab")
+	require.NoError(t, err)
+	_, err = lab.Run(Params{Own: map[string]int64{"warp": 1}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `its own settings: stale-token`)
+	_, err = lab.Run(Params{Own: map[string]int64{"stale-token": -1}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "out of range")
+}
+
+// A link carries a scenario's own setting under its name (the name links
+// used before settings were the scenario's, so old links still open), and
+// refuses one the scenario does not have.
+func TestAScenarioLinkCarriesItsOwnSettings(t *testing.T) {
+	p := Params{Seed: 4, Own: map[string]int64{"stale-token": 3}, Duration: 30 * time.Second}
+	l := ScenarioLink("hands-on-lab", p)
+	assert.Contains(t, l.Params, Param{"stale-token", "3"})
+	back, err := DecodeLink(l.Encode())
+	require.NoError(t, err)
+	q, err := back.ScenarioParams()
+	require.NoError(t, err)
+	assert.Equal(t, p.Own, q.Own)
+
+	for _, bad := range []RunLink{
+		{Kind: LinkScenario, Name: "fenced-register", Params: []Param{{"stale-token", "3"}}},
+		{Kind: LinkScenario, Name: "hands-on-lab", Params: []Param{{"stale-token", "x"}}},
+		{Kind: LinkScenario, Name: "hands-on-lab", Params: []Param{{"stale-token", "-2"}}},
+		{Kind: LinkScenario, Name: "hands-on-lab", Params: []Param{{"stale-token", "1"}, {"stale-token", "2"}}},
+	} {
+		_, err := bad.ScenarioParams()
+		assert.ErrorIs(t, err, ErrPermalink, "%v", bad.Params)
+	}
+}
