@@ -892,7 +892,7 @@ func TestDelayHoldsMessagesAndDeliversThemLate(t *testing.T) {
 // the store rejects them: a fence on commits alone would accept them and
 // the new owner would then move the offset backwards.
 func TestOffsetReadFencesDelayedCommits(t *testing.T) {
-	s, err := NewShards(1, ShardsExploreConfig)
+	s, err := NewShards(1, shardsExploreConfig)
 	if err != nil {
 		t.Fatal(err)
 	}

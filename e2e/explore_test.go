@@ -10,13 +10,14 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"leaselab/core"
+	"leaselab/lessons"
 )
 
 // brokenFencing is the explorer's counterexample for fenced-writes with
 // fencing off (the switch, then a pause of A), found as labctl finds it.
 func brokenFencing(t *testing.T) core.ActionLog {
 	t.Helper()
-	tg, err := core.FindTarget("fenced-writes")
+	tg, err := lessons.FindTarget("fenced-writes")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,15 @@ import (
 
 // fencedWrites is the seed's Example 3: the paused leader and the fenced
 // register, tokens 7 and 8.
+// fencedConfig is the fenced-writes world: A then B contend for one lock
+// (tokens from 7), the leader writes every 2 s to a fenced register, TTL
+// 10 s. The explorer's fenced-writes target and its ZooKeeper and Consul
+// cousins search it too (targets.go).
+var fencedConfig = core.ContentionConfig{
+	Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second,
+	Stagger: 500 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second,
+}
+
 var fencedWrites = &Lesson{
 	ID:        "fenced-writes",
 	Title:     "The paused leader and fenced writes",
@@ -22,10 +31,7 @@ var fencedWrites = &Lesson{
 	},
 	Recap: "You saw both halves of the protocol. The coordinator decided who owns the lock (A, then B) and numbered each ownership (7, then 8). Storage enforced that order by refusing the late write carrying 7. Switch the check off and the same pause silently corrupts data, even though the lock service never made a mistake.",
 	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
-		return core.NewContention(seed, core.ContentionConfig{
-			Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second,
-			Stagger: 500 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second,
-		})
+		return core.NewContention(seed, fencedConfig)
 	},
 	Duration: 90 * time.Second,
 	Controls: []Control{CtlPause, CtlCrash, CtlPartition, CtlExpire, CtlFencing, CtlDelay},

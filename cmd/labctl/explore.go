@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/lessons"
 )
 
 func exploreHelp() string {
@@ -26,7 +27,7 @@ was covered and exits 0. Exit 2: bad usage.
 
 targets:
 `)
-	for _, t := range core.Targets() {
+	for _, t := range lessons.Targets() {
 		prot := t.Protection()
 		if t.Belief() {
 			prot += " (defuses a break, cannot prevent one)"
@@ -64,7 +65,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return fail(stderr, "labctl explore: want exactly one target (labctl explore --help lists them)")
 	}
-	tg, err := core.FindTarget(pos[0])
+	tg, err := lessons.FindTarget(pos[0])
 	if err != nil {
 		return fail(stderr, "labctl explore: %v", err)
 	}

@@ -68,7 +68,7 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 			verdict = append(verdict, fmt.Sprintf("[%s] %s", mark, g.Goal.Text))
 		}
 	case core.LinkTarget:
-		tg, err := core.FindTarget(l.Name)
+		tg, err := lessons.FindTarget(l.Name)
 		if err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/lessons"
 )
 
 // labctl run prints a permalink; --load with it reproduces the same trace.
@@ -45,7 +46,7 @@ func TestRunLoadLessonAndTargetLinks(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "[met  ] Switch fencing off") || !strings.Contains(out, "# t=0.100s pause A for 12.5s") {
 		t.Errorf("lesson link: exit %d %s\n%s", code, errs, out)
 	}
-	tg, _ := core.FindTarget("fenced-writes")
+	tg, _ := lessons.FindTarget("fenced-writes")
 	out, errs, code = labctl(t, "", "run", "--load", tg.Link(1, log, 0).Encode(), "--format", "summary")
 	if code != 0 || !strings.Contains(out, "VIOLATION of no stale write accepted: t=12.605s storage stale.accepted from=A token=7") {
 		t.Errorf("target link: exit %d %s\n%s", code, errs, out)

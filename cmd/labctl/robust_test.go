@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/lessons"
 )
 
 // Each row is a command line from issue 19 that crashed, hung, ran out of
@@ -196,7 +197,7 @@ func TestAFatalRuntimeErrorIsExit3NotBadInput(t *testing.T) {
 // measured on a few schedules (item 2: 1.8e9 schedules and --random 1e7
 // ran for many minutes with no word).
 func TestALongSearchIsAnnouncedWithAnEstimate(t *testing.T) {
-	tg, err := core.FindTarget("fenced-writes")
+	tg, err := lessons.FindTarget("fenced-writes")
 	require.NoError(t, err)
 	var errb bytes.Buffer
 	warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1e7, 1)

@@ -1,0 +1,110 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// The explorer's tests search the worlds of the named targets the lessons
+// declare (lessons/targets.go), rebuilt here from core's own parts: core's
+// tests cannot import the lessons, and they pin the explorer's behaviour
+// on fixed worlds however a lesson is later tuned. lessons' own tests check
+// the declared targets.
+
+// fencedConfig is the fenced-writes lesson's world (lessons/fenced.go).
+var fencedConfig = ContentionConfig{
+	Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second,
+	Stagger: 500 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second,
+}
+
+// schedulerConfig is the scheduler lesson's world (lessons/scheduler.go).
+var schedulerConfig = SchedulerConfig{
+	Instances: 5, FirstToken: 41, TTL: 10 * time.Second, Customers: 8, Date: "2026-11-29",
+	JobEvery: time.Second, RetryJitter: 0.5,
+}
+
+// settled returns inv whose search stops runs once f holds.
+func settled(inv Invariant, f func(*Sim) bool) Invariant {
+	inv.Settled = f
+	return inv
+}
+
+// shardsExploreConfig is a small shard fleet: big enough for ownership to
+// move, small enough to search.
+var shardsExploreConfig = ShardsConfig{
+	Shards: 8, Workers: 3, TTL: 15 * time.Second, LeasePerShard: true,
+	ScanEvery: 3 * time.Second, CommitEvery: 2 * time.Second, Fencing: true, Stagger: 200 * time.Millisecond,
+}
+
+// shardPause is the shard targets' fault space: worker-00 paused once.
+var shardPause = Bounds{Procs: []string{"worker-00"}, Kinds: []string{FaultPause}, From: 5 * time.Second, To: 20 * time.Second, Step: time.Second,
+	MinLen: time.Second, MaxLen: 30 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second}
+
+func smallShards(seed uint64) (*Sim, error) { return NewShards(seed, shardsExploreConfig) }
+
+var targets = []*Target{
+	{
+		Name: "fenced-writes", Lesson: "fenced-writes", Protects: VerbFencing,
+		Title:     "A pause of the leader against the fenced register (tokens 7, 8)",
+		Invariant: settled(NoStaleWrite, FencedForGood),
+		// The benchmark space: 300 starts x 300 lengths.
+		Bounds: Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 0, To: 30 * time.Second, Step: 100 * time.Millisecond,
+			MinLen: 100 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 100 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second},
+		World: func(seed uint64) (*Sim, error) { return NewContention(seed, fencedConfig) },
+	},
+	{
+		Name: "scheduler", Lesson: "scheduler", Protects: VerbIdempotency,
+		Title:     "The invoice scheduler's leader fails mid-batch; its successor redoes the batch",
+		Invariant: settled(AtMostDuplicateJobs(0), IdempotentForGood),
+		Bounds: Bounds{Procs: []string{"api-1"}, Kinds: []string{FaultCrash, FaultPause}, From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
+			MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second},
+		World: func(seed uint64) (*Sim, error) { return NewScheduler(seed, schedulerConfig) },
+	},
+	{
+		Name: "shards", Protects: VerbFencing,
+		Title:     "A shard worker stalls; its shards move; does a stale offset commit land?",
+		Invariant: NoStaleOffset, Bounds: shardPause, World: smallShards,
+	},
+	{
+		// The same world and faults as "shards", watched for belief: a
+		// stalled worker's overlap with its successor is found with
+		// fencing on, because fencing cannot prevent it, only defuse it.
+		Name: "shard-owners", Protects: VerbFencing, AboutBelief: true,
+		Title:     "A shard worker stalls; do two workers ever believe they own one shard at once?",
+		Invariant: OneOwnerPerShard, Bounds: shardPause, World: smallShards,
+	},
+	// The fenced-writes world on ZooKeeper and on Consul, for Find a break:
+	// the same pause of A breaks an unfenced register on every system, only
+	// the length it takes differs. ZooKeeper expires the session a tick
+	// after its 10 s timeout; Consul invalidates it at 2 x TTL and then
+	// holds the lock free for its 15 s lock-delay, so only a far longer
+	// pause lets B in while A sleeps. With fencing on, czxid and LockIndex
+	// tokens refuse A's late write.
+	systemTarget("zookeeper-pause", SystemZooKeeper, "ZooKeeper: the holder pauses; does its late write land after B's?", 30*time.Second, 60*time.Second),
+	systemTarget("consul-pause", SystemConsul, "Consul: the holder pauses; does its late write land after B's?", 60*time.Second, 90*time.Second),
+}
+
+func systemTarget(name string, sys System, title string, maxLen, horizon time.Duration) *Target {
+	cfg := fencedConfig
+	cfg.System, cfg.FirstToken = sys, 0
+	if sys == SystemConsul {
+		cfg.LockDelay = ConsulDefaultLockDelay
+	}
+	return &Target{
+		Name: name, Protects: VerbFencing, Title: title,
+		Invariant: settled(NoStaleWrite, FencedForGood),
+		Bounds: Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 0, To: 30 * time.Second, Step: time.Second,
+			MinLen: time.Second, MaxLen: maxLen, LenStep: time.Second, MaxFaults: 1, Horizon: horizon},
+		World: func(seed uint64) (*Sim, error) { return NewContention(seed, cfg) },
+	}
+}
+
+// FindTarget returns the named test target.
+func FindTarget(name string) (*Target, error) {
+	for _, t := range targets {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("no test target %q", name)
+}
