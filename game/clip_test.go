@@ -174,7 +174,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	r.key(ui.IntentBack)
 	r.click("compareSystems")
 	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
-	lab.SystemsClock(v.m.Runs).Seek(14 * time.Second)
+	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
 	shots = append(shots, r.record("compare-systems-"+size))
 	r.click("systemsShow:redlock")
 	shots = append(shots, r.record("compare-systems-redlock-"+size))
@@ -203,7 +203,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	brokenFencedWrites(t, r)
 	shots = append(shots, r.record("found-"+size))
 	r.click("compare")
-	r.a.top().(*comparison).player.Clock.Seek(25 * time.Second)
+	r.a.top().(*comparison).player.Clock.Apply(lab.SeekTo(25 * time.Second))
 	shots = append(shots, r.record("compare-fencing-"+size))
 
 	r = open(nil)

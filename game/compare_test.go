@@ -11,6 +11,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
@@ -88,7 +89,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	}
 	// Past the pause: the off run holds the stale write, the on run its
 	// refusal.
-	cmp.player.Clock.Seek(40 * time.Second)
+	cmp.player.Clock.Apply(lab.SeekTo(40 * time.Second))
 	if n := len(cmp.runs[0].Sim().Trace.Filter(core.KindStale)); n == 0 {
 		t.Error("the fencing-off run shows no stale write")
 	}
@@ -161,7 +162,7 @@ func TestCompareIsReadable(t *testing.T) {
 		r.shot(fmt.Sprintf("found-%.0fx%.0f.png", size[0], size[1]))
 		r.click("compare")
 		cmp := sc.finder.compare
-		cmp.player.Clock.Seek(25 * time.Second)
+		cmp.player.Clock.Apply(lab.SeekTo(25 * time.Second))
 		r.tick(ui.Input{})
 		s := r.st.Style
 		// Both verdicts fit their label rows unclipped, and the rows and
@@ -271,7 +272,7 @@ func TestCompareEveryLessonSpec(t *testing.T) {
 				t.Fatalf("comparison %+v", c)
 			}
 			cmp := r.a.top().(*comparison)
-			cmp.player.Clock.Seek(30 * time.Second)
+			cmp.player.Clock.Apply(lab.SeekTo(30 * time.Second))
 			r.tick(ui.Input{})
 			for i, v := range cmp.verdicts {
 				if w := draw.Measure(r.st.Style.Small())(v) + r.st.Style.U(16); w > cmp.labels[i].W {

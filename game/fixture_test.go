@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
@@ -36,7 +37,19 @@ func (c *testClock) Step() {
 	c.Advance(half - c.now%half)
 }
 func (c *testClock) Seek(t time.Duration) { c.now = max(0, min(t, c.Length())) }
-func (c *testClock) Fork()                {}
+
+// Apply reads the player's clock commands as a lab would.
+func (c *testClock) Apply(cmd lab.Command) string {
+	switch op, d := cmd.Time(); op {
+	case lab.TimeAdvance:
+		c.Advance(d)
+	case lab.TimeStep:
+		c.Step()
+	case lab.TimeSeek:
+		c.Seek(d)
+	}
+	return ""
+}
 
 // markView is a View that marks the middle of its area, so a test can
 // see that it was laid out and drawn there.

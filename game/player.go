@@ -27,16 +27,15 @@ type Lesson struct {
 	Hints     []string    // revealed one at a time
 }
 
-// Clock is what the player's time controls drive. The simulator adapter
-// implements it: Advance runs the simulation forward, Seek re-simulates to a
-// point, Fork drops the learner's actions after now.
+// Clock is what the player's time controls drive: a lab, or several
+// following one play head (lab.PairClock, lab.SystemsClock). The player
+// moves time only by clock commands (lab.AdvanceBy, StepOn, SeekTo,
+// ForkHere) through Apply, the one way into a lab that the views'
+// commands take too.
 type Clock interface {
 	Now() time.Duration
 	Length() time.Duration // the span the scrub slider covers
-	Advance(d time.Duration)
-	Step() // to the next event
-	Seek(t time.Duration)
-	Fork()
+	Apply(lab.Command) string
 }
 
 // View draws one region of the player, such as the world or the timeline.
@@ -402,7 +401,7 @@ func (p *Player) Update(st *State) error {
 	}
 	if in.Keys.Has(ui.IntentBackStep) {
 		p.setPlaying(false)
-		p.Clock.Seek(p.Clock.Now() - time.Second)
+		p.Clock.Apply(lab.SeekTo(p.Clock.Now() - time.Second))
 		p.Narrate("Back to " + p.clockText())
 	}
 	if esc := p.ring.Update(in); esc != ui.NoEscape {
@@ -415,11 +414,11 @@ func (p *Player) Update(st *State) error {
 	}
 	if p.step.Update(in) || in.Keys.Has(ui.IntentStep) {
 		p.setPlaying(false)
-		p.Clock.Step()
+		p.Clock.Apply(lab.StepOn())
 		p.Narrate("Stepped to " + p.clockText())
 	}
 	if p.fork.Update(in) || in.Keys.Has(ui.IntentFork) {
-		p.Clock.Fork()
+		p.Clock.Apply(lab.ForkHere())
 		undo := ""
 		if p.run != nil {
 			undo = " (Undo brings them back)"
@@ -441,7 +440,7 @@ func (p *Player) Update(st *State) error {
 		p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
 	}
 	if p.scrub.Update(in) {
-		p.Clock.Seek(time.Duration(p.scrub.Value * float64(p.Clock.Length())))
+		p.Clock.Apply(lab.SeekTo(time.Duration(p.scrub.Value * float64(p.Clock.Length()))))
 	}
 	p.text.Update(in)
 	if p.knobs != nil {
@@ -449,7 +448,7 @@ func (p *Player) Update(st *State) error {
 	}
 
 	if p.playing {
-		p.Clock.Advance(time.Duration(p.Speed() * float64(step)))
+		p.Clock.Apply(lab.AdvanceBy(time.Duration(p.Speed() * float64(step))))
 	}
 	if !p.scrub.Dragging() && p.Clock.Length() > 0 {
 		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))

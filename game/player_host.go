@@ -21,7 +21,7 @@ func (p *Player) host(in *ui.Input) []ui.HostAction {
 			// To the millisecond the page's range gives, not through the
 			// canvas slider's fraction, so a typed time is exact.
 			t := time.Duration(math.Round(h.Value*1000)) * time.Millisecond
-			p.Clock.Seek(max(0, min(t, p.Clock.Length())))
+			p.Clock.Apply(lab.SeekTo(max(0, min(t, p.Clock.Length()))))
 		default:
 			rest = append(rest, h)
 		}

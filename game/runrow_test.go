@@ -12,6 +12,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/lab"
 	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
@@ -351,7 +352,7 @@ func TestTheComparisonLeavesMyRunAsItWas(t *testing.T) {
 	log, now, hash := sc.Lab.Log(), sc.Lab.Now(), sc.Lab.Sim().Trace.Hash()
 	r.click("compare")
 	require.NotNil(t, r.a.Inspect().Compare)
-	sc.finder.compare.player.Clock.Seek(80 * time.Second)
+	sc.finder.compare.player.Clock.Apply(lab.SeekTo(80 * time.Second))
 	r.tick(ui.Input{})
 	r.key(ui.IntentBack)
 	require.Nil(t, r.a.Inspect().Compare)

@@ -329,7 +329,7 @@ func (p *systemsLanes) Update(st *State) error {
 			return err
 		}
 		if now := v.m.Runs[i].Now(); now != before {
-			lab.SystemsClock(v.m.Runs).Seek(now)
+			lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(now))
 			before = v.m.Runs[0].Now()
 		}
 	}

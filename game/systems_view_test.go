@@ -61,7 +61,7 @@ func TestCompareSystemsFromTheSandbox(t *testing.T) {
 	for i, lb := range v.m.Runs {
 		assert.Equal(t, now, lb.Now().Seconds(), "%s at the one play head", v.m.Systems[i])
 	}
-	lab.SystemsClock(v.m.Runs).Seek(14 * time.Second) // where B has taken over on most systems
+	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second)) // where B has taken over on most systems
 	r.tick(ui.Input{})
 	r.shot("compare-systems.png")
 

@@ -9,20 +9,46 @@ import (
 	"leaselab/lessons"
 )
 
-// Command is one thing a learner asked of the run through a view this
-// tick (an action at the play head, a seek, a knob's new value, the run
-// a search found). Views hand their commands
+// Command is one thing a learner asked of the run this tick (an action at
+// the play head, a move of the play head, a knob's new value, the run a
+// search found): every change to a lab goes through Apply. Views hand their commands
 // to the scene that owns the lab, which applies them in order once the
 // views have read the tick's input, before the one snapshot every view
 // draws from.
 type Command struct {
 	action *core.Action
-	seek   time.Duration
-	isSeek bool
+	time   TimeOp // a clock command: advance or seek by/to at, step, fork
+	at     time.Duration
 	knob   string // SetKnobTo: the knob's id, with value
 	value  float64
 	found  *foundRun // ShowFoundRun
 }
+
+// TimeOp is what a clock command does to the play head.
+type TimeOp uint8
+
+const (
+	NoTime      TimeOp = iota
+	TimeAdvance        // play on by a duration (AdvanceBy)
+	TimeStep           // to the next event (StepOn)
+	TimeSeek           // to an instant (SeekTo)
+	TimeFork           // drop the learner's actions after the play head (ForkHere)
+)
+
+// Time returns what a clock command does and its duration or instant
+// (NoTime for the other commands). A clock that is not a Lab (a test's)
+// reads its commands with it.
+func (c Command) Time() (TimeOp, time.Duration) { return c.time, c.at }
+
+// AdvanceBy is the command to play the run on by d.
+func AdvanceBy(d time.Duration) Command { return Command{time: TimeAdvance, at: d} }
+
+// StepOn is the command to move the play head to the next event.
+func StepOn() Command { return Command{time: TimeStep} }
+
+// ForkHere is the command to drop the learner's actions after the play
+// head (Undo brings them back where the run keeps a history).
+func ForkHere() Command { return Command{time: TimeFork} }
 
 type foundRun struct {
 	knobs lessons.Knobs
@@ -43,14 +69,20 @@ func SetKnobTo(id string, v float64) Command { return Command{knob: id, value: v
 func Act(a core.Action) Command { return Command{action: &a} }
 
 // SeekTo is the command to move the play head to t.
-func SeekTo(t time.Duration) Command { return Command{seek: t, isSeek: true} }
+func SeekTo(t time.Duration) Command { return Command{time: TimeSeek, at: t} }
 
 // Apply performs c and returns what to narrate ("" for nothing): a
 // learner's action, or why it was refused.
 func (lb *Lab) Apply(c Command) string {
 	switch {
-	case c.isSeek:
-		lb.Seek(c.seek)
+	case c.time == TimeAdvance:
+		lb.Advance(c.at)
+	case c.time == TimeStep:
+		lb.Step()
+	case c.time == TimeSeek:
+		lb.Seek(c.at)
+	case c.time == TimeFork:
+		lb.Fork()
 	case c.found != nil:
 		if err := lb.ShowFound(c.found.knobs, c.found.log); err != nil {
 			return "Could not load the break found: " + err.Error()

@@ -101,21 +101,6 @@ type Check struct {
 // second follows it to the same instant.
 type PairClock [2]*Lab
 
-func (c PairClock) Now() time.Duration    { return c[0].Now() }
-func (c PairClock) Length() time.Duration { return c[0].Length() }
-func (c PairClock) Advance(d time.Duration) {
-	c[0].Advance(d)
-	c[1].Seek(c[0].Now())
-}
-func (c PairClock) Step() {
-	c[0].Step()
-	c[1].Seek(c[0].Now())
-}
-func (c PairClock) Seek(t time.Duration) {
-	c[0].Seek(t)
-	c[1].Seek(c[0].Now())
-}
-func (c PairClock) Fork() {
-	c[0].Fork()
-	c[1].Fork()
-}
+func (c PairClock) Now() time.Duration       { return c[0].Now() }
+func (c PairClock) Length() time.Duration    { return c[0].Length() }
+func (c PairClock) Apply(cmd Command) string { return SystemsClock(c[:]).Apply(cmd) }

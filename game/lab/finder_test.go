@@ -72,10 +72,10 @@ func TestTheComparisonJudgesBothRunsUnderOnePlayHead(t *testing.T) {
 
 	clock := PairClock(c.Runs)
 	assert.Equal(t, 4*time.Second, clock.Now(), "it starts at the learner's play head")
-	clock.Advance(3 * time.Second)
-	clock.Step()
+	clock.Apply(AdvanceBy(3 * time.Second))
+	clock.Apply(StepOn())
 	assert.Equal(t, c.Runs[0].Now(), c.Runs[1].Now())
-	clock.Seek(40 * time.Second)
+	clock.Apply(SeekTo(40 * time.Second))
 	assert.Equal(t, 40*time.Second, c.Runs[1].Now())
 }
 

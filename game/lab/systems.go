@@ -194,23 +194,25 @@ type SystemsClock []*Lab
 
 func (c SystemsClock) Now() time.Duration    { return c[0].Now() }
 func (c SystemsClock) Length() time.Duration { return c[0].Length() }
-func (c SystemsClock) Advance(d time.Duration) {
-	c[0].Advance(d)
-	c.follow()
-}
-func (c SystemsClock) Step() {
-	c[0].Step()
-	c.follow()
-}
-func (c SystemsClock) Seek(t time.Duration) {
-	c[0].Seek(t)
-	c.follow()
-}
-func (c SystemsClock) Fork() {
-	for _, lb := range c {
-		lb.Fork()
+
+// Apply applies a clock command to the first run and brings the others to
+// its play head (a fork forks every run). It has no other commands.
+func (c SystemsClock) Apply(cmd Command) string {
+	op, _ := cmd.Time()
+	switch op {
+	case NoTime:
+		return ""
+	case TimeFork:
+		for _, lb := range c {
+			lb.Apply(cmd)
+		}
+		return ""
 	}
+	line := c[0].Apply(cmd)
+	c.follow()
+	return line
 }
+
 func (c SystemsClock) follow() {
 	for _, lb := range c[1:] {
 		lb.Seek(c[0].Now())

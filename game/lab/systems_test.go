@@ -91,7 +91,7 @@ func TestAChosenPairReplaysTheLearnersActions(t *testing.T) {
 		assert.Contains(t, c.Stories[i].Line(), "A paused at 5 s", c.Systems[i])
 	}
 	clock := SystemsClock(c.Runs)
-	clock.Seek(12 * time.Second)
+	clock.Apply(SeekTo(12 * time.Second))
 	assert.Equal(t, 12*time.Second, c.Runs[1].Now(), "the second follows the first")
 
 	cfg.TTL = 5 * time.Second
