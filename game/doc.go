@@ -22,8 +22,11 @@
 //   - A widget: game/ui (layout, hit-testing, focus, the intent table of
 //     keys), painted by game/draw. Both free of game state.
 //   - A learner action: its verb and constructor in core (core.Pause...),
-//     which actor offers it in game/lab (actions.go, ChoicesFor), applied
-//     through lab.Lab.Do. A key reaches it through ui's intent table.
+//     which actor offers it in game/lab (actions.go, ChoicesFor), sent as a
+//     lab.Command and applied by lab.Lab.Apply, the one way into a run:
+//     actions, knob values, found runs and the player's clock commands
+//     (play on, step, seek, fork) all take it. A key reaches it through
+//     ui's intent table.
 //   - A lesson's special view: declared by the lesson (lessons.Lesson's
 //     Search, Sweep, SandboxPreset); game/lab computes it (finder.go,
 //     compare.go, Lab.Sweep) and the world view draws it.
