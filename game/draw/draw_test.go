@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/stretchr/testify/assert"
 
 	"leaselab/game/ui"
 )
@@ -21,7 +22,10 @@ type canvas struct {
 
 func newCanvas(w, h int) *canvas { return &canvas{ebiten.NewImage(w, h), w, h} }
 
+// pixels reads the canvas after handing Ebitengine the shapes still in
+// the batch, as the end of every frame does.
 func (c *canvas) pixels() []byte {
+	Flush()
 	pix := make([]byte, 4*c.w*c.h)
 	c.img.ReadPixels(pix)
 	return pix
@@ -262,4 +266,27 @@ func TestFontsAreCachedPerKindAndSize(t *testing.T) {
 	if lh := LineHeight(f.Face(Regular, 20)); lh < 24 {
 		t.Errorf("line height %v is too tight for 20 px text", lh)
 	}
+}
+
+// Shapes go to Ebitengine in batches, and whatever comes between keeps
+// its place: a later shape covers an earlier one, a background fill wipes
+// what was painted before it, and a shape with a winding rule (a polygon)
+// lands between the batched shapes drawn before and after it.
+func TestBatchedShapesKeepTheirOrder(t *testing.T) {
+	red, blue, green := color.RGBA{255, 0, 0, 255}, color.RGBA{0, 0, 255, 255}, color.RGBA{0, 255, 0, 255}
+	c := newCanvas(40, 40)
+	FillRect(c.img, ui.Rect{X: 0, Y: 0, W: 40, H: 40}, red)
+	FillRect(c.img, ui.Rect{X: 10, Y: 10, W: 20, H: 20}, blue)
+	assert.Equal(t, blue, c.at(20, 20), "the later shape is on top")
+	assert.Equal(t, red, c.at(2, 2))
+
+	FillRect(c.img, ui.Rect{X: 0, Y: 0, W: 40, H: 40}, red)
+	Background(c.img, color.RGBA{0, 0, 0, 255})
+	assert.Equal(t, color.RGBA{0, 0, 0, 255}, c.at(20, 20), "a background fill comes after the shapes before it")
+
+	FillRect(c.img, ui.Rect{X: 0, Y: 0, W: 40, H: 40}, red)
+	Polygon(c.img, green, ui.Point{X: 0, Y: 0}, ui.Point{X: 40, Y: 0}, ui.Point{X: 40, Y: 40}, ui.Point{X: 0, Y: 40})
+	FillRect(c.img, ui.Rect{X: 10, Y: 10, W: 20, H: 20}, blue)
+	assert.Equal(t, green, c.at(2, 2), "the polygon covers the rectangle before it")
+	assert.Equal(t, blue, c.at(20, 20), "and the rectangle after it covers the polygon")
 }
