@@ -156,8 +156,13 @@ func (t *Trace) add(at time.Duration, actor, kind string, fields ...Field) {
 		// Double (append grows a large slice by a quarter): a long run's
 		// trace is copied about once over instead of four times. Start at
 		// 1024 events (72 KiB): the ten small steps up to there cost a
-		// lesson-sized run (6k events) a fifth of its time.
-		t.Events = slices.Grow(t.Events, max(len(t.Events), 1024))
+		// lesson-sized run (6k events) a fifth of its time. A trace that
+		// keeps only some kinds stays small; it starts at 16.
+		first := 1024
+		if t.only != nil {
+			first = 16 // an explorer's world keeps a few kinds: a short record
+		}
+		t.Events = slices.Grow(t.Events, max(len(t.Events), first))
 	}
 	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, Fields: fs})
 }
