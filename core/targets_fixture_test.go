@@ -2,7 +2,11 @@ package core
 
 import (
 	"fmt"
+	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The explorer's tests search the worlds of the named targets the lessons
@@ -107,4 +111,22 @@ func FindTarget(name string) (*Target, error) {
 		}
 	}
 	return nil, fmt.Errorf("no test target %q", name)
+}
+
+// The fixtures are what the explorer's tests search: each has its own
+// name, builds a world that runs, and protects with the switch its invariant
+// depends on.
+func TestTheFixtureTargetsBuildTheirWorlds(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tg := range targets {
+		assert.False(t, seen[tg.Name], "%s twice", tg.Name)
+		seen[tg.Name] = true
+		s, err := tg.Build(1)
+		require.NoError(t, err, tg.Name)
+		s.RunUntil(5 * time.Second)
+		assert.NotZero(t, s.Trace.Len(), "%s: its world runs", tg.Name)
+		assert.Contains(t, []Verb{VerbFencing, VerbIdempotency}, tg.Protects, tg.Name)
+	}
+	_, err := FindTarget("nope")
+	assert.Error(t, err)
 }

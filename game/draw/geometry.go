@@ -37,7 +37,6 @@ type shapeKey struct {
 type shapeEntry struct {
 	vs       []ebiten.Vertex // positions only: paint sets colour and source
 	is       []uint16
-	rule     ebiten.FillRule
 	lastUsed int64
 }
 
@@ -63,26 +62,28 @@ func strokeOptions(width float32) *vector.StrokeOptions {
 // once, so it needs no winding rule: FillRuleFillAll draws it in one pass
 // where the non-zero rule takes a stencil pass and a draw call of its own.
 func fillConvex(dst *ebiten.Image, k shapeKey, path func() *vector.Path, clr color.Color) {
-	e := shapeCache[k]
-	if e == nil {
-		e = &shapeEntry{rule: ebiten.FillRuleFillAll}
-		e.vs, e.is = path().AppendVerticesAndIndicesForFilling(nil, nil)
-		shapeCache[k] = e
-	}
-	e.lastUsed = textFrame
-	paint(dst, e.vs, e.is, clr, e.rule)
+	cachedShape(dst, k, clr, func() ([]ebiten.Vertex, []uint16) {
+		return path().AppendVerticesAndIndicesForFilling(nil, nil)
+	})
 }
 
 // strokeShape draws the shape of k as a stroke with options op.
 func strokeShape(dst *ebiten.Image, k shapeKey, op *vector.StrokeOptions, path func() *vector.Path, clr color.Color) {
+	cachedShape(dst, k, clr, func() ([]ebiten.Vertex, []uint16) {
+		return path().AppendVerticesAndIndicesForStroke(nil, nil, op)
+	})
+}
+
+// cachedShape paints the triangles of k, made by build the first time.
+func cachedShape(dst *ebiten.Image, k shapeKey, clr color.Color, build func() ([]ebiten.Vertex, []uint16)) {
 	e := shapeCache[k]
 	if e == nil {
-		e = &shapeEntry{rule: ebiten.FillRuleFillAll}
-		e.vs, e.is = path().AppendVerticesAndIndicesForStroke(nil, nil, op)
+		e = &shapeEntry{}
+		e.vs, e.is = build()
 		shapeCache[k] = e
 	}
 	e.lastUsed = textFrame
-	paint(dst, e.vs, e.is, clr, e.rule)
+	paint(dst, e.vs, e.is, clr, ebiten.FillRuleFillAll)
 }
 
 // endFrameShapes drops the shapes not drawn for shapeCacheLife frames.

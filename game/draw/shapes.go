@@ -91,7 +91,12 @@ func Background(dst *ebiten.Image, clr color.Color) {
 	dst.Fill(clr)
 }
 
-// paintOptions is paint's, set per call: one value, not an allocation a draw.
+// paintOptions is paint's, set per call: one value, not an allocation a
+// draw. No AntiAlias: Ebitengine implements it with a double-size
+// offscreen per draw call, sized to the shape, so a screen of a hundred
+// shapes between text draws allocates a hundred textures a frame (about
+// one frame a second on a software renderer). game.Game supersamples the
+// whole screen instead.
 var paintOptions = ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha}
 
 // RoundRectPath returns the outline of r with corners of the given radius
