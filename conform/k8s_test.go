@@ -228,11 +228,11 @@ func RunRealK8s(t *testing.T, d k8sDurations) K8sRun {
 // poll abandons it at the deadline).
 func RunSimK8s(t *testing.T, seed uint64, d k8sDurations) K8sRun {
 	t.Helper()
-	s, err := core.NewContention(seed, core.ContentionConfig{
+	s, err := core.BuildWorld(core.ContentionConfig{
 		Names: []string{"A", "B"}, System: core.SystemKubernetes,
 		TTL: d.lease, RenewDeadline: d.renew, RetryBase: d.retry, RetryJitter: k8sJitter,
 		Stagger: 300 * time.Millisecond,
-	})
+	}.World(seed))
 	require.NoError(t, err)
 	s.Schedule(core.ActionLog{core.At(k8sCutAt, core.Action{Do: "partition", Proc: "A", Peer: core.CoordinatorName})})
 	s.RunUntil(k8sUntil)

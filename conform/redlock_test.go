@@ -112,10 +112,10 @@ func runRealRedlock(t *testing.T) RedlockRun {
 }
 
 func runSimRedlock(t *testing.T, seed uint64) RedlockRun {
-	s, err := core.NewContention(seed, core.ContentionConfig{
+	s, err := core.BuildWorld(core.ContentionConfig{
 		Names: []string{"A", "B"}, System: core.SystemRedlock, RedisNodes: 3,
 		TTL: rlExpiry, RetryBase: time.Second, Stagger: rlBStart,
-	})
+	}.World(seed))
 	require.NoError(t, err)
 	s.Schedule(core.ActionLog{core.At(50*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(rlPause)})})
 	s.RunUntil(50 * time.Millisecond)

@@ -95,10 +95,10 @@ func RunZooKeeperSim(sc *ZKScenario, seed uint64) (*Run, error) {
 	if err := sc.check(); err != nil {
 		return nil, err
 	}
-	s, err := core.NewContention(seed, core.ContentionConfig{
+	s, err := core.BuildWorld(core.ContentionConfig{
 		System: core.SystemZooKeeper, Names: sc.Clients, Lock: zkLock[1:], TTL: sc.Timeout,
 		Stagger: sc.Stagger, RetryBase: time.Hour, Fencing: true,
-	})
+	}.World(seed))
 	if err != nil {
 		return nil, err
 	}

@@ -38,10 +38,10 @@ func BenchmarkShardsHour(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			events, traced := 0, 0
 			for b.Loop() {
-				s, err := NewShards(1, ShardsConfig{
+				s, err := BuildWorld(ShardsConfig{
 					Shards: 1000, Workers: 40, TTL: 15 * time.Second, LeasePerShard: true,
 					ScanEvery: 5 * time.Second, ScanJitter: 0.5, CommitEvery: 5 * time.Second, Fencing: true,
-				})
+				}.World(1))
 				if err != nil {
 					b.Fatal(err)
 				}

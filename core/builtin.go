@@ -59,7 +59,7 @@ type Scenario struct {
 	Duration time.Duration
 	// Own lists the scenario's own settings (Params.Own).
 	Own     []Setting
-	build   func(p Params) (*Sim, ActionLog, error)
+	build   func(p Params) (World, error)
 	summary func(r *Run) []string
 }
 
@@ -89,30 +89,43 @@ func FindScenario(name string) (*Scenario, error) {
 	return nil, fmt.Errorf("unknown scenario %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-// Build makes the world and the scenario's action log (plus p.Actions)
-// without running it.
-func (sc *Scenario) Build(p Params) (*Sim, ActionLog, error) {
+// World writes the scenario's world with p's knobs, its script followed
+// by p.Actions.
+func (sc *Scenario) World(p Params) (World, error) {
 	if p.TTL < 0 || p.RenewEvery < 0 || p.Duration < 0 || p.Procs < 0 {
-		return nil, nil, fmt.Errorf("durations and counts must not be negative")
+		return World{}, fmt.Errorf("durations and counts must not be negative")
 	}
 	if err := sc.CheckOwn(p.Own); err != nil {
-		return nil, nil, err
+		return World{}, err
 	}
 	if p.RenewEvery > 0 && p.TTL > 0 && p.RenewEvery >= p.TTL {
-		return nil, nil, fmt.Errorf("renew interval %s must be shorter than the ttl %s", p.RenewEvery, p.TTL)
+		return World{}, fmt.Errorf("renew interval %s must be shorter than the ttl %s", p.RenewEvery, p.TTL)
 	}
 	for _, v := range []string{p.Fencing, p.Idempotency} {
 		if v != "" && v != "on" && v != "off" {
-			return nil, nil, fmt.Errorf("switch value %q: want on or off", v)
+			return World{}, fmt.Errorf("switch value %q: want on or off", v)
 		}
 	}
-	s, log, err := sc.build(p)
+	w, err := sc.build(p)
+	if err != nil {
+		return World{}, err
+	}
+	w.Script = append(w.Script, p.Actions...)
+	return w, nil
+}
+
+// Build makes the world and returns it with its action log (the
+// scenario's script, then p.Actions), without running it.
+func (sc *Scenario) Build(p Params) (*Sim, ActionLog, error) {
+	w, err := sc.World(p)
 	if err != nil {
 		return nil, nil, err
 	}
-	log = append(log, p.Actions...)
-	s.Schedule(log)
-	return s, log, nil
+	s, err := w.Build()
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, w.Script, nil
 }
 
 // CheckOwn refuses a value for a setting the scenario does not declare,
@@ -170,6 +183,17 @@ func (p Params) fencing(def bool) bool {
 	return p.Fencing == "on"
 }
 
+// contentionWorld is def's world with p's knobs turned, and script.
+func (p Params) contentionWorld(def ContentionConfig, script ActionLog) (World, error) {
+	c, err := p.contention(def)
+	if err != nil {
+		return World{}, err
+	}
+	w, err := c.World(p.Seed)
+	w.Script = script
+	return w, err
+}
+
 func (p Params) contention(def ContentionConfig) (ContentionConfig, error) {
 	def.TTL = pick(p.TTL, def.TTL)
 	def.RenewEvery = pick(p.RenewEvery, def.RenewEvery)
@@ -221,13 +245,9 @@ var builtins = []*Scenario{
 		Duration: 40 * time.Second,
 		Own: []Setting{{Name: "stale-token", Min: 0, Max: math.MaxInt64,
 			Help: "token of A's late write (0: the token A holds; step 4 of the lab uses 3)"}},
-		build: func(p Params) (*Sim, ActionLog, error) {
-			c, err := p.contention(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 1, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true})
-			if err != nil {
-				return nil, nil, err
-			}
-			s, err := NewContention(p.Seed, c)
-			return s, handsOnScript(p.Own["stale-token"]), err
+		build: func(p Params) (World, error) {
+			return p.contentionWorld(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 1, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true},
+				handsOnScript(p.Own["stale-token"]))
 		},
 		summary: func(r *Run) []string {
 			return append(writeLines(r, "ok", "reject"), "final "+r.Sim.Register.Value)
@@ -237,13 +257,9 @@ var builtins = []*Scenario{
 		Name:     "fenced-register",
 		Title:    "Example 3: the paused leader (tokens 7 and 8) against a fenced register",
 		Duration: 40 * time.Second,
-		build: func(p Params) (*Sim, ActionLog, error) {
-			c, err := p.contention(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true, WriteLatency: 500 * time.Millisecond})
-			if err != nil {
-				return nil, nil, err
-			}
-			s, err := NewContention(p.Seed, c)
-			return s, fencedScript(), err
+		build: func(p Params) (World, error) {
+			return p.contentionWorld(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true, WriteLatency: 500 * time.Millisecond},
+				fencedScript())
 		},
 		summary: func(r *Run) []string {
 			var out []string
@@ -259,10 +275,10 @@ var builtins = []*Scenario{
 		Name:     "scheduler",
 		Title:    "Example 1: five API instances, one invoice scheduler, idempotent jobs (tokens 41, 42)",
 		Duration: 90 * time.Second,
-		build: func(p Params) (*Sim, ActionLog, error) {
-			c := SchedulerConfig{Instances: pick(p.Procs, 5), FirstToken: 41, TTL: pick(p.TTL, 10*time.Second), Customers: 8, Date: "2026-11-29", JobEvery: time.Second, Idempotency: p.Idempotency != "off", RetryJitter: 0.5}
-			s, err := NewScheduler(p.Seed, c)
-			return s, schedulerScript(), err
+		build: func(p Params) (World, error) {
+			w, err := SchedulerContention(pick(p.Procs, 5), pick(p.TTL, 10*time.Second), p.Idempotency != "off").World(p.Seed)
+			w.Script = schedulerScript()
+			return w, err
 		},
 		summary: func(r *Run) []string {
 			var out []string
@@ -279,11 +295,12 @@ var builtins = []*Scenario{
 		Name:     "shards",
 		Title:    "Example 2: 128 shards over 12 workers, one lease per shard; worker-00 stops renewing",
 		Duration: 3 * time.Minute,
-		build: func(p Params) (*Sim, ActionLog, error) {
+		build: func(p Params) (World, error) {
 			c := ShardsConfig{Shards: 128, Workers: pick(p.Procs, 12), TTL: pick(p.TTL, 15*time.Second), RenewEvery: p.RenewEvery,
 				LeasePerShard: true, ScanEvery: 3 * time.Second, ScanJitter: 0.5, CommitEvery: 2 * time.Second, Fencing: p.fencing(true), Stagger: 200 * time.Millisecond}
-			s, err := NewShards(p.Seed, c)
-			return s, shardsScript(), err
+			w, err := c.World(p.Seed)
+			w.Script = shardsScript()
+			return w, err
 		},
 		summary: func(r *Run) []string {
 			st := r.Sim.ShardStats()
@@ -313,15 +330,8 @@ var builtins = []*Scenario{
 
 // twoCrashes builds an election world whose first two leaders crash, at
 // 5 s and 25 s, so the queue hands the lock over twice.
-func twoCrashes(def ContentionConfig) func(Params) (*Sim, ActionLog, error) {
-	return func(p Params) (*Sim, ActionLog, error) {
-		c, err := p.contention(def)
-		if err != nil {
-			return nil, nil, err
-		}
-		s, err := NewContention(p.Seed, c)
-		return s, twoCrashesScript(), err
-	}
+func twoCrashes(def ContentionConfig) func(Params) (World, error) {
+	return func(p Params) (World, error) { return p.contentionWorld(def, twoCrashesScript()) }
 }
 
 // The built-in scenarios' scripts, shared with the sandbox presets that

@@ -128,7 +128,7 @@ func TestExploreSettledRunsKeepTheResult(t *testing.T) {
 	switched := func(log ActionLog, b Bounds) Problem {
 		return Problem{
 			Build: func() (*Sim, error) {
-				s, err := tg.World(1)
+				s, err := tg.Build(1)
 				if err != nil {
 					return nil, err
 				}

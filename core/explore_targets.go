@@ -15,8 +15,8 @@ type Target struct {
 	Lesson    string
 	Invariant Invariant
 	Bounds    Bounds
-	// World builds the target's world at time zero, without any action.
-	World func(seed uint64) (*Sim, error)
+	// World writes the target's world at time zero, without any action.
+	World func(seed uint64) (World, error)
 	// Protects is the switch the invariant depends on: VerbFencing or
 	// VerbIdempotency.
 	Protects Verb
@@ -30,7 +30,7 @@ type Target struct {
 func (t *Target) Belief() bool { return t.AboutBelief }
 
 // Build returns the target's world at time zero, without any action.
-func (t *Target) Build(seed uint64) (*Sim, error) { return t.World(seed) }
+func (t *Target) Build(seed uint64) (*Sim, error) { return BuildWorld(t.World(seed)) }
 
 // Link is the permalink that replays log (a counterexample's) in this
 // target's world, observed until horizon (0: the target's own, which the
@@ -73,7 +73,7 @@ func (t *Target) Problem(seed uint64, protectionOff bool, b Bounds) Problem {
 	base := ActionLog{At(0, Action{Do: t.Protects, On: !protectionOff})}
 	return Problem{
 		Build: func() (*Sim, error) {
-			s, err := t.World(seed)
+			s, err := t.Build(seed)
 			if err != nil {
 				return nil, err
 			}

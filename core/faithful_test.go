@@ -19,9 +19,9 @@ import (
 // mustContention builds a contention world or fails the test.
 func mustContention(t testing.TB, seed uint64, c ContentionConfig) *Sim {
 	t.Helper()
-	s, err := NewContention(seed, c)
+	s, err := BuildWorld(c.World(seed))
 	if err != nil {
-		t.Fatalf("NewContention: %v", err)
+		t.Fatalf("contention world: %v", err)
 	}
 	return s
 }
@@ -178,10 +178,10 @@ func TestMinTTLSilentlyRaisesShortTTLs(t *testing.T) {
 // grant that still carries one (from a caller that skipped validation) is
 // rounded up. ZooKeeper's session timeouts are milliseconds.
 func TestEtcdTTLsAreWholeSeconds(t *testing.T) {
-	_, err := NewContention(1, ContentionConfig{Names: []string{"A"}, TTL: 2500 * time.Millisecond})
+	_, err := BuildWorld(ContentionConfig{Names: []string{"A"}, TTL: 2500 * time.Millisecond}.World(1))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "etcd grants leases in whole seconds: a TTL of 2.5s cannot be asked for (use 2s or 3s)")
-	_, err = NewContention(1, ContentionConfig{Names: []string{"A"}, TTL: 2500 * time.Millisecond, Recipe: RecipeZooKeeper})
+	_, err = BuildWorld(ContentionConfig{Names: []string{"A"}, TTL: 2500 * time.Millisecond, Recipe: RecipeZooKeeper}.World(1))
 	assert.NoError(t, err, "ZooKeeper takes milliseconds")
 	assert.Equal(t, 3*time.Second, WholeSeconds(2500*time.Millisecond))
 	assert.Equal(t, 2*time.Second, WholeSeconds(2*time.Second))
@@ -892,7 +892,7 @@ func TestDelayHoldsMessagesAndDeliversThemLate(t *testing.T) {
 // the store rejects them: a fence on commits alone would accept them and
 // the new owner would then move the offset backwards.
 func TestOffsetReadFencesDelayedCommits(t *testing.T) {
-	s, err := NewShards(1, shardsExploreConfig)
+	s, err := BuildWorld(shardsExploreConfig.World(1))
 	if err != nil {
 		t.Fatal(err)
 	}

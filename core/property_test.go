@@ -138,7 +138,7 @@ const maxEvents = 2_000_000
 
 // runWorld builds and runs w, stepping at most maxEvents events.
 func runWorld(w randomWorld) (*Sim, Report, error) {
-	s, err := NewContention(w.Seed, w.Config)
+	s, err := BuildWorld(w.Config.World(w.Seed))
 	if err != nil {
 		return nil, Report{}, err
 	}
@@ -276,7 +276,7 @@ func TestDegeneratePeriodsAreRejected(t *testing.T) {
 		{"shards ttl", ShardsConfig{Shards: 1, Workers: 1, TTL: 2}.Validate()},
 		{"shards renew", ShardsConfig{Shards: 1, Workers: 1, TTL: time.Second, RenewEvery: time.Nanosecond}.Validate()},
 		{"scheduler ttl", func() error {
-			_, err := NewScheduler(1, SchedulerConfig{Instances: 1, TTL: 2, Customers: 1, JobEvery: time.Second})
+			_, err := SchedulerContention(1, 2, false).World(1)
 			return err
 		}()},
 		{"scenario params", func() error {

@@ -416,29 +416,28 @@ func (c SandboxConfig) Validate() []FieldError {
 	return errs
 }
 
-// ErrInvalidSandbox wraps the field errors Build reports.
+// ErrInvalidSandbox wraps the field errors World and Build report.
 var ErrInvalidSandbox = errors.New("sandbox: invalid configuration")
 
-// Build makes the sandbox world: the coordinator, the resource, the
-// contenders (or shard workers), the network, and its pauses and
-// scripted actions already scheduled. An invalid configuration is
-// refused with every field error, never built.
-func (c SandboxConfig) Build() (*Sim, error) {
+// World writes the sandbox's world: the coordinator, the resource, the
+// contenders (or shard workers), the network, and its pauses and scripted
+// actions. An invalid configuration is refused with every field error.
+func (c SandboxConfig) World() (World, error) {
 	if errs := c.Validate(); len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {
 			msgs[i] = e.Error()
 		}
-		return nil, fmt.Errorf("%w: %s", ErrInvalidSandbox, strings.Join(msgs, "; "))
+		return World{}, fmt.Errorf("%w: %s", ErrInvalidSandbox, strings.Join(msgs, "; "))
 	}
-	var s *Sim
+	var w World
 	var err error
 	if c.Shards > 0 {
-		s, err = NewShards(c.Seed, ShardsConfig{
+		w, err = ShardsConfig{
 			Shards: c.Shards, Workers: c.Workers, TTL: c.TTL, RenewEvery: c.RenewEvery, LeasePerShard: true,
 			ScanEvery: c.RetryBase, ScanJitter: c.RetryJitter, CommitEvery: c.WorkEvery,
 			Fencing: c.Fencing, Stagger: 200 * time.Millisecond,
-		})
+		}.World(c.Seed)
 	} else {
 		cc := ContentionConfig{
 			System: c.System, Names: c.ProcNames(), Recipe: c.Recipe, TokenSource: c.TokenSource, FirstToken: c.FirstToken,
@@ -450,25 +449,38 @@ func (c SandboxConfig) Build() (*Sim, error) {
 			cc.System, cc.RenewDeadline, cc.RedisNodes = c.System, c.renewDeadline(), c.redisNodes()
 		}
 		if c.Workload == WorkloadJobs {
-			cc.Jobs = SchedulerConfig{Customers: 8, Date: "2026-11-29"}.InvoiceKeys()
+			cc.Jobs = InvoiceKeys(8, "2026-11-29")
 			cc.Idempotency = c.Idempotency
 		}
-		s, err = NewContention(c.Seed, cc)
+		w, err = cc.World(c.Seed)
 	}
+	if err != nil {
+		return World{}, err
+	}
+	w.Net = &Link{Delay: c.Delay, Jitter: c.Jitter}
+	for _, l := range c.Links {
+		w.Links = append(w.Links, BothWays(l.A, l.B, Link{Delay: l.Delay, Jitter: l.Jitter})...)
+	}
+	w.Script = append(c.Pauses.Schedule(c.Seed, c.ProcNames(), c.Duration), c.Actions...)
+	return w, nil
+}
+
+// Build makes the sandbox's world (see World), refusing a run past the
+// renewal budget.
+func (c SandboxConfig) Build() (*Sim, error) {
+	w, err := c.World()
 	if err != nil {
 		return nil, err
 	}
-	s.Net.Default.Delay, s.Net.Default.Jitter = c.Delay, c.Jitter
-	for _, l := range c.Links {
-		s.Net.SetDelay(l.A, l.B, l.Delay, l.Jitter)
+	s, err := w.Build()
+	if err != nil {
+		return nil, err
 	}
 	// Validate already applied the same budget to the configuration;
 	// this is the one check every entry point shares.
 	if err := s.CheckBudget(c.Duration); err != nil {
 		return nil, err
 	}
-	s.Schedule(c.Pauses.Schedule(c.Seed, c.ProcNames(), c.Duration))
-	s.Schedule(c.Actions)
 	return s, nil
 }
 

@@ -80,11 +80,12 @@ func ProcessNames(n int) []string {
 	return out
 }
 
-// NewContention builds the world: a coordinator, a fenced register and the
-// contenders, which start campaigning Stagger apart.
-func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
+// World writes the contention world: a coordinator, a fenced register (or
+// the job queue) and the contenders, which start campaigning Stagger
+// apart.
+func (c ContentionConfig) World(seed uint64) (World, error) {
 	if err := c.Validate(); err != nil {
-		return nil, err
+		return World{}, err
 	}
 	names := c.Names
 	if len(names) == 0 {
@@ -100,25 +101,23 @@ func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
 	if c.Register == "" {
 		c.Register = "storage"
 	}
-	s := NewSim(seed)
-	s.Coord.TokenSource = c.TokenSource
-	s.Coord.LockDelay = c.LockDelay
-	c.systemDefaults(s.Coord)
+	w := World{Seed: seed, Coordinator: CoordinatorSpec{TokenSource: c.TokenSource, LockDelay: c.LockDelay}}
+	c.systemDefaults(&w.Coordinator)
 	if c.FirstToken > 0 && c.System == SystemEtcd {
-		s.Coord.SetGeneration(c.Lock, c.FirstToken-1)
+		w.Coordinator.FirstTokens = []FirstToken{{Lock: c.Lock, Token: c.FirstToken}}
 	}
 	if c.System == SystemRedlock {
-		s.AddRedisNodes(c.RedisNodes)
+		w.RedisNodes = c.RedisNodes
 	}
 	target := c.Register
 	if len(c.Jobs) > 0 {
 		target = "queue"
-		s.AddJobQueue(target, c.Idempotency)
+		w.Resources = []Resource{QueueResource(target, c.Idempotency)}
 	} else {
-		s.AddRegister(c.Register, c.Fencing)
+		w.Resources = []Resource{RegisterResource(c.Register, c.Fencing)}
 	}
 	for i, n := range names {
-		s.AddProcess(ProcessConfig{
+		w.Processes = append(w.Processes, ProcessConfig{
 			Name: n, Lock: c.Lock, Recipe: c.Recipe, TTL: c.TTL, RenewEvery: c.RenewEvery,
 			RetryBase: c.RetryBase, RetryJitter: c.RetryJitter, StartAt: time.Duration(i) * c.Stagger,
 			WorkEvery: c.WorkEvery, WriteLatency: c.WriteLatency, Target: target,
@@ -126,59 +125,42 @@ func NewContention(seed uint64, c ContentionConfig) (*Sim, error) {
 			System: c.System, RenewDeadline: c.RenewDeadline, RedisNodes: c.RedisNodes,
 		})
 	}
-	return s, nil
+	return w, nil
 }
 
-// SchedulerConfig builds seed Example 1: several API instances, one lease
-// for the scheduler, and a job queue with idempotency keys.
-type SchedulerConfig struct {
-	Instances   int
-	FirstToken  int64
-	TTL         time.Duration
-	Customers   int
-	Date        string
-	JobEvery    time.Duration
-	Idempotency bool
-	RetryJitter float64
-}
-
-// InvoiceKeys returns the batch's idempotency keys, invoice:customer:date.
-func (c SchedulerConfig) InvoiceKeys() []string {
-	keys := make([]string, c.Customers)
+// InvoiceKeys returns the idempotency keys of seed Example 1's batch,
+// invoice:customer-NN:date, for customers 1 to n.
+func InvoiceKeys(n int, date string) []string {
+	keys := make([]string, n)
 	for i := range keys {
-		keys[i] = fmt.Sprintf("invoice:customer-%02d:%s", i+1, c.Date)
+		keys[i] = fmt.Sprintf("invoice:customer-%02d:%s", i+1, date)
 	}
 	return keys
 }
 
-// NewScheduler builds the scheduler world. Instance names are api-1..N.
-func NewScheduler(seed uint64, c SchedulerConfig) (*Sim, error) {
-	if c.Instances < 1 || c.Instances > 32 {
-		return nil, fmt.Errorf("instances: want 1 to 32, got %d", c.Instances)
+// APINames returns api-1, api-2, ... for n scheduler instances.
+func APINames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("api-%d", i+1)
 	}
-	if c.TTL <= 0 || c.JobEvery <= 0 || c.Customers < 1 {
-		return nil, fmt.Errorf("ttl, job interval and customers must be positive")
+	return out
+}
+
+// SchedulerLock is the lock seed Example 1's instances elect a scheduler
+// with.
+const SchedulerLock = "locks/invoice-scheduler"
+
+// SchedulerContention is seed Example 1: n API instances (api-1...) elect one
+// invoice scheduler (first token 41) on a lease of ttl, and the leader
+// enqueues the nightly batch of eight invoice jobs, one a second, into a
+// queue that checks idempotency keys if idempotency.
+func SchedulerContention(n int, ttl time.Duration, idempotency bool) ContentionConfig {
+	return ContentionConfig{
+		Names: APINames(n), Lock: SchedulerLock, FirstToken: 41, TTL: ttl, RetryJitter: 0.5,
+		Stagger: 100 * time.Millisecond, WorkEvery: time.Second,
+		Jobs: InvoiceKeys(8, "2026-11-29"), Idempotency: idempotency,
 	}
-	if err := checkPeriods(c.TTL, 0); err != nil {
-		return nil, err
-	}
-	if err := CheckEtcdTTL(c.TTL); err != nil {
-		return nil, err
-	}
-	s := NewSim(seed)
-	const lock = "locks/invoice-scheduler"
-	if c.FirstToken > 0 {
-		s.Coord.SetGeneration(lock, c.FirstToken-1)
-	}
-	s.AddJobQueue("queue", c.Idempotency)
-	for i := 0; i < c.Instances; i++ {
-		s.AddProcess(ProcessConfig{
-			Name: fmt.Sprintf("api-%d", i+1), Lock: lock, TTL: c.TTL, RetryJitter: c.RetryJitter,
-			StartAt: time.Duration(i) * 100 * time.Millisecond, WorkEvery: c.JobEvery,
-			Target: "queue", Batch: c.InvoiceKeys(),
-		})
-	}
-	return s, nil
 }
 
 // ShardsConfig builds seed Example 2: S shards over W workers, each shard a
@@ -221,22 +203,22 @@ func WorkerNames(n int) []string {
 	return out
 }
 
-// NewShards builds the shard world.
-func NewShards(seed uint64, c ShardsConfig) (*Sim, error) {
+// World writes the shard world: the offset store and the workers, which
+// start Stagger apart.
+func (c ShardsConfig) World(seed uint64) (World, error) {
 	if err := c.Validate(); err != nil {
-		return nil, err
+		return World{}, err
 	}
-	s := NewSim(seed)
-	s.AddOffsetStore("offsets", c.Shards, c.Fencing)
+	w := World{Seed: seed, Resources: []Resource{OffsetsResource("offsets", c.Shards, c.Fencing)}}
 	for i, n := range WorkerNames(c.Workers) {
-		s.AddShardWorker(ShardConfig{
+		w.Workers = append(w.Workers, ShardConfig{
 			Name: n, Shards: c.Shards, TTL: c.TTL, RenewEvery: c.RenewEvery, LeasePerShard: c.LeasePerShard,
 			Assign: c.Assign, Index: i, Of: c.Workers,
 			ScanEvery: c.ScanEvery, ScanJitter: c.ScanJitter, CommitEvery: c.CommitEvery,
 			StartAt: time.Duration(i) * c.Stagger,
 		})
 	}
-	return s, nil
+	return w, nil
 }
 
 // ShardStats summarises ownership now.

@@ -38,6 +38,14 @@ type ShardConfig struct {
 	Offsets string
 }
 
+// offsets is the offset store the worker commits to.
+func (c ShardConfig) offsets() string {
+	if c.Offsets == "" {
+		return "offsets"
+	}
+	return c.Offsets
+}
+
 func (c *ShardConfig) fill() {
 	if c.Prefix == "" {
 		c.Prefix = "stream/shard-"

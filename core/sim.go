@@ -7,6 +7,11 @@
 // same seed and the same action log always produce the same trace, byte for
 // byte, on every platform: that is the property the lessons, the explorer and
 // the permalinks all stand on.
+//
+// A world is described by one type, World (world.go): the coordinator's
+// settings, every actor, the network and a script of actions. Scenarios,
+// sandbox presets, explore targets and lessons all write a World, and
+// World.Build is the one way a description becomes a Sim.
 package core
 
 import (

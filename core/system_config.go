@@ -143,13 +143,13 @@ func (c SandboxConfig) systemPolicy() LeasePolicy {
 }
 
 // systemDefaults makes the coordinator and the contenders the system's.
-func (c *ContentionConfig) systemDefaults(co *Coordinator) {
+func (c *ContentionConfig) systemDefaults(co *CoordinatorSpec) {
 	switch c.System {
 	case SystemZooKeeper:
-		co.configureZooKeeper()
+		co.System, co.TokenSource = SystemZooKeeper, TokenRevision
 		c.Recipe, c.TokenSource, c.RenewEvery = RecipeZooKeeper, TokenRevision, 0
 	case SystemConsul:
-		co.configureConsul(c.LockDelay)
+		co.System, co.TokenSource = SystemConsul, TokenGeneration
 		c.Recipe, c.TokenSource, c.RenewEvery = RecipeHerd, TokenGeneration, 0
 	}
 }

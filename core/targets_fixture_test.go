@@ -22,10 +22,7 @@ var fencedConfig = ContentionConfig{
 }
 
 // schedulerConfig is the scheduler lesson's world (lessons/scheduler.go).
-var schedulerConfig = SchedulerConfig{
-	Instances: 5, FirstToken: 41, TTL: 10 * time.Second, Customers: 8, Date: "2026-11-29",
-	JobEvery: time.Second, RetryJitter: 0.5,
-}
+var schedulerConfig = SchedulerContention(5, 10*time.Second, false)
 
 // settled returns inv whose search stops runs once f holds.
 func settled(inv Invariant, f func(*Sim) bool) Invariant {
@@ -44,8 +41,6 @@ var shardsExploreConfig = ShardsConfig{
 var shardPause = Bounds{Procs: []string{"worker-00"}, Kinds: []string{FaultPause}, From: 5 * time.Second, To: 20 * time.Second, Step: time.Second,
 	MinLen: time.Second, MaxLen: 30 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second}
 
-func smallShards(seed uint64) (*Sim, error) { return NewShards(seed, shardsExploreConfig) }
-
 var targets = []*Target{
 	{
 		Name: "fenced-writes", Lesson: "fenced-writes", Protects: VerbFencing,
@@ -54,7 +49,7 @@ var targets = []*Target{
 		// The benchmark space: 300 starts x 300 lengths.
 		Bounds: Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 0, To: 30 * time.Second, Step: 100 * time.Millisecond,
 			MinLen: 100 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 100 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second},
-		World: func(seed uint64) (*Sim, error) { return NewContention(seed, fencedConfig) },
+		World: fencedConfig.World,
 	},
 	{
 		Name: "scheduler", Lesson: "scheduler", Protects: VerbIdempotency,
@@ -62,12 +57,12 @@ var targets = []*Target{
 		Invariant: settled(AtMostDuplicateJobs(0), IdempotentForGood),
 		Bounds: Bounds{Procs: []string{"api-1"}, Kinds: []string{FaultCrash, FaultPause}, From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
 			MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second},
-		World: func(seed uint64) (*Sim, error) { return NewScheduler(seed, schedulerConfig) },
+		World: schedulerConfig.World,
 	},
 	{
 		Name: "shards", Protects: VerbFencing,
 		Title:     "A shard worker stalls; its shards move; does a stale offset commit land?",
-		Invariant: NoStaleOffset, Bounds: shardPause, World: smallShards,
+		Invariant: NoStaleOffset, Bounds: shardPause, World: shardsExploreConfig.World,
 	},
 	{
 		// The same world and faults as "shards", watched for belief: a
@@ -75,7 +70,7 @@ var targets = []*Target{
 		// fencing on, because fencing cannot prevent it, only defuse it.
 		Name: "shard-owners", Protects: VerbFencing, AboutBelief: true,
 		Title:     "A shard worker stalls; do two workers ever believe they own one shard at once?",
-		Invariant: OneOwnerPerShard, Bounds: shardPause, World: smallShards,
+		Invariant: OneOwnerPerShard, Bounds: shardPause, World: shardsExploreConfig.World,
 	},
 	// The fenced-writes world on ZooKeeper and on Consul, for Find a break:
 	// the same pause of A breaks an unfenced register on every system, only
@@ -99,7 +94,7 @@ func systemTarget(name string, sys System, title string, maxLen, horizon time.Du
 		Invariant: settled(NoStaleWrite, FencedForGood),
 		Bounds: Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 0, To: 30 * time.Second, Step: time.Second,
 			MinLen: time.Second, MaxLen: maxLen, LenStep: time.Second, MaxFaults: 1, Horizon: horizon},
-		World: func(seed uint64) (*Sim, error) { return NewContention(seed, cfg) },
+		World: cfg.World,
 	}
 }
 

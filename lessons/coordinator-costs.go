@@ -96,11 +96,11 @@ var coordinatorCosts = &Lesson{
 		"A related cause of flapping leadership: a renewal that waits behind the application's own work is late exactly like a paused one. Renew from a small task of its own, and measure how late renewals arrive.",
 	},
 	Recap: "Load is leases over the renewal interval; failover is about a TTL. Renewing less often with the same TTL saves load but leaves less room for a lost renewal; one lease per worker, with the shard keys attached to it, cuts the load by the number of shards each worker owns, at the price that a lapse loses all of them at once.",
-	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
+	World: func(seed uint64, k Knobs) (core.World, error) {
 		if k.Seconds("renew") >= k.Seconds("ttl") {
-			return nil, fmt.Errorf("renew every %s with a %s TTL: every lease would lapse before its renewal", secs(k.Seconds("renew")), secs(k.Seconds("ttl")))
+			return core.World{}, fmt.Errorf("renew every %s with a %s TTL: every lease would lapse before its renewal", secs(k.Seconds("renew")), secs(k.Seconds("ttl")))
 		}
-		return core.NewShards(seed, costsConfig(k))
+		return costsConfig(k).World(seed)
 	},
 	Knobs: []Knob{
 		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 3, Max: 60, Step: 1, Default: 30},

@@ -84,9 +84,8 @@ var electionOrder = &Lesson{
 		"On the right, by default, is etcd's recipe: the key is <lock>/<lease id>, the holder is the key with the smallest create revision, and each waiter watches only the key created just before its own. ZooKeeper's recipe (recipe slider at 1) is the same idea with sequential nodes lock-0000000001, lock-0000000002...: each contender watches its predecessor. A departure wakes exactly one process, and the lock passes down the queue in the order the keys were created, a fair queue. Tokens here are create revisions, so they grow with every change on the coordinator, not by one.",
 	},
 	Recap: "Watching the predecessor makes each handover cost one wake-up and gives a first-come, first-served queue ordered by create revision (or sequence number). Watching the lock itself costs a wake-up per waiter per change and buys nothing. Either way the order and the token come from the coordinator's revisions, never from the clients.",
-	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
-		s := core.NewSim(seed)
-		s.Coord.TokenSource = core.TokenRevision
+	World: func(seed uint64, k Knobs) (core.World, error) {
+		w := core.World{Seed: seed, Coordinator: core.CoordinatorSpec{TokenSource: core.TokenRevision}}
 		lanes := []struct {
 			lock   string
 			recipe core.Recipe
@@ -94,13 +93,13 @@ var electionOrder = &Lesson{
 		}{{herdLock, core.RecipeHerd, herdNames}, {queueLock, queueRecipe(k), queueNames}}
 		for _, lane := range lanes {
 			for i, n := range lane.names {
-				s.AddProcess(core.ProcessConfig{
+				w.Processes = append(w.Processes, core.ProcessConfig{
 					Name: n, Lock: lane.lock, Recipe: lane.recipe, TTL: 10 * time.Second,
 					StartAt: time.Duration(i) * 200 * time.Millisecond,
 				})
 			}
 		}
-		return s, nil
+		return w, nil
 	},
 	Knobs: []Knob{
 		{ID: "recipe", Label: "Right lane recipe (0 etcd, 1 ZooKeeper, 2 herd)", Min: 0, Max: 2, Step: 1, Default: 0},

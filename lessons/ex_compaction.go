@@ -87,19 +87,22 @@ func nightSchedule(n int) core.ActionLog {
 	return log.Sorted()
 }
 
-// nightSim builds night n's world for the design, before its faults.
-func nightSim(d NightDesign, n int) (*core.Sim, error) {
-	s, err := core.NewContention(uint64(n)+1, core.ContentionConfig{
+// nightWorld writes night n's world for the design, before its faults.
+func nightWorld(d NightDesign, n int) (core.World, error) {
+	w, err := core.ContentionConfig{
 		Names: compactors, TTL: d.TTL, RenewEvery: d.Renew, Stagger: 100 * time.Millisecond, WorkEvery: nightStep,
-	})
+	}.World(uint64(n) + 1)
 	if err != nil {
-		return nil, err
+		return core.World{}, err
 	}
-	s.Net.Default = core.Link{Delay: nightLinkDelay, Jitter: nightLinkJitter}
+	link := core.Link{Delay: nightLinkDelay, Jitter: nightLinkJitter}
+	w.Net = &link
 	// The leader's keepalives are sometimes lost (a lost renewal is what
 	// the rule's second renew interval is for).
-	s.Net.Link(compactors[0], core.CoordinatorName).Drop = nightLinkDrop
-	return s, nil
+	lossy := link
+	lossy.Drop = nightLinkDrop
+	w.Links = []core.DirectedLink{{From: compactors[0], To: core.CoordinatorName, Link: lossy}}
+	return w, nil
 }
 
 // NightLesson is night n of the design as a run to watch in the player:
@@ -109,8 +112,8 @@ func NightLesson(d NightDesign, n int, why string) *Lesson {
 		ID:    "compaction-night",
 		Title: fmt.Sprintf("Night %d: TTL %s, renew %s", n+1, secs(d.TTL), secs(d.Renew)),
 		Intro: []string{fmt.Sprintf("The worst of the checked nights for your design (%s). compactor-1 leads; its faults are the night's own. Play it, or scrub to the faults on the timeline.", why)},
-		Setup: func(uint64, Knobs) (*core.Sim, error) {
-			return nightSim(d, n)
+		World: func(uint64, Knobs) (core.World, error) {
+			return nightWorld(d, n)
 		},
 		Script:   nightSchedule(n),
 		Duration: nightLength,
@@ -119,7 +122,7 @@ func NightLesson(d NightDesign, n int, why string) *Lesson {
 
 // RunNight simulates night n of the design.
 func RunNight(d NightDesign, n int) (Night, error) {
-	s, err := nightSim(d, n)
+	s, err := core.BuildWorld(nightWorld(d, n))
 	if err != nil {
 		return Night{}, err
 	}

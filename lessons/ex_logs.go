@@ -111,7 +111,7 @@ type logLine struct {
 
 // run simulates a case and renders its trace as log lines.
 func (c logCase) run() []logLine {
-	s, err := core.NewContention(1, c.cfg)
+	s, err := core.BuildWorld(c.cfg.World(1))
 	if err != nil {
 		panic(fmt.Sprintf("exercise 5 %s: %v", c.id, err)) // fixed data: a bug, caught by tests
 	}

@@ -17,11 +17,11 @@ var noFencingLab = &Lesson{
 	ID:    "no-fencing",
 	Title: "A strongly consistent lock, no fencing",
 	Intro: []string{"A and B share an etcd-style lock (TTL 10 s) and write to storage every 2 s. The slider says whether storage checks tokens. Break it with fencing off (pause the leader, or hold what it sends in the network), then slide fencing on: the same schedule replays."},
-	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
-		return core.NewContention(seed, core.ContentionConfig{
+	World: func(seed uint64, k Knobs) (core.World, error) {
+		return core.ContentionConfig{
 			Names: []string{"A", "B"}, FirstToken: 33, TTL: noFencingTTL,
 			Stagger: 500 * time.Millisecond, WorkEvery: 2 * time.Second, Fencing: k["fencing"] >= 1,
-		})
+		}.World(seed)
 	},
 	Knobs:    []Knob{{ID: "fencing", Label: "Storage checks tokens (0 no, 1 yes)", Min: 0, Max: 1, Step: 1, Default: 0}},
 	Duration: 60 * time.Second,

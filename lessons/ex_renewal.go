@@ -122,11 +122,11 @@ var exRenewal = &Exercise{
 		ID:    "renew-ttl-pause",
 		Title: "Renew every 5 s, TTL 12 s, pauses of 9 s",
 		Intro: []string{"A leads with a 12 s lease that it renews every 5 s; B waits. A writes every second and storage does not check tokens. Pause A (9 s) at a moment of your choosing."},
-		Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
-			return core.NewContention(seed, core.ContentionConfig{
+		World: func(seed uint64, _ Knobs) (core.World, error) {
+			return core.ContentionConfig{
 				Names: []string{"A", "B"}, FirstToken: 1, TTL: exRenewTTL, RenewEvery: exRenewEvery,
 				Stagger: 500 * time.Millisecond, WorkEvery: time.Second,
-			})
+			}.World(seed)
 		},
 		Duration: 60 * time.Second,
 		Controls: []Control{CtlPause},

@@ -102,13 +102,13 @@ func MeasureShardDesign(d ShardDesign) (ShardMeasure, error) {
 	return j.m, j.err
 }
 
-// shardSim builds the design's world, before its faults.
-func shardSim(d ShardDesign) (*core.Sim, error) {
-	return core.NewShards(1, core.ShardsConfig{
+// shardWorld writes the design's world, before its faults.
+func shardWorld(d ShardDesign) (core.World, error) {
+	return core.ShardsConfig{
 		Shards: designShards, Workers: designWorkers, TTL: d.TTL, RenewEvery: d.Renew,
 		LeasePerShard: d.LeasePerShard, Assign: d.Assign, ScanJitter: 0.5,
 		CommitEvery: time.Second, Fencing: d.Fenced, Stagger: 50 * time.Millisecond,
-	})
+	}.World(1)
 }
 
 // ShardLesson is the design's run with the pause at pauseAt and the crash
@@ -120,7 +120,7 @@ func ShardLesson(d ShardDesign, crashAt, pauseAt time.Duration) *Lesson {
 		Title: fmt.Sprintf("Your shard design, crash at %s", instant(crashAt)),
 		Intro: []string{fmt.Sprintf("The checked run the verdict rests on: %s pauses for %s at %s; %s crashes at %s; at %s %s freezes past its TTL.",
 			designGCWorker, secs(designGCPause), instant(pauseAt), designVictim, instant(crashAt), secs(designPauseAt), designSleeper)},
-		Setup:    func(uint64, Knobs) (*core.Sim, error) { return shardSim(d) },
+		World:    func(uint64, Knobs) (core.World, error) { return shardWorld(d) },
 		Script:   designLog(d, crashAt, pauseAt),
 		Duration: designEnd(d),
 	}
@@ -252,7 +252,7 @@ func (j *shardSweep) step() bool {
 // start runs the common start: it measures the renewal load and the
 // balance on a world with no fault yet, and lists the pause phases.
 func (j *shardSweep) start() error {
-	s, err := shardSim(j.d)
+	s, err := core.BuildWorld(shardWorld(j.d))
 	if err != nil {
 		return err
 	}

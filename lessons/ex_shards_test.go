@@ -238,7 +238,7 @@ func TestShardPauseSweepsEveryStart(t *testing.T) {
 	gridWorst := 0
 	for k := range 20 {
 		at := designGCAt + time.Duration(k)*d.Renew/20
-		s, err := shardSim(d)
+		s, err := core.BuildWorld(shardWorld(d))
 		require.NoError(t, err)
 		s.Trace.Quiet = true
 		s.Schedule(core.ActionLog{core.At(at, gcPause())})

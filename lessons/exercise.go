@@ -341,12 +341,12 @@ func (e *Exercise) checkActors(i int, t core.Timed) error {
 // labProcesses names the processes of the exercise's simulator.
 func (e *Exercise) labProcesses() []string {
 	e.procsOnce.Do(func() {
-		s, err := e.Lab.Setup(1, e.Lab.Defaults(nil))
+		w, err := e.Lab.World(1, e.Lab.Defaults(nil))
 		if err != nil {
 			return
 		}
-		for _, p := range s.Processes() {
-			e.procs = append(e.procs, p.Name())
+		for _, p := range w.Processes {
+			e.procs = append(e.procs, p.Name)
 		}
 	})
 	return e.procs

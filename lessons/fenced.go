@@ -30,8 +30,8 @@ var fencedWrites = &Lesson{
 		"Click A and choose Pause (or press 1, then Z) to freeze it for 20 seconds and watch the lease ring run out while A's own belief stays full.",
 	},
 	Recap: "You saw both halves of the protocol. The coordinator decided who owns the lock (A, then B) and numbered each ownership (7, then 8). Storage enforced that order by refusing the late write carrying 7. Switch the check off and the same pause silently corrupts data, even though the lock service never made a mistake.",
-	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
-		return core.NewContention(seed, fencedConfig)
+	World: func(seed uint64, _ Knobs) (core.World, error) {
+		return fencedConfig.World(seed)
 	},
 	Duration: 90 * time.Second,
 	Controls: []Control{CtlPause, CtlCrash, CtlPartition, CtlExpire, CtlFencing, CtlDelay},

@@ -43,10 +43,10 @@ var handsOnLab = &Lesson{
 		"Your part is A's late write. Anything A decides while frozen leaves when it wakes at 32 s. First send it as A would, with its own token, and check that storage refuses it. Then edit the token to 3 (step 4 of the lab) and see what storage makes of a number it has no way to check.",
 	},
 	Recap: "Storage compares numbers; it cannot know where they came from. Token 1 lost to 2 because the coordinator issued them in that order. A made-up 3 beat the real 2 and then shut the rightful leader out. Fencing is only as strong as the source of its tokens: they must come from the coordinator, never be chosen or edited by a client.",
-	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
-		return core.NewContention(seed, core.ContentionConfig{
+	World: func(seed uint64, _ Knobs) (core.World, error) {
+		return core.ContentionConfig{
 			Names: []string{"A", "B"}, FirstToken: 1, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true,
-		})
+		}.World(seed)
 	},
 	Script: core.ActionLog{
 		core.At(1*time.Second, core.Action{Do: "write", Proc: "A", Value: "from A"}),

@@ -102,25 +102,22 @@ var leases = &Lesson{
 		"The script pauses A for the pause slider's length, starting just before one of its renewals. At 40 s the team rolls the fleet (each client closes its session and opens a new one) and at 65 s the same pause strikes A again. A set-ttl on a process takes effect with its next session: a lease keeps the TTL it was granted with.",
 	},
 	Recap: "The coordinator decides expiry on its own clock, from the last renewal it received; the client's belief lags behind. A pause that outlasts what is left of the lease looks like a crash, so the TTL has to cover the renew interval twice plus the worst pause you expect. And the TTL belongs to the lease: to change it you need a new session.",
-	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
+	World: func(seed uint64, k Knobs) (core.World, error) {
 		pol := leasePolicy(k)
 		if err := pol.Validate(); err != nil {
-			return nil, err
+			return core.World{}, err
 		}
-		s, err := core.NewContention(seed, core.ContentionConfig{
+		w, err := core.ContentionConfig{
 			Names: []string{"A", "B"}, Lock: leasesLock, FirstToken: 1, TTL: pol.TTL, RenewEvery: pol.RenewEvery,
 			Stagger: 500 * time.Millisecond, Fencing: true,
-		})
-		if err != nil {
-			return nil, err
-		}
-		s.Schedule(core.ActionLog{
+		}.World(seed)
+		w.Script = core.ActionLog{
 			core.At(firstPauseAt(pol.RenewEvery), core.Action{Do: "pause", Proc: "A", For: core.Duration(pol.PauseBudget)}),
 			core.At(leasesRestartA, core.Action{Do: "release", Proc: "A"}),
 			core.At(leasesRestartB, core.Action{Do: "release", Proc: "B"}),
 			core.At(leasesSecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(pol.PauseBudget)}),
-		})
-		return s, nil
+		}
+		return w, err
 	},
 	Knobs: []Knob{
 		{ID: "ttl", Label: "TTL", Unit: "s", Min: 2, Max: 60, Step: 1, Default: 15},

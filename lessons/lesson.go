@@ -67,10 +67,10 @@ type Lesson struct {
 	// every goal is met.
 	Intro []string
 	Recap string
-	// Setup builds the world (actors, parameters) from the knob values;
+	// World writes the world (actors, parameters) from the knob values;
 	// Script is the scenario's own scheduled events, applied before the
 	// learner's.
-	Setup func(seed uint64, k Knobs) (*core.Sim, error)
+	World func(seed uint64, k Knobs) (core.World, error)
 	// Knobs are parameters the learner may set with sliders (TTL, renew
 	// interval...). Changing one rebuilds the world and replays the log.
 	Knobs []Knob
@@ -218,7 +218,7 @@ func (l *Lesson) StartWith(seed uint64, knobs Knobs, log core.ActionLog) (*World
 		return nil, err
 	}
 	k := l.Defaults(knobs)
-	s, err := l.Setup(seed, k)
+	s, err := core.BuildWorld(l.World(seed, k))
 	if err == nil {
 		err = s.CheckBudget(l.Duration)
 	}

@@ -261,7 +261,7 @@ func TestTTLSweep(t *testing.T) {
 
 // The leases lesson's live check is the seed's rule: its own example
 // (ttl 30, renew 10, pause 12) fails it, and a renew interval as long as
-// the TTL is refused by Setup as well as by the check.
+// the TTL is refused by the lesson's World as well as by the check.
 func TestLeasesKnobCheck(t *testing.T) {
 	if ok, why := leases.KnobCheck(Knobs{"ttl": 30, "renew": 10, "pause": 12}); ok || !strings.Contains(why, "short by 2s") {
 		t.Errorf("seed's example: ok=%v %q", ok, why)
@@ -274,7 +274,7 @@ func TestLeasesKnobCheck(t *testing.T) {
 		t.Error("renew = ttl passed the check")
 	}
 	if _, err := leases.StartWith(1, bad, nil); err == nil {
-		t.Error("renew = ttl was accepted by Setup")
+		t.Error("renew = ttl was accepted by the lesson's World")
 	}
 }
 

@@ -22,12 +22,12 @@ var redlockPause = &Lesson{
 		"The servers can fail too, and no client hears of it. Click one to crash it (it comes back empty: these servers keep no keys on disk) or to jump its clock ahead, which ends its keys early. Jump the clocks of two servers and B wins a majority while A, not frozen at all, still believes it holds the lock; crash two and nobody can win until they are back.",
 	},
 	Recap: "The token check in storage was on the whole time, and it still took A's late write: every write carried token 0, because Redlock had no number to give. A fencing token has to come from the one place that decides who owns the lock and numbers each decision, the way etcd's revision, ZooKeeper's zxid or Consul's lock index do. Independent servers that each know only their own key cannot give one. So any pause, clock jump or server that restarts empty which outlasts the validity lets two clients act as the holder, and nothing downstream can tell them apart.",
-	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
-		return core.NewContention(seed, core.ContentionConfig{
+	World: func(seed uint64, _ Knobs) (core.World, error) {
+		return core.ContentionConfig{
 			Names: []string{"A", "B"}, System: core.SystemRedlock, RedisNodes: 3,
 			TTL: 10 * time.Second, RenewEvery: 3 * time.Second, RetryBase: time.Second,
 			Stagger: 500 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second,
-		})
+		}.World(seed)
 	},
 	Duration: 60 * time.Second,
 	Controls: []Control{CtlPause, CtlCrash, CtlFencing, CtlDelay, CtlClockJump},

@@ -26,21 +26,20 @@ const (
 
 var loopNames = []string{"report-1", "report-2"}
 
-func renewalLoopSetup(seed uint64, k Knobs) (*core.Sim, error) {
+func renewalLoopWorld(seed uint64, k Knobs) (core.World, error) {
 	ttl := k.Seconds("ttl")
 	if ttl <= loopRenew {
-		return nil, fmt.Errorf("a %s TTL with renewals every %s: every lease would lapse before its renewal", secs(ttl), secs(loopRenew))
+		return core.World{}, fmt.Errorf("a %s TTL with renewals every %s: every lease would lapse before its renewal", secs(ttl), secs(loopRenew))
 	}
-	s := core.NewSim(seed)
-	s.AddRegister("reports", true)
+	w := core.World{Seed: seed, Resources: []core.Resource{core.RegisterResource("reports", true)}}
 	for i, n := range loopNames {
-		s.AddProcess(core.ProcessConfig{
+		w.Processes = append(w.Processes, core.ProcessConfig{
 			Name: n, Lock: loopLock, TTL: ttl, RenewEvery: loopRenew, Target: "reports",
 			StartAt:   time.Duration(i) * loopStart,
 			WorkEvery: loopWorkGap, WorkTakes: k.Seconds("work"), RenewOnWorkLoop: k["task"] < 1,
 		})
 	}
-	return s, nil
+	return w, nil
 }
 
 // renewalDelays reads the renewals of the first minute from the trace:
@@ -105,7 +104,7 @@ var renewalLoop = &Lesson{
 		"The goals show the worst delay measured in this run. A longer TTL hides the delay until the load grows again; splitting the work changes the application. The lasting fix is to renew from a small task of its own that nothing else can hold up, which is what etcd's own KeepAlive does in its goroutine. The sliders set the TTL, how long a unit of work takes, and where the renewal runs.",
 	},
 	Recap: "The leader flapped because its renewals waited behind its own work: each unit of work held the renewal back for seconds, and the coordinator cannot tell a late renewal from a frozen or dead process. A renewal on its own task left on time whatever the load, so one leader kept the lock with the TTL unchanged. Measure renewal delay directly: it shows the cause before the lease is lost, where a longer TTL only hides it.",
-	Setup: renewalLoopSetup,
+	World: renewalLoopWorld,
 	Knobs: []Knob{
 		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 3, Max: 30, Step: 1, Default: loopTTL},
 		{ID: "work", Label: "Work unit takes", Unit: "s", Min: 1, Max: 9, Step: 0.5, Default: loopWork},

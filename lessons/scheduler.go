@@ -11,12 +11,9 @@ import (
 // invoice-scheduler lease whose first holder gets token 41, and a batch of
 // invoices keyed invoice:customer:date. Idempotency starts off so the
 // learner sees what the keys are for.
-var schedulerConfig = core.SchedulerConfig{
-	Instances: 5, FirstToken: 41, TTL: 10 * time.Second, Customers: 8, Date: "2026-11-29",
-	JobEvery: time.Second, RetryJitter: 0.5,
-}
+var schedulerConfig = core.SchedulerContention(5, 10*time.Second, false)
 
-const schedulerLock = "locks/invoice-scheduler"
+const schedulerLock = core.SchedulerLock
 
 // crashedMidBatch finds a holder of the scheduler lock that crashed after
 // enqueuing some of its batch but not all of it, and returns the crash time
@@ -96,8 +93,8 @@ var scheduler = &Lesson{
 		"The queue starts with its idempotency check off.",
 	},
 	Recap: "Leader election gave you one scheduler at a time (tokens 41, 42, 43, one after another), not exactly-once invoices. A leader can die between doing work and recording it, and its successor must redo the batch. Idempotency keys turn those repeats into no-ops at the queue: the lease picks the scheduler, the keys absorb the crash boundary.",
-	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
-		return core.NewScheduler(seed, schedulerConfig)
+	World: func(seed uint64, _ Knobs) (core.World, error) {
+		return schedulerConfig.World(seed)
 	},
 	Duration: 60 * time.Second,
 	Controls: []Control{CtlCrash, CtlIdem, CtlPause},

@@ -70,15 +70,16 @@ var security = &Lesson{
 		"The migrator's lock key is " + migrationKey + " (ZooKeeper-style sequential node).",
 	},
 	Recap: "The ACL turned a worker's attempt on the migration lock into a logged denial that names the rule, and it held the other way round too: each principal can write only what its job needs. Lock and status values carried identities for debugging and nothing that grants access. Least privilege keeps a bug or a leaked credential in one team's keys from becoming a split brain in another's.",
-	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
-		s := core.NewSim(seed)
-		s.Coord.ACL = securityACL()
-		s.AddProcess(core.ProcessConfig{Name: "migrator", Lock: migrationLock, Recipe: core.RecipeZooKeeper, TTL: 10 * time.Second})
-		s.AddOffsetStore("offsets", 6, true)
-		for i, n := range securityWorkers {
-			s.AddShardWorker(core.ShardConfig{Name: n, Shards: 6, TTL: 10 * time.Second, StartAt: time.Duration(i+1) * 200 * time.Millisecond})
+	World: func(seed uint64, _ Knobs) (core.World, error) {
+		w := core.World{
+			Seed: seed, Coordinator: core.CoordinatorSpec{ACL: securityACL()},
+			Resources: []core.Resource{core.OffsetsResource("offsets", 6, true)},
+			Processes: []core.ProcessConfig{{Name: "migrator", Lock: migrationLock, Recipe: core.RecipeZooKeeper, TTL: 10 * time.Second}},
 		}
-		return s, nil
+		for i, n := range securityWorkers {
+			w.Workers = append(w.Workers, core.ShardConfig{Name: n, Shards: 6, TTL: 10 * time.Second, StartAt: time.Duration(i+1) * 200 * time.Millisecond})
+		}
+		return w, nil
 	},
 	Duration: 30 * time.Second,
 	Controls: []Control{CtlDelete, CtlPut, CtlCrash},

@@ -241,8 +241,8 @@ var shards = &Lesson{
 		"Per-shard leases have a cost too. When many of them lapse at the same moment, every worker that lost them comes back at the same moment, and if they all rescan on the same fixed beat they keep hitting the coordinator together: a thundering herd. The jitter slider spreads each worker's scans over a random part of the interval.",
 	},
 	Recap: "One lease per shard made failure partial: only the stopped worker's shards moved, the map stayed balanced, and its late offset commits were fenced off by the newer shard tokens. The price is many leases that can lapse together; random jitter on rescans turns the herd's synchronized beats into a spread-out trickle.",
-	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
-		return core.NewShards(seed, shardsConfig(k))
+	World: func(seed uint64, k Knobs) (core.World, error) {
+		return shardsConfig(k).World(seed)
 	},
 	Knobs: []Knob{
 		{ID: "jitter", Label: "Scan jitter", Unit: "", Min: 0, Max: 1, Step: 0.1, Default: 0},

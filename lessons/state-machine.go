@@ -64,16 +64,15 @@ var stateMachine = &Lesson{
 		"Cut a leader off from the coordinator and keep its path to storage open, one of the real failure modes: its renewals stop arriving, the coordinator expires the lease and promotes the next in line, and the cut-off process learns of it from its own local deadline.",
 	},
 	Recap: "A lease you cannot renew is a lease you no longer hold, and the client must act on that at once: stop work, then clean up. With a boolean, the loss became a log line and A went on writing as a zombie; only storage's token check kept its writes out. With stepping_down as a state of its own, B stopped the instant its deadline passed, before C took over.",
-	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
-		s := core.NewSim(seed)
-		s.AddRegister("storage", true)
+	World: func(seed uint64, k Knobs) (core.World, error) {
+		w := core.World{Seed: seed, Resources: []core.Resource{core.RegisterResource("storage", true)}}
 		for i, n := range []string{"A", "B", "C"} {
-			s.AddProcess(core.ProcessConfig{
+			w.Processes = append(w.Processes, core.ProcessConfig{
 				Name: n, Lock: leasesLock, TTL: 6 * time.Second, StartAt: time.Duration(i) * 300 * time.Millisecond,
 				WorkEvery: time.Second, Target: "storage", IgnoreLeaseLoss: n == "A" && k["boolean"] == 1,
 			})
 		}
-		return s, nil
+		return w, nil
 	},
 	Knobs: []Knob{
 		{ID: "boolean", Label: "A uses an is_leader boolean (1) or the state machine (0)", Min: 0, Max: 1, Step: 1, Default: 1},

@@ -31,8 +31,6 @@ func settled(inv core.Invariant, f func(*core.Sim) bool) core.Invariant {
 var shardPause = core.Bounds{Procs: []string{"worker-00"}, Kinds: []string{core.FaultPause}, From: 5 * time.Second, To: 20 * time.Second, Step: time.Second,
 	MinLen: time.Second, MaxLen: 30 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second}
 
-func smallShards(seed uint64) (*core.Sim, error) { return core.NewShards(seed, shardsExploreConfig) }
-
 var targets = []*core.Target{
 	{
 		Name: "fenced-writes", Lesson: fencedWrites.ID, Protects: core.VerbFencing,
@@ -41,7 +39,7 @@ var targets = []*core.Target{
 		// The benchmark space: 300 starts x 300 lengths.
 		Bounds: core.Bounds{Procs: []string{"A"}, Kinds: []string{core.FaultPause}, From: 0, To: 30 * time.Second, Step: 100 * time.Millisecond,
 			MinLen: 100 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 100 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second},
-		World: func(seed uint64) (*core.Sim, error) { return core.NewContention(seed, fencedConfig) },
+		World: fencedConfig.World,
 	},
 	{
 		Name: "scheduler", Lesson: scheduler.ID, Protects: core.VerbIdempotency,
@@ -49,12 +47,12 @@ var targets = []*core.Target{
 		Invariant: settled(core.AtMostDuplicateJobs(0), core.IdempotentForGood),
 		Bounds: core.Bounds{Procs: []string{"api-1"}, Kinds: []string{core.FaultCrash, core.FaultPause}, From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
 			MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second},
-		World: func(seed uint64) (*core.Sim, error) { return core.NewScheduler(seed, schedulerConfig) },
+		World: schedulerConfig.World,
 	},
 	{
 		Name: "shards", Protects: core.VerbFencing,
 		Title:     "A shard worker stalls; its shards move; does a stale offset commit land?",
-		Invariant: core.NoStaleOffset, Bounds: shardPause, World: smallShards,
+		Invariant: core.NoStaleOffset, Bounds: shardPause, World: shardsExploreConfig.World,
 	},
 	{
 		// The same world and faults as "shards", watched for belief: a
@@ -62,7 +60,7 @@ var targets = []*core.Target{
 		// fencing on, because fencing cannot prevent it, only defuse it.
 		Name: "shard-owners", Protects: core.VerbFencing, AboutBelief: true,
 		Title:     "A shard worker stalls; do two workers ever believe they own one shard at once?",
-		Invariant: core.OneOwnerPerShard, Bounds: shardPause, World: smallShards,
+		Invariant: core.OneOwnerPerShard, Bounds: shardPause, World: shardsExploreConfig.World,
 	},
 	// The fenced-writes world on ZooKeeper and on Consul, for Find a break:
 	// the same pause of A breaks an unfenced register on every system, only
@@ -86,7 +84,7 @@ func systemTarget(name string, sys core.System, title string, maxLen, horizon ti
 		Invariant: settled(core.NoStaleWrite, core.FencedForGood),
 		Bounds: core.Bounds{Procs: []string{"A"}, Kinds: []string{core.FaultPause}, From: 0, To: 30 * time.Second, Step: time.Second,
 			MinLen: time.Second, MaxLen: maxLen, LenStep: time.Second, MaxFaults: 1, Horizon: horizon},
-		World: func(seed uint64) (*core.Sim, error) { return core.NewContention(seed, cfg) },
+		World: cfg.World,
 	}
 }
 

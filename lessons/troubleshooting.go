@@ -76,22 +76,21 @@ var troubleshooting = &Lesson{
 		"No leader after an outage. compact-1 held the compactor lock, with compact-2 queued behind it. From 20 s to 40 s a network outage cut both off from the coordinator, longer than their 12 s TTL. The outage itself lost nothing: etcd's client holds its requests until the connection is back, and a watch resumes from the revision it had reached. Yet after the outage nobody leads. Read what each client sends once it reconnects and what the coordinator answers.",
 	},
 	Recap: "Each symptom had a cause the trace could prove. The shard was processed twice because a frozen worker woke with old tokens and the store did not check them: fencing at the storage boundary made it harmless. The report leader flapped because its TTL was shorter than real stalls: a TTL with margin, taking effect with each new session, stopped it. The compactor had no leader because both sessions expired during the outage and each client kept campaigning with its dead session: etcd refused every Lock with \"requested lease not found\". A restarted client opened a new session and led at once. A real client watches its session (Session.Done() in etcd's Go client) and makes a new one when it ends.",
-	Setup: func(seed uint64, _ Knobs) (*core.Sim, error) {
-		s := core.NewSim(seed)
-		s.AddOffsetStore("offsets", 4, false)
+	World: func(seed uint64, _ Knobs) (core.World, error) {
+		w := core.World{Seed: seed, Resources: []core.Resource{core.OffsetsResource("offsets", 4, false)}}
 		for i, n := range core.WorkerNames(2) {
-			s.AddShardWorker(core.ShardConfig{
+			w.Workers = append(w.Workers, core.ShardConfig{
 				Name: n, Shards: 4, TTL: 10 * time.Second, LeasePerShard: true, CommitEvery: 2 * time.Second,
 				StartAt: time.Duration(i) * 200 * time.Millisecond,
 			})
 		}
 		for i, n := range reportNames {
-			s.AddProcess(core.ProcessConfig{Name: n, Lock: reportLock, TTL: reportTTL, StartAt: time.Duration(i) * 300 * time.Millisecond})
+			w.Processes = append(w.Processes, core.ProcessConfig{Name: n, Lock: reportLock, TTL: reportTTL, StartAt: time.Duration(i) * 300 * time.Millisecond})
 		}
 		for i, n := range compactNames {
-			s.AddProcess(core.ProcessConfig{Name: n, Lock: compactLock, TTL: compactTTL, StartAt: time.Duration(i) * 300 * time.Millisecond, ReuseSession: true})
+			w.Processes = append(w.Processes, core.ProcessConfig{Name: n, Lock: compactLock, TTL: compactTTL, StartAt: time.Duration(i) * 300 * time.Millisecond, ReuseSession: true})
 		}
-		return s, nil
+		return w, nil
 	},
 	Script:   troubleshootingScript(),
 	Duration: 120 * time.Second,

@@ -60,17 +60,14 @@ const ttlFailoverBound = 20 * time.Second
 
 var ttlNames = []string{"A", "B", "C"}
 
-// ttlWorld builds three contenders with the given TTL (renewing every
+// ttlWorld writes three contenders with the given TTL (renewing every
 // TTL/3, like etcd's client), facing the pauses of pm.
-func ttlWorld(seed uint64, ttl time.Duration, pm PauseModel) (*core.Sim, error) {
-	s, err := core.NewContention(seed, core.ContentionConfig{
+func ttlWorld(seed uint64, ttl time.Duration, pm PauseModel) (core.World, error) {
+	w, err := core.ContentionConfig{
 		Names: ttlNames, FirstToken: 1, TTL: ttl, Stagger: 500 * time.Millisecond, Fencing: true,
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.Schedule(pm.Schedule(seed, ttlNames))
-	return s, nil
+	}.World(seed)
+	w.Script = pm.Schedule(seed, ttlNames)
+	return w, err
 }
 
 // falseFailovers counts the trace's handovers of the leader lock away from
@@ -103,7 +100,7 @@ func TTLSweep(seed uint64, ttls []time.Duration, pm PauseModel) ([]SweepPoint, e
 	out := make([]SweepPoint, 0, len(ttls))
 	for _, ttl := range ttls {
 		p := SweepPoint{TTL: ttl}
-		s, err := ttlWorld(seed, ttl, pm)
+		s, err := core.BuildWorld(ttlWorld(seed, ttl, pm))
 		if err != nil {
 			return nil, fmt.Errorf("ttl %s: %w", ttl, err)
 		}
@@ -113,7 +110,7 @@ func TTLSweep(seed uint64, ttls []time.Duration, pm PauseModel) ([]SweepPoint, e
 		// No pauses: A leads throughout. It crashes 50 ms after the
 		// coordinator renews its lease for the first time after 30 s,
 		// read from a dry run: the renewal bought a whole TTL.
-		s, err = ttlWorld(seed, ttl, PauseModel{})
+		s, err = core.BuildWorld(ttlWorld(seed, ttl, PauseModel{}))
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +125,7 @@ func TTLSweep(seed uint64, ttls []time.Duration, pm PauseModel) ([]SweepPoint, e
 		if crash < 0 {
 			return nil, fmt.Errorf("ttl %s: A never renewed after 30 s", ttl)
 		}
-		if s, err = ttlWorld(seed, ttl, PauseModel{}); err != nil {
+		if s, err = core.BuildWorld(ttlWorld(seed, ttl, PauseModel{})); err != nil {
 			return nil, err
 		}
 		s.ScheduleAction(crash, core.Action{Do: "crash", Proc: "A"})
@@ -188,7 +185,7 @@ var ttlTradeoff = &Lesson{
 		"The chart beside the run is TTLSweep: for each TTL, the failover time after a real crash and the number of false failovers under these pauses. Your bounds: no false failover during the storm, and after a crash a new leader within 20 s.",
 	},
 	Recap: "A false failover happens when a pause starting just after a renewal outlasts what is left of the lease, roughly when the pause exceeds two thirds of the TTL with renewals at TTL/3. Failover after a crash takes the whole TTL (plus the coordinator's sweep), because the last renewal just before the crash bought a full TTL. So the window is set by measured pauses at one end and the outage you can afford at the other. The lease-policy rule (2 x renew + pause <= ttl) would ask for 27 s here: it adds room for one lost renewal on top, which no chart of pauses alone will show you.",
-	Setup: func(seed uint64, k Knobs) (*core.Sim, error) {
+	World: func(seed uint64, k Knobs) (core.World, error) {
 		return ttlWorld(seed, k.Seconds("ttl"), ttlStorm)
 	},
 	Knobs: []Knob{

@@ -22,8 +22,8 @@ var SandboxControls = []lessons.Control{
 const SandboxPauseFor = 20 * time.Second
 
 // SandboxLesson wraps a sandbox configuration as a lesson without goals,
-// so the lab and the player run it like any lesson: its Setup builds the
-// configured world (the seed passed to Setup replaces the config's).
+// so the lab and the player run it like any lesson: its World writes the
+// configured world (the seed passed to World replaces the config's).
 func SandboxLesson(title string, cfg core.SandboxConfig) (*lessons.Lesson, error) {
 	if errs := cfg.Validate(); len(errs) > 0 {
 		_, err := cfg.Build()
@@ -32,10 +32,10 @@ func SandboxLesson(title string, cfg core.SandboxConfig) (*lessons.Lesson, error
 	return &lessons.Lesson{
 		ID:    "sandbox",
 		Title: title,
-		Setup: func(seed uint64, _ lessons.Knobs) (*core.Sim, error) {
+		World: func(seed uint64, _ lessons.Knobs) (core.World, error) {
 			c := cfg
 			c.Seed = seed
-			return c.Build()
+			return c.World()
 		},
 		Duration: cfg.Duration,
 		Controls: SandboxControls,
