@@ -12,6 +12,9 @@ type Search struct {
 	// or core.VerbIdempotency.
 	Protects core.Verb
 	Bounds   core.Bounds
+	// Given says what plays besides the faults the search adds, for a
+	// break found with none ("": the lesson's own script).
+	Given string
 }
 
 // Switch is the protecting switch's name, for sentences: "fencing".

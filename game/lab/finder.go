@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -144,10 +145,7 @@ func (f *Finder) finish() []string {
 		}
 		c := ShowFoundRun(f.knobs, r.Log)
 		f.found = &c
-		what := "the lesson's own script"
-		if f.lb.Lesson.ID == "sandbox" {
-			what = "the setup as it is (its own pauses and scripted actions)"
-		}
+		what := cmp.Or(f.Spec.Given, "the lesson's own script")
 		if len(r.Faults) > 0 {
 			fs := make([]string, len(r.Faults))
 			for i, fl := range r.Faults {

@@ -44,6 +44,7 @@ func SandboxSearch(c core.SandboxConfig) (*lessons.Search, string) {
 		spec.Bounds.Procs = c.ProcNames()[:1]
 		spec.Bounds.Kinds = []string{core.FaultPause}
 	}
+	spec.Given = "the setup as it is (its own pauses and scripted actions)"
 	// Starts over the first three TTLs, pauses up to three TTLs, on a grid
 	// of a twentieth of the TTL: about 1800 schedules, seconds of search.
 	grain := max(100*time.Millisecond, (c.TTL / 20).Round(100*time.Millisecond))

@@ -21,6 +21,7 @@ func TestSandboxSearchForEveryPreset(t *testing.T) {
 		}
 		offered++
 		require.NoError(t, spec.Bounds.Validate(), p.Name)
+		assert.Contains(t, spec.Given, "the setup as it is", "%s: a break with no fault added is the setup's own, not a lesson's", p.Name)
 		assert.LessOrEqual(t, spec.Bounds.Count(), 5000.0, "%s: schedules to search", p.Name)
 	}
 	assert.GreaterOrEqual(t, offered, len(core.Presets())/2, "presets that can be searched")
