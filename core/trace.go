@@ -186,6 +186,13 @@ func (t *Trace) Filter(kind string) []Event {
 	return out
 }
 
+// Seconds writes a length for people, in seconds to the millisecond and
+// without trailing zeros: "20 s", "5.5 s", "1.118 s". It counts whole
+// milliseconds, since d.Seconds() of 1.118 s prints as 1.1179999999999999.
+func Seconds(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Round(time.Millisecond).Milliseconds())/1000, 'f', -1, 64) + " s"
+}
+
 // FormatTime renders virtual time as seconds with millisecond precision.
 func FormatTime(d time.Duration) string {
 	ms := d.Milliseconds()

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"leaselab/core"
 	"leaselab/game/form"
-	"leaselab/game/lab"
 )
 
 // NextLesson is the lesson after this one in the menu's order, offered
@@ -79,7 +79,7 @@ func (sc *LessonScene) resumed(note string) {
 // start: above the story, and in the narration.
 func (sc *LessonScene) Resumed() {
 	_, log := sc.Lab.MyRun()
-	note := "Resumed your run where you left it, at " + lab.Seconds(sc.Lab.Now()) + " with " + actionsText(len(log)) +
+	note := "Resumed your run where you left it, at " + core.Seconds(sc.Lab.Now()) + " with " + actionsText(len(log)) +
 		". Restart (under the goals) begins the lesson again; Undo brings this run back."
 	sc.resumed(note)
 	sc.Player.Narrate(note)

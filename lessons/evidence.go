@@ -72,7 +72,7 @@ func (b *because) at(e core.Event) string { return b.cite(instant(e.At), "trace"
 // cut, not rounded, to the millisecond, so the feedback quotes the very
 // number the learner can find in the log.
 func instant(t time.Duration) string {
-	return millis(t.Truncate(time.Millisecond))
+	return core.Seconds(t.Truncate(time.Millisecond))
 }
 
 // ms is the millisecond field key of event e as a time.

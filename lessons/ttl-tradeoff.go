@@ -3,7 +3,6 @@ package lessons
 import (
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"time"
 
 	"leaselab/core"
@@ -225,10 +224,5 @@ var ttlTradeoff = &Lesson{
 	Solution: core.ActionLog{core.At(115*time.Second, core.Action{Do: "crash", Proc: "A"})},
 }
 
-func secs(d time.Duration) string { return millis(d.Round(time.Millisecond)) }
-
-// millis writes d, a whole number of milliseconds, in seconds: from the
-// millisecond count, since d.Seconds() of 3.986 s is 3.9859999999999998.
-func millis(d time.Duration) string {
-	return strconv.FormatFloat(float64(d.Milliseconds())/1000, 'f', -1, 64) + " s"
-}
+// secs writes a length as every sentence of the lab does (core.Seconds).
+func secs(d time.Duration) string { return core.Seconds(d) }

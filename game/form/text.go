@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"leaselab/core"
-	"leaselab/game/lab"
 	"leaselab/lessons"
 )
 
@@ -72,9 +71,9 @@ func ActionText(a core.Timed) string {
 	if a.Proc != "" {
 		out += " " + a.Proc
 	}
-	out += " at " + lab.Seconds(a.At.D())
+	out += " at " + core.Seconds(a.At.D())
 	if a.For > 0 {
-		out += " for " + lab.Seconds(a.For.D())
+		out += " for " + core.Seconds(a.For.D())
 	}
 	return out
 }

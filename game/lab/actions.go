@@ -78,7 +78,7 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 		if st.paused {
 			out = append(out, Choice{ID: "resume", Label: ui.WithKey("Resume", ui.IntentPauseProc), Action: core.Resume(st.name), Key: ui.IntentPauseProc})
 		} else {
-			out = append(out, Choice{ID: "pause", Label: ui.WithKey("Pause "+Seconds(l.PauseFor), ui.IntentPauseProc), Action: core.Pause(st.name, l.PauseFor), Key: ui.IntentPauseProc})
+			out = append(out, Choice{ID: "pause", Label: ui.WithKey("Pause "+core.Seconds(l.PauseFor), ui.IntentPauseProc), Action: core.Pause(st.name, l.PauseFor), Key: ui.IntentPauseProc})
 		}
 	}
 	if allows(lessons.CtlCrash) {
@@ -110,7 +110,7 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 		}
 	}
 	if allows(lessons.CtlDelay) && !st.crashed {
-		out = append(out, Choice{ID: "delay", Label: fmt.Sprintf("Hold what it sends %s", Seconds(l.PauseFor)), Action: core.Delay(st.name, l.PauseFor)})
+		out = append(out, Choice{ID: "delay", Label: fmt.Sprintf("Hold what it sends %s", core.Seconds(l.PauseFor)), Action: core.Delay(st.name, l.PauseFor)})
 	}
 	if allows(lessons.CtlExpire) && st.lease {
 		out = append(out, Choice{ID: "expire", Label: ui.WithKey("Expire lease now", ui.IntentExpire), Action: core.Expire(st.name), Key: ui.IntentExpire})
@@ -127,7 +127,7 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 	}
 	if allows(lessons.CtlSetTTL) && !st.crashed {
 		for i, ttl := range TTLChoices {
-			c := Choice{ID: "set-ttl:" + Seconds(ttl), Label: fmt.Sprintf("Set TTL %s, next session", Seconds(ttl)), Action: core.SetTTL(st.name, ttl)}
+			c := Choice{ID: "set-ttl:" + core.Seconds(ttl), Label: fmt.Sprintf("Set TTL %s, next session", core.Seconds(ttl)), Action: core.SetTTL(st.name, ttl)}
 			if i == 0 {
 				c.Label, c.Key = ui.WithKey(c.Label, ui.IntentSetTTL), ui.IntentSetTTL
 			}
@@ -208,7 +208,7 @@ func nodeChoices(l *lessons.Lesson, v WorldView, a Actor) []Choice {
 		}
 	}
 	if allows(lessons.CtlClockJump) && !down {
-		out = append(out, Choice{ID: "clock-jump", Label: "Clock jumps " + Seconds(ClockJump) + " ahead",
+		out = append(out, Choice{ID: "clock-jump", Label: "Clock jumps " + core.Seconds(ClockJump) + " ahead",
 			Action: core.Action{Do: core.VerbClockJump, Proc: a.Node, For: core.Duration(ClockJump)}})
 	}
 	return out
@@ -222,5 +222,5 @@ func DescribeNode(r RedisView) string {
 	case r.Owner == "":
 		return "holds no key for the lock"
 	}
-	return fmt.Sprintf("holds %s's key, %s of PX left", r.Owner, Seconds(r.Left))
+	return fmt.Sprintf("holds %s's key, %s of PX left", r.Owner, core.Seconds(r.Left))
 }

@@ -86,9 +86,9 @@ func TestDeletableKeysAreOtherHoldersOnly(t *testing.T) {
 }
 
 func TestDurationsAreWrittenOneWayEach(t *testing.T) {
-	assert.Equal(t, "20 s", Seconds(20*time.Second))
-	assert.Equal(t, "5.5 s", Seconds(5500*time.Millisecond))
-	assert.Equal(t, "4.419 s", Seconds(4419200*time.Microsecond), "to the millisecond")
+	assert.Equal(t, "20 s", core.Seconds(20*time.Second))
+	assert.Equal(t, "5.5 s", core.Seconds(5500*time.Millisecond))
+	assert.Equal(t, "4.419 s", core.Seconds(4419200*time.Microsecond), "to the millisecond")
 	assert.Equal(t, "t = 12.500 s", ClockTime(12500*time.Millisecond))
 }
 

@@ -2,23 +2,18 @@ package lab
 
 import (
 	"fmt"
-	"strconv"
 	"time"
+
+	"leaselab/core"
 )
 
-// The front end's ways of writing a duration, in one place (an instant of
-// the run is written as the trace writes it, core.FormatTime).
-
-// Seconds is a length in seconds, to the millisecond and without
-// trailing zeros, for menus, captions and sentences: "20 s", "5.5 s",
-// "4.419 s".
-func Seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Round(time.Millisecond).Seconds(), 'f', -1, 64) + " s"
-}
+// The front end's own ways of writing a duration, in one place. A length
+// is written as every sentence of the lab writes it, core.Seconds; an
+// instant of the run as the trace writes it, core.FormatTime.
 
 // Tenths is a time as the systems' stories write it, to a tenth of a
 // second: "13.3 s", "20 s".
-func Tenths(d time.Duration) string { return Seconds(d.Round(100 * time.Millisecond)) }
+func Tenths(d time.Duration) string { return core.Seconds(d.Round(100 * time.Millisecond)) }
 
 // ClockTime is the play head as the player's clock shows it:
 // "t = 12.500 s".

@@ -469,12 +469,12 @@ func Narrate(e *core.Event) string {
 		late := time.Duration(e.Int("late_ms")) * time.Millisecond
 		switch {
 		case e.Get("result") == core.RenewalNever:
-			return fmt.Sprintf("%s's renewal never went out: it waited %s behind work and the lease ran out first", e.Actor, Seconds(late))
+			return fmt.Sprintf("%s's renewal never went out: it waited %s behind work and the lease ran out first", e.Actor, core.Seconds(late))
 		case late > 0:
-			return fmt.Sprintf("%s's renewal went out %s late: it waited behind work", e.Actor, Seconds(late))
+			return fmt.Sprintf("%s's renewal went out %s late: it waited behind work", e.Actor, core.Seconds(late))
 		}
 	case core.KindWorkBusy:
-		return fmt.Sprintf("%s started a unit of work (%s, its loop busy)", e.Actor, Seconds(time.Duration(e.Int("for_ms"))*time.Millisecond))
+		return fmt.Sprintf("%s started a unit of work (%s, its loop busy)", e.Actor, core.Seconds(time.Duration(e.Int("for_ms"))*time.Millisecond))
 	}
 	return ""
 }

@@ -189,7 +189,7 @@ func (lb *Lab) DroppedText() string {
 			items = append(items, "…")
 			break
 		}
-		items = append(items, a.Action.String()+" at "+Seconds(a.At.D()))
+		items = append(items, a.Action.String()+" at "+core.Seconds(a.At.D()))
 	}
 	return fmt.Sprintf("%d later %s (%s)", len(later), plural(len(later), "action"), strings.Join(items, ", "))
 }

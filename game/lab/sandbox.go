@@ -128,7 +128,7 @@ func (lb *Lab) ExportNote() string {
 	if lb.Now() > 0 {
 		return ""
 	}
-	return "The play head is at 0 s, where nothing has happened yet, so this is the whole run, to t = " + Seconds(lb.Length()) + "."
+	return "The play head is at 0 s, where nothing has happened yet, so this is the whole run, to t = " + core.Seconds(lb.Length()) + "."
 }
 
 // ExportName is a file name for an export of this run: the lesson id,
