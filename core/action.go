@@ -91,6 +91,10 @@ func Heal(proc, peer string) Action { return Action{Do: VerbHeal, Proc: proc, Pe
 // Write makes proc write value now with its own token.
 func Write(proc, value string) Action { return Action{Do: VerbWrite, Proc: proc, Value: value} }
 
+// Release makes proc give its lock up cleanly: its session is revoked,
+// which deletes its key without arming any lock-delay.
+func Release(proc string) Action { return Action{Do: VerbRelease, Proc: proc} }
+
 // Expire ends proc's lease now, at the coordinator.
 func Expire(proc string) Action { return Action{Do: VerbExpire, Proc: proc} }
 

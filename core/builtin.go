@@ -341,11 +341,11 @@ func twoCrashes(def ContentionConfig) func(Params) (World, error) {
 // (with token stale, 0 for its own) while frozen, and B writes.
 func handsOnScript(stale int64) ActionLog {
 	return ActionLog{
-		At(1*time.Second, Action{Do: "write", Proc: "A", Value: "from A"}),
-		At(2*time.Second, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}),
+		At(1*time.Second, Write("A", "from A")),
+		At(2*time.Second, Pause("A", 30*time.Second)),
 		// Decided while paused: the write leaves when A wakes up.
-		At(3*time.Second, Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: stale}),
-		At(15*time.Second, Action{Do: "write", Proc: "B", Value: "from B"}),
+		At(3*time.Second, Action{Do: VerbWrite, Proc: "A", Value: "late A", Label: "late", Token: stale}),
+		At(15*time.Second, Write("B", "from B")),
 	}
 }
 
@@ -353,28 +353,28 @@ func handsOnScript(stale int64) ActionLog {
 // world mid-write.
 func fencedScript() ActionLog {
 	return ActionLog{
-		At(1*time.Second, Action{Do: "write", Proc: "A", Value: "leader-a-started"}),
-		At(2*time.Second, Action{Do: "write", Proc: "A", Value: "leader-a-resumed"}),
-		At(2100*time.Millisecond, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}),
-		At(15*time.Second, Action{Do: "write", Proc: "B", Value: "leader-b-committed"}),
+		At(1*time.Second, Write("A", "leader-a-started")),
+		At(2*time.Second, Write("A", "leader-a-resumed")),
+		At(2100*time.Millisecond, Pause("A", 30*time.Second)),
+		At(15*time.Second, Write("B", "leader-b-committed")),
 	}
 }
 
 // schedulerScript crashes the leader mid-batch, after four invoices.
 func schedulerScript() ActionLog {
-	return ActionLog{At(4500*time.Millisecond, Action{Do: "crash", Proc: "api-1"})}
+	return ActionLog{At(4500*time.Millisecond, Crash("api-1"))}
 }
 
 // shardsScript stops worker-00 renewing for 40 s.
 func shardsScript() ActionLog {
-	return ActionLog{At(60*time.Second, Action{Do: "pause", Proc: "worker-00", For: Duration(40 * time.Second)})}
+	return ActionLog{At(60*time.Second, Pause("worker-00", 40*time.Second))}
 }
 
 // twoCrashesScript crashes the first two leaders, at 5 s and 25 s.
 func twoCrashesScript() ActionLog {
 	return ActionLog{
-		At(5*time.Second, Action{Do: "crash", Proc: "A"}),
-		At(25*time.Second, Action{Do: "crash", Proc: "B"}),
+		At(5*time.Second, Crash("A")),
+		At(25*time.Second, Crash("B")),
 	}
 }
 

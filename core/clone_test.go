@@ -24,10 +24,10 @@ func cloneCases() []struct {
 		{name: "scheduler", p: Params{Idempotency: "off"}, at: []time.Duration{4500 * time.Millisecond, 30 * time.Second}},
 		{name: "shards", p: Params{Duration: 90 * time.Second}, at: []time.Duration{61 * time.Second, 80 * time.Second}},
 		{name: "election", at: []time.Duration{5 * time.Second, 14 * time.Second}, extra: ActionLog{
-			At(8*time.Second, Action{Do: "partition", Proc: "C", Peer: CoordinatorName}),
-			At(9*time.Second, Action{Do: "pause", Proc: "D", For: Duration(12 * time.Second)}),
-			At(20*time.Second, Action{Do: "heal", Proc: "C", Peer: CoordinatorName}),
-			At(26*time.Second, Action{Do: "restart", Proc: "A"}),
+			At(8*time.Second, Partition("C", CoordinatorName)),
+			At(9*time.Second, Pause("D", 12*time.Second)),
+			At(20*time.Second, Heal("C", CoordinatorName)),
+			At(26*time.Second, Restart("A")),
 		}},
 		{name: "herd", at: []time.Duration{6 * time.Second, 26 * time.Second}},
 	}

@@ -50,7 +50,7 @@ func TestConsulRefusesSessionTTLsOutside10sTo24h(t *testing.T) {
 // (agent/consul/session_endpoint.go:315). api/session.go:178 and 199
 // renew every TTL/2.
 func TestConsulRenewsEveryHalfTTLAndInvalidatesAtTwiceTTL(t *testing.T) {
-	s := consulWorld(t, 1, At(40*time.Second, Action{Do: "crash", Proc: "A"}))
+	s := consulWorld(t, 1, At(40*time.Second, Crash("A")))
 	s.RunUntil(2 * time.Minute)
 	var renewals []time.Duration
 	for _, e := range s.Trace.Filter(KindLeaseRenew) {
@@ -75,7 +75,7 @@ func TestConsulRenewsEveryHalfTTLAndInvalidatesAtTwiceTTL(t *testing.T) {
 // again; free (a lock-delay) means sleep DefaultLockRetryTime, 5 s
 // (api/lock.go:29), then WAIT again.
 func TestConsulLockDelayHoldsTheLockFreeAfterAnInvalidatedHolder(t *testing.T) {
-	s := consulWorld(t, 3, At(20*time.Second, Action{Do: "crash", Proc: "A"}))
+	s := consulWorld(t, 3, At(20*time.Second, Crash("A")))
 	s.RunUntil(2 * time.Minute)
 	h := Holders(s.Trace)
 	require.Len(t, h, 2)
@@ -104,7 +104,7 @@ func TestConsulLockDelayHoldsTheLockFreeAfterAnInvalidatedHolder(t *testing.T) {
 
 	// etcd's Mutex has no lock-delay: its next holder takes over at once.
 	c := DefaultSandbox()
-	c.Actions = ActionLog{At(20*time.Second, Action{Do: "crash", Proc: "A"})}
+	c.Actions = ActionLog{At(20*time.Second, Crash("A"))}
 	es, _, err := RunSandbox(c)
 	require.NoError(t, err)
 	eh := Holders(es.Trace)
@@ -117,7 +117,7 @@ func TestConsulLockDelayHoldsTheLockFreeAfterAnInvalidatedHolder(t *testing.T) {
 // (api/session.go:202-205); so state/session.go:378-392 finds no key to
 // delay, and a clean release hands the lock on at once.
 func TestConsulCleanReleaseArmsNoLockDelay(t *testing.T) {
-	s := consulWorld(t, 2, At(20*time.Second, Action{Do: "release", Proc: "A"}))
+	s := consulWorld(t, 2, At(20*time.Second, Release("A")))
 	s.RunUntil(time.Minute)
 	assert.Empty(t, s.Trace.Filter(KindLockDelay))
 	h := Holders(s.Trace)
@@ -133,7 +133,7 @@ func TestConsulCleanReleaseArmsNoLockDelay(t *testing.T) {
 // key again (api/lock.go:232-241), see it held and block once more. etcd's
 // waiters each watch one key and only the next in line wakes.
 func TestConsulWakesEveryWaiterOnEachChange(t *testing.T) {
-	s := consulWorld(t, 5, At(20*time.Second, Action{Do: "release", Proc: "A"}))
+	s := consulWorld(t, 5, At(20*time.Second, Release("A")))
 	s.RunUntil(21 * time.Second) // before A campaigns again
 	woken := map[string]int{}
 	for _, e := range s.Trace.Filter(KindWatchFire) {
@@ -160,7 +160,7 @@ func TestConsulWakesEveryWaiterOnEachChange(t *testing.T) {
 	assert.Equal(t, 4, wakeups, "one release answered every waiter")
 
 	c := DefaultSandbox()
-	c.Procs, c.Actions = 5, ActionLog{At(20*time.Second, Action{Do: "release", Proc: "A"})}
+	c.Procs, c.Actions = 5, ActionLog{At(20*time.Second, Release("A"))}
 	es, err := c.Build()
 	require.NoError(t, err)
 	es.RunUntil(25 * time.Second)
@@ -179,7 +179,7 @@ func TestConsulWakesEveryWaiterOnEachChange(t *testing.T) {
 // deadline of its own: a holder paused past 2 x TTL learns of its loss
 // when it runs again and reads the monitor's answer.
 func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
-	s := consulWorld(t, 2, At(20*time.Second, Action{Do: "pause", Proc: "A", For: Duration(40 * time.Second)}))
+	s := consulWorld(t, 2, At(20*time.Second, Pause("A", 40*time.Second)))
 	s.RunUntil(90 * time.Second)
 	lost := []Event{}
 	for _, e := range s.Trace.Filter(KindLeaseLost) {
@@ -194,7 +194,7 @@ func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
 
 	// A 20 s pause is shorter than 2 x 15 s: Consul does not depose A,
 	// where etcd with a 15 s TTL would.
-	short := consulWorld(t, 2, At(20*time.Second, Action{Do: "pause", Proc: "A", For: Duration(20 * time.Second)}))
+	short := consulWorld(t, 2, At(20*time.Second, Pause("A", 20*time.Second)))
 	short.RunUntil(90 * time.Second)
 	assert.Len(t, Holders(short.Trace), 1)
 }
@@ -217,8 +217,8 @@ func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
 // the read fail and end the lock at once: MonitorRetries is 0 by default.)
 func TestConsulHolderCutOffLearnsOfLossOnlyWhenThePathHeals(t *testing.T) {
 	s := consulWorld(t, 2,
-		At(20*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
-		At(80*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}))
+		At(20*time.Second, Partition("A", CoordinatorName)),
+		At(80*time.Second, Heal("A", CoordinatorName)))
 	s.RunUntil(100 * time.Second)
 	var bHolds, aLost time.Duration
 	for _, e := range Holders(s.Trace) {
@@ -247,7 +247,7 @@ func TestConsulWorldsAreDeterministic(t *testing.T) {
 		require.NoError(t, err)
 		c := p.Config
 		c.Duration = 2 * time.Minute
-		c.Actions = append(c.Actions, At(90*time.Second, Action{Do: "crash", Proc: "B"}))
+		c.Actions = append(c.Actions, At(90*time.Second, Crash("B")))
 		s, _, err := RunSandbox(c)
 		require.NoError(t, err)
 		return s.Trace.Hash()

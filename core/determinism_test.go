@@ -123,7 +123,7 @@ func TestReplayingTheActionLogReproducesTheRun(t *testing.T) {
 	}
 	extra := ActionLog{
 		At(5*time.Second, Action{Do: "partition", Proc: "B", Peer: CoordinatorName, OneWay: true}),
-		At(20*time.Second, Action{Do: "heal", Proc: "B", Peer: CoordinatorName}),
+		At(20*time.Second, Heal("B", CoordinatorName)),
 	}
 	first, err := sc.Run(Params{Seed: 9, Actions: extra})
 	if err != nil {

@@ -212,7 +212,7 @@ func (f Fault) String() string {
 // Action returns the fault as a timed learner action.
 func (f Fault) Action() Timed {
 	if f.Kind == FaultCrash {
-		return At(f.At, Action{Do: "crash", Proc: f.Proc})
+		return At(f.At, Crash(f.Proc))
 	}
 	return At(f.At, Action{Do: Verb(f.Kind), Proc: f.Proc, For: Duration(f.For)})
 }

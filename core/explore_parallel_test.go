@@ -145,9 +145,9 @@ func TestExploreSettledRunsKeepTheResult(t *testing.T) {
 	}{
 		{"on", tg.Problem(1, false, b), false},
 		{"scheduler-on", problem(t, "scheduler", false, nil), false},
-		{"off-at-12s", switched(ActionLog{At(0, Action{Do: "fencing", On: true}), At(12*time.Second, Action{Do: "fencing", On: false})}, b), true},
-		{"on-at-25s", switched(ActionLog{At(0, Action{Do: "fencing", On: false}), At(25*time.Second, Action{Do: "fencing", On: true})}, b), true},
-		{"on-at-25s-late-faults", switched(ActionLog{At(0, Action{Do: "fencing", On: false}), At(25*time.Second, Action{Do: "fencing", On: true})}, late), false},
+		{"off-at-12s", switched(ActionLog{At(0, Fencing(true)), At(12*time.Second, Fencing(false))}, b), true},
+		{"on-at-25s", switched(ActionLog{At(0, Fencing(false)), At(25*time.Second, Fencing(true))}, b), true},
+		{"on-at-25s-late-faults", switched(ActionLog{At(0, Fencing(false)), At(25*time.Second, Fencing(true))}, late), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			full := searchWith(t, withoutSettled(c.p), 1)
@@ -183,11 +183,11 @@ func TestSettledWorlds(t *testing.T) {
 	if !FencedForGood(s) {
 		t.Error("fencing on, nothing queued: not settled")
 	}
-	s.ScheduleAction(5*time.Second, Action{Do: "pause", Proc: "A", For: Duration(time.Second)})
+	s.ScheduleAction(5*time.Second, Pause("A", time.Second))
 	if !FencedForGood(s) {
 		t.Error("a queued pause cannot switch fencing off")
 	}
-	s.ScheduleAction(9*time.Second, Action{Do: "fencing", On: false})
+	s.ScheduleAction(9*time.Second, Fencing(false))
 	if FencedForGood(s) {
 		t.Error("a queued fencing switch: settled")
 	}
@@ -200,7 +200,7 @@ func TestSettledWorlds(t *testing.T) {
 	if !IdempotentForGood(s) {
 		t.Error("idempotency on, nothing queued: not settled")
 	}
-	s.ScheduleAction(12*time.Second, Action{Do: "idempotency", On: false})
+	s.ScheduleAction(12*time.Second, Idempotency(false))
 	if IdempotentForGood(s) {
 		t.Error("a queued idempotency switch: settled")
 	}

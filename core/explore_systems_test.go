@@ -50,7 +50,7 @@ func TestZooKeeperAndConsulWorldsCloneExactly(t *testing.T) {
 		require.NoError(t, err)
 		c := p.Config
 		c.Duration = 3 * time.Minute
-		c.Actions = append(c.Actions, At(100*time.Second, Action{Do: "partition", Proc: "B", Peer: CoordinatorName}), At(130*time.Second, Action{Do: "heal", Proc: "B", Peer: CoordinatorName}))
+		c.Actions = append(c.Actions, At(100*time.Second, Partition("B", CoordinatorName)), At(130*time.Second, Heal("B", CoordinatorName)))
 		a, err := c.Build()
 		require.NoError(t, err)
 		a.RunUntil(70 * time.Second)

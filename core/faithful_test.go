@@ -187,7 +187,7 @@ func TestEtcdTTLsAreWholeSeconds(t *testing.T) {
 	assert.Equal(t, 2*time.Second, WholeSeconds(2*time.Second))
 
 	s := mustContention(t, 1, ContentionConfig{Names: []string{"A"}, TTL: 4 * time.Second})
-	s.Schedule(ActionLog{At(time.Second, Action{Do: "set-ttl", Proc: "A", TTL: Duration(4500 * time.Millisecond)})})
+	s.Schedule(ActionLog{At(time.Second, SetTTL("A", 4500*time.Millisecond))})
 	s.RunUntil(2 * time.Second)
 	require.Len(t, s.ActionErrors(), 1)
 	assert.Contains(t, s.ActionErrors()[0].Error(), "set-ttl A: etcd grants leases in whole seconds")
@@ -317,8 +317,8 @@ func TestHerdWakesEveryWaiterFairQueueWakesOne(t *testing.T) {
 	run := func(r Recipe) (*Sim, int) {
 		s := mustContention(t, 1, ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Recipe: r})
 		s.Schedule(ActionLog{
-			At(5*time.Second, Action{Do: "crash", Proc: "A"}),
-			At(25*time.Second, Action{Do: "crash", Proc: "B"}),
+			At(5*time.Second, Crash("A")),
+			At(25*time.Second, Crash("B")),
 		})
 		s.RunUntil(60 * time.Second)
 		wake := 0
@@ -398,10 +398,10 @@ func TestHolderIsSmallestCreateRevision(t *testing.T) {
 		t.Run(r.String(), func(t *testing.T) {
 			s := mustContention(t, 3, ContentionConfig{Procs: 4, TTL: 4 * time.Second, Stagger: 300 * time.Millisecond, Recipe: r, RetryJitter: 0.5})
 			s.Schedule(ActionLog{
-				At(3*time.Second, Action{Do: "crash", Proc: "A"}),
-				At(4*time.Second, Action{Do: "restart", Proc: "A"}),
-				At(12*time.Second, Action{Do: "release", Proc: "B"}),
-				At(20*time.Second, Action{Do: "pause", Proc: "C", For: Duration(10 * time.Second)}),
+				At(3*time.Second, Crash("A")),
+				At(4*time.Second, Restart("A")),
+				At(12*time.Second, Release("B")),
+				At(20*time.Second, Pause("C", 10*time.Second)),
 			})
 			checks := 0
 			for s.Now() < 45*time.Second && s.Step() {
@@ -434,8 +434,8 @@ func TestGenerationTokensAreConsecutivePerLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Schedule(ActionLog{
-		At(2*time.Second, Action{Do: "crash", Proc: "A"}),
-		At(12*time.Second, Action{Do: "release", Proc: "B"}),
+		At(2*time.Second, Crash("A")),
+		At(12*time.Second, Release("B")),
 	})
 	s.RunUntil(20 * time.Second)
 	var got []string
@@ -459,8 +459,8 @@ func TestRevisionTokensAreCreateRevisions(t *testing.T) {
 	h.do(100*time.Millisecond, func() { s.Coord.Put("other", "config/a", "1", 0) })
 	h.do(300*time.Millisecond, func() { s.Coord.Put("other", "config/b", "2", 0) })
 	s.Schedule(ActionLog{
-		At(2*time.Second, Action{Do: "crash", Proc: "A"}),
-		At(12*time.Second, Action{Do: "release", Proc: "B"}),
+		At(2*time.Second, Crash("A")),
+		At(12*time.Second, Release("B")),
 	})
 	leaseOf := map[string]LeaseID{}
 	for s.Now() < 20*time.Second && s.Step() {
@@ -501,7 +501,7 @@ func TestRevisionTokensAreCreateRevisions(t *testing.T) {
 func TestPausedClientDeadlineIsLaterThanCoordinatorExpiry(t *testing.T) {
 	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond})
 	// After A's first keepalive (at TTL/3), so the belief comes from a renewal.
-	s.Schedule(ActionLog{At(5*time.Second, Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)})})
+	s.Schedule(ActionLog{At(5*time.Second, Pause("A", 30*time.Second))})
 	a := s.Process("A")
 	s.RunUntil(time.Second)
 	id := a.LeaseID()
@@ -533,10 +533,10 @@ func TestPausedClientDeadlineIsLaterThanCoordinatorExpiry(t *testing.T) {
 func TestSessionExpiryWhileQueuedIsNoticed(t *testing.T) {
 	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond})
 	s.Schedule(ActionLog{
-		At(4*time.Second, Action{Do: "expire", Proc: "B"}),
+		At(4*time.Second, Expire("B")),
 		// A lets go before B's next keepalive: B's watch fires and its
 		// re-read finds its own key gone.
-		At(4100*time.Millisecond, Action{Do: "release", Proc: "A"}),
+		At(4100*time.Millisecond, Release("A")),
 	})
 	s.RunUntil(10 * time.Second)
 	lost := eventsBy(s.Trace, KindSessionLost, "B")
@@ -599,8 +599,8 @@ func TestEarlyResumeCancelsTheScheduledOne(t *testing.T) {
 func TestMessagesSentBeforePauseStillArrive(t *testing.T) {
 	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true})
 	s.Schedule(ActionLog{
-		At(2*time.Second, Action{Do: "write", Proc: "A", Value: "in flight"}),
-		At(2*time.Second, Action{Do: "pause", Proc: "A", For: Duration(5 * time.Second)}),
+		At(2*time.Second, Write("A", "in flight")),
+		At(2*time.Second, Pause("A", 5*time.Second)),
 	})
 	s.RunUntil(10 * time.Second)
 	w := Writes(s.Trace)
@@ -634,7 +634,7 @@ func TestCrashedNodeTimersNeverFire(t *testing.T) {
 	}
 
 	c := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 6 * time.Second, Stagger: 500 * time.Millisecond, WorkEvery: time.Second})
-	c.Schedule(ActionLog{At(3*time.Second, Action{Do: "crash", Proc: "A"})})
+	c.Schedule(ActionLog{At(3*time.Second, Crash("A"))})
 	c.RunUntil(30 * time.Second)
 	for _, e := range c.Trace.Events {
 		if e.At > 3*time.Second && (e.Actor == "A" || e.Kind == KindWrite && e.Get("from") == "A") {
@@ -655,9 +655,9 @@ func TestLockDelayFollowsInvalidationNotCleanRelease(t *testing.T) {
 		action  Action
 		delayed bool
 	}{
-		{"forced expiry", Action{Do: "expire", Proc: "A"}, true},
-		{"lease expiry after a pause", Action{Do: "pause", Proc: "A", For: Duration(30 * time.Second)}, true},
-		{"clean release", Action{Do: "release", Proc: "A"}, false},
+		{"forced expiry", Expire("A"), true},
+		{"lease expiry after a pause", Pause("A", 30*time.Second), true},
+		{"clean release", Release("A"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond, LockDelay: delay})
@@ -748,7 +748,7 @@ func TestOneWayPartitionMakesLeaderStepDownAtLocalDeadline(t *testing.T) {
 	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 6 * time.Second, Stagger: 200 * time.Millisecond})
 	s.Schedule(ActionLog{
 		At(2*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName, OneWay: true}),
-		At(15*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}),
+		At(15*time.Second, Heal("A", CoordinatorName)),
 	})
 	s.RunUntil(14 * time.Second)
 	require.False(t, s.Net.Cut(CoordinatorName, "A"), "only A->coordinator is cut")
@@ -795,11 +795,11 @@ func TestOneWayPartitionMakesLeaderStepDownAtLocalDeadline(t *testing.T) {
 func TestWatchSurvivesACutConnection(t *testing.T) {
 	s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond})
 	s.Schedule(ActionLog{
-		At(3*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
-		At(3*time.Second, Action{Do: "partition", Proc: "B", Peer: CoordinatorName}),
-		At(4*time.Second, Action{Do: "release", Proc: "A"}),
-		At(7*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}),
-		At(7*time.Second, Action{Do: "heal", Proc: "B", Peer: CoordinatorName}),
+		At(3*time.Second, Partition("A", CoordinatorName)),
+		At(3*time.Second, Partition("B", CoordinatorName)),
+		At(4*time.Second, Release("A")),
+		At(7*time.Second, Heal("A", CoordinatorName)),
+		At(7*time.Second, Heal("B", CoordinatorName)),
 	})
 	s.RunUntil(15 * time.Second)
 	b := firstHolder(t, s.Trace, "B")
@@ -831,7 +831,7 @@ func TestReusedExpiredSessionIsRefusedForever(t *testing.T) {
 	assert.GreaterOrEqual(t, refused, 5, "refused again and again")
 	assert.Len(t, s.Trace.Filter(KindLeaseGrant), 1, "never a new session")
 	assert.False(t, s.Process("A").BelievesLeader())
-	s.Schedule(ActionLog{At(12*time.Second, Action{Do: "crash", Proc: "A"}), At(12500*time.Millisecond, Action{Do: "restart", Proc: "A"})})
+	s.Schedule(ActionLog{At(12*time.Second, Crash("A")), At(12500*time.Millisecond, Restart("A"))})
 	s.RunUntil(14 * time.Second)
 	assert.True(t, s.Process("A").BelievesLeader(), "a restart opens a new session")
 }
@@ -878,7 +878,7 @@ func TestDelayHoldsMessagesAndDeliversThemLate(t *testing.T) {
 		})
 	}
 	s := NewSim(1)
-	if err := s.Apply(Action{Do: "delay", Proc: "nobody", For: Duration(time.Second)}); err == nil || !strings.Contains(err.Error(), "unknown actor") {
+	if err := s.Apply(Delay("nobody", time.Second)); err == nil || !strings.Contains(err.Error(), "unknown actor") {
 		t.Errorf("delay of an unknown actor: %v", err)
 	}
 	if err := (Action{Do: "delay", Proc: "A"}).Validate(); err == nil || !strings.Contains(err.Error(), "length must be positive") {
@@ -896,7 +896,7 @@ func TestOffsetReadFencesDelayedCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Schedule(ActionLog{At(5*time.Second, Action{Do: "delay", Proc: "worker-00", For: Duration(17 * time.Second)})})
+	s.Schedule(ActionLog{At(5*time.Second, Delay("worker-00", 17*time.Second))})
 	s.RunUntil(40 * time.Second)
 	rejected := 0
 	for _, e := range s.Trace.Filter(KindOffset) {
@@ -929,9 +929,9 @@ func TestIgnoreLeaseLossLeavesZombieLeader(t *testing.T) {
 		t.Run(fmt.Sprintf("ignore=%t", ignore), func(t *testing.T) {
 			s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, IgnoreLeaseLoss: ignore})
 			s.Schedule(ActionLog{
-				At(2*time.Second, Action{Do: "pause", Proc: "A", For: Duration(20 * time.Second)}),
-				At(20*time.Second, Action{Do: "write", Proc: "B", Value: "new leader"}),
-				At(25*time.Second, Action{Do: "write", Proc: "A", Value: "zombie write"}),
+				At(2*time.Second, Pause("A", 20*time.Second)),
+				At(20*time.Second, Write("B", "new leader")),
+				At(25*time.Second, Write("A", "zombie write")),
 			})
 			s.RunUntil(30 * time.Second)
 			a := s.Process("A")
@@ -1079,9 +1079,9 @@ func TestRestartedContenderLeavesNoStaleWatch(t *testing.T) {
 		t.Run(r.String(), func(t *testing.T) {
 			s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 3 * time.Second, Stagger: 200 * time.Millisecond, Recipe: r})
 			s.Schedule(ActionLog{
-				At(1*time.Second, Action{Do: "crash", Proc: "B"}), // B waits behind A
-				At(1100*time.Millisecond, Action{Do: "restart", Proc: "B"}),
-				At(8*time.Second, Action{Do: "release", Proc: "A"}),
+				At(1*time.Second, Crash("B")), // B waits behind A
+				At(1100*time.Millisecond, Restart("B")),
+				At(8*time.Second, Release("A")),
 			})
 			for s.Now() < 20*time.Second && s.Step() {
 				count := map[string]int{}

@@ -87,7 +87,7 @@ func TestKubeDurationsAreValidatedAsClientGoDoes(t *testing.T) {
 // and gives up RenewDeadline after that), and a candidate takes over when
 // its own observation of that renewal is LeaseDuration old.
 func TestKubeHolderStepsDownAtRenewDeadlineAndACandidateTakesOverByItsOwnClock(t *testing.T) {
-	cut := At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName})
+	cut := At(30*time.Second, Partition("A", CoordinatorName))
 	s := kubeWorld(t, 70*time.Second, cut)
 
 	last := lastRenewBefore(s, "A", 30*time.Second)
@@ -124,7 +124,7 @@ func TestKubeHolderStepsDownAtRenewDeadlineAndACandidateTakesOverByItsOwnClock(t
 func TestEtcdUnderTheSameCutExpiresOnTheCoordinator(t *testing.T) {
 	p, _ := FindPreset("etcd")
 	c := p.Config
-	c.Actions, c.Duration = ActionLog{At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName})}, 2*time.Minute
+	c.Actions, c.Duration = ActionLog{At(30*time.Second, Partition("A", CoordinatorName))}, 2*time.Minute
 	s, _, err := RunSandbox(c)
 	require.NoError(t, err)
 	assert.NotEmpty(t, s.Trace.Filter(KindLeaseExpire), "etcd's server decides expiry")
@@ -189,7 +189,7 @@ func TestKubeCandidateCountsFromItsOwnSighting(t *testing.T) {
 	c := p.Config
 	c.Procs, c.Names, c.Duration = 2, []string{"A", "B"}, 80*time.Second
 	c.Links = []LinkConfig{{A: "B", B: CoordinatorName, Delay: time.Second}}
-	c.Actions = ActionLog{At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName})}
+	c.Actions = ActionLog{At(30*time.Second, Partition("A", CoordinatorName))}
 	s, _, err := RunSandbox(c)
 	require.NoError(t, err)
 	last := lastRenewBefore(s, "A", 30*time.Second)

@@ -17,12 +17,12 @@ func sampleLink() RunLink {
 		Kind: LinkLesson, Name: "fenced-writes", Seed: 1<<63 + 5,
 		Params: []Param{{"ttl", "12"}, {"jitter", "0.5"}},
 		Log: ActionLog{
-			At(0, Action{Do: "fencing", On: false}),
-			At(100*time.Millisecond, Action{Do: "pause", Proc: "A", For: Duration(12500 * time.Millisecond)}),
+			At(0, Fencing(false)),
+			At(100*time.Millisecond, Pause("A", 12500*time.Millisecond)),
 			At(3*time.Second, Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: 3}),
 			At(4*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName, OneWay: true}),
-			At(5*time.Second, Action{Do: "set-ttl", Proc: "B", TTL: Duration(4 * time.Second)}),
-			At(6*time.Second, Action{Do: "idempotency", On: true}),
+			At(5*time.Second, SetTTL("B", 4*time.Second)),
+			At(6*time.Second, Idempotency(true)),
 			At(7*time.Second, Action{Do: "put", Proc: "B", Key: "config/x", Value: "1"}),
 			At(8*time.Second, Action{Do: "delay", Proc: "A", Peer: "storage", For: Duration(2 * time.Second)}),
 		},
@@ -51,7 +51,7 @@ func TestPermalinkRoundTrip(t *testing.T) {
 func TestScenarioLinkReproducesTheRun(t *testing.T) {
 	sc, _ := FindScenario("hands-on-lab")
 	p := Params{Seed: 9, Own: map[string]int64{"stale-token": 3}, Fencing: "off", TTL: 12 * time.Second, Duration: 50 * time.Second,
-		Actions: ActionLog{At(20*time.Second, Action{Do: "crash", Proc: "B"})}}
+		Actions: ActionLog{At(20*time.Second, Crash("B"))}}
 	want, err := sc.Run(p)
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func PresetNames() []string {
 // SystemPause is the pause every real-system preset suffers: A, the first
 // leader, freezes for 20 s at t = 60 s. The same pause against each
 // system's defaults shows which of them depose a live leader.
-var SystemPause = At(60*time.Second, Action{Do: "pause", Proc: "A", For: Duration(20 * time.Second)})
+var SystemPause = At(60*time.Second, Pause("A", 20*time.Second))
 
 // preset returns DefaultSandbox changed by f.
 func preset(f func(c *SandboxConfig)) SandboxConfig {

@@ -65,35 +65,35 @@ func actionFrom(kind, proc, a, b int, names []string) Action {
 	peer := []string{CoordinatorName, "storage"}[b%2]
 	switch kind % 14 {
 	case 0:
-		return Action{Do: "pause", Proc: name, For: Duration(time.Duration(a+1) * 200 * time.Millisecond)}
+		return Pause(name, time.Duration(a+1)*200*time.Millisecond)
 	case 1:
-		return Action{Do: "resume", Proc: name}
+		return Resume(name)
 	case 2:
-		return Action{Do: "crash", Proc: name}
+		return Crash(name)
 	case 3:
-		return Action{Do: "restart", Proc: name}
+		return Restart(name)
 	case 4:
 		return Action{Do: "partition", Proc: name, Peer: peer, OneWay: a%2 == 0}
 	case 5:
-		return Action{Do: "heal", Proc: name, Peer: peer}
+		return Heal(name, peer)
 	case 6:
-		w := Action{Do: "write", Proc: name, Value: fmt.Sprintf("v%d", a)}
+		w := Write(name, fmt.Sprintf("v%d", a))
 		if a%8 == 0 {
 			w.Token = int64(b) // a forged or stale token
 		}
 		return w
 	case 7:
-		return Action{Do: "expire", Proc: name}
+		return Expire(name)
 	case 8:
-		return Action{Do: "set-ttl", Proc: name, TTL: Duration(time.Duration(a+1) * 100 * time.Millisecond)}
+		return SetTTL(name, time.Duration(a+1)*100*time.Millisecond)
 	case 9:
-		return Action{Do: "release", Proc: name}
+		return Release(name)
 	case 10:
-		return Action{Do: "fencing", On: a%3 != 0}
+		return Fencing(a%3 != 0)
 	case 11:
 		return Action{Do: "partition", Proc: CoordinatorName, Peer: name, OneWay: true}
 	case 12:
-		d := Action{Do: "delay", Proc: name, For: Duration(time.Duration(a+1) * 100 * time.Millisecond)}
+		d := Delay(name, time.Duration(a+1)*100*time.Millisecond)
 		if b%3 == 0 {
 			d.Peer = peer
 		}
@@ -212,10 +212,10 @@ func TestFencingOffLetsStaleWritesThrough(t *testing.T) {
 		Config: ContentionConfig{Names: []string{"A", "B"}, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true},
 		End:    40 * time.Second,
 		Log: ActionLog{
-			At(0, Action{Do: "fencing", On: false}),
-			At(1*time.Second, Action{Do: "pause", Proc: "A", For: Duration(20 * time.Second)}),
-			At(2*time.Second, Action{Do: "write", Proc: "A", Value: "late A"}),
-			At(15*time.Second, Action{Do: "write", Proc: "B", Value: "from B"}),
+			At(0, Fencing(false)),
+			At(1*time.Second, Pause("A", 20*time.Second)),
+			At(2*time.Second, Write("A", "late A")),
+			At(15*time.Second, Write("B", "from B")),
 		},
 	}
 	s, rep, err := runWorld(w)
@@ -270,7 +270,7 @@ func TestDegeneratePeriodsAreRejected(t *testing.T) {
 		err  error
 	}{
 		{"set-ttl 2ns", Action{Do: "set-ttl", Proc: "A", TTL: 2}.Validate()},
-		{"set-ttl 999µs", Action{Do: "set-ttl", Proc: "A", TTL: Duration(999 * time.Microsecond)}.Validate()},
+		{"set-ttl 999µs", SetTTL("A", 999*time.Microsecond).Validate()},
 		{"contention ttl", ContentionConfig{TTL: 2}.Validate()},
 		{"contention renew", ContentionConfig{TTL: time.Second, RenewEvery: time.Nanosecond}.Validate()},
 		{"shards ttl", ShardsConfig{Shards: 1, Workers: 1, TTL: 2}.Validate()},
@@ -293,7 +293,7 @@ func TestDegeneratePeriodsAreRejected(t *testing.T) {
 		t.Error("ParseActionLog accepted a 1ns TTL")
 	}
 	w := randomWorld{Seed: 1, Config: ContentionConfig{Names: []string{"A", "B"}, TTL: 5 * time.Second}, End: 10 * time.Second,
-		Log: ActionLog{At(time.Second, Action{Do: "set-ttl", Proc: "A", TTL: Duration(minPeriod)})}}
+		Log: ActionLog{At(time.Second, SetTTL("A", minPeriod))}}
 	if _, _, err := runWorld(w); err != nil {
 		t.Errorf("smallest accepted TTL: %v", err)
 	}

@@ -95,9 +95,9 @@ func TestRedlockNodeRestartWithoutPersistenceGivesTwoHolders(t *testing.T) {
 		c.Procs, c.Names, c.RenewEvery = 2, []string{"A", "B"}, 0
 		c.RetryBase = 200 * time.Millisecond
 	},
-		At(0, Action{Do: "partition", Proc: "A", Peer: RedisNodeName(3)}),
-		At(2*time.Second, Action{Do: "crash", Proc: RedisNodeName(2)}),
-		At(2500*time.Millisecond, Action{Do: "restart", Proc: RedisNodeName(2)}),
+		At(0, Partition("A", RedisNodeName(3))),
+		At(2*time.Second, Crash(RedisNodeName(2))),
+		At(2500*time.Millisecond, Restart(RedisNodeName(2))),
 	)
 	lead := stateChanges(s, "A", Leader.String())
 	require.NotEmpty(t, lead)
@@ -187,7 +187,7 @@ func TestRedlockClockJumpGivesTwoHoldersWithoutAPause(t *testing.T) {
 // a clock jump brings a key's end nearer by the jump.
 func TestRedisNodesShowEachNodesKeyAndItsExpiry(t *testing.T) {
 	s, _ := redlockWorld(t, 10*time.Second, func(c *SandboxConfig) { c.RedisNodes = 5 },
-		At(9500*time.Millisecond, Action{Do: "crash", Proc: RedisNodeName(4)}),
+		At(9500*time.Millisecond, Crash(RedisNodeName(4))),
 		At(9500*time.Millisecond, Action{Do: "clock-jump", Proc: RedisNodeName(5), For: Duration(2 * time.Second)}))
 	nodes := s.RedisNodes()
 	require.Len(t, nodes, 5)

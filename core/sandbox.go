@@ -73,7 +73,7 @@ func (d PauseDist) Schedule(seed uint64, names []string, until time.Duration) Ac
 				length = min(time.Duration(float64(d.Scale)*math.Pow(u, -1/d.Alpha)), d.Max)
 			}
 			length = max(length.Round(10*time.Millisecond), 10*time.Millisecond)
-			log = append(log, At(t, Action{Do: "pause", Proc: n, For: Duration(length)}))
+			log = append(log, At(t, Pause(n, length)))
 			t += length
 		}
 	}

@@ -42,7 +42,7 @@ func sandboxVariants() map[string]sandboxVariant {
 // A sandbox run's link, opened, is the same setup and log, so it plays the
 // same trace: every preset, and setups changed from them.
 func TestASandboxLinkReproducesTheRun(t *testing.T) {
-	log := ActionLog{At(3*time.Second, Action{Do: "pause", Proc: "A", For: Duration(12 * time.Second)})}
+	log := ActionLog{At(3*time.Second, Pause("A", 12*time.Second))}
 	for name, v := range sandboxVariants() {
 		t.Run(name, func(t *testing.T) {
 			preset, c := v.preset, v.c
@@ -115,7 +115,7 @@ func TestABadSandboxLinkIsRefusedWithItsReason(t *testing.T) {
 	}
 	_, err := SandboxLink("etcd", func() SandboxConfig {
 		c := DefaultSandbox()
-		c.Actions = ActionLog{At(time.Second, Action{Do: "crash", Proc: "A"})}
+		c.Actions = ActionLog{At(time.Second, Crash("A"))}
 		return c
 	}(), nil)
 	assert.ErrorContains(t, err, "scripted actions are not those of its preset")

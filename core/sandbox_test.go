@@ -255,7 +255,7 @@ func TestSystemPresetsUnderTheSamePause(t *testing.T) {
 func TestStatusesTrackFirstBreak(t *testing.T) {
 	p, _ := FindPreset("kubernetes")
 	c := p.Config
-	c.Actions = ActionLog{At(10*time.Second, Action{Do: "pause", Proc: "A", For: Duration(20 * time.Second)})}
+	c.Actions = ActionLog{At(10*time.Second, Pause("A", 20*time.Second))}
 	c.Duration = time.Minute
 	s, err := c.Build()
 	if err != nil {

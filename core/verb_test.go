@@ -26,8 +26,9 @@ func TestConstructorsBuildTheActionTheyName(t *testing.T) {
 	assert.Equal(t, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}, Partition("A", CoordinatorName))
 	assert.Equal(t, Action{Do: "fencing", On: true}, Fencing(true))
 	assert.Equal(t, Action{Do: "delay", Proc: "B", For: Duration(2 * time.Second)}, Delay("B", 2*time.Second))
+	assert.Equal(t, Action{Do: "release", Proc: "A"}, Release("A"))
 	for _, a := range []Action{Pause("A", time.Second), Resume("A"), Crash("A"), Restart("A"), Partition("A", "B"),
-		Heal("A", "B"), Write("A", "x"), Expire("A"), SetTTL("A", 16*time.Second), Fencing(false), Idempotency(true), Delay("A", time.Second)} {
+		Heal("A", "B"), Write("A", "x"), Release("A"), Expire("A"), SetTTL("A", 16*time.Second), Fencing(false), Idempotency(true), Delay("A", time.Second)} {
 		assert.NoError(t, a.Validate(), "%s", a)
 	}
 }

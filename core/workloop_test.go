@@ -91,9 +91,9 @@ func TestACrashEndsTheBusyUnit(t *testing.T) {
 		WorkEvery: time.Second, WorkTakes: 20 * time.Second, RenewOnWorkLoop: true})
 	s.RunUntil(2 * time.Second)
 	require.NotEmpty(t, s.Trace.Filter(KindWorkBusy), "A is busy with a 20 s unit")
-	s.Apply(Action{Do: "crash", Proc: "A"})
+	s.Apply(Crash("A"))
 	s.RunUntil(2100 * time.Millisecond)
-	s.Apply(Action{Do: "restart", Proc: "A"})
+	s.Apply(Restart("A"))
 	s.RunUntil(4 * time.Second)
 	var after []Event
 	for _, e := range s.Trace.Filter(KindRenewal) {

@@ -57,7 +57,7 @@ func TestBuildMakesEveryActorTheWorldLists(t *testing.T) {
 		Processes:  []ProcessConfig{{Name: "A", Lock: "locks/x", TTL: 10 * time.Second, Target: "queue"}},
 		Net:        &Link{Delay: 20 * time.Millisecond},
 		Links:      []DirectedLink{{From: "A", To: CoordinatorName, Link: lossy}},
-		Script:     ActionLog{At(time.Second, Action{Do: "crash", Proc: "A"})},
+		Script:     ActionLog{At(time.Second, Crash("A"))},
 	}
 	s, err := w.Build()
 	require.NoError(t, err)
@@ -121,7 +121,7 @@ func TestASandboxSetupWritesItsWorld(t *testing.T) {
 	c := DefaultSandbox()
 	c.Links = []LinkConfig{{A: "A", B: CoordinatorName, Delay: 80 * time.Millisecond}}
 	c.Pauses = PauseDist{Kind: PauseFixed, Every: 30 * time.Second, Length: time.Second}
-	c.Actions = ActionLog{At(5*time.Second, Action{Do: "crash", Proc: "B"})}
+	c.Actions = ActionLog{At(5*time.Second, Crash("B"))}
 	w, err := c.World()
 	require.NoError(t, err)
 	assert.Equal(t, BothWays("A", CoordinatorName, Link{Delay: 80 * time.Millisecond}), w.Links)
@@ -144,7 +144,7 @@ func TestASandboxSetupWritesItsWorld(t *testing.T) {
 func TestAScenarioWritesItsScriptAndTheCallersActions(t *testing.T) {
 	sc, err := FindScenario("hands-on-lab")
 	require.NoError(t, err)
-	extra := At(20*time.Second, Action{Do: "crash", Proc: "B"})
+	extra := At(20*time.Second, Crash("B"))
 	w, err := sc.World(Params{Seed: 1, Actions: ActionLog{extra}})
 	require.NoError(t, err)
 	assert.Equal(t, append(handsOnScript(0), extra), w.Script)

@@ -61,7 +61,7 @@ func TestZooKeeperClampsTheSessionTimeoutAndSaysSo(t *testing.T) {
 func TestZooKeeperExpiresSessionsOnTickBoundaries(t *testing.T) {
 	// A crashes at 30 s: its session was last touched by a ping before
 	// then, and dies at the end of the 2 s bucket its timeout falls in.
-	s := zkWorld(t, 20*time.Second, At(30*time.Second, Action{Do: "crash", Proc: "A"}))
+	s := zkWorld(t, 20*time.Second, At(30*time.Second, Crash("A")))
 	s.RunUntil(time.Minute)
 	var lastTouch time.Duration
 	for _, e := range s.Trace.Filter(KindLeaseRenew) {
@@ -91,8 +91,8 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 	// leads; A learns Expired only when it reconnects after the
 	// heal. etcd's client knows none of these states.
 	s := zkWorld(t, 20*time.Second,
-		At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
-		At(60*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}))
+		At(30*time.Second, Partition("A", CoordinatorName)),
+		At(60*time.Second, Heal("A", CoordinatorName)))
 	s.RunUntil(90 * time.Second)
 
 	states := clientStates(s.Trace, "A")
@@ -144,7 +144,7 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 
 	// The etcd world with the same cut has no such states.
 	c := DefaultSandbox()
-	c.Actions = ActionLog{At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}), At(60*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName})}
+	c.Actions = ActionLog{At(30*time.Second, Partition("A", CoordinatorName)), At(60*time.Second, Heal("A", CoordinatorName))}
 	es, _, err := RunSandbox(c)
 	require.NoError(t, err)
 	assert.Empty(t, es.Trace.Filter(KindClientState))
@@ -155,8 +155,8 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 // ZooKeeper client underneath learns Expired only once it reconnects.
 func TestCuratorReportsLostASessionTimeoutAfterSuspended(t *testing.T) {
 	s := zkWorld(t, 20*time.Second,
-		At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
-		At(90*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}))
+		At(30*time.Second, Partition("A", CoordinatorName)),
+		At(90*time.Second, Heal("A", CoordinatorName)))
 	s.RunUntil(100 * time.Second)
 	states := clientStates(s.Trace, "A")
 	require.GreaterOrEqual(t, len(states), 4)
@@ -175,8 +175,8 @@ func TestZooKeeperReconnectWithinTheTimeoutKeepsTheLock(t *testing.T) {
 	// the session. A is SUSPENDED, then RECONNECTED with its node intact:
 	// it leads again with the same czxid and nobody else held the lock.
 	s := zkWorld(t, 20*time.Second,
-		At(30*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName}),
-		At(46*time.Second, Action{Do: "heal", Proc: "A", Peer: CoordinatorName}))
+		At(30*time.Second, Partition("A", CoordinatorName)),
+		At(46*time.Second, Heal("A", CoordinatorName)))
 	s.RunUntil(70 * time.Second)
 	var names []string
 	for _, e := range clientStates(s.Trace, "A") {
@@ -280,7 +280,7 @@ func TestZooKeeperWorldsAreDeterministic(t *testing.T) {
 // stays. The next waiter takes the lock at once, and the releaser's next
 // campaign creates a new node on the same session, with no new connection.
 func TestZooKeeperReleaseDeletesTheNodeAndKeepsTheSession(t *testing.T) {
-	s := zkWorld(t, 20*time.Second, At(5*time.Second, Action{Do: "release", Proc: "A"}))
+	s := zkWorld(t, 20*time.Second, At(5*time.Second, Release("A")))
 	s.RunUntil(5 * time.Second)
 	session := s.Process("A").LeaseID()
 	require.NotZero(t, session)

@@ -98,7 +98,7 @@ func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 	b.screenshot(t, "permalink-damaged.png")
 
 	// A good link typed into the address bar opens at once.
-	other := core.LessonLink("scheduler", 2, nil, core.ActionLog{core.At(3*time.Second, core.Action{Do: "crash", Proc: "api-1"})})
+	other := core.LessonLink("scheduler", 2, nil, core.ActionLog{core.At(3*time.Second, core.Crash("api-1"))})
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`location.hash = "`+other.Fragment()+`"`)); err != nil {
 		t.Fatal(err)
 	}

@@ -189,7 +189,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	r.click("start")
 	rl := r.a.top().(*SandboxScene).Run.Lab
 	rl.Advance(50 * time.Second)
-	require.NoError(t, rl.Do(core.Action{Do: "crash", Proc: core.RedisNodeName(3)}))
+	require.NoError(t, rl.Do(core.Crash(core.RedisNodeName(3))))
 	rl.Advance(25 * time.Second)
 	require.Len(t, rl.World().Redis, core.MaxRedisNodes)
 	shots = append(shots, r.record("sandbox-run-redlock-"+size))

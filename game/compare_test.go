@@ -30,7 +30,7 @@ func brokenFencedWrites(t *testing.T, r *appRig) *LessonScene {
 	sc := r.a.top().(*LessonScene)
 	// Fencing off at time zero, as a link opens it: the action is due at
 	// the play head but has not fired yet.
-	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Action{Do: "fencing", On: false})}); err != nil {
+	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Fencing(false))}); err != nil {
 		t.Fatal(err)
 	}
 	r.tick(ui.Input{})
@@ -129,7 +129,7 @@ func TestCompareOnDemandShowsBothVerdicts(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
 	sc := r.a.top().(*LessonScene)
-	pause := core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})}
+	pause := core.ActionLog{core.At(4*time.Second, core.Pause("A", 20*time.Second))}
 	if err := sc.Lab.Resume(nil, pause); err != nil {
 		t.Fatal(err)
 	}

@@ -14,9 +14,9 @@ import (
 )
 
 var breakLog = core.ActionLog{
-	core.At(0, core.Action{Do: "fencing", On: false}),
-	core.At(100*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(12500 * time.Millisecond)}),
-	core.At(13*time.Second, core.Action{Do: "write", Proc: "B", Value: "x"}),
+	core.At(0, core.Fencing(false)),
+	core.At(100*time.Millisecond, core.Pause("A", 12500*time.Millisecond)),
+	core.At(13*time.Second, core.Write("B", "x")),
 }
 
 // A lesson link opens the lesson with the link's seed, knobs and log, the
@@ -58,7 +58,7 @@ func TestOpenLinkRefusesBadLinksAndKeepsTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc.Lab.Advance(3 * time.Second)
-	if err := sc.Lab.Do(core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}); err != nil {
+	if err := sc.Lab.Do(core.Pause("A", 20*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	before, hash := sc.Link().Encode(), sc.Lab.Sim().Trace.Hash()
@@ -69,7 +69,7 @@ func TestOpenLinkRefusesBadLinksAndKeepsTheRun(t *testing.T) {
 		{core.ScenarioLink("shards", core.Params{}).Encode(), "labctl run --load"},
 		{core.LessonLink("no-such-lesson", 1, nil, nil).Encode(), "no-such-lesson"},
 		{core.LessonLink("shards", 1, map[string]float64{"jitter": 7}, nil).Encode(), "jitter"},
-		{core.LessonLink("fenced-writes", 1, nil, core.ActionLog{core.At(time.Hour, core.Action{Do: "crash", Proc: "A"})}).Encode(), "outside the lesson"},
+		{core.LessonLink("fenced-writes", 1, nil, core.ActionLog{core.At(time.Hour, core.Crash("A"))}).Encode(), "outside the lesson"},
 	} {
 		_, err := a.OpenLink(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -28,7 +28,7 @@ func TestASandboxRunsLinkReopensTheSameRun(t *testing.T) {
 	sb.check()
 	require.NoError(t, sb.Start())
 	sb.Run.Lab.Advance(2 * time.Second)
-	require.NoError(t, sb.Run.Lab.Do(core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}))
+	require.NoError(t, sb.Run.Lab.Do(core.Pause("A", 20*time.Second)))
 	sb.Run.Lab.Advance(25 * time.Second)
 
 	link, ok, err := a.CurrentLink()

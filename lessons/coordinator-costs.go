@@ -119,7 +119,7 @@ var coordinatorCosts = &Lesson{
 		return load <= costMaxLoad, fmt.Sprintf("%g leases renewed every %g s: about %.0f renewals a second (bound %g).", leases, k["renew"], load, costMaxLoad)
 	},
 	SolutionKnobs: Knobs{"ttl": 9, "renew": 3, "per-shard": 0},
-	Solution:      core.ActionLog{core.At(costCrashAt, core.Action{Do: "crash", Proc: costVictim})},
+	Solution:      core.ActionLog{core.At(costCrashAt, core.Crash(costVictim))},
 	Duration:      100 * time.Second,
 	Controls:      []Control{CtlPause, CtlCrash},
 	PauseFor:      5 * time.Second,

@@ -163,8 +163,8 @@ var electionOrder = &Lesson{
 		"Keep the recipe at 0 (etcd). At 3 s crash H1 and Q1; at 20 s crash Q2. Q3 then holds with the next create revision.",
 	},
 	Solution: core.ActionLog{
-		core.At(3*time.Second, core.Action{Do: "crash", Proc: "H1"}),
-		core.At(3*time.Second, core.Action{Do: "crash", Proc: "Q1"}),
-		core.At(20*time.Second, core.Action{Do: "crash", Proc: "Q2"}),
+		core.At(3*time.Second, core.Crash("H1")),
+		core.At(3*time.Second, core.Crash("Q1")),
+		core.At(20*time.Second, core.Crash("Q2")),
 	},
 }

@@ -76,13 +76,13 @@ func nightSchedule(n int) core.ActionLog {
 		return from + time.Duration(r.Int64N(int64(to-from)/int64(time.Millisecond)))*time.Millisecond
 	}
 	for i, k := 0, r.IntN(4); i < k; i++ {
-		log = append(log, core.At(span(5*time.Second, 85*time.Second), core.Action{Do: "pause", Proc: leader, For: core.Duration(span(50*time.Millisecond, 300*time.Millisecond))}))
+		log = append(log, core.At(span(5*time.Second, 85*time.Second), core.Pause(leader, span(50*time.Millisecond, 300*time.Millisecond))))
 	}
 	if r.IntN(10) == 0 {
-		log = append(log, core.At(span(5*time.Second, 75*time.Second), core.Action{Do: "pause", Proc: leader, For: core.Duration(span(2*time.Second, nightLongPause))}))
+		log = append(log, core.At(span(5*time.Second, 75*time.Second), core.Pause(leader, span(2*time.Second, nightLongPause))))
 	}
 	if r.IntN(4) == 0 {
-		log = append(log, core.At(span(20*time.Second, 50*time.Second), core.Action{Do: "crash", Proc: leader}))
+		log = append(log, core.At(span(20*time.Second, 50*time.Second), core.Crash(leader)))
 	}
 	return log.Sorted()
 }

@@ -38,7 +38,7 @@ func object9(tok int64, fencing, zombie bool) core.ContentionConfig {
 }
 
 func writeAt(t time.Duration, proc, value string) core.Timed {
-	return core.At(t, core.Action{Do: "write", Proc: proc, Value: value})
+	return core.At(t, core.Write(proc, value))
 }
 
 var logCases = []logCase{
@@ -47,7 +47,7 @@ var logCases = []logCase{
 		cfg: object9(15, false, false),
 		log: core.ActionLog{
 			writeAt(3*time.Second, "A", "order-9 total=40 (req-41)"),
-			core.At(5*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
+			core.At(5*time.Second, core.Pause("A", 20*time.Second)),
 			writeAt(6*time.Second, "A", "order-9 total=45 (req-44)"),
 			writeAt(18*time.Second, "B", "order-9 total=52 (req-47)"),
 		},
@@ -64,10 +64,10 @@ var logCases = []logCase{
 		id: "case-2", title: "Incident 2",
 		cfg: object9(15, true, false),
 		log: core.ActionLog{
-			core.At(1*time.Second, core.Action{Do: "crash", Proc: "B"}),
+			core.At(1*time.Second, core.Crash("B")),
 			writeAt(3*time.Second, "A", "order-9 total=40 (req-41)"),
-			core.At(4*time.Second, core.Action{Do: "partition", Proc: "A", Peer: core.CoordinatorName}),
-			core.At(16*time.Second, core.Action{Do: "heal", Proc: "A", Peer: core.CoordinatorName}),
+			core.At(4*time.Second, core.Partition("A", core.CoordinatorName)),
+			core.At(16*time.Second, core.Heal("A", core.CoordinatorName)),
 			writeAt(26*time.Second, "A", "order-9 total=40 (req-41)"),
 		},
 		until:      35 * time.Second,
@@ -82,7 +82,7 @@ var logCases = []logCase{
 		cfg: object9(15, true, true),
 		log: core.ActionLog{
 			writeAt(3*time.Second, "A", "order-9 total=40 (req-41)"),
-			core.At(4*time.Second, core.Action{Do: "partition", Proc: "A", Peer: core.CoordinatorName}),
+			core.At(4*time.Second, core.Partition("A", core.CoordinatorName)),
 			writeAt(19*time.Second, "B", "order-9 total=52 (req-47)"),
 			writeAt(21*time.Second, "A", "order-9 total=45 (req-44)"),
 			writeAt(25*time.Second, "A", "order-9 total=46 (req-45)"),

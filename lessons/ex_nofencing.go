@@ -49,7 +49,7 @@ var noFencingLab = &Lesson{
 		"Pause the leader for well over its TTL, and let it wake only after B has written.",
 		"The key step: freeze the leader while it holds the lock and keep it frozen past the new leader's first write, so the write it makes on waking carries the old token and lands second. Then slide fencing to 1 and replay.",
 	},
-	Solution:      core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})},
+	Solution:      core.ActionLog{core.At(4*time.Second, core.Pause("A", 20*time.Second))},
 	SolutionKnobs: Knobs{"fencing": 1},
 }
 

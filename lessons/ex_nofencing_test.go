@@ -12,7 +12,7 @@ import (
 
 // delayedWrite holds everything A sends for 15 s from 4 s: A's writes,
 // decided while it still led, land after B has taken over and written.
-var delayedWrite = core.ActionLog{core.At(4*time.Second, core.Action{Do: "delay", Proc: "A", For: core.Duration(15 * time.Second)})}
+var delayedWrite = core.ActionLog{core.At(4*time.Second, core.Delay("A", 15*time.Second))}
 
 // TestNoFencingAcceptsTheDelayedWrite: the delayed write of the curriculum's
 // fenced-writes example breaks the system too, so it is a valid answer

@@ -154,7 +154,7 @@ var exRenewal = &Exercise{
 			"The last renewal before the pause sets the expiry. Start the pause late in the 5 s cycle.",
 			"The key step: pause A just before its first renewal is due, for the whole pause the brief allows. The lease granted at the start then runs out while A still sleeps.",
 		},
-		Solution: core.ActionLog{core.At(4500*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(exRenewPause)})},
+		Solution: core.ActionLog{core.At(4500*time.Millisecond, core.Pause("A", exRenewPause))},
 	},
 	Numbers: []Knob{
 		{ID: "left", Label: "Lease left when a pause begins just before a renewal", Unit: "s", Min: 0, Max: 12, Step: 0.5, Default: 6},
@@ -192,7 +192,7 @@ var exRenewal = &Exercise{
 			"verdict":      {"unsafe"},
 			"measurements": {"pause-tail", "renew-latency", "coord-latency", "clock-drift"},
 		},
-		Schedule: core.ActionLog{core.At(4500*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(exRenewPause)})},
+		Schedule: core.ActionLog{core.At(4500*time.Millisecond, core.Pause("A", exRenewPause))},
 	},
 	Worked: []string{
 		"Unsafe. A pause does not begin at the instant of a renewal. When it begins, the last successful renewal can already be almost 5 s old, so the lease has only about 7 s left, and a 9 s pause outlives it by 2 s. The coordinator then hands the lock to B while A, frozen, still believes it leads; when A wakes, its queued work runs before it notices anything.",

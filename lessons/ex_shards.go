@@ -131,17 +131,17 @@ func ShardLesson(d ShardDesign, crashAt, pauseAt time.Duration) *Lesson {
 func designLog(d ShardDesign, crashAt, pauseAt time.Duration) core.ActionLog {
 	return core.ActionLog{
 		core.At(pauseAt, gcPause()),
-		core.At(crashAt, core.Action{Do: "crash", Proc: designVictim}),
+		core.At(crashAt, core.Crash(designVictim)),
 		sleeperPause(d),
 	}
 }
 
 func gcPause() core.Action {
-	return core.Action{Do: "pause", Proc: designGCWorker, For: core.Duration(designGCPause)}
+	return core.Pause(designGCWorker, designGCPause)
 }
 
 func sleeperPause(d ShardDesign) core.Timed {
-	return core.At(designPauseAt, core.Action{Do: "pause", Proc: designSleeper, For: core.Duration(d.TTL + 5*time.Second)})
+	return core.At(designPauseAt, core.Pause(designSleeper, d.TTL+5*time.Second))
 }
 
 // designEnd is when a design's run ends: after the frozen worker-21 woke.
@@ -327,7 +327,7 @@ func (j *shardSweep) tryCrash() {
 	victim := worker(j.world, designVictim).Owned()
 	ph := CrashPhase{At: at, Victim: len(victim)}
 	w := fork(j.world)
-	w.ScheduleAction(at, core.Action{Do: "crash", Proc: designVictim})
+	w.ScheduleAction(at, core.Crash(designVictim))
 	waiting := map[int]bool{}
 	for _, sh := range victim {
 		waiting[sh] = true
@@ -359,7 +359,7 @@ func (j *shardSweep) tryCrash() {
 // world may already be past the freeze, even past the wake.
 func (j *shardSweep) finish() {
 	w := j.freeze
-	w.ScheduleAction(j.m.WorstCrash().At, core.Action{Do: "crash", Proc: designVictim})
+	w.ScheduleAction(j.m.WorstCrash().At, core.Crash(designVictim))
 	w.RunUntil(designPauseAt)
 	j.m.SleeperOwned = len(worker(w, designSleeper).Owned())
 	seen := len(w.Trace.Events)

@@ -78,7 +78,7 @@ func checkWrong(t *testing.T, id string, cases []wrongCase) {
 }
 
 func pauseAt(at, d time.Duration, proc string) core.ActionLog {
-	return core.ActionLog{core.At(at, core.Action{Do: "pause", Proc: proc, For: core.Duration(d)})}
+	return core.ActionLog{core.At(at, core.Pause(proc, d))}
 }
 
 func TestRenewalWrongAnswers(t *testing.T) {
@@ -115,10 +115,10 @@ func TestNoFencingWrongAnswers(t *testing.T) {
 		{"blame the lock", func(a *Answer) { a.Choices["cause"] = []string{"two-holders"} }, "Cause", "never had two holders"},
 		{"short pause", func(a *Answer) { a.Schedule = pauseAt(4*time.Second, 5*time.Second, "A") }, "Schedule, fencing off then on", "longer than its 10 s lease"},
 		{"fencing in the log", func(a *Answer) {
-			a.Schedule = append(a.Schedule, core.At(30*time.Second, core.Action{Do: "fencing", On: true}))
+			a.Schedule = append(a.Schedule, core.At(30*time.Second, core.Fencing(true)))
 		}, "Schedule, fencing off then on", "slider"},
 		{"crash instead of pause", func(a *Answer) {
-			a.Schedule = core.ActionLog{core.At(4*time.Second, core.Action{Do: "crash", Proc: "A"})}
+			a.Schedule = core.ActionLog{core.At(4*time.Second, core.Crash("A"))}
 		}, "Schedule, fencing off then on", "neither pauses the leader"},
 	})
 }

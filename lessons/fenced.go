@@ -66,8 +66,8 @@ var fencedWrites = &Lesson{
 		"Pause A (20 s) at once. After A's write with 7 is rejected, switch fencing off, wait until B leads steadily, then pause B for 20 s: when B wakes, its write with 8 lands after A's 9 and is accepted.",
 	},
 	Solution: core.ActionLog{
-		core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
-		core.At(30*time.Second, core.Action{Do: "fencing", On: false}),
-		core.At(36*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)}),
+		core.At(4*time.Second, core.Pause("A", 20*time.Second)),
+		core.At(30*time.Second, core.Fencing(false)),
+		core.At(36*time.Second, core.Pause("B", 20*time.Second)),
 	},
 }

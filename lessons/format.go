@@ -46,7 +46,7 @@ func (e *Exercise) FormatExample() Answer {
 	}
 	if e.Lab != nil {
 		if procs := e.labProcesses(); len(procs) > 0 {
-			a.Schedule = core.ActionLog{core.At(time.Second, core.Action{Do: "pause", Proc: procs[0], For: core.Duration(2 * time.Second)})}
+			a.Schedule = core.ActionLog{core.At(time.Second, core.Pause(procs[0], 2*time.Second))}
 		}
 	}
 	return a

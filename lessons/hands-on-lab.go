@@ -49,9 +49,9 @@ var handsOnLab = &Lesson{
 		}.World(seed)
 	},
 	Script: core.ActionLog{
-		core.At(1*time.Second, core.Action{Do: "write", Proc: "A", Value: "from A"}),
-		core.At(2*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(30 * time.Second)}),
-		core.At(15*time.Second, core.Action{Do: "write", Proc: "B", Value: "from B"}),
+		core.At(1*time.Second, core.Write("A", "from A")),
+		core.At(2*time.Second, core.Pause("A", 30*time.Second)),
+		core.At(15*time.Second, core.Write("B", "from B")),
 	},
 	Duration: 60 * time.Second,
 	Controls: []Control{CtlWrite, CtlPause},
@@ -100,8 +100,8 @@ var handsOnLab = &Lesson{
 		"At 5 s, A writes \"late A\" (token left at 0, meaning its own). At 6 s, A writes \"late A\" with token 3. At 35 s, B writes \"from B again\".",
 	},
 	Solution: core.ActionLog{
-		core.At(5*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A", Label: "late"}),
-		core.At(6*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: 3}),
-		core.At(35*time.Second, core.Action{Do: "write", Proc: "B", Value: "from B again"}),
+		core.At(5*time.Second, core.Action{Do: core.VerbWrite, Proc: "A", Value: "late A", Label: "late"}),
+		core.At(6*time.Second, core.Action{Do: core.VerbWrite, Proc: "A", Value: "late A", Label: "late", Token: 3}),
+		core.At(35*time.Second, core.Write("B", "from B again")),
 	},
 }

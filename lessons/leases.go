@@ -112,10 +112,10 @@ var leases = &Lesson{
 			Stagger: 500 * time.Millisecond, Fencing: true,
 		}.World(seed)
 		w.Script = core.ActionLog{
-			core.At(firstPauseAt(pol.RenewEvery), core.Action{Do: "pause", Proc: "A", For: core.Duration(pol.PauseBudget)}),
-			core.At(leasesRestartA, core.Action{Do: "release", Proc: "A"}),
-			core.At(leasesRestartB, core.Action{Do: "release", Proc: "B"}),
-			core.At(leasesSecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(pol.PauseBudget)}),
+			core.At(firstPauseAt(pol.RenewEvery), core.Pause("A", pol.PauseBudget)),
+			core.At(leasesRestartA, core.Release("A")),
+			core.At(leasesRestartB, core.Release("B")),
+			core.At(leasesSecond, core.Pause("A", pol.PauseBudget)),
 		}
 		return w, err
 	},
@@ -161,6 +161,6 @@ var leases = &Lesson{
 		"With TTL 12, renew 5, pause 9: after B takes over (about 17.5 s), set A's TTL to 30 s. The rolling restart at 40 s gives A a 30 s lease renewed every 10 s; at 45 s A leads again and survives the 9 s pause at 65 s.",
 	},
 	Solution: core.ActionLog{
-		core.At(18*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(30 * time.Second)}),
+		core.At(18*time.Second, core.SetTTL("A", 30*time.Second)),
 	},
 }

@@ -52,46 +52,46 @@ var wrong = map[string][]struct {
 }{
 	"leases": {
 		{"the seed's own numbers break the rule but survive the pause", Knobs{"ttl": 30, "renew": 10, "pause": 12}, nil, "false-failover"},
-		{"a crash is a real failover, not a false one", nil, core.ActionLog{core.At(5*time.Second, core.Action{Do: "crash", Proc: "A"})}, "false-failover"},
+		{"a crash is a real failover, not a false one", nil, core.ActionLog{core.At(5*time.Second, core.Crash("A"))}, "false-failover"},
 		{"new TTL still too short for the pause", Knobs{"ttl": 12, "renew": 5, "pause": 9}, core.ActionLog{
-			core.At(18*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(20 * time.Second)}),
+			core.At(18*time.Second, core.SetTTL("A", 20*time.Second)),
 		}, "survived"},
 		{"new TTL set after the rolling restart", Knobs{"ttl": 12, "renew": 5, "pause": 9}, core.ActionLog{
-			core.At(50*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(30 * time.Second)}),
+			core.At(50*time.Second, core.SetTTL("A", 30*time.Second)),
 		}, "survived"},
 		{"a safe setting from the start: nothing to fix", nil, core.ActionLog{
-			core.At(2*time.Second, core.Action{Do: "set-ttl", Proc: "A", TTL: core.Duration(30 * time.Second)}),
+			core.At(2*time.Second, core.SetTTL("A", 30*time.Second)),
 		}, "survived"},
 	},
 	"scheduler": {
-		{"crash a waiting instance", nil, core.ActionLog{core.At(4500*time.Millisecond, core.Action{Do: "crash", Proc: "api-3"})}, "takeover"},
-		{"crash the leader after its batch", nil, core.ActionLog{core.At(10*time.Second, core.Action{Do: "crash", Proc: "api-1"})}, "takeover"},
+		{"crash a waiting instance", nil, core.ActionLog{core.At(4500*time.Millisecond, core.Crash("api-3"))}, "takeover"},
+		{"crash the leader after its batch", nil, core.ActionLog{core.At(10*time.Second, core.Crash("api-1"))}, "takeover"},
 		{"idempotency on before any crash", nil, core.ActionLog{
-			core.At(time.Second, core.Action{Do: "idempotency", On: true}),
-			core.At(4500*time.Millisecond, core.Action{Do: "crash", Proc: "api-1"}),
+			core.At(time.Second, core.Idempotency(true)),
+			core.At(4500*time.Millisecond, core.Crash("api-1")),
 		}, "duplicate"},
 		{"idempotency on, but no second takeover", nil, core.ActionLog{
-			core.At(4500*time.Millisecond, core.Action{Do: "crash", Proc: "api-1"}),
-			core.At(19*time.Second, core.Action{Do: "idempotency", On: true}),
+			core.At(4500*time.Millisecond, core.Crash("api-1")),
+			core.At(19*time.Second, core.Idempotency(true)),
 		}, "idempotent"},
 	},
 	"hands-on-lab": {
-		{"write after A has woken", nil, core.ActionLog{core.At(33*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A"})}, "rejected"},
+		{"write after A has woken", nil, core.ActionLog{core.At(33*time.Second, core.Write("A", "late A"))}, "rejected"},
 		{"edit the token to 2 instead of 3", nil, core.ActionLog{
 			core.At(6*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A", Token: 2}),
 		}, "accepted"},
 		{"B writes before the forged token lands", nil, core.ActionLog{
 			core.At(6*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A", Token: 3}),
-			core.At(20*time.Second, core.Action{Do: "write", Proc: "B", Value: "from B again"}),
+			core.At(20*time.Second, core.Write("B", "from B again")),
 		}, "locked-out"},
 	},
 	"shards": {
 		{"a pause shorter than the shard leases", nil, core.ActionLog{
-			core.At(30*time.Second, core.Action{Do: "pause", Proc: "worker-03", For: core.Duration(10 * time.Second)}),
+			core.At(30*time.Second, core.Pause("worker-03", 10*time.Second)),
 		}, "partial"},
 		{"a partition: the worker drops its shards before anyone else claims them", nil, core.ActionLog{
-			core.At(30*time.Second, core.Action{Do: "partition", Proc: "worker-03", Peer: core.CoordinatorName}),
-			core.At(60*time.Second, core.Action{Do: "heal", Proc: "worker-03", Peer: core.CoordinatorName}),
+			core.At(30*time.Second, core.Partition("worker-03", core.CoordinatorName)),
+			core.At(60*time.Second, core.Heal("worker-03", core.CoordinatorName)),
 		}, "stale-commit"},
 		{"only two workers frozen together", nil, pauseEach(90*time.Second, 30*time.Second, "worker-06", "worker-07"), "herd"},
 		{"the herd without jitter", nil, shards.Solution, "calm"},
@@ -99,33 +99,33 @@ var wrong = map[string][]struct {
 	"election-order": {
 		{"the right lane watching the whole lock too", Knobs{"recipe": 2}, electionOrder.Solution, "one-wake"},
 		{"crash a waiter instead of the holder", nil, core.ActionLog{
-			core.At(3*time.Second, core.Action{Do: "crash", Proc: "H3"}),
-			core.At(3*time.Second, core.Action{Do: "crash", Proc: "Q3"}),
+			core.At(3*time.Second, core.Crash("H3")),
+			core.At(3*time.Second, core.Crash("Q3")),
 		}, "herd"},
-		{"only one handover on the right", nil, core.ActionLog{core.At(3*time.Second, core.Action{Do: "crash", Proc: "Q1"})}, "fair"},
+		{"only one handover on the right", nil, core.ActionLog{core.At(3*time.Second, core.Crash("Q1"))}, "fair"},
 	},
 	"ttl-tradeoff": {
 		{"the default short TTL", nil, ttlTradeoff.Solution, "no-false-failover"},
 		{"a TTL too long for the failover bound", Knobs{"ttl": 30}, ttlTradeoff.Solution, "fast-failover"},
-		{"a crash in the middle of the storm", Knobs{"ttl": 16}, core.ActionLog{core.At(50*time.Second, core.Action{Do: "crash", Proc: "A"})}, "fast-failover"},
+		{"a crash in the middle of the storm", Knobs{"ttl": 16}, core.ActionLog{core.At(50*time.Second, core.Crash("A"))}, "fast-failover"},
 	},
 	"troubleshooting": {
-		{"fencing switched on after the second freeze", nil, core.ActionLog{core.At(85*time.Second, core.Action{Do: "fencing", On: true})}, "shard-fenced"},
+		{"fencing switched on after the second freeze", nil, core.ActionLog{core.At(85*time.Second, core.Fencing(true))}, "shard-fenced"},
 		{"a new TTL no longer than the stall", nil, core.ActionLog{
-			core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(5 * time.Second)}),
-			core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(5 * time.Second)}),
+			core.At(16*time.Second, core.SetTTL("report-1", 5*time.Second)),
+			core.At(26*time.Second, core.SetTTL("report-2", 5*time.Second)),
 		}, "report-stable"},
-		{"expire the compactors' leases instead (they are already gone)", nil, core.ActionLog{core.At(45*time.Second, core.Action{Do: "expire", Proc: "compact-2"})}, "compactor-leader"},
+		{"expire the compactors' leases instead (they are already gone)", nil, core.ActionLog{core.At(45*time.Second, core.Expire("compact-2"))}, "compactor-leader"},
 	},
 	"renewal-loop": {
 		{"renewals still on the work loop", nil, renewalLoop.Solution, "steady"},
 		{"a TTL that outlasts the wait, renewals still late", Knobs{"ttl": 12}, renewalLoop.Solution, "prompt"},
 		{"shorter units of work instead of the fix", Knobs{"work": 1}, renewalLoop.Solution, "prompt"},
 		{"a freeze shorter than the TTL", Knobs{"task": 1}, core.ActionLog{
-			core.At(65*time.Second, core.Action{Do: "pause", Proc: "report-1", For: core.Duration(4 * time.Second)}),
+			core.At(65*time.Second, core.Pause("report-1", 4*time.Second)),
 		}, "frozen"},
 		{"the freeze inside the first minute", Knobs{"task": 1}, core.ActionLog{
-			core.At(30*time.Second, core.Action{Do: "pause", Proc: "report-1", For: core.Duration(8 * time.Second)}),
+			core.At(30*time.Second, core.Pause("report-1", 8*time.Second)),
 		}, "frozen"},
 	},
 	"security": {
@@ -145,20 +145,20 @@ var wrong = map[string][]struct {
 	"state-machine": {
 		{"A runs the state machine too", Knobs{"boolean": 0}, stateMachine.Solution, "zombie"},
 		{"cut off a waiting process instead of the leader", nil, core.ActionLog{
-			core.At(5*time.Second, core.Action{Do: "partition", Proc: "B", Peer: core.CoordinatorName}),
+			core.At(5*time.Second, core.Partition("B", core.CoordinatorName)),
 		}, "step-down"},
 		{"cut only the zombie", nil, stateMachine.Solution[:1], "step-down"},
 	},
 	"fenced-writes": {
-		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "takeover"},
-		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "takeover"},
+		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Pause("A", 5*time.Second))}, "takeover"},
+		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Pause("B", 20*time.Second))}, "takeover"},
 		{"fencing off from the start", nil, core.ActionLog{
-			core.At(time.Second, core.Action{Do: "fencing", On: false}),
-			core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
+			core.At(time.Second, core.Fencing(false)),
+			core.At(4*time.Second, core.Pause("A", 20*time.Second)),
 		}, "rejected"},
 		{"crash instead of pause", nil, core.ActionLog{
-			core.At(4*time.Second, core.Action{Do: "crash", Proc: "A"}),
-			core.At(30*time.Second, core.Action{Do: "fencing", On: false}),
+			core.At(4*time.Second, core.Crash("A")),
+			core.At(30*time.Second, core.Fencing(false)),
 		}, "unfenced"},
 	},
 }

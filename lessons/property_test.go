@@ -126,7 +126,7 @@ func TestExplanationsRestOnTheRunNoFencing(t *testing.T) {
 			for _, d := range []time.Duration{5 * time.Second, 12 * time.Second, 20 * time.Second} {
 				answers[fmt.Sprintf("%s pause %s %s", cause, at, d)] = Answer{Choices: map[string][]string{"cause": {cause}}, Schedule: pauseAt(at, d, "A")}
 				answers[fmt.Sprintf("%s delay %s %s", cause, at, d)] = Answer{Choices: map[string][]string{"cause": {cause}},
-					Schedule: core.ActionLog{core.At(at, core.Action{Do: "delay", Proc: "A", For: core.Duration(d)})}}
+					Schedule: core.ActionLog{core.At(at, core.Delay("A", d))}}
 			}
 		}
 	}

@@ -52,7 +52,7 @@ var redlockPause = &Lesson{
 		"Pause A (20 s) at about 4 s and leave the token check on. When A wakes at about 24 s, its write goes out before it notices its validity ran out, and storage accepts it after B's.",
 	},
 	Solution: core.ActionLog{
-		core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
+		core.At(4*time.Second, core.Pause("A", 20*time.Second)),
 	},
 }
 

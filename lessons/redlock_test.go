@@ -17,13 +17,13 @@ func init() {
 		log   core.ActionLog
 		miss  string
 	}{
-		{"a pause shorter than the validity", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(5 * time.Second)})}, "two-holders"},
-		{"pause the waiting client instead", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "pause", Proc: "B", For: core.Duration(20 * time.Second)})}, "two-holders"},
+		{"a pause shorter than the validity", nil, core.ActionLog{core.At(4*time.Second, core.Pause("A", 5*time.Second))}, "two-holders"},
+		{"pause the waiting client instead", nil, core.ActionLog{core.At(4*time.Second, core.Pause("B", 20*time.Second))}, "two-holders"},
 		{"the token check switched off first", nil, core.ActionLog{
-			core.At(2*time.Second, core.Action{Do: "fencing", On: false}),
-			core.At(4*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}),
+			core.At(2*time.Second, core.Fencing(false)),
+			core.At(4*time.Second, core.Pause("A", 20*time.Second)),
 		}, "late-write"},
-		{"a crash instead of a pause: A never writes again", nil, core.ActionLog{core.At(4*time.Second, core.Action{Do: "crash", Proc: "A"})}, "late-write"},
+		{"a crash instead of a pause: A never writes again", nil, core.ActionLog{core.At(4*time.Second, core.Crash("A"))}, "late-write"},
 	}
 }
 

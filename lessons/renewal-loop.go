@@ -125,7 +125,7 @@ var renewalLoop = &Lesson{
 		return false, fmt.Sprintf("On the work loop a renewal can wait %s behind a unit: up to %s without one, under the %s TTL, but the delay is still there.", secs(work), secs(gap), secs(ttl))
 	},
 	SolutionKnobs: Knobs{"task": 1},
-	Solution:      core.ActionLog{core.At(65*time.Second, core.Action{Do: "pause", Proc: "report-1", For: core.Duration(loopFreeze)})},
+	Solution:      core.ActionLog{core.At(65*time.Second, core.Pause("report-1", loopFreeze))},
 	Duration:      90 * time.Second,
 	Controls:      []Control{CtlPause, CtlCrash},
 	PauseFor:      loopFreeze,

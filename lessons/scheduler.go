@@ -132,8 +132,8 @@ var scheduler = &Lesson{
 		"Crash api-1 at 4.5 s. Once api-2 has replayed a few invoices (about 18 s), switch idempotency on and crash api-2 at about 20 s: api-3 takes over with token 43 and every replay is ignored.",
 	},
 	Solution: core.ActionLog{
-		core.At(4500*time.Millisecond, core.Action{Do: "crash", Proc: "api-1"}),
-		core.At(19*time.Second, core.Action{Do: "idempotency", On: true}),
-		core.At(20500*time.Millisecond, core.Action{Do: "crash", Proc: "api-2"}),
+		core.At(4500*time.Millisecond, core.Crash("api-1")),
+		core.At(19*time.Second, core.Idempotency(true)),
+		core.At(20500*time.Millisecond, core.Crash("api-2")),
 	},
 }

@@ -133,8 +133,8 @@ var security = &Lesson{
 		"At 2 s: worker-00 deletes " + migrationKey + ". At 6 s, once the workers have claimed their shards: migrator deletes stream/shard-000. At 7 s: migrator puts " + statusKey + " = \"migrator on db-admin-2, running 0042_add_invoice_index\".",
 	},
 	Solution: core.ActionLog{
-		core.At(2*time.Second, core.Action{Do: "delete", Proc: "worker-00", Key: migrationKey}),
-		core.At(6*time.Second, core.Action{Do: "delete", Proc: "migrator", Key: "stream/shard-000"}),
-		core.At(7*time.Second, core.Action{Do: "put", Proc: "migrator", Key: statusKey, Value: "migrator on db-admin-2, running 0042_add_invoice_index"}),
+		core.At(2*time.Second, core.Action{Do: core.VerbDelete, Proc: "worker-00", Key: migrationKey}),
+		core.At(6*time.Second, core.Action{Do: core.VerbDelete, Proc: "migrator", Key: "stream/shard-000"}),
+		core.At(7*time.Second, core.Action{Do: core.VerbPut, Proc: "migrator", Key: statusKey, Value: "migrator on db-admin-2, running 0042_add_invoice_index"}),
 	},
 }

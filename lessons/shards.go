@@ -316,7 +316,7 @@ var shards = &Lesson{
 		"Set scan jitter to 1. Pause worker-03 for 30 s at 30 s; at 90 s pause worker-06, worker-07, worker-08, worker-09, worker-10 and worker-11, each for 30 s.",
 	},
 	Solution: append(core.ActionLog{
-		core.At(30*time.Second, core.Action{Do: "pause", Proc: "worker-03", For: core.Duration(30 * time.Second)}),
+		core.At(30*time.Second, core.Pause("worker-03", 30*time.Second)),
 	}, pauseEach(90*time.Second, 30*time.Second, core.WorkerNames(12)[6:]...)...),
 }
 
@@ -324,7 +324,7 @@ var shards = &Lesson{
 func pauseEach(at, d time.Duration, names ...string) core.ActionLog {
 	var log core.ActionLog
 	for _, n := range names {
-		log = append(log, core.At(at, core.Action{Do: "pause", Proc: n, For: core.Duration(d)}))
+		log = append(log, core.At(at, core.Pause(n, d)))
 	}
 	return log
 }

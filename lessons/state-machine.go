@@ -115,7 +115,7 @@ var stateMachine = &Lesson{
 		"At 5 s cut A <-> coordinator. At 20 s cut B <-> coordinator. A keeps writing with token 1 (storage refuses it once B has written with 2); B steps down when its own deadline passes, a few seconds later, and C takes over.",
 	},
 	Solution: core.ActionLog{
-		core.At(5*time.Second, core.Action{Do: "partition", Proc: "A", Peer: core.CoordinatorName}),
-		core.At(20*time.Second, core.Action{Do: "partition", Proc: "B", Peer: core.CoordinatorName}),
+		core.At(5*time.Second, core.Partition("A", core.CoordinatorName)),
+		core.At(20*time.Second, core.Partition("B", core.CoordinatorName)),
 	},
 }

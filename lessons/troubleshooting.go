@@ -36,19 +36,19 @@ var (
 
 func troubleshootingScript() core.ActionLog {
 	log := core.ActionLog{
-		core.At(10*time.Second, core.Action{Do: "pause", Proc: "worker-00", For: core.Duration(tsWorkerPause)}),
-		core.At(60*time.Second, core.Action{Do: "pause", Proc: "worker-00", For: core.Duration(tsWorkerPause)}),
+		core.At(10*time.Second, core.Pause("worker-00", tsWorkerPause)),
+		core.At(60*time.Second, core.Pause("worker-00", tsWorkerPause)),
 	}
 	for _, n := range compactNames {
 		log = append(log,
-			core.At(outageFrom, core.Action{Do: "partition", Proc: n, Peer: core.CoordinatorName}),
-			core.At(outageTo, core.Action{Do: "heal", Proc: n, Peer: core.CoordinatorName}))
+			core.At(outageFrom, core.Partition(n, core.CoordinatorName)),
+			core.At(outageTo, core.Heal(n, core.CoordinatorName)))
 	}
 	// Load: each report process stalls every 20 s, the two 10 s apart.
 	for t := 15 * time.Second; t < 110*time.Second; t += 20 * time.Second {
 		log = append(log,
-			core.At(t, core.Action{Do: "pause", Proc: reportNames[0], For: core.Duration(reportPause)}),
-			core.At(t+10*time.Second, core.Action{Do: "pause", Proc: reportNames[1], For: core.Duration(reportPause)}))
+			core.At(t, core.Pause(reportNames[0], reportPause)),
+			core.At(t+10*time.Second, core.Pause(reportNames[1], reportPause)))
 	}
 	return log.Sorted()
 }
@@ -152,10 +152,10 @@ var troubleshooting = &Lesson{
 		"At 10 s switch fencing on. Set each report process's TTL to 16 s while it is frozen (its old session is lost anyway): report-1 at 16 s, report-2 at 26 s. At 45 s crash compact-2 and restart it at 46 s.",
 	},
 	Solution: core.ActionLog{
-		core.At(10*time.Second, core.Action{Do: "fencing", On: true}),
-		core.At(16*time.Second, core.Action{Do: "set-ttl", Proc: "report-1", TTL: core.Duration(16 * time.Second)}),
-		core.At(26*time.Second, core.Action{Do: "set-ttl", Proc: "report-2", TTL: core.Duration(16 * time.Second)}),
-		core.At(45*time.Second, core.Action{Do: "crash", Proc: "compact-2"}),
-		core.At(46*time.Second, core.Action{Do: "restart", Proc: "compact-2"}),
+		core.At(10*time.Second, core.Fencing(true)),
+		core.At(16*time.Second, core.SetTTL("report-1", 16*time.Second)),
+		core.At(26*time.Second, core.SetTTL("report-2", 16*time.Second)),
+		core.At(45*time.Second, core.Crash("compact-2")),
+		core.At(46*time.Second, core.Restart("compact-2")),
 	},
 }

@@ -31,7 +31,7 @@ func (m PauseModel) Schedule(seed uint64, names []string) core.ActionLog {
 			}
 			d := m.Min + time.Duration(rng.Int64N(int64(m.Max-m.Min)+1))
 			d = d.Round(100 * time.Millisecond)
-			log = append(log, core.At(t, core.Action{Do: "pause", Proc: n, For: core.Duration(d)}))
+			log = append(log, core.At(t, core.Pause(n, d)))
 			t += d
 		}
 	}
@@ -127,7 +127,7 @@ func TTLSweep(seed uint64, ttls []time.Duration, pm PauseModel) ([]SweepPoint, e
 		if s, err = core.BuildWorld(ttlWorld(seed, ttl, PauseModel{})); err != nil {
 			return nil, err
 		}
-		s.ScheduleAction(crash, core.Action{Do: "crash", Proc: "A"})
+		s.ScheduleAction(crash, core.Crash("A"))
 		s.RunUntil(crash + 2*ttl + time.Second)
 		for _, e := range s.Trace.Filter(core.KindHolder) {
 			if e.At > crash {
@@ -221,7 +221,7 @@ var ttlTradeoff = &Lesson{
 		"Failover after a crash is about the TTL itself. So you need a TTL above the storm's false-failover range and below 20 s.",
 		"Set the TTL to 16 s and, once the storm is over (after about 110 s), crash whichever process leads.",
 	},
-	Solution: core.ActionLog{core.At(115*time.Second, core.Action{Do: "crash", Proc: "A"})},
+	Solution: core.ActionLog{core.At(115*time.Second, core.Crash("A"))},
 }
 
 // secs writes a length as every sentence of the lab does (core.Seconds).

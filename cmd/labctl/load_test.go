@@ -39,8 +39,8 @@ func TestRunLoadReproducesARun(t *testing.T) {
 
 func TestRunLoadLessonAndTargetLinks(t *testing.T) {
 	log := core.ActionLog{
-		core.At(0, core.Action{Do: "fencing", On: false}),
-		core.At(100*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(12500 * time.Millisecond)}),
+		core.At(0, core.Fencing(false)),
+		core.At(100*time.Millisecond, core.Pause("A", 12500*time.Millisecond)),
 	}
 	out, errs, code := labctl(t, "", "run", "--load", core.LessonLink("fenced-writes", 1, nil, log).Encode(), "--format", "summary")
 	if code != 0 || !strings.Contains(out, "[met  ] Switch fencing off") || !strings.Contains(out, "# t=0.100s pause A for 12.5s") {
@@ -97,7 +97,7 @@ func TestRunLoadReplaysASandboxLink(t *testing.T) {
 	require.NoError(t, err)
 	c := p.Config
 	c.TTL = 12 * time.Second
-	log := core.ActionLog{core.At(3*time.Second, core.Action{Do: "crash", Proc: "A"})}
+	log := core.ActionLog{core.At(3*time.Second, core.Crash("A"))}
 	l, err := core.SandboxLink(p.Name, c, log)
 	require.NoError(t, err)
 	out, errs, code := labctl(t, "", "run", "--load", l.Encode())

@@ -89,7 +89,7 @@ func TestNumbersAreValidated(t *testing.T) {
 func TestScheduleCarriesTheRunAndRestoreRefusesWhatNoLongerFits(t *testing.T) {
 	ex := exercise(t, "renew-ttl-pause")
 	f := New(ex)
-	run := core.ActionLog{core.At(4500*time.Millisecond, core.Action{Do: "pause", Proc: "A", For: core.Duration(9 * time.Second)})}
+	run := core.ActionLog{core.At(4500*time.Millisecond, core.Pause("A", 9*time.Second))}
 	if err := f.SetSchedule(run); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestScheduleCarriesTheRunAndRestoreRefusesWhatNoLongerFits(t *testing.T) {
 	if s := f.Schedule(); len(s) != 1 || s[0].Proc != "A" {
 		t.Fatalf("schedule = %v", s)
 	}
-	late := core.ActionLog{core.At(90*time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(time.Second)})}
+	late := core.ActionLog{core.At(90*time.Second, core.Pause("A", time.Second))}
 	if err := f.SetSchedule(late); err == nil || len(f.Schedule()) != 1 {
 		t.Errorf("a run outside the lab's 60 s was carried: %v", err)
 	}

@@ -41,13 +41,13 @@ func TestTheMenuOffersTheLessonsControlsInTheActorsState(t *testing.T) {
 	assert.Equal(t, []string{"pause", "crash", "partition", "delay", "expire"}, ids(menuOf(t, lb, "A", 3)))
 	pause := menuOf(t, lb, "A", 3)[0]
 	assert.Equal(t, "Pause 20 s (Z)", pause.Label, "the pause lasts the lesson's PauseFor")
-	assert.Equal(t, core.Action{Do: "pause", Proc: "A", For: core.Duration(lb.Lesson.PauseFor)}, pause.Action)
+	assert.Equal(t, core.Pause("A", lb.Lesson.PauseFor), pause.Action)
 	assert.Equal(t, ui.IntentPauseProc, pause.Key)
 
 	require.NoError(t, pauseA(lb))
 	assert.Equal(t, "resume", menuOf(t, lb, "A", 3)[0].ID, "a paused process is resumed, not paused again")
 
-	require.NoError(t, lb.Do(core.Action{Do: "crash", Proc: "B"}))
+	require.NoError(t, lb.Do(core.Crash("B")))
 	assert.Equal(t, []string{"restart", "partition", "expire"}, ids(menuOf(t, lb, "B", 3)),
 		"a crashed process is restarted, not paused or delayed; the coordinator still holds its lease")
 }

@@ -25,7 +25,7 @@ func fenced(t *testing.T) *Lab {
 }
 
 func pauseA(lb *Lab) error {
-	return lb.Do(core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)})
+	return lb.Do(core.Pause("A", 20*time.Second))
 }
 
 func TestPlayingTheLessonByHandTicksGoals(t *testing.T) {
@@ -120,7 +120,7 @@ func TestActingAfterScrubBackForks(t *testing.T) {
 	pauseA(lb)
 	lb.Advance(10 * time.Second)
 	lb.Seek(2 * time.Second)
-	if err := lb.Do(core.Action{Do: "crash", Proc: "B"}); err != nil {
+	if err := lb.Do(core.Crash("B")); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(lb.Log()); n != 1 || lb.Log()[0].Do != "crash" {
@@ -173,7 +173,7 @@ func TestMessagesInFlightCarryTokens(t *testing.T) {
 func TestHeldMessagesShowAsHeld(t *testing.T) {
 	lb := fenced(t)
 	lb.Advance(time.Second) // A leads
-	if err := lb.Do(core.Action{Do: "delay", Proc: "A", For: core.Duration(12 * time.Second)}); err != nil {
+	if err := lb.Do(core.Delay("A", 12*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	lb.Advance(9 * time.Second)

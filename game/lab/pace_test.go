@@ -26,8 +26,8 @@ func TestTheTraceDoesNotDependOnHowTimeIsCutIntoTicks(t *testing.T) {
 		at time.Duration
 		a  core.Action
 	}{
-		{2 * time.Second, core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}},
-		{30 * time.Second, core.Action{Do: "crash", Proc: "B"}},
+		{2 * time.Second, core.Pause("A", 20*time.Second)},
+		{30 * time.Second, core.Crash("B")},
 	}
 	end := 45 * time.Second
 	hashes := map[string]string{}

@@ -79,7 +79,7 @@ func redlockLab(t *testing.T, n int, log ...core.Timed) *Lab {
 // Before the pause A holds all five (a majority is 3); during it A's keys
 // run out node by node and another client holds a majority of its own.
 func TestTheWorldViewDrawsEachRedisNodesKeyAndPX(t *testing.T) {
-	lb := redlockLab(t, 5, core.At(50*time.Second, core.Action{Do: "crash", Proc: core.RedisNodeName(5)}))
+	lb := redlockLab(t, 5, core.At(50*time.Second, core.Crash(core.RedisNodeName(5))))
 	check := func(at time.Duration) WorldView {
 		lb.Seek(at)
 		v := lb.World()

@@ -22,7 +22,7 @@ func TestSandboxRunsAPresetWithLearnerActions(t *testing.T) {
 		t.Fatalf("length %s", lb.Length())
 	}
 	lb.Seek(5 * time.Second)
-	if err := lb.Do(core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}); err != nil {
+	if err := lb.Do(core.Pause("A", 20*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	lb.Seek(30 * time.Second)
@@ -57,7 +57,7 @@ func TestOpenLessonInSandboxCarriesTheRunOver(t *testing.T) {
 	lb := fenced(t)
 	l := lb.Lesson
 	lb.Seek(3 * time.Second)
-	if err := lb.Do(core.Action{Do: "pause", Proc: "A", For: core.Duration(20 * time.Second)}); err != nil {
+	if err := lb.Do(core.Pause("A", 20*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	lb.Seek(12 * time.Second)

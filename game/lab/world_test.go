@@ -29,7 +29,7 @@ func TestElectionOrderHasTwoLockGroupsAndCountsWakeUps(t *testing.T) {
 	lb := open(t, "election-order")
 	lb.Advance(3 * time.Second)
 	for _, p := range []string{"H1", "Q1"} {
-		if err := lb.Do(core.Action{Do: "crash", Proc: p}); err != nil {
+		if err := lb.Do(core.Crash(p)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,7 +62,7 @@ func TestElectionOrderHasTwoLockGroupsAndCountsWakeUps(t *testing.T) {
 func TestShardWorldSnapshot(t *testing.T) {
 	lb := open(t, "shards")
 	lb.Advance(30 * time.Second)
-	if err := lb.Do(core.Action{Do: "pause", Proc: "worker-03", For: core.Duration(30 * time.Second)}); err != nil {
+	if err := lb.Do(core.Pause("worker-03", 30*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	lb.Advance(25 * time.Second)
@@ -193,12 +193,12 @@ func TestWorldViewShowsAConnectionThatIsDown(t *testing.T) {
 	}
 	lb.Advance(time.Second)
 	assert.Equal(t, "", a().ConnTag())
-	require.NoError(t, lb.Do(core.Action{Do: "partition", Proc: "A", Peer: core.CoordinatorName}))
+	require.NoError(t, lb.Do(core.Partition("A", core.CoordinatorName)))
 	lb.Advance(4 * time.Second) // 5 s
 	require.True(t, a().Cut)
 	assert.Equal(t, "link cut · 1 waiting", a().ConnTag(), "one keepalive waits, not a backlog")
 	lb.Advance(time.Second) // 6 s
-	require.NoError(t, lb.Do(core.Action{Do: "heal", Proc: "A", Peer: core.CoordinatorName}))
+	require.NoError(t, lb.Do(core.Heal("A", core.CoordinatorName)))
 	lb.Advance(100 * time.Millisecond)
 	assert.Equal(t, "reconnecting · 1 waiting", a().ConnTag(), "gRPC's next attempt is 5.16 s after the cut, at 6.16 s")
 	lb.Advance(100 * time.Millisecond)
