@@ -10,15 +10,18 @@
 //
 // Where things live:
 //
-//   - A scene: one file each here. menu.go (the lesson menu), lesson.go (a
-//     lesson played), sandbox.go (setup panel, then a run), exercise.go and
-//     exercise_view.go (an answer, then the simulator or a checked run),
-//     compare.go (a schedule replayed with its protection off and on); the
-//     App (app.go) stacks them over the menu.
-//   - The lesson player: player.go, built once from a [PlayerSpec], with its
-//     views: the world (world.go, its layout and one world_*.go file per
-//     thing drawn), the timeline (timeline.go), the knobs (knobs.go) and
-//     the "Find a break" overlay (finder.go).
+//   - A scene: a file (or a prefix) each here. menu.go (the lesson menu),
+//     lesson.go (a lesson played), sandbox*.go (the setup panel, then a
+//     run), exercise*.go (an answer, then the simulator or a checked run:
+//     the scene, its answer side, layout, drawing and info), compare.go (a
+//     schedule replayed with its protection off and on), systems_view.go
+//     (one sandbox run on every system at once); the App (app.go) stacks them over the
+//     menu. A scene's *_host.go is what the page's accessible panel offers.
+//   - The lesson player: player.go, built once from a [PlayerSpec], with
+//     player_update.go, player_layout.go and player_draw.go for its three
+//     steps, and its views: the world (world.go, its layout and one
+//     world_*.go file per thing drawn), the timeline (timeline.go), the
+//     knobs (knobs.go) and the "Find a break" overlay (finder.go).
 //   - A widget: game/ui (layout, hit-testing, focus, the intent table of
 //     keys), painted by game/draw. Both free of game state.
 //   - A learner action: its verb and constructor in core (core.Pause...),

@@ -1,0 +1,367 @@
+package game
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"leaselab/game/draw"
+	"leaselab/game/form"
+	"leaselab/game/ui"
+)
+
+// The exercise screen's layout: the form placed and wrapped for the
+// window, scrolled to what has focus.
+
+// exerciseGeom is where everything on the exercise screen goes. The form's
+// contents are laid out in content coordinates (y from the top of the
+// form, before scrolling); place moves them into the form's view.
+type exerciseGeom struct {
+	window, header, title, status ui.Rect
+	reading, tabsRow, text        ui.Rect
+	verdict                       ui.Rect // the result tab's verdict line
+	formPane, view, footer, line  ui.Rect
+
+	content  float64 // the form's content height
+	texts    []formText
+	sim      ui.Rect // content coordinates, like the rest below
+	simNote  ui.Rect
+	numLabel []ui.Rect
+	num      []ui.Rect
+	opts     [][]ui.Rect
+	defence  ui.Rect // the written defence's field
+	// defenceTop and pointsTop are where the defence's and the key
+	// points' headings begin; points are the key points' boxes, laid out
+	// once the model answer is shown.
+	defenceTop, pointsTop float64
+	points                []ui.Rect
+	unit                  float64 // the unit the text panels were measured for
+}
+
+// formText is a run of wrapped text in the form.
+type formText struct {
+	r    ui.Rect
+	text string
+	dim  bool
+	bold bool
+}
+
+// layout computes the screen's geometry for window.
+func (s *ExerciseScene) layout(window ui.Rect) {
+	st := s.style
+	u := st.Unit
+	px := func(v float64) float64 { return math.Round(v * u) }
+	g := &s.geom
+	g.window = window
+	body := window.Inset(px(14))
+	g.header, body = body.CutTop(px(40), px(12))
+	backR, rest := g.header.CutLeft(px(132), px(14))
+	s.back.Rect = backR.InsetXY(0, px(2))
+	g.status, g.title = rest.CutRight(px(190), px(12))
+	if window.W >= px(exTwoColumns) {
+		g.reading, g.formPane = body.CutLeft(math.Round(body.W*0.44), px(12))
+	} else {
+		g.reading, g.formPane = body.CutTop(math.Round(body.H*0.4), px(10))
+	}
+
+	in := g.reading.Inset(px(12))
+	g.tabsRow, g.text = in.CutTop(px(34), px(10))
+	x := g.tabsRow.X
+	for i := range s.tabs {
+		w := draw.Measure(st.Label())(s.tabs[i].Label) + px(28)
+		s.tabs[i].Rect = ui.Rect{X: x, Y: g.tabsRow.Y, W: math.Min(w, g.tabsRow.MaxX()-x), H: g.tabsRow.H}
+		x += w + px(6)
+	}
+
+	in = g.formPane.Inset(px(12))
+	g.footer, g.view = in.CutBottom(px(72), px(10))
+	g.line, rest = g.footer.CutTop(px(24), px(8))
+	s.checkB.Rect, rest = rest.CutLeft(px(148), px(8))
+	s.cancel.Rect, rest = rest.CutLeft(px(88), px(8))
+	s.hintB.Rect, rest = rest.CutLeft(px(108), px(8))
+	s.model.Rect, _ = rest.CutLeft(px(176), 0)
+
+	s.layoutForm(g.view.W)
+	if g.content > g.view.H {
+		// Make room for the scroll bar.
+		s.layoutForm(g.view.W - px(14))
+	}
+}
+
+// layoutForm lays the form's contents out in a column of width w.
+func (s *ExerciseScene) layoutForm(w float64) {
+	st := s.style
+	u := st.Unit
+	px := func(v float64) float64 { return math.Round(v * u) }
+	g := &s.geom
+	g.texts = g.texts[:0]
+	body, small, label := st.Body(), st.Small(), st.Label()
+	height := func(text string, face *draw.Face, w float64) float64 {
+		return float64(len(draw.Wrap(text, w, face))) * draw.LineHeight(face)
+	}
+	y := 0.0
+	addText := func(t string, dim, bold bool) {
+		face := body
+		switch {
+		case bold:
+			face = label
+		case dim:
+			face = small
+		}
+		h := height(t, face, w)
+		g.texts = append(g.texts, formText{r: ui.Rect{Y: y, W: w, H: h}, text: t, dim: dim, bold: bold})
+		y += h
+	}
+	if s.Ex.Lab != nil {
+		addText("Your evidence: a run in the simulator.", false, true)
+		y += px(6)
+		g.sim = ui.Rect{Y: y, W: math.Min(px(200), w), H: px(36)}
+		g.simNote = ui.Rect{X: g.sim.W + px(12), Y: y, W: math.Max(0, w-g.sim.W-px(12)), H: px(36)}
+		// A long run description wraps below the button's height.
+		g.simNote.H = math.Max(g.simNote.H, height(form.RunText(s.Form.Schedule()), small, g.simNote.W))
+		y += g.simNote.H + px(18)
+	}
+	g.numLabel = g.numLabel[:0]
+	g.num = g.num[:0]
+	for range s.Ex.Numbers {
+		g.numLabel = append(g.numLabel, ui.Rect{Y: y, W: w, H: px(20)})
+		g.num = append(g.num, ui.Rect{Y: y + px(22), W: w, H: px(30)})
+		y += px(22) + px(30) + px(14)
+	}
+	g.opts = g.opts[:0]
+	for qi, q := range s.Ex.Questions {
+		if qi > 0 || len(s.Ex.Numbers) > 0 || s.Ex.Lab != nil {
+			y += px(4)
+		}
+		addText(draw.Drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
+		var notes []string
+		if q.Material != "" {
+			notes = append(notes, "About "+form.MaterialTitle(s.Ex, q.Material)+" (Logs tab).")
+		}
+		if q.Multi {
+			notes = append(notes, "Several may apply.")
+		} else {
+			notes = append(notes, "Pick one.")
+		}
+		addText(strings.Join(notes, " "), true, false)
+		y += px(6)
+		row := make([]ui.Rect, len(q.Options))
+		for oi, o := range q.Options {
+			h := optionHeight(draw.Drawable(o.Label), body, w, u)
+			row[oi] = ui.Rect{Y: y, W: w, H: h}
+			y += h + px(6)
+		}
+		g.opts = append(g.opts, row)
+		y += px(10)
+	}
+	// The written defence: a field as tall as what is written, and at
+	// least four lines.
+	g.defenceTop = y
+	addText("Your defence, in a few sentences", false, true)
+	addText("Kept with your answer and shown beside the model answer; not graded. Tab here and type.", true, false)
+	y += px(6)
+	inner := w - px(20)
+	h := math.Max(4*draw.LineHeight(body), height(s.Form.Defence()+"_", body, inner)) + px(16)
+	g.defence = ui.Rect{Y: y, W: w, H: h}
+	y += h + px(10)
+	// Once the model answer is shown, its key points follow the defence
+	// as boxes the learner ticks, beside the model answer's tab.
+	g.points = g.points[:0]
+	if s.shown && len(s.Ex.KeyPoints) > 0 {
+		y += px(4)
+		g.pointsTop = y
+		addText(keyPointsHeading, false, true)
+		addText("Compare your defence with the model answer; your ticks are kept with your answer, not graded.", true, false)
+		y += px(6)
+		for _, k := range s.Ex.KeyPoints {
+			h := optionHeight(draw.Drawable(k), body, w, u)
+			g.points = append(g.points, ui.Rect{Y: y, W: w, H: h})
+			y += h + px(6)
+		}
+		y += px(4)
+	}
+	g.content = y
+}
+
+// optionHeight is the height of an option's or key point's row of width
+// w: its label wrapped beside the mark, and at least one button high.
+func optionHeight(label string, face *draw.Face, w, unit float64) float64 {
+	px := func(v float64) float64 { return math.Round(v * unit) }
+	return math.Max(px(34), float64(len(draw.Wrap(label, w-px(46), face)))*draw.LineHeight(face)+px(12))
+}
+
+// maxScroll is how far the form can scroll.
+func (s *ExerciseScene) maxScroll() float64 { return math.Max(0, s.geom.content-s.geom.view.H) }
+
+// toView moves a content rectangle into the form's view.
+func (s *ExerciseScene) toView(r ui.Rect) ui.Rect {
+	return ui.Rect{X: s.geom.view.X + r.X, Y: s.geom.view.Y + r.Y - s.scroll, W: r.W, H: r.H}
+}
+
+// place gives the form's widgets their on-screen rectangles and the
+// reading pane its text panel.
+func (s *ExerciseScene) place() {
+	g := &s.geom
+	s.scroll = math.Max(0, math.Min(s.scroll, s.maxScroll()))
+	s.sim.Rect = s.toView(g.sim)
+	for i := range s.numbers {
+		s.numbers[i].Rect = s.toView(g.num[i])
+	}
+	for qi := range s.options {
+		for oi := range s.options[qi] {
+			s.options[qi][oi].Rect = s.toView(g.opts[qi][oi])
+		}
+	}
+	s.defence.Rect = s.toView(g.defence)
+	for i := range s.points {
+		s.points[i].Rect = ui.Rect{} // nowhere until the model answer is shown
+		if i < len(g.points) {
+			s.points[i].Rect = s.toView(g.points[i])
+		}
+	}
+	st := s.style
+	if st.Unit != g.unit {
+		for id, p := range s.reading {
+			face := st.Body()
+			if id == tabLogs {
+				face = st.Mono()
+			}
+			p.SetMeasure(draw.Measure(face), draw.LineHeight(face))
+		}
+		g.unit = st.Unit
+	}
+	for id, p := range s.reading {
+		r := g.text
+		if id == tabResult {
+			// Room for the verdict line above and the ✓ and ✗ beside.
+			g.verdict, r = r.CutTop(math.Round(st.U(30)), math.Round(st.U(8)))
+			_, r = r.CutLeft(math.Round(st.U(30)), 0)
+		}
+		lh := p.LineHeight()
+		if lh > 0 {
+			r.H = math.Floor(r.H/lh) * lh
+		}
+		p.Rect = r
+		p.Gutter = math.Round(st.U(12))
+	}
+}
+
+// contentRect returns the content rectangle of a form widget, if f is one.
+func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
+	if f == &s.sim {
+		return s.geom.sim, true
+	}
+	for i := range s.numbers {
+		if f == &s.numbers[i] {
+			return ui.Rect{Y: s.geom.numLabel[i].Y, W: s.geom.num[i].W, H: s.geom.num[i].MaxY() - s.geom.numLabel[i].Y}, true
+		}
+	}
+	for qi := range s.options {
+		for oi := range s.options[qi] {
+			if f == &s.options[qi][oi] {
+				return s.geom.opts[qi][oi], true
+			}
+		}
+	}
+	if f == &s.defence {
+		return s.geom.defence, true
+	}
+	for i := range s.points {
+		if f == &s.points[i] && i < len(s.geom.points) {
+			return s.geom.points[i], true
+		}
+	}
+	return ui.Rect{}, false
+}
+
+// scrollToFocus scrolls the form so the focused widget is in view.
+func (s *ExerciseScene) scrollToFocus() {
+	r, ok := s.contentRect(s.ring.Current())
+	if !ok {
+		return
+	}
+	margin := s.style.U(8)
+	if r.Y-margin < s.scroll {
+		s.scroll = r.Y - margin
+	}
+	if r.MaxY()+margin > s.scroll+s.geom.view.H {
+		s.scroll = r.MaxY() + margin - s.geom.view.H
+	}
+	s.place()
+}
+
+// scrollToPoints scrolls the form to the defence with the key points
+// under it, or to the key points alone when both do not fit.
+func (s *ExerciseScene) scrollToPoints() {
+	g := &s.geom
+	if len(g.points) == 0 {
+		return
+	}
+	margin := s.style.U(8)
+	top := g.defenceTop
+	if g.points[len(g.points)-1].MaxY()+margin-top > g.view.H {
+		top = g.pointsTop
+	}
+	s.scroll = top - margin
+}
+
+// formDrag is a finger scrolling the form.
+type formDrag struct {
+	on     bool    // a finger went down in the form and is still down
+	lastY  float64 // where it was last tick
+	startY float64
+	moved  bool // it moved far enough to be a scroll, not a tap
+}
+
+// scrollForm scrolls the form by the wheel over it, or by a finger
+// dragged in it. A drag is not a tap: the option it started on is not
+// chosen when the finger lifts.
+func (s *ExerciseScene) scrollForm(in *ui.Input) {
+	p := in.Pointer()
+	d := &s.drag
+	if !d.on {
+		// The finger lifted last update (that lift was not a tap): the
+		// form takes the pointer again, a mouse's too.
+		d.moved = false
+	}
+	if p.Touch {
+		switch {
+		case p.JustDown && s.geom.view.Contains(p.Pos):
+			*d = formDrag{on: true, lastY: p.Pos.Y, startY: p.Pos.Y}
+		case d.on:
+			if math.Abs(p.Pos.Y-d.startY) > s.style.U(10) {
+				d.moved = true
+			}
+			if d.moved {
+				s.scroll += d.lastY - p.Pos.Y
+				s.place()
+			}
+			d.lastY = p.Pos.Y
+		}
+		if p.JustUp {
+			d.on = false
+		}
+	}
+	if in.Wheel.Y == 0 || !p.Present || !s.geom.view.Contains(p.Pos) {
+		return
+	}
+	s.scroll -= in.Wheel.Y * 3 * draw.LineHeight(s.style.Body())
+	s.place()
+}
+
+// formInput is the input the form's widgets see: the pointer only while
+// it is over the form's view, so a widget scrolled out of sight cannot be
+// clicked through the header or footer, and not while a finger scrolls.
+func (s *ExerciseScene) formInput(in *ui.Input) *ui.Input {
+	if p := in.Pointer(); s.geom.view.Contains(p.Pos) && !s.drag.moved {
+		return in
+	}
+	out := *in
+	away := ui.Point{X: -1e6, Y: -1e6}
+	out.Cursor = away
+	out.Touches = append([]ui.Touch(nil), in.Touches...)
+	for i := range out.Touches {
+		out.Touches[i].Pos = away
+	}
+	return &out
+}

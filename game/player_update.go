@@ -1,0 +1,178 @@
+package game
+
+import (
+	"fmt"
+	"time"
+
+	"leaselab/game/lab"
+	"leaselab/game/tick"
+	"leaselab/game/ui"
+)
+
+// The player's Update: input read against what was last laid out, turned
+// into clock and view commands.
+
+// Update implements Scene.
+func (p *Player) Update(st *State) error {
+	in := &st.Input
+	// Time runs by the real length of the tick, if it ran during it: a
+	// press on play after a long pause starts from one tick's worth.
+	step := st.TickLength()
+	if !p.playing {
+		step = tick.Nominal
+	}
+	p.ring.Wrap = st.WrapFocus
+	modal, _ := p.World.(interface {
+		Modal() bool
+		Close()
+	})
+	menuOpen := modal != nil && modal.Modal()
+
+	if len(in.Host) > 0 {
+		// The page's controls: the panel's buttons and sliders fire as
+		// clicks on them would; the rest are the views' (the world's
+		// actions).
+		p.showHelp = false
+		in.Host = p.host(in)
+	}
+	p.updateNotice(in)
+	if p.showHelp {
+		// The help overlay is modal: any key or click closes it.
+		if in.Keys != 0 || in.Pointer().JustDown {
+			p.showHelp = false
+		}
+		return nil
+	}
+	if p.help.Update(in) || in.Keys.Has(ui.IntentHelp) {
+		p.showHelp = true
+		p.Narrate("Keyboard help: " + p.helpText())
+		return nil
+	}
+	if menuOpen && in.Keys.Has(ui.IntentBack) {
+		// Esc closes the world's action menu first.
+		modal.Close()
+		in.Keys &^= ui.KeysOf(ui.IntentBack)
+	}
+	// With the world's action menu open, the arrows and Enter belong to
+	// it, not to a focused slider or button.
+	var menuKeys ui.Intents
+	if menuOpen {
+		menuKeys = in.Keys & ui.KeysOf(ui.IntentUp, ui.IntentDown, ui.IntentLeft, ui.IntentRight, ui.IntentActivate)
+		in.Keys &^= menuKeys
+	}
+	if back := p.spec.Back.Do; back != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
+		back()
+		return nil
+	}
+	if p.spec.Sandbox != nil && p.sandbox.Update(in) {
+		p.spec.Sandbox()
+		return nil
+	}
+	if p.solutionOffered() && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
+		p.spec.Solution()
+		p.setPlaying(true)
+		p.Narrate("Showing the solution from the start, as a run of its own: your run is kept, and Back to my run returns to it")
+	}
+	if p.run != nil && p.run.update(p, in) {
+		return nil // the run changed under the views' last layout
+	}
+	if in.Keys.Has(ui.IntentFaster) && p.speed.Value < p.speed.Max {
+		p.speed.SetValue(p.speed.Value + 1)
+		p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
+	}
+	if in.Keys.Has(ui.IntentSlower) && p.speed.Value > p.speed.Min {
+		p.speed.SetValue(p.speed.Value - 1)
+		p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
+	}
+	if in.Keys.Has(ui.IntentBackStep) {
+		p.setPlaying(false)
+		p.Clock.Apply(lab.SeekTo(p.Clock.Now() - time.Second))
+		p.Narrate("Back to " + p.clockText())
+	}
+	if esc := p.ring.Update(in); esc != ui.NoEscape {
+		st.FocusEscape = esc
+	}
+	nothingFocused := p.ring.Current() == nil
+	if p.play.Update(in) || in.Keys.Has(ui.IntentPlayPause) ||
+		(nothingFocused && !menuOpen && in.Keys.Has(ui.IntentActivate)) {
+		p.setPlaying(!p.playing)
+	}
+	if p.step.Update(in) || in.Keys.Has(ui.IntentStep) {
+		p.setPlaying(false)
+		p.Clock.Apply(lab.StepOn())
+		p.Narrate("Stepped to " + p.clockText())
+	}
+	if p.fork.Update(in) || in.Keys.Has(ui.IntentFork) {
+		p.Clock.Apply(lab.ForkHere())
+		undo := ""
+		if p.run != nil {
+			undo = " (Undo brings them back)"
+		}
+		p.Narrate("Forked at " + p.clockText() + "; later actions dropped" + undo)
+	}
+	if p.hint.Update(in) || in.Keys.Has(ui.IntentHint) {
+		if p.hintsSeen < len(p.Lesson.Hints) {
+			p.hintsSeen++
+			p.Narrate("Hint: " + p.Lesson.Hints[p.hintsSeen-1])
+			if p.run != nil {
+				p.text.SetText(p.panelText())
+				p.text.SetScroll(p.text.MaxScroll())
+			}
+		}
+	}
+	p.hint.Disabled = p.hintsSeen >= len(p.Lesson.Hints)
+	if p.speed.Update(in) {
+		p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
+	}
+	if p.scrub.Update(in) {
+		p.Clock.Apply(lab.SeekTo(time.Duration(p.scrub.Value * float64(p.Clock.Length()))))
+	}
+	p.text.Update(in)
+	if p.knobs != nil {
+		p.knobs.update(in)
+	}
+
+	if p.playing {
+		p.Clock.Apply(lab.AdvanceBy(time.Duration(p.Speed() * float64(step))))
+	}
+	if !p.scrub.Dragging() && p.Clock.Length() > 0 {
+		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))
+	}
+
+	p.tips[0].Text = ui.WithKey("Play", ui.IntentPlayPause)
+	if p.playing {
+		p.tips[0].Text = ui.WithKey("Pause", ui.IntentPlayPause)
+	}
+	for i := range p.tips {
+		t := &p.tips[i]
+		t.Update(in, t.widget.Bounds(), t.widget.Focus() == ui.FocusVisible)
+	}
+	in.Keys |= menuKeys
+	// The views handle the input on what they last showed. One may swap
+	// the others (the finder opens the comparison; its way back restores
+	// the player's own views): a view swapped in is not updated this
+	// tick, only laid out before it is drawn.
+	before := p.views()
+	for i, v := range before {
+		if v != nil && v == p.views()[i] {
+			if err := v.Update(st); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (p *Player) setPlaying(on bool) {
+	if on == p.playing {
+		return
+	}
+	p.playing = on
+	p.play.Icon = ui.IconPlay
+	if on {
+		p.play.Icon = ui.IconPause
+		p.Narrate(fmt.Sprintf("Playing at %s from %s", speedText(p.Speed()), p.clockText()))
+	} else {
+		p.Narrate("Paused at " + p.clockText())
+	}
+}
