@@ -24,6 +24,7 @@ func TestBrowserSandboxKubernetes(t *testing.T) {
 	b := openSandbox(t, "kubernetes", func(text string) bool {
 		return strings.Contains(text, "TTL: 15 s") && strings.Contains(text, "Renew every: 2 s")
 	})
+	assert.Empty(t, b.axTree(t).named("heading", "Goals"), "the setup has no goals, so the panel has no Goals heading")
 
 	// Renew every 120 s with a 15 s TTL: refused, with the reason.
 	b.clickFrac(t, "field:renew", 0.999, 0.5)

@@ -219,7 +219,8 @@ func (p *page) update(s game.Snapshot) {
 	if !p.mirror.Truthy() {
 		return
 	}
-	if s.Scene.Name != p.scene {
+	newScene := s.Scene.Name != p.scene
+	if newScene {
 		// The stylesheet shows the parts of the panel a screen has.
 		p.mirror.Call("setAttribute", "data-scene", s.Scene.Name)
 		p.scene = s.Scene.Name
@@ -246,7 +247,10 @@ func (p *page) update(s game.Snapshot) {
 	if m.Text != p.last.Text {
 		p.replaceChildren("lesson-text", "p", strings.Split(m.Text, "\n\n"))
 	}
-	if !slices.Equal(m.Goals, p.last.Goals) || !sameWords(m.Checklist, p.last.Checklist) {
+	// A new scene lists its own goals, none included: the sandbox's setup,
+	// which has none, followed the menu's none and kept an empty "Goals"
+	// heading on the page.
+	if newScene || !slices.Equal(m.Goals, p.last.Goals) || !sameWords(m.Checklist, p.last.Checklist) {
 		p.showGoals(m)
 	}
 	if m.Hint != p.last.Hint {
