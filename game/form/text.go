@@ -78,13 +78,39 @@ func ActionText(a core.Timed) string {
 	return out
 }
 
-// PartText is one part of a verdict as a sentence.
+// PartText is one part of a verdict as a sentence, the part named first:
+// "Fencing: wrong. ...". A part the learner left unanswered, or the check
+// could not judge (an impossible design), says so rather than "wrong";
+// a reason that opens with its own mark ("Right: ...") does not repeat it.
 func PartText(p lessons.Feedback) string {
-	mark := "Wrong"
+	mark, why := "wrong", p.Why
 	if p.OK {
-		mark = "Right"
+		mark = "right"
 	}
-	return mark + ", " + p.Part + ": " + p.Why
+	for _, m := range partMarks {
+		if rest, ok := strings.CutPrefix(why, m.prefix); ok && m.ok == p.OK {
+			mark, why = m.mark, upperFirst(rest)
+			break
+		}
+	}
+	return p.Part + ": " + mark + ". " + why
+}
+
+// partMarks are the openings of the exercises' reasons that are a mark.
+var partMarks = []struct {
+	prefix, mark string
+	ok           bool
+}{
+	{"Right: ", "right", true},
+	{"Not checked: ", "not checked", false},
+	{"Not answered. ", "not answered", false},
+}
+
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }
 
 // ResultText lays a result out for the result tab under its verdict
