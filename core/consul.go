@@ -41,7 +41,7 @@ const (
 // CheckConsulTTL refuses a session TTL Consul's server would refuse.
 func CheckConsulTTL(ttl time.Duration) error {
 	if ttl < ConsulMinTTL || ttl > ConsulMaxTTL {
-		return fmt.Errorf("a session TTL of %s is refused by Consul: it must be between %s and 24h", secs(ttl), secs(ConsulMinTTL))
+		return fmt.Errorf("a session TTL of %s is refused by Consul: it must be between %s and 24 h", Seconds(ttl), Seconds(ConsulMinTTL))
 	}
 	return nil
 }

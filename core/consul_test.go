@@ -34,7 +34,7 @@ func TestConsulRefusesSessionTTLsOutside10sTo24h(t *testing.T) {
 	errs := c.Validate()
 	require.Len(t, errs, 1)
 	assert.Equal(t, FieldTTL, errs[0].Field)
-	assert.Contains(t, errs[0].Msg, "a session TTL of 5s is refused by Consul: it must be between 10s and 24h")
+	assert.Contains(t, errs[0].Msg, "a session TTL of 5 s is refused by Consul: it must be between 10 s and 24 h")
 	_, err := c.Build()
 	require.ErrorIs(t, err, ErrInvalidSandbox)
 

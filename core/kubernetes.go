@@ -48,10 +48,10 @@ const (
 func CheckKubeDurations(lease, renewDeadline, retry time.Duration) error {
 	switch {
 	case lease <= renewDeadline:
-		return fmt.Errorf("leaseDuration must be greater than renewDeadline (lease %s, renew deadline %s)", secs(lease), secs(renewDeadline))
+		return fmt.Errorf("leaseDuration must be greater than renewDeadline (lease %s, renew deadline %s)", Seconds(lease), Seconds(renewDeadline))
 	case renewDeadline <= time.Duration(KubeJitterFactor*float64(retry)):
 		return fmt.Errorf("renewDeadline must be greater than retryPeriod*JitterFactor (renew deadline %s, 1.2 x retry %s = %s)",
-			secs(renewDeadline), secs(retry), secs(time.Duration(KubeJitterFactor*float64(retry))))
+			Seconds(renewDeadline), Seconds(retry), Seconds(time.Duration(KubeJitterFactor*float64(retry))))
 	case lease < 1:
 		return errors.New("leaseDuration must be greater than zero")
 	case renewDeadline < 1:

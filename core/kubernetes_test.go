@@ -71,7 +71,7 @@ func TestKubeDurationsAreValidatedAsClientGoDoes(t *testing.T) {
 	errs := c.Validate()
 	require.Len(t, errs, 1)
 	assert.Equal(t, FieldTTL, errs[0].Field)
-	assert.Contains(t, errs[0].Msg, "leaseDuration must be greater than renewDeadline (lease 15s, renew deadline 20s)")
+	assert.Contains(t, errs[0].Msg, "leaseDuration must be greater than renewDeadline (lease 15 s, renew deadline 20 s)")
 	c = p.Config
 	c.TTL = 15500 * time.Millisecond
 	errs = c.Validate()

@@ -73,15 +73,18 @@ func (p LeasePolicy) Check() PolicyVerdict {
 // who takes the lock when it ends.
 func (v PolicyVerdict) Explain(w SystemWords) string {
 	p := v.policy
-	sum := fmt.Sprintf("2 x %s + %s = %s", secs(p.RenewEvery), secs(p.PauseBudget), secs(v.Need))
+	sum := fmt.Sprintf("2 x %s + %s = %s", Seconds(p.RenewEvery), Seconds(p.PauseBudget), Seconds(v.Need))
 	if v.OK {
 		return fmt.Sprintf("lease policy leaves renewal margin: %s <= ttl %s (%s to spare): one renewal can be missed and a late retry still lands before %s, even after the worst pause",
-			sum, secs(p.TTL), secs(v.Margin), w.LeaseEnds)
+			sum, Seconds(p.TTL), Seconds(v.Margin), w.LeaseEnds)
 	}
 	return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s): a pause of %s that starts just before a renewal can outlast the lease, and %s while this process still believes it leads",
-		sum, secs(p.TTL), secs(-v.Margin), secs(p.PauseBudget), w.Takes)
+		sum, Seconds(p.TTL), Seconds(-v.Margin), Seconds(p.PauseBudget), w.Takes)
 }
 
+// secs writes a length as Go does ("10s", "1.5s"), for the texts the
+// trace records (the system clients' notes); what the learner reads
+// elsewhere is written by Seconds ("10 s").
 func secs(d time.Duration) string {
 	if d%time.Second == 0 {
 		return fmt.Sprintf("%ds", d/time.Second)

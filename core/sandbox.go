@@ -332,7 +332,7 @@ func (c SandboxConfig) Validate() []FieldError {
 		}
 	}
 	if period(FieldRenew, "the renew interval", c.RenewEvery, true) && ttlOK && c.RenewEvery >= c.TTL {
-		bad(FieldRenew, "renewing every %s with a TTL of %s lets the lease lapse between renewals: renew more often than the TTL", secs(c.RenewEvery), secs(c.TTL))
+		bad(FieldRenew, "renewing every %s with a TTL of %s lets the lease lapse between renewals: renew more often than the TTL", Seconds(c.RenewEvery), Seconds(c.TTL))
 	}
 	period(FieldRetry, "the retry wait", c.RetryBase, true)
 	if c.RetryJitter < 0 || c.RetryJitter > 2 || c.RetryJitter != c.RetryJitter {

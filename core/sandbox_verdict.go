@@ -21,7 +21,7 @@ func (c SandboxConfig) PolicyVerdict() PolicyVerdict {
 	v.Explanation = v.Explain(c.System.Words())
 	if counted {
 		v.Explanation += fmt.Sprintf(" (the worst pause is the setup's own: %s frozen for %s at %s)",
-			script.Proc, secs(script.For.D()), secs(script.At.D()))
+			script.Proc, Seconds(script.For.D()), Seconds(script.At.D()))
 	}
 	return v
 }

@@ -20,7 +20,7 @@ func TestTheSandboxVerdictCountsTheScriptedPause(t *testing.T) {
 	v := c.PolicyVerdict()
 	assert.False(t, v.OK, "2 x 2 s + 20 s > 15 s: %s", v.Explanation)
 	assert.NotContains(t, v.Explanation, "even after the worst pause")
-	assert.Contains(t, v.Explanation, "(the worst pause is the setup's own: A frozen for 20s at 60s)")
+	assert.Contains(t, v.Explanation, "(the worst pause is the setup's own: A frozen for 20 s at 60 s)")
 	assert.Contains(t, v.Explanation, "another candidate will take the Lease")
 	assert.NotContains(t, v.Explanation, "coordinator")
 

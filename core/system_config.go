@@ -72,7 +72,7 @@ func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
 			bad(FieldSystem, "redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, n)
 		}
 		if c.RenewEvery > 0 && ttlOK && c.RenewEvery >= c.TTL {
-			bad(FieldRenew, "extending every %s lets a %s lock lapse first", secs(c.RenewEvery), secs(c.TTL))
+			bad(FieldRenew, "extending every %s lets a %s lock lapse first", Seconds(c.RenewEvery), Seconds(c.TTL))
 		}
 	}
 	return errs
@@ -90,11 +90,11 @@ func (c SandboxConfig) Notes() []string {
 			out = append(out, note+".")
 		}
 		if c.RenewEvery > 0 {
-			out = append(out, fmt.Sprintf("ZooKeeper's client pings every third of the session timeout (%s), not every %s.", secs((granted*2/3/2).Round(time.Millisecond)), secs(c.RenewEvery)))
+			out = append(out, fmt.Sprintf("ZooKeeper's client pings every third of the session timeout (%s), not every %s.", Seconds((granted*2/3/2).Round(time.Millisecond)), Seconds(c.RenewEvery)))
 		}
 	case SystemConsul:
 		if c.RenewEvery > 0 {
-			out = append(out, fmt.Sprintf("Consul's api.Lock renews its session every TTL/2 (%s), not every %s.", secs(c.TTL/2), secs(c.RenewEvery)))
+			out = append(out, fmt.Sprintf("Consul's api.Lock renews its session every TTL/2 (%s), not every %s.", Seconds(c.TTL/2), Seconds(c.RenewEvery)))
 		}
 	}
 	return out

@@ -49,7 +49,7 @@ func ZKSessionTimeout(asked time.Duration) (time.Duration, string) {
 		side = "at least 2"
 	}
 	return granted, fmt.Sprintf("ZooKeeper clamps a session timeout of %s to %s: it allows %s ticks of %s (%s to %s)",
-		secs(asked), secs(granted), side, secs(ZKTickTime), secs(ZKMinSessionTimeout), secs(ZKMaxSessionTimeout))
+		Seconds(asked), Seconds(granted), side, Seconds(ZKTickTime), Seconds(ZKMinSessionTimeout), Seconds(ZKMaxSessionTimeout))
 }
 
 // zkBucket is the end of the expiry bucket a session touched now with

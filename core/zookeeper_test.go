@@ -34,7 +34,7 @@ func clientStates(tr *Trace, who string) []Event {
 func TestZooKeeperClampsTheSessionTimeoutAndSaysSo(t *testing.T) {
 	got, note := ZKSessionTimeout(60 * time.Second)
 	assert.Equal(t, 40*time.Second, got, "at most 20 ticks of 2 s")
-	assert.Contains(t, note, "60s to 40s")
+	assert.Contains(t, note, "60 s to 40 s")
 	got, note = ZKSessionTimeout(time.Second)
 	assert.Equal(t, 4*time.Second, got, "at least 2 ticks")
 	assert.Contains(t, note, "at least 2 ticks")
@@ -46,7 +46,7 @@ func TestZooKeeperClampsTheSessionTimeoutAndSaysSo(t *testing.T) {
 	c.System, c.TTL = SystemZooKeeper, time.Minute
 	assert.Empty(t, c.Validate(), "a clamped timeout is not an error")
 	require.Len(t, c.Notes(), 1)
-	assert.Contains(t, c.Notes()[0], "60s to 40s")
+	assert.Contains(t, c.Notes()[0], "60 s to 40 s")
 
 	s := zkWorld(t, time.Minute)
 	s.RunUntil(5 * time.Second)

@@ -29,7 +29,7 @@ func TestBrowserSandboxKubernetes(t *testing.T) {
 	// Renew every 120 s with a 15 s TTL: refused, with the reason.
 	b.clickFrac(t, "field:renew", 0.999, 0.5)
 	text := b.untilText(t, "the renew field refused", func(text string) bool { return strings.HasPrefix(text, "Cannot start:") })
-	if !strings.Contains(text, "Renew every: 120 s - problem: renewing every 120s with a TTL of 15s lets the lease lapse between renewals") {
+	if !strings.Contains(text, "Renew every: 120 s - problem: renewing every 120 s with a TTL of 15 s lets the lease lapse between renewals") {
 		t.Fatalf("no reason beside the field:\n%s", text)
 	}
 	b.screenshot(t, "browser-sandbox-invalid.png")

@@ -39,7 +39,7 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 	r.tick(ui.Input{Cursor: ui.Point{X: f.MaxX() + 50, Y: f.Center().Y}, MouseDown: true})
 	r.tick(ui.Input{Cursor: ui.Point{X: f.MaxX() + 50, Y: f.Center().Y}, MouseJustUp: true})
 	info := r.a.Inspect()
-	if !strings.Contains(info.Mirror.Text, "Renew every: 120 s - problem: renewing every 120s with a TTL of 15s lets the lease lapse") ||
+	if !strings.Contains(info.Mirror.Text, "Renew every: 120 s - problem: renewing every 120 s with a TTL of 15 s lets the lease lapse") ||
 		!strings.HasPrefix(info.Mirror.Text, "Cannot start:") {
 		t.Fatalf("no message beside the renew field:\n%s", info.Mirror.Text)
 	}
@@ -58,7 +58,7 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 	}
 	// The preset's own script freezes A for 20 s: more than the 15 s the
 	// Lease lasts, so the verdict is not OK, and says why.
-	if m := r.a.Inspect().Mirror.Text; !strings.Contains(m, "Policy not OK: ") || !strings.Contains(m, "the worst pause is the setup's own: A frozen for 20s") {
+	if m := r.a.Inspect().Mirror.Text; !strings.Contains(m, "Policy not OK: ") || !strings.Contains(m, "the worst pause is the setup's own: A frozen for 20 s") {
 		t.Fatalf("policy verdict missing:\n%s", m)
 	}
 	r.click("start")

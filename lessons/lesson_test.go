@@ -263,7 +263,7 @@ func TestTTLSweep(t *testing.T) {
 // (ttl 30, renew 10, pause 12) fails it, and a renew interval as long as
 // the TTL is refused by the lesson's World as well as by the check.
 func TestLeasesKnobCheck(t *testing.T) {
-	if ok, why := leases.KnobCheck(Knobs{"ttl": 30, "renew": 10, "pause": 12}); ok || !strings.Contains(why, "short by 2s") {
+	if ok, why := leases.KnobCheck(Knobs{"ttl": 30, "renew": 10, "pause": 12}); ok || !strings.Contains(why, "short by 2 s") {
 		t.Errorf("seed's example: ok=%v %q", ok, why)
 	}
 	if ok, _ := leases.KnobCheck(leases.Defaults(nil)); !ok {

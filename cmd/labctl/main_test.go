@@ -72,11 +72,11 @@ func TestPolicyVerdicts(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"--ttl", "32s", "--renew", "10s", "--pause", "12s"}, 0, []string{"leaves renewal margin", "32s <= ttl 32s"}},
-		{[]string{"--ttl", "30s", "--renew", "9s", "--pause", "12s"}, 0, []string{"leaves renewal margin", "(0s to spare)"}},
+		{[]string{"--ttl", "32s", "--renew", "10s", "--pause", "12s"}, 0, []string{"leaves renewal margin", "32 s <= ttl 32 s"}},
+		{[]string{"--ttl", "30s", "--renew", "9s", "--pause", "12s"}, 0, []string{"leaves renewal margin", "(0 s to spare)"}},
 		// The seed's own example: 2 x 10 + 12 = 32 is more than 30.
-		{[]string{"--ttl", "30s", "--renew", "10s", "--pause", "12s"}, 1, []string{"no renewal margin", "2 x 10s + 12s = 32s > ttl 30s", "short by 2s"}},
-		{[]string{"--ttl", "12s", "--renew", "5s", "--pause", "9s"}, 1, []string{"no renewal margin", "2 x 5s + 9s = 19s > ttl 12s", "short by 7s"}},
+		{[]string{"--ttl", "30s", "--renew", "10s", "--pause", "12s"}, 1, []string{"no renewal margin", "2 x 10 s + 12 s = 32 s > ttl 30 s", "short by 2 s"}},
+		{[]string{"--ttl", "12s", "--renew", "5s", "--pause", "9s"}, 1, []string{"no renewal margin", "2 x 5 s + 9 s = 19 s > ttl 12 s", "short by 7 s"}},
 	} {
 		out, errs, code := labctl(t, "", append([]string{"policy"}, tc.args...)...)
 		if code != tc.code {

@@ -24,7 +24,7 @@ func TestRunPresetRedlockShowsTwoHoldersAndNoToken(t *testing.T) {
 // exit 2.
 func TestRunPresetKubernetesRefusesClientGosBadDurations(t *testing.T) {
 	for args, want := range map[[2]string]string{
-		{"--ttl", "10s"}:     "leaseDuration must be greater than renewDeadline (lease 10s, renew deadline 10s)",
+		{"--ttl", "10s"}:     "leaseDuration must be greater than renewDeadline (lease 10 s, renew deadline 10 s)",
 		{"--ttl", "15500ms"}: "a Lease stores leaseDurationSeconds, whole seconds: 15.5s would be cut to 15s",
 	} {
 		_, errs, code := labctl(t, "", "run", "--preset", "kubernetes", args[0], args[1], "--format", "summary")
@@ -47,7 +47,7 @@ func TestRunPresetTakesTheSystemsOwnSettings(t *testing.T) {
 
 	_, errs, code = labctl(t, "", "run", "--preset", "kubernetes", "--renew-deadline", "16s")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errs, "leaseDuration must be greater than renewDeadline (lease 15s, renew deadline 16s)")
+	assert.Contains(t, errs, "leaseDuration must be greater than renewDeadline (lease 15 s, renew deadline 16 s)")
 	_, errs, code = labctl(t, "", "run", "--preset", "etcd", "--renew-deadline", "8s")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, "applies to a world on kubernetes, not on etcd")

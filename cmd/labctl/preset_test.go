@@ -61,7 +61,7 @@ func TestRunPresetBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--preset", "nomad"}, "unknown preset \"nomad\""},
-		{[]string{"--preset", "etcd", "--renew", "90s"}, "renew: renewing every 90s with a TTL of 60s lets the lease lapse"},
+		{[]string{"--preset", "etcd", "--renew", "90s"}, "renew: renewing every 90 s with a TTL of 60 s lets the lease lapse"},
 		{[]string{"--preset", "etcd", "--idempotency", "on"}, "idempotency: idempotency keys belong to the job queue"},
 		{[]string{"--preset", "etcd", "--procs", "40"}, "procs: want 1 to 12 processes"},
 		{[]string{"--preset", "etcd", "--fencing", "maybe"}, "want on or off"},

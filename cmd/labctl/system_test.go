@@ -26,7 +26,7 @@ func TestRunPresetZooKeeperShowsSuspendedThenLost(t *testing.T) {
 func TestRunPresetZooKeeperReportsTheClamp(t *testing.T) {
 	out, errs, code := labctl(t, "", "run", "--preset", "zookeeper", "--ttl", "60s", "--format", "summary")
 	require.Equal(t, 0, code, errs)
-	assert.Contains(t, out, "note: ZooKeeper clamps a session timeout of 60s to 40s")
+	assert.Contains(t, out, "note: ZooKeeper clamps a session timeout of 60 s to 40 s")
 }
 
 // The consul preset keeps its leader through the 20 s pause (the session
@@ -39,7 +39,7 @@ func TestRunPresetConsul(t *testing.T) {
 
 	_, errs, code = labctl(t, "", "run", "--preset", "consul", "--ttl", "5s")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errs, "ttl: a session TTL of 5s is refused by Consul: it must be between 10s and 24h")
+	assert.Contains(t, errs, "ttl: a session TTL of 5 s is refused by Consul: it must be between 10 s and 24 h")
 }
 
 // --system runs a preset's world on another system; the summary says so.

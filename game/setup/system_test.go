@@ -93,7 +93,7 @@ func TestASystemsRefusalShowsBesideItsField(t *testing.T) {
 	choose(t, s, core.SystemConsul)
 	require.NotEmpty(t, s.Errs)
 	assert.Equal(t, core.FieldTTL, s.Errs[0].Field)
-	assert.Contains(t, ttl.Err, "10s", "Consul's minimum session TTL is named: %s", ttl.Err)
+	assert.Contains(t, ttl.Err, "10 s", "Consul's minimum session TTL is named: %s", ttl.Err)
 
 	s.Set(ttl, (core.ConsulMinTTL).Seconds())
 	s.Check()
