@@ -251,9 +251,9 @@ func (c SandboxConfig) Validate() []FieldError {
 		switch {
 		case d == 0 && zeroOK:
 		case d < minPeriod:
-			bad(field, "%s must be at least %s, got %s", what, minPeriod, d)
+			bad(field, "%s must be at least %s, got %s", what, Span(minPeriod), Span(d))
 		case d > maxSandboxPeriod:
-			bad(field, "%s must be at most %s, got %s", what, maxSandboxPeriod, d)
+			bad(field, "%s must be at most %s, got %s", what, Span(maxSandboxPeriod), Span(d))
 		default:
 			return true
 		}
@@ -343,17 +343,17 @@ func (c SandboxConfig) Validate() []FieldError {
 	case PauseNone, "":
 	case PauseFixed, PauseHeavyTail:
 		if p.Every < time.Second || p.Every > time.Hour {
-			bad(FieldPause, "pauses must come 1 s to 1 h apart, got %s", p.Every)
+			bad(FieldPause, "pauses must come 1 s to 1 h apart, got %s", Span(p.Every))
 		}
 		if p.Kind == PauseFixed && (p.Length < 10*time.Millisecond || p.Length > maxSandboxPeriod) {
-			bad(FieldPause, "a fixed pause lasts 10 ms to %s, got %s", maxSandboxPeriod, p.Length)
+			bad(FieldPause, "a fixed pause lasts 10 ms to %s, got %s", Span(maxSandboxPeriod), Span(p.Length))
 		}
 		if p.Kind == PauseHeavyTail {
 			switch {
 			case p.Scale < 10*time.Millisecond:
-				bad(FieldPause, "the tail's scale (its shortest pause) must be at least 10 ms, got %s", p.Scale)
+				bad(FieldPause, "the tail's scale (its shortest pause) must be at least 10 ms, got %s", Span(p.Scale))
 			case p.Max < p.Scale || p.Max > maxSandboxPeriod:
-				bad(FieldPause, "the longest pause must lie between the scale %s and %s, got %s", p.Scale, maxSandboxPeriod, p.Max)
+				bad(FieldPause, "the longest pause must lie between the scale %s and %s, got %s", Span(p.Scale), Span(maxSandboxPeriod), Span(p.Max))
 			}
 			if !(p.Alpha >= 0.5 && p.Alpha <= 10) {
 				bad(FieldPause, "the tail index alpha must be 0.5 to 10 (smaller: heavier tail), got %g", p.Alpha)
@@ -366,7 +366,7 @@ func (c SandboxConfig) Validate() []FieldError {
 	checkLink := func(d time.Duration, j float64) string {
 		switch {
 		case d < 0 || d > maxLinkDelay:
-			return fmt.Sprintf("delay must be 0 to %s, got %s", maxLinkDelay, d)
+			return fmt.Sprintf("delay must be 0 to %s, got %s", Span(maxLinkDelay), Span(d))
 		case j < 0 || j > 2 || j != j:
 			return fmt.Sprintf("jitter is a fraction of the delay from 0 to 2, got %g", j)
 		}
@@ -384,10 +384,10 @@ func (c SandboxConfig) Validate() []FieldError {
 		}
 	}
 	if c.LockDelay < 0 || c.LockDelay > time.Minute {
-		bad(FieldLockDelay, "lock-delay must be 0 (off) to 60 s, got %s", c.LockDelay)
+		bad(FieldLockDelay, "lock-delay must be 0 (off) to 60 s, got %s", Span(c.LockDelay))
 	}
 	if c.Duration < MinSandboxDuration || c.Duration > MaxSandboxDuration {
-		bad(FieldDuration, "a run lasts %s to %s, got %s", MinSandboxDuration, MaxSandboxDuration, c.Duration)
+		bad(FieldDuration, "a run lasts %s to %s, got %s", Span(MinSandboxDuration), Span(MaxSandboxDuration), Span(c.Duration))
 	} else if renew := renewPeriod(c.TTL, c.RenewEvery); ttlOK && renew > 0 {
 		// Every renewal is a few trace events; past this a run would
 		// not fit in a browser tab's memory. The period is the one the
@@ -403,14 +403,14 @@ func (c SandboxConfig) Validate() []FieldError {
 			leases = max(c.Shards, 0) + max(c.Workers, 0)
 		}
 		if n := int64(leases) * int64(c.Duration/renew); n > MaxSandboxRenewals {
-			bad(FieldDuration, "this run would renew leases about %d times (%d leases for %s, every %s); keep it under %d: renew less often, run shorter or use fewer shards", n, leases, c.Duration, renew, MaxSandboxRenewals)
+			bad(FieldDuration, "this run would renew leases about %d times (%d leases for %s, every %s); keep it under %d: renew less often, run shorter or use fewer shards", n, leases, Span(c.Duration), Span(renew), MaxSandboxRenewals)
 		}
 	}
 	for i, a := range c.Actions {
 		if err := a.Validate(); err != nil {
 			bad(FieldActions, "action %d: %v", i+1, err)
 		} else if a.At < 0 {
-			bad(FieldActions, "action %d: negative time %s", i+1, a.At.D())
+			bad(FieldActions, "action %d: negative time %s", i+1, Span(a.At.D()))
 		}
 	}
 	return errs

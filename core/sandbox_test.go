@@ -67,10 +67,10 @@ func TestSandboxValidate(t *testing.T) {
 		{"too many shards", func(c *SandboxConfig) { c.Shards = 100000 }, FieldShards, "256"},
 		{"shards with idempotency", func(c *SandboxConfig) { c.Shards, c.Idempotency = 8, true }, FieldIdempotency, "offsets"},
 		{"shards with lock-delay", func(c *SandboxConfig) { c.Shards, c.LockDelay = 8, 15*time.Second }, FieldLockDelay, "single lock"},
-		{"short run", func(c *SandboxConfig) { c.Duration = time.Second }, FieldDuration, "10s"},
+		{"short run", func(c *SandboxConfig) { c.Duration = time.Second }, FieldDuration, "a run lasts 10 s to 1 h, got 1 s"},
 		{"hour of 256 shards renewing twice a second", func(c *SandboxConfig) {
 			c.Shards, c.Workers, c.TTL, c.RenewEvery, c.Duration = 256, 12, time.Second, 500*time.Millisecond, time.Hour
-		}, FieldDuration, "renew leases about 1929600 times (268 leases for 1h0m0s, every 500ms)"},
+		}, FieldDuration, "renew leases about 1929600 times (268 leases for 1 h, every 500 ms)"},
 		{"hour of 12 processes renewing every 100 ms", func(c *SandboxConfig) {
 			c.Procs, c.RenewEvery, c.Duration = 12, 100*time.Millisecond, time.Hour
 		}, FieldDuration, "keep it under 250000"},

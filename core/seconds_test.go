@@ -29,3 +29,22 @@ func TestSecondsWritesEveryMillisecondExactly(t *testing.T) {
 		}
 	}
 }
+
+// A limit or a refusal says its length in the largest whole unit, and
+// never rounds what the learner gave.
+func TestSpanWritesLimitsInTheirOwnUnit(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Hour:                    "1 h",
+		10 * time.Minute:             "10 min",
+		90 * time.Second:             "90 s",
+		1500 * time.Millisecond:      "1.5 s",
+		5 * time.Millisecond:         "5 ms",
+		500 * time.Microsecond:       "500µs",
+		1500500 * time.Microsecond:   "1.5005s",
+		0:                            "0 s",
+		-2 * time.Second:             "-2 s",
+		61*time.Minute + time.Second: "3661 s",
+	} {
+		assert.Equal(t, want, Span(d), "%v", time.Duration(d))
+	}
+}

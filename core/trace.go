@@ -193,6 +193,30 @@ func Seconds(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Round(time.Millisecond).Milliseconds())/1000, 'f', -1, 64) + " s"
 }
 
+// Span writes a length that may run to minutes or hours, for limits and
+// refusals: "1 h", "10 min", "90 s", "5 ms". A length that is no whole
+// number of hours, minutes or milliseconds is written by Seconds, or as
+// Go writes it below a millisecond ("500µs"), so the number said is the
+// number given.
+func Span(d time.Duration) string {
+	if d < 0 {
+		return "-" + Span(-d)
+	}
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + " h"
+	case d >= time.Minute && d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + " min"
+	case d >= time.Second || d == 0:
+		if d%time.Millisecond == 0 {
+			return Seconds(d)
+		}
+	case d%time.Millisecond == 0:
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return d.String()
+}
+
 // FormatTime renders virtual time as seconds with millisecond precision.
 func FormatTime(d time.Duration) string {
 	ms := d.Milliseconds()

@@ -65,7 +65,7 @@ func TestRunPresetBadInput(t *testing.T) {
 		{[]string{"--preset", "etcd", "--idempotency", "on"}, "idempotency: idempotency keys belong to the job queue"},
 		{[]string{"--preset", "etcd", "--procs", "40"}, "procs: want 1 to 12 processes"},
 		{[]string{"--preset", "etcd", "--fencing", "maybe"}, "want on or off"},
-		{[]string{"--preset", "etcd", "--duration", "1s"}, "duration: a run lasts 10s to 1h0m0s"},
+		{[]string{"--preset", "etcd", "--duration", "1s"}, "duration: a run lasts 10 s to 1 h, got 1 s"},
 		{[]string{"--preset", "etcd", "hands-on-lab"}, "not both"},
 		{[]string{"--preset", "etcd", "--stale-token", "3"}, "a scenario's own settings, not a preset's"},
 		{[]string{"hands-on-lab", "--format", "mermaid"}, "mermaid with --preset"},
