@@ -217,6 +217,15 @@ func Span(d time.Duration) string {
 	return d.String()
 }
 
+// Capitalise upper-cases the first letter of s, for a phrase that begins
+// a sentence ("not started" -> "Not started").
+func Capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // FormatTime renders virtual time as seconds with millisecond precision.
 func FormatTime(d time.Duration) string {
 	ms := d.Milliseconds()

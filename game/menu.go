@@ -3,10 +3,10 @@ package game
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/progress"
 	"leaselab/game/ui"
@@ -309,23 +309,14 @@ func (m *Menu) controls() []Control {
 	for i, l := range m.lessons {
 		out = append(out, Control{ID: "lesson:" + l.ID, Group: "Lessons", Kind: KindLink,
 			Label:  fmt.Sprintf("%d. %s", i+1, l.Title),
-			Detail: fmt.Sprintf("%s About %d min. %s.", l.Summary, l.Minutes, capitalise(m.status(l)))})
+			Detail: fmt.Sprintf("%s About %d min. %s.", l.Summary, l.Minutes, core.Capitalise(m.status(l)))})
 	}
 	for i, e := range m.exercises {
 		out = append(out, Control{ID: "exercise:" + e.ID, Group: "Exercises", Kind: KindLink,
 			Label:  fmt.Sprintf("E%d. %s", i+1, e.Title),
-			Detail: fmt.Sprintf("%s About %d min. %s.", e.Summary, e.Minutes, capitalise(m.exStatus(e)))})
+			Detail: fmt.Sprintf("%s About %d min. %s.", e.Summary, e.Minutes, core.Capitalise(m.exStatus(e)))})
 	}
 	return out
-}
-
-// capitalise upper-cases s's first letter ("not started" begins a
-// sentence).
-func capitalise(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // Inspect implements Inspector.

@@ -89,7 +89,7 @@ func PartText(p lessons.Feedback) string {
 	}
 	for _, m := range partMarks {
 		if rest, ok := strings.CutPrefix(why, m.prefix); ok && m.ok == p.OK {
-			mark, why = m.mark, upperFirst(rest)
+			mark, why = m.mark, core.Capitalise(rest)
 			break
 		}
 	}
@@ -104,13 +104,6 @@ var partMarks = []struct {
 	{"Right: ", "right", true},
 	{"Not checked: ", "not checked", false},
 	{"Not answered. ", "not answered", false},
-}
-
-func upperFirst(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
 }
 
 // ResultText lays a result out for the result tab under its verdict

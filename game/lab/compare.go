@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"strings"
 	"time"
 
 	"leaselab/core"
@@ -54,7 +53,7 @@ func NewComparison(src *Lab, spec *lessons.Search) (*Comparison, error) {
 // Verdict says what the trace shows about the spec's invariant: the
 // first event that broke it, or what the protection refused.
 func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
-	head := strings.ToUpper(spec.Switch()[:1]) + spec.Switch()[1:] + " " + OnOff(on) + ": "
+	head := core.Capitalise(spec.Switch()) + " " + OnOff(on) + ": "
 	if e := spec.Invariant.First(tr); e != nil {
 		what := "duplicate job executed"
 		if e.Kind == core.KindStale {
@@ -80,7 +79,7 @@ func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
 func (c *Comparison) AtPlayHead() []Check {
 	out := make([]Check, len(c.Runs))
 	for i, lb := range c.Runs {
-		head := strings.ToUpper(c.Spec.Switch()[:1]) + c.Spec.Switch()[1:] + " " + OnOff(i == 1)
+		head := core.Capitalise(c.Spec.Switch()) + " " + OnOff(i == 1)
 		ch := Check{Text: c.Spec.Invariant.Name, Holds: true, Note: head + ", holds so far"}
 		if e := c.Spec.Invariant.First(lb.Sim().Trace); e != nil && e.At <= lb.Now() {
 			ch.Holds, ch.Note = false, head+", broken at t="+core.FormatTime(e.At)

@@ -141,7 +141,7 @@ func (s *Setup) Intro() []string {
 	pol := s.Config.PolicyVerdict()
 	return append(out,
 		Summary(s.Config),
-		strings.ToUpper(pol.Explanation[:1])+pol.Explanation[1:]+".",
+		core.Capitalise(pol.Explanation)+".",
 		"Click a process (or press 1-9) to pause it for 20 s, crash it, cut its link, hold what it sends or expire its lease; T switches fencing. "+
 			"The invariants below say which hold at the play head and when each first broke. "+
 			"Export the run as a JSON Lines trace or a Mermaid sequence diagram with the buttons at the bottom.")
