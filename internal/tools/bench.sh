@@ -18,6 +18,28 @@ else
   echo "($shared/bench/wasm-size-ratio not found: pass the shared directory)"
 fi
 
+section "the served .wasm (make wasm: Ebitengine's built-in shaders rendered at build time, internal/tools/shaderpatch) against the hello-world built the same way"
+# The shared script above builds both the default way. make wasm builds the
+# file learners download with a patched Ebitengine; built with the same patch
+# the hello-world shrinks too, so both pairs are printed.
+hello_pkg=internal/zz-bench-hello
+bench_tmp=$(mktemp -d)
+trap 'rm -rf "$bench_tmp" "$hello_pkg"' EXIT
+if [ -f "$shared/anchors/ebiten-hello/main.go" ] && modfile=$(go run ./internal/tools/shaderpatch); then
+  mkdir -p "$hello_pkg" && cp "$shared/anchors/ebiten-hello/main.go" "$hello_pkg/"
+  GOOS=js GOARCH=wasm go build -modfile="$modfile" -trimpath -ldflags="-s -w" -o "$bench_tmp/hello.wasm" "./$hello_pkg"
+  sizes() { printf '%s %s %s' "$(stat -c %s "$1")" "$(gzip -9 -c "$1" | wc -c)" "$(brotli -q 11 -c "$1" | wc -c)"; }
+  read -r lr lg lb <<<"$(sizes web/leaselab.wasm)"
+  read -r hr hg hb <<<"$(sizes "$bench_tmp/hello.wasm")"
+  awk -v lr="$lr" -v lg="$lg" -v lb="$lb" -v hr="$hr" -v hg="$hg" -v hb="$hb" 'BEGIN{
+    printf "lab   %6.2f MB raw %5.2f MB gz %5.2f MB br   (web/leaselab.wasm)\n", lr/1e6, lg/1e6, lb/1e6
+    printf "hello %6.2f MB raw %5.2f MB gz %5.2f MB br   (same patch)\n", hr/1e6, hg/1e6, hb/1e6
+    printf "ratio raw %.2f  gz %.2f  br %.2f\n", lr/hr, lg/hg, lb/hb }'
+  rm -rf "$hello_pkg"
+else
+  echo "(needs $shared/anchors/ebiten-hello and internal/tools/shaderpatch)"
+fi
+
 section "start in headless Chromium (target: first frame <= 1.3 x hello's, first Draw <= 100 ms; idle: no frames)"
 go run ./internal/tools/startbench -runs 3 -anchor "$shared/anchors/ebiten-hello"
 

@@ -3,6 +3,7 @@
 // "name" section) and the size of every other section.
 //
 //	go run ./internal/tools/wasmsize -depth 3 ./wasm
+//	go run ./internal/tools/wasmsize -modfile .build/leaselab.mod ./wasm   # as make wasm builds it
 //
 // It builds the package for js/wasm the way the Makefile does but without
 // -ldflags=-s (which drops the names), and asks go list for the package
@@ -31,31 +32,36 @@ func main() {
 	depth := flag.Int("depth", 0, "cut package paths to this many elements (0: whole path)")
 	top := flag.Int("top", 40, "print this many packages (0: all)")
 	funcs := flag.String("funcs", "", "list the largest functions of the packages whose path starts with this, instead of packages")
+	modfile := flag.String("modfile", "", "build with this go.mod instead (go build -modfile), as make wasm does")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: wasmsize [-depth N] [-top N] [-funcs PATH-PREFIX] PACKAGE")
 		os.Exit(2)
 	}
-	if err := run(os.Stdout, flag.Arg(0), *depth, *top, *funcs); err != nil {
+	if err := run(os.Stdout, flag.Arg(0), *modfile, *depth, *top, *funcs); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmsize:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, pkg string, depth, top int, funcs string) error {
+func run(w io.Writer, pkg, modfile string, depth, top int, funcs string) error {
 	dir, err := os.MkdirTemp("", "wasmsize")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "main.wasm")
-	build := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+	var mod []string
+	if modfile != "" {
+		mod = []string{"-modfile=" + modfile}
+	}
+	build := exec.Command("go", append(append([]string{"build", "-trimpath"}, mod...), "-o", out, pkg)...)
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("go build: %w", err)
 	}
-	list := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg)
+	list := exec.Command("go", append(append([]string{"list"}, mod...), "-deps", "-f", "{{.ImportPath}}", pkg)...)
 	list.Env = build.Env
 	list.Stderr = os.Stderr
 	paths, err := list.Output()
