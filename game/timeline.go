@@ -81,6 +81,12 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		}
 		draw.FillRoundRect(dst, ui.Rect{X: x0, Y: row.Y, W: x1 - x0, H: row.H}, s.U(2), clr)
 	}
+	type pillAt struct {
+		at     ui.Point
+		text   string
+		colour color.Color
+	}
+	var pills []pillAt
 	for i, lane := range v.tl.Lanes {
 		row := g.Lane(i)
 		label := ui.Rect{X: g.Labels.X, Y: row.Y, W: g.Labels.W, H: row.H}
@@ -104,7 +110,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1.5), th.Warning)
 			hatch(dst, r, s.U(8), s.U(1), th.Warning)
 			if r.W > draw.Measure(s.Small())("paused")+s.U(8) {
-				pill(dst, s, r.Center(), "paused", th.Warning, th.Background)
+				pills = append(pills, pillAt{r.Center(), "paused", th.Warning})
 			}
 		}
 		for _, sp := range lane.Held {
@@ -113,7 +119,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			r := ui.Rect{X: x0, Y: row.Y, W: max(x1-x0, 1), H: row.H}
 			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1.5), th.Accent)
 			if r.W > draw.Measure(s.Small())("sends held")+s.U(8) {
-				pill(dst, s, r.Center(), "sends held", th.Accent, th.Background)
+				pills = append(pills, pillAt{r.Center(), "sends held", th.Accent})
 			}
 		}
 		for _, sp := range lane.Crashed {
@@ -141,6 +147,11 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		x0, x1 := g.X(sec(ov.From)), g.X(sec(ov.To))
 		r := ui.Rect{X: x0, Y: top - s.U(2), W: x1 - x0, H: bottom - top + s.U(4)}
 		draw.StrokeRoundRect(dst, r, s.U(3), s.U(2), th.Warning)
+	}
+	// The spans' names go over the outlines: an overlap that begins inside a
+	// pause would otherwise draw its edge through the word "paused".
+	for _, p := range pills {
+		pill(dst, s, p.at, p.text, p.colour, th.Background)
 	}
 	// Resource decisions on the sender's lane; then a label beside notable
 	// ones, only where it runs into neither another label nor a later mark
