@@ -54,7 +54,7 @@ func TestBrowserCompareSystems(t *testing.T) {
 	b := openSandbox(t, "hands-on-lab", onEtcd)
 	b.click(t, "field:system")
 	text := b.untilText(t, "the system switched", func(text string) bool { return strings.Contains(text, "System: ZooKeeper") })
-	require.Contains(t, text, "Recipe: etcd fair queue (not used) ZooKeeper's own recipe", "ZooKeeper's setup says what it does not use")
+	require.Contains(t, text, "Recipe: etcd fair queue (not used). ZooKeeper's own recipe", "ZooKeeper's setup says what it does not use")
 	require.False(t, strings.HasPrefix(text, "Cannot start"), "ZooKeeper's setup is refused:\n%s", text)
 	b.screenshot(t, "browser-sandbox-zookeeper.png")
 

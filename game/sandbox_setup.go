@@ -161,7 +161,7 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 		if !f.Applies(&sc.m.Config) {
 			b.WriteString(" (not used)")
 			if why := sc.m.NotUsed(f); why != "" {
-				b.WriteString(" " + why)
+				b.WriteString(". " + why)
 			}
 		}
 		if f.Err != "" {

@@ -25,7 +25,7 @@ func TestCompareSystemsFromTheSandbox(t *testing.T) {
 	r.click("field:system")
 	require.Equal(t, core.SystemZooKeeper, sb.Config().System, "one click steps etcd to ZooKeeper")
 	assert.Contains(t, r.a.Inspect().Mirror.Text, "System: ZooKeeper")
-	assert.Contains(t, r.a.Inspect().Mirror.Text, "Recipe: etcd fair queue (not used) ZooKeeper's own recipe")
+	assert.Contains(t, r.a.Inspect().Mirror.Text, "Recipe: etcd fair queue (not used). ZooKeeper's own recipe")
 	r.shot("sandbox-system-zookeeper.png")
 
 	r.click("start")
