@@ -41,7 +41,8 @@ else
 fi
 
 section "start in headless Chromium (target: first frame <= 1.3 x hello's, first Draw <= 100 ms; idle: no frames)"
-go run ./internal/tools/startbench -runs 3 -anchor "$shared/anchors/ebiten-hello"
+# Both programs built the same way: the hello-world against the lab's patched Ebitengine.
+go run ./internal/tools/startbench -runs 3 -anchor "$shared/anchors/ebiten-hello" -modfile "$(go run ./internal/tools/shaderpatch)"
 
 section "CPU per frame, native (target: fenced-writes <= 1.5 ms, shards <= 3 ms)"
 xvfb-run -a -s "-screen 0 1920x1080x24" go test -run '^$' -bench 'LessonFrame|ExerciseFrame' -count "$count" ./game/ |

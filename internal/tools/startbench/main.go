@@ -11,7 +11,8 @@
 // (draw0..draw1, wasm/timing.go). Then, the lab's page left idle on
 // the menu for two seconds, how many frames the canvas was drawn in per second.
 // It prints medians. The hello-world is the anchor's main.go
-// (../shared/anchors/ebiten-hello), built into a temporary directory.
+// (../shared/anchors/ebiten-hello), built into a temporary directory; with
+// -modfile against the same patched Ebitengine as the lab (make bench does).
 package main
 
 import (
@@ -67,16 +68,17 @@ func main() {
 	runs := flag.Int("runs", 5, "page loads per program")
 	web := flag.String("web", "web", "the lab's built web directory (make wasm)")
 	anchor := flag.String("anchor", "../shared/anchors/ebiten-hello", "the hello-world's source directory")
+	modfile := flag.String("modfile", "", "build the hello-world with this go.mod (go build -modfile), as make wasm builds the lab")
 	flag.StringVar(&shot, "screenshot", "", "also save the lab's idle page as PNG to `path`, to look at")
 	flag.Parse()
-	if err := run(*runs, *web, *anchor); err != nil {
+	if err := run(*runs, *web, *anchor, *modfile); err != nil {
 		fmt.Fprintln(os.Stderr, "startbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(runs int, web, anchor string) error {
-	hello, err := buildHello(anchor, web)
+func run(runs int, web, anchor, modfile string) error {
+	hello, err := buildHello(anchor, web, modfile)
 	if err != nil {
 		return err
 	}
@@ -187,8 +189,8 @@ func load(dir, drawMark string, idle bool) (first, draw, fps float64, err error)
 // buildHello builds the anchor for js/wasm inside this module (so it uses
 // the lab's Ebitengine), the way the Makefile builds the lab, next to a page
 // that starts it as boot.js starts the lab, and precompresses it as the lab's
-// build is.
-func buildHello(anchor, web string) (string, error) {
+// build is. A modfile, if given, is the go.mod make wasm built the lab with.
+func buildHello(anchor, web, modfile string) (string, error) {
 	dir, err := os.MkdirTemp("", "startbench-hello")
 	if err != nil {
 		return "", err
@@ -205,8 +207,13 @@ func buildHello(anchor, web string) (string, error) {
 	if err := os.WriteFile(filepath.Join(pkg, "main.go"), src, 0o644); err != nil {
 		return "", err
 	}
+	build := []string{"go", "build"}
+	if modfile != "" {
+		build = append(build, "-modfile="+modfile)
+	}
+	build = append(build, "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "hello.wasm"), "./"+pkg)
 	steps := [][]string{
-		{"go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "hello.wasm"), "./" + pkg},
+		build,
 		{"go", "run", "./internal/tools/compress", filepath.Join(dir, "hello.wasm")},
 	}
 	for i, s := range steps {
