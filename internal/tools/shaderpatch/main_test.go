@@ -52,7 +52,7 @@ func TestMain(m *testing.M) {
 
 func upstreamFile(t *testing.T) string {
 	t.Helper()
-	dir, err := moduleDir(projectRoot(t))
+	dir, _, err := moduleDir(projectRoot(t))
 	require.NoError(t, err)
 	return filepath.Join(dir, filepath.FromSlash(File))
 }
@@ -203,5 +203,40 @@ func TestPatchedFileKeepsThePackagesAPI(t *testing.T) {
 	}
 	for _, kept := range []string{"func ShaderSource(filter Filter, address Address, useColorM bool) []byte", "func AppendShaderSources(", "var ScreenShaderSource", "var ClearShaderSource", `"sync"`, "Copyright"} {
 		assert.Contains(t, s, kept)
+	}
+}
+
+// The go.mod written is the project's with one replace directive more, and
+// a second Write with nothing changed rewrites nothing (make then sees no
+// newer file and does not rebuild).
+func TestWriteMakesTheGoModOnceAndKeepsIt(t *testing.T) {
+	root := projectRoot(t)
+	dir := t.TempDir()
+	modfile, err := Write(root, dir)
+	require.NoError(t, err)
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	require.NoError(t, err)
+	written, err := os.ReadFile(modfile)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(written), string(gomod)), "the project's go.mod, unchanged, first")
+	assert.Contains(t, string(written), "replace "+Module+` => "`+filepath.Join(dir, "ebiten")+`"`)
+	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	require.NoError(t, err)
+	sum, err := os.ReadFile(filepath.Join(dir, "leaselab.sum"))
+	require.NoError(t, err)
+	assert.Equal(t, gosum, sum)
+
+	stat := func(p string) os.FileInfo {
+		fi, err := os.Stat(p)
+		require.NoError(t, err)
+		return fi
+	}
+	patchedFile := filepath.Join(dir, "ebiten", filepath.FromSlash(File))
+	before := []os.FileInfo{stat(modfile), stat(patchedFile), stat(filepath.Join(dir, "ebiten", "go.mod"))}
+	again, err := Write(root, dir)
+	require.NoError(t, err)
+	assert.Equal(t, modfile, again)
+	for i, p := range []string{modfile, patchedFile, filepath.Join(dir, "ebiten", "go.mod")} {
+		assert.Equal(t, before[i].ModTime(), stat(p).ModTime(), "%s is not rewritten", p)
 	}
 }
