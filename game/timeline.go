@@ -70,9 +70,6 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		// No coordinator: the truth is which value a majority holds.
 		legend = "upper bar: believes it leads   lower bar: its keys on a majority   orange box: both believe they lead"
 	}
-	if draw.Measure(s.Small())(legend) < g.Caption.W-s.U(90) {
-		draw.TextIn(dst, legend, s.Small(), g.Caption, draw.AlignEnd, th.TextDim)
-	}
 	sec := func(d time.Duration) float64 { return d.Seconds() }
 	bar := func(row ui.Rect, sp lab.Span, clr color.Color) {
 		x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
@@ -184,6 +181,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		}
 	}
 	labelEnd := map[int]float64{}
+	var shown []labelAt
 	for _, l := range labels {
 		end := l.x + draw.Measure(s.Small())(l.text)
 		if l.x < labelEnd[l.lane] || end > g.Lanes.MaxX() {
@@ -196,7 +194,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		if !clear {
 			continue
 		}
-		draw.TextAligned(dst, l.text, s.Small(), l.x, l.y, draw.AlignStart, draw.AlignCenter, th.Text)
+		shown = append(shown, l)
 		labelEnd[l.lane] = end + s.U(6)
 	}
 	// Axis and play head.
@@ -210,6 +208,24 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	top := g.Lanes.Y - s.U(4)
 	draw.Line(dst, ui.Point{X: now, Y: top}, ui.Point{X: now, Y: g.Axis.Y}, s.U(2), th.Text)
 	draw.Polygon(dst, th.Text, ui.Point{X: now - s.U(5), Y: top - s.U(6)}, ui.Point{X: now + s.U(5), Y: top - s.U(6)}, ui.Point{X: now, Y: top})
+	// The labels last, the play head passing under them: a label just
+	// after the latest mark runs across it, and its line through a letter
+	// made "duplicate ignored" read "|uplicate ignored". Only the line's
+	// strip is cleared (the bars stop at the play head, so none is cut).
+	for _, l := range shown {
+		end := l.x + draw.Measure(s.Small())(l.text)
+		if now+s.U(1)+1 > l.x-s.U(2) && now-s.U(1)-1 < end+s.U(2) {
+			h := draw.TextHeight(s.Small())
+			// The line is 2 units wide; its smoothed edges reach a pixel on.
+			draw.FillRect(dst, ui.Rect{X: now - s.U(1) - 1, Y: l.y - h/2 - s.U(1), W: s.U(2) + 2, H: h + s.U(2)}, th.Background)
+		}
+		draw.TextAligned(dst, l.text, s.Small(), l.x, l.y, draw.AlignStart, draw.AlignCenter, th.Text)
+	}
+	// The legend too, over the play head's marker, which reaches into its
+	// row and covered the foot of a letter.
+	if draw.Measure(s.Small())(legend) < g.Caption.W-s.U(90) {
+		draw.TextIn(dst, legend, s.Small(), g.Caption, draw.AlignEnd, th.TextDim)
+	}
 }
 
 // hatch draws diagonal stripes inside r.

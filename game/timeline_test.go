@@ -67,3 +67,55 @@ func TestTimelineSpanNamesAreDrawnOverTheOverlapBox(t *testing.T) {
 		assert.Zero(t, differ, "pixels of the word changed by a box beginning at x=%d", x)
 	}
 }
+
+// A mark's label stays whole when the play head runs across it, as it does
+// just after the latest mark: the head passes under the label. (Its line
+// through the first letter made "duplicate ignored" read "|uplicate
+// ignored" in the scheduler lesson's screenshot.)
+func TestTimelineLabelsAreDrawnOverThePlayHead(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:fenced-writes")
+	tv := r.a.top().(*LessonScene).Player.Timeline.(*timelineView)
+	s := r.st.Style
+	area := ui.Rect{W: 900, H: 160}
+	const length = 20 * time.Second
+	const text = "duplicate ignored"
+	base := lab.Timeline{Length: length, Lanes: []lab.Lane{{Name: "A", Lock: "lock", Members: []string{"A"}}, {Name: "B", Lock: "lock", Members: []string{"B"}}},
+		Writes: []lab.WriteMark{{At: 5 * time.Second, From: "A", Accepted: false, Kind: lab.MarkJob, Label: text}}}
+	geom := ui.LayoutTimeline(area, s.Unit, len(base.Lanes), length.Seconds())
+	render := func(now time.Duration) *image.RGBA {
+		tv.tl, tv.geom = base, geom
+		tv.tl.Now = now
+		img := ebiten.NewImage(int(area.W), int(area.H))
+		defer img.Deallocate()
+		img.Fill(s.Theme.Background)
+		tv.Draw(img, area, s)
+		draw.EndFrame()
+		out := image.NewRGBA(image.Rect(0, 0, int(area.W), int(area.H)))
+		img.ReadPixels(out.Pix)
+		return out
+	}
+	// Where the view puts the label: beside the rejected mark, whose size
+	// is the lane's height at most.
+	row := geom.Lane(0)
+	mark := math.Min(s.U(20), row.H)
+	x0 := geom.X(5) + mark/2 + s.U(4)
+	w, h := draw.Measure(s.Small())(text), draw.TextHeight(s.Small())
+	cy := row.Y + row.H/2
+	word := image.Rect(int(math.Floor(x0)), int(math.Floor(cy-h/2)), int(math.Ceil(x0+w)), int(math.Ceil(cy+h/2)))
+	require.False(t, word.Empty())
+
+	away := render(length) // the play head at the far right
+	for x := word.Min.X; x < word.Max.X; x += 3 {
+		crossed := render(time.Duration(geom.T(float64(x)) * float64(time.Second)))
+		differ := 0
+		for y := word.Min.Y; y < word.Max.Y; y++ {
+			for px := word.Min.X; px < word.Max.X; px++ {
+				if away.RGBAAt(px, y) != crossed.RGBAAt(px, y) {
+					differ++
+				}
+			}
+		}
+		assert.Zero(t, differ, "pixels of the label changed by the play head at x=%d", x)
+	}
+}
