@@ -15,56 +15,79 @@ import (
 	"leaselab/game/ui"
 )
 
+// timelineRig draws a timeline of the test's making, with a real lesson's
+// view and style, into an image it reads back.
+type timelineRig struct {
+	view  *timelineView
+	style draw.Style
+	area  ui.Rect
+	geom  ui.TimelineGeom
+}
+
+func newTimelineRig(t *testing.T, length time.Duration, lanes int) *timelineRig {
+	r := newAppRig(t)
+	r.click("lesson:fenced-writes")
+	tr := &timelineRig{view: r.a.top().(*LessonScene).Player.Timeline.(*timelineView), style: r.st.Style, area: ui.Rect{W: 900, H: 160}}
+	tr.geom = ui.LayoutTimeline(tr.area, tr.style.Unit, lanes, length.Seconds())
+	return tr
+}
+
+func (tr *timelineRig) render(tl lab.Timeline) *image.RGBA {
+	tr.view.tl, tr.view.geom = tl, tr.geom
+	w, h := int(tr.area.W), int(tr.area.H)
+	img := ebiten.NewImage(w, h)
+	defer img.Deallocate()
+	img.Fill(tr.style.Theme.Background)
+	tr.view.Draw(img, tr.area, tr.style)
+	draw.EndFrame()
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	img.ReadPixels(out.Pix)
+	return out
+}
+
+// textBox is where a string of the small face, starting at x and centred
+// on y, is drawn.
+func (tr *timelineRig) textBox(text string, x, y float64) image.Rectangle {
+	w, h := draw.Measure(tr.style.Small())(text), draw.TextHeight(tr.style.Small())
+	return image.Rect(int(math.Floor(x)), int(math.Floor(y-h/2)), int(math.Ceil(x+w)), int(math.Ceil(y+h/2)))
+}
+
+// differ counts the pixels of r that are not the same in a and b.
+func differ(a, b *image.RGBA, r image.Rectangle) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if a.RGBAAt(x, y) != b.RGBAAt(x, y) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // A span's name stays whole where the orange "both believe they lead" box
 // begins inside the span: the names are drawn over the outlines. (The box's
 // edge used to cut through the word, "ɔaused", when a pause began before
 // the overlap it caused.) Wherever the box's edge falls across the pill,
 // the word looks as it does with no box at all.
 func TestTimelineSpanNamesAreDrawnOverTheOverlapBox(t *testing.T) {
-	r := newAppRig(t)
-	r.click("lesson:fenced-writes")
-	tv := r.a.top().(*LessonScene).Player.Timeline.(*timelineView)
-	s := r.st.Style
-	area := ui.Rect{W: 900, H: 160}
 	const length = 20 * time.Second
+	tr := newTimelineRig(t, length, 2)
 	base := lab.Timeline{Now: length, Length: length, Lanes: []lab.Lane{
 		{Name: "A", Lock: "lock", Paused: []lab.Span{{From: 2 * time.Second, To: 18 * time.Second}}},
 		{Name: "B", Lock: "lock"},
 	}}
-	geom := ui.LayoutTimeline(area, s.Unit, len(base.Lanes), length.Seconds())
-	render := func(overlaps []lab.Overlap) *image.RGBA {
-		tv.tl, tv.geom = base, geom
-		tv.tl.Overlaps = overlaps
-		img := ebiten.NewImage(int(area.W), int(area.H))
-		defer img.Deallocate()
-		img.Fill(s.Theme.Background)
-		tv.Draw(img, area, s)
-		draw.EndFrame()
-		out := image.NewRGBA(image.Rect(0, 0, int(area.W), int(area.H)))
-		img.ReadPixels(out.Pix)
-		return out
-	}
-	row := geom.Lane(0)
-	center := ui.Point{X: geom.X(10), Y: row.Y + row.H/2}
-	// The word itself, in the pill's middle (its rounded corners may show
-	// what is behind them).
-	w, h := draw.Measure(s.Small())("paused"), draw.TextHeight(s.Small())
-	pill := image.Rect(int(math.Floor(center.X-w/2)), int(math.Floor(center.Y-h/2)), int(math.Ceil(center.X+w/2)), int(math.Ceil(center.Y+h/2)))
-	require.False(t, pill.Empty())
+	// The word in the pill's middle (its rounded corners may show what is
+	// behind them).
+	row := tr.geom.Lane(0)
+	word := tr.textBox("paused", tr.geom.X(10)-draw.Measure(tr.style.Small())("paused")/2, row.Y+row.H/2)
+	require.False(t, word.Empty())
 
-	plain := render(nil)
-	for x := pill.Min.X; x < pill.Max.X; x += 2 {
-		from := time.Duration(geom.T(float64(x)) * float64(time.Second))
-		boxed := render([]lab.Overlap{{Span: lab.Span{From: from, To: 19 * time.Second}, Lock: "lock"}})
-		differ := 0
-		for y := pill.Min.Y; y < pill.Max.Y; y++ {
-			for px := pill.Min.X; px < pill.Max.X; px++ {
-				if plain.RGBAAt(px, y) != boxed.RGBAAt(px, y) {
-					differ++
-				}
-			}
-		}
-		assert.Zero(t, differ, "pixels of the word changed by a box beginning at x=%d", x)
+	plain := tr.render(base)
+	for x := word.Min.X; x < word.Max.X; x += 2 {
+		boxed := base
+		boxed.Overlaps = []lab.Overlap{{Span: lab.Span{From: time.Duration(tr.geom.T(float64(x)) * float64(time.Second)), To: 19 * time.Second}, Lock: "lock"}}
+		assert.Zero(t, differ(plain, tr.render(boxed), word), "pixels of the word changed by a box beginning at x=%d", x)
 	}
 }
 
@@ -73,49 +96,23 @@ func TestTimelineSpanNamesAreDrawnOverTheOverlapBox(t *testing.T) {
 // through the first letter made "duplicate ignored" read "|uplicate
 // ignored" in the scheduler lesson's screenshot.)
 func TestTimelineLabelsAreDrawnOverThePlayHead(t *testing.T) {
-	r := newAppRig(t)
-	r.click("lesson:fenced-writes")
-	tv := r.a.top().(*LessonScene).Player.Timeline.(*timelineView)
-	s := r.st.Style
-	area := ui.Rect{W: 900, H: 160}
 	const length = 20 * time.Second
 	const text = "duplicate ignored"
-	base := lab.Timeline{Length: length, Lanes: []lab.Lane{{Name: "A", Lock: "lock", Members: []string{"A"}}, {Name: "B", Lock: "lock", Members: []string{"B"}}},
+	tr := newTimelineRig(t, length, 2)
+	base := lab.Timeline{Now: length, Length: length,
+		Lanes:  []lab.Lane{{Name: "A", Lock: "lock", Members: []string{"A"}}, {Name: "B", Lock: "lock", Members: []string{"B"}}},
 		Writes: []lab.WriteMark{{At: 5 * time.Second, From: "A", Accepted: false, Kind: lab.MarkJob, Label: text}}}
-	geom := ui.LayoutTimeline(area, s.Unit, len(base.Lanes), length.Seconds())
-	render := func(now time.Duration) *image.RGBA {
-		tv.tl, tv.geom = base, geom
-		tv.tl.Now = now
-		img := ebiten.NewImage(int(area.W), int(area.H))
-		defer img.Deallocate()
-		img.Fill(s.Theme.Background)
-		tv.Draw(img, area, s)
-		draw.EndFrame()
-		out := image.NewRGBA(image.Rect(0, 0, int(area.W), int(area.H)))
-		img.ReadPixels(out.Pix)
-		return out
-	}
 	// Where the view puts the label: beside the rejected mark, whose size
 	// is the lane's height at most.
-	row := geom.Lane(0)
-	mark := math.Min(s.U(20), row.H)
-	x0 := geom.X(5) + mark/2 + s.U(4)
-	w, h := draw.Measure(s.Small())(text), draw.TextHeight(s.Small())
-	cy := row.Y + row.H/2
-	word := image.Rect(int(math.Floor(x0)), int(math.Floor(cy-h/2)), int(math.Ceil(x0+w)), int(math.Ceil(cy+h/2)))
-	require.False(t, word.Empty())
+	row := tr.geom.Lane(0)
+	mark := math.Min(tr.style.U(20), row.H)
+	label := tr.textBox(text, tr.geom.X(5)+mark/2+tr.style.U(4), row.Y+row.H/2)
+	require.False(t, label.Empty())
 
-	away := render(length) // the play head at the far right
-	for x := word.Min.X; x < word.Max.X; x += 3 {
-		crossed := render(time.Duration(geom.T(float64(x)) * float64(time.Second)))
-		differ := 0
-		for y := word.Min.Y; y < word.Max.Y; y++ {
-			for px := word.Min.X; px < word.Max.X; px++ {
-				if away.RGBAAt(px, y) != crossed.RGBAAt(px, y) {
-					differ++
-				}
-			}
-		}
-		assert.Zero(t, differ, "pixels of the label changed by the play head at x=%d", x)
+	away := tr.render(base) // the play head at the far right
+	for x := label.Min.X; x < label.Max.X; x += 3 {
+		crossed := base
+		crossed.Now = time.Duration(tr.geom.T(float64(x)) * float64(time.Second))
+		assert.Zero(t, differ(away, tr.render(crossed), label), "pixels of the label changed by the play head at x=%d", x)
 	}
 }
