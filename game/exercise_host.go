@@ -117,8 +117,13 @@ func (s *ExerciseScene) togglePoint(i int) {
 }
 
 // setNumber sets number field k to v in the answer and says so, or keeps
-// why it could not; it reports whether it did.
+// why it could not; it reports whether it did. A field already set to v is
+// left as it is, unsaid: the page's number field sends its value on input
+// and again on change, and "What happened" listed each setting twice.
 func (s *ExerciseScene) setNumber(k lessons.Knob, v float64) bool {
+	if s.Form.IsSet(k.ID) && s.Form.Number(k.ID) == v {
+		return false
+	}
 	if err := s.Form.SetNumber(k.ID, v); err != nil {
 		s.notice = err.Error()
 		return false

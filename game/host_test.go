@@ -471,3 +471,35 @@ func TestTheDefenceIsWrittenAndItsKeyPointsTicked(t *testing.T) {
 	def, _ = r.control("defence")
 	assert.Equal(t, words, def.Text, "a defence too long for an answer is refused, the old one kept")
 }
+
+// A number field set to the value it already holds says nothing more: the
+// page sends a number on input and again on change, and "What happened"
+// listed "Lease left when a pause begins just before a renewal set to 7 s"
+// twice. A new value is said, and the first setting of the default too.
+func TestAnExerciseNumberIsSaidOncePerValue(t *testing.T) {
+	r := newAppRig(t)
+	r.click("exercise:renew-ttl-pause")
+	sc := r.a.top().(*ExerciseScene)
+	require.NotEmpty(t, sc.Ex.Numbers)
+	k := sc.Ex.Numbers[0]
+	said := func() int {
+		n := 0
+		for _, line := range r.a.Inspect().Mirror.Narration {
+			if strings.HasPrefix(line, k.Label+" set to ") {
+				n++
+			}
+		}
+		return n
+	}
+	r.use("number:"+k.ID, k.Default)
+	require.Equal(t, 1, said(), "the default, chosen, is said")
+	r.use("number:"+k.ID, k.Default)
+	assert.Equal(t, 1, said(), "the same value again is not")
+	other := k.Default + k.Step
+	if other > k.Max {
+		other = k.Default - k.Step
+	}
+	r.use("number:"+k.ID, other)
+	assert.Equal(t, 2, said(), "another value is")
+	assert.Equal(t, other, sc.Form.Number(k.ID))
+}
