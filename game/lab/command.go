@@ -93,6 +93,11 @@ func (lb *Lab) Apply(c Command) string {
 			return "Could not set " + c.knob + ": the lesson has no such setting"
 		}
 		k := lb.Lesson.Knobs[i]
+		if cur, ok := lb.Knobs()[k.ID]; ok && cur == c.value {
+			// Already so (a page's slider sends its value on input and
+			// again on change): no rebuild, and nothing to say twice.
+			return ""
+		}
 		if err := lb.SetKnob(k.ID, c.value); err != nil {
 			return fmt.Sprintf("Could not set %s: %v", KnobLabel(k), err)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
 	"leaselab/lessons"
@@ -266,4 +267,31 @@ func TestGoalsMetStayMetAcrossAKnobChange(t *testing.T) {
 func TestNarrateReconnect(t *testing.T) {
 	e := core.Event{Actor: "B", Kind: core.KindReconnect, Fields: []core.Field{core.I("waited", 2), core.D("down_ms", 5160*time.Millisecond)}}
 	assert.Equal(t, "B reconnected to the coordinator after 5.160s; 2 waiting messages went out", Narrate(&e))
+}
+
+// A knob set to the value it has already is not set again: the world is
+// not rebuilt and nothing is said (a page's slider sends its value on input
+// and again on change, which rebuilt the run and narrated it twice). A new
+// value is set and said.
+func TestSettingAKnobToItsValueDoesNothing(t *testing.T) {
+	l, err := lessons.Find("ttl-tradeoff")
+	require.NoError(t, err)
+	require.NotEmpty(t, l.Knobs)
+	lb, err := New(l, 1)
+	require.NoError(t, err)
+	k := l.Knobs[0]
+	lb.Advance(3 * time.Second)
+	cur := lb.Knobs()[k.ID]
+	gen := lb.gen
+	assert.Empty(t, lb.Apply(SetKnobTo(k.ID, cur)), "nothing to say")
+	assert.Equal(t, gen, lb.gen, "the world is not rebuilt")
+
+	other := cur + k.Step
+	if other > k.Max {
+		other = cur - k.Step
+	}
+	assert.Equal(t, KnobLabel(k)+" set to "+KnobValue(k, other), lb.Apply(SetKnobTo(k.ID, other)))
+	assert.Equal(t, other, lb.Knobs()[k.ID])
+	assert.Greater(t, lb.gen, gen, "a new value rebuilds the world")
+	assert.Equal(t, 3*time.Second, lb.Now(), "at the same instant")
 }
