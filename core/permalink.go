@@ -89,6 +89,17 @@ const (
 // ErrPermalink wraps every decoding error.
 var ErrPermalink = errors.New("permalink")
 
+// LinkProblem is a link's error as a learner reads it after "This link
+// could not be opened: ": without the "permalink: " that begins every
+// decoding error, as one sentence.
+func LinkProblem(err error) string {
+	s := strings.TrimPrefix(err.Error(), ErrPermalink.Error()+": ")
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
 // linkFields are an action's optional text and duration fields, in
 // encoding order; bit i of an action's field mask says field i is present.
 // Token, On and OneWay follow as the next three bits.

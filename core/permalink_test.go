@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func sampleLink() RunLink {
@@ -206,4 +209,17 @@ func TestLessonLinkKnobs(t *testing.T) {
 	if _, err := l.ScenarioParams(); !errors.Is(err, ErrPermalink) {
 		t.Errorf("a lesson link read as a scenario: %v", err)
 	}
+}
+
+// A link's problem reads as a sentence of its own after "This link could
+// not be opened: ", without the "permalink: " prefix the errors carry for
+// errors.Is (the page said "...opened: permalink: checksum mismatch: ...").
+func TestLinkProblemIsTheReasonAsASentence(t *testing.T) {
+	_, err := DecodeLink(altered(sampleLink().Encode(), 10))
+	require.ErrorIs(t, err, ErrPermalink)
+	assert.Equal(t, "checksum mismatch: the link was cut short or altered.", LinkProblem(err))
+	_, err = DecodeLink("")
+	require.Error(t, err)
+	assert.Equal(t, "empty link.", LinkProblem(err))
+	assert.Equal(t, "this is a scenario link.", LinkProblem(errors.New("this is a scenario link.")), "one full stop, and nothing cut from another error")
 }

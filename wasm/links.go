@@ -58,7 +58,7 @@ func (l *links) beforeUpdate() {
 // open opens a link; a bad one is explained and changes nothing.
 func (l *links) open(fragment string) {
 	if _, err := l.app.OpenLink(fragment); err != nil {
-		msg := "This link could not be opened: " + err.Error()
+		msg := "This link could not be opened: " + core.LinkProblem(err)
 		l.app.Notify(msg)
 		l.status(msg)
 		return
@@ -81,7 +81,7 @@ func (l *links) share() map[string]any {
 	if err != nil {
 		// A link the decoder would refuse must not be shared (issue 19,
 		// item 8): say why instead.
-		msg := "This run does not fit in a link: " + strings.TrimPrefix(err.Error(), core.ErrPermalink.Error()+": ") + "."
+		msg := "This run does not fit in a link: " + core.LinkProblem(err)
 		l.status(msg)
 		return map[string]any{"error": msg}
 	}

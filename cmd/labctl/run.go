@@ -281,7 +281,7 @@ func afterRun(w, stderr io.Writer, s *core.Sim, log core.ActionLog, end time.Dur
 // more than a link holds would print a link that --load refuses.
 func printLink(w io.Writer, l core.RunLink) {
 	if err := l.Check(); err != nil {
-		fmt.Fprintln(w, "permalink: none, the run does not fit in a link:", strings.TrimPrefix(err.Error(), core.ErrPermalink.Error()+": "))
+		fmt.Fprintln(w, "permalink: none, the run does not fit in a link:", core.LinkProblem(err))
 		return
 	}
 	fmt.Fprintln(w, "permalink:", l.Encode())
