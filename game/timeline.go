@@ -154,9 +154,9 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	// ones, only where it runs into neither another label nor a later mark
 	// on that lane (marks drawn over a label made both unreadable).
 	type labelAt struct {
-		lane int
-		x, y float64
-		text string
+		lane      int
+		x, y, end float64
+		text      string
 	}
 	var labels []labelAt
 	nextMark := map[int][]float64{} // lane -> mark x positions, in order
@@ -183,7 +183,8 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	labelEnd := map[int]float64{}
 	var shown []labelAt
 	for _, l := range labels {
-		end := l.x + draw.Measure(s.Small())(l.text)
+		l.end = l.x + draw.Measure(s.Small())(l.text)
+		end := l.end
 		if l.x < labelEnd[l.lane] || end > g.Lanes.MaxX() {
 			continue
 		}
@@ -212,10 +213,9 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	// after the latest mark runs across it, and its line through a letter
 	// made "duplicate ignored" read "|uplicate ignored". Only the line's
 	// strip is cleared (the bars stop at the play head, so none is cut).
+	h := draw.TextHeight(s.Small())
 	for _, l := range shown {
-		end := l.x + draw.Measure(s.Small())(l.text)
-		if now+s.U(1)+1 > l.x-s.U(2) && now-s.U(1)-1 < end+s.U(2) {
-			h := draw.TextHeight(s.Small())
+		if now+s.U(1)+1 > l.x-s.U(2) && now-s.U(1)-1 < l.end+s.U(2) {
 			// The line is 2 units wide; its smoothed edges reach a pixel on.
 			draw.FillRect(dst, ui.Rect{X: now - s.U(1) - 1, Y: l.y - h/2 - s.U(1), W: s.U(2) + 2, H: h + s.U(2)}, th.Background)
 		}
