@@ -43,7 +43,7 @@ func TestNothingALearnerTypesCrashesOrLies(t *testing.T) {
 		{3, []string{"run", "shards", "--ttl", "1ms", "--duration", "300s"}, 2, "the limit is 250000"},
 		{3, []string{"run", "herd", "--renew", "1ms", "--duration", "300s"}, 2, "the limit is 250000"},
 		// 4. Unbounded input.
-		{4, []string{"run", "hands-on-lab", "--actions", "/dev/zero"}, 2, "holds more than 1048576 bytes"},
+		{4, []string{"run", "hands-on-lab", "--actions", "/dev/zero"}, 2, "/dev/zero is a character device, not a regular file"},
 		// 6. An overflowing policy sum said "leaves renewal margin".
 		{6, []string{"policy", "--ttl", "2562047h", "--renew", "1500000h", "--pause", "1s"}, 2, "overflows"},
 		// 7. An unknown process searched nothing and said so with exit 0.

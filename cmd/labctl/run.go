@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
+	"leaselab/internal/inputfile"
 	"strconv"
 	"strings"
 	"time"
@@ -305,25 +305,13 @@ func readActions(path string, stdin io.Reader) (core.ActionLog, error) {
 
 // readInput reads the file at path ("-": stdin), at most limit bytes: more
 // is refused with a message saying so, rather than read until memory runs
-// out (/dev/zero) or cut short into a confusing parse error.
+// out (/dev/zero) or cut short into a confusing parse error. A path that is
+// not a regular file (a FIFO would block until killed) is refused at once.
 func readInput(path string, stdin io.Reader, limit int) ([]byte, error) {
-	r, name := stdin, "stdin"
 	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r, name = f, path
+		return inputfile.Read(path, int64(limit))
 	}
-	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > limit {
-		return nil, fmt.Errorf("%s holds more than %d bytes, the most this input may have", name, limit)
-	}
-	return b, nil
+	return inputfile.ReadLimited(stdin, "stdin", int64(limit))
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {

@@ -24,7 +24,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"io"
+	"leaselab/internal/inputfile"
 	"os"
 	"path/filepath"
 	"time"
@@ -207,12 +207,7 @@ func transferProgress(store progress.Store, export, imp string) int {
 		fmt.Printf("progress written to %s (import it with leaselab --import-progress, or in the browser)\n", export)
 		return 0
 	}
-	f, err := os.Open(imp)
-	if err != nil {
-		return fail(err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, progress.MaxSize+1))
+	data, err := inputfile.Read(imp, progress.MaxSize)
 	if err != nil {
 		return fail(err)
 	}
