@@ -57,6 +57,10 @@ type Scenario struct {
 	Title string
 	// Duration is how much virtual time a run covers by default.
 	Duration time.Duration
+	// MaxProcs is the most processes Params.Procs may ask for (zero:
+	// MaxContenders). It is checked before the world is written, so a
+	// count of billions is refused, not allocated.
+	MaxProcs int
 	// Own lists the scenario's own settings (Params.Own).
 	Own     []Setting
 	build   func(p Params) (World, error)
@@ -94,6 +98,9 @@ func FindScenario(name string) (*Scenario, error) {
 func (sc *Scenario) World(p Params) (World, error) {
 	if p.TTL < 0 || p.RenewEvery < 0 || p.Duration < 0 || p.Procs < 0 {
 		return World{}, fmt.Errorf("durations and counts must not be negative")
+	}
+	if most := pick(sc.MaxProcs, MaxContenders); p.Procs > most {
+		return World{}, fmt.Errorf("processes: want 1 to %d, got %d", most, p.Procs)
 	}
 	if err := sc.CheckOwn(p.Own); err != nil {
 		return World{}, err
@@ -295,6 +302,7 @@ var builtins = []*Scenario{
 		Name:     "shards",
 		Title:    "Example 2: 128 shards over 12 workers, one lease per shard; worker-00 stops renewing",
 		Duration: 3 * time.Minute,
+		MaxProcs: MaxShardWorkers,
 		build: func(p Params) (World, error) {
 			c := ShardsConfig{Shards: 128, Workers: pick(p.Procs, 12), TTL: pick(p.TTL, 15*time.Second), RenewEvery: p.RenewEvery,
 				LeasePerShard: true, ScanEvery: 3 * time.Second, ScanJitter: 0.5, CommitEvery: 2 * time.Second, Fencing: p.fencing(true), Stagger: 200 * time.Millisecond}

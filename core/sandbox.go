@@ -285,8 +285,8 @@ func (c SandboxConfig) Validate() []FieldError {
 		if c.TokenSource != TokenGeneration && c.TokenSource != TokenRevision {
 			bad(FieldTokenSource, "want generation or revision")
 		}
-		if c.FirstToken < 0 {
-			bad(FieldFirstToken, "the first token must not be negative, got %d", c.FirstToken)
+		if c.FirstToken < 0 || c.FirstToken > MaxFirstToken {
+			bad(FieldFirstToken, "the first token must be 0 to %d, got %d", MaxFirstToken, c.FirstToken)
 		} else if c.FirstToken > 0 && c.System != SystemEtcd {
 			bad(FieldFirstToken, "%s numbers its own tokens: a first token applies to etcd worlds", c.System.Title())
 		} else if c.FirstToken > 0 && c.TokenSource == TokenRevision {
@@ -393,14 +393,17 @@ func (c SandboxConfig) Validate() []FieldError {
 		// not fit in a browser tab's memory. The period is the one the
 		// processes use (c.renew() rounds TTL/3 to whole milliseconds
 		// for display, which made a 1 ms TTL look like no renewal at all).
-		leases := max(c.Procs, 1)
+		// Counts out of range are refused above; clamped here, so that
+		// a count of billions cannot overflow the product below into a
+		// second, nonsensical complaint.
+		leases := min(max(c.Procs, 1), MaxSandboxProcs)
 		if single {
 			renew = processRenewal(c.TTL, c.RenewEvery, c.Recipe, DefaultMinTTL)
 			if d, ok := systemRenewal(c.System, c.RetryBase); ok {
 				renew = d
 			}
 		} else {
-			leases = max(c.Shards, 0) + max(c.Workers, 0)
+			leases = min(max(c.Shards, 0), MaxSandboxShards) + min(max(c.Workers, 0), MaxSandboxProcs)
 		}
 		if n := int64(leases) * int64(c.Duration/renew); n > MaxSandboxRenewals {
 			bad(FieldDuration, "this run would renew leases about %d times (%d leases for %s, every %s); keep it under %d: renew less often, run shorter or use fewer shards", n, leases, Span(c.Duration), Span(renew), MaxSandboxRenewals)

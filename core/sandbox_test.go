@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,8 @@ func TestSandboxValidate(t *testing.T) {
 		{"bad recipe", func(c *SandboxConfig) { c.Recipe = 7 }, FieldRecipe, "etcd"},
 		{"bad token source", func(c *SandboxConfig) { c.TokenSource = 3 }, FieldTokenSource, "generation"},
 		{"first token with revisions", func(c *SandboxConfig) { c.FirstToken, c.TokenSource = 7, TokenRevision }, FieldFirstToken, "generation"},
-		{"negative first token", func(c *SandboxConfig) { c.FirstToken = -1 }, FieldFirstToken, "negative"},
+		{"negative first token", func(c *SandboxConfig) { c.FirstToken = -1 }, FieldFirstToken, "must be 0 to 1000000000000, got -1"},
+		{"first token that would wrap", func(c *SandboxConfig) { c.FirstToken = math.MaxInt64 }, FieldFirstToken, "must be 0 to 1000000000000, got 9223372036854775807"},
 		{"zero ttl", func(c *SandboxConfig) { c.TTL = 0 }, FieldTTL, "at least"},
 		{"huge ttl", func(c *SandboxConfig) { c.TTL = time.Hour }, FieldTTL, "at most"},
 		{"renew just below ttl", func(c *SandboxConfig) { c.RenewEvery = c.TTL - time.Millisecond }, "", ""},

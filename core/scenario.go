@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// MaxContenders is the most processes a contention world may have.
+const MaxContenders = 64
+
 // ContentionConfig builds N processes contending for one lock whose leader
 // writes to a fenced register.
 type ContentionConfig struct {
@@ -44,8 +47,11 @@ type ContentionConfig struct {
 
 // Validate rejects impossible parameters with a message naming the field.
 func (c ContentionConfig) Validate() error {
-	if c.Procs < 0 || len(c.Names) > 64 || c.Procs > 64 {
-		return fmt.Errorf("processes: want 1 to 64")
+	if c.Procs < 0 || len(c.Names) > MaxContenders || c.Procs > MaxContenders {
+		return fmt.Errorf("processes: want 1 to %d, got %d", MaxContenders, max(c.Procs, len(c.Names)))
+	}
+	if c.FirstToken > MaxFirstToken {
+		return fmt.Errorf("first token: want 0 to %d, got %d", MaxFirstToken, c.FirstToken)
 	}
 	if err := checkPeriods(c.TTL, max(c.RenewEvery, 0)); err != nil {
 		return err
@@ -163,6 +169,9 @@ func SchedulerContention(n int, ttl time.Duration, idempotency bool) ContentionC
 	}
 }
 
+// MaxShardWorkers is the most workers a shard world may have.
+const MaxShardWorkers = 1000
+
 // ShardsConfig builds seed Example 2: S shards over W workers, each shard a
 // lease-protected key, offsets committed with the shard token.
 type ShardsConfig struct {
@@ -182,8 +191,8 @@ func (c ShardsConfig) Validate() error {
 	switch {
 	case c.Shards < 1 || c.Shards > 100000:
 		return fmt.Errorf("shards: want 1 to 100000, got %d", c.Shards)
-	case c.Workers < 1 || c.Workers > 1000:
-		return fmt.Errorf("workers: want 1 to 1000, got %d", c.Workers)
+	case c.Workers < 1 || c.Workers > MaxShardWorkers:
+		return fmt.Errorf("workers: want 1 to %d, got %d", MaxShardWorkers, c.Workers)
 	}
 	if err := checkPeriods(c.TTL, max(c.RenewEvery, 0)); err != nil {
 		return err

@@ -51,6 +51,12 @@ type CoordinatorSpec struct {
 	FirstTokens []FirstToken
 }
 
+// MaxFirstToken is the largest first token a world may give: far above
+// any token a lesson shows (the curriculum's start at 1, 7 and 41), and far
+// enough below the largest int64 that no run, however many acquisitions
+// its event budget allows, can wrap a token round to a negative one.
+const MaxFirstToken int64 = 1_000_000_000_000
+
 // FirstToken is the generation token the first holder of Lock gets.
 type FirstToken struct {
 	Lock  string
@@ -135,6 +141,11 @@ func (w World) actorNames() []string {
 func (w World) Validate() error {
 	if w.RedisNodes < 0 || w.RedisNodes > MaxRedisNodes {
 		return fmt.Errorf("world: 0 to %d Redis nodes, got %d", MaxRedisNodes, w.RedisNodes)
+	}
+	for _, f := range w.Coordinator.FirstTokens {
+		if f.Token < 0 || f.Token > MaxFirstToken {
+			return fmt.Errorf("world: the first token of %s must be 0 to %d, got %d", f.Lock, MaxFirstToken, f.Token)
+		}
 	}
 	names := w.actorNames()
 	for i, n := range names {
