@@ -432,6 +432,10 @@ func ParseActionLog(b []byte) (ActionLog, error) {
 	if len(b) > MaxActionLogSize {
 		return bad("%d bytes is more than the %d an action log may have", len(b), MaxActionLogSize)
 	}
+	b, err := CleanJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrActionLog, err)
+	}
 	var log ActionLog
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()

@@ -358,6 +358,10 @@ func (e *Exercise) ParseAnswer(data []byte) (Answer, error) {
 	if len(data) > MaxAnswerSize {
 		return Answer{}, fmt.Errorf("answer is %d bytes, more than the %d an answer may have", len(data), MaxAnswerSize)
 	}
+	data, err := core.CleanJSON(data)
+	if err != nil {
+		return Answer{}, fmt.Errorf("answer for exercise %s: %v (see labctl exercise %s --help)", e.ID, err, e.ID)
+	}
 	var a Answer
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
