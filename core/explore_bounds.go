@@ -66,6 +66,11 @@ func parseRange(v string) (from, to, step time.Duration, err error) {
 	if !ok || !ok2 {
 		return 0, 0, 0, fmt.Errorf("want from..to/step, e.g. 0s..30s/100ms")
 	}
+	if strings.HasPrefix(z, ".") {
+		// "0s...1s" would read as 0 s to .1 s: a third dot is a typo,
+		// not a decimal point.
+		return 0, 0, 0, fmt.Errorf("%q has three dots: want two between from and to, e.g. 0s..1s", span)
+	}
 	if from, err = time.ParseDuration(a); err != nil {
 		return
 	}

@@ -1,6 +1,9 @@
 package core
 
 import (
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"errors"
 	"slices"
 	"strings"
@@ -367,21 +370,22 @@ func BenchmarkExploreFenced90k(b *testing.B) {
 func TestParseBounds(t *testing.T) {
 	tg, _ := FindTarget("fenced-writes")
 	b, err := ParseBounds("procs=A+B,kinds=pause+crash,start=1s..5s/500ms,len=1s..20s/1s,faults=2,horizon=40s,settle=5s", tg.Bounds)
-	if err != nil {
-		t.Fatal(err)
+	require.NoError(t, err)
+	assert.Len(t, b.Procs, 2)
+	assert.Len(t, b.Kinds, 2)
+	assert.Equal(t, []time.Duration{time.Second, 5 * time.Second, 500 * time.Millisecond}, []time.Duration{b.From, b.To, b.Step})
+	assert.Equal(t, []time.Duration{time.Second, 20 * time.Second, time.Second}, []time.Duration{b.MinLen, b.MaxLen, b.LenStep})
+	assert.Equal(t, 2, b.MaxFaults)
+	assert.Equal(t, []time.Duration{40 * time.Second, 5 * time.Second}, []time.Duration{b.Horizon, b.Settle})
+	assert.Equal(t, []string{"A"}, tg.Bounds.Procs, "parsing leaves the target's defaults alone")
+	for _, bad := range []string{"start=1s", "start=1s..2s", "len=x..1s/1s", "faults=many", "colour=red", "procs", "horizon=1s", "start=5s..1s/1s", "settle=-1s",
+		// Three dots once read as 0 s to 0.1 s without a word.
+		"start=0s...1s/100ms", "len=1s...2s/1s"} {
+		_, err := ParseBounds(bad, tg.Bounds)
+		assert.ErrorIs(t, err, ErrBounds, bad)
 	}
-	if len(b.Procs) != 2 || len(b.Kinds) != 2 || b.From != time.Second || b.To != 5*time.Second || b.Step != 500*time.Millisecond ||
-		b.MinLen != time.Second || b.MaxLen != 20*time.Second || b.LenStep != time.Second || b.MaxFaults != 2 || b.Horizon != 40*time.Second || b.Settle != 5*time.Second {
-		t.Errorf("parsed %+v", b)
-	}
-	if tg.Bounds.Procs[0] != "A" || len(tg.Bounds.Procs) != 1 {
-		t.Errorf("parsing changed the target's defaults: %v", tg.Bounds.Procs)
-	}
-	for _, bad := range []string{"start=1s", "start=1s..2s", "len=x..1s/1s", "faults=many", "colour=red", "procs", "horizon=1s", "start=5s..1s/1s", "settle=-1s"} {
-		if _, err := ParseBounds(bad, tg.Bounds); !errors.Is(err, ErrBounds) {
-			t.Errorf("%q: %v, want a bounds error", bad, err)
-		}
-	}
+	_, err = ParseBounds("start=0s...1s/100ms", tg.Bounds)
+	assert.ErrorContains(t, err, `"0s...1s" has three dots: want two between from and to`)
 }
 
 // TestSettledSchedulesAreReported: a search that counts schedules clean

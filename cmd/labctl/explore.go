@@ -42,6 +42,7 @@ flags:
   --random N           seeded random search of N schedules instead of all
   --seed S             seed of the world and of the random search (default 1)
   --progress           force the progress bar (default: only on a terminal)
+  --long               run a search estimated at over an hour (refused without it)
 `)
 	return b.String()
 }
@@ -54,6 +55,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	random := fs.Int("random", 0, "")
 	seed := fs.Uint64("seed", 1, "")
 	progress := fs.Bool("progress", isTerminal(stdout), "")
+	long := fs.Bool("long", false, "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
 		fmt.Fprint(stdout, exploreHelp())
@@ -97,7 +99,9 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	if *random > 0 {
 		n = float64(*random)
 	}
-	warnLong(stderr, p, n, *seed)
+	if !warnLong(stderr, p, n, *seed, *long) {
+		return exitBadInput
+	}
 	var x *core.Explorer
 	if *random > 0 {
 		x, err = core.NewRandomExplorer(p, *random, *seed, time.Now)
@@ -176,26 +180,40 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
+// longSearch is the longest search labctl explore starts without --long:
+// past it, a learner who widened the bounds by a digit too many is told
+// before the hours go, not after.
+const longSearch = time.Hour
+
 // warnLong says up front how long a large search may take: n schedules at
 // the cost of a few random ones, measured now. Random schedules share no
 // prefix, so they are the dearest; an exhaustive search is often faster
-// (and a settled world costs nothing), hence "up to".
-func warnLong(stderr io.Writer, p core.Problem, n float64, seed uint64) {
+// (and a settled world costs nothing), hence "up to". A search that may
+// take longer than longSearch is refused unless long is set: it returns
+// false, having said why.
+func warnLong(stderr io.Writer, p core.Problem, n float64, seed uint64, long bool) bool {
 	const sample = 20
 	if n < 1e5 {
-		return
+		return true
 	}
 	x, err := core.NewRandomExplorer(p, sample, seed, time.Now)
 	if err != nil {
-		return
+		return true
 	}
 	start := time.Now()
 	x.Run()
 	per := time.Since(start) / sample
-	if total := time.Duration(n * float64(per)); total > 10*time.Second {
+	total := time.Duration(n * float64(per))
+	if total > longSearch && !long {
+		fmt.Fprintf(stderr, "labctl explore: %.3g schedules at up to %s each (measured on %d) may take up to %d h %d min, more than %s: narrow --bounds, sample them with --random N, or give --long to run it all\n",
+			n, per.Round(time.Microsecond), sample, int(total.Hours()), int(total.Minutes())%60, core.Span(longSearch))
+		return false
+	}
+	if total > 10*time.Second {
 		fmt.Fprintf(stderr, "labctl explore: %.3g schedules at up to %s each (measured on %d): up to %s; --progress shows how far, Ctrl+C stops\n",
 			n, per.Round(time.Microsecond), sample, total.Round(time.Second))
 	}
+	return true
 }
 
 // violationLines picks the trace lines that tell the story: the faults,

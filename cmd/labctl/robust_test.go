@@ -200,10 +200,30 @@ func TestALongSearchIsAnnouncedWithAnEstimate(t *testing.T) {
 	tg, err := lessons.FindTarget("fenced-writes")
 	require.NoError(t, err)
 	var errb bytes.Buffer
-	warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1e7, 1)
+	assert.True(t, warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1e7, 1, false))
 	assert.Contains(t, errb.String(), "labctl explore: 1e+07 schedules at up to")
 	assert.Contains(t, errb.String(), "Ctrl+C stops")
 	errb.Reset()
-	warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1000, 1)
+	assert.True(t, warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1000, 1, false))
 	assert.Empty(t, errb.String(), "a short search says nothing")
+}
+
+// A search that may take hours is refused before it starts, with what to
+// do instead, unless the learner asks for it with --long (issue 30: very
+// wide bounds ran for hours, announced, until Ctrl+C).
+func TestASearchOfHoursIsRefusedWithoutLong(t *testing.T) {
+	tg, err := lessons.FindTarget("fenced-writes")
+	require.NoError(t, err)
+	var errb bytes.Buffer
+	// A billion schedules: at even a microsecond each, over an hour only
+	// if each costs more than 3.6 us, which every simulated run does.
+	assert.False(t, warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1e9, 1, false))
+	assert.Contains(t, errb.String(), "more than 1 h: narrow --bounds, sample them with --random N, or give --long")
+	errb.Reset()
+	assert.True(t, warnLong(&errb, tg.Problem(1, true, tg.Bounds), 1e9, 1, true), "--long runs it")
+	assert.Contains(t, errb.String(), "Ctrl+C stops")
+
+	_, errs, code := labctl(t, "", "explore", "scheduler", "--bounds", "faults=2,start=0s..30s/200ms,len=100ms..30s/200ms")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "give --long to run it all")
 }
