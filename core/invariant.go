@@ -55,6 +55,14 @@ type Report struct {
 // OK reports whether every safety invariant held.
 func (r Report) OK() bool { return len(r.Violations) == 0 }
 
+// Broken reports whether the run broke anything a protected resource
+// promises or the coordinator guarantees: a safety violation, a stale
+// write accepted or a job executed twice. Belief overlap is allowed and
+// does not count.
+func (r Report) Broken() bool {
+	return len(r.Violations)+len(r.Stale)+len(r.Duplicates) > 0
+}
+
 // Check evaluates every invariant over the trace up to end (open belief
 // intervals are closed there).
 func Check(t *Trace, end time.Duration) Report {

@@ -32,7 +32,9 @@ func runLesson(args []string, stdout, stderr io.Writer) int {
 
 Without --solve, prints the lesson: intro, goals and hints.
 With --solve, runs the lesson's solution headless, prints the trace summary
-and each goal as met or unmet, and exits 0 only when every goal is met.
+and each goal as met or unmet.
+
+Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 `)
 		return 0
 	}

@@ -25,8 +25,13 @@ usage:
   labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080
   labctl help                 this text
 
-Exit codes: 0 ok, 1 a verdict of no (a violation, an unsafe policy, a
-failed check), 2 bad input, 3 an internal error (--debug prints its stack).
+Exit codes, the same for every command:
+  0  ok, and the answer is yes
+  1  a verdict of no: a run that broke an invariant (run), an unsafe policy
+     (policy), an unmet goal (lesson --solve), a failed answer (exercise),
+     a break found (explore)
+  2  bad input: a flag, a name, a file or a link that cannot be used
+  3  an internal error, a bug in LeaseLab (--debug prints its stack)
 `
 
 // Exit codes, the same for every command.

@@ -124,10 +124,10 @@ func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format 
 	switch format {
 	case "jsonl":
 		s.Trace.WriteJSONL(w)
-		return afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name)
+		return verdict(afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name), rep)
 	case "mermaid":
 		core.WriteMermaid(w, s.Trace, c.Duration)
-		return afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name)
+		return verdict(afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name), rep)
 	case "text":
 		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", pr.Title, c.Seed, core.FormatTime(c.Duration))
 		s.Trace.WriteText(w)
@@ -148,7 +148,7 @@ func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format 
 	for _, v := range rep.Violations {
 		fmt.Fprintln(w, "VIOLATION", v)
 	}
-	return afterRun(w, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name)
+	return verdict(afterRun(w, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name), rep)
 }
 
 func count(t *core.Trace, kind, result string) int {

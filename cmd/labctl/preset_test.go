@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"strings"
 	"testing"
 
@@ -9,9 +11,7 @@ import (
 
 func TestRunPresetKubernetesDeposesTheFrozenLeader(t *testing.T) {
 	out, errs, code := labctl(t, "", "run", "--preset", "kubernetes", "--format", "summary")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	require.Equal(t, 1, code, "the woken leader's write is accepted: a broken invariant is exit 1: %s", errs)
 	for _, want := range []string{
 		"preset kubernetes: ", "LeaseDuration 15 s",
 		`invariant "one holder per lock": holds`,
@@ -20,15 +20,13 @@ func TestRunPresetKubernetesDeposesTheFrozenLeader(t *testing.T) {
 		// poll at 76.9 s; A, woken at 80 s, leads until its renew deadline.
 		`invariant "at most one believer per lock or shard": broke at t=76.856s (A and C both believed they held leader)`,
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q in:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	// The same pause against etcd's 60 s session: nothing breaks.
-	out, _, _ = labctl(t, "", "run", "--preset", "etcd", "--format", "summary")
-	if !strings.Contains(out, `invariant "at most one believer per lock or shard": holds`) || !strings.Contains(out, "holder changes: 1;") {
-		t.Errorf("etcd should keep its leader through a 20 s pause:\n%s", out)
-	}
+	out, _, code = labctl(t, "", "run", "--preset", "etcd", "--format", "summary")
+	assert.Equal(t, 0, code, "nothing broke: exit 0")
+	assert.Contains(t, out, `invariant "at most one believer per lock or shard": holds`, "etcd keeps its leader through a 20 s pause")
+	assert.Contains(t, out, "holder changes: 1;")
 }
 
 func TestRunPresetOverridesAndFormats(t *testing.T) {

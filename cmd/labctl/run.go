@@ -89,9 +89,15 @@ flags:
   --stale-token N        the same as --set stale-token=N
   --actions FILE         extra actions, a JSON array ("-" for stdin), e.g.
                          [{"at":"5s","do":"pause","proc":"A","for":"20s"}]
-  --trace                with --format summary, also print the trace
+  --trace                with --format summary, also print the trace (text is
+                         the trace and the summary; jsonl is the trace)
   --load LINK            reproduce a run from its permalink (the text after #run=
                          in a browser link, or a whole link); NAME may be omitted
+
+Exit 0: the run broke no invariant; 1: it broke one (a stale write or commit
+accepted, a job done twice, two holders of one lock), as the runs with fencing
+or idempotency switched off are meant to; 2: bad input, or a run too large
+to make.
 `)
 	return b.String()
 }
@@ -139,6 +145,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	renewDeadline := fs.Duration("renew-deadline", 0, "")
 	redisNodes := fs.Int("redis-nodes", 0, "")
 	load := fs.String("load", "", "")
+	withTrace := fs.Bool("trace", false, "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
 		fmt.Fprint(stdout, scenarioHelp())
@@ -150,6 +157,14 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *format != "mermaid" || *preset == "" {
 		if err := checkFormat(*format); err != nil {
 			return fail(stderr, "labctl run: %v", err)
+		}
+	}
+	if *withTrace {
+		switch *format {
+		case "summary":
+			*format = "text"
+		case "jsonl", "mermaid":
+			return fail(stderr, "labctl run: --trace adds the trace to --format summary; --format %s has no summary to add it to", *format)
 		}
 	}
 	var link *core.RunLink
@@ -239,7 +254,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch *format {
 	case "jsonl":
 		r.Sim.Trace.WriteJSONL(w)
-		return afterRun(io.Discard, stderr, r.Sim, p.Actions, r.End, "labctl run "+sc.Name)
+		return verdict(afterRun(io.Discard, stderr, r.Sim, p.Actions, r.End, "labctl run "+sc.Name), r.Report)
 	case "text":
 		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", sc.Title, *seed, core.FormatTime(r.End))
 		r.Sim.Trace.WriteText(w)
@@ -256,6 +271,16 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	code := afterRun(w, stderr, r.Sim, p.Actions, r.End, "labctl run "+sc.Name)
 	printLink(w, core.ScenarioLink(sc.Name, p))
+	return verdict(code, r.Report)
+}
+
+// verdict is a finished run's exit code: exitNo when it broke an
+// invariant (the lab's meaning of exit 1 for every command: a verdict of
+// no), else code, which afterRun gave.
+func verdict(code int, rep core.Report) int {
+	if code == exitOK && rep.Broken() {
+		return exitNo
+	}
 	return code
 }
 

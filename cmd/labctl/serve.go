@@ -30,6 +30,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: labctl serve [--addr host:port] [--dir web]")
 		fmt.Fprintln(stderr, "Serves LeaseLab in the browser, precompressed, under a strict Content-Security-Policy.")
+		fmt.Fprintln(stderr, "Exit 0: stopped with Ctrl+C; 2: a directory or address that cannot be served; 3: the server failed.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -45,7 +46,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := webserve.CheckDir(*dir); err != nil {
 		fmt.Fprintf(stderr, "labctl serve: %s: %v\n", *dir, err)
-		return 1
+		return exitBadInput
 	}
 	if _, err := os.Stat(filepath.Join(*dir, "leaselab.wasm")); err != nil {
 		fmt.Fprintf(stderr, "labctl serve: warning: %s has no leaselab.wasm yet; run: make wasm\n", *dir)
@@ -53,12 +54,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	h, err := webserve.NewHandler(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "labctl serve: %v\n", err)
-		return 1
+		return exitBadInput
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "labctl serve: %v\n", err)
-		return 1
+		return exitBadInput
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -68,7 +69,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := serve(ctx, ln, h); err != nil {
 		fmt.Fprintf(stderr, "labctl serve: %v\n", err)
-		return 1
+		return exitInternal
 	}
 	return 0
 }

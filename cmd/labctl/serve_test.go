@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -31,14 +30,12 @@ func TestRunServeUsageErrors(t *testing.T) {
 		{name: "unknown flag", args: []string{"--port", "1"}, code: 2, stderr: "flag provided but not defined"},
 		{name: "extra argument", args: []string{"web"}, code: 2, stderr: `unexpected argument "web"`},
 		{name: "help", args: []string{"-h"}, code: 0, stderr: "usage: labctl serve"},
-		{name: "missing dir", args: []string{"--dir", filepath.Join(dir, "nope")}, code: 1, stderr: "no such file"},
-		{name: "dir without index", args: []string{"--dir", dir}, code: 1, stderr: "no index.html"},
-		{name: "bad address", args: []string{"--dir", "SITE", "--addr", "256.0.0.1:http"}, code: 1, stderr: "labctl serve:"},
+		{name: "missing dir", args: []string{"--dir", filepath.Join(dir, "nope")}, code: 2, stderr: "no such file"},
+		{name: "dir without index", args: []string{"--dir", dir}, code: 2, stderr: "no index.html"},
+		{name: "bad address", args: []string{"--dir", "SITE", "--addr", "256.0.0.1:http"}, code: 2, stderr: "labctl serve:"},
 	}
 	site := t.TempDir()
-	if err := os.WriteFile(filepath.Join(site, "index.html"), []byte("hi"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(filepath.Join(site, "index.html"), []byte("hi"), 0o644))
 	for _, tt := range tests {
 		for i, a := range tt.args {
 			if a == "SITE" {
@@ -46,12 +43,9 @@ func TestRunServeUsageErrors(t *testing.T) {
 			}
 		}
 		var stdout, stderr bytes.Buffer
-		if code := runServe(tt.args, &stdout, &stderr); code != tt.code {
-			t.Errorf("%s: exit %d, want %d (stderr %q)", tt.name, code, tt.code, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), tt.stderr) {
-			t.Errorf("%s: stderr %q lacks %q", tt.name, stderr.String(), tt.stderr)
-		}
+		code := runServe(tt.args, &stdout, &stderr)
+		assert.Equal(t, tt.code, code, "%s: stderr %q", tt.name, stderr.String())
+		assert.Contains(t, stderr.String(), tt.stderr, tt.name)
 	}
 }
 
