@@ -5,7 +5,8 @@
 #   make desktop       run the desktop program
 #   make size          where the .wasm's bytes go, package by package
 #   make bench         every performance figure, with its target and anchor
-#   make test          everything CI runs (composed of the targets below)
+#   make test          everything CI runs (composed of the targets below),
+#                      after make deps installs what the tests need
 #   make test-ui       the front end's display-free tests: fast, no browser
 #   make test-browser  headless Chromium end-to-end test (needs chromium)
 #   make test-desktop  display tests and the desktop screenshot under Xvfb
@@ -20,6 +21,10 @@
 #                      (about 3 s; make test-fuzz FUZZTIME=60s for a long run)
 
 GO         ?= go
+# Tools that go install puts in GOBIN (staticcheck, go_js_wasm_exec) are
+# found there even when it is not on the caller's PATH.
+GOBIN_DIR  := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bin)
+export PATH := $(GOBIN_DIR):$(PATH)
 STATICCHECK ?= staticcheck
 ADDR       ?= 127.0.0.1:8080
 WEB_DIR    ?= web
@@ -43,7 +48,7 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './e2e/*' -not -path './.gi
 DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
 PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
 
-.PHONY: wasm serve desktop conform size bench test fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform test-fuzz
+.PHONY: wasm serve desktop conform size bench test deps fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform test-fuzz
 
 ## Builds
 
@@ -94,7 +99,13 @@ bench: wasm
 ## Checks and tests. `test` is a list of prerequisites: add core and lesson
 ## targets to it.
 
-test: fmt-check vet staticcheck test-plain test-fuzz test-conform test-wasm test-browser test-desktop
+test: deps fmt-check vet staticcheck test-plain test-fuzz test-conform test-wasm test-browser test-desktop
+
+# What the tests need beyond Go (Chromium, Xvfb, ZooKeeper, Redis, the cgo
+# headers, staticcheck, wasmbrowsertest), in one list: .ci/deps installs what
+# is missing (root or sudo; otherwise it prints the one command to run).
+deps:
+	@bash .ci/deps
 
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go'))"; \
