@@ -81,7 +81,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("Content-Security-Policy", ContentSecurityPolicy)
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Referrer-Policy", "no-referrer")
+	// Cross-origin isolation: the page loads only its own files, so it
+	// loses nothing by refusing anyone else's, and no other site may
+	// embed or load these files.
 	hdr.Set("Cross-Origin-Opener-Policy", "same-origin")
+	hdr.Set("Cross-Origin-Embedder-Policy", "require-corp")
+	hdr.Set("Cross-Origin-Resource-Policy", "same-origin")
 
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		hdr.Set("Allow", "GET, HEAD")

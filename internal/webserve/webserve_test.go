@@ -152,6 +152,11 @@ func checkSecurityHeaders(t *testing.T, name string, h http.Header) {
 	if got := h.Get("X-Content-Type-Options"); got != "nosniff" {
 		t.Errorf("%s: X-Content-Type-Options %q", name, got)
 	}
+	// Issue 30, item 5: cross-origin isolated (e2e's TestBrowserFirstFrame
+	// checks the page still starts under it).
+	assert.Equal(t, "same-origin", h.Get("Cross-Origin-Opener-Policy"), name)
+	assert.Equal(t, "require-corp", h.Get("Cross-Origin-Embedder-Policy"), name)
+	assert.Equal(t, "same-origin", h.Get("Cross-Origin-Resource-Policy"), name)
 }
 
 func TestCSPIsStrict(t *testing.T) {
