@@ -43,8 +43,8 @@ const stateExpr = `globalThis.leaselab ? globalThis.leaselab.state() : "{}"`
 
 // TestBrowserFirstFrame loads the page from the real handler in headless
 // Chromium, waits for the first frame, and checks that the page stayed on
-// its origin, drew something, mirrors its text, and lets Tab reach and
-// leave the canvas.
+// its origin under cross-origin isolation, drew something, mirrors its
+// text, and lets Tab reach and leave the canvas.
 func TestBrowserFirstFrame(t *testing.T) {
 	ctx, srv := startChromium(t, 1600, 900)
 	origin, _ := url.Parse(srv.URL)
@@ -109,6 +109,11 @@ func TestBrowserFirstFrame(t *testing.T) {
 	if err != nil || !loadingHidden {
 		t.Errorf("the loading indicator still shows after the first frame (err %v)", err)
 	}
+	// The server's COOP and COEP headers make the page cross-origin
+	// isolated, and it still loads its script and .wasm and starts.
+	isolated, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`globalThis.crossOriginIsolated`))
+	require.NoError(t, err)
+	assert.True(t, isolated, "the page is not cross-origin isolated (Cross-Origin-Embedder-Policy missing?)")
 	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("lesson-title").textContent`))
 	if err != nil || title != st.Scene.Mirror.Title || title == "" {
 		t.Errorf("HTML mirror title %q, scene title %q (err %v)", title, st.Scene.Mirror.Title, err)

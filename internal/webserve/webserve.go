@@ -63,7 +63,9 @@ type handler struct {
 // NewHandler serves the files under dir. It opens dir through an [os.Root],
 // so no request can reach a file outside it, whatever its path or symlinks
 // say; it never lists a directory (a directory with index.html serves that);
-// it hides dot files; and it answers only GET and HEAD.
+// it hides dot files; it redirects a file named with a trailing slash to
+// its own name (an index.html to its directory); and it answers only GET
+// and HEAD.
 //
 // For a request for X it serves X.br or X.gz instead when the client accepts
 // that encoding and the sibling exists, with Content-Encoding set and the
@@ -81,7 +83,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("Content-Security-Policy", ContentSecurityPolicy)
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Referrer-Policy", "no-referrer")
+	// Cross-origin isolation: the page loads only its own files, so it
+	// loses nothing by refusing anyone else's, and no other site may
+	// embed or load these files.
 	hdr.Set("Cross-Origin-Opener-Policy", "same-origin")
+	hdr.Set("Cross-Origin-Embedder-Policy", "require-corp")
+	hdr.Set("Cross-Origin-Resource-Policy", "same-origin")
 
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		hdr.Set("Allow", "GET, HEAD")
@@ -102,6 +109,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		name = path.Join(name, "index.html")
 		info, err = h.root.Stat(name)
+	} else if err == nil && info.Mode().IsRegular() && strings.HasSuffix(r.URL.Path, "/") {
+		// A file named as a directory ("/index.html/"): its relative
+		// links would resolve under it and fail. Send the browser to the
+		// file's own name, or for an index to its directory.
+		target := "../" + path.Base(name)
+		if path.Base(name) == "index.html" {
+			target = "../"
+		}
+		http.Redirect(w, r, target, http.StatusMovedPermanently)
+		return
 	}
 	if err != nil || !info.Mode().IsRegular() {
 		http.NotFound(w, r)

@@ -152,6 +152,11 @@ func checkSecurityHeaders(t *testing.T, name string, h http.Header) {
 	if got := h.Get("X-Content-Type-Options"); got != "nosniff" {
 		t.Errorf("%s: X-Content-Type-Options %q", name, got)
 	}
+	// Issue 30, item 5: cross-origin isolated (e2e's TestBrowserFirstFrame
+	// checks the page still starts under it).
+	assert.Equal(t, "same-origin", h.Get("Cross-Origin-Opener-Policy"), name)
+	assert.Equal(t, "require-corp", h.Get("Cross-Origin-Embedder-Policy"), name)
+	assert.Equal(t, "same-origin", h.Get("Cross-Origin-Resource-Policy"), name)
 }
 
 func TestCSPIsStrict(t *testing.T) {
@@ -210,6 +215,38 @@ func TestMethodsAndRedirects(t *testing.T) {
 	if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/sub/" {
 		t.Errorf("/sub: %d Location=%q", rec.Code, rec.Header().Get("Location"))
 	}
+}
+
+// Issue 30, item 5: "/index.html/" served the page, whose relative links
+// then pointed under it ("/index.html/boot.js") and failed. A file named
+// with a trailing slash is sent to its own name, an index to its directory.
+func TestAFileNamedAsADirectoryRedirectsToItsName(t *testing.T) {
+	h := newTestHandler(t)
+	for target, want := range map[string]string{
+		"/index.html/":      "/",
+		"/index.html//":     "/",
+		"/sub/index.html/":  "/sub/",
+		"/style.css/":       "/style.css",
+		"/sub//index.html/": "/sub/",
+	} {
+		rec := get(h, http.MethodGet, target, "")
+		assert.Equal(t, http.StatusMovedPermanently, rec.Code, target)
+		assert.Equal(t, want, rec.Header().Get("Location"), target)
+		assert.NotContains(t, rec.Body.String(), "<title>LeaseLab</title>", target)
+		checkSecurityHeaders(t, target, rec.Result().Header)
+	}
+	assert.Equal(t, http.StatusNotFound, get(h, http.MethodGet, "/index.html/boot.js", "").Code)
+
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	res, err := srv.Client().Get(srv.URL + "/index.html/")
+	require.NoError(t, err)
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Equal(t, "/", res.Request.URL.Path, "the page ends up at its directory, where its relative links work")
+	assert.Contains(t, string(body), "<title>LeaseLab</title>")
 }
 
 func TestThroughARealServer(t *testing.T) {
