@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,6 +9,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // Issue 19, item 12: in the browser, progress imports from a file (merged
@@ -52,4 +55,60 @@ func TestBrowserProgressImportExport(t *testing.T) {
 	after, err := chromedp.Run(ctx, chromedp.Evaluate[string](`localStorage.getItem("leaselab.progress.v1") || ""`))
 	require.NoError(t, err)
 	assert.Equal(t, stored, after)
+}
+
+// Issue 30, item 4: two tabs of the lab share localStorage but no lock.
+// A save one tab's write replaced came back only into that tab's memory,
+// to be written again at its next save, which never came when the tab was
+// closed; and closing a tab saved nothing of the lesson open in it. Here
+// tab A opens a shared run (work not yet saved), tab B imports progress,
+// then B writes over the store as a racing tab does (its own progress,
+// without the import); A must write the import back at once, and save the
+// open run when it goes away.
+func TestBrowserTwoTabsLoseNothing(t *testing.T) {
+	ctx, srv := startChromium(t, 1280, 800)
+	const stored = `localStorage.getItem("leaselab.progress.v1") || ""`
+	started := `(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`
+
+	link := core.LessonLink("fenced-writes", 1, nil, brokenFencing(t))
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"+link.Fragment()),
+		poll(started),
+		poll(`JSON.parse(globalThis.leaselab.state()).scene.run?.lesson === "fenced-writes"`),
+	))
+	tabA := ctx
+
+	tabB, closeB := chromedp.NewContext(ctx) // a second tab of the same browser
+	defer closeB()
+	file := filepath.Join(t.TempDir(), "leaselab-progress.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"version":1,"lessons":{"leases":{"completed":true}},"exercises":{}}`), 0o600))
+	require.NoError(t, chromedp.Do(tabB,
+		chromedp.Navigate(srv.URL+"/"),
+		poll(started),
+		chromedp.SetUploadFiles(chromedp.ID("import-progress"), []string{file}),
+		poll(`document.getElementById("progress-status").textContent.startsWith("Progress imported")`),
+	))
+
+	// Tab B writes over the store without the import, as a tab that read
+	// before the import and saved after it does.
+	require.NoError(t, chromedp.Do(tabB,
+		chromedp.Evaluate[chromedp.Void](`localStorage.setItem("leaselab.progress.v1", '{"version":1,"lessons":{"scheduler":{"completed":true}},"exercises":{}}')`),
+		poll(`(() => { const s = localStorage.getItem("leaselab.progress.v1") || ""; return s.includes('"leases"') && s.includes('"scheduler"') })()`),
+	), "tab A writes the import back at once, on the storage event")
+
+	// Tab A goes away (pagehide): the run open in it is saved.
+	require.NoError(t, chromedp.Do(tabA, chromedp.Navigate("about:blank")))
+	require.NoError(t, chromedp.Do(tabB, chromedp.Reload(), poll(started)))
+	after, err := chromedp.Run(tabB, chromedp.Evaluate[string](stored))
+	require.NoError(t, err)
+	var p struct {
+		Lessons map[string]struct {
+			Completed bool            `json:"completed"`
+			Log       json.RawMessage `json:"log"`
+		} `json:"lessons"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(after), &p), after)
+	assert.True(t, p.Lessons["leases"].Completed, "the import tab B's write dropped")
+	assert.True(t, p.Lessons["scheduler"].Completed, "tab B's own progress")
+	assert.Contains(t, string(p.Lessons["fenced-writes"].Log), `"pause"`, "the run open in tab A when it closed")
 }

@@ -1,8 +1,10 @@
 package game
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"time"
 
@@ -27,6 +29,9 @@ type App struct {
 	lessons []*lessons.Lesson
 	store   progress.Store
 	prog    progress.Progress
+	// known lists the lessons and exercises there are: progress in any
+	// other is left out when read (progress.Catalog).
+	known *progress.Catalog
 	// Export saves the sandbox's exports (the browser downloads them,
 	// the desktop writes files); nil refuses with a word.
 	Export Exporter
@@ -48,14 +53,27 @@ func NewApp(store progress.Store) *App {
 	if store == nil {
 		store = progress.NewMemStore(nil, "")
 	}
-	a := &App{store: store, lessons: lessons.All()}
+	a := &App{store: store, lessons: lessons.All(), known: Catalog()}
 	var notice string
-	a.prog, notice = progress.Open(store)
+	a.prog, notice = progress.Open(store, a.known)
 	a.menu = NewMenu(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
 	a.menu.Notice = notice
 	a.menu.OnSandbox = func() { a.OpenSandbox("") }
 	a.scenes = NewStack(a.menu)
 	return a
+}
+
+// Catalog lists the lessons and exercises this LeaseLab has, for
+// progress.Open and the other readers of saved progress.
+func Catalog() *progress.Catalog {
+	c := &progress.Catalog{}
+	for _, l := range lessons.All() {
+		c.Lessons = append(c.Lessons, l.ID)
+	}
+	for _, e := range lessons.Exercises() {
+		c.Exercises = append(c.Exercises, e.ID)
+	}
+	return c
 }
 
 // show puts sc on screen over the menu, in place of whatever was open.
@@ -114,7 +132,7 @@ func (a *App) Exercise(id string) progress.Exercise { return a.prog.Exercise(id)
 // progress stays in memory, so nothing the learner did is lost while the
 // lab runs.
 func (a *App) save() {
-	merged, notice, err := progress.Sync(a.store, a.prog)
+	merged, notice, err := progress.Sync(a.store, a.prog, a.known)
 	if err != nil {
 		a.menu.Notice = "Your progress could not be saved (" + err.Error() + "); it is kept until you close LeaseLab."
 		return
@@ -126,12 +144,29 @@ func (a *App) save() {
 }
 
 // Refresh merges in the progress another window or tab saved, so that its
-// completions show here too (the browser calls it on a storage event).
-func (a *App) Refresh() {
-	stored, notice := progress.Open(a.store)
-	a.prog = progress.Merge(stored, a.prog)
-	if notice != "" {
-		a.menu.Notice = notice
+// completions show here too, and saves the merge at once (the browser
+// calls it on a storage event): browser tabs have no lock between them,
+// so another tab's save may have replaced one of this tab's, which is
+// written back now rather than at this tab's next save, which may never
+// come. When the merge is what is saved, nothing is written, so two tabs
+// come to rest.
+func (a *App) Refresh() { a.save() }
+
+// Flush records what the learner did in the open lesson or exercise since
+// it was last saved, and saves it (the browser calls it when the tab is
+// hidden or closed: no frame may run after). What did not change keeps
+// its stamp, so a tab left open on an old run does not outrank, on
+// closing, a newer run made in another tab.
+func (a *App) Flush() {
+	switch sc := a.top().(type) {
+	case *LessonScene:
+		a.record(sc)
+	case *ExerciseScene:
+		if sc.OnSave != nil {
+			sc.OnSave()
+		}
+	default:
+		a.save()
 	}
 }
 
@@ -148,7 +183,7 @@ func (a *App) ExportProgress() ([]byte, error) {
 // says what happened, for the learner.
 func (a *App) ImportProgress(data []byte) (string, error) {
 	a.save()
-	merged, notice, err := progress.Import(a.store, data)
+	merged, notice, err := progress.Import(a.store, data, a.known)
 	if err != nil {
 		return "", err
 	}
@@ -164,7 +199,8 @@ func (a *App) ImportProgress(data []byte) (string, error) {
 // record stores what a lesson scene reports.
 func (a *App) record(sc *LessonScene) {
 	l := sc.Lab.Lesson
-	p := a.prog.Lesson(l.ID)
+	was := a.prog.Lesson(l.ID)
+	p := was
 	for i, met := range sc.Lab.Achieved() {
 		if met && !slices.Contains(p.GoalsMet, l.Goals[i].ID) {
 			p.GoalsMet = append(p.GoalsMet, l.Goals[i].ID)
@@ -179,7 +215,9 @@ func (a *App) record(sc *LessonScene) {
 		p.Log = log
 	}
 	p.Knobs = map[string]float64(l.Defaults(knobs))
-	a.prog.SetLesson(l.ID, p)
+	if !reflect.DeepEqual(p, was) {
+		a.prog.SetLesson(l.ID, p) // a new stamp only for a change
+	}
 	a.save()
 }
 
@@ -276,7 +314,9 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 	sc.Restore(saved.Answer)
 	sc.OnSave = func() {
 		if b, err := sc.Form.Encode(); err == nil {
-			a.prog.SetAnswer(ex.ID, b)
+			if !bytes.Equal(b, a.prog.Exercise(ex.ID).Answer) {
+				a.prog.SetAnswer(ex.ID, b) // a new stamp only for a change
+			}
 			a.save()
 		}
 	}

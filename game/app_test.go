@@ -81,7 +81,7 @@ func TestTwoAppsOnOneStoreMergeTheirProgress(t *testing.T) {
 	if _, done := a.GoalsMet("scheduler"); !done {
 		t.Error("A's refresh did not bring in B's completion")
 	}
-	p, _ := progress.Open(store)
+	p, _ := progress.Open(store, nil)
 	if !p.Lesson("leases").Completed || !p.Lesson("scheduler").Completed {
 		t.Errorf("saved progress lost one: %+v", p.Lessons)
 	}

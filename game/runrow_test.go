@@ -83,7 +83,7 @@ func TestShowSolutionKeepsMyRun(t *testing.T) {
 	sc.Lab.Advance(10 * time.Second)
 	sc.Player.setPlaying(false)
 	r.a.record(sc)
-	saved, _ := progress.Open(store)
+	saved, _ := progress.Open(store, nil)
 	var log core.ActionLog
 	require.NoError(t, json.Unmarshal(saved.Lesson("fenced-writes").Log, &log))
 	assert.Equal(t, mine, log)

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"sync"
 	"syscall/js"
 	"time"
 
@@ -46,13 +47,14 @@ func main() {
 		OnUpdate:      page.update,
 	})
 	ln := newLinks(app, doc)
-	refresh := watchStorage(app)
+	var frame sync.Mutex
+	refresh := coordinateTabs(app, &frame)
 	tr := newTransfer(app, doc)
 	page.host = g.Host
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
-	if err := ebiten.RunGame(&timedGame{Game: g, before: func() { ln.beforeUpdate(); refresh(); tr.beforeUpdate() }}); err != nil {
+	if err := ebiten.RunGame(&timedGame{Game: g, frame: &frame, before: func() { ln.beforeUpdate(); refresh(); tr.beforeUpdate() }}); err != nil {
 		page.fail(err)
 	}
 }

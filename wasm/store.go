@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"syscall/js"
 
@@ -115,17 +116,50 @@ func (s *browserStore) Backup(old []byte) (string, error) {
 	return "", fmt.Errorf("%d backups of damaged progress are already kept in this browser's localStorage (%s...); clear some in the browser's site data", maxBackups, backupKey)
 }
 
-// watchStorage returns a function for the game loop that merges into app
-// whatever another tab of this site saved since it last ran: the browser
-// fires "storage" in every other tab when one tab writes localStorage.
-func watchStorage(app *game.App) func() {
+// coordinateTabs keeps the progress of several tabs of this site from
+// replacing one another's, and returns a function for the game loop.
+// Tabs share localStorage but no lock: two tabs saving at once can each
+// merge what was there before and the second write drops the first's.
+// The browser fires "storage" in every other tab when one writes, so on
+// that event a tab merges what was saved with what it holds and writes the
+// merge back at once (app.Refresh), restoring anything of its own the
+// other tab's write dropped; a merge equal to what is saved writes
+// nothing, so the tabs come to rest. When the tab is hidden or closed
+// ("visibilitychange" to hidden, "pagehide": no frame may run after), the
+// open lesson's or exercise's unsaved work is saved (app.Flush).
+//
+// frame is held by the game loop while it updates or draws; these events
+// arrive between frames, and do their work only when it is free: an event
+// that finds a frame in progress leaves the merge to the game loop's
+// function, which runs it at the next frame.
+func coordinateTabs(app *game.App, frame *sync.Mutex) func() {
 	var changed atomic.Bool
-	js.Global().Call("addEventListener", "storage", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) > 0 && args[0].Get("key").Equal(js.ValueOf(progressKey)) {
+	between := func(f func()) bool {
+		if !frame.TryLock() {
+			return false
+		}
+		defer frame.Unlock()
+		f()
+		return true
+	}
+	on := func(target js.Value, event string, f func(js.Value)) {
+		target.Call("addEventListener", event, js.FuncOf(func(_ js.Value, args []js.Value) any {
+			f(args[0])
+			return nil
+		}))
+	}
+	on(js.Global(), "storage", func(e js.Value) {
+		if e.Get("key").Equal(js.ValueOf(progressKey)) && !between(app.Refresh) {
 			changed.Store(true)
 		}
-		return nil
-	}))
+	})
+	on(js.Global(), "pagehide", func(js.Value) { between(app.Flush) })
+	doc := js.Global().Get("document")
+	on(doc, "visibilitychange", func(js.Value) {
+		if doc.Get("visibilityState").String() == "hidden" {
+			between(app.Flush)
+		}
+	})
 	return func() {
 		if changed.Swap(false) {
 			app.Refresh()

@@ -37,7 +37,7 @@ func TestBrowserStoreRoundTripInLocalStorage(t *testing.T) {
 	if _, ok := s.(*browserStore); !ok {
 		t.Fatalf("newBrowserStore = %T, want the localStorage store", s)
 	}
-	p, notice := progress.Open(s)
+	p, notice := progress.Open(s, nil)
 	if notice != "" || !reflect.DeepEqual(p, progress.New()) {
 		t.Fatalf("first Open = %+v, %q", p, notice)
 	}
@@ -49,14 +49,14 @@ func TestBrowserStoreRoundTripInLocalStorage(t *testing.T) {
 	if ls.Call("getItem", progressKey).IsNull() {
 		t.Fatalf("nothing under localStorage[%q]", progressKey)
 	}
-	q, notice := progress.Open(newBrowserStore())
+	q, notice := progress.Open(newBrowserStore(), nil)
 	if notice != "" || !reflect.DeepEqual(q, p) {
 		t.Errorf("reopened = %+v, %q; want %+v", q, notice, p)
 	}
 
 	// Corrupt data is kept under the backup key, and the notice says so.
 	ls.Call("setItem", progressKey, `{"version":1,"lessons":`)
-	q, notice = progress.Open(newBrowserStore())
+	q, notice = progress.Open(newBrowserStore(), nil)
 	if !reflect.DeepEqual(q, progress.New()) {
 		t.Errorf("corrupt data gave %+v", q)
 	}
@@ -70,7 +70,7 @@ func TestBrowserStoreRoundTripInLocalStorage(t *testing.T) {
 	// A second corruption is kept beside the first, not over it (issue
 	// 19, item 11).
 	ls.Call("setItem", progressKey, `{"version":1,"exercises":`)
-	_, notice = progress.Open(newBrowserStore())
+	_, notice = progress.Open(newBrowserStore(), nil)
 	if !strings.Contains(notice, `kept as localStorage["leaselab.progress.corrupt-2"]`) {
 		t.Errorf("second notice = %q", notice)
 	}
@@ -91,7 +91,7 @@ func TestBrowserStoreFallsBackToMemory(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := openStore(jsEval(t, win))
-			p, notice := progress.Open(s)
+			p, notice := progress.Open(s, nil)
 			if notice != noStorageNotice {
 				t.Errorf("notice = %q", notice)
 			}
@@ -100,7 +100,7 @@ func TestBrowserStoreFallsBackToMemory(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Progress still lasts for the session.
-			if q, _ := progress.Open(s); !reflect.DeepEqual(q, p) {
+			if q, _ := progress.Open(s, nil); !reflect.DeepEqual(q, p) {
 				t.Errorf("reopened %+v, want %+v", q, p)
 			}
 		})

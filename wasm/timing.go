@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -72,9 +73,13 @@ type timedGame struct {
 	updated, drawn bool
 	// before runs at the start of every update (opening shared links).
 	before func()
+	// frame is held while the game updates or draws (coordinateTabs).
+	frame *sync.Mutex
 }
 
 func (t *timedGame) Update() error {
+	t.frame.Lock()
+	defer t.frame.Unlock()
 	if t.before != nil {
 		t.before()
 	}
@@ -89,6 +94,8 @@ func (t *timedGame) Update() error {
 }
 
 func (t *timedGame) Draw(screen *ebiten.Image) {
+	t.frame.Lock()
+	defer t.frame.Unlock()
 	if t.drawn || t.Snapshot().Tick == 0 {
 		t.Game.Draw(screen)
 		return

@@ -197,7 +197,7 @@ func transferProgress(store progress.Store, export, imp string) int {
 		return fail(fmt.Errorf("give --export-progress or --import-progress, not both"))
 	}
 	if export != "" {
-		data, err := progress.Export(store)
+		data, notice, err := progress.Export(store, game.Catalog())
 		if err != nil {
 			return fail(err)
 		}
@@ -205,13 +205,16 @@ func transferProgress(store progress.Store, export, imp string) int {
 			return fail(err)
 		}
 		fmt.Printf("progress written to %s (import it with leaselab --import-progress, or in the browser)\n", export)
+		if notice != "" {
+			fmt.Println(notice)
+		}
 		return 0
 	}
 	data, err := inputfile.Read(imp, progress.MaxSize)
 	if err != nil {
 		return fail(err)
 	}
-	merged, notice, err := progress.Import(store, data)
+	merged, notice, err := progress.Import(store, data, game.Catalog())
 	if err != nil {
 		return fail(err)
 	}

@@ -59,13 +59,45 @@ func (s *FileStore) Load() ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, MaxSize+1))
 }
 
-// Save implements [Store].
+// maxLinks bounds the symbolic links followed from Path, as the system
+// does (a loop of links ends in an error, not a hang).
+const maxLinks = 40
+
+// target is the file Path names: Path itself, or, when Path is a symbolic
+// link (a learner keeping progress.json in a synced folder), the file it
+// leads to, which may not exist yet.
+func (s *FileStore) target() (string, error) {
+	path := s.Path
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil // not there yet, or not a link: write here
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("%s: more than %d symbolic links in a row", s.Path, maxLinks)
+}
+
+// Save implements [Store]. When Path is a symbolic link, the file it leads
+// to is replaced (atomically, in that file's directory) and the link stays:
+// renaming over Path itself used to turn the link into a plain file.
 func (s *FileStore) Save(b []byte) (err error) {
-	dir := filepath.Dir(s.Path)
+	path, err := s.target()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(s.Path)+"-*.tmp") // mode 0600
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*.tmp") // mode 0600
 	if err != nil {
 		return err
 	}
@@ -84,7 +116,7 @@ func (s *FileStore) Save(b []byte) (err error) {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp.Name(), s.Path); err != nil {
+	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
 	syncDir(dir)
@@ -105,18 +137,24 @@ func syncDir(dir string) {
 // <path>.corrupt-N, N from 1, never replacing an earlier backup. When the
 // file on disk is larger than old (Load reads at most MaxSize+1 bytes, and
 // nothing of a file it could not read), or is not a regular file, the file
-// itself is moved there, so nothing of it is lost.
+// itself is moved there, so nothing of it is lost. When Path is a symbolic
+// link, the backup is of the file it leads to, kept beside that file, and
+// the link stays.
 func (s *FileStore) Backup(old []byte) (string, error) {
+	path, err := s.target()
+	if err != nil {
+		return "", err
+	}
 	for n := 1; n <= maxBackups; n++ {
-		dst := fmt.Sprintf("%s.corrupt-%d", s.Path, n)
+		dst := fmt.Sprintf("%s.corrupt-%d", path, n)
 		if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
 			if err != nil {
 				return "", err
 			}
 			continue
 		}
-		if fi, err := os.Lstat(s.Path); err == nil && (fi.Size() > int64(len(old)) || !fi.Mode().IsRegular()) {
-			if err := os.Rename(s.Path, dst); err != nil {
+		if fi, err := os.Lstat(path); err == nil && (fi.Size() > int64(len(old)) || !fi.Mode().IsRegular()) {
+			if err := os.Rename(path, dst); err != nil {
 				return "", err
 			}
 			syncDir(filepath.Dir(dst))
@@ -142,5 +180,5 @@ func (s *FileStore) Backup(old []byte) (string, error) {
 		}
 		return dst, nil
 	}
-	return "", fmt.Errorf("%d backups of %s already exist; delete some", maxBackups, s.Path)
+	return "", fmt.Errorf("%d backups of %s already exist; delete some", maxBackups, path)
 }

@@ -129,7 +129,7 @@ func TestOpenFileStoreCorrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := NewFileStore(path)
-	p, notice := Open(s)
+	p, notice := Open(s, nil)
 	if !reflect.DeepEqual(p, New()) {
 		t.Errorf("progress = %+v", p)
 	}
@@ -141,7 +141,7 @@ func TestOpenFileStoreCorrupt(t *testing.T) {
 	if err := Save(s, p); err != nil {
 		t.Fatal(err)
 	}
-	if q, notice := Open(s); notice != "" || !reflect.DeepEqual(q, New()) {
+	if q, notice := Open(s, nil); notice != "" || !reflect.DeepEqual(q, New()) {
 		t.Errorf("after saving: %+v, %q", q, notice)
 	}
 	if _, err := os.Stat(path + ".corrupt-1"); err != nil {

@@ -19,11 +19,11 @@ import (
 func TestUnreadableProgressIsKeptBeforeSaving(t *testing.T) {
 	s := NewMemStore([]byte(`{"version":1,"lessons":{"leases":{"completed":true}}}`), "")
 	s.LoadErr = fmt.Errorf("input/output error")
-	p, notice := Open(s)
+	p, notice := Open(s, nil)
 	assert.Contains(t, notice, "could not be read (input/output error)")
 	assert.Contains(t, notice, "kept as memory backup 1")
 	p.MeetGoal("scheduler", "one-leader")
-	_, _, err := Sync(s, p)
+	_, _, err := Sync(s, p, nil)
 	require.NoError(t, err, "kept aside, so saving is safe")
 	assert.Len(t, s.Backups(), 2, "each unreadable read is kept")
 }
@@ -34,10 +34,10 @@ func TestUnkeepableProgressIsNeverOverwritten(t *testing.T) {
 	s := NewMemStore(old, "")
 	s.LoadErr = fmt.Errorf("permission denied")
 	s.BackupErr = fmt.Errorf("disk full")
-	p, notice := Open(s)
+	p, notice := Open(s, nil)
 	assert.Contains(t, notice, "Nothing will be saved over it.")
 	p.MeetGoal("scheduler", "one-leader")
-	_, _, err := Sync(s, p)
+	_, _, err := Sync(s, p, nil)
 	assert.ErrorContains(t, err, "not saved, so as not to replace saved progress")
 	assert.Equal(t, old, s.Data())
 }
@@ -53,10 +53,10 @@ func TestDamagedFileWithNoRoomForABackupStays(t *testing.T) {
 		require.NoError(t, os.WriteFile(fmt.Sprintf("%s.corrupt-%d", path, n), nil, 0o600))
 	}
 	s := NewFileStore(path)
-	p, notice := Open(s)
+	p, notice := Open(s, nil)
 	assert.Contains(t, notice, "1000 backups")
 	p.MeetGoal("leases", "lease-granted")
-	_, _, err := Sync(s, p)
+	_, _, err := Sync(s, p, nil)
 	assert.Error(t, err)
 	got, _ := os.ReadFile(path)
 	assert.Equal(t, damaged, got)
@@ -67,11 +67,11 @@ func TestDamagedFileWithNoRoomForABackupStays(t *testing.T) {
 func TestNewerOptionalFieldsLoadAndSurviveASave(t *testing.T) {
 	doc := `{"version":1,"theme":"dark","lessons":{"leases":{"completed":true,"stars":3}},"exercises":{"no-fencing":{"passed":true,"streak":{"days":2}}}}`
 	s := NewMemStore([]byte(doc), "")
-	p, notice := Open(s)
+	p, notice := Open(s, nil)
 	require.Empty(t, notice)
 	assert.True(t, p.Lesson("leases").Completed)
 	p.MeetGoal("scheduler", "one-leader")
-	_, _, err := Sync(s, p)
+	_, _, err := Sync(s, p, nil)
 	require.NoError(t, err)
 	var saved map[string]any
 	require.NoError(t, json.Unmarshal(s.Data(), &saved))
@@ -88,17 +88,17 @@ func TestNewerOptionalFieldsLoadAndSurviveASave(t *testing.T) {
 func TestTwoWindowsSavingKeepBoth(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "progress.json")
 	a, b := NewFileStore(path), NewFileStore(path)
-	pa, _ := Open(a)
-	pb, _ := Open(b)
+	pa, _ := Open(a, nil)
+	pb, _ := Open(b, nil)
 	pa.SetLesson("leases", Lesson{Completed: true, GoalsMet: []string{"lease-granted"}})
-	_, _, err := Sync(a, pa)
+	_, _, err := Sync(a, pa, nil)
 	require.NoError(t, err)
 	pb.SetLesson("scheduler", Lesson{Completed: true})
-	merged, _, err := Sync(b, pb)
+	merged, _, err := Sync(b, pb, nil)
 	require.NoError(t, err)
 	assert.True(t, merged.Lesson("leases").Completed, "B adopts what A saved")
 
-	final, notice := Open(NewFileStore(path))
+	final, notice := Open(NewFileStore(path), nil)
 	require.Empty(t, notice)
 	assert.True(t, final.Lesson("leases").Completed, "A's completion is not lost")
 	assert.True(t, final.Lesson("scheduler").Completed)
@@ -172,17 +172,17 @@ func TestExportThenImportOnAnotherMachine(t *testing.T) {
 	p := New()
 	p.SetLesson("leases", Lesson{Completed: true, GoalsMet: []string{"lease-granted"}, HintsSeen: 2})
 	p.RecordAttempt("no-fencing", true, true)
-	_, _, err := Sync(home, p)
+	_, _, err := Sync(home, p, nil)
 	require.NoError(t, err)
-	file, err := Export(home)
+	file, _, err := Export(home, nil)
 	require.NoError(t, err)
 
 	away := NewMemStore(nil, "")
 	q := New()
 	q.SetLesson("scheduler", Lesson{Completed: true})
-	_, _, err = Sync(away, q)
+	_, _, err = Sync(away, q, nil)
 	require.NoError(t, err)
-	merged, notice, err := Import(away, file)
+	merged, notice, err := Import(away, file, nil)
 	require.NoError(t, err)
 	assert.Empty(t, notice)
 	assert.True(t, merged.Lesson("leases").Completed, "the imported lesson")
@@ -190,10 +190,10 @@ func TestExportThenImportOnAnotherMachine(t *testing.T) {
 	assert.True(t, merged.Exercise("no-fencing").Passed)
 	assert.True(t, merged.Lesson("scheduler").Completed, "what was there stays")
 
-	again, _, err := Import(away, file)
+	again, _, err := Import(away, file, nil)
 	require.NoError(t, err)
 	assert.Equal(t, merged, again, "importing twice changes nothing")
-	reopened, _ := Open(away)
+	reopened, _ := Open(away, nil)
 	assert.Equal(t, merged, reopened, "the import was saved")
 }
 
@@ -201,10 +201,10 @@ func TestImportRefusesWhatIsNotProgress(t *testing.T) {
 	s := NewMemStore([]byte(`{"version":1,"lessons":{"leases":{"completed":true}}}`), "")
 	before := s.Data()
 	for _, data := range []string{"", "not json", `{"version":7}`, `[1,2]`} {
-		_, _, err := Import(s, []byte(data))
+		_, _, err := Import(s, []byte(data), nil)
 		assert.Error(t, err, "%q", data)
 	}
-	_, _, err := Import(s, []byte(`{"version":7}`))
+	_, _, err := Import(s, []byte(`{"version":7}`), nil)
 	assert.ErrorContains(t, err, "the file is not LeaseLab progress: it is version 7")
 	assert.Equal(t, before, s.Data(), "a refused import changes nothing")
 }
@@ -218,9 +218,9 @@ func init() { now = func() int64 { return 1_000 } }
 // second backup, no notice again.
 func TestDamagedProgressIsToldOnceNotAtEveryStart(t *testing.T) {
 	s := NewMemStore([]byte(`{"version":1,`), "")
-	_, notice := Open(s)
+	_, notice := Open(s, nil)
 	require.Contains(t, notice, "could not be read")
-	_, again := Open(s)
+	_, again := Open(s, nil)
 	assert.Empty(t, again, "the notice does not come back")
 	assert.Len(t, s.Backups(), 1, "kept aside once")
 	assert.Equal(t, []byte(`{"version":1,`), s.Backups()[0], "the damaged data is what was kept")

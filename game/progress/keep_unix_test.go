@@ -22,7 +22,7 @@ func TestFIFOAtTheProgressPathDoesNotBlock(t *testing.T) {
 	require.NoError(t, syscall.Mkfifo(path, 0o600))
 	s := NewFileStore(path)
 	done := make(chan string, 1)
-	go func() { _, notice := Open(s); done <- notice }()
+	go func() { _, notice := Open(s, nil); done <- notice }()
 	select {
 	case notice := <-done:
 		assert.Contains(t, notice, "is not a regular file")
@@ -33,7 +33,7 @@ func TestFIFOAtTheProgressPathDoesNotBlock(t *testing.T) {
 	fi, err := os.Lstat(path + ".corrupt-1")
 	require.NoError(t, err)
 	assert.Equal(t, os.ModeNamedPipe, fi.Mode().Type(), "the FIFO itself was moved aside")
-	_, _, err = Sync(s, New())
+	_, _, err = Sync(s, New(), nil)
 	assert.NoError(t, err)
 }
 
@@ -46,14 +46,14 @@ func TestConcurrentSaversLoseNothing(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			s := NewFileStore(path)
-			p, _ := Open(s)
+			p, _ := Open(s, nil)
 			p.MeetGoal("leases", fmt.Sprintf("goal-%d", i))
-			_, _, err := Sync(s, p)
+			_, _, err := Sync(s, p, nil)
 			assert.NoError(t, err)
 		})
 	}
 	wg.Wait()
-	p, notice := Open(NewFileStore(path))
+	p, notice := Open(NewFileStore(path), nil)
 	require.Empty(t, notice)
 	assert.Len(t, p.Lesson("leases").GoalsMet, n)
 }

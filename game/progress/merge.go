@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -81,13 +82,16 @@ func mergeExtra[V any](a, b map[string]V) map[string]V {
 // Sync saves p in s merged with what s holds now, and returns the merged
 // progress, which the caller should adopt: another window may have saved
 // since p was loaded, and its progress is kept, not overwritten. A store
-// that can lock (a file) is locked from the read to the write.
+// that can lock (a file) is locked from the read to the write. Lessons and
+// exercises known does not list are left out (see [Catalog]). When the
+// merge is what s holds already, nothing is written, so two browser tabs
+// that sync on each other's writes come to rest.
 //
 // What s holds but cannot be read or decoded is kept aside first
 // ([Store.Backup]); notice then says so. If it cannot be kept, Sync saves
 // nothing and returns an error: the learner's saved progress is never
 // replaced by a save that could not read it.
-func Sync(s Store, p Progress) (merged Progress, notice string, err error) {
+func Sync(s Store, p Progress, known *Catalog) (merged Progress, notice string, err error) {
 	if l, ok := s.(Locker); ok {
 		unlock, err := l.Lock()
 		if err != nil {
@@ -95,15 +99,23 @@ func Sync(s Store, p Progress) (merged Progress, notice string, err error) {
 		}
 		defer unlock()
 	}
-	stored, notice, err := load(s)
+	stored, err := load(s, known)
 	if err != nil {
-		return p, notice, err
+		return p, stored.note, err
 	}
-	merged = Merge(stored, p)
-	if err := Save(s, merged); err != nil {
-		return p, notice, err
+	merged = Merge(stored.p, p)
+	merged.prune(known, "")
+	b, err := Encode(merged)
+	if err != nil {
+		return p, stored.note, err
 	}
-	return merged, notice, nil
+	if bytes.Equal(b, stored.raw) {
+		return merged, stored.note, nil
+	}
+	if err := saveEncoded(s, b); err != nil {
+		return p, stored.note, err
+	}
+	return merged, stored.note, nil
 }
 
 // Locker is implemented by stores that can keep other processes from

@@ -113,6 +113,52 @@ type Exercise struct {
 // now stamps changes (Unix milliseconds); tests replace it.
 var now = func() int64 { return time.Now().UnixMilli() }
 
+// restamp is the stamp of a change to an entry last stamped prev: now, or
+// just after prev when the clock reads earlier (stepped back, or several
+// changes in one millisecond). It cannot wrap: decoded stamps are bounded
+// (see boundStamps), and at the largest stamp it stays there.
+func restamp(prev int64) int64 {
+	if prev == math.MaxInt64 {
+		return prev
+	}
+	return max(now(), prev+1)
+}
+
+// stampSlack is how far ahead of the clock a stamp read may be and still
+// stand: this machine's own stamps run ahead of it by one millisecond per
+// change made within a millisecond, and another machine's clock may be a
+// little ahead of this one's.
+const stampSlack = 60_000 // one minute, in milliseconds
+
+// boundStamps brings every Updated stamp in p more than stampSlack ahead
+// of now back to now, and a negative one to 0, and reports whether it
+// changed any. A stamp comes from a file the learner may have edited or
+// imported: one far in the future (9223372036854775807) used to outrank
+// every later change, so the learner's newer run or answer lost each
+// merge, and the next stamp after it wrapped negative. Brought back to
+// now, it is older than anything the learner does next.
+func (p *Progress) boundStamps() bool {
+	t, changed := now(), false
+	bound := func(u *int64) {
+		c := max(*u, 0)
+		if t < math.MaxInt64-stampSlack && c > t+stampSlack {
+			c = t
+		}
+		if c != *u {
+			*u, changed = c, true
+		}
+	}
+	for id, l := range p.Lessons {
+		bound(&l.Updated)
+		p.Lessons[id] = l
+	}
+	for id, e := range p.Exercises {
+		bound(&e.Updated)
+		p.Exercises[id] = e
+	}
+	return changed
+}
+
 // New returns empty progress of the current version.
 func New() Progress {
 	return Progress{Version: Version, Lessons: map[string]Lesson{}, Exercises: map[string]Exercise{}}
@@ -126,7 +172,7 @@ func (p *Progress) SetLesson(id string, l Lesson) {
 	if p.Lessons == nil {
 		p.Lessons = map[string]Lesson{}
 	}
-	l.Updated = max(now(), p.Lessons[id].Updated+1)
+	l.Updated = restamp(p.Lessons[id].Updated)
 	p.Lessons[id] = l
 }
 
@@ -164,7 +210,7 @@ func (p *Progress) RecordAttempt(id string, complete, passed bool) {
 	case passed:
 		e.Passed = true
 	}
-	e.Updated = max(now(), e.Updated+1)
+	e.Updated = restamp(e.Updated)
 	p.Exercises[id] = e
 }
 
@@ -195,7 +241,7 @@ func (p *Progress) SetResult(id string, result json.RawMessage) {
 	}
 	e := p.Exercises[id]
 	e.Result = result
-	e.Updated = max(now(), e.Updated+1) // merges keep the later answer and its verdict together
+	e.Updated = restamp(e.Updated) // merges keep the later answer and its verdict together
 	p.Exercises[id] = e
 }
 
@@ -222,7 +268,7 @@ func (p *Progress) SetAnswer(id string, answer json.RawMessage) {
 	}
 	e := p.Exercises[id]
 	e.Answer = answer
-	e.Updated = max(now(), e.Updated+1)
+	e.Updated = restamp(e.Updated)
 	p.Exercises[id] = e
 }
 
@@ -236,8 +282,8 @@ type DecodeError struct {
 func (e *DecodeError) Error() string { return "progress: " + e.Reason }
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-func refuse(err error, format string, args ...any) (Progress, error) {
-	return New(), &DecodeError{Reason: fmt.Sprintf(format, args...), Err: err}
+func refuse(err error, format string, args ...any) (Progress, bool, error) {
+	return New(), false, &DecodeError{Reason: fmt.Sprintf(format, args...), Err: err}
 }
 
 // Decode reads a saved document. Empty input (nothing saved yet) gives new
@@ -245,9 +291,21 @@ func refuse(err error, format string, args ...any) (Progress, error) {
 // wrong field types, too large, too deeply nested, values out of range)
 // gives new progress and a *[DecodeError]; it never panics and never
 // returns half-read progress. Fields it does not know are kept in Extra.
+//
+// Change stamps (Updated) more than a minute ahead of now are brought back
+// to now, and negative ones to 0 (see boundStamps): a stamp is only an
+// order, and one from the future must not outrank what the learner does
+// next.
 func Decode(b []byte) (Progress, error) {
+	p, _, err := decode(b)
+	return p, err
+}
+
+// decode is Decode, also reporting whether it bounded a stamp (so that
+// Open writes the bounded progress back).
+func decode(b []byte) (p Progress, bounded bool, err error) {
 	if len(bytes.TrimSpace(b)) == 0 {
-		return New(), nil
+		return New(), false, nil
 	}
 	if len(b) > MaxSize {
 		return refuse(nil, "it is %d bytes, more than the %d allowed", len(b), MaxSize)
@@ -274,7 +332,6 @@ func Decode(b []byte) (Progress, error) {
 		return refuse(nil, "it is version %d; this LeaseLab reads version %d", v, Version)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
-	var p Progress
 	if err := dec.Decode(&p); err != nil {
 		return refuse(err, "it is not valid progress data: damaged, or cut short")
 	}
@@ -305,7 +362,7 @@ func Decode(b []byte) (Progress, error) {
 		}
 		p.Exercises[id] = e
 	}
-	return p, nil
+	return p, p.boundStamps(), nil
 }
 
 // Encode writes p as JSON (with Version set to the current version). It

@@ -157,7 +157,7 @@ func TestMeetGoalOnce(t *testing.T) {
 
 func TestOpen(t *testing.T) {
 	t.Run("nothing saved", func(t *testing.T) {
-		p, notice := Open(NewMemStore(nil, ""))
+		p, notice := Open(NewMemStore(nil, ""), nil)
 		if notice != "" || !reflect.DeepEqual(p, New()) {
 			t.Errorf("Open = %+v, %q", p, notice)
 		}
@@ -167,7 +167,7 @@ func TestOpen(t *testing.T) {
 		if err := Save(s, sample()); err != nil {
 			t.Fatal(err)
 		}
-		p, notice := Open(s)
+		p, notice := Open(s, nil)
 		if notice != "" || !reflect.DeepEqual(p, sample()) {
 			t.Errorf("Open = %+v, %q", p, notice)
 		}
@@ -175,7 +175,7 @@ func TestOpen(t *testing.T) {
 	t.Run("corrupt is kept", func(t *testing.T) {
 		old := []byte(`{"version":1,"lessons":`)
 		s := NewMemStore(old, "")
-		p, notice := Open(s)
+		p, notice := Open(s, nil)
 		want := "Your saved progress could not be read (it is not valid progress data: damaged, or cut short); starting fresh. The old data was kept as memory backup 1."
 		if notice != want {
 			t.Errorf("notice\n got %q\nwant %q", notice, want)
@@ -190,7 +190,7 @@ func TestOpen(t *testing.T) {
 	t.Run("backup fails", func(t *testing.T) {
 		s := NewMemStore([]byte(`{"version":9}`), "")
 		s.BackupErr = errors.New("disk full")
-		_, notice := Open(s)
+		_, notice := Open(s, nil)
 		want := "Your saved progress could not be read (it is version 9; this LeaseLab reads version 1); starting fresh. The old data could not be kept: disk full. Nothing will be saved over it."
 		if notice != want {
 			t.Errorf("notice\n got %q\nwant %q", notice, want)
@@ -199,7 +199,7 @@ func TestOpen(t *testing.T) {
 	t.Run("load fails", func(t *testing.T) {
 		s := NewMemStore(nil, "Progress lasts only until this tab closes.")
 		s.LoadErr = errors.New("permission denied")
-		_, notice := Open(s)
+		_, notice := Open(s, nil)
 		// Unreadable is kept aside like undecodable (issue 19, item 10):
 		// the first save used to replace it.
 		want := "Progress lasts only until this tab closes. Your saved progress could not be read (permission denied); starting fresh. The old data was kept as memory backup 1."

@@ -1,8 +1,9 @@
 package progress
 
 import (
-	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -29,48 +30,78 @@ type Noticer interface {
 	Notice() string
 }
 
-// Open loads progress from s. It always returns usable progress; notice,
-// when not empty, is a sentence for the learner: why the saved progress was
-// set aside (and where it was kept), or why it will not be saved for long.
-func Open(s Store) (p Progress, notice string) {
-	var notes []string
-	if n, ok := s.(Noticer); ok && n.Notice() != "" {
-		notes = append(notes, n.Notice())
+// Open loads progress from s, keeping only the lessons and exercises known
+// lists (see [Catalog]). It always returns usable progress; notice, when
+// not empty, is a sentence for the learner: why the saved progress was set
+// aside (and where it was kept), what of it was left out, or why it will
+// not be saved for long.
+func Open(s Store, known *Catalog) (p Progress, notice string) {
+	var storeNotice string
+	if n, ok := s.(Noticer); ok {
+		storeNotice = n.Notice()
 	}
-	p, note, err := load(s)
-	if note != "" {
-		notes = append(notes, note)
-	}
-	if note != "" && err == nil {
+	l, err := load(s, known)
+	switch {
+	case err != nil:
+	case l.setAside:
 		// The damaged data is kept aside: the fresh progress takes its
 		// place, so the next start reads that, rather than keeping the
 		// damaged data aside again and saying so at every start.
-		_ = Save(s, p) // a failed save leaves the next start to try again
+		_ = Save(s, l.p) // a failed save leaves the next start to try again
+	case l.repaired:
+		// The same for what was left out; and a stamp brought back to
+		// now is written, or the next read would bring it to a later
+		// now, ahead of the learner's changes since. Another window may
+		// be saving: merge, under the lock, as every save does.
+		if merged, _, err := Sync(s, l.p, known); err == nil {
+			l.p = merged
+		}
 	}
-	return p, join(notes)
+	return l.p, join(storeNotice, l.note)
 }
 
-// load reads the progress in s for Open and Sync. Saved data that cannot
-// be read (an I/O error, no permission) or decoded is kept aside by
+// loaded is what load read.
+type loaded struct {
+	p Progress
+	// raw is the bytes s held, when p is what they say (not repaired).
+	raw []byte
+	// note is for the learner: what was set aside or left out.
+	note string
+	// setAside reports that what s holds could not be read and was
+	// kept aside (p is new progress); repaired, that p is what s holds
+	// with ids left out or a stamp bounded.
+	setAside, repaired bool
+}
+
+// load reads the progress in s for Open, Sync and Import. Saved data that
+// cannot be read (an I/O error, no permission) or decoded is kept aside by
 // s.Backup before anything else happens, so that no later save replaces
-// it, and note says so. If it cannot be kept, err says why, and nothing
-// may be saved over it.
-func load(s Store) (p Progress, note string, err error) {
+// it, and the note says so. If it cannot be kept, err says why, and
+// nothing may be saved over it. Lessons and exercises known does not list
+// are left out, and the note says so too.
+func load(s Store, known *Catalog) (loaded, error) {
 	b, err := s.Load()
 	if err == nil {
-		if p, err = Decode(b); err == nil {
-			return p, "", nil
+		var l loaded
+		var bounded bool
+		if l.p, bounded, err = decode(b); err == nil {
+			l.note = l.p.prune(known, "Your saved progress")
+			l.repaired = bounded || l.note != ""
+			if !l.repaired {
+				l.raw = b
+			}
+			return l, nil
 		}
 	} else {
 		b = nil // Backup then moves the unreadable file itself aside
 		err = &DecodeError{Reason: err.Error(), Err: err}
 	}
 	where, berr := s.Backup(b)
-	note = Message(err, where, berr)
+	note := Message(err, where, berr)
 	if berr != nil {
-		return New(), note + " Nothing will be saved over it.", fmt.Errorf("progress: not saved, so as not to replace saved progress that could not be read or kept aside: %w", berr)
+		return loaded{p: New(), note: note + " Nothing will be saved over it."}, fmt.Errorf("progress: not saved, so as not to replace saved progress that could not be read or kept aside: %w", berr)
 	}
-	return New(), note, nil
+	return loaded{p: New(), note: note, setAside: true}, nil
 }
 
 // Save encodes p and saves it in s.
@@ -79,6 +110,10 @@ func Save(s Store, p Progress) error {
 	if err != nil {
 		return err
 	}
+	return saveEncoded(s, b)
+}
+
+func saveEncoded(s Store, b []byte) error {
 	if err := s.Save(b); err != nil {
 		return fmt.Errorf("progress: could not save: %w", err)
 	}
@@ -89,12 +124,7 @@ func Save(s Store, p Progress) error {
 // decoded (err, from [Decode]) and was kept at where (or could not be kept:
 // backupErr).
 func Message(err error, where string, backupErr error) string {
-	reason := err.Error()
-	var de *DecodeError
-	if errors.As(err, &de) {
-		reason = de.Reason
-	}
-	msg := "Your saved progress could not be read (" + reason + "); starting fresh."
+	msg := "Your saved progress could not be read (" + reason(err) + "); starting fresh."
 	switch {
 	case backupErr != nil:
 		msg += " The old data could not be kept: " + backupErr.Error() + "."
@@ -104,15 +134,9 @@ func Message(err error, where string, backupErr error) string {
 	return msg
 }
 
-func join(notes []string) string {
-	s := ""
-	for i, n := range notes {
-		if i > 0 {
-			s += " "
-		}
-		s += n
-	}
-	return s
+// join puts the notes that are not empty one after another.
+func join(notes ...string) string {
+	return strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), " ")
 }
 
 // MemStore keeps progress in memory: for tests, and as the fallback where
