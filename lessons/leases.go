@@ -160,6 +160,9 @@ var leases = &Lesson{
 		"Try the numbers of exercise 1: TTL 12 s, renew every 5 s, pause 9 s. B takes over while A is frozen. Now A's next session needs a TTL with TTL/3 x 2 + 9 s <= TTL, that is at least 27 s.",
 		"With TTL 12, renew 5, pause 9: after B takes over (about 17.5 s), set A's TTL to 30 s. The rolling restart at 40 s gives A a 30 s lease renewed every 10 s; at 45 s A leads again and survives the 9 s pause at 65 s.",
 	},
+	Missteps: []Misstep{
+		{Verb: core.VerbSetTTL, Proc: "A", Why: "Too early: A's first session has not begun, so it would get this TTL from the start and the first pause could not show the false failover. Play until B takes over from the frozen A (about 17.5 s), then set A's TTL."},
+	},
 	Solution: core.ActionLog{
 		core.At(18*time.Second, core.SetTTL("A", 30*time.Second)),
 	},

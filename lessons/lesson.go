@@ -100,6 +100,9 @@ type Lesson struct {
 	SandboxPreset string
 	// Sweep, if set, charts the trade-off of one knob beside the world.
 	Sweep *Sweep
+	// Missteps are the lesson's own sentences for actions done too early
+	// to reach its goals (see World.Misstep).
+	Missteps []Misstep
 }
 
 // Knob is a lesson parameter with a slider.

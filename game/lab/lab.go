@@ -44,9 +44,10 @@ type Lab struct {
 	shown    RunKind
 	mine     *savedRun
 	undo     *undoStep
-	narrated int  // trace events already turned into narration
-	told     int  // narration lines already handed out by Untold
-	stopped  bool // the world's run budget stopped it, and the narration said so
+	narrated int    // trace events already turned into narration
+	told     int    // narration lines already handed out by Untold
+	stopped  bool   // the world's run budget stopped it, and the narration said so
+	misstep  string // why the last action left the goals out of reach (Misstep)
 	lines    []Line
 	err      error
 
@@ -222,6 +223,7 @@ func (lb *Lab) Do(a core.Action) error {
 	if err := a.Validate(); err != nil {
 		return err // before the fork below: a bad action changes nothing
 	}
+	before := lb.state()
 	if len(lb.log.Before(lb.Now()+1)) != len(lb.log) {
 		lb.Fork()
 		lb.undo.what = "action at " + ClockTime(lb.Now()) + ", which dropped later ones"
@@ -231,8 +233,16 @@ func (lb *Lab) Do(a core.Action) error {
 	}
 	lb.log = lb.world.Log
 	lb.observe()
+	lb.misstep = lb.world.Misstep(lb.Seed, a)
+	if lb.misstep != "" {
+		lb.undo = &undoStep{what: a.String() + " at " + ClockTime(lb.Now()), state: before}
+	}
 	return nil
 }
+
+// Misstep says why the last action done (Do) leaves the lesson's goals
+// out of reach, or "" (see lessons.World.Misstep); Undo takes it back.
+func (lb *Lab) Misstep() string { return lb.misstep }
 
 func (lb *Lab) runTo(t time.Duration) {
 	// Run in slices so goals are seen met at (about) the right time.
