@@ -109,7 +109,9 @@ func (lb *Lab) Apply(c Command) string {
 		if err := lb.Do(a); err != nil {
 			return "Could not " + a.String() + ": " + err.Error()
 		}
-		if why := lb.Misstep(); why != "" {
+		if why := lb.Misstep(); why != "" && dropped != "" {
+			return "You: " + a.String() + ". " + why + " Acting here also dropped " + dropped + "; Undo takes it back and brings them back."
+		} else if why != "" {
 			return "You: " + a.String() + ". " + why + " Undo takes it back."
 		}
 		if dropped != "" {

@@ -224,7 +224,8 @@ func (lb *Lab) Do(a core.Action) error {
 		return err // before the fork below: a bad action changes nothing
 	}
 	before := lb.state()
-	if len(lb.log.Before(lb.Now()+1)) != len(lb.log) {
+	forked := len(lb.log.Before(lb.Now()+1)) != len(lb.log)
+	if forked {
 		lb.Fork()
 		lb.undo.what = "action at " + ClockTime(lb.Now()) + ", which dropped later ones"
 	}
@@ -235,7 +236,11 @@ func (lb *Lab) Do(a core.Action) error {
 	lb.observe()
 	lb.misstep = lb.world.Misstep(lb.Seed, a)
 	if lb.misstep != "" {
-		lb.undo = &undoStep{what: a.String() + " at " + ClockTime(lb.Now()), state: before}
+		what := a.String() + " at " + ClockTime(lb.Now())
+		if forked {
+			what += ", which dropped later ones"
+		}
+		lb.undo = &undoStep{what: what, state: before}
 	}
 	return nil
 }

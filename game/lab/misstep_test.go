@@ -117,3 +117,18 @@ func TestFencedWritesTextDoesNotSayALeadsBeforeItDoes(t *testing.T) {
 	}
 	assert.Contains(t, lb.Lesson.Intro[len(lb.Lesson.Intro)-1], "Press Play and let A take the lock")
 }
+
+// A misstep after a scrub back says both what it leaves out of reach and
+// which later actions it dropped, and one Undo brings back the run as it
+// was, later actions and all.
+func TestAMisstepThatAlsoDropsLaterActionsSaysBothAndUndoBringsThemBack(t *testing.T) {
+	lb := myFencedRun(t)
+	full := lb.Log()
+	lb.Seek(0)
+	line := lb.Apply(Act(core.Crash("B")))
+	assert.Equal(t, "You: crash B. B is the one who takes over from A with token 8: with B out of the way, nobody does when A freezes. Play until A leads, then pause A, and leave B alone. Acting here also dropped 1 later action (pause A for 20s at 4 s); Undo takes it back and brings them back.", line)
+	_, tip := lb.UndoLabel()
+	assert.Equal(t, "Undo the crash B at t = 0.000 s, which dropped later ones: back to your run at t = 0.000 s, 1 action", tip)
+	lb.Undo()
+	assert.Equal(t, full, lb.Log())
+}
