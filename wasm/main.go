@@ -49,6 +49,7 @@ func main() {
 	refresh := watchStorage(app)
 	tr := newTransfer(app, doc)
 	page.host = g.Host
+	capturePointer(g)
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
