@@ -23,7 +23,7 @@ func (s State) String() string { return stateNames[s] }
 
 // stateWords are the states in a learner's words, for what is shown (the
 // trace keeps the names above).
-var stateWords = [...]string{"not in line", "in line for the lock", "leader", "stepping down"}
+var stateWords = [...]string{"waiting", "in line", "leader", "stepping down"}
 
 // Words is the state in a learner's words ("stepping down", not
 // "stepping_down").

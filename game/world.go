@@ -220,7 +220,7 @@ func (w *worldView) Update(st *State) error {
 }
 
 func describeProc(p lab.ProcView) string {
-	s := p.State.String()
+	s := p.State.Words()
 	if p.Believes {
 		s += fmt.Sprintf(" with token %d", p.Token)
 	}

@@ -138,6 +138,7 @@ var leases = &Lesson{
 	Duration:      90 * time.Second,
 	SandboxPreset: "leases",
 	Controls:      []Control{CtlSetTTL, CtlPause, CtlCrash},
+	PauseKnob:     "pause",
 	Goals: []Goal{
 		{
 			ID:     "false-failover",
@@ -162,6 +163,7 @@ var leases = &Lesson{
 	},
 	Missteps: []Misstep{
 		{Verb: core.VerbSetTTL, Proc: "A", Why: "Too early: A's first session has not begun, so it would get this TTL from the start and the first pause could not show the false failover. Play until B takes over from the frozen A (about 17.5 s), then set A's TTL."},
+		{Proc: "A", Why: "A has not taken the lock yet: B would lead instead, and the scripted pauses would freeze a process that does not lead. Play until A leads (within a second), then try again."},
 	},
 	Solution: core.ActionLog{
 		core.At(18*time.Second, core.SetTTL("A", 30*time.Second)),

@@ -84,8 +84,11 @@ type Lesson struct {
 	Hints []string
 	// Solution is an action log that meets every goal.
 	Solution core.ActionLog
-	// PauseFor is the pause length the player's pause button applies.
-	PauseFor time.Duration
+	// PauseFor is the pause length the player's pause button applies;
+	// PauseKnob, if set, names the knob (in seconds) that gives it
+	// instead, so the button freezes as long as the lesson's own pause.
+	PauseFor  time.Duration
+	PauseKnob string
 	// KnobCheck, if set, judges knob values live (for instance the lease
 	// policy rule) so the player can show the verdict beside the sliders.
 	KnobCheck func(k Knobs) (ok bool, why string)
@@ -103,6 +106,15 @@ type Lesson struct {
 	// Missteps are the lesson's own sentences for actions done too early
 	// to reach its goals (see World.Misstep).
 	Missteps []Misstep
+}
+
+// PauseLength is how long the pause button freezes a process with knobs
+// k: the PauseKnob's value, or PauseFor.
+func (l *Lesson) PauseLength(k Knobs) time.Duration {
+	if l.PauseKnob != "" {
+		return l.Defaults(k).Seconds(l.PauseKnob)
+	}
+	return l.PauseFor
 }
 
 // Knob is a lesson parameter with a slider.

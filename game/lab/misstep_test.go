@@ -41,7 +41,7 @@ func firstMoves(t *testing.T, l *lessons.Lesson) []core.Action {
 // (the lesson's solution can no longer finish from there): each acts on
 // the process the solution needs in a state it has not reached at t = 0.
 var tooEarly = map[string][]string{
-	"leases":         {"crash A", "set TTL of A to 30s"},
+	"leases":         {"pause A for 4s", "crash A", "set TTL of A to 30s"},
 	"scheduler":      {"pause api-1 for 15s", "crash api-1", "pause api-2 for 15s", "crash api-2"},
 	"fenced-writes":  {"pause A for 20s", "crash A", "cut A <-> coordinator", "delay what A sends for 20s", "crash B", "cut B <-> coordinator"},
 	"redlock-pause":  {"pause A for 20s", "crash A"},
