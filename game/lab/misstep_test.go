@@ -2,6 +2,7 @@ package lab
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,4 +132,28 @@ func TestAMisstepThatAlsoDropsLaterActionsSaysBothAndUndoBringsThemBack(t *testi
 	assert.Equal(t, "Undo the crash B at t = 0.000 s, which dropped later ones: back to your run at t = 0.000 s, 1 action", tip)
 	lb.Undo()
 	assert.Equal(t, full, lb.Log())
+}
+
+// The event list speaks plainly: a real error text is quoted only after
+// what it means, and a wake-up says what ran at once, not "ran 3 overdue
+// timers".
+func TestNarrationQuotesRealErrorsOnlyBesideAPlainExplanation(t *testing.T) {
+	lost := core.Event{Kind: core.KindLeaseLost, Actor: "report-1", Fields: []core.Field{core.S("why", "etcdserver: requested lease not found")}}
+	assert.Equal(t, `report-1 lost its lease: the coordinator had already expired it (the client's error: "etcdserver: requested lease not found")`, Narrate(&lost))
+	local := core.Event{Kind: core.KindLeaseLost, Actor: "A", Fields: []core.Field{core.S("why", "local lease deadline passed")}}
+	assert.Equal(t, "A lost its lease: by its own clock the lease had run out", Narrate(&local))
+	woke := core.Event{Kind: core.KindResume, Actor: "A", Fields: []core.Field{core.I("overdue", 3)}}
+	assert.Equal(t, "A woke up; the 3 things it was due to do while frozen (renewals, writes) ran at once", Narrate(&woke))
+	for _, l := range lessons.All() {
+		lb, err := New(l, 1)
+		require.NoError(t, err)
+		lb.LoadSolution()
+		lb.Advance(lb.Length())
+		for _, line := range lb.Narration() {
+			assert.NotContains(t, line.Text, "overdue timers", l.ID)
+			if i := strings.Index(line.Text, "etcdserver:"); i >= 0 {
+				assert.Contains(t, line.Text[:i], "the coordinator had already expired it", "%s: %q is quoted after its meaning", l.ID, line.Text)
+			}
+		}
+	}
 }
