@@ -298,7 +298,10 @@ func TestDangerIsAWarningDiscNotATick(t *testing.T) {
 	danger, tick := newCanvas(40, 40), newCanvas(40, 40)
 	s.Danger(danger.img, ui.Point{X: 20, Y: 20}, 30)
 	s.Verdict(tick.img, ui.Point{X: 20, Y: 20}, 30, true)
-	rgba := func(c color.Color) color.RGBA { r, g, b, a := c.RGBA(); return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)} }
+	rgba := func(c color.Color) color.RGBA {
+		r, g, b, a := c.RGBA()
+		return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+	}
 	assert.True(t, near(danger.at(8, 20), rgba(s.Theme.Warning)), "the disc is the warning colour: %v", danger.at(8, 20))
 	assert.False(t, near(danger.at(8, 20), rgba(s.Theme.Accept)), "not the accepted green")
 	assert.True(t, near(danger.at(20, 14), rgba(s.Theme.Background)), "the exclamation's stroke at the top of the centre: %v", danger.at(20, 14))

@@ -10,8 +10,8 @@ package lab
 
 import (
 	"fmt"
-	"strings"
 	"slices"
+	"strings"
 	"time"
 
 	"leaselab/core"

@@ -55,7 +55,7 @@ type WorldView struct {
 	// PauseFor is how long the pause button freezes a process (the
 	// lesson's pause length; 0 where no lesson says).
 	PauseFor time.Duration
-	Rev int64
+	Rev      int64
 	// Words name the coordinator, its write counter and the token in the
 	// world's system's own terms (etcd: Coordinator, revision, token).
 	Words core.SystemWords
