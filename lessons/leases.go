@@ -124,6 +124,7 @@ var leases = &Lesson{
 		{ID: "renew", Label: "Renew every", Unit: "s", Min: 1, Max: 15, Step: 1, Default: 5},
 		{ID: "pause", Label: "Pause", Unit: "s", Min: 1, Max: 20, Step: 1, Default: 4},
 	},
+	KnobGoal: "false-failover",
 	KnobCheck: func(k Knobs) (bool, string) {
 		pol := leasePolicy(k)
 		if err := pol.Validate(); err != nil {

@@ -92,6 +92,10 @@ type Lesson struct {
 	// KnobCheck, if set, judges knob values live (for instance the lease
 	// policy rule) so the player can show the verdict beside the sliders.
 	KnobCheck func(k Knobs) (ok bool, why string)
+	// KnobGoal, if set, is the goal that asks the learner to make
+	// KnobCheck fail with the sliders: the verdict then shows a failing
+	// rule as what was asked, not as a mistake.
+	KnobGoal string
 
 	// Search, if set, offers "Find a break" and the side-by-side
 	// comparison of the protection off and on in this lesson's world (and
