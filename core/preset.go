@@ -13,6 +13,22 @@ type Preset struct {
 	Title  string
 	Source string
 	Config SandboxConfig
+	// Story is how long the preset's story takes, with room to watch
+	// its end: the sandbox opens the preset with this length, so a 90 s
+	// story fills the timeline instead of its first 15 %. Config keeps
+	// DefaultSandbox's length, which labctl runs (its output and trace
+	// hashes stay as they were).
+	Story time.Duration
+}
+
+// SandboxConfig is the preset as the sandbox opens it: Config with the
+// length of its story.
+func (p Preset) SandboxConfig() SandboxConfig {
+	c := p.Config
+	if p.Story > 0 {
+		c.Duration = p.Story
+	}
+	return c
 }
 
 // Presets lists the sandbox presets: the lesson scenarios first, then the
@@ -60,7 +76,7 @@ func twoProcs(first int64, script ActionLog) SandboxConfig {
 
 var presets = []Preset{
 	{
-		Name: "leases", Title: "Two processes, TTL 15 s, renew every 5 s, 12 s pauses about every 45 s",
+		Name: "leases", Story: 3 * time.Minute, Title: "Two processes, TTL 15 s, renew every 5 s, 12 s pauses about every 45 s",
 		Source: "lesson Leases' TTL 15 s and renewal every 5 s, with pauses beyond its budget: 2 x 5 s + 12 s = 22 s > TTL 15 s, so some pauses cost the holder its lease",
 		Config: preset(func(c *SandboxConfig) {
 			*c = twoProcs(1, nil)
@@ -69,12 +85,12 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "hands-on-lab", Title: "The hands-on lab: A writes, freezes 30 s, writes late",
+		Name: "hands-on-lab", Story: 90 * time.Second, Title: "The hands-on lab: A writes, freezes 30 s, writes late",
 		Source: "lesson Hands-on lab and labctl run hands-on-lab (tokens 1 and 2 from a generation counter)",
 		Config: twoProcs(1, handsOnScript(0)),
 	},
 	{
-		Name: "fenced-register", Title: "Example 3: the paused leader (tokens 7 and 8)",
+		Name: "fenced-register", Story: 90 * time.Second, Title: "Example 3: the paused leader (tokens 7 and 8)",
 		Source: "lesson Fenced writes and labctl run fenced-register",
 		Config: preset(func(c *SandboxConfig) {
 			*c = twoProcs(7, fencedScript())
@@ -82,7 +98,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "scheduler", Title: "Example 1: five API instances and an invoice batch",
+		Name: "scheduler", Story: 90 * time.Second, Title: "Example 1: five API instances and an invoice batch",
 		Source: "lesson Scheduler and labctl run scheduler (tokens 41, 42; api-1 crashes at 4.5 s)",
 		Config: preset(func(c *SandboxConfig) {
 			c.Procs, c.Names, c.FirstToken, c.RenewEvery = 5, []string{"api-1", "api-2", "api-3", "api-4", "api-5"}, 41, 0
@@ -90,7 +106,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "shards", Title: "Example 2: 128 shards over 12 workers; worker-00 freezes 40 s",
+		Name: "shards", Story: 2 * time.Minute, Title: "Example 2: 128 shards over 12 workers; worker-00 freezes 40 s",
 		Source: "lesson Shards and labctl run shards (TTL 15 s, scans every 3 s with 50 % jitter, commits every 2 s)",
 		Config: preset(func(c *SandboxConfig) {
 			c.Shards, c.Workers, c.TTL, c.RenewEvery = 128, 12, 15*time.Second, 0
@@ -98,21 +114,21 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "election", Title: "Five contenders in etcd's fair queue; the leader crashes twice",
+		Name: "election", Story: 90 * time.Second, Title: "Five contenders in etcd's fair queue; the leader crashes twice",
 		Source: "lesson Election order and labctl run election (create revisions as tokens)",
 		Config: preset(func(c *SandboxConfig) {
 			c.Procs, c.TokenSource, c.RenewEvery, c.RetryJitter, c.Actions = 5, TokenRevision, 0, 0, twoCrashesScript()
 		}),
 	},
 	{
-		Name: "herd", Title: "Ten contenders all watching the lock key",
+		Name: "herd", Story: 90 * time.Second, Title: "Ten contenders all watching the lock key",
 		Source: "lesson Election order (left lane) and labctl run herd",
 		Config: preset(func(c *SandboxConfig) {
 			c.Procs, c.Recipe, c.RenewEvery, c.RetryJitter, c.WorkEvery, c.Actions = 10, RecipeHerd, 0, 0, 0, twoCrashesScript()
 		}),
 	},
 	{
-		Name: "pause-storm", Title: "Three contenders, TTL 5 s, heavy-tailed pauses up to 9 s",
+		Name: "pause-storm", Story: 5 * time.Minute, Title: "Three contenders, TTL 5 s, heavy-tailed pauses up to 9 s",
 		Source: "lesson TTL trade-off: pauses about every 12 s, up to the worst 9 s garbage-collection pause of the first assessment",
 		Config: preset(func(c *SandboxConfig) {
 			c.TTL, c.RenewEvery = 5*time.Second, 0
@@ -120,7 +136,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "etcd", Title: "etcd defaults: 60 s session, keepalive TTL/3 after each answer, fair queue",
+		Name: "etcd", Story: 2 * time.Minute, Title: "etcd defaults: 60 s session, keepalive TTL/3 after each answer, fair queue",
 		Source: "etcd 3.7.3, checked against a real etcd by the conformance suite: concurrency.Session default TTL 60 s; the client sends its first keepalive at once, then one TTL/3 after each answer, and looks at its own deadline once a second; Mutex = fair queue on create revision, the usable token (a fresh store is at revision 1)",
 		Config: preset(func(c *SandboxConfig) {
 			c.TTL, c.RenewEvery, c.Recipe, c.TokenSource = 60*time.Second, 0, RecipeEtcd, TokenRevision
@@ -128,7 +144,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "zookeeper", Title: "ZooKeeper: 20 s session (4-40 s allowed), Disconnected before Expired",
+		Name: "zookeeper", Story: 2 * time.Minute, Title: "ZooKeeper: 20 s session (4-40 s allowed), Disconnected before Expired",
 		Source: "ZooKeeper 3.8 with go-zookeeper's lock, checked against a real server by the conformance suite: the session timeout is negotiated into 2 to 20 ticks of 2 s (4-40 s); sessions expire on tick boundaries; the client pings every third of the timeout, is Disconnected (SUSPENDED) after two thirds without an answer and learns Expired only when it reconnects (Curator reports LOST on its own a session timeout after SUSPENDED); the lock is an ephemeral sequential node named from the parent's child counter, the token its czxid",
 		Config: preset(func(c *SandboxConfig) {
 			c.System, c.TTL, c.RenewEvery = SystemZooKeeper, 20*time.Second, 0
@@ -136,7 +152,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "consul", Title: "Consul: 15 s session TTL (invalidated at 2 x TTL), 15 s lock-delay, no queue",
+		Name: "consul", Story: 2 * time.Minute, Title: "Consul: 15 s session TTL (invalidated at 2 x TTL), 15 s lock-delay, no queue",
 		Source: "read from Consul's source (no Consul server runs in the lab's tests): api.Lock's session TTL 15 s, renewed every TTL/2; the server invalidates a session 2 x TTL = 30 s after its last renewal; a lock-delay of 15 s follows an invalidated holder and api.Lock retries every 5 s; every waiter blocks on the one lock key, so each change wakes them all; the token is the key's LockIndex",
 		Config: preset(func(c *SandboxConfig) {
 			c.System, c.TTL, c.RenewEvery, c.LockDelay = SystemConsul, 15*time.Second, 0, ConsulDefaultLockDelay
@@ -144,7 +160,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "kubernetes", Title: "Kubernetes leader election: Lease 15 s, renew deadline 10 s, retry 2 s",
+		Name: "kubernetes", Story: 2 * time.Minute, Title: "Kubernetes leader election: Lease 15 s, renew deadline 10 s, retry 2 s",
 		Source: "client-go's leader election, checked against the real LeaderElector by the conformance suite: LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s; candidates poll every 2-4.4 s and take over when their own observation of the last renewal is 15 s old; the leader stops leading when a renewal has not succeeded within the renew deadline; no server-side expiry; leaseTransitions is a number nothing checks, so fencing is off",
 		Config: preset(func(c *SandboxConfig) {
 			c.System, c.TTL, c.RenewDeadline, c.RetryBase, c.RetryJitter = SystemKubernetes, KubeLeaseDuration, KubeRenewDeadline, KubeRetryPeriod, KubeJitterFactor
@@ -153,7 +169,7 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "redlock", Title: "Redlock on three Redis nodes: 8 s expiry, extended every 3 s, no token",
+		Name: "redlock", Story: 2 * time.Minute, Title: "Redlock on three Redis nodes: 8 s expiry, extended every 3 s, no token",
 		Source: "redsync's Redlock, checked against three real Redis servers by the conformance suite: SET NX PX 8 s on each node, won with 2 of 3 within the validity (8 s minus the time the round took minus 1 % drift); value-checked extend and unlock; retries 50-250 ms apart; no fencing token at all, so nothing can stop a holder whose validity ran out while it was paused",
 		Config: preset(func(c *SandboxConfig) {
 			c.System, c.RedisNodes, c.TTL, c.RenewEvery, c.RetryBase = SystemRedlock, 3, RedlockExpiry, 3*time.Second, 5*time.Second

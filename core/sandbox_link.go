@@ -142,7 +142,8 @@ func parseLinks(c *SandboxConfig, v string) error {
 const SandboxDefault = "default"
 
 // sandboxBase is the configuration a sandbox link's settings apply to:
-// the named preset's, or the default setup's.
+// the named preset's as the sandbox opens it (its story's length), or the
+// default setup's.
 func sandboxBase(preset string) (SandboxConfig, error) {
 	if preset == "" || preset == SandboxDefault {
 		return DefaultSandbox(), nil
@@ -151,7 +152,7 @@ func sandboxBase(preset string) (SandboxConfig, error) {
 	if err != nil {
 		return SandboxConfig{}, err
 	}
-	return p.Config, nil
+	return p.SandboxConfig(), nil
 }
 
 // SandboxLink is the permalink of a sandbox run: the setup c, started

@@ -71,17 +71,18 @@ func TestASandboxLinkReproducesTheRun(t *testing.T) {
 	}
 }
 
-// Only what differs from the preset travels: an unchanged preset's link
-// holds no settings at all.
+// Only what differs from the preset, as the sandbox opens it (with its
+// story's length), travels: an unchanged preset's link holds no settings
+// at all.
 func TestASandboxLinkHoldsOnlyTheChanges(t *testing.T) {
 	_, err := FindPreset(SandboxDefault)
 	require.Error(t, err, "no preset takes the default setup's name")
 	p, err := FindPreset("etcd")
 	require.NoError(t, err)
-	l, err := SandboxLink(p.Name, p.Config, nil)
+	l, err := SandboxLink(p.Name, p.SandboxConfig(), nil)
 	require.NoError(t, err)
 	assert.Empty(t, l.Params)
-	c := p.Config
+	c := p.SandboxConfig()
 	c.TTL = 25 * time.Second
 	l, err = SandboxLink(p.Name, c, nil)
 	require.NoError(t, err)

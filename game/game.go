@@ -102,6 +102,7 @@ type Game struct {
 	// host are the page's control uses waiting for the next Update.
 	hostMu sync.Mutex
 	host   []ui.HostAction
+	clicks ui.Clicks
 
 	frames   atomic.Int64
 	drawn    atomic.Int64
@@ -156,6 +157,13 @@ func (g *Game) Host(a ui.HostAction) {
 	g.host = append(g.host, a)
 }
 
+// PointerEdge records a press (down) or release of the primary pointer
+// the platform reported as an event, at x, y in screen pixels: a click
+// pressed and released between two ticks, which Ebitengine's polled state
+// never shows, still reaches the widgets (see ui.Clicks). Safe to call
+// from any goroutine.
+func (g *Game) PointerEdge(down bool, x, y float64) { g.clicks.Add(down, ui.Point{X: x, Y: y}) }
+
 // maxHost bounds the page's queued control uses (one is applied a tick).
 const maxHost = 32
 
@@ -173,6 +181,7 @@ func (g *Game) Update() error {
 	g.reduceIfSlow()
 	st.Window = ui.Rect{W: g.width * g.ss, H: g.height * g.ss}
 	st.Input = g.input.read(st.Window, g.scale, g.clock.Last())
+	g.clicks.Apply(&st.Input)
 	supersampleInput(&st.Input, g.ss)
 	// One page control use per tick, the oldest first: a scene applies
 	// a tick's uses in its own widget order, so two in one tick (a

@@ -475,7 +475,8 @@ func TestTheDefenceIsWrittenAndItsKeyPointsTicked(t *testing.T) {
 // A number field set to the value it already holds says nothing more: the
 // page sends a number on input and again on change, and "What happened"
 // listed "Lease left when a pause begins just before a renewal set to 7 s"
-// twice. A new value is said, and the first setting of the default too.
+// twice. A new value is said; the default, which the fresh answer already
+// holds (a value the learner sees is an answer), is not news.
 func TestAnExerciseNumberIsSaidOncePerValue(t *testing.T) {
 	r := newAppRig(t)
 	r.click("exercise:renew-ttl-pause")
@@ -492,14 +493,14 @@ func TestAnExerciseNumberIsSaidOncePerValue(t *testing.T) {
 		return n
 	}
 	r.use("number:"+k.ID, k.Default)
-	require.Equal(t, 1, said(), "the default, chosen, is said")
-	r.use("number:"+k.ID, k.Default)
-	assert.Equal(t, 1, said(), "the same value again is not")
+	require.Equal(t, 0, said(), "the default is the answer already")
 	other := k.Default + k.Step
 	if other > k.Max {
 		other = k.Default - k.Step
 	}
 	r.use("number:"+k.ID, other)
-	assert.Equal(t, 2, said(), "another value is")
+	assert.Equal(t, 1, said(), "another value is")
+	r.use("number:"+k.ID, other)
+	assert.Equal(t, 1, said(), "the same value again is not")
 	assert.Equal(t, other, sc.Form.Number(k.ID))
 }

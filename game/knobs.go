@@ -60,12 +60,11 @@ func (kp *knobPanel) update(in *ui.Input) {
 }
 
 // verdict is the lesson's judgement of the knob values, if it has one.
-func (kp *knobPanel) verdict() (ok, has bool, why string) {
-	if kp.lab.Lesson.KnobCheck == nil {
-		return false, false, "Changing a slider rebuilds the world and replays your actions up to now."
+func (kp *knobPanel) verdict() (v lab.KnobJudgement, has bool) {
+	if v, has = kp.lab.KnobVerdict(); !has {
+		v.Why = "Changing a slider rebuilds the world and replays your actions up to now."
 	}
-	ok, why = kp.lab.Lesson.KnobCheck(kp.lab.Knobs())
-	return ok, true, why
+	return v, has
 }
 
 func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
@@ -81,23 +80,23 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 		draw.TextIn(dst, value, s.Mono(), valR, draw.AlignEnd, th.Text)
 		s.Slider(dst, &kp.sliders[i])
 	}
-	ok, has, why := kp.verdict()
+	v, has := kp.verdict()
 	r := l.KnobVerdict()
 	if !has {
-		draw.TextInTip(dst, why, s.Small(), r, draw.AlignStart, th.TextDim)
+		draw.TextInTip(dst, v.Why, s.Small(), r, draw.AlignStart, th.TextDim)
 		return
 	}
 	c := ui.Point{X: r.X + s.U(9), Y: r.Y + r.H/2}
-	s.Verdict(dst, c, s.U(18), ok)
-	word, clr := "OK: ", th.Accept
-	if !ok {
-		word, clr = "Not OK: ", th.Reject
+	s.Verdict(dst, c, s.U(18), v.Good())
+	word, clr := v.Word+": ", th.Accept
+	if !v.Good() {
+		clr = th.Reject
 	}
 	rest := ui.Rect{X: r.X + s.U(24), Y: r.Y, W: r.W - s.U(24), H: r.H}
 	ww := draw.Measure(s.Label())(word)
 	draw.TextIn(dst, word, s.Label(), rest, draw.AlignStart, clr)
 	rest.X, rest.W = rest.X+ww, rest.W-ww
-	draw.TextInTip(dst, why, s.Small(), rest, draw.AlignStart, th.Text)
+	draw.TextInTip(dst, v.Why, s.Small(), rest, draw.AlignStart, th.Text)
 }
 
 // mirror is the knob panel as text, for the HTML mirror.
@@ -107,12 +106,8 @@ func (kp *knobPanel) mirror() string {
 	for _, k := range kp.lab.Lesson.Knobs {
 		out += fmt.Sprintf("%s: %s\n", lab.KnobLabel(k), lab.KnobValue(k, vals[k.ID]))
 	}
-	if ok, has, why := kp.verdict(); has {
-		word := "OK"
-		if !ok {
-			word = "Not OK"
-		}
-		out += word + ": " + why + "\n"
+	if v, has := kp.verdict(); has {
+		out += v.Word + ": " + v.Why + "\n"
 	}
 	return out
 }

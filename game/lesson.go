@@ -181,7 +181,13 @@ func (sc *LessonScene) Update(st *State) error {
 		return err
 	}
 	for _, c := range sc.pending {
-		if line := sc.Lab.Apply(c); line != "" {
+		line := sc.Lab.Apply(c)
+		switch {
+		case sc.Lab.Misstep() != "":
+			// An action that leaves the goals out of reach: said over
+			// the world at once, not only in the list.
+			sc.Player.Notice(line)
+		case line != "":
 			// The learner's own action, or why it was refused: always told.
 			sc.Player.narration.AddKey(line)
 		}

@@ -129,10 +129,10 @@ func TestActingAfterAScrubBackWarnsAndUndoBringsItBack(t *testing.T) {
 	r.tick(ui.Input{})
 	assert.Equal(t, 1, sc.world.later)
 	assert.Equal(t, "acting now drops 1 action after the play head (Undo brings them back)", sc.world.legendWarning())
-	r.click("proc:B")
+	r.click("proc:A")
 	assert.Contains(t, lastLine(r), "Acting now drops 1 later action (pause A for 20s at 4 s); Undo brings them back")
 	r.click("action:crash")
-	assert.Contains(t, narration(r), "You: crash B. Acting here dropped 1 later action (pause A for 20s at 4 s); Undo brings them back.")
+	assert.Contains(t, narration(r), "You: crash A. Acting here dropped 1 later action (pause A for 20s at 4 s); Undo brings them back.")
 	assert.Equal(t, 0, sc.world.later)
 
 	undo := r.button(RunUndo)

@@ -171,9 +171,12 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		if !m.Accepted || m.Stale {
 			size = math.Min(s.U(20), row.H)
 		}
-		s.Verdict(dst, c, size, m.Accepted)
 		if m.Stale {
+			// Accepted, but it should not have been: danger, not a tick.
+			s.Danger(dst, c, size)
 			draw.StrokeCircle(dst, c, size/2+s.U(3), s.U(2), th.Warning)
+		} else {
+			s.Verdict(dst, c, size, m.Accepted)
 		}
 		nextMark[i] = append(nextMark[i], c.X-size/2)
 		if m.Label != "" {

@@ -104,7 +104,7 @@ func (w *worldView) selectActor(i int) {
 	desc := ""
 	switch {
 	case a.Proc >= 0:
-		desc = describeProc(w.view.Procs[a.Proc])
+		desc = describeProc(w.view.Procs[a.Proc], w.view.Words)
 	case a.Node != "":
 		desc = w.describeNode(a.Node)
 	default:
@@ -219,9 +219,15 @@ func (w *worldView) Update(st *State) error {
 	return nil
 }
 
-func describeProc(p lab.ProcView) string {
-	s := p.State.String()
-	if p.Believes {
+// describeProc is a process as the panel and the narration say it: its
+// state in words and, as a leader, its token as the canvas's badge says
+// it ("no token" for a Redlock holder, which has none).
+func describeProc(p lab.ProcView, words core.SystemWords) string {
+	s := p.State.Words()
+	switch {
+	case p.Believes && words.Server != "" && words.Token == "":
+		s += ", no token"
+	case p.Believes:
 		s += fmt.Sprintf(" with token %d", p.Token)
 	}
 	switch {

@@ -24,7 +24,7 @@ func (w *worldView) Controls() []Control {
 		group := a.Name
 		switch {
 		case a.Proc >= 0:
-			group += ": " + describeProc(w.view.Procs[a.Proc])
+			group += ": " + describeProc(w.view.Procs[a.Proc], w.view.Words)
 		case a.Node != "":
 			group += ": " + w.describeNode(a.Node)
 		default:

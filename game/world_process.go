@@ -9,7 +9,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -53,10 +52,7 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	}
 
 	// State badge: words, not colour alone.
-	label := p.State.String()
-	if p.State == core.SteppingDown {
-		label = "stepping down"
-	}
+	label := p.State.Words()
 	if p.Believes {
 		// With the name in the badge too, the token goes by number only.
 		fits := func(l string) bool { return !inBadge && draw.Measure(s.Small())(l) <= badge.W-s.U(6) }
@@ -67,7 +63,7 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		label = p.Name + " · " + label
 	}
 	if draw.Measure(s.Small())(label) > badge.W-s.U(6) {
-		label = strings.NewReplacer("candidate", "cand.", "follower", "follow.", "stepping down", "stepping").Replace(label)
+		label = strings.NewReplacer("stepping down", "stepping").Replace(label)
 	}
 	bg := th.Raised
 	if p.Believes {

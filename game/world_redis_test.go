@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
@@ -94,4 +95,16 @@ func TestARedisNodeIsClickedAndActedOn(t *testing.T) {
 	r.click("redis:redis-3")
 	_, ok := r.a.Inspect().Regions["action:restart"]
 	assert.True(t, ok, "a crashed node offers a restart")
+}
+
+// The panel and the canvas agree on a Redlock holder's token: it has
+// none, so the panel says "leader, no token" as the badge says "no token",
+// never "leader with token 0"; a holder with a token says it.
+func TestTheRedlockHolderHasNoTokenInThePanelAsOnTheCanvas(t *testing.T) {
+	p := lab.ProcView{Name: "A", State: core.Leader, Believes: true, Token: 0}
+	assert.Equal(t, "leader, no token", describeProc(p, core.SystemRedlock.Words()))
+	p.Token = 7
+	assert.Equal(t, "leader with token 7", describeProc(p, core.SystemEtcd.Words()))
+	p.State, p.Believes = core.SteppingDown, false
+	assert.Equal(t, "stepping down", describeProc(p, core.SystemEtcd.Words()))
 }

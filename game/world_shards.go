@@ -118,9 +118,13 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			row.X, row.W = row.X+ww, row.W-ww
 		}
 		x := row.X
-		mark := func(n int, word string, ok bool) {
+		mark := func(n int, word string, danger bool) {
 			c := ui.Point{X: x + s.U(6), Y: row.Y + row.H/2}
-			s.Verdict(dst, c, s.U(12), ok)
+			if danger {
+				s.Danger(dst, c, s.U(12))
+			} else {
+				s.Verdict(dst, c, s.U(12), false)
+			}
 			label := fmt.Sprintf("%d %s", n, word)
 			draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(15), Y: row.Y, W: math.Max(0, row.MaxX()-x-s.U(15)), H: row.H}, draw.AlignStart, th.Text)
 			x += s.U(26) + draw.Measure(s.Small())(label)

@@ -74,9 +74,13 @@ func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
 	row, rest = rest.CutTop(s.U(18), s.U(2))
 	// Counts with a mark each, so the verdict does not rest on colour.
 	x := row.X
-	mark := func(n int, word string, ok bool) {
+	mark := func(n int, word string, danger bool) {
 		c := ui.Point{X: x + s.U(7), Y: row.Y + row.H/2}
-		s.Verdict(dst, c, s.U(14), ok)
+		if danger {
+			s.Danger(dst, c, s.U(14))
+		} else {
+			s.Verdict(dst, c, s.U(14), false)
+		}
 		label := fmt.Sprintf("%d %s", n, word)
 		draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(18), Y: row.Y, W: row.MaxX() - x - s.U(18), H: row.H}, draw.AlignStart, th.Text)
 		x += s.U(30) + draw.Measure(s.Small())(label)

@@ -24,10 +24,10 @@ var fencedWrites = &Lesson{
 	Summary:   "A leader freezes past its lease; the store's token check stops its late write.",
 	Minutes:   6,
 	Intro: []string{
-		"A holds the lock with fencing token 7 and writes to storage every two seconds. B waits in line. The lease lasts 10 seconds, and A's client renews it the way etcd's does: a third of the TTL after each answer, on a loop that wakes every half second, so about every 3.5 seconds. (This coordinator numbers the lock's holders 7, 8, 9, like a Chubby sequencer or Consul's LockIndex; a real etcd would hand out the key's create revision, a number shared by every change in the store. Either works as a token: what matters is that it only grows.)",
+		"Within its first second, A takes the lock with fencing token 7; from then on it writes to storage every two seconds. B waits in line. The lease lasts 10 seconds, and A's client renews it the way etcd's does: a third of the TTL after each answer, on a loop that wakes every half second, so about every 3.5 seconds. (This coordinator numbers the lock's holders 7, 8, 9, like a Chubby sequencer or Consul's LockIndex; a real etcd would hand out the key's create revision, a number shared by every change in the store. Either works as a token: what matters is that it only grows.)",
 		"A lease only says how long the coordinator will wait. It cannot reach into A and stop it. If A freezes (a long garbage-collection pause, a starved CPU, a suspended VM), the coordinator gives up on it, hands the lock to B with token 8, and A, frozen, notices nothing.",
 		"When A thaws, the write it had already started goes out with token 7. Storage is the only party that sees it arrive, so storage must do the last check: remember the highest token it has accepted and refuse anything older.",
-		"Click A and choose Pause (or press 1, then Z) to freeze it for 20 seconds and watch the lease ring run out while A's own belief stays full.",
+		"Press Play and let A take the lock (its badge says leader). Then click A and choose Pause (or press 1, then Z) to freeze it for 20 seconds and watch the lease ring run out while A's own belief stays full.",
 	},
 	Recap: "You saw both halves of the protocol. The coordinator decided who owns the lock (A, then B) and numbered each ownership (7, then 8). Storage enforced that order by refusing the late write carrying 7. Switch the check off and the same pause silently corrupts data, even though the lock service never made a mistake.",
 	World: func(seed uint64, _ Knobs) (core.World, error) {
@@ -63,7 +63,11 @@ var fencedWrites = &Lesson{
 	Hints: []string{
 		"The lease is 10 s. A pause shorter than that changes nothing: A renews as soon as it wakes.",
 		"Pause A for 20 s. Watch the coordinator's ring for A empty out and B's badge turn to leader, then wait for A to wake.",
-		"Pause A (20 s) at once. After A's write with 7 is rejected, switch fencing off, wait until B leads steadily, then pause B for 20 s: when B wakes, its write with 8 lands after A's 9 and is accepted.",
+		"Play until A leads (under a second), then pause A (20 s). After A's write with 7 is rejected, switch fencing off, wait until B leads steadily, then pause B for 20 s: when B wakes, its write with 8 lands after A's 9 and is accepted.",
+	},
+	Missteps: []Misstep{
+		{Proc: "A", Why: "A has not acquired the lock yet: B will take it with token 7 and A never leads. Play until A leads, then pause it."},
+		{Proc: "B", Why: "B is the one who takes over from A with token 8: with B out of the way, nobody does when A freezes. Play until A leads, then pause A, and leave B alone."},
 	},
 	Solution: core.ActionLog{
 		core.At(4*time.Second, core.Pause("A", 20*time.Second)),

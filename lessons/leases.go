@@ -124,6 +124,7 @@ var leases = &Lesson{
 		{ID: "renew", Label: "Renew every", Unit: "s", Min: 1, Max: 15, Step: 1, Default: 5},
 		{ID: "pause", Label: "Pause", Unit: "s", Min: 1, Max: 20, Step: 1, Default: 4},
 	},
+	KnobGoal: "false-failover",
 	KnobCheck: func(k Knobs) (bool, string) {
 		pol := leasePolicy(k)
 		if err := pol.Validate(); err != nil {
@@ -138,6 +139,7 @@ var leases = &Lesson{
 	Duration:      90 * time.Second,
 	SandboxPreset: "leases",
 	Controls:      []Control{CtlSetTTL, CtlPause, CtlCrash},
+	PauseKnob:     "pause",
 	Goals: []Goal{
 		{
 			ID:     "false-failover",
@@ -159,6 +161,10 @@ var leases = &Lesson{
 		"A pause that starts just before a renewal is survived only if renew + pause stays under the TTL. Shorten the TTL or lengthen the pause until it does not.",
 		"Try the numbers of exercise 1: TTL 12 s, renew every 5 s, pause 9 s. B takes over while A is frozen. Now A's next session needs a TTL with TTL/3 x 2 + 9 s <= TTL, that is at least 27 s.",
 		"With TTL 12, renew 5, pause 9: after B takes over (about 17.5 s), set A's TTL to 30 s. The rolling restart at 40 s gives A a 30 s lease renewed every 10 s; at 45 s A leads again and survives the 9 s pause at 65 s.",
+	},
+	Missteps: []Misstep{
+		{Verb: core.VerbSetTTL, Proc: "A", Why: "Too early: A's first session has not begun, so it would get this TTL from the start and the first pause could not show the false failover. Play until B takes over from the frozen A (about 17.5 s), then set A's TTL."},
+		{Proc: "A", Why: "A has not taken the lock yet: B would lead instead, and the scripted pauses would freeze a process that does not lead. Play until A leads (within a second), then try again."},
 	},
 	Solution: core.ActionLog{
 		core.At(18*time.Second, core.SetTTL("A", 30*time.Second)),

@@ -84,11 +84,18 @@ type Lesson struct {
 	Hints []string
 	// Solution is an action log that meets every goal.
 	Solution core.ActionLog
-	// PauseFor is the pause length the player's pause button applies.
-	PauseFor time.Duration
+	// PauseFor is the pause length the player's pause button applies;
+	// PauseKnob, if set, names the knob (in seconds) that gives it
+	// instead, so the button freezes as long as the lesson's own pause.
+	PauseFor  time.Duration
+	PauseKnob string
 	// KnobCheck, if set, judges knob values live (for instance the lease
 	// policy rule) so the player can show the verdict beside the sliders.
 	KnobCheck func(k Knobs) (ok bool, why string)
+	// KnobGoal, if set, is the goal that asks the learner to make
+	// KnobCheck fail with the sliders: the verdict then shows a failing
+	// rule as what was asked, not as a mistake.
+	KnobGoal string
 
 	// Search, if set, offers "Find a break" and the side-by-side
 	// comparison of the protection off and on in this lesson's world (and
@@ -100,6 +107,18 @@ type Lesson struct {
 	SandboxPreset string
 	// Sweep, if set, charts the trade-off of one knob beside the world.
 	Sweep *Sweep
+	// Missteps are the lesson's own sentences for actions done too early
+	// to reach its goals (see World.Misstep).
+	Missteps []Misstep
+}
+
+// PauseLength is how long the pause button freezes a process with knobs
+// k: the PauseKnob's value, or PauseFor.
+func (l *Lesson) PauseLength(k Knobs) time.Duration {
+	if l.PauseKnob != "" {
+		return l.Defaults(k).Seconds(l.PauseKnob)
+	}
+	return l.PauseFor
 }
 
 // Knob is a lesson parameter with a slider.

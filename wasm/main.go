@@ -51,6 +51,7 @@ func main() {
 	refresh := coordinateTabs(app, &frame)
 	tr := newTransfer(app, doc)
 	page.host = g.Host
+	capturePointer(g)
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")

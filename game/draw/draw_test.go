@@ -290,3 +290,21 @@ func TestBatchedShapesKeepTheirOrder(t *testing.T) {
 	assert.Equal(t, green, c.at(2, 2), "the polygon covers the rectangle before it")
 	assert.Equal(t, blue, c.at(20, 20), "and the rectangle after it covers the polygon")
 }
+
+// Danger is drawn as danger: a warning disc with an exclamation mark,
+// neither the accepted tick's colour nor its shape.
+func TestDangerIsAWarningDiscNotATick(t *testing.T) {
+	s := NewStyle(1)
+	danger, tick := newCanvas(40, 40), newCanvas(40, 40)
+	s.Danger(danger.img, ui.Point{X: 20, Y: 20}, 30)
+	s.Verdict(tick.img, ui.Point{X: 20, Y: 20}, 30, true)
+	rgba := func(c color.Color) color.RGBA {
+		r, g, b, a := c.RGBA()
+		return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+	}
+	assert.True(t, near(danger.at(8, 20), rgba(s.Theme.Warning)), "the disc is the warning colour: %v", danger.at(8, 20))
+	assert.False(t, near(danger.at(8, 20), rgba(s.Theme.Accept)), "not the accepted green")
+	assert.True(t, near(danger.at(20, 14), rgba(s.Theme.Background)), "the exclamation's stroke at the top of the centre: %v", danger.at(20, 14))
+	assert.True(t, near(danger.at(20, 27), rgba(s.Theme.Background)), "and its dot below")
+	assert.False(t, bytes.Equal(danger.pixels(), tick.pixels()))
+}

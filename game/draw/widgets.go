@@ -326,6 +326,16 @@ func (s Style) Verdict(dst *ebiten.Image, c ui.Point, size float64, accepted boo
 	}
 }
 
+// Danger draws the mark of something accepted that should not have been
+// (a stale write taken, a job run twice): a warning disc with an
+// exclamation mark, never the green tick of a sound decision.
+func (s Style) Danger(dst *ebiten.Image, c ui.Point, size float64) {
+	FillCircle(dst, c, size/2, s.Theme.Warning)
+	w := s.px(2.5)
+	Line(dst, ui.Point{X: c.X, Y: c.Y - size*0.28}, ui.Point{X: c.X, Y: c.Y + size*0.06}, w, s.Theme.Background)
+	FillCircle(dst, ui.Point{X: c.X, Y: c.Y + size*0.24}, w*0.7, s.Theme.Background)
+}
+
 func rectOf(img *ebiten.Image) ui.Rect {
 	b := img.Bounds()
 	return ui.Rect{X: float64(b.Min.X), Y: float64(b.Min.Y), W: float64(b.Dx()), H: float64(b.Dy())}

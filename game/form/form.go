@@ -28,9 +28,30 @@ type Form struct {
 // derive from the form under it.
 func (f *Form) Version() int { return f.version }
 
-// New returns an empty form for ex: nothing chosen, numbers at their
-// defaults, no run.
-func New(ex *lessons.Exercise) *Form { return &Form{Ex: ex} }
+// New returns a fresh form for ex: nothing chosen, no run, and each
+// number field at its default, which counts as the learner's answer: a
+// slider shows a value from the start, and a value the learner can see is
+// graded as given, never as "Not answered".
+func New(ex *lessons.Exercise) *Form {
+	f := &Form{Ex: ex}
+	f.answer = f.shown(f.answer)
+	return f
+}
+
+// shown is a with every number field it lacks at the value its slider
+// shows (the default).
+func (f *Form) shown(a lessons.Answer) lessons.Answer {
+	for _, k := range f.Ex.Numbers {
+		if _, ok := a.Numbers[k.ID]; ok {
+			continue
+		}
+		if a.Numbers == nil {
+			a.Numbers = map[string]float64{}
+		}
+		a.Numbers[k.ID] = k.Default
+	}
+	return a
+}
 
 // Answer returns a copy of the answer so far.
 func (f *Form) Answer() lessons.Answer { return f.answer.Clone() }
@@ -91,8 +112,8 @@ func (f *Form) Answered() int {
 	return n
 }
 
-// IsSet reports whether the learner has set number field id; until then
-// the slider shows the default but the answer has no value.
+// IsSet reports whether the answer has a value for number field id (a
+// fresh form has each at the default its slider shows).
 func (f *Form) IsSet(id string) bool {
 	_, ok := f.answer.Numbers[id]
 	return ok
@@ -184,7 +205,7 @@ func (f *Form) Load(a lessons.Answer) error {
 		return err
 	}
 	f.version++
-	f.answer = a.Clone()
+	f.answer = f.shown(a.Clone())
 	return nil
 }
 
@@ -200,7 +221,7 @@ func (f *Form) Restore(saved []byte) error {
 		return err
 	}
 	f.version++
-	f.answer = a
+	f.answer = f.shown(a)
 	return nil
 }
 

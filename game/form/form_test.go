@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"leaselab/core"
 	"leaselab/lessons"
 )
@@ -250,4 +253,34 @@ func BenchmarkCompactionCheck(b *testing.B) {
 	}
 	b.ReportMetric(float64(frames)/float64(b.N), "frames/op")
 	b.ReportMetric(float64(longest.Microseconds())/1000, "max-frame-ms")
+}
+
+// A number the learner can see is an answer: every exercise's fresh form
+// (and one restored from a draft saved before numbers were kept) holds
+// each number field at the value its slider shows, and exercise 1's check
+// grades those values (6 s and 12 s, both wrong), never "Not answered".
+func TestNumbersShownAreAnsweredNeverNotAnswered(t *testing.T) {
+	for _, ex := range lessons.Exercises() {
+		fresh, restored := New(ex), New(ex)
+		require.NoError(t, restored.Restore([]byte(`{}`)))
+		for _, f := range []*Form{fresh, restored} {
+			for _, k := range ex.Numbers {
+				assert.True(t, f.IsSet(k.ID), "%s: %s is answered as shown", ex.ID, k.ID)
+				assert.Equal(t, k.Default, f.Number(k.ID))
+			}
+		}
+	}
+
+	f := New(exercise(t, "renew-ttl-pause"))
+	c, err := f.Start(time.Now)
+	require.NoError(t, err)
+	for !c.Frame() {
+	}
+	parts := map[string]string{}
+	for _, p := range c.Result().Parts {
+		parts[p.Part] = p.Why
+	}
+	assert.Contains(t, parts["Lease left at a late pause"], "6 s is too little")
+	assert.Contains(t, parts["Smallest safe TTL"], "12 s is not enough")
+	assert.Contains(t, parts["Verdict"], "Not answered", "a question with nothing picked is still unanswered")
 }

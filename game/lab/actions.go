@@ -73,12 +73,16 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 	}
 	var out []Choice
 	st := stateOf(v, a)
+	pauseFor := v.PauseFor
+	if pauseFor <= 0 {
+		pauseFor = l.PauseFor
+	}
 	allows := func(c lessons.Control) bool { return slices.Contains(l.Controls, c) }
 	if allows(lessons.CtlPause) && !st.crashed {
 		if st.paused {
 			out = append(out, Choice{ID: "resume", Label: ui.WithKey("Resume", ui.IntentPauseProc), Action: core.Resume(st.name), Key: ui.IntentPauseProc})
 		} else {
-			out = append(out, Choice{ID: "pause", Label: ui.WithKey("Pause "+core.Seconds(l.PauseFor), ui.IntentPauseProc), Action: core.Pause(st.name, l.PauseFor), Key: ui.IntentPauseProc})
+			out = append(out, Choice{ID: "pause", Label: ui.WithKey("Pause "+core.Seconds(pauseFor), ui.IntentPauseProc), Action: core.Pause(st.name, pauseFor), Key: ui.IntentPauseProc})
 		}
 	}
 	if allows(lessons.CtlCrash) {
@@ -110,7 +114,7 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 		}
 	}
 	if allows(lessons.CtlDelay) && !st.crashed {
-		out = append(out, Choice{ID: "delay", Label: fmt.Sprintf("Hold what it sends %s", core.Seconds(l.PauseFor)), Action: core.Delay(st.name, l.PauseFor)})
+		out = append(out, Choice{ID: "delay", Label: fmt.Sprintf("Hold what it sends %s", core.Seconds(pauseFor)), Action: core.Delay(st.name, pauseFor)})
 	}
 	if allows(lessons.CtlExpire) && st.lease {
 		out = append(out, Choice{ID: "expire", Label: ui.WithKey("Expire lease now", ui.IntentExpire), Action: core.Expire(st.name), Key: ui.IntentExpire})

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -121,4 +122,65 @@ func TestARedlockClientsMenuCutsEachRedisNode(t *testing.T) {
 		}
 	}
 	assert.Positive(t, dropped, "what A sends redis-1 is lost while the link is cut")
+}
+
+// Lesson 1's pause button freezes for the lesson's own pause (its pause
+// slider), never "Pause 0 s", and follows the slider.
+func TestLeasesPauseButtonFollowsThePauseSlider(t *testing.T) {
+	l, err := lessons.Find("leases")
+	require.NoError(t, err)
+	lb, err := New(l, 1)
+	require.NoError(t, err)
+	pause := func() Choice {
+		v := lb.World()
+		for _, c := range ChoicesFor(l, v, Actor{Name: "A", Proc: 0, Worker: -1}, 1) {
+			if c.ID == "pause" {
+				return c
+			}
+		}
+		t.Fatal("no pause choice")
+		return Choice{}
+	}
+	assert.Equal(t, "Pause 4 s (Z)", pause().Label)
+	assert.Equal(t, core.Pause("A", 4*time.Second), pause().Action)
+	require.NoError(t, lb.SetKnob("pause", 9))
+	assert.Equal(t, "Pause 9 s (Z)", pause().Label)
+	for _, l := range lessons.All() {
+		if !slices.Contains(l.Controls, lessons.CtlPause) {
+			continue
+		}
+		lb, err := New(l, 1)
+		require.NoError(t, err)
+		assert.Positive(t, lb.World().PauseFor, "%s: a pause lasts a while", l.ID)
+	}
+}
+
+// Lesson 1's policy verdict follows its goal: the first goal asks for
+// sliders that break the rule, so a failing rule is what was asked
+// (drawn as done, not a red "Not OK"), before and after the goal is met;
+// a rule that holds is said to hold.
+func TestLeasesPolicyVerdictFollowsTheGoal(t *testing.T) {
+	l, err := lessons.Find("leases")
+	require.NoError(t, err)
+	lb, err := New(l, 1)
+	require.NoError(t, err)
+	v, has := lb.KnobVerdict()
+	require.True(t, has)
+	assert.True(t, v.OK, "the defaults keep the rule: %+v", v)
+	assert.Equal(t, "Rule holds", v.Word)
+
+	for id, x := range l.SolutionKnobs {
+		require.NoError(t, lb.SetKnob(id, x))
+	}
+	v, _ = lb.KnobVerdict()
+	assert.False(t, v.OK)
+	assert.True(t, v.Good(), "breaking the rule is what the first goal asks")
+	assert.Equal(t, "Rule fails, as the goal asks: play to see what it costs", v.Word)
+
+	lb.Advance(30 * time.Second)
+	require.True(t, lb.Goals()[0].Met, "precondition: the false failover happened")
+	v, _ = lb.KnobVerdict()
+	assert.True(t, v.Good())
+	assert.Equal(t, "Rule fails, as the goal asked (met)", v.Word)
+	assert.NotContains(t, v.Word, "Not OK")
 }

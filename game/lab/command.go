@@ -74,6 +74,7 @@ func SeekTo(t time.Duration) Command { return Command{time: TimeSeek, at: t} }
 // Apply performs c and returns what to narrate ("" for nothing): a
 // learner's action, or why it was refused.
 func (lb *Lab) Apply(c Command) string {
+	lb.misstep = ""
 	switch {
 	case c.time == TimeAdvance:
 		lb.Advance(c.at)
@@ -107,6 +108,11 @@ func (lb *Lab) Apply(c Command) string {
 		dropped := lb.DroppedText()
 		if err := lb.Do(a); err != nil {
 			return "Could not " + a.String() + ": " + err.Error()
+		}
+		if why := lb.Misstep(); why != "" && dropped != "" {
+			return "You: " + a.String() + ". " + why + " Acting here also dropped " + dropped + "; Undo takes it back and brings them back."
+		} else if why != "" {
+			return "You: " + a.String() + ". " + why + " Undo takes it back."
 		}
 		if dropped != "" {
 			return "You: " + a.String() + ". Acting here dropped " + dropped + "; Undo brings them back."

@@ -39,3 +39,44 @@ func KnobValue(k lessons.Knob, v float64) string {
 	}
 	return s
 }
+
+// KnobVerdict is the lesson's judgement of the knob values as the panel
+// shows it (has is false for a lesson without one). It follows the
+// goals: where the lesson asks the learner to break the rule with the
+// sliders (its KnobGoal), a failing rule is what was asked, said so and
+// marked as done (Wanted), never a red "Not OK" beside a goal met.
+func (lb *Lab) KnobVerdict() (v KnobJudgement, has bool) {
+	l := lb.Lesson
+	if l.KnobCheck == nil {
+		return KnobJudgement{}, false
+	}
+	ok, why := l.KnobCheck(lb.Knobs())
+	v = KnobJudgement{OK: ok, Why: why, Word: "Rule holds"}
+	if ok {
+		return v, true
+	}
+	v.Word = "Rule fails"
+	for i, g := range l.Goals {
+		if g.ID != l.KnobGoal {
+			continue
+		}
+		v.Wanted = true
+		if lb.Achieved()[i] {
+			v.Word = "Rule fails, as the goal asked (met)"
+		} else {
+			v.Word = "Rule fails, as the goal asks: play to see what it costs"
+		}
+	}
+	return v, true
+}
+
+// KnobJudgement is a knob verdict: whether the rule holds, whether a failing
+// rule is what the lesson asked for, and the words.
+type KnobJudgement struct {
+	OK, Wanted bool
+	Word, Why  string
+}
+
+// Good reports whether the verdict is drawn as a success: the rule holds,
+// or it fails as the lesson asked.
+func (v KnobJudgement) Good() bool { return v.OK || v.Wanted }

@@ -11,6 +11,7 @@ package lab
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"leaselab/core"
@@ -44,9 +45,10 @@ type Lab struct {
 	shown    RunKind
 	mine     *savedRun
 	undo     *undoStep
-	narrated int  // trace events already turned into narration
-	told     int  // narration lines already handed out by Untold
-	stopped  bool // the world's run budget stopped it, and the narration said so
+	narrated int    // trace events already turned into narration
+	told     int    // narration lines already handed out by Untold
+	stopped  bool   // the world's run budget stopped it, and the narration said so
+	misstep  string // why the last action left the goals out of reach (Misstep)
 	lines    []Line
 	err      error
 
@@ -222,7 +224,9 @@ func (lb *Lab) Do(a core.Action) error {
 	if err := a.Validate(); err != nil {
 		return err // before the fork below: a bad action changes nothing
 	}
-	if len(lb.log.Before(lb.Now()+1)) != len(lb.log) {
+	before := lb.state()
+	forked := len(lb.log.Before(lb.Now()+1)) != len(lb.log)
+	if forked {
 		lb.Fork()
 		lb.undo.what = "action at " + ClockTime(lb.Now()) + ", which dropped later ones"
 	}
@@ -231,8 +235,20 @@ func (lb *Lab) Do(a core.Action) error {
 	}
 	lb.log = lb.world.Log
 	lb.observe()
+	lb.misstep = lb.world.Misstep(lb.Seed, a)
+	if lb.misstep != "" {
+		what := a.String() + " at " + ClockTime(lb.Now())
+		if forked {
+			what += ", which dropped later ones"
+		}
+		lb.undo = &undoStep{what: what, state: before}
+	}
 	return nil
 }
+
+// Misstep says why the last action done (Do) leaves the lesson's goals
+// out of reach, or "" (see lessons.World.Misstep); Undo takes it back.
+func (lb *Lab) Misstep() string { return lb.misstep }
 
 func (lb *Lab) runTo(t time.Duration) {
 	// Run in slices so goals are seen met at (about) the right time.
@@ -428,13 +444,13 @@ func Narrate(e *core.Event) string {
 	case core.KindPause:
 		return fmt.Sprintf("%s froze (stop-the-world pause of %s)", e.Actor, time.Duration(e.Int("for_ms"))*time.Millisecond)
 	case core.KindResume:
-		return fmt.Sprintf("%s woke up and ran %d overdue timers", e.Actor, e.Int("overdue"))
+		return wokeUp(e.Actor, e.Int("overdue"))
 	case core.KindCrash:
 		return e.Actor + " crashed"
 	case core.KindRestart:
 		return e.Actor + " restarted"
 	case core.KindLeaseLost:
-		return fmt.Sprintf("%s lost its lease (%s)", e.Actor, e.Get("why"))
+		return fmt.Sprintf("%s lost its lease: %s", e.Actor, PlainWhy(e.Get("why")))
 	case core.KindState:
 		switch e.Get("to") {
 		case core.Leader.String():
@@ -458,7 +474,7 @@ func Narrate(e *core.Event) string {
 	case core.KindDenied:
 		return "the coordinator refused: " + e.Get("why")
 	case core.KindSessionLost:
-		return fmt.Sprintf("%s found its queued key gone: %s", e.Actor, e.Get("why"))
+		return fmt.Sprintf("%s found its queued key gone: %s", e.Actor, PlainWhy(e.Get("why")))
 	case core.KindClientState:
 		return fmt.Sprintf("%s's client is %s (Curator calls it %s): %s", e.Actor, e.Get("state"), e.Get("curator"), e.Get("why"))
 	case core.KindLockDelay:
@@ -477,6 +493,43 @@ func Narrate(e *core.Event) string {
 		return fmt.Sprintf("%s started a unit of work (%s, its loop busy)", e.Actor, core.Seconds(time.Duration(e.Int("for_ms"))*time.Millisecond))
 	}
 	return ""
+}
+
+// wokeUp says that proc woke from a pause, and what the pause had
+// held back: the timers that fell due while it was frozen fire at once.
+func wokeUp(proc string, overdue int64) string {
+	switch overdue {
+	case 0:
+		return proc + " woke up"
+	case 1:
+		return proc + " woke up; the one thing it was due to do while frozen (a renewal or a write) ran at once"
+	}
+	return fmt.Sprintf("%s woke up; the %d things it was due to do while frozen (renewals, writes) ran at once", proc, overdue)
+}
+
+// plainWhys are the real systems' error texts the trace records, in a
+// learner's words: shown with the real text quoted beside them, never
+// alone.
+var plainWhys = map[string]string{
+	"etcdserver: requested lease not found": "the coordinator had already expired it",
+	"mutex: session is expired":             "its session had already expired",
+	"local lease deadline passed":           "by its own clock the lease had run out",
+	"local session deadline passed":         "by its own clock the session had run out",
+}
+
+// PlainWhy is a reason the trace records, for a learner: a real error
+// text as what it means, with the text quoted after it (the coordinator
+// had already expired it (the client's error: "etcdserver: requested
+// lease not found")); a reason already in plain words as it is.
+func PlainWhy(why string) string {
+	plain, ok := plainWhys[why]
+	if !ok {
+		return why
+	}
+	if strings.Contains(why, ":") {
+		return fmt.Sprintf("%s (the client's error: %q)", plain, why)
+	}
+	return plain
 }
 
 // Weight says how much a narrated event matters to a listener: key (a

@@ -53,15 +53,16 @@ func NewSandbox(title string, cfg core.SandboxConfig) (*Lab, error) {
 }
 
 // LessonSandbox is lesson l opened in the sandbox: its own world, script
-// and knobs, with no goals, every control, and ten minutes of time (or
-// the lesson's length, if longer).
+// and knobs, with no goals, every control, and twice the lesson's length
+// (at least three minutes): room to play on past the lesson's story
+// without squeezing it into the start of the timeline.
 func LessonSandbox(l *lessons.Lesson) *lessons.Lesson {
 	c := *l
 	c.ID = "sandbox:" + l.ID
 	c.Title = "Sandbox: " + l.Title
 	c.Goals, c.Hints, c.Solution, c.SolutionKnobs = nil, nil, nil, nil
 	c.Controls = SandboxControls
-	c.Duration = max(l.Duration, 10*time.Minute)
+	c.Duration = min(max(2*l.Duration, 3*time.Minute), time.Hour)
 	if c.PauseFor == 0 {
 		c.PauseFor = SandboxPauseFor
 	}

@@ -52,7 +52,10 @@ type KeyView struct {
 // WorldView is everything the world view draws at the play head.
 type WorldView struct {
 	Now time.Duration
-	Rev int64
+	// PauseFor is how long the pause button freezes a process (the
+	// lesson's pause length; 0 where no lesson says).
+	PauseFor time.Duration
+	Rev      int64
 	// Words name the coordinator, its write counter and the token in the
 	// world's system's own terms (etcd: Coordinator, revision, token).
 	Words core.SystemWords
@@ -176,7 +179,7 @@ func (lb *Lab) world1() WorldView {
 		// change the coordinator's own).
 		lockName, system = ps[0].Config().Lock, ps[0].Config().System
 	}
-	v := WorldView{Now: now, Rev: s.Coord.Rev, Words: system.Words(), Lock: s.Coord.LockInfo(lockName)}
+	v := WorldView{Now: now, Rev: s.Coord.Rev, Words: system.Words(), Lock: s.Coord.LockInfo(lockName), PauseFor: lb.Lesson.PauseLength(lb.Knobs())}
 	for _, kv := range s.Coord.Range(lockName + "/") {
 		v.Keys = append(v.Keys, KeyView{Key: kv.Key, Owner: kv.Value, CreateRev: kv.CreateRev, Holder: kv.Key == v.Lock.Key})
 	}

@@ -45,7 +45,7 @@ func (s *Setup) UsePreset(name string) error {
 	if err != nil {
 		return err
 	}
-	s.Config, s.Preset, s.Changed, s.Played, s.Shared = p.Config, p.Name, false, nil, false
+	s.Config, s.Preset, s.Changed, s.Played, s.Shared = p.SandboxConfig(), p.Name, false, nil, false
 	s.Config.Names = append([]string(nil), p.Config.Names...)
 	s.Config.Links = append([]core.LinkConfig(nil), p.Config.Links...)
 	s.Check()

@@ -3,6 +3,7 @@ package setup
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -70,4 +71,30 @@ func TestTheSummaryNamesTheWorld(t *testing.T) {
 	assert.True(t, strings.Contains(sum, "processes") && strings.Contains(sum, "fencing"), sum)
 	c.Shards, c.Workers = 8, 3
 	assert.Contains(t, Summary(c), "8 shards over 3 workers")
+}
+
+// Each preset opens in the sandbox with a length that fits its story
+// (one to five minutes): its last scripted action falls in the timeline's
+// first three quarters, and the real systems' pause (60 s to 80 s) ends
+// past the middle, not at 13 % as with ten minutes; labctl keeps running
+// the preset's own ten minutes.
+func TestEachPresetOpensWithALengthThatFitsItsStory(t *testing.T) {
+	for _, p := range core.Presets() {
+		s := New()
+		require.NoError(t, s.UsePreset(p.Name))
+		d := s.Config.Duration
+		assert.Less(t, d, p.Config.Duration, "%s: shorter than ten minutes", p.Name)
+		assert.False(t, s.Changed, "%s: the story's length is the preset's own", p.Name)
+		assert.Empty(t, s.Errs, "%s: valid", p.Name)
+		if acts := p.Config.Actions.Sorted(); len(acts) > 0 {
+			last := acts[len(acts)-1].At.D()
+			assert.Less(t, float64(last)/float64(d), 0.75, "%s: room to watch what follows", p.Name)
+			if acts[len(acts)-1].Action == core.SystemPause.Action {
+				assert.GreaterOrEqual(t, float64(80*time.Second)/float64(d), 0.5, "%s: the pause's story fills the timeline", p.Name)
+			}
+		}
+		assert.GreaterOrEqual(t, d, time.Minute, p.Name)
+		assert.LessOrEqual(t, d, 5*time.Minute, p.Name)
+		assert.Equal(t, 10*time.Minute, p.Config.Duration, "%s: labctl's run is unchanged", p.Name)
+	}
 }
