@@ -90,3 +90,17 @@ func TestAFocusMoveIsSaidAtOnce(t *testing.T) {
 	a.Now("Canvas: Play")
 	assert.Equal(t, "Canvas: Play", a.Flush(time.Second))
 }
+
+// TestANewScreenIsOneAnnouncement: a new screen drops what was waiting
+// (the old screen's lines, the new one's narration so far), is said at
+// once, and the run's next line waits an interval after it.
+func TestANewScreenIsOneAnnouncement(t *testing.T) {
+	a := Announcer{Interval: DefaultInterval}
+	a.Line("B acquired the lock", true)
+	a.Line("A renewed", false)
+	a.Screen("Lesson: The paused leader and fenced writes")
+	assert.Equal(t, "Lesson: The paused leader and fenced writes", a.Flush(10*time.Second), "said at once, alone")
+	a.Line("Playing at 1x", true)
+	assert.Equal(t, "", a.Flush(10*time.Second+DefaultInterval/2), "the next line waits")
+	assert.Equal(t, "Playing at 1x", a.Flush(10*time.Second+DefaultInterval))
+}

@@ -2,8 +2,11 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"leaselab/core"
 )
 
 // Summary is the world at the play head in a few plain sentences, for a
@@ -15,9 +18,21 @@ type Summary struct {
 	Lines []string `json:"lines"`
 	// Key is the part of the world a listener is told of when it changes
 	// (the holders, their tokens, the store's highest token and the
-	// processes' states), in one sentence; leases running down are not in
-	// it, so the run does not speak every second.
-	Key string `json:"key"`
+	// processes' states), a sentence each; leases running down and values
+	// written are not in it, so the run does not speak every second.
+	Key []string `json:"key"`
+}
+
+// Changed returns the sentences of s's key that were not in since's: what
+// to tell a listener who last heard since.
+func (s Summary) Changed(since Summary) []string {
+	var out []string
+	for _, k := range s.Key {
+		if !slices.Contains(since.Key, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // Summary summarises v.
@@ -61,7 +76,7 @@ func (v WorldView) Summary() Summary {
 		key = append(key, w.Name+": "+state)
 	}
 	if st := v.Store; st != nil {
-		name := st.Name
+		name := core.Capitalise(st.Name)
 		if name == "" {
 			name = "Store"
 		}
@@ -85,7 +100,7 @@ func (v WorldView) Summary() Summary {
 		key = append(key, o.Name+": "+refused) // commits come every moment
 
 	}
-	s.Key = strings.Join(key, ". ")
+	s.Key = key
 	return s
 }
 

@@ -32,7 +32,8 @@ func TestTheSummaryTellsHoldersLeasesAndTheStore(t *testing.T) {
 	assert.Contains(t, mid.Lines[1], "A: acts as leader with token 7")
 	assert.Contains(t, mid.Lines[1], "the coordinator no longer counts it as holder")
 	assert.Contains(t, mid.Lines[1], "paused")
-	assert.NotEqual(t, start.Key, mid.Key, "a new holder changes the key")
+	assert.Equal(t, []string{"Lock: held by B with token 8", "A: acts as leader with token 7, the coordinator no longer counts it as holder, paused", "B: acts as leader with token 8",
+		"Storage: highest token accepted 8 (checks tokens)"}, mid.Changed(start), "a listener is told the new holder and both processes' states")
 }
 
 // TestTheSummaryKeyIgnoresLeasesRunningDown: a second of play changes the
@@ -45,6 +46,7 @@ func TestTheSummaryKeyIgnoresLeasesRunningDown(t *testing.T) {
 	lb.Advance(1500 * time.Millisecond)
 	after := lb.World().Summary()
 	assert.Equal(t, before.Key, after.Key)
+	assert.Empty(t, after.Changed(before), "nothing to tell")
 	assert.NotEqual(t, before.Lines, after.Lines, "the leases left moved")
 }
 
