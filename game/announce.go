@@ -76,11 +76,27 @@ func (a *Announcer) Flush(now time.Duration) string {
 	} else if a.latest != "" {
 		a.skipped++
 	}
-	s := strings.Join(parts, ". ")
+	s := sentences(parts)
 	if a.skipped > 0 {
 		s += fmt.Sprintf(" (%d more in the list of what happened)", a.skipped)
 	}
 	a.keys, a.latest, a.skipped = a.keys[:0], "", 0
 	a.last, a.spoke = now, true
 	return s
+}
+
+// sentences joins lines into one announcement, each ended by a full stop
+// unless it ends a sentence already (never "up.. Next").
+func sentences(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(l)
+		if i < len(lines)-1 && !strings.HasSuffix(l, ".") && !strings.HasSuffix(l, "?") && !strings.HasSuffix(l, "!") && !strings.HasSuffix(l, ")") {
+			b.WriteString(".")
+		}
+	}
+	return b.String()
 }

@@ -104,3 +104,13 @@ func TestANewScreenIsOneAnnouncement(t *testing.T) {
 	assert.Equal(t, "", a.Flush(10*time.Second+DefaultInterval/2), "the next line waits")
 	assert.Equal(t, "Playing at 1x", a.Flush(10*time.Second+DefaultInterval))
 }
+
+// TestLinesJoinAsSentences: lines said together read as sentences, with
+// one full stop between them, never two.
+func TestLinesJoinAsSentences(t *testing.T) {
+	a := Announcer{Interval: DefaultInterval}
+	a.Line("Reduced quality to keep up.", true)
+	a.Line("A acquired the lock", true)
+	a.Line("Goal met: B took over", true)
+	assert.Equal(t, "Reduced quality to keep up. A acquired the lock. Goal met: B took over", a.Flush(time.Second))
+}

@@ -404,6 +404,11 @@ func (a *App) Goto(p place.Place) error {
 	return nil
 }
 
+// SaveNow records the lesson on show, if one is: the page calls it when
+// it is hidden or unloaded, so a reload returns to the learner's run as
+// they left it, not as it stood at its last goal.
+func (a *App) SaveNow() { a.leave() }
+
 // leave records the lesson on show, if one is, before another place
 // replaces it.
 func (a *App) leave() {

@@ -33,19 +33,21 @@ func (p *Player) Celebrate(d *Done) {
 	if d == nil {
 		return
 	}
-	msg := d.Heading + ". " + firstSentence(d.Recap)
+	first, _ := FirstSentence(d.Recap)
+	msg := d.Heading + ". " + first
 	if d.Next != "" {
 		msg += " Next lesson: " + d.Next + "."
 	}
 	p.notice, p.noticeLeft, p.noticeDone = msg, doneTicks, true
 }
 
-// firstSentence is s up to its first full stop followed by a space.
-func firstSentence(s string) string {
+// FirstSentence splits s after its first full stop followed by a space:
+// the sentence, and the rest ("" when s is one sentence).
+func FirstSentence(s string) (first, rest string) {
 	if i := strings.Index(s, ". "); i >= 0 {
-		return s[:i+1]
+		return s[:i+1], s[i+2:]
 	}
-	return s
+	return s, ""
 }
 
 // updateNotice counts the notice down; any click or key closes it.

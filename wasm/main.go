@@ -45,14 +45,16 @@ func main() {
 		OnFocusEscape: page.focusOutside,
 		OnUpdate:      page.update,
 	})
-	ln := newLinks(app, doc)
+	addr := newAddress(app)
+	page.addr = addr
+	ln := newLinks(app, doc, addr.linkOpened)
 	refresh := watchStorage(app)
 	tr := newTransfer(app, doc)
 	page.host = g.Host
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
-	if err := ebiten.RunGame(&timedGame{Game: g, before: func() { ln.beforeUpdate(); refresh(); tr.beforeUpdate() }}); err != nil {
+	if err := ebiten.RunGame(&timedGame{Game: g, before: func() { ln.beforeUpdate(); addr.beforeUpdate(); refresh(); tr.beforeUpdate() }}); err != nil {
 		page.fail(err)
 	}
 }
