@@ -39,8 +39,22 @@ func (s Summary) Changed(since Summary) []string {
 func (v WorldView) Summary() Summary {
 	var s Summary
 	var key []string
+	for _, r := range v.Redis {
+		// Redlock: no coordinator, each node holds the key or not.
+		line := r.Name + ": holds no key"
+		switch {
+		case r.Down:
+			line = r.Name + ": down"
+		case r.Owner != "":
+			line = r.Name + ": key held by " + r.Owner
+		}
+		s.Lines = append(s.Lines, line)
+		key = append(key, line)
+	}
 	groups := v.Groups
-	if len(groups) == 0 && (v.Lock.Name != "" || v.Lock.Holder != "") {
+	if len(v.Redis) > 0 {
+		groups = nil
+	} else if len(groups) == 0 && (v.Lock.Name != "" || v.Lock.Holder != "") {
 		groups = []LockGroup{{Lock: v.Lock}}
 	}
 	for _, g := range groups {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // TestTheSummaryTellsHoldersLeasesAndTheStore: in fenced-writes, with A
@@ -67,4 +69,23 @@ func TestStepBackwardGoesToThePreviousEvent(t *testing.T) {
 	lb.Seek(0)
 	lb.Apply(StepBack())
 	assert.Equal(t, time.Duration(0), lb.Now(), "at the start it stays there")
+}
+
+// TestARedlockSummaryTellsEachNodesKey: with no coordinator, the summary
+// says which client each Redis node's key is held by, and a crashed node.
+func TestARedlockSummaryTellsEachNodesKey(t *testing.T) {
+	lb := redlockLab(t, 5, core.At(50*time.Second, core.Crash(core.RedisNodeName(5))))
+	lb.Seek(59 * time.Second)
+	v := lb.World()
+	lines := v.Summary().Lines
+	require.GreaterOrEqual(t, len(lines), 5)
+	for i, r := range v.Redis {
+		switch {
+		case r.Down:
+			assert.Equal(t, r.Name+": down", lines[i])
+		case r.Owner != "":
+			assert.Equal(t, r.Name+": key held by "+r.Owner, lines[i])
+		}
+	}
+	assert.NotContains(t, strings.Join(lines, "\n"), "Lock: free", "no coordinator's lock to speak of")
 }
