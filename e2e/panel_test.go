@@ -305,7 +305,7 @@ func TestBrowserTheDefenceIsTypedAndSurvivesAReload(t *testing.T) {
 	require.NoError(t, err, "type the defence")
 	b.exUntil(t, "the defence kept", 30*time.Second, func(s exState) bool { return s.Scene.Exercise.Answer.Defence == words })
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), firstFrames()), "the reloaded page")
-	b.useControl(t, "exercise:no-fencing")
+	// The address names the exercise: the reload returns to it.
 	b.exUntil(t, "the saved answer restored", 30*time.Second, func(s exState) bool {
 		return s.Scene.Name == "exercise" && s.Scene.Exercise.Answer.Defence == words
 	})

@@ -22,6 +22,9 @@ type Announcer struct {
 	latest  string // the newest other line waiting
 	skipped int    // other lines passed over since the last announcement
 	urgent  string
+	// screen: urgent is a new screen's announcement, which holds the
+	// run's lines back for an interval after it is said.
+	screen bool
 }
 
 // DefaultInterval gives a screen reader time to say a sentence.
@@ -42,11 +45,23 @@ func (a *Announcer) Line(text string, key bool) {
 // Now says text at the next Flush, before anything waiting.
 func (a *Announcer) Now(text string) { a.urgent = text }
 
+// Screen says text at the next Flush in place of everything waiting: a
+// new screen's one announcement. What the screen shows when it opens (its
+// narration so far) is not said; lines after it wait an interval.
+func (a *Announcer) Screen(text string) {
+	a.keys, a.latest, a.skipped = a.keys[:0], "", 0
+	a.urgent, a.screen = text, true
+}
+
 // Flush returns what to announce at time now ("" for nothing yet).
 func (a *Announcer) Flush(now time.Duration) string {
 	if a.urgent != "" {
 		s := a.urgent
 		a.urgent = ""
+		if a.screen {
+			a.screen = false
+			a.last, a.spoke = now, true
+		}
 		return s
 	}
 	if len(a.keys) == 0 && a.latest == "" {
@@ -61,11 +76,27 @@ func (a *Announcer) Flush(now time.Duration) string {
 	} else if a.latest != "" {
 		a.skipped++
 	}
-	s := strings.Join(parts, ". ")
+	s := sentences(parts)
 	if a.skipped > 0 {
 		s += fmt.Sprintf(" (%d more in the list of what happened)", a.skipped)
 	}
 	a.keys, a.latest, a.skipped = a.keys[:0], "", 0
 	a.last, a.spoke = now, true
 	return s
+}
+
+// sentences joins lines into one announcement, each ended by a full stop
+// unless it ends a sentence already (never "up.. Next").
+func sentences(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(l)
+		if i < len(lines)-1 && !strings.HasSuffix(l, ".") && !strings.HasSuffix(l, "?") && !strings.HasSuffix(l, "!") && !strings.HasSuffix(l, ")") {
+			b.WriteString(".")
+		}
+	}
+	return b.String()
 }

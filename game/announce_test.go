@@ -90,3 +90,27 @@ func TestAFocusMoveIsSaidAtOnce(t *testing.T) {
 	a.Now("Canvas: Play")
 	assert.Equal(t, "Canvas: Play", a.Flush(time.Second))
 }
+
+// TestANewScreenIsOneAnnouncement: a new screen drops what was waiting
+// (the old screen's lines, the new one's narration so far), is said at
+// once, and the run's next line waits an interval after it.
+func TestANewScreenIsOneAnnouncement(t *testing.T) {
+	a := Announcer{Interval: DefaultInterval}
+	a.Line("B acquired the lock", true)
+	a.Line("A renewed", false)
+	a.Screen("Lesson: The paused leader and fenced writes")
+	assert.Equal(t, "Lesson: The paused leader and fenced writes", a.Flush(10*time.Second), "said at once, alone")
+	a.Line("Playing at 1x", true)
+	assert.Equal(t, "", a.Flush(10*time.Second+DefaultInterval/2), "the next line waits")
+	assert.Equal(t, "Playing at 1x", a.Flush(10*time.Second+DefaultInterval))
+}
+
+// TestLinesJoinAsSentences: lines said together read as sentences, with
+// one full stop between them, never two.
+func TestLinesJoinAsSentences(t *testing.T) {
+	a := Announcer{Interval: DefaultInterval}
+	a.Line("Reduced quality to keep up.", true)
+	a.Line("A acquired the lock", true)
+	a.Line("Goal met: B took over", true)
+	assert.Equal(t, "Reduced quality to keep up. A acquired the lock. Goal met: B took over", a.Flush(time.Second))
+}

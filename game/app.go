@@ -12,6 +12,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/place"
 	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
@@ -374,8 +375,82 @@ func (a *App) Draw(screen *ebiten.Image) {
 
 // Inspect implements Inspector.
 func (a *App) Inspect() SceneInfo {
+	var info SceneInfo
 	if in, ok := a.top().(Inspector); ok {
-		return in.Inspect()
+		info = in.Inspect()
 	}
-	return SceneInfo{}
+	info.Place = a.place(info)
+	return info
+}
+
+// place is where the learner is, the screen on show being info.
+func (a *App) place(info SceneInfo) place.Place {
+	switch sc := a.top().(type) {
+	case *LessonScene:
+		return place.Place{Kind: place.Lesson, ID: sc.Lab.Lesson.ID}
+	case *comparison:
+		return place.Place{Kind: place.Lesson, ID: sc.f.sc.Lab.Lesson.ID, Sub: "compare"}
+	case *ExerciseScene:
+		p := place.Place{Kind: place.Exercise, ID: sc.Ex.ID}
+		if ex := info.Exercise; ex != nil && ex.Simulator {
+			p.Sub = "simulator"
+		} else if info.Run != nil {
+			p.Sub = "run"
+		}
+		return p
+	case *SandboxScene:
+		p := place.Place{Kind: place.Sandbox, Sub: info.Name}
+		if info.Compare != nil {
+			p.Sub = "compare"
+		}
+		return p
+	}
+	return place.Place{Kind: place.Menu}
+}
+
+// Goto opens place p, as a bookmark, a reload or the browser's Back
+// button asks: the lesson (where the learner left it), the exercise (its
+// answer), the sandbox (its setup) or the menu. The lesson left is
+// recorded first, as its back button does. A place already on show is
+// left as it is; one that does not exist is refused and changes nothing.
+func (a *App) Goto(p place.Place) error {
+	if a.Inspect().Place.Fragment() == p.Fragment() {
+		return nil
+	}
+	switch p.Kind {
+	case place.Lesson:
+		l, err := lessons.Find(p.ID)
+		if err != nil {
+			return err
+		}
+		a.leave()
+		a.Open(l)
+	case place.Exercise:
+		ex, err := lessons.FindExercise(p.ID)
+		if err != nil {
+			return err
+		}
+		a.leave()
+		a.OpenExercise(ex)
+	case place.Sandbox:
+		a.leave()
+		if _, err := a.OpenSandbox(""); err != nil {
+			return err
+		}
+	default:
+		a.leave()
+		a.scenes.Home()
+	}
+	return nil
+}
+
+// leave records the lesson on show, if one is, before another place
+// replaces it.
+func (a *App) leave() {
+	switch sc := a.top().(type) {
+	case *LessonScene:
+		a.record(sc)
+	case *comparison:
+		a.record(sc.f.sc)
+	}
 }

@@ -122,6 +122,8 @@ func (c *comparison) Inspect() SceneInfo {
 	info.Name = "lesson"
 	info.Run = c.f.sc.runInfo()
 	info.Run.Playing = c.player.Playing()
+	w := c.f.sc.Lab.World().Summary()
+	info.World = &w
 	info.Compare = c.info()
 	return info
 }

@@ -438,6 +438,7 @@ func (a *App) NotifySlow(line string) {
 			sc.Run.Player.Narrate(line)
 		}
 	}
+	a.menu.slow = line
 	if a.menu.Notice != "" {
 		line = a.menu.Notice + " " + line
 	}

@@ -77,8 +77,9 @@ func pressNamed(in *ui.Input, names map[ui.Focusable]string) []ui.HostAction {
 
 // KeyPrefix starts a host action that is a key rather than a control:
 // "key:" and an intent's name ("key:play-pause", "key:back-step"), a
-// shortcut pressed while the page, not the canvas, had the focus.
-const KeyPrefix = "key:"
+// shortcut pressed while the page, not the canvas, had the focus
+// (ui.PageShortcut).
+const KeyPrefix = ui.HostKeyPrefix
 
 // hostIntents turns host actions that are keys (KeyPrefix) into their
 // intent this tick, as the key on the canvas would, and "digit" into the

@@ -209,9 +209,10 @@ func (sc *LessonScene) Update(st *State) error {
 		} else {
 			next := ""
 			if sc.next != nil {
-				next = " Next lesson (under the goals) opens " + sc.next.Title + "."
+				next = " Next lesson: " + sc.next.Title + "."
 			}
 			sc.Player.narration.AddKey("Lesson complete. " + l.Recap + next)
+			sc.Player.Celebrate(sc.done())
 			sc.resumed(sc.note)
 			sc.Player.ShowText(sc.Player.Lesson.Body)
 		}
@@ -289,7 +290,38 @@ func (sc *LessonScene) Inspect() SceneInfo {
 	info := sc.Player.Inspect()
 	info.Name = "lesson"
 	info.Run = sc.runInfo()
+	sc.addNow(&info)
 	return info
+}
+
+// addNow adds what the run shows now in words: the world, the step to
+// take, and the moment of success once the lesson is complete.
+func (sc *LessonScene) addNow(info *SceneInfo) {
+	w := sc.Lab.World().Summary()
+	info.World = &w
+	for _, g := range sc.Lab.Goals() {
+		if !g.Met {
+			info.Mirror.Step = g.Text
+			break
+		}
+	}
+	if d := sc.done(); d != nil {
+		info.Mirror.Done, info.Mirror.Step = d, ""
+	}
+}
+
+// done is the lesson's moment of success, once it is complete (nil
+// before, and for an exercise's simulator, whose goals are checkpoints).
+func (sc *LessonScene) done() *Done {
+	l := sc.Lab.Lesson
+	if !sc.complete || l.Recap == "" {
+		return nil
+	}
+	d := &Done{Heading: "Lesson complete", Recap: l.Recap}
+	if sc.next != nil {
+		d.Next = sc.next.Title
+	}
+	return d
 }
 
 // runInfo is the run as the bridge reports it.

@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -32,6 +33,10 @@ type Menu struct {
 	progress  Progress
 	open      func(*lessons.Lesson)
 	openEx    func(*lessons.Exercise)
+	// slow is the reduced-quality line within Notice, which the page
+	// shows in a box of its own (Snapshot.Quality): its mirror leaves it
+	// out, so the notice is said once.
+	slow string
 	// Notice is a message shown above the list (e.g. progress that could
 	// not be read).
 	Notice string
@@ -346,8 +351,12 @@ func (m *Menu) Inspect() SceneInfo {
 	if m.panelOutside {
 		// The page lists the lessons as links with the same words.
 		info.Mirror.Text = menuTagline
-		if m.Notice != "" {
-			info.Mirror.Text = m.Notice + "\n\n" + menuTagline
+		notice := m.Notice
+		if m.slow != "" {
+			notice = strings.TrimSpace(strings.Replace(notice, m.slow, "", 1))
+		}
+		if notice != "" {
+			info.Mirror.Text = notice + "\n\n" + menuTagline
 		}
 	}
 	if c := m.ring.Current(); c != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/game/draw"
 	"leaselab/game/progress"
 	"leaselab/game/tick"
 	"leaselab/game/ui"
@@ -150,4 +151,18 @@ func TestTheSlowNoticeKeepsTheMenusNotice(t *testing.T) {
 	a.NotifySlow("Reduced quality.")
 	assert.Equal(t, "Your progress is kept in memory only. Reduced quality.", a.menu.Notice)
 	assert.Contains(t, a.Inspect().Mirror.Text, "Reduced quality.", "the menu's text view says it too")
+}
+
+// TestThePageSaysTheSlowNoticeOnce: in the browser, whose page shows the
+// slow-drawing notice in a box of its own, the menu's text leaves it out
+// (issue 29: it appeared twice) and keeps the notice about progress.
+func TestThePageSaysTheSlowNoticeOnce(t *testing.T) {
+	a := NewApp(progress.NewMemStore(nil, "Your progress is kept in memory only."))
+	style := draw.NewStyle(ui.UnitFor(1280, 800, 1))
+	style.PanelOutside = true
+	a.Layout(ui.Rect{W: 1280, H: 800}, style)
+	a.NotifySlow("Reduced quality.")
+	text := a.Inspect().Mirror.Text
+	assert.NotContains(t, text, "Reduced quality.")
+	assert.Contains(t, text, "Your progress is kept in memory only.")
 }

@@ -100,9 +100,11 @@ type Player struct {
 	// ringed is what the focus ring visits then.
 	outside bool
 	ringed  []ui.Focusable
-	// notice shows over the world for noticeLeft more ticks (Notice).
+	// notice shows over the world for noticeLeft more ticks (Notice);
+	// noticeDone: it is a lesson's moment of success (Celebrate).
 	notice     string
 	noticeLeft int
+	noticeDone bool
 
 	// Overlay, when set, is updated before and drawn over the world (the
 	// explorer's button and progress bar).

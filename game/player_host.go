@@ -22,6 +22,13 @@ func (p *Player) host(in *ui.Input) []ui.HostAction {
 			// canvas slider's fraction, so a typed time is exact.
 			t := time.Duration(math.Round(h.Value*1000)) * time.Millisecond
 			p.Clock.Apply(lab.SeekTo(max(0, min(t, p.Clock.Length()))))
+		case ScrubPrev:
+			p.Clock.Apply(lab.StepBack())
+		case ScrubNext:
+			p.Clock.Apply(lab.StepOn())
+		case ScrubBy:
+			t := p.Clock.Now() + time.Duration(math.Round(h.Value*1000))*time.Millisecond
+			p.Clock.Apply(lab.SeekTo(max(0, min(t, p.Clock.Length()))))
 		default:
 			rest = append(rest, h)
 		}
@@ -29,6 +36,14 @@ func (p *Player) host(in *ui.Input) []ui.HostAction {
 	in.Host = rest
 	return pressNamed(in, p.names)
 }
+
+// The play head's keys on the page's slider: the arrows step to the
+// previous or next event, Page Up and Page Down move it by Value seconds.
+const (
+	ScrubPrev = "scrub:prev"
+	ScrubNext = "scrub:next"
+	ScrubBy   = "scrub:by"
+)
 
 // controller is a view with controls of its own for the page (the
 // world's actions).
@@ -49,11 +64,19 @@ func (p *Player) controls() []Control {
 	if p.playing {
 		play = "Pause"
 	}
-	out := []Control{
+	// The actors' actions first, then playback: what the lesson asks of
+	// the learner comes before the time controls (issue 29).
+	var out []Control
+	for _, v := range p.views() {
+		if c, ok := v.(controller); ok {
+			out = append(out, c.Controls()...)
+		}
+	}
+	out = append(out, []Control{
 		{ID: "play", Group: groupPlayback, Label: play, Kind: KindToggle, On: p.playing},
 		{ID: "step", Group: groupPlayback, Label: "Step to the next event"},
 		{ID: KeyPrefix + ui.IntentBackStep.String(), Group: groupPlayback, Label: "Back one second"},
-	}
+	}...)
 	length := p.Clock.Length().Seconds()
 	out = append(out, Control{ID: "scrub", Group: groupPlayback, Label: "Play head", Kind: KindRange,
 		Value: p.Clock.Now().Seconds(), Max: length, Step: 0.1,
@@ -64,11 +87,6 @@ func (p *Player) controls() []Control {
 	}
 	out = append(out, Control{ID: "speed", Group: groupPlayback, Label: "Speed", Kind: KindChoice, Value: p.speed.Value, Options: opts},
 		Control{ID: "fork", Group: groupPlayback, Label: "Fork: drop later actions and carry on from here"})
-	for _, v := range p.views() {
-		if c, ok := v.(controller); ok {
-			out = append(out, c.Controls()...)
-		}
-	}
 	if k := p.knobs; k != nil {
 		for i, kn := range k.lab.Lesson.Knobs {
 			out = append(out, rangeControl(groupSettings, "knob:"+kn.ID, lab.KnobLabel(kn), &k.sliders[i], lab.KnobValue(kn, k.sliders[i].Value)))

@@ -2,6 +2,7 @@ package game
 
 import (
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -17,8 +18,36 @@ const noticeTicks = 8 * 60
 // could not be opened, on the canvas and not only in the narration), and
 // tells it as a key line.
 func (p *Player) Notice(msg string) {
-	p.notice, p.noticeLeft = msg, noticeTicks
+	p.notice, p.noticeLeft, p.noticeDone = msg, noticeTicks, false
 	p.narration.AddKey(msg)
+}
+
+// doneTicks is how long a lesson's moment of success shows over the
+// world: time to read it and to see the world that earned it.
+const doneTicks = 20 * 60
+
+// Celebrate shows a completed lesson's moment of success over the world,
+// where the learner is looking: the lesson is complete, the first thing
+// it proved, and the next lesson. The narration tells it already.
+func (p *Player) Celebrate(d *Done) {
+	if d == nil {
+		return
+	}
+	first, _ := FirstSentence(d.Recap)
+	msg := d.Heading + ". " + first
+	if d.Next != "" {
+		msg += " Next lesson: " + d.Next + "."
+	}
+	p.notice, p.noticeLeft, p.noticeDone = msg, doneTicks, true
+}
+
+// FirstSentence splits s after its first full stop followed by a space:
+// the sentence, and the rest ("" when s is one sentence).
+func FirstSentence(s string) (first, rest string) {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1], s[i+2:]
+	}
+	return s, ""
 }
 
 // updateNotice counts the notice down; any click or key closes it.
@@ -50,7 +79,11 @@ func (p *Player) drawNotice(screen *ebiten.Image) {
 		return
 	}
 	s := p.style
+	edge := s.Theme.Warning
+	if p.noticeDone {
+		edge = s.Theme.Accept
+	}
 	draw.FillRoundRect(screen, r, s.U(6), s.Theme.Raised)
-	draw.StrokeRoundRect(screen, r, s.U(6), s.U(1.5), s.Theme.Warning)
+	draw.StrokeRoundRect(screen, r, s.U(6), s.U(2), edge)
 	draw.Paragraph(screen, p.notice, s.Small(), r.InsetXY(s.U(12), s.U(8)), s.Theme.Text)
 }

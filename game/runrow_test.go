@@ -246,7 +246,7 @@ func TestNextLessonOpensTheNextInTheMenusOrder(t *testing.T) {
 	assert.True(t, next.Offered && next.Enabled)
 	assert.Equal(t, "Next lesson >", next.Label)
 	assert.Equal(t, "Open the next lesson: "+all[1].Title, next.Tip)
-	assert.Contains(t, lastLine(r), "Next lesson (under the goals) opens "+all[1].Title)
+	assert.Contains(t, lastLine(r), "Next lesson: "+all[1].Title, "the narration names it (the button is under the goals on the desktop, at the top of the page's panel)")
 	r.click(RunNext)
 	assert.Equal(t, all[1].ID, r.a.Inspect().Run.Lesson)
 	_, done := r.a.GoalsMet(all[0].ID)

@@ -6,6 +6,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/lab"
+	"leaselab/game/place"
 	"leaselab/game/tick"
 	"leaselab/game/ui"
 )
@@ -53,6 +55,12 @@ type SceneInfo struct {
 	// Exercise is the exercise's state, for the exercise screen and the
 	// simulator it opens.
 	Exercise *ExerciseInfo `json:"exercise,omitempty"`
+	// Place is where the learner is (the App sets it): the page names the
+	// screen in its address and title, and notices a new one by it.
+	Place place.Place `json:"place"`
+	// World is the world at the play head in words, for screens with a
+	// run.
+	World *lab.Summary `json:"world,omitempty"`
 }
 
 // Mirror is the scene's text, duplicated as HTML beside the canvas in the
@@ -76,6 +84,21 @@ type Mirror struct {
 	// Buttons are the run's own buttons (Restart, Undo, Back to my run,
 	// Next lesson) and whether each is offered now, for players with them.
 	Buttons []RunButton `json:"buttons,omitempty"`
+	// Step is what to do now: the first goal not met yet ("" once all
+	// are, or without goals).
+	Step string `json:"step,omitempty"`
+	// Done is set once the lesson is complete: what the learner proved
+	// and what comes next.
+	Done *Done `json:"done,omitempty"`
+}
+
+// Done is a completed lesson's moment of success.
+type Done struct {
+	Heading string `json:"heading"` // "Lesson complete"
+	Recap   string `json:"recap"`   // what the learner proved
+	// Next is the next lesson's title ("" after the last); the run
+	// button RunNext opens it.
+	Next string `json:"next,omitempty"`
 }
 
 // ChecklistWords are a checklist's heading and how it says an item is met

@@ -21,6 +21,7 @@ func newAnnouncer(el js.Value) *announcer {
 
 func (n *announcer) line(s string, key bool) { n.a.Line(s, key) }
 func (n *announcer) now(s string)            { n.a.Now(s) }
+func (n *announcer) screen(s string)         { n.a.Screen(s) }
 
 func (n *announcer) flush() {
 	if s := n.a.Flush(time.Duration(nowMs() * float64(time.Millisecond))); s != "" && n.el.Truthy() {

@@ -19,12 +19,14 @@ type links struct {
 	app     *game.App
 	doc     js.Value
 	pending []string // fragments seen by hashchange, opened before the next update
+	// opened is told when a link opened its run (the address keeps it).
+	opened func()
 }
 
 const runFragment = "#run="
 
-func newLinks(app *game.App, doc js.Value) *links {
-	l := &links{app: app, doc: doc}
+func newLinks(app *game.App, doc js.Value, opened func()) *links {
+	l := &links{app: app, doc: doc, opened: opened}
 	if h := location().Get("hash").String(); strings.HasPrefix(h, runFragment) {
 		l.open(h)
 	}
@@ -63,6 +65,7 @@ func (l *links) open(fragment string) {
 		l.status(msg)
 		return
 	}
+	l.opened()
 	l.status("Opened the shared run.")
 }
 

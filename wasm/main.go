@@ -46,7 +46,9 @@ func main() {
 		OnFocusEscape: page.focusOutside,
 		OnUpdate:      page.update,
 	})
-	ln := newLinks(app, doc)
+	addr := newAddress(app)
+	page.addr = addr
+	ln := newLinks(app, doc, addr.linkOpened)
 	var frame sync.Mutex
 	refresh := coordinateTabs(app, &frame)
 	tr := newTransfer(app, doc)
@@ -55,7 +57,7 @@ func main() {
 	exposeBridge(g)
 	js.Global().Get("leaselab").Set("share", ln.bridge())
 	mark("game")
-	if err := ebiten.RunGame(&timedGame{Game: g, frame: &frame, before: func() { ln.beforeUpdate(); refresh(); tr.beforeUpdate() }}); err != nil {
+	if err := ebiten.RunGame(&timedGame{Game: g, frame: &frame, before: func() { ln.beforeUpdate(); addr.beforeUpdate(); refresh(); tr.beforeUpdate() }}); err != nil {
 		page.fail(err)
 	}
 }

@@ -3,11 +3,13 @@
 package main
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"syscall/js"
 
 	"leaselab/game"
+	places "leaselab/game/place"
 	"leaselab/game/ui"
 )
 
@@ -28,6 +30,14 @@ type page struct {
 	funcs    []js.Func
 	// qualityShown: the reduced-quality notice was given.
 	qualityShown bool
+	// screen is the screen on show (place.Place.Screen); addr writes it
+	// in the address.
+	screen string
+	addr   *address
+	// done is the lesson's moment of success on show (nil: none).
+	done *game.Done
+	// world is the world summary's state (world.go).
+	world worldSummary
 }
 
 func newPage(doc js.Value) *page {
@@ -44,6 +54,13 @@ func newPage(doc js.Value) *page {
 	})
 	p.mountCanvas()
 	p.showKeys()
+	if b := doc.Call("getElementById", "done-next"); b.Truthy() {
+		p.listen(b, "click", func(js.Value) {
+			if p.host != nil {
+				p.host(ui.HostAction{ID: game.RunNext})
+			}
+		})
+	}
 	p.collapsible()
 	p.spacePlays()
 	return p
@@ -75,12 +92,17 @@ func (p *page) showKeys() {
 	if !dl.Truthy() {
 		return
 	}
-	for _, k := range ui.Shortcuts {
+	add := func(keys, does string) {
 		dt, dd := p.doc.Call("createElement", "dt"), p.doc.Call("createElement", "dd")
-		dt.Set("textContent", k.Keys())
-		dd.Set("textContent", k.Does)
+		dt.Set("textContent", keys)
+		dd.Set("textContent", does)
 		dl.Call("append", dt, dd)
 	}
+	for _, k := range ui.Shortcuts {
+		add(k.Keys(), k.Does)
+	}
+	add("Arrows on the play head", "Step to the previous or next event (the panel's Play head slider)")
+	add("Page Up / Page Down on the play head", "Move the play head 10 s on or back")
 }
 
 func (p *page) listen(el js.Value, event string, f func(ev js.Value)) {
@@ -114,58 +136,53 @@ func (p *page) collapsible() {
 }
 
 // spacePlays makes the canvas's shortcut keys work while the page has
-// the focus (not while typing in a field): Space plays or pauses, Esc goes
-// back, P, Z, ], digits and the rest do what they do on the canvas, so a
-// learner need not click the canvas first. On a focused button or link,
-// Space and Enter press it, as they should.
+// the focus, wherever it is but in a text field (ui.PageShortcut): Space
+// plays or pauses, Esc goes back, P, Z, ], digits and the rest do what
+// they do on the canvas, so a learner need not click the canvas first. On
+// the play head's slider the arrows step from event to event and Page Up
+// and Page Down move 10 s.
 func (p *page) spacePlays() {
 	p.listen(p.doc, "keydown", func(ev js.Value) {
 		if ev.Get("defaultPrevented").Bool() || p.host == nil || ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
 			return
 		}
-		tag := strings.ToLower(ev.Get("target").Get("tagName").String())
-		if tag == "canvas" || tag == "input" || tag == "select" || tag == "textarea" {
-			return
+		el := ev.Get("target")
+		t := ui.PageTarget{Tag: strings.ToLower(el.Get("tagName").String()), Editable: el.Get("isContentEditable").Truthy()}
+		if t.Tag == "input" {
+			t.Type = strings.ToLower(el.Get("type").String())
 		}
 		key, code := ev.Get("key").String(), ev.Get("code").String()
-		onControl := tag == "button" || tag == "a" || tag == "summary"
-		var h ui.HostAction
-		switch {
-		case key == " ":
-			if onControl || p.controls.label("play") == "" {
-				return
-			}
-			h.ID = "play"
-		case strings.HasPrefix(code, "Digit") && len(code) == 6 && code[5] >= '1' && code[5] <= '9':
-			h = ui.HostAction{ID: "digit", Value: float64(code[5] - '0')}
-		default:
-			name := strings.TrimPrefix(code, "Key")
-			i, ok := shortcutKeys[name]
-			if !ok {
-				return
-			}
-			h.ID = game.KeyPrefix + i.String()
+		h, ok := scrubKey(el, key)
+		if !ok {
+			h, ok = ui.PageShortcut(t, key, code, p.controls.label("play") != "")
+		}
+		if !ok {
+			return
 		}
 		ev.Call("preventDefault")
 		p.host(h)
 	})
 }
 
-// shortcutKeys maps a key's code (KeyboardEvent.code without "Key") to the
-// intent it gives on the canvas, from the canvas's own key table.
-var shortcutKeys = func() map[string]ui.Intent {
-	m := map[string]ui.Intent{}
-	for _, i := range ui.AllIntents() {
-		for _, k := range i.KeyNames() {
-			switch k {
-			case "Space", "Enter", "NumpadEnter", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End":
-				continue // the page's own keys
-			}
-			m[k] = i
-		}
+// scrubKey is what a key does on the play head's slider: the arrows step
+// to the previous or next event (a step of the slider's is a tenth of a
+// second, which finds nothing), Page Up and Page Down move 10 s.
+func scrubKey(el js.Value, key string) (ui.HostAction, bool) {
+	if !el.Get("dataset").Truthy() || el.Get("dataset").Get("id").String() != "scrub" {
+		return ui.HostAction{}, false
 	}
-	return m
-}()
+	switch key {
+	case "ArrowLeft", "ArrowDown":
+		return ui.HostAction{ID: game.ScrubPrev}, true
+	case "ArrowRight", "ArrowUp":
+		return ui.HostAction{ID: game.ScrubNext}, true
+	case "PageUp":
+		return ui.HostAction{ID: game.ScrubBy, Value: 10}, true
+	case "PageDown":
+		return ui.HostAction{ID: game.ScrubBy, Value: -10}, true
+	}
+	return ui.HostAction{}, false
+}
 
 // pageScenes are the screens without a world: in the browser they are the
 // panel alone, and the canvas steps aside.
@@ -215,6 +232,8 @@ func (p *page) update(s game.Snapshot) {
 	if !p.loaded && s.Frame > 0 && p.loading.Truthy() {
 		p.loading.Set("hidden", true)
 		p.loaded = true
+		// The panel shows from the first screen on, not before.
+		p.doc.Get("documentElement").Get("classList").Call("remove", "booting")
 	}
 	if !p.mirror.Truthy() {
 		return
@@ -234,6 +253,9 @@ func (p *page) update(s game.Snapshot) {
 		p.setText("controls-heading", heading)
 		p.setView(pageScenes[s.Scene.Name])
 	}
+	// A screen is entered once the panel shows (not while loading, when
+	// nothing on it could take the focus).
+	entered := p.loaded && s.Scene.Place.Screen() != p.screen
 	m := s.Scene.Mirror
 	if m.Title != p.last.Title {
 		p.setText("lesson-title", m.Title)
@@ -263,6 +285,13 @@ func (p *page) update(s game.Snapshot) {
 			p.announce.line("Hint: "+m.Hint, true)
 		}
 	}
+	if m.Step != p.last.Step {
+		p.setText("lesson-step-text", m.Step)
+		if el := p.doc.Call("getElementById", "lesson-step"); el.Truthy() {
+			el.Set("hidden", m.Step == "")
+		}
+	}
+	p.showDone(m.Done, entered)
 	p.controls.update(m.Controls)
 	if s.Quality != "" && !p.qualityShown {
 		// Said once, where the learner reads, not over the world.
@@ -271,12 +300,23 @@ func (p *page) update(s game.Snapshot) {
 		if el := p.doc.Call("getElementById", "quality"); el.Truthy() {
 			el.Set("hidden", false)
 		}
-		p.announce.line(s.Quality, true)
+		if !slices.Contains(m.Narration, s.Quality) {
+			p.announce.line(s.Quality, true) // the narration says it where it has one
+		}
 	}
 	if !slices.Equal(m.Narration, p.last.Narration) {
 		p.appendNarration(m.Narration, m.NarrationKey)
 	}
 	p.announceFocus(s.Scene.Focus)
+	p.showWorld(s.Scene.World, entered)
+	if entered {
+		p.enter(s)
+	}
+	if p.addr != nil {
+		// A link that opened the screen on show keeps its address; one
+		// that reopened it keeps it too, and nothing later does.
+		p.addr.keepLink = false
+	}
 	p.announce.flush()
 	p.last = m
 	if m.Checklist != nil {
@@ -285,6 +325,82 @@ func (p *page) update(s game.Snapshot) {
 	}
 	p.last.Goals = slices.Clone(m.Goals)
 	p.last.Narration = slices.Clone(m.Narration)
+}
+
+// enter follows a new screen: the address and the page's title name it,
+// the panel opens at its top with the keyboard focus on its heading (not
+// lost to the page's body), and it is the one thing announced.
+func (p *page) enter(s game.Snapshot) {
+	pl, m := s.Scene.Place, s.Scene.Mirror
+	p.screen = pl.Screen()
+	p.doc.Set("title", places.Title(m.Title))
+	if p.addr != nil {
+		p.addr.show(pl)
+	}
+	p.mirror.Set("scrollTop", 0)
+	js.Global().Call("scrollTo", 0, 0)
+	heading := p.doc.Call("getElementById", "lesson-title")
+	if heading.Truthy() {
+		heading.Call("focus", map[string]any{"preventScroll": true})
+	}
+	if !p.doc.Get("activeElement").Equal(heading) {
+		// The panel is collapsed: its landmark instead.
+		p.mirror.Call("focus", map[string]any{"preventScroll": true})
+	}
+	say := m.Title
+	if m.Objective != "" {
+		say += ". " + m.Objective
+	}
+	p.announce.screen(say)
+}
+
+// showDone shows a completed lesson's moment of success at the top of
+// the panel, and brings the panel's top into view when it comes (the
+// narration announces it).
+func (p *page) showDone(d *game.Done, entered bool) {
+	if d == nil && p.done == nil || d != nil && p.done != nil && *d == *p.done {
+		return
+	}
+	sec := p.doc.Call("getElementById", "done")
+	if !sec.Truthy() {
+		return
+	}
+	sec.Set("hidden", d == nil)
+	if d == nil {
+		p.done = nil
+		return
+	}
+	came := p.done == nil
+	c := *d
+	p.done = &c
+	first, rest := game.FirstSentence(d.Recap)
+	p.setText("done-heading", d.Heading)
+	p.setText("done-first", first)
+	p.setText("done-recap", rest)
+	p.setText("done-next", "Next lesson: "+d.Next)
+	if el := p.doc.Call("getElementById", "done-next-line"); el.Truthy() {
+		el.Set("hidden", d.Next == "")
+	}
+	more := p.doc.Call("getElementById", "done-more")
+	if more.Truthy() {
+		more.Set("hidden", rest == "")
+	}
+	if more.Truthy() && came {
+		// The whole recap where there is room; on a phone, under the
+		// panel's first lines, its first sentence and the rest a tap away.
+		more.Set("open", !js.Global().Call("matchMedia", "(max-width: 700px)").Get("matches").Bool())
+	}
+	if came && !entered {
+		p.mirror.Call("scrollTo", map[string]any{"top": 0, "behavior": "auto"})
+		box, panel := sec.Call("getBoundingClientRect"), p.mirror.Call("getBoundingClientRect")
+		if box.Get("bottom").Float() > math.Min(panel.Get("bottom").Float(), js.Global().Get("innerHeight").Float()) {
+			// Too little room for the title above it: the objective and
+			// the success at the panel's top.
+			if obj := p.doc.Call("getElementById", "lesson-objective"); obj.Truthy() {
+				p.mirror.Set("scrollTop", obj.Get("offsetTop").Float()-8) // the panel is its offsetParent
+			}
+		}
+	}
 }
 
 // showGoals lists the goals, each saying whether it is met.

@@ -28,11 +28,12 @@ type Command struct {
 type TimeOp uint8
 
 const (
-	NoTime      TimeOp = iota
-	TimeAdvance        // play on by a duration (AdvanceBy)
-	TimeStep           // to the next event (StepOn)
-	TimeSeek           // to an instant (SeekTo)
-	TimeFork           // drop the learner's actions after the play head (ForkHere)
+	NoTime       TimeOp = iota
+	TimeAdvance         // play on by a duration (AdvanceBy)
+	TimeStep            // to the next event (StepOn)
+	TimeSeek            // to an instant (SeekTo)
+	TimeFork            // drop the learner's actions after the play head (ForkHere)
+	TimeStepBack        // to the previous event (StepBack)
 )
 
 // Time returns what a clock command does and its duration or instant
@@ -45,6 +46,10 @@ func AdvanceBy(d time.Duration) Command { return Command{time: TimeAdvance, at: 
 
 // StepOn is the command to move the play head to the next event.
 func StepOn() Command { return Command{time: TimeStep} }
+
+// StepBack is the command to move the play head back to the previous
+// event.
+func StepBack() Command { return Command{time: TimeStepBack} }
 
 // ForkHere is the command to drop the learner's actions after the play
 // head (Undo brings them back where the run keeps a history).
@@ -80,6 +85,8 @@ func (lb *Lab) Apply(c Command) string {
 		lb.Advance(c.at)
 	case c.time == TimeStep:
 		lb.Step()
+	case c.time == TimeStepBack:
+		lb.StepBackward()
 	case c.time == TimeSeek:
 		lb.Seek(c.at)
 	case c.time == TimeFork:

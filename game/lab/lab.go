@@ -138,6 +138,21 @@ func (lb *Lab) Step() {
 	lb.runTo(min(next, lb.Length()))
 }
 
+// StepBackward moves the play head back to the last event before it (to
+// the start when there is none): the play head's slider steps event by
+// event both ways.
+func (lb *Lab) StepBackward() {
+	now, events := lb.Now(), lb.world.Sim.Trace.Events
+	to := time.Duration(0)
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].At < now {
+			to = events[i].At
+			break
+		}
+	}
+	lb.Seek(to)
+}
+
 // Seek moves the play head to t. Going back re-simulates with the whole
 // log: actions after t still happen when the play head reaches them again
 // (use Fork to drop them), and the goals this run met later stay met.
