@@ -38,6 +38,11 @@ func TestAProcessCountIsCheckedBeforeItIsAllocated(t *testing.T) {
 		assert.Contains(t, errs, c.want)
 		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), "%s: refused without allocating the count", c.procs)
 	}
+	for _, n := range []string{"0", "-1"} {
+		_, errs, code := labctl(t, "", "run", "--preset", "leases", "--procs", n)
+		assert.Equal(t, exitBadInput, code, "--procs %s was taken as the preset's own count without a word", n)
+		assert.Contains(t, errs, "--procs must be at least 1, got "+n)
+	}
 	_, errs, code := labctl(t, "", "run", "--preset", "redlock", "--procs", "9223372036854775807")
 	assert.Equal(t, exitBadInput, code)
 	assert.Equal(t, "labctl run --preset redlock: procs: want 1 to 12 processes, got 9223372036854775807\n", errs,

@@ -192,6 +192,9 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *renew < 0 || (*renew == 0 && flagSet(fs, "renew")) {
 		return fail(stderr, "labctl run: --renew must be positive, got %s", *renew)
 	}
+	if *procs < 0 || (*procs == 0 && flagSet(fs, "procs")) {
+		return fail(stderr, "labctl run: --procs must be at least 1, got %d", *procs)
+	}
 	if *duration < 0 || (*duration == 0 && flagSet(fs, "duration")) {
 		return fail(stderr, "labctl run: --duration must be positive, got %s", *duration)
 	}

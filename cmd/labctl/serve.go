@@ -20,8 +20,8 @@ import (
 
 // runServe implements `labctl serve`: it serves the web directory (the page
 // and the WebAssembly build) on a local address until interrupted. It
-// returns the process exit code: 0 after a clean shutdown, 1 if serving
-// failed, 2 for bad usage.
+// returns the process exit code: 0 after a clean shutdown, 2 for bad usage
+// or a directory or address it cannot serve, 3 if serving failed.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("labctl serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -33,16 +33,22 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Exit 0: stopped with Ctrl+C; 2: a directory or address that cannot be served; 3: the server failed.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	// A bad flag is one line, as in every other command; --help is the
+	// whole usage.
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
 			return 0
 		}
-		return 2
+		fmt.Fprintf(stderr, "labctl serve: %v (labctl serve --help lists the flags)\n", err)
+		return exitBadInput
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "labctl serve: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
+		fmt.Fprintf(stderr, "labctl serve: unexpected argument %q (labctl serve --help lists the flags)\n", fs.Arg(0))
+		return exitBadInput
 	}
 	if err := webserve.CheckDir(*dir); err != nil {
 		fmt.Fprintf(stderr, "labctl serve: %s: %v\n", *dir, err)

@@ -450,3 +450,14 @@ func TestServeUnderLoad(t *testing.T) {
 	assert.Less(t, loaded.worst(), promptly, "a request waited for a timeout")
 	assert.Less(t, loaded.percentile(0.99), max(20*unloaded.percentile(0.99), 2*time.Second))
 }
+
+// A bad flag or argument to serve is one line, as for every other command
+// (it printed the whole usage, eight lines).
+func TestServeSaysABadFlagInOneLine(t *testing.T) {
+	for _, args := range [][]string{{"--addr"}, {"--port", "1"}, {"web"}} {
+		var stdout, stderr bytes.Buffer
+		assert.Equal(t, exitBadInput, runServe(args, &stdout, &stderr), args)
+		assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "%v: %s", args, stderr.String())
+		assert.Contains(t, stderr.String(), "labctl serve --help lists the flags")
+	}
+}
