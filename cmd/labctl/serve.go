@@ -28,9 +28,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	dir := fs.String("dir", "web", "`directory` to serve (build it with: make wasm)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: labctl serve [--addr host:port] [--dir web]")
-		fmt.Fprintln(stderr, "Serves LeaseLab in the browser, precompressed, under a strict Content-Security-Policy.")
-		fmt.Fprintln(stderr, "Exit 0: stopped with Ctrl+C; 2: a directory or address that cannot be served; 3: the server failed.")
+		fmt.Fprintln(fs.Output(), "usage: labctl serve [--addr host:port] [--dir web]")
+		fmt.Fprintln(fs.Output(), "Serves LeaseLab in the browser, precompressed, under a strict Content-Security-Policy.")
+		fmt.Fprintln(fs.Output(), "Exit 0: stopped with Ctrl+C; 2: a directory or address that cannot be served; 3: the server failed.")
 		fs.PrintDefaults()
 	}
 	// A bad flag is one line, as in every other command; --help is the
