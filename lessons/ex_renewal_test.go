@@ -102,6 +102,16 @@ func TestCompleteAnswers(t *testing.T) {
 			delete(a.Choices, e.Questions[0].ID)
 			assert.False(t, e.Complete(a), e.ID)
 		}
+		if len(e.Numbers) > 0 {
+			// The numbers as a fresh form shows them, every other part
+			// answered: the sliders were never moved, so no attempt.
+			a := e.Reference.Clone()
+			a.Numbers = map[string]float64{}
+			for _, k := range e.Numbers {
+				a.Numbers[k.ID] = k.Default
+			}
+			assert.False(t, e.Complete(a), "%s: numbers left at their defaults unlock nothing", e.ID)
+		}
 	}
 }
 

@@ -228,19 +228,24 @@ func (e *Exercise) Check(a Answer) (Result, error) {
 // Complete reports whether a answers every part of the exercise: every
 // question, every number, and the run if it has a simulator. Only a checked
 // complete answer unlocks the model answer, so an empty Check gives
-// nothing away.
+// nothing away. A form shows each number at its default from the start and
+// counts it as given; numbers all left at their defaults are therefore no
+// attempt at them, and the answer is not complete.
 func (e *Exercise) Complete(a Answer) bool {
 	for _, q := range e.Questions {
 		if len(a.Choices[q.ID]) == 0 {
 			return false
 		}
 	}
+	moved := len(e.Numbers) == 0
 	for _, k := range e.Numbers {
-		if _, ok := a.Numbers[k.ID]; !ok {
+		v, ok := a.Numbers[k.ID]
+		if !ok {
 			return false
 		}
+		moved = moved || v != k.Default
 	}
-	return e.Lab == nil || len(a.Schedule) > 0
+	return moved && (e.Lab == nil || len(a.Schedule) > 0)
 }
 
 // Question returns the question with the given id, or nil.

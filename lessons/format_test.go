@@ -37,7 +37,11 @@ func TestFormatExampleIsNoAnswer(t *testing.T) {
 		if len(e.Reference.Schedule) > 0 {
 			assert.NotEqual(t, e.Reference.Schedule, a.Schedule, e.ID)
 		}
-		assert.Equal(t, e.Complete(a), len(e.Questions) == len(a.Choices), "%s: the example answers every field it can", e.ID)
+		if e.Complete(a) {
+			// Complete only if it answers every question; numbers at their
+			// defaults (as a fresh form shows them) are no attempt.
+			assert.Len(t, a.Choices, len(e.Questions), "%s: the example answers every field it can", e.ID)
+		}
 	}
 }
 
