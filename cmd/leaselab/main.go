@@ -20,11 +20,11 @@
 package main
 
 import (
+	"boot.leaselab/inputfile"
 	"flag"
 	"fmt"
 	"image"
 	"image/png"
-	"leaselab/internal/inputfile"
 	"os"
 	"path/filepath"
 	"time"
@@ -32,8 +32,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"boot.leaselab"
+	"boot.leaselab/progress"
 	"leaselab/game"
-	"leaselab/game/progress"
 )
 
 func main() {
