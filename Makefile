@@ -43,6 +43,13 @@ GOROOT     := $(shell $(GO) env GOROOT)
 WASM_EXEC_SRC := $(firstword $(wildcard $(GOROOT)/lib/wasm/wasm_exec.js $(GOROOT)/misc/wasm/wasm_exec.js))
 GO_SOURCES := $(shell find . -name '*.go' -not -path './e2e/*' -not -path './.git/*' -not -path './.build/*') go.mod go.sum
 
+# The module boot.leaselab: the desktop program's flags and what it does before
+# Ebitengine starts, and the progress and inputfile packages everything uses
+# (cmd/leaselab/boot/boot.go says why it is a module of its own). ./... does
+# not reach into another module, so vet, staticcheck, the tests and the fuzz
+# targets name it as well.
+BOOT_DIR   := cmd/leaselab/boot
+
 # Packages whose test binaries import Ebitengine and so need a display, the
 # js/wasm main, and the end-to-end tests are kept out of the plain run.
 DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
@@ -113,16 +120,19 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	$(GO) -C $(BOOT_DIR) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/
 	cd conform && $(GO) vet ./...
 
 staticcheck:
 	$(STATICCHECK) ./...
+	cd $(BOOT_DIR) && $(STATICCHECK) ./...
 	GOOS=js GOARCH=wasm $(STATICCHECK) ./wasm/
 	cd conform && $(STATICCHECK) ./...
 
 test-plain:
 	$(GO) test $(PLAIN_PKGS)
+	$(GO) -C $(BOOT_DIR) test ./...
 
 # Every parser a learner's input reaches, as package:target:budget. The
 # bounds, sandbox and answer targets start from the overflow cases of issue
@@ -131,17 +141,19 @@ test-plain:
 # exceeded" when the time runs out mid-run on a busy machine
 # (go.dev/issue/75804, fixed in Go 1.27), and a count has no deadline to
 # race. FUZZTIME, if given, replaces every budget (make test-fuzz
-# FUZZTIME=60s for a long run).
+# FUZZTIME=60s for a long run). Each target runs from its package's directory
+# (go test -fuzz takes only packages of the module it runs in, and progress is
+# in $(BOOT_DIR)'s).
 FUZZTIME ?=
 FUZZ_TARGETS := ./core:FuzzParseActionLog:30000x ./core:FuzzActionLog:3000x ./core:FuzzParseBounds:40000x \
 	./core:FuzzDecodeLink:40000x ./core:FuzzSandboxConfig:40000x ./lessons:FuzzParseAnswer:40000x \
-	./game/progress:FuzzDecode:30000x ./game/progress:FuzzMerge:20000x
+	./$(BOOT_DIR)/progress:FuzzDecode:30000x ./$(BOOT_DIR)/progress:FuzzMerge:20000x
 
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; budget=$(if $(FUZZTIME),$(FUZZTIME),$${rest#*:}); \
 	  echo "fuzz $$pkg $$name ($$budget)"; \
-	  $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$budget $$pkg >/tmp/leaselab-fuzz.$$$$ 2>&1 || \
+	  $(GO) -C $$pkg test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$budget . >/tmp/leaselab-fuzz.$$$$ 2>&1 || \
 	    { cat /tmp/leaselab-fuzz.$$$$; rm -f /tmp/leaselab-fuzz.$$$$; exit 1; }; \
 	  rm -f /tmp/leaselab-fuzz.$$$$; \
 	done

@@ -10,10 +10,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"boot.leaselab/progress"
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/place"
-	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )

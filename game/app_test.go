@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"boot.leaselab/progress"
 	"leaselab/game/draw"
-	"leaselab/game/progress"
 	"leaselab/game/ui"
 )
 

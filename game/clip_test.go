@@ -15,10 +15,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"boot.leaselab/progress"
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
-	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )

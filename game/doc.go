@@ -35,6 +35,7 @@
 //     compare.go, Lab.Sweep) and the world view draws it.
 //   - Display-free models, tested with plain go test: game/lab (a run, its
 //     snapshot, actions, search, comparison), game/setup (the sandbox's
-//     setup), game/form (an exercise's answer), game/progress (saved
-//     progress), game/ui.
+//     setup), game/form (an exercise's answer), game/ui; saved progress
+//     is boot.leaselab/progress (cmd/leaselab/boot/progress), which the
+//     desktop program reads before Ebitengine starts.
 package game

@@ -16,7 +16,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/game/progress"
+	"boot.leaselab/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )

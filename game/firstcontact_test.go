@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"boot.leaselab/progress"
 	"leaselab/game/place"
-	"leaselab/game/progress"
 	"leaselab/game/ui"
 )
 

@@ -7,9 +7,9 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"boot.leaselab/progress"
 	"leaselab/core"
 	"leaselab/game/draw"
-	"leaselab/game/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )

@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"syscall/js"
 
+	"boot.leaselab/progress"
 	"leaselab/game"
-	"leaselab/game/progress"
 )
 
 // The localStorage keys. The version in the key name is the storage

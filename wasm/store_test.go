@@ -9,7 +9,7 @@ import (
 	"syscall/js"
 	"testing"
 
-	"leaselab/game/progress"
+	"boot.leaselab/progress"
 )
 
 // These tests run in Chromium through wasmbrowsertest (make test-wasm).

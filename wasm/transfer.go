@@ -7,8 +7,8 @@ import (
 	"sync"
 	"syscall/js"
 
+	"boot.leaselab/progress"
 	"leaselab/game"
-	"leaselab/game/progress"
 )
 
 // transfer wires the page's "Export progress" button and "Import

@@ -6,11 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"leaselab/internal/inputfile"
 	"strconv"
 	"strings"
 	"time"
 
+	"boot.leaselab/inputfile"
 	"leaselab/core"
 )
 

@@ -20,11 +20,9 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"image"
 	"image/png"
-	"leaselab/internal/inputfile"
 	"os"
 	"path/filepath"
 	"time"
@@ -33,21 +31,17 @@ import (
 
 	"boot.leaselab"
 	"leaselab/game"
-	"leaselab/game/progress"
 )
 
 func main() {
-	// The flags live in package boot, which reads them before Ebitengine
-	// starts (so --help works without a display).
+	// The flags live in package boot, which parses them before Ebitengine
+	// starts (so --help works without a display) and has already done
+	// --export-progress and --import-progress, and exited.
 	frames, screenshot, width, height := boot.Frames, boot.Screenshot, boot.Width, boot.Height
 	reducedMotion, lesson, solution, exercise := boot.ReducedMotion, boot.Lesson, boot.Solution, boot.Exercise
 	check, seek, play, speed := boot.Check, boot.Seek, boot.Play, boot.Speed
 	load, progressPath, sandbox, preset := boot.Load, boot.Progress, boot.Sandbox, boot.Preset
-	start, exportDir, exportProgress, importProgress := boot.Start, boot.ExportDir, boot.ExportProgress, boot.ImportProgress
-	flag.Parse()
-	if *exportProgress != "" || *importProgress != "" {
-		os.Exit(transferProgress(progressStore(*progressPath), *exportProgress, *importProgress))
-	}
+	start, exportDir := boot.Start, boot.ExportDir
 	if *screenshot != "" && *frames <= 0 {
 		fmt.Fprintln(os.Stderr, "leaselab: --screenshot needs --frames N")
 		os.Exit(2)
@@ -60,7 +54,7 @@ func main() {
 	if *screenshot != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
 	}
-	app := game.NewApp(progressStore(*progressPath))
+	app := game.NewApp(boot.ProgressStore(*progressPath))
 	app.Export = func(name string, data []byte) (string, error) { return writeExport(*exportDir, name, data) }
 	if *sandbox || *preset != "" || *start {
 		if *lesson != "" || *exercise != "" || *load != "" {
@@ -167,62 +161,6 @@ func writeExport(dir, name string, data []byte) (string, error) {
 		return "", err
 	}
 	return "to " + path, nil
-}
-
-// progressStore is the file store at path, or at the default path. Without
-// a config directory (no $HOME) progress lives in memory, and the game shows
-// why through the store's notice.
-func progressStore(path string) progress.Store {
-	if path == "" {
-		p, err := progress.DefaultPath()
-		if err != nil {
-			return progress.NewMemStore(nil, "LeaseLab found no folder to save progress in ("+err.Error()+
-				"), so it will last only until you quit. Start it with --progress FILE to choose one.")
-		}
-		path = p
-	}
-	return progress.NewFileStore(path)
-}
-
-// transferProgress exports the progress in store to the file export, or
-// imports the file imp into it (merging: nothing saved is lost), and
-// returns the exit code: 0 done, 2 a file that cannot be read or written
-// or is not progress.
-func transferProgress(store progress.Store, export, imp string) int {
-	fail := func(err error) int {
-		fmt.Fprintln(os.Stderr, "leaselab:", err)
-		return 2
-	}
-	if export != "" && imp != "" {
-		return fail(fmt.Errorf("give --export-progress or --import-progress, not both"))
-	}
-	if export != "" {
-		data, notice, err := progress.Export(store, game.Catalog())
-		if err != nil {
-			return fail(err)
-		}
-		if err := os.WriteFile(export, data, 0o600); err != nil {
-			return fail(err)
-		}
-		fmt.Printf("progress written to %s (import it with leaselab --import-progress, or in the browser)\n", export)
-		if notice != "" {
-			fmt.Println(notice)
-		}
-		return 0
-	}
-	data, err := inputfile.Read(imp, progress.MaxSize)
-	if err != nil {
-		return fail(err)
-	}
-	merged, notice, err := progress.Import(store, data, game.Catalog())
-	if err != nil {
-		return fail(err)
-	}
-	fmt.Printf("progress imported from %s: %d lessons and %d exercises recorded here now\n", imp, len(merged.Lessons), len(merged.Exercises))
-	if notice != "" {
-		fmt.Println(notice)
-	}
-	return 0
 }
 
 func writePNG(path string, img image.Image) error {

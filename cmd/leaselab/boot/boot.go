@@ -1,5 +1,5 @@
 // Package boot defines the desktop program's flags and reads them before
-// Ebitengine starts.
+// Ebitengine starts, and does there what needs no window.
 //
 // Ebitengine connects to the display in a package init and panics there
 // when there is none (no DISPLAY over SSH, in a container, in CI). A flag
@@ -7,12 +7,20 @@
 // stack trace instead of the usage. Go initialises packages one at a time,
 // always taking the first package, in import-path order, whose imports are
 // all initialised (The Go Programming Language Specification, "Package
-// initialization"). This package imports only flag, fmt, os, runtime and
-// strings, which Ebitengine's ui package imports too, and its path
-// "boot.leaselab" sorts before "github.com/hajimehoshi/ebiten/...": so its
-// init runs first. Without a display it parses the command line itself:
-// --help prints the usage and exits 0, a bad flag exits 2, and anything
-// else is told plainly that the program needs a display, and exits 2.
+// initialization"). This package's path "boot.leaselab" sorts before
+// "github.com/hajimehoshi/ebiten/...", and so do the paths of everything
+// it imports outside the standard library (boot.leaselab/progress,
+// boot.leaselab/inputfile, boot.leaselab/lessonids, all in this module);
+// the standard library packages they import are initialised before
+// Ebitengine's ui package can be (nearly all are its imports too; compare
+// go list -deps of both): so this init runs first. The desktop program's test TestDesktopWithoutDisplay (e2e/) runs
+// it without a display and fails if that stops being true.
+//
+// The init parses the command line: --help prints the usage and exits 0, a
+// bad flag exits 2. --export-progress and --import-progress only read and
+// write files, so they are done here, display or not, and the program
+// exits. Anything else without a display is told plainly that the program
+// needs one, and exits 2.
 package boot
 
 import (
@@ -23,7 +31,7 @@ import (
 	"strings"
 )
 
-// The desktop program's flags, on flag.CommandLine; main calls flag.Parse.
+// The desktop program's flags, on flag.CommandLine, parsed by init.
 var (
 	Frames         = flag.Int64("frames", 0, "exit after drawing `N` frames (with --screenshot, save the last)")
 	Screenshot     = flag.String("screenshot", "", "write the screen as PNG to `path` after --frames frames")
@@ -60,12 +68,14 @@ flags:
 
 func init() {
 	flag.Usage = usage
-	if hasDisplay(runtime.GOOS, os.Getenv) {
-		return
-	}
 	flag.Parse() // --help: usage, exit 0; a bad flag: exit 2
-	fmt.Fprint(os.Stderr, NoDisplay)
-	os.Exit(2)
+	if *ExportProgress != "" || *ImportProgress != "" {
+		os.Exit(transferProgress(ProgressStore(*Progress), *ExportProgress, *ImportProgress, os.Stdout, os.Stderr))
+	}
+	if !hasDisplay(runtime.GOOS, os.Getenv) {
+		fmt.Fprint(os.Stderr, NoDisplay)
+		os.Exit(2)
+	}
 }
 
 func usage() {

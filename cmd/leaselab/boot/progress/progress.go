@@ -20,6 +20,13 @@
 // Save after something the learner would hate to lose (a goal met, a lesson
 // completed, a hint revealed, an exercise answered, a slider released, and
 // every few seconds while the action log grows), not every frame.
+//
+// It lives in the module boot.leaselab (cmd/leaselab/boot), not under game/,
+// because the desktop program exports and imports progress files before
+// Ebitengine starts (leaselab --export-progress works without a display):
+// only a package whose import path sorts before Ebitengine's is initialised
+// first (see package boot). For the same reason it imports the standard
+// library only.
 package progress
 
 import (

@@ -6,6 +6,11 @@
 // /dev/zero never ends, so a path that is not a regular file is refused
 // before it is opened, with the kind of file it is; a file longer than the
 // limit is refused without reading the rest of it.
+//
+// It lives in the module boot.leaselab (cmd/leaselab/boot) because the
+// desktop program reads a progress file to import before Ebitengine starts
+// (see package boot), and an internal package of the leaselab module could
+// not be imported from there. It imports the standard library only.
 package inputfile
 
 import (
