@@ -291,7 +291,12 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	}
 	// Axis and play head.
 	step := ui.TickStep(g.View.Span(), int(g.Lanes.W/s.U(70)))
-	for t := math.Ceil(g.View.From/step-1e-9) * step; t <= g.View.To+1e-9; t += step {
+	// From the first tick at or after the view's start.
+	first := math.Ceil(g.View.From/step-1e-9) * step
+	if first == 0 {
+		first = 0 // not -0, which prints "-0s"
+	}
+	for t := first; t <= g.View.To+1e-9; t += step {
 		x := g.X(t)
 		draw.Line(dst, ui.Point{X: x, Y: g.Axis.Y - s.U(3)}, ui.Point{X: x, Y: g.Axis.Y}, s.U(1), th.Border)
 		draw.TextAligned(dst, fmt.Sprintf("%gs", t), s.Small(), x, g.Axis.Y, draw.AlignCenter, draw.AlignStart, th.TextDim)
