@@ -34,6 +34,10 @@ type timelineView struct {
 	// width at the last tick, while two are down on the lanes.
 	pinch    [2]float64
 	pinching bool
+	// drawnLabels and drawnMarks are where the last Draw put the marks'
+	// labels and the marks (with the spans' pills), for the tests.
+	drawnLabels, drawnMarks []ui.Rect
+	drawnTexts              []string
 }
 
 func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {
@@ -239,15 +243,22 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		pill(dst, s, p.at, p.text, p.colour, th.Background)
 	}
 	// Resource decisions on the sender's lane; then a label beside notable
-	// ones, only where it runs into neither another label nor a later mark
-	// on that lane (marks drawn over a label made both unreadable).
+	// ones, only where it runs into no mark, pill or other label, on any
+	// lane (marks drawn over a label made both unreadable, and at 600 s
+	// a stale mark's ring ran into the next label's first letter). A label
+	// dropped for room shows when zoomed in, and each decision is in the
+	// panel's event list.
 	type labelAt struct {
-		lane      int
 		x, y, end float64
 		text      string
 	}
 	var labels []labelAt
-	nextMark := map[int][]float64{} // lane -> mark x positions, in order
+	var boxes, marks []ui.Rect
+	h := draw.TextHeight(s.Small())
+	for _, p := range pills {
+		w := draw.Measure(s.Small())(p.text) + s.U(8)
+		marks = append(marks, ui.Rect{X: p.at.X - w/2, Y: p.at.Y - h/2, W: w, H: h})
+	}
 	for _, m := range v.tl.Writes {
 		i := v.tl.LaneOf(m.From)
 		if i < 0 || !g.InView(sec(m.At)) {
@@ -256,38 +267,37 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		row := g.Lane(i)
 		c := ui.Point{X: g.X(sec(m.At)), Y: row.Y + row.H/2}
 		size := math.Min(s.U(14), row.H*0.8)
+		reach := size / 2 // how far the mark's ink reaches from c
 		if !m.Accepted || m.Stale {
 			size = math.Min(s.U(20), row.H)
+			reach = size / 2
 		}
 		if m.Stale {
 			// Accepted, but it should not have been: danger, not a tick.
 			s.Danger(dst, c, size)
+			reach = size/2 + s.U(4)
 			draw.StrokeCircle(dst, c, size/2+s.U(3), s.U(2), th.Warning)
 		} else {
 			s.Verdict(dst, c, size, m.Accepted)
 		}
-		nextMark[i] = append(nextMark[i], c.X-size/2)
+		marks = append(marks, ui.Rect{X: c.X - reach, Y: c.Y - reach, W: 2 * reach, H: 2 * reach})
 		if m.Label != "" {
-			labels = append(labels, labelAt{lane: i, x: c.X + size/2 + s.U(4), y: c.Y, text: m.Label})
+			x := c.X + reach + s.U(4)
+			l := labelAt{x: x, y: c.Y, end: x + draw.Measure(s.Small())(m.Label), text: m.Label}
+			labels = append(labels, l)
+			boxes = append(boxes, ui.Rect{X: l.x - s.U(2), Y: l.y - h/2, W: l.end - l.x + s.U(6), H: h})
 		}
 	}
-	labelEnd := map[int]float64{}
 	var shown []labelAt
-	for _, l := range labels {
-		l.end = l.x + draw.Measure(s.Small())(l.text)
-		end := l.end
-		if l.x < labelEnd[l.lane] || end > g.Lanes.MaxX() {
-			continue
+	for i, ok := range ui.PlaceLabels(boxes, marks, ui.Rect{X: g.Lanes.X, Y: g.Lanes.Y - h, W: g.Lanes.W, H: g.Axis.Y - g.Lanes.Y + h}) {
+		if ok {
+			shown = append(shown, labels[i])
 		}
-		clear := true
-		for _, mx := range nextMark[l.lane] {
-			clear = clear && !(mx > l.x-s.U(2) && mx < end)
-		}
-		if !clear {
-			continue
-		}
-		shown = append(shown, l)
-		labelEnd[l.lane] = end + s.U(6)
+	}
+	v.drawnLabels, v.drawnMarks, v.drawnTexts = v.drawnLabels[:0], marks, v.drawnTexts[:0]
+	for _, l := range shown {
+		v.drawnLabels = append(v.drawnLabels, ui.Rect{X: l.x, Y: l.y - h/2, W: l.end - l.x, H: h})
+		v.drawnTexts = append(v.drawnTexts, l.text)
 	}
 	// Axis and play head.
 	step := ui.TickStep(g.View.Span(), int(g.Lanes.W/s.U(70)))
@@ -313,7 +323,6 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	// after the latest mark runs across it, and its line through a letter
 	// made "duplicate ignored" read "|uplicate ignored". Only the line's
 	// strip is cleared (the bars stop at the play head, so none is cut).
-	h := draw.TextHeight(s.Small())
 	for _, l := range shown {
 		if now+s.U(1)+1 > l.x-s.U(2) && now-s.U(1)-1 < l.end+s.U(2) {
 			// The line is 2 units wide; its smoothed edges reach a pixel on.

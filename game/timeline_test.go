@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -208,4 +209,71 @@ func TestTimelinePinchesWithTwoFingers(t *testing.T) {
 	assert.InDelta(t, 200.0, tv.geom.View.Span(), 1e-6, "spread from 0.2 to 0.6 of the width: three times in")
 	assert.InDelta(t, mid, tv.geom.T(x(0.5)), 1e-6, "the time between the fingers stays between them")
 	assert.Equal(t, 100*time.Second, sb.Run.Lab.Now(), "a pinch does not seek")
+}
+
+// busyTenMinutes plays the sandbox's default ten-minute run with the
+// leader paused now and then (three times in quick succession, twice
+// close together), fencing off for its second half: rejected and stale
+// writes, each with a label, some crowded, squeezed 600 s to the
+// timeline's width.
+func busyTenMinutes(t *testing.T) (*appRig, *timelineView) {
+	r, sb, tv := sandboxTimeline(t, 0)
+	lb := sb.Run.Lab
+	for _, sec := range []int{30, 45, 60, 150, 250, 330, 345, 440, 530} {
+		at := time.Duration(sec) * time.Second
+		lb.Apply(lab.SeekTo(at))
+		if at >= 5*time.Minute {
+			require.NoError(t, lb.Do(core.Fencing(false)))
+		}
+		for _, p := range lb.World().Procs {
+			if p.Believes && !p.Paused {
+				require.NoError(t, lb.Do(core.Pause(p.Name, 12*time.Second)))
+			}
+		}
+	}
+	lb.Apply(lab.SeekTo(10 * time.Minute))
+	r.record("timeline-600s")
+	return r, tv
+}
+
+// At a 600 s timeline no mark's label runs into another label, a mark
+// or a span's pill, on its lane or the next (issue 29: at 600 s they
+// overlapped); the labels dropped for room show once zoomed in.
+func TestTimelineLabelsNeverOverlapOverTenMinutes(t *testing.T) {
+	r, tv := busyTenMinutes(t)
+	labelled := 0
+	for _, m := range tv.tl.Writes {
+		if m.Label != "" {
+			labelled++
+		}
+	}
+	require.GreaterOrEqual(t, labelled, 6, "the run gives the timeline a label for most pauses")
+	require.NotEmpty(t, tv.drawnLabels)
+	for i, a := range tv.drawnLabels {
+		for j, b := range tv.drawnLabels[i+1:] {
+			assert.False(t, a.Overlaps(b), "labels %q and %q overlap", tv.drawnTexts[i], tv.drawnTexts[i+1+j])
+		}
+		for _, m := range tv.drawnMarks {
+			assert.False(t, a.Overlaps(m), "label %q runs into a mark or pill at %v", tv.drawnTexts[i], m)
+		}
+		assert.True(t, a.Within(tv.geom.Lanes.InsetXY(0, -tv.geom.LaneH)), "label %q leaves the lanes", tv.drawnTexts[i])
+	}
+	whole := len(tv.drawnLabels)
+	require.Less(t, whole, labelled, "some labels were dropped for room")
+
+	// Zoomed in about the middle, more labels have room than the whole
+	// run's width gave them.
+	lanes := tv.geom.Lanes
+	for range 6 {
+		r.tick(ui.Input{Cursor: ui.Point{X: lanes.X + lanes.W*0.6, Y: lanes.Center().Y}, Wheel: ui.Point{Y: 1}})
+	}
+	r.record("timeline-600s-zoomed")
+	inView := 0
+	for _, m := range tv.tl.Writes {
+		if m.Label != "" && tv.geom.InView(m.At.Seconds()) {
+			inView++
+		}
+	}
+	assert.GreaterOrEqual(t, float64(len(tv.drawnLabels))/float64(inView), float64(whole)/float64(labelled),
+		"zoomed in, a larger share of the labels in view shows (%d of %d; whole run %d of %d)", len(tv.drawnLabels), inView, whole, labelled)
 }
