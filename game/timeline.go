@@ -309,7 +309,14 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	for t := first; t <= g.View.To+1e-9; t += step {
 		x := g.X(t)
 		draw.Line(dst, ui.Point{X: x, Y: g.Axis.Y - s.U(3)}, ui.Point{X: x, Y: g.Axis.Y}, s.U(1), th.Border)
-		draw.TextAligned(dst, fmt.Sprintf("%gs", t), s.Small(), x, g.Axis.Y, draw.AlignCenter, draw.AlignStart, th.TextDim)
+		// A tick label centred on its tick, kept inside the axis: the
+		// run's last one ran past the panel's edge in Compare's halves.
+		label := fmt.Sprintf("%gs", t)
+		lx, align := x, draw.AlignCenter
+		if x+draw.Measure(s.Small())(label)/2 > g.Axis.MaxX() {
+			lx, align = g.Axis.MaxX(), draw.AlignEnd
+		}
+		draw.TextAligned(dst, label, s.Small(), lx, g.Axis.Y, align, draw.AlignStart, th.TextDim)
 	}
 	now := g.X(v.tl.Now.Seconds())
 	if !g.InView(v.tl.Now.Seconds()) {

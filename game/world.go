@@ -342,6 +342,7 @@ var ringLegends = [][3]string{
 	{"outer ring: the process's own lease clock", "inner ring: the coordinator's", "inner ring: its keys on a majority"},
 	{"outer ring: its own clock", "inner ring: the coordinator's", "inner ring: keys on a majority"},
 	{"outer: own clock", "inner: coordinator's", "inner: majority"},
+	{"own clock", "coordinator's", "majority"}, // the swatches say which ring (a phone's Compare)
 }
 
 // ringLegend picks the ring legend's words for width (both labels, less
