@@ -83,7 +83,7 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 	v, has := kp.verdict()
 	r := l.KnobVerdict()
 	if !has {
-		draw.TextInTip(dst, v.Why, s.Small(), r, draw.AlignStart, th.TextDim)
+		draw.ClausesInTip(dst, v.Why, s.Small(), r, draw.AlignStart, th.TextDim)
 		return
 	}
 	c := ui.Point{X: r.X + s.U(9), Y: r.Y + r.H/2}
@@ -96,7 +96,11 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 	ww := draw.Measure(s.Label())(word)
 	draw.TextIn(dst, word, s.Label(), rest, draw.AlignStart, clr)
 	rest.X, rest.W = rest.X+ww, rest.W-ww
-	draw.TextInTip(dst, v.Why, s.Small(), rest, draw.AlignStart, th.Text)
+	// The reason ends at a pause in its sentence where the row is too
+	// short (the lease policy's runs to three lines at 1024 px); the whole
+	// of it shows on hover, and is in the page's panel (the browser's path
+	// for a screen reader, the keyboard and touch: see mirror).
+	draw.ClausesInTip(dst, v.Why, s.Small(), rest, draw.AlignStart, th.Text)
 }
 
 // mirror is the knob panel as text, for the HTML mirror.

@@ -231,7 +231,8 @@ func TestHelpListsOnlyWorkingKeys(t *testing.T) {
 // The help is generated from the intent table and reads as it always did.
 func TestHelpRowsComeFromTheIntentTable(t *testing.T) {
 	want := "Space or P: play / pause; . (period): step to the next event; , (comma): back one second; " +
-		"[  ]: slower / faster (1/4x to 64x); F: fork: drop later actions, carry on from here; " +
+		"[  ]: slower / faster (1/4x to 64x); + (or =)  -  0: timeline: zoom in / out / whole run (or wheel, pinch); " +
+		"Semicolon  Quote: timeline: show earlier / later; F: fork: drop later actions, carry on from here; " +
 		"1 - 9, N: select process (or worker) 1 to 9; N: the next one; Up Down Enter: choose from the selected one's action menu; " +
 		"Z  X  C  E: pause, crash, cut the link, expire the lease; W  V: write now with its own token / with the picked token; " +
 		"Y  D  U: set its TTL, delete / put the lesson's key; T  I: switch fencing / the queue's idempotency check; " +

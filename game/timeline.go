@@ -25,6 +25,19 @@ type timelineView struct {
 	// showing names the actor whose lane stays shown however many there
 	// are (the one selected in the world; nil or "": none).
 	showing func() string
+	// view is the part of the run shown (zoomed with the wheel, a pinch
+	// or the keys; see ui.TimeWindow); head is the play head it last
+	// followed, so the view moves with the head only when the head moves.
+	view ui.TimeWindow
+	head float64
+	// pinch is the two fingers' positions as fractions of the lanes'
+	// width at the last tick, while two are down on the lanes.
+	pinch    [2]float64
+	pinching bool
+	// drawnLabels and drawnMarks are where the last Draw put the marks'
+	// labels and the marks (with the spans' pills), for the tests.
+	drawnLabels, drawnMarks []ui.Rect
+	drawnTexts              []string
 }
 
 func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {
@@ -45,23 +58,84 @@ func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
 		v.tl = v.tl.Fit(fit)
 		v.geom = ui.LayoutTimeline(area, s.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
 	}
+	// The play head stays in view: when it moves (playing, stepping,
+	// seeking) the view follows it; a view scrolled away from a head that
+	// stands still stays where the learner put it.
+	v.view = v.view.Resize(v.tl.Length.Seconds())
+	if now := v.tl.Now.Seconds(); now != v.head {
+		v.head = now
+		v.view = v.view.Follow(now)
+	}
+	v.geom = v.geom.WithView(v.view)
 }
 
-// Update implements View: a press or drag on the lanes seeks there.
+// Update implements View: a press or drag on the lanes seeks there; the
+// wheel (and a trackpad's pinch, which browsers send as a wheel with
+// Ctrl) zooms about the pointer and a sideways wheel scrolls; two fingers
+// pinch and scroll; the zoom keys zoom about the play head.
 func (v *timelineView) Update(st *State) error {
-	ptr := st.Input.Pointer()
+	in := &st.Input
+	ptr := in.Pointer()
 	lanes := v.geom.Lanes
 	lanes.H = v.geom.Axis.MaxY() - lanes.Y
-	if ptr.Down && ptr.Present && lanes.Contains(ptr.Pos) {
-		v.send(lab.SeekTo(time.Duration(v.geom.T(ptr.Pos.X) * float64(time.Second))))
+	view := v.view
+	if in.Wheel != (ui.Point{}) && !ptr.Touch && lanes.Contains(ptr.Pos) {
+		if in.Wheel.Y != 0 {
+			view = view.ZoomAt(math.Pow(ui.ZoomStep, in.Wheel.Y), v.geom.FractionAt(ptr.Pos.X))
+		}
+		// Ebitengine's X is the wheel's turn to the left: earlier.
+		view = view.Pan(-in.Wheel.X * view.Span() / 10)
 	}
+	if f, ok := v.twoFingers(in, lanes); ok {
+		if v.pinching {
+			view = view.Pinch(v.pinch[0], v.pinch[1], f[0], f[1])
+		}
+		v.pinch, v.pinching = f, true
+	} else {
+		v.pinching = v.pinching && len(in.Touches) > 1
+		if !v.pinching && ptr.Down && ptr.Present && lanes.Contains(ptr.Pos) {
+			v.send(lab.SeekTo(time.Duration(v.geom.T(ptr.Pos.X) * float64(time.Second))))
+		}
+	}
+	now := v.tl.Now.Seconds()
+	switch {
+	case in.Keys.Has(ui.IntentZoomIn):
+		view = view.ZoomAround(ui.ZoomStep, now)
+	case in.Keys.Has(ui.IntentZoomOut):
+		view = view.ZoomAround(1/ui.ZoomStep, now)
+	case in.Keys.Has(ui.IntentZoomAll):
+		view = ui.WholeRun(view.Length)
+	case in.Keys.Has(ui.IntentViewBack):
+		view = view.Pan(-view.Span() / 2)
+	case in.Keys.Has(ui.IntentViewOn):
+		view = view.Pan(view.Span() / 2)
+	}
+	v.view = view
+	v.geom = v.geom.WithView(view)
 	return nil
+}
+
+// twoFingers is where the first two fingers are, as fractions of the
+// lanes' width, while both are down and the first began on the lanes.
+func (v *timelineView) twoFingers(in *ui.Input, lanes ui.Rect) ([2]float64, bool) {
+	if len(in.Touches) < 2 || in.Touches[0].JustUp || in.Touches[1].JustUp {
+		return [2]float64{}, false
+	}
+	if !v.pinching && !lanes.Contains(in.Touches[0].Pos) {
+		return [2]float64{}, false
+	}
+	return [2]float64{v.geom.FractionAt(in.Touches[0].Pos.X), v.geom.FractionAt(in.Touches[1].Pos.X)}, true
 }
 
 func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	th := s.Theme
 	g := v.geom
-	draw.TextIn(dst, "Timeline", s.Label(), g.Caption, draw.AlignStart, th.TextDim)
+	caption := "Timeline"
+	if !g.View.Whole() {
+		// Zoomed: say which part shows, and how to see it all.
+		caption = fmt.Sprintf("Timeline %s to %s of %s (0: all)", secs(g.View.From), secs(g.View.To), secs(g.View.Length))
+	}
+	draw.TextIn(dst, caption, s.Label(), g.Caption, draw.AlignStart, th.TextDim)
 	legend := "upper bar: believes it leads   lower bar: coordinator says it holds   orange box: both believe they lead"
 	switch w := v.lab.World(); {
 	case len(w.Workers) > 0:
@@ -71,7 +145,13 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		legend = "upper bar: believes it leads   lower bar: its keys on a majority   orange box: both believe they lead"
 	}
 	sec := func(d time.Duration) float64 { return d.Seconds() }
+	// out is a span wholly outside the view (drawn, it would be a sliver
+	// at the edge).
+	out := func(sp lab.Span) bool { return sec(sp.To) < g.View.From || sec(sp.From) > g.View.To }
 	bar := func(row ui.Rect, sp lab.Span, clr color.Color) {
+		if out(sp) {
+			return
+		}
 		x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
 		if x1-x0 < 1 {
 			x1 = x0 + 1
@@ -102,6 +182,9 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			bar(truth, sp, th.Truth)
 		}
 		for _, sp := range lane.Paused {
+			if out(sp) {
+				continue
+			}
 			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
 			r := ui.Rect{X: x0, Y: row.Y, W: x1 - x0, H: row.H}
 			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1.5), th.Warning)
@@ -111,6 +194,9 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			}
 		}
 		for _, sp := range lane.Held {
+			if out(sp) {
+				continue
+			}
 			// A delay: what it sends waits in the network (it runs on).
 			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
 			r := ui.Rect{X: x0, Y: row.Y, W: max(x1-x0, 1), H: row.H}
@@ -120,6 +206,9 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			}
 		}
 		for _, sp := range lane.Crashed {
+			if out(sp) {
+				continue
+			}
 			x0, x1 := g.X(sec(sp.From)), g.X(sec(sp.To))
 			r := ui.Rect{X: x0, Y: row.Y + row.H/2 - s.U(2), W: x1 - x0, H: s.U(4)}
 			draw.FillRect(dst, r, th.Reject)
@@ -128,6 +217,9 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	}
 	// Belief overlap: outlined across the lanes of the same lock.
 	for _, ov := range v.tl.Overlaps {
+		if out(ov.Span) {
+			continue
+		}
 		first, last := -1, -1
 		for i, l := range v.tl.Lanes {
 			if l.Lock == ov.Lock {
@@ -151,72 +243,93 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		pill(dst, s, p.at, p.text, p.colour, th.Background)
 	}
 	// Resource decisions on the sender's lane; then a label beside notable
-	// ones, only where it runs into neither another label nor a later mark
-	// on that lane (marks drawn over a label made both unreadable).
+	// ones, only where it runs into no mark, pill or other label, on any
+	// lane (marks drawn over a label made both unreadable, and at 600 s
+	// a stale mark's ring ran into the next label's first letter). A label
+	// dropped for room shows when zoomed in, and each decision is in the
+	// panel's event list.
 	type labelAt struct {
-		lane      int
 		x, y, end float64
 		text      string
 	}
 	var labels []labelAt
-	nextMark := map[int][]float64{} // lane -> mark x positions, in order
+	var boxes, marks []ui.Rect
+	h := draw.TextHeight(s.Small())
+	for _, p := range pills {
+		w := draw.Measure(s.Small())(p.text) + s.U(8)
+		marks = append(marks, ui.Rect{X: p.at.X - w/2, Y: p.at.Y - h/2, W: w, H: h})
+	}
 	for _, m := range v.tl.Writes {
 		i := v.tl.LaneOf(m.From)
-		if i < 0 {
+		if i < 0 || !g.InView(sec(m.At)) {
 			continue
 		}
 		row := g.Lane(i)
 		c := ui.Point{X: g.X(sec(m.At)), Y: row.Y + row.H/2}
 		size := math.Min(s.U(14), row.H*0.8)
+		reach := size / 2 // how far the mark's ink reaches from c
 		if !m.Accepted || m.Stale {
 			size = math.Min(s.U(20), row.H)
+			reach = size / 2
 		}
 		if m.Stale {
 			// Accepted, but it should not have been: danger, not a tick.
 			s.Danger(dst, c, size)
+			reach = size/2 + s.U(4)
 			draw.StrokeCircle(dst, c, size/2+s.U(3), s.U(2), th.Warning)
 		} else {
 			s.Verdict(dst, c, size, m.Accepted)
 		}
-		nextMark[i] = append(nextMark[i], c.X-size/2)
+		marks = append(marks, ui.Rect{X: c.X - reach, Y: c.Y - reach, W: 2 * reach, H: 2 * reach})
 		if m.Label != "" {
-			labels = append(labels, labelAt{lane: i, x: c.X + size/2 + s.U(4), y: c.Y, text: m.Label})
+			x := c.X + reach + s.U(4)
+			l := labelAt{x: x, y: c.Y, end: x + draw.Measure(s.Small())(m.Label), text: m.Label}
+			labels = append(labels, l)
+			boxes = append(boxes, ui.Rect{X: l.x - s.U(2), Y: l.y - h/2, W: l.end - l.x + s.U(6), H: h})
 		}
 	}
-	labelEnd := map[int]float64{}
 	var shown []labelAt
-	for _, l := range labels {
-		l.end = l.x + draw.Measure(s.Small())(l.text)
-		end := l.end
-		if l.x < labelEnd[l.lane] || end > g.Lanes.MaxX() {
-			continue
+	for i, ok := range ui.PlaceLabels(boxes, marks, ui.Rect{X: g.Lanes.X, Y: g.Lanes.Y - h, W: g.Lanes.W, H: g.Axis.Y - g.Lanes.Y + h}) {
+		if ok {
+			shown = append(shown, labels[i])
 		}
-		clear := true
-		for _, mx := range nextMark[l.lane] {
-			clear = clear && !(mx > l.x-s.U(2) && mx < end)
-		}
-		if !clear {
-			continue
-		}
-		shown = append(shown, l)
-		labelEnd[l.lane] = end + s.U(6)
+	}
+	v.drawnLabels, v.drawnMarks, v.drawnTexts = v.drawnLabels[:0], marks, v.drawnTexts[:0]
+	for _, l := range shown {
+		v.drawnLabels = append(v.drawnLabels, ui.Rect{X: l.x, Y: l.y - h/2, W: l.end - l.x, H: h})
+		v.drawnTexts = append(v.drawnTexts, l.text)
 	}
 	// Axis and play head.
-	step := ui.TickStep(g.Length, int(g.Lanes.W/s.U(70)))
-	for t := 0.0; t <= g.Length+1e-9; t += step {
+	step := ui.TickStep(g.View.Span(), int(g.Lanes.W/s.U(70)))
+	// From the first tick at or after the view's start.
+	first := math.Ceil(g.View.From/step-1e-9) * step
+	if first == 0 {
+		first = 0 // not -0, which prints "-0s"
+	}
+	for t := first; t <= g.View.To+1e-9; t += step {
 		x := g.X(t)
 		draw.Line(dst, ui.Point{X: x, Y: g.Axis.Y - s.U(3)}, ui.Point{X: x, Y: g.Axis.Y}, s.U(1), th.Border)
-		draw.TextAligned(dst, fmt.Sprintf("%gs", t), s.Small(), x, g.Axis.Y, draw.AlignCenter, draw.AlignStart, th.TextDim)
+		// A tick label centred on its tick, kept inside the axis: the
+		// run's last one ran past the panel's edge in Compare's halves.
+		label := fmt.Sprintf("%gs", t)
+		lx, align := x, draw.AlignCenter
+		if x+draw.Measure(s.Small())(label)/2 > g.Axis.MaxX() {
+			lx, align = g.Axis.MaxX(), draw.AlignEnd
+		}
+		draw.TextAligned(dst, label, s.Small(), lx, g.Axis.Y, align, draw.AlignStart, th.TextDim)
 	}
 	now := g.X(v.tl.Now.Seconds())
-	top := g.Lanes.Y - s.U(4)
-	draw.Line(dst, ui.Point{X: now, Y: top}, ui.Point{X: now, Y: g.Axis.Y}, s.U(2), th.Text)
-	draw.Polygon(dst, th.Text, ui.Point{X: now - s.U(5), Y: top - s.U(6)}, ui.Point{X: now + s.U(5), Y: top - s.U(6)}, ui.Point{X: now, Y: top})
+	if !g.InView(v.tl.Now.Seconds()) {
+		now = math.Inf(-1) // scrolled away from the play head: none drawn
+	} else {
+		top := g.Lanes.Y - s.U(4)
+		draw.Line(dst, ui.Point{X: now, Y: top}, ui.Point{X: now, Y: g.Axis.Y}, s.U(2), th.Text)
+		draw.Polygon(dst, th.Text, ui.Point{X: now - s.U(5), Y: top - s.U(6)}, ui.Point{X: now + s.U(5), Y: top - s.U(6)}, ui.Point{X: now, Y: top})
+	}
 	// The labels last, the play head passing under them: a label just
 	// after the latest mark runs across it, and its line through a letter
 	// made "duplicate ignored" read "|uplicate ignored". Only the line's
 	// strip is cleared (the bars stop at the play head, so none is cut).
-	h := draw.TextHeight(s.Small())
 	for _, l := range shown {
 		if now+s.U(1)+1 > l.x-s.U(2) && now-s.U(1)-1 < l.end+s.U(2) {
 			// The line is 2 units wide; its smoothed edges reach a pixel on.
@@ -226,10 +339,13 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	}
 	// The legend too, over the play head's marker, which reaches into its
 	// row and covered the foot of a letter.
-	if draw.Measure(s.Small())(legend) < g.Caption.W-s.U(90) {
+	if draw.Measure(s.Small())(legend) < g.Caption.W-draw.Measure(s.Label())(caption)-s.U(24) {
 		draw.TextIn(dst, legend, s.Small(), g.Caption, draw.AlignEnd, th.TextDim)
 	}
 }
+
+// secs is a time on the timeline's caption: "95 s".
+func secs(t float64) string { return fmt.Sprintf("%.0f s", t) }
 
 // hatch draws diagonal stripes inside r.
 func hatch(dst *ebiten.Image, r ui.Rect, gap, width float64, clr color.Color) {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -115,4 +116,164 @@ func TestTimelineLabelsAreDrawnOverThePlayHead(t *testing.T) {
 		crossed.Now = time.Duration(tr.geom.T(float64(x)) * float64(time.Second))
 		assert.Zero(t, differ(away, tr.render(crossed), label), "pixels of the label changed by the play head at x=%d", x)
 	}
+}
+
+// sandboxTimeline starts the sandbox's default ten-minute run, plays it
+// to at, and returns its timeline.
+func sandboxTimeline(t *testing.T, at time.Duration) (*appRig, *SandboxScene, *timelineView) {
+	r := newAppRig(t)
+	r.click("sandbox")
+	r.click("start")
+	sb, ok := r.a.top().(*SandboxScene)
+	require.True(t, ok && sb.Run != nil, "the sandbox did not start")
+	require.Equal(t, 10*time.Minute, sb.Run.Lab.Length())
+	sb.Run.Lab.Apply(lab.SeekTo(at))
+	r.tick(ui.Input{})
+	tv, ok := sb.Run.Player.Timeline.(*timelineView)
+	require.True(t, ok)
+	return r, sb, tv
+}
+
+// The wheel over a ten-minute timeline zooms about the pointer (the time
+// under it stays under it), a sideways wheel scrolls, and zooming all the
+// way out shows the whole run again.
+func TestTimelineZoomsAboutTheWheel(t *testing.T) {
+	r, _, tv := sandboxTimeline(t, 30*time.Second)
+	require.True(t, tv.geom.View.Whole())
+	lanes := tv.geom.Lanes
+	at := ui.Point{X: lanes.X + lanes.W*0.3, Y: lanes.Center().Y}
+	under := tv.geom.T(at.X)
+	for range 4 {
+		r.tick(ui.Input{Cursor: at, Wheel: ui.Point{Y: 1}})
+	}
+	assert.InDelta(t, 600/math.Pow(ui.ZoomStep, 4), tv.geom.View.Span(), 1e-6)
+	assert.InDelta(t, under, tv.geom.T(at.X), 1e-6, "the time under the pointer moved")
+
+	from := tv.geom.View.From
+	r.tick(ui.Input{Cursor: at, Wheel: ui.Point{X: -1}})
+	assert.Greater(t, tv.geom.View.From, from, "a wheel turned right shows later")
+
+	for range 10 {
+		r.tick(ui.Input{Cursor: at, Wheel: ui.Point{Y: -1}})
+	}
+	assert.True(t, tv.geom.View.Whole())
+	outside := ui.Point{X: lanes.X, Y: lanes.Y - 200}
+	r.tick(ui.Input{Cursor: outside, Wheel: ui.Point{Y: 1}})
+	assert.True(t, tv.geom.View.Whole(), "the wheel away from the timeline does not zoom it")
+}
+
+// The keys zoom about the play head, keep it in view, move the view and
+// show the whole run; the play head running off the view's edge moves the
+// view on.
+func TestTimelineZoomsWithTheKeysAndFollowsThePlayHead(t *testing.T) {
+	r, sb, tv := sandboxTimeline(t, 400*time.Second)
+	for range 5 {
+		r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentZoomIn)})
+	}
+	v := tv.geom.View
+	assert.InDelta(t, 600/math.Pow(ui.ZoomStep, 5), v.Span(), 1e-6)
+	assert.True(t, v.From < 400 && 400 < v.To, "the play head left the view: %+v", v)
+
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentViewBack)})
+	assert.InDelta(t, v.From-v.Span()/2, tv.geom.View.From, 1e-6)
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentViewOn)})
+	assert.InDelta(t, v.From, tv.geom.View.From, 1e-6)
+
+	sb.Run.Lab.Apply(lab.SeekTo(500 * time.Second))
+	r.tick(ui.Input{})
+	assert.True(t, tv.geom.InView(500), "the view did not follow the play head: %+v", tv.geom.View)
+	assert.InDelta(t, v.Span(), tv.geom.View.Span(), 1e-6, "following zoomed")
+
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentZoomOut)})
+	assert.InDelta(t, v.Span()*ui.ZoomStep, tv.geom.View.Span(), 1e-6)
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentZoomAll)})
+	assert.True(t, tv.geom.View.Whole())
+}
+
+// Two fingers spread on the timeline zoom it in (a phone has no wheel),
+// without seeking the play head.
+func TestTimelinePinchesWithTwoFingers(t *testing.T) {
+	r, sb, tv := sandboxTimeline(t, 100*time.Second)
+	lanes := tv.geom.Lanes
+	y := lanes.Center().Y
+	x := func(f float64) float64 { return lanes.X + lanes.W*f }
+	fingers := func(a, b float64) []ui.Touch {
+		return []ui.Touch{{ID: 1, Pos: ui.Point{X: x(a), Y: y}}, {ID: 2, Pos: ui.Point{X: x(b), Y: y}}}
+	}
+	start := fingers(0.4, 0.6)
+	start[1].JustDown = true
+	r.tick(ui.Input{Touches: start})
+	mid := tv.geom.T(x(0.5))
+	r.tick(ui.Input{Touches: fingers(0.3, 0.7)})
+	r.tick(ui.Input{Touches: fingers(0.2, 0.8)})
+	assert.InDelta(t, 200.0, tv.geom.View.Span(), 1e-6, "spread from 0.2 to 0.6 of the width: three times in")
+	assert.InDelta(t, mid, tv.geom.T(x(0.5)), 1e-6, "the time between the fingers stays between them")
+	assert.Equal(t, 100*time.Second, sb.Run.Lab.Now(), "a pinch does not seek")
+}
+
+// busyTenMinutes plays the sandbox's default ten-minute run with the
+// leader paused now and then (three times in quick succession, twice
+// close together), fencing off for its second half: rejected and stale
+// writes, each with a label, some crowded, squeezed 600 s to the
+// timeline's width.
+func busyTenMinutes(t *testing.T) (*appRig, *timelineView) {
+	r, sb, tv := sandboxTimeline(t, 0)
+	lb := sb.Run.Lab
+	for _, sec := range []int{30, 45, 60, 150, 250, 330, 345, 440, 530} {
+		at := time.Duration(sec) * time.Second
+		lb.Apply(lab.SeekTo(at))
+		if at >= 5*time.Minute {
+			require.NoError(t, lb.Do(core.Fencing(false)))
+		}
+		for _, p := range lb.World().Procs {
+			if p.Believes && !p.Paused {
+				require.NoError(t, lb.Do(core.Pause(p.Name, 12*time.Second)))
+			}
+		}
+	}
+	lb.Apply(lab.SeekTo(10 * time.Minute))
+	r.record("timeline-600s")
+	return r, tv
+}
+
+// At a 600 s timeline no mark's label runs into another label, a mark
+// or a span's pill, on its lane or the next (issue 29: at 600 s they
+// overlapped); the labels dropped for room show once zoomed in.
+func TestTimelineLabelsNeverOverlapOverTenMinutes(t *testing.T) {
+	r, tv := busyTenMinutes(t)
+	labelled := 0
+	for _, m := range tv.tl.Writes {
+		if m.Label != "" {
+			labelled++
+		}
+	}
+	require.GreaterOrEqual(t, labelled, 6, "the run gives the timeline a label for most pauses")
+	require.NotEmpty(t, tv.drawnLabels)
+	for i, a := range tv.drawnLabels {
+		for j, b := range tv.drawnLabels[i+1:] {
+			assert.False(t, a.Overlaps(b), "labels %q and %q overlap", tv.drawnTexts[i], tv.drawnTexts[i+1+j])
+		}
+		for _, m := range tv.drawnMarks {
+			assert.False(t, a.Overlaps(m), "label %q runs into a mark or pill at %v", tv.drawnTexts[i], m)
+		}
+		assert.True(t, a.Within(tv.geom.Lanes.InsetXY(0, -tv.geom.LaneH)), "label %q leaves the lanes", tv.drawnTexts[i])
+	}
+	whole := len(tv.drawnLabels)
+	require.Less(t, whole, labelled, "some labels were dropped for room")
+
+	// Zoomed in about the middle, more labels have room than the whole
+	// run's width gave them.
+	lanes := tv.geom.Lanes
+	for range 6 {
+		r.tick(ui.Input{Cursor: ui.Point{X: lanes.X + lanes.W*0.6, Y: lanes.Center().Y}, Wheel: ui.Point{Y: 1}})
+	}
+	r.record("timeline-600s-zoomed")
+	inView := 0
+	for _, m := range tv.tl.Writes {
+		if m.Label != "" && tv.geom.InView(m.At.Seconds()) {
+			inView++
+		}
+	}
+	assert.GreaterOrEqual(t, float64(len(tv.drawnLabels))/float64(inView), float64(whole)/float64(labelled),
+		"zoomed in, a larger share of the labels in view shows (%d of %d; whole run %d of %d)", len(tv.drawnLabels), inView, whole, labelled)
 }

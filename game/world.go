@@ -286,12 +286,12 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	}
 
 	// Legend.
-	item := func(r ui.Rect, label string, clr color.Color) ui.Rect {
+	item := func(r ui.Rect, label ringLabel, clr color.Color) ui.Rect {
 		y := r.Y + r.H/2
 		draw.Line(dst, ui.Point{X: r.X, Y: y}, ui.Point{X: r.X + s.U(18), Y: y}, s.U(4), clr)
 		_, rest := r.CutLeft(s.U(24), 0)
-		draw.TextInTip(dst, label, s.Small(), rest, draw.AlignStart, th.TextDim)
-		_, next := r.CutLeft(s.U(24)+draw.Measure(s.Small())(label)+s.U(20), 0)
+		draw.ShortInTip(dst, label.whole, label.shown, s.Small(), rest, draw.AlignStart, th.TextDim)
+		_, next := r.CutLeft(s.U(24)+draw.Measure(s.Small())(label.shown)+s.U(20), 0)
 		return next
 	}
 	r := w.legend
@@ -303,12 +303,8 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		r = ui.Rect{}
 	}
 	if len(v.Procs) > 0 && !r.Empty() {
-		r = item(r, "outer ring: the process's own lease clock", th.Belief)
-		inner := "inner ring: the coordinator's"
-		if len(v.Redis) > 0 {
-			// No coordinator: the truth is the majority of the nodes.
-			inner = "inner ring: its keys on a majority"
-		}
+		outer, inner := ringLegend(len(v.Redis) > 0, r.W-2*s.U(24)-s.U(20), draw.Measure(s.Small()))
+		r = item(r, outer, th.Belief)
 		r = item(r, inner, th.Truth)
 	}
 	hint := "click a process to act on it"
@@ -331,6 +327,43 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			s.Button(dst, &w.buttons[i])
 		}
 	}
+}
+
+// ringLabel is one of the ring legend's labels: the words shown and the
+// whole wording they stand for (on hover).
+type ringLabel struct{ shown, whole string }
+
+// ringLegends are the ring legend's wordings, longest first: the world's
+// legend row takes the longest whose two labels fit side by side (at
+// 1024 px, the Compare screen's half-width worlds cut "inner ring: the
+// coordinat…"). [1] is the inner ring's wording with no coordinator
+// (Redlock), where the truth is the majority of the nodes.
+var ringLegends = [][3]string{
+	{"outer ring: the process's own lease clock", "inner ring: the coordinator's", "inner ring: its keys on a majority"},
+	{"outer ring: its own clock", "inner ring: the coordinator's", "inner ring: keys on a majority"},
+	{"outer: own clock", "inner: coordinator's", "inner: majority"},
+	{"own clock", "coordinator's", "majority"}, // the swatches say which ring (a phone's Compare)
+}
+
+// ringLegend picks the ring legend's words for width (both labels, less
+// their swatches and gap): the longest wording that fits, else the
+// shortest, cut.
+func ringLegend(redis bool, width float64, measure func(string) float64) (outer, inner ringLabel) {
+	pick := func(w [3]string) (string, string) {
+		if redis {
+			return w[0], w[2]
+		}
+		return w[0], w[1]
+	}
+	wholeOuter, wholeInner := pick(ringLegends[0])
+	for _, w := range ringLegends {
+		o, i := pick(w)
+		outer, inner = ringLabel{o, wholeOuter}, ringLabel{i, wholeInner}
+		if measure(o)+measure(i) <= width {
+			break
+		}
+	}
+	return outer, inner
 }
 
 // legendWarning is the legend row's warning while actions lie after the

@@ -85,8 +85,26 @@ func TextInTip(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr 
 	textIn(dst, s, face, r, h, clr, true)
 }
 
+// ClausesInTip is TextInTip for a sentence: too long for r, it is cut
+// after its last clause that fits (ui.Clauses), with no ellipsis, and
+// the whole of it shows in a FullTextTip as TextInTip's does.
+func ClausesInTip(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr color.Color) {
+	textShown(dst, s, ui.Clauses(s, r.W, Measure(face)), face, r, h, clr, true)
+}
+
+// ShortInTip draws short, a shorter wording of whole chosen to fit r,
+// with the whole wording in a FullTextTip as TextInTip's (short is
+// itself cut with an ellipsis if it does not fit either).
+func ShortInTip(dst *ebiten.Image, whole, short string, face *Face, r ui.Rect, h Align, clr color.Color) {
+	textShown(dst, whole, ui.Ellipsize(short, r.W, Measure(face)), face, r, h, clr, true)
+}
+
 func textIn(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr color.Color, tip bool) {
-	shown := ui.Ellipsize(s, r.W, Measure(face))
+	textShown(dst, s, ui.Ellipsize(s, r.W, Measure(face)), face, r, h, clr, tip)
+}
+
+// textShown draws shown, which is s or a shortening of s that fits r.
+func textShown(dst *ebiten.Image, s, shown string, face *Face, r ui.Rect, h Align, clr color.Color, tip bool) {
 	cut := shown != s
 	if cut && tip {
 		cutText(r, s)

@@ -44,6 +44,11 @@ const (
 	IntentIdem      // I: switch the job queue's idempotency check
 	IntentDelete    // D: the selected actor deletes the lesson's key
 	IntentPut       // U: the selected actor puts the lesson's key
+	IntentZoomIn    // + (=): zoom the timeline in about the play head
+	IntentZoomOut   // -: zoom the timeline out
+	IntentZoomAll   // 0: the timeline shows the whole run
+	IntentViewBack  // ;: the timeline shows earlier (the play head stays)
+	IntentViewOn    // ': the timeline shows later
 	intentCount
 )
 

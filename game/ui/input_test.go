@@ -72,7 +72,7 @@ func TestTheHelpCoversEveryShortcutKey(t *testing.T) {
 			t.Errorf("%s is in no help row", i)
 		}
 	}
-	if got := Shortcuts[7].Keys(); got != "Z  X  C  E" {
+	if got := Shortcuts[9].Keys(); got != "Z  X  C  E" {
 		t.Errorf("row keys %q", got)
 	}
 }

@@ -47,6 +47,11 @@ var intentTable = [intentCount]struct {
 	IntentIdem:      {"idempotency", []string{"I"}, false, "I", ""},
 	IntentDelete:    {"delete", []string{"D"}, false, "D", ""},
 	IntentPut:       {"put", []string{"U"}, false, "U", ""},
+	IntentZoomIn:    {"zoom-in", []string{"Equal", "NumpadAdd"}, true, "+", "+ (or =)"},
+	IntentZoomOut:   {"zoom-out", []string{"Minus", "NumpadSubtract"}, true, "-", ""},
+	IntentZoomAll:   {"zoom-all", []string{"Digit0", "Numpad0"}, false, "0", ""},
+	IntentViewBack:  {"view-back", []string{"Semicolon"}, true, ";", "Semicolon"},
+	IntentViewOn:    {"view-on", []string{"Quote"}, true, "'", "Quote"},
 }
 
 // AllIntents lists every intent, in order.
@@ -93,6 +98,8 @@ var Shortcuts = []Shortcut{
 	{[]Intent{IntentStep}, "step to the next event"},
 	{[]Intent{IntentBackStep}, "back one second"},
 	{[]Intent{IntentSlower, IntentFaster}, "slower / faster (1/4x to 64x)"},
+	{[]Intent{IntentZoomIn, IntentZoomOut, IntentZoomAll}, "timeline: zoom in / out / whole run (or wheel, pinch)"},
+	{[]Intent{IntentViewBack, IntentViewOn}, "timeline: show earlier / later"},
 	{[]Intent{IntentFork}, "fork: drop later actions, carry on from here"},
 	{[]Intent{IntentNextActor}, "select process (or worker) 1 to 9; N: the next one"},
 	{[]Intent{IntentUp, IntentDown, IntentActivate}, "choose from the selected one's action menu"},

@@ -91,14 +91,17 @@ func (g WorldGeom) Popover(i, n int, u float64) (box Rect, items []Rect) {
 // TimelineGeom maps virtual time to x inside the timeline region.
 type TimelineGeom struct {
 	Caption, Labels, Lanes, Axis Rect
-	Length                       float64 // seconds the lanes span
+	Length                       float64 // seconds the run lasts
 	LaneH                        float64
+	// View is the part of the run the lanes show: the whole run unless
+	// zoomed (see WithView).
+	View TimeWindow
 }
 
 // LayoutTimeline lays out n lanes spanning length seconds.
 func LayoutTimeline(area Rect, u float64, n int, length float64) TimelineGeom {
 	px := func(v float64) float64 { return math.Round(v * u) }
-	g := TimelineGeom{Length: math.Max(length, 1)}
+	g := TimelineGeom{Length: math.Max(length, 1), View: WholeRun(length)}
 	in := area.Inset(px(12))
 	g.Caption, in = in.CutTop(px(18), px(4))
 	g.Axis, in = in.CutBottom(px(16), px(4))
@@ -109,17 +112,36 @@ func LayoutTimeline(area Rect, u float64, n int, length float64) TimelineGeom {
 	return g
 }
 
-// X returns the x of time t seconds.
+// WithView is g showing the window v of its run (clamped to the run).
+func (g TimelineGeom) WithView(v TimeWindow) TimelineGeom {
+	g.View = v.Resize(g.Length)
+	return g
+}
+
+// X returns the x of time t seconds (a time out of view at the nearer
+// edge).
 func (g TimelineGeom) X(t float64) float64 {
-	return g.Lanes.X + g.Lanes.W*clamp(t/g.Length, 0, 1)
+	return g.Lanes.X + g.Lanes.W*clamp(g.View.Fraction(t), 0, 1)
+}
+
+// InView reports whether time t is in the window the lanes show.
+func (g TimelineGeom) InView(t float64) bool { return t >= g.View.From && t <= g.View.To }
+
+// FractionAt is where x falls across the lanes, 0 at the left and 1 at
+// the right.
+func (g TimelineGeom) FractionAt(x float64) float64 {
+	if g.Lanes.W <= 0 {
+		return 0
+	}
+	return clamp((x-g.Lanes.X)/g.Lanes.W, 0, 1)
 }
 
 // T returns the time in seconds at x.
 func (g TimelineGeom) T(x float64) float64 {
 	if g.Lanes.W <= 0 {
-		return 0
+		return g.View.From
 	}
-	return clamp((x-g.Lanes.X)/g.Lanes.W, 0, 1) * g.Length
+	return g.View.At(g.FractionAt(x))
 }
 
 // Lane returns the row of lane i.

@@ -90,3 +90,32 @@ func Ellipsize(text string, width float64, measure func(string) float64) string 
 	}
 	return best
 }
+
+// Clauses shortens text to its longest run of whole clauses that fits in
+// width: up to a colon, semicolon or comma (the mark dropped), so a line
+// too long for its box ends at a pause in the sentence rather than
+// mid-word with an ellipsis. Text that fits comes back whole; text whose
+// first clause does not fit is Ellipsize's.
+func Clauses(text string, width float64, measure func(string) float64) string {
+	if measure(text) <= width {
+		return text
+	}
+	best := ""
+	for i := 0; i < len(text)-1; i++ {
+		switch text[i] {
+		case ':', ';', ',':
+			if text[i+1] != ' ' {
+				continue
+			}
+			if cand := strings.TrimRight(text[:i], " "); measure(cand) <= width {
+				best = cand
+			} else {
+				i = len(text) // longer clauses fit no better
+			}
+		}
+	}
+	if best == "" {
+		return Ellipsize(text, width, measure)
+	}
+	return best
+}

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestWrap(t *testing.T) {
@@ -80,4 +82,17 @@ func TestEllipsize(t *testing.T) {
 			t.Errorf("Ellipsize(%q, %v) = %q, want %q", tt.text, tt.width, got, tt.want)
 		}
 	}
+}
+
+// A line too long for its box ends at its last clause that fits, with no
+// ellipsis; one that fits is whole; a first clause too long is cut as
+// Ellipsize cuts it.
+func TestClausesEndAtAPauseInTheSentence(t *testing.T) {
+	measure := func(s string) float64 { return float64(len(s)) }
+	why := "lease policy leaves renewal margin: 2 x 5 s + 4 s = 14 s <= ttl 15 s (1 s to spare): one renewal can be missed"
+	assert.Equal(t, why, Clauses(why, 200, measure))
+	assert.Equal(t, "lease policy leaves renewal margin: 2 x 5 s + 4 s = 14 s <= ttl 15 s (1 s to spare)", Clauses(why, 100, measure))
+	assert.Equal(t, "lease policy leaves renewal margin", Clauses(why, 60, measure))
+	assert.Equal(t, Ellipsize(why, 20, measure), Clauses(why, 20, measure))
+	assert.Equal(t, "a, b", Clauses("a, b, c", 5, measure), "a comma is a pause too")
 }
