@@ -1,0 +1,154 @@
+package lab
+
+// One sentence per trace event, in a learner's words: what the event list,
+// the announcements and the page's narration read.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"leaselab/core"
+)
+
+// Narrate turns one trace event into a sentence for learners, or "" for
+// events too fine to narrate (messages, renewals).
+func Narrate(e *core.Event) string {
+	switch e.Kind {
+	case core.KindHolder:
+		return fmt.Sprintf("%s acquired %s with token %d", e.Get("owner"), e.Get("lock"), e.Int("token"))
+	case core.KindLeaseExpire:
+		return fmt.Sprintf("the coordinator expired the lease of %s", e.Get("owner"))
+	case core.KindLeaseRevoke:
+		if e.Get("why") == "expired by the learner" {
+			return fmt.Sprintf("you expired the lease of %s", e.Get("owner"))
+		}
+		return ""
+	case core.KindWrite:
+		if e.Get("result") == core.Accepted {
+			return fmt.Sprintf("%s accepted %s's write with token %d", e.Actor, e.Get("from"), e.Int("token"))
+		}
+		return fmt.Sprintf("%s rejected %s's write with token %d (it has seen %d)", e.Actor, e.Get("from"), e.Int("token"), e.Int("highest"))
+	case core.KindStale:
+		return fmt.Sprintf("STALE WRITE: %s took token %d although it had seen %d", e.Actor, e.Int("token"), e.Int("highest"))
+	case core.KindPause:
+		return fmt.Sprintf("%s froze (stop-the-world pause of %s)", e.Actor, time.Duration(e.Int("for_ms"))*time.Millisecond)
+	case core.KindResume:
+		return wokeUp(e.Actor, e.Int("overdue"))
+	case core.KindCrash:
+		return e.Actor + " crashed"
+	case core.KindRestart:
+		return e.Actor + " restarted"
+	case core.KindLeaseLost:
+		return fmt.Sprintf("%s lost its lease: %s", e.Actor, PlainWhy(e.Get("why")))
+	case core.KindState:
+		switch e.Get("to") {
+		case core.Leader.String():
+			return fmt.Sprintf("%s now believes it leads (token %d)", e.Actor, e.Int("token"))
+		case core.SteppingDown.String():
+			return e.Actor + " is stepping down"
+		}
+	case core.KindSetting:
+		if e.Actor == "learner" {
+			return fmt.Sprintf("%s switched %s", e.Get("name"), e.Get("value"))
+		}
+	case core.KindPartition:
+		return fmt.Sprintf("link %s - %s cut", e.Get("a"), e.Get("b"))
+	case core.KindHeal:
+		return fmt.Sprintf("link %s - %s healed", e.Get("a"), e.Get("b"))
+	case core.KindReconnect:
+		return fmt.Sprintf("%s reconnected to the coordinator after %s; %d waiting messages went out", e.Actor,
+			core.FormatTime(time.Duration(e.Int("down_ms"))*time.Millisecond), e.Int("waited"))
+	case core.KindHold:
+		return fmt.Sprintf("the network holds what %s sends until t=%s", holdWhat(e), core.FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
+	case core.KindDenied:
+		return "the coordinator refused: " + e.Get("why")
+	case core.KindSessionLost:
+		return fmt.Sprintf("%s found its queued key gone: %s", e.Actor, PlainWhy(e.Get("why")))
+	case core.KindClientState:
+		return fmt.Sprintf("%s's client is %s (Curator calls it %s): %s", e.Actor, e.Get("state"), e.Get("curator"), e.Get("why"))
+	case core.KindLockDelay:
+		return fmt.Sprintf("lock-delay: nobody may take %s until t=%s", e.Get("lock"), core.FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
+	case core.KindActionError:
+		return "could not apply: " + e.Get("why")
+	case core.KindRenewal:
+		late := time.Duration(e.Int("late_ms")) * time.Millisecond
+		switch {
+		case e.Get("result") == core.RenewalNever:
+			return fmt.Sprintf("%s's renewal never went out: it waited %s behind work and the lease ran out first", e.Actor, core.Seconds(late))
+		case late > 0:
+			return fmt.Sprintf("%s's renewal went out %s late: it waited behind work", e.Actor, core.Seconds(late))
+		}
+	case core.KindWorkBusy:
+		return fmt.Sprintf("%s started a unit of work (%s, its loop busy)", e.Actor, core.Seconds(time.Duration(e.Int("for_ms"))*time.Millisecond))
+	}
+	return ""
+}
+
+// wokeUp says that proc woke from a pause, and what the pause had
+// held back: the timers that fell due while it was frozen fire at once.
+func wokeUp(proc string, overdue int64) string {
+	switch overdue {
+	case 0:
+		return proc + " woke up"
+	case 1:
+		return proc + " woke up; the one thing it was due to do while frozen (a renewal or a write) ran at once"
+	}
+	return fmt.Sprintf("%s woke up; the %d things it was due to do while frozen (renewals, writes) ran at once", proc, overdue)
+}
+
+// plainWhys are the real systems' error texts the trace records, in a
+// learner's words: shown with the real text quoted beside them, never
+// alone.
+var plainWhys = map[string]string{
+	"etcdserver: requested lease not found": "the coordinator had already expired it",
+	"mutex: session is expired":             "its session had already expired",
+	"local lease deadline passed":           "by its own clock the lease had run out",
+	"local session deadline passed":         "by its own clock the session had run out",
+}
+
+// PlainWhy is a reason the trace records, for a learner: a real error
+// text as what it means, with the text quoted after it (the coordinator
+// had already expired it (the client's error: "etcdserver: requested
+// lease not found")); a reason already in plain words as it is.
+func PlainWhy(why string) string {
+	plain, ok := plainWhys[why]
+	if !ok {
+		return why
+	}
+	if strings.Contains(why, ":") {
+		return fmt.Sprintf("%s (the client's error: %q)", plain, why)
+	}
+	return plain
+}
+
+// Weight says how much a narrated event matters to a listener: key (a
+// turn of the story that is always told), or routine with the name of
+// what it repeats (told summarised), or neither.
+func Weight(e *core.Event) (key bool, routine string) {
+	switch e.Kind {
+	case core.KindHolder, core.KindLeaseExpire, core.KindLeaseLost, core.KindStale, core.KindCrash,
+		core.KindSessionLost, core.KindLockDelay:
+		return true, ""
+	case core.KindLeaseRevoke:
+		return e.Get("why") == "expired by the learner", ""
+	case core.KindWrite:
+		if e.Get("result") != core.Accepted {
+			return true, ""
+		}
+		return false, fmt.Sprintf("write:%s:%s:%d", e.Actor, e.Get("from"), e.Int("token"))
+	case core.KindRenewal:
+		return e.Get("result") == core.RenewalNever, "renewal:" + e.Actor
+	case core.KindWorkBusy:
+		return false, "work:" + e.Actor
+	}
+	return false, ""
+}
+
+// holdWhat names the messages a hold event delays: "A" or "A to storage".
+func holdWhat(e *core.Event) string {
+	if to := e.Get("to"); to != "" {
+		return e.Get("from") + " to " + to
+	}
+	return e.Get("from")
+}
