@@ -240,12 +240,12 @@ func RunSimK8s(t *testing.T, seed uint64, d k8sDurations) K8sRun {
 	for _, e := range s.Trace.Events {
 		switch {
 		case e.Kind == core.KindPut && e.At < k8sCutAt:
-			if r, err := core.ParseLeaseRecord(e.Get("value")); err == nil && r.HolderIdentity == "A" {
+			if r, err := core.ParseLeaseRecord(e.Value()); err == nil && r.HolderIdentity == "A" {
 				run.LastRenew = e.At
 			}
-		case e.Kind == core.KindState && e.Actor == "A" && e.Get("from") == "leader" && run.StoppedAt == 0:
+		case e.Kind == core.KindState && e.Actor == "A" && e.From() == "leader" && run.StoppedAt == 0:
 			run.StoppedAt = e.At
-		case e.Kind == core.KindState && e.Actor == "B" && e.Get("to") == "leader" && run.TakeoverAt == 0:
+		case e.Kind == core.KindState && e.Actor == "B" && e.To() == "leader" && run.TakeoverAt == 0:
 			run.TakeoverAt = e.At
 		}
 	}

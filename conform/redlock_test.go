@@ -124,14 +124,14 @@ func runSimRedlock(t *testing.T, seed uint64) RedlockRun {
 	s.RunUntil(rlPause + time.Second)
 	for _, e := range s.Trace.Events {
 		switch {
-		case e.Kind == core.KindState && e.Actor == "A" && e.Get("to") == "leader":
+		case e.Kind == core.KindState && e.Actor == "A" && e.To() == "leader":
 			run.AEnd = e.At
-		case e.Kind == core.KindState && e.Actor == "B" && e.Get("to") == "leader" && run.BAcquired == 0:
+		case e.Kind == core.KindState && e.Actor == "B" && e.To() == "leader" && run.BAcquired == 0:
 			run.BAcquired = e.At
 		case e.Kind == core.KindResume && e.Actor == "A":
 			run.AWoke = e.At
 		case e.Kind == core.KindRedisSet && e.Actor == core.RedisNodeName(1) && run.PTTL == 0:
-			run.PTTL = time.Duration(e.Int("px_ms")) * time.Millisecond
+			run.PTTL = e.PX()
 		}
 	}
 	return run

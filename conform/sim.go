@@ -110,7 +110,7 @@ func simObs(sc *Scenario, t *core.Trace) []Obs {
 	var deleted *Obs               // deletes of one revision, grouped
 	var lastSessionLost core.Event // a session.lost and the lease.lost it causes are one event
 	for _, e := range t.Events {
-		if deleted != nil && (e.Kind != core.KindDelete || e.Int("rev") != deleted.Token) {
+		if deleted != nil && (e.Kind != core.KindDelete || e.Rev() != deleted.Token) {
 			out = append(out, *deleted)
 			deleted = nil
 		}
@@ -118,25 +118,25 @@ func simObs(sc *Scenario, t *core.Trace) []Obs {
 		case core.KindLeaseGrant:
 			// A client sees its grant when the answer arrives (below); an
 			// admin's grant is a direct call.
-			if e.Get("owner") == "admin" {
-				out = append(out, Obs{At: e.At, Who: "admin", What: "granted", N: e.Int("ttl_ms") / 1000})
+			if e.Owner() == "admin" {
+				out = append(out, Obs{At: e.At, Who: "admin", What: "granted", N: e.Num(core.FTTL) / 1000})
 			} else {
-				ttl[e.Get("lease")] = e.Int("ttl_ms") / 1000
+				ttl[e.Lease()] = e.Num(core.FTTL) / 1000
 			}
 		case core.KindLeaseRenewed:
-			switch e.Get("how") {
+			switch e.How() {
 			case "keepalive":
 				out = append(out, Obs{At: e.At, Who: e.Actor, What: "keepalive"})
 			case "granted":
-				out = append(out, Obs{At: e.At, Who: e.Actor, What: "granted", N: ttl[e.Get("lease")]})
+				out = append(out, Obs{At: e.At, Who: e.Actor, What: "granted", N: ttl[e.Lease()]})
 			}
 		case core.KindState:
-			if e.Get("to") == core.Leader.String() {
-				out = append(out, Obs{At: e.At, Who: e.Actor, What: "acquired", Token: e.Int("token")})
+			if e.To() == core.Leader.String() {
+				out = append(out, Obs{At: e.At, Who: e.Actor, What: "acquired", Token: e.Token()})
 			}
 		case core.KindSessionLost:
 			lastSessionLost = e
-			if why := e.Get("why"); why == core.ErrSessionExpired.Error() {
+			if why := e.Why(); why == core.ErrSessionExpired.Error() {
 				out = append(out, Obs{At: e.At, Who: e.Actor, What: "session-expired"})
 			} else {
 				out = append(out, Obs{At: e.At, Who: e.Actor, What: "refused", Note: why})
@@ -148,40 +148,40 @@ func simObs(sc *Scenario, t *core.Trace) []Obs {
 			out = append(out, Obs{At: e.At, Who: e.Actor, What: "lost"})
 		case core.KindWrite:
 			what := "write-accepted"
-			if e.Get("result") != core.Accepted {
+			if e.Result() != core.Accepted {
 				what = "write-rejected"
 			}
-			out = append(out, Obs{At: e.At, Who: e.Get("from"), What: what, Token: e.Int("token")})
+			out = append(out, Obs{At: e.At, Who: e.From(), What: what, Token: e.Token()})
 		case core.KindNote:
-			if strings.HasPrefix(e.Get("text"), "write ") && strings.Contains(e.Get("text"), "refused: not leader") {
+			if strings.HasPrefix(e.Words(), "write ") && strings.Contains(e.Words(), "refused: not leader") {
 				out = append(out, Obs{At: e.At, Who: e.Actor, What: "write-refused"})
 			}
 		case core.KindPut:
-			key := e.Get("key")
+			key := e.Key()
 			if _, ok := owner[key]; !ok {
-				owner[key] = e.Get("value") // the creator; a proclaim changes only the value
+				owner[key] = e.Value() // the creator; a proclaim changes only the value
 			}
-			modRev[key], value[key] = e.Int("rev"), e.Get("value")
+			modRev[key], value[key] = e.Rev(), e.Value()
 			if sc.Kind == "leases" {
-				out = append(out, Obs{At: e.At, Who: key, What: "put", Token: e.Int("rev")})
+				out = append(out, Obs{At: e.At, Who: key, What: "put", Token: e.Rev()})
 			}
 			if sc.Kind == "election" && key == holder {
-				out = append(out, Obs{At: e.At, Who: ownerOf(owner, key), What: "leader", Token: e.Int("rev"), Note: e.Get("value")})
+				out = append(out, Obs{At: e.At, Who: ownerOf(owner, key), What: "leader", Token: e.Rev(), Note: e.Value()})
 			}
 		case core.KindDelete:
 			if deleted == nil {
-				who := ownerOf(owner, e.Get("key"))
+				who := ownerOf(owner, e.Key())
 				if sc.Kind == "leases" {
 					who = "store"
 				}
-				deleted = &Obs{At: e.At, Who: who, What: "deleted", Token: e.Int("rev")}
+				deleted = &Obs{At: e.At, Who: who, What: "deleted", Token: e.Rev()}
 			}
 			deleted.N++
-			delete(owner, e.Get("key"))
+			delete(owner, e.Key())
 		case core.KindHolder:
 			if sc.Kind == "election" {
-				holder = e.Get("key")
-				out = append(out, Obs{At: e.At, Who: e.Get("owner"), What: "leader", Token: modRev[holder], Note: value[holder]})
+				holder = e.Key()
+				out = append(out, Obs{At: e.At, Who: e.Owner(), What: "leader", Token: modRev[holder], Note: value[holder]})
 			}
 		}
 	}

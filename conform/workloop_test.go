@@ -68,7 +68,7 @@ func simWorkLoop(onLoop bool) (worst time.Duration, expired bool) {
 		WorkEvery: wlWorkEvery, WorkTakes: wlWork, RenewOnWorkLoop: onLoop})
 	s.RunUntil(wlRun)
 	for _, e := range s.Trace.Filter(core.KindRenewal) {
-		worst = max(worst, time.Duration(e.Int("late_ms"))*time.Millisecond)
+		worst = max(worst, e.Late())
 	}
 	return worst, len(s.Trace.Filter(core.KindLeaseExpire)) > 0
 }

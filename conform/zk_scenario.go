@@ -136,14 +136,14 @@ func zkSimObs(tr *core.Trace) []Obs {
 		o := Obs{At: e.At}
 		switch e.Kind {
 		case core.KindLeaseGrant:
-			timeout[e.Get("owner")] = e.Int("ttl_ms")
+			timeout[e.Owner()] = e.Num(core.FTTL)
 			continue
 		case core.KindClientState:
 			o.Who = e.Actor
-			if e.Get("state") == "disconnected" && e.Get("curator") == "LOST" {
+			if e.State() == "disconnected" && e.Curator() == "LOST" {
 				continue // Curator's own verdict; go-zookeeper reports nothing then
 			}
-			switch e.Get("curator") {
+			switch e.Curator() {
 			case "CONNECTED":
 				o.What, o.N = "connected", timeout[e.Actor]
 			case "SUSPENDED":
@@ -156,19 +156,19 @@ func zkSimObs(tr *core.Trace) []Obs {
 				continue
 			}
 		case core.KindPut:
-			key := e.Get("key")
-			o.Who, o.What, o.Token, o.N, o.Note = e.Get("value"), "created", e.Int("create_rev"), core.ZKSequence(key), key[strings.LastIndex(key, "/")+1:]
+			key := e.Key()
+			o.Who, o.What, o.Token, o.N, o.Note = e.Value(), "created", e.CreateRev(), core.ZKSequence(key), key[strings.LastIndex(key, "/")+1:]
 		case core.KindState:
 			switch {
-			case e.Get("to") == "leader":
-				o.Who, o.What, o.Token = e.Actor, "acquired", e.Int("token")
-			case e.Get("why") == "released":
+			case e.To() == "leader":
+				o.Who, o.What, o.Token = e.Actor, "acquired", e.Token()
+			case e.Why() == "released":
 				o.Who, o.What = e.Actor, "released"
 			default:
 				continue
 			}
 		case core.KindWatchFire:
-			o.Who, o.What = e.Get("watcher"), "woken"
+			o.Who, o.What = e.Watcher(), "woken"
 		default:
 			continue
 		}

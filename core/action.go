@@ -269,10 +269,10 @@ func (s *Sim) Apply(a Action) error {
 	err := s.apply(a)
 	if err != nil {
 		s.actionErr = append(s.actionErr, err)
-		s.Trace.add(s.now, "learner", KindActionError, S("do", string(a.Do)), S("why", err.Error()))
+		s.Trace.add(s.now, "learner", KindActionError, S(FDo, string(a.Do)), S(FWhy, err.Error()))
 		return err
 	}
-	s.Trace.add(s.now, "learner", KindAction, S("do", string(a.Do)), S("text", a.String()))
+	s.Trace.add(s.now, "learner", KindAction, S(FDo, string(a.Do)), S(FText, a.String()))
 	return nil
 }
 
@@ -377,7 +377,7 @@ func (s *Sim) apply(a Action) error {
 		} else {
 			w.cfg.TTL, w.cfg.RenewEvery = time.Duration(a.TTL), time.Duration(a.TTL)/3
 		}
-		s.Trace.add(s.now, a.Proc, KindSetting, S("name", "ttl"), D("ms", time.Duration(a.TTL)))
+		s.Trace.add(s.now, a.Proc, KindSetting, S(FName, "ttl"), D(FMs, time.Duration(a.TTL)))
 	case "fencing":
 		if s.Register == nil && s.Offsets == nil {
 			return fmt.Errorf("fencing: this world has no fenced resource")
@@ -388,13 +388,13 @@ func (s *Sim) apply(a Action) error {
 		if s.Offsets != nil {
 			s.Offsets.Fencing = a.On
 		}
-		s.Trace.add(s.now, "learner", KindSetting, S("name", "fencing"), S("value", onOff(a.On)))
+		s.Trace.add(s.now, "learner", KindSetting, S(FName, "fencing"), S(FValue, onOff(a.On)))
 	case "idempotency":
 		if s.Queue == nil {
 			return fmt.Errorf("idempotency: this world has no job queue")
 		}
 		s.Queue.Idempotency = a.On
-		s.Trace.add(s.now, "learner", KindSetting, S("name", "idempotency"), S("value", onOff(a.On)))
+		s.Trace.add(s.now, "learner", KindSetting, S(FName, "idempotency"), S(FValue, onOff(a.On)))
 	case "delete":
 		n.run(task{fn: fnDelete, act: &a})
 	case "put":

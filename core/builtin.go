@@ -232,15 +232,15 @@ func (p Params) contention(def ContentionConfig) (ContentionConfig, error) {
 func writeLines(r *Run, ok, reject string) []string {
 	var out []string
 	for _, e := range Writes(r.Sim.Trace) {
-		who := e.Get("from")
-		if l := e.Get("label"); l != "" {
+		who := e.From()
+		if l := e.Label(); l != "" {
 			who += " " + l
 		}
 		res := ok
-		if e.Get("result") != Accepted {
+		if e.Result() != Accepted {
 			res = reject
 		}
-		out = append(out, fmt.Sprintf("%s %d %s", who, e.Int("token"), res))
+		out = append(out, fmt.Sprintf("%s %d %s", who, e.Token(), res))
 	}
 	return out
 }
@@ -273,7 +273,7 @@ var builtins = []*Scenario{
 			w := Writes(r.Sim.Trace)
 			slices.SortStableFunc(w, func(a, b Event) int { return a.Seq - b.Seq })
 			for _, e := range w {
-				out = append(out, e.Get("result"))
+				out = append(out, e.Result())
 			}
 			return append(out, r.Sim.Register.Value)
 		},
@@ -290,7 +290,7 @@ var builtins = []*Scenario{
 		summary: func(r *Run) []string {
 			var out []string
 			for _, e := range Holders(r.Sim.Trace) {
-				out = append(out, fmt.Sprintf("%s acquired the invoice-scheduler lease with token %d at t=%s", e.Get("owner"), e.Int("token"), FormatTime(e.At)))
+				out = append(out, fmt.Sprintf("%s acquired the invoice-scheduler lease with token %d at t=%s", e.Owner(), e.Token(), FormatTime(e.At)))
 			}
 			q := r.Sim.Queue
 			out = append(out, fmt.Sprintf("queue: %d jobs run, %d duplicates ignored, %d duplicates executed (idempotency %s)",
@@ -389,7 +389,7 @@ func twoCrashesScript() ActionLog {
 func electionSummary(r *Run) []string {
 	var out []string
 	for _, e := range Holders(r.Sim.Trace) {
-		out = append(out, fmt.Sprintf("t=%s %s leads with token %d", FormatTime(e.At), e.Get("owner"), e.Int("token")))
+		out = append(out, fmt.Sprintf("t=%s %s leads with token %d", FormatTime(e.At), e.Owner(), e.Token()))
 	}
 	wake := 0
 	for _, p := range r.Sim.procs {

@@ -49,7 +49,7 @@ func (s *Sim) cloneInto(dst *Sim) *Sim {
 	if tr == nil {
 		tr = &Trace{}
 	}
-	*tr = Trace{Events: slices.Clip(s.Trace.Events), Quiet: s.Trace.Quiet, only: s.Trace.only, fields: slices.Clip(s.Trace.fields)}
+	*tr = s.Trace.clone()
 	*n = Sim{
 		now: s.now, seq: s.seq, seed: s.seed, msgCount: s.msgCount,
 		pcg: pcg, rng: rng, Trace: tr,

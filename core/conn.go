@@ -111,7 +111,7 @@ func (n *Network) wait(name, from, to string, m Message, id uint64) bool {
 	}
 	c.waiting = append(c.waiting, waitingMsg{from: from, to: to, msg: m, epoch: n.sim.actors[name].(client).base().epoch})
 	if !n.sim.Trace.Quiet {
-		n.sim.Trace.add(n.sim.now, from, KindWait, I("id", int64(id)), S("to", to), S("msg", m.Kind()), S("why", "connection down: sent when "+name+" reconnects"))
+		n.sim.Trace.add(n.sim.now, from, KindWait, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "connection down: sent when "+name+" reconnects"))
 	}
 	return true
 }
@@ -135,7 +135,7 @@ func (n *Network) reconnect(name string, gen int) {
 			live = append(live, w)
 		}
 	}
-	n.sim.Trace.add(n.sim.now, name, KindReconnect, I("waited", int64(len(live))), D("down_ms", n.sim.now-c.cutAt))
+	n.sim.Trace.add(n.sim.now, name, KindReconnect, I(FWaited, int64(len(live))), D(FDown, n.sim.now-c.cutAt))
 	for _, w := range live {
 		n.send(w.from, w.to, w.msg)
 	}

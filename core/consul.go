@@ -143,7 +143,7 @@ func (c *Coordinator) consulReceive(from string, m Message) bool {
 		l.Expiry = c.sessionExpiry(l.TTL)
 		c.Renewals++
 		if c.sim.Trace.on(KindLeaseRenew) {
-			c.trace(KindLeaseRenew, S("lease", l.ID.String()), S("owner", l.Owner), D("expiry_ms", l.Expiry))
+			c.trace(KindLeaseRenew, S(FLease, l.ID.String()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
 		}
 		c.reply(from, consulRenewResp{OK: true})
 	case consulGet:
@@ -196,7 +196,7 @@ func (c *Coordinator) consulAcquire(from string, m consulAcquire) consulAcquireR
 	case c.sim.now < ls.delayUntil:
 		why := fmt.Sprintf("lock-delay until %s", FormatTime(ls.delayUntil))
 		if c.sim.Trace.on(KindNote) {
-			c.trace(KindNote, S("text", "acquire of "+m.Key+" by "+from+" refused: "+why))
+			c.trace(KindNote, S(FText, "acquire of "+m.Key+" by "+from+" refused: "+why))
 		}
 		return consulAcquireResp{Why: why}
 	}
@@ -204,7 +204,7 @@ func (c *Coordinator) consulAcquire(from string, m consulAcquire) consulAcquireR
 	ls.token, ls.consulSession, ls.holder, ls.owner = ls.gen, m.Session, m.Key, m.Owner
 	kv := c.consulWrite(m.Key, m.Owner)
 	kv.Token = ls.token
-	c.trace(KindHolder, S("lock", ls.name), S("owner", m.Owner), S("key", m.Key), I("token", ls.token), I("create_rev", kv.CreateRev))
+	c.trace(KindHolder, S(FLock, ls.name), S(FOwner, m.Owner), S(FKey, m.Key), I(FToken, ls.token), I(FCreateRev, kv.CreateRev))
 	return consulAcquireResp{OK: true, LockIndex: ls.token, Index: kv.ModRev}
 }
 
@@ -213,7 +213,7 @@ func (c *Coordinator) consulFree(ls *lockState, why string) {
 	owner := ls.owner
 	ls.consulSession, ls.holder, ls.owner = 0, "", ""
 	c.consulWrite(ls.name, "")
-	c.trace(KindFree, S("lock", ls.name), S("was", owner), I("token", ls.token), S("why", why))
+	c.trace(KindFree, S(FLock, ls.name), S(FWas, owner), I(FToken, ls.token), S(FWhy, why))
 }
 
 // consulWrite is one raft write of key: its ModifyIndex moves on and
@@ -226,7 +226,7 @@ func (c *Coordinator) consulWrite(key, value string) *KeyValue {
 	}
 	kv.Value, kv.ModRev = value, c.Rev
 	kv.Version++
-	c.trace(KindPut, S("key", key), S("value", value), I("rev", c.Rev), I("create_rev", kv.CreateRev), I("version", kv.Version))
+	c.trace(KindPut, S(FKey, key), S(FValue, value), I(FRev, c.Rev), I(FCreateRev, kv.CreateRev), I(FVersion, kv.Version))
 	kept := c.watches[:0]
 	var woken []string
 	for _, w := range c.watches {
@@ -240,7 +240,7 @@ func (c *Coordinator) consulWrite(key, value string) *KeyValue {
 	c.watches = kept
 	r := c.consulRead(key)
 	for _, who := range woken {
-		c.trace(KindWatchFire, S("key", key), S("watcher", who), S("type", "put"), S("watched", key))
+		c.trace(KindWatchFire, S(FKey, key), S(FWatcher, who), S(FType, "put"), S(FWatched, key))
 		c.reply(who, r)
 	}
 	return kv
@@ -249,7 +249,7 @@ func (c *Coordinator) consulWrite(key, value string) *KeyValue {
 // consulSessionEnded releases what the ended session held and arms the
 // key's lock-delay: Consul does so on any destroy of a session that still
 // holds a key, and an expiry is one.
-func (c *Coordinator) consulSessionEnded(l *Lease, kind string) {
+func (c *Coordinator) consulSessionEnded(l *Lease, kind Kind) {
 	for _, name := range c.lockNames() {
 		ls := c.locks[name]
 		if ls.consulSession != l.ID {
@@ -262,7 +262,7 @@ func (c *Coordinator) consulSessionEnded(l *Lease, kind string) {
 		c.consulFree(ls, why)
 		if c.LockDelay > 0 {
 			ls.delayUntil = c.sim.now + c.LockDelay
-			c.trace(KindLockDelay, S("lock", ls.name), D("until_ms", ls.delayUntil))
+			c.trace(KindLockDelay, S(FLock, ls.name), D(FUntil, ls.delayUntil))
 		}
 	}
 }

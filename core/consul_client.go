@@ -80,14 +80,14 @@ func (p *Process) consulHandle(m Message) bool {
 		p.awaiting = false
 		p.stop(tmRetry)
 		if m.Err != "" {
-			p.trace(KindNote, S("text", "session refused: "+m.Err))
+			p.trace(KindNote, S(FText, "session refused: "+m.Err))
 			p.setState(Follower, "session refused")
 			p.retry()
 			return true
 		}
 		p.lease, p.ttl, p.keepAlive, p.deadline = m.Session, m.TTL, true, 0
 		if p.sim.Trace.on(KindLeaseRenewed) {
-			p.trace(KindLeaseRenewed, S("lease", m.Session.String()), S("how", "granted"))
+			p.trace(KindLeaseRenewed, S(FLease, m.Session.String()), S(FHow, "granted"))
 		}
 		p.rearm(tmRenew, m.TTL/2, fnRenew)
 		p.consul.phase = consulWaiting
@@ -96,7 +96,7 @@ func (p *Process) consulHandle(m Message) bool {
 		if !m.OK && p.lease != 0 {
 			p.stop(tmRenew)
 			if p.sim.Trace.on(KindNote) {
-				p.trace(KindNote, S("text", "renewal: session not found, renewals stop (only the lock's monitor can tell it lost the lock)"))
+				p.trace(KindNote, S(FText, "renewal: session not found, renewals stop (only the lock's monitor can tell it lost the lock)"))
 			}
 		}
 	case consulGetResp:
@@ -117,7 +117,7 @@ func (p *Process) consulHandle(m Message) bool {
 			return true
 		}
 		if p.sim.Trace.on(KindNote) {
-			p.trace(KindNote, S("text", "acquire failed ("+m.Why+"): reads the key to see why"))
+			p.trace(KindNote, S(FText, "acquire failed ("+m.Why+"): reads the key to see why"))
 		}
 		p.consul.phase = consulChecking
 		p.consulRead(0)
@@ -131,7 +131,7 @@ func (p *Process) consulOnRead(m consulGetResp) {
 	switch {
 	case p.state == Leader && p.consul.phase == consulHeld:
 		if m.Session != p.lease {
-			p.trace(KindNote, S("text", fmt.Sprintf("monitor: %s no longer names this session (LockIndex %d): lock lost", m.Key, m.LockIndex)))
+			p.trace(KindNote, S(FText, fmt.Sprintf("monitor: %s no longer names this session (LockIndex %d): lock lost", m.Key, m.LockIndex)))
 			p.loseLease("monitor query: the key is no longer held by this session")
 			return
 		}
@@ -144,7 +144,7 @@ func (p *Process) consulOnRead(m consulGetResp) {
 			return
 		}
 		if p.sim.Trace.on(KindNote) {
-			p.trace(KindNote, S("text", fmt.Sprintf("the key is free but the acquire failed: a lock-delay; tries again in %s", secs(ConsulLockRetry))))
+			p.trace(KindNote, S(FText, fmt.Sprintf("the key is free but the acquire failed: a lock-delay; tries again in %s", secs(ConsulLockRetry))))
 		}
 		p.consul.phase = consulWaiting
 		p.rearm(tmRetry, ConsulLockRetry, fnConsulRetry)

@@ -79,13 +79,13 @@ func TestConsulLockDelayHoldsTheLockFreeAfterAnInvalidatedHolder(t *testing.T) {
 	s.RunUntil(2 * time.Minute)
 	h := Holders(s.Trace)
 	require.Len(t, h, 2)
-	assert.Equal(t, "A", h[0].Get("owner"))
+	assert.Equal(t, "A", h[0].Owner())
 	exp := s.Trace.Filter(KindLeaseExpire)
 	require.NotEmpty(t, exp)
 	invalidated := exp[0].At
 	delays := s.Trace.Filter(KindLockDelay)
 	require.Len(t, delays, 1)
-	assert.InDelta(t, float64(invalidated+15*time.Second), float64(time.Duration(delays[0].Int("until_ms"))*time.Millisecond), float64(time.Millisecond))
+	assert.InDelta(t, float64(invalidated+15*time.Second), float64(delays[0].Until()), float64(time.Millisecond))
 
 	next := h[1]
 	assert.GreaterOrEqual(t, next.At, invalidated+15*time.Second, "nobody holds during the lock-delay")
@@ -99,8 +99,8 @@ func TestConsulLockDelayHoldsTheLockFreeAfterAnInvalidatedHolder(t *testing.T) {
 	assert.GreaterOrEqual(t, refused, 2*2, "both waiters' acquires are refused, again every 5 s")
 	// agent/consul/state/kvs.go:455-459: a new session's acquire bumps
 	// LockIndex, the token.
-	assert.EqualValues(t, 1, h[0].Int("token"))
-	assert.EqualValues(t, 2, next.Int("token"))
+	assert.EqualValues(t, 1, h[0].Token())
+	assert.EqualValues(t, 2, next.Token())
 
 	// etcd's Mutex has no lock-delay: its next holder takes over at once.
 	c := DefaultSandbox()
@@ -122,7 +122,7 @@ func TestConsulCleanReleaseArmsNoLockDelay(t *testing.T) {
 	assert.Empty(t, s.Trace.Filter(KindLockDelay))
 	h := Holders(s.Trace)
 	require.GreaterOrEqual(t, len(h), 2)
-	assert.Equal(t, "B", h[1].Get("owner"))
+	assert.Equal(t, "B", h[1].Owner())
 	assert.Less(t, h[1].At, 20*time.Second+100*time.Millisecond, "B acquires within a few round trips")
 }
 
@@ -137,8 +137,8 @@ func TestConsulWakesEveryWaiterOnEachChange(t *testing.T) {
 	s.RunUntil(21 * time.Second) // before A campaigns again
 	woken := map[string]int{}
 	for _, e := range s.Trace.Filter(KindWatchFire) {
-		if e.At >= 20*time.Second && e.Get("watcher") != "A" { // A's own monitor sees its release too
-			woken[e.Get("watcher")]++
+		if e.At >= 20*time.Second && e.Watcher() != "A" { // A's own monitor sees its release too
+			woken[e.Watcher()]++
 		}
 	}
 	assert.Equal(t, map[string]int{"B": 1, "C": 1, "D": 1, "E": 1}, woken, "all four waiters woke at the release")
@@ -146,12 +146,12 @@ func TestConsulWakesEveryWaiterOnEachChange(t *testing.T) {
 	require.Len(t, h, 2)
 	failed := map[string]bool{}
 	for _, e := range s.Trace.Filter(KindNote) {
-		if e.At >= 20*time.Second && e.Get("text") == "acquire failed (held by another session): reads the key to see why" {
+		if e.At >= 20*time.Second && e.Words() == "acquire failed (held by another session): reads the key to see why" {
 			failed[e.Actor] = true
 		}
 	}
 	assert.Len(t, failed, 3, "they raced: every loser tried to acquire")
-	assert.NotContains(t, failed, h[1].Get("owner"))
+	assert.NotContains(t, failed, h[1].Owner())
 	assert.Equal(t, 3, s.Coord.Watchers("locks/leader")-1, "the losers block on the key again, beside the winner's monitor")
 	wakeups := 0
 	for _, p := range s.Processes() {
@@ -188,7 +188,7 @@ func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
 		}
 	}
 	require.Len(t, lost, 1)
-	assert.Contains(t, lost[0].Get("why"), "monitor query")
+	assert.Contains(t, lost[0].Why(), "monitor query")
 	assert.Equal(t, 60*time.Second, lost[0].At, "on resuming, from the answer waiting for it")
 	assert.Zero(t, s.Process("A").LocalDeadline(), "no local deadline")
 
@@ -222,7 +222,7 @@ func TestConsulHolderCutOffLearnsOfLossOnlyWhenThePathHeals(t *testing.T) {
 	s.RunUntil(100 * time.Second)
 	var bHolds, aLost time.Duration
 	for _, e := range Holders(s.Trace) {
-		if e.Get("owner") == "B" && bHolds == 0 {
+		if e.Owner() == "B" && bHolds == 0 {
 			bHolds = e.At
 		}
 	}
@@ -237,7 +237,7 @@ func TestConsulHolderCutOffLearnsOfLossOnlyWhenThePathHeals(t *testing.T) {
 	assert.GreaterOrEqual(t, aLost, 80*time.Second, "A hears nothing until the path heals")
 	for _, e := range s.Trace.Filter(KindState) {
 		assert.False(t, e.Actor == "A" && e.At > 20*time.Second && e.At < 80*time.Second,
-			"A's state does not change while it is cut off: it still believes it leads (%s: %s)", FormatTime(e.At), e.Get("to"))
+			"A's state does not change while it is cut off: it still believes it leads (%s: %s)", FormatTime(e.At), e.To())
 	}
 }
 

@@ -153,7 +153,7 @@ func newCoordinator(s *Sim) *Coordinator {
 
 func (c *Coordinator) name() string { return CoordinatorName }
 
-func (c *Coordinator) trace(kind string, f ...Field) {
+func (c *Coordinator) trace(kind Kind, f ...Field) {
 	c.sim.Trace.add(c.sim.now, CoordinatorName, kind, f...)
 }
 
@@ -244,7 +244,7 @@ func (c *Coordinator) Txn(principal string, cmps []Compare, ops, elseOps []TxnOp
 			verb = "put"
 		}
 		if err := c.checkACL(principal, verb, op.Key); err != nil {
-			c.trace(KindDenied, S("who", principal), S("op", verb), S("key", op.Key), S("why", err.Error()))
+			c.trace(KindDenied, S(FWho, principal), S(FOp, verb), S(FKey, op.Key), S(FWhy, err.Error()))
 			return ok, err
 		}
 		if op.Put && op.Lease != 0 && c.leases[op.Lease] == nil {
@@ -276,7 +276,7 @@ func (c *Coordinator) Delete(principal, key string) error {
 	if c.kv[key] == nil {
 		// Permission is checked before existence, as etcd does.
 		if err := c.checkACL(principal, "delete", key); err != nil {
-			c.trace(KindDenied, S("who", principal), S("op", "delete"), S("key", key), S("why", err.Error()))
+			c.trace(KindDenied, S(FWho, principal), S(FOp, "delete"), S(FKey, key), S(FWhy, err.Error()))
 			return err
 		}
 		return nil
@@ -303,7 +303,7 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 	if strings.HasPrefix(key, WorkerPrefix) {
 		c.live = nil
 	}
-	c.trace(KindPut, S("key", key), S("value", value), I("rev", c.Rev), I("create_rev", kv.CreateRev), I("version", kv.Version))
+	c.trace(KindPut, S(FKey, key), S(FValue, value), I(FRev, c.Rev), I(FCreateRev, kv.CreateRev), I(FVersion, kv.Version))
 	c.notify(key, "put")
 	c.keyChanged(key)
 }
@@ -333,7 +333,7 @@ func (c *Coordinator) del(key string) {
 	if strings.HasPrefix(key, WorkerPrefix) {
 		c.live = nil
 	}
-	c.trace(KindDelete, S("key", key), I("rev", c.Rev))
+	c.trace(KindDelete, S(FKey, key), I(FRev, c.Rev))
 	c.notify(key, "delete")
 	c.keyChanged(key)
 }
@@ -364,7 +364,7 @@ func (c *Coordinator) notify(key, typ string) {
 	}
 	c.watches = kept
 	for _, w := range fired {
-		c.trace(KindWatchFire, S("key", key), S("watcher", w.watcher), S("type", typ), S("watched", w.key))
+		c.trace(KindWatchFire, S(FKey, key), S(FWatcher, w.watcher), S(FType, typ), S(FWatched, w.key))
 		c.sim.Net.send(CoordinatorName, w.watcher, watchEvent{Key: key, Type: typ, Rev: c.Rev})
 	}
 }
@@ -475,10 +475,10 @@ func (c *Coordinator) receive(env Envelope) {
 		}
 		if len(m.Leases) == 1 {
 			if l := c.leases[m.Leases[0]]; l != nil && c.sim.Trace.on(KindLeaseRenew) {
-				c.trace(KindLeaseRenew, S("lease", m.Leases[0].String()), S("owner", l.Owner), D("expiry_ms", l.Expiry))
+				c.trace(KindLeaseRenew, S(FLease, m.Leases[0].String()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
 			}
 		} else {
-			c.trace(KindLeaseRenew, S("owner", from), I("leases", int64(len(m.Leases))))
+			c.trace(KindLeaseRenew, S(FOwner, from), I(FLeases, int64(len(m.Leases))))
 		}
 		c.reply(from, reply)
 	case revokeReq:

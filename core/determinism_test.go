@@ -6,8 +6,12 @@ package core
 // build reproduces the native traces exactly.
 
 import (
+	"math/bits"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // GoldenHandsOnLabHash is the trace hash of the hands-on-lab scenario with
@@ -97,20 +101,21 @@ func TestTraceHashCoversEveryField(t *testing.T) {
 	}
 	tr := r.Sim.Trace
 	base := tr.Hash()
-	i := len(tr.Events) / 2
-	f := &tr.Events[i].Fields[0]
-	old := *f
-	if f.IsInt {
-		f.Int++
-	} else {
-		f.Str += "x"
-	}
-	if tr.Hash() == base {
-		t.Errorf("changing field %q of event %d left the hash unchanged", f.Key, i)
-	}
-	*f = old
-	if tr.Hash() != base {
-		t.Error("restoring the field did not restore the hash")
+	// Every value an event carries, text or number, is in the hash.
+	for _, i := range []int{len(tr.Events) / 2, len(tr.Events) / 3} {
+		e := &tr.Events[i]
+		require.NotZero(t, e.mask, "event %d carries no field: %s", i, e.Text())
+		v := &e.c.vals[e.off]
+		old := *v
+		if f := kinds[e.Kind].fields[bits.TrailingZeros16(e.mask)]; f.IsText() {
+			e.c.strs = append(e.c.strs, e.Str(f)+"x")
+			*v = int64(len(e.c.strs) - 1)
+		} else {
+			*v++
+		}
+		assert.NotEqual(t, base, tr.Hash(), "changing the first field of %s left the hash unchanged", e.Text())
+		*v = old
+		assert.Equal(t, base, tr.Hash(), "restoring the field did not restore the hash")
 	}
 }
 

@@ -37,7 +37,7 @@ type Invariant struct {
 	Allow int
 	// Kinds, if set, lists every event kind Match can accept: search
 	// worlds then record no other event, which saves most of their work.
-	Kinds []string
+	Kinds []Kind
 	// Settled, if set, reports that world s can no longer produce an
 	// event Match accepts, whatever pauses and crashes it meets later. It
 	// must be certain: a search counts every schedule from such a world
@@ -85,8 +85,8 @@ func (inv *Invariant) matchIn(s *Sim, e *Event) bool {
 
 // NoStaleWrite: no fenced register accepts a write whose token is below
 // the highest it has accepted.
-var NoStaleWrite = Invariant{Name: "no stale write accepted", Kinds: []string{KindStale}, Match: func(e *Event) bool {
-	return e.Kind == KindStale && e.Get("shard") == ""
+var NoStaleWrite = Invariant{Name: "no stale write accepted", Kinds: []Kind{KindStale}, Match: func(e *Event) bool {
+	return e.Kind == KindStale && e.Format(FShard) == ""
 }}
 
 // FencedForGood reports that the world's register rejects stale writes
@@ -120,8 +120,8 @@ func (s *Sim) actionQueued(do Verb) bool {
 
 // NoStaleOffset: no offset store accepts a commit from a stale shard owner
 // (a lower token, or an offset moving backwards).
-var NoStaleOffset = Invariant{Name: "no stale offset commit", Kinds: []string{KindStale}, Match: func(e *Event) bool {
-	return e.Kind == KindStale && e.Get("shard") != ""
+var NoStaleOffset = Invariant{Name: "no stale offset commit", Kinds: []Kind{KindStale}, Match: func(e *Event) bool {
+	return e.Kind == KindStale && e.Format(FShard) != ""
 }}
 
 // OneOwnerPerShard: no worker takes a shard while another still believes
@@ -130,12 +130,12 @@ var NoStaleOffset = Invariant{Name: "no stale offset commit", Kinds: []string{Ki
 // not keep this invariant; it keeps the overlap harmless (NoStaleOffset).
 var OneOwnerPerShard = Invariant{
 	Name:  "no two workers believe they own one shard",
-	Kinds: []string{KindShardOwn},
+	Kinds: []Kind{KindShardOwn},
 	MatchIn: func(s *Sim, e *Event) bool {
 		if e.Kind != KindShardOwn {
 			return false
 		}
-		sh := int(e.Int("shard"))
+		sh := int(e.Shard())
 		for _, w := range s.workers {
 			if w.cfg.Name != e.Actor && w.own.get(sh) != nil {
 				return true
@@ -151,7 +151,7 @@ var OneOwnerPerShard = Invariant{
 			if e.Kind != KindShardOwn && e.Kind != KindShardDrop {
 				continue
 			}
-			sh := e.Int("shard")
+			sh := e.Shard()
 			cur := owners[sh]
 			if e.Kind == KindShardDrop {
 				owners[sh] = slices.DeleteFunc(cur, func(w string) bool { return w == e.Actor })
@@ -170,8 +170,8 @@ var OneOwnerPerShard = Invariant{
 
 // AtMostDuplicateJobs allows n jobs executed twice.
 func AtMostDuplicateJobs(n int) Invariant {
-	return Invariant{Name: fmt.Sprintf("at most %d duplicate jobs executed", n), Allow: n, Kinds: []string{KindEnqueue}, Match: func(e *Event) bool {
-		return e.Kind == KindEnqueue && e.Get("result") == JobDuplicateExecuted
+	return Invariant{Name: fmt.Sprintf("at most %d duplicate jobs executed", n), Allow: n, Kinds: []Kind{KindEnqueue}, Match: func(e *Event) bool {
+		return e.Kind == KindEnqueue && e.Result() == JobDuplicateExecuted
 	}}
 }
 
@@ -525,14 +525,13 @@ func (r *run) check(inv *Invariant) bool {
 		if inv.matchIn(r.s, &t.Events[i]) {
 			r.matched++
 			if r.matched > inv.Allow {
-				e := t.Events[i]
-				e.Fields = slices.Clone(e.Fields)
+				e := t.Events[i].Detached()
 				r.bad, bad = &e, true
 				break
 			}
 		}
 	}
-	t.Events, t.fields = t.Events[:0], t.fields[:0]
+	t.drop()
 	return bad
 }
 
@@ -709,7 +708,9 @@ func (x *Explorer) base() *run {
 	// Message sends are the bulk of a trace and no invariant reads them;
 	// an invariant may say which few kinds it reads.
 	s.Trace.Quiet = true
-	s.Trace.only = x.p.Invariant.Kinds
+	if x.p.Invariant.Kinds != nil {
+		s.Trace.Keep(x.p.Invariant.Kinds...)
+	}
 	s.Coord.noSeries = true
 	r := &run{s: s}
 	if r.check(&x.p.Invariant) {
@@ -1061,11 +1062,11 @@ func Refusals(t *Trace) string {
 	for i := range t.Events {
 		e := &t.Events[i]
 		switch {
-		case e.Kind == KindWrite && e.Get("result") == RejectedStale:
+		case e.Kind == KindWrite && e.Result() == RejectedStale:
 			writes++
-		case e.Kind == KindOffset && e.Get("result") == RejectedStale:
+		case e.Kind == KindOffset && e.Result() == RejectedStale:
 			offsets++
-		case e.Kind == KindEnqueue && e.Get("result") == JobDuplicateIgnored:
+		case e.Kind == KindEnqueue && e.Result() == JobDuplicateIgnored:
 			jobs++
 		}
 	}

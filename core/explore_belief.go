@@ -8,9 +8,9 @@ package core
 // this overlap is the break itself, and the stale holder's writes land.
 var OneBelieverPerLock = Invariant{
 	Name:  "no two processes believe they hold the lock at once",
-	Kinds: []string{KindState},
+	Kinds: []Kind{KindState},
 	MatchIn: func(s *Sim, e *Event) bool {
-		if e.Kind != KindState || e.Get("to") != Leader.String() {
+		if e.Kind != KindState || e.To() != Leader.String() {
 			return false
 		}
 		for _, p := range s.procs {
@@ -29,7 +29,7 @@ var OneBelieverPerLock = Invariant{
 				continue
 			}
 			switch {
-			case e.Get("to") == Leader.String():
+			case e.To() == Leader.String():
 				for who := range leading {
 					if who != e.Actor {
 						out = append(out, i)
@@ -37,7 +37,7 @@ var OneBelieverPerLock = Invariant{
 					}
 				}
 				leading[e.Actor] = true
-			case e.Get("from") == Leader.String():
+			case e.From() == Leader.String():
 				delete(leading, e.Actor)
 			}
 		}

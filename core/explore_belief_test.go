@@ -43,7 +43,7 @@ func TestFindABreakOnRedlockFindsTwoHolders(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, bad)
 	require.Equal(t, KindState, bad.Kind)
-	assert.Equal(t, Leader.String(), bad.Get("to"))
+	assert.Equal(t, Leader.String(), bad.To())
 	assert.NotEqual(t, "A", bad.Actor, "another client takes the lock from the paused A")
 	assert.Less(t, bad.At, r.Faults[0].At+r.Faults[0].For, "while A is still paused, believing it holds it")
 
@@ -52,14 +52,14 @@ func TestFindABreakOnRedlockFindsTwoHolders(t *testing.T) {
 	require.True(t, s.Register.Fencing)
 	var late *Event
 	for _, w := range s.Trace.Filter(KindWrite) {
-		if w.Get("from") == "A" && w.At > bad.At {
+		if w.From() == "A" && w.At > bad.At {
 			late = &w
 			break
 		}
 	}
 	require.NotNil(t, late, "A writes after waking")
-	assert.Equal(t, Accepted, late.Get("result"), "no token to refuse it by: %s", late.Text())
-	assert.Zero(t, late.Int("token"))
+	assert.Equal(t, Accepted, late.Result(), "no token to refuse it by: %s", late.Text())
+	assert.Zero(t, late.Token())
 }
 
 // On a system with tokens the same overlap happens (belief cannot be

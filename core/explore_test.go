@@ -65,7 +65,7 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 	for _, c := range []struct {
 		target string
 		bounds *Bounds
-		kind   string // the violating event's kind and result
+		kind   Kind // the violating event's kind and result
 		result string
 	}{
 		{"fenced-writes", coarse("fenced-writes", 500*time.Millisecond), KindStale, ""},
@@ -87,7 +87,7 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if bad == nil || bad.Kind != c.kind || (c.result != "" && bad.Get("result") != c.result) {
+			if bad == nil || bad.Kind != c.kind || (c.result != "" && bad.Result() != c.result) {
 				t.Fatalf("replay of %v: violating event %v, want %s", r.Faults, bad, c.kind)
 			}
 			if bad.At != r.Violation.At || bad.Actor != r.Violation.Actor {
@@ -140,7 +140,7 @@ func TestExploreShardOwnersOverlapDespiteFencing(t *testing.T) {
 	if bad == nil || bad.Kind != KindShardOwn || bad.Actor == f.Proc || bad.At != r.Violation.At {
 		t.Fatalf("replay of %v broke at %v, search at %v", r.Faults, bad, r.Violation)
 	}
-	what := "shard " + bad.Get("shard")
+	what := "shard " + bad.Format(FShard)
 	found := false
 	for _, iv := range Check(s.Trace, s.Now()).Overlaps {
 		if iv.What == what && iv.From == bad.At && slices.Contains(iv.Who, f.Proc) && slices.Contains(iv.Who, bad.Actor) {

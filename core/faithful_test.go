@@ -27,7 +27,7 @@ func mustContention(t testing.TB, seed uint64, c ContentionConfig) *Sim {
 }
 
 // eventsBy returns the events of kind whose actor is actor ("" for any).
-func eventsBy(tr *Trace, kind, actor string) []Event {
+func eventsBy(tr *Trace, kind Kind, actor string) []Event {
 	var out []Event
 	for _, e := range tr.Filter(kind) {
 		if actor == "" || e.Actor == actor {
@@ -41,7 +41,7 @@ func eventsBy(tr *Trace, kind, actor string) []Event {
 func transitions(tr *Trace, actor string) []string {
 	var out []string
 	for _, e := range eventsBy(tr, KindState, actor) {
-		out = append(out, e.Get("from")+"->"+e.Get("to"))
+		out = append(out, e.From()+"->"+e.To())
 	}
 	return out
 }
@@ -50,7 +50,7 @@ func transitions(tr *Trace, actor string) []string {
 func firstHolder(t *testing.T, tr *Trace, owner string) Event {
 	t.Helper()
 	for _, e := range Holders(tr) {
-		if e.Get("owner") == owner {
+		if e.Owner() == owner {
 			return e
 		}
 	}
@@ -71,7 +71,7 @@ func TestLeaseEndDeletesAllAttachedKeysInOneRevision(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		end  func(s *Sim, id LeaseID)
-		kind string
+		kind Kind
 	}{
 		{"expiry", func(s *Sim, id LeaseID) { s.RunUntil(10 * time.Second) }, KindLeaseExpire},
 		{"revoke", func(s *Sim, id LeaseID) { s.Coord.Revoke(id, false, "released by owner") }, KindLeaseRevoke},
@@ -103,12 +103,12 @@ func TestLeaseEndDeletesAllAttachedKeysInOneRevision(t *testing.T) {
 				t.Fatalf("got %d delete events, want %d: %v", len(dels), len(keys), texts(dels))
 			}
 			for i, e := range dels {
-				if e.Get("key") != keys[i] || e.Int("rev") != before+1 {
+				if e.Key() != keys[i] || e.Rev() != before+1 {
 					t.Errorf("delete %d = %s, want key %s at rev %d", i, e.Text(), keys[i], before+1)
 				}
 			}
 			ends := s.Trace.Filter(tc.kind)
-			if len(ends) != 1 || ends[0].Int("keys") != 3 || ends[0].Int("rev") != before+1 {
+			if len(ends) != 1 || ends[0].Keys() != 3 || ends[0].Rev() != before+1 {
 				t.Errorf("%s events = %v, want one with keys=3 rev=%d", tc.kind, texts(ends), before+1)
 			}
 			if s.Coord.Lease(l.ID) != nil || s.Coord.Get("service/a") != nil {
@@ -132,7 +132,7 @@ func TestExpiredLeasesAreFoundByHalfSecondSweep(t *testing.T) {
 			newHook(s, "test").do(grantAt, func() { l = s.Coord.Grant("client", ttl) })
 			s.RunUntil(10 * time.Second)
 			exp := s.Trace.Filter(KindLeaseExpire)
-			if len(exp) != 1 || exp[0].Get("lease") != l.ID.String() {
+			if len(exp) != 1 || exp[0].Lease() != l.ID.String() {
 				t.Fatalf("expire events = %v, want one for %s", texts(exp), l.ID)
 			}
 			at, dead := exp[0].At, grantAt+ttl
@@ -161,12 +161,12 @@ func TestMinTTLSilentlyRaisesShortTTLs(t *testing.T) {
 			s.RunUntil(100 * time.Millisecond)
 			grants := s.Trace.Filter(KindLeaseGrant)
 			require.Len(t, grants, 1)
-			assert.Equal(t, tc.got.Milliseconds(), grants[0].Int("ttl_ms"))
+			assert.Equal(t, tc.got.Milliseconds(), grants[0].Num(FTTL))
 			assert.Empty(t, s.ActionErrors(), "raising the TTL is silent")
 			assert.Empty(t, s.Trace.Filter(KindDenied), "raising the TTL is silent")
 			renewed := eventsBy(s.Trace, KindLeaseRenewed, "A")
 			require.Len(t, renewed, 2, "the grant, then the first keepalive's response")
-			assert.Equal(t, "keepalive", renewed[1].Get("how"))
+			assert.Equal(t, "keepalive", renewed[1].How())
 			assert.Less(t, renewed[1].At-renewed[0].At, 20*time.Millisecond, "the first keepalive leaves at once")
 			assert.Equal(t, renewed[1].At+tc.got, s.Process("A").LocalDeadline())
 		})
@@ -207,7 +207,7 @@ func TestKeepAliveCadenceFollowsResponses(t *testing.T) {
 		s.RunUntil(4 * tc.ttl)
 		var sent []time.Duration
 		for _, e := range eventsBy(s.Trace, KindSend, "A") {
-			if e.Get("msg") == "LeaseKeepAlive" {
+			if e.Msg() == "LeaseKeepAlive" {
 				sent = append(sent, e.At)
 			}
 		}
@@ -338,7 +338,7 @@ func TestHerdWakesEveryWaiterFairQueueWakesOne(t *testing.T) {
 		for _, d := range s.Trace.Filter(KindDelete) {
 			n := 0
 			for _, w := range s.Trace.Filter(KindWatchFire) {
-				if w.At == d.At && w.Get("key") == d.Get("key") {
+				if w.At == d.At && w.Key() == d.Key() {
 					n++
 				}
 			}
@@ -440,7 +440,7 @@ func TestGenerationTokensAreConsecutivePerLock(t *testing.T) {
 	s.RunUntil(20 * time.Second)
 	var got []string
 	for _, e := range Holders(s.Trace) {
-		got = append(got, fmt.Sprintf("%s:%d", e.Get("owner"), e.Int("token")))
+		got = append(got, fmt.Sprintf("%s:%d", e.Owner(), e.Token()))
 	}
 	if want := []string{"A:7", "B:8", "C:9"}; !slices.Equal(got, want) {
 		t.Errorf("holders %v, want %v", got, want)
@@ -476,18 +476,18 @@ func TestRevisionTokensAreCreateRevisions(t *testing.T) {
 	}
 	gap := false
 	for i, e := range hs {
-		if e.Int("token") != e.Int("create_rev") {
-			t.Errorf("holder %s: token %d, want its key's create revision %d", e.Get("owner"), e.Int("token"), e.Int("create_rev"))
+		if e.Token() != e.CreateRev() {
+			t.Errorf("holder %s: token %d, want its key's create revision %d", e.Owner(), e.Token(), e.CreateRev())
 		}
-		if e.Int("token") == int64(leaseOf[e.Get("owner")]) {
-			t.Errorf("holder %s: token is its lease ID", e.Get("owner"))
+		if e.Token() == int64(leaseOf[e.Owner()]) {
+			t.Errorf("holder %s: token is its lease ID", e.Owner())
 		}
 		if i > 0 {
-			prev := hs[i-1].Int("token")
-			if e.Int("token") <= prev {
-				t.Errorf("token %d after %d: not monotonic", e.Int("token"), prev)
+			prev := hs[i-1].Token()
+			if e.Token() <= prev {
+				t.Errorf("token %d after %d: not monotonic", e.Token(), prev)
 			}
-			gap = gap || e.Int("token") > prev+1
+			gap = gap || e.Token() > prev+1
 		}
 	}
 	if !gap {
@@ -518,7 +518,7 @@ func TestPausedClientDeadlineIsLaterThanCoordinatorExpiry(t *testing.T) {
 	if gap := belief - truth; gap > 20*time.Millisecond {
 		t.Errorf("belief outlives truth by %s, want about one network hop", gap)
 	}
-	if kinds := eventsBy(s.Trace, KindLeaseRenewed, "A"); len(kinds) < 2 || kinds[len(kinds)-1].Get("how") != "keepalive" {
+	if kinds := eventsBy(s.Trace, KindLeaseRenewed, "A"); len(kinds) < 2 || kinds[len(kinds)-1].How() != "keepalive" {
 		t.Fatalf("A's renewals %v, want the last belief set by a keepalive", texts(kinds))
 	}
 	s.RunUntil(25 * time.Second)
@@ -540,7 +540,7 @@ func TestSessionExpiryWhileQueuedIsNoticed(t *testing.T) {
 	})
 	s.RunUntil(10 * time.Second)
 	lost := eventsBy(s.Trace, KindSessionLost, "B")
-	if len(lost) != 1 || lost[0].Get("why") != "mutex: session is expired" {
+	if len(lost) != 1 || lost[0].Why() != "mutex: session is expired" {
 		t.Fatalf("session.lost events of B = %v, want one saying %q", texts(lost), ErrSessionExpired)
 	}
 	got := transitions(s.Trace, "B")
@@ -549,8 +549,8 @@ func TestSessionExpiryWhileQueuedIsNoticed(t *testing.T) {
 		t.Fatalf("B's states %v, want %v", got, want)
 	}
 	for _, e := range eventsBy(s.Trace, KindState, "B") {
-		if e.Get("to") == "follower" && (e.At != lost[0].At || !strings.Contains(e.Get("why"), "session is expired")) {
-			t.Errorf("B fell back to follower at %s (%s), want at %s because the session expired", e.At, e.Get("why"), lost[0].At)
+		if e.To() == "follower" && (e.At != lost[0].At || !strings.Contains(e.Why(), "session is expired")) {
+			t.Errorf("B fell back to follower at %s (%s), want at %s because the session expired", e.At, e.Why(), lost[0].At)
 		}
 	}
 	if b := s.Process("B"); b.State() != Leader || b.LeaseID() == 0 {
@@ -574,7 +574,7 @@ func TestPausedNodeRunsOverdueTimersInOrderOnResume(t *testing.T) {
 	if !slices.Equal(fired, want) {
 		t.Errorf("fired %v, want %v", fired, want)
 	}
-	if r := s.Trace.Filter(KindResume); len(r) != 1 || r[0].Int("overdue") != 3 || r[0].At != 5500*time.Millisecond {
+	if r := s.Trace.Filter(KindResume); len(r) != 1 || r[0].Overdue() != 3 || r[0].At != 5500*time.Millisecond {
 		t.Errorf("resume events %v, want one at 5.5s with 3 overdue", texts(r))
 	}
 }
@@ -588,7 +588,7 @@ func TestEarlyResumeCancelsTheScheduledOne(t *testing.T) {
 	s.RunUntil(20 * time.Second)
 	var got []string
 	for _, e := range s.Trace.Events {
-		got = append(got, e.Kind+"@"+FormatTime(e.At))
+		got = append(got, e.Kind.String()+"@"+FormatTime(e.At))
 	}
 	want := []string{"pause@1.000s", "resume@2.000s", "pause@3.000s", "resume@5.000s"}
 	if !slices.Equal(got, want) {
@@ -604,7 +604,7 @@ func TestMessagesSentBeforePauseStillArrive(t *testing.T) {
 	})
 	s.RunUntil(10 * time.Second)
 	w := Writes(s.Trace)
-	if len(w) != 1 || w[0].Get("value") != "in flight" || w[0].Get("result") != Accepted {
+	if len(w) != 1 || w[0].Value() != "in flight" || w[0].Result() != Accepted {
 		t.Fatalf("writes %v, want the in-flight write accepted", texts(w))
 	}
 	if at := w[0].At; at <= 2*time.Second || at >= 7*time.Second {
@@ -637,7 +637,7 @@ func TestCrashedNodeTimersNeverFire(t *testing.T) {
 	c.Schedule(ActionLog{At(3*time.Second, Crash("A"))})
 	c.RunUntil(30 * time.Second)
 	for _, e := range c.Trace.Events {
-		if e.At > 3*time.Second && (e.Actor == "A" || e.Kind == KindWrite && e.Get("from") == "A") {
+		if e.At > 3*time.Second && (e.Actor == "A" || e.Kind == KindWrite && e.From() == "A") {
 			t.Errorf("crashed A still acts: %s", e.Text())
 		}
 	}
@@ -671,7 +671,7 @@ func TestLockDelayFollowsInvalidationNotCleanRelease(t *testing.T) {
 			b := firstHolder(t, s.Trace, "B")
 			armed := s.Trace.Filter(KindLockDelay)
 			if tc.delayed {
-				if len(armed) != 1 || armed[0].Int("until_ms") != (freed+delay).Milliseconds() {
+				if len(armed) != 1 || armed[0].Num(FUntil) != (freed+delay).Milliseconds() {
 					t.Errorf("lock.delay events %v, want one until %s", texts(armed), freed+delay)
 				}
 				if b.At < freed+delay {
@@ -726,14 +726,14 @@ func TestACLReservesPrefixForListedPrincipals(t *testing.T) {
 			}
 			d := denied[0]
 			want := "permission denied: A may not delete config/leader-hint (keys under config/ are reserved for B, admin)"
-			if d.Get("who") != "A" || d.Get("op") != "delete" || d.Get("why") != want {
+			if d.Who() != "A" || d.Op() != "delete" || d.Why() != want {
 				t.Errorf("denied event %s, want who=A op=delete why=%q", d.Text(), want)
 			}
 			if !exists {
 				t.Error("the denied delete removed the key")
 			}
 			notes := eventsBy(s.Trace, KindNote, "A")
-			if len(notes) == 0 || !strings.Contains(notes[len(notes)-1].Get("text"), "refused: permission denied") {
+			if len(notes) == 0 || !strings.Contains(notes[len(notes)-1].Words(), "refused: permission denied") {
 				t.Errorf("A was not told of the refusal: %v", texts(notes))
 			}
 		})
@@ -759,9 +759,9 @@ func TestOneWayPartitionMakesLeaderStepDownAtLocalDeadline(t *testing.T) {
 	assert.Equal(t, want, got[:len(want)])
 	lost := eventsBy(s.Trace, KindLeaseLost, "A")
 	require.NotEmpty(t, lost)
-	assert.Equal(t, "local lease deadline passed", lost[0].Get("why"))
+	assert.Equal(t, "local lease deadline passed", lost[0].Why())
 	for _, e := range eventsBy(s.Trace, KindState, "A") {
-		if e.Get("to") == "stepping_down" {
+		if e.To() == "stepping_down" {
 			assert.Equal(t, lost[0].At, e.At, "A steps down when it finds its deadline passed")
 			break
 		}
@@ -769,7 +769,7 @@ func TestOneWayPartitionMakesLeaderStepDownAtLocalDeadline(t *testing.T) {
 	assert.Empty(t, eventsBy(s.Trace, KindDrop, "A"), "a cut connection loses nothing")
 	waiting := 0
 	for _, e := range eventsBy(s.Trace, KindWait, "A") {
-		if e.Get("msg") == "LeaseKeepAlive" {
+		if e.Msg() == "LeaseKeepAlive" {
 			waiting++
 		}
 	}
@@ -807,7 +807,7 @@ func TestWatchSurvivesACutConnection(t *testing.T) {
 	assert.Less(t, b.At, 9*time.Second, "on its first reconnect attempt")
 	var led bool
 	for _, e := range eventsBy(s.Trace, KindState, "B") {
-		led = led || e.Get("to") == "leader"
+		led = led || e.To() == "leader"
 	}
 	assert.True(t, led, "B learns it holds: the watch event was not lost")
 }
@@ -825,7 +825,7 @@ func TestReusedExpiredSessionIsRefusedForever(t *testing.T) {
 	s.RunUntil(12 * time.Second)
 	refused := 0
 	for _, e := range eventsBy(s.Trace, KindSessionLost, "A") {
-		assert.Equal(t, ErrLeaseNotFound.Error(), e.Get("why"))
+		assert.Equal(t, ErrLeaseNotFound.Error(), e.Why())
 		refused++
 	}
 	assert.GreaterOrEqual(t, refused, 5, "refused again and again")
@@ -848,15 +848,15 @@ func TestDelayHoldsMessagesAndDeliversThemLate(t *testing.T) {
 			end := 13 * time.Second
 			held, free := 0, 0
 			for _, e := range s.Trace.Filter(KindSend) {
-				sent, arrive := e.At, time.Duration(e.Int("arrive_ms"))*time.Millisecond
-				inHold := e.Actor == "A" && sent >= time.Second && sent < end && (peer == "" || e.Get("to") == peer)
+				sent, arrive := e.At, e.Arrive()
+				inHold := e.Actor == "A" && sent >= time.Second && sent < end && (peer == "" || e.To() == peer)
 				switch {
 				case inHold:
 					held++
-					if arrive < end || arrive > end+10*time.Millisecond || e.Get("held_ms") == "" {
+					if arrive < end || arrive > end+10*time.Millisecond || e.Format(FHeld) == "" {
 						t.Errorf("held message %s arrives at %s, want just after %s", e.Text(), arrive, end)
 					}
-				case arrive-sent > 10*time.Millisecond || e.Get("held_ms") != "":
+				case arrive-sent > 10*time.Millisecond || e.Format(FHeld) != "":
 					t.Errorf("message outside the hold delayed: %s", e.Text())
 				default:
 					free++
@@ -868,7 +868,7 @@ func TestDelayHoldsMessagesAndDeliversThemLate(t *testing.T) {
 			// A's writes held meanwhile still land, after the hold.
 			late := 0
 			for _, w := range s.Trace.Filter(KindWrite) {
-				if w.Get("from") == "A" && w.At >= end {
+				if w.From() == "A" && w.At >= end {
 					late++
 				}
 			}
@@ -900,9 +900,9 @@ func TestOffsetReadFencesDelayedCommits(t *testing.T) {
 	s.RunUntil(40 * time.Second)
 	rejected := 0
 	for _, e := range s.Trace.Filter(KindOffset) {
-		if e.Get("from") == "worker-00" && e.Get("result") == RejectedStale {
+		if e.From() == "worker-00" && e.Result() == RejectedStale {
 			rejected++
-			if e.Int("token") != 1 || e.Int("highest") != 2 || e.At < 22*time.Second {
+			if e.Token() != 1 || e.Highest() != 2 || e.At < 22*time.Second {
 				t.Errorf("rejected %s", e.Text())
 			}
 		}
@@ -916,7 +916,7 @@ func TestOffsetReadFencesDelayedCommits(t *testing.T) {
 	// The new owner committed before the held commits arrived? Then they
 	// would be rejected anyway; make sure this run is the interesting one.
 	for _, e := range s.Trace.Filter(KindOffset) {
-		if e.Get("from") == "worker-02" && e.At < 22*time.Second && e.At > 21*time.Second {
+		if e.From() == "worker-02" && e.At < 22*time.Second && e.At > 21*time.Second {
 			t.Fatalf("worker-02 committed before the held commits landed: %s", e.Text())
 		}
 	}
@@ -945,12 +945,12 @@ func TestIgnoreLeaseLossLeavesZombieLeader(t *testing.T) {
 			w := Writes(s.Trace)
 			var zombie []Event
 			for _, e := range w {
-				if e.Get("value") == "zombie write" {
+				if e.Value() == "zombie write" {
 					zombie = append(zombie, e)
 				}
 			}
 			if ignore {
-				if len(zombie) != 1 || zombie[0].Get("result") != RejectedStale {
+				if len(zombie) != 1 || zombie[0].Result() != RejectedStale {
 					t.Errorf("zombie writes %v, want one, rejected by fencing", texts(zombie))
 				}
 				if r := Check(s.Trace, s.Now()); r.OverlapTotal < 5*time.Second {
@@ -1052,7 +1052,7 @@ func TestShardFailoverMovesOnlyThePausedWorkersShards(t *testing.T) {
 			o := s.Offsets
 			var stale int
 			for _, e := range eventsBy(s.Trace, KindOffset, "offsets") {
-				if e.Get("from") == "worker-00" && e.Get("result") == RejectedStale {
+				if e.From() == "worker-00" && e.Result() == RejectedStale {
 					stale++
 				}
 			}

@@ -107,37 +107,37 @@ func Check(t *Trace, end time.Duration) Report {
 		}
 		switch e.Kind {
 		case KindHolder:
-			name, key, tok := e.Get("lock"), e.Get("key"), e.Int("token")
+			name, key, tok := e.Lock(), e.Key(), e.Token()
 			lt := locks[name]
 			if lt == nil {
 				lt = &lockTruth{}
 				locks[name] = lt
 			}
 			if lt.key != "" && !lt.deleted {
-				viol(InvOneHolder, "%s granted to %s (key %s) while %s still exists", name, e.Get("owner"), key, lt.key)
+				viol(InvOneHolder, "%s granted to %s (key %s) while %s still exists", name, e.Owner(), key, lt.key)
 			}
 			// A system that issues no token (Kubernetes' Lease, Redlock)
 			// traces holders without one: there is no order to break.
-			if e.Get("token") != "" && tok <= lt.token {
+			if e.Format(FToken) != "" && tok <= lt.token {
 				viol(InvTokenOrder, "%s: token %d issued after token %d", name, tok, lt.token)
 			}
 			*lt = lockTruth{key: key, token: tok}
 			holderOfKey[key] = name
 		case KindFree:
-			if lt := locks[e.Get("lock")]; lt != nil {
+			if lt := locks[e.Lock()]; lt != nil {
 				lt.key = ""
 			}
 		case KindDelete:
-			if name, ok := holderOfKey[e.Get("key")]; ok {
-				if lt := locks[name]; lt != nil && lt.key == e.Get("key") {
+			if name, ok := holderOfKey[e.Key()]; ok {
+				if lt := locks[name]; lt != nil && lt.key == e.Key() {
 					lt.deleted = true
 				}
-				delete(holderOfKey, e.Get("key"))
+				delete(holderOfKey, e.Key())
 			}
 		case KindSetting:
-			if e.Get("name") == "fencing" {
-				on := e.Get("value") == "on"
-				res := e.Get("resource")
+			if e.Name() == "fencing" {
+				on := e.Value() == "on"
+				res := e.Resource()
 				if res == "" {
 					for k := range fencing {
 						fencing[k] = on
@@ -150,15 +150,15 @@ func Check(t *Trace, end time.Duration) Report {
 		case KindWrite, KindOffset:
 			res := e.Actor
 			if e.Kind == KindOffset {
-				if e.Get("shard") == "" {
+				if e.Format(FShard) == "" {
 					continue // a summary line
 				}
-				res = e.Actor + "/" + e.Get("shard")
+				res = e.Actor + "/" + e.Format(FShard)
 			}
-			if e.Get("result") != Accepted {
+			if e.Result() != Accepted {
 				continue
 			}
-			tok := e.Int("token")
+			tok := e.Token()
 			on, ok := fencing[e.Actor]
 			if !ok {
 				on = fencing[""]
@@ -172,14 +172,14 @@ func Check(t *Trace, end time.Duration) Report {
 			}
 		case KindStale:
 			r.Stale = append(r.Stale, Violation{Invariant: InvStaleAccepted, At: e.At, Seq: e.Seq,
-				Detail: fmt.Sprintf("%s accepted token %d from %s below its highest %d", e.Actor, e.Int("token"), e.Get("from"), e.Int("highest"))})
+				Detail: fmt.Sprintf("%s accepted token %d from %s below its highest %d", e.Actor, e.Token(), e.From(), e.Highest())})
 		case KindEnqueue:
-			if e.Get("result") == JobDuplicateExecuted {
+			if e.Result() == JobDuplicateExecuted {
 				r.Duplicates = append(r.Duplicates, Violation{Invariant: InvDuplicateJob, At: e.At, Seq: e.Seq,
-					Detail: fmt.Sprintf("job %s ran again (sent by %s with token %d)", e.Get("idem"), e.Get("from"), e.Int("token"))})
+					Detail: fmt.Sprintf("job %s ran again (sent by %s with token %d)", e.Idem(), e.From(), e.Token())})
 			}
 		case KindState:
-			from, to := e.Get("from"), e.Get("to")
+			from, to := e.From(), e.To()
 			if to == Leader.String() {
 				believers[e.Actor] = e.At
 				order = append(order, e.Actor)
@@ -191,7 +191,7 @@ func Check(t *Trace, end time.Duration) Report {
 			}
 			reopen("leader", e.At, slices.Clone(order))
 		case KindShardOwn, KindShardDrop:
-			sh := e.Int("shard")
+			sh := e.Shard()
 			m := shardOwners[sh]
 			if m == nil {
 				m = map[string]time.Duration{}

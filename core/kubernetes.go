@@ -206,7 +206,7 @@ func (c *Coordinator) kubeLease(from string, m kubeLeaseReq) kubeLeaseResp {
 		}
 		if old.ModRev != m.RV {
 			resp.Err = fmt.Sprintf("Operation cannot be fulfilled on leases.coordination.k8s.io %q: the object has been modified; please apply your changes to the latest version and try again", name)
-			c.trace(KindDenied, S("who", from), S("op", "update"), S("key", key), S("why", "conflict: resourceVersion "+strconv.FormatInt(m.RV, 10)+" is not the current "+strconv.FormatInt(old.ModRev, 10)))
+			c.trace(KindDenied, S(FWho, from), S(FOp, "update"), S(FKey, key), S(FWhy, "conflict: resourceVersion "+strconv.FormatInt(m.RV, 10)+" is not the current "+strconv.FormatInt(old.ModRev, 10)))
 			return resp
 		}
 	}
@@ -226,10 +226,10 @@ func (c *Coordinator) kubeLease(from string, m kubeLeaseReq) kubeLeaseResp {
 		// A Lease has no token the coordinator hands out: the holder
 		// events carry leaseTransitions, which nothing checks.
 		if was != "" {
-			c.trace(KindFree, S("lock", m.Lock), S("was", was), S("why", "record overwritten by "+now))
+			c.trace(KindFree, S(FLock, m.Lock), S(FWas, was), S(FWhy, "record overwritten by "+now))
 		}
 		if now != "" {
-			c.trace(KindHolder, S("lock", m.Lock), S("owner", now), S("key", key), I("lease_transitions", int64(m.Rec.LeaseTransitions)), I("resource_version", kv.ModRev))
+			c.trace(KindHolder, S(FLock, m.Lock), S(FOwner, now), S(FKey, key), I(FLeaseTransitions, int64(m.Rec.LeaseTransitions)), I(FResourceVersion, kv.ModRev))
 		}
 	}
 	return resp
@@ -352,7 +352,7 @@ func (p *Process) kubeDone(ok bool, why string) {
 	if !k.renewing {
 		if !ok {
 			if why != "" && p.sim.Trace.on(KindNote) {
-				p.trace(KindNote, S("text", "acquire failed: "+why))
+				p.trace(KindNote, S(FText, "acquire failed: "+why))
 			}
 			// wait.JitterUntil, sliding: RetryPeriod x [1, 2.2) from now.
 			p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase, KubeJitterFactor), fnCampaign)
@@ -370,14 +370,14 @@ func (p *Process) kubeDone(ok bool, why string) {
 	}
 	if ok {
 		if p.sim.Trace.on(KindLeaseRenewed) {
-			p.trace(KindLeaseRenewed, S("lease", KubeLeaseKey(p.cfg.Lock)), D("deadline_ms", p.sim.now+p.kubeRenewPeriod()+p.cfg.RenewDeadline), S("how", "renewed"))
+			p.trace(KindLeaseRenewed, S(FLease, KubeLeaseKey(p.cfg.Lock)), D(FDeadline, p.sim.now+p.kubeRenewPeriod()+p.cfg.RenewDeadline), S(FHow, "renewed"))
 		}
 		p.stop(tmDeadline)
 		p.rearm(tmRenew, p.kubeRenewPeriod(), fnRenew) // the next poll
 		return
 	}
 	if why != "" && p.sim.Trace.on(KindNote) {
-		p.trace(KindNote, S("text", "renew failed: "+why))
+		p.trace(KindNote, S(FText, "renew failed: "+why))
 	}
 	// The poll ticks RetryPeriod after its previous tick (not sliding).
 	k.nextTick += p.kubeRenewPeriod()

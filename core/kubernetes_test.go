@@ -25,7 +25,7 @@ func kubeWorld(t *testing.T, until time.Duration, script ...Timed) *Sim {
 func stateChanges(s *Sim, actor, to string) []Event {
 	var out []Event
 	for _, e := range s.Trace.Filter(KindState) {
-		if e.Actor == actor && e.Get("to") == to {
+		if e.Actor == actor && e.To() == to {
 			out = append(out, e)
 		}
 	}
@@ -37,8 +37,8 @@ func stateChanges(s *Sim, actor, to string) []Event {
 func lastRenewBefore(s *Sim, holder string, t time.Duration) time.Duration {
 	var at time.Duration
 	for _, e := range s.Trace.Filter(KindPut) {
-		if e.At < t && e.Get("key") == KubeLeaseKey("locks/leader") {
-			if r, err := ParseLeaseRecord(e.Get("value")); err == nil && r.HolderIdentity == holder {
+		if e.At < t && e.Key() == KubeLeaseKey("locks/leader") {
+			if r, err := ParseLeaseRecord(e.Value()); err == nil && r.HolderIdentity == holder {
 				at = e.At
 			}
 		}
@@ -49,7 +49,7 @@ func lastRenewBefore(s *Sim, holder string, t time.Duration) time.Duration {
 // firstHolderBut is the first holder event of someone other than who.
 func firstHolderBut(s *Sim, who string) Event {
 	for _, e := range Holders(s.Trace) {
-		if e.Get("owner") != who {
+		if e.Owner() != who {
 			return e
 		}
 	}
@@ -94,7 +94,7 @@ func TestKubeHolderStepsDownAtRenewDeadlineAndACandidateTakesOverByItsOwnClock(t
 	require.Greater(t, last, 27*time.Second, "A renewed every 2 s up to the cut")
 	down := stateChanges(s, "A", SteppingDown.String())
 	require.Len(t, down, 1)
-	assert.Contains(t, down[0].Get("why"), "renew deadline")
+	assert.Contains(t, down[0].Why(), "renew deadline")
 	// The poll that fails begins 2 s (RetryPeriod) after the renewal's
 	// answer reached A and ends 10 s later.
 	assert.InDelta(t, (last + KubeRetryPeriod + KubeRenewDeadline).Seconds(), down[0].At.Seconds(), 0.05)
@@ -109,11 +109,11 @@ func TestKubeHolderStepsDownAtRenewDeadlineAndACandidateTakesOverByItsOwnClock(t
 	hi := lo + 2*time.Duration(2.2*float64(KubeRetryPeriod)) + 50*time.Millisecond
 	assert.GreaterOrEqual(t, takeover.At, lo)
 	assert.LessOrEqual(t, takeover.At, hi)
-	assert.EqualValues(t, 1, takeover.Int("lease_transitions"))
+	assert.EqualValues(t, 1, takeover.LeaseTransitions())
 
 	rec, _, ok := s.Coord.LeaseObject("locks/leader")
 	require.True(t, ok)
-	assert.Equal(t, takeover.Get("owner"), rec.HolderIdentity)
+	assert.Equal(t, takeover.Owner(), rec.HolderIdentity)
 	assert.Equal(t, 1, rec.LeaseTransitions)
 	assert.Equal(t, 15, rec.LeaseDurationSeconds)
 	assert.Empty(t, s.Trace.Filter(KindLeaseExpire), "the API server expired nothing")
@@ -142,10 +142,10 @@ func TestKubeWokenHolderLeadsUntilItsRenewDeadline(t *testing.T) {
 		"the poll that was due during the pause starts on waking and ends 10 s later")
 	late := 0
 	for _, e := range Writes(s.Trace) {
-		if e.Get("from") == "A" && e.At > wake && e.At < down[0].At {
+		if e.From() == "A" && e.At > wake && e.At < down[0].At {
 			late++
-			assert.Equal(t, Accepted, e.Get("result"))
-			assert.EqualValues(t, 0, e.Int("token"), "A's leaseTransitions")
+			assert.Equal(t, Accepted, e.Result())
+			assert.EqualValues(t, 0, e.Token(), "A's leaseTransitions")
 		}
 	}
 	assert.Equal(t, 5, late, "one write every 2 s for 10 s")
@@ -197,8 +197,8 @@ func TestKubeCandidateCountsFromItsOwnSighting(t *testing.T) {
 	require.Equal(t, "B", rec.HolderIdentity)
 	var sighting time.Duration
 	for _, e := range s.Trace.Filter(KindSend) {
-		if e.Actor == CoordinatorName && e.Get("to") == "B" && e.Get("msg") == "LeaseGetResponse" && e.At > last {
-			sighting = time.Duration(e.Int("arrive_ms")) * time.Millisecond
+		if e.Actor == CoordinatorName && e.To() == "B" && e.Msg() == "LeaseGetResponse" && e.At > last {
+			sighting = e.Arrive()
 			break
 		}
 	}

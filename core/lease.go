@@ -128,7 +128,7 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 	c.leaseOrder = append(c.leaseOrder, id)
 	c.firstExpiry = min(c.firstExpiry, l.Expiry)
 	if c.sim.Trace.on(KindLeaseGrant) {
-		c.trace(KindLeaseGrant, S("lease", id.String()), S("owner", owner), D("ttl_ms", ttl), D("expiry_ms", l.Expiry))
+		c.trace(KindLeaseGrant, S(FLease, id.String()), S(FOwner, owner), D(FTTL, ttl), D(FExpiry, l.Expiry))
 	}
 	c.armSweep()
 	return l
@@ -168,7 +168,7 @@ func (c *Coordinator) Revoke(id LeaseID, invalidated bool, why string) bool {
 }
 
 // end removes l and its keys: one revision for all of them.
-func (c *Coordinator) end(l *Lease, kind string, invalidated bool, why string) {
+func (c *Coordinator) end(l *Lease, kind Kind, invalidated bool, why string) {
 	delete(c.leases, l.ID)
 	if i := slices.Index(c.leaseOrder, l.ID); i >= 0 {
 		c.leaseOrder = slices.Delete(c.leaseOrder, i, i+1)
@@ -181,7 +181,7 @@ func (c *Coordinator) end(l *Lease, kind string, invalidated bool, why string) {
 		c.Rev++
 	}
 	if c.sim.Trace.on(kind) {
-		c.trace(kind, S("lease", l.ID.String()), S("owner", l.Owner), I("keys", int64(len(keys))), I("rev", c.Rev), S("why", why))
+		c.trace(kind, S(FLease, l.ID.String()), S(FOwner, l.Owner), I(FKeys, int64(len(keys))), I(FRev, c.Rev), S(FWhy, why))
 	}
 	for _, k := range keys {
 		if invalidated {

@@ -167,7 +167,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 			ls.set.counts = nil
 		}
 		if next == "" {
-			c.trace(KindFree, S("lock", ls.name), S("was", ls.owner), I("token", ls.token))
+			c.trace(KindFree, S(FLock, ls.name), S(FWas, ls.owner), I(FToken, ls.token))
 		}
 	}
 	ls.holder, ls.owner = next, ""
@@ -187,7 +187,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 		ls.set.count[ls.owner]++
 		ls.set.counts = nil
 	}
-	c.trace(KindHolder, S("lock", ls.name), S("owner", kv.Value), S("key", next), I("token", ls.token), I("create_rev", kv.CreateRev))
+	c.trace(KindHolder, S(FLock, ls.name), S(FOwner, kv.Value), S(FKey, next), I(FToken, ls.token), I(FCreateRev, kv.CreateRev))
 }
 
 // armLockDelay starts the lock-delay of the lock key is holding, if any.
@@ -203,7 +203,7 @@ func (c *Coordinator) armLockDelay(key string) {
 		return
 	}
 	ls.delayUntil = c.sim.now + c.LockDelay
-	c.trace(KindLockDelay, S("lock", ls.name), D("until_ms", ls.delayUntil))
+	c.trace(KindLockDelay, S(FLock, ls.name), D(FUntil, ls.delayUntil))
 }
 
 // acquire runs one contender's first step: create its key if absent (one

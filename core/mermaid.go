@@ -39,12 +39,12 @@ func WriteMermaid(w io.Writer, t *Trace, end time.Duration) error {
 		steps = append(steps, fmt.Sprintf("%s%s%s: t=%s %s", id(from), kind, id(to), FormatTime(e.At), mermaidText(fmt.Sprintf(format, a...))))
 	}
 	decision := func(e *Event, what string) {
-		reply, res := "-->>", e.Get("result")
+		reply, res := "-->>", e.Result()
 		if res != Accepted {
 			reply = "--x"
 		}
-		arrow(e, e.Get("from"), e.Actor, "->>", "%s token %d", what, e.Int("token"))
-		arrow(e, e.Actor, e.Get("from"), reply, "%s", res)
+		arrow(e, e.From(), e.Actor, "->>", "%s token %d", what, e.Token())
+		arrow(e, e.Actor, e.From(), reply, "%s", res)
 	}
 	id(CoordinatorName)
 	for i := range t.Events {
@@ -54,42 +54,42 @@ func WriteMermaid(w io.Writer, t *Trace, end time.Duration) error {
 		}
 		switch e.Kind {
 		case KindSend:
-			if m := e.Get("msg"); m == "Acquire" || m == "LeaseRevoke" {
-				arrow(e, e.Actor, e.Get("to"), "->>", "%s", m)
+			if m := e.Msg(); m == "Acquire" || m == "LeaseRevoke" {
+				arrow(e, e.Actor, e.To(), "->>", "%s", m)
 			}
 		case KindState:
-			note(e, e.Actor, "%s -> %s (%s)", e.Get("from"), e.Get("to"), e.Get("why"))
+			note(e, e.Actor, "%s -> %s (%s)", e.From(), e.To(), e.Why())
 		case KindHolder:
-			note(e, CoordinatorName, "%s holds %s, token %d", e.Get("owner"), e.Get("lock"), e.Int("token"))
+			note(e, CoordinatorName, "%s holds %s, token %d", e.Owner(), e.Lock(), e.Token())
 		case KindLeaseExpire:
-			note(e, CoordinatorName, "lease of %s expired", e.Get("owner"))
+			note(e, CoordinatorName, "lease of %s expired", e.Owner())
 		case KindLockDelay:
-			note(e, CoordinatorName, "lock-delay until t=%s", FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
+			note(e, CoordinatorName, "lock-delay until t=%s", FormatTime(e.Until()))
 		case KindPause:
-			note(e, e.Actor, "paused for %s", time.Duration(e.Int("for_ms"))*time.Millisecond)
+			note(e, e.Actor, "paused for %s", e.For())
 		case KindResume:
 			note(e, e.Actor, "resumed")
 		case KindCrash, KindRestart:
 			note(e, e.Actor, "%s", e.Kind)
 		case KindLeaseLost:
-			note(e, e.Actor, "lost its lease (%s)", e.Get("why"))
+			note(e, e.Actor, "lost its lease (%s)", e.Why())
 		case KindHold:
-			note(e, e.Get("from"), "what it sends is held until t=%s", FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
+			note(e, e.From(), "what it sends is held until t=%s", FormatTime(e.Until()))
 		case KindPartition, KindHeal:
-			note(e, e.Get("a"), "link %s - %s %s", e.Get("a"), e.Get("b"), map[string]string{KindPartition: "cut", KindHeal: "healed"}[e.Kind])
+			note(e, e.A(), "link %s - %s %s", e.A(), e.B(), map[Kind]string{KindPartition: "cut", KindHeal: "healed"}[e.Kind])
 		case KindWrite:
 			decision(e, "write")
 		case KindEnqueue:
-			decision(e, "job "+e.Get("idem"))
+			decision(e, "job "+e.Idem())
 		case KindOffset:
-			if e.Get("shard") != "" && e.Get("result") != Accepted {
-				decision(e, "offset of shard "+e.Get("shard"))
+			if e.Format(FShard) != "" && e.Result() != Accepted {
+				decision(e, "offset of shard "+e.Format(FShard))
 			}
 		case KindStale:
-			note(e, e.Actor, "STALE token %d accepted (highest %d)", e.Int("token"), e.Int("highest"))
+			note(e, e.Actor, "STALE token %d accepted (highest %d)", e.Token(), e.Highest())
 		case KindSetting:
 			if e.Actor == "learner" {
-				note(e, CoordinatorName, "learner switched %s %s", e.Get("name"), e.Get("value"))
+				note(e, CoordinatorName, "learner switched %s %s", e.Name(), e.Value())
 			}
 		}
 	}

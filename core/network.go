@@ -49,7 +49,7 @@ func (n *Network) Hold(from, to string, d time.Duration) {
 	n.stalls = slices.DeleteFunc(n.stalls, func(h stall) bool { return h.until <= now })
 	n.stalls = append(n.stalls, stall{from: from, to: to, until: now + d})
 	n.longestHold, n.holdsEnd = max(n.longestHold, d), max(n.holdsEnd, now+d)
-	n.sim.Trace.add(now, "net", KindHold, S("from", from), S("to", to), D("until_ms", now+d))
+	n.sim.Trace.add(now, "net", KindHold, S(FFrom, from), S(FTo, to), D(FUntil, now+d))
 }
 
 // Holding returns until when anything from sends is held, or 0 if
@@ -113,14 +113,14 @@ func (n *Network) Partition(a, b string, oneWay bool) {
 	if oneWay {
 		dir = "one-way"
 	}
-	n.sim.Trace.add(n.sim.now, "net", KindPartition, S("a", a), S("b", b), S("dir", dir))
+	n.sim.Trace.add(n.sim.now, "net", KindPartition, S(FA, a), S(FB, b), S(FDir, dir))
 }
 
 // Heal restores both directions between a and b.
 func (n *Network) Heal(a, b string) {
 	n.Link(a, b).Cut = false
 	n.Link(b, a).Cut = false
-	n.sim.Trace.add(n.sim.now, "net", KindHeal, S("a", a), S("b", b))
+	n.sim.Trace.add(n.sim.now, "net", KindHeal, S(FA, a), S(FB, b))
 	if c := n.connClient(a, b); c != "" {
 		n.connHealed(c)
 	}
@@ -163,11 +163,11 @@ func (n *Network) send(from, to string, m Message) bool {
 		}
 	}
 	if l.Cut {
-		s.Trace.add(s.now, from, KindDrop, I("id", int64(id)), S("to", to), S("msg", m.Kind()), S("why", "partitioned"))
+		s.Trace.add(s.now, from, KindDrop, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "partitioned"))
 		return false
 	}
 	if l.Drop > 0 && s.rng.Float64() < l.Drop {
-		s.Trace.add(s.now, from, KindDrop, I("id", int64(id)), S("to", to), S("msg", m.Kind()), S("why", "lost"))
+		s.Trace.add(s.now, from, KindDrop, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "lost"))
 		return false
 	}
 	d := s.jitter(l.Delay, l.Jitter)
@@ -182,12 +182,12 @@ func (n *Network) send(from, to string, m Message) bool {
 	}
 	env := Envelope{ID: id, From: from, To: to, SentAt: s.now, ArriveAt: leave + d, Msg: m}
 	if !s.Trace.Quiet {
-		fs := []Field{I("id", int64(id)), S("to", to), S("msg", m.Kind()), D("arrive_ms", env.ArriveAt)}
+		fs := []Field{I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), D(FArrive, env.ArriveAt)}
 		if tok := m.token(); tok != 0 {
-			fs = append(fs, I("token", tok))
+			fs = append(fs, I(FToken, tok))
 		}
 		if leave > s.now {
-			fs = append(fs, D("held_ms", leave-s.now))
+			fs = append(fs, D(FHeld, leave-s.now))
 		}
 		s.Trace.add(s.now, from, KindSend, fs...)
 	}
@@ -203,7 +203,7 @@ func (n *Network) deliver(env Envelope) {
 		}
 	}
 	if n.Cut(env.From, env.To) {
-		s.Trace.add(s.now, env.From, KindDrop, I("id", int64(env.ID)), S("to", env.To), S("msg", env.Msg.Kind()), S("why", "partitioned in flight"))
+		s.Trace.add(s.now, env.From, KindDrop, I(FID, int64(env.ID)), S(FTo, env.To), S(FMsg, env.Msg.Kind()), S(FWhy, "partitioned in flight"))
 		return
 	}
 	a := s.actors[env.To]

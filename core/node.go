@@ -93,7 +93,7 @@ func (n *node) timerDue(t *task) bool {
 
 func (n *node) name() string { return n.id }
 
-func (n *node) trace(kind string, f ...Field) { n.sim.Trace.add(n.sim.now, n.id, kind, f...) }
+func (n *node) trace(kind Kind, f ...Field) { n.sim.Trace.add(n.sim.now, n.id, kind, f...) }
 
 func (n *node) send(to string, m Message) bool { return n.sim.Net.send(n.id, to, m) }
 
@@ -166,7 +166,7 @@ func (n *node) pause(d time.Duration) {
 	}
 	n.paused = true
 	n.pauses++
-	n.trace(KindPause, D("for_ms", d))
+	n.trace(KindPause, D(FFor, d))
 	n.sim.at(n.sim.now+d, task{kind: evResume, node: n.idx, epoch: n.epoch, n: n.pauses})
 }
 
@@ -177,7 +177,7 @@ func (n *node) resume() {
 	n.paused = false
 	due := n.pending
 	n.pending = nil
-	n.trace(KindResume, I("overdue", int64(len(due))))
+	n.trace(KindResume, I(FOverdue, int64(len(due))))
 	for _, t := range due {
 		n.run(t)
 	}

@@ -187,7 +187,7 @@ func (p *Process) setState(to State, why string) {
 	}
 	from := p.state
 	p.state = to
-	p.trace(KindState, S("from", from.String()), S("to", to.String()), S("why", why), I("token", p.token))
+	p.trace(KindState, S(FFrom, from.String()), S(FTo, to.String()), S(FWhy, why), I(FToken, p.token))
 }
 
 func (p *Process) receive(env Envelope) { p.deliver(env) }
@@ -259,9 +259,9 @@ func (p *Process) handle(m Message) {
 		switch {
 		case !p.sim.Trace.on(KindNote):
 		case m.Err != "":
-			p.trace(KindNote, S("text", m.Op+" "+m.Key+" refused: "+m.Err))
+			p.trace(KindNote, S(FText, m.Op+" "+m.Key+" refused: "+m.Err))
 		default:
-			p.trace(KindNote, S("text", fmt.Sprintf("%s %s ok at revision %d", m.Op, m.Key, m.Rev)))
+			p.trace(KindNote, S(FText, fmt.Sprintf("%s %s ok at revision %d", m.Op, m.Key, m.Rev)))
 		}
 	case writeResp, revokeResp:
 	}
@@ -318,7 +318,7 @@ func (p *Process) onGrant(m grantResp) {
 		p.rearm(tmRenew, p.renewEvery, fnRenew)
 	}
 	if p.sim.Trace.on(KindLeaseRenewed) {
-		p.trace(KindLeaseRenewed, S("lease", m.Lease.String()), D("deadline_ms", p.deadline), S("how", "granted"))
+		p.trace(KindLeaseRenewed, S(FLease, m.Lease.String()), D(FDeadline, p.deadline), S(FHow, "granted"))
 	}
 	p.armDeadline()
 	p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
@@ -389,7 +389,7 @@ const (
 // ended.
 func (p *Process) traceRenewal(due time.Duration, result string) {
 	if p.cfg.WorkTakes > 0 && p.sim.Trace.on(KindRenewal) {
-		p.trace(KindRenewal, S("lease", p.lease.String()), D("late_ms", max(0, p.sim.now-due)), S("result", result))
+		p.trace(KindRenewal, S(FLease, p.lease.String()), D(FLate, max(0, p.sim.now-due)), S(FResult, result))
 	}
 }
 
@@ -400,7 +400,7 @@ func (p *Process) onRenewal(r keepAliveResult) {
 	}
 	p.deadline = p.sim.now + r.TTL
 	if p.sim.Trace.on(KindLeaseRenewed) {
-		p.trace(KindLeaseRenewed, S("lease", r.Lease.String()), D("deadline_ms", p.deadline), S("how", "keepalive"))
+		p.trace(KindLeaseRenewed, S(FLease, r.Lease.String()), D(FDeadline, p.deadline), S(FHow, "keepalive"))
 	}
 	if p.renewEvery == 0 {
 		p.nextKA = p.sim.now + r.TTL/3
@@ -426,12 +426,12 @@ func (p *Process) loseLease(why string) {
 		return
 	}
 	if p.sim.Trace.on(KindLeaseLost) {
-		p.trace(KindLeaseLost, S("lease", p.lease.String()), S("why", why))
+		p.trace(KindLeaseLost, S(FLease, p.lease.String()), S(FWhy, why))
 	}
 	p.endSession()
 	if p.cfg.IgnoreLeaseLoss && p.state == Leader {
 		p.zombie = true
-		p.trace(KindNote, S("text", "lease lost, but is_leader is still true: carrying on"))
+		p.trace(KindNote, S(FText, "lease lost, but is_leader is still true: carrying on"))
 		return
 	}
 	p.stepDown(why)
@@ -485,11 +485,11 @@ func (p *Process) onLockStatus(st lockStatus) {
 		if st.Err != "" {
 			why = st.Err
 		}
-		p.trace(KindSessionLost, S("lock", st.Lock), S("why", why))
+		p.trace(KindSessionLost, S(FLock, st.Lock), S(FWhy, why))
 		p.loseLease(why)
 	case st.Err != "":
 		if p.sim.Trace.on(KindNote) {
-			p.trace(KindNote, S("text", "acquire failed: "+st.Err))
+			p.trace(KindNote, S(FText, "acquire failed: "+st.Err))
 		}
 		p.stepDown("acquire failed")
 	case st.Holder:
@@ -524,7 +524,7 @@ func (p *Process) work() {
 			// The leader stays leader (the next run is another day); a
 			// successor that took over mid-batch redoes it from the start.
 			if p.sim.Trace.on(KindNote) {
-				p.trace(KindNote, S("text", fmt.Sprintf("batch complete: %d jobs enqueued", len(p.cfg.Batch))))
+				p.trace(KindNote, S(FText, fmt.Sprintf("batch complete: %d jobs enqueued", len(p.cfg.Batch))))
 			}
 			return
 		}
@@ -538,7 +538,7 @@ func (p *Process) work() {
 	if p.cfg.WorkTakes > 0 {
 		p.busyUntil = p.sim.now + p.cfg.WorkTakes
 		if p.sim.Trace.on(KindWorkBusy) {
-			p.trace(KindWorkBusy, D("for_ms", p.cfg.WorkTakes))
+			p.trace(KindWorkBusy, D(FFor, p.cfg.WorkTakes))
 		}
 	}
 	p.rearm(tmWork, max(p.cfg.WorkEvery, p.cfg.WorkTakes), fnWork)
@@ -550,7 +550,7 @@ func (p *Process) work() {
 func (p *Process) write(value, label string, tokenOverride int64) {
 	if !p.BelievesLeader() {
 		if p.sim.Trace.on(KindNote) {
-			p.trace(KindNote, S("text", "write "+value+" refused: not leader ("+p.state.String()+")"))
+			p.trace(KindNote, S(FText, "write "+value+" refused: not leader ("+p.state.String()+")"))
 		}
 		return
 	}

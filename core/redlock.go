@@ -54,16 +54,6 @@ func RedlockValidity(expiry, start, end time.Duration) time.Duration {
 	return end + expiry - (end - start) - time.Duration(int64(float64(expiry)*RedlockDriftFactor))
 }
 
-// Trace kinds of a Redis node.
-const (
-	KindRedisSet    = "redis.set"    // a node stored the lock key (key, value, px_ms)
-	KindRedisExpire = "redis.expire" // a node's key reached its PX and vanished
-	KindRedisDel    = "redis.del"    // a node deleted the key (value-checked)
-	KindRedisDown   = "redis.down"   // a node stopped; without persistence it forgets every key
-	KindRedisUp     = "redis.up"     // a node is back, empty
-	KindRedisJump   = "redis.jump"   // a node's wall clock jumped ahead (ahead_ms)
-)
-
 // Redis messages: a script on one node.
 type (
 	redisReq struct {
@@ -133,7 +123,7 @@ func (s *Sim) RedisNode(name string) *RedisNode {
 
 func (r *RedisNode) name() string { return r.Name }
 
-func (r *RedisNode) trace(kind string, f ...Field) { r.sim.Trace.add(r.sim.now, r.Name, kind, f...) }
+func (r *RedisNode) trace(kind Kind, f ...Field) { r.sim.Trace.add(r.sim.now, r.Name, kind, f...) }
 
 // Value returns the live value of key on this node ("" if none).
 func (r *RedisNode) Value(key string) string {
@@ -188,20 +178,20 @@ func (r *RedisNode) receive(env Envelope) {
 		if cur == "" {
 			r.keys[m.Key] = redisEntry{value: m.Value, expires: r.sim.now + m.TTL}
 			r.sim.at(r.sim.now+m.TTL, task{kind: evRedisPX, str: r.Name + "\x00" + m.Key})
-			r.trace(KindRedisSet, S("key", m.Key), S("value", m.Value), D("px_ms", m.TTL))
+			r.trace(KindRedisSet, S(FKey, m.Key), S(FValue, m.Value), D(FPX, m.TTL))
 			resp.OK = true
 		}
 	case redisTouch:
 		if cur == m.Value {
 			r.keys[m.Key] = redisEntry{value: m.Value, expires: r.sim.now + m.TTL}
 			r.sim.at(r.sim.now+m.TTL, task{kind: evRedisPX, str: r.Name + "\x00" + m.Key})
-			r.trace(KindRedisSet, S("key", m.Key), S("value", m.Value), D("px_ms", m.TTL), S("how", "PEXPIRE"))
+			r.trace(KindRedisSet, S(FKey, m.Key), S(FValue, m.Value), D(FPX, m.TTL), S(FHow, "PEXPIRE"))
 			resp.OK = true
 		}
 	case redisDel:
 		if cur == m.Value && cur != "" {
 			delete(r.keys, m.Key)
-			r.trace(KindRedisDel, S("key", m.Key), S("value", m.Value))
+			r.trace(KindRedisDel, S(FKey, m.Key), S(FValue, m.Value))
 			resp.OK = true
 		}
 	}
@@ -217,7 +207,7 @@ func (r *RedisNode) expire(key string) {
 		return
 	}
 	delete(r.keys, key)
-	r.trace(KindRedisExpire, S("key", key), S("value", e.value))
+	r.trace(KindRedisExpire, S(FKey, key), S(FValue, e.value))
 	r.sim.redlockTruth(key)
 }
 
@@ -239,7 +229,7 @@ func (r *RedisNode) jump(d time.Duration) error {
 	if r.down {
 		return fmt.Errorf("clock-jump: %s is down", r.Name)
 	}
-	r.trace(KindRedisJump, D("ahead_ms", d))
+	r.trace(KindRedisJump, D(FAhead, d))
 	keys := make([]string, 0, len(r.keys))
 	for k := range r.keys {
 		keys = append(keys, k)
@@ -264,7 +254,7 @@ func (r *RedisNode) stop() error {
 	}
 	r.down = true
 	clear(r.keys)
-	r.trace(KindRedisDown, S("why", "stopped; no persistence, every key forgotten"))
+	r.trace(KindRedisDown, S(FWhy, "stopped; no persistence, every key forgotten"))
 	for k := range r.sim.RedisNode(RedisNodeName(1)).truth {
 		r.sim.redlockTruth(k)
 	}
@@ -276,7 +266,7 @@ func (r *RedisNode) start() error {
 		return fmt.Errorf("restart: %s is not down", r.Name)
 	}
 	r.down = false
-	r.trace(KindRedisUp, S("keys", "none"))
+	r.trace(KindRedisUp, S(FKeyList, "none"))
 	return nil
 }
 
@@ -312,11 +302,11 @@ func (s *Sim) redlockTruth(key string) {
 	}
 	first.truth[key] = holder
 	if was != "" {
-		s.Trace.add(s.now, "redlock", KindFree, S("lock", key), S("was", RedlockOwner(was)), S("value", was))
+		s.Trace.add(s.now, "redlock", KindFree, S(FLock, key), S(FWas, RedlockOwner(was)), S(FValue, was))
 	}
 	if holder != "" {
 		// No token field: Redlock issues none.
-		s.Trace.add(s.now, "redlock", KindHolder, S("lock", key), S("owner", RedlockOwner(holder)), S("key", "value "+holder), I("nodes", int64(count[holder])))
+		s.Trace.add(s.now, "redlock", KindHolder, S(FLock, key), S(FOwner, RedlockOwner(holder)), S(FKey, "value "+holder), I(FNodes, int64(count[holder])))
 	}
 }
 
@@ -418,7 +408,7 @@ func (p *Process) redRoundDone() {
 			return
 		}
 		if r.oks > 0 && p.sim.Trace.on(KindNote) {
-			p.trace(KindNote, S("text", fmt.Sprintf("try %d: %d of %d nodes, %d needed: giving them back", r.try, r.oks, p.redNodes(), p.redQuorum())))
+			p.trace(KindNote, S(FText, fmt.Sprintf("try %d: %d of %d nodes, %d needed: giving them back", r.try, r.oks, p.redNodes(), p.redQuorum())))
 		}
 		p.redRound(redisDel) // give back what this round got
 	case redisDel:
@@ -441,7 +431,7 @@ func (p *Process) redRoundDone() {
 			r.until, p.deadline = until, until
 			p.arm(tmDeadline, until, fnDeadline)
 			if p.sim.Trace.on(KindLeaseRenewed) {
-				p.trace(KindLeaseRenewed, S("lease", r.value), D("deadline_ms", until), S("how", "extend"))
+				p.trace(KindLeaseRenewed, S(FLease, r.value), D(FDeadline, until), S(FHow, "extend"))
 			}
 			p.rearm(tmRenew, p.cfg.RenewEvery, fnRenew)
 			return

@@ -54,7 +54,7 @@ func TestRedlockValidityIsExpiryMinusElapsedMinusDrift(t *testing.T) {
 	require.Len(t, lead, 1)
 	// A's round began at 0 and ended when its last node answered.
 	assert.Equal(t, RedlockValidity(RedlockExpiry, 0, lead[0].At), a.RedlockUntil())
-	assert.Contains(t, lead[0].Get("why"), "3 of 3 nodes")
+	assert.Contains(t, lead[0].Why(), "3 of 3 nodes")
 	assert.EqualValues(t, 0, a.Token(), "Redlock hands out no token")
 }
 
@@ -69,18 +69,18 @@ func TestRedlockPauseGivesTwoHoldersAndNoTokenToFenceWith(t *testing.T) {
 	require.NotEmpty(t, next.Actor, "a second client acquired the lock during A's pause")
 	wake := SystemPause.At.D() + SystemPause.Action.For.D()
 	assert.Less(t, next.At, wake)
-	assert.Empty(t, next.Get("token"), "the holder event has no token: Redlock issues none")
+	assert.Empty(t, next.Format(FToken), "the holder event has no token: Redlock issues none")
 
-	iv, ok := overlapOf(rep, "A", next.Get("owner"))
-	require.True(t, ok, "A and %s both believed they held the lock: %v", next.Get("owner"), rep.Overlaps)
+	iv, ok := overlapOf(rep, "A", next.Owner())
+	require.True(t, ok, "A and %s both believed they held the lock: %v", next.Owner(), rep.Overlaps)
 	assert.LessOrEqual(t, iv.To, wake+time.Millisecond)
 
 	late := 0
 	for _, e := range Writes(s.Trace) {
-		assert.EqualValues(t, 0, e.Int("token"), "no write carries a token")
-		if e.Get("from") == "A" && e.At >= wake && e.At < wake+time.Second {
+		assert.EqualValues(t, 0, e.Token(), "no write carries a token")
+		if e.From() == "A" && e.At >= wake && e.At < wake+time.Second {
 			late++
-			assert.Equal(t, Accepted, e.Get("result"), "fencing is on, yet there is nothing to compare")
+			assert.Equal(t, Accepted, e.Result(), "fencing is on, yet there is nothing to compare")
 		}
 	}
 	assert.Equal(t, 1, late, "A's overdue write lands after its successor's")
@@ -101,7 +101,7 @@ func TestRedlockNodeRestartWithoutPersistenceGivesTwoHolders(t *testing.T) {
 	)
 	lead := stateChanges(s, "A", Leader.String())
 	require.NotEmpty(t, lead)
-	assert.Contains(t, lead[0].Get("why"), "2 of 3 nodes")
+	assert.Contains(t, lead[0].Why(), "2 of 3 nodes")
 	b := stateChanges(s, "B", Leader.String())
 	require.NotEmpty(t, b, "B won a majority after the restart")
 	assert.Less(t, b[0].At, RedlockValidity(RedlockExpiry, 0, lead[0].At), "while A's validity still ran")
@@ -210,11 +210,11 @@ func TestRedisNodesShowEachNodesKeyAndItsExpiry(t *testing.T) {
 			set := sets[r.Name]
 			require.NotEmpty(t, set.Actor, "%s stored the key", r.Name)
 			require.Less(t, set.At, 9500*time.Millisecond, "%s's last SET came before the jump", r.Name)
-			want := set.At + time.Duration(set.Int("px_ms"))*time.Millisecond
+			want := set.At + set.PX()
 			if r.Name == RedisNodeName(5) {
 				want -= 2 * time.Second
 			}
-			assert.Equal(t, set.Get("value"), v, r.Name)
+			assert.Equal(t, set.Value(), v, r.Name)
 			assert.Equal(t, "A", RedlockOwner(v), r.Name)
 			assert.Equal(t, want, ends, r.Name)
 		}

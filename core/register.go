@@ -27,7 +27,7 @@ func (s *Sim) AddRegister(name string, fencing bool) *FencedRegister {
 	r := &FencedRegister{sim: s, Name: name, Fencing: fencing, Value: "empty"}
 	s.addActor(r)
 	s.Register = r
-	s.Trace.add(s.now, name, KindSetting, S("name", "fencing"), S("value", onOff(fencing)), S("resource", name))
+	s.Trace.add(s.now, name, KindSetting, S(FName, "fencing"), S(FValue, onOff(fencing)), S(FResource, name))
 	return r
 }
 
@@ -56,14 +56,14 @@ func (r *FencedRegister) receive(env Envelope) {
 	before := r.Highest
 	res := r.Write(m.Token, m.Value)
 	if r.sim.Trace.on(KindWrite) {
-		fs := []Field{S("from", env.From), I("token", m.Token), S("value", m.Value), S("result", res), I("highest", before)}
+		fs := []Field{S(FFrom, env.From), I(FToken, m.Token), S(FValue, m.Value), S(FResult, res), I(FHighest, before)}
 		if m.Label != "" {
-			fs = append(fs, S("label", m.Label))
+			fs = append(fs, S(FLabel, m.Label))
 		}
 		r.sim.Trace.add(r.sim.now, r.Name, KindWrite, fs...)
 	}
 	if res == Accepted && m.Token < before {
-		r.sim.Trace.add(r.sim.now, r.Name, KindStale, S("from", env.From), I("token", m.Token), I("highest", before))
+		r.sim.Trace.add(r.sim.now, r.Name, KindStale, S(FFrom, env.From), I(FToken, m.Token), I(FHighest, before))
 	}
 	reply := replyAccepted
 	if res != Accepted {
@@ -105,7 +105,7 @@ func (s *Sim) AddJobQueue(name string, idempotency bool) *JobQueue {
 	q := &JobQueue{sim: s, Name: name, Idempotency: idempotency, seen: map[string]int{}}
 	s.addActor(q)
 	s.Queue = q
-	s.Trace.add(s.now, name, KindSetting, S("name", "idempotency"), S("value", onOff(idempotency)), S("resource", name))
+	s.Trace.add(s.now, name, KindSetting, S(FName, "idempotency"), S(FValue, onOff(idempotency)), S(FResource, name))
 	return q
 }
 
@@ -135,7 +135,7 @@ func (q *JobQueue) receive(env Envelope) {
 		return
 	}
 	res := q.Enqueue(m.Key)
-	q.sim.Trace.add(q.sim.now, q.Name, KindEnqueue, S("from", env.From), I("token", m.Token), S("idem", m.Key), S("result", res))
+	q.sim.Trace.add(q.sim.now, q.Name, KindEnqueue, S(FFrom, env.From), I(FToken, m.Token), S(FIdem, m.Key), S(FResult, res))
 }
 
 // OffsetStore keeps each shard's committed stream offset and the highest
@@ -158,7 +158,7 @@ func (s *Sim) AddOffsetStore(name string, shards int, fencing bool) *OffsetStore
 	o := &OffsetStore{sim: s, Name: name, Fencing: fencing, Offset: make([]int64, shards), Highest: make([]int64, shards)}
 	s.addActor(o)
 	s.Offsets = o
-	s.Trace.add(s.now, name, KindSetting, S("name", "fencing"), S("value", onOff(fencing)), S("resource", name))
+	s.Trace.add(s.now, name, KindSetting, S(FName, "fencing"), S(FValue, onOff(fencing)), S(FResource, name))
 	return o
 }
 
@@ -198,16 +198,16 @@ func (o *OffsetStore) receive(env Envelope) {
 			res := o.Commit(e.Shard, e.Offset, e.Token)
 			if res != Accepted {
 				rej++
-				o.sim.Trace.add(o.sim.now, o.Name, KindOffset, S("from", env.From), I("shard", int64(e.Shard)), I("offset", e.Offset), I("token", e.Token), S("result", res), I("highest", before))
+				o.sim.Trace.add(o.sim.now, o.Name, KindOffset, S(FFrom, env.From), I(FShard, int64(e.Shard)), I(FOffset, e.Offset), I(FToken, e.Token), S(FResult, res), I(FHighest, before))
 				continue
 			}
 			acc++
 			if e.Token < before || e.Offset < prevOff {
-				o.sim.Trace.add(o.sim.now, o.Name, KindStale, S("from", env.From), I("shard", int64(e.Shard)), I("token", e.Token), I("highest", before), I("offset", e.Offset), I("was", prevOff))
+				o.sim.Trace.add(o.sim.now, o.Name, KindStale, S(FFrom, env.From), I(FShard, int64(e.Shard)), I(FToken, e.Token), I(FHighest, before), I(FOffset, e.Offset), I(FWasOffset, prevOff))
 			}
 		}
 		if acc > 0 {
-			o.sim.Trace.add(o.sim.now, o.Name, KindOffset, S("from", env.From), I("entries", int64(acc)), S("result", Accepted))
+			o.sim.Trace.add(o.sim.now, o.Name, KindOffset, S(FFrom, env.From), I(FEntries, int64(acc)), S(FResult, Accepted))
 		}
 	case offsetFetchReq:
 		resp := offsetFetchResp{Shards: m.Shards, Offsets: make([]int64, len(m.Shards))}

@@ -236,7 +236,7 @@ func TestSystemPresetsUnderTheSamePause(t *testing.T) {
 		}
 		moved := false
 		for _, e := range Holders(s.Trace) {
-			moved = moved || (e.At > SystemPause.At.D() && e.Get("owner") != "A")
+			moved = moved || (e.At > SystemPause.At.D() && e.Owner() != "A")
 		}
 		if moved != tc.failover {
 			t.Errorf("%s: failover during A's pause = %v, want %v", tc.name, moved, tc.failover)

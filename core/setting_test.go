@@ -21,7 +21,7 @@ func TestTheHandsOnLabsLateWriteTakesItsOwnSetting(t *testing.T) {
 		r, err := sc.Run(Params{Seed: 1, Own: own})
 		require.NoError(t, err)
 		for _, e := range Writes(r.Sim.Trace) {
-			if e.Get("value") == "late A" {
+			if e.Value() == "late A" {
 				return e
 			}
 		}
@@ -29,10 +29,10 @@ func TestTheHandsOnLabsLateWriteTakesItsOwnSetting(t *testing.T) {
 		return Event{}
 	}
 	own, three := late(nil), late(map[string]int64{"stale-token": 3})
-	assert.Equal(t, int64(1), own.Int("token"), "by default A writes with the token it holds")
-	assert.Equal(t, RejectedStale, own.Get("result"))
-	assert.Equal(t, int64(3), three.Int("token"))
-	assert.Equal(t, Accepted, three.Get("result"), "3 is above B's 2")
+	assert.Equal(t, int64(1), own.Token(), "by default A writes with the token it holds")
+	assert.Equal(t, RejectedStale, own.Result())
+	assert.Equal(t, int64(3), three.Token())
+	assert.Equal(t, Accepted, three.Result(), "3 is above B's 2")
 }
 
 func TestAScenarioRefusesSettingsItDoesNotHave(t *testing.T) {

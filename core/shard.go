@@ -166,7 +166,7 @@ func (w *ShardWorker) handle(m Message) {
 				dl = w.sim.now + w.cfg.TTL
 			}
 			w.own.set(r.Shard, &owned{token: r.Token, lease: r.Lease, deadline: dl})
-			w.trace(KindShardOwn, I("shard", int64(r.Shard)), I("token", r.Token))
+			w.trace(KindShardOwn, I(FShard, int64(r.Shard)), I(FToken, r.Token))
 			got, toks = append(got, r.Shard), append(toks, r.Token)
 		}
 		if len(got) > 0 {
@@ -263,7 +263,7 @@ func (w *ShardWorker) checkDeadlines() {
 
 func (w *ShardWorker) drop(sh int, why string) {
 	w.own.del(sh)
-	w.trace(KindShardDrop, I("shard", int64(sh)), S("why", why))
+	w.trace(KindShardDrop, I(FShard, int64(sh)), S(FWhy, why))
 }
 
 // loseAll stops work on every shard and rejoins with a new session.
@@ -272,7 +272,7 @@ func (w *ShardWorker) loseAll(why string) {
 		w.drop(sh, why)
 	}
 	if w.sim.Trace.on(KindLeaseLost) {
-		w.trace(KindLeaseLost, S("lease", w.session.String()), S("why", why))
+		w.trace(KindLeaseLost, S(FLease, w.session.String()), S(FWhy, why))
 	}
 	w.stop(tmRenew)
 	w.stop(tmCommit)

@@ -12,6 +12,11 @@
 // settings, every actor, the network and a script of actions. Scenarios,
 // sandbox presets, explore targets and lessons all write a World, and
 // World.Build is the one way a description becomes a Sim.
+//
+// What a run did is its Trace (trace.go): every kind of event and the
+// fields it carries are declared once, in schema.go, and read through
+// typed accessors (e.Owner(), e.Token(), e.Until()); an event's fields sit
+// in shared chunks, not in maps or slices of their own.
 package core
 
 import (

@@ -20,7 +20,7 @@ func (c *Coordinator) receiveSystem(from string, m Message) bool {
 
 // sessionEnded runs after a session (lease) ended and its attached keys
 // were deleted: kind says how (expired or revoked).
-func (c *Coordinator) sessionEnded(l *Lease, kind string) {
+func (c *Coordinator) sessionEnded(l *Lease, kind Kind) {
 	switch c.System {
 	case SystemZooKeeper:
 		c.zkSessionEnded(l, kind)

@@ -5,104 +5,200 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Kinds of trace events. Views, goals, invariants and exports all read the
-// trace and nothing else, so every fact a lesson needs must appear here.
+// Kind names one sort of trace event; schema.go declares them all.
+type Kind uint8
+
+// String is the kind's name as the encodings write it ("lock.holder").
+func (k Kind) String() string {
+	if k > kindNone && k < kindCount {
+		return kinds[k].name
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// KindNamed returns the kind called name, for names that come from outside
+// (a trace file, a command line).
+func KindNamed(name string) (Kind, bool) {
+	for k := kindNone + 1; k < kindCount; k++ {
+		if kinds[k].name == name {
+			return k, true
+		}
+	}
+	return kindNone, false
+}
+
+// FieldID names one field of an event; schema.go declares them all, each
+// with its key and type.
+type FieldID uint8
+
+// Key is the field's key as the encodings write it ("owner", "until_ms").
+func (f FieldID) Key() string {
+	if f > fieldNone && f < fieldCount {
+		return fields[f].key
+	}
+	return "field(" + strconv.Itoa(int(f)) + ")"
+}
+
+// IsText reports whether the field holds text rather than a number.
+func (f FieldID) IsText() bool { return f < fieldCount && fields[f].typ == text }
+
+type fieldType uint8
+
 const (
-	KindState        = "state"          // process state machine transition (from, to, reason)
-	KindPause        = "pause"          // process stopped the world (for)
-	KindResume       = "resume"         // process resumed (late = overdue timers fired)
-	KindCrash        = "crash"          // process crashed
-	KindRestart      = "restart"        // process restarted
-	KindLeaseGrant   = "lease.grant"    // coordinator granted a lease (lease, ttl, owner)
-	KindLeaseRenew   = "lease.renew"    // coordinator extended a lease (lease, expiry)
-	KindLeaseRenewed = "lease.renewed"  // a client received a renewal (lease, deadline)
-	KindLeaseExpire  = "lease.expire"   // coordinator expired a lease; keys deleted in one revision
-	KindLeaseRevoke  = "lease.revoke"   // lease revoked (by its owner or forced)
-	KindLeaseLost    = "lease.lost"     // a client learned its lease is gone
-	KindPut          = "put"            // key created or updated (key, rev, create_rev)
-	KindDelete       = "delete"         // key deleted (key, rev)
-	KindDenied       = "denied"         // the coordinator refused a request (why)
-	KindHolder       = "lock.holder"    // coordinator truth: new holder of a lock (lock, owner, token)
-	KindFree         = "lock.free"      // coordinator truth: lock has no holder
-	KindLockDelay    = "lock.delay"     // lock-delay armed after an invalidated holder (until)
-	KindWatchFire    = "watch.fire"     // a watcher woke up (key, watcher)
-	KindSend         = "msg.send"       // message sent (id, from, to, msg, arrive, token)
-	KindDrop         = "msg.drop"       // message lost (id, why)
-	KindWrite        = "write"          // fenced register decided a write (token, value, result)
-	KindEnqueue      = "enqueue"        // job queue decided a job (idem, result)
-	KindOffset       = "offset.commit"  // offset store decided a commit (shard, offset, token, result)
-	KindShardOwn     = "shard.own"      // a worker believes it owns a shard (shard, token)
-	KindShardDrop    = "shard.drop"     // a worker stopped owning a shard (shard, reason)
-	KindAction       = "action"         // a learner action was applied
-	KindActionError  = "action.error"   // a learner action could not be applied
-	KindNote         = "note"           // free text from a process (work done, write refused...)
-	KindPartition    = "net.partition"  // link cut
-	KindHeal         = "net.heal"       // link healed
-	KindHold         = "net.hold"       // what a process sends is held back until until_ms (from, to: "" for any)
-	KindWait         = "msg.wait"       // a message waits in a client's connection that is down (id, to, msg)
-	KindReconnect    = "net.reconnect"  // a client's connection to the coordinator is back (waited, down_ms)
-	KindSetting      = "setting"        // a parameter changed (name, value)
-	KindSessionLost  = "session.lost"   // a queued contender found its key gone (ErrSessionExpired)
-	KindHerdWake     = "herd.wake"      // (unused by recipes that watch predecessors)
-	KindStale        = "stale.accepted" // a resource accepted a token below its highest (fencing off)
-	KindWorkBusy     = "work.busy"      // a leader's work loop is busy with one unit (for)
-	KindRenewal      = "renewal"        // a client that does work ran a renewal (lease, late: how long it waited behind work, result)
+	text   fieldType = iota // a string
+	number                  // a whole number
+	millis                  // a length or an instant, in whole milliseconds
 )
 
-// Field is one named value of a trace event. Fields keep their order so that
-// text and JSON exports are stable.
+type kindDef struct {
+	name   string
+	fields []FieldID
+	// pos is the index of each field in fields, -1 for a field the kind
+	// does not carry.
+	pos [fieldCount]int8
+}
+
+type fieldDef struct {
+	key string
+	typ fieldType
+}
+
+func init() {
+	for k := range kinds {
+		d := &kinds[k]
+		for f := range d.pos {
+			d.pos[f] = -1
+		}
+		if len(d.fields) > 16 {
+			panic("core: kind " + d.name + " declares more than 16 fields")
+		}
+		for i, f := range d.fields {
+			d.pos[f] = int8(i)
+		}
+	}
+}
+
+// Field is one value given to an event as it is recorded: S, I and D make
+// them.
 type Field struct {
-	Key   string
-	Str   string
-	Int   int64
-	IsInt bool
+	ID  FieldID
+	Str string
+	Int int64
 }
 
-// S makes a string field.
-func S(k, v string) Field { return Field{Key: k, Str: v} }
+// S makes a text field.
+func S(id FieldID, v string) Field { return Field{ID: id, Str: v} }
 
-// I makes an integer field.
-func I(k string, v int64) Field { return Field{Key: k, Int: v, IsInt: true} }
+// I makes a number field.
+func I(id FieldID, v int64) Field { return Field{ID: id, Int: v} }
 
-// D makes a duration field, stored in milliseconds.
-func D(k string, v time.Duration) Field { return Field{Key: k, Int: v.Milliseconds(), IsInt: true} }
+// D makes a length field, stored in milliseconds.
+func D(id FieldID, v time.Duration) Field { return Field{ID: id, Int: v.Milliseconds()} }
 
-// Event is one entry of the trace.
+// Event is one entry of the trace. Its fields live in a chunk of the
+// trace's storage, shared by many events and holding no per-event slices:
+// read them with the accessors in schema.go.
 type Event struct {
-	Seq    int
-	At     time.Duration
-	Actor  string
-	Kind   string
-	Fields []Field
+	Seq   int
+	At    time.Duration
+	Actor string
+	Kind  Kind
+	// mask has bit i set when the event carries its kind's field i; the
+	// values of the fields it carries are c.vals[off:], in the kind's order.
+	mask uint16
+	off  uint32
+	c    *chunk
 }
 
-// Get returns the string form of field k ("" if absent).
-func (e *Event) Get(k string) string {
-	for _, f := range e.Fields {
-		if f.Key == k {
-			if f.IsInt {
-				return strconv.FormatInt(f.Int, 10)
-			}
-			return f.Str
-		}
-	}
-	return ""
+// chunk stores the fields of events: a number field's value, or a text
+// field's index into strs. A chunk is never grown or moved (a full one is
+// left to its events and a new one started), so events may point into it.
+type chunk struct {
+	vals []int64
+	strs []string
 }
 
-// Int returns integer field k (0 if absent or not an integer).
-func (e *Event) Int(k string) int64 {
-	for _, f := range e.Fields {
-		if f.Key == k && f.IsInt {
-			return f.Int
+// NewEvent builds an event outside any trace, for tests and for views that
+// make an event of their own.
+func NewEvent(at time.Duration, actor string, kind Kind, fs ...Field) Event {
+	var t Trace
+	t.add(at, actor, kind, fs...)
+	return t.Events[0]
+}
+
+// index is where field f's value sits in the event's chunk, or -1.
+func (e *Event) index(f FieldID) int {
+	if e.Kind >= kindCount || f >= fieldCount {
+		return -1
+	}
+	p := kinds[e.Kind].pos[f]
+	if p < 0 || e.mask&(1<<p) == 0 {
+		return -1
+	}
+	return int(e.off) + bits.OnesCount16(e.mask&(1<<p-1))
+}
+
+// Has reports whether the event carries field f.
+func (e *Event) Has(f FieldID) bool { return e.index(f) >= 0 }
+
+// Str returns text field f ("" if absent or not text).
+func (e *Event) Str(f FieldID) string {
+	i := e.index(f)
+	if i < 0 || fields[f].typ != text {
+		return ""
+	}
+	return e.c.strs[e.c.vals[i]]
+}
+
+// Num returns number or length field f (0 if absent or text); a length is
+// in milliseconds.
+func (e *Event) Num(f FieldID) int64 {
+	i := e.index(f)
+	if i < 0 || fields[f].typ == text {
+		return 0
+	}
+	return e.c.vals[i]
+}
+
+// Format returns field f as the text encoding writes it: the text itself,
+// or the number in decimal ("" if absent).
+func (e *Event) Format(f FieldID) string {
+	if !e.Has(f) {
+		return ""
+	}
+	if f.IsText() {
+		return e.Str(f)
+	}
+	return strconv.FormatInt(e.Num(f), 10)
+}
+
+// Each calls fn with every field the event carries, in the kind's order.
+func (e *Event) Each(fn func(f FieldID)) {
+	if e.Kind >= kindCount {
+		return
+	}
+	for i, f := range kinds[e.Kind].fields {
+		if e.mask&(1<<i) != 0 {
+			fn(f)
 		}
 	}
-	return 0
+}
+
+// Detached returns a copy of the event with its fields in a chunk of its
+// own, for keeping it after its trace's storage is reused.
+func (e Event) Detached() Event {
+	var fs []Field
+	e.Each(func(f FieldID) { fs = append(fs, Field{ID: f, Str: e.Str(f), Int: e.Num(f)}) })
+	d := NewEvent(e.At, e.Actor, e.Kind, fs...)
+	d.Seq = e.Seq
+	return d
 }
 
 // Trace is the ordered record of a run.
@@ -111,72 +207,120 @@ type Trace struct {
 	// Quiet drops message send events (the bulk of a large run) when true.
 	// Benchmarks and large searches set it; lessons never do.
 	Quiet bool
-	// only, if set, lists the kinds recorded: the explorer's worlds keep
+	// only, if set, holds the kinds recorded: the explorer's worlds keep
 	// just what their invariant reads (Invariant.Kinds).
-	only []string
-	// fields holds the Fields of the events, which are clipped windows of
-	// it: add copies its arguments here, so building them allocates
-	// nothing. It is the current chunk: when full, add starts a new one
-	// and leaves the old one to the events in it. It is append-only
-	// (clones share it clipped) except in explorer worlds, which drop
-	// checked events (run.check).
-	fields []Field
+	only *kindSet
+	// cur is the chunk new events' fields go to (nil: start one). It is
+	// append-only except in explorer worlds, which drop checked events
+	// (run.check); a clone starts its own and makes its source start a
+	// new one, so no two traces ever append to one chunk.
+	cur *chunk
 }
+
+// kindSet is a set of kinds, one bit each.
+type kindSet [(kindCount + 63) / 64]uint64
+
+func (s *kindSet) has(k Kind) bool { return s[k/64]&(1<<(k%64)) != 0 }
 
 // Keep records only events of the given kinds from now on: a check that
 // reads three kinds out of a thousand runs need not build the rest. The
 // run itself is the same; only its record is smaller.
-func (t *Trace) Keep(kinds ...string) { t.only = slices.Clone(kinds) }
+func (t *Trace) Keep(ks ...Kind) {
+	var s kindSet
+	for _, k := range ks {
+		s[k/64] |= 1 << (k % 64)
+	}
+	t.only = &s
+}
 
 // on reports whether events of kind are recorded. Callers that build
 // costly fields (formatted strings) ask first.
-func (t *Trace) on(kind string) bool {
+func (t *Trace) on(kind Kind) bool {
 	if t.Quiet && kind == KindSend {
 		return false
 	}
-	return t.only == nil || slices.Contains(t.only, kind)
+	return t.only == nil || t.only.has(kind)
 }
 
-func (t *Trace) add(at time.Duration, actor, kind string, fields ...Field) {
+// clone returns a copy of the trace that shares its events' storage; both
+// start new chunks for what they record next.
+func (t *Trace) clone() Trace {
+	t.cur = nil
+	return Trace{Events: slices.Clip(t.Events), Quiet: t.Quiet, only: t.only}
+}
+
+// drop forgets every event and reuses the current chunk: only for a trace
+// no one else reads (an explorer world's, after its check).
+func (t *Trace) drop() {
+	t.Events = t.Events[:0]
+	if t.cur != nil {
+		t.cur.vals, t.cur.strs = t.cur.vals[:0], t.cur.strs[:0]
+	}
+}
+
+func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 	if !t.on(kind) {
 		return
 	}
-	var fs []Field
-	if len(fields) > 0 {
-		if cap(t.fields)-len(t.fields) < len(fields) {
-			// A fresh chunk, never a grown copy: events keep pointing into
-			// the chunks they were written to, so nothing is moved.
-			t.fields = make([]Field, 0, max(fieldChunk(cap(t.fields)), len(fields)))
+	k := &kinds[kind]
+	var mask uint16
+	nstr := 0
+	for _, f := range fs {
+		p := k.pos[f.ID]
+		if p < 0 || mask&(1<<p) != 0 {
+			panic("core: event " + k.name + " given field " + f.ID.Key() + " it does not declare, or twice")
 		}
-		i := len(t.fields)
-		t.fields = append(t.fields, fields...)
-		fs = t.fields[i:len(t.fields):len(t.fields)]
+		mask |= 1 << p
+		if fields[f.ID].typ == text {
+			nstr++
+		}
+	}
+	c := t.cur
+	if c == nil || cap(c.vals)-len(c.vals) < len(fs) || cap(c.strs)-len(c.strs) < nstr {
+		last := 0
+		if c != nil {
+			last = cap(c.vals)
+		}
+		n := max(fieldChunk(last), len(fs))
+		c = &chunk{vals: make([]int64, 0, n), strs: make([]string, 0, max(n/2, nstr))}
+		t.cur = c
+	}
+	off := len(c.vals)
+	c.vals = c.vals[:off+len(fs)]
+	for _, f := range fs {
+		i := off + bits.OnesCount16(mask&(1<<k.pos[f.ID]-1))
+		if fields[f.ID].typ == text {
+			c.vals[i] = int64(len(c.strs))
+			c.strs = append(c.strs, f.Str)
+		} else {
+			c.vals[i] = f.Int
+		}
 	}
 	if len(t.Events) == cap(t.Events) {
 		// Double (append grows a large slice by a quarter): a long run's
 		// trace is copied about once over instead of four times. Start at
-		// 1024 events (72 KiB): the ten small steps up to there cost a
-		// lesson-sized run (6k events) a fifth of its time. A trace that
-		// keeps only some kinds stays small; it starts at 16.
+		// 1024 events: the ten small steps up to there cost a lesson-sized
+		// run (6k events) a fifth of its time. A trace that keeps only
+		// some kinds stays small; it starts at 16.
 		first := 1024
 		if t.only != nil {
 			first = 16 // an explorer's world keeps a few kinds: a short record
 		}
 		t.Events = slices.Grow(t.Events, max(len(t.Events), first))
 	}
-	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, Fields: fs})
+	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, mask: mask, off: uint32(off), c: c})
 }
 
-// fieldChunk sizes the next chunk of Trace.fields after one of capacity
-// last: doubling from 64 up to 8192 fields (384 KiB), so a short run's
-// trace stays small and a long one allocates in large steps.
+// fieldChunk sizes the next chunk after one of capacity last: doubling
+// from 64 up to 8192 values (64 KiB), so a short run's trace stays small
+// and a long one allocates in large steps.
 func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
 
 // Len returns the number of events.
 func (t *Trace) Len() int { return len(t.Events) }
 
 // Filter returns the events of the given kind, in order.
-func (t *Trace) Filter(kind string) []Event {
+func (t *Trace) Filter(kind Kind) []Event {
 	var out []Event
 	for _, e := range t.Events {
 		if e.Kind == kind {
@@ -240,19 +384,19 @@ func (e *Event) Text() string {
 	b.WriteByte(' ')
 	b.WriteString(e.Actor)
 	b.WriteByte(' ')
-	b.WriteString(e.Kind)
-	for _, f := range e.Fields {
+	b.WriteString(e.Kind.String())
+	e.Each(func(f FieldID) {
 		b.WriteByte(' ')
-		b.WriteString(f.Key)
+		b.WriteString(f.Key())
 		b.WriteByte('=')
-		if f.IsInt {
-			b.WriteString(strconv.FormatInt(f.Int, 10))
-		} else if f.Str == "" || strings.ContainsAny(f.Str, " =\"") {
-			b.WriteString(strconv.Quote(f.Str))
+		if !f.IsText() {
+			b.WriteString(strconv.FormatInt(e.Num(f), 10))
+		} else if v := e.Str(f); v == "" || strings.ContainsAny(v, " =\"") {
+			b.WriteString(strconv.Quote(v))
 		} else {
-			b.WriteString(f.Str)
+			b.WriteString(v)
 		}
-	}
+	})
 	return b.String()
 }
 
@@ -277,17 +421,17 @@ func (e *Event) JSON() []byte {
 	b = append(b, `,"actor":`...)
 	b = appendJSONString(b, e.Actor)
 	b = append(b, `,"kind":`...)
-	b = appendJSONString(b, e.Kind)
-	for _, f := range e.Fields {
+	b = appendJSONString(b, e.Kind.String())
+	e.Each(func(f FieldID) {
 		b = append(b, ',')
-		b = appendJSONString(b, f.Key)
+		b = appendJSONString(b, f.Key())
 		b = append(b, ':')
-		if f.IsInt {
-			b = strconv.AppendInt(b, f.Int, 10)
+		if f.IsText() {
+			b = appendJSONString(b, e.Str(f))
 		} else {
-			b = appendJSONString(b, f.Str)
+			b = strconv.AppendInt(b, e.Num(f), 10)
 		}
-	}
+	})
 	return append(b, '}')
 }
 

@@ -28,7 +28,7 @@ func workLoopWorld(onLoop bool) *Sim {
 func worstLate(s *Sim) map[string]time.Duration {
 	out := map[string]time.Duration{}
 	for _, e := range s.Trace.Filter(KindRenewal) {
-		out[e.Actor] = max(out[e.Actor], time.Duration(e.Int("late_ms"))*time.Millisecond)
+		out[e.Actor] = max(out[e.Actor], e.Late())
 	}
 	return out
 }
@@ -44,16 +44,16 @@ func TestARenewalBehindWorkIsLateAndTheLeaderFlaps(t *testing.T) {
 	assert.LessOrEqual(t, late["A"], 6*time.Second, "a renewal never waits longer than one unit")
 	never := 0
 	for _, e := range s.Trace.Filter(KindRenewal) {
-		if e.Get("result") == RenewalNever {
+		if e.Result() == RenewalNever {
 			never++
-			assert.Greater(t, e.Int("late_ms"), int64(0), "a renewal that never left had waited")
+			assert.Greater(t, e.Num(FLate), int64(0), "a renewal that never left had waited")
 		}
 	}
 	assert.Positive(t, never, "some renewals were still waiting when their lease ran out")
 	assert.GreaterOrEqual(t, len(s.Trace.Filter(KindLeaseExpire)), 3, "the leases lapse under load")
 	holders := map[string]bool{}
 	for _, e := range s.Trace.Filter(KindHolder) {
-		holders[e.Get("owner")] = true
+		holders[e.Owner()] = true
 	}
 	assert.Len(t, holders, 2, "leadership moves between A and B")
 }
@@ -65,7 +65,7 @@ func TestARenewalOnItsOwnTaskIsOnTimeAndTheLeaderStays(t *testing.T) {
 	sent := s.Trace.Filter(KindRenewal)
 	require.NotEmpty(t, sent, "a process that does work traces its renewals")
 	for _, e := range sent {
-		assert.Zero(t, e.Int("late_ms"), "renewal at %s", FormatTime(e.At))
+		assert.Zero(t, e.Num(FLate), "renewal at %s", FormatTime(e.At))
 	}
 	assert.Empty(t, s.Trace.Filter(KindLeaseExpire))
 	assert.Len(t, s.Trace.Filter(KindHolder), 1, "one holder, never replaced")
@@ -102,5 +102,5 @@ func TestACrashEndsTheBusyUnit(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, after, "the new life renews")
-	assert.Zero(t, after[0].Int("late_ms"))
+	assert.Zero(t, after[0].Num(FLate))
 }

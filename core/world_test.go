@@ -42,7 +42,7 @@ func TestAContentionConfigIsShorthandForTheWorldItWrites(t *testing.T) {
 	s.RunUntil(time.Minute)
 	first := s.Trace.Filter(KindHolder)
 	require.NotEmpty(t, first)
-	assert.EqualValues(t, 7, first[0].Int("token"), "the first holder gets the world's first token")
+	assert.EqualValues(t, 7, first[0].Token(), "the first holder gets the world's first token")
 }
 
 // Build makes what the world lists, in its order: workers before

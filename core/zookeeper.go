@@ -122,7 +122,7 @@ func (c *Coordinator) zkReceive(from string, m Message) bool {
 		if l := c.zkTouch(m.Session); l != nil {
 			c.Renewals++
 			if c.sim.Trace.on(KindLeaseRenew) {
-				c.trace(KindLeaseRenew, S("lease", l.ID.String()), S("owner", l.Owner), D("expiry_ms", l.Expiry))
+				c.trace(KindLeaseRenew, S(FLease, l.ID.String()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
 			}
 			c.reply(from, zkPingResp{})
 		} else {
@@ -158,7 +158,7 @@ func (c *Coordinator) zkConnect(from string, m zkConnectReq) zkConnectResp {
 	l := c.Grant(from, granted)
 	c.Rev++ // createSession is a transaction
 	if note != "" {
-		c.trace(KindNote, S("text", note))
+		c.trace(KindNote, S(FText, note))
 	}
 	return zkConnectResp{Session: l.ID, Timeout: granted, Asked: m.Timeout}
 }
@@ -183,7 +183,7 @@ func (c *Coordinator) zkCreate(from string, m zkCreateReq) lockStatus {
 	for _, k := range ls.members {
 		if strings.Contains(k, marker) {
 			if c.sim.Trace.on(KindNote) {
-				c.trace(KindNote, S("text", "create retried by "+from+": its node "+k+" exists (found by its GUID)"))
+				c.trace(KindNote, S(FText, "create retried by "+from+": its node "+k+" exists (found by its GUID)"))
 			}
 			return c.status(ls, k, c.kv[k].CreateRev, from, RecipeZooKeeper, stepAcquire)
 		}
@@ -198,7 +198,7 @@ func (c *Coordinator) zkCreate(from string, m zkCreateReq) lockStatus {
 
 // zkSessionEnded closes an expired session's connection: the client, if
 // it hears it, is Disconnected and learns Expired when it reconnects.
-func (c *Coordinator) zkSessionEnded(l *Lease, kind string) {
+func (c *Coordinator) zkSessionEnded(l *Lease, kind Kind) {
 	if kind == KindLeaseExpire {
 		c.reply(l.Owner, zkClosed{Session: l.ID})
 	}

@@ -38,11 +38,6 @@ import (
 //     watch the next lower one. A create whose answer was lost is retried
 //     with the same GUID and the client finds its node by it.
 
-// KindClientState is a client's connection state as its library reports
-// it: state (connected, disconnected, expired), curator (CONNECTED,
-// SUSPENDED, RECONNECTED, LOST) and why.
-const KindClientState = "client.state"
-
 // zkReconnectEvery is the wait before each reconnection attempt.
 const zkReconnectEvery = time.Second
 
@@ -65,7 +60,7 @@ type zkClient struct {
 }
 
 func (p *Process) zkTrace(state, curator, why string) {
-	p.trace(KindClientState, S("state", state), S("curator", curator), S("session", p.lease.String()), S("why", why))
+	p.trace(KindClientState, S(FState, state), S(FCurator, curator), S(FSession, p.lease.String()), S(FWhy, why))
 }
 
 func (p *Process) zkCampaign() {
@@ -90,7 +85,7 @@ func (p *Process) zkRelease() {
 	p.zk.creating = false
 	p.stop(tmWork)
 	if p.sim.Trace.on(KindNote) {
-		p.trace(KindNote, S("text", "released: its lock node deleted, its session kept"))
+		p.trace(KindNote, S(FText, "released: its lock node deleted, its session kept"))
 	}
 	switch p.state {
 	case Leader:
@@ -164,7 +159,7 @@ func (p *Process) zkHandle(m Message) bool {
 func (p *Process) zkHeard() {
 	p.zk.lastRecv = p.sim.now
 	if p.sim.Trace.on(KindLeaseRenewed) {
-		p.trace(KindLeaseRenewed, S("lease", p.lease.String()), D("deadline_ms", p.sim.now+p.zk.readTimeout), S("how", "server answered"))
+		p.trace(KindLeaseRenewed, S(FLease, p.lease.String()), D(FDeadline, p.sim.now+p.zk.readTimeout), S(FHow, "server answered"))
 	}
 }
 
@@ -200,7 +195,7 @@ func (p *Process) zkOnConnect(m zkConnectResp) {
 			p.zkCreate() // same GUID: finds the node if the first create went through
 		case p.key != "":
 			if p.sim.Trace.on(KindNote) {
-				p.trace(KindNote, S("text", "watches re-registered; checks its place in the lock again"))
+				p.trace(KindNote, S(FText, "watches re-registered; checks its place in the lock again"))
 			}
 			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Rev: p.myRev, Recipe: p.cfg.Recipe})
 		}

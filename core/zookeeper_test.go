@@ -52,10 +52,10 @@ func TestZooKeeperClampsTheSessionTimeoutAndSaysSo(t *testing.T) {
 	s.RunUntil(5 * time.Second)
 	grants := s.Trace.Filter(KindLeaseGrant)
 	require.NotEmpty(t, grants)
-	assert.EqualValues(t, 40000, grants[0].Int("ttl_ms"), "the server grants 40 s")
+	assert.EqualValues(t, 40000, grants[0].Num(FTTL), "the server grants 40 s")
 	a := clientStates(s.Trace, "A")
 	require.NotEmpty(t, a)
-	assert.Contains(t, a[0].Get("why"), "asked for 60s, the server granted 40s", "the client is told what it got")
+	assert.Contains(t, a[0].Why(), "asked for 60s, the server granted 40s", "the client is told what it got")
 }
 
 func TestZooKeeperExpiresSessionsOnTickBoundaries(t *testing.T) {
@@ -65,14 +65,14 @@ func TestZooKeeperExpiresSessionsOnTickBoundaries(t *testing.T) {
 	s.RunUntil(time.Minute)
 	var lastTouch time.Duration
 	for _, e := range s.Trace.Filter(KindLeaseRenew) {
-		if e.Get("owner") == "A" && e.At < 30*time.Second {
+		if e.Owner() == "A" && e.At < 30*time.Second {
 			lastTouch = e.At
 		}
 	}
 	require.NotZero(t, lastTouch)
 	var expired *Event
 	for _, e := range s.Trace.Filter(KindLeaseExpire) {
-		if e.Get("owner") == "A" {
+		if e.Owner() == "A" {
 			expired = &e
 			break
 		}
@@ -98,7 +98,7 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 	states := clientStates(s.Trace, "A")
 	var names []string
 	for _, e := range states {
-		names = append(names, e.Get("state")+"/"+e.Get("curator"))
+		names = append(names, e.State()+"/"+e.Curator())
 	}
 	require.Equal(t, []string{"connected/CONNECTED", "disconnected/SUSPENDED", "disconnected/LOST", "expired/LOST", "connected/CONNECTED"}, names)
 	disc, curatorLost, lost := states[1], states[2], states[3]
@@ -111,7 +111,7 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 
 	var expiry Event
 	for _, e := range s.Trace.Filter(KindLeaseExpire) {
-		if e.Get("owner") == "A" {
+		if e.Owner() == "A" {
 			expiry = e
 		}
 	}
@@ -124,7 +124,7 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 
 	var leaderB time.Duration
 	for _, e := range Holders(s.Trace) {
-		if e.Get("owner") == "B" {
+		if e.Owner() == "B" {
 			leaderB = e.At
 			break
 		}
@@ -136,9 +136,9 @@ func TestZooKeeperClientIsDisconnectedBeforeItLearnsExpired(t *testing.T) {
 			continue
 		}
 		if e.At == disc.At {
-			stopped = e.Get("from") == "leader"
+			stopped = e.From() == "leader"
 		}
-		assert.NotEqual(t, "leader", e.Get("to"), "A never leads again in this run (at %s)", FormatTime(e.At))
+		assert.NotEqual(t, "leader", e.To(), "A never leads again in this run (at %s)", FormatTime(e.At))
 	}
 	assert.True(t, stopped, "the holder stops leading at SUSPENDED")
 
@@ -161,12 +161,12 @@ func TestCuratorReportsLostASessionTimeoutAfterSuspended(t *testing.T) {
 	states := clientStates(s.Trace, "A")
 	require.GreaterOrEqual(t, len(states), 4)
 	susp, lost, expired := states[1], states[2], states[3]
-	require.Equal(t, "SUSPENDED", susp.Get("curator"))
-	assert.Equal(t, "disconnected", lost.Get("state"), "the ZooKeeper client is still disconnected")
-	assert.Equal(t, "LOST", lost.Get("curator"))
+	require.Equal(t, "SUSPENDED", susp.Curator())
+	assert.Equal(t, "disconnected", lost.State(), "the ZooKeeper client is still disconnected")
+	assert.Equal(t, "LOST", lost.Curator())
 	assert.Equal(t, susp.At+20*time.Second, lost.At)
 	assert.Less(t, lost.At, 90*time.Second, "while the link is still cut")
-	assert.Equal(t, "expired", expired.Get("state"))
+	assert.Equal(t, "expired", expired.State())
 	assert.Greater(t, expired.At, 90*time.Second, "the server's word comes only after the heal")
 }
 
@@ -180,12 +180,12 @@ func TestZooKeeperReconnectWithinTheTimeoutKeepsTheLock(t *testing.T) {
 	s.RunUntil(70 * time.Second)
 	var names []string
 	for _, e := range clientStates(s.Trace, "A") {
-		names = append(names, e.Get("curator"))
+		names = append(names, e.Curator())
 	}
 	assert.Equal(t, []string{"CONNECTED", "SUSPENDED", "RECONNECTED"}, names)
 	require.Len(t, Holders(s.Trace), 1, "the lock never moved")
 	assert.True(t, s.Process("A").BelievesLeader())
-	assert.Equal(t, Holders(s.Trace)[0].Int("token"), s.Process("A").Token(), "same node, same czxid")
+	assert.Equal(t, Holders(s.Trace)[0].Token(), s.Process("A").Token(), "same node, same czxid")
 }
 
 func TestZooKeeperLockNodesAreProtectedSequentialsWithCzxidTokens(t *testing.T) {
@@ -207,7 +207,7 @@ func TestZooKeeperLockNodesAreProtectedSequentialsWithCzxidTokens(t *testing.T) 
 	// the parents 3 and 4, A's node 5; B's session 6, node 7; C's 8, 9.
 	h := Holders(s.Trace)
 	require.Len(t, h, 1)
-	assert.EqualValues(t, 5, h[0].Int("token"), "the holder's token is its node's czxid")
+	assert.EqualValues(t, 5, h[0].Token(), "the holder's token is its node's czxid")
 	for _, kv := range keys {
 		want := map[string]int64{"A": 5, "B": 7, "C": 9}[kv.Value]
 		assert.Equal(t, want, kv.CreateRev, kv.Key)
@@ -235,8 +235,8 @@ func TestZooKeeperRecoversItsNodeWhenTheCreateAnswerIsLost(t *testing.T) {
 	var createAt time.Duration
 	for createAt == 0 && s.Step() {
 		for _, e := range s.Trace.Filter(KindSend) {
-			if e.Actor == "A" && e.Get("msg") == "Create" {
-				createAt = time.Duration(e.Int("arrive_ms")) * time.Millisecond
+			if e.Actor == "A" && e.Msg() == "Create" {
+				createAt = e.Arrive()
 			}
 		}
 	}
@@ -258,7 +258,7 @@ func TestZooKeeperRecoversItsNodeWhenTheCreateAnswerIsLost(t *testing.T) {
 	assert.True(t, s.Process("A").BelievesLeader(), "A found its node and holds the lock")
 	found := false
 	for _, e := range s.Trace.Filter(KindNote) {
-		found = found || regexp.MustCompile(`found by its GUID`).MatchString(e.Get("text"))
+		found = found || regexp.MustCompile(`found by its GUID`).MatchString(e.Words())
 	}
 	assert.True(t, found, "the server reports the retried create")
 }
@@ -288,18 +288,18 @@ func TestZooKeeperReleaseDeletesTheNodeAndKeepsTheSession(t *testing.T) {
 
 	holders := Holders(s.Trace)
 	require.Len(t, holders, 2)
-	assert.Equal(t, "B", holders[1].Get("owner"), "the next waiter holds")
+	assert.Equal(t, "B", holders[1].Owner(), "the next waiter holds")
 	assert.Equal(t, 5*time.Second, holders[1].At.Truncate(time.Second), "at once")
 	var connects int
 	for _, e := range clientStates(s.Trace, "A") {
-		if e.Get("curator") == "CONNECTED" {
+		if e.Curator() == "CONNECTED" {
 			connects++
 		}
 	}
 	assert.Equal(t, 1, connects, "A never connects again")
 	assert.Equal(t, session, s.Process("A").LeaseID(), "the same session")
 	for _, e := range s.Trace.Filter(KindLeaseRevoke) {
-		assert.NotEqual(t, "A", e.Get("owner"), "A's session is not closed")
+		assert.NotEqual(t, "A", e.Owner(), "A's session is not closed")
 	}
 	var mine int
 	for _, kv := range s.Coord.Range("locks/leader/") {

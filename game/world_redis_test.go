@@ -86,7 +86,7 @@ func TestARedisNodeIsClickedAndActedOn(t *testing.T) {
 	jumps := sb.Run.Lab.Sim().Trace.Filter(core.KindRedisJump)
 	require.Len(t, jumps, 1)
 	assert.Equal(t, "redis-2", jumps[0].Actor)
-	assert.Equal(t, int64(30000), jumps[0].Int("ahead_ms"))
+	assert.Equal(t, int64(30000), jumps[0].Num(core.FAhead))
 
 	r.click("redis:redis-3")
 	r.click("action:crash")

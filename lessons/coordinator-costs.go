@@ -44,7 +44,7 @@ func renewalLoad(w *World) float64 {
 			if e.At < costFrom || e.At >= costTo {
 				continue
 			}
-			if l := e.Int("leases"); l > 0 {
+			if l := e.Leases(); l > 0 {
 				n += l
 			} else {
 				n++
@@ -63,7 +63,7 @@ func victimFailover(w *World) time.Duration {
 		var worst time.Duration
 		crashed := time.Duration(-1)
 		for _, e := range w.Sim.Trace.Events {
-			sh := e.Int("shard")
+			sh := e.Shard()
 			switch {
 			case crashed < 0 && e.Actor == costVictim && e.Kind == core.KindCrash:
 				crashed = e.At

@@ -37,14 +37,14 @@ func wakes(w *World, lock string) []handoverWake {
 	live := map[string]bool{}
 	ev := w.Sim.Trace.Events
 	for i, e := range ev {
-		key := e.Get("key")
+		key := e.Key()
 		switch {
 		case e.Kind == core.KindPut && strings.HasPrefix(key, lock+"/"):
 			live[key] = true
-		case e.Kind == core.KindHolder && e.Get("lock") == lock:
+		case e.Kind == core.KindHolder && e.Lock() == lock:
 			holderKey = key
 			if next >= 0 {
-				out[next].Next = e.Get("owner")
+				out[next].Next = e.Owner()
 				next = -1
 			}
 		case e.Kind == core.KindDelete && strings.HasPrefix(key, lock+"/"):
@@ -58,8 +58,8 @@ func wakes(w *World, lock string) []handoverWake {
 				if f.At != e.At || f.Kind == core.KindDelete {
 					break
 				}
-				if f.Kind == core.KindWatchFire && f.Get("key") == key {
-					hw.Woken = append(hw.Woken, f.Get("watcher"))
+				if f.Kind == core.KindWatchFire && f.Key() == key {
+					hw.Woken = append(hw.Woken, f.Watcher())
 				}
 			}
 			out = append(out, hw)
@@ -149,7 +149,7 @@ var electionOrder = &Lesson{
 					return false
 				}
 				for i, h := range hs {
-					if h.Int("token") != h.Int("create_rev") || (i > 0 && h.Int("create_rev") <= hs[i-1].Int("create_rev")) {
+					if h.Token() != h.CreateRev() || (i > 0 && h.CreateRev() <= hs[i-1].CreateRev()) {
 						return false
 					}
 				}

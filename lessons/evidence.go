@@ -25,7 +25,7 @@ type Cite struct {
 	// or "derived" (arithmetic on other cites).
 	From  string
 	Event *core.Event
-	Field string
+	Field core.FieldID
 }
 
 // Claim is a comparison an explanation states: L Op R, with Op one of
@@ -60,13 +60,13 @@ type because struct {
 	claims []Claim
 }
 
-func (b *because) cite(text, from string, e *core.Event, field string) string {
+func (b *because) cite(text, from string, e *core.Event, field core.FieldID) string {
 	b.cites = append(b.cites, Cite{Text: text, From: from, Event: e, Field: field})
 	return text
 }
 
 // at is the time of event e, as "12.016 s".
-func (b *because) at(e core.Event) string { return b.cite(instant(e.At), "trace", &e, "") }
+func (b *because) at(e core.Event) string { return b.cite(instant(e.At), "trace", &e, 0) }
 
 // instant writes a time of the run as the trace and its log lines do:
 // cut, not rounded, to the millisecond, so the feedback quotes the very
@@ -76,36 +76,36 @@ func instant(t time.Duration) string {
 }
 
 // ms is the millisecond field key of event e as a time.
-func (b *because) ms(e core.Event, key string) string {
-	return b.cite(secs(time.Duration(e.Int(key))*time.Millisecond), "trace", &e, key)
+func (b *because) ms(e core.Event, key core.FieldID) string {
+	return b.cite(secs(time.Duration(e.Num(key))*time.Millisecond), "trace", &e, key)
 }
 
 // given is a duration the brief or the answer states.
-func (b *because) given(d time.Duration) string { return b.cite(secs(d), "given", nil, "") }
+func (b *because) given(d time.Duration) string { return b.cite(secs(d), "given", nil, 0) }
 
 // givenN is a count or rate the brief or the answer states.
-func (b *because) givenN(v float64) string { return b.cite(num(v), "given", nil, "") }
+func (b *because) givenN(v float64) string { return b.cite(num(v), "given", nil, 0) }
 
 // run is a duration measured from a run of the learner's design.
-func (b *because) run(d time.Duration) string { return b.cite(secs(d), "run", nil, "") }
+func (b *because) run(d time.Duration) string { return b.cite(secs(d), "run", nil, 0) }
 
 // moment is an instant of a run of the learner's design (a fault's time),
 // written as the trace writes times.
-func (b *because) moment(t time.Duration) string { return b.cite(instant(t), "run", nil, "") }
+func (b *because) moment(t time.Duration) string { return b.cite(instant(t), "run", nil, 0) }
 
 // runN is a count or rate measured from a run of the learner's design.
-func (b *because) runN(v float64) string { return b.cite(num(v), "run", nil, "") }
+func (b *because) runN(v float64) string { return b.cite(num(v), "run", nil, 0) }
 
 // diff is to - from, derived from two cited times.
 func (b *because) diff(to, from time.Duration) string {
-	return b.cite(secs(to-from), "derived", nil, "")
+	return b.cite(secs(to-from), "derived", nil, 0)
 }
 
 // derived is a duration computed from cited numbers.
-func (b *because) derived(d time.Duration) string { return b.cite(secs(d), "derived", nil, "") }
+func (b *because) derived(d time.Duration) string { return b.cite(secs(d), "derived", nil, 0) }
 
 // derivedN is a count computed from cited numbers.
-func (b *because) derivedN(v float64) string { return b.cite(num(v), "derived", nil, "") }
+func (b *because) derivedN(v float64) string { return b.cite(num(v), "derived", nil, 0) }
 
 // claim tests l op r, so the caller picks its words from the truth, and
 // records it as stated when it holds (the branch it guards says so). A

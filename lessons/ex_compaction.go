@@ -150,14 +150,14 @@ func RunNight(d NightDesign, n int) (Night, error) {
 		}
 		switch e.Kind {
 		case core.KindHolder:
-			holder, owner = e.Int("token"), e.Get("owner")
-			if out.Crashed && out.Failed && e.At >= crashAt && e.Get("owner") != compactors[0] {
+			holder, owner = e.Token(), e.Owner()
+			if out.Crashed && out.Failed && e.At >= crashAt && e.Owner() != compactors[0] {
 				out.Failover, out.Failed = e.At-crashAt, false
 			}
 		case core.KindFree:
 			holder, owner = 0, ""
 		case core.KindWrite:
-			if e.Get("result") == core.Accepted && e.Int("token") != holder {
+			if e.Result() == core.Accepted && e.Token() != holder {
 				out.Duplicates++
 			}
 		}

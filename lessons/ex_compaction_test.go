@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // compaction is an exercise 4 answer with the learner's estimates right
@@ -110,17 +112,17 @@ func TestCompactionWorstNightReplays(t *testing.T) {
 	require.False(t, part(r, "Duplicates").OK)
 	w, err := r.Replay.Evaluate(1, nil)
 	require.NoError(t, err)
-	assert.True(t, staleAccepted(w) || len(w.Sim.Trace.Filter("write")) > 0)
+	assert.True(t, staleAccepted(w) || len(w.Sim.Trace.Filter(core.KindWrite)) > 0)
 	dups := 0
 	holder := int64(0)
 	for _, e := range w.Sim.Trace.Events {
 		switch e.Kind {
-		case "lock.holder":
-			holder = e.Int("token")
-		case "lock.free":
+		case core.KindHolder:
+			holder = e.Token()
+		case core.KindFree:
 			holder = 0
-		case "write":
-			if e.Get("result") == "accepted" && e.Int("token") != holder {
+		case core.KindWrite:
+			if e.Result() == "accepted" && e.Token() != holder {
 				dups++
 			}
 		}

@@ -97,7 +97,7 @@ var logCases = []logCase{
 }
 
 // logKinds are the trace kinds an operator's logs would show.
-var logKinds = []string{
+var logKinds = []core.Kind{
 	core.KindLeaseGrant, core.KindLeaseExpire, core.KindLeaseRevoke, core.KindHolder, core.KindFree,
 	core.KindLeaseLost, core.KindState, core.KindPause, core.KindResume, core.KindCrash, core.KindWrite,
 	core.KindPartition, core.KindHeal,
@@ -122,8 +122,8 @@ func (c logCase) run() []logLine {
 		// A worker's log shows the writes it sends, so the reader can tell
 		// a write sent before the worker noticed its lease had gone from
 		// one sent after.
-		if e.Kind == core.KindSend && e.Get("msg") == "Write" {
-			out = append(out, logLine{fmt.Sprintf("%s %s send write to=%s token=%s", core.FormatTime(e.At), e.Actor, e.Get("to"), e.Get("token")), e})
+		if e.Kind == core.KindSend && e.Msg() == "Write" {
+			out = append(out, logLine{fmt.Sprintf("%s %s send write to=%s token=%s", core.FormatTime(e.At), e.Actor, e.To(), e.Format(core.FToken)), e})
 			continue
 		}
 		if slices.Contains(logKinds, e.Kind) {
@@ -163,17 +163,17 @@ func find(ls []logLine, from int, ok func(e core.Event) bool) int {
 
 func isSend(proc string, tok int64) func(core.Event) bool {
 	return func(e core.Event) bool {
-		return e.Kind == core.KindSend && e.Actor == proc && e.Int("token") == tok
+		return e.Kind == core.KindSend && e.Actor == proc && e.Token() == tok
 	}
 }
 
 func isWrite(from string, tok int64, result string) func(core.Event) bool {
 	return func(e core.Event) bool {
-		return e.Kind == core.KindWrite && e.Get("from") == from && e.Int("token") == tok && e.Get("result") == result
+		return e.Kind == core.KindWrite && e.From() == from && e.Token() == tok && e.Result() == result
 	}
 }
 
-func isKind(proc, kind string) func(core.Event) bool {
+func isKind(proc string, kind core.Kind) func(core.Event) bool {
 	return func(e core.Event) bool { return e.Kind == kind && e.Actor == proc }
 }
 
@@ -202,14 +202,14 @@ func explainCase1(ls []logLine, b *because) string {
 	b.stateD(ls[send].ev.At, "<=", ls[lost].ev.At)
 	b.stateD(ls[newer].ev.At, "<", ls[stale].ev.At)
 	return fmt.Sprintf("A froze at %s for %s. On waking it sent its token-15 write at %s, ahead of its own lease check (logged next, at %s), and storage accepted it at %s although it had taken 16 from B at %s: the newest value went backwards. A behaved as any paused leader would; the bug is that storage does not compare tokens.",
-		b.at(ls[pause].ev), b.ms(ls[pause].ev, "for_ms"), b.at(ls[send].ev), b.at(ls[lost].ev), b.at(ls[stale].ev), b.at(ls[newer].ev))
+		b.at(ls[pause].ev), b.ms(ls[pause].ev, core.FFor), b.at(ls[send].ev), b.at(ls[lost].ev), b.at(ls[stale].ev), b.at(ls[newer].ev))
 }
 
 // Incident 2: the same request sent again under a new ownership.
 func case2Lines(ls []logLine) (w15, free, h16, w16 int) {
 	w15 = find(ls, 0, isWrite("A", 15, core.Accepted))
-	free = find(ls, w15, func(e core.Event) bool { return e.Kind == core.KindFree && e.Int("token") == 15 })
-	h16 = find(ls, free, func(e core.Event) bool { return e.Kind == core.KindHolder && e.Int("token") == 16 })
+	free = find(ls, w15, func(e core.Event) bool { return e.Kind == core.KindFree && e.Token() == 15 })
+	h16 = find(ls, free, func(e core.Event) bool { return e.Kind == core.KindHolder && e.Token() == 16 })
 	w16 = find(ls, h16, isWrite("A", 16, core.Accepted))
 	return
 }
@@ -283,7 +283,7 @@ func bears(i, k int) bool {
 	// Token 15's ownership ends at its lease's expiry (or the lock's
 	// release): what is written before belongs to the ownership itself.
 	end := find(ls, 0, func(e core.Event) bool {
-		return e.Kind == core.KindFree && e.Int("token") == 15 || e.Kind == core.KindHolder && e.Int("token") == 16
+		return e.Kind == core.KindFree && e.Token() == 15 || e.Kind == core.KindHolder && e.Token() == 16
 	})
 	e := ls[k].ev
 	switch e.Kind {
@@ -291,16 +291,16 @@ func bears(i, k int) bool {
 		return true
 	case core.KindLeaseExpire:
 		// The 15-holder's lease, which held the lock.
-		return e.Get("owner") == ls[find(ls, 0, func(e core.Event) bool { return e.Kind == core.KindHolder })].ev.Get("owner") && e.Int("keys") > 0
+		return e.Owner() == ls[find(ls, 0, func(e core.Event) bool { return e.Kind == core.KindHolder })].ev.Owner() && e.Keys() > 0
 	case core.KindState:
-		return e.Get("to") == "leader" || e.Get("to") == "stepping_down" || e.Get("from") == "stepping_down"
+		return e.To() == "leader" || e.To() == "stepping_down" || e.From() == "stepping_down"
 	case core.KindSend, core.KindWrite:
 		if k >= end {
 			return true
 		}
 		// The send of a write the proof cites.
 		next := find(ls, k+1, func(w core.Event) bool {
-			return w.Kind == core.KindWrite && w.Get("from") == e.Actor && w.Int("token") == e.Int("token")
+			return w.Kind == core.KindWrite && w.From() == e.Actor && w.Token() == e.Token()
 		})
 		return e.Kind == core.KindSend && next >= 0 && slices.Contains(logCases[i].proof(ls), next)
 	}

@@ -64,7 +64,7 @@ func oldLeaderStale(w *World) (*core.Event, *core.Event) {
 	}
 	for e := range w.ofKind(core.KindStale) {
 		send := writeSend(w, *e)
-		if paused[e.Get("from")] || send != nil && send.Int("held_ms") > 0 {
+		if paused[e.From()] || send != nil && send.Num(core.FHeld) > 0 {
 			return e, send
 		}
 	}
@@ -80,8 +80,8 @@ func writeSend(w *World, stale core.Event) *core.Event {
 		if e.At > stale.At {
 			break
 		}
-		if e.Get("msg") == "Write" && e.Actor == stale.Get("from") && e.Get("to") == stale.Actor &&
-			e.Int("token") == stale.Int("token") && time.Duration(e.Int("arrive_ms"))*time.Millisecond == stale.At.Truncate(time.Millisecond) {
+		if e.Msg() == "Write" && e.Actor == stale.From() && e.To() == stale.Actor &&
+			e.Token() == stale.Token() && e.Arrive() == stale.At.Truncate(time.Millisecond) {
 			if out == nil {
 				out = e
 			}
@@ -98,7 +98,7 @@ func newerWrite(w *World, stale core.Event) *core.Event {
 		if e.At > stale.At {
 			break
 		}
-		if e.Get("result") == core.Accepted && e.Int("token") == stale.Int("highest") && out == nil {
+		if e.Result() == core.Accepted && e.Token() == stale.Highest() && out == nil {
 			out = e
 		}
 	}
@@ -108,7 +108,7 @@ func newerWrite(w *World, stale core.Event) *core.Event {
 // staleRejected reports a write refused because its token was old.
 func staleRejected(w *World) bool {
 	for e := range w.ofKind(core.KindWrite) {
-		if e.Get("result") == core.RejectedStale {
+		if e.Result() == core.RejectedStale {
 			return true
 		}
 	}
@@ -207,11 +207,11 @@ func judgeCause(a Answer, off *World) Feedback {
 	}
 	if b.claimD(send.At, "<", newer.At) {
 		return b.feedback(part, false, "Your run did reorder them: %s sent its write at %s, before %s's newer write landed at %s, and it arrived at %s. But networks may always do that, and a lock cannot stop it; what let the write through is that storage could not tell it was old.",
-			st.Get("from"), b.at(*send), newer.Get("from"), b.at(*newer), b.at(*st))
+			st.From(), b.at(*send), newer.From(), b.at(*newer), b.at(*st))
 	}
 	b.stateD(send.At, ">=", newer.At)
 	return b.feedback(part, false, "In your run the writes arrived in the order they were sent: %s sent its write at %s, after %s's newer write had landed at %s. Nothing was reordered.",
-		st.Get("from"), b.at(*send), newer.Get("from"), b.at(*newer))
+		st.From(), b.at(*send), newer.From(), b.at(*newer))
 }
 
 // judgeNoFencingRuns runs the schedule with fencing off and on; it returns
@@ -248,7 +248,7 @@ func judgeNoFencingRuns(log core.ActionLog) (Feedback, *World) {
 	}
 	var b because
 	return b.feedback(part, true, "Fencing off: storage accepted %s's write with token %s at %s although it had already seen %s. Fencing on: the same schedule ends with that write rejected.",
-		st.Get("from"), b.cite(st.Get("token"), "trace", st, "token"), b.at(*st), b.cite(st.Get("highest"), "trace", st, "highest")), off
+		st.From(), b.cite(st.Format(core.FToken), "trace", st, core.FToken), b.at(*st), b.cite(st.Format(core.FHighest), "trace", st, core.FHighest)), off
 }
 
 // whyNoStaleWrite says what the learner's fencing-off run did instead of
@@ -271,14 +271,14 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 	var handover *core.Event
 	for e := range w.ofKind(core.KindHolder) {
 		if e.At < start {
-			old = e.Get("owner")
+			old = e.Owner()
 			continue
 		}
-		if old != "" && e.Get("owner") != old {
+		if old != "" && e.Owner() != old {
 			handover = e
 			break
 		}
-		old = e.Get("owner")
+		old = e.Owner()
 	}
 	if handover == nil {
 		const never = "In your run the lock never changed hands after the stall began, so no newer leader wrote and no write could be stale. "
@@ -287,20 +287,20 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 		}
 		return Feedback{Part: part, Why: none + never + "The stalled process must be the leader, and its lease must run out while its write is still to come."}
 	}
-	newOwner := handover.Get("owner")
+	newOwner := handover.Owner()
 	var oldWrite, newWrite *core.Event
 	for e := range w.ofKind(core.KindWrite) {
-		if e.Seq < handover.Seq || e.Get("result") != core.Accepted {
+		if e.Seq < handover.Seq || e.Result() != core.Accepted {
 			continue
 		}
 		switch {
-		case oldWrite == nil && e.Get("from") == old && e.Int("token") < handover.Int("token"):
+		case oldWrite == nil && e.From() == old && e.Token() < handover.Token():
 			oldWrite = e
-		case newWrite == nil && e.Get("from") == newOwner:
+		case newWrite == nil && e.From() == newOwner:
 			newWrite = e
 		}
 	}
-	took := fmt.Sprintf("%s took the lock at %s with token %s", newOwner, b.at(*handover), b.cite(handover.Get("token"), "trace", handover, "token"))
+	took := fmt.Sprintf("%s took the lock at %s with token %s", newOwner, b.at(*handover), b.cite(handover.Format(core.FToken), "trace", handover, core.FToken))
 	switch {
 	case oldWrite == nil:
 		end := w.Lesson.Duration
@@ -318,7 +318,7 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 		return b.feedback(part, false, "%s%s. %s's older write landed after it, but %s was not a leader you stalled: the claim is about a paused leader, or one whose write was held.", none, took, old, old)
 	}
 	if newWrite == nil {
-		return b.feedback(part, false, "%s%s, but wrote nothing before the run ended, so %s's write with token %s at %s overwrote nothing.", none, took, old, b.cite(oldWrite.Get("token"), "trace", oldWrite, "token"), b.at(*oldWrite))
+		return b.feedback(part, false, "%s%s, but wrote nothing before the run ended, so %s's write with token %s at %s overwrote nothing.", none, took, old, b.cite(oldWrite.Format(core.FToken), "trace", oldWrite, core.FToken), b.at(*oldWrite))
 	}
 	when := "before"
 	if !b.claimD(oldWrite.At, "<", newWrite.At) {
@@ -326,5 +326,5 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 		when = "in the same millisecond as, but ahead of,"
 	}
 	return b.feedback(part, false, "%s%s, yet %s's write with token %s landed at %s, %s %s's first write at %s, so it overwrote nothing: storage had seen no newer token yet. The old write has to arrive after the new leader has written.",
-		none, took, old, b.cite(oldWrite.Get("token"), "trace", oldWrite, "token"), b.at(*oldWrite), when, newOwner, b.at(*newWrite))
+		none, took, old, b.cite(oldWrite.Format(core.FToken), "trace", oldWrite, core.FToken), b.at(*oldWrite), when, newOwner, b.at(*newWrite))
 }

@@ -25,7 +25,7 @@ func leaseExpiryAt(w *World, proc string, t time.Duration) (core.Event, bool) {
 		if e.At > t {
 			break
 		}
-		if (e.Kind == core.KindLeaseGrant || e.Kind == core.KindLeaseRenew) && e.Get("owner") == proc && e.Get("expiry_ms") != "" {
+		if (e.Kind == core.KindLeaseGrant || e.Kind == core.KindLeaseRenew) && e.Owner() == proc && e.Format(core.FExpiry) != "" {
 			last, found = e, true
 		}
 	}
@@ -33,7 +33,7 @@ func leaseExpiryAt(w *World, proc string, t time.Duration) (core.Event, bool) {
 }
 
 func expiryOf(e core.Event) time.Duration {
-	return time.Duration(e.Int("expiry_ms")) * time.Millisecond
+	return e.Expiry()
 }
 
 // leaderPauseBreak finds a pause of a leader, no longer than limit, during
@@ -65,7 +65,7 @@ func leaderPauseBreak(w *World, limit time.Duration) (pauseSpan, bool, bool) {
 func stepDown(w *World, p pauseSpan) *core.Event {
 	tr := w.Sim.Trace.Events
 	for i := p.Seq + 1; i < len(tr); i++ {
-		if e := &tr[i]; e.Kind == core.KindState && e.Actor == p.Proc && e.Get("from") == core.Leader.String() {
+		if e := &tr[i]; e.Kind == core.KindState && e.Actor == p.Proc && e.From() == core.Leader.String() {
 			return e
 		}
 	}
@@ -83,7 +83,7 @@ func handoverWhileLeading(w *World, p pauseSpan) *core.Event {
 		end = d.Seq
 	}
 	for _, e := range handovers(w, "locks/leader") {
-		if e.Seq > p.Seq && e.Seq < end && e.Get("owner") != p.Proc {
+		if e.Seq > p.Seq && e.Seq < end && e.Owner() != p.Proc {
 			return &e
 		}
 	}
@@ -353,11 +353,11 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 	for i := p.Seq + 1; i < len(tr); i++ {
 		e := &tr[i]
 		switch {
-		case expire == nil && e.Kind == core.KindLeaseExpire && e.Get("owner") == p.Proc:
+		case expire == nil && e.Kind == core.KindLeaseExpire && e.Owner() == p.Proc:
 			expire = e
-		case holder == nil && e.Kind == core.KindHolder && e.Get("lock") == "locks/leader" && e.Get("owner") != p.Proc:
+		case holder == nil && e.Kind == core.KindHolder && e.Lock() == "locks/leader" && e.Owner() != p.Proc:
 			holder = e
-		case e.Kind == core.KindLeaseRenew && e.Get("owner") == p.Proc && e.Get("expiry_ms") != "":
+		case e.Kind == core.KindLeaseRenew && e.Owner() == p.Proc && e.Format(core.FExpiry) != "":
 			if refused == nil && expiryOf(*e) <= e.At {
 				refused = e
 			}
@@ -372,20 +372,20 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 		holder = handoverWhileLeading(w, p)
 		b.stateD(exp, "<", holder.At)
 		head := fmt.Sprintf("%s froze at %s with its lease due to run out at %s, %s later; the %s pause outlived it",
-			p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), b.ms(pauseEv, "for_ms"))
+			p.Proc, froze, b.ms(grant, core.FExpiry), b.diff(exp, p.From), b.ms(pauseEv, core.FFor))
 		switch {
 		case resume == nil || holder.Seq < resume.Seq:
 			if resume != nil {
 				order(holder, resume)
 			}
 			if resume != nil && holder.At == resume.At {
-				return b.feedback(part, true, "%s, and at %s, the very instant %s was due to wake but before it did, the coordinator gave the lock to %s.", head, b.at(*holder), p.Proc, holder.Get("owner"))
+				return b.feedback(part, true, "%s, and at %s, the very instant %s was due to wake but before it did, the coordinator gave the lock to %s.", head, b.at(*holder), p.Proc, holder.Owner())
 			}
 			b.stateD(holder.At, "<=", p.wake(w))
-			return b.feedback(part, true, "%s, and at %s the coordinator gave the lock to %s while %s slept.", head, b.at(*holder), holder.Get("owner"), p.Proc)
+			return b.feedback(part, true, "%s, and at %s the coordinator gave the lock to %s while %s slept.", head, b.at(*holder), holder.Owner(), p.Proc)
 		default:
 			order(resume, holder)
-			return b.feedback(part, true, "%s. %s woke at %s and, before it noticed, the coordinator gave the lock to %s at %s: for that moment both believed they led.", head, p.Proc, b.at(*resume), holder.Get("owner"), b.at(*holder))
+			return b.feedback(part, true, "%s. %s woke at %s and, before it noticed, the coordinator gave the lock to %s at %s: for that moment both believed they led.", head, p.Proc, b.at(*resume), holder.Owner(), b.at(*holder))
 		}
 	}
 	end := w.Sim.Now()
@@ -393,7 +393,7 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 		// The run ended with the process still frozen.
 		if b.claimD(exp, ">", end) {
 			return b.feedback(part, false, "%s froze at %s and was still frozen when the run ended at %s, but its lease ran until %s, after the end: nothing could change hands within the run. Pause it earlier.",
-				p.Proc, froze, b.given(end), b.ms(grant, "expiry_ms"))
+				p.Proc, froze, b.given(end), b.ms(grant, core.FExpiry))
 		}
 	}
 	wake := p.wake(w)
@@ -405,7 +405,7 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 	lateRenewal := false
 	if b.claimD(exp, ">", wake) {
 		if renewed == nil || expiryOf(*renewed) > renewed.At {
-			fmt.Fprintf(&out, "%s froze at %s with its lease good until %s, %s later; it woke at %s, before that", p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), wakeText)
+			fmt.Fprintf(&out, "%s froze at %s with its lease good until %s, %s later; it woke at %s, before that", p.Proc, froze, b.ms(grant, core.FExpiry), b.diff(exp, p.From), wakeText)
 			if renewed != nil && b.claimD(renewed.At, "<", exp) {
 				fmt.Fprintf(&out, ", and renewed in time: its renewal reached the coordinator at %s", b.at(*renewed))
 			}
@@ -416,11 +416,11 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 		lateRenewal = true
 		b.stateD(exp, "<=", renewed.At)
 		fmt.Fprintf(&out, "%s froze at %s with its lease good until %s, %s later, and woke at %s, before that; but its renewal reached the coordinator only at %s, when the lease had already ended, and was refused. ",
-			p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From), wakeText, b.at(*renewed))
+			p.Proc, froze, b.ms(grant, core.FExpiry), b.diff(exp, p.From), wakeText, b.at(*renewed))
 	} else {
 		// The lease ran out while the process slept, yet the lock did not
 		// move before it woke.
-		fmt.Fprintf(&out, "The lease did run out while %s slept: it froze at %s, and its lease ended at %s, %s later, ", p.Proc, froze, b.ms(grant, "expiry_ms"), b.diff(exp, p.From))
+		fmt.Fprintf(&out, "The lease did run out while %s slept: it froze at %s, and its lease ended at %s, %s later, ", p.Proc, froze, b.ms(grant, core.FExpiry), b.diff(exp, p.From))
 		if b.claimD(exp, "==", wake) {
 			fmt.Fprintf(&out, "the instant it woke at %s. ", wakeText)
 		} else {

@@ -287,7 +287,7 @@ func phases(s *core.Sim, proc string, from, span, shift time.Duration, grid int,
 	look.Trace.Quiet = false
 	look.RunUntil(from + span)
 	for _, e := range look.Trace.Events {
-		if t := e.At + shift; e.Kind == core.KindSend && e.Actor == proc && (to == "" || e.Get("to") == to) && t > from && t < from+span {
+		if t := e.At + shift; e.Kind == core.KindSend && e.Actor == proc && (to == "" || e.To() == to) && t > from && t < from+span {
 			out = append(out, t)
 		}
 	}
@@ -305,7 +305,7 @@ func (j *shardSweep) tryPause() {
 	w.ScheduleAction(at, gcPause())
 	w.RunUntil(at + designGCPause + designPauseSettle)
 	for _, e := range w.Trace.Events {
-		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && !strings.HasPrefix(e.Get("why"), "rebalance") {
+		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && !strings.HasPrefix(e.Why(), "rebalance") {
 			ph.Lost++
 		}
 	}
@@ -336,7 +336,7 @@ func (j *shardSweep) tryCrash() {
 	for len(waiting) > 0 && w.Now() < end {
 		w.RunUntil(min(w.Now()+time.Second, end))
 		for _, e := range w.Trace.Events[seen:] {
-			if sh := int(e.Int("shard")); e.Kind == core.KindShardOwn && waiting[sh] && e.Actor != designVictim {
+			if sh := int(e.Shard()); e.Kind == core.KindShardOwn && waiting[sh] && e.Actor != designVictim {
 				delete(waiting, sh)
 				ph.Reassign = max(ph.Reassign, e.At-at)
 			}
@@ -365,7 +365,7 @@ func (j *shardSweep) finish() {
 	seen := len(w.Trace.Events)
 	w.RunUntil(designEnd(j.d))
 	for _, e := range w.Trace.Events[seen:] {
-		if e.Kind == core.KindStale && e.Get("from") == designSleeper {
+		if e.Kind == core.KindStale && e.From() == designSleeper {
 			j.m.StaleCommits++
 		}
 	}

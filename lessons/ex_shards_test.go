@@ -182,7 +182,7 @@ func failoverOf(t *testing.T, l *Lesson, crashAt time.Duration) time.Duration {
 		if e.At > crashAt || e.At == crashAt && e.Kind == core.KindCrash {
 			break
 		}
-		switch sh := int(e.Int("shard")); e.Kind {
+		switch sh := int(e.Shard()); e.Kind {
 		case core.KindShardOwn:
 			owner[sh] = e.Actor
 		case core.KindShardDrop:
@@ -200,7 +200,7 @@ func failoverOf(t *testing.T, l *Lesson, crashAt time.Duration) time.Duration {
 	require.NotEmpty(t, waiting)
 	var last time.Duration
 	for _, e := range w.Sim.Trace.Events {
-		if sh := int(e.Int("shard")); e.At >= crashAt && e.Kind == core.KindShardOwn && waiting[sh] && e.Actor != designVictim {
+		if sh := int(e.Shard()); e.At >= crashAt && e.Kind == core.KindShardOwn && waiting[sh] && e.Actor != designVictim {
 			delete(waiting, sh)
 			last = e.At - crashAt
 		}
@@ -245,7 +245,7 @@ func TestShardPauseSweepsEveryStart(t *testing.T) {
 		s.RunUntil(at + designGCPause + designPauseSettle)
 		lost := 0
 		for _, e := range s.Trace.Events {
-			if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && e.At >= at && !strings.HasPrefix(e.Get("why"), "rebalance") {
+			if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && e.At >= at && !strings.HasPrefix(e.Why(), "rebalance") {
 				lost++
 			}
 		}
@@ -260,7 +260,7 @@ func TestShardPauseSweepsEveryStart(t *testing.T) {
 	require.NoError(t, err)
 	lost := 0
 	for _, e := range w.Sim.Trace.Events {
-		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && e.At >= gc.At && e.At <= gc.At+designGCPause+designPauseSettle && !strings.HasPrefix(e.Get("why"), "rebalance") {
+		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && e.At >= gc.At && e.At <= gc.At+designGCPause+designPauseSettle && !strings.HasPrefix(e.Why(), "rebalance") {
 			lost++
 		}
 	}
@@ -401,8 +401,8 @@ func TestShardStaleOwnerMatchesAFreshReplay(t *testing.T) {
 		owned := map[int]bool{}
 		stale := 0
 		for _, e := range w.Sim.Trace.Events {
-			switch sh := int(e.Int("shard")); {
-			case e.Kind == core.KindStale && e.Get("from") == designSleeper && e.At >= designPauseAt:
+			switch sh := int(e.Shard()); {
+			case e.Kind == core.KindStale && e.From() == designSleeper && e.At >= designPauseAt:
 				stale++
 			case e.At >= designPauseAt || e.Actor != designSleeper:
 			case e.Kind == core.KindShardOwn:

@@ -11,7 +11,7 @@ import (
 func lastAccepted(w *World) *core.Event {
 	ws := w.Sim.Trace.Filter(core.KindWrite)
 	for i := len(ws) - 1; i >= 0; i-- {
-		if ws[i].Get("result") == core.Accepted {
+		if ws[i].Result() == core.Accepted {
 			return &ws[i]
 		}
 	}
@@ -21,7 +21,7 @@ func lastAccepted(w *World) *core.Event {
 // forgedAccepted finds A's write with token 3 accepted over B's 2.
 func forgedAccepted(w *World) *core.Event {
 	for e := range w.ofKind(core.KindWrite) {
-		if e.Get("from") == "A" && e.Int("token") == 3 && e.Get("result") == core.Accepted && e.Int("highest") == 2 {
+		if e.From() == "A" && e.Token() == 3 && e.Result() == core.Accepted && e.Highest() == 2 {
 			return e
 		}
 	}
@@ -86,7 +86,7 @@ var handsOnLab = &Lesson{
 					return false
 				}
 				for _, e := range w.Sim.Trace.Events[f.Seq:] {
-					if e.Kind == core.KindWrite && e.Get("from") == "B" && e.Int("token") == 2 && e.Get("result") == core.RejectedStale {
+					if e.Kind == core.KindWrite && e.From() == "B" && e.Token() == 2 && e.Result() == core.RejectedStale {
 						return true
 					}
 				}

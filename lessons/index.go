@@ -16,17 +16,17 @@ import (
 // n events.
 type kindIndex struct {
 	n   int
-	pos map[string][]int
+	pos map[core.Kind][]int
 }
 
 // positions returns the trace positions of the events of kind, in order.
 // The slice is the index's own: callers only read it.
-func (w *World) positions(kind string) []int {
+func (w *World) positions(kind core.Kind) []int {
 	ev := w.Sim.Trace.Events
 	if w.index.pos == nil || len(ev) < w.index.n {
 		// A trace only grows during a World's life; anything else (a
 		// budget-cut trace, say) is indexed again from the start.
-		w.index = kindIndex{pos: map[string][]int{}}
+		w.index = kindIndex{pos: map[core.Kind][]int{}}
 	}
 	for i := w.index.n; i < len(ev); i++ {
 		w.index.pos[ev[i].Kind] = append(w.index.pos[ev[i].Kind], i)
@@ -37,7 +37,7 @@ func (w *World) positions(kind string) []int {
 
 // each calls fn with every event of the given kinds at trace position from
 // or later, in trace order, until fn returns false.
-func (w *World) each(from int, fn func(e *core.Event) bool, kinds ...string) {
+func (w *World) each(from int, fn func(e *core.Event) bool, kinds ...core.Kind) {
 	lists := make([][]int, 0, len(kinds))
 	for _, k := range kinds {
 		p := w.positions(k)
@@ -64,7 +64,7 @@ func (w *World) each(from int, fn func(e *core.Event) bool, kinds ...string) {
 
 // ofKind ranges over the events of kind, in order: Trace.Filter without
 // the scan of the whole trace and the copy.
-func (w *World) ofKind(kind string) func(yield func(*core.Event) bool) {
+func (w *World) ofKind(kind core.Kind) func(yield func(*core.Event) bool) {
 	return func(yield func(*core.Event) bool) {
 		ev := w.Sim.Trace.Events
 		for _, i := range w.positions(kind) {

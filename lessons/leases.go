@@ -40,10 +40,10 @@ func effectivePolicy(w *World, sp pauseSpan) core.LeasePolicy {
 	p := core.LeasePolicy{RenewEvery: w.Knobs.Seconds("renew"), PauseBudget: sp.For}
 	for _, e := range w.Sim.Trace.Events[:sp.Seq] {
 		switch {
-		case e.Kind == core.KindLeaseGrant && e.Get("owner") == sp.Proc:
-			p.TTL = time.Duration(e.Int("ttl_ms")) * time.Millisecond
-		case e.Kind == core.KindSetting && e.Actor == sp.Proc && e.Get("name") == "ttl":
-			p.RenewEvery = time.Duration(e.Int("ms")) * time.Millisecond / 3
+		case e.Kind == core.KindLeaseGrant && e.Owner() == sp.Proc:
+			p.TTL = e.TTL()
+		case e.Kind == core.KindSetting && e.Actor == sp.Proc && e.Name() == "ttl":
+			p.RenewEvery = e.Amount() / 3
 		}
 	}
 	return p
@@ -78,7 +78,7 @@ func survivedPause(w *World) bool {
 			continue
 		}
 		for e := range w.ofKind(core.KindLeaseRenewed) {
-			if e.Actor == sp.Proc && e.At >= sp.To && e.Get("how") == "keepalive" {
+			if e.Actor == sp.Proc && e.At >= sp.To && e.How() == "keepalive" {
 				if handoverDuring(w, leasesLock, sp.Proc, sp.From, e.At) == nil {
 					return true
 				}

@@ -329,7 +329,7 @@ var all = []*Lesson{leases, scheduler, fencedWrites, redlockPause, handsOnLab, s
 // holderWithToken reports whether owner became holder with token tok.
 func holderWithToken(w *World, owner string, tok int64) bool {
 	for e := range w.ofKind(core.KindHolder) {
-		if e.Get("owner") == owner && e.Int("token") == tok {
+		if e.Owner() == owner && e.Token() == tok {
 			return true
 		}
 	}
@@ -339,7 +339,7 @@ func holderWithToken(w *World, owner string, tok int64) bool {
 // write finds a register decision by sender, token and result.
 func write(w *World, from string, tok int64, result string) bool {
 	for e := range w.ofKind(core.KindWrite) {
-		if e.Get("from") == from && e.Int("token") == tok && e.Get("result") == result {
+		if e.From() == from && e.Token() == tok && e.Result() == result {
 			return true
 		}
 	}
@@ -377,11 +377,11 @@ func findPauses(w *World) []pauseSpan {
 	w.each(0, func(e *core.Event) bool {
 		switch e.Kind {
 		case core.KindState:
-			state[e.Actor] = e.Get("to")
+			state[e.Actor] = e.To()
 		case core.KindPause:
 			open[e.Actor] = len(out)
 			out = append(out, pauseSpan{Proc: e.Actor, From: e.At, To: -1, Seq: e.Seq, ToSeq: -1,
-				For: time.Duration(e.Int("for_ms")) * time.Millisecond, Leader: state[e.Actor] == core.Leader.String()})
+				For: e.For(), Leader: state[e.Actor] == core.Leader.String()})
 		case core.KindResume, core.KindCrash:
 			if i, ok := open[e.Actor]; ok {
 				out[i].To, out[i].ToSeq, out[i].Crashed = e.At, e.Seq, e.Kind == core.KindCrash
@@ -397,7 +397,7 @@ func findPauses(w *World) []pauseSpan {
 func handovers(w *World, lock string) []core.Event {
 	var out []core.Event
 	for e := range w.ofKind(core.KindHolder) {
-		if e.Get("lock") == lock {
+		if e.Lock() == lock {
 			out = append(out, *e)
 		}
 	}
@@ -408,7 +408,7 @@ func handovers(w *World, lock string) []core.Event {
 // than proc within [from, to], or nil.
 func handoverDuring(w *World, lock, proc string, from, to time.Duration) *core.Event {
 	for _, e := range handovers(w, lock) {
-		if e.At >= from && e.At <= to && e.Get("owner") != proc {
+		if e.At >= from && e.At <= to && e.Owner() != proc {
 			return &e
 		}
 	}

@@ -62,7 +62,7 @@ func stateAt(w *World, proc string, t time.Duration) (string, bool) {
 			break
 		}
 		if e.Kind == core.KindState && e.Actor == proc {
-			st, ok = e.Get("to"), true
+			st, ok = e.To(), true
 		}
 	}
 	return st, ok
@@ -72,7 +72,7 @@ func stateAt(w *World, proc string, t time.Duration) (string, bool) {
 // run so far.
 func reached(w *World, proc, st string) bool {
 	for e := range w.ofKind(core.KindState) {
-		if e.Actor == proc && e.Get("to") == st {
+		if e.Actor == proc && e.To() == st {
 			return true
 		}
 	}

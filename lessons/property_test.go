@@ -53,10 +53,10 @@ func checkExplanation(t *testing.T, e *Exercise, answer string, f Feedback) {
 		}
 		require.NotNil(t, c.Event, "%s: a trace cite without its event", e.ID)
 		want := instant(c.Event.At)
-		if c.Field != "" {
-			want = c.Event.Get(c.Field)
-			if strings.HasSuffix(c.Field, "_ms") {
-				want = secs(time.Duration(c.Event.Int(c.Field)) * time.Millisecond)
+		if c.Field != 0 {
+			want = c.Event.Format(c.Field)
+			if strings.HasSuffix(c.Field.Key(), "_ms") {
+				want = secs(time.Duration(c.Event.Num(c.Field)) * time.Millisecond)
 			}
 		}
 		assert.Equal(t, want, c.Text, "%s %s: cites %q as %s of %s", e.ID, answer, c.Text, c.Field, c.Event.Text())

@@ -72,10 +72,10 @@ func lateWriteThroughTheFence(w *World) bool {
 	fencing, bWrote := true, false
 	for _, e := range w.Sim.Trace.Events {
 		switch {
-		case e.Kind == core.KindSetting && e.Get("name") == "fencing":
-			fencing = e.Get("value") == "on"
-		case e.Kind == core.KindWrite && e.Get("result") == core.Accepted:
-			switch e.Get("from") {
+		case e.Kind == core.KindSetting && e.Name() == "fencing":
+			fencing = e.Value() == "on"
+		case e.Kind == core.KindWrite && e.Result() == core.Accepted:
+			switch e.From() {
 			case "B":
 				bWrote = true
 			case "A":

@@ -35,8 +35,8 @@ func TestRedlockLessonLateWriteCarriesNoToken(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, w.AllMet())
 	for _, e := range w.Sim.Trace.Filter(core.KindWrite) {
-		assert.EqualValues(t, 0, e.Int("token"), "no write has a token to carry")
-		assert.Equal(t, core.Accepted, e.Get("result"), "so the check refuses none")
+		assert.EqualValues(t, 0, e.Token(), "no write has a token to carry")
+		assert.Equal(t, core.Accepted, e.Result(), "so the check refuses none")
 	}
 	f, err := fencedWrites.EvaluateWith(1, nil, fencedWrites.Solution[:1])
 	require.NoError(t, err)
@@ -66,6 +66,6 @@ func TestRedlockServerFaultsAsTheLessonTellsThem(t *testing.T) {
 	crashed := on(core.VerbCrash)
 	assert.False(t, believedTogether(crashed, "A", "B"), "two servers down: no majority for B")
 	for _, e := range crashed.Sim.Trace.Filter(core.KindHolder) {
-		assert.NotEqual(t, "B", e.Get("owner"), "nobody else wins while two of three are down (%s)", core.FormatTime(e.At))
+		assert.NotEqual(t, "B", e.Owner(), "nobody else wins while two of three are down (%s)", core.FormatTime(e.At))
 	}
 }

@@ -59,8 +59,8 @@ func loopDelays(w *World) renewalDelays {
 				break
 			}
 			d.Count++
-			d.Worst = max(d.Worst, time.Duration(e.Int("late_ms"))*time.Millisecond)
-			if e.Get("result") == core.RenewalNever {
+			d.Worst = max(d.Worst, e.Late())
+			if e.Result() == core.RenewalNever {
 				d.Never++
 			}
 		}
@@ -84,7 +84,7 @@ func loopHolders(w *World) int {
 			if e.At > loopMinute {
 				break
 			}
-			if (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Get("lock") == loopLock {
+			if (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Lock() == loopLock {
 				n++
 			}
 		}

@@ -64,11 +64,11 @@ func TestRenewalLoopMeasuresAreTheTrace(t *testing.T) {
 						}
 						switch {
 						case e.Kind == core.KindRenewal:
-							worst = max(worst, time.Duration(e.Int("late_ms"))*time.Millisecond)
-							if e.Get("result") == core.RenewalNever {
+							worst = max(worst, e.Late())
+							if e.Result() == core.RenewalNever {
 								never++
 							}
-						case (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Get("lock") == loopLock:
+						case (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Lock() == loopLock:
 							changes++
 						}
 					}

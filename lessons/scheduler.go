@@ -21,13 +21,13 @@ const schedulerLock = core.SchedulerLock
 func crashedMidBatch(w *World) (time.Duration, *core.Event) {
 	hs := handovers(w, schedulerLock)
 	for i, h := range hs {
-		owner, sent := h.Get("owner"), 0
+		owner, sent := h.Owner(), 0
 	scan:
 		for _, e := range w.Sim.Trace.Events[h.Seq:] {
 			switch {
-			case e.Kind == core.KindEnqueue && e.Get("from") == owner && e.Int("token") == h.Int("token"):
+			case e.Kind == core.KindEnqueue && e.From() == owner && e.Token() == h.Token():
 				sent++
-			case e.Kind == core.KindNote && e.Actor == owner && strings.HasPrefix(e.Get("text"), "batch complete"):
+			case e.Kind == core.KindNote && e.Actor == owner && strings.HasPrefix(e.Words(), "batch complete"):
 				break scan
 			case e.Kind == core.KindCrash && e.Actor == owner:
 				if sent > 0 && i+1 < len(hs) {
@@ -43,7 +43,7 @@ func crashedMidBatch(w *World) (time.Duration, *core.Event) {
 // enqueued reports whether the queue decided some job with result.
 func enqueued(w *World, result string) bool {
 	for e := range w.ofKind(core.KindEnqueue) {
-		if e.Get("result") == result {
+		if e.Result() == result {
 			return true
 		}
 	}
@@ -55,9 +55,9 @@ func enqueued(w *World, result string) bool {
 func idempotentReplay(w *World) bool {
 	onAt := -1
 	for e := range w.ofKind(core.KindSetting) {
-		if e.Get("name") == "idempotency" && e.Actor == "learner" {
+		if e.Name() == "idempotency" && e.Actor == "learner" {
 			onAt = -1
-			if e.Get("value") == "on" {
+			if e.Value() == "on" {
 				onAt = e.Seq
 			}
 		}
@@ -70,7 +70,7 @@ func idempotentReplay(w *World) bool {
 		if e.Kind != core.KindEnqueue {
 			continue
 		}
-		switch e.Get("result") {
+		switch e.Result() {
 		case core.JobDuplicateExecuted:
 			return false
 		case core.JobDuplicateIgnored:
@@ -110,7 +110,7 @@ var scheduler = &Lesson{
 			Proved: "The coordinator let api-1's lease lapse and gave the lock to the next instance in line with token 42: one scheduler at a time, even across a crash.",
 			Met: func(w *World) bool {
 				_, next := crashedMidBatch(w)
-				return next != nil && next.Int("token") == schedulerConfig.FirstToken+1
+				return next != nil && next.Token() == schedulerConfig.FirstToken+1
 			},
 		},
 		{

@@ -33,7 +33,7 @@ func securityACL() []core.ACLRule {
 // principal chosen by who.
 func denied(w *World, op, prefix string, who func(string) bool) *core.Event {
 	for e := range w.ofKind(core.KindDenied) {
-		if e.Get("op") == op && strings.HasPrefix(e.Get("key"), prefix) && who(e.Get("who")) {
+		if e.Op() == op && strings.HasPrefix(e.Key(), prefix) && who(e.Who()) {
 			return e
 		}
 	}
@@ -94,7 +94,7 @@ var security = &Lesson{
 					return false
 				}
 				for _, e := range w.Sim.Trace.Events[d.Seq:] {
-					if (e.Kind == core.KindFree || e.Kind == core.KindHolder) && e.Get("lock") == migrationLock {
+					if (e.Kind == core.KindFree || e.Kind == core.KindHolder) && e.Lock() == migrationLock {
 						return false
 					}
 				}

@@ -40,7 +40,7 @@ func outages(w *World) []outage {
 func findOutages(w *World) []outage {
 	var out []outage
 	for e := range w.ofKind(core.KindLeaseExpire) {
-		owner := e.Get("owner")
+		owner := e.Owner()
 		if !strings.HasPrefix(owner, "worker-") {
 			continue
 		}
@@ -79,7 +79,7 @@ func replayOwners(w *World, seq int) map[string]string {
 		if e.Seq >= seq {
 			return false
 		}
-		if lock := e.Get("lock"); strings.HasPrefix(lock, shardPrefix) {
+		if lock := e.Lock(); strings.HasPrefix(lock, shardPrefix) {
 			own[lock] = holderOf(e)
 		}
 		return true
@@ -92,7 +92,7 @@ func holderOf(e *core.Event) string {
 	if e.Kind == core.KindFree {
 		return ""
 	}
-	return e.Get("owner")
+	return e.Owner()
 }
 
 // failover is what happened after one worker alone stopped renewing.
@@ -133,7 +133,7 @@ func measureFailover(w *World) (failover, bool) {
 	}
 	f.Moved = len(pending)
 	w.each(o.Seq, func(e *core.Event) bool {
-		lock := e.Get("lock")
+		lock := e.Lock()
 		if !strings.HasPrefix(lock, shardPrefix) {
 			return true
 		}
@@ -217,7 +217,7 @@ func measureHerd(w *World) (herd, bool) {
 			if e.At >= woke+40*time.Second {
 				break
 			}
-			if e.Kind == core.KindSend && e.Get("msg") == "ListShards" && slices.Contains(o.Workers, e.Actor) {
+			if e.Kind == core.KindSend && e.Msg() == "ListShards" && slices.Contains(o.Workers, e.Actor) {
 				b := e.At / window
 				scans[b]++
 				h.Lockstep = max(h.Lockstep, scans[b])
@@ -284,7 +284,7 @@ var shards = &Lesson{
 					return false
 				}
 				for e := range w.ofKind(core.KindOffset) {
-					if e.Get("from") == f.Worker && e.Get("result") == core.RejectedStale {
+					if e.From() == f.Worker && e.Result() == core.RejectedStale {
 						return true
 					}
 				}

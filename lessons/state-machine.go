@@ -27,7 +27,7 @@ func leaseLosses(w *World) []leaseLoss {
 	state := map[string]string{}
 	for i, e := range ev {
 		if e.Kind == core.KindState {
-			state[e.Actor] = e.Get("to")
+			state[e.Actor] = e.To()
 		}
 		if e.Kind != core.KindLeaseLost || state[e.Actor] != core.Leader.String() {
 			continue
@@ -39,11 +39,11 @@ func leaseLosses(w *World) []leaseLoss {
 			case f.Actor == l.Proc && f.Kind == core.KindNote && f.At == l.At:
 				l.Zombie = true
 			case f.Actor == l.Proc && f.Kind == core.KindState:
-				if f.Get("to") == core.Leader.String() {
+				if f.To() == core.Leader.String() {
 					break scan
 				}
-				l.SteppedDown = l.SteppedDown || (f.At == l.At && f.Get("from") == core.Leader.String())
-			case f.Kind == core.KindWrite && f.Get("from") == l.Proc && f.At > l.At+50*time.Millisecond:
+				l.SteppedDown = l.SteppedDown || (f.At == l.At && f.From() == core.Leader.String())
+			case f.Kind == core.KindWrite && f.From() == l.Proc && f.At > l.At+50*time.Millisecond:
 				l.WritesAfter++
 			}
 		}

@@ -56,7 +56,7 @@ func troubleshootingScript() core.ActionLog {
 // lockChanged reports a holder change or a free lock within [from, to].
 func lockChanged(w *World, lock string, from, to time.Duration) bool {
 	for _, e := range w.Sim.Trace.Events {
-		if e.At >= from && e.At <= to && (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Get("lock") == lock {
+		if e.At >= from && e.At <= to && (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Lock() == lock {
 			return true
 		}
 	}
@@ -103,7 +103,7 @@ var troubleshooting = &Lesson{
 			Proved: "The offset store now keeps the highest token per shard and refused worker-00's commit with an older one: a stale owner can no longer rewind a shard.",
 			Met: func(w *World) bool {
 				for e := range w.ofKind(core.KindOffset) {
-					if e.Get("result") == core.RejectedStale {
+					if e.Result() == core.RejectedStale {
 						return true
 					}
 				}
@@ -138,7 +138,7 @@ var troubleshooting = &Lesson{
 			Proved: "The restarted client threw its dead session away, opened a new one, and its Lock succeeded: the lock had been free since the old sessions expired.",
 			Met: func(w *World) bool {
 				for e := range w.ofKind(core.KindState) {
-					if e.At > outageTo && e.Get("to") == core.Leader.String() && strings.HasPrefix(e.Actor, "compact-") {
+					if e.At > outageTo && e.To() == core.Leader.String() && strings.HasPrefix(e.Actor, "compact-") {
 						return true
 					}
 				}

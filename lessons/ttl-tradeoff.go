@@ -84,7 +84,7 @@ func falseFailovers(t *core.Trace, before time.Duration) int {
 			if prev != "" && !crashed[prev] {
 				n++
 			}
-			prev = e.Get("owner")
+			prev = e.Owner()
 			crashed[prev] = false
 		}
 	}
@@ -116,7 +116,7 @@ func TTLSweep(seed uint64, ttls []time.Duration, pm PauseModel) ([]SweepPoint, e
 		s.RunUntil(30*time.Second + ttl)
 		crash := time.Duration(-1)
 		for _, e := range s.Trace.Filter(core.KindLeaseRenew) {
-			if e.At > 30*time.Second && e.Get("owner") == "A" {
+			if e.At > 30*time.Second && e.Owner() == "A" {
 				crash = e.At + 50*time.Millisecond
 				break
 			}
@@ -159,7 +159,7 @@ func crashFailover(w *World, after time.Duration) (time.Duration, bool) {
 	for _, e := range w.Sim.Trace.Events {
 		switch {
 		case e.Kind == core.KindHolder:
-			holder = e.Get("owner")
+			holder = e.Owner()
 		case e.Kind == core.KindCrash && e.Actor == holder && e.At >= after:
 			for h := range w.ofKind(core.KindHolder) {
 				if h.Seq > e.Seq {

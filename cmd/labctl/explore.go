@@ -231,7 +231,7 @@ func violationLines(t *core.Trace, p core.Problem, faults []core.Fault, bad *cor
 	// An ownership overlap is told by who took and dropped that shard.
 	shard := ""
 	if bad != nil && bad.Kind == core.KindShardOwn {
-		shard = bad.Get("shard")
+		shard = bad.Format(core.FShard)
 	}
 	var out []core.Event
 	for _, e := range t.Events {
@@ -240,10 +240,10 @@ func violationLines(t *core.Trace, p core.Problem, faults []core.Fault, bad *cor
 		}
 		switch {
 		case e.Kind == core.KindAction, e.Kind == core.KindHolder, matched[e.Seq],
-			shard != "" && (e.Kind == core.KindShardOwn || e.Kind == core.KindShardDrop) && e.Get("shard") == shard,
+			shard != "" && (e.Kind == core.KindShardOwn || e.Kind == core.KindShardDrop) && e.Format(core.FShard) == shard,
 			procs[e.Actor] && (e.Kind == core.KindPause || e.Kind == core.KindResume || e.Kind == core.KindCrash || e.Kind == core.KindState || e.Kind == core.KindLeaseLost),
-			e.Kind == core.KindWrite && e.Get("result") != core.Accepted,
-			e.Kind == core.KindEnqueue && e.Get("result") != core.JobAccepted:
+			e.Kind == core.KindWrite && e.Result() != core.Accepted,
+			e.Kind == core.KindEnqueue && e.Result() != core.JobAccepted:
 			out = append(out, e)
 		}
 	}

@@ -74,7 +74,7 @@ Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 	rep := core.Check(w.Sim.Trace, l.Duration)
 	fmt.Fprintf(stdout, "trace: %d events; holders:", w.Sim.Trace.Len())
 	for _, e := range core.Holders(w.Sim.Trace) {
-		fmt.Fprintf(stdout, " %s=%d", e.Get("owner"), e.Int("token"))
+		fmt.Fprintf(stdout, " %s=%d", e.Owner(), e.Token())
 	}
 	fmt.Fprintf(stdout, "; writes rejected %d; stale accepted %d; belief overlap %s\n",
 		countResult(w.Sim.Trace, core.RejectedStale), len(rep.Stale), core.FormatTime(rep.OverlapTotal))
@@ -92,7 +92,7 @@ Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 func countResult(t *core.Trace, result string) int {
 	n := 0
 	for _, e := range core.Writes(t) {
-		if e.Get("result") == result {
+		if e.Result() == result {
 			n++
 		}
 	}

@@ -151,10 +151,10 @@ func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format 
 	return verdict(afterRun(w, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name), rep)
 }
 
-func count(t *core.Trace, kind, result string) int {
+func count(t *core.Trace, kind core.Kind, result string) int {
 	n := 0
 	for _, e := range t.Filter(kind) {
-		if e.Get("result") == result {
+		if e.Result() == result {
 			n++
 		}
 	}

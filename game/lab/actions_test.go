@@ -117,7 +117,7 @@ func TestARedlockClientsMenuCutsEachRedisNode(t *testing.T) {
 	lb.Advance(30 * time.Second)
 	dropped := 0
 	for _, e := range lb.Sim().Trace.Filter(core.KindDrop) {
-		if e.Actor == "A" && e.Get("to") == "redis-1" {
+		if e.Actor == "A" && e.To() == "redis-1" {
 			dropped++
 		}
 	}

@@ -58,7 +58,7 @@ func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
 		what := "duplicate job executed"
 		if e.Kind == core.KindStale {
 			what = "stale write accepted"
-			if e.Get("shard") != "" {
+			if e.Format(core.FShard) != "" {
 				what = "stale offset commit accepted"
 			}
 		}

@@ -54,20 +54,20 @@ func (lb *Lab) addGroups(v *WorldView) {
 		e := &ev[i]
 		switch e.Kind {
 		case core.KindHolder:
-			if _, ok := idx[e.Get("lock")]; ok {
-				holderKey[e.Get("lock")] = e.Get("key")
+			if _, ok := idx[e.Lock()]; ok {
+				holderKey[e.Lock()] = e.Key()
 			}
 		case core.KindPut:
-			if lock, ok := lockOf(e.Get("key")); ok && e.Int("create_rev") == e.Int("rev") {
+			if lock, ok := lockOf(e.Key()); ok && e.CreateRev() == e.Rev() {
 				live[lock]++
 			}
 		case core.KindDelete:
-			lock, ok := lockOf(e.Get("key"))
+			lock, ok := lockOf(e.Key())
 			if !ok {
 				continue
 			}
 			live[lock]--
-			if holderKey[lock] != e.Get("key") {
+			if holderKey[lock] != e.Key() {
 				continue
 			}
 			g := &v.Groups[idx[lock]]
@@ -77,7 +77,7 @@ func (lb *Lab) addGroups(v *WorldView) {
 				if f.At != e.At || f.Kind == core.KindDelete {
 					break
 				}
-				if f.Kind == core.KindWatchFire && f.Get("key") == e.Get("key") {
+				if f.Kind == core.KindWatchFire && f.Key() == e.Key() {
 					g.Woken++
 				}
 			}

@@ -265,7 +265,7 @@ func TestGoalsMetStayMetAcrossAKnobChange(t *testing.T) {
 // long it was down and how much had waited in it (the numbers are the
 // trace's).
 func TestNarrateReconnect(t *testing.T) {
-	e := core.Event{Actor: "B", Kind: core.KindReconnect, Fields: []core.Field{core.I("waited", 2), core.D("down_ms", 5160*time.Millisecond)}}
+	e := core.NewEvent(0, "B", core.KindReconnect, core.I(core.FWaited, 2), core.D(core.FDown, 5160*time.Millisecond))
 	assert.Equal(t, "B reconnected to the coordinator after 5.160s; 2 waiting messages went out", Narrate(&e))
 }
 

@@ -138,11 +138,11 @@ func TestAMisstepThatAlsoDropsLaterActionsSaysBothAndUndoBringsThemBack(t *testi
 // what it means, and a wake-up says what ran at once, not "ran 3 overdue
 // timers".
 func TestNarrationQuotesRealErrorsOnlyBesideAPlainExplanation(t *testing.T) {
-	lost := core.Event{Kind: core.KindLeaseLost, Actor: "report-1", Fields: []core.Field{core.S("why", "etcdserver: requested lease not found")}}
+	lost := core.NewEvent(0, "report-1", core.KindLeaseLost, core.S(core.FWhy, "etcdserver: requested lease not found"))
 	assert.Equal(t, `report-1 lost its lease: the coordinator had already expired it (the client's error: "etcdserver: requested lease not found")`, Narrate(&lost))
-	local := core.Event{Kind: core.KindLeaseLost, Actor: "A", Fields: []core.Field{core.S("why", "local lease deadline passed")}}
+	local := core.NewEvent(0, "A", core.KindLeaseLost, core.S(core.FWhy, "local lease deadline passed"))
 	assert.Equal(t, "A lost its lease: by its own clock the lease had run out", Narrate(&local))
-	woke := core.Event{Kind: core.KindResume, Actor: "A", Fields: []core.Field{core.I("overdue", 3)}}
+	woke := core.NewEvent(0, "A", core.KindResume, core.I(core.FOverdue, 3))
 	assert.Equal(t, "A woke up; the 3 things it was due to do while frozen (renewals, writes) ran at once", Narrate(&woke))
 	for _, l := range lessons.All() {
 		lb, err := New(l, 1)

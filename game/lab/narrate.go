@@ -6,7 +6,6 @@ package lab
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"leaselab/core"
 )
@@ -16,71 +15,71 @@ import (
 func Narrate(e *core.Event) string {
 	switch e.Kind {
 	case core.KindHolder:
-		return fmt.Sprintf("%s acquired %s with token %d", e.Get("owner"), e.Get("lock"), e.Int("token"))
+		return fmt.Sprintf("%s acquired %s with token %d", e.Owner(), e.Lock(), e.Token())
 	case core.KindLeaseExpire:
-		return fmt.Sprintf("the coordinator expired the lease of %s", e.Get("owner"))
+		return fmt.Sprintf("the coordinator expired the lease of %s", e.Owner())
 	case core.KindLeaseRevoke:
-		if e.Get("why") == "expired by the learner" {
-			return fmt.Sprintf("you expired the lease of %s", e.Get("owner"))
+		if e.Why() == "expired by the learner" {
+			return fmt.Sprintf("you expired the lease of %s", e.Owner())
 		}
 		return ""
 	case core.KindWrite:
-		if e.Get("result") == core.Accepted {
-			return fmt.Sprintf("%s accepted %s's write with token %d", e.Actor, e.Get("from"), e.Int("token"))
+		if e.Result() == core.Accepted {
+			return fmt.Sprintf("%s accepted %s's write with token %d", e.Actor, e.From(), e.Token())
 		}
-		return fmt.Sprintf("%s rejected %s's write with token %d (it has seen %d)", e.Actor, e.Get("from"), e.Int("token"), e.Int("highest"))
+		return fmt.Sprintf("%s rejected %s's write with token %d (it has seen %d)", e.Actor, e.From(), e.Token(), e.Highest())
 	case core.KindStale:
-		return fmt.Sprintf("STALE WRITE: %s took token %d although it had seen %d", e.Actor, e.Int("token"), e.Int("highest"))
+		return fmt.Sprintf("STALE WRITE: %s took token %d although it had seen %d", e.Actor, e.Token(), e.Highest())
 	case core.KindPause:
-		return fmt.Sprintf("%s froze (stop-the-world pause of %s)", e.Actor, time.Duration(e.Int("for_ms"))*time.Millisecond)
+		return fmt.Sprintf("%s froze (stop-the-world pause of %s)", e.Actor, e.For())
 	case core.KindResume:
-		return wokeUp(e.Actor, e.Int("overdue"))
+		return wokeUp(e.Actor, e.Overdue())
 	case core.KindCrash:
 		return e.Actor + " crashed"
 	case core.KindRestart:
 		return e.Actor + " restarted"
 	case core.KindLeaseLost:
-		return fmt.Sprintf("%s lost its lease: %s", e.Actor, PlainWhy(e.Get("why")))
+		return fmt.Sprintf("%s lost its lease: %s", e.Actor, PlainWhy(e.Why()))
 	case core.KindState:
-		switch e.Get("to") {
+		switch e.To() {
 		case core.Leader.String():
-			return fmt.Sprintf("%s now believes it leads (token %d)", e.Actor, e.Int("token"))
+			return fmt.Sprintf("%s now believes it leads (token %d)", e.Actor, e.Token())
 		case core.SteppingDown.String():
 			return e.Actor + " is stepping down"
 		}
 	case core.KindSetting:
 		if e.Actor == "learner" {
-			return fmt.Sprintf("%s switched %s", e.Get("name"), e.Get("value"))
+			return fmt.Sprintf("%s switched %s", e.Name(), e.Value())
 		}
 	case core.KindPartition:
-		return fmt.Sprintf("link %s - %s cut", e.Get("a"), e.Get("b"))
+		return fmt.Sprintf("link %s - %s cut", e.A(), e.B())
 	case core.KindHeal:
-		return fmt.Sprintf("link %s - %s healed", e.Get("a"), e.Get("b"))
+		return fmt.Sprintf("link %s - %s healed", e.A(), e.B())
 	case core.KindReconnect:
 		return fmt.Sprintf("%s reconnected to the coordinator after %s; %d waiting messages went out", e.Actor,
-			core.FormatTime(time.Duration(e.Int("down_ms"))*time.Millisecond), e.Int("waited"))
+			core.FormatTime(e.Down()), e.Waited())
 	case core.KindHold:
-		return fmt.Sprintf("the network holds what %s sends until t=%s", holdWhat(e), core.FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
+		return fmt.Sprintf("the network holds what %s sends until t=%s", holdWhat(e), core.FormatTime(e.Until()))
 	case core.KindDenied:
-		return "the coordinator refused: " + e.Get("why")
+		return "the coordinator refused: " + e.Why()
 	case core.KindSessionLost:
-		return fmt.Sprintf("%s found its queued key gone: %s", e.Actor, PlainWhy(e.Get("why")))
+		return fmt.Sprintf("%s found its queued key gone: %s", e.Actor, PlainWhy(e.Why()))
 	case core.KindClientState:
-		return fmt.Sprintf("%s's client is %s (Curator calls it %s): %s", e.Actor, e.Get("state"), e.Get("curator"), e.Get("why"))
+		return fmt.Sprintf("%s's client is %s (Curator calls it %s): %s", e.Actor, e.State(), e.Curator(), e.Why())
 	case core.KindLockDelay:
-		return fmt.Sprintf("lock-delay: nobody may take %s until t=%s", e.Get("lock"), core.FormatTime(time.Duration(e.Int("until_ms"))*time.Millisecond))
+		return fmt.Sprintf("lock-delay: nobody may take %s until t=%s", e.Lock(), core.FormatTime(e.Until()))
 	case core.KindActionError:
-		return "could not apply: " + e.Get("why")
+		return "could not apply: " + e.Why()
 	case core.KindRenewal:
-		late := time.Duration(e.Int("late_ms")) * time.Millisecond
+		late := e.Late()
 		switch {
-		case e.Get("result") == core.RenewalNever:
+		case e.Result() == core.RenewalNever:
 			return fmt.Sprintf("%s's renewal never went out: it waited %s behind work and the lease ran out first", e.Actor, core.Seconds(late))
 		case late > 0:
 			return fmt.Sprintf("%s's renewal went out %s late: it waited behind work", e.Actor, core.Seconds(late))
 		}
 	case core.KindWorkBusy:
-		return fmt.Sprintf("%s started a unit of work (%s, its loop busy)", e.Actor, core.Seconds(time.Duration(e.Int("for_ms"))*time.Millisecond))
+		return fmt.Sprintf("%s started a unit of work (%s, its loop busy)", e.Actor, core.Seconds(e.For()))
 	}
 	return ""
 }
@@ -131,14 +130,14 @@ func Weight(e *core.Event) (key bool, routine string) {
 		core.KindSessionLost, core.KindLockDelay:
 		return true, ""
 	case core.KindLeaseRevoke:
-		return e.Get("why") == "expired by the learner", ""
+		return e.Why() == "expired by the learner", ""
 	case core.KindWrite:
-		if e.Get("result") != core.Accepted {
+		if e.Result() != core.Accepted {
 			return true, ""
 		}
-		return false, fmt.Sprintf("write:%s:%s:%d", e.Actor, e.Get("from"), e.Int("token"))
+		return false, fmt.Sprintf("write:%s:%s:%d", e.Actor, e.From(), e.Token())
 	case core.KindRenewal:
-		return e.Get("result") == core.RenewalNever, "renewal:" + e.Actor
+		return e.Result() == core.RenewalNever, "renewal:" + e.Actor
 	case core.KindWorkBusy:
 		return false, "work:" + e.Actor
 	}
@@ -147,8 +146,8 @@ func Weight(e *core.Event) (key bool, routine string) {
 
 // holdWhat names the messages a hold event delays: "A" or "A to storage".
 func holdWhat(e *core.Event) string {
-	if to := e.Get("to"); to != "" {
-		return e.Get("from") + " to " + to
+	if to := e.To(); to != "" {
+		return e.From() + " to " + to
 	}
-	return e.Get("from")
+	return e.From()
 }

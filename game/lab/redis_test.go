@@ -26,11 +26,11 @@ func redisFromTrace(tr *core.Trace, key string, now time.Duration) map[string]Re
 		}
 		switch e.Kind {
 		case core.KindRedisSet:
-			if e.Get("key") == key {
-				on[e.Actor] = held{core.RedlockOwner(e.Get("value")), e.At + time.Duration(e.Int("px_ms"))*time.Millisecond}
+			if e.Key() == key {
+				on[e.Actor] = held{core.RedlockOwner(e.Value()), e.At + e.PX()}
 			}
 		case core.KindRedisExpire, core.KindRedisDel:
-			if e.Get("key") == key {
+			if e.Key() == key {
 				delete(on, e.Actor)
 			}
 		case core.KindRedisDown:
@@ -40,7 +40,7 @@ func redisFromTrace(tr *core.Trace, key string, now time.Duration) map[string]Re
 			down[e.Actor] = false
 		case core.KindRedisJump:
 			if h, ok := on[e.Actor]; ok {
-				h.ends -= time.Duration(e.Int("ahead_ms")) * time.Millisecond
+				h.ends -= e.Ahead()
 				on[e.Actor] = h
 			}
 		}

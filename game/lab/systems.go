@@ -119,7 +119,7 @@ func StoryOf(sys core.System, tr *core.Trace) Story {
 	}
 	first, from := "", -1
 	for i := range ev {
-		if ev[i].Kind == core.KindState && ev[i].Get("to") == core.Leader.String() {
+		if ev[i].Kind == core.KindState && ev[i].To() == core.Leader.String() {
 			first, from = ev[i].Actor, i
 			break
 		}
@@ -135,7 +135,7 @@ func StoryOf(sys core.System, tr *core.Trace) Story {
 			say(i, "%s paused at %s", first, Tenths(e.At))
 		case e.Kind == core.KindCrash && e.Actor == first:
 			say(i, "%s crashed at %s", first, Tenths(e.At))
-		case e.Kind == core.KindPartition && (e.Get("a") == first || e.Get("b") == first):
+		case e.Kind == core.KindPartition && (e.A() == first || e.B() == first):
 			say(i, "%s cut off at %s", first, Tenths(e.At))
 		default:
 			continue
@@ -153,31 +153,31 @@ func StoryOf(sys core.System, tr *core.Trace) Story {
 	for i := fault; i < len(ev); i++ {
 		e := &ev[i]
 		switch {
-		case e.Kind == core.KindFree && e.Get("was") == first, e.Kind == core.KindHolder && e.Get("owner") != first:
+		case e.Kind == core.KindFree && e.Was() == first, e.Kind == core.KindHolder && e.Owner() != first:
 			lost = true
-		case e.Kind == core.KindState && e.Actor == first && e.Get("from") == core.Leader.String():
+		case e.Kind == core.KindState && e.Actor == first && e.From() == core.Leader.String():
 			believes = false
 			if stopped < 0 && (cut < 0 || ev[cut].At != e.At) {
 				say(i, "%s stops leading at %s", first, Tenths(e.At))
 			}
 			stopped = i
-		case e.Kind == core.KindState && e.Actor != first && e.Get("to") == core.Leader.String() && next < 0:
+		case e.Kind == core.KindState && e.Actor != first && e.To() == core.Leader.String() && next < 0:
 			next = i
 			if believes {
 				say(i, "%s leads at %s (%s still thinks it leads)", e.Actor, Tenths(e.At), first)
 			} else {
 				say(i, "%s leads at %s", e.Actor, Tenths(e.At))
 			}
-		case e.Kind == core.KindClientState && e.Actor == first && e.Get("state") == "disconnected" && cut < 0:
+		case e.Kind == core.KindClientState && e.Actor == first && e.State() == "disconnected" && cut < 0:
 			cut = i
 			say(i, "%s disconnected (suspended) at %s", first, Tenths(e.At))
-		case e.Kind == core.KindClientState && e.Actor == first && e.Get("state") == "expired" && learned < 0:
+		case e.Kind == core.KindClientState && e.Actor == first && e.State() == "expired" && learned < 0:
 			learned = i
 			say(i, "%s learns it expired on reconnect at %s", first, Tenths(e.At))
-		case e.Kind == core.KindWrite && e.Get("from") == first && lost && late < 0:
+		case e.Kind == core.KindWrite && e.From() == first && lost && late < 0:
 			late = i
 			verdict := "accepted"
-			st.StaleAccepted = e.Get("result") == core.Accepted
+			st.StaleAccepted = e.Result() == core.Accepted
 			if !st.StaleAccepted {
 				verdict = "refused"
 			}

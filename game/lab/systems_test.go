@@ -55,7 +55,7 @@ func TestEachSystemsLineIsToldFromItsTrace(t *testing.T) {
 				assert.Equal(t, core.KindPause, e.Kind)
 			case strings.Contains(cl.Text, "late write"):
 				assert.Equal(t, core.KindWrite, e.Kind)
-				assert.Equal(t, e.Get("result") == core.Accepted, strings.Contains(cl.Text, "accepted"), e.Text())
+				assert.Equal(t, e.Result() == core.Accepted, strings.Contains(cl.Text, "accepted"), e.Text())
 			case strings.Contains(cl.Text, "expired"), strings.Contains(cl.Text, "disconnected"):
 				assert.Equal(t, core.KindClientState, e.Kind)
 			default:

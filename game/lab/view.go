@@ -221,11 +221,11 @@ func (lb *Lab) world1() WorldView {
 			DuplicatesIgnored: q.DuplicatesIgnored, DuplicatesExecuted: q.DuplicatesExecuted}
 		if es := s.Trace.Filter(core.KindEnqueue); len(es) > 0 {
 			e := es[len(es)-1]
-			v.Queue.LastKey, v.Queue.LastResult = e.Get("idem"), e.Get("result")
+			v.Queue.LastKey, v.Queue.LastResult = e.Idem(), e.Result()
 		}
 	}
 	if ds := s.Trace.Filter(core.KindDenied); len(ds) > 0 {
-		v.Denied, v.LastDenied = len(ds), ds[len(ds)-1].Get("why")
+		v.Denied, v.LastDenied = len(ds), ds[len(ds)-1].Why()
 	}
 	return v
 }
@@ -249,12 +249,12 @@ func inFlight(t *core.Trace, now time.Duration, net *core.Network) []MsgView {
 		if e.Kind != core.KindSend {
 			continue
 		}
-		arrive := time.Duration(e.Int("arrive_ms")) * time.Millisecond
+		arrive := e.Arrive()
 		if arrive <= now || arrive <= e.At {
 			continue
 		}
-		m := MsgView{From: e.Actor, To: e.Get("to"), Kind: e.Get("msg"), Token: e.Int("token")}
-		leave := e.At + time.Duration(e.Int("held_ms"))*time.Millisecond
+		m := MsgView{From: e.Actor, To: e.To(), Kind: e.Msg(), Token: e.Token()}
+		leave := e.At + e.Held()
 		if now < leave {
 			m.Held = true
 		} else {
@@ -410,9 +410,9 @@ func (lb *Lab) timeline() Timeline {
 			if !isActor {
 				continue
 			}
-			if e.Get("to") == core.Leader.String() {
+			if e.To() == core.Leader.String() {
 				open(&tl.Lanes[li].Belief, e.At)
-			} else if e.Get("from") == core.Leader.String() {
+			} else if e.From() == core.Leader.String() {
 				shut(tl.Lanes[li].Belief, e.At)
 			}
 		case core.KindShardOwn, core.KindShardDrop:
@@ -432,8 +432,8 @@ func (lb *Lab) timeline() Timeline {
 				}
 			}
 		case core.KindHold:
-			if hi, ok := idx[e.Get("from")]; ok {
-				until := time.Duration(e.Int("until_ms")) * time.Millisecond
+			if hi, ok := idx[e.From()]; ok {
+				until := e.Until()
 				tl.Lanes[hi].Held = append(tl.Lanes[hi].Held, Span{From: e.At, To: min(until, now)})
 			}
 		case core.KindPause:
@@ -457,7 +457,7 @@ func (lb *Lab) timeline() Timeline {
 				shut(tl.Lanes[li].Crashed, e.At)
 			}
 		case core.KindHolder, core.KindFree:
-			lock := e.Get("lock")
+			lock := e.Lock()
 			if strings.HasPrefix(lock, "stream/") {
 				// A shard: count per worker.
 				if prev := shardHolder[lock]; prev != "" {
@@ -468,7 +468,7 @@ func (lb *Lab) timeline() Timeline {
 				}
 				shardHolder[lock] = ""
 				if e.Kind == core.KindHolder {
-					o := e.Get("owner")
+					o := e.Owner()
 					shardHolder[lock] = o
 					holds[o]++
 					if j, ok := idx[o]; ok && holds[o] == 1 {
@@ -482,14 +482,14 @@ func (lb *Lab) timeline() Timeline {
 			}
 			holder[lock] = ""
 			if e.Kind == core.KindHolder {
-				holder[lock] = e.Get("owner")
+				holder[lock] = e.Owner()
 				if j, ok := idx[holder[lock]]; ok {
 					open(&tl.Lanes[j].Truth, e.At)
 				}
 			}
 		case core.KindWrite:
-			m := WriteMark{At: e.At, From: e.Get("from"), Token: e.Int("token"), Kind: MarkWrite,
-				Accepted: e.Get("result") == core.Accepted, Stale: e.Get("result") == core.Accepted && e.Int("token") < e.Int("highest")}
+			m := WriteMark{At: e.At, From: e.From(), Token: e.Token(), Kind: MarkWrite,
+				Accepted: e.Result() == core.Accepted, Stale: e.Result() == core.Accepted && e.Token() < e.Highest()}
 			switch {
 			case m.Stale:
 				m.Label = fmt.Sprintf("STALE accepted %d", m.Token)
@@ -498,8 +498,8 @@ func (lb *Lab) timeline() Timeline {
 			}
 			tl.Writes = append(tl.Writes, m)
 		case core.KindEnqueue:
-			m := WriteMark{At: e.At, From: e.Get("from"), Token: e.Int("token"), Kind: MarkJob, Accepted: true}
-			switch e.Get("result") {
+			m := WriteMark{At: e.At, From: e.From(), Token: e.Token(), Kind: MarkJob, Accepted: true}
+			switch e.Result() {
 			case core.JobDuplicateExecuted:
 				m.Stale, m.Label = true, "ran twice"
 			case core.JobDuplicateIgnored:
@@ -508,25 +508,25 @@ func (lb *Lab) timeline() Timeline {
 			tl.Writes = append(tl.Writes, m)
 		case core.KindOffset:
 			// One mark per refused batch, not per shard.
-			from := e.Get("from")
-			if e.Get("result") == core.Accepted {
+			from := e.From()
+			if e.Result() == core.Accepted {
 				continue
 			}
 			if t, ok := lastOffset[from]; ok && t == e.At {
 				continue
 			}
 			lastOffset[from] = e.At
-			tl.Writes = append(tl.Writes, WriteMark{At: e.At, From: from, Token: e.Int("token"), Kind: MarkOffset,
-				Label: fmt.Sprintf("offset rejected %d", e.Int("token"))})
+			tl.Writes = append(tl.Writes, WriteMark{At: e.At, From: from, Token: e.Token(), Kind: MarkOffset,
+				Label: fmt.Sprintf("offset rejected %d", e.Token())})
 		case core.KindStale:
-			if e.Get("shard") != "" {
-				from := e.Get("from")
+			if e.Format(core.FShard) != "" {
+				from := e.From()
 				if t, ok := lastOffset[from]; ok && t == e.At {
 					continue
 				}
 				lastOffset[from] = e.At
-				tl.Writes = append(tl.Writes, WriteMark{At: e.At, From: from, Token: e.Int("token"), Kind: MarkOffset,
-					Accepted: true, Stale: true, Label: fmt.Sprintf("STALE offset %d", e.Int("token"))})
+				tl.Writes = append(tl.Writes, WriteMark{At: e.At, From: from, Token: e.Token(), Kind: MarkOffset,
+					Accepted: true, Stale: true, Label: fmt.Sprintf("STALE offset %d", e.Token())})
 			}
 		}
 	}
