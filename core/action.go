@@ -266,13 +266,27 @@ func (s *Sim) ScheduleAction(t time.Duration, a Action) {
 // Apply performs an action now. A bad action is traced and returned as an
 // error; it never panics and never changes the world.
 func (s *Sim) Apply(a Action) error {
+	// A learner's action (or the script's) is a root: nothing in the world
+	// caused it. Its direct effects (a pause, a cut) are recorded just
+	// before it and are roots too (Trace.Root names the action); what they
+	// set going later is caused by them.
+	s.Trace.cause, s.Trace.also, s.Trace.caused = 0, 0, false
+	var later []int32
+	s.applying, s.Trace.inAction = &later, true
 	err := s.apply(a)
+	s.applying, s.Trace.inAction = nil, false
+	s.Trace.cause = 0
 	if err != nil {
 		s.actionErr = append(s.actionErr, err)
 		s.Trace.add(s.now, "learner", KindActionError, S(FDo, string(a.Do)), S(FWhy, err.Error()))
 		return err
 	}
 	s.Trace.add(s.now, "learner", KindAction, S(FDo, string(a.Do)), S(FText, a.String()))
+	// What the action set going before it recorded anything (a put, a
+	// release) is caused by the action.
+	for _, slot := range later {
+		s.tasks[slot].cause = s.Trace.cause
+	}
 	return nil
 }
 

@@ -111,7 +111,7 @@ func (n *Network) wait(name, from, to string, m Message, id uint64) bool {
 	}
 	c.waiting = append(c.waiting, waitingMsg{from: from, to: to, msg: m, epoch: n.sim.actors[name].(client).base().epoch})
 	if !n.sim.Trace.Quiet {
-		n.sim.Trace.add(n.sim.now, from, KindWait, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "connection down: sent when "+name+" reconnects"))
+		n.sim.Trace.aside(n.sim.now, from, KindWait, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "connection down: sent when "+name+" reconnects"))
 	}
 	return true
 }

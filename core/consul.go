@@ -145,6 +145,7 @@ func (c *Coordinator) consulReceive(from string, m Message) bool {
 		if c.sim.Trace.on(KindLeaseRenew) {
 			c.trace(KindLeaseRenew, S(FLease, l.ID.String()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
 		}
+		l.lastEv = c.sim.Trace.cause
 		c.reply(from, consulRenewResp{OK: true})
 	case consulGet:
 		kv := c.kv[m.Key]

@@ -476,9 +476,15 @@ func (c *Coordinator) receive(env Envelope) {
 		if len(m.Leases) == 1 {
 			if l := c.leases[m.Leases[0]]; l != nil && c.sim.Trace.on(KindLeaseRenew) {
 				c.trace(KindLeaseRenew, S(FLease, m.Leases[0].String()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
+				l.lastEv = c.sim.Trace.cause
 			}
 		} else {
 			c.trace(KindLeaseRenew, S(FOwner, from), I(FLeases, int64(len(m.Leases))))
+			for _, id := range m.Leases {
+				if l := c.leases[id]; l != nil {
+					l.lastEv = c.sim.Trace.cause
+				}
+			}
 		}
 		c.reply(from, reply)
 	case revokeReq:

@@ -18,7 +18,7 @@ import (
 // seed 1 and default parameters. Native and wasm builds must both produce
 // it; it changes only when the simulator's behaviour (or its trace format)
 // changes on purpose, and then every shared permalink changes meaning too.
-const GoldenHandsOnLabHash = "34423285849d9cafceaf3718073452b58747bdaa1746d8e571ec9cf1359347f9"
+const GoldenHandsOnLabHash = "8240e589b01e767456139dbf7c2149c5741fe820b13c722a03a7ee0d7ba84787"
 
 // HandsOnLabHash runs the hands-on-lab scenario with seed and returns its
 // trace hash. It is exported (in a test file) so every determinism test,

@@ -84,6 +84,9 @@ type Lease struct {
 	// renewed is the keepalive response for this lease, made once and
 	// shared by every reply (see keepAliveOne).
 	renewed Message
+	// lastEv is the trace's Seq+1 of the grant or renewal that set Expiry
+	// (Trace.cause after it): the cause of the lease's expiry.
+	lastEv int32
 }
 
 // Keys returns the keys attached to the lease.
@@ -130,6 +133,7 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 	if c.sim.Trace.on(KindLeaseGrant) {
 		c.trace(KindLeaseGrant, S(FLease, id.String()), S(FOwner, owner), D(FTTL, ttl), D(FExpiry, l.Expiry))
 	}
+	l.lastEv = c.sim.Trace.cause
 	c.armSweep()
 	return l
 }
@@ -151,6 +155,7 @@ func (c *Coordinator) KeepAlive(id LeaseID) (time.Duration, error) {
 		return 0, ErrLeaseNotFound
 	}
 	l.Expiry = c.sim.now + l.TTL
+	l.lastEv = c.sim.Trace.cause
 	c.Renewals++
 	return l.TTL, nil
 }
@@ -238,6 +243,9 @@ func (c *Coordinator) sweep() {
 		}
 		c.firstExpiry = first
 		for _, l := range dead {
+			// The expiry is caused by the last renewal the lease got (or
+			// its grant): nothing came after it.
+			c.sim.Trace.cause, c.sim.Trace.also = l.lastEv, 0
 			c.end(l, KindLeaseExpire, true, "ttl elapsed without renewal")
 		}
 	}

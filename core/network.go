@@ -163,11 +163,11 @@ func (n *Network) send(from, to string, m Message) bool {
 		}
 	}
 	if l.Cut {
-		s.Trace.add(s.now, from, KindDrop, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "partitioned"))
+		s.Trace.aside(s.now, from, KindDrop, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "partitioned"))
 		return false
 	}
 	if l.Drop > 0 && s.rng.Float64() < l.Drop {
-		s.Trace.add(s.now, from, KindDrop, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "lost"))
+		s.Trace.aside(s.now, from, KindDrop, I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), S(FWhy, "lost"))
 		return false
 	}
 	d := s.jitter(l.Delay, l.Jitter)
@@ -181,6 +181,7 @@ func (n *Network) send(from, to string, m Message) bool {
 		}
 	}
 	env := Envelope{ID: id, From: from, To: to, SentAt: s.now, ArriveAt: leave + d, Msg: m}
+	cause := s.Trace.cause
 	if !s.Trace.Quiet {
 		fs := []Field{I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), D(FArrive, env.ArriveAt)}
 		if tok := m.token(); tok != 0 {
@@ -189,9 +190,12 @@ func (n *Network) send(from, to string, m Message) bool {
 		if leave > s.now {
 			fs = append(fs, D(FHeld, leave-s.now))
 		}
-		s.Trace.add(s.now, from, KindSend, fs...)
+		if id := s.Trace.aside(s.now, from, KindSend, fs...); id != 0 {
+			s.Trace.cause = id // the arrival is caused by the send
+		}
 	}
 	s.at(env.ArriveAt, task{kind: evDeliver, env: env})
+	s.Trace.cause = cause
 	return true
 }
 
@@ -203,7 +207,7 @@ func (n *Network) deliver(env Envelope) {
 		}
 	}
 	if n.Cut(env.From, env.To) {
-		s.Trace.add(s.now, env.From, KindDrop, I(FID, int64(env.ID)), S(FTo, env.To), S(FMsg, env.Msg.Kind()), S(FWhy, "partitioned in flight"))
+		s.Trace.aside(s.now, env.From, KindDrop, I(FID, int64(env.ID)), S(FTo, env.To), S(FMsg, env.Msg.Kind()), S(FWhy, "partitioned in flight"))
 		return
 	}
 	a := s.actors[env.To]

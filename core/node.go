@@ -103,6 +103,7 @@ func (n *node) run(t task) {
 		return
 	}
 	if n.paused {
+		t.cause = n.sim.Trace.cause // what it does will be caused by this
 		n.pending = append(n.pending, t)
 		return
 	}
@@ -178,9 +179,14 @@ func (n *node) resume() {
 	due := n.pending
 	n.pending = nil
 	n.trace(KindResume, I(FOverdue, int64(len(due))))
+	woke := n.sim.Trace.cause
 	for _, t := range due {
+		// Each waiting task is caused by what scheduled it and by the
+		// resume that let it run.
+		n.sim.Trace.cause, n.sim.Trace.also = t.cause, woke
 		n.run(t)
 	}
+	n.sim.Trace.cause, n.sim.Trace.also = woke, 0
 }
 
 // die marks the node crashed and kills its timers; the caller resets its

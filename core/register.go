@@ -20,6 +20,8 @@ type FencedRegister struct {
 	Highest int64
 	// StaleAccepted counts writes accepted with a token below Highest.
 	StaleAccepted int
+	// highestEv is the trace's Seq+1 of the write that set Highest.
+	highestEv int32
 }
 
 // AddRegister adds a fenced register actor with the given name.
@@ -56,11 +58,17 @@ func (r *FencedRegister) receive(env Envelope) {
 	before := r.Highest
 	res := r.Write(m.Token, m.Value)
 	if r.sim.Trace.on(KindWrite) {
+		// The verdict is caused by the write's arrival and by the write
+		// that set the highest token it compared with.
+		r.sim.Trace.also = r.highestEv
 		fs := []Field{S(FFrom, env.From), I(FToken, m.Token), S(FValue, m.Value), S(FResult, res), I(FHighest, before)}
 		if m.Label != "" {
 			fs = append(fs, S(FLabel, m.Label))
 		}
 		r.sim.Trace.add(r.sim.now, r.Name, KindWrite, fs...)
+		if res == Accepted && m.Token >= before {
+			r.highestEv = r.sim.Trace.cause
+		}
 	}
 	if res == Accepted && m.Token < before {
 		r.sim.Trace.add(r.sim.now, r.Name, KindStale, S(FFrom, env.From), I(FToken, m.Token), I(FHighest, before))

@@ -54,6 +54,11 @@ type Sim struct {
 	Offsets   *OffsetStore
 	msgCount  uint64
 	actionErr []error
+	// stepped is set by the first Step; inStart while a start task runs
+	// (task.start). applying holds the slots of tasks an action scheduled
+	// before it recorded anything, to be caused by the action's event.
+	stepped, inStart bool
+	applying         *[]int32
 }
 
 // actor is anything that receives messages.
@@ -140,6 +145,13 @@ type task struct {
 	env     Envelope // evDeliver, fnHandle; fnSendWrite: Msg only
 	act     *Action
 	str     string // lock name (evLockDelay)
+	// cause is the trace's chain when the task was scheduled (Trace.cause):
+	// what it does is caused by that.
+	cause int32
+	// start marks a task the world's start set going (scheduled while
+	// the world was built, or by such a task before it recorded
+	// anything): its events may have no cause.
+	start bool
 }
 
 // eventQueue is a binary min-heap on (at, late, seq). Keys are unique, so
@@ -234,7 +246,18 @@ func (s *Sim) atSeq(t time.Duration, seq uint64, tk task) {
 	if t < s.now {
 		t = s.now
 	}
-	s.queue.push(event{at: t, order: seq, slot: s.park(tk)})
+	s.queue.push(event{at: t, order: seq, slot: s.parkCaused(tk)})
+}
+
+// parkCaused parks tk with the trace's current chain as its cause.
+func (s *Sim) parkCaused(tk task) int32 {
+	tk.cause = s.Trace.cause
+	tk.start = tk.cause == 0 && (!s.stepped || s.inStart)
+	slot := s.park(tk)
+	if tk.cause == 0 && s.applying != nil {
+		*s.applying = append(*s.applying, slot)
+	}
+	return slot
 }
 
 // atLate schedules tk at t after every ordinary event due then.
@@ -243,7 +266,7 @@ func (s *Sim) atLate(t time.Duration, tk task) {
 		t = s.now
 	}
 	s.seq++
-	s.queue.push(event{at: t, order: lateBit | s.seq, slot: s.park(tk)})
+	s.queue.push(event{at: t, order: lateBit | s.seq, slot: s.parkCaused(tk)})
 }
 
 // park stores a task until its event fires and returns its slot.
@@ -265,6 +288,9 @@ func (s *Sim) Step() bool {
 	}
 	if c := s.Coord; c.sweepOrder != 0 && (len(s.queue) == 0 || c.sweepFirst(&s.queue[0])) {
 		s.now = c.sweepAt
+		s.stepped, s.inStart = true, false
+		s.Trace.cause, s.Trace.also = 0, 0 // the coordinator's own clock
+		s.Trace.caused = true
 		c.sweep()
 		return true
 	}
@@ -276,6 +302,9 @@ func (s *Sim) Step() bool {
 	tk := s.tasks[e.slot]
 	s.tasks[e.slot] = task{}
 	s.free = append(s.free, e.slot)
+	s.stepped, s.inStart = true, tk.start
+	s.Trace.cause, s.Trace.also = tk.cause, 0
+	s.Trace.caused = !tk.start && tk.kind != evAction
 	s.fire(tk)
 	return true
 }

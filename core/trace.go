@@ -115,6 +115,29 @@ type Event struct {
 	mask uint16
 	off  uint32
 	c    *chunk
+	// cause and also are the Seq+1 of the events that caused this one (0:
+	// none). See Causes.
+	cause, also int32
+	// byAction marks an action's direct effect, recorded while it applied.
+	byAction bool
+}
+
+// Causes returns the Seq of each event that caused e, the first being the
+// one whose handling emitted it: a message's arrival is caused by its
+// send, a timer's work by what armed it, an expiry by the last renewal the
+// lease got, a store's verdict by the write's send and by the write that
+// set the highest token it compared with. An event with no cause is a
+// root: a learner's action, the world's script or its start.
+func (e *Event) Causes() []int {
+	switch {
+	case e.cause == 0 && e.also == 0:
+		return nil
+	case e.also == 0:
+		return []int{int(e.cause) - 1}
+	case e.cause == 0:
+		return []int{int(e.also) - 1}
+	}
+	return []int{int(e.cause) - 1, int(e.also) - 1}
 }
 
 // chunk stores the fields of events: a number field's value, or a text
@@ -197,7 +220,7 @@ func (e Event) Detached() Event {
 	var fs []Field
 	e.Each(func(f FieldID) { fs = append(fs, Field{ID: f, Str: e.Str(f), Int: e.Num(f)}) })
 	d := NewEvent(e.At, e.Actor, e.Kind, fs...)
-	d.Seq = e.Seq
+	d.Seq, d.cause, d.also, d.byAction = e.Seq, e.cause, e.also, e.byAction
 	return d
 }
 
@@ -210,6 +233,19 @@ type Trace struct {
 	// only, if set, holds the kinds recorded: the explorer's worlds keep
 	// just what their invariant reads (Invariant.Kinds).
 	only *kindSet
+	// cause is the Seq+1 of the event that caused what happens now (0:
+	// the start): each event recorded gets it as its cause and becomes
+	// it, so the events one handler emits form a chain from its trigger.
+	// The simulator sets it when it fires a task (to the event that
+	// scheduled the task) and when a learner acts (to 0). also is a second
+	// cause for the next event recorded only.
+	cause, also int32
+	// caused says an event recorded now must have a cause: the task being
+	// fired is neither the world's start nor an action. Orphans counts
+	// those recorded without one, which would be a cause lost on its way
+	// (the property tests require none).
+	caused, inAction bool
+	Orphans          int
 	// cur is the chunk new events' fields go to (nil: start one). It is
 	// append-only except in explorer worlds, which drop checked events
 	// (run.check); a clone starts its own and makes its source start a
@@ -246,7 +282,7 @@ func (t *Trace) on(kind Kind) bool {
 // start new chunks for what they record next.
 func (t *Trace) clone() Trace {
 	t.cur = nil
-	return Trace{Events: slices.Clip(t.Events), Quiet: t.Quiet, only: t.only}
+	return Trace{Events: slices.Clip(t.Events), Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
 }
 
 // drop forgets every event and reuses the current chunk: only for a trace
@@ -256,6 +292,21 @@ func (t *Trace) drop() {
 	if t.cur != nil {
 		t.cur.vals, t.cur.strs = t.cur.vals[:0], t.cur.strs[:0]
 	}
+}
+
+// aside records an event that does not move the chain on: a message's
+// send, drop or wait is an effect of what the handler does, not a cause of
+// what it does next (its delivery, scheduled by the send, is caused by it).
+// It returns the event's Seq+1, or 0 if it was not recorded.
+func (t *Trace) aside(at time.Duration, actor string, kind Kind, fs ...Field) int32 {
+	c := t.cause
+	t.add(at, actor, kind, fs...)
+	id := t.cause
+	if id == c {
+		id = 0
+	}
+	t.cause = c
+	return id
 }
 
 func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
@@ -308,7 +359,12 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		}
 		t.Events = slices.Grow(t.Events, max(len(t.Events), first))
 	}
-	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, mask: mask, off: uint32(off), c: c})
+	seq := len(t.Events)
+	if t.cause == 0 && t.also == 0 && t.caused {
+		t.Orphans++
+	}
+	t.Events = append(t.Events, Event{Seq: seq, At: at, Actor: actor, Kind: kind, mask: mask, off: uint32(off), c: c, cause: t.cause, also: t.also, byAction: t.inAction})
+	t.cause, t.also = int32(seq+1), 0
 }
 
 // fieldChunk sizes the next chunk after one of capacity last: doubling
@@ -397,6 +453,15 @@ func (e *Event) Text() string {
 			b.WriteString(v)
 		}
 	})
+	if cs := e.Causes(); cs != nil {
+		b.WriteString(" cause=")
+		for i, c := range cs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(c))
+		}
+	}
 	return b.String()
 }
 
@@ -432,6 +497,16 @@ func (e *Event) JSON() []byte {
 			b = strconv.AppendInt(b, e.Num(f), 10)
 		}
 	})
+	if cs := e.Causes(); cs != nil {
+		b = append(b, `,"cause":[`...)
+		for i, c := range cs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(c), 10)
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}')
 }
 

@@ -124,6 +124,7 @@ func (c *Coordinator) zkReceive(from string, m Message) bool {
 			if c.sim.Trace.on(KindLeaseRenew) {
 				c.trace(KindLeaseRenew, S(FLease, l.ID.String()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
 			}
+			l.lastEv = c.sim.Trace.cause
 			c.reply(from, zkPingResp{})
 		} else {
 			c.reply(from, zkClosed{Session: m.Session})
@@ -144,6 +145,7 @@ func (c *Coordinator) zkTouch(id LeaseID) *Lease {
 		return nil
 	}
 	l.Expiry = c.sessionExpiry(l.TTL)
+	l.lastEv = c.sim.Trace.cause
 	return l
 }
 

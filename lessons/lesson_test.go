@@ -14,16 +14,37 @@ import (
 func TestEverySolutionMeetsEveryGoal(t *testing.T) {
 	for _, l := range All() {
 		w, err := l.EvaluateWith(1, l.SolutionKnobs, l.Solution)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err, l.ID)
 		for _, g := range w.Goals() {
-			if !g.Met {
-				t.Errorf("%s: solution does not meet goal %q", l.ID, g.Goal.ID)
+			assert.True(t, g.Met, "%s: solution does not meet goal %q", l.ID, g.Goal.ID)
+		}
+		r := core.Check(w.Sim.Trace, l.Duration)
+		assert.True(t, r.OK(), "%s: solution breaks an invariant: %v", l.ID, r.Violations)
+	}
+}
+
+// Every solution's run has a valid causal trace: no cause lost, each an
+// earlier event, and every chain back to an action or the world's start.
+func TestEverySolutionsRunHasAValidCausalTrace(t *testing.T) {
+	for _, l := range All() {
+		w, err := l.EvaluateWith(1, l.SolutionKnobs, l.Solution)
+		require.NoError(t, err, l.ID)
+		tr := w.Sim.Trace
+		assert.Zero(t, tr.Orphans, "%s: events recorded with their cause lost", l.ID)
+		actions := 0
+		for i := range tr.Events {
+			e := &tr.Events[i]
+			for _, c := range e.Causes() {
+				assert.Less(t, c, e.Seq, "%s: %s is caused by a later event", l.ID, e.Text())
+			}
+			if root, act := tr.RootOf(e); root == core.RootAction {
+				require.NotNil(t, act)
+				assert.LessOrEqual(t, act.At, e.At)
+				actions++
 			}
 		}
-		if r := core.Check(w.Sim.Trace, l.Duration); !r.OK() {
-			t.Errorf("%s: solution breaks an invariant: %v", l.ID, r.Violations)
+		if len(l.Solution) > 0 {
+			assert.Positive(t, actions, "%s: the solution acts, yet nothing in its run stems from an action", l.ID)
 		}
 	}
 }
