@@ -328,3 +328,32 @@ func TestACutLabelShowsWholeOnHover(t *testing.T) {
 	assert.Contains(t, tip, c.Text, "the tip draws %q whole", c.Text)
 	assert.Empty(t, s.offenders())
 }
+
+// ellipsised lists, one a line, the strings on the screen cut with an
+// ellipsis: readable whole only on hover, which touch and a glance do not
+// give (issue 29). A shorter wording chosen to fit (draw.ShortInTip) is
+// not one.
+func (s screenText) ellipsised() []string {
+	var out []string
+	for _, d := range s.drawn {
+		if strings.Contains(d.Text, ui.Ellipsis) {
+			out = append(out, fmt.Sprintf("%s: %q (whole: %q)", s.name, d.Text, d.Full))
+		}
+	}
+	return out
+}
+
+// Every screen of the lab, at both sizes: no text is cut with an
+// ellipsis (issue 29: menu summaries, hints, goals, badges and the
+// sandbox's help were readable only on hover at 1024x640).
+func TestNoTextIsCutWithAnEllipsis(t *testing.T) {
+	for _, size := range clipSizes {
+		t.Run(fmt.Sprintf("%.0fx%.0f", size[0], size[1]), func(t *testing.T) {
+			for _, s := range screensAt(t, size[0], size[1]) {
+				for _, cut := range s.ellipsised() {
+					assert.Fail(t, "cut with an ellipsis", cut)
+				}
+			}
+		})
+	}
+}
