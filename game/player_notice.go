@@ -62,7 +62,8 @@ func (p *Player) updateNotice(in *ui.Input) {
 }
 
 // noticeRect is where the notice goes: across the top of the world, as
-// tall as its text.
+// tall as its text. The world is laid out below it (worldArea), so it
+// covers no label.
 func (p *Player) noticeRect() ui.Rect {
 	if p.noticeLeft <= 0 || p.layout.World.Empty() {
 		return ui.Rect{}
@@ -70,7 +71,18 @@ func (p *Player) noticeRect() ui.Rect {
 	s := p.style
 	w := math.Min(p.layout.World.W-s.U(24), s.U(560))
 	h := draw.ParagraphHeight(p.notice, s.Small(), w-s.U(24)) + s.U(16)
-	return ui.Rect{X: p.layout.World.X + (p.layout.World.W-w)/2, Y: p.layout.World.Y + s.U(36), W: w, H: h}
+	return ui.Rect{X: p.layout.World.X + (p.layout.World.W-w)/2, Y: p.layout.World.Y + s.U(6), W: w, H: h}
+}
+
+// worldArea is the world's region: the layout's, less the band the
+// notice takes at its top while one shows.
+func (p *Player) worldArea() ui.Rect {
+	r := p.noticeRect()
+	if r.Empty() {
+		return p.layout.World
+	}
+	_, below := p.layout.World.CutTop(r.MaxY()-p.layout.World.Y, p.style.U(4))
+	return below
 }
 
 func (p *Player) drawNotice(screen *ebiten.Image) {
