@@ -160,7 +160,7 @@ func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		label := fmt.Sprintf("searching %d of %.0f", tried, total)
 		draw.TextIn(dst, label, s.Small(), f.bar, draw.AlignCenter, th.Text)
 	} else if f.m.Status != "" {
-		draw.TextInTip(dst, f.m.Status, s.Small(), f.bar, draw.AlignEnd, th.Text)
+		draw.FirstFitInTip(dst, f.m.Status, f.m.StatusShort(), s.Small(), f.bar, draw.AlignEnd, th.Text)
 	}
 	s.Button(dst, &f.btn)
 	s.Button(dst, &f.cmp)

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -135,4 +136,32 @@ func TestThePlayHeadStepsByEventAndByTenSeconds(t *testing.T) {
 	assert.Less(t, sc.Lab.Now(), next, "back to the one before")
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: ScrubBy, Value: -30}}})
 	assert.Equal(t, time.Duration(0), sc.Lab.Now(), "Page Down stops at the start")
+}
+
+// The moment of success over the world covers no label of it: the world
+// is laid out below the notice while it shows (issue 29: it covered the
+// Coordinator box's title), at both sizes.
+func TestTheSuccessNoticeCoversNoLabel(t *testing.T) {
+	for _, size := range clipSizes {
+		r := newAppRig(t)
+		r.resize(size[0], size[1])
+		r.click("lesson:fenced-writes")
+		sc := r.a.top().(*LessonScene)
+		sc.Lab.LoadSolution()
+		sc.Lab.Advance(90 * time.Second)
+		r.tick(ui.Input{})
+		notice, ok := r.a.Inspect().Regions["notice"]
+		require.True(t, ok, "the success shows over the world at %v", size)
+		s := r.record(fmt.Sprintf("success-%.0fx%.0f", size[0], size[1]))
+		var covered []string
+		for _, d := range s.drawn {
+			if d.Text == "" || d.Box.Within(notice) || strings.Contains(sc.Player.notice, d.Text) {
+				continue
+			}
+			if d.Ink.Overlaps(notice) {
+				covered = append(covered, d.Text)
+			}
+		}
+		assert.Empty(t, covered, "at %v the notice %v covers", size, notice)
+	}
 }

@@ -406,16 +406,47 @@ const toastFor = 8 * time.Second
 // toastText is the notice over the screen; the narration's is longer.
 const toastText = "Drawing is slow on this machine: reduced quality to keep up."
 
-// drawToast draws the notice centred at the top of the screen (over
-// headings, not the controls in use), in screen pixels.
+// drawToast draws the notice where the scene has room with no control
+// under it (a lesson's text), else centred at the top of the screen, in
+// screen pixels.
 func (g *Game) drawToast(screen *ebiten.Image) {
 	s := draw.NewStyle(ui.UnitFor(g.width, g.height, g.scale))
-	face := s.Small()
-	w := min(g.width-s.U(24), draw.Measure(face)(toastText)+s.U(32))
-	r := ui.Rect{X: (g.width - w) / 2, Y: s.U(8), W: w, H: s.U(34)}
+	r := g.toastRect(s)
 	draw.FillRoundRect(screen, r, s.U(6), s.Theme.Raised)
 	draw.StrokeRoundRect(screen, r, s.U(6), s.U(1), s.Theme.Warning)
-	draw.TextIn(screen, toastText, face, r.InsetXY(s.U(12), 0), draw.AlignCenter, s.Theme.Text)
+	draw.Paragraph(screen, toastText, s.Small(), r.InsetXY(s.U(12), s.U(8)), s.Theme.Text)
+}
+
+// toastRect is where drawToast puts the notice: at the top of the
+// scene's ToastArea, wrapped to its width, if it has one; else centred
+// at the top of the screen.
+func (g *Game) toastRect(s draw.Style) ui.Rect {
+	face := s.Small()
+	if p, ok := g.scene.(toastPlacer); ok {
+		if a, ok := p.ToastArea(); ok && a.W > s.U(120) {
+			return ui.Rect{X: a.X, Y: a.Y, W: a.W, H: draw.ParagraphHeight(toastText, face, a.W-s.U(24)) + s.U(16)}
+		}
+	}
+	w := min(g.width-s.U(24), draw.Measure(face)(toastText)+s.U(32))
+	return ui.Rect{X: (g.width - w) / 2, Y: s.U(8), W: w, H: draw.ParagraphHeight(toastText, face, w-s.U(24)) + s.U(16)}
+}
+
+// toastPlacer is implemented by scenes with a place for a notice over
+// the screen that covers no control (the App, for a lesson).
+type toastPlacer interface {
+	ToastArea() (ui.Rect, bool)
+}
+
+// ToastArea implements toastPlacer: a lesson's text, which scrolls and
+// has no control but its scroll bar, at its right, left clear.
+func (a *App) ToastArea() (ui.Rect, bool) {
+	sc, ok := a.top().(*LessonScene)
+	if !ok || sc.Player.layout.LessonText.Empty() {
+		return ui.Rect{}, false
+	}
+	r := sc.Player.layout.LessonText
+	r.W -= sc.Player.text.Gutter
+	return r, true
 }
 
 // slowNotifier is implemented by scenes that can tell the learner the

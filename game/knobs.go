@@ -76,7 +76,7 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 		value := lab.KnobValue(k, vals[k.ID])
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), row.W*0.6)
 		valR, nameR := row.CutRight(vw, s.U(8))
-		draw.TextInTip(dst, lab.KnobLabel(k), s.Label(), nameR, draw.AlignStart, th.TextDim)
+		draw.FirstFitInTip(dst, lab.KnobLabel(k), lab.KnobShort(k), s.Label(), nameR, draw.AlignStart, th.TextDim)
 		draw.TextIn(dst, value, s.Mono(), valR, draw.AlignEnd, th.Text)
 		s.Slider(dst, &kp.sliders[i])
 	}

@@ -166,3 +166,26 @@ func TestThePageSaysTheSlowNoticeOnce(t *testing.T) {
 	assert.NotContains(t, text, "Reduced quality.")
 	assert.Contains(t, text, "Your progress is kept in memory only.")
 }
+
+// The slow-drawing notice covers no control: in a lesson it sits on the
+// lesson's text, not over the world's Compare and Find a break buttons at
+// the top of the screen (issue 29: it covered Compare).
+func TestTheSlowNoticeCoversNoControl(t *testing.T) {
+	for _, size := range clipSizes {
+		a := NewApp(nil)
+		_, err := a.OpenID("fenced-writes")
+		require.NoError(t, err)
+		g := New(a, Options{})
+		g.LayoutF(size[0], size[1])
+		require.NoError(t, g.Update())
+		r := g.toastRect(draw.NewStyle(ui.UnitFor(g.width, g.height, g.scale)))
+		info := a.Inspect()
+		require.Contains(t, info.Regions, "compare", "the lesson has its Compare button")
+		for _, name := range []string{"compare", "explore", "menu", "help", "play", "step", "scrub", "speed", "fork", "hintButton", "solution", "runRow"} {
+			if c, ok := info.Regions[name]; ok {
+				assert.False(t, r.Overlaps(c), "at %v the notice %v covers %s %v", size, r, name, c)
+			}
+		}
+		assert.True(t, r.Within(ui.Rect{W: size[0], H: size[1]}), "on the screen at %v: %v", size, r)
+	}
+}

@@ -111,6 +111,12 @@ func (p *Player) drawPanel(screen *ebiten.Image) {
 				hint = fmt.Sprintf("Hint %d of %d (the text above ends with it): %s", p.hintsSeen, len(p.Lesson.Hints), hint)
 			}
 		}
+		if p.run != nil && p.hintsSeen > 0 && draw.ParagraphHeight(hint, s.Small(), l.HintText.W) > l.HintText.H+0.5 {
+			// Too long for its line: where to read it, whole on hover.
+			line, _ := l.HintText.CutTop(draw.LineHeight(s.Small()), 0)
+			draw.ShortInTip(screen, hint, fmt.Sprintf("Hint %d of %d ends the text above.", p.hintsSeen, len(p.Lesson.Hints)), s.Small(), line, draw.AlignStart, clr)
+			return
+		}
 		draw.ParagraphTip(screen, hint, s.Small(), l.HintText, clr)
 	}
 }

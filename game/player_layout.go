@@ -37,7 +37,8 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 	if p.knobs != nil {
 		p.knobs.layout(p.layout)
 	}
-	areas := [3]ui.Rect{p.layout.World, p.layout.World, p.layout.Timeline}
+	world := p.worldArea()
+	areas := [3]ui.Rect{world, world, p.layout.Timeline}
 	for i, v := range p.views() {
 		if v != nil {
 			v.Layout(areas[i], style)

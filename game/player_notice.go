@@ -62,7 +62,10 @@ func (p *Player) updateNotice(in *ui.Input) {
 }
 
 // noticeRect is where the notice goes: across the top of the world, as
-// tall as its text.
+// tall as its text. The moment of success takes the top of the world's
+// card, which is laid out below it (worldArea), so it covers no label; a
+// passing notice (a link that could not be opened) goes below the
+// world's heading row, over its content, and moves nothing.
 func (p *Player) noticeRect() ui.Rect {
 	if p.noticeLeft <= 0 || p.layout.World.Empty() {
 		return ui.Rect{}
@@ -70,7 +73,28 @@ func (p *Player) noticeRect() ui.Rect {
 	s := p.style
 	w := math.Min(p.layout.World.W-s.U(24), s.U(560))
 	h := draw.ParagraphHeight(p.notice, s.Small(), w-s.U(24)) + s.U(16)
-	return ui.Rect{X: p.layout.World.X + (p.layout.World.W-w)/2, Y: p.layout.World.Y + s.U(36), W: w, H: h}
+	y := p.layout.World.Y + s.U(36)
+	if p.noticeDone {
+		y = p.layout.World.Y + s.U(6)
+	}
+	return ui.Rect{X: p.layout.World.X + (p.layout.World.W-w)/2, Y: y, W: w, H: h}
+}
+
+// worldArea is the world's region: the layout's, less the band the
+// notice takes at its top while one shows.
+func (p *Player) worldArea() ui.Rect {
+	r := p.noticeRect()
+	if r.Empty() || !p.noticeDone {
+		return p.layout.World
+	}
+	_, below := p.layout.World.CutTop(r.MaxY()-p.layout.World.Y, p.style.U(4))
+	if below.H < 0.7*p.layout.World.H {
+		// A world too short to give up the band (a phone's canvas, whose
+		// page says the success at the top of its panel too) keeps its
+		// room, under the notice.
+		return p.layout.World
+	}
+	return below
 }
 
 func (p *Player) drawNotice(screen *ebiten.Image) {

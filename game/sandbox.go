@@ -458,10 +458,26 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 // Draw implements Scene.
 func (v *sandboxRun) Draw(screen *ebiten.Image) { v.Run.Draw(screen) }
 
-// drawUnder writes msg under a field, wrapped to r; what does not fit
-// shows on hover.
-func (sc *SandboxScene) drawUnder(screen *ebiten.Image, msg string, r ui.Rect, clr color.Color) {
-	draw.ParagraphTip(screen, msg, sc.style.Small(), r, clr)
+// drawUnder writes msg under a field, wrapped to r. Where msg does not
+// fit, short (a few words saying the same, if there are) takes its place
+// on one line, with the whole of msg on hover; otherwise what does not
+// fit shows on hover.
+func (sc *SandboxScene) drawUnder(screen *ebiten.Image, msg, short string, r ui.Rect, clr color.Color) {
+	face := sc.style.Small()
+	if short == "" || draw.ParagraphHeight(msg, face, r.W) <= r.H+0.5 {
+		draw.ParagraphTip(screen, msg, face, r, clr)
+		return
+	}
+	line, _ := r.CutTop(draw.LineHeight(face), 0)
+	draw.ShortInTip(screen, msg, short, face, line, draw.AlignStart, clr)
+}
+
+// fitOr is whole if it fits width w in face, and short otherwise.
+func fitOr(whole, short string, w float64, face *draw.Face) string {
+	if draw.Measure(face)(whole) <= w {
+		return whole
+	}
+	return short
 }
 
 // drawReason writes msg beside Start: one line centred on the button,

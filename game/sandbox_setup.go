@@ -124,17 +124,20 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 		}
 		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
 		valR, nameR := head.CutRight(vw, s.U(6))
-		draw.TextInTip(screen, f.Label, s.Label(), nameR, draw.AlignStart, labelClr)
+		// "Shards (0: one lock)" without its aside where the whole does
+		// not fit.
+		short, _, _ := strings.Cut(f.Label, " (")
+		draw.ShortInTip(screen, f.Label, fitOr(f.Label, short, nameR.W, s.Label()), s.Label(), nameR, draw.AlignStart, labelClr)
 		draw.TextIn(screen, value, s.Mono(), valR, draw.AlignEnd, valueClr)
 		if f.Choices == nil {
 			s.Slider(screen, &f.Slider)
 		}
 		if f.Err != "" {
-			sc.drawUnder(screen, f.Err, errR, th.Reject)
+			sc.drawUnder(screen, f.Err, "", errR, th.Reject)
 		} else if why := sc.m.NotUsed(f); why != "" {
-			sc.drawUnder(screen, why, errR, th.TextDim)
+			sc.drawUnder(screen, why, sc.m.NotUsedShort(f), errR, th.TextDim)
 		} else {
-			sc.drawUnder(screen, f.Help, errR, th.TextDim)
+			sc.drawUnder(screen, f.Help, f.Short, errR, th.TextDim)
 		}
 	}
 }

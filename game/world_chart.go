@@ -19,7 +19,9 @@ func (w *worldView) drawSpark(dst *ebiten.Image, s draw.Style, r ui.Rect) {
 	th := s.Theme
 	load := w.view.Load
 	label, area := r.CutTop(math.Max(s.U(14), draw.TextHeight(s.Small())), s.U(2))
-	draw.TextInTip(dst, fmt.Sprintf("load/100 ms, peak %d at %s", w.view.Peak, strings.TrimSuffix(core.FormatTime(w.view.PeakAt), "0")), s.Small(), label, draw.AlignStart, th.TextDim)
+	at := strings.TrimSuffix(core.FormatTime(w.view.PeakAt), "0")
+	draw.FirstFitInTip(dst, fmt.Sprintf("load/100 ms, peak %d at %s", w.view.Peak, at),
+		[]string{fmt.Sprintf("peak %d at %s", w.view.Peak, at), fmt.Sprintf("peak %d", w.view.Peak)}, s.Small(), label, draw.AlignStart, th.TextDim)
 	draw.FillRect(dst, area, th.Background)
 	if len(load) == 0 || area.W < 4 {
 		return
@@ -55,7 +57,7 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 	draw.FillRoundRect(dst, box, s.U(8), th.Raised)
 	in := box.Inset(s.U(10))
 	row, in := in.CutTop(s.U(20), s.U(2))
-	draw.TextInTip(dst, "TTL trade-off, same pauses for each TTL", s.Label(), row, draw.AlignStart, th.Text)
+	draw.FirstFitInTip(dst, "TTL trade-off, same pauses for each TTL", []string{"TTL trade-off"}, s.Label(), row, draw.AlignStart, th.Text)
 	leg, in := in.CutTop(s.U(18), s.U(4))
 	// Legend: shapes, not colour alone.
 	draw.Line(dst, ui.Point{X: leg.X, Y: leg.Y + leg.H/2}, ui.Point{X: leg.X + s.U(16), Y: leg.Y + leg.H/2}, s.U(2), th.Truth)

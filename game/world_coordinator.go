@@ -116,7 +116,8 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		if grp.Woken > 1 {
 			clr = th.Warning
 		}
-		draw.TextInTip(dst, fmt.Sprintf("last handover woke %d of %d waiters", grp.Woken, grp.Waiting), s.Small(), row, draw.AlignStart, clr)
+		draw.FirstFitInTip(dst, fmt.Sprintf("last handover woke %d of %d waiters", grp.Woken, grp.Waiting),
+			[]string{fmt.Sprintf("handover woke %d of %d", grp.Woken, grp.Waiting), fmt.Sprintf("woke %d of %d", grp.Woken, grp.Waiting)}, s.Small(), row, draw.AlignStart, clr)
 	}
 	if !showRev {
 		// Keys published next to this lock (a status key), with values.

@@ -39,11 +39,16 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	if p.Crashed {
 		nameClr = th.Disabled
 	}
+	// The name goes in the circle, or at least inside the inner ring (a
+	// small ring's circle is a dot); in a smaller face if it must.
+	room := math.Max(2*r, 2*(ring-2*rw-s.U(3)))
 	face := s.Title()
-	if draw.Measure(face)(p.Name) > 2*r-s.U(4) {
-		face = s.Label()
+	for _, smaller := range []*draw.Face{s.Label(), s.Small()} {
+		if draw.Measure(face)(p.Name) > room-s.U(4) {
+			face = smaller
+		}
 	}
-	inBadge := draw.Measure(face)(p.Name) > 2*r-s.U(2)
+	inBadge := draw.Measure(face)(p.Name) > room-s.U(2)
 	if !inBadge {
 		draw.TextAligned(dst, p.Name, face, c.X, c.Y, draw.AlignCenter, draw.AlignCenter, nameClr)
 	}
@@ -58,19 +63,32 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		fits := func(l string) bool { return !inBadge && draw.Measure(s.Small())(l) <= badge.W-s.U(6) }
 		label = lab.LeaderBadge(w.view.Words, p.Token, fits)
 	}
-	if inBadge {
-		// The name did not fit in the circle: it leads the badge.
-		label = p.Name + " · " + label
-	}
-	if draw.Measure(s.Small())(label) > badge.W-s.U(6) {
+	fitsBadge := func(l string) bool { return draw.Measure(s.Small())(l) <= badge.W-s.U(6) }
+	if !fitsBadge(label) {
 		label = strings.NewReplacer("stepping down", "stepping").Replace(label)
 	}
 	bg := th.Raised
 	if p.Believes {
 		bg = th.Pressed
 	}
-	draw.FillRoundRect(dst, badge, badge.H/2, bg)
-	draw.TextInTip(dst, label, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+	if inBadge && !fitsBadge(p.Name+" · "+label) {
+		// The name fits neither the circle nor the badge's line beside
+		// the state: a badge of two lines, the name over the state.
+		lh := draw.LineHeight(s.Small())
+		two := ui.Rect{X: badge.X, Y: badge.Y, W: badge.W, H: math.Max(badge.H, 2*lh+s.U(4))}
+		draw.FillRoundRect(dst, two, badge.H/2, bg)
+		in := two.InsetXY(s.U(3), s.U(2))
+		top, bottom := in.CutTop(in.H/2, 0)
+		draw.TextInTip(dst, p.Name, s.Small(), top, draw.AlignCenter, th.Text)
+		draw.TextInTip(dst, label, s.Small(), bottom, draw.AlignCenter, th.Text)
+	} else {
+		if inBadge {
+			// The name did not fit in the circle: it leads the badge.
+			label = p.Name + " · " + label
+		}
+		draw.FillRoundRect(dst, badge, badge.H/2, bg)
+		draw.TextInTip(dst, label, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+	}
 
 	// Condition tag above the rings.
 	tag, clr := "", th.Warning

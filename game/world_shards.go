@@ -65,7 +65,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 	in := box.InsetXY(s.U(10), s.U(6))
 	text1, _ := in.CutLeft(g.Spark.X-in.X-s.U(6), 0)
 	row, rest := text1.CutTop(s.U(18), s.U(2))
-	draw.TextInTip(dst, fmt.Sprintf("Coordinator · rev %d", v.Rev), s.Label(), row, draw.AlignStart, th.Text)
+	draw.FirstFitInTip(dst, fmt.Sprintf("Coordinator · rev %d", v.Rev), []string{"Coordinator", fmt.Sprintf("rev %d", v.Rev)}, s.Label(), row, draw.AlignStart, th.Text)
 	held := 0
 	for _, o := range v.Shards {
 		if o >= 0 {
@@ -181,7 +181,8 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		last := g.Cells[len(g.Cells)-1]
 		capR := ui.Rect{X: g.Grid.X, Y: last.MaxY() + s.U(2), W: g.Grid.W, H: s.U(16)}
 		if capR.MaxY() <= g.Grid.MaxY() {
-			draw.TextInTip(dst, "shard map: each cell is a shard key, labelled with the worker the coordinator gave it to", s.Small(), capR, draw.AlignCenter, th.TextDim)
+			draw.FirstFitInTip(dst, "shard map: each cell is a shard key, labelled with the worker the coordinator gave it to",
+				[]string{"shard map: each cell is a shard key, labelled with its worker", "each cell: a shard key and its worker", "shard keys and workers"}, s.Small(), capR, draw.AlignCenter, th.TextDim)
 		}
 	}
 

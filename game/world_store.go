@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -15,10 +16,10 @@ func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 	row, rest := w.storeCard(dst, s, &w.fencing)
 	title, highest := "Store: "+st.Name, fmt.Sprintf("highest token %d", st.Highest)
 	draw.TextIn(dst, title, s.Label(), row, draw.AlignStart, th.Text)
-	value := "value " + st.Value
+	value, fence := "value "+st.Value, ""
 	if w.fencing.Rect.Empty() {
 		// No switch in this lesson: the state in words on the value line.
-		value += map[bool]string{true: " · fencing on", false: " · fencing OFF"}[st.Fencing]
+		fence = map[bool]string{true: " · fencing on", false: " · fencing OFF"}[st.Fencing]
 	}
 	// A card too short for a second line puts the value after the title.
 	short := rest.H < draw.TextHeight(s.Mono())
@@ -27,12 +28,21 @@ func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 	} else {
 		value = fmt.Sprintf("highest %d, %s", st.Highest, value)
 	}
+	// Narrow, the line drops the words the card says elsewhere: the
+	// value's name, then the value (on the timeline too), then the
+	// fencing state (its switch or the store's verdicts show it).
+	hi := fmt.Sprintf("highest %d", st.Highest)
+	shorter := []string{strings.Replace(value, "value ", "", 1) + fence, hi + fence, hi}
+	if strings.HasPrefix(value, "value ") {
+		shorter = []string{st.Value + fence, st.Value}
+	}
+	value += fence
 	if short {
 		_, row = row.CutLeft(draw.Measure(s.Label())(title), s.U(12))
-		draw.TextInTip(dst, value, s.Mono(), row, draw.AlignEnd, th.TextDim)
+		draw.FirstFitInTip(dst, value, shorter, s.Mono(), row, draw.AlignEnd, th.TextDim)
 	} else {
 		row, _ = rest.CutTop(s.U(18), 0)
-		draw.TextInTip(dst, value, s.Mono(), row, draw.AlignStart, th.TextDim)
+		draw.FirstFitInTip(dst, value, shorter, s.Mono(), row, draw.AlignStart, th.TextDim)
 	}
 	if !w.fencing.Rect.Empty() {
 		w.drawSwitch(dst, s, &w.fencing, "fencing on", "fencing OFF")

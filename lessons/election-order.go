@@ -74,7 +74,7 @@ func queueRecipe(k Knobs) core.Recipe { return core.Recipe(int(k["recipe"])) }
 
 var electionOrder = &Lesson{
 	ID:        "election-order",
-	Title:     "Who wakes up: predecessor watches, herds and etcd's fair queue",
+	Title:     "Who wakes: predecessor watches, herds, fair queues",
 	Objective: "Compare who wakes when a holder dies: everyone, or only the next in line.",
 	Summary:   "Herds against predecessor watches, and the order a queue hands the lock on.",
 	Minutes:   8,
@@ -128,7 +128,7 @@ var electionOrder = &Lesson{
 		},
 		{
 			ID:     "one-wake",
-			Text:   "Crash the holder of the right lock (Q1): with a predecessor-watching recipe, exactly one waiter should wake, and it should be the next holder.",
+			Text:   "Crash Q1, the right lock's holder: exactly one waiter should wake, the next holder.",
 			Proved: "Only the successor was watching the deleted key, so one notification went out and it went to the new holder.",
 			Met: func(w *World) bool {
 				for _, hw := range wakes(w, queueLock) {
@@ -141,7 +141,7 @@ var electionOrder = &Lesson{
 		},
 		{
 			ID:     "fair",
-			Text:   "Crash the right lane's new holder too: the lock must pass down the queue in create-revision order, each holder's token being its key's create revision.",
+			Text:   "Crash its new holder too: the lock passes down the queue by create revision.",
 			Proved: "Three holders in a row, each the oldest key left, each fenced by its own create revision: etcd's fair queue.",
 			Met: func(w *World) bool {
 				hs := handovers(w, queueLock)

@@ -82,7 +82,7 @@ func idempotentReplay(w *World) bool {
 
 var scheduler = &Lesson{
 	ID:        "scheduler",
-	Title:     "One scheduler among five: leases and idempotent jobs",
+	Title:     "One scheduler of five: leases, idempotent jobs",
 	Objective: "Crash a leader mid-batch and make the replayed jobs harmless with idempotency keys.",
 	Summary:   "Five API instances, one invoice batch: failover and jobs that run twice.",
 	Minutes:   8,

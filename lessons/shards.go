@@ -258,7 +258,7 @@ var shards = &Lesson{
 	Goals: []Goal{
 		{
 			ID:     "partial",
-			Text:   "Make one worker stop renewing (pause it for 30 s, or cut it off from the coordinator) and watch only its shards move.",
+			Text:   "Stop one worker renewing (pause it 30 s, or cut its link): only its shards move.",
 			Proved: "The stopped worker's shard leases lapsed and the other workers claimed exactly those shards; every other shard kept its owner.",
 			Met: func(w *World) bool {
 				f, ok := singleFailover(w)
@@ -267,7 +267,7 @@ var shards = &Lesson{
 		},
 		{
 			ID:     "balanced",
-			Text:   "When the last of its shards has been reclaimed, the map must still be even: no worker more than one shard above another.",
+			Text:   "Once its shards are reclaimed, no worker holds over one shard more than another.",
 			Proved: "Each worker claimed up to its fair share (shards divided by live workers, rounded up), so the remaining workers ended within one shard of each other.",
 			Met: func(w *World) bool {
 				f, ok := singleFailover(w)
@@ -293,7 +293,7 @@ var shards = &Lesson{
 		},
 		{
 			ID:     "herd",
-			Text:   "Later, freeze several workers at once (at least three, same instant, 30 s) so that dozens of leases lapse together, and look at the coordinator's load when they wake.",
+			Text:   "Later, freeze three or more workers at once for 30 s; watch the coordinator's load.",
 			Proved: "Dozens of shard leases lapsed in the same second, and the frozen workers woke together: the coordinator's busiest 100 ms jumped far above its steady peak.",
 			Met: func(w *World) bool {
 				h, ok := massExpiry(w)
@@ -302,7 +302,7 @@ var shards = &Lesson{
 		},
 		{
 			ID:     "calm",
-			Text:   "Set scan jitter so that, after the burst, the woken workers' rescans stop landing together (at most two in any 100 ms).",
+			Text:   "Set scan jitter so the woken workers' rescans spread out (at most two per 100 ms).",
 			Proved: "With jitter, each woken worker drew its own scan interval, so the herd that arrived together did not keep rescanning together.",
 			Met: func(w *World) bool {
 				h, ok := massExpiry(w)

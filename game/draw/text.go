@@ -99,6 +99,28 @@ func ShortInTip(dst *ebiten.Image, whole, short string, face *Face, r ui.Rect, h
 	textShown(dst, whole, ui.Ellipsize(short, r.W, Measure(face)), face, r, h, clr, true)
 }
 
+// FirstFitInTip draws whole if it fits r, else the first of shorter (each
+// a complete, shorter wording of it, longest first) that fits, with the
+// whole in a FullTextTip as TextInTip's; only when none fits is the last
+// cut with an ellipsis.
+func FirstFitInTip(dst *ebiten.Image, whole string, shorter []string, face *Face, r ui.Rect, h Align, clr color.Color) {
+	textShown(dst, whole, FirstFit(whole, shorter, face, r.W), face, r, h, clr, true)
+}
+
+// FirstFit is what FirstFitInTip shows.
+func FirstFit(whole string, shorter []string, face *Face, w float64) string {
+	m := Measure(face)
+	if m(whole) <= w || len(shorter) == 0 {
+		return ui.Ellipsize(whole, w, m)
+	}
+	for _, s := range shorter {
+		if m(s) <= w {
+			return s
+		}
+	}
+	return ui.Ellipsize(shorter[len(shorter)-1], w, m)
+}
+
 func textIn(dst *ebiten.Image, s string, face *Face, r ui.Rect, h Align, clr color.Color, tip bool) {
 	textShown(dst, s, ui.Ellipsize(s, r.W, Measure(face)), face, r, h, clr, tip)
 }

@@ -200,3 +200,12 @@ func (f *Finder) withProtection(faults []core.Fault) string {
 	}
 	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.Spec.Switch(), f.Spec.Invariant.Name, core.Refusals(s.Trace))
 }
+
+// StatusShort is Status in fewer words, longest first, for a caption too
+// narrow for it: a found break is told whole in the lesson text.
+func (f *Finder) StatusShort() []string {
+	if strings.HasPrefix(f.Status, "Break: ") {
+		return []string{"Found a break: see the text", "Found a break"}
+	}
+	return nil
+}

@@ -17,6 +17,17 @@ var knobWords = map[string]struct {
 	"boolean": {"A's leadership flag", []string{"state machine", "is_leader boolean"}},
 }
 
+// knobShort are shorter labels, longest first, for a slider row too
+// narrow for the whole (each still says what 0 and 1 mean).
+var knobShort = map[string][]string{
+	"task":      {"Renew: loop 0 / task 1", "Loop 0 / task 1"},
+	"per-shard": {"Per shard 1 / worker 0", "Shard 1 / worker 0"},
+}
+
+// KnobShort is the knob's label in fewer words, longest first (none
+// when the label is short).
+func KnobShort(k lessons.Knob) []string { return knobShort[k.ID] }
+
 // KnobLabel is the slider's label.
 func KnobLabel(k lessons.Knob) string {
 	if w, ok := knobWords[k.ID]; ok {

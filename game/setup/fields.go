@@ -18,6 +18,7 @@ type Field struct {
 	Name  string // region and focus name
 	Label string
 	Help  string // one line on what it changes (fieldHelp)
+	Short string // Help in a few words, for a narrow cell (fieldShort)
 	// Choices, when set, makes this a choice button; the value is the
 	// index of the current choice.
 	Choices        func(c *core.SandboxConfig) []string
@@ -301,7 +302,7 @@ func fields(slow *time.Duration) []*Field {
 			}
 		}
 		onSystem(f)
-		f.Help = fieldHelp[f.Name]
+		f.Help, f.Short = fieldHelp[f.Name], fieldShort[f.Name]
 		f.ShowErr = !seen[f.ID]
 		seen[f.ID] = true
 		f.Slider = ui.Slider{Min: f.Min, Max: f.Max, Step: f.Step}

@@ -33,3 +33,38 @@ var fieldHelp = map[string]string{
 	"seed":           "The random seed: the same seed and the same actions give the same run.",
 	"duration":       "How much simulated time the run covers.",
 }
+
+// fieldShort is each field's help said in a few words, for a canvas cell
+// too narrow for the whole (fieldHelp, shown on hover): a complete phrase,
+// never a cut one.
+var fieldShort = map[string]string{
+	"system":         "The coordination service.",
+	"redis_nodes":    "Redis servers to lock on.",
+	"renew_deadline": "How long renewal is tried.",
+	"procs":          "Processes after the lock.",
+	"names":          "What they are called.",
+	"recipe":         "How waiters queue.",
+	"token_source":   "Where tokens come from.",
+	"ttl":            "How long a lease lives.",
+	"renew":          "How often it is renewed.",
+	"retry":          "Wait before campaigning.",
+	"retry_jitter":   "Random share of that wait.",
+	"pauses":         "Stop-the-world pauses.",
+	"pause_every":    "How often a pause comes.",
+	"pause_length":   "Pause length (or scale).",
+	"pause_alpha":    "Smaller: longer pauses.",
+	"pause_max":      "The longest pause.",
+	"delay":          "Each message's delay.",
+	"jitter":         "Random share of the delay.",
+	"slow_link":      "One slower process link.",
+	"slow_delay":     "The slow link's delay.",
+	"lock_delay":     "Wait after a lost session.",
+	"fencing":        "Store refuses old tokens.",
+	"idempotency":    "Queue skips repeated jobs.",
+	"workload":       "What the leader does.",
+	"work_every":     "Time between writes/jobs.",
+	"shards":         "Shards, one lease each.",
+	"workers":        "Workers sharing shards.",
+	"seed":           "Same seed, same run.",
+	"duration":       "Simulated time to run.",
+}

@@ -99,6 +99,18 @@ func notOnSystem(name string, s core.System) string {
 	return ""
 }
 
+// NotUsedShort is NotUsed in a few words, for a narrow cell: "Not used
+// on Redlock." ("" when the field applies).
+func (s *Setup) NotUsedShort(f *Field) string {
+	if s.NotUsed(f) == "" {
+		return ""
+	}
+	if f.Name == "system" {
+		return "Shards need etcd."
+	}
+	return "Not used on " + s.Config.System.Title() + "."
+}
+
 // onSystem narrows a field's Applies to the systems it means something on.
 func onSystem(f *Field) {
 	applies := f.Applies

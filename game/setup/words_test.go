@@ -2,6 +2,7 @@ package setup
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,6 +49,28 @@ func TestEveryFieldHasAOneLineHelp(t *testing.T) {
 		assert.NotEmpty(t, field(t, s, name).Help, "the issue's examples: Tail alpha, Tokens, Lock-delay")
 	}
 	assert.Len(t, fieldHelp, len(s.Fields), "no help for a field that does not exist")
+}
+
+// Every field has a short help too, for a cell too narrow for the whole
+// (issue 29: the setup's help was cut with an ellipsis at 1024x640): a
+// phrase of its own, shorter than the whole, that ends as a sentence.
+func TestEveryFieldHasAShortHelpForNarrowCells(t *testing.T) {
+	s := New()
+	for _, f := range s.Fields {
+		require.NotEmpty(t, f.Short, "%s (%s) has no short help", f.Label, f.Name)
+		assert.LessOrEqual(t, len(f.Short), 27, "%s: a few words", f.Name)
+		assert.LessOrEqual(t, len(f.Short), len(f.Help), f.Name)
+		assert.True(t, strings.HasSuffix(f.Short, "."), "%s: %q is a whole phrase", f.Name, f.Short)
+	}
+	assert.Len(t, fieldShort, len(s.Fields), "no short help for a field that does not exist")
+	require.NoError(t, s.UsePreset("redlock"))
+	for _, f := range s.Fields {
+		if s.NotUsed(f) == "" {
+			assert.Empty(t, s.NotUsedShort(f), f.Name)
+			continue
+		}
+		assert.LessOrEqual(t, len(s.NotUsedShort(f)), 27, "%s: %q", f.Name, s.NotUsedShort(f))
+	}
 }
 
 // fileName matches a repository file name in learner text.
