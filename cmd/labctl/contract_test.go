@@ -14,7 +14,7 @@ import (
 
 // commands are every labctl command with the arguments that print its
 // help.
-var commands = []string{"run", "presets", "policy", "lessons", "lesson", "exercises", "exercise", "explore", "serve"}
+var commands = []string{"run", "presets", "policy", "lessons", "lesson", "exercises", "exercise", "explore", "serve", "why"}
 
 func helpOf(t *testing.T, cmd string) string {
 	t.Helper()

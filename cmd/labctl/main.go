@@ -22,6 +22,7 @@ usage:
   labctl exercises            list the five assessment exercises
   labctl exercise ID [flags]  show an exercise, or check an answer (--answer FILE, --reference)
   labctl explore TARGET       search fault timings for the simplest break (labctl explore --help)
+  labctl why NAME [flags]     why one event of a run happened, back to an action (labctl why --help)
   labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080
   labctl help                 this text
 
@@ -98,6 +99,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runExercise(args[1:], stdin, stdout, stderr)
 	case "explore":
 		return runExplore(args[1:], stdout, stderr)
+	case "why":
+		return runWhy(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

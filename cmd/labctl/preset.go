@@ -104,7 +104,7 @@ func presetConfig(name string, p core.Params, sf systemFlags, seedSet bool) (cor
 	return pr, c, nil
 }
 
-func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format string, stdout, stderr io.Writer) int {
+func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format, event string, stdout, stderr io.Writer) int {
 	pr, c, err := presetConfig(name, p, sf, seedSet)
 	if err != nil {
 		return fail(stderr, "labctl run --preset: %v", err)
@@ -122,6 +122,8 @@ func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format 
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	switch format {
+	case "why":
+		return explain(w, stderr, s.Trace, event, "labctl why --preset "+name)
 	case "jsonl":
 		s.Trace.WriteJSONL(w)
 		return verdict(afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name), rep)

@@ -146,6 +146,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	redisNodes := fs.Int("redis-nodes", 0, "")
 	load := fs.String("load", "", "")
 	withTrace := fs.Bool("trace", false, "")
+	event := fs.String("event", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
 		fmt.Fprint(stdout, scenarioHelp())
@@ -158,6 +159,9 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := checkFormat(*format); err != nil {
 			return fail(stderr, "labctl run: %v", err)
 		}
+	}
+	if *event != "" && *format != "why" {
+		return fail(stderr, "labctl run: --event belongs to labctl why")
 	}
 	if *withTrace {
 		switch *format {
@@ -220,7 +224,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "labctl run: --redis-nodes must be at least 1, got %d", *redisNodes)
 		}
 		sf := systemFlags{renewDeadline: *renewDeadline, redisNodes: *redisNodes}
-		return runPreset(*preset, p, sf, flagSet(fs, "seed"), *format, stdout, stderr)
+		return runPreset(*preset, p, sf, flagSet(fs, "seed"), *format, *event, stdout, stderr)
 	}
 	if len(pos) != 1 {
 		return fail(stderr, "labctl run: want exactly one scenario name (labctl run --help lists them)")
@@ -255,6 +259,8 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	switch *format {
+	case "why":
+		return explain(w, stderr, r.Sim.Trace, *event, "labctl why "+sc.Name)
 	case "jsonl":
 		r.Sim.Trace.WriteJSONL(w)
 		return verdict(afterRun(io.Discard, stderr, r.Sim, p.Actions, r.End, "labctl run "+sc.Name), r.Report)
@@ -317,7 +323,7 @@ func printLink(w io.Writer, l core.RunLink) {
 
 func checkFormat(f string) error {
 	switch f {
-	case "text", "jsonl", "summary":
+	case "text", "jsonl", "summary", "why":
 		return nil
 	}
 	return fmt.Errorf("unknown format %q (want text, jsonl or summary; mermaid with --preset)", f)
