@@ -18,7 +18,7 @@ import (
 // seed 1 and default parameters. Native and wasm builds must both produce
 // it; it changes only when the simulator's behaviour (or its trace format)
 // changes on purpose, and then every shared permalink changes meaning too.
-const GoldenHandsOnLabHash = "8240e589b01e767456139dbf7c2149c5741fe820b13c722a03a7ee0d7ba84787"
+const GoldenHandsOnLabHash = "7dd5eb5f14193739a4da19f4b81d5300c23c7dd1b79d87e0e3509573ecb23364"
 
 // HandsOnLabHash runs the hands-on-lab scenario with seed and returns its
 // trace hash. It is exported (in a test file) so every determinism test,

@@ -181,9 +181,9 @@ func (n *node) resume() {
 	n.trace(KindResume, I(FOverdue, int64(len(due))))
 	woke := n.sim.Trace.cause
 	for _, t := range due {
-		// Each waiting task is caused by what scheduled it and by the
-		// resume that let it run.
-		n.sim.Trace.cause, n.sim.Trace.also = t.cause, woke
+		// Each waiting task is caused by the resume that let it run now
+		// (the pause that held it back) and by what scheduled it.
+		n.sim.Trace.cause, n.sim.Trace.also = woke, t.cause
 		n.run(t)
 	}
 	n.sim.Trace.cause, n.sim.Trace.also = woke, 0

@@ -252,6 +252,11 @@ func (s *Sim) atSeq(t time.Duration, seq uint64, tk task) {
 // parkCaused parks tk with the trace's current chain as its cause.
 func (s *Sim) parkCaused(tk task) int32 {
 	tk.cause = s.Trace.cause
+	if !s.stepped && s.applying == nil {
+		// What the world's building records (a store's setting) is no
+		// cause of what its start sets going.
+		tk.cause = 0
+	}
 	tk.start = tk.cause == 0 && (!s.stepped || s.inStart)
 	slot := s.park(tk)
 	if tk.cause == 0 && s.applying != nil {

@@ -21,15 +21,16 @@ type narrated struct {
 	routine string // what the line repeats, "" for none
 	first   string // the line as first told, before counting repeats
 	more    int    // repeats after the first
+	seq     int    // the trace event told, for Why?; -1 for none
 }
 
 const narrationMax = 20
 
 // Add appends an ordinary line.
-func (n *Narration) Add(line string) { n.add(narrated{text: line}) }
+func (n *Narration) Add(line string) { n.add(narrated{text: line, seq: -1}) }
 
 // AddKey appends a line a listener must not miss.
-func (n *Narration) AddKey(line string) { n.add(narrated{text: line, key: true}) }
+func (n *Narration) AddKey(line string) { n.add(narrated{text: line, key: true, seq: -1}) }
 
 // AddRun appends a line of the run's story, told at the time it happened:
 // a repeat of the last line's routine event adds to its count instead
@@ -42,7 +43,7 @@ func (n *Narration) AddRun(l lab.Line) {
 		last.text = fmt.Sprintf("%s (and %d more to t=%s)", last.first, last.more, core.FormatTime(l.At))
 		return
 	}
-	n.add(narrated{text: text, key: l.Key, routine: l.Routine, first: text})
+	n.add(narrated{text: text, key: l.Key, routine: l.Routine, first: text, seq: l.Seq})
 }
 
 func (n *Narration) add(e narrated) {
@@ -88,6 +89,16 @@ func (n *Narration) Lines() []string {
 	out := make([]string, len(n.entries))
 	for i, e := range n.entries {
 		out[i] = e.text
+	}
+	return out
+}
+
+// Seqs gives, line by line, the trace event each line tells (-1: none),
+// for the page's Why? buttons.
+func (n *Narration) Seqs() []int {
+	out := make([]int, len(n.entries))
+	for i, e := range n.entries {
+		out[i] = e.seq
 	}
 	return out
 }

@@ -111,6 +111,8 @@ type Player struct {
 	Overlay View
 	// run is the run row (runrow.go); nil without one.
 	run *runRow
+	// why is the open Why? card (player_why.go); nil when closed.
+	why *whyCard
 }
 
 // PlayerSpec is everything a player shows and does besides its time
@@ -369,6 +371,7 @@ func (p *Player) Inspect() SceneInfo {
 			Goals:        p.Lesson.Goals,
 			Narration:    p.narration.Lines(),
 			NarrationKey: p.narration.Keys(),
+			NarrationSeq: p.narration.Seqs(),
 			Controls:     p.controls(),
 		},
 	}

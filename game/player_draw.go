@@ -55,6 +55,7 @@ func (p *Player) Draw(screen *ebiten.Image) {
 		p.drawPanel(screen)
 	}
 	p.drawNotice(screen)
+	p.drawWhy(screen)
 	for i := range p.tips {
 		s.Tooltip(screen, &p.tips[i].Tooltip, l.Window)
 	}

@@ -16,6 +16,9 @@ import (
 func (p *Player) host(in *ui.Input) []ui.HostAction {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
+		if p.hostWhy(h) {
+			continue
+		}
 		switch h.ID {
 		case "scrub":
 			// To the millisecond the page's range gives, not through the
@@ -92,6 +95,7 @@ func (p *Player) controls() []Control {
 			out = append(out, rangeControl(groupSettings, "knob:"+kn.ID, lab.KnobLabel(kn), &k.sliders[i], lab.KnobValue(kn, k.sliders[i].Value)))
 		}
 	}
+	out = append(out, p.whyControls()...)
 	hint := "Reveal the next hint"
 	if n := len(p.Lesson.Hints); n > 0 {
 		hint = fmt.Sprintf("Reveal hint %d of %d", min(p.hintsSeen+1, n), n)

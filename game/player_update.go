@@ -36,6 +36,9 @@ func (p *Player) Update(st *State) error {
 		in.Host = p.host(in)
 	}
 	p.updateNotice(in)
+	if !p.showHelp && !menuOpen && p.updateWhy(in) {
+		return nil
+	}
 	if p.showHelp {
 		// The help overlay is modal: any key or click closes it.
 		if in.Keys != 0 || in.Pointer().JustDown {

@@ -78,6 +78,10 @@ type Mirror struct {
 	// NarrationKey marks, line by line, the key lines a listener must hear
 	// however fast the run goes (see Narration.AddKey).
 	NarrationKey []bool `json:"narrationKey,omitempty"`
+	// NarrationSeq gives, line by line, the trace event each line tells
+	// (-1: none): the page offers Why? on those lines (host action
+	// "why:N").
+	NarrationSeq []int `json:"narrationSeq,omitempty"`
 	// Controls are every action the scene offers, for the page to show as
 	// its own buttons (see Control), in the order the page lists them.
 	Controls []Control `json:"controls,omitempty"`

@@ -4,6 +4,7 @@ package main
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -56,6 +57,15 @@ func newPage(doc js.Value) *page {
 		p.listen(b, "click", func(js.Value) {
 			if p.host != nil {
 				p.host(ui.HostAction{ID: game.RunNext})
+			}
+		})
+	}
+	if n := doc.Call("getElementById", "narration"); n.Truthy() {
+		// A line's Why? button asks the player why its event happened.
+		p.listen(n, "click", func(ev js.Value) {
+			b := ev.Get("target").Call("closest", "[data-why]")
+			if b.Truthy() && p.host != nil {
+				p.host(ui.HostAction{ID: "why:" + b.Get("dataset").Get("why").String()})
 			}
 		})
 	}
@@ -303,7 +313,7 @@ func (p *page) update(s game.Snapshot) {
 		}
 	}
 	if !slices.Equal(m.Narration, p.last.Narration) {
-		p.appendNarration(m.Narration, m.NarrationKey)
+		p.appendNarration(m.Narration, m.NarrationKey, m.NarrationSeq)
 	}
 	p.announceFocus(s.Scene.Focus)
 	p.showWorld(s.Scene.World, entered)
@@ -404,7 +414,7 @@ func (p *page) replaceChildren(id, tag string, texts []string) {
 // appendNarration adds only the lines that are new since the last tick,
 // and hands them to the announcer. A narration that no longer continues
 // the list (a scrub rewrote it) replaces it.
-func (p *page) appendNarration(lines []string, keys []bool) {
+func (p *page) appendNarration(lines []string, keys []bool, seqs []int) {
 	el := p.doc.Call("getElementById", "narration")
 	if !el.Truthy() {
 		return
@@ -418,22 +428,47 @@ func (p *page) appendNarration(lines []string, keys []bool) {
 		}
 	}
 	key := func(i int) bool { return i < len(keys) && keys[i] }
+	seq := func(i int) int {
+		if i < len(seqs) {
+			return seqs[i]
+		}
+		return -1
+	}
 	if overlap == 0 && len(old) > 0 {
-		p.replaceChildren("narration", "li", lines)
+		items := make([]any, len(lines))
+		for i, l := range lines {
+			items[i] = p.narrationItem(l, seq(i))
+		}
+		el.Call("replaceChildren", items...)
 		if n := len(lines); n > 0 {
 			p.announce.line(lines[n-1], key(n-1))
 		}
 		return
 	}
 	for i := overlap; i < len(lines); i++ {
-		li := p.doc.Call("createElement", "li")
-		li.Set("textContent", lines[i])
-		el.Call("append", li)
+		el.Call("append", p.narrationItem(lines[i], seq(i)))
 		p.announce.line(lines[i], key(i))
 	}
 	for el.Get("childElementCount").Int() > max(len(lines), 1) {
 		el.Get("firstElementChild").Call("remove")
 	}
+}
+
+// narrationItem is one line of "What happened": its text and, when it
+// tells an event of the run, a Why? button that asks about it.
+func (p *page) narrationItem(text string, seq int) js.Value {
+	li := p.doc.Call("createElement", "li")
+	li.Set("textContent", text)
+	if seq >= 0 {
+		b := p.doc.Call("createElement", "button")
+		b.Set("type", "button")
+		b.Set("className", "why")
+		b.Set("textContent", "Why?")
+		b.Call("setAttribute", "aria-label", "Why? "+text)
+		b.Get("dataset").Set("why", strconv.Itoa(seq))
+		li.Call("append", " ", b)
+	}
+	return li
 }
 
 // fail shows why the game stopped where the loading indicator was.

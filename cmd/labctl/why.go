@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"leaselab/core"
 	"leaselab/game/lab"
@@ -81,61 +80,15 @@ func lastOf(tr *core.Trace, k core.Kind) *core.Event {
 
 // writeWhy prints why e happened.
 func writeWhy(w io.Writer, tr *core.Trace, e *core.Event) {
-	chain := tr.Chain(e)
-	fmt.Fprintf(w, "Why? %s\n", step(e))
-	for _, c := range chain[1:] {
-		fmt.Fprintf(w, "  because %s\n", step(c))
+	why := lab.Explain(tr, e)
+	fmt.Fprintf(w, "Why? %s\n", why.Steps[0])
+	for _, s := range why.Steps[1:] {
+		fmt.Fprintf(w, "  because %s\n", s)
 	}
-	switch root, act := tr.RootOf(e); root {
-	case core.RootAction:
-		fmt.Fprintf(w, "It all began with an action at %s: %s.\n", core.Seconds(act.At), act.Words())
-	default:
-		fmt.Fprintf(w, "It all began with the world's start: %s.\n", startOf(chain[len(chain)-1]))
+	fmt.Fprintf(w, "It all began with %s.\n", why.Root)
+	for _, s := range why.Also {
+		fmt.Fprintf(w, "Also: %s\n", s)
 	}
-	for _, c := range chain {
-		if cs := c.Causes(); len(cs) > 1 {
-			if o := tr.Event(cs[1]); o != nil {
-				fmt.Fprintf(w, "Also, event %d had a second cause: %s\n", c.Seq, step(o))
-			}
-		}
-	}
-}
-
-// step is one event in words: number, time and what happened.
-func step(e *core.Event) string {
-	words := lab.Narrate(e)
-	if words == "" {
-		words = plain(e)
-	}
-	return fmt.Sprintf("[%d] at %s: %s", e.Seq, core.Seconds(e.At), words)
-}
-
-// plain says an event the narration leaves out (messages, renewals).
-func plain(e *core.Event) string {
-	switch e.Kind {
-	case core.KindSend:
-		return fmt.Sprintf("%s sent %s to %s (it arrives at %s)", e.Actor, e.Msg(), e.To(), core.Seconds(e.Arrive()))
-	case core.KindLeaseGrant:
-		return fmt.Sprintf("the coordinator granted %s a lease of %s", e.Owner(), core.Seconds(e.TTL()))
-	case core.KindLeaseRenew:
-		if e.Lease() == "" {
-			return fmt.Sprintf("the coordinator renewed %d leases of %s", e.Leases(), e.Owner())
-		}
-		return fmt.Sprintf("the coordinator renewed the lease of %s until %s", e.Owner(), core.Seconds(e.Expiry()))
-	case core.KindLeaseRenewed:
-		return fmt.Sprintf("%s heard its lease was renewed", e.Actor)
-	case core.KindState:
-		return fmt.Sprintf("%s went from %s to %s (%s)", e.Actor, e.From(), e.To(), e.Why())
-	}
-	return strings.TrimPrefix(e.Text(), "t="+core.FormatTime(e.At)+" ")
-}
-
-// startOf says what of the world's start a chain's first event is.
-func startOf(e *core.Event) string {
-	if e.Actor == "learner" {
-		return step(e)
-	}
-	return fmt.Sprintf("%s, set going when the world was built", step(e))
 }
 
 // explain prints why the event spec names happened, or fails with exit 2.

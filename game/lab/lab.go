@@ -81,6 +81,10 @@ type Line struct {
 	// a listener hears summarised.
 	Key     bool
 	Routine string
+	// Seq is the trace event the line tells (the key one, when it tells
+	// several at one instant), for asking why it happened; -1 for a line
+	// that tells no event.
+	Seq int
 }
 
 // New starts a lesson at time zero with an empty log.
@@ -296,10 +300,13 @@ func (lb *Lab) observe() {
 			if n := len(lb.lines); n > 0 && lb.lines[n-1].At == e.At {
 				last := &lb.lines[n-1]
 				last.Text += "; " + s
+				if key || !last.Key {
+					last.Seq = e.Seq
+				}
 				last.Key = last.Key || key
 				last.Routine = "" // two events at once are no repeat
 			} else {
-				lb.lines = append(lb.lines, Line{At: e.At, Text: s, Key: key, Routine: routine})
+				lb.lines = append(lb.lines, Line{At: e.At, Text: s, Key: key, Routine: routine, Seq: e.Seq})
 			}
 		}
 	}
@@ -307,7 +314,7 @@ func (lb *Lab) observe() {
 		// The world stopped itself (core's run budget): say so once,
 		// rather than let the learner watch a world that froze.
 		lb.stopped = true
-		lb.lines = append(lb.lines, Line{At: ev[len(ev)-1].At, Text: "The simulation stopped here: " + err.Error() + ". Renew less often (a longer TTL) to run further."})
+		lb.lines = append(lb.lines, Line{At: ev[len(ev)-1].At, Text: "The simulation stopped here: " + err.Error() + ". Renew less often (a longer TTL) to run further.", Seq: -1})
 	}
 }
 

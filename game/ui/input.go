@@ -49,6 +49,7 @@ const (
 	IntentZoomAll   // 0: the timeline shows the whole run
 	IntentViewBack  // ;: the timeline shows earlier (the play head stays)
 	IntentViewOn    // ': the timeline shows later
+	IntentWhy       // Q: why did the last thing happen?
 	intentCount
 )
 

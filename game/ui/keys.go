@@ -52,6 +52,7 @@ var intentTable = [intentCount]struct {
 	IntentZoomAll:   {"zoom-all", []string{"Digit0", "Numpad0"}, false, "0", ""},
 	IntentViewBack:  {"view-back", []string{"Semicolon"}, true, ";", "Semicolon"},
 	IntentViewOn:    {"view-on", []string{"Quote"}, true, "'", "Quote"},
+	IntentWhy:       {"why", []string{"Q"}, false, "Q", ""},
 }
 
 // AllIntents lists every intent, in order.
@@ -108,6 +109,7 @@ var Shortcuts = []Shortcut{
 	{[]Intent{IntentSetTTL, IntentDelete, IntentPut}, "set its TTL, delete / put the lesson's key"},
 	{[]Intent{IntentFencing, IntentIdem}, "switch fencing / the queue's idempotency check"},
 	{[]Intent{IntentHint}, "reveal the next hint"},
+	{[]Intent{IntentWhy}, "why? the causes of the last thing that happened, back to an action"},
 	{[]Intent{IntentSolution}, "show the solution"},
 	{[]Intent{IntentFocusNext}, "move focus (leaves the canvas after the last widget)"},
 	{[]Intent{IntentBack}, "back to the lesson menu"},

@@ -1,0 +1,90 @@
+package game
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/game/ui"
+)
+
+// whyControls are the page's Why? controls of the screen on show.
+func whyControls(r *appRig) []Control {
+	var out []Control
+	for _, c := range r.a.Inspect().Mirror.Controls {
+		if c.Group == groupWhy {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// A learner who paused the leader asks why: Q opens the chain of causes of
+// the last thing that happened, back to their pause, said in the
+// narration and listed as buttons for the page; a step's button moves the
+// play head there and asks why of it; Esc closes.
+func TestWhyTellsTheChainBackToTheLearnersAction(t *testing.T) {
+	r := newAppRig(t)
+	sc := pausedRun(t, r)
+	require.Len(t, whyControls(r), 1, "Why? is offered, closed")
+
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentWhy)})
+	said := lastLine(r)
+	require.True(t, strings.HasPrefix(said, "Why? "), said)
+	assert.Contains(t, said, "because")
+	assert.Contains(t, said, "It began with the action at 4 s: pause A", "the chain ends at the learner's pause")
+
+	steps := whyControls(r)
+	require.Greater(t, len(steps), 3, "the question, its causes and Close")
+	assert.True(t, strings.HasPrefix(steps[1].Label, "Why? ["), steps[1].Label)
+	assert.Equal(t, whyCloseID, steps[len(steps)-1].ID)
+
+	// Go to the first cause: the play head moves back to it.
+	cause := steps[2]
+	require.True(t, strings.HasPrefix(cause.ID, whyGo), cause.ID)
+	before := sc.Lab.Now()
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: cause.ID}}})
+	assert.Less(t, sc.Lab.Now(), before, "the play head went back to the cause")
+	assert.True(t, strings.HasPrefix(whyControls(r)[1].Label, "Why? "+strings.TrimPrefix(cause.Label, "because ")), "and Why? now asks about it")
+
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
+	assert.Len(t, whyControls(r), 1, "Esc closes the card")
+	assert.NotNil(t, r.a.top().(*LessonScene), "and stays in the lesson")
+}
+
+// Every line of "What happened" that tells an event carries it, so the
+// page's Why? on that line explains that very event.
+func TestWhyOfALineOfWhatHappened(t *testing.T) {
+	r := newAppRig(t)
+	pausedRun(t, r)
+	m := r.a.Inspect().Mirror
+	require.Equal(t, len(m.Narration), len(m.NarrationSeq))
+	asked := -1
+	for i, seq := range m.NarrationSeq {
+		if seq >= 0 && strings.Contains(m.Narration[i], "acquired") {
+			asked = i
+		}
+	}
+	require.GreaterOrEqual(t, asked, 0, "a line tells who acquired the lock: %q", m.Narration)
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "why:" + strconv.Itoa(m.NarrationSeq[asked])}}})
+	steps := whyControls(r)
+	require.Greater(t, len(steps), 1)
+	assert.Contains(t, steps[1].Label, "acquired", "Why? explains the line asked about")
+
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "why:999999"}}})
+	assert.Contains(t, lastLine(r), "Nothing has happened yet", "an event the run has not reached is not explained")
+}
+
+// Before anything happened there is nothing to explain, and Why? says so.
+func TestWhyBeforeAnythingHappened(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:fenced-writes")
+	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentWhy)})
+	if sc := r.a.top().(*LessonScene); sc.Lab.Now() < time.Second {
+		assert.Contains(t, lastLine(r), "Nothing has happened yet")
+	}
+}
