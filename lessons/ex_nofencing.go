@@ -157,6 +157,9 @@ var exNoFencing = &Exercise{
 (a time of the run, like "1.5s"), "do", "proc" and, for a pause or a delay,
 "for" (how long). The schedule may pause, delay (hold what a process sends),
 crash, restart, partition or heal processes A and B within the first 60 s.
+A delay, partition or heal may name a "peer" ("coordinator", "storage", or the
+other process), and storage may be either end: {"at": "<time>", "do": "delay",
+"proc": "A", "peer": "storage", "for": "<how long>"} holds A's writes in the network.
 It is run twice: with fencing off it must let an old leader's stale write be
 accepted; with fencing on the same schedule must end with that write
 rejected.`,
@@ -206,7 +209,7 @@ func judgeCause(a Answer, off *World) Feedback {
 		return Feedback{Part: part, Why: "Once your run breaks the system, compare when the old leader sent its write with when the newer write landed."}
 	}
 	if b.claimD(send.At, "<", newer.At) {
-		return b.feedback(part, false, "Your run did reorder them: %s sent its write at %s, before %s's newer write landed at %s, and it arrived at %s. But networks may always do that, and a lock cannot stop it; what let the write through is that storage could not tell it was old.",
+		return b.feedback(part, false, "Your run did reorder them: %s sent its write at %s, before %s's newer write landed at %s, and it arrived at %s. But networks may always do that, and no lock can stop it: reordering says how the write came late, not why storage took it. What did storage look at when it arrived?",
 			st.Get("from"), b.at(*send), newer.Get("from"), b.at(*newer), b.at(*st))
 	}
 	b.stateD(send.At, ">=", newer.At)

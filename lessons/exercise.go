@@ -53,8 +53,8 @@ type Exercise struct {
 	// start begins checking an answer that passed validation.
 	start func(a Answer) Job
 
-	procsOnce sync.Once
-	procs     []string
+	procsOnce        sync.Once
+	procs, resources []string
 }
 
 // Material is a text the learner reads to answer (a log excerpt).
@@ -330,21 +330,36 @@ const MaxAnswerSize = core.MaxActionLogSize + 64<<10
 const maxDefence = 4000
 
 // checkActors refuses a schedule entry that names an actor the exercise's
-// simulator does not have as a process: pausing "C" or the coordinator
-// would otherwise run as a no-op and be judged as if it meant something.
+// simulator does not have: pausing "C" or the coordinator would otherwise
+// run as a no-op and be judged as if it meant something. A resource (the
+// storage) is an actor of the run too: the network may hold or cut what
+// goes to and from it, though it cannot be paused or crashed here.
 func (e *Exercise) checkActors(i int, t core.Timed) error {
-	names := e.labProcesses()
-	if t.Proc != "" && !slices.Contains(names, t.Proc) {
-		return fmt.Errorf("schedule[%d].proc: %q is not a process of this exercise (want one of %s)", i, t.Proc, strings.Join(names, ", "))
+	names, resources := e.labActors()
+	network := t.Do == core.VerbDelay || t.Do == core.VerbPartition || t.Do == core.VerbHeal
+	switch {
+	case t.Proc == "" || slices.Contains(names, t.Proc):
+	case slices.Contains(resources, t.Proc) && network:
+	case slices.Contains(resources, t.Proc):
+		return fmt.Errorf("schedule[%d].proc: %q is a resource of this exercise: the network can hold or cut its messages (delay, partition, heal), but it cannot %s", i, t.Proc, t.Do)
+	default:
+		return fmt.Errorf("schedule[%d].proc: %q is not an actor of this exercise (want one of %s)", i, t.Proc, strings.Join(append(slices.Clone(names), resources...), ", "))
 	}
-	if t.Peer != "" && t.Peer != core.CoordinatorName && !slices.Contains(names, t.Peer) {
-		return fmt.Errorf("schedule[%d].peer: %q is not a process of this exercise or the coordinator", i, t.Peer)
+	if t.Peer != "" && t.Peer != core.CoordinatorName && !slices.Contains(names, t.Peer) && !slices.Contains(resources, t.Peer) {
+		return fmt.Errorf("schedule[%d].peer: %q is not an actor of this exercise (want one of %s)", i, t.Peer, strings.Join(append(append(slices.Clone(names), resources...), core.CoordinatorName), ", "))
 	}
 	return nil
 }
 
 // labProcesses names the processes of the exercise's simulator.
 func (e *Exercise) labProcesses() []string {
+	names, _ := e.labActors()
+	return names
+}
+
+// labActors names the processes and the resources of the exercise's
+// simulator.
+func (e *Exercise) labActors() (procs, resources []string) {
 	e.procsOnce.Do(func() {
 		w, err := e.Lab.World(1, e.Lab.Defaults(nil))
 		if err != nil {
@@ -353,8 +368,11 @@ func (e *Exercise) labProcesses() []string {
 		for _, p := range w.Processes {
 			e.procs = append(e.procs, p.Name)
 		}
+		for _, r := range w.Resources {
+			e.resources = append(e.resources, r.Name)
+		}
 	})
-	return e.procs
+	return e.procs, e.resources
 }
 
 // ParseAnswer decodes a JSON answer strictly (unknown fields are errors)
