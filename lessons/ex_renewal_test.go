@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -248,4 +249,34 @@ func TestRenewalCountsARenewalInFlight(t *testing.T) {
 	assert.Contains(t, f.Why, "5.016 s")
 	assert.Contains(t, f.Why, "17.016 s")
 	claimsHold(t, f, "renewal in flight")
+}
+
+// TestRealAttempt (issue 31): the model answer and the last hint open
+// only after a real attempt: every part answered, and not the format
+// example handed in as it stands (with or without its defence). The
+// format example of exercises 3 and 5, which have no numbers, answered
+// every part and so used to unlock the model answer.
+func TestRealAttempt(t *testing.T) {
+	for _, e := range Exercises() {
+		x := e.FormatExample()
+		assert.False(t, e.RealAttempt(x), "%s: the format example", e.ID)
+		x.Defence = "my own words"
+		assert.False(t, e.RealAttempt(x), "%s: the format example with a defence of one's own", e.ID)
+		assert.False(t, e.RealAttempt(Answer{}), "%s: an empty answer", e.ID)
+		assert.True(t, e.RealAttempt(e.Reference), "%s: the model answer, as a learner could hand it in", e.ID)
+		if len(e.Questions) > 0 {
+			// One choice changed from the example is the learner's own.
+			y := e.FormatExample()
+			q := e.Questions[len(e.Questions)-1]
+			for _, o := range q.Options {
+				if !slices.Contains(y.Choices[q.ID], o.ID) {
+					y.Choices[q.ID] = []string{o.ID}
+					break
+				}
+			}
+			assert.Equal(t, e.Complete(y), e.RealAttempt(y), "%s: the example with a choice changed", e.ID)
+			assert.False(t, e.IsFormatExample(y), e.ID)
+		}
+	}
+	assert.True(t, exNoFencing.Complete(exNoFencing.FormatExample()), "the gap this closes: the example answers every part")
 }

@@ -248,6 +248,35 @@ func (e *Exercise) Complete(a Answer) bool {
 	return moved && (e.Lab == nil || len(a.Schedule) > 0)
 }
 
+// RealAttempt reports whether a checked answer a counts as a real attempt,
+// the condition for showing the model answer and the last rung of the hint
+// ladder (in the page, on the desktop and in labctl): it answers every part
+// (see Complete) and it is not the format example labctl's help prints,
+// whose defence aside, handed in as it stands.
+func (e *Exercise) RealAttempt(a Answer) bool {
+	return e.Complete(a) && !e.IsFormatExample(a)
+}
+
+// IsFormatExample reports whether a gives the choices, numbers and run of
+// the format example (the defence and the ticked key points aside).
+func (e *Exercise) IsFormatExample(a Answer) bool {
+	x := e.FormatExample()
+	sameChoices := len(a.Choices) == len(x.Choices)
+	for q, c := range x.Choices {
+		got := slices.Clone(a.Choices[q])
+		slices.Sort(got)
+		want := slices.Clone(c)
+		slices.Sort(want)
+		sameChoices = sameChoices && slices.Equal(got, want)
+	}
+	sameNumbers := len(a.Numbers) == len(x.Numbers)
+	for k, v := range x.Numbers {
+		got, ok := a.Numbers[k]
+		sameNumbers = sameNumbers && ok && got == v
+	}
+	return sameChoices && sameNumbers && slices.Equal(a.Schedule, x.Schedule)
+}
+
 // Question returns the question with the given id, or nil.
 func (e *Exercise) Question(id string) *Question {
 	for i := range e.Questions {
