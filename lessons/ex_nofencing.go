@@ -126,6 +126,19 @@ func hasStall(log core.ActionLog) bool {
 	return false
 }
 
+// storageOnly reports a schedule whose only stalls are network holds to or
+// from storage, and which cuts no link: the leader's keepalives flow.
+func storageOnly(log core.ActionLog) bool {
+	for _, t := range log {
+		switch {
+		case t.Do == core.VerbDelay && (t.Peer == "storage" || t.Proc == "storage"):
+		case t.Do == core.VerbPause || t.Do == core.VerbDelay || t.Do == core.VerbPartition:
+			return false
+		}
+	}
+	return true
+}
+
 var exNoFencing = &Exercise{
 	ID:      "no-fencing",
 	Title:   "\"Our lock service is strongly consistent\"",
@@ -287,6 +300,9 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 		const never = "In your run the lock never changed hands after the stall began, so no newer leader wrote and no write could be stale. "
 		if b.claimD(longest, "<=", noFencingTTL) {
 			return b.feedback(part, false, "%s%sYour longest stall was %s, no longer than the lease: freeze the leader, or hold what it sends, for longer than its %s lease.", none, never, b.given(longest), b.given(noFencingTTL))
+		}
+		if storageOnly(log) {
+			return Feedback{Part: part, Why: none + never + "Your schedule held only what goes to or from storage: the leader's keepalives still reached the coordinator, so its lease never ran out. Its lease must run out while its write is still to come."}
 		}
 		return Feedback{Part: part, Why: none + never + "The stalled process must be the leader, and its lease must run out while its write is still to come."}
 	}

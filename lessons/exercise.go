@@ -371,8 +371,10 @@ func (e *Exercise) checkActors(i int, t core.Timed) error {
 	case slices.Contains(resources, t.Proc) && network:
 	case slices.Contains(resources, t.Proc):
 		return fmt.Errorf("schedule[%d].proc: %q is a resource of this exercise: the network can hold or cut its messages (delay, partition, heal), but it cannot %s", i, t.Proc, t.Do)
-	default:
+	case network && len(resources) > 0:
 		return fmt.Errorf("schedule[%d].proc: %q is not an actor of this exercise (want one of %s)", i, t.Proc, strings.Join(append(slices.Clone(names), resources...), ", "))
+	default:
+		return fmt.Errorf("schedule[%d].proc: %q is not a process of this exercise (want one of %s)", i, t.Proc, strings.Join(names, ", "))
 	}
 	if t.Peer != "" && t.Peer != core.CoordinatorName && !slices.Contains(names, t.Peer) && !slices.Contains(resources, t.Peer) {
 		return fmt.Errorf("schedule[%d].peer: %q is not an actor of this exercise (want one of %s)", i, t.Peer, strings.Join(append(append(slices.Clone(names), resources...), core.CoordinatorName), ", "))
