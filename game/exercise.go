@@ -178,11 +178,11 @@ func (s *ExerciseScene) setHints() {
 	}
 	s.reading[tabHints].SetText(draw.Drawable(strings.TrimSpace(b.String())))
 	s.hintB.Label = fmt.Sprintf("Hint %d of %d", min(s.hintsSeen+1, n), n)
-	if s.lastHintLocked() {
-		s.hintB.Label += " (after a checked attempt)"
-	}
 	s.hintB.Disabled = s.hintsSeen >= n || s.lastHintLocked()
 }
+
+// lastHintWaits says why the last rung waits.
+const lastHintWaits = "The last hint is the key step: like the model answer, it opens once you have checked an answer of your own (every part answered, not the format example)."
 
 // lastHintLocked reports that the next rung is the ladder's last, the key
 // step, and no real attempt has been checked yet: like the model answer,
@@ -198,7 +198,7 @@ func (s *ExerciseScene) ShowHint() {
 		return
 	}
 	if s.lastHintLocked() {
-		s.notice = "The last hint is the key step: it opens after you check an answer of your own (every part answered, not the format example)."
+		s.notice = lastHintWaits
 		s.Narrate(s.notice)
 		return
 	}

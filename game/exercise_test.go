@@ -747,8 +747,10 @@ func TestTheFormatExampleUnlocksNothing(t *testing.T) {
 		return Control{}
 	}
 	require.Equal(t, 2, r.a.Inspect().Exercise.HintsSeen)
+	shot(t, r, "exercise-last-hint-locked.png")
 	assert.True(t, hint().Disabled, "the last hint before any attempt")
-	assert.Contains(t, hint().Label, "after a checked attempt")
+	assert.Equal(t, "Hint 3 of 3", hint().Label)
+	assert.Contains(t, hint().Detail, "opens once you have checked an answer of your own", "the page says why")
 	sc.ShowHint()
 	assert.Equal(t, 2, r.a.Inspect().Exercise.HintsSeen, "the last rung opened without an attempt")
 
@@ -768,6 +770,7 @@ func TestTheFormatExampleUnlocksNothing(t *testing.T) {
 	r.finishCheck()
 	assert.True(t, sc.ModelAvailable(), "a real attempt opens the model answer")
 	assert.False(t, hint().Disabled, "and the last hint")
+	assert.Empty(t, hint().Detail)
 	r.click("hint")
 	assert.Equal(t, 3, r.a.Inspect().Exercise.HintsSeen)
 	require.NoError(t, sc.OpenModelAnswer())
