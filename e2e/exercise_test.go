@@ -400,10 +400,18 @@ func TestBrowserExerciseHintsAndModelAnswer(t *testing.T) {
 	if st.Scene.Exercise.Tab != "hints" || !strings.Contains(st.Scene.Mirror.Text, "Hint 1 of 3:") || strings.Contains(st.Scene.Mirror.Text, "Hint 2 of 3:") {
 		t.Errorf("hint tab %q, mirror:\n%s", st.Scene.Exercise.Tab, st.Scene.Mirror.Text)
 	}
+	// The second rung, then the last: the key step waits for a real
+	// attempt, like the model answer (issue 31).
+	b.click(t, "hint")
+	b.exUntil(t, "the second hint", 10*time.Second, func(s exState) bool { return s.Scene.Exercise.HintsSeen == 2 })
+	b.click(t, "hint")
 	b.click(t, "check") // empty
 	st = b.exUntil(t, "the empty verdict", 30*time.Second, func(s exState) bool { return s.Scene.Exercise.Result != nil })
 	if st.Scene.Exercise.ModelAvailable {
 		t.Fatal("an empty check unlocked the model answer")
+	}
+	if st.Scene.Exercise.HintsSeen != 2 {
+		t.Fatalf("the last hint opened before an attempt: %d rungs seen", st.Scene.Exercise.HintsSeen)
 	}
 	// A complete, wrong design: 30 s / 5 s (failover over 30 s).
 	for _, n := range []struct {
@@ -417,6 +425,8 @@ func TestBrowserExerciseHintsAndModelAnswer(t *testing.T) {
 	if !st.Scene.Exercise.ModelAvailable || st.Scene.Exercise.Result.Pass {
 		t.Fatalf("after a complete wrong attempt: model available %v, pass %v", st.Scene.Exercise.ModelAvailable, st.Scene.Exercise.Result.Pass)
 	}
+	b.click(t, "hint")
+	b.exUntil(t, "the last hint, after the attempt", 10*time.Second, func(s exState) bool { return s.Scene.Exercise.HintsSeen == 3 })
 	b.click(t, "model")
 	st = b.exUntil(t, "the confirmation", 10*time.Second, func(s exState) bool { return s.Scene.Exercise.ModelArmed })
 	if st.Scene.Exercise.ModelShown {

@@ -42,8 +42,9 @@ type ExerciseScene struct {
 	passed   bool
 	// withAnswer: passed, but only after the model answer was shown.
 	withAnswer bool
-	// complete: a checked attempt answered every part, which unlocks the
-	// model answer; armed: the first click on it asked for confirmation.
+	// complete: a real attempt was checked (every part answered, not the
+	// format example), which unlocks the model answer and the last hint;
+	// armed: the first click on the model answer asked for confirmation.
 	complete, armed bool
 	hintsSeen       int
 	check           *form.Check
@@ -177,13 +178,28 @@ func (s *ExerciseScene) setHints() {
 	}
 	s.reading[tabHints].SetText(draw.Drawable(strings.TrimSpace(b.String())))
 	s.hintB.Label = fmt.Sprintf("Hint %d of %d", min(s.hintsSeen+1, n), n)
-	s.hintB.Disabled = s.hintsSeen >= n
+	s.hintB.Disabled = s.hintsSeen >= n || s.lastHintLocked()
+}
+
+// lastHintWaits says why the last rung waits.
+const lastHintWaits = "The last hint is the key step: like the model answer, it opens once you have checked an answer of your own (every part answered, not the format example)."
+
+// lastHintLocked reports that the next rung is the ladder's last, the key
+// step, and no real attempt has been checked yet: like the model answer,
+// it opens only after one (see lessons.Exercise.RealAttempt).
+func (s *ExerciseScene) lastHintLocked() bool {
+	return s.hintsSeen == len(s.Ex.Hints)-1 && !s.ModelAvailable()
 }
 
 // ShowHint reveals the next rung of the hint ladder, as the Hint button
 // does.
 func (s *ExerciseScene) ShowHint() {
 	if s.hintsSeen >= len(s.Ex.Hints) {
+		return
+	}
+	if s.lastHintLocked() {
+		s.notice = lastHintWaits
+		s.Narrate(s.notice)
 		return
 	}
 	s.hintsSeen++
@@ -200,7 +216,8 @@ func (s *ExerciseScene) ShowHint() {
 const modelLabel = "Model answer"
 
 // ModelAvailable reports whether the model answer may be asked for: only
-// after a checked attempt that answered every part.
+// after a real attempt was checked, one that answered every part and was
+// not the format example (lessons.Exercise.RealAttempt).
 func (s *ExerciseScene) ModelAvailable() bool { return s.complete || s.shown }
 
 // AskModel is a click on "Show model answer": the first arms it and asks
@@ -342,6 +359,17 @@ func (s *ExerciseScene) Restore(saved []byte) {
 	s.syncNumbers()
 }
 
+// OpenModelAnswer fills the form with the model answer, as the desktop's
+// --exercise ID --solution does: only once the model answer may be shown
+// (after a real attempt, or once shown before); otherwise it says why and
+// changes nothing.
+func (s *ExerciseScene) OpenModelAnswer() error {
+	if !s.ModelAvailable() {
+		return fmt.Errorf("the model answer of exercise %s opens after a real attempt: check an answer of your own first (every part answered, not the format example)", s.Ex.ID)
+	}
+	return s.LoadModelAnswer()
+}
+
 // LoadModelAnswer fills the form with the exercise's reference answer (for
 // screenshots and tests). It counts as showing the model answer, so a
 // pass it earns is recorded as passed with the answer shown.
@@ -469,10 +497,11 @@ func (s *ExerciseScene) work(frame int64) {
 		return
 	}
 	r := s.check.Result()
-	complete := s.Ex.Complete(s.checked)
+	complete := s.Ex.RealAttempt(s.checked)
 	s.check, s.result = nil, &r
 	s.attempts++
 	s.complete = s.complete || complete
+	s.setHints() // a real attempt opens the last rung
 	switch {
 	case r.Pass && s.shown:
 		s.withAnswer = true

@@ -93,9 +93,17 @@ func (s *ExerciseScene) controls() []Control {
 	out = append(out,
 		Control{ID: "check", Group: "Your answer", Label: "Check answer", Disabled: s.checkB.Disabled},
 		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled},
-		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled},
+		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail()},
 		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled})
 	return out
+}
+
+// hintDetail says why the last rung is not offered yet ("" when it is).
+func (s *ExerciseScene) hintDetail() string {
+	if s.lastHintLocked() {
+		return lastHintWaits
+	}
+	return ""
 }
 
 // pointRefused begins the notice for a key point that cannot be ticked.

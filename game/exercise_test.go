@@ -721,3 +721,58 @@ func last(lines []string) string {
 	}
 	return lines[len(lines)-1]
 }
+
+// TestTheFormatExampleUnlocksNothing (issue 31): the format example labctl
+// prints answers every part of exercise 3, yet checking it is no attempt:
+// the model answer and the last hint stay closed, on the canvas and in
+// the page's controls, and the saved progress does not count it as one;
+// the learner's own answer then opens both. The desktop's --solution
+// (OpenModelAnswer) follows the same gate.
+func TestTheFormatExampleUnlocksNothing(t *testing.T) {
+	store := progress.NewMemStore(nil, "")
+	r := rigWith(t, store)
+	r.click("exercise:no-fencing")
+	sc := r.exScene()
+	require.Error(t, sc.OpenModelAnswer(), "--solution before any attempt")
+	assert.False(t, sc.shown)
+	r.click("hint")
+	r.click("hint")
+	hint := func() Control {
+		for _, c := range r.a.Inspect().Mirror.Controls {
+			if c.ID == "hint" {
+				return c
+			}
+		}
+		t.Fatal("no hint control")
+		return Control{}
+	}
+	require.Equal(t, 2, r.a.Inspect().Exercise.HintsSeen)
+	shot(t, r, "exercise-last-hint-locked.png")
+	assert.True(t, hint().Disabled, "the last hint before any attempt")
+	assert.Equal(t, "Hint 3 of 3", hint().Label)
+	assert.Contains(t, hint().Detail, "opens once you have checked an answer of your own", "the page says why")
+	sc.ShowHint()
+	assert.Equal(t, 2, r.a.Inspect().Exercise.HintsSeen, "the last rung opened without an attempt")
+
+	require.NoError(t, sc.Form.Load(sc.Ex.FormatExample()))
+	r.click("check")
+	r.finishCheck()
+	require.NotNil(t, sc.Result())
+	assert.False(t, sc.ModelAvailable(), "the format example unlocked the model answer")
+	assert.True(t, hint().Disabled, "the format example unlocked the last hint")
+	require.Error(t, sc.OpenModelAnswer())
+	p, _ := progress.Open(store, nil)
+	assert.Equal(t, 1, p.Exercise("no-fencing").Attempts)
+	assert.False(t, p.Exercise("no-fencing").Complete, "saved as a real attempt")
+
+	r.click("opt:cause:reorder")
+	r.click("check")
+	r.finishCheck()
+	assert.True(t, sc.ModelAvailable(), "a real attempt opens the model answer")
+	assert.False(t, hint().Disabled, "and the last hint")
+	assert.Empty(t, hint().Detail)
+	r.click("hint")
+	assert.Equal(t, 3, r.a.Inspect().Exercise.HintsSeen)
+	require.NoError(t, sc.OpenModelAnswer())
+	assert.True(t, sc.shown)
+}

@@ -236,7 +236,7 @@ func TestHelpRowsComeFromTheIntentTable(t *testing.T) {
 		"1 - 9, N: select process (or worker) 1 to 9; N: the next one; Up Down Enter: choose from the selected one's action menu; " +
 		"Z  X  C  E: pause, crash, cut the link, expire the lease; W  V: write now with its own token / with the picked token; " +
 		"Y  D  U: set its TTL, delete / put the lesson's key; T  I: switch fencing / the queue's idempotency check; " +
-		"H: reveal the next hint; L: show the solution; Tab: move focus (leaves the canvas after the last widget); " +
+		"H: reveal the next hint; Q: why? what caused the last event; L: show the solution; Tab: move focus (leaves the canvas after the last widget); " +
 		"Esc: back to the lesson menu; ?: this help"
 	assert.Equal(t, want, NewPlayer(PlayerSpec{Solution: func() {}}).helpText())
 }

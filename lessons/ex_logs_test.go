@@ -190,3 +190,47 @@ func TestLogsEvidenceCountsReadAsEnglish(t *testing.T) {
 	assert.Contains(t, r.Parts[0].Why, "Evidence: one of the lines you cited does not bear on the conclusion, and one line the conclusion rests on is not cited.")
 	assert.NotContains(t, r.Parts[0].Why, "1 of the lines")
 }
+
+// swapEvidence returns the model answer with line from of incident i cited
+// as line to instead.
+func swapEvidence(t *testing.T, i int, from, to string) Answer {
+	t.Helper()
+	a := exLogs.Reference.Clone()
+	q := logCases[i].id + "-evidence"
+	k := slices.Index(a.Choices[q], from)
+	require.GreaterOrEqual(t, k, 0, "the model cites %s in %s", from, logCases[i].id)
+	a.Choices[q][k] = to
+	return a
+}
+
+// TestLogsAcceptsEquivalentEvidence (issue 31): a line that states the same
+// fact at the same instant as a line of the model's proof proves the
+// conclusion as well: the coordinator's lease-expiry line for the
+// lock-free line beside it (incident 2), A's resume for its pause and its
+// step-down for its lease.lost line at the same instant (incident 1). A
+// line at another instant or of another fact does not stand in for one:
+// B's lease expiry is not the end of 15's ownership, and A's own "leader
+// with token 16" is not the coordinator's grant.
+func TestLogsAcceptsEquivalentEvidence(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		i        int
+		from, to string
+		same     bool
+	}{
+		{"lease expiry for lock free", 1, lineOf(t, 1, "lock.free"), lineOf(t, 1, "lease.expire lease=4885a22a2e88c101"), true},
+		{"resume for pause", 0, lineOf(t, 0, "A pause"), lineOf(t, 0, "A resume"), true},
+		{"step-down for lease lost", 0, lineOf(t, 0, "A lease.lost"), lineOf(t, 0, "to=stepping_down"), true},
+		{"B's lease expiry for the lock free", 1, lineOf(t, 1, "lock.free"), lineOf(t, 1, "lease.expire lease=4885a22a2e88c104"), false},
+		{"A's belief for the coordinator's grant", 1, lineOf(t, 1, "lock.holder lock=locks/order-9 owner=A key=locks/order-9/4885a22a2e88c10b"), lineOf(t, 1, "with token 16"), false},
+		{"A's resume for its lease.lost", 0, lineOf(t, 0, "A lease.lost"), lineOf(t, 0, "A resume"), false},
+	} {
+		r, err := exLogs.Check(swapEvidence(t, c.i, c.from, c.to))
+		require.NoError(t, err)
+		f := r.Parts[c.i]
+		assert.Equal(t, c.same, f.OK, "%s (%s for %s): %s", c.name, c.to, c.from, f.Why)
+		if !c.same {
+			assert.Contains(t, f.Why, "not cited", c.name)
+		}
+	}
+}

@@ -126,6 +126,19 @@ func hasStall(log core.ActionLog) bool {
 	return false
 }
 
+// storageOnly reports a schedule whose only stalls are network holds to or
+// from storage, and which cuts no link: the leader's keepalives flow.
+func storageOnly(log core.ActionLog) bool {
+	for _, t := range log {
+		switch {
+		case t.Do == core.VerbDelay && (t.Peer == "storage" || t.Proc == "storage"):
+		case t.Do == core.VerbPause || t.Do == core.VerbDelay || t.Do == core.VerbPartition:
+			return false
+		}
+	}
+	return true
+}
+
 var exNoFencing = &Exercise{
 	ID:      "no-fencing",
 	Title:   "\"Our lock service is strongly consistent\"",
@@ -157,6 +170,9 @@ var exNoFencing = &Exercise{
 (a time of the run, like "1.5s"), "do", "proc" and, for a pause or a delay,
 "for" (how long). The schedule may pause, delay (hold what a process sends),
 crash, restart, partition or heal processes A and B within the first 60 s.
+A delay, partition or heal may name a "peer" ("coordinator", "storage", or the
+other process), and storage may be either end: {"at": "<time>", "do": "delay",
+"proc": "A", "peer": "storage", "for": "<how long>"} holds A's writes in the network.
 It is run twice: with fencing off it must let an old leader's stale write be
 accepted; with fencing on the same schedule must end with that write
 rejected.`,
@@ -206,7 +222,7 @@ func judgeCause(a Answer, off *World) Feedback {
 		return Feedback{Part: part, Why: "Once your run breaks the system, compare when the old leader sent its write with when the newer write landed."}
 	}
 	if b.claimD(send.At, "<", newer.At) {
-		return b.feedback(part, false, "Your run did reorder them: %s sent its write at %s, before %s's newer write landed at %s, and it arrived at %s. But networks may always do that, and a lock cannot stop it; what let the write through is that storage could not tell it was old.",
+		return b.feedback(part, false, "Your run did reorder them: %s sent its write at %s, before %s's newer write landed at %s, and it arrived at %s. But networks may always do that, and no lock can stop it: reordering says how the write came late, not why storage took it. What did storage look at when it arrived?",
 			st.From(), b.at(*send), newer.From(), b.at(*newer), b.at(*st))
 	}
 	b.stateD(send.At, ">=", newer.At)
@@ -284,6 +300,9 @@ func whyNoStaleWrite(part string, w *World, log core.ActionLog) Feedback {
 		const never = "In your run the lock never changed hands after the stall began, so no newer leader wrote and no write could be stale. "
 		if b.claimD(longest, "<=", noFencingTTL) {
 			return b.feedback(part, false, "%s%sYour longest stall was %s, no longer than the lease: freeze the leader, or hold what it sends, for longer than its %s lease.", none, never, b.given(longest), b.given(noFencingTTL))
+		}
+		if storageOnly(log) {
+			return Feedback{Part: part, Why: none + never + "Your schedule held only what goes to or from storage: the leader's keepalives still reached the coordinator, so its lease never ran out. Its lease must run out while its write is still to come."}
 		}
 		return Feedback{Part: part, Why: none + never + "The stalled process must be the leader, and its lease must run out while its write is still to come."}
 	}

@@ -88,3 +88,84 @@ func TestNoFencingNamesWhatTheRunShowed(t *testing.T) {
 	assert.Contains(t, r.Parts[0].Why, "A's stall from 4 s lasts until 60 s, and the run ends at 60 s: its late write would arrive only after the run")
 	checkExplanation(t, exNoFencing, "56s", r.Parts[0])
 }
+
+// heldToStorage is the network-delay form of the scenario, as the brief
+// tells it: A's writes to storage are held for 20 s from 3 s, and its
+// keepalives to the coordinator for 15 s, so its lease runs out, B takes
+// over and writes, and then A's held write lands.
+var heldToStorage = core.ActionLog{
+	core.At(3*time.Second, core.Action{Do: core.VerbDelay, Proc: "A", Peer: "storage", For: core.Duration(20 * time.Second)}),
+	core.At(3*time.Second, core.Action{Do: core.VerbDelay, Proc: "A", Peer: core.CoordinatorName, For: core.Duration(15 * time.Second)}),
+}
+
+// TestNoFencingHoldsMessagesToAndFromStorage (issue 31): storage is an
+// actor of the run, so the network may hold what goes to it or comes from
+// it. Holding A's write to storage used to be refused ("not a process",
+// exit 2), so the network-delay form of the scenario could not be
+// answered. Storage still cannot be paused or crashed, and an actor the
+// run does not have is still refused.
+func TestNoFencingHoldsMessagesToAndFromStorage(t *testing.T) {
+	a := exNoFencing.Reference.Clone()
+	a.Schedule = heldToStorage
+	require.NoError(t, exNoFencing.Validate(a))
+	r, err := exNoFencing.Check(a)
+	require.NoError(t, err)
+	assert.True(t, r.Pass, r.Text())
+	assert.Contains(t, part(r, "Schedule, fencing off then on").Why, "storage accepted A's write with token 33 at 23.005 s")
+
+	// Holding only storage's messages leaves the keepalives flowing, and
+	// the feedback says so.
+	for _, log := range []core.ActionLog{heldToStorage[:1], {core.At(3*time.Second, core.Action{Do: core.VerbDelay, Proc: "storage", Peer: "A", For: core.Duration(20 * time.Second)})}} {
+		b := exNoFencing.Reference.Clone()
+		b.Schedule = log
+		r, err := exNoFencing.Check(b)
+		require.NoError(t, err)
+		assert.Contains(t, part(r, "Schedule, fencing off then on").Why, "keepalives still reached the coordinator, so its lease never ran out")
+	}
+	for _, ok := range []core.Action{
+		{Do: core.VerbDelay, Proc: "A", Peer: "storage", For: core.Duration(20 * time.Second)},
+		{Do: core.VerbDelay, Proc: "storage", Peer: "A", For: core.Duration(20 * time.Second)},
+		{Do: core.VerbDelay, Proc: "storage", For: core.Duration(20 * time.Second)},
+		core.Partition("A", "storage"),
+		core.Heal("storage", "A"),
+	} {
+		b := exNoFencing.Reference.Clone()
+		b.Schedule = core.ActionLog{core.At(3*time.Second, ok)}
+		assert.NoError(t, exNoFencing.Validate(b), ok.String())
+		_, err := exNoFencing.Check(b)
+		assert.NoError(t, err, "%s runs", ok.String())
+	}
+	for _, c := range []struct {
+		act  core.Action
+		says string
+	}{
+		{core.Pause("storage", 20*time.Second), `"storage" is a resource of this exercise`},
+		{core.Crash("storage"), "cannot crash"},
+		{core.Action{Do: core.VerbDelay, Proc: "A", Peer: "C", For: core.Duration(time.Second)}, `"C" is not an actor of this exercise`},
+		{core.Pause("coordinator", time.Second), `"coordinator" is not a process of this exercise (want one of A, B)`},
+	} {
+		b := exNoFencing.Reference.Clone()
+		b.Schedule = core.ActionLog{core.At(3*time.Second, c.act)}
+		err := exNoFencing.Validate(b)
+		require.Error(t, err, c.act.String())
+		assert.Contains(t, err.Error(), c.says)
+	}
+}
+
+// TestNoFencingWrongCauseNamesOnlyTheGap (issue 31): a wrong cause is told
+// what is wrong with it, never the cause that passes: none of the
+// feedback on a wrong cause says what the right option says.
+func TestNoFencingWrongCauseNamesOnlyTheGap(t *testing.T) {
+	right := []string{"could not tell", "already ended", "was old", "had no way", "authority", "ownership", "token"}
+	for _, log := range []core.ActionLog{noFencingLab.Solution, delayedWrite, heldToStorage, nil} {
+		for _, cause := range []string{"two-holders", "reorder", "short-ttl"} {
+			r, err := exNoFencing.Check(Answer{Choices: map[string][]string{"cause": {cause}}, Schedule: log})
+			require.NoError(t, err)
+			f := part(r, "Cause")
+			require.False(t, f.OK, cause)
+			for _, s := range right {
+				assert.NotContains(t, f.Why, s, "%s with %v names the right cause", cause, log)
+			}
+		}
+	}
+}

@@ -32,6 +32,52 @@ func leaseExpiryAt(w *World, proc string, t time.Duration) (core.Event, bool) {
 	return last, found
 }
 
+// leaseDuring returns the coordinator's grant or renewal of p.Proc's lease
+// in force when pause p ended (or at the end of the run): the one in force
+// when it froze, or a renewal the process sent before freezing that
+// reached the coordinator during the pause, before the lease ran out, and
+// moved its end.
+func leaseDuring(w *World, p pauseSpan) (core.Event, bool) {
+	g, ok := leaseExpiryAt(w, p.Proc, p.From)
+	if !ok {
+		return g, false
+	}
+	tr := w.Sim.Trace.Events
+	end := len(tr)
+	if p.ToSeq >= 0 {
+		end = p.ToSeq
+	}
+	for i := p.Seq + 1; i < end; i++ {
+		e := tr[i]
+		if e.Kind == core.KindLeaseRenew && e.Owner() == p.Proc && e.Format(core.FExpiry) != "" &&
+			e.At < expiryOf(g) && expiryOf(e) > e.At {
+			g = e
+		}
+	}
+	return g, true
+}
+
+// lostDuring reports whether pause p is the one that cost p.Proc the lease
+// handed on at h: the lease that h followed ran out after p began, and no
+// later pause of the process had begun by then. An earlier, harmless pause
+// is never credited with a loss another pause caused.
+func lostDuring(w *World, p pauseSpan, h *core.Event) bool {
+	g, ok := leaseExpiryAt(w, p.Proc, h.At)
+	if !ok {
+		return false
+	}
+	lapse := expiryOf(g)
+	if p.From >= lapse {
+		return false
+	}
+	for _, q := range pauses(w) {
+		if q.Proc == p.Proc && q.Seq > p.Seq && q.From < lapse {
+			return false
+		}
+	}
+	return true
+}
+
 func expiryOf(e core.Event) time.Duration {
 	return e.Expiry()
 }
@@ -48,7 +94,7 @@ func leaderPauseBreak(w *World, limit time.Duration) (pauseSpan, bool, bool) {
 		if !p.Leader || p.For > limit {
 			continue
 		}
-		if handoverWhileLeading(w, p) != nil {
+		if h := handoverWhileLeading(w, p); h != nil && lostDuring(w, p, h) {
 			return p, true, true
 		}
 		// Explain the miss that came closest: the pause that left the
@@ -93,7 +139,7 @@ func handoverWhileLeading(w *World, p pauseSpan) *core.Event {
 // slack is how long proc's lease outlived pause p (negative: it ran out
 // before the process woke).
 func slack(w *World, p pauseSpan) time.Duration {
-	g, ok := leaseExpiryAt(w, p.Proc, p.From)
+	g, ok := leaseDuring(w, p)
 	if !ok {
 		return 1 << 62
 	}
@@ -341,11 +387,22 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 	tr := w.Sim.Trace.Events
 	pauseEv := tr[p.Seq]
 	froze := b.at(pauseEv)
-	grant, ok := leaseExpiryAt(w, p.Proc, p.From)
+	grant, ok := leaseDuring(w, p)
 	if !ok {
 		return Feedback{Part: part, Why: "The pause began before the leader's lease was granted. Pause it once it leads."}
 	}
 	exp := expiryOf(grant)
+	// lease says when the lease was to run out, from the grant or renewal
+	// in force: one that reached the coordinator while the process slept
+	// (sent just before it froze) is told as such.
+	lease := func(verb string) string {
+		if grant.Seq < p.Seq {
+			return fmt.Sprintf("with its lease %s %s, %s later", verb, b.ms(grant, core.FExpiry), b.diff(exp, p.From))
+		}
+		b.state(float64(p.Seq), "<", float64(grant.Seq))
+		return fmt.Sprintf("just after sending a renewal, which reached the coordinator at %s, while %s slept, and moved the lease's end to %s, %s after it froze",
+			b.at(grant), p.Proc, b.ms(grant, core.FExpiry), b.diff(exp, p.From))
+	}
 	var resume, expire, holder, refused, renewed *core.Event
 	if p.ToSeq >= 0 {
 		resume = &tr[p.ToSeq]
@@ -371,8 +428,19 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 	if broke {
 		holder = handoverWhileLeading(w, p)
 		b.stateD(exp, "<", holder.At)
-		head := fmt.Sprintf("%s froze at %s with its lease due to run out at %s, %s later; the %s pause outlived it",
-			p.Proc, froze, b.ms(grant, core.FExpiry), b.diff(exp, p.From), b.ms(pauseEv, core.FFor))
+		head := fmt.Sprintf("%s froze at %s %s; the %s pause outlived it",
+			p.Proc, froze, lease("due to run out at"), b.ms(pauseEv, core.FFor))
+		if resume == nil || !b.claimD(exp, ">", resume.At) {
+			b.stateD(exp, "<=", p.wake(w)) // "outlived it"
+		} else {
+			// It woke in time, but the renewal it then sent arrived
+			// after the expiry: the pause left too little lease.
+			head = fmt.Sprintf("%s froze at %s %s; it woke at %s, so close to that that the lease ran out before its renewal could land",
+				p.Proc, froze, lease("due to run out at"), b.at(*resume))
+			if renewed != nil && b.claimD(exp, "<=", renewed.At) {
+				head += fmt.Sprintf(" (the renewal reached the coordinator at %s)", b.at(*renewed))
+			}
+		}
 		switch {
 		case resume == nil || holder.Seq < resume.Seq:
 			if resume != nil {
@@ -405,7 +473,7 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 	lateRenewal := false
 	if b.claimD(exp, ">", wake) {
 		if renewed == nil || expiryOf(*renewed) > renewed.At {
-			fmt.Fprintf(&out, "%s froze at %s with its lease good until %s, %s later; it woke at %s, before that", p.Proc, froze, b.ms(grant, core.FExpiry), b.diff(exp, p.From), wakeText)
+			fmt.Fprintf(&out, "%s froze at %s %s; it woke at %s, before that", p.Proc, froze, lease("good until"), wakeText)
 			if renewed != nil && b.claimD(renewed.At, "<", exp) {
 				fmt.Fprintf(&out, ", and renewed in time: its renewal reached the coordinator at %s", b.at(*renewed))
 			}
@@ -415,8 +483,8 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 		// It woke in time, but its renewal arrived too late.
 		lateRenewal = true
 		b.stateD(exp, "<=", renewed.At)
-		fmt.Fprintf(&out, "%s froze at %s with its lease good until %s, %s later, and woke at %s, before that; but its renewal reached the coordinator only at %s, when the lease had already ended, and was refused. ",
-			p.Proc, froze, b.ms(grant, core.FExpiry), b.diff(exp, p.From), wakeText, b.at(*renewed))
+		fmt.Fprintf(&out, "%s froze at %s %s, and woke at %s, before that; but its renewal reached the coordinator only at %s, when the lease had already ended, and was refused. ",
+			p.Proc, froze, lease("good until"), wakeText, b.at(*renewed))
 	} else {
 		// The lease ran out while the process slept, yet the lock did not
 		// move before it woke.

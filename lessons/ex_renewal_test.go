@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -183,4 +184,99 @@ func TestRenewalSafeVerdictAgainstOwnRun(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, part(r, "Breaking schedule").OK)
 	assert.NotContains(t, part(r, "Verdict").Why, "Your own schedule")
+}
+
+// claimsHold asserts that every comparison a feedback states is true.
+func claimsHold(t *testing.T, f Feedback, name string) {
+	t.Helper()
+	for _, cl := range f.Claims {
+		assert.True(t, cl.Holds(), "%s: states %v %s %v, which is false: %s", name, cl.L, cl.Op, cl.R, f.Why)
+	}
+}
+
+// TestRenewalCreditsThePauseThatLostTheLease (issue 31): with a harmless
+// 2 s pause at 1 s and a 9 s pause at 14.5 s, the lock goes to B during
+// the second. The feedback credits that one, never the first ("A woke at
+// 3 s … the lock went to B at 22.5 s").
+func TestRenewalCreditsThePauseThatLostTheLease(t *testing.T) {
+	log := append(pauseAt(time.Second, 2*time.Second, "A"), pauseAt(14500*time.Millisecond, 9*time.Second, "A")...)
+	f := judgeRenewalSchedule(log)
+	require.True(t, f.OK, f.Why)
+	assert.Contains(t, f.Why, "A froze at 14.5 s")
+	assert.NotContains(t, f.Why, "froze at 1 s")
+	assert.NotContains(t, f.Why, "woke at 3 s")
+	assert.NotContains(t, f.Why, "2 s pause")
+	claimsHold(t, f, "two pauses")
+
+	// The order of the schedule does not matter, nor a harmless pause
+	// after the one that broke the lease.
+	later := append(pauseAt(14500*time.Millisecond, 9*time.Second, "A"), pauseAt(40*time.Second, 2*time.Second, "A")...)
+	f = judgeRenewalSchedule(later)
+	require.True(t, f.OK, f.Why)
+	assert.Contains(t, f.Why, "A froze at 14.5 s")
+	claimsHold(t, f, "harmless pause after")
+}
+
+// TestRenewalNeverSaysARenewedLeaseEnded (issue 31): pauses back to back
+// (5.5 s and 14.5 s, 9 s each). A renewal A sent as it woke at 14.5 s
+// reached the coordinator at 14.505 s, during the second pause, and moved
+// the lease to 26.505 s, after A woke again: the lease never lapsed. The
+// feedback must not say it ended at 17.016 s, the expiry the renewal
+// replaced; it tells the pause that came closest (the first, which A
+// survived by 2.516 s) and the renewal that saved it.
+func TestRenewalNeverSaysARenewedLeaseEnded(t *testing.T) {
+	log := append(pauseAt(5500*time.Millisecond, 9*time.Second, "A"), pauseAt(14500*time.Millisecond, 9*time.Second, "A")...)
+	f := judgeRenewalSchedule(log)
+	require.False(t, f.OK, f.Why)
+	assert.NotContains(t, f.Why, "did run out")
+	assert.NotContains(t, f.Why, "ended at 17.016 s")
+	assert.NotContains(t, f.Why, "before one found it")
+	assert.Contains(t, f.Why, "A froze at 5.5 s")
+	assert.Contains(t, f.Why, "renewed in time: its renewal reached the coordinator at 14.505 s")
+	claimsHold(t, f, "back to back")
+}
+
+// TestRenewalCountsARenewalInFlight: A sends a keepalive at about 5.011 s
+// and freezes at 5.013 s; the keepalive reaches the coordinator at
+// 5.016 s, while A sleeps, and moves the lease's end to 17.016 s, after A
+// wakes at 14.013 s. The feedback says so, and never that the lease ended
+// at 12.005 s, the expiry that renewal replaced.
+func TestRenewalCountsARenewalInFlight(t *testing.T) {
+	f := judgeRenewalSchedule(pauseAt(5013*time.Millisecond, 9*time.Second, "A"))
+	require.False(t, f.OK, f.Why)
+	assert.NotContains(t, f.Why, "12.005 s")
+	assert.NotContains(t, f.Why, "did run out")
+	assert.Contains(t, f.Why, "5.016 s")
+	assert.Contains(t, f.Why, "17.016 s")
+	claimsHold(t, f, "renewal in flight")
+}
+
+// TestRealAttempt (issue 31): the model answer and the last hint open
+// only after a real attempt: every part answered, and not the format
+// example handed in as it stands (with or without its defence). The
+// format example of exercises 3 and 5, which have no numbers, answered
+// every part and so used to unlock the model answer.
+func TestRealAttempt(t *testing.T) {
+	for _, e := range Exercises() {
+		x := e.FormatExample()
+		assert.False(t, e.RealAttempt(x), "%s: the format example", e.ID)
+		x.Defence = "my own words"
+		assert.False(t, e.RealAttempt(x), "%s: the format example with a defence of one's own", e.ID)
+		assert.False(t, e.RealAttempt(Answer{}), "%s: an empty answer", e.ID)
+		assert.True(t, e.RealAttempt(e.Reference), "%s: the model answer, as a learner could hand it in", e.ID)
+		if len(e.Questions) > 0 {
+			// One choice changed from the example is the learner's own.
+			y := e.FormatExample()
+			q := e.Questions[len(e.Questions)-1]
+			for _, o := range q.Options {
+				if !slices.Contains(y.Choices[q.ID], o.ID) {
+					y.Choices[q.ID] = []string{o.ID}
+					break
+				}
+			}
+			assert.Equal(t, e.Complete(y), e.RealAttempt(y), "%s: the example with a choice changed", e.ID)
+			assert.False(t, e.IsFormatExample(y), e.ID)
+		}
+	}
+	assert.True(t, exNoFencing.Complete(exNoFencing.FormatExample()), "the gap this closes: the example answers every part")
 }

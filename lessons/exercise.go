@@ -53,8 +53,8 @@ type Exercise struct {
 	// start begins checking an answer that passed validation.
 	start func(a Answer) Job
 
-	procsOnce sync.Once
-	procs     []string
+	procsOnce        sync.Once
+	procs, resources []string
 }
 
 // Material is a text the learner reads to answer (a log excerpt).
@@ -248,6 +248,35 @@ func (e *Exercise) Complete(a Answer) bool {
 	return moved && (e.Lab == nil || len(a.Schedule) > 0)
 }
 
+// RealAttempt reports whether a checked answer a counts as a real attempt,
+// the condition for showing the model answer and the last rung of the hint
+// ladder (in the page, on the desktop and in labctl): it answers every part
+// (see Complete) and it is not the format example labctl's help prints,
+// whose defence aside, handed in as it stands.
+func (e *Exercise) RealAttempt(a Answer) bool {
+	return e.Complete(a) && !e.IsFormatExample(a)
+}
+
+// IsFormatExample reports whether a gives the choices, numbers and run of
+// the format example (the defence and the ticked key points aside).
+func (e *Exercise) IsFormatExample(a Answer) bool {
+	x := e.FormatExample()
+	sameChoices := len(a.Choices) == len(x.Choices)
+	for q, c := range x.Choices {
+		got := slices.Clone(a.Choices[q])
+		slices.Sort(got)
+		want := slices.Clone(c)
+		slices.Sort(want)
+		sameChoices = sameChoices && slices.Equal(got, want)
+	}
+	sameNumbers := len(a.Numbers) == len(x.Numbers)
+	for k, v := range x.Numbers {
+		got, ok := a.Numbers[k]
+		sameNumbers = sameNumbers && ok && got == v
+	}
+	return sameChoices && sameNumbers && slices.Equal(a.Schedule, x.Schedule)
+}
+
 // Question returns the question with the given id, or nil.
 func (e *Exercise) Question(id string) *Question {
 	for i := range e.Questions {
@@ -330,21 +359,38 @@ const MaxAnswerSize = core.MaxActionLogSize + 64<<10
 const maxDefence = 4000
 
 // checkActors refuses a schedule entry that names an actor the exercise's
-// simulator does not have as a process: pausing "C" or the coordinator
-// would otherwise run as a no-op and be judged as if it meant something.
+// simulator does not have: pausing "C" or the coordinator would otherwise
+// run as a no-op and be judged as if it meant something. A resource (the
+// storage) is an actor of the run too: the network may hold or cut what
+// goes to and from it, though it cannot be paused or crashed here.
 func (e *Exercise) checkActors(i int, t core.Timed) error {
-	names := e.labProcesses()
-	if t.Proc != "" && !slices.Contains(names, t.Proc) {
+	names, resources := e.labActors()
+	network := t.Do == core.VerbDelay || t.Do == core.VerbPartition || t.Do == core.VerbHeal
+	switch {
+	case t.Proc == "" || slices.Contains(names, t.Proc):
+	case slices.Contains(resources, t.Proc) && network:
+	case slices.Contains(resources, t.Proc):
+		return fmt.Errorf("schedule[%d].proc: %q is a resource of this exercise: the network can hold or cut its messages (delay, partition, heal), but it cannot %s", i, t.Proc, t.Do)
+	case network && len(resources) > 0:
+		return fmt.Errorf("schedule[%d].proc: %q is not an actor of this exercise (want one of %s)", i, t.Proc, strings.Join(append(slices.Clone(names), resources...), ", "))
+	default:
 		return fmt.Errorf("schedule[%d].proc: %q is not a process of this exercise (want one of %s)", i, t.Proc, strings.Join(names, ", "))
 	}
-	if t.Peer != "" && t.Peer != core.CoordinatorName && !slices.Contains(names, t.Peer) {
-		return fmt.Errorf("schedule[%d].peer: %q is not a process of this exercise or the coordinator", i, t.Peer)
+	if t.Peer != "" && t.Peer != core.CoordinatorName && !slices.Contains(names, t.Peer) && !slices.Contains(resources, t.Peer) {
+		return fmt.Errorf("schedule[%d].peer: %q is not an actor of this exercise (want one of %s)", i, t.Peer, strings.Join(append(append(slices.Clone(names), resources...), core.CoordinatorName), ", "))
 	}
 	return nil
 }
 
 // labProcesses names the processes of the exercise's simulator.
 func (e *Exercise) labProcesses() []string {
+	names, _ := e.labActors()
+	return names
+}
+
+// labActors names the processes and the resources of the exercise's
+// simulator.
+func (e *Exercise) labActors() (procs, resources []string) {
 	e.procsOnce.Do(func() {
 		w, err := e.Lab.World(1, e.Lab.Defaults(nil))
 		if err != nil {
@@ -353,8 +399,11 @@ func (e *Exercise) labProcesses() []string {
 		for _, p := range w.Processes {
 			e.procs = append(e.procs, p.Name)
 		}
+		for _, r := range w.Resources {
+			e.resources = append(e.resources, r.Name)
+		}
 	})
-	return e.procs
+	return e.procs, e.resources
 }
 
 // ParseAnswer decodes a JSON answer strictly (unknown fields are errors)

@@ -159,8 +159,8 @@ var leases = &Lesson{
 	},
 	Hints: []string{
 		"A pause that starts just before a renewal is survived only if renew + pause stays under the TTL. Shorten the TTL or lengthen the pause until it does not.",
-		"Try the numbers of exercise 1: TTL 12 s, renew every 5 s, pause 9 s. B takes over while A is frozen. Now A's next session needs a TTL with TTL/3 x 2 + 9 s <= TTL, that is at least 27 s.",
-		"With TTL 12, renew 5, pause 9: after B takes over (about 17.5 s), set A's TTL to 30 s. The rolling restart at 40 s gives A a 30 s lease renewed every 10 s; at 45 s A leads again and survives the 9 s pause at 65 s.",
+		"Make the pause longer than what is left of the lease when it begins just before a renewal (the TTL less one renew interval): B takes over while A is frozen. For A's next session, set-ttl makes A renew every TTL/3, so the rule reads 2 x TTL/3 + pause <= TTL: solve it for the TTL, with your pause, and give A at least that.",
+		"For example TTL 10 s, renew every 4 s, pause 8 s: after B takes over (18.5 s), set A's TTL to 30 s. The rolling restart at 40 s gives A a 30 s lease renewed every 10 s; at 45 s A leads again and survives the 8 s pause at 65 s.",
 	},
 	Missteps: []Misstep{
 		{Verb: core.VerbSetTTL, Proc: "A", Why: "Too early: A's first session has not begun, so it would get this TTL from the start and the first pause could not show the false failover. Play until B takes over from the frozen A (about 17.5 s), then set A's TTL."},

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -309,5 +310,36 @@ func TestShardsFailoverStaysBalancedOnEverySeed(t *testing.T) {
 		require.True(t, ok, "seed %d: a single-worker failover", seed)
 		assert.LessOrEqual(t, f.Max-f.Min, 1, "seed %d: %+v", seed, f)
 		assert.Zero(t, f.Others, "seed %d: only the failed worker's shards move", seed)
+	}
+}
+
+// TestLessonHintsGiveNoExerciseAnswer (issue 31): the leases lesson's
+// second hint gave exercise 1's settings (TTL 12 s, renew 5 s, pause 9 s)
+// with their verdict. No lesson hint names those settings together, nor
+// exercise 1's worked numbers (7 s left, a smallest TTL of 19 s), nor an
+// exercise at all; and the leases lesson's last hint, its example worked
+// through with other numbers, is followed to the letter and meets every
+// goal.
+func TestLessonHintsGiveNoExerciseAnswer(t *testing.T) {
+	for _, l := range All() {
+		for i, h := range l.Hints {
+			nums := numberRE.FindAllString(h, -1)
+			assert.False(t, slices.Contains(nums, "12") && slices.Contains(nums, "5") && slices.Contains(nums, "9"),
+				"%s hint %d names exercise 1's settings: %s", l.ID, i+1, h)
+			assert.NotContains(t, h, "19 s", "%s hint %d", l.ID, i+1)
+			assert.NotContains(t, h, "7 s left", "%s hint %d", l.ID, i+1)
+			assert.NotContains(t, strings.ToLower(h), "exercise", "%s hint %d", l.ID, i+1)
+		}
+	}
+	last := leases.Hints[len(leases.Hints)-1]
+	require.Contains(t, last, "TTL 10 s, renew every 4 s, pause 8 s")
+	require.Contains(t, last, "(18.5 s), set A's TTL to 30 s")
+	w, err := leases.EvaluateWith(1, Knobs{"ttl": 10, "renew": 4, "pause": 8}, core.ActionLog{core.At(19*time.Second, core.SetTTL("A", 30*time.Second))})
+	require.NoError(t, err)
+	h := handovers(w, leasesLock)
+	require.GreaterOrEqual(t, len(h), 2)
+	assert.Equal(t, 18500*time.Millisecond, h[1].At, "B takes over when the hint says")
+	for _, g := range w.Goals() {
+		assert.True(t, g.Met, "following the last hint leaves %s unmet", g.Goal.ID)
 	}
 }

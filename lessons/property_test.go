@@ -118,6 +118,32 @@ func TestExplanationsRestOnTheRunRenewal(t *testing.T) {
 	checkAll(t, exRenewal, answers)
 }
 
+// TestExplanationsRestOnTheRunTwoPauses (issue 31): two pauses of the
+// leader, the second starting as the first ends or a little later. Every
+// comparison stated is true, and a schedule that broke the lease is
+// credited to the pause during which the lease ran out.
+func TestExplanationsRestOnTheRunTwoPauses(t *testing.T) {
+	answers := map[string]Answer{}
+	for ms := 500; ms <= 30000; ms += 1300 {
+		for _, d1 := range []time.Duration{2 * time.Second, 9 * time.Second} {
+			for _, gap := range []time.Duration{0, 5 * time.Millisecond, 1200 * time.Millisecond} {
+				first := time.Duration(ms) * time.Millisecond
+				log := append(pauseAt(first, d1, "A"), pauseAt(first+d1+gap, 9*time.Second, "A")...)
+				answers[fmt.Sprintf("A at %s for %s, then after %s for 9s", first, d1, gap)] = Answer{Schedule: log}
+				w, err := exRenewal.Lab.Evaluate(1, log)
+				require.NoError(t, err)
+				if p, _, broke := leaderPauseBreak(w, exRenewPause); broke {
+					g, ok := leaseDuring(w, p)
+					require.True(t, ok)
+					assert.LessOrEqual(t, expiryOf(g), p.wake(w)+10*time.Millisecond,
+						"%s: credited the pause at %s, whose lease outlived it", log, p.From)
+				}
+			}
+		}
+	}
+	checkAll(t, exRenewal, answers)
+}
+
 func TestExplanationsRestOnTheRunNoFencing(t *testing.T) {
 	answers := map[string]Answer{}
 	for _, cause := range []string{"two-holders", "stale-belief", "reorder", "short-ttl"} {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"boot.leaselab/progress"
 	"leaselab/lessons"
 )
 
@@ -23,23 +24,36 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-const exerciseUsage = `usage: labctl exercise ID [--answer FILE | --reference | --hint N]
+const exerciseUsage = `usage: labctl exercise ID [--answer FILE | --reference | --hint N] [--progress FILE]
 
 Without a flag, prints the exercise: the problem, the questions and their
 options, the number fields, and the material to read.
 --answer FILE  checks a JSON answer (FILE, or - for stdin), prints the verdict
                with an explanation for every part; exit 0 pass, 1 fail,
-               2 a malformed answer.
---reference    checks the built-in model answer and prints the worked answer.
+               2 a malformed answer. The attempt is recorded in the
+               progress file.
+--reference    checks the built-in model answer and prints the worked
+               answer: only after a real attempt (an answer of your own
+               checked with every part answered, not the format example
+               below), here or on the desktop; before that, exit 2.
 --hint N       prints the exercise's hints up to rung N (1: a nudge, up to
-               the last: the key step), without the answer.
+               the last: the key step), one rung more at a time; the last
+               only after a real attempt.
+` + progressFlag + `
 `
+
+// notYet is the one line that refuses the model answer or the last hint
+// before a real attempt.
+func notYet(e *lessons.Exercise, what string) string {
+	return fmt.Sprintf("labctl exercise %s: %s opens after a real attempt: check an answer of your own first (labctl exercise %s --answer FILE, every part answered; the format example in --help does not count)", e.ID, what, e.ID)
+}
 
 func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("exercise", stderr)
 	answer := fs.String("answer", "", "")
 	reference := fs.Bool("reference", false, "")
 	hint := fs.Int("hint", 0, "")
+	progressPath := fs.String("progress", "", "")
 	// The id may come before --help, which the flag parser would swallow.
 	var id string
 	for _, a := range args {
@@ -78,14 +92,38 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *hint < 1 || *hint > len(e.Hints) {
 			return fail(stderr, "labctl exercise %s: --hint: want a rung from 1 to %d, got %d", e.ID, len(e.Hints), *hint)
 		}
+		l, err := openProgress(*progressPath, stderr)
+		if err != nil {
+			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+		}
+		saved := l.exercise(e.ID)
+		if seen := saved.HintsSeen; *hint > seen+1 {
+			return fail(stderr, "labctl exercise %s: --hint %d: the hints come one rung at a time; see rung %d first (labctl exercise %s --hint %d)", e.ID, *hint, seen+1, e.ID, seen+1)
+		}
+		if *hint == len(e.Hints) && !saved.Complete && !saved.Revealed {
+			return fail(stderr, "%s", notYet(e, "the last hint, the key step,"))
+		}
 		for i, h := range e.Hints[:*hint] {
 			fmt.Fprintf(stdout, "Hint %d of %d: %s\n", i+1, len(e.Hints), h)
 		}
 		if *hint < len(e.Hints) {
 			fmt.Fprintf(stdout, "(labctl exercise %s --hint %d for the next)\n", e.ID, *hint+1)
 		}
+		if err := l.recordExercise(e.ID, func(p *progress.Progress) { p.SeeHints(e.ID, *hint) }); err != nil {
+			fmt.Fprintf(stderr, "labctl: the hints seen are not recorded: %v\n", err)
+		}
 		return 0
 	case *reference:
+		l, err := openProgress(*progressPath, stderr)
+		if err != nil {
+			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+		}
+		if saved := l.exercise(e.ID); !saved.Complete && !saved.Revealed {
+			return fail(stderr, "%s", notYet(e, "the model answer"))
+		}
+		if err := l.recordExercise(e.ID, func(p *progress.Progress) { p.Reveal(e.ID) }); err != nil {
+			fmt.Fprintf(stderr, "labctl: that the model answer was shown is not recorded: %v\n", err)
+		}
 		code := checkAnswer(e, e.Reference, stdout, stderr)
 		fmt.Fprintln(stdout, "\nModel answer:")
 		for _, p := range e.Worked {
@@ -102,17 +140,25 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
 		}
-		code := checkAnswer(e, a, stdout, stderr)
+		r, err := e.Check(a)
+		if err != nil {
+			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+		}
+		fmt.Fprint(stdout, r.Text())
 		if a.Defence != "" {
 			fmt.Fprintf(stdout, "\nYour defence (kept with your answer):\n  %s\n", a.Defence)
-			if code == 0 {
+			if r.Pass {
 				// Only after a pass: the key points are the answer.
 				printKeyPoints(stdout, e)
 			} else {
 				fmt.Fprintln(stdout, "Once your answer passes, compare it with the model's key points.")
 			}
 		}
-		return code
+		recordAttempt(e, a, r.Pass, *progressPath, stdout, stderr)
+		if r.Pass {
+			return 0
+		}
+		return 1
 	}
 	fmt.Fprintf(stdout, "%s\n\n", e.Title)
 	for _, p := range e.Brief {
@@ -158,6 +204,31 @@ func printQuestions(w io.Writer, e *lessons.Exercise) {
 		for _, o := range q.Options {
 			fmt.Fprintf(w, "    %-18s %s\n", o.ID, o.Label)
 		}
+	}
+}
+
+// recordAttempt counts a checked answer in the progress file and says
+// whether it opened the model answer and the last hint.
+func recordAttempt(e *lessons.Exercise, a lessons.Answer, pass bool, path string, stdout, stderr io.Writer) {
+	counts := e.RealAttempt(a)
+	switch {
+	case e.IsFormatExample(a):
+		fmt.Fprintln(stdout, "\n(This is the format example, not an attempt of your own: it opens nothing.)")
+	case !counts:
+		fmt.Fprintln(stdout, "\n(Not every part is answered, so this check opens neither the model answer nor the last hint.)")
+	}
+	l, err := openProgress(path, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "labctl: the attempt is not recorded: %v\n", err)
+		return
+	}
+	opened := counts && !l.exercise(e.ID).Complete
+	if err := l.recordExercise(e.ID, func(p *progress.Progress) { p.RecordAttempt(e.ID, counts, pass) }); err != nil {
+		fmt.Fprintf(stderr, "labctl: the attempt is not recorded: %v\n", err)
+		return
+	}
+	if opened {
+		fmt.Fprintf(stdout, "\nA real attempt, recorded: labctl exercise %s --reference shows the model answer, and the last hint is open.\n", e.ID)
 	}
 }
 

@@ -21,9 +21,13 @@ func TestExercisesListsFive(t *testing.T) {
 	assert.Equal(t, 5, strings.Count(out, " min)\n"), out)
 }
 
+// TestExerciseReferencesPassWithExit0: after a real attempt, every
+// exercise's model answer passes.
 func TestExerciseReferencesPassWithExit0(t *testing.T) {
+	path := progressFile(t)
 	for _, id := range []string{"renew-ttl-pause", "shard-design", "no-fencing", "compaction-ttl", "token-logs"} {
-		out, errb, code := labctl(t, "", "exercise", id, "--reference")
+		attempt(t, path, id)
+		out, errb, code := labctl(t, "", "exercise", id, "--reference", "--progress", path)
 		if code != 0 || !strings.HasPrefix(out, "Passed") || !strings.Contains(out, "Model answer:") {
 			t.Errorf("%s: exit %d\n%s%s", id, code, out, errb)
 		}
@@ -81,15 +85,20 @@ func TestExerciseHelpDocumentsTheAnswerFormat(t *testing.T) {
 	}
 }
 
-// TestExerciseHintLadder: every exercise prints its hints rung by rung, and
-// a rung out of range is a usage error naming the flag.
+// TestExerciseHintLadder: every exercise prints its hints rung by rung
+// (the last after a real attempt), and a rung out of range is a usage
+// error naming the flag.
 func TestExerciseHintLadder(t *testing.T) {
+	path := progressFile(t)
 	for _, id := range []string{"renew-ttl-pause", "shard-design", "no-fencing", "compaction-ttl", "token-logs"} {
-		out, errb, code := labctl(t, "", "exercise", id, "--hint", "1")
+		out, errb, code := labctl(t, "", "exercise", id, "--hint", "1", "--progress", path)
 		require.Equal(t, 0, code, errb)
 		assert.Contains(t, out, "Hint 1 of 3:")
 		assert.NotContains(t, out, "Hint 2 of 3:", "rung 1 shows only the nudge")
-		out, _, code = labctl(t, "", "exercise", id, "--hint", "3")
+		_, errb, code = labctl(t, "", "exercise", id, "--hint", "2", "--progress", path)
+		require.Equal(t, 0, code, errb)
+		attempt(t, path, id)
+		out, _, code = labctl(t, "", "exercise", id, "--hint", "3", "--progress", path)
 		require.Equal(t, 0, code)
 		assert.Contains(t, out, "Hint 3 of 3:")
 		assert.NotContains(t, out, "Model answer", "hints are not the answer")

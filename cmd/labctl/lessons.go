@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
@@ -26,11 +27,17 @@ func runLesson(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("lesson", stderr)
 	solve := fs.Bool("solve", false, "")
 	seed := fs.Uint64("seed", 1, "")
+	hint := fs.Int("hint", 0, "")
+	progressPath := fs.String("progress", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
-		fmt.Fprint(stdout, `usage: labctl lesson ID [--solve] [--seed N]
+		fmt.Fprint(stdout, `usage: labctl lesson ID [--solve] [--seed N] [--hint N] [--progress FILE]
 
-Without --solve, prints the lesson: intro, goals and hints.
+Without --solve, prints the lesson: intro, goals and the hints seen so far.
+--hint N       prints the hints up to rung N, one rung more at a time (the
+               last is the solution); the rungs seen are recorded in the
+               progress file, as the desktop's are.
+`+progressFlag+`
 With --solve, runs the lesson's solution headless, prints the trace summary
 and each goal as met or unmet.
 
@@ -48,20 +55,13 @@ Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 	if err != nil {
 		return fail(stderr, "labctl lesson: %v", err)
 	}
+	hintSet := false
+	fs.Visit(func(f *flag.Flag) { hintSet = hintSet || f.Name == "hint" })
+	if hintSet && *solve {
+		return fail(stderr, "labctl lesson: give one of --hint and --solve, not both")
+	}
 	if !*solve {
-		fmt.Fprintf(stdout, "%s\n\nObjective: %s\n\n", l.Title, l.Objective)
-		for _, p := range l.Intro {
-			fmt.Fprintf(stdout, "%s\n\n", p)
-		}
-		fmt.Fprintln(stdout, "Goals:")
-		for i, g := range l.Goals {
-			fmt.Fprintf(stdout, "  %d. %s\n", i+1, g.Text)
-		}
-		fmt.Fprintln(stdout, "\nHints (from a nudge to the answer):")
-		for i, h := range l.Hints {
-			fmt.Fprintf(stdout, "  %d. %s\n", i+1, h)
-		}
-		return 0
+		return printLesson(l, hintSet, *hint, *progressPath, stdout, stderr)
 	}
 	w, err := l.EvaluateWith(*seed, l.SolutionKnobs, l.Solution)
 	if err != nil {
@@ -87,6 +87,48 @@ Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 		fmt.Fprintf(stdout, "[%s] %s\n", mark, g.Goal.Text)
 	}
 	return code
+}
+
+// printLesson prints the lesson's text, goals and hints: the rungs seen so
+// far, or with --hint N the rungs up to N, one rung past those seen at most.
+func printLesson(l *lessons.Lesson, hintSet bool, hint int, path string, stdout, stderr io.Writer) int {
+	if hintSet && (hint < 1 || hint > len(l.Hints)) {
+		return fail(stderr, "labctl lesson %s: --hint: want a rung from 1 to %d, got %d", l.ID, len(l.Hints), hint)
+	}
+	lr, err := openProgress(path, stderr)
+	if err != nil {
+		return fail(stderr, "labctl lesson %s: %v", l.ID, err)
+	}
+	seen := min(lr.p.Lesson(l.ID).HintsSeen, len(l.Hints))
+	if hintSet {
+		if hint > seen+1 {
+			return fail(stderr, "labctl lesson %s: --hint %d: the hints come one rung at a time; see rung %d first (labctl lesson %s --hint %d)", l.ID, hint, seen+1, l.ID, seen+1)
+		}
+		if err := lr.recordLessonHints(l.ID, hint); err != nil {
+			fmt.Fprintf(stderr, "labctl: the hints seen are not recorded: %v\n", err)
+		}
+		seen = max(seen, hint)
+	}
+	fmt.Fprintf(stdout, "%s\n\nObjective: %s\n\n", l.Title, l.Objective)
+	for _, p := range l.Intro {
+		fmt.Fprintf(stdout, "%s\n\n", p)
+	}
+	fmt.Fprintln(stdout, "Goals:")
+	for i, g := range l.Goals {
+		fmt.Fprintf(stdout, "  %d. %s\n", i+1, g.Text)
+	}
+	shown := seen
+	if hintSet {
+		shown = hint
+	}
+	fmt.Fprintf(stdout, "\nHints (%d rungs, from a nudge to the solution):\n", len(l.Hints))
+	for i, h := range l.Hints[:shown] {
+		fmt.Fprintf(stdout, "  %d. %s\n", i+1, h)
+	}
+	if shown < len(l.Hints) {
+		fmt.Fprintf(stdout, "  (labctl lesson %s --hint %d shows rung %d)\n", l.ID, shown+1, shown+1)
+	}
+	return 0
 }
 
 func countResult(t *core.Trace, result string) int {

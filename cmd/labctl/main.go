@@ -18,9 +18,9 @@ usage:
   labctl presets              list the sandbox presets and where their numbers come from
   labctl policy [flags]       check 2 x renew + pause budget <= ttl
   labctl lessons              list the lessons in menu order
-  labctl lesson ID [--solve]  show a lesson, or run its solution and check its goals
+  labctl lesson ID [--solve]  show a lesson (--hint N: its hints, a rung at a time), or run its solution
   labctl exercises            list the five assessment exercises
-  labctl exercise ID [flags]  show an exercise, or check an answer (--answer FILE, --reference)
+  labctl exercise ID [flags]  show an exercise, check an answer (--answer FILE), hints, the model answer
   labctl explore TARGET       search fault timings for the simplest break (labctl explore --help)
   labctl why NAME [flags]     why one event of a run happened, back to an action (labctl why --help)
   labctl serve [flags]        serve the browser build (web/) on 127.0.0.1:8080

@@ -86,7 +86,7 @@ func main() {
 			os.Exit(2)
 		}
 		if *solution {
-			if err := sc.LoadModelAnswer(); err != nil {
+			if err := sc.OpenModelAnswer(); err != nil {
 				fmt.Fprintln(os.Stderr, "leaselab:", err)
 				os.Exit(2)
 			}

@@ -109,7 +109,7 @@ var Shortcuts = []Shortcut{
 	{[]Intent{IntentSetTTL, IntentDelete, IntentPut}, "set its TTL, delete / put the lesson's key"},
 	{[]Intent{IntentFencing, IntentIdem}, "switch fencing / the queue's idempotency check"},
 	{[]Intent{IntentHint}, "reveal the next hint"},
-	{[]Intent{IntentWhy}, "why? the causes of the last thing that happened, back to an action"},
+	{[]Intent{IntentWhy}, "why? what caused the last event"},
 	{[]Intent{IntentSolution}, "show the solution"},
 	{[]Intent{IntentFocusNext}, "move focus (leaves the canvas after the last widget)"},
 	{[]Intent{IntentBack}, "back to the lesson menu"},

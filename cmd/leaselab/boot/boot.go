@@ -39,7 +39,7 @@ var (
 	Height         = flag.Int("height", 800, "window height in device-independent pixels")
 	ReducedMotion  = flag.Bool("reduced-motion", false, "replace decorative animation with instant changes")
 	Lesson         = flag.String("lesson", "", "open lesson `ID` at once instead of the menu")
-	Solution       = flag.Bool("solution", false, "with --lesson: load the lesson's solution; with --exercise: fill in the model answer")
+	Solution       = flag.Bool("solution", false, "with --lesson: load the lesson's solution; with --exercise: fill in the model answer (once an answer of your own was checked)")
 	Exercise       = flag.String("exercise", "", "open exercise `ID` at once instead of the menu")
 	Check          = flag.Bool("check", false, "with --exercise: check the answer at once")
 	Seek           = flag.Duration("seek", 0, "with --lesson: move the play head to `T` (e.g. 30s)")
@@ -60,7 +60,7 @@ const usageHead = `leaselab: the LeaseLab lessons in a window, offline.
 usage: leaselab [flags]
   leaselab                                   the menu
   leaselab --lesson fenced-writes            a lesson (labctl lessons lists them)
-  leaselab --exercise no-fencing --solution  an exercise with its model answer
+  leaselab --exercise no-fencing --solution  an exercise with its model answer, after an attempt
   leaselab --preset etcd --start             a sandbox preset's run
 
 flags:

@@ -98,8 +98,10 @@ type Exercise struct {
 	Passed           bool `json:"passed,omitempty"`
 	PassedWithAnswer bool `json:"passedWithAnswer,omitempty"`
 	Attempts         int  `json:"attempts,omitempty"`
-	// Complete reports a checked attempt with every part answered: the
-	// condition for offering the model answer.
+	// Complete reports a real attempt checked (every part answered, and
+	// not the format example; lessons.Exercise.RealAttempt): the condition
+	// for offering the model answer and the last hint, on the desktop, in
+	// the page and in labctl.
 	Complete bool `json:"complete,omitempty"`
 	// Revealed reports that the learner asked for the model answer (or
 	// loaded it); HintsSeen counts the hint rungs revealed.
