@@ -305,7 +305,7 @@ func judgeRenewalMinTTL(a Answer) Feedback {
 	case b.claimD(got, "==", need):
 		return b.feedback(part, false, "%s leaves nothing to spare: after a lost renewal the retry reaches the coordinator just as the lease ends, and a renewal that arrives at the expiry is refused.", b.given(got))
 	}
-	return b.feedback(part, false, "%s is safe but not the smallest: what does the rule 2 × renew + pause budget ≤ TTL give?", b.given(got))
+	return b.feedback(part, false, "%s is safe but not the smallest: what does the rule 2 × renew + pause budget < TTL give?", b.given(got))
 }
 
 // judgeRenewalSchedule replays the learner's schedule and says whether it
