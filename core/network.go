@@ -17,6 +17,13 @@ type Link struct {
 // DefaultLink is used where no link was configured: 5 ms, 20 % jitter, no loss.
 var DefaultLink = Link{Delay: 5 * time.Millisecond, Jitter: 0.2}
 
+// RoundTrip is the slowest round trip over this link both ways: twice the
+// delay with all its jitter (the lease-policy rule keeps more than this to
+// spare).
+func (l Link) RoundTrip() time.Duration {
+	return 2 * (l.Delay + time.Duration(l.Jitter*float64(l.Delay)))
+}
+
 // Network delivers messages between actors with per-link delay, jitter, loss
 // and partitions. A message that is in flight when its link is cut is lost;
 // a message to a paused process is delivered to its inbox and handled when

@@ -13,17 +13,27 @@ type LeasePolicy struct {
 	TTL         time.Duration
 	RenewEvery  time.Duration
 	PauseBudget time.Duration
+	// RoundTrip is the slowest renewal round trip where the caller knows
+	// it (zero where the network is not part of the question). The rule
+	// keeps more than this to spare, never merely as much: a renewal that
+	// reaches the coordinator at or after the expiry is refused.
+	RoundTrip time.Duration
 }
 
 // PolicyVerdict explains whether a policy leaves renewal margin.
 type PolicyVerdict struct {
 	OK bool
-	// Need is 2 x RenewEvery + PauseBudget: room for one missed renewal,
-	// a late retry, and the worst pause.
+	// Need is 2 x RenewEvery + PauseBudget: a pause that begins just
+	// before a renewal, then one renewal lost on waking, then the retry.
 	Need time.Duration
-	// Margin is TTL - Need; negative means the coordinator may revoke the
-	// lease while the holder still believes it leads.
-	Margin      time.Duration
+	// Margin is TTL - Need. The policy is OK only when it exceeds the
+	// round trip: at zero the retry after a missed renewal reaches the
+	// coordinator as the lease ends, and is refused.
+	Margin time.Duration
+	// Left is the lease left when a pause begins just before a renewal
+	// (TTL - RenewEvery): the pause alone outlasts the lease, with no
+	// renewal lost, only when it is longer than that (PauseAloneLapses).
+	Left        time.Duration
 	Explanation string // in etcd's words (Explain gives another system's)
 
 	policy LeasePolicy // the policy judged
@@ -38,8 +48,15 @@ func (p LeasePolicy) Validate() error {
 		return fmt.Errorf("renew interval must be positive, got %s", p.RenewEvery)
 	case p.RenewEvery >= p.TTL:
 		return fmt.Errorf("renew interval %s must be shorter than the ttl %s, or the lease lapses between renewals", p.RenewEvery, p.TTL)
+	case p.RenewEvery > p.TTL/3*2:
+		// The lab's clients never wait longer (Process caps its period
+		// there), so a verdict on a slower renewal would describe a
+		// client that no run has.
+		return fmt.Errorf("renew interval %s must be at most two thirds of the ttl %s (%s): clients renew well before the lease runs out (etcd's at a third of the TTL), and the lab's never wait longer than two thirds", p.RenewEvery, p.TTL, p.TTL/3*2)
 	case p.PauseBudget < 0:
 		return fmt.Errorf("pause budget must not be negative, got %s", p.PauseBudget)
+	case p.RoundTrip < 0:
+		return fmt.Errorf("round trip must not be negative, got %s", p.RoundTrip)
 	}
 	if _, err := p.need(); err != nil {
 		return fmt.Errorf("2 x renew %s + pause %s: %w", p.RenewEvery, p.PauseBudget, err)
@@ -56,30 +73,78 @@ func (p LeasePolicy) need() (time.Duration, error) {
 	return AddDurations(twice, p.PauseBudget)
 }
 
-// Check applies the rule 2 x renew_every + pause_budget <= ttl. Call it
-// on a policy that passed Validate: a sum too large for a Duration is
-// taken as the largest one, which no TTL covers.
+// Check applies the rule: 2 x renew_every + pause_budget < ttl, with more
+// than the round trip to spare. It is the one rule the lab judges a lease
+// policy by (the leases lesson, the sandbox, labctl policy and the
+// exercises all call it). Call it on a policy that passed Validate: a sum
+// too large for a Duration is taken as the largest one, which no TTL
+// covers.
+//
+// The seed writes the rule with <=. The lab keeps it strict: at exactly
+// zero margin a renewal lost on waking from the worst pause is retried
+// one interval later, reaching the coordinator as the lease ends, and a
+// renewal that arrives at the expiry is refused.
 func (p LeasePolicy) Check() PolicyVerdict {
 	need, err := p.need()
 	if err != nil {
 		need = math.MaxInt64
 	}
-	v := PolicyVerdict{OK: need <= p.TTL, Need: need, Margin: p.TTL - need, policy: p}
+	v := PolicyVerdict{Need: need, Margin: p.TTL - need, Left: p.TTL - p.RenewEvery, policy: p}
+	v.OK = need < p.TTL && v.Margin > p.RoundTrip
 	v.Explanation = v.Explain(SystemEtcd.Words())
 	return v
 }
 
+// PauseAloneLapses reports whether the pause budget alone, with no
+// renewal lost, can outlast the lease: a pause that begins just before a
+// renewal finds Left of the lease, and one longer than that outlasts it.
+// At exactly Left the pause ends as the lease does, and the renewal sent
+// on waking wins or loses that race by the network's jitter, so it is not
+// said to outlast it.
+func (v PolicyVerdict) PauseAloneLapses() bool { return v.policy.PauseBudget > v.Left }
+
 // Explain is the verdict in a system's words: who ends the lease, and
-// who takes the lock when it ends.
+// who takes the lock when it ends. Every number it cites is the policy's
+// or computed from it, and it says a pause "can outlast the lease" only
+// when PauseAloneLapses.
 func (v PolicyVerdict) Explain(w SystemWords) string {
 	p := v.policy
 	sum := fmt.Sprintf("2 x %s + %s = %s", Seconds(p.RenewEvery), Seconds(p.PauseBudget), Seconds(v.Need))
-	if v.OK {
-		return fmt.Sprintf("lease policy leaves renewal margin: %s <= ttl %s (%s to spare): one renewal can be missed and a late retry still lands before %s, even after the worst pause",
-			sum, Seconds(p.TTL), Seconds(v.Margin), w.LeaseEnds)
+	trip := ""
+	if p.RoundTrip > 0 {
+		trip = fmt.Sprintf(" round trip of %s", Seconds(p.RoundTrip))
 	}
-	return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s): a pause of %s that starts just before a renewal can outlast the lease, and %s while this process still believes it leads",
-		sum, Seconds(p.TTL), Seconds(-v.Margin), Seconds(p.PauseBudget), w.Takes)
+	if v.OK {
+		spare := ""
+		if trip != "" {
+			spare = ", more than the" + trip
+		}
+		return fmt.Sprintf("lease policy leaves renewal margin: %s < ttl %s (%s to spare%s): a pause that begins just before a renewal finds ttl - renew = %s left, and even if the renewal sent on waking is lost, the next one lands before %s",
+			sum, Seconds(p.TTL), Seconds(v.Margin), spare, Seconds(v.Left), w.LeaseEnds)
+	}
+	if v.PauseAloneLapses() {
+		return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s), and the pause alone can outlast the lease: one that begins just before a renewal finds only ttl - renew = %s left, less than the %s pause, and %s while this process still believes it leads",
+			sum, Seconds(p.TTL), Seconds(-v.Margin), Seconds(v.Left), Seconds(p.PauseBudget), w.Takes)
+	}
+	var head string
+	switch {
+	case v.Need > p.TTL:
+		head = fmt.Sprintf("%s > ttl %s (short by %s)", sum, Seconds(p.TTL), Seconds(-v.Margin))
+	case v.Need == p.TTL:
+		head = fmt.Sprintf("%s = ttl %s (nothing to spare)", sum, Seconds(p.TTL))
+	default:
+		head = fmt.Sprintf("%s < ttl %s (%s to spare, no more than the%s)", sum, Seconds(p.TTL), Seconds(v.Margin), trip)
+	}
+	alone := fmt.Sprintf("a %s pause that begins just before a renewal finds ttl - renew = %s left and survives, as long as the renewal sent on waking arrives", Seconds(p.PauseBudget), Seconds(v.Left))
+	if p.PauseBudget == v.Left {
+		alone = fmt.Sprintf("a %s pause that begins just before a renewal finds exactly ttl - renew = %s left: it wakes as the lease runs out, and its renewal lands in time only if it travels faster than the one before it", Seconds(p.PauseBudget), Seconds(v.Left))
+	}
+	late := fmt.Sprintf("too late: %s first", w.LeaseEnds)
+	if v.Need <= p.TTL {
+		late = "just as the lease runs out (the network's jitter decides which comes first), and a renewal that arrives at the expiry is refused"
+	}
+	return fmt.Sprintf("lease policy leaves no renewal margin for a missed renewal: %s. The rule keeps room for one lost renewal on top of the worst pause: %s; if that renewal is lost, the next one goes %s later, %s; then %s while this process still believes it leads",
+		head, alone, Seconds(p.RenewEvery), late, w.Takes)
 }
 
 // secs writes a length as Go does ("10s", "1.5s"), for the texts the

@@ -235,7 +235,9 @@ func (c SandboxConfig) Policy() LeasePolicy {
 	if c.System != SystemEtcd {
 		return c.systemPolicy()
 	}
-	return LeasePolicy{TTL: c.TTL, RenewEvery: c.renew(), PauseBudget: c.Pauses.Budget()}
+	// A client renews at least every two thirds of its TTL, whatever
+	// the setting asks (Process caps its period there).
+	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.Pauses.Budget()}
 }
 
 // Validate lists every field that makes the configuration impossible to

@@ -105,17 +105,20 @@ func TestSandboxValidate(t *testing.T) {
 	}
 }
 
-// The live policy verdict: the rule's boundary is inclusive, and the
-// pause budget comes from the distribution's worst pause.
+// The live policy verdict: the rule's boundary is strict (at zero margin
+// the retry after a missed renewal reaches the coordinator as the lease
+// ends, and is refused), and the pause budget comes from the
+// distribution's worst pause.
 func TestSandboxPolicyBoundary(t *testing.T) {
 	for _, tc := range []struct {
 		ttl, renew, pause time.Duration
 		ok                bool
 	}{
-		{12 * time.Second, 3 * time.Second, 6 * time.Second, true},                      // 2x3+6 = 12: exactly at the rule
+		{12 * time.Second, 3 * time.Second, 6 * time.Second, false},                     // 2x3+6 = 12: nothing to spare
+		{12 * time.Second, 3 * time.Second, 6*time.Second - 10*time.Millisecond, true},  // 10 ms to spare
 		{12 * time.Second, 3 * time.Second, 6*time.Second + 10*time.Millisecond, false}, // 10 ms over
 		{12 * time.Second, 3*time.Second + time.Millisecond, 6 * time.Second, false},    // renew 1 ms longer
-		{13 * time.Second, 3 * time.Second, 7 * time.Second, true},                      // 2x3+7 = 13 (etcd TTLs are whole seconds)
+		{14 * time.Second, 3 * time.Second, 7 * time.Second, true},                      // 2x3+7 = 13 < 14 (etcd TTLs are whole seconds)
 	} {
 		c := DefaultSandbox()
 		c.TTL, c.RenewEvery = tc.ttl, tc.renew

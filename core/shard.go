@@ -182,6 +182,11 @@ func (w *ShardWorker) handle(m Message) {
 	}
 }
 
+// renew renews the worker's session and shard leases. In etcd each
+// LeaseKeepAliveRequest names one lease ID, and a client sends them all
+// over one keepalive stream; the lab sends them as one message (a fault
+// of the stream loses them together) and the coordinator counts each
+// lease renewed, so the load is per lease, as in etcd.
 func (w *ShardWorker) renew() {
 	ids := make([]LeaseID, 0, 1+len(w.own))
 	ids = append(ids, w.session)

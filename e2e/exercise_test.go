@@ -243,7 +243,7 @@ func TestBrowserExerciseRenewal(t *testing.T) {
 	b.backToAnswer(t, 1)
 
 	b.setNumber(t, "left", 7)
-	b.setNumber(t, "min-ttl", 19)
+	b.setNumber(t, "min-ttl", 20)
 	for _, o := range []string{"verdict:unsafe", "measurements:pause-tail", "measurements:renew-latency",
 		"measurements:coord-latency", "measurements:clock-drift"} {
 		b.choose(t, "opt:"+o)

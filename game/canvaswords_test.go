@@ -51,13 +51,13 @@ func TestCanvasVerdictAndLegendFitAt1024(t *testing.T) {
 	require.True(t, ok)
 	verdict, has := sc.Lab.KnobVerdict()
 	require.True(t, has)
-	require.Contains(t, verdict.Why, "one renewal can be missed")
+	require.Contains(t, verdict.Why, "even if the renewal sent on waking is lost")
 
 	shot := r.record("leases-1024x640")
 	drawn := drawnWith(shot, "lease policy leaves")
 	require.Len(t, drawn, 1, "the verdict is drawn once")
 	assertWhole(t, drawn)
-	assert.Contains(t, drawn[0].Text, "14 s <= ttl 15 s (1 s to spare)", "the rule's sum stays on the canvas")
+	assert.Contains(t, drawn[0].Text, "14 s < ttl 15 s (1 s to spare)", "the rule's sum stays on the canvas")
 	assert.Contains(t, r.a.Inspect().Mirror.Text, verdict.Word+": "+verdict.Why, "the whole verdict is in the page's panel")
 
 	r = rigWith(t, nil)

@@ -77,7 +77,7 @@ func TestExerciseOneThroughTheScreen(t *testing.T) {
 		t.Fatalf("answer %+v", a.Choices)
 	}
 	// The two numeric sub-questions, set as their sliders do.
-	for id, v := range map[string]float64{"left": 7, "min-ttl": 19} {
+	for id, v := range map[string]float64{"left": 7, "min-ttl": 20} {
 		if err := sc.Form.SetNumber(id, v); err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"time"
 
 	"leaselab/core"
@@ -37,20 +39,19 @@ var compactors = []string{"compactor-1", "compactor-2", "compactor-3"}
 // NightDesign is a TTL and renewal interval for the compaction leader.
 type NightDesign struct{ TTL, Renew time.Duration }
 
-// Policy is the design's lease-policy verdict with the stated pause budget.
+// Policy is the design's lease-policy verdict with the stated pause budget
+// and round trip: the lab's one rule (core.LeasePolicy.Check), as the
+// leases lesson, the sandbox and exercise 2 judge it.
 func (d NightDesign) Policy() core.PolicyVerdict {
-	return core.LeasePolicy{TTL: d.TTL, RenewEvery: d.Renew, PauseBudget: nightLongPause}.Check()
+	return core.LeasePolicy{TTL: d.TTL, RenewEvery: d.Renew, PauseBudget: nightLongPause, RoundTrip: nightRoundTrip}.Check()
 }
 
 // RuleHolds is the exercise's rule, the one the Policy rule part and the
-// trade-off table both judge by: 2 × renew + 8 s ≤ TTL with more than the
+// trade-off table both judge by: 2 × renew + 8 s < TTL with more than the
 // slowest round trip to spare. At exactly the round trip, a renewal sent
 // at the last moment reaches the coordinator at the expiry, and the
 // coordinator refuses it.
-func (d NightDesign) RuleHolds() bool {
-	pol := d.Policy()
-	return pol.OK && pol.Margin > nightRoundTrip
-}
+func (d NightDesign) RuleHolds() bool { return d.Policy().OK }
 
 // Night is what one simulated night measured.
 type Night struct {
@@ -226,13 +227,13 @@ var exCompaction = &Exercise{
 	Brief: []string{
 		"Every night one of three compactors takes a lease and compacts storage, writing one step every 2 s. Two costs pull against each other: if the leader dies, up to 30 s without compaction is fine; but if two compactors work at once, the duplicate run is expensive. Storage does not check tokens.",
 		"Choose the TTL and the renewal interval. Your design then runs for 1,000 seeded nights. Each night the leader may pause a few times for 50-300 ms; on one night in ten it also pauses once for 2 to 8 s (8 s is the longest pause); on one night in four it crashes. Messages take 20-50 ms, and one in 20 of the leader's messages to the coordinator is lost.",
-		"It passes when the worst failover is at most 30 s; no night has a duplicate compaction step; the lease policy rule 2 × renew + 8 s ≤ TTL holds with more than the slowest keepalive round trip to spare (100 ms: a renewal that reaches the coordinator at the expiry is refused); and the leader sends at most 1,800 keepalives an hour (one every 2 s), because the coordinator serves the whole cluster.",
+		"It passes when the worst failover is at most 30 s; no night has a duplicate compaction step; the lease policy rule 2 × renew + 8 s < TTL holds with more than the slowest keepalive round trip to spare (100 ms: a renewal that reaches the coordinator at the expiry is refused); the leader sends at most 1,800 keepalives an hour (one every 2 s), because the coordinator serves the whole cluster; and the choice follows the priority above: those bounds leave a band of TTLs open, from the shortest the rule allows with the most frequent renewal the coordinator can spare to the longest whose failover fits 30 s, and since a duplicate costs more than a slow failover, your TTL must sit in the upper half of that band. Your written defence is kept beside the verdict; the verdict judges the numbers.",
 		"Then estimate, before you check: the worst failover your design allows, and how many keepalives an hour it sends.",
 	},
 	KeyPoints: []string{
 		"Failover after a crash takes up to the whole TTL plus the sweep, so the TTL stays under about 29 s.",
 		"The rule 2 × renew + 8 s ≤ TTL, with a little room for the round trip, bounds the TTL from below.",
-		"Duplicates are the expensive failure, so lean towards the longer TTL inside that band.",
+		"Duplicates are the expensive failure, so lean towards the longer TTL inside that band: a short TTL buys a fast failover the brief does not need.",
 		"Renewing more often than needed only loads the coordinator.",
 	},
 	Hints: []string{
@@ -279,22 +280,24 @@ type compactionJob struct {
 
 // compactionParts are exercise 4's parts, always all of them, in this
 // order, so the count never changes between tries.
-var compactionParts = []string{"Failover", "Duplicates", "Policy rule", "Renewal load", "Your failover estimate", "Keepalives per hour"}
-
-// notRun marks every part as unchecked, with why.
-func notRun(why string) Job {
-	var parts []Feedback
-	for _, p := range compactionParts {
-		parts = append(parts, Feedback{Part: p, Why: why})
-	}
-	return finished(parts)
-}
+// A checked design gets every one of them; an answer that cannot be run
+// gets one line instead, saying why (six lines repeating one reason read
+// as six faults).
+var compactionParts = []string{"Failover", "Duplicates", "Policy rule", "Renewal load", "Priority", "Your failover estimate", "Keepalives per hour"}
 
 func startCompaction(a Answer) Job {
+	var missing []string
 	for _, k := range exCompaction.Numbers {
 		if _, ok := a.Numbers[k.ID]; !ok {
-			return notRun(fmt.Sprintf("Not checked: %q is not answered. Every number must be set (the check never fills one in for you).", k.Label))
+			missing = append(missing, strconv.Quote(k.Label))
 		}
+	}
+	if len(missing) > 0 {
+		verb := "is"
+		if len(missing) > 1 {
+			verb = "are"
+		}
+		return finished([]Feedback{{Part: "Answer", Why: fmt.Sprintf("Not checked: %s %s not answered. The check runs only a whole answer, and never fills a number in for you.", joinAnd(missing), verb)}})
 	}
 	d := NightDesign{
 		TTL:   time.Duration(a.Numbers["ttl"] * float64(time.Second)),
@@ -303,12 +306,7 @@ func startCompaction(a Answer) Job {
 	if d.Renew >= d.TTL {
 		var b because
 		b.stateD(d.Renew, ">=", d.TTL)
-		f := b.feedback("Design", false, "Not checked: renewing every %s with a %s TTL means the lease lapses before each renewal: the renewal interval must be well under the TTL.", b.given(d.Renew), b.given(d.TTL))
-		j := notRun(f.Why).(doneJob)
-		for i := range j.r.Parts {
-			j.r.Parts[i].Cites, j.r.Parts[i].Claims = f.Cites, f.Claims
-		}
-		return j
+		return finished([]Feedback{b.feedback("Design", false, "Not checked: renewing every %s with a %s TTL means the lease lapses before each renewal: the renewal interval must be well under the TTL.", b.given(d.Renew), b.given(d.TTL))})
 	}
 	j := &compactionJob{design: d, estFailover: a.Numbers["est-failover"], estPerHour: a.Numbers["per-hour"]}
 	for _, dt := range []float64{-12, -6, 4, 8} {
@@ -359,7 +357,7 @@ func (j *compactionJob) Result() Result {
 		return r
 	}
 	d, st := j.design, j.stats
-	r := result([]Feedback{judgeFailover(d, st), judgeDuplicates(d, st), judgeRule(d), judgeLoad(d), judgeFailoverEstimate(j.estFailover, st), judgePerHour(j.estPerHour, d)})
+	r := result(j.parts())
 	r.Figures = j.figures(r.Pass)
 	if n := st.WorstNight; n >= 0 {
 		why := fmt.Sprintf("the slowest failover, %s", secs(st.Worst))
@@ -376,10 +374,15 @@ func (j *compactionJob) Result() Result {
 	return r
 }
 
+// parts judges the design on the main nights, in compactionParts order.
+func (j *compactionJob) parts() []Feedback {
+	d, st := j.design, j.stats
+	return []Feedback{judgeFailover(d, st), judgeDuplicates(d, st), judgeRule(d), judgeLoad(d), judgePriority(d, st), judgeFailoverEstimate(j.estFailover, st), judgePerHour(j.estPerHour, d)}
+}
+
 // mainPasses reports whether the design passes on the main nights.
 func (j *compactionJob) mainPasses() bool {
-	d, st := j.design, j.stats
-	return result([]Feedback{judgeFailover(d, st), judgeDuplicates(d, st), judgeRule(d), judgeLoad(d), judgeFailoverEstimate(j.estFailover, st), judgePerHour(j.estPerHour, d)}).Pass
+	return result(j.parts()).Pass
 }
 
 func judgeFailover(d NightDesign, st NightStats) Feedback {
@@ -415,36 +418,16 @@ func judgeDuplicates(d NightDesign, st NightStats) Feedback {
 		b.runN(float64(st.Duplicates)), pluralS(st.Duplicates, "step", "steps"), b.runN(float64(st.DupNights)), b.runN(float64(st.Nights)), remedy)
 }
 
-// ruleRemedy says how a design whose pauses outlived the lease can keep
-// the rule, offering only what the exercise accepts: a TTL in whole
-// seconds, within the failover budget, and a renewal interval within the
-// keepalive bound.
+// ruleRemedy says what the rule asks of a design whose pauses outlived
+// the lease: the gap, in the design's own numbers, never a TTL or renewal
+// interval that would pass (that would be the answer).
 func ruleRemedy(b *because, d NightDesign) string {
 	if d.RuleHolds() {
 		return "Your design keeps the rule, so that night lost more than the one renewal the rule allows for: a longer TTL leaves more room."
 	}
-	// The smallest whole-second TTL with more than the round trip to
-	// spare over 2 × renew + the longest pause.
-	need := 2*d.Renew + nightLongPause + nightRoundTrip
-	ttl := need.Truncate(time.Second) + time.Second
-	var longer string
-	if b.claimD(ttl+sweepEvery, "<=", nightFailover) {
-		longer = fmt.Sprintf("Lengthen the TTL to %s or more (whole seconds)", b.derived(ttl))
-	} else {
-		longer = fmt.Sprintf("With renewals every %s the rule needs a TTL of %s or more, and failover would then take longer than %s: renew more often and lengthen the TTL", b.given(d.Renew), b.derived(ttl), b.given(nightFailover))
-	}
-	// The longest renewal interval (in the form's half-second steps) that
-	// keeps the rule with this TTL.
-	limit := (d.TTL - nightLongPause - nightRoundTrip) / 2
-	renew := (limit - 1).Truncate(500 * time.Millisecond)
-	switch {
-	case renew > 0 && b.claim(perHour(NightDesign{Renew: renew}), "<=", nightMaxPerHour):
-		return fmt.Sprintf("%s, or keep this TTL and renew every %s (%s keepalives an hour, within the %s).", longer, b.derived(renew), b.derivedN(roundTo(perHour(NightDesign{Renew: renew}), 1)), b.givenN(nightMaxPerHour))
-	case limit > 0:
-		b.state(perHour(NightDesign{Renew: limit}), ">", nightMaxPerHour)
-		return fmt.Sprintf("%s. Renewing more often cannot rescue the %s TTL: the rule would need a renewal more often than every %s, more than the %s keepalives an hour the coordinator can spare.", longer, b.given(d.TTL), b.derived(limit), b.givenN(nightMaxPerHour))
-	}
-	return longer + "."
+	pol := d.Policy()
+	return fmt.Sprintf("The rule wants the TTL to exceed 2 × %s + %s = %s by more than the %s round trip, and yours is %s: a longer TTL or more frequent renewals close that gap, as long as failover stays within %s and keepalives within %s an hour.",
+		b.given(d.Renew), b.given(nightLongPause), b.derived(pol.Need), b.given(nightRoundTrip), b.given(d.TTL), b.given(nightFailover), b.givenN(nightMaxPerHour))
 }
 
 func judgeRule(d NightDesign) Feedback {
@@ -453,10 +436,10 @@ func judgeRule(d NightDesign) Feedback {
 	pol := d.Policy()
 	need := b.derived(pol.Need)
 	switch {
-	case !pol.OK:
-		b.stateD(pol.Need, ">", d.TTL)
+	case b.claimD(pol.Need, ">", d.TTL):
 		return b.feedback(part, false, "2 × %s + %s = %s > %s. Even if these nights were lucky, a pause starting just before a renewal that is then lost outlives the lease.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL))
-	case b.claimD(pol.Margin, ">", nightRoundTrip):
+	case pol.OK:
+		b.claimD(pol.Margin, ">", nightRoundTrip)
 		return b.feedback(part, true, "2 × %s + %s = %s ≤ %s: %s to spare, more than the %s round trip, so a missed renewal and the longest pause still fit.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL), b.derived(pol.Margin), b.given(nightRoundTrip))
 	}
 	b.stateD(pol.Need, "<=", d.TTL)
@@ -466,6 +449,50 @@ func judgeRule(d NightDesign) Feedback {
 		than = "no more than"
 	}
 	return b.feedback(part, false, "2 × %s + %s = %s ≤ %s, with %s to spare: %s the %s round trip. A renewal sent at the last moment reaches the coordinator at or after the expiry and is refused.", b.given(d.Renew), b.given(nightLongPause), need, b.given(d.TTL), b.derived(pol.Margin), than, b.given(nightRoundTrip))
+}
+
+// The band of TTLs the brief leaves open, whatever the renewal: from the
+// shortest TTL the rule allows with the most frequent renewal the
+// coordinator can spare, to the longest whose failover (the TTL, the
+// sweep and a round trip) fits the budget. Both in whole seconds, as etcd
+// grants leases.
+func priorityBand() (low, high time.Duration) {
+	fastest := time.Hour / nightMaxPerHour
+	low = time.Second
+	for !(NightDesign{TTL: low, Renew: fastest}).RuleHolds() {
+		low += time.Second
+	}
+	high = (nightFailover - sweepEvery - nightRoundTrip).Truncate(time.Second)
+	return low, high
+}
+
+// LeansLong reports whether the design follows the brief's priority: a
+// duplicate costs more than a slow failover, so inside the band the
+// other bounds leave, the TTL sits in the upper half, spending the
+// failover the brief allows on margin against pauses and lost renewals.
+// It judges the numbers, never the written defence: a design that picks
+// the shortest TTL it can is choosing fast failover, whatever its
+// defence says.
+func (d NightDesign) LeansLong() bool {
+	low, high := priorityBand()
+	return 2*d.TTL >= low+high
+}
+
+func judgePriority(d NightDesign, st NightStats) Feedback {
+	const part = "Priority"
+	var b because
+	low, high := priorityBand()
+	if d.LeansLong() {
+		b.claimD(2*d.TTL, ">=", low+high)
+		return b.feedback(part, true, "Your %s TTL sits in the upper half of the band the brief leaves open, so it spends the failover the brief allows on margin against the expensive failure, duplicates.", b.given(d.TTL))
+	}
+	b.stateD(2*d.TTL, "<", low+high)
+	unused := ""
+	if st.Crashes > 0 && st.Failed == 0 && st.Worst < nightFailover {
+		unused = fmt.Sprintf(" Your worst failover was %s of the %s allowed: the rest went unused.", b.run(st.Worst), b.given(nightFailover))
+	}
+	return b.feedback(part, false, "Your %s TTL sits in the lower half of the band the brief leaves open (from the shortest TTL the rule allows with the most frequent renewal the coordinator can spare, to the longest whose failover fits %s). That buys fast failover, which the brief says may be slow, with margin against duplicates, which the brief says are expensive.%s Whatever the defence argues, the brief sets the priority.",
+		b.given(d.TTL), b.given(nightFailover), unused)
 }
 
 // perHour is how many keepalives an hour the leader sends.
@@ -577,4 +604,12 @@ func tableRow(d NightDesign, st NightStats) string {
 		fo += " (over 30 s)"
 	}
 	return fmt.Sprintf("%s, %d %s in %d nights, %s", fo, st.Duplicates, pluralS(st.Duplicates, "duplicate", "duplicates"), st.Nights, rule)
+}
+
+// joinAnd lists items as a sentence does: "a", "a and b", "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

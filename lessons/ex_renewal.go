@@ -204,11 +204,11 @@ var exRenewal = &Exercise{
 	},
 	Numbers: []Knob{
 		{ID: "left", Label: "Lease left when a pause begins just before a renewal", Unit: "s", Min: 0, Max: 12, Step: 0.5, Default: 6},
-		{ID: "min-ttl", Label: "Smallest TTL the lease policy rule allows here", Unit: "s", Min: 1, Max: 40, Step: 1, Default: 12},
+		{ID: "min-ttl", Label: "Smallest TTL the lease policy rule allows here (whole seconds)", Unit: "s", Min: 1, Max: 40, Step: 1, Default: 12},
 	},
 	KeyPoints: []string{
 		"A pause can begin when the last renewal is almost a whole interval old, so it races 7 s of lease, not 12 s.",
-		"The lease policy rule asks 2 × 5 + 9 = 19 s of TTL; 12 s fails it by 7 s.",
+		"The lease policy rule asks for more than 2 × 5 + 9 = 19 s of TTL; 12 s fails it by 7 s.",
 		"The verdict rests on the worst pause and the renewal path (pause tail, keepalive latency, coordinator delays, clock drift), not on averages.",
 		"Fencing the resource turns a lapse into a rejected write.",
 	},
@@ -233,7 +233,7 @@ var exRenewal = &Exercise{
 		}},
 	},
 	Reference: Answer{
-		Numbers: map[string]float64{"left": 7, "min-ttl": 19},
+		Numbers: map[string]float64{"left": 7, "min-ttl": 20},
 		Choices: map[string][]string{
 			"verdict":      {"unsafe"},
 			"measurements": {"pause-tail", "renew-latency", "coord-latency", "clock-drift"},
@@ -242,7 +242,7 @@ var exRenewal = &Exercise{
 	},
 	Worked: []string{
 		"Unsafe. A pause does not begin at the instant of a renewal. When it begins, the last successful renewal can already be almost 5 s old, so the lease has only about 7 s left, and a 9 s pause outlives it by 2 s. The coordinator then hands the lock to B while A, frozen, still believes it leads; when A wakes, its queued work runs before it notices anything.",
-		"The lease policy rule (2 × renew + pause budget ≤ TTL) says the same with margin: 2 × renew + pause budget ≤ TTL needs 2 × 5 + 9 = 19 s, and the TTL is 12 s. Safe settings would be a TTL of at least 19 s with these renewals, or renewals every 1.5 s with this TTL.",
+		"The lease policy rule (2 × renew + pause budget < TTL) says the same with margin: it needs more than 2 × 5 + 9 = 19 s, and the TTL is 12 s. Safe settings would be a TTL of 20 s or more with these renewals, or renewals every second with this TTL (2 × 1 + 9 = 11 s < 12 s).",
 		"What could change the verdict is anything that moves the real worst case: the tail of the pause distribution (if 9 s was a fluke and the true maximum is 1 s), how long keepalives take and retry, delays inside the coordinator, and clock rate drift between client and coordinator. Averages, lease IDs and key counts say nothing about the worst moment.",
 		"Whatever the numbers, fencing the protected resource turns a lapse like this from corruption into a rejected write.",
 	},
@@ -336,15 +336,22 @@ func judgeRenewalMinTTL(a Answer) Feedback {
 	}
 	var b because
 	need := 2*exRenewEvery + exRenewPause
+	// The lab's one rule (core.LeasePolicy.Check): more than the sum, so
+	// the smallest whole-second TTL is the first one past it.
+	rule := func(ttl time.Duration) bool {
+		return core.LeasePolicy{TTL: ttl, RenewEvery: exRenewEvery, PauseBudget: exRenewPause}.Check().OK
+	}
 	switch {
-	case got == need:
-		return b.feedback(part, true, "Right: 2 × %s + %s = %s. One renewal may be missed and the retry still lands after the longest pause.", b.given(exRenewEvery), b.given(exRenewPause), b.derived(need))
+	case rule(got) && !rule(got-time.Second):
+		return b.feedback(part, true, "Right: 2 × %s + %s = %s, and the TTL must exceed it. One renewal may be missed and the retry still lands after the longest pause.", b.given(exRenewEvery), b.given(exRenewPause), b.derived(need))
 	case b.claimD(got, "<", exRenewEvery+exRenewPause):
 		return b.feedback(part, false, "%s is not enough even without a lost renewal: a pause can begin when the lease is already %s old.", b.given(got), b.given(exRenewEvery))
 	case b.claimD(got, "<", need):
 		return b.feedback(part, false, "%s survives one late pause, but the rule also leaves room for one renewal that is lost.", b.given(got))
+	case b.claimD(got, "==", need):
+		return b.feedback(part, false, "%s leaves nothing to spare: after a lost renewal the retry reaches the coordinator just as the lease ends, and a renewal that arrives at the expiry is refused.", b.given(got))
 	}
-	return b.feedback(part, false, "%s is safe but not the smallest: what does the rule 2 × renew + pause budget ≤ TTL give?", b.given(got))
+	return b.feedback(part, false, "%s is safe but not the smallest: what does the rule 2 × renew + pause budget < TTL give?", b.given(got))
 }
 
 // judgeRenewalSchedule replays the learner's schedule and says whether it

@@ -280,3 +280,18 @@ func TestRealAttempt(t *testing.T) {
 	}
 	assert.True(t, exNoFencing.Complete(exNoFencing.FormatExample()), "the gap this closes: the example answers every part")
 }
+
+// Exercise 1's smallest TTL is the lab's one rule (issue 31): more than
+// 2 × 5 + 9 = 19 s, so 20 s in whole seconds; 19 s leaves nothing to
+// spare, and a retry that arrives at the expiry is refused.
+func TestRenewalSmallestTTLFollowsTheOneRule(t *testing.T) {
+	for got, ok := range map[float64]bool{19: false, 20: true, 21: false} {
+		a := exRenewal.Reference.Clone()
+		a.Numbers["min-ttl"] = got
+		f := judgeRenewalMinTTL(a)
+		assert.Equal(t, ok, f.OK, "%v: %s", got, f.Why)
+	}
+	a := exRenewal.Reference.Clone()
+	a.Numbers["min-ttl"] = 19
+	assert.Contains(t, judgeRenewalMinTTL(a).Why, "19 s leaves nothing to spare")
+}

@@ -39,8 +39,13 @@ type CrashPhase struct {
 	// Victim counts the shards the crashed worker owned when it crashed.
 	Victim int
 	// Reassign is how long its shards took to find new owners; Stuck
-	// counts those that never did before the run ended.
+	// counts those that never did before the run ended. Expired is the
+	// part of Reassign spent waiting for its leases: from the crash until
+	// the coordinator expired the last of them (the TTL, less the time
+	// since their last renewal); the rest is the survivors' scans finding
+	// and claiming the freed shards.
 	Reassign time.Duration
+	Expired  time.Duration
 	Stuck    int
 }
 
@@ -154,9 +159,18 @@ func crashFrom(d ShardDesign) time.Duration {
 	return max(designCrashAt, designGCAt+d.Renew+designGCPause+designPauseSettle)
 }
 
-// leaseRuleNeeds is the TTL the lease policy rule the lessons teach asks
-// for: one renewal missed during the 2 s pause, so 2 × renew + the pause.
-func leaseRuleNeeds(d ShardDesign) time.Duration { return 2*d.Renew + designGCPause }
+// designRoundTrip is the slowest keepalive round trip of the design's
+// world (its links are the default ones).
+var designRoundTrip = core.DefaultLink.RoundTrip()
+
+// Policy is the design's lease-policy verdict: the lab's one rule
+// (core.LeasePolicy.Check, as exercise 4, the leases lesson and the
+// sandbox judge it) with the 2 s pause as the budget and the world's
+// round trip: 2 × renew + 2 s < TTL, with more than the round trip to
+// spare.
+func (d ShardDesign) Policy() core.PolicyVerdict {
+	return core.LeasePolicy{TTL: d.TTL, RenewEvery: d.Renew, PauseBudget: designGCPause, RoundTrip: designRoundTrip}.Check()
+}
 
 // shardSweep measures a design, one run a step. It simulates the common
 // start once and clones the world at each fault moment, so every phase
@@ -336,6 +350,9 @@ func (j *shardSweep) tryCrash() {
 	for len(waiting) > 0 && w.Now() < end {
 		w.RunUntil(min(w.Now()+time.Second, end))
 		for _, e := range w.Trace.Events[seen:] {
+			if e.Kind == core.KindLeaseExpire && e.Owner() == designVictim {
+				ph.Expired = max(ph.Expired, e.At-at)
+			}
 			if sh := int(e.Shard()); e.Kind == core.KindShardOwn && waiting[sh] && e.Actor != designVictim {
 				delete(waiting, sh)
 				ph.Reassign = max(ph.Reassign, e.At-at)
@@ -443,17 +460,17 @@ var exShards = &Exercise{
 	Minutes: 20,
 	Brief: []string{
 		"A stream of 1,000 partitions is processed by 40 workers. Design who owns which partition: the lease granularity, TTL and renewal interval, the assignment rule, and how offsets are committed. Then sort the data between the coordination service and the stream or database.",
-		"The simulator runs your design: the workers start; from 40 s worker-13 pauses for 2 s, as garbage collection does now and then; once those pauses are over (from 60 s, later if renewals are more than 17 s apart) worker-07 crashes; and at 100 s worker-21 freezes for longer than its TTL. Whether a pause costs a lease, and how long a crash takes to recover from, depend on where in its renewal cycle the worker is hit, so the pause and the crash are each tried at every moment that matters over one whole renewal interval, and the worst counts. The simulator never loses a renewal, so the TTL is also held to the lease policy rule: 2 × renew + 2 s ≤ TTL, room for the pause and one missed renewal. Bounds: at most 2 shards between the busiest and the idlest worker; at most 500 lease renewals per second at the coordinator; every shard of the crashed worker owned again within 30 s, whenever it crashed; no shard taken from worker-13 for a 2 s pause, whenever it began; no offset overwritten by a stale owner.",
+		"The simulator runs your design: the workers start; from 40 s worker-13 pauses for 2 s, as garbage collection does now and then; once those pauses are over (from 60 s, later if renewals are more than 17 s apart) worker-07 crashes; and at 100 s worker-21 freezes for longer than its TTL. Whether a pause costs a lease, and how long a crash takes to recover from, depend on where in its renewal cycle the worker is hit, so the pause and the crash are each tried at every moment that matters over one whole renewal interval, and the worst counts. The simulator never loses a renewal, so the TTL is also held to the lease policy rule: 2 × renew + 2 s < TTL with more than the round trip (12 ms) to spare, room for the pause and one missed renewal. A crashed worker's shards come free only when the coordinator expires its leases, and survivors find free shards by scanning every third of the TTL (up to half again more, so they do not all scan at once): failover is the wait for the leases plus a scan. Bounds: at most 2 shards between the busiest and the idlest worker; at most 500 lease renewals per second at the coordinator; every shard of the crashed worker owned again within 30 s, whenever it crashed; no shard taken from worker-13 for a 2 s pause, whenever it began; no offset overwritten by a stale owner.",
 	},
 	KeyPoints: []string{
 		"Leases, tokens and membership go in the coordinator; offsets, records and the highest token per shard stay with the data.",
-		"The TTL bounds failover from above and must cover an ordinary pause plus a missed renewal from below.",
-		"Renewal load is leases / renew interval, sessions included; batch keepalives per worker.",
+		"Failover is at least the TTL (a crash just after a renewal leaves the whole lease to wait out) plus a scan, so the failover budget caps the TTL; an ordinary pause plus a missed renewal sets its floor.",
+		"Renewal load is leases / renew interval, sessions included: each lease is renewed on its own (an etcd keepalive request names one lease), however many share a worker's keepalive stream.",
 		"Offset commits carry the shard token and the store refuses older ones.",
 	},
 	Hints: []string{
 		"Start from what must not happen: a dead worker's shards idle too long, a live worker losing shards to a short pause, the coordinator drowning in renewals, a stale owner's offset landing. Each bounds one of your choices.",
-		"The TTL bounds failover from above (survivors wait out the dead worker's leases) and must cover a 2 s pause plus a missed renewal from below. The renewal interval sets the load: every worker renews its session too, so 1,000 shard leases plus 40 sessions renewed every r seconds is 1,040 / r renewals a second (one lease per worker: 40 / r).",
+		"Failover takes at least the TTL (survivors wait out the dead worker's leases, the whole TTL when it crashed just after renewing) plus a scan, so the budget caps the TTL; a 2 s pause plus a missed renewal sets its floor. The renewal interval sets the load: every worker renews its session too, so 1,000 shard leases plus 40 sessions renewed every r seconds is 1,040 / r renewals a second (one lease per worker: 40 / r).",
 		"The key step: choose the TTL from both sides at once (long enough for a 2 s pause plus a missed renewal, short enough that waiting out a dead worker's leases fits the failover budget), then the slowest renewal that still survives a missed one, and check the load it makes. Fair share keeps the balance; fenced offset commits stop the frozen worker. Place in the coordinator only what is small and needs one authority.",
 	},
 	Numbers: []Knob{
@@ -470,7 +487,7 @@ var exShards = &Exercise{
 		},
 	},
 	Worked: []string{
-		"One lease per shard, as in the shard-ownership example (128 shards over 12 workers): ownership moves shard by shard, a dead worker's shards spread over everyone, and each ownership gets its own fencing token. With batched keepalives (one request per worker carrying its 25 leases) a TTL of 15 s renewed every 5 s costs (1,000 shard leases + 40 worker sessions) / 5 = 208 lease renewals per second, sessions included: light. A 60 s TTL would leave the dead worker's shards idle for up to a minute, and renewing every second would be 1,040 per second for nothing.",
+		"One lease per shard, as in the shard-ownership example (128 shards over 12 workers): ownership moves shard by shard, a dead worker's shards spread over everyone, and each ownership gets its own fencing token. Every lease is renewed on its own: in etcd a keepalive request (LeaseKeepAliveRequest) names one lease ID, so each worker sends 26 of them every renewal, for its 25 shard leases and its session, over its one keepalive stream. (The lab sends a worker's renewals together as one message, as they travel on one stream, and counts every lease it renews.) A TTL of 15 s renewed every 5 s costs (1,000 shard leases + 40 worker sessions) / 5 = 208 lease renewals per second, sessions included: light. A 60 s TTL would leave the dead worker's shards idle for up to a minute, and renewing every second would be 1,040 per second for nothing.",
 		"One lease per worker, with its shard keys attached to it, is a valid alternative: it needs one keepalive per worker instead of per shard, so the load drops to 40 / 5 = 8 renewals a second, but a lapse loses all of a worker's shards at once, and the fencing token is then the shard key's revision, not the lease.",
 		"Fair share bounds the imbalance at one or two shards (1,000 / 40 = 25 each); greedy lets the first worker grab everything, and a static hash never moves a dead worker's shards at all.",
 		"Offsets carry the shard token and the store refuses older ones, so the frozen worker-21 cannot overwrite what its successor committed. The coordinator holds only small, slow-changing facts (leases, tokens, members); offsets, records and the highest token seen per shard stay with the data.",
@@ -682,17 +699,17 @@ func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 		for _, x := range m.Crashes {
 			bf.stateD(x.Reassign, "<=", w.Reassign)
 		}
-		re = bf.feedback("Failover", true, "Of %s crash moments over one renewal interval, the slowest to recover was the crash at %s, and even then %s's shards all had new owners %s after the crash, within %s.",
-			bf.runN(float64(len(m.Crashes))), bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign))
+		re = bf.feedback("Failover", true, "Of %s crash moments over one renewal interval, the slowest to recover was the crash at %s, and even then %s's shards all had new owners %s after the crash, within %s: %s",
+			bf.runN(float64(len(m.Crashes))), bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign), failoverParts(&bf, d, w))
 	case m.OverBudget:
-		re = bf.feedback("Failover", false, "A crash at %s left %s's shards without owners for %s, over %s: nobody may claim them until their %s leases expire. Shorten the TTL.", bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign), bf.given(d.TTL))
+		re = bf.feedback("Failover", false, "A crash at %s left %s's shards without owners for %s, over %s: %s Shorten the TTL: both parts grow with it.", bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign), failoverParts(&bf, d, w))
 	default:
 		bf.stateD(w.Reassign, ">", designReassign)
 		for _, x := range m.Crashes {
 			bf.stateD(x.Reassign, "<=", w.Reassign)
 		}
-		re = bf.feedback("Failover", false, "Of %s crash moments over one renewal interval, the slowest to recover was the crash at %s: it left %s's shards without owners for %s, over %s, since nobody may claim them until their %s leases expire. Shorten the TTL.",
-			bf.runN(float64(len(m.Crashes))), bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign), bf.given(d.TTL))
+		re = bf.feedback("Failover", false, "Of %s crash moments over one renewal interval, the slowest to recover was the crash at %s: it left %s's shards without owners for %s, over %s: %s Shorten the TTL: both parts grow with it.",
+			bf.runN(float64(len(m.Crashes))), bf.moment(at), designVictim, bf.run(w.Reassign), bf.given(designReassign), failoverParts(&bf, d, w))
 	}
 
 	var bg because
@@ -717,13 +734,23 @@ func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 		}
 		ff = bg.feedback("False failovers", false, "A %s pause of %s beginning at %s cost it %s of its %s shards, though it was alive. %s",
 			bg.given(designGCPause), designGCWorker, bg.moment(gc.At), bg.runN(float64(gc.Lost)), bg.runN(float64(gc.Owned)), why)
-	case bg.claimD(leaseRuleNeeds(d), ">", d.TTL):
+	case bg.claimD(d.Policy().Need, ">", d.TTL):
 		ff = bg.feedback("False failovers", false, "No start of %s's %s pause (%s moments over one renewal interval) cost it a shard, but only because no renewal went missing: the lease policy rule asks for 2 × %s + %s = %s, more than the %s TTL. One keepalive lost during a pause would cost every lease it covers. Renew more often or lengthen the TTL.",
-			designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))), bg.given(d.Renew), bg.given(designGCPause), bg.derived(leaseRuleNeeds(d)), bg.given(d.TTL))
+			designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))), bg.given(d.Renew), bg.given(designGCPause), bg.derived(d.Policy().Need), bg.given(d.TTL))
+	case !d.Policy().OK:
+		// Zero margin, or no more than the round trip: the retry after a
+		// missed renewal lands as the leases end, and is refused.
+		pol := d.Policy()
+		bg.stateD(pol.Need, "<=", d.TTL)
+		bg.stateD(pol.Margin, "<=", designRoundTrip)
+		ff = bg.feedback("False failovers", false, "No start of %s's %s pause (%s moments over one renewal interval) cost it a shard, but only because no renewal went missing: 2 × %s + %s = %s leaves %s of the %s TTL to spare, no more than the %s round trip. If the keepalive sent on waking is lost, the next one reaches the coordinator as the leases end, and a renewal that arrives at the expiry is refused: the rule wants more than the round trip to spare.",
+			designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))), bg.given(d.Renew), bg.given(designGCPause), bg.derived(pol.Need), bg.derived(pol.Margin), bg.given(d.TTL), bg.given(designRoundTrip))
 	default:
-		bg.stateD(leaseRuleNeeds(d), "<=", d.TTL)
-		ff = bg.feedback("False failovers", true, "%s's %s pause cost it no shard, whichever of %s moments over one renewal interval it began at, and the %s TTL leaves room for a missed renewal too: 2 × %s + %s = %s, within it.",
-			designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))), bg.given(d.TTL), bg.given(d.Renew), bg.given(designGCPause), bg.derived(leaseRuleNeeds(d)))
+		pol := d.Policy()
+		bg.stateD(pol.Need, "<", d.TTL)
+		bg.stateD(pol.Margin, ">", designRoundTrip)
+		ff = bg.feedback("False failovers", true, "%s's %s pause cost it no shard, whichever of %s moments over one renewal interval it began at, and the %s TTL leaves room for a missed renewal too: 2 × %s + %s = %s, with %s to spare, more than the %s round trip.",
+			designGCWorker, bg.given(designGCPause), bg.runN(float64(len(m.Pauses))), bg.given(d.TTL), bg.given(d.Renew), bg.given(designGCPause), bg.derived(pol.Need), bg.derived(pol.Margin), bg.given(designRoundTrip))
 	}
 
 	var bs because
@@ -739,6 +766,18 @@ func judgeShardRun(d ShardDesign, m ShardMeasure) []Feedback {
 		st = Feedback{Part: "Stale owner", OK: true, Why: fmt.Sprintf("%s froze past its leases and woke still believing it owned its shards; the offset store refused its older tokens.", designSleeper)}
 	}
 	return []Feedback{bal, load, re, ff, st}
+}
+
+// failoverParts says what a crash's failover was made of, as measured in
+// its run: the wait for the dead worker's leases to expire (nobody may
+// claim a shard before), then the survivors' scans, every third of the
+// TTL and up to half again, finding and claiming the freed shards.
+func failoverParts(b *because, d ShardDesign, w CrashPhase) string {
+	if w.Expired <= 0 || w.Expired > w.Reassign {
+		return fmt.Sprintf("nobody may claim a shard until its %s lease expires, and the survivors find freed shards only by their scans.", b.given(d.TTL))
+	}
+	return fmt.Sprintf("%s of waiting until the coordinator expired the last of its leases (up to the %s TTL from their last renewal, found by the coordinator's half-second sweep; nobody may claim a shard before), then %s until the survivors' scans, every third of the TTL and up to half again, found and claimed the last freed shard.",
+		b.run(w.Expired), b.given(d.TTL), b.diff(w.Reassign, w.Expired))
 }
 
 func judgePlacement(a Answer) []Feedback {

@@ -161,22 +161,22 @@ func TestCompactionWrongAnswers(t *testing.T) {
 		{"defaults 30/10: rule ok, failover too slow", num(30, 10), "Failover", "over the 30 s budget"},
 		{"12/4 fails the rule", num(12, 4), "Policy rule", "16 s > 12 s"},
 		{"10/5 duplicates", num(10, 5), "Duplicates", "duplicate compaction steps"},
-		{"renew longer than ttl", num(10, 15), "Failover", "lapses"},
+		{"renew longer than ttl", num(10, 15), "Design", "lapses"},
 	})
 }
 
 // TestCompactionCurve: the trade-off rows surround the learner's TTL and
 // the row for a short TTL shows what it costs.
 func TestCompactionCurve(t *testing.T) {
-	r, err := exCompaction.Check(Answer{Numbers: map[string]float64{"ttl": 16, "renew": 3, "est-failover": 16.5, "per-hour": 1200}})
+	r, err := exCompaction.Check(Answer{Numbers: map[string]float64{"ttl": 22, "renew": 4, "est-failover": 22.5, "per-hour": 900}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !r.Pass {
-		t.Fatalf("16/3 fails:\n%s", r.Text())
+		t.Fatalf("22/4 fails:\n%s", r.Text())
 	}
 	text := strings.Join(r.Figures, "\n")
-	for _, want := range []string{"> TTL 16 s, renew 3 s", "TTL 4 s", "TTL 24 s", "rule fails"} {
+	for _, want := range []string{"> TTL 22 s, renew 4 s", "TTL 10 s", "TTL 30 s", "rule fails"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("curve lacks %q:\n%s", want, text)
 		}

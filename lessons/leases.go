@@ -93,15 +93,15 @@ var leases = &Lesson{
 	ID:        "leases",
 	Title:     "Leases: acquire, renew, expire",
 	Objective: "Find the renewal rule that keeps a paused holder's lease, then set a TTL that keeps it.",
-	Summary:   "Acquire, renew and lose a lease; the rule 2 x renew + pause <= TTL.",
+	Summary:   "Acquire, renew and lose a lease; the rule 2 x renew + pause < TTL.",
 	Minutes:   8,
 	Intro: []string{
 		"A lease is a lock that runs out. A asks the coordinator for one with a time to live (TTL), gets the lock, and keeps it only by renewing before the TTL is up. B waits its turn. If A dies, nobody has to clean up: the coordinator lets the lease lapse and hands the lock to B.",
 		"The catch is that the coordinator cannot tell a dead process from a frozen one. A garbage-collection pause, a starved CPU or a suspended VM stops A's renewals exactly as a crash would. Pause A for longer than the time its lease has left and the coordinator gives the lock away while A, frozen, still believes it leads: a false failover.",
-		"The lease-policy rule keeps room for that: 2 x renew + pause <= ttl. One renewal may be missed and a late retry still lands before expiry, even after the worst pause. Its own example (ttl 30 s, renew every 10 s, pauses up to 12 s) fails the check by 2 s. Try it on the sliders.",
+		"The lease-policy rule keeps room for that: 2 x renew + pause < ttl. A pause that begins just before a renewal finds ttl - renew of the lease left; the rule asks for one renewal interval more, so that the renewal sent on waking may be lost and the next one still lands before expiry. Its own example (ttl 30 s, renew every 10 s, pauses up to 12 s) fails the check by 2 s, yet a 12 s pause alone finds 20 s left and costs nothing: it fails for the missed renewal it keeps room for. Try it on the sliders.",
 		"The script pauses A for the pause slider's length, starting just before one of its renewals. At 40 s the team rolls the fleet (each client closes its session and opens a new one) and at 65 s the same pause strikes A again. A set-ttl on a process takes effect with its next session: a lease keeps the TTL it was granted with.",
 	},
-	Recap: "The coordinator decides expiry on its own clock, from the last renewal it received; the client's belief lags behind. A pause that outlasts what is left of the lease looks like a crash, so the TTL has to cover the renew interval twice plus the worst pause you expect. And the TTL belongs to the lease: to change it you need a new session.",
+	Recap: "The coordinator decides expiry on its own clock, from the last renewal it received; the client's belief lags behind. A pause that outlasts what is left of the lease looks like a crash, so the TTL has to exceed the renew interval twice plus the worst pause you expect: once for the lease already used when the pause begins, once for a renewal lost after it. And the TTL belongs to the lease: to change it you need a new session.",
 	World: func(seed uint64, k Knobs) (core.World, error) {
 		pol := leasePolicy(k)
 		if err := pol.Validate(); err != nil {
@@ -143,7 +143,7 @@ var leases = &Lesson{
 	Goals: []Goal{
 		{
 			ID:     "false-failover",
-			Text:   "Move the sliders until the rule 2 x renew + pause <= ttl fails, and watch the scripted pause make the coordinator give A's lock to B.",
+			Text:   "Move the sliders until the pause outlasts what is left of the lease when it begins (renew + pause > ttl: the run loses no renewal, so a policy short only of the missed renewal's room keeps its lock here), and watch the scripted pause make the coordinator give A's lock to B.",
 			Proved: "A only froze, yet the coordinator expired its lease and made B the holder: without renewal margin, a pause is indistinguishable from a crash.",
 			Met: func(w *World) bool {
 				_, _, ok := falseFailover(w)

@@ -37,7 +37,7 @@ func TestExerciseReferencesPassWithExit0(t *testing.T) {
 func TestExerciseWrongAnswerExplainsAndExits1(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "a.json")
-	ans := `{"choices":{"verdict":["safe"],"measurements":["pause-tail","renew-latency","coord-latency","clock-drift"]},"numbers":{"left":7,"min-ttl":19},
+	ans := `{"choices":{"verdict":["safe"],"measurements":["pause-tail","renew-latency","coord-latency","clock-drift"]},"numbers":{"left":7,"min-ttl":20},
 	 "schedule":[{"at":"4.5s","do":"pause","proc":"A","for":"9s"}]}`
 	if err := os.WriteFile(f, []byte(ans), 0o644); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ usage:
   labctl run NAME [flags]     run a built-in scenario (labctl run --help lists them)
   labctl run --preset NAME    run a sandbox preset headless (labctl presets lists them)
   labctl presets              list the sandbox presets and where their numbers come from
-  labctl policy [flags]       check 2 x renew + pause budget <= ttl
+  labctl policy [flags]       check 2 x renew + pause budget < ttl
   labctl lessons              list the lessons in menu order
   labctl lesson ID [--solve]  show a lesson (--hint N: its hints, a rung at a time), or run its solution
   labctl exercises            list the five assessment exercises

@@ -68,11 +68,19 @@ func TestPolicyVerdicts(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"--ttl", "32s", "--renew", "10s", "--pause", "12s"}, 0, []string{"leaves renewal margin", "32 s <= ttl 32 s"}},
-		{[]string{"--ttl", "30s", "--renew", "9s", "--pause", "12s"}, 0, []string{"leaves renewal margin", "(0 s to spare)"}},
-		// The seed's own example: 2 x 10 + 12 = 32 is more than 30.
-		{[]string{"--ttl", "30s", "--renew", "10s", "--pause", "12s"}, 1, []string{"no renewal margin", "2 x 10 s + 12 s = 32 s > ttl 30 s", "short by 2 s"}},
-		{[]string{"--ttl", "12s", "--renew", "5s", "--pause", "9s"}, 1, []string{"no renewal margin", "2 x 5 s + 9 s = 19 s > ttl 12 s", "short by 7 s"}},
+		{[]string{"--ttl", "33s", "--renew", "10s", "--pause", "12s"}, 0, []string{"leaves renewal margin", "32 s < ttl 33 s (1 s to spare)"}},
+		// Zero margin is no margin: the retry after a missed renewal
+		// reaches the coordinator as the lease ends, and is refused.
+		{[]string{"--ttl", "32s", "--renew", "10s", "--pause", "12s"}, 1, []string{"no renewal margin", "32 s = ttl 32 s (nothing to spare)", "arrives at the expiry is refused"}},
+		{[]string{"--ttl", "30s", "--renew", "9s", "--pause", "12s"}, 1, []string{"no renewal margin", "30 s = ttl 30 s (nothing to spare)"}},
+		// The seed's own example: 2 x 10 + 12 = 32 is more than 30, yet
+		// a 12 s pause alone finds 20 s of lease: the rule fails for the
+		// missed renewal it keeps room for, and the verdict says that.
+		{[]string{"--ttl", "30s", "--renew", "10s", "--pause", "12s"}, 1, []string{"no renewal margin", "2 x 10 s + 12 s = 32 s > ttl 30 s", "short by 2 s", "finds ttl - renew = 20 s left and survives", "one lost renewal"}},
+		{[]string{"--ttl", "12s", "--renew", "5s", "--pause", "9s"}, 1, []string{"no renewal margin", "2 x 5 s + 9 s = 19 s > ttl 12 s", "short by 7 s", "the pause alone can outlast the lease", "only ttl - renew = 7 s left"}},
+		// A renewal later than two thirds of the TTL is no client the lab
+		// runs: refused, not judged.
+		{[]string{"--ttl", "12s", "--renew", "9s", "--pause", "1s"}, 2, nil},
 	} {
 		out, errs, code := labctl(t, "", append([]string{"policy"}, tc.args...)...)
 		if code != tc.code {

@@ -371,9 +371,11 @@ func runPolicy(args []string, stdout, stderr io.Writer) int {
 	if help {
 		fmt.Fprint(stdout, `usage: labctl policy --ttl D --renew D --pause D
 
-Checks the lease-policy rule 2 x renew + pause budget <= ttl and explains
-the margin. Exit 0: the policy leaves renewal margin; 1: it does not;
-2: the parameters are impossible.
+Checks the lease-policy rule 2 x renew + pause budget < ttl (room for the
+worst pause and one missed renewal, with time to spare: a renewal that
+reaches the coordinator at the expiry is refused) and explains the margin.
+Exit 0: the policy leaves renewal margin; 1: it does not; 2: the parameters
+are impossible (a renewal later than two thirds of the ttl is one).
 `)
 		return 0
 	}
