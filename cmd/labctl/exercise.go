@@ -24,7 +24,7 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-const exerciseUsage = `usage: labctl exercise ID [--answer FILE | --reference | --hint N] [--progress FILE]
+const exerciseUsage = `usage: labctl exercise ID [--answer FILE [--share] | --reference | --hint N | --verify SHARE] [--progress FILE]
 
 Without a flag, prints the exercise: the problem, the questions and their
 options, the number fields, and the material to read.
@@ -36,6 +36,15 @@ options, the number fields, and the material to read.
                answer: only after a real attempt (an answer of your own
                checked with every part answered, not the format example
                below), here or on the desktop; before that, exit 2.
+--share        with --answer: also prints the answer as a share (#share=...),
+               holding the answer (its schedule is your run), the verdict
+               and what your progress file records about help taken, for an
+               instructor to check with --verify
+--verify SHARE grades a shared answer again from scratch (SHARE: the
+               #share= link or its code, a share file, or - for stdin) and
+               says whether the model answer had been shown before the
+               pass; exit 0 pass, 1 fail (or a share whose claimed verdict
+               is not the answer's), 2 not a share of this exercise
 --hint N       prints the exercise's hints up to rung N (1: a nudge, up to
                the last: the key step), one rung more at a time; the last
                only after a real attempt.
@@ -54,6 +63,8 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	reference := fs.Bool("reference", false, "")
 	hint := fs.Int("hint", 0, "")
 	progressPath := fs.String("progress", "", "")
+	share := fs.Bool("share", false, "")
+	verify := fs.String("verify", "", "")
 	// The id may come before --help, which the flag parser would swallow.
 	var id string
 	for _, a := range args {
@@ -86,8 +97,12 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hintSet := false
 	fs.Visit(func(f *flag.Flag) { hintSet = hintSet || f.Name == "hint" })
 	switch {
-	case btoi(*answer != "")+btoi(*reference)+btoi(hintSet) > 1:
-		return fail(stderr, "labctl exercise: give one of --answer, --reference and --hint, not both")
+	case btoi(*answer != "")+btoi(*reference)+btoi(hintSet)+btoi(*verify != "") > 1:
+		return fail(stderr, "labctl exercise: give one of --answer, --reference, --hint and --verify, not both")
+	case *share && *answer == "":
+		return fail(stderr, "labctl exercise %s: --share goes with --answer FILE (it shares that answer)", e.ID)
+	case *verify != "":
+		return verifyShare(e, *verify, stdin, stdout, stderr)
 	case hintSet:
 		if *hint < 1 || *hint > len(e.Hints) {
 			return fail(stderr, "labctl exercise %s: --hint: want a rung from 1 to %d, got %d", e.ID, len(e.Hints), *hint)
@@ -155,6 +170,11 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		recordAttempt(e, a, r.Pass, *progressPath, stdout, stderr)
+		if *share {
+			if code := printShare(e, a, r, *progressPath, stdout, stderr); code != 0 {
+				return code
+			}
+		}
 		if r.Pass {
 			return 0
 		}
