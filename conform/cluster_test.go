@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
@@ -147,4 +148,256 @@ func TestANewEtcdLeaderReArmsEveryLease(t *testing.T) {
 	}
 	t.Logf("lease of %v, holder dead, leader crashed 3 s after the grant: deleted %.2f-%.2f s after the grant, %.2f-%.2f s after the new leader took over (runs %d)",
 		ttl, slices.Min(held), slices.Max(held), slices.Min(rearm), slices.Max(rearm), len(held))
+}
+
+// attempt is what a client saw of one request: its error (nil when it
+// succeeded) and how long it took.
+type attempt struct {
+	err  error
+	took time.Duration
+}
+
+func (a attempt) String() string {
+	if a.err == nil {
+		return fmt.Sprintf("succeeded after %.2f s", a.took.Seconds())
+	}
+	return fmt.Sprintf("failed after %.2f s: %v", a.took.Seconds(), a.err)
+}
+
+// try runs f with a deadline of d and reports what it saw.
+func try(ctx context.Context, d time.Duration, f func(context.Context) error) attempt {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	start := time.Now()
+	err := f(ctx)
+	return attempt{err, time.Since(start)}
+}
+
+// A cluster without a leader expires nothing. A holder keeps a 3 s lease
+// alive with clientv3's KeepAlive through one member; 1.5 s after the grant
+// the two others crash (the leader among them), so no quorum is left.
+// What the holder's client sees, and the lease, until a member returns:
+//
+//   - a write waits for a leader that cannot be elected and fails when
+//     the server's request timeout ends, ReqTimeout = 5 s + 2 x election
+//     timeout = 7 s (config/config.go:320-323): the proposal goes to the
+//     last known leader or is dropped, and no answer comes;
+//   - a keepalive is answered by the leader only: the member forwards it
+//     (v3_server.go:538-559), waits for a leader (waitLeader,
+//     v3_server.go:785-803) and gives up when the same 7 s end, with "no
+//     leader";
+//   - the member drops the holder's keepalive stream once it has had no
+//     leader for 3 election timeouts (api/v3rpc/interceptor.go:315-351), the
+//     client opens it again every 500 ms (client/v3/lease.go:461-494), and
+//     its KeepAlive channel closes when TTL has passed with no answer
+//     (deadlineLoop, client/v3/lease.go:547-568, which looks once a
+//     second): the holder's own deadline;
+//   - nothing expires, however long this lasts: the surviving member's
+//     lessor is not primary (Demote set expiry to forever, lessor.go:534-549,
+//     and revokeExpiredLeases looks only when primary, lessor.go:642-650).
+//
+// When a member comes back the two elect a leader, which re-arms the lease
+// (Promote, as in TestANewEtcdLeaderReArmsEveryLease): it is still alive
+// then and is deleted at new leader + 1 s + TTL.
+func TestAnEtcdClusterWithoutQuorumExpiresNothing(t *testing.T) {
+	const ttl = 3 * time.Second
+	c := startCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	lead, _, err := c.WaitLeader(ctx)
+	require.NoError(t, err)
+	followers := c.others(lead)
+	survivor, back := followers[0], followers[1]
+	cli := clusterClient(t, c, survivor)
+
+	g, err := cli.Grant(ctx, int64(ttl/time.Second))
+	require.NoError(t, err)
+	granted := time.Now()
+	put, err := cli.Put(ctx, "/noquorum/lock", "holder", clientv3.WithLease(g.ID))
+	require.NoError(t, err)
+	kctx, kcancel := context.WithCancel(ctx)
+	defer kcancel()
+	kach, err := cli.KeepAlive(kctx, g.ID)
+	require.NoError(t, err)
+	var lastAnswer, gaveUp time.Time
+	kaDone := make(chan struct{})
+	go func() {
+		defer close(kaDone)
+		for range kach {
+			lastAnswer = time.Now()
+		}
+		gaveUp = time.Now()
+	}()
+
+	// Half-way between two keepalives (due every TTL/3 = 1 s).
+	time.Sleep(time.Until(granted.Add(1500 * time.Millisecond)))
+	lost := time.Now()
+	c.Crash(lead)
+	c.Crash(back)
+
+	results := make(chan [2]attempt)
+	go func() {
+		var r [2]attempt
+		done := make(chan struct{})
+		go func() {
+			r[0] = try(ctx, 10*time.Second, func(ctx context.Context) error {
+				_, err := cli.Put(ctx, "/noquorum/other", "x")
+				return err
+			})
+			close(done)
+		}()
+		r[1] = try(ctx, 10*time.Second, func(ctx context.Context) error {
+			_, err := cli.KeepAliveOnce(ctx, g.ID)
+			return err
+		})
+		<-done
+		results <- r
+	}()
+	noLeader := time.Time{}
+	for noLeader.IsZero() && time.Since(lost) < 5*time.Second {
+		if c.Members[survivor].Leader() < 0 {
+			noLeader = time.Now()
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	r := <-results
+	select {
+	case <-kaDone:
+	case <-time.After(5 * time.Second):
+		require.FailNow(t, "the client's KeepAlive channel stayed open with no answer for TTL + 5 s")
+	}
+	require.False(t, noLeader.IsZero(), "the surviving member still names a leader 5 s after losing the quorum")
+
+	// Well past the TTL: the lease is still there.
+	restarted := time.Now()
+	require.NoError(t, c.Restart(back))
+	newLead, elected, err := c.WaitLeader(ctx, survivor, back)
+	require.NoError(t, err)
+	get, err := cli.Get(ctx, "/noquorum/lock")
+	require.NoError(t, err)
+	left, err := cli.TimeToLive(ctx, g.ID)
+	require.NoError(t, err)
+	wctx, wcancel := context.WithCancel(ctx)
+	defer wcancel()
+	expired := waitDeleted(t, cli.Watch(wctx, "/noquorum/lock", clientv3.WithRev(put.Header.Revision+1)), 15*time.Second)
+
+	t.Logf("granted at 0; quorum lost at %.2f s; the survivor m%d named no leader from %.2f s", secsSince(granted, lost), survivor, secsSince(granted, noLeader))
+	t.Logf("a write through it %v", r[0])
+	t.Logf("a keepalive through it %v", r[1])
+	t.Logf("the holder's last keepalive answer at %.2f s; its KeepAlive channel closed at %.2f s (last answer + %.2f s)",
+		secsSince(granted, lastAnswer), secsSince(granted, gaveUp), gaveUp.Sub(lastAnswer).Seconds())
+	t.Logf("m%d restarted at %.2f s, m%d leads at %.2f s; the key is there (%d) with %d s left; deleted at %.2f s = new leader + %.2f s",
+		back, secsSince(granted, restarted), newLead, secsSince(granted, elected), get.Count, left.TTL, secsSince(granted, expired), expired.Sub(elected).Seconds())
+
+	assert.Error(t, r[0].err, "a write without a quorum")
+	assert.Error(t, r[1].err, "a keepalive without a leader")
+	for _, a := range r {
+		assert.InDelta(t, 7, a.took.Seconds(), 1.5, "given up at the server's request timeout, 7 s: %v", a)
+	}
+	assert.Contains(t, fmt.Sprint(r[1].err), "no leader")
+	// deadlineLoop looks every second from its own start, so after TTL and
+	// within a second more.
+	assert.WithinRange(t, gaveUp, lastAnswer.Add(ttl), lastAnswer.Add(ttl+1200*time.Millisecond), "the client gives up a TTL after its last answer")
+	assert.Greater(t, restarted.Sub(lastAnswer), ttl+3*time.Second, "the quorum came back long after the lease's TTL ran out")
+	assert.Equal(t, int64(1), get.Count, "the lease outlived its TTL without a quorum: its key is still there")
+	assert.GreaterOrEqual(t, left.TTL, int64(ttl/time.Second)-1, "and the new leader re-armed it")
+	due := elected.Add(time.Second + ttl)
+	assert.WithinRange(t, expired, due.Add(-200*time.Millisecond), due.Add(1200*time.Millisecond),
+		"expiry = new leader + 1 s + TTL (due %.2f s, was %.2f s)", secsSince(granted, due), secsSince(granted, expired))
+}
+
+// A member cut off from the quorum still answers a serializable read,
+// from its own copy: the old owner. The lock's owner key says "A"; a
+// follower is cut off from its two peers (raft traffic both ways); the
+// two others, still a quorum, commit owner "B". A client of the cut-off
+// member then reads:
+//
+//   - serializable: "A", at once. A serializable Range is served from the
+//     member's local store without asking anyone (etcdserver/v3_server.go:
+//     Range skips linearizableReadNotify when r.Serializable);
+//   - linearizable (clientv3's default): the member must learn the
+//     leader's commit index first (ReadIndex, linearizableReadNotify), which
+//     no leader answers; the server gives up at its request timeout, 7 s
+//     (config/config.go:320-323), with "request timed out", a code the
+//     client retries for reads, so the client sees its own deadline.
+//
+// Healed, the member catches up and the serializable read says "B".
+func TestACutOffEtcdMemberServesAStaleSerializableRead(t *testing.T) {
+	c := startCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	lead, _, err := c.WaitLeader(ctx)
+	require.NoError(t, err)
+	cut := c.others(lead)[0]
+	quorum := c.others(cut)
+	qc := clusterClient(t, c, quorum...)
+	xc := clusterClient(t, c, cut)
+
+	a, err := qc.Put(ctx, "/stale/owner", "A")
+	require.NoError(t, err)
+	// The cut-off member has A before the cut.
+	require.Eventually(t, func() bool {
+		r, err := xc.Get(ctx, "/stale/owner", clientv3.WithSerializable())
+		return err == nil && len(r.Kvs) == 1 && string(r.Kvs[0].Value) == "A"
+	}, 5*time.Second, 10*time.Millisecond)
+
+	isolated := time.Now()
+	c.Isolate(cut)
+	b := try(ctx, 10*time.Second, func(ctx context.Context) error {
+		_, err := qc.Put(ctx, "/stale/owner", "B")
+		return err
+	})
+	require.NoError(t, b.err, "the two others are a quorum and commit B")
+
+	var stale *clientv3.GetResponse
+	ser := try(ctx, 5*time.Second, func(ctx context.Context) error {
+		var err error
+		stale, err = xc.Get(ctx, "/stale/owner", clientv3.WithSerializable())
+		return err
+	})
+	require.NoError(t, ser.err, "a serializable read from the cut-off member")
+	// The server's own answer (asked in-process, no client retries) and
+	// the client's, at the same time.
+	srvDone := make(chan attempt)
+	go func() {
+		srvDone <- try(ctx, 9*time.Second, func(ctx context.Context) error {
+			_, err := c.Members[cut].etcd.Server.Range(ctx, &pb.RangeRequest{Key: []byte("/stale/owner")})
+			return err
+		})
+	}()
+	lin := try(ctx, 9*time.Second, func(ctx context.Context) error {
+		_, err := xc.Get(ctx, "/stale/owner")
+		return err
+	})
+	srv := <-srvDone
+	leaderless := c.Members[cut].Leader() < 0
+
+	healed := time.Now()
+	c.Heal(cut)
+	var caughtUp time.Time
+	require.Eventually(t, func() bool {
+		r, err := xc.Get(ctx, "/stale/owner", clientv3.WithSerializable())
+		if err == nil && len(r.Kvs) == 1 && string(r.Kvs[0].Value) == "B" {
+			caughtUp = time.Now()
+			return true
+		}
+		return false
+	}, 10*time.Second, 10*time.Millisecond, "the healed member catches up")
+
+	t.Logf("m%d cut off at 0; the quorum (m%d leads) committed B %s", cut, lead, b)
+	t.Logf("serializable read from m%d %s: %q (mod revision %d, the member's revision %d)",
+		cut, ser, stale.Kvs[0].Value, stale.Kvs[0].ModRevision, stale.Header.Revision)
+	t.Logf("linearizable read from m%d: the member %s; the client (deadline 9 s) %s; the member named no leader at the end: %v", cut, srv, lin, leaderless)
+	t.Logf("healed at %.2f s; its serializable read says B at %.2f s (%.2f s after healing)",
+		secsSince(isolated, healed), secsSince(isolated, caughtUp), caughtUp.Sub(healed).Seconds())
+
+	assert.Equal(t, "A", string(stale.Kvs[0].Value), "the stale owner")
+	assert.Equal(t, a.Header.Revision, stale.Kvs[0].ModRevision)
+	assert.Less(t, ser.took, 500*time.Millisecond, "served locally, at once")
+	assert.Error(t, lin.err, "a linearizable read cannot be served without the quorum")
+	assert.Greater(t, lin.took, 6*time.Second, "it waits rather than answering")
+	assert.Contains(t, fmt.Sprint(srv.err), "request timed out", "the member gives up at its request timeout")
+	assert.InDelta(t, 7, srv.took.Seconds(), 1, "ReqTimeout = 5 s + 2 x election timeout")
+	assert.True(t, leaderless, "the cut-off member has lost its leader")
+	assert.Less(t, caughtUp.Sub(healed), 5*time.Second)
 }
