@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -400,4 +402,168 @@ func TestACutOffEtcdMemberServesAStaleSerializableRead(t *testing.T) {
 	assert.InDelta(t, 7, srv.took.Seconds(), 1, "ReqTimeout = 5 s + 2 x election timeout")
 	assert.True(t, leaderless, "the cut-off member has lost its leader")
 	assert.Less(t, caughtUp.Sub(healed), 5*time.Second)
+}
+
+// streamMember is the member whose client connection carries traffic
+// during window while the client does nothing but keep a lease alive (a
+// keepalive every TTL/3): the member serving the keepalive stream. It is
+// -1 unless exactly one member's connection was busy in one of up to
+// four windows (a member's idle connection being opened again after a
+// restart is traffic too).
+func (c *Cluster) streamMember(window time.Duration) int {
+	for range 4 {
+		if m := c.busyMember(window); m >= 0 {
+			return m
+		}
+	}
+	return -1
+}
+
+func (c *Cluster) busyMember(window time.Duration) int {
+	before := make([]int64, len(c.Members))
+	for i, m := range c.Members {
+		before[i] = m.client.Bytes()
+	}
+	time.Sleep(window)
+	busy := -1
+	for i, m := range c.Members {
+		if m.client.Bytes() > before[i] {
+			if busy >= 0 {
+				return -1
+			}
+			busy = i
+		}
+	}
+	return busy
+}
+
+// answers records when a KeepAlive channel delivered each answer.
+type answers struct {
+	mu     sync.Mutex
+	at     []time.Time
+	closed bool
+}
+
+func (a *answers) follow(ch <-chan *clientv3.LeaseKeepAliveResponse) {
+	for range ch {
+		a.mu.Lock()
+		a.at = append(a.at, time.Now())
+		a.mu.Unlock()
+	}
+	a.mu.Lock()
+	a.closed = true
+	a.mu.Unlock()
+}
+
+// around is the last answer before t and the first after it (zero while
+// there is none).
+func (a *answers) around(t time.Time) (last, next time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, at := range a.at {
+		if at.Before(t) {
+			last = at
+		} else if next.IsZero() {
+			next = at
+		}
+	}
+	return last, next
+}
+
+// A client that loses its member moves to another. The holder's client
+// knows all three members and keeps a 5 s lease alive (clientv3
+// KeepAlive); its keepalive stream runs over one member's connection. That
+// member crashes just before the next keepalive is due (TTL/3 after the
+// last answer, client/v3/lease.go:527-529): twice a follower, once the
+// leader. What happens, from etcd's client and server:
+//
+//   - the stream ends at once (the connection closes); the client waits
+//     retryConnWait = 500 ms and opens a new stream (client/v3/lease.go:
+//     473-505), which gRPC's round-robin balancer puts on a live member;
+//     the overdue keepalive goes out at once on it (sendKeepAliveLoop,
+//     client/v3/lease.go:585-620, looks every 500 ms);
+//   - a follower forwards the keepalive to the leader (v3_server.go:538-559):
+//     when the leader itself crashed, it first waits for an election
+//     (waitLeader, v3_server.go:785-803), so the answer comes once a new
+//     leader is elected;
+//   - the lease survives: the gap between two answers stays well under the
+//     TTL, and the new leader re-arms it anyway (Promote).
+func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
+	const ttl = 5 * time.Second
+	c := startCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cli := clusterClient(t, c)
+	g, err := cli.Grant(ctx, int64(ttl/time.Second))
+	require.NoError(t, err)
+	_, err = cli.Put(ctx, "/failover/lock", "holder", clientv3.WithLease(g.ID))
+	require.NoError(t, err)
+	kach, err := cli.KeepAlive(ctx, g.ID)
+	require.NoError(t, err)
+	var ans answers
+	go ans.follow(kach)
+
+	var resumed []string
+	for run, crashLeader := range []bool{false, false, true} {
+		lead, _, err := c.WaitLeader(ctx)
+		require.NoError(t, err)
+		m := c.streamMember(2 * time.Second)
+		require.GreaterOrEqual(t, m, 0, "one member carries the keepalive stream")
+		if crashLeader != (m == lead) {
+			// Make the stream's member the leader (or not), moving the
+			// leadership in-process, as etcdctl move-leader does.
+			to := m
+			if !crashLeader {
+				to = c.others(m, lead)[0]
+			}
+			require.NoError(t, c.Members[lead].etcd.Server.MoveLeader(ctx, c.Members[lead].etcd.Server.Lead(), uint64(c.Members[to].etcd.Server.MemberID())))
+			lead, _, err = c.WaitLeader(ctx)
+			require.NoError(t, err)
+		}
+		// 1.5 s after an answer, 0.17 s before the next is due.
+		var fresh time.Time
+		mark := time.Now()
+		require.Eventually(t, func() bool {
+			_, fresh = ans.around(mark)
+			return !fresh.IsZero()
+		}, ttl, 5*time.Millisecond, "keepalives are answered")
+		time.Sleep(time.Until(fresh.Add(1500 * time.Millisecond)))
+		crashed := time.Now()
+		c.Crash(m)
+		var next time.Time
+		require.Eventually(t, func() bool {
+			_, next = ans.around(crashed)
+			return !next.IsZero()
+		}, 10*time.Second, 5*time.Millisecond, "a keepalive answered after the crash")
+		last, _ := ans.around(crashed)
+		now := c.streamMember(2 * time.Second)
+		left, err := cli.TimeToLive(ctx, g.ID)
+		require.NoError(t, err)
+		role := "a follower"
+		if m == lead {
+			role = "the leader"
+		}
+		t.Logf("run %d: the stream's member m%d (%s) crashed %.2f s after the last answer; the next answer came %.2f s after the crash (%.2f s after the last; due every %.2f s); the stream is now on m%d; the lease has %d s left",
+			run, m, role, crashed.Sub(last).Seconds(), next.Sub(crashed).Seconds(), next.Sub(last).Seconds(), (ttl / 3).Seconds(), now, left.TTL)
+		resumed = append(resumed, fmt.Sprintf("%.2f s (%s)", next.Sub(crashed).Seconds(), role))
+
+		assert.NotEqual(t, m, now, "the stream moved to a live member")
+		assert.Less(t, next.Sub(last), ttl-time.Second, "the lease was never at risk")
+		assert.GreaterOrEqual(t, left.TTL, int64(ttl/time.Second)-1, "the lease is alive and renewed")
+		if crashLeader {
+			assert.Less(t, next.Sub(crashed), 3*time.Second, "an election (1-2 s) and a reconnection")
+		} else {
+			// retryConnWait 500 ms, then one round trip through the leader.
+			assert.InDelta(t, 0.5, next.Sub(crashed).Seconds(), 0.4, "the client's retry wait")
+			require.NoError(t, c.Restart(m))
+		}
+	}
+	ans.mu.Lock()
+	closed := ans.closed
+	ans.mu.Unlock()
+	assert.False(t, closed, "the KeepAlive channel stayed open throughout")
+	get, err := cli.Get(ctx, "/failover/lock")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), get.Count, "the holder's key survived every crash")
+	t.Logf("keepalives answered again after the crash of the stream's member: %s", strings.Join(resumed, ", "))
 }
