@@ -182,17 +182,19 @@ func try(ctx context.Context, d time.Duration, f func(context.Context) error) at
 //
 //   - a write waits for a leader that cannot be elected and fails when
 //     the server's request timeout ends, ReqTimeout = 5 s + 2 x election
-//     timeout = 7 s (config/config.go:320-323): the proposal goes to the
-//     last known leader or is dropped, and no answer comes;
+//     timeout = 7 s (config/config.go:320-323; the proposal's wait,
+//     etcdserver/v3_server.go:1109-1131, and its "request timed out",
+//     server.go:2359): the proposal goes to the last known leader or is
+//     dropped, and no answer comes;
 //   - a keepalive is answered by the leader only: the member forwards it
 //     (v3_server.go:538-559), waits for a leader (waitLeader,
 //     v3_server.go:785-803) and gives up when the same 7 s end, with "no
 //     leader";
 //   - the member drops the holder's keepalive stream once it has had no
 //     leader for 3 election timeouts (api/v3rpc/interceptor.go:315-351), the
-//     client opens it again every 500 ms (client/v3/lease.go:461-494), and
+//     client opens it again every 500 ms (client/v3/lease.go:449-495), and
 //     its KeepAlive channel closes when TTL has passed with no answer
-//     (deadlineLoop, client/v3/lease.go:547-568, which looks once a
+//     (deadlineLoop, client/v3/lease.go:560-582, which looks once a
 //     second): the holder's own deadline;
 //   - nothing expires, however long this lasts: the surviving member's
 //     lessor is not primary (Demote set expiry to forever, lessor.go:534-549,
@@ -316,12 +318,14 @@ func TestAnEtcdClusterWithoutQuorumExpiresNothing(t *testing.T) {
 //
 //   - serializable: "A", at once. A serializable Range is served from the
 //     member's local store without asking anyone (etcdserver/v3_server.go:
-//     Range skips linearizableReadNotify when r.Serializable);
+//     139-145 waits for LinearizableReadNotify only when !r.Serializable);
 //   - linearizable (clientv3's default): the member must learn the
-//     leader's commit index first (ReadIndex, linearizableReadNotify), which
-//     no leader answers; the server gives up at its request timeout, 7 s
-//     (config/config.go:320-323), with "request timed out", a code the
-//     client retries for reads, so the client sees its own deadline.
+//     leader's commit index first (ReadIndex, retried every 500 ms,
+//     etcdserver/read/read.go:148-225), which no leader answers; the server
+//     gives up at its request timeout, 7 s (config/config.go:320-323), with
+//     "request timed out" (read.go:225), whose gRPC code is Unavailable
+//     (api/v3rpc/rpctypes/error.go:82), which clientv3 retries for reads
+//     (client/v3/retry.go:54-75): the client waits until its own deadline.
 //
 // Healed, the member catches up and the serializable read says "B".
 func TestACutOffEtcdMemberServesAStaleSerializableRead(t *testing.T) {
@@ -473,15 +477,17 @@ func (a *answers) around(t time.Time) (last, next time.Time) {
 // A client that loses its member moves to another. The holder's client
 // knows all three members and keeps a 5 s lease alive (clientv3
 // KeepAlive); its keepalive stream runs over one member's connection. That
-// member crashes just before the next keepalive is due (TTL/3 after the
-// last answer, client/v3/lease.go:527-529): twice a follower, once the
-// leader. What happens, from etcd's client and server:
+// member crashes just before the next keepalive goes out: one is due TTL/3
+// after the last answer (client/v3/lease.go:542-543) and sent at the send
+// loop's next 500 ms wake-up, every 2.0 s for a 5 s TTL; the crash comes
+// 1.8 s after an answer. Twice a follower, once the leader. What happens,
+// from etcd's client and server:
 //
 //   - the stream ends at once (the connection closes); the client waits
 //     retryConnWait = 500 ms and opens a new stream (client/v3/lease.go:
-//     473-505), which gRPC's round-robin balancer puts on a live member;
-//     the overdue keepalive goes out at once on it (sendKeepAliveLoop,
-//     client/v3/lease.go:585-620, looks every 500 ms);
+//     85-86, 465-515), which gRPC's round-robin balancer puts on a live
+//     member; the overdue keepalive goes out at once on it
+//     (sendKeepAliveLoop, client/v3/lease.go:586-620, looks every 500 ms);
 //   - a follower forwards the keepalive to the leader (v3_server.go:538-559):
 //     when the leader itself crashed, it first waits for an election
 //     (waitLeader, v3_server.go:785-803), so the answer comes once a new
@@ -520,14 +526,15 @@ func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
 			lead, _, err = c.WaitLeader(ctx)
 			require.NoError(t, err)
 		}
-		// 1.5 s after an answer, 0.17 s before the next is due.
+		// 1.8 s after an answer, 0.2 s before the next is sent.
 		var fresh time.Time
 		mark := time.Now()
 		require.Eventually(t, func() bool {
 			_, fresh = ans.around(mark)
 			return !fresh.IsZero()
 		}, ttl, 5*time.Millisecond, "keepalives are answered")
-		time.Sleep(time.Until(fresh.Add(1500 * time.Millisecond)))
+		period := fresh.Sub(func() time.Time { l, _ := ans.around(fresh); return l }())
+		time.Sleep(time.Until(fresh.Add(1800 * time.Millisecond)))
 		crashed := time.Now()
 		c.Crash(m)
 		var next time.Time
@@ -535,16 +542,17 @@ func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
 			_, next = ans.around(crashed)
 			return !next.IsZero()
 		}, 10*time.Second, 5*time.Millisecond, "a keepalive answered after the crash")
-		last, _ := ans.around(crashed)
-		now := c.streamMember(2 * time.Second)
+		// Right at the answer: TimeToLive truncates to whole seconds.
 		left, err := cli.TimeToLive(ctx, g.ID)
 		require.NoError(t, err)
+		last, _ := ans.around(crashed)
+		now := c.streamMember(2 * time.Second)
 		role := "a follower"
 		if m == lead {
 			role = "the leader"
 		}
-		t.Logf("run %d: the stream's member m%d (%s) crashed %.2f s after the last answer; the next answer came %.2f s after the crash (%.2f s after the last; due every %.2f s); the stream is now on m%d; the lease has %d s left",
-			run, m, role, crashed.Sub(last).Seconds(), next.Sub(crashed).Seconds(), next.Sub(last).Seconds(), (ttl / 3).Seconds(), now, left.TTL)
+		t.Logf("run %d: the stream's member m%d (%s) crashed %.2f s after the last answer; the next answer came %.2f s after the crash (%.2f s after the last, against %.2f s between answers before), when TimeToLive said %d s left; the stream is now on m%d",
+			run, m, role, crashed.Sub(last).Seconds(), next.Sub(crashed).Seconds(), next.Sub(last).Seconds(), period.Seconds(), left.TTL, now)
 		resumed = append(resumed, fmt.Sprintf("%.2f s (%s)", next.Sub(crashed).Seconds(), role))
 
 		assert.NotEqual(t, m, now, "the stream moved to a live member")
