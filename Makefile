@@ -15,7 +15,8 @@
 #                      compiled to wasm and run in headless Chromium
 #   make test-conform  the simulator against a real (embedded) etcd 3.7.3 and
 #                      a real ZooKeeper 3.8 (the Debian package, started by
-#                      the tests)
+#                      the tests), and three embedded etcd members crashed
+#                      and cut off (conform/ETCD_CLUSTER.md)
 #   make conform       the same suite as a report: both sides, side by side
 #   make test-fuzz     every parser's fuzz target, a fixed count of runs each
 #                      (about 3 s; make test-fuzz FUZZTIME=60s for a long run)

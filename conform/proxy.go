@@ -3,6 +3,7 @@ package conform
 import (
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,6 +17,8 @@ type Proxy struct {
 	upstream string
 	// Delay is added to every chunk in each direction (set it before use).
 	Delay time.Duration
+
+	bytes atomic.Int64 // forwarded, both directions
 
 	mu     sync.Mutex
 	frozen chan struct{} // closed when not frozen
@@ -60,18 +63,32 @@ func (p *Proxy) Freeze(d time.Duration) {
 
 // Cut closes every connection now and refuses new ones for d.
 func (p *Proxy) Cut(d time.Duration) {
+	p.Down()
+	time.AfterFunc(d, p.Up)
+}
+
+// Down closes every connection now and refuses new ones until Up: what
+// clients see of a process that was killed.
+func (p *Proxy) Down() {
 	p.mu.Lock()
 	p.cut = true
 	for c := range p.conns {
 		c.Close()
 	}
 	p.mu.Unlock()
-	time.AfterFunc(d, func() {
-		p.mu.Lock()
-		p.cut = false
-		p.mu.Unlock()
-	})
 }
+
+// Up accepts connections again.
+func (p *Proxy) Up() {
+	p.mu.Lock()
+	p.cut = false
+	p.mu.Unlock()
+}
+
+// Bytes is how many bytes the proxy has forwarded so far, both directions:
+// which of a client's connections carries a stream shows as the one whose
+// count grows while the client does nothing else.
+func (p *Proxy) Bytes() int64 { return p.bytes.Load() }
 
 func (p *Proxy) serve() {
 	for {
@@ -143,5 +160,6 @@ func (p *Proxy) pump(dst, src net.Conn, done chan<- struct{}) {
 		if _, err := dst.Write(c.b); err != nil {
 			return
 		}
+		p.bytes.Add(int64(len(c.b)))
 	}
 }
