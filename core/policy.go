@@ -25,6 +25,10 @@ type PolicyVerdict struct {
 	// lease while the holder still believes it leads.
 	Margin      time.Duration
 	Explanation string // in etcd's words (Explain gives another system's)
+	// Shorter are complete, shorter wordings of Explanation, longest
+	// first, for a screen without room for the whole: the last is the
+	// rule and its sums alone.
+	Shorter []string
 
 	policy LeasePolicy // the policy judged
 }
@@ -66,20 +70,30 @@ func (p LeasePolicy) Check() PolicyVerdict {
 	}
 	v := PolicyVerdict{OK: need <= p.TTL, Need: need, Margin: p.TTL - need, policy: p}
 	v.Explanation = v.Explain(SystemEtcd.Words())
+	v.Shorter = []string{v.Rule()}
 	return v
+}
+
+// Rule is the verdict's first clause: the rule and its sums ("lease
+// policy leaves no renewal margin: 2 x 3 s + 20 s = 26 s > ttl 8 s (short
+// by 18 s)"), which every system words alike.
+func (v PolicyVerdict) Rule() string {
+	p := v.policy
+	sum := fmt.Sprintf("2 x %s + %s = %s", Seconds(p.RenewEvery), Seconds(p.PauseBudget), Seconds(v.Need))
+	if v.OK {
+		return fmt.Sprintf("lease policy leaves renewal margin: %s <= ttl %s (%s to spare)", sum, Seconds(p.TTL), Seconds(v.Margin))
+	}
+	return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s)", sum, Seconds(p.TTL), Seconds(-v.Margin))
 }
 
 // Explain is the verdict in a system's words: who ends the lease, and
 // who takes the lock when it ends.
 func (v PolicyVerdict) Explain(w SystemWords) string {
-	p := v.policy
-	sum := fmt.Sprintf("2 x %s + %s = %s", Seconds(p.RenewEvery), Seconds(p.PauseBudget), Seconds(v.Need))
 	if v.OK {
-		return fmt.Sprintf("lease policy leaves renewal margin: %s <= ttl %s (%s to spare): one renewal can be missed and a late retry still lands before %s, even after the worst pause",
-			sum, Seconds(p.TTL), Seconds(v.Margin), w.LeaseEnds)
+		return fmt.Sprintf("%s: one renewal can be missed and a late retry still lands before %s, even after the worst pause", v.Rule(), w.LeaseEnds)
 	}
-	return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s): a pause of %s that starts just before a renewal can outlast the lease, and %s while this process still believes it leads",
-		sum, Seconds(p.TTL), Seconds(-v.Margin), Seconds(p.PauseBudget), w.Takes)
+	return fmt.Sprintf("%s: a pause of %s that starts just before a renewal can outlast the lease, and %s while this process still believes it leads",
+		v.Rule(), Seconds(v.policy.PauseBudget), w.Takes)
 }
 
 // secs writes a length as Go does ("10s", "1.5s"), for the texts the
