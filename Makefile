@@ -18,6 +18,10 @@
 #                      the tests), and three embedded etcd members crashed
 #                      and cut off (conform/ETCD_CLUSTER.md)
 #   make conform       the same suite as a report: both sides, side by side
+#   make shots         a screenshot of every screen, in the browser (phone,
+#                      1024x640, 1280x800) and on the desktop under Xvfb
+#                      (1024x640, 1280x800), into $(SHOTS) to look at;
+#                      not part of make test
 #   make test-fuzz     every parser's fuzz target, a fixed count of runs each
 #                      (about 3 s; make test-fuzz FUZZTIME=60s for a long run)
 
@@ -56,7 +60,7 @@ BOOT_DIR   := cmd/leaselab/boot
 DISPLAY_PKGS := ./game ./game/draw ./cmd/leaselab
 PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
 
-.PHONY: wasm serve desktop conform size bench test deps fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform test-fuzz
+.PHONY: shots wasm serve desktop conform size bench test deps fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform test-fuzz
 
 ## Builds
 
@@ -194,6 +198,16 @@ test-wasm:
 test-browser: wasm
 	mkdir -p $(ARTIFACTS)
 	$(GO) test -count=1 -timeout 30m -v -run 'TestBrowser' ./e2e/
+
+# Every screen as a learner sees it, for a person to look at: the desktop's
+# (the game package's screen tests draw each screen and save it under
+# LEASELAB_SHOTS) and the browser's (a full-page screenshot of each).
+SHOTS ?= $(ARTIFACTS)/shots
+shots: wasm
+	rm -rf $(SHOTS) && mkdir -p $(SHOTS)
+	LEASELAB_SHOTS="$(abspath $(SHOTS))" $(XVFB_RUN) $(GO) test -count=1 -run 'TestNothingIsClipped' ./game/
+	LEASELAB_SHOTS="$(abspath $(SHOTS))" $(GO) test -count=1 -timeout 30m -run 'TestScreenshotsOfEveryScreen' ./e2e/
+	@echo "screenshots in $(SHOTS)"
 
 test-desktop:
 	mkdir -p $(ARTIFACTS)

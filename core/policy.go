@@ -35,6 +35,10 @@ type PolicyVerdict struct {
 	// renewal lost, only when it is longer than that (PauseAloneLapses).
 	Left        time.Duration
 	Explanation string // in etcd's words (Explain gives another system's)
+	// Shorter are complete, shorter wordings of Explanation, longest
+	// first, for a screen without room for the whole: the last is the
+	// rule and its sums alone.
+	Shorter []string
 
 	policy LeasePolicy // the policy judged
 }
@@ -92,6 +96,7 @@ func (p LeasePolicy) Check() PolicyVerdict {
 	v := PolicyVerdict{Need: need, Margin: p.TTL - need, Left: p.TTL - p.RenewEvery, policy: p}
 	v.OK = need < p.TTL && v.Margin > p.RoundTrip
 	v.Explanation = v.Explain(SystemEtcd.Words())
+	v.Shorter = []string{v.Rule()}
 	return v
 }
 
@@ -102,6 +107,24 @@ func (p LeasePolicy) Check() PolicyVerdict {
 // on waking wins or loses that race by the network's jitter, so it is not
 // said to outlast it.
 func (v PolicyVerdict) PauseAloneLapses() bool { return v.policy.PauseBudget > v.Left }
+
+// Rule is the verdict's first clause: the rule and its sums ("lease
+// policy leaves no renewal margin: 2 x 3 s + 20 s = 26 s > ttl 8 s (short
+// by 18 s)"), which every system words alike: the shortest wording of the
+// verdict, for where the whole does not fit.
+func (v PolicyVerdict) Rule() string {
+	p := v.policy
+	sum := fmt.Sprintf("2 x %s + %s = %s", Seconds(p.RenewEvery), Seconds(p.PauseBudget), Seconds(v.Need))
+	switch {
+	case v.OK:
+		return fmt.Sprintf("lease policy leaves renewal margin: %s < ttl %s (%s to spare)", sum, Seconds(p.TTL), Seconds(v.Margin))
+	case v.Need > p.TTL:
+		return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s)", sum, Seconds(p.TTL), Seconds(-v.Margin))
+	case v.Need == p.TTL:
+		return fmt.Sprintf("lease policy leaves no renewal margin: %s = ttl %s (nothing to spare)", sum, Seconds(p.TTL))
+	}
+	return fmt.Sprintf("lease policy leaves no renewal margin: %s < ttl %s (%s to spare, no more than the round trip of %s)", sum, Seconds(p.TTL), Seconds(v.Margin), Seconds(p.RoundTrip))
+}
 
 // Explain is the verdict in a system's words: who ends the lease, and
 // who takes the lock when it ends. Every number it cites is the policy's

@@ -20,6 +20,8 @@ func (c SandboxConfig) PolicyVerdict() PolicyVerdict {
 	v := p.Check()
 	v.Explanation = v.Explain(c.System.Words())
 	if counted {
+		// Without the note first, then the rule alone.
+		v.Shorter = append([]string{v.Explanation}, v.Shorter...)
 		v.Explanation += fmt.Sprintf(" (the worst pause is the setup's own: %s frozen for %s at %s)",
 			script.Proc, Seconds(script.For.D()), Seconds(script.At.D()))
 	}

@@ -364,3 +364,40 @@ func TestBrowserLoadingSaysWhatIsComing(t *testing.T) {
 	b.until(t, "the menu", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "menu" })
 	assert.Equal(t, "block", b.eval(t, `getComputedStyle(document.getElementById("mirror")).display`), "the panel, with the menu")
 }
+
+// TestBrowserAReloadReturnsToTheSubScreen: a reload in an exercise's
+// simulator comes back to the simulator with the learner's run, and one in
+// a sandbox run comes back to that run, its setup and actions (issue 29:
+// both came back to the screen above, the run lost).
+func TestBrowserAReloadReturnsToTheSubScreen(t *testing.T) {
+	b := openExercise(t, "no-fencing")
+	b.openSimulator(t)
+	assert.Equal(t, "#exercise=no-fencing/simulator", b.eval(t, `location.hash`))
+	b.setControl(t, "scrub", 4)
+	b.useControl(t, "act:A:pause")
+	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), firstFrames()), "the reloaded page")
+	b.exUntil(t, "the simulator again", 30*time.Second, func(s exState) bool {
+		return s.Scene.Exercise != nil && s.Scene.Exercise.Simulator
+	})
+	assert.Equal(t, "#exercise=no-fencing/simulator", b.eval(t, `location.hash`))
+	b.backToAnswer(t, 1) // with the pause as the answer's schedule
+
+	b.useControl(t, "back")
+	b.until(t, "the menu", 30*time.Second, func(s fullState) bool { return s.Scene.Name == "menu" })
+	b.useControl(t, "sandbox")
+	b.useControl(t, "start")
+	b.until(t, "the run", 30*time.Second, func(s fullState) bool { return s.Scene.Run != nil })
+	b.setControl(t, "scrub", 4)
+	b.useControl(t, "act:A:pause")
+	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
+	link := b.eval(t, `location.hash`)
+	assert.True(t, strings.HasPrefix(link, "#run="), "the run's link is the address: %q", link)
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload(), firstFrames()), "the reloaded page")
+	b.until(t, "the run again", 30*time.Second, func(s fullState) bool { return s.Scene.Run != nil })
+	b.setControl(t, "scrub", 5)
+	b.until(t, "with A paused at 4 s", 30*time.Second, func(s fullState) bool {
+		return s.Scene.Run.Now >= 4.5 && s.Scene.Run.Procs[0].Paused
+	})
+	assert.Equal(t, link, b.eval(t, `location.hash`))
+}

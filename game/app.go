@@ -163,6 +163,11 @@ func (a *App) Flush() {
 	case *LessonScene:
 		a.record(sc)
 	case *ExerciseScene:
+		if sc.InSimulator() {
+			// A reload comes back to the simulator (place.Simulator),
+			// which replays the answer's schedule: the run so far.
+			sc.takeRun()
+		}
 		if sc.OnSave != nil {
 			sc.OnSave()
 		}
@@ -393,7 +398,7 @@ func (a *App) place(info SceneInfo) place.Place {
 	case *ExerciseScene:
 		p := place.Place{Kind: place.Exercise, ID: sc.Ex.ID}
 		if ex := info.Exercise; ex != nil && ex.Simulator {
-			p.Sub = "simulator"
+			p.Sub = place.Simulator
 		} else if info.Run != nil {
 			p.Sub = "run"
 		}
@@ -410,7 +415,8 @@ func (a *App) place(info SceneInfo) place.Place {
 
 // Goto opens place p, as a bookmark, a reload or the browser's Back
 // button asks: the lesson (where the learner left it), the exercise (its
-// answer), the sandbox (its setup) or the menu. The lesson left is
+// answer, or its simulator replaying the answer's schedule), the sandbox
+// (its setup) or the menu. The lesson left is
 // recorded first, as its back button does. A place already on show is
 // left as it is; one that does not exist is refused and changes nothing.
 func (a *App) Goto(p place.Place) error {
@@ -430,8 +436,18 @@ func (a *App) Goto(p place.Place) error {
 		if err != nil {
 			return err
 		}
-		a.leave()
-		a.OpenExercise(ex)
+		sc, same := a.top().(*ExerciseScene)
+		if !same || sc.Ex != ex {
+			a.leave()
+			a.OpenExercise(ex)
+			sc = a.top().(*ExerciseScene)
+		}
+		switch {
+		case p.Sub == place.Simulator && !sc.InSimulator() && ex.Lab != nil:
+			return sc.openLab()
+		case p.Sub == "" && sc.InSimulator():
+			sc.closeLab()
+		}
 	case place.Sandbox:
 		a.leave()
 		if _, err := a.OpenSandbox(""); err != nil {
@@ -452,5 +468,9 @@ func (a *App) leave() {
 		a.record(sc)
 	case *comparison:
 		a.record(sc.f.sc)
+	case *ExerciseScene:
+		if sc.InSimulator() {
+			sc.closeLab() // the run becomes the answer's schedule, saved
+		}
 	}
 }

@@ -351,22 +351,9 @@ func TestNoTextIsCutWithAnEllipsis(t *testing.T) {
 		t.Run(fmt.Sprintf("%.0fx%.0f", size[0], size[1]), func(t *testing.T) {
 			for _, s := range screensAt(t, size[0], size[1]) {
 				for _, cut := range s.ellipsised() {
-					if notYetFitted(cut) {
-						t.Logf("still cut (not yet fitted, issue 29): %s", cut)
-						continue
-					}
 					assert.Fail(t, "cut with an ellipsis", cut)
 				}
 			}
 		})
 	}
-}
-
-// notYetFitted names the texts still cut at 1024x640, each to be fitted
-// and taken off this list: the compare-systems panes' one-line stories
-// (four lines of words in a three-line box) and the sandbox's policy
-// verdict on ZooKeeper and Redlock.
-func notYetFitted(cut string) bool {
-	return strings.HasPrefix(cut, "compare-systems-") && strings.Contains(cut, "(whole: \"") && strings.Contains(cut, " paused at ") ||
-		strings.HasPrefix(cut, "sandbox-setup-") && strings.Contains(cut, "lease policy leaves")
 }

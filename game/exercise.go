@@ -450,6 +450,22 @@ func (s *ExerciseScene) showModelRun() {
 func (s *ExerciseScene) closeLab() {
 	s.scenes.Pop()
 	s.lab.Play(false)
+	s.takeRun()
+	s.Narrate("Back to the answer. " + form.RunText(s.Form.Schedule()))
+	if s.OnSave != nil {
+		s.OnSave()
+	}
+}
+
+// InSimulator reports that the simulator is on show.
+func (s *ExerciseScene) InSimulator() bool {
+	r, ok := s.scenes.Top().(*exerciseRun)
+	return ok && r.run == s.lab
+}
+
+// takeRun makes the simulator's run the answer's schedule (the model run,
+// untouched, leaves the learner's own in place).
+func (s *ExerciseScene) takeRun() {
 	log := s.lab.Lab.Log()
 	if s.solutionShown && slices.Equal(log, s.Ex.Lab.Solution) {
 		// The model run, untouched: the learner's answer keeps theirs.
@@ -459,10 +475,6 @@ func (s *ExerciseScene) closeLab() {
 		s.notice = "Your run could not be used as the answer's schedule: " + err.Error()
 	} else {
 		s.notice = ""
-	}
-	s.Narrate("Back to the answer. " + form.RunText(s.Form.Schedule()))
-	if s.OnSave != nil {
-		s.OnSave()
 	}
 }
 

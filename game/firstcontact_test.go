@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/core"
 	"slices"
 	"strings"
 	"testing"
@@ -33,10 +34,43 @@ func TestEveryScreenSaysWhereTheLearnerIs(t *testing.T) {
 	r.tick(ui.Input{})
 	sim := r.a.Inspect().Place
 	assert.Equal(t, "simulator", sim.Sub, "the simulator is a screen of its own")
-	assert.Equal(t, ex.Fragment(), sim.Fragment(), "at the exercise's address")
+	assert.Equal(t, "#exercise=no-fencing/simulator", sim.Fragment(), "named in the address")
 	require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
 	r.tick(ui.Input{})
 	assert.Equal(t, "#sandbox", r.a.Inspect().Place.Fragment())
+}
+
+// A reload in an exercise's simulator comes back to the simulator, with
+// the run the learner had made there (issue 29: it came back to the
+// answer, and the run was lost unless the simulator had been closed).
+func TestAReloadInTheSimulatorReturnsToItWithTheRun(t *testing.T) {
+	store := progress.NewMemStore(nil, "")
+	r := rigWith(t, store)
+	require.NoError(t, r.a.Goto(place.Place{Kind: place.Exercise, ID: "no-fencing", Sub: place.Simulator}))
+	r.tick(ui.Input{})
+	sc := r.exScene()
+	require.True(t, sc.InSimulator(), "the address opens the simulator")
+	sc.Simulator().Lab.Advance(4 * time.Second)
+	require.NoError(t, sc.Simulator().Lab.Do(core.Pause("A", 20*time.Second)))
+	r.tick(ui.Input{})
+	here := r.a.Inspect().Place
+	r.a.Flush() // the page's pagehide
+
+	again := rigWith(t, store)
+	require.NoError(t, again.a.Goto(here))
+	again.tick(ui.Input{})
+	sc = again.exScene()
+	require.True(t, sc.InSimulator(), "the reload is in the simulator")
+	assert.Equal(t, here, again.a.Inspect().Place)
+	require.Len(t, sc.Simulator().Lab.Log(), 1, "with the learner's pause")
+	assert.Equal(t, core.VerbPause, sc.Simulator().Lab.Log()[0].Do)
+
+	// Back (the address without /simulator) is the answer, with that run
+	// as its schedule.
+	require.NoError(t, again.a.Goto(place.Place{Kind: place.Exercise, ID: "no-fencing"}))
+	again.tick(ui.Input{})
+	assert.False(t, sc.InSimulator())
+	assert.Len(t, sc.Form.Schedule(), 1)
 }
 
 // TestGotoALessonRecordsTheOneLeft: going to another place (a reload's

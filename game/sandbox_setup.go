@@ -94,7 +94,7 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	first, _ := r.CutTop(draw.LineHeight(s.Small()), 0)
 	draw.TextIn(screen, word, s.Label(), first, draw.AlignStart, clr)
 	r.X, r.W = r.X+ww, r.W-ww
-	draw.ParagraphTip(screen, v.Explanation, s.Small(), r, th.Text)
+	draw.ParagraphFirstFitTip(screen, v.Explanation, v.Shorter, s.Small(), r, th.Text)
 
 	draw.TextIn(screen, "Presets", s.Label(), sc.presetHead, draw.AlignStart, th.TextDim)
 	for i, p := range core.Presets() {

@@ -113,7 +113,7 @@ func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, fro
 		Checklist: Checklist{Title: "Ticked: no late write reached storage", Goals: func() []draw.Goal {
 			out := make([]draw.Goal, len(m.Stories))
 			for i, st := range m.Stories {
-				out[i] = draw.Goal{Text: st.Line(), Met: !st.StaleAccepted}
+				out[i] = draw.Goal{Text: st.Outcome(), Met: !st.StaleAccepted}
 			}
 			return out
 		}},
@@ -242,12 +242,13 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 	if len(v.worlds) == 1 {
 		panes = []ui.Rect{in}
 	}
-	// Both panes' lines as tall as the longer story needs (two to three
-	// lines; a longer one shows whole on hover), so the worlds line up.
+	// Both panes' lines as tall as the longer story needs (at least two
+	// lines, at most five: a longer one shows whole on hover), so the
+	// worlds line up.
 	lines := 2
 	for k, pane := range panes {
 		n := len(ui.Wrap(v.m.Stories[v.shown[k]].Line(), pane.W-px(16), draw.Measure(s.Small())))
-		lines = max(lines, min(n, 3))
+		lines = max(lines, min(n, 5))
 	}
 	for k, pane := range panes {
 		i := v.shown[k]

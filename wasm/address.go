@@ -80,3 +80,21 @@ func (a *address) show(p places.Place) {
 	}
 	js.Global().Get("history").Call("pushState", nil, "", url)
 }
+
+// keepRun writes a sandbox run on show (or a comparison opened from it)
+// in the address as the run's #run= link, kept current as the learner
+// acts (replaceState: no new history entry). The sandbox's setup and run
+// are saved nowhere else, so a reload reopens the run, with the learner's
+// setup and actions, instead of an empty setup.
+func (a *address) keepRun(pl places.Place) {
+	if pl.Kind != places.Sandbox || pl.Sub == "sandbox-setup" {
+		return
+	}
+	link, ok, err := a.app.CurrentLink()
+	if !ok || err != nil || link.Check() != nil {
+		return
+	}
+	if frag := link.Fragment(); location().Get("hash").String() != frag {
+		js.Global().Get("history").Call("replaceState", nil, "", frag)
+	}
+}

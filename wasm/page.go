@@ -320,6 +320,10 @@ func (p *page) update(s game.Snapshot) {
 	if entered {
 		p.enter(s)
 	}
+	if p.addr != nil && (entered || !slices.Equal(m.Narration, p.last.Narration)) {
+		// Each action is narrated: the run's link follows it.
+		p.addr.keepRun(s.Scene.Place)
+	}
 	if p.addr != nil {
 		// A link that opened the screen on show keeps its address; one
 		// that reopened it keeps it too, and nothing later does.

@@ -157,6 +157,29 @@ func ParagraphTip(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.
 	return paragraph(dst, s, face, r, clr, true)
 }
 
+// ParagraphFirstFitTip is ParagraphTip for a text with shorter wordings
+// of its own (each complete, longest first): where whole does not fit r,
+// the first of shorter that does is drawn, with the whole in a
+// FullTextTip; only when none fits is the last cut with an ellipsis.
+func ParagraphFirstFitTip(dst *ebiten.Image, whole string, shorter []string, face *Face, r ui.Rect, clr color.Color) float64 {
+	if len(shorter) == 0 || ParagraphHeight(whole, face, r.W) <= r.H+0.5 {
+		return paragraph(dst, whole, face, r, clr, true)
+	}
+	for _, s := range shorter {
+		if ParagraphHeight(s, face, r.W) <= r.H+0.5 {
+			cutText(r, whole)
+			lh, y := LineHeight(face), r.Y
+			for _, line := range Wrap(s, r.W, face) {
+				ink := textAt(dst, line, face, r.X, y+halfLeading(face), AlignStart, AlignStart, clr)
+				record(Drawn{Text: line, Full: whole, Box: r, Ink: ink, Cut: true, Tip: true, Colour: rgba(clr)}, dst.Bounds())
+				y += lh
+			}
+			return y - r.Y
+		}
+	}
+	return paragraph(dst, shorter[len(shorter)-1], face, r, clr, true)
+}
+
 func paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Color, tip bool) float64 {
 	lh := LineHeight(face)
 	lines := Wrap(s, r.W, face)

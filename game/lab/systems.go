@@ -80,6 +80,7 @@ func (lb *Lab) CompareRun(cfg core.SandboxConfig) (*SystemsComparison, error) {
 // clause points at the event it reports.
 type Story struct {
 	System  core.System
+	First   string // the first leader, whom the story follows
 	Clauses []Clause
 	// StaleAccepted: the first leader's late write (sent after the
 	// coordinator freed the lock from it) reached storage, with nothing
@@ -107,6 +108,21 @@ func (s Story) Line() string {
 	return s.System.Title() + ": " + strings.Join(parts, "; ")
 }
 
+// Outcome is the story's end in a few words, for a checklist row: what
+// became of the first leader's late write ("etcd: A's late write refused
+// at 23 s"), or that there was none. The whole story is Line.
+func (s Story) Outcome() string {
+	if len(s.Clauses) == 0 {
+		return s.Line()
+	}
+	for _, c := range s.Clauses {
+		if rest, ok := strings.CutPrefix(c.Text, "its late write "); ok {
+			return s.System.Title() + ": " + s.First + "'s late write " + rest
+		}
+	}
+	return s.System.Title() + ": no late write"
+}
+
 // StoryOf tells what happened to the first leader of tr and to the lock:
 // the fault that hit it, who led next (and whether the first still
 // believed it led then), what its client learned and when, and what
@@ -127,6 +143,7 @@ func StoryOf(sys core.System, tr *core.Trace) Story {
 	if from < 0 {
 		return st
 	}
+	st.First = first
 	fault := -1
 	for i := from; i < len(ev); i++ {
 		e := &ev[i]

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +76,19 @@ func TestEachSystemsLineIsToldFromItsTrace(t *testing.T) {
 	assert.Contains(t, lines[core.SystemRedlock], "its late write accepted", "no token: nothing refuses it")
 	assert.Contains(t, lines[core.SystemEtcd], "its late write refused")
 	assert.NotEqual(t, lines[core.SystemEtcd][len("etcd"):], lines[core.SystemConsul][len("Consul"):], "Consul's lock-delay changes the story")
+
+	// A checklist row says the story's end in a few words (issue 29: the
+	// whole story, four lines at 1024x640, was cut in the compare panel).
+	for i, st := range c.Stories {
+		out := st.Outcome()
+		assert.Less(t, len(out), 45, "%s: %q", c.Systems[i], out)
+		if strings.Contains(st.Line(), "late write") {
+			assert.Contains(t, out, "A's late write", c.Systems[i])
+		} else {
+			assert.Equal(t, c.Systems[i].Title()+": no late write", out)
+		}
+	}
+	assert.Regexp(t, `^Redlock: A's late write accepted at \d`, c.Stories[slices.Index(c.Systems, core.SystemRedlock)].Outcome())
 }
 
 // A pair of systems, and the learner's own actions replayed on both; a

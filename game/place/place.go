@@ -22,8 +22,11 @@ const (
 
 // Place is where the learner is: a kind of screen, the lesson's or the
 // exercise's id, and Sub, the part of it on show ("simulator", "run",
-// "compare"...), which a screen change notices but the address leaves
-// out (a reload opens the exercise's answer, the sandbox's setup).
+// "compare"...), which a screen change notices. The address keeps the
+// parts a reload can rebuild from what is saved (Kept: an exercise's
+// simulator, replayed from the answer's draft); a reload elsewhere opens
+// the screen they belong to (a sandbox run's address is its #run= link,
+// which the page writes).
 type Place struct {
 	Kind Kind   `json:"kind"`
 	ID   string `json:"id,omitempty"`
@@ -31,17 +34,30 @@ type Place struct {
 }
 
 // Fragment is the place as the address's fragment: "" for the menu,
-// "#lesson=ID", "#exercise=ID", "#sandbox". It never starts with "#run=",
-// a shared run's link.
+// "#lesson=ID", "#exercise=ID" ("#exercise=ID/simulator" in its
+// simulator), "#sandbox". It never starts with "#run=", a shared run's
+// link.
 func (p Place) Fragment() string {
 	switch p.Kind {
 	case Lesson, Exercise:
-		return "#" + string(p.Kind) + "=" + p.ID
+		f := "#" + string(p.Kind) + "=" + p.ID
+		if p.Kept() {
+			f += "/" + p.Sub
+		}
+		return f
 	case Sandbox:
 		return "#sandbox"
 	}
 	return ""
 }
+
+// Simulator is an exercise's simulator, the one part of a screen the
+// address names.
+const Simulator = "simulator"
+
+// Kept reports that the address names p's part on show: one a reload
+// rebuilds without losing the learner's work.
+func (p Place) Kept() bool { return p.Kind == Exercise && p.Sub == Simulator }
 
 // Screen is the place with its part on show, for telling one screen from
 // the next.
@@ -71,12 +87,16 @@ func Parse(fragment string) (Place, bool) {
 		return Place{Kind: Sandbox}, true
 	}
 	kind, v, ok := strings.Cut(f, "=")
+	v, sub, slash := strings.Cut(v, "/")
 	if !ok || !id.MatchString(v) {
+		return Place{}, false
+	}
+	if p := (Place{Kind: Kind(kind), ID: v, Sub: sub}); slash && !p.Kept() {
 		return Place{}, false
 	}
 	switch Kind(kind) {
 	case Lesson, Exercise:
-		return Place{Kind: Kind(kind), ID: v}, true
+		return Place{Kind: Kind(kind), ID: v, Sub: sub}, true
 	}
 	return Place{}, false
 }
