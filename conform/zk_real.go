@@ -272,7 +272,15 @@ func (c *zkClient) run(ctx context.Context, rec *zkRecorder, sc *ZKScenario) {
 		select {
 		case ev := <-wch:
 			if ev.Err != nil {
-				return // the connection or session went: the run records why
+				// The session went (go-zookeeper fails its watchers as it
+				// learns Expired): wait for that word before this client
+				// closes, or its own Close would hide the Expired event.
+				select {
+				case <-expired:
+				case <-ctx.Done():
+				case <-time.After(2 * sc.Timeout):
+				}
+				return
 			}
 			rec.add(c.name, "woken", 0, 0)
 		case <-expired:

@@ -60,6 +60,19 @@ var ZKScenarios = []*ZKScenario{
 		Until: 14 * time.Second, Tolerance: ZKExpiryTolerance,
 	},
 	{
+		Name:  "zk-partitioned-waiter",
+		Title: "A holds, B waits; B is cut off for 8 s (session 4 s): its session expires and its watch with it, so A's release at 13 s wakes nobody",
+		// The server drops an expired session's watches; the waiter
+		// learns Expired only on reconnecting, and its own client starts
+		// no new contention within the run.
+		Timeout: 4 * time.Second, Clients: []string{"A", "B"}, Stagger: 500 * time.Millisecond,
+		Steps: []Step{
+			{At: 3 * time.Second, Do: "partition", Proc: "B", For: 8 * time.Second},
+			{At: 13 * time.Second, Do: "release", Proc: "A"},
+		},
+		Until: 16 * time.Second, Tolerance: ZKExpiryTolerance,
+	},
+	{
 		Name:  "zk-reconnect",
 		Title: "A holds; its connection stalls for 7.5 s, past its read timeout but within its 10 s session: SUSPENDED, then RECONNECTED with its lock",
 		// The stall starts just after A's ping at 3.3 s is answered:

@@ -182,6 +182,19 @@ func TestZooKeeperLockConformsToTheSimulator(t *testing.T) {
 				}
 				assert.Equal(t, len(sc.Clients), n, "%s: one node per client", r.Side)
 			}
+			if sc.Name == "zk-partitioned-waiter" {
+				// The waiter's session expired while it was cut off, and
+				// its watch went with it: A's release wakes nobody, on
+				// the server and in the simulator alike.
+				for _, r := range []*Run{res.Etcd, res.Sim} {
+					assert.Less(t, at(r, "B", "disconnected"), at(r, "B", "expired"), r.Side)
+					assert.Less(t, at(r, "B", "expired"), at(r, "A", "released"), r.Side)
+					for _, o := range r.Obs {
+						assert.NotEqual(t, "woken", o.What, "%s: an expired session's watch woke %s", r.Side, o.Who)
+					}
+				}
+				return
+			}
 			if sc.Name == "zk-reconnect" {
 				for _, r := range []*Run{res.Etcd, res.Sim} {
 					disc, back := at(r, "A", "disconnected"), at(r, "A", "reconnected")

@@ -198,9 +198,14 @@ func (c *Coordinator) zkCreate(from string, m zkCreateReq) lockStatus {
 	return c.status(ls, key, c.kv[key].CreateRev, from, RecipeZooKeeper, stepAcquire)
 }
 
-// zkSessionEnded closes an expired session's connection: the client, if
-// it hears it, is Disconnected and learns Expired when it reconnects.
+// zkSessionEnded closes an ended session: its watches go with it (the
+// server keeps a session's watches on its connection and drops them when
+// the session closes: DataTree.killSession and WatchManager.removeWatcher
+// in ZooKeeper 3.8, and a watcher the server dropped is never woken), and
+// on expiry the connection is closed: the client, if it hears it, is
+// Disconnected and learns Expired when it reconnects.
 func (c *Coordinator) zkSessionEnded(l *Lease, kind Kind) {
+	c.dropWatches(l.Owner)
 	if kind == KindLeaseExpire {
 		c.reply(l.Owner, zkClosed{Session: l.ID})
 	}
