@@ -169,8 +169,8 @@ var presets = []Preset{
 		}),
 	},
 	{
-		Name: "redlock", Story: 2 * time.Minute, Title: "Redlock on three Redis nodes: 8 s expiry, extended every 3 s, no token",
-		Source: "redsync's Redlock, checked against three real Redis servers by the conformance suite: SET NX PX 8 s on each node, won with 2 of 3 within the validity (8 s minus the time the round took minus 1 % drift); value-checked extend and unlock; retries 50-250 ms apart; no fencing token at all, so nothing can stop a holder whose validity ran out while it was paused",
+		Name: "redlock", Story: 2 * time.Minute, Title: "Redlock on three Redis nodes: 8 s expiry, extended every 3 s by the application, no token",
+		Source: "redsync's Redlock, checked against three real Redis servers by the conformance suite: SET NX PX 8 s on each node, won with 2 of 3 within the validity (8 s minus the time the round took minus 1 % drift); value-checked extend and unlock (redsync has no renewal loop: the lab's application calls Extend every 3 s); retries 50-250 ms apart; no fencing token at all, so nothing can stop a holder whose validity ran out while it was paused",
 		Config: preset(func(c *SandboxConfig) {
 			c.System, c.RedisNodes, c.TTL, c.RenewEvery, c.RetryBase = SystemRedlock, 3, RedlockExpiry, 3*time.Second, 5*time.Second
 			c.Fencing = false

@@ -84,6 +84,10 @@ func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
 func (c SandboxConfig) Notes() []string {
 	var out []string
 	switch c.System {
+	case SystemEtcd:
+		if c.RenewEvery > 0 {
+			out = append(out, fmt.Sprintf("With a renewal period set, the client is an application calling KeepAliveOnce on its own timer, every %s from the grant, not etcd's KeepAlive loop (a keepalive at once, then one a third of the TTL after each answer): it learns a lease is gone only when its own deadline passes.", Seconds(c.RenewEvery)))
+		}
 	case SystemZooKeeper:
 		granted, note := ZKSessionTimeout(c.TTL)
 		if note != "" {

@@ -47,3 +47,15 @@ func TestZooKeeperRefusesALockDelay(t *testing.T) {
 	assert.Equal(t, FieldLockDelay, errs[0].Field)
 	assert.Contains(t, errs[0].Msg, "ZooKeeper has no lock-delay")
 }
+
+// A renewal period on etcd is another client, and the run says so: an
+// application's own KeepAliveOnce timer, not etcd's KeepAlive loop.
+func TestAnEtcdRenewalPeriodIsSaidToBeTheApplicationsOwnTimer(t *testing.T) {
+	p, err := FindPreset("etcd")
+	require.NoError(t, err)
+	assert.Empty(t, p.Config.Notes(), "the preset is etcd's own client")
+	c := p.Config
+	c.RenewEvery = 1667 * time.Millisecond
+	require.Len(t, c.Notes(), 1)
+	assert.Contains(t, c.Notes()[0], "KeepAliveOnce on its own timer, every 1.667 s from the grant, not etcd's KeepAlive loop")
+}
