@@ -110,6 +110,9 @@ type Lesson struct {
 	// Missteps are the lesson's own sentences for actions done too early
 	// to reach its goals (see World.Misstep).
 	Missteps []Misstep
+	// Predictions are the questions the player stops to ask at the
+	// lesson's key moments (see Predict); none is a goal.
+	Predictions []Predict
 }
 
 // PauseLength is how long the pause button freezes a process with knobs
