@@ -53,7 +53,7 @@ type Lab struct {
 	predictions []Prediction
 	asking      int
 	lines       []Line
-	err      error
+	err         error
 
 	// gen counts resets; the snapshot caches are keyed by it.
 	gen          int
