@@ -26,7 +26,7 @@ func openFencedAtTheQuestion(t *testing.T) (*appRig, *LessonScene) {
 		if _, ok := sc.Lab.Asking(); ok {
 			break
 		}
-		sc.Lab.Advance(time.Second)
+		sc.Lab.Play(time.Second)
 	}
 	r.tick(ui.Input{})
 	_, ok := sc.Lab.Asking()

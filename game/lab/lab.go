@@ -127,10 +127,15 @@ func (lb *Lab) Sim() *core.Sim { return lb.world.Sim }
 // Log returns the learner's action log so far.
 func (lb *Lab) Log() core.ActionLog { return lb.log }
 
-// Advance moves the play head forward by d (clamped to the lesson's end),
-// as playing does: it stops early at a key moment of the lesson, where a
-// question opens (Asking), and goes on past one that is open.
-func (lb *Lab) Advance(d time.Duration) { lb.play(min(lb.Now()+d, lb.Length())) }
+// Advance moves the play head forward by d (clamped to the lesson's end).
+// It never stops to ask (see Play).
+func (lb *Lab) Advance(d time.Duration) { lb.runTo(min(lb.Now()+d, lb.Length())) }
+
+// Play moves the play head forward by d as the player's Play does (the
+// AdvanceBy command): like Advance, but it stops early at a key moment of
+// the lesson, where a question opens (Asking), and goes on past one that
+// is open.
+func (lb *Lab) Play(d time.Duration) { lb.play(min(lb.Now()+d, lb.Length())) }
 
 // play runs to t like runTo, stopping where a question opens.
 func (lb *Lab) play(t time.Duration) {

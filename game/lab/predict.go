@@ -8,10 +8,10 @@ import (
 )
 
 // Predict before you play: while the learner's own run plays forward
-// (Advance, Step), the lab stops at a lesson's key moment (see
+// (Play, the player's AdvanceBy, and Step), the lab stops at a lesson's key moment (see
 // lessons.Predict) and asks; the player shows the question until the
-// learner answers or plays on (Skip). Seeking never asks (a scrub is no
-// play), nor does a run of another kind (the solution). Each question is
+// learner answers or plays on (Skip). Seeking and Advance never ask (a scrub is no
+// play, and labctl and the tests run without stopping), nor does a run of another kind (the solution). Each question is
 // asked once in the lab's life, and its answer is kept with the run's
 // outcome for the recap. Nothing in the world depends on it.
 

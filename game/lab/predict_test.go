@@ -12,7 +12,7 @@ import (
 )
 
 // playSolution plays lesson l's solution in a lab as a learner would, by
-// Advance (as the player's Play does), and hands every question that opens
+// Play (as the player's Play does), and hands every question that opens
 // to answer; it returns the lab at the lesson's end.
 func playSolution(t *testing.T, l *lessons.Lesson, answer func(lb *Lab, a Ask)) *Lab {
 	t.Helper()
@@ -23,7 +23,7 @@ func playSolution(t *testing.T, l *lessons.Lesson, answer func(lb *Lab, a Ask)) 
 	}
 	advanceTo := func(at time.Duration) {
 		for lb.Now() < at {
-			lb.Advance(at - lb.Now())
+			lb.Play(at - lb.Now())
 			if a, ok := lb.Asking(); ok {
 				answer(lb, a)
 			}
@@ -154,7 +154,7 @@ func TestOnlyPlayingTheLearnersRunAsks(t *testing.T) {
 	require.NoError(t, err)
 	lb.LoadSolution()
 	for lb.Now() < lb.Length() {
-		lb.Advance(time.Second)
+		lb.Play(time.Second)
 	}
 	_, open = lb.Asking()
 	assert.False(t, open)
@@ -164,8 +164,16 @@ func TestOnlyPlayingTheLearnersRunAsks(t *testing.T) {
 	require.NoError(t, err)
 	lb.Advance(2 * time.Second)
 	require.NoError(t, lb.Do(l.Solution[0].Action))
+	lb.Advance(40 * time.Second)
+	assert.Equal(t, 42*time.Second, lb.Now(), "Advance (labctl, the tests) never stops to ask")
+	assert.Empty(t, lb.Predictions())
+
+	lb, err = New(l, 1)
+	require.NoError(t, err)
+	lb.Play(2 * time.Second)
+	require.NoError(t, lb.Do(l.Solution[0].Action))
 	for range 40 {
-		lb.Advance(time.Second)
+		lb.Play(time.Second)
 		if _, ok := lb.Asking(); ok {
 			break
 		}
@@ -176,7 +184,7 @@ func TestOnlyPlayingTheLearnersRunAsks(t *testing.T) {
 	_, open = lb.Asking()
 	assert.True(t, open, "still open")
 	at := lb.Now()
-	lb.Advance(time.Second)
+	lb.Play(time.Second)
 	assert.Equal(t, at+time.Second, lb.Now(), "playing on past an open question does not stop again")
 	assert.Equal(t, a.At, at)
 }
