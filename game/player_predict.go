@@ -159,15 +159,20 @@ func (p *Player) layoutPredict() {
 	s := p.style
 	face := s.Small()
 	lh := draw.LineHeight(face)
+	// Below the world's heading row (its title and buttons), as a
+	// passing notice goes.
 	area := p.layout.World.Inset(s.U(10))
+	area.Y += s.U(26)
+	area.H -= s.U(26)
 	area.W = min(area.W, s.U(620))
 	area.X = p.layout.World.X + (p.layout.World.W-area.W)/2
 	in := area.InsetXY(s.U(12), s.U(10))
 	rows := []predictRow{{lines: draw.Wrap("Predict before you play: "+q.Question, in.W, face)}}
+	pad := s.U(8) // an option's text inside its box
 	for i, o := range q.Options {
-		rows = append(rows, predictRow{lines: draw.Wrap(fmt.Sprintf("%d   %s", i+1, o.Label), in.W, face), opt: o.ID})
+		rows = append(rows, predictRow{lines: draw.Wrap(fmt.Sprintf("%d   %s", i+1, o.Label), in.W-2*pad, face), opt: o.ID})
 	}
-	rows = append(rows, predictRow{lines: draw.Wrap(ui.WithKey("Play on without predicting", ui.IntentPlayPause), in.W, face), opt: predictSkip})
+	rows = append(rows, predictRow{lines: draw.Wrap(ui.WithKey("Play on without predicting", ui.IntentPlayPause), in.W-2*pad, face), opt: predictSkip})
 	y := in.Y
 	for i := range rows {
 		rh := float64(len(rows[i].lines)) * lh
@@ -198,15 +203,16 @@ func (p *Player) drawPredict(screen *ebiten.Image) {
 		if r.r.MaxY() > c.MaxY() {
 			break
 		}
-		clr := th.Text
+		clr, x := th.Text, r.r.X
 		if i > 0 {
-			draw.StrokeRoundRect(screen, r.r.Inset(-s.U(3)), s.U(4), s.U(1), th.TextDim)
+			draw.StrokeRoundRect(screen, r.r.Inset(-s.U(2)), s.U(4), s.U(1), th.TextDim)
+			x += s.U(8)
 		}
 		if r.opt == predictSkip {
 			clr = th.TextDim
 		}
 		for j, line := range r.lines {
-			draw.Text(screen, line, face, r.r.X, r.r.Y+float64(j)*lh, clr)
+			draw.Text(screen, line, face, x, r.r.Y+float64(j)*lh, clr)
 		}
 	}
 }
