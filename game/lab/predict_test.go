@@ -188,3 +188,16 @@ func TestOnlyPlayingTheLearnersRunAsks(t *testing.T) {
 	assert.Equal(t, at+time.Second, lb.Now(), "playing on past an open question does not stop again")
 	assert.Equal(t, a.At, at)
 }
+
+// A prediction field at its "not given" value reads as such on the
+// slider, not as -1.
+func TestAPredictionNotMadeReadsAsNone(t *testing.T) {
+	ex, err := lessons.FindExercise("compaction-ttl")
+	require.NoError(t, err)
+	for _, k := range ex.Numbers {
+		if k.ID == "est-failover" {
+			assert.Equal(t, "no prediction", KnobValue(k, k.Default))
+			assert.Equal(t, "25.5 s", KnobValue(k, 25.5))
+		}
+	}
+}
