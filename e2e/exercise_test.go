@@ -88,7 +88,9 @@ func (b *browser) choose(t *testing.T, region string) {
 // numberRange is each number field's slider range (lessons' Knob).
 var numberRange = map[string][2]float64{
 	"left": {0, 12}, "min-ttl": {1, 40},
-	"ttl": {2, 60}, "renew": {0.5, 30}, "est-failover": {0, 90}, "per-hour": {0, 7200},
+	"ttl": {2, 60}, "renew": {0.5, 30}, "est-failover": {-1, 90}, "per-hour": {0, 7200},
+	"alt-ttl": {2, 60}, "alt-renew": {0.5, 30}, "est-dup-nights": {-1, 1000}, "alt-est-failover": {-1, 90}, "alt-est-dup-nights": {-1, 1000},
+	"predict-load": {-1, 5000}, "predict-failover": {-1, 300},
 }
 
 // setNumber sets number field id as a learner would: a click on its

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 
 	"leaselab/internal/webserve"
 )
@@ -265,6 +266,22 @@ func TestBrowserFencedWritesLesson(t *testing.T) {
 		b.press(t, bracketRight)
 	}
 	b.press(t, pKey)
+	// Before A wakes, the run stops and asks what storage will do with
+	// its late write: a card over the world and the panel's buttons.
+	st = b.until(t, "the question before A wakes", 2*time.Minute, func(s fullState) bool {
+		_, ok := s.Scene.Regions["predict:reject"]
+		return ok
+	})
+	assert.False(t, st.Scene.Run.Playing, "the run waits for the prediction")
+	assert.True(t, st.Scene.Run.Procs[0].Paused, "asked before A wakes")
+	assert.NotEmpty(t, b.axTree(t).named("button", "Refuse it"), "the page offers the options as buttons")
+	b.screenshot(t, "browser-predict-card.png")
+	b.press(t, digit2) // "Refuse it", from the keyboard
+	b.until(t, "the question answered", 30*time.Second, func(s fullState) bool {
+		_, ok := s.Scene.Regions["predict:reject"]
+		return !ok
+	})
+	b.press(t, pKey)
 	st = b.until(t, "A awake again", 2*time.Minute, func(s fullState) bool { return s.Scene.Run.Now > pausedAt+21 })
 	b.press(t, pKey)
 
@@ -383,6 +400,7 @@ func (b *browser) allGoals(t *testing.T, timeout time.Duration) fullState {
 
 var (
 	digit1  = key{key: "1", code: "Digit1", text: "1", vk: 49}
+	digit2  = key{key: "2", code: "Digit2", text: "2", vk: 50}
 	keyU    = key{key: "u", code: "KeyU", text: "u", vk: 85}
 	keyI    = key{key: "i", code: "KeyI", text: "i", vk: 73}
 	keyNext = key{key: "n", code: "KeyN", text: "n", vk: 78}

@@ -212,6 +212,9 @@ func (sc *LessonScene) Update(st *State) error {
 				next = " Next lesson: " + sc.next.Title + "."
 			}
 			sc.Player.narration.AddKey("Lesson complete. " + l.Recap + next)
+			for _, line := range sc.Lab.PredictionRecap() {
+				sc.Player.narration.AddKey("Your prediction: " + line)
+			}
 			sc.Player.Celebrate(sc.done())
 			sc.resumed(sc.note)
 			sc.Player.ShowText(sc.Player.Lesson.Body)
@@ -317,7 +320,7 @@ func (sc *LessonScene) done() *Done {
 	if !sc.complete || l.Recap == "" {
 		return nil
 	}
-	d := &Done{Heading: "Lesson complete", Recap: l.Recap}
+	d := &Done{Heading: "Lesson complete", Recap: l.Recap, Predictions: sc.Lab.PredictionRecap()}
 	if sc.next != nil {
 		d.Next = sc.next.Title
 	}

@@ -67,6 +67,9 @@ func (sc *LessonScene) resumed(note string) {
 	body := strings.Join(sc.Lab.Lesson.Intro, "\n\n")
 	if sc.complete && sc.Lab.Lesson.Recap != "" {
 		body += "\n\nRecap: " + sc.Lab.Lesson.Recap
+		for _, line := range sc.Lab.PredictionRecap() {
+			body += "\n\nYour prediction: " + line
+		}
 	}
 	if note != "" {
 		body = note + "\n\n" + body

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -113,6 +114,9 @@ type Player struct {
 	run *runRow
 	// why is the open Why? card (player_why.go); nil when closed.
 	why *whyCard
+	// predict is the open prediction card (player_predict.go); nil when
+	// no question is open.
+	predict *predictCard
 }
 
 // PlayerSpec is everything a player shows and does besides its time
@@ -336,6 +340,13 @@ func (p *Player) Inspect() SceneInfo {
 	}
 	if r := p.noticeRect(); !r.Empty() {
 		regions["notice"] = r
+	}
+	if _, open := p.asking(); open && p.predict != nil {
+		for _, row := range p.predict.rows {
+			if row.opt != "" {
+				regions[predictPrefix+strings.TrimPrefix(row.opt, predictPrefix)] = row.r
+			}
+		}
 	}
 	if !p.solution.Rect.Empty() {
 		regions["solution"] = p.solution.Rect

@@ -56,6 +56,7 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 	p.drawNotice(screen)
 	p.drawWhy(screen)
+	p.drawPredict(screen)
 	for i := range p.tips {
 		s.Tooltip(screen, &p.tips[i].Tooltip, l.Window)
 	}

@@ -16,7 +16,7 @@ import (
 func (p *Player) host(in *ui.Input) []ui.HostAction {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
-		if p.hostWhy(h) {
+		if p.hostWhy(h) || p.hostPredict(h) {
 			continue
 		}
 		switch h.ID {
@@ -69,7 +69,8 @@ func (p *Player) controls() []Control {
 	}
 	// The actors' actions first, then playback: what the lesson asks of
 	// the learner comes before the time controls (issue 29).
-	var out []Control
+	// An open question first: the run waits for it.
+	out := p.predictControls()
 	for _, v := range p.views() {
 		if c, ok := v.(controller); ok {
 			out = append(out, c.Controls()...)

@@ -39,6 +39,9 @@ func (p *Player) Update(st *State) error {
 	if !p.showHelp && !menuOpen && p.updateWhy(in) {
 		return nil
 	}
+	if !p.showHelp && !menuOpen && p.updatePredict(in) {
+		return nil
+	}
 	if p.showHelp {
 		// The help overlay is modal: any key or click closes it.
 		if in.Keys != 0 || in.Pointer().JustDown {
@@ -102,6 +105,7 @@ func (p *Player) Update(st *State) error {
 	}
 	if p.step.Update(in) || in.Keys.Has(ui.IntentStep) {
 		p.setPlaying(false)
+		p.answer(predictSkip)
 		p.Clock.Apply(lab.StepOn())
 		p.Narrate("Stepped to " + p.clockText())
 	}
@@ -138,6 +142,7 @@ func (p *Player) Update(st *State) error {
 	if p.playing {
 		p.Clock.Apply(lab.AdvanceBy(time.Duration(p.Speed() * float64(step))))
 	}
+	p.askedNow()
 	if !p.scrub.Dragging() && p.Clock.Length() > 0 {
 		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))
 	}
@@ -169,6 +174,9 @@ func (p *Player) Update(st *State) error {
 func (p *Player) setPlaying(on bool) {
 	if on == p.playing {
 		return
+	}
+	if on {
+		p.answer(predictSkip) // playing on is the way past a question
 	}
 	p.playing = on
 	p.play.Icon = ui.IconPlay

@@ -103,6 +103,10 @@ type Done struct {
 	// Next is the next lesson's title ("" after the last); the run
 	// button RunNext opens it.
 	Next string `json:"next,omitempty"`
+	// Predictions are the questions asked at the lesson's key moments,
+	// each with the learner's prediction (or its skip) beside what
+	// happened (lab.PredictionRecap).
+	Predictions []string `json:"predictions,omitempty"`
 }
 
 // ChecklistWords are a checklist's heading and how it says an item is met

@@ -228,7 +228,7 @@ var exCompaction = &Exercise{
 		"Every night one of three compactors takes a lease and compacts storage, writing one step every 2 s. Two costs pull against each other: if the leader dies, up to 30 s without compaction is fine; but if two compactors work at once, the duplicate run is expensive. Storage does not check tokens.",
 		"Choose the TTL and the renewal interval. Your design then runs for 1,000 seeded nights. Each night the leader may pause a few times for 50-300 ms; on one night in ten it also pauses once for 2 to 8 s (8 s is the longest pause); on one night in four it crashes. Messages take 20-50 ms, and one in 20 of the leader's messages to the coordinator is lost.",
 		"It passes when the worst failover is at most 30 s; no night has a duplicate compaction step; the lease policy rule 2 × renew + 8 s < TTL holds with more than the slowest keepalive round trip to spare (100 ms: a renewal that reaches the coordinator at the expiry is refused); the leader sends at most 1,800 keepalives an hour (one every 2 s), because the coordinator serves the whole cluster; and the choice follows the priority above: those bounds leave a band of TTLs open, from the shortest the rule allows with the most frequent renewal the coordinator can spare to the longest whose failover fits 30 s, and since a duplicate costs more than a slow failover, your TTL must sit in the upper half of that band. Your written defence is kept beside the verdict; the verdict judges the numbers.",
-		"Then estimate, before you check: the worst failover your design allows, and how many keepalives an hour it sends.",
+		"Defend your choice against an alternative: give a second TTL and renewal interval you considered. Before you check, predict for both designs the worst failover and on how many of the 1,000 nights a duplicate step happens, and work out how many keepalives an hour your design sends. The lab then runs both designs over the same nights and shows each prediction beside what it measured. The predictions are feedback, not part of the verdict; the keepalives an hour is arithmetic, and is checked.",
 	},
 	KeyPoints: []string{
 		"Failover after a crash takes up to the whole TTL plus the sweep, so the TTL stays under about 29 s.",
@@ -244,51 +244,71 @@ var exCompaction = &Exercise{
 	Numbers: []Knob{
 		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 2, Max: 60, Step: 1, Default: 30, Whole: "etcd grants leases in whole seconds"},
 		{ID: "renew", Label: "Renew every", Unit: "s", Min: 0.5, Max: 30, Step: 0.5, Default: 10},
-		{ID: "est-failover", Label: "Your estimate: worst failover of your design", Unit: "s", Min: 0, Max: 90, Step: 0.5, Default: 30},
-		{ID: "per-hour", Label: "Your estimate: keepalives per hour", Unit: "", Min: 0, Max: 7200, Step: 1, Default: 360},
+		{ID: "alt-ttl", Label: "Alternative you considered: lease TTL", Unit: "s", Min: 2, Max: 60, Step: 1, Default: 20, Whole: "etcd grants leases in whole seconds"},
+		{ID: "alt-renew", Label: "Alternative you considered: renew every", Unit: "s", Min: 0.5, Max: 30, Step: 0.5, Default: 4},
+		{ID: "est-failover", Label: "Predict, your design: worst failover", Unit: "s", Min: -1, Max: 90, Step: 0.5, Default: -1, Unset: "no prediction"},
+		{ID: "est-dup-nights", Label: "Predict, your design: nights with a duplicate", Min: -1, Max: nightsChecked, Step: 1, Default: -1, Unset: "no prediction"},
+		{ID: "alt-est-failover", Label: "Predict, the alternative: worst failover", Unit: "s", Min: -1, Max: 90, Step: 0.5, Default: -1, Unset: "no prediction"},
+		{ID: "alt-est-dup-nights", Label: "Predict, the alternative: nights with a duplicate", Min: -1, Max: nightsChecked, Step: 1, Default: -1, Unset: "no prediction"},
+		{ID: "per-hour", Label: "Work out: keepalives per hour, your design", Unit: "", Min: 0, Max: 7200, Step: 1, Default: 360},
 	},
-	Reference: Answer{Numbers: map[string]float64{"ttl": 25, "renew": 5, "est-failover": 25.5, "per-hour": 720}},
+	Reference: Answer{Numbers: map[string]float64{"ttl": 25, "renew": 5, "alt-ttl": 15, "alt-renew": 3, "est-failover": 25.5, "est-dup-nights": 0, "alt-est-failover": 15.5, "alt-est-dup-nights": 0, "per-hour": 720}},
 	Worked: []string{
 		"Two limits fence in the TTL. Failover: when the leader crashes, the others wait out the rest of its lease, up to a full TTL plus the coordinator's half-second sweep, so the TTL must stay under about 29 s. Safety: the rule needs 2 × renew + 8 s ≤ TTL, so a renewal can be missed and a retry still land after the longest pause, and a little more for the round trip, because a renewal that reaches the coordinator at the expiry is refused.",
 		"Inside that band, lean towards the longer TTL, because duplicates are the expensive failure and a slower failover is allowed. TTL 25 s with renewals every 5 s leaves 7 s of margin over the rule (10 + 8 = 18 s) and fails over in at most about 25.5 s. Renewing every 5 s costs 720 keepalives an hour; every half second would be 7,200, a load the coordinator carries for nothing.",
+		"The alternative here, TTL 15 s renewed every 3 s, keeps the rule too (14 s is needed) and fails over in about 15.5 s, and over these nights it may well show no duplicate either. It still loses the argument: it spends the slack the brief gives to failover, which is cheap, on speed nobody asked for, and keeps only 1 s of margin against the failure that is expensive, so the brief's priority picks the longer TTL.",
 		"TTL 30 s with renewals every 10 s looks right by the rule (28 s ≤ 30 s) but breaks the failover budget. TTL 12 s with renewals every 4 s fails the rule (16 s > 12 s) and lives on luck: a long pause outlives its lease only when it begins late in a renewal cycle or a renewal near it is lost, so of the 93 long-pause nights checked, one ended with a duplicate compaction step. One is already too many.",
 	},
 	Format: `ttl is the lease TTL in whole seconds (2 to 60: etcd grants leases in
 whole seconds, so 12.5 is refused), renew the keepalive interval in seconds
-(0.5 to 30); est-failover (seconds) and per-hour are your estimates
-of the worst failover (within a second counts) and of keepalives per hour
-(within 1 % counts). Every number must be given.
-The check runs 1,000 nights, then 100 nights at four TTLs around yours
-(renewal scaled with it) to draw the trade-off curve, shown once you pass.`,
+(0.5 to 30); alt-ttl and alt-renew the same for the alternative you weigh
+your design against (it must differ from your design). Predictions, made
+before the check runs, for your design and for the alternative:
+est-failover and alt-est-failover the worst failover in seconds,
+est-dup-nights and alt-est-dup-nights on how many of the 1,000 nights a
+duplicate step happens. A prediction is optional: leave it out, or give -1,
+for none. The check shows each beside what it measured (a failover within
+a second, a count within a tenth or one night, counts as close); they never
+change the verdict. per-hour is the keepalives an hour your design sends,
+worked out (within 1 % counts), and is checked. ttl, renew, alt-ttl,
+alt-renew and per-hour must be given.
+The check runs your design and the alternative over the same 1,000 nights,
+then 100 nights at four TTLs around yours (renewal scaled with it) to draw
+the trade-off curve, shown once you pass.`,
 }
 
 func init() { exCompaction.start = startCompaction }
 
-// compactionJob runs the nights a few at a time.
+// compactionJob runs the nights a few at a time: the design's, then the
+// alternative's over the same nights, then the trade-off curve.
 type compactionJob struct {
-	design NightDesign
-	// The learner's estimates.
-	estFailover, estPerHour float64
-	curve                   []NightDesign // the trade-off points around the design
-	stats                   NightStats
-	points                  []NightStats
-	done                    int // nights run over all stages
-	total                   int
-	err                     error
-	res                     *Result
+	design, alt NightDesign
+	// The learner's predictions (see predicted) and the keepalives an
+	// hour they worked out.
+	answer     Answer
+	estPerHour float64
+	curve      []NightDesign // the trade-off points around the design
+	stats      NightStats
+	altStats   NightStats
+	points     []NightStats
+	done       int // nights run over all stages
+	total      int
+	err        error
+	res        *Result
 }
 
 // compactionParts are exercise 4's parts, always all of them, in this
 // order, so the count never changes between tries.
 // A checked design gets every one of them; an answer that cannot be run
 // gets one line instead, saying why (six lines repeating one reason read
-// as six faults).
-var compactionParts = []string{"Failover", "Duplicates", "Policy rule", "Renewal load", "Priority", "Your failover estimate", "Keepalives per hour"}
+// as six faults). The predictions are no part: they are shown beside the
+// measurements, as feedback.
+var compactionParts = []string{"Failover", "Duplicates", "Policy rule", "Renewal load", "Priority", "Keepalives per hour"}
 
 func startCompaction(a Answer) Job {
 	var missing []string
 	for _, k := range exCompaction.Numbers {
-		if _, ok := a.Numbers[k.ID]; !ok {
+		if _, ok := a.Numbers[k.ID]; !ok && k.Unset == "" {
 			missing = append(missing, strconv.Quote(k.Label))
 		}
 	}
@@ -303,12 +323,25 @@ func startCompaction(a Answer) Job {
 		TTL:   time.Duration(a.Numbers["ttl"] * float64(time.Second)),
 		Renew: time.Duration(a.Numbers["renew"] * float64(time.Second)),
 	}
+	alt := NightDesign{
+		TTL:   time.Duration(a.Numbers["alt-ttl"] * float64(time.Second)),
+		Renew: time.Duration(a.Numbers["alt-renew"] * float64(time.Second)),
+	}
 	if d.Renew >= d.TTL {
 		var b because
 		b.stateD(d.Renew, ">=", d.TTL)
 		return finished([]Feedback{b.feedback("Design", false, "Not checked: renewing every %s with a %s TTL means the lease lapses before each renewal: the renewal interval must be well under the TTL.", b.given(d.Renew), b.given(d.TTL))})
 	}
-	j := &compactionJob{design: d, estFailover: a.Numbers["est-failover"], estPerHour: a.Numbers["per-hour"]}
+	if alt.Renew >= alt.TTL {
+		var b because
+		b.stateD(alt.Renew, ">=", alt.TTL)
+		return finished([]Feedback{b.feedback("Alternative", false, "Not checked: your alternative renews every %s with a %s TTL, so its lease lapses before each renewal: weigh your design against one that could work.", b.given(alt.Renew), b.given(alt.TTL))})
+	}
+	if alt == d {
+		var b because
+		return finished([]Feedback{b.feedback("Alternative", false, "Not checked: your alternative (TTL %s, renew %s) is your design. A defence weighs the choice against another design: give a second TTL and renewal interval you considered.", b.given(d.TTL), b.given(d.Renew))})
+	}
+	j := &compactionJob{design: d, alt: alt, answer: a, estPerHour: a.Numbers["per-hour"]}
 	for _, dt := range []float64{-12, -6, 4, 8} {
 		ttl := d.TTL + time.Duration(dt*float64(time.Second))
 		if ttl < 2*time.Second || ttl > 60*time.Second {
@@ -318,7 +351,7 @@ func startCompaction(a Answer) Job {
 		j.curve = append(j.curve, NightDesign{TTL: ttl, Renew: max(renew, 100*time.Millisecond)})
 	}
 	j.points = make([]NightStats, len(j.curve))
-	j.total = nightsChecked + nightsPerCurve*len(j.curve)
+	j.total = 2*nightsChecked + nightsPerCurve*len(j.curve)
 	return j
 }
 
@@ -327,9 +360,12 @@ func (j *compactionJob) Progress() float64 { return float64(j.done) / float64(j.
 func (j *compactionJob) Step(n int) bool {
 	for ; n > 0 && j.done < j.total && j.err == nil; n-- {
 		d, night, st := j.design, j.done, &j.stats
-		if j.done >= nightsChecked {
-			k := (j.done - nightsChecked) / nightsPerCurve
-			d, night, st = j.curve[k], (j.done-nightsChecked)%nightsPerCurve, &j.points[k]
+		switch {
+		case j.done >= 2*nightsChecked:
+			k := (j.done - 2*nightsChecked) / nightsPerCurve
+			d, night, st = j.curve[k], (j.done-2*nightsChecked)%nightsPerCurve, &j.points[k]
+		case j.done >= nightsChecked:
+			d, night, st = j.alt, j.done-nightsChecked, &j.altStats
 		}
 		r, err := RunNight(d, night)
 		if err != nil {
@@ -340,7 +376,7 @@ func (j *compactionJob) Step(n int) bool {
 		j.done++
 		// The trade-off rows are shown only to a passing design: do not
 		// make a failing one wait for them.
-		if j.done == nightsChecked && !j.mainPasses() {
+		if j.done == 2*nightsChecked && !j.mainPasses() {
 			j.total = j.done
 		}
 	}
@@ -359,6 +395,8 @@ func (j *compactionJob) Result() Result {
 	d, st := j.design, j.stats
 	r := result(j.parts())
 	r.Figures = j.figures(r.Pass)
+	r.Predictions = j.predictions()
+	r.Figures = append(r.Figures, predictionFigures(r.Predictions)...)
 	if n := st.WorstNight; n >= 0 {
 		why := fmt.Sprintf("the slowest failover, %s", secs(st.Worst))
 		if st.worstFailed {
@@ -377,12 +415,90 @@ func (j *compactionJob) Result() Result {
 // parts judges the design on the main nights, in compactionParts order.
 func (j *compactionJob) parts() []Feedback {
 	d, st := j.design, j.stats
-	return []Feedback{judgeFailover(d, st), judgeDuplicates(d, st), judgeRule(d), judgeLoad(d), judgePriority(d, st), judgeFailoverEstimate(j.estFailover, st), judgePerHour(j.estPerHour, d)}
+	return []Feedback{judgeFailover(d, st), judgeDuplicates(d, st), judgeRule(d), judgeLoad(d), judgePriority(d, st, j.alt), judgePerHour(j.estPerHour, d)}
 }
 
 // mainPasses reports whether the design passes on the main nights.
 func (j *compactionJob) mainPasses() bool {
 	return result(j.parts()).Pass
+}
+
+// predictions are the learner's four predictions beside the runs.
+func (j *compactionJob) predictions() []Prediction {
+	a := j.answer
+	return []Prediction{
+		failoverPrediction("Your design, worst failover", a, "est-failover", j.stats),
+		dupNightsPrediction("Your design, nights with a duplicate", a, "est-dup-nights", j.stats),
+		failoverPrediction("Your alternative, worst failover", a, "alt-est-failover", j.altStats),
+		dupNightsPrediction("Your alternative, nights with a duplicate", a, "alt-est-dup-nights", j.altStats),
+	}
+}
+
+// predicted returns number field id of a as a prediction: its value and
+// whether one was given (left out, or the field's "not given" value,
+// is none).
+func predicted(e *Exercise, a Answer, id string) (float64, bool) {
+	v, ok := a.Numbers[id]
+	if !ok {
+		return 0, false
+	}
+	for _, k := range e.Numbers {
+		if k.ID == id {
+			return v, k.Given(v)
+		}
+	}
+	return v, true
+}
+
+// predictionAgainst fills p's comparison of a given prediction with a
+// measured number: close within tol, otherwise how far and which way,
+// with under or over saying what the run did that the prediction missed.
+func predictionAgainst(p Prediction, tol float64, under, over string) Prediction {
+	if !p.Given || !p.Measurable {
+		return p
+	}
+	off := p.Predicted - p.Measured
+	switch {
+	case math.Abs(off) <= tol && off == 0:
+		p.Close, p.Note = true, "exactly"
+	case math.Abs(off) <= tol:
+		p.Close, p.Note = true, "close, within "+p.Tolerance
+	case off < 0:
+		p.Note = num(roundTo(-off, 0.1)) + unitSuffix(p.Unit) + " under: " + under
+	default:
+		p.Note = num(roundTo(off, 0.1)) + unitSuffix(p.Unit) + " over: " + over
+	}
+	return p
+}
+
+func failoverPrediction(what string, a Answer, id string, st NightStats) Prediction {
+	v, given := predicted(exCompaction, a, id)
+	p := Prediction{What: what, Unit: "s", Given: given, Predicted: v, Tolerance: "a second"}
+	switch {
+	case st.Crashes == 0:
+		p.MeasuredText = "no crash to measure"
+	case st.Failed > 0:
+		p.MeasuredText = fmt.Sprintf("no takeover at all after %d of %d %s", st.Failed, st.Crashes, pluralS(st.Crashes, "crash", "crashes"))
+		if given {
+			p.Note = "a failover that never ends has no time to predict"
+		}
+	default:
+		p.Measured, p.Measurable = st.Worst.Seconds(), true
+		p.MeasuredText = secs(st.Worst)
+	}
+	return predictionAgainst(p, 1,
+		"a successor waits out the rest of the dead leader's lease, up to the whole TTL, and the sweep",
+		"the wait is the rest of the dead leader's lease at most, and a little for the sweep")
+}
+
+func dupNightsPrediction(what string, a Answer, id string, st NightStats) Prediction {
+	v, given := predicted(exCompaction, a, id)
+	p := Prediction{What: what, Given: given, Predicted: v, Tolerance: "a tenth or one night",
+		Measured: float64(st.DupNights), Measurable: true,
+		MeasuredText: fmt.Sprintf("%d of %d", st.DupNights, st.Nights)}
+	return predictionAgainst(p, max(1, float64(st.DupNights)/10),
+		"more long pauses outlived the lease than you expected",
+		"fewer long pauses outlived the lease than you expected")
 }
 
 func judgeFailover(d NightDesign, st NightStats) Feedback {
@@ -478,21 +594,41 @@ func (d NightDesign) LeansLong() bool {
 	return 2*d.TTL >= low+high
 }
 
-func judgePriority(d NightDesign, st NightStats) Feedback {
+func judgePriority(d NightDesign, st NightStats, alt NightDesign) Feedback {
 	const part = "Priority"
 	var b because
 	low, high := priorityBand()
 	if d.LeansLong() {
 		b.claimD(2*d.TTL, ">=", low+high)
-		return b.feedback(part, true, "Your %s TTL sits in the upper half of the band the brief leaves open, so it spends the failover the brief allows on margin against the expensive failure, duplicates.", b.given(d.TTL))
+		return b.feedback(part, true, "Your %s TTL sits in the upper half of the band the brief leaves open, so it spends the failover the brief allows on margin against the expensive failure, duplicates. %s", b.given(d.TTL), againstAlternative(&b, d, alt, low+high))
 	}
 	b.stateD(2*d.TTL, "<", low+high)
 	unused := ""
 	if st.Crashes > 0 && st.Failed == 0 && st.Worst < nightFailover {
 		unused = fmt.Sprintf(" Your worst failover was %s of the %s allowed: the rest went unused.", b.run(st.Worst), b.given(nightFailover))
 	}
-	return b.feedback(part, false, "Your %s TTL sits in the lower half of the band the brief leaves open (from the shortest TTL the rule allows with the most frequent renewal the coordinator can spare, to the longest whose failover fits %s). That buys fast failover, which the brief says may be slow, with margin against duplicates, which the brief says are expensive.%s Whatever the defence argues, the brief sets the priority.",
-		b.given(d.TTL), b.given(nightFailover), unused)
+	return b.feedback(part, false, "Your %s TTL sits in the lower half of the band the brief leaves open (from the shortest TTL the rule allows with the most frequent renewal the coordinator can spare, to the longest whose failover fits %s). That buys fast failover, which the brief says may be slow, with margin against duplicates, which the brief says are expensive.%s %s Whatever the defence argues, the brief sets the priority.",
+		b.given(d.TTL), b.given(nightFailover), unused, againstAlternative(&b, d, alt, low+high))
+}
+
+// againstAlternative says how the choice of d over the alternative reads
+// by the same rule (the upper half of the band): one rule judges both.
+func againstAlternative(b *because, d, alt NightDesign, band time.Duration) string {
+	altLong := alt.LeansLong()
+	if altLong {
+		b.claimD(2*alt.TTL, ">=", band)
+	} else {
+		b.stateD(2*alt.TTL, "<", band)
+	}
+	switch {
+	case d.LeansLong() && !altLong:
+		return fmt.Sprintf("Your alternative's %s TTL sits in the lower half: choosing yours over it follows the brief.", b.given(alt.TTL))
+	case d.LeansLong():
+		return fmt.Sprintf("Your alternative's %s TTL sits in the upper half too: the priority does not choose between the two; the other bounds do.", b.given(alt.TTL))
+	case altLong:
+		return fmt.Sprintf("Your alternative's %s TTL sits in the upper half: by the brief's priority, you chose the wrong one of the two.", b.given(alt.TTL))
+	}
+	return fmt.Sprintf("Your alternative's %s TTL sits in the lower half too: neither of the two follows the brief's priority.", b.given(alt.TTL))
 }
 
 // perHour is how many keepalives an hour the leader sends.
@@ -506,24 +642,6 @@ func judgeLoad(d NightDesign) Feedback {
 		return b.feedback(part, true, "Renewing every %s is %s keepalives an hour, within the %s the coordinator can spare.", b.given(d.Renew), b.derivedN(roundTo(n, 1)), b.givenN(nightMaxPerHour))
 	}
 	return b.feedback(part, false, "Renewing every %s is %s keepalives an hour, over the %s the coordinator can spare for one leader. Renew less often: the rule asks for a TTL long enough, not for frequent renewals.", b.given(d.Renew), b.derivedN(roundTo(n, 1)), b.givenN(nightMaxPerHour))
-}
-
-func judgeFailoverEstimate(est float64, st NightStats) Feedback {
-	const part = "Your failover estimate"
-	var b because
-	if st.Crashes == 0 || st.Failed > 0 {
-		return Feedback{Part: part, Why: "No failover to compare with: fix the failover first."}
-	}
-	e := time.Duration(est * float64(time.Second))
-	off := e - st.Worst
-	if off < 0 {
-		off = -off
-	}
-	if b.claimD(off, "<=", time.Second) {
-		return b.feedback(part, true, "You expected %s; the worst measured was %s.", b.given(e), b.run(st.Worst))
-	}
-	b.stateD(off, ">", time.Second)
-	return b.feedback(part, false, "You expected %s; the worst measured was %s, more than a second away. After a crash, how long must a successor wait, at worst?", b.given(e), b.run(st.Worst))
 }
 
 func judgePerHour(est float64, d NightDesign) Feedback {
@@ -585,7 +703,7 @@ func (j *compactionJob) figures(passed bool) []string {
 		}
 		figs = append(figs, fmt.Sprintf("%sTTL %s, renew %s: %s", mark, secs(rows[i].TTL), secs(rows[i].Renew), tableRow(rows[i], stats[i])))
 	}
-	return figs
+	return append(figs, fmt.Sprintf("Your alternative over the same nights, TTL %s, renew %s: %s", secs(j.alt.TTL), secs(j.alt.Renew), tableRow(j.alt, j.altStats)))
 }
 
 // tableRow is one design's row of the trade-off table, judged by the same

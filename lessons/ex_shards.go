@@ -476,10 +476,12 @@ var exShards = &Exercise{
 	Numbers: []Knob{
 		{ID: "ttl", Label: "Lease TTL", Unit: "s", Min: 2, Max: 120, Step: 1, Default: 60},
 		{ID: "renew", Label: "Renew every", Unit: "s", Min: 0.5, Max: 60, Step: 0.5, Default: 1},
+		{ID: "predict-load", Label: "Predict: lease renewals per second at the coordinator", Unit: "per second", Min: -1, Max: 5000, Step: 1, Default: -1, Unset: "no prediction"},
+		{ID: "predict-failover", Label: "Predict: worst failover of worker-07's shards", Unit: "s", Min: -1, Max: 300, Step: 0.5, Default: -1, Unset: "no prediction"},
 	},
 	Questions: shardQuestions(),
 	Reference: Answer{
-		Numbers: map[string]float64{"ttl": 15, "renew": 5},
+		Numbers: map[string]float64{"ttl": 15, "renew": 5, "predict-load": 208, "predict-failover": 21},
 		Choices: map[string][]string{
 			"granularity": {"per-shard"}, "assignment": {"fair-share"}, "offsets": {"fenced"},
 			"place-leases": {"coordinator"}, "place-tokens": {"coordinator"}, "place-workers": {"coordinator"},
@@ -493,7 +495,8 @@ var exShards = &Exercise{
 		"Offsets carry the shard token and the store refuses older ones, so the frozen worker-21 cannot overwrite what its successor committed. The coordinator holds only small, slow-changing facts (leases, tokens, members); offsets, records and the highest token seen per shard stay with the data.",
 	},
 	Format: `{
-  "numbers": { "ttl": <seconds>, "renew": <seconds> },
+  "numbers": { "ttl": <seconds>, "renew": <seconds>,
+               "predict-load": <renewals per second>, "predict-failover": <seconds> },
   "defence": "your reasoning in a few sentences (kept, not graded)",
   "choices": {
     "granularity": ["per-shard" | "per-worker"],
@@ -503,7 +506,13 @@ var exShards = &Exercise{
     "place-tokens", "place-workers", "place-offsets", "place-records",
     "place-last-token"
   }
-}`,
+}
+predict-load and predict-failover are your predictions, made before the
+simulation runs: the lease renewals per second the coordinator will see,
+and how long worker-07's shards will wait for new owners after its crash,
+at worst. Both are optional (leave them out, or give -1, for none); the
+verdict shows each beside what the simulator measured (close: within a
+tenth for the load, within 2 s for the failover), and they never change it.`,
 }
 
 func init() { exShards.start = checkShards }
@@ -525,7 +534,7 @@ func checkShards(a Answer) Job {
 	e := exShards
 	var missing []string
 	for _, k := range e.Numbers {
-		if _, ok := a.Numbers[k.ID]; !ok {
+		if _, ok := a.Numbers[k.ID]; !ok && k.Unset == "" {
 			missing = append(missing, k.Label)
 		}
 	}
@@ -603,9 +612,42 @@ func (j *shardJob) Result() Result {
 		fmt.Sprintf("Stale offset commits from %s accepted: %d.", designSleeper, m.StaleCommits),
 	}
 	r := result(parts, figs...)
+	r.Predictions = shardPredictions(j.a, m)
+	r.Figures = append(r.Figures, predictionFigures(r.Predictions)...)
 	r.Replay = ShardLesson(j.d, w.At, gc.At)
 	j.res = &r
 	return r
+}
+
+// shardPredictions are the learner's two predictions beside what the
+// simulator measured: the coordinator's renewal load and the worst
+// failover.
+func shardPredictions(a Answer, m ShardMeasure) []Prediction {
+	rate := loadRound(m.RenewRate)
+	v, given := predicted(exShards, a, "predict-load")
+	load := predictionAgainst(Prediction{What: "Coordinator load", Unit: "per second", Given: given, Predicted: v,
+		Measured: rate, Measurable: true, MeasuredText: loadPhrase(rate), Tolerance: "a tenth"},
+		max(rate/10, 0.01),
+		"every lease is renewed on its own, each worker's session too",
+		"count the leases renewed, and divide by the renewal interval")
+	v, given = predicted(exShards, a, "predict-failover")
+	fo := Prediction{What: "Worst failover of " + designVictim + "'s shards", Unit: "s", Given: given, Predicted: v, Tolerance: "2 s"}
+	w := m.WorstCrash()
+	switch {
+	case w.Victim == 0:
+		fo.MeasuredText = designVictim + " owned no shard, so no failover"
+	case w.Stuck > 0:
+		fo.MeasuredText = fmt.Sprintf("%d %s never taken over", w.Stuck, pluralS(w.Stuck, "shard", "shards"))
+		if given {
+			fo.Note = "a failover that never ends has no time to predict"
+		}
+	default:
+		fo.Measured, fo.Measurable, fo.MeasuredText = w.Reassign.Seconds(), true, secs(w.Reassign)
+	}
+	fo = predictionAgainst(fo, 2,
+		"the shards wait for their leases to expire, up to the whole TTL, and then for a survivor's scan",
+		"a crash just after a renewal waits the TTL, then a scan finds the shards")
+	return []Prediction{load, fo}
 }
 
 // loadRound rounds a renewal rate to the precision it needs: tenths from

@@ -139,6 +139,65 @@ type Result struct {
 	// Replay, if set, is the worst run of the learner's design, to watch
 	// in the lesson player (not saved: it is rebuilt by the next check).
 	Replay *Lesson `json:"-"`
+	// Predictions are the learner's predictions, each beside what the
+	// simulator measured; already written into Figures too. They never
+	// decide Pass: their accuracy is feedback.
+	Predictions []Prediction `json:"predictions,omitempty"`
+}
+
+// Prediction is one number the learner predicted before the simulation
+// ran, beside the number the run measured.
+type Prediction struct {
+	// What is the quantity ("your design: worst failover"); Unit is "s"
+	// for seconds, "" for a count.
+	What string `json:"what"`
+	Unit string `json:"unit,omitempty"`
+	// Given is false when the learner made no prediction (skipped).
+	Given     bool    `json:"given"`
+	Predicted float64 `json:"predicted,omitempty"`
+	// Measured is the run's number; Measurable is false when the run
+	// has none (no crash, or a crash nobody took over from), and
+	// MeasuredText then says why.
+	Measured     float64 `json:"measured"`
+	Measurable   bool    `json:"measurable"`
+	MeasuredText string  `json:"measuredText"`
+	// Close reports the prediction within Tolerance of the measurement.
+	Close     bool   `json:"close"`
+	Tolerance string `json:"tolerance"`
+	// Note is the feedback: how far off, and which way.
+	Note string `json:"note"`
+}
+
+// Line is the prediction beside the measurement, as one line.
+func (p Prediction) Line() string {
+	said := "no prediction"
+	if p.Given {
+		said = "you predicted " + num(p.Predicted) + unitSuffix(p.Unit)
+	}
+	s := fmt.Sprintf("%s: %s; measured %s", p.What, said, p.MeasuredText)
+	if p.Note != "" {
+		s += " (" + p.Note + ")"
+	}
+	return s + "."
+}
+
+func unitSuffix(unit string) string {
+	if unit == "" {
+		return ""
+	}
+	return " " + unit
+}
+
+// predictionFigures are the predictions as the lines Figures shows.
+func predictionFigures(ps []Prediction) []string {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := []string{"Your predictions beside the measurements (feedback: they do not change the verdict):"}
+	for _, p := range ps {
+		out = append(out, "  "+p.Line())
+	}
+	return out
 }
 
 // Summary is the result's one-line verdict.
@@ -239,6 +298,9 @@ func (e *Exercise) Complete(a Answer) bool {
 	}
 	moved := len(e.Numbers) == 0
 	for _, k := range e.Numbers {
+		if k.Unset != "" {
+			continue // a prediction: optional, and never the attempt itself
+		}
 		v, ok := a.Numbers[k.ID]
 		if !ok {
 			return false

@@ -168,7 +168,7 @@ func TestCompactionWrongAnswers(t *testing.T) {
 // TestCompactionCurve: the trade-off rows surround the learner's TTL and
 // the row for a short TTL shows what it costs.
 func TestCompactionCurve(t *testing.T) {
-	r, err := exCompaction.Check(Answer{Numbers: map[string]float64{"ttl": 22, "renew": 4, "est-failover": 22.5, "per-hour": 900}})
+	r, err := exCompaction.Check(Answer{Numbers: map[string]float64{"ttl": 22, "renew": 4, "alt-ttl": 16, "alt-renew": 3, "est-failover": 22.5, "per-hour": 900}})
 	if err != nil {
 		t.Fatal(err)
 	}

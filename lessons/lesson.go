@@ -110,6 +110,9 @@ type Lesson struct {
 	// Missteps are the lesson's own sentences for actions done too early
 	// to reach its goals (see World.Misstep).
 	Missteps []Misstep
+	// Predictions are the questions the player stops to ask at the
+	// lesson's key moments (see Predict); none is a goal.
+	Predictions []Predict
 }
 
 // PauseLength is how long the pause button freezes a process with knobs
@@ -130,7 +133,16 @@ type Knob struct {
 	// Whole, if set, says why the value must be a whole number (etcd
 	// grants leases in whole seconds); a fraction is then refused.
 	Whole string
+	// Unset, if set, makes the field optional (a prediction): its Min,
+	// also its Default and the slider's leftmost place, means "not
+	// given", shown as Unset ("no prediction"); an answer may also leave
+	// it out.
+	Unset string
 }
+
+// Given returns v as the field's value, or false when v is the field's
+// "not given" value (see Unset).
+func (k Knob) Given(v float64) bool { return k.Unset == "" || v != k.Min }
 
 // Knobs maps knob ids to values.
 type Knobs map[string]float64

@@ -7,6 +7,7 @@ package main
 
 import (
 	"math"
+	"reflect"
 	"syscall/js"
 
 	"leaselab/game"
@@ -44,7 +45,7 @@ func (p *page) enter(s game.Snapshot) {
 // the panel, and brings the panel's top into view when it comes (the
 // narration announces it).
 func (p *page) showDone(d *game.Done, entered bool) {
-	if d == nil && p.done == nil || d != nil && p.done != nil && *d == *p.done {
+	if d == nil && p.done == nil || d != nil && p.done != nil && reflect.DeepEqual(*d, *p.done) {
 		return
 	}
 	sec := p.doc.Call("getElementById", "done")
@@ -60,6 +61,9 @@ func (p *page) showDone(d *game.Done, entered bool) {
 	c := *d
 	p.done = &c
 	first, rest := game.FirstSentence(d.Recap)
+	for _, line := range d.Predictions {
+		rest += " Your prediction: " + line
+	}
 	p.setText("done-heading", d.Heading)
 	p.setText("done-first", first)
 	p.setText("done-recap", rest)

@@ -82,7 +82,7 @@ func (lb *Lab) Apply(c Command) string {
 	lb.misstep = ""
 	switch {
 	case c.time == TimeAdvance:
-		lb.Advance(c.at)
+		lb.Play(c.at)
 	case c.time == TimeStep:
 		lb.Step()
 	case c.time == TimeStepBack:

@@ -39,6 +39,9 @@ func KnobLabel(k lessons.Knob) string {
 // KnobValue renders a knob value for people: a word for a choice, a
 // number with its unit otherwise.
 func KnobValue(k lessons.Knob, v float64) string {
+	if !k.Given(v) {
+		return k.Unset // a prediction not made: "no prediction"
+	}
 	if w, ok := knobWords[k.ID]; ok {
 		if i := int(math.Round(v - k.Min)); i >= 0 && i < len(w.words) {
 			return w.words[i]

@@ -48,8 +48,12 @@ type Lab struct {
 	told     int    // narration lines already handed out by Untold
 	stopped  bool   // the world's run budget stopped it, and the narration said so
 	misstep  string // why the last action left the goals out of reach (Misstep)
-	lines    []Line
-	err      error
+	// predictions are the questions asked at the lesson's key moments
+	// (predict.go); asking indexes the open one (-1: none).
+	predictions []Prediction
+	asking      int
+	lines       []Line
+	err         error
 
 	// gen counts resets; the snapshot caches are keyed by it.
 	gen          int
@@ -89,7 +93,7 @@ type Line struct {
 
 // New starts a lesson at time zero with an empty log.
 func New(l *lessons.Lesson, seed uint64) (*Lab, error) {
-	lb := &Lab{Lesson: l, Seed: seed, achieved: make([]bool, len(l.Goals)), announced: make([]bool, len(l.Goals))}
+	lb := &Lab{Lesson: l, Seed: seed, achieved: make([]bool, len(l.Goals)), announced: make([]bool, len(l.Goals)), asking: -1}
 	if err := lb.reset(nil, 0); err != nil {
 		return nil, err
 	}
@@ -124,7 +128,32 @@ func (lb *Lab) Sim() *core.Sim { return lb.world.Sim }
 func (lb *Lab) Log() core.ActionLog { return lb.log }
 
 // Advance moves the play head forward by d (clamped to the lesson's end).
+// It never stops to ask (see Play).
 func (lb *Lab) Advance(d time.Duration) { lb.runTo(min(lb.Now()+d, lb.Length())) }
+
+// Play moves the play head forward by d as the player's Play does (the
+// AdvanceBy command): like Advance, but it stops early at a key moment of
+// the lesson, where a question opens (Asking), and goes on past one that
+// is open.
+func (lb *Lab) Play(d time.Duration) { lb.play(min(lb.Now()+d, lb.Length())) }
+
+// play runs to t like runTo, stopping where a question opens.
+func (lb *Lab) play(t time.Duration) {
+	if lb.asking >= 0 {
+		lb.runTo(t)
+		return
+	}
+	for lb.Now() < t && !lb.askDue() {
+		next, ok := lb.world.Sim.NextEventAt()
+		if !ok || next > t {
+			next = t
+		}
+		lb.world.Sim.RunUntil(next)
+		lb.observe()
+	}
+	lb.observe()
+	lb.askDue()
+}
 
 // Step moves the play head to the next event (at most 5 s ahead, so a
 // quiet world still moves).
@@ -136,9 +165,10 @@ func (lb *Lab) Step() {
 	if next == lb.Now() {
 		lb.world.Sim.Step()
 		lb.observe()
+		lb.askDue()
 		return
 	}
-	lb.runTo(min(next, lb.Length()))
+	lb.play(min(next, lb.Length()))
 }
 
 // StepBackward moves the play head back to the last event before it (to
@@ -213,6 +243,7 @@ func (lb *Lab) SetKnob(id string, v float64) error {
 			lb.carried[i], lb.carriedOK[i] = at, true
 		}
 	}
+	lb.forgetUnseen()
 	lb.knobs = k
 	err := lb.reset(lb.log, lb.Now())
 	if err != nil {
@@ -292,6 +323,7 @@ func (lb *Lab) observe() {
 			lb.achieved[i] = true
 		}
 	}
+	lb.seeOutcomes()
 	ev := lb.world.Sim.Trace.Events
 	for ; lb.narrated < len(ev); lb.narrated++ {
 		e := &ev[lb.narrated]

@@ -150,6 +150,7 @@ func (lb *Lab) Restart() {
 		return
 	}
 	lb.remember("restart")
+	lb.forgetUnseen()
 	lb.mine, lb.shown = nil, RunMine
 	lb.knobs = nil
 	lb.carried, lb.carriedOK = nil, nil
