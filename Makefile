@@ -169,7 +169,7 @@ test-ui:
 # Each scenario runs on its own embedded etcd (free loopback ports, a
 # temporary data directory), all in parallel: about a minute of wall time.
 test-conform:
-	cd conform && $(GO) test -count=1 -timeout 10m ./...
+	cd conform && $(GO) test -count=1 -timeout 20m ./...
 
 # The same seed must give the same trace hash in the browser as natively:
 # core's golden-hash tests, compiled to wasm and run inside Chromium, and
