@@ -81,9 +81,20 @@ type Lease struct {
 	Expiry time.Duration // coordinator time at which the lease is dead
 	Owner  string
 	keys   []string // attached keys, in attach order
+	// idStr is ID.String(), made once for the trace of every grant,
+	// renewal and end of the lease ("" until then).
+	idStr string
 	// renewed is the keepalive response for this lease, made once and
 	// shared by every reply (see keepAliveOne).
 	renewed Message
+}
+
+// idText returns the ID as the trace writes it (see LeaseID.String).
+func (l *Lease) idText() string {
+	if l.idStr == "" {
+		l.idStr = l.ID.String()
+	}
+	return l.idStr
 }
 
 // Keys returns the keys attached to the lease.
@@ -128,7 +139,7 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 	c.leaseOrder = append(c.leaseOrder, id)
 	c.firstExpiry = min(c.firstExpiry, l.Expiry)
 	if c.sim.Trace.on(KindLeaseGrant) {
-		c.trace(KindLeaseGrant, S(FLease, id.String()), S(FOwner, owner), D(FTTL, ttl), D(FExpiry, l.Expiry))
+		c.trace(KindLeaseGrant, S(FLease, l.idText()), S(FOwner, owner), D(FTTL, ttl), D(FExpiry, l.Expiry))
 	}
 	c.armSweep()
 	return l
@@ -181,7 +192,7 @@ func (c *Coordinator) end(l *Lease, kind Kind, invalidated bool, why string) {
 		c.Rev++
 	}
 	if c.sim.Trace.on(kind) {
-		c.trace(kind, S(FLease, l.ID.String()), S(FOwner, l.Owner), I(FKeys, int64(len(keys))), I(FRev, c.Rev), S(FWhy, why))
+		c.trace(kind, S(FLease, l.idText()), S(FOwner, l.Owner), I(FKeys, int64(len(keys))), I(FRev, c.Rev), S(FWhy, why))
 	}
 	for _, k := range keys {
 		if invalidated {

@@ -117,6 +117,9 @@ func parentOf(key string) string {
 // keyChanged keeps lock membership and holders in step with the keys.
 func (c *Coordinator) keyChanged(key string) {
 	if ls := c.locks[key]; ls != nil && ls.single {
+		if ls.set != nil {
+			ls.set.reply = nil // the key came or went: the free list changed
+		}
 		c.recompute(ls)
 		return
 	}
@@ -164,7 +167,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 		if ls.set != nil {
 			ls.set.owned--
 			ls.set.count[ls.owner]--
-			ls.set.counts = nil
+			ls.set.counts, ls.set.reply = nil, nil
 		}
 		if next == "" {
 			c.trace(KindFree, S(FLock, ls.name), S(FWas, ls.owner), I(FToken, ls.token))
@@ -185,7 +188,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 	if ls.set != nil {
 		ls.set.owned++
 		ls.set.count[ls.owner]++
-		ls.set.counts = nil
+		ls.set.counts, ls.set.reply = nil, nil
 	}
 	c.trace(KindHolder, S(FLock, ls.name), S(FOwner, kv.Value), S(FKey, next), I(FToken, ls.token), I(FCreateRev, kv.CreateRev))
 }
@@ -328,6 +331,20 @@ type shardSet struct {
 	// Replies share it: it is never changed once made.
 	counts    []int
 	countsFor []string
+	// reply is the last answer to a scan, made for replyFor; nil once a
+	// key, a holder or a count of the set changes. untracked: some of the
+	// set's keys are locks of another set (or no set), whose changes would
+	// not clear reply, so no answer is kept.
+	reply     Message
+	replyFor  listKey
+	untracked bool
+}
+
+// listKey is what a scan's answer depends on beside the set: how many
+// shards it asked about and the live workers it saw.
+type listKey struct {
+	count   int
+	liveGen uint64
 }
 
 func (c *Coordinator) shards(prefix string, count int) *shardSet {
@@ -341,6 +358,8 @@ func (c *Coordinator) shards(prefix string, count int) *shardSet {
 		set.keys = append(set.keys, k)
 		if c.locks[k] == nil {
 			c.locks[k] = &lockState{name: k, single: true, set: set}
+		} else {
+			set.untracked = true
 		}
 	}
 	c.locks[prefix+"#set"] = &lockState{name: prefix + "#set", set: set}
@@ -350,8 +369,15 @@ func (c *Coordinator) shards(prefix string, count int) *shardSet {
 // WorkerPrefix holds one key per live shard worker, attached to its session.
 const WorkerPrefix = "workers/"
 
-func (c *Coordinator) listShards(m listShardsReq) listShardsResp {
+// listShards answers a scan. Between two changes of the set's keys, holders
+// or live workers every scan gets the same answer, so that answer is made
+// once and shared (a message is never changed once sent).
+func (c *Coordinator) listShards(m listShardsReq) Message {
 	set := c.shards(m.Prefix, m.Count)
+	key := listKey{count: m.Count, liveGen: c.liveGen}
+	if set.reply != nil && set.replyFor == key {
+		return set.reply
+	}
 	var resp listShardsResp
 	if set.owned < m.Count {
 		for i := 0; i < m.Count; i++ {
@@ -376,7 +402,11 @@ func (c *Coordinator) listShards(m listShardsReq) listShardsResp {
 		}
 		resp.Live, resp.Counts = c.live, set.counts
 	}
-	return resp
+	if set.untracked {
+		return resp
+	}
+	set.reply, set.replyFor = resp, key
+	return set.reply
 }
 
 func (c *Coordinator) claimShards(from string, m claimShardsReq) claimShardsResp {
