@@ -159,7 +159,8 @@ func (s *Sim) cloneInto(dst *Sim) *Sim {
 			pending = w.pending[:0]
 			*w = *a
 			w.own = a.own.cloneInto(own)
-			w.commits, w.entries = slab[offsetCommitReq]{}, slab[offsetEntry]{} // the source's spare room is its own
+			// The source's slabs' spare room is its own.
+			w.commits, w.entries, w.beliefs = slab[offsetCommitReq]{}, slab[offsetEntry]{}, slab[owned]{}
 			cp = w
 			n.workers = append(n.workers, w)
 		default:
@@ -273,5 +274,6 @@ func (co *Coordinator) cloneInto(n *Sim, d *Coordinator, c *cloner) *Coordinator
 	// Answers already made are shared; the slabs' spare room and the map
 	// of last answers are the source's own.
 	d.renewals, d.results, d.lastRenewal = slab[keepAliveResp]{}, slab[keepAliveResult]{}, nil
+	d.leaseSlab, d.keySlab = slab[Lease]{}, slab[KeyValue]{}
 	return d
 }

@@ -122,6 +122,9 @@ type Coordinator struct {
 	renewals    slab[keepAliveResp]
 	results     slab[keepAliveResult]
 	lastRenewal map[string]*keepAliveResp
+	// leaseSlab and keySlab hold the leases and keys made (see slab).
+	leaseSlab slab[Lease]
+	keySlab   slab[KeyValue]
 }
 
 type watch struct {
@@ -319,7 +322,8 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 
 // newKey creates key at the current revision.
 func (c *Coordinator) newKey(key string) *KeyValue {
-	kv := &KeyValue{Key: key, CreateRev: c.Rev}
+	kv := c.keySlab.one()
+	*kv = KeyValue{Key: key, CreateRev: c.Rev}
 	c.kv[key] = kv
 	i, _ := slices.BinarySearch(c.sorted, key)
 	c.sorted = slices.Insert(c.sorted, i, key)

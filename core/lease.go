@@ -81,6 +81,9 @@ type Lease struct {
 	Expiry time.Duration // coordinator time at which the lease is dead
 	Owner  string
 	keys   []string // attached keys, in attach order
+	// key0 holds the first attached key: most leases hold one key, and
+	// need no slice of their own for it.
+	key0 [1]string
 	// idStr is ID.String(), made once for the trace of every grant,
 	// renewal and end of the lease ("" until then).
 	idStr string
@@ -102,6 +105,9 @@ func (l *Lease) Keys() []string { return l.keys }
 
 func (l *Lease) attach(key string) {
 	if !slices.Contains(l.keys, key) {
+		if l.keys == nil {
+			l.keys = l.key0[:0]
+		}
 		l.keys = append(l.keys, key)
 	}
 }
@@ -131,7 +137,8 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 		ttl = c.MinTTL
 	}
 	id := c.nextLeaseID()
-	l := &Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
+	l := c.leaseSlab.one()
+	*l = Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
 	if c.System != SystemEtcd {
 		l.Expiry = c.sessionExpiry(ttl)
 	}
@@ -184,7 +191,9 @@ func (c *Coordinator) end(l *Lease, kind Kind, invalidated bool, why string) {
 	if i := slices.Index(c.leaseOrder, l.ID); i >= 0 {
 		c.leaseOrder = slices.Delete(c.leaseOrder, i, i+1)
 	}
-	keys := append([]string(nil), l.keys...)
+	var buf [4]string
+	keys := append(buf[:0], l.keys...) // a copy: del edits l.keys
+
 	c.proposals++ // the revoke is proposed even when it deletes nothing
 	if len(keys) > 0 || c.System != SystemEtcd {
 		// ZooKeeper's closeSession and Consul's session destroy are

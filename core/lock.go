@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -352,18 +353,40 @@ func (c *Coordinator) shards(prefix string, count int) *shardSet {
 	if ls != nil && ls.set != nil && len(ls.set.keys) >= count {
 		return ls.set
 	}
-	set := &shardSet{prefix: prefix, count: map[string]int{}}
-	for i := 0; i < count; i++ {
-		k := fmt.Sprintf("%s%03d", prefix, i)
-		set.keys = append(set.keys, k)
+	set := &shardSet{prefix: prefix, count: map[string]int{}, keys: shardKeys(prefix, count)}
+	states := make([]lockState, count)
+	for i, k := range set.keys {
 		if c.locks[k] == nil {
-			c.locks[k] = &lockState{name: k, single: true, set: set}
+			states[i] = lockState{name: k, single: true, set: set}
+			c.locks[k] = &states[i]
 		} else {
 			set.untracked = true
 		}
 	}
 	c.locks[prefix+"#set"] = &lockState{name: prefix + "#set", set: set}
 	return set
+}
+
+// shardKeys returns prefix + "000" ... (at least three digits, as "%03d"
+// writes them) for count shards, all cut from one string.
+func shardKeys(prefix string, count int) []string {
+	var b []byte
+	ends := make([]int, count)
+	for i := range count {
+		b = append(b, prefix...)
+		for z := 100; z > 1 && i < z; z /= 10 { // pad to three digits
+			b = append(b, '0')
+		}
+		b = strconv.AppendInt(b, int64(i), 10)
+		ends[i] = len(b)
+	}
+	all := string(b)
+	keys := make([]string, count)
+	start := 0
+	for i, end := range ends {
+		keys[i], start = all[start:end], end
+	}
+	return keys
 }
 
 // WorkerPrefix holds one key per live shard worker, attached to its session.

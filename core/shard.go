@@ -95,6 +95,8 @@ type ShardWorker struct {
 	commits  slab[offsetCommitReq]
 	entries  slab[offsetEntry]
 	lastBase []offsetEntry
+	// beliefs holds the worker's beliefs about shards it claimed (see slab).
+	beliefs slab[owned]
 }
 
 // AddShardWorker adds a worker that joins at cfg.StartAt.
@@ -170,8 +172,7 @@ func (w *ShardWorker) handle(m Message) {
 	case listShardsResp:
 		w.rebalance(m)
 	case claimShardsResp:
-		var got []int
-		var toks []int64
+		got, toks := make([]int, 0, len(m.Results)), make([]int64, 0, len(m.Results))
 		for _, r := range m.Results {
 			if !r.OK {
 				continue
@@ -180,7 +181,9 @@ func (w *ShardWorker) handle(m Message) {
 			if w.cfg.LeasePerShard {
 				dl = w.sim.now + w.cfg.TTL
 			}
-			w.own.set(r.Shard, &owned{token: r.Token, lease: r.Lease, deadline: dl})
+			o := w.beliefs.one()
+			*o = owned{token: r.Token, lease: r.Lease, deadline: dl}
+			w.own.set(r.Shard, o)
 			w.trace(KindShardOwn, I(FShard, int64(r.Shard)), I(FToken, r.Token))
 			got, toks = append(got, r.Shard), append(toks, r.Token)
 		}

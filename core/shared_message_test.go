@@ -112,5 +112,5 @@ func TestShardsRunAllocatesLittle(t *testing.T) {
 		require.NoError(t, err)
 		s.RunUntil(sc.Duration)
 	})
-	assert.LessOrEqual(t, allocs, 3200.0)
+	assert.LessOrEqual(t, allocs, 1700.0)
 }
