@@ -275,5 +275,6 @@ func (co *Coordinator) cloneInto(n *Sim, d *Coordinator, c *cloner) *Coordinator
 	// of last answers are the source's own.
 	d.renewals, d.results, d.lastRenewal = slab[keepAliveResp]{}, slab[keepAliveResult]{}, nil
 	d.leaseSlab, d.keySlab = slab[Lease]{}, slab[KeyValue]{}
+	d.lastSet = c.set(co.lastSet)
 	return d
 }

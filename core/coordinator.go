@@ -125,6 +125,9 @@ type Coordinator struct {
 	// leaseSlab and keySlab hold the leases and keys made (see slab).
 	leaseSlab slab[Lease]
 	keySlab   slab[KeyValue]
+	// lastSet is the shard set shards returned last (nil: none yet); the
+	// lock named after its prefix + "#set" holds it too.
+	lastSet *shardSet
 }
 
 type watch struct {

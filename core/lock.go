@@ -349,8 +349,12 @@ type listKey struct {
 }
 
 func (c *Coordinator) shards(prefix string, count int) *shardSet {
+	if set := c.lastSet; set != nil && set.prefix == prefix && len(set.keys) >= count {
+		return set // every scan, claim and release asks for the same set
+	}
 	ls := c.locks[prefix+"#set"]
 	if ls != nil && ls.set != nil && len(ls.set.keys) >= count {
+		c.lastSet = ls.set
 		return ls.set
 	}
 	set := &shardSet{prefix: prefix, count: map[string]int{}, keys: shardKeys(prefix, count)}
@@ -364,6 +368,7 @@ func (c *Coordinator) shards(prefix string, count int) *shardSet {
 		}
 	}
 	c.locks[prefix+"#set"] = &lockState{name: prefix + "#set", set: set}
+	c.lastSet = set
 	return set
 }
 

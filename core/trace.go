@@ -131,10 +131,11 @@ type chunk struct {
 }
 
 // textSlots are the two places recent may remember v: two bytes of FNV-1a
-// of its bytes (the trace's texts are short names and words).
+// of its length and its last eight bytes (the trace's texts are short
+// names and words, told apart by their ends: worker-07, shard-042).
 func textSlots(v string) (int, int) {
-	h := uint32(2166136261)
-	for i := 0; i < len(v); i++ {
+	h := (2166136261 ^ uint32(len(v))) * 16777619
+	for i := max(len(v)-8, 0); i < len(v); i++ {
 		h = (h ^ uint32(v[i])) * 16777619
 	}
 	return int(h >> 24), int(h>>16) & 0xff
@@ -335,7 +336,12 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		}
 		t.Events = slices.Grow(t.Events, max(len(t.Events), first))
 	}
-	t.Events = append(t.Events, Event{Seq: len(t.Events), At: at, Actor: actor, Kind: kind, mask: mask, off: uint32(off), c: c})
+	// Set in place, field by field: copying a whole event in costs a bulk
+	// write barrier whenever the collector runs, which is often.
+	n := len(t.Events)
+	t.Events = t.Events[:n+1]
+	e := &t.Events[n]
+	e.Seq, e.At, e.Actor, e.Kind, e.mask, e.off, e.c = n, at, actor, kind, mask, uint32(off), c
 }
 
 // fieldChunk sizes the next chunk after one of capacity last: doubling
