@@ -197,7 +197,7 @@ func (c *cloner) set(s *shardSet) *shardSet {
 		c.sets = map[*shardSet]*shardSet{}
 	}
 	return memo(c.sets, s, func() *shardSet {
-		return &shardSet{prefix: s.prefix, keys: s.keys, owned: s.owned, count: maps.Clone(s.count), untracked: s.untracked}
+		return &shardSet{prefix: s.prefix, keys: s.keys, owned: s.owned, count: maps.Clone(s.count), untracked: s.untracked, present: slices.Clone(s.present)}
 	})
 }
 

@@ -320,7 +320,7 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 	}
 	c.trace(KindPut, S(FKey, key), S(FValue, value), I(FRev, c.Rev), I(FCreateRev, kv.CreateRev), I(FVersion, kv.Version))
 	c.notify(key, "put")
-	c.keyChanged(key)
+	c.keyChanged(key, true)
 }
 
 // newKey creates key at the current revision.
@@ -352,7 +352,7 @@ func (c *Coordinator) del(key string) {
 	}
 	c.trace(KindDelete, S(FKey, key), I(FRev, c.Rev))
 	c.notify(key, "delete")
-	c.keyChanged(key)
+	c.keyChanged(key, false)
 }
 
 // watchKey registers a one-shot watch for watcher on key (or every key

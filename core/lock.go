@@ -58,6 +58,7 @@ type lockState struct {
 	delayUntil time.Duration
 	delayArmed bool
 	set        *shardSet
+	shard      int // a shard lock's number in set
 	// zkParents: ZooKeeper has created the lock's parent nodes.
 	zkParents bool
 	// consulSession holds a Consul lock key (0: none).
@@ -115,11 +116,15 @@ func parentOf(key string) string {
 	return ""
 }
 
-// keyChanged keeps lock membership and holders in step with the keys.
-func (c *Coordinator) keyChanged(key string) {
+// keyChanged keeps lock membership and holders in step with the keys:
+// key was just written (exists) or deleted.
+func (c *Coordinator) keyChanged(key string, exists bool) {
 	if ls := c.locks[key]; ls != nil && ls.single {
-		if ls.set != nil {
-			ls.set.reply = nil // the key came or went: the free list changed
+		if set := ls.set; set != nil {
+			set.reply = nil // the key came or went: the free list changed
+			if set.present != nil {
+				set.present[ls.shard] = exists
+			}
 		}
 		c.recompute(ls)
 		return
@@ -128,7 +133,6 @@ func (c *Coordinator) keyChanged(key string) {
 	if ls == nil || ls.single {
 		return
 	}
-	_, exists := c.kv[key]
 	i := slices.Index(ls.members, key)
 	switch {
 	case exists && i < 0:
@@ -335,10 +339,12 @@ type shardSet struct {
 	// reply is the last answer to a scan, made for replyFor; nil once a
 	// key, a holder or a count of the set changes. untracked: some of the
 	// set's keys are locks of another set (or no set), whose changes would
-	// not clear reply, so no answer is kept.
+	// not clear reply or present, so no answer is kept and keys are looked
+	// up. present says, by shard, whether its key exists (nil: untracked).
 	reply     Message
 	replyFor  listKey
 	untracked bool
+	present   []bool
 }
 
 // listKey is what a scan's answer depends on beside the set: how many
@@ -359,13 +365,18 @@ func (c *Coordinator) shards(prefix string, count int) *shardSet {
 	}
 	set := &shardSet{prefix: prefix, count: map[string]int{}, keys: shardKeys(prefix, count)}
 	states := make([]lockState, count)
+	set.present = make([]bool, count)
 	for i, k := range set.keys {
 		if c.locks[k] == nil {
-			states[i] = lockState{name: k, single: true, set: set}
+			states[i] = lockState{name: k, single: true, set: set, shard: i}
 			c.locks[k] = &states[i]
 		} else {
 			set.untracked = true
 		}
+		set.present[i] = c.kv[k] != nil
+	}
+	if set.untracked {
+		set.present = nil
 	}
 	c.locks[prefix+"#set"] = &lockState{name: prefix + "#set", set: set}
 	c.lastSet = set
@@ -407,7 +418,24 @@ func (c *Coordinator) listShards(m listShardsReq) Message {
 		return set.reply
 	}
 	var resp listShardsResp
-	if set.owned < m.Count {
+	switch {
+	case set.owned >= m.Count:
+	case set.present != nil:
+		free := 0
+		for _, p := range set.present[:m.Count] {
+			if !p {
+				free++
+			}
+		}
+		if free > 0 {
+			resp.Free = make([]int, 0, free)
+		}
+		for i, p := range set.present[:m.Count] {
+			if !p {
+				resp.Free = append(resp.Free, i)
+			}
+		}
+	default:
 		for i := 0; i < m.Count; i++ {
 			if c.kv[set.keys[i]] == nil {
 				resp.Free = append(resp.Free, i)

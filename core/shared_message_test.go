@@ -114,3 +114,26 @@ func TestShardsRunAllocatesLittle(t *testing.T) {
 	})
 	assert.LessOrEqual(t, allocs, 1700.0)
 }
+
+// A scan's answer lists exactly the shards whose keys are absent, however
+// the keys came and went, and answers are shared only while nothing
+// changed.
+func TestScanAnswerFollowsTheShardKeys(t *testing.T) {
+	s := NewSim(1)
+	c := s.Coord
+	scan := func() listShardsResp {
+		m := c.listShards(listShardsReq{Prefix: "s/", Count: 4})
+		require.IsType(t, listShardsResp{}, m)
+		return m.(listShardsResp)
+	}
+	require.NoError(t, c.Put("learner", "s/002", "x", 0))
+	assert.Equal(t, []int{0, 1, 3}, scan().Free, "a key written before the first scan is not free")
+	claim := c.claimShards("w", claimShardsReq{Prefix: "s/", Shards: []int{0, 3}, TTL: 5 * time.Second})
+	require.Len(t, claim.Results, 2)
+	assert.Equal(t, []int{1}, scan().Free)
+	first := c.listShards(listShardsReq{Prefix: "s/", Count: 4})
+	assert.Equal(t, first, c.listShards(listShardsReq{Prefix: "s/", Count: 4}), "nothing changed: the same answer")
+	require.NoError(t, c.Delete("learner", "s/002"))
+	require.NoError(t, c.Delete("learner", "s/000"))
+	assert.Equal(t, []int{0, 1, 2}, scan().Free, "deleted keys are free again")
+}
