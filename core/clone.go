@@ -159,6 +159,8 @@ func (s *Sim) cloneInto(dst *Sim) *Sim {
 			pending = w.pending[:0]
 			*w = *a
 			w.own = a.own.cloneInto(own)
+			// The source's slabs' spare room is its own.
+			w.commits, w.entries, w.beliefs = slab[offsetCommitReq]{}, slab[offsetEntry]{}, slab[owned]{}
 			cp = w
 			n.workers = append(n.workers, w)
 		default:
@@ -195,7 +197,7 @@ func (c *cloner) set(s *shardSet) *shardSet {
 		c.sets = map[*shardSet]*shardSet{}
 	}
 	return memo(c.sets, s, func() *shardSet {
-		return &shardSet{prefix: s.prefix, keys: s.keys, owned: s.owned, count: maps.Clone(s.count)}
+		return &shardSet{prefix: s.prefix, keys: s.keys, owned: s.owned, count: maps.Clone(s.count), untracked: s.untracked, present: slices.Clone(s.present)}
 	})
 }
 
@@ -269,5 +271,10 @@ func (co *Coordinator) cloneInto(n *Sim, d *Coordinator, c *cloner) *Coordinator
 	})
 	d.watches = append(watches, co.watches...)
 	d.buckets = slices.Clip(co.buckets) // finished windows: append-only
+	// Answers already made are shared; the slabs' spare room and the map
+	// of last answers are the source's own.
+	d.renewals, d.results, d.lastRenewal = slab[keepAliveResp]{}, slab[keepAliveResult]{}, nil
+	d.leaseSlab, d.keySlab = slab[Lease]{}, slab[KeyValue]{}
+	d.lastSet = c.set(co.lastSet)
 	return d
 }

@@ -112,8 +112,22 @@ type Coordinator struct {
 	noSeries bool
 	// live caches the values of the keys under WorkerPrefix, sorted by
 	// key, for listShards (nil: to be read again). It is never changed
-	// once made, so replies and clones share it.
-	live []string
+	// once made, so replies and clones share it. liveGen counts the times
+	// it was dropped, so a listShards reply made for it knows it is stale.
+	live    []string
+	liveGen uint64
+	// renewals and results hold the answers to keepalives that renew
+	// several leases (see slab); lastRenewal is the last such answer to
+	// each client (see keepAliveMany).
+	renewals    slab[keepAliveResp]
+	results     slab[keepAliveResult]
+	lastRenewal map[string]*keepAliveResp
+	// leaseSlab and keySlab hold the leases and keys made (see slab).
+	leaseSlab slab[Lease]
+	keySlab   slab[KeyValue]
+	// lastSet is the shard set shards returned last (nil: none yet); the
+	// lock named after its prefix + "#set" holds it too.
+	lastSet *shardSet
 }
 
 type watch struct {
@@ -302,15 +316,17 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 	}
 	if strings.HasPrefix(key, WorkerPrefix) {
 		c.live = nil
+		c.liveGen++
 	}
 	c.trace(KindPut, S(FKey, key), S(FValue, value), I(FRev, c.Rev), I(FCreateRev, kv.CreateRev), I(FVersion, kv.Version))
 	c.notify(key, "put")
-	c.keyChanged(key)
+	c.keyChanged(key, true)
 }
 
 // newKey creates key at the current revision.
 func (c *Coordinator) newKey(key string) *KeyValue {
-	kv := &KeyValue{Key: key, CreateRev: c.Rev}
+	kv := c.keySlab.one()
+	*kv = KeyValue{Key: key, CreateRev: c.Rev}
 	c.kv[key] = kv
 	i, _ := slices.BinarySearch(c.sorted, key)
 	c.sorted = slices.Insert(c.sorted, i, key)
@@ -332,10 +348,11 @@ func (c *Coordinator) del(key string) {
 	}
 	if strings.HasPrefix(key, WorkerPrefix) {
 		c.live = nil
+		c.liveGen++
 	}
 	c.trace(KindDelete, S(FKey, key), I(FRev, c.Rev))
 	c.notify(key, "delete")
-	c.keyChanged(key)
+	c.keyChanged(key, false)
 }
 
 // watchKey registers a one-shot watch for watcher on key (or every key
@@ -463,19 +480,11 @@ func (c *Coordinator) receive(env Envelope) {
 		if len(m.Leases) == 1 {
 			reply = c.keepAliveOne(m.Leases[0])
 		} else {
-			res := make([]keepAliveResult, len(m.Leases))
-			for i, id := range m.Leases {
-				ttl, err := c.KeepAlive(id)
-				if err != nil {
-					ttl = 0
-				}
-				res[i] = keepAliveResult{Lease: id, TTL: ttl}
-			}
-			reply = keepAliveResp{Results: res}
+			reply = c.keepAliveMany(from, m.Leases)
 		}
 		if len(m.Leases) == 1 {
 			if l := c.leases[m.Leases[0]]; l != nil && c.sim.Trace.on(KindLeaseRenew) {
-				c.trace(KindLeaseRenew, S(FLease, m.Leases[0].String()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
+				c.trace(KindLeaseRenew, S(FLease, l.idText()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
 				l.lastEv = c.sim.Trace.cause
 			}
 		} else {
@@ -525,6 +534,45 @@ func (c *Coordinator) keepAliveOne(id LeaseID) Message {
 		l.renewed = keepAliveResp{Results: []keepAliveResult{{Lease: id, TTL: ttl}}}
 	}
 	return l.renewed
+}
+
+// keepAliveMany renews several leases for from and returns the response.
+// A client renews the same leases time after time and, while they live,
+// gets the same answer: the answer it got last is sent again, shared, and
+// a new one made only when something in it changed.
+func (c *Coordinator) keepAliveMany(from string, ids []LeaseID) Message {
+	last := c.lastRenewal[from]
+	if last != nil && len(last.Results) != len(ids) {
+		last = nil
+	}
+	var res []keepAliveResult
+	for i, id := range ids {
+		ttl, err := c.KeepAlive(id)
+		if err != nil {
+			ttl = 0
+		}
+		r := keepAliveResult{Lease: id, TTL: ttl}
+		if res == nil {
+			if last != nil && last.Results[i] == r {
+				continue
+			}
+			res = c.results.take(len(ids))
+			if last != nil {
+				copy(res, last.Results[:i])
+			}
+		}
+		res[i] = r
+	}
+	if res == nil && last != nil {
+		return last
+	}
+	resp := c.renewals.one()
+	resp.Results = res
+	if c.lastRenewal == nil {
+		c.lastRenewal = map[string]*keepAliveResp{}
+	}
+	c.lastRenewal[from] = resp
+	return resp
 }
 
 func errString(err error) string {

@@ -81,6 +81,12 @@ type Lease struct {
 	Expiry time.Duration // coordinator time at which the lease is dead
 	Owner  string
 	keys   []string // attached keys, in attach order
+	// key0 holds the first attached key: most leases hold one key, and
+	// need no slice of their own for it.
+	key0 [1]string
+	// idStr is ID.String(), made once for the trace of every grant,
+	// renewal and end of the lease ("" until then).
+	idStr string
 	// renewed is the keepalive response for this lease, made once and
 	// shared by every reply (see keepAliveOne).
 	renewed Message
@@ -89,11 +95,22 @@ type Lease struct {
 	lastEv int32
 }
 
+// idText returns the ID as the trace writes it (see LeaseID.String).
+func (l *Lease) idText() string {
+	if l.idStr == "" {
+		l.idStr = l.ID.String()
+	}
+	return l.idStr
+}
+
 // Keys returns the keys attached to the lease.
 func (l *Lease) Keys() []string { return l.keys }
 
 func (l *Lease) attach(key string) {
 	if !slices.Contains(l.keys, key) {
+		if l.keys == nil {
+			l.keys = l.key0[:0]
+		}
 		l.keys = append(l.keys, key)
 	}
 }
@@ -123,7 +140,8 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 		ttl = c.MinTTL
 	}
 	id := c.nextLeaseID()
-	l := &Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
+	l := c.leaseSlab.one()
+	*l = Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
 	if c.System != SystemEtcd {
 		l.Expiry = c.sessionExpiry(ttl)
 	}
@@ -131,7 +149,7 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 	c.leaseOrder = append(c.leaseOrder, id)
 	c.firstExpiry = min(c.firstExpiry, l.Expiry)
 	if c.sim.Trace.on(KindLeaseGrant) {
-		c.trace(KindLeaseGrant, S(FLease, id.String()), S(FOwner, owner), D(FTTL, ttl), D(FExpiry, l.Expiry))
+		c.trace(KindLeaseGrant, S(FLease, l.idText()), S(FOwner, owner), D(FTTL, ttl), D(FExpiry, l.Expiry))
 	}
 	l.lastEv = c.sim.Trace.cause
 	c.armSweep()
@@ -178,7 +196,9 @@ func (c *Coordinator) end(l *Lease, kind Kind, invalidated bool, why string) {
 	if i := slices.Index(c.leaseOrder, l.ID); i >= 0 {
 		c.leaseOrder = slices.Delete(c.leaseOrder, i, i+1)
 	}
-	keys := append([]string(nil), l.keys...)
+	var buf [4]string
+	keys := append(buf[:0], l.keys...) // a copy: del edits l.keys
+
 	c.proposals++ // the revoke is proposed even when it deletes nothing
 	if len(keys) > 0 || c.System != SystemEtcd {
 		// ZooKeeper's closeSession and Consul's session destroy are
@@ -186,7 +206,7 @@ func (c *Coordinator) end(l *Lease, kind Kind, invalidated bool, why string) {
 		c.Rev++
 	}
 	if c.sim.Trace.on(kind) {
-		c.trace(kind, S(FLease, l.ID.String()), S(FOwner, l.Owner), I(FKeys, int64(len(keys))), I(FRev, c.Rev), S(FWhy, why))
+		c.trace(kind, S(FLease, l.idText()), S(FOwner, l.Owner), I(FKeys, int64(len(keys))), I(FRev, c.Rev), S(FWhy, why))
 	}
 	for _, k := range keys {
 		if invalidated {

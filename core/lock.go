@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -57,6 +58,7 @@ type lockState struct {
 	delayUntil time.Duration
 	delayArmed bool
 	set        *shardSet
+	shard      int // a shard lock's number in set
 	// zkParents: ZooKeeper has created the lock's parent nodes.
 	zkParents bool
 	// consulSession holds a Consul lock key (0: none).
@@ -114,9 +116,16 @@ func parentOf(key string) string {
 	return ""
 }
 
-// keyChanged keeps lock membership and holders in step with the keys.
-func (c *Coordinator) keyChanged(key string) {
+// keyChanged keeps lock membership and holders in step with the keys:
+// key was just written (exists) or deleted.
+func (c *Coordinator) keyChanged(key string, exists bool) {
 	if ls := c.locks[key]; ls != nil && ls.single {
+		if set := ls.set; set != nil {
+			set.reply = nil // the key came or went: the free list changed
+			if set.present != nil {
+				set.present[ls.shard] = exists
+			}
+		}
 		c.recompute(ls)
 		return
 	}
@@ -124,7 +133,6 @@ func (c *Coordinator) keyChanged(key string) {
 	if ls == nil || ls.single {
 		return
 	}
-	_, exists := c.kv[key]
 	i := slices.Index(ls.members, key)
 	switch {
 	case exists && i < 0:
@@ -164,7 +172,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 		if ls.set != nil {
 			ls.set.owned--
 			ls.set.count[ls.owner]--
-			ls.set.counts = nil
+			ls.set.counts, ls.set.reply = nil, nil
 		}
 		if next == "" {
 			c.trace(KindFree, S(FLock, ls.name), S(FWas, ls.owner), I(FToken, ls.token))
@@ -185,7 +193,7 @@ func (c *Coordinator) recompute(ls *lockState) {
 	if ls.set != nil {
 		ls.set.owned++
 		ls.set.count[ls.owner]++
-		ls.set.counts = nil
+		ls.set.counts, ls.set.reply = nil, nil
 	}
 	c.trace(KindHolder, S(FLock, ls.name), S(FOwner, kv.Value), S(FKey, next), I(FToken, ls.token), I(FCreateRev, kv.CreateRev))
 }
@@ -328,32 +336,106 @@ type shardSet struct {
 	// Replies share it: it is never changed once made.
 	counts    []int
 	countsFor []string
+	// reply is the last answer to a scan, made for replyFor; nil once a
+	// key, a holder or a count of the set changes. untracked: some of the
+	// set's keys are locks of another set (or no set), whose changes would
+	// not clear reply or present, so no answer is kept and keys are looked
+	// up. present says, by shard, whether its key exists (nil: untracked).
+	reply     Message
+	replyFor  listKey
+	untracked bool
+	present   []bool
+}
+
+// listKey is what a scan's answer depends on beside the set: how many
+// shards it asked about and the live workers it saw.
+type listKey struct {
+	count   int
+	liveGen uint64
 }
 
 func (c *Coordinator) shards(prefix string, count int) *shardSet {
+	if set := c.lastSet; set != nil && set.prefix == prefix && len(set.keys) >= count {
+		return set // every scan, claim and release asks for the same set
+	}
 	ls := c.locks[prefix+"#set"]
 	if ls != nil && ls.set != nil && len(ls.set.keys) >= count {
+		c.lastSet = ls.set
 		return ls.set
 	}
-	set := &shardSet{prefix: prefix, count: map[string]int{}}
-	for i := 0; i < count; i++ {
-		k := fmt.Sprintf("%s%03d", prefix, i)
-		set.keys = append(set.keys, k)
+	set := &shardSet{prefix: prefix, count: map[string]int{}, keys: shardKeys(prefix, count)}
+	states := make([]lockState, count)
+	set.present = make([]bool, count)
+	for i, k := range set.keys {
 		if c.locks[k] == nil {
-			c.locks[k] = &lockState{name: k, single: true, set: set}
+			states[i] = lockState{name: k, single: true, set: set, shard: i}
+			c.locks[k] = &states[i]
+		} else {
+			set.untracked = true
 		}
+		set.present[i] = c.kv[k] != nil
+	}
+	if set.untracked {
+		set.present = nil
 	}
 	c.locks[prefix+"#set"] = &lockState{name: prefix + "#set", set: set}
+	c.lastSet = set
 	return set
+}
+
+// shardKeys returns prefix + "000" ... (at least three digits, as "%03d"
+// writes them) for count shards, all cut from one string.
+func shardKeys(prefix string, count int) []string {
+	var b []byte
+	ends := make([]int, count)
+	for i := range count {
+		b = append(b, prefix...)
+		for z := 100; z > 1 && i < z; z /= 10 { // pad to three digits
+			b = append(b, '0')
+		}
+		b = strconv.AppendInt(b, int64(i), 10)
+		ends[i] = len(b)
+	}
+	all := string(b)
+	keys := make([]string, count)
+	start := 0
+	for i, end := range ends {
+		keys[i], start = all[start:end], end
+	}
+	return keys
 }
 
 // WorkerPrefix holds one key per live shard worker, attached to its session.
 const WorkerPrefix = "workers/"
 
-func (c *Coordinator) listShards(m listShardsReq) listShardsResp {
+// listShards answers a scan. Between two changes of the set's keys, holders
+// or live workers every scan gets the same answer, so that answer is made
+// once and shared (a message is never changed once sent).
+func (c *Coordinator) listShards(m listShardsReq) Message {
 	set := c.shards(m.Prefix, m.Count)
+	key := listKey{count: m.Count, liveGen: c.liveGen}
+	if set.reply != nil && set.replyFor == key {
+		return set.reply
+	}
 	var resp listShardsResp
-	if set.owned < m.Count {
+	switch {
+	case set.owned >= m.Count:
+	case set.present != nil:
+		free := 0
+		for _, p := range set.present[:m.Count] {
+			if !p {
+				free++
+			}
+		}
+		if free > 0 {
+			resp.Free = make([]int, 0, free)
+		}
+		for i, p := range set.present[:m.Count] {
+			if !p {
+				resp.Free = append(resp.Free, i)
+			}
+		}
+	default:
 		for i := 0; i < m.Count; i++ {
 			if c.kv[set.keys[i]] == nil {
 				resp.Free = append(resp.Free, i)
@@ -376,7 +458,11 @@ func (c *Coordinator) listShards(m listShardsReq) listShardsResp {
 		}
 		resp.Live, resp.Counts = c.live, set.counts
 	}
-	return resp
+	if set.untracked {
+		return resp
+	}
+	set.reply, set.replyFor = resp, key
+	return set.reply
 }
 
 func (c *Coordinator) claimShards(from string, m claimShardsReq) claimShardsResp {

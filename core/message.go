@@ -182,8 +182,15 @@ type (
 		Token int64
 		Key   string // idempotency key, e.g. invoice:customer:date
 	}
+	// offsetCommitReq commits one offset per entry of Base: the entry's
+	// own, moved on by Advance records (see entry). A worker commits the
+	// same shards with the same tokens time after time, each commit a fixed
+	// number of records past the last, so its commits share one Base until
+	// its shards change and differ only in Advance: a commit costs no copy
+	// of its entries. Workers send it as a pointer (see slab).
 	offsetCommitReq struct {
-		Entries []offsetEntry
+		Base    []offsetEntry
+		Advance int64
 	}
 	offsetEntry struct {
 		Shard  int
@@ -215,8 +222,15 @@ func (offsetCommitReq) Kind() string { return "CommitOffsets" }
 func (offsetFetchReq) Kind() string  { return "FetchOffsets" }
 func (offsetFetchResp) Kind() string { return "FetchOffsetsResponse" }
 func (m offsetCommitReq) token() int64 {
-	if len(m.Entries) == 1 {
-		return m.Entries[0].Token
+	if len(m.Base) == 1 {
+		return m.Base[0].Token
 	}
 	return 0
+}
+
+// entry returns the commit's entry i.
+func (m *offsetCommitReq) entry(i int) offsetEntry {
+	e := m.Base[i]
+	e.Offset += m.Advance
+	return e
 }

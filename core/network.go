@@ -217,9 +217,11 @@ func (n *Network) deliver(env Envelope) {
 		s.Trace.aside(s.now, env.From, KindDrop, I(FID, int64(env.ID)), S(FTo, env.To), S(FMsg, env.Msg.Kind()), S(FWhy, "partitioned in flight"))
 		return
 	}
-	a := s.actors[env.To]
-	if a == nil {
-		return
+	var a actor = s.Coord // half of all messages go to it: no lookup by name
+	if env.To != CoordinatorName {
+		if a = s.actors[env.To]; a == nil {
+			return
+		}
 	}
 	a.receive(env)
 }

@@ -196,9 +196,10 @@ func (o *OffsetStore) Commit(shard int, offset, token int64) string {
 
 func (o *OffsetStore) receive(env Envelope) {
 	switch m := env.Msg.(type) {
-	case offsetCommitReq:
+	case *offsetCommitReq:
 		acc, rej := 0, 0
-		for _, e := range m.Entries {
+		for i := range m.Base {
+			e := m.entry(i)
 			before, prevOff := int64(0), int64(0)
 			if e.Shard >= 0 && e.Shard < len(o.Offset) {
 				before, prevOff = o.Highest[e.Shard], o.Offset[e.Shard]

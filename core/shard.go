@@ -82,6 +82,21 @@ type ShardWorker struct {
 	deadline time.Duration // session deadline (local belief)
 	own      ownSet
 	awaiting bool
+
+	// Messages the worker sends again and again are made once and shared
+	// by every send (a message is never changed once sent): the scan, and
+	// the keepalive for the leases it renewed last.
+	scanMsg  Message
+	renewReq keepAliveReq
+	renewMsg Message
+	// commits holds the offset commits it sends, entries their bases: a
+	// few allocations for a run's commits (see slab). lastBase is the base
+	// of the last commit (see offsetCommitReq).
+	commits  slab[offsetCommitReq]
+	entries  slab[offsetEntry]
+	lastBase []offsetEntry
+	// beliefs holds the worker's beliefs about shards it claimed (see slab).
+	beliefs slab[owned]
 }
 
 // AddShardWorker adds a worker that joins at cfg.StartAt.
@@ -152,11 +167,12 @@ func (w *ShardWorker) handle(m Message) {
 		w.armCheck()
 	case keepAliveResp:
 		w.onRenewal(m)
+	case *keepAliveResp:
+		w.onRenewal(*m)
 	case listShardsResp:
 		w.rebalance(m)
 	case claimShardsResp:
-		var got []int
-		var toks []int64
+		got, toks := make([]int, 0, len(m.Results)), make([]int64, 0, len(m.Results))
 		for _, r := range m.Results {
 			if !r.OK {
 				continue
@@ -165,7 +181,9 @@ func (w *ShardWorker) handle(m Message) {
 			if w.cfg.LeasePerShard {
 				dl = w.sim.now + w.cfg.TTL
 			}
-			w.own.set(r.Shard, &owned{token: r.Token, lease: r.Lease, deadline: dl})
+			o := w.beliefs.one()
+			*o = owned{token: r.Token, lease: r.Lease, deadline: dl}
+			w.own.set(r.Shard, o)
 			w.trace(KindShardOwn, I(FShard, int64(r.Shard)), I(FToken, r.Token))
 			got, toks = append(got, r.Shard), append(toks, r.Token)
 		}
@@ -188,15 +206,40 @@ func (w *ShardWorker) handle(m Message) {
 // of the stream loses them together) and the coordinator counts each
 // lease renewed, so the load is per lease, as in etcd.
 func (w *ShardWorker) renew() {
-	ids := make([]LeaseID, 0, 1+len(w.own))
-	ids = append(ids, w.session)
-	if w.cfg.LeasePerShard {
-		for _, e := range w.own {
-			ids = append(ids, e.o.lease)
+	if !w.renewsAll() {
+		ids := make([]LeaseID, 0, 1+len(w.own))
+		ids = append(ids, w.session)
+		if w.cfg.LeasePerShard {
+			for _, e := range w.own {
+				ids = append(ids, e.o.lease)
+			}
+		}
+		w.renewReq = keepAliveReq{Leases: ids}
+		w.renewMsg = w.renewReq
+	}
+	w.send(CoordinatorName, w.renewMsg)
+	w.rearm(tmRenew, w.cfg.RenewEvery, fnRenew)
+}
+
+// renewsAll reports whether the keepalive made last asks for exactly the
+// leases the worker holds now, in the same order, so it can be sent again.
+func (w *ShardWorker) renewsAll() bool {
+	ids := w.renewReq.Leases
+	if w.renewMsg == nil || len(ids) == 0 || ids[0] != w.session {
+		return false
+	}
+	if !w.cfg.LeasePerShard {
+		return len(ids) == 1
+	}
+	if len(ids) != 1+len(w.own) {
+		return false
+	}
+	for i, e := range w.own {
+		if ids[1+i] != e.o.lease {
+			return false
 		}
 	}
-	w.send(CoordinatorName, keepAliveReq{Leases: ids})
-	w.rearm(tmRenew, w.cfg.RenewEvery, fnRenew)
+	return true
 }
 
 func (w *ShardWorker) onRenewal(m keepAliveResp) {
@@ -287,7 +330,10 @@ func (w *ShardWorker) loseAll(why string) {
 }
 
 func (w *ShardWorker) scan() {
-	w.send(CoordinatorName, listShardsReq{Prefix: w.cfg.Prefix, Count: w.cfg.Shards})
+	if w.scanMsg == nil {
+		w.scanMsg = listShardsReq{Prefix: w.cfg.Prefix, Count: w.cfg.Shards}
+	}
+	w.send(CoordinatorName, w.scanMsg)
 	w.rearm(tmScan, w.sim.jitter(w.cfg.ScanEvery, w.cfg.ScanJitter), fnScan)
 }
 
@@ -381,20 +427,55 @@ func (w *ShardWorker) sessionFor() LeaseID {
 
 // commit sends one batch of offset commits, each carrying its shard token.
 func (w *ShardWorker) commit() {
-	entries := make([]offsetEntry, 0, len(w.own))
 	adv := w.cfg.RecordsPerSecond * int64(w.cfg.CommitEvery/time.Millisecond) / 1000
+	n := 0
 	for _, e := range w.own {
-		sh, o := e.shard, e.o
-		if !o.fetched {
-			continue
+		if o := e.o; o.fetched {
+			o.offset += adv
+			n++
 		}
-		o.offset += adv
-		entries = append(entries, offsetEntry{Shard: sh, Offset: o.offset, Token: o.token})
 	}
-	if len(entries) > 0 {
-		w.send(w.cfg.Offsets, offsetCommitReq{Entries: entries})
+	if n > 0 {
+		m := w.commits.one()
+		m.Base, m.Advance = w.commitBase(n)
+		w.send(w.cfg.Offsets, m)
 	}
 	w.rearm(tmCommit, w.cfg.CommitEvery, fnCommit)
+}
+
+// commitBase returns a base and an advance that give the n offsets the
+// worker commits now (see offsetCommitReq): the last commit's base if
+// every entry moved on by the same number of records since, else a new one.
+func (w *ShardWorker) commitBase(n int) ([]offsetEntry, int64) {
+	base := w.lastBase
+	if len(base) == n {
+		i, adv := 0, int64(0)
+		for _, e := range w.own {
+			o := e.o
+			if !o.fetched {
+				continue
+			}
+			b := &base[i]
+			if i == 0 {
+				adv = o.offset - b.Offset
+			}
+			if b.Shard != e.shard || b.Token != o.token || b.Offset+adv != o.offset {
+				break
+			}
+			i++
+		}
+		if i == n {
+			return base, adv
+		}
+	}
+	base = w.entries.take(n)[:0]
+	for _, e := range w.own {
+		if o := e.o; o.fetched {
+			base = append(base, offsetEntry{Shard: e.shard, Offset: o.offset, Token: o.token})
+		}
+	}
+	w.lastBase = base
+	return base, 0
 }
 
 func (w *ShardWorker) crash() {

@@ -305,7 +305,9 @@ func (s *Sim) Step() bool {
 	e := s.queue.pop()
 	s.now = e.at
 	tk := s.tasks[e.slot]
-	s.tasks[e.slot] = task{}
+	// The slot keeps its task until it is reused (soon: the free list is
+	// a stack): clearing it would cost a write barrier whenever the
+	// collector runs, for a message the next task overwrites anyway.
 	s.free = append(s.free, e.slot)
 	s.stepped, s.inStart = true, tk.start
 	s.Trace.cause, s.Trace.also = tk.cause, 0

@@ -141,11 +141,44 @@ func (e *Event) Causes() []int {
 }
 
 // chunk stores the fields of events: a number field's value, or a text
-// field's index into strs. A chunk is never grown or moved (a full one is
-// left to its events and a new one started), so events may point into it.
+// field's index into strs. Its vals are never grown or moved (a full chunk
+// is left to its events and a new one started), so events may point into
+// it. strs holds each text once per chunk, as far as recent remembers it:
+// a trace repeats a few names and words thousands of times.
 type chunk struct {
 	vals []int64
 	strs []string
+	// recent holds, by a hash of the text (see textSlots), 1 + the index
+	// in strs of a text stored lately (0: none).
+	recent [256]int32
+}
+
+// textSlots are the two places recent may remember v: two bytes of FNV-1a
+// of its length and its last eight bytes (the trace's texts are short
+// names and words, told apart by their ends: worker-07, shard-042).
+func textSlots(v string) (int, int) {
+	h := (2166136261 ^ uint32(len(v))) * 16777619
+	for i := max(len(v)-8, 0); i < len(v); i++ {
+		h = (h ^ uint32(v[i])) * 16777619
+	}
+	return int(h >> 24), int(h>>16) & 0xff
+}
+
+// text stores v in the chunk (once) and returns its index in strs.
+func (c *chunk) text(v string) int64 {
+	a, b := textSlots(v)
+	if i := c.recent[a] - 1; i >= 0 && c.strs[i] == v {
+		return int64(i)
+	}
+	if i := c.recent[b] - 1; i >= 0 && c.strs[i] == v {
+		return int64(i)
+	}
+	c.strs = append(c.strs, v)
+	if c.recent[a] == 0 {
+		b = a
+	}
+	c.recent[b] = int32(len(c.strs))
+	return int64(len(c.strs) - 1)
 }
 
 // NewEvent builds an event outside any trace, for tests and for views that
@@ -290,7 +323,7 @@ func (t *Trace) clone() Trace {
 func (t *Trace) drop() {
 	t.Events = t.Events[:0]
 	if t.cur != nil {
-		t.cur.vals, t.cur.strs = t.cur.vals[:0], t.cur.strs[:0]
+		t.cur.vals, t.cur.strs, t.cur.recent = t.cur.vals[:0], t.cur.strs[:0], [256]int32{}
 	}
 }
 
@@ -315,25 +348,21 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 	}
 	k := &kinds[kind]
 	var mask uint16
-	nstr := 0
 	for _, f := range fs {
 		p := k.pos[f.ID]
 		if p < 0 || mask&(1<<p) != 0 {
 			panic("core: event " + k.name + " given field " + f.ID.Key() + " it does not declare, or twice")
 		}
 		mask |= 1 << p
-		if fields[f.ID].typ == text {
-			nstr++
-		}
 	}
 	c := t.cur
-	if c == nil || cap(c.vals)-len(c.vals) < len(fs) || cap(c.strs)-len(c.strs) < nstr {
+	if c == nil || cap(c.vals)-len(c.vals) < len(fs) {
 		last := 0
 		if c != nil {
 			last = cap(c.vals)
 		}
 		n := max(fieldChunk(last), len(fs))
-		c = &chunk{vals: make([]int64, 0, n), strs: make([]string, 0, max(n/2, nstr))}
+		c = &chunk{vals: make([]int64, 0, n), strs: make([]string, 0, n/16)}
 		t.cur = c
 	}
 	off := len(c.vals)
@@ -341,8 +370,7 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 	for _, f := range fs {
 		i := off + bits.OnesCount16(mask&(1<<k.pos[f.ID]-1))
 		if fields[f.ID].typ == text {
-			c.vals[i] = int64(len(c.strs))
-			c.strs = append(c.strs, f.Str)
+			c.vals[i] = c.text(f.Str)
 		} else {
 			c.vals[i] = f.Int
 		}
@@ -359,18 +387,24 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		}
 		t.Events = slices.Grow(t.Events, max(len(t.Events), first))
 	}
-	seq := len(t.Events)
 	if t.cause == 0 && t.also == 0 && t.caused {
 		t.Orphans++
 	}
-	t.Events = append(t.Events, Event{Seq: seq, At: at, Actor: actor, Kind: kind, mask: mask, off: uint32(off), c: c, cause: t.cause, also: t.also, byAction: t.inAction})
-	t.cause, t.also = int32(seq+1), 0
+	// Set in place, field by field: copying a whole event in costs a bulk
+	// write barrier whenever the collector runs, which is often.
+	n := len(t.Events)
+	t.Events = t.Events[:n+1]
+	e := &t.Events[n]
+	e.Seq, e.At, e.Actor, e.Kind, e.mask, e.off, e.c = n, at, actor, kind, mask, uint32(off), c
+	e.cause, e.also, e.byAction = t.cause, t.also, t.inAction
+	t.cause, t.also = int32(n+1), 0
 }
 
 // fieldChunk sizes the next chunk after one of capacity last: doubling
-// from 64 up to 8192 values (64 KiB), so a short run's trace stays small
-// and a long one allocates in large steps.
-func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
+// from 64 up to 4096 values (32 KiB, the largest of Go's small objects:
+// a larger one would go back to the system after every run), so a short
+// run's trace stays small and a long one allocates in large steps.
+func fieldChunk(last int) int { return min(max(2*last, 64), 4096) }
 
 // Len returns the number of events.
 func (t *Trace) Len() int { return len(t.Events) }
