@@ -444,7 +444,7 @@ labctl exercise token-logs lists each incident's lines with their ids.
 			"Line up, in each incident: what storage did with each write, given the highest token it had seen; and whether the sender of a token-15 write had already logged that its lease was gone. A check that names a time, a worker or a token of these three logs will not hold on a log with other numbers.",
 			"The key step: a write storage accepted with a token below the highest it had seen is a bug, and so is a send whose token its own worker had logged as lost before it sent (compare the lines' order, not only their times). A stale write that fencing refused, from a worker that did not yet know, is expected; so is the same request resent under a newer token.",
 		},
-		Queries: &QueryLang{schema: logSchema},
+		Queries: &QueryLang{schema: logSchema, shown: func() []*qlog { return checkedLogs()[:len(logCases)] }},
 	}
 	for i, c := range logCases {
 		e.Materials = append(e.Materials, Material{ID: c.id, Title: c.title, lines: func() []string { return texts(logRuns()[i]) }})
@@ -657,7 +657,7 @@ func upper(s string) string {
 
 func logsCheck(a Answer) Job {
 	var cs []*Check
-	lang := QueryLang{schema: logSchema}
+	lang := QueryLang{schema: logSchema, shown: func() []*qlog { return checkedLogs()[:len(logCases)] }}
 	for _, src := range a.Checks {
 		c, err := lang.Parse(src)
 		if err != nil {

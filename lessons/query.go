@@ -165,7 +165,12 @@ func (s *qschema) kindFields(kind string) []string {
 	for f := range s.fields[kind] {
 		out = append(out, f)
 	}
-	slices.SortFunc(out, func(a, b string) int { return fieldOrder(a) - fieldOrder(b) })
+	slices.SortFunc(out, func(a, b string) int {
+		if d := fieldOrder(a) - fieldOrder(b); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
 	return out
 }
 
@@ -975,6 +980,8 @@ func (r *qrun) expr(e qexpr) qval {
 // events and fields there are, for the parser and for the builders' menus.
 type QueryLang struct {
 	schema func() *qschema
+	// shown are the logs the learner reads (not the hidden variants).
+	shown func() []*qlog
 }
 
 // Parse reads one check.
@@ -988,6 +995,56 @@ func (q *QueryLang) Fields(kind string) []string { return q.schema().kindFields(
 
 // IsNumber reports whether field f of kind holds numbers.
 func (q *QueryLang) IsNumber(kind, f string) bool { return q.schema().fields[kind][f] == tNum }
+
+// Values lists, as a check writes them, the values field f of kind takes
+// in the logs the learner reads, sorted, at most max of them (a builder's
+// menu of values to compare with).
+func (q *QueryLang) Values(kind, f string, max int) []string {
+	seen := map[qval]bool{}
+	var vals []qval
+	for _, l := range q.shown() {
+		for _, i := range l.byKind[kind] {
+			v := l.events[i].fields[f]
+			if v.ok() && !seen[v] {
+				seen[v] = true
+				vals = append(vals, v)
+			}
+		}
+	}
+	slices.SortFunc(vals, func(a, b qval) int {
+		if a.typ == tNum && b.typ == tNum {
+			return cmpFloat(a.num, b.num)
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	var out []string
+	for _, v := range vals[:min(len(vals), max)] {
+		out = append(out, Literal(v.text, v.num, v.typ == tNum))
+	}
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Literal writes a value as a check does: a number bare, text in single
+// quotes (double quotes if it holds one).
+func Literal(text string, num float64, isNum bool) string {
+	if isNum {
+		return strconv.FormatFloat(num, 'f', -1, 64)
+	}
+	if strings.Contains(text, "'") {
+		return `"` + text + `"`
+	}
+	return "'" + text + "'"
+}
 
 // validateChecks refuses checks that cannot be read, with the check's
 // index and the position in it.
