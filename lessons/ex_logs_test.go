@@ -363,7 +363,7 @@ func TestLogsVariantsCatchOverfitting(t *testing.T) {
 		v := r.Parts[len(logCases)]
 		assert.Equal(t, "Hidden variants", v.Part)
 		assert.False(t, v.OK)
-		assert.Contains(t, v.Why, c.gap, c.name)
+		assert.Contains(t, strings.ToLower(v.Why), c.gap, c.name)
 		for _, m := range modelChecks {
 			assert.NotContains(t, v.Why, m)
 		}
@@ -384,4 +384,19 @@ func TestLogsEveryUnlessSemantics(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, n.callsBug(nv), u.callsBug(uv), "log %d", k)
 	}
+}
+
+// TestLogsVariantGapFollowsItsIncident: a set that misjudges an incident
+// misjudges its moved and renamed variants too; that is no sign of a time
+// or a name read, so the variants' feedback does not say it is.
+func TestLogsVariantGapFollowsItsIncident(t *testing.T) {
+	a := exLogs.Reference.Clone()
+	a.Checks = []string{"bug if some pause: for_ms > 5000"}
+	r, err := exLogs.Check(a)
+	require.NoError(t, err)
+	require.False(t, r.Parts[2].OK, "incident 3 is misjudged")
+	v := r.Parts[len(logCases)]
+	assert.Contains(t, v.Why, "incident 3 (every time 7 s later)")
+	assert.NotContains(t, strings.ToLower(v.Why), gapTime)
+	assert.NotContains(t, strings.ToLower(v.Why), gapName)
 }
