@@ -580,6 +580,15 @@ func (p *qparser) parenIsValue() bool {
 	return false
 }
 
+// isKeyword reports whether s is a word of the language.
+func isKeyword(s string) bool {
+	switch s {
+	case "and", "or", "not", "some", "every", "no", "all", "any", "bug", "if", "unless", "after", "before", "count", "distinct":
+		return true
+	}
+	return false
+}
+
 func isName(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r)
@@ -622,6 +631,9 @@ func (p *qparser) sel(named bool) (qsel, error) {
 		}
 		sc.name = n.text
 		p.next()
+	}
+	if n := p.peek(); named && sc.name == "" && n.kind == "id" && !isName(n.text) && !isKeyword(n.text) {
+		return s, qerr(n.pos, "`%s` cannot name an event: a NAME starts with a capital letter (%s %s)", n.text, kind, strings.ToUpper(n.text[:1])+n.text[1:])
 	}
 	p.scopes = append(p.scopes, sc)
 	if p.is("[") {
@@ -756,8 +768,7 @@ func (p *qparser) value() (qexpr, qtype, error) {
 	if strings.Contains(t.text, ".") {
 		return nil, 0, qerr(t.pos, "`%s` is not KIND.FIELD or NAME.FIELD: %q is no kind of event and no NAME", t.text, t.text[:strings.LastIndex(t.text, ".")])
 	}
-	switch t.text {
-	case "and", "or", "not", "some", "every", "no", "all", "any", "bug", "if", "unless", "after", "before", "count", "distinct":
+	if isKeyword(t.text) {
 		return nil, 0, qerr(t.pos, "want a value, found the word `%s`", t.text)
 	}
 	if len(p.scopes) == 0 {

@@ -60,6 +60,7 @@ func TestQueryErrorsSayWhereAndWhat(t *testing.T) {
 		{"bug if some write: token > 1 ; drop", "at character 30: \";\" has no meaning in a check"},
 		{"bug if some write: token > 1\n", "at character 29: a control character"},
 		{"bug if some write A1: some send B1: some lease.lost C1: some state D1: A1.token = D1.token", "at character 62: some/every/no/count/distinct are nested more than 3 deep"},
+		{"bug if some write w: w.token > 1", "at character 19: `w` cannot name an event: a NAME starts with a capital letter (write W)"},
 		{"bug if write.nothing.at > 1", "`write.nothing.at` is not KIND.FIELD or NAME.FIELD"},
 	} {
 		_, err := parse(c.src)
