@@ -458,14 +458,29 @@ func TestBrowserExerciseHintsAndModelAnswer(t *testing.T) {
 // id, as a screen-reader or keyboard user picks it from the select.
 func (b *browser) chooseOption(t *testing.T, id, text string) {
 	t.Helper()
-	i, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
-		const el = document.querySelector('#mirror [data-id=%q]');
-		if (!el) return -2;
-		return [...el.options].findIndex(o => o.textContent === %q);
-	})()`, id, text)))
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, i, 0.0, "the panel's menu %q offers %q", id, text)
+	// The page redraws its controls on the next frame after a change
+	// (a comparison added, a kind picked): wait for the menu and option.
+	i := -1.0
+	for deadline := time.Now().Add(10 * time.Second); i < 0; time.Sleep(50 * time.Millisecond) {
+		var err error
+		i, err = chromedp.Run(b.ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
+			const el = document.querySelector('#mirror [data-id=%q]');
+			if (!el) return -2;
+			return [...el.options].findIndex(o => o.textContent === %q);
+		})()`, id, text)))
+		require.NoError(t, err)
+		require.True(t, i >= 0 || time.Now().Before(deadline), "the panel's menu %q offers %q (%v)", id, text, i)
+	}
 	b.setControl(t, id, i)
+	b.twoTicks(t)
+}
+
+// twoTicks waits until the game has ticked twice, so the page's controls
+// show what the last use changed (a menu's options follow another's).
+func (b *browser) twoTicks(t *testing.T) {
+	t.Helper()
+	before := b.state(t).Tick
+	b.until(t, "two ticks", 30*time.Second, func(s fullState) bool { return s.Tick >= before+2 })
 }
 
 // TestBrowserExerciseLogsChecksFromMenus completes exercise 5 with the
@@ -491,6 +506,7 @@ func TestBrowserExerciseLogsChecksFromMenus(t *testing.T) {
 		for _, st := range steps {
 			if st[1] == "" {
 				b.useControl(t, st[0])
+				b.twoTicks(t)
 				continue
 			}
 			b.chooseOption(t, st[0], st[1])
