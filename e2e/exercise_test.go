@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // exState is the part of leaselab.state() the exercise tests read.
@@ -452,4 +454,83 @@ func TestBrowserExerciseHintsAndModelAnswer(t *testing.T) {
 		t.Errorf("the menu does not say how it was passed: %q", row)
 	}
 	b.screenshot(t, "browser-exercise-menu-with-answer.png")
+}
+
+// chooseOption picks the option whose text is text in the panel's menu
+// id, as a screen-reader or keyboard user picks it from the select.
+func (b *browser) chooseOption(t *testing.T, id, text string) {
+	t.Helper()
+	// The page redraws its controls on the next frame after a change
+	// (a comparison added, a kind picked): wait for the menu and option.
+	i := -1.0
+	for deadline := time.Now().Add(10 * time.Second); i < 0; time.Sleep(50 * time.Millisecond) {
+		var err error
+		i, err = chromedp.Run(b.ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
+			const el = document.querySelector('#mirror [data-id=%q]');
+			if (!el) return -2;
+			return [...el.options].findIndex(o => o.textContent === %q);
+		})()`, id, text)))
+		require.NoError(t, err)
+		require.True(t, i >= 0 || time.Now().Before(deadline), "the panel's menu %q offers %q (%v)", id, text, i)
+	}
+	b.setControl(t, id, i)
+	b.twoTicks(t)
+}
+
+// twoTicks waits until the game has ticked twice, so the page's controls
+// show what the last use changed (a menu's options follow another's).
+func (b *browser) twoTicks(t *testing.T) {
+	t.Helper()
+	before := b.state(t).Tick
+	b.until(t, "two ticks", 30*time.Second, func(s fullState) bool { return s.Tick >= before+2 })
+}
+
+// TestBrowserExerciseLogsChecksFromMenus completes exercise 5 with the
+// panel alone: the checks are built from its labelled menus (each a
+// select in the accessibility tree), added with its button, the evidence
+// ticked, and the answer passes.
+func TestBrowserExerciseLogsChecksFromMenus(t *testing.T) {
+	b := openExercise(t, "token-logs")
+	tree := b.axTree(t)
+	roles := map[string][]string{}
+	for _, n := range tree.nodes {
+		roles[n.Name] = append(roles[n.Name], n.Role)
+	}
+	assert.Contains(t, roles["Event X, of kind"], "combobox", "the builder's menus are selects a screen reader names")
+	assert.Contains(t, roles["Comparison 1: field"], "combobox")
+	assert.Contains(t, roles["Add this check"], "button")
+	for i, steps := range [][][2]string{
+		{{"q:left:1", "X.result"}, {"q:right:1", "'accepted'"}, {"qrow+"},
+			{"q:left:2", "X.token"}, {"q:op:2", "<"}, {"q:right:2", "X.highest"}, {"qadd"}},
+		{{"q:kind", "lease.lost"}, {"q:with", "send"}, {"qrow-"}, {"q:left:1", "Y.actor"}, {"q:right:1", "X.actor"}, {"qrow+"},
+			{"q:left:2", "Y.token"}, {"q:right:2", "X.token"}, {"qrow+"}, {"q:left:3", "Y.line"}, {"q:op:3", ">"}, {"q:right:3", "X.line"}, {"qadd"}},
+	} {
+		for _, st := range steps {
+			if st[1] == "" {
+				b.useControl(t, st[0])
+				b.twoTicks(t)
+				continue
+			}
+			b.chooseOption(t, st[0], st[1])
+		}
+		remove := fmt.Sprintf("qremove:%d", i)
+		for deadline := time.Now().Add(10 * time.Second); b.htmlKind(t, remove) == ""; {
+			require.True(t, time.Now().Before(deadline), "check %d was not added: no %s", i+1, remove)
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	_, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(() => { document.querySelector('#mirror [data-id="qremove:0"]').scrollIntoView(); return true })()`))
+	require.NoError(t, err)
+	b.screenshot(t, "browser-exercise-5-builder.png")
+	for q, lines := range map[string][]string{
+		"case-1-evidence": {"line-9", "line-14", "line-16", "line-17", "line-19"},
+		"case-2-evidence": {"line-10", "line-14", "line-24", "line-27"},
+		"case-3-evidence": {"line-12", "line-16", "line-17", "line-18", "line-19"},
+	} {
+		for _, l := range lines {
+			b.useControl(t, "opt:"+q+":"+l)
+		}
+	}
+	b.screenshot(t, "browser-exercise-5-checks.png")
+	b.checkPasses(t, 1)
 }

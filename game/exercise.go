@@ -93,6 +93,9 @@ type ExerciseScene struct {
 	// CheckBudget, if positive, replaces the check's per-frame budget.
 	CheckBudget time.Duration
 
+	// query is exercise 5's check builder (nil builder elsewhere).
+	query queryWidgets
+
 	narration Narration
 	style     draw.Style
 	geom      exerciseGeom
@@ -154,6 +157,9 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 	s.numbers = make([]ui.Slider, len(ex.Numbers))
 	for i, k := range ex.Numbers {
 		s.numbers[i] = ui.Slider{Min: k.Min, Max: k.Max, Step: k.Step, Value: k.Default}
+	}
+	if ex.Queries != nil {
+		s.query.qb = form.NewBuilder(ex.Queries)
 	}
 	s.ring = ui.NewFocusRing(false)
 	s.scenes = NewStack((*exerciseAnswer)(s))
@@ -314,6 +320,8 @@ func (s *ExerciseScene) refocus() {
 		items = append(items, &s.numbers[i])
 		s.names[&s.numbers[i]] = "number:" + s.Ex.Numbers[i].ID
 	}
+	s.syncQuery()
+	items = append(items, s.queryFocus()...)
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
 			items = append(items, &s.options[qi][oi])

@@ -78,6 +78,7 @@ func (a *exerciseAnswer) Update(st *State) error {
 		}
 	}
 	s.syncNumbers()
+	s.updateQuery(fin)
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
 			if pressed(&s.options[qi][oi], fin) {

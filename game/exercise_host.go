@@ -24,6 +24,9 @@ func (s *ExerciseScene) host(in *ui.Input) {
 			s.saveDraft()
 			continue
 		}
+		if s.hostQuery(h) {
+			continue
+		}
 		if p, ok := strings.CutPrefix(h.ID, "point:"); ok {
 			i, err := strconv.Atoi(p)
 			if err != nil {
@@ -73,6 +76,7 @@ func (s *ExerciseScene) controls() []Control {
 	for i, k := range s.Ex.Numbers {
 		out = append(out, rangeControl("Numbers", "number:"+k.ID, lab.KnobLabel(k), &s.numbers[i], lab.KnobValue(k, s.numbers[i].Value)))
 	}
+	out = append(out, s.queryControls()...)
 	for _, q := range s.Ex.Questions {
 		kind := KindRadio
 		if q.Multi {

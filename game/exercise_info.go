@@ -92,6 +92,11 @@ func (a *exerciseAnswer) Inspect() SceneInfo {
 	for i, k := range s.Ex.Numbers {
 		visible("number:"+k.ID, s.numbers[i].Rect)
 	}
+	for w, name := range s.names {
+		if b, ok := w.(*ui.Button); ok && strings.HasPrefix(name, "q") {
+			visible(name, b.Rect)
+		}
+	}
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
 			visible("opt:"+q.ID+":"+o.ID, s.options[qi][oi].Rect)

@@ -35,7 +35,11 @@ type exerciseGeom struct {
 	// once the model answer is shown.
 	defenceTop, pointsTop float64
 	points                []ui.Rect
-	unit                  float64 // the unit the text panels were measured for
+	// The check builder (exercise 5): each check's Remove button, each
+	// menu's button, and the comparison and add buttons.
+	qRemove, qMenus []ui.Rect
+	qButtons        [3]ui.Rect
+	unit            float64 // the unit the text panels were measured for
 }
 
 // formText is a run of wrapped text in the form.
@@ -128,6 +132,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		g.num = append(g.num, ui.Rect{Y: y + px(22), W: w, H: px(30)})
 		y += px(22) + px(30) + px(14)
 	}
+	s.layoutQuery(&y, w, addText, height)
 	g.opts = g.opts[:0]
 	for qi, q := range s.Ex.Questions {
 		if qi > 0 || len(s.Ex.Numbers) > 0 || s.Ex.Lab != nil {
@@ -213,6 +218,7 @@ func (s *ExerciseScene) place() {
 		}
 	}
 	s.defence.Rect = s.toView(g.defence)
+	s.placeQuery()
 	for i := range s.points {
 		s.points[i].Rect = ui.Rect{} // nowhere until the model answer is shown
 		if i < len(g.points) {
@@ -265,6 +271,9 @@ func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
 	}
 	if f == &s.defence {
 		return s.geom.defence, true
+	}
+	if r, ok := s.queryRect(f); ok {
+		return r, true
 	}
 	for i := range s.points {
 		if f == &s.points[i] && i < len(s.geom.points) {

@@ -96,6 +96,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 			draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
 			st.Slider(view, &s.numbers[i])
 		}
+		s.drawQuery(view)
 		for qi, q := range s.Ex.Questions {
 			for oi, o := range q.Options {
 				s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
@@ -153,6 +154,9 @@ func pixels(r ui.Rect) image.Rectangle {
 // answerState is the footer's line: how much of the answer is filled in.
 func (s *ExerciseScene) answerState() string {
 	parts := []string{}
+	if s.Ex.Queries != nil {
+		parts = append(parts, form.Plural(len(s.Form.Checks()), "1 check", fmt.Sprintf("%d checks", len(s.Form.Checks()))))
+	}
 	if n := len(s.Ex.Questions); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d questions answered", s.Form.Answered(), n))
 	}

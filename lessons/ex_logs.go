@@ -3,6 +3,7 @@ package lessons
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -11,22 +12,18 @@ import (
 )
 
 // logCase is one incident of exercise 5: a run whose logs show tokens 15
-// and 16 both writing order-9, and what the learner should conclude.
+// and 16 both writing order-9.
 type logCase struct {
 	id, title string
 	cfg       core.ContentionConfig
 	log       core.ActionLog
 	until     time.Duration
-	// needs are the checks that decide this case; conclusion the right
-	// reading; why explains it.
-	needs      []string
-	conclusion string
 	// explain reads the case's conclusion off its own log; proof picks the
 	// lines that prove it (indexes into the log).
 	explain func(ls []logLine, b *because) string
 	proof   func(ls []logLine) []int
-	// nudge points a wrong conclusion at the evidence that decides it,
-	// without saying what that evidence shows.
+	// nudge points a set of checks that misjudges the incident at the
+	// evidence that decides it, without saying what that evidence shows.
 	nudge string
 }
 
@@ -51,14 +48,10 @@ var logCases = []logCase{
 			writeAt(6*time.Second, "A", "order-9 total=45 (req-44)"),
 			writeAt(18*time.Second, "B", "order-9 total=52 (req-47)"),
 		},
-		until: 35 * time.Second,
-		// The evidence includes A's own lines (its pause, its send ahead of
-		// its lease check), so reading A's log is one of the checks.
-		needs:      []string{"coord-history", "storage-decisions", "worker-log"},
-		conclusion: "missing-fence",
-		explain:    explainCase1,
-		proof:      proofCase1,
-		nudge:      "Put three lines side by side: when A sent its token-15 write, when A itself noticed the lease was gone, and what storage did with that write after it had seen 16.",
+		until:   35 * time.Second,
+		explain: explainCase1,
+		proof:   proofCase1,
+		nudge:   "Put three lines side by side: when A sent its token-15 write, when A itself noticed the lease was gone, and what storage did with that write after it had seen 16.",
 	},
 	{
 		id: "case-2", title: "Incident 2",
@@ -70,12 +63,10 @@ var logCases = []logCase{
 			core.At(16*time.Second, core.Heal("A", core.CoordinatorName)),
 			writeAt(26*time.Second, "A", "order-9 total=40 (req-41)"),
 		},
-		until:      35 * time.Second,
-		needs:      []string{"coord-history", "storage-decisions", "request-ids"},
-		conclusion: "retry",
-		explain:    explainCase2,
-		proof:      proofCase2,
-		nudge:      "Compare the request IDs of the writes, and check when each token-15 write landed against when the coordinator ended 15's ownership.",
+		until:   35 * time.Second,
+		explain: explainCase2,
+		proof:   proofCase2,
+		nudge:   "Compare the request IDs of the writes, and check when each token-15 write landed against when the coordinator ended 15's ownership.",
 	},
 	{
 		id: "case-3", title: "Incident 3",
@@ -87,12 +78,10 @@ var logCases = []logCase{
 			writeAt(21*time.Second, "A", "order-9 total=45 (req-44)"),
 			writeAt(25*time.Second, "A", "order-9 total=46 (req-45)"),
 		},
-		until:      30 * time.Second,
-		needs:      []string{"coord-history", "storage-decisions", "worker-log"},
-		conclusion: "client-bug",
-		explain:    explainCase3,
-		proof:      proofCase3,
-		nudge:      "Read A's own log in order: what does it say about its lease, and what does it do afterwards?",
+		until:   30 * time.Second,
+		explain: explainCase3,
+		proof:   proofCase3,
+		nudge:   "Read A's own log in order: what does it say about its lease, and what does it do afterwards?",
 	},
 }
 
@@ -103,35 +92,104 @@ var logKinds = []core.Kind{
 	core.KindPartition, core.KindHeal,
 }
 
-// logLine is one line of an incident's log and the trace event it shows.
+// logLine is one line of an incident's log, the trace event it shows, and
+// the line as checks read it.
 type logLine struct {
 	text string
 	ev   core.Event
+	q    logEvent
 }
 
 // run simulates a case and renders its trace as log lines.
-func (c logCase) run() []logLine {
-	s, err := core.BuildWorld(c.cfg.World(1))
+func (c logCase) run() []logLine { return simulateLog(c.id, c.cfg, c.log, c.until) }
+
+// simulateLog runs a world and renders its trace as log lines.
+func simulateLog(id string, cfg core.ContentionConfig, log core.ActionLog, until time.Duration) []logLine {
+	s, err := core.BuildWorld(cfg.World(1))
 	if err != nil {
-		panic(fmt.Sprintf("exercise 5 %s: %v", c.id, err)) // fixed data: a bug, caught by tests
+		panic(fmt.Sprintf("exercise 5 %s: %v", id, err)) // fixed data: a bug, caught by tests
 	}
-	s.Schedule(c.log)
-	s.RunUntil(c.until)
+	s.Schedule(log)
+	s.RunUntil(until)
 	var out []logLine
+	// held is the token each worker's last state line gave it, which its
+	// lease.lost line reports: a worker's log says what it lost.
+	held := map[string]int64{}
 	for _, e := range s.Trace.Events {
 		// A worker's log shows the writes it sends, so the reader can tell
 		// a write sent before the worker noticed its lease had gone from
 		// one sent after.
 		if e.Kind == core.KindSend && e.Msg() == "Write" {
-			out = append(out, logLine{fmt.Sprintf("%s %s send write to=%s token=%s", core.FormatTime(e.At), e.Actor, e.To(), e.Format(core.FToken)), e})
+			text := fmt.Sprintf("%s %s send write to=%s token=%s", core.FormatTime(e.At), e.Actor, e.To(), e.Format(core.FToken))
+			out = append(out, logLine{text: text, ev: e})
 			continue
 		}
-		if slices.Contains(logKinds, e.Kind) {
-			out = append(out, logLine{strings.TrimPrefix(e.Text(), "t="), e})
+		if !slices.Contains(logKinds, e.Kind) {
+			continue
 		}
+		if e.Kind == core.KindState {
+			held[e.Actor] = e.Token()
+		}
+		text := strings.TrimPrefix(e.Text(), "t=")
+		if e.Kind == core.KindLeaseLost {
+			extra := fmt.Sprintf(" token=%d", held[e.Actor])
+			if i := strings.Index(text, " cause="); i >= 0 {
+				text = text[:i] + extra + text[i:]
+			} else {
+				text += extra
+			}
+		}
+		out = append(out, logLine{text: text, ev: e})
+	}
+	for i := range out {
+		out[i].q = readLine(i+1, out[i].text)
 	}
 	return out
 }
+
+// readLine reads a log line as checks see it: at, line, actor, its kind,
+// and every name=value it prints but cause; a write's request id.
+func readLine(n int, text string) logEvent {
+	f := map[string]qval{"line": {num: float64(n), typ: tNum}}
+	at, rest, _ := strings.Cut(text, " ")
+	if v, err := strconv.ParseFloat(strings.TrimSuffix(at, "s"), 64); err == nil {
+		f["at"] = qval{num: v, typ: tNum}
+	}
+	actor, rest, _ := strings.Cut(rest, " ")
+	f["actor"] = qval{text: actor, typ: tText}
+	kind, rest, _ := strings.Cut(rest, " ")
+	for rest != "" {
+		var word string
+		if k, v, ok := strings.Cut(rest, "="); ok && !strings.Contains(k, " ") {
+			if q, err := strconv.QuotedPrefix(v); err == nil {
+				u, _ := strconv.Unquote(q)
+				word, rest = u, strings.TrimPrefix(v[len(q):], " ")
+			} else {
+				word, rest, _ = strings.Cut(v, " ")
+			}
+			if k == "cause" {
+				continue
+			}
+			if n, err := strconv.ParseFloat(word, 64); err == nil && !slices.Contains(textFields, k) {
+				f[k] = qval{num: n, typ: tNum}
+			} else {
+				f[k] = qval{text: word, typ: tText}
+			}
+			continue
+		}
+		_, rest, _ = strings.Cut(rest, " ") // a bare word ("send write")
+	}
+	if v, ok := f["value"]; ok && kind == "write" {
+		if i := strings.LastIndex(v.text, "(req-"); i >= 0 {
+			f["request"] = qval{text: strings.TrimSuffix(v.text[i+1:], ")"), typ: tText}
+		}
+	}
+	return logEvent{kind: kind, fields: f}
+}
+
+// textFields are the fields that hold text even when they read as a
+// number (a lease id may be all digits).
+var textFields = []string{"lease", "key", "value", "owner", "was", "lock", "why", "from", "to", "result", "dir", "a", "b"}
 
 // logRuns are the three incidents' logs, simulated once when first read.
 var logRuns = sync.OnceValue(func() [][]logLine {
@@ -354,128 +412,383 @@ func lineNo(id string) int {
 	return n
 }
 
-var logChecks = map[string]string{
-	"coord-history":     "Coordinator history: when 15's lease ended and when 16 was granted",
-	"storage-decisions": "Storage's decision on each write, and the highest token it had seen",
-	"worker-log":        "The 15-holder's own log: renewal failures, pauses, how it handled lease loss",
-	"request-ids":       "The request IDs of the writes: the same request sent twice?",
-	"wall-clocks":       "Order the writes by each machine's wall-clock timestamp",
-	"lease-ids":         "Compare the lease IDs to see which ownership is newer",
-}
-
-var logCheckOrder = []string{"coord-history", "storage-decisions", "worker-log", "request-ids", "wall-clocks", "lease-ids"}
-
-var logCheckWhy = map[string]string{
-	"coord-history":     "The coordinator's history is the only authority on whether 15 was still valid when 16 was granted.",
-	"storage-decisions": "Storage's decisions show whether a lower token was accepted after a higher one: the actual damage.",
-	"worker-log":        "The holder's own log shows whether it knew it had lost the lease and kept going.",
-	"request-ids":       "Request IDs tell a retry of the same request from two different writes.",
-	"wall-clocks":       "Wall clocks on different machines drift and jump; they cannot order events across machines. Use the coordinator's revisions and the tokens.",
-	"lease-ids":         "Lease IDs name sessions, not ownerships of this lock. On one etcd member they even increase, which is why they look like an order, but another member numbers from its own prefix and a lease says nothing about which ownership came later. Tokens do.",
-}
-
-var logConclusions = []Option{
-	{"retry", "Expected: the same request retried under a new ownership"},
-	{"missing-fence", "Bug: storage accepted an older token after a newer one"},
-	{"client-bug", "Bug: a worker kept acting after it knew its lease was lost"},
-	{"coordinator-bug", "Bug: the coordinator granted 16 while 15 was still valid"},
-}
+// formatCheck is the check of the format example: it parses, and it
+// misjudges an incident.
+const formatCheck = "bug if some pause: for_ms > 5000"
 
 func logsExercise() *Exercise {
 	e := &Exercise{
 		ID:      "token-logs",
 		Title:   "Tokens 15 and 16 both wrote order-9",
-		Summary: "Read three incidents' logs and decide what went wrong in each.",
-		Minutes: 15,
+		Summary: "Write the checks that tell a bug from an expected retry, and run them on three incidents' logs.",
+		Minutes: 20,
 		Brief: []string{
 			"Three incident reports say the same thing: the orders database shows writes to order-9 carrying fencing token 15 and writes carrying token 16. Each came with the logs of the coordinator, the two workers A and B, and the database.",
-			"For each incident, pick the checks you would run, decide what happened (a bug, and which one, or expected behaviour), and cite the log lines your conclusion rests on.",
+			"Write the checks you would run on such logs, as small queries over their lines: each says when an incident is a bug. An incident no check calls a bug is an expected retry. The lab runs your checks on the three incidents and on variants of them you do not see (other times, other names and tokens, other storage settings), and says which ones your checks misjudge. Then cite, for each incident, the log lines your conclusion rests on.",
 		},
-		Format: `Each incident (case-1, case-2, case-3) has three questions: its checks
-(any of them), its conclusion (one) and its evidence (the log lines your
-conclusion rests on, by id). labctl exercise token-logs lists each incident's
-lines with their ids.`,
-		Reference: Answer{Choices: map[string][]string{}},
+		Format: `"checks" is a list of up to 8 checks, each one line in the check
+language below; "choices" holds, for each incident (case-1, case-2,
+case-3), its evidence: the log lines your conclusion rests on, by id.
+labctl exercise token-logs lists each incident's lines with their ids.
+
+` + QuerySyntax,
+		Reference: Answer{Choices: map[string][]string{}, Checks: modelChecks},
 		KeyPoints: []string{
-			"Order events by the coordinator's history and the tokens, never by wall clocks or lease IDs.",
+			"Order events by the coordinator's history, the tokens and each log's own order, never by wall clocks or lease IDs.",
 			"A lower token accepted after a higher one is storage not fencing.",
-			"The same request ID under a rising token is an expected retry.",
-			"A write sent after the sender logged its lease lost is a worker that ignores lease loss.",
+			"The same request ID under a rising token is an expected retry; the request ID alone decides nothing.",
+			"A write sent with a token after its sender logged losing that token is a worker that ignores lease loss, even when fencing refuses it.",
 		},
 		Hints: []string{
 			"Two tokens on one object is not yet a bug: an ownership can end and a new one begin. What decides it is the order of events, read from sources that can order them.",
-			"For each incident, line up three things: when the coordinator ended 15 and granted 16; what storage did with each write, given the highest token it had seen; and whether the token-15 sender knew its lease was gone when it sent.",
-			"The key step, for each incident: the same request ID under a rising token is a retry; a lower token accepted after a higher one is storage not fencing; a send after the sender's own lease.lost line is a worker that ignores lease loss. Which of the three does each log show, and in which lines?",
+			"Line up, in each incident: what storage did with each write, given the highest token it had seen; and whether the sender of a token-15 write had already logged that its lease was gone. A check that names a time, a worker or a token of these three logs will not hold on a log with other numbers.",
+			"The key step: a write storage accepted with a token below the highest it had seen is a bug, and so is a send whose token its own worker had logged as lost before it sent (compare the lines' order, not only their times). A stale write that fencing refused, from a worker that did not yet know, is expected; so is the same request resent under a newer token.",
 		},
-	}
-	var checks []Option
-	for _, id := range logCheckOrder {
-		checks = append(checks, Option{id, logChecks[id]})
+		Queries: &QueryLang{schema: logSchema, shown: func() []*qlog { return checkedLogs()[:len(logCases)] }},
 	}
 	for i, c := range logCases {
 		e.Materials = append(e.Materials, Material{ID: c.id, Title: c.title, lines: func() []string { return texts(logRuns()[i]) }})
 		e.Questions = append(e.Questions,
-			Question{ID: c.id + "-checks", Material: c.id, Multi: true, Text: fmt.Sprintf("Incident %d: which checks would you run?", i+1), Options: checks},
-			Question{ID: c.id + "-conclusion", Material: c.id, Text: fmt.Sprintf("Incident %d: what happened?", i+1), Options: logConclusions},
 			Question{ID: c.id + "-evidence", Material: c.id, Multi: true, Text: fmt.Sprintf("Incident %d: which log lines prove your conclusion? Pick every one your reading rests on.", i+1), Options: evidenceOptions(i)},
 		)
-		e.Reference.Choices[c.id+"-checks"] = c.needs
-		e.Reference.Choices[c.id+"-conclusion"] = []string{c.conclusion}
 		e.Reference.Choices[c.id+"-evidence"] = proofIDs(i)
 		var b because
 		e.Worked = append(e.Worked, fmt.Sprintf("Incident %d: %s", i+1, c.explain(logRuns()[i], &b)))
 	}
-	e.Worked = append(e.Worked, "In every case the decisive evidence is the coordinator's history (was 15 still valid when 16 was granted?) and storage's decisions (did a lower token land after a higher one?). Wall clocks and lease IDs cannot order anything.")
-	e.start = checkLogs
+	e.Worked = append(e.Worked,
+		"The checks: "+strings.Join(quoted(modelChecks), " and ")+". The first finds storage accepting an older token after a newer one; the second a worker sending under a token it had itself logged as lost. Neither names a time, a worker or a token, so both hold on logs with other numbers; the request ID and the storage's refusals decide nothing alone (a new request under a new token is fine, and fencing refuses a paused leader's write that is no bug).")
+	e.start = logsCheck
 	return e
+}
+
+// modelChecks are the model answer's checks.
+var modelChecks = []string{
+	"bug if some write[result = 'accepted']: token < highest",
+	"bug if some lease.lost L: some send S: S.actor = L.actor and S.token = L.token and S after L",
+}
+
+func quoted(cs []string) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = "`" + c + "`"
+	}
+	return out
 }
 
 var exLogs = logsExercise()
 
-func checkLogs(a Answer) Job {
+// logTruth is the lab's own reading of a log: a bug when storage accepted
+// a write whose token is below the highest it had seen (no fencing), or
+// when a worker sent a write under a token it had already logged losing
+// (it ignores lease loss). Anything else is expected: a retry under a newer
+// token, a new request, or a stale write fencing refused from a worker
+// that did not yet know.
+func logTruth(ls []logLine) (bug bool, why string) {
+	for _, l := range ls {
+		if e := l.ev; e.Kind == core.KindWrite && e.Result() == core.Accepted && e.Token() < e.Highest() {
+			return true, "storage accepted an older token after a newer one"
+		}
+	}
+	for i, l := range ls {
+		if l.ev.Kind != core.KindLeaseLost {
+			continue
+		}
+		tok := l.q.fields["token"].num
+		for _, s := range ls[i+1:] {
+			if s.ev.Kind == core.KindSend && s.ev.Actor == l.ev.Actor && float64(s.ev.Token()) == tok {
+				return true, "a worker sent under a token it had logged as lost"
+			}
+		}
+	}
+	return false, ""
+}
+
+// logVariant is a hidden variant of an incident: the same story with
+// other numbers, or with one thing changed that changes the verdict or
+// must not.
+type logVariant struct {
+	base int
+	// what says how it differs from the incident, for the feedback.
+	what  string
+	cfg   core.ContentionConfig
+	log   core.ActionLog
+	until time.Duration
+	// gap names what a set of checks that misjudges it probably reads
+	// (without a query).
+	gap string
+}
+
+const (
+	gapTime = "a check that reads a time of the visible logs holds only at those times"
+	gapName = "a check that names a worker, a token or a request id of the visible logs holds only for those"
+	gapMean = "the signs your checks read do not separate a bug from an expected retry here"
+)
+
+// logVariants are the hidden variants: each incident 7 s later; each with
+// workers P and Q, tokens from 41 and other request ids; and four that
+// change the story (storage fencing incident 1's late write, incident 3's
+// without fencing, incident 2's second write a new request, incident 2's
+// worker retrying the same request under the token it knew it had lost).
+var logVariants = sync.OnceValue(func() []logVariant {
+	var out []logVariant
+	for i, c := range logCases {
+		shift := 7 * time.Second
+		var log core.ActionLog
+		for _, t := range c.log {
+			t.At += core.Duration(shift)
+			log = append(log, t)
+		}
+		out = append(out, logVariant{base: i, what: "every time 7 s later", cfg: c.cfg, log: log, until: c.until + shift, gap: gapTime})
+	}
+	for i, c := range logCases {
+		cfg := c.cfg
+		cfg.Names = []string{"P", "Q"}
+		cfg.FirstToken = 41
+		rename := map[string]string{"A": "P", "B": "Q"}
+		var log core.ActionLog
+		for _, t := range c.log {
+			if n, ok := rename[t.Proc]; ok {
+				t.Proc = n
+			}
+			if n, ok := rename[t.Peer]; ok {
+				t.Peer = n
+			}
+			t.Value = strings.Replace(t.Value, "(req-", "(req-9", 1)
+			log = append(log, t)
+		}
+		out = append(out, logVariant{base: i, what: "workers P and Q, tokens 41 and 42, other request ids", cfg: cfg, log: log, until: c.until, gap: gapName})
+	}
+	fenced := logCases[0].cfg
+	fenced.Fencing = true
+	out = append(out, logVariant{base: 0, what: "storage compares tokens", cfg: fenced, log: logCases[0].log, until: logCases[0].until, gap: gapMean})
+	open := logCases[2].cfg
+	open.Fencing = false
+	out = append(out, logVariant{base: 2, what: "storage does not compare tokens", cfg: open, log: logCases[2].log, until: logCases[2].until, gap: gapMean})
+	fresh := slices.Clone(logCases[1].log)
+	fresh[len(fresh)-1] = writeAt(26*time.Second, "A", "order-9 total=48 (req-42)")
+	out = append(out, logVariant{base: 1, what: "the second write is a new request", cfg: logCases[1].cfg, log: fresh, until: logCases[1].until, gap: gapMean})
+	zombie := logCases[1].cfg
+	zombie.IgnoreLeaseLoss = true
+	out = append(out, logVariant{base: 1, what: "A ignores its lost lease and resends the same request under token 15", cfg: zombie, log: logCases[1].log, until: logCases[1].until, gap: gapMean})
+	return out
+})
+
+// variantRuns are the variants' logs, simulated once when first read.
+var variantRuns = sync.OnceValue(func() [][]logLine {
+	vs := logVariants()
+	out := make([][]logLine, len(vs))
+	for i, v := range vs {
+		out[i] = simulateLog(fmt.Sprintf("variant %d", i+1), v.cfg, v.log, v.until)
+	}
+	return out
+})
+
+// checkLogs is every log the checks run on, incidents first, as checks
+// read them.
+var checkedLogs = sync.OnceValue(func() []*qlog {
+	var out []*qlog
+	for _, ls := range append(slices.Clone(logRuns()), variantRuns()...) {
+		evs := make([]logEvent, len(ls))
+		for i, l := range ls {
+			evs[i] = l.q
+		}
+		out = append(out, newQLog(evs))
+	}
+	return out
+})
+
+// logSchema is the kinds and fields of every log the checks run on.
+var logSchema = sync.OnceValue(func() *qschema { return newSchema(checkedLogs()) })
+
+// logName names log k (an incident or a variant) for the feedback; the
+// numbers it gives are the lab's own (the incident's, the variant's).
+func logName(b *because, k int) string {
+	if k < len(logCases) {
+		return "incident " + b.givenN(float64(k+1))
+	}
+	v := logVariants()[k-len(logCases)]
+	return fmt.Sprintf("a hidden variant of incident %s (%s)", b.givenN(float64(v.base+1)), b.cite(v.what, "given", nil, 0))
+}
+
+// checkVerdicts runs each check on each log: verdicts[c][k] is whether
+// check c calls log k a bug; errs[c] the first error it met.
+func checkVerdicts(cs []*Check) (holds [][]bool, errs []error) {
+	logs := checkedLogs()
+	holds = make([][]bool, len(cs))
+	errs = make([]error, len(cs))
+	for c, ch := range cs {
+		holds[c] = make([]bool, len(logs))
+		for k, l := range logs {
+			v, err := evalCheck(ch, l)
+			if err != nil && errs[c] == nil {
+				errs[c] = err
+			}
+			holds[c][k] = v
+		}
+	}
+	return holds, errs
+}
+
+// setVerdict is what a set of checks says of log k: a bug when one calls
+// it so; and which checks do.
+func setVerdict(cs []*Check, holds [][]bool, k int) (bug bool, by []int) {
+	for c, ch := range cs {
+		if ch.callsBug(holds[c][k]) {
+			by = append(by, c)
+		}
+	}
+	return len(by) > 0, by
+}
+
+func checkNames(b *because, by []int) string {
+	var out []string
+	for _, c := range by {
+		out = append(out, "check "+b.givenN(float64(c+1)))
+	}
+	return strings.Join(out, ", ")
+}
+
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func logsCheck(a Answer) Job {
+	var cs []*Check
+	lang := QueryLang{schema: logSchema, shown: func() []*qlog { return checkedLogs()[:len(logCases)] }}
+	for _, src := range a.Checks {
+		c, err := lang.Parse(src)
+		if err != nil {
+			panic(fmt.Sprintf("exercise 5: a validated check does not parse: %v", err)) // Validate parsed it
+		}
+		cs = append(cs, c)
+	}
+	holds, errs := checkVerdicts(cs)
+	truth := func(k int) bool {
+		if k < len(logCases) {
+			bug, _ := logTruth(logRuns()[k])
+			return bug
+		}
+		bug, _ := logTruth(variantRuns()[k-len(logCases)])
+		return bug
+	}
+	verdictText := func(b *because, k int) string {
+		bug, by := setVerdict(cs, holds, k)
+		if bug {
+			return fmt.Sprintf("your checks call it a bug (%s)", checkNames(b, by))
+		}
+		return "no check of yours calls it a bug, so your checks call it an expected retry"
+	}
+
 	var parts []Feedback
 	for i, c := range logCases {
-		part := fmt.Sprintf("Incident %d", i+1)
-		got := a.Choices[c.id+"-checks"]
-		var bad, missing []string
-		for _, g := range got {
-			if g == "wall-clocks" || g == "lease-ids" {
-				bad = append(bad, logCheckWhy[g])
-			}
-		}
-		for _, n := range c.needs {
-			if !slices.Contains(got, n) {
-				missing = append(missing, logCheckWhy[n])
-			}
-		}
-		concl := a.choice(c.id + "-conclusion")
 		var b because
 		evidence := judgeEvidence(&b, a, i)
-		f := Feedback{Part: part, OK: len(bad) == 0 && len(missing) == 0 && concl == c.conclusion && evidence == ""}
+		decided := len(cs) > 0
+		if decided {
+			bug, _ := setVerdict(cs, holds, i)
+			decided = bug == truth(i)
+		}
+		f := Feedback{Part: fmt.Sprintf("Incident %d", i+1), OK: decided && evidence == ""}
 		var why []string
 		switch {
-		case concl == "":
-			why = append(why, "No conclusion.")
-		case concl != c.conclusion:
-			why = append(why, "Not \""+optionLabel(logConclusions, concl)+"\". "+c.nudge)
+		case len(cs) == 0:
+			why = append(why, "No checks: write the checks that decide whether this incident is a bug.")
+		case !decided:
+			why = append(why, fmt.Sprintf("Your checks misjudge it: %s, and that is not what its log shows. %s", verdictText(&b, i), c.nudge))
 		case f.OK:
-			why = append(why, c.explain(logRuns()[i], &b))
+			why = append(why, upper(verdictText(&b, i))+", rightly. "+c.explain(logRuns()[i], &b))
 		default:
-			why = append(why, "The conclusion is right; the checks or the evidence are not yet.")
+			why = append(why, upper(verdictText(&b, i))+", rightly; the evidence is not yet right.")
 		}
 		if evidence != "" {
 			why = append(why, evidence)
-		}
-		if len(bad) > 0 {
-			why = append(why, "Misleading check: "+strings.Join(bad, " "))
-		}
-		if len(missing) > 0 {
-			why = append(why, missingChecks(&b, len(missing)))
 		}
 		f.Why = strings.Join(why, " ")
 		f.Cites, f.Claims = b.cites, b.claims
 		parts = append(parts, f)
 	}
+
+	// The hidden variants: which ones the set misjudges, and what a set
+	// that misjudges them probably reads.
+	var b because
+	var wrong []string
+	var gaps []string
+	for k := len(logCases); k < len(checkedLogs()); k++ {
+		if len(cs) == 0 {
+			break
+		}
+		bug, _ := setVerdict(cs, holds, k)
+		if bug == truth(k) {
+			continue
+		}
+		v := logVariants()[k-len(logCases)]
+		wrong = append(wrong, fmt.Sprintf("%s: %s, and it is not", upper(logName(&b, k)), verdictText(&b, k)))
+		// A variant of an incident the set already misjudges says nothing
+		// new about other times or names; its incident's part says why.
+		baseRight := false
+		if b, _ := setVerdict(cs, holds, v.base); b == truth(v.base) {
+			baseRight = true
+		}
+		if (baseRight || v.gap == gapMean) && !slices.Contains(gaps, v.gap) {
+			gaps = append(gaps, v.gap)
+		}
+	}
+	vf := Feedback{Part: "Hidden variants", OK: len(cs) > 0 && len(wrong) == 0}
+	switch {
+	case len(cs) == 0:
+		vf.Why = "No checks to run."
+	case len(wrong) == 0:
+		vf.Why = fmt.Sprintf("Your checks judge all %s hidden variants right: other times, other names and tokens, fencing on and off, a new request and a stale retry.", b.derivedN(float64(len(logVariants()))))
+	default:
+		vf.Why = fmt.Sprintf("Your checks misjudge %s of the %s hidden variants. %s.", b.derivedN(float64(len(wrong))), b.derivedN(float64(len(logVariants()))), strings.Join(wrong, ". "))
+		if len(gaps) > 0 {
+			vf.Why += " (" + upper(strings.Join(gaps, "; ")) + ".)"
+		}
+	}
+	vf.Cites = b.cites
+	parts = append(parts, vf)
+
+	// Each check on its own: one that holds everywhere, or nowhere, or
+	// reads a field its events never have, decides nothing.
+	var notes []string
+	var cb because
+	for c, ch := range cs {
+		label := fmt.Sprintf("Check %s (`%s`)", cb.givenN(float64(c+1)), cb.cite(ch.Src, "given", nil, 0))
+		for _, is := range ch.Issues {
+			if is.Nowhere {
+				notes = append(notes, fmt.Sprintf("%s reads %s of %s events, but no event in these logs has a field %s, so it has no value there.", label, is.Field, is.Kind, is.Field))
+			} else {
+				notes = append(notes, fmt.Sprintf("%s reads %s of %s events, which never have one (other kinds of event do), so it has no value there.", label, is.Field, is.Kind))
+			}
+		}
+		if errs[c] != nil {
+			notes = append(notes, fmt.Sprintf("%s %s.", label, cb.cite(errs[c].Error(), "given", nil, 0)))
+			continue
+		}
+		same := !slices.Contains(holds[c], !holds[c][0])
+		if !same {
+			continue
+		}
+		if holds[c][0] {
+			notes = append(notes, fmt.Sprintf("%s is true on every incident and every hidden variant: it decides nothing.", label))
+		} else {
+			notes = append(notes, fmt.Sprintf("%s is false on every incident and every hidden variant: it decides nothing.", label))
+		}
+	}
+	cf := Feedback{Part: "Your checks", OK: len(cs) > 0 && len(notes) == 0}
+	switch {
+	case len(cs) == 0:
+		cf.Why = "No checks: write at least one (the syntax: labctl exercise token-logs --help)."
+	case len(notes) == 0:
+		cf.Why = "Each check holds on some logs and not on others: each one tells something apart."
+	default:
+		cf.Why = strings.Join(notes, " ")
+	}
+	cf.Cites = cb.cites
+	parts = append(parts, cf)
 	return finished(parts)
 }
 
@@ -520,21 +833,4 @@ func offLines(b *because, n int) string {
 		return "one of the lines you cited does not bear on the conclusion"
 	}
 	return b.derivedN(float64(n)) + " of the lines you cited do not bear on the conclusion"
-}
-
-// missingChecks counts the deciding checks left out, without naming them.
-func missingChecks(b *because, n int) string {
-	if n == 1 {
-		return "One check that decides this incident is missing."
-	}
-	return fmt.Sprintf("%s checks that decide this incident are missing.", b.derivedN(float64(n)))
-}
-
-func optionLabel(opts []Option, id string) string {
-	for _, o := range opts {
-		if o.ID == id {
-			return o.Label
-		}
-	}
-	return id
 }

@@ -50,6 +50,10 @@ type Exercise struct {
 	// model answer as a checklist the learner compares their defence with.
 	KeyPoints []string
 
+	// Queries: the answer's checks are queries over the materials' logs
+	// (exercise 5), in the language QuerySyntax documents.
+	Queries *QueryLang
+
 	// start begins checking an answer that passed validation.
 	start func(a Answer) Job
 
@@ -91,6 +95,9 @@ type Answer struct {
 	// Defence is the learner's written reasoning, kept with the answer
 	// and shown beside the model answer; it is not graded.
 	Defence string `json:"defence,omitempty"`
+	// Checks are queries over the exercise's logs (see QuerySyntax), for
+	// an exercise that takes them.
+	Checks []string `json:"checks,omitempty"`
 	// Points are the key points (indices into the exercise's KeyPoints)
 	// the learner ticked as made by their defence, once the model answer
 	// is shown; not graded either.
@@ -99,7 +106,7 @@ type Answer struct {
 
 // Clone returns a deep copy of a.
 func (a Answer) Clone() Answer {
-	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...), Defence: a.Defence, Points: slices.Clone(a.Points)}
+	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...), Defence: a.Defence, Points: slices.Clone(a.Points), Checks: slices.Clone(a.Checks)}
 	if a.Choices != nil {
 		out.Choices = map[string][]string{}
 		for k, v := range a.Choices {
@@ -307,7 +314,7 @@ func (e *Exercise) Complete(a Answer) bool {
 		}
 		moved = moved || v != k.Default
 	}
-	return moved && (e.Lab == nil || len(a.Schedule) > 0)
+	return moved && (e.Lab == nil || len(a.Schedule) > 0) && (e.Queries == nil || len(a.Checks) > 0)
 }
 
 // RealAttempt reports whether a checked answer a counts as a real attempt,
@@ -336,7 +343,7 @@ func (e *Exercise) IsFormatExample(a Answer) bool {
 		got, ok := a.Numbers[k]
 		sameNumbers = sameNumbers && ok && got == v
 	}
-	return sameChoices && sameNumbers && slices.Equal(a.Schedule, x.Schedule)
+	return sameChoices && sameNumbers && slices.Equal(a.Schedule, x.Schedule) && slices.Equal(a.Checks, x.Checks)
 }
 
 // Question returns the question with the given id, or nil.
@@ -384,6 +391,9 @@ func (e *Exercise) Validate(a Answer) error {
 	}
 	if len(a.Schedule) > core.MaxActions {
 		return fmt.Errorf("schedule: %d actions is more than the %d a run may have", len(a.Schedule), core.MaxActions)
+	}
+	if err := e.validateChecks(a.Checks); err != nil {
+		return err
 	}
 	if len(a.Defence) > maxDefence {
 		return fmt.Errorf("defence: %d bytes, more than the %d allowed", len(a.Defence), maxDefence)

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -31,6 +32,9 @@ func (e *Exercise) FormatExample() Answer {
 			a.Numbers = map[string]float64{}
 		}
 		a.Numbers[k.ID] = v
+	}
+	if e.Queries != nil {
+		a.Checks = []string{formatCheck}
 	}
 	for _, q := range e.Questions {
 		ref := e.Reference.Choices[q.ID]
@@ -68,11 +72,13 @@ func (e *Exercise) FormatText() string {
 // list, the numbers, an action each.
 func exampleJSON(a Answer) string {
 	enc := func(v any) string {
-		b, err := json.Marshal(v)
-		if err != nil {
+		var b bytes.Buffer
+		j := json.NewEncoder(&b)
+		j.SetEscapeHTML(false) // a check's > stays >
+		if err := j.Encode(v); err != nil {
 			panic(err) // answers are plain data
 		}
-		return string(b)
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	var fields []string
 	if len(a.Choices) > 0 {
@@ -81,6 +87,13 @@ func exampleJSON(a Answer) string {
 			qs = append(qs, "    "+enc(q)+": "+enc(a.Choices[q]))
 		}
 		fields = append(fields, "  \"choices\": {\n"+strings.Join(qs, ",\n")+"\n  }")
+	}
+	if len(a.Checks) > 0 {
+		var cs []string
+		for _, c := range a.Checks {
+			cs = append(cs, "    "+enc(c))
+		}
+		fields = append(fields, "  \"checks\": [\n"+strings.Join(cs, ",\n")+"\n  ]")
 	}
 	if len(a.Numbers) > 0 {
 		fields = append(fields, "  \"numbers\": "+enc(a.Numbers))

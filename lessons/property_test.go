@@ -198,12 +198,10 @@ func TestExplanationsRestOnTheRunShards(t *testing.T) {
 
 func TestExplanationsRestOnTheRunLogs(t *testing.T) {
 	answers := map[string]Answer{"empty": {}, "reference": exLogs.Reference}
-	for _, concl := range logConclusions {
+	for name, checks := range checkSetsTried {
 		a := exLogs.Reference.Clone()
-		for _, c := range logCases {
-			a.Choices[c.id+"-conclusion"] = []string{concl.ID}
-		}
-		answers[concl.ID] = a
+		a.Checks = checks.checks
+		answers[name] = a
 	}
 	checkAll(t, exLogs, answers)
 }

@@ -18,7 +18,7 @@ import (
 // answerFields are the keys an answer object may have, spelt exactly.
 // encoding/json matches keys case-insensitively and takes null for "no
 // value"; an answer is graded, so both are refused before decoding.
-var answerFields = []string{"choices", "numbers", "schedule", "defence", "points"}
+var answerFields = []string{"choices", "numbers", "schedule", "defence", "points", "checks"}
 
 // actionFields are the keys one schedule entry may have (core.Timed).
 var actionFields = []string{"at", "do", "proc", "peer", "for", "ttl", "value", "key", "label", "token", "on", "one_way"}
@@ -117,6 +117,13 @@ func fieldTypes(top map[string]any) error {
 				}
 			}
 		case []any:
+			if k == "checks" {
+				for i, c := range x {
+					if _, ok := c.(string); !ok {
+						return fmt.Errorf("checks[%d]: want a check written as a string, like \"bug if ...\", not %s", i, jsonKind(c))
+					}
+				}
+			}
 			if k == "points" {
 				for i, p := range x {
 					if n, ok := p.(json.Number); !ok || strings.ContainsAny(n.String(), ".eE") {
@@ -125,7 +132,7 @@ func fieldTypes(top map[string]any) error {
 				}
 			}
 		}
-		want := map[string]string{"choices": "an object of question ids", "numbers": "an object of number ids", "schedule": "a list of actions", "defence": "a string", "points": "a list of key point numbers"}[k]
+		want := map[string]string{"choices": "an object of question ids", "numbers": "an object of number ids", "schedule": "a list of actions", "defence": "a string", "points": "a list of key point numbers", "checks": "a list of checks, each a string"}[k]
 		if _, ok := top[k].([]any); k == "schedule" && ok {
 			continue // each entry is checked, field by field, below
 		}

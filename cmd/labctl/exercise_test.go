@@ -76,7 +76,7 @@ func TestExerciseBadInputExit2(t *testing.T) {
 
 func TestExerciseHelpDocumentsTheAnswerFormat(t *testing.T) {
 	out, _, code := labctl(t, "", "exercise", "token-logs", "--help")
-	if code != 0 || !strings.Contains(out, "Answer format for token-logs") || !strings.Contains(out, `"case-1-conclusion"`) {
+	if code != 0 || !strings.Contains(out, "Answer format for token-logs") || !strings.Contains(out, `"checks": [`) || !strings.Contains(out, "bug if CONDITION") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	out, _, _ = labctl(t, "", "exercise", "token-logs")
@@ -119,14 +119,20 @@ func TestExerciseStrictInputExit2(t *testing.T) {
 		{"renew-ttl-pause", `{"schedule":[{"at":"4.5s","do":"pause","proc":"coordinator","for":"9s"}]}`, "schedule[0].proc"},
 		{"renew-ttl-pause", `{"Choices":{"verdict":["unsafe"]}}`, "Choices"},
 		{"shard-design", `{"choices":{"granularity":null}}`, "choices.granularity"},
-		{"token-logs", `{"choices":{"case-1-checks":["lease-ids","lease-ids"]}}`, "case-1-checks"},
+		{"token-logs", `{"choices":{"case-1-evidence":["line-1","line-1"]}}`, "case-1-evidence"},
+		// Exercise 5's checks are queries: one that cannot be read is
+		// refused with its index, the position and what was wanted.
+		{"token-logs", `{"checks":["bug if some write: token highest"]}`, "checks[0]: at character 26: want a comparison (= != < <= > >=) after the value, found \x60highest\x60"},
+		{"token-logs", `{"checks":["count(write) == 2"]}`, "checks[0]: at character 1: want \x60bug if\x60 or \x60bug unless\x60"},
+		{"token-logs", `{"checks":["bug if some write: token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1 and token > 1"]}`, "more than the 240 a check may have"},
+		{"no-fencing", `{"checks":["bug if some write"]}`, "exercise no-fencing takes no checks"},
 		// Finding 11: every refusal names its field, in the learner's terms.
 		{"renew-ttl-pause", `{"schedule":[{"at":"4.5s","do":"pause","proc":"A","for":18446744082709}]}`, "schedule[0].for"},
 		{"no-fencing", `{"schedule":[{"at":"4s","do":"pause","proc":"A","for":"soon"}]}`, "schedule[0].for"},
 		{"no-fencing", `{"schedule":[{"at":"later","do":"pause","proc":"A","for":"5s"}]}`, "schedule[0].at"},
 		{"compaction-ttl", `{"numbers":{"ttl":"25","renew":5,"est-failover":25.5,"per-hour":720}}`, "numbers.ttl: want a number"},
 		{"compaction-ttl", `{"numbers":{"ttl":12.5,"renew":2,"est-failover":13,"per-hour":1800}}`, "numbers.ttl: 12.5 is not a whole number: etcd grants leases in whole seconds"},
-		{"token-logs", `{"choices":{"case-1-checks":"lease-ids"}}`, "choices.case-1-checks: want a list"},
+		{"token-logs", `{"choices":{"case-1-evidence":"line-1"}}`, "choices.case-1-evidence: want a list"},
 	} {
 		_, errb, code := labctl(t, c.in, "exercise", c.id, "--answer", "-")
 		assert.Equal(t, 2, code, c.in)
