@@ -132,7 +132,7 @@ func TestWrongAnswerIsExplainedAndTheModelAnswerFollowsAnAttempt(t *testing.T) {
 	r.click("check") // empty
 	r.tick(ui.Input{})
 	r.addChain(31, 34, 63) // a chain with gaps
-	r.click("check") // no run yet: incomplete
+	r.click("check")       // no run yet: incomplete
 	r.tick(ui.Input{})
 	info := r.a.Inspect()
 	require.NotNil(t, info.Exercise.Result)
