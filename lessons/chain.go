@@ -436,3 +436,11 @@ func stallRole(w *World, proc string, expiry *core.Event, ask string) chainRole 
 func isEvent(e *core.Event) func(*core.Event) bool {
 	return func(x *core.Event) bool { return x.Seq == e.Seq }
 }
+
+// acquisitionRole is the link "the rival took the lock": the coordinator
+// handing it the lock at h, or the rival learning it leads with h's token.
+func acquisitionRole(h *core.Event, ask string) chainRole {
+	return chainRole{ask: ask, is: func(e *core.Event) bool {
+		return e.Seq == h.Seq || e.Kind == core.KindState && e.Actor == h.Owner() && e.To() == core.Leader.String() && e.Token() == h.Token() && e.Seq > h.Seq
+	}}
+}

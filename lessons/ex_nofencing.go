@@ -222,7 +222,7 @@ func noFencingChainRoles(w *World, st *core.Event) []chainRole {
 		}
 		rival := h.Owner()
 		roles = append(roles,
-			chainRole{ask: fmt.Sprintf("what let %s act as the holder, and with which token?", rival), is: isEvent(h)},
+			acquisitionRole(h, fmt.Sprintf("what let %s act as the holder, and with which token?", rival)),
 			chainRole{ask: fmt.Sprintf("what made storage's highest token newer than %s's?", old), is: func(e *core.Event) bool {
 				return e.Seq > h.Seq && e.Seq < st.Seq && e.Token() == h.Token() &&
 					(e.Kind == core.KindWrite && e.From() == rival && e.Result() == core.Accepted ||

@@ -340,7 +340,7 @@ func renewalChainRoles(w *World, p pauseSpan, h *core.Event) []chainRole {
 	if exp != nil {
 		roles = append(roles, chainRole{ask: "what freed the lock?", is: isEvent(exp)})
 	}
-	return append(roles, chainRole{ask: fmt.Sprintf("who took the lock while %s slept?", p.Proc), is: isEvent(h)})
+	return append(roles, acquisitionRole(h, fmt.Sprintf("who took the lock while %s slept?", p.Proc)))
 }
 
 // judgeThreshold marks one of the thresholds the learner works out: right
