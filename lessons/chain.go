@@ -81,13 +81,7 @@ func judgeChain(w *World, chain []int, roles []chainRole) Feedback {
 			return b.feedback(chainPart, false, "Your chain goes from %s back to %s, which happened before it: put the events in the order they happened.", chainWords(&b, w, a), chainWords(&b, w, c))
 		}
 		if !chainLinked(w, a, c) {
-			ask := "what connects them?"
-			for _, r := range roles {
-				if r.is(c) {
-					ask = r.ask
-					break
-				}
-			}
+			ask := "what does the second follow from?"
 			// A link the argument needs may sit between them.
 			for _, r := range roles {
 				if !slices.ContainsFunc(evs, r.is) && roleBetween(tr, r, a.Seq, c.Seq) {
@@ -371,7 +365,11 @@ func chainWords(b *because, w *World, e *core.Event) string {
 	case core.KindSend:
 		what = fmt.Sprintf("%s sent %s to %s", e.Actor, e.Msg(), e.To())
 	case core.KindWrite:
-		what = fmt.Sprintf("%s decided %s's write", e.Actor, e.From())
+		verdict := "accepted"
+		if e.Result() != core.Accepted {
+			verdict = "refused"
+		}
+		what = fmt.Sprintf("%s %s %s's write with token %s", e.Actor, verdict, e.From(), b.cite(e.Format(core.FToken), "trace", e, core.FToken))
 	case core.KindStale:
 		what = fmt.Sprintf("%s took %s's stale write", e.Actor, e.From())
 	default:

@@ -286,3 +286,15 @@ func TestThresholdFeedback(t *testing.T) {
 		checkExplanation(t, exRenewal, fmt.Sprintf("%s %v", c.id, c.v), f)
 	}
 }
+
+// TestChainTooLongIsRefused: a chain longer than an answer may hold is
+// refused with one line, as any malformed answer is (exit 2 in labctl).
+func TestChainTooLongIsRefused(t *testing.T) {
+	long := make([]string, maxChain+1)
+	for i := range long {
+		long[i] = fmt.Sprint(i)
+	}
+	_, err := exNoFencing.ParseAnswer([]byte(`{"chain":[` + strings.Join(long, ",") + `]}`))
+	require.Error(t, err)
+	assert.Equal(t, fmt.Sprintf("chain: %d events is more than the %d a chain may have", maxChain+1, maxChain), err.Error())
+}

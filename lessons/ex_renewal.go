@@ -385,15 +385,15 @@ func judgeThreshold(a Answer, t *threshold) Feedback {
 	case err != nil:
 		return b.feedback(part, false, "%s, the simulator cannot even run the lease. Your number is %s (the lab checks within %s).", setting, dir, tol)
 	case broke:
-		return b.feedback(part, false, "%s, a %s pause that begins at %s in your run costs A its lease: the lock changes hands while A is frozen. Your number is %s (the lab checks within %s).",
+		return b.feedback(part, false, "%s, a pause of %s that begins at %s in your run costs A its lease: the lock changes hands while A is frozen. Your number is %s (the lab checks within %s).",
 			setting, b.given(pause), b.run(start), dir, tol)
 	}
 	more := map[string]string{"pause-max": "a longer pause is survived too", "ttl-safe": "a shorter TTL is safe too", "renew-safe": "a longer interval is safe too"}[t.id]
 	if high == (t.id == "ttl-safe") {
-		return b.feedback(part, false, "%s, a %s pause leaves A its lease whenever it begins, in every run the lab tried across the renewal cycle. Your number is %s: %s (the lab checks within %s).",
+		return b.feedback(part, false, "%s, a pause of %s leaves A its lease whenever it begins, in every run the lab tried across the renewal cycle. Your number is %s: %s (the lab checks within %s).",
 			setting, b.given(pause), dir, more, tol)
 	}
-	return b.feedback(part, false, "%s, a %s pause leaves A its lease whenever it begins; yet your number is %s (the lab checks within %s).", setting, b.given(pause), dir, tol)
+	return b.feedback(part, false, "%s, a pause of %s leaves A its lease whenever it begins; yet your number is %s (the lab checks within %s).", setting, b.given(pause), dir, tol)
 }
 
 // judgeRenewalVerdict marks the verdict; its arithmetic is the brief's.
