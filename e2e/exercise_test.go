@@ -232,7 +232,8 @@ func (b *browser) menuShowsPassed(t *testing.T, row string) {
 // TestBrowserExerciseRenewal completes exercise 1 through the UI: in the
 // simulator, pause leader A at 4.5 s (late in its renewal cycle, so its
 // 9 s pause outlives the lease), go back to the answer with that run,
-// answer "unsafe" and the four measurements that matter, and check.
+// answer "unsafe", work out the numbers, build the chain of events from
+// the run's list with the keyboard, and check.
 func TestBrowserExerciseRenewal(t *testing.T) {
 	start := time.Now()
 	b := openExercise(t, "renew-ttl-pause")
@@ -246,14 +247,13 @@ func TestBrowserExerciseRenewal(t *testing.T) {
 	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
 	b.backToAnswer(t, 1)
 
-	b.setNumber(t, "left", 7)
-	b.setNumber(t, "min-ttl", 20)
-	for _, o := range []string{"verdict:unsafe", "measurements:pause-tail", "measurements:renew-latency",
-		"measurements:coord-latency", "measurements:clock-drift"} {
-		b.choose(t, "opt:"+o)
+	for id, v := range map[string]float64{"left": 7, "min-ttl": 20, "pause-max": 7.5, "ttl-safe": 14, "renew-safe": 3.2} {
+		b.setNumber(t, id, v)
 	}
+	b.choose(t, "opt:verdict:unsafe")
+	b.buildChain(t, 3, 31, 41, 45)
 	ex := b.exUntil(t, "the choices", 10*time.Second, func(s exState) bool {
-		return len(s.Scene.Exercise.Answer.Choices["measurements"]) == 4
+		return len(s.Scene.Exercise.Answer.Choices["verdict"]) == 1
 	})
 	if c := ex.Scene.Exercise.Answer.Choices["verdict"]; len(c) != 1 || c[0] != "unsafe" {
 		t.Fatalf("verdict %v", c)
@@ -268,7 +268,7 @@ func TestBrowserExerciseRenewal(t *testing.T) {
 // TestBrowserExerciseNoFencing completes exercise 3: pause A at 4 s for
 // 20 s with fencing off and let it run until its stale write lands, slide
 // fencing to 1 (the same schedule replays and the write is rejected), go
-// back, name the cause and check.
+// back, build the chain of events with the keyboard and check.
 func TestBrowserExerciseNoFencing(t *testing.T) {
 	start := time.Now()
 	b := openExercise(t, "no-fencing")
@@ -301,7 +301,7 @@ func TestBrowserExerciseNoFencing(t *testing.T) {
 	b.screenshot(t, "browser-exercise-3-simulator.png")
 	b.backToAnswer(t, 1)
 
-	b.click(t, "opt:cause:stale-belief")
+	b.buildChain(t, 31, 34, 48, 52, 63, 83, 88)
 	b.checkPasses(t, 1)
 	b.screenshot(t, "browser-exercise-3.png")
 	b.menuShowsPassed(t, "E3. \"Our lock service is strongly consistent\"")
@@ -533,4 +533,22 @@ func TestBrowserExerciseLogsChecksFromMenus(t *testing.T) {
 	}
 	b.screenshot(t, "browser-exercise-5-checks.png")
 	b.checkPasses(t, 1)
+}
+
+// buildChain adds the run's events seqs to the exercise's chain with the
+// keyboard alone: each event is a button of the page's panel, focused and
+// pressed with Enter, and the chain's own buttons then list the steps.
+func (b *browser) buildChain(t *testing.T, seqs ...int) {
+	t.Helper()
+	for i, seq := range seqs {
+		sel := fmt.Sprintf(`#mirror [data-id="chain:add:%d"]`, seq)
+		if err := chromedp.Do(b.ctx, chromedp.WaitVisible(sel), chromedp.Focus(sel)); err != nil {
+			t.Fatalf("focus event %d: %v", seq, err)
+		}
+		b.press(t, enterKey)
+		step := fmt.Sprintf(`#mirror [data-id="chain:remove:%d"]`, i)
+		if err := chromedp.Do(b.ctx, chromedp.WaitVisible(step)); err != nil {
+			t.Fatalf("step %d of the chain (event %d) is not listed: %v", i+1, seq, err)
+		}
+	}
 }

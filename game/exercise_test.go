@@ -69,27 +69,25 @@ func TestExerciseOneThroughTheScreen(t *testing.T) {
 		t.Fatalf("back from the simulator: %q, %d actions\n%s", info.Name, info.Exercise.Actions, info.Mirror.Text)
 	}
 
-	for _, o := range []string{"opt:verdict:unsafe", "opt:measurements:pause-tail", "opt:measurements:renew-latency",
-		"opt:measurements:coord-latency", "opt:measurements:clock-drift"} {
-		r.click(o)
-	}
-	if a := sc.Form.Answer(); len(a.Choices["measurements"]) != 4 || a.Choices["verdict"][0] != "unsafe" {
+	r.click("opt:verdict:unsafe")
+	if a := sc.Form.Answer(); a.Choices["verdict"][0] != "unsafe" {
 		t.Fatalf("answer %+v", a.Choices)
 	}
-	// The two numeric sub-questions, set as their sliders do.
-	for id, v := range map[string]float64{"left": 7, "min-ttl": 20} {
+	// The numeric sub-questions, set as their sliders do.
+	for id, v := range map[string]float64{"left": 7, "min-ttl": 20, "pause-max": 7.5, "ttl-safe": 14, "renew-safe": 3.2} {
 		if err := sc.Form.SetNumber(id, v); err != nil {
 			t.Fatal(err)
 		}
 	}
+	r.addChain(sc.Ex.Reference.Chain...)
 	r.click("check")
-	r.tick(ui.Input{})
+	r.finishCheck()
 	info = r.a.Inspect()
 	res := info.Exercise.Result
-	if res == nil || !res.Pass || len(res.Parts) != 5 || info.Exercise.Tab != tabResult {
+	if res == nil || !res.Pass || len(res.Parts) != 8 || info.Exercise.Tab != tabResult {
 		t.Fatalf("result %+v on tab %q", res, info.Exercise.Tab)
 	}
-	if !strings.Contains(info.Mirror.Text, "Result: Passed: 5 of 5 parts right.") {
+	if !strings.Contains(info.Mirror.Text, "Result: Passed: 8 of 8 parts right.") {
 		t.Errorf("the mirror lacks the result:\n%s", info.Mirror.Text)
 	}
 	r.key(ui.IntentBack)
@@ -133,8 +131,8 @@ func TestWrongAnswerIsExplainedAndTheModelAnswerFollowsAnAttempt(t *testing.T) {
 
 	r.click("check") // empty
 	r.tick(ui.Input{})
-	r.click("opt:cause:two-holders")
-	r.click("check") // no run yet: incomplete
+	r.addChain(31, 34, 63) // a chain with gaps
+	r.click("check")       // no run yet: incomplete
 	r.tick(ui.Input{})
 	info := r.a.Inspect()
 	require.NotNil(t, info.Exercise.Result)
@@ -154,7 +152,7 @@ func TestWrongAnswerIsExplainedAndTheModelAnswerFollowsAnAttempt(t *testing.T) {
 	require.NotNil(t, res)
 	require.False(t, res.Pass)
 	assert.False(t, res.Parts[1].OK)
-	assert.Contains(t, res.Parts[1].Why, "never had two holders")
+	assert.Contains(t, res.Parts[1].Why, "what freed the lock?")
 	require.True(t, r.a.Inspect().Exercise.ModelAvailable, "a complete checked attempt unlocks the model answer")
 
 	r.click("model")
@@ -184,7 +182,8 @@ func TestWrongAnswerIsExplainedAndTheModelAnswerFollowsAnAttempt(t *testing.T) {
 	r.click("menu")
 	assert.Equal(t, own, sc.Form.Schedule(), "the model run replaced the learner's")
 
-	r.click("opt:cause:stale-belief")
+	r.clearChain()
+	r.addChain(sc.Ex.Reference.Chain...)
 	r.click("check")
 	r.tick(ui.Input{})
 	ex := r.a.Inspect().Exercise
@@ -641,7 +640,7 @@ func answerNoFencingWrongly(t *testing.T, r *appRig) *ExerciseScene {
 	r.click("proc:A")
 	r.click("action:pause")
 	r.click("menu")
-	r.click("opt:cause:two-holders")
+	r.addChain(31, 34, 63)
 	r.click("check")
 	r.finishCheck()
 	require.NotNil(t, sc.Result(), "the check finished")
@@ -776,7 +775,7 @@ func TestTheFormatExampleUnlocksNothing(t *testing.T) {
 	assert.Equal(t, 1, p.Exercise("no-fencing").Attempts)
 	assert.False(t, p.Exercise("no-fencing").Complete, "saved as a real attempt")
 
-	r.click("opt:cause:reorder")
+	r.addChain(5)
 	r.click("check")
 	r.finishCheck()
 	assert.True(t, sc.ModelAvailable(), "a real attempt opens the model answer")
@@ -787,3 +786,13 @@ func TestTheFormatExampleUnlocksNothing(t *testing.T) {
 	require.NoError(t, sc.OpenModelAnswer())
 	assert.True(t, sc.shown)
 }
+
+// addChain adds events to the exercise's chain as the page's buttons do.
+func (r *appRig) addChain(seqs ...int) {
+	for _, s := range seqs {
+		r.tick(ui.Input{Host: []ui.HostAction{{ID: fmt.Sprintf("chain:add:%d", s)}}})
+	}
+}
+
+// clearChain empties the exercise's chain as the page's button does.
+func (r *appRig) clearChain() { r.tick(ui.Input{Host: []ui.HostAction{{ID: "chain:clear"}}}) }

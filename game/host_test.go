@@ -186,16 +186,24 @@ func TestExerciseThreeWithThePanelAlone(t *testing.T) {
 	}
 	r.use("menu", 0)
 	require.Equal(t, "exercise", r.a.Inspect().Name)
-	r.use("opt:cause:stale-belief", 0)
-	opt, _ := r.control("opt:cause:stale-belief")
-	assert.True(t, opt.On, "the option is chosen")
-	assert.Equal(t, KindRadio, opt.Kind)
-	r.use("opt:cause:two-holders", 0)
+	// The chain, from the list of the run's events: a step left out
+	// fails, and the chain's buttons say what each step is.
+	for _, seq := range []int{31, 34, 48, 63, 83, 88} {
+		r.use(fmt.Sprintf("chain:add:%d", seq), 0)
+	}
+	step, ok := r.control("chain:remove:1")
+	require.True(t, ok, "each step of the chain is a button")
+	assert.Contains(t, step.Label, "Step 2: [34] at 4 s: A froze")
+	added, _ := r.control("chain:add:34")
+	assert.True(t, added.Disabled, "an event in the chain cannot be added twice")
 	r.use("check", 0)
 	r.finishCheck()
 	require.NotNil(t, r.a.Inspect().Exercise.Result)
-	assert.False(t, r.a.Inspect().Exercise.Passed, "a wrong cause fails")
-	r.use("opt:cause:stale-belief", 0)
+	assert.False(t, r.a.Inspect().Exercise.Passed, "a chain with a gap fails")
+	r.use("chain:clear", 0)
+	for _, seq := range []int{31, 34, 48, 52, 63, 83, 88} {
+		r.use(fmt.Sprintf("chain:add:%d", seq), 0)
+	}
 	r.use("check", 0)
 	r.finishCheck()
 	ex := r.a.Inspect().Exercise
@@ -441,7 +449,9 @@ func TestTheDefenceIsWrittenAndItsKeyPointsTicked(t *testing.T) {
 	r.use("scrub", 60)
 	r.use("knob:fencing", 1)
 	r.use("menu", 0)
-	r.use("opt:cause:stale-belief", 0)
+	for _, seq := range []int{31, 34, 48, 52, 63, 83, 88} {
+		r.use(fmt.Sprintf("chain:add:%d", seq), 0)
+	}
 	r.use("check", 0)
 	r.finishCheck()
 	r.use("model", 0)

@@ -90,21 +90,6 @@ func writeSend(w *World, stale core.Event) *core.Event {
 	return out
 }
 
-// newerWrite is the accepted write that set the highest token the stale
-// write was below.
-func newerWrite(w *World, stale core.Event) *core.Event {
-	var out *core.Event
-	for e := range w.ofKind(core.KindWrite) {
-		if e.At > stale.At {
-			break
-		}
-		if e.Result() == core.Accepted && e.Token() == stale.Highest() && out == nil {
-			out = e
-		}
-	}
-	return out
-}
-
 // staleRejected reports a write refused because its token was old.
 func staleRejected(w *World) bool {
 	for e := range w.ofKind(core.KindWrite) {
@@ -149,24 +134,23 @@ var exNoFencing = &Exercise{
 		"Show them the run that still breaks their system. In the simulator the lock is etcd-style and storage does not check tokens. Build a schedule in which an old leader's write is accepted after the new leader's: pause the leader, or hold what it sends in the network so its write arrives late. Then slide fencing on: the same schedule replays, and the stale write must now be rejected.",
 	},
 	Lab: noFencingLab,
-	Questions: []Question{
-		{ID: "cause", Text: "What let the stale write through?", Options: []Option{
-			{"two-holders", "The lock service granted the lock to two clients at once"},
-			{"stale-belief", "The old leader's write carried an ownership that had already ended, and storage could not tell it was old"},
-			{"reorder", "The network reordered the two writes"},
-			{"short-ttl", "The TTL was too short; a longer one prevents it"},
-		}},
+	ChainRun: func(log core.ActionLog) (*World, error) {
+		return noFencingLab.EvaluateWith(1, Knobs{"fencing": 0}, log)
 	},
+	ChainText: "Explain with your run (fencing off): pick, in order, the events that lead from the old leader's stall to the stale write storage accepted.",
 	Reference: Answer{
-		Choices:  map[string][]string{"cause": {"stale-belief"}},
 		Schedule: noFencingLab.Solution,
+		// A's last renewal, its pause, the expiry, B's acquisition with
+		// token 34, B's first write, A's late write and storage's verdict
+		// (see TestNoFencingReferenceChain).
+		Chain: []int{31, 34, 48, 52, 63, 83, 88},
 	},
 	Worked: []string{
 		"Pause the leader A for longer than its 10 s lease (20 s at 4 s). The coordinator expires A's lease and, correctly, gives the lock to B with a higher token; B writes. A knows nothing of this: its next write was already decided before it froze, and it leaves when A wakes, carrying token 33 after B's 34. Storage without a token check accepts it and the newer data is overwritten.",
 		"At no instant did the lock service have two holders. The failure is between the lock and the data: a lease tells the holder how long it was allowed to act, not whether it still is at the moment its write lands.",
 		"With fencing, storage remembers the highest token it accepted (34) and refuses 33. Same schedule, same pause, no corruption: the resource has to take part in the protocol.",
 	},
-	Format: `cause is one option id; the schedule is a list of actions, each with "at"
+	Format: `The schedule is a list of actions, each with "at"
 (a time of the run, like "1.5s"), "do", "proc" and, for a pause or a delay,
 "for" (how long). The schedule may pause, delay (hold what a process sends),
 crash, restart, partition or heal processes A and B within the first 60 s.
@@ -175,7 +159,13 @@ other process), and storage may be either end: {"at": "<time>", "do": "delay",
 "proc": "A", "peer": "storage", "for": "<how long>"} holds A's writes in the network.
 It is run twice: with fencing off it must let an old leader's stale write be
 accepted; with fencing on the same schedule must end with that write
-rejected.`,
+rejected.
+chain: the event numbers (seq) of your fencing-off run, in the order they
+happened, that lead from the cause to the stale write: each step must lead to
+the next in your run, and the chain must hold every link the argument needs.
+labctl run no-fencing --actions FILE --format jsonl prints each event's seq
+(labctl why NAME --event N tells why one happened); the page and the desktop
+list your run's events to pick from.`,
 	KeyPoints: []string{
 		"The lock never had two holders: the coordinator expired the lease and granted the next one correctly.",
 		"The old leader's write was decided, or sent, under an ownership that had ended, and arrived late.",
@@ -192,42 +182,68 @@ func init() { exNoFencing.start = checkNoFencing }
 
 func checkNoFencing(a Answer) Job {
 	sched, off := judgeNoFencingRuns(a.Schedule)
-	return finished([]Feedback{sched, judgeCause(a, off)})
+	return finished([]Feedback{sched, judgeNoFencingChain(a.Chain, off)})
 }
 
-// judgeCause marks the cause; the reasons it gives against "reorder" come
-// from the learner's own run, which may or may not have reordered writes.
-func judgeCause(a Answer, off *World) Feedback {
-	const part = "Cause"
-	var b because
-	switch a.choice("cause") {
-	case "":
-		return Feedback{Part: part, Why: "Not answered. Say what let the stale write through."}
-	case "stale-belief":
-		return Feedback{Part: part, OK: true, Why: "Right: the lock service did its job; the old leader's write carried authority that had already ended, and storage had no way to see that."}
-	case "two-holders":
-		return Feedback{Part: part, Why: "The coordinator's records never had two holders: B got the lock only after A's lease expired. That is exactly why consistency of the lock is not enough."}
-	case "short-ttl":
-		return Feedback{Part: part, Why: "Any TTL is beaten by a longer pause or a longer network delay: a longer lease only moves the threshold, it does not close the gap."}
+// judgeNoFencingChain judges the learner's explanation in their own
+// fencing-off run: the links the argument needs are the old leader's last
+// renewal, its stall (a pause, or a hold of what it sends), the
+// coordinator's expiry of its lease, the rival's acquisition with a higher
+// token, the rival's write, the old leader's late write and storage's
+// verdict on it.
+func judgeNoFencingChain(chain []int, off *World) Feedback {
+	if off == nil {
+		return Feedback{Part: chainPart, Why: "Your schedule gave no run to explain yet: build the run that breaks the system first, then tell its story."}
 	}
-	// reorder
-	var st, send, newer *core.Event
-	if off != nil {
-		st, send = oldLeaderStale(off)
-		if st != nil {
-			newer = newerWrite(off, *st)
+	st, _ := oldLeaderStale(off)
+	if st == nil {
+		return Feedback{Part: chainPart, Why: "Your run has no stale write accepted yet, so there is no failure to explain: build the run that breaks the system first, then tell its story."}
+	}
+	return judgeChain(off, chain, noFencingChainRoles(off, st))
+}
+
+// noFencingChainRoles are the links of exercise 3's argument in run w,
+// whose stale write st storage accepted.
+func noFencingChainRoles(w *World, st *core.Event) []chainRole {
+	old, tok := st.From(), st.Token()
+	var h *core.Event
+	for e := range w.ofKind(core.KindHolder) {
+		if e.Seq < st.Seq && e.Owner() != old && e.Token() == st.Highest() {
+			h = e
 		}
 	}
-	if st == nil || send == nil || newer == nil {
-		return Feedback{Part: part, Why: "Once your run breaks the system, compare when the old leader sent its write with when the newer write landed."}
+	var roles []chainRole
+	if h != nil {
+		if exp := lastExpiryBefore(w, old, h.Seq); exp != nil {
+			roles = append(roles,
+				renewalRole(w, old, exp, fmt.Sprintf("until when could %s count on its lease, and what set that time?", old)),
+				stallRole(w, old, exp, fmt.Sprintf("why did %s's lease stop being renewed?", old)),
+				chainRole{ask: "what freed the lock?", is: isEvent(exp)})
+		}
+		rival := h.Owner()
+		roles = append(roles,
+			acquisitionRole(h, fmt.Sprintf("what let %s act as the holder, and with which token?", rival)),
+			chainRole{ask: fmt.Sprintf("what made storage's highest token newer than %s's?", old), is: func(e *core.Event) bool {
+				return e.Seq > h.Seq && e.Seq < st.Seq && e.Token() == h.Token() &&
+					(e.Kind == core.KindWrite && e.From() == rival && e.Result() == core.Accepted ||
+						e.Kind == core.KindSend && e.Msg() == "Write" && e.Actor == rival)
+			}})
 	}
-	if b.claimD(send.At, "<", newer.At) {
-		return b.feedback(part, false, "Your run did reorder them: %s sent its write at %s, before %s's newer write landed at %s, and it arrived at %s. But networks may always do that, and no lock can stop it: reordering says how the write came late, not why storage took it. What did storage look at when it arrived?",
-			st.From(), b.at(*send), newer.From(), b.at(*newer), b.at(*st))
+	late := func(e *core.Event) bool {
+		switch {
+		case e.Kind == core.KindStale && e.From() == old:
+			return true
+		case e.Kind == core.KindWrite && e.From() == old && e.Token() == tok && e.Highest() > tok && e.Result() == core.Accepted:
+			return true
+		case e.Kind == core.KindSend && e.Msg() == "Write" && e.Actor == old && e.Token() == tok:
+			d := decisionOf(w, e)
+			return d != nil && d.Highest() > tok && d.Result() == core.Accepted
+		}
+		return false
 	}
-	b.stateD(send.At, ">=", newer.At)
-	return b.feedback(part, false, "In your run the writes arrived in the order they were sent: %s sent its write at %s, after %s's newer write had landed at %s. Nothing was reordered.",
-		st.From(), b.at(*send), newer.From(), b.at(*newer))
+	return append(roles,
+		chainRole{ask: fmt.Sprintf("which write of %s's came too late?", old), is: late},
+		chainRole{ask: "what did storage do with it?", is: func(e *core.Event) bool { return late(e) && e.Kind != core.KindSend }})
 }
 
 // judgeNoFencingRuns runs the schedule with fencing off and on; it returns

@@ -205,6 +205,10 @@ var exRenewal = &Exercise{
 	Numbers: []Knob{
 		{ID: "left", Label: "Lease left when a pause begins just before a renewal", Unit: "s", Min: 0, Max: 12, Step: 0.5, Default: 6},
 		{ID: "min-ttl", Label: "Smallest TTL the lease policy rule allows here (whole seconds)", Unit: "s", Min: 1, Max: 40, Step: 1, Default: 12},
+		{ID: "pause-max", Label: "Longest pause this policy survives, at any start", Unit: "s", Min: 0, Max: 20, Step: 0.1, Default: 9},
+		{ID: "ttl-safe", Label: "Smallest TTL safe for 9 s pauses, renewing every 5 s", Unit: "s", Min: 1, Max: 40, Step: 1, Default: 12,
+			Whole: "etcd grants leases in whole seconds"},
+		{ID: "renew-safe", Label: "Longest renewal interval safe for 9 s pauses, TTL 12 s", Unit: "s", Min: 0.1, Max: 12, Step: 0.1, Default: 5},
 	},
 	KeyPoints: []string{
 		"A pause can begin when the last renewal is almost a whole interval old, so it races 7 s of lease, not 12 s.",
@@ -219,70 +223,177 @@ var exRenewal = &Exercise{
 	},
 	Questions: []Question{
 		{ID: "verdict", Text: "Is the lease safe under these settings?", Options: []Option{
-			{"safe", "Safe: a 9 s pause is shorter than the 12 s TTL"},
-			{"unsafe", "Unsafe: a 9 s pause can outlive the lease"},
-		}},
-		{ID: "measurements", Multi: true, Text: "Which measurements of the real system could change the verdict? Pick every one that could.", Options: []Option{
-			{"pause-tail", "The tail of the pause distribution (p99.9 and the maximum)"},
-			{"mean-pause", "The average garbage-collection pause"},
-			{"renew-latency", "Keepalive round-trip time, including retries"},
-			{"coord-latency", "Coordinator-side delay: slow disk syncs, its own leader elections"},
-			{"clock-drift", "How fast the client's clock runs against the coordinator's"},
-			{"lease-id", "The lease IDs the coordinator hands out"},
-			{"key-count", "How many keys the coordinator stores"},
+			{"safe", "Safe"},
+			{"unsafe", "Unsafe"},
 		}},
 	},
+	ChainText: "Explain with your run: pick, in order, the events of your breaking run that show how the lock changed hands while the leader slept.",
 	Reference: Answer{
-		Numbers: map[string]float64{"left": 7, "min-ttl": 20},
-		Choices: map[string][]string{
-			"verdict":      {"unsafe"},
-			"measurements": {"pause-tail", "renew-latency", "coord-latency", "clock-drift"},
-		},
+		Numbers:  map[string]float64{"left": 7, "min-ttl": 20, "pause-max": 7.5, "ttl-safe": 14, "renew-safe": 3.2},
+		Choices:  map[string][]string{"verdict": {"unsafe"}},
 		Schedule: core.ActionLog{core.At(4500*time.Millisecond, core.Pause("A", exRenewPause))},
+		// A's lease as granted, A's pause, the coordinator's expiry, B's
+		// acquisition (see TestRenewalReferenceChain).
+		Chain: []int{3, 31, 41, 45},
 	},
 	Worked: []string{
 		"Unsafe. A pause does not begin at the instant of a renewal. When it begins, the last successful renewal can already be almost 5 s old, so the lease has only about 7 s left, and a 9 s pause outlives it by 2 s. The coordinator then hands the lock to B while A, frozen, still believes it leads; when A wakes, its queued work runs before it notices anything.",
 		"The lease policy rule (2 × renew + pause budget < TTL) says the same with margin: it needs more than 2 × 5 + 9 = 19 s, and the TTL is 12 s. Safe settings would be a TTL of 20 s or more with these renewals, or renewals every second with this TTL (2 × 1 + 9 = 11 s < 12 s).",
+		"The simulator draws the lines, each found by trying every moment of the renewal cycle: the longest pause this policy survives is about 7.5 s (the 7 s of lease left at the worst moment, plus the coordinator's half-second sweep); 9 s pauses become safe with a TTL of 14 s when renewing every 5 s, or when renewing every 3.3 s or less with the 12 s TTL. The rule's 20 s is larger on purpose: it leaves room for a lost renewal.",
 		"What could change the verdict is anything that moves the real worst case: the tail of the pause distribution (if 9 s was a fluke and the true maximum is 1 s), how long keepalives take and retry, delays inside the coordinator, and clock rate drift between client and coordinator. Averages, lease IDs and key counts say nothing about the worst moment.",
 		"Whatever the numbers, fencing the protected resource turns a lapse like this from corruption into a rejected write.",
 	},
 	Format: `{
   "choices": {
-    "verdict": ["safe" | "unsafe"],
-    "measurements": [any of "pause-tail", "mean-pause", "renew-latency",
-                     "coord-latency", "clock-drift", "lease-id", "key-count"]
+    "verdict": ["safe" | "unsafe"]
   },
-  "numbers": { "left": <seconds>, "min-ttl": <seconds> },
+  "numbers": { "left": <seconds>, "min-ttl": <seconds>, "pause-max": <seconds>,
+               "ttl-safe": <whole seconds>, "renew-safe": <seconds> },
   "schedule": [ {"at": "<time>", "do": "pause", "proc": "A" | "B", "for": "<up to 9s>"} ],
+  "chain": [ <event number>, ... ],
   "defence": "your reasoning in a few sentences (kept, not graded)"
 }
 left: seconds of lease left when a pause begins just before a renewal is due;
 min-ttl: the smallest TTL the lease policy rule allows for these renewals and
 pauses.
+pause-max, ttl-safe, renew-safe: what would change the verdict, as numbers
+you work out: the longest pause this policy survives whenever it begins; the
+smallest TTL with which 9 s pauses are safe, renewing every 5 s; the longest
+renewal interval with which they are, TTL 12 s. Each is checked against the
+threshold the lab finds by searching the simulator (every moment of the
+renewal cycle), within 0.5 s.
+chain: the event numbers (seq) of your run, in the order they happened, that
+explain how the lock changed hands while the leader slept: each step must
+lead to the next in your run, and the chain must hold every link the
+argument needs. labctl run renew-ttl-pause --actions FILE --format jsonl
+prints each event's seq; the page and the desktop list your run's events.
 The schedule is the run that breaks the lease: pauses only, each at most 9 s,
 of process A or B, within the first 60 s.`,
 }
 
-func init() { exRenewal.start = checkRenewal }
+func init() {
+	exRenewal.start = checkRenewal
+	exRenewal.ChainRun = func(log core.ActionLog) (*World, error) { return exRenewal.Lab.Evaluate(1, log) }
+}
 
 func checkRenewal(a Answer) Job {
-	run := judgeRenewalSchedule(a.Schedule)
+	run, w := judgeRenewalSchedule(a.Schedule)
 	parts := []Feedback{
 		judgeRenewalVerdict(a, run.OK),
 		run,
 		judgeRenewalLeft(a),
 		judgeRenewalMinTTL(a),
-		judgeSet(a, "Measurements", "measurements", []string{"pause-tail", "renew-latency", "coord-latency", "clock-drift"}, map[string]string{
-			"pause-tail":    "The pause tail: the verdict rests on the longest pause, so a different maximum changes it.",
-			"mean-pause":    "The average pause: it hides the one long pause that does the damage.",
-			"renew-latency": "Keepalive round trips: a slow or retried renewal makes the lease older when a pause begins.",
-			"coord-latency": "Coordinator delays: a stalled coordinator renews late, or expires on a clock the client cannot see.",
-			"clock-drift":   "Clock drift: the client times its lease with its own clock; if it runs slow, it believes in the lease longer than the coordinator does.",
-			"lease-id":      "Lease IDs: they name sessions and carry no time; on one etcd member they increase, but nothing in them says how old a lease is when a pause begins.",
-			"key-count":     "The key count: it does not move any deadline.",
-		}),
+		judgeRenewalChain(a.Chain, w),
 	}
-	return finished(parts)
+	return &thresholdJob{a: a, parts: parts}
+}
+
+// thresholdJob judges exercise 1's thresholds one per step: each may need
+// its search on the simulator first (about half a second, once), so a
+// front end shows progress between them.
+type thresholdJob struct {
+	a     Answer
+	parts []Feedback
+	next  int
+}
+
+func (j *thresholdJob) Step(int) bool {
+	if j.next < len(renewalThresholds) {
+		j.parts = append(j.parts, judgeThreshold(j.a, renewalThresholds[j.next]))
+		j.next++
+	}
+	return j.next == len(renewalThresholds)
+}
+
+func (j *thresholdJob) Progress() float64 {
+	return float64(j.next) / float64(len(renewalThresholds))
+}
+
+func (j *thresholdJob) Result() Result { return result(j.parts) }
+
+// judgeRenewalChain judges the learner's explanation in their own run:
+// the links it needs are the lease's last renewal before the pause, the
+// pause, the coordinator's expiry and the rival's acquisition.
+func judgeRenewalChain(chain []int, w *World) Feedback {
+	if w == nil {
+		return Feedback{Part: chainPart, Why: "Your schedule gave no run to explain yet: build the run that breaks the lease first, then tell its story."}
+	}
+	p, _, broke := leaderPauseBreak(w, exRenewPause)
+	if !broke {
+		return Feedback{Part: chainPart, Why: "Your run did not lose the lease during a pause, so there is no failure to explain yet: build the breaking run first, then tell its story."}
+	}
+	return judgeChain(w, chain, renewalChainRoles(w, p, handoverWhileLeading(w, p)))
+}
+
+// renewalChainRoles are the links of exercise 1's argument in run w, in
+// which the lock went to another at h during pause p.
+func renewalChainRoles(w *World, p pauseSpan, h *core.Event) []chainRole {
+	var roles []chainRole
+	exp := lastExpiryBefore(w, p.Proc, h.Seq)
+	if exp != nil {
+		roles = append(roles, renewalRole(w, p.Proc, exp, fmt.Sprintf("until when could %s count on its lease, and what set that time?", p.Proc)))
+	}
+	roles = append(roles, chainRole{ask: fmt.Sprintf("why did %s not renew in time?", p.Proc), is: func(e *core.Event) bool {
+		s, ok := stallOf(w, e)
+		return ok && s.start == p.Seq && (e.Seq == p.Seq || e.Kind == core.KindAction)
+	}})
+	if exp != nil {
+		roles = append(roles, chainRole{ask: "what freed the lock?", is: isEvent(exp)})
+	}
+	return append(roles, acquisitionRole(h, fmt.Sprintf("who took the lock while %s slept?", p.Proc)))
+}
+
+// judgeThreshold marks one of the thresholds the learner works out: right
+// within thresholdTol of what the search on the simulator found; a wrong
+// one is told its direction by a run with the learner's own number, never
+// the threshold.
+func judgeThreshold(a Answer, t *threshold) Feedback {
+	parts := map[string]string{"pause-max": "Longest pause survived", "ttl-safe": "TTL for 9 s pauses", "renew-safe": "Renewal interval for 9 s pauses"}
+	part := parts[t.id]
+	got, ok := a.seconds(t.id)
+	if !ok {
+		return Feedback{Part: part, Why: "Not answered: work it out, then check it in the simulator."}
+	}
+	var b because
+	want := t.value()
+	tol := b.given(thresholdTol)
+	if b.claimD(got, ">=", want-thresholdTol) && b.claimD(got, "<=", want+thresholdTol) {
+		return b.feedback(part, true, "Right, within %s of the %s the lab found by trying every moment of the renewal cycle in the simulator.", tol, b.run(want))
+	}
+	high := got > want
+	var pol renewalPolicy
+	var pause time.Duration
+	switch t.id {
+	case "pause-max":
+		pol, pause = renewalPolicy{ttl: exRenewTTL, renew: exRenewEvery}, got
+	case "ttl-safe":
+		pol, pause = renewalPolicy{ttl: got, renew: exRenewEvery}, exRenewPause
+	default:
+		pol, pause = renewalPolicy{ttl: exRenewTTL, renew: got}, exRenewPause
+	}
+	start, broke, err := pol.worstStartErr(pause)
+	setting := map[string]string{
+		"pause-max":  fmt.Sprintf("With your %s pause", b.given(got)),
+		"ttl-safe":   fmt.Sprintf("With your TTL of %s, renewing every %s", b.given(got), b.given(exRenewEvery)),
+		"renew-safe": fmt.Sprintf("Renewing every %s as you say, with the %s TTL", b.given(got), b.given(exRenewTTL)),
+	}[t.id]
+	dir := "too low"
+	if high {
+		dir = "too high"
+	}
+	switch {
+	case err != nil:
+		return b.feedback(part, false, "%s, the simulator cannot even run the lease. Your number is %s (the lab checks within %s).", setting, dir, tol)
+	case broke:
+		return b.feedback(part, false, "%s, a pause of %s that begins at %s in your run costs A its lease: the lock changes hands while A is frozen. Your number is %s (the lab checks within %s).",
+			setting, b.given(pause), b.run(start), dir, tol)
+	}
+	more := map[string]string{"pause-max": "a longer pause is survived too", "ttl-safe": "a shorter TTL is safe too", "renew-safe": "a longer interval is safe too"}[t.id]
+	if high == (t.id == "ttl-safe") {
+		return b.feedback(part, false, "%s, a pause of %s leaves A its lease whenever it begins, in every run the lab tried across the renewal cycle. Your number is %s: %s (the lab checks within %s).",
+			setting, b.given(pause), dir, more, tol)
+	}
+	return b.feedback(part, false, "%s, a pause of %s leaves A its lease whenever it begins; yet your number is %s (the lab checks within %s).", setting, b.given(pause), dir, tol)
 }
 
 // judgeRenewalVerdict marks the verdict; its arithmetic is the brief's.
@@ -356,30 +467,31 @@ func judgeRenewalMinTTL(a Answer) Feedback {
 
 // judgeRenewalSchedule replays the learner's schedule and says whether it
 // broke the lease, and if not, what the run shows instead. Every time it
-// gives is an event of that run.
-func judgeRenewalSchedule(log core.ActionLog) Feedback {
+// gives is an event of that run. It returns the run too (nil if it did
+// not run), in which the learner's chain is judged.
+func judgeRenewalSchedule(log core.ActionLog) (Feedback, *World) {
 	const part = "Breaking schedule"
 	if len(log) == 0 {
-		return Feedback{Part: part, Why: "No schedule: pause the leader in the simulator and use that run as your evidence."}
+		return Feedback{Part: part, Why: "No schedule: pause the leader in the simulator and use that run as your evidence."}, nil
 	}
 	for _, t := range log {
 		if t.Do != "pause" {
-			return Feedback{Part: part, Why: fmt.Sprintf("The schedule may only pause processes (it has %q): the question is what a pause alone can do.", t.Do)}
+			return Feedback{Part: part, Why: fmt.Sprintf("The schedule may only pause processes (it has %q): the question is what a pause alone can do.", t.Do)}, nil
 		}
 		if t.For.D() > exRenewPause {
 			var b because
-			return b.feedback(part, false, "A %s pause proves nothing here: the longest pause this system shows is %s.", b.given(t.For.D()), b.given(exRenewPause))
+			return b.feedback(part, false, "A %s pause proves nothing here: the longest pause this system shows is %s.", b.given(t.For.D()), b.given(exRenewPause)), nil
 		}
 	}
 	w, err := exRenewal.Lab.Evaluate(1, log)
 	if err != nil {
-		return Feedback{Part: part, Why: "The schedule could not run: " + err.Error()}
+		return Feedback{Part: part, Why: "The schedule could not run: " + err.Error()}, nil
 	}
 	p, seen, broke := leaderPauseBreak(w, exRenewPause)
 	if !seen {
-		return Feedback{Part: part, Why: "None of the pauses froze the leader: pausing a waiting process cannot break the leader's lease."}
+		return Feedback{Part: part, Why: "None of the pauses froze the leader: pausing a waiting process cannot break the leader's lease."}, w
 	}
-	return explainPause(w, p, broke)
+	return explainPause(w, p, broke), w
 }
 
 // explainPause tells what happened to p.Proc's lease during pause p, from

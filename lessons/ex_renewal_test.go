@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func TestRenewalFeedbackTellsWhatTheRunShows(t *testing.T) {
 			[]string{"renewed in time", "Start the pause later"}, []string{"did run out"}},
 	}
 	for _, c := range cases {
-		f := judgeRenewalSchedule(pauseAt(c.at, c.for_, "A"))
+		f, _ := judgeRenewalSchedule(pauseAt(c.at, c.for_, "A"))
 		require.False(t, f.OK, "%s: marked as breaking", c.name)
 		for _, s := range c.says {
 			assert.Contains(t, f.Why, s, c.name)
@@ -80,16 +81,26 @@ func part(r Result, name string) Feedback {
 	return Feedback{}
 }
 
-// TestRenewalWrongTryGivesNothingAway: a throw-away answer's feedback does
-// not name the measurements it left out (defect 7).
+// TestRenewalWrongTryGivesNothingAway: a wrong threshold is told its
+// direction, measured in a run with the learner's own number, never the
+// threshold the search found (defect 7, issue 31).
 func TestRenewalWrongTryGivesNothingAway(t *testing.T) {
-	r, err := exRenewal.Check(Answer{Choices: map[string][]string{"measurements": {"mean-pause"}}})
+	a := exRenewal.Reference.Clone()
+	a.Numbers["pause-max"], a.Numbers["ttl-safe"], a.Numbers["renew-safe"] = 9, 12, 5
+	r, err := exRenewal.Check(a)
 	require.NoError(t, err)
-	why := part(r, "Measurements").Why
-	for _, label := range []string{"pause tail", "Keepalive", "Coordinator delays", "Clock drift"} {
-		assert.NotContains(t, why, label)
+	for p, dir := range map[string]string{"Longest pause survived": "too high", "TTL for 9 s pauses": "too low", "Renewal interval for 9 s pauses": "too high"} {
+		f := part(r, p)
+		require.False(t, f.OK, p)
+		assert.Contains(t, f.Why, dir, p)
+		assert.Contains(t, f.Why, "in your run", "%s: the direction is measured in a run with the learner's number", p)
+		for _, th := range renewalThresholds {
+			v := th.value()
+			for _, s := range []string{secs(v), fmt.Sprintf("%.1f s", v.Seconds())} {
+				assert.NotContains(t, f.Why, s, "%s gives the threshold %s away", p, th.id)
+			}
+		}
 	}
-	assert.Contains(t, why, "average pause", "the wrong pick is still explained")
 }
 
 // TestCompleteAnswers: the model answers are complete; an empty answer or
@@ -135,7 +146,7 @@ func TestRenewalTieGoesByTraceOrder(t *testing.T) {
 		require.Equal(t, p.To, handovers(w, "locks/leader")[1].At, "%v: the wake and the handover share an instant", c)
 		assert.False(t, broke, "%v: A stepped down before the handover", c)
 
-		f := judgeRenewalSchedule(log)
+		f, _ := judgeRenewalSchedule(log)
 		assert.False(t, f.OK, "%v: %s", c, f.Why)
 		assert.NotContains(t, f.Why, "gave the lock to B while A slept")
 		assert.Contains(t, f.Why, "stepped down")
@@ -144,7 +155,7 @@ func TestRenewalTieGoesByTraceOrder(t *testing.T) {
 			assert.True(t, cl.Holds(), "%v: states %v %s %v: %s", c, cl.L, cl.Op, cl.R, f.Why)
 		}
 	}
-	f := judgeRenewalSchedule(exRenewal.Reference.Schedule)
+	f, _ := judgeRenewalSchedule(exRenewal.Reference.Schedule)
 	assert.True(t, f.OK, "the model's pause still breaks the lease: %s", f.Why)
 	assert.Contains(t, f.Why, "gave the lock to B while A slept")
 }
@@ -155,7 +166,7 @@ func TestRenewalTieGoesByTraceOrder(t *testing.T) {
 // renewal's arrival and the coordinator's answer, and never "renewed in
 // time".
 func TestRenewalRefusedRenewalIsNamed(t *testing.T) {
-	f := judgeRenewalSchedule(pauseAt(3004*time.Millisecond, 9*time.Second, "A"))
+	f, _ := judgeRenewalSchedule(pauseAt(3004*time.Millisecond, 9*time.Second, "A"))
 	assert.False(t, f.OK)
 	assert.NotContains(t, f.Why, "renewed in time")
 	assert.Contains(t, f.Why, "woke at 12.004 s, before that")
@@ -200,7 +211,7 @@ func claimsHold(t *testing.T, f Feedback, name string) {
 // 3 s … the lock went to B at 22.5 s").
 func TestRenewalCreditsThePauseThatLostTheLease(t *testing.T) {
 	log := append(pauseAt(time.Second, 2*time.Second, "A"), pauseAt(14500*time.Millisecond, 9*time.Second, "A")...)
-	f := judgeRenewalSchedule(log)
+	f, _ := judgeRenewalSchedule(log)
 	require.True(t, f.OK, f.Why)
 	assert.Contains(t, f.Why, "A froze at 14.5 s")
 	assert.NotContains(t, f.Why, "froze at 1 s")
@@ -211,7 +222,7 @@ func TestRenewalCreditsThePauseThatLostTheLease(t *testing.T) {
 	// The order of the schedule does not matter, nor a harmless pause
 	// after the one that broke the lease.
 	later := append(pauseAt(14500*time.Millisecond, 9*time.Second, "A"), pauseAt(40*time.Second, 2*time.Second, "A")...)
-	f = judgeRenewalSchedule(later)
+	f, _ = judgeRenewalSchedule(later)
 	require.True(t, f.OK, f.Why)
 	assert.Contains(t, f.Why, "A froze at 14.5 s")
 	claimsHold(t, f, "harmless pause after")
@@ -226,7 +237,7 @@ func TestRenewalCreditsThePauseThatLostTheLease(t *testing.T) {
 // survived by 2.516 s) and the renewal that saved it.
 func TestRenewalNeverSaysARenewedLeaseEnded(t *testing.T) {
 	log := append(pauseAt(5500*time.Millisecond, 9*time.Second, "A"), pauseAt(14500*time.Millisecond, 9*time.Second, "A")...)
-	f := judgeRenewalSchedule(log)
+	f, _ := judgeRenewalSchedule(log)
 	require.False(t, f.OK, f.Why)
 	assert.NotContains(t, f.Why, "did run out")
 	assert.NotContains(t, f.Why, "ended at 17.016 s")
@@ -242,7 +253,7 @@ func TestRenewalNeverSaysARenewedLeaseEnded(t *testing.T) {
 // wakes at 14.013 s. The feedback says so, and never that the lease ended
 // at 12.005 s, the expiry that renewal replaced.
 func TestRenewalCountsARenewalInFlight(t *testing.T) {
-	f := judgeRenewalSchedule(pauseAt(5013*time.Millisecond, 9*time.Second, "A"))
+	f, _ := judgeRenewalSchedule(pauseAt(5013*time.Millisecond, 9*time.Second, "A"))
 	require.False(t, f.OK, f.Why)
 	assert.NotContains(t, f.Why, "12.005 s")
 	assert.NotContains(t, f.Why, "did run out")

@@ -43,6 +43,12 @@ type Exercise struct {
 	// Format documents the JSON answer for labctl.
 	Format string
 
+	// ChainRun, if set, is the run the learner's chain (Answer.Chain) is
+	// built from and judged in: the one their schedule produces. ChainText
+	// asks for the chain.
+	ChainRun  func(log core.ActionLog) (*World, error)
+	ChainText string
+
 	// Hints are the exercise's ladder, from a nudge to the key step; none
 	// gives the verdict away.
 	Hints []string
@@ -98,6 +104,11 @@ type Answer struct {
 	// Checks are queries over the exercise's logs (see QuerySyntax), for
 	// an exercise that takes them.
 	Checks []string `json:"checks,omitempty"`
+	// Chain is the learner's explanation built from their own run: the
+	// event numbers (the trace's seq) of the events that lead from the
+	// cause to the failure, in the order they happened. The run is the one
+	// Schedule produces (see Exercise.ChainRun).
+	Chain []int `json:"chain,omitempty"`
 	// Points are the key points (indices into the exercise's KeyPoints)
 	// the learner ticked as made by their defence, once the model answer
 	// is shown; not graded either.
@@ -106,7 +117,7 @@ type Answer struct {
 
 // Clone returns a deep copy of a.
 func (a Answer) Clone() Answer {
-	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...), Defence: a.Defence, Points: slices.Clone(a.Points), Checks: slices.Clone(a.Checks)}
+	out := Answer{Schedule: append(core.ActionLog(nil), a.Schedule...), Defence: a.Defence, Points: slices.Clone(a.Points), Checks: slices.Clone(a.Checks), Chain: slices.Clone(a.Chain)}
 	if a.Choices != nil {
 		out.Choices = map[string][]string{}
 		for k, v := range a.Choices {
@@ -314,7 +325,7 @@ func (e *Exercise) Complete(a Answer) bool {
 		}
 		moved = moved || v != k.Default
 	}
-	return moved && (e.Lab == nil || len(a.Schedule) > 0) && (e.Queries == nil || len(a.Checks) > 0)
+	return moved && (e.Lab == nil || len(a.Schedule) > 0) && (e.Queries == nil || len(a.Checks) > 0) && (e.ChainRun == nil || len(a.Chain) > 0)
 }
 
 // RealAttempt reports whether a checked answer a counts as a real attempt,
@@ -343,7 +354,7 @@ func (e *Exercise) IsFormatExample(a Answer) bool {
 		got, ok := a.Numbers[k]
 		sameNumbers = sameNumbers && ok && got == v
 	}
-	return sameChoices && sameNumbers && slices.Equal(a.Schedule, x.Schedule) && slices.Equal(a.Checks, x.Checks)
+	return sameChoices && sameNumbers && slices.Equal(a.Schedule, x.Schedule) && slices.Equal(a.Checks, x.Checks) && slices.Equal(a.Chain, x.Chain)
 }
 
 // Question returns the question with the given id, or nil.
@@ -388,6 +399,12 @@ func (e *Exercise) Validate(a Answer) error {
 	}
 	if len(a.Schedule) > 0 && e.Lab == nil {
 		return fmt.Errorf("exercise %s takes no schedule", e.ID)
+	}
+	if len(a.Chain) > 0 && e.ChainRun == nil {
+		return fmt.Errorf("exercise %s takes no chain", e.ID)
+	}
+	if len(a.Chain) > maxChain {
+		return fmt.Errorf("chain: %d events is more than the %d a chain may have", len(a.Chain), maxChain)
 	}
 	if len(a.Schedule) > core.MaxActions {
 		return fmt.Errorf("schedule: %d actions is more than the %d a run may have", len(a.Schedule), core.MaxActions)
@@ -532,46 +549,6 @@ func (a Answer) choice(q string) string {
 		return c[0]
 	}
 	return ""
-}
-
-// judgeSet marks a multiple-choice question whose right answer is exactly
-// the set right. why explains each option. A wrong pick is explained (it is
-// the learner's own reasoning), but a missing one is only counted: naming
-// it would hand the answer to anyone who submits a throw-away attempt.
-func judgeSet(a Answer, part, q string, right []string, why map[string]string) Feedback {
-	got := a.Choices[q]
-	var wrong []string
-	missing := 0
-	for _, r := range right {
-		if !slices.Contains(got, r) {
-			missing++
-		}
-	}
-	for _, g := range got {
-		if !slices.Contains(right, g) {
-			wrong = append(wrong, why[g])
-		}
-	}
-	if missing == 0 && len(wrong) == 0 {
-		return Feedback{Part: part, OK: true, Why: "All of these matter, and nothing else you picked misleads."}
-	}
-	var text []string
-	if len(wrong) > 0 {
-		text = append(text, "Not this: "+strings.Join(wrong, " "))
-	}
-	var b because
-	if missing > 0 {
-		text = append(text, missingText(&b, missing))
-	}
-	return b.feedback(part, false, "%s", strings.Join(text, " "))
-}
-
-// missingText counts the right options left out, without naming them.
-func missingText(b *because, n int) string {
-	if n == 1 {
-		return "One more option matters and is not picked: for each one left, ask whether it could move the worst case."
-	}
-	return fmt.Sprintf("%s more options matter and are not picked: for each one left, ask whether it could move the worst case.", b.derivedN(float64(n)))
 }
 
 // Exercises returns the five exercises in curriculum order.

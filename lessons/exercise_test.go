@@ -88,8 +88,10 @@ func TestRenewalWrongAnswers(t *testing.T) {
 		{"pause right after a renewal", func(a *Answer) { a.Schedule = pauseAt(1*time.Second, 9*time.Second, "A") }, "Breaking schedule", "Start the pause later"},
 		{"pause longer than seen", func(a *Answer) { a.Schedule = pauseAt(1*time.Second, 20*time.Second, "A") }, "Breaking schedule", "longest pause"},
 		{"pause the follower", func(a *Answer) { a.Schedule = pauseAt(4500*time.Millisecond, 9*time.Second, "B") }, "Breaking schedule", "waiting process"},
-		{"mean pause", func(a *Answer) { a.Choices["measurements"] = append(a.Choices["measurements"], "mean-pause") }, "Measurements", "hides the one long pause"},
-		{"forgot drift", func(a *Answer) { a.Choices["measurements"] = []string{"pause-tail", "renew-latency", "coord-latency"} }, "Measurements", "One more option matters"},
+		{"9 < 12 as the longest pause", func(a *Answer) { a.Numbers["pause-max"] = 9 }, "Longest pause survived", "too high"},
+		{"rule's TTL as the simulator's", func(a *Answer) { a.Numbers["ttl-safe"] = 20 }, "TTL for 9 s pauses", "too high"},
+		{"renew at TTL - pause - 1", func(a *Answer) { a.Numbers["renew-safe"] = 2 }, "Renewal interval for 9 s pauses", "too low"},
+		{"chain without the pause", func(a *Answer) { a.Chain = []int{3, 41, 45} }, "Your chain of events", "why did A not renew in time?"},
 	})
 }
 
@@ -98,7 +100,7 @@ func TestRenewalWrongAnswers(t *testing.T) {
 func TestRenewalWindow(t *testing.T) {
 	broke, held := 0, 0
 	for ms := 1000; ms < 11000; ms += 250 {
-		f := judgeRenewalSchedule(pauseAt(time.Duration(ms)*time.Millisecond, 9*time.Second, "A"))
+		f, _ := judgeRenewalSchedule(pauseAt(time.Duration(ms)*time.Millisecond, 9*time.Second, "A"))
 		if f.OK {
 			broke++
 		} else {
@@ -113,7 +115,7 @@ func TestRenewalWindow(t *testing.T) {
 
 func TestNoFencingWrongAnswers(t *testing.T) {
 	checkWrong(t, "no-fencing", []wrongCase{
-		{"blame the lock", func(a *Answer) { a.Choices["cause"] = []string{"two-holders"} }, "Cause", "never had two holders"},
+		{"no rival write", func(a *Answer) { a.Chain = []int{31, 34, 48, 52, 88} }, "Your chain of events", "what made storage's highest token newer than A's?"},
 		{"short pause", func(a *Answer) { a.Schedule = pauseAt(4*time.Second, 5*time.Second, "A") }, "Schedule, fencing off then on", "longer than its 10 s lease"},
 		{"fencing in the log", func(a *Answer) {
 			a.Schedule = append(a.Schedule, core.At(30*time.Second, core.Fencing(true)))

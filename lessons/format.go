@@ -48,6 +48,9 @@ func (e *Exercise) FormatExample() Answer {
 			}
 		}
 	}
+	if e.ChainRun != nil {
+		a.Chain = []int{0, 1}
+	}
 	if e.Lab != nil {
 		if procs := e.labProcesses(); len(procs) > 0 {
 			a.Schedule = core.ActionLog{core.At(time.Second, core.Pause(procs[0], 2*time.Second))}

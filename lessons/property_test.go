@@ -96,8 +96,9 @@ func TestExplanationsRestOnTheRunRenewal(t *testing.T) {
 			for _, p := range []string{"A", "B"} {
 				at := time.Duration(ms) * time.Millisecond
 				answers[fmt.Sprintf("pause %s at %s for %s", p, at, d)] = Answer{
-					Choices:  map[string][]string{"verdict": {"safe"}, "measurements": {"mean-pause"}},
+					Choices:  map[string][]string{"verdict": {"safe"}},
 					Numbers:  map[string]float64{"left": float64(ms%12000) / 1000, "min-ttl": float64(ms%39000)/1000 + 1},
+					Chain:    []int{ms % 50, ms%50 + 3, ms%70 + 10},
 					Schedule: pauseAt(at, d, p),
 				}
 			}
@@ -112,6 +113,11 @@ func TestExplanationsRestOnTheRunRenewal(t *testing.T) {
 				Schedule: pauseAt(c[0]*time.Millisecond, c[1]*time.Millisecond, "A"),
 			}
 		}
+	}
+	// The thresholds, each judged by runs with the learner's own number
+	// (TestThresholdFeedback has the borderline ones).
+	for v := 0.5; v <= 12; v += 1.7 {
+		answers[fmt.Sprintf("thresholds %v", v)] = Answer{Numbers: map[string]float64{"pause-max": v, "ttl-safe": float64(int(v) + 9), "renew-safe": v}}
 	}
 	answers["two pauses"] = Answer{Schedule: append(pauseAt(2*time.Second, 4*time.Second, "A"), pauseAt(14900*time.Millisecond, 7500*time.Millisecond, "A")...)}
 	answers["reference"] = exRenewal.Reference
@@ -146,12 +152,12 @@ func TestExplanationsRestOnTheRunTwoPauses(t *testing.T) {
 
 func TestExplanationsRestOnTheRunNoFencing(t *testing.T) {
 	answers := map[string]Answer{}
-	for _, cause := range []string{"two-holders", "stale-belief", "reorder", "short-ttl"} {
+	for _, cause := range [][]int{nil, {31, 34, 48, 52, 63, 83, 88}, {31, 34, 40, 67, 71, 87, 96}, {3, 1}} {
 		for s := 1; s <= 40; s += 3 {
 			at := time.Duration(s) * time.Second
 			for _, d := range []time.Duration{5 * time.Second, 12 * time.Second, 20 * time.Second} {
-				answers[fmt.Sprintf("%s pause %s %s", cause, at, d)] = Answer{Choices: map[string][]string{"cause": {cause}}, Schedule: pauseAt(at, d, "A")}
-				answers[fmt.Sprintf("%s delay %s %s", cause, at, d)] = Answer{Choices: map[string][]string{"cause": {cause}},
+				answers[fmt.Sprintf("%v pause %s %s", cause, at, d)] = Answer{Chain: cause, Schedule: pauseAt(at, d, "A")}
+				answers[fmt.Sprintf("%v delay %s %s", cause, at, d)] = Answer{Chain: cause,
 					Schedule: core.ActionLog{core.At(at, core.Delay("A", d))}}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 // answerFields are the keys an answer object may have, spelt exactly.
 // encoding/json matches keys case-insensitively and takes null for "no
 // value"; an answer is graded, so both are refused before decoding.
-var answerFields = []string{"choices", "numbers", "schedule", "defence", "points", "checks"}
+var answerFields = []string{"choices", "numbers", "schedule", "chain", "defence", "points", "checks"}
 
 // actionFields are the keys one schedule entry may have (core.Timed).
 var actionFields = []string{"at", "do", "proc", "peer", "for", "ttl", "value", "key", "label", "token", "on", "one_way"}
@@ -117,6 +118,16 @@ func fieldTypes(top map[string]any) error {
 				}
 			}
 		case []any:
+			if k == "chain" {
+				for i, p := range x {
+					if n, ok := p.(json.Number); !ok || strings.ContainsAny(n.String(), ".eE") {
+						return fmt.Errorf("chain[%d]: want an event number of your run (0, 1, ...), not %s", i, jsonKind(p))
+					}
+					if _, err := strconv.Atoi(p.(json.Number).String()); err != nil {
+						return fmt.Errorf("chain[%d]: %s is no event number", i, p)
+					}
+				}
+			}
 			if k == "checks" {
 				for i, c := range x {
 					if _, ok := c.(string); !ok {
@@ -132,7 +143,7 @@ func fieldTypes(top map[string]any) error {
 				}
 			}
 		}
-		want := map[string]string{"choices": "an object of question ids", "numbers": "an object of number ids", "schedule": "a list of actions", "defence": "a string", "points": "a list of key point numbers", "checks": "a list of checks, each a string"}[k]
+		want := map[string]string{"choices": "an object of question ids", "numbers": "an object of number ids", "schedule": "a list of actions", "defence": "a string", "points": "a list of key point numbers", "checks": "a list of checks, each a string", "chain": "a list of event numbers"}[k]
 		if _, ok := top[k].([]any); k == "schedule" && ok {
 			continue // each entry is checked, field by field, below
 		}

@@ -37,8 +37,8 @@ func TestExerciseReferencesPassWithExit0(t *testing.T) {
 func TestExerciseWrongAnswerExplainsAndExits1(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "a.json")
-	ans := `{"choices":{"verdict":["safe"],"measurements":["pause-tail","renew-latency","coord-latency","clock-drift"]},"numbers":{"left":7,"min-ttl":20},
-	 "schedule":[{"at":"4.5s","do":"pause","proc":"A","for":"9s"}]}`
+	ans := `{"choices":{"verdict":["safe"]},"numbers":{"left":7,"min-ttl":20,"pause-max":7.5,"ttl-safe":14,"renew-safe":3.2},
+	 "schedule":[{"at":"4.5s","do":"pause","proc":"A","for":"9s"}], "chain":[3,31,41,45]}`
 	if err := os.WriteFile(f, []byte(ans), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,11 @@ func TestExerciseBadInputExit2(t *testing.T) {
 		says  string
 	}{
 		{`{`, []string{"exercise", "no-fencing", "--answer", "-"}, "not valid JSON"},
-		{`{"choices":{"cause":["aliens"]}}`, []string{"exercise", "no-fencing", "--answer", "-"}, `no option "aliens"`},
+		{`{"choices":{"verdict":["aliens"]}}`, []string{"exercise", "renew-ttl-pause", "--answer", "-"}, `no option "aliens"`},
+		{`{"chain":[1.5]}`, []string{"exercise", "no-fencing", "--answer", "-"}, `chain[0]: want an event number`},
+		{`{"chain":["31"]}`, []string{"exercise", "no-fencing", "--answer", "-"}, `chain[0]: want an event number`},
+		{`{"chain":[99999999999999999999]}`, []string{"exercise", "no-fencing", "--answer", "-"}, `chain[0]: 99999999999999999999 is no event number`},
+		{`{"chain":[1]}`, []string{"exercise", "token-logs", "--answer", "-"}, `takes no chain`},
 		{`{"numbers":{"ttl":-3}}`, []string{"exercise", "compaction-ttl", "--answer", "-"}, "outside"},
 		{``, []string{"exercise", "nope"}, "unknown exercise"},
 		{``, []string{"exercise", "token-logs", "--answer", "/does/not/exist"}, "reading the answer"},
@@ -184,12 +188,12 @@ func TestExerciseTakesTheListsNumber(t *testing.T) {
 // TestExerciseDefenceIsKeptAndComparedAfterAPass: a written defence comes
 // back with the verdict; the key points follow only a pass.
 func TestExerciseDefenceIsKeptAndComparedAfterAPass(t *testing.T) {
-	pass := `{"choices":{"cause":["stale-belief"]},"schedule":[{"at":"4s","do":"pause","proc":"A","for":"20s"}],"defence":"The lease ran out while A slept."}`
+	pass := `{"chain":[31,34,48,52,63,83,88],"schedule":[{"at":"4s","do":"pause","proc":"A","for":"20s"}],"defence":"The lease ran out while A slept."}`
 	out, _, code := labctl(t, pass, "exercise", "no-fencing", "--answer", "-")
 	require.Equal(t, 0, code, out)
 	assert.Contains(t, out, "Your defence (kept with your answer):\n  The lease ran out while A slept.")
 	assert.Contains(t, out, "[ ] The lock never had two holders")
-	fail := strings.Replace(pass, "stale-belief", "reorder", 1)
+	fail := strings.Replace(pass, "52,63", "63", 1)
 	out, _, code = labctl(t, fail, "exercise", "no-fencing", "--answer", "-")
 	require.Equal(t, 1, code)
 	assert.Contains(t, out, "Your defence")

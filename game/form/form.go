@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/game/lab"
 	"leaselab/lessons"
 )
 
@@ -22,6 +23,10 @@ type Form struct {
 	Ex      *lessons.Exercise
 	answer  lessons.Answer
 	version int // bumped by every change to answer
+
+	// chainKey is the schedule chainEvents were listed for.
+	chainKey    string
+	chainEvents []lab.WhyStep
 }
 
 // Version changes whenever the answer may have: views cache what they
@@ -196,6 +201,67 @@ func (f *Form) SetSchedule(log core.ActionLog) error {
 	f.version++
 	f.answer = next
 	return nil
+}
+
+// Chain is the learner's chain of events so far: event numbers of their
+// run, in the order they picked them.
+func (f *Form) Chain() []int { return slices.Clone(f.answer.Chain) }
+
+// InChain reports whether event seq is in the chain.
+func (f *Form) InChain(seq int) bool { return slices.Contains(f.answer.Chain, seq) }
+
+// AddToChain appends event seq to the chain; an event already in it, or a
+// chain as long as an answer may hold, is refused.
+func (f *Form) AddToChain(seq int) error {
+	if f.InChain(seq) {
+		return fmt.Errorf("event %d is already in your chain", seq)
+	}
+	return f.setChain(append(f.Chain(), seq))
+}
+
+// RemoveFromChain takes step i (from 0) out of the chain.
+func (f *Form) RemoveFromChain(i int) error {
+	c := f.Chain()
+	if i < 0 || i >= len(c) {
+		return fmt.Errorf("your chain has %d steps, no step %d", len(c), i+1)
+	}
+	return f.setChain(slices.Delete(c, i, i+1))
+}
+
+// ClearChain empties the chain.
+func (f *Form) ClearChain() error { return f.setChain(nil) }
+
+func (f *Form) setChain(c []int) error {
+	next := f.answer.Clone()
+	next.Chain = c
+	if len(c) == 0 {
+		next.Chain = nil
+	}
+	if err := f.Ex.Validate(next); err != nil {
+		return err
+	}
+	f.version++
+	f.answer = next
+	return nil
+}
+
+// ChainEvents lists the events of the learner's run to pick the chain
+// from (the run their schedule produces), or nil when the exercise takes
+// no chain, there is no run yet, or it cannot be built.
+func (f *Form) ChainEvents() []lab.WhyStep {
+	if f.Ex.ChainRun == nil || len(f.answer.Schedule) == 0 {
+		return nil
+	}
+	key := fmt.Sprint(f.answer.Schedule)
+	if f.chainKey == key && f.chainEvents != nil {
+		return f.chainEvents
+	}
+	w, err := f.Ex.ChainRun(f.answer.Schedule)
+	if err != nil {
+		return nil
+	}
+	f.chainKey, f.chainEvents = key, lab.ChainEvents(w.Sim.Trace)
+	return f.chainEvents
 }
 
 // Load replaces the answer with a copy of a, if a is valid (the model

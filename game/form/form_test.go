@@ -37,6 +37,11 @@ func TestSingleChoiceIsARadioAndMultiChoiceToggles(t *testing.T) {
 		t.Fatalf("verdict = %v", f.Answer().Choices["verdict"])
 	}
 
+	// A multiple-choice question toggles (the curriculum's exercises keep
+	// theirs in flux; this one is the form's own).
+	f = New(&lessons.Exercise{ID: "multi", Questions: []lessons.Question{{ID: "measurements", Multi: true, Options: []lessons.Option{
+		{ID: "pause-tail"}, {ID: "mean-pause"}, {ID: "clock-drift"}, {ID: "lease-id"}}}, {ID: "verdict", Options: []lessons.Option{{ID: "safe"}, {ID: "unsafe"}}}}})
+	mustPick("verdict", "unsafe", true)
 	mustPick("measurements", "clock-drift", true)
 	mustPick("measurements", "pause-tail", true)
 	mustPick("measurements", "lease-id", true)
@@ -209,15 +214,16 @@ func TestStartChecksTheRealExercise(t *testing.T) {
 	if r := c.Result(); !r.Pass {
 		t.Errorf("the model answer failed:\n%s", r.Text())
 	}
-	// And a wrong answer is marked wrong, with the reason.
-	if _, err := f.Pick("cause", "two-holders"); err != nil {
+	// And a wrong answer is marked wrong, with the reason: a chain with
+	// the rival's acquisition taken out.
+	if err := f.RemoveFromChain(3); err != nil {
 		t.Fatal(err)
 	}
 	c, _ = f.Start(time.Now)
 	for !c.Frame() {
 	}
-	if r := c.Result(); r.Pass || !strings.Contains(r.Text(), "never had two holders") {
-		t.Errorf("a wrong cause passed or was not explained:\n%s", r.Text())
+	if r := c.Result(); r.Pass || !strings.Contains(r.Text(), "what let B act as the holder") {
+		t.Errorf("a chain with a gap passed or was not explained:\n%s", r.Text())
 	}
 }
 
@@ -283,4 +289,34 @@ func TestNumbersShownAreAnsweredNeverNotAnswered(t *testing.T) {
 	assert.Contains(t, parts["Lease left at a late pause"], "6 s is too little")
 	assert.Contains(t, parts["Smallest safe TTL"], "12 s is not enough")
 	assert.Contains(t, parts["Verdict"], "Not answered", "a question with nothing picked is still unanswered")
+}
+
+// TestChainIsBuiltFromTheRunsEvents: the form lists the events of the
+// learner's own run (the one their schedule produces), adds them to the
+// chain in the order picked, refuses one twice, and takes steps out.
+func TestChainIsBuiltFromTheRunsEvents(t *testing.T) {
+	ex := exercise(t, "no-fencing")
+	f := New(ex)
+	require.Empty(t, f.ChainEvents(), "no run yet, nothing to list")
+	require.NoError(t, f.SetSchedule(ex.Reference.Schedule))
+	evs := f.ChainEvents()
+	require.NotEmpty(t, evs)
+	var seqs []int
+	for _, e := range evs {
+		seqs = append(seqs, e.Seq)
+	}
+	for _, want := range ex.Reference.Chain {
+		assert.Contains(t, seqs, want, "the model chain's events are listed")
+	}
+	for _, seq := range ex.Reference.Chain {
+		require.NoError(t, f.AddToChain(seq))
+	}
+	assert.Equal(t, ex.Reference.Chain, f.Chain())
+	assert.Error(t, f.AddToChain(ex.Reference.Chain[0]), "an event twice")
+	require.NoError(t, f.RemoveFromChain(0))
+	assert.Equal(t, ex.Reference.Chain[1:], f.Chain())
+	assert.Error(t, f.RemoveFromChain(10))
+	require.NoError(t, f.ClearChain())
+	assert.Empty(t, f.Chain())
+	assert.Empty(t, New(exercise(t, "token-logs")).ChainEvents(), "an exercise without a chain lists nothing")
 }

@@ -177,3 +177,20 @@ func (lb *Lab) WhyNow() (Why, bool) {
 	}
 	return Explain(tr, last), true
 }
+
+// ChainEvents lists the events of a run a learner may pick, in order, for
+// a chain of causes (an exercise's "explain with your run"): every event
+// the narration tells, and the quiet ones an argument may need (the
+// coordinator granting or renewing a lease, a write sent to storage), each
+// in words with its time and its number.
+func ChainEvents(tr *core.Trace) []WhyStep {
+	var out []WhyStep
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		quiet := e.Kind == core.KindLeaseGrant || e.Kind == core.KindLeaseRenew || e.Kind == core.KindSend && e.Msg() == "Write"
+		if quiet || Narrate(e) != "" {
+			out = append(out, step(e))
+		}
+	}
+	return out
+}
