@@ -19,6 +19,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/place"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -356,4 +357,27 @@ func TestNoTextIsCutWithAnEllipsis(t *testing.T) {
 			}
 		})
 	}
+}
+
+// On a phone held upright (the page shows the panel, the canvas is 390 px
+// wide) the compare view's system chips say each name whole or as people
+// shorten it ("ZK", "k8s"), never cut with an ellipsis ("Zoo…", "Kub…").
+func TestPhoneCompareChipsAreNotCut(t *testing.T) {
+	r := newAppRig(t)
+	// The browser's phone canvas in device pixels (390 CSS px at 3x), as
+	// game.go lays it out: no panel beside it, an upright window.
+	r.st.Window = ui.Rect{W: 1170, H: 1390}
+	r.st.Style = draw.NewStyle(ui.UnitForBare(1170, 1390, 3))
+	r.st.Style.PanelOutside = true
+	r.tick(ui.Input{})
+	require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
+	r.tick(ui.Input{})
+	r.click("start")
+	sb := r.a.top().(*SandboxScene)
+	require.NotNil(t, sb.Run)
+	sb.Run.Lab.Advance(3 * time.Second)
+	r.key(ui.IntentBack)
+	r.click("compareSystems")
+	shot := r.record("compare-systems-phone")
+	assert.Empty(t, shot.ellipsised(), "nothing on the phone's compare view is cut with an ellipsis")
 }

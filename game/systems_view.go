@@ -282,7 +282,9 @@ func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 			if draw.Measure(face)(name) > r.W-s.U(8) {
 				face = s.Small() // "ZooKeeper" in a narrow window
 			}
-			draw.TextInTip(dst, name, face, r.InsetXY(s.U(4), 0), draw.AlignCenter, clr)
+			// On a phone even the small face cuts them: the names people
+			// shorten them to, the whole on hover.
+			draw.FirstFitInTip(dst, name, chipShort[name], face, r.InsetXY(s.U(4), 0), draw.AlignCenter, clr)
 		}
 	}
 	head := v.header
@@ -390,3 +392,12 @@ func (sc *SandboxScene) CompareRun() {
 
 // compareRunRefused says why a lesson's run offers no comparison.
 const compareRunRefused = "this world is the lesson's own, not one the setup can build on another system"
+
+// chipShort are the systems' names as people shorten them, for a header
+// chip too narrow for the whole name.
+var chipShort = map[string][]string{
+	"ZooKeeper":  {"ZK"},
+	"Kubernetes": {"k8s"},
+	"Redlock":    {"Redl."},
+	"Consul":     {"Cons."},
+}
