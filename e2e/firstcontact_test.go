@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,7 +116,10 @@ func (b *browser) checkScreen(t *testing.T, what, heading string) {
 	assert.Equal(t, heading, name, "%s: the focused heading", what)
 	title := b.eval(t, `document.title`)
 	assert.True(t, strings.HasPrefix(title, heading), "%s: the page title %q names the screen %q", what, title, heading)
-	said := b.said(t)
+	// The drawing-quality notice is the machine's, not the screen's: a
+	// loaded machine (software rendering at 2 frames a second) says it
+	// whenever the rate drops, on any screen.
+	said := slices.DeleteFunc(b.said(t), func(s string) bool { return strings.Contains(s, "reduced quality to keep up") })
 	if assert.Len(t, said, 1, "%s: one announcement, got %q", what, said) {
 		assert.Contains(t, said[0], heading, "%s: the announcement names the screen", what)
 	}
