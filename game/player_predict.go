@@ -195,8 +195,7 @@ func (p *Player) drawPredict(screen *ebiten.Image) {
 	}
 	s, th := p.style, p.style.Theme
 	c := p.predict.card
-	draw.FillRoundRect(screen, c, s.U(8), th.Raised)
-	draw.StrokeRoundRect(screen, c, s.U(8), s.U(2), th.Accent)
+	p.cardFrame(screen, c)
 	face := s.Small()
 	lh := draw.LineHeight(face)
 	for i, r := range p.predict.rows {

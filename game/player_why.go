@@ -231,8 +231,7 @@ func (p *Player) drawWhy(screen *ebiten.Image) {
 	}
 	s, th := p.style, p.style.Theme
 	c := p.why.card
-	draw.FillRoundRect(screen, c, s.U(8), th.Raised)
-	draw.StrokeRoundRect(screen, c, s.U(8), s.U(2), th.Accent)
+	p.cardFrame(screen, c)
 	face := s.Small()
 	lh := draw.LineHeight(face)
 	for _, r := range p.why.rows {
@@ -247,4 +246,12 @@ func (p *Player) drawWhy(screen *ebiten.Image) {
 			draw.Text(screen, line, face, r.r.X, r.r.Y+float64(i)*lh, clr)
 		}
 	}
+}
+
+// cardFrame draws the frame of a card laid over the world: Why?, a
+// prediction.
+func (p *Player) cardFrame(screen *ebiten.Image, c ui.Rect) {
+	s, th := p.style, p.style.Theme
+	draw.FillRoundRect(screen, c, s.U(8), th.Raised)
+	draw.StrokeRoundRect(screen, c, s.U(8), s.U(2), th.Accent)
 }
