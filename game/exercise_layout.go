@@ -43,7 +43,7 @@ type exerciseGeom struct {
 	// button that empties it, and each event of the run.
 	chainRemove, chainEvents []ui.Rect
 	chainClear               ui.Rect
-	unit            float64 // the unit the text panels were measured for
+	unit                     float64 // the unit the text panels were measured for
 }
 
 // formText is a run of wrapped text in the form.
