@@ -95,6 +95,8 @@ type ExerciseScene struct {
 
 	// query is exercise 5's check builder (nil builder elsewhere).
 	query queryWidgets
+	// chain is the chain of events of exercises 1 and 3 (no rows elsewhere).
+	chain chainWidgets
 
 	narration Narration
 	style     draw.Style
@@ -328,6 +330,8 @@ func (s *ExerciseScene) refocus() {
 			s.names[&s.options[qi][oi]] = "opt:" + q.ID + ":" + o.ID
 		}
 	}
+	s.syncChain()
+	items = append(items, s.chainFocus()...)
 	items = append(items, &s.defence)
 	s.names[&s.defence] = "defenceField"
 	if s.shown {

@@ -93,6 +93,7 @@ func (a *exerciseAnswer) Update(st *State) error {
 			}
 		}
 	}
+	s.updateChain(fin)
 
 	if s.defence.Focus() == ui.NoFocus {
 		s.defence.Text = s.Form.Defence() // a restored or page-typed defence
@@ -148,6 +149,7 @@ func (a *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
 	s := (*ExerciseScene)(a)
 	s.style, s.outside = style, style.PanelOutside
 	s.layout(window)
+	s.keepChainPlace()
 	if s.toPoints {
 		s.toPoints = false
 		s.scrollToPoints()

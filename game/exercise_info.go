@@ -93,7 +93,7 @@ func (a *exerciseAnswer) Inspect() SceneInfo {
 		visible("number:"+k.ID, s.numbers[i].Rect)
 	}
 	for w, name := range s.names {
-		if b, ok := w.(*ui.Button); ok && strings.HasPrefix(name, "q") {
+		if b, ok := w.(*ui.Button); ok && (strings.HasPrefix(name, "q") || strings.HasPrefix(name, "chain:")) {
 			visible(name, b.Rect)
 		}
 	}

@@ -39,7 +39,11 @@ type exerciseGeom struct {
 	// menu's button, and the comparison and add buttons.
 	qRemove, qMenus []ui.Rect
 	qButtons        [3]ui.Rect
-	unit            float64 // the unit the text panels were measured for
+	// The chain (exercises 1 and 3): each step's Remove button, the
+	// button that empties it, and each event of the run.
+	chainRemove, chainEvents []ui.Rect
+	chainClear               ui.Rect
+	unit                     float64 // the unit the text panels were measured for
 }
 
 // formText is a run of wrapped text in the form.
@@ -159,6 +163,7 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		g.opts = append(g.opts, row)
 		y += px(10)
 	}
+	s.layoutChain(&y, w, addText, height)
 	// The written defence: a field as tall as what is written, and at
 	// least four lines.
 	g.defenceTop = y
@@ -219,6 +224,7 @@ func (s *ExerciseScene) place() {
 	}
 	s.defence.Rect = s.toView(g.defence)
 	s.placeQuery()
+	s.placeChain()
 	for i := range s.points {
 		s.points[i].Rect = ui.Rect{} // nowhere until the model answer is shown
 		if i < len(g.points) {
@@ -273,6 +279,9 @@ func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
 		return s.geom.defence, true
 	}
 	if r, ok := s.queryRect(f); ok {
+		return r, true
+	}
+	if r, ok := s.chainRect(f); ok {
 		return r, true
 	}
 	for i := range s.points {

@@ -102,6 +102,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 				s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
 			}
 		}
+		s.drawChain(view)
 		s.drawDefence(view)
 		for i := range g.points {
 			s.drawOption(view, &s.points[i], draw.Drawable(s.Ex.KeyPoints[i]), true, s.Form.Ticked(i))
