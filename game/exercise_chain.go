@@ -296,24 +296,7 @@ func (s *ExerciseScene) drawChain(dst *ebiten.Image) {
 func (s *ExerciseScene) drawChainEvent(dst *ebiten.Image, b *ui.Button, label string, step int) {
 	st, th := s.style, s.style.Theme
 	r := b.Rect
-	bg := th.Raised
-	switch {
-	case b.Pressed():
-		bg = th.Pressed
-	case b.Hovered():
-		bg = th.RaisedHover
-	}
-	radius := st.U(6)
-	draw.FillRoundRect(dst, r, radius, bg)
-	if step >= 0 {
-		draw.StrokeRoundRect(dst, r, radius, st.U(2), th.Accent)
-	} else {
-		draw.StrokeRoundRect(dst, r, radius, math.Max(1, math.Round(st.U(1))), th.Border)
-	}
-	if b.Focus() == ui.FocusVisible {
-		st.FocusRing(dst, r, radius)
-	}
-	c := ui.Point{X: r.X + st.U(20), Y: r.Y + math.Min(r.H/2, st.U(17))}
+	c := s.drawRowFrame(dst, b, step >= 0)
 	if step >= 0 {
 		draw.FillCircle(dst, c, st.U(11), th.Accent)
 		mark := fmt.Sprint(step + 1)

@@ -175,11 +175,11 @@ func (s *ExerciseScene) answerState() string {
 	return strings.Join(parts, " · ")
 }
 
-// drawOption draws an answer option: a radio button (one choice) or a
-// check box (several), its label wrapped beside it, and the row outlined
-// in the accent colour when chosen, so the choice never rests on the mark
-// alone.
-func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string, multi, chosen bool) {
+// drawRowFrame draws the frame of a row the learner picks (an option, an
+// event of the run): its background as the pointer leaves it, outlined in
+// the accent colour when marked, its focus ring; it returns the centre of
+// the mark that goes at its left.
+func (s *ExerciseScene) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
 	st, th := s.style, s.style.Theme
 	r := b.Rect
 	bg := th.Raised
@@ -191,7 +191,7 @@ func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string
 	}
 	radius := st.U(6)
 	draw.FillRoundRect(dst, r, radius, bg)
-	if chosen {
+	if marked {
 		draw.StrokeRoundRect(dst, r, radius, st.U(2), th.Accent)
 	} else {
 		draw.StrokeRoundRect(dst, r, radius, math.Max(1, math.Round(st.U(1))), th.Border)
@@ -199,7 +199,17 @@ func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string
 	if b.Focus() == ui.FocusVisible {
 		st.FocusRing(dst, r, radius)
 	}
-	c := ui.Point{X: r.X + st.U(20), Y: r.Y + math.Min(r.H/2, st.U(17))}
+	return ui.Point{X: r.X + st.U(20), Y: r.Y + math.Min(r.H/2, st.U(17))}
+}
+
+// drawOption draws an answer option: a radio button (one choice) or a
+// check box (several), its label wrapped beside it, and the row outlined
+// in the accent colour when chosen, so the choice never rests on the mark
+// alone.
+func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string, multi, chosen bool) {
+	st, th := s.style, s.style.Theme
+	r := b.Rect
+	c := s.drawRowFrame(dst, b, chosen)
 	if multi {
 		box := ui.Rect{X: c.X - st.U(8), Y: c.Y - st.U(8), W: st.U(16), H: st.U(16)}
 		if chosen {
