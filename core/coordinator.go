@@ -130,13 +130,6 @@ type Coordinator struct {
 	lastSet *shardSet
 }
 
-type watch struct {
-	id      int
-	watcher string
-	key     string
-	prefix  bool
-}
-
 // DefaultMinTTL is etcd's minimum lease TTL with default settings:
 // ceil(1.5 x the 1 s election timeout) = 2 s; a shorter request is raised.
 const DefaultMinTTL = 2 * time.Second
@@ -355,59 +348,6 @@ func (c *Coordinator) del(key string) {
 	c.keyChanged(key, false)
 }
 
-// watchKey registers a one-shot watch for watcher on key (or every key
-// under it when prefix). Watches fire once, like ZooKeeper's; recipes
-// re-register after each wake-up.
-func (c *Coordinator) watchKey(watcher, key string, prefix bool) {
-	c.nextWatch++
-	c.watches = append(c.watches, &watch{id: c.nextWatch, watcher: watcher, key: key, prefix: prefix})
-}
-
-func (c *Coordinator) notify(key, typ string) {
-	if len(c.watches) == 0 {
-		return
-	}
-	kept := c.watches[:0]
-	var fired []*watch
-	for _, w := range c.watches {
-		if w.key == key || (w.prefix && strings.HasPrefix(key, w.key)) {
-			fired = append(fired, w)
-			continue
-		}
-		kept = append(kept, w)
-	}
-	for i := len(kept); i < len(c.watches); i++ {
-		c.watches[i] = nil
-	}
-	c.watches = kept
-	for _, w := range fired {
-		c.trace(KindWatchFire, S(FKey, key), S(FWatcher, w.watcher), S(FType, typ), S(FWatched, w.key))
-		c.sim.Net.send(CoordinatorName, w.watcher, watchEvent{Key: key, Type: typ, Rev: c.Rev})
-	}
-}
-
-// dropWatches forgets every watch of watcher (its session is gone).
-func (c *Coordinator) dropWatches(watcher string) {
-	kept := c.watches[:0]
-	for _, w := range c.watches {
-		if w.watcher != watcher {
-			kept = append(kept, w)
-		}
-	}
-	c.watches = kept
-}
-
-// Watchers returns how many watches are registered on key (exactly).
-func (c *Coordinator) Watchers(key string) int {
-	n := 0
-	for _, w := range c.watches {
-		if w.key == key {
-			n++
-		}
-	}
-	return n
-}
-
 // splitmix is SplitMix64's finaliser: a well-mixed value from a seed.
 func splitmix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
@@ -415,49 +355,6 @@ func splitmix(x uint64) uint64 {
 	x = (x ^ x>>27) * 0x94d049bb133111eb
 	return x ^ x>>31
 }
-
-// countRequest records one request for load measurement.
-func (c *Coordinator) countRequest() {
-	c.Requests++
-	if c.noSeries {
-		return
-	}
-	b := int(c.sim.now / (100 * time.Millisecond))
-	for len(c.buckets) < b {
-		c.buckets = append(c.buckets, c.current)
-		c.current = 0
-	}
-	c.current++
-}
-
-// series returns requests per 100 ms window up to the last one with a
-// request. Finished windows never change, so clones share them.
-func (c *Coordinator) series() []int32 {
-	if len(c.buckets) == 0 && c.current == 0 {
-		return nil
-	}
-	return append(slices.Clip(c.buckets), c.current)
-}
-
-// PeakLoad returns the largest number of requests received in any 100 ms
-// window so far, and when that window started.
-func (c *Coordinator) PeakLoad() (int, time.Duration) {
-	best, at := 0, 0
-	for i, n := range c.series() {
-		if int(n) > best {
-			best, at = int(n), i
-		}
-	}
-	return best, time.Duration(at) * 100 * time.Millisecond
-}
-
-// NoLoadSeries stops recording the load series from now on (Requests
-// still counts): a world that is only measured, never drawn, such as one
-// of an exercise check's many runs, need not keep it.
-func (c *Coordinator) NoLoadSeries() { c.noSeries = true }
-
-// LoadSeries returns requests per 100 ms window from time zero.
-func (c *Coordinator) LoadSeries() []int32 { return c.series() }
 
 func (c *Coordinator) reply(to string, m Message) { c.sim.Net.send(CoordinatorName, to, m) }
 

@@ -216,30 +216,6 @@ func (c SandboxConfig) ProcNames() []string {
 	return ProcessNames(min(max(c.Procs, 0), MaxSandboxProcs))
 }
 
-// renew is the effective keepalive period (zero: TTL/3, etcd's client),
-// to the millisecond for people (rounding a third up only asks more of
-// the policy).
-func (c SandboxConfig) renew() time.Duration {
-	if c.System == SystemKubernetes && c.RenewEvery == 0 {
-		return c.RetryBase // client-go's leader renews every RetryPeriod
-	}
-	if c.RenewEvery == 0 {
-		return (c.TTL / 3).Round(time.Millisecond)
-	}
-	return c.RenewEvery
-}
-
-// Policy is the lease policy the configuration implies: its TTL, renewal
-// interval and the worst pause of its distribution.
-func (c SandboxConfig) Policy() LeasePolicy {
-	if c.System != SystemEtcd {
-		return c.systemPolicy()
-	}
-	// A client renews at least every two thirds of its TTL, whatever
-	// the setting asks (Process caps its period there).
-	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.Pauses.Budget()}
-}
-
 // Validate lists every field that makes the configuration impossible to
 // run, each with a message for the learner. An unsafe policy is not an
 // error (the sandbox exists to break things); PolicyVerdict judges it.

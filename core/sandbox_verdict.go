@@ -39,3 +39,27 @@ func (c SandboxConfig) longestScriptedPause() (time.Duration, Timed) {
 	}
 	return best.For.D(), best
 }
+
+// renew is the effective keepalive period (zero: TTL/3, etcd's client),
+// to the millisecond for people (rounding a third up only asks more of
+// the policy).
+func (c SandboxConfig) renew() time.Duration {
+	if c.System == SystemKubernetes && c.RenewEvery == 0 {
+		return c.RetryBase // client-go's leader renews every RetryPeriod
+	}
+	if c.RenewEvery == 0 {
+		return (c.TTL / 3).Round(time.Millisecond)
+	}
+	return c.RenewEvery
+}
+
+// Policy is the lease policy the configuration implies: its TTL, renewal
+// interval and the worst pause of its distribution.
+func (c SandboxConfig) Policy() LeasePolicy {
+	if c.System != SystemEtcd {
+		return c.systemPolicy()
+	}
+	// A client renews at least every two thirds of its TTL, whatever
+	// the setting asks (Process caps its period there).
+	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.Pauses.Budget()}
+}
