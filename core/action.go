@@ -64,6 +64,11 @@ const (
 	VerbDelay       Verb = "delay"
 	// VerbClockJump moves a Redis node's wall clock For ahead (Redlock).
 	VerbClockJump Verb = "clock-jump"
+	// VerbSlowDisk makes a coordinator member's disk sync take For.
+	VerbSlowDisk Verb = "slow-disk"
+	// VerbRead reads the owner of the lock Key from the member Proc:
+	// linearizable if On, serializable (its own state, at once) if not.
+	VerbRead Verb = "read"
 )
 
 // Constructors for the actions front ends and tests build most.
@@ -205,6 +210,14 @@ func (a Action) String() string {
 		return "expire the lease of " + a.Proc + " now"
 	case "clock-jump":
 		return fmt.Sprintf("%s's clock jumps %s ahead", a.Proc, time.Duration(a.For))
+	case VerbSlowDisk:
+		return fmt.Sprintf("%s's disk syncs take %s", a.Proc, time.Duration(a.For))
+	case VerbRead:
+		how := "serializable"
+		if a.On {
+			how = "linearizable"
+		}
+		return fmt.Sprintf("read who holds %s from %s (%s)", a.Key, a.Proc, how)
 	case "delay":
 		if a.Peer != "" {
 			return fmt.Sprintf("delay what %s sends to %s for %s", a.Proc, a.Peer, time.Duration(a.For))
@@ -217,7 +230,7 @@ func (a Action) String() string {
 // ActionKinds lists every verb, for validation and help text. Permalinks
 // store an action as its index here: only append.
 var ActionKinds = []Verb{VerbPause, VerbResume, VerbCrash, VerbRestart, VerbPartition, VerbHeal, VerbWrite, VerbRelease,
-	VerbExpire, VerbSetTTL, VerbFencing, VerbIdempotency, VerbDelete, VerbPut, VerbDelay, VerbClockJump}
+	VerbExpire, VerbSetTTL, VerbFencing, VerbIdempotency, VerbDelete, VerbPut, VerbDelay, VerbClockJump, VerbSlowDisk, VerbRead}
 
 // Known reports whether v is one of ActionKinds.
 func (v Verb) Known() bool { return slices.Contains(ActionKinds, v) }
@@ -236,7 +249,7 @@ func (a Action) Validate() error {
 	switch {
 	case !a.Do.Known():
 		return fmt.Errorf("unknown action %q (want one of %s)", a.Do, verbNames())
-	case (a.Do == "pause" || a.Do == "delay" || a.Do == "clock-jump") && a.For <= 0:
+	case (a.Do == "pause" || a.Do == "delay" || a.Do == "clock-jump" || a.Do == VerbSlowDisk) && a.For <= 0:
 		return fmt.Errorf("%s %s: length must be positive, got %s", a.Do, a.Proc, time.Duration(a.For))
 	case a.Do == "set-ttl" && a.TTL < Duration(minPeriod):
 		return fmt.Errorf("set-ttl %s: TTL must be at least %s, got %s", a.Proc, minPeriod, time.Duration(a.TTL))
@@ -244,6 +257,10 @@ func (a Action) Validate() error {
 		return fmt.Errorf("%s needs both ends of the link (proc and peer)", a.Do)
 	case a.Token < 0:
 		return fmt.Errorf("write token must not be negative, got %d", a.Token)
+	case a.Do == VerbRead && (a.Proc == "" || a.Key == ""):
+		return fmt.Errorf("read needs a member (proc) and a lock (key)")
+	case a.Do == VerbSlowDisk && a.For > Duration(time.Minute):
+		return fmt.Errorf("slow-disk %s: a disk sync of at most 1m0s, got %s", a.Proc, time.Duration(a.For))
 	}
 	return nil
 }
@@ -293,6 +310,15 @@ func (s *Sim) Apply(a Action) error {
 func (s *Sim) apply(a Action) error {
 	if err := a.Validate(); err != nil {
 		return err
+	}
+	if i := s.Coord.memberIndex(a.Proc); i >= 0 {
+		return s.Coord.memberAct(i, a)
+	}
+	if s.Coord.memberIndex(a.Peer) >= 0 {
+		return fmt.Errorf("%s: a member is cut off from its clients as a whole: %s %s %s", a.Do, a.Do, a.Peer, ClientsOf)
+	}
+	if a.Do == VerbSlowDisk || a.Do == VerbRead {
+		return fmt.Errorf("%s: %q is not a member of the coordinator (this world's coordinator has %d)", a.Do, a.Proc, len(s.Coord.Members()))
 	}
 	if r := s.RedisNode(a.Proc); r != nil && (a.Do == "crash" || a.Do == "restart" || a.Do == "clock-jump") {
 		return r.act(a)

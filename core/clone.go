@@ -276,5 +276,6 @@ func (co *Coordinator) cloneInto(n *Sim, d *Coordinator, c *cloner) *Coordinator
 	d.renewals, d.results, d.lastRenewal = slab[keepAliveResp]{}, slab[keepAliveResult]{}, nil
 	d.leaseSlab, d.keySlab = slab[Lease]{}, slab[KeyValue]{}
 	d.lastSet = c.set(co.lastSet)
+	d.cl = co.cl.clone()
 	return d
 }

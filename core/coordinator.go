@@ -125,6 +125,8 @@ type Coordinator struct {
 	// leaseSlab and keySlab hold the leases and keys made (see slab).
 	leaseSlab slab[Lease]
 	keySlab   slab[KeyValue]
+	// cl is the coordinator's members (cluster.go); nil: one server.
+	cl *cluster
 	// lastSet is the shard set shards returned last (nil: none yet); the
 	// lock named after its prefix + "#set" holds it too.
 	lastSet *shardSet
@@ -311,6 +313,7 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 		c.live = nil
 		c.liveGen++
 	}
+	c.record(kvChange{rev: c.Rev, createRev: kv.CreateRev, key: key, value: value})
 	c.trace(KindPut, S(FKey, key), S(FValue, value), I(FRev, c.Rev), I(FCreateRev, kv.CreateRev), I(FVersion, kv.Version))
 	c.notify(key, "put")
 	c.keyChanged(key, true)
@@ -343,6 +346,7 @@ func (c *Coordinator) del(key string) {
 		c.live = nil
 		c.liveGen++
 	}
+	c.record(kvChange{rev: c.Rev, key: key, deleted: true})
 	c.trace(KindDelete, S(FKey, key), I(FRev, c.Rev))
 	c.notify(key, "delete")
 	c.keyChanged(key, false)
@@ -359,6 +363,10 @@ func splitmix(x uint64) uint64 {
 func (c *Coordinator) reply(to string, m Message) { c.sim.Net.send(CoordinatorName, to, m) }
 
 func (c *Coordinator) receive(env Envelope) {
+	if c.cl != nil && !c.cl.handling {
+		c.route(env) // served once the cluster commits it (cluster.go)
+		return
+	}
 	c.countRequest()
 	from := env.From
 	if c.System != SystemEtcd && c.receiveSystem(from, env.Msg) {

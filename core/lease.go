@@ -247,6 +247,9 @@ func (c *Coordinator) sweepFirst(e *event) bool {
 // therefore live up to SweepEvery past its TTL, as in etcd.
 func (c *Coordinator) sweep() {
 	c.sweepOrder = 0
+	if !c.canExpire() {
+		return // no leader: nothing expires; the next one sweeps again
+	}
 	now := c.sim.now
 	if now >= c.firstExpiry {
 		// firstExpiry bounds every expiry from below (renewals only

@@ -59,6 +59,13 @@ const (
 	KindRedisDown         // redis.down: a Redis node stopped; without persistence it forgets every key
 	KindRedisUp           // redis.up: a Redis node is back, empty
 	KindRedisJump         // redis.jump: a Redis node's wall clock jumped ahead
+	KindMember            // member: a coordinator member crashed, restarted, paused, resumed or was cut off from its clients (state)
+	KindLeader            // raft.leader: a coordinator member became the cluster's leader (term, rev: its commit index)
+	KindNoLeader          // raft.no-leader: the cluster has no leader any more (term, why)
+	KindLeaseRearm        // lease.rearm: a new leader gave a lease its whole TTL again (expiry)
+	KindRefused           // member.refuse: a member gave up on a request it could not get committed (who, msg, why)
+	KindRead              // read: a member answered a read of a lock's owner (how: serializable or linearizable)
+	KindClientMember      // client.member: a client now talks to another member of the coordinator
 	kindCount
 )
 
@@ -125,6 +132,8 @@ const (
 	FLate                     // late_ms: how long a renewal waited behind work
 	FAhead                    // ahead_ms: how far a wall clock jumped
 	FPX                       // px_ms: a Redis key's PX
+	FMember                   // member: a coordinator member
+	FTerm                     // term: a Raft term
 	fieldCount
 )
 
@@ -176,6 +185,13 @@ var kinds = [kindCount]kindDef{
 	KindRedisDown:    {name: "redis.down", fields: []FieldID{FWhy}},
 	KindRedisUp:      {name: "redis.up", fields: []FieldID{FKeyList}},
 	KindRedisJump:    {name: "redis.jump", fields: []FieldID{FAhead}},
+	KindMember:       {name: "member", fields: []FieldID{FState, FFor, FWhy}},
+	KindLeader:       {name: "raft.leader", fields: []FieldID{FTerm, FRev}},
+	KindNoLeader:     {name: "raft.no-leader", fields: []FieldID{FTerm, FWhy}},
+	KindLeaseRearm:   {name: "lease.rearm", fields: []FieldID{FLease, FOwner, FExpiry, FWhy}},
+	KindRefused:      {name: "member.refuse", fields: []FieldID{FWho, FMsg, FWhy}},
+	KindRead:         {name: "read", fields: []FieldID{FLock, FOwner, FRev, FHow, FResult}},
+	KindClientMember: {name: "client.member", fields: []FieldID{FMember}},
 }
 
 // fields declares each field's key and type.
@@ -239,6 +255,8 @@ var fields = [fieldCount]fieldDef{
 	FLate:             {key: "late_ms", typ: millis},
 	FAhead:            {key: "ahead_ms", typ: millis},
 	FPX:               {key: "px_ms", typ: millis},
+	FMember:           {key: "member", typ: text},
+	FTerm:             {key: "term", typ: number},
 }
 
 // Do is the field do: the action's verb ("" if absent).
@@ -417,3 +435,9 @@ func (e *Event) Ahead() time.Duration { return time.Duration(e.Num(FAhead)) * ti
 
 // PX is the field px_ms: a Redis key's PX (0 if absent).
 func (e *Event) PX() time.Duration { return time.Duration(e.Num(FPX)) * time.Millisecond }
+
+// Member is the field member: a coordinator member ("" if absent).
+func (e *Event) Member() string { return e.Str(FMember) }
+
+// Term is the field term: a Raft term (0 if absent).
+func (e *Event) Term() int64 { return e.Num(FTerm) }

@@ -96,6 +96,7 @@ const (
 	evLockDelay               // a lock-delay ends: recompute the holder
 	evReconnect               // a client's connection to the coordinator comes back
 	evRedisPX                 // a Redis node's key reaches its PX expiry (redlock.go)
+	evCluster                 // a task of the coordinator's cluster (cluster.go)
 )
 
 // taskFn names what a node does when a task runs.
@@ -344,6 +345,8 @@ func (s *Sim) fire(t task) {
 		s.Net.reconnect(t.str, t.n)
 	case evRedisPX:
 		s.fireRedisExpire(t.str)
+	case evCluster:
+		s.Coord.fireCluster(t)
 	}
 }
 

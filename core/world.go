@@ -49,6 +49,12 @@ type CoordinatorSpec struct {
 	// FirstTokens give named locks the first generation token their
 	// first holder gets (the seed's examples start at 1, 7 and 41).
 	FirstTokens []FirstToken
+	// Members makes the coordinator a cluster of that many members
+	// (cluster.go): 0 or 1 is one server, as before; 3 or 5 are the
+	// usual clusters. DiskSync is each member's fsync time (0: the
+	// default, DefaultDiskSync).
+	Members  int
+	DiskSync time.Duration
 }
 
 // MaxFirstToken is the largest first token a world may give: far above
@@ -126,6 +132,11 @@ func (w World) Names() []string {
 // actorNames lists every actor of the world but the network.
 func (w World) actorNames() []string {
 	out := []string{CoordinatorName}
+	if w.Coordinator.Members > 1 {
+		for i := 1; i <= w.Coordinator.Members; i++ {
+			out = append(out, MemberName(i))
+		}
+	}
 	for i := 1; i <= w.RedisNodes; i++ {
 		out = append(out, RedisNodeName(i))
 	}
@@ -141,6 +152,9 @@ func (w World) actorNames() []string {
 func (w World) Validate() error {
 	if w.RedisNodes < 0 || w.RedisNodes > MaxRedisNodes {
 		return fmt.Errorf("world: 0 to %d Redis nodes, got %d", MaxRedisNodes, w.RedisNodes)
+	}
+	if err := w.Coordinator.validateMembers(); err != nil {
+		return err
 	}
 	for _, f := range w.Coordinator.FirstTokens {
 		if f.Token < 0 || f.Token > MaxFirstToken {
@@ -210,6 +224,10 @@ func (w World) Build() (*Sim, error) {
 		s.Coord.configureConsul(c.LockDelay)
 	}
 	s.Coord.ACL = c.ACL
+	if c.Members > 1 {
+		s.Coord.cl = newCluster(c.Members, c.DiskSync)
+		s.Coord.memberTrace(0, KindLeader, I(FTerm, s.Coord.cl.term), I(FRev, s.Coord.Rev))
+	}
 	for _, f := range c.FirstTokens {
 		s.Coord.SetGeneration(f.Lock, f.Token-1)
 	}
@@ -247,4 +265,18 @@ func BuildWorld(w World, err error) (*Sim, error) {
 		return nil, err
 	}
 	return w.Build()
+}
+
+// validateMembers refuses a cluster the model cannot run: too many
+// members, a negative disk sync, or a system whose cluster is not modelled.
+func (c CoordinatorSpec) validateMembers() error {
+	switch {
+	case c.Members < 0 || c.Members > MaxMembers:
+		return fmt.Errorf("world: a coordinator of 1 to %d members, got %d", MaxMembers, c.Members)
+	case c.DiskSync < 0 || c.DiskSync > time.Minute:
+		return fmt.Errorf("world: a disk sync of 0 to 1m0s, got %s", c.DiskSync)
+	case c.Members > 1 && c.System != SystemEtcd && c.System != SystemKubernetes:
+		return fmt.Errorf("world: a coordinator of several members is modelled for etcd (and Kubernetes, whose API server keeps its leases in etcd), not for %s", c.System)
+	}
+	return nil
 }
