@@ -33,6 +33,8 @@ const (
 	CtlPut       = Control(core.VerbPut)         // make a process or worker put a coordinator key
 	CtlDelay     = Control(core.VerbDelay)       // hold what a process sends for the lesson's pause length
 	CtlClockJump = Control(core.VerbClockJump)   // jump a Redis node's wall clock ahead (Redlock)
+	CtlSlowDisk  = Control(core.VerbSlowDisk)    // give a coordinator member a slow disk
+	CtlRead      = Control(core.VerbRead)        // read who holds the lock from a coordinator member
 )
 
 // Goal is one thing the learner must make happen. Met reads only the
@@ -334,7 +336,7 @@ func Find(id string) (*Lesson, error) {
 	return nil, fmt.Errorf("unknown lesson %q (labctl lessons lists them)", id)
 }
 
-var all = []*Lesson{leases, scheduler, fencedWrites, redlockPause, handsOnLab, shards, electionOrder, ttlTradeoff, troubleshooting, renewalLoop, security, stateMachine, coordinatorCosts}
+var all = []*Lesson{leases, scheduler, fencedWrites, redlockPause, handsOnLab, shards, electionOrder, ttlTradeoff, troubleshooting, renewalLoop, security, stateMachine, coordinatorCosts, coordinatorCluster}
 
 // Trace predicates shared by goals.
 

@@ -171,6 +171,32 @@ var wrong = map[string][]struct {
 		}, "step-down"},
 		{"cut only the zombie", nil, stateMachine.Solution[:1], "step-down"},
 	},
+	"coordinator-cluster": {
+		{"one slow disk only: the quorum does not wait for it", nil, slices.Delete(slices.Clone(coordinatorCluster.Solution), 1, 2), "quorum-wait"},
+		{"crash a follower member instead of the leader", nil, core.ActionLog{
+			core.At(2*time.Second, core.Crash("A")),
+			core.At(3*time.Second, core.Crash("member-2")),
+		}, "outlive"},
+		{"crash one member only: two still make a quorum", nil, core.ActionLog{
+			core.At(42*time.Second, core.Crash("member-1")),
+			core.At(50*time.Second, core.Restart("member-1")),
+		}, "no-quorum"},
+		{"read from a member that was never cut off", nil, core.ActionLog{
+			core.At(21*time.Second, core.Crash("B")),
+			core.At(32*time.Second, core.Action{Do: core.VerbRead, Proc: "member-1", Key: clusterLock}),
+			core.At(32*time.Second, core.Action{Do: core.VerbRead, Proc: "member-1", Key: clusterLock, On: true}),
+		}, "stale-read"},
+		{"pause the leader member once", nil, core.ActionLog{
+			core.At(2*time.Second, core.Crash("A")),
+			core.At(3*time.Second, core.Pause("member-1", 3*time.Second)),
+		}, "flapping"},
+		{"pause a follower member again and again", nil, core.ActionLog{
+			core.At(2*time.Second, core.Crash("A")),
+			core.At(3*time.Second, core.Pause("member-2", 3*time.Second)),
+			core.At(7*time.Second, core.Pause("member-2", 3*time.Second)),
+			core.At(11*time.Second, core.Pause("member-2", 3*time.Second)),
+		}, "flapping"},
+	},
 	"fenced-writes": {
 		{"pause shorter than the lease", nil, core.ActionLog{core.At(4*time.Second, core.Pause("A", 5*time.Second))}, "takeover"},
 		{"pause the follower", nil, core.ActionLog{core.At(4*time.Second, core.Pause("B", 20*time.Second))}, "takeover"},

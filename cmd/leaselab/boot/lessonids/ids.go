@@ -17,6 +17,7 @@ var lessons = []string{
 	"security",
 	"state-machine",
 	"coordinator-costs",
+	"coordinator-cluster",
 }
 
 // exercises are the ids of lessons.Exercises, in order.
