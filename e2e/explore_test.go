@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 	"leaselab/lessons"
 )
 
@@ -21,7 +22,7 @@ func brokenFencing(t *testing.T) core.ActionLog {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := core.NewExplorer(tg.Problem(1, true, tg.Bounds), time.Now)
+	x, err := explore.New(tg.Problem(1, true, tg.Bounds), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}

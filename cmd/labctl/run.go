@@ -10,8 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"boot.leaselab/inputfile"
 	"leaselab/core"
+
+	"boot.leaselab/inputfile"
 )
 
 // newFlags returns a flag set that reports errors itself, once, in one line.
