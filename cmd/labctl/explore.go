@@ -12,6 +12,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/explore"
+	"leaselab/core/permalink"
 	"leaselab/lessons"
 )
 
@@ -175,7 +176,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(*seed, r.Log, b.Horizon).Encode())
 	if tg.Lesson != "" {
-		ll := core.LessonLink(tg.Lesson, *seed, nil, r.Log)
+		ll := permalink.LessonLink(tg.Lesson, *seed, nil, r.Log)
 		fmt.Fprintf(w, "in the lesson player: leaselab --load %s\n  or the browser build at /%s\n", ll.Encode(), ll.Fragment())
 	}
 	return 1

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/permalink"
 )
 
 // Target is a named search problem: a world with no fault of its own, the
@@ -37,25 +38,25 @@ func (t *Target) Build(seed uint64) (*core.Sim, error) { return core.BuildWorld(
 // Link is the permalink that replays log (a counterexample's) in this
 // target's world, observed until horizon (0: the target's own, which the
 // link then leaves out).
-func (t *Target) Link(seed uint64, log core.ActionLog, horizon time.Duration) core.RunLink {
-	l := core.RunLink{Kind: core.LinkTarget, Name: t.Name, Seed: seed, Log: log}
+func (t *Target) Link(seed uint64, log core.ActionLog, horizon time.Duration) permalink.RunLink {
+	l := permalink.RunLink{Kind: permalink.LinkTarget, Name: t.Name, Seed: seed, Log: log}
 	if horizon > 0 && horizon != t.Bounds.Horizon {
-		l.Params = []core.Param{{Key: "horizon", Value: horizon.String()}}
+		l.Params = []permalink.Param{{Key: "horizon", Value: horizon.String()}}
 	}
 	return l
 }
 
 // LinkHorizon returns how long the run of a target link (see Link) is
 // observed.
-func (t *Target) LinkHorizon(l core.RunLink) (time.Duration, error) {
+func (t *Target) LinkHorizon(l permalink.RunLink) (time.Duration, error) {
 	h := t.Bounds.Horizon
 	for _, p := range l.Params {
 		if p.Key != "horizon" {
-			return 0, fmt.Errorf("%w: a target link has no parameter %q", core.ErrPermalink, p.Key)
+			return 0, fmt.Errorf("%w: a target link has no parameter %q", permalink.ErrPermalink, p.Key)
 		}
 		d, err := time.ParseDuration(p.Value)
 		if err != nil || d <= 0 || d > time.Hour {
-			return 0, fmt.Errorf("%w: horizon %q is not a duration from 1ns to 1h", core.ErrPermalink, p.Value)
+			return 0, fmt.Errorf("%w: horizon %q is not a duration from 1ns to 1h", permalink.ErrPermalink, p.Value)
 		}
 		h = d
 	}
