@@ -150,8 +150,8 @@ test-plain:
 # (go test -fuzz takes only packages of the module it runs in, and progress is
 # in $(BOOT_DIR)'s).
 FUZZTIME ?=
-FUZZ_TARGETS := ./core:FuzzParseActionLog:30000x ./core:FuzzActionLog:3000x ./core:FuzzParseBounds:40000x \
-	./core:FuzzDecodeLink:40000x ./core:FuzzSandboxConfig:40000x ./lessons:FuzzParseAnswer:40000x \
+FUZZ_TARGETS := ./core:FuzzParseActionLog:30000x ./core:FuzzActionLog:3000x ./core/explore:FuzzParseBounds:40000x \
+	./core/permalink:FuzzDecodeLink:40000x ./core:FuzzSandboxConfig:40000x ./lessons:FuzzParseAnswer:40000x \
 	./$(BOOT_DIR)/progress:FuzzDecode:30000x ./$(BOOT_DIR)/progress:FuzzMerge:20000x
 
 test-fuzz:

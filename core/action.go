@@ -451,10 +451,10 @@ func onOff(b bool) string {
 }
 
 // Limits of an action log read from outside (a file, stdin, an answer).
-// They are a permalink's (see DecodeLink), so a log that is read can be
+// They are a permalink's (see permalink.DecodeLink), so a log that is read can be
 // shared as a link; a real lesson run has a few dozen actions.
 const (
-	MaxActions       = maxLinkEntries
+	MaxActions       = 4096
 	MaxActionLogSize = 1 << 20 // bytes of JSON
 )
 

@@ -36,15 +36,3 @@ func MulDuration(d time.Duration, n int64) (time.Duration, error) {
 	}
 	return p, nil
 }
-
-// gridPoints returns how many points from, from+step, ... lie below to
-// (from < to, step > 0), computed without the overflow of
-// (to - from + step - 1) / step when step is near the largest duration.
-func gridPoints(from, to, step time.Duration) int64 {
-	span := int64(to - from)
-	n := span / int64(step)
-	if span%int64(step) != 0 {
-		n++
-	}
-	return n
-}

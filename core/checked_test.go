@@ -35,9 +35,3 @@ func TestMulDurationRefusesOverflow(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Equal(t, time.Duration(math.MaxInt64), p)
 }
-
-func TestGridPointsNearTheLargestStep(t *testing.T) {
-	assert.Equal(t, int64(300), gridPoints(0, 30*time.Second, 100*time.Millisecond))
-	assert.Equal(t, int64(1), gridPoints(0, time.Hour, 2562047*time.Hour), "one start, not a negative count")
-	assert.Equal(t, int64(4), gridPoints(0, 10, 3))
-}

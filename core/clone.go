@@ -18,20 +18,20 @@ import (
 // (messages in flight, queued actions, process configs' batches, watch
 // records, trace events) and the trace's prefix, whose slice is clipped so
 // that either side's next event reallocates.
-func (s *Sim) Clone() *Sim { return s.cloneInto(nil) }
+func (s *Sim) Clone() *Sim { return s.CloneInto(nil) }
 
 // cloneSlack is the spare capacity a clone's queue and task slots get.
 const cloneSlack = 8
 
-// cloneInto is Clone into dst, a world that will never be used again (nil:
+// CloneInto is Clone into dst, a world that will never be used again (nil:
 // a new one). Its storage is reused: slices, maps, and the structs of its
 // network, coordinator, leases, locks, processes and resources. The
 // explorer clones once per schedule and drops each world once its verdict
 // is in, so recycling them makes a schedule cost next to no allocation.
 // Nothing may point into dst afterwards except through the returned world.
-func (s *Sim) cloneInto(dst *Sim) *Sim {
+func (s *Sim) CloneInto(dst *Sim) *Sim {
 	if dst == s {
-		panic("core: cloneInto: a world cannot be cloned into itself")
+		panic("core: CloneInto: a world cannot be cloned into itself")
 	}
 	var old Sim
 	if dst == nil {

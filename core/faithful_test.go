@@ -6,14 +6,15 @@ package core
 
 import (
 	"fmt"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // mustContention builds a contention world or fails the test.
@@ -892,7 +893,12 @@ func TestDelayHoldsMessagesAndDeliversThemLate(t *testing.T) {
 // the store rejects them: a fence on commits alone would accept them and
 // the new owner would then move the offset backwards.
 func TestOffsetReadFencesDelayedCommits(t *testing.T) {
-	s, err := BuildWorld(shardsExploreConfig.World(1))
+	// The world of explore's shard targets (core/explore's fixtures).
+	fleet := ShardsConfig{
+		Shards: 8, Workers: 3, TTL: 15 * time.Second, LeasePerShard: true,
+		ScanEvery: 3 * time.Second, CommitEvery: 2 * time.Second, Fencing: true, Stagger: 200 * time.Millisecond,
+	}
+	s, err := BuildWorld(fleet.World(1))
 	if err != nil {
 		t.Fatal(err)
 	}

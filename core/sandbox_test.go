@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"strings"
@@ -292,44 +291,6 @@ func TestStatusesTrackFirstBreak(t *testing.T) {
 		if st.Name == InvStaleAccepted && st.Holds {
 			t.Fatalf("kubernetes has no fencing: A's late write must be a stale write: %+v", st)
 		}
-	}
-}
-
-func TestWriteMermaid(t *testing.T) {
-	p, _ := FindPreset("fenced-register")
-	c := p.Config
-	c.Duration = 40 * time.Second
-	s, _, err := RunSandbox(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := WriteMermaid(&b, s.Trace, c.Duration); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	for _, want := range []string{
-		"sequenceDiagram\n", "participant P0 as coordinator", "participant P1 as A",
-		"Note over P1: t=2.100s paused for 30s",
-		"Note over P0: t=", "B holds locks/leader, token 8",
-		"P1->>P3: t=32.105s write token 7", "P3--xP1: t=32.105s rejected stale token",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("diagram lacks %q:\n%s", want, out)
-		}
-	}
-	for i, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
-		if !strings.HasPrefix(line, "    participant ") && !strings.HasPrefix(line, "    Note over ") && !strings.Contains(line, ">>") && !strings.Contains(line, "--x") {
-			t.Errorf("line %d is not a Mermaid statement: %q", i+2, line)
-		}
-	}
-	// A long run is cut with a note, not drawn in full.
-	k, _ := FindPreset("kubernetes")
-	s, _, _ = RunSandbox(k.Config)
-	b.Reset()
-	WriteMermaid(&b, s.Trace, k.Config.Duration)
-	if n := strings.Count(b.String(), "\n"); n > MermaidMaxSteps+40 || !strings.Contains(b.String(), "more steps left out") {
-		t.Errorf("long diagram: %d lines", n)
 	}
 }
 

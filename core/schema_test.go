@@ -72,7 +72,7 @@ func TestDetachedEventOutlivesItsTracesStorage(t *testing.T) {
 	var tr Trace
 	tr.add(time.Second, "store", KindWrite, S(FFrom, "A"), I(FToken, 7), S(FValue, "x"), S(FResult, Accepted))
 	kept := tr.Events[0].Detached()
-	tr.drop()
+	tr.Drop()
 	tr.add(2*time.Second, "store", KindWrite, S(FFrom, "B"), I(FToken, 9), S(FValue, "y"), S(FResult, RejectedStale))
 	assert.Equal(t, "A", kept.From())
 	assert.Equal(t, int64(7), kept.Token())

@@ -114,6 +114,9 @@ func (w *ShardWorker) Name() string { return w.cfg.Name }
 // Owned returns the shards the worker believes it owns, sorted.
 func (w *ShardWorker) Owned() []int { return w.own.shards() }
 
+// Owns reports whether the worker believes it owns shard.
+func (w *ShardWorker) Owns(shard int) bool { return w.own.get(shard) != nil }
+
 // ShardToken returns the token the worker holds for shard (0: not owned).
 func (w *ShardWorker) ShardToken(shard int) int64 {
 	if o := w.own.get(shard); o != nil {

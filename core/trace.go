@@ -318,9 +318,9 @@ func (t *Trace) clone() Trace {
 	return Trace{Events: slices.Clip(t.Events), Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
 }
 
-// drop forgets every event and reuses the current chunk: only for a trace
+// Drop forgets every event and reuses the current chunk: only for a trace
 // no one else reads (an explorer world's, after its check).
-func (t *Trace) drop() {
+func (t *Trace) Drop() {
 	t.Events = t.Events[:0]
 	if t.cur != nil {
 		t.cur.vals, t.cur.strs, t.cur.recent = t.cur.vals[:0], t.cur.strs[:0], [256]int32{}

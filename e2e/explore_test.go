@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"leaselab/core"
+	"leaselab/core/explore"
+	"leaselab/core/permalink"
 	"leaselab/lessons"
 )
 
@@ -21,7 +23,7 @@ func brokenFencing(t *testing.T) core.ActionLog {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := core.NewExplorer(tg.Problem(1, true, tg.Bounds), time.Now)
+	x, err := explore.New(tg.Problem(1, true, tg.Bounds), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func brokenFencing(t *testing.T) core.ActionLog {
 // runs "Find a break" (one browser for both saves a start-up).
 func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 	broken := brokenFencing(t)
-	link := core.LessonLink("fenced-writes", 1, nil, broken)
+	link := permalink.LessonLink("fenced-writes", 1, nil, broken)
 	b := openBrowserAt(t, 1440, 860, "/"+link.Fragment())
 	ctx, srv := b.ctx, b.srv
 	st := b.until(t, "the linked lesson", 2*time.Minute, func(s fullState) bool {
@@ -69,7 +71,7 @@ func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &shared); err != nil || shared.Error != "" {
 		t.Fatalf("share: %s (%v)", raw, err)
 	}
-	got, err := core.DecodeLink(shared.Fragment)
+	got, err := permalink.DecodeLink(shared.Fragment)
 	if err != nil || got.Name != "fenced-writes" || len(got.Log) != 2 || got.Log[1] != broken[1] {
 		t.Fatalf("shared link %q decodes to %+v (%v)", shared.Fragment, got, err)
 	}
@@ -98,7 +100,7 @@ func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 	b.screenshot(t, "permalink-damaged.png")
 
 	// A good link typed into the address bar opens at once.
-	other := core.LessonLink("scheduler", 2, nil, core.ActionLog{core.At(3*time.Second, core.Crash("api-1"))})
+	other := permalink.LessonLink("scheduler", 2, nil, core.ActionLog{core.At(3*time.Second, core.Crash("api-1"))})
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`location.hash = "`+other.Fragment()+`"`)); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +116,7 @@ func TestBrowserPermalinkAndFindABreak(t *testing.T) {
 // lesson's run.
 func findABreak(t *testing.T, b *browser, fencingOff core.ActionLog) {
 	ctx, srv := b.ctx, b.srv
-	open := func(l core.RunLink) {
+	open := func(l permalink.RunLink) {
 		t.Helper()
 		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+l.Fragment())); err != nil {
 			t.Fatal(err)
@@ -129,7 +131,7 @@ func findABreak(t *testing.T, b *browser, fencingOff core.ActionLog) {
 	}
 
 	// Fencing on: 3600 schedules, a search long enough to watch.
-	open(core.LessonLink("fenced-writes", 1, nil, nil))
+	open(permalink.LessonLink("fenced-writes", 1, nil, nil))
 	b.click(t, "explore")
 	b.screenshot(t, "find-a-break-searching.png")
 	b.click(t, "explore")
@@ -141,7 +143,7 @@ func findABreak(t *testing.T, b *browser, fencingOff core.ActionLog) {
 	}
 
 	// Fencing off.
-	open(core.LessonLink("fenced-writes", 1, nil, fencingOff))
+	open(permalink.LessonLink("fenced-writes", 1, nil, fencingOff))
 	b.click(t, "explore")
 	start := time.Now()
 	frames := b.state(t).Frame

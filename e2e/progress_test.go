@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"leaselab/core"
+	"leaselab/core/permalink"
 )
 
 // Issue 19, item 12: in the browser, progress imports from a file (merged
@@ -70,7 +70,7 @@ func TestBrowserTwoTabsLoseNothing(t *testing.T) {
 	const stored = `localStorage.getItem("leaselab.progress.v1") || ""`
 	started := `(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 2 } catch (e) { return false } })()`
 
-	link := core.LessonLink("fenced-writes", 1, nil, brokenFencing(t))
+	link := permalink.LessonLink("fenced-writes", 1, nil, brokenFencing(t))
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Navigate(srv.URL+"/"+link.Fragment()),
 		poll(started),

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"leaselab/core"
+	"leaselab/core/permalink"
 )
 
 // TestBrowserSandboxKubernetes is the issue's scenario in headless
@@ -133,9 +133,9 @@ func TestBrowserSandboxKubernetes(t *testing.T) {
 	}
 	status, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.getElementById("share-status").textContent`))
 	require.NoError(t, err)
-	link, err := core.DecodeLink(frag)
+	link, err := permalink.DecodeLink(frag)
 	require.NoError(t, err, "the address bar holds a link after Share (the page says %q)", status)
-	require.Equal(t, core.LinkSandbox, link.Kind)
+	require.Equal(t, permalink.LinkSandbox, link.Kind)
 	assert.Equal(t, "kubernetes", link.Name)
 	require.Len(t, link.Log, 1, "the learner's pause")
 	require.NoError(t, chromedp.Do(b.ctx, chromedp.Reload()))

@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"leaselab/core"
+	"leaselab/core/permalink"
 	"leaselab/lessons"
 )
 
@@ -44,7 +44,7 @@ func TestScreenshotsOfEveryScreen(t *testing.T) {
 			for _, l := range lessons.All() {
 				visit("#lesson="+l.ID, func(s fullState) bool { return s.Scene.Run != nil && s.Scene.Run.Lesson == l.ID })
 				shot("lesson-" + l.ID)
-				visit(core.LessonLink(l.ID, 1, l.SolutionKnobs, l.Solution).Fragment(), func(s fullState) bool {
+				visit(permalink.LessonLink(l.ID, 1, l.SolutionKnobs, l.Solution).Fragment(), func(s fullState) bool {
 					return s.Scene.Run != nil && s.Scene.Run.Lesson == l.ID
 				})
 				b.setControlFrac(t, "scrub", 1)

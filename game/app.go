@@ -10,12 +10,13 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"boot.leaselab/progress"
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/place"
 	"leaselab/game/ui"
 	"leaselab/lessons"
+
+	"boot.leaselab/progress"
 )
 
 // App is the whole lab: the menu and the lesson or exercise open. It is

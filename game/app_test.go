@@ -4,9 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"boot.leaselab/progress"
 	"leaselab/game/draw"
 	"leaselab/game/ui"
+
+	"boot.leaselab/progress"
 )
 
 func rigWith(t *testing.T, store progress.Store) *appRig {

@@ -15,13 +15,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"boot.leaselab/progress"
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/place"
 	"leaselab/game/ui"
 	"leaselab/lessons"
+
+	"boot.leaselab/progress"
 )
 
 // clipSizes are the window sizes every screen must fit (issue 16): a

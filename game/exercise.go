@@ -9,12 +9,13 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"boot.leaselab/progress"
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/ui"
 	"leaselab/lessons"
+
+	"boot.leaselab/progress"
 )
 
 // ExerciseScene is one assessment exercise. A reading pane on the left

@@ -16,9 +16,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"boot.leaselab/progress"
 	"leaselab/game/ui"
 	"leaselab/lessons"
+
+	"boot.leaselab/progress"
 )
 
 // resize makes the rig's window w×h pixels at a device scale of 1.

@@ -11,9 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"boot.leaselab/progress"
 	"leaselab/game/place"
 	"leaselab/game/ui"
+
+	"boot.leaselab/progress"
 )
 
 // TestEveryScreenSaysWhereTheLearnerIs: the menu, a lesson, an exercise,

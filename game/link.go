@@ -3,7 +3,7 @@ package game
 import (
 	"fmt"
 
-	"leaselab/core"
+	"leaselab/core/permalink"
 	"leaselab/lessons"
 )
 
@@ -13,14 +13,14 @@ import (
 // kind of run, or does not fit its lesson returns an error and leaves the
 // current scene exactly as it was.
 func (a *App) OpenLink(s string) (*LessonScene, error) {
-	l, err := core.DecodeLink(s)
+	l, err := permalink.DecodeLink(s)
 	if err != nil {
 		return nil, err
 	}
-	if l.Kind == core.LinkSandbox {
+	if l.Kind == permalink.LinkSandbox {
 		return a.openSandboxLink(l)
 	}
-	if l.Kind != core.LinkLesson {
+	if l.Kind != permalink.LinkLesson {
 		return nil, fmt.Errorf("this is a %s link: replay it with labctl run --load", l.Kind)
 	}
 	ls, err := lessons.Find(l.Name)
@@ -47,13 +47,13 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 
 // Link returns the permalink of the run in the scene: lesson, seed, knobs
 // and the learner's log. Opening it reproduces the run exactly.
-func (sc *LessonScene) Link() core.RunLink {
-	return core.LessonLink(sc.Lab.Lesson.ID, sc.Lab.Seed, sc.Lab.Knobs(), sc.Lab.Log())
+func (sc *LessonScene) Link() permalink.RunLink {
+	return permalink.LessonLink(sc.Lab.Lesson.ID, sc.Lab.Seed, sc.Lab.Knobs(), sc.Lab.Log())
 }
 
 // CurrentLink returns the link of the lesson or sandbox run being
 // played, if any; a sandbox run whose setup no link can hold says why.
-func (a *App) CurrentLink() (core.RunLink, bool, error) {
+func (a *App) CurrentLink() (permalink.RunLink, bool, error) {
 	switch sc := a.top().(type) {
 	case *LessonScene:
 		return sc.Link(), true, nil
@@ -63,7 +63,7 @@ func (a *App) CurrentLink() (core.RunLink, bool, error) {
 			return l, true, err
 		}
 	}
-	return core.RunLink{}, false, nil
+	return permalink.RunLink{}, false, nil
 }
 
 // Notify shows a message where the learner is looking: the lesson's

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/permalink"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -23,7 +24,7 @@ var breakLog = core.ActionLog{
 // play head at the last action: the same world a fresh run reaches there.
 func TestOpenLinkReproducesTheRun(t *testing.T) {
 	a := NewApp(nil)
-	link := core.LessonLink("fenced-writes", 7, nil, breakLog)
+	link := permalink.LessonLink("fenced-writes", 7, nil, breakLog)
 	sc, err := a.OpenLink("https://example.org/leaselab/" + link.Fragment())
 	if err != nil {
 		t.Fatal(err)
@@ -62,14 +63,14 @@ func TestOpenLinkRefusesBadLinksAndKeepsTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, hash := sc.Link().Encode(), sc.Lab.Sim().Trace.Hash()
-	good := core.LessonLink("fenced-writes", 1, nil, breakLog).Encode()
+	good := permalink.LessonLink("fenced-writes", 1, nil, breakLog).Encode()
 	for _, c := range []struct{ in, want string }{
 		{good[:len(good)-2], "cut short"},
 		{"#run=!!", "not a LeaseLab link"},
-		{core.ScenarioLink("shards", core.Params{}).Encode(), "labctl run --load"},
-		{core.LessonLink("no-such-lesson", 1, nil, nil).Encode(), "no-such-lesson"},
-		{core.LessonLink("shards", 1, map[string]float64{"jitter": 7}, nil).Encode(), "jitter"},
-		{core.LessonLink("fenced-writes", 1, nil, core.ActionLog{core.At(time.Hour, core.Crash("A"))}).Encode(), "outside the lesson"},
+		{permalink.ScenarioLink("shards", core.Params{}).Encode(), "labctl run --load"},
+		{permalink.LessonLink("no-such-lesson", 1, nil, nil).Encode(), "no-such-lesson"},
+		{permalink.LessonLink("shards", 1, map[string]float64{"jitter": 7}, nil).Encode(), "jitter"},
+		{permalink.LessonLink("fenced-writes", 1, nil, core.ActionLog{core.At(time.Hour, core.Crash("A"))}).Encode(), "outside the lesson"},
 	} {
 		_, err := a.OpenLink(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -7,11 +7,12 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"boot.leaselab/progress"
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/ui"
 	"leaselab/lessons"
+
+	"boot.leaselab/progress"
 )
 
 // Progress is what the menu needs to know about the learner's progress.

@@ -9,10 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"boot.leaselab/progress"
 	"leaselab/game/draw"
 	"leaselab/game/tick"
 	"leaselab/game/ui"
+
+	"boot.leaselab/progress"
 )
 
 // newWall is a wall clock the test moves by hand: now reads it, wait

@@ -10,12 +10,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"boot.leaselab/progress"
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
 	"leaselab/lessons"
+
+	"boot.leaselab/progress"
 )
 
 // button is the run button name as the mirror reports it.

@@ -3,26 +3,26 @@ package game
 import (
 	"fmt"
 
-	"leaselab/core"
+	"leaselab/core/permalink"
 )
 
 // Link returns the permalink of the sandbox run on screen: the setup it
 // was started from and the learner's log. A lesson's world carried into
 // the sandbox has no setup of its own to share.
-func (sc *SandboxScene) Link() (core.RunLink, error) {
+func (sc *SandboxScene) Link() (permalink.RunLink, error) {
 	if sc.Run == nil {
-		return core.RunLink{}, fmt.Errorf("start the run first: a link shares a run")
+		return permalink.RunLink{}, fmt.Errorf("start the run first: a link shares a run")
 	}
 	if sc.runCfg == nil {
-		return core.RunLink{}, fmt.Errorf("a lesson's world carried into the sandbox takes every control, which its lesson link cannot hold: share the run from the lesson, or build the world from a preset")
+		return permalink.RunLink{}, fmt.Errorf("a lesson's world carried into the sandbox takes every control, which its lesson link cannot hold: share the run from the lesson, or build the world from a preset")
 	}
-	return core.SandboxLink(sc.m.Preset, *sc.runCfg, sc.Run.Lab.Log())
+	return permalink.SandboxLink(sc.m.Preset, *sc.runCfg, sc.Run.Lab.Log())
 }
 
 // openSandboxLink opens a sandbox link: its setup, started, with the
 // link's log replayed and the play head at its last action. A link the
 // sandbox refuses changes nothing on screen.
-func (a *App) openSandboxLink(l core.RunLink) (*LessonScene, error) {
+func (a *App) openSandboxLink(l permalink.RunLink) (*LessonScene, error) {
 	preset, cfg, err := l.Sandbox()
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/permalink"
 )
 
 // A sandbox run the learner built and played has a link; opened in
@@ -34,8 +35,8 @@ func TestASandboxRunsLinkReopensTheSameRun(t *testing.T) {
 	link, ok, err := a.CurrentLink()
 	require.True(t, ok, "a sandbox run on screen has a link")
 	require.NoError(t, err)
-	assert.Equal(t, core.LinkSandbox, link.Kind)
-	assert.Equal(t, []core.Param{{Key: "ttl", Value: "14s"}}, link.Params, "only the change travels")
+	assert.Equal(t, permalink.LinkSandbox, link.Kind)
+	assert.Equal(t, []permalink.Param{{Key: "ttl", Value: "14s"}}, link.Params, "only the change travels")
 
 	b := NewApp(nil)
 	run, err := b.OpenLink(link.Fragment())
@@ -57,7 +58,7 @@ func TestABadSandboxLinkKeepsTheScreen(t *testing.T) {
 	a := NewApp(nil)
 	sc, err := a.OpenID("fenced-writes")
 	require.NoError(t, err)
-	bad := core.RunLink{Kind: core.LinkSandbox, Name: core.SandboxDefault, Params: []core.Param{{Key: "procs", Value: "99"}}}
+	bad := permalink.RunLink{Kind: permalink.LinkSandbox, Name: permalink.SandboxDefault, Params: []permalink.Param{{Key: "procs", Value: "99"}}}
 	_, err = a.OpenLink(bad.Encode())
 	assert.ErrorContains(t, err, "the sandbox refuses this setup")
 	assert.Same(t, sc, a.top())

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 )
 
 // fencedWrites is the seed's Example 3: the paused leader and the fenced
@@ -36,7 +37,7 @@ var fencedWrites = &Lesson{
 	Duration: 90 * time.Second,
 	Controls: []Control{CtlPause, CtlCrash, CtlPartition, CtlExpire, CtlFencing, CtlDelay},
 	PauseFor: 20 * time.Second,
-	Search: &Search{Invariant: core.NoStaleWrite, Protects: core.VerbFencing, Bounds: core.Bounds{Procs: []string{"A"}, Kinds: []string{core.FaultPause},
+	Search: &Search{Invariant: explore.NoStaleWrite, Protects: core.VerbFencing, Bounds: explore.Bounds{Procs: []string{"A"}, Kinds: []string{explore.FaultPause},
 		From: 0, To: 30 * time.Second, Step: 500 * time.Millisecond,
 		MinLen: 500 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 500 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second}},
 	SandboxPreset: "fenced-register",

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 )
 
 // lastAccepted returns the register's last accepted write: the value
@@ -56,7 +57,7 @@ var handsOnLab = &Lesson{
 	Duration: 60 * time.Second,
 	Controls: []Control{CtlWrite, CtlPause},
 	PauseFor: 30 * time.Second,
-	Search: &Search{Invariant: core.NoStaleWrite, Protects: core.VerbFencing, Bounds: core.Bounds{Procs: []string{"B"}, Kinds: []string{core.FaultPause},
+	Search: &Search{Invariant: explore.NoStaleWrite, Protects: core.VerbFencing, Bounds: explore.Bounds{Procs: []string{"B"}, Kinds: []string{explore.FaultPause},
 		From: 0, To: 30 * time.Second, Step: time.Second,
 		MinLen: time.Second, MaxLen: 25 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second}},
 	SandboxPreset: "hands-on-lab",

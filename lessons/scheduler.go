@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 )
 
 // schedulerConfig is the seed's Example 1: five API instances, one
@@ -99,7 +100,7 @@ var scheduler = &Lesson{
 	Duration: 60 * time.Second,
 	Controls: []Control{CtlCrash, CtlIdem, CtlPause},
 	PauseFor: 15 * time.Second,
-	Search: &Search{Invariant: core.AtMostDuplicateJobs(0), Protects: core.VerbIdempotency, Bounds: core.Bounds{Procs: []string{"api-1"}, Kinds: []string{core.FaultCrash, core.FaultPause},
+	Search: &Search{Invariant: explore.AtMostDuplicateJobs(0), Protects: core.VerbIdempotency, Bounds: explore.Bounds{Procs: []string{"api-1"}, Kinds: []string{explore.FaultCrash, explore.FaultPause},
 		From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
 		MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second}},
 	SandboxPreset: "scheduler",

@@ -1,17 +1,20 @@
 package lessons
 
-import "leaselab/core"
+import (
+	"leaselab/core"
+	"leaselab/core/explore"
+)
 
 // Search is how the player's "Find a break" looks for a break in a
 // lesson's world: the invariant, the switch that protects it, and the
 // fault space. The grids are coarser than labctl's defaults so a search
 // takes seconds in a browser tab.
 type Search struct {
-	Invariant core.Invariant
+	Invariant explore.Invariant
 	// Protects is the switch the invariant depends on: core.VerbFencing
 	// or core.VerbIdempotency.
 	Protects core.Verb
-	Bounds   core.Bounds
+	Bounds   explore.Bounds
 	// Given says what plays besides the faults the search adds, for a
 	// break found with none ("": the lesson's own script).
 	Given string

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 )
 
 // shardsConfig is the seed's Example 2: 128 shards over 12 workers, one
@@ -251,7 +252,7 @@ var shards = &Lesson{
 	Duration:      200 * time.Second,
 	Controls:      []Control{CtlPause, CtlPartition, CtlCrash, CtlDelay},
 	PauseFor:      30 * time.Second,
-	Search: &Search{Invariant: core.NoStaleOffset, Protects: core.VerbFencing, Bounds: core.Bounds{Procs: []string{"worker-00"}, Kinds: []string{core.FaultPause},
+	Search: &Search{Invariant: explore.NoStaleOffset, Protects: core.VerbFencing, Bounds: explore.Bounds{Procs: []string{"worker-00"}, Kinds: []string{explore.FaultPause},
 		From: 5 * time.Second, To: 20 * time.Second, Step: 2500 * time.Millisecond,
 		MinLen: 5 * time.Second, MaxLen: 40 * time.Second, LenStep: 5 * time.Second, MaxFaults: 1, Horizon: 70 * time.Second}},
 	SandboxPreset: "shards",

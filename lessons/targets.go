@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 )
 
 // The explorer's named targets (labctl explore NAME, target permalinks):
@@ -22,37 +23,37 @@ var shardsExploreConfig = core.ShardsConfig{
 }
 
 // settled returns inv whose search stops runs once f holds.
-func settled(inv core.Invariant, f func(*core.Sim) bool) core.Invariant {
+func settled(inv explore.Invariant, f func(*core.Sim) bool) explore.Invariant {
 	inv.Settled = f
 	return inv
 }
 
 // shardPause is the shard targets' fault space: worker-00 paused once.
-var shardPause = core.Bounds{Procs: []string{"worker-00"}, Kinds: []string{core.FaultPause}, From: 5 * time.Second, To: 20 * time.Second, Step: time.Second,
+var shardPause = explore.Bounds{Procs: []string{"worker-00"}, Kinds: []string{explore.FaultPause}, From: 5 * time.Second, To: 20 * time.Second, Step: time.Second,
 	MinLen: time.Second, MaxLen: 30 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 60 * time.Second}
 
-var targets = []*core.Target{
+var targets = []*explore.Target{
 	{
 		Name: "fenced-writes", Lesson: fencedWrites.ID, Protects: core.VerbFencing,
 		Title:     "A pause of the leader against the fenced register (tokens 7, 8)",
-		Invariant: settled(core.NoStaleWrite, core.FencedForGood),
+		Invariant: settled(explore.NoStaleWrite, explore.FencedForGood),
 		// The benchmark space: 300 starts x 300 lengths.
-		Bounds: core.Bounds{Procs: []string{"A"}, Kinds: []string{core.FaultPause}, From: 0, To: 30 * time.Second, Step: 100 * time.Millisecond,
+		Bounds: explore.Bounds{Procs: []string{"A"}, Kinds: []string{explore.FaultPause}, From: 0, To: 30 * time.Second, Step: 100 * time.Millisecond,
 			MinLen: 100 * time.Millisecond, MaxLen: 30 * time.Second, LenStep: 100 * time.Millisecond, MaxFaults: 1, Horizon: 60 * time.Second},
 		World: fencedConfig.World,
 	},
 	{
 		Name: "scheduler", Lesson: scheduler.ID, Protects: core.VerbIdempotency,
 		Title:     "The invoice scheduler's leader fails mid-batch; its successor redoes the batch",
-		Invariant: settled(core.AtMostDuplicateJobs(0), core.IdempotentForGood),
-		Bounds: core.Bounds{Procs: []string{"api-1"}, Kinds: []string{core.FaultCrash, core.FaultPause}, From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
+		Invariant: settled(explore.AtMostDuplicateJobs(0), explore.IdempotentForGood),
+		Bounds: explore.Bounds{Procs: []string{"api-1"}, Kinds: []string{explore.FaultCrash, explore.FaultPause}, From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
 			MinLen: time.Second, MaxLen: 20 * time.Second, LenStep: time.Second, MaxFaults: 1, Horizon: 40 * time.Second},
 		World: schedulerConfig.World,
 	},
 	{
 		Name: "shards", Protects: core.VerbFencing,
 		Title:     "A shard worker stalls; its shards move; does a stale offset commit land?",
-		Invariant: core.NoStaleOffset, Bounds: shardPause, World: shardsExploreConfig.World,
+		Invariant: explore.NoStaleOffset, Bounds: shardPause, World: shardsExploreConfig.World,
 	},
 	{
 		// The same world and faults as "shards", watched for belief: a
@@ -60,7 +61,7 @@ var targets = []*core.Target{
 		// fencing on, because fencing cannot prevent it, only defuse it.
 		Name: "shard-owners", Protects: core.VerbFencing, AboutBelief: true,
 		Title:     "A shard worker stalls; do two workers ever believe they own one shard at once?",
-		Invariant: core.OneOwnerPerShard, Bounds: shardPause, World: shardsExploreConfig.World,
+		Invariant: explore.OneOwnerPerShard, Bounds: shardPause, World: shardsExploreConfig.World,
 	},
 	// The fenced-writes world on ZooKeeper and on Consul, for Find a break:
 	// the same pause of A breaks an unfenced register on every system, only
@@ -73,26 +74,26 @@ var targets = []*core.Target{
 	systemTarget("consul-pause", core.SystemConsul, "Consul: the holder pauses; does its late write land after B's?", 60*time.Second, 90*time.Second),
 }
 
-func systemTarget(name string, sys core.System, title string, maxLen, horizon time.Duration) *core.Target {
+func systemTarget(name string, sys core.System, title string, maxLen, horizon time.Duration) *explore.Target {
 	cfg := fencedConfig
 	cfg.System, cfg.FirstToken = sys, 0
 	if sys == core.SystemConsul {
 		cfg.LockDelay = core.ConsulDefaultLockDelay
 	}
-	return &core.Target{
+	return &explore.Target{
 		Name: name, Protects: core.VerbFencing, Title: title,
-		Invariant: settled(core.NoStaleWrite, core.FencedForGood),
-		Bounds: core.Bounds{Procs: []string{"A"}, Kinds: []string{core.FaultPause}, From: 0, To: 30 * time.Second, Step: time.Second,
+		Invariant: settled(explore.NoStaleWrite, explore.FencedForGood),
+		Bounds: explore.Bounds{Procs: []string{"A"}, Kinds: []string{explore.FaultPause}, From: 0, To: 30 * time.Second, Step: time.Second,
 			MinLen: time.Second, MaxLen: maxLen, LenStep: time.Second, MaxFaults: 1, Horizon: horizon},
 		World: cfg.World,
 	}
 }
 
 // Targets lists the explorer's named problems.
-func Targets() []*core.Target { return targets }
+func Targets() []*explore.Target { return targets }
 
 // FindTarget returns the named target or an error listing the names.
-func FindTarget(name string) (*core.Target, error) {
+func FindTarget(name string) (*explore.Target, error) {
 	names := make([]string, len(targets))
 	for i, t := range targets {
 		if t.Name == name {

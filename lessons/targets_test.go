@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 )
 
 // A target that names a lesson searches that lesson's own world: its log
@@ -42,7 +43,7 @@ func TestEveryTargetBreaksOnlyWithoutItsProtection(t *testing.T) {
 			b := tg.Bounds
 			b.Step, b.LenStep, b.MinLen = 2*time.Second, 2*time.Second, 2*time.Second
 			for _, off := range []bool{true, false} {
-				x, err := core.NewExplorer(tg.Problem(1, off, b), time.Now)
+				x, err := explore.New(tg.Problem(1, off, b), time.Now)
 				require.NoError(t, err)
 				r, err := x.Run()
 				require.NoError(t, err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"syscall/js"
 
-	"leaselab/core"
+	"leaselab/core/permalink"
 	"leaselab/game"
 )
 
@@ -60,7 +60,7 @@ func (l *links) beforeUpdate() {
 // open opens a link; a bad one is explained and changes nothing.
 func (l *links) open(fragment string) {
 	if _, err := l.app.OpenLink(fragment); err != nil {
-		msg := "This link could not be opened: " + core.LinkProblem(err)
+		msg := "This link could not be opened: " + permalink.LinkProblem(err)
 		l.app.Notify(msg)
 		l.status(msg)
 		return
@@ -84,7 +84,7 @@ func (l *links) share() map[string]any {
 	if err != nil {
 		// A link the decoder would refuse must not be shared (issue 19,
 		// item 8): say why instead.
-		msg := "This run does not fit in a link: " + core.LinkProblem(err)
+		msg := "This run does not fit in a link: " + permalink.LinkProblem(err)
 		l.status(msg)
 		return map[string]any{"error": msg}
 	}

@@ -9,8 +9,9 @@ import (
 	"sync/atomic"
 	"syscall/js"
 
-	"boot.leaselab/progress"
 	"leaselab/game"
+
+	"boot.leaselab/progress"
 )
 
 // The localStorage keys. The version in the key name is the storage

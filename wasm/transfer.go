@@ -7,8 +7,9 @@ import (
 	"sync"
 	"syscall/js"
 
-	"boot.leaselab/progress"
 	"leaselab/game"
+
+	"boot.leaselab/progress"
 )
 
 // transfer wires the page's "Export progress" button and "Import

@@ -6,8 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"boot.leaselab/progress"
 	"leaselab/lessons"
+
+	"boot.leaselab/progress"
 )
 
 func runExercises(args []string, stdout, stderr io.Writer) int {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
+	"leaselab/core/permalink"
 	"leaselab/lessons"
 )
 
@@ -38,7 +40,7 @@ targets:
 flags:
   --no-fencing         switch fencing off (fenced-writes, shards, shard-owners)
   --no-idempotency     switch idempotency off (scheduler)
-  --bounds B           narrow or widen the search; B is ` + strings.Replace(core.BoundsSyntax, "\n", "\n                       ", -1) + `
+  --bounds B           narrow or widen the search; B is ` + strings.Replace(explore.BoundsSyntax, "\n", "\n                       ", -1) + `
   --random N           seeded random search of N schedules instead of all
   --seed S             seed of the world and of the random search (default 1)
   --progress           force the progress bar (default: only on a terminal)
@@ -87,7 +89,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	if *random < 0 || (*random == 0 && flagSet(fs, "random")) || *random > 10_000_000 {
 		return fail(stderr, "labctl explore: --random wants 1 to 10000000 schedules, got %d", *random)
 	}
-	b, err := core.ParseBounds(*bounds, tg.Bounds)
+	b, err := explore.ParseBounds(*bounds, tg.Bounds)
 	if err != nil {
 		return fail(stderr, "labctl explore: %v", err)
 	}
@@ -102,11 +104,11 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	if !warnLong(stderr, p, n, *seed, *long) {
 		return exitBadInput
 	}
-	var x *core.Explorer
+	var x *explore.Explorer
 	if *random > 0 {
-		x, err = core.NewRandomExplorer(p, *random, *seed, time.Now)
+		x, err = explore.NewRandom(p, *random, *seed, time.Now)
 	} else {
-		x, err = core.NewExplorer(p, time.Now)
+		x, err = explore.New(p, time.Now)
 	}
 	if err != nil {
 		return fail(stderr, "labctl explore: %v", err)
@@ -161,12 +163,12 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 		if tg.Belief() {
 			why = ": it cannot stop a stalled owner believing, only refuse what it sends"
 		}
-		fmt.Fprintf(w, "\n%s was on all along%s (%s in this run)\n", tg.Protection(), why, core.Refusals(s.Trace))
+		fmt.Fprintf(w, "\n%s was on all along%s (%s in this run)\n", tg.Protection(), why, explore.Refusals(s.Trace))
 	} else {
 		// The same schedule beside its fix.
 		if fixed, still, err := tg.Problem(*seed, false, b).Replay(r.Faults); err == nil {
 			if still == nil {
-				fmt.Fprintf(w, "\nwith %s on, the same schedule keeps the invariant: %s\n", tg.Protection(), core.Refusals(fixed.Trace))
+				fmt.Fprintf(w, "\nwith %s on, the same schedule keeps the invariant: %s\n", tg.Protection(), explore.Refusals(fixed.Trace))
 			} else {
 				fmt.Fprintf(w, "\nwith %s on, the same schedule still breaks it: %s\n", tg.Protection(), still.Text())
 			}
@@ -174,7 +176,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(*seed, r.Log, b.Horizon).Encode())
 	if tg.Lesson != "" {
-		ll := core.LessonLink(tg.Lesson, *seed, nil, r.Log)
+		ll := permalink.LessonLink(tg.Lesson, *seed, nil, r.Log)
 		fmt.Fprintf(w, "in the lesson player: leaselab --load %s\n  or the browser build at /%s\n", ll.Encode(), ll.Fragment())
 	}
 	return 1
@@ -191,12 +193,12 @@ const longSearch = time.Hour
 // (and a settled world costs nothing), hence "up to". A search that may
 // take longer than longSearch is refused unless long is set: it returns
 // false, having said why.
-func warnLong(stderr io.Writer, p core.Problem, n float64, seed uint64, long bool) bool {
+func warnLong(stderr io.Writer, p explore.Problem, n float64, seed uint64, long bool) bool {
 	const sample = 20
 	if n < 1e5 {
 		return true
 	}
-	x, err := core.NewRandomExplorer(p, sample, seed, time.Now)
+	x, err := explore.NewRandom(p, sample, seed, time.Now)
 	if err != nil {
 		return true
 	}
@@ -219,7 +221,7 @@ func warnLong(stderr io.Writer, p core.Problem, n float64, seed uint64, long boo
 // violationLines picks the trace lines that tell the story: the faults,
 // the faulted processes' state changes, every decision of the protected
 // resource, and the violating event.
-func violationLines(t *core.Trace, p core.Problem, faults []core.Fault, bad *core.Event) []core.Event {
+func violationLines(t *core.Trace, p explore.Problem, faults []explore.Fault, bad *core.Event) []core.Event {
 	procs := map[string]bool{}
 	for _, f := range faults {
 		procs[f.Proc] = true

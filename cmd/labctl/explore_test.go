@@ -3,10 +3,11 @@ package main
 import (
 	"regexp"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const smallFenced = "start=0s..10s/500ms,len=500ms..20s/500ms"

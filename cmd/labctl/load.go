@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/permalink"
 	"leaselab/lessons"
 )
 
 // loadLink decodes a --load permalink. The link carries the whole run, so
 // flags that would change it are refused rather than silently ignored.
-func loadLink(s string, pos []string, fs *flag.FlagSet) (*core.RunLink, error) {
-	l, err := core.DecodeLink(s)
+func loadLink(s string, pos []string, fs *flag.FlagSet) (*permalink.RunLink, error) {
+	l, err := permalink.DecodeLink(s)
 	if err != nil {
 		return nil, err
 	}
@@ -40,13 +41,13 @@ func loadLink(s string, pos []string, fs *flag.FlagSet) (*core.RunLink, error) {
 // runLink replays a lesson, explore-target or sandbox link and prints its
 // trace (text or jsonl) and verdict: the lesson's goals, the target's
 // invariant, or the sandbox's invariants.
-func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
+func runLink(l permalink.RunLink, format string, stdout, stderr io.Writer) int {
 	var s *core.Sim
 	var end time.Duration
 	var title string
 	var verdict []string
 	switch l.Kind {
-	case core.LinkLesson:
+	case permalink.LinkLesson:
 		ls, err := lessons.Find(l.Name)
 		if err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
@@ -67,7 +68,7 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 			}
 			verdict = append(verdict, fmt.Sprintf("[%s] %s", mark, g.Goal.Text))
 		}
-	case core.LinkTarget:
+	case permalink.LinkTarget:
 		tg, err := lessons.FindTarget(l.Name)
 		if err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
@@ -90,7 +91,7 @@ func runLink(l core.RunLink, format string, stdout, stderr io.Writer) int {
 		if len(m) <= tg.Invariant.Allow {
 			verdict = append(verdict, "invariant kept: "+tg.Invariant.Name)
 		}
-	case core.LinkSandbox:
+	case permalink.LinkSandbox:
 		preset, c, err := l.Sandbox()
 		if err != nil {
 			return fail(stderr, "labctl run --load: %v", err)

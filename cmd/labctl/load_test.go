@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/permalink"
 	"leaselab/lessons"
 )
 
@@ -42,7 +43,7 @@ func TestRunLoadLessonAndTargetLinks(t *testing.T) {
 		core.At(0, core.Fencing(false)),
 		core.At(100*time.Millisecond, core.Pause("A", 12500*time.Millisecond)),
 	}
-	out, errs, code := labctl(t, "", "run", "--load", core.LessonLink("fenced-writes", 1, nil, log).Encode(), "--format", "summary")
+	out, errs, code := labctl(t, "", "run", "--load", permalink.LessonLink("fenced-writes", 1, nil, log).Encode(), "--format", "summary")
 	if code != 0 || !strings.Contains(out, "[met  ] Switch fencing off") || !strings.Contains(out, "# t=0.100s pause A for 12.5s") {
 		t.Errorf("lesson link: exit %d %s\n%s", code, errs, out)
 	}
@@ -70,7 +71,7 @@ func TestRunLoadLessonAndTargetLinks(t *testing.T) {
 }
 
 func TestRunLoadRefusesBadLinks(t *testing.T) {
-	good := core.ScenarioLink("hands-on-lab", core.Params{Seed: 2}).Encode()
+	good := permalink.ScenarioLink("hands-on-lab", core.Params{Seed: 2}).Encode()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -79,9 +80,9 @@ func TestRunLoadRefusesBadLinks(t *testing.T) {
 		{[]string{"run", "--load", "%%%"}, "not a LeaseLab link"},
 		{[]string{"run", "--load", good, "--ttl", "5s"}, "drop --ttl"},
 		{[]string{"run", "shards", "--load", good}, `the link is for scenario "hands-on-lab"`},
-		{[]string{"run", "--load", core.ScenarioLink("nowhere", core.Params{}).Encode()}, `unknown scenario "nowhere"`},
-		{[]string{"run", "--load", core.LessonLink("nowhere", 1, nil, nil).Encode()}, "nowhere"},
-		{[]string{"run", "--load", core.LessonLink("fenced-writes", 1, map[string]float64{"warp": 9}, nil).Encode()}, "warp"},
+		{[]string{"run", "--load", permalink.ScenarioLink("nowhere", core.Params{}).Encode()}, `unknown scenario "nowhere"`},
+		{[]string{"run", "--load", permalink.LessonLink("nowhere", 1, nil, nil).Encode()}, "nowhere"},
+		{[]string{"run", "--load", permalink.LessonLink("fenced-writes", 1, map[string]float64{"warp": 9}, nil).Encode()}, "warp"},
 	} {
 		out, errs, code := labctl(t, "", c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || out != "" {
@@ -98,7 +99,7 @@ func TestRunLoadReplaysASandboxLink(t *testing.T) {
 	c := p.Config
 	c.TTL = 12 * time.Second
 	log := core.ActionLog{core.At(3*time.Second, core.Crash("A"))}
-	l, err := core.SandboxLink(p.Name, c, log)
+	l, err := permalink.SandboxLink(p.Name, c, log)
 	require.NoError(t, err)
 	out, errs, code := labctl(t, "", "run", "--load", l.Encode())
 	require.Equal(t, 0, code, errs)
@@ -106,7 +107,7 @@ func TestRunLoadReplaysASandboxLink(t *testing.T) {
 	assert.Contains(t, out, "# t=3.000s crash A")
 	assert.Contains(t, out, "invariant ")
 
-	bad := core.RunLink{Kind: core.LinkSandbox, Name: core.SandboxDefault, Params: []core.Param{{Key: "ttl", Value: "forever"}}}
+	bad := permalink.RunLink{Kind: permalink.LinkSandbox, Name: permalink.SandboxDefault, Params: []permalink.Param{{Key: "ttl", Value: "forever"}}}
 	out, errs, code = labctl(t, "", "run", "--load", bad.Encode())
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, `ttl="forever"`)

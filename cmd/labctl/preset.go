@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/mermaid"
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) int {
@@ -128,7 +129,7 @@ func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format,
 		s.Trace.WriteJSONL(w)
 		return verdict(afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name), rep)
 	case "mermaid":
-		core.WriteMermaid(w, s.Trace, c.Duration)
+		mermaid.Write(w, s.Trace, c.Duration)
 		return verdict(afterRun(io.Discard, stderr, s, c.Actions, c.Duration, "labctl run --preset "+name), rep)
 	case "text":
 		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", pr.Title, c.Seed, core.FormatTime(c.Duration))

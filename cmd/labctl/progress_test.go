@@ -11,8 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"boot.leaselab/progress"
 	"leaselab/lessons"
+
+	"boot.leaselab/progress"
 )
 
 // TestMain keeps every test away from the learner's real progress file:

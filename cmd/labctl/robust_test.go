@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/permalink"
 	"leaselab/lessons"
 )
 
@@ -96,7 +97,7 @@ func TestRunWithoutALoadableLinkSaysSo(t *testing.T) {
 	assert.Contains(t, out, "permalink: none, the run does not fit in a link: value of 300 bytes does not fit (at most 256")
 	for _, l := range strings.Split(out, "\n") {
 		if link, ok := strings.CutPrefix(l, "permalink: "); ok && !strings.HasPrefix(link, "none") {
-			_, err := core.DecodeLink(link)
+			_, err := permalink.DecodeLink(link)
 			assert.NoError(t, err, "a printed link loads")
 		}
 	}

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"boot.leaselab/inputfile"
 	"leaselab/core"
+	"leaselab/core/permalink"
+
+	"boot.leaselab/inputfile"
 )
 
 // newFlags returns a flag set that reports errors itself, once, in one line.
@@ -171,7 +173,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "labctl run: --trace adds the trace to --format summary; --format %s has no summary to add it to", *format)
 		}
 	}
-	var link *core.RunLink
+	var link *permalink.RunLink
 	if *load != "" {
 		if *preset != "" {
 			return fail(stderr, "labctl run: give --load or --preset, not both")
@@ -179,7 +181,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if link, err = loadLink(*load, pos, fs); err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
 		}
-		if link.Kind != core.LinkScenario {
+		if link.Kind != permalink.LinkScenario {
 			return runLink(*link, *format, stdout, stderr)
 		}
 		pos = []string{link.Name}
@@ -279,7 +281,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(w, "stale write accepted:", v)
 	}
 	code := afterRun(w, stderr, r.Sim, p.Actions, r.End, "labctl run "+sc.Name)
-	printLink(w, core.ScenarioLink(sc.Name, p))
+	printLink(w, permalink.ScenarioLink(sc.Name, p))
 	return verdict(code, r.Report)
 }
 
@@ -313,9 +315,9 @@ func afterRun(w, stderr io.Writer, s *core.Sim, log core.ActionLog, end time.Dur
 
 // printLink prints the run's permalink, or why it has none: a run with
 // more than a link holds would print a link that --load refuses.
-func printLink(w io.Writer, l core.RunLink) {
+func printLink(w io.Writer, l permalink.RunLink) {
 	if err := l.Check(); err != nil {
-		fmt.Fprintln(w, "permalink: none, the run does not fit in a link:", core.LinkProblem(err))
+		fmt.Fprintln(w, "permalink: none, the run does not fit in a link:", permalink.LinkProblem(err))
 		return
 	}
 	fmt.Fprintln(w, "permalink:", l.Encode())

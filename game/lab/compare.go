@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 	"leaselab/lessons"
 )
 
@@ -64,7 +65,7 @@ func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
 		}
 		return head + what + " at t=" + core.FormatTime(e.At), true
 	}
-	if r := core.Refusals(tr); r != "nothing needed refusing" {
+	if r := explore.Refusals(tr); r != "nothing needed refusing" {
 		return head + r, false
 	}
 	// Short enough for a pane half a world wide: the header says what

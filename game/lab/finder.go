@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 	"leaselab/lessons"
 )
 
@@ -24,8 +25,8 @@ type Finder struct {
 	Clock func() time.Time
 
 	lb      *Lab
-	x       *core.Explorer
-	problem core.Problem
+	x       *explore.Explorer
+	problem explore.Problem
 	knobs   lessons.Knobs
 	found   *Command // the found run, to be shown (TakeFound)
 }
@@ -69,7 +70,7 @@ func (f *Finder) Start() []string {
 	on := ProtectionOn(now, f.Spec.Protects)
 	f.knobs = lb.Knobs()
 	f.problem = f.problemFor(core.ActionLog{core.At(0, core.Action{Do: f.Spec.Protects, On: on})})
-	x, err := core.NewExplorer(f.problem, f.Clock)
+	x, err := explore.New(f.problem, f.Clock)
 	if err != nil {
 		f.Status = "Cannot search: " + err.Error()
 		return []string{f.Status}
@@ -171,9 +172,9 @@ func (f *Finder) finish() []string {
 
 // problemFor is the search problem on the lesson's world as the learner
 // set its knobs (f.knobs), with base (the protection switch) at time zero.
-func (f *Finder) problemFor(base core.ActionLog) core.Problem {
+func (f *Finder) problemFor(base core.ActionLog) explore.Problem {
 	l, seed, knobs := f.lb.Lesson, f.lb.Seed, f.knobs
-	return core.Problem{
+	return explore.Problem{
 		Build: func() (*core.Sim, error) {
 			w, err := l.StartWith(seed, knobs, base)
 			if err != nil {
@@ -188,7 +189,7 @@ func (f *Finder) problemFor(base core.ActionLog) core.Problem {
 // withProtection replays the counterexample with the protection switched
 // on (when the search ran with it off) and says what changed: the same
 // schedule, side by side with its fix.
-func (f *Finder) withProtection(faults []core.Fault) string {
+func (f *Finder) withProtection(faults []explore.Fault) string {
 	on := f.problem.Base[0]
 	if on.On {
 		return ""
@@ -198,7 +199,7 @@ func (f *Finder) withProtection(faults []core.Fault) string {
 	if err != nil || bad != nil {
 		return ""
 	}
-	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.Spec.Switch(), f.Spec.Invariant.Name, core.Refusals(s.Trace))
+	return fmt.Sprintf("The same schedule with %s on keeps %q: %s.", f.Spec.Switch(), f.Spec.Invariant.Name, explore.Refusals(s.Trace))
 }
 
 // StatusShort is Status in fewer words, longest first, for a caption too

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/mermaid"
 	"leaselab/lessons"
 )
 
@@ -107,7 +108,7 @@ func (lb *Lab) ExportJSONL() []byte {
 func (lb *Lab) ExportMermaid() []byte {
 	var b bytes.Buffer
 	tr, until := lb.exportTrace()
-	core.WriteMermaid(&b, tr, until)
+	mermaid.Write(&b, tr, until)
 	return b.Bytes()
 }
 

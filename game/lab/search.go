@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 	"leaselab/lessons"
 )
 
@@ -22,27 +23,27 @@ func SandboxSearch(c core.SandboxConfig) (*lessons.Search, string) {
 		if c.Workers < 2 {
 			return nil, "one worker: nobody else can take its shards"
 		}
-		spec = lessons.Search{Invariant: core.NoStaleOffset, Protects: core.VerbFencing}
+		spec = lessons.Search{Invariant: explore.NoStaleOffset, Protects: core.VerbFencing}
 		spec.Bounds.Procs = []string{"worker-00"}
-		spec.Bounds.Kinds = []string{core.FaultPause}
+		spec.Bounds.Kinds = []string{explore.FaultPause}
 	case c.Procs < 2:
 		return nil, "one process: nobody else can take the lock"
 	case c.WorkEvery <= 0 && !slices.ContainsFunc(c.Actions, func(a core.Timed) bool { return a.Do == core.VerbWrite }):
 		return nil, "the leader does no work, so nothing can go stale"
 	case c.Workload == core.WorkloadJobs:
-		spec = lessons.Search{Invariant: core.AtMostDuplicateJobs(0), Protects: core.VerbIdempotency}
+		spec = lessons.Search{Invariant: explore.AtMostDuplicateJobs(0), Protects: core.VerbIdempotency}
 		spec.Bounds.Procs = c.ProcNames()[:1]
-		spec.Bounds.Kinds = []string{core.FaultCrash, core.FaultPause}
+		spec.Bounds.Kinds = []string{explore.FaultCrash, explore.FaultPause}
 	case c.System == core.SystemRedlock:
 		// Every Redlock token is 0: no stale write can be told from a
 		// fresh one, so the break to look for is two holders at once.
-		spec = lessons.Search{Invariant: core.OneBelieverPerLock, Protects: core.VerbFencing}
+		spec = lessons.Search{Invariant: explore.OneBelieverPerLock, Protects: core.VerbFencing}
 		spec.Bounds.Procs = c.ProcNames()[:1]
-		spec.Bounds.Kinds = []string{core.FaultPause}
+		spec.Bounds.Kinds = []string{explore.FaultPause}
 	default:
-		spec = lessons.Search{Invariant: core.NoStaleWrite, Protects: core.VerbFencing}
+		spec = lessons.Search{Invariant: explore.NoStaleWrite, Protects: core.VerbFencing}
 		spec.Bounds.Procs = c.ProcNames()[:1]
-		spec.Bounds.Kinds = []string{core.FaultPause}
+		spec.Bounds.Kinds = []string{explore.FaultPause}
 	}
 	spec.Given = "the setup as it is (its own pauses and scripted actions)"
 	// Starts over the first three TTLs, pauses up to three TTLs, on a grid

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/explore"
 )
 
 // Find a break in the sandbox on the Redlock preset looks for two
@@ -19,9 +20,9 @@ func TestFindABreakOnTheRedlockPreset(t *testing.T) {
 	require.NoError(t, err)
 	spec, why := SandboxSearch(p.Config)
 	require.Empty(t, why)
-	assert.Equal(t, core.OneBelieverPerLock.Name, spec.Invariant.Name)
+	assert.Equal(t, explore.OneBelieverPerLock.Name, spec.Invariant.Name)
 	etcd, _ := SandboxSearch(p.Config.OnSystem(core.SystemEtcd))
-	assert.Equal(t, core.NoStaleWrite.Name, etcd.Invariant.Name, "systems with tokens keep the stale-write check")
+	assert.Equal(t, explore.NoStaleWrite.Name, etcd.Invariant.Name, "systems with tokens keep the stale-write check")
 
 	lb, err := NewSandbox("redlock", p.Config)
 	require.NoError(t, err)

@@ -62,7 +62,7 @@ go test -run '^$' -bench 'BenchmarkEvents$|MinimalHeapLoop|ShardsHour' -count "$
     print line }'
 
 section "break finder, native, one thread stepped as in the browser (schedules/s, time to the verdict, memory)"
-go test -run '^$' -bench 'BreakFinder' -count "$count" ./core/ |
+go test -run '^$' -bench 'BreakFinder' -count "$count" ./core/explore/ |
   grep '^Benchmark' | awk '{
     line = sprintf("%-46s", $1)
     for (i = 3; i < NF; i += 2) {

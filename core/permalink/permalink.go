@@ -1,4 +1,4 @@
-package core
+package permalink
 
 import (
 	"encoding/base64"
@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"leaselab/core"
 )
 
 // A permalink is a whole run in one short string: what was run (a lesson
@@ -72,7 +72,7 @@ type RunLink struct {
 	Name   string
 	Seed   uint64
 	Params []Param
-	Log    ActionLog
+	Log    core.ActionLog
 }
 
 // Limits of a link. Lessons last minutes and learners click a few dozen
@@ -83,7 +83,7 @@ const (
 	maxLinkString  = 256
 	maxLinkTime    = 24 * time.Hour
 	linkFragment   = "#run="
-	maxLinkEntries = 4096
+	maxLinkEntries = core.MaxActions
 )
 
 // ErrPermalink wraps every decoding error.
@@ -105,16 +105,16 @@ func LinkProblem(err error) string {
 // Token, On and OneWay follow as the next three bits.
 var linkFields = [...]struct {
 	name string
-	str  func(a *Action) *string
-	dur  func(a *Action) *Duration
+	str  func(a *core.Action) *string
+	dur  func(a *core.Action) *core.Duration
 }{
-	{"process", func(a *Action) *string { return &a.Proc }, nil},
-	{"peer", func(a *Action) *string { return &a.Peer }, nil},
-	{"pause length", nil, func(a *Action) *Duration { return &a.For }},
-	{"ttl", nil, func(a *Action) *Duration { return &a.TTL }},
-	{"value", func(a *Action) *string { return &a.Value }, nil},
-	{"key", func(a *Action) *string { return &a.Key }, nil},
-	{"label", func(a *Action) *string { return &a.Label }, nil},
+	{"process", func(a *core.Action) *string { return &a.Proc }, nil},
+	{"peer", func(a *core.Action) *string { return &a.Peer }, nil},
+	{"pause length", nil, func(a *core.Action) *core.Duration { return &a.For }},
+	{"ttl", nil, func(a *core.Action) *core.Duration { return &a.TTL }},
+	{"value", func(a *core.Action) *string { return &a.Value }, nil},
+	{"key", func(a *core.Action) *string { return &a.Key }, nil},
+	{"label", func(a *core.Action) *string { return &a.Label }, nil},
 }
 
 const (
@@ -139,7 +139,7 @@ func (l RunLink) Encode() string {
 	for _, t := range l.Log {
 		a := t.Action
 		b = appendDuration(b, t.At)
-		b = binary.AppendUvarint(b, uint64(slices.Index(ActionKinds, a.Do)))
+		b = binary.AppendUvarint(b, uint64(slices.Index(core.ActionKinds, a.Do)))
 		mask := 0
 		for i, f := range linkFields {
 			if f.str != nil && *f.str(&a) != "" || f.dur != nil && *f.dur(&a) != 0 {
@@ -188,7 +188,7 @@ func (l RunLink) Fragment() string { return linkFragment + l.Encode() }
 // appendDuration writes whole milliseconds compactly (ms<<1), anything
 // else exactly (ns<<1 | 1). Negative durations never validate; they are
 // written as an impossible value the decoder refuses.
-func appendDuration(b []byte, d Duration) []byte {
+func appendDuration(b []byte, d core.Duration) []byte {
 	switch {
 	case d < 0:
 		return binary.AppendUvarint(b, 1<<63|1)
@@ -334,7 +334,7 @@ func (r *linkReader) string(what string) string {
 	return s
 }
 
-func (r *linkReader) duration(what string) Duration {
+func (r *linkReader) duration(what string) core.Duration {
 	v := r.uvarint(what)
 	ns := v >> 1
 	if v&1 == 0 {
@@ -343,25 +343,25 @@ func (r *linkReader) duration(what string) Duration {
 	if r.err == nil && ns > uint64(maxLinkTime) {
 		r.fail("%s %s is more than %s", what, time.Duration(ns), maxLinkTime)
 	}
-	return Duration(ns)
+	return core.Duration(ns)
 }
 
-func (r *linkReader) action(i int) (Timed, error) {
-	var t Timed
+func (r *linkReader) action(i int) (core.Timed, error) {
+	var t core.Timed
 	t.At = r.duration(fmt.Sprintf("time of action %d", i))
 	do := r.uvarint(fmt.Sprintf("kind of action %d", i))
 	mask := r.uvarint(fmt.Sprintf("fields of action %d", i))
 	if r.err != nil {
 		return t, r.err
 	}
-	if do >= uint64(len(ActionKinds)) {
+	if do >= uint64(len(core.ActionKinds)) {
 		return t, fmt.Errorf("action %d: unknown kind number %d", i, do)
 	}
 	if mask&^mAll != 0 {
 		return t, fmt.Errorf("action %d: unknown fields (mask %#x)", i, mask)
 	}
 	a := &t.Action
-	a.Do = ActionKinds[do]
+	a.Do = core.ActionKinds[do]
 	for i, f := range linkFields {
 		switch {
 		case mask&(1<<i) == 0:
@@ -396,113 +396,4 @@ func (l RunLink) Param(key string) string {
 		}
 	}
 	return ""
-}
-
-// ScenarioLink is the permalink of a named scenario run with p (p.Actions
-// become the link's log).
-func ScenarioLink(name string, p Params) RunLink {
-	l := RunLink{Kind: LinkScenario, Name: name, Seed: p.Seed, Log: p.Actions}
-	add := func(k, v string) {
-		if v != "" && v != "0" && v != "0s" {
-			l.Params = append(l.Params, Param{k, v})
-		}
-	}
-	add("ttl", p.TTL.String())
-	add("renew", p.RenewEvery.String())
-	add("fencing", p.Fencing)
-	add("idempotency", p.Idempotency)
-	add("procs", strconv.Itoa(p.Procs))
-	add("recipe", p.Recipe)
-	add("token-source", p.TokenSource)
-	add("duration", p.Duration.String())
-	for _, k := range slices.Sorted(maps.Keys(p.Own)) {
-		add(k, strconv.FormatInt(p.Own[k], 10))
-	}
-	return l
-}
-
-// ScenarioParams turns a scenario link back into Params, refusing unknown
-// or malformed parameters.
-func (l RunLink) ScenarioParams() (Params, error) {
-	if l.Kind != LinkScenario {
-		return Params{}, fmt.Errorf("%w: this link is a %s, not a scenario", ErrPermalink, l.Kind)
-	}
-	p := Params{Seed: l.Seed, Actions: l.Log}
-	sc, _ := FindScenario(l.Name) // an unknown name is the caller's to report; it has no settings of its own
-	for _, kv := range l.Params {
-		var err error
-		switch kv.Key {
-		case "ttl":
-			p.TTL, err = time.ParseDuration(kv.Value)
-		case "renew":
-			p.RenewEvery, err = time.ParseDuration(kv.Value)
-		case "duration":
-			p.Duration, err = time.ParseDuration(kv.Value)
-		case "fencing":
-			p.Fencing = kv.Value
-		case "idempotency":
-			p.Idempotency = kv.Value
-		case "recipe":
-			p.Recipe = kv.Value
-		case "token-source":
-			p.TokenSource = kv.Value
-		case "procs":
-			p.Procs, err = strconv.Atoi(kv.Value)
-		default:
-			// A setting of the scenario's own (Scenario.Own).
-			if sc == nil || !slices.ContainsFunc(sc.Own, func(st Setting) bool { return st.Name == kv.Key }) {
-				return Params{}, fmt.Errorf("%w: unknown scenario parameter %q", ErrPermalink, kv.Key)
-			}
-			if _, dup := p.Own[kv.Key]; dup {
-				return Params{}, fmt.Errorf("%w: parameter %s given twice", ErrPermalink, kv.Key)
-			}
-			var v int64
-			if v, err = strconv.ParseInt(kv.Value, 10, 64); err == nil {
-				if p.Own == nil {
-					p.Own = map[string]int64{}
-				}
-				p.Own[kv.Key] = v
-			}
-		}
-		if err != nil {
-			return Params{}, fmt.Errorf("%w: parameter %s=%q: %v", ErrPermalink, kv.Key, kv.Value, err)
-		}
-	}
-	if sc != nil {
-		if err := sc.CheckOwn(p.Own); err != nil {
-			return Params{}, fmt.Errorf("%w: %v", ErrPermalink, err)
-		}
-	}
-	return p, nil
-}
-
-// LessonLink is the permalink of a lesson run: its knob values and log.
-func LessonLink(id string, seed uint64, knobs map[string]float64, log ActionLog) RunLink {
-	l := RunLink{Kind: LinkLesson, Name: id, Seed: seed, Log: log}
-	keys := make([]string, 0, len(knobs))
-	for k := range knobs {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		l.Params = append(l.Params, Param{k, strconv.FormatFloat(knobs[k], 'g', -1, 64)})
-	}
-	return l
-}
-
-// Knobs returns a lesson link's knob values; the lesson checks their ids
-// and ranges.
-func (l RunLink) Knobs() (map[string]float64, error) {
-	if l.Kind != LinkLesson {
-		return nil, fmt.Errorf("%w: this link is a %s, not a lesson", ErrPermalink, l.Kind)
-	}
-	k := make(map[string]float64, len(l.Params))
-	for _, p := range l.Params {
-		v, err := strconv.ParseFloat(p.Value, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%w: knob %s=%q is not a number", ErrPermalink, p.Key, p.Value)
-		}
-		k[p.Key] = v
-	}
-	return k, nil
 }

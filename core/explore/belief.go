@@ -1,4 +1,6 @@
-package core
+package explore
+
+import "leaselab/core"
 
 // OneBelieverPerLock: no process becomes leader while another still
 // believes it leads. It is about belief, which no coordinator enforces: a
@@ -8,28 +10,28 @@ package core
 // this overlap is the break itself, and the stale holder's writes land.
 var OneBelieverPerLock = Invariant{
 	Name:  "no two processes believe they hold the lock at once",
-	Kinds: []Kind{KindState},
-	MatchIn: func(s *Sim, e *Event) bool {
-		if e.Kind != KindState || e.To() != Leader.String() {
+	Kinds: []core.Kind{core.KindState},
+	MatchIn: func(s *core.Sim, e *core.Event) bool {
+		if e.Kind != core.KindState || e.To() != core.Leader.String() {
 			return false
 		}
-		for _, p := range s.procs {
-			if p.Name() != e.Actor && p.State() == Leader {
+		for _, p := range s.Processes() {
+			if p.Name() != e.Actor && p.State() == core.Leader {
 				return true
 			}
 		}
 		return false
 	},
-	Scan: func(t *Trace) []int {
+	Scan: func(t *core.Trace) []int {
 		var out []int
 		leading := map[string]bool{}
 		for i := range t.Events {
 			e := &t.Events[i]
-			if e.Kind != KindState {
+			if e.Kind != core.KindState {
 				continue
 			}
 			switch {
-			case e.To() == Leader.String():
+			case e.To() == core.Leader.String():
 				for who := range leading {
 					if who != e.Actor {
 						out = append(out, i)
@@ -37,7 +39,7 @@ var OneBelieverPerLock = Invariant{
 					}
 				}
 				leading[e.Actor] = true
-			case e.From() == Leader.String():
+			case e.From() == core.Leader.String():
 				delete(leading, e.Actor)
 			}
 		}

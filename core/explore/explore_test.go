@@ -1,4 +1,4 @@
-package core
+package explore
 
 import (
 	"github.com/stretchr/testify/assert"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"leaselab/core"
 )
 
 func problem(t testing.TB, name string, off bool, b *Bounds) Problem {
@@ -26,7 +28,7 @@ func problem(t testing.TB, name string, off bool, b *Bounds) Problem {
 
 func explore(t testing.TB, p Problem) Result {
 	t.Helper()
-	x, err := NewExplorer(p, time.Now)
+	x, err := New(p, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,16 +67,16 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 	for _, c := range []struct {
 		target string
 		bounds *Bounds
-		kind   Kind // the violating event's kind and result
+		kind   core.Kind // the violating event's kind and result
 		result string
 	}{
-		{"fenced-writes", coarse("fenced-writes", 500*time.Millisecond), KindStale, ""},
+		{"fenced-writes", coarse("fenced-writes", 500*time.Millisecond), core.KindStale, ""},
 		// A never paused: its writes were held in the network (the
 		// delayed-packet case) and landed after B's.
-		{"fenced-writes", delays(coarse("fenced-writes", 500*time.Millisecond)), KindStale, ""},
-		{"shards", nil, KindStale, ""},
-		{"shards", delays(nil), KindStale, ""},
-		{"scheduler", nil, KindEnqueue, JobDuplicateExecuted},
+		{"fenced-writes", delays(coarse("fenced-writes", 500*time.Millisecond)), core.KindStale, ""},
+		{"shards", nil, core.KindStale, ""},
+		{"shards", delays(nil), core.KindStale, ""},
+		{"scheduler", nil, core.KindEnqueue, core.JobDuplicateExecuted},
 	} {
 		t.Run(c.target, func(t *testing.T) {
 			off := problem(t, c.target, true, c.bounds)
@@ -98,10 +100,10 @@ func TestExploreFindsTheBreakOnlyWithoutProtection(t *testing.T) {
 			if len(r.Log) != 2 || r.Log[0].Do != off.Base[0].Do || string(r.Log[1].Do) != r.Faults[0].Kind {
 				t.Errorf("log %v, want the switch then the fault", r.Log)
 			}
-			if rep := Check(s.Trace, s.Now()); len(rep.Stale)+len(rep.Duplicates) == 0 {
+			if rep := core.Check(s.Trace, s.Now()); len(rep.Stale)+len(rep.Duplicates) == 0 {
 				t.Errorf("Check of the replay finds no stale write or duplicate: %+v", rep)
 			}
-			if r.Faults[0].Kind == FaultDelay && len(s.Trace.Filter(KindPause)) > 0 {
+			if r.Faults[0].Kind == FaultDelay && len(s.Trace.Filter(core.KindPause)) > 0 {
 				t.Errorf("a delay schedule paused someone")
 			}
 
@@ -137,18 +139,18 @@ func TestExploreShardOwnersOverlapDespiteFencing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad == nil || bad.Kind != KindShardOwn || bad.Actor == f.Proc || bad.At != r.Violation.At {
+	if bad == nil || bad.Kind != core.KindShardOwn || bad.Actor == f.Proc || bad.At != r.Violation.At {
 		t.Fatalf("replay of %v broke at %v, search at %v", r.Faults, bad, r.Violation)
 	}
-	what := "shard " + bad.Format(FShard)
+	what := "shard " + bad.Format(core.FShard)
 	found := false
-	for _, iv := range Check(s.Trace, s.Now()).Overlaps {
+	for _, iv := range core.Check(s.Trace, s.Now()).Overlaps {
 		if iv.What == what && iv.From == bad.At && slices.Contains(iv.Who, f.Proc) && slices.Contains(iv.Who, bad.Actor) {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("Check reports no overlap of %s by %s and %s at %s: %+v", what, f.Proc, bad.Actor, bad.At, Check(s.Trace, s.Now()).Overlaps)
+		t.Errorf("Check reports no overlap of %s by %s and %s at %s: %+v", what, f.Proc, bad.Actor, bad.At, core.Check(s.Trace, s.Now()).Overlaps)
 	}
 	if NoStaleOffset.First(s.Trace) != nil {
 		t.Errorf("with fencing on a stale offset landed: %v", NoStaleOffset.First(s.Trace))
@@ -214,12 +216,12 @@ func TestExploreVerdictsEqualFreshReplays(t *testing.T) {
 	} {
 		t.Run(c.target, func(t *testing.T) {
 			p := problem(t, c.target, true, &c.b)
-			x, err := NewExplorer(p, time.Now)
+			x, err := New(p, time.Now)
 			if err != nil {
 				t.Fatal(err)
 			}
 			runs, bad := 0, 0
-			x.verdict = func(fs []Fault, got *Event) {
+			x.verdict = func(fs []Fault, got *core.Event) {
 				runs++
 				_, want, err := p.Replay(fs)
 				if err != nil {
@@ -253,7 +255,7 @@ func TestExploreRandomSearch(t *testing.T) {
 	p := problem(t, "fenced-writes", true, nil)
 	var first Result
 	for i := range 2 {
-		x, err := NewRandomExplorer(p, 300, 42, time.Now)
+		x, err := NewRandom(p, 300, 42, time.Now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,14 +276,14 @@ func TestExploreRandomSearch(t *testing.T) {
 		}
 	}
 	on := problem(t, "fenced-writes", false, nil)
-	x, _ := NewRandomExplorer(on, 200, 42, time.Now)
+	x, _ := NewRandom(on, 200, 42, time.Now)
 	if r, _ := x.Run(); r.Found || !strings.Contains(r.Summary(), "a sample proves nothing") {
 		t.Errorf("fencing on, random: %s", r.Summary())
 	}
 }
 
 func TestExploreCancel(t *testing.T) {
-	x, err := NewExplorer(problem(t, "fenced-writes", false, nil), time.Now)
+	x, err := New(problem(t, "fenced-writes", false, nil), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,8 +322,8 @@ func TestBoundsValidate(t *testing.T) {
 		if !errors.Is(err, ErrBounds) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
-		if _, err := NewExplorer(Problem{Bounds: b}, time.Now); err == nil {
-			t.Errorf("%s: NewExplorer accepted it", c.name)
+		if _, err := New(Problem{Bounds: b}, time.Now); err == nil {
+			t.Errorf("%s: New accepted it", c.name)
 		}
 	}
 	if err := tg.Bounds.Validate(); err != nil || tg.Bounds.Count() != 90000 {

@@ -1,4 +1,4 @@
-package core
+package explore
 
 import (
 	"runtime/metrics"
@@ -39,7 +39,7 @@ func BenchmarkBreakFinder(b *testing.B) {
 			tried, peak := 0, uint64(0)
 			sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 			for b.Loop() {
-				x, err := NewExplorer(p, time.Now)
+				x, err := New(p, time.Now)
 				require.NoError(b, err)
 				for done := false; !done; {
 					done = x.Step(256) // a slice, as between two frames

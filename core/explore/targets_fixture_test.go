@@ -1,4 +1,4 @@
-package core
+package explore
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // The explorer's tests search the worlds of the named targets the lessons
@@ -16,23 +18,23 @@ import (
 // the declared targets.
 
 // fencedConfig is the fenced-writes lesson's world (lessons/fenced.go).
-var fencedConfig = ContentionConfig{
+var fencedConfig = core.ContentionConfig{
 	Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second,
 	Stagger: 500 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second,
 }
 
 // schedulerConfig is the scheduler lesson's world (lessons/scheduler.go).
-var schedulerConfig = SchedulerContention(5, 10*time.Second, false)
+var schedulerConfig = core.SchedulerContention(5, 10*time.Second, false)
 
 // settled returns inv whose search stops runs once f holds.
-func settled(inv Invariant, f func(*Sim) bool) Invariant {
+func settled(inv Invariant, f func(*core.Sim) bool) Invariant {
 	inv.Settled = f
 	return inv
 }
 
 // shardsExploreConfig is a small shard fleet: big enough for ownership to
 // move, small enough to search.
-var shardsExploreConfig = ShardsConfig{
+var shardsExploreConfig = core.ShardsConfig{
 	Shards: 8, Workers: 3, TTL: 15 * time.Second, LeasePerShard: true,
 	ScanEvery: 3 * time.Second, CommitEvery: 2 * time.Second, Fencing: true, Stagger: 200 * time.Millisecond,
 }
@@ -43,7 +45,7 @@ var shardPause = Bounds{Procs: []string{"worker-00"}, Kinds: []string{FaultPause
 
 var targets = []*Target{
 	{
-		Name: "fenced-writes", Lesson: "fenced-writes", Protects: VerbFencing,
+		Name: "fenced-writes", Lesson: "fenced-writes", Protects: core.VerbFencing,
 		Title:     "A pause of the leader against the fenced register (tokens 7, 8)",
 		Invariant: settled(NoStaleWrite, FencedForGood),
 		// The benchmark space: 300 starts x 300 lengths.
@@ -52,7 +54,7 @@ var targets = []*Target{
 		World: fencedConfig.World,
 	},
 	{
-		Name: "scheduler", Lesson: "scheduler", Protects: VerbIdempotency,
+		Name: "scheduler", Lesson: "scheduler", Protects: core.VerbIdempotency,
 		Title:     "The invoice scheduler's leader fails mid-batch; its successor redoes the batch",
 		Invariant: settled(AtMostDuplicateJobs(0), IdempotentForGood),
 		Bounds: Bounds{Procs: []string{"api-1"}, Kinds: []string{FaultCrash, FaultPause}, From: 0, To: 10 * time.Second, Step: 500 * time.Millisecond,
@@ -60,7 +62,7 @@ var targets = []*Target{
 		World: schedulerConfig.World,
 	},
 	{
-		Name: "shards", Protects: VerbFencing,
+		Name: "shards", Protects: core.VerbFencing,
 		Title:     "A shard worker stalls; its shards move; does a stale offset commit land?",
 		Invariant: NoStaleOffset, Bounds: shardPause, World: shardsExploreConfig.World,
 	},
@@ -68,7 +70,7 @@ var targets = []*Target{
 		// The same world and faults as "shards", watched for belief: a
 		// stalled worker's overlap with its successor is found with
 		// fencing on, because fencing cannot prevent it, only defuse it.
-		Name: "shard-owners", Protects: VerbFencing, AboutBelief: true,
+		Name: "shard-owners", Protects: core.VerbFencing, AboutBelief: true,
 		Title:     "A shard worker stalls; do two workers ever believe they own one shard at once?",
 		Invariant: OneOwnerPerShard, Bounds: shardPause, World: shardsExploreConfig.World,
 	},
@@ -79,18 +81,18 @@ var targets = []*Target{
 	// holds the lock free for its 15 s lock-delay, so only a far longer
 	// pause lets B in while A sleeps. With fencing on, czxid and LockIndex
 	// tokens refuse A's late write.
-	systemTarget("zookeeper-pause", SystemZooKeeper, "ZooKeeper: the holder pauses; does its late write land after B's?", 30*time.Second, 60*time.Second),
-	systemTarget("consul-pause", SystemConsul, "Consul: the holder pauses; does its late write land after B's?", 60*time.Second, 90*time.Second),
+	systemTarget("zookeeper-pause", core.SystemZooKeeper, "ZooKeeper: the holder pauses; does its late write land after B's?", 30*time.Second, 60*time.Second),
+	systemTarget("consul-pause", core.SystemConsul, "Consul: the holder pauses; does its late write land after B's?", 60*time.Second, 90*time.Second),
 }
 
-func systemTarget(name string, sys System, title string, maxLen, horizon time.Duration) *Target {
+func systemTarget(name string, sys core.System, title string, maxLen, horizon time.Duration) *Target {
 	cfg := fencedConfig
 	cfg.System, cfg.FirstToken = sys, 0
-	if sys == SystemConsul {
-		cfg.LockDelay = ConsulDefaultLockDelay
+	if sys == core.SystemConsul {
+		cfg.LockDelay = core.ConsulDefaultLockDelay
 	}
 	return &Target{
-		Name: name, Protects: VerbFencing, Title: title,
+		Name: name, Protects: core.VerbFencing, Title: title,
 		Invariant: settled(NoStaleWrite, FencedForGood),
 		Bounds: Bounds{Procs: []string{"A"}, Kinds: []string{FaultPause}, From: 0, To: 30 * time.Second, Step: time.Second,
 			MinLen: time.Second, MaxLen: maxLen, LenStep: time.Second, MaxFaults: 1, Horizon: horizon},
@@ -120,7 +122,7 @@ func TestTheFixtureTargetsBuildTheirWorlds(t *testing.T) {
 		require.NoError(t, err, tg.Name)
 		s.RunUntil(5 * time.Second)
 		assert.NotZero(t, s.Trace.Len(), "%s: its world runs", tg.Name)
-		assert.Contains(t, []Verb{VerbFencing, VerbIdempotency}, tg.Protects, tg.Name)
+		assert.Contains(t, []core.Verb{core.VerbFencing, core.VerbIdempotency}, tg.Protects, tg.Name)
 	}
 	_, err := FindTarget("nope")
 	assert.Error(t, err)

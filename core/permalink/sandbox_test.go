@@ -1,4 +1,4 @@
-package core
+package permalink
 
 import (
 	"testing"
@@ -6,35 +6,37 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // sandboxVariants are setups a learner can reach from each preset: the
 // preset itself and one or several settings changed.
 type sandboxVariant struct {
 	preset string
-	c      SandboxConfig
+	c      core.SandboxConfig
 }
 
 func sandboxVariants() map[string]sandboxVariant {
-	out := map[string]sandboxVariant{"default": {"", DefaultSandbox()}}
-	for _, p := range Presets() {
+	out := map[string]sandboxVariant{"default": {"", core.DefaultSandbox()}}
+	for _, p := range core.Presets() {
 		out[p.Name] = sandboxVariant{p.Name, p.Config}
 		c := p.Config
 		c.TTL, c.Seed = 17*time.Second, 42
 		out[p.Name+" with a 17 s TTL, seed 42"] = sandboxVariant{p.Name, c}
 	}
-	c := DefaultSandbox()
+	c := core.DefaultSandbox()
 	c.Procs, c.Names = 2, []string{"alpha", "beta"}
-	c.Pauses = PauseDist{Kind: PauseHeavyTail, Every: 20 * time.Second, Scale: 1500 * time.Millisecond, Alpha: 1.7, Max: 12 * time.Second}
-	c.Links = []LinkConfig{{A: "alpha", B: CoordinatorName, Delay: 750 * time.Millisecond, Jitter: 0.3}}
-	c.Fencing, c.Workload, c.Idempotency = false, WorkloadJobs, true
+	c.Pauses = core.PauseDist{Kind: core.PauseHeavyTail, Every: 20 * time.Second, Scale: 1500 * time.Millisecond, Alpha: 1.7, Max: 12 * time.Second}
+	c.Links = []core.LinkConfig{{A: "alpha", B: core.CoordinatorName, Delay: 750 * time.Millisecond, Jitter: 0.3}}
+	c.Fencing, c.Workload, c.Idempotency = false, core.WorkloadJobs, true
 	c.RetryJitter, c.Jitter, c.WriteLatency = 1.25, 0.05, 80*time.Millisecond
 	out["two named contenders, heavy-tailed pauses, a slow link, jobs"] = sandboxVariant{"", c}
-	k := DefaultSandbox()
-	k.System, k.TTL, k.RenewDeadline = SystemKubernetes, 15*time.Second, 9*time.Second
+	k := core.DefaultSandbox()
+	k.System, k.TTL, k.RenewDeadline = core.SystemKubernetes, 15*time.Second, 9*time.Second
 	out["kubernetes with its renew deadline"] = sandboxVariant{"", k}
-	r := DefaultSandbox()
-	r.System, r.RedisNodes = SystemRedlock, 5
+	r := core.DefaultSandbox()
+	r.System, r.RedisNodes = core.SystemRedlock, 5
 	out["redlock on five nodes"] = sandboxVariant{"", r}
 	return out
 }
@@ -42,7 +44,7 @@ func sandboxVariants() map[string]sandboxVariant {
 // A sandbox run's link, opened, is the same setup and log, so it plays the
 // same trace: every preset, and setups changed from them.
 func TestASandboxLinkReproducesTheRun(t *testing.T) {
-	log := ActionLog{At(3*time.Second, Pause("A", 12*time.Second))}
+	log := core.ActionLog{core.At(3*time.Second, core.Pause("A", 12*time.Second))}
 	for name, v := range sandboxVariants() {
 		t.Run(name, func(t *testing.T) {
 			preset, c := v.preset, v.c
@@ -62,7 +64,7 @@ func TestASandboxLinkReproducesTheRun(t *testing.T) {
 			require.NoError(t, err)
 			b, err := got.Build()
 			require.NoError(t, err)
-			for _, s := range []*Sim{a, b} {
+			for _, s := range []*core.Sim{a, b} {
 				s.Schedule(back.Log)
 				s.RunUntil(time.Minute)
 			}
@@ -75,9 +77,9 @@ func TestASandboxLinkReproducesTheRun(t *testing.T) {
 // story's length), travels: an unchanged preset's link holds no settings
 // at all.
 func TestASandboxLinkHoldsOnlyTheChanges(t *testing.T) {
-	_, err := FindPreset(SandboxDefault)
+	_, err := core.FindPreset(SandboxDefault)
 	require.Error(t, err, "no preset takes the default setup's name")
-	p, err := FindPreset("etcd")
+	p, err := core.FindPreset("etcd")
 	require.NoError(t, err)
 	l, err := SandboxLink(p.Name, p.SandboxConfig(), nil)
 	require.NoError(t, err)
@@ -114,9 +116,9 @@ func TestABadSandboxLinkIsRefusedWithItsReason(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	_, err := SandboxLink("etcd", func() SandboxConfig {
-		c := DefaultSandbox()
-		c.Actions = ActionLog{At(time.Second, Crash("A"))}
+	_, err := SandboxLink("etcd", func() core.SandboxConfig {
+		c := core.DefaultSandbox()
+		c.Actions = core.ActionLog{core.At(time.Second, core.Crash("A"))}
 		return c
 	}(), nil)
 	assert.ErrorContains(t, err, "scripted actions are not those of its preset")

@@ -1,4 +1,4 @@
-package core
+package permalink
 
 import (
 	"encoding/base64"
@@ -13,21 +13,23 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 func sampleLink() RunLink {
 	return RunLink{
 		Kind: LinkLesson, Name: "fenced-writes", Seed: 1<<63 + 5,
 		Params: []Param{{"ttl", "12"}, {"jitter", "0.5"}},
-		Log: ActionLog{
-			At(0, Fencing(false)),
-			At(100*time.Millisecond, Pause("A", 12500*time.Millisecond)),
-			At(3*time.Second, Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: 3}),
-			At(4*time.Second, Action{Do: "partition", Proc: "A", Peer: CoordinatorName, OneWay: true}),
-			At(5*time.Second, SetTTL("B", 4*time.Second)),
-			At(6*time.Second, Idempotency(true)),
-			At(7*time.Second, Action{Do: "put", Proc: "B", Key: "config/x", Value: "1"}),
-			At(8*time.Second, Action{Do: "delay", Proc: "A", Peer: "storage", For: Duration(2 * time.Second)}),
+		Log: core.ActionLog{
+			core.At(0, core.Fencing(false)),
+			core.At(100*time.Millisecond, core.Pause("A", 12500*time.Millisecond)),
+			core.At(3*time.Second, core.Action{Do: "write", Proc: "A", Value: "late A", Label: "late", Token: 3}),
+			core.At(4*time.Second, core.Action{Do: "partition", Proc: "A", Peer: core.CoordinatorName, OneWay: true}),
+			core.At(5*time.Second, core.SetTTL("B", 4*time.Second)),
+			core.At(6*time.Second, core.Idempotency(true)),
+			core.At(7*time.Second, core.Action{Do: "put", Proc: "B", Key: "config/x", Value: "1"}),
+			core.At(8*time.Second, core.Action{Do: "delay", Proc: "A", Peer: "storage", For: core.Duration(2 * time.Second)}),
 		},
 	}
 }
@@ -52,9 +54,9 @@ func TestPermalinkRoundTrip(t *testing.T) {
 
 // A scenario link reproduces a labctl run exactly.
 func TestScenarioLinkReproducesTheRun(t *testing.T) {
-	sc, _ := FindScenario("hands-on-lab")
-	p := Params{Seed: 9, Own: map[string]int64{"stale-token": 3}, Fencing: "off", TTL: 12 * time.Second, Duration: 50 * time.Second,
-		Actions: ActionLog{At(20*time.Second, Crash("B"))}}
+	sc, _ := core.FindScenario("hands-on-lab")
+	p := core.Params{Seed: 9, Own: map[string]int64{"stale-token": 3}, Fencing: "off", TTL: 12 * time.Second, Duration: 50 * time.Second,
+		Actions: core.ActionLog{core.At(20*time.Second, core.Crash("B"))}}
 	want, err := sc.Run(p)
 	if err != nil {
 		t.Fatal(err)
@@ -160,11 +162,11 @@ func TestPermalinkHugeLengthsAllocateNothing(t *testing.T) {
 // encodes and decodes to itself.
 func FuzzDecodeLink(f *testing.F) {
 	f.Add(sampleLink().Encode())
-	f.Add(ScenarioLink("shards", Params{Seed: 3, Fencing: "off", TTL: time.Second}).Encode())
+	f.Add(ScenarioLink("shards", core.Params{Seed: 3, Fencing: "off", TTL: time.Second}).Encode())
 	f.Add(RunLink{Kind: LinkScenario, Name: "x"}.Fragment())
 	f.Add(raw([]byte{1, 'S', 1, 'x'}, uv(1), uv(1<<30)))
 	f.Add("")
-	if l, err := SandboxLink("etcd", DefaultSandbox(), nil); err == nil {
+	if l, err := SandboxLink("etcd", core.DefaultSandbox(), nil); err == nil {
 		f.Add(l.Encode())
 	}
 	f.Fuzz(func(t *testing.T, s string) {

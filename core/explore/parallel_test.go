@@ -1,16 +1,18 @@
-package core
+package explore
 
 import (
 	"reflect"
 	"testing"
 	"time"
+
+	"leaselab/core"
 )
 
 // searchWith runs an exhaustive search of p on n goroutines (1:
 // sequential, the stepwise path).
 func searchWith(t *testing.T, p Problem, n int) Result {
 	t.Helper()
-	x, err := NewExplorer(p, time.Now)
+	x, err := New(p, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,7 @@ func TestExploreParallelComparisonCanFail(t *testing.T) {
 // same search on the same goroutine.
 func TestExploreRunAfterStepStaysSequential(t *testing.T) {
 	p := problem(t, "fenced-writes", false, coarse("fenced-writes", 500*time.Millisecond))
-	x, err := NewExplorer(p, time.Now)
+	x, err := New(p, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,9 +127,9 @@ func TestExploreSettledRunsKeepTheResult(t *testing.T) {
 	b := *coarse("fenced-writes", 500*time.Millisecond)
 	late := b
 	late.From = 26 * time.Second // every fault after the switch on
-	switched := func(log ActionLog, b Bounds) Problem {
+	switched := func(log core.ActionLog, b Bounds) Problem {
 		return Problem{
-			Build: func() (*Sim, error) {
+			Build: func() (*core.Sim, error) {
 				s, err := tg.Build(1)
 				if err != nil {
 					return nil, err
@@ -145,9 +147,9 @@ func TestExploreSettledRunsKeepTheResult(t *testing.T) {
 	}{
 		{"on", tg.Problem(1, false, b), false},
 		{"scheduler-on", problem(t, "scheduler", false, nil), false},
-		{"off-at-12s", switched(ActionLog{At(0, Fencing(true)), At(12*time.Second, Fencing(false))}, b), true},
-		{"on-at-25s", switched(ActionLog{At(0, Fencing(false)), At(25*time.Second, Fencing(true))}, b), true},
-		{"on-at-25s-late-faults", switched(ActionLog{At(0, Fencing(false)), At(25*time.Second, Fencing(true))}, late), false},
+		{"off-at-12s", switched(core.ActionLog{core.At(0, core.Fencing(true)), core.At(12*time.Second, core.Fencing(false))}, b), true},
+		{"on-at-25s", switched(core.ActionLog{core.At(0, core.Fencing(false)), core.At(25*time.Second, core.Fencing(true))}, b), true},
+		{"on-at-25s-late-faults", switched(core.ActionLog{core.At(0, core.Fencing(false)), core.At(25*time.Second, core.Fencing(true))}, late), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			full := searchWith(t, withoutSettled(c.p), 1)
@@ -171,7 +173,7 @@ func TestExploreSettledRunsKeepTheResult(t *testing.T) {
 // FencedForGood and IdempotentForGood are the certainties the early stop
 // rests on: the protection on and no queued action that could switch it.
 func TestSettledWorlds(t *testing.T) {
-	s := NewSim(1)
+	s := core.NewSim(1)
 	if !FencedForGood(s) {
 		t.Error("a world without a register cannot accept a stale write")
 	}
@@ -183,11 +185,11 @@ func TestSettledWorlds(t *testing.T) {
 	if !FencedForGood(s) {
 		t.Error("fencing on, nothing queued: not settled")
 	}
-	s.ScheduleAction(5*time.Second, Pause("A", time.Second))
+	s.ScheduleAction(5*time.Second, core.Pause("A", time.Second))
 	if !FencedForGood(s) {
 		t.Error("a queued pause cannot switch fencing off")
 	}
-	s.ScheduleAction(9*time.Second, Fencing(false))
+	s.ScheduleAction(9*time.Second, core.Fencing(false))
 	if FencedForGood(s) {
 		t.Error("a queued fencing switch: settled")
 	}
@@ -200,7 +202,7 @@ func TestSettledWorlds(t *testing.T) {
 	if !IdempotentForGood(s) {
 		t.Error("idempotency on, nothing queued: not settled")
 	}
-	s.ScheduleAction(12*time.Second, Idempotency(false))
+	s.ScheduleAction(12*time.Second, core.Idempotency(false))
 	if IdempotentForGood(s) {
 		t.Error("a queued idempotency switch: settled")
 	}

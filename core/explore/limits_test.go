@@ -1,4 +1,4 @@
-package core
+package explore
 
 import (
 	"sync/atomic"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // Bounds a learner may type that once overflowed a count, wrapped a loop
@@ -46,10 +48,10 @@ func TestExploreRefusesAnUnknownProcess(t *testing.T) {
 	b, err := ParseBounds("procs=ZZ", tg.Bounds)
 	require.NoError(t, err, "the name is checked against the world, not the grammar")
 	p := tg.Problem(1, true, b)
-	_, err = NewExplorer(p, time.Now)
+	_, err = New(p, time.Now)
 	assert.ErrorIs(t, err, ErrBounds)
 	assert.ErrorContains(t, err, `no process "ZZ" in this world (it has A, B)`)
-	_, err = NewRandomExplorer(p, 5, 1, time.Now)
+	_, err = NewRandom(p, 5, 1, time.Now)
 	assert.ErrorIs(t, err, ErrBounds)
 }
 
@@ -75,7 +77,7 @@ func FuzzParseBounds(f *testing.F) {
 		require.Greater(t, n, 0.0, s)
 		require.LessOrEqual(t, n, float64(MaxSchedules), s)
 		require.LessOrEqual(t, b.starts(), MaxStarts, s)
-		x, err := NewRandomExplorer(tg.Problem(1, true, b), 1, 1, time.Now)
+		x, err := NewRandom(tg.Problem(1, true, b), 1, 1, time.Now)
 		if err != nil {
 			require.ErrorIs(t, err, ErrBounds, s)
 			return
@@ -92,14 +94,20 @@ func TestExploreWorkerPanicReachesTheCaller(t *testing.T) {
 	p := problem(t, "fenced-writes", true, coarse("fenced-writes", 500*time.Millisecond))
 	p.Invariant.Settled = nil
 	var calls atomic.Int64 // the base world's checks run on the caller, the rest on workers
-	p.Invariant.Match = func(e *Event) bool {
+	p.Invariant.Match = func(e *core.Event) bool {
 		if calls.Add(1) > 2000 {
 			panic("invariant blew up")
 		}
 		return false
 	}
-	x, err := NewExplorer(p, time.Now)
+	x, err := New(p, time.Now)
 	require.NoError(t, err)
 	x.workers = 2
 	assert.PanicsWithValue(t, "invariant blew up", func() { _, _ = x.Run() })
+}
+
+func TestGridPointsNearTheLargestStep(t *testing.T) {
+	assert.Equal(t, int64(300), gridPoints(0, 30*time.Second, 100*time.Millisecond))
+	assert.Equal(t, int64(1), gridPoints(0, time.Hour, 2562047*time.Hour), "one start, not a negative count")
+	assert.Equal(t, int64(4), gridPoints(0, 10, 3))
 }

@@ -1,4 +1,4 @@
-package core
+package explore
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
 )
 
 // beliefProblem is systemProblem on the preset with fencing on, its
@@ -13,10 +15,10 @@ import (
 func beliefProblem(t *testing.T, preset string) Problem {
 	t.Helper()
 	p := systemProblem(t, preset)
-	pr, err := FindPreset(preset)
+	pr, err := core.FindPreset(preset)
 	require.NoError(t, err)
 	c := pr.Config
-	c.Actions, c.Duration, c.Fencing, c.Pauses = nil, 2*time.Minute, true, PauseDist{Kind: PauseNone}
+	c.Actions, c.Duration, c.Fencing, c.Pauses = nil, 2*time.Minute, true, core.PauseDist{Kind: core.PauseNone}
 	require.Empty(t, c.Validate())
 	p.Build, p.Invariant = c.Build, OneBelieverPerLock
 	return p
@@ -33,7 +35,7 @@ func TestFindABreakOnRedlockFindsTwoHolders(t *testing.T) {
 	s, bad, err := p.Replay(nil)
 	require.NoError(t, err)
 	require.Nil(t, bad, "without a fault one client holds the lock at a time")
-	require.NotEmpty(t, s.Trace.Filter(KindHolder), "the lock changes hands as validity runs out")
+	require.NotEmpty(t, s.Trace.Filter(core.KindHolder), "the lock changes hands as validity runs out")
 
 	r := explore(t, p)
 	require.True(t, r.Found, r.Summary())
@@ -42,23 +44,23 @@ func TestFindABreakOnRedlockFindsTwoHolders(t *testing.T) {
 	s, bad, err = p.Replay(r.Faults)
 	require.NoError(t, err)
 	require.NotNil(t, bad)
-	require.Equal(t, KindState, bad.Kind)
-	assert.Equal(t, Leader.String(), bad.To())
+	require.Equal(t, core.KindState, bad.Kind)
+	assert.Equal(t, core.Leader.String(), bad.To())
 	assert.NotEqual(t, "A", bad.Actor, "another client takes the lock from the paused A")
 	assert.Less(t, bad.At, r.Faults[0].At+r.Faults[0].For, "while A is still paused, believing it holds it")
 
 	// Played on, A wakes and writes: with fencing on, storage takes it.
 	s.RunUntil(p.Bounds.Horizon)
 	require.True(t, s.Register.Fencing)
-	var late *Event
-	for _, w := range s.Trace.Filter(KindWrite) {
+	var late *core.Event
+	for _, w := range s.Trace.Filter(core.KindWrite) {
 		if w.From() == "A" && w.At > bad.At {
 			late = &w
 			break
 		}
 	}
 	require.NotNil(t, late, "A writes after waking")
-	assert.Equal(t, Accepted, late.Result(), "no token to refuse it by: %s", late.Text())
+	assert.Equal(t, core.Accepted, late.Result(), "no token to refuse it by: %s", late.Text())
 	assert.Zero(t, late.Token())
 }
 

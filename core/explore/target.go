@@ -1,8 +1,11 @@
-package core
+package explore
 
 import (
 	"fmt"
 	"time"
+
+	"leaselab/core"
+	"leaselab/core/permalink"
 )
 
 // Target is a named search problem: a world with no fault of its own, the
@@ -16,10 +19,10 @@ type Target struct {
 	Invariant Invariant
 	Bounds    Bounds
 	// World writes the target's world at time zero, without any action.
-	World func(seed uint64) (World, error)
+	World func(seed uint64) (core.World, error)
 	// Protects is the switch the invariant depends on: VerbFencing or
 	// VerbIdempotency.
-	Protects Verb
+	Protects core.Verb
 	// AboutBelief marks an invariant about what processes believe: the
 	// switch cannot keep it, only refuse what a stale believer sends.
 	AboutBelief bool
@@ -30,30 +33,30 @@ type Target struct {
 func (t *Target) Belief() bool { return t.AboutBelief }
 
 // Build returns the target's world at time zero, without any action.
-func (t *Target) Build(seed uint64) (*Sim, error) { return BuildWorld(t.World(seed)) }
+func (t *Target) Build(seed uint64) (*core.Sim, error) { return core.BuildWorld(t.World(seed)) }
 
 // Link is the permalink that replays log (a counterexample's) in this
 // target's world, observed until horizon (0: the target's own, which the
 // link then leaves out).
-func (t *Target) Link(seed uint64, log ActionLog, horizon time.Duration) RunLink {
-	l := RunLink{Kind: LinkTarget, Name: t.Name, Seed: seed, Log: log}
+func (t *Target) Link(seed uint64, log core.ActionLog, horizon time.Duration) permalink.RunLink {
+	l := permalink.RunLink{Kind: permalink.LinkTarget, Name: t.Name, Seed: seed, Log: log}
 	if horizon > 0 && horizon != t.Bounds.Horizon {
-		l.Params = []Param{{Key: "horizon", Value: horizon.String()}}
+		l.Params = []permalink.Param{{Key: "horizon", Value: horizon.String()}}
 	}
 	return l
 }
 
 // LinkHorizon returns how long the run of a target link (see Link) is
 // observed.
-func (t *Target) LinkHorizon(l RunLink) (time.Duration, error) {
+func (t *Target) LinkHorizon(l permalink.RunLink) (time.Duration, error) {
 	h := t.Bounds.Horizon
 	for _, p := range l.Params {
 		if p.Key != "horizon" {
-			return 0, fmt.Errorf("%w: a target link has no parameter %q", ErrPermalink, p.Key)
+			return 0, fmt.Errorf("%w: a target link has no parameter %q", permalink.ErrPermalink, p.Key)
 		}
 		d, err := time.ParseDuration(p.Value)
 		if err != nil || d <= 0 || d > time.Hour {
-			return 0, fmt.Errorf("%w: horizon %q is not a duration from 1ns to 1h", ErrPermalink, p.Value)
+			return 0, fmt.Errorf("%w: horizon %q is not a duration from 1ns to 1h", permalink.ErrPermalink, p.Value)
 		}
 		h = d
 	}
@@ -70,9 +73,9 @@ func (t *Target) Problem(seed uint64, protectionOff bool, b Bounds) Problem {
 	// The switch is always in the log, so the log replays in the lesson
 	// whatever the lesson's own default (the scheduler lesson starts with
 	// idempotency off).
-	base := ActionLog{At(0, Action{Do: t.Protects, On: !protectionOff})}
+	base := core.ActionLog{core.At(0, core.Action{Do: t.Protects, On: !protectionOff})}
 	return Problem{
-		Build: func() (*Sim, error) {
+		Build: func() (*core.Sim, error) {
 			s, err := t.Build(seed)
 			if err != nil {
 				return nil, err
