@@ -219,3 +219,20 @@ func TestAClusterRunReplaysAndClones(t *testing.T) {
 	require.GreaterOrEqual(t, len(leaders), 2, "the paused leader is replaced")
 	checkCauses(t, "member actions", a.Trace)
 }
+
+// The sandbox's Members field makes its coordinator a cluster, refused
+// where the model has none, with the field named.
+func TestTheSandboxsMembersField(t *testing.T) {
+	c := DefaultSandbox()
+	c.Members = 3
+	s, err := c.Build()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"member-1", "member-2", "member-3"}, s.Coord.Members())
+	c.System = SystemZooKeeper
+	c = c.OnSystem(SystemZooKeeper)
+	c.Members = 3
+	errs := c.Validate()
+	require.NotEmpty(t, errs)
+	assert.Equal(t, FieldMembers, errs[0].Field)
+	assert.Contains(t, errs[0].Msg, "modelled for etcd")
+}

@@ -144,6 +144,10 @@ type SandboxConfig struct {
 	System        System
 	RenewDeadline time.Duration
 	RedisNodes    int
+	// Members makes the coordinator a cluster (cluster.go): 0 or 1 is
+	// one server; 3 or 5 members on etcd (and Kubernetes, whose API
+	// server keeps its Leases in etcd).
+	Members int
 }
 
 // FieldError is one invalid field of a SandboxConfig, with a message the
@@ -177,6 +181,7 @@ const (
 	FieldWorkers     = "workers"
 	FieldDuration    = "duration"
 	FieldActions     = "actions"
+	FieldMembers     = "members"
 )
 
 // Sandbox limits.
@@ -438,6 +443,7 @@ func (c SandboxConfig) World() (World, error) {
 	if err != nil {
 		return World{}, err
 	}
+	w.Coordinator.Members = c.Members
 	w.Net = &Link{Delay: c.Delay, Jitter: c.Jitter}
 	for _, l := range c.Links {
 		w.Links = append(w.Links, BothWays(l.A, l.B, Link{Delay: l.Delay, Jitter: l.Jitter})...)

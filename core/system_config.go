@@ -30,9 +30,12 @@ func (c SandboxConfig) validateSystem(ttlOK bool) []FieldError {
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
 	}
+	if err := (CoordinatorSpec{System: c.System, Members: c.Members}).validateMembers(); err != nil {
+		bad(FieldMembers, "%s", strings.TrimPrefix(err.Error(), "world: "))
+	}
 	switch c.System {
 	case SystemEtcd:
-		return nil
+		return errs
 	case SystemZooKeeper, SystemConsul, SystemKubernetes, SystemRedlock:
 	default:
 		bad(FieldSystem, "the %s system is not modelled (want %s)", c.System, strings.Join(SystemNames(), ", "))

@@ -29,6 +29,7 @@ func runPresets(args []string, stdout, stderr io.Writer) int {
 type systemFlags struct {
 	renewDeadline time.Duration // Kubernetes
 	redisNodes    int           // Redlock
+	members       int           // etcd, Kubernetes
 }
 
 func presetConfig(name string, p core.Params, sf systemFlags, seedSet bool) (core.Preset, core.SandboxConfig, error) {
@@ -101,6 +102,9 @@ func presetConfig(name string, p core.Params, sf systemFlags, seedSet bool) (cor
 		}
 		c.RedisNodes = sf.redisNodes
 	}
+	if sf.members > 0 {
+		c.Members = sf.members
+	}
 	c.Actions = append(append(core.ActionLog(nil), c.Actions...), p.Actions...)
 	return pr, c, nil
 }
@@ -145,6 +149,14 @@ func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format,
 	}
 	fmt.Fprintf(w, "policy: %s\n", c.PolicyVerdict().Explanation)
 	fmt.Fprintf(w, "holder changes: %d; writes accepted %d, rejected %d\n", len(core.Holders(s.Trace)), count(s.Trace, core.KindWrite, core.Accepted), count(s.Trace, core.KindWrite, core.RejectedStale))
+	if ms := s.Coord.Members(); len(ms) > 0 {
+		leader, term := s.Coord.Leader()
+		if leader == "" {
+			leader = "none"
+		}
+		fmt.Fprintf(w, "coordinator: %d members; leader at the end %s (term %d); leader elections %d; leases re-armed by a new leader %d; requests given up %d\n",
+			len(ms), leader, term, len(s.Trace.Filter(core.KindLeader))-1, len(s.Trace.Filter(core.KindLeaseRearm)), len(s.Trace.Filter(core.KindRefused)))
+	}
 	for _, st := range s.Statuses(c.Duration) {
 		fmt.Fprintf(w, "invariant %q: %s\n", st.Name, st.Summary())
 	}

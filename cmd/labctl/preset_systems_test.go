@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,4 +63,30 @@ func TestRunPresetTakesTheSystemsOwnSettings(t *testing.T) {
 	_, errs, code = labctl(t, "", "run", "--preset", "redlock", "--redis-nodes", "99")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, "Redis nodes")
+}
+
+// --members makes the preset's coordinator a cluster: the summary says
+// what its members did, and an action on a member is one of the run's.
+func TestRunPresetOnAClusterOfMembers(t *testing.T) {
+	acts := `[{"at":"2s","do":"crash","proc":"A"},{"at":"3s","do":"crash","proc":"member-1"}]`
+	out, errs, code := labctl(t, acts, "run", "--preset", "etcd", "--members", "3", "--actions", "-", "--duration", "90s", "--format", "summary")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "coordinator: 3 members; leader at the end member-")
+	assert.Contains(t, out, "leader elections 1; leases re-armed by a new leader")
+	one, errs, code := labctl(t, "", "run", "--preset", "etcd", "--format", "summary")
+	require.Equal(t, 0, code, errs)
+	assert.NotContains(t, one, "coordinator:", "one server: nothing to say of members")
+
+	for args, want := range map[string]string{
+		"--members 9":                    "a coordinator of 1 to 7 members, got 9",
+		"--members 0":                    "--members must be at least 1",
+		"--members 3 --system zookeeper": "modelled for etcd",
+	} {
+		_, errs, code := labctl(t, "", append([]string{"run", "--preset", "etcd"}, strings.Fields(args)...)...)
+		assert.Equal(t, 2, code, args)
+		assert.Contains(t, errs, want, args)
+	}
+	_, errs, code = labctl(t, "", "run", "hands-on-lab", "--members", "3")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "--members applies to presets")
 }

@@ -85,6 +85,10 @@ flags:
   --renew-deadline D     with --preset on kubernetes: client-go's RenewDeadline
                          (default two thirds of the TTL, 10 s of 15 s)
   --redis-nodes N        with --preset on redlock: how many Redis nodes (default 3)
+  --members N            with --preset on etcd or kubernetes: a coordinator of N
+                         members (3 or 5; default 1); act on member-1... with
+                         --actions: crash, restart, pause, partition with
+                         "peer":"peers" or "clients", slow-disk, read
   --token-source S       generation (41, 42...) or revision (create revision)
   --duration D           virtual time to run (default: the scenario's)
   --set NAME=N           a setting of the scenario's own (repeatable)
@@ -146,6 +150,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	system := fs.String("system", "", "")
 	renewDeadline := fs.Duration("renew-deadline", 0, "")
 	redisNodes := fs.Int("redis-nodes", 0, "")
+	members := fs.Int("members", 0, "")
 	load := fs.String("load", "", "")
 	withTrace := fs.Bool("trace", false, "")
 	event := fs.String("event", "", "")
@@ -225,13 +230,16 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *redisNodes < 0 || (*redisNodes == 0 && flagSet(fs, "redis-nodes")) {
 			return fail(stderr, "labctl run: --redis-nodes must be at least 1, got %d", *redisNodes)
 		}
-		sf := systemFlags{renewDeadline: *renewDeadline, redisNodes: *redisNodes}
+		if *members < 0 || (*members == 0 && flagSet(fs, "members")) {
+			return fail(stderr, "labctl run: --members must be at least 1, got %d", *members)
+		}
+		sf := systemFlags{renewDeadline: *renewDeadline, redisNodes: *redisNodes, members: *members}
 		return runPreset(*preset, p, sf, flagSet(fs, "seed"), *format, *event, stdout, stderr)
 	}
 	if len(pos) != 1 {
 		return fail(stderr, "labctl run: want exactly one scenario name (labctl run --help lists them)")
 	}
-	for _, f := range []string{"system", "renew-deadline", "redis-nodes"} {
+	for _, f := range []string{"system", "renew-deadline", "redis-nodes", "members"} {
 		if flagSet(fs, f) {
 			return fail(stderr, "labctl run: --%s applies to presets (labctl run --preset NAME --system kubernetes --renew-deadline 8s)", f)
 		}

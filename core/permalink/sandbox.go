@@ -103,6 +103,7 @@ var sandboxParams = []sandboxParam{
 	durParam("duration", func(c *core.SandboxConfig) *time.Duration { return &c.Duration }),
 	durParam("renew_deadline", func(c *core.SandboxConfig) *time.Duration { return &c.RenewDeadline }),
 	intParam("redis_nodes", func(c *core.SandboxConfig) *int { return &c.RedisNodes }),
+	intParam("members", func(c *core.SandboxConfig) *int { return &c.Members }),
 }
 
 // linksText writes the per-link overrides as "A>B:delay:jitter;...".

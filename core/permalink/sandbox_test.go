@@ -38,6 +38,9 @@ func sandboxVariants() map[string]sandboxVariant {
 	r := core.DefaultSandbox()
 	r.System, r.RedisNodes = core.SystemRedlock, 5
 	out["redlock on five nodes"] = sandboxVariant{"", r}
+	m := core.DefaultSandbox()
+	m.Members = 3
+	out["etcd of three members"] = sandboxVariant{"", m}
 	return out
 }
 
