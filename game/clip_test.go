@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -381,4 +382,140 @@ func TestPhoneCompareChipsAreNotCut(t *testing.T) {
 	r.click("compareSystems")
 	shot := r.record("compare-systems-phone")
 	assert.Empty(t, shot.ellipsised(), "nothing on the phone's compare view is cut with an ellipsis")
+}
+
+// phoneWindow is the browser's phone canvas in device pixels: 390 CSS px
+// at 3x, 55 % of an 844 px screen (web/style.css), no panel beside it.
+var phoneWindow = ui.Rect{W: 1170, H: 1392}
+
+// phoneRig is an app laid out as the page lays it out on a phone.
+func phoneRig(t *testing.T) *appRig {
+	r := rigWith(t, nil)
+	r.st.Window = phoneWindow
+	r.st.Style = draw.NewStyle(ui.UnitForBare(phoneWindow.W, phoneWindow.H, 3))
+	r.st.Style.PanelOutside = true
+	r.tick(ui.Input{})
+	return r
+}
+
+// phoneScreens opens every screen the phone shows a canvas for (the menu,
+// an exercise's answer and the sandbox's setup are the page alone there)
+// and records each.
+func phoneScreens(t *testing.T) []screenText {
+	var shots []screenText
+	goTo := func(p place.Place) *appRig {
+		r := phoneRig(t)
+		require.NoError(t, r.a.Goto(p))
+		r.tick(ui.Input{})
+		return r
+	}
+	for _, l := range lessons.All() {
+		r := goTo(place.Place{Kind: place.Lesson, ID: l.ID})
+		sc, ok := r.a.top().(*LessonScene)
+		require.True(t, ok, "lesson %s opens", l.ID)
+		shots = append(shots, r.record("lesson-"+l.ID+"-phone"))
+		sc.Lab.Advance(lessonMoment(sc))
+		for range len(l.Hints) {
+			r.key(ui.IntentHint)
+		}
+		shots = append(shots, r.record("lesson-"+l.ID+"-run-phone"))
+		// The solution played to its end: the lesson complete.
+		require.NoError(t, sc.Lab.Resume(l.SolutionKnobs, l.Solution))
+		sc.Lab.Advance(sc.Lab.Lesson.Duration)
+		shots = append(shots, r.record("lesson-"+l.ID+"-done-phone"))
+	}
+	for _, ex := range lessons.Exercises() {
+		if ex.Lab == nil {
+			continue
+		}
+		r := goTo(place.Place{Kind: place.Exercise, ID: ex.ID, Sub: place.Simulator})
+		sim := r.exScene().Simulator()
+		require.NotNil(t, sim, "exercise %s's simulator opens", ex.ID)
+		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-phone"))
+		sim.Lab.Advance(10 * time.Second)
+		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-run-phone"))
+	}
+	for _, preset := range core.Presets() {
+		p := preset.Name
+		r := goTo(place.Place{Kind: place.Sandbox})
+		r.click("preset:" + p)
+		r.click("start")
+		sb := r.a.top().(*SandboxScene)
+		require.NotNil(t, sb.Run, "preset %s starts", p)
+		sb.Run.Lab.Advance(3 * time.Second)
+		r.tick(ui.Input{})
+		var procs []string
+		for name := range r.a.Inspect().Regions {
+			if strings.HasPrefix(name, "proc:") {
+				procs = append(procs, name)
+			}
+		}
+		require.NotEmpty(t, procs, "preset %s draws its processes", p)
+		slices.Sort(procs)
+		r.click(procs[0])
+		shots = append(shots, r.record("sandbox-run-"+p+"-menu-phone"))
+		if _, ok := r.a.Inspect().Regions["action:pause"]; ok {
+			r.click("action:pause")
+		} else {
+			r.key(ui.IntentBack) // the menu closes
+		}
+		sb.Run.Lab.Advance(preset.Story - 3*time.Second)
+		shots = append(shots, r.record("sandbox-run-"+p+"-phone"))
+		if p == "leases" {
+			r.key(ui.IntentBack)
+			r.click("compareSystems")
+			v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
+			lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+			shots = append(shots, r.record("compare-systems-phone"))
+			r.click("systemsShow:redlock")
+			shots = append(shots, r.record("compare-systems-redlock-phone"))
+		}
+	}
+	r := goTo(place.Place{Kind: place.Lesson, ID: "fenced-writes"})
+	sc := r.a.top().(*LessonScene)
+	require.NoError(t, sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Fencing(false))}))
+	r.tick(ui.Input{})
+	runFinder(t, r)
+	shots = append(shots, r.record("found-phone"))
+	r.click("compare")
+	r.a.top().(*comparison).player.Clock.Apply(lab.SeekTo(25 * time.Second))
+	shots = append(shots, r.record("compare-fencing-phone"))
+	return shots
+}
+
+// On the phone, too, no canvas text is cut with an ellipsis (issue 29:
+// "held by report-1, to…", "4/4 shards…", "compact…" in the lessons), and
+// none is cut without a way to read it or drawn outside its box.
+func TestNoTextIsCutOnThePhone(t *testing.T) {
+	var bad []string
+	for _, s := range phoneScreens(t) {
+		require.NotEmpty(t, s.drawn, "%s drew no text", s.name)
+		bad = append(bad, s.ellipsised()...)
+		bad = append(bad, s.offenders()...)
+		bad = append(bad, s.overlapping()...)
+	}
+	assert.Empty(t, bad, "text cut or overlapping on the phone:\n%s", strings.Join(bad, "\n"))
+}
+
+// overlapping lists, one a line, the pairs of strings on the screen whose
+// ink overlaps by more than a few pixels each way: one drawn over the
+// other (a state badge over the store's card, the world's heading under a
+// button), so neither reads. A text under a menu or notice drawn over it
+// on purpose (draw.Cover) is not one.
+func (s screenText) overlapping() []string {
+	var out []string
+	const slack = 4
+	for i, a := range s.drawn {
+		for _, b := range s.drawn[i+1:] {
+			if strings.TrimSpace(a.Text) == "" || strings.TrimSpace(b.Text) == "" || a.Covered || b.Covered {
+				continue
+			}
+			x := min(a.Ink.MaxX(), b.Ink.MaxX()) - max(a.Ink.X, b.Ink.X)
+			y := min(a.Ink.MaxY(), b.Ink.MaxY()) - max(a.Ink.Y, b.Ink.Y)
+			if x > slack && y > slack {
+				out = append(out, fmt.Sprintf("%s: %q over %q", s.name, a.Text, b.Text))
+			}
+		}
+	}
+	return out
 }

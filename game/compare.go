@@ -2,6 +2,7 @@ package game
 
 import (
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -187,7 +188,10 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
 		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, clr)
 		inner := r.InsetXY(s.U(8), 0)
-		draw.TextInTip(dst, c.verdicts[i], s.Small(), inner, draw.AlignStart, clr)
+		// Narrow, the verdict drops its "Fencing off: " (the panes' order
+		// and the title say which is which), then its "t=".
+		_, what, _ := strings.Cut(c.verdicts[i], ": ")
+		draw.FirstFitInTip(dst, c.verdicts[i], []string{what, strings.Replace(what, " at t=", " at ", 1)}, s.Small(), inner, draw.AlignStart, clr)
 		w.Draw(dst, w.area, s)
 	}
 }

@@ -28,8 +28,11 @@ type breakFinder struct {
 	btn  ui.Button
 	bar  ui.Rect
 	// cmp opens the side-by-side comparison.
-	cmp     ui.Button
-	compare *comparison
+	cmp ui.Button
+	// cmpShown is cmp's label as the canvas draws it: whole, or shorter
+	// where the caption row is narrow.
+	cmpShown string
+	compare  *comparison
 	// slicedAt is the frame (State.Frame) the last search slice ran in: a
 	// slice runs once per drawn frame (every update until the first draw):
 	// when drawing is slow, the game loop runs several updates per frame
@@ -80,9 +83,15 @@ func (f *breakFinder) Layout(area ui.Rect, s draw.Style) {
 	w := px(150)
 	f.btn.Rect = ui.Rect{X: caption.X + caption.W - px(118) - w, Y: caption.Y - px(4), W: w, H: caption.H + px(8)}
 	f.cmp.Rect = f.btn.Rect
-	f.cmp.Rect.W = math.Round(draw.Measure(s.Label())(f.cmp.Label) + s.U(24))
+	left := caption.X + px(64) // right of the world's heading
+	f.cmpShown = f.cmp.Label
+	if f.btn.Rect.X-px(8)-math.Round(draw.Measure(s.Label())(f.cmpShown)+s.U(24)) < left {
+		// Too wide to sit right of the heading (a phone's caption row):
+		// the canvas's button says it shorter (the page's, whole).
+		f.cmpShown = "Compare on/off"
+	}
+	f.cmp.Rect.W = math.Round(draw.Measure(s.Label())(f.cmpShown) + s.U(24))
 	f.cmp.Rect.X = f.btn.Rect.X - px(8) - f.cmp.Rect.W
-	left := caption.X + px(64)
 	f.bar = ui.Rect{X: left, Y: caption.Y, W: f.cmp.Rect.X - px(12) - left, H: caption.H}
 }
 
@@ -159,9 +168,13 @@ func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.StrokeRoundRect(dst, f.bar, radius, 1, th.Border)
 		label := fmt.Sprintf("searching %d of %.0f", tried, total)
 		draw.TextIn(dst, label, s.Small(), f.bar, draw.AlignCenter, th.Text)
-	} else if f.m.Status != "" {
-		draw.FirstFitInTip(dst, f.m.Status, f.m.StatusShort(), s.Small(), f.bar, draw.AlignEnd, th.Text)
+	} else if short := f.m.StatusShort(); f.m.Status != "" && (len(short) == 0 || draw.Measure(s.Small())(short[len(short)-1]) <= f.bar.W) {
+		// (A caption row too narrow for even the shortest, a phone's,
+		// leaves the verdict to the narration and the page.)
+		draw.FirstFitInTip(dst, f.m.Status, short, s.Small(), f.bar, draw.AlignEnd, th.Text)
 	}
 	s.Button(dst, &f.btn)
-	s.Button(dst, &f.cmp)
+	shown := f.cmp
+	shown.Label = f.cmpShown
+	s.Button(dst, &shown)
 }

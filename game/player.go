@@ -103,9 +103,13 @@ type Player struct {
 	ringed  []ui.Focusable
 	// notice shows over the world for noticeLeft more ticks (Notice);
 	// noticeDone: it is a lesson's moment of success (Celebrate).
-	notice     string
-	noticeLeft int
-	noticeDone bool
+	notice string
+	// noticeShort is the moment of success in one line ("Lesson
+	// complete: see the panel."), drawn where the whole leaves the world
+	// too short.
+	noticeShort string
+	noticeLeft  int
+	noticeDone  bool
 
 	// Overlay, when set, is updated before and drawn over the world (the
 	// explorer's button and progress bar).

@@ -48,7 +48,10 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	s.Button(screen, &p.step)
 	s.Slider(screen, &p.scrub)
 	draw.TextIn(screen, p.clockText(), s.Mono(), l.Clock, draw.AlignEnd, th.Text)
-	draw.TextIn(screen, speedText(p.Speed()), s.Mono(), l.SpeedLabel, draw.AlignEnd, th.TextDim)
+	if !l.SpeedLabel.Empty() {
+		// A narrow controls row (a phone's) leaves the speed to the page.
+		draw.TextIn(screen, speedText(p.Speed()), s.Mono(), l.SpeedLabel, draw.AlignEnd, th.TextDim)
+	}
 	s.Slider(screen, &p.speed)
 	s.Button(screen, &p.fork)
 	if !p.outside {

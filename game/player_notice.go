@@ -18,7 +18,7 @@ const noticeTicks = 8 * 60
 // could not be opened, on the canvas and not only in the narration), and
 // tells it as a key line.
 func (p *Player) Notice(msg string) {
-	p.notice, p.noticeLeft, p.noticeDone = msg, noticeTicks, false
+	p.notice, p.noticeShort, p.noticeLeft, p.noticeDone = msg, "", noticeTicks, false
 	p.narration.AddKey(msg)
 }
 
@@ -38,7 +38,8 @@ func (p *Player) Celebrate(d *Done) {
 	if d.Next != "" {
 		msg += " Next lesson: " + d.Next + "."
 	}
-	p.notice, p.noticeLeft, p.noticeDone = msg, doneTicks, true
+	short := d.Heading + ": see the panel."
+	p.notice, p.noticeShort, p.noticeLeft, p.noticeDone = msg, short, doneTicks, true
 }
 
 // FirstSentence splits s after its first full stop followed by a space:
@@ -67,17 +68,50 @@ func (p *Player) updateNotice(in *ui.Input) {
 // passing notice (a link that could not be opened) goes below the
 // world's heading row, over its content, and moves nothing.
 func (p *Player) noticeRect() ui.Rect {
+	r, _ := p.noticeBand()
+	return r
+}
+
+// noticeText is the notice as drawn: the moment of success said whole,
+// or in one line pointing to the panel (where a phone's page says it
+// whole, at the panel's top) where the whole would leave the world too
+// short.
+func (p *Player) noticeText() string {
+	_, text := p.noticeBand()
+	return text
+}
+
+// minWorldBelowBand is the least height, in units, the world keeps under
+// the moment of success: less and its cards and contenders overlap.
+const minWorldBelowBand = 330
+
+// noticeBand is the notice's rectangle and the text it holds.
+func (p *Player) noticeBand() (ui.Rect, string) {
 	if p.noticeLeft <= 0 || p.layout.World.Empty() {
-		return ui.Rect{}
+		return ui.Rect{}, ""
 	}
 	s := p.style
 	w := math.Min(p.layout.World.W-s.U(24), s.U(560))
-	h := draw.ParagraphHeight(p.notice, s.Small(), w-s.U(24)) + s.U(16)
-	y := p.layout.World.Y + s.U(36)
-	if p.noticeDone {
-		y = p.layout.World.Y + s.U(6)
+	band := func(text string) ui.Rect {
+		h := draw.ParagraphHeight(text, s.Small(), w-s.U(24)) + s.U(16)
+		y := p.layout.World.Y + s.U(36)
+		if p.noticeDone {
+			y = p.layout.World.Y + s.U(6)
+		}
+		return ui.Rect{X: p.layout.World.X + (p.layout.World.W-w)/2, Y: y, W: w, H: h}
 	}
-	return ui.Rect{X: p.layout.World.X + (p.layout.World.W-w)/2, Y: y, W: w, H: h}
+	r := band(p.notice)
+	if p.noticeDone && p.noticeShort != "" && !p.worldFitsUnder(r) {
+		return band(p.noticeShort), p.noticeShort
+	}
+	return r, p.notice
+}
+
+// worldFitsUnder reports that the world keeps enough room under a band
+// at r: most of its height, and no less than minWorldBelowBand.
+func (p *Player) worldFitsUnder(r ui.Rect) bool {
+	below := p.layout.World.MaxY() - r.MaxY() - p.style.U(4)
+	return below >= 0.7*p.layout.World.H && below >= p.style.U(minWorldBelowBand)
 }
 
 // worldArea is the world's region: the layout's, less the band the
@@ -87,13 +121,13 @@ func (p *Player) worldArea() ui.Rect {
 	if r.Empty() || !p.noticeDone {
 		return p.layout.World
 	}
-	_, below := p.layout.World.CutTop(r.MaxY()-p.layout.World.Y, p.style.U(4))
-	if below.H < 0.7*p.layout.World.H {
-		// A world too short to give up the band (a phone's canvas, whose
-		// page says the success at the top of its panel too) keeps its
-		// room, under the notice.
+	if !p.worldFitsUnder(r) {
+		// A world too short to give up even the short band keeps its
+		// room, under the notice (the page says the success at the top
+		// of its panel too).
 		return p.layout.World
 	}
+	_, below := p.layout.World.CutTop(r.MaxY()-p.layout.World.Y, p.style.U(4))
 	return below
 }
 
@@ -107,7 +141,8 @@ func (p *Player) drawNotice(screen *ebiten.Image) {
 	if p.noticeDone {
 		edge = s.Theme.Accept
 	}
+	draw.Cover(r) // over the world's heading row, while it shows
 	draw.FillRoundRect(screen, r, s.U(6), s.Theme.Raised)
 	draw.StrokeRoundRect(screen, r, s.U(6), s.U(2), edge)
-	draw.Paragraph(screen, p.notice, s.Small(), r.InsetXY(s.U(12), s.U(8)), s.Theme.Text)
+	draw.Paragraph(screen, p.noticeText(), s.Small(), r.InsetXY(s.U(12), s.U(8)), s.Theme.Text)
 }

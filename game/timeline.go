@@ -160,6 +160,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	}
 	type pillAt struct {
 		at     ui.Point
+		span   ui.Rect
 		text   string
 		colour color.Color
 	}
@@ -190,7 +191,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1.5), th.Warning)
 			hatch(dst, r, s.U(8), s.U(1), th.Warning)
 			if r.W > draw.Measure(s.Small())("paused")+s.U(8) {
-				pills = append(pills, pillAt{r.Center(), "paused", th.Warning})
+				pills = append(pills, pillAt{r.Center(), r, "paused", th.Warning})
 			}
 		}
 		for _, sp := range lane.Held {
@@ -202,7 +203,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 			r := ui.Rect{X: x0, Y: row.Y, W: max(x1-x0, 1), H: row.H}
 			draw.StrokeRoundRect(dst, r, s.U(2), s.U(1.5), th.Accent)
 			if r.W > draw.Measure(s.Small())("sends held")+s.U(8) {
-				pills = append(pills, pillAt{r.Center(), "sends held", th.Accent})
+				pills = append(pills, pillAt{r.Center(), r, "sends held", th.Accent})
 			}
 		}
 		for _, sp := range lane.Crashed {
@@ -237,11 +238,44 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		r := ui.Rect{X: x0, Y: top - s.U(2), W: x1 - x0, H: bottom - top + s.U(4)}
 		draw.StrokeRoundRect(dst, r, s.U(3), s.U(2), th.Warning)
 	}
-	// The spans' names go over the outlines: an overlap that begins inside a
-	// pause would otherwise draw its edge through the word "paused".
-	for _, p := range pills {
-		pill(dst, s, p.at, p.text, p.colour, th.Background)
+	// Where the write marks go, so a span's name keeps clear of them.
+	markAt := func(m lab.WriteMark) (c ui.Point, size, reach float64, ok bool) {
+		i := v.tl.LaneOf(m.From)
+		if i < 0 || !g.InView(sec(m.At)) {
+			return ui.Point{}, 0, 0, false
+		}
+		row := g.Lane(i)
+		c = ui.Point{X: g.X(sec(m.At)), Y: row.Y + row.H/2}
+		size = math.Min(s.U(14), row.H*0.8)
+		reach = size / 2 // how far the mark's ink reaches from c
+		if !m.Accepted || m.Stale {
+			size = math.Min(s.U(20), row.H)
+			reach = size / 2
+		}
+		if m.Stale {
+			reach = size/2 + s.U(4)
+		}
+		return c, size, reach, true
 	}
+	var writeMarks []ui.Rect
+	for _, m := range v.tl.Writes {
+		if c, _, reach, ok := markAt(m); ok {
+			writeMarks = append(writeMarks, ui.Rect{X: c.X - reach, Y: c.Y - reach, W: 2 * reach, H: 2 * reach})
+		}
+	}
+	// The spans' names go over the outlines (an overlap that begins inside
+	// a pause would otherwise draw its edge through the word "paused"),
+	// slid along their span clear of the write marks, or left out where
+	// none leaves room (the span's hatching and the world's tag say it).
+	kept := pills[:0]
+	for _, p := range pills {
+		if at, ok := clearOf(p.at, p.span.InsetXY(-s.U(3), 0), pillRect(s, p.at, p.text), writeMarks); ok {
+			p.at = at
+			pill(dst, s, p.at, p.text, p.colour, th.Background)
+			kept = append(kept, p)
+		}
+	}
+	pills = kept
 	// Resource decisions on the sender's lane; then a label beside notable
 	// ones, only where it runs into no mark, pill or other label, on any
 	// lane (marks drawn over a label made both unreadable, and at 600 s
@@ -260,22 +294,13 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		marks = append(marks, ui.Rect{X: p.at.X - w/2, Y: p.at.Y - h/2, W: w, H: h})
 	}
 	for _, m := range v.tl.Writes {
-		i := v.tl.LaneOf(m.From)
-		if i < 0 || !g.InView(sec(m.At)) {
+		c, size, reach, ok := markAt(m)
+		if !ok {
 			continue
-		}
-		row := g.Lane(i)
-		c := ui.Point{X: g.X(sec(m.At)), Y: row.Y + row.H/2}
-		size := math.Min(s.U(14), row.H*0.8)
-		reach := size / 2 // how far the mark's ink reaches from c
-		if !m.Accepted || m.Stale {
-			size = math.Min(s.U(20), row.H)
-			reach = size / 2
 		}
 		if m.Stale {
 			// Accepted, but it should not have been: danger, not a tick.
 			s.Danger(dst, c, size)
-			reach = size/2 + s.U(4)
 			draw.StrokeCircle(dst, c, size/2+s.U(3), s.U(2), th.Warning)
 		} else {
 			s.Verdict(dst, c, size, m.Accepted)
@@ -363,4 +388,32 @@ func hatch(dst *ebiten.Image, r ui.Rect, gap, width float64, clr color.Color) {
 			draw.Line(dst, a, b, width, clr)
 		}
 	}
+}
+
+// clearOf finds where along span a label box r (centred at at) overlaps
+// none of marks: at itself if it does not, else the nearest place that
+// keeps r inside span, stepping a pixel at a time; ok is false where no
+// place does.
+func clearOf(at ui.Point, span, r ui.Rect, marks []ui.Rect) (ui.Point, bool) {
+	free := func(dx float64) bool {
+		moved := r
+		moved.X += dx
+		if moved.X < span.X || moved.MaxX() > span.MaxX() {
+			return false
+		}
+		for _, m := range marks {
+			if moved.Overlaps(m) {
+				return false
+			}
+		}
+		return true
+	}
+	for d := 0.0; d <= span.W/2; d++ {
+		for _, dx := range []float64{-d, d} {
+			if free(dx) {
+				return ui.Point{X: at.X + dx, Y: at.Y}, true
+			}
+		}
+	}
+	return at, false
 }

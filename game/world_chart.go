@@ -59,16 +59,35 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 	row, in := in.CutTop(s.U(20), s.U(2))
 	draw.FirstFitInTip(dst, "TTL trade-off, same pauses for each TTL", []string{"TTL trade-off"}, s.Label(), row, draw.AlignStart, th.Text)
 	leg, in := in.CutTop(s.U(18), s.U(4))
-	// Legend: shapes, not colour alone.
+	// Legend: shapes, not colour alone; its second entry on a row of its
+	// own where the two do not fit side by side.
 	draw.Line(dst, ui.Point{X: leg.X, Y: leg.Y + leg.H/2}, ui.Point{X: leg.X + s.U(16), Y: leg.Y + leg.H/2}, s.U(2), th.Truth)
 	draw.FillCircle(dst, ui.Point{X: leg.X + s.U(8), Y: leg.Y + leg.H/2}, s.U(3), th.Truth)
-	lbl := "failover (s)"
+	lbl, bars := "failover (s)", "false failovers"
 	draw.TextIn(dst, lbl, s.Small(), ui.Rect{X: leg.X + s.U(22), Y: leg.Y, W: leg.W, H: leg.H}, draw.AlignStart, th.TextDim)
 	x2 := leg.X + s.U(36) + draw.Measure(s.Small())(lbl)
+	if x2+s.U(12)+draw.Measure(s.Small())(bars) > leg.MaxX() {
+		leg, in = in.CutTop(s.U(18), s.U(4))
+		x2 = leg.X + s.U(4)
+	}
 	draw.FillRect(dst, ui.Rect{X: x2, Y: leg.Y + s.U(4), W: s.U(8), H: leg.H - s.U(8)}, th.Warning)
-	draw.TextIn(dst, "false failovers", s.Small(), ui.Rect{X: x2 + s.U(12), Y: leg.Y, W: math.Max(0, leg.MaxX()-x2-s.U(12)), H: leg.H}, draw.AlignStart, th.TextDim)
+	draw.TextIn(dst, bars, s.Small(), ui.Rect{X: x2 + s.U(12), Y: leg.Y, W: math.Max(0, leg.MaxX()-x2-s.U(12)), H: leg.H}, draw.AlignStart, th.TextDim)
 
-	verdict, in := in.CutBottom(s.U(36), s.U(4))
+	// The verdict on the learner's TTL, wrapped to the chart's width.
+	ttl := w.lab.Knobs()["ttl"]
+	said, ok := "", false
+	for _, p := range pts {
+		if math.Abs(p.TTL.Seconds()-ttl) < 0.01 {
+			ok = p.FalseFailovers == 0 && p.Failover <= 20*time.Second
+			word := "meets both bounds"
+			if !ok {
+				word = "misses a bound"
+			}
+			said = fmt.Sprintf("your TTL %g s %s: failover %.1f s, %d false failovers", ttl, word, p.Failover.Seconds(), p.FalseFailovers)
+		}
+	}
+	textW := in.W - s.U(22)
+	verdict, in := in.CutBottom(math.Max(s.U(36), draw.ParagraphHeight(said, s.Small(), textW)), s.U(4))
 	axis, plot := in.CutBottom(s.U(16), s.U(2))
 	_, plot = plot.CutLeft(s.U(26), s.U(4))
 	axis.X, axis.W = plot.X, plot.W
@@ -114,23 +133,12 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 	draw.TextAligned(dst, fmt.Sprintf("%g", maxF), s.Small(), plot.X-s.U(4), plot.Y, draw.AlignEnd, draw.AlignStart, th.TextDim)
 	draw.TextAligned(dst, "0", s.Small(), plot.X-s.U(4), plot.MaxY(), draw.AlignEnd, draw.AlignEnd, th.TextDim)
 	// The learner's pick.
-	ttl := w.lab.Knobs()["ttl"]
 	x := xOf(ttl)
 	draw.Line(dst, ui.Point{X: x, Y: plot.Y}, ui.Point{X: x, Y: plot.MaxY()}, s.U(2), th.Focus)
 	draw.Polygon(dst, th.Focus, ui.Point{X: x - s.U(5), Y: plot.Y - s.U(1)}, ui.Point{X: x + s.U(5), Y: plot.Y - s.U(1)}, ui.Point{X: x, Y: plot.Y + s.U(7)})
-	for _, p := range pts {
-		if math.Abs(p.TTL.Seconds()-ttl) < 0.01 {
-			ok := p.FalseFailovers == 0 && p.Failover <= 20*time.Second
-			c := ui.Point{X: verdict.X + s.U(9), Y: verdict.Y + s.U(9)}
-			s.Verdict(dst, c, s.U(16), ok)
-			word := "meets both bounds"
-			if !ok {
-				word = "misses a bound"
-			}
-			l1, l2 := verdict.CutTop(s.U(18), 0)
-			l1.X, l1.W = l1.X+s.U(22), l1.W-s.U(22)
-			draw.TextIn(dst, fmt.Sprintf("your TTL %g s %s:", ttl, word), s.Small(), l1, draw.AlignStart, th.Text)
-			draw.TextIn(dst, fmt.Sprintf("failover %.1f s, %d false failovers", p.Failover.Seconds(), p.FalseFailovers), s.Small(), l2.InsetXY(s.U(11), 0), draw.AlignStart, th.Text)
-		}
+	if said != "" {
+		s.Verdict(dst, ui.Point{X: verdict.X + s.U(9), Y: verdict.Y + s.U(9)}, s.U(16), ok)
+		_, text := verdict.CutLeft(s.U(18), s.U(4))
+		draw.Paragraph(dst, said, s.Small(), text, th.Text)
 	}
 }

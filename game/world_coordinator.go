@@ -3,6 +3,7 @@ package game
 import (
 	"cmp"
 	"fmt"
+	"image/color"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -96,19 +97,27 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 	}
 	row, in = in.CutTop(s.U(18), s.U(4))
 	holder := "free"
+	// Shorter wordings, longest first, for a narrow box (two locks side
+	// by side on a phone): the holder and its token, then the holder.
+	var shorter []string
 	switch {
 	case grp.Lock.Holder != "" && words.Token == "":
 		holder = "held by " + grp.Lock.Holder + ", no token"
+		shorter = []string{"held by " + grp.Lock.Holder, grp.Lock.Holder + " holds it"}
 	case grp.Lock.Holder != "":
 		holder = fmt.Sprintf("held by %s, %s %d", grp.Lock.Holder, words.Token, grp.Lock.Token)
+		shorter = []string{fmt.Sprintf("%s, %s %d", grp.Lock.Holder, words.Token, grp.Lock.Token), "held by " + grp.Lock.Holder, grp.Lock.Holder + " holds it"}
 	case grp.Lock.DelayUntil > v.Now:
 		holder = "lock-delay until " + core.FormatTime(grp.Lock.DelayUntil)
+		shorter = []string{"lock-delay to " + core.FormatTime(grp.Lock.DelayUntil), "lock-delay"}
 	}
 	line := grp.Lock.Name + ": " + holder
-	if !showRev {
+	if showRev {
+		shorter = append([]string{holder}, shorter...)
+	} else {
 		line = holder
 	}
-	draw.TextIn(dst, line, s.Small(), row, draw.AlignStart, th.Text)
+	draw.FirstFitInTip(dst, line, shorter, s.Small(), row, draw.AlignStart, th.Text)
 	if len(v.Groups) > 1 && grp.Handovers > 0 && in.H >= s.U(18) {
 		// The wake-up count of the last handover: the herd's price.
 		row, in = in.CutTop(s.U(18), s.U(4))
@@ -125,7 +134,7 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		for _, n := range v.Notes {
 			if parent != "" && strings.HasPrefix(n.Key, parent) && in.H >= s.U(18) {
 				row, in = in.CutTop(s.U(18), s.U(2))
-				draw.TextIn(dst, n.Key+" = "+n.Value, s.Small(), row, draw.AlignStart, th.Accept)
+				drawNote(dst, s, n.Key, n.Value, row, th.Accept)
 			}
 		}
 	}
@@ -144,7 +153,9 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		if k.Holder {
 			clr = th.Truth
 		}
-		draw.TextIn(dst, line, s.Mono(), row, draw.AlignStart, clr)
+		// Narrow, the key's revision goes first (the queue's order
+		// shows it), then the role.
+		draw.FirstFitInTip(dst, line, []string{k.Owner + " " + role, k.Owner}, s.Mono(), row, draw.AlignStart, clr)
 	}
 }
 
@@ -177,4 +188,12 @@ func (w *worldView) drawLockPane(dst *ebiten.Image, s draw.Style, pn pane) {
 		sel := w.selected >= 0 && w.actors[w.selected].Proc == pi
 		w.drawProcess(dst, s, g.Procs[k], g.Ring, g.R, g.Badges[k], w.view.Procs[pi], sel)
 	}
+}
+
+// drawNote draws a key published beside a lock, with its value: whole
+// where it fits, else its value's first clause after the key, the value
+// alone, or its first clause alone (the whole on hover).
+func drawNote(dst *ebiten.Image, s draw.Style, key, value string, row ui.Rect, clr color.Color) {
+	first, _, _ := strings.Cut(value, ", ")
+	draw.FirstFitInTip(dst, key+" = "+value, []string{key + " = " + first, value, first}, s.Small(), row, draw.AlignStart, clr)
 }

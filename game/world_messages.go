@@ -101,7 +101,12 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 		case m.Held:
 			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held", m.Count), th.TextDim, th.Background)
 		case m.Token != 0:
-			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%s %d", shortKind(m.Kind), m.Token), th.Accent, th.Background)
+			// A message in flight passes over what lies on its way (a
+			// badge as it leaves): it covers it for that moment.
+			label := fmt.Sprintf("%s %d", shortKind(m.Kind), m.Token)
+			c := ui.Point{X: dot.X, Y: dot.Y - s.U(14)}
+			draw.Cover(pillRect(s, c, label))
+			pill(dst, s, c, label, th.Accent, th.Background)
 		}
 	}
 	for _, m := range w.view.InFlight {
@@ -129,9 +134,8 @@ func shortKind(k string) string {
 
 // pill draws a small rounded label centred at c.
 func pill(dst *ebiten.Image, s draw.Style, c ui.Point, label string, bg, fg color.Color) {
-	w := draw.Measure(s.Small())(label) + s.U(12)
-	h := s.U(20)
-	r := ui.Rect{X: c.X - w/2, Y: c.Y - h/2, W: w, H: h}
+	r := pillRect(s, c, label)
+	h := r.H
 	draw.FillRoundRect(dst, r, h/2, bg)
 	draw.TextIn(dst, label, s.Small(), r, draw.AlignCenter, fg)
 }
@@ -147,4 +151,11 @@ func dashed(dst *ebiten.Image, a, b ui.Point, width, dash float64, clr color.Col
 		e := math.Min(d+dash, l)
 		draw.Line(dst, ui.Point{X: a.X + dx*d, Y: a.Y + dy*d}, ui.Point{X: a.X + dx*e, Y: a.Y + dy*e}, width, clr)
 	}
+}
+
+// pillRect is where pill draws label centred at c.
+func pillRect(s draw.Style, c ui.Point, label string) ui.Rect {
+	w := draw.Measure(s.Small())(label) + s.U(12)
+	h := s.U(20)
+	return ui.Rect{X: c.X - w/2, Y: c.Y - h/2, W: w, H: h}
 }

@@ -77,17 +77,19 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		lh := draw.LineHeight(s.Small())
 		two := ui.Rect{X: badge.X, Y: badge.Y, W: badge.W, H: math.Max(badge.H, 2*lh+s.U(4))}
 		draw.FillRoundRect(dst, two, badge.H/2, bg)
-		in := two.InsetXY(s.U(3), s.U(2))
+		in := two.InsetXY(s.U(1.5), s.U(2))
 		top, bottom := in.CutTop(in.H/2, 0)
 		draw.TextInTip(dst, p.Name, s.Small(), top, draw.AlignCenter, th.Text)
-		draw.TextInTip(dst, label, s.Small(), bottom, draw.AlignCenter, th.Text)
+		// A leader's token goes where the badge is too narrow for it (the
+		// lock's card says it).
+		draw.FirstFitInTip(dst, label, []string{p.State.Words()}, s.Small(), bottom, draw.AlignCenter, th.Text)
 	} else {
 		if inBadge {
 			// The name did not fit in the circle: it leads the badge.
 			label = p.Name + " · " + label
 		}
 		draw.FillRoundRect(dst, badge, badge.H/2, bg)
-		draw.TextInTip(dst, label, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+		draw.FirstFitInTip(dst, label, []string{p.State.Words()}, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
 	}
 
 	// Condition tag above the rings.

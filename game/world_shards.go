@@ -73,22 +73,23 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		}
 	}
 	line := fmt.Sprintf("%d/%d shards held", held, len(v.Shards))
+	shorter := []string{fmt.Sprintf("%d/%d shards", held, len(v.Shards)), fmt.Sprintf("%d/%d held", held, len(v.Shards)), fmt.Sprintf("%d/%d", held, len(v.Shards))}
 	if v.Denied > 0 {
-		line = fmt.Sprintf("ACL denied: %d", v.Denied)
+		line, shorter = fmt.Sprintf("ACL denied: %d", v.Denied), []string{fmt.Sprintf("denied %d", v.Denied)}
 	}
 	row, rest = rest.CutTop(s.U(16), 0)
 	clr := th.TextDim
 	if v.Denied > 0 {
 		clr = th.Reject
 	}
-	draw.TextIn(dst, line, s.Small(), row, draw.AlignStart, clr)
+	draw.FirstFitInTip(dst, line, shorter, s.Small(), row, draw.AlignStart, clr)
 	if rest.H >= s.U(14) {
 		row, _ = rest.CutTop(s.U(16), 0)
 		switch {
 		case v.Denied > 0:
-			draw.TextIn(dst, v.LastDenied, s.Small(), row, draw.AlignStart, th.TextDim)
+			draw.ClausesInTip(dst, v.LastDenied, s.Small(), row, draw.AlignStart, th.TextDim)
 		case len(v.Notes) > 0:
-			draw.TextIn(dst, v.Notes[0].Key+" = "+v.Notes[0].Value, s.Small(), row, draw.AlignStart, th.TextDim)
+			drawNote(dst, s, v.Notes[0].Key, v.Notes[0].Value, row, th.TextDim)
 		}
 	}
 	w.drawSpark(dst, s, g.Spark)
@@ -105,17 +106,25 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		}
 		row, rest := left.CutTop(s.U(18), s.U(2))
 		draw.TextIn(dst, "Offset store", s.Label(), row, draw.AlignStart, th.Text)
-		row, _ = rest.CutTop(s.U(16), 0)
+		row, rest = rest.CutTop(s.U(16), s.U(2))
 		if narrow || w.fencing.Rect.Empty() {
-			// No switch, or no room for words beside it: they lead this row.
-			word, clr := "fencing on · ", th.Text
+			// No switch, or no room for words beside it: the fencing
+			// state in words, leading the counts' row, or on a row of
+			// its own over them where the card is narrow.
+			word, clr := "fencing on:", th.Text
 			if !o.Fencing {
-				word, clr = "fencing OFF · ", th.Warning
+				word, clr = "fencing OFF:", th.Warning
 			}
 			row = ui.Rect{X: in.X, Y: row.Y, W: in.W, H: row.H}
-			draw.TextIn(dst, word, s.Small(), row, draw.AlignStart, clr)
-			ww := draw.Measure(s.Small())(word) + s.U(4)
-			row.X, row.W = row.X+ww, row.W-ww
+			ww := draw.Measure(s.Small())(word) + s.U(8)
+			if narrow && !rest.Empty() {
+				draw.TextIn(dst, strings.TrimSuffix(word, ":"), s.Small(), row, draw.AlignStart, clr)
+				row, _ = rest.CutTop(s.U(16), 0)
+				row = ui.Rect{X: in.X, Y: row.Y, W: in.W, H: row.H}
+			} else {
+				draw.TextIn(dst, word, s.Small(), row, draw.AlignStart, clr)
+				row.X, row.W = row.X+ww, row.W-ww
+			}
 		}
 		x := row.X
 		mark := func(n int, word string, danger bool) {
@@ -125,12 +134,15 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			} else {
 				s.Verdict(dst, c, s.U(12), false)
 			}
-			label := fmt.Sprintf("%d %s", n, word)
-			draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(15), Y: row.Y, W: math.Max(0, row.MaxX()-x-s.U(15)), H: row.H}, draw.AlignStart, th.Text)
-			x += s.U(26) + draw.Measure(s.Small())(label)
+			// The count alone where its word does not fit (the mark
+			// says which; the whole on hover).
+			label, box := fmt.Sprintf("%d %s", n, word), ui.Rect{X: x + s.U(15), Y: row.Y, W: math.Max(0, row.MaxX()-x-s.U(15)), H: row.H}
+			shown := draw.FirstFit(label, []string{fmt.Sprint(n)}, s.Small(), box.W)
+			draw.ShortInTip(dst, label, shown, s.Small(), box, draw.AlignStart, th.Text)
+			x += s.U(26) + draw.Measure(s.Small())(shown)
 		}
 		mark(o.Rejected, "rejected", false)
-		if x < row.MaxX()-s.U(60) {
+		if x < row.MaxX()-s.U(40) {
 			mark(o.StaleAccepted, "stale taken", true)
 		}
 		if !w.fencing.Rect.Empty() {
@@ -202,6 +214,14 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		}
 		in := r.InsetXY(s.U(6), 0)
 		in.X, in.W = in.X+s.U(8), in.W-s.U(8)
+		if in.W <= 0 {
+			// A chip too narrow for any word (twelve in a phone's side
+			// column) is its colour and pattern: the timeline names it.
+			if wk.Crashed {
+				draw.CrossMark(dst, r.Center(), r.H*0.8, s.U(2), th.Reject)
+			}
+			continue
+		}
 		name := wk.Name
 		count := fmt.Sprintf("%d", wk.Holds)
 		if wk.Owned != wk.Holds {

@@ -24,8 +24,10 @@ var (
 func cutText(box ui.Rect, text string) { cuts = append(cuts, FullText{Box: box, Text: text}) }
 
 // Cover says that what is drawn next hides r (a menu, an overlay): the
-// texts cut under it so far this frame no longer show whole on hover.
+// texts cut under it so far this frame no longer show whole on hover,
+// and a recording marks the texts under it Covered.
 func Cover(r ui.Rect) {
+	coverRecorded(r)
 	kept := cuts[:0]
 	for _, c := range cuts {
 		if !c.Box.Overlaps(r) {

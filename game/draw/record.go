@@ -27,6 +27,22 @@ type Drawn struct {
 	// Scrolls is set for text in a region that scrolls, which may lie
 	// partly outside its clip: the learner scrolls to read it.
 	Scrolls bool
+	// Covered is set for text that a menu or overlay drawn after it hides
+	// on purpose (Cover): what lies under an open menu.
+	Covered bool
+}
+
+// coverRecorded marks the texts recorded so far whose ink lies under r
+// Covered.
+func coverRecorded(r ui.Rect) {
+	if recording == nil {
+		return
+	}
+	for i := range *recording {
+		if d := &(*recording)[i]; d.Ink.Overlaps(r) {
+			d.Covered = true
+		}
+	}
 }
 
 // Outside reports that the text's ink runs outside its box or its clip by

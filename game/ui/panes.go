@@ -55,7 +55,7 @@ func LockPaneGeom(area Rect, u float64, n int) WorldGeom {
 	for i := range n {
 		c := Point{X: math.Round(in.X + slot*(float64(i)+0.5)), Y: math.Round(cy)}
 		g.Procs = append(g.Procs, c)
-		bw := math.Min(slot-px(6), px(150))
+		bw := math.Min(slot-badgeGap(slot, u), px(150))
 		g.Badges = append(g.Badges, Rect{X: math.Round(c.X - bw/2), Y: c.Y + g.Ring + px(6), W: bw, H: badgeH})
 	}
 	return g
@@ -109,12 +109,18 @@ func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 	var in Rect
 	if area.W >= px(520) {
 		var top Rect
-		top, in = area.CutTop(math.Min(px(56), math.Round(area.H*0.3)), px(10))
+		top, in = area.CutTop(math.Max(px(48), math.Min(px(56), math.Round(area.H*0.3))), px(10))
 		g.Coord, g.Store = top.CutLeft(math.Round(top.W*0.55), px(10))
 	} else {
-		// Narrow: the coordinator and the store stacked, full width.
-		g.Coord, in = area.CutTop(math.Min(px(56), math.Round(area.H*0.22)), px(8))
-		g.Store, in = in.CutTop(math.Min(px(50), math.Round(area.H*0.2)), px(10))
+		// Narrow: the coordinator and the store stacked, full width, each
+		// at least as tall as its lines (the store's three in a column:
+		// its name, the fencing state, its counts).
+		g.Coord, in = area.CutTop(math.Max(px(48), math.Min(px(56), math.Round(area.H*0.22))), px(8))
+		storeH := px(48)
+		if area.W < px(330) {
+			storeH = px(66)
+		}
+		g.Store, in = in.CutTop(math.Max(storeH, math.Min(px(50), math.Round(area.H*0.2))), px(10))
 	}
 	_, g.Spark = g.Coord.InsetXY(px(8), px(6)).CutLeft(math.Round(g.Coord.W*0.42), px(8))
 	chipH, gp := px(30), px(6)

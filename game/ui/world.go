@@ -48,7 +48,7 @@ func LayoutWorld(area Rect, u float64, n int) WorldGeom {
 	for i := 0; i < n; i++ {
 		c := Point{X: math.Round(in.X + slot*(float64(i)+0.5)), Y: math.Round(cy)}
 		g.Procs = append(g.Procs, c)
-		bw := math.Min(slot-px(8), px(150))
+		bw := math.Min(slot-badgeGap(slot, u), px(150))
 		g.Badges = append(g.Badges, Rect{X: math.Round(c.X - bw/2), Y: c.Y + g.Ring + px(6), W: bw, H: badgeH})
 	}
 	return g
@@ -157,4 +157,15 @@ func TickStep(length float64, max int) float64 {
 		}
 	}
 	return 3600
+}
+
+// badgeGap is the space between two neighbours' state badges: 8 units,
+// narrowing to 3 where the slots are crowded (ten contenders on a phone),
+// so a badge holds a name such as "compact-1" or a state such as
+// "waiting" whole.
+func badgeGap(slot, u float64) float64 {
+	if slot < 130*u {
+		return math.Round(3 * u)
+	}
+	return math.Round(8 * u)
 }
