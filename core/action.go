@@ -64,6 +64,11 @@ const (
 	VerbDelay       Verb = "delay"
 	// VerbClockJump moves a Redis node's wall clock For ahead (Redlock).
 	VerbClockJump Verb = "clock-jump"
+	// VerbFix deploys a fix named by Value to a process's client (see
+	// process_fix.go): a new session when the old one ends, re-listing
+	// the contenders after a reconnect, jittered retries, renewals on a
+	// task of their own.
+	VerbFix Verb = "fix"
 )
 
 // Constructors for the actions front ends and tests build most.
@@ -205,6 +210,8 @@ func (a Action) String() string {
 		return "expire the lease of " + a.Proc + " now"
 	case "clock-jump":
 		return fmt.Sprintf("%s's clock jumps %s ahead", a.Proc, time.Duration(a.For))
+	case "fix":
+		return fmt.Sprintf("fix %s: %s", a.Proc, FixName(a.Value).Label())
 	case "delay":
 		if a.Peer != "" {
 			return fmt.Sprintf("delay what %s sends to %s for %s", a.Proc, a.Peer, time.Duration(a.For))
@@ -217,7 +224,7 @@ func (a Action) String() string {
 // ActionKinds lists every verb, for validation and help text. Permalinks
 // store an action as its index here: only append.
 var ActionKinds = []Verb{VerbPause, VerbResume, VerbCrash, VerbRestart, VerbPartition, VerbHeal, VerbWrite, VerbRelease,
-	VerbExpire, VerbSetTTL, VerbFencing, VerbIdempotency, VerbDelete, VerbPut, VerbDelay, VerbClockJump}
+	VerbExpire, VerbSetTTL, VerbFencing, VerbIdempotency, VerbDelete, VerbPut, VerbDelay, VerbClockJump, VerbFix}
 
 // Known reports whether v is one of ActionKinds.
 func (v Verb) Known() bool { return slices.Contains(ActionKinds, v) }
@@ -244,6 +251,8 @@ func (a Action) Validate() error {
 		return fmt.Errorf("%s needs both ends of the link (proc and peer)", a.Do)
 	case a.Token < 0:
 		return fmt.Errorf("write token must not be negative, got %d", a.Token)
+	case a.Do == VerbFix && !FixName(a.Value).Known():
+		return fmt.Errorf("fix %s: unknown fix %q (want one of %s)", a.Proc, a.Value, fixNames())
 	}
 	return nil
 }
@@ -311,7 +320,7 @@ func (s *Sim) apply(a Action) error {
 			}
 		}
 	}
-	needNode := map[Verb]bool{"pause": true, "resume": true, "crash": true, "restart": true, "write": true, "release": true, "expire": true, "set-ttl": true, "delete": true, "put": true}
+	needNode := map[Verb]bool{"pause": true, "resume": true, "crash": true, "restart": true, "write": true, "release": true, "expire": true, "set-ttl": true, "delete": true, "put": true, "fix": true}
 	if needNode[a.Do] && n == nil {
 		return fmt.Errorf("%s: no process or worker named %q", a.Do, a.Proc)
 	}
@@ -409,6 +418,11 @@ func (s *Sim) apply(a Action) error {
 		}
 		s.Queue.Idempotency = a.On
 		s.Trace.add(s.now, "learner", KindSetting, S(FName, "idempotency"), S(FValue, onOff(a.On)))
+	case "fix":
+		if p == nil || p.cfg.System != SystemEtcd {
+			return fmt.Errorf("fix: %q is not an etcd client process", a.Proc)
+		}
+		p.applyFix(FixName(a.Value))
 	case "delete":
 		n.run(task{fn: fnDelete, act: &a})
 	case "put":

@@ -33,6 +33,7 @@ const (
 	CtlPut       = Control(core.VerbPut)         // make a process or worker put a coordinator key
 	CtlDelay     = Control(core.VerbDelay)       // hold what a process sends for the lesson's pause length
 	CtlClockJump = Control(core.VerbClockJump)   // jump a Redis node's wall clock ahead (Redlock)
+	CtlFix       = Control(core.VerbFix)         // deploy a fix to a process's client (core.Fixes)
 )
 
 // Goal is one thing the learner must make happen. Met reads only the
