@@ -69,6 +69,11 @@ const (
 	// VerbRead reads the owner of the lock Key from the member Proc:
 	// linearizable if On, serializable (its own state, at once) if not.
 	VerbRead Verb = "read"
+	// VerbFix deploys a fix named by Value to a process's client (see
+	// process_fix.go): a new session when the old one ends, re-listing
+	// the contenders after a reconnect, jittered retries, renewals on a
+	// task of their own.
+	VerbFix Verb = "fix"
 )
 
 // Constructors for the actions front ends and tests build most.
@@ -218,6 +223,8 @@ func (a Action) String() string {
 			how = "linearizable"
 		}
 		return fmt.Sprintf("read who holds %s from %s (%s)", a.Key, a.Proc, how)
+	case "fix":
+		return fmt.Sprintf("fix %s: %s", a.Proc, FixName(a.Value).Label())
 	case "delay":
 		if a.Peer != "" {
 			return fmt.Sprintf("delay what %s sends to %s for %s", a.Proc, a.Peer, time.Duration(a.For))
@@ -230,7 +237,7 @@ func (a Action) String() string {
 // ActionKinds lists every verb, for validation and help text. Permalinks
 // store an action as its index here: only append.
 var ActionKinds = []Verb{VerbPause, VerbResume, VerbCrash, VerbRestart, VerbPartition, VerbHeal, VerbWrite, VerbRelease,
-	VerbExpire, VerbSetTTL, VerbFencing, VerbIdempotency, VerbDelete, VerbPut, VerbDelay, VerbClockJump, VerbSlowDisk, VerbRead}
+	VerbExpire, VerbSetTTL, VerbFencing, VerbIdempotency, VerbDelete, VerbPut, VerbDelay, VerbClockJump, VerbSlowDisk, VerbRead, VerbFix}
 
 // Known reports whether v is one of ActionKinds.
 func (v Verb) Known() bool { return slices.Contains(ActionKinds, v) }
@@ -261,6 +268,8 @@ func (a Action) Validate() error {
 		return fmt.Errorf("read needs a member (proc) and a lock (key)")
 	case a.Do == VerbSlowDisk && a.For > Duration(time.Minute):
 		return fmt.Errorf("slow-disk %s: a disk sync of at most 1m0s, got %s", a.Proc, time.Duration(a.For))
+	case a.Do == VerbFix && !FixName(a.Value).Known():
+		return fmt.Errorf("fix %s: unknown fix %q (want one of %s)", a.Proc, a.Value, fixNames())
 	}
 	return nil
 }
@@ -337,7 +346,7 @@ func (s *Sim) apply(a Action) error {
 			}
 		}
 	}
-	needNode := map[Verb]bool{"pause": true, "resume": true, "crash": true, "restart": true, "write": true, "release": true, "expire": true, "set-ttl": true, "delete": true, "put": true}
+	needNode := map[Verb]bool{"pause": true, "resume": true, "crash": true, "restart": true, "write": true, "release": true, "expire": true, "set-ttl": true, "delete": true, "put": true, "fix": true}
 	if needNode[a.Do] && n == nil {
 		return fmt.Errorf("%s: no process or worker named %q", a.Do, a.Proc)
 	}
@@ -435,6 +444,11 @@ func (s *Sim) apply(a Action) error {
 		}
 		s.Queue.Idempotency = a.On
 		s.Trace.add(s.now, "learner", KindSetting, S(FName, "idempotency"), S(FValue, onOff(a.On)))
+	case "fix":
+		if p == nil || p.cfg.System != SystemEtcd {
+			return fmt.Errorf("fix: %q is not an etcd client process", a.Proc)
+		}
+		p.applyFix(FixName(a.Value))
 	case "delete":
 		n.run(task{fn: fnDelete, act: &a})
 	case "put":

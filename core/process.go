@@ -73,6 +73,11 @@ type ProcessConfig struct {
 	// every Lock fails ("requested lease not found") and it never leads
 	// again. A restart (a new life, a new session) cures it.
 	ReuseSession bool
+	// StaleWatch reproduces the stale-watch bug: the client's watch ends
+	// when its connection drops and, once reconnected, it neither watches
+	// again nor reads the contenders again, so a waiter whose turn came
+	// during the cut never learns it holds the lock. FixRelist cures it.
+	StaleWatch bool
 }
 
 func (c *ProcessConfig) fill() {
@@ -103,14 +108,16 @@ type Process struct {
 	zombie   bool // IgnoreLeaseLoss: lost the lease but still acts as leader
 	awaiting bool // waiting for a lease grant
 
-	lease    LeaseID
-	stale    LeaseID // ReuseSession: the dead session it keeps using
-	ttl      time.Duration
-	deadline time.Duration // local belief: last renewal arrival + TTL
-	token    int64
-	key      string
-	myRev    int64 // create revision of key
-	watching string
+	lease     LeaseID
+	stale     LeaseID // ReuseSession: the dead session it keeps using
+	ttl       time.Duration
+	deadline  time.Duration // local belief: last renewal arrival + TTL
+	token     int64
+	key       string
+	myRev     int64 // create revision of key
+	watching  string
+	watchLost bool  // StaleWatch: its watch ended with the connection
+	deployed  uint8 // the fixes deployed to it (bit i: Fixes[i])
 
 	renewEvery time.Duration // period of the current session (0: etcd's KeepAlive)
 	keepAlive  bool          // the session's keepalives are live (responses count)
@@ -251,7 +258,7 @@ func (p *Process) handle(m Message) {
 	case redisResp:
 		p.onRedis(m)
 	case watchEvent:
-		if p.state == Candidate && p.key != "" {
+		if p.state == Candidate && p.key != "" && !p.unseen(m) {
 			p.Wakeups++
 			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Rev: p.myRev, Recipe: p.cfg.Recipe})
 		}
@@ -337,6 +344,9 @@ func (p *Process) renew() {
 		// Made once a session: every keepalive of it is the same message,
 		// and a message is never changed once sent.
 		p.keepLease, p.keepMsg = p.lease, keepAliveReq{Leases: []LeaseID{p.lease}}
+	}
+	if p.cfg.StaleWatch {
+		p.noteConnection()
 	}
 	if p.renewEvery == 0 {
 		if p.nextKA < p.sim.now || p.sim.now == p.loopStart {
@@ -448,7 +458,7 @@ func (p *Process) endSession() {
 	}
 	p.stop(tmRenew)
 	p.stop(tmDeadline)
-	p.lease, p.key, p.watching = 0, "", ""
+	p.lease, p.key, p.watching, p.watchLost = 0, "", "", false
 }
 
 // stepDown leaves the leader or candidate state: work stops now, the lease
@@ -587,7 +597,7 @@ func (p *Process) crash() {
 	if !p.die() {
 		return
 	}
-	p.lease, p.key, p.watching, p.awaiting, p.zombie, p.stale = 0, "", "", false, false, 0
+	p.lease, p.key, p.watching, p.awaiting, p.zombie, p.stale, p.watchLost = 0, "", "", false, false, 0, false
 	p.zk, p.consul = zkClient{}, consulClient{}
 	p.loopStart = -1 // a new life is a new client: its loops start afresh
 	p.busyUntil, p.renewDue = 0, -1

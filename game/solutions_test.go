@@ -44,7 +44,7 @@ func (r *appRig) setKnob(sc *LessonScene, id string, v float64) {
 func menuItem(w *worldView, a core.Action) int {
 	for i, m := range w.menu {
 		b := m.Action
-		if !m.NextToken && b.Do == a.Do && b.Key == a.Key && b.TTL == a.TTL && b.Token == a.Token && (a.Do != "pause" || b.For == a.For) {
+		if !m.NextToken && b.Do == a.Do && b.Key == a.Key && b.TTL == a.TTL && b.Token == a.Token && (a.Do != "pause" || b.For == a.For) && (a.Do != core.VerbFix || b.Value == a.Value) {
 			return i
 		}
 	}

@@ -35,6 +35,7 @@ const (
 	CtlClockJump = Control(core.VerbClockJump)   // jump a Redis node's wall clock ahead (Redlock)
 	CtlSlowDisk  = Control(core.VerbSlowDisk)    // give a coordinator member a slow disk
 	CtlRead      = Control(core.VerbRead)        // read who holds the lock from a coordinator member
+	CtlFix       = Control(core.VerbFix)         // deploy a fix to a process's client (core.Fixes)
 )
 
 // Goal is one thing the learner must make happen. Met reads only the

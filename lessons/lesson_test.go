@@ -133,11 +133,26 @@ var wrong = map[string][]struct {
 	},
 	"troubleshooting": {
 		{"fencing switched on after the second freeze", nil, core.ActionLog{core.At(85*time.Second, core.Fencing(true))}, "shard-fenced"},
-		{"a new TTL no longer than the stall", nil, core.ActionLog{
+		{"a new TTL no longer than the wait behind work", nil, core.ActionLog{
 			core.At(16*time.Second, core.SetTTL("report-1", 5*time.Second)),
 			core.At(26*time.Second, core.SetTTL("report-2", 5*time.Second)),
 		}, "report-stable"},
-		{"expire the compactors' leases instead (they are already gone)", nil, core.ActionLog{core.At(45*time.Second, core.Expire("compact-2"))}, "compactor-leader"},
+		{"a longer TTL instead of renewing from a task of its own", nil, core.ActionLog{
+			core.At(16*time.Second, core.SetTTL("report-1", 16*time.Second)),
+			core.At(16*time.Second, core.SetTTL("report-2", 16*time.Second)),
+		}, "report-prompt"},
+		{"expire compact-1's lease instead (it is already gone)", nil, core.ActionLog{core.At(45*time.Second, core.Expire("compact-1"))}, "compactor-leader"},
+		{"restart compact-2 instead of fixing its client", nil, core.ActionLog{
+			core.At(45*time.Second, core.Crash("compact-2")),
+			core.At(46*time.Second, core.Restart("compact-2")),
+		}, "compactor-leader"},
+		{"a new session for compact-1 only", nil, core.ActionLog{core.At(45*time.Second, core.Fix("compact-1", core.FixNewSession))}, "compactor-leader"},
+		{"retry with jitter for compact-1: it still campaigns with its dead session", nil, core.ActionLog{core.At(45*time.Second, core.Fix("compact-1", core.FixJitter))}, "compactor-session"},
+		{"re-list on compact-2 only", nil, core.ActionLog{core.At(45*time.Second, core.Fix("compact-2", core.FixRelist))}, "compactor-session"},
+		{"restart compact-1 instead of fixing its client", nil, core.ActionLog{
+			core.At(45*time.Second, core.Crash("compact-1")),
+			core.At(46*time.Second, core.Restart("compact-1")),
+		}, "compactor-session"},
 	},
 	"renewal-loop": {
 		{"renewals still on the work loop", nil, renewalLoop.Solution, "steady"},

@@ -13,18 +13,26 @@ const (
 	// Two workers on one shard: worker-00 freezes twice for longer than
 	// its shard leases; the offset store starts with fencing off.
 	tsWorkerPause = 20 * time.Second
-	// Leadership flapping: the report job's TTL (4 s) is shorter than the
-	// 5 s stalls its processes suffer under load.
-	reportLock  = "locks/report"
-	reportTTL   = 4 * time.Second
-	reportPause = 5 * time.Second
+	// Leadership flapping: under load the report leader's unit of work
+	// keeps its loop busy for 5 s every 10 s, and its client renews the
+	// 4 s lease (KeepAliveOnce every third of the TTL) from that same
+	// loop: each renewal that falls due during a unit waits for it, and
+	// the lease lapses while its owner is alive.
+	reportLock   = "locks/report"
+	reportTTL    = 4 * time.Second
+	reportWork   = 5 * time.Second
+	reportGap    = 10 * time.Second
+	reportPrompt = 50 * time.Millisecond // a renewal on its own task leaves within this of its due time
 	// No leader after an outage: a network outage cuts both compactor
-	// clients off from the coordinator for longer than their 12 s TTL.
-	// etcd loses nothing in an outage (requests wait, watches resume), but
-	// the sessions expire, and both clients made their session once and
-	// keep campaigning with the dead one: every Lock is refused.
+	// clients off from the coordinator. etcd loses nothing in an outage
+	// (requests wait, watches resume), but compact-1's 12 s session
+	// expires and it campaigns again with the dead one (every Lock is
+	// refused); compact-2's 60 s session survives and its turn comes
+	// while it is cut off, but its watch ended with the connection and it
+	// never reads the contenders again: it holds the lock without knowing.
 	compactLock = "locks/compactor"
 	compactTTL  = 12 * time.Second
+	compactLong = 60 * time.Second
 	outageFrom  = 20 * time.Second
 	outageTo    = 40 * time.Second
 )
@@ -44,13 +52,69 @@ func troubleshootingScript() core.ActionLog {
 			core.At(outageFrom, core.Partition(n, core.CoordinatorName)),
 			core.At(outageTo, core.Heal(n, core.CoordinatorName)))
 	}
-	// Load: each report process stalls every 20 s, the two 10 s apart.
-	for t := 15 * time.Second; t < 110*time.Second; t += 20 * time.Second {
-		log = append(log,
-			core.At(t, core.Pause(reportNames[0], reportPause)),
-			core.At(t+10*time.Second, core.Pause(reportNames[1], reportPause)))
-	}
 	return log.Sorted()
+}
+
+// reportHeld reports whether one report process led through two units of
+// its work in a row with the lock never moving, its renewals meanwhile
+// all leaving within reportPrompt of their due time if prompt is set.
+func reportHeld(w *World, prompt bool) bool {
+	key := "report-held"
+	if prompt {
+		key += "-prompt"
+	}
+	return cached(w, key, func() bool {
+		var units []*core.Event
+		for e := range w.ofKind(core.KindWorkBusy) {
+			if strings.HasPrefix(e.Actor, "report-") {
+				units = append(units, e)
+			}
+		}
+		for i := 1; i < len(units); i++ {
+			a, b := units[i-1], units[i]
+			end := b.At + reportWork + time.Second
+			if a.Actor != b.Actor || w.Sim.Now() < end || lockChanged(w, reportLock, a.At, end) {
+				continue
+			}
+			if !prompt || renewalsPrompt(w, a.Actor, a.At, end) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// renewalsPrompt reports whether every renewal proc ran within [from, to]
+// left within reportPrompt of its due time.
+func renewalsPrompt(w *World, proc string, from, to time.Duration) bool {
+	for e := range w.ofKind(core.KindRenewal) {
+		if e.Actor == proc && e.At >= from && e.At <= to && (e.Late() > reportPrompt || e.Result() != core.RenewalSent) {
+			return false
+		}
+	}
+	return true
+}
+
+// worstReportWait is the longest a report renewal has waited behind work.
+func worstReportWait(w *World) time.Duration {
+	worst := time.Duration(0)
+	for e := range w.ofKind(core.KindRenewal) {
+		if strings.HasPrefix(e.Actor, "report-") {
+			worst = max(worst, e.Late())
+		}
+	}
+	return worst
+}
+
+// restarted reports whether the learner crashed proc by t (a restart is
+// not one of the fixes the compactor goals ask for).
+func restarted(w *World, proc string, t time.Duration) bool {
+	for _, a := range w.Log {
+		if a.Do == core.VerbCrash && a.Proc == proc && a.At.D() <= t {
+			return true
+		}
+	}
+	return false
 }
 
 // lockChanged reports a holder change or a free lock within [from, to].
@@ -66,18 +130,18 @@ func lockChanged(w *World, lock string, from, to time.Duration) bool {
 var troubleshooting = &Lesson{
 	ID:        "troubleshooting",
 	Title:     "Troubleshooting: three incidents, read from the trace",
-	Objective: "Diagnose three incidents from the trace alone, and fix each one.",
+	Objective: "Diagnose three incidents from the trace alone and fix each client, not by a restart.",
 	Summary:   "Two owners of a shard, a flapping leader, no leader after an outage.",
 	Minutes:   15,
 	Intro: []string{
-		"Three systems share this coordinator and each has an incident in progress. Diagnose each one from the trace (the coordinator's revision history, the renewal and expiry log, the tokens on writes) and apply the fix. Nothing you do to one touches the others.",
+		"Three systems share this coordinator and each has an incident in progress. Diagnose each one from the trace (the coordinator's revision history, the renewal and expiry log, the tokens on writes) and apply the fix. Nothing you do to one touches the others. Each process's menu has Fix: entries that deploy a change to that client's code while it runs.",
 		"Two workers on one shard. worker-00 and worker-01 split four stream shards, each under its own lease, and commit offsets with the shard's token. worker-00 sometimes freezes for 20 s. Compare the tokens on its offset commits with the tokens the coordinator issued for the same shards, and look at what the offset store does with the older ones.",
-		"Leadership flapping. report-1 and report-2 elect a leader for the nightly report with a 4 s TTL, and under load each stalls for 5 s every 20 s. Look at the lease expiries: whose lease, and was that process dead or frozen? The fix must outlast the stalls, and a new TTL only applies to a process's next session.",
-		"No leader after an outage. compact-1 held the compactor lock, with compact-2 queued behind it. From 20 s to 40 s a network outage cut both off from the coordinator, longer than their 12 s TTL. The outage itself lost nothing: etcd's client holds its requests until the connection is back, and a watch resumes from the revision it had reached (unless that revision was compacted meanwhile: then the watch ends with an error and the client must read again and watch anew). Yet after the outage nobody leads. Read what each client sends once it reconnects and what the coordinator answers.",
+		"Leadership flapping. report-1 and report-2 elect a leader for the nightly report with a 4 s TTL. Under today's load the leader spends 5 s of every 10 s on a unit of work. Nobody freezes, yet the lock keeps moving. Look at the lease expiries and at when each renewal left compared with when it was due.",
+		"No leader after an outage. compact-1 held the compactor lock, with compact-2 queued behind it. From 20 s to 40 s a network outage cut both off from the coordinator. The outage itself lost nothing: etcd's client holds its requests until the connection is back, and a watch resumes from the revision it had reached. Yet after the outage nobody leads. Read what each client sends once it reconnects, what the coordinator answers, and who the coordinator says holds the lock.",
 	},
-	Recap: "Each symptom had a cause the trace could prove. The shard was processed twice because a frozen worker woke with old tokens and the store did not check them: fencing at the storage boundary made it harmless. The report leader flapped because its TTL was shorter than real stalls: a TTL with margin, taking effect with each new session, stopped it. The compactor had no leader because both sessions expired during the outage and each client kept campaigning with its dead session: etcd refused every Lock with \"requested lease not found\". A restarted client opened a new session and led at once. A real client watches its session (Session.Done() in etcd's Go client) and makes a new one when it ends.",
+	Recap: "Each symptom had a cause the trace could prove, and a fix in the client. The shard was processed twice because a frozen worker woke with old tokens and the store did not check them: fencing at the storage boundary made it harmless. The report leader flapped because its renewals waited behind its own work: the coordinator cannot tell a late renewal from a dead process. Renewing from a small task of its own sent them on time with the 4 s TTL unchanged; a longer TTL also stops the flapping, but only hides the delay until the load grows. The compactor had no leader for two reasons. compact-1 kept campaigning with its expired session, and etcd refused every Lock with \"requested lease not found\": a client must watch its session (Session.Done() in etcd's Go client) and make a new one when it ends. compact-2's session survived and its turn came during the outage, but its watch had ended with the connection and it never looked again: it held the lock without knowing. Reading the contenders again after a reconnect found it first in line. A restart would have hidden both bugs until the next outage.",
 	World: func(seed uint64, _ Knobs) (core.World, error) {
-		w := core.World{Seed: seed, Resources: []core.Resource{core.OffsetsResource("offsets", 4, false)}}
+		w := core.World{Seed: seed, Resources: []core.Resource{core.OffsetsResource("offsets", 4, false), core.RegisterResource("reports", false)}}
 		for i, n := range core.WorkerNames(2) {
 			w.Workers = append(w.Workers, core.ShardConfig{
 				Name: n, Shards: 4, TTL: 10 * time.Second, LeasePerShard: true, CommitEvery: 2 * time.Second,
@@ -85,16 +149,19 @@ var troubleshooting = &Lesson{
 			})
 		}
 		for i, n := range reportNames {
-			w.Processes = append(w.Processes, core.ProcessConfig{Name: n, Lock: reportLock, TTL: reportTTL, StartAt: time.Duration(i) * 300 * time.Millisecond})
+			w.Processes = append(w.Processes, core.ProcessConfig{
+				Name: n, Lock: reportLock, TTL: reportTTL, StartAt: time.Duration(i) * 300 * time.Millisecond,
+				RenewEvery: reportTTL / 3, Target: "reports", WorkEvery: reportGap, WorkTakes: reportWork, RenewOnWorkLoop: true,
+			})
 		}
-		for i, n := range compactNames {
-			w.Processes = append(w.Processes, core.ProcessConfig{Name: n, Lock: compactLock, TTL: compactTTL, StartAt: time.Duration(i) * 300 * time.Millisecond, ReuseSession: true})
-		}
+		w.Processes = append(w.Processes,
+			core.ProcessConfig{Name: compactNames[0], Lock: compactLock, TTL: compactTTL, ReuseSession: true},
+			core.ProcessConfig{Name: compactNames[1], Lock: compactLock, TTL: compactLong, StartAt: 300 * time.Millisecond, StaleWatch: true})
 		return w, nil
 	},
 	Script:   troubleshootingScript(),
 	Duration: 120 * time.Second,
-	Controls: []Control{CtlFencing, CtlSetTTL, CtlExpire, CtlCrash, CtlPartition},
+	Controls: []Control{CtlFencing, CtlSetTTL, CtlFix, CtlExpire, CtlCrash, CtlPartition},
 	PauseFor: 10 * time.Second,
 	Goals: []Goal{
 		{
@@ -112,20 +179,29 @@ var troubleshooting = &Lesson{
 		},
 		{
 			ID:     "report-stable",
-			Text:   "Flapping: make the report leader survive two of its stalls in a row.",
-			Proved: "With a TTL above twice the renew interval plus the stall, two stalls of the leader passed and the lock never moved.",
+			Text:   "Flapping: make the report leader keep the lock through two of its units of work in a row.",
+			Proved: "Two units of work passed and the lock never moved: the leader's lease outlived the wait.",
+			Met:    func(w *World) bool { return reportHeld(w, false) },
+		},
+		{
+			ID:     "report-prompt",
+			Text:   "Flapping, its cause: renewals on time (50 ms) for two units.",
+			Proved: "The renewals no longer wait for the work: they leave on time whatever the load, so the coordinator hears from a live leader when it should.",
+			Measure: func(w *World) string {
+				if worst := worstReportWait(w); worst > 0 {
+					return "worst wait " + core.Seconds(worst)
+				}
+				return ""
+			},
+			Met: func(w *World) bool { return reportHeld(w, true) },
+		},
+		{
+			ID:     "compactor-leader",
+			Text:   "No leader: after the outage, get a compactor process to lead again without restarting it.",
+			Proved: "compact-2 read the contenders again, found its own key first in line, and began to lead: it had held the lock since compact-1's session expired, without knowing.",
 			Met: func(w *World) bool {
-				var kept []pauseSpan
-				for _, sp := range pauses(w) {
-					if !sp.Leader || sp.To < 0 || !strings.HasPrefix(sp.Proc, "report-") {
-						continue
-					}
-					if w.Sim.Now() < sp.To+time.Second || lockChanged(w, reportLock, sp.From, sp.To+time.Second) {
-						kept = nil
-						continue
-					}
-					kept = append(kept, sp)
-					if len(kept) >= 2 && !lockChanged(w, reportLock, kept[0].From, sp.To+time.Second) {
+				for e := range w.ofKind(core.KindState) {
+					if e.At > outageTo && e.To() == core.Leader.String() && strings.HasPrefix(e.Actor, "compact-") && !restarted(w, e.Actor, e.At) {
 						return true
 					}
 				}
@@ -133,12 +209,12 @@ var troubleshooting = &Lesson{
 			},
 		},
 		{
-			ID:     "compactor-leader",
-			Text:   "No leader: after the outage, get a compactor process to lead again.",
-			Proved: "The restarted client threw its dead session away, opened a new one, and its Lock succeeded: the lock had been free since the old sessions expired.",
+			ID:     "compactor-session",
+			Text:   "No leader: get compact-1 a live session again after the outage, without a restart.",
+			Proved: "compact-1 saw its session had ended, made a new one and queued with it: its Lock is no longer refused.",
 			Met: func(w *World) bool {
-				for e := range w.ofKind(core.KindState) {
-					if e.At > outageTo && e.To() == core.Leader.String() && strings.HasPrefix(e.Actor, "compact-") {
+				for e := range w.ofKind(core.KindLeaseRenewed) {
+					if e.At > outageTo && e.Actor == compactNames[0] && e.How() == "granted" && !restarted(w, e.Actor, e.At) {
 						return true
 					}
 				}
@@ -147,15 +223,15 @@ var troubleshooting = &Lesson{
 		},
 	},
 	Hints: []string{
-		"Shard: the timeline marks worker-00's offset commits after it wakes with their tokens (\"STALE offset …\" or \"offset rejected …\"); compare them with the tokens the coordinator handed out for the same shards (the narration says \"acquired … with token\"). Report: each \"the coordinator expired the lease of report-…\" falls inside that process's pause on the timeline. Compactor: after 40 s the messages that waited in the connections go out, but both sessions expired during the outage, and every later line about compact-1 or compact-2 ends in \"requested lease not found\": the clients keep using their expired sessions.",
-		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: give both report processes a TTL of at least 16 s. Their client renews the way etcd's does, a third of the TTL after each answer on a half-second loop, so every 5.5 s with that TTL, and 2 x 5.5 + 5 <= 16; each picks the new TTL up at its next session. Compactor: the clients never make a new session by themselves. Restart one of them (crash it, then restart): a new life opens a new session.",
-		"At 10 s switch fencing on. Set each report process's TTL to 16 s while it is frozen (its old session is lost anyway): report-1 at 16 s, report-2 at 26 s. At 45 s crash compact-2 and restart it at 46 s.",
+		"Shard: the timeline marks worker-00's offset commits after it wakes with their tokens (\"STALE offset …\" or \"offset rejected …\"); compare them with the tokens the coordinator handed out for the same shards (the narration says \"acquired … with token\"). Report: nobody pauses, so look at the renewals: each one that fell due during a unit of work left seconds late, and the lease had ended first. Compactor: after the outage, every line about compact-1 ends in \"requested lease not found\"; compact-2 says its watch ended with the connection, and the coordinator's lock view names who holds the lock.",
+		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: the renewal runs on the loop that does the work; the Fix: menu can move it somewhere nothing holds it up (a longer TTL only hides the wait). Compactor: one client needs to notice its session ended and make another; the other needs to look at the contenders again once it is back.",
+		"At 10 s switch fencing on, and give report-1 and report-2 the fix \"renew from a task of its own\". After the outage (45 s) give compact-1 \"make a new session when the old one ends\" and compact-2 \"re-list the contenders after a reconnect\".",
 	},
 	Solution: core.ActionLog{
 		core.At(10*time.Second, core.Fencing(true)),
-		core.At(16*time.Second, core.SetTTL("report-1", 16*time.Second)),
-		core.At(26*time.Second, core.SetTTL("report-2", 16*time.Second)),
-		core.At(45*time.Second, core.Crash("compact-2")),
-		core.At(46*time.Second, core.Restart("compact-2")),
+		core.At(10*time.Second, core.Fix("report-1", core.FixOwnTask)),
+		core.At(10*time.Second, core.Fix("report-2", core.FixOwnTask)),
+		core.At(45*time.Second, core.Fix("compact-1", core.FixNewSession)),
+		core.At(45*time.Second, core.Fix("compact-2", core.FixRelist)),
 	},
 }

@@ -225,3 +225,18 @@ func TestLinkProblemIsTheReasonAsASentence(t *testing.T) {
 	assert.Equal(t, "empty link.", LinkProblem(err))
 	assert.Equal(t, "this is a scenario link.", LinkProblem(errors.New("this is a scenario link.")), "one full stop, and nothing cut from another error")
 }
+
+// A link keeps the newer verbs: a fix deployed to a client, and the
+// actions on a coordinator's members.
+func TestALinkKeepsFixesAndMemberActions(t *testing.T) {
+	log := core.ActionLog{
+		core.At(45*time.Second, core.Fix("compact-1", core.FixNewSession)),
+		core.At(time.Second, core.Action{Do: core.VerbSlowDisk, Proc: "member-2", For: core.Duration(300 * time.Millisecond)}),
+		core.At(3*time.Second, core.Partition("member-3", core.PeersOf)),
+		core.At(32*time.Second, core.Action{Do: core.VerbRead, Proc: "member-2", Key: "locks/leader", On: true}),
+	}
+	link := RunLink{Kind: LinkLesson, Name: "coordinator-cluster", Seed: 1, Log: log}
+	back, err := DecodeLink(link.Encode())
+	require.NoError(t, err)
+	assert.Equal(t, link.Log, back.Log)
+}

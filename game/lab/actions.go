@@ -138,6 +138,13 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 			out = append(out, c)
 		}
 	}
+	if allows(lessons.CtlFix) && a.Proc >= 0 && !st.crashed {
+		for _, f := range core.Fixes {
+			if !slices.Contains(v.Procs[a.Proc].Deployed, f) {
+				out = append(out, Choice{ID: "fix:" + string(f), Label: "Fix: " + f.Label(), Action: core.Fix(st.name, f)})
+			}
+		}
+	}
 	if allows(lessons.CtlDelete) && !st.crashed {
 		for i, key := range Deletable(v, st.name) {
 			c := Choice{ID: fmt.Sprintf("delete:%d", i), Label: "Delete " + key, Action: core.Action{Do: core.VerbDelete, Proc: st.name, Key: key}}

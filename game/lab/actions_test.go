@@ -184,3 +184,17 @@ func TestLeasesPolicyVerdictFollowsTheGoal(t *testing.T) {
 	assert.Equal(t, "Rule fails, as the goal asked (met)", v.Word)
 	assert.NotContains(t, v.Word, "Not OK")
 }
+
+func TestTheTroubleshootingMenuOffersEachFixUntilItIsDeployed(t *testing.T) {
+	lb := open(t, "troubleshooting")
+	lb.Advance(45 * time.Second)
+	menu := ids(menuOf(t, lb, "compact-2", 1))
+	for _, f := range core.Fixes {
+		assert.Contains(t, menu, "fix:"+string(f), "every client offers every fix: the menu does not tell which bug it has")
+	}
+	i := slices.Index(menu, "fix:relist")
+	require.NoError(t, lb.Do(menuOf(t, lb, "compact-2", 1)[i].Action))
+	lb.Advance(3 * time.Second) // past its reconnect at 46.3 s
+	assert.NotContains(t, ids(menuOf(t, lb, "compact-2", 1)), "fix:relist", "a deployed fix leaves the menu")
+	assert.Equal(t, core.Leader, lb.Sim().Process("compact-2").State(), "the re-listed waiter leads")
+}

@@ -51,6 +51,9 @@ func Narrate(e *core.Event) string {
 		if e.Actor == "learner" {
 			return fmt.Sprintf("%s switched %s", e.Name(), e.Value())
 		}
+		if e.Name() == "fix" {
+			return fmt.Sprintf("%s's client fixed: it will %s", e.Actor, core.FixName(e.Value()).Label())
+		}
 	case core.KindPartition:
 		return fmt.Sprintf("link %s - %s cut", e.A(), e.B())
 	case core.KindHeal:

@@ -39,6 +39,8 @@ type ProcView struct {
 	// CutFrom names the Redis nodes its links are cut to (Redlock: a
 	// client talks to every node, never to a coordinator).
 	CutFrom []string
+	// Deployed lists the fixes deployed to its client so far.
+	Deployed []core.FixName
 }
 
 // KeyView is one coordinator key.
@@ -197,6 +199,11 @@ func (lb *Lab) world1() WorldView {
 		}
 		pv.Busy = p.Busy()
 		pv.RenewWait, pv.Renewing = p.RenewalWaiting()
+		for _, f := range core.Fixes {
+			if p.Deployed(f) {
+				pv.Deployed = append(pv.Deployed, f)
+			}
+		}
 		if p.LeaseID() != 0 {
 			pv.BeliefLeft = max(0, p.LocalDeadline()-now)
 		}
