@@ -102,7 +102,7 @@ func TestANewEtcdLeaderReArmsEveryLease(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cli := clusterClient(t, c)
-	var held, rearm []float64
+	var held, rearm, election []float64
 	for run := range 3 {
 		lead, _, err := c.WaitLeader(ctx)
 		require.NoError(t, err)
@@ -134,6 +134,7 @@ func TestANewEtcdLeaderReArmsEveryLease(t *testing.T) {
 			left.TTL, secsSince(granted, expired), expired.Sub(elected).Seconds())
 		held = append(held, secsSince(granted, expired))
 		rearm = append(rearm, expired.Sub(elected).Seconds())
+		election = append(election, elected.Sub(crashed).Seconds())
 
 		// At the crash 2 s were left; the new leader says the whole TTL
 		// (TimeToLive truncates to whole seconds: 5.99 s shows as 5).
@@ -150,6 +151,13 @@ func TestANewEtcdLeaderReArmsEveryLease(t *testing.T) {
 	}
 	t.Logf("lease of %v, holder dead, leader crashed 3 s after the grant: deleted %.2f-%.2f s after the grant, %.2f-%.2f s after the new leader took over (runs %d)",
 		ttl, slices.Min(held), slices.Max(held), slices.Min(rearm), slices.Max(rearm), len(held))
+
+	// The simulator, the same story (cluster_sim_test.go): the election
+	// is polled here every few ms and may be noticed up to 0.5 s late on
+	// a loaded machine; the deletion is seen through a watch, after a
+	// commit.
+	simOver(t, func(seed uint64) float64 { e, _ := simRearm(t, seed); return e }).holds(t, "new leader after the crash", election, 0.2, 0.5)
+	simOver(t, func(seed uint64) float64 { _, r := simRearm(t, seed); return r }).holds(t, "lock free after the new leader", rearm, 0.2, 1.2)
 }
 
 // attempt is what a client saw of one request: its error (nil when it
@@ -308,6 +316,17 @@ func TestAnEtcdClusterWithoutQuorumExpiresNothing(t *testing.T) {
 	due := elected.Add(time.Second + ttl)
 	assert.WithinRange(t, expired, due.Add(-200*time.Millisecond), due.Add(1200*time.Millisecond),
 		"expiry = new leader + 1 s + TTL (due %.2f s, was %.2f s)", secsSince(granted, due), secsSince(granted, expired))
+
+	// The simulator, the same story, restarted at the same moment.
+	// The client's 1 s deadline check has its own phase on each side: the
+	// model gives up between TTL and TTL + 1 s after the last answer, as
+	// etcd's client does, at a point its seed decides.
+	gave, once, after := simNoQuorum(t, 1, restarted.Sub(granted))
+	assert.GreaterOrEqual(t, gave, ttl.Seconds())
+	assert.Less(t, gave, ttl.Seconds()+1)
+	simRange{ttl.Seconds(), ttl.Seconds() + 1, 1}.holds(t, "the client gives up after its last answer (TTL, then its next 1 s check)", []float64{gaveUp.Sub(lastAnswer).Seconds()}, 0.05, 0.2)
+	simOne(once).holds(t, "a KeepAliveOnce refused", []float64{r[1].took.Seconds()}, 0.5, 1.0)
+	simOne(after).holds(t, "lease deleted after the new leader", []float64{expired.Sub(elected).Seconds()}, 0.2, 1.2)
 }
 
 // A member cut off from the quorum still answers a serializable read,
@@ -406,6 +425,13 @@ func TestACutOffEtcdMemberServesAStaleSerializableRead(t *testing.T) {
 	assert.InDelta(t, 7, srv.took.Seconds(), 1, "ReqTimeout = 5 s + 2 x election timeout")
 	assert.True(t, leaderless, "the cut-off member has lost its leader")
 	assert.Less(t, caughtUp.Sub(healed), 5*time.Second)
+
+	// The simulator, the same story: the stale owner, at once; the
+	// linearizable read given up at the request timeout.
+	owner, ser2, lin2 := simStaleRead(t, 1)
+	assert.Equal(t, string(stale.Kvs[0].Value), owner, "the simulator's cut-off member answers the same stale owner")
+	simOne(ser2).holds(t, "serializable read from the cut-off member", []float64{ser.took.Seconds()}, 0, 0.5)
+	simOne(lin2).holds(t, "the member gives up a linearizable read", []float64{srv.took.Seconds()}, 0.5, 1.0)
 }
 
 // streamMember is the member whose client connection carries traffic
@@ -510,6 +536,7 @@ func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
 	go ans.follow(kach)
 
 	var resumed []string
+	var afterFollower, afterLeader []float64
 	for run, crashLeader := range []bool{false, false, true} {
 		lead, _, err := c.WaitLeader(ctx)
 		require.NoError(t, err)
@@ -554,6 +581,11 @@ func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
 		t.Logf("run %d: the stream's member m%d (%s) crashed %.2f s after the last answer; the next answer came %.2f s after the crash (%.2f s after the last, against %.2f s between answers before), when TimeToLive said %d s left; the stream is now on m%d",
 			run, m, role, crashed.Sub(last).Seconds(), next.Sub(crashed).Seconds(), next.Sub(last).Seconds(), period.Seconds(), left.TTL, now)
 		resumed = append(resumed, fmt.Sprintf("%.2f s (%s)", next.Sub(crashed).Seconds(), role))
+		if crashLeader {
+			afterLeader = append(afterLeader, next.Sub(crashed).Seconds())
+		} else {
+			afterFollower = append(afterFollower, next.Sub(crashed).Seconds())
+		}
 
 		assert.NotEqual(t, m, now, "the stream moved to a live member")
 		assert.Less(t, next.Sub(last), ttl-time.Second, "the lease was never at risk")
@@ -574,4 +606,8 @@ func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), get.Count, "the holder's key survived every crash")
 	t.Logf("keepalives answered again after the crash of the stream's member: %s", strings.Join(resumed, ", "))
+
+	// The simulator, the same story: the retry wait, or an election too.
+	simOver(t, func(seed uint64) float64 { return simMoves(t, seed, false) }).holds(t, "answer after a follower's crash", afterFollower, 0.1, 0.4)
+	simOver(t, func(seed uint64) float64 { return simMoves(t, seed, true) }).holds(t, "answer after the leader's crash", afterLeader, 0.3, 0.8)
 }
