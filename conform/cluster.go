@@ -428,3 +428,15 @@ func readHead(br *bufio.Reader) ([]byte, string, error) {
 	}
 	return nil, "", fmt.Errorf("peer request header longer than 64 lines")
 }
+
+// ClusterStories are the experiments on three members that only the test
+// suite runs (cluster_test.go, `make test-conform`): each crashes, restarts
+// or cuts off members, which conform --endpoints cannot do to a cluster
+// the user runs. Each also runs the same story in the simulator and holds
+// the real figures against its range (cluster_sim_test.go).
+var ClusterStories = []struct{ Test, Title string }{
+	{"TestANewEtcdLeaderReArmsEveryLease", "the leader member crashes while the holder is dead: a new leader re-arms every lease"},
+	{"TestAnEtcdClusterWithoutQuorumExpiresNothing", "two of three members crash: no leader, nothing expires, requests give up after 7 s"},
+	{"TestACutOffEtcdMemberServesAStaleSerializableRead", "a member cut off from its peers answers a serializable read with the old owner"},
+	{"TestAnEtcdClientMovesToAnotherMember", "the member carrying a client's keepalive stream crashes: the client moves"},
+}

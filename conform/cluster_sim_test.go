@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -224,4 +225,14 @@ func TestTheSimulatorsClusterStories(t *testing.T) {
 	follower := simOver(t, func(seed uint64) float64 { return simMoves(t, seed, false) })
 	assert.GreaterOrEqual(t, follower.lo, 0.5)
 	assert.Less(t, follower.hi, 0.6)
+}
+
+// conform --endpoints lists the cluster stories it skips by these names:
+// each is a test of cluster_test.go.
+func TestTheClusterStoriesAreTheSuitesTests(t *testing.T) {
+	src, err := os.ReadFile("cluster_test.go")
+	require.NoError(t, err)
+	for _, c := range ClusterStories {
+		assert.Contains(t, string(src), "func "+c.Test+"(t *testing.T)", c.Title)
+	}
 }
