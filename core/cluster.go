@@ -39,6 +39,18 @@ import (
 //   - A client talks to one member; when that member's connection breaks
 //     it waits 500 ms (clientv3 lease.go retryConnWait) and talks to the
 //     next member that is up.
+//
+// ZooKeeper and Consul share the shape (a leader elected by a quorum that
+// alone commits and expires sessions) with their own rules: a ZooKeeper
+// server outside a quorum closes its client connections, and the client,
+// Disconnected, reconnects to another server with the same session; a new
+// ZooKeeper leader gives every session a fresh timeout, a new Consul leader
+// restarts every session's TTL timer (2 x TTL), and Consul holds a request
+// up to its rpc_hold_timeout, also 7 s, then fails it with "No cluster
+// leader". A Kubernetes Lease is an object in etcd that expires by the
+// candidates' clocks: a new etcd leader re-arms nothing, and without a
+// quorum no update commits, so the leader steps down at its renew
+// deadline and no one takes over until the quorum is back.
 
 // Cluster timings (etcd's defaults).
 const (
@@ -326,6 +338,9 @@ func (c *Coordinator) clusterChanged() {
 		f := c.serves(i)
 		if m.following && !f {
 			m.applied, m.lostAt = c.Rev, c.sim.now
+			if c.System == SystemZooKeeper && cl.live(i) {
+				c.breakClients(i)
+			}
 		}
 		m.following = f
 		hears := cl.leader >= 0 && cl.leader != i && c.reach(i, cl.leader)
@@ -429,10 +444,22 @@ func (c *Coordinator) campaign(i int) {
 // plus its whole TTL from now, however much of it was left.
 func (c *Coordinator) promote() {
 	why := "a new leader gives every lease its whole TTL again, plus one election timeout"
+	switch c.System {
+	case SystemZooKeeper:
+		why = "a new leader gives every session a fresh session timeout"
+	case SystemConsul:
+		why = "a new leader starts every session's TTL timer again, at twice the TTL"
+	}
 	for _, id := range c.leaseOrder {
 		l := c.leases[id]
 		l.Expiry = c.sim.now + ElectionTimeout + l.TTL
 		if c.System != SystemEtcd {
+			// ZooKeeper's new leader tracks every session again with its
+			// whole timeout (SessionTrackerImpl's constructor calls
+			// trackSession, which sets now + timeout, for each session it
+			// loads); Consul's (leader.go establishLeadership ->
+			// initializeSessionTimers -> resetSessionTimer) arms each TTL
+			// session's timer at TTL x SessionTTLMultiplier (2).
 			l.Expiry = c.sessionExpiry(l.TTL)
 		}
 		cause := c.sim.Trace.cause
@@ -460,6 +487,9 @@ func (c *Coordinator) memberOf(who string) int {
 	}
 	for k := range cl.members {
 		j := (cl.next + k) % len(cl.members)
+		if c.System == SystemZooKeeper && !c.serves(j) && c.anyServes() {
+			continue // the client's next try reaches a server that serves
+		}
 		if m := &cl.members[j]; !m.crashed && !m.cutClients {
 			cl.next = j + 1
 			cl.clientOf[who] = j + 1
@@ -470,6 +500,16 @@ func (c *Coordinator) memberOf(who string) int {
 		}
 	}
 	return -1
+}
+
+// anyServes reports whether some member can serve a request now.
+func (c *Coordinator) anyServes() bool {
+	for i := range c.cl.members {
+		if c.serves(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // route is a request's arrival at the client's member.
@@ -486,6 +526,14 @@ func (c *Coordinator) route(env Envelope) {
 // holds it until deadline otherwise.
 func (c *Coordinator) admit(i int, env Envelope, deadline time.Duration) {
 	cl := c.cl
+	if c.System == SystemZooKeeper && !c.serves(i) && env.From != "learner" {
+		// A ZooKeeper server that is not part of a quorum serves no
+		// client: it closes the connection, and the client tries the
+		// next server (ClientCnxn's reconnect loop).
+		c.memberTrace(i, KindRefused, S(FWho, env.From), S(FMsg, env.Msg.Kind()), S(FWhy, "this server is not part of a quorum: it closes client connections"))
+		c.closeZK(i, env.From)
+		return
+	}
 	if c.serves(i) {
 		c.sim.at(c.sim.now+c.latency(i, env.Msg), task{kind: evCluster, fn: fnServe, n: i, env: env, tseq: uint64(deadline)})
 		return
@@ -522,7 +570,7 @@ func (c *Coordinator) stream(env Envelope) bool {
 // proposal reports whether a request is a write Raft must commit.
 func proposal(m Message) bool {
 	switch m.(type) {
-	case keepAliveReq, checkReq, listShardsReq, readReq:
+	case keepAliveReq, checkReq, listShardsReq, readReq, zkPing:
 		return false
 	}
 	return true
@@ -602,6 +650,18 @@ func (c *Coordinator) serveWaiting() {
 	}
 }
 
+// closeZK closes the ZooKeeper connection of client who at member i: the
+// client is Disconnected and reconnects, with its session, to another.
+func (c *Coordinator) closeZK(i int, who string) {
+	if p := c.sim.Process(who); p != nil && p.lease != 0 {
+		c.reply(who, zkClosed{Session: p.lease})
+	}
+	if c.cl.clientOf[who]-1 == i {
+		c.cl.clientOf[who] = -(i + 1)
+		c.cl.next = i + 1
+	}
+}
+
 // giveUp ends a request that waited its whole RequestTimeout.
 func (c *Coordinator) giveUp(id int) {
 	cl := c.cl
@@ -620,6 +680,11 @@ func (c *Coordinator) giveUp(id int) {
 	why := errRequestTimedOut
 	if _, ok := w.env.Msg.(keepAliveReq); ok {
 		why = errNoLeader
+	}
+	if c.System == SystemConsul {
+		// A server holds an RPC for a leader up to rpc_hold_timeout,
+		// 7 s by default, then fails it (structs.ErrNoLeader).
+		why = "No cluster leader"
 	}
 	c.memberTrace(w.member, KindRefused, S(FWho, w.env.From), S(FMsg, w.env.Msg.Kind()), S(FWhy, why))
 	if c.stream(w.env) && cl.clientOf[w.env.From]-1 == w.member {
@@ -657,6 +722,10 @@ func (c *Coordinator) breakClients(i int) {
 	slices.Sort(names)
 	for _, cli := range names {
 		if _, ok := c.sim.actors[cli].(client); !ok {
+			continue
+		}
+		if c.System == SystemZooKeeper {
+			c.closeZK(i, cli)
 			continue
 		}
 		n := c.sim.Net

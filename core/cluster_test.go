@@ -46,7 +46,7 @@ func TestAOneMemberWorldHasNoClusterAndRunsAsBefore(t *testing.T) {
 }
 
 func TestAClusterIsRefusedWhereTheModelCannotRunIt(t *testing.T) {
-	for _, c := range []CoordinatorSpec{{Members: MaxMembers + 1}, {Members: -1}, {Members: 3, System: SystemZooKeeper}, {Members: 3, DiskSync: -time.Second}} {
+	for _, c := range []CoordinatorSpec{{Members: MaxMembers + 1}, {Members: -1}, {Members: 3, System: SystemRedlock}, {Members: 3, DiskSync: -time.Second}} {
 		err := World{Coordinator: c}.Validate()
 		assert.Error(t, err, "%+v", c)
 	}
@@ -228,11 +228,91 @@ func TestTheSandboxsMembersField(t *testing.T) {
 	s, err := c.Build()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"member-1", "member-2", "member-3"}, s.Coord.Members())
-	c.System = SystemZooKeeper
-	c = c.OnSystem(SystemZooKeeper)
+	c = c.OnSystem(SystemRedlock)
 	c.Members = 3
 	errs := c.Validate()
 	require.NotEmpty(t, errs)
 	assert.Equal(t, FieldMembers, errs[0].Field)
-	assert.Contains(t, errs[0].Msg, "modelled for etcd")
+	assert.Contains(t, errs[0].Msg, "Redlock has no coordinator cluster")
+}
+
+// systemWorld is A then B on a three-member coordinator of system sys.
+func systemWorld(t *testing.T, sys System, ttl time.Duration, script ActionLog) *Sim {
+	t.Helper()
+	c := ContentionConfig{System: sys, Names: []string{"A", "B"}, TTL: ttl, Stagger: 500 * time.Millisecond, RetryBase: time.Second}
+	if sys == SystemKubernetes {
+		c.RenewDeadline, c.RetryBase = 10*time.Second, 2*time.Second
+	}
+	w, err := c.World(1)
+	require.NoError(t, err)
+	w.Coordinator.Members = 3
+	w.Script = script
+	s, err := w.Build()
+	require.NoError(t, err)
+	return s
+}
+
+// A ZooKeeper server that dies (or loses its leader) closes its clients'
+// connections: each is Disconnected (SUSPENDED) and reconnects to another
+// server with the same session, whose lock node is still there; the new
+// leader gives every session a fresh timeout.
+func TestAZooKeeperClientKeepsItsSessionThroughItsServersCrash(t *testing.T) {
+	s := systemWorld(t, SystemZooKeeper, 10*time.Second, ActionLog{At(3*time.Second, Crash("member-1"))})
+	s.RunUntil(10 * time.Second)
+	tr := s.Trace
+	states := find(tr, KindClientState, func(e *Event) bool { return e.Actor == "A" })
+	require.Len(t, states, 3)
+	assert.Equal(t, "SUSPENDED", states[1].Curator())
+	assert.Equal(t, "RECONNECTED", states[2].Curator())
+	assert.Equal(t, states[0].Session(), states[2].Session(), "the same session")
+	assert.Less(t, states[2].At-3*time.Second, 2*time.Second+zkReconnectEvery)
+	leaders := find(tr, KindLeader, nil)
+	require.Len(t, leaders, 2)
+	rearm := find(tr, KindLeaseRearm, owner("A"))
+	require.Len(t, rearm, 1)
+	assert.Equal(t, zkBucket(leaders[1].At+10*time.Second).Truncate(time.Millisecond), rearm[0].Expiry(), "a fresh session timeout from the new leader, in its tick bucket")
+	assert.Contains(t, rearm[0].Why(), "fresh session timeout")
+	holders := find(tr, KindHolder, nil)
+	require.Len(t, holders, 1, "A keeps the lock: its node never went")
+	assert.Equal(t, Leader, s.Process("A").State())
+	checkCauses(t, "zookeeper", tr)
+}
+
+// Consul's new leader starts every session's TTL timer again, at twice
+// the TTL: a dead holder's lock outlives its session's TTL by the failover.
+func TestAConsulLeaderChangeRestartsEverySessionTimer(t *testing.T) {
+	ttl := 10 * time.Second
+	s := systemWorld(t, SystemConsul, ttl, ActionLog{At(time.Second, Crash("A")), At(15*time.Second, Crash("member-1"))})
+	s.RunUntil(60 * time.Second)
+	tr := s.Trace
+	leaders := find(tr, KindLeader, nil)
+	require.Len(t, leaders, 2)
+	rearm := find(tr, KindLeaseRearm, owner("A"))
+	require.Len(t, rearm, 1)
+	assert.Equal(t, (leaders[1].At + ConsulTTLMultiplier*ttl).Truncate(time.Millisecond), rearm[0].Expiry())
+	free := find(tr, KindFree, nil)
+	require.NotEmpty(t, free)
+	assert.GreaterOrEqual(t, free[0].At, rearm[0].Expiry(), "the lock is freed only when the new timer runs out")
+	assert.Greater(t, free[0].At, time.Second+ConsulTTLMultiplier*ttl+5*time.Second, "past the dead holder's own 2 x TTL")
+	checkCauses(t, "consul", tr)
+}
+
+// Kubernetes' Lease lives in etcd but expires by the candidates' clocks:
+// without an etcd quorum no update commits, so the leader steps down after
+// its renew deadline and no one can take over until the quorum is back.
+func TestKubernetesLeaderElectionStopsSafelyWithoutAnEtcdQuorum(t *testing.T) {
+	s := systemWorld(t, SystemKubernetes, 15*time.Second, ActionLog{
+		At(3*time.Second, Crash("member-1")), At(6*time.Second, Crash("member-2")), At(20*time.Second, Restart("member-2"))})
+	s.RunUntil(40 * time.Second)
+	tr := s.Trace
+	assert.Empty(t, find(tr, KindLeaseRearm, nil), "a Kubernetes Lease is no etcd lease: a new etcd leader re-arms nothing")
+	down := find(tr, KindState, func(e *Event) bool { return e.Actor == "A" && e.To() == "stepping_down" })
+	require.NotEmpty(t, down)
+	assert.Contains(t, down[0].Why(), "renew deadline")
+	holders := find(tr, KindHolder, nil)
+	for _, h := range holders {
+		assert.Equal(t, "A", h.Owner(), "B never took over during the outage")
+	}
+	assert.Equal(t, Leader, s.Process("A").State(), "A leads again once the quorum is back")
+	assert.Empty(t, Check(tr, 40*time.Second).Violations)
 }

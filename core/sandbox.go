@@ -145,8 +145,9 @@ type SandboxConfig struct {
 	RenewDeadline time.Duration
 	RedisNodes    int
 	// Members makes the coordinator a cluster (cluster.go): 0 or 1 is
-	// one server; 3 or 5 members on etcd (and Kubernetes, whose API
-	// server keeps its Leases in etcd).
+	// one server; 3 or 5 members on etcd, ZooKeeper, Consul, and
+	// Kubernetes (whose API server keeps its Leases in etcd); Redlock has
+	// independent Redis nodes instead.
 	Members int
 }
 

@@ -51,7 +51,7 @@ type CoordinatorSpec struct {
 	FirstTokens []FirstToken
 	// Members makes the coordinator a cluster of that many members
 	// (cluster.go): 0 or 1 is one server, as before; 3 or 5 are the
-	// usual clusters. DiskSync is each member's fsync time (0: the
+	// usual clusters (etcd, ZooKeeper, Consul, Kubernetes' etcd). DiskSync is each member's fsync time (0: the
 	// default, DefaultDiskSync).
 	Members  int
 	DiskSync time.Duration
@@ -275,8 +275,8 @@ func (c CoordinatorSpec) validateMembers() error {
 		return fmt.Errorf("world: a coordinator of 1 to %d members, got %d", MaxMembers, c.Members)
 	case c.DiskSync < 0 || c.DiskSync > time.Minute:
 		return fmt.Errorf("world: a disk sync of 0 to 1m0s, got %s", c.DiskSync)
-	case c.Members > 1 && c.System != SystemEtcd && c.System != SystemKubernetes:
-		return fmt.Errorf("world: a coordinator of several members is modelled for etcd (and Kubernetes, whose API server keeps its leases in etcd), not for %s", c.System)
+	case c.Members > 1 && c.System == SystemRedlock:
+		return fmt.Errorf("world: Redlock has no coordinator cluster: its Redis nodes are independent (set Redis nodes instead of members)")
 	}
 	return nil
 }

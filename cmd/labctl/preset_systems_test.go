@@ -78,9 +78,9 @@ func TestRunPresetOnAClusterOfMembers(t *testing.T) {
 	assert.NotContains(t, one, "coordinator:", "one server: nothing to say of members")
 
 	for args, want := range map[string]string{
-		"--members 9":                    "a coordinator of 1 to 7 members, got 9",
-		"--members 0":                    "--members must be at least 1",
-		"--members 3 --system zookeeper": "modelled for etcd",
+		"--members 9":                  "a coordinator of 1 to 7 members, got 9",
+		"--members 0":                  "--members must be at least 1",
+		"--members 3 --system redlock": "Redlock has no coordinator cluster",
 	} {
 		_, errs, code := labctl(t, "", append([]string{"run", "--preset", "etcd"}, strings.Fields(args)...)...)
 		assert.Equal(t, 2, code, args)

@@ -85,7 +85,7 @@ flags:
   --renew-deadline D     with --preset on kubernetes: client-go's RenewDeadline
                          (default two thirds of the TTL, 10 s of 15 s)
   --redis-nodes N        with --preset on redlock: how many Redis nodes (default 3)
-  --members N            with --preset on etcd or kubernetes: a coordinator of N
+  --members N            with --preset on etcd, zookeeper, consul or kubernetes: a coordinator of N
                          members (3 or 5; default 1); act on member-1... with
                          --actions: crash, restart, pause, partition with
                          "peer":"peers" or "clients", slow-disk, read
