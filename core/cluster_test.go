@@ -228,6 +228,8 @@ func TestTheSandboxsMembersField(t *testing.T) {
 	s, err := c.Build()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"member-1", "member-2", "member-3"}, s.Coord.Members())
+	assert.Zero(t, c.OnSystem(SystemRedlock).Members, "the same world on Redlock has no members")
+	assert.Equal(t, 3, c.OnSystem(SystemZooKeeper).Members)
 	c = c.OnSystem(SystemRedlock)
 	c.Members = 3
 	errs := c.Validate()

@@ -130,6 +130,11 @@ func (c SandboxConfig) OnSystem(s System) SandboxConfig {
 	case SystemZooKeeper, SystemKubernetes, SystemRedlock:
 		c.LockDelay = 0
 	}
+	if s == SystemRedlock {
+		// Redlock's servers are independent Redis nodes, not members of
+		// one coordinator: the same world on Redlock has none.
+		c.Members = 0
+	}
 	return c
 }
 
