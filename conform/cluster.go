@@ -439,4 +439,5 @@ var ClusterStories = []struct{ Test, Title string }{
 	{"TestAnEtcdClusterWithoutQuorumExpiresNothing", "two of three members crash: no leader, nothing expires, requests give up after 7 s"},
 	{"TestACutOffEtcdMemberServesAStaleSerializableRead", "a member cut off from its peers answers a serializable read with the old owner"},
 	{"TestAnEtcdClientMovesToAnotherMember", "the member carrying a client's keepalive stream crashes: the client moves"},
+	{"TestALeaderChangeDuringAPauseSavesThePausedHoldersLease", "the leader member crashes while the holder is paused past its TTL: the holder wakes to a live lease"},
 }

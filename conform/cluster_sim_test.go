@@ -236,3 +236,27 @@ func TestTheClusterStoriesAreTheSuitesTests(t *testing.T) {
 		assert.Contains(t, string(src), "func "+c.Test+"(t *testing.T)", c.Title)
 	}
 }
+
+// simPausedHolder: A is granted a 5 s lease and pauses at once for 7 s;
+// the leader member crashes crashAt after the grant (0: never). It
+// returns whether the coordinator still had A's lease just before A woke, and
+// the lease's expiry then (after the grant).
+func simPausedHolder(t *testing.T, seed uint64, crashAt time.Duration) (alive bool, expiry time.Duration) {
+	s := simWorld(t, seed, 5*time.Second, []string{"A"})
+	s.RunUntil(100 * time.Millisecond)
+	grant := simEvents(s, core.KindLeaseGrant, nil)
+	require.Len(t, grant, 1)
+	g := grant[0].At
+	require.NoError(t, s.Apply(core.Pause("A", 7*time.Second-100*time.Millisecond)))
+	if crashAt > 0 {
+		s.RunUntil(g + crashAt)
+		require.NoError(t, s.Apply(core.Crash("member-1")))
+	}
+	s.RunUntil(7*time.Second - 10*time.Millisecond) // just before A wakes
+	for _, l := range s.Coord.Leases() {
+		if l.Owner == "A" {
+			return true, l.Expiry - g
+		}
+	}
+	return false, 0
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 )
@@ -610,4 +611,55 @@ func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
 	// The simulator, the same story: the retry wait, or an election too.
 	simOver(t, func(seed uint64) float64 { return simMoves(t, seed, false) }).holds(t, "answer after a follower's crash", afterFollower, 0.1, 0.4)
 	simOver(t, func(seed uint64) float64 { return simMoves(t, seed, true) }).holds(t, "answer after the leader's crash", afterLeader, 0.3, 0.8)
+}
+
+// A leader change during a pause saves the paused holder's lease. The
+// holder is granted a 5 s lease and then renews nothing for 7 s (a
+// stop-the-world pause: no keepalive leaves it). Once alone, the lease is
+// gone when the holder wakes (its KeepAliveOnce is refused: lease not
+// found). With the leader member crashing 2 s into the pause, the new
+// leader re-arms the lease to its promotion + 1 s + 5 s (the same
+// lessor.Promote as TestANewEtcdLeaderReArmsEveryLease), so the holder
+// wakes to a lease that is still alive and renews it: a coordinator
+// failover can hide a pause that would otherwise have cost the lock.
+func TestALeaderChangeDuringAPauseSavesThePausedHoldersLease(t *testing.T) {
+	const ttl, pause = 5 * time.Second, 7 * time.Second
+	c := startCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cli := clusterClient(t, c)
+	wake := func(crashAt time.Duration) (alive bool, elected time.Duration) {
+		lead, _, err := c.WaitLeader(ctx)
+		require.NoError(t, err)
+		g, err := cli.Grant(ctx, int64(ttl/time.Second))
+		require.NoError(t, err)
+		granted := time.Now()
+		if crashAt > 0 {
+			time.Sleep(time.Until(granted.Add(crashAt)))
+			c.Crash(lead)
+			_, at, err := c.WaitLeader(ctx, c.others(lead)...)
+			require.NoError(t, err)
+			elected = at.Sub(granted)
+			defer func() { require.NoError(t, c.Restart(lead)) }()
+		}
+		time.Sleep(time.Until(granted.Add(pause)))
+		_, err = cli.KeepAliveOnce(ctx, g.ID)
+		if err != nil {
+			require.ErrorIs(t, err, rpctypes.ErrLeaseNotFound, "the only way a renewal on waking may fail")
+		}
+		return err == nil, elected
+	}
+	alone, _ := wake(0)
+	saved, elected := wake(2 * time.Second)
+	t.Logf("a %v lease, no renewal for %v after the grant: alone, the lease is alive on waking: %v; with the leader member crashed 2 s in (new leader at %.2f s), alive: %v",
+		ttl, pause, alone, elected.Seconds(), saved)
+	assert.False(t, alone, "without a leader change the lease ended during the pause")
+	assert.True(t, saved, "the new leader re-armed it: alive when the holder woke")
+
+	// The simulator, the same story: the coordinator's truth at the wake.
+	simAlone, _ := simPausedHolder(t, 1, 0)
+	simSaved, simExpiry := simPausedHolder(t, 1, 2*time.Second)
+	assert.Equal(t, alone, simAlone)
+	assert.Equal(t, saved, simSaved)
+	t.Logf("simulator: alone alive %v; with the leader change alive %v, the lease now ends %.2f s after the grant", simAlone, simSaved, simExpiry.Seconds())
 }

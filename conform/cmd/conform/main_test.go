@@ -62,7 +62,7 @@ func TestEndpointsAgainstASeparatelyStartedEtcd(t *testing.T) {
 	require.NoError(t, err, "stderr: %s\nstdout: %s", stderr.String(), stdout.String())
 	assert.Contains(t, stdout.String(), "3 of 3 scenarios conform (etcd at "+addr+")")
 	assert.Contains(t, stdout.String(), "A learns, relative to B holding")
-	assert.Contains(t, stdout.String(), "skipped here: the 4 cluster stories")
+	assert.Contains(t, stdout.String(), "skipped here: the 5 cluster stories")
 	assert.Contains(t, stdout.String(), "TestANewEtcdLeaderReArmsEveryLease: the leader member crashes")
 
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
