@@ -1,11 +1,8 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -334,21 +331,69 @@ func (s *Sim) apply(a Action) error {
 	} else if a.Do == "clock-jump" {
 		return fmt.Errorf("clock-jump: %q is not a Redis node (only Redlock's servers keep expiry by their wall clock)", a.Proc)
 	}
-	var n *node
+	switch a.Do {
+	case "partition", "heal", "delay", "fencing", "idempotency":
+		return s.applyToWorld(a)
+	}
 	p := s.Process(a.Proc)
 	var w *ShardWorker
+	for _, x := range s.workers {
+		if p == nil && x.cfg.Name == a.Proc {
+			w = x
+		}
+	}
+	if p == nil && w == nil {
+		return fmt.Errorf("%s: no process or worker named %q", a.Do, a.Proc)
+	}
+	return s.applyToNode(a, p, w)
+}
+
+// applyToWorld applies an action on links and resources.
+func (s *Sim) applyToWorld(a Action) error {
+	switch a.Do {
+	case "partition", "heal":
+		if s.actors[a.Proc] == nil || s.actors[a.Peer] == nil {
+			return fmt.Errorf("%s: unknown actor %q or %q", a.Do, a.Proc, a.Peer)
+		}
+		if a.Do == "partition" {
+			s.Net.Partition(a.Proc, a.Peer, a.OneWay)
+		} else {
+			s.Net.Heal(a.Proc, a.Peer)
+		}
+	case "delay":
+		if s.actors[a.Proc] == nil || a.Peer != "" && s.actors[a.Peer] == nil {
+			return fmt.Errorf("delay: unknown actor %q or %q", a.Proc, a.Peer)
+		}
+		s.Net.Hold(a.Proc, a.Peer, time.Duration(a.For))
+	case "fencing":
+		if s.Register == nil && s.Offsets == nil {
+			return fmt.Errorf("fencing: this world has no fenced resource")
+		}
+		if s.Register != nil {
+			s.Register.Fencing = a.On
+		}
+		if s.Offsets != nil {
+			s.Offsets.Fencing = a.On
+		}
+		s.Trace.add(s.now, "learner", KindSetting, S(FName, "fencing"), S(FValue, onOff(a.On)))
+	case "idempotency":
+		if s.Queue == nil {
+			return fmt.Errorf("idempotency: this world has no job queue")
+		}
+		s.Queue.Idempotency = a.On
+		s.Trace.add(s.now, "learner", KindSetting, S(FName, "idempotency"), S(FValue, onOff(a.On)))
+	}
+	return nil
+}
+
+// applyToNode applies an action on process p or shard worker w (one of
+// them is set).
+func (s *Sim) applyToNode(a Action, p *Process, w *ShardWorker) error {
+	var n *node
 	if p != nil {
 		n = &p.node
 	} else {
-		for _, x := range s.workers {
-			if x.cfg.Name == a.Proc {
-				w, n = x, &x.node
-			}
-		}
-	}
-	needNode := map[Verb]bool{"pause": true, "resume": true, "crash": true, "restart": true, "write": true, "release": true, "expire": true, "set-ttl": true, "delete": true, "put": true, "fix": true}
-	if needNode[a.Do] && n == nil {
-		return fmt.Errorf("%s: no process or worker named %q", a.Do, a.Proc)
+		n = &w.node
 	}
 	switch a.Do {
 	case "pause":
@@ -370,33 +415,8 @@ func (s *Sim) apply(a Action) error {
 		} else {
 			w.restart()
 		}
-	case "partition":
-		if s.actors[a.Proc] == nil || s.actors[a.Peer] == nil {
-			return fmt.Errorf("partition: unknown actor %q or %q", a.Proc, a.Peer)
-		}
-		s.Net.Partition(a.Proc, a.Peer, a.OneWay)
-	case "heal":
-		if s.actors[a.Proc] == nil || s.actors[a.Peer] == nil {
-			return fmt.Errorf("heal: unknown actor %q or %q", a.Proc, a.Peer)
-		}
-		s.Net.Heal(a.Proc, a.Peer)
-	case "delay":
-		if s.actors[a.Proc] == nil || a.Peer != "" && s.actors[a.Peer] == nil {
-			return fmt.Errorf("delay: unknown actor %q or %q", a.Proc, a.Peer)
-		}
-		s.Net.Hold(a.Proc, a.Peer, time.Duration(a.For))
-	case "write":
-		if p == nil {
-			return fmt.Errorf("write: %q is not a lock-holding process", a.Proc)
-		}
-		// The application decides to write on its own thread: if the
-		// process is paused, the decision waits for the resume.
-		p.run(task{fn: fnWrite, act: &a})
-	case "release":
-		if p == nil {
-			return fmt.Errorf("release: %q is not a lock-holding process", a.Proc)
-		}
-		p.run(task{fn: fnRelease})
+	case "write", "release", "fix":
+		return s.applyToProcess(a, p)
 	case "expire":
 		var id LeaseID
 		if p != nil {
@@ -409,51 +429,56 @@ func (s *Sim) apply(a Action) error {
 		}
 		s.Coord.Revoke(id, true, "expired by the learner")
 	case "set-ttl":
-		// A lease keeps the TTL it was granted with: the new TTL (and its
-		// TTL/3 renew period) applies from the process's next session.
-		if p != nil {
-			if p.cfg.Recipe == RecipeEtcd {
-				if err := CheckEtcdTTL(a.TTL.D()); err != nil {
-					return fmt.Errorf("set-ttl %s: %w", a.Proc, err)
-				}
-			}
-			// etcd's KeepAlive client (renew 0) keeps its TTL/3 cadence;
-			// a client with its own timer renews every TTL/3 of the new TTL.
-			p.cfg.TTL = time.Duration(a.TTL)
-			if p.cfg.RenewEvery > 0 {
-				p.cfg.RenewEvery = time.Duration(a.TTL) / 3
-			}
-		} else {
-			w.cfg.TTL, w.cfg.RenewEvery = time.Duration(a.TTL), time.Duration(a.TTL)/3
-		}
-		s.Trace.add(s.now, a.Proc, KindSetting, S(FName, "ttl"), D(FMs, time.Duration(a.TTL)))
-	case "fencing":
-		if s.Register == nil && s.Offsets == nil {
-			return fmt.Errorf("fencing: this world has no fenced resource")
-		}
-		if s.Register != nil {
-			s.Register.Fencing = a.On
-		}
-		if s.Offsets != nil {
-			s.Offsets.Fencing = a.On
-		}
-		s.Trace.add(s.now, "learner", KindSetting, S(FName, "fencing"), S(FValue, onOff(a.On)))
-	case "idempotency":
-		if s.Queue == nil {
-			return fmt.Errorf("idempotency: this world has no job queue")
-		}
-		s.Queue.Idempotency = a.On
-		s.Trace.add(s.now, "learner", KindSetting, S(FName, "idempotency"), S(FValue, onOff(a.On)))
-	case "fix":
-		if p == nil || p.cfg.System != SystemEtcd {
-			return fmt.Errorf("fix: %q is not an etcd client process", a.Proc)
-		}
-		p.applyFix(FixName(a.Value))
+		return s.setTTL(a, p, w)
 	case "delete":
 		n.run(task{fn: fnDelete, act: &a})
 	case "put":
 		n.run(task{fn: fnPut, act: &a})
 	}
+	return nil
+}
+
+// applyToProcess applies what only a lock-contending process does.
+func (s *Sim) applyToProcess(a Action, p *Process) error {
+	if p == nil {
+		return fmt.Errorf("%s: %q is not a lock-holding process", a.Do, a.Proc)
+	}
+	switch a.Do {
+	case "write":
+		// The application decides to write on its own thread: if the
+		// process is paused, the decision waits for the resume.
+		p.run(task{fn: fnWrite, act: &a})
+	case "release":
+		p.run(task{fn: fnRelease})
+	case "fix":
+		if p.cfg.System != SystemEtcd {
+			return fmt.Errorf("fix: %q is not an etcd client process", a.Proc)
+		}
+		p.applyFix(FixName(a.Value))
+	}
+	return nil
+}
+
+// setTTL gives p's (or w's) next session the TTL: a lease keeps the TTL it
+// was granted with, so the new TTL (and its TTL/3 renew period) applies
+// from the next session.
+func (s *Sim) setTTL(a Action, p *Process, w *ShardWorker) error {
+	if p != nil {
+		if p.cfg.Recipe == RecipeEtcd {
+			if err := CheckEtcdTTL(a.TTL.D()); err != nil {
+				return fmt.Errorf("set-ttl %s: %w", a.Proc, err)
+			}
+		}
+		// etcd's KeepAlive client (renew 0) keeps its TTL/3 cadence; a
+		// client with its own timer renews every TTL/3 of the new TTL.
+		p.cfg.TTL = time.Duration(a.TTL)
+		if p.cfg.RenewEvery > 0 {
+			p.cfg.RenewEvery = time.Duration(a.TTL) / 3
+		}
+	} else {
+		w.cfg.TTL, w.cfg.RenewEvery = time.Duration(a.TTL), time.Duration(a.TTL)/3
+	}
+	s.Trace.add(s.now, a.Proc, KindSetting, S(FName, "ttl"), D(FMs, time.Duration(a.TTL)))
 	return nil
 }
 
@@ -463,55 +488,3 @@ func onOff(b bool) string {
 	}
 	return "off"
 }
-
-// Limits of an action log read from outside (a file, stdin, an answer).
-// They are a permalink's (see permalink.DecodeLink), so a log that is read can be
-// shared as a link; a real lesson run has a few dozen actions.
-const (
-	MaxActions       = 4096
-	MaxActionLogSize = 1 << 20 // bytes of JSON
-)
-
-// ErrActionLog wraps every error of ParseActionLog.
-var ErrActionLog = errors.New("action log")
-
-// ParseActionLog reads a JSON array of timed actions and validates each.
-// It is strict: an unknown field (a typo such as "from" for "for") is an
-// error rather than an action quietly doing something else, and so is
-// data after the array or a log past MaxActions or MaxActionLogSize.
-func ParseActionLog(b []byte) (ActionLog, error) {
-	bad := func(format string, a ...any) (ActionLog, error) {
-		return nil, fmt.Errorf("%w: %s", ErrActionLog, fmt.Sprintf(format, a...))
-	}
-	if len(b) > MaxActionLogSize {
-		return bad("%d bytes is more than the %d an action log may have", len(b), MaxActionLogSize)
-	}
-	b, err := CleanJSON(b)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrActionLog, err)
-	}
-	var log ActionLog
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&log); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrActionLog, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return bad("data after the end of the array")
-	}
-	if len(log) > MaxActions {
-		return bad("%d actions is more than the %d a run may have", len(log), MaxActions)
-	}
-	for i, t := range log {
-		if t.At < 0 {
-			return nil, fmt.Errorf("action %d: negative time %s", i+1, time.Duration(t.At))
-		}
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("action %d: %w", i+1, err)
-		}
-	}
-	return log, nil
-}
-
-// D returns the duration as a time.Duration.
-func (d Duration) D() time.Duration { return time.Duration(d) }
