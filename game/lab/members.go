@@ -94,7 +94,7 @@ func (v WorldView) LeaderLine() string {
 // revision 12 applied", "crashed", "follower out of the quorum, cut off
 // from its peers, revision 9 applied, clients B".
 func (v WorldView) MemberState(m MemberView) string {
-	s := v.memberRole(m)
+	s := v.MemberRole(m)
 	if m.Crashed {
 		return s
 	}
@@ -105,10 +105,10 @@ func (v WorldView) MemberState(m MemberView) string {
 	return s
 }
 
-// memberRole is MemberState without what changes with every write (its
+// MemberRole is MemberState without what changes with every write (its
 // revision) or request (its clients): what a listener is told of when it
 // changes.
-func (v WorldView) memberRole(m MemberView) string {
+func (v WorldView) MemberRole(m MemberView) string {
 	var parts []string
 	switch {
 	case m.Crashed:
@@ -148,7 +148,7 @@ func (v WorldView) memberSummary() (lines, key []string) {
 	lines, key = append(lines, lead), append(key, lead)
 	for _, m := range v.Members {
 		lines = append(lines, m.Name+": "+v.MemberState(m))
-		key = append(key, m.Name+": "+v.memberRole(m))
+		key = append(key, m.Name+": "+v.MemberRole(m))
 	}
 	return lines, key
 }
