@@ -138,7 +138,8 @@ func TestBrowserClusterLessonByKeyboard(t *testing.T) {
 // at 25 s (member-2 cut off from its peers, member-3 leading in term 3)
 // on a phone, at 1024x640 and at 1280x800: the panel offers every
 // member's actions, each control at least 24 px and no text under 14 px;
-// the screenshots are saved for a person to look at.
+// the screenshots are saved for a person to look at. On the phone a tap
+// on member-1's cell and one on its Crash crash it.
 func TestBrowserClusterLessonFitsEverySize(t *testing.T) {
 	l, err := lessons.Find("coordinator-cluster")
 	require.NoError(t, err)
@@ -167,6 +168,13 @@ func TestBrowserClusterLessonFitsEverySize(t *testing.T) {
 			bad, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](panelProblems))
 			require.NoError(t, err)
 			assert.Empty(t, bad, "lesson 14 at %s:\n  %s", sz.name, strings.Join(bad, "\n  "))
+			if sz.phone {
+				// By touch on the canvas: tap member-1's cell, then Crash.
+				b.touchAt(t, "proc:member-1", 0.5, 0.5, 0.5)
+				b.until(t, "member-1's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["action:crash"]; return ok })
+				b.touchAt(t, "action:crash", 0.5, 0.5, 0.5)
+				b.world(t, "member-1: crashed")
+			}
 		})
 	}
 }
