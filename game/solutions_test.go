@@ -44,7 +44,10 @@ func (r *appRig) setKnob(sc *LessonScene, id string, v float64) {
 func menuItem(w *worldView, a core.Action) int {
 	for i, m := range w.menu {
 		b := m.Action
-		if !m.NextToken && b.Do == a.Do && b.Key == a.Key && b.TTL == a.TTL && b.Token == a.Token && (a.Do != "pause" || b.For == a.For) && (a.Do != core.VerbFix || b.Value == a.Value) {
+		// A member's menu cuts it off from its peers or its clients, and
+		// reads serializable or linearizable (On): Peer and On tell apart.
+		if !m.NextToken && b.Do == a.Do && b.Key == a.Key && b.TTL == a.TTL && b.Token == a.Token && b.Peer == a.Peer && b.On == a.On &&
+			(a.Do != "pause" && a.Do != core.VerbSlowDisk || b.For == a.For) && (a.Do != core.VerbFix || b.Value == a.Value) {
 			return i
 		}
 	}

@@ -140,6 +140,8 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	switch w := v.lab.World(); {
 	case len(w.Workers) > 0:
 		legend = "upper bar: believes it leads (worker: owns shards)   lower bar: coordinator agrees"
+	case len(w.Members) > 0:
+		legend = "upper bar: believes it leads   lower bar: coordinator says it holds   blue line: new coordinator leader"
 	case len(w.Redis) > 0:
 		// No coordinator: the truth is which value a majority holds.
 		legend = "upper bar: believes it leads   lower bar: its keys on a majority   orange box: both believe they lead"
@@ -292,6 +294,26 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	for _, p := range pills {
 		w := draw.Measure(s.Small())(p.text) + s.U(8)
 		marks = append(marks, ui.Rect{X: p.at.X - w/2, Y: p.at.Y - h/2, W: w, H: h})
+	}
+	if n := len(v.tl.Lanes); n > 0 {
+		// The coordinator's leader changes, across every lane: a line
+		// each, labelled with its term where there is room.
+		top, bottom := g.Lane(0).Y, g.Lane(n-1).MaxY()
+		for _, m := range v.tl.Leaders {
+			if !g.InView(sec(m.At)) {
+				continue
+			}
+			x, clr, text := g.X(sec(m.At)), th.Accent, fmt.Sprintf("term %d", m.Term)
+			if m.Member == "" {
+				clr, text = th.Reject, "no leader"
+			}
+			dashed(dst, ui.Point{X: x, Y: top}, ui.Point{X: x, Y: bottom}, s.U(1.5), s.U(4), clr)
+			marks = append(marks, ui.Rect{X: x - s.U(1), Y: top, W: s.U(2), H: bottom - top})
+			l := labelAt{x: x + s.U(3), y: top + h/2, text: text}
+			l.end = l.x + draw.Measure(s.Small())(text)
+			labels = append(labels, l)
+			boxes = append(boxes, ui.Rect{X: l.x - s.U(2), Y: l.y - h/2, W: l.end - l.x + s.U(6), H: h})
+		}
 	}
 	for _, m := range v.tl.Writes {
 		c, size, reach, ok := markAt(m)

@@ -107,6 +107,8 @@ func (w *worldView) selectActor(i int) {
 		desc = describeProc(w.view.Procs[a.Proc], w.view.Words)
 	case a.Node != "":
 		desc = w.describeNode(a.Node)
+	case a.Member != "":
+		desc = w.describeMember(a.Member)
 	default:
 		wk := w.view.Workers[a.Worker]
 		desc = fmt.Sprintf("owns %d shards (coordinator: %d)", wk.Owned, wk.Holds)
@@ -313,6 +315,8 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		hint = "click a process or worker (or press 1-9, N) to act"
 	case len(v.Redis) > 0:
 		hint = "click a process or a server to act on it"
+	case len(v.Members) > 0:
+		hint = "click a process or a member (or press 1-9) to act"
 	}
 	if !r.Empty() && r.W > draw.Measure(s.Small())(hint)+s.U(10) {
 		draw.TextIn(dst, hint, s.Small(), r, draw.AlignEnd, th.TextDim)

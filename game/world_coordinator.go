@@ -25,6 +25,9 @@ func (w *worldView) drawSingle(dst *ebiten.Image, s draw.Style) {
 		switch {
 		case len(v.Redis) > 0:
 			// No coordinator to link to: drawRedisLinks drew each node's.
+		case !p.Cut && w.memberOf(p.Name) >= 0:
+			// A cluster's client talks to one member.
+			draw.Line(dst, w.memberEnd(w.memberOf(p.Name)), b, s.U(1.5), th.Border)
 		case p.Cut:
 			dashed(dst, a, b, s.U(2), s.U(8), th.Reject)
 			mid := ui.Point{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
@@ -36,9 +39,12 @@ func (w *worldView) drawSingle(dst *ebiten.Image, s draw.Style) {
 			draw.Line(dst, w.procBottom(i), w.storeEnd(i), s.U(1.5), th.Border)
 		}
 	}
-	if len(v.Redis) > 0 {
+	switch {
+	case len(v.Redis) > 0:
 		w.drawRedis(dst, s, g.Coord)
-	} else {
+	case len(v.Members) > 0:
+		w.drawMembers(dst, s, g.Coord)
+	default:
 		w.drawCoordinator(dst, s, g.Coord, 0, true)
 	}
 	switch {

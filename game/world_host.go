@@ -15,7 +15,7 @@ import (
 
 // pairs maps the second action of a pair to the first, so the page keeps
 // one place (and its focus) for "Pause" and "Resume".
-var pairs = map[string]string{"resume": "pause", "restart": "crash", "heal": "partition"}
+var pairs = map[string]string{"resume": "pause", "restart": "crash", "heal": "partition", "disk-normal": "disk-slow"}
 
 // Controls implements controller.
 func (w *worldView) Controls() []Control {
@@ -27,6 +27,8 @@ func (w *worldView) Controls() []Control {
 			group += ": " + describeProc(w.view.Procs[a.Proc], w.view.Words)
 		case a.Node != "":
 			group += ": " + w.describeNode(a.Node)
+		case a.Member != "":
+			group += ": " + w.describeMember(a.Member)
 		default:
 			wk := w.view.Workers[a.Worker]
 			group += fmt.Sprintf(": owns %d shards", wk.Owned)

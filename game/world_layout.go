@@ -46,6 +46,14 @@ func (w *worldView) layout() {
 			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: r.Name, Proc: -1, Worker: -1, Node: r.Name}, hit: c})
 		}
 	}
+	if len(v.Members) > 0 && g.Single {
+		// A cluster's members are actors too: crash, pause, cut off, slow
+		// down or read from one.
+		for i, c := range memberCells(g.Geom.Coord, w.unit, len(v.Members)) {
+			m := v.Members[i]
+			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: m.Name, Proc: -1, Worker: -1, Member: m.Name}, hit: c})
+		}
+	}
 	w.fencing.Rect, w.idem.Rect = ui.Rect{}, ui.Rect{}
 	if fencing {
 		w.fencing.Rect = g.Switch

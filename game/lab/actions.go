@@ -13,12 +13,14 @@ import (
 
 // Actor is one process or worker the learner can select in the world: an
 // index into WorldView.Procs or WorldView.Workers (the other is -1); or,
-// with Node set (both -1), one of a Redlock world's Redis nodes.
+// with Node set (both -1), one of a Redlock world's Redis nodes; or, with
+// Member set (both -1), one of the coordinator's cluster members.
 type Actor struct {
 	Name   string
 	Proc   int
 	Worker int
 	Node   string
+	Member string
 }
 
 // ClockJump is how far a Redis node's clock jumps ahead at the learner's
@@ -68,8 +70,11 @@ func stateOf(v WorldView, a Actor) actorState {
 // of each pair (pause or resume), and token is what "write with token"
 // sends.
 func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
-	if a.Node != "" {
+	switch {
+	case a.Node != "":
 		return nodeChoices(l, v, a)
+	case a.Member != "":
+		return memberChoices(l, v, a)
 	}
 	var out []Choice
 	st := stateOf(v, a)

@@ -153,8 +153,11 @@ func TestNarrationQuotesRealErrorsOnlyBesideAPlainExplanation(t *testing.T) {
 		lb.Advance(lb.Length())
 		for _, line := range lb.Narration() {
 			assert.NotContains(t, line.Text, "overdue timers", l.ID)
-			if i := strings.Index(line.Text, "etcdserver:"); i >= 0 {
-				assert.Contains(t, line.Text[:i], "the coordinator had already expired it", "%s: %q is quoted after its meaning", l.ID, line.Text)
+			for _, quoted := range strings.Split(line.Text, `"etcdserver: `)[1:] {
+				err := "etcdserver: " + quoted[:strings.Index(quoted, `"`)]
+				require.Contains(t, plainWhys, err, "%s: %q has a plain meaning", l.ID, err)
+				i := strings.Index(line.Text, err)
+				assert.Contains(t, line.Text[:i], plainWhys[err], "%s: %q is quoted after its meaning", l.ID, line.Text)
 			}
 		}
 	}

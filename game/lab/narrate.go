@@ -13,6 +13,9 @@ import (
 // Narrate turns one trace event into a sentence for learners, or "" for
 // events too fine to narrate (messages, renewals).
 func Narrate(e *core.Event) string {
+	if s := narrateMember(e); s != "" {
+		return s
+	}
 	switch e.Kind {
 	case core.KindHolder:
 		return fmt.Sprintf("%s acquired %s with token %d", e.Owner(), e.Lock(), e.Token())
@@ -107,6 +110,8 @@ var plainWhys = map[string]string{
 	"mutex: session is expired":             "its session had already expired",
 	"local lease deadline passed":           "by its own clock the lease had run out",
 	"local session deadline passed":         "by its own clock the session had run out",
+	"etcdserver: no leader":                 "it had no leader for too long",
+	"etcdserver: request timed out":         "no leader committed it within 7 s",
 }
 
 // PlainWhy is a reason the trace records, for a learner: a real error
@@ -130,8 +135,12 @@ func PlainWhy(why string) string {
 func Weight(e *core.Event) (key bool, routine string) {
 	switch e.Kind {
 	case core.KindHolder, core.KindLeaseExpire, core.KindLeaseLost, core.KindStale, core.KindCrash,
-		core.KindSessionLost, core.KindLockDelay:
+		core.KindSessionLost, core.KindLockDelay, core.KindLeader, core.KindNoLeader, core.KindRead:
 		return true, ""
+	case core.KindMember:
+		return e.State() == "crashed", ""
+	case core.KindLeaseRearm:
+		return false, "rearm:" + e.Owner()
 	case core.KindLeaseRevoke:
 		return e.Why() == "expired by the learner", ""
 	case core.KindWrite:

@@ -69,6 +69,8 @@ func (v WorldView) Summary() Summary {
 		s.Lines = append(s.Lines, line)
 		key = append(key, line)
 	}
+	lines, members := v.memberSummary()
+	s.Lines, key = append(s.Lines, lines...), append(key, members...)
 	for _, p := range v.Procs {
 		state := procState(p, v)
 		line := p.Name + ": " + state

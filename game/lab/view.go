@@ -97,6 +97,13 @@ type WorldView struct {
 	// them a client must win. None elsewhere.
 	Redis  []RedisView
 	Quorum int
+
+	// Members are the coordinator's cluster members, member-1 first (none
+	// for a coordinator of one); LeaderName is the member that leads now
+	// with its quorum ("": none) and Term the cluster's term.
+	Members    []MemberView
+	LeaderName string
+	Term       int64
 }
 
 // LockGroup is one lock and the processes that contend for it.
@@ -223,6 +230,7 @@ func (lb *Lab) world1() WorldView {
 	lb.addGroups(&v)
 	lb.addShards(&v)
 	lb.addRedis(&v, lockName)
+	lb.addMembers(&v)
 	if q := s.Queue; q != nil {
 		v.Queue = &QueueView{Name: q.Name, Idempotency: q.Idempotency, Jobs: len(q.Jobs),
 			DuplicatesIgnored: q.DuplicatesIgnored, DuplicatesExecuted: q.DuplicatesExecuted}
@@ -346,6 +354,26 @@ type Timeline struct {
 	Lanes    []Lane
 	Overlaps []Overlap
 	Writes   []WriteMark
+	// Leaders marks each change of the coordinator's leader (a cluster's
+	// only): a member elected, or the cluster left with none.
+	Leaders []LeaderMark
+}
+
+// LeaderMark is one change of a clustered coordinator's leader: Member
+// leads from At in Term ("" : from At there is no leader).
+type LeaderMark struct {
+	At     time.Duration
+	Member string
+	Term   int64
+}
+
+// Label is the mark's words on the timeline: "member-3 leads, term 3"
+// or "no leader".
+func (m LeaderMark) Label() string {
+	if m.Member == "" {
+		return "no leader"
+	}
+	return fmt.Sprintf("%s leads, term %d", m.Member, m.Term)
 }
 
 // Timeline builds the lanes from the trace (cached until the simulation
@@ -494,6 +522,10 @@ func (lb *Lab) timeline() Timeline {
 					open(&tl.Lanes[j].Truth, e.At)
 				}
 			}
+		case core.KindLeader:
+			tl.Leaders = append(tl.Leaders, LeaderMark{At: e.At, Member: e.Actor, Term: e.Term()})
+		case core.KindNoLeader:
+			tl.Leaders = append(tl.Leaders, LeaderMark{At: e.At, Term: e.Term()})
 		case core.KindWrite:
 			m := WriteMark{At: e.At, From: e.From(), Token: e.Token(), Kind: MarkWrite,
 				Accepted: e.Result() == core.Accepted, Stale: e.Result() == core.Accepted && e.Token() < e.Highest()}
