@@ -159,19 +159,19 @@ var coordinatorCluster = &Lesson{
 	Goals: []Goal{
 		{
 			ID:     "quorum-wait",
-			Text:   fmt.Sprintf("Give two members a slow disk, then have a contender ask for the lock (restart it after a crash): its request waits %s or more to be committed.", core.Seconds(clusterSlowDisk)),
+			Text:   fmt.Sprintf("Slow two disks, restart a contender: its lock write waits %s.", core.Seconds(clusterSlowDisk)),
 			Proved: "The lock's write waited for the quorum's disks: an acquisition is committed only once a majority has it, so the slowest disk of that majority sets its time.",
 			Met:    func(w *World) bool { return lockCommitWait(w) >= clusterSlowDisk },
 			Measure: func(w *World) string {
 				if d := lockCommitWait(w); d > 0 {
-					return "slowest lock write so far: " + core.Seconds(d) + " from arrival to commit"
+					return "slowest write " + core.Seconds(d)
 				}
 				return ""
 			},
 		},
 		{
 			ID:     "outlive",
-			Text:   "Crash the lock's holder, then crash the member that leads the coordinator: the dead holder keeps the lock longer than its 5 s TTL.",
+			Text:   "Crash the holder, then the leading member: the lock outlives its 5 s TTL.",
 			Proved: "The new leader gave the dead holder's lease its whole TTL again plus one election timeout: failover took the election, then a full TTL more.",
 			Met: func(w *World) bool {
 				lived, _ := deadHolderOutlived(w)
@@ -186,19 +186,19 @@ var coordinatorCluster = &Lesson{
 		},
 		{
 			ID:     "no-quorum",
-			Text:   "Take the quorum away (crash or cut off two members) until a client's own deadline passes, then bring a member back: nothing expired meanwhile.",
+			Text:   "Crash or cut off two members until a client's own deadline passes, then bring one back.",
 			Proved: "Without a quorum the coordinator expired nothing and answered no renewal; the client gave up on its own clock, and the returning leader re-armed the leases.",
 			Met:    deadlineWithoutLeader,
 		},
 		{
 			ID:     "stale-read",
-			Text:   "Cut a member off from its peers, let the lock change hands, then read who holds it from that member, first serializable, then linearizable.",
+			Text:   "Cut a member off, let the lock move, then read from it: serializable, then linearizable.",
 			Proved: "The cut-off member answered the serializable read with an owner that was no longer true; the linearizable read had to go through the leader and never gave the stale owner.",
 			Met:    staleThenLinearizable,
 		},
 		{
 			ID:     "flapping",
-			Text:   "Crash a holder and keep the coordinator's leadership changing (pause whichever member leads, again and again): the dead holder's lease is re-armed three times.",
+			Text:   "Crash a holder, then pause each new leading member: its lease is re-armed three times.",
 			Proved: "Every new leader gave the dead holder a fresh TTL: while the coordinator's leadership keeps changing, a lease whose owner is gone never expires.",
 			Met: func(w *World) bool {
 				_, n := deadHolderOutlived(w)
