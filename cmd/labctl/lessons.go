@@ -4,6 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 
 	"leaselab/core"
 	"leaselab/lessons"
@@ -23,15 +26,18 @@ func runLessons(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func runLesson(args []string, stdout, stderr io.Writer) int {
+func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("lesson", stderr)
 	solve := fs.Bool("solve", false, "")
+	actions := fs.String("actions", "", "")
+	knobs := lessonKnobs{}
+	fs.Var(knobs, "knob", "")
 	seed := fs.Uint64("seed", 1, "")
 	hint := fs.Int("hint", 0, "")
 	progressPath := fs.String("progress", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
-		fmt.Fprint(stdout, `usage: labctl lesson ID [--solve] [--seed N] [--hint N] [--progress FILE]
+		fmt.Fprint(stdout, `usage: labctl lesson ID [--solve | --actions FILE [--knob ID=V]...] [--seed N] [--hint N] [--progress FILE]
 
 Without --solve, prints the lesson: intro, goals and the hints seen so far.
 --hint N       prints the hints up to rung N, one rung more at a time (the
@@ -40,6 +46,12 @@ Without --solve, prints the lesson: intro, goals and the hints seen so far.
 `+progressFlag+`
 With --solve, runs the lesson's solution headless, prints the trace summary
 and each goal as met or unmet.
+With --actions FILE ("-" for stdin), plays the lesson with your own actions,
+a JSON array such as [{"at":"4s","do":"pause","proc":"A","for":"20s"}]
+(a coordinator member is acted on by its name: {"at":"3s","do":"crash",
+"proc":"member-1"}); --knob ID=V sets a slider. It prints what happened,
+each goal met (with what it proved) or open, and records the goals met in
+the progress file, as the desktop does.
 
 Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 `)
@@ -59,6 +71,19 @@ Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 	fs.Visit(func(f *flag.Flag) { hintSet = hintSet || f.Name == "hint" })
 	if hintSet && *solve {
 		return fail(stderr, "labctl lesson: give one of --hint and --solve, not both")
+	}
+	if *actions != "" {
+		if *solve || hintSet {
+			return fail(stderr, "labctl lesson: give one of --actions, --solve and --hint")
+		}
+		log, err := readActions(*actions, stdin)
+		if err != nil {
+			return fail(stderr, "labctl lesson %s: %v", l.ID, err)
+		}
+		return playLesson(l, *seed, lessons.Knobs(knobs), log, *progressPath, stdout, stderr)
+	}
+	if len(knobs) > 0 {
+		return fail(stderr, "labctl lesson: --knob goes with --actions")
 	}
 	if !*solve {
 		return printLesson(l, hintSet, *hint, *progressPath, stdout, stderr)
@@ -139,4 +164,77 @@ func countResult(t *core.Trace, result string) int {
 		}
 	}
 	return n
+}
+
+// lessonKnobs are --knob ID=V flags.
+type lessonKnobs lessons.Knobs
+
+func (k lessonKnobs) String() string { return fmt.Sprint(lessons.Knobs(k)) }
+
+func (k lessonKnobs) Set(v string) error {
+	id, val, ok := strings.Cut(v, "=")
+	if !ok || id == "" {
+		return fmt.Errorf("want ID=V, got %q", v)
+	}
+	f, err := strconv.ParseFloat(val, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("%s: %q is not a number", id, val)
+	}
+	k[id] = f
+	return nil
+}
+
+// playLesson runs the lesson with the learner's own log and prints what
+// happened and each goal; the goals met are recorded in the progress file.
+func playLesson(l *lessons.Lesson, seed uint64, knobs lessons.Knobs, log core.ActionLog, path string, stdout, stderr io.Writer) int {
+	for _, a := range log {
+		if a.At.D() > l.Duration {
+			return fail(stderr, "labctl lesson %s: an action at %s is past the lesson's end (%s)", l.ID, core.FormatTime(a.At.D()), core.FormatTime(l.Duration))
+		}
+	}
+	w, err := l.EvaluateWith(seed, knobs, log)
+	if err != nil {
+		return fail(stderr, "labctl lesson %s: %v", l.ID, err)
+	}
+	fmt.Fprintf(stdout, "%s: your %d actions, %s of virtual time\n", l.Title, len(w.Log), core.FormatTime(l.Duration))
+	for _, e := range w.Sim.Trace.Events {
+		switch e.Kind {
+		case core.KindAction, core.KindActionError, core.KindHolder, core.KindFree, core.KindLeaseExpire, core.KindLeader,
+			core.KindNoLeader, core.KindLeaseRearm, core.KindRead, core.KindRefused, core.KindStale:
+			fmt.Fprintln(stdout, "  "+e.Text())
+		case core.KindWrite:
+			if e.Result() != core.Accepted {
+				fmt.Fprintln(stdout, "  "+e.Text())
+			}
+		}
+	}
+	code := 0
+	var met []string
+	for _, g := range w.Goals() {
+		if g.Met {
+			met = append(met, g.Goal.ID)
+			fmt.Fprintf(stdout, "[met  ] %s\n        %s\n", g.Goal.Text, g.Goal.Proved)
+			continue
+		}
+		code = 1
+		fmt.Fprintf(stdout, "[OPEN ] %s\n", g.Goal.Text)
+		if g.Goal.Measure != nil {
+			if m := g.Goal.Measure(w); m != "" {
+				fmt.Fprintf(stdout, "        so far: %s\n", m)
+			}
+		}
+	}
+	if code == 0 {
+		fmt.Fprintf(stdout, "Lesson complete. %s\n", l.Recap)
+	}
+	if len(met) > 0 {
+		lr, err := openProgress(path, stderr)
+		if err == nil {
+			err = lr.recordGoals(l.ID, met)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "labctl: the goals met are not recorded: %v\n", err)
+		}
+	}
+	return code
 }

@@ -92,7 +92,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "lessons":
 		return runLessons(args[1:], stdout, stderr)
 	case "lesson":
-		return runLesson(args[1:], stdout, stderr)
+		return runLesson(args[1:], stdin, stdout, stderr)
 	case "exercises":
 		return runExercises(args[1:], stdout, stderr)
 	case "exercise":

@@ -79,3 +79,13 @@ func (l *learner) sync(q progress.Progress) error {
 	l.p = merged
 	return nil
 }
+
+// recordGoals records that the goals met were met in lesson id.
+func (l *learner) recordGoals(id string, met []string) error {
+	q := progress.New()
+	q.Lessons[id] = l.p.Lesson(id)
+	for _, g := range met {
+		q.MeetGoal(id, g)
+	}
+	return l.sync(q)
+}
