@@ -237,3 +237,78 @@ var clusterSolution = core.ActionLog{
 	core.At(61300*time.Millisecond, core.Pause("member-2", 3*time.Second)),
 	core.At(63400*time.Millisecond, core.Pause("member-3", 3*time.Second)),
 }
+
+// deadHolderFailover finds the key moment of the failover story: the
+// member leading the coordinator crashes while the lock's holder is a
+// crashed process. It returns the moment, the dead holder and its lease,
+// and when that lease was due to run out by then.
+func deadHolderFailover(w *World) (at time.Duration, holder, lease string, due time.Duration, ok bool) {
+	leader := ""
+	held := map[string]string{} // lease -> owner of the lock's current holder key
+	var holderLease string
+	down := map[string]bool{}
+	expiry := map[string]time.Duration{}
+	for _, e := range w.Sim.Trace.Events {
+		switch e.Kind {
+		case core.KindLeader:
+			leader = e.Actor
+		case core.KindCrash:
+			down[e.Actor] = true
+		case core.KindRestart:
+			down[e.Actor] = false
+		case core.KindLeaseGrant, core.KindLeaseRenew, core.KindLeaseRearm:
+			expiry[e.Lease()] = e.Expiry()
+		case core.KindHolder:
+			if e.Lock() == clusterLock {
+				holderLease = strings.TrimPrefix(e.Key(), clusterLock+"/")
+				held[holderLease] = e.Owner()
+			}
+		case core.KindFree, core.KindLeaseExpire:
+			if e.Kind == core.KindFree || e.Lease() == holderLease {
+				holderLease = ""
+			}
+		case core.KindMember:
+			if e.State() == "crashed" && e.Actor == leader && holderLease != "" && down[held[holderLease]] {
+				return e.At, held[holderLease], holderLease, expiry[holderLease], true
+			}
+		}
+	}
+	return 0, "", "", 0, false
+}
+
+// clusterFailoverPrediction asks, as the leading member crashes while the lock's
+// holder is dead, when the lock will pass on.
+var clusterFailoverPrediction = Predict{
+	ID: "lock-after-failover",
+	Question: func(w *World) string {
+		_, holder, _, due, _ := deadHolderFailover(w)
+		return fmt.Sprintf("%s, the lock's holder, is dead; its lease was due to run out at %s. The member leading the coordinator has just crashed. When will the lock pass on?", holder, instant(due))
+	},
+	Options: []Option{
+		{"expiry", "At that time, as if nothing happened"},
+		{"later", "Later: after a new leader is elected"},
+		{"never", "Never: the lease died with the leader"},
+	},
+	Due: func(w *World) bool {
+		_, _, _, _, ok := deadHolderFailover(w)
+		return ok
+	},
+	Outcome: func(w *World) (string, string) {
+		at, holder, lease, due, ok := deadHolderFailover(w)
+		if !ok {
+			return "", ""
+		}
+		for e := range w.ofKind(core.KindLeaseExpire) {
+			if e.Lease() != lease || e.At < at {
+				continue
+			}
+			if e.At > due+500*time.Millisecond {
+				return "later", fmt.Sprintf("%s's lease ended at %s, not at %s: the new leader gave it a whole TTL again", holder, instant(e.At), instant(due))
+			}
+			return "expiry", fmt.Sprintf("%s's lease ended at %s, when it was due", holder, instant(e.At))
+		}
+		return "", ""
+	},
+}
+
+func init() { coordinatorCluster.Predictions = []Predict{clusterFailoverPrediction} }

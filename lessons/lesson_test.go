@@ -384,3 +384,34 @@ func TestLessonHintsGiveNoExerciseAnswer(t *testing.T) {
 		assert.True(t, g.Met, "following the last hint leaves %s unmet", g.Goal.ID)
 	}
 }
+
+// Lesson 14 asks, as the leading member crashes under a dead holder, when
+// the lock will pass on: the question's time is the dead holder's lease
+// expiry the trace holds, and the outcome is the expiry that came, later.
+func TestTheClusterLessonAsksWhenTheLockPassesOnAfterAFailover(t *testing.T) {
+	p := coordinatorCluster.Prediction("lock-after-failover")
+	require.NotNil(t, p)
+	w, err := coordinatorCluster.EvaluateWith(1, nil, core.ActionLog{core.At(2*time.Second, core.Crash("A")), core.At(3*time.Second, core.Crash("member-1"))})
+	require.NoError(t, err)
+	at, holder, lease, due, ok := deadHolderFailover(w)
+	require.True(t, ok)
+	assert.Equal(t, 3*time.Second, at)
+	assert.Equal(t, "A", holder)
+	var renewed time.Duration
+	for _, e := range w.Sim.Trace.Events {
+		if e.At < at && e.Lease() == lease && (e.Kind == core.KindLeaseRenew || e.Kind == core.KindLeaseGrant) {
+			renewed = e.Expiry()
+		}
+	}
+	assert.Equal(t, renewed, due, "the expiry A's lease had when the member crashed")
+	assert.Contains(t, p.Question(w), "its lease was due to run out at "+instant(due))
+	opt, said := p.Outcome(w)
+	assert.Equal(t, "later", opt)
+	exp := w.Sim.Trace.Filter(core.KindLeaseExpire)
+	require.NotEmpty(t, exp)
+	assert.Contains(t, said, "ended at "+instant(exp[0].At))
+
+	quiet, err := coordinatorCluster.EvaluateWith(1, nil, core.ActionLog{core.At(3*time.Second, core.Crash("member-1"))})
+	require.NoError(t, err)
+	assert.False(t, p.Due(quiet), "no question while the holder is alive")
+}

@@ -40,11 +40,12 @@ func playSolution(t *testing.T, l *lessons.Lesson, answer func(lb *Lab, a Ask)) 
 // Which lessons ask, and at which key moment, as the report lists them.
 func TestLessonsWithAPredictionAtTheirKeyMoment(t *testing.T) {
 	want := map[string]string{
-		"fenced-writes":  "late-write",
-		"redlock-pause":  "late-write",
-		"leases":         "lease-runs-out",
-		"election-order": "herd-wakes",
-		"scheduler":      "replay",
+		"fenced-writes":       "late-write",
+		"redlock-pause":       "late-write",
+		"leases":              "lease-runs-out",
+		"election-order":      "herd-wakes",
+		"scheduler":           "replay",
+		"coordinator-cluster": "lock-after-failover",
 	}
 	got := map[string]string{}
 	for _, l := range lessons.All() {
