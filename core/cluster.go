@@ -41,13 +41,26 @@ import (
 //     next member that is up.
 //
 // ZooKeeper and Consul share the shape (a leader elected by a quorum that
-// alone commits and expires sessions) with their own rules: a ZooKeeper
-// server outside a quorum closes its client connections, and the client,
-// Disconnected, reconnects to another server with the same session; a new
-// ZooKeeper leader gives every session a fresh timeout, a new Consul leader
-// restarts every session's TTL timer (2 x TTL), and Consul holds a request
-// up to its rpc_hold_timeout, also 7 s, then fails it with "No cluster
-// leader". A Kubernetes Lease is an object in etcd that expires by the
+// alone commits and expires sessions) with their own rules, which no test
+// here runs on real servers (a three-server ensemble and a Consul cluster
+// are not started by the suite), so each cites the source it follows:
+//   - a ZooKeeper server that leaves its quorum (a follower that lost its
+//     leader, a leader that lost its followers) closes every client
+//     connection (ZooKeeper release-3.8.6, Learner.java:886-888 and
+//     Leader.java:816-834, self.closeAllConnections()); the client,
+//     Disconnected, reconnects to another server with the same session;
+//   - a new ZooKeeper leader tracks every session again with its whole
+//     timeout (LeaderZooKeeperServer.java:173 createSessionTracker ->
+//     LeaderSessionTracker.java:50 -> SessionTrackerImpl.java:110-117, which
+//     calls trackSession for each loaded session -> updateSessionExpiry,
+//     :196-198 -> ExpiryQueue.java:84-87, now + timeout rounded up to the
+//     next tick);
+//   - a new Consul leader restarts every session's TTL timer
+//     (agent/consul/session_ttl.go: initializeSessionTimers ->
+//     resetSessionTimer -> createSessionTimer, which waits ttl x
+//     structs.SessionTTLMultiplier, 2), and a Consul server holds an RPC
+//     for a leader up to its rpc_hold_timeout, 7 s by default, then fails
+//     it with "No cluster leader". A Kubernetes Lease is an object in etcd that expires by the
 // candidates' clocks: a new etcd leader re-arms nothing, and without a
 // quorum no update commits, so the leader steps down at its renew
 // deadline and no one takes over until the quorum is back.
