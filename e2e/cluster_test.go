@@ -105,6 +105,22 @@ func TestBrowserClusterLessonByKeyboard(t *testing.T) {
 	b.press(t, keyX)
 	b.world(t, "member-1: crashed")
 
+	// The leading member went under a dead holder: the run stops and asks
+	// when the lock will pass on as soon as it plays on; 2 answers
+	// "Later", from the keyboard.
+	b.press(t, pKey)
+	st := b.until(t, "the question at the failover", 30*time.Second, func(s fullState) bool {
+		_, ok := s.Scene.Regions["predict:later"]
+		return ok
+	})
+	assert.False(t, st.Scene.Run.Playing, "the run waits for the prediction")
+	assert.NotEmpty(t, b.axTree(t).named("button", "Later: after a new leader is elected"), "the page offers the options as buttons")
+	b.press(t, digit2)
+	b.until(t, "the question answered", 30*time.Second, func(s fullState) bool {
+		_, ok := s.Scene.Regions["predict:later"]
+		return !ok
+	})
+
 	b.playTo(t, 11) // past A's re-armed lease
 	world = b.world(t, "leads (term 3)")
 	assert.NotContains(t, strings.Join(world, "\n"), "member-1 leads")
@@ -112,7 +128,7 @@ func TestBrowserClusterLessonByKeyboard(t *testing.T) {
 	b.until(t, "A's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["action:restart"]; return ok })
 	b.press(t, keyX)
 	b.press(t, pKey)
-	st := b.until(t, "the first two goals", 2*time.Minute, func(s fullState) bool {
+	st = b.until(t, "the first two goals", 2*time.Minute, func(s fullState) bool {
 		g := s.Scene.Mirror.Goals
 		return len(g) == 5 && g[0].Met && g[1].Met
 	})
