@@ -55,6 +55,8 @@ type SceneInfo struct {
 	// Exercise is the exercise's state, for the exercise screen and the
 	// simulator it opens.
 	Exercise *ExerciseInfo `json:"exercise,omitempty"`
+	// Shared is a shared answer graded again, on its screen.
+	Shared *SharedInfo `json:"shared,omitempty"`
 	// Place is where the learner is (the App sets it): the page names the
 	// screen in its address and title, and notices a new one by it.
 	Place place.Place `json:"place"`
