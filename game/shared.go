@@ -35,6 +35,8 @@ type SharedScene struct {
 	verified *lessons.Verified
 	// workedAt is the frame the check's last slice ran in.
 	workedAt int64
+	// body is the text under the verdict line.
+	body string
 
 	// OnBack returns to the menu; OnOpen opens the shared answer's
 	// exercise for the one reading it to try.
@@ -68,9 +70,9 @@ func NewSharedScene(text string) *SharedScene {
 		}
 	}
 	if err != nil {
+		// Said as the screen's first line when it opens.
 		s.problem = "This shared answer cannot be graded: " + err.Error() +
 			". A link cut short, or changed by hand, no longer reads as a share: ask for the link again, whole."
-		s.Narrate(s.problem)
 	} else {
 		s.Narrate("Grading the shared answer again, from scratch…")
 	}
@@ -124,13 +126,13 @@ func (s *SharedScene) verdictLine() string {
 	return line + " The share says it " + claim + ": that is not the verdict its answer gets, so the share was changed or made by another version of LeaseLab."
 }
 
-// setText writes the screen's text: the verdict, the record of help and
-// the grading part by part.
+// setText writes the screen's text: the verdict, then the body (the
+// record of help and the grading part by part), which the page shows
+// under the verdict it keeps as the screen's first line.
 func (s *SharedScene) setText() {
 	var b strings.Builder
-	b.WriteString(s.verdictLine())
 	if v := s.verified; v != nil {
-		b.WriteString("\n\n" + v.Help())
+		b.WriteString(v.Help())
 		b.WriteString("\n\nThe grading, part by part:")
 		for _, p := range v.Result.Parts {
 			b.WriteString("\n\n" + form.PartText(p))
@@ -144,7 +146,8 @@ func (s *SharedScene) setText() {
 			}
 		}
 	}
-	s.text.SetText(draw.Drawable(b.String()))
+	s.body = b.String()
+	s.text.SetText(draw.Drawable(strings.TrimSpace(s.verdictLine() + "\n\n" + s.body)))
 }
 
 // Update implements Scene.
@@ -274,7 +277,7 @@ func (s *SharedScene) Inspect() SceneInfo {
 	if c := s.ring.Current(); c != nil {
 		info.Focus = map[ui.Focusable]string{&s.back: "back", &s.text: "text", &s.open: "open"}[c]
 	}
-	info.Mirror = Mirror{Title: s.Heading(), Objective: s.verdictLine(), Text: s.text.Text(),
+	info.Mirror = Mirror{Title: s.Heading(), Objective: s.verdictLine(), Text: s.body,
 		Narration: s.narration.Lines(), Controls: controls}
 	return info
 }
