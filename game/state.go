@@ -109,6 +109,9 @@ type Done struct {
 	// each with the learner's prediction (or its skip) beside what
 	// happened (lab.PredictionRecap).
 	Predictions []string `json:"predictions,omitempty"`
+	// Chain is the recap question asked with the learner's own run, when
+	// the lesson has one (see lessons.RecapChain).
+	Chain *RecapInfo `json:"chain,omitempty"`
 }
 
 // ChecklistWords are a checklist's heading and how it says an item is met

@@ -56,3 +56,19 @@ var fencedRecap = &RecapChain{
 }
 
 func init() { fencedWrites.RecapChain = fencedRecap }
+
+// leasesRecap asks for the story of the false failover: what A's lease
+// last rested on, the pause, the coordinator's expiry, and B taking the
+// lock while A slept.
+var leasesRecap = &RecapChain{
+	Question: "Tell the story of the failover of a holder that had only frozen, with your own run: pick its events, in order, from what its lease last rested on to the lock changing hands.",
+	roles: func(w *World) []chainRole {
+		sp, h, ok := falseFailover(w)
+		if !ok || h == nil {
+			return nil
+		}
+		return renewalChainRoles(w, sp, h)
+	},
+}
+
+func init() { leases.RecapChain = leasesRecap }
