@@ -43,7 +43,7 @@ func (s *ExerciseScene) ShareAnswer() {
 		s.Narrate(s.notice)
 		return
 	}
-	text, where := sh.Link(), "Your answer's link is below: copy it and pass it on; opened in LeaseLab's page, it is graded again."
+	text, where := sh.Link(), "Your answer is shared: its link holds the answer, its run and its verdict; opened in LeaseLab's page, it is graded again."
 	if s.OnShare != nil {
 		if text, where, err = s.OnShare(s.Ex, sh); err != nil {
 			s.notice = "Your answer could not be shared: " + err.Error()
