@@ -235,7 +235,7 @@ func (b *browser) screenshot(t *testing.T, name string) {
 }
 
 // pageScenes are the screens the browser shows as the panel alone.
-var pageScenes = map[string]bool{"menu": true, "exercise": true, "sandbox-setup": true}
+var pageScenes = map[string]bool{"menu": true, "exercise": true, "sandbox-setup": true, "shared-answer": true}
 
 var (
 	bracketRight = key{key: "]", code: "BracketRight", text: "]", vk: 221}

@@ -46,6 +46,10 @@ type App struct {
 	// one frame (form.DefaultBudget otherwise). The browser, whose frames
 	// take far longer to draw, gives a check a larger share of each.
 	CheckBudget time.Duration
+	// ShareAnswer hands a learner's shared answer to the platform (the
+	// page: a link on the clipboard; the desktop: a file); nil shows the
+	// link to copy.
+	ShareAnswer Sharer
 }
 
 // NewApp returns the lab showing the lesson menu, with progress loaded
@@ -342,6 +346,7 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 		a.prog.SeeHints(ex.ID, n)
 		a.save()
 	}
+	sc.OnShare = a.ShareAnswer
 	sc.OnBack = a.scenes.Home
 	a.show(sc)
 }
@@ -404,6 +409,8 @@ func (a *App) place(info SceneInfo) place.Place {
 			p.Sub = "run"
 		}
 		return p
+	case *SharedScene:
+		return sc.sharedPlace()
 	case *SandboxScene:
 		p := place.Place{Kind: place.Sandbox, Sub: info.Name}
 		if info.Compare != nil {
@@ -421,7 +428,9 @@ func (a *App) place(info SceneInfo) place.Place {
 // recorded first, as its back button does. A place already on show is
 // left as it is; one that does not exist is refused and changes nothing.
 func (a *App) Goto(p place.Place) error {
-	if a.Inspect().Place.Fragment() == p.Fragment() {
+	// A shared answer's screen has no address of its own (its link is
+	// the address): going anywhere leaves it.
+	if cur := a.Inspect().Place; cur.Kind != place.Shared && cur.Fragment() == p.Fragment() {
 		return nil
 	}
 	switch p.Kind {

@@ -62,6 +62,11 @@ type ExerciseScene struct {
 	// not yet saved.
 	checked lessons.Answer
 	edited  bool
+	// graded is the answer the last finished check judged (nil until a
+	// check finishes here); shared is its share's link once the learner
+	// shared it, sharedWhere where that went.
+	graded              *lessons.Answer
+	shared, sharedWhere string
 	// mirror caches the text view (mirrorText).
 	mirror struct {
 		key  mirrorKey
@@ -90,7 +95,10 @@ type ExerciseScene struct {
 	// the hint ladder are.
 	OnReveal func()
 	OnHint   func(n int)
-	Now      func() time.Time
+	// OnShare hands a shared answer to the platform (nil: the link is
+	// shown to copy).
+	OnShare Sharer
+	Now     func() time.Time
 	// CheckBudget, if positive, replaces the check's per-frame budget.
 	CheckBudget time.Duration
 
@@ -106,6 +114,7 @@ type ExerciseScene struct {
 	drag      formDrag
 
 	back, sim, checkB, cancel, model, hintB ui.Button
+	shareB                                  ui.Button
 	defence                                 ui.TextField
 	points                                  []ui.Button // the key points' boxes, by point
 	tabs                                    []tabButton
@@ -147,6 +156,7 @@ func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *Exe
 	s.cancel = ui.Button{Label: "Cancel"}
 	s.model = ui.Button{Label: modelLabel}
 	s.hintB = ui.Button{}
+	s.shareB = ui.Button{Label: shareLabel}
 	s.defence = ui.TextField{Max: 4000}
 	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
 	s.reading[tabProblem].SetText(draw.Drawable(strings.Join(ex.Brief, "\n\n")))
@@ -316,6 +326,10 @@ func (s *ExerciseScene) refocus() {
 	}
 	items = append(items, s.reading[s.tab])
 	s.names[s.reading[s.tab]] = "reading"
+	if s.shareOnShow() {
+		items = append(items, &s.shareB)
+		s.names[&s.shareB] = "share"
+	}
 	if s.Ex.Lab != nil {
 		items = append(items, &s.sim)
 	}
@@ -523,7 +537,9 @@ func (s *ExerciseScene) work(frame int64) {
 	}
 	r := s.check.Result()
 	complete := s.Ex.RealAttempt(s.checked)
-	s.check, s.result = nil, &r
+	graded := s.checked
+	s.check, s.result, s.graded = nil, &r, &graded
+	s.shared, s.sharedWhere = "", ""
 	s.attempts++
 	s.complete = s.complete || complete
 	s.setHints() // a real attempt opens the last rung

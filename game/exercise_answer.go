@@ -132,6 +132,10 @@ func (a *exerciseAnswer) Update(st *State) error {
 	if s.model.Update(in) {
 		s.AskModel()
 	}
+	s.shareB.Disabled = !s.Shareable()
+	if s.shareB.Update(in) {
+		s.ShareAnswer()
+	}
 	s.work(st.Frame)
 	return nil
 }

@@ -24,6 +24,10 @@ func (s *ExerciseScene) host(in *ui.Input) {
 			s.saveDraft()
 			continue
 		}
+		if h.ID == "share" {
+			s.ShareAnswer()
+			continue
+		}
 		if s.hostQuery(h) {
 			continue
 		}
@@ -104,7 +108,7 @@ func (s *ExerciseScene) controls() []Control {
 		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled},
 		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail()},
 		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled})
-	return out
+	return append(out, s.shareControls()...)
 }
 
 // hintDetail says why the last rung is not offered yet ("" when it is).

@@ -35,6 +35,11 @@ type ExerciseInfo struct {
 	Simulator      bool           `json:"simulator"` // the simulator is showing
 	Notice         string         `json:"notice,omitempty"`
 	Result         *ResultInfo    `json:"result,omitempty"`
+	// Shareable: an answer graded here can be shared; Shared is its link
+	// once shared, SharedWhere where it went.
+	Shareable   bool   `json:"shareable,omitempty"`
+	Shared      string `json:"shared,omitempty"`
+	SharedWhere string `json:"sharedWhere,omitempty"`
 }
 
 // ResultInfo is a checked answer in ExerciseInfo.
@@ -56,7 +61,7 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Status: s.Status(), HintsSeen: s.hintsSeen,
 		ModelAvailable: s.ModelAvailable(), ModelArmed: s.armed, Answer: s.Form.Answer(),
 		Actions: len(s.Form.Schedule()), Checking: s.check != nil, Tab: s.tab, ModelShown: s.shown,
-		Simulator: s.shows(s.lab), Notice: s.notice}
+		Simulator: s.shows(s.lab), Notice: s.notice, Shareable: s.Shareable(), Shared: s.shared, SharedWhere: s.sharedWhere}
 	if s.check != nil {
 		out.Progress = s.check.Progress()
 	}
@@ -78,6 +83,9 @@ func (a *exerciseAnswer) Inspect() SceneInfo {
 		"back": s.back.Rect, "reading": s.reading[s.tab].Rect, "form": g.view,
 		"check": s.checkB.Rect, "cancel": s.cancel.Rect, "model": s.model.Rect, "hint": s.hintB.Rect,
 	}, Exercise: s.info()}
+	if !s.shareB.Rect.Empty() {
+		info.Regions["share"] = s.shareB.Rect
+	}
 	for i := range s.tabs {
 		info.Regions["tab:"+s.tabs[i].id] = s.tabs[i].Rect
 	}

@@ -256,6 +256,7 @@ func (s *ExerciseScene) place() {
 		p.Rect = r
 		p.Gutter = math.Round(st.U(12))
 	}
+	s.placeShare()
 }
 
 // contentRect returns the content rectangle of a form widget, if f is one.

@@ -64,6 +64,7 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	if s.tab == tabResult && s.result != nil {
 		s.drawVerdict(screen)
 		s.drawMarks(screen, p)
+		st.Button(screen, &s.shareB)
 	}
 
 	// The form.
@@ -127,6 +128,9 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*s.check.Progress()), st.Small(), label, draw.AlignStart, th.Text)
 	} else {
 		line, c := s.answerState(), th.TextDim
+		if s.sharedWhere != "" {
+			line, c = s.sharedWhere, th.Text
+		}
 		if s.notice != "" {
 			line, c = s.notice, th.Warning
 		}

@@ -48,6 +48,9 @@ const (
 	KindCheck  = "check"
 	KindLink   = "link"
 	KindText   = "text" // a few paragraphs the learner writes; Text holds them
+	// KindCopy is text the learner copies (a link): shown read-only in a
+	// field they can select by keyboard; Text holds it.
+	KindCopy = "copy"
 )
 
 // pressNamed applies this tick's host actions to the widgets in names: a

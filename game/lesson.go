@@ -36,6 +36,8 @@ type LessonScene struct {
 	// note says why the run is not at its start ("" when it is).
 	next *NextLesson
 	note string
+	// recap is the chain built for the recap question (lesson_recap.go).
+	recap recapChain
 
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
@@ -177,6 +179,7 @@ func (sc *LessonScene) goals() []draw.Goal {
 // Update implements Scene.
 func (sc *LessonScene) Update(st *State) error {
 	sc.mark = sc.Player.narration.Mark()
+	sc.recapHost(&st.Input)
 	if err := sc.Player.Update(st); err != nil {
 		return err
 	}
@@ -309,7 +312,9 @@ func (sc *LessonScene) addNow(info *SceneInfo) {
 		}
 	}
 	if d := sc.done(); d != nil {
+		d.Chain = sc.recapInfo()
 		info.Mirror.Done, info.Mirror.Step = d, ""
+		info.Mirror.Controls = append(info.Mirror.Controls, sc.recapControls()...)
 	}
 }
 

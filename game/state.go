@@ -55,6 +55,8 @@ type SceneInfo struct {
 	// Exercise is the exercise's state, for the exercise screen and the
 	// simulator it opens.
 	Exercise *ExerciseInfo `json:"exercise,omitempty"`
+	// Shared is a shared answer graded again, on its screen.
+	Shared *SharedInfo `json:"shared,omitempty"`
 	// Place is where the learner is (the App sets it): the page names the
 	// screen in its address and title, and notices a new one by it.
 	Place place.Place `json:"place"`
@@ -107,6 +109,9 @@ type Done struct {
 	// each with the learner's prediction (or its skip) beside what
 	// happened (lab.PredictionRecap).
 	Predictions []string `json:"predictions,omitempty"`
+	// Chain is the recap question asked with the learner's own run, when
+	// the lesson has one (see lessons.RecapChain).
+	Chain *RecapInfo `json:"chain,omitempty"`
 }
 
 // ChecklistWords are a checklist's heading and how it says an item is met

@@ -205,6 +205,16 @@ func judgeNoFencingChain(chain []int, off *World) Feedback {
 // noFencingChainRoles are the links of exercise 3's argument in run w,
 // whose stale write st storage accepted.
 func noFencingChainRoles(w *World, st *core.Event) []chainRole {
+	return lateWriteRoles(w, st, func(d *core.Event) bool { return d.Kind == core.KindStale || d.Result() == core.Accepted })
+}
+
+// lateWriteRoles are the links of the late-write argument in run w: the
+// old leader's last renewal, its stall, the coordinator's expiry of its
+// lease, the rival's acquisition with a higher token, the rival's write,
+// the old leader's late write and storage's verdict st on it. verdict
+// tells a verdict of the kind st is (accepted over a newer token, or
+// refused).
+func lateWriteRoles(w *World, st *core.Event, verdict func(d *core.Event) bool) []chainRole {
 	old, tok := st.From(), st.Token()
 	var h *core.Event
 	for e := range w.ofKind(core.KindHolder) {
@@ -232,12 +242,12 @@ func noFencingChainRoles(w *World, st *core.Event) []chainRole {
 	late := func(e *core.Event) bool {
 		switch {
 		case e.Kind == core.KindStale && e.From() == old:
-			return true
-		case e.Kind == core.KindWrite && e.From() == old && e.Token() == tok && e.Highest() > tok && e.Result() == core.Accepted:
-			return true
+			return verdict(e)
+		case e.Kind == core.KindWrite && e.From() == old && e.Token() == tok && e.Highest() > tok:
+			return verdict(e)
 		case e.Kind == core.KindSend && e.Msg() == "Write" && e.Actor == old && e.Token() == tok:
 			d := decisionOf(w, e)
-			return d != nil && d.Highest() > tok && d.Result() == core.Accepted
+			return d != nil && d.Highest() > tok && verdict(d)
 		}
 		return false
 	}

@@ -116,6 +116,9 @@ type Lesson struct {
 	// Predictions are the questions the player stops to ask at the
 	// lesson's key moments (see Predict); none is a goal.
 	Predictions []Predict
+	// RecapChain, if set, is the recap's question asked with the
+	// learner's own run (see RecapChain); it is not a goal.
+	RecapChain *RecapChain
 }
 
 // PauseLength is how long the pause button freezes a process with knobs

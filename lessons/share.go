@@ -118,19 +118,37 @@ type Verified struct {
 
 // Verify grades the shared answer again, as if it were given now.
 func (s Share) Verify() (Verified, error) {
+	j, err := s.Start()
+	if err != nil {
+		return Verified{}, err
+	}
+	for !j.Step(1 << 20) {
+	}
+	return s.Verdict(j.Result()), nil
+}
+
+// Start begins grading the shared answer again, in steps (a front end
+// spreads them over frames); Verdict reads the finished job's result.
+func (s Share) Start() (Job, error) {
 	e, err := FindExercise(s.Exercise)
 	if err != nil {
-		return Verified{}, fmt.Errorf("the share is for %q: %v", s.Exercise, err)
+		return nil, fmt.Errorf("the share is for %q: %v", s.Exercise, err)
 	}
 	a, err := e.ParseAnswer(s.Answer)
 	if err != nil {
-		return Verified{}, fmt.Errorf("the shared answer: %v", err)
+		return nil, fmt.Errorf("the shared answer: %v", err)
 	}
-	r, err := e.Check(a)
+	j, err := e.Start(a)
 	if err != nil {
-		return Verified{}, fmt.Errorf("the shared answer: %v", err)
+		return nil, fmt.Errorf("the shared answer: %v", err)
 	}
-	return Verified{Share: s, Result: r, Agrees: r.Pass == s.Pass}, nil
+	return j, nil
+}
+
+// Verdict is the share with r, the verdict its answer got when graded
+// again.
+func (s Share) Verdict(r Result) Verified {
+	return Verified{Share: s, Result: r, Agrees: r.Pass == s.Pass}
 }
 
 // Help says what the learner's lab recorded about the model answer, for

@@ -70,6 +70,9 @@ func (a *address) show(p places.Place) {
 	if keep && strings.HasPrefix(cur, runFragment) {
 		return
 	}
+	if p.Kind == places.Shared && strings.HasPrefix(cur, shareFragment) {
+		return // the shared answer's link is its address
+	}
 	want := p.Fragment()
 	if cur == want || cur == "#" && want == "" {
 		return

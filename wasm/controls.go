@@ -274,6 +274,21 @@ func (v *controlsView) create(c game.Control, key string) *controlEl {
 		el.input.Set("maxLength", 4000)
 		lab.Call("append", el.label, el.input)
 		el.item.Call("append", lab)
+	case game.KindCopy:
+		// Read-only, in the tab order: Tab to it selects the whole text,
+		// ready to copy.
+		el.item.Set("className", "field")
+		lab := mk("label")
+		lab.Set("className", "range")
+		el.label = mk("span")
+		el.input = mk("input")
+		el.input.Set("type", "text")
+		el.input.Set("readOnly", true)
+		el.input.Set("spellcheck", false)
+		input := el.input
+		v.listen(input, "focus", func(js.Value) { input.Call("select") })
+		lab.Call("append", el.label, el.input)
+		el.item.Call("append", lab)
 	case game.KindRadio, game.KindCheck:
 		el.item.Set("className", "field")
 		lab := mk("label")
@@ -344,6 +359,16 @@ func (v *controlsView) refresh(el *controlEl, c game.Control) {
 		// What the learner is typing stays theirs until they pause.
 		if first || c.Text != old.Text && !el.editing() && el.input.Get("value").String() != c.Text {
 			el.input.Set("value", c.Text)
+		}
+	case game.KindCopy:
+		if first || c.Label != old.Label {
+			set(el.label, "textContent", c.Label)
+		}
+		if first || c.Text != old.Text {
+			el.input.Set("value", c.Text)
+		}
+		if first || c.Detail != old.Detail {
+			el.input.Set("title", c.Detail)
 		}
 	case game.KindRadio, game.KindCheck:
 		if first || c.Label != old.Label {

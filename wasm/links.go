@@ -9,6 +9,7 @@ import (
 
 	"leaselab/core/permalink"
 	"leaselab/game"
+	"leaselab/lessons"
 )
 
 // links connects permalinks to the page: a URL whose fragment is
@@ -23,15 +24,23 @@ type links struct {
 	opened func()
 }
 
-const runFragment = "#run="
+const (
+	runFragment   = "#run="
+	shareFragment = "#share="
+)
+
+// isLink reports a fragment links opens: a shared run or a shared answer.
+func isLink(h string) bool {
+	return strings.HasPrefix(h, runFragment) || strings.HasPrefix(h, shareFragment)
+}
 
 func newLinks(app *game.App, doc js.Value, opened func()) *links {
 	l := &links{app: app, doc: doc, opened: opened}
-	if h := location().Get("hash").String(); strings.HasPrefix(h, runFragment) {
+	if h := location().Get("hash").String(); isLink(h) {
 		l.open(h)
 	}
 	l.listen(js.Global(), "hashchange", func() {
-		if h := location().Get("hash").String(); strings.HasPrefix(h, runFragment) {
+		if h := location().Get("hash").String(); isLink(h) {
 			l.pending = append(l.pending, h)
 		}
 	})
@@ -57,8 +66,15 @@ func (l *links) beforeUpdate() {
 	l.pending = nil
 }
 
-// open opens a link; a bad one is explained and changes nothing.
+// open opens a link; a bad run link is explained and changes nothing; a
+// shared answer opens its own screen, which says what is wrong with a bad
+// one.
 func (l *links) open(fragment string) {
+	if strings.HasPrefix(fragment, shareFragment) {
+		l.app.OpenShare(fragment)
+		l.opened()
+		return
+	}
 	if _, err := l.app.OpenLink(fragment); err != nil {
 		msg := "This link could not be opened: " + permalink.LinkProblem(err)
 		l.app.Notify(msg)
@@ -124,4 +140,31 @@ func (l *links) bridge() js.Func {
 		b, _ := json.Marshal(l.share())
 		return string(b)
 	})
+}
+
+// shareAnswer is the page's game.Sharer: the whole address of the shared
+// answer, put on the clipboard as well when the browser allows it.
+func (l *links) shareAnswer(_ *lessons.Exercise, s lessons.Share) (string, string, error) {
+	loc := location()
+	url := loc.Get("origin").String() + loc.Get("pathname").String() + loc.Get("search").String() + s.Link()
+	where := "The link to your answer is in the field below: select it and copy it. Whoever opens it sees your answer graded again."
+	if cb := js.Global().Get("navigator").Get("clipboard"); cb.Truthy() {
+		where = "The link to your answer is in the field below, and LeaseLab is copying it to the clipboard. Whoever opens it sees your answer graded again."
+		// The promise settles outside the game's frame: it tells the
+		// page's status line only.
+		var done, failed js.Func
+		release := func() { done.Release(); failed.Release() }
+		done = js.FuncOf(func(js.Value, []js.Value) any {
+			l.status("The link to your answer is on the clipboard.")
+			release()
+			return nil
+		})
+		failed = js.FuncOf(func(js.Value, []js.Value) any {
+			l.status("The browser did not allow copying: select the link to your answer in its field and copy it.")
+			release()
+			return nil
+		})
+		cb.Call("writeText", url).Call("then", done, failed)
+	}
+	return url, where, nil
 }

@@ -49,6 +49,7 @@ func main() {
 	addr := newAddress(app)
 	page.addr = addr
 	ln := newLinks(app, doc, addr.linkOpened)
+	app.ShareAnswer = ln.shareAnswer
 	var frame sync.Mutex
 	refresh := coordinateTabs(app, &frame)
 	tr := newTransfer(app, doc)

@@ -194,7 +194,7 @@ func scrubKey(el js.Value, key string) (ui.HostAction, bool) {
 
 // pageScenes are the screens without a world: in the browser they are the
 // panel alone, and the canvas steps aside.
-var pageScenes = map[string]bool{"menu": true, "exercise": true, "sandbox-setup": true}
+var pageScenes = map[string]bool{"menu": true, "exercise": true, "sandbox-setup": true, "shared-answer": true}
 
 // setView shows the panel alone (page) or beside the canvas.
 func (p *page) setView(page bool) {

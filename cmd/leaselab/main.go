@@ -12,6 +12,9 @@
 //	leaselab --export-progress p.json          # write progress to a file, exit
 //	leaselab --import-progress p.json          # merge a progress file in, exit
 //
+// An exercise's "Share my answer" writes share-ID.txt beside the progress
+// file (labctl exercise ID --verify FILE grades it again).
+//
 // The sandbox's exports (trace as JSON Lines, Mermaid diagram) are written
 // to the working directory, or to --export-dir.
 //
@@ -30,7 +33,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"boot.leaselab"
+	"boot.leaselab/sharefile"
 	"leaselab/game"
+	"leaselab/lessons"
 )
 
 func main() {
@@ -54,8 +59,15 @@ func main() {
 	if *screenshot != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
 	}
-	app := game.NewApp(boot.ProgressStore(*progressPath))
+	store := boot.ProgressStore(*progressPath)
+	app := game.NewApp(store)
 	app.Export = func(name string, data []byte) (string, error) { return writeExport(*exportDir, name, data) }
+	// A shared answer is a file beside the progress file (the desktop has
+	// no address to put its link in, nor a clipboard Ebitengine offers).
+	app.ShareAnswer = func(ex *lessons.Exercise, s lessons.Share) (string, string, error) {
+		_, where, err := sharefile.Write(store, *exportDir, ex.ID, s.Link())
+		return s.Link(), where, err
+	}
 	if *sandbox || *preset != "" || *start {
 		if *lesson != "" || *exercise != "" || *load != "" {
 			fmt.Fprintln(os.Stderr, "leaselab: --lesson, --exercise or --load and the sandbox flags exclude each other")

@@ -316,10 +316,12 @@ func (f *Form) Start(now func() time.Time) (*Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newCheck(job, now), nil
+	return NewCheck(job, now), nil
 }
 
-func newCheck(job lessons.Job, now func() time.Time) *Check {
+// NewCheck runs job a frame's budget at a time (a shared answer graded
+// again uses it as an answer's check does).
+func NewCheck(job lessons.Job, now func() time.Time) *Check {
 	return &Check{job: job, now: now, Budget: DefaultBudget}
 }
 

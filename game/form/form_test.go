@@ -158,7 +158,7 @@ func (c *fakeClock) now() time.Time { return c.t }
 
 func TestCheckSpreadsALongJobOverFrames(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(0, 0)}
-	c := newCheck(&slowJob{clock: clock, n: 100}, clock.now)
+	c := NewCheck(&slowJob{clock: clock, n: 100}, clock.now)
 	last := -1.0
 	frames := 0
 	for !c.Frame() {
@@ -186,7 +186,7 @@ func TestCheckSpreadsALongJobOverFrames(t *testing.T) {
 
 func TestCheckDoesAStepEvenWithNoBudgetAndCanBeCancelled(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(0, 0)}
-	c := newCheck(&slowJob{clock: clock, n: 10}, clock.now)
+	c := NewCheck(&slowJob{clock: clock, n: 10}, clock.now)
 	c.Budget = 0
 	c.Frame()
 	c.Frame()

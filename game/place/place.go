@@ -18,6 +18,9 @@ const (
 	Lesson   Kind = "lesson"
 	Exercise Kind = "exercise"
 	Sandbox  Kind = "sandbox"
+	// Shared is a shared answer graded again: its address is the
+	// share's #share= link, which the page keeps (Fragment is "").
+	Shared Kind = "shared"
 )
 
 // Place is where the learner is: a kind of screen, the lesson's or the

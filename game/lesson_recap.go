@@ -1,0 +1,157 @@
+package game
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"leaselab/game/form"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// The lesson's recap question asked with the learner's own run (issue
+// 31, item 2): once the lesson is complete, a lesson whose recap asks for
+// a chain (lessons.RecapChain) offers it beside the recap, as exercises 1
+// and 3 do: the chain's steps so far (each a button that takes it out),
+// a button that empties it, one that checks it, and every event of the
+// run as a button that adds it. The verdict names the gap, never the
+// answer, and is said; nothing is recorded against the learner.
+
+// recapChain is the chain the learner builds for the recap question.
+type recapChain struct {
+	chain   []int
+	verdict *lessons.Feedback
+	// events caches the run's events, by the trace's length.
+	events []lab.WhyStep
+	at     int
+}
+
+// Groups of the recap's controls on the page.
+const recapEventsGroup = "Events of your run: add them to your chain in the order they happened"
+
+// recapQuestion is the recap question on offer now ("" when none).
+func (sc *LessonScene) recapQuestion() string {
+	if sc.done() == nil {
+		return ""
+	}
+	return sc.Lab.RecapQuestion()
+}
+
+// recapEvents lists the run's events to pick from.
+func (sc *LessonScene) recapEvents() []lab.WhyStep {
+	r := &sc.recap
+	if n := sc.Lab.Sim().Trace.Len(); r.events == nil || r.at != n {
+		r.events, r.at = sc.Lab.RecapEvents(), n
+	}
+	return r.events
+}
+
+// recapControls lists the recap question's controls for the page.
+func (sc *LessonScene) recapControls() []Control {
+	q := sc.recapQuestion()
+	if q == "" {
+		return nil
+	}
+	r := &sc.recap
+	group := "Recap question: " + q
+	events := sc.recapEvents()
+	words := map[int]string{}
+	for _, e := range events {
+		words[e.Seq] = e.String()
+	}
+	var out []Control
+	for i, seq := range r.chain {
+		w, ok := words[seq]
+		if !ok {
+			w = fmt.Sprintf("[%d] (not an event of your run as it is now)", seq)
+		}
+		out = append(out, Control{ID: fmt.Sprintf("recap:remove:%d", i), Group: group,
+			Label: fmt.Sprintf("Step %d: %s", i+1, w), Detail: "Press to take this step out."})
+	}
+	clear := Control{ID: "recap:clear", Group: group, Label: "Empty the chain", Disabled: len(r.chain) == 0}
+	if len(r.chain) == 0 {
+		clear.Detail = "Your chain is empty: add events of your run below. It is not a goal, and nothing is counted against you."
+	}
+	check := Control{ID: "recap:check", Group: group, Label: "Check my chain", Disabled: len(r.chain) == 0}
+	if r.verdict != nil {
+		check.Detail = form.PartText(*r.verdict)
+	}
+	out = append(out, clear, check)
+	for _, e := range events {
+		out = append(out, Control{ID: fmt.Sprintf("recap:add:%d", e.Seq), Group: recapEventsGroup, Label: e.String(), Disabled: slices.Contains(r.chain, e.Seq)})
+	}
+	return out
+}
+
+// recapHost applies this tick's presses on the recap's controls and
+// keeps the others.
+func (sc *LessonScene) recapHost(in *ui.Input) {
+	var rest []ui.HostAction
+	for _, h := range in.Host {
+		c, ok := strings.CutPrefix(h.ID, "recap:")
+		if !ok {
+			rest = append(rest, h)
+			continue
+		}
+		sc.recapAction(c)
+	}
+	in.Host = rest
+}
+
+// recapAction applies add:N, remove:I, clear or check.
+func (sc *LessonScene) recapAction(c string) {
+	if sc.recapQuestion() == "" {
+		sc.Player.Narrate("The recap question comes once the lesson is complete in your own run.")
+		return
+	}
+	r := &sc.recap
+	verb, arg, _ := strings.Cut(c, ":")
+	n, err := strconv.Atoi(arg)
+	switch {
+	case verb == "check":
+		f := sc.Lab.JudgeRecap(r.chain)
+		r.verdict = &f
+		sc.Player.narration.AddKey("Recap: " + form.PartText(f))
+		return
+	case verb == "clear":
+		r.chain, r.verdict = nil, nil
+		sc.Player.Narrate("Your chain is empty.")
+		return
+	case err != nil:
+	case verb == "add" && !slices.Contains(r.chain, n) && len(r.chain) < 64:
+		r.chain, r.verdict = append(r.chain, n), nil
+		sc.Player.Narrate(fmt.Sprintf("Added event %d to your chain as step %d.", n, len(r.chain)))
+		return
+	case verb == "remove" && n >= 0 && n < len(r.chain):
+		r.chain, r.verdict = slices.Delete(r.chain, n, n+1), nil
+		sc.Player.Narrate(fmt.Sprintf("Took step %d out of your chain; it has %d steps.", n+1, len(r.chain)))
+		return
+	}
+	sc.Player.Narrate("That recap button is not known: " + c)
+}
+
+// RecapInfo is the recap question's state in Done.
+type RecapInfo struct {
+	Question string `json:"question"`
+	Chain    []int  `json:"chain,omitempty"`
+	Checked  bool   `json:"checked,omitempty"`
+	OK       bool   `json:"ok,omitempty"`
+	Verdict  string `json:"verdict,omitempty"`
+}
+
+// recapInfo is the recap question's state, or nil when none is asked.
+func (sc *LessonScene) recapInfo() *RecapInfo {
+	q := sc.recapQuestion()
+	if q == "" {
+		return nil
+	}
+	r := &sc.recap
+	out := &RecapInfo{Question: q, Chain: slices.Clone(r.chain)}
+	if r.verdict != nil {
+		out.Checked, out.OK, out.Verdict = true, r.verdict.OK, r.verdict.Why
+	}
+	return out
+}
