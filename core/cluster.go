@@ -426,15 +426,13 @@ func (c *Coordinator) campaign(i int) {
 }
 
 // promote is etcd's lessor.Promote: every lease lives one election timeout
-// plus its whole TTL from now, however much of it was left.
+// plus its whole TTL from now, however much of it was left (a system
+// whose server re-arms its sessions otherwise says so: serverRules.promoted).
 func (c *Coordinator) promote() {
 	why := "a new leader gives every lease its whole TTL again, plus one election timeout"
 	for _, id := range c.leaseOrder {
 		l := c.leases[id]
-		l.Expiry = c.sim.now + ElectionTimeout + l.TTL
-		if c.System != SystemEtcd {
-			l.Expiry = c.sessionExpiry(l.TTL)
-		}
+		l.Expiry = c.rules.promoted(c, l) // each system its own way
 		cause := c.sim.Trace.cause
 		c.trace(KindLeaseRearm, S(FLease, l.idText()), S(FOwner, l.Owner), D(FExpiry, l.Expiry), S(FWhy, why))
 		l.lastEv = c.sim.Trace.cause

@@ -172,6 +172,9 @@ var kubeOpNames = [...]string{"", "Get", "Create", "Update"}
 func (m kubeLeaseReq) Kind() string  { return "Lease" + kubeOpNames[m.Op] }
 func (m kubeLeaseResp) Kind() string { return "Lease" + kubeOpNames[m.Op] + "Response" }
 
+// serve answers a Lease request (see servedRequest).
+func (m kubeLeaseReq) serve(c *Coordinator, from string) Message { return c.kubeLease(from, m) }
+
 // kubeLease serves one Lease request as the API server does: Get returns
 // the object or NotFound; Create fails if it exists; Update fails with a
 // conflict unless the client's resourceVersion is the current one. The
@@ -235,9 +238,18 @@ func (c *Coordinator) kubeLease(from string, m kubeLeaseReq) kubeLeaseResp {
 	return resp
 }
 
+// kubernetesSystem is client-go's leader election: its API server keeps
+// its Lease objects in etcd, so the server is etcd's, answering
+// kubeLeaseReq by its serve method.
+type kubernetesSystem struct{ etcdServer }
+
+func (kubernetesSystem) newClient() clientRules { return &kubeClient{} }
+
 // kubeClient is one LeaderElector's state inside a Process: what it last
 // observed of the Lease and when, and the request it is waiting for.
 type kubeClient struct {
+	etcdClient // no session to revoke, nothing a crash forgets
+
 	observed     LeaseRecord
 	observedRaw  string
 	observedTime time.Duration
@@ -255,100 +267,103 @@ type kubeClient struct {
 	nextTick  time.Duration // its next tick
 }
 
-// kubeIdentity is the Lock's identity: the process name.
-func (p *Process) kubeIsLeader() bool { return p.kube.observed.HolderIdentity == p.cfg.Name }
+func (k *kubeClient) clone() clientRules { c := *k; return &c }
 
-// kubeLeaseValid is isLeaseValid: observation time + the holder's
+// isLeader: the Lock's identity is the process name.
+func (k *kubeClient) isLeader(p *Process) bool { return k.observed.HolderIdentity == p.cfg.Name }
+
+// leaseValid is isLeaseValid: observation time + the holder's
 // leaseDurationSeconds still after now.
-func (p *Process) kubeLeaseValid(now time.Duration) bool {
-	return p.kube.observedTime+time.Duration(p.kube.observed.LeaseDurationSeconds)*time.Second > now
+func (k *kubeClient) leaseValid(now time.Duration) bool {
+	return k.observedTime+time.Duration(k.observed.LeaseDurationSeconds)*time.Second > now
 }
 
-func (p *Process) kubeSetObserved(r LeaseRecord) {
-	p.kube.observed, p.kube.observedTime = r, p.sim.now
+func (k *kubeClient) setObserved(p *Process, r LeaseRecord) {
+	k.observed, k.observedTime = r, p.sim.now
 }
 
-// kubeCampaign starts a new LeaderElector: nothing observed yet.
-func (p *Process) kubeCampaign() {
+// campaign starts a new LeaderElector: nothing observed yet.
+func (k *kubeClient) campaign(p *Process) {
 	if p.state != Follower {
 		return
 	}
-	p.kube = kubeClient{}
+	*k = kubeClient{}
 	p.setState(Candidate, "campaign for "+p.cfg.Lock)
-	p.kubeTry()
+	k.try(p)
 }
 
-// kubeTry starts tryAcquireOrRenew.
-func (p *Process) kubeTry() {
+// try starts tryAcquireOrRenew.
+func (k *kubeClient) try(p *Process) {
 	now := p.sim.now
-	k := &p.kube
 	k.tryStart = now
 	k.rec = LeaseRecord{HolderIdentity: p.cfg.Name, LeaseDurationSeconds: int(p.cfg.TTL / time.Second), AcquireTime: now, RenewTime: now}
-	if p.kubeIsLeader() && p.kubeLeaseValid(now) && k.haveObject {
+	if k.isLeader(p) && k.leaseValid(now) && k.haveObject {
 		k.rec.AcquireTime, k.rec.LeaseTransitions = k.observed.AcquireTime, k.observed.LeaseTransitions
-		p.kubeSend(kubeUpdate, true)
+		k.send(p, kubeUpdate, true)
 		return
 	}
-	p.kubeSend(kubeGet, false)
+	k.send(p, kubeGet, false)
 }
 
-func (p *Process) kubeSend(op kubeOp, fast bool) {
-	k := &p.kube
+func (k *kubeClient) send(p *Process, op kubeOp, fast bool) {
 	k.seq++
 	k.inflight, k.fast = op, fast
 	p.send(CoordinatorName, kubeLeaseReq{Op: op, Seq: k.seq, Lock: p.cfg.Lock, RV: k.rv, Rec: k.rec})
 }
 
-func (p *Process) onKubeLease(m kubeLeaseResp) {
-	k := &p.kube
+func (k *kubeClient) handle(p *Process, msg Message) bool {
+	m, ok := msg.(kubeLeaseResp)
+	if !ok {
+		return false
+	}
 	if k.inflight == 0 || m.Seq != k.seq || (p.state != Candidate && p.state != Leader) {
-		return // an abandoned request (the renew deadline passed, or a new life)
+		return true // an abandoned request (the renew deadline passed, or a new life)
 	}
 	k.inflight = 0
 	switch m.Op {
 	case kubeGet:
 		if !m.Found {
 			if !strings.HasSuffix(m.Err, "not found") {
-				p.kubeDone(false, m.Err)
-				return
+				k.done(p, false, m.Err)
+				return true
 			}
-			p.kubeSend(kubeCreate, false)
-			return
+			k.send(p, kubeCreate, false)
+			return true
 		}
 		k.rv, k.haveObject = m.RV, true
 		if raw := m.Rec.raw(); raw != k.observedRaw {
-			p.kubeSetObserved(m.Rec)
+			k.setObserved(p, m.Rec)
 			k.observedRaw = raw
 		}
-		if m.Rec.HolderIdentity != "" && p.kubeLeaseValid(k.tryStart) && !p.kubeIsLeader() {
-			p.kubeDone(false, "lease is held by "+m.Rec.HolderIdentity+" and has not yet expired")
-			return
+		if m.Rec.HolderIdentity != "" && k.leaseValid(k.tryStart) && !k.isLeader(p) {
+			k.done(p, false, "lease is held by "+m.Rec.HolderIdentity+" and has not yet expired")
+			return true
 		}
-		if p.kubeIsLeader() {
+		if k.isLeader(p) {
 			k.rec.AcquireTime, k.rec.LeaseTransitions = m.Rec.AcquireTime, m.Rec.LeaseTransitions
 		} else {
 			k.rec.LeaseTransitions = m.Rec.LeaseTransitions + 1
 		}
-		p.kubeSend(kubeUpdate, false)
+		k.send(p, kubeUpdate, false)
 	case kubeCreate, kubeUpdate:
 		if m.Err != "" {
 			if k.fast {
 				// Failed to update the lease optimistically: the slow path.
-				p.kubeSend(kubeGet, false)
-				return
+				k.send(p, kubeGet, false)
+				return true
 			}
-			p.kubeDone(false, m.Err)
-			return
+			k.done(p, false, m.Err)
+			return true
 		}
 		k.rv, k.haveObject = m.RV, true
-		p.kubeSetObserved(k.rec) // observedRawRecord is only set by a Get
-		p.kubeDone(true, "")
+		k.setObserved(p, k.rec) // observedRawRecord is only set by a Get
+		k.done(p, true, "")
 	}
+	return true
 }
 
-// kubeDone ends a try: the acquire loop or the renew poll goes on.
-func (p *Process) kubeDone(ok bool, why string) {
-	k := &p.kube
+// done ends a try: the acquire loop or the renew poll goes on.
+func (k *kubeClient) done(p *Process, ok bool, why string) {
 	if !k.renewing {
 		if !ok {
 			if why != "" && p.sim.Trace.on(KindNote) {
@@ -365,69 +380,68 @@ func (p *Process) kubeDone(ok bool, why string) {
 		if p.cfg.WorkEvery > 0 {
 			p.rearm(tmWork, p.cfg.WorkEvery, fnWork)
 		}
-		p.kubePoll() // renew: wait.Until runs its first poll at once
+		k.poll(p) // renew: wait.Until runs its first poll at once
 		return
 	}
 	if ok {
 		if p.sim.Trace.on(KindLeaseRenewed) {
-			p.trace(KindLeaseRenewed, S(FLease, KubeLeaseKey(p.cfg.Lock)), D(FDeadline, p.sim.now+p.kubeRenewPeriod()+p.cfg.RenewDeadline), S(FHow, "renewed"))
+			p.trace(KindLeaseRenewed, S(FLease, KubeLeaseKey(p.cfg.Lock)), D(FDeadline, p.sim.now+kubeRenewPeriod(p.cfg)+p.cfg.RenewDeadline), S(FHow, "renewed"))
 		}
 		p.stop(tmDeadline)
-		p.rearm(tmRenew, p.kubeRenewPeriod(), fnRenew) // the next poll
+		p.rearm(tmRenew, kubeRenewPeriod(p.cfg), fnRenew) // the next poll
 		return
 	}
 	if why != "" && p.sim.Trace.on(KindNote) {
 		p.trace(KindNote, S(FText, "renew failed: "+why))
 	}
 	// The poll ticks RetryPeriod after its previous tick (not sliding).
-	k.nextTick += p.kubeRenewPeriod()
+	k.nextTick += kubeRenewPeriod(p.cfg)
 	p.arm(tmRenew, k.nextTick, fnRecheck)
 }
 
 // kubeRenewPeriod is the RetryPeriod the leader renews on: RenewEvery if
 // set, else RetryBase (client-go has one RetryPeriod for both loops; the
 // presets set the two equal, the sandbox lets them differ).
-func (p *Process) kubeRenewPeriod() time.Duration {
-	if p.cfg.RenewEvery > 0 {
-		return p.cfg.RenewEvery
+func kubeRenewPeriod(c ProcessConfig) time.Duration {
+	if c.RenewEvery > 0 {
+		return c.RenewEvery
 	}
-	return p.cfg.RetryBase
+	return c.RetryBase
 }
 
-// kubePoll starts one renew poll: a try now, more every RetryPeriod, and
-// a deadline RenewDeadline from now.
-func (p *Process) kubePoll() {
-	k := &p.kube
+// poll starts one renew poll: a try now, more every RetryPeriod, and a
+// deadline RenewDeadline from now.
+func (k *kubeClient) poll(p *Process) {
 	k.pollStart, k.nextTick = p.sim.now, p.sim.now
 	p.arm(tmDeadline, p.sim.now+p.cfg.RenewDeadline, fnDeadline)
-	p.kubeTry()
+	k.try(p)
 }
 
-// execKube runs a Kubernetes process's tasks; it reports false for the
+// exec runs a Kubernetes process's tasks; it reports false for the
 // tasks every system shares.
-func (p *Process) execKube(t task) bool {
+func (k *kubeClient) exec(p *Process, t task) bool {
 	switch t.fn {
 	case fnCampaign:
-		if p.state == Candidate && !p.kube.renewing {
-			p.kubeTry() // the acquire loop's next try
+		if p.state == Candidate && !k.renewing {
+			k.try(p) // the acquire loop's next try
 		} else {
-			p.kubeCampaign()
+			k.campaign(p)
 		}
 	case fnRenew:
 		if p.state == Leader {
-			p.kubePoll()
+			k.poll(p)
 		}
 	case fnRecheck:
-		if p.state == Leader && p.kube.inflight == 0 {
-			p.kubeTry()
+		if p.state == Leader && k.inflight == 0 {
+			k.try(p)
 		}
 	case fnDeadline:
 		if p.state == Leader {
 			// The poll's context is done: any request in flight is
 			// abandoned and Run returns, calling OnStoppedLeading.
-			p.kube.inflight, p.kube.renewing = 0, false
+			k.inflight, k.renewing = 0, false
 			p.stop(tmRenew)
-			p.kubeStopLeading(fmt.Sprintf("no successful renew within the renew deadline %s", secs(p.cfg.RenewDeadline)))
+			kubeStopLeading(p, fmt.Sprintf("no successful renew within the renew deadline %s", secs(p.cfg.RenewDeadline)))
 		}
 	default:
 		return false
@@ -437,7 +451,7 @@ func (p *Process) execKube(t task) bool {
 
 // kubeStopLeading is OnStoppedLeading: the process stops its work; a new
 // elector campaigns after RetryPeriod (a restarted component, jittered).
-func (p *Process) kubeStopLeading(why string) {
+func kubeStopLeading(p *Process, why string) {
 	p.stop(tmWork)
 	p.setState(SteppingDown, why)
 	p.after(p.cfg.StepDownFor, fnSteppedDown)

@@ -317,74 +317,84 @@ func RedlockOwner(v string) string {
 	return o
 }
 
+// redlockSystem is Redlock: the coordinator takes no part (its server is
+// etcd's, idle); the Redis nodes above and the client below are all of it.
+type redlockSystem struct{ etcdServer }
+
+func (redlockSystem) newClient() clientRules { return &redlockClient{} }
+
 // redlockClient is one redsync Mutex inside a Process.
 type redlockClient struct {
-	value   string
-	try     int    // tries made in this Lock call
-	seq     uint64 // round number: late answers of an earlier round are dropped
-	op      redisOp
-	start   time.Duration
-	replies int
-	oks     int
-	until   time.Duration
-	holding bool
-	unlock  bool // the round in flight is an Unlock: nothing follows it
+	etcdClient // no session to revoke, nothing a crash forgets
+	value      string
+	try        int    // tries made in this Lock call
+	seq        uint64 // round number: late answers of an earlier round are dropped
+	op         redisOp
+	start      time.Duration
+	replies    int
+	oks        int
+	until      time.Duration
+	holding    bool
+	unlocking  bool // the round in flight is an Unlock: nothing follows it
 }
 
-func (p *Process) redNodes() int { return max(p.cfg.RedisNodes, 1) }
+func (r *redlockClient) clone() clientRules { c := *r; return &c }
 
-func (p *Process) redQuorum() int { return RedlockQuorum(p.redNodes()) }
+func (r *redlockClient) nodes(p *Process) int { return max(p.cfg.RedisNodes, 1) }
 
-// redCampaign is a Lock call: a fresh random value, then rounds.
-func (p *Process) redCampaign() {
+func (r *redlockClient) quorum(p *Process) int { return RedlockQuorum(r.nodes(p)) }
+
+// campaign is a Lock call: a fresh random value, then rounds.
+func (r *redlockClient) campaign(p *Process) {
 	if p.state != Follower {
 		return
 	}
-	seq := p.red.seq
-	p.red = redlockClient{seq: seq, value: fmt.Sprintf("%s:%08x", p.cfg.Name, p.sim.rng.Uint32())}
+	*r = redlockClient{seq: r.seq, value: fmt.Sprintf("%s:%08x", p.cfg.Name, p.sim.rng.Uint32())}
 	p.setState(Candidate, "Lock "+p.cfg.Lock)
-	p.redRound(redisSetNX)
+	r.round(p, redisSetNX)
 }
 
-// redRound sends one script to every node and arms the round's timeout.
-func (p *Process) redRound(op redisOp) {
-	r := &p.red
+// round sends one script to every node and arms the round's timeout.
+func (r *redlockClient) round(p *Process, op redisOp) {
 	r.seq++
 	r.op, r.start, r.replies, r.oks = op, p.sim.now, 0, 0
 	if op == redisSetNX {
 		r.try++
 	}
 	m := redisReq{Op: op, Seq: r.seq, Key: p.cfg.Lock, Value: r.value, TTL: p.cfg.TTL}
-	for i := 1; i <= p.redNodes(); i++ {
+	for i := 1; i <= r.nodes(p); i++ {
 		p.send(RedisNodeName(i), m)
 	}
 	// Lock's rounds (SET and the release after a failed one) run under
 	// a context of expiry x timeoutFactor; Extend and Unlock have none,
 	// so a silent node costs go-redis' read timeout.
 	wait := time.Duration(int64(float64(p.cfg.TTL) * RedlockTimeoutFactor))
-	if r.unlock || op == redisTouch {
+	if r.unlocking || op == redisTouch {
 		wait = redisReadTimeout
 	}
 	p.rearm(tmRetry, wait, fnGrantTimeout)
 }
 
-func (p *Process) onRedis(m redisResp) {
-	r := &p.red
+func (r *redlockClient) handle(p *Process, msg Message) bool {
+	m, ok := msg.(redisResp)
+	if !ok {
+		return false
+	}
 	if m.Seq != r.seq || r.op == 0 {
-		return
+		return true
 	}
 	r.replies++
 	if m.OK {
 		r.oks++
 	}
-	if r.replies == p.redNodes() {
-		p.redRoundDone()
+	if r.replies == r.nodes(p) {
+		r.roundDone(p)
 	}
+	return true
 }
 
-// redRoundDone decides a round: every node answered or the timeout came.
-func (p *Process) redRoundDone() {
-	r := &p.red
+// roundDone decides a round: every node answered or the timeout came.
+func (r *redlockClient) roundDone(p *Process) {
 	op := r.op
 	r.op = 0
 	p.stop(tmRetry)
@@ -392,12 +402,12 @@ func (p *Process) redRoundDone() {
 	switch op {
 	case redisSetNX:
 		until := RedlockValidity(p.cfg.TTL, r.start, now)
-		if r.oks >= p.redQuorum() && now < until {
+		if r.oks >= r.quorum(p) && now < until {
 			r.until, r.holding = until, true
 			p.token = 0
 			p.deadline = until
 			p.arm(tmDeadline, until, fnDeadline)
-			p.setState(Leader, fmt.Sprintf("Lock %s: %d of %d nodes, valid until %s (no fencing token)", p.cfg.Lock, r.oks, p.redNodes(), FormatTime(until)))
+			p.setState(Leader, fmt.Sprintf("Lock %s: %d of %d nodes, valid until %s (no fencing token)", p.cfg.Lock, r.oks, r.nodes(p), FormatTime(until)))
 			p.batchPos = 0
 			if p.cfg.WorkEvery > 0 {
 				p.rearm(tmWork, p.cfg.WorkEvery, fnWork)
@@ -408,11 +418,11 @@ func (p *Process) redRoundDone() {
 			return
 		}
 		if r.oks > 0 && p.sim.Trace.on(KindNote) {
-			p.trace(KindNote, S(FText, fmt.Sprintf("try %d: %d of %d nodes, %d needed: giving them back", r.try, r.oks, p.redNodes(), p.redQuorum())))
+			p.trace(KindNote, S(FText, fmt.Sprintf("try %d: %d of %d nodes, %d needed: giving them back", r.try, r.oks, r.nodes(p), r.quorum(p))))
 		}
-		p.redRound(redisDel) // give back what this round got
+		r.round(p, redisDel) // give back what this round got
 	case redisDel:
-		if r.unlock || p.state != Candidate {
+		if r.unlocking || p.state != Candidate {
 			return // an Unlock: nothing follows it
 		}
 		if r.try >= RedlockTries {
@@ -427,7 +437,7 @@ func (p *Process) redRoundDone() {
 			return
 		}
 		until := RedlockValidity(p.cfg.TTL, r.start, now)
-		if r.oks >= p.redQuorum() && now < until {
+		if r.oks >= r.quorum(p) && now < until {
 			r.until, p.deadline = until, until
 			p.arm(tmDeadline, until, fnDeadline)
 			if p.sim.Trace.on(KindLeaseRenewed) {
@@ -436,40 +446,49 @@ func (p *Process) redRoundDone() {
 			p.rearm(tmRenew, p.cfg.RenewEvery, fnRenew)
 			return
 		}
-		p.redStop(fmt.Sprintf("Extend failed: %d of %d nodes", r.oks, p.redNodes()))
+		r.stop(p, fmt.Sprintf("Extend failed: %d of %d nodes", r.oks, r.nodes(p)))
 	}
 }
 
-// redStop ends the holder's belief and unlocks (value-checked, so it
+// stop ends the holder's belief and unlocks (value-checked, so it
 // deletes nothing another client set).
-func (p *Process) redStop(why string) {
+func (r *redlockClient) stop(p *Process, why string) {
 	p.stop(tmDeadline)
 	p.stop(tmRenew)
-	p.red.holding, p.red.unlock = false, true
-	p.redRound(redisDel)
+	r.holding, r.unlocking = false, true
+	r.round(p, redisDel)
 	p.stepDown(why)
 }
 
-// execRedlock runs a Redlock process's tasks; false for shared ones.
-func (p *Process) execRedlock(t task) bool {
+// release is Unlock, for a holder.
+func (r *redlockClient) release(p *Process) bool {
+	if p.state != Leader {
+		return false
+	}
+	r.stop(p, "released (Unlock)")
+	return true
+}
+
+// exec runs a Redlock process's tasks; false for shared ones.
+func (r *redlockClient) exec(p *Process, t task) bool {
 	switch t.fn {
 	case fnCampaign:
-		p.redCampaign()
+		r.campaign(p)
 	case fnGrantTimeout:
-		if p.red.op != 0 {
-			p.redRoundDone()
+		if r.op != 0 {
+			r.roundDone(p)
 		}
 	case fnRecheck:
 		if p.state == Candidate {
-			p.redRound(redisSetNX)
+			r.round(p, redisSetNX)
 		}
 	case fnRenew:
 		if p.state == Leader {
-			p.redRound(redisTouch)
+			r.round(p, redisTouch)
 		}
 	case fnDeadline:
-		if p.state == Leader && p.sim.now >= p.red.until {
-			p.redStop("validity passed")
+		if p.state == Leader && p.sim.now >= r.until {
+			r.stop(p, "validity passed")
 		}
 	default:
 		return false
@@ -477,10 +496,12 @@ func (p *Process) execRedlock(t task) bool {
 	return true
 }
 
-// RedlockUntil returns the validity the process computed (0: none).
+// RedlockUntil returns the validity the process computed (0: none, or
+// not a Redlock client).
 func (p *Process) RedlockUntil() time.Duration {
-	if p.state != Leader {
+	r, ok := p.rules.(*redlockClient)
+	if !ok || p.state != Leader {
 		return 0
 	}
-	return p.red.until
+	return r.until
 }

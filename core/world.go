@@ -217,12 +217,8 @@ func (w World) Build() (*Sim, error) {
 	c := w.Coordinator
 	s.Coord.TokenSource = c.TokenSource
 	s.Coord.LockDelay = c.LockDelay
-	switch c.System {
-	case SystemZooKeeper:
-		s.Coord.configureZooKeeper()
-	case SystemConsul:
-		s.Coord.configureConsul(c.LockDelay)
-	}
+	s.Coord.rules = c.System.rules() // the system, chosen once
+	s.Coord.rules.configure(s.Coord, c)
 	s.Coord.ACL = c.ACL
 	if c.Members > 1 {
 		s.Coord.cl = newCluster(c.Members, c.DiskSync)

@@ -105,8 +105,14 @@ func (zkCreateReq) Kind() string   { return "Create" }
 // ErrZKSessionExpired is ZooKeeper's answer to a request on a dead session.
 var ErrZKSessionExpired = fmt.Errorf("zk: session has been expired by the server")
 
-// configureZooKeeper turns a fresh coordinator into a ZooKeeper server.
-func (c *Coordinator) configureZooKeeper() {
+// zooKeeperSystem is ZooKeeper's server (this file) and its client
+// (zookeeper_client.go): what it does not override is etcd's.
+type zooKeeperSystem struct{ etcdServer }
+
+func (zooKeeperSystem) newClient() clientRules { return &zkClient{} }
+
+// configure turns a fresh coordinator into a ZooKeeper server.
+func (zooKeeperSystem) configure(c *Coordinator, _ CoordinatorSpec) {
 	c.System = SystemZooKeeper
 	c.Rev = 0 // a fresh server's last zxid: the first transaction is zxid 1
 	c.SweepEvery = ZKTickTime
@@ -114,7 +120,26 @@ func (c *Coordinator) configureZooKeeper() {
 	c.TokenSource = TokenRevision
 }
 
-func (c *Coordinator) zkReceive(from string, m Message) bool {
+// expiry is the end of the tickTime bucket the session falls in.
+func (zooKeeperSystem) expiry(c *Coordinator, ttl time.Duration) time.Duration {
+	return zkBucket(c.sim.now + ttl)
+}
+
+// promoted: a new leader gives each session a fresh timeout, in its
+// bucket.
+func (z zooKeeperSystem) promoted(c *Coordinator, l *Lease) time.Duration {
+	return z.expiry(c, l.TTL)
+}
+
+// sessionWrites: closeSession is a transaction, with or without nodes.
+func (zooKeeperSystem) sessionWrites() bool { return true }
+
+// pathConnection: a ZooKeeper client's TCP connection dies with the path:
+// what was in flight is lost and the client reconnects by itself
+// (zookeeper_client.go).
+func (zooKeeperSystem) pathConnection() bool { return true }
+
+func (zooKeeperSystem) receive(c *Coordinator, from string, m Message) bool {
 	switch m := m.(type) {
 	case zkConnectReq:
 		c.reply(from, c.zkConnect(from, m))
@@ -144,7 +169,7 @@ func (c *Coordinator) zkTouch(id LeaseID) *Lease {
 	if l == nil || l.Expiry <= c.sim.now {
 		return nil
 	}
-	l.Expiry = c.sessionExpiry(l.TTL)
+	l.Expiry = c.rules.expiry(c, l.TTL)
 	l.lastEv = c.sim.Trace.cause
 	return l
 }
@@ -204,7 +229,7 @@ func (c *Coordinator) zkCreate(from string, m zkCreateReq) lockStatus {
 // in ZooKeeper 3.8, and a watcher the server dropped is never woken), and
 // on expiry the connection is closed: the client, if it hears it, is
 // Disconnected and learns Expired when it reconnects.
-func (c *Coordinator) zkSessionEnded(l *Lease, kind Kind) {
+func (zooKeeperSystem) ended(c *Coordinator, l *Lease, kind Kind) {
 	c.dropWatches(l.Owner)
 	if kind == KindLeaseExpire {
 		c.reply(l.Owner, zkClosed{Session: l.ID})

@@ -1,0 +1,65 @@
+package core
+
+import "time"
+
+// etcd 3.7 is the default system: its server's rules are the coordinator's
+// own code (coordinator.go, lease.go, lock.go, watch.go) and its client is
+// the session client of process.go and keepalive.go. The other systems
+// embed etcdServer and etcdClient and override the steps they do their
+// own way (see system_rules.go).
+
+type etcdSystem struct{ etcdServer }
+
+func (etcdSystem) newClient() clientRules { return etcdClient{} }
+
+// etcdServer is etcd's server: leases expire a TTL after their last
+// renewal, found by a sweep every SweepEvery; a new cluster leader
+// gives every lease its whole TTL again plus one election timeout
+// (lessor.Promote).
+type etcdServer struct{}
+
+func (etcdServer) configure(*Coordinator, CoordinatorSpec)                {}
+func (etcdServer) receive(*Coordinator, string, Message) bool             { return false }
+func (etcdServer) sessionWrites() bool                                    { return false }
+func (etcdServer) ended(*Coordinator, *Lease, Kind)                       {}
+func (etcdServer) pathConnection() bool                                   { return false }
+func (etcdServer) expiry(c *Coordinator, ttl time.Duration) time.Duration { return c.sim.now + ttl }
+
+func (etcdServer) promoted(c *Coordinator, l *Lease) time.Duration {
+	return c.sim.now + ElectionTimeout + l.TTL
+}
+
+// nextSweep: sweeps fall on multiples of SweepEvery, like a server-side
+// ticker.
+func (etcdServer) nextSweep(c *Coordinator) time.Duration {
+	return (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
+}
+
+// etcdClient is etcd's concurrency.Session and Mutex: its state is the
+// session's, on Process.
+type etcdClient struct{}
+
+func (etcdClient) exec(*Process, task) bool      { return false }
+func (etcdClient) handle(*Process, Message) bool { return false }
+func (etcdClient) release(*Process) bool         { return false }
+func (etcdClient) unlock(*Process) bool          { return false }
+func (etcdClient) crashed()                      {}
+func (e etcdClient) clone() clientRules          { return e }
+
+// campaign grants a session (or, ReuseSession, keeps the dead one) and
+// queues for the lock.
+func (etcdClient) campaign(p *Process) {
+	if !p.beginCampaign() {
+		return
+	}
+	if p.cfg.ReuseSession && p.stale != 0 {
+		// No new session: straight to Lock with the old one.
+		p.lease = p.stale
+		p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
+		return
+	}
+	p.awaiting = true
+	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL, Seconds: p.cfg.Recipe == RecipeEtcd})
+	// A lost grant (partition, drop) must not strand the candidate.
+	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
+}
