@@ -445,7 +445,7 @@ func (s *Sim) apply(a Action) error {
 		s.Queue.Idempotency = a.On
 		s.Trace.add(s.now, "learner", KindSetting, S(FName, "idempotency"), S(FValue, onOff(a.On)))
 	case "fix":
-		if p == nil || p.cfg.System != SystemEtcd {
+		if p == nil || !p.takesFixes() {
 			return fmt.Errorf("fix: %q is not an etcd client process", a.Proc)
 		}
 		p.applyFix(FixName(a.Value))

@@ -114,7 +114,10 @@ func (consulRelease) Kind() string       { return "KVRelease" }
 
 // consulSystem is Consul's server (this file) and api.Lock
 // (consul_client.go): what it does not override is etcd's.
-type consulSystem struct{ etcdServer }
+type consulSystem struct {
+	etcdServer
+	libraryConfig
+}
 
 func (consulSystem) newClient() clientRules { return &consulClient{} }
 
@@ -302,4 +305,41 @@ func (c *Coordinator) lockNames() []string {
 		}
 	}
 	return out
+}
+
+// The configuration's rules: a TTL of 10 s to 24 h, renewed every TTL/2
+// against the server's 2 x TTL; api.Lock's lock-delay; LockIndex tokens.
+
+func (consulSystem) checkContention(c ContentionConfig) error { return CheckConsulTTL(c.TTL) }
+
+func (consulSystem) contention(c *ContentionConfig, w *World) {
+	serverOfItsOwn(c, w, SystemConsul, RecipeHerd, TokenGeneration)
+}
+
+func (consulSystem) validateSandbox(c SandboxConfig, _ bool) []FieldError {
+	own := ownRecipe(c, RecipeHerd)
+	if err := CheckConsulTTL(c.TTL); err != nil {
+		own = append(own, FieldError{Field: FieldTTL, Msg: err.Error()})
+	}
+	return libraryChecks(c, true, own...)
+}
+
+// onSystem: api.Lock's 15 s lock-delay where the world had none.
+func (consulSystem) onSystem(c *SandboxConfig) {
+	c.FirstToken, c.Recipe, c.RenewEvery = 0, RecipeEtcd, 0
+	if c.LockDelay == 0 {
+		c.LockDelay = ConsulDefaultLockDelay
+	}
+}
+
+func (consulSystem) notes(c SandboxConfig) []string {
+	if c.RenewEvery > 0 {
+		return []string{fmt.Sprintf("Consul's api.Lock renews its session every TTL/2 (%s), not every %s.", Seconds(c.TTL/2), Seconds(c.RenewEvery))}
+	}
+	return nil
+}
+
+// policy: the server's 2 x TTL against api.Lock's renewal every TTL/2.
+func (consulSystem) policy(c SandboxConfig) LeasePolicy {
+	return LeasePolicy{TTL: ConsulTTLMultiplier * c.TTL, RenewEvery: c.TTL / 2, PauseBudget: c.Pauses.Budget()}
 }

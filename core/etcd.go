@@ -1,6 +1,9 @@
 package core
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // etcd 3.7 is the default system: its server's rules are the coordinator's
 // own code (coordinator.go, lease.go, lock.go, watch.go) and its client is
@@ -62,4 +65,55 @@ func (etcdClient) campaign(p *Process) {
 	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL, Seconds: p.cfg.Recipe == RecipeEtcd})
 	// A lost grant (partition, drop) must not strand the candidate.
 	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
+}
+
+// checkContention: etcd grants whole seconds to its own recipe.
+func (etcdSystem) checkContention(c ContentionConfig) error {
+	if c.Recipe == RecipeEtcd {
+		return CheckEtcdTTL(c.TTL)
+	}
+	return nil
+}
+
+// contention: a first token is set on the coordinator's lock.
+func (etcdSystem) contention(c *ContentionConfig, w *World) {
+	if c.FirstToken > 0 {
+		w.Coordinator.FirstTokens = []FirstToken{{Lock: c.Lock, Token: c.FirstToken}}
+	}
+}
+
+func (etcdSystem) validateSandbox(c SandboxConfig, ttlOK bool) []FieldError {
+	if ttlOK && c.Shards == 0 && c.Recipe == RecipeEtcd {
+		if err := CheckEtcdTTL(c.TTL); err != nil {
+			return []FieldError{{Field: FieldTTL, Msg: err.Error()}}
+		}
+	}
+	return nil
+}
+
+func (etcdSystem) sandboxContention(SandboxConfig, *ContentionConfig) {}
+func (etcdSystem) onSystem(*SandboxConfig)                            {}
+func (etcdSystem) firstToken() bool                                   { return true }
+func (etcdSystem) clustered() bool                                    { return true }
+func (etcdSystem) leaderRenewal(SandboxConfig) (time.Duration, bool)  { return 0, false }
+func (etcdSystem) budgetRenewal(time.Duration) (time.Duration, bool)  { return 0, false }
+
+func (etcdSystem) notes(c SandboxConfig) []string {
+	if c.RenewEvery > 0 {
+		return []string{fmt.Sprintf("With a renewal period set, the client is an application calling KeepAliveOnce on its own timer, every %s from the grant, not etcd's KeepAlive loop (a keepalive at once, then one a third of the TTL after each answer): it learns a lease is gone only when its own deadline passes.", Seconds(c.RenewEvery))}
+	}
+	return nil
+}
+
+// policy: a client renews at least every two thirds of its TTL, whatever
+// the setting asks (Process caps its period there).
+func (etcdSystem) policy(c SandboxConfig) LeasePolicy {
+	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.Pauses.Budget()}
+}
+
+// takesFixes reports a client the troubleshooting lesson's fixes apply
+// to: etcd's (process_fix.go).
+func (p *Process) takesFixes() bool {
+	_, ok := p.rules.(etcdClient)
+	return ok
 }

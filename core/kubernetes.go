@@ -241,7 +241,10 @@ func (c *Coordinator) kubeLease(from string, m kubeLeaseReq) kubeLeaseResp {
 // kubernetesSystem is client-go's leader election: its API server keeps
 // its Lease objects in etcd, so the server is etcd's, answering
 // kubeLeaseReq by its serve method.
-type kubernetesSystem struct{ etcdServer }
+type kubernetesSystem struct {
+	etcdServer
+	libraryConfig
+}
 
 func (kubernetesSystem) newClient() clientRules { return &kubeClient{} }
 
@@ -455,4 +458,43 @@ func kubeStopLeading(p *Process, why string) {
 	p.stop(tmWork)
 	p.setState(SteppingDown, why)
 	p.after(p.cfg.StepDownFor, fnSteppedDown)
+}
+
+// The configuration's rules: NewLeaderElector's checks on the durations,
+// a whole number of seconds, a leader renewing every RetryPeriod; its
+// API server is etcd's, so a cluster of members is modelled.
+
+func (kubernetesSystem) checkContention(c ContentionConfig) error {
+	return CheckKubeDurations(c.TTL, c.RenewDeadline, max(c.RetryBase, c.RenewEvery))
+}
+
+func (kubernetesSystem) clustered() bool { return true }
+
+func (kubernetesSystem) validateSandbox(c SandboxConfig, ttlOK bool) []FieldError {
+	var errs []FieldError
+	// A renewal slower than the lease has its own message on the
+	// renew field; the durations rule would only repeat it on the TTL.
+	if ttlOK && c.RetryBase > 0 && c.RenewEvery < c.TTL {
+		if err := CheckKubeDurations(c.TTL, c.renewDeadline(), max(c.RetryBase, c.RenewEvery)); err != nil {
+			errs = append(errs, FieldError{Field: FieldTTL, Msg: err.Error()})
+		}
+	}
+	if c.TTL%time.Second != 0 {
+		errs = append(errs, FieldError{Field: FieldTTL, Msg: fmt.Sprintf("a Lease stores leaseDurationSeconds, whole seconds: %s would be cut to %s", c.TTL, c.TTL.Truncate(time.Second))})
+	}
+	return libraryChecks(c, false, errs...)
+}
+
+// leaderRenewal: client-go's leader renews every RetryPeriod.
+func (kubernetesSystem) leaderRenewal(c SandboxConfig) (time.Duration, bool) {
+	if c.RenewEvery == 0 {
+		return c.RetryBase, true
+	}
+	return 0, false
+}
+
+// budgetRenewal: an elector, leader or candidate, makes one request
+// about every RetryPeriod.
+func (kubernetesSystem) budgetRenewal(retry time.Duration) (time.Duration, bool) {
+	return max(retry, time.Millisecond), true
 }

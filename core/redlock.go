@@ -319,7 +319,10 @@ func RedlockOwner(v string) string {
 
 // redlockSystem is Redlock: the coordinator takes no part (its server is
 // etcd's, idle); the Redis nodes above and the client below are all of it.
-type redlockSystem struct{ etcdServer }
+type redlockSystem struct {
+	etcdServer
+	libraryConfig
+}
 
 func (redlockSystem) newClient() clientRules { return &redlockClient{} }
 
@@ -504,4 +507,37 @@ func (p *Process) RedlockUntil() time.Duration {
 		return 0
 	}
 	return r.until
+}
+
+// The configuration's rules: 1 to MaxRedisNodes nodes, an Extend period
+// shorter than the expiry.
+
+func (redlockSystem) checkContention(c ContentionConfig) error {
+	if c.RedisNodes < 1 || c.RedisNodes > MaxRedisNodes {
+		return fmt.Errorf("redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, c.RedisNodes)
+	}
+	return nil
+}
+
+func (redlockSystem) contention(c *ContentionConfig, w *World) { w.RedisNodes = c.RedisNodes }
+
+func (redlockSystem) validateSandbox(c SandboxConfig, ttlOK bool) []FieldError {
+	var errs []FieldError
+	if n := c.redisNodes(); n < 1 || n > MaxRedisNodes {
+		errs = append(errs, FieldError{Field: FieldSystem, Msg: fmt.Sprintf("redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, n)})
+	}
+	if c.RenewEvery > 0 && ttlOK && c.RenewEvery >= c.TTL {
+		errs = append(errs, FieldError{Field: FieldRenew, Msg: fmt.Sprintf("extending every %s lets a %s lock lapse first", Seconds(c.RenewEvery), Seconds(c.TTL))})
+	}
+	return libraryChecks(c, false, errs...)
+}
+
+// budgetRenewal: a client that does not hold the lock is the expensive
+// one: a Lock call is up to 32 tries 50-250 ms apart, each a round to
+// every node and one to give back what it won (about three keepalives'
+// worth of events), then the application waits retry before calling Lock
+// again.
+func (redlockSystem) budgetRenewal(retry time.Duration) (time.Duration, bool) {
+	lockCall := RedlockTries*(redlockMinDelay+redlockMaxDelay)/2 + retry
+	return max(lockCall/(3*RedlockTries), time.Millisecond), true
 }

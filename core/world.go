@@ -271,7 +271,7 @@ func (c CoordinatorSpec) validateMembers() error {
 		return fmt.Errorf("world: a coordinator of 1 to %d members, got %d", MaxMembers, c.Members)
 	case c.DiskSync < 0 || c.DiskSync > time.Minute:
 		return fmt.Errorf("world: a disk sync of 0 to 1m0s, got %s", c.DiskSync)
-	case c.Members > 1 && c.System != SystemEtcd && c.System != SystemKubernetes:
+	case c.Members > 1 && !c.System.rules().clustered():
 		return fmt.Errorf("world: a coordinator of several members is modelled for etcd (and Kubernetes, whose API server keeps its leases in etcd), not for %s", c.System)
 	}
 	return nil

@@ -107,7 +107,10 @@ var ErrZKSessionExpired = fmt.Errorf("zk: session has been expired by the server
 
 // zooKeeperSystem is ZooKeeper's server (this file) and its client
 // (zookeeper_client.go): what it does not override is etcd's.
-type zooKeeperSystem struct{ etcdServer }
+type zooKeeperSystem struct {
+	etcdServer
+	libraryConfig
+}
 
 func (zooKeeperSystem) newClient() clientRules { return &zkClient{} }
 
@@ -248,4 +251,33 @@ func ZKSequence(key string) int64 {
 		return -1
 	}
 	return n
+}
+
+// The configuration's rules: the session timeout is negotiated, the
+// client pings every third of it, the token is the czxid.
+
+func (zooKeeperSystem) contention(c *ContentionConfig, w *World) {
+	serverOfItsOwn(c, w, SystemZooKeeper, RecipeZooKeeper, TokenRevision)
+}
+
+func (zooKeeperSystem) validateSandbox(c SandboxConfig, _ bool) []FieldError {
+	return libraryChecks(c, false, ownRecipe(c, RecipeZooKeeper)...)
+}
+
+func (zooKeeperSystem) notes(c SandboxConfig) []string {
+	var out []string
+	granted, note := ZKSessionTimeout(c.TTL)
+	if note != "" {
+		out = append(out, note+".")
+	}
+	if c.RenewEvery > 0 {
+		out = append(out, fmt.Sprintf("ZooKeeper's client pings every third of the session timeout (%s), not every %s.", Seconds((granted*2/3/2).Round(time.Millisecond)), Seconds(c.RenewEvery)))
+	}
+	return out
+}
+
+// policy: the negotiated timeout and the pings every third of it.
+func (zooKeeperSystem) policy(c SandboxConfig) LeasePolicy {
+	ttl, _ := ZKSessionTimeout(c.TTL)
+	return LeasePolicy{TTL: ttl, RenewEvery: (ttl * 2 / 3 / 2).Round(time.Millisecond), PauseBudget: c.Pauses.Budget()}
 }
