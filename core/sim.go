@@ -24,9 +24,9 @@
 // system's rules live in its own files: etcd.go (the default the others
 // embed, on top of coordinator.go, lease.go, lock.go and keepalive.go),
 // zookeeper.go and zookeeper_client.go, consul.go and consul_client.go,
-// kubernetes.go, redlock.go. Each client keeps its state in its own
-// struct; the table systems picks the implementation once, when the world
-// and each process are built.
+// kubernetes.go and kubernetes_client.go, redlock.go and redlock_client.go.
+// Each client keeps its state in its own struct; the table systems picks
+// the implementation once, when the world and each process are built.
 package core
 
 import (
