@@ -451,7 +451,7 @@ func (s *Sim) applyToProcess(a Action, p *Process) error {
 	case "release":
 		p.run(task{fn: fnRelease})
 	case "fix":
-		if p.cfg.System != SystemEtcd {
+		if !p.takesFixes() {
 			return fmt.Errorf("fix: %q is not an etcd client process", a.Proc)
 		}
 		p.applyFix(FixName(a.Value))

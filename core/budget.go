@@ -63,7 +63,7 @@ func (s *Sim) Renewals(end time.Duration) float64 {
 
 // renewalPeriod is how often p will renew (see processRenewal).
 func (p *Process) renewalPeriod() time.Duration {
-	if d, ok := systemRenewal(p.cfg.System, p.cfg.RetryBase); ok {
+	if d, ok := p.cfg.System.rules().budgetRenewal(p.cfg.RetryBase); ok {
 		return d
 	}
 	return processRenewal(p.cfg.TTL, p.cfg.RenewEvery, p.cfg.Recipe, p.sim.Coord.MinTTL)

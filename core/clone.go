@@ -151,6 +151,7 @@ func (s *Sim) CloneInto(dst *Sim) *Sim {
 			p := reuse[Process](prev)
 			pending = p.pending[:0]
 			*p = *a
+			p.rules = a.rules.clone() // the client's own state, not shared
 			cp = p
 			n.procs = append(n.procs, p)
 		case *ShardWorker:

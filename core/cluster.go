@@ -351,7 +351,7 @@ func (c *Coordinator) clusterChanged() {
 		f := c.serves(i)
 		if m.following && !f {
 			m.applied, m.lostAt = c.Rev, c.sim.now
-			if c.System == SystemZooKeeper && cl.live(i) {
+			if c.rules.dropsClients() && cl.live(i) {
 				c.breakClients(i)
 			}
 		}
@@ -454,27 +454,13 @@ func (c *Coordinator) campaign(i int) {
 }
 
 // promote is etcd's lessor.Promote: every lease lives one election timeout
-// plus its whole TTL from now, however much of it was left.
+// plus its whole TTL from now, however much of it was left (a system
+// whose server re-arms its sessions otherwise says so: serverRules.promoted).
 func (c *Coordinator) promote() {
-	why := "a new leader gives every lease its whole TTL again, plus one election timeout"
-	switch c.System {
-	case SystemZooKeeper:
-		why = "a new leader gives every session a fresh session timeout"
-	case SystemConsul:
-		why = "a new leader starts every session's TTL timer again, at twice the TTL"
-	}
+	why := c.rules.rearmWhy()
 	for _, id := range c.leaseOrder {
 		l := c.leases[id]
-		l.Expiry = c.sim.now + ElectionTimeout + l.TTL
-		if c.System != SystemEtcd {
-			// ZooKeeper's new leader tracks every session again with its
-			// whole timeout (SessionTrackerImpl's constructor calls
-			// trackSession, which sets now + timeout, for each session it
-			// loads); Consul's (leader.go establishLeadership ->
-			// initializeSessionTimers -> resetSessionTimer) arms each TTL
-			// session's timer at TTL x SessionTTLMultiplier (2).
-			l.Expiry = c.sessionExpiry(l.TTL)
-		}
+		l.Expiry = c.rules.promoted(c, l) // each system its own way
 		cause := c.sim.Trace.cause
 		c.trace(KindLeaseRearm, S(FLease, l.idText()), S(FOwner, l.Owner), D(FExpiry, l.Expiry), S(FWhy, why))
 		l.lastEv = c.sim.Trace.cause
@@ -500,7 +486,7 @@ func (c *Coordinator) memberOf(who string) int {
 	}
 	for k := range cl.members {
 		j := (cl.next + k) % len(cl.members)
-		if c.System == SystemZooKeeper && !c.serves(j) && c.anyServes() {
+		if c.rules.dropsClients() && !c.serves(j) && c.anyServes() {
 			continue // the client's next try reaches a server that serves
 		}
 		if m := &cl.members[j]; !m.crashed && !m.cutClients {
@@ -539,7 +525,7 @@ func (c *Coordinator) route(env Envelope) {
 // holds it until deadline otherwise.
 func (c *Coordinator) admit(i int, env Envelope, deadline time.Duration) {
 	cl := c.cl
-	if c.System == SystemZooKeeper && !c.serves(i) && env.From != "learner" {
+	if c.rules.dropsClients() && !c.serves(i) && env.From != "learner" {
 		// A ZooKeeper server that is not part of a quorum serves no
 		// client: it closes the connection, and the client tries the
 		// next server (ClientCnxn's reconnect loop).
@@ -690,15 +676,7 @@ func (c *Coordinator) giveUp(id int) {
 		return
 	}
 	cl.waits = slices.Delete(cl.waits, k, k+1)
-	why := errRequestTimedOut
-	if _, ok := w.env.Msg.(keepAliveReq); ok {
-		why = errNoLeader
-	}
-	if c.System == SystemConsul {
-		// A server holds an RPC for a leader up to rpc_hold_timeout,
-		// 7 s by default, then fails it (structs.ErrNoLeader).
-		why = "No cluster leader"
-	}
+	why := c.rules.quorumless(w.env.Msg)
 	c.memberTrace(w.member, KindRefused, S(FWho, w.env.From), S(FMsg, w.env.Msg.Kind()), S(FWhy, why))
 	if c.stream(w.env) && cl.clientOf[w.env.From]-1 == w.member {
 		// The client opens its stream again, on the next member.
@@ -737,7 +715,7 @@ func (c *Coordinator) breakClients(i int) {
 		if _, ok := c.sim.actors[cli].(client); !ok {
 			continue
 		}
-		if c.System == SystemZooKeeper {
+		if c.rules.dropsClients() {
 			c.closeZK(i, cli)
 			continue
 		}

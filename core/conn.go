@@ -44,11 +44,8 @@ type waitingMsg struct {
 
 // connClient returns the client end of a client-coordinator link, or "".
 func (n *Network) connClient(from, to string) string {
-	if n.sim.Coord.System == SystemZooKeeper {
-		// A ZooKeeper client's TCP connection dies with the path: what
-		// was in flight is lost and the client reconnects by itself
-		// (zookeeper_client.go).
-		return ""
+	if n.sim.Coord.rules.pathConnection() {
+		return "" // the connection dies with the path (ZooKeeper's)
 	}
 	switch {
 	case from == CoordinatorName && n.isClient(to):

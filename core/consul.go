@@ -112,15 +112,54 @@ func (consulAcquireResp) Kind() string   { return "KVAcquireResponse" }
 func (m consulAcquireResp) token() int64 { return m.LockIndex }
 func (consulRelease) Kind() string       { return "KVRelease" }
 
-// configureConsul turns a fresh coordinator into a Consul server.
-func (c *Coordinator) configureConsul(lockDelay time.Duration) {
+// consulSystem is Consul's server (this file) and api.Lock
+// (consul_client.go): what it does not override is etcd's.
+type consulSystem struct {
+	etcdServer
+	libraryConfig
+}
+
+func (consulSystem) newClient() clientRules { return &consulClient{} }
+
+// configure turns a fresh coordinator into a Consul server.
+func (consulSystem) configure(c *Coordinator, spec CoordinatorSpec) {
 	c.System = SystemConsul
 	c.MinTTL = 0 // refused, not raised: see CheckConsulTTL
-	c.LockDelay = lockDelay
+	c.LockDelay = spec.LockDelay
 	c.TokenSource = TokenGeneration // LockIndex counts acquisitions
 }
 
-func (c *Coordinator) consulReceive(from string, m Message) bool {
+// expiry: the server arms a session's timer at 2 x TTL.
+func (consulSystem) expiry(c *Coordinator, ttl time.Duration) time.Duration {
+	return c.sim.now + ConsulTTLMultiplier*ttl
+}
+
+// promoted: a new leader resets every session's TTL timer.
+func (s consulSystem) promoted(c *Coordinator, l *Lease) time.Duration {
+	return s.expiry(c, l.TTL)
+}
+
+func (consulSystem) rearmWhy() string {
+	return "a new leader starts every session's TTL timer again, at twice the TTL"
+}
+
+// quorumless: a server holds an RPC for a leader up to rpc_hold_timeout,
+// 7 s by default, then fails it (structs.ErrNoLeader).
+func (consulSystem) quorumless(Message) string { return "No cluster leader" }
+
+// clustered: Consul's servers (cluster.go).
+func (consulSystem) clustered() bool { return true }
+
+// sessionWrites: a session's destroy is a raft write of its own.
+func (consulSystem) sessionWrites() bool { return true }
+
+// nextSweep: Consul has a timer per session, so the sweep goes off at
+// the first expiry.
+func (consulSystem) nextSweep(c *Coordinator) time.Duration {
+	return max(c.firstExpiry, c.sim.now)
+}
+
+func (consulSystem) receive(c *Coordinator, from string, m Message) bool {
 	switch m := m.(type) {
 	case consulSessionCreate:
 		if err := CheckConsulTTL(m.TTL); err != nil {
@@ -140,7 +179,7 @@ func (c *Coordinator) consulReceive(from string, m Message) bool {
 			c.reply(from, consulRenewResp{})
 			return true
 		}
-		l.Expiry = c.sessionExpiry(l.TTL)
+		l.Expiry = c.rules.expiry(c, l.TTL)
 		c.Renewals++
 		if c.sim.Trace.on(KindLeaseRenew) {
 			c.trace(KindLeaseRenew, S(FLease, l.ID.String()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
@@ -250,7 +289,7 @@ func (c *Coordinator) consulWrite(key, value string) *KeyValue {
 // consulSessionEnded releases what the ended session held and arms the
 // key's lock-delay: Consul does so on any destroy of a session that still
 // holds a key, and an expiry is one.
-func (c *Coordinator) consulSessionEnded(l *Lease, kind Kind) {
+func (consulSystem) ended(c *Coordinator, l *Lease, kind Kind) {
 	for _, name := range c.lockNames() {
 		ls := c.locks[name]
 		if ls.consulSession != l.ID {
@@ -277,4 +316,41 @@ func (c *Coordinator) lockNames() []string {
 		}
 	}
 	return out
+}
+
+// The configuration's rules: a TTL of 10 s to 24 h, renewed every TTL/2
+// against the server's 2 x TTL; api.Lock's lock-delay; LockIndex tokens.
+
+func (consulSystem) checkContention(c ContentionConfig) error { return CheckConsulTTL(c.TTL) }
+
+func (consulSystem) contention(c *ContentionConfig, w *World) {
+	serverOfItsOwn(c, w, SystemConsul, RecipeHerd, TokenGeneration)
+}
+
+func (consulSystem) validateSandbox(c SandboxConfig, _ bool) []FieldError {
+	own := ownRecipe(c, RecipeHerd)
+	if err := CheckConsulTTL(c.TTL); err != nil {
+		own = append(own, FieldError{Field: FieldTTL, Msg: err.Error()})
+	}
+	return libraryChecks(c, true, own...)
+}
+
+// onSystem: api.Lock's 15 s lock-delay where the world had none.
+func (consulSystem) onSystem(c *SandboxConfig) {
+	c.FirstToken, c.Recipe, c.RenewEvery = 0, RecipeEtcd, 0
+	if c.LockDelay == 0 {
+		c.LockDelay = ConsulDefaultLockDelay
+	}
+}
+
+func (consulSystem) notes(c SandboxConfig) []string {
+	if c.RenewEvery > 0 {
+		return []string{fmt.Sprintf("Consul's api.Lock renews its session every TTL/2 (%s), not every %s.", Seconds(c.TTL/2), Seconds(c.RenewEvery))}
+	}
+	return nil
+}
+
+// policy: the server's 2 x TTL against api.Lock's renewal every TTL/2.
+func (consulSystem) policy(c SandboxConfig) LeasePolicy {
+	return LeasePolicy{TTL: ConsulTTLMultiplier * c.TTL, RenewEvery: c.TTL / 2, PauseBudget: c.Pauses.Budget()}
 }

@@ -38,17 +38,25 @@ const (
 
 // consulClient is a Process's api.Lock state.
 type consulClient struct {
-	phase    consulPhase
-	gets     int  // reads sent and not answered
-	blocking bool // the read out is a blocking query (its answer is a wake-up)
+	etcdClient // Release is the shared step-down (which unlocks below)
+	phase      consulPhase
+	gets       int  // reads sent and not answered
+	blocking   bool // the read out is a blocking query (its answer is a wake-up)
 }
 
-func (p *Process) consulCampaign() {
-	p.consul = consulClient{}
+func (c *consulClient) clone() clientRules { d := *c; return &d }
+
+func (c *consulClient) crashed() { *c = consulClient{} }
+
+func (c *consulClient) campaign(p *Process) {
+	if !p.beginCampaign() {
+		return
+	}
+	*c = consulClient{}
 	p.openSession(consulSessionCreate{TTL: p.cfg.TTL})
 }
 
-func (p *Process) consulExec(t task) bool {
+func (c *consulClient) exec(p *Process, t task) bool {
 	switch t.fn {
 	case fnRenew:
 		if p.lease != 0 {
@@ -57,7 +65,7 @@ func (p *Process) consulExec(t task) bool {
 		}
 	case fnConsulRetry:
 		if p.state == Candidate && p.lease != 0 {
-			p.consulRead(0)
+			c.read(p, 0)
 		}
 	default:
 		return false
@@ -65,13 +73,13 @@ func (p *Process) consulExec(t task) bool {
 	return true
 }
 
-func (p *Process) consulRead(index int64) {
-	p.consul.gets++
-	p.consul.blocking = index > 0 && p.state == Candidate
+func (c *consulClient) read(p *Process, index int64) {
+	c.gets++
+	c.blocking = index > 0 && p.state == Candidate
 	p.send(CoordinatorName, consulGet{Key: p.cfg.Lock, Index: index})
 }
 
-func (p *Process) consulHandle(m Message) bool {
+func (c *consulClient) handle(p *Process, m Message) bool {
 	switch m := m.(type) {
 	case consulSessionResp:
 		if !p.awaiting || p.state != Candidate {
@@ -90,8 +98,8 @@ func (p *Process) consulHandle(m Message) bool {
 			p.trace(KindLeaseRenewed, S(FLease, m.Session.String()), S(FHow, "granted"))
 		}
 		p.rearm(tmRenew, m.TTL/2, fnRenew)
-		p.consul.phase = consulWaiting
-		p.consulRead(0)
+		c.phase = consulWaiting
+		c.read(p, 0)
 	case consulRenewResp:
 		if !m.OK && p.lease != 0 {
 			p.stop(tmRenew)
@@ -100,81 +108,81 @@ func (p *Process) consulHandle(m Message) bool {
 			}
 		}
 	case consulGetResp:
-		if p.consul.gets == 0 || p.lease == 0 {
+		if c.gets == 0 || p.lease == 0 {
 			return true // a read of an earlier life or session
 		}
-		p.consul.gets--
-		if p.consul.blocking && p.state == Candidate {
+		c.gets--
+		if c.blocking && p.state == Candidate {
 			p.Wakeups++ // every waiter is answered on each change: the herd
 		}
-		p.consulOnRead(m)
+		c.onRead(p, m)
 	case consulAcquireResp:
 		if p.state != Candidate || p.lease == 0 {
 			return true
 		}
 		if m.OK {
-			p.consulHold(m.LockIndex, m.Index)
+			c.hold(p, m.LockIndex, m.Index)
 			return true
 		}
 		if p.sim.Trace.on(KindNote) {
 			p.trace(KindNote, S(FText, "acquire failed ("+m.Why+"): reads the key to see why"))
 		}
-		p.consul.phase = consulChecking
-		p.consulRead(0)
+		c.phase = consulChecking
+		c.read(p, 0)
 	default:
 		return false
 	}
 	return true
 }
 
-func (p *Process) consulOnRead(m consulGetResp) {
+func (c *consulClient) onRead(p *Process, m consulGetResp) {
 	switch {
-	case p.state == Leader && p.consul.phase == consulHeld:
+	case p.state == Leader && c.phase == consulHeld:
 		if m.Session != p.lease {
 			p.trace(KindNote, S(FText, fmt.Sprintf("monitor: %s no longer names this session (LockIndex %d): lock lost", m.Key, m.LockIndex)))
 			p.loseLease("monitor query: the key is no longer held by this session")
 			return
 		}
-		p.consulRead(m.Index)
+		c.read(p, m.Index)
 	case p.state != Candidate:
-	case p.consul.phase == consulChecking:
+	case c.phase == consulChecking:
 		if m.Session != 0 {
-			p.consul.phase = consulWaiting
-			p.consulRead(m.Index)
+			c.phase = consulWaiting
+			c.read(p, m.Index)
 			return
 		}
 		if p.sim.Trace.on(KindNote) {
 			p.trace(KindNote, S(FText, fmt.Sprintf("the key is free but the acquire failed: a lock-delay; tries again in %s", secs(ConsulLockRetry))))
 		}
-		p.consul.phase = consulWaiting
+		c.phase = consulWaiting
 		p.rearm(tmRetry, ConsulLockRetry, fnConsulRetry)
 	case m.Session == p.lease:
-		p.consulHold(m.LockIndex, m.Index)
+		c.hold(p, m.LockIndex, m.Index)
 	case m.Session != 0:
-		p.consulRead(m.Index)
+		c.read(p, m.Index)
 	default:
 		p.send(CoordinatorName, consulAcquire{Key: p.cfg.Lock, Session: p.lease, Owner: p.cfg.Name})
 	}
 }
 
 // consulHold: the lock is held; the monitor starts.
-func (p *Process) consulHold(lockIndex, index int64) {
-	p.consul.phase = consulHeld
+func (c *consulClient) hold(p *Process, lockIndex, index int64) {
+	c.phase = consulHeld
 	p.key, p.token, p.watching = p.cfg.Lock, lockIndex, ""
 	p.becomeLeader()
-	p.consulRead(index)
+	c.read(p, index)
 }
 
-// consulUnlock is a holder's clean Unlock: the key is released and then,
+// unlock is a holder's clean Unlock: the key is released and then,
 // once that is answered, the session destroyed (api/lock.go's Unlock and
 // its renewal loop's Destroy), so no lock-delay follows. The two requests
 // are sent as one, which keeps their order. It reports whether it sent
 // it; a candidate's session is destroyed by the shared code.
-func (p *Process) consulUnlock() bool {
-	held := p.consul.phase == consulHeld
+func (c *consulClient) unlock(p *Process) bool {
+	held := c.phase == consulHeld
 	if held {
 		p.send(CoordinatorName, consulRelease{Key: p.cfg.Lock, Session: p.lease, Destroy: true})
 	}
-	p.consul = consulClient{}
+	*c = consulClient{}
 	return held
 }

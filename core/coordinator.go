@@ -69,6 +69,9 @@ type Coordinator struct {
 	// System is the coordination system modelled (zero: etcd). ZooKeeper
 	// and Consul answer their own requests (zookeeper.go, consul.go).
 	System System
+	// rules is the system's server (system_rules.go): the coordinator
+	// calls it wherever a system may differ from etcd.
+	rules serverRules
 	// Rev is the global revision, bumped once per mutating request.
 	Rev int64
 	// TokenSource picks how lock holders' fencing tokens are numbered.
@@ -154,6 +157,7 @@ func newCoordinator(s *Sim) *Coordinator {
 		idBase:       ms << 8 & (1<<48 - 1),
 		SweepEvery:   500 * time.Millisecond,
 		MinTTL:       DefaultMinTTL,
+		rules:        etcdSystem{},
 		kv:           map[string]*KeyValue{},
 		leases:       map[LeaseID]*Lease{},
 		locks:        map[string]*lockState{},
@@ -369,7 +373,7 @@ func (c *Coordinator) receive(env Envelope) {
 	}
 	c.countRequest()
 	from := env.From
-	if c.System != SystemEtcd && c.receiveSystem(from, env.Msg) {
+	if c.rules.receive(c, from, env.Msg) {
 		return
 	}
 	switch m := env.Msg.(type) {
@@ -420,8 +424,8 @@ func (c *Coordinator) receive(env Envelope) {
 		c.reply(from, c.claimShards(from, m))
 	case releaseShardsReq:
 		c.releaseShards(from, m)
-	case kubeLeaseReq:
-		c.reply(from, c.kubeLease(from, m))
+	case servedRequest:
+		c.reply(from, m.serve(c, from))
 	}
 }
 

@@ -172,6 +172,9 @@ var kubeOpNames = [...]string{"", "Get", "Create", "Update"}
 func (m kubeLeaseReq) Kind() string  { return "Lease" + kubeOpNames[m.Op] }
 func (m kubeLeaseResp) Kind() string { return "Lease" + kubeOpNames[m.Op] + "Response" }
 
+// serve answers a Lease request (see servedRequest).
+func (m kubeLeaseReq) serve(c *Coordinator, from string) Message { return c.kubeLease(from, m) }
+
 // kubeLease serves one Lease request as the API server does: Get returns
 // the object or NotFound; Create fails if it exists; Update fails with a
 // conflict unless the client's resourceVersion is the current one. The
@@ -235,210 +238,12 @@ func (c *Coordinator) kubeLease(from string, m kubeLeaseReq) kubeLeaseResp {
 	return resp
 }
 
-// kubeClient is one LeaderElector's state inside a Process: what it last
-// observed of the Lease and when, and the request it is waiting for.
-type kubeClient struct {
-	observed     LeaseRecord
-	observedRaw  string
-	observedTime time.Duration
-	rv           int64 // resourceVersion of the object it last read or wrote
-	haveObject   bool
-
-	seq      uint64 // request numbers (0: none in flight)
-	inflight kubeOp
-	fast     bool // the in-flight Update is the leader's fast path
-	tryStart time.Duration
-	rec      LeaseRecord // the record this try writes
-
-	renewing  bool          // leading: tries are renewals inside a poll
-	pollStart time.Duration // the current renew poll began
-	nextTick  time.Duration // its next tick
+// kubernetesSystem is client-go's leader election: its API server keeps
+// its Lease objects in etcd, so the server is etcd's, answering
+// kubeLeaseReq by its serve method.
+type kubernetesSystem struct {
+	etcdServer
+	libraryConfig
 }
 
-// kubeIdentity is the Lock's identity: the process name.
-func (p *Process) kubeIsLeader() bool { return p.kube.observed.HolderIdentity == p.cfg.Name }
-
-// kubeLeaseValid is isLeaseValid: observation time + the holder's
-// leaseDurationSeconds still after now.
-func (p *Process) kubeLeaseValid(now time.Duration) bool {
-	return p.kube.observedTime+time.Duration(p.kube.observed.LeaseDurationSeconds)*time.Second > now
-}
-
-func (p *Process) kubeSetObserved(r LeaseRecord) {
-	p.kube.observed, p.kube.observedTime = r, p.sim.now
-}
-
-// kubeCampaign starts a new LeaderElector: nothing observed yet.
-func (p *Process) kubeCampaign() {
-	if p.state != Follower {
-		return
-	}
-	p.kube = kubeClient{}
-	p.setState(Candidate, "campaign for "+p.cfg.Lock)
-	p.kubeTry()
-}
-
-// kubeTry starts tryAcquireOrRenew.
-func (p *Process) kubeTry() {
-	now := p.sim.now
-	k := &p.kube
-	k.tryStart = now
-	k.rec = LeaseRecord{HolderIdentity: p.cfg.Name, LeaseDurationSeconds: int(p.cfg.TTL / time.Second), AcquireTime: now, RenewTime: now}
-	if p.kubeIsLeader() && p.kubeLeaseValid(now) && k.haveObject {
-		k.rec.AcquireTime, k.rec.LeaseTransitions = k.observed.AcquireTime, k.observed.LeaseTransitions
-		p.kubeSend(kubeUpdate, true)
-		return
-	}
-	p.kubeSend(kubeGet, false)
-}
-
-func (p *Process) kubeSend(op kubeOp, fast bool) {
-	k := &p.kube
-	k.seq++
-	k.inflight, k.fast = op, fast
-	p.send(CoordinatorName, kubeLeaseReq{Op: op, Seq: k.seq, Lock: p.cfg.Lock, RV: k.rv, Rec: k.rec})
-}
-
-func (p *Process) onKubeLease(m kubeLeaseResp) {
-	k := &p.kube
-	if k.inflight == 0 || m.Seq != k.seq || (p.state != Candidate && p.state != Leader) {
-		return // an abandoned request (the renew deadline passed, or a new life)
-	}
-	k.inflight = 0
-	switch m.Op {
-	case kubeGet:
-		if !m.Found {
-			if !strings.HasSuffix(m.Err, "not found") {
-				p.kubeDone(false, m.Err)
-				return
-			}
-			p.kubeSend(kubeCreate, false)
-			return
-		}
-		k.rv, k.haveObject = m.RV, true
-		if raw := m.Rec.raw(); raw != k.observedRaw {
-			p.kubeSetObserved(m.Rec)
-			k.observedRaw = raw
-		}
-		if m.Rec.HolderIdentity != "" && p.kubeLeaseValid(k.tryStart) && !p.kubeIsLeader() {
-			p.kubeDone(false, "lease is held by "+m.Rec.HolderIdentity+" and has not yet expired")
-			return
-		}
-		if p.kubeIsLeader() {
-			k.rec.AcquireTime, k.rec.LeaseTransitions = m.Rec.AcquireTime, m.Rec.LeaseTransitions
-		} else {
-			k.rec.LeaseTransitions = m.Rec.LeaseTransitions + 1
-		}
-		p.kubeSend(kubeUpdate, false)
-	case kubeCreate, kubeUpdate:
-		if m.Err != "" {
-			if k.fast {
-				// Failed to update the lease optimistically: the slow path.
-				p.kubeSend(kubeGet, false)
-				return
-			}
-			p.kubeDone(false, m.Err)
-			return
-		}
-		k.rv, k.haveObject = m.RV, true
-		p.kubeSetObserved(k.rec) // observedRawRecord is only set by a Get
-		p.kubeDone(true, "")
-	}
-}
-
-// kubeDone ends a try: the acquire loop or the renew poll goes on.
-func (p *Process) kubeDone(ok bool, why string) {
-	k := &p.kube
-	if !k.renewing {
-		if !ok {
-			if why != "" && p.sim.Trace.on(KindNote) {
-				p.trace(KindNote, S(FText, "acquire failed: "+why))
-			}
-			// wait.JitterUntil, sliding: RetryPeriod x [1, 2.2) from now.
-			p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase, KubeJitterFactor), fnCampaign)
-			return
-		}
-		p.token = int64(k.observed.LeaseTransitions)
-		k.renewing = true
-		p.setState(Leader, fmt.Sprintf("acquired %s (leaseTransitions %d, which nothing checks)", p.cfg.Lock, p.token))
-		p.batchPos = 0
-		if p.cfg.WorkEvery > 0 {
-			p.rearm(tmWork, p.cfg.WorkEvery, fnWork)
-		}
-		p.kubePoll() // renew: wait.Until runs its first poll at once
-		return
-	}
-	if ok {
-		if p.sim.Trace.on(KindLeaseRenewed) {
-			p.trace(KindLeaseRenewed, S(FLease, KubeLeaseKey(p.cfg.Lock)), D(FDeadline, p.sim.now+p.kubeRenewPeriod()+p.cfg.RenewDeadline), S(FHow, "renewed"))
-		}
-		p.stop(tmDeadline)
-		p.rearm(tmRenew, p.kubeRenewPeriod(), fnRenew) // the next poll
-		return
-	}
-	if why != "" && p.sim.Trace.on(KindNote) {
-		p.trace(KindNote, S(FText, "renew failed: "+why))
-	}
-	// The poll ticks RetryPeriod after its previous tick (not sliding).
-	k.nextTick += p.kubeRenewPeriod()
-	p.arm(tmRenew, k.nextTick, fnRecheck)
-}
-
-// kubeRenewPeriod is the RetryPeriod the leader renews on: RenewEvery if
-// set, else RetryBase (client-go has one RetryPeriod for both loops; the
-// presets set the two equal, the sandbox lets them differ).
-func (p *Process) kubeRenewPeriod() time.Duration {
-	if p.cfg.RenewEvery > 0 {
-		return p.cfg.RenewEvery
-	}
-	return p.cfg.RetryBase
-}
-
-// kubePoll starts one renew poll: a try now, more every RetryPeriod, and
-// a deadline RenewDeadline from now.
-func (p *Process) kubePoll() {
-	k := &p.kube
-	k.pollStart, k.nextTick = p.sim.now, p.sim.now
-	p.arm(tmDeadline, p.sim.now+p.cfg.RenewDeadline, fnDeadline)
-	p.kubeTry()
-}
-
-// execKube runs a Kubernetes process's tasks; it reports false for the
-// tasks every system shares.
-func (p *Process) execKube(t task) bool {
-	switch t.fn {
-	case fnCampaign:
-		if p.state == Candidate && !p.kube.renewing {
-			p.kubeTry() // the acquire loop's next try
-		} else {
-			p.kubeCampaign()
-		}
-	case fnRenew:
-		if p.state == Leader {
-			p.kubePoll()
-		}
-	case fnRecheck:
-		if p.state == Leader && p.kube.inflight == 0 {
-			p.kubeTry()
-		}
-	case fnDeadline:
-		if p.state == Leader {
-			// The poll's context is done: any request in flight is
-			// abandoned and Run returns, calling OnStoppedLeading.
-			p.kube.inflight, p.kube.renewing = 0, false
-			p.stop(tmRenew)
-			p.kubeStopLeading(fmt.Sprintf("no successful renew within the renew deadline %s", secs(p.cfg.RenewDeadline)))
-		}
-	default:
-		return false
-	}
-	return true
-}
-
-// kubeStopLeading is OnStoppedLeading: the process stops its work; a new
-// elector campaigns after RetryPeriod (a restarted component, jittered).
-func (p *Process) kubeStopLeading(why string) {
-	p.stop(tmWork)
-	p.setState(SteppingDown, why)
-	p.after(p.cfg.StepDownFor, fnSteppedDown)
-}
+func (kubernetesSystem) newClient() clientRules { return &kubeClient{} }

@@ -141,10 +141,7 @@ func (c *Coordinator) Grant(owner string, ttl time.Duration) *Lease {
 	}
 	id := c.nextLeaseID()
 	l := c.leaseSlab.one()
-	*l = Lease{ID: id, TTL: ttl, Expiry: c.sim.now + ttl, Owner: owner}
-	if c.System != SystemEtcd {
-		l.Expiry = c.sessionExpiry(ttl)
-	}
+	*l = Lease{ID: id, TTL: ttl, Expiry: c.rules.expiry(c, ttl), Owner: owner}
 	c.leases[id] = l
 	c.leaseOrder = append(c.leaseOrder, id)
 	c.firstExpiry = min(c.firstExpiry, l.Expiry)
@@ -200,7 +197,7 @@ func (c *Coordinator) end(l *Lease, kind Kind, invalidated bool, why string) {
 	keys := append(buf[:0], l.keys...) // a copy: del edits l.keys
 
 	c.proposals++ // the revoke is proposed even when it deletes nothing
-	if len(keys) > 0 || c.System != SystemEtcd {
+	if len(keys) > 0 || c.rules.sessionWrites() {
 		// ZooKeeper's closeSession and Consul's session destroy are
 		// writes of their own, with or without keys.
 		c.Rev++
@@ -214,9 +211,7 @@ func (c *Coordinator) end(l *Lease, kind Kind, invalidated bool, why string) {
 		}
 		c.del(k)
 	}
-	if c.System != SystemEtcd {
-		c.sessionEnded(l, kind)
-	}
+	c.rules.ended(c, l, kind)
 }
 
 // armSweep arms the next sweep tick. The ticker is not a queued event:
@@ -229,12 +224,9 @@ func (c *Coordinator) armSweep() {
 		return
 	}
 	// Sweeps fall on multiples of SweepEvery, like a server-side ticker
-	// (ZooKeeper's expirer: SweepEvery is its tickTime). Consul has a
-	// timer per session: the sweep goes off at the first expiry.
-	c.sweepAt = (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
-	if c.System == SystemConsul {
-		c.sweepAt = max(c.firstExpiry, c.sim.now)
-	}
+	// (ZooKeeper's expirer: SweepEvery is its tickTime); Consul has a
+	// timer per session (see each system's nextSweep).
+	c.sweepAt = c.rules.nextSweep(c)
 	c.sweepOrder = c.sim.nextSeq()
 }
 

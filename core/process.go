@@ -130,10 +130,9 @@ type Process struct {
 	busyUntil  time.Duration // WorkTakes: the work loop is busy until then
 	renewDue   time.Duration // RenewOnWorkLoop: when the waiting renewal fell due (-1: none waits)
 
-	zk     zkClient      // ZooKeeper client state (zookeeper_client.go)
-	consul consulClient  // Consul api.Lock state (consul_client.go)
-	kube   kubeClient    // Kubernetes: the LeaderElector's state (kubernetes.go)
-	red    redlockClient // Redlock: the redsync Mutex's state (redlock.go)
+	// rules is the client of the process's system (system_rules.go),
+	// with that client's own state.
+	rules clientRules
 
 	// Wakeups counts watch notifications this process received while
 	// waiting for the lock (the herd effect shows here).
@@ -143,7 +142,7 @@ type Process struct {
 // AddProcess adds a contender that starts campaigning at cfg.StartAt.
 func (s *Sim) AddProcess(cfg ProcessConfig) *Process {
 	cfg.fill()
-	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg, loopStart: -1, renewDue: -1}
+	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg, rules: cfg.System.rules().newClient(), loopStart: -1, renewDue: -1}
 	s.addClient(p, cfg.StartAt, fnCampaign)
 	s.procs = append(s.procs, p)
 	return p
@@ -201,7 +200,7 @@ func (p *Process) receive(env Envelope) { p.deliver(env) }
 
 // exec runs one of the process's tasks (see node.run).
 func (p *Process) exec(t task) {
-	if p.cfg.System != SystemEtcd && p.execSystem(t) {
+	if p.rules.exec(p, t) {
 		return
 	}
 	switch t.fn {
@@ -239,7 +238,7 @@ func (p *Process) exec(t task) {
 }
 
 func (p *Process) handle(m Message) {
-	if p.cfg.System != SystemEtcd && p.handleSystem(m) {
+	if p.rules.handle(p, m) {
 		return
 	}
 	switch m := m.(type) {
@@ -253,10 +252,6 @@ func (p *Process) handle(m Message) {
 		}
 	case lockStatus:
 		p.onLockStatus(m)
-	case kubeLeaseResp:
-		p.onKubeLease(m)
-	case redisResp:
-		p.onRedis(m)
 	case watchEvent:
 		if p.state == Candidate && p.key != "" && !p.unseen(m) {
 			p.Wakeups++
@@ -274,33 +269,24 @@ func (p *Process) handle(m Message) {
 	}
 }
 
-// campaign opens a session and queues for the lock.
-func (p *Process) campaign() {
-	switch p.cfg.System {
-	case SystemKubernetes:
-		p.kubeCampaign()
-		return
-	case SystemRedlock:
-		p.redCampaign()
-		return
-	}
+// campaign starts a campaign the way the process's system does.
+func (p *Process) campaign() { p.rules.campaign(p) }
+
+// beginCampaign makes a follower a candidate for its lock; false if it is
+// not a follower (it leads, campaigns or steps down already).
+func (p *Process) beginCampaign() bool {
 	if p.state != Follower {
-		return
+		return false
 	}
 	p.setState(Candidate, "campaign for "+p.cfg.Lock)
-	if p.cfg.System != SystemEtcd {
-		p.campaignSystem()
-		return
-	}
-	if p.cfg.ReuseSession && p.stale != 0 {
-		// No new session: straight to Lock with the old one.
-		p.lease = p.stale
-		p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
-		return
-	}
+	return true
+}
+
+// openSession sends a system's session request; a lost answer must not
+// strand the candidate (the same guard as etcd's grant).
+func (p *Process) openSession(req Message) {
 	p.awaiting = true
-	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL, Seconds: p.cfg.Recipe == RecipeEtcd})
-	// A lost grant (partition, drop) must not strand the candidate.
+	p.send(CoordinatorName, req)
 	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
 }
 
@@ -466,7 +452,7 @@ func (p *Process) endSession() {
 func (p *Process) stepDown(why string) {
 	p.stop(tmWork)
 	if p.lease != 0 {
-		if p.cfg.System != SystemConsul || !p.consulUnlock() {
+		if !p.rules.unlock(p) {
 			p.send(CoordinatorName, revokeReq{Lease: p.lease})
 		}
 		p.endSession()
@@ -579,12 +565,7 @@ func (p *Process) write(value, label string, tokenOverride int64) {
 // Release gives the lock up cleanly (revoking the session deletes the key
 // without arming any lock-delay).
 func (p *Process) Release() {
-	if p.cfg.System == SystemRedlock && p.state == Leader {
-		p.redStop("released (Unlock)")
-		return
-	}
-	if p.cfg.System == SystemZooKeeper && p.key != "" && p.zk.state == zkConnected && (p.state == Leader || p.state == Candidate) {
-		p.zkRelease()
+	if p.rules.release(p) {
 		return
 	}
 	if p.state == Leader || p.state == Candidate {
@@ -598,7 +579,7 @@ func (p *Process) crash() {
 		return
 	}
 	p.lease, p.key, p.watching, p.awaiting, p.zombie, p.stale, p.watchLost = 0, "", "", false, false, 0, false
-	p.zk, p.consul = zkClient{}, consulClient{}
+	p.rules.crashed()
 	p.loopStart = -1 // a new life is a new client: its loops start afresh
 	p.busyUntil, p.renewDue = 0, -1
 	p.setState(Follower, "crashed")

@@ -271,7 +271,7 @@ func (c SandboxConfig) Validate() []FieldError {
 		}
 		if c.FirstToken < 0 || c.FirstToken > MaxFirstToken {
 			bad(FieldFirstToken, "the first token must be 0 to %d, got %d", MaxFirstToken, c.FirstToken)
-		} else if c.FirstToken > 0 && c.System != SystemEtcd {
+		} else if c.FirstToken > 0 && !c.System.rules().firstToken() {
 			bad(FieldFirstToken, "%s numbers its own tokens: a first token applies to etcd worlds", c.System.Title())
 		} else if c.FirstToken > 0 && c.TokenSource == TokenRevision {
 			bad(FieldFirstToken, "a first token applies to generation tokens; revision tokens come from the coordinator")
@@ -308,12 +308,6 @@ func (c SandboxConfig) Validate() []FieldError {
 	for _, e := range c.validateSystem(ttlOK) {
 		bad(e.Field, "%s", e.Msg)
 		ttlOK = ttlOK && e.Field != FieldTTL
-	}
-	if ttlOK && c.Shards == 0 && c.System == SystemEtcd && c.Recipe == RecipeEtcd {
-		if err := CheckEtcdTTL(c.TTL); err != nil {
-			bad(FieldTTL, "%s", err.Error())
-			ttlOK = false
-		}
 	}
 	if period(FieldRenew, "the renew interval", c.RenewEvery, true) && ttlOK && c.RenewEvery >= c.TTL {
 		bad(FieldRenew, "renewing every %s with a TTL of %s lets the lease lapse between renewals: renew more often than the TTL", Seconds(c.RenewEvery), Seconds(c.TTL))
@@ -383,7 +377,7 @@ func (c SandboxConfig) Validate() []FieldError {
 		leases := min(max(c.Procs, 1), MaxSandboxProcs)
 		if single {
 			renew = processRenewal(c.TTL, c.RenewEvery, c.Recipe, DefaultMinTTL)
-			if d, ok := systemRenewal(c.System, c.RetryBase); ok {
+			if d, ok := c.System.rules().budgetRenewal(c.RetryBase); ok {
 				renew = d
 			}
 		} else {
@@ -432,9 +426,7 @@ func (c SandboxConfig) World() (World, error) {
 			Stagger: 500 * time.Millisecond, Fencing: c.Fencing, WorkEvery: c.WorkEvery, LockDelay: c.LockDelay,
 			WriteLatency: c.WriteLatency,
 		}
-		if c.System != SystemEtcd {
-			cc.System, cc.RenewDeadline, cc.RedisNodes = c.System, c.renewDeadline(), c.redisNodes()
-		}
+		c.System.rules().sandboxContention(c, &cc)
 		if c.Workload == WorkloadJobs {
 			cc.Jobs = InvoiceKeys(8, "2026-11-29")
 			cc.Idempotency = c.Idempotency

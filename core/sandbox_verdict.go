@@ -44,8 +44,8 @@ func (c SandboxConfig) longestScriptedPause() (time.Duration, Timed) {
 // to the millisecond for people (rounding a third up only asks more of
 // the policy).
 func (c SandboxConfig) renew() time.Duration {
-	if c.System == SystemKubernetes && c.RenewEvery == 0 {
-		return c.RetryBase // client-go's leader renews every RetryPeriod
+	if d, ok := c.System.rules().leaderRenewal(c); ok {
+		return d // client-go's leader renews every RetryPeriod
 	}
 	if c.RenewEvery == 0 {
 		return (c.TTL / 3).Round(time.Millisecond)
@@ -56,10 +56,5 @@ func (c SandboxConfig) renew() time.Duration {
 // Policy is the lease policy the configuration implies: its TTL, renewal
 // interval and the worst pause of its distribution.
 func (c SandboxConfig) Policy() LeasePolicy {
-	if c.System != SystemEtcd {
-		return c.systemPolicy()
-	}
-	// A client renews at least every two thirds of its TTL, whatever
-	// the setting asks (Process caps its period there).
-	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.Pauses.Budget()}
+	return c.System.rules().policy(c)
 }

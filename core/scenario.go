@@ -59,11 +59,6 @@ func (c ContentionConfig) Validate() error {
 	if err := c.checkSystem(); err != nil {
 		return err
 	}
-	if c.Recipe == RecipeEtcd && c.System == SystemEtcd {
-		if err := CheckEtcdTTL(c.TTL); err != nil {
-			return err
-		}
-	}
 	if c.RenewEvery < 0 || (c.RenewEvery > 0 && c.RenewEvery >= c.TTL) {
 		return fmt.Errorf("renew interval %s must be positive and shorter than the ttl %s", c.RenewEvery, c.TTL)
 	}
@@ -108,13 +103,7 @@ func (c ContentionConfig) World(seed uint64) (World, error) {
 		c.Register = "storage"
 	}
 	w := World{Seed: seed, Coordinator: CoordinatorSpec{TokenSource: c.TokenSource, LockDelay: c.LockDelay}}
-	c.systemDefaults(&w.Coordinator)
-	if c.FirstToken > 0 && c.System == SystemEtcd {
-		w.Coordinator.FirstTokens = []FirstToken{{Lock: c.Lock, Token: c.FirstToken}}
-	}
-	if c.System == SystemRedlock {
-		w.RedisNodes = c.RedisNodes
-	}
+	c.System.rules().contention(&c, &w) // the coordinator, contenders and nodes the system's
 	target := c.Register
 	if len(c.Jobs) > 0 {
 		target = "queue"

@@ -17,6 +17,16 @@
 // fields it carries are declared once, in schema.go, and read through
 // typed accessors (e.Owner(), e.Token(), e.Until()); an event's fields sit
 // in shared chunks, not in maps or slices of their own.
+//
+// The five coordination systems sit behind one seam, system_rules.go: the
+// engine (coordinator, processes, the sweep, a cluster's promotion) calls
+// serverRules, clientRules and configRules and names no system. A
+// system's rules live in its own files: etcd.go (the default the others
+// embed, on top of coordinator.go, lease.go, lock.go and keepalive.go),
+// zookeeper.go and zookeeper_client.go, consul.go and consul_client.go,
+// kubernetes.go and kubernetes_client.go, redlock.go and redlock_client.go.
+// Each client keeps its state in its own struct; the table systems picks
+// the implementation once, when the world and each process are built.
 package core
 
 import (

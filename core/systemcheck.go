@@ -7,20 +7,10 @@ import (
 
 // checkSystem refuses what the chosen system cannot run.
 func (c ContentionConfig) checkSystem() error {
-	switch c.System {
-	case SystemEtcd, SystemZooKeeper:
-	case SystemConsul:
-		return CheckConsulTTL(c.TTL)
-	case SystemKubernetes:
-		return CheckKubeDurations(c.TTL, c.RenewDeadline, max(c.RetryBase, c.RenewEvery))
-	case SystemRedlock:
-		if c.RedisNodes < 1 || c.RedisNodes > MaxRedisNodes {
-			return fmt.Errorf("redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, c.RedisNodes)
-		}
-	default:
+	if !c.System.known() {
 		return fmt.Errorf("system %s is not modelled in this build", c.System)
 	}
-	return nil
+	return c.System.rules().checkContention(c)
 }
 
 // renewDeadline is the Kubernetes RenewDeadline a sandbox runs with.
@@ -37,24 +27,6 @@ func (c SandboxConfig) redisNodes() int {
 		return 3
 	}
 	return c.RedisNodes
-}
-
-// systemRenewal is the renewal period the run budget charges a process of
-// a system whose cost is not etcd's keepalives. A Kubernetes elector,
-// leader or candidate, makes one request about every RetryPeriod. A
-// Redlock client that does not hold the lock is the expensive one: a Lock
-// call is up to 32 tries 50-250 ms apart, each a round to every node and
-// one to give back what it won (about three keepalives' worth of events),
-// then the application waits retry before calling Lock again.
-func systemRenewal(s System, retry time.Duration) (time.Duration, bool) {
-	switch s {
-	case SystemKubernetes:
-		return max(retry, time.Millisecond), true
-	case SystemRedlock:
-		lockCall := RedlockTries*(redlockMinDelay+redlockMaxDelay)/2 + retry
-		return max(lockCall/(3*RedlockTries), time.Millisecond), true
-	}
-	return 0, false
 }
 
 // systemLockInfo is LockInfo for a lock that lives elsewhere than etcd's

@@ -217,12 +217,8 @@ func (w World) Build() (*Sim, error) {
 	c := w.Coordinator
 	s.Coord.TokenSource = c.TokenSource
 	s.Coord.LockDelay = c.LockDelay
-	switch c.System {
-	case SystemZooKeeper:
-		s.Coord.configureZooKeeper()
-	case SystemConsul:
-		s.Coord.configureConsul(c.LockDelay)
-	}
+	s.Coord.rules = c.System.rules() // the system, chosen once
+	s.Coord.rules.configure(s.Coord, c)
 	s.Coord.ACL = c.ACL
 	if c.Members > 1 {
 		s.Coord.cl = newCluster(c.Members, c.DiskSync)
@@ -275,8 +271,8 @@ func (c CoordinatorSpec) validateMembers() error {
 		return fmt.Errorf("world: a coordinator of 1 to %d members, got %d", MaxMembers, c.Members)
 	case c.DiskSync < 0 || c.DiskSync > time.Minute:
 		return fmt.Errorf("world: a disk sync of 0 to 1m0s, got %s", c.DiskSync)
-	case c.Members > 1 && c.System == SystemRedlock:
-		return fmt.Errorf("world: Redlock has no coordinator cluster: its Redis nodes are independent (set Redis nodes instead of members)")
+	case c.Members > 1 && !c.System.rules().clustered():
+		return fmt.Errorf("world: %s has no coordinator cluster to give members to: its Redis nodes are independent (set Redis nodes instead of members)", c.System.Title())
 	}
 	return nil
 }

@@ -105,8 +105,17 @@ func (zkCreateReq) Kind() string   { return "Create" }
 // ErrZKSessionExpired is ZooKeeper's answer to a request on a dead session.
 var ErrZKSessionExpired = fmt.Errorf("zk: session has been expired by the server")
 
-// configureZooKeeper turns a fresh coordinator into a ZooKeeper server.
-func (c *Coordinator) configureZooKeeper() {
+// zooKeeperSystem is ZooKeeper's server (this file) and its client
+// (zookeeper_client.go): what it does not override is etcd's.
+type zooKeeperSystem struct {
+	etcdServer
+	libraryConfig
+}
+
+func (zooKeeperSystem) newClient() clientRules { return &zkClient{} }
+
+// configure turns a fresh coordinator into a ZooKeeper server.
+func (zooKeeperSystem) configure(c *Coordinator, _ CoordinatorSpec) {
 	c.System = SystemZooKeeper
 	c.Rev = 0 // a fresh server's last zxid: the first transaction is zxid 1
 	c.SweepEvery = ZKTickTime
@@ -114,7 +123,37 @@ func (c *Coordinator) configureZooKeeper() {
 	c.TokenSource = TokenRevision
 }
 
-func (c *Coordinator) zkReceive(from string, m Message) bool {
+// expiry is the end of the tickTime bucket the session falls in.
+func (zooKeeperSystem) expiry(c *Coordinator, ttl time.Duration) time.Duration {
+	return zkBucket(c.sim.now + ttl)
+}
+
+// promoted: a new leader gives each session a fresh timeout, in its
+// bucket.
+func (z zooKeeperSystem) promoted(c *Coordinator, l *Lease) time.Duration {
+	return z.expiry(c, l.TTL)
+}
+
+// sessionWrites: closeSession is a transaction, with or without nodes.
+func (zooKeeperSystem) sessionWrites() bool { return true }
+
+// pathConnection: a ZooKeeper client's TCP connection dies with the path:
+// what was in flight is lost and the client reconnects by itself
+// (zookeeper_client.go).
+func (zooKeeperSystem) pathConnection() bool { return true }
+
+func (zooKeeperSystem) rearmWhy() string {
+	return "a new leader gives every session a fresh session timeout"
+}
+
+// dropsClients: a server that leaves its quorum closes every client
+// connection (see cluster.go for the source lines).
+func (zooKeeperSystem) dropsClients() bool { return true }
+
+// clustered: an ensemble of servers (cluster.go).
+func (zooKeeperSystem) clustered() bool { return true }
+
+func (zooKeeperSystem) receive(c *Coordinator, from string, m Message) bool {
 	switch m := m.(type) {
 	case zkConnectReq:
 		c.reply(from, c.zkConnect(from, m))
@@ -144,7 +183,7 @@ func (c *Coordinator) zkTouch(id LeaseID) *Lease {
 	if l == nil || l.Expiry <= c.sim.now {
 		return nil
 	}
-	l.Expiry = c.sessionExpiry(l.TTL)
+	l.Expiry = c.rules.expiry(c, l.TTL)
 	l.lastEv = c.sim.Trace.cause
 	return l
 }
@@ -204,7 +243,7 @@ func (c *Coordinator) zkCreate(from string, m zkCreateReq) lockStatus {
 // in ZooKeeper 3.8, and a watcher the server dropped is never woken), and
 // on expiry the connection is closed: the client, if it hears it, is
 // Disconnected and learns Expired when it reconnects.
-func (c *Coordinator) zkSessionEnded(l *Lease, kind Kind) {
+func (zooKeeperSystem) ended(c *Coordinator, l *Lease, kind Kind) {
 	c.dropWatches(l.Owner)
 	if kind == KindLeaseExpire {
 		c.reply(l.Owner, zkClosed{Session: l.ID})
@@ -223,4 +262,33 @@ func ZKSequence(key string) int64 {
 		return -1
 	}
 	return n
+}
+
+// The configuration's rules: the session timeout is negotiated, the
+// client pings every third of it, the token is the czxid.
+
+func (zooKeeperSystem) contention(c *ContentionConfig, w *World) {
+	serverOfItsOwn(c, w, SystemZooKeeper, RecipeZooKeeper, TokenRevision)
+}
+
+func (zooKeeperSystem) validateSandbox(c SandboxConfig, _ bool) []FieldError {
+	return libraryChecks(c, false, ownRecipe(c, RecipeZooKeeper)...)
+}
+
+func (zooKeeperSystem) notes(c SandboxConfig) []string {
+	var out []string
+	granted, note := ZKSessionTimeout(c.TTL)
+	if note != "" {
+		out = append(out, note+".")
+	}
+	if c.RenewEvery > 0 {
+		out = append(out, fmt.Sprintf("ZooKeeper's client pings every third of the session timeout (%s), not every %s.", Seconds((granted*2/3/2).Round(time.Millisecond)), Seconds(c.RenewEvery)))
+	}
+	return out
+}
+
+// policy: the negotiated timeout and the pings every third of it.
+func (zooKeeperSystem) policy(c SandboxConfig) LeasePolicy {
+	ttl, _ := ZKSessionTimeout(c.TTL)
+	return LeasePolicy{TTL: ttl, RenewEvery: (ttl * 2 / 3 / 2).Round(time.Millisecond), PauseBudget: c.Pauses.Budget()}
 }

@@ -49,8 +49,10 @@ const (
 	zkDisconnected
 )
 
-// zkClient is a Process's ZooKeeper connection.
+// zkClient is a Process's ZooKeeper connection and lock recipe (its
+// session's lease, key and token are the Process's own).
 type zkClient struct {
+	etcdClient  // a session ends as etcd's does (revoked), a crash forgets all below
 	state       zkConnState
 	timeout     time.Duration // negotiated session timeout
 	readTimeout time.Duration
@@ -59,30 +61,41 @@ type zkClient struct {
 	creating    bool // the lock node's create has not been answered
 }
 
-func (p *Process) zkTrace(state, curator, why string) {
+func (z *zkClient) clone() clientRules { c := *z; return &c }
+
+func (z *zkClient) crashed() { *z = zkClient{} }
+
+func (z *zkClient) trace(p *Process, state, curator, why string) {
 	p.trace(KindClientState, S(FState, state), S(FCurator, curator), S(FSession, p.lease.String()), S(FWhy, why))
 }
 
-func (p *Process) zkCampaign() {
-	if p.lease != 0 && p.zk.state == zkConnected {
-		// Released earlier, the session lives on: go-zookeeper's Lock
-		// creates a new node on the connection it has.
-		p.zk.guid = fmt.Sprintf("%016x%016x", p.sim.rng.Uint64(), p.sim.rng.Uint64())
-		p.zkCreate()
+func (z *zkClient) campaign(p *Process) {
+	if !p.beginCampaign() {
 		return
 	}
-	p.zk = zkClient{}
+	if p.lease != 0 && z.state == zkConnected {
+		// Released earlier, the session lives on: go-zookeeper's Lock
+		// creates a new node on the connection it has.
+		z.guid = fmt.Sprintf("%016x%016x", p.sim.rng.Uint64(), p.sim.rng.Uint64())
+		z.create(p)
+		return
+	}
+	*z = zkClient{}
 	p.openSession(zkConnectReq{Timeout: p.cfg.TTL})
 }
 
-// zkRelease is go-zookeeper's Lock.Unlock: delete the lock node and
+// release is go-zookeeper's Lock.Unlock: delete the lock node and
 // nothing else. The session, its pings and its other nodes stay (only a
 // session's end deletes its ephemerals), so the next campaign needs no
-// new connection.
-func (p *Process) zkRelease() {
+// new connection. Without a node or a connection it is the shared
+// release.
+func (z *zkClient) release(p *Process) bool {
+	if p.key == "" || z.state != zkConnected || (p.state != Leader && p.state != Candidate) {
+		return false
+	}
 	p.send(CoordinatorName, deleteReq{Key: p.key})
 	p.key, p.watching, p.zombie = "", "", false
-	p.zk.creating = false
+	z.creating = false
 	p.stop(tmWork)
 	if p.sim.Trace.on(KindNote) {
 		p.trace(KindNote, S(FText, "released: its lock node deleted, its session kept"))
@@ -95,31 +108,32 @@ func (p *Process) zkRelease() {
 		p.setState(Follower, "released")
 		p.retry()
 	}
+	return true
 }
 
-func (p *Process) zkExec(t task) bool {
+func (z *zkClient) exec(p *Process, t task) bool {
 	switch t.fn {
 	case fnRenew:
-		if p.zk.state == zkConnected {
+		if z.state == zkConnected {
 			p.send(CoordinatorName, zkPing{Session: p.lease})
-			p.rearm(tmRenew, p.zk.readTimeout/2, fnRenew)
+			p.rearm(tmRenew, z.readTimeout/2, fnRenew)
 		}
 	case fnDeadline:
-		if p.zk.state != zkConnected {
+		if z.state != zkConnected {
 			return true
 		}
-		if quiet := p.sim.now - p.zk.lastRecv; quiet >= p.zk.readTimeout {
-			p.zkDisconnect(fmt.Sprintf("nothing from the server for %s (read timeout: 2/3 of the %s session timeout)", secs(quiet.Round(time.Millisecond)), secs(p.zk.timeout)))
+		if quiet := p.sim.now - z.lastRecv; quiet >= z.readTimeout {
+			z.disconnect(p, fmt.Sprintf("nothing from the server for %s (read timeout: 2/3 of the %s session timeout)", secs(quiet.Round(time.Millisecond)), secs(z.timeout)))
 		} else {
-			p.zkArmReadTimeout()
+			z.armReadTimeout(p)
 		}
 	case fnCuratorLost:
-		if p.zk.state == zkDisconnected {
-			p.zkTrace("disconnected", "LOST", fmt.Sprintf("the %s session timeout has passed while SUSPENDED: Curator now treats the session as expired and reports LOST, though the ZooKeeper client itself is still trying to reconnect", secs(p.zk.timeout)))
+		if z.state == zkDisconnected {
+			z.trace(p, "disconnected", "LOST", fmt.Sprintf("the %s session timeout has passed while SUSPENDED: Curator now treats the session as expired and reports LOST, though the ZooKeeper client itself is still trying to reconnect", secs(z.timeout)))
 		}
 	case fnZKReconnect:
-		if p.zk.state == zkDisconnected && p.lease != 0 {
-			p.send(CoordinatorName, zkConnectReq{Session: p.lease, Timeout: p.zk.timeout})
+		if z.state == zkDisconnected && p.lease != 0 {
+			p.send(CoordinatorName, zkConnectReq{Session: p.lease, Timeout: z.timeout})
 			p.rearm(tmRetry, zkReconnectEvery, fnZKReconnect)
 		}
 	default:
@@ -128,25 +142,25 @@ func (p *Process) zkExec(t task) bool {
 	return true
 }
 
-func (p *Process) zkHandle(m Message) bool {
+func (z *zkClient) handle(p *Process, m Message) bool {
 	switch m := m.(type) {
 	case zkConnectResp:
-		p.zkOnConnect(m)
+		z.onConnect(p, m)
 	case zkPingResp:
-		if p.zk.state == zkConnected {
-			p.zkHeard()
+		if z.state == zkConnected {
+			z.heard(p)
 		}
 	case zkClosed:
-		if m.Session == p.lease && p.zk.state == zkConnected {
-			p.zkDisconnect("the server closed the connection")
+		if m.Session == p.lease && z.state == zkConnected {
+			z.disconnect(p, "the server closed the connection")
 		}
 	case lockStatus, watchEvent:
-		if p.zk.state != zkConnected {
+		if z.state != zkConnected {
 			return true // it came on a connection the client has given up
 		}
-		p.zkHeard()
+		z.heard(p)
 		if _, ok := m.(lockStatus); ok {
-			p.zk.creating = false
+			z.creating = false
 		}
 		return false // the recipe's steps are the shared ones
 	default:
@@ -156,43 +170,43 @@ func (p *Process) zkHandle(m Message) bool {
 }
 
 // zkHeard notes an answer from the server: the read timeout starts again.
-func (p *Process) zkHeard() {
-	p.zk.lastRecv = p.sim.now
+func (z *zkClient) heard(p *Process) {
+	z.lastRecv = p.sim.now
 	if p.sim.Trace.on(KindLeaseRenewed) {
-		p.trace(KindLeaseRenewed, S(FLease, p.lease.String()), D(FDeadline, p.sim.now+p.zk.readTimeout), S(FHow, "server answered"))
+		p.trace(KindLeaseRenewed, S(FLease, p.lease.String()), D(FDeadline, p.sim.now+z.readTimeout), S(FHow, "server answered"))
 	}
 }
 
-func (p *Process) zkArmReadTimeout() {
-	p.deadline = p.zk.lastRecv + p.zk.readTimeout
+func (z *zkClient) armReadTimeout(p *Process) {
+	p.deadline = z.lastRecv + z.readTimeout
 	p.arm(tmDeadline, p.deadline, fnDeadline)
 }
 
-func (p *Process) zkOnConnect(m zkConnectResp) {
+func (z *zkClient) onConnect(p *Process, m zkConnectResp) {
 	switch {
 	case p.awaiting && p.lease == 0 && p.state == Candidate && m.Timeout > 0:
 		p.awaiting = false
 		p.stop(tmRetry)
 		p.lease, p.ttl = m.Session, m.Timeout
-		p.zk.timeout, p.zk.readTimeout = m.Timeout, m.Timeout*2/3
-		why := fmt.Sprintf("session timeout %s: pings every %s, read timeout %s", secs(m.Timeout), secs((p.zk.readTimeout / 2).Round(time.Millisecond)), secs(p.zk.readTimeout.Round(time.Millisecond)))
+		z.timeout, z.readTimeout = m.Timeout, m.Timeout*2/3
+		why := fmt.Sprintf("session timeout %s: pings every %s, read timeout %s", secs(m.Timeout), secs((z.readTimeout / 2).Round(time.Millisecond)), secs(z.readTimeout.Round(time.Millisecond)))
 		if m.Asked != m.Timeout {
 			why = fmt.Sprintf("asked for %s, the server granted %s; ", secs(m.Asked), secs(m.Timeout)) + why
 		}
-		p.zkUp("connected", "CONNECTED", why)
-		p.zk.guid = fmt.Sprintf("%016x%016x", p.sim.rng.Uint64(), p.sim.rng.Uint64())
-		p.zkCreate()
-	case m.Session == p.lease && p.lease != 0 && p.zk.state == zkDisconnected:
+		z.up(p, "connected", "CONNECTED", why)
+		z.guid = fmt.Sprintf("%016x%016x", p.sim.rng.Uint64(), p.sim.rng.Uint64())
+		z.create(p)
+	case m.Session == p.lease && p.lease != 0 && z.state == zkDisconnected:
 		if m.Timeout == 0 {
-			p.zk.state = zkIdle
-			p.zkTrace("expired", "LOST", "reconnected, and the server says the session has expired")
+			z.state = zkIdle
+			z.trace(p, "expired", "LOST", "reconnected, and the server says the session has expired")
 			p.loseLease("session expired (learned on reconnecting)")
 			return
 		}
-		p.zkUp("connected", "RECONNECTED", "reconnected within the session timeout: the session and its nodes are intact")
+		z.up(p, "connected", "RECONNECTED", "reconnected within the session timeout: the session and its nodes are intact")
 		switch {
-		case p.zk.creating:
-			p.zkCreate() // same GUID: finds the node if the first create went through
+		case z.creating:
+			z.create(p) // same GUID: finds the node if the first create went through
 		case p.key != "":
 			if p.sim.Trace.on(KindNote) {
 				p.trace(KindNote, S(FText, "watches re-registered; checks its place in the lock again"))
@@ -202,27 +216,27 @@ func (p *Process) zkOnConnect(m zkConnectResp) {
 	}
 }
 
-func (p *Process) zkCreate() {
-	p.zk.creating = true
-	p.send(CoordinatorName, zkCreateReq{Lock: p.cfg.Lock, Session: p.lease, Owner: p.cfg.Name, GUID: p.zk.guid})
+func (z *zkClient) create(p *Process) {
+	z.creating = true
+	p.send(CoordinatorName, zkCreateReq{Lock: p.cfg.Lock, Session: p.lease, Owner: p.cfg.Name, GUID: z.guid})
 }
 
 // zkUp starts (or restarts) the connection's ping and read-timeout clocks.
-func (p *Process) zkUp(state, curator, why string) {
-	p.zk.state, p.zk.lastRecv = zkConnected, p.sim.now
+func (z *zkClient) up(p *Process, state, curator, why string) {
+	z.state, z.lastRecv = zkConnected, p.sim.now
 	p.stop(tmRetry)
-	p.zkTrace(state, curator, why)
+	z.trace(p, state, curator, why)
 	p.keepAlive = true
-	p.rearm(tmRenew, p.zk.readTimeout/2, fnRenew)
-	p.zkArmReadTimeout()
+	p.rearm(tmRenew, z.readTimeout/2, fnRenew)
+	z.armReadTimeout(p)
 }
 
 // zkDisconnect gives the connection up: SUSPENDED. A leader stops work.
-func (p *Process) zkDisconnect(why string) {
-	p.zk.state = zkDisconnected
+func (z *zkClient) disconnect(p *Process, why string) {
+	z.state = zkDisconnected
 	p.stop(tmRenew)
 	p.stop(tmDeadline)
-	p.zkTrace("disconnected", "SUSPENDED", why)
+	z.trace(p, "disconnected", "SUSPENDED", why)
 	if p.state == Leader {
 		p.stop(tmWork)
 		p.setState(Candidate, "SUSPENDED: cannot be certain it still holds the lock, stops work until it reconnects")
@@ -230,8 +244,11 @@ func (p *Process) zkDisconnect(why string) {
 	p.rearm(tmRetry, zkReconnectEvery, fnZKReconnect)
 	// Curator does not wait for the server's word: a session timeout
 	// after SUSPENDED it reports LOST (reconnecting re-arms this slot).
-	p.arm(tmDeadline, p.sim.now+p.zk.timeout, fnCuratorLost)
+	p.arm(tmDeadline, p.sim.now+z.timeout, fnCuratorLost)
 }
 
 // ZKConnected reports whether a ZooKeeper client's connection is up.
-func (p *Process) ZKConnected() bool { return p.zk.state == zkConnected }
+func (p *Process) ZKConnected() bool {
+	z, ok := p.rules.(*zkClient)
+	return ok && z.state == zkConnected
+}

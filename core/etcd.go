@@ -1,0 +1,135 @@
+package core
+
+import (
+	"fmt"
+	"time"
+)
+
+// etcd 3.7 is the default system: its server's rules are the coordinator's
+// own code (coordinator.go, lease.go, lock.go, watch.go) and its client is
+// the session client of process.go and keepalive.go. The other systems
+// embed etcdServer and etcdClient and override the steps they do their
+// own way (see system_rules.go).
+
+type etcdSystem struct{ etcdServer }
+
+func (etcdSystem) newClient() clientRules { return etcdClient{} }
+
+// etcdServer is etcd's server: leases expire a TTL after their last
+// renewal, found by a sweep every SweepEvery; a new cluster leader
+// gives every lease its whole TTL again plus one election timeout
+// (lessor.Promote).
+type etcdServer struct{}
+
+func (etcdServer) configure(*Coordinator, CoordinatorSpec)                {}
+func (etcdServer) receive(*Coordinator, string, Message) bool             { return false }
+func (etcdServer) sessionWrites() bool                                    { return false }
+func (etcdServer) ended(*Coordinator, *Lease, Kind)                       {}
+func (etcdServer) pathConnection() bool                                   { return false }
+func (etcdServer) expiry(c *Coordinator, ttl time.Duration) time.Duration { return c.sim.now + ttl }
+
+func (etcdServer) promoted(c *Coordinator, l *Lease) time.Duration {
+	return c.sim.now + ElectionTimeout + l.TTL
+}
+
+func (etcdServer) rearmWhy() string {
+	return "a new leader gives every lease its whole TTL again, plus one election timeout"
+}
+
+// quorumless: a keepalive stream that needs a leader ends with "no
+// leader"; the rest wait the request timeout and end with "request timed
+// out" (cluster.go).
+func (etcdServer) quorumless(m Message) string {
+	if _, ok := m.(keepAliveReq); ok {
+		return errNoLeader
+	}
+	return errRequestTimedOut
+}
+
+func (etcdServer) dropsClients() bool { return false }
+
+// nextSweep: sweeps fall on multiples of SweepEvery, like a server-side
+// ticker.
+func (etcdServer) nextSweep(c *Coordinator) time.Duration {
+	return (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
+}
+
+// etcdClient is etcd's concurrency.Session and Mutex: its state is the
+// session's, on Process.
+type etcdClient struct{}
+
+func (etcdClient) exec(*Process, task) bool      { return false }
+func (etcdClient) handle(*Process, Message) bool { return false }
+func (etcdClient) release(*Process) bool         { return false }
+func (etcdClient) unlock(*Process) bool          { return false }
+func (etcdClient) crashed()                      {}
+func (e etcdClient) clone() clientRules          { return e }
+
+// campaign grants a session (or, ReuseSession, keeps the dead one) and
+// queues for the lock.
+func (etcdClient) campaign(p *Process) {
+	if !p.beginCampaign() {
+		return
+	}
+	if p.cfg.ReuseSession && p.stale != 0 {
+		// No new session: straight to Lock with the old one.
+		p.lease = p.stale
+		p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
+		return
+	}
+	p.awaiting = true
+	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL, Seconds: p.cfg.Recipe == RecipeEtcd})
+	// A lost grant (partition, drop) must not strand the candidate.
+	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
+}
+
+// checkContention: etcd grants whole seconds to its own recipe.
+func (etcdSystem) checkContention(c ContentionConfig) error {
+	if c.Recipe == RecipeEtcd {
+		return CheckEtcdTTL(c.TTL)
+	}
+	return nil
+}
+
+// contention: a first token is set on the coordinator's lock.
+func (etcdSystem) contention(c *ContentionConfig, w *World) {
+	if c.FirstToken > 0 {
+		w.Coordinator.FirstTokens = []FirstToken{{Lock: c.Lock, Token: c.FirstToken}}
+	}
+}
+
+func (etcdSystem) validateSandbox(c SandboxConfig, ttlOK bool) []FieldError {
+	if ttlOK && c.Shards == 0 && c.Recipe == RecipeEtcd {
+		if err := CheckEtcdTTL(c.TTL); err != nil {
+			return []FieldError{{Field: FieldTTL, Msg: err.Error()}}
+		}
+	}
+	return nil
+}
+
+func (etcdSystem) sandboxContention(SandboxConfig, *ContentionConfig) {}
+func (etcdSystem) onSystem(*SandboxConfig)                            {}
+func (etcdSystem) firstToken() bool                                   { return true }
+func (etcdSystem) clustered() bool                                    { return true }
+func (etcdSystem) leaderRenewal(SandboxConfig) (time.Duration, bool)  { return 0, false }
+func (etcdSystem) budgetRenewal(time.Duration) (time.Duration, bool)  { return 0, false }
+
+func (etcdSystem) notes(c SandboxConfig) []string {
+	if c.RenewEvery > 0 {
+		return []string{fmt.Sprintf("With a renewal period set, the client is an application calling KeepAliveOnce on its own timer, every %s from the grant, not etcd's KeepAlive loop (a keepalive at once, then one a third of the TTL after each answer): it learns a lease is gone only when its own deadline passes.", Seconds(c.RenewEvery))}
+	}
+	return nil
+}
+
+// policy: a client renews at least every two thirds of its TTL, whatever
+// the setting asks (Process caps its period there).
+func (etcdSystem) policy(c SandboxConfig) LeasePolicy {
+	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.Pauses.Budget()}
+}
+
+// takesFixes reports a client the troubleshooting lesson's fixes apply
+// to: etcd's (process_fix.go).
+func (p *Process) takesFixes() bool {
+	_, ok := p.rules.(etcdClient)
+	return ok
+}
