@@ -141,10 +141,15 @@ var pauseKinds = []string{core.PauseNone, core.PauseFixed, core.PauseHeavyTail}
 func fields(slow *time.Duration) []*Field {
 	all := func(*core.SandboxConfig) bool { return true }
 	fs := []*Field{
-		systemField(), redisNodesField(), renewDeadlineField(),
+		systemField(), redisNodesField(), renewDeadlineField(), membersField(),
 		{ID: core.FieldProcs, Name: "procs", Label: "Processes", Min: 1, Max: core.MaxSandboxProcs, Step: 1, Applies: singleLock,
 			Get: func(c *core.SandboxConfig) float64 { return float64(c.Procs) },
 			Set: func(c *core.SandboxConfig, v float64) { s := nameScheme(c); c.Procs = int(v); applyNames(c, s) }},
+		// Workers take the processes' cell: a world has one or the other.
+		{ID: core.FieldWorkers, Name: "workers", Label: "Workers", Min: 1, Max: core.MaxSandboxProcs, Step: 1, SharesCell: true,
+			Applies: func(c *core.SandboxConfig) bool { return c.Shards > 0 },
+			Get:     func(c *core.SandboxConfig) float64 { return float64(c.Workers) },
+			Set:     func(c *core.SandboxConfig, v float64) { c.Workers = int(v); c.Links = nil }},
 		{ID: core.FieldNames, Name: "names", Label: "Names", Applies: singleLock,
 			Choices: func(*core.SandboxConfig) []string {
 				out := make([]string, len(nameSchemes))
@@ -279,10 +284,6 @@ func fields(slow *time.Duration) []*Field {
 				c.Shards = int(v)
 				c.Links = nil // the process names change
 			}},
-		{ID: core.FieldWorkers, Name: "workers", Label: "Workers", Min: 1, Max: core.MaxSandboxProcs, Step: 1,
-			Applies: func(c *core.SandboxConfig) bool { return c.Shards > 0 },
-			Get:     func(c *core.SandboxConfig) float64 { return float64(c.Workers) },
-			Set:     func(c *core.SandboxConfig, v float64) { c.Workers = int(v); c.Links = nil }},
 		{ID: "seed", Name: "seed", Label: "Seed", Min: 1, Max: 999, Step: 1,
 			Get: func(c *core.SandboxConfig) float64 { return float64(c.Seed) },
 			Set: func(c *core.SandboxConfig, v float64) { c.Seed = uint64(v) }},

@@ -35,6 +35,34 @@ func redisNodesField() *Field {
 		Set: func(c *core.SandboxConfig, v float64) { c.RedisNodes = int(v) }}
 }
 
+// memberCounts are the coordinator sizes the Members field offers: one
+// server, or a cluster of three or five (core/cluster.go).
+var memberCounts = []int{1, 3, 5}
+
+// membersField makes the coordinator a cluster of members. Redlock has
+// none (its Redis nodes are independent), so the field does not apply there.
+func membersField() *Field {
+	return &Field{ID: core.FieldMembers, Name: "members", Label: "Members",
+		Applies: func(c *core.SandboxConfig) bool { return c.System != core.SystemRedlock },
+		Choices: func(*core.SandboxConfig) []string {
+			return []string{"1 (one server)", "3 (a cluster)", "5 (a cluster)"}
+		},
+		Get: func(c *core.SandboxConfig) float64 {
+			for i, n := range memberCounts {
+				if c.Members == n {
+					return float64(i)
+				}
+			}
+			return 0
+		},
+		Set: func(c *core.SandboxConfig, v float64) {
+			c.Members = memberCounts[min(max(int(v), 0), len(memberCounts)-1)]
+			if c.Members == 1 {
+				c.Members = 0 // one server: the world as before
+			}
+		}}
+}
+
 // renewDeadlineField is client-go's RenewDeadline in a Kubernetes world
 // (zero in the configuration means two thirds of the LeaseDuration). It
 // shares the Redis nodes' cell: no system reads both.
@@ -90,6 +118,10 @@ func notOnSystem(name string, s core.System) string {
 	case "redis_nodes":
 		if s != core.SystemRedlock {
 			return "Only Redlock has independent Redis nodes."
+		}
+	case "members":
+		if s == core.SystemRedlock {
+			return "Redlock has independent Redis nodes, not members."
 		}
 	case "renew_deadline":
 		if s != core.SystemKubernetes {

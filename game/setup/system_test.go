@@ -206,3 +206,31 @@ func TestTheRenewDeadlineIsSetOnKubernetesInTheRedisNodesCell(t *testing.T) {
 	assert.False(t, s.Hidden(nodes), "Redlock: the cell shows Redis nodes")
 	assert.True(t, s.Hidden(deadline))
 }
+
+// The Members field makes the coordinator a cluster of 3 or 5 (one server
+// is the world as before); Redlock has none and says so; the run built
+// from the setup has the members.
+func TestTheMembersFieldMakesTheCoordinatorACluster(t *testing.T) {
+	s := New()
+	m := field(t, s, "members")
+	assert.Equal(t, "1 (one server)", m.Value(&s.Config))
+	s.Set(m, 1)
+	assert.Equal(t, 3, s.Config.Members)
+	assert.Equal(t, "3 (a cluster)", m.Value(&s.Config))
+	assert.Empty(t, s.Errs)
+	sim, err := s.Config.Build()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"member-1", "member-2", "member-3"}, sim.Coord.Members())
+	s.Set(m, 2)
+	assert.Equal(t, 5, s.Config.Members)
+	s.Set(m, 0)
+	assert.Zero(t, s.Config.Members, "one server: the world as before")
+
+	s.Set(m, 1)
+	choose(t, s, core.SystemZooKeeper)
+	assert.Equal(t, 3, s.Config.Members, "a ZooKeeper ensemble keeps its members")
+	choose(t, s, core.SystemRedlock)
+	assert.Zero(t, s.Config.Members, "Redlock's Redis nodes are no cluster")
+	assert.False(t, m.Applies(&s.Config))
+	assert.Contains(t, s.NotUsed(m), "independent Redis nodes")
+}
