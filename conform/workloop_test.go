@@ -112,3 +112,61 @@ func TestKeepAliveRenewsFromItsOwnGoroutineOnRealEtcd(t *testing.T) {
 	assert.False(t, simExpired, "the simulator keeps it too")
 	assert.Zero(t, simWorst, "and every renewal left on time")
 }
+
+// An application that renews with KeepAliveOnce on its own timer (the
+// sandbox's renewal field on etcd, labctl --renew) keeps its own deadline:
+// the last answer + TTL, looked at exactly then. When its renewals stop
+// reaching etcd, it learns of the loss at that deadline, before (or within
+// a round trip of) etcd deleting its key, which happens at the server's
+// last renewal + TTL and the next 500 ms sweep. clientv3's KeepAlive, which
+// looks at its deadline once a second, learns up to a second later
+// instead (the stalled-connection scenario: 0.71 s after B already holds).
+// The simulator's client of that kind, given the same schedule, shows the
+// same order and gap.
+func TestAKeepAliveOnceTimerClientLearnsOfItsLossAtItsDeadlineOnRealEtcd(t *testing.T) {
+	t.Parallel()
+	const ttl, every = 5 * time.Second, 1667 * time.Millisecond
+	ctx, cli := freshClient(t)
+	g, err := cli.Grant(ctx, int64(ttl/time.Second))
+	require.NoError(t, err)
+	granted := time.Now()
+	put, err := cli.Put(ctx, "/once/lock", "A", clientv3.WithLease(g.ID))
+	require.NoError(t, err)
+	wch := cli.Watch(ctx, "/once/lock", clientv3.WithRev(put.Header.Revision+1))
+	last := granted
+	for i := 1; i <= 2; i++ {
+		time.Sleep(time.Until(granted.Add(time.Duration(i) * every)))
+		_, err := cli.KeepAliveOnce(ctx, g.ID)
+		require.NoError(t, err)
+		last = time.Now()
+	}
+	// Its renewals no longer get through from here on.
+	deadline := last.Add(ttl)
+	var deleted time.Time
+	select {
+	case resp := <-wch:
+		require.NotEmpty(t, resp.Events)
+		deleted = time.Now()
+	case <-time.After(ttl + 5*time.Second):
+		require.FailNow(t, "etcd kept the lease of a client that stopped renewing")
+	}
+	gap := deleted.Sub(deadline).Seconds()
+
+	s := core.NewSim(1)
+	s.AddRegister("storage", true)
+	s.AddProcess(core.ProcessConfig{Name: "A", Lock: "l", TTL: ttl, RenewEvery: every, Target: "storage"})
+	s.RunUntil(2*every + 100*time.Millisecond)
+	require.NoError(t, s.Apply(core.Partition("A", core.CoordinatorName)))
+	s.RunUntil(20 * time.Second)
+	lost := s.Trace.Filter(core.KindLeaseLost)
+	expired := s.Trace.Filter(core.KindLeaseExpire)
+	require.NotEmpty(t, lost)
+	require.NotEmpty(t, expired)
+	simGap := (expired[0].At - lost[0].At).Seconds()
+	t.Logf("etcd deleted the key %.3f s after the client's own deadline (last answer + TTL); the simulator's: %.3f s", gap, simGap)
+	assert.GreaterOrEqual(t, gap, -0.05, "the client learns at its deadline, no later than etcd's deletion (within a round trip)")
+	assert.Less(t, gap, 0.6, "etcd's next sweep")
+	assert.GreaterOrEqual(t, simGap, 0.0)
+	assert.Less(t, simGap, 0.6)
+	assert.InDelta(t, gap, simGap, 0.6, "the same order and gap on both sides")
+}
