@@ -158,6 +158,16 @@ func chainLinked(w *World, a, b *core.Event) bool {
 	if causedBy(tr, a.Seq, b) {
 		return true
 	}
+	// A learner's action and its direct effects ("crash member-1" and
+	// "member-1 crashed", recorded just before it) are one step: what
+	// either set going follows from both.
+	if a.Kind == core.KindAction {
+		for i := a.Seq - 1; i >= 0 && tr.Events[i].At == a.At && len(tr.Events[i].Causes()) == 0 && tr.Events[i].Kind != core.KindAction; i-- {
+			if causedBy(tr, i, b) {
+				return true
+			}
+		}
+	}
 	if leaseInForce(w, a, b) || leaseInForce(w, b, a) {
 		return true
 	}

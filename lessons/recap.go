@@ -72,3 +72,49 @@ var leasesRecap = &RecapChain{
 }
 
 func init() { leases.RecapChain = leasesRecap }
+
+// clusterRecap asks, in lesson 14, for the story of the lock a dead holder
+// kept past its TTL: the coordinator's leader going down, the election,
+// the new leader re-arming the dead holder's lease, its expiry at last, and
+// the lock passing on.
+var clusterRecap = &RecapChain{
+	Question: "Tell the story of the lock a dead holder kept past its TTL, with your own run: pick its events, in order, from the coordinator's leader going down to the lock passing on.",
+	roles: func(w *World) []chainRole {
+		at, holder, lease, _, ok := deadHolderFailover(w)
+		if !ok {
+			return nil
+		}
+		var crashed string
+		var elected, rearm, expired, next *core.Event
+		for i := range w.Sim.Trace.Events {
+			e := &w.Sim.Trace.Events[i]
+			switch {
+			case e.At == at && e.Kind == core.KindMember && e.State() == "crashed" && crashed == "":
+				crashed = e.Actor
+			case e.At >= at && e.Kind == core.KindLeader && elected == nil:
+				elected = e
+			case elected != nil && e.Kind == core.KindLeaseRearm && e.Lease() == lease && rearm == nil:
+				rearm = e
+			case rearm != nil && e.Kind == core.KindLeaseExpire && e.Lease() == lease && expired == nil:
+				expired = e
+			case expired != nil && e.Kind == core.KindHolder && e.Lock() == clusterLock && next == nil:
+				next = e
+			}
+		}
+		if next == nil {
+			return nil // the story has not ended yet
+		}
+		return []chainRole{
+			{ask: "what happened to the coordinator itself?", is: func(e *core.Event) bool {
+				return e.At == at && (e.Kind == core.KindMember && e.Actor == crashed && e.State() == "crashed" ||
+					e.Kind == core.KindAction && e.Words() == core.Crash(crashed).String())
+			}},
+			{ask: "what did the other members do without a leader?", is: isEvent(elected)},
+			{ask: fmt.Sprintf("what did the new leader do to %s's lease?", holder), is: isEvent(rearm)},
+			{ask: "what freed the lock in the end?", is: isEvent(expired)},
+			acquisitionRole(next, "who took the lock then, and with which token?"),
+		}
+	},
+}
+
+func init() { coordinatorCluster.RecapChain = clusterRecap }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -113,4 +114,34 @@ func TestEveryRecapChainIsRightInTheSolutionAndNamesAGapWithoutTheAnswer(t *test
 		assert.False(t, l.RecapChain.Asks(early), "%s: nothing to explain at the start", l.ID)
 		assert.False(t, l.RecapChain.Judge(early, chain).OK, "%s: a chain before the story is no answer", l.ID)
 	}
+}
+
+// Lesson 14's recap: the story of the lock a dead holder kept past its
+// TTL. "member-1 crashed" and the learner's "crash member-1" are one step,
+// so a chain may start at either; a chain without the re-arm is asked what
+// the new leader did, and is not told the event.
+func TestTheClusterRecapTellsTheFailoverStory(t *testing.T) {
+	l := coordinatorCluster
+	w, err := l.EvaluateWith(1, nil, core.ActionLog{core.At(2*time.Second, core.Crash("A")), core.At(3*time.Second, core.Crash("member-1"))})
+	require.NoError(t, err)
+	require.True(t, l.RecapChain.Asks(w))
+	chain, byRole := recapModel(t, l, w)
+	require.True(t, l.RecapChain.Judge(w, chain).OK)
+	var action int
+	for e := range w.ofKind(core.KindAction) {
+		if e.Words() == "crash member-1" {
+			action = e.Seq
+		}
+	}
+	withAction := append([]int{action}, chain[1:]...)
+	assert.True(t, l.RecapChain.Judge(w, withAction).OK, "the action stands for its direct effect")
+	noRearm := slices.DeleteFunc(slices.Clone(chain), func(s int) bool { return s == byRole[2] })
+	f := l.RecapChain.Judge(w, noRearm)
+	assert.False(t, f.OK)
+	assert.Contains(t, f.Why, "what did the new leader do to A's lease?")
+	assert.NotContains(t, f.Why, fmt.Sprintf("event %d ", byRole[2]))
+
+	quiet, err := l.EvaluateWith(1, nil, core.ActionLog{core.At(3*time.Second, core.Crash("member-1"))})
+	require.NoError(t, err)
+	assert.False(t, l.RecapChain.Asks(quiet), "no dead holder, no story to tell")
 }
