@@ -30,6 +30,8 @@ func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("lesson", stderr)
 	solve := fs.Bool("solve", false, "")
 	actions := fs.String("actions", "", "")
+	chain := fs.String("chain", "", "")
+	withTrace := fs.Bool("trace", false, "")
 	knobs := lessonKnobs{}
 	fs.Var(knobs, "knob", "")
 	seed := fs.Uint64("seed", 1, "")
@@ -37,7 +39,7 @@ func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	progressPath := fs.String("progress", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
-		fmt.Fprint(stdout, `usage: labctl lesson ID [--solve | --actions FILE [--knob ID=V]...] [--seed N] [--hint N] [--progress FILE]
+		fmt.Fprint(stdout, `usage: labctl lesson ID [--solve | --actions FILE [--knob ID=V]... [--trace] [--chain N,N,...]] [--seed N] [--hint N] [--progress FILE]
 
 Without --solve, prints the lesson: intro, goals and the hints seen so far.
 --hint N       prints the hints up to rung N, one rung more at a time (the
@@ -51,7 +53,10 @@ a JSON array such as [{"at":"4s","do":"pause","proc":"A","for":"20s"}]
 (a coordinator member is acted on by its name: {"at":"3s","do":"crash",
 "proc":"member-1"}); --knob ID=V sets a slider. It prints what happened,
 each goal met (with what it proved) or open, and records the goals met in
-the progress file, as the desktop does.
+the progress file, as the desktop does. --trace lists every event of the
+run with its number. Once the run has told the lesson's story, its recap
+question asks for that story as a chain of your run's events: answer with
+--chain and their numbers, in order (it is not a goal; nothing is lost).
 
 Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 `)
@@ -80,10 +85,23 @@ Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 		if err != nil {
 			return fail(stderr, "labctl lesson %s: %v", l.ID, err)
 		}
-		return playLesson(l, *seed, lessons.Knobs(knobs), log, *progressPath, stdout, stderr)
+		var picked []int
+		if *chain != "" {
+			for _, f := range strings.Split(*chain, ",") {
+				n, err := strconv.Atoi(strings.TrimSpace(f))
+				if err != nil || n < 0 {
+					return fail(stderr, "labctl lesson %s: --chain: %q is not an event number", l.ID, f)
+				}
+				if len(picked) == 64 {
+					return fail(stderr, "labctl lesson %s: --chain: a chain of at most 64 events", l.ID)
+				}
+				picked = append(picked, n)
+			}
+		}
+		return playLesson(l, play{seed: *seed, knobs: lessons.Knobs(knobs), log: log, trace: *withTrace, chain: picked, chainSet: *chain != ""}, *progressPath, stdout, stderr)
 	}
-	if len(knobs) > 0 {
-		return fail(stderr, "labctl lesson: --knob goes with --actions")
+	if len(knobs) > 0 || *chain != "" || *withTrace {
+		return fail(stderr, "labctl lesson: --knob, --trace and --chain go with --actions")
 	}
 	if !*solve {
 		return printLesson(l, hintSet, *hint, *progressPath, stdout, stderr)
@@ -184,9 +202,21 @@ func (k lessonKnobs) Set(v string) error {
 	return nil
 }
 
+// play is a learner's own run of a lesson, as labctl lesson --actions
+// takes it.
+type play struct {
+	seed     uint64
+	knobs    lessons.Knobs
+	log      core.ActionLog
+	trace    bool
+	chain    []int
+	chainSet bool
+}
+
 // playLesson runs the lesson with the learner's own log and prints what
 // happened and each goal; the goals met are recorded in the progress file.
-func playLesson(l *lessons.Lesson, seed uint64, knobs lessons.Knobs, log core.ActionLog, path string, stdout, stderr io.Writer) int {
+func playLesson(l *lessons.Lesson, pl play, path string, stdout, stderr io.Writer) int {
+	seed, knobs, log := pl.seed, pl.knobs, pl.log
 	for _, a := range log {
 		if a.At.D() > l.Duration {
 			return fail(stderr, "labctl lesson %s: an action at %s is past the lesson's end (%s)", l.ID, core.FormatTime(a.At.D()), core.FormatTime(l.Duration))
@@ -198,15 +228,17 @@ func playLesson(l *lessons.Lesson, seed uint64, knobs lessons.Knobs, log core.Ac
 	}
 	fmt.Fprintf(stdout, "%s: your %d actions, %s of virtual time\n", l.Title, len(w.Log), core.FormatTime(l.Duration))
 	for _, e := range w.Sim.Trace.Events {
-		switch e.Kind {
-		case core.KindAction, core.KindActionError, core.KindHolder, core.KindFree, core.KindLeaseExpire, core.KindLeader,
-			core.KindNoLeader, core.KindLeaseRearm, core.KindRead, core.KindRefused, core.KindStale:
-			fmt.Fprintln(stdout, "  "+e.Text())
-		case core.KindWrite:
-			if e.Result() != core.Accepted {
-				fmt.Fprintln(stdout, "  "+e.Text())
-			}
+		switch {
+		case pl.trace && e.Kind != core.KindSend:
+		case e.Kind == core.KindAction, e.Kind == core.KindActionError, e.Kind == core.KindHolder, e.Kind == core.KindFree,
+			e.Kind == core.KindLeaseExpire, e.Kind == core.KindLeader, e.Kind == core.KindNoLeader, e.Kind == core.KindLeaseRearm,
+			e.Kind == core.KindRead, e.Kind == core.KindRefused, e.Kind == core.KindStale, e.Kind == core.KindMember,
+			e.Kind == core.KindPause, e.Kind == core.KindResume, e.Kind == core.KindCrash, e.Kind == core.KindRestart:
+		case e.Kind == core.KindWrite && e.Result() != core.Accepted:
+		default:
+			continue
 		}
+		fmt.Fprintf(stdout, "  #%d %s\n", e.Seq, e.Text())
 	}
 	code := 0
 	var met []string
@@ -227,6 +259,7 @@ func playLesson(l *lessons.Lesson, seed uint64, knobs lessons.Knobs, log core.Ac
 	if code == 0 {
 		fmt.Fprintf(stdout, "Lesson complete. %s\n", l.Recap)
 	}
+	recapChain(l, w, pl, stdout)
 	if len(met) > 0 {
 		lr, err := openProgress(path, stderr)
 		if err == nil {
@@ -237,4 +270,33 @@ func playLesson(l *lessons.Lesson, seed uint64, knobs lessons.Knobs, log core.Ac
 		}
 	}
 	return code
+}
+
+// recapChain asks the lesson's recap question once the run has told its
+// story, and judges the learner's chain if they gave one.
+func recapChain(l *lessons.Lesson, w *lessons.World, pl play, stdout io.Writer) {
+	r := l.RecapChain
+	switch {
+	case r == nil:
+		if pl.chainSet {
+			fmt.Fprintf(stdout, "This lesson's recap asks no chain of events.\n")
+		}
+		return
+	case !r.Asks(w):
+		if pl.chainSet {
+			fmt.Fprintf(stdout, "Recap: your run has not told the story the recap asks about yet; play the lesson until it has.\n")
+		}
+		return
+	}
+	fmt.Fprintf(stdout, "Recap question: %s\n", r.Question)
+	if !pl.chainSet {
+		fmt.Fprintf(stdout, "  (answer with --chain and the numbers of your run's events, in order; --trace lists them all)\n")
+		return
+	}
+	f := r.Judge(w, pl.chain)
+	mark := "not yet"
+	if f.OK {
+		mark = "right"
+	}
+	fmt.Fprintf(stdout, "Your chain (%s): %s\n", mark, f.Why)
 }

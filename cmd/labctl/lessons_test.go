@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,4 +73,48 @@ func TestALessonPlayedWithYourOwnActions(t *testing.T) {
 		assert.Equal(t, 2, code, name)
 		assert.Contains(t, errs, c.want, name)
 	}
+}
+
+// Once a run has told the lesson's story, the terminal asks its recap
+// question too: --chain answers with event numbers of the run, judged as
+// the page judges them (not a goal: the exit code is the goals').
+func TestALessonsRecapChainInTheTerminal(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "progress.json")
+	log := `[{"at":"2s","do":"crash","proc":"A"},{"at":"3s","do":"crash","proc":"member-1"}]`
+	out, errs, code := labctl(t, log, "lesson", "coordinator-cluster", "--actions", "-", "--progress", prog)
+	require.Equal(t, 1, code, errs)
+	assert.Contains(t, out, "Recap question: Tell the story of the lock a dead holder kept past its TTL")
+	assert.Contains(t, out, "answer with --chain")
+	num := func(substr string) string {
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, substr) {
+				f := strings.Fields(line)
+				return strings.TrimPrefix(f[0], "#")
+			}
+		}
+		require.FailNow(t, "no event", substr)
+		return ""
+	}
+	crash := num("member-1 member state=crashed")
+	leader := num("raft.leader term=3")
+	rearm := num("lease.rearm lease=4885a22a2e88c101")
+	expire := num("lease.expire lease=4885a22a2e88c101")
+	holder := num("owner=B key=")
+	right := strings.Join([]string{crash, leader, rearm, expire, holder}, ",")
+	out, errs, code = labctl(t, log, "lesson", "coordinator-cluster", "--actions", "-", "--progress", prog, "--chain", right)
+	require.Equal(t, 1, code, "the recap is no goal: the goals still decide the exit code: %s", errs)
+	assert.Contains(t, out, "Your chain (right): Right: each step of your 5-step chain leads to the next in your run")
+	gap := strings.Join([]string{crash, leader, expire, holder}, ",")
+	out, _, _ = labctl(t, log, "lesson", "coordinator-cluster", "--actions", "-", "--progress", prog, "--chain", gap)
+	assert.Contains(t, out, "Your chain (not yet):")
+	assert.Contains(t, out, "what did the new leader do to A's lease?")
+
+	_, errs, code = labctl(t, log, "lesson", "coordinator-cluster", "--actions", "-", "--progress", prog, "--chain", "3,x")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, `"x" is not an event number`)
+	_, errs, code = labctl(t, "", "lesson", "coordinator-cluster", "--chain", "3")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "go with --actions")
+	quiet, _, _ := labctl(t, `[]`, "lesson", "coordinator-cluster", "--actions", "-", "--progress", prog, "--chain", "1")
+	assert.Contains(t, quiet, "has not told the story")
 }
