@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strings"
 
@@ -190,4 +191,103 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 		info.Focus = sc.names[c]
 	}
 	return info
+}
+
+// layout places the setup panel: a header (back, title, why Start is
+// refused, Start), the policy verdict, the presets on the left and the
+// fields in a grid.
+func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
+	px := func(v float64) float64 { return math.Round(s.U(v)) }
+	in := window.Inset(px(12))
+	// Past about 1300 units wide the fields would only drift apart.
+	if w := px(1300); in.W > w {
+		in.X, in.W = in.X+math.Floor((in.W-w)/2), w
+	}
+	header, in := in.CutTop(px(40), px(8))
+	sc.back.Rect, _ = header.CutLeft(px(120), 0)
+	_, rest := header.CutLeft(px(120), px(12))
+	sc.start.Rect, rest = rest.CutRight(px(130), px(12))
+	sc.systems.Rect, rest = rest.CutRight(px(170), px(12))
+	sc.title, sc.reason = rest.CutLeft(px(110), px(12))
+	// The verdict takes the lines it needs beside its mark and word, as
+	// long as every field keeps a line for its note below (the rest shows
+	// on hover).
+	cols := 4
+	if in.W-px(190)-px(12) < px(4*180) {
+		cols = 3
+	}
+	slots := 0
+	for _, f := range sc.m.Fields {
+		if !f.SharesCell {
+			slots++
+		}
+	}
+	rows := float64((slots + cols - 1) / cols)
+	v := sc.m.Config.PolicyVerdict()
+	textW := in.W - s.U(28) - draw.Measure(s.Label())(verdictWord(v.OK))
+	spare := in.H - px(44) - px(8) - rows*(px(50)+math.Ceil(draw.LineHeight(s.Small()))) - (rows-1)*px(4)
+	grow := math.Min(math.Max(0, math.Ceil(draw.ParagraphHeight(v.Explanation, s.Small(), textW))-px(44)), math.Max(0, spare))
+	sc.verdict, in = in.CutTop(px(44)+grow, px(8))
+	col, grid := in.CutLeft(px(190), px(12))
+	sc.presetHead, col = col.CutTop(px(22), px(4))
+	n := float64(len(sc.presets))
+	h := math.Min(px(34), math.Floor((col.H-(n-1)*px(4))/n))
+	for i := range sc.presets {
+		sc.presets[i].Rect, col = col.CutTop(h, px(4))
+	}
+	gap := px(12)
+	w := math.Floor((grid.W - float64(cols-1)*gap) / float64(cols))
+	cellH := math.Min(px(96), math.Floor((grid.H-(rows-1)*px(4))/rows))
+	sc.cells = make([]ui.Rect, len(sc.m.Fields))
+	slot := -1
+	for i, f := range sc.m.Fields {
+		if !f.SharesCell {
+			slot++
+		}
+		c := ui.Rect{X: grid.X + float64(slot%cols)*(w+gap), Y: grid.Y + float64(slot/cols)*(cellH+px(4)), W: w, H: cellH}
+		if sc.m.Hidden(i) {
+			c = ui.Rect{} // its cell shows the field it shares it with
+		}
+		sc.cells[i] = c
+		_, below := c.CutTop(px(20), 0)
+		widget, _ := below.CutTop(px(28), 0)
+		if f.Choices != nil {
+			f.Button.Rect = widget
+		} else {
+			f.Slider.Rect = widget
+		}
+	}
+}
+
+// drawUnder writes msg under a field, wrapped to r. Where msg does not
+// fit, short (a few words saying the same, if there are) takes its place
+// on one line, with the whole of msg on hover; otherwise what does not
+// fit shows on hover.
+func (sc *SandboxScene) drawUnder(screen *ebiten.Image, msg, short string, r ui.Rect, clr color.Color) {
+	face := sc.style.Small()
+	if short == "" || draw.ParagraphHeight(msg, face, r.W) <= r.H+0.5 {
+		draw.ParagraphTip(screen, msg, face, r, clr)
+		return
+	}
+	line, _ := r.CutTop(draw.LineHeight(face), 0)
+	draw.ShortInTip(screen, msg, short, face, line, draw.AlignStart, clr)
+}
+
+// fitOr is whole if it fits width w in face, and short otherwise.
+func fitOr(whole, short string, w float64, face *draw.Face) string {
+	if draw.Measure(face)(whole) <= w {
+		return whole
+	}
+	return short
+}
+
+// drawReason writes msg beside Start: one line centred on the button,
+// or a paragraph from the top when it needs more.
+func (sc *SandboxScene) drawReason(screen *ebiten.Image, msg string, clr color.Color) {
+	s := sc.style
+	if draw.Measure(s.Small())(msg) <= sc.reason.W {
+		draw.TextIn(screen, msg, s.Small(), sc.reason, draw.AlignStart, clr)
+		return
+	}
+	draw.Paragraph(screen, msg, s.Small(), sc.reason, clr)
 }
