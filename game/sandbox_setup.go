@@ -10,6 +10,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/setup"
 	"leaselab/game/ui"
 )
 
@@ -63,8 +64,21 @@ func (ss *sandboxSetup) Update(st *State) error {
 // Draw implements Scene.
 func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	sc := (*SandboxScene)(ss)
+	draw.Background(screen, sc.style.Theme.Background)
+	sc.drawSetupHeader(screen)
+	sc.drawPolicyVerdict(screen)
+	sc.drawPresets(screen)
+	for i, f := range sc.m.Fields {
+		if cell := sc.cells[i]; !cell.Empty() { // else hidden behind the field it shares its cell with
+			sc.drawField(screen, f, cell)
+		}
+	}
+}
+
+// drawSetupHeader draws the header: back, the title, Start and Compare
+// systems, and beside them why Start is refused, or the setup's title.
+func (sc *SandboxScene) drawSetupHeader(screen *ebiten.Image) {
 	s, th := sc.style, sc.style.Theme
-	draw.Background(screen, th.Background)
 	s.Button(screen, &sc.back)
 	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, draw.AlignStart, th.Text)
 	s.Button(screen, &sc.start)
@@ -80,8 +94,12 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	} else {
 		sc.drawReason(screen, sc.m.Title(), th.TextDim)
 	}
+}
 
-	// The live policy check.
+// drawPolicyVerdict draws the live policy check: its mark, its word and
+// its explanation.
+func (sc *SandboxScene) drawPolicyVerdict(screen *ebiten.Image) {
+	s, th := sc.style, sc.style.Theme
 	v := sc.m.Config.PolicyVerdict()
 	c := ui.Point{X: sc.verdict.X + s.U(10), Y: sc.verdict.Y + sc.verdict.H/2}
 	s.Verdict(screen, c, s.U(20), v.OK)
@@ -96,7 +114,11 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 	draw.TextIn(screen, word, s.Label(), first, draw.AlignStart, clr)
 	r.X, r.W = r.X+ww, r.W-ww
 	draw.ParagraphFirstFitTip(screen, v.Explanation, v.Shorter, s.Small(), r, th.Text)
+}
 
+// drawPresets draws the presets' column, the one in use outlined.
+func (sc *SandboxScene) drawPresets(screen *ebiten.Image) {
+	s, th := sc.style, sc.style.Theme
 	draw.TextIn(screen, "Presets", s.Label(), sc.presetHead, draw.AlignStart, th.TextDim)
 	for i, p := range core.Presets() {
 		b := &sc.presets[i]
@@ -105,41 +127,41 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 			draw.StrokeRoundRect(screen, b.Rect.Inset(s.U(2)), s.U(5), s.U(2), th.Accent)
 		}
 	}
+}
 
-	for i, f := range sc.m.Fields {
-		cell := sc.cells[i]
-		if cell.Empty() {
-			continue // hidden behind the field it shares its cell with
-		}
-		head, below := cell.CutTop(s.U(20), 0)
-		_, errR := below.CutTop(s.U(28), s.U(2))
-		na := !f.Applies(&sc.m.Config)
-		value := f.Value(&sc.m.Config)
-		labelClr, valueClr := th.TextDim, th.Text
-		if na {
-			value, labelClr, valueClr = "not used", th.Disabled, th.Disabled
-		}
-		if f.Choices != nil {
-			s.Button(screen, &f.Button)
-			value = ""
-		}
-		vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
-		valR, nameR := head.CutRight(vw, s.U(6))
-		// "Shards (0: one lock)" without its aside where the whole does
-		// not fit.
-		short, _, _ := strings.Cut(f.Label, " (")
-		draw.ShortInTip(screen, f.Label, fitOr(f.Label, short, nameR.W, s.Label()), s.Label(), nameR, draw.AlignStart, labelClr)
-		draw.TextIn(screen, value, s.Mono(), valR, draw.AlignEnd, valueClr)
-		if f.Choices == nil {
-			s.Slider(screen, &f.Slider)
-		}
-		if f.Err != "" {
-			sc.drawUnder(screen, f.Err, "", errR, th.Reject)
-		} else if why := sc.m.NotUsed(f); why != "" {
-			sc.drawUnder(screen, why, sc.m.NotUsedShort(f), errR, th.TextDim)
-		} else {
-			sc.drawUnder(screen, f.Help, f.Short, errR, th.TextDim)
-		}
+// drawField draws field f in its cell: its name and value, its slider or
+// choice button, and under them its error, why it is not used, or its
+// help.
+func (sc *SandboxScene) drawField(screen *ebiten.Image, f *setup.Field, cell ui.Rect) {
+	s, th := sc.style, sc.style.Theme
+	head, below := cell.CutTop(s.U(20), 0)
+	_, errR := below.CutTop(s.U(28), s.U(2))
+	na := !f.Applies(&sc.m.Config)
+	value := f.Value(&sc.m.Config)
+	labelClr, valueClr := th.TextDim, th.Text
+	if na {
+		value, labelClr, valueClr = "not used", th.Disabled, th.Disabled
+	}
+	if f.Choices != nil {
+		s.Button(screen, &f.Button)
+		value = ""
+	}
+	vw := math.Min(draw.Measure(s.Mono())(value)+s.U(4), head.W*0.5)
+	valR, nameR := head.CutRight(vw, s.U(6))
+	// "Shards (0: one lock)" without its aside where the whole does
+	// not fit.
+	short, _, _ := strings.Cut(f.Label, " (")
+	draw.ShortInTip(screen, f.Label, fitOr(f.Label, short, nameR.W, s.Label()), s.Label(), nameR, draw.AlignStart, labelClr)
+	draw.TextIn(screen, value, s.Mono(), valR, draw.AlignEnd, valueClr)
+	if f.Choices == nil {
+		s.Slider(screen, &f.Slider)
+	}
+	if f.Err != "" {
+		sc.drawUnder(screen, f.Err, "", errR, th.Reject)
+	} else if why := sc.m.NotUsed(f); why != "" {
+		sc.drawUnder(screen, why, sc.m.NotUsedShort(f), errR, th.TextDim)
+	} else {
+		sc.drawUnder(screen, f.Help, f.Short, errR, th.TextDim)
 	}
 }
 
