@@ -11,6 +11,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/ui"
+	"leaselab/lessons"
 )
 
 // drawSpark draws the coordinator's requests per 100 ms as a sparkline,
@@ -58,9 +59,35 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 	in := box.Inset(s.U(10))
 	row, in := in.CutTop(s.U(20), s.U(2))
 	draw.FirstFitInTip(dst, "TTL trade-off, same pauses for each TTL", []string{"TTL trade-off"}, s.Label(), row, draw.AlignStart, th.Text)
+	in = drawChartLegend(dst, s, in)
+
+	// The verdict on the learner's TTL, wrapped to the chart's width.
+	ttl := w.lab.Knobs()["ttl"]
+	said, ok := ttlVerdict(pts, ttl)
+	textW := in.W - s.U(22)
+	verdict, in := in.CutBottom(math.Max(s.U(36), draw.ParagraphHeight(said, s.Small(), textW)), s.U(4))
+	axis, plot := in.CutBottom(s.U(16), s.U(2))
+	_, plot = plot.CutLeft(s.U(26), s.U(4))
+	axis.X, axis.W = plot.X, plot.W
+	if len(pts) == 0 || plot.W < 20 || plot.H < 20 {
+		return
+	}
+	c := newSweepChart(dst, s, plot, axis, pts)
+	c.draw()
+	c.pick(ttl)
+	if said != "" {
+		s.Verdict(dst, ui.Point{X: verdict.X + s.U(9), Y: verdict.Y + s.U(9)}, s.U(16), ok)
+		_, text := verdict.CutLeft(s.U(18), s.U(4))
+		draw.Paragraph(dst, said, s.Small(), text, th.Text)
+	}
+}
+
+// drawChartLegend draws the chart's legend at the top of in and returns
+// what is left under it: shapes, not colour alone; its second entry on a
+// row of its own where the two do not fit side by side.
+func drawChartLegend(dst *ebiten.Image, s draw.Style, in ui.Rect) ui.Rect {
+	th := s.Theme
 	leg, in := in.CutTop(s.U(18), s.U(4))
-	// Legend: shapes, not colour alone; its second entry on a row of its
-	// own where the two do not fit side by side.
 	draw.Line(dst, ui.Point{X: leg.X, Y: leg.Y + leg.H/2}, ui.Point{X: leg.X + s.U(16), Y: leg.Y + leg.H/2}, s.U(2), th.Truth)
 	draw.FillCircle(dst, ui.Point{X: leg.X + s.U(8), Y: leg.Y + leg.H/2}, s.U(3), th.Truth)
 	lbl, bars := "failover (s)", "false failovers"
@@ -72,10 +99,13 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 	}
 	draw.FillRect(dst, ui.Rect{X: x2, Y: leg.Y + s.U(4), W: s.U(8), H: leg.H - s.U(8)}, th.Warning)
 	draw.TextIn(dst, bars, s.Small(), ui.Rect{X: x2 + s.U(12), Y: leg.Y, W: math.Max(0, leg.MaxX()-x2-s.U(12)), H: leg.H}, draw.AlignStart, th.TextDim)
+	return in
+}
 
-	// The verdict on the learner's TTL, wrapped to the chart's width.
-	ttl := w.lab.Knobs()["ttl"]
-	said, ok := "", false
+// ttlVerdict says how the learner's TTL (in seconds) fares in the sweep
+// pts, and whether it meets both bounds; "" where the sweep has no point
+// at it.
+func ttlVerdict(pts []lessons.SweepPoint, ttl float64) (said string, ok bool) {
 	for _, p := range pts {
 		if math.Abs(p.TTL.Seconds()-ttl) < 0.01 {
 			ok = p.FalseFailovers == 0 && p.Failover <= 20*time.Second
@@ -86,59 +116,79 @@ func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
 			said = fmt.Sprintf("your TTL %g s %s: failover %.1f s, %d false failovers", ttl, word, p.Failover.Seconds(), p.FalseFailovers)
 		}
 	}
-	textW := in.W - s.U(22)
-	verdict, in := in.CutBottom(math.Max(s.U(36), draw.ParagraphHeight(said, s.Small(), textW)), s.U(4))
-	axis, plot := in.CutBottom(s.U(16), s.U(2))
-	_, plot = plot.CutLeft(s.U(26), s.U(4))
-	axis.X, axis.W = plot.X, plot.W
-	if len(pts) == 0 || plot.W < 20 || plot.H < 20 {
-		return
-	}
-	draw.FillRect(dst, plot, th.Background)
-	minT, maxT := pts[0].TTL.Seconds(), pts[len(pts)-1].TTL.Seconds()
-	maxF, maxN := 0.0, 1
+	return said, ok
+}
+
+// sweepChart is the sweep's plot being drawn: its box, its axis's row
+// under it, its points and the scales they are drawn to.
+type sweepChart struct {
+	dst        *ebiten.Image
+	s          draw.Style
+	plot, axis ui.Rect
+	pts        []lessons.SweepPoint
+	minT, maxT float64 // TTLs, seconds
+	maxF       float64 // failover, seconds, rounded up to ten
+	maxN       int     // false failovers
+}
+
+func newSweepChart(dst *ebiten.Image, s draw.Style, plot, axis ui.Rect, pts []lessons.SweepPoint) sweepChart {
+	c := sweepChart{dst: dst, s: s, plot: plot, axis: axis, pts: pts,
+		minT: pts[0].TTL.Seconds(), maxT: pts[len(pts)-1].TTL.Seconds(), maxN: 1}
 	for _, p := range pts {
-		maxF = math.Max(maxF, p.Failover.Seconds())
-		maxN = max(maxN, p.FalseFailovers)
+		c.maxF = math.Max(c.maxF, p.Failover.Seconds())
+		c.maxN = max(c.maxN, p.FalseFailovers)
 	}
-	maxF = math.Ceil(maxF/10) * 10
-	xOf := func(t float64) float64 { return plot.X + plot.W*(t-minT)/math.Max(1, maxT-minT) }
-	yF := func(f float64) float64 { return plot.MaxY() - plot.H*f/math.Max(1, maxF) }
+	c.maxF = math.Ceil(c.maxF/10) * 10
+	return c
+}
+
+// xOf is where TTL t (seconds) is across the plot.
+func (c sweepChart) xOf(t float64) float64 {
+	return c.plot.X + c.plot.W*(t-c.minT)/math.Max(1, c.maxT-c.minT)
+}
+
+// yF is where failover f (seconds) is up the plot.
+func (c sweepChart) yF(f float64) float64 { return c.plot.MaxY() - c.plot.H*f/math.Max(1, c.maxF) }
+
+// draw draws the plot: the false failovers' bars, the 20 s bound, the
+// failover line with its dots, and the axes' numbers.
+func (c sweepChart) draw() {
+	dst, s, th, plot, pts := c.dst, c.s, c.s.Theme, c.plot, c.pts
+	draw.FillRect(dst, plot, th.Background)
 	bw := math.Max(2, plot.W/float64(len(pts))*0.6)
 	for _, p := range pts {
 		if p.FalseFailovers > 0 {
-			h := plot.H * 0.9 * float64(p.FalseFailovers) / float64(maxN)
-			draw.FillRect(dst, ui.Rect{X: xOf(p.TTL.Seconds()) - bw/2, Y: plot.MaxY() - h, W: bw, H: h}, th.Warning)
+			h := plot.H * 0.9 * float64(p.FalseFailovers) / float64(c.maxN)
+			draw.FillRect(dst, ui.Rect{X: c.xOf(p.TTL.Seconds()) - bw/2, Y: plot.MaxY() - h, W: bw, H: h}, th.Warning)
 		}
 	}
 	// The 20 s failover bound.
-	yb := yF(20)
+	yb := c.yF(20)
 	dashed(dst, ui.Point{X: plot.X, Y: yb}, ui.Point{X: plot.MaxX(), Y: yb}, s.U(1), s.U(5), th.Reject)
 	draw.TextAligned(dst, "20 s bound", s.Small(), plot.MaxX()-s.U(2), yb-s.U(2), draw.AlignEnd, draw.AlignEnd, th.Reject)
 	for i := 1; i < len(pts); i++ {
-		a := ui.Point{X: xOf(pts[i-1].TTL.Seconds()), Y: yF(pts[i-1].Failover.Seconds())}
-		b := ui.Point{X: xOf(pts[i].TTL.Seconds()), Y: yF(pts[i].Failover.Seconds())}
+		a := ui.Point{X: c.xOf(pts[i-1].TTL.Seconds()), Y: c.yF(pts[i-1].Failover.Seconds())}
+		b := ui.Point{X: c.xOf(pts[i].TTL.Seconds()), Y: c.yF(pts[i].Failover.Seconds())}
 		draw.Line(dst, a, b, s.U(2), th.Truth)
 	}
 	for _, p := range pts {
-		draw.FillCircle(dst, ui.Point{X: xOf(p.TTL.Seconds()), Y: yF(p.Failover.Seconds())}, s.U(2), th.Truth)
+		draw.FillCircle(dst, ui.Point{X: c.xOf(p.TTL.Seconds()), Y: c.yF(p.Failover.Seconds())}, s.U(2), th.Truth)
 	}
 	// Axes.
-	for _, t := range []float64{minT, 10, 20, 30, maxT} {
-		if t < minT || t > maxT {
+	for _, t := range []float64{c.minT, 10, 20, 30, c.maxT} {
+		if t < c.minT || t > c.maxT {
 			continue
 		}
-		draw.TextAligned(dst, fmt.Sprintf("%g", t), s.Small(), xOf(t), axis.Y+axis.H/2, draw.AlignCenter, draw.AlignCenter, th.TextDim)
+		draw.TextAligned(dst, fmt.Sprintf("%g", t), s.Small(), c.xOf(t), c.axis.Y+c.axis.H/2, draw.AlignCenter, draw.AlignCenter, th.TextDim)
 	}
-	draw.TextAligned(dst, fmt.Sprintf("%g", maxF), s.Small(), plot.X-s.U(4), plot.Y, draw.AlignEnd, draw.AlignStart, th.TextDim)
+	draw.TextAligned(dst, fmt.Sprintf("%g", c.maxF), s.Small(), plot.X-s.U(4), plot.Y, draw.AlignEnd, draw.AlignStart, th.TextDim)
 	draw.TextAligned(dst, "0", s.Small(), plot.X-s.U(4), plot.MaxY(), draw.AlignEnd, draw.AlignEnd, th.TextDim)
-	// The learner's pick.
-	x := xOf(ttl)
-	draw.Line(dst, ui.Point{X: x, Y: plot.Y}, ui.Point{X: x, Y: plot.MaxY()}, s.U(2), th.Focus)
-	draw.Polygon(dst, th.Focus, ui.Point{X: x - s.U(5), Y: plot.Y - s.U(1)}, ui.Point{X: x + s.U(5), Y: plot.Y - s.U(1)}, ui.Point{X: x, Y: plot.Y + s.U(7)})
-	if said != "" {
-		s.Verdict(dst, ui.Point{X: verdict.X + s.U(9), Y: verdict.Y + s.U(9)}, s.U(16), ok)
-		_, text := verdict.CutLeft(s.U(18), s.U(4))
-		draw.Paragraph(dst, said, s.Small(), text, th.Text)
-	}
+}
+
+// pick marks the learner's TTL (seconds) on the plot.
+func (c sweepChart) pick(ttl float64) {
+	s, plot, focus := c.s, c.plot, c.s.Theme.Focus
+	x := c.xOf(ttl)
+	draw.Line(c.dst, ui.Point{X: x, Y: plot.Y}, ui.Point{X: x, Y: plot.MaxY()}, s.U(2), focus)
+	draw.Polygon(c.dst, focus, ui.Point{X: x - s.U(5), Y: plot.Y - s.U(1)}, ui.Point{X: x + s.U(5), Y: plot.Y - s.U(1)}, ui.Point{X: x, Y: plot.Y + s.U(7)})
 }

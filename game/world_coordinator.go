@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"image/color"
 	"strings"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
@@ -102,27 +104,7 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 		draw.TextIn(dst, fmt.Sprintf("%s %d", words.Version, v.Rev), s.Mono(), row, draw.AlignEnd, th.TextDim)
 	}
 	row, in = in.CutTop(s.U(18), s.U(4))
-	holder := "free"
-	// Shorter wordings, longest first, for a narrow box (two locks side
-	// by side on a phone): the holder and its token, then the holder.
-	var shorter []string
-	switch {
-	case grp.Lock.Holder != "" && words.Token == "":
-		holder = "held by " + grp.Lock.Holder + ", no token"
-		shorter = []string{"held by " + grp.Lock.Holder, grp.Lock.Holder + " holds it"}
-	case grp.Lock.Holder != "":
-		holder = fmt.Sprintf("held by %s, %s %d", grp.Lock.Holder, words.Token, grp.Lock.Token)
-		shorter = []string{fmt.Sprintf("%s, %s %d", grp.Lock.Holder, words.Token, grp.Lock.Token), "held by " + grp.Lock.Holder, grp.Lock.Holder + " holds it"}
-	case grp.Lock.DelayUntil > v.Now:
-		holder = "lock-delay until " + core.FormatTime(grp.Lock.DelayUntil)
-		shorter = []string{"lock-delay to " + core.FormatTime(grp.Lock.DelayUntil), "lock-delay"}
-	}
-	line := grp.Lock.Name + ": " + holder
-	if showRev {
-		shorter = append([]string{holder}, shorter...)
-	} else {
-		line = holder
-	}
+	line, shorter := holderLine(grp.Lock, words, showRev, v.Now)
 	draw.FirstFitInTip(dst, line, shorter, s.Small(), row, draw.AlignStart, th.Text)
 	if len(v.Groups) > 1 && grp.Handovers > 0 && in.H >= s.U(18) {
 		// The wake-up count of the last handover: the herd's price.
@@ -144,11 +126,46 @@ func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect
 			}
 		}
 	}
+	drawKeyQueue(dst, s, in, grp.Keys, words)
+}
+
+// holderLine is what lock's card says of its holder, on a line of its own
+// under the title: "locks/leader: held by A, token 7" (the lock's name
+// left out where it is the card's title, when not showRev), with shorter
+// wordings, longest first, for a narrow card (two locks side by side on
+// a phone): the holder and its token, then the holder.
+func holderLine(lock core.LockInfo, words core.SystemWords, showRev bool, now time.Duration) (line string, shorter []string) {
+	holder := "free"
+	switch {
+	case lock.Holder != "" && words.Token == "":
+		holder = "held by " + lock.Holder + ", no token"
+		shorter = []string{"held by " + lock.Holder, lock.Holder + " holds it"}
+	case lock.Holder != "":
+		holder = fmt.Sprintf("held by %s, %s %d", lock.Holder, words.Token, lock.Token)
+		shorter = []string{fmt.Sprintf("%s, %s %d", lock.Holder, words.Token, lock.Token), "held by " + lock.Holder, lock.Holder + " holds it"}
+	case lock.DelayUntil > now:
+		holder = "lock-delay until " + core.FormatTime(lock.DelayUntil)
+		shorter = []string{"lock-delay to " + core.FormatTime(lock.DelayUntil), "lock-delay"}
+	}
+	line = lock.Name + ": " + holder
+	if showRev {
+		shorter = append([]string{holder}, shorter...)
+	} else {
+		line = holder
+	}
+	return line, shorter
+}
+
+// drawKeyQueue draws the lock's queue of keys, one a row of in, as many
+// as fit: each key's creation revision, owner and role.
+func drawKeyQueue(dst *ebiten.Image, s draw.Style, in ui.Rect, keys []lab.KeyView, words core.SystemWords) {
+	th := s.Theme
 	lh := draw.LineHeight(s.Mono())
-	for _, k := range grp.Keys {
+	for _, k := range keys {
 		if in.H < lh {
 			break
 		}
+		var row ui.Rect
 		row, in = in.CutTop(lh, 0)
 		role := "waits"
 		if k.Holder {

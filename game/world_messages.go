@@ -24,99 +24,129 @@ func (w *worldView) holding(name string) bool {
 }
 
 // drawMessages draws each message in flight as a dot on its link, with
-// its fencing token when it carries one.
+// its fencing token when it carries one. Held messages have not left: one
+// marker per link (HeldLinks) at the sender's end says how many wait
+// there.
 func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
-	th := s.Theme
-	idx := map[string]int{}
-	for i, p := range w.view.Procs {
-		idx[p.Name] = i
-	}
-	storeName := ""
-	switch {
-	case w.view.Store != nil:
-		storeName = w.view.Store.Name
-	case w.view.Queue != nil:
-		storeName = w.view.Queue.Name
-	}
-	end := func(name string, other int) (ui.Point, bool) {
-		if i, ok := idx[name]; ok {
-			c := w.geom.Procs[i]
-			if other == -2 { // towards the store
-				return w.procBottom(i), true
-			}
-			return ui.Point{X: c.X, Y: c.Y - w.geom.Ring}, true
-		}
-		switch {
-		case w.redisIndex(name) >= 0:
-			return w.redisEnd(w.redisIndex(name)), true
-		case name == core.CoordinatorName && other >= 0:
-			return w.coordEnd(other), true
-		case name == storeName && other >= 0:
-			return w.storeEnd(other), true
-		}
-		return ui.Point{}, false
-	}
-	// Held messages have not left: one marker per link (HeldLinks) at the
-	// sender's end says how many wait there.
-	drawMsg := func(m lab.MsgView) {
-		pi, fromProc := idx[m.From]
-		if !fromProc {
-			pi = idx[m.To]
-		}
-		peer := m.To
-		if !fromProc {
-			peer = m.From
-		}
-		toStore := peer == storeName
-		procSide := -1
-		if toStore {
-			procSide = -2
-		}
-		procName := m.From
-		if !fromProc {
-			procName = m.To
-		}
-		pp, ok1 := end(procName, procSide)
-		op, ok2 := end(peer, pi)
-		if !ok1 || !ok2 {
-			return
-		}
-		from, to := pp, op
-		if !fromProc {
-			from, to = op, pp
-		}
-		f := m.Progress
-		if w.reduced && !m.Held {
-			f = 0.5
-		}
-		dot := ui.Point{X: from.X + (to.X-from.X)*f, Y: from.Y + (to.Y-from.Y)*f}
-		clr := th.TextDim
-		if m.Token != 0 {
-			clr = th.Accent
-		}
-		draw.FillCircle(dst, dot, s.U(4), clr)
-		switch {
-		case m.Held && m.Token != 0:
-			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held, token %d", m.Count, m.Token), th.Accent, th.Background)
-		case m.Held:
-			pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held", m.Count), th.TextDim, th.Background)
-		case m.Token != 0:
-			// A message in flight passes over what lies on its way (a
-			// badge as it leaves): it covers it for that moment.
-			label := fmt.Sprintf("%s %d", shortKind(m.Kind), m.Token)
-			c := ui.Point{X: dot.X, Y: dot.Y - s.U(14)}
-			draw.Cover(pillRect(s, c, label))
-			pill(dst, s, c, label, th.Accent, th.Background)
-		}
-	}
+	l := w.msgLinks()
 	for _, m := range w.view.InFlight {
 		if !m.Held {
-			drawMsg(m)
+			l.draw(dst, s, m)
 		}
 	}
 	for _, m := range w.view.HeldLinks {
 		m.Progress = 0.18
-		drawMsg(m)
+		l.draw(dst, s, m)
+	}
+}
+
+// msgLinks is where the world's links run: each process's index among
+// the drawn ones and the name of the store (or queue) it writes to.
+type msgLinks struct {
+	w         *worldView
+	idx       map[string]int
+	storeName string
+}
+
+func (w *worldView) msgLinks() msgLinks {
+	l := msgLinks{w: w, idx: map[string]int{}}
+	for i, p := range w.view.Procs {
+		l.idx[p.Name] = i
+	}
+	switch {
+	case w.view.Store != nil:
+		l.storeName = w.view.Store.Name
+	case w.view.Queue != nil:
+		l.storeName = w.view.Queue.Name
+	}
+	return l
+}
+
+// end is where a link from or to actor name meets it: a process's top (or
+// its bottom when other is -2, towards the store), or the side of a Redis
+// node, the coordinator or the store that faces process other; ok is
+// false for an actor not drawn.
+func (l msgLinks) end(name string, other int) (ui.Point, bool) {
+	w := l.w
+	if i, ok := l.idx[name]; ok {
+		c := w.geom.Procs[i]
+		if other == -2 { // towards the store
+			return w.procBottom(i), true
+		}
+		return ui.Point{X: c.X, Y: c.Y - w.geom.Ring}, true
+	}
+	switch {
+	case w.redisIndex(name) >= 0:
+		return w.redisEnd(w.redisIndex(name)), true
+	case name == core.CoordinatorName && other >= 0:
+		return w.coordEnd(other), true
+	case name == l.storeName && other >= 0:
+		return w.storeEnd(other), true
+	}
+	return ui.Point{}, false
+}
+
+// path is where m's link runs, from its sender's end to its receiver's;
+// ok is false where either end is not drawn.
+func (l msgLinks) path(m lab.MsgView) (from, to ui.Point, ok bool) {
+	pi, fromProc := l.idx[m.From]
+	if !fromProc {
+		pi = l.idx[m.To]
+	}
+	peer := m.To
+	if !fromProc {
+		peer = m.From
+	}
+	toStore := peer == l.storeName
+	procSide := -1
+	if toStore {
+		procSide = -2
+	}
+	procName := m.From
+	if !fromProc {
+		procName = m.To
+	}
+	pp, ok1 := l.end(procName, procSide)
+	op, ok2 := l.end(peer, pi)
+	if !ok1 || !ok2 {
+		return ui.Point{}, ui.Point{}, false
+	}
+	if !fromProc {
+		return op, pp, true
+	}
+	return pp, op, true
+}
+
+// draw draws message m as a dot along its link, labelled with how many
+// are held there or with the token it carries.
+func (l msgLinks) draw(dst *ebiten.Image, s draw.Style, m lab.MsgView) {
+	th := s.Theme
+	from, to, ok := l.path(m)
+	if !ok {
+		return
+	}
+	f := m.Progress
+	if l.w.reduced && !m.Held {
+		f = 0.5
+	}
+	dot := ui.Point{X: from.X + (to.X-from.X)*f, Y: from.Y + (to.Y-from.Y)*f}
+	clr := th.TextDim
+	if m.Token != 0 {
+		clr = th.Accent
+	}
+	draw.FillCircle(dst, dot, s.U(4), clr)
+	switch {
+	case m.Held && m.Token != 0:
+		pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held, token %d", m.Count, m.Token), th.Accent, th.Background)
+	case m.Held:
+		pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held", m.Count), th.TextDim, th.Background)
+	case m.Token != 0:
+		// A message in flight passes over what lies on its way (a
+		// badge as it leaves): it covers it for that moment.
+		label := fmt.Sprintf("%s %d", shortKind(m.Kind), m.Token)
+		c := ui.Point{X: dot.X, Y: dot.Y - s.U(14)}
+		draw.Cover(pillRect(s, c, label))
+		pill(dst, s, c, label, th.Accent, th.Background)
 	}
 }
 

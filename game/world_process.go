@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"strings"
@@ -9,59 +10,113 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
+// procDrawing is one process being drawn: where, how large, and what it
+// shows. ring is the outer lease ring's radius, r the circle's, badge the
+// state badge's box under them.
+type procDrawing struct {
+	dst   *ebiten.Image
+	s     draw.Style
+	th    *draw.Theme
+	c     ui.Point
+	ring  float64
+	r     float64
+	badge ui.Rect
+	p     lab.ProcView
+}
+
 // drawProcess draws one process: lease rings, name, state badge and
 // condition tag.
 func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, p lab.ProcView, selected bool) {
-	th := s.Theme
+	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, p: p}
+	rw := d.rings(selected)
+	inBadge := d.name(rw)
+	d.stateBadge(w.view.Words, inBadge)
+	tag, clr := w.conditionTag(p, ring, s)
+	if tag != "" {
+		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, d.th.Background)
+	}
+	if conn := p.ConnTag(); conn != "" && !w.single {
+		// Above the condition tag, if any; and a row higher than a
+		// neighbour's own connection tag, so two never overlap.
+		y := c.Y - ring - s.U(10)
+		if tag != "" {
+			y -= s.U(18)
+		}
+		if i := slices.IndexFunc(w.view.Procs, func(q lab.ProcView) bool { return q.Name == p.Name }); i%2 == 1 && w.view.Procs[i-1].ConnTag() != "" {
+			y -= s.U(18)
+		}
+		pill(dst, s, ui.Point{X: c.X, Y: y}, conn, d.th.Reject, d.th.Background)
+	}
+}
+
+// rings draws the two lease rings (the process's own clock outside, the
+// coordinator's inside), the circle, and the focus ring when selected; it
+// returns the rings' width.
+func (d procDrawing) rings(selected bool) (rw float64) {
+	s, th, p := d.s, d.th, d.p
 	frac := func(d time.Duration) float64 {
 		if p.TTL <= 0 {
 			return 0
 		}
 		return math.Max(0, math.Min(1, float64(d)/float64(p.TTL)))
 	}
-	rw := math.Max(s.U(3), math.Min(s.U(5), ring*0.12))
-	draw.Ring(dst, c, ring, rw, frac(p.BeliefLeft), th.Panel, th.Belief)
-	draw.Ring(dst, c, ring-rw-s.U(3), rw, frac(p.TruthLeft), th.Panel, th.Truth)
+	rw = math.Max(s.U(3), math.Min(s.U(5), d.ring*0.12))
+	draw.Ring(d.dst, d.c, d.ring, rw, frac(p.BeliefLeft), th.Panel, th.Belief)
+	draw.Ring(d.dst, d.c, d.ring-rw-s.U(3), rw, frac(p.TruthLeft), th.Panel, th.Truth)
 	fill := th.Raised
 	if p.Believes {
 		fill = th.Pressed
 	}
-	draw.FillCircle(dst, c, r, fill)
+	draw.FillCircle(d.dst, d.c, d.r, fill)
 	if selected {
-		draw.StrokeCircle(dst, c, ring+s.U(5), s.U(2), th.Focus)
+		draw.StrokeCircle(d.dst, d.c, d.ring+s.U(5), s.U(2), th.Focus)
 	}
+	return rw
+}
+
+// name draws the process's name in the circle, or at least inside the
+// inner ring (a small ring's circle is a dot), in a smaller face if it
+// must, and a crashed one's cross; inBadge says the name fits neither and
+// goes in the state badge instead.
+func (d procDrawing) name(rw float64) (inBadge bool) {
+	s, th, p := d.s, d.th, d.p
 	nameClr := th.Text
 	if p.Crashed {
 		nameClr = th.Disabled
 	}
-	// The name goes in the circle, or at least inside the inner ring (a
-	// small ring's circle is a dot); in a smaller face if it must.
-	room := math.Max(2*r, 2*(ring-2*rw-s.U(3)))
+	room := math.Max(2*d.r, 2*(d.ring-2*rw-s.U(3)))
 	face := s.Title()
 	for _, smaller := range []*draw.Face{s.Label(), s.Small()} {
 		if draw.Measure(face)(p.Name) > room-s.U(4) {
 			face = smaller
 		}
 	}
-	inBadge := draw.Measure(face)(p.Name) > room-s.U(2)
+	inBadge = draw.Measure(face)(p.Name) > room-s.U(2)
 	if !inBadge {
-		draw.TextAligned(dst, p.Name, face, c.X, c.Y, draw.AlignCenter, draw.AlignCenter, nameClr)
+		draw.TextAligned(d.dst, p.Name, face, d.c.X, d.c.Y, draw.AlignCenter, draw.AlignCenter, nameClr)
 	}
 	if p.Crashed {
-		draw.CrossMark(dst, c, r*1.4, s.U(3), th.Reject)
+		draw.CrossMark(d.dst, d.c, d.r*1.4, s.U(3), th.Reject)
 	}
+	return inBadge
+}
 
-	// State badge: words, not colour alone.
+// stateBadge draws the state badge: words, not colour alone, in the
+// system's words; led by the name where inBadge, on a second line where
+// both do not fit on one.
+func (d procDrawing) stateBadge(words core.SystemWords, inBadge bool) {
+	s, th, p, badge := d.s, d.th, d.p, d.badge
 	label := p.State.Words()
 	if p.Believes {
 		// With the name in the badge too, the token goes by number only.
 		fits := func(l string) bool { return !inBadge && draw.Measure(s.Small())(l) <= badge.W-s.U(6) }
-		label = lab.LeaderBadge(w.view.Words, p.Token, fits)
+		label = lab.LeaderBadge(words, p.Token, fits)
 	}
 	fitsBadge := func(l string) bool { return draw.Measure(s.Small())(l) <= badge.W-s.U(6) }
 	if !fitsBadge(label) {
@@ -76,23 +131,28 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		// the state: a badge of two lines, the name over the state.
 		lh := draw.LineHeight(s.Small())
 		two := ui.Rect{X: badge.X, Y: badge.Y, W: badge.W, H: math.Max(badge.H, 2*lh+s.U(4))}
-		draw.FillRoundRect(dst, two, badge.H/2, bg)
+		draw.FillRoundRect(d.dst, two, badge.H/2, bg)
 		in := two.InsetXY(s.U(1.5), s.U(2))
 		top, bottom := in.CutTop(in.H/2, 0)
-		draw.TextInTip(dst, p.Name, s.Small(), top, draw.AlignCenter, th.Text)
+		draw.TextInTip(d.dst, p.Name, s.Small(), top, draw.AlignCenter, th.Text)
 		// A leader's token goes where the badge is too narrow for it (the
 		// lock's card says it).
-		draw.FirstFitInTip(dst, label, []string{p.State.Words()}, s.Small(), bottom, draw.AlignCenter, th.Text)
-	} else {
-		if inBadge {
-			// The name did not fit in the circle: it leads the badge.
-			label = p.Name + " · " + label
-		}
-		draw.FillRoundRect(dst, badge, badge.H/2, bg)
-		draw.FirstFitInTip(dst, label, []string{p.State.Words()}, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+		draw.FirstFitInTip(d.dst, label, []string{p.State.Words()}, s.Small(), bottom, draw.AlignCenter, th.Text)
+		return
 	}
+	if inBadge {
+		// The name did not fit in the circle: it leads the badge.
+		label = p.Name + " · " + label
+	}
+	draw.FillRoundRect(d.dst, badge, badge.H/2, bg)
+	draw.FirstFitInTip(d.dst, label, []string{p.State.Words()}, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+}
 
-	// Condition tag above the rings.
+// conditionTag is the tag above p's rings (of radius ring) and its
+// colour: crashed, paused, its sends held, its renewal waiting, busy; ""
+// for none.
+func (w *worldView) conditionTag(p lab.ProcView, ring float64, s draw.Style) (string, color.Color) {
+	th := s.Theme
 	tag, clr := "", th.Warning
 	switch {
 	case p.Crashed:
@@ -114,19 +174,5 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	case p.Busy > 0:
 		tag, clr = "busy with work", th.Accent
 	}
-	if tag != "" {
-		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, th.Background)
-	}
-	if conn := p.ConnTag(); conn != "" && !w.single {
-		// Above the condition tag, if any; and a row higher than a
-		// neighbour's own connection tag, so two never overlap.
-		y := c.Y - ring - s.U(10)
-		if tag != "" {
-			y -= s.U(18)
-		}
-		if i := slices.IndexFunc(w.view.Procs, func(q lab.ProcView) bool { return q.Name == p.Name }); i%2 == 1 && w.view.Procs[i-1].ConnTag() != "" {
-			y -= s.U(18)
-		}
-		pill(dst, s, ui.Point{X: c.X, Y: y}, conn, th.Reject, th.Background)
-	}
+	return tag, clr
 }

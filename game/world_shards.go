@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
@@ -53,13 +54,21 @@ func shortWorker(name string) string {
 	return name
 }
 
-// drawShardPane draws the shard workers' pane.
+// drawShardPane draws the shard workers' pane: the coordinator's card,
+// the offset store's, the shard map and a chip for each worker.
 func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
+	w.drawShardCoordinator(dst, s)
+	w.drawOffsetStore(dst, s)
+	w.drawShardMap(dst, s)
+	w.drawWorkerChips(dst, s)
+}
+
+// drawShardCoordinator draws the coordinator's summary (its revision,
+// the shards held or the ACL's denials, a note) and its load sparkline.
+func (w *worldView) drawShardCoordinator(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	g := w.shard.geom
 	v := w.view
-
-	// Coordinator summary and load sparkline.
 	box := g.Coord
 	s.Card(dst, box)
 	in := box.InsetXY(s.U(10), s.U(6))
@@ -93,9 +102,14 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 		}
 	}
 	w.drawSpark(dst, s, g.Spark)
+}
 
-	// The offset store.
-	box = g.Store
+// drawOffsetStore draws the offset store's card: the fencing state, the
+// rejected and stale writes, and the fencing switch.
+func (w *worldView) drawOffsetStore(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	box := w.shard.geom.Store
+	v := w.view
 	s.Card(dst, box)
 	narrow := box.W < s.U(330)
 	if o := v.Offsets; o != nil {
@@ -153,9 +167,15 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			}
 		}
 	}
+}
 
-	// The shard map: each cell in its owner's colour with its number. The
-	// cells' shapes come first and their labels after, so the shapes go to
+// drawShardMap draws the shard map: each cell in its owner's colour with
+// its number, and the map's caption under it where there is room.
+func (w *worldView) drawShardMap(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	g := w.shard.geom
+	v := w.view
+	// The cells' shapes come first and their labels after, so the shapes go to
 	// the GPU as one batch rather than one per cell (a label sits inside
 	// its own cell, so the order between cells does not show).
 	small := s.Small()
@@ -197,8 +217,14 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 				[]string{"shard map: each cell is a shard key, labelled with its worker", "each cell: a shard key and its worker", "shard keys and workers"}, s.Small(), capR, draw.AlignCenter, th.TextDim)
 		}
 	}
+}
 
-	// Worker chips.
+// drawWorkerChips draws a chip for each worker: its colour and pattern,
+// its name, its state and the shards it holds, as much as fits.
+func (w *worldView) drawWorkerChips(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	g := w.shard.geom
+	v := w.view
 	for i, r := range g.Workers {
 		wk := v.Workers[i]
 		fill := ownerColour(i)
@@ -222,49 +248,59 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 			}
 			continue
 		}
-		name := wk.Name
-		count := fmt.Sprintf("%d", wk.Holds)
-		if wk.Owned != wk.Holds {
-			count = fmt.Sprintf("%d/%d", wk.Holds, wk.Owned)
-		}
-		tag := ""
-		switch {
-		case wk.Crashed:
-			tag = "crashed"
-		case wk.Paused:
-			tag = "paused"
-		case wk.Cut:
-			tag = "cut"
-		case wk.HeldUntil > 0:
-			tag = "held"
-		}
-		right := count
-		if tag != "" {
-			right = tag + " " + count
-		}
-		fits := func() bool {
-			return draw.Measure(s.Label())(name)+draw.Measure(small)(right)+s.U(8) <= in.W
-		}
-		if !fits() {
-			name = shortWorker(name)
-		}
-		if !fits() && tag != "" {
-			right = tag
-		}
-		if !fits() {
-			right = count
-		}
-		if !fits() {
-			right = ""
-		}
+		name, right, tagged := chipWords(s, wk, in.W)
 		draw.TextIn(dst, name, s.Label(), in, draw.AlignStart, th.Text)
 		clr := th.Text
-		if tag != "" {
+		if tagged {
 			clr = th.Focus
 		}
-		draw.TextIn(dst, right, small, in, draw.AlignEnd, clr)
+		draw.TextIn(dst, right, s.Small(), in, draw.AlignEnd, clr)
 		if wk.Crashed {
 			draw.CrossMark(dst, r.Center(), r.H*0.8, s.U(2), th.Reject)
 		}
 	}
+}
+
+// chipWords is what a worker's chip of width w says: its name, shortened
+// to its number where the whole does not fit, and on the right its state
+// and the shards it holds, as much of them as fits; tagged says the right
+// names a state.
+func chipWords(s draw.Style, wk lab.WorkerView, w float64) (name, right string, tagged bool) {
+	small := s.Small()
+	name = wk.Name
+	count := fmt.Sprintf("%d", wk.Holds)
+	if wk.Owned != wk.Holds {
+		count = fmt.Sprintf("%d/%d", wk.Holds, wk.Owned)
+	}
+	tag := ""
+	switch {
+	case wk.Crashed:
+		tag = "crashed"
+	case wk.Paused:
+		tag = "paused"
+	case wk.Cut:
+		tag = "cut"
+	case wk.HeldUntil > 0:
+		tag = "held"
+	}
+	right = count
+	if tag != "" {
+		right = tag + " " + count
+	}
+	fits := func() bool {
+		return draw.Measure(s.Label())(name)+draw.Measure(small)(right)+s.U(8) <= w
+	}
+	if !fits() {
+		name = shortWorker(name)
+	}
+	if !fits() && tag != "" {
+		right = tag
+	}
+	if !fits() {
+		right = count
+	}
+	if !fits() {
+		right = ""
+	}
+	return name, right, tag != ""
 }

@@ -35,12 +35,31 @@ func (s Summary) Changed(since Summary) []string {
 	return out
 }
 
-// Summary summarises v.
+// Summary summarises v: its Redis nodes, its locks, its coordinator's
+// members, its processes, its workers, its store and its offset store.
 func (v WorldView) Summary() Summary {
 	var s Summary
-	var key []string
+	v.redisSummary(&s)
+	v.lockSummary(&s)
+	lines, members := v.memberSummary()
+	s.Lines, s.Key = append(s.Lines, lines...), append(s.Key, members...)
+	v.procSummary(&s)
+	v.workerSummary(&s)
+	v.storeSummary(&s)
+	v.offsetSummary(&s)
+	return s
+}
+
+// add adds a line, and key as its part of the key.
+func (s *Summary) add(line, key string) {
+	s.Lines = append(s.Lines, line)
+	s.Key = append(s.Key, key)
+}
+
+// redisSummary tells of each Redis node (Redlock: no coordinator, each
+// node holds the key or not).
+func (v WorldView) redisSummary(s *Summary) {
 	for _, r := range v.Redis {
-		// Redlock: no coordinator, each node holds the key or not.
 		line := r.Name + ": holds no key"
 		switch {
 		case r.Down:
@@ -48,9 +67,12 @@ func (v WorldView) Summary() Summary {
 		case r.Owner != "":
 			line = r.Name + ": key held by " + r.Owner
 		}
-		s.Lines = append(s.Lines, line)
-		key = append(key, line)
+		s.add(line, line)
 	}
+}
+
+// lockSummary tells who holds each lock (none in a Redlock world).
+func (v WorldView) lockSummary(s *Summary) {
 	groups := v.Groups
 	if len(v.Redis) > 0 {
 		groups = nil
@@ -66,20 +88,26 @@ func (v WorldView) Summary() Summary {
 		if g.Lock.Holder != "" {
 			line = fmt.Sprintf("%s: held by %s%s", name, g.Lock.Holder, withToken(v, g.Lock.Token))
 		}
-		s.Lines = append(s.Lines, line)
-		key = append(key, line)
+		s.add(line, line)
 	}
-	lines, members := v.memberSummary()
-	s.Lines, key = append(s.Lines, lines...), append(key, members...)
+}
+
+// procSummary tells each process's state and, in its line only, its
+// lease.
+func (v WorldView) procSummary(s *Summary) {
 	for _, p := range v.Procs {
 		state := procState(p, v)
 		line := p.Name + ": " + state
 		if lease := leaseLeft(p); lease != "" {
 			line += "; " + lease
 		}
-		s.Lines = append(s.Lines, line)
-		key = append(key, p.Name+": "+state)
+		s.add(line, p.Name+": "+state)
 	}
+}
+
+// workerSummary tells the shards each worker owns by its own count and
+// by the coordinator's.
+func (v WorldView) workerSummary(s *Summary) {
 	for _, w := range v.Workers {
 		state := fmt.Sprintf("owns %d shards by its own count, %d by the coordinator's", w.Owned, w.Holds)
 		switch {
@@ -88,36 +116,42 @@ func (v WorldView) Summary() Summary {
 		case w.Paused:
 			state = "paused; " + state
 		}
-		s.Lines = append(s.Lines, w.Name+": "+state)
-		key = append(key, w.Name+": "+state)
+		s.add(w.Name+": "+state, w.Name+": "+state)
 	}
-	if st := v.Store; st != nil {
-		name := core.Capitalise(st.Name)
-		if name == "" {
-			name = "Store"
-		}
-		check := "checks tokens"
-		if !st.Fencing {
-			check = "does not check tokens"
-		}
-		line := fmt.Sprintf("%s: nothing accepted yet (%s)", name, check)
-		said := line
-		if st.Highest != 0 || st.Value != "" {
-			// Every write changes the value: the key has the token only.
-			said = fmt.Sprintf("%s: highest %s accepted %d (%s)", name, tokenWord(v), st.Highest, check)
-			line = fmt.Sprintf("%s: highest %s accepted %d, value %q (%s)", name, tokenWord(v), st.Highest, st.Value, check)
-		}
-		s.Lines = append(s.Lines, line)
-		key = append(key, said)
+}
+
+// storeSummary tells what the store last accepted and whether it checks
+// tokens.
+func (v WorldView) storeSummary(s *Summary) {
+	st := v.Store
+	if st == nil {
+		return
 	}
+	name := core.Capitalise(st.Name)
+	if name == "" {
+		name = "Store"
+	}
+	check := "checks tokens"
+	if !st.Fencing {
+		check = "does not check tokens"
+	}
+	line := fmt.Sprintf("%s: nothing accepted yet (%s)", name, check)
+	said := line
+	if st.Highest != 0 || st.Value != "" {
+		// Every write changes the value: the key has the token only.
+		said = fmt.Sprintf("%s: highest %s accepted %d (%s)", name, tokenWord(v), st.Highest, check)
+		line = fmt.Sprintf("%s: highest %s accepted %d, value %q (%s)", name, tokenWord(v), st.Highest, st.Value, check)
+	}
+	s.add(line, said)
+}
+
+// offsetSummary tells the offset store's commits and refusals (the key
+// leaves the commits out: they come every moment).
+func (v WorldView) offsetSummary(s *Summary) {
 	if o := v.Offsets; o != nil {
 		refused := fmt.Sprintf("%d rejected, %d stale accepted", o.Rejected, o.StaleAccepted)
-		s.Lines = append(s.Lines, fmt.Sprintf("%s: %d commits, %s", o.Name, o.Commits, refused))
-		key = append(key, o.Name+": "+refused) // commits come every moment
-
+		s.add(fmt.Sprintf("%s: %d commits, %s", o.Name, o.Commits, refused), o.Name+": "+refused)
 	}
-	s.Key = key
-	return s
 }
 
 // tokenWord is the world's name for a fencing token ("token", "zxid").
