@@ -31,6 +31,7 @@ import (
 
 	"boot.leaselab"
 	"leaselab/game"
+	"leaselab/game/place"
 )
 
 func main() {
@@ -50,6 +51,16 @@ func main() {
 	opts := game.Options{
 		ReducedMotion: *reducedMotion, WrapFocus: true, CaptureFrame: *frames,
 		OneTickPerFrame: true, SleepWhenIdle: true,
+	}
+	// The window's title names the screen on show, as the browser's page
+	// title does, so a window list (or a screen reader) tells where the
+	// learner is.
+	title := "LeaseLab"
+	opts.OnUpdate = func(s game.Snapshot) {
+		if t := place.Title(s.Scene.Mirror.Title); t != title {
+			title = t
+			ebiten.SetWindowTitle(t)
+		}
 	}
 	if *screenshot != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
@@ -121,7 +132,7 @@ func main() {
 	}
 	g := game.New(app, opts)
 
-	ebiten.SetWindowTitle("LeaseLab")
+	ebiten.SetWindowTitle(title)
 	ebiten.SetWindowSize(*width, *height)
 	ebiten.SetWindowSizeLimits(640, 400, -1, -1)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
