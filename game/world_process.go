@@ -16,7 +16,7 @@ import (
 
 // drawProcess draws one process: lease rings, name, state badge and
 // condition tag.
-func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, p lab.ProcView, selected bool) {
+func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, floor float64, p lab.ProcView, selected bool) {
 	th := s.Theme
 	frac := func(d time.Duration) float64 {
 		if p.TTL <= 0 {
@@ -74,8 +74,7 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	if inBadge && !fitsBadge(p.Name+" · "+label) {
 		// The name fits neither the circle nor the badge's line beside
 		// the state: a badge of two lines, the name over the state.
-		lh := draw.LineHeight(s.Small())
-		two := ui.Rect{X: badge.X, Y: badge.Y, W: badge.W, H: math.Max(badge.H, 2*lh+s.U(4))}
+		two := twoLineBadge(badge, twoLineBadgeH(s), c.Y+ring, floor)
 		draw.FillRoundRect(dst, two, badge.H/2, bg)
 		in := two.InsetXY(s.U(1.5), s.U(2))
 		top, bottom := in.CutTop(in.H/2, 0)
@@ -130,3 +129,20 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		pill(dst, s, ui.Point{X: c.X, Y: y}, conn, th.Reject, th.Background)
 	}
 }
+
+// twoLineBadge is the box of a state badge of two lines (the name over the
+// state) of height h, for badge, the box laid out for one line under a
+// ring whose bottom is at ringBottom: grown downwards, then moved up (as
+// far as the ring) so as to end above floor (the store's card less a gap,
+// or a lock pane's bottom).
+// Grown downwards alone, on a phone it touched the card's top border.
+func twoLineBadge(badge ui.Rect, h, ringBottom, floor float64) ui.Rect {
+	two := ui.Rect{X: badge.X, Y: badge.Y, W: badge.W, H: math.Max(badge.H, h)}
+	if over := two.MaxY() - floor; over > 0 {
+		two.Y = math.Max(ringBottom, two.Y-over)
+	}
+	return two
+}
+
+// twoLineBadgeH is the height of a state badge of two lines.
+func twoLineBadgeH(s draw.Style) float64 { return 2*draw.LineHeight(s.Small()) + s.U(4) }
