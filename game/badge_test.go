@@ -56,3 +56,31 @@ func TestATwoLineBadgeStaysClearOfTheCardBelow(t *testing.T) {
 		img.Deallocate()
 	}
 }
+
+// On the phone two neighbours crashed side by side (Q1 and Q2 at the end
+// of the election lesson) each keep their "crashed" tag whole: the tags'
+// pills, each no wider than its process's slot, do not cover each other
+// (issue 29: Q2's pill hid the end of Q1's, "crashec").
+func TestNeighboursConditionTagsDoNotCoverEachOther(t *testing.T) {
+	r := phoneRig(t)
+	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "election-order"}))
+	r.tick(ui.Input{})
+	sc := r.a.top().(*LessonScene)
+	l := sc.Lab.Lesson
+	require.NoError(t, sc.Lab.Resume(l.SolutionKnobs, l.Solution))
+	sc.Lab.Advance(l.Duration)
+	shot := r.record("election-order-done-phone")
+	var tags []ui.Rect
+	for _, d := range shot.drawn {
+		if d.Text == "crashed" {
+			tags = append(tags, d.Box)
+		}
+	}
+	require.GreaterOrEqual(t, len(tags), 3, "H1, Q1 and Q2 crashed")
+	for i, a := range tags {
+		for _, b := range tags[i+1:] {
+			overlap := min(a.MaxX(), b.MaxX()) - max(a.X, b.X)
+			assert.LessOrEqual(t, overlap, 0.0, "the pills %v and %v overlap by %.0f px", a, b, overlap)
+		}
+	}
+}

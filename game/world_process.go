@@ -114,7 +114,10 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		tag, clr = "busy with work", th.Accent
 	}
 	if tag != "" {
-		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, th.Background)
+		// No wider than the process's slot, so that two neighbours'
+		// tags side by side do not cover each other (on a phone, two
+		// "crashed" did).
+		pillIn(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, th.Background, badge.W)
 	}
 	if conn := p.ConnTag(); conn != "" && !w.single {
 		// Above the condition tag, if any; and a row higher than a
