@@ -12,6 +12,22 @@ import (
 	"leaselab/game/ui"
 )
 
+// phoneSolution opens lesson id on the phone with its solution played to
+// at (to its end if at is negative).
+func phoneSolution(t *testing.T, id string, at time.Duration) (*appRig, *LessonScene) {
+	r := phoneRig(t)
+	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: id}))
+	r.tick(ui.Input{})
+	sc := r.a.top().(*LessonScene)
+	l := sc.Lab.Lesson
+	require.NoError(t, sc.Lab.Resume(l.SolutionKnobs, l.Solution))
+	if at < 0 {
+		at = l.Duration
+	}
+	sc.Lab.Advance(at)
+	return r, sc
+}
+
 // On the phone the scheduler's five processes are too narrow for a badge
 // of one line, so a leader's badge takes two (its name over "leader 42"):
 // mid-lesson and with the lesson complete (a banner over the world then
@@ -20,17 +36,11 @@ import (
 // touched the card's top border, and crossed it once the lesson was done).
 func TestATwoLineBadgeStaysClearOfTheCardBelow(t *testing.T) {
 	for _, done := range []bool{false, true} {
-		r := phoneRig(t)
-		require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "scheduler"}))
-		r.tick(ui.Input{})
-		sc := r.a.top().(*LessonScene)
-		l := sc.Lab.Lesson
-		require.NoError(t, sc.Lab.Resume(l.SolutionKnobs, l.Solution))
+		at := 10 * time.Second
 		if done {
-			sc.Lab.Advance(l.Duration)
-		} else {
-			sc.Lab.Advance(10 * time.Second)
+			at = -1
 		}
+		r, sc := phoneSolution(t, "scheduler", at)
 		r.tick(ui.Input{})
 
 		w, h := int(r.st.Window.W), int(r.st.Window.H)
@@ -62,13 +72,7 @@ func TestATwoLineBadgeStaysClearOfTheCardBelow(t *testing.T) {
 // pills, each no wider than its process's slot, do not cover each other
 // (issue 29: Q2's pill hid the end of Q1's, "crashec").
 func TestNeighboursConditionTagsDoNotCoverEachOther(t *testing.T) {
-	r := phoneRig(t)
-	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "election-order"}))
-	r.tick(ui.Input{})
-	sc := r.a.top().(*LessonScene)
-	l := sc.Lab.Lesson
-	require.NoError(t, sc.Lab.Resume(l.SolutionKnobs, l.Solution))
-	sc.Lab.Advance(l.Duration)
+	r, _ := phoneSolution(t, "election-order", -1)
 	shot := r.record("election-order-done-phone")
 	var tags []ui.Rect
 	for _, d := range shot.drawn {
