@@ -52,10 +52,10 @@ type Options struct {
 	// (State.Elapsed) instead of assumed.
 	OneTickPerFrame bool
 
-	// SleepWhenIdle lets Ebitengine wait for input instead of running
-	// frames while the lab is idle (see Stiller), so a lab left paused
-	// costs no CPU at all (the desktop sets it; the browser, whose page
-	// may change the game from outside, keeps ticking).
+	// SleepWhenIdle naps between frames while the lab is idle (see
+	// Stiller and Game.sleep), so a lab left paused costs next to no CPU
+	// (the desktop sets it; the browser, whose page may change the game
+	// from outside and whose frames the page schedules, keeps ticking).
 	SleepWhenIdle bool
 }
 
@@ -104,10 +104,9 @@ type Game struct {
 	host   []ui.HostAction
 	clicks ui.Clicks
 
-	frames   atomic.Int64
-	drawn    atomic.Int64
-	idle     idleTracker
-	sleeping bool // Ebitengine waits for input (SleepWhenIdle)
+	frames atomic.Int64
+	drawn  atomic.Int64
+	idle   idleTracker
 
 	// clock measures the ticks; slow watches the frames drawn, whose
 	// times lastDraw and drewLast track; reduced is set once it found
@@ -476,20 +475,17 @@ func (a *App) NotifySlow(line string) {
 	a.menu.Notice = line
 }
 
-// sleep switches Ebitengine between waiting for input (while idle) and
-// running frames. FPSModeVsyncOffMinimum is the one way Ebitengine has to
-// stop its loop: with the screen kept (SetScreenClearedEveryFrame(false))
-// an idle frame presents nothing, but the loop still polls the window 60
-// times a second, at some 10 % of a core under Xvfb.
+// sleep naps between the frames of an idle lab, so the loop polls the
+// window some 10 times a second instead of 60 and a lab left paused costs
+// next to no CPU. It does not use Ebitengine's lowest-power mode
+// (FPSModeVsyncOffMinimum), which waits for events with GLFW's sticky mouse
+// buttons and keys off: a press and release that came in during one wait
+// (a quick click, a tapped key) left the polled button up, and the lab
+// never saw it. With sticky buttons on, a button pressed and released
+// between two polls reads as down for one, so no click is lost however
+// long the nap.
 func (g *Game) sleep(idle bool) {
-	if idle == g.sleeping {
-		return
-	}
-	g.sleeping = idle
 	if idle {
-		//lint:ignore SA1019 the replacement Ebitengine names (a kept screen) does not stop the loop; see sleep
-		ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
-	} else {
-		ebiten.SetVsyncEnabled(true)
+		time.Sleep(idleNap)
 	}
 }

@@ -1,6 +1,8 @@
 package game
 
 import (
+	"time"
+
 	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
@@ -22,6 +24,12 @@ type Stiller interface {
 // ticks alone, so a tooltip that is about to show is drawn first. (Ticks,
 // not seconds: a software renderer may manage only a few frames a second.)
 const idleAfter = tooltipDelay + 2
+
+// idleNap is how long an idle desktop lab sleeps each frame (see
+// Game.sleep): some 10 polls of the window a second (about 1.5 % of a core
+// under Xvfb, against 0.1 s before the first frame after an input; 50 ms
+// took twice the CPU).
+const idleNap = 100 * time.Millisecond
 
 // idleTracker counts the ticks in a row that nothing changed.
 type idleTracker struct {

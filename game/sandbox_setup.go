@@ -101,8 +101,7 @@ func (sc *SandboxScene) drawSetupHeader(screen *ebiten.Image) {
 func (sc *SandboxScene) drawPolicyVerdict(screen *ebiten.Image) {
 	s, th := sc.style, sc.style.Theme
 	v := sc.m.Config.PolicyVerdict()
-	c := ui.Point{X: sc.verdict.X + s.U(10), Y: sc.verdict.Y + sc.verdict.H/2}
-	s.Verdict(screen, c, s.U(20), v.OK)
+	s.Verdict(screen, sc.verdictMark(), s.U(20), v.OK)
 	word, clr := verdictWord(v.OK), th.Accept
 	if !v.OK {
 		clr = th.Reject
@@ -163,6 +162,15 @@ func (sc *SandboxScene) drawField(screen *ebiten.Image, f *setup.Field, cell ui.
 	} else {
 		sc.drawUnder(screen, f.Help, f.Short, errR, th.TextDim)
 	}
+}
+
+// verdictMark is the centre of the policy verdict's tick or cross: beside
+// the verdict's first line, where its word is, however many lines the
+// explanation takes (centred on the verdict's box, it hung below a
+// one-line verdict).
+func (sc *SandboxScene) verdictMark() ui.Point {
+	s := sc.style
+	return ui.Point{X: sc.verdict.X + s.U(10), Y: sc.verdict.Y + draw.LineHeight(s.Small())/2}
 }
 
 // verdictWord leads the policy verdict.

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"leaselab/game/ui"
 )
 
 // The setup screen draws each field's one-line help under it (where no
@@ -54,4 +56,30 @@ func TestABreakInTheSandboxIsNotTheLessons(t *testing.T) {
 	require.True(t, strings.HasPrefix(status, "Break: "), status)
 	assert.NotContains(t, status, "lesson")
 	assert.NotContains(t, strings.Join(r.a.Inspect().Mirror.Narration, "\n"), "the lesson's own script")
+}
+
+// The policy verdict's tick or cross stands beside its word ("Policy OK:",
+// "Policy not OK:") on the verdict's first line, whether the explanation
+// takes one line (redlock's at 1024x640) or two (the first setup's, the
+// leases preset): centred on the
+// verdict's box, it hung below a one-line verdict.
+func TestTheSandboxVerdictMarkStandsBesideItsWord(t *testing.T) {
+	for _, preset := range []string{"redlock", ""} {
+		r := rigWith(t, nil)
+		r.resize(1024, 640)
+		sb, err := r.a.OpenSandbox(preset)
+		require.NoError(t, err)
+		shot := r.record("sandbox-setup-" + preset)
+		word := verdictWord(sb.m.Config.PolicyVerdict().OK)
+		var ink ui.Rect
+		for _, d := range shot.drawn {
+			if d.Text == word {
+				ink = d.Ink
+			}
+		}
+		require.NotZero(t, ink.H, "%s: the verdict's word %q is drawn", preset, word)
+		mark := sb.verdictMark()
+		assert.True(t, mark.Y >= ink.Y && mark.Y <= ink.Y+ink.H,
+			"%s: the mark's centre (y = %.0f) is level with %q (y %.0f to %.0f)", preset, mark.Y, word, ink.Y, ink.Y+ink.H)
+	}
 }

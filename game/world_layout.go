@@ -21,6 +21,7 @@ func (w *worldView) layout() {
 	fencing := w.allows(lessons.CtlFencing) && (single && v.Store != nil || !single && len(v.Workers) > 0 && v.Offsets != nil)
 	idem := single && !fencing && v.Queue != nil && w.allows(lessons.CtlIdem)
 	shape.Switch = fencing || idem
+	shape.Badges = badgeNeeds(draw.NewStyle(w.unit), v)
 	g := ui.LayoutWorldView(w.area, w.unit, shape)
 	w.single, w.geom, w.caption, w.legend, w.chart = g.Single, g.Geom, g.Caption, g.Legend, g.Chart
 	w.panes, w.shard = nil, nil
@@ -96,4 +97,17 @@ func (w *worldView) layoutMenu() {
 		}
 		w.buttons[i].SetFocus(f)
 	}
+}
+
+// badgeNeeds is what the state badges of world v may need (see
+// ui.Badges): a badge of two lines (drawProcess's name over a leader's
+// state) wherever a badge is narrower than the widest name beside a
+// leader's short state, "api-3 · leader 43".
+func badgeNeeds(s draw.Style, v lab.WorldView) ui.Badges {
+	b := ui.Badges{Two: twoLineBadgeH(s)}
+	for _, p := range v.Procs {
+		label := p.Name + " · " + lab.LeaderBadge(v.Words, max(p.Token, 99), func(string) bool { return false })
+		b.OneW = math.Max(b.OneW, draw.Measure(s.Small())(label)+s.U(6))
+	}
+	return b
 }

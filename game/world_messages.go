@@ -164,7 +164,13 @@ func shortKind(k string) string {
 
 // pill draws a small rounded label centred at c.
 func pill(dst *ebiten.Image, s draw.Style, c ui.Point, label string, bg, fg color.Color) {
-	r := pillRect(s, c, label)
+	pillIn(dst, s, c, label, bg, fg, math.Inf(1))
+}
+
+// pillIn is pill at most maxW wide where its label leaves room: its
+// padding gives way first.
+func pillIn(dst *ebiten.Image, s draw.Style, c ui.Point, label string, bg, fg color.Color, maxW float64) {
+	r := pillRectIn(s, c, label, maxW)
 	h := r.H
 	draw.FillRoundRect(dst, r, h/2, bg)
 	draw.TextIn(dst, label, s.Small(), r, draw.AlignCenter, fg)
@@ -185,7 +191,13 @@ func dashed(dst *ebiten.Image, a, b ui.Point, width, dash float64, clr color.Col
 
 // pillRect is where pill draws label centred at c.
 func pillRect(s draw.Style, c ui.Point, label string) ui.Rect {
-	w := draw.Measure(s.Small())(label) + s.U(12)
+	return pillRectIn(s, c, label, math.Inf(1))
+}
+
+// pillRectIn is where pillIn draws label centred at c.
+func pillRectIn(s draw.Style, c ui.Point, label string, maxW float64) ui.Rect {
+	tw := draw.Measure(s.Small())(label)
+	w := math.Max(tw, math.Min(tw+s.U(12), maxW))
 	h := s.U(20)
 	return ui.Rect{X: c.X - w/2, Y: c.Y - h/2, W: w, H: h}
 }

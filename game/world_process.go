@@ -27,19 +27,25 @@ type procDrawing struct {
 	ring  float64
 	r     float64
 	badge ui.Rect
+	// floor is where a badge of two lines must end above (the store's
+	// card less a gap, or a lock pane's bottom).
+	floor float64
 	p     lab.ProcView
 }
 
 // drawProcess draws one process: lease rings, name, state badge and
 // condition tag.
-func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, p lab.ProcView, selected bool) {
-	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, p: p}
+func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, floor float64, p lab.ProcView, selected bool) {
+	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, floor: floor, p: p}
 	rw := d.rings(selected)
 	inBadge := d.name(rw)
 	d.stateBadge(w.view.Words, inBadge)
 	tag, clr := w.conditionTag(p, ring, s)
 	if tag != "" {
-		pill(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, d.th.Background)
+		// No wider than the process's slot, so that two neighbours' tags
+		// side by side do not cover each other (on a phone, two
+		// "crashed" did).
+		pillIn(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, d.th.Background, badge.W)
 	}
 	if conn := p.ConnTag(); conn != "" && !w.single {
 		// Above the condition tag, if any; and a row higher than a
@@ -129,8 +135,7 @@ func (d procDrawing) stateBadge(words core.SystemWords, inBadge bool) {
 	if inBadge && !fitsBadge(p.Name+" · "+label) {
 		// The name fits neither the circle nor the badge's line beside
 		// the state: a badge of two lines, the name over the state.
-		lh := draw.LineHeight(s.Small())
-		two := ui.Rect{X: badge.X, Y: badge.Y, W: badge.W, H: math.Max(badge.H, 2*lh+s.U(4))}
+		two := twoLineBadge(badge, twoLineBadgeH(s), d.c.Y+d.ring, d.floor)
 		draw.FillRoundRect(d.dst, two, badge.H/2, bg)
 		in := two.InsetXY(s.U(1.5), s.U(2))
 		top, bottom := in.CutTop(in.H/2, 0)
@@ -176,3 +181,20 @@ func (w *worldView) conditionTag(p lab.ProcView, ring float64, s draw.Style) (st
 	}
 	return tag, clr
 }
+
+// twoLineBadge is the box of a state badge of two lines (the name over the
+// state) of height h, for badge, the box laid out for one line under a
+// ring whose bottom is at ringBottom: grown downwards, then moved up (as
+// far as the ring) so as to end above floor (the store's card less a gap,
+// or a lock pane's bottom).
+// Grown downwards alone, on a phone it touched the card's top border.
+func twoLineBadge(badge ui.Rect, h, ringBottom, floor float64) ui.Rect {
+	two := ui.Rect{X: badge.X, Y: badge.Y, W: badge.W, H: math.Max(badge.H, h)}
+	if over := two.MaxY() - floor; over > 0 {
+		two.Y = math.Max(ringBottom, two.Y-over)
+	}
+	return two
+}
+
+// twoLineBadgeH is the height of a state badge of two lines.
+func twoLineBadgeH(s draw.Style) float64 { return 2*draw.LineHeight(s.Small()) + s.U(4) }

@@ -32,10 +32,12 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/game"
+	"leaselab/game/place"
+	"leaselab/lessons"
+
 	"boot.leaselab"
 	"boot.leaselab/sharefile"
-	"leaselab/game"
-	"leaselab/lessons"
 )
 
 func main() {
@@ -55,6 +57,16 @@ func main() {
 	opts := game.Options{
 		ReducedMotion: *reducedMotion, WrapFocus: true, CaptureFrame: *frames,
 		OneTickPerFrame: true, SleepWhenIdle: true,
+	}
+	// The window's title names the screen on show, as the browser's page
+	// title does, so a window list (or a screen reader) tells where the
+	// learner is.
+	title := "LeaseLab"
+	opts.OnUpdate = func(s game.Snapshot) {
+		if t := place.Title(s.Scene.Mirror.Title); t != title {
+			title = t
+			ebiten.SetWindowTitle(t)
+		}
 	}
 	if *screenshot != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
@@ -133,7 +145,7 @@ func main() {
 	}
 	g := game.New(app, opts)
 
-	ebiten.SetWindowTitle("LeaseLab")
+	ebiten.SetWindowTitle(title)
 	ebiten.SetWindowSize(*width, *height)
 	ebiten.SetWindowSizeLimits(640, 400, -1, -1)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)

@@ -21,7 +21,17 @@ type WorldGeom struct {
 }
 
 // LayoutWorld lays out n processes in area with layout unit u.
-func LayoutWorld(area Rect, u float64, n int) WorldGeom {
+func LayoutWorld(area Rect, u float64, n int) WorldGeom { return layoutWorld(area, u, n, Badges{}) }
+
+// Badges is what the state badges under the processes may need: Two, the
+// height of a badge of two lines (a name over a state), where a badge is
+// narrower than OneW, the width of the widest badge of one line. Zero:
+// one line always does.
+type Badges struct{ Two, OneW float64 }
+
+// layoutWorld is LayoutWorld whose rings leave room under them for badges
+// of two lines where b says they may take two.
+func layoutWorld(area Rect, u float64, n int, b Badges) WorldGeom {
 	px := func(v float64) float64 { return math.Round(v * u) }
 	g := WorldGeom{Area: area}
 	in := area.Inset(px(14))
@@ -42,13 +52,19 @@ func LayoutWorld(area Rect, u float64, n int) WorldGeom {
 	}
 	badgeH := px(22)
 	slot := in.W / float64(n)
-	g.Ring = math.Max(px(20), math.Min(math.Min(px(50), slot*0.3), (in.H-badgeH-px(6))/2))
+	bw := math.Min(slot-badgeGap(slot, u), px(150))
+	under := badgeH + px(6)
+	if bw < b.OneW {
+		// A badge of two lines starts right under the rings if it must
+		// (see the game's twoLineBadge): the rings leave it that room.
+		under = math.Max(under, b.Two)
+	}
+	g.Ring = math.Max(px(20), math.Min(math.Min(px(50), slot*0.3), (in.H-under)/2))
 	g.R = g.Ring - px(16)
 	cy := in.Y + g.Ring
 	for i := 0; i < n; i++ {
 		c := Point{X: math.Round(in.X + slot*(float64(i)+0.5)), Y: math.Round(cy)}
 		g.Procs = append(g.Procs, c)
-		bw := math.Min(slot-badgeGap(slot, u), px(150))
 		g.Badges = append(g.Badges, Rect{X: math.Round(c.X - bw/2), Y: c.Y + g.Ring + px(6), W: bw, H: badgeH})
 	}
 	return g

@@ -14,6 +14,9 @@ type WorldShape struct {
 	Shards  int
 	Chart   bool
 	Switch  bool
+	// Badges says when a single lock world's state badges may take two
+	// lines.
+	Badges Badges
 }
 
 // WorldView is the world laid out: a single lock world (Geom) or panes
@@ -46,7 +49,7 @@ func LayoutWorldView(area Rect, u float64, s WorldShape) WorldView {
 			chart, area = area.CutRight(math.Round(area.W*0.42), 0)
 			v.Chart = chart.Inset(px(14))
 		}
-		v.Geom = LayoutWorld(area, u, s.Procs)
+		v.Geom = layoutWorld(area, u, s.Procs, s.Badges)
 		v.Caption, v.Legend = v.Geom.Caption, v.Geom.Legend
 		for i, c := range v.Geom.Procs {
 			r := v.Geom.Ring
