@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -239,10 +240,9 @@ func TestBrowserExerciseRenewal(t *testing.T) {
 	b := openExercise(t, "renew-ttl-pause")
 	b.openSimulator(t)
 	b.seek(t, 4.5, 60)
-	st := b.state(t)
-	if now := st.Scene.Run.Now; math.Abs(now-4.5) > 0.3 {
-		t.Fatalf("the play head is at %.2fs; the pause must start between 4.2 and 4.8 s", now)
-	}
+	// The chain below names events of this run by number: the pause must
+	// start exactly at 4.5 s, whatever pixel the click on the lanes hit.
+	b.seekExactly(t, 4.5)
 	b.act(t, "A", "pause")
 	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
 	b.backToAnswer(t, 1)
@@ -274,6 +274,7 @@ func TestBrowserExerciseNoFencing(t *testing.T) {
 	b := openExercise(t, "no-fencing")
 	b.openSimulator(t)
 	b.seek(t, 4, 60)
+	b.seekExactly(t, 4) // the chain below names events of this run by number
 	b.act(t, "A", "pause")
 	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
 	for range 4 {
@@ -540,15 +541,40 @@ func TestBrowserExerciseLogsChecksFromMenus(t *testing.T) {
 // pressed with Enter, and the chain's own buttons then list the steps.
 func (b *browser) buildChain(t *testing.T, seqs ...int) {
 	t.Helper()
+	// A wait with a deadline: a button that never shows fails the test
+	// with what the page lists instead of hanging it.
+	wait := func(sel string, focus bool) error {
+		ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
+		defer cancel()
+		if focus {
+			return chromedp.Do(ctx, chromedp.WaitVisible(sel), chromedp.Focus(sel))
+		}
+		return chromedp.Do(ctx, chromedp.WaitVisible(sel))
+	}
+	listed := func() string {
+		ids, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#mirror [data-id^="chain:"]')].map(e => e.dataset.id + (e.offsetParent ? "" : " (hidden)")).join(", ")`))
+		return ids
+	}
 	for i, seq := range seqs {
 		sel := fmt.Sprintf(`#mirror [data-id="chain:add:%d"]`, seq)
-		if err := chromedp.Do(b.ctx, chromedp.WaitVisible(sel), chromedp.Focus(sel)); err != nil {
-			t.Fatalf("focus event %d: %v", seq, err)
+		if err := wait(sel, true); err != nil {
+			t.Fatalf("focus event %d: %v; the page lists: %s", seq, err, listed())
 		}
 		b.press(t, enterKey)
 		step := fmt.Sprintf(`#mirror [data-id="chain:remove:%d"]`, i)
-		if err := chromedp.Do(b.ctx, chromedp.WaitVisible(step)); err != nil {
-			t.Fatalf("step %d of the chain (event %d) is not listed: %v", i+1, seq, err)
+		if err := wait(step, false); err != nil {
+			t.Fatalf("step %d of the chain (event %d) is not listed: %v; the page lists: %s", i+1, seq, err, listed())
 		}
 	}
+}
+
+// seekExactly moves the play head to at with the page's slider, exactly:
+// a click on the lanes lands where its pixel does (4.06 s for 4 s at some
+// sizes), and a run's events are numbered from where its actions fell.
+func (b *browser) seekExactly(t *testing.T, at float64) {
+	t.Helper()
+	b.setControl(t, "scrub", at)
+	b.until(t, fmt.Sprintf("the play head at %gs", at), 30*time.Second, func(s fullState) bool {
+		return s.Scene.Run != nil && math.Abs(s.Scene.Run.Now-at) < 0.001
+	})
 }
