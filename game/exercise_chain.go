@@ -51,7 +51,7 @@ func resize(b []ui.Button, n int) []ui.Button {
 // syncChain sizes the chain's widgets to the chain and the run's events
 // and labels them; it reports whether the widgets changed (the focus
 // order must then be rebuilt).
-func (s *ExerciseScene) syncChain() bool {
+func (s *exerciseAnswer) syncChain() bool {
 	c := &s.chain
 	if s.Ex.ChainRun == nil {
 		return false
@@ -80,7 +80,7 @@ func (s *ExerciseScene) syncChain() bool {
 }
 
 // updateChain applies this tick's presses on the chain's widgets.
-func (s *ExerciseScene) updateChain(in *ui.Input) {
+func (s *exerciseAnswer) updateChain(in *ui.Input) {
 	c := &s.chain
 	if s.Ex.ChainRun == nil {
 		return
@@ -128,7 +128,7 @@ func (s *ExerciseScene) updateChain(in *ui.Input) {
 }
 
 // firstEvent is the first event of the run that can be added, or nil.
-func (s *ExerciseScene) firstEvent() ui.Focusable {
+func (s *exerciseAnswer) firstEvent() ui.Focusable {
 	for i := range s.chain.events {
 		if !s.chain.events[i].Disabled {
 			return &s.chain.events[i]
@@ -139,7 +139,7 @@ func (s *ExerciseScene) firstEvent() ui.Focusable {
 
 // keepChainPlace scrolls the form so the chain's widget just pressed is
 // where it was in the view (after layout).
-func (s *ExerciseScene) keepChainPlace() {
+func (s *exerciseAnswer) keepChainPlace() {
 	c := &s.chain
 	if c.toFocus {
 		c.toFocus = false
@@ -156,7 +156,7 @@ func (s *ExerciseScene) keepChainPlace() {
 
 // chainFocus lists the chain's widgets in focus order with the names the
 // page's controls send.
-func (s *ExerciseScene) chainFocus() []ui.Focusable {
+func (s *exerciseAnswer) chainFocus() []ui.Focusable {
 	c := &s.chain
 	if s.Ex.ChainRun == nil {
 		return nil
@@ -176,7 +176,7 @@ func (s *ExerciseScene) chainFocus() []ui.Focusable {
 }
 
 // stepText is how step i (event seq) of the chain reads on the canvas.
-func (s *ExerciseScene) stepText(i, seq int) string {
+func (s *exerciseAnswer) stepText(i, seq int) string {
 	c := &s.chain
 	if j := slices.Index(c.seqs, seq); j >= 0 {
 		return fmt.Sprintf("%d. %s", i+1, c.labels[j])
@@ -185,7 +185,7 @@ func (s *ExerciseScene) stepText(i, seq int) string {
 }
 
 // chainNote says what the chain is for, under its heading.
-func (s *ExerciseScene) chainNote() string {
+func (s *exerciseAnswer) chainNote() string {
 	if len(s.Form.Chain()) == 0 {
 		return s.Ex.ChainText + " Your chain is empty: add events from the list below."
 	}
@@ -194,7 +194,7 @@ func (s *ExerciseScene) chainNote() string {
 
 // layoutChain lays out the chain and the run's events at *y (the form's
 // running height, which addText moves too) in a column of width w.
-func (s *ExerciseScene) layoutChain(y *float64, w float64, addText func(string, bool, bool), height func(string, *draw.Face, float64) float64) {
+func (s *exerciseAnswer) layoutChain(y *float64, w float64, addText func(string, bool, bool), height func(string, *draw.Face, float64) float64) {
 	c, g := &s.chain, &s.geom
 	g.chainRemove, g.chainEvents = g.chainRemove[:0], g.chainEvents[:0]
 	g.chainClear = ui.Rect{}
@@ -233,7 +233,7 @@ func (s *ExerciseScene) layoutChain(y *float64, w float64, addText func(string, 
 }
 
 // placeChain gives the chain's widgets their on-screen rectangles.
-func (s *ExerciseScene) placeChain() {
+func (s *exerciseAnswer) placeChain() {
 	c, g := &s.chain, &s.geom
 	for i := range c.remove {
 		c.remove[i].Rect = ui.Rect{}
@@ -254,7 +254,7 @@ func (s *ExerciseScene) placeChain() {
 }
 
 // chainRect is the content rectangle of a chain widget, if f is one.
-func (s *ExerciseScene) chainRect(f ui.Focusable) (ui.Rect, bool) {
+func (s *exerciseAnswer) chainRect(f ui.Focusable) (ui.Rect, bool) {
 	c, g := &s.chain, &s.geom
 	for i := range c.remove {
 		if f == &c.remove[i] && i < len(g.chainRemove) {
@@ -274,7 +274,7 @@ func (s *ExerciseScene) chainRect(f ui.Focusable) (ui.Rect, bool) {
 
 // drawChain draws the chain's buttons and the run's events (the steps'
 // texts are the form's).
-func (s *ExerciseScene) drawChain(dst *ebiten.Image) {
+func (s *exerciseAnswer) drawChain(dst *ebiten.Image) {
 	c := &s.chain
 	if s.Ex.ChainRun == nil {
 		return
@@ -293,7 +293,7 @@ func (s *ExerciseScene) drawChain(dst *ebiten.Image) {
 // drawChainEvent draws an event of the run: a + to add it, or, once it
 // is in the chain, its step number in the accent colour with the row
 // outlined, so being in the chain never rests on the colour alone.
-func (s *ExerciseScene) drawChainEvent(dst *ebiten.Image, b *ui.Button, label string, step int) {
+func (s *exerciseAnswer) drawChainEvent(dst *ebiten.Image, b *ui.Button, label string, step int) {
 	st, th := s.style, s.style.Theme
 	r := b.Rect
 	c := s.drawRowFrame(dst, b, step >= 0)

@@ -13,7 +13,7 @@ import (
 // host applies the page's uses of the answer screen's controls: buttons,
 // tabs and options fire as clicks on them would; a number takes the value
 // the page's field holds, chosen even when it is the default.
-func (s *ExerciseScene) host(in *ui.Input) {
+func (s *exerciseAnswer) host(in *ui.Input) {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
 		if h.ID == "defence" {
@@ -67,7 +67,7 @@ func (s *ExerciseScene) host(in *ui.Input) {
 // controls lists the answer screen for the page: the way back, the
 // reading pane's tabs, the simulator, every question's options and number
 // field, then check, hint and the model answer.
-func (s *ExerciseScene) controls() []Control {
+func (s *exerciseAnswer) controls() []Control {
 	out := []Control{{ID: "back", Group: "Exercise", Label: "Back to the exercises", Kind: KindLink}}
 	for i := range s.tabs {
 		t := &s.tabs[i]
@@ -112,7 +112,7 @@ func (s *ExerciseScene) controls() []Control {
 }
 
 // hintDetail says why the last rung is not offered yet ("" when it is).
-func (s *ExerciseScene) hintDetail() string {
+func (s *exerciseAnswer) hintDetail() string {
 	if s.lastHintLocked() {
 		return lastHintWaits
 	}
@@ -124,7 +124,7 @@ const pointRefused = "That key point cannot be ticked: "
 
 // togglePoint ticks or unticks key point i and keeps the draft: the
 // page's checkbox and the canvas's box both come here.
-func (s *ExerciseScene) togglePoint(i int) {
+func (s *exerciseAnswer) togglePoint(i int) {
 	if err := s.Form.TogglePoint(i); err != nil {
 		s.notice = pointRefused + err.Error()
 		return
@@ -141,7 +141,7 @@ func (s *ExerciseScene) togglePoint(i int) {
 // why it could not; it reports whether it did. A field already set to v is
 // left as it is, unsaid: the page's number field sends its value on input
 // and again on change, and "What happened" listed each setting twice.
-func (s *ExerciseScene) setNumber(k lessons.Knob, v float64) bool {
+func (s *exerciseAnswer) setNumber(k lessons.Knob, v float64) bool {
 	if s.Form.IsSet(k.ID) && s.Form.Number(k.ID) == v {
 		return false
 	}
@@ -164,7 +164,7 @@ const (
 // button that removes it, a button that empties it, then every event of
 // the learner's run as a button that adds it to the end (the run their
 // schedule produces; an event already in the chain is off).
-func (s *ExerciseScene) chainControls() []Control {
+func (s *exerciseAnswer) chainControls() []Control {
 	if s.Ex.ChainRun == nil {
 		return nil
 	}
@@ -199,7 +199,7 @@ func (s *ExerciseScene) chainControls() []Control {
 
 // chainAction applies a press on one of the chain's controls: add:N,
 // remove:I or clear.
-func (s *ExerciseScene) chainAction(c string) {
+func (s *exerciseAnswer) chainAction(c string) {
 	verb, arg, _ := strings.Cut(c, ":")
 	n, err := strconv.Atoi(arg)
 	if verb != "clear" && err != nil {

@@ -55,7 +55,7 @@ type formText struct {
 }
 
 // layout computes the screen's geometry for window.
-func (s *ExerciseScene) layout(window ui.Rect) {
+func (s *exerciseAnswer) layout(window ui.Rect) {
 	st := s.style
 	u := st.Unit
 	px := func(v float64) float64 { return math.Round(v * u) }
@@ -97,7 +97,7 @@ func (s *ExerciseScene) layout(window ui.Rect) {
 }
 
 // layoutForm lays the form's contents out in a column of width w.
-func (s *ExerciseScene) layoutForm(w float64) {
+func (s *exerciseAnswer) layoutForm(w float64) {
 	st := s.style
 	u := st.Unit
 	px := func(v float64) float64 { return math.Round(v * u) }
@@ -201,16 +201,16 @@ func optionHeight(label string, face *draw.Face, w, unit float64) float64 {
 }
 
 // maxScroll is how far the form can scroll.
-func (s *ExerciseScene) maxScroll() float64 { return math.Max(0, s.geom.content-s.geom.view.H) }
+func (s *exerciseAnswer) maxScroll() float64 { return math.Max(0, s.geom.content-s.geom.view.H) }
 
 // toView moves a content rectangle into the form's view.
-func (s *ExerciseScene) toView(r ui.Rect) ui.Rect {
+func (s *exerciseAnswer) toView(r ui.Rect) ui.Rect {
 	return ui.Rect{X: s.geom.view.X + r.X, Y: s.geom.view.Y + r.Y - s.scroll, W: r.W, H: r.H}
 }
 
 // place gives the form's widgets their on-screen rectangles and the
 // reading pane its text panel.
-func (s *ExerciseScene) place() {
+func (s *exerciseAnswer) place() {
 	g := &s.geom
 	s.scroll = math.Max(0, math.Min(s.scroll, s.maxScroll()))
 	s.sim.Rect = s.toView(g.sim)
@@ -260,7 +260,7 @@ func (s *ExerciseScene) place() {
 }
 
 // contentRect returns the content rectangle of a form widget, if f is one.
-func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
+func (s *exerciseAnswer) contentRect(f ui.Focusable) (ui.Rect, bool) {
 	if f == &s.sim {
 		return s.geom.sim, true
 	}
@@ -294,7 +294,7 @@ func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
 }
 
 // scrollToFocus scrolls the form so the focused widget is in view.
-func (s *ExerciseScene) scrollToFocus() {
+func (s *exerciseAnswer) scrollToFocus() {
 	r, ok := s.contentRect(s.ring.Current())
 	if !ok {
 		return
@@ -311,7 +311,7 @@ func (s *ExerciseScene) scrollToFocus() {
 
 // scrollToPoints scrolls the form to the defence with the key points
 // under it, or to the key points alone when both do not fit.
-func (s *ExerciseScene) scrollToPoints() {
+func (s *exerciseAnswer) scrollToPoints() {
 	g := &s.geom
 	if len(g.points) == 0 {
 		return
@@ -335,7 +335,7 @@ type formDrag struct {
 // scrollForm scrolls the form by the wheel over it, or by a finger
 // dragged in it. A drag is not a tap: the option it started on is not
 // chosen when the finger lifts.
-func (s *ExerciseScene) scrollForm(in *ui.Input) {
+func (s *exerciseAnswer) scrollForm(in *ui.Input) {
 	p := in.Pointer()
 	d := &s.drag
 	if !d.on {
@@ -371,7 +371,7 @@ func (s *ExerciseScene) scrollForm(in *ui.Input) {
 // formInput is the input the form's widgets see: the pointer only while
 // it is over the form's view, so a widget scrolled out of sight cannot be
 // clicked through the header or footer, and not while a finger scrolls.
-func (s *ExerciseScene) formInput(in *ui.Input) *ui.Input {
+func (s *exerciseAnswer) formInput(in *ui.Input) *ui.Input {
 	if p := in.Pointer(); s.geom.view.Contains(p.Pos) && !s.drag.moved {
 		return in
 	}

@@ -31,7 +31,7 @@ type queryWidgets struct {
 // syncQuery sizes the builder's widgets to its menus and the answer's
 // checks and labels them; it reports whether their number changed (the
 // focus order must then be rebuilt).
-func (s *ExerciseScene) syncQuery() bool {
+func (s *exerciseAnswer) syncQuery() bool {
 	q := &s.query
 	if q.qb == nil {
 		return false
@@ -56,7 +56,7 @@ func (s *ExerciseScene) syncQuery() bool {
 }
 
 // updateQuery applies this tick's presses on the builder's widgets.
-func (s *ExerciseScene) updateQuery(in *ui.Input) {
+func (s *exerciseAnswer) updateQuery(in *ui.Input) {
 	q := &s.query
 	if q.qb == nil {
 		return
@@ -91,7 +91,7 @@ func (s *ExerciseScene) updateQuery(in *ui.Input) {
 }
 
 // builderChanged says what the check now reads and rebuilds the widgets.
-func (s *ExerciseScene) builderChanged(what string) {
+func (s *exerciseAnswer) builderChanged(what string) {
 	s.Narrate(what + ". The check reads: " + s.query.qb.Text())
 	if s.syncQuery() {
 		s.refocus()
@@ -99,7 +99,7 @@ func (s *ExerciseScene) builderChanged(what string) {
 }
 
 // addCheck adds the built check to the answer, or says why not.
-func (s *ExerciseScene) addCheck() {
+func (s *exerciseAnswer) addCheck() {
 	text := s.query.qb.Text()
 	if err := s.Form.AddCheck(text); err != nil {
 		s.notice = "That check is not added: " + err.Error()
@@ -115,7 +115,7 @@ func (s *ExerciseScene) addCheck() {
 }
 
 // removeCheck takes check i out of the answer.
-func (s *ExerciseScene) removeCheck(i int) {
+func (s *exerciseAnswer) removeCheck(i int) {
 	checks := s.Form.Checks()
 	if err := s.Form.RemoveCheck(i); err != nil {
 		s.notice = err.Error()
@@ -131,7 +131,7 @@ func (s *ExerciseScene) removeCheck(i int) {
 
 // hostQuery applies a page's choice on a builder menu ("q:kind" with the
 // option's index); it reports whether h was one.
-func (s *ExerciseScene) hostQuery(h ui.HostAction) bool {
+func (s *exerciseAnswer) hostQuery(h ui.HostAction) bool {
 	id, ok := strings.CutPrefix(h.ID, "q:")
 	if !ok || s.query.qb == nil {
 		return false
@@ -150,7 +150,7 @@ func (s *ExerciseScene) hostQuery(h ui.HostAction) bool {
 
 // queryFocus lists the builder's widgets in focus order with the names
 // the page's controls send.
-func (s *ExerciseScene) queryFocus() []ui.Focusable {
+func (s *exerciseAnswer) queryFocus() []ui.Focusable {
 	q := &s.query
 	if q.qb == nil {
 		return nil
@@ -171,7 +171,7 @@ func (s *ExerciseScene) queryFocus() []ui.Focusable {
 }
 
 // queryControls lists the checks and the builder for the page.
-func (s *ExerciseScene) queryControls() []Control {
+func (s *exerciseAnswer) queryControls() []Control {
 	q := &s.query
 	if q.qb == nil {
 		return nil
@@ -195,7 +195,7 @@ const (
 )
 
 // checksNote says what the checks are for, under their heading.
-func (s *ExerciseScene) checksNote() string {
+func (s *exerciseAnswer) checksNote() string {
 	if len(s.Form.Checks()) == 0 {
 		return "None yet. Build one below: each says when an incident is a bug; an incident no check calls a bug is an expected retry."
 	}
@@ -204,7 +204,7 @@ func (s *ExerciseScene) checksNote() string {
 
 // layoutQuery lays out the checks and the builder at *y (the form's
 // running height, which addText moves too) in a column of width w.
-func (s *ExerciseScene) layoutQuery(y *float64, w float64, addText func(string, bool, bool), height func(string, *draw.Face, float64) float64) {
+func (s *exerciseAnswer) layoutQuery(y *float64, w float64, addText func(string, bool, bool), height func(string, *draw.Face, float64) float64) {
 	q := &s.query
 	g := &s.geom
 	g.qRemove, g.qMenus = g.qRemove[:0], g.qMenus[:0]
@@ -244,7 +244,7 @@ func (s *ExerciseScene) layoutQuery(y *float64, w float64, addText func(string, 
 }
 
 // placeQuery gives the builder's widgets their on-screen rectangles.
-func (s *ExerciseScene) placeQuery() {
+func (s *exerciseAnswer) placeQuery() {
 	q, g := &s.query, &s.geom
 	for i := range q.remove {
 		q.remove[i].Rect = ui.Rect{}
@@ -262,7 +262,7 @@ func (s *ExerciseScene) placeQuery() {
 }
 
 // queryRect is the content rectangle of a builder widget, if f is one.
-func (s *ExerciseScene) queryRect(f ui.Focusable) (ui.Rect, bool) {
+func (s *exerciseAnswer) queryRect(f ui.Focusable) (ui.Rect, bool) {
 	q, g := &s.query, &s.geom
 	if q.qb == nil {
 		return ui.Rect{}, false
@@ -286,7 +286,7 @@ func (s *ExerciseScene) queryRect(f ui.Focusable) (ui.Rect, bool) {
 }
 
 // drawQuery draws the builder's buttons (their texts are the form's).
-func (s *ExerciseScene) drawQuery(dst *ebiten.Image) {
+func (s *exerciseAnswer) drawQuery(dst *ebiten.Image) {
 	q := &s.query
 	if q.qb == nil {
 		return

@@ -23,7 +23,7 @@ const exTwoColumns = 900
 const keyPointsHeading = "Key points of a good defence: tick those yours makes"
 
 // draw draws the answer screen.
-func (s *ExerciseScene) draw(screen *ebiten.Image) {
+func (s *exerciseAnswer) draw(screen *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
 	draw.Background(screen, th.Background)
 
@@ -118,14 +118,14 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 	}
 
 	// Footer: the state of the answer or the running check, and buttons.
-	if s.check != nil {
+	if c := s.scene.check; c != nil {
 		bar, label := g.line.CutLeft(math.Round(g.line.W*0.6), st.U(10))
 		track := bar.InsetXY(0, bar.H/2-st.U(5))
 		draw.FillRoundRect(screen, track, st.U(5), th.Raised)
 		done := track
-		done.W = math.Max(st.U(10), track.W*s.check.Progress())
+		done.W = math.Max(st.U(10), track.W*c.Progress())
 		draw.FillRoundRect(screen, done, st.U(5), th.Accent)
-		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*s.check.Progress()), st.Small(), label, draw.AlignStart, th.Text)
+		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*c.Progress()), st.Small(), label, draw.AlignStart, th.Text)
 	} else {
 		line, c := s.answerState(), th.TextDim
 		if s.sharedWhere != "" {
@@ -157,7 +157,7 @@ func pixels(r ui.Rect) image.Rectangle {
 }
 
 // answerState is the footer's line: how much of the answer is filled in.
-func (s *ExerciseScene) answerState() string {
+func (s *exerciseAnswer) answerState() string {
 	parts := []string{}
 	if s.Ex.Queries != nil {
 		parts = append(parts, form.Plural(len(s.Form.Checks()), "1 check", fmt.Sprintf("%d checks", len(s.Form.Checks()))))
@@ -183,7 +183,7 @@ func (s *ExerciseScene) answerState() string {
 // event of the run): its background as the pointer leaves it, outlined in
 // the accent colour when marked, its focus ring; it returns the centre of
 // the mark that goes at its left.
-func (s *ExerciseScene) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
+func (s *exerciseAnswer) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
 	st, th := s.style, s.style.Theme
 	r := b.Rect
 	bg := th.Raised
@@ -210,7 +210,7 @@ func (s *ExerciseScene) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked boo
 // check box (several), its label wrapped beside it, and the row outlined
 // in the accent colour when chosen, so the choice never rests on the mark
 // alone.
-func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string, multi, chosen bool) {
+func (s *exerciseAnswer) drawOption(dst *ebiten.Image, b *ui.Button, label string, multi, chosen bool) {
 	st, th := s.style, s.style.Theme
 	r := b.Rect
 	c := s.drawRowFrame(dst, b, chosen)
@@ -235,7 +235,7 @@ func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string
 
 // drawVerdict draws the result's one-line verdict: passed with a ✓ in
 // green, or not yet with a ✗ in red.
-func (s *ExerciseScene) drawVerdict(dst *ebiten.Image) {
+func (s *exerciseAnswer) drawVerdict(dst *ebiten.Image) {
 	st, th, r := s.style, s.style.Theme, s.geom.verdict
 	clr := th.Reject
 	if s.result.Pass {
@@ -248,7 +248,7 @@ func (s *ExerciseScene) drawVerdict(dst *ebiten.Image) {
 
 // drawMarks draws a ✓ or ✗ beside each part of the result, at the line
 // where the part's paragraph starts.
-func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
+func (s *exerciseAnswer) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 	st := s.style
 	measure := draw.Measure(st.Body())
 	line := 0
@@ -266,7 +266,7 @@ func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 
 // drawDefence draws the written defence's field: its text wrapped, with a
 // caret after it while it has the focus.
-func (s *ExerciseScene) drawDefence(dst *ebiten.Image) {
+func (s *exerciseAnswer) drawDefence(dst *ebiten.Image) {
 	st, th := s.style, s.style.Theme
 	r := s.defence.Rect
 	draw.FillRoundRect(dst, r, st.U(6), th.Background)
