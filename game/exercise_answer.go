@@ -36,9 +36,9 @@ type exerciseAnswer struct {
 	outside bool
 
 	// query is exercise 5's check builder (nil builder elsewhere).
-	query queryWidgets
+	query queryBuilder
 	// chain is the chain of events of exercises 1 and 3 (no rows elsewhere).
-	chain chainWidgets
+	chain chainBuilder
 
 	style  draw.Style
 	geom   exerciseGeom
@@ -80,6 +80,7 @@ const (
 func newExerciseAnswer(st *exerciseState, scene *ExerciseScene) *exerciseAnswer {
 	ex := st.Ex
 	s := &exerciseAnswer{exerciseState: st, scene: scene, tab: tabProblem}
+	s.chain.a, s.query.a = s, s
 	s.back = ui.Button{Label: "< Exercises"}
 	s.sim = ui.Button{Label: "Open the simulator"}
 	s.checkB = ui.Button{Label: "Check answer"}
@@ -254,16 +255,16 @@ func (s *exerciseAnswer) refocus() {
 		items = append(items, &s.numbers[i])
 		s.names[&s.numbers[i]] = "number:" + s.Ex.Numbers[i].ID
 	}
-	s.syncQuery()
-	items = append(items, s.queryFocus()...)
+	s.query.sync()
+	items = append(items, s.query.focus()...)
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
 			items = append(items, &s.options[qi][oi])
 			s.names[&s.options[qi][oi]] = "opt:" + q.ID + ":" + o.ID
 		}
 	}
-	s.syncChain()
-	items = append(items, s.chainFocus()...)
+	s.chain.sync()
+	items = append(items, s.chain.focus()...)
 	items = append(items, &s.defence)
 	s.names[&s.defence] = "defenceField"
 	if s.shown {

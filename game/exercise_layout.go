@@ -35,15 +35,7 @@ type exerciseGeom struct {
 	// once the model answer is shown.
 	defenceTop, pointsTop float64
 	points                []ui.Rect
-	// The check builder (exercise 5): each check's Remove button, each
-	// menu's button, and the comparison and add buttons.
-	qRemove, qMenus []ui.Rect
-	qButtons        [3]ui.Rect
-	// The chain (exercises 1 and 3): each step's Remove button, the
-	// button that empties it, and each event of the run.
-	chainRemove, chainEvents []ui.Rect
-	chainClear               ui.Rect
-	unit                     float64 // the unit the text panels were measured for
+	unit                  float64 // the unit the text panels were measured for
 }
 
 // formText is a run of wrapped text in the form.
@@ -136,7 +128,7 @@ func (s *exerciseAnswer) layoutForm(w float64) {
 		g.num = append(g.num, ui.Rect{Y: y + px(22), W: w, H: px(30)})
 		y += px(22) + px(30) + px(14)
 	}
-	s.layoutQuery(&y, w, addText, height)
+	s.query.layout(&y, w, addText, height)
 	g.opts = g.opts[:0]
 	for qi, q := range s.Ex.Questions {
 		if qi > 0 || len(s.Ex.Numbers) > 0 || s.Ex.Lab != nil {
@@ -163,7 +155,7 @@ func (s *exerciseAnswer) layoutForm(w float64) {
 		g.opts = append(g.opts, row)
 		y += px(10)
 	}
-	s.layoutChain(&y, w, addText, height)
+	s.chain.layout(&y, w, addText, height)
 	// The written defence: a field as tall as what is written, and at
 	// least four lines.
 	g.defenceTop = y
@@ -223,8 +215,8 @@ func (s *exerciseAnswer) place() {
 		}
 	}
 	s.defence.Rect = s.toView(g.defence)
-	s.placeQuery()
-	s.placeChain()
+	s.query.place()
+	s.chain.place()
 	for i := range s.points {
 		s.points[i].Rect = ui.Rect{} // nowhere until the model answer is shown
 		if i < len(g.points) {
@@ -279,10 +271,10 @@ func (s *exerciseAnswer) contentRect(f ui.Focusable) (ui.Rect, bool) {
 	if f == &s.defence {
 		return s.geom.defence, true
 	}
-	if r, ok := s.queryRect(f); ok {
+	if r, ok := s.query.rect(f); ok {
 		return r, true
 	}
-	if r, ok := s.chainRect(f); ok {
+	if r, ok := s.chain.rect(f); ok {
 		return r, true
 	}
 	for i := range s.points {

@@ -82,9 +82,9 @@ func (s *exerciseAnswer) updateForm(fin *ui.Input) bool {
 		}
 	}
 	s.updateNumbers(fin)
-	s.updateQuery(fin)
+	s.query.update(fin)
 	s.updateOptions(fin)
-	s.updateChain(fin)
+	s.chain.update(fin)
 
 	if s.defence.Focus() == ui.NoFocus {
 		s.defence.Text = s.Form.Defence() // a restored or page-typed defence
@@ -185,7 +185,7 @@ func pressed(b *ui.Button, in *ui.Input) bool {
 func (s *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
 	s.style, s.outside = style, style.PanelOutside
 	s.layout(window)
-	s.keepChainPlace()
+	s.chain.keepPlace()
 	if s.toPoints {
 		s.toPoints = false
 		s.scrollToPoints()

@@ -97,13 +97,13 @@ func (s *exerciseAnswer) draw(screen *ebiten.Image) {
 			draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
 			st.Slider(view, &s.numbers[i])
 		}
-		s.drawQuery(view)
+		s.query.draw(view)
 		for qi, q := range s.Ex.Questions {
 			for oi, o := range q.Options {
 				s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
 			}
 		}
-		s.drawChain(view)
+		s.chain.draw(view)
 		s.drawDefence(view)
 		for i := range g.points {
 			s.drawOption(view, &s.points[i], draw.Drawable(s.Ex.KeyPoints[i]), true, s.Form.Ticked(i))
