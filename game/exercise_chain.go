@@ -199,44 +199,32 @@ func (c *chainBuilder) note() string {
 	return c.a.Ex.ChainText
 }
 
-// layout lays out the chain and the run's events at *y (the form's
-// running height, which addText moves too) in a column of width w.
-func (c *chainBuilder) layout(y *float64, w float64, addText func(string, bool, bool), height func(string, *draw.Face, float64) float64) {
-	g := &c.a.geom
+// layout lays out the chain and the run's events in the form's column f.
+func (c *chainBuilder) layout(f *formFlow) {
 	c.removeAt, c.eventsAt = c.removeAt[:0], c.eventsAt[:0]
 	c.clearAt = ui.Rect{}
 	if c.a.Ex.ChainRun == nil {
 		return
 	}
-	st := c.a.style
-	px := func(v float64) float64 { return math.Round(v * st.Unit) }
-	body := st.Body()
-	*y += px(4)
-	addText(chainGroup, false, true)
-	addText(c.note(), true, false)
-	*y += px(6)
-	btnW := px(96)
+	w, px := f.w, f.px
+	f.y += px(4)
+	f.addText(chainGroup, false, true)
+	f.addText(c.note(), true, false)
+	f.y += px(6)
 	for i, seq := range c.a.Form.Chain() {
-		text := c.stepText(i, seq)
-		tw := math.Max(0, w-btnW-px(10))
-		h := math.Max(px(34), height(text, body, tw))
-		g.texts = append(g.texts, formText{r: ui.Rect{Y: *y, W: tw, H: h}, text: text})
-		c.removeAt = append(c.removeAt, ui.Rect{X: w - btnW, Y: *y, W: btnW, H: px(34)})
-		*y += h + px(6)
+		c.removeAt = append(c.removeAt, f.removable(c.stepText(i, seq)))
 	}
-	c.clearAt = ui.Rect{Y: *y, W: math.Min(px(180), w), H: px(34)}
-	*y += px(34) + px(14)
-	addText(eventsGroup, false, true)
+	c.clearAt = ui.Rect{Y: f.y, W: math.Min(px(180), w), H: px(34)}
+	f.y += px(34) + px(14)
+	f.addText(eventsGroup, false, true)
 	if len(c.events) == 0 {
-		addText("Build your run in the simulator first: its events are listed here.", true, false)
+		f.addText("Build your run in the simulator first: its events are listed here.", true, false)
 	}
-	*y += px(6)
+	f.y += px(6)
 	for i := range c.events {
-		h := optionHeight(c.labels[i], body, w, st.Unit)
-		c.eventsAt = append(c.eventsAt, ui.Rect{Y: *y, W: w, H: h})
-		*y += h + px(6)
+		c.eventsAt = append(c.eventsAt, f.option(c.labels[i]))
 	}
-	*y += px(10)
+	f.y += px(10)
 }
 
 // place gives the chain's widgets their on-screen rectangles.

@@ -88,53 +88,104 @@ func (s *exerciseAnswer) layout(window ui.Rect) {
 	}
 }
 
+// formFlow lays the form's contents out top to bottom in a column of
+// width w, in content coordinates: y is the height laid out so far.
+type formFlow struct {
+	g                  *exerciseGeom
+	unit               float64
+	w, y               float64
+	body, small, label *draw.Face
+}
+
+// px is v units in pixels, rounded.
+func (f *formFlow) px(v float64) float64 { return math.Round(v * f.unit) }
+
+// height is the height of text wrapped in face to width w.
+func (f *formFlow) height(text string, face *draw.Face, w float64) float64 {
+	return float64(len(draw.Wrap(text, w, face))) * draw.LineHeight(face)
+}
+
+// addText adds a paragraph of the column's width: a heading (bold), a
+// note (dim) or body text.
+func (f *formFlow) addText(t string, dim, bold bool) {
+	face := f.body
+	switch {
+	case bold:
+		face = f.label
+	case dim:
+		face = f.small
+	}
+	h := f.height(t, face, f.w)
+	f.g.texts = append(f.g.texts, formText{r: ui.Rect{Y: f.y, W: f.w, H: h}, text: t, dim: dim, bold: bold})
+	f.y += h
+}
+
+// removable adds a line of text with a Remove button at its right (a
+// check, a step of the chain) and returns the button's rectangle.
+func (f *formFlow) removable(text string) ui.Rect {
+	btnW := f.px(96)
+	tw := math.Max(0, f.w-btnW-f.px(10))
+	h := math.Max(f.px(34), f.height(text, f.body, tw))
+	f.g.texts = append(f.g.texts, formText{r: ui.Rect{Y: f.y, W: tw, H: h}, text: text})
+	r := ui.Rect{X: f.w - btnW, Y: f.y, W: btnW, H: f.px(34)}
+	f.y += h + f.px(6)
+	return r
+}
+
+// option adds the row of an option the learner picks (an answer, a key
+// point, an event of the run) labelled label, and returns it.
+func (f *formFlow) option(label string) ui.Rect {
+	h := optionHeight(label, f.body, f.w, f.unit)
+	r := ui.Rect{Y: f.y, W: f.w, H: h}
+	f.y += h + f.px(6)
+	return r
+}
+
 // layoutForm lays the form's contents out in a column of width w.
 func (s *exerciseAnswer) layoutForm(w float64) {
 	st := s.style
-	u := st.Unit
-	px := func(v float64) float64 { return math.Round(v * u) }
 	g := &s.geom
 	g.texts = g.texts[:0]
-	body, small, label := st.Body(), st.Small(), st.Label()
-	height := func(text string, face *draw.Face, w float64) float64 {
-		return float64(len(draw.Wrap(text, w, face))) * draw.LineHeight(face)
-	}
-	y := 0.0
-	addText := func(t string, dim, bold bool) {
-		face := body
-		switch {
-		case bold:
-			face = label
-		case dim:
-			face = small
-		}
-		h := height(t, face, w)
-		g.texts = append(g.texts, formText{r: ui.Rect{Y: y, W: w, H: h}, text: t, dim: dim, bold: bold})
-		y += h
-	}
+	f := &formFlow{g: g, unit: st.Unit, w: w, body: st.Body(), small: st.Small(), label: st.Label()}
+	s.layoutEvidence(f)
+	s.query.layout(f)
+	s.layoutQuestions(f)
+	s.chain.layout(f)
+	s.layoutDefence(f)
+	g.content = f.y
+}
+
+// layoutEvidence lays out the simulator's button with the run's
+// description, then the number fields.
+func (s *exerciseAnswer) layoutEvidence(f *formFlow) {
+	g, w, px := f.g, f.w, f.px
 	if s.Ex.Lab != nil {
-		addText("Your evidence: a run in the simulator.", false, true)
-		y += px(6)
-		g.sim = ui.Rect{Y: y, W: math.Min(px(200), w), H: px(36)}
-		g.simNote = ui.Rect{X: g.sim.W + px(12), Y: y, W: math.Max(0, w-g.sim.W-px(12)), H: px(36)}
+		f.addText("Your evidence: a run in the simulator.", false, true)
+		f.y += px(6)
+		g.sim = ui.Rect{Y: f.y, W: math.Min(px(200), w), H: px(36)}
+		g.simNote = ui.Rect{X: g.sim.W + px(12), Y: f.y, W: math.Max(0, w-g.sim.W-px(12)), H: px(36)}
 		// A long run description wraps below the button's height.
-		g.simNote.H = math.Max(g.simNote.H, height(form.RunText(s.Form.Schedule()), small, g.simNote.W))
-		y += g.simNote.H + px(18)
+		g.simNote.H = math.Max(g.simNote.H, f.height(form.RunText(s.Form.Schedule()), f.small, g.simNote.W))
+		f.y += g.simNote.H + px(18)
 	}
 	g.numLabel = g.numLabel[:0]
 	g.num = g.num[:0]
 	for range s.Ex.Numbers {
-		g.numLabel = append(g.numLabel, ui.Rect{Y: y, W: w, H: px(20)})
-		g.num = append(g.num, ui.Rect{Y: y + px(22), W: w, H: px(30)})
-		y += px(22) + px(30) + px(14)
+		g.numLabel = append(g.numLabel, ui.Rect{Y: f.y, W: w, H: px(20)})
+		g.num = append(g.num, ui.Rect{Y: f.y + px(22), W: w, H: px(30)})
+		f.y += px(22) + px(30) + px(14)
 	}
-	s.query.layout(&y, w, addText, height)
+}
+
+// layoutQuestions lays out each question with its options.
+func (s *exerciseAnswer) layoutQuestions(f *formFlow) {
+	g, px := f.g, f.px
 	g.opts = g.opts[:0]
 	for qi, q := range s.Ex.Questions {
 		if qi > 0 || len(s.Ex.Numbers) > 0 || s.Ex.Lab != nil {
-			y += px(4)
+			f.y += px(4)
 		}
-		addText(draw.Drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
+		f.addText(draw.Drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
 		var notes []string
 		if q.Material != "" {
 			notes = append(notes, "About "+form.MaterialTitle(s.Ex, q.Material)+" (Logs tab).")
@@ -144,45 +195,43 @@ func (s *exerciseAnswer) layoutForm(w float64) {
 		} else {
 			notes = append(notes, "Pick one.")
 		}
-		addText(strings.Join(notes, " "), true, false)
-		y += px(6)
+		f.addText(strings.Join(notes, " "), true, false)
+		f.y += px(6)
 		row := make([]ui.Rect, len(q.Options))
 		for oi, o := range q.Options {
-			h := optionHeight(draw.Drawable(o.Label), body, w, u)
-			row[oi] = ui.Rect{Y: y, W: w, H: h}
-			y += h + px(6)
+			row[oi] = f.option(draw.Drawable(o.Label))
 		}
 		g.opts = append(g.opts, row)
-		y += px(10)
+		f.y += px(10)
 	}
-	s.chain.layout(&y, w, addText, height)
-	// The written defence: a field as tall as what is written, and at
-	// least four lines.
-	g.defenceTop = y
-	addText("Your defence, in a few sentences", false, true)
-	addText("Kept with your answer and shown beside the model answer; not graded. Tab here and type.", true, false)
-	y += px(6)
+}
+
+// layoutDefence lays out the written defence: a field as tall as what is
+// written, and at least four lines; once the model answer is shown, its
+// key points follow as boxes the learner ticks.
+func (s *exerciseAnswer) layoutDefence(f *formFlow) {
+	g, w, px := f.g, f.w, f.px
+	g.defenceTop = f.y
+	f.addText("Your defence, in a few sentences", false, true)
+	f.addText("Kept with your answer and shown beside the model answer; not graded. Tab here and type.", true, false)
+	f.y += px(6)
 	inner := w - px(20)
-	h := math.Max(4*draw.LineHeight(body), height(s.Form.Defence()+"_", body, inner)) + px(16)
-	g.defence = ui.Rect{Y: y, W: w, H: h}
-	y += h + px(10)
-	// Once the model answer is shown, its key points follow the defence
-	// as boxes the learner ticks, beside the model answer's tab.
+	h := math.Max(4*draw.LineHeight(f.body), f.height(s.Form.Defence()+"_", f.body, inner)) + px(16)
+	g.defence = ui.Rect{Y: f.y, W: w, H: h}
+	f.y += h + px(10)
 	g.points = g.points[:0]
-	if s.shown && len(s.Ex.KeyPoints) > 0 {
-		y += px(4)
-		g.pointsTop = y
-		addText(keyPointsHeading, false, true)
-		addText("Compare your defence with the model answer; your ticks are kept with your answer, not graded.", true, false)
-		y += px(6)
-		for _, k := range s.Ex.KeyPoints {
-			h := optionHeight(draw.Drawable(k), body, w, u)
-			g.points = append(g.points, ui.Rect{Y: y, W: w, H: h})
-			y += h + px(6)
-		}
-		y += px(4)
+	if !s.shown || len(s.Ex.KeyPoints) == 0 {
+		return
 	}
-	g.content = y
+	f.y += px(4)
+	g.pointsTop = f.y
+	f.addText(keyPointsHeading, false, true)
+	f.addText("Compare your defence with the model answer; your ticks are kept with your answer, not graded.", true, false)
+	f.y += px(6)
+	for _, k := range s.Ex.KeyPoints {
+		g.points = append(g.points, f.option(draw.Drawable(k)))
+	}
+	f.y += px(4)
 }
 
 // optionHeight is the height of an option's or key point's row of width

@@ -208,44 +208,34 @@ func (q *queryBuilder) note() string {
 	return "Each says when an incident is a bug; an incident no check calls a bug is an expected retry."
 }
 
-// layout lays out the checks and the builder at *y (the form's
-// running height, which addText moves too) in a column of width w.
-func (q *queryBuilder) layout(y *float64, w float64, addText func(string, bool, bool), height func(string, *draw.Face, float64) float64) {
-	g := &q.a.geom
+// layout lays out the checks and the builder in the form's column f.
+func (q *queryBuilder) layout(f *formFlow) {
 	q.removeAt, q.menusAt = q.removeAt[:0], q.menusAt[:0]
 	if q.qb == nil {
 		return
 	}
-	st := q.a.style
-	px := func(v float64) float64 { return math.Round(v * st.Unit) }
-	body := st.Body()
-	addText(checksHeading, false, true)
-	addText(q.note(), true, false)
-	*y += px(6)
-	btnW := px(96)
+	w, px := f.w, f.px
+	f.addText(checksHeading, false, true)
+	f.addText(q.note(), true, false)
+	f.y += px(6)
 	for i, c := range q.a.Form.Checks() {
-		text := draw.Drawable(fmt.Sprintf("%d. %s", i+1, c))
-		tw := math.Max(0, w-btnW-px(10))
-		h := math.Max(px(34), height(text, body, tw))
-		g.texts = append(g.texts, formText{r: ui.Rect{Y: *y, W: tw, H: h}, text: text})
-		q.removeAt = append(q.removeAt, ui.Rect{X: w - btnW, Y: *y, W: btnW, H: px(34)})
-		*y += h + px(6)
+		q.removeAt = append(q.removeAt, f.removable(draw.Drawable(fmt.Sprintf("%d. %s", i+1, c))))
 	}
-	*y += px(8)
-	addText(builderHeading, false, true)
-	addText(draw.Drawable("Reads: "+q.qb.Text()), true, false)
-	*y += px(6)
+	f.y += px(8)
+	f.addText(builderHeading, false, true)
+	f.addText(draw.Drawable("Reads: "+q.qb.Text()), true, false)
+	f.y += px(6)
 	menuW := math.Round(w * 0.55)
 	for _, m := range q.qb.Menus() {
-		g.texts = append(g.texts, formText{r: ui.Rect{Y: *y + px(7), W: w - menuW - px(8), H: draw.LineHeight(st.Small())}, text: m.Label, dim: true})
-		q.menusAt = append(q.menusAt, ui.Rect{X: w - menuW, Y: *y, W: menuW, H: px(34)})
-		*y += px(34) + px(6)
+		f.g.texts = append(f.g.texts, formText{r: ui.Rect{Y: f.y + px(7), W: w - menuW - px(8), H: draw.LineHeight(f.small)}, text: m.Label, dim: true})
+		q.menusAt = append(q.menusAt, ui.Rect{X: w - menuW, Y: f.y, W: menuW, H: px(34)})
+		f.y += px(34) + px(6)
 	}
 	bw := math.Floor((w - px(16)) / 3)
 	for i := range q.buttonsAt {
-		q.buttonsAt[i] = ui.Rect{X: float64(i) * (bw + px(8)), Y: *y, W: bw, H: px(34)}
+		q.buttonsAt[i] = ui.Rect{X: float64(i) * (bw + px(8)), Y: f.y, W: bw, H: px(34)}
 	}
-	*y += px(34) + px(18)
+	f.y += px(34) + px(18)
 }
 
 // place gives the builder's widgets their on-screen rectangles.

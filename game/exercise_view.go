@@ -24,10 +24,16 @@ const keyPointsHeading = "Key points of a good defence: tick those yours makes"
 
 // draw draws the answer screen.
 func (s *exerciseAnswer) draw(screen *ebiten.Image) {
-	st, th, g := s.style, s.style.Theme, &s.geom
-	draw.Background(screen, th.Background)
+	draw.Background(screen, s.style.Theme.Background)
+	s.drawHeader(screen)
+	s.drawReading(screen)
+	s.drawForm(screen)
+	s.drawFooter(screen)
+}
 
-	// Header: back, title, attempts.
+// drawHeader draws the header: back, title, standing.
+func (s *exerciseAnswer) drawHeader(screen *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Button(screen, &s.back)
 	title := draw.Drawable(fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title))
 	face := st.Title()
@@ -44,8 +50,12 @@ func (s *exerciseAnswer) draw(screen *ebiten.Image) {
 		draw.CheckMark(screen, ui.Point{X: g.status.X + st.U(8), Y: g.status.Center().Y}, st.U(14), st.U(2.5), th.Accept)
 	}
 	draw.TextIn(screen, status, st.Label(), g.status.InsetXY(st.U(22), 0), draw.AlignStart, clr)
+}
 
-	// The reading pane.
+// drawReading draws the reading pane: its tabs, the tab on show, and on
+// the result tab the verdict, the parts' marks and the share button.
+func (s *exerciseAnswer) drawReading(screen *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Panel(screen, g.reading)
 	for i := range s.tabs {
 		tb := &s.tabs[i]
@@ -66,49 +76,16 @@ func (s *exerciseAnswer) draw(screen *ebiten.Image) {
 		s.drawMarks(screen, p)
 		st.Button(screen, &s.shareB)
 	}
+}
 
-	// The form.
+// drawForm draws the form pane: its contents as scrolled, clipped to its
+// view, and the scroll bar when they overflow it.
+func (s *exerciseAnswer) drawForm(screen *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Panel(screen, g.formPane)
 	view := screen.SubImage(pixels(g.view.Intersect(ui.Rect{W: float64(screen.Bounds().Dx()), H: float64(screen.Bounds().Dy())}))).(*ebiten.Image)
 	// The form scrolls: text partly outside its view is read by scrolling.
-	draw.InScroller(func() {
-		for _, t := range g.texts {
-			f, c := st.Body(), th.Text
-			switch {
-			case t.bold:
-				f = st.Label()
-			case t.dim:
-				f, c = st.Small(), th.TextDim
-			}
-			draw.Paragraph(view, t.text, f, s.toView(t.r), c)
-		}
-		if s.Ex.Lab != nil {
-			st.Button(view, &s.sim)
-			draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
-		}
-		for i, k := range s.Ex.Numbers {
-			row := s.toView(g.numLabel[i])
-			value := lab.KnobValue(k, s.Form.Number(k.ID))
-			if !s.Form.IsSet(k.ID) {
-				value = "not set"
-			}
-			valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
-			draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
-			draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
-			st.Slider(view, &s.numbers[i])
-		}
-		s.query.draw(view)
-		for qi, q := range s.Ex.Questions {
-			for oi, o := range q.Options {
-				s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
-			}
-		}
-		s.chain.draw(view)
-		s.drawDefence(view)
-		for i := range g.points {
-			s.drawOption(view, &s.points[i], draw.Drawable(s.Ex.KeyPoints[i]), true, s.Form.Ticked(i))
-		}
-	})
+	draw.InScroller(func() { s.drawContents(view) })
 	if max := s.maxScroll(); max > 0 {
 		track := ui.Rect{X: g.view.MaxX() - st.U(3), Y: g.view.Y, W: st.U(3), H: g.view.H}
 		h := math.Max(st.U(24), g.view.H*g.view.H/g.content)
@@ -116,8 +93,53 @@ func (s *exerciseAnswer) draw(screen *ebiten.Image) {
 		draw.FillRect(screen, track, th.Border)
 		draw.FillRoundRect(screen, thumb, st.U(1.5), th.TextDim)
 	}
+}
 
-	// Footer: the state of the answer or the running check, and buttons.
+// drawContents draws the form's texts and widgets into its view.
+func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
+	for _, t := range g.texts {
+		f, c := st.Body(), th.Text
+		switch {
+		case t.bold:
+			f = st.Label()
+		case t.dim:
+			f, c = st.Small(), th.TextDim
+		}
+		draw.Paragraph(view, t.text, f, s.toView(t.r), c)
+	}
+	if s.Ex.Lab != nil {
+		st.Button(view, &s.sim)
+		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
+	}
+	for i, k := range s.Ex.Numbers {
+		row := s.toView(g.numLabel[i])
+		value := lab.KnobValue(k, s.Form.Number(k.ID))
+		if !s.Form.IsSet(k.ID) {
+			value = "not set"
+		}
+		valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
+		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
+		draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
+		st.Slider(view, &s.numbers[i])
+	}
+	s.query.draw(view)
+	for qi, q := range s.Ex.Questions {
+		for oi, o := range q.Options {
+			s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
+		}
+	}
+	s.chain.draw(view)
+	s.drawDefence(view)
+	for i := range g.points {
+		s.drawOption(view, &s.points[i], draw.Drawable(s.Ex.KeyPoints[i]), true, s.Form.Ticked(i))
+	}
+}
+
+// drawFooter draws the footer: the state of the answer or the running
+// check, and the buttons.
+func (s *exerciseAnswer) drawFooter(screen *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
 	if c := s.scene.check; c != nil {
 		bar, label := g.line.CutLeft(math.Round(g.line.W*0.6), st.U(10))
 		track := bar.InsetXY(0, bar.H/2-st.U(5))
