@@ -12,8 +12,12 @@
 //
 //   - A scene: a file (or a prefix) each here. menu.go (the lesson menu),
 //     lesson.go (a lesson played), sandbox*.go (the setup panel, then a
-//     run), exercise*.go (an answer, then the simulator or a checked run:
-//     the scene, its answer side, layout, drawing and info), compare.go (a
+//     run), exercise*.go (ExerciseScene: the state its screens share in
+//     exercise_state.go; the answer form, exerciseAnswer, in
+//     exercise_answer.go with its update, layout, view, host and info
+//     files; the chain and check builders it holds in exercise_chain.go
+//     and exercise_query.go; the simulator or a checked run over it in
+//     exercise_run.go), compare.go (a
 //     schedule replayed with its protection off and on), systems_view.go
 //     (one sandbox run on every system at once); the App (app.go) stacks them over the
 //     menu. A scene's *_host.go is what the page's accessible panel offers.

@@ -1,187 +1,300 @@
 package game
 
 import (
+	"fmt"
 	"strings"
-
-	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/ui"
+	"leaselab/lessons"
 )
 
-// The answer side of an exercise: its Update, Layout and Draw, and the
-// draft saved as the learner types.
+// exerciseAnswer is the answer form, the bottom screen of an exercise:
+// the reading pane's tabs and the form's widgets, their layout and
+// scroll, and the focus ring. It holds the exercise's shared state and
+// asks its scene for what spans screens (a check, the simulator, the
+// worst run, leaving).
+type exerciseAnswer struct {
+	*exerciseState
+	scene *ExerciseScene
 
-// Update implements Scene.
-func (a *exerciseAnswer) Update(st *State) error {
-	s := (*ExerciseScene)(a)
-	in := &st.Input
-	s.ring.Wrap = st.WrapFocus
-	s.host(in)
+	// armed: the first click on the model answer asked for confirmation.
+	armed bool
+	// toPoints: the model answer was just revealed, so the next layout
+	// scrolls the form to the defence and the key points to tick.
+	toPoints bool
+	// edited marks a change not yet saved.
+	edited bool
+	// mirror caches the text view (mirrorText).
+	mirror struct {
+		key  mirrorKey
+		text string
+	}
+	tab string
+	// outside: the page shows the answer form (draw.Style.PanelOutside).
+	outside bool
 
-	if s.back.Update(in) || in.Keys.Has(ui.IntentBack) {
-		s.leave()
-		return nil
-	}
-	if esc := s.ring.Update(in); esc != ui.NoEscape {
-		st.FocusEscape = esc
-	}
-	// Scroll to a widget when the keyboard moves focus to it, not later:
-	// the wheel may move the form away from a focused option.
-	if cur := s.ring.Current(); cur != s.focused {
-		s.focused = cur
-		if s.ring.Visible() {
-			s.scrollToFocus()
-		}
-	}
-	for i := range s.tabs {
-		if !s.tabs[i].Update(in) {
-			continue
-		}
-		if s.tabs[i].id == tabReplay {
-			if err := s.WatchWorstRun(); err != nil {
-				s.notice = "The run could not open: " + err.Error()
-				continue
-			}
-			return nil
-		}
-		s.setTab(s.tabs[i].id)
-		s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
-	}
-	s.reading[s.tab].Update(in)
+	// query is exercise 5's check builder (nil builder elsewhere).
+	query queryBuilder
+	// chain is the chain of events of exercises 1 and 3 (no rows elsewhere).
+	chain chainBuilder
 
-	// The form's widgets see the pointer only inside its scrolled view.
-	s.scrollForm(in)
-	fin := s.formInput(in)
-	s.sim.Disabled = s.Ex.Lab == nil || s.check != nil
-	if s.Ex.Lab != nil && s.sim.Update(fin) {
-		if err := s.openLab(); err != nil {
-			s.notice = "The simulator could not start: " + err.Error()
-		} else {
-			return nil
-		}
-	}
-	for i, k := range s.Ex.Numbers {
-		sl := &s.numbers[i]
-		// A press on a slider that still shows its default sets that
-		// value: the learner chose it, though it did not change.
-		if sl.Update(fin) || sl.Dragging() && !s.Form.IsSet(k.ID) {
-			if s.setNumber(k, sl.Value) {
-				s.edited = true
-			}
-		}
-		if s.edited && !sl.Dragging() {
-			// Keep the draft as it is edited (once a drag ends, not on
-			// every pixel of it).
-			s.saveDraft()
-		}
-	}
-	s.syncNumbers()
-	s.updateQuery(fin)
-	for qi, q := range s.Ex.Questions {
-		for oi, o := range q.Options {
-			if pressed(&s.options[qi][oi], fin) {
-				if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
-					s.notice = err.Error()
-				} else {
-					s.Narrate(form.ChoiceText(s.Form, q, o))
-					s.disarm()
-					s.edited = true
-					s.saveDraft()
-				}
-			}
-		}
-	}
-	s.updateChain(fin)
+	style  draw.Style
+	geom   exerciseGeom
+	scroll float64 // the form's scroll offset
+	drag   formDrag
 
-	if s.defence.Focus() == ui.NoFocus {
-		s.defence.Text = s.Form.Defence() // a restored or page-typed defence
+	back, sim, checkB, cancel, model, hintB ui.Button
+	shareB                                  ui.Button
+	defence                                 ui.TextField
+	points                                  []ui.Button // the key points' boxes, by point
+	tabs                                    []tabButton
+	options                                 [][]ui.Button // by question, by option
+	numbers                                 []ui.Slider
+	reading                                 map[string]*ui.TextPanel // by tab
+	ring                                    *ui.FocusRing
+	focused                                 ui.Focusable // last tick's focus
+	names                                   map[ui.Focusable]string
+}
+
+// tabButton is one tab of the reading pane.
+type tabButton struct {
+	ui.Button
+	id string
+}
+
+// The reading pane's tabs.
+const (
+	tabProblem = "problem"
+	tabLogs    = "logs"
+	tabResult  = "result"
+	tabModel   = "model"
+	tabHints   = "hints"
+	// tabReplay is not a pane: it opens the checked design's worst run.
+	tabReplay = "replay"
+)
+
+// newExerciseAnswer makes the answer form of scene's exercise, showing
+// the standing and last verdict st holds.
+func newExerciseAnswer(st *exerciseState, scene *ExerciseScene) *exerciseAnswer {
+	ex := st.Ex
+	s := &exerciseAnswer{exerciseState: st, scene: scene, tab: tabProblem}
+	s.chain.a, s.query.a = s, s
+	s.back = ui.Button{Label: "< Exercises"}
+	s.sim = ui.Button{Label: "Open the simulator"}
+	s.checkB = ui.Button{Label: "Check answer"}
+	s.cancel = ui.Button{Label: "Cancel"}
+	s.model = ui.Button{Label: modelLabel}
+	s.hintB = ui.Button{}
+	s.shareB = ui.Button{Label: shareLabel}
+	s.defence = ui.TextField{Max: 4000}
+	s.reading = map[string]*ui.TextPanel{tabProblem: {}, tabLogs: {}, tabResult: {}, tabModel: {}, tabHints: {}}
+	s.reading[tabProblem].SetText(draw.Drawable(strings.Join(ex.Brief, "\n\n")))
+	s.reading[tabLogs].SetText(draw.Drawable(form.MaterialsText(ex)))
+	s.reading[tabModel].SetText(draw.Drawable(form.ModelTextBesideBoxes(ex)))
+	s.options = make([][]ui.Button, len(ex.Questions))
+	for i, q := range ex.Questions {
+		s.options[i] = make([]ui.Button, len(q.Options))
 	}
-	if s.defence.Update(fin) {
-		if err := s.Form.SetDefence(s.defence.Text); err != nil {
-			s.notice = err.Error()
-			s.defence.Text = s.Form.Defence()
-		} else {
-			s.saveDraft()
+	s.points = make([]ui.Button, len(ex.KeyPoints))
+	s.numbers = make([]ui.Slider, len(ex.Numbers))
+	for i, k := range ex.Numbers {
+		s.numbers[i] = ui.Slider{Min: k.Min, Max: k.Max, Step: k.Step, Value: k.Default}
+	}
+	if ex.Queries != nil {
+		s.query.qb = form.NewBuilder(ex.Queries)
+	}
+	s.ring = ui.NewFocusRing(false)
+	s.setHints()
+	if s.result != nil {
+		s.reading[tabResult].SetText(draw.Drawable(form.ResultText(*s.result)))
+	}
+	s.refocus()
+	return s
+}
+
+// setHints shows the rungs revealed so far and labels the hint button.
+func (s *exerciseAnswer) setHints() {
+	n := len(s.Ex.Hints)
+	var b strings.Builder
+	for i, h := range s.Ex.Hints[:s.hintsSeen] {
+		fmt.Fprintf(&b, "Hint %d of %d: %s\n\n", i+1, n, h)
+	}
+	s.reading[tabHints].SetText(draw.Drawable(strings.TrimSpace(b.String())))
+	s.hintB.Label = fmt.Sprintf("Hint %d of %d", min(s.hintsSeen+1, n), n)
+	s.hintB.Disabled = s.hintsSeen >= n || s.lastHintLocked()
+}
+
+// ShowHint reveals the next rung of the hint ladder, as the Hint button
+// does.
+func (s *exerciseAnswer) ShowHint() {
+	if s.hintsSeen >= len(s.Ex.Hints) {
+		return
+	}
+	if s.lastHintLocked() {
+		s.refuse(lastHintWaits)
+		return
+	}
+	s.hintsSeen++
+	s.setHints()
+	s.refocus()
+	s.setTab(tabHints)
+	s.Narrate(fmt.Sprintf("Hint %d of %d: %s", s.hintsSeen, len(s.Ex.Hints), s.Ex.Hints[s.hintsSeen-1]))
+	if s.OnHint != nil {
+		s.OnHint(s.hintsSeen)
+	}
+}
+
+// modelLabel is the model-answer button's label until it is armed.
+const modelLabel = "Model answer"
+
+// AskModel is a click on "Show model answer": the first arms it and asks
+// for confirmation, the second reveals the answer and records that.
+func (s *exerciseAnswer) AskModel() {
+	if !s.ModelAvailable() {
+		return
+	}
+	if !s.shown && !s.armed {
+		s.armed = true
+		s.model.Label = "Yes, show it"
+		s.refuse("Showing the model answer is recorded: a pass after it counts as passed with the answer shown. Click again to show it.")
+		return
+	}
+	s.reveal()
+	s.setTab(tabModel)
+	s.Narrate("Model answer: " + strings.Join(s.Ex.Worked, " "))
+}
+
+// reveal records that the model answer is shown.
+func (s *exerciseAnswer) reveal() {
+	s.armed = false
+	s.model.Label = modelLabel
+	s.notice = ""
+	if !s.shown {
+		s.shown, s.toPoints = true, true
+		s.refocus()
+		if s.OnReveal != nil {
+			s.OnReveal()
 		}
+	}
+}
+
+// disarm cancels a pending confirmation.
+func (s *exerciseAnswer) disarm() {
+	if s.armed {
+		s.armed = false
+		s.model.Label = modelLabel
+		s.notice = ""
+	}
+}
+
+// showResult shows a finished check's verdict r (already recorded in the
+// standing): the result tab, and the last rung of hints a real attempt
+// opens.
+func (s *exerciseAnswer) showResult(r lessons.Result) {
+	s.setHints() // a real attempt opens the last rung
+	s.reading[tabResult].SetText(draw.Drawable(form.ResultText(r)))
+	s.refocus()
+	s.setTab(tabResult)
+	s.Narrate(r.Summary())
+	for _, p := range r.Parts {
+		s.Narrate(form.PartText(p))
+	}
+}
+
+// visibleTabs lists the tabs that have something to show.
+func (s *exerciseAnswer) visibleTabs() []string {
+	out := []string{tabProblem}
+	if len(s.Ex.Materials) > 0 {
+		out = append(out, tabLogs)
+	}
+	if s.result != nil {
+		out = append(out, tabResult)
+	}
+	if s.hintsSeen > 0 {
+		out = append(out, tabHints)
+	}
+	if s.result != nil && s.result.Replay != nil {
+		out = append(out, tabReplay)
 	}
 	if s.shown {
-		for i := range s.points {
-			if pressed(&s.points[i], fin) {
-				s.togglePoint(i)
-			}
+		out = append(out, tabModel)
+	}
+	return out
+}
+
+var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer", tabHints: "Hints", tabReplay: "Worst run >"}
+
+// refocus rebuilds the tabs and the focus order after they change.
+func (s *exerciseAnswer) refocus() {
+	ids := s.visibleTabs()
+	if len(s.tabs) != len(ids) {
+		s.tabs = make([]tabButton, len(ids))
+	}
+	for i, id := range ids {
+		s.tabs[i].id, s.tabs[i].Label = id, tabLabels[id]
+	}
+	s.names = map[ui.Focusable]string{&s.back: "back", &s.sim: "simulator", &s.checkB: "check",
+		&s.cancel: "cancel", &s.hintB: "hint", &s.model: "model"}
+	items := []ui.Focusable{&s.back}
+	for i := range s.tabs {
+		items = append(items, &s.tabs[i])
+		s.names[&s.tabs[i]] = "tab:" + s.tabs[i].id
+	}
+	items = append(items, s.reading[s.tab])
+	s.names[s.reading[s.tab]] = "reading"
+	if s.shareOnShow() {
+		items = append(items, &s.shareB)
+		s.names[&s.shareB] = "share"
+	}
+	if s.Ex.Lab != nil {
+		items = append(items, &s.sim)
+	}
+	for i := range s.numbers {
+		items = append(items, &s.numbers[i])
+		s.names[&s.numbers[i]] = "number:" + s.Ex.Numbers[i].ID
+	}
+	s.query.sync()
+	items = append(items, s.query.focus()...)
+	for qi, q := range s.Ex.Questions {
+		for oi, o := range q.Options {
+			items = append(items, &s.options[qi][oi])
+			s.names[&s.options[qi][oi]] = "opt:" + q.ID + ":" + o.ID
 		}
 	}
-
-	s.checkB.Disabled = s.check != nil
-	s.cancel.Disabled = s.check == nil
-	s.model.Disabled = !s.ModelAvailable()
-	if s.checkB.Update(in) {
-		s.StartCheck()
+	s.chain.sync()
+	items = append(items, s.chain.focus()...)
+	items = append(items, &s.defence)
+	s.names[&s.defence] = "defenceField"
+	if s.shown {
+		for i := range s.points {
+			items = append(items, &s.points[i])
+			s.names[&s.points[i]] = fmt.Sprintf("point:%d", i)
+		}
 	}
-	if s.hintB.Update(in) {
-		s.disarm()
-		s.ShowHint()
-	}
-	if s.cancel.Update(in) && s.check != nil {
-		s.check.Cancel()
-		s.check = nil
-		s.Narrate("Check cancelled; nothing was recorded.")
-	}
-	if s.model.Update(in) {
-		s.AskModel()
-	}
-	s.shareB.Disabled = !s.Shareable()
-	if s.shareB.Update(in) {
-		s.ShareAnswer()
-	}
-	s.work(st.Frame)
-	return nil
+	items = append(items, &s.checkB, &s.cancel, &s.hintB, &s.model)
+	s.ring.Set(items...)
 }
 
-// pressed reports whether a box or option of the form fired: clicked,
-// or Enter or Space while it has the focus (Space ticks a box, as on a
-// web page).
-func pressed(b *ui.Button, in *ui.Input) bool {
-	return b.Update(in) || b.Focus() != ui.NoFocus && in.Keys.Has(ui.IntentPlayPause)
+// setTab shows tab id in the reading pane.
+func (s *exerciseAnswer) setTab(id string) {
+	if s.tab != id {
+		s.tab = id
+		s.refocus()
+	}
 }
 
-// Layout implements Scene: the form as scrolled, the tabs a check or the
-// model answer added.
-func (a *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
-	s := (*ExerciseScene)(a)
-	s.style, s.outside = style, style.PanelOutside
-	s.layout(window)
-	s.keepChainPlace()
-	if s.toPoints {
-		s.toPoints = false
-		s.scrollToPoints()
+func (s *exerciseAnswer) syncNumbers() {
+	for i, k := range s.Ex.Numbers {
+		if !s.numbers[i].Dragging() {
+			s.numbers[i].SetValue(s.Form.Number(k.ID))
+		}
 	}
-	s.place()
 }
 
 // saveDraft keeps the answer being edited, so a reload never loses it.
-func (s *ExerciseScene) saveDraft() {
+func (s *exerciseAnswer) saveDraft() {
 	s.edited = false
-	if s.OnSave != nil {
-		s.OnSave()
-	}
+	s.save()
 }
-
-// leave goes back to the menu, stopping a running check.
-func (s *ExerciseScene) leave() {
-	if s.check != nil {
-		s.check.Cancel()
-		s.check = nil
-	}
-	if s.OnSave != nil {
-		s.OnSave()
-	}
-	if s.OnBack != nil {
-		s.OnBack()
-	}
-}
-
-// Draw implements Scene.
-func (a *exerciseAnswer) Draw(screen *ebiten.Image) { (*ExerciseScene)(a).draw(screen) }

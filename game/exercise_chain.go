@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -16,11 +18,15 @@ import (
 // that empties it, then every event of the learner's run as a row that
 // adds it to the end (Enter, Space or a click). The rows and buttons
 // are in the focus order under the host names the page's controls use
-// (chain:remove:I, chain:clear, chain:add:N), and go to chainAction
-// like the page's.
+// (chain:remove:I, chain:clear, chain:add:N), and go to act like the
+// page's.
 
-// chainWidgets are the canvas's widgets of the chain.
-type chainWidgets struct {
+// chainBuilder is the chain of events of the answer form a: its
+// widgets, where they go in the form, and what a press on one does (on
+// the canvas or in the page).
+type chainBuilder struct {
+	a *exerciseAnswer
+
 	remove []ui.Button // one per step of the chain
 	clear  ui.Button
 	events []ui.Button // one per event of the run
@@ -35,6 +41,12 @@ type chainWidgets struct {
 	// toFocus: the focus moved to another of the chain's widgets; the
 	// next layout scrolls to it.
 	toFocus bool
+
+	// Where the widgets go, in the form's content coordinates: each
+	// step's Remove button, the button that empties the chain, each
+	// event of the run.
+	removeAt, eventsAt []ui.Rect
+	clearAt            ui.Rect
 }
 
 // resize makes b n buttons long, keeping the first ones (and so the
@@ -48,21 +60,20 @@ func resize(b []ui.Button, n int) []ui.Button {
 	return b
 }
 
-// syncChain sizes the chain's widgets to the chain and the run's events
+// sync sizes the chain's widgets to the chain and the run's events
 // and labels them; it reports whether the widgets changed (the focus
 // order must then be rebuilt).
-func (s *ExerciseScene) syncChain() bool {
-	c := &s.chain
-	if s.Ex.ChainRun == nil {
+func (c *chainBuilder) sync() bool {
+	if c.a.Ex.ChainRun == nil {
 		return false
 	}
-	events := s.Form.ChainEvents()
+	events := c.a.Form.ChainEvents()
 	seqs := make([]int, len(events))
 	labels := make([]string, len(events))
 	for i, e := range events {
 		seqs[i], labels[i] = e.Seq, draw.Drawable(e.String())
 	}
-	n := len(s.Form.Chain())
+	n := len(c.a.Form.Chain())
 	changed := len(c.remove) != n || !slices.Equal(c.seqs, seqs)
 	c.remove = resize(c.remove, n)
 	for i := range c.remove {
@@ -72,21 +83,20 @@ func (s *ExerciseScene) syncChain() bool {
 	c.seqs, c.labels = seqs, labels
 	for i, seq := range seqs {
 		c.events[i].Label = labels[i]
-		c.events[i].Disabled = s.Form.InChain(seq)
+		c.events[i].Disabled = c.a.Form.InChain(seq)
 	}
 	c.clear.Label = "Empty the chain"
 	c.clear.Disabled = n == 0
 	return changed
 }
 
-// updateChain applies this tick's presses on the chain's widgets.
-func (s *ExerciseScene) updateChain(in *ui.Input) {
-	c := &s.chain
-	if s.Ex.ChainRun == nil {
+// update applies this tick's presses on the chain's widgets.
+func (c *chainBuilder) update(in *ui.Input) {
+	if c.a.Ex.ChainRun == nil {
 		return
 	}
-	if s.syncChain() { // a new run, a restored answer, or the page's press
-		s.refocus()
+	if c.sync() { // a new run, a restored answer, or the page's press
+		c.a.refocus()
 	}
 	action, removed := "", -1
 	var at ui.Focusable
@@ -106,206 +116,268 @@ func (s *ExerciseScene) updateChain(in *ui.Input) {
 	if action == "" {
 		return
 	}
-	if r, ok := s.chainRect(at); ok {
-		c.kept, c.keptAt = at, r.Y-s.scroll
+	if r, ok := c.rect(at); ok {
+		c.kept, c.keptAt = at, r.Y-c.a.scroll
 	}
-	keys := s.ring.Visible()
-	s.chainAction(action)
-	if s.syncChain() {
-		s.refocus()
+	keys := c.a.ring.Visible()
+	c.act(action)
+	if c.sync() {
+		c.a.refocus()
 	}
 	if removed >= 0 && keys {
 		// The focus stays on the chain: on the Remove of the step that
 		// took this one's place, or of the one before.
 		if n := len(c.remove); n > 0 {
-			s.ring.Focus(&c.remove[min(removed, n-1)], ui.FocusVisible)
+			c.a.ring.Focus(&c.remove[min(removed, n-1)], ui.FocusVisible)
 		} else {
-			s.ring.Focus(s.firstEvent(), ui.FocusVisible)
+			c.a.ring.Focus(c.firstEvent(), ui.FocusVisible)
 		}
 		c.kept, c.toFocus = nil, true
-		s.focused = s.ring.Current()
+		c.a.focused = c.a.ring.Current()
 	}
 }
 
 // firstEvent is the first event of the run that can be added, or nil.
-func (s *ExerciseScene) firstEvent() ui.Focusable {
-	for i := range s.chain.events {
-		if !s.chain.events[i].Disabled {
-			return &s.chain.events[i]
+func (c *chainBuilder) firstEvent() ui.Focusable {
+	for i := range c.events {
+		if !c.events[i].Disabled {
+			return &c.events[i]
 		}
 	}
 	return nil
 }
 
-// keepChainPlace scrolls the form so the chain's widget just pressed is
+// keepPlace scrolls the form so the chain's widget just pressed is
 // where it was in the view (after layout).
-func (s *ExerciseScene) keepChainPlace() {
-	c := &s.chain
+func (c *chainBuilder) keepPlace() {
 	if c.toFocus {
 		c.toFocus = false
-		s.scrollToFocus()
+		c.a.scrollToFocus()
 	}
 	if c.kept == nil {
 		return
 	}
-	if r, ok := s.chainRect(c.kept); ok {
-		s.scroll = r.Y - c.keptAt
+	if r, ok := c.rect(c.kept); ok {
+		c.a.scroll = r.Y - c.keptAt
 	}
 	c.kept = nil
 }
 
-// chainFocus lists the chain's widgets in focus order with the names the
+// focus lists the chain's widgets in focus order with the names the
 // page's controls send.
-func (s *ExerciseScene) chainFocus() []ui.Focusable {
-	c := &s.chain
-	if s.Ex.ChainRun == nil {
+func (c *chainBuilder) focus() []ui.Focusable {
+	if c.a.Ex.ChainRun == nil {
 		return nil
 	}
 	var out []ui.Focusable
 	for i := range c.remove {
 		out = append(out, &c.remove[i])
-		s.names[&c.remove[i]] = fmt.Sprintf("chain:remove:%d", i)
+		c.a.names[&c.remove[i]] = fmt.Sprintf("chain:remove:%d", i)
 	}
 	out = append(out, &c.clear)
-	s.names[&c.clear] = "chain:clear"
+	c.a.names[&c.clear] = "chain:clear"
 	for i := range c.events {
 		out = append(out, &c.events[i])
-		s.names[&c.events[i]] = fmt.Sprintf("chain:add:%d", c.seqs[i])
+		c.a.names[&c.events[i]] = fmt.Sprintf("chain:add:%d", c.seqs[i])
 	}
 	return out
 }
 
 // stepText is how step i (event seq) of the chain reads on the canvas.
-func (s *ExerciseScene) stepText(i, seq int) string {
-	c := &s.chain
+func (c *chainBuilder) stepText(i, seq int) string {
 	if j := slices.Index(c.seqs, seq); j >= 0 {
 		return fmt.Sprintf("%d. %s", i+1, c.labels[j])
 	}
 	return fmt.Sprintf("%d. [%d] (not an event of your run as it is now)", i+1, seq)
 }
 
-// chainNote says what the chain is for, under its heading.
-func (s *ExerciseScene) chainNote() string {
-	if len(s.Form.Chain()) == 0 {
-		return s.Ex.ChainText + " Your chain is empty: add events from the list below."
+// note says what the chain is for, under its heading.
+func (c *chainBuilder) note() string {
+	if len(c.a.Form.Chain()) == 0 {
+		return c.a.Ex.ChainText + " Your chain is empty: add events from the list below."
 	}
-	return s.Ex.ChainText
+	return c.a.Ex.ChainText
 }
 
-// layoutChain lays out the chain and the run's events at *y (the form's
-// running height, which addText moves too) in a column of width w.
-func (s *ExerciseScene) layoutChain(y *float64, w float64, addText func(string, bool, bool), height func(string, *draw.Face, float64) float64) {
-	c, g := &s.chain, &s.geom
-	g.chainRemove, g.chainEvents = g.chainRemove[:0], g.chainEvents[:0]
-	g.chainClear = ui.Rect{}
-	if s.Ex.ChainRun == nil {
+// layout lays out the chain and the run's events in the form's column f.
+func (c *chainBuilder) layout(f *formFlow) {
+	c.removeAt, c.eventsAt = c.removeAt[:0], c.eventsAt[:0]
+	c.clearAt = ui.Rect{}
+	if c.a.Ex.ChainRun == nil {
 		return
 	}
-	st := s.style
-	px := func(v float64) float64 { return math.Round(v * st.Unit) }
-	body := st.Body()
-	*y += px(4)
-	addText(chainGroup, false, true)
-	addText(s.chainNote(), true, false)
-	*y += px(6)
-	btnW := px(96)
-	for i, seq := range s.Form.Chain() {
-		text := s.stepText(i, seq)
-		tw := math.Max(0, w-btnW-px(10))
-		h := math.Max(px(34), height(text, body, tw))
-		g.texts = append(g.texts, formText{r: ui.Rect{Y: *y, W: tw, H: h}, text: text})
-		g.chainRemove = append(g.chainRemove, ui.Rect{X: w - btnW, Y: *y, W: btnW, H: px(34)})
-		*y += h + px(6)
+	w, px := f.w, f.px
+	f.y += px(4)
+	f.addText(chainGroup, false, true)
+	f.addText(c.note(), true, false)
+	f.y += px(6)
+	for i, seq := range c.a.Form.Chain() {
+		c.removeAt = append(c.removeAt, f.removable(c.stepText(i, seq)))
 	}
-	g.chainClear = ui.Rect{Y: *y, W: math.Min(px(180), w), H: px(34)}
-	*y += px(34) + px(14)
-	addText(eventsGroup, false, true)
+	c.clearAt = ui.Rect{Y: f.y, W: math.Min(px(180), w), H: px(34)}
+	f.y += px(34) + px(14)
+	f.addText(eventsGroup, false, true)
 	if len(c.events) == 0 {
-		addText("Build your run in the simulator first: its events are listed here.", true, false)
+		f.addText("Build your run in the simulator first: its events are listed here.", true, false)
 	}
-	*y += px(6)
+	f.y += px(6)
 	for i := range c.events {
-		h := optionHeight(c.labels[i], body, w, st.Unit)
-		g.chainEvents = append(g.chainEvents, ui.Rect{Y: *y, W: w, H: h})
-		*y += h + px(6)
+		c.eventsAt = append(c.eventsAt, f.option(c.labels[i]))
 	}
-	*y += px(10)
+	f.y += px(10)
 }
 
-// placeChain gives the chain's widgets their on-screen rectangles.
-func (s *ExerciseScene) placeChain() {
-	c, g := &s.chain, &s.geom
+// place gives the chain's widgets their on-screen rectangles.
+func (c *chainBuilder) place() {
 	for i := range c.remove {
 		c.remove[i].Rect = ui.Rect{}
-		if i < len(g.chainRemove) {
-			c.remove[i].Rect = s.toView(g.chainRemove[i])
+		if i < len(c.removeAt) {
+			c.remove[i].Rect = c.a.toView(c.removeAt[i])
 		}
 	}
 	c.clear.Rect = ui.Rect{}
-	if !g.chainClear.Empty() {
-		c.clear.Rect = s.toView(g.chainClear)
+	if !c.clearAt.Empty() {
+		c.clear.Rect = c.a.toView(c.clearAt)
 	}
 	for i := range c.events {
 		c.events[i].Rect = ui.Rect{}
-		if i < len(g.chainEvents) {
-			c.events[i].Rect = s.toView(g.chainEvents[i])
+		if i < len(c.eventsAt) {
+			c.events[i].Rect = c.a.toView(c.eventsAt[i])
 		}
 	}
 }
 
-// chainRect is the content rectangle of a chain widget, if f is one.
-func (s *ExerciseScene) chainRect(f ui.Focusable) (ui.Rect, bool) {
-	c, g := &s.chain, &s.geom
+// rect is the content rectangle of a chain widget, if f is one.
+func (c *chainBuilder) rect(f ui.Focusable) (ui.Rect, bool) {
 	for i := range c.remove {
-		if f == &c.remove[i] && i < len(g.chainRemove) {
-			return g.chainRemove[i], true
+		if f == &c.remove[i] && i < len(c.removeAt) {
+			return c.removeAt[i], true
 		}
 	}
 	if f == &c.clear {
-		return g.chainClear, true
+		return c.clearAt, true
 	}
 	for i := range c.events {
-		if f == &c.events[i] && i < len(g.chainEvents) {
-			return g.chainEvents[i], true
+		if f == &c.events[i] && i < len(c.eventsAt) {
+			return c.eventsAt[i], true
 		}
 	}
 	return ui.Rect{}, false
 }
 
-// drawChain draws the chain's buttons and the run's events (the steps'
+// draw draws the chain's buttons and the run's events (the steps'
 // texts are the form's).
-func (s *ExerciseScene) drawChain(dst *ebiten.Image) {
-	c := &s.chain
-	if s.Ex.ChainRun == nil {
+func (c *chainBuilder) draw(dst *ebiten.Image) {
+	if c.a.Ex.ChainRun == nil {
 		return
 	}
-	st := s.style
+	st := c.a.style
 	for i := range c.remove {
 		st.Button(dst, &c.remove[i])
 	}
 	st.Button(dst, &c.clear)
-	chain := s.Form.Chain()
+	chain := c.a.Form.Chain()
 	for i := range c.events {
-		s.drawChainEvent(dst, &c.events[i], c.labels[i], slices.Index(chain, c.seqs[i]))
+		c.drawEvent(dst, &c.events[i], c.labels[i], slices.Index(chain, c.seqs[i]))
 	}
 }
 
-// drawChainEvent draws an event of the run: a + to add it, or, once it
+// drawEvent draws an event of the run: a + to add it, or, once it
 // is in the chain, its step number in the accent colour with the row
 // outlined, so being in the chain never rests on the colour alone.
-func (s *ExerciseScene) drawChainEvent(dst *ebiten.Image, b *ui.Button, label string, step int) {
-	st, th := s.style, s.style.Theme
+func (c *chainBuilder) drawEvent(dst *ebiten.Image, b *ui.Button, label string, step int) {
+	st, th := c.a.style, c.a.style.Theme
 	r := b.Rect
-	c := s.drawRowFrame(dst, b, step >= 0)
+	m := c.a.drawRowFrame(dst, b, step >= 0)
 	if step >= 0 {
-		draw.FillCircle(dst, c, st.U(11), th.Accent)
+		draw.FillCircle(dst, m, st.U(11), th.Accent)
 		mark := fmt.Sprint(step + 1)
-		draw.TextIn(dst, mark, st.Small(), ui.Rect{X: c.X - st.U(11), Y: c.Y - st.U(11), W: st.U(22), H: st.U(22)}, draw.AlignCenter, th.Background)
+		draw.TextIn(dst, mark, st.Small(), ui.Rect{X: m.X - st.U(11), Y: m.Y - st.U(11), W: st.U(22), H: st.U(22)}, draw.AlignCenter, th.Background)
 	} else {
 		arm := st.U(6)
-		draw.Line(dst, ui.Point{X: c.X - arm, Y: c.Y}, ui.Point{X: c.X + arm, Y: c.Y}, st.U(2), th.TextDim)
-		draw.Line(dst, ui.Point{X: c.X, Y: c.Y - arm}, ui.Point{X: c.X, Y: c.Y + arm}, st.U(2), th.TextDim)
+		draw.Line(dst, ui.Point{X: m.X - arm, Y: m.Y}, ui.Point{X: m.X + arm, Y: m.Y}, st.U(2), th.TextDim)
+		draw.Line(dst, ui.Point{X: m.X, Y: m.Y - arm}, ui.Point{X: m.X, Y: m.Y + arm}, st.U(2), th.TextDim)
 	}
 	tr := ui.Rect{X: r.X + st.U(38), Y: r.Y, W: r.W - st.U(46), H: r.H}
 	draw.Paragraph(dst, label, st.Body(), centredLines(tr, label, st.Body()), th.Text)
+}
+
+// Groups of the chain's controls in the page: the chain so far, then the
+// events of the learner's run to add to it.
+const (
+	chainGroup  = "Your chain of events, in order"
+	eventsGroup = "Events of your run: add them to your chain in the order they lead to the failure"
+)
+
+// controls lists the chain for the page: each step so far as a
+// button that removes it, a button that empties it, then every event of
+// the learner's run as a button that adds it to the end (the run their
+// schedule produces; an event already in the chain is off).
+func (c *chainBuilder) controls() []Control {
+	if c.a.Ex.ChainRun == nil {
+		return nil
+	}
+	events := c.a.Form.ChainEvents()
+	words := map[int]string{}
+	for _, e := range events {
+		words[e.Seq] = e.String()
+	}
+	chain := c.a.Form.Chain()
+	out := []Control{}
+	for i, seq := range chain {
+		w, ok := words[seq]
+		if !ok {
+			w = fmt.Sprintf("[%d] (not an event of your run as it is now)", seq)
+		}
+		out = append(out, Control{ID: fmt.Sprintf("chain:remove:%d", i), Group: chainGroup,
+			Label: fmt.Sprintf("Step %d: %s", i+1, w), Detail: "Press to take this step out."})
+	}
+	detail := c.a.Ex.ChainText
+	if len(chain) == 0 {
+		detail += " Your chain is empty."
+	}
+	out = append(out, Control{ID: "chain:clear", Group: chainGroup, Label: "Empty the chain", Disabled: len(chain) == 0, Detail: detail})
+	if len(events) == 0 {
+		out = append(out, Control{ID: "chain:none", Group: eventsGroup, Label: "Build your run in the simulator first: its events are listed here", Disabled: true})
+	}
+	for _, e := range events {
+		out = append(out, Control{ID: fmt.Sprintf("chain:add:%d", e.Seq), Group: eventsGroup, Label: e.String(), Disabled: c.a.Form.InChain(e.Seq)})
+	}
+	return out
+}
+
+// act applies a press on one of the chain's controls: add:N,
+// remove:I or clear.
+func (c *chainBuilder) act(cmd string) {
+	verb, arg, _ := strings.Cut(cmd, ":")
+	n, err := strconv.Atoi(arg)
+	if verb != "clear" && err != nil {
+		c.a.notice = "That chain button is not known: " + cmd
+		return
+	}
+	switch verb {
+	case "add":
+		err = c.a.Form.AddToChain(n)
+		if err == nil {
+			c.a.Narrate(fmt.Sprintf("Added event %d to your chain as step %d.", n, len(c.a.Form.Chain())))
+		}
+	case "remove":
+		err = c.a.Form.RemoveFromChain(n)
+		if err == nil {
+			c.a.Narrate(fmt.Sprintf("Took step %d out of your chain; it has %d steps.", n+1, len(c.a.Form.Chain())))
+		}
+	case "clear":
+		err = c.a.Form.ClearChain()
+		if err == nil {
+			c.a.Narrate("Your chain is empty.")
+		}
+	default:
+		err = fmt.Errorf("no chain action %q", verb)
+	}
+	if err != nil {
+		c.a.notice = err.Error()
+		return
+	}
+	c.a.disarm()
+	c.a.saveDraft()
 }

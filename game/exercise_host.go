@@ -13,7 +13,7 @@ import (
 // host applies the page's uses of the answer screen's controls: buttons,
 // tabs and options fire as clicks on them would; a number takes the value
 // the page's field holds, chosen even when it is the default.
-func (s *ExerciseScene) host(in *ui.Input) {
+func (s *exerciseAnswer) host(in *ui.Input) {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
 		if h.ID == "defence" {
@@ -28,11 +28,11 @@ func (s *ExerciseScene) host(in *ui.Input) {
 			s.ShareAnswer()
 			continue
 		}
-		if s.hostQuery(h) {
+		if s.query.host(h) {
 			continue
 		}
 		if c, ok := strings.CutPrefix(h.ID, "chain:"); ok {
-			s.chainAction(c)
+			s.chain.act(c)
 			continue
 		}
 		if p, ok := strings.CutPrefix(h.ID, "point:"); ok {
@@ -67,7 +67,7 @@ func (s *ExerciseScene) host(in *ui.Input) {
 // controls lists the answer screen for the page: the way back, the
 // reading pane's tabs, the simulator, every question's options and number
 // field, then check, hint and the model answer.
-func (s *ExerciseScene) controls() []Control {
+func (s *exerciseAnswer) controls() []Control {
 	out := []Control{{ID: "back", Group: "Exercise", Label: "Back to the exercises", Kind: KindLink}}
 	for i := range s.tabs {
 		t := &s.tabs[i]
@@ -84,7 +84,7 @@ func (s *ExerciseScene) controls() []Control {
 	for i, k := range s.Ex.Numbers {
 		out = append(out, rangeControl("Numbers", "number:"+k.ID, lab.KnobLabel(k), &s.numbers[i], lab.KnobValue(k, s.numbers[i].Value)))
 	}
-	out = append(out, s.queryControls()...)
+	out = append(out, s.query.controls()...)
 	for _, q := range s.Ex.Questions {
 		kind := KindRadio
 		if q.Multi {
@@ -94,7 +94,7 @@ func (s *ExerciseScene) controls() []Control {
 			out = append(out, Control{ID: "opt:" + q.ID + ":" + o.ID, Group: q.Text, Label: o.Label, Kind: kind, On: s.Form.Chosen(q.ID, o.ID)})
 		}
 	}
-	out = append(out, s.chainControls()...)
+	out = append(out, s.chain.controls()...)
 	out = append(out, Control{ID: "defence", Group: "Your defence", Kind: KindText, Text: s.Form.Defence(),
 		Label: "Your reasoning in a few sentences: kept with your answer and shown beside the model answer, not graded"})
 	if s.shown {
@@ -112,7 +112,7 @@ func (s *ExerciseScene) controls() []Control {
 }
 
 // hintDetail says why the last rung is not offered yet ("" when it is).
-func (s *ExerciseScene) hintDetail() string {
+func (s *exerciseAnswer) hintDetail() string {
 	if s.lastHintLocked() {
 		return lastHintWaits
 	}
@@ -124,7 +124,7 @@ const pointRefused = "That key point cannot be ticked: "
 
 // togglePoint ticks or unticks key point i and keeps the draft: the
 // page's checkbox and the canvas's box both come here.
-func (s *ExerciseScene) togglePoint(i int) {
+func (s *exerciseAnswer) togglePoint(i int) {
 	if err := s.Form.TogglePoint(i); err != nil {
 		s.notice = pointRefused + err.Error()
 		return
@@ -141,7 +141,7 @@ func (s *ExerciseScene) togglePoint(i int) {
 // why it could not; it reports whether it did. A field already set to v is
 // left as it is, unsaid: the page's number field sends its value on input
 // and again on change, and "What happened" listed each setting twice.
-func (s *ExerciseScene) setNumber(k lessons.Knob, v float64) bool {
+func (s *exerciseAnswer) setNumber(k lessons.Knob, v float64) bool {
 	if s.Form.IsSet(k.ID) && s.Form.Number(k.ID) == v {
 		return false
 	}
@@ -151,84 +151,4 @@ func (s *ExerciseScene) setNumber(k lessons.Knob, v float64) bool {
 	}
 	s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, v)))
 	return true
-}
-
-// Groups of the chain's controls in the page: the chain so far, then the
-// events of the learner's run to add to it.
-const (
-	chainGroup  = "Your chain of events, in order"
-	eventsGroup = "Events of your run: add them to your chain in the order they lead to the failure"
-)
-
-// chainControls lists the chain for the page: each step so far as a
-// button that removes it, a button that empties it, then every event of
-// the learner's run as a button that adds it to the end (the run their
-// schedule produces; an event already in the chain is off).
-func (s *ExerciseScene) chainControls() []Control {
-	if s.Ex.ChainRun == nil {
-		return nil
-	}
-	events := s.Form.ChainEvents()
-	words := map[int]string{}
-	for _, e := range events {
-		words[e.Seq] = e.String()
-	}
-	chain := s.Form.Chain()
-	out := []Control{}
-	for i, seq := range chain {
-		w, ok := words[seq]
-		if !ok {
-			w = fmt.Sprintf("[%d] (not an event of your run as it is now)", seq)
-		}
-		out = append(out, Control{ID: fmt.Sprintf("chain:remove:%d", i), Group: chainGroup,
-			Label: fmt.Sprintf("Step %d: %s", i+1, w), Detail: "Press to take this step out."})
-	}
-	detail := s.Ex.ChainText
-	if len(chain) == 0 {
-		detail += " Your chain is empty."
-	}
-	out = append(out, Control{ID: "chain:clear", Group: chainGroup, Label: "Empty the chain", Disabled: len(chain) == 0, Detail: detail})
-	if len(events) == 0 {
-		out = append(out, Control{ID: "chain:none", Group: eventsGroup, Label: "Build your run in the simulator first: its events are listed here", Disabled: true})
-	}
-	for _, e := range events {
-		out = append(out, Control{ID: fmt.Sprintf("chain:add:%d", e.Seq), Group: eventsGroup, Label: e.String(), Disabled: s.Form.InChain(e.Seq)})
-	}
-	return out
-}
-
-// chainAction applies a press on one of the chain's controls: add:N,
-// remove:I or clear.
-func (s *ExerciseScene) chainAction(c string) {
-	verb, arg, _ := strings.Cut(c, ":")
-	n, err := strconv.Atoi(arg)
-	if verb != "clear" && err != nil {
-		s.notice = "That chain button is not known: " + c
-		return
-	}
-	switch verb {
-	case "add":
-		err = s.Form.AddToChain(n)
-		if err == nil {
-			s.Narrate(fmt.Sprintf("Added event %d to your chain as step %d.", n, len(s.Form.Chain())))
-		}
-	case "remove":
-		err = s.Form.RemoveFromChain(n)
-		if err == nil {
-			s.Narrate(fmt.Sprintf("Took step %d out of your chain; it has %d steps.", n+1, len(s.Form.Chain())))
-		}
-	case "clear":
-		err = s.Form.ClearChain()
-		if err == nil {
-			s.Narrate("Your chain is empty.")
-		}
-	default:
-		err = fmt.Errorf("no chain action %q", verb)
-	}
-	if err != nil {
-		s.notice = err.Error()
-		return
-	}
-	s.disarm()
-	s.saveDraft()
 }

@@ -57,6 +57,8 @@ type PartInfo struct {
 	Why  string `json:"why"`
 }
 
+// info is the exercise's state for the browser bridge, whichever of its
+// screens is on show.
 func (s *ExerciseScene) info() *ExerciseInfo {
 	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Status: s.Status(), HintsSeen: s.hintsSeen,
 		ModelAvailable: s.ModelAvailable(), ModelArmed: s.armed, Answer: s.Form.Answer(),
@@ -76,13 +78,12 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 }
 
 // Inspect implements Inspector.
-func (a *exerciseAnswer) Inspect() SceneInfo {
-	s := (*ExerciseScene)(a)
+func (s *exerciseAnswer) Inspect() SceneInfo {
 	g := &s.geom
 	info := SceneInfo{Name: "exercise", Regions: map[string]ui.Rect{
 		"back": s.back.Rect, "reading": s.reading[s.tab].Rect, "form": g.view,
 		"check": s.checkB.Rect, "cancel": s.cancel.Rect, "model": s.model.Rect, "hint": s.hintB.Rect,
-	}, Exercise: s.info()}
+	}, Exercise: s.scene.info()}
 	if !s.shareB.Rect.Empty() {
 		info.Regions["share"] = s.shareB.Rect
 	}
@@ -125,7 +126,7 @@ func (a *exerciseAnswer) Inspect() SceneInfo {
 // problem, the logs, the questions with what is chosen, the result and
 // the model answer once shown. The page makes a paragraph of each part
 // between blank lines, so every option gets its own.
-func (s *ExerciseScene) mirrorText() string {
+func (s *exerciseAnswer) mirrorText() string {
 	// Inspect runs every update: rebuild only when what it shows changed.
 	key := mirrorKey{s.Form.Version(), s.result, s.shown, s.hintsSeen, s.outside}
 	if s.mirror.text != "" && s.mirror.key == key {
@@ -146,7 +147,7 @@ type mirrorKey struct {
 	outside bool
 }
 
-func (s *ExerciseScene) buildMirrorText() string {
+func (s *exerciseAnswer) buildMirrorText() string {
 	var b strings.Builder
 	b.WriteString(strings.Join(s.Ex.Brief, "\n\n"))
 	for _, m := range s.Ex.Materials {

@@ -35,15 +35,7 @@ type exerciseGeom struct {
 	// once the model answer is shown.
 	defenceTop, pointsTop float64
 	points                []ui.Rect
-	// The check builder (exercise 5): each check's Remove button, each
-	// menu's button, and the comparison and add buttons.
-	qRemove, qMenus []ui.Rect
-	qButtons        [3]ui.Rect
-	// The chain (exercises 1 and 3): each step's Remove button, the
-	// button that empties it, and each event of the run.
-	chainRemove, chainEvents []ui.Rect
-	chainClear               ui.Rect
-	unit                     float64 // the unit the text panels were measured for
+	unit                  float64 // the unit the text panels were measured for
 }
 
 // formText is a run of wrapped text in the form.
@@ -55,7 +47,7 @@ type formText struct {
 }
 
 // layout computes the screen's geometry for window.
-func (s *ExerciseScene) layout(window ui.Rect) {
+func (s *exerciseAnswer) layout(window ui.Rect) {
 	st := s.style
 	u := st.Unit
 	px := func(v float64) float64 { return math.Round(v * u) }
@@ -96,53 +88,104 @@ func (s *ExerciseScene) layout(window ui.Rect) {
 	}
 }
 
+// formFlow lays the form's contents out top to bottom in a column of
+// width w, in content coordinates: y is the height laid out so far.
+type formFlow struct {
+	g                  *exerciseGeom
+	unit               float64
+	w, y               float64
+	body, small, label *draw.Face
+}
+
+// px is v units in pixels, rounded.
+func (f *formFlow) px(v float64) float64 { return math.Round(v * f.unit) }
+
+// height is the height of text wrapped in face to width w.
+func (f *formFlow) height(text string, face *draw.Face, w float64) float64 {
+	return float64(len(draw.Wrap(text, w, face))) * draw.LineHeight(face)
+}
+
+// addText adds a paragraph of the column's width: a heading (bold), a
+// note (dim) or body text.
+func (f *formFlow) addText(t string, dim, bold bool) {
+	face := f.body
+	switch {
+	case bold:
+		face = f.label
+	case dim:
+		face = f.small
+	}
+	h := f.height(t, face, f.w)
+	f.g.texts = append(f.g.texts, formText{r: ui.Rect{Y: f.y, W: f.w, H: h}, text: t, dim: dim, bold: bold})
+	f.y += h
+}
+
+// removable adds a line of text with a Remove button at its right (a
+// check, a step of the chain) and returns the button's rectangle.
+func (f *formFlow) removable(text string) ui.Rect {
+	btnW := f.px(96)
+	tw := math.Max(0, f.w-btnW-f.px(10))
+	h := math.Max(f.px(34), f.height(text, f.body, tw))
+	f.g.texts = append(f.g.texts, formText{r: ui.Rect{Y: f.y, W: tw, H: h}, text: text})
+	r := ui.Rect{X: f.w - btnW, Y: f.y, W: btnW, H: f.px(34)}
+	f.y += h + f.px(6)
+	return r
+}
+
+// option adds the row of an option the learner picks (an answer, a key
+// point, an event of the run) labelled label, and returns it.
+func (f *formFlow) option(label string) ui.Rect {
+	h := optionHeight(label, f.body, f.w, f.unit)
+	r := ui.Rect{Y: f.y, W: f.w, H: h}
+	f.y += h + f.px(6)
+	return r
+}
+
 // layoutForm lays the form's contents out in a column of width w.
-func (s *ExerciseScene) layoutForm(w float64) {
+func (s *exerciseAnswer) layoutForm(w float64) {
 	st := s.style
-	u := st.Unit
-	px := func(v float64) float64 { return math.Round(v * u) }
 	g := &s.geom
 	g.texts = g.texts[:0]
-	body, small, label := st.Body(), st.Small(), st.Label()
-	height := func(text string, face *draw.Face, w float64) float64 {
-		return float64(len(draw.Wrap(text, w, face))) * draw.LineHeight(face)
-	}
-	y := 0.0
-	addText := func(t string, dim, bold bool) {
-		face := body
-		switch {
-		case bold:
-			face = label
-		case dim:
-			face = small
-		}
-		h := height(t, face, w)
-		g.texts = append(g.texts, formText{r: ui.Rect{Y: y, W: w, H: h}, text: t, dim: dim, bold: bold})
-		y += h
-	}
+	f := &formFlow{g: g, unit: st.Unit, w: w, body: st.Body(), small: st.Small(), label: st.Label()}
+	s.layoutEvidence(f)
+	s.query.layout(f)
+	s.layoutQuestions(f)
+	s.chain.layout(f)
+	s.layoutDefence(f)
+	g.content = f.y
+}
+
+// layoutEvidence lays out the simulator's button with the run's
+// description, then the number fields.
+func (s *exerciseAnswer) layoutEvidence(f *formFlow) {
+	g, w, px := f.g, f.w, f.px
 	if s.Ex.Lab != nil {
-		addText("Your evidence: a run in the simulator.", false, true)
-		y += px(6)
-		g.sim = ui.Rect{Y: y, W: math.Min(px(200), w), H: px(36)}
-		g.simNote = ui.Rect{X: g.sim.W + px(12), Y: y, W: math.Max(0, w-g.sim.W-px(12)), H: px(36)}
+		f.addText("Your evidence: a run in the simulator.", false, true)
+		f.y += px(6)
+		g.sim = ui.Rect{Y: f.y, W: math.Min(px(200), w), H: px(36)}
+		g.simNote = ui.Rect{X: g.sim.W + px(12), Y: f.y, W: math.Max(0, w-g.sim.W-px(12)), H: px(36)}
 		// A long run description wraps below the button's height.
-		g.simNote.H = math.Max(g.simNote.H, height(form.RunText(s.Form.Schedule()), small, g.simNote.W))
-		y += g.simNote.H + px(18)
+		g.simNote.H = math.Max(g.simNote.H, f.height(form.RunText(s.Form.Schedule()), f.small, g.simNote.W))
+		f.y += g.simNote.H + px(18)
 	}
 	g.numLabel = g.numLabel[:0]
 	g.num = g.num[:0]
 	for range s.Ex.Numbers {
-		g.numLabel = append(g.numLabel, ui.Rect{Y: y, W: w, H: px(20)})
-		g.num = append(g.num, ui.Rect{Y: y + px(22), W: w, H: px(30)})
-		y += px(22) + px(30) + px(14)
+		g.numLabel = append(g.numLabel, ui.Rect{Y: f.y, W: w, H: px(20)})
+		g.num = append(g.num, ui.Rect{Y: f.y + px(22), W: w, H: px(30)})
+		f.y += px(22) + px(30) + px(14)
 	}
-	s.layoutQuery(&y, w, addText, height)
+}
+
+// layoutQuestions lays out each question with its options.
+func (s *exerciseAnswer) layoutQuestions(f *formFlow) {
+	g, px := f.g, f.px
 	g.opts = g.opts[:0]
 	for qi, q := range s.Ex.Questions {
 		if qi > 0 || len(s.Ex.Numbers) > 0 || s.Ex.Lab != nil {
-			y += px(4)
+			f.y += px(4)
 		}
-		addText(draw.Drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
+		f.addText(draw.Drawable(fmt.Sprintf("%d. %s", qi+1, q.Text)), false, true)
 		var notes []string
 		if q.Material != "" {
 			notes = append(notes, "About "+form.MaterialTitle(s.Ex, q.Material)+" (Logs tab).")
@@ -152,45 +195,43 @@ func (s *ExerciseScene) layoutForm(w float64) {
 		} else {
 			notes = append(notes, "Pick one.")
 		}
-		addText(strings.Join(notes, " "), true, false)
-		y += px(6)
+		f.addText(strings.Join(notes, " "), true, false)
+		f.y += px(6)
 		row := make([]ui.Rect, len(q.Options))
 		for oi, o := range q.Options {
-			h := optionHeight(draw.Drawable(o.Label), body, w, u)
-			row[oi] = ui.Rect{Y: y, W: w, H: h}
-			y += h + px(6)
+			row[oi] = f.option(draw.Drawable(o.Label))
 		}
 		g.opts = append(g.opts, row)
-		y += px(10)
+		f.y += px(10)
 	}
-	s.layoutChain(&y, w, addText, height)
-	// The written defence: a field as tall as what is written, and at
-	// least four lines.
-	g.defenceTop = y
-	addText("Your defence, in a few sentences", false, true)
-	addText("Kept with your answer and shown beside the model answer; not graded. Tab here and type.", true, false)
-	y += px(6)
+}
+
+// layoutDefence lays out the written defence: a field as tall as what is
+// written, and at least four lines; once the model answer is shown, its
+// key points follow as boxes the learner ticks.
+func (s *exerciseAnswer) layoutDefence(f *formFlow) {
+	g, w, px := f.g, f.w, f.px
+	g.defenceTop = f.y
+	f.addText("Your defence, in a few sentences", false, true)
+	f.addText("Kept with your answer and shown beside the model answer; not graded. Tab here and type.", true, false)
+	f.y += px(6)
 	inner := w - px(20)
-	h := math.Max(4*draw.LineHeight(body), height(s.Form.Defence()+"_", body, inner)) + px(16)
-	g.defence = ui.Rect{Y: y, W: w, H: h}
-	y += h + px(10)
-	// Once the model answer is shown, its key points follow the defence
-	// as boxes the learner ticks, beside the model answer's tab.
+	h := math.Max(4*draw.LineHeight(f.body), f.height(s.Form.Defence()+"_", f.body, inner)) + px(16)
+	g.defence = ui.Rect{Y: f.y, W: w, H: h}
+	f.y += h + px(10)
 	g.points = g.points[:0]
-	if s.shown && len(s.Ex.KeyPoints) > 0 {
-		y += px(4)
-		g.pointsTop = y
-		addText(keyPointsHeading, false, true)
-		addText("Compare your defence with the model answer; your ticks are kept with your answer, not graded.", true, false)
-		y += px(6)
-		for _, k := range s.Ex.KeyPoints {
-			h := optionHeight(draw.Drawable(k), body, w, u)
-			g.points = append(g.points, ui.Rect{Y: y, W: w, H: h})
-			y += h + px(6)
-		}
-		y += px(4)
+	if !s.shown || len(s.Ex.KeyPoints) == 0 {
+		return
 	}
-	g.content = y
+	f.y += px(4)
+	g.pointsTop = f.y
+	f.addText(keyPointsHeading, false, true)
+	f.addText("Compare your defence with the model answer; your ticks are kept with your answer, not graded.", true, false)
+	f.y += px(6)
+	for _, k := range s.Ex.KeyPoints {
+		g.points = append(g.points, f.option(draw.Drawable(k)))
+	}
+	f.y += px(4)
 }
 
 // optionHeight is the height of an option's or key point's row of width
@@ -201,16 +242,16 @@ func optionHeight(label string, face *draw.Face, w, unit float64) float64 {
 }
 
 // maxScroll is how far the form can scroll.
-func (s *ExerciseScene) maxScroll() float64 { return math.Max(0, s.geom.content-s.geom.view.H) }
+func (s *exerciseAnswer) maxScroll() float64 { return math.Max(0, s.geom.content-s.geom.view.H) }
 
 // toView moves a content rectangle into the form's view.
-func (s *ExerciseScene) toView(r ui.Rect) ui.Rect {
+func (s *exerciseAnswer) toView(r ui.Rect) ui.Rect {
 	return ui.Rect{X: s.geom.view.X + r.X, Y: s.geom.view.Y + r.Y - s.scroll, W: r.W, H: r.H}
 }
 
 // place gives the form's widgets their on-screen rectangles and the
 // reading pane its text panel.
-func (s *ExerciseScene) place() {
+func (s *exerciseAnswer) place() {
 	g := &s.geom
 	s.scroll = math.Max(0, math.Min(s.scroll, s.maxScroll()))
 	s.sim.Rect = s.toView(g.sim)
@@ -223,8 +264,8 @@ func (s *ExerciseScene) place() {
 		}
 	}
 	s.defence.Rect = s.toView(g.defence)
-	s.placeQuery()
-	s.placeChain()
+	s.query.place()
+	s.chain.place()
 	for i := range s.points {
 		s.points[i].Rect = ui.Rect{} // nowhere until the model answer is shown
 		if i < len(g.points) {
@@ -260,7 +301,7 @@ func (s *ExerciseScene) place() {
 }
 
 // contentRect returns the content rectangle of a form widget, if f is one.
-func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
+func (s *exerciseAnswer) contentRect(f ui.Focusable) (ui.Rect, bool) {
 	if f == &s.sim {
 		return s.geom.sim, true
 	}
@@ -279,10 +320,10 @@ func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
 	if f == &s.defence {
 		return s.geom.defence, true
 	}
-	if r, ok := s.queryRect(f); ok {
+	if r, ok := s.query.rect(f); ok {
 		return r, true
 	}
-	if r, ok := s.chainRect(f); ok {
+	if r, ok := s.chain.rect(f); ok {
 		return r, true
 	}
 	for i := range s.points {
@@ -294,7 +335,7 @@ func (s *ExerciseScene) contentRect(f ui.Focusable) (ui.Rect, bool) {
 }
 
 // scrollToFocus scrolls the form so the focused widget is in view.
-func (s *ExerciseScene) scrollToFocus() {
+func (s *exerciseAnswer) scrollToFocus() {
 	r, ok := s.contentRect(s.ring.Current())
 	if !ok {
 		return
@@ -311,7 +352,7 @@ func (s *ExerciseScene) scrollToFocus() {
 
 // scrollToPoints scrolls the form to the defence with the key points
 // under it, or to the key points alone when both do not fit.
-func (s *ExerciseScene) scrollToPoints() {
+func (s *exerciseAnswer) scrollToPoints() {
 	g := &s.geom
 	if len(g.points) == 0 {
 		return
@@ -335,7 +376,7 @@ type formDrag struct {
 // scrollForm scrolls the form by the wheel over it, or by a finger
 // dragged in it. A drag is not a tap: the option it started on is not
 // chosen when the finger lifts.
-func (s *ExerciseScene) scrollForm(in *ui.Input) {
+func (s *exerciseAnswer) scrollForm(in *ui.Input) {
 	p := in.Pointer()
 	d := &s.drag
 	if !d.on {
@@ -371,7 +412,7 @@ func (s *ExerciseScene) scrollForm(in *ui.Input) {
 // formInput is the input the form's widgets see: the pointer only while
 // it is over the form's view, so a widget scrolled out of sight cannot be
 // clicked through the header or footer, and not while a finger scrolls.
-func (s *ExerciseScene) formInput(in *ui.Input) *ui.Input {
+func (s *exerciseAnswer) formInput(in *ui.Input) *ui.Input {
 	if p := in.Pointer(); s.geom.view.Contains(p.Pos) && !s.drag.moved {
 		return in
 	}

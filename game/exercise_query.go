@@ -20,31 +20,40 @@ import (
 // answer holds. The page's controls and the canvas's buttons go to the
 // same Builder and Form.
 
-// queryWidgets are the canvas's widgets of the check builder.
-type queryWidgets struct {
+// queryBuilder is the check builder of the answer form a: the
+// builder's menus, its widgets, where they go in the form, and what a
+// press on one does (on the canvas or in the page).
+type queryBuilder struct {
+	a *exerciseAnswer
+
 	qb                      *form.Builder
 	menus                   []ui.Button // one per builder menu
 	remove                  []ui.Button // one per check of the answer
 	addRow, dropRow, addChk ui.Button
+
+	// Where the widgets go, in the form's content coordinates: each
+	// check's Remove button, each menu's button, and the comparison and
+	// add buttons.
+	removeAt, menusAt []ui.Rect
+	buttonsAt         [3]ui.Rect
 }
 
-// syncQuery sizes the builder's widgets to its menus and the answer's
+// sync sizes the builder's widgets to its menus and the answer's
 // checks and labels them; it reports whether their number changed (the
 // focus order must then be rebuilt).
-func (s *ExerciseScene) syncQuery() bool {
-	q := &s.query
+func (q *queryBuilder) sync() bool {
 	if q.qb == nil {
 		return false
 	}
 	menus := q.qb.Menus()
-	changed := len(q.menus) != len(menus) || len(q.remove) != len(s.Form.Checks())
+	changed := len(q.menus) != len(menus) || len(q.remove) != len(q.a.Form.Checks())
 	if len(q.menus) != len(menus) {
 		q.menus = make([]ui.Button, len(menus))
 	}
 	for i, m := range menus {
 		q.menus[i].Label = m.Options[m.Value]
 	}
-	if n := len(s.Form.Checks()); len(q.remove) != n {
+	if n := len(q.a.Form.Checks()); len(q.remove) != n {
 		q.remove = make([]ui.Button, n)
 	}
 	for i := range q.remove {
@@ -55,129 +64,126 @@ func (s *ExerciseScene) syncQuery() bool {
 	return changed
 }
 
-// updateQuery applies this tick's presses on the builder's widgets.
-func (s *ExerciseScene) updateQuery(in *ui.Input) {
-	q := &s.query
+// update applies this tick's presses on the builder's widgets.
+func (q *queryBuilder) update(in *ui.Input) {
 	if q.qb == nil {
 		return
 	}
-	if s.syncQuery() { // a restored answer, or the model answer, loaded
-		s.refocus()
+	if q.sync() { // a restored answer, or the model answer, loaded
+		q.a.refocus()
 	}
 	menus := q.qb.Menus()
 	for i := range q.menus {
 		if i < len(menus) && pressed(&q.menus[i], in) {
 			q.qb.Next(menus[i].ID)
-			s.builderChanged(menus[i].Label)
+			q.changed(menus[i].Label)
 		}
 	}
 	if q.addRow.Update(in) {
 		q.qb.AddRow()
-		s.builderChanged("A comparison added")
+		q.changed("A comparison added")
 	}
 	if q.dropRow.Update(in) {
 		q.qb.DropRow()
-		s.builderChanged("The last comparison taken away")
+		q.changed("The last comparison taken away")
 	}
 	if q.addChk.Update(in) {
-		s.addCheck()
+		q.addCheck()
 	}
 	for i := range q.remove {
 		if q.remove[i].Update(in) {
-			s.removeCheck(i)
+			q.removeCheck(i)
 			break
 		}
 	}
 }
 
-// builderChanged says what the check now reads and rebuilds the widgets.
-func (s *ExerciseScene) builderChanged(what string) {
-	s.Narrate(what + ". The check reads: " + s.query.qb.Text())
-	if s.syncQuery() {
-		s.refocus()
+// changed says what the check now reads and rebuilds the widgets.
+func (q *queryBuilder) changed(what string) {
+	q.a.Narrate(what + ". The check reads: " + q.qb.Text())
+	if q.sync() {
+		q.a.refocus()
 	}
 }
 
 // addCheck adds the built check to the answer, or says why not.
-func (s *ExerciseScene) addCheck() {
-	text := s.query.qb.Text()
-	if err := s.Form.AddCheck(text); err != nil {
-		s.notice = "That check is not added: " + err.Error()
+func (q *queryBuilder) addCheck() {
+	text := q.qb.Text()
+	if err := q.a.Form.AddCheck(text); err != nil {
+		q.a.notice = "That check is not added: " + err.Error()
 		return
 	}
-	s.notice = ""
-	s.Narrate(fmt.Sprintf("Check %d added: %s", len(s.Form.Checks()), text))
-	s.disarm()
-	s.saveDraft()
-	if s.syncQuery() {
-		s.refocus()
+	q.a.notice = ""
+	q.a.Narrate(fmt.Sprintf("Check %d added: %s", len(q.a.Form.Checks()), text))
+	q.a.disarm()
+	q.a.saveDraft()
+	if q.sync() {
+		q.a.refocus()
 	}
 }
 
 // removeCheck takes check i out of the answer.
-func (s *ExerciseScene) removeCheck(i int) {
-	checks := s.Form.Checks()
-	if err := s.Form.RemoveCheck(i); err != nil {
-		s.notice = err.Error()
+func (q *queryBuilder) removeCheck(i int) {
+	checks := q.a.Form.Checks()
+	if err := q.a.Form.RemoveCheck(i); err != nil {
+		q.a.notice = err.Error()
 		return
 	}
-	s.Narrate(fmt.Sprintf("Check %d removed: %s", i+1, checks[i]))
-	s.disarm()
-	s.saveDraft()
-	if s.syncQuery() {
-		s.refocus()
+	q.a.Narrate(fmt.Sprintf("Check %d removed: %s", i+1, checks[i]))
+	q.a.disarm()
+	q.a.saveDraft()
+	if q.sync() {
+		q.a.refocus()
 	}
 }
 
-// hostQuery applies a page's choice on a builder menu ("q:kind" with the
+// host applies a page's choice on a builder menu ("q:kind" with the
 // option's index); it reports whether h was one.
-func (s *ExerciseScene) hostQuery(h ui.HostAction) bool {
+func (q *queryBuilder) host(h ui.HostAction) bool {
 	id, ok := strings.CutPrefix(h.ID, "q:")
-	if !ok || s.query.qb == nil {
+	if !ok || q.qb == nil {
 		return false
 	}
-	if err := s.query.qb.Set(id, int(h.Value)); err != nil {
-		s.notice = err.Error()
+	if err := q.qb.Set(id, int(h.Value)); err != nil {
+		q.a.notice = err.Error()
 		return true
 	}
-	for _, m := range s.query.qb.Menus() {
+	for _, m := range q.qb.Menus() {
 		if m.ID == id {
-			s.builderChanged(m.Label + ": " + m.Options[m.Value])
+			q.changed(m.Label + ": " + m.Options[m.Value])
 		}
 	}
 	return true
 }
 
-// queryFocus lists the builder's widgets in focus order with the names
+// focus lists the builder's widgets in focus order with the names
 // the page's controls send.
-func (s *ExerciseScene) queryFocus() []ui.Focusable {
-	q := &s.query
+func (q *queryBuilder) focus() []ui.Focusable {
 	if q.qb == nil {
 		return nil
 	}
 	var out []ui.Focusable
 	for i := range q.remove {
 		out = append(out, &q.remove[i])
-		s.names[&q.remove[i]] = "qremove:" + strconv.Itoa(i)
+		q.a.names[&q.remove[i]] = "qremove:" + strconv.Itoa(i)
 	}
 	menus := q.qb.Menus()
 	for i := range q.menus {
 		out = append(out, &q.menus[i])
-		s.names[&q.menus[i]] = "qmenu:" + menus[i].ID
+		q.a.names[&q.menus[i]] = "qmenu:" + menus[i].ID
 	}
 	out = append(out, &q.addRow, &q.dropRow, &q.addChk)
-	s.names[&q.addRow], s.names[&q.dropRow], s.names[&q.addChk] = "qrow+", "qrow-", "qadd"
+	q.a.names[&q.addRow], q.a.names[&q.dropRow], q.a.names[&q.addChk] = "qrow+", "qrow-", "qadd"
 	return out
 }
 
-// queryControls lists the checks and the builder for the page.
-func (s *ExerciseScene) queryControls() []Control {
-	q := &s.query
+// controls lists the checks and the builder for the page.
+func (q *queryBuilder) controls() []Control {
 	if q.qb == nil {
 		return nil
 	}
 	var out []Control
-	for i, c := range s.Form.Checks() {
+	for i, c := range q.a.Form.Checks() {
 		out = append(out, Control{ID: "qremove:" + strconv.Itoa(i), Group: checksHeading, Label: fmt.Sprintf("Remove check %d: %s", i+1, c)})
 	}
 	for _, m := range q.qb.Menus() {
@@ -194,104 +200,90 @@ const (
 	builderHeading = "Build a check"
 )
 
-// checksNote says what the checks are for, under their heading.
-func (s *ExerciseScene) checksNote() string {
-	if len(s.Form.Checks()) == 0 {
+// note says what the checks are for, under their heading.
+func (q *queryBuilder) note() string {
+	if len(q.a.Form.Checks()) == 0 {
 		return "None yet. Build one below: each says when an incident is a bug; an incident no check calls a bug is an expected retry."
 	}
 	return "Each says when an incident is a bug; an incident no check calls a bug is an expected retry."
 }
 
-// layoutQuery lays out the checks and the builder at *y (the form's
-// running height, which addText moves too) in a column of width w.
-func (s *ExerciseScene) layoutQuery(y *float64, w float64, addText func(string, bool, bool), height func(string, *draw.Face, float64) float64) {
-	q := &s.query
-	g := &s.geom
-	g.qRemove, g.qMenus = g.qRemove[:0], g.qMenus[:0]
+// layout lays out the checks and the builder in the form's column f.
+func (q *queryBuilder) layout(f *formFlow) {
+	q.removeAt, q.menusAt = q.removeAt[:0], q.menusAt[:0]
 	if q.qb == nil {
 		return
 	}
-	st := s.style
-	px := func(v float64) float64 { return math.Round(v * st.Unit) }
-	body := st.Body()
-	addText(checksHeading, false, true)
-	addText(s.checksNote(), true, false)
-	*y += px(6)
-	btnW := px(96)
-	for i, c := range s.Form.Checks() {
-		text := draw.Drawable(fmt.Sprintf("%d. %s", i+1, c))
-		tw := math.Max(0, w-btnW-px(10))
-		h := math.Max(px(34), height(text, body, tw))
-		g.texts = append(g.texts, formText{r: ui.Rect{Y: *y, W: tw, H: h}, text: text})
-		g.qRemove = append(g.qRemove, ui.Rect{X: w - btnW, Y: *y, W: btnW, H: px(34)})
-		*y += h + px(6)
+	w, px := f.w, f.px
+	f.addText(checksHeading, false, true)
+	f.addText(q.note(), true, false)
+	f.y += px(6)
+	for i, c := range q.a.Form.Checks() {
+		q.removeAt = append(q.removeAt, f.removable(draw.Drawable(fmt.Sprintf("%d. %s", i+1, c))))
 	}
-	*y += px(8)
-	addText(builderHeading, false, true)
-	addText(draw.Drawable("Reads: "+q.qb.Text()), true, false)
-	*y += px(6)
+	f.y += px(8)
+	f.addText(builderHeading, false, true)
+	f.addText(draw.Drawable("Reads: "+q.qb.Text()), true, false)
+	f.y += px(6)
 	menuW := math.Round(w * 0.55)
 	for _, m := range q.qb.Menus() {
-		g.texts = append(g.texts, formText{r: ui.Rect{Y: *y + px(7), W: w - menuW - px(8), H: draw.LineHeight(st.Small())}, text: m.Label, dim: true})
-		g.qMenus = append(g.qMenus, ui.Rect{X: w - menuW, Y: *y, W: menuW, H: px(34)})
-		*y += px(34) + px(6)
+		f.g.texts = append(f.g.texts, formText{r: ui.Rect{Y: f.y + px(7), W: w - menuW - px(8), H: draw.LineHeight(f.small)}, text: m.Label, dim: true})
+		q.menusAt = append(q.menusAt, ui.Rect{X: w - menuW, Y: f.y, W: menuW, H: px(34)})
+		f.y += px(34) + px(6)
 	}
 	bw := math.Floor((w - px(16)) / 3)
-	for i := range g.qButtons {
-		g.qButtons[i] = ui.Rect{X: float64(i) * (bw + px(8)), Y: *y, W: bw, H: px(34)}
+	for i := range q.buttonsAt {
+		q.buttonsAt[i] = ui.Rect{X: float64(i) * (bw + px(8)), Y: f.y, W: bw, H: px(34)}
 	}
-	*y += px(34) + px(18)
+	f.y += px(34) + px(18)
 }
 
-// placeQuery gives the builder's widgets their on-screen rectangles.
-func (s *ExerciseScene) placeQuery() {
-	q, g := &s.query, &s.geom
+// place gives the builder's widgets their on-screen rectangles.
+func (q *queryBuilder) place() {
 	for i := range q.remove {
 		q.remove[i].Rect = ui.Rect{}
-		if i < len(g.qRemove) {
-			q.remove[i].Rect = s.toView(g.qRemove[i])
+		if i < len(q.removeAt) {
+			q.remove[i].Rect = q.a.toView(q.removeAt[i])
 		}
 	}
 	for i := range q.menus {
 		q.menus[i].Rect = ui.Rect{}
-		if i < len(g.qMenus) {
-			q.menus[i].Rect = s.toView(g.qMenus[i])
+		if i < len(q.menusAt) {
+			q.menus[i].Rect = q.a.toView(q.menusAt[i])
 		}
 	}
-	q.addRow.Rect, q.dropRow.Rect, q.addChk.Rect = s.toView(g.qButtons[0]), s.toView(g.qButtons[1]), s.toView(g.qButtons[2])
+	q.addRow.Rect, q.dropRow.Rect, q.addChk.Rect = q.a.toView(q.buttonsAt[0]), q.a.toView(q.buttonsAt[1]), q.a.toView(q.buttonsAt[2])
 }
 
-// queryRect is the content rectangle of a builder widget, if f is one.
-func (s *ExerciseScene) queryRect(f ui.Focusable) (ui.Rect, bool) {
-	q, g := &s.query, &s.geom
+// rect is the content rectangle of a builder widget, if f is one.
+func (q *queryBuilder) rect(f ui.Focusable) (ui.Rect, bool) {
 	if q.qb == nil {
 		return ui.Rect{}, false
 	}
 	for i := range q.remove {
-		if f == &q.remove[i] && i < len(g.qRemove) {
-			return g.qRemove[i], true
+		if f == &q.remove[i] && i < len(q.removeAt) {
+			return q.removeAt[i], true
 		}
 	}
 	for i := range q.menus {
-		if f == &q.menus[i] && i < len(g.qMenus) {
-			return g.qMenus[i], true
+		if f == &q.menus[i] && i < len(q.menusAt) {
+			return q.menusAt[i], true
 		}
 	}
 	for i, b := range []*ui.Button{&q.addRow, &q.dropRow, &q.addChk} {
 		if f == b {
-			return g.qButtons[i], true
+			return q.buttonsAt[i], true
 		}
 	}
 	return ui.Rect{}, false
 }
 
-// drawQuery draws the builder's buttons (their texts are the form's).
-func (s *ExerciseScene) drawQuery(dst *ebiten.Image) {
-	q := &s.query
+// draw draws the builder's buttons (their texts are the form's).
+func (q *queryBuilder) draw(dst *ebiten.Image) {
 	if q.qb == nil {
 		return
 	}
-	st := s.style
+	st := q.a.style
 	for i := range q.remove {
 		st.Button(dst, &q.remove[i])
 	}

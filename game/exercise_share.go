@@ -28,26 +28,23 @@ const shareLabel = "Share my answer"
 // Shareable reports whether an answer graded here can be shared: one
 // checked since the exercise opened (a verdict restored from a past
 // session may not be the answer's now).
-func (s *ExerciseScene) Shareable() bool { return s.graded != nil && s.result != nil }
+func (s *exerciseState) Shareable() bool { return s.graded != nil && s.result != nil }
 
 // ShareAnswer shares the answer last graded, as the share button does.
-func (s *ExerciseScene) ShareAnswer() {
+func (s *exerciseState) ShareAnswer() {
 	if !s.Shareable() {
-		s.notice = shareWaits
-		s.Narrate(s.notice)
+		s.refuse(shareWaits)
 		return
 	}
 	sh, err := lessons.NewShare(s.Ex, *s.graded, *s.result, s.passed, s.shown, s.hintsSeen, s.attempts)
 	if err != nil {
-		s.notice = "Your answer could not be shared: " + err.Error()
-		s.Narrate(s.notice)
+		s.refuse("Your answer could not be shared: " + err.Error())
 		return
 	}
 	text, where := sh.Link(), "Your answer is shared: its link holds the answer, its run and its verdict; opened in LeaseLab's page, it is graded again."
 	if s.OnShare != nil {
 		if text, where, err = s.OnShare(s.Ex, sh); err != nil {
-			s.notice = "Your answer could not be shared: " + err.Error()
-			s.Narrate(s.notice)
+			s.refuse("Your answer could not be shared: " + err.Error())
 			return
 		}
 	}
@@ -58,7 +55,7 @@ func (s *ExerciseScene) ShareAnswer() {
 
 // shareControls are the page's share button, once an answer is graded,
 // and the field holding the link once it is shared.
-func (s *ExerciseScene) shareControls() []Control {
+func (s *exerciseState) shareControls() []Control {
 	if s.result == nil {
 		return nil
 	}
@@ -76,7 +73,7 @@ func (s *ExerciseScene) shareControls() []Control {
 
 // placeShare puts the canvas's share button at the right of the result
 // tab's verdict line, while that tab shows a verdict.
-func (s *ExerciseScene) placeShare() {
+func (s *exerciseAnswer) placeShare() {
 	s.shareB.Rect = ui.Rect{}
 	if !s.shareOnShow() {
 		return
@@ -89,4 +86,4 @@ func (s *ExerciseScene) placeShare() {
 
 // shareOnShow reports that the result tab shows a verdict, and with it
 // the share button.
-func (s *ExerciseScene) shareOnShow() bool { return s.tab == tabResult && s.result != nil }
+func (s *exerciseAnswer) shareOnShow() bool { return s.tab == tabResult && s.result != nil }

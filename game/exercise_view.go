@@ -23,11 +23,17 @@ const exTwoColumns = 900
 const keyPointsHeading = "Key points of a good defence: tick those yours makes"
 
 // draw draws the answer screen.
-func (s *ExerciseScene) draw(screen *ebiten.Image) {
-	st, th, g := s.style, s.style.Theme, &s.geom
-	draw.Background(screen, th.Background)
+func (s *exerciseAnswer) draw(screen *ebiten.Image) {
+	draw.Background(screen, s.style.Theme.Background)
+	s.drawHeader(screen)
+	s.drawReading(screen)
+	s.drawForm(screen)
+	s.drawFooter(screen)
+}
 
-	// Header: back, title, attempts.
+// drawHeader draws the header: back, title, standing.
+func (s *exerciseAnswer) drawHeader(screen *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Button(screen, &s.back)
 	title := draw.Drawable(fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title))
 	face := st.Title()
@@ -44,8 +50,12 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		draw.CheckMark(screen, ui.Point{X: g.status.X + st.U(8), Y: g.status.Center().Y}, st.U(14), st.U(2.5), th.Accept)
 	}
 	draw.TextIn(screen, status, st.Label(), g.status.InsetXY(st.U(22), 0), draw.AlignStart, clr)
+}
 
-	// The reading pane.
+// drawReading draws the reading pane: its tabs, the tab on show, and on
+// the result tab the verdict, the parts' marks and the share button.
+func (s *exerciseAnswer) drawReading(screen *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Panel(screen, g.reading)
 	for i := range s.tabs {
 		tb := &s.tabs[i]
@@ -66,49 +76,16 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		s.drawMarks(screen, p)
 		st.Button(screen, &s.shareB)
 	}
+}
 
-	// The form.
+// drawForm draws the form pane: its contents as scrolled, clipped to its
+// view, and the scroll bar when they overflow it.
+func (s *exerciseAnswer) drawForm(screen *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Panel(screen, g.formPane)
 	view := screen.SubImage(pixels(g.view.Intersect(ui.Rect{W: float64(screen.Bounds().Dx()), H: float64(screen.Bounds().Dy())}))).(*ebiten.Image)
 	// The form scrolls: text partly outside its view is read by scrolling.
-	draw.InScroller(func() {
-		for _, t := range g.texts {
-			f, c := st.Body(), th.Text
-			switch {
-			case t.bold:
-				f = st.Label()
-			case t.dim:
-				f, c = st.Small(), th.TextDim
-			}
-			draw.Paragraph(view, t.text, f, s.toView(t.r), c)
-		}
-		if s.Ex.Lab != nil {
-			st.Button(view, &s.sim)
-			draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
-		}
-		for i, k := range s.Ex.Numbers {
-			row := s.toView(g.numLabel[i])
-			value := lab.KnobValue(k, s.Form.Number(k.ID))
-			if !s.Form.IsSet(k.ID) {
-				value = "not set"
-			}
-			valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
-			draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
-			draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
-			st.Slider(view, &s.numbers[i])
-		}
-		s.drawQuery(view)
-		for qi, q := range s.Ex.Questions {
-			for oi, o := range q.Options {
-				s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
-			}
-		}
-		s.drawChain(view)
-		s.drawDefence(view)
-		for i := range g.points {
-			s.drawOption(view, &s.points[i], draw.Drawable(s.Ex.KeyPoints[i]), true, s.Form.Ticked(i))
-		}
-	})
+	draw.InScroller(func() { s.drawContents(view) })
 	if max := s.maxScroll(); max > 0 {
 		track := ui.Rect{X: g.view.MaxX() - st.U(3), Y: g.view.Y, W: st.U(3), H: g.view.H}
 		h := math.Max(st.U(24), g.view.H*g.view.H/g.content)
@@ -116,16 +93,61 @@ func (s *ExerciseScene) draw(screen *ebiten.Image) {
 		draw.FillRect(screen, track, th.Border)
 		draw.FillRoundRect(screen, thumb, st.U(1.5), th.TextDim)
 	}
+}
 
-	// Footer: the state of the answer or the running check, and buttons.
-	if s.check != nil {
+// drawContents draws the form's texts and widgets into its view.
+func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
+	for _, t := range g.texts {
+		f, c := st.Body(), th.Text
+		switch {
+		case t.bold:
+			f = st.Label()
+		case t.dim:
+			f, c = st.Small(), th.TextDim
+		}
+		draw.Paragraph(view, t.text, f, s.toView(t.r), c)
+	}
+	if s.Ex.Lab != nil {
+		st.Button(view, &s.sim)
+		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
+	}
+	for i, k := range s.Ex.Numbers {
+		row := s.toView(g.numLabel[i])
+		value := lab.KnobValue(k, s.Form.Number(k.ID))
+		if !s.Form.IsSet(k.ID) {
+			value = "not set"
+		}
+		valR, nameR := row.CutRight(draw.Measure(st.Mono())(value)+st.U(4), st.U(8))
+		draw.TextIn(view, lab.KnobLabel(k), st.Label(), nameR, draw.AlignStart, th.TextDim)
+		draw.TextIn(view, value, st.Mono(), valR, draw.AlignEnd, th.Text)
+		st.Slider(view, &s.numbers[i])
+	}
+	s.query.draw(view)
+	for qi, q := range s.Ex.Questions {
+		for oi, o := range q.Options {
+			s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
+		}
+	}
+	s.chain.draw(view)
+	s.drawDefence(view)
+	for i := range g.points {
+		s.drawOption(view, &s.points[i], draw.Drawable(s.Ex.KeyPoints[i]), true, s.Form.Ticked(i))
+	}
+}
+
+// drawFooter draws the footer: the state of the answer or the running
+// check, and the buttons.
+func (s *exerciseAnswer) drawFooter(screen *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
+	if c := s.scene.check; c != nil {
 		bar, label := g.line.CutLeft(math.Round(g.line.W*0.6), st.U(10))
 		track := bar.InsetXY(0, bar.H/2-st.U(5))
 		draw.FillRoundRect(screen, track, st.U(5), th.Raised)
 		done := track
-		done.W = math.Max(st.U(10), track.W*s.check.Progress())
+		done.W = math.Max(st.U(10), track.W*c.Progress())
 		draw.FillRoundRect(screen, done, st.U(5), th.Accent)
-		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*s.check.Progress()), st.Small(), label, draw.AlignStart, th.Text)
+		draw.TextIn(screen, fmt.Sprintf("Checking… %.0f%%", 100*c.Progress()), st.Small(), label, draw.AlignStart, th.Text)
 	} else {
 		line, c := s.answerState(), th.TextDim
 		if s.sharedWhere != "" {
@@ -157,7 +179,7 @@ func pixels(r ui.Rect) image.Rectangle {
 }
 
 // answerState is the footer's line: how much of the answer is filled in.
-func (s *ExerciseScene) answerState() string {
+func (s *exerciseAnswer) answerState() string {
 	parts := []string{}
 	if s.Ex.Queries != nil {
 		parts = append(parts, form.Plural(len(s.Form.Checks()), "1 check", fmt.Sprintf("%d checks", len(s.Form.Checks()))))
@@ -183,7 +205,7 @@ func (s *ExerciseScene) answerState() string {
 // event of the run): its background as the pointer leaves it, outlined in
 // the accent colour when marked, its focus ring; it returns the centre of
 // the mark that goes at its left.
-func (s *ExerciseScene) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
+func (s *exerciseAnswer) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
 	st, th := s.style, s.style.Theme
 	r := b.Rect
 	bg := th.Raised
@@ -210,7 +232,7 @@ func (s *ExerciseScene) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked boo
 // check box (several), its label wrapped beside it, and the row outlined
 // in the accent colour when chosen, so the choice never rests on the mark
 // alone.
-func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string, multi, chosen bool) {
+func (s *exerciseAnswer) drawOption(dst *ebiten.Image, b *ui.Button, label string, multi, chosen bool) {
 	st, th := s.style, s.style.Theme
 	r := b.Rect
 	c := s.drawRowFrame(dst, b, chosen)
@@ -235,7 +257,7 @@ func (s *ExerciseScene) drawOption(dst *ebiten.Image, b *ui.Button, label string
 
 // drawVerdict draws the result's one-line verdict: passed with a ✓ in
 // green, or not yet with a ✗ in red.
-func (s *ExerciseScene) drawVerdict(dst *ebiten.Image) {
+func (s *exerciseAnswer) drawVerdict(dst *ebiten.Image) {
 	st, th, r := s.style, s.style.Theme, s.geom.verdict
 	clr := th.Reject
 	if s.result.Pass {
@@ -248,7 +270,7 @@ func (s *ExerciseScene) drawVerdict(dst *ebiten.Image) {
 
 // drawMarks draws a ✓ or ✗ beside each part of the result, at the line
 // where the part's paragraph starts.
-func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
+func (s *exerciseAnswer) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 	st := s.style
 	measure := draw.Measure(st.Body())
 	line := 0
@@ -266,7 +288,7 @@ func (s *ExerciseScene) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 
 // drawDefence draws the written defence's field: its text wrapped, with a
 // caret after it while it has the focus.
-func (s *ExerciseScene) drawDefence(dst *ebiten.Image) {
+func (s *exerciseAnswer) drawDefence(dst *ebiten.Image) {
 	st, th := s.style, s.style.Theme
 	r := s.defence.Rect
 	draw.FillRoundRect(dst, r, st.U(6), th.Background)

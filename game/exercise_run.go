@@ -1,0 +1,153 @@
+package game
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/core"
+	"leaselab/game/draw"
+	"leaselab/game/form"
+	"leaselab/game/ui"
+)
+
+// The players an exercise shows over its answer: the simulator, the
+// ordinary lesson player on the exercise's Lab, whose back button returns
+// to the answer and carries the run's action log into it; and the worst
+// run of a checked design.
+
+// exerciseRun is a player shown over the answer (the simulator, or the
+// worst run of a checked design), which keeps the exercise's check going
+// and reports the exercise with the run.
+type exerciseRun struct {
+	ex  *ExerciseScene
+	run *LessonScene
+}
+
+// Update implements Scene.
+func (r *exerciseRun) Update(st *State) error {
+	err := r.run.Update(st)
+	r.ex.work(st.Frame)
+	return err
+}
+
+// Layout implements Scene.
+func (r *exerciseRun) Layout(window ui.Rect, style draw.Style) { r.run.Layout(window, style) }
+
+// Draw implements Scene.
+func (r *exerciseRun) Draw(screen *ebiten.Image) { r.run.Draw(screen) }
+
+// Inspect implements Inspector.
+func (r *exerciseRun) Inspect() SceneInfo {
+	info := r.run.Inspect()
+	info.Exercise = r.ex.info()
+	return info
+}
+
+// Simulator is the exercise's simulator scene, nil until first opened.
+func (s *ExerciseScene) Simulator() *LessonScene { return s.lab }
+
+// openLab shows the simulator, built on first use and resumed with the
+// answer's run, so the learner carries on where the answer stands.
+func (s *ExerciseScene) openLab() error {
+	if s.lab == nil {
+		// The lab's solution is the model answer's run: offered only once
+		// the model answer itself has been shown, and it never replaces
+		// the learner's own run in the answer.
+		sc, err := NewLessonScene(s.Ex.Lab, LessonSpec{
+			Back:            BackButton{Label: "< Answer", Tip: "Back to the answer, with this run as its schedule (Esc)", Do: s.closeLab},
+			Solution:        s.showModelRun,
+			SolutionOffered: func() bool { return s.shown },
+		})
+		if err != nil {
+			return err
+		}
+		if log := s.Form.Schedule(); len(log) > 0 {
+			if err := sc.Lab.Resume(nil, log); err != nil {
+				sc.Player.Narrate("Your answer's run could not be replayed (" + err.Error() + "); starting afresh.")
+			} else {
+				// Show the whole run, not one cut at its last action: the
+				// evidence (a handover, a stale write) comes after it.
+				sc.Lab.Seek(sc.Lab.Length())
+			}
+		}
+		s.lab = sc
+	}
+	s.scenes.Push(&exerciseRun{ex: s, run: s.lab})
+	s.Narrate("Opened the simulator. Its back button returns to the answer with your run.")
+	return nil
+}
+
+// showModelRun plays the model answer's run in the simulator, keeping
+// the learner's own run for the answer.
+func (s *ExerciseScene) showModelRun() {
+	if !s.solutionShown {
+		s.ownRun = append(core.ActionLog(nil), s.Form.Schedule()...)
+	}
+	s.solutionShown = true
+	s.lab.ShowSolution()
+	s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
+}
+
+// closeLab returns from the simulator, carrying its action log into the
+// answer.
+func (s *ExerciseScene) closeLab() {
+	s.scenes.Pop()
+	s.lab.Play(false)
+	s.takeRun()
+	s.Narrate("Back to the answer. " + form.RunText(s.Form.Schedule()))
+	s.save()
+}
+
+// InSimulator reports that the simulator is on show.
+func (s *ExerciseScene) InSimulator() bool {
+	r, ok := s.scenes.Top().(*exerciseRun)
+	return ok && r.run == s.lab
+}
+
+// takeRun makes the simulator's run the answer's schedule (the model run,
+// untouched, leaves the learner's own in place).
+func (s *ExerciseScene) takeRun() {
+	log := s.lab.Lab.Log()
+	if s.solutionShown && slices.Equal(log, s.Ex.Lab.Solution) {
+		// The model run, untouched: the learner's answer keeps theirs.
+		log = s.ownRun
+	}
+	if err := s.Form.SetSchedule(log); err != nil {
+		s.notice = "Your run could not be used as the answer's schedule: " + err.Error()
+	} else {
+		s.notice = ""
+	}
+}
+
+// shows reports whether sc is the player on show.
+func (s *ExerciseScene) shows(sc *LessonScene) bool {
+	r, ok := s.scenes.Top().(*exerciseRun)
+	return ok && sc != nil && r.run == sc
+}
+
+// WatchWorstRun opens the last checked design's worst run in the player,
+// as the "Worst run" tab does.
+func (s *ExerciseScene) WatchWorstRun() error {
+	if s.result == nil || s.result.Replay == nil {
+		return fmt.Errorf("no checked run to watch")
+	}
+	var sc *LessonScene
+	sc, err := NewLessonScene(s.result.Replay, LessonSpec{
+		Back: BackButton{Label: "< Answer", Do: func() {
+			sc.Play(false)
+			s.watch = nil
+			s.scenes.Pop()
+			s.Narrate("Back to the answer.")
+		}},
+		NoSolution: true, // a recorded run has none
+	})
+	if err != nil {
+		return err
+	}
+	s.watch = sc
+	s.scenes.Push(&exerciseRun{ex: s, run: sc})
+	s.Narrate("Watching " + s.result.Replay.Title + ". Its back button returns to the answer.")
+	return nil
+}

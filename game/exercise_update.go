@@ -1,0 +1,197 @@
+package game
+
+import (
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/form"
+	"leaselab/game/ui"
+)
+
+// The answer form's Update, Layout and Draw: the canvas's input, the
+// page's uses (host, in exercise_host.go) and the draft saved as the
+// learner types.
+
+// Update implements Scene.
+func (s *exerciseAnswer) Update(st *State) error {
+	in := &st.Input
+	s.ring.Wrap = st.WrapFocus
+	s.host(in)
+
+	if s.back.Update(in) || in.Keys.Has(ui.IntentBack) {
+		s.scene.leave()
+		return nil
+	}
+	if esc := s.ring.Update(in); esc != ui.NoEscape {
+		st.FocusEscape = esc
+	}
+	// Scroll to a widget when the keyboard moves focus to it, not later:
+	// the wheel may move the form away from a focused option.
+	if cur := s.ring.Current(); cur != s.focused {
+		s.focused = cur
+		if s.ring.Visible() {
+			s.scrollToFocus()
+		}
+	}
+	if s.updateTabs(in) {
+		return nil
+	}
+	s.reading[s.tab].Update(in)
+
+	// The form's widgets see the pointer only inside its scrolled view.
+	s.scrollForm(in)
+	if s.updateForm(s.formInput(in)) {
+		return nil
+	}
+	s.updateFooter(in)
+	s.scene.work(st.Frame)
+	return nil
+}
+
+// updateTabs applies a press on a tab; it reports whether the worst run
+// opened over the answer.
+func (s *exerciseAnswer) updateTabs(in *ui.Input) bool {
+	for i := range s.tabs {
+		if !s.tabs[i].Update(in) {
+			continue
+		}
+		if s.tabs[i].id == tabReplay {
+			if err := s.scene.WatchWorstRun(); err != nil {
+				s.notice = "The run could not open: " + err.Error()
+				continue
+			}
+			return true
+		}
+		s.setTab(s.tabs[i].id)
+		s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
+	}
+	return false
+}
+
+// updateForm applies this tick's input fin on the form's widgets; it
+// reports whether the simulator opened over the answer.
+func (s *exerciseAnswer) updateForm(fin *ui.Input) bool {
+	s.sim.Disabled = s.Ex.Lab == nil || s.scene.Checking()
+	if s.Ex.Lab != nil && s.sim.Update(fin) {
+		if err := s.scene.openLab(); err != nil {
+			s.notice = "The simulator could not start: " + err.Error()
+		} else {
+			return true
+		}
+	}
+	s.updateNumbers(fin)
+	s.query.update(fin)
+	s.updateOptions(fin)
+	s.chain.update(fin)
+
+	if s.defence.Focus() == ui.NoFocus {
+		s.defence.Text = s.Form.Defence() // a restored or page-typed defence
+	}
+	if s.defence.Update(fin) {
+		if err := s.Form.SetDefence(s.defence.Text); err != nil {
+			s.notice = err.Error()
+			s.defence.Text = s.Form.Defence()
+		} else {
+			s.saveDraft()
+		}
+	}
+	if s.shown {
+		for i := range s.points {
+			if pressed(&s.points[i], fin) {
+				s.togglePoint(i)
+			}
+		}
+	}
+	return false
+}
+
+// updateNumbers applies this tick's input on the number fields' sliders.
+func (s *exerciseAnswer) updateNumbers(fin *ui.Input) {
+	for i, k := range s.Ex.Numbers {
+		sl := &s.numbers[i]
+		// A press on a slider that still shows its default sets that
+		// value: the learner chose it, though it did not change.
+		if sl.Update(fin) || sl.Dragging() && !s.Form.IsSet(k.ID) {
+			if s.setNumber(k, sl.Value) {
+				s.edited = true
+			}
+		}
+		if s.edited && !sl.Dragging() {
+			// Keep the draft as it is edited (once a drag ends, not on
+			// every pixel of it).
+			s.saveDraft()
+		}
+	}
+	s.syncNumbers()
+}
+
+// updateOptions applies this tick's presses on the questions' options.
+func (s *exerciseAnswer) updateOptions(fin *ui.Input) {
+	for qi, q := range s.Ex.Questions {
+		for oi, o := range q.Options {
+			if !pressed(&s.options[qi][oi], fin) {
+				continue
+			}
+			if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
+				s.notice = err.Error()
+			} else {
+				s.Narrate(form.ChoiceText(s.Form, q, o))
+				s.disarm()
+				s.edited = true
+				s.saveDraft()
+			}
+		}
+	}
+}
+
+// updateFooter applies this tick's presses on the footer's buttons and
+// the share button.
+func (s *exerciseAnswer) updateFooter(in *ui.Input) {
+	checking := s.scene.Checking()
+	s.checkB.Disabled = checking
+	s.cancel.Disabled = !checking
+	s.model.Disabled = !s.ModelAvailable()
+	if s.checkB.Update(in) {
+		s.scene.StartCheck()
+	}
+	if s.hintB.Update(in) {
+		s.disarm()
+		s.ShowHint()
+	}
+	if s.cancel.Update(in) && s.scene.Checking() {
+		s.scene.cancelCheck()
+		s.Narrate("Check cancelled; nothing was recorded.")
+	}
+	if s.model.Update(in) {
+		s.AskModel()
+	}
+	s.shareB.Disabled = !s.Shareable()
+	if s.shareB.Update(in) {
+		s.ShareAnswer()
+	}
+}
+
+// pressed reports whether a box or option of the form fired: clicked,
+// or Enter or Space while it has the focus (Space ticks a box, as on a
+// web page).
+func pressed(b *ui.Button, in *ui.Input) bool {
+	return b.Update(in) || b.Focus() != ui.NoFocus && in.Keys.Has(ui.IntentPlayPause)
+}
+
+// Layout implements Scene: the form as scrolled, the tabs a check or the
+// model answer added.
+func (s *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
+	s.style, s.outside = style, style.PanelOutside
+	s.layout(window)
+	s.chain.keepPlace()
+	if s.toPoints {
+		s.toPoints = false
+		s.scrollToPoints()
+	}
+	s.place()
+}
+
+// Draw implements Scene.
+func (s *exerciseAnswer) Draw(screen *ebiten.Image) { s.draw(screen) }
