@@ -19,8 +19,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const chromiumPath = "/usr/bin/chromium"
-
 // state is the part of leaselab.state() the test reads.
 type state struct {
 	Frame  int64 `json:"frame"`

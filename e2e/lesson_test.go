@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 
+	browserpath "leaselab/internal/browser"
 	"leaselab/internal/webserve"
 )
 
@@ -32,8 +33,9 @@ type browser struct {
 // context bounds the whole test.
 func startChromium(t *testing.T, width, height int) (context.Context, *httptest.Server) {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatal("install chromium: apt-get install -y chromium")
+	chromiumPath, err := browserpath.Path()
+	if err != nil {
+		t.Fatal(err)
 	}
 	web := filepath.Join(repoRoot(t), "web")
 	for _, f := range []string{"leaselab.wasm", "wasm_exec.js"} {

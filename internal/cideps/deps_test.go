@@ -82,3 +82,95 @@ func TestDepsSaysSoOffDebian(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "This is not a Debian or Ubuntu machine")
 }
+
+// linkBin adds the machine's own commands names to bin, for a script that
+// needs them (grep reads /etc/os-release).
+func linkBin(t *testing.T, bin string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		p, err := exec.LookPath(n)
+		require.NoError(t, err, "%s is on this machine", n)
+		require.NoError(t, os.Symlink(p, filepath.Join(bin, n)))
+	}
+}
+
+// runDepsOn runs .ci/deps as a user without root or sudo, on a machine
+// described by osRelease (its /etc/os-release) and dpkg's architecture,
+// with no browser at any of the places internal/browser looks, and
+// returns what it printed and its exit code.
+func runDepsOn(t *testing.T, osRelease, arch string) (string, int) {
+	t.Helper()
+	bin := fakeBin(t, map[string]string{
+		"id":      `echo 1000`,
+		"apt-get": `echo "apt-get must not run" >&2; exit 3`,
+		"dirname": `echo "${1%/*}"`,
+		"dpkg":    `echo ` + arch,
+	})
+	linkBin(t, bin, "grep")
+	release := filepath.Join(t.TempDir(), "os-release")
+	require.NoError(t, os.WriteFile(release, []byte(osRelease), 0o644))
+	nowhere := filepath.Join(t.TempDir(), "chromium")
+	bash, err := exec.LookPath("bash")
+	require.NoError(t, err)
+	cmd := exec.Command(bash, filepath.Join("..", "..", ".ci", "deps"))
+	cmd.Env = []string{"PATH=" + bin, "HOME=" + t.TempDir(), "LEASELAB_OS_RELEASE=" + release, "LEASELAB_BROWSER_CANDIDATES=" + nowhere}
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return string(out), code
+}
+
+// installLine is the one command .ci/deps asks the user to run.
+func installLine(t *testing.T, out string) string {
+	t.Helper()
+	var cmd string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "sudo sh -c") {
+			require.Empty(t, cmd, "one command: %s", out)
+			cmd = line
+		}
+	}
+	require.NotEmpty(t, cmd, "the command to run: %s", out)
+	return cmd
+}
+
+// On Debian the browser is the chromium package.
+func TestDepsInstallsChromiumOnDebian(t *testing.T) {
+	out, code := runDepsOn(t, "ID=debian\nVERSION_ID=\"13\"\n", "amd64")
+	assert.Equal(t, 1, code, out)
+	cmd := installLine(t, out)
+	assert.Contains(t, strings.Fields(strings.ReplaceAll(cmd, "'", "")), "chromium")
+	assert.NotContains(t, cmd, "google-chrome")
+}
+
+// On Ubuntu the chromium package only installs a snap, which the browser
+// tests cannot run (no snapd in a container; a snap cannot read their
+// temporary folders): the one command installs Google Chrome's .deb, and
+// curl to fetch it, instead.
+func TestDepsInstallsGoogleChromeOnUbuntu(t *testing.T) {
+	for _, release := range []string{"ID=ubuntu\nVERSION_ID=\"24.04\"\n", "ID=linuxmint\nID_LIKE=\"ubuntu debian\"\n"} {
+		out, code := runDepsOn(t, release, "amd64")
+		assert.Equal(t, 1, code, out)
+		cmd := installLine(t, out)
+		words := strings.Fields(strings.ReplaceAll(cmd, "'", ""))
+		assert.NotContains(t, words, "chromium", "not the snap's door")
+		assert.Contains(t, cmd, "https://dl.google.com/linux/direct/google-chrome-stable_current_amd64.deb")
+		assert.Contains(t, cmd, "apt-get install -y -q /tmp/google-chrome.deb")
+		assert.Contains(t, words, "curl")
+		assert.Contains(t, out, "Ubuntu's chromium is a snap")
+	}
+}
+
+// Chrome has no Linux build but amd64's: on an arm64 Ubuntu .ci/deps says
+// what to do instead of installing a snap that cannot run.
+func TestDepsSaysWhatToDoOnArmUbuntu(t *testing.T) {
+	out, code := runDepsOn(t, "ID=ubuntu\n", "arm64")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "Google Chrome has no arm64 build for Linux")
+	assert.Contains(t, out, "set LEASELAB_BROWSER")
+	assert.NotContains(t, out, "apt-get must not run")
+}

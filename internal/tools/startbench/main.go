@@ -30,10 +30,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"leaselab/internal/browser"
 	"leaselab/internal/webserve"
 )
-
-const chromium = "/usr/bin/chromium"
 
 // shot is -screenshot's path.
 var shot string
@@ -118,6 +117,10 @@ func load(dir, drawMark string, idle bool) (first, draw, fps float64, err error)
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
+	chromium, err := browser.Path()
+	if err != nil {
+		return 0, 0, 0, err
+	}
 	tmp, err := os.MkdirTemp("", "startbench-profile")
 	if err != nil {
 		return 0, 0, 0, err
