@@ -235,6 +235,9 @@ func (f *timelineFrame) placePills() {
 	var writeMarks []ui.Rect
 	for _, m := range f.tl.Writes {
 		if c, _, reach, ok := f.markAt(m); ok {
+			// A little more than the mark's ink: on a phone a pill that
+			// only touched a mark read as one shape with it.
+			reach += s.U(3)
 			writeMarks = append(writeMarks, ui.Rect{X: c.X - reach, Y: c.Y - reach, W: 2 * reach, H: 2 * reach})
 		}
 	}

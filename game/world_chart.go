@@ -165,7 +165,6 @@ func (c sweepChart) draw() {
 	// The 20 s failover bound.
 	yb := c.yF(20)
 	dashed(dst, ui.Point{X: plot.X, Y: yb}, ui.Point{X: plot.MaxX(), Y: yb}, s.U(1), s.U(5), th.Reject)
-	draw.TextAligned(dst, "20 s bound", s.Small(), plot.MaxX()-s.U(2), yb-s.U(2), draw.AlignEnd, draw.AlignEnd, th.Reject)
 	for i := 1; i < len(pts); i++ {
 		a := ui.Point{X: c.xOf(pts[i-1].TTL.Seconds()), Y: c.yF(pts[i-1].Failover.Seconds())}
 		b := ui.Point{X: c.xOf(pts[i].TTL.Seconds()), Y: c.yF(pts[i].Failover.Seconds())}
@@ -174,6 +173,15 @@ func (c sweepChart) draw() {
 	for _, p := range pts {
 		draw.FillCircle(dst, ui.Point{X: c.xOf(p.TTL.Seconds()), Y: c.yF(p.Failover.Seconds())}, s.U(2), th.Truth)
 	}
+	// The bound's name under its line at the right, where the failover
+	// line (which grows with the TTL) has passed above it and no false
+	// failover's bar stands, on the plot's own colour so that nothing
+	// drawn crosses it (above the line, the failover line ran through it).
+	label := "20 s bound"
+	lw, lh := draw.Measure(s.Small())(label), draw.LineHeight(s.Small())
+	box := ui.Rect{X: plot.MaxX() - s.U(2) - lw - s.U(2), Y: yb + s.U(2), W: lw + s.U(4), H: lh}
+	draw.FillRect(dst, box, th.Background)
+	draw.TextAligned(dst, label, s.Small(), plot.MaxX()-s.U(2), yb+s.U(2), draw.AlignEnd, draw.AlignStart, th.Reject)
 	// Axes.
 	for _, t := range []float64{c.minT, 10, 20, 30, c.maxT} {
 		if t < c.minT || t > c.maxT {

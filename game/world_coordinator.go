@@ -56,7 +56,7 @@ func (w *worldView) drawSingle(dst *ebiten.Image, s draw.Style) {
 		w.drawQueue(dst, s)
 	}
 	for i, p := range v.Procs {
-		w.drawProcess(dst, s, g.Procs[i], g.Ring, g.R, g.Badges[i], g.Store.Y-s.U(6), p, w.selected == i)
+		w.drawProcess(dst, s, g.Procs[i], g.Ring, g.R, g.Badges[i], g.Store.Y-s.U(6), g.Coord.MaxY(), p, w.selected == i)
 	}
 	w.drawMessages(dst, s)
 }
@@ -209,7 +209,7 @@ func (w *worldView) drawLockPane(dst *ebiten.Image, s draw.Style, pn pane) {
 	}
 	for k, pi := range grp.Procs {
 		sel := w.selected >= 0 && w.actors[w.selected].Proc == pi
-		w.drawProcess(dst, s, g.Procs[k], g.Ring, g.R, g.Badges[k], g.Area.MaxY(), w.view.Procs[pi], sel)
+		w.drawProcess(dst, s, g.Procs[k], g.Ring, g.R, g.Badges[k], g.Area.MaxY(), g.Coord.MaxY(), w.view.Procs[pi], sel)
 	}
 }
 

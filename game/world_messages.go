@@ -198,6 +198,6 @@ func pillRect(s draw.Style, c ui.Point, label string) ui.Rect {
 func pillRectIn(s draw.Style, c ui.Point, label string, maxW float64) ui.Rect {
 	tw := draw.Measure(s.Small())(label)
 	w := math.Max(tw, math.Min(tw+s.U(12), maxW))
-	h := s.U(20)
+	h := s.U(ui.TagH)
 	return ui.Rect{X: c.X - w/2, Y: c.Y - h/2, W: w, H: h}
 }

@@ -35,7 +35,9 @@ type procDrawing struct {
 
 // drawProcess draws one process: lease rings, name, state badge and
 // condition tag.
-func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, floor float64, p lab.ProcView, selected bool) {
+// ceiling is the bottom of the card above the rings: where the condition
+// tag has no room under it, it goes beside the rings.
+func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, floor, ceiling float64, p lab.ProcView, selected bool) {
 	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, floor: floor, p: p}
 	rw := d.rings(selected)
 	inBadge := d.name(rw)
@@ -45,12 +47,19 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		// No wider than the process's slot, so that two neighbours' tags
 		// side by side do not cover each other (on a phone, two
 		// "crashed" did).
-		pillIn(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(10)}, tag, clr, d.th.Background, badge.W)
+		// Beside the rings, in the right half of the process's slot,
+		// where there is no room above them and room there.
+		tw := pillRectIn(s, ui.Point{}, tag, badge.W).W
+		if !ui.TagAbove(ceiling, c.Y, ring, s.Unit) && badge.W/2-ring-s.U(6) >= tw {
+			pillIn(dst, s, ui.Point{X: c.X + ring + s.U(4) + tw/2, Y: c.Y - ring/2}, tag, clr, d.th.Background, badge.W)
+		} else {
+			pillIn(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(ui.TagH/2+2)}, tag, clr, d.th.Background, badge.W)
+		}
 	}
 	if conn := p.ConnTag(); conn != "" && !w.single {
 		// Above the condition tag, if any; and a row higher than a
 		// neighbour's own connection tag, so two never overlap.
-		y := c.Y - ring - s.U(10)
+		y := c.Y - ring - s.U(ui.TagH/2+2)
 		if tag != "" {
 			y -= s.U(18)
 		}

@@ -150,10 +150,10 @@ func (w *worldView) drawOffsetStore(dst *ebiten.Image, s draw.Style) {
 			}
 			// The count alone where its word does not fit (the mark
 			// says which; the whole on hover).
-			label, box := fmt.Sprintf("%d %s", n, word), ui.Rect{X: x + s.U(15), Y: row.Y, W: math.Max(0, row.MaxX()-x-s.U(15)), H: row.H}
+			label, box := fmt.Sprintf("%d %s", n, word), ui.Rect{X: x + s.U(17), Y: row.Y, W: math.Max(0, row.MaxX()-x-s.U(17)), H: row.H}
 			shown := draw.FirstFit(label, []string{fmt.Sprint(n)}, s.Small(), box.W)
 			draw.ShortInTip(dst, label, shown, s.Small(), box, draw.AlignStart, th.Text)
-			x += s.U(26) + draw.Measure(s.Small())(shown)
+			x += s.U(28) + draw.Measure(s.Small())(shown)
 		}
 		mark(o.Rejected, "rejected", false)
 		if x < row.MaxX()-s.U(40) {

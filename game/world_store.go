@@ -86,21 +86,25 @@ func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
 	x := row.X
 	mark := func(n int, word string, danger bool) {
 		c := ui.Point{X: x + s.U(7), Y: row.Y + row.H/2}
+		gap := s.U(18)
 		if danger {
 			s.Danger(dst, c, s.U(14))
+			if n > 0 {
+				// A ring calls the eye to a harm that happened; the
+				// words step aside to clear it.
+				draw.StrokeCircle(dst, c, s.U(10), s.U(2), th.Warning)
+				gap = s.U(22)
+			}
 		} else {
 			s.Verdict(dst, c, s.U(14), false)
 		}
 		label := fmt.Sprintf("%d %s", n, word)
-		draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + s.U(18), Y: row.Y, W: row.MaxX() - x - s.U(18), H: row.H}, draw.AlignStart, th.Text)
-		x += s.U(30) + draw.Measure(s.Small())(label)
+		draw.TextIn(dst, label, s.Small(), ui.Rect{X: x + gap, Y: row.Y, W: row.MaxX() - x - gap, H: row.H}, draw.AlignStart, th.Text)
+		x += gap + s.U(12) + draw.Measure(s.Small())(label)
 	}
 	mark(q.DuplicatesIgnored, "duplicates ignored", false)
 	if x < row.MaxX()-s.U(120) {
 		mark(q.DuplicatesExecuted, "duplicates run twice", true)
-	}
-	if q.DuplicatesExecuted > 0 {
-		draw.StrokeCircle(dst, ui.Point{X: x - draw.Measure(s.Small())(fmt.Sprintf("%d duplicates run twice", q.DuplicatesExecuted)) - s.U(23), Y: row.Y + row.H/2}, s.U(10), s.U(2), th.Warning)
 	}
 	if row, _ = rest.CutTop(s.U(18), 0); !row.Empty() && q.LastKey != "" && rest.H >= s.U(16) {
 		draw.TextIn(dst, "last: "+q.LastKey+" "+q.LastResult, s.Mono(), row, draw.AlignStart, th.TextDim)

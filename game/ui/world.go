@@ -20,6 +20,17 @@ type WorldGeom struct {
 	Badges []Rect
 }
 
+// TagH is the height, in layout units, of the tag drawn above a process's
+// rings ("crashed", "paused"), centred TagH/2+2 units above them.
+const TagH = 20
+
+// TagAbove reports whether a process's tag fits between the card whose
+// bottom is at ceiling and rings of radius ring centred at y, with unit u
+// (else it goes beside the rings).
+func TagAbove(ceiling, y, ring, u float64) bool {
+	return y-ring-math.Round(u*(TagH+2)) >= ceiling+math.Round(u*2)
+}
+
 // LayoutWorld lays out n processes in area with layout unit u.
 func LayoutWorld(area Rect, u float64, n int) WorldGeom { return layoutWorld(area, u, n, Badges{}) }
 
@@ -41,23 +52,40 @@ func layoutWorld(area Rect, u float64, n int, b Badges) WorldGeom {
 	bandW := math.Min(in.W, px(620))
 	coordH := math.Min(px(118), math.Round(in.H*0.34))
 	storeH := math.Min(px(78), math.Round(in.H*0.24))
-	var top, bottom Rect
-	top, in = in.CutTop(coordH, px(16))
-	bottom, in = in.CutBottom(storeH, px(12))
-	g.Coord = Rect{X: math.Round(top.X + (top.W-bandW)/2), Y: top.Y, W: bandW, H: top.H}
-	g.Store = Rect{X: math.Round(bottom.X + (bottom.W-bandW)/2), Y: bottom.Y, W: bandW, H: bottom.H}
-
-	if n < 1 {
-		return g
-	}
 	badgeH := px(22)
-	slot := in.W / float64(n)
+	slot := in.W / float64(max(n, 1))
 	bw := math.Min(slot-badgeGap(slot, u), px(150))
 	under := badgeH + px(6)
 	if bw < b.OneW {
 		// A badge of two lines starts right under the rings if it must
 		// (see the game's twoLineBadge): the rings leave it that room.
 		under = math.Max(under, b.Two)
+	}
+	// Room between the card and the rings for a "paused" or "crashed"
+	// tag (TagH) with a clear line each side: with less, on a phone the
+	// tag crossed the card's border. Where the world is too short for
+	// that with the smallest rings and their badges (a small world of
+	// Compare systems on a phone), the cards give up their empty room
+	// first, then the gap, then the cards down to their two lines; the
+	// game draws the tag beside the rings where it can (TagAbove).
+	gap := px(TagH + 6)
+	if short := coordH + gap + storeH + px(12) + 2*px(20) + under - in.H; n > 0 && short > 0 {
+		for _, give := range []struct {
+			h     *float64
+			floor float64
+		}{{&coordH, px(84)}, {&storeH, px(64)}, {&gap, px(12)}, {&coordH, px(60)}, {&storeH, px(46)}} {
+			cut := math.Max(0, math.Min(short, *give.h-give.floor))
+			*give.h, short = *give.h-cut, short-cut
+		}
+	}
+	var top, bottom Rect
+	top, in = in.CutTop(coordH, gap)
+	bottom, in = in.CutBottom(storeH, px(12))
+	g.Coord = Rect{X: math.Round(top.X + (top.W-bandW)/2), Y: top.Y, W: bandW, H: top.H}
+	g.Store = Rect{X: math.Round(bottom.X + (bottom.W-bandW)/2), Y: bottom.Y, W: bandW, H: bottom.H}
+
+	if n < 1 {
+		return g
 	}
 	g.Ring = math.Max(px(20), math.Min(math.Min(px(50), slot*0.3), (in.H-under)/2))
 	g.R = g.Ring - px(16)

@@ -1,6 +1,12 @@
 package ui
 
-import "testing"
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
 
 func TestWorldLayoutKeepsActorsApartAndInside(t *testing.T) {
 	for _, size := range [][2]float64{{1024, 640}, {1280, 800}, {1920, 1080}, {3840, 2160}, {1366, 768}} {
@@ -68,5 +74,24 @@ func TestTimelineMapsTimeBothWays(t *testing.T) {
 	}
 	if s := TickStep(90, 10); s != 10 {
 		t.Fatalf("tick step for 90s: %v", s)
+	}
+}
+
+// A process's tag ("crashed", "paused") sits between the coordinator's
+// card and the process's rings, clear of both, at every size the lab is
+// drawn at, the phone's canvas included: on a phone it once crossed the
+// card's border.
+func TestTheTagAboveARingClearsTheCoordinatorsCard(t *testing.T) {
+	for _, size := range [][2]float64{{390, 844}, {844, 390}, {1024, 640}, {1280, 800}, {1920, 1080}} {
+		l := LayoutPlayer(Rect{W: size[0], H: size[1]}, 1)
+		for n := 1; n <= 6; n++ {
+			g := LayoutWorld(l.World, l.Unit, n)
+			require.NotEmpty(t, g.Procs)
+			ringTop := g.Procs[0].Y - g.Ring
+			tagTop := ringTop - math.Round(l.Unit*(TagH/2+2)) - math.Round(l.Unit*TagH)/2
+			tagBottom := tagTop + math.Round(l.Unit*TagH)
+			assert.Greater(t, tagTop, g.Coord.MaxY(), "%v n=%d: the tag starts below the card", size, n)
+			assert.Less(t, tagBottom, ringTop, "%v n=%d: the tag ends above the rings", size, n)
+		}
 	}
 }
