@@ -66,8 +66,8 @@ const (
 	// VerbRead reads the owner of the lock Key from the member Proc:
 	// linearizable if On, serializable (its own state, at once) if not.
 	VerbRead Verb = "read"
-	// VerbFix deploys a fix named by Value to a process's client (see
-	// process_fix.go): a new session when the old one ends, re-listing
+	// VerbFix deploys a fix named by Value to an etcd process's client
+	// (see etcd_fix.go): a new session when the old one ends, re-listing
 	// the contenders after a reconnect, jittered retries, renewals on a
 	// task of their own.
 	VerbFix Verb = "fix"

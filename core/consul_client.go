@@ -38,10 +38,10 @@ const (
 
 // consulClient is a Process's api.Lock state.
 type consulClient struct {
-	etcdClient // Release is the shared step-down (which unlocks below)
-	phase      consulPhase
-	gets       int  // reads sent and not answered
-	blocking   bool // the read out is a blocking query (its answer is a wake-up)
+	sharedClient // Release is the shared step-down (which unlocks below)
+	phase        consulPhase
+	gets         int  // reads sent and not answered
+	blocking     bool // the read out is a blocking query (its answer is a wake-up)
 }
 
 func (c *consulClient) clone() clientRules { d := *c; return &d }
@@ -93,7 +93,7 @@ func (c *consulClient) handle(p *Process, m Message) bool {
 			p.retry()
 			return true
 		}
-		p.lease, p.ttl, p.keepAlive, p.deadline = m.Session, m.TTL, true, 0
+		p.lease, p.ttl, p.deadline = m.Session, m.TTL, 0
 		if p.sim.Trace.on(KindLeaseRenewed) {
 			p.trace(KindLeaseRenewed, S(FLease, m.Session.String()), S(FHow, "granted"))
 		}

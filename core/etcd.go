@@ -7,13 +7,14 @@ import (
 
 // etcd 3.7 is the default system: its server's rules are the coordinator's
 // own code (coordinator.go, lease.go, lock.go, watch.go) and its client is
-// the session client of process.go and keepalive.go. The other systems
-// embed etcdServer and etcdClient and override the steps they do their
-// own way (see system_rules.go).
+// the session client of etcd_client.go, etcd_keepalive.go and
+// etcd_fix.go over process.go's shared steps. The other systems embed
+// etcdServer and override the steps they do their own way (see
+// system_rules.go).
 
 type etcdSystem struct{ etcdServer }
 
-func (etcdSystem) newClient() clientRules { return etcdClient{} }
+func (etcdSystem) newClient() clientRules { return newEtcdClient() }
 
 // etcdServer is etcd's server: leases expire a TTL after their last
 // renewal, found by a sweep every SweepEvery; a new cluster leader
@@ -52,35 +53,6 @@ func (etcdServer) dropsClients() bool { return false }
 // ticker.
 func (etcdServer) nextSweep(c *Coordinator) time.Duration {
 	return (c.sim.now/c.SweepEvery + 1) * c.SweepEvery
-}
-
-// etcdClient is etcd's concurrency.Session and Mutex: its state is the
-// session's, on Process.
-type etcdClient struct{}
-
-func (etcdClient) exec(*Process, task) bool      { return false }
-func (etcdClient) handle(*Process, Message) bool { return false }
-func (etcdClient) release(*Process) bool         { return false }
-func (etcdClient) unlock(*Process) bool          { return false }
-func (etcdClient) crashed()                      {}
-func (e etcdClient) clone() clientRules          { return e }
-
-// campaign grants a session (or, ReuseSession, keeps the dead one) and
-// queues for the lock.
-func (etcdClient) campaign(p *Process) {
-	if !p.beginCampaign() {
-		return
-	}
-	if p.cfg.ReuseSession && p.stale != 0 {
-		// No new session: straight to Lock with the old one.
-		p.lease = p.stale
-		p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
-		return
-	}
-	p.awaiting = true
-	p.send(CoordinatorName, grantReq{TTL: p.cfg.TTL, Seconds: p.cfg.Recipe == RecipeEtcd})
-	// A lost grant (partition, drop) must not strand the candidate.
-	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
 }
 
 // checkContention: etcd grants whole seconds to its own recipe.
@@ -125,11 +97,4 @@ func (etcdSystem) notes(c SandboxConfig) []string {
 // the setting asks (Process caps its period there).
 func (etcdSystem) policy(c SandboxConfig) LeasePolicy {
 	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.Pauses.Budget()}
-}
-
-// takesFixes reports a client the troubleshooting lesson's fixes apply
-// to: etcd's (process_fix.go).
-func (p *Process) takesFixes() bool {
-	_, ok := p.rules.(etcdClient)
-	return ok
 }

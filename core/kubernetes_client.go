@@ -13,7 +13,7 @@ import (
 // kubeClient is one LeaderElector's state inside a Process: what it last
 // observed of the Lease and when, and the request it is waiting for.
 type kubeClient struct {
-	etcdClient // no session to revoke, nothing a crash forgets
+	sharedClient // no session to revoke, nothing a crash forgets
 
 	observed     LeaseRecord
 	observedRaw  string

@@ -17,7 +17,7 @@ type ProcessConfig struct {
 	// at the grant (a loop around etcd's KeepAliveOnce). Zero means etcd's
 	// own KeepAlive client instead: the first keepalive goes out at once,
 	// each next one is due TTL/3 after the previous *response* and is sent
-	// by a loop that wakes every 500 ms (see keepalive.go).
+	// by a loop that wakes every 500 ms (see etcd_keepalive.go).
 	RenewEvery time.Duration
 	// DeadlineCheck, for etcd's KeepAlive client, is how often it looks
 	// at its local deadline (etcd: every 1 s, so a client learns of loss
@@ -108,30 +108,22 @@ type Process struct {
 	zombie   bool // IgnoreLeaseLoss: lost the lease but still acts as leader
 	awaiting bool // waiting for a lease grant
 
-	lease     LeaseID
-	stale     LeaseID // ReuseSession: the dead session it keeps using
-	ttl       time.Duration
-	deadline  time.Duration // local belief: last renewal arrival + TTL
-	token     int64
-	key       string
-	myRev     int64 // create revision of key
-	watching  string
-	watchLost bool  // StaleWatch: its watch ended with the connection
-	deployed  uint8 // the fixes deployed to it (bit i: Fixes[i])
+	// The session every system's client keeps.
+	lease    LeaseID
+	ttl      time.Duration
+	deadline time.Duration // local belief: last renewal arrival + TTL
+	token    int64
+	key      string
+	myRev    int64 // create revision of key
+	watching string
 
-	renewEvery time.Duration // period of the current session (0: etcd's KeepAlive)
-	keepAlive  bool          // the session's keepalives are live (responses count)
-	nextKA     time.Duration // etcd KeepAlive: when the next keepalive is due
-	loopStart  time.Duration // etcd KeepAlive: when its loops started this life (-1: not yet)
-	keepLease  LeaseID       // the session keepMsg renews
-	keepMsg    Message       // the session's keepalive (shared by every send)
-	batchPos   int
-	writes     int
-	busyUntil  time.Duration // WorkTakes: the work loop is busy until then
-	renewDue   time.Duration // RenewOnWorkLoop: when the waiting renewal fell due (-1: none waits)
+	// The leader's work.
+	batchPos  int
+	writes    int
+	busyUntil time.Duration // WorkTakes: the work loop is busy until then
 
 	// rules is the client of the process's system (system_rules.go),
-	// with that client's own state.
+	// with that client's own state (etcd's: etcd_client.go).
 	rules clientRules
 
 	// Wakeups counts watch notifications this process received while
@@ -142,7 +134,7 @@ type Process struct {
 // AddProcess adds a contender that starts campaigning at cfg.StartAt.
 func (s *Sim) AddProcess(cfg ProcessConfig) *Process {
 	cfg.fill()
-	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg, rules: cfg.System.rules().newClient(), loopStart: -1, renewDue: -1}
+	p := &Process{node: node{sim: s, id: cfg.Name}, cfg: cfg, rules: cfg.System.rules().newClient()}
 	s.addClient(p, cfg.StartAt, fnCampaign)
 	s.procs = append(s.procs, p)
 	return p
@@ -166,7 +158,6 @@ func (p *Process) Token() int64 { return p.token }
 // LocalDeadline returns the process's own idea of when its lease ends.
 func (p *Process) LocalDeadline() time.Duration { return p.deadline }
 
-// LeaseID returns the session lease (0: none).
 // Busy returns how long the unit of work in progress keeps the process's
 // loop busy from now (0: idle, or its work takes no time).
 func (p *Process) Busy() time.Duration {
@@ -176,15 +167,7 @@ func (p *Process) Busy() time.Duration {
 	return max(0, p.busyUntil-p.sim.now)
 }
 
-// RenewalWaiting returns how long a renewal has waited behind work so far
-// (RenewOnWorkLoop), and whether one waits.
-func (p *Process) RenewalWaiting() (time.Duration, bool) {
-	if p.renewDue < 0 || p.crashed {
-		return 0, false
-	}
-	return p.sim.now - p.renewDue, true
-}
-
+// LeaseID returns the session lease (0: none).
 func (p *Process) LeaseID() LeaseID { return p.lease }
 
 func (p *Process) setState(to State, why string) {
@@ -212,8 +195,6 @@ func (p *Process) exec(t task) {
 			p.setState(Follower, "no answer from coordinator")
 			p.retry()
 		}
-	case fnRenew:
-		p.renew()
 	case fnDeadline:
 		if p.lease != 0 && p.sim.now >= p.deadline {
 			p.loseLease("local lease deadline passed")
@@ -242,18 +223,10 @@ func (p *Process) handle(m Message) {
 		return
 	}
 	switch m := m.(type) {
-	case grantResp:
-		p.onGrant(m)
-	case keepAliveResp:
-		for _, r := range m.Results {
-			if r.Lease == p.lease && p.keepAlive {
-				p.onRenewal(r)
-			}
-		}
 	case lockStatus:
 		p.onLockStatus(m)
 	case watchEvent:
-		if p.state == Candidate && p.key != "" && !p.unseen(m) {
+		if p.state == Candidate && p.key != "" {
 			p.Wakeups++
 			p.send(CoordinatorName, checkReq{Lock: p.cfg.Lock, Key: p.key, Rev: p.myRev, Recipe: p.cfg.Recipe})
 		}
@@ -290,33 +263,6 @@ func (p *Process) openSession(req Message) {
 	p.rearm(tmRetry, p.sim.jitter(p.cfg.RetryBase+p.cfg.TTL/3, p.cfg.RetryJitter), fnGrantTimeout)
 }
 
-func (p *Process) onGrant(m grantResp) {
-	if !p.awaiting || p.state != Candidate {
-		return // a grant for a campaign already abandoned: it will expire
-	}
-	p.awaiting = false
-	p.stop(tmRetry)
-	p.lease, p.ttl, p.keepAlive = m.Lease, m.TTL, true
-	p.renewDue = -1 // a renewal that waited belonged to the old session
-	// The renew period belongs to the session: a TTL changed meanwhile
-	// applies from the next grant, with its own period.
-	p.renewEvery = 0
-	if p.cfg.RenewEvery > 0 {
-		p.renewEvery = min(p.cfg.RenewEvery, m.TTL/3*2)
-	}
-	if p.renewEvery == 0 {
-		p.startKeepAlive()
-	} else {
-		p.deadline = p.sim.now + m.TTL
-		p.rearm(tmRenew, p.renewEvery, fnRenew)
-	}
-	if p.sim.Trace.on(KindLeaseRenewed) {
-		p.trace(KindLeaseRenewed, S(FLease, m.Lease.String()), D(FDeadline, p.deadline), S(FHow, "granted"))
-	}
-	p.armDeadline()
-	p.send(CoordinatorName, acquireReq{Lock: p.cfg.Lock, Lease: p.lease, Owner: p.cfg.Name, Recipe: p.cfg.Recipe})
-}
-
 // loseLease ends the session: the process must stop acting at once.
 func (p *Process) loseLease(why string) {
 	if p.lease == 0 {
@@ -334,18 +280,12 @@ func (p *Process) loseLease(why string) {
 	p.stepDown(why)
 }
 
+// endSession forgets the session, the client's part first.
 func (p *Process) endSession() {
-	if p.cfg.ReuseSession {
-		p.stale = p.lease
-	}
-	p.keepAlive = false
-	if p.renewDue >= 0 {
-		p.traceRenewal(p.renewDue, RenewalNever)
-		p.renewDue = -1
-	}
+	p.rules.ended(p)
 	p.stop(tmRenew)
 	p.stop(tmDeadline)
-	p.lease, p.key, p.watching, p.watchLost = 0, "", "", false
+	p.lease, p.key, p.watching = 0, "", ""
 }
 
 // stepDown leaves the leader or candidate state: work stops now, the lease
@@ -479,10 +419,9 @@ func (p *Process) crash() {
 	if !p.die() {
 		return
 	}
-	p.lease, p.key, p.watching, p.awaiting, p.zombie, p.stale, p.watchLost = 0, "", "", false, false, 0, false
+	p.lease, p.key, p.watching, p.awaiting, p.zombie = 0, "", "", false, false
 	p.rules.crashed()
-	p.loopStart = -1 // a new life is a new client: its loops start afresh
-	p.busyUntil, p.renewDue = 0, -1
+	p.busyUntil = 0
 	p.setState(Follower, "crashed")
 	p.token = 0
 }

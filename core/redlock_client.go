@@ -19,17 +19,17 @@ func (redlockSystem) newClient() clientRules { return &redlockClient{} }
 
 // redlockClient is one redsync Mutex inside a Process.
 type redlockClient struct {
-	etcdClient // no session to revoke, nothing a crash forgets
-	value      string
-	try        int    // tries made in this Lock call
-	seq        uint64 // round number: late answers of an earlier round are dropped
-	op         redisOp
-	start      time.Duration
-	replies    int
-	oks        int
-	until      time.Duration
-	holding    bool
-	unlocking  bool // the round in flight is an Unlock: nothing follows it
+	sharedClient // no session to revoke, nothing a crash forgets
+	value        string
+	try          int    // tries made in this Lock call
+	seq          uint64 // round number: late answers of an earlier round are dropped
+	op           redisOp
+	start        time.Duration
+	replies      int
+	oks          int
+	until        time.Duration
+	holding      bool
+	unlocking    bool // the round in flight is an Unlock: nothing follows it
 }
 
 func (r *redlockClient) clone() clientRules { c := *r; return &c }

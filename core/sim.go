@@ -21,11 +21,13 @@
 // The five coordination systems sit behind one seam, system_rules.go: the
 // engine (coordinator, processes, the sweep, a cluster's promotion) calls
 // serverRules, clientRules and configRules and names no system. A
-// system's rules live in its own files: etcd.go (the default the others
-// embed, on top of coordinator.go, lease.go, lock.go and keepalive.go),
+// system's rules live in its own files: etcd.go (the default server the
+// others embed, on top of coordinator.go, lease.go and lock.go) and its
+// client in etcd_client.go, etcd_keepalive.go and etcd_fix.go,
 // zookeeper.go and zookeeper_client.go, consul.go and consul_client.go,
 // kubernetes.go and kubernetes_client.go, redlock.go and redlock_client.go.
-// Each client keeps its state in its own struct; the table systems picks
+// Each client, etcd's too, keeps its state in its own struct (Process holds
+// only the session every system shares); the table systems picks
 // the implementation once, when the world and each process are built.
 package core
 

@@ -55,8 +55,9 @@ type serverRules interface {
 
 // clientRules is a process's client of the system: its campaign, its
 // answers to replies and its timers. An implementation keeps its own
-// state (one value per process); the session's shared state (lease,
-// key, token, local deadline) stays on Process.
+// state (one value per process; etcd's too: etcd_client.go); the
+// session's shared state (lease, key, token, local deadline) stays on
+// Process.
 type clientRules interface {
 	// campaign starts a campaign for the process's lock (the state
 	// machine's fnCampaign, and a restart).
@@ -73,11 +74,26 @@ type clientRules interface {
 	// unlock ends a held session the system's own way when the process
 	// steps down; false: the shared revoke is sent.
 	unlock(p *Process) bool
+	// ended runs first when the process's session ends (lost or given
+	// up): the client forgets the session's own state.
+	ended(p *Process)
 	// crashed forgets what a crash loses.
 	crashed()
 	// clone copies the client's state for a cloned world.
 	clone() clientRules
 }
+
+// sharedClient is the default of the clientRules steps a client may
+// leave to process.go's shared code: a client embeds it and overrides
+// what its system does its own way. Every client campaigns, runs its
+// tasks and takes its replies its own way (exec and handle fall back to
+// the shared steps by returning false).
+type sharedClient struct{}
+
+func (sharedClient) release(*Process) bool { return false }
+func (sharedClient) unlock(*Process) bool  { return false }
+func (sharedClient) ended(*Process)        {}
+func (sharedClient) crashed()              {}
 
 // system is one coordination system: its server's rules, its
 // configuration's and a maker of its clients.
@@ -113,7 +129,7 @@ type unmodelled struct {
 	libraryConfig
 }
 
-func (unmodelled) newClient() clientRules { return etcdClient{} }
+func (unmodelled) newClient() clientRules { return newEtcdClient() }
 
 // validateSandbox: validateSystem refuses the system itself first.
 func (unmodelled) validateSandbox(SandboxConfig, bool) []FieldError { return nil }

@@ -18,10 +18,8 @@ func TestEverySystemHasItsRulesAndEachProcessItsOwnClient(t *testing.T) {
 		rules := s.rules()
 		require.NotNil(t, rules, name)
 		a, b := rules.newClient(), rules.newClient()
-		if _, stateless := a.(etcdClient); !stateless {
-			assert.NotSame(t, a, b, "%s: each process has its own client state", name)
-			assert.NotSame(t, a, a.clone(), "%s: a clone has its own client state", name)
-		}
+		assert.NotSame(t, a, b, "%s: each process has its own client state", name)
+		assert.NotSame(t, a, a.clone(), "%s: a clone has its own client state", name)
 	}
 }
 
@@ -62,4 +60,30 @@ func TestCloneOfEverySystemKeepsItsClientsOwnState(t *testing.T) {
 			assert.NotEqual(t, want, cl.Trace.Hash(), "the clone was disturbed")
 		})
 	}
+}
+
+// etcd's client keeps its own state (its renewal loop, the bugs it
+// reproduces, the fixes deployed to it) in a client value of its own, as
+// every other system does, so a clone copies it: a fix deployed to a
+// clone's process is not deployed to the original's.
+func TestEtcdClientStateIsItsOwnAndACloneCopiesIt(t *testing.T) {
+	p, err := FindPreset("etcd")
+	require.NoError(t, err)
+	s, err := p.Config.Build()
+	require.NoError(t, err)
+	s.RunUntil(10 * time.Second)
+	orig := s.Processes()[0]
+	require.NotNil(t, orig.etcd(), "an etcd process has an etcd client")
+
+	cl := s.Clone()
+	require.NoError(t, cl.Apply(Fix(orig.Name(), FixNewSession)))
+	assert.True(t, cl.Processes()[0].Deployed(FixNewSession), "the clone's process has the fix")
+	assert.False(t, orig.Deployed(FixNewSession), "the original's client is its own")
+
+	z, err := FindPreset("zookeeper")
+	require.NoError(t, err)
+	zs, err := z.Config.Build()
+	require.NoError(t, err)
+	assert.Nil(t, zs.Processes()[0].etcd(), "another system's process has no etcd client")
+	assert.False(t, zs.Processes()[0].Deployed(FixNewSession))
 }

@@ -52,13 +52,13 @@ const (
 // zkClient is a Process's ZooKeeper connection and lock recipe (its
 // session's lease, key and token are the Process's own).
 type zkClient struct {
-	etcdClient  // a session ends as etcd's does (revoked), a crash forgets all below
-	state       zkConnState
-	timeout     time.Duration // negotiated session timeout
-	readTimeout time.Duration
-	lastRecv    time.Duration
-	guid        string
-	creating    bool // the lock node's create has not been answered
+	sharedClient // a session ends as etcd's does (revoked), a crash forgets all below
+	state        zkConnState
+	timeout      time.Duration // negotiated session timeout
+	readTimeout  time.Duration
+	lastRecv     time.Duration
+	guid         string
+	creating     bool // the lock node's create has not been answered
 }
 
 func (z *zkClient) clone() clientRules { c := *z; return &c }
@@ -226,7 +226,6 @@ func (z *zkClient) up(p *Process, state, curator, why string) {
 	z.state, z.lastRecv = zkConnected, p.sim.now
 	p.stop(tmRetry)
 	z.trace(p, state, curator, why)
-	p.keepAlive = true
 	p.rearm(tmRenew, z.readTimeout/2, fnRenew)
 	z.armReadTimeout(p)
 }

@@ -2,7 +2,9 @@ package lessons
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"leaselab/core"
@@ -141,3 +143,29 @@ func (b *because) feedback(part string, ok bool, format string, args ...any) Fee
 
 // num writes a count or rate without trailing zeros.
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// pluralS picks the singular or the plural for a count of n.
+func pluralS(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// roundTo rounds v to the nearest multiple of unit.
+func roundTo(v, unit float64) float64 {
+	if unit < 1 {
+		// Divide by the inverse: 5193 / 10 prints as 519.3, while
+		// 5193 * 0.1 does not.
+		return math.Round(v/unit) / math.Round(1/unit)
+	}
+	return math.Round(v/unit) * unit
+}
+
+// joinAnd lists items as a sentence does: "a", "a and b", "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}

@@ -132,28 +132,7 @@ func (o ownSettings) Set(v string) error {
 
 func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
-	seed := fs.Uint64("seed", 1, "")
-	format := fs.String("format", "text", "")
-	ttl := fs.Duration("ttl", 0, "")
-	renew := fs.Duration("renew", 0, "")
-	fencing := fs.String("fencing", "", "")
-	idem := fs.String("idempotency", "", "")
-	procs := fs.Int("procs", 0, "")
-	recipe := fs.String("recipe", "", "")
-	tokenSource := fs.String("token-source", "", "")
-	duration := fs.Duration("duration", 0, "")
-	own := ownSettings{}
-	fs.Var(own, "set", "")
-	fs.Func("stale-token", "", func(v string) error { return own.Set("stale-token=" + v) })
-	actions := fs.String("actions", "", "")
-	preset := fs.String("preset", "", "")
-	system := fs.String("system", "", "")
-	renewDeadline := fs.Duration("renew-deadline", 0, "")
-	redisNodes := fs.Int("redis-nodes", 0, "")
-	members := fs.Int("members", 0, "")
-	load := fs.String("load", "", "")
-	withTrace := fs.Bool("trace", false, "")
-	event := fs.String("event", "", "")
+	f := runFlagsOn(fs)
 	pos, help, err := parseFlags(fs, args)
 	if help {
 		fmt.Fprint(stdout, scenarioHelp())
@@ -162,120 +141,187 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "labctl run: %v", err)
 	}
-	if *format != "mermaid" || *preset == "" {
-		if err := checkFormat(*format); err != nil {
-			return fail(stderr, "labctl run: %v", err)
-		}
-	}
-	if *event != "" && *format != "why" {
-		return fail(stderr, "labctl run: --event belongs to labctl why")
-	}
-	if *withTrace {
-		switch *format {
-		case "summary":
-			*format = "text"
-		case "jsonl", "mermaid":
-			return fail(stderr, "labctl run: --trace adds the trace to --format summary; --format %s has no summary to add it to", *format)
-		}
+	if err := f.checkFormat(); err != nil {
+		return fail(stderr, "labctl run: %v", err)
 	}
 	var link *permalink.RunLink
-	if *load != "" {
-		if *preset != "" {
+	if *f.load != "" {
+		if *f.preset != "" {
 			return fail(stderr, "labctl run: give --load or --preset, not both")
 		}
-		if link, err = loadLink(*load, pos, fs); err != nil {
+		if link, err = loadLink(*f.load, pos, fs); err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
 		}
 		if link.Kind != permalink.LinkScenario {
-			return runLink(*link, *format, stdout, stderr)
+			return runLink(*link, *f.format, stdout, stderr)
 		}
 		pos = []string{link.Name}
 	}
 	var log core.ActionLog
-	if *actions != "" {
-		if log, err = readActions(*actions, stdin); err != nil {
+	if *f.actions != "" {
+		if log, err = readActions(*f.actions, stdin); err != nil {
 			return fail(stderr, "labctl run: %v", err)
 		}
 	}
-	if *ttl < 0 || (*ttl == 0 && flagSet(fs, "ttl")) {
-		return fail(stderr, "labctl run: --ttl must be positive, got %s", *ttl)
+	if err := f.checkRun(fs); err != nil {
+		return fail(stderr, "labctl run: %v", err)
 	}
-	if *renew < 0 || (*renew == 0 && flagSet(fs, "renew")) {
-		return fail(stderr, "labctl run: --renew must be positive, got %s", *renew)
-	}
-	if *procs < 0 || (*procs == 0 && flagSet(fs, "procs")) {
-		return fail(stderr, "labctl run: --procs must be at least 1, got %d", *procs)
-	}
-	if *duration < 0 || (*duration == 0 && flagSet(fs, "duration")) {
-		return fail(stderr, "labctl run: --duration must be positive, got %s", *duration)
-	}
-	if *preset == "" && flagSet(fs, "preset") {
-		return fail(stderr, "labctl run: --preset needs a name (labctl presets lists them)")
-	}
-	if *duration > 24*time.Hour {
-		return fail(stderr, "labctl run: --duration %s is more than a day of virtual time", *duration)
-	}
-	if *preset != "" {
-		if len(pos) > 0 {
-			return fail(stderr, "labctl run: give a scenario name or --preset, not both")
-		}
-		if len(own) > 0 {
-			return fail(stderr, "labctl run: --set and --stale-token are a scenario's own settings, not a preset's")
-		}
-		p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
-			Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration, Actions: log, System: *system}
-		if *renewDeadline < 0 || (*renewDeadline == 0 && flagSet(fs, "renew-deadline")) {
-			return fail(stderr, "labctl run: --renew-deadline must be positive, got %s", *renewDeadline)
-		}
-		if *redisNodes < 0 || (*redisNodes == 0 && flagSet(fs, "redis-nodes")) {
-			return fail(stderr, "labctl run: --redis-nodes must be at least 1, got %d", *redisNodes)
-		}
-		if *members < 0 || (*members == 0 && flagSet(fs, "members")) {
-			return fail(stderr, "labctl run: --members must be at least 1, got %d", *members)
-		}
-		sf := systemFlags{renewDeadline: *renewDeadline, redisNodes: *redisNodes, members: *members}
-		return runPreset(*preset, p, sf, flagSet(fs, "seed"), *format, *event, stdout, stderr)
+	if *f.preset != "" {
+		return f.runPreset(fs, pos, log, stdout, stderr)
 	}
 	if len(pos) != 1 {
 		return fail(stderr, "labctl run: want exactly one scenario name (labctl run --help lists them)")
 	}
-	for _, f := range []string{"system", "renew-deadline", "redis-nodes", "members"} {
-		if flagSet(fs, f) {
-			return fail(stderr, "labctl run: --%s applies to presets (labctl run --preset NAME --system kubernetes --renew-deadline 8s)", f)
+	for _, name := range []string{"system", "renew-deadline", "redis-nodes", "members"} {
+		if flagSet(fs, name) {
+			return fail(stderr, "labctl run: --%s applies to presets (labctl run --preset NAME --system kubernetes --renew-deadline 8s)", name)
 		}
 	}
 	sc, err := core.FindScenario(pos[0])
 	if err != nil {
 		return fail(stderr, "labctl run: %v", err)
 	}
-	p := core.Params{Seed: *seed, TTL: *ttl, RenewEvery: *renew, Fencing: *fencing, Idempotency: *idem,
-		Procs: *procs, Recipe: *recipe, TokenSource: *tokenSource, Duration: *duration}
-	if len(own) > 0 {
-		p.Own = own
+	p := f.params()
+	if len(f.own) > 0 {
+		p.Own = f.own
 	}
 	if link != nil {
 		if p, err = link.ScenarioParams(); err != nil {
 			return fail(stderr, "labctl run --load: %v", err)
 		}
-		*seed = p.Seed
+		*f.seed = p.Seed
 	}
 	if log != nil {
 		p.Actions = log
 	}
+	return f.printScenario(sc, p, stdout, stderr)
+}
+
+// runFlags are labctl run's flags.
+type runFlags struct {
+	seed                                    *uint64
+	format, fencing, idem, recipe, tokenSrc *string
+	actions, preset, system, load, event    *string
+	ttl, renew, duration, renewDeadline     *time.Duration
+	procs, redisNodes, members              *int
+	withTrace                               *bool
+	own                                     ownSettings
+}
+
+func runFlagsOn(fs *flag.FlagSet) *runFlags {
+	f := &runFlags{
+		seed:     fs.Uint64("seed", 1, ""),
+		format:   fs.String("format", "text", ""),
+		ttl:      fs.Duration("ttl", 0, ""),
+		renew:    fs.Duration("renew", 0, ""),
+		fencing:  fs.String("fencing", "", ""),
+		idem:     fs.String("idempotency", "", ""),
+		procs:    fs.Int("procs", 0, ""),
+		recipe:   fs.String("recipe", "", ""),
+		tokenSrc: fs.String("token-source", "", ""),
+		duration: fs.Duration("duration", 0, ""),
+		own:      ownSettings{},
+	}
+	fs.Var(f.own, "set", "")
+	fs.Func("stale-token", "", func(v string) error { return f.own.Set("stale-token=" + v) })
+	f.actions = fs.String("actions", "", "")
+	f.preset = fs.String("preset", "", "")
+	f.system = fs.String("system", "", "")
+	f.renewDeadline = fs.Duration("renew-deadline", 0, "")
+	f.redisNodes = fs.Int("redis-nodes", 0, "")
+	f.members = fs.Int("members", 0, "")
+	f.load = fs.String("load", "", "")
+	f.withTrace = fs.Bool("trace", false, "")
+	f.event = fs.String("event", "", "")
+	return f
+}
+
+// checkFormat refuses a format, --event or --trace the run cannot give;
+// --trace turns the summary into the text format.
+func (f *runFlags) checkFormat() error {
+	if *f.format != "mermaid" || *f.preset == "" {
+		if err := checkFormat(*f.format); err != nil {
+			return err
+		}
+	}
+	if *f.event != "" && *f.format != "why" {
+		return errors.New("--event belongs to labctl why")
+	}
+	if *f.withTrace {
+		switch *f.format {
+		case "summary":
+			*f.format = "text"
+		case "jsonl", "mermaid":
+			return fmt.Errorf("--trace adds the trace to --format summary; --format %s has no summary to add it to", *f.format)
+		}
+	}
+	return nil
+}
+
+// checkRun refuses settings out of range.
+func (f *runFlags) checkRun(fs *flag.FlagSet) error {
+	switch {
+	case *f.ttl < 0 || (*f.ttl == 0 && flagSet(fs, "ttl")):
+		return fmt.Errorf("--ttl must be positive, got %s", *f.ttl)
+	case *f.renew < 0 || (*f.renew == 0 && flagSet(fs, "renew")):
+		return fmt.Errorf("--renew must be positive, got %s", *f.renew)
+	case *f.procs < 0 || (*f.procs == 0 && flagSet(fs, "procs")):
+		return fmt.Errorf("--procs must be at least 1, got %d", *f.procs)
+	case *f.duration < 0 || (*f.duration == 0 && flagSet(fs, "duration")):
+		return fmt.Errorf("--duration must be positive, got %s", *f.duration)
+	case *f.preset == "" && flagSet(fs, "preset"):
+		return errors.New("--preset needs a name (labctl presets lists them)")
+	case *f.duration > 24*time.Hour:
+		return fmt.Errorf("--duration %s is more than a day of virtual time", *f.duration)
+	}
+	return nil
+}
+
+// params are a scenario's parameters as the flags set them.
+func (f *runFlags) params() core.Params {
+	return core.Params{Seed: *f.seed, TTL: *f.ttl, RenewEvery: *f.renew, Fencing: *f.fencing, Idempotency: *f.idem,
+		Procs: *f.procs, Recipe: *f.recipe, TokenSource: *f.tokenSrc, Duration: *f.duration}
+}
+
+// runPreset runs --preset NAME with the flags' settings.
+func (f *runFlags) runPreset(fs *flag.FlagSet, pos []string, log core.ActionLog, stdout, stderr io.Writer) int {
+	if len(pos) > 0 {
+		return fail(stderr, "labctl run: give a scenario name or --preset, not both")
+	}
+	if len(f.own) > 0 {
+		return fail(stderr, "labctl run: --set and --stale-token are a scenario's own settings, not a preset's")
+	}
+	p := f.params()
+	p.Actions, p.System = log, *f.system
+	if *f.renewDeadline < 0 || (*f.renewDeadline == 0 && flagSet(fs, "renew-deadline")) {
+		return fail(stderr, "labctl run: --renew-deadline must be positive, got %s", *f.renewDeadline)
+	}
+	if *f.redisNodes < 0 || (*f.redisNodes == 0 && flagSet(fs, "redis-nodes")) {
+		return fail(stderr, "labctl run: --redis-nodes must be at least 1, got %d", *f.redisNodes)
+	}
+	if *f.members < 0 || (*f.members == 0 && flagSet(fs, "members")) {
+		return fail(stderr, "labctl run: --members must be at least 1, got %d", *f.members)
+	}
+	sf := systemFlags{renewDeadline: *f.renewDeadline, redisNodes: *f.redisNodes, members: *f.members}
+	return runPreset(*f.preset, p, sf, flagSet(fs, "seed"), *f.format, *f.event, stdout, stderr)
+}
+
+// printScenario runs scenario sc and writes it in the flags' format.
+func (f *runFlags) printScenario(sc *core.Scenario, p core.Params, stdout, stderr io.Writer) int {
 	r, err := sc.Run(p)
 	if err != nil {
 		return fail(stderr, "labctl run %s: %v", sc.Name, err)
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	switch *format {
+	switch *f.format {
 	case "why":
-		return explain(w, stderr, r.Sim.Trace, *event, "labctl why "+sc.Name)
+		return explain(w, stderr, r.Sim.Trace, *f.event, "labctl why "+sc.Name)
 	case "jsonl":
 		r.Sim.Trace.WriteJSONL(w)
 		return verdict(afterRun(io.Discard, stderr, r.Sim, p.Actions, r.End, "labctl run "+sc.Name), r.Report)
 	case "text":
-		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", sc.Title, *seed, core.FormatTime(r.End))
+		fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", sc.Title, *f.seed, core.FormatTime(r.End))
 		r.Sim.Trace.WriteText(w)
 		fmt.Fprintln(w)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Fixes a learner can deploy to a running client (the "fix" action). Each
+// Fixes a learner can deploy to a running etcd client (the "fix" action). Each
 // undoes one client bug of the troubleshooting guide's incidents, from the
 // moment it is applied: the process keeps its state, and what it does next
 // follows the fixed code.
@@ -84,27 +84,28 @@ func (p *Process) Fixed(f FixName) bool {
 // Deployed reports whether fix f was deployed to the process (by a fix
 // action; its configuration may have lacked the bug anyway).
 func (p *Process) Deployed(f FixName) bool {
-	i := slices.Index(Fixes, f)
-	return i >= 0 && p.deployed&(1<<i) != 0
+	i, e := slices.Index(Fixes, f), p.etcd()
+	return i >= 0 && e != nil && e.deployed&(1<<i) != 0
 }
 
-// applyFix deploys fix f now.
+// applyFix deploys fix f now, to an etcd client (takesFixes).
 func (p *Process) applyFix(f FixName) {
-	p.deployed |= 1 << slices.Index(Fixes, f)
+	e := p.etcd()
+	e.deployed |= 1 << slices.Index(Fixes, f)
 	switch f {
 	case FixNewSession:
-		p.cfg.ReuseSession, p.stale = false, 0
+		p.cfg.ReuseSession, e.stale = false, 0
 	case FixRelist:
 		p.cfg.StaleWatch = false
-		if p.watchLost {
-			p.watchLost = false
+		if e.watchLost {
+			e.watchLost = false
 			p.relist()
 		}
 	case FixJitter:
 		p.cfg.RetryJitter = FixJitterFactor
 	case FixOwnTask:
 		p.cfg.RenewOnWorkLoop = false
-		if p.renewDue >= 0 && !p.crashed {
+		if e.renewDue >= 0 && !p.crashed {
 			p.arm(tmRenew, p.sim.now, fnRenew)
 		}
 	}
@@ -114,21 +115,21 @@ func (p *Process) applyFix(f FixName) {
 // noteConnection is StaleWatch's bug: the client's watch ends with its
 // connection and nothing opens it again. The client notices the
 // connection is down on its keepalive loop's next tick.
-func (p *Process) noteConnection() {
-	if !p.cfg.StaleWatch || p.watchLost || p.state != Candidate || p.key == "" {
+func (e *etcdClient) noteConnection(p *Process) {
+	if !p.cfg.StaleWatch || e.watchLost || p.state != Candidate || p.key == "" {
 		return
 	}
 	if down, _ := p.sim.Net.Connection(p.cfg.Name); !down {
 		return
 	}
-	p.watchLost = true
+	e.watchLost = true
 	p.trace(KindNote, S(FText, "its watch ended with the connection; after reconnecting it does not read the contenders again"))
 }
 
 // unseen reports (and traces) a wake-up a StaleWatch client no longer
 // has a watch for.
-func (p *Process) unseen(m watchEvent) bool {
-	if !p.watchLost {
+func (e *etcdClient) unseen(p *Process, m watchEvent) bool {
+	if !e.watchLost {
 		return false
 	}
 	if p.sim.Trace.on(KindNote) {
