@@ -307,15 +307,7 @@ func freedFor(w *World, a, b *core.Event) bool {
 	if b.Kind != core.KindHolder {
 		return false
 	}
-	var free *core.Event
-	for e := range w.ofKind(core.KindFree) {
-		if e.Seq > b.Seq {
-			break
-		}
-		if e.Lock() == b.Lock() {
-			free = e
-		}
-	}
+	free := freeBefore(w, b)
 	if free == nil || a.Seq > free.Seq {
 		return false
 	}
@@ -331,6 +323,20 @@ func freedFor(w *World, a, b *core.Event) bool {
 		return a.Value() == free.Value()
 	}
 	return false
+}
+
+// freeBefore is the last lock.free of holder h's lock before h, or nil.
+func freeBefore(w *World, h *core.Event) *core.Event {
+	var free *core.Event
+	for e := range w.ofKind(core.KindFree) {
+		if e.Seq > h.Seq {
+			break
+		}
+		if e.Lock() == h.Lock() {
+			free = e
+		}
+	}
+	return free
 }
 
 // stall is a span during which a process could not act or be heard: a

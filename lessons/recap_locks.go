@@ -69,30 +69,12 @@ func redlockRoles(w *World) []chainRole {
 				}},
 				acquisitionRole(h, fmt.Sprintf("what did %s win while %s could not act, and with which token?", h.Owner(), old)),
 				{ask: fmt.Sprintf("what did %s do as the holder?", h.Owner()), is: rivalWrote},
-				{ask: fmt.Sprintf("which write of %s's came after it?", old), is: isEvent(send)},
+				{ask: fmt.Sprintf("which write of %s's came after it?", old), is: func(e *core.Event) bool { return e.Seq == send.Seq || e.Seq == d.Seq }},
 				{ask: "what did storage's token check make of it?", is: isEvent(d)},
 			}
 		}
 	}
 	return nil
-}
-
-// lastFreeBefore is the lock.free that made way for holder h (none other
-// holding in between), or nil.
-func lastFreeBefore(w *World, h *core.Event) *core.Event {
-	var free *core.Event
-	for e := range w.ofKind(core.KindFree) {
-		if e.Seq > h.Seq {
-			break
-		}
-		if e.Lock() == h.Lock() {
-			free = e
-		}
-	}
-	if free == nil || !freedFor(w, free, h) {
-		return nil
-	}
-	return free
 }
 
 // hasEvent reports whether run w has an event is accepts.

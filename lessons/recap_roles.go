@@ -47,21 +47,11 @@ type handover struct {
 // the coordinator records), or of h itself (a waiter woken by the
 // deletion). ok is false for a handover no expiry explains.
 func handoverAfterExpiry(w *World, h *core.Event, prev string) (handover, bool) {
-	tr := w.Sim.Trace
 	from := h
-	var free *core.Event
-	for e := range w.ofKind(core.KindFree) {
-		if e.Seq > h.Seq {
-			break
-		}
-		if e.Lock() == h.Lock() {
-			free = e
-		}
-	}
-	if free != nil && freedFor(w, free, h) {
+	if free := lastFreeBefore(w, h); free != nil {
 		from = free
 	}
-	back := tr.Chain(from)
+	back := w.Sim.Trace.Chain(from)
 	for i, e := range back {
 		if e.Kind != core.KindLeaseExpire {
 			continue
@@ -162,4 +152,13 @@ func holderRole(h *core.Event, ask string) chainRole {
 		return acq.is(e) || e.Kind == core.KindShardOwn && e.Actor == h.Owner() && e.Token() == h.Token() && e.Seq > h.Seq &&
 			strings.HasSuffix(h.Lock(), fmt.Sprintf("-%03d", e.Shard()))
 	}}
+}
+
+// lastFreeBefore is the lock.free that made way for holder h (none other
+// holding in between), or nil.
+func lastFreeBefore(w *World, h *core.Event) *core.Event {
+	if free := freeBefore(w, h); free != nil && freedFor(w, free, h) {
+		return free
+	}
+	return nil
 }
