@@ -25,15 +25,20 @@ import (
 //     records, not only the first);
 //   - lease in force: the first is the last grant or renewal of a
 //     process's lease (the coordinator's, or the process hearing of it)
-//     before the process stalled (froze, or the network began holding what
-//     it sends), the second that stall; or the stall came first and the
+//     before the process stalled (froze, crashed, was cut off from the
+//     coordinator, or the network began holding what it sends), the second
+//     that stall; or the stall came first and the
 //     renewal was one the process had sent before it, landing during it;
 //   - during the stall: the first is a stall (a pause, the action that
 //     made it, a hold of what a process sends, a message the network held)
 //     and the second happened while the stall lasted;
 //   - woke after: the first happened while a process was stalled and the
-//     second ends that stall (the process woke, or a held message landed):
+//     second ends that stall (the process woke or restarted, its link to
+//     the coordinator healed, or a held message landed):
 //     it resumed knowing nothing of the first;
+//   - freed: the second is a lock's new holder and the first the lock
+//     falling free just before it, or what freed it (an expiry, a
+//     deletion, a Redis node's key running out);
 //   - token: the first is an acquisition with token t, the second something
 //     the new holder did or had decided with t (it believing it leads, its
 //     writes and their sends);
@@ -162,11 +167,14 @@ func chainLinked(w *World, a, b *core.Event) bool {
 	// "member-1 crashed", recorded just before it) are one step: what
 	// either set going follows from both.
 	if a.Kind == core.KindAction {
-		for i := a.Seq - 1; i >= 0 && tr.Events[i].At == a.At && len(tr.Events[i].Causes()) == 0 && tr.Events[i].Kind != core.KindAction; i-- {
+		for _, i := range directEffects(tr, a) {
 			if causedBy(tr, i, b) {
 				return true
 			}
 		}
+	}
+	if freedFor(w, a, b) {
+		return true
 	}
 	if leaseInForce(w, a, b) || leaseInForce(w, b, a) {
 		return true
@@ -257,8 +265,83 @@ func leaseInForce(w *World, r, s *core.Event) bool {
 	return st.covers(r) && len(cs) > 0 && cs[0] < st.start
 }
 
+// directEffects are the events action a made directly: recorded just
+// before its own event at the same instant, with no cause of their own,
+// and traced by the core back to a (core.Trace.RootOf).
+func directEffects(tr *core.Trace, a *core.Event) []int {
+	var out []int
+	for i := a.Seq - 1; i >= 0 && tr.Events[i].At == a.At; i-- {
+		e := &tr.Events[i]
+		if e.Kind == core.KindAction || e.Kind == core.KindActionError {
+			break
+		}
+		if len(e.Causes()) > 0 {
+			continue
+		}
+		if root, act := tr.RootOf(e); root == core.RootAction && act.Seq == a.Seq {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// cutFromCoordinator is the process a partition or heal event cuts from
+// (or joins to) the coordinator, or "" for any other link.
+func cutFromCoordinator(e *core.Event) string {
+	switch core.CoordinatorName {
+	case e.A():
+		return e.B()
+	case e.B():
+		return e.A()
+	}
+	return ""
+}
+
+// freedFor reports the freed link from a to b: b is a lock's new holder,
+// and a is the lock falling free just before it (the coordinator's
+// lock.free with no other holder between), or what freed it: an event
+// among the causes of that lock.free, or a Redis node's key with the freed
+// value expiring or being deleted before it (Redlock frees the lock when
+// a majority of those have gone).
+func freedFor(w *World, a, b *core.Event) bool {
+	if b.Kind != core.KindHolder {
+		return false
+	}
+	free := freeBefore(w, b)
+	if free == nil || a.Seq > free.Seq {
+		return false
+	}
+	for e := range w.ofKind(core.KindHolder) {
+		if e.Seq > free.Seq && e.Seq < b.Seq && e.Lock() == b.Lock() {
+			return false // the lock went to another first
+		}
+	}
+	switch {
+	case a.Seq == free.Seq, causedBy(w.Sim.Trace, a.Seq, free):
+		return true
+	case a.Kind == core.KindRedisExpire || a.Kind == core.KindRedisDel:
+		return a.Value() == free.Value()
+	}
+	return false
+}
+
+// freeBefore is the last lock.free of holder h's lock before h, or nil.
+func freeBefore(w *World, h *core.Event) *core.Event {
+	var free *core.Event
+	for e := range w.ofKind(core.KindFree) {
+		if e.Seq > h.Seq {
+			break
+		}
+		if e.Lock() == h.Lock() {
+			free = e
+		}
+	}
+	return free
+}
+
 // stall is a span during which a process could not act or be heard: a
-// pause, a hold of what it sends, or one message the network held.
+// pause, a crash (until it restarts), a cut from the coordinator (until it
+// heals), a hold of what it sends, or one message the network held.
 type stall struct {
 	proc string
 	// start is the stall's event; end is the Seq of the event that ended
@@ -280,9 +363,8 @@ func (s stall) ends(e *core.Event) bool   { return s.end >= 0 && e.Seq == s.end 
 func stallOf(w *World, e *core.Event) (stall, bool) {
 	tr := w.Sim.Trace
 	if e.Kind == core.KindAction {
-		// An action's direct effects come just before it, with no cause.
-		for i := e.Seq - 1; i >= 0 && tr.Events[i].At == e.At && len(tr.Events[i].Causes()) == 0; i-- {
-			if k := tr.Events[i].Kind; k == core.KindPause || k == core.KindHold {
+		for _, i := range directEffects(tr, e) {
+			if k := tr.Events[i].Kind; k == core.KindPause || k == core.KindHold || k == core.KindCrash || k == core.KindPartition {
 				return stallOf(w, &tr.Events[i])
 			}
 		}
@@ -320,6 +402,30 @@ func allStalls(w *World) []stall {
 			for i := e.Seq + 1; i < len(tr.Events); i++ {
 				if tr.Events[i].At >= e.Until() {
 					s.end = i
+					break
+				}
+			}
+			out = append(out, s)
+		}
+		for e := range w.ofKind(core.KindCrash) {
+			s := stall{proc: e.Actor, start: e.Seq, end: -1, toCoordinator: true}
+			for r := range w.ofKind(core.KindRestart) {
+				if r.Seq > e.Seq && r.Actor == e.Actor {
+					s.end = r.Seq
+					break
+				}
+			}
+			out = append(out, s)
+		}
+		for e := range w.ofKind(core.KindPartition) {
+			proc := cutFromCoordinator(e)
+			if proc == "" {
+				continue
+			}
+			s := stall{proc: proc, start: e.Seq, end: -1, toCoordinator: true}
+			for h := range w.ofKind(core.KindHeal) {
+				if h.Seq > e.Seq && cutFromCoordinator(h) == proc {
+					s.end = h.Seq
 					break
 				}
 			}
@@ -382,6 +488,30 @@ func chainWords(b *because, w *World, e *core.Event) string {
 		what = fmt.Sprintf("%s %s %s's write with token %s", e.Actor, verdict, e.From(), b.cite(e.Format(core.FToken), "trace", e, core.FToken))
 	case core.KindStale:
 		what = fmt.Sprintf("%s took %s's stale write", e.Actor, e.From())
+	case core.KindMember:
+		what = fmt.Sprintf("%s %s", e.Actor, e.State())
+	case core.KindCrash:
+		what = e.Actor + " crashed"
+	case core.KindRestart:
+		what = e.Actor + " restarted"
+	case core.KindPartition:
+		what = fmt.Sprintf("the network cut %s off from %s", e.A(), e.B())
+	case core.KindHeal:
+		what = fmt.Sprintf("the link between %s and %s healed", e.A(), e.B())
+	case core.KindFree:
+		what = fmt.Sprintf("%s fell free (%s had it)", e.Lock(), e.Was())
+	case core.KindDelete:
+		what = fmt.Sprintf("%s deleted %s", e.Actor, e.Key())
+	case core.KindWatchFire:
+		what = fmt.Sprintf("the deletion of %s woke %s", e.Key(), e.Watcher())
+	case core.KindRedisExpire:
+		what = fmt.Sprintf("%s's copy of %s ran out", e.Actor, e.Key())
+	case core.KindEnqueue:
+		what = fmt.Sprintf("%s decided %s's job %s: %s", e.Actor, e.From(), e.Idem(), e.Result())
+	case core.KindOffset:
+		what = fmt.Sprintf("%s decided %s's offset commit: %s", e.Actor, e.From(), e.Result())
+	case core.KindShardOwn:
+		what = fmt.Sprintf("%s took shard %s", e.Actor, e.Format(core.FShard))
 	default:
 		what = e.Actor + " " + e.Kind.String()
 	}

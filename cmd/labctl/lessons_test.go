@@ -85,16 +85,7 @@ func TestALessonsRecapChainInTheTerminal(t *testing.T) {
 	require.Equal(t, 1, code, errs)
 	assert.Contains(t, out, "Recap question: Tell the story of the lock a dead holder kept past its TTL")
 	assert.Contains(t, out, "answer with --chain")
-	num := func(substr string) string {
-		for _, line := range strings.Split(out, "\n") {
-			if strings.Contains(line, substr) {
-				f := strings.Fields(line)
-				return strings.TrimPrefix(f[0], "#")
-			}
-		}
-		require.FailNow(t, "no event", substr)
-		return ""
-	}
+	num := func(substr string) string { return eventNumber(t, out, substr) }
 	crash := num("member-1 member state=crashed")
 	leader := num("raft.leader term=3")
 	rearm := num("lease.rearm lease=4885a22a2e88c101")
@@ -117,4 +108,48 @@ func TestALessonsRecapChainInTheTerminal(t *testing.T) {
 	assert.Contains(t, errs, "go with --actions")
 	quiet, _, _ := labctl(t, `[]`, "lesson", "coordinator-cluster", "--actions", "-", "--progress", prog, "--chain", "1")
 	assert.Contains(t, quiet, "has not told the story")
+}
+
+// The recap chains of the other lessons are asked and judged in the
+// terminal as well: Redlock's late write, told with the events --trace
+// lists (the pause, the lock falling free, B winning it, B's write, A's
+// late write accepted), is right; without the pause it is asked why A
+// stopped extending its keys.
+func TestTheRedlockRecapChainInTheTerminal(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "progress.json")
+	log := `[{"at":"4s","do":"pause","proc":"A","for":"20s"}]`
+	out, errs, code := labctl(t, log, "lesson", "redlock-pause", "--actions", "-", "--progress", prog, "--trace")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "Recap question: Tell the story of the late write storage accepted")
+	num := func(substr string) string { return eventNumber(t, out, substr) }
+	pause := num("A pause for_ms=20000")
+	free := num("redlock lock.free")
+	holder := num("owner=B key=")
+	bWrite := num("storage write from=B token=0 value=B-1 result=accepted")
+	late := num("storage write from=A token=0 value=A-2 result=accepted")
+	out, errs, code = labctl(t, log, "lesson", "redlock-pause", "--actions", "-", "--progress", prog, "--chain", strings.Join([]string{pause, free, holder, bWrite, late}, ","))
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "Your chain (right): Right: each step of your 5-step chain leads to the next in your run")
+	out, _, _ = labctl(t, log, "lesson", "redlock-pause", "--actions", "-", "--progress", prog, "--chain", strings.Join([]string{free, holder, bWrite, late}, ","))
+	assert.Contains(t, out, "Your chain (not yet):")
+	assert.Contains(t, out, "why did A stop extending its keys?")
+	verdict := out[strings.Index(out, "Your chain"):]
+	assert.NotContains(t, verdict, "froze", "the gap is asked about, not named")
+	assert.NotContains(t, verdict, "#"+pause)
+	assert.NotContains(t, verdict, "event "+pause)
+	out, _, _ = labctl(t, log, "lesson", "redlock-pause", "--actions", "-", "--progress", prog, "--chain", pause+",99999")
+	assert.Contains(t, out, "is not in your run")
+}
+
+// eventNumber is the number --trace gives the first event of out whose
+// line holds substr.
+func eventNumber(t *testing.T, out, substr string) string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, substr) {
+			return strings.TrimPrefix(strings.Fields(line)[0], "#")
+		}
+	}
+	require.FailNow(t, "no event", substr)
+	return ""
 }

@@ -128,6 +128,21 @@ func plainEvent(e *core.Event) string {
 		return "action: " + e.Words()
 	case core.KindActionError:
 		return "action not applied: " + e.Why()
+	case core.KindDelete:
+		return fmt.Sprintf("%s deleted %s", e.Actor, e.Key())
+	case core.KindFree:
+		return fmt.Sprintf("%s fell free (%s had it)", e.Lock(), e.Was())
+	case core.KindWatchFire:
+		return fmt.Sprintf("the change to %s woke %s", e.Key(), e.Watcher())
+	case core.KindRedisExpire:
+		return fmt.Sprintf("%s's copy of %s ran out", e.Actor, e.Key())
+	case core.KindEnqueue:
+		return fmt.Sprintf("%s decided %s's job %s with token %d: %s", e.Actor, e.From(), e.Idem(), e.Token(), e.Result())
+	case core.KindOffset:
+		if e.Has(core.FShard) {
+			return fmt.Sprintf("%s decided %s's commit of shard %d with token %d: %s", e.Actor, e.From(), e.Shard(), e.Token(), e.Result())
+		}
+		return fmt.Sprintf("%s decided %s's commit of %d offsets: %s", e.Actor, e.From(), e.Entries(), e.Result())
 	}
 	var b strings.Builder
 	b.WriteString(e.Actor + " " + e.Kind.String())
@@ -181,13 +196,20 @@ func (lb *Lab) WhyNow() (Why, bool) {
 // ChainEvents lists the events of a run a learner may pick, in order, for
 // a chain of causes (an exercise's "explain with your run"): every event
 // the narration tells, and the quiet ones an argument may need (the
-// coordinator granting or renewing a lease, a write sent to storage), each
-// in words with its time and its number.
+// coordinator granting or renewing a lease, a write sent to storage, a key
+// deleted, a lock falling free, a watch firing, a Redis node's key running
+// out, the job queue's and the offset store's decisions), each in words
+// with its time and its number.
 func ChainEvents(tr *core.Trace) []WhyStep {
 	var out []WhyStep
 	for i := range tr.Events {
 		e := &tr.Events[i]
-		quiet := e.Kind == core.KindLeaseGrant || e.Kind == core.KindLeaseRenew || e.Kind == core.KindSend && e.Msg() == "Write"
+		quiet := e.Kind == core.KindSend && e.Msg() == "Write"
+		switch e.Kind {
+		case core.KindLeaseGrant, core.KindLeaseRenew, core.KindDelete, core.KindFree, core.KindWatchFire,
+			core.KindRedisExpire, core.KindEnqueue, core.KindOffset:
+			quiet = true
+		}
 		if quiet || Narrate(e) != "" {
 			out = append(out, step(e))
 		}
