@@ -567,3 +567,25 @@ func TestThePageSaysTheNextToken(t *testing.T) {
 	write, _ := r.control("act:A:write-token")
 	assert.Equal(t, "Write with token 4", write.Label)
 }
+
+// A scene says whether the browser shows it as the page alone (no world)
+// or beside the canvas, so the page need name no scene.
+func TestAScreenSaysWhetherItIsAPage(t *testing.T) {
+	r := newAppRig(t)
+	info := r.a.Inspect()
+	assert.True(t, info.Page, "the menu is a page")
+	assert.Equal(t, "Lessons and exercises", info.ControlsHeading)
+	r.click("exercise:no-fencing")
+	assert.True(t, r.a.Inspect().Page, "the exercise's answer is a page")
+	r.click("simulator")
+	assert.False(t, r.a.Inspect().Page, "its simulator has a world")
+	r.key(ui.IntentBack)
+	r.key(ui.IntentBack)
+	require.Equal(t, "menu", r.a.Inspect().Name)
+	r.click("sandbox")
+	assert.True(t, r.a.Inspect().Page, "the sandbox's setup is a page")
+	r.click("start")
+	info = r.a.Inspect()
+	assert.False(t, info.Page, "the sandbox's run has a world")
+	assert.Empty(t, info.ControlsHeading, "its controls are the page's Actions")
+}
