@@ -547,8 +547,11 @@ func TestTheCanvasMenuAndThePageAreOneDeclaration(t *testing.T) {
 	}
 	r.click("act:B:pause")
 	assert.Contains(t, narration(r), "You: pause B", "the canvas's click ran B's pause")
+	r.click("proc:A")
+	require.True(t, sc.world.Modal(), "A's menu is open on the canvas")
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: "act:A:pause"}}})
 	assert.Contains(t, narration(r), "You: pause A", "the page's click ran A's pause")
+	assert.False(t, sc.world.Modal(), "and closed the canvas's menu, as a click in it does")
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: "act:A:pause"}}})
 	assert.Contains(t, lastLine(r), "A cannot do that now: the world changed", "a stale use is said, not acted on")
 }

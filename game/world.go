@@ -128,15 +128,7 @@ func (w *worldView) selectActor(i int) {
 }
 
 // activate runs menu item i, through its declaration.
-func (w *worldView) activate(i int) {
-	m := w.menu[i]
-	w.use(w.menuID(i))
-	if !m.NextToken {
-		// Close the menu: it would hide what the action sets off.
-		w.selected = -1
-	}
-	w.layoutMenu()
-}
+func (w *worldView) activate(i int) { w.use(w.menuID(i)) }
 
 // menuID is the id of the open menu's item i.
 func (w *worldView) menuID(i int) string { return actID(w.selectedName(), w.menu[i].ID) }

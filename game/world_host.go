@@ -83,16 +83,19 @@ func (w *worldView) use(id string) {
 	}
 }
 
-// choose does choice c: its action, or the menu's own step to another
-// token (which words the menu anew).
+// choose does choice c, from the canvas's menu or the page alike: its
+// action, which closes the menu (it would hide what the action sets off),
+// or the menu's own step to another token (which words it anew).
 func (w *worldView) choose(c lab.Choice) {
 	if c.NextToken {
 		w.token = lab.NextToken(w.token)
 		w.narrate(fmt.Sprintf("Write with token %d next", w.token))
 		w.declare()
-		return
+	} else {
+		w.do(c.Action)
+		w.selected = -1
 	}
-	w.do(c.Action)
+	w.layoutMenu()
 }
 
 // fencedOn reports whether the world's fenced resource checks tokens, and
