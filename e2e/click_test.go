@@ -51,10 +51,10 @@ func TestBrowserAOneFrameClickCountsAndTheWrongFirstMoveIsUndone(t *testing.T) {
 
 	b.quickClick(t, "proc:A")
 	b.until(t, "A selected (its action menu open)", 30*time.Second, func(s fullState) bool {
-		_, ok := s.Scene.Regions["action:pause"]
+		_, ok := s.Scene.Regions["act:A:pause"]
 		return ok
 	})
-	b.quickClick(t, "action:pause")
+	b.quickClick(t, "act:A:pause")
 	st := b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
 	assert.Zero(t, st.Scene.Run.Now, "paused before Play")
 	said := strings.Join(st.Scene.Mirror.Narration, "\n")

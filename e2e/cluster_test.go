@@ -89,7 +89,7 @@ func TestBrowserClusterLessonByKeyboard(t *testing.T) {
 
 	b.playTo(t, 1)
 	b.press(t, digit1)
-	b.until(t, "A's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["action:crash"]; return ok })
+	b.until(t, "A's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["act:A:crash"]; return ok })
 	b.press(t, keyX)
 	b.world(t, "A: crashed")
 
@@ -101,7 +101,7 @@ func TestBrowserClusterLessonByKeyboard(t *testing.T) {
 	}
 	require.Equal(t, "member-1", leader, "member-1 leads until it goes")
 	b.press(t, digit3) // A, B, then member-1
-	b.until(t, "member-1's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["action:crash"]; return ok })
+	b.until(t, "member-1's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["act:member-1:crash"]; return ok })
 	b.press(t, keyX)
 	b.world(t, "member-1: crashed")
 
@@ -125,7 +125,7 @@ func TestBrowserClusterLessonByKeyboard(t *testing.T) {
 	world = b.world(t, "leads (term 3)")
 	assert.NotContains(t, strings.Join(world, "\n"), "member-1 leads")
 	b.press(t, digit1)
-	b.until(t, "A's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["action:restart"]; return ok })
+	b.until(t, "A's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["act:A:restart"]; return ok })
 	b.press(t, keyX)
 	b.press(t, pKey)
 	st = b.until(t, "the first two goals", 2*time.Minute, func(s fullState) bool {
@@ -187,8 +187,8 @@ func TestBrowserClusterLessonFitsEverySize(t *testing.T) {
 			if sz.phone {
 				// By touch on the canvas: tap member-1's cell, then Crash.
 				b.touchAt(t, "proc:member-1", 0.5, 0.5, 0.5)
-				b.until(t, "member-1's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["action:crash"]; return ok })
-				b.touchAt(t, "action:crash", 0.5, 0.5, 0.5)
+				b.until(t, "member-1's menu", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["act:member-1:crash"]; return ok })
+				b.touchAt(t, "act:member-1:crash", 0.5, 0.5, 0.5)
 				b.world(t, "member-1: crashed")
 			}
 		})

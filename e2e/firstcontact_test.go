@@ -263,7 +263,7 @@ func TestBrowserShortcutsWorkFromAFocusedSlider(t *testing.T) {
 	b.press(t, key{key: "ArrowLeft", code: "ArrowLeft", vk: 37})
 	b.until(t, "the event before", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Now < next })
 	b.press(t, digit1)
-	b.until(t, "A selected", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["action:pause"]; return ok })
+	b.until(t, "A selected", 30*time.Second, func(s fullState) bool { _, ok := s.Scene.Regions["act:A:pause"]; return ok })
 	focus("speed")
 	b.press(t, escKey) // closes A's menu
 	b.press(t, escKey)

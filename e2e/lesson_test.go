@@ -259,7 +259,7 @@ func TestBrowserFencedWritesLesson(t *testing.T) {
 	})
 	b.press(t, pKey)
 	b.click(t, "proc:A")
-	b.click(t, "action:pause")
+	b.click(t, "act:A:pause")
 	st := b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
 	pausedAt := st.Scene.Run.Now
 
@@ -381,7 +381,7 @@ func (b *browser) seek(t *testing.T, at, length float64) {
 func (b *browser) act(t *testing.T, actor, action string) {
 	t.Helper()
 	b.click(t, "proc:"+actor)
-	b.click(t, "action:"+action)
+	b.click(t, "act:"+actor+":"+action)
 }
 
 // allGoals waits until every goal of the lesson is met.

@@ -150,7 +150,7 @@ func TestBrowserPhonePlaysByTouch(t *testing.T) {
 	b.useControl(t, "lesson:fenced-writes")
 	b.until(t, "the lesson", 30*time.Second, func(s fullState) bool { return s.Scene.Run != nil })
 	b.touchAt(t, "proc:A", 0.5, 0.5, 0.5)
-	b.touchAt(t, "action:pause", 0.5, 0.5, 0.5)
+	b.touchAt(t, "act:A:pause", 0.5, 0.5, 0.5)
 	b.until(t, "A paused", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Procs[0].Paused })
 	b.touchAt(t, "scrub", 0.05, 0.5, 0.5)
 	st := b.until(t, "the play head dragged", 30*time.Second, func(s fullState) bool { return s.Scene.Run.Now > 30 })

@@ -171,7 +171,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	sb.Run.Lab.Advance(3 * time.Second)
 	r.click("proc:A")
 	shots = append(shots, r.record("sandbox-run-menu-"+size))
-	r.click("action:pause")
+	r.click("act:A:pause")
 	sb.Run.Lab.Advance(20 * time.Second)
 	shots = append(shots, r.record("sandbox-run-"+size))
 	r.key(ui.IntentBack)
@@ -454,8 +454,9 @@ func phoneScreens(t *testing.T) []screenText {
 		slices.Sort(procs)
 		r.click(procs[0])
 		shots = append(shots, r.record("sandbox-run-"+p+"-menu-phone"))
-		if _, ok := r.a.Inspect().Regions["action:pause"]; ok {
-			r.click("action:pause")
+		pause := actID(strings.TrimPrefix(procs[0], "proc:"), "pause")
+		if _, ok := r.a.Inspect().Regions[pause]; ok {
+			r.click(pause)
 		} else {
 			r.key(ui.IntentBack) // the menu closes
 		}

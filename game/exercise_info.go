@@ -80,7 +80,7 @@ func (s *ExerciseScene) info() *ExerciseInfo {
 // Inspect implements Inspector.
 func (s *exerciseAnswer) Inspect() SceneInfo {
 	g := &s.geom
-	info := SceneInfo{Name: "exercise", Regions: map[string]ui.Rect{
+	info := SceneInfo{Name: "exercise", Page: true, Regions: map[string]ui.Rect{
 		"back": s.back.Rect, "reading": s.reading[s.tab].Rect, "form": g.view,
 		"check": s.checkB.Rect, "cancel": s.cancel.Rect, "model": s.model.Rect, "hint": s.hintB.Rect,
 	}, Exercise: s.scene.info()}

@@ -63,7 +63,7 @@ func TestExerciseOneThroughTheScreen(t *testing.T) {
 	lab := sc.Simulator()
 	lab.Lab.Advance(4500 * time.Millisecond)
 	r.click("proc:A")
-	r.click("action:pause")
+	r.click("act:A:pause")
 	r.click("menu") // "< Answer"
 	info = r.a.Inspect()
 	if info.Name != "exercise" || info.Exercise.Actions != 1 || !strings.Contains(info.Mirror.Text, "Your run: 1 action (pause A at 4.5 s for 9 s)") {
@@ -145,7 +145,7 @@ func TestWrongAnswerIsExplainedAndTheModelAnswerFollowsAnAttempt(t *testing.T) {
 	assert.False(t, offered, "the simulator offers its solution before the model answer is shown")
 	sc.Simulator().Lab.Advance(4 * time.Second)
 	r.click("proc:A")
-	r.click("action:pause")
+	r.click("act:A:pause")
 	r.click("menu")
 	r.click("check") // complete and wrong
 	r.tick(ui.Input{})
@@ -639,7 +639,7 @@ func answerNoFencingWrongly(t *testing.T, r *appRig) *ExerciseScene {
 	r.click("simulator")
 	sc.Simulator().Lab.Advance(4 * time.Second)
 	r.click("proc:A")
-	r.click("action:pause")
+	r.click("act:A:pause")
 	r.click("menu")
 	r.addChain(31, 34, 63)
 	r.click("check")

@@ -28,7 +28,7 @@ func TestTheWorldAndTimelineShowTheSameInstantAfterATick(t *testing.T) {
 	r.tick(ui.Input{Cursor: lanes.Center(), MouseJustUp: true})
 
 	r.click("proc:A")
-	r.click("action:pause")
+	r.click("act:A:pause")
 	a := sc.world.view.Procs[0]
 	require.Equal(t, "A", a.Name)
 	assert.True(t, a.Paused, "the world shows the pause in the tick that applied it")

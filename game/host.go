@@ -6,51 +6,24 @@ import (
 	"leaselab/game/ui"
 )
 
-// Control is one control of a scene as the page around the canvas offers
-// it (the browser's HTML lesson panel): using it sends a ui.HostAction
-// with its ID, which the scene applies as a click on its own widget of
-// that name would be. Every action of a lesson is one, so a learner who
-// cannot use the canvas can still finish it.
-type Control struct {
-	// ID is what the control sends (ui.HostAction.ID); Slot, when set, is
-	// the control's lasting place, kept while its ID changes with the
-	// state ("Pause" becomes "Resume"), so the page keeps it focused.
-	ID   string `json:"id"`
-	Slot string `json:"slot,omitempty"`
-	// Group is the heading it is listed under: an actor ("A"), "Store",
-	// "Playback", "Lesson".
-	Group string `json:"group"`
-	Label string `json:"label"`
-	// Kind is "" for a button; "toggle" for an on/off button (On says
-	// which); "range" for a value between Min and Max in Step, shown as
-	// Text; "choice" for one of Options (Value is the index); "radio" and
-	// "check" for an option of a single- or multiple-choice question
-	// (On: chosen); "link" for a way to another screen.
-	Kind     string   `json:"kind,omitempty"`
-	On       bool     `json:"on,omitempty"`
-	Disabled bool     `json:"disabled,omitempty"`
-	Value    float64  `json:"value,omitempty"`
-	Min      float64  `json:"min,omitempty"`
-	Max      float64  `json:"max,omitempty"`
-	Step     float64  `json:"step,omitempty"`
-	Text     string   `json:"text,omitempty"`
-	Options  []string `json:"options,omitempty"`
-	// Detail is a line said after the label (a lesson's summary).
-	Detail string `json:"detail,omitempty"`
-}
+// Control is one control of a scene, declared once (ui.Control): the page
+// around the canvas (the browser's HTML lesson panel) shows it, and using
+// it sends a ui.HostAction with its ID, which the scene passes through
+// ui.Controls.Use as a click on its canvas widget does. Every action of a
+// lesson is one, so a learner who cannot use the canvas can still finish
+// it.
+type Control = ui.Control
 
-// Control kinds.
+// Control kinds (see ui.Control).
 const (
-	KindToggle = "toggle"
-	KindRange  = "range"
-	KindChoice = "choice"
-	KindRadio  = "radio"
-	KindCheck  = "check"
-	KindLink   = "link"
-	KindText   = "text" // a few paragraphs the learner writes; Text holds them
-	// KindCopy is text the learner copies (a link): shown read-only in a
-	// field they can select by keyboard; Text holds it.
-	KindCopy = "copy"
+	KindToggle = ui.KindToggle
+	KindRange  = ui.KindRange
+	KindChoice = ui.KindChoice
+	KindRadio  = ui.KindRadio
+	KindCheck  = ui.KindCheck
+	KindLink   = ui.KindLink
+	KindText   = ui.KindText
+	KindCopy   = ui.KindCopy
 )
 
 // pressNamed applies this tick's host actions to the widgets in names: a

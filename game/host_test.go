@@ -520,3 +520,75 @@ func TestAnExerciseNumberIsSaidOncePerValue(t *testing.T) {
 	assert.Equal(t, 1, said(), "the same value again is not")
 	assert.Equal(t, other, sc.Form.Number(k.ID))
 }
+
+// TestTheCanvasMenuAndThePageAreOneDeclaration checks that an actor's
+// canvas menu is made from the same declarations the page lists, under the
+// same ids, and that a click on either runs the same action: the page's
+// "Pause A" and the canvas's pause of B both go through the declarations'
+// door and are told as the learner's actions.
+func TestTheCanvasMenuAndThePageAreOneDeclaration(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:fenced-writes")
+	sc := r.a.top().(*LessonScene)
+	sc.Lab.Advance(4 * time.Second)
+	r.tick(ui.Input{})
+	r.click("proc:B")
+	regions := r.a.Inspect().Regions
+	for _, c := range sc.world.choices[1] {
+		id := actID("B", c.ID)
+		decl, ok := r.control(id)
+		require.True(t, ok, "the page lists %s", id)
+		assert.Contains(t, regions, id, "the canvas names its menu item by the page's id")
+		for i, b := range sc.world.buttons {
+			if sc.world.menuID(i) == id {
+				assert.Equal(t, decl.CanvasLabel(), b.Label, "the canvas's item is the declaration's words and key")
+			}
+		}
+	}
+	r.click("act:B:pause")
+	assert.Contains(t, narration(r), "You: pause B", "the canvas's click ran B's pause")
+	r.click("proc:A")
+	require.True(t, sc.world.Modal(), "A's menu is open on the canvas")
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "act:A:pause"}}})
+	assert.Contains(t, narration(r), "You: pause A", "the page's click ran A's pause")
+	assert.False(t, sc.world.Modal(), "and closed the canvas's menu, as a click in it does")
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "act:A:pause"}}})
+	assert.Contains(t, lastLine(r), "A cannot do that now: the world changed", "a stale use is said, not acted on")
+}
+
+// The page says which token "write with token" sends next, as the canvas
+// does: the words of the declaration are the canvas's, less the key.
+func TestThePageSaysTheNextToken(t *testing.T) {
+	r := newPanelRig(t)
+	r.use("lesson:hands-on-lab", 0)
+	token, ok := r.control("act:A:token-next")
+	require.True(t, ok, "among %v", controlIDs(r.a.Inspect().Mirror.Controls))
+	assert.Equal(t, "Pick another token (now 3)", token.Label)
+	r.use("act:A:token-next", 0)
+	token, _ = r.control("act:A:token-next")
+	assert.Equal(t, "Pick another token (now 4)", token.Label, "picking words the menu anew")
+	write, _ := r.control("act:A:write-token")
+	assert.Equal(t, "Write with token 4", write.Label)
+}
+
+// A scene says whether the browser shows it as the page alone (no world)
+// or beside the canvas, so the page need name no scene.
+func TestAScreenSaysWhetherItIsAPage(t *testing.T) {
+	r := newAppRig(t)
+	info := r.a.Inspect()
+	assert.True(t, info.Page, "the menu is a page")
+	assert.Equal(t, "Lessons and exercises", info.ControlsHeading)
+	r.click("exercise:no-fencing")
+	assert.True(t, r.a.Inspect().Page, "the exercise's answer is a page")
+	r.click("simulator")
+	assert.False(t, r.a.Inspect().Page, "its simulator has a world")
+	r.key(ui.IntentBack)
+	r.key(ui.IntentBack)
+	require.Equal(t, "menu", r.a.Inspect().Name)
+	r.click("sandbox")
+	assert.True(t, r.a.Inspect().Page, "the sandbox's setup is a page")
+	r.click("start")
+	info = r.a.Inspect()
+	assert.False(t, info.Page, "the sandbox's run has a world")
+	assert.Empty(t, info.ControlsHeading, "its controls are the page's Actions")
+}

@@ -49,14 +49,24 @@ func (kp *knobPanel) layout(l ui.PlayerLayout) {
 	kp.sync()
 }
 
-func (kp *knobPanel) update(in *ui.Input) {
+// update passes a moved slider through use, the player's door, as the
+// page's range passes.
+func (kp *knobPanel) update(in *ui.Input, use func(ui.HostAction) bool) {
 	for i, k := range kp.lab.Lesson.Knobs {
 		sl := &kp.sliders[i]
 		if sl.Update(in) {
-			kp.send(lab.SetKnobTo(k.ID, sl.Value))
+			use(ui.HostAction{ID: "knob:" + k.ID, Value: sl.Value})
 		}
 	}
 	kp.sync()
+}
+
+// set gives knob i the value v (snapped to its steps) and asks the lab
+// to rebuild the world with it.
+func (kp *knobPanel) set(i int, v float64) {
+	sl := &kp.sliders[i]
+	sl.SetValue(v)
+	kp.send(lab.SetKnobTo(kp.lab.Lesson.Knobs[i].ID, sl.Value))
 }
 
 // verdict is the lesson's judgement of the knob values, if it has one.

@@ -71,7 +71,7 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 	}
 	sc.Lab.Advance(4 * time.Second)
 	r.click("proc:A")
-	r.click("action:pause")
+	r.click("act:A:pause")
 	if !sc.Lab.World().Procs[0].Paused {
 		t.Fatalf("A not paused; log %v", sc.Lab.Log())
 	}
@@ -123,7 +123,7 @@ func TestHoldALeadersMessagesFromItsMenu(t *testing.T) {
 	sc.Lab.Advance(time.Second)
 	r.click("proc:A")
 	r.shot("menu-hold.png")
-	r.click("action:delay")
+	r.click("act:A:delay")
 	if w := sc.Lab.World(); w.Procs[0].HeldUntil != 21*time.Second || w.Procs[0].Paused {
 		t.Fatalf("A held until %s, paused %v; log %v", w.Procs[0].HeldUntil, w.Procs[0].Paused, sc.Lab.Log())
 	}

@@ -327,7 +327,7 @@ func (m *Menu) controls() []Control {
 
 // Inspect implements Inspector.
 func (m *Menu) Inspect() SceneInfo {
-	info := SceneInfo{Name: "menu", Regions: map[string]ui.Rect{}, Mirror: Mirror{Title: "LeaseLab: lessons"}}
+	info := SceneInfo{Name: "menu", Page: true, ControlsHeading: "Lessons and exercises", Regions: map[string]ui.Rect{}, Mirror: Mirror{Title: "LeaseLab: lessons"}}
 	// One paragraph per lesson (the text view shows each as its own),
 	// with what it is about and about how long it takes.
 	text := "Lessons:\n\n"

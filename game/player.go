@@ -96,7 +96,15 @@ type Player struct {
 	goalRows []ui.Rect
 	ring     *ui.FocusRing
 	names    map[ui.Focusable]string
-	tips     []tip
+
+	// decls are the player's controls as declared at its last layout
+	// (declare): the page lists them, and every use of one, from the page
+	// or the canvas, passes them (use). stop: a use left the player or
+	// changed its run, so the rest of the tick's Update waits.
+	decls ui.Controls
+	stop  bool
+
+	tips []tip
 	// outside: the page shows the lesson panel (draw.Style.PanelOutside);
 	// ringed is what the focus ring visits then.
 	outside bool
@@ -338,6 +346,9 @@ func (p *Player) Narrate(line string) {
 
 // Inspect implements Inspector.
 func (p *Player) Inspect() SceneInfo {
+	if p.decls == nil {
+		p.declare() // asked before its first layout
+	}
 	regions := p.layout.Regions()
 	if p.objective.H > 0 {
 		regions["objective"] = p.objective
@@ -387,7 +398,7 @@ func (p *Player) Inspect() SceneInfo {
 			Narration:    p.narration.Lines(),
 			NarrationKey: p.narration.Keys(),
 			NarrationSeq: p.narration.Seqs(),
-			Controls:     p.controls(),
+			Controls:     slices.Clip(p.decls),
 		},
 	}
 	if p.run != nil {

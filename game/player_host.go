@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"leaselab/core"
@@ -10,9 +11,10 @@ import (
 	"leaselab/game/ui"
 )
 
-// host applies the page's control uses to the player's own widgets and
-// returns those for its views. "scrub" is given in seconds and "speed" as
-// the index of a speed, as the page's controls say them.
+// host passes the page's control uses through the player's declarations
+// (use), as its canvas widgets' clicks do, and returns those it has none
+// for. "scrub" is given in seconds and "speed" as the index of a speed, as
+// the page's controls say them.
 func (p *Player) host(in *ui.Input) []ui.HostAction {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
@@ -20,24 +22,43 @@ func (p *Player) host(in *ui.Input) []ui.HostAction {
 			continue
 		}
 		switch h.ID {
-		case "scrub":
-			// To the millisecond the page's range gives, not through the
-			// canvas slider's fraction, so a typed time is exact.
-			t := time.Duration(math.Round(h.Value*1000)) * time.Millisecond
-			p.Clock.Apply(lab.SeekTo(max(0, min(t, p.Clock.Length()))))
 		case ScrubPrev:
 			p.Clock.Apply(lab.StepBack())
 		case ScrubNext:
 			p.Clock.Apply(lab.StepOn())
 		case ScrubBy:
-			t := p.Clock.Now() + time.Duration(math.Round(h.Value*1000))*time.Millisecond
-			p.Clock.Apply(lab.SeekTo(max(0, min(t, p.Clock.Length()))))
+			p.seek(p.Clock.Now().Seconds() + h.Value)
 		default:
+			if p.use(h) {
+				continue
+			}
+			if w, ok := p.World.(*worldView); ok && strings.HasPrefix(h.ID, "act:") {
+				w.stale(h.ID)
+				continue
+			}
 			rest = append(rest, h)
 		}
 	}
 	in.Host = rest
 	return pressNamed(in, p.names)
+}
+
+// use is the player's one door for a control's use, from the page or
+// from a click on the canvas: the declaration of the last layout named
+// h.ID does it (ui.Controls.Use). It reports whether one was declared.
+func (p *Player) use(h ui.HostAction) bool {
+	handled, err := p.decls.Use(h)
+	if err != nil {
+		p.Narrate(err.Error())
+	}
+	return handled
+}
+
+// seek moves the play head to t seconds, to the nanosecond (a page's
+// range gives a typed time exactly), within the run.
+func (p *Player) seek(t float64) {
+	d := time.Duration(math.Round(t * float64(time.Second)))
+	p.Clock.Apply(lab.SeekTo(max(0, min(d, p.Clock.Length()))))
 }
 
 // The play head's keys on the page's slider: the arrows step to the
@@ -59,10 +80,11 @@ const (
 	groupLesson   = "Lesson"
 )
 
-// controls lists everything the player offers, for the page: the time
+// declare builds the player's declarations for this layout: the time
 // controls, the views' actions, the knobs, then the panel's buttons and
-// the scene's own widgets.
-func (p *Player) controls() []Control {
+// the scene's own widgets. The page lists them; the canvas's widgets are
+// used through them (use).
+func (p *Player) declare() {
 	play := "Play"
 	if p.playing {
 		play = "Pause"
@@ -70,30 +92,38 @@ func (p *Player) controls() []Control {
 	// The actors' actions first, then playback: what the lesson asks of
 	// the learner comes before the time controls (issue 29).
 	// An open question first: the run waits for it.
-	out := p.predictControls()
+	out := ui.Controls(p.predictControls())
 	for _, v := range p.views() {
 		if c, ok := v.(controller); ok {
 			out = append(out, c.Controls()...)
 		}
 	}
 	out = append(out, []Control{
-		{ID: "play", Group: groupPlayback, Label: play, Kind: KindToggle, On: p.playing},
-		{ID: "step", Group: groupPlayback, Label: "Step to the next event"},
+		{ID: "play", Group: groupPlayback, Label: play, Kind: KindToggle, On: p.playing,
+			Do: func(ui.HostAction) { p.setPlaying(!p.playing) }},
+		{ID: "step", Group: groupPlayback, Label: "Step to the next event", Do: func(ui.HostAction) { p.stepOn() }},
 		{ID: KeyPrefix + ui.IntentBackStep.String(), Group: groupPlayback, Label: "Back one second"},
 	}...)
 	length := p.Clock.Length().Seconds()
 	out = append(out, Control{ID: "scrub", Group: groupPlayback, Label: "Play head", Kind: KindRange,
 		Value: p.Clock.Now().Seconds(), Max: length, Step: 0.1,
-		Text: fmt.Sprintf("%s of %s", core.FormatTime(p.Clock.Now()), core.FormatTime(p.Clock.Length()))})
+		Text: fmt.Sprintf("%s of %s", core.FormatTime(p.Clock.Now()), core.FormatTime(p.Clock.Length())),
+		Do:   func(h ui.HostAction) { p.seek(h.Value) }})
 	opts := make([]string, len(speeds))
 	for i, v := range speeds {
 		opts[i] = speedText(v)
 	}
-	out = append(out, Control{ID: "speed", Group: groupPlayback, Label: "Speed", Kind: KindChoice, Value: p.speed.Value, Options: opts},
-		Control{ID: "fork", Group: groupPlayback, Label: "Fork: drop later actions and carry on from here"})
+	out = append(out, Control{ID: "speed", Group: groupPlayback, Label: "Speed", Kind: KindChoice, Value: p.speed.Value, Options: opts,
+		Do: func(h ui.HostAction) {
+			p.speed.SetValue(h.Value)
+			p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
+		}},
+		Control{ID: "fork", Group: groupPlayback, Label: "Fork: drop later actions and carry on from here", Do: func(ui.HostAction) { p.forkHere() }})
 	if k := p.knobs; k != nil {
 		for i, kn := range k.lab.Lesson.Knobs {
-			out = append(out, rangeControl(groupSettings, "knob:"+kn.ID, lab.KnobLabel(kn), &k.sliders[i], lab.KnobValue(kn, k.sliders[i].Value)))
+			c := rangeControl(groupSettings, "knob:"+kn.ID, lab.KnobLabel(kn), &k.sliders[i], lab.KnobValue(kn, k.sliders[i].Value))
+			c.Do = func(h ui.HostAction) { k.set(i, h.Value) }
+			out = append(out, c)
 		}
 	}
 	out = append(out, p.whyControls()...)
@@ -101,15 +131,18 @@ func (p *Player) controls() []Control {
 	if n := len(p.Lesson.Hints); n > 0 {
 		hint = fmt.Sprintf("Reveal hint %d of %d", min(p.hintsSeen+1, n), n)
 	}
-	out = append(out, Control{ID: "hint", Group: groupLesson, Label: hint, Disabled: p.hintsSeen >= len(p.Lesson.Hints)})
+	out = append(out, Control{ID: "hint", Group: groupLesson, Label: hint, Disabled: p.hintsSeen >= len(p.Lesson.Hints),
+		Do: func(ui.HostAction) { p.revealHint() }})
 	if p.solutionOffered() {
-		out = append(out, Control{ID: "solution", Group: groupLesson, Label: "Show the solution (restarts the run and plays it)"})
+		out = append(out, Control{ID: "solution", Group: groupLesson, Label: "Show the solution (restarts the run and plays it)",
+			Do: func(ui.HostAction) { p.showSolution() }})
 	}
 	if p.run != nil {
 		// Restart, Undo, Back to my run, Next lesson: those offered now.
 		for _, b := range p.run.mirror() {
 			if b.Offered {
-				out = append(out, Control{ID: b.Name, Group: groupLesson, Label: plainLabel(b.Label), Detail: b.Tip, Disabled: !b.Enabled})
+				out = append(out, Control{ID: b.Name, Group: groupLesson, Label: plainLabel(b.Label), Detail: b.Tip, Disabled: !b.Enabled,
+					Do: func(ui.HostAction) { p.run.spec.Do(b.Name); p.stop = true }})
 			}
 		}
 	}
@@ -131,10 +164,12 @@ func (p *Player) controls() []Control {
 		out = append(out, c)
 	}
 	if p.spec.Sandbox != nil {
-		out = append(out, Control{ID: "sandbox", Group: groupLesson, Label: "Open this run in the sandbox"})
+		out = append(out, Control{ID: "sandbox", Group: groupLesson, Label: "Open this run in the sandbox",
+			Do: func(ui.HostAction) { p.spec.Sandbox(); p.stop = true }})
 	}
-	if p.spec.Back.Do != nil {
-		out = append(out, Control{ID: "menu", Group: groupLesson, Label: plainLabel(p.spec.Back.Label), Kind: KindLink})
+	if back := p.spec.Back.Do; back != nil {
+		out = append(out, Control{ID: "menu", Group: groupLesson, Label: plainLabel(p.spec.Back.Label), Kind: KindLink,
+			Do: func(ui.HostAction) { back(); p.stop = true }})
 	}
-	return out
+	p.decls = out
 }

@@ -46,6 +46,7 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 	}
 	p.layoutWhy()
 	p.layoutPredict()
+	p.declare()
 	if items := p.focusables(); !slices.Equal(items, p.ringed) {
 		// The panel's widgets leave Tab's round when the page shows the
 		// panel; a scene's own widgets join it once they are placed.

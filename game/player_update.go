@@ -28,12 +28,21 @@ func (p *Player) Update(st *State) error {
 	})
 	menuOpen := modal != nil && modal.Modal()
 
+	if p.decls == nil {
+		p.declare() // updated before its first layout
+	}
 	if len(in.Host) > 0 {
 		// The page's controls: the panel's buttons and sliders fire as
 		// clicks on them would; the rest are the views' (the world's
 		// actions).
 		p.showHelp = false
 		in.Host = p.host(in)
+		if p.stop {
+			// It left the player, or changed the run under the views'
+			// last layout.
+			p.stop = false
+			return nil
+		}
 	}
 	p.updateNotice(in)
 	if !p.showHelp && !menuOpen && p.updateWhy(in) {
@@ -66,20 +75,21 @@ func (p *Player) Update(st *State) error {
 		menuKeys = in.Keys & ui.KeysOf(ui.IntentUp, ui.IntentDown, ui.IntentLeft, ui.IntentRight, ui.IntentActivate)
 		in.Keys &^= menuKeys
 	}
-	if back := p.spec.Back.Do; back != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
-		back()
+	if p.spec.Back.Do != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
+		p.use(ui.HostAction{ID: "menu"})
+		p.stop = false
 		return nil
 	}
 	if p.spec.Sandbox != nil && p.sandbox.Update(in) {
-		p.spec.Sandbox()
+		p.use(ui.HostAction{ID: "sandbox"})
+		p.stop = false
 		return nil
 	}
 	if p.solutionOffered() && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
-		p.spec.Solution()
-		p.setPlaying(true)
-		p.Narrate("Showing the solution from the start, as a run of its own: your run is kept, and Back to my run returns to it")
+		p.use(ui.HostAction{ID: "solution"})
 	}
 	if p.run != nil && p.run.update(p, in) {
+		p.stop = false
 		return nil // the run changed under the views' last layout
 	}
 	if in.Keys.Has(ui.IntentFaster) && p.speed.Value < p.speed.Max {
@@ -99,44 +109,35 @@ func (p *Player) Update(st *State) error {
 		st.FocusEscape = esc
 	}
 	nothingFocused := p.ring.Current() == nil
+	// The canvas's widgets and their keys pass the same door as the
+	// page's controls (use).
 	if p.play.Update(in) || in.Keys.Has(ui.IntentPlayPause) ||
 		(nothingFocused && !menuOpen && in.Keys.Has(ui.IntentActivate)) {
-		p.setPlaying(!p.playing)
+		p.use(ui.HostAction{ID: "play"})
 	}
 	if p.step.Update(in) || in.Keys.Has(ui.IntentStep) {
-		p.setPlaying(false)
-		p.answer(predictSkip)
-		p.Clock.Apply(lab.StepOn())
-		p.Narrate("Stepped to " + p.clockText())
+		p.use(ui.HostAction{ID: "step"})
 	}
 	if p.fork.Update(in) || in.Keys.Has(ui.IntentFork) {
-		p.Clock.Apply(lab.ForkHere())
-		undo := ""
-		if p.run != nil {
-			undo = " (Undo brings them back)"
-		}
-		p.Narrate("Forked at " + p.clockText() + "; later actions dropped" + undo)
+		p.use(ui.HostAction{ID: "fork"})
 	}
 	if p.hint.Update(in) || in.Keys.Has(ui.IntentHint) {
+		// A key with every hint shown does nothing, as the disabled
+		// button does.
 		if p.hintsSeen < len(p.Lesson.Hints) {
-			p.hintsSeen++
-			p.Narrate("Hint: " + p.Lesson.Hints[p.hintsSeen-1])
-			if p.run != nil {
-				p.text.SetText(p.panelText())
-				p.text.SetScroll(p.text.MaxScroll())
-			}
+			p.use(ui.HostAction{ID: "hint"})
 		}
 	}
 	p.hint.Disabled = p.hintsSeen >= len(p.Lesson.Hints)
 	if p.speed.Update(in) {
-		p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
+		p.use(ui.HostAction{ID: "speed", Value: p.speed.Value})
 	}
 	if p.scrub.Update(in) {
-		p.Clock.Apply(lab.SeekTo(time.Duration(p.scrub.Value * float64(p.Clock.Length()))))
+		p.use(ui.HostAction{ID: "scrub", Value: p.scrub.Value * p.Clock.Length().Seconds()})
 	}
 	p.text.Update(in)
 	if p.knobs != nil {
-		p.knobs.update(in)
+		p.knobs.update(in, p.use)
 	}
 
 	if p.playing {
@@ -186,4 +187,42 @@ func (p *Player) setPlaying(on bool) {
 	} else {
 		p.Narrate("Paused at " + p.clockText())
 	}
+}
+
+// stepOn steps to the next event, paused.
+func (p *Player) stepOn() {
+	p.setPlaying(false)
+	p.answer(predictSkip)
+	p.Clock.Apply(lab.StepOn())
+	p.Narrate("Stepped to " + p.clockText())
+}
+
+// forkHere drops the actions after the play head.
+func (p *Player) forkHere() {
+	p.Clock.Apply(lab.ForkHere())
+	undo := ""
+	if p.run != nil {
+		undo = " (Undo brings them back)"
+	}
+	p.Narrate("Forked at " + p.clockText() + "; later actions dropped" + undo)
+}
+
+// revealHint shows the next hint, if one is left.
+func (p *Player) revealHint() {
+	if p.hintsSeen >= len(p.Lesson.Hints) {
+		return
+	}
+	p.hintsSeen++
+	p.Narrate("Hint: " + p.Lesson.Hints[p.hintsSeen-1])
+	if p.run != nil {
+		p.text.SetText(p.panelText())
+		p.text.SetScroll(p.text.MaxScroll())
+	}
+}
+
+// showSolution restarts the run as the lesson's solution and plays it.
+func (p *Player) showSolution() {
+	p.spec.Solution()
+	p.setPlaying(true)
+	p.Narrate("Showing the solution from the start, as a run of its own: your run is kept, and Back to my run returns to it")
 }

@@ -92,7 +92,7 @@ func (r *runRow) update(p *Player, in *ui.Input) bool {
 	for i := range r.buttons {
 		if r.state[i].Enabled && r.buttons[i].Update(in) && !pressed {
 			pressed = true
-			r.spec.Do(runButtonNames[i])
+			p.use(ui.HostAction{ID: runButtonNames[i]})
 		}
 	}
 	r.sync(p)

@@ -39,7 +39,7 @@ func pausedRun(t *testing.T, r *appRig) *LessonScene {
 	sc := r.a.top().(*LessonScene)
 	sc.Lab.Advance(4 * time.Second)
 	r.click("proc:A")
-	r.click("action:pause")
+	r.click("act:A:pause")
 	sc.Lab.Advance(22 * time.Second)
 	r.tick(ui.Input{})
 	goals := r.a.Inspect().Mirror.Goals
@@ -132,7 +132,7 @@ func TestActingAfterAScrubBackWarnsAndUndoBringsItBack(t *testing.T) {
 	assert.Equal(t, "acting now drops 1 action after the play head (Undo brings them back)", sc.world.legendWarning())
 	r.click("proc:A")
 	assert.Contains(t, lastLine(r), "Acting now drops 1 later action (pause A for 20s at 4 s); Undo brings them back")
-	r.click("action:crash")
+	r.click("act:A:crash")
 	assert.Contains(t, narration(r), "You: crash A. Acting here dropped 1 later action (pause A for 20s at 4 s); Undo brings them back.")
 	assert.Equal(t, 0, sc.world.later)
 

@@ -184,7 +184,7 @@ func verdictWord(ok bool) string {
 // Inspect implements Inspector.
 func (ss *sandboxSetup) Inspect() SceneInfo {
 	sc := (*SandboxScene)(ss)
-	info := SceneInfo{Name: "sandbox-setup", Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "compareSystems": sc.systems.Rect, "verdict": sc.verdict}}
+	info := SceneInfo{Name: "sandbox-setup", Page: true, Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "compareSystems": sc.systems.Rect, "verdict": sc.verdict}}
 	var b strings.Builder
 	for i, p := range core.Presets() {
 		info.Regions["preset:"+p.Name] = sc.presets[i].Rect

@@ -68,7 +68,7 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 	lb := sb.Run.Lab
 	lb.Advance(5 * time.Second)
 	r.click("proc:A")
-	r.click("action:pause")
+	r.click("act:A:pause")
 	lb.Advance(25 * time.Second)
 	r.tick(ui.Input{})
 	goals := r.a.Inspect().Mirror.Goals
@@ -179,11 +179,11 @@ func TestActionMenuLiesOverTheFinderButtons(t *testing.T) {
 	sb.Run.Lab.Advance(4 * time.Second)
 	r.click("proc:A")
 	reg := r.a.Inspect().Regions
-	if !reg["action:pause"].Overlaps(reg["compare"]) {
-		t.Fatalf("the menu no longer covers the button (pause %+v, compare %+v): this test proves nothing", reg["action:pause"], reg["compare"])
+	if !reg["act:A:pause"].Overlaps(reg["compare"]) {
+		t.Fatalf("the menu no longer covers the button (pause %+v, compare %+v): this test proves nothing", reg["act:A:pause"], reg["compare"])
 	}
 	r.shot("sandbox-menu-over-finder.png")
-	r.click("action:pause")
+	r.click("act:A:pause")
 	if !sb.Run.Lab.World().Procs[0].Paused || sb.Run.finder.compare != nil {
 		t.Fatalf("the click went past the menu: A paused %v, comparison open %v", sb.Run.Lab.World().Procs[0].Paused, sb.Run.finder.compare != nil)
 	}

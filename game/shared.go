@@ -267,7 +267,7 @@ func (s *SharedScene) Inspect() SceneInfo {
 	if v := s.verified; v != nil {
 		si.Done, si.Pass, si.Agrees, si.Help = true, v.Result.Pass, v.Agrees, v.Help()
 	}
-	info := SceneInfo{Name: "shared-answer", Shared: si,
+	info := SceneInfo{Name: "shared-answer", Page: true, Shared: si,
 		Regions: map[string]ui.Rect{"back": s.back.Rect, "text": s.text.Rect}}
 	controls := []Control{{ID: "back", Group: "Shared answer", Label: "Back to the lessons", Kind: KindLink}}
 	if s.Ex != nil {

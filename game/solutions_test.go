@@ -119,7 +119,7 @@ func (r *appRig) perform(sc *LessonScene, a core.Action, keys bool) {
 		}
 		r.key(ui.IntentActivate)
 	} else {
-		r.click("action:" + w.menu[i].ID)
+		r.click(actID(a.Proc, w.menu[i].ID))
 	}
 }
 

@@ -41,10 +41,15 @@ type Inspector interface {
 
 // SceneInfo is what a scene reports about itself.
 type SceneInfo struct {
-	Name    string             `json:"name"`
-	Regions map[string]ui.Rect `json:"regions,omitempty"`
-	Focus   string             `json:"focus,omitempty"` // the focused widget's name
-	Mirror  Mirror             `json:"mirror"`
+	Name string `json:"name"`
+	// Page says the scene has no world: in the browser it is shown as the
+	// panel alone, and the canvas steps aside (otherwise beside it).
+	Page bool `json:"page,omitempty"`
+	// ControlsHeading heads the page's controls ("" is "Actions").
+	ControlsHeading string             `json:"controlsHeading,omitempty"`
+	Regions         map[string]ui.Rect `json:"regions,omitempty"`
+	Focus           string             `json:"focus,omitempty"` // the focused widget's name
+	Mirror          Mirror             `json:"mirror"`
 	// Run is the lesson run's state, for lesson scenes.
 	Run *RunInfo `json:"run,omitempty"`
 	// Compare is the side-by-side replay with the protection off and on,

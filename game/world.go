@@ -43,13 +43,20 @@ type worldView struct {
 	// is drawn, for hit tests and popovers.
 	actors   []actor
 	selected int // index into actors, -1 for none
-	menu     []lab.Choice
-	buttons  []ui.Button
-	menuBox  ui.Rect
-	hl       int // the popover item the keyboard points at
-	fencing  ui.Toggle
-	idem     ui.Toggle
-	token    int64 // the token "write with token" sends
+
+	// choices are each actor's menu and decls the world's controls, both
+	// as of the last layout (declare): the page lists decls, the popover
+	// shows the selected actor's, and a use of either passes decls.Use.
+	choices [][]lab.Choice
+	decls   ui.Controls
+	menu    []lab.Choice // the selected actor's choices, while its menu is open
+
+	buttons []ui.Button
+	menuBox ui.Rect
+	hl      int // the popover item the keyboard points at
+	fencing ui.Toggle
+	idem    ui.Toggle
+	token   int64 // the token "write with token" sends
 	// later is how many of the learner's actions lie after the play
 	// head: acting now drops them (the legend row warns).
 	later int
@@ -120,20 +127,11 @@ func (w *worldView) selectActor(i int) {
 	w.narrate(fmt.Sprintf("Selected %s: %s. Actions: %s", a.Name, desc, strings.Join(items, "; ")) + w.dropWarning())
 }
 
-// activate runs menu item i.
-func (w *worldView) activate(i int) {
-	m := w.menu[i]
-	if m.NextToken {
-		w.token = lab.NextToken(w.token)
-		w.narrate(fmt.Sprintf("Write with token %d next", w.token))
-		w.layoutMenu()
-		return
-	}
-	w.do(m.Action)
-	// Close the menu: it would hide what the action sets off.
-	w.selected = -1
-	w.layoutMenu()
-}
+// activate runs menu item i, through its declaration.
+func (w *worldView) activate(i int) { w.use(w.menuID(i)) }
+
+// menuID is the id of the open menu's item i.
+func (w *worldView) menuID(i int) string { return actID(w.selectedName(), w.menu[i].ID) }
 
 // Layout implements View: the world's snapshot, taken once the tick's
 // actions and time are applied, placed in area. Update and Draw both read
@@ -146,6 +144,7 @@ func (w *worldView) Layout(area ui.Rect, s draw.Style) {
 	if w.selected >= len(w.actors) {
 		w.selected = -1
 	}
+	w.declare()
 	w.layoutMenu()
 }
 
@@ -155,7 +154,9 @@ func (w *worldView) Update(st *State) error {
 	in := &st.Input
 	area := w.area
 	w.reduced = st.ReducedMotion
-	w.host(in)
+	if w.decls == nil && len(w.actors) > 0 {
+		w.declare() // updated before its first layout
+	}
 	switch {
 	case in.Digit > 0 && in.Digit <= len(w.actors):
 		w.selectActor(in.Digit - 1)
@@ -194,13 +195,13 @@ func (w *worldView) Update(st *State) error {
 	if hasFenced && w.allows(lessons.CtlFencing) {
 		w.fencing.On = fencingOn
 		if w.fencing.Update(in) || in.Keys.Has(ui.IntentFencing) {
-			w.do(core.Fencing(!fencingOn))
+			w.use("fencing")
 		}
 	}
 	if w.view.Queue != nil && w.allows(lessons.CtlIdem) {
 		w.idem.On = w.view.Queue.Idempotency
 		if w.idem.Update(in) || in.Keys.Has(ui.IntentIdem) {
-			w.do(core.Idempotency(!w.view.Queue.Idempotency))
+			w.use("idempotency")
 		}
 	}
 	ptr := in.Pointer()
@@ -254,7 +255,7 @@ func (w *worldView) Regions() map[string]ui.Rect {
 		m["proc:"+a.Name] = a.hit
 	}
 	for i, b := range w.buttons {
-		m["action:"+w.menu[i].ID] = b.Rect
+		m[w.menuID(i)] = b.Rect
 	}
 	if !w.fencing.Rect.Empty() {
 		m["fencing"] = w.fencing.Rect

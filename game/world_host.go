@@ -4,22 +4,27 @@ import (
 	"fmt"
 	"strings"
 
+	"leaselab/core"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
 
-// The world's controls for the page: one group per process or worker with
-// the actions its menu offers now ("act:A:pause"), and the store's and the
-// queue's switches.
+// The world's controls, declared once per layout: one group per process
+// or worker with the actions its menu offers now ("act:A:pause"), and the
+// store's and the queue's switches. The page lists them; the canvas's
+// popover and switches are made from them and used through them.
 
 // pairs maps the second action of a pair to the first, so the page keeps
 // one place (and its focus) for "Pause" and "Resume".
 var pairs = map[string]string{"resume": "pause", "restart": "crash", "heal": "partition", "disk-normal": "disk-slow"}
 
-// Controls implements controller.
-func (w *worldView) Controls() []Control {
-	var out []Control
+// declare builds the world's declarations from the snapshot just laid
+// out: each actor's menu, asked once (choices, which the canvas's popover
+// reads too), and the switches.
+func (w *worldView) declare() {
+	w.decls = w.decls[:0]
+	w.choices = w.choices[:0]
 	for _, a := range w.actors {
 		group := a.Name
 		switch {
@@ -33,7 +38,9 @@ func (w *worldView) Controls() []Control {
 			wk := w.view.Workers[a.Worker]
 			group += fmt.Sprintf(": owns %d shards", wk.Owned)
 		}
-		for _, c := range lab.ChoicesFor(w.lab.Lesson, w.view, a.Actor, w.token) {
+		choices := lab.ChoicesFor(w.lab.Lesson, w.view, a.Actor, w.token)
+		w.choices = append(w.choices, choices)
+		for _, c := range choices {
 			slot := c.ID
 			verb, node, _ := strings.Cut(c.ID, ":") // "heal:redis-1" pairs with "partition:redis-1"
 			if first, ok := pairs[verb]; ok {
@@ -42,17 +49,53 @@ func (w *worldView) Controls() []Control {
 					slot += ":" + node
 				}
 			}
-			out = append(out, Control{ID: "act:" + a.Name + ":" + c.ID, Slot: "act:" + a.Name + ":" + slot,
-				Group: group, Label: plainLabel(c.Label)})
+			label := c.Label
+			if c.Key != 0 {
+				label = strings.TrimSuffix(label, " ("+c.Key.Key()+")")
+			}
+			w.decls = append(w.decls, Control{ID: actID(a.Name, c.ID), Slot: actID(a.Name, slot),
+				Group: group, Label: label, Key: c.Key, Do: func(ui.HostAction) { w.choose(c) }})
 		}
 	}
 	if on, ok := w.fencedOn(); ok && w.allows(lessons.CtlFencing) {
-		out = append(out, Control{ID: "fencing", Group: "Store", Label: "Storage checks fencing tokens", Kind: KindToggle, On: on})
+		w.decls = append(w.decls, Control{ID: "fencing", Group: "Store", Label: "Storage checks fencing tokens", Kind: KindToggle, On: on,
+			Do: func(ui.HostAction) { w.do(core.Fencing(!on)) }})
 	}
 	if q := w.view.Queue; q != nil && w.allows(lessons.CtlIdem) {
-		out = append(out, Control{ID: "idempotency", Group: "Job queue", Label: "Queue checks idempotency keys", Kind: KindToggle, On: q.Idempotency})
+		on := q.Idempotency
+		w.decls = append(w.decls, Control{ID: "idempotency", Group: "Job queue", Label: "Queue checks idempotency keys", Kind: KindToggle, On: on,
+			Do: func(ui.HostAction) { w.do(core.Idempotency(!on)) }})
 	}
-	return out
+}
+
+// actID is the id of actor name's choice: "act:A:pause", on the page, as
+// the canvas's region and in tests.
+func actID(name, choice string) string { return "act:" + name + ":" + choice }
+
+// Controls implements controller: the declarations of the last layout.
+func (w *worldView) Controls() []Control { return w.decls }
+
+// use passes a click on the world's canvas through the declarations' one
+// door, as a use on the page does.
+func (w *worldView) use(id string) {
+	if _, err := w.decls.Use(ui.HostAction{ID: id}); err != nil {
+		w.narrate(err.Error())
+	}
+}
+
+// choose does choice c, from the canvas's menu or the page alike: its
+// action, which closes the menu (it would hide what the action sets off),
+// or the menu's own step to another token (which words it anew).
+func (w *worldView) choose(c lab.Choice) {
+	if c.NextToken {
+		w.token = lab.NextToken(w.token)
+		w.narrate(fmt.Sprintf("Write with token %d next", w.token))
+		w.declare()
+	} else {
+		w.do(c.Action)
+		w.selected = -1
+	}
+	w.layoutMenu()
 }
 
 // fencedOn reports whether the world's fenced resource checks tokens, and
@@ -67,41 +110,9 @@ func (w *worldView) fencedOn() (on, ok bool) {
 	return false, false
 }
 
-// host applies the page's uses of the world's controls: an actor's action
-// as its menu item would, a switch as a click on it.
-func (w *worldView) host(in *ui.Input) {
-	for _, h := range in.Host {
-		switch {
-		case h.ID == "fencing":
-			w.fencing.Press()
-		case h.ID == "idempotency":
-			w.idem.Press()
-		case strings.HasPrefix(h.ID, "act:"):
-			w.hostAct(strings.TrimPrefix(h.ID, "act:"))
-		}
-	}
-}
-
-// hostAct runs "NAME:CHOICE" if the actor's menu offers it now; a stale
-// use (the page showed a state already gone) is said, not acted on.
-func (w *worldView) hostAct(id string) {
-	name, choice, _ := strings.Cut(id, ":")
-	for _, a := range w.actors {
-		if a.Name != name {
-			continue
-		}
-		for _, c := range lab.ChoicesFor(w.lab.Lesson, w.view, a.Actor, w.token) {
-			if c.ID != choice {
-				continue
-			}
-			if c.NextToken {
-				w.token = lab.NextToken(w.token)
-				w.narrate(fmt.Sprintf("Write with token %d next", w.token))
-				return
-			}
-			w.do(c.Action)
-			return
-		}
-	}
+// stale says a page's use of an actor's action its menu no longer
+// offers (the page showed a state already gone): said, not acted on.
+func (w *worldView) stale(id string) {
+	name, _, _ := strings.Cut(strings.TrimPrefix(id, "act:"), ":")
 	w.narrate(fmt.Sprintf("%s cannot do that now: the world changed", name))
 }

@@ -70,18 +70,22 @@ func (w *worldView) layoutMenu() {
 		w.buttons = nil
 		return
 	}
-	// The snapshot is the one drawn; the action applies now.
-	v := w.view
-	v.Now = w.lab.Now()
-	w.menu = lab.ChoicesFor(w.lab.Lesson, v, w.actors[w.selected].Actor, w.token)
+	// The menu declared at the last layout: the one drawn, and the one
+	// the page lists.
+	if w.selected < len(w.choices) {
+		w.menu = w.choices[w.selected]
+	}
 	if len(w.menu) == 0 {
 		w.buttons = nil
 		return
 	}
 	face := draw.SharedFonts().Face(draw.Bold, 14*w.unit)
 	width := 0.0
-	for _, m := range w.menu {
-		width = math.Max(width, draw.Measure(face)(m.Label)+28*w.unit)
+	labels := make([]string, len(w.menu))
+	for i := range w.menu {
+		c, _ := w.decls.Find(w.menuID(i))
+		labels[i] = c.CanvasLabel()
+		width = math.Max(width, draw.Measure(face)(labels[i])+28*w.unit)
 	}
 	box, items := ui.PopoverNear(w.area, w.actors[w.selected].hit, len(w.menu), w.unit, width)
 	w.menuBox = box
@@ -90,7 +94,7 @@ func (w *worldView) layoutMenu() {
 	}
 	w.hl = min(max(w.hl, 0), len(w.menu)-1)
 	for i := range w.menu {
-		w.buttons[i].Rect, w.buttons[i].Label = items[i], w.menu[i].Label
+		w.buttons[i].Rect, w.buttons[i].Label = items[i], labels[i]
 		f := ui.NoFocus
 		if i == w.hl {
 			f = ui.FocusVisible

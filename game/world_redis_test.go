@@ -82,18 +82,18 @@ func TestARedisNodeIsClickedAndActedOn(t *testing.T) {
 	mirror := r.a.Inspect().Mirror
 	assert.Contains(t, strings.Join(mirror.Narration, "\n"), "Selected redis-2: holds", "the node says what it holds")
 	assert.Empty(t, r.record("redis-node-menu").offenders(), "the node's menu fits")
-	r.click("action:clock-jump")
+	r.click("act:redis-2:clock-jump")
 	jumps := sb.Run.Lab.Sim().Trace.Filter(core.KindRedisJump)
 	require.Len(t, jumps, 1)
 	assert.Equal(t, "redis-2", jumps[0].Actor)
 	assert.Equal(t, int64(30000), jumps[0].Num(core.FAhead))
 
 	r.click("redis:redis-3")
-	r.click("action:crash")
+	r.click("act:redis-3:crash")
 	node := sb.Run.Lab.World().Redis[2]
 	assert.True(t, node.Down, "redis-3 crashed")
 	r.click("redis:redis-3")
-	_, ok := r.a.Inspect().Regions["action:restart"]
+	_, ok := r.a.Inspect().Regions["act:redis-3:restart"]
 	assert.True(t, ok, "a crashed node offers a restart")
 }
 

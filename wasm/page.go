@@ -192,10 +192,6 @@ func scrubKey(el js.Value, key string) (ui.HostAction, bool) {
 	return ui.HostAction{}, false
 }
 
-// pageScenes are the screens without a world: in the browser they are the
-// panel alone, and the canvas steps aside.
-var pageScenes = map[string]bool{"menu": true, "exercise": true, "sandbox-setup": true, "shared-answer": true}
-
 // setView shows the panel alone (page) or beside the canvas.
 func (p *page) setView(page bool) {
 	root := p.doc.Get("documentElement")
@@ -255,11 +251,12 @@ func (p *page) update(s game.Snapshot) {
 		p.replaceChildren("narration", "li", nil)
 		p.last.Narration = nil
 		heading := "Actions"
-		if s.Scene.Name == "menu" {
-			heading = "Lessons and exercises"
+		if s.Scene.ControlsHeading != "" {
+			heading = s.Scene.ControlsHeading
 		}
 		p.setText("controls-heading", heading)
-		p.setView(pageScenes[s.Scene.Name])
+		// The scene says whether it has a world to show beside the panel.
+		p.setView(s.Scene.Page)
 	}
 	// A screen is entered once the panel shows (not while loading, when
 	// nothing on it could take the focus).
