@@ -12,6 +12,7 @@ import (
 	"go.etcd.io/etcd/client/v3/concurrency"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // freshClient starts an embedded etcd for one test and connects to it;
@@ -107,7 +108,7 @@ func TestSessionDefaultTTLIsTheEtcdPresets(t *testing.T) {
 	defer s.Close()
 	ttl, err := cli.TimeToLive(ctx, s.Lease())
 	require.NoError(t, err)
-	p, err := core.FindPreset("etcd")
+	p, err := sandbox.FindPreset("etcd")
 	require.NoError(t, err)
 	assert.Equal(t, int64(p.Config.TTL/time.Second), ttl.GrantedTTL)
 	assert.Equal(t, int64(60), ttl.GrantedTTL)

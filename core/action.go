@@ -255,8 +255,8 @@ func (a Action) Validate() error {
 		return fmt.Errorf("unknown action %q (want one of %s)", a.Do, verbNames())
 	case (a.Do == "pause" || a.Do == "delay" || a.Do == "clock-jump" || a.Do == VerbSlowDisk) && a.For <= 0:
 		return fmt.Errorf("%s %s: length must be positive, got %s", a.Do, a.Proc, time.Duration(a.For))
-	case a.Do == "set-ttl" && a.TTL < Duration(minPeriod):
-		return fmt.Errorf("set-ttl %s: TTL must be at least %s, got %s", a.Proc, minPeriod, time.Duration(a.TTL))
+	case a.Do == "set-ttl" && a.TTL < Duration(MinPeriod):
+		return fmt.Errorf("set-ttl %s: TTL must be at least %s, got %s", a.Proc, MinPeriod, time.Duration(a.TTL))
 	case (a.Do == "partition" || a.Do == "heal") && (a.Proc == "" || a.Peer == ""):
 		return fmt.Errorf("%s needs both ends of the link (proc and peer)", a.Do)
 	case a.Token < 0:

@@ -1,7 +1,9 @@
-package core
+package core_test
 
 import (
 	"container/heap"
+	"leaselab/core"
+	"leaselab/core/sandbox"
 	"testing"
 	"time"
 )
@@ -9,14 +11,14 @@ import (
 // BenchmarkEvents measures raw simulator throughput on the shards scenario
 // (seed Example 2: 128 shards, 12 workers, three virtual minutes).
 func BenchmarkEvents(b *testing.B) {
-	sc, err := FindScenario("shards")
+	sc, err := sandbox.FindScenario("shards")
 	if err != nil {
 		b.Fatal(err)
 	}
 	events := 0
 	b.ResetTimer()
 	for b.Loop() {
-		s, _, err := sc.Build(Params{Seed: 1})
+		s, _, err := sc.Build(sandbox.Params{Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -38,7 +40,7 @@ func BenchmarkShardsHour(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			events, traced := 0, 0
 			for b.Loop() {
-				s, err := BuildWorld(ShardsConfig{
+				s, err := core.BuildWorld(core.ShardsConfig{
 					Shards: 1000, Workers: 40, TTL: 15 * time.Second, LeasePerShard: true,
 					ScanEvery: 5 * time.Second, ScanJitter: 0.5, CommitEvery: 5 * time.Second, Fencing: true,
 				}.World(1))

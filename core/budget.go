@@ -15,8 +15,9 @@ import (
 // Sim.Exhausted), so no run can take a browser tab's memory.
 const (
 	// MaxRenewals bounds the lease renewals of one run (see Renewals; the
-	// sandbox's MaxSandboxRenewals is the same number).
-	MaxRenewals = MaxSandboxRenewals
+	// sandbox's leases x run length / renewal interval is held to the
+	// same number).
+	MaxRenewals = 250000
 	// MaxTraceEvents is the backstop, for a run the estimate let through
 	// (a set-ttl action to 1 ms; a world whose renewals cost more events
 	// than most): a trace event holds about 1 KB, so this is about 250 MB

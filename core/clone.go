@@ -40,6 +40,18 @@ func (s *Sim) CloneInto(dst *Sim) *Sim {
 		old = *dst
 	}
 	n := dst
+	n.copyClock(s, &old)
+	n.copyNetwork(s, &old)
+	var c cloner
+	n.Coord = s.Coord.cloneInto(n, old.Coord, &c)
+	n.copyResources(s, &old)
+	n.copyClients(s, &old)
+	return n
+}
+
+// copyClock makes n s's clock, random source, trace and queue of timers,
+// in old's storage (old is what n was).
+func (n *Sim) copyClock(s, old *Sim) {
 	pcg, rng, tr := old.pcg, old.rng, old.Trace
 	if pcg == nil || rng == nil {
 		pcg = new(rand.PCG)
@@ -67,7 +79,11 @@ func (s *Sim) CloneInto(dst *Sim) *Sim {
 		n.queue[i] = e
 	}
 	n.free = slices.Grow(old.free[:0], cloneSlack)
+}
 
+// copyNetwork makes n's network a copy of s's: its links, stalls, holds
+// and connections.
+func (n *Sim) copyNetwork(s, old *Sim) {
 	net := old.Net
 	if net == nil {
 		net = &Network{}
@@ -76,12 +92,12 @@ func (s *Sim) CloneInto(dst *Sim) *Sim {
 	*net = Network{sim: n, Default: s.Net.Default, stalls: append(stalls, s.Net.stalls...), longestHold: s.Net.longestHold, holdsEnd: s.Net.holdsEnd, conns: cloneConns(s.Net.conns)}
 	net.links = deepMapInto(links, s.Net.links, func(to, from *Link) { *to = *from })
 	n.Net = net
+}
 
-	var c cloner
-	n.Coord = s.Coord.cloneInto(n, old.Coord, &c)
-
-	// Actors other than clients, mapped so Register/Queue/Offsets point at
-	// the copies; a name's old object in dst is reused.
+// copyResources copies the actors other than clients (the coordinator
+// is n.Coord already), and points Register, Queue and Offsets at the
+// copies; a name's old object in old is reused.
+func (n *Sim) copyResources(s, old *Sim) {
 	n.actors = old.actors
 	if n.actors == nil {
 		n.actors = make(map[string]actor, len(s.actors))
@@ -93,38 +109,10 @@ func (s *Sim) CloneInto(dst *Sim) *Sim {
 		}
 	}
 	for name, a := range s.actors {
-		switch a := a.(type) {
-		case *Coordinator:
+		if _, ok := a.(*Coordinator); ok {
 			n.actors[name] = n.Coord
-		case *FencedRegister:
-			r := reuse[FencedRegister](n.actors[name])
-			*r = *a
-			r.sim = n
-			n.actors[name] = r
-		case *JobQueue:
-			q := reuse[JobQueue](n.actors[name])
-			seen := q.seen
-			*q = *a
-			q.sim, q.Jobs = n, slices.Clip(a.Jobs)
-			if seen == nil {
-				q.seen = maps.Clone(a.seen)
-			} else {
-				clear(seen)
-				maps.Copy(seen, a.seen)
-				q.seen = seen
-			}
-			n.actors[name] = q
-		case *OffsetStore:
-			o := reuse[OffsetStore](n.actors[name])
-			off, hi := o.Offset[:0], o.Highest[:0]
-			*o = *a
-			o.sim, o.Offset, o.Highest = n, append(off, a.Offset...), append(hi, a.Highest...)
-			n.actors[name] = o
-		case *RedisNode:
-			r := reuse[RedisNode](n.actors[name])
-			*r = *a
-			r.sim, r.keys, r.truth = n, maps.Clone(a.keys), maps.Clone(a.truth)
-			n.actors[name] = r
+		} else if cp := n.cloneResource(a, n.actors[name]); cp != nil {
+			n.actors[name] = cp
 		}
 	}
 	if s.Register != nil {
@@ -136,7 +124,48 @@ func (s *Sim) CloneInto(dst *Sim) *Sim {
 	if s.Offsets != nil {
 		n.Offsets = n.actors[s.Offsets.Name].(*OffsetStore)
 	}
+}
 
+// cloneResource copies resource a into n, in prev's object if it is one
+// of a's type (nil: a is no resource, a client copied by copyClients).
+func (n *Sim) cloneResource(a, prev actor) actor {
+	switch a := a.(type) {
+	case *FencedRegister:
+		r := reuse[FencedRegister](prev)
+		*r = *a
+		r.sim = n
+		return r
+	case *JobQueue:
+		q := reuse[JobQueue](prev)
+		seen := q.seen
+		*q = *a
+		q.sim, q.Jobs = n, slices.Clip(a.Jobs)
+		if seen == nil {
+			q.seen = maps.Clone(a.seen)
+		} else {
+			clear(seen)
+			maps.Copy(seen, a.seen)
+			q.seen = seen
+		}
+		return q
+	case *OffsetStore:
+		o := reuse[OffsetStore](prev)
+		off, hi := o.Offset[:0], o.Highest[:0]
+		*o = *a
+		o.sim, o.Offset, o.Highest = n, append(off, a.Offset...), append(hi, a.Highest...)
+		return o
+	case *RedisNode:
+		r := reuse[RedisNode](prev)
+		*r = *a
+		r.sim, r.keys, r.truth = n, maps.Clone(a.keys), maps.Clone(a.truth)
+		return r
+	}
+	return nil
+}
+
+// copyClients copies every process and shard worker with its queued
+// work, in old's objects where they are of the same kind.
+func (n *Sim) copyClients(s, old *Sim) {
 	n.clients = slices.Grow(old.clients[:0], len(s.clients))[:len(s.clients)]
 	n.procs, n.workers = old.procs[:0], old.workers[:0]
 	for i, cl := range s.clients {
@@ -144,36 +173,39 @@ func (s *Sim) CloneInto(dst *Sim) *Sim {
 		if i < len(old.clients) {
 			prev = old.clients[i] // read before n.clients[i] (same array) is set
 		}
-		var cp client
-		var pending []task
-		switch a := cl.(type) {
-		case *Process:
-			p := reuse[Process](prev)
-			pending = p.pending[:0]
-			*p = *a
-			p.rules = a.rules.clone() // the client's own state, not shared
-			cp = p
-			n.procs = append(n.procs, p)
-		case *ShardWorker:
-			w := reuse[ShardWorker](prev)
-			own := w.own
-			pending = w.pending[:0]
-			*w = *a
-			w.own = a.own.cloneInto(own)
-			// The source's slabs' spare room is its own.
-			w.commits, w.entries, w.beliefs = slab[offsetCommitReq]{}, slab[offsetEntry]{}, slab[owned]{}
-			cp = w
-			n.workers = append(n.workers, w)
-		default:
-			panic("core: Clone: a world with a test hook client cannot be cloned")
-		}
+		cp, pending := n.cloneClient(cl, prev)
 		b := cp.base()
 		b.sim, b.self = n, cp
 		b.pending = append(pending, cl.base().pending...)
 		n.clients[i] = cp
 		n.actors[b.id] = cp
 	}
-	return n
+}
+
+// cloneClient copies a process or worker into prev's object if it is one
+// of its kind, and returns the copy with the storage its queued work is
+// to reuse.
+func (n *Sim) cloneClient(cl, prev client) (client, []task) {
+	switch a := cl.(type) {
+	case *Process:
+		p := reuse[Process](prev)
+		pending := p.pending[:0]
+		*p = *a
+		p.rules = a.rules.clone() // the client's own state, not shared
+		n.procs = append(n.procs, p)
+		return p, pending
+	case *ShardWorker:
+		w := reuse[ShardWorker](prev)
+		own := w.own
+		pending := w.pending[:0]
+		*w = *a
+		w.own = a.own.cloneInto(own)
+		// The source's slabs' spare room is its own.
+		w.commits, w.entries, w.beliefs = slab[offsetCommitReq]{}, slab[offsetEntry]{}, slab[owned]{}
+		n.workers = append(n.workers, w)
+		return w, pending
+	}
+	panic("core: Clone: a world with a test hook client cannot be cloned")
 }
 
 // reuse returns a's object if it is a *T, or a new T.

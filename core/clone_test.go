@@ -1,6 +1,8 @@
-package core
+package core_test
 
 import (
+	"leaselab/core"
+	"leaselab/core/sandbox"
 	"testing"
 	"time"
 )
@@ -9,31 +11,31 @@ import (
 // paused processes holding queued work at the moment of the clone.
 func cloneCases() []struct {
 	name  string
-	p     Params
+	p     sandbox.Params
 	at    []time.Duration
-	extra ActionLog
+	extra core.ActionLog
 } {
 	return []struct {
 		name  string
-		p     Params
+		p     sandbox.Params
 		at    []time.Duration
-		extra ActionLog
+		extra core.ActionLog
 	}{
 		{name: "hands-on-lab", at: []time.Duration{0, 2500 * time.Millisecond, 12 * time.Second, 33 * time.Second}},
-		{name: "fenced-register", p: Params{Fencing: "off"}, at: []time.Duration{2200 * time.Millisecond, 20 * time.Second}},
-		{name: "scheduler", p: Params{Idempotency: "off"}, at: []time.Duration{4500 * time.Millisecond, 30 * time.Second}},
-		{name: "shards", p: Params{Duration: 90 * time.Second}, at: []time.Duration{61 * time.Second, 80 * time.Second}},
-		{name: "election", at: []time.Duration{5 * time.Second, 14 * time.Second}, extra: ActionLog{
-			At(8*time.Second, Partition("C", CoordinatorName)),
-			At(9*time.Second, Pause("D", 12*time.Second)),
-			At(20*time.Second, Heal("C", CoordinatorName)),
-			At(26*time.Second, Restart("A")),
+		{name: "fenced-register", p: sandbox.Params{Fencing: "off"}, at: []time.Duration{2200 * time.Millisecond, 20 * time.Second}},
+		{name: "scheduler", p: sandbox.Params{Idempotency: "off"}, at: []time.Duration{4500 * time.Millisecond, 30 * time.Second}},
+		{name: "shards", p: sandbox.Params{Duration: 90 * time.Second}, at: []time.Duration{61 * time.Second, 80 * time.Second}},
+		{name: "election", at: []time.Duration{5 * time.Second, 14 * time.Second}, extra: core.ActionLog{
+			core.At(8*time.Second, core.Partition("C", core.CoordinatorName)),
+			core.At(9*time.Second, core.Pause("D", 12*time.Second)),
+			core.At(20*time.Second, core.Heal("C", core.CoordinatorName)),
+			core.At(26*time.Second, core.Restart("A")),
 		}},
 		{name: "herd", at: []time.Duration{6 * time.Second, 26 * time.Second}},
 	}
 }
 
-func fullRunHash(t *testing.T, sc *Scenario, p Params, end time.Duration) string {
+func fullRunHash(t *testing.T, sc *sandbox.Scenario, p sandbox.Params, end time.Duration) string {
 	t.Helper()
 	s, _, err := sc.Build(p)
 	if err != nil {
@@ -48,7 +50,7 @@ func fullRunHash(t *testing.T, sc *Scenario, p Params, end time.Duration) string
 func TestCloneRunsOnLikeTheOriginal(t *testing.T) {
 	for _, c := range cloneCases() {
 		t.Run(c.name, func(t *testing.T) {
-			sc, err := FindScenario(c.name)
+			sc, err := sandbox.FindScenario(c.name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +86,7 @@ func TestCloneRunsOnLikeTheOriginal(t *testing.T) {
 func TestCloneSharesNoMutableState(t *testing.T) {
 	for _, c := range cloneCases() {
 		t.Run(c.name, func(t *testing.T) {
-			sc, _ := FindScenario(c.name)
+			sc, _ := sandbox.FindScenario(c.name)
 			c.p.Seed, c.p.Actions = 5, c.extra
 			end := sc.Duration
 			if c.p.Duration > 0 {
@@ -103,16 +105,16 @@ func TestCloneSharesNoMutableState(t *testing.T) {
 			} else {
 				victim = cl.Workers()[0].Name()
 			}
-			for _, a := range []Action{
+			for _, a := range []core.Action{
 				{Do: "fencing", On: false}, {Do: "idempotency", On: false},
-				{Do: "partition", Proc: victim, Peer: CoordinatorName},
-				{Do: "pause", Proc: victim, For: Duration(7 * time.Second)},
-				{Do: "expire", Proc: victim}, {Do: "set-ttl", Proc: victim, TTL: Duration(3 * time.Second)},
+				{Do: "partition", Proc: victim, Peer: core.CoordinatorName},
+				{Do: "pause", Proc: victim, For: core.Duration(7 * time.Second)},
+				{Do: "expire", Proc: victim}, {Do: "set-ttl", Proc: victim, TTL: core.Duration(3 * time.Second)},
 			} {
 				cl.Apply(a)
 			}
 			cl.Coord.Put("learner", "poke", "x", 0)
-			cl.Net.SetDelay(victim, CoordinatorName, time.Second, 0)
+			cl.Net.SetDelay(victim, core.CoordinatorName, time.Second, 0)
 			if cl.Register != nil {
 				cl.Register.Value, cl.Register.Highest = "clobbered", 1<<40
 			}
@@ -146,8 +148,8 @@ func TestCloneSharesNoMutableState(t *testing.T) {
 // Cloning must not be a hidden re-run: a clone costs far less than the
 // prefix it skips. (Guards against a Clone that rebuilds by replay.)
 func BenchmarkClone(b *testing.B) {
-	sc, _ := FindScenario("fenced-register")
-	s, _, _ := sc.Build(Params{Seed: 1})
+	sc, _ := sandbox.FindScenario("fenced-register")
+	s, _, _ := sc.Build(sandbox.Params{Seed: 1})
 	s.RunUntil(20 * time.Second)
 	b.ReportAllocs()
 	for b.Loop() {

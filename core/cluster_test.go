@@ -220,24 +220,6 @@ func TestAClusterRunReplaysAndClones(t *testing.T) {
 	checkCauses(t, "member actions", a.Trace)
 }
 
-// The sandbox's Members field makes its coordinator a cluster, refused
-// where the model has none, with the field named.
-func TestTheSandboxsMembersField(t *testing.T) {
-	c := DefaultSandbox()
-	c.Members = 3
-	s, err := c.Build()
-	require.NoError(t, err)
-	assert.Equal(t, []string{"member-1", "member-2", "member-3"}, s.Coord.Members())
-	assert.Zero(t, c.OnSystem(SystemRedlock).Members, "the same world on Redlock has no members")
-	assert.Equal(t, 3, c.OnSystem(SystemZooKeeper).Members)
-	c = c.OnSystem(SystemRedlock)
-	c.Members = 3
-	errs := c.Validate()
-	require.NotEmpty(t, errs)
-	assert.Equal(t, FieldMembers, errs[0].Field)
-	assert.Contains(t, errs[0].Msg, "Redlock has no coordinator cluster")
-}
-
 // systemWorld is A then B on a three-member coordinator of system sys.
 func systemWorld(t *testing.T, sys System, ttl time.Duration, script ActionLog) *Sim {
 	t.Helper()

@@ -327,23 +327,23 @@ func (consulSystem) contention(c *ContentionConfig, w *World) {
 	serverOfItsOwn(c, w, SystemConsul, RecipeHerd, TokenGeneration)
 }
 
-func (consulSystem) validateSandbox(c SandboxConfig, _ bool) []FieldError {
+func (consulSystem) check(c SystemSettings, _ bool) []SettingError {
 	own := ownRecipe(c, RecipeHerd)
 	if err := CheckConsulTTL(c.TTL); err != nil {
-		own = append(own, FieldError{Field: FieldTTL, Msg: err.Error()})
+		own = append(own, SettingError{Setting: SettingTTL, Msg: err.Error()})
 	}
 	return libraryChecks(c, true, own...)
 }
 
 // onSystem: api.Lock's 15 s lock-delay where the world had none.
-func (consulSystem) onSystem(c *SandboxConfig) {
+func (consulSystem) onSystem(c *SystemSettings) {
 	c.FirstToken, c.Recipe, c.RenewEvery = 0, RecipeEtcd, 0
 	if c.LockDelay == 0 {
 		c.LockDelay = ConsulDefaultLockDelay
 	}
 }
 
-func (consulSystem) notes(c SandboxConfig) []string {
+func (consulSystem) notes(c SystemSettings) []string {
 	if c.RenewEvery > 0 {
 		return []string{fmt.Sprintf("Consul's api.Lock renews its session every TTL/2 (%s), not every %s.", Seconds(c.TTL/2), Seconds(c.RenewEvery))}
 	}
@@ -351,6 +351,6 @@ func (consulSystem) notes(c SandboxConfig) []string {
 }
 
 // policy: the server's 2 x TTL against api.Lock's renewal every TTL/2.
-func (consulSystem) policy(c SandboxConfig) LeasePolicy {
-	return LeasePolicy{TTL: ConsulTTLMultiplier * c.TTL, RenewEvery: c.TTL / 2, PauseBudget: c.Pauses.Budget()}
+func (consulSystem) policy(c SystemSettings) LeasePolicy {
+	return LeasePolicy{TTL: ConsulTTLMultiplier * c.TTL, RenewEvery: c.TTL / 2, PauseBudget: c.PauseBudget}
 }

@@ -1,6 +1,8 @@
-package core
+package core_test
 
 import (
+	"leaselab/core"
+	"leaselab/core/sandbox"
 	"testing"
 	"time"
 
@@ -15,10 +17,10 @@ import (
 
 // consulWorld is n contenders on Consul with api.Lock's defaults: session
 // TTL 15 s, lock-delay 15 s, and the given actions.
-func consulWorld(t *testing.T, n int, actions ...Timed) *Sim {
+func consulWorld(t *testing.T, n int, actions ...core.Timed) *core.Sim {
 	t.Helper()
-	c := DefaultSandbox()
-	c.System, c.Procs, c.TTL, c.LockDelay, c.Actions = SystemConsul, n, 15*time.Second, ConsulDefaultLockDelay, actions
+	c := sandbox.Default()
+	c.System, c.Procs, c.TTL, c.LockDelay, c.Actions = core.SystemConsul, n, 15*time.Second, core.ConsulDefaultLockDelay, actions
 	s, err := c.Build()
 	require.NoError(t, err)
 	return s
@@ -29,19 +31,19 @@ func consulWorld(t *testing.T, n int, actions ...Timed) *Sim {
 // SessionTTLMin 10 s (agent/consul/config.go:545) and SessionTTLMax 24 h
 // (agent/structs/structs.go:2870).
 func TestConsulRefusesSessionTTLsOutside10sTo24h(t *testing.T) {
-	c := DefaultSandbox()
-	c.System, c.TTL = SystemConsul, 5*time.Second
+	c := sandbox.Default()
+	c.System, c.TTL = core.SystemConsul, 5*time.Second
 	errs := c.Validate()
 	require.Len(t, errs, 1)
-	assert.Equal(t, FieldTTL, errs[0].Field)
+	assert.Equal(t, sandbox.FieldTTL, errs[0].Field)
 	assert.Contains(t, errs[0].Msg, "a session TTL of 5 s is refused by Consul: it must be between 10 s and 24 h")
 	_, err := c.Build()
-	require.ErrorIs(t, err, ErrInvalidSandbox)
+	require.ErrorIs(t, err, sandbox.ErrInvalid)
 
 	c.TTL = 10 * time.Second
 	assert.Empty(t, c.Validate(), "10 s is the minimum, allowed")
-	assert.NoError(t, CheckConsulTTL(24*time.Hour))
-	assert.Error(t, CheckConsulTTL(24*time.Hour+time.Second))
+	assert.NoError(t, core.CheckConsulTTL(24*time.Hour))
+	assert.Error(t, core.CheckConsulTTL(24*time.Hour+time.Second))
 }
 
 // agent/consul/session_ttl.go:96 arms the session timer at
@@ -50,10 +52,10 @@ func TestConsulRefusesSessionTTLsOutside10sTo24h(t *testing.T) {
 // (agent/consul/session_endpoint.go:315). api/session.go:178 and 199
 // renew every TTL/2.
 func TestConsulRenewsEveryHalfTTLAndInvalidatesAtTwiceTTL(t *testing.T) {
-	s := consulWorld(t, 1, At(40*time.Second, Crash("A")))
+	s := consulWorld(t, 1, core.At(40*time.Second, core.Crash("A")))
 	s.RunUntil(2 * time.Minute)
 	var renewals []time.Duration
-	for _, e := range s.Trace.Filter(KindLeaseRenew) {
+	for _, e := range s.Trace.Filter(core.KindLeaseRenew) {
 		renewals = append(renewals, e.At)
 	}
 	require.GreaterOrEqual(t, len(renewals), 4)
@@ -61,7 +63,7 @@ func TestConsulRenewsEveryHalfTTLAndInvalidatesAtTwiceTTL(t *testing.T) {
 		assert.InDelta(t, float64(7500*time.Millisecond), float64(renewals[i]-renewals[i-1]), float64(time.Millisecond), "TTL/2")
 	}
 	last := renewals[len(renewals)-1]
-	exp := s.Trace.Filter(KindLeaseExpire)
+	exp := s.Trace.Filter(core.KindLeaseExpire)
 	require.Len(t, exp, 1)
 	assert.Equal(t, last+30*time.Second, exp[0].At, "invalidated exactly 2 x TTL after the last renewal (a timer, not a sweep)")
 }
@@ -75,24 +77,24 @@ func TestConsulRenewsEveryHalfTTLAndInvalidatesAtTwiceTTL(t *testing.T) {
 // again; free (a lock-delay) means sleep DefaultLockRetryTime, 5 s
 // (api/lock.go:29), then WAIT again.
 func TestConsulLockDelayHoldsTheLockFreeAfterAnInvalidatedHolder(t *testing.T) {
-	s := consulWorld(t, 3, At(20*time.Second, Crash("A")))
+	s := consulWorld(t, 3, core.At(20*time.Second, core.Crash("A")))
 	s.RunUntil(2 * time.Minute)
-	h := Holders(s.Trace)
+	h := core.Holders(s.Trace)
 	require.Len(t, h, 2)
 	assert.Equal(t, "A", h[0].Owner())
-	exp := s.Trace.Filter(KindLeaseExpire)
+	exp := s.Trace.Filter(core.KindLeaseExpire)
 	require.NotEmpty(t, exp)
 	invalidated := exp[0].At
-	delays := s.Trace.Filter(KindLockDelay)
+	delays := s.Trace.Filter(core.KindLockDelay)
 	require.Len(t, delays, 1)
 	assert.InDelta(t, float64(invalidated+15*time.Second), float64(delays[0].Until()), float64(time.Millisecond))
 
 	next := h[1]
 	assert.GreaterOrEqual(t, next.At, invalidated+15*time.Second, "nobody holds during the lock-delay")
-	assert.Less(t, next.At, invalidated+15*time.Second+ConsulLockRetry+time.Second, "the next 5 s retry after it ends wins")
+	assert.Less(t, next.At, invalidated+15*time.Second+core.ConsulLockRetry+time.Second, "the next 5 s retry after it ends wins")
 	refused := 0
-	for _, e := range s.Trace.Filter(KindNote) {
-		if e.At > invalidated && e.At < invalidated+15*time.Second && e.Actor == CoordinatorName {
+	for _, e := range s.Trace.Filter(core.KindNote) {
+		if e.At > invalidated && e.At < invalidated+15*time.Second && e.Actor == core.CoordinatorName {
 			refused++
 		}
 	}
@@ -103,13 +105,13 @@ func TestConsulLockDelayHoldsTheLockFreeAfterAnInvalidatedHolder(t *testing.T) {
 	assert.EqualValues(t, 2, next.Token())
 
 	// etcd's Mutex has no lock-delay: its next holder takes over at once.
-	c := DefaultSandbox()
-	c.Actions = ActionLog{At(20*time.Second, Crash("A"))}
-	es, _, err := RunSandbox(c)
+	c := sandbox.Default()
+	c.Actions = core.ActionLog{core.At(20*time.Second, core.Crash("A"))}
+	es, _, err := c.Run()
 	require.NoError(t, err)
-	eh := Holders(es.Trace)
+	eh := core.Holders(es.Trace)
 	require.Len(t, eh, 2)
-	assert.Equal(t, es.Trace.Filter(KindLeaseExpire)[0].At, eh[1].At, "etcd hands the lock on at the expiry itself")
+	assert.Equal(t, es.Trace.Filter(core.KindLeaseExpire)[0].At, eh[1].At, "etcd hands the lock on at the expiry itself")
 }
 
 // api/lock.go:268-302 (Unlock) releases the key (297) and only then
@@ -117,10 +119,10 @@ func TestConsulLockDelayHoldsTheLockFreeAfterAnInvalidatedHolder(t *testing.T) {
 // (api/session.go:202-205); so state/session.go:378-392 finds no key to
 // delay, and a clean release hands the lock on at once.
 func TestConsulCleanReleaseArmsNoLockDelay(t *testing.T) {
-	s := consulWorld(t, 2, At(20*time.Second, Release("A")))
+	s := consulWorld(t, 2, core.At(20*time.Second, core.Release("A")))
 	s.RunUntil(time.Minute)
-	assert.Empty(t, s.Trace.Filter(KindLockDelay))
-	h := Holders(s.Trace)
+	assert.Empty(t, s.Trace.Filter(core.KindLockDelay))
+	h := core.Holders(s.Trace)
 	require.GreaterOrEqual(t, len(h), 2)
 	assert.Equal(t, "B", h[1].Owner())
 	assert.Less(t, h[1].At, 20*time.Second+100*time.Millisecond, "B acquires within a few round trips")
@@ -133,19 +135,19 @@ func TestConsulCleanReleaseArmsNoLockDelay(t *testing.T) {
 // key again (api/lock.go:232-241), see it held and block once more. etcd's
 // waiters each watch one key and only the next in line wakes.
 func TestConsulWakesEveryWaiterOnEachChange(t *testing.T) {
-	s := consulWorld(t, 5, At(20*time.Second, Release("A")))
+	s := consulWorld(t, 5, core.At(20*time.Second, core.Release("A")))
 	s.RunUntil(21 * time.Second) // before A campaigns again
 	woken := map[string]int{}
-	for _, e := range s.Trace.Filter(KindWatchFire) {
+	for _, e := range s.Trace.Filter(core.KindWatchFire) {
 		if e.At >= 20*time.Second && e.Watcher() != "A" { // A's own monitor sees its release too
 			woken[e.Watcher()]++
 		}
 	}
 	assert.Equal(t, map[string]int{"B": 1, "C": 1, "D": 1, "E": 1}, woken, "all four waiters woke at the release")
-	h := Holders(s.Trace)
+	h := core.Holders(s.Trace)
 	require.Len(t, h, 2)
 	failed := map[string]bool{}
-	for _, e := range s.Trace.Filter(KindNote) {
+	for _, e := range s.Trace.Filter(core.KindNote) {
 		if e.At >= 20*time.Second && e.Words() == "acquire failed (held by another session): reads the key to see why" {
 			failed[e.Actor] = true
 		}
@@ -159,13 +161,13 @@ func TestConsulWakesEveryWaiterOnEachChange(t *testing.T) {
 	}
 	assert.Equal(t, 4, wakeups, "one release answered every waiter")
 
-	c := DefaultSandbox()
-	c.Procs, c.Actions = 5, ActionLog{At(20*time.Second, Release("A"))}
+	c := sandbox.Default()
+	c.Procs, c.Actions = 5, core.ActionLog{core.At(20*time.Second, core.Release("A"))}
 	es, err := c.Build()
 	require.NoError(t, err)
 	es.RunUntil(25 * time.Second)
 	fired := 0
-	for _, e := range es.Trace.Filter(KindWatchFire) {
+	for _, e := range es.Trace.Filter(core.KindWatchFire) {
 		if e.At >= 20*time.Second && e.At < 20*time.Second+100*time.Millisecond {
 			fired++
 		}
@@ -179,10 +181,10 @@ func TestConsulWakesEveryWaiterOnEachChange(t *testing.T) {
 // deadline of its own: a holder paused past 2 x TTL learns of its loss
 // when it runs again and reads the monitor's answer.
 func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
-	s := consulWorld(t, 2, At(20*time.Second, Pause("A", 40*time.Second)))
+	s := consulWorld(t, 2, core.At(20*time.Second, core.Pause("A", 40*time.Second)))
 	s.RunUntil(90 * time.Second)
-	lost := []Event{}
-	for _, e := range s.Trace.Filter(KindLeaseLost) {
+	lost := []core.Event{}
+	for _, e := range s.Trace.Filter(core.KindLeaseLost) {
 		if e.Actor == "A" {
 			lost = append(lost, e)
 		}
@@ -194,9 +196,9 @@ func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
 
 	// A 20 s pause is shorter than 2 x 15 s: Consul does not depose A,
 	// where etcd with a 15 s TTL would.
-	short := consulWorld(t, 2, At(20*time.Second, Pause("A", 20*time.Second)))
+	short := consulWorld(t, 2, core.At(20*time.Second, core.Pause("A", 20*time.Second)))
 	short.RunUntil(90 * time.Second)
-	assert.Len(t, Holders(short.Trace), 1)
+	assert.Len(t, core.Holders(short.Trace), 1)
 }
 
 // A holder cut off from Consul by a silent partition (packets dropped, no
@@ -217,16 +219,16 @@ func TestConsulHolderLearnsOfLossFromItsMonitorQuery(t *testing.T) {
 // the read fail and end the lock at once: MonitorRetries is 0 by default.)
 func TestConsulHolderCutOffLearnsOfLossOnlyWhenThePathHeals(t *testing.T) {
 	s := consulWorld(t, 2,
-		At(20*time.Second, Partition("A", CoordinatorName)),
-		At(80*time.Second, Heal("A", CoordinatorName)))
+		core.At(20*time.Second, core.Partition("A", core.CoordinatorName)),
+		core.At(80*time.Second, core.Heal("A", core.CoordinatorName)))
 	s.RunUntil(100 * time.Second)
 	var bHolds, aLost time.Duration
-	for _, e := range Holders(s.Trace) {
+	for _, e := range core.Holders(s.Trace) {
 		if e.Owner() == "B" && bHolds == 0 {
 			bHolds = e.At
 		}
 	}
-	for _, e := range s.Trace.Filter(KindLeaseLost) {
+	for _, e := range s.Trace.Filter(core.KindLeaseLost) {
 		if e.Actor == "A" && aLost == 0 {
 			aLost = e.At
 		}
@@ -235,20 +237,20 @@ func TestConsulHolderCutOffLearnsOfLossOnlyWhenThePathHeals(t *testing.T) {
 	require.NotZero(t, aLost, "A learns it lost the lock")
 	assert.Less(t, bHolds, 80*time.Second, "the server invalidated A's session during the cut")
 	assert.GreaterOrEqual(t, aLost, 80*time.Second, "A hears nothing until the path heals")
-	for _, e := range s.Trace.Filter(KindState) {
+	for _, e := range s.Trace.Filter(core.KindState) {
 		assert.False(t, e.Actor == "A" && e.At > 20*time.Second && e.At < 80*time.Second,
-			"A's state does not change while it is cut off: it still believes it leads (%s: %s)", FormatTime(e.At), e.To())
+			"A's state does not change while it is cut off: it still believes it leads (%s: %s)", core.FormatTime(e.At), e.To())
 	}
 }
 
 func TestConsulWorldsAreDeterministic(t *testing.T) {
 	run := func() string {
-		p, err := FindPreset("consul")
+		p, err := sandbox.FindPreset("consul")
 		require.NoError(t, err)
 		c := p.Config
 		c.Duration = 2 * time.Minute
-		c.Actions = append(c.Actions, At(90*time.Second, Crash("B")))
-		s, _, err := RunSandbox(c)
+		c.Actions = append(c.Actions, core.At(90*time.Second, core.Crash("B")))
+		s, _, err := c.Run()
 		require.NoError(t, err)
 		return s.Trace.Hash()
 	}

@@ -70,23 +70,23 @@ func (etcdSystem) contention(c *ContentionConfig, w *World) {
 	}
 }
 
-func (etcdSystem) validateSandbox(c SandboxConfig, ttlOK bool) []FieldError {
+func (etcdSystem) check(c SystemSettings, ttlOK bool) []SettingError {
 	if ttlOK && c.Shards == 0 && c.Recipe == RecipeEtcd {
 		if err := CheckEtcdTTL(c.TTL); err != nil {
-			return []FieldError{{Field: FieldTTL, Msg: err.Error()}}
+			return []SettingError{{Setting: SettingTTL, Msg: err.Error()}}
 		}
 	}
 	return nil
 }
 
-func (etcdSystem) sandboxContention(SandboxConfig, *ContentionConfig) {}
-func (etcdSystem) onSystem(*SandboxConfig)                            {}
+func (etcdSystem) contentionOf(SystemSettings, *ContentionConfig)     {}
+func (etcdSystem) onSystem(*SystemSettings)                           {}
 func (etcdSystem) firstToken() bool                                   { return true }
 func (etcdSystem) clustered() bool                                    { return true }
-func (etcdSystem) leaderRenewal(SandboxConfig) (time.Duration, bool)  { return 0, false }
+func (etcdSystem) leaderRenewal(SystemSettings) (time.Duration, bool) { return 0, false }
 func (etcdSystem) budgetRenewal(time.Duration) (time.Duration, bool)  { return 0, false }
 
-func (etcdSystem) notes(c SandboxConfig) []string {
+func (etcdSystem) notes(c SystemSettings) []string {
 	if c.RenewEvery > 0 {
 		return []string{fmt.Sprintf("With a renewal period set, the client is an application calling KeepAliveOnce on its own timer, every %s from the grant, not etcd's KeepAlive loop (a keepalive at once, then one a third of the TTL after each answer): it learns a lease is gone only when its own deadline passes.", Seconds(c.RenewEvery))}
 	}
@@ -95,6 +95,6 @@ func (etcdSystem) notes(c SandboxConfig) []string {
 
 // policy: a client renews at least every two thirds of its TTL, whatever
 // the setting asks (Process caps its period there).
-func (etcdSystem) policy(c SandboxConfig) LeasePolicy {
-	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.Pauses.Budget()}
+func (etcdSystem) policy(c SystemSettings) LeasePolicy {
+	return LeasePolicy{TTL: c.TTL, RenewEvery: min(c.renew(), c.TTL/3*2), PauseBudget: c.PauseBudget}
 }

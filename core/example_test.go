@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // The seed's fenced register: the leader with token 7 starts, pauses, and
@@ -27,11 +28,11 @@ func ExampleFencedRegister() {
 // The seed's hands-on lab: A writes with token 1, pauses for 30 s, and its
 // late write reaches storage after B (token 2) has written.
 func ExampleScenario_Run() {
-	sc, err := core.FindScenario("hands-on-lab")
+	sc, err := sandbox.FindScenario("hands-on-lab")
 	if err != nil {
 		panic(err)
 	}
-	r, err := sc.Run(core.Params{Seed: 1})
+	r, err := sc.Run(sandbox.Params{Seed: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -48,11 +49,11 @@ func ExampleScenario_Run() {
 // Step 4 of the lab: the late write carries token 3, higher than B's 2, so
 // the register cannot tell it is stale and accepts it.
 func ExampleScenario_Run_staleToken() {
-	sc, err := core.FindScenario("hands-on-lab")
+	sc, err := sandbox.FindScenario("hands-on-lab")
 	if err != nil {
 		panic(err)
 	}
-	r, err := sc.Run(core.Params{Seed: 1, Own: map[string]int64{"stale-token": 3}})
+	r, err := sc.Run(sandbox.Params{Seed: 1, Own: map[string]int64{"stale-token": 3}})
 	if err != nil {
 		panic(err)
 	}
@@ -69,11 +70,11 @@ func ExampleScenario_Run_staleToken() {
 // Seed Example 3 played out in the simulator: A (token 7) decides a write,
 // stops the world in the middle of it, and B (token 8) commits meanwhile.
 func ExampleScenario_Run_fencedRegister() {
-	sc, err := core.FindScenario("fenced-register")
+	sc, err := sandbox.FindScenario("fenced-register")
 	if err != nil {
 		panic(err)
 	}
-	r, err := sc.Run(core.Params{Seed: 1})
+	r, err := sc.Run(sandbox.Params{Seed: 1})
 	if err != nil {
 		panic(err)
 	}

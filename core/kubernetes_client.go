@@ -232,23 +232,23 @@ func (kubernetesSystem) checkContention(c ContentionConfig) error {
 
 func (kubernetesSystem) clustered() bool { return true }
 
-func (kubernetesSystem) validateSandbox(c SandboxConfig, ttlOK bool) []FieldError {
-	var errs []FieldError
+func (kubernetesSystem) check(c SystemSettings, ttlOK bool) []SettingError {
+	var errs []SettingError
 	// A renewal slower than the lease has its own message on the
 	// renew field; the durations rule would only repeat it on the TTL.
 	if ttlOK && c.RetryBase > 0 && c.RenewEvery < c.TTL {
 		if err := CheckKubeDurations(c.TTL, c.renewDeadline(), max(c.RetryBase, c.RenewEvery)); err != nil {
-			errs = append(errs, FieldError{Field: FieldTTL, Msg: err.Error()})
+			errs = append(errs, SettingError{Setting: SettingTTL, Msg: err.Error()})
 		}
 	}
 	if c.TTL%time.Second != 0 {
-		errs = append(errs, FieldError{Field: FieldTTL, Msg: fmt.Sprintf("a Lease stores leaseDurationSeconds, whole seconds: %s would be cut to %s", c.TTL, c.TTL.Truncate(time.Second))})
+		errs = append(errs, SettingError{Setting: SettingTTL, Msg: fmt.Sprintf("a Lease stores leaseDurationSeconds, whole seconds: %s would be cut to %s", c.TTL, c.TTL.Truncate(time.Second))})
 	}
 	return libraryChecks(c, false, errs...)
 }
 
 // leaderRenewal: client-go's leader renews every RetryPeriod.
-func (kubernetesSystem) leaderRenewal(c SandboxConfig) (time.Duration, bool) {
+func (kubernetesSystem) leaderRenewal(c SystemSettings) (time.Duration, bool) {
 	if c.RenewEvery == 0 {
 		return c.RetryBase, true
 	}

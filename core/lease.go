@@ -30,22 +30,22 @@ func (id LeaseID) String() string {
 	return string(b[:])
 }
 
-// minPeriod is the shortest TTL or renewal interval a world accepts. The
+// MinPeriod is the shortest TTL or renewal interval a world accepts. The
 // simulator has no floor of its own: with a TTL of a few nanoseconds the
 // default renewal period TTL/3 is zero, and a zero-period timer re-arms at
 // the same instant forever, so RunUntil never returns (the browser tab
 // freezes); a microsecond TTL still costs millions of events per virtual
 // second. Real coordinators are far above it (etcd TTLs are whole seconds).
-const minPeriod = time.Millisecond
+const MinPeriod = time.Millisecond
 
 // checkPeriods rejects a TTL or an explicit renewal interval below
-// minPeriod; a zero renewal interval means the default, TTL/3.
+// MinPeriod; a zero renewal interval means the default, TTL/3.
 func checkPeriods(ttl, renewEvery time.Duration) error {
-	if ttl < minPeriod {
-		return fmt.Errorf("ttl must be at least %s, got %s", minPeriod, ttl)
+	if ttl < MinPeriod {
+		return fmt.Errorf("ttl must be at least %s, got %s", MinPeriod, ttl)
 	}
-	if renewEvery != 0 && renewEvery < minPeriod {
-		return fmt.Errorf("renew interval must be at least %s, got %s", minPeriod, renewEvery)
+	if renewEvery != 0 && renewEvery < MinPeriod {
+		return fmt.Errorf("renew interval must be at least %s, got %s", MinPeriod, renewEvery)
 	}
 	return nil
 }

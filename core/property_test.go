@@ -1,4 +1,4 @@
-package core
+package core_test
 
 // Property tests: random worlds and random learner action logs. Whatever
 // the learner does, the coordinator keeps one holder per lock and strictly
@@ -7,6 +7,8 @@ package core
 
 import (
 	"fmt"
+	"leaselab/core"
+	"leaselab/core/sandbox"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -16,8 +18,8 @@ import (
 // randomWorld is one contention world and the actions applied to it.
 type randomWorld struct {
 	Seed   uint64
-	Config ContentionConfig
-	Log    ActionLog
+	Config core.ContentionConfig
+	Log    core.ActionLog
 	End    time.Duration
 }
 
@@ -41,11 +43,11 @@ func (w randomWorld) fencingStaysOn() bool {
 }
 
 // worldConfig derives a contention world's knobs from a few random numbers.
-func worldConfig(r *rand.Rand) ContentionConfig {
-	return ContentionConfig{
+func worldConfig(r *rand.Rand) core.ContentionConfig {
+	return core.ContentionConfig{
 		Procs:           2 + r.IntN(4),
-		Recipe:          Recipe(r.IntN(3)),
-		TokenSource:     TokenSource(r.IntN(2)),
+		Recipe:          core.Recipe(r.IntN(3)),
+		TokenSource:     core.TokenSource(r.IntN(2)),
 		FirstToken:      int64(r.IntN(3) * 20),
 		TTL:             time.Duration(2+r.IntN(9)) * time.Second,
 		RetryJitter:     r.Float64(),
@@ -60,46 +62,46 @@ func worldConfig(r *rand.Rand) ContentionConfig {
 
 // actionFrom makes action number kind (modulo the menu) on process proc
 // with two free parameters a and b in [0, 256).
-func actionFrom(kind, proc, a, b int, names []string) Action {
+func actionFrom(kind, proc, a, b int, names []string) core.Action {
 	name := names[proc%len(names)]
-	peer := []string{CoordinatorName, "storage"}[b%2]
+	peer := []string{core.CoordinatorName, "storage"}[b%2]
 	switch kind % 14 {
 	case 0:
-		return Pause(name, time.Duration(a+1)*200*time.Millisecond)
+		return core.Pause(name, time.Duration(a+1)*200*time.Millisecond)
 	case 1:
-		return Resume(name)
+		return core.Resume(name)
 	case 2:
-		return Crash(name)
+		return core.Crash(name)
 	case 3:
-		return Restart(name)
+		return core.Restart(name)
 	case 4:
-		return Action{Do: "partition", Proc: name, Peer: peer, OneWay: a%2 == 0}
+		return core.Action{Do: "partition", Proc: name, Peer: peer, OneWay: a%2 == 0}
 	case 5:
-		return Heal(name, peer)
+		return core.Heal(name, peer)
 	case 6:
-		w := Write(name, fmt.Sprintf("v%d", a))
+		w := core.Write(name, fmt.Sprintf("v%d", a))
 		if a%8 == 0 {
 			w.Token = int64(b) // a forged or stale token
 		}
 		return w
 	case 7:
-		return Expire(name)
+		return core.Expire(name)
 	case 8:
-		return SetTTL(name, time.Duration(a+1)*100*time.Millisecond)
+		return core.SetTTL(name, time.Duration(a+1)*100*time.Millisecond)
 	case 9:
-		return Release(name)
+		return core.Release(name)
 	case 10:
-		return Fencing(a%3 != 0)
+		return core.Fencing(a%3 != 0)
 	case 11:
-		return Action{Do: "partition", Proc: CoordinatorName, Peer: name, OneWay: true}
+		return core.Action{Do: "partition", Proc: core.CoordinatorName, Peer: name, OneWay: true}
 	case 12:
-		d := Delay(name, time.Duration(a+1)*100*time.Millisecond)
+		d := core.Delay(name, time.Duration(a+1)*100*time.Millisecond)
 		if b%3 == 0 {
 			d.Peer = peer
 		}
 		return d
 	default:
-		return Action{Do: "write", Proc: name, Value: "late", Label: "late"}
+		return core.Action{Do: "write", Proc: name, Value: "late", Label: "late"}
 	}
 }
 
@@ -107,10 +109,10 @@ func actionFrom(kind, proc, a, b int, names []string) Action {
 func genWorld(seed uint64) randomWorld {
 	r := rand.New(rand.NewPCG(seed, 0x1ea5e1ab))
 	w := randomWorld{Seed: seed, Config: worldConfig(r), End: 60 * time.Second}
-	names := ProcessNames(w.Config.Procs)
+	names := core.ProcessNames(w.Config.Procs)
 	for i := r.IntN(21); i > 0; i-- {
 		at := time.Duration(r.IntN(40_000)) * time.Millisecond
-		w.Log = append(w.Log, At(at, actionFrom(r.IntN(14), r.IntN(8), r.IntN(256), r.IntN(256), names)))
+		w.Log = append(w.Log, core.At(at, actionFrom(r.IntN(14), r.IntN(8), r.IntN(256), r.IntN(256), names)))
 	}
 	return w
 }
@@ -121,13 +123,13 @@ func genWorld(seed uint64) randomWorld {
 func decodeWorld(seed uint64, data []byte) randomWorld {
 	r := rand.New(rand.NewPCG(seed, 0x1ea5e1ab))
 	w := randomWorld{Seed: seed, Config: worldConfig(r), End: 30 * time.Second}
-	names := ProcessNames(w.Config.Procs)
+	names := core.ProcessNames(w.Config.Procs)
 	var at time.Duration
 	for len(data) >= 4 && len(w.Log) < 64 {
 		k, p, a, b := int(data[0]), int(data[1]), int(data[2]), int(data[3])
 		data = data[4:]
 		at += time.Duration(b) * 10 * time.Millisecond
-		w.Log = append(w.Log, At(at, actionFrom(k, p, a, b, names)))
+		w.Log = append(w.Log, core.At(at, actionFrom(k, p, a, b, names)))
 	}
 	return w
 }
@@ -137,10 +139,10 @@ func decodeWorld(seed uint64, data []byte) randomWorld {
 const maxEvents = 2_000_000
 
 // runWorld builds and runs w, stepping at most maxEvents events.
-func runWorld(w randomWorld) (*Sim, Report, error) {
-	s, err := BuildWorld(w.Config.World(w.Seed))
+func runWorld(w randomWorld) (*core.Sim, core.Report, error) {
+	s, err := core.BuildWorld(w.Config.World(w.Seed))
 	if err != nil {
-		return nil, Report{}, err
+		return nil, core.Report{}, err
 	}
 	s.Schedule(w.Log)
 	for n := 0; ; n++ {
@@ -149,12 +151,12 @@ func runWorld(w randomWorld) (*Sim, Report, error) {
 			break
 		}
 		if n == maxEvents {
-			return s, Report{}, fmt.Errorf("more than %d events before %s: the world never settles", maxEvents, next)
+			return s, core.Report{}, fmt.Errorf("more than %d events before %s: the world never settles", maxEvents, next)
 		}
 		s.Step()
 	}
 	s.RunUntil(w.End)
-	return s, Check(s.Trace, w.End), nil
+	return s, core.Check(s.Trace, w.End), nil
 }
 
 // checkWorld runs w twice and asserts every property.
@@ -194,7 +196,7 @@ func TestRandomActionLogsKeepSafetyInvariants(t *testing.T) {
 			return // one minimal report beats hundreds
 		}
 		s, rep, _ := runWorld(w)
-		writes += len(Writes(s.Trace))
+		writes += len(core.Writes(s.Trace))
 		stale += len(rep.Stale)
 	}
 	// The generator must reach the interesting states, or the properties
@@ -209,13 +211,13 @@ func TestRandomActionLogsKeepSafetyInvariants(t *testing.T) {
 func TestFencingOffLetsStaleWritesThrough(t *testing.T) {
 	w := randomWorld{
 		Seed:   1,
-		Config: ContentionConfig{Names: []string{"A", "B"}, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true},
+		Config: core.ContentionConfig{Names: []string{"A", "B"}, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true},
 		End:    40 * time.Second,
-		Log: ActionLog{
-			At(0, Fencing(false)),
-			At(1*time.Second, Pause("A", 20*time.Second)),
-			At(2*time.Second, Write("A", "late A")),
-			At(15*time.Second, Write("B", "from B")),
+		Log: core.ActionLog{
+			core.At(0, core.Fencing(false)),
+			core.At(1*time.Second, core.Pause("A", 20*time.Second)),
+			core.At(2*time.Second, core.Write("A", "late A")),
+			core.At(15*time.Second, core.Write("B", "from B")),
 		},
 	}
 	s, rep, err := runWorld(w)
@@ -251,7 +253,7 @@ func FuzzParseActionLog(f *testing.F) {
 	f.Add(uint64(3), []byte(`[{"at":"1s","do":"partition","proc":"A","peer":"coordinator","one_way":true},{"at":"9s","do":"heal","proc":"A","peer":"coordinator"}]`))
 	f.Add(uint64(4), []byte(`[{"at":"0s","do":"fencing"},{"at":"1s","do":"delete","proc":"A","key":"locks/leader"}]`))
 	f.Fuzz(func(t *testing.T, seed uint64, js []byte) {
-		log, err := ParseActionLog(js)
+		log, err := core.ParseActionLog(js)
 		if err != nil {
 			return
 		}
@@ -269,19 +271,19 @@ func TestDegeneratePeriodsAreRejected(t *testing.T) {
 		name string
 		err  error
 	}{
-		{"set-ttl 2ns", Action{Do: "set-ttl", Proc: "A", TTL: 2}.Validate()},
-		{"set-ttl 999µs", SetTTL("A", 999*time.Microsecond).Validate()},
-		{"contention ttl", ContentionConfig{TTL: 2}.Validate()},
-		{"contention renew", ContentionConfig{TTL: time.Second, RenewEvery: time.Nanosecond}.Validate()},
-		{"shards ttl", ShardsConfig{Shards: 1, Workers: 1, TTL: 2}.Validate()},
-		{"shards renew", ShardsConfig{Shards: 1, Workers: 1, TTL: time.Second, RenewEvery: time.Nanosecond}.Validate()},
+		{"set-ttl 2ns", core.Action{Do: "set-ttl", Proc: "A", TTL: 2}.Validate()},
+		{"set-ttl 999µs", core.SetTTL("A", 999*time.Microsecond).Validate()},
+		{"contention ttl", core.ContentionConfig{TTL: 2}.Validate()},
+		{"contention renew", core.ContentionConfig{TTL: time.Second, RenewEvery: time.Nanosecond}.Validate()},
+		{"shards ttl", core.ShardsConfig{Shards: 1, Workers: 1, TTL: 2}.Validate()},
+		{"shards renew", core.ShardsConfig{Shards: 1, Workers: 1, TTL: time.Second, RenewEvery: time.Nanosecond}.Validate()},
 		{"scheduler ttl", func() error {
-			_, err := SchedulerContention(1, 2, false).World(1)
+			_, err := core.SchedulerContention(1, 2, false).World(1)
 			return err
 		}()},
 		{"scenario params", func() error {
-			sc, _ := FindScenario("hands-on-lab")
-			_, _, err := sc.Build(Params{TTL: 3})
+			sc, _ := sandbox.FindScenario("hands-on-lab")
+			_, _, err := sc.Build(sandbox.Params{TTL: 3})
 			return err
 		}()},
 	} {
@@ -289,11 +291,11 @@ func TestDegeneratePeriodsAreRejected(t *testing.T) {
 			t.Errorf("%s: err = %v, want a refusal naming the 1ms floor", tc.name, tc.err)
 		}
 	}
-	if _, err := ParseActionLog([]byte(`[{"at":"1s","do":"set-ttl","proc":"A","ttl":"1ns"}]`)); err == nil {
+	if _, err := core.ParseActionLog([]byte(`[{"at":"1s","do":"set-ttl","proc":"A","ttl":"1ns"}]`)); err == nil {
 		t.Error("ParseActionLog accepted a 1ns TTL")
 	}
-	w := randomWorld{Seed: 1, Config: ContentionConfig{Names: []string{"A", "B"}, TTL: 5 * time.Second}, End: 10 * time.Second,
-		Log: ActionLog{At(time.Second, SetTTL("A", minPeriod))}}
+	w := randomWorld{Seed: 1, Config: core.ContentionConfig{Names: []string{"A", "B"}, TTL: 5 * time.Second}, End: 10 * time.Second,
+		Log: core.ActionLog{core.At(time.Second, core.SetTTL("A", core.MinPeriod))}}
 	if _, _, err := runWorld(w); err != nil {
 		t.Errorf("smallest accepted TTL: %v", err)
 	}

@@ -212,13 +212,13 @@ func (redlockSystem) checkContention(c ContentionConfig) error {
 
 func (redlockSystem) contention(c *ContentionConfig, w *World) { w.RedisNodes = c.RedisNodes }
 
-func (redlockSystem) validateSandbox(c SandboxConfig, ttlOK bool) []FieldError {
-	var errs []FieldError
+func (redlockSystem) check(c SystemSettings, ttlOK bool) []SettingError {
+	var errs []SettingError
 	if n := c.redisNodes(); n < 1 || n > MaxRedisNodes {
-		errs = append(errs, FieldError{Field: FieldSystem, Msg: fmt.Sprintf("redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, n)})
+		errs = append(errs, SettingError{Setting: SettingSystem, Msg: fmt.Sprintf("redlock needs 1 to %d independent Redis nodes, got %d", MaxRedisNodes, n)})
 	}
 	if c.RenewEvery > 0 && ttlOK && c.RenewEvery >= c.TTL {
-		errs = append(errs, FieldError{Field: FieldRenew, Msg: fmt.Sprintf("extending every %s lets a %s lock lapse first", Seconds(c.RenewEvery), Seconds(c.TTL))})
+		errs = append(errs, SettingError{Setting: SettingRenew, Msg: fmt.Sprintf("extending every %s lets a %s lock lapse first", Seconds(c.RenewEvery), Seconds(c.TTL))})
 	}
 	return libraryChecks(c, false, errs...)
 }

@@ -101,20 +101,6 @@ func TestCommitsShareABaseAndCommitTheOffsetsHeld(t *testing.T) {
 	assert.Equal(t, offsetEntry{Shard: 1, Offset: 100, Token: 9}, base[1], "a base already sent never changes")
 }
 
-// The shards scenario (BenchmarkEvents) allocates a few thousand times
-// per run, not once or twice per message: 7,778 before its repeated
-// messages were shared and their payloads cut from slabs.
-func TestShardsRunAllocatesLittle(t *testing.T) {
-	sc, err := FindScenario("shards")
-	require.NoError(t, err)
-	allocs := testing.AllocsPerRun(3, func() {
-		s, _, err := sc.Build(Params{Seed: 1})
-		require.NoError(t, err)
-		s.RunUntil(sc.Duration)
-	})
-	assert.LessOrEqual(t, allocs, 1700.0)
-}
-
 // A scan's answer lists exactly the shards whose keys are absent, however
 // the keys came and went, and answers are shared only while nothing
 // changed.

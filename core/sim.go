@@ -9,9 +9,10 @@
 // the permalinks all stand on.
 //
 // A world is described by one type, World (world.go): the coordinator's
-// settings, every actor, the network and a script of actions. Scenarios,
-// sandbox presets, explore targets and lessons all write a World, and
-// World.Build is the one way a description becomes a Sim.
+// settings, every actor, the network and a script of actions. Scenarios
+// and sandbox setups (core/sandbox), explore targets (core/explore) and
+// lessons all write a World, and World.Build is the one way a description
+// becomes a Sim.
 //
 // What a run did is its Trace (trace.go): every kind of event and the
 // fields it carries are declared once, in schema.go, and read through
@@ -29,6 +30,9 @@
 // Each client, etcd's too, keeps its state in its own struct (Process holds
 // only the session every system shares); the table systems picks
 // the implementation once, when the world and each process are built.
+// What a system refuses or changes in a free-play world's settings is its
+// configRules, over SystemSettings (system_settings.go), which core/sandbox
+// writes from its configuration.
 package core
 
 import (

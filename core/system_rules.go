@@ -131,10 +131,10 @@ type unmodelled struct {
 
 func (unmodelled) newClient() clientRules { return newEtcdClient() }
 
-// validateSandbox: validateSystem refuses the system itself first.
-func (unmodelled) validateSandbox(SandboxConfig, bool) []FieldError { return nil }
+// check: SystemSettings.Check refuses the system itself first.
+func (unmodelled) check(SystemSettings, bool) []SettingError { return nil }
 
-func (unmodelled) onSystem(c *SandboxConfig) {
+func (unmodelled) onSystem(c *SystemSettings) {
 	c.FirstToken, c.Recipe, c.RenewEvery = 0, RecipeEtcd, 0
 }
 
@@ -147,29 +147,31 @@ type servedRequest interface {
 }
 
 // configRules is what a system refuses, changes or charges in a
-// configuration before a world is built (system_config.go holds what
-// every system shares).
+// free-play world's settings before a world is built
+// (system_settings.go holds what every system shares; core/sandbox
+// writes the settings).
 type configRules interface {
 	// checkContention refuses what the system cannot run.
 	checkContention(c ContentionConfig) error
 	// contention makes the world's coordinator, contenders and nodes the
 	// system's.
 	contention(c *ContentionConfig, w *World)
-	// validateSandbox lists what the system refuses in a sandbox (ttlOK:
-	// the TTL itself passed the shared checks).
-	validateSandbox(c SandboxConfig, ttlOK bool) []FieldError
-	// sandboxContention passes the sandbox's system settings on.
-	sandboxContention(c SandboxConfig, cc *ContentionConfig)
-	// onSystem drops or sets what a sandbox switched to the system must
-	// (SandboxConfig.OnSystem).
-	onSystem(c *SandboxConfig)
+	// check lists what the system refuses in the settings (ttlOK: the
+	// TTL itself passed the shared checks).
+	check(c SystemSettings, ttlOK bool) []SettingError
+	// contentionOf passes the system's settings on to a contention
+	// world.
+	contentionOf(c SystemSettings, cc *ContentionConfig)
+	// onSystem drops or sets what a world switched to the system must
+	// (SystemSettings.OnSystem).
+	onSystem(c *SystemSettings)
 	// notes says what the system will do otherwise than asked.
-	notes(c SandboxConfig) []string
-	// policy is the lease policy of a sandbox, in the system's numbers.
-	policy(c SandboxConfig) LeasePolicy
-	// leaderRenewal is the period a leader renews on when the sandbox
-	// sets none, if it is not a third of the TTL.
-	leaderRenewal(c SandboxConfig) (time.Duration, bool)
+	notes(c SystemSettings) []string
+	// policy is the lease policy of the settings, in the system's numbers.
+	policy(c SystemSettings) LeasePolicy
+	// leaderRenewal is the period a leader renews on when the settings
+	// set none, if it is not a third of the TTL.
+	leaderRenewal(c SystemSettings) (time.Duration, bool)
 	// budgetRenewal is the period the run budget charges a process whose
 	// cost is not etcd's keepalives (false: it is).
 	budgetRenewal(retry time.Duration) (time.Duration, bool)
@@ -189,36 +191,36 @@ func (s System) known() bool { return s >= 0 && int(s) < len(systems) }
 // no shard leases and no lock-delay (Consul overrides that).
 type libraryConfig struct{}
 
-func (libraryConfig) contention(*ContentionConfig, *World)              {}
-func (libraryConfig) firstToken() bool                                  { return false }
-func (libraryConfig) clustered() bool                                   { return false }
-func (libraryConfig) notes(SandboxConfig) []string                      { return nil }
-func (libraryConfig) leaderRenewal(SandboxConfig) (time.Duration, bool) { return 0, false }
-func (libraryConfig) budgetRenewal(time.Duration) (time.Duration, bool) { return 0, false }
-func (libraryConfig) checkContention(ContentionConfig) error            { return nil }
+func (libraryConfig) contention(*ContentionConfig, *World)               {}
+func (libraryConfig) firstToken() bool                                   { return false }
+func (libraryConfig) clustered() bool                                    { return false }
+func (libraryConfig) notes(SystemSettings) []string                      { return nil }
+func (libraryConfig) leaderRenewal(SystemSettings) (time.Duration, bool) { return 0, false }
+func (libraryConfig) budgetRenewal(time.Duration) (time.Duration, bool)  { return 0, false }
+func (libraryConfig) checkContention(ContentionConfig) error             { return nil }
 
-func (libraryConfig) sandboxContention(c SandboxConfig, cc *ContentionConfig) {
+func (libraryConfig) contentionOf(c SystemSettings, cc *ContentionConfig) {
 	cc.RenewDeadline, cc.RedisNodes = c.renewDeadline(), c.redisNodes()
 }
 
-func (libraryConfig) onSystem(c *SandboxConfig) {
+func (libraryConfig) onSystem(c *SystemSettings) {
 	c.FirstToken, c.Recipe, c.RenewEvery, c.LockDelay = 0, RecipeEtcd, 0, 0
 }
 
-func (libraryConfig) policy(c SandboxConfig) LeasePolicy {
-	return LeasePolicy{TTL: c.TTL, RenewEvery: c.renew(), PauseBudget: c.Pauses.Budget()}
+func (libraryConfig) policy(c SystemSettings) LeasePolicy {
+	return LeasePolicy{TTL: c.TTL, RenewEvery: c.renew(), PauseBudget: c.PauseBudget}
 }
 
 // libraryChecks refuses what no system but etcd has: shard leases, and
 // (unless lockDelay: Consul's) a lock-delay; then the system's own
 // complaints, unless shards were asked for (they would only repeat it).
-func libraryChecks(c SandboxConfig, lockDelay bool, own ...FieldError) []FieldError {
+func libraryChecks(c SystemSettings, lockDelay bool, own ...SettingError) []SettingError {
 	if c.Shards > 0 {
-		return []FieldError{{Field: FieldShards, Msg: "shard leases are modelled on etcd only: use the etcd system, or 0 shards"}}
+		return []SettingError{{Setting: SettingShards, Msg: "shard leases are modelled on etcd only: use the etcd system, or 0 shards"}}
 	}
-	var errs []FieldError
+	var errs []SettingError
 	if c.LockDelay > 0 && !lockDelay {
-		errs = append(errs, FieldError{Field: FieldLockDelay, Msg: fmt.Sprintf("%s has no lock-delay (it is Consul's): the next in line may take the lock the moment it is free; switch it off", c.System.Title())})
+		errs = append(errs, SettingError{Setting: SettingLockDelay, Msg: fmt.Sprintf("%s has no lock-delay (it is Consul's): the next in line may take the lock the moment it is free; switch it off", c.System.Title())})
 	}
 	return append(errs, own...)
 }
@@ -233,9 +235,9 @@ func serverOfItsOwn(c *ContentionConfig, w *World, s System, r Recipe, t TokenSo
 
 // ownRecipe refuses a recipe other than etcd's default and the system's
 // own (ZooKeeper's and Consul's locks).
-func ownRecipe(c SandboxConfig, own Recipe) []FieldError {
+func ownRecipe(c SystemSettings, own Recipe) []SettingError {
 	if c.Recipe != RecipeEtcd && c.Recipe != own {
-		return []FieldError{{Field: FieldRecipe, Msg: fmt.Sprintf("%s runs its own lock recipe (%s); the %s recipe belongs to etcd worlds", c.System.Title(), own, c.Recipe)}}
+		return []SettingError{{Setting: SettingRecipe, Msg: fmt.Sprintf("%s runs its own lock recipe (%s); the %s recipe belongs to etcd worlds", c.System.Title(), own, c.Recipe)}}
 	}
 	return nil
 }

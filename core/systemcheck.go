@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"time"
 )
 
 // checkSystem refuses what the chosen system cannot run.
@@ -11,22 +10,6 @@ func (c ContentionConfig) checkSystem() error {
 		return fmt.Errorf("system %s is not modelled in this build", c.System)
 	}
 	return c.System.rules().checkContention(c)
-}
-
-// renewDeadline is the Kubernetes RenewDeadline a sandbox runs with.
-func (c SandboxConfig) renewDeadline() time.Duration {
-	if c.RenewDeadline == 0 {
-		return c.TTL * 2 / 3
-	}
-	return c.RenewDeadline
-}
-
-// redisNodes is the number of Redis nodes a Redlock sandbox runs.
-func (c SandboxConfig) redisNodes() int {
-	if c.RedisNodes == 0 {
-		return 3
-	}
-	return c.RedisNodes
 }
 
 // systemLockInfo is LockInfo for a lock that lives elsewhere than etcd's

@@ -9,7 +9,7 @@ import (
 // World describes a world at time zero: the coordinator's settings, every
 // actor, the network and the actions scheduled on it. It is the one
 // configuration type of the lab. A named scenario (Scenario.World), a
-// sandbox setup or preset (SandboxConfig.World), an explore target
+// sandbox setup or preset (sandbox.Config.World), an explore target
 // (Target.World) and a lesson (lessons.Lesson.World) each produce a World,
 // and Build is the only way a description becomes a Sim.
 //

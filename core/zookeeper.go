@@ -271,11 +271,11 @@ func (zooKeeperSystem) contention(c *ContentionConfig, w *World) {
 	serverOfItsOwn(c, w, SystemZooKeeper, RecipeZooKeeper, TokenRevision)
 }
 
-func (zooKeeperSystem) validateSandbox(c SandboxConfig, _ bool) []FieldError {
+func (zooKeeperSystem) check(c SystemSettings, _ bool) []SettingError {
 	return libraryChecks(c, false, ownRecipe(c, RecipeZooKeeper)...)
 }
 
-func (zooKeeperSystem) notes(c SandboxConfig) []string {
+func (zooKeeperSystem) notes(c SystemSettings) []string {
 	var out []string
 	granted, note := ZKSessionTimeout(c.TTL)
 	if note != "" {
@@ -288,7 +288,7 @@ func (zooKeeperSystem) notes(c SandboxConfig) []string {
 }
 
 // policy: the negotiated timeout and the pings every third of it.
-func (zooKeeperSystem) policy(c SandboxConfig) LeasePolicy {
+func (zooKeeperSystem) policy(c SystemSettings) LeasePolicy {
 	ttl, _ := ZKSessionTimeout(c.TTL)
-	return LeasePolicy{TTL: ttl, RenewEvery: (ttl * 2 / 3 / 2).Round(time.Millisecond), PauseBudget: c.Pauses.Budget()}
+	return LeasePolicy{TTL: ttl, RenewEvery: (ttl * 2 / 3 / 2).Round(time.Millisecond), PauseBudget: c.PauseBudget}
 }

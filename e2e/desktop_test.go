@@ -201,3 +201,39 @@ func TestDesktopMovesProgressWithoutDisplay(t *testing.T) {
 	assert.Equal(t, 2, code, "both at once is bad input")
 	assert.Contains(t, out, "give --export-progress or --import-progress, not both")
 }
+
+// TestDesktopRefusesFlagsThatDoNotGoTogether: flags that exclude each
+// other, or need another, are refused before a window opens, each with
+// its one line and exit 2 (cmd/leaselab's main checks them in this
+// order).
+func TestDesktopRefusesFlagsThatDoNotGoTogether(t *testing.T) {
+	xvfb, err := exec.LookPath("xvfb-run")
+	if err != nil {
+		t.Fatal("install xvfb-run: apt-get install -y xvfb xauth")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin := buildDesktop(ctx, t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--screenshot", "x.png"}, "leaselab: --screenshot needs --frames N"},
+		{[]string{"--preset", "etcd", "--lesson", "fenced-writes"}, "leaselab: --lesson, --exercise or --load and the sandbox flags exclude each other"},
+		{[]string{"--preset", "nomad", "--check"}, `leaselab: unknown preset "nomad" (known: `},
+		{[]string{"--lesson", "fenced-writes", "--exercise", "no-fencing"}, "leaselab: give one of --lesson, --exercise and --load"},
+		{[]string{"--load", "abc", "--solution"}, "leaselab: --load opens the linked run; drop --solution"},
+		{[]string{"--check"}, "leaselab: --check needs --exercise"},
+		{[]string{"--exercise", "nowhere"}, `leaselab: unknown exercise "nowhere"`},
+		{[]string{"--lesson", "nowhere"}, `leaselab: unknown lesson "nowhere"`},
+	} {
+		run := exec.CommandContext(ctx, xvfb, append([]string{"-a", bin, "--progress", filepath.Join(t.TempDir(), "progress.json")}, tc.args...)...)
+		run.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())
+		out, err := run.CombinedOutput()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "leaselab %v must be refused: %s", tc.args, out)
+		assert.Equal(t, 2, exit.ExitCode(), "leaselab %v", tc.args)
+		assert.Contains(t, string(out), tc.want, "leaselab %v", tc.args)
+		assert.NotContains(t, string(out), "goroutine", "leaselab %v: no stack trace", tc.args)
+	}
+}

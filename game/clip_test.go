@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/place"
@@ -435,7 +436,7 @@ func phoneScreens(t *testing.T) []screenText {
 		sim.Lab.Advance(10 * time.Second)
 		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-run-phone"))
 	}
-	for _, preset := range core.Presets() {
+	for _, preset := range sandbox.Presets() {
 		p := preset.Name
 		r := goTo(place.Place{Kind: place.Sandbox})
 		r.click("preset:" + p)

@@ -10,6 +10,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/permalink"
+	"leaselab/core/sandbox"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -67,7 +68,7 @@ func TestOpenLinkRefusesBadLinksAndKeepsTheRun(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{good[:len(good)-2], "cut short"},
 		{"#run=!!", "not a LeaseLab link"},
-		{permalink.ScenarioLink("shards", core.Params{}).Encode(), "labctl run --load"},
+		{permalink.ScenarioLink("shards", sandbox.Params{}).Encode(), "labctl run --load"},
 		{permalink.LessonLink("no-such-lesson", 1, nil, nil).Encode(), "no-such-lesson"},
 		{permalink.LessonLink("shards", 1, map[string]float64{"jitter": 7}, nil).Encode(), "jitter"},
 		{permalink.LessonLink("fenced-writes", 1, nil, core.ActionLog{core.At(time.Hour, core.Crash("A"))}).Encode(), "outside the lesson"},

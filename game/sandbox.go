@@ -5,7 +5,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core"
+	"leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/setup"
@@ -18,7 +18,7 @@ import (
 type Exporter func(name string, data []byte) (where string, err error)
 
 // SandboxScene is free play. First a setup panel: presets, every
-// parameter of core.SandboxConfig with its validation message under it,
+// parameter of sandbox.Config with its validation message under it,
 // and the live lease-policy verdict; Start is refused while a field is
 // invalid. Then the run, in the lesson player with every control, an
 // invariant panel in place of the goals (click one that broke to jump to
@@ -54,7 +54,7 @@ type SandboxScene struct {
 	// its play head; runCfg is the scenario the run was started from
 	// (nil for a lesson's run carried over, which has none).
 	compare ui.Button
-	runCfg  *core.SandboxConfig
+	runCfg  *sandbox.Config
 
 	onMenu func()
 	export Exporter
@@ -65,13 +65,13 @@ type SandboxScene struct {
 // (nil: exports are refused with a word).
 func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxScene, error) {
 	sc := &SandboxScene{onMenu: onMenu, export: export, m: setup.New()}
-	sc.presets = make([]ui.Button, len(core.Presets()))
+	sc.presets = make([]ui.Button, len(sandbox.Presets()))
 	sc.back = ui.Button{Label: "< Lessons"}
 	sc.start = ui.Button{Label: "Start", Icon: ui.IconPlay}
 	sc.systems = ui.Button{Label: "Compare systems"}
 	sc.names = map[ui.Focusable]string{&sc.back: "back", &sc.start: "start", &sc.systems: "compareSystems"}
 	items := []ui.Focusable{&sc.back}
-	for i, p := range core.Presets() {
+	for i, p := range sandbox.Presets() {
 		sc.presets[i].Label = p.Name
 		items = append(items, &sc.presets[i])
 		sc.names[&sc.presets[i]] = "preset:" + p.Name
@@ -102,10 +102,10 @@ func (sc *SandboxScene) UsePreset(name string) error {
 }
 
 // Config returns the configuration the setup panel shows.
-func (sc *SandboxScene) Config() core.SandboxConfig { return sc.m.Config }
+func (sc *SandboxScene) Config() sandbox.Config { return sc.m.Config }
 
 // Errors returns the configuration's field errors.
-func (sc *SandboxScene) Errors() []core.FieldError { return sc.m.Errs }
+func (sc *SandboxScene) Errors() []sandbox.FieldError { return sc.m.Errs }
 
 // check validates the configuration; Start is refused while it fails.
 func (sc *SandboxScene) check() {

@@ -3,7 +3,7 @@ package game
 import (
 	"strings"
 
-	"leaselab/core"
+	"leaselab/core/sandbox"
 	"leaselab/game/ui"
 )
 
@@ -43,7 +43,7 @@ func (ss *sandboxSetup) host(in *ui.Input) {
 func (ss *sandboxSetup) controls() []Control {
 	sc := (*SandboxScene)(ss)
 	out := []Control{{ID: "back", Group: "Sandbox", Label: "Back to the lessons", Kind: KindLink}}
-	for _, p := range core.Presets() {
+	for _, p := range sandbox.Presets() {
 		out = append(out, Control{ID: "preset:" + p.Name, Group: "Start from a preset", Label: p.Name, Detail: p.Title})
 	}
 	for _, f := range sc.m.Fields {

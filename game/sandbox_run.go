@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -18,7 +19,7 @@ import (
 
 // play plays lb over the setup; cfg is the setup it was started from
 // (nil: a lesson's run carried over).
-func (sc *SandboxScene) play(lb *lab.Lab, cfg *core.SandboxConfig) {
+func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 	search := cfg != nil
 	sc.exported, sc.runCfg = "", cfg
 	spec := LessonSpec{

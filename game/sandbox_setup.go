@@ -8,7 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core"
+	"leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/setup"
 	"leaselab/game/ui"
@@ -37,7 +37,7 @@ func (ss *sandboxSetup) Update(st *State) error {
 		sc.onMenu()
 		return nil
 	}
-	for i, p := range core.Presets() {
+	for i, p := range sandbox.Presets() {
 		if sc.presets[i].Update(in) {
 			sc.UsePreset(p.Name)
 		}
@@ -119,7 +119,7 @@ func (sc *SandboxScene) drawPolicyVerdict(screen *ebiten.Image) {
 func (sc *SandboxScene) drawPresets(screen *ebiten.Image) {
 	s, th := sc.style, sc.style.Theme
 	draw.TextIn(screen, "Presets", s.Label(), sc.presetHead, draw.AlignStart, th.TextDim)
-	for i, p := range core.Presets() {
+	for i, p := range sandbox.Presets() {
 		b := &sc.presets[i]
 		s.Button(screen, b)
 		if p.Name == sc.m.Preset {
@@ -186,7 +186,7 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 	sc := (*SandboxScene)(ss)
 	info := SceneInfo{Name: "sandbox-setup", Page: true, Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "compareSystems": sc.systems.Rect, "verdict": sc.verdict}}
 	var b strings.Builder
-	for i, p := range core.Presets() {
+	for i, p := range sandbox.Presets() {
 		info.Regions["preset:"+p.Name] = sc.presets[i].Rect
 	}
 	for _, f := range sc.m.Fields {

@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -57,7 +58,7 @@ var (
 // openSystems builds the comparison of cfg and log on systems (every one
 // when empty), at play head at, and pushes it on stack; its Back returns
 // to from.
-func openSystems(stack *Stack, cfg core.SandboxConfig, log core.ActionLog, systems []core.System, at time.Duration, from systemsFrom) error {
+func openSystems(stack *Stack, cfg sandbox.Config, log core.ActionLog, systems []core.System, at time.Duration, from systemsFrom) error {
 	m, err := lab.NewSystemsComparison(cfg, log, systems, at)
 	if err != nil {
 		return err

@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"leaselab/core/sandbox"
 	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"leaselab/core"
 )
 
 // The browser build must reproduce every run natively, not just one. make
@@ -30,15 +29,15 @@ func traceHashes(t testing.TB) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, seed := range hashSeeds {
-		for _, sc := range core.Scenarios() {
-			r, err := sc.Run(core.Params{Seed: seed})
+		for _, sc := range sandbox.Scenarios() {
+			r, err := sc.Run(sandbox.Params{Seed: seed})
 			require.NoError(t, err, sc.Name)
 			out[fmt.Sprintf("scenario %s seed %d", sc.Name, seed)] = r.Sim.Trace.Hash()
 		}
-		for _, p := range core.Presets() {
+		for _, p := range sandbox.Presets() {
 			c := p.Config
 			c.Seed = seed
-			s, _, err := core.RunSandbox(c)
+			s, _, err := c.Run()
 			require.NoError(t, err, p.Name)
 			out[fmt.Sprintf("preset %s seed %d", p.Name, seed)] = s.Trace.Hash()
 		}
@@ -54,7 +53,7 @@ func traceHashes(t testing.TB) map[string]string {
 func TestTraceHashesAreDeterministic(t *testing.T) {
 	first := traceHashes(t)
 	assert.Equal(t, first, traceHashes(t), "the same runs twice give the same traces")
-	assert.Len(t, first, len(hashSeeds)*(len(core.Scenarios())+len(core.Presets()))+len(All()))
+	assert.Len(t, first, len(hashSeeds)*(len(sandbox.Scenarios())+len(sandbox.Presets()))+len(All()))
 	if *writeHashes != "" {
 		b, err := json.MarshalIndent(first, "", " ")
 		require.NoError(t, err)

@@ -104,7 +104,7 @@ type Lesson struct {
 	// comparison of the protection off and on in this lesson's world (and
 	// in the sandbox run of it).
 	Search *Search
-	// SandboxPreset names the sandbox preset (core.FindPreset) closest to
+	// SandboxPreset names the sandbox preset (sandbox.FindPreset) closest to
 	// this lesson's world: the setup panel behind a run opened in the
 	// sandbox shows it.
 	SandboxPreset string

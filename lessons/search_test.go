@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // What a lesson declares for the front end must name real things: a
@@ -16,7 +17,7 @@ import (
 func TestLessonDeclarationsNameRealThings(t *testing.T) {
 	for _, l := range All() {
 		if l.SandboxPreset != "" {
-			_, err := core.FindPreset(l.SandboxPreset)
+			_, err := sandbox.FindPreset(l.SandboxPreset)
 			assert.NoError(t, err, "%s: sandbox preset", l.ID)
 		}
 		if s := l.Search; s != nil {

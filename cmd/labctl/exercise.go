@@ -66,23 +66,9 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	progressPath := fs.String("progress", "", "")
 	share := fs.Bool("share", false, "")
 	verify := fs.String("verify", "", "")
-	// The id may come before --help, which the flag parser would swallow.
-	var id string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			id = a
-			break
-		}
-	}
 	pos, help, err := parseFlags(fs, args)
 	if help {
-		fmt.Fprint(stdout, exerciseUsage)
-		if e, err := lessons.FindExercise(id); err == nil {
-			fmt.Fprintf(stdout, "\nAnswer format for %s.\n%s\n", e.ID, e.FormatText())
-			printQuestions(stdout, e)
-		} else {
-			fmt.Fprintln(stdout, "\nlabctl exercise ID --help shows that exercise's answer format.")
-		}
+		printExerciseHelp(args, stdout)
 		return 0
 	}
 	if err != nil {
@@ -105,82 +91,128 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *verify != "":
 		return verifyShare(e, *verify, stdin, stdout, stderr)
 	case hintSet:
-		if *hint < 1 || *hint > len(e.Hints) {
-			return fail(stderr, "labctl exercise %s: --hint: want a rung from 1 to %d, got %d", e.ID, len(e.Hints), *hint)
-		}
-		l, err := openProgress(*progressPath, stderr)
-		if err != nil {
-			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
-		}
-		saved := l.exercise(e.ID)
-		if seen := saved.HintsSeen; *hint > seen+1 {
-			return fail(stderr, "labctl exercise %s: --hint %d: the hints come one rung at a time; see rung %d first (labctl exercise %s --hint %d)", e.ID, *hint, seen+1, e.ID, seen+1)
-		}
-		if *hint == len(e.Hints) && !saved.Complete && !saved.Revealed {
-			return fail(stderr, "%s", notYet(e, "the last hint, the key step,"))
-		}
-		for i, h := range e.Hints[:*hint] {
-			fmt.Fprintf(stdout, "Hint %d of %d: %s\n", i+1, len(e.Hints), h)
-		}
-		if *hint < len(e.Hints) {
-			fmt.Fprintf(stdout, "(labctl exercise %s --hint %d for the next)\n", e.ID, *hint+1)
-		}
-		if err := l.recordExercise(e.ID, func(p *progress.Progress) { p.SeeHints(e.ID, *hint) }); err != nil {
-			fmt.Fprintf(stderr, "labctl: the hints seen are not recorded: %v\n", err)
-		}
-		return 0
+		return showHints(e, *hint, *progressPath, stdout, stderr)
 	case *reference:
-		l, err := openProgress(*progressPath, stderr)
-		if err != nil {
-			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
-		}
-		if saved := l.exercise(e.ID); !saved.Complete && !saved.Revealed {
-			return fail(stderr, "%s", notYet(e, "the model answer"))
-		}
-		if err := l.recordExercise(e.ID, func(p *progress.Progress) { p.Reveal(e.ID) }); err != nil {
-			fmt.Fprintf(stderr, "labctl: that the model answer was shown is not recorded: %v\n", err)
-		}
-		code := checkAnswer(e, e.Reference, stdout, stderr)
-		fmt.Fprintln(stdout, "\nModel answer:")
-		for _, p := range e.Worked {
-			fmt.Fprintf(stdout, "  %s\n", p)
-		}
-		printKeyPoints(stdout, e)
-		return code
+		return showReference(e, *progressPath, stdout, stderr)
 	case *answer != "":
-		b, err := readInput(*answer, stdin, lessons.MaxAnswerSize)
-		if err != nil {
-			return fail(stderr, "labctl exercise: reading the answer: %v", err)
-		}
-		a, err := e.ParseAnswer(b)
-		if err != nil {
-			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
-		}
-		r, err := e.Check(a)
-		if err != nil {
-			return fail(stderr, "labctl exercise %s: %v", e.ID, err)
-		}
-		fmt.Fprint(stdout, r.Text())
-		if a.Defence != "" {
-			fmt.Fprintf(stdout, "\nYour defence (kept with your answer):\n  %s\n", a.Defence)
-			if r.Pass {
-				// Only after a pass: the key points are the answer.
-				printKeyPoints(stdout, e)
-			} else {
-				fmt.Fprintln(stdout, "Once your answer passes, compare it with the model's key points.")
-			}
-		}
-		recordAttempt(e, a, r.Pass, *progressPath, stdout, stderr)
-		if *share {
-			if code := printShare(e, a, r, *progressPath, stdout, stderr); code != 0 {
-				return code
-			}
-		}
-		if r.Pass {
-			return 0
-		}
-		return 1
+		return checkAnswerFile(e, *answer, *share, *progressPath, stdin, stdout, stderr)
 	}
+	printExercise(e, stdout)
+	return 0
+}
+
+// printExerciseHelp prints the usage, and the answer format of the
+// exercise named in args (the id may come before --help, which the flag
+// parser would swallow).
+func printExerciseHelp(args []string, stdout io.Writer) {
+	var id string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			id = a
+			break
+		}
+	}
+	fmt.Fprint(stdout, exerciseUsage)
+	if e, err := lessons.FindExercise(id); err == nil {
+		fmt.Fprintf(stdout, "\nAnswer format for %s.\n%s\n", e.ID, e.FormatText())
+		printQuestions(stdout, e)
+	} else {
+		fmt.Fprintln(stdout, "\nlabctl exercise ID --help shows that exercise's answer format.")
+	}
+}
+
+// showHints prints the hints up to rung hint, one rung more than those
+// seen at a time, the last only after a real attempt, and records them.
+func showHints(e *lessons.Exercise, hint int, progressPath string, stdout, stderr io.Writer) int {
+	if hint < 1 || hint > len(e.Hints) {
+		return fail(stderr, "labctl exercise %s: --hint: want a rung from 1 to %d, got %d", e.ID, len(e.Hints), hint)
+	}
+	l, err := openProgress(progressPath, stderr)
+	if err != nil {
+		return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+	}
+	saved := l.exercise(e.ID)
+	if seen := saved.HintsSeen; hint > seen+1 {
+		return fail(stderr, "labctl exercise %s: --hint %d: the hints come one rung at a time; see rung %d first (labctl exercise %s --hint %d)", e.ID, hint, seen+1, e.ID, seen+1)
+	}
+	if hint == len(e.Hints) && !saved.Complete && !saved.Revealed {
+		return fail(stderr, "%s", notYet(e, "the last hint, the key step,"))
+	}
+	for i, h := range e.Hints[:hint] {
+		fmt.Fprintf(stdout, "Hint %d of %d: %s\n", i+1, len(e.Hints), h)
+	}
+	if hint < len(e.Hints) {
+		fmt.Fprintf(stdout, "(labctl exercise %s --hint %d for the next)\n", e.ID, hint+1)
+	}
+	if err := l.recordExercise(e.ID, func(p *progress.Progress) { p.SeeHints(e.ID, hint) }); err != nil {
+		fmt.Fprintf(stderr, "labctl: the hints seen are not recorded: %v\n", err)
+	}
+	return 0
+}
+
+// showReference checks the model answer and prints it worked, only
+// after a real attempt, and records that it was shown.
+func showReference(e *lessons.Exercise, progressPath string, stdout, stderr io.Writer) int {
+	l, err := openProgress(progressPath, stderr)
+	if err != nil {
+		return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+	}
+	if saved := l.exercise(e.ID); !saved.Complete && !saved.Revealed {
+		return fail(stderr, "%s", notYet(e, "the model answer"))
+	}
+	if err := l.recordExercise(e.ID, func(p *progress.Progress) { p.Reveal(e.ID) }); err != nil {
+		fmt.Fprintf(stderr, "labctl: that the model answer was shown is not recorded: %v\n", err)
+	}
+	code := checkAnswer(e, e.Reference, stdout, stderr)
+	fmt.Fprintln(stdout, "\nModel answer:")
+	for _, p := range e.Worked {
+		fmt.Fprintf(stdout, "  %s\n", p)
+	}
+	printKeyPoints(stdout, e)
+	return code
+}
+
+// checkAnswerFile checks the answer in path (- for stdin), prints its
+// verdict and the defence, records the attempt and, with share, prints
+// the answer as a share: exit 0 pass, 1 fail, 2 a malformed answer.
+func checkAnswerFile(e *lessons.Exercise, path string, share bool, progressPath string, stdin io.Reader, stdout, stderr io.Writer) int {
+	b, err := readInput(path, stdin, lessons.MaxAnswerSize)
+	if err != nil {
+		return fail(stderr, "labctl exercise: reading the answer: %v", err)
+	}
+	a, err := e.ParseAnswer(b)
+	if err != nil {
+		return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+	}
+	r, err := e.Check(a)
+	if err != nil {
+		return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+	}
+	fmt.Fprint(stdout, r.Text())
+	if a.Defence != "" {
+		fmt.Fprintf(stdout, "\nYour defence (kept with your answer):\n  %s\n", a.Defence)
+		if r.Pass {
+			// Only after a pass: the key points are the answer.
+			printKeyPoints(stdout, e)
+		} else {
+			fmt.Fprintln(stdout, "Once your answer passes, compare it with the model's key points.")
+		}
+	}
+	recordAttempt(e, a, r.Pass, progressPath, stdout, stderr)
+	if share {
+		if code := printShare(e, a, r, progressPath, stdout, stderr); code != 0 {
+			return code
+		}
+	}
+	if r.Pass {
+		return 0
+	}
+	return 1
+}
+
+// printExercise prints the exercise: its brief, questions, materials and
+// how to answer it.
+func printExercise(e *lessons.Exercise, stdout io.Writer) {
 	fmt.Fprintf(stdout, "%s\n\n", e.Title)
 	for _, p := range e.Brief {
 		fmt.Fprintf(stdout, "%s\n\n", p)
@@ -197,7 +229,6 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\nCheck an answer: labctl exercise %s --answer FILE (format: labctl exercise %s --help)\n", e.ID, e.ID)
 	fmt.Fprintf(stdout, "Stuck? labctl exercise %s --hint 1 (%d rungs, from a nudge to the key step)\n", e.ID, len(e.Hints))
-	return 0
 }
 
 // printKeyPoints lists what a good defence says, as a checklist.

@@ -73,18 +73,9 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "labctl explore: %v", err)
 	}
-	off := false
-	for _, sw := range []struct {
-		set  bool
-		name string
-	}{{*noFencing, "fencing"}, {*noIdem, "idempotency"}} {
-		if !sw.set {
-			continue
-		}
-		if sw.name != tg.Protection() {
-			return fail(stderr, "labctl explore %s: --no-%s does not apply: this target's protection is %s (use --no-%s)", tg.Name, sw.name, tg.Protection(), tg.Protection())
-		}
-		off = true
+	off, msg := protectionOff(tg, *noFencing, *noIdem)
+	if msg != "" {
+		return fail(stderr, "%s", msg)
 	}
 	if *random < 0 || (*random == 0 && flagSet(fs, "random")) || *random > 10_000_000 {
 		return fail(stderr, "labctl explore: --random wants 1 to 10000000 schedules, got %d", *random)
@@ -104,30 +95,14 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	if !warnLong(stderr, p, n, *seed, *long) {
 		return exitBadInput
 	}
-	var x *explore.Explorer
-	if *random > 0 {
-		x, err = explore.NewRandom(p, *random, *seed, time.Now)
-	} else {
-		x, err = explore.New(p, time.Now)
-	}
+	x, err := newExplorer(p, *random, *seed)
 	if err != nil {
 		return fail(stderr, "labctl explore: %v", err)
 	}
-	if *progress {
-		bar := progressBar{w: stdout}
-		for !x.Step(500) {
-			bar.draw(x.Progress())
-		}
-		bar.clear()
-	} else {
-		// Without a bar to redraw, an exhaustive search runs on every
-		// core (the result is the same as stepped).
-		x.Run()
-	}
+	search(x, *progress, stdout)
 	if err := x.Err(); err != nil {
 		return fail(stderr, "labctl explore %s: %v", tg.Name, err)
 	}
-	r := x.Result()
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	sw := "on"
@@ -135,10 +110,71 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 		sw = "off"
 	}
 	fmt.Fprintf(w, "# explore %s (seed %d, %s %s): invariant %q\n", tg.Name, *seed, tg.Protection(), sw, p.Invariant.Name)
+	r := x.Result()
 	if !r.Found {
 		fmt.Fprintln(w, r.Summary())
 		return 0
 	}
+	return printBreak(w, found{tg: tg, p: p, r: r, b: b, seed: *seed, off: off})
+}
+
+// protectionOff reads --no-fencing and --no-idempotency against the
+// target's protection: whether it is switched off, or why the switch
+// given does not apply ("" when it does).
+func protectionOff(tg *explore.Target, noFencing, noIdem bool) (off bool, msg string) {
+	for _, sw := range []struct {
+		set  bool
+		name string
+	}{{noFencing, "fencing"}, {noIdem, "idempotency"}} {
+		if !sw.set {
+			continue
+		}
+		if sw.name != tg.Protection() {
+			return false, fmt.Sprintf("labctl explore %s: --no-%s does not apply: this target's protection is %s (use --no-%s)", tg.Name, sw.name, tg.Protection(), tg.Protection())
+		}
+		off = true
+	}
+	return off, ""
+}
+
+// newExplorer searches p exhaustively, or random schedules of it.
+func newExplorer(p explore.Problem, random int, seed uint64) (*explore.Explorer, error) {
+	if random > 0 {
+		return explore.NewRandom(p, random, seed, time.Now)
+	}
+	return explore.New(p, time.Now)
+}
+
+// search runs x to its end, drawing a progress bar on stdout if asked.
+func search(x *explore.Explorer, progress bool, stdout io.Writer) {
+	if progress {
+		bar := progressBar{w: stdout}
+		for !x.Step(500) {
+			bar.draw(x.Progress())
+		}
+		bar.clear()
+		return
+	}
+	// Without a bar to redraw, an exhaustive search runs on every
+	// core (the result is the same as stepped).
+	x.Run()
+}
+
+// found is a search that broke its target's invariant.
+type found struct {
+	tg   *explore.Target
+	p    explore.Problem
+	r    explore.Result
+	b    explore.Bounds
+	seed uint64
+	off  bool
+}
+
+// printBreak prints the break: its action log, the violating trace
+// replayed, what the protection did, and the links that replay it; exit
+// 1 (a break was found).
+func printBreak(w io.Writer, f found) int {
+	tg, p, r := f.tg, f.p, f.r
 	fmt.Fprintln(w, "VIOLATION:", p.Invariant.Name)
 	fmt.Fprintln(w, r.Summary())
 	fmt.Fprintln(w, "\naction log:")
@@ -156,7 +192,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	for _, e := range violationLines(s.Trace, p, r.Faults, bad) {
 		fmt.Fprintln(w, " ", e.Text())
 	}
-	if !off {
+	if !f.off {
 		// Protection on and still broken: an invariant of belief, which
 		// the protection defuses rather than prevents.
 		why := ""
@@ -164,19 +200,17 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 			why = ": it cannot stop a stalled owner believing, only refuse what it sends"
 		}
 		fmt.Fprintf(w, "\n%s was on all along%s (%s in this run)\n", tg.Protection(), why, explore.Refusals(s.Trace))
-	} else {
+	} else if fixed, still, err := tg.Problem(f.seed, false, f.b).Replay(r.Faults); err == nil {
 		// The same schedule beside its fix.
-		if fixed, still, err := tg.Problem(*seed, false, b).Replay(r.Faults); err == nil {
-			if still == nil {
-				fmt.Fprintf(w, "\nwith %s on, the same schedule keeps the invariant: %s\n", tg.Protection(), explore.Refusals(fixed.Trace))
-			} else {
-				fmt.Fprintf(w, "\nwith %s on, the same schedule still breaks it: %s\n", tg.Protection(), still.Text())
-			}
+		if still == nil {
+			fmt.Fprintf(w, "\nwith %s on, the same schedule keeps the invariant: %s\n", tg.Protection(), explore.Refusals(fixed.Trace))
+		} else {
+			fmt.Fprintf(w, "\nwith %s on, the same schedule still breaks it: %s\n", tg.Protection(), still.Text())
 		}
 	}
-	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(*seed, r.Log, b.Horizon).Encode())
+	fmt.Fprintln(w, "\nreplay: labctl run --load", tg.Link(f.seed, r.Log, f.b.Horizon).Encode())
 	if tg.Lesson != "" {
-		ll := permalink.LessonLink(tg.Lesson, *seed, nil, r.Log)
+		ll := permalink.LessonLink(tg.Lesson, f.seed, nil, r.Log)
 		fmt.Fprintf(w, "in the lesson player: leaselab --load %s\n  or the browser build at /%s\n", ll.Encode(), ll.Fragment())
 	}
 	return 1

@@ -26,26 +26,14 @@ func runLessons(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("lesson", stderr)
-	solve := fs.Bool("solve", false, "")
-	actions := fs.String("actions", "", "")
-	chain := fs.String("chain", "", "")
-	withTrace := fs.Bool("trace", false, "")
-	knobs := lessonKnobs{}
-	fs.Var(knobs, "knob", "")
-	seed := fs.Uint64("seed", 1, "")
-	hint := fs.Int("hint", 0, "")
-	progressPath := fs.String("progress", "", "")
-	pos, help, err := parseFlags(fs, args)
-	if help {
-		fmt.Fprint(stdout, `usage: labctl lesson ID [--solve | --actions FILE [--knob ID=V]... [--trace] [--chain N,N,...]] [--seed N] [--hint N] [--progress FILE]
+// lessonUsage is labctl lesson --help.
+const lessonUsage = `usage: labctl lesson ID [--solve | --actions FILE [--knob ID=V]... [--trace] [--chain N,N,...]] [--seed N] [--hint N] [--progress FILE]
 
 Without --solve, prints the lesson: intro, goals and the hints seen so far.
 --hint N       prints the hints up to rung N, one rung more at a time (the
                last is the solution); the rungs seen are recorded in the
                progress file, as the desktop's are.
-`+progressFlag+`
+` + progressFlag + `
 With --solve, runs the lesson's solution headless, prints the trace summary
 and each goal as met or unmet.
 With --actions FILE ("-" for stdin), plays the lesson with your own actions,
@@ -59,7 +47,22 @@ question asks for that story as a chain of your run's events: answer with
 --chain and their numbers, in order (it is not a goal; nothing is lost).
 
 Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
-`)
+`
+
+func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("lesson", stderr)
+	solve := fs.Bool("solve", false, "")
+	actions := fs.String("actions", "", "")
+	chain := fs.String("chain", "", "")
+	withTrace := fs.Bool("trace", false, "")
+	knobs := lessonKnobs{}
+	fs.Var(knobs, "knob", "")
+	seed := fs.Uint64("seed", 1, "")
+	hint := fs.Int("hint", 0, "")
+	progressPath := fs.String("progress", "", "")
+	pos, help, err := parseFlags(fs, args)
+	if help {
+		fmt.Fprint(stdout, lessonUsage)
 		return 0
 	}
 	if err != nil {
@@ -85,18 +88,9 @@ Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 		if err != nil {
 			return fail(stderr, "labctl lesson %s: %v", l.ID, err)
 		}
-		var picked []int
-		if *chain != "" {
-			for _, f := range strings.Split(*chain, ",") {
-				n, err := strconv.Atoi(strings.TrimSpace(f))
-				if err != nil || n < 0 {
-					return fail(stderr, "labctl lesson %s: --chain: %q is not an event number", l.ID, f)
-				}
-				if len(picked) == 64 {
-					return fail(stderr, "labctl lesson %s: --chain: a chain of at most 64 events", l.ID)
-				}
-				picked = append(picked, n)
-			}
+		picked, msg := parseChain(l, *chain)
+		if msg != "" {
+			return fail(stderr, "%s", msg)
 		}
 		return playLesson(l, play{seed: *seed, knobs: lessons.Knobs(knobs), log: log, trace: *withTrace, chain: picked, chainSet: *chain != ""}, *progressPath, stdout, stderr)
 	}
@@ -106,7 +100,32 @@ Exit 0: the lesson printed, or every goal met; 1: a goal unmet; 2: bad input.
 	if !*solve {
 		return printLesson(l, hintSet, *hint, *progressPath, stdout, stderr)
 	}
-	w, err := l.EvaluateWith(*seed, l.SolutionKnobs, l.Solution)
+	return solveLesson(l, *seed, stdout, stderr)
+}
+
+// parseChain reads --chain's event numbers (at most 64), or says what is
+// wrong with them.
+func parseChain(l *lessons.Lesson, chain string) (picked []int, msg string) {
+	if chain == "" {
+		return nil, ""
+	}
+	for _, f := range strings.Split(chain, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return nil, fmt.Sprintf("labctl lesson %s: --chain: %q is not an event number", l.ID, f)
+		}
+		if len(picked) == 64 {
+			return nil, fmt.Sprintf("labctl lesson %s: --chain: a chain of at most 64 events", l.ID)
+		}
+		picked = append(picked, n)
+	}
+	return picked, ""
+}
+
+// solveLesson runs the lesson's solution headless and prints the trace
+// summary and each goal as met or unmet: exit 1 if one is unmet.
+func solveLesson(l *lessons.Lesson, seed uint64, stdout, stderr io.Writer) int {
+	w, err := l.EvaluateWith(seed, l.SolutionKnobs, l.Solution)
 	if err != nil {
 		return fail(stderr, "labctl lesson: %v", err)
 	}

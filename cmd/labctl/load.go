@@ -42,83 +42,29 @@ func loadLink(s string, pos []string, fs *flag.FlagSet) (*permalink.RunLink, err
 // trace (text or jsonl) and verdict: the lesson's goals, the target's
 // invariant, or the sandbox's invariants.
 func runLink(l permalink.RunLink, format string, stdout, stderr io.Writer) int {
-	var s *core.Sim
-	var end time.Duration
-	var title string
-	var verdict []string
+	var r linkRun
+	var err error
 	switch l.Kind {
 	case permalink.LinkLesson:
-		ls, err := lessons.Find(l.Name)
-		if err != nil {
-			return fail(stderr, "labctl run --load: %v", err)
-		}
-		knobs, err := l.Knobs()
-		if err != nil {
-			return fail(stderr, "labctl run --load: %v", err)
-		}
-		w, err := ls.EvaluateWith(l.Seed, knobs, l.Log)
-		if err != nil {
-			return fail(stderr, "labctl run --load: %v", err)
-		}
-		s, end, title = w.Sim, ls.Duration, "lesson "+ls.Title
-		for _, g := range w.Goals() {
-			mark := "met  "
-			if !g.Met {
-				mark = "UNMET"
-			}
-			verdict = append(verdict, fmt.Sprintf("[%s] %s", mark, g.Goal.Text))
-		}
+		r, err = runLessonLink(l)
 	case permalink.LinkTarget:
-		tg, err := lessons.FindTarget(l.Name)
-		if err != nil {
-			return fail(stderr, "labctl run --load: %v", err)
-		}
-		horizon, err := tg.LinkHorizon(l)
-		if err != nil {
-			return fail(stderr, "labctl run --load: %v", err)
-		}
-		if s, err = tg.Build(l.Seed); err != nil {
-			return fail(stderr, "labctl run --load: %v", err)
-		}
-		s.Schedule(l.Log)
-		s.RunUntil(horizon)
-		end = horizon
-		title = "explore target " + tg.Title
-		m := tg.Invariant.Matches(s.Trace)
-		for _, i := range m[min(len(m), tg.Invariant.Allow):] { // those past the allowance
-			verdict = append(verdict, "VIOLATION of "+tg.Invariant.Name+": "+s.Trace.Events[i].Text())
-		}
-		if len(m) <= tg.Invariant.Allow {
-			verdict = append(verdict, "invariant kept: "+tg.Invariant.Name)
-		}
+		r, err = runTargetLink(l)
 	case permalink.LinkSandbox:
-		preset, c, err := l.Sandbox()
-		if err != nil {
-			return fail(stderr, "labctl run --load: %v", err)
-		}
-		if s, err = c.Build(); err != nil {
-			return fail(stderr, "labctl run --load: %v", err)
-		}
-		s.Schedule(l.Log)
-		s.RunUntil(c.Duration)
-		end = c.Duration
-		title = "sandbox run on " + c.System.Title()
-		if preset != "" {
-			title += " from preset " + preset
-		}
-		for _, st := range s.Statuses(c.Duration) {
-			verdict = append(verdict, fmt.Sprintf("invariant %q: %s", st.Name, st.Summary()))
-		}
+		r, err = runSandboxLink(l)
 	default:
 		return fail(stderr, "labctl run --load: cannot run a %s link here", l.Kind)
 	}
+	if err != nil {
+		return fail(stderr, "labctl run --load: %v", err)
+	}
+	s := r.s
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	if format == "jsonl" {
 		s.Trace.WriteJSONL(w)
-		return afterRun(io.Discard, stderr, s, l.Log, end, "labctl run --load")
+		return afterRun(io.Discard, stderr, s, l.Log, r.end, "labctl run --load")
 	}
-	fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", title, l.Seed, core.FormatTime(s.Now()))
+	fmt.Fprintf(w, "# %s (seed %d, %s of virtual time)\n", r.title, l.Seed, core.FormatTime(s.Now()))
 	for _, a := range l.Log {
 		fmt.Fprintf(w, "# t=%s %s\n", core.FormatTime(a.At.D()), a.Action)
 	}
@@ -126,8 +72,93 @@ func runLink(l permalink.RunLink, format string, stdout, stderr io.Writer) int {
 		s.Trace.WriteText(w)
 		fmt.Fprintln(w)
 	}
-	for _, v := range verdict {
+	for _, v := range r.verdict {
 		fmt.Fprintln(w, v)
 	}
-	return afterRun(w, stderr, s, l.Log, end, "labctl run --load")
+	return afterRun(w, stderr, s, l.Log, r.end, "labctl run --load")
+}
+
+// linkRun is a link's world run to its end, with a title and the
+// verdict lines printed after its trace.
+type linkRun struct {
+	s       *core.Sim
+	end     time.Duration
+	title   string
+	verdict []string
+}
+
+// runLessonLink plays a lesson link; its verdict is each goal met or not.
+func runLessonLink(l permalink.RunLink) (linkRun, error) {
+	ls, err := lessons.Find(l.Name)
+	if err != nil {
+		return linkRun{}, err
+	}
+	knobs, err := l.Knobs()
+	if err != nil {
+		return linkRun{}, err
+	}
+	w, err := ls.EvaluateWith(l.Seed, knobs, l.Log)
+	if err != nil {
+		return linkRun{}, err
+	}
+	r := linkRun{s: w.Sim, end: ls.Duration, title: "lesson " + ls.Title}
+	for _, g := range w.Goals() {
+		mark := "met  "
+		if !g.Met {
+			mark = "UNMET"
+		}
+		r.verdict = append(r.verdict, fmt.Sprintf("[%s] %s", mark, g.Goal.Text))
+	}
+	return r, nil
+}
+
+// runTargetLink replays an explore target's break to its horizon; its
+// verdict is each violation past the allowance, or the invariant kept.
+func runTargetLink(l permalink.RunLink) (linkRun, error) {
+	tg, err := lessons.FindTarget(l.Name)
+	if err != nil {
+		return linkRun{}, err
+	}
+	horizon, err := tg.LinkHorizon(l)
+	if err != nil {
+		return linkRun{}, err
+	}
+	s, err := tg.Build(l.Seed)
+	if err != nil {
+		return linkRun{}, err
+	}
+	s.Schedule(l.Log)
+	s.RunUntil(horizon)
+	r := linkRun{s: s, end: horizon, title: "explore target " + tg.Title}
+	m := tg.Invariant.Matches(s.Trace)
+	for _, i := range m[min(len(m), tg.Invariant.Allow):] { // those past the allowance
+		r.verdict = append(r.verdict, "VIOLATION of "+tg.Invariant.Name+": "+s.Trace.Events[i].Text())
+	}
+	if len(m) <= tg.Invariant.Allow {
+		r.verdict = append(r.verdict, "invariant kept: "+tg.Invariant.Name)
+	}
+	return r, nil
+}
+
+// runSandboxLink runs a sandbox setup with its actions; its verdict is
+// every invariant's status.
+func runSandboxLink(l permalink.RunLink) (linkRun, error) {
+	preset, c, err := l.Sandbox()
+	if err != nil {
+		return linkRun{}, err
+	}
+	s, err := c.Build()
+	if err != nil {
+		return linkRun{}, err
+	}
+	s.Schedule(l.Log)
+	s.RunUntil(c.Duration)
+	r := linkRun{s: s, end: c.Duration, title: "sandbox run on " + c.System.Title()}
+	if preset != "" {
+		r.title += " from preset " + preset
+	}
+	for _, st := range s.Statuses(c.Duration) {
+		r.verdict = append(r.verdict, fmt.Sprintf("invariant %q: %s", st.Name, st.Summary()))
+	}
+	return r, nil
 }

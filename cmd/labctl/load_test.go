@@ -10,6 +10,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/permalink"
+	"leaselab/core/sandbox"
 	"leaselab/lessons"
 )
 
@@ -71,7 +72,7 @@ func TestRunLoadLessonAndTargetLinks(t *testing.T) {
 }
 
 func TestRunLoadRefusesBadLinks(t *testing.T) {
-	good := permalink.ScenarioLink("hands-on-lab", core.Params{Seed: 2}).Encode()
+	good := permalink.ScenarioLink("hands-on-lab", sandbox.Params{Seed: 2}).Encode()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -80,7 +81,7 @@ func TestRunLoadRefusesBadLinks(t *testing.T) {
 		{[]string{"run", "--load", "%%%"}, "not a LeaseLab link"},
 		{[]string{"run", "--load", good, "--ttl", "5s"}, "drop --ttl"},
 		{[]string{"run", "shards", "--load", good}, `the link is for scenario "hands-on-lab"`},
-		{[]string{"run", "--load", permalink.ScenarioLink("nowhere", core.Params{}).Encode()}, `unknown scenario "nowhere"`},
+		{[]string{"run", "--load", permalink.ScenarioLink("nowhere", sandbox.Params{}).Encode()}, `unknown scenario "nowhere"`},
 		{[]string{"run", "--load", permalink.LessonLink("nowhere", 1, nil, nil).Encode()}, "nowhere"},
 		{[]string{"run", "--load", permalink.LessonLink("fenced-writes", 1, map[string]float64{"warp": 9}, nil).Encode()}, "warp"},
 	} {
@@ -94,7 +95,7 @@ func TestRunLoadRefusesBadLinks(t *testing.T) {
 // A sandbox run's link replays in the terminal: the same setup and the
 // learner's actions, with the sandbox's invariants as the verdict.
 func TestRunLoadReplaysASandboxLink(t *testing.T) {
-	p, err := core.FindPreset("zookeeper")
+	p, err := sandbox.FindPreset("zookeeper")
 	require.NoError(t, err)
 	c := p.Config
 	c.TTL = 12 * time.Second

@@ -8,6 +8,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/mermaid"
+	"leaselab/core/sandbox"
 )
 
 func runPresets(args []string, stdout, stderr io.Writer) int {
@@ -18,7 +19,7 @@ func runPresets(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		return fail(stderr, "labctl presets: takes no arguments (did you mean labctl run --preset %s?)", args[0])
 	}
-	for _, p := range core.Presets() {
+	for _, p := range sandbox.Presets() {
 		fmt.Fprintf(stdout, "%-16s %s\n%-16s   numbers: %s\n", p.Name, p.Title, "", p.Source)
 	}
 	return 0
@@ -32,10 +33,10 @@ type systemFlags struct {
 	members       int           // etcd, Kubernetes
 }
 
-func presetConfig(name string, p core.Params, sf systemFlags, seedSet bool) (core.Preset, core.SandboxConfig, error) {
-	pr, err := core.FindPreset(name)
+func presetConfig(name string, p sandbox.Params, sf systemFlags, seedSet bool) (sandbox.Preset, sandbox.Config, error) {
+	pr, err := sandbox.FindPreset(name)
 	if err != nil {
-		return pr, core.SandboxConfig{}, err
+		return pr, sandbox.Config{}, err
 	}
 	c := pr.Config
 	if p.System != "" {
@@ -109,7 +110,7 @@ func presetConfig(name string, p core.Params, sf systemFlags, seedSet bool) (cor
 	return pr, c, nil
 }
 
-func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format, event string, stdout, stderr io.Writer) int {
+func runPreset(name string, p sandbox.Params, sf systemFlags, seedSet bool, format, event string, stdout, stderr io.Writer) int {
 	pr, c, err := presetConfig(name, p, sf, seedSet)
 	if err != nil {
 		return fail(stderr, "labctl run --preset: %v", err)
@@ -120,7 +121,7 @@ func runPreset(name string, p core.Params, sf systemFlags, seedSet bool, format,
 		}
 		return 2
 	}
-	s, rep, err := core.RunSandbox(c)
+	s, rep, err := c.Run()
 	if err != nil {
 		return fail(stderr, "labctl run --preset %s: %v", name, err)
 	}

@@ -1,13 +1,12 @@
 package main
 
 import (
+	"leaselab/core/sandbox"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"leaselab/core"
 )
 
 func TestRunPresetKubernetesDeposesTheFrozenLeader(t *testing.T) {
@@ -81,7 +80,7 @@ func TestPresetsListsEveryPreset(t *testing.T) {
 	if code != 0 {
 		t.Fatal(code)
 	}
-	for _, p := range core.Presets() {
+	for _, p := range sandbox.Presets() {
 		if !strings.Contains(out, p.Name+" ") || !strings.Contains(out, p.Source) {
 			t.Errorf("presets lacks %s", p.Name)
 		}

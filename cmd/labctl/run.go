@@ -12,6 +12,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/permalink"
+	"leaselab/core/sandbox"
 
 	"boot.leaselab/inputfile"
 )
@@ -50,7 +51,7 @@ Runs a built-in scenario in virtual time and prints its trace and summary.
 
 scenarios:
 `)
-	for _, s := range core.Scenarios() {
+	for _, s := range sandbox.Scenarios() {
 		fmt.Fprintf(&b, "  %-16s %s\n", s.Name, s.Title)
 	}
 	b.WriteString(`
@@ -61,11 +62,11 @@ trace, its lease-policy verdict and which invariants held.
 
 presets:
 `)
-	for _, p := range core.Presets() {
+	for _, p := range sandbox.Presets() {
 		fmt.Fprintf(&b, "  %-16s %s\n", p.Name, p.Title)
 	}
 	b.WriteString("\nscenario settings (--set NAME=N):\n")
-	for _, sc := range core.Scenarios() {
+	for _, sc := range sandbox.Scenarios() {
 		for _, st := range sc.Own {
 			fmt.Fprintf(&b, "  %-16s %s: %s\n", sc.Name, st.Name, st.Help)
 		}
@@ -109,7 +110,7 @@ to make.
 }
 
 // ownSettings is --set NAME=N, repeatable: a scenario's own settings
-// (core.Scenario.Own), which the scenario checks when it builds.
+// (sandbox.Scenario.Own), which the scenario checks when it builds.
 type ownSettings map[string]int64
 
 func (o ownSettings) String() string { return "" }
@@ -177,7 +178,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "labctl run: --%s applies to presets (labctl run --preset NAME --system kubernetes --renew-deadline 8s)", name)
 		}
 	}
-	sc, err := core.FindScenario(pos[0])
+	sc, err := sandbox.FindScenario(pos[0])
 	if err != nil {
 		return fail(stderr, "labctl run: %v", err)
 	}
@@ -278,8 +279,8 @@ func (f *runFlags) checkRun(fs *flag.FlagSet) error {
 }
 
 // params are a scenario's parameters as the flags set them.
-func (f *runFlags) params() core.Params {
-	return core.Params{Seed: *f.seed, TTL: *f.ttl, RenewEvery: *f.renew, Fencing: *f.fencing, Idempotency: *f.idem,
+func (f *runFlags) params() sandbox.Params {
+	return sandbox.Params{Seed: *f.seed, TTL: *f.ttl, RenewEvery: *f.renew, Fencing: *f.fencing, Idempotency: *f.idem,
 		Procs: *f.procs, Recipe: *f.recipe, TokenSource: *f.tokenSrc, Duration: *f.duration}
 }
 
@@ -307,7 +308,7 @@ func (f *runFlags) runPreset(fs *flag.FlagSet, pos []string, log core.ActionLog,
 }
 
 // printScenario runs scenario sc and writes it in the flags' format.
-func (f *runFlags) printScenario(sc *core.Scenario, p core.Params, stdout, stderr io.Writer) int {
+func (f *runFlags) printScenario(sc *sandbox.Scenario, p sandbox.Params, stdout, stderr io.Writer) int {
 	r, err := sc.Run(p)
 	if err != nil {
 		return fail(stderr, "labctl run %s: %v", sc.Name, err)

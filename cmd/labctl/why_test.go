@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 var whyStep = regexp.MustCompile(`\[(\d+)\] at ([0-9.]+) s`)
@@ -17,9 +18,9 @@ var whyStep = regexp.MustCompile(`\[(\d+)\] at ([0-9.]+) s`)
 // Every step labctl why prints is an event of the run, at the time the
 // trace gives it, and each is a cause of the one printed before it.
 func TestWhyPrintsTheChainTheTraceHolds(t *testing.T) {
-	sc, err := core.FindScenario("fenced-register")
+	sc, err := sandbox.FindScenario("fenced-register")
 	require.NoError(t, err)
-	r, err := sc.Run(core.Params{Seed: 1})
+	r, err := sc.Run(sandbox.Params{Seed: 1})
 	require.NoError(t, err)
 	tr := r.Sim.Trace
 

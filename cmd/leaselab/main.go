@@ -44,115 +44,137 @@ func main() {
 	// The flags live in package boot, which parses them before Ebitengine
 	// starts (so --help works without a display) and has already done
 	// --export-progress and --import-progress, and exited.
-	frames, screenshot, width, height := boot.Frames, boot.Screenshot, boot.Width, boot.Height
-	reducedMotion, lesson, solution, exercise := boot.ReducedMotion, boot.Lesson, boot.Solution, boot.Exercise
-	check, seek, play, speed := boot.Check, boot.Seek, boot.Play, boot.Speed
-	load, progressPath, sandbox, preset := boot.Load, boot.Progress, boot.Sandbox, boot.Preset
-	start, exportDir := boot.Start, boot.ExportDir
-	if *screenshot != "" && *frames <= 0 {
-		fmt.Fprintln(os.Stderr, "leaselab: --screenshot needs --frames N")
-		os.Exit(2)
-	}
-
-	opts := game.Options{
-		ReducedMotion: *reducedMotion, WrapFocus: true, CaptureFrame: *frames,
-		OneTickPerFrame: true, SleepWhenIdle: true,
+	if *boot.Screenshot != "" && *boot.Frames <= 0 {
+		die("--screenshot needs --frames N")
 	}
 	// The window's title names the screen on show, as the browser's page
 	// title does, so a window list (or a screen reader) tells where the
 	// learner is.
 	title := "LeaseLab"
-	opts.OnUpdate = func(s game.Snapshot) {
-		if t := place.Title(s.Scene.Mirror.Title); t != title {
-			title = t
-			ebiten.SetWindowTitle(t)
+	opts := options(&title)
+	app := newApp()
+	if *boot.Sandbox || *boot.Preset != "" || *boot.Start {
+		if *boot.Lesson != "" || *boot.Exercise != "" || *boot.Load != "" {
+			die("--lesson, --exercise or --load and the sandbox flags exclude each other")
+		}
+		if err := openSandbox(app, *boot.Preset, *boot.Start, *boot.Seek, *boot.Play, *boot.Speed); err != nil {
+			die(err)
 		}
 	}
-	if *screenshot != "" {
-		opts.OnCapture = func(img *image.RGBA) error { return writePNG(*screenshot, img) }
+	checkOpenFlags()
+	if *boot.Exercise != "" {
+		openExercise(app)
 	}
-	store := boot.ProgressStore(*progressPath)
-	app := game.NewApp(store)
-	app.Export = func(name string, data []byte) (string, error) { return writeExport(*exportDir, name, data) }
-	// A shared answer is a file beside the progress file (the desktop has
-	// no address to put its link in, nor a clipboard Ebitengine offers).
-	app.ShareAnswer = func(ex *lessons.Exercise, s lessons.Share) (string, string, error) {
-		_, where, err := sharefile.Write(store, *exportDir, ex.ID, s.Link())
-		return s.Link(), where, err
-	}
-	if *sandbox || *preset != "" || *start {
-		if *lesson != "" || *exercise != "" || *load != "" {
-			fmt.Fprintln(os.Stderr, "leaselab: --lesson, --exercise or --load and the sandbox flags exclude each other")
-			os.Exit(2)
-		}
-		if err := openSandbox(app, *preset, *start, *seek, *play, *speed); err != nil {
-			fmt.Fprintln(os.Stderr, "leaselab:", err)
-			os.Exit(2)
-		}
-	}
-	if n := btoi(*lesson != "") + btoi(*exercise != "") + btoi(*load != ""); n > 1 {
-		fmt.Fprintln(os.Stderr, "leaselab: give one of --lesson, --exercise and --load")
-		os.Exit(2)
-	}
-	switch {
-	case *load != "" && *solution:
-		// The solution would replace the linked run.
-		fmt.Fprintln(os.Stderr, "leaselab: --load opens the linked run; drop --solution")
-		os.Exit(2)
-	case *check && *exercise == "":
-		fmt.Fprintln(os.Stderr, "leaselab: --check needs --exercise")
-		os.Exit(2)
-	}
-	if *exercise != "" {
-		sc, err := app.OpenExerciseID(*exercise)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "leaselab:", err)
-			os.Exit(2)
-		}
-		if *solution {
-			if err := sc.OpenModelAnswer(); err != nil {
-				fmt.Fprintln(os.Stderr, "leaselab:", err)
-				os.Exit(2)
-			}
-		}
-		if *check {
-			sc.StartCheck()
-		}
-	}
-	if *lesson != "" || *load != "" {
-		var sc *game.LessonScene
-		var err error
-		if *load != "" {
-			sc, err = app.OpenLink(*load)
-		} else {
-			sc, err = app.OpenID(*lesson)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "leaselab:", err)
-			os.Exit(2)
-		}
-		if *solution {
-			sc.ShowSolution()
-		}
-		if *load == "" || *seek > 0 {
-			sc.Seek(*seek) // a link opens at its last action
-		}
-		if err := sc.SetSpeed(*speed); err != nil {
-			fmt.Fprintln(os.Stderr, "leaselab:", err)
-			os.Exit(2)
-		}
-		sc.Play(*play)
+	if *boot.Lesson != "" || *boot.Load != "" {
+		openLesson(app)
 	}
 	g := game.New(app, opts)
 
 	ebiten.SetWindowTitle(title)
-	ebiten.SetWindowSize(*width, *height)
+	ebiten.SetWindowSize(*boot.Width, *boot.Height)
 	ebiten.SetWindowSizeLimits(640, 400, -1, -1)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	if err := ebiten.RunGame(g); err != nil {
 		fmt.Fprintln(os.Stderr, "leaselab:", err)
 		os.Exit(1)
 	}
+}
+
+// die says what is wrong with the flags and exits 2.
+func die(what any) {
+	fmt.Fprintln(os.Stderr, "leaselab:", what)
+	os.Exit(2)
+}
+
+// options are the game's options from the flags; the window's title
+// follows the screen on show.
+func options(title *string) game.Options {
+	opts := game.Options{
+		ReducedMotion: *boot.ReducedMotion, WrapFocus: true, CaptureFrame: *boot.Frames,
+		OneTickPerFrame: true, SleepWhenIdle: true,
+	}
+	opts.OnUpdate = func(s game.Snapshot) {
+		if t := place.Title(s.Scene.Mirror.Title); t != *title {
+			*title = t
+			ebiten.SetWindowTitle(t)
+		}
+	}
+	if path := *boot.Screenshot; path != "" {
+		opts.OnCapture = func(img *image.RGBA) error { return writePNG(path, img) }
+	}
+	return opts
+}
+
+// newApp is the app on the progress file, exporting into --export-dir.
+func newApp() *game.App {
+	store := boot.ProgressStore(*boot.Progress)
+	app := game.NewApp(store)
+	exportDir := *boot.ExportDir
+	app.Export = func(name string, data []byte) (string, error) { return writeExport(exportDir, name, data) }
+	// A shared answer is a file beside the progress file (the desktop has
+	// no address to put its link in, nor a clipboard Ebitengine offers).
+	app.ShareAnswer = func(ex *lessons.Exercise, s lessons.Share) (string, string, error) {
+		_, where, err := sharefile.Write(store, exportDir, ex.ID, s.Link())
+		return s.Link(), where, err
+	}
+	return app
+}
+
+// checkOpenFlags refuses --lesson, --exercise and --load together, and
+// --solution or --check where they do not apply.
+func checkOpenFlags() {
+	if n := btoi(*boot.Lesson != "") + btoi(*boot.Exercise != "") + btoi(*boot.Load != ""); n > 1 {
+		die("give one of --lesson, --exercise and --load")
+	}
+	switch {
+	case *boot.Load != "" && *boot.Solution:
+		// The solution would replace the linked run.
+		die("--load opens the linked run; drop --solution")
+	case *boot.Check && *boot.Exercise == "":
+		die("--check needs --exercise")
+	}
+}
+
+// openExercise opens --exercise, with its model answer (--solution) or
+// its check started (--check).
+func openExercise(app *game.App) {
+	sc, err := app.OpenExerciseID(*boot.Exercise)
+	if err != nil {
+		die(err)
+	}
+	if *boot.Solution {
+		if err := sc.OpenModelAnswer(); err != nil {
+			die(err)
+		}
+	}
+	if *boot.Check {
+		sc.StartCheck()
+	}
+}
+
+// openLesson opens --lesson or the run --load links to, at --seek, with
+// --speed and --play.
+func openLesson(app *game.App) {
+	var sc *game.LessonScene
+	var err error
+	if *boot.Load != "" {
+		sc, err = app.OpenLink(*boot.Load)
+	} else {
+		sc, err = app.OpenID(*boot.Lesson)
+	}
+	if err != nil {
+		die(err)
+	}
+	if *boot.Solution {
+		sc.ShowSolution()
+	}
+	if *boot.Load == "" || *boot.Seek > 0 {
+		sc.Seek(*boot.Seek) // a link opens at its last action
+	}
+	if err := sc.SetSpeed(*boot.Speed); err != nil {
+		die(err)
+	}
+	sc.Play(*boot.Play)
 }
 
 // openSandbox shows the sandbox with preset and, with start, runs it.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // beliefProblem is systemProblem on the preset with fencing on, its
@@ -15,10 +16,10 @@ import (
 func beliefProblem(t *testing.T, preset string) Problem {
 	t.Helper()
 	p := systemProblem(t, preset)
-	pr, err := core.FindPreset(preset)
+	pr, err := sandbox.FindPreset(preset)
 	require.NoError(t, err)
 	c := pr.Config
-	c.Actions, c.Duration, c.Fencing, c.Pauses = nil, 2*time.Minute, true, core.PauseDist{Kind: core.PauseNone}
+	c.Actions, c.Duration, c.Fencing, c.Pauses = nil, 2*time.Minute, true, sandbox.PauseDist{Kind: sandbox.PauseNone}
 	require.Empty(t, c.Validate())
 	p.Build, p.Invariant = c.Build, OneBelieverPerLock
 	return p

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // Find a break works on ZooKeeper and Consul worlds (their clients and
@@ -48,7 +49,7 @@ func TestFindABreakOnZooKeeperAndConsul(t *testing.T) {
 // original: the explorer relies on it.
 func TestZooKeeperAndConsulWorldsCloneExactly(t *testing.T) {
 	for _, name := range []string{"zookeeper", "consul"} {
-		p, err := core.FindPreset(name)
+		p, err := sandbox.FindPreset(name)
 		require.NoError(t, err)
 		c := p.Config
 		c.Duration = 3 * time.Minute
@@ -67,7 +68,7 @@ func TestZooKeeperAndConsulWorldsCloneExactly(t *testing.T) {
 // pause removed) for a stale write the store accepts.
 func systemProblem(t *testing.T, preset string) Problem {
 	t.Helper()
-	p, err := core.FindPreset(preset)
+	p, err := sandbox.FindPreset(preset)
 	require.NoError(t, err)
 	c := p.Config
 	c.Actions, c.Duration = nil, 2*time.Minute

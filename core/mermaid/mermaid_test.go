@@ -2,25 +2,24 @@ package mermaid
 
 import (
 	"bytes"
+	"leaselab/core/sandbox"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"leaselab/core"
 )
 
 // A fenced-register run draws its actors, the pause as a note and the
 // register's refusal of the stale write as a crossed arrow, and every line
 // is a Mermaid statement.
 func TestWrite(t *testing.T) {
-	p, err := core.FindPreset("fenced-register")
+	p, err := sandbox.FindPreset("fenced-register")
 	require.NoError(t, err)
 	c := p.Config
 	c.Duration = 40 * time.Second
-	s, _, err := core.RunSandbox(c)
+	s, _, err := c.Run()
 	require.NoError(t, err)
 	var b bytes.Buffer
 	require.NoError(t, Write(&b, s.Trace, c.Duration))
@@ -42,9 +41,9 @@ func TestWrite(t *testing.T) {
 
 // A long run is cut with a note, not drawn in full.
 func TestWriteCutsALongRun(t *testing.T) {
-	k, err := core.FindPreset("kubernetes")
+	k, err := sandbox.FindPreset("kubernetes")
 	require.NoError(t, err)
-	s, _, err := core.RunSandbox(k.Config)
+	s, _, err := k.Config.Run()
 	require.NoError(t, err)
 	var b bytes.Buffer
 	require.NoError(t, Write(&b, s.Trace, k.Config.Duration))

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 func sampleLink() RunLink {
@@ -54,8 +55,8 @@ func TestPermalinkRoundTrip(t *testing.T) {
 
 // A scenario link reproduces a labctl run exactly.
 func TestScenarioLinkReproducesTheRun(t *testing.T) {
-	sc, _ := core.FindScenario("hands-on-lab")
-	p := core.Params{Seed: 9, Own: map[string]int64{"stale-token": 3}, Fencing: "off", TTL: 12 * time.Second, Duration: 50 * time.Second,
+	sc, _ := sandbox.FindScenario("hands-on-lab")
+	p := sandbox.Params{Seed: 9, Own: map[string]int64{"stale-token": 3}, Fencing: "off", TTL: 12 * time.Second, Duration: 50 * time.Second,
 		Actions: core.ActionLog{core.At(20*time.Second, core.Crash("B"))}}
 	want, err := sc.Run(p)
 	if err != nil {
@@ -162,11 +163,11 @@ func TestPermalinkHugeLengthsAllocateNothing(t *testing.T) {
 // encodes and decodes to itself.
 func FuzzDecodeLink(f *testing.F) {
 	f.Add(sampleLink().Encode())
-	f.Add(ScenarioLink("shards", core.Params{Seed: 3, Fencing: "off", TTL: time.Second}).Encode())
+	f.Add(ScenarioLink("shards", sandbox.Params{Seed: 3, Fencing: "off", TTL: time.Second}).Encode())
 	f.Add(RunLink{Kind: LinkScenario, Name: "x"}.Fragment())
 	f.Add(raw([]byte{1, 'S', 1, 'x'}, uv(1), uv(1<<30)))
 	f.Add("")
-	if l, err := SandboxLink("etcd", core.DefaultSandbox(), nil); err == nil {
+	if l, err := SandboxLink("etcd", sandbox.Default(), nil); err == nil {
 		f.Add(l.Encode())
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -8,106 +8,107 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // A sandbox link holds a sandbox run: the preset it started from (Name,
 // SandboxDefault for the default setup), every setting that differs from that preset
-// (Params, one per SandboxConfig field, written by sandboxParams), the
+// (Params, one per sandbox.Config field, written by sandboxParams), the
 // seed and the learner's log. The preset's own scripted actions come back
 // from the preset by name; the setup panel cannot change them.
 
-// sandboxParam is one SandboxConfig setting as link text.
+// sandboxParam is one sandbox.Config setting as link text.
 type sandboxParam struct {
 	key string
-	get func(c *core.SandboxConfig) string
-	set func(c *core.SandboxConfig, v string) error
+	get func(c *sandbox.Config) string
+	set func(c *sandbox.Config, v string) error
 }
 
-func durParam(key string, f func(c *core.SandboxConfig) *time.Duration) sandboxParam {
-	return sandboxParam{key, func(c *core.SandboxConfig) string { return f(c).String() },
-		func(c *core.SandboxConfig, v string) (err error) { *f(c), err = time.ParseDuration(v); return err }}
+func durParam(key string, f func(c *sandbox.Config) *time.Duration) sandboxParam {
+	return sandboxParam{key, func(c *sandbox.Config) string { return f(c).String() },
+		func(c *sandbox.Config, v string) (err error) { *f(c), err = time.ParseDuration(v); return err }}
 }
 
-func intParam(key string, f func(c *core.SandboxConfig) *int) sandboxParam {
-	return sandboxParam{key, func(c *core.SandboxConfig) string { return strconv.Itoa(*f(c)) },
-		func(c *core.SandboxConfig, v string) (err error) { *f(c), err = strconv.Atoi(v); return err }}
+func intParam(key string, f func(c *sandbox.Config) *int) sandboxParam {
+	return sandboxParam{key, func(c *sandbox.Config) string { return strconv.Itoa(*f(c)) },
+		func(c *sandbox.Config, v string) (err error) { *f(c), err = strconv.Atoi(v); return err }}
 }
 
-func floatParam(key string, f func(c *core.SandboxConfig) *float64) sandboxParam {
-	return sandboxParam{key, func(c *core.SandboxConfig) string { return strconv.FormatFloat(*f(c), 'g', -1, 64) },
-		func(c *core.SandboxConfig, v string) (err error) { *f(c), err = strconv.ParseFloat(v, 64); return err }}
+func floatParam(key string, f func(c *sandbox.Config) *float64) sandboxParam {
+	return sandboxParam{key, func(c *sandbox.Config) string { return strconv.FormatFloat(*f(c), 'g', -1, 64) },
+		func(c *sandbox.Config, v string) (err error) { *f(c), err = strconv.ParseFloat(v, 64); return err }}
 }
 
-func boolParam(key string, f func(c *core.SandboxConfig) *bool) sandboxParam {
-	return sandboxParam{key, func(c *core.SandboxConfig) string { return strconv.FormatBool(*f(c)) },
-		func(c *core.SandboxConfig, v string) (err error) { *f(c), err = strconv.ParseBool(v); return err }}
+func boolParam(key string, f func(c *sandbox.Config) *bool) sandboxParam {
+	return sandboxParam{key, func(c *sandbox.Config) string { return strconv.FormatBool(*f(c)) },
+		func(c *sandbox.Config, v string) (err error) { *f(c), err = strconv.ParseBool(v); return err }}
 }
 
-func wordParam(key string, f func(c *core.SandboxConfig) *string) sandboxParam {
-	return sandboxParam{key, func(c *core.SandboxConfig) string { return *f(c) },
-		func(c *core.SandboxConfig, v string) error { *f(c) = v; return nil }}
+func wordParam(key string, f func(c *sandbox.Config) *string) sandboxParam {
+	return sandboxParam{key, func(c *sandbox.Config) string { return *f(c) },
+		func(c *sandbox.Config, v string) error { *f(c) = v; return nil }}
 }
 
-// sandboxParams are every setting of a SandboxConfig but its seed (the
+// sandboxParams are every setting of a sandbox.Config but its seed (the
 // link's own) and its scripted actions (the preset's).
 var sandboxParams = []sandboxParam{
-	{"system", func(c *core.SandboxConfig) string { return c.System.String() },
-		func(c *core.SandboxConfig, v string) (err error) { c.System, err = core.ParseSystem(v); return err }},
-	intParam("procs", func(c *core.SandboxConfig) *int { return &c.Procs }),
-	{"names", func(c *core.SandboxConfig) string { return strings.Join(c.Names, ",") },
-		func(c *core.SandboxConfig, v string) error {
+	{"system", func(c *sandbox.Config) string { return c.System.String() },
+		func(c *sandbox.Config, v string) (err error) { c.System, err = core.ParseSystem(v); return err }},
+	intParam("procs", func(c *sandbox.Config) *int { return &c.Procs }),
+	{"names", func(c *sandbox.Config) string { return strings.Join(c.Names, ",") },
+		func(c *sandbox.Config, v string) error {
 			c.Names = nil
 			if v != "" {
 				c.Names = strings.Split(v, ",")
 			}
 			return nil
 		}},
-	{"recipe", func(c *core.SandboxConfig) string { return strconv.Itoa(int(c.Recipe)) },
-		func(c *core.SandboxConfig, v string) error {
+	{"recipe", func(c *sandbox.Config) string { return strconv.Itoa(int(c.Recipe)) },
+		func(c *sandbox.Config, v string) error {
 			n, err := strconv.Atoi(v)
 			c.Recipe = core.Recipe(n)
 			return err
 		}},
-	{"token_source", func(c *core.SandboxConfig) string { return strconv.Itoa(int(c.TokenSource)) },
-		func(c *core.SandboxConfig, v string) error {
+	{"token_source", func(c *sandbox.Config) string { return strconv.Itoa(int(c.TokenSource)) },
+		func(c *sandbox.Config, v string) error {
 			n, err := strconv.Atoi(v)
 			c.TokenSource = core.TokenSource(n)
 			return err
 		}},
-	{"first_token", func(c *core.SandboxConfig) string { return strconv.FormatInt(c.FirstToken, 10) },
-		func(c *core.SandboxConfig, v string) (err error) {
+	{"first_token", func(c *sandbox.Config) string { return strconv.FormatInt(c.FirstToken, 10) },
+		func(c *sandbox.Config, v string) (err error) {
 			c.FirstToken, err = strconv.ParseInt(v, 10, 64)
 			return err
 		}},
-	durParam("ttl", func(c *core.SandboxConfig) *time.Duration { return &c.TTL }),
-	durParam("renew", func(c *core.SandboxConfig) *time.Duration { return &c.RenewEvery }),
-	durParam("retry", func(c *core.SandboxConfig) *time.Duration { return &c.RetryBase }),
-	floatParam("retry_jitter", func(c *core.SandboxConfig) *float64 { return &c.RetryJitter }),
-	wordParam("pauses", func(c *core.SandboxConfig) *string { return &c.Pauses.Kind }),
-	durParam("pause_every", func(c *core.SandboxConfig) *time.Duration { return &c.Pauses.Every }),
-	durParam("pause_length", func(c *core.SandboxConfig) *time.Duration { return &c.Pauses.Length }),
-	durParam("pause_scale", func(c *core.SandboxConfig) *time.Duration { return &c.Pauses.Scale }),
-	floatParam("pause_alpha", func(c *core.SandboxConfig) *float64 { return &c.Pauses.Alpha }),
-	durParam("pause_max", func(c *core.SandboxConfig) *time.Duration { return &c.Pauses.Max }),
-	durParam("delay", func(c *core.SandboxConfig) *time.Duration { return &c.Delay }),
-	floatParam("jitter", func(c *core.SandboxConfig) *float64 { return &c.Jitter }),
+	durParam("ttl", func(c *sandbox.Config) *time.Duration { return &c.TTL }),
+	durParam("renew", func(c *sandbox.Config) *time.Duration { return &c.RenewEvery }),
+	durParam("retry", func(c *sandbox.Config) *time.Duration { return &c.RetryBase }),
+	floatParam("retry_jitter", func(c *sandbox.Config) *float64 { return &c.RetryJitter }),
+	wordParam("pauses", func(c *sandbox.Config) *string { return &c.Pauses.Kind }),
+	durParam("pause_every", func(c *sandbox.Config) *time.Duration { return &c.Pauses.Every }),
+	durParam("pause_length", func(c *sandbox.Config) *time.Duration { return &c.Pauses.Length }),
+	durParam("pause_scale", func(c *sandbox.Config) *time.Duration { return &c.Pauses.Scale }),
+	floatParam("pause_alpha", func(c *sandbox.Config) *float64 { return &c.Pauses.Alpha }),
+	durParam("pause_max", func(c *sandbox.Config) *time.Duration { return &c.Pauses.Max }),
+	durParam("delay", func(c *sandbox.Config) *time.Duration { return &c.Delay }),
+	floatParam("jitter", func(c *sandbox.Config) *float64 { return &c.Jitter }),
 	{"links", linksText, parseLinks},
-	durParam("lock_delay", func(c *core.SandboxConfig) *time.Duration { return &c.LockDelay }),
-	boolParam("fencing", func(c *core.SandboxConfig) *bool { return &c.Fencing }),
-	boolParam("idempotency", func(c *core.SandboxConfig) *bool { return &c.Idempotency }),
-	wordParam("workload", func(c *core.SandboxConfig) *string { return &c.Workload }),
-	durParam("work_every", func(c *core.SandboxConfig) *time.Duration { return &c.WorkEvery }),
-	durParam("write_latency", func(c *core.SandboxConfig) *time.Duration { return &c.WriteLatency }),
-	intParam("shards", func(c *core.SandboxConfig) *int { return &c.Shards }),
-	intParam("workers", func(c *core.SandboxConfig) *int { return &c.Workers }),
-	durParam("duration", func(c *core.SandboxConfig) *time.Duration { return &c.Duration }),
-	durParam("renew_deadline", func(c *core.SandboxConfig) *time.Duration { return &c.RenewDeadline }),
-	intParam("redis_nodes", func(c *core.SandboxConfig) *int { return &c.RedisNodes }),
-	intParam("members", func(c *core.SandboxConfig) *int { return &c.Members }),
+	durParam("lock_delay", func(c *sandbox.Config) *time.Duration { return &c.LockDelay }),
+	boolParam("fencing", func(c *sandbox.Config) *bool { return &c.Fencing }),
+	boolParam("idempotency", func(c *sandbox.Config) *bool { return &c.Idempotency }),
+	wordParam("workload", func(c *sandbox.Config) *string { return &c.Workload }),
+	durParam("work_every", func(c *sandbox.Config) *time.Duration { return &c.WorkEvery }),
+	durParam("write_latency", func(c *sandbox.Config) *time.Duration { return &c.WriteLatency }),
+	intParam("shards", func(c *sandbox.Config) *int { return &c.Shards }),
+	intParam("workers", func(c *sandbox.Config) *int { return &c.Workers }),
+	durParam("duration", func(c *sandbox.Config) *time.Duration { return &c.Duration }),
+	durParam("renew_deadline", func(c *sandbox.Config) *time.Duration { return &c.RenewDeadline }),
+	intParam("redis_nodes", func(c *sandbox.Config) *int { return &c.RedisNodes }),
+	intParam("members", func(c *sandbox.Config) *int { return &c.Members }),
 }
 
 // linksText writes the per-link overrides as "A>B:delay:jitter;...".
-func linksText(c *core.SandboxConfig) string {
+func linksText(c *sandbox.Config) string {
 	parts := make([]string, len(c.Links))
 	for i, l := range c.Links {
 		parts[i] = l.A + ">" + l.B + ":" + l.Delay.String() + ":" + strconv.FormatFloat(l.Jitter, 'g', -1, 64)
@@ -115,7 +116,7 @@ func linksText(c *core.SandboxConfig) string {
 	return strings.Join(parts, ";")
 }
 
-func parseLinks(c *core.SandboxConfig, v string) error {
+func parseLinks(c *sandbox.Config, v string) error {
 	c.Links = nil
 	if v == "" {
 		return nil
@@ -135,7 +136,7 @@ func parseLinks(c *core.SandboxConfig, v string) error {
 		if err != nil {
 			return err
 		}
-		c.Links = append(c.Links, core.LinkConfig{A: ends, B: b, Delay: d, Jitter: j})
+		c.Links = append(c.Links, sandbox.LinkConfig{A: ends, B: b, Delay: d, Jitter: j})
 	}
 	return nil
 }
@@ -147,22 +148,22 @@ const SandboxDefault = "default"
 // sandboxBase is the configuration a sandbox link's settings apply to:
 // the named preset's as the sandbox opens it (its story's length), or the
 // default setup's.
-func sandboxBase(preset string) (core.SandboxConfig, error) {
+func sandboxBase(preset string) (sandbox.Config, error) {
 	if preset == "" || preset == SandboxDefault {
-		return core.DefaultSandbox(), nil
+		return sandbox.Default(), nil
 	}
-	p, err := core.FindPreset(preset)
+	p, err := sandbox.FindPreset(preset)
 	if err != nil {
-		return core.SandboxConfig{}, err
+		return sandbox.Config{}, err
 	}
-	return p.SandboxConfig(), nil
+	return p.Open(), nil
 }
 
 // SandboxLink is the permalink of a sandbox run: the setup c, started
 // from preset ("" for the default setup), and the learner's log. It fails
 // when c could not be read back the same from the link (a preset that
 // does not exist, scripted actions that are not the preset's).
-func SandboxLink(preset string, c core.SandboxConfig, log core.ActionLog) (RunLink, error) {
+func SandboxLink(preset string, c sandbox.Config, log core.ActionLog) (RunLink, error) {
 	base, err := sandboxBase(preset)
 	if err != nil {
 		return RunLink{}, err
@@ -186,9 +187,9 @@ func SandboxLink(preset string, c core.SandboxConfig, log core.ActionLog) (RunLi
 // Sandbox turns a sandbox link back into the preset name and the setup,
 // refusing an unknown, repeated or malformed setting and a setup the
 // sandbox itself would refuse.
-func (l RunLink) Sandbox() (preset string, c core.SandboxConfig, err error) {
-	fail := func(format string, a ...any) (string, core.SandboxConfig, error) {
-		return "", core.SandboxConfig{}, fmt.Errorf("%w: %s", ErrPermalink, fmt.Sprintf(format, a...))
+func (l RunLink) Sandbox() (preset string, c sandbox.Config, err error) {
+	fail := func(format string, a ...any) (string, sandbox.Config, error) {
+		return "", sandbox.Config{}, fmt.Errorf("%w: %s", ErrPermalink, fmt.Sprintf(format, a...))
 	}
 	if l.Kind != LinkSandbox {
 		return fail("this link is a %s, not a sandbox run", l.Kind)

@@ -8,37 +8,38 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // sandboxVariants are setups a learner can reach from each preset: the
 // preset itself and one or several settings changed.
 type sandboxVariant struct {
 	preset string
-	c      core.SandboxConfig
+	c      sandbox.Config
 }
 
 func sandboxVariants() map[string]sandboxVariant {
-	out := map[string]sandboxVariant{"default": {"", core.DefaultSandbox()}}
-	for _, p := range core.Presets() {
+	out := map[string]sandboxVariant{"default": {"", sandbox.Default()}}
+	for _, p := range sandbox.Presets() {
 		out[p.Name] = sandboxVariant{p.Name, p.Config}
 		c := p.Config
 		c.TTL, c.Seed = 17*time.Second, 42
 		out[p.Name+" with a 17 s TTL, seed 42"] = sandboxVariant{p.Name, c}
 	}
-	c := core.DefaultSandbox()
+	c := sandbox.Default()
 	c.Procs, c.Names = 2, []string{"alpha", "beta"}
-	c.Pauses = core.PauseDist{Kind: core.PauseHeavyTail, Every: 20 * time.Second, Scale: 1500 * time.Millisecond, Alpha: 1.7, Max: 12 * time.Second}
-	c.Links = []core.LinkConfig{{A: "alpha", B: core.CoordinatorName, Delay: 750 * time.Millisecond, Jitter: 0.3}}
-	c.Fencing, c.Workload, c.Idempotency = false, core.WorkloadJobs, true
+	c.Pauses = sandbox.PauseDist{Kind: sandbox.PauseHeavyTail, Every: 20 * time.Second, Scale: 1500 * time.Millisecond, Alpha: 1.7, Max: 12 * time.Second}
+	c.Links = []sandbox.LinkConfig{{A: "alpha", B: core.CoordinatorName, Delay: 750 * time.Millisecond, Jitter: 0.3}}
+	c.Fencing, c.Workload, c.Idempotency = false, sandbox.WorkloadJobs, true
 	c.RetryJitter, c.Jitter, c.WriteLatency = 1.25, 0.05, 80*time.Millisecond
 	out["two named contenders, heavy-tailed pauses, a slow link, jobs"] = sandboxVariant{"", c}
-	k := core.DefaultSandbox()
+	k := sandbox.Default()
 	k.System, k.TTL, k.RenewDeadline = core.SystemKubernetes, 15*time.Second, 9*time.Second
 	out["kubernetes with its renew deadline"] = sandboxVariant{"", k}
-	r := core.DefaultSandbox()
+	r := sandbox.Default()
 	r.System, r.RedisNodes = core.SystemRedlock, 5
 	out["redlock on five nodes"] = sandboxVariant{"", r}
-	m := core.DefaultSandbox()
+	m := sandbox.Default()
 	m.Members = 3
 	out["etcd of three members"] = sandboxVariant{"", m}
 	return out
@@ -80,14 +81,14 @@ func TestASandboxLinkReproducesTheRun(t *testing.T) {
 // story's length), travels: an unchanged preset's link holds no settings
 // at all.
 func TestASandboxLinkHoldsOnlyTheChanges(t *testing.T) {
-	_, err := core.FindPreset(SandboxDefault)
+	_, err := sandbox.FindPreset(SandboxDefault)
 	require.Error(t, err, "no preset takes the default setup's name")
-	p, err := core.FindPreset("etcd")
+	p, err := sandbox.FindPreset("etcd")
 	require.NoError(t, err)
-	l, err := SandboxLink(p.Name, p.SandboxConfig(), nil)
+	l, err := SandboxLink(p.Name, p.Open(), nil)
 	require.NoError(t, err)
 	assert.Empty(t, l.Params)
-	c := p.SandboxConfig()
+	c := p.Open()
 	c.TTL = 25 * time.Second
 	l, err = SandboxLink(p.Name, c, nil)
 	require.NoError(t, err)
@@ -119,8 +120,8 @@ func TestABadSandboxLinkIsRefusedWithItsReason(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	_, err := SandboxLink("etcd", func() core.SandboxConfig {
-		c := core.DefaultSandbox()
+	_, err := SandboxLink("etcd", func() sandbox.Config {
+		c := sandbox.Default()
 		c.Actions = core.ActionLog{core.At(time.Second, core.Crash("A"))}
 		return c
 	}(), nil)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // What a scenario link and a lesson link carry besides the seed and the
@@ -16,7 +17,7 @@ import (
 
 // ScenarioLink is the permalink of a named scenario run with p (p.Actions
 // become the link's log).
-func ScenarioLink(name string, p core.Params) RunLink {
+func ScenarioLink(name string, p sandbox.Params) RunLink {
 	l := RunLink{Kind: LinkScenario, Name: name, Seed: p.Seed, Log: p.Actions}
 	add := func(k, v string) {
 		if v != "" && v != "0" && v != "0s" {
@@ -39,12 +40,12 @@ func ScenarioLink(name string, p core.Params) RunLink {
 
 // ScenarioParams turns a scenario link back into Params, refusing unknown
 // or malformed parameters.
-func (l RunLink) ScenarioParams() (core.Params, error) {
+func (l RunLink) ScenarioParams() (sandbox.Params, error) {
 	if l.Kind != LinkScenario {
-		return core.Params{}, fmt.Errorf("%w: this link is a %s, not a scenario", ErrPermalink, l.Kind)
+		return sandbox.Params{}, fmt.Errorf("%w: this link is a %s, not a scenario", ErrPermalink, l.Kind)
 	}
-	p := core.Params{Seed: l.Seed, Actions: l.Log}
-	sc, _ := core.FindScenario(l.Name) // an unknown name is the caller's to report; it has no settings of its own
+	p := sandbox.Params{Seed: l.Seed, Actions: l.Log}
+	sc, _ := sandbox.FindScenario(l.Name) // an unknown name is the caller's to report; it has no settings of its own
 	for _, kv := range l.Params {
 		var err error
 		switch kv.Key {
@@ -66,11 +67,11 @@ func (l RunLink) ScenarioParams() (core.Params, error) {
 			p.Procs, err = strconv.Atoi(kv.Value)
 		default:
 			// A setting of the scenario's own (Scenario.Own).
-			if sc == nil || !slices.ContainsFunc(sc.Own, func(st core.Setting) bool { return st.Name == kv.Key }) {
-				return core.Params{}, fmt.Errorf("%w: unknown scenario parameter %q", ErrPermalink, kv.Key)
+			if sc == nil || !slices.ContainsFunc(sc.Own, func(st sandbox.Setting) bool { return st.Name == kv.Key }) {
+				return sandbox.Params{}, fmt.Errorf("%w: unknown scenario parameter %q", ErrPermalink, kv.Key)
 			}
 			if _, dup := p.Own[kv.Key]; dup {
-				return core.Params{}, fmt.Errorf("%w: parameter %s given twice", ErrPermalink, kv.Key)
+				return sandbox.Params{}, fmt.Errorf("%w: parameter %s given twice", ErrPermalink, kv.Key)
 			}
 			var v int64
 			if v, err = strconv.ParseInt(kv.Value, 10, 64); err == nil {
@@ -81,12 +82,12 @@ func (l RunLink) ScenarioParams() (core.Params, error) {
 			}
 		}
 		if err != nil {
-			return core.Params{}, fmt.Errorf("%w: parameter %s=%q: %v", ErrPermalink, kv.Key, kv.Value, err)
+			return sandbox.Params{}, fmt.Errorf("%w: parameter %s=%q: %v", ErrPermalink, kv.Key, kv.Value, err)
 		}
 	}
 	if sc != nil {
 		if err := sc.CheckOwn(p.Own); err != nil {
-			return core.Params{}, fmt.Errorf("%w: %v", ErrPermalink, err)
+			return sandbox.Params{}, fmt.Errorf("%w: %v", ErrPermalink, err)
 		}
 	}
 	return p, nil

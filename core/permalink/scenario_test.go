@@ -1,20 +1,19 @@
 package permalink
 
 import (
+	"leaselab/core/sandbox"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"leaselab/core"
 )
 
 // A link carries a scenario's own setting under its name (the name links
 // used before settings were the scenario's, so old links still open), and
 // refuses one the scenario does not have.
 func TestAScenarioLinkCarriesItsOwnSettings(t *testing.T) {
-	p := core.Params{Seed: 4, Own: map[string]int64{"stale-token": 3}, Duration: 30 * time.Second}
+	p := sandbox.Params{Seed: 4, Own: map[string]int64{"stale-token": 3}, Duration: 30 * time.Second}
 	l := ScenarioLink("hands-on-lab", p)
 	assert.Contains(t, l.Params, Param{"stale-token", "3"})
 	back, err := DecodeLink(l.Encode())

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -97,7 +98,7 @@ func TestDurationsAreWrittenOneWayEach(t *testing.T) {
 // menu cuts and heals each node's link, and a cut one really drops what
 // the client sends that node.
 func TestARedlockClientsMenuCutsEachRedisNode(t *testing.T) {
-	p, err := core.FindPreset("redlock")
+	p, err := sandbox.FindPreset("redlock")
 	require.NoError(t, err)
 	lb, err := NewSandbox("redlock", p.Config)
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // redisFromTrace replays a Redlock run's node events up to now: for each
@@ -63,11 +64,11 @@ func redisFromTrace(tr *core.Trace, key string, now time.Duration) map[string]Re
 // freezes 20 s at 60 s) and log.
 func redlockLab(t *testing.T, n int, log ...core.Timed) *Lab {
 	t.Helper()
-	p, err := core.FindPreset("redlock")
+	p, err := sandbox.FindPreset("redlock")
 	require.NoError(t, err)
 	c := p.Config
 	c.RedisNodes = n
-	c.Actions = append(core.ActionLog{core.SystemPause}, log...)
+	c.Actions = append(core.ActionLog{sandbox.SystemPause}, log...)
 	lb, err := NewSandbox("redlock", c)
 	require.NoError(t, err)
 	return lb
@@ -139,7 +140,7 @@ func TestMajorityLeftIsWhenTheLastMajorityOfKeysRunsOut(t *testing.T) {
 
 // Outside a Redlock world there are no Redis nodes to draw.
 func TestAnEtcdWorldHasNoRedisNodes(t *testing.T) {
-	p, err := core.FindPreset("etcd")
+	p, err := sandbox.FindPreset("etcd")
 	require.NoError(t, err)
 	lb, err := NewSandbox("etcd", p.Config)
 	require.NoError(t, err)

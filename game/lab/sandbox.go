@@ -8,6 +8,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/mermaid"
+	"leaselab/core/sandbox"
 	"leaselab/lessons"
 )
 
@@ -25,7 +26,7 @@ const SandboxPauseFor = 20 * time.Second
 // SandboxLesson wraps a sandbox configuration as a lesson without goals,
 // so the lab and the player run it like any lesson: its World writes the
 // configured world (the seed passed to World replaces the config's).
-func SandboxLesson(title string, cfg core.SandboxConfig) (*lessons.Lesson, error) {
+func SandboxLesson(title string, cfg sandbox.Config) (*lessons.Lesson, error) {
 	if errs := cfg.Validate(); len(errs) > 0 {
 		_, err := cfg.Build()
 		return nil, err
@@ -45,7 +46,7 @@ func SandboxLesson(title string, cfg core.SandboxConfig) (*lessons.Lesson, error
 }
 
 // NewSandbox starts a sandbox run of cfg at time zero.
-func NewSandbox(title string, cfg core.SandboxConfig) (*Lab, error) {
+func NewSandbox(title string, cfg sandbox.Config) (*Lab, error) {
 	l, err := SandboxLesson(title, cfg)
 	if err != nil {
 		return nil, err

@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 func TestSandboxRunsAPresetWithLearnerActions(t *testing.T) {
-	p, err := core.FindPreset("kubernetes")
+	p, err := sandbox.FindPreset("kubernetes")
 	if err != nil {
 		t.Fatal(err)
 	}

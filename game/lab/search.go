@@ -6,6 +6,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/explore"
+	"leaselab/core/sandbox"
 	"leaselab/lessons"
 )
 
@@ -14,7 +15,7 @@ import (
 // to, paused on a grid scaled to the lease's TTL. A setup the explorer
 // cannot break in a meaningful way gets the reason instead, so the button
 // is never offered where it would find nothing by construction.
-func SandboxSearch(c core.SandboxConfig) (*lessons.Search, string) {
+func SandboxSearch(c sandbox.Config) (*lessons.Search, string) {
 	var spec lessons.Search
 	// The first to campaign wins the lock (or the first shards): the
 	// fault that matters is on it.
@@ -30,7 +31,7 @@ func SandboxSearch(c core.SandboxConfig) (*lessons.Search, string) {
 		return nil, "one process: nobody else can take the lock"
 	case c.WorkEvery <= 0 && !slices.ContainsFunc(c.Actions, func(a core.Timed) bool { return a.Do == core.VerbWrite }):
 		return nil, "the leader does no work, so nothing can go stale"
-	case c.Workload == core.WorkloadJobs:
+	case c.Workload == sandbox.WorkloadJobs:
 		spec = lessons.Search{Invariant: explore.AtMostDuplicateJobs(0), Protects: core.VerbIdempotency}
 		spec.Bounds.Procs = c.ProcNames()[:1]
 		spec.Bounds.Kinds = []string{explore.FaultCrash, explore.FaultPause}

@@ -10,13 +10,14 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/explore"
+	"leaselab/core/sandbox"
 )
 
 // Find a break in the sandbox on the Redlock preset looks for two
 // holders at once (a stale write cannot be seen there: every token is
 // 0), finds the pause that makes them, and loads it as the run.
 func TestFindABreakOnTheRedlockPreset(t *testing.T) {
-	p, err := core.FindPreset("redlock")
+	p, err := sandbox.FindPreset("redlock")
 	require.NoError(t, err)
 	spec, why := SandboxSearch(p.Config)
 	require.Empty(t, why)

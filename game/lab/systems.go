@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // SystemsComparison is one sandbox scenario and one log of actions run on
-// several systems (core.SandboxConfig.OnSystem), one run per system, each
+// several systems (sandbox.Config.OnSystem), one run per system, each
 // with the story of its whole run in one line. Systems the scenario does
 // not fit (a Consul TTL under 10 s) are left out, with the reason.
 type SystemsComparison struct {
@@ -25,7 +26,7 @@ type SystemsComparison struct {
 // when empty), every run at the play head at. The runs last two minutes,
 // or a minute past the last action if later (never longer than cfg's):
 // long enough for the story, short enough for the timelines to show it.
-func NewSystemsComparison(cfg core.SandboxConfig, log core.ActionLog, systems []core.System, at time.Duration) (*SystemsComparison, error) {
+func NewSystemsComparison(cfg sandbox.Config, log core.ActionLog, systems []core.System, at time.Duration) (*SystemsComparison, error) {
 	if len(systems) == 0 {
 		for i := range core.SystemNames() {
 			systems = append(systems, core.System(i))
@@ -71,7 +72,7 @@ func NewSystemsComparison(cfg core.SandboxConfig, log core.ActionLog, systems []
 // CompareRun is the comparison of a sandbox run on every system: cfg,
 // the scenario lb was started from, with lb's seed and the actions of
 // the run it shows, at its play head.
-func (lb *Lab) CompareRun(cfg core.SandboxConfig) (*SystemsComparison, error) {
+func (lb *Lab) CompareRun(cfg sandbox.Config) (*SystemsComparison, error) {
 	cfg.Seed = lb.Seed
 	return NewSystemsComparison(cfg, lb.Log(), nil, lb.Now())
 }

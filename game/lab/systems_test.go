@@ -11,13 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // handsOn is the hands-on lab's scenario: A writes, freezes for 30 s and
 // writes late, B writes in between.
-func handsOn(t *testing.T) core.SandboxConfig {
+func handsOn(t *testing.T) sandbox.Config {
 	t.Helper()
-	p, err := core.FindPreset("hands-on-lab")
+	p, err := sandbox.FindPreset("hands-on-lab")
 	require.NoError(t, err)
 	c := p.Config
 	c.Duration = 2 * time.Minute
@@ -123,7 +124,7 @@ func TestAChosenPairReplaysTheLearnersActions(t *testing.T) {
 // play head; a found run shown instead of the learner's is compared with
 // its own actions.
 func TestARunIsComparedWithItsOwnScenarioActionsAndPlayHead(t *testing.T) {
-	p, err := core.FindPreset("leases")
+	p, err := sandbox.FindPreset("leases")
 	require.NoError(t, err)
 	cfg := p.Config
 	cfg.Seed = 7

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // The world view names the coordinator, its counter and the token in the
@@ -14,13 +15,13 @@ import (
 // not shown an etcd coordinator with a revision and token 0.
 func TestWorldViewSpeaksTheSystemsWords(t *testing.T) {
 	for _, name := range []string{"etcd", "zookeeper", "consul", "kubernetes", "redlock"} {
-		p, err := core.FindPreset(name)
+		p, err := sandbox.FindPreset(name)
 		require.NoError(t, err, name)
 		lb, err := NewSandbox(name, p.Config)
 		require.NoError(t, err, name)
 		assert.Equal(t, p.Config.System.Words(), lb.World().Words, name)
 	}
-	p, err := core.FindPreset("redlock")
+	p, err := sandbox.FindPreset("redlock")
 	require.NoError(t, err)
 	lb, err := NewSandbox("redlock", p.Config)
 	require.NoError(t, err)

@@ -11,16 +11,17 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 	"leaselab/game/lab"
 )
 
 // Setup is the configuration the panel shows and the fields that edit it.
 type Setup struct {
-	Config  core.SandboxConfig
+	Config  sandbox.Config
 	Preset  string // the preset the setup started from
 	Changed bool   // a field was changed since
 	Fields  []*Field
-	Errs    []core.FieldError // the configuration's problems, by field
+	Errs    []sandbox.FieldError // the configuration's problems, by field
 	// Played is the learner's actions in the last run, replayed by Run
 	// (a new preset drops them).
 	Played core.ActionLog
@@ -33,7 +34,7 @@ type Setup struct {
 
 // New returns the default setup, checked.
 func New() *Setup {
-	s := &Setup{slowDelay: time.Second, Config: core.DefaultSandbox()}
+	s := &Setup{slowDelay: time.Second, Config: sandbox.Default()}
 	s.Fields = fields(&s.slowDelay)
 	s.Check()
 	return s
@@ -41,13 +42,13 @@ func New() *Setup {
 
 // UsePreset loads a preset.
 func (s *Setup) UsePreset(name string) error {
-	p, err := core.FindPreset(name)
+	p, err := sandbox.FindPreset(name)
 	if err != nil {
 		return err
 	}
-	s.Config, s.Preset, s.Changed, s.Played, s.Shared = p.SandboxConfig(), p.Name, false, nil, false
+	s.Config, s.Preset, s.Changed, s.Played, s.Shared = p.Open(), p.Name, false, nil, false
 	s.Config.Names = append([]string(nil), p.Config.Names...)
-	s.Config.Links = append([]core.LinkConfig(nil), p.Config.Links...)
+	s.Config.Links = append([]sandbox.LinkConfig(nil), p.Config.Links...)
 	s.Check()
 	return nil
 }
@@ -73,8 +74,8 @@ func (s *Setup) Check() {
 	byID := map[string][]string{}
 	for _, e := range s.Errs {
 		id := e.Field
-		if id == core.FieldFirstToken {
-			id = core.FieldTokenSource
+		if id == sandbox.FieldFirstToken {
+			id = sandbox.FieldTokenSource
 		}
 		byID[id] = append(byID[id], e.Msg)
 	}
@@ -105,7 +106,7 @@ func (s *Setup) Hidden(i int) bool {
 
 // Title is the run's title: the preset's, marked when changed.
 func (s *Setup) Title() string {
-	p, err := core.FindPreset(s.Preset)
+	p, err := sandbox.FindPreset(s.Preset)
 	switch {
 	case err != nil:
 		return "Sandbox: your setup"
@@ -118,7 +119,7 @@ func (s *Setup) Title() string {
 // Intro is the run's text: where the numbers come from and what to do.
 func (s *Setup) Intro() []string {
 	var out []string
-	if p, err := core.FindPreset(s.Preset); err == nil {
+	if p, err := sandbox.FindPreset(s.Preset); err == nil {
 		line := "Preset " + p.Name + ": " + p.Source + "."
 		if s.Changed {
 			line += " You changed some of its parameters."
@@ -148,7 +149,7 @@ func (s *Setup) Intro() []string {
 }
 
 // Summary describes a configuration in one paragraph.
-func Summary(c core.SandboxConfig) string {
+func Summary(c sandbox.Config) string {
 	var b strings.Builder
 	if c.Shards > 0 {
 		fmt.Fprintf(&b, "%d shards over %d workers, one lease per shard", c.Shards, c.Workers)

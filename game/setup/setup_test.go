@@ -1,14 +1,13 @@
 package setup
 
 import (
+	"leaselab/core/sandbox"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"leaselab/core"
 )
 
 func field(t *testing.T, s *Setup, name string) *Field {
@@ -58,15 +57,15 @@ func TestAChoiceStepsRoundItsChoices(t *testing.T) {
 	pauses := field(t, s, "pauses")
 	assert.Equal(t, "none", pauses.Value(&s.Config))
 	s.Next(pauses)
-	assert.Equal(t, core.PauseFixed, s.Config.Pauses.Kind)
+	assert.Equal(t, sandbox.PauseFixed, s.Config.Pauses.Kind)
 	s.Next(pauses)
 	s.Next(pauses)
-	assert.Equal(t, core.PauseNone, s.Config.Pauses.Kind, "round to the first")
+	assert.Equal(t, sandbox.PauseNone, s.Config.Pauses.Kind, "round to the first")
 	assert.False(t, field(t, s, "pause_alpha").Applies(&s.Config), "no tail without heavy-tailed pauses")
 }
 
 func TestTheSummaryNamesTheWorld(t *testing.T) {
-	c := core.DefaultSandbox()
+	c := sandbox.Default()
 	sum := Summary(c)
 	assert.True(t, strings.Contains(sum, "processes") && strings.Contains(sum, "fencing"), sum)
 	c.Shards, c.Workers = 8, 3
@@ -79,7 +78,7 @@ func TestTheSummaryNamesTheWorld(t *testing.T) {
 // past the middle, not at 13 % as with ten minutes; labctl keeps running
 // the preset's own ten minutes.
 func TestEachPresetOpensWithALengthThatFitsItsStory(t *testing.T) {
-	for _, p := range core.Presets() {
+	for _, p := range sandbox.Presets() {
 		s := New()
 		require.NoError(t, s.UsePreset(p.Name))
 		d := s.Config.Duration
@@ -89,7 +88,7 @@ func TestEachPresetOpensWithALengthThatFitsItsStory(t *testing.T) {
 		if acts := p.Config.Actions.Sorted(); len(acts) > 0 {
 			last := acts[len(acts)-1].At.D()
 			assert.Less(t, float64(last)/float64(d), 0.75, "%s: room to watch what follows", p.Name)
-			if acts[len(acts)-1].Action == core.SystemPause.Action {
+			if acts[len(acts)-1].Action == sandbox.SystemPause.Action {
 				assert.GreaterOrEqual(t, float64(80*time.Second)/float64(d), 0.5, "%s: the pause's story fills the timeline", p.Name)
 			}
 		}

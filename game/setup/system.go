@@ -4,35 +4,36 @@ import (
 	"time"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // systemField chooses the coordination system. Switching keeps the
 // world, its pauses and its scripted actions and re-targets the rest
-// (core.SandboxConfig.OnSystem): what only etcd has is dropped, and what
+// (sandbox.Config.OnSystem): what only etcd has is dropped, and what
 // the new system refuses stays, for Check to show beside its field.
 func systemField() *Field {
 	titles := make([]string, len(core.SystemNames()))
 	for i := range titles {
 		titles[i] = core.System(i).Title()
 	}
-	return &Field{ID: core.FieldSystem, Name: "system", Label: "System", Applies: singleLock,
-		Choices: func(*core.SandboxConfig) []string { return titles },
-		Get:     func(c *core.SandboxConfig) float64 { return float64(c.System) },
-		Set:     func(c *core.SandboxConfig, v float64) { *c = c.OnSystem(core.System(v)) }}
+	return &Field{ID: sandbox.FieldSystem, Name: "system", Label: "System", Applies: singleLock,
+		Choices: func(*sandbox.Config) []string { return titles },
+		Get:     func(c *sandbox.Config) float64 { return float64(c.System) },
+		Set:     func(c *sandbox.Config, v float64) { *c = c.OnSystem(core.System(v)) }}
 }
 
 // redisNodesField is how many independent Redis nodes a Redlock world
 // has (zero in the configuration means three).
 func redisNodesField() *Field {
-	return &Field{ID: core.FieldSystem, Name: "redis_nodes", Label: "Redis nodes", Min: 1, Max: core.MaxRedisNodes, Step: 1,
-		Applies: func(c *core.SandboxConfig) bool { return c.System == core.SystemRedlock },
-		Get: func(c *core.SandboxConfig) float64 {
+	return &Field{ID: sandbox.FieldSystem, Name: "redis_nodes", Label: "Redis nodes", Min: 1, Max: core.MaxRedisNodes, Step: 1,
+		Applies: func(c *sandbox.Config) bool { return c.System == core.SystemRedlock },
+		Get: func(c *sandbox.Config) float64 {
 			if c.RedisNodes == 0 {
 				return 3
 			}
 			return float64(c.RedisNodes)
 		},
-		Set: func(c *core.SandboxConfig, v float64) { c.RedisNodes = int(v) }}
+		Set: func(c *sandbox.Config, v float64) { c.RedisNodes = int(v) }}
 }
 
 // memberCounts are the coordinator sizes the Members field offers: one
@@ -42,12 +43,12 @@ var memberCounts = []int{1, 3, 5}
 // membersField makes the coordinator a cluster of members. Redlock has
 // none (its Redis nodes are independent), so the field does not apply there.
 func membersField() *Field {
-	return &Field{ID: core.FieldMembers, Name: "members", Label: "Members",
-		Applies: func(c *core.SandboxConfig) bool { return c.System != core.SystemRedlock },
-		Choices: func(*core.SandboxConfig) []string {
+	return &Field{ID: sandbox.FieldMembers, Name: "members", Label: "Members",
+		Applies: func(c *sandbox.Config) bool { return c.System != core.SystemRedlock },
+		Choices: func(*sandbox.Config) []string {
 			return []string{"1 (one server)", "3 (a cluster)", "5 (a cluster)"}
 		},
-		Get: func(c *core.SandboxConfig) float64 {
+		Get: func(c *sandbox.Config) float64 {
 			for i, n := range memberCounts {
 				if c.Members == n {
 					return float64(i)
@@ -55,7 +56,7 @@ func membersField() *Field {
 			}
 			return 0
 		},
-		Set: func(c *core.SandboxConfig, v float64) {
+		Set: func(c *sandbox.Config, v float64) {
 			c.Members = memberCounts[min(max(int(v), 0), len(memberCounts)-1)]
 			if c.Members == 1 {
 				c.Members = 0 // one server: the world as before
@@ -67,9 +68,9 @@ func membersField() *Field {
 // (zero in the configuration means two thirds of the LeaseDuration). It
 // shares the Redis nodes' cell: no system reads both.
 func renewDeadlineField() *Field {
-	f := withZero("2/3 of TTL", durField(core.FieldSystem, "renew_deadline", "Renew deadline", 0, 120, 1,
-		func(c *core.SandboxConfig) *time.Duration { return &c.RenewDeadline }))
-	f.Applies = func(c *core.SandboxConfig) bool { return c.System == core.SystemKubernetes }
+	f := withZero("2/3 of TTL", durField(sandbox.FieldSystem, "renew_deadline", "Renew deadline", 0, 120, 1,
+		func(c *sandbox.Config) *time.Duration { return &c.RenewDeadline }))
+	f.Applies = func(c *sandbox.Config) bool { return c.System == core.SystemKubernetes }
 	f.SharesCell = true
 	return f
 }
@@ -146,7 +147,7 @@ func (s *Setup) NotUsedShort(f *Field) string {
 // onSystem narrows a field's Applies to the systems it means something on.
 func onSystem(f *Field) {
 	applies := f.Applies
-	f.Applies = func(c *core.SandboxConfig) bool {
+	f.Applies = func(c *sandbox.Config) bool {
 		return applies(c) && notOnSystem(f.Name, c.System) == ""
 	}
 }

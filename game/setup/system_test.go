@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // choose steps the system field to sys, as repeated clicks would.
@@ -92,7 +93,7 @@ func TestASystemsRefusalShowsBesideItsField(t *testing.T) {
 
 	choose(t, s, core.SystemConsul)
 	require.NotEmpty(t, s.Errs)
-	assert.Equal(t, core.FieldTTL, s.Errs[0].Field)
+	assert.Equal(t, sandbox.FieldTTL, s.Errs[0].Field)
 	assert.Contains(t, ttl.Err, "10 s", "Consul's minimum session TTL is named: %s", ttl.Err)
 
 	s.Set(ttl, (core.ConsulMinTTL).Seconds())

@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // The setup's one-line summary speaks the chosen system's words: its own
 // recipe and token, not etcd's "etcd recipe, generation tokens".
 func TestTheSummarySpeaksTheSystemsWords(t *testing.T) {
-	c := core.DefaultSandbox()
+	c := sandbox.Default()
 	assert.Contains(t, Summary(c), "etcd: 3 processes (A, B, C) on one lock, etcd recipe, generation tokens")
 	for _, tc := range []struct {
 		system core.System
@@ -80,7 +81,7 @@ var fileName = regexp.MustCompile(`\b[\w./-]+\.(md|go|txt|json|yaml)\b`)
 // "REFERENCE.md: client-go ..."): not the presets' sources, the intro,
 // the notes under fields, the field help or the verdict, on any system.
 func TestTheSandboxNamesNoRepositoryFile(t *testing.T) {
-	for _, p := range core.Presets() {
+	for _, p := range sandbox.Presets() {
 		s := New()
 		require.NoError(t, s.UsePreset(p.Name))
 		texts := append(s.Intro(), p.Source, s.Config.PolicyVerdict().Explanation)

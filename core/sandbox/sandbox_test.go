@@ -1,7 +1,8 @@
-package core
+package sandbox
 
 import (
 	"errors"
+	"leaselab/core"
 	"math"
 	"strings"
 	"testing"
@@ -12,75 +13,75 @@ func TestSandboxValidate(t *testing.T) {
 	heavy := PauseDist{Kind: PauseHeavyTail, Every: 10 * time.Second, Scale: time.Second, Alpha: 1.5, Max: 9 * time.Second}
 	cases := []struct {
 		name  string
-		edit  func(c *SandboxConfig)
+		edit  func(c *Config)
 		field string // "" = valid
 		msg   string // part of the message
 	}{
-		{"default", func(c *SandboxConfig) {}, "", ""},
-		{"one process", func(c *SandboxConfig) { c.Procs = 1 }, "", ""},
-		{"twelve processes", func(c *SandboxConfig) { c.Procs = 12 }, "", ""},
-		{"no processes", func(c *SandboxConfig) { c.Procs = 0 }, FieldProcs, "1 to 12"},
-		{"thirteen processes", func(c *SandboxConfig) { c.Procs = 13 }, FieldProcs, "1 to 12"},
-		{"negative processes", func(c *SandboxConfig) { c.Procs = -4 }, FieldProcs, "1 to 12"},
-		{"names", func(c *SandboxConfig) { c.Names = []string{"alice", "bob", "carol"} }, "", ""},
-		{"too few names", func(c *SandboxConfig) { c.Names = []string{"alice", "bob"} }, FieldNames, "2 names for 3"},
-		{"name twice", func(c *SandboxConfig) { c.Names = []string{"a", "b", "a"} }, FieldNames, "twice"},
-		{"name with space", func(c *SandboxConfig) { c.Names = []string{"a", "b c", "d"} }, FieldNames, "without spaces"},
-		{"empty name", func(c *SandboxConfig) { c.Names = []string{"a", "", "d"} }, FieldNames, "1 to 16"},
-		{"reserved name", func(c *SandboxConfig) { c.Names = []string{"a", "storage", "d"} }, FieldNames, "built-in"},
-		{"bad recipe", func(c *SandboxConfig) { c.Recipe = 7 }, FieldRecipe, "etcd"},
-		{"bad token source", func(c *SandboxConfig) { c.TokenSource = 3 }, FieldTokenSource, "generation"},
-		{"first token with revisions", func(c *SandboxConfig) { c.FirstToken, c.TokenSource = 7, TokenRevision }, FieldFirstToken, "generation"},
-		{"negative first token", func(c *SandboxConfig) { c.FirstToken = -1 }, FieldFirstToken, "must be 0 to 1000000000000, got -1"},
-		{"first token that would wrap", func(c *SandboxConfig) { c.FirstToken = math.MaxInt64 }, FieldFirstToken, "must be 0 to 1000000000000, got 9223372036854775807"},
-		{"zero ttl", func(c *SandboxConfig) { c.TTL = 0 }, FieldTTL, "at least"},
-		{"huge ttl", func(c *SandboxConfig) { c.TTL = time.Hour }, FieldTTL, "at most"},
-		{"renew just below ttl", func(c *SandboxConfig) { c.RenewEvery = c.TTL - time.Millisecond }, "", ""},
-		{"renew equals ttl", func(c *SandboxConfig) { c.RenewEvery = c.TTL }, FieldRenew, "lapse between renewals"},
-		{"renew above ttl", func(c *SandboxConfig) { c.RenewEvery = 2 * c.TTL }, FieldRenew, "lapse between renewals"},
-		{"renew default", func(c *SandboxConfig) { c.RenewEvery = 0 }, "", ""},
-		{"renew negative", func(c *SandboxConfig) { c.RenewEvery = -time.Second }, FieldRenew, "at least"},
-		{"jitter too big", func(c *SandboxConfig) { c.RetryJitter = 3 }, FieldJitter, "0 to 2"},
-		{"kubernetes jitter", func(c *SandboxConfig) { c.RetryJitter = 1.2 }, "", ""},
-		{"fixed pause", func(c *SandboxConfig) {
+		{"default", func(c *Config) {}, "", ""},
+		{"one process", func(c *Config) { c.Procs = 1 }, "", ""},
+		{"twelve processes", func(c *Config) { c.Procs = 12 }, "", ""},
+		{"no processes", func(c *Config) { c.Procs = 0 }, FieldProcs, "1 to 12"},
+		{"thirteen processes", func(c *Config) { c.Procs = 13 }, FieldProcs, "1 to 12"},
+		{"negative processes", func(c *Config) { c.Procs = -4 }, FieldProcs, "1 to 12"},
+		{"names", func(c *Config) { c.Names = []string{"alice", "bob", "carol"} }, "", ""},
+		{"too few names", func(c *Config) { c.Names = []string{"alice", "bob"} }, FieldNames, "2 names for 3"},
+		{"name twice", func(c *Config) { c.Names = []string{"a", "b", "a"} }, FieldNames, "twice"},
+		{"name with space", func(c *Config) { c.Names = []string{"a", "b c", "d"} }, FieldNames, "without spaces"},
+		{"empty name", func(c *Config) { c.Names = []string{"a", "", "d"} }, FieldNames, "1 to 16"},
+		{"reserved name", func(c *Config) { c.Names = []string{"a", "storage", "d"} }, FieldNames, "built-in"},
+		{"bad recipe", func(c *Config) { c.Recipe = 7 }, FieldRecipe, "etcd"},
+		{"bad token source", func(c *Config) { c.TokenSource = 3 }, FieldTokenSource, "generation"},
+		{"first token with revisions", func(c *Config) { c.FirstToken, c.TokenSource = 7, core.TokenRevision }, FieldFirstToken, "generation"},
+		{"negative first token", func(c *Config) { c.FirstToken = -1 }, FieldFirstToken, "must be 0 to 1000000000000, got -1"},
+		{"first token that would wrap", func(c *Config) { c.FirstToken = math.MaxInt64 }, FieldFirstToken, "must be 0 to 1000000000000, got 9223372036854775807"},
+		{"zero ttl", func(c *Config) { c.TTL = 0 }, FieldTTL, "at least"},
+		{"huge ttl", func(c *Config) { c.TTL = time.Hour }, FieldTTL, "at most"},
+		{"renew just below ttl", func(c *Config) { c.RenewEvery = c.TTL - time.Millisecond }, "", ""},
+		{"renew equals ttl", func(c *Config) { c.RenewEvery = c.TTL }, FieldRenew, "lapse between renewals"},
+		{"renew above ttl", func(c *Config) { c.RenewEvery = 2 * c.TTL }, FieldRenew, "lapse between renewals"},
+		{"renew default", func(c *Config) { c.RenewEvery = 0 }, "", ""},
+		{"renew negative", func(c *Config) { c.RenewEvery = -time.Second }, FieldRenew, "at least"},
+		{"jitter too big", func(c *Config) { c.RetryJitter = 3 }, FieldJitter, "0 to 2"},
+		{"kubernetes jitter", func(c *Config) { c.RetryJitter = 1.2 }, "", ""},
+		{"fixed pause", func(c *Config) {
 			c.Pauses = PauseDist{Kind: PauseFixed, Every: 30 * time.Second, Length: 5 * time.Second}
 		}, "", ""},
-		{"fixed pause without length", func(c *SandboxConfig) { c.Pauses = PauseDist{Kind: PauseFixed, Every: 30 * time.Second} }, FieldPause, "fixed pause lasts"},
-		{"pauses too often", func(c *SandboxConfig) {
+		{"fixed pause without length", func(c *Config) { c.Pauses = PauseDist{Kind: PauseFixed, Every: 30 * time.Second} }, FieldPause, "fixed pause lasts"},
+		{"pauses too often", func(c *Config) {
 			c.Pauses = PauseDist{Kind: PauseFixed, Every: time.Millisecond, Length: time.Second}
 		}, FieldPause, "1 s to 1 h apart"},
-		{"heavy tail", func(c *SandboxConfig) { c.Pauses = heavy }, "", ""},
-		{"heavy tail max below scale", func(c *SandboxConfig) { h := heavy; h.Max = 500 * time.Millisecond; c.Pauses = h }, FieldPause, "longest pause"},
-		{"heavy tail alpha", func(c *SandboxConfig) { h := heavy; h.Alpha = 0; c.Pauses = h }, FieldPause, "alpha"},
-		{"unknown pauses", func(c *SandboxConfig) { c.Pauses.Kind = "sometimes" }, FieldPause, "unknown"},
-		{"negative delay", func(c *SandboxConfig) { c.Delay = -time.Millisecond }, FieldDelay, "delay"},
-		{"link jitter", func(c *SandboxConfig) { c.Jitter = -0.5 }, FieldDelay, "jitter"},
-		{"slow link", func(c *SandboxConfig) { c.Links = []LinkConfig{{A: "A", B: CoordinatorName, Delay: 2 * time.Second}} }, "", ""},
-		{"link to nobody", func(c *SandboxConfig) { c.Links = []LinkConfig{{A: "Z", B: CoordinatorName, Delay: time.Second}} }, FieldLinks, "both ends"},
-		{"lock-delay", func(c *SandboxConfig) { c.LockDelay = 15 * time.Second }, "", ""},
-		{"lock-delay too long", func(c *SandboxConfig) { c.LockDelay = 2 * time.Minute }, FieldLockDelay, "60 s"},
-		{"idempotency without jobs", func(c *SandboxConfig) { c.Idempotency = true }, FieldIdempotency, "job queue"},
-		{"idempotent jobs", func(c *SandboxConfig) { c.Idempotency, c.Workload = true, WorkloadJobs }, "", ""},
-		{"jobs without interval", func(c *SandboxConfig) { c.Workload, c.WorkEvery = WorkloadJobs, 0 }, FieldWorkload, "needs a work interval"},
-		{"unknown workload", func(c *SandboxConfig) { c.Workload = "dance" }, FieldWorkload, "writes or jobs"},
-		{"shards", func(c *SandboxConfig) { c.Shards, c.Workers = 16, 4 }, "", ""},
-		{"shards without workers", func(c *SandboxConfig) { c.Shards, c.Workers = 16, 0 }, FieldWorkers, "1 to 12 workers"},
-		{"too many shards", func(c *SandboxConfig) { c.Shards = 100000 }, FieldShards, "256"},
-		{"shards with idempotency", func(c *SandboxConfig) { c.Shards, c.Idempotency = 8, true }, FieldIdempotency, "offsets"},
-		{"shards with lock-delay", func(c *SandboxConfig) { c.Shards, c.LockDelay = 8, 15*time.Second }, FieldLockDelay, "single lock"},
-		{"short run", func(c *SandboxConfig) { c.Duration = time.Second }, FieldDuration, "a run lasts 10 s to 1 h, got 1 s"},
-		{"hour of 256 shards renewing twice a second", func(c *SandboxConfig) {
+		{"heavy tail", func(c *Config) { c.Pauses = heavy }, "", ""},
+		{"heavy tail max below scale", func(c *Config) { h := heavy; h.Max = 500 * time.Millisecond; c.Pauses = h }, FieldPause, "longest pause"},
+		{"heavy tail alpha", func(c *Config) { h := heavy; h.Alpha = 0; c.Pauses = h }, FieldPause, "alpha"},
+		{"unknown pauses", func(c *Config) { c.Pauses.Kind = "sometimes" }, FieldPause, "unknown"},
+		{"negative delay", func(c *Config) { c.Delay = -time.Millisecond }, FieldDelay, "delay"},
+		{"link jitter", func(c *Config) { c.Jitter = -0.5 }, FieldDelay, "jitter"},
+		{"slow link", func(c *Config) { c.Links = []LinkConfig{{A: "A", B: core.CoordinatorName, Delay: 2 * time.Second}} }, "", ""},
+		{"link to nobody", func(c *Config) { c.Links = []LinkConfig{{A: "Z", B: core.CoordinatorName, Delay: time.Second}} }, FieldLinks, "both ends"},
+		{"lock-delay", func(c *Config) { c.LockDelay = 15 * time.Second }, "", ""},
+		{"lock-delay too long", func(c *Config) { c.LockDelay = 2 * time.Minute }, FieldLockDelay, "60 s"},
+		{"idempotency without jobs", func(c *Config) { c.Idempotency = true }, FieldIdempotency, "job queue"},
+		{"idempotent jobs", func(c *Config) { c.Idempotency, c.Workload = true, WorkloadJobs }, "", ""},
+		{"jobs without interval", func(c *Config) { c.Workload, c.WorkEvery = WorkloadJobs, 0 }, FieldWorkload, "needs a work interval"},
+		{"unknown workload", func(c *Config) { c.Workload = "dance" }, FieldWorkload, "writes or jobs"},
+		{"shards", func(c *Config) { c.Shards, c.Workers = 16, 4 }, "", ""},
+		{"shards without workers", func(c *Config) { c.Shards, c.Workers = 16, 0 }, FieldWorkers, "1 to 12 workers"},
+		{"too many shards", func(c *Config) { c.Shards = 100000 }, FieldShards, "256"},
+		{"shards with idempotency", func(c *Config) { c.Shards, c.Idempotency = 8, true }, FieldIdempotency, "offsets"},
+		{"shards with lock-delay", func(c *Config) { c.Shards, c.LockDelay = 8, 15*time.Second }, FieldLockDelay, "single lock"},
+		{"short run", func(c *Config) { c.Duration = time.Second }, FieldDuration, "a run lasts 10 s to 1 h, got 1 s"},
+		{"hour of 256 shards renewing twice a second", func(c *Config) {
 			c.Shards, c.Workers, c.TTL, c.RenewEvery, c.Duration = 256, 12, time.Second, 500*time.Millisecond, time.Hour
 		}, FieldDuration, "renew leases about 1929600 times (268 leases for 1 h, every 500 ms)"},
-		{"hour of 12 processes renewing every 100 ms", func(c *SandboxConfig) {
+		{"hour of 12 processes renewing every 100 ms", func(c *Config) {
 			c.Procs, c.RenewEvery, c.Duration = 12, 100*time.Millisecond, time.Hour
 		}, FieldDuration, "keep it under 250000"},
-		{"hour of 12 processes renewing every second", func(c *SandboxConfig) { c.Procs, c.RenewEvery, c.Duration = 12, time.Second, time.Hour }, "", ""},
-		{"bad action", func(c *SandboxConfig) { c.Actions = ActionLog{At(time.Second, Action{Do: "pause", Proc: "A"})} }, FieldActions, "length must be positive"},
+		{"hour of 12 processes renewing every second", func(c *Config) { c.Procs, c.RenewEvery, c.Duration = 12, time.Second, time.Hour }, "", ""},
+		{"bad action", func(c *Config) { c.Actions = core.ActionLog{core.At(time.Second, core.Action{Do: "pause", Proc: "A"})} }, FieldActions, "length must be positive"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := DefaultSandbox()
+			c := Default()
 			tc.edit(&c)
 			errs := c.Validate()
 			_, buildErr := c.Build()
@@ -97,7 +98,7 @@ func TestSandboxValidate(t *testing.T) {
 			if !found {
 				t.Fatalf("want an error on %s containing %q, got %v", tc.field, tc.msg, errs)
 			}
-			if !errors.Is(buildErr, ErrInvalidSandbox) {
+			if !errors.Is(buildErr, ErrInvalid) {
 				t.Fatalf("Build accepted an invalid configuration: %v", buildErr)
 			}
 		})
@@ -119,7 +120,7 @@ func TestSandboxPolicyBoundary(t *testing.T) {
 		{12 * time.Second, 3*time.Second + time.Millisecond, 6 * time.Second, false},    // renew 1 ms longer
 		{14 * time.Second, 3 * time.Second, 7 * time.Second, true},                      // 2x3+7 = 13 < 14 (etcd TTLs are whole seconds)
 	} {
-		c := DefaultSandbox()
+		c := Default()
 		c.TTL, c.RenewEvery = tc.ttl, tc.renew
 		c.Pauses = PauseDist{Kind: PauseFixed, Every: time.Minute, Length: tc.pause}
 		if errs := c.Validate(); len(errs) > 0 {
@@ -129,7 +130,7 @@ func TestSandboxPolicyBoundary(t *testing.T) {
 			t.Errorf("ttl %s renew %s pause %s: ok %v need %s, want ok %v", tc.ttl, tc.renew, tc.pause, v.OK, v.Need, tc.ok)
 		}
 	}
-	h := DefaultSandbox()
+	h := Default()
 	h.Pauses = PauseDist{Kind: PauseHeavyTail, Every: time.Minute, Scale: time.Second, Alpha: 1, Max: 4 * time.Second}
 	if b := h.Policy().PauseBudget; b != 4*time.Second {
 		t.Errorf("heavy-tail budget %s, want its cap 4s", b)
@@ -195,7 +196,7 @@ func TestPresetsTenMinutes(t *testing.T) {
 				t.Fatal(errs)
 			}
 			start := time.Now()
-			s, rep, err := RunSandbox(c)
+			s, rep, err := c.Run()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -209,7 +210,7 @@ func TestPresetsTenMinutes(t *testing.T) {
 			if errs := s.ActionErrors(); len(errs) > 0 {
 				t.Errorf("scripted actions failed: %v", errs)
 			}
-			if len(Holders(s.Trace)) == 0 && len(s.Trace.Filter(KindShardOwn)) == 0 {
+			if len(core.Holders(s.Trace)) == 0 && len(s.Trace.Filter(core.KindShardOwn)) == 0 {
 				t.Error("nobody ever held anything")
 			}
 		})
@@ -232,12 +233,12 @@ func TestSystemPresetsUnderTheSamePause(t *testing.T) {
 		}
 		c := p.Config
 		c.Duration = 2 * time.Minute
-		s, rep, err := RunSandbox(c)
+		s, rep, err := c.Run()
 		if err != nil {
 			t.Fatal(err)
 		}
 		moved := false
-		for _, e := range Holders(s.Trace) {
+		for _, e := range core.Holders(s.Trace) {
 			moved = moved || (e.At > SystemPause.At.D() && e.Owner() != "A")
 		}
 		if moved != tc.failover {
@@ -247,7 +248,7 @@ func TestSystemPresetsUnderTheSamePause(t *testing.T) {
 			t.Errorf("%s: stale write accepted = %v, want %v", tc.name, got, tc.stale)
 		}
 		st := s.Statuses(c.Duration)
-		if last := st[len(st)-1]; last.Name != InvOneBeliever || last.Holds == tc.failover {
+		if last := st[len(st)-1]; last.Name != core.InvOneBeliever || last.Holds == tc.failover {
 			t.Errorf("%s: belief overlap status %+v, want holds=%v", tc.name, last, !tc.failover)
 		}
 	}
@@ -259,7 +260,7 @@ func TestSystemPresetsUnderTheSamePause(t *testing.T) {
 func TestStatusesTrackFirstBreak(t *testing.T) {
 	p, _ := FindPreset("kubernetes")
 	c := p.Config
-	c.Actions = ActionLog{At(10*time.Second, Pause("A", 20*time.Second))}
+	c.Actions = core.ActionLog{core.At(10*time.Second, core.Pause("A", 20*time.Second))}
 	c.Duration = time.Minute
 	s, err := c.Build()
 	if err != nil {
@@ -272,23 +273,23 @@ func TestStatusesTrackFirstBreak(t *testing.T) {
 		}
 	}
 	s.RunUntil(29 * time.Second)
-	byName := map[string]InvariantStatus{}
+	byName := map[string]core.InvariantStatus{}
 	for _, st := range s.Statuses(s.Now()) {
 		byName[st.Name] = st
 	}
-	b := byName[InvOneBeliever]
+	b := byName[core.InvOneBeliever]
 	if b.Holds || !b.BrokenNow || b.FirstBroke < 20*time.Second || !strings.Contains(b.Detail, "A") {
 		t.Fatalf("during the overlap: %+v", b)
 	}
-	if !byName[InvOneHolder].Holds || !byName[InvTokenOrder].Holds {
+	if !byName[core.InvOneHolder].Holds || !byName[core.InvTokenOrder].Holds {
 		t.Fatalf("coordinator invariants broke: %+v", byName)
 	}
 	s.RunUntil(time.Minute)
 	for _, st := range s.Statuses(s.Now()) {
-		if st.Name == InvOneBeliever && (st.BrokenNow || st.FirstBroke != b.FirstBroke || !strings.Contains(st.Summary(), "broke at")) {
+		if st.Name == core.InvOneBeliever && (st.BrokenNow || st.FirstBroke != b.FirstBroke || !strings.Contains(st.Summary(), "broke at")) {
 			t.Fatalf("after A woke: %+v", st)
 		}
-		if st.Name == InvStaleAccepted && st.Holds {
+		if st.Name == core.InvStaleAccepted && st.Holds {
 			t.Fatalf("kubernetes has no fencing: A's late write must be a stale write: %+v", st)
 		}
 	}
@@ -301,7 +302,7 @@ func BenchmarkPresetTenMinutes(b *testing.B) {
 		b.Run(p.Name, func(b *testing.B) {
 			events := 0
 			for b.Loop() {
-				s, _, err := RunSandbox(p.Config)
+				s, _, err := p.Config.Run()
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -316,7 +317,7 @@ func BenchmarkPresetTenMinutes(b *testing.B) {
 // position at the end of the busiest single-lock preset.
 func BenchmarkStatusesAtTenMinutes(b *testing.B) {
 	p, _ := FindPreset("kubernetes")
-	s, _, err := RunSandbox(p.Config)
+	s, _, err := p.Config.Run()
 	if err != nil {
 		b.Fatal(err)
 	}

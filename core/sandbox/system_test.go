@@ -1,6 +1,7 @@
-package core
+package sandbox
 
 import (
+	"leaselab/core"
 	"testing"
 	"time"
 
@@ -16,12 +17,12 @@ func TestOnSystemKeepsTheScenario(t *testing.T) {
 		if p.Config.Shards > 0 {
 			continue // shard leases are etcd's
 		}
-		for _, sys := range []System{SystemZooKeeper, SystemConsul} {
+		for _, sys := range []core.System{core.SystemZooKeeper, core.SystemConsul} {
 			c := p.Config.OnSystem(sys)
 			assert.Equal(t, p.Config.Actions, c.Actions, p.Name)
 			assert.Equal(t, p.Config.ProcNames(), c.ProcNames(), p.Name)
 			errs := c.Validate()
-			if sys == SystemConsul && p.Config.TTL < ConsulMinTTL {
+			if sys == core.SystemConsul && p.Config.TTL < core.ConsulMinTTL {
 				require.Len(t, errs, 1, "%s on %s", p.Name, sys)
 				assert.Equal(t, FieldTTL, errs[0].Field, "Consul refuses the %s TTL of %s", p.Name, p.Config.TTL)
 				continue
@@ -29,10 +30,10 @@ func TestOnSystemKeepsTheScenario(t *testing.T) {
 			assert.Empty(t, errs, "%s on %s", p.Name, sys)
 		}
 	}
-	c := DefaultSandbox().OnSystem(SystemConsul)
-	assert.Equal(t, ConsulDefaultLockDelay, c.LockDelay, "api.Lock's default lock-delay")
-	assert.Zero(t, c.OnSystem(SystemZooKeeper).LockDelay, "ZooKeeper has none")
-	for _, sys := range []System{SystemKubernetes, SystemRedlock} {
+	c := Default().OnSystem(core.SystemConsul)
+	assert.Equal(t, core.ConsulDefaultLockDelay, c.LockDelay, "api.Lock's default lock-delay")
+	assert.Zero(t, c.OnSystem(core.SystemZooKeeper).LockDelay, "ZooKeeper has none")
+	for _, sys := range []core.System{core.SystemKubernetes, core.SystemRedlock} {
 		on := c.OnSystem(sys)
 		assert.Zero(t, on.LockDelay, "%s has none", sys)
 		assert.Empty(t, on.Validate(), "Consul's world runs on %s as it is", sys)
@@ -40,8 +41,8 @@ func TestOnSystemKeepsTheScenario(t *testing.T) {
 }
 
 func TestZooKeeperRefusesALockDelay(t *testing.T) {
-	c := DefaultSandbox()
-	c.System, c.LockDelay = SystemZooKeeper, 15*time.Second
+	c := Default()
+	c.System, c.LockDelay = core.SystemZooKeeper, 15*time.Second
 	errs := c.Validate()
 	require.Len(t, errs, 1)
 	assert.Equal(t, FieldLockDelay, errs[0].Field)

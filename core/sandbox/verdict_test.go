@@ -1,6 +1,7 @@
-package core
+package sandbox
 
 import (
+	"leaselab/core"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,7 +33,7 @@ func TestTheSandboxVerdictCountsTheScriptedPause(t *testing.T) {
 
 	// A scripted pause shorter than the pause model's worst changes
 	// nothing.
-	c.Actions = ActionLog{At(0, Action{Do: VerbPause, Proc: "A", For: Duration(c.Pauses.Budget())})}
+	c.Actions = core.ActionLog{core.At(0, core.Action{Do: core.VerbPause, Proc: "A", For: core.Duration(c.Pauses.Budget())})}
 	assert.Equal(t, c.Policy().Check().OK, c.PolicyVerdict().OK)
 	assert.NotContains(t, c.PolicyVerdict().Explanation, "setup's own")
 }
@@ -41,7 +42,7 @@ func TestTheSandboxVerdictCountsTheScriptedPause(t *testing.T) {
 func TestEveryPresetsVerdictIsInItsSystemsWords(t *testing.T) {
 	for _, p := range Presets() {
 		v := p.Config.PolicyVerdict()
-		if p.Config.System != SystemEtcd {
+		if p.Config.System != core.SystemEtcd {
 			assert.NotContains(t, v.Explanation, "the coordinator", "%s: %s", p.Name, v.Explanation)
 		}
 		if !v.OK {

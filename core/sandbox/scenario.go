@@ -1,7 +1,9 @@
-package core
+package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"leaselab/core"
 	"maps"
 	"math"
 	"slices"
@@ -23,9 +25,9 @@ type Params struct {
 	TokenSource string
 	Duration    time.Duration
 	// Actions are applied on top of the scenario's own.
-	Actions ActionLog
+	Actions core.ActionLog
 	// System, for presets only, runs the preset's world on that system
-	// ("" keeps the preset's; see SandboxConfig.OnSystem).
+	// ("" keeps the preset's; see Config.OnSystem).
 	System string
 	// Own holds values of the settings a scenario declares for itself
 	// (Scenario.Own), by name; a name the scenario does not declare is
@@ -44,10 +46,10 @@ type Setting struct {
 // Run is a finished run of a named scenario.
 type Run struct {
 	Scenario *Scenario
-	Sim      *Sim
-	Actions  ActionLog
+	Sim      *core.Sim
+	Actions  core.ActionLog
 	End      time.Duration
-	Report   Report
+	Report   core.Report
 }
 
 // Scenario is a named, ready-to-run world with a script of actions and a
@@ -63,7 +65,7 @@ type Scenario struct {
 	MaxProcs int
 	// Own lists the scenario's own settings (Params.Own).
 	Own     []Setting
-	build   func(p Params) (World, error)
+	build   func(p Params) (core.World, error)
 	summary func(r *Run) []string
 }
 
@@ -72,7 +74,7 @@ func (r *Run) Summary() []string {
 	lines := r.Scenario.summary(r)
 	rep := r.Report
 	lines = append(lines, fmt.Sprintf("invariants: %d violations, %d stale writes accepted, %d duplicate jobs, belief overlap %s in %d intervals",
-		len(rep.Violations), len(rep.Stale), len(rep.Duplicates), FormatTime(rep.OverlapTotal), len(rep.Overlaps)))
+		len(rep.Violations), len(rep.Stale), len(rep.Duplicates), core.FormatTime(rep.OverlapTotal), len(rep.Overlaps)))
 	return lines
 }
 
@@ -90,32 +92,36 @@ func FindScenario(name string) (*Scenario, error) {
 	for i, s := range builtins {
 		names[i] = s.Name
 	}
-	return nil, fmt.Errorf("unknown scenario %q (known: %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownScenario, name, strings.Join(names, ", "))
 }
+
+// ErrUnknownScenario is what FindScenario refuses a name no scenario has
+// with.
+var ErrUnknownScenario = errors.New("unknown scenario")
 
 // World writes the scenario's world with p's knobs, its script followed
 // by p.Actions.
-func (sc *Scenario) World(p Params) (World, error) {
+func (sc *Scenario) World(p Params) (core.World, error) {
 	if p.TTL < 0 || p.RenewEvery < 0 || p.Duration < 0 || p.Procs < 0 {
-		return World{}, fmt.Errorf("durations and counts must not be negative")
+		return core.World{}, fmt.Errorf("durations and counts must not be negative")
 	}
-	if most := pick(sc.MaxProcs, MaxContenders); p.Procs > most {
-		return World{}, fmt.Errorf("processes: want 1 to %d, got %d", most, p.Procs)
+	if most := pick(sc.MaxProcs, core.MaxContenders); p.Procs > most {
+		return core.World{}, fmt.Errorf("processes: want 1 to %d, got %d", most, p.Procs)
 	}
 	if err := sc.CheckOwn(p.Own); err != nil {
-		return World{}, err
+		return core.World{}, err
 	}
 	if p.RenewEvery > 0 && p.TTL > 0 && p.RenewEvery >= p.TTL {
-		return World{}, fmt.Errorf("renew interval %s must be shorter than the ttl %s", p.RenewEvery, p.TTL)
+		return core.World{}, fmt.Errorf("renew interval %s must be shorter than the ttl %s", p.RenewEvery, p.TTL)
 	}
 	for _, v := range []string{p.Fencing, p.Idempotency} {
 		if v != "" && v != "on" && v != "off" {
-			return World{}, fmt.Errorf("switch value %q: want on or off", v)
+			return core.World{}, fmt.Errorf("switch value %q: want on or off", v)
 		}
 	}
 	w, err := sc.build(p)
 	if err != nil {
-		return World{}, err
+		return core.World{}, err
 	}
 	w.Script = append(w.Script, p.Actions...)
 	return w, nil
@@ -123,7 +129,7 @@ func (sc *Scenario) World(p Params) (World, error) {
 
 // Build makes the world and returns it with its action log (the
 // scenario's script, then p.Actions), without running it.
-func (sc *Scenario) Build(p Params) (*Sim, ActionLog, error) {
+func (sc *Scenario) Build(p Params) (*core.Sim, core.ActionLog, error) {
 	w, err := sc.World(p)
 	if err != nil {
 		return nil, nil, err
@@ -172,7 +178,7 @@ func (sc *Scenario) Run(p Params) (*Run, error) {
 		return nil, err
 	}
 	s.RunUntil(end)
-	return &Run{Scenario: sc, Sim: s, Actions: log, End: end, Report: Check(s.Trace, end)}, nil
+	return &Run{Scenario: sc, Sim: s, Actions: log, End: end, Report: core.Check(s.Trace, end)}, nil
 }
 
 func pick[T comparable](v, def T) T {
@@ -191,17 +197,17 @@ func (p Params) fencing(def bool) bool {
 }
 
 // contentionWorld is def's world with p's knobs turned, and script.
-func (p Params) contentionWorld(def ContentionConfig, script ActionLog) (World, error) {
+func (p Params) contentionWorld(def core.ContentionConfig, script core.ActionLog) (core.World, error) {
 	c, err := p.contention(def)
 	if err != nil {
-		return World{}, err
+		return core.World{}, err
 	}
 	w, err := c.World(p.Seed)
 	w.Script = script
 	return w, err
 }
 
-func (p Params) contention(def ContentionConfig) (ContentionConfig, error) {
+func (p Params) contention(def core.ContentionConfig) (core.ContentionConfig, error) {
 	def.TTL = pick(p.TTL, def.TTL)
 	def.RenewEvery = pick(p.RenewEvery, def.RenewEvery)
 	def.Fencing = p.fencing(def.Fencing)
@@ -209,7 +215,7 @@ func (p Params) contention(def ContentionConfig) (ContentionConfig, error) {
 		def.Names, def.Procs = nil, p.Procs
 	}
 	if p.Recipe != "" {
-		r, err := ParseRecipe(p.Recipe)
+		r, err := core.ParseRecipe(p.Recipe)
 		if err != nil {
 			return def, err
 		}
@@ -218,9 +224,9 @@ func (p Params) contention(def ContentionConfig) (ContentionConfig, error) {
 	switch p.TokenSource {
 	case "":
 	case "generation":
-		def.TokenSource = TokenGeneration
+		def.TokenSource = core.TokenGeneration
 	case "revision":
-		def.TokenSource = TokenRevision
+		def.TokenSource = core.TokenRevision
 	default:
 		return def, fmt.Errorf("unknown token source %q (want generation or revision)", p.TokenSource)
 	}
@@ -231,13 +237,13 @@ func (p Params) contention(def ContentionConfig) (ContentionConfig, error) {
 // them: "A 1 ok", "A late 1 reject".
 func writeLines(r *Run, ok, reject string) []string {
 	var out []string
-	for _, e := range Writes(r.Sim.Trace) {
+	for _, e := range core.Writes(r.Sim.Trace) {
 		who := e.From()
 		if l := e.Label(); l != "" {
 			who += " " + l
 		}
 		res := ok
-		if e.Result() != Accepted {
+		if e.Result() != core.Accepted {
 			res = reject
 		}
 		out = append(out, fmt.Sprintf("%s %d %s", who, e.Token(), res))
@@ -252,8 +258,8 @@ var builtins = []*Scenario{
 		Duration: 40 * time.Second,
 		Own: []Setting{{Name: "stale-token", Min: 0, Max: math.MaxInt64,
 			Help: "token of A's late write (0: the token A holds; step 4 of the lab uses 3)"}},
-		build: func(p Params) (World, error) {
-			return p.contentionWorld(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 1, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true},
+		build: func(p Params) (core.World, error) {
+			return p.contentionWorld(core.ContentionConfig{Names: []string{"A", "B"}, FirstToken: 1, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true},
 				handsOnScript(p.Own["stale-token"]))
 		},
 		summary: func(r *Run) []string {
@@ -264,14 +270,14 @@ var builtins = []*Scenario{
 		Name:     "fenced-register",
 		Title:    "Example 3: the paused leader (tokens 7 and 8) against a fenced register",
 		Duration: 40 * time.Second,
-		build: func(p Params) (World, error) {
-			return p.contentionWorld(ContentionConfig{Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true, WriteLatency: 500 * time.Millisecond},
+		build: func(p Params) (core.World, error) {
+			return p.contentionWorld(core.ContentionConfig{Names: []string{"A", "B"}, FirstToken: 7, TTL: 10 * time.Second, Stagger: 500 * time.Millisecond, Fencing: true, WriteLatency: 500 * time.Millisecond},
 				fencedScript())
 		},
 		summary: func(r *Run) []string {
 			var out []string
-			w := Writes(r.Sim.Trace)
-			slices.SortStableFunc(w, func(a, b Event) int { return a.Seq - b.Seq })
+			w := core.Writes(r.Sim.Trace)
+			slices.SortStableFunc(w, func(a, b core.Event) int { return a.Seq - b.Seq })
 			for _, e := range w {
 				out = append(out, e.Result())
 			}
@@ -282,15 +288,15 @@ var builtins = []*Scenario{
 		Name:     "scheduler",
 		Title:    "Example 1: five API instances, one invoice scheduler, idempotent jobs (tokens 41, 42)",
 		Duration: 90 * time.Second,
-		build: func(p Params) (World, error) {
-			w, err := SchedulerContention(pick(p.Procs, 5), pick(p.TTL, 10*time.Second), p.Idempotency != "off").World(p.Seed)
+		build: func(p Params) (core.World, error) {
+			w, err := core.SchedulerContention(pick(p.Procs, 5), pick(p.TTL, 10*time.Second), p.Idempotency != "off").World(p.Seed)
 			w.Script = schedulerScript()
 			return w, err
 		},
 		summary: func(r *Run) []string {
 			var out []string
-			for _, e := range Holders(r.Sim.Trace) {
-				out = append(out, fmt.Sprintf("%s acquired the invoice-scheduler lease with token %d at t=%s", e.Owner(), e.Token(), FormatTime(e.At)))
+			for _, e := range core.Holders(r.Sim.Trace) {
+				out = append(out, fmt.Sprintf("%s acquired the invoice-scheduler lease with token %d at t=%s", e.Owner(), e.Token(), core.FormatTime(e.At)))
 			}
 			q := r.Sim.Queue
 			out = append(out, fmt.Sprintf("queue: %d jobs run, %d duplicates ignored, %d duplicates executed (idempotency %s)",
@@ -302,9 +308,9 @@ var builtins = []*Scenario{
 		Name:     "shards",
 		Title:    "Example 2: 128 shards over 12 workers, one lease per shard; worker-00 stops renewing",
 		Duration: 3 * time.Minute,
-		MaxProcs: MaxShardWorkers,
-		build: func(p Params) (World, error) {
-			c := ShardsConfig{Shards: 128, Workers: pick(p.Procs, 12), TTL: pick(p.TTL, 15*time.Second), RenewEvery: p.RenewEvery,
+		MaxProcs: core.MaxShardWorkers,
+		build: func(p Params) (core.World, error) {
+			c := core.ShardsConfig{Shards: 128, Workers: pick(p.Procs, 12), TTL: pick(p.TTL, 15*time.Second), RenewEvery: p.RenewEvery,
 				LeasePerShard: true, ScanEvery: 3 * time.Second, ScanJitter: 0.5, CommitEvery: 2 * time.Second, Fencing: p.fencing(true), Stagger: 200 * time.Millisecond}
 			w, err := c.World(p.Seed)
 			w.Script = shardsScript()
@@ -324,22 +330,22 @@ var builtins = []*Scenario{
 		Name:     "election",
 		Title:    "Five contenders in etcd's fair queue; the leader crashes twice",
 		Duration: 60 * time.Second,
-		build:    twoCrashes(ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second, TokenSource: TokenRevision}),
+		build:    twoCrashes(core.ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, WorkEvery: 2 * time.Second, TokenSource: core.TokenRevision}),
 		summary:  electionSummary,
 	},
 	{
 		Name:     "herd",
 		Title:    "Ten contenders all watching the lock key: every change wakes every waiter",
 		Duration: 60 * time.Second,
-		build:    twoCrashes(ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, Recipe: RecipeHerd}),
+		build:    twoCrashes(core.ContentionConfig{Procs: 10, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Fencing: true, Recipe: core.RecipeHerd}),
 		summary:  electionSummary,
 	},
 }
 
 // twoCrashes builds an election world whose first two leaders crash, at
 // 5 s and 25 s, so the queue hands the lock over twice.
-func twoCrashes(def ContentionConfig) func(Params) (World, error) {
-	return func(p Params) (World, error) { return p.contentionWorld(def, twoCrashesScript()) }
+func twoCrashes(def core.ContentionConfig) func(Params) (core.World, error) {
+	return func(p Params) (core.World, error) { return p.contentionWorld(def, twoCrashesScript()) }
 }
 
 // The built-in scenarios' scripts, shared with the sandbox presets that
@@ -347,54 +353,62 @@ func twoCrashes(def ContentionConfig) func(Params) (World, error) {
 
 // handsOnScript is the seed's lab: A writes, freezes, decides a late write
 // (with token stale, 0 for its own) while frozen, and B writes.
-func handsOnScript(stale int64) ActionLog {
-	return ActionLog{
-		At(1*time.Second, Write("A", "from A")),
-		At(2*time.Second, Pause("A", 30*time.Second)),
+func handsOnScript(stale int64) core.ActionLog {
+	return core.ActionLog{
+		core.At(1*time.Second, core.Write("A", "from A")),
+		core.At(2*time.Second, core.Pause("A", 30*time.Second)),
 		// Decided while paused: the write leaves when A wakes up.
-		At(3*time.Second, Action{Do: VerbWrite, Proc: "A", Value: "late A", Label: "late", Token: stale}),
-		At(15*time.Second, Write("B", "from B")),
+		core.At(3*time.Second, core.Action{Do: core.VerbWrite, Proc: "A", Value: "late A", Label: "late", Token: stale}),
+		core.At(15*time.Second, core.Write("B", "from B")),
 	}
 }
 
 // fencedScript is seed Example 3: A decides its next write, then stops the
 // world mid-write.
-func fencedScript() ActionLog {
-	return ActionLog{
-		At(1*time.Second, Write("A", "leader-a-started")),
-		At(2*time.Second, Write("A", "leader-a-resumed")),
-		At(2100*time.Millisecond, Pause("A", 30*time.Second)),
-		At(15*time.Second, Write("B", "leader-b-committed")),
+func fencedScript() core.ActionLog {
+	return core.ActionLog{
+		core.At(1*time.Second, core.Write("A", "leader-a-started")),
+		core.At(2*time.Second, core.Write("A", "leader-a-resumed")),
+		core.At(2100*time.Millisecond, core.Pause("A", 30*time.Second)),
+		core.At(15*time.Second, core.Write("B", "leader-b-committed")),
 	}
 }
 
 // schedulerScript crashes the leader mid-batch, after four invoices.
-func schedulerScript() ActionLog {
-	return ActionLog{At(4500*time.Millisecond, Crash("api-1"))}
+func schedulerScript() core.ActionLog {
+	return core.ActionLog{core.At(4500*time.Millisecond, core.Crash("api-1"))}
 }
 
 // shardsScript stops worker-00 renewing for 40 s.
-func shardsScript() ActionLog {
-	return ActionLog{At(60*time.Second, Pause("worker-00", 40*time.Second))}
+func shardsScript() core.ActionLog {
+	return core.ActionLog{core.At(60*time.Second, core.Pause("worker-00", 40*time.Second))}
 }
 
 // twoCrashesScript crashes the first two leaders, at 5 s and 25 s.
-func twoCrashesScript() ActionLog {
-	return ActionLog{
-		At(5*time.Second, Crash("A")),
-		At(25*time.Second, Crash("B")),
+func twoCrashesScript() core.ActionLog {
+	return core.ActionLog{
+		core.At(5*time.Second, core.Crash("A")),
+		core.At(25*time.Second, core.Crash("B")),
 	}
 }
 
 func electionSummary(r *Run) []string {
 	var out []string
-	for _, e := range Holders(r.Sim.Trace) {
-		out = append(out, fmt.Sprintf("t=%s %s leads with token %d", FormatTime(e.At), e.Owner(), e.Token()))
+	for _, e := range core.Holders(r.Sim.Trace) {
+		out = append(out, fmt.Sprintf("t=%s %s leads with token %d", core.FormatTime(e.At), e.Owner(), e.Token()))
 	}
 	wake := 0
-	for _, p := range r.Sim.procs {
+	procs := r.Sim.Processes()
+	for _, p := range procs {
 		wake += p.Wakeups
 	}
-	out = append(out, fmt.Sprintf("watch wake-ups: %d (recipe %s)", wake, r.Sim.procs[0].cfg.Recipe))
+	out = append(out, fmt.Sprintf("watch wake-ups: %d (recipe %s)", wake, procs[0].Config().Recipe))
 	return out
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }

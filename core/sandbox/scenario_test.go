@@ -1,7 +1,9 @@
-package core
+package sandbox
 
 import (
+	"leaselab/core"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,22 +18,22 @@ func TestTheHandsOnLabsLateWriteTakesItsOwnSetting(t *testing.T) {
 	require.Len(t, sc.Own, 1)
 	assert.Equal(t, "stale-token", sc.Own[0].Name)
 
-	late := func(own map[string]int64) Event {
+	late := func(own map[string]int64) core.Event {
 		r, err := sc.Run(Params{Seed: 1, Own: own})
 		require.NoError(t, err)
-		for _, e := range Writes(r.Sim.Trace) {
+		for _, e := range core.Writes(r.Sim.Trace) {
 			if e.Value() == "late A" {
 				return e
 			}
 		}
 		require.FailNow(t, "no late write in the run")
-		return Event{}
+		return core.Event{}
 	}
 	own, three := late(nil), late(map[string]int64{"stale-token": 3})
 	assert.Equal(t, int64(1), own.Token(), "by default A writes with the token it holds")
-	assert.Equal(t, RejectedStale, own.Result())
+	assert.Equal(t, core.RejectedStale, own.Result())
 	assert.Equal(t, int64(3), three.Token())
-	assert.Equal(t, Accepted, three.Result(), "3 is above B's 2")
+	assert.Equal(t, core.Accepted, three.Result(), "3 is above B's 2")
 }
 
 func TestAScenarioRefusesSettingsItDoesNotHave(t *testing.T) {
@@ -49,4 +51,17 @@ func TestAScenarioRefusesSettingsItDoesNotHave(t *testing.T) {
 	_, err = lab.Run(Params{Own: map[string]int64{"stale-token": -1}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "out of range")
+}
+
+// A scenario's world carries its script and the caller's actions after it.
+func TestAScenarioWritesItsScriptAndTheCallersActions(t *testing.T) {
+	sc, err := FindScenario("hands-on-lab")
+	require.NoError(t, err)
+	extra := core.At(20*time.Second, core.Crash("B"))
+	w, err := sc.World(Params{Seed: 1, Actions: core.ActionLog{extra}})
+	require.NoError(t, err)
+	assert.Equal(t, append(handsOnScript(0), extra), w.Script)
+	_, log, err := sc.Build(Params{Seed: 1, Actions: core.ActionLog{extra}})
+	require.NoError(t, err)
+	assert.Equal(t, w.Script, log)
 }
