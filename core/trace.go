@@ -105,6 +105,10 @@ type Event struct {
 	At    time.Duration
 	Actor string
 	Kind  Kind
+	// byAction marks an action's direct effect, recorded while it applied.
+	// (It sits beside Kind and mask, in bytes they leave free: an event is
+	// 56 bytes, not 64, and a long trace is thousands of them.)
+	byAction bool
 	// mask has bit i set when the event carries its kind's field i; the
 	// values of the fields it carries are c.vals[off:], in the kind's order.
 	mask uint16
@@ -113,8 +117,6 @@ type Event struct {
 	// cause and also are the Seq+1 of the events that caused this one (0:
 	// none). See Causes.
 	cause, also int32
-	// byAction marks an action's direct effect, recorded while it applied.
-	byAction bool
 }
 
 // Causes returns the Seq of each event that caused e, the first being the
