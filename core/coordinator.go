@@ -385,26 +385,11 @@ func (c *Coordinator) receive(env Envelope) {
 		l := c.Grant(from, ttl)
 		c.reply(from, grantResp{Lease: l.ID, TTL: l.TTL})
 	case keepAliveReq:
-		var reply Message
 		if len(m.Leases) == 1 {
-			reply = c.keepAliveOne(m.Leases[0])
+			c.reply(from, c.keepAliveOne(m.Leases[0]))
 		} else {
-			reply = c.keepAliveMany(from, m.Leases)
+			c.reply(from, c.keepAliveMany(from, m.Leases))
 		}
-		if len(m.Leases) == 1 {
-			if l := c.leases[m.Leases[0]]; l != nil && c.sim.Trace.on(KindLeaseRenew) {
-				c.trace(KindLeaseRenew, S(FLease, l.idText()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
-				l.lastEv = c.sim.Trace.cause
-			}
-		} else {
-			c.trace(KindLeaseRenew, S(FOwner, from), I(FLeases, int64(len(m.Leases))))
-			for _, id := range m.Leases {
-				if l := c.leases[id]; l != nil {
-					l.lastEv = c.sim.Trace.cause
-				}
-			}
-		}
-		c.reply(from, reply)
 	case revokeReq:
 		c.Revoke(m.Lease, false, "released by owner")
 		c.reply(from, revokeResp{Lease: m.Lease})
@@ -429,36 +414,46 @@ func (c *Coordinator) receive(env Envelope) {
 	}
 }
 
-// keepAliveOne renews one lease and returns the response. A lease renewed
-// answers with the same (lease, TTL) every time, so that response is made
-// once per lease and shared by every reply (nothing changes a message
-// after it is sent).
+// keepAliveOne renews one lease, records the renewal of a lease that is
+// still in the store (the cause of its expiry, should it come) and returns
+// the response. A lease renewed answers with the same (lease, TTL) every
+// time, so that response is made once per lease and shared by every reply
+// (nothing changes a message after it is sent).
 func (c *Coordinator) keepAliveOne(id LeaseID) Message {
-	ttl, err := c.KeepAlive(id)
-	if err != nil {
+	l := c.leases[id] // looked up once: a renewal is the commonest request
+	ttl := c.extend(l)
+	if l != nil && c.sim.Trace.on(KindLeaseRenew) {
+		c.trace(KindLeaseRenew, S(FLease, l.idText()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
+		l.lastEv = c.sim.Trace.cause
+	}
+	if ttl == 0 {
 		return keepAliveResp{Results: []keepAliveResult{{Lease: id}}}
 	}
-	l := c.leases[id]
 	if l.renewed == nil {
 		l.renewed = keepAliveResp{Results: []keepAliveResult{{Lease: id, TTL: ttl}}}
 	}
 	return l.renewed
 }
 
-// keepAliveMany renews several leases for from and returns the response.
-// A client renews the same leases time after time and, while they live,
-// gets the same answer: the answer it got last is sent again, shared, and
-// a new one made only when something in it changed.
+// keepAliveMany renews several leases for from, records the renewal and
+// returns the response. The renewal is recorded first, so each lease
+// still in the store, looked up once, takes that record as the cause of
+// its expiry (nothing else is recorded meanwhile). A client renews the
+// same leases time after time and, while they live, gets the same answer:
+// the answer it got last is sent again, shared, and a new one made only
+// when something in it changed.
 func (c *Coordinator) keepAliveMany(from string, ids []LeaseID) Message {
+	c.trace(KindLeaseRenew, S(FOwner, from), I(FLeases, int64(len(ids))))
 	last := c.lastRenewal[from]
 	if last != nil && len(last.Results) != len(ids) {
 		last = nil
 	}
 	var res []keepAliveResult
 	for i, id := range ids {
-		ttl, err := c.KeepAlive(id)
-		if err != nil {
-			ttl = 0
+		l := c.leases[id]
+		ttl := c.extend(l)
+		if l != nil {
+			l.lastEv = c.sim.Trace.cause
 		}
 		r := keepAliveResult{Lease: id, TTL: ttl}
 		if res == nil {

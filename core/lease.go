@@ -163,16 +163,24 @@ func (c *Coordinator) nextLeaseID() LeaseID {
 // KeepAlive extends a live lease by its full TTL from now and returns the
 // TTL, or ErrLeaseNotFound.
 func (c *Coordinator) KeepAlive(id LeaseID) (time.Duration, error) {
-	l := c.leases[id]
+	if ttl := c.extend(c.leases[id]); ttl != 0 {
+		return ttl, nil
+	}
+	return 0, ErrLeaseNotFound
+}
+
+// extend is KeepAlive for a lease already looked up (nil: none). It
+// returns the TTL, or 0 for a lease that is gone: past its expiry the
+// lease is dead even before the sweep removes it, and etcd refuses the
+// renewal too.
+func (c *Coordinator) extend(l *Lease) time.Duration {
 	if l == nil || l.Expiry <= c.sim.now {
-		// Past its expiry the lease is dead even before the sweep
-		// removes it: etcd refuses the renewal too.
-		return 0, ErrLeaseNotFound
+		return 0
 	}
 	l.Expiry = c.sim.now + l.TTL
 	l.lastEv = c.sim.Trace.cause
 	c.Renewals++
-	return l.TTL, nil
+	return l.TTL
 }
 
 // Revoke ends a lease now and deletes every attached key in one revision.

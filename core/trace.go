@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -105,6 +106,10 @@ type Event struct {
 	At    time.Duration
 	Actor string
 	Kind  Kind
+	// byAction marks an action's direct effect, recorded while it applied.
+	// (It sits beside Kind and mask, in bytes they leave free: an event is
+	// 56 bytes, not 64, and a long trace is thousands of them.)
+	byAction bool
 	// mask has bit i set when the event carries its kind's field i; the
 	// values of the fields it carries are c.vals[off:], in the kind's order.
 	mask uint16
@@ -113,8 +118,6 @@ type Event struct {
 	// cause and also are the Seq+1 of the events that caused this one (0:
 	// none). See Causes.
 	cause, also int32
-	// byAction marks an action's direct effect, recorded while it applied.
-	byAction bool
 }
 
 // Causes returns the Seq of each event that caused e, the first being the
@@ -135,13 +138,17 @@ func (e *Event) Causes() []int {
 	return []int{int(e.cause) - 1, int(e.also) - 1}
 }
 
-// chunk stores the fields of events: a number field's value, or a text
-// field's index into strs. Its vals are never grown or moved (a full chunk
-// is left to its events and a new one started), so events may point into
-// it. strs holds each text once per chunk, as far as recent remembers it:
-// a trace repeats a few names and words thousands of times.
+// chunk stores the fields of events, four bytes each: a text field's
+// index into strs, or a number field's value if it fits (from 0 to
+// MaxInt32: ids, tokens, shards, milliseconds of a run shorter than 24
+// days), else -1 minus its index into big. Its vals are never grown or
+// moved (a full chunk is left to its events and a new one started), so
+// events may point into it. strs holds each text once per chunk, as far
+// as recent remembers it: a trace repeats a few names and words thousands
+// of times.
 type chunk struct {
-	vals []int64
+	vals []int32
+	big  []int64
 	strs []string
 	// recent holds, by a hash of the text (see textSlots), 1 + the index
 	// in strs of a text stored lately (0: none).
@@ -160,20 +167,38 @@ func textSlots(v string) (int, int) {
 }
 
 // text stores v in the chunk (once) and returns its index in strs.
-func (c *chunk) text(v string) int64 {
+func (c *chunk) text(v string) int32 {
 	a, b := textSlots(v)
 	if i := c.recent[a] - 1; i >= 0 && c.strs[i] == v {
-		return int64(i)
+		return i
 	}
 	if i := c.recent[b] - 1; i >= 0 && c.strs[i] == v {
-		return int64(i)
+		return i
 	}
 	c.strs = append(c.strs, v)
 	if c.recent[a] == 0 {
 		b = a
 	}
 	c.recent[b] = int32(len(c.strs))
-	return int64(len(c.strs) - 1)
+	return int32(len(c.strs) - 1)
+}
+
+// number stores v in the chunk and returns the value for vals: v itself
+// if it fits, else -1 minus its index in big.
+func (c *chunk) number(v int64) int32 {
+	if v >= 0 && v <= math.MaxInt32 {
+		return int32(v)
+	}
+	c.big = append(c.big, v)
+	return int32(-len(c.big))
+}
+
+// num reads back a number field stored at vals[i].
+func (c *chunk) num(i int) int64 {
+	if v := c.vals[i]; v < 0 {
+		return c.big[-1-v]
+	}
+	return int64(c.vals[i])
 }
 
 // NewEvent builds an event outside any trace, for tests and for views that
@@ -215,7 +240,7 @@ func (e *Event) Num(f FieldID) int64 {
 	if i < 0 || fields[f].typ == text {
 		return 0
 	}
-	return e.c.vals[i]
+	return e.c.num(i)
 }
 
 // Format returns field f as the text encoding writes it: the text itself,
@@ -318,7 +343,7 @@ func (t *Trace) clone() Trace {
 func (t *Trace) Drop() {
 	t.Events = t.Events[:0]
 	if t.cur != nil {
-		t.cur.vals, t.cur.strs, t.cur.recent = t.cur.vals[:0], t.cur.strs[:0], [256]int32{}
+		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}
 	}
 }
 
@@ -357,7 +382,7 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 			last = cap(c.vals)
 		}
 		n := max(fieldChunk(last), len(fs))
-		c = &chunk{vals: make([]int64, 0, n), strs: make([]string, 0, n/16)}
+		c = &chunk{vals: make([]int32, 0, n), strs: make([]string, 0, n/32)}
 		t.cur = c
 	}
 	off := len(c.vals)
@@ -367,7 +392,7 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		if fields[f.ID].typ == text {
 			c.vals[i] = c.text(f.Str)
 		} else {
-			c.vals[i] = f.Int
+			c.vals[i] = c.number(f.Int)
 		}
 	}
 	if len(t.Events) == cap(t.Events) {
@@ -396,10 +421,10 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 }
 
 // fieldChunk sizes the next chunk after one of capacity last: doubling
-// from 64 up to 4096 values (32 KiB, the largest of Go's small objects:
+// from 64 up to 8192 values (32 KiB, the largest of Go's small objects:
 // a larger one would go back to the system after every run), so a short
 // run's trace stays small and a long one allocates in large steps.
-func fieldChunk(last int) int { return min(max(2*last, 64), 4096) }
+func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
 
 // Len returns the number of events.
 func (t *Trace) Len() int { return len(t.Events) }
