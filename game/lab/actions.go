@@ -76,94 +76,167 @@ func ChoicesFor(l *lessons.Lesson, v WorldView, a Actor, token int64) []Choice {
 	case a.Member != "":
 		return memberChoices(l, v, a)
 	}
+	c := choosing{l: l, v: v, a: a, st: stateOf(v, a), pauseFor: v.PauseFor, token: token}
+	if c.pauseFor <= 0 {
+		c.pauseFor = l.PauseFor
+	}
 	var out []Choice
-	st := stateOf(v, a)
-	pauseFor := v.PauseFor
-	if pauseFor <= 0 {
-		pauseFor = l.PauseFor
-	}
-	allows := func(c lessons.Control) bool { return slices.Contains(l.Controls, c) }
-	if allows(lessons.CtlPause) && !st.crashed {
-		if st.paused {
-			out = append(out, Choice{ID: "resume", Label: ui.WithKey("Resume", ui.IntentPauseProc), Action: core.Resume(st.name), Key: ui.IntentPauseProc})
-		} else {
-			out = append(out, Choice{ID: "pause", Label: ui.WithKey("Pause "+core.Seconds(pauseFor), ui.IntentPauseProc), Action: core.Pause(st.name, pauseFor), Key: ui.IntentPauseProc})
+	for _, k := range processChoices {
+		if slices.Contains(l.Controls, k.ctl) {
+			out = k.add(&c, out)
 		}
 	}
-	if allows(lessons.CtlCrash) {
-		if st.crashed {
-			out = append(out, Choice{ID: "restart", Label: ui.WithKey("Restart", ui.IntentCrashProc), Action: core.Restart(st.name), Key: ui.IntentCrashProc})
-		} else {
-			out = append(out, Choice{ID: "crash", Label: ui.WithKey("Crash", ui.IntentCrashProc), Action: core.Crash(st.name), Key: ui.IntentCrashProc})
-		}
+	return out
+}
+
+// choosing is what a process's choices are made from: the lesson, the
+// world, the actor and its state, the pause's length and the token a
+// write with a chosen token carries.
+type choosing struct {
+	l        *lessons.Lesson
+	v        WorldView
+	a        Actor
+	st       actorState
+	pauseFor time.Duration
+	token    int64
+}
+
+// processChoices are a process's choices by the control that allows them,
+// in the order its menu lists them.
+var processChoices = []struct {
+	ctl lessons.Control
+	add func(c *choosing, out []Choice) []Choice
+}{
+	{lessons.CtlPause, (*choosing).pause},
+	{lessons.CtlCrash, (*choosing).crash},
+	{lessons.CtlPartition, (*choosing).partition},
+	{lessons.CtlDelay, (*choosing).delay},
+	{lessons.CtlExpire, (*choosing).expire},
+	{lessons.CtlWrite, (*choosing).write},
+	{lessons.CtlSetTTL, (*choosing).setTTL},
+	{lessons.CtlFix, (*choosing).fix},
+	{lessons.CtlDelete, (*choosing).delete},
+	{lessons.CtlPut, (*choosing).put},
+}
+
+func (c *choosing) pause(out []Choice) []Choice {
+	st := c.st
+	switch {
+	case st.crashed:
+		return out
+	case st.paused:
+		return append(out, Choice{ID: "resume", Label: ui.WithKey("Resume", ui.IntentPauseProc), Action: core.Resume(st.name), Key: ui.IntentPauseProc})
 	}
-	if allows(lessons.CtlPartition) && len(v.Redis) > 0 && a.Proc >= 0 {
+	return append(out, Choice{ID: "pause", Label: ui.WithKey("Pause "+core.Seconds(c.pauseFor), ui.IntentPauseProc), Action: core.Pause(st.name, c.pauseFor), Key: ui.IntentPauseProc})
+}
+
+func (c *choosing) crash(out []Choice) []Choice {
+	if c.st.crashed {
+		return append(out, Choice{ID: "restart", Label: ui.WithKey("Restart", ui.IntentCrashProc), Action: core.Restart(c.st.name), Key: ui.IntentCrashProc})
+	}
+	return append(out, Choice{ID: "crash", Label: ui.WithKey("Crash", ui.IntentCrashProc), Action: core.Crash(c.st.name), Key: ui.IntentCrashProc})
+}
+
+func (c *choosing) partition(out []Choice) []Choice {
+	st, v := c.st, c.v
+	if len(v.Redis) > 0 && c.a.Proc >= 0 {
 		// A Redlock client has no coordinator link to cut: it talks to
 		// every Redis node, so each link is its own choice.
-		cut := v.Procs[a.Proc].CutFrom
+		cut := v.Procs[c.a.Proc].CutFrom
 		for i, r := range v.Redis {
-			c := Choice{ID: "partition:" + r.Name, Label: "Cut link to " + r.Name, Action: core.Partition(st.name, r.Name)}
+			ch := Choice{ID: "partition:" + r.Name, Label: "Cut link to " + r.Name, Action: core.Partition(st.name, r.Name)}
 			if slices.Contains(cut, r.Name) {
-				c = Choice{ID: "heal:" + r.Name, Label: "Heal link to " + r.Name, Action: core.Heal(st.name, r.Name)}
+				ch = Choice{ID: "heal:" + r.Name, Label: "Heal link to " + r.Name, Action: core.Heal(st.name, r.Name)}
 			}
 			if i == 0 {
-				c.Label, c.Key = ui.WithKey(c.Label, ui.IntentCutLink), ui.IntentCutLink
+				ch.Label, ch.Key = ui.WithKey(ch.Label, ui.IntentCutLink), ui.IntentCutLink
 			}
-			out = append(out, c)
+			out = append(out, ch)
 		}
-	} else if allows(lessons.CtlPartition) {
-		if st.cut {
-			out = append(out, Choice{ID: "heal", Label: ui.WithKey("Heal link", ui.IntentCutLink), Action: core.Heal(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
-		} else {
-			out = append(out, Choice{ID: "partition", Label: ui.WithKey("Cut link to coordinator", ui.IntentCutLink), Action: core.Partition(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
+		return out
+	}
+	if st.cut {
+		return append(out, Choice{ID: "heal", Label: ui.WithKey("Heal link", ui.IntentCutLink), Action: core.Heal(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
+	}
+	return append(out, Choice{ID: "partition", Label: ui.WithKey("Cut link to coordinator", ui.IntentCutLink), Action: core.Partition(st.name, core.CoordinatorName), Key: ui.IntentCutLink})
+}
+
+func (c *choosing) delay(out []Choice) []Choice {
+	if c.st.crashed {
+		return out
+	}
+	return append(out, Choice{ID: "delay", Label: fmt.Sprintf("Hold what it sends %s", core.Seconds(c.pauseFor)), Action: core.Delay(c.st.name, c.pauseFor)})
+}
+
+func (c *choosing) expire(out []Choice) []Choice {
+	if !c.st.lease {
+		return out
+	}
+	return append(out, Choice{ID: "expire", Label: ui.WithKey("Expire lease now", ui.IntentExpire), Action: core.Expire(c.st.name), Key: ui.IntentExpire})
+}
+
+func (c *choosing) write(out []Choice) []Choice {
+	st, token := c.st, c.token
+	if st.crashed || st.worker {
+		return out
+	}
+	value, label := "from "+st.name+" again", ""
+	if st.paused {
+		value, label = "late "+st.name, "late"
+	}
+	return append(out,
+		Choice{ID: "write", Label: ui.WithKey("Write now, own token", ui.IntentWrite), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label}, Key: ui.IntentWrite},
+		Choice{ID: "write-token", Label: ui.WithKey(fmt.Sprintf("Write with token %d", token), ui.IntentWriteTok), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label, Token: token}, Key: ui.IntentWriteTok},
+		Choice{ID: "token-next", Label: fmt.Sprintf("Pick another token (now %d)", token), NextToken: true})
+}
+
+func (c *choosing) setTTL(out []Choice) []Choice {
+	if c.st.crashed {
+		return out
+	}
+	for i, ttl := range TTLChoices {
+		ch := Choice{ID: "set-ttl:" + core.Seconds(ttl), Label: fmt.Sprintf("Set TTL %s, next session", core.Seconds(ttl)), Action: core.SetTTL(c.st.name, ttl)}
+		if i == 0 {
+			ch.Label, ch.Key = ui.WithKey(ch.Label, ui.IntentSetTTL), ui.IntentSetTTL
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+func (c *choosing) fix(out []Choice) []Choice {
+	if c.a.Proc < 0 || c.st.crashed {
+		return out
+	}
+	for _, f := range core.Fixes {
+		if !slices.Contains(c.v.Procs[c.a.Proc].Deployed, f) {
+			out = append(out, Choice{ID: "fix:" + string(f), Label: "Fix: " + f.Label(), Action: core.Fix(c.st.name, f)})
 		}
 	}
-	if allows(lessons.CtlDelay) && !st.crashed {
-		out = append(out, Choice{ID: "delay", Label: fmt.Sprintf("Hold what it sends %s", core.Seconds(pauseFor)), Action: core.Delay(st.name, pauseFor)})
+	return out
+}
+
+func (c *choosing) delete(out []Choice) []Choice {
+	if c.st.crashed {
+		return out
 	}
-	if allows(lessons.CtlExpire) && st.lease {
-		out = append(out, Choice{ID: "expire", Label: ui.WithKey("Expire lease now", ui.IntentExpire), Action: core.Expire(st.name), Key: ui.IntentExpire})
-	}
-	if allows(lessons.CtlWrite) && !st.crashed && !st.worker {
-		value, label := "from "+st.name+" again", ""
-		if st.paused {
-			value, label = "late "+st.name, "late"
+	for i, key := range Deletable(c.v, c.st.name) {
+		ch := Choice{ID: fmt.Sprintf("delete:%d", i), Label: "Delete " + key, Action: core.Action{Do: core.VerbDelete, Proc: c.st.name, Key: key}}
+		if i == 0 {
+			ch.ID, ch.Label, ch.Key = "delete", ui.WithKey(ch.Label, ui.IntentDelete), ui.IntentDelete
 		}
-		out = append(out,
-			Choice{ID: "write", Label: ui.WithKey("Write now, own token", ui.IntentWrite), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label}, Key: ui.IntentWrite},
-			Choice{ID: "write-token", Label: ui.WithKey(fmt.Sprintf("Write with token %d", token), ui.IntentWriteTok), Action: core.Action{Do: core.VerbWrite, Proc: st.name, Value: value, Label: label, Token: token}, Key: ui.IntentWriteTok},
-			Choice{ID: "token-next", Label: fmt.Sprintf("Pick another token (now %d)", token), NextToken: true})
+		out = append(out, ch)
 	}
-	if allows(lessons.CtlSetTTL) && !st.crashed {
-		for i, ttl := range TTLChoices {
-			c := Choice{ID: "set-ttl:" + core.Seconds(ttl), Label: fmt.Sprintf("Set TTL %s, next session", core.Seconds(ttl)), Action: core.SetTTL(st.name, ttl)}
-			if i == 0 {
-				c.Label, c.Key = ui.WithKey(c.Label, ui.IntentSetTTL), ui.IntentSetTTL
-			}
-			out = append(out, c)
-		}
+	return out
+}
+
+func (c *choosing) put(out []Choice) []Choice {
+	if c.st.crashed {
+		return out
 	}
-	if allows(lessons.CtlFix) && a.Proc >= 0 && !st.crashed {
-		for _, f := range core.Fixes {
-			if !slices.Contains(v.Procs[a.Proc].Deployed, f) {
-				out = append(out, Choice{ID: "fix:" + string(f), Label: "Fix: " + f.Label(), Action: core.Fix(st.name, f)})
-			}
-		}
-	}
-	if allows(lessons.CtlDelete) && !st.crashed {
-		for i, key := range Deletable(v, st.name) {
-			c := Choice{ID: fmt.Sprintf("delete:%d", i), Label: "Delete " + key, Action: core.Action{Do: core.VerbDelete, Proc: st.name, Key: key}}
-			if i == 0 {
-				c.ID, c.Label, c.Key = "delete", ui.WithKey(c.Label, ui.IntentDelete), ui.IntentDelete
-			}
-			out = append(out, c)
-		}
-	}
-	if allows(lessons.CtlPut) && !st.crashed {
-		if key := StatusKey(v); key != "" {
-			value := fmt.Sprintf("%s on host-%d, running since %s", st.name, a.Index()+1, core.FormatTime(v.Now))
-			out = append(out, Choice{ID: "put", Label: ui.WithKey("Put "+key, ui.IntentPut), Action: core.Action{Do: core.VerbPut, Proc: st.name, Key: key, Value: value}, Key: ui.IntentPut})
-		}
+	if key := StatusKey(c.v); key != "" {
+		value := fmt.Sprintf("%s on host-%d, running since %s", c.st.name, c.a.Index()+1, core.FormatTime(c.v.Now))
+		out = append(out, Choice{ID: "put", Label: ui.WithKey("Put "+key, ui.IntentPut), Action: core.Action{Do: core.VerbPut, Proc: c.st.name, Key: key, Value: value}, Key: ui.IntentPut})
 	}
 	return out
 }
