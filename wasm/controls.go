@@ -315,33 +315,14 @@ func (v *controlsView) refresh(el *controlEl, c game.Control) {
 	if first || c.ID != old.ID {
 		el.input.Call("setAttribute", "data-id", c.ID)
 	}
-	set := func(target js.Value, prop string, val any) { target.Set(prop, val) }
 	switch c.Kind {
 	case game.KindLink:
-		if first || c.Label != old.Label {
-			set(el.input, "textContent", c.Label)
-		}
-		if first || c.Detail != old.Detail {
-			set(el.label, "textContent", c.Detail)
-		}
+		el.setIf(first || c.Label != old.Label, el.input, "textContent", c.Label)
+		el.setIf(first || c.Detail != old.Detail, el.label, "textContent", c.Detail)
 	case game.KindRange:
-		if first || c.Label != old.Label || c.Text != old.Text {
-			set(el.label, "textContent", c.Label+": "+c.Text)
-		}
-		if first || c.Min != old.Min || c.Max != old.Max || c.Step != old.Step {
-			el.input.Set("min", c.Min)
-			el.input.Set("max", c.Max)
-			el.input.Set("step", c.Step)
-		}
-		el.input.Call("setAttribute", "aria-valuetext", c.Text)
-		// A range the learner is moving keeps their value until they let go.
-		if first || c.Value != old.Value && !el.editing() {
-			el.input.Set("value", c.Value)
-		}
+		el.refreshRange(c, old, first)
 	case game.KindChoice:
-		if first || c.Label != old.Label {
-			set(el.label, "textContent", c.Label)
-		}
+		el.setIf(first || c.Label != old.Label, el.label, "textContent", c.Label)
 		if first || !slices.Equal(c.Options, old.Options) {
 			opts := make([]any, len(c.Options))
 			for i, o := range c.Options {
@@ -353,51 +334,73 @@ func (v *controlsView) refresh(el *controlEl, c game.Control) {
 		}
 		el.input.Set("selectedIndex", int(c.Value))
 	case game.KindText:
-		if first || c.Label != old.Label {
-			set(el.label, "textContent", c.Label)
-		}
+		el.setIf(first || c.Label != old.Label, el.label, "textContent", c.Label)
 		// What the learner is typing stays theirs until they pause.
-		if first || c.Text != old.Text && !el.editing() && el.input.Get("value").String() != c.Text {
-			el.input.Set("value", c.Text)
-		}
+		el.setIf(first || c.Text != old.Text && !el.editing() && el.input.Get("value").String() != c.Text, el.input, "value", c.Text)
 	case game.KindCopy:
-		if first || c.Label != old.Label {
-			set(el.label, "textContent", c.Label)
-		}
-		if first || c.Text != old.Text {
-			el.input.Set("value", c.Text)
-		}
-		if first || c.Detail != old.Detail {
-			el.input.Set("title", c.Detail)
-		}
+		el.setIf(first || c.Label != old.Label, el.label, "textContent", c.Label)
+		el.setIf(first || c.Text != old.Text, el.input, "value", c.Text)
+		el.setIf(first || c.Detail != old.Detail, el.input, "title", c.Detail)
 	case game.KindRadio, game.KindCheck:
-		if first || c.Label != old.Label {
-			set(el.label, "textContent", c.Label)
-		}
+		el.setIf(first || c.Label != old.Label, el.label, "textContent", c.Label)
 		el.input.Set("checked", c.On)
 	default:
-		if first || c.Label != old.Label {
-			set(el.input, "textContent", c.Label)
-		}
-		if c.Kind == game.KindToggle {
-			el.input.Call("setAttribute", "aria-pressed", strconv.FormatBool(c.On))
-		} else {
-			el.input.Call("removeAttribute", "aria-pressed")
-		}
-		if c.Detail != "" {
-			el.input.Set("title", c.Detail)
-		}
+		el.refreshButton(c, old, first)
 	}
 	if first || c.Disabled != old.Disabled {
-		if c.Kind == game.KindLink {
-			if c.Disabled {
-				el.input.Call("setAttribute", "aria-disabled", "true")
-			} else {
-				el.input.Call("removeAttribute", "aria-disabled")
-			}
+		el.setDisabled(c)
+	}
+}
+
+// setIf sets target's property prop to val when changed says so.
+func (el *controlEl) setIf(changed bool, target js.Value, prop string, val any) {
+	if changed {
+		target.Set(prop, val)
+	}
+}
+
+// refreshRange updates a range: its label and value text, its bounds, and
+// its value unless the learner is moving it.
+func (el *controlEl) refreshRange(c, old game.Control, first bool) {
+	el.setIf(first || c.Label != old.Label || c.Text != old.Text, el.label, "textContent", c.Label+": "+c.Text)
+	if first || c.Min != old.Min || c.Max != old.Max || c.Step != old.Step {
+		el.input.Set("min", c.Min)
+		el.input.Set("max", c.Max)
+		el.input.Set("step", c.Step)
+	}
+	el.input.Call("setAttribute", "aria-valuetext", c.Text)
+	// A range the learner is moving keeps their value until they let go.
+	el.setIf(first || c.Value != old.Value && !el.editing(), el.input, "value", c.Value)
+}
+
+// refreshButton updates a button or toggle: its label, whether it is
+// pressed, and its description, which goes when the control has none
+// (a verdict cleared by a new chain no longer describes its button).
+func (el *controlEl) refreshButton(c, old game.Control, first bool) {
+	el.setIf(first || c.Label != old.Label, el.input, "textContent", c.Label)
+	if c.Kind == game.KindToggle {
+		el.input.Call("setAttribute", "aria-pressed", strconv.FormatBool(c.On))
+	} else {
+		el.input.Call("removeAttribute", "aria-pressed")
+	}
+	if first || c.Detail != old.Detail {
+		if c.Detail != "" {
+			el.input.Set("title", c.Detail)
 		} else {
-			el.input.Set("disabled", c.Disabled)
+			el.input.Call("removeAttribute", "title")
 		}
+	}
+}
+
+// setDisabled marks the control unusable, or usable again: a link by
+// aria-disabled (it stays focusable), anything else by disabled.
+func (el *controlEl) setDisabled(c game.Control) {
+	if c.Kind != game.KindLink {
+		el.input.Set("disabled", c.Disabled)
+	} else if c.Disabled {
+		el.input.Call("setAttribute", "aria-disabled", "true")
+	} else {
+		el.input.Call("removeAttribute", "aria-disabled")
 	}
 }
 

@@ -233,35 +233,73 @@ func boolText(b bool) string {
 // update runs after every tick; it touches the DOM only when something
 // the panel shows has changed.
 func (p *page) update(s game.Snapshot) {
+	p.firstFrame(s)
+	if !p.mirror.Truthy() {
+		return
+	}
+	newScene := s.Scene.Name != p.scene
+	if newScene {
+		p.enterScene(s)
+	}
+	// A screen is entered once the panel shows (not while loading, when
+	// nothing on it could take the focus).
+	entered := p.loaded && s.Scene.Place.Screen() != p.screen
+	m := s.Scene.Mirror
+	p.showLesson(m, newScene)
+	p.showDone(m.Done, entered)
+	p.controls.update(m.Controls)
+	p.showQuality(s.Quality, m)
+	if !slices.Equal(m.Narration, p.last.Narration) {
+		p.appendNarration(m.Narration, m.NarrationKey, m.NarrationSeq)
+	}
+	p.announceFocus(s.Scene.Focus)
+	p.showWorld(s.Scene.World, entered)
+	if entered {
+		p.enter(s)
+	}
+	if p.addr != nil && (entered || !slices.Equal(m.Narration, p.last.Narration)) {
+		// Each action is narrated: the run's link follows it.
+		p.addr.keepRun(s.Scene.Place)
+	}
+	if p.addr != nil {
+		// A link that opened the screen on show keeps its address; one
+		// that reopened it keeps it too, and nothing later does.
+		p.addr.keepLink = false
+	}
+	p.announce.flush()
+	p.remember(m)
+}
+
+// firstFrame hides the loading screen once the game has drawn a frame.
+func (p *page) firstFrame(s game.Snapshot) {
 	if !p.loaded && s.Frame > 0 && p.loading.Truthy() {
 		p.loading.Set("hidden", true)
 		p.loaded = true
 		// The panel shows from the first screen on, not before.
 		p.doc.Get("documentElement").Get("classList").Call("remove", "booting")
 	}
-	if !p.mirror.Truthy() {
-		return
+}
+
+// enterScene sets the panel up for a new scene.
+func (p *page) enterScene(s game.Snapshot) {
+	// The stylesheet shows the parts of the panel a screen has.
+	p.mirror.Call("setAttribute", "data-scene", s.Scene.Name)
+	p.scene = s.Scene.Name
+	// A new scene tells its own story: the last run's lines go.
+	p.replaceChildren("narration", "li", nil)
+	p.last.Narration = nil
+	heading := "Actions"
+	if s.Scene.ControlsHeading != "" {
+		heading = s.Scene.ControlsHeading
 	}
-	newScene := s.Scene.Name != p.scene
-	if newScene {
-		// The stylesheet shows the parts of the panel a screen has.
-		p.mirror.Call("setAttribute", "data-scene", s.Scene.Name)
-		p.scene = s.Scene.Name
-		// A new scene tells its own story: the last run's lines go.
-		p.replaceChildren("narration", "li", nil)
-		p.last.Narration = nil
-		heading := "Actions"
-		if s.Scene.ControlsHeading != "" {
-			heading = s.Scene.ControlsHeading
-		}
-		p.setText("controls-heading", heading)
-		// The scene says whether it has a world to show beside the panel.
-		p.setView(s.Scene.Page)
-	}
-	// A screen is entered once the panel shows (not while loading, when
-	// nothing on it could take the focus).
-	entered := p.loaded && s.Scene.Place.Screen() != p.screen
-	m := s.Scene.Mirror
+	p.setText("controls-heading", heading)
+	// The scene says whether it has a world to show beside the panel.
+	p.setView(s.Scene.Page)
+}
+
+// showLesson updates the lesson's title, objective, text, goals, hint and
+// current step where they changed.
+func (p *page) showLesson(m game.Mirror, newScene bool) {
 	if m.Title != p.last.Title {
 		p.setText("lesson-title", m.Title)
 	}
@@ -296,37 +334,26 @@ func (p *page) update(s game.Snapshot) {
 			el.Set("hidden", m.Step == "")
 		}
 	}
-	p.showDone(m.Done, entered)
-	p.controls.update(m.Controls)
-	if s.Quality != "" && !p.qualityShown {
-		// Said once, where the learner reads, not over the world.
-		p.qualityShown = true
-		p.setText("quality", s.Quality)
-		if el := p.doc.Call("getElementById", "quality"); el.Truthy() {
-			el.Set("hidden", false)
-		}
-		if !slices.Contains(m.Narration, s.Quality) {
-			p.announce.line(s.Quality, true) // the narration says it where it has one
-		}
+}
+
+// showQuality says the drawing quality notice once, where the learner
+// reads, not over the world.
+func (p *page) showQuality(quality string, m game.Mirror) {
+	if quality == "" || p.qualityShown {
+		return
 	}
-	if !slices.Equal(m.Narration, p.last.Narration) {
-		p.appendNarration(m.Narration, m.NarrationKey, m.NarrationSeq)
+	p.qualityShown = true
+	p.setText("quality", quality)
+	if el := p.doc.Call("getElementById", "quality"); el.Truthy() {
+		el.Set("hidden", false)
 	}
-	p.announceFocus(s.Scene.Focus)
-	p.showWorld(s.Scene.World, entered)
-	if entered {
-		p.enter(s)
+	if !slices.Contains(m.Narration, quality) {
+		p.announce.line(quality, true) // the narration says it where it has one
 	}
-	if p.addr != nil && (entered || !slices.Equal(m.Narration, p.last.Narration)) {
-		// Each action is narrated: the run's link follows it.
-		p.addr.keepRun(s.Scene.Place)
-	}
-	if p.addr != nil {
-		// A link that opened the screen on show keeps its address; one
-		// that reopened it keeps it too, and nothing later does.
-		p.addr.keepLink = false
-	}
-	p.announce.flush()
+}
+
+// remember keeps m, copied, to tell the next frame's changes.
+func (p *page) remember(m game.Mirror) {
 	p.last = m
 	if m.Checklist != nil {
 		words := *m.Checklist
