@@ -91,10 +91,14 @@ type chainBuilder struct {
 }
 
 // resize makes b n buttons long, keeping the first ones (and so the
-// focus, which points at one) and blanking the new ones.
+// focus, which points at one) and blanking the new ones. It moves the
+// buttons (so the focus names must be made again) only when it grows b
+// past its capacity: slices.Grow's n is the room to add, and asking it
+// for n more each time moved them on a resize that changed nothing.
 func resize(b []ui.Button, n int) []ui.Button {
 	old := len(b)
-	b = slices.Grow(b[:min(old, n)], n)[:n]
+	keep := min(old, n)
+	b = slices.Grow(b[:keep], n-keep)[:n]
 	for i := old; i < n; i++ {
 		b[i] = ui.Button{}
 	}
