@@ -144,7 +144,7 @@ func (c *chainBuilder) update(in *ui.Input) {
 	if c.sync() { // a new run, a restored answer, or the page's press
 		c.a.refocus()
 	}
-	action, removed := "", -1
+	action, removed, added := "", -1, -1
 	var at ui.Focusable
 	for i := range c.remove {
 		if pressed(&c.remove[i], in) && action == "" {
@@ -156,7 +156,7 @@ func (c *chainBuilder) update(in *ui.Input) {
 	}
 	for i := range c.events {
 		if pressed(&c.events[i], in) && action == "" {
-			action, at = fmt.Sprintf("add:%d", c.seqs[i]), &c.events[i]
+			action, at, added = fmt.Sprintf("add:%d", c.seqs[i]), &c.events[i], i
 		}
 	}
 	if action == "" {
@@ -170,6 +170,14 @@ func (c *chainBuilder) update(in *ui.Input) {
 	c.act(action)
 	if c.sync() {
 		c.a.refocus()
+	}
+	if added >= 0 && keys && c.events[added].Disabled {
+		// The event added can be added no more: the focus goes on to the
+		// next that can (or back to the one before), not out of the list.
+		if next := c.eventNear(added); next != nil {
+			ring.Focus(next, ui.FocusVisible)
+			c.a.focusSeen() // the added row stays where it was
+		}
 	}
 	if removed >= 0 && keys {
 		// The focus stays on the chain: on the Remove of the step that
@@ -189,6 +197,22 @@ func (c *chainBuilder) firstEvent() ui.Focusable {
 	for i := range c.events {
 		if !c.events[i].Disabled {
 			return &c.events[i]
+		}
+	}
+	return nil
+}
+
+// eventNear is the first event after row i that can be added, else the
+// last before it, or nil.
+func (c *chainBuilder) eventNear(i int) ui.Focusable {
+	for j := i + 1; j < len(c.events); j++ {
+		if !c.events[j].Disabled {
+			return &c.events[j]
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		if !c.events[j].Disabled {
+			return &c.events[j]
 		}
 	}
 	return nil

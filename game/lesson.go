@@ -224,14 +224,15 @@ func (sc *LessonScene) Update(st *State) error {
 			if sc.next != nil {
 				next = " Next lesson: " + sc.next.Title + "."
 			}
+			if !sc.Player.style.PanelOutside {
+				// On the canvas: where the recap card opens.
+				next = " " + sc.card.invitation() + next
+			}
 			sc.Player.narration.AddKey("Lesson complete. " + l.Recap + next)
 			for _, line := range sc.Lab.PredictionRecap() {
 				sc.Player.narration.AddKey("Your prediction: " + line)
 			}
 			sc.Player.Celebrate(sc.done())
-			if !sc.Player.style.PanelOutside {
-				sc.Player.narration.AddKey(sc.card.invitation())
-			}
 			sc.resumed(sc.note)
 			sc.Player.ShowText(sc.Player.Lesson.Body)
 		}
@@ -323,6 +324,7 @@ func (sc *LessonScene) Inspect() SceneInfo {
 	sc.card.regions(info.Regions)
 	if sc.card.shown {
 		info.Focus = sc.card.names[sc.card.ring.Current()]
+		info.Mirror.Controls = append(info.Mirror.Controls, sc.card.controls()...)
 	}
 	return info
 }

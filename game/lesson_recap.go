@@ -83,7 +83,17 @@ func (sc *LessonScene) recapAction(c string) {
 		sc.Player.Narrate("The recap question comes once the lesson is complete in your own run.")
 		return
 	}
-	if c != "check" {
+	switch c {
+	case "close":
+		sc.card.hide(false)
+		return
+	case "next":
+		if sc.next != nil {
+			sc.next.Open()
+		}
+		return
+	case "check":
+	default:
 		sc.card.chain.act(c)
 		return
 	}

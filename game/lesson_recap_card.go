@@ -510,3 +510,13 @@ func (c *recapCard) invitation() string {
 	}
 	return "The recap opens from " + c.opener.Label + ", at the right of the goals' heading."
 }
+
+// controls are the open card's own buttons, for the desktop's voice (the
+// page never shows the card: its panel has the recap).
+func (c *recapCard) controls() []Control {
+	out := []Control{{ID: recapCloseName, Group: "Recap", Label: "Back to the run"}}
+	if c.sc.next != nil {
+		out = append(out, Control{ID: recapNextName, Group: "Recap", Label: "Next lesson: " + c.sc.next.Title})
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,7 +69,9 @@ func TestKeyboardAnswersTheRecapQuestionOnTheCanvas(t *testing.T) {
 	r := newAppRig(t)
 	sc := completeOwnRun(t, r, "fenced-writes")
 	m := r.a.Inspect().Mirror
-	assert.Contains(t, m.Narration, sc.card.invitation(), "the narration says where the recap is")
+	said := slices.IndexFunc(m.Narration, func(l string) bool { return strings.HasPrefix(l, "Lesson complete. ") })
+	require.GreaterOrEqual(t, said, 0, "the completion is said")
+	assert.Contains(t, m.Narration[said], sc.card.invitation(), "with where the recap is")
 	opener, ok := r.a.Inspect().Regions[recapOpenName]
 	require.True(t, ok, "the opener is on the canvas")
 	assert.True(t, opener.Within(r.region("goals")), "at the goals' heading")
@@ -96,6 +99,7 @@ func TestKeyboardAnswersTheRecapQuestionOnTheCanvas(t *testing.T) {
 		}
 		r.moveTo(fmt.Sprintf("recap:add:%d", seq), key)
 		r.key(ui.IntentActivate)
+		assert.True(t, strings.HasPrefix(r.a.Inspect().Focus, "recap:add:"), "the focus stays in the run's events after an Enter, on %q", r.a.Inspect().Focus)
 	}
 	require.Equal(t, story, sc.recap.chain, "the chain is the story, in order")
 	r.moveTo(recapCheckName, ui.IntentFocusNext)
