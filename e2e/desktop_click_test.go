@@ -27,8 +27,8 @@ type desktopWindow struct {
 
 // openDesktop starts Xvfb (on a free display it picks itself) and the
 // desktop program bin in a 1280x800 window on it, with a progress file and
-// a config directory of the test's own.
-func openDesktop(ctx context.Context, t *testing.T, bin string) *desktopWindow {
+// a config directory of the test's own, and args after those.
+func openDesktop(ctx context.Context, t *testing.T, bin string, args ...string) *desktopWindow {
 	t.Helper()
 	xvfb, err := exec.LookPath("Xvfb")
 	if err != nil {
@@ -50,7 +50,7 @@ func openDesktop(ctx context.Context, t *testing.T, bin string) *desktopWindow {
 	d := &desktopWindow{ctx: ctx, display: ":" + strings.TrimSpace(line)}
 
 	dir := t.TempDir()
-	run := exec.CommandContext(ctx, bin, "--progress", filepath.Join(dir, "progress.json"), "--width", "1280", "--height", "800")
+	run := exec.CommandContext(ctx, bin, append([]string{"--progress", filepath.Join(dir, "progress.json"), "--width", "1280", "--height", "800"}, args...)...)
 	run.Env = append(os.Environ(), "DISPLAY="+d.display, "XDG_CONFIG_HOME="+dir)
 	out, err := os.Create(filepath.Join(dir, "output"))
 	require.NoError(t, err)
@@ -65,7 +65,7 @@ func openDesktop(ctx context.Context, t *testing.T, bin string) *desktopWindow {
 		}
 	})
 	d.pid = run.Process.Pid
-	d.window = strings.TrimSpace(d.xdotool(t, "search", "--sync", "--name", "^LeaseLab"))
+	d.window = strings.TrimSpace(d.xdotool(t, "search", "--sync", "--name", "LeaseLab"))
 	require.NotEmpty(t, d.window, "the LeaseLab window")
 	d.window = strings.Fields(d.window)[0]
 	return d

@@ -206,26 +206,7 @@ func (s *exerciseAnswer) answerState() string {
 // the accent colour when marked, its focus ring; it returns the centre of
 // the mark that goes at its left.
 func (s *exerciseAnswer) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
-	st, th := s.style, s.style.Theme
-	r := b.Rect
-	bg := th.Raised
-	switch {
-	case b.Pressed():
-		bg = th.Pressed
-	case b.Hovered():
-		bg = th.RaisedHover
-	}
-	radius := st.U(6)
-	draw.FillRoundRect(dst, r, radius, bg)
-	if marked {
-		draw.StrokeRoundRect(dst, r, radius, st.U(2), th.Accent)
-	} else {
-		draw.StrokeRoundRect(dst, r, radius, math.Max(1, math.Round(st.U(1))), th.Border)
-	}
-	if b.Focus() == ui.FocusVisible {
-		st.FocusRing(dst, r, radius)
-	}
-	return ui.Point{X: r.X + st.U(20), Y: r.Y + math.Min(r.H/2, st.U(17))}
+	return rowFrame(dst, s.style, b, marked)
 }
 
 // drawOption draws an answer option: a radio button (one choice) or a

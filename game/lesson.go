@@ -36,8 +36,10 @@ type LessonScene struct {
 	// note says why the run is not at its start ("" when it is).
 	next *NextLesson
 	note string
-	// recap is the chain built for the recap question (lesson_recap.go).
+	// recap is the chain built for the recap question (lesson_recap.go),
+	// and card shows it on the canvas (lesson_recap_card.go).
 	recap recapChain
+	card  *recapCard
 
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
@@ -93,6 +95,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress, next: spec.Next}
 	lb.MetBefore(spec.MetBefore)
 	sc.complete = len(l.Goals) > 0 && lb.AllMet()
+	sc.card = newRecapCard(sc)
 	narration := &Narration{}
 	send := func(c lab.Command) { sc.pending = append(sc.pending, c) }
 	sc.world = newWorldView(lb, narration.Add, send)
@@ -125,6 +128,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	if l.Search != nil {
 		sc.addFinder(&ps, l.Search)
 	}
+	ps.Widgets = append(ps.Widgets, Widget{Name: recapOpenName, W: &sc.card.opener})
 	ps.Widgets = append(ps.Widgets, spec.Widgets...)
 	if spec.Search != nil {
 		sc.addFinder(&ps, spec.Search)
@@ -180,9 +184,15 @@ func (sc *LessonScene) goals() []draw.Goal {
 func (sc *LessonScene) Update(st *State) error {
 	sc.mark = sc.Player.narration.Mark()
 	sc.recapHost(&st.Input)
+	if sc.card.shown {
+		// The recap card is modal: the run waits under it.
+		sc.card.update(st)
+		return sc.Lab.Err()
+	}
 	if err := sc.Player.Update(st); err != nil {
 		return err
 	}
+	sc.card.updateOpener(&st.Input)
 	for _, c := range sc.pending {
 		line := sc.Lab.Apply(c)
 		switch {
@@ -213,6 +223,10 @@ func (sc *LessonScene) Update(st *State) error {
 			next := ""
 			if sc.next != nil {
 				next = " Next lesson: " + sc.next.Title + "."
+			}
+			if !sc.Player.style.PanelOutside {
+				// On the canvas: where the recap card opens.
+				next = " " + sc.card.invitation() + next
 			}
 			sc.Player.narration.AddKey("Lesson complete. " + l.Recap + next)
 			for _, line := range sc.Lab.PredictionRecap() {
@@ -250,10 +264,20 @@ func (sc *LessonScene) narrate() {
 }
 
 // Layout implements Scene.
-func (sc *LessonScene) Layout(window ui.Rect, style draw.Style) { sc.Player.Layout(window, style) }
+func (sc *LessonScene) Layout(window ui.Rect, style draw.Style) {
+	sc.Player.Layout(window, style)
+	sc.card.layoutOpener(style)
+	sc.card.layout(window, style)
+}
 
 // Draw implements Scene.
-func (sc *LessonScene) Draw(screen *ebiten.Image) { sc.Player.Draw(screen) }
+func (sc *LessonScene) Draw(screen *ebiten.Image) {
+	sc.Player.Draw(screen)
+	if !sc.card.opener.Rect.Empty() {
+		sc.card.style.Button(screen, &sc.card.opener)
+	}
+	sc.card.draw(screen)
+}
 
 // RunInfo is the state of a lesson run the browser bridge exposes to tests
 // and the page.
@@ -297,6 +321,11 @@ func (sc *LessonScene) Inspect() SceneInfo {
 	info.Name = "lesson"
 	info.Run = sc.runInfo()
 	sc.addNow(&info)
+	sc.card.regions(info.Regions)
+	if sc.card.shown {
+		info.Focus = sc.card.names[sc.card.ring.Current()]
+		info.Mirror.Controls = append(info.Mirror.Controls, sc.card.controls()...)
+	}
 	return info
 }
 

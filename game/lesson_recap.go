@@ -1,9 +1,7 @@
 package game
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"leaselab/game/form"
@@ -49,41 +47,19 @@ func (sc *LessonScene) recapEvents() []lab.WhyStep {
 	return r.events
 }
 
-// recapControls lists the recap question's controls for the page.
+// recapControls lists the recap question's controls for the page: the
+// recap card's chain builder's, with the check after Empty the chain.
 func (sc *LessonScene) recapControls() []Control {
-	q := sc.recapQuestion()
-	if q == "" {
+	if sc.recapQuestion() == "" {
 		return nil
 	}
 	r := &sc.recap
-	group := "Recap question: " + q
-	events := sc.recapEvents()
-	words := map[int]string{}
-	for _, e := range events {
-		words[e.Seq] = e.String()
-	}
-	var out []Control
-	for i, seq := range r.chain {
-		w, ok := words[seq]
-		if !ok {
-			w = fmt.Sprintf("[%d] (not an event of your run as it is now)", seq)
-		}
-		out = append(out, Control{ID: fmt.Sprintf("recap:remove:%d", i), Group: group,
-			Label: fmt.Sprintf("Step %d: %s", i+1, w), Detail: "Press to take this step out."})
-	}
-	clear := Control{ID: "recap:clear", Group: group, Label: "Empty the chain", Disabled: len(r.chain) == 0}
-	if len(r.chain) == 0 {
-		clear.Detail = "Your chain is empty: add events of your run below. It is not a goal, and nothing is counted against you."
-	}
-	check := Control{ID: "recap:check", Group: group, Label: "Check my chain", Disabled: len(r.chain) == 0}
+	sc.card.sync()
+	check := Control{ID: recapCheckName, Group: sc.card.chain.group, Label: "Check my chain", Disabled: len(r.chain) == 0}
 	if r.verdict != nil {
 		check.Detail = form.PartText(*r.verdict)
 	}
-	out = append(out, clear, check)
-	for _, e := range events {
-		out = append(out, Control{ID: fmt.Sprintf("recap:add:%d", e.Seq), Group: recapEventsGroup, Label: e.String(), Disabled: slices.Contains(r.chain, e.Seq)})
-	}
-	return out
+	return sc.card.chain.controls(check)
 }
 
 // recapHost applies this tick's presses on the recap's controls and
@@ -107,30 +83,24 @@ func (sc *LessonScene) recapAction(c string) {
 		sc.Player.Narrate("The recap question comes once the lesson is complete in your own run.")
 		return
 	}
-	r := &sc.recap
-	verb, arg, _ := strings.Cut(c, ":")
-	n, err := strconv.Atoi(arg)
-	switch {
-	case verb == "check":
-		f := sc.Lab.JudgeRecap(r.chain)
-		r.verdict = &f
-		sc.Player.narration.AddKey("Recap: " + form.PartText(f))
+	switch c {
+	case "close":
+		sc.card.hide(false)
 		return
-	case verb == "clear":
-		r.chain, r.verdict = nil, nil
-		sc.Player.Narrate("Your chain is empty.")
+	case "next":
+		if sc.next != nil {
+			sc.next.Open()
+		}
 		return
-	case err != nil:
-	case verb == "add" && !slices.Contains(r.chain, n) && len(r.chain) < 64:
-		r.chain, r.verdict = append(r.chain, n), nil
-		sc.Player.Narrate(fmt.Sprintf("Added event %d to your chain as step %d.", n, len(r.chain)))
-		return
-	case verb == "remove" && n >= 0 && n < len(r.chain):
-		r.chain, r.verdict = slices.Delete(r.chain, n, n+1), nil
-		sc.Player.Narrate(fmt.Sprintf("Took step %d out of your chain; it has %d steps.", n+1, len(r.chain)))
+	case "check":
+	default:
+		sc.card.chain.act(c)
 		return
 	}
-	sc.Player.Narrate("That recap button is not known: " + c)
+	f := sc.Lab.JudgeRecap(sc.recap.chain)
+	sc.recap.verdict = &f
+	sc.card.refused = ""
+	sc.Player.narration.AddKey("Recap: " + form.PartText(f))
 }
 
 // RecapInfo is the recap question's state in Done.

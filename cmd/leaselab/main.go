@@ -28,6 +28,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -51,7 +52,11 @@ func main() {
 	// title does, so a window list (or a screen reader) tells where the
 	// learner is.
 	title := "LeaseLab"
-	opts := options(&title)
+	say, err := announcer(*boot.Announce)
+	if err != nil {
+		die(err)
+	}
+	opts := options(&title, say)
 	app := newApp()
 	if *boot.Sandbox || *boot.Preset != "" || *boot.Start {
 		if *boot.Lesson != "" || *boot.Exercise != "" || *boot.Load != "" {
@@ -88,7 +93,8 @@ func die(what any) {
 
 // options are the game's options from the flags; the window's title
 // follows the screen on show.
-func options(title *string) game.Options {
+// say hears each update's scene for a screen reader (see announcer).
+func options(title *string, say func(game.SceneInfo)) game.Options {
 	opts := game.Options{
 		ReducedMotion: *boot.ReducedMotion, WrapFocus: true, CaptureFrame: *boot.Frames,
 		OneTickPerFrame: true, SleepWhenIdle: true,
@@ -98,6 +104,7 @@ func options(title *string) game.Options {
 			*title = t
 			ebiten.SetWindowTitle(t)
 		}
+		say(s.Scene)
 	}
 	if path := *boot.Screenshot; path != "" {
 		opts.OnCapture = func(img *image.RGBA) error { return writePNG(path, img) }
@@ -195,6 +202,45 @@ func openSandbox(app *game.App, preset string, start bool, seek time.Duration, p
 	}
 	sb.Run.Play(play)
 	return nil
+}
+
+// announcer returns what hears each update's scene and writes what a
+// screen reader is told to path, a line each (- for standard output;
+// "" for nowhere).
+func announcer(path string) (func(game.SceneInfo), error) {
+	if path == "" {
+		return func(game.SceneInfo) {}, nil
+	}
+	out := os.Stdout
+	if path != "-" {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, fmt.Errorf("--announce: %w", err)
+		}
+		out = f // kept open while the program runs, each line written at once
+	}
+	v, start := game.NewVoice(), time.Now()
+	var mu sync.Mutex
+	say := func() {
+		if line := v.Say(time.Since(start)); line != "" {
+			fmt.Fprintln(out, line)
+		}
+	}
+	// What waits for its turn is said on time though the idle window runs
+	// no update until the next input.
+	go func() {
+		for range time.Tick(200 * time.Millisecond) {
+			mu.Lock()
+			say()
+			mu.Unlock()
+		}
+	}()
+	return func(s game.SceneInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		v.Hear(s)
+		say()
+	}, nil
 }
 
 // writeExport writes a sandbox export into dir and says where it went.

@@ -51,6 +51,7 @@ var (
 	Preset         = flag.String("preset", "", "open the sandbox with preset `NAME` (labctl presets lists them)")
 	Start          = flag.Bool("start", false, "with --sandbox or --preset: start the run at once (--seek, --play and --speed apply)")
 	ExportDir      = flag.String("export-dir", ".", "write the sandbox's exports to `dir`")
+	Announce       = flag.String("announce", "", "write what a screen reader is told (the screen, the focused control, the narration), an announcement a line, to `file` (- for standard output)")
 	ExportProgress = flag.String("export-progress", "", "write the learner's progress to `file` (to carry to another machine) and exit")
 	ImportProgress = flag.String("import-progress", "", "merge the progress in `file` (from --export-progress or the browser's export) into this machine's, and exit")
 )

@@ -1,0 +1,522 @@
+package game
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"leaselab/game/draw"
+	"leaselab/game/form"
+	"leaselab/game/lab"
+	"leaselab/game/ui"
+)
+
+// The recap card: a completed lesson's moment of success on the desktop's
+// canvas, with its recap question (issue 29 item 2, issue 31 item 2).
+// Once the lesson is complete, a button at the right of the goals'
+// heading ("Recap question", or "Recap" for a lesson that asks none)
+// opens a card over the player: what the learner proved, their
+// predictions beside what happened, the next lesson, and, for a lesson
+// with a lessons.RecapChain, the chain of events of their own run to
+// build, with the same chain builder exercises 1 and 3 use (its steps
+// with Remove, Empty the chain, every event of the run as a row that adds
+// it), a button that checks it and the verdict, which names the gap,
+// never the answer, and is said as a key line of the narration. Tab,
+// Shift+Tab and the arrows move the focus, Enter or Space presses, Esc
+// (or Back to the run) closes it; a click or a tap presses too, and the
+// wheel or a finger scrolls it. The page shows all of this in its panel
+// (lesson_recap.go's controls), so the card is the canvas's only where
+// the canvas has the panel (not draw.Style.PanelOutside).
+
+// recapCard is the card and its widgets.
+type recapCard struct {
+	sc    *LessonScene
+	shown bool
+	// opener is the button under the goals' heading that opens the card.
+	opener ui.Button
+
+	chain              chainBuilder
+	close, check, next ui.Button
+	ring               *ui.FocusRing
+	names              map[ui.Focusable]string
+	focused            ui.Focusable
+	// refused is why the last press did nothing, shown in the footer
+	// until the next press.
+	refused string
+
+	style  draw.Style
+	geom   exerciseGeom // the card's view, its content and texts
+	scroll float64
+	drag   formDrag
+	// card, header and footer are the card's rectangles; title is the
+	// header's heading, line the footer's verdict or state.
+	card, header, title, footer, line ui.Rect
+}
+
+// Host names of the card's own buttons.
+const (
+	recapOpenName  = "recapCard"
+	recapCloseName = "recap:close"
+	recapCheckName = "recap:check"
+	recapNextName  = "recap:next"
+)
+
+// recapFor is what the recap's chain is for, under its heading.
+const recapFor = "Pick events of your run, in order, from the cause to the outcome. It is not a goal, and nothing is counted against you."
+
+func newRecapCard(sc *LessonScene) *recapCard {
+	c := &recapCard{sc: sc, ring: ui.NewFocusRing(true)}
+	c.chain = chainBuilder{a: c, prefix: "recap:", eventsHeader: recapEventsGroup}
+	c.close.Label = ui.WithKey("Back to the run", ui.IntentBack)
+	c.check.Label = "Check my chain"
+	c.next.Label = "Next lesson >"
+	c.opener.Disabled = true
+	c.refocus()
+	return c
+}
+
+// offered reports whether the card can open now: the lesson is complete
+// and the canvas has the lesson panel.
+func (c *recapCard) offered() bool { return c.sc.done() != nil && !c.style.PanelOutside }
+
+// sync labels the opener and the chain's heading for the state now.
+func (c *recapCard) sync() {
+	c.chain.group = ""
+	if q := c.sc.recapQuestion(); q != "" {
+		c.chain.group = "Recap question: " + q
+	}
+	c.opener.Label, c.opener.Disabled = "", !c.offered()
+	switch {
+	case c.opener.Disabled:
+	case c.chain.group != "":
+		c.opener.Label = "Recap question"
+	default:
+		c.opener.Label = "Recap"
+	}
+	c.next.Disabled = c.sc.next == nil
+	c.check.Disabled = c.chain.group == "" || len(c.sc.recap.chain) == 0
+}
+
+// open shows the card; by the keyboard, its first widget has the focus.
+func (c *recapCard) open(keys bool) {
+	c.sync()
+	if !c.offered() {
+		return
+	}
+	c.shown, c.scroll, c.refused = true, 0, ""
+	c.sc.Player.setPlaying(false)
+	c.refocus()
+	if keys {
+		c.ring.Focus(&c.close, ui.FocusVisible)
+	}
+	c.focused = c.ring.Current()
+	d := c.sc.done()
+	say := d.Heading + ". " + d.Recap
+	for _, p := range d.Predictions {
+		say += " Your prediction: " + p
+	}
+	if c.chain.group != "" {
+		say += " " + c.chain.group + " Tab to the events of your run and press Enter to add each to your chain; Esc goes back to the run."
+	}
+	c.sc.Player.narration.AddKey(say)
+}
+
+// hide closes the card; the focus goes back to its opener.
+func (c *recapCard) hide(keys bool) {
+	c.shown = false
+	if keys {
+		c.sc.Player.ring.Focus(&c.opener, ui.FocusVisible)
+	}
+}
+
+// refocus rebuilds the card's focus order: Back to the run, the chain,
+// Check my chain, Next lesson.
+func (c *recapCard) refocus() {
+	c.names = map[ui.Focusable]string{&c.close: recapCloseName, &c.check: recapCheckName, &c.next: recapNextName}
+	items := []ui.Focusable{&c.close}
+	c.chain.sync()
+	items = append(items, c.chain.focus()...)
+	c.ring.Set(append(items, &c.check, &c.next)...)
+}
+
+// updateOpener presses the opener (a click, or Enter while it has the
+// player's focus).
+func (c *recapCard) updateOpener(in *ui.Input) {
+	c.sync()
+	if c.opener.Update(in) {
+		c.open(c.sc.Player.ring.Visible())
+	}
+}
+
+// update handles the open card's input: the card is modal, so nothing
+// under it sees any.
+func (c *recapCard) update(st *State) {
+	in := &st.Input
+	c.sync()
+	if !c.offered() {
+		c.shown = false
+		return
+	}
+	if c.chain.sync() {
+		c.refocus()
+	}
+	c.ring.Wrap = st.WrapFocus
+	keys := c.ring.Visible() || in.Keys.Has(ui.IntentFocusNext) || in.Keys.Has(ui.IntentFocusPrev)
+	if c.close.Update(in) || in.Keys.Has(ui.IntentBack) {
+		c.hide(keys || in.Keys.Has(ui.IntentBack))
+		return
+	}
+	// The arrows move the focus as Tab does: the card has no slider.
+	if in.Keys.Has(ui.IntentDown) || in.Keys.Has(ui.IntentRight) {
+		in.Keys |= ui.KeysOf(ui.IntentFocusNext)
+	}
+	if in.Keys.Has(ui.IntentUp) || in.Keys.Has(ui.IntentLeft) {
+		in.Keys |= ui.KeysOf(ui.IntentFocusPrev)
+	}
+	if esc := c.ring.Update(in); esc != ui.NoEscape {
+		st.FocusEscape = esc
+	}
+	if cur := c.ring.Current(); cur != c.focused {
+		c.focused = cur
+		if c.ring.Visible() {
+			c.scrollToFocus()
+		}
+	}
+	c.scrollCard(in)
+	before := len(c.sc.recap.chain)
+	c.chain.update(c.cardInput(in))
+	if len(c.sc.recap.chain) != before {
+		c.refused = ""
+	}
+	if pressed(&c.check, in) {
+		c.sc.recapAction("check")
+	}
+	if pressed(&c.next, in) && c.sc.next != nil {
+		c.sc.next.Open()
+	}
+}
+
+// The card as the chain's host: the lesson scene's recap chain.
+
+func (c *recapCard) chainAsked() bool                   { return c.sc.recapQuestion() != "" }
+func (c *recapCard) chainSteps() []int                  { return slices.Clone(c.sc.recap.chain) }
+func (c *recapCard) chainEvents() []lab.WhyStep         { return c.sc.recapEvents() }
+func (c *recapCard) chainFor() string                   { return recapFor }
+func (c *recapCard) chainSay(line string)               { c.refused = ""; c.sc.Player.Narrate(line) }
+func (c *recapCard) chainRefuse(why string)             { c.refused = why; c.sc.Player.Narrate(why) }
+func (c *recapCard) formStyle() draw.Style              { return c.style }
+func (c *recapCard) formRing() *ui.FocusRing            { return c.ring }
+func (c *recapCard) formNames() map[ui.Focusable]string { return c.names }
+func (c *recapCard) formScroll() *float64               { return &c.scroll }
+func (c *recapCard) focusSeen()                         { c.focused = c.ring.Current() }
+func (c *recapCard) toView(r ui.Rect) ui.Rect {
+	return ui.Rect{X: c.geom.view.X + r.X, Y: c.geom.view.Y + r.Y - c.scroll, W: r.W, H: r.H}
+}
+func (c *recapCard) maxScroll() float64                         { return math.Max(0, c.geom.content-c.geom.view.H) }
+func (c *recapCard) clampScroll()                               { c.scroll = math.Max(0, math.Min(c.scroll, c.maxScroll())) }
+func (c *recapCard) contentRect(f ui.Focusable) (ui.Rect, bool) { return c.chain.rect(f) }
+
+// maxRecapChain is the longest chain the card keeps: an argument needs a
+// few steps, and the judge says so past its own limit.
+const maxRecapChain = 64
+
+// chainChange changes the recap's chain; a changed chain waits for a new
+// check.
+func (c *recapCard) chainChange(verb string, n int) error {
+	r := &c.sc.recap
+	switch verb {
+	case "add":
+		if slices.Contains(r.chain, n) {
+			return fmt.Errorf("event %d is already in your chain", n)
+		}
+		if len(r.chain) >= maxRecapChain {
+			return fmt.Errorf("your chain has %d steps: take some out first", len(r.chain))
+		}
+		r.chain = append(r.chain, n)
+	case "remove":
+		if n < 0 || n >= len(r.chain) {
+			return fmt.Errorf("your chain has %d steps, no step %d", len(r.chain), n+1)
+		}
+		r.chain = slices.Delete(r.chain, n, n+1)
+	default:
+		r.chain = nil
+	}
+	r.verdict = nil
+	return nil
+}
+
+// scrollToFocus scrolls the card so the focused widget is in view.
+func (c *recapCard) scrollToFocus() {
+	r, ok := c.contentRect(c.ring.Current())
+	if !ok {
+		return
+	}
+	margin := c.style.U(8)
+	if r.Y-margin < c.scroll {
+		c.scroll = r.Y - margin
+	}
+	if r.MaxY()+margin > c.scroll+c.geom.view.H {
+		c.scroll = r.MaxY() + margin - c.geom.view.H
+	}
+	c.place()
+}
+
+// scrollCard scrolls the card by the wheel over it or a finger dragged
+// in it; a drag is no tap.
+func (c *recapCard) scrollCard(in *ui.Input) {
+	p := in.Pointer()
+	d := &c.drag
+	if !d.on {
+		d.moved = false
+	}
+	if p.Touch {
+		switch {
+		case p.JustDown && c.geom.view.Contains(p.Pos):
+			*d = formDrag{on: true, lastY: p.Pos.Y, startY: p.Pos.Y}
+		case d.on:
+			d.moved = d.moved || math.Abs(p.Pos.Y-d.startY) > c.style.U(10)
+			if d.moved {
+				c.scroll += d.lastY - p.Pos.Y
+				c.place()
+			}
+			d.lastY = p.Pos.Y
+		}
+		if p.JustUp {
+			d.on = false
+		}
+	}
+	if in.Wheel.Y != 0 && p.Present && c.geom.view.Contains(p.Pos) {
+		c.scroll -= in.Wheel.Y * 3 * draw.LineHeight(c.style.Body())
+		c.place()
+	}
+}
+
+// cardInput is the input the chain's rows see: the pointer only over the
+// card's view, and not while a finger scrolls it.
+func (c *recapCard) cardInput(in *ui.Input) *ui.Input {
+	if p := in.Pointer(); c.geom.view.Contains(p.Pos) && !c.drag.moved {
+		return in
+	}
+	out := *in
+	away := ui.Point{X: -1e6, Y: -1e6}
+	out.Cursor = away
+	out.Touches = append([]ui.Touch(nil), in.Touches...)
+	for i := range out.Touches {
+		out.Touches[i].Pos = away
+	}
+	return &out
+}
+
+// layoutOpener puts the opener at the right of the goals' heading.
+func (c *recapCard) layoutOpener(style draw.Style) {
+	c.style = style
+	c.sync()
+	c.opener.Rect = ui.Rect{}
+	if c.opener.Disabled {
+		return
+	}
+	head := c.sc.Player.layout.GoalHeader()
+	w := math.Round(draw.Measure(style.Label())(c.opener.Label) + style.U(24))
+	c.opener.Rect, _ = head.CutRight(math.Min(w, head.W*0.6), 0)
+}
+
+// layout lays the open card out over window.
+func (c *recapCard) layout(window ui.Rect, style draw.Style) {
+	if !c.shown {
+		return
+	}
+	c.style = style
+	st := style
+	px := func(v float64) float64 { return math.Round(st.U(v)) }
+	w := math.Min(window.W-2*px(12), px(760))
+	c.card = ui.Rect{X: window.X + math.Round((window.W-w)/2), Y: window.Y + px(12), W: w, H: window.H - 2*px(12)}
+	in := c.card.Inset(px(16))
+	c.header, in = in.CutTop(px(40), px(10))
+	closeW := math.Round(draw.Measure(st.Label())(c.close.Label) + st.U(28))
+	c.close.Rect, c.title = c.header.CutRight(math.Min(closeW, c.header.W*0.6), px(12))
+	c.close.Rect = c.close.Rect.InsetXY(0, px(2))
+
+	lineH := draw.ParagraphHeight(c.footerText(), st.Small(), in.W-px(30))
+	c.footer, c.geom.view = in.CutBottom(lineH+px(10)+px(36), px(10))
+	c.line, _ = c.footer.CutTop(lineH, 0)
+	row := ui.Rect{X: c.footer.X, Y: c.footer.MaxY() - px(36), W: c.footer.W, H: px(36)}
+	checkW := math.Round(draw.Measure(st.Label())(c.check.Label) + st.U(28))
+	c.check.Rect, row = row.CutLeft(math.Min(checkW, row.W/2-px(4)), px(8))
+	c.next.Rect = ui.Rect{}
+	if c.sc.next != nil {
+		nextW := math.Round(draw.Measure(st.Label())(c.next.Label) + st.U(28))
+		c.next.Rect, _ = row.CutRight(math.Min(nextW, row.W), 0)
+	}
+	if c.chain.group == "" {
+		c.check.Rect = ui.Rect{}
+	}
+
+	c.layoutContent(c.geom.view.W)
+	if c.geom.content > c.geom.view.H {
+		c.layoutContent(c.geom.view.W - px(14)) // room for the scroll bar
+	}
+	c.chain.keepPlace()
+	c.place()
+}
+
+// layoutContent lays the card's scrolled content out in a column of
+// width w: the recap, the predictions, the next lesson, the question's
+// chain.
+func (c *recapCard) layoutContent(w float64) {
+	st := c.style
+	g := &c.geom
+	g.texts = g.texts[:0]
+	f := &formFlow{g: g, unit: st.Unit, w: w, body: st.Body(), small: st.Small(), label: st.Label()}
+	d := c.sc.done()
+	f.addText(draw.Drawable(d.Recap), false, false)
+	if len(d.Predictions) > 0 {
+		f.y += f.px(12)
+		f.addText("Your predictions beside what happened", false, true)
+		for _, p := range d.Predictions {
+			f.y += f.px(4)
+			f.addText(draw.Drawable(p), false, false)
+		}
+	}
+	if d.Next != "" {
+		f.y += f.px(12)
+		f.addText(draw.Drawable("Next lesson: "+d.Next+"."), true, false)
+	}
+	f.y += f.px(8)
+	c.chain.layout(f)
+	g.content = f.y
+}
+
+// place puts the chain's widgets where the card's scroll has them.
+func (c *recapCard) place() {
+	c.clampScroll()
+	c.chain.place()
+}
+
+// footerText is the footer's line: why the last press did nothing, the
+// verdict on the chain, or what to do.
+func (c *recapCard) footerText() string {
+	r := &c.sc.recap
+	switch {
+	case c.refused != "":
+		return c.refused
+	case c.chain.group == "":
+		return "This lesson asks no recap question: its story is above."
+	case r.verdict != nil:
+		return form.PartText(*r.verdict)
+	case len(r.chain) == 0:
+		return "Your chain is empty: add events of your run from the list above."
+	}
+	return "Your chain has " + form.Plural(len(r.chain), "1 step", strconv.Itoa(len(r.chain))+" steps") + ". Check it when it tells the story."
+}
+
+// draw draws the open card over everything.
+func (c *recapCard) draw(screen *ebiten.Image) {
+	if !c.shown {
+		return
+	}
+	st, th := c.style, c.style.Theme
+	win := ui.Rect{W: float64(screen.Bounds().Dx()), H: float64(screen.Bounds().Dy())}
+	dim := th.Background
+	dim.A = 0xe0
+	draw.Cover(win)
+	draw.FillRect(screen, win, dim)
+	draw.FillRoundRect(screen, c.card, st.U(10), th.Panel)
+	draw.StrokeRoundRect(screen, c.card, st.U(10), st.U(2), th.Accept)
+
+	d := c.sc.done()
+	draw.CheckMark(screen, ui.Point{X: c.title.X + st.U(12), Y: c.title.Center().Y}, st.U(18), st.U(3), th.Accept)
+	_, title := c.title.CutLeft(st.U(30), 0)
+	face := st.Title()
+	if draw.Measure(face)(d.Heading) > title.W {
+		face = st.Label()
+	}
+	draw.TextIn(screen, d.Heading, face, title, draw.AlignStart, th.Accept)
+	st.Button(screen, &c.close)
+
+	g := &c.geom
+	view := screen.SubImage(pixels(g.view.Intersect(win))).(*ebiten.Image)
+	draw.InScroller(func() {
+		for _, t := range g.texts {
+			f, clr := st.Body(), th.Text
+			switch {
+			case t.bold:
+				f = st.Label()
+			case t.dim:
+				f, clr = st.Small(), th.TextDim
+			}
+			draw.Paragraph(view, t.text, f, c.toView(t.r), clr)
+		}
+		c.chain.draw(view)
+	})
+	if max := c.maxScroll(); max > 0 {
+		track := ui.Rect{X: g.view.MaxX() - st.U(3), Y: g.view.Y, W: st.U(3), H: g.view.H}
+		h := math.Max(st.U(24), g.view.H*g.view.H/g.content)
+		thumb := ui.Rect{X: track.X, Y: track.Y + (track.H-h)*c.scroll/max, W: track.W, H: h}
+		draw.FillRect(screen, track, th.Border)
+		draw.FillRoundRect(screen, thumb, st.U(1.5), th.TextDim)
+	}
+
+	line, clr := c.footerText(), th.TextDim
+	text := c.line
+	if v := c.sc.recap.verdict; v != nil && c.refused == "" {
+		clr = th.Reject
+		if v.OK {
+			clr = th.Accept
+		}
+		st.Verdict(screen, ui.Point{X: text.X + st.U(11), Y: text.Y + draw.LineHeight(st.Small())/2}, st.U(18), v.OK)
+	}
+	if c.refused != "" {
+		clr = th.Warning
+	}
+	_, text = text.CutLeft(st.U(30), 0)
+	draw.Paragraph(screen, line, st.Small(), text, clr)
+	if !c.check.Rect.Empty() {
+		st.Button(screen, &c.check)
+	}
+	if !c.next.Rect.Empty() {
+		st.Button(screen, &c.next)
+	}
+}
+
+// regions names the card's places and its widgets in view, for the
+// bridge and tests.
+func (c *recapCard) regions(m map[string]ui.Rect) {
+	if !c.opener.Rect.Empty() {
+		m[recapOpenName] = c.opener.Rect
+	}
+	if !c.shown {
+		return
+	}
+	m["recapCard"], m["recapForm"] = c.card, c.geom.view
+	for w, name := range c.names {
+		r := w.Bounds()
+		if _, scrolled := c.chain.rect(w); scrolled {
+			r = r.Intersect(c.geom.view) // the part in view
+		}
+		if !r.Empty() {
+			m[name] = r
+		}
+	}
+}
+
+// invitation says where the card is, once the lesson is complete.
+func (c *recapCard) invitation() string {
+	c.sync()
+	if c.chain.group != "" {
+		return "The recap and its question open from " + c.opener.Label + ", at the right of the goals' heading (Tab to it and press Enter)."
+	}
+	return "The recap opens from " + c.opener.Label + ", at the right of the goals' heading."
+}
+
+// controls are the open card's own buttons, for the desktop's voice (the
+// page never shows the card: its panel has the recap).
+func (c *recapCard) controls() []Control {
+	out := []Control{{ID: recapCloseName, Group: "Recap", Label: "Back to the run"}}
+	if c.sc.next != nil {
+		out = append(out, Control{ID: recapNextName, Group: "Recap", Label: "Next lesson: " + c.sc.next.Title})
+	}
+	return out
+}
