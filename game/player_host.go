@@ -85,10 +85,6 @@ const (
 // the scene's own widgets. The page lists them; the canvas's widgets are
 // used through them (use).
 func (p *Player) declare() {
-	play := "Play"
-	if p.playing {
-		play = "Pause"
-	}
 	// The actors' actions first, then playback: what the lesson asks of
 	// the learner comes before the time controls (issue 29).
 	// An open question first: the run waits for it.
@@ -98,12 +94,31 @@ func (p *Player) declare() {
 			out = append(out, c.Controls()...)
 		}
 	}
-	out = append(out, []Control{
+	out = append(out, p.playbackControls()...)
+	if k := p.knobs; k != nil {
+		for i, kn := range k.lab.Lesson.Knobs {
+			c := rangeControl(groupSettings, "knob:"+kn.ID, lab.KnobLabel(kn), &k.sliders[i], lab.KnobValue(kn, k.sliders[i].Value))
+			c.Do = func(h ui.HostAction) { k.set(i, h.Value) }
+			out = append(out, c)
+		}
+	}
+	out = append(out, p.whyControls()...)
+	p.decls = append(out, p.lessonControls()...)
+}
+
+// playbackControls are play, step, back, the play head, the speed and
+// fork.
+func (p *Player) playbackControls() []Control {
+	play := "Play"
+	if p.playing {
+		play = "Pause"
+	}
+	out := []Control{
 		{ID: "play", Group: groupPlayback, Label: play, Kind: KindToggle, On: p.playing,
 			Do: func(ui.HostAction) { p.setPlaying(!p.playing) }},
 		{ID: "step", Group: groupPlayback, Label: "Step to the next event", Do: func(ui.HostAction) { p.stepOn() }},
 		{ID: KeyPrefix + ui.IntentBackStep.String(), Group: groupPlayback, Label: "Back one second"},
-	}...)
+	}
 	length := p.Clock.Length().Seconds()
 	out = append(out, Control{ID: "scrub", Group: groupPlayback, Label: "Play head", Kind: KindRange,
 		Value: p.Clock.Now().Seconds(), Max: length, Step: 0.1,
@@ -113,26 +128,23 @@ func (p *Player) declare() {
 	for i, v := range speeds {
 		opts[i] = speedText(v)
 	}
-	out = append(out, Control{ID: "speed", Group: groupPlayback, Label: "Speed", Kind: KindChoice, Value: p.speed.Value, Options: opts,
+	return append(out, Control{ID: "speed", Group: groupPlayback, Label: "Speed", Kind: KindChoice, Value: p.speed.Value, Options: opts,
 		Do: func(h ui.HostAction) {
 			p.speed.SetValue(h.Value)
 			p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
 		}},
 		Control{ID: "fork", Group: groupPlayback, Label: "Fork: drop later actions and carry on from here", Do: func(ui.HostAction) { p.forkHere() }})
-	if k := p.knobs; k != nil {
-		for i, kn := range k.lab.Lesson.Knobs {
-			c := rangeControl(groupSettings, "knob:"+kn.ID, lab.KnobLabel(kn), &k.sliders[i], lab.KnobValue(kn, k.sliders[i].Value))
-			c.Do = func(h ui.HostAction) { k.set(i, h.Value) }
-			out = append(out, c)
-		}
-	}
-	out = append(out, p.whyControls()...)
+}
+
+// lessonControls are the lesson's: the hint, the solution, the run's own
+// buttons and widgets, the sandbox and the way back.
+func (p *Player) lessonControls() []Control {
 	hint := "Reveal the next hint"
 	if n := len(p.Lesson.Hints); n > 0 {
 		hint = fmt.Sprintf("Reveal hint %d of %d", min(p.hintsSeen+1, n), n)
 	}
-	out = append(out, Control{ID: "hint", Group: groupLesson, Label: hint, Disabled: p.hintsSeen >= len(p.Lesson.Hints),
-		Do: func(ui.HostAction) { p.revealHint() }})
+	out := []Control{{ID: "hint", Group: groupLesson, Label: hint, Disabled: p.hintsSeen >= len(p.Lesson.Hints),
+		Do: func(ui.HostAction) { p.revealHint() }}}
 	if p.solutionOffered() {
 		out = append(out, Control{ID: "solution", Group: groupLesson, Label: "Show the solution (restarts the run and plays it)",
 			Do: func(ui.HostAction) { p.showSolution() }})
@@ -146,6 +158,22 @@ func (p *Player) declare() {
 			}
 		}
 	}
+	out = append(out, p.widgetControls()...)
+	if p.spec.Sandbox != nil {
+		out = append(out, Control{ID: "sandbox", Group: groupLesson, Label: "Open this run in the sandbox",
+			Do: func(ui.HostAction) { p.spec.Sandbox(); p.stop = true }})
+	}
+	if back := p.spec.Back.Do; back != nil {
+		out = append(out, Control{ID: "menu", Group: groupLesson, Label: plainLabel(p.spec.Back.Label), Kind: KindLink,
+			Do: func(ui.HostAction) { back(); p.stop = true }})
+	}
+	return out
+}
+
+// widgetControls are the scene's own widgets the player shows (an
+// exercise's run, the sandbox's), under their labels or tips.
+func (p *Player) widgetControls() []Control {
+	var out []Control
 	for _, w := range p.spec.Widgets {
 		c := Control{ID: w.Name, Group: groupLesson, Label: plainLabel(w.Tip)}
 		switch b := w.W.(type) {
@@ -158,18 +186,9 @@ func (p *Player) declare() {
 		case *ui.Toggle:
 			c.Label, c.Kind, c.On, c.Disabled = plainLabel(b.Label), KindToggle, b.On, b.Disabled
 		}
-		if c.Label == "" {
-			continue
+		if c.Label != "" {
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
-	if p.spec.Sandbox != nil {
-		out = append(out, Control{ID: "sandbox", Group: groupLesson, Label: "Open this run in the sandbox",
-			Do: func(ui.HostAction) { p.spec.Sandbox(); p.stop = true }})
-	}
-	if back := p.spec.Back.Do; back != nil {
-		out = append(out, Control{ID: "menu", Group: groupLesson, Label: plainLabel(p.spec.Back.Label), Kind: KindLink,
-			Do: func(ui.HostAction) { back(); p.stop = true }})
-	}
-	p.decls = out
+	return out
 }

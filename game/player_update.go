@@ -31,36 +31,7 @@ func (p *Player) Update(st *State) error {
 	if p.decls == nil {
 		p.declare() // updated before its first layout
 	}
-	if len(in.Host) > 0 {
-		// The page's controls: the panel's buttons and sliders fire as
-		// clicks on them would; the rest are the views' (the world's
-		// actions).
-		p.showHelp = false
-		in.Host = p.host(in)
-		if p.stop {
-			// It left the player, or changed the run under the views'
-			// last layout.
-			p.stop = false
-			return nil
-		}
-	}
-	p.updateNotice(in)
-	if !p.showHelp && !menuOpen && p.updateWhy(in) {
-		return nil
-	}
-	if !p.showHelp && !menuOpen && p.updatePredict(in) {
-		return nil
-	}
-	if p.showHelp {
-		// The help overlay is modal: any key or click closes it.
-		if in.Keys != 0 || in.Pointer().JustDown {
-			p.showHelp = false
-		}
-		return nil
-	}
-	if p.help.Update(in) || in.Keys.Has(ui.IntentHelp) {
-		p.showHelp = true
-		p.Narrate("Keyboard help: " + p.helpText())
+	if p.updateOverlays(in, menuOpen) {
 		return nil
 	}
 	if menuOpen && in.Keys.Has(ui.IntentBack) {
@@ -75,23 +46,83 @@ func (p *Player) Update(st *State) error {
 		menuKeys = in.Keys & ui.KeysOf(ui.IntentUp, ui.IntentDown, ui.IntentLeft, ui.IntentRight, ui.IntentActivate)
 		in.Keys &^= menuKeys
 	}
-	if p.spec.Back.Do != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
-		p.use(ui.HostAction{ID: "menu"})
+	if p.updateLeaving(in) {
 		p.stop = false
 		return nil
 	}
+	p.updateKeys(in)
+	if esc := p.ring.Update(in); esc != ui.NoEscape {
+		st.FocusEscape = esc
+	}
+	p.updateWidgets(in, menuOpen)
+	if p.playing {
+		p.Clock.Apply(lab.AdvanceBy(time.Duration(p.Speed() * float64(step))))
+	}
+	p.askedNow()
+	if !p.scrub.Dragging() && p.Clock.Length() > 0 {
+		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))
+	}
+	p.updateTips(in)
+	in.Keys |= menuKeys
+	return p.updateViews(st)
+}
+
+// updateOverlays gives the input to what stands over the player: the
+// page's controls, the notice, Why?, a prediction's question, the
+// keyboard help. It reports that the tick ends there.
+func (p *Player) updateOverlays(in *ui.Input, menuOpen bool) bool {
+	if len(in.Host) > 0 {
+		// The page's controls: the panel's buttons and sliders fire as
+		// clicks on them would; the rest are the views' (the world's
+		// actions).
+		p.showHelp = false
+		in.Host = p.host(in)
+		if p.stop {
+			// It left the player, or changed the run under the views'
+			// last layout.
+			p.stop = false
+			return true
+		}
+	}
+	p.updateNotice(in)
+	if !p.showHelp && !menuOpen && (p.updateWhy(in) || p.updatePredict(in)) {
+		return true
+	}
+	if p.showHelp {
+		// The help overlay is modal: any key or click closes it.
+		if in.Keys != 0 || in.Pointer().JustDown {
+			p.showHelp = false
+		}
+		return true
+	}
+	if p.help.Update(in) || in.Keys.Has(ui.IntentHelp) {
+		p.showHelp = true
+		p.Narrate("Keyboard help: " + p.helpText())
+		return true
+	}
+	return false
+}
+
+// updateLeaving handles what leaves the player or changes its run (back
+// to the menu, the sandbox, the solution, the run's own row), and reports
+// that the tick ends there.
+func (p *Player) updateLeaving(in *ui.Input) bool {
+	if p.spec.Back.Do != nil && (p.menu.Update(in) || in.Keys.Has(ui.IntentBack)) {
+		p.use(ui.HostAction{ID: "menu"})
+		return true
+	}
 	if p.spec.Sandbox != nil && p.sandbox.Update(in) {
 		p.use(ui.HostAction{ID: "sandbox"})
-		p.stop = false
-		return nil
+		return true
 	}
 	if p.solutionOffered() && (p.solution.Update(in) || in.Keys.Has(ui.IntentSolution)) {
 		p.use(ui.HostAction{ID: "solution"})
 	}
-	if p.run != nil && p.run.update(p, in) {
-		p.stop = false
-		return nil // the run changed under the views' last layout
-	}
+	return p.run != nil && p.run.update(p, in) // the run changed under the views' last layout
+}
+
+// updateKeys applies the speed keys and the step back.
+func (p *Player) updateKeys(in *ui.Input) {
 	if in.Keys.Has(ui.IntentFaster) && p.speed.Value < p.speed.Max {
 		p.speed.SetValue(p.speed.Value + 1)
 		p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
@@ -105,12 +136,12 @@ func (p *Player) Update(st *State) error {
 		p.Clock.Apply(lab.SeekTo(p.Clock.Now() - time.Second))
 		p.Narrate("Back to " + p.clockText())
 	}
-	if esc := p.ring.Update(in); esc != ui.NoEscape {
-		st.FocusEscape = esc
-	}
+}
+
+// updateWidgets updates the canvas's widgets; they and their keys pass
+// the same door as the page's controls (use).
+func (p *Player) updateWidgets(in *ui.Input, menuOpen bool) {
 	nothingFocused := p.ring.Current() == nil
-	// The canvas's widgets and their keys pass the same door as the
-	// page's controls (use).
 	if p.play.Update(in) || in.Keys.Has(ui.IntentPlayPause) ||
 		(nothingFocused && !menuOpen && in.Keys.Has(ui.IntentActivate)) {
 		p.use(ui.HostAction{ID: "play"})
@@ -139,15 +170,10 @@ func (p *Player) Update(st *State) error {
 	if p.knobs != nil {
 		p.knobs.update(in, p.use)
 	}
+}
 
-	if p.playing {
-		p.Clock.Apply(lab.AdvanceBy(time.Duration(p.Speed() * float64(step))))
-	}
-	p.askedNow()
-	if !p.scrub.Dragging() && p.Clock.Length() > 0 {
-		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))
-	}
-
+// updateTips keeps the tooltips' words and hover state.
+func (p *Player) updateTips(in *ui.Input) {
 	p.tips[0].Text = ui.WithKey("Play", ui.IntentPlayPause)
 	if p.playing {
 		p.tips[0].Text = ui.WithKey("Pause", ui.IntentPlayPause)
@@ -156,11 +182,13 @@ func (p *Player) Update(st *State) error {
 		t := &p.tips[i]
 		t.Update(in, t.widget.Bounds(), t.widget.Focus() == ui.FocusVisible)
 	}
-	in.Keys |= menuKeys
-	// The views handle the input on what they last showed. One may swap
-	// the others (the finder opens the comparison; its way back restores
-	// the player's own views): a view swapped in is not updated this
-	// tick, only laid out before it is drawn.
+}
+
+// updateViews lets the views handle the input on what they last showed.
+// One may swap the others (the finder opens the comparison; its way back
+// restores the player's own views): a view swapped in is not updated this
+// tick, only laid out before it is drawn.
+func (p *Player) updateViews(st *State) error {
 	before := p.views()
 	for i, v := range before {
 		if v != nil && v == p.views()[i] {
