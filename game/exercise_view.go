@@ -95,10 +95,11 @@ func (s *exerciseAnswer) drawForm(screen *ebiten.Image) {
 	}
 }
 
-// drawContents draws the form's texts and widgets into its view.
-func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
-	st, th, g := s.style, s.style.Theme, &s.geom
-	for _, t := range g.texts {
+// drawFormTexts draws a form's texts into its view (toView places a
+// form rectangle there): prose, a bold heading, a dim note.
+func drawFormTexts(view *ebiten.Image, st draw.Style, texts []formText, toView func(ui.Rect) ui.Rect) {
+	th := st.Theme
+	for _, t := range texts {
 		f, c := st.Body(), th.Text
 		switch {
 		case t.bold:
@@ -106,8 +107,14 @@ func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
 		case t.dim:
 			f, c = st.Small(), th.TextDim
 		}
-		draw.Paragraph(view, t.text, f, s.toView(t.r), c)
+		draw.Paragraph(view, t.text, f, toView(t.r), c)
 	}
+}
+
+// drawContents draws the form's texts and widgets into its view.
+func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
+	st, th, g := s.style, s.style.Theme, &s.geom
+	drawFormTexts(view, st, g.texts, s.toView)
 	if s.Ex.Lab != nil {
 		st.Button(view, &s.sim)
 		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)

@@ -142,16 +142,7 @@ func (c *recapCard) draw(screen *ebiten.Image) {
 	g := &c.geom
 	view := screen.SubImage(pixels(g.view.Intersect(win))).(*ebiten.Image)
 	draw.InScroller(func() {
-		for _, t := range g.texts {
-			f, clr := st.Body(), th.Text
-			switch {
-			case t.bold:
-				f = st.Label()
-			case t.dim:
-				f, clr = st.Small(), th.TextDim
-			}
-			draw.Paragraph(view, t.text, f, c.toView(t.r), clr)
-		}
+		drawFormTexts(view, st, g.texts, c.toView)
 		c.chain.draw(view)
 	})
 	if max := c.maxScroll(); max > 0 {
