@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/game/lab"
 	"leaselab/game/place"
 	"leaselab/game/ui"
 )
@@ -65,5 +66,44 @@ func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
 		r.clickAt(last.Rect.Center())
 		assert.Empty(t, w.buttons, "%s: the press on %q went to the menu", preset, last.Label)
 		assert.GreaterOrEqual(t, sb.Run.Lab.Now(), now, "%s: the press on the menu moved the play head back", preset)
+	}
+}
+
+// A message's token label keeps clear of the state badges: in the
+// sandbox, "write, token 1" leaving A covered A's "leader · token 1"
+// (at 1280x800, 1024x640 and on the phone). Played on in small steps,
+// no label drawn meets a badge.
+func TestMessageLabelsKeepOffTheBadges(t *testing.T) {
+	for _, size := range []string{"1280x800", "1024x640", "phone"} {
+		r := newAppRig(t)
+		switch size {
+		case "1024x640":
+			r.resize(1024, 640)
+		case "phone":
+			r = phoneRig(t)
+		}
+		require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
+		r.tick(ui.Input{})
+		r.click("preset:leases")
+		r.click("start")
+		sb := r.a.top().(*SandboxScene)
+		require.NotNil(t, sb.Run)
+		w, ok := sb.Run.Player.World.(*worldView)
+		require.True(t, ok)
+		labels := 0
+		for at := time.Duration(0); at < 8*time.Second; at += 25 * time.Millisecond {
+			sb.Run.Lab.Apply(lab.SeekTo(at))
+			shot := r.record("message-labels-" + size)
+			for _, d := range shot.drawn {
+				if !strings.Contains(d.Text, ", token ") {
+					continue
+				}
+				labels++
+				for i, b := range w.geom.Badges {
+					assert.False(t, d.Ink.Overlaps(b), "%s at %v: %q covers %s's badge", size, at, d.Text, w.view.Procs[i].Name)
+				}
+			}
+		}
+		require.NotZero(t, labels, "%s: no message with a token was seen", size)
 	}
 }
