@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/core"
+	"leaselab/game/draw"
 	"leaselab/game/place"
 	"leaselab/game/ui"
 )
@@ -86,5 +88,55 @@ func TestNeighboursConditionTagsDoNotCoverEachOther(t *testing.T) {
 			overlap := min(a.MaxX(), b.MaxX()) - max(a.X, b.X)
 			assert.LessOrEqual(t, overlap, 0.0, "the pills %v and %v overlap by %.0f px", a, b, overlap)
 		}
+	}
+}
+
+// A crashed process says so in its badge, in plain words, and keeps its
+// name readable: its old state stayed in the badge ("api-1 · waiting")
+// and the red cross covered its name's letter. The cross is drawn clear
+// of the name, and nothing in the world still says it waits.
+func TestACrashedProcessSaysItIsDownAndKeepsItsName(t *testing.T) {
+	for _, phone := range []bool{false, true} {
+		r := newAppRig(t)
+		if phone {
+			r = phoneRig(t)
+		}
+		require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "fenced-writes"}))
+		r.tick(ui.Input{})
+		sc := r.a.top().(*LessonScene)
+		sc.Lab.Seek(4 * time.Second)
+		require.NoError(t, sc.Lab.Do(core.Crash("A")))
+		r.tick(ui.Input{})
+
+		w, h := int(r.st.Window.W), int(r.st.Window.H)
+		img := ebiten.NewImage(w, h)
+		stop := draw.Record()
+		r.a.Draw(img)
+		drawn := stop()
+		draw.EndFrame()
+		g := sc.world.geom
+		var name, badge *draw.Drawn
+		for i, d := range drawn {
+			if d.Text == "A" && d.Ink.Overlaps(ui.Rect{X: g.Procs[0].X - g.Ring, Y: g.Procs[0].Y - g.Ring, W: 2 * g.Ring, H: 2 * g.Ring}) {
+				name = &drawn[i]
+			}
+			if d.Ink.Overlaps(g.Badges[0]) {
+				badge = &drawn[i]
+			}
+		}
+		require.NotNil(t, badge, "A's badge (phone: %v)", phone)
+		assert.Contains(t, []string{"down (crashed)", "down"}, badge.Text, "phone: %v", phone)
+		require.NotNil(t, name, "A's name in its circle (phone: %v)", phone)
+		red := 0
+		ink := name.Ink.InsetXY(1, 1)
+		for y := int(ink.Y); y < int(ink.MaxY()); y++ {
+			for x := int(ink.X); x < int(ink.MaxX()); x++ {
+				if img.At(x, y) == r.st.Style.Theme.Reject {
+					red++
+				}
+			}
+		}
+		assert.Zero(t, red, "the cross covers A's name (phone: %v)", phone)
+		img.Deallocate()
 	}
 }

@@ -42,6 +42,11 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	if p.Timeline != nil {
 		p.Timeline.Draw(screen, l.Timeline, s)
 	}
+	// The world's action menu over every view: on a phone it reaches
+	// over the timeline.
+	if m, ok := p.World.(menuHost); ok {
+		m.DrawMenu(screen, s)
+	}
 
 	// Time controls.
 	s.Button(screen, &p.play)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
@@ -39,6 +41,9 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 	}
 	world := p.worldArea()
 	areas := [3]ui.Rect{world, world, p.layout.Timeline}
+	if m, ok := p.World.(menuHost); ok {
+		m.SetMenuRoom(bounds(world, p.layout.Timeline))
+	}
 	for i, v := range p.views() {
 		if v != nil {
 			v.Layout(areas[i], style)
@@ -53,6 +58,28 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 		p.ringed = items
 		p.ring.Set(items...)
 	}
+}
+
+// menuHost is a world view whose action menu the player draws over every
+// view (a phone's world is too short for a long menu).
+type menuHost interface {
+	SetMenuRoom(ui.Rect)
+	MenuBox() ui.Rect
+	DrawMenu(*ebiten.Image, draw.Style)
+}
+
+// menuBox is the world's open action menu's box, empty for none.
+func (p *Player) menuBox() ui.Rect {
+	if m, ok := p.World.(menuHost); ok {
+		return m.MenuBox()
+	}
+	return ui.Rect{}
+}
+
+// bounds is the smallest rectangle holding a and b.
+func bounds(a, b ui.Rect) ui.Rect {
+	x, y := math.Min(a.X, b.X), math.Min(a.Y, b.Y)
+	return ui.Rect{X: x, Y: y, W: math.Max(a.MaxX(), b.MaxX()) - x, H: math.Max(a.MaxY(), b.MaxY()) - y}
 }
 
 // worldMenuOpen reports a world view with an open action menu.

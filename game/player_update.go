@@ -190,7 +190,13 @@ func (p *Player) updateTips(in *ui.Input) {
 // tick, only laid out before it is drawn.
 func (p *Player) updateViews(st *State) error {
 	before := p.views()
+	// A press on the world's open menu is the menu's alone: where the
+	// menu lies over the timeline, it must not also move the play head.
+	onMenu := p.menuBox().Contains(in.Pointer().Pos)
 	for i, v := range before {
+		if onMenu && v == p.Timeline {
+			continue
+		}
 		if v != nil && v == p.views()[i] {
 			if err := v.Update(st); err != nil {
 				return err

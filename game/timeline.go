@@ -38,6 +38,9 @@ type timelineView struct {
 	// labels and the marks (with the spans' pills), for the tests.
 	drawnLabels, drawnMarks []ui.Rect
 	drawnTexts              []string
+	// drawnHead is the play head's marker as last drawn (empty when out
+	// of view).
+	drawnHead ui.Rect
 }
 
 func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {

@@ -63,13 +63,15 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		v.drawnTexts = append(v.drawnTexts, l.text)
 	}
 	f.axis()
-	now := f.playHead()
-	f.drawLabels(shown, now)
-	// The legend too, over the play head's marker, which reaches into its
-	// row and covered the foot of a letter.
-	if draw.Measure(s.Small())(legend) < f.g.Caption.W-draw.Measure(s.Label())(caption)-s.U(24) {
+	// The legend, at the caption's right where there is room; the play
+	// head's marker keeps below it.
+	var legendBox ui.Rect
+	if w := draw.Measure(s.Small())(legend); w < f.g.Caption.W-draw.Measure(s.Label())(caption)-s.U(24) {
+		legendBox = ui.Rect{X: f.g.Caption.MaxX() - w, Y: f.g.Caption.Y + (f.g.Caption.H-f.h)/2, W: w, H: f.h}
 		draw.TextIn(dst, legend, s.Small(), f.g.Caption, draw.AlignEnd, f.th.TextDim)
 	}
+	v.drawnHead = f.playHead(legendBox)
+	f.drawLabels(shown)
 }
 
 // caption draws the timeline's caption and returns it: which part of the
@@ -350,32 +352,36 @@ func (f *timelineFrame) axis() {
 	}
 }
 
-// playHead draws the play head and returns its x, or -Inf when the view
-// is scrolled away from it (none drawn).
-func (f *timelineFrame) playHead() float64 {
+// playHead draws the play head and returns its marker's box, empty when
+// the view is scrolled away from it (none drawn). The marker sits above
+// the lanes, or lower where the legend is above it: drawn on the legend's
+// row it covered the text ("upper bar: believes it leads").
+func (f *timelineFrame) playHead(legend ui.Rect) ui.Rect {
 	s, th, g := f.s, f.th, f.g
 	if !g.InView(f.tl.Now.Seconds()) {
-		return math.Inf(-1)
+		return ui.Rect{}
 	}
 	now := g.X(f.tl.Now.Seconds())
 	top := g.Lanes.Y - s.U(4)
-	draw.Line(f.dst, ui.Point{X: now, Y: top}, ui.Point{X: now, Y: g.Axis.Y}, s.U(2), th.Text)
-	draw.Polygon(f.dst, th.Text, ui.Point{X: now - s.U(5), Y: top - s.U(6)}, ui.Point{X: now + s.U(5), Y: top - s.U(6)}, ui.Point{X: now, Y: top})
-	return now
+	marker := ui.Rect{X: now - s.U(5), Y: top - s.U(6), W: s.U(10), H: s.U(6)}
+	if legend.W > 0 && marker.Overlaps(legend.InsetXY(-s.U(1), -s.U(1))) {
+		marker.Y = legend.MaxY() + s.U(1)
+	}
+	draw.Line(f.dst, ui.Point{X: now, Y: math.Min(top, marker.Y)}, ui.Point{X: now, Y: g.Axis.Y}, s.U(2), th.Text)
+	draw.Polygon(f.dst, th.Text, ui.Point{X: marker.X, Y: marker.Y}, ui.Point{X: marker.MaxX(), Y: marker.Y}, ui.Point{X: now, Y: marker.MaxY()})
+	return marker
 }
 
-// drawLabels draws the labels shown last, the play head at now passing
-// under them: a label just after the latest mark runs across it, and its
-// line through a letter made "duplicate ignored" read "|uplicate
-// ignored". Only the line's strip is cleared (the bars stop at the play
-// head, so none is cut).
-func (f *timelineFrame) drawLabels(shown []timelineLabel, now float64) {
+// drawLabels draws the labels shown last, each on a plate of the lanes'
+// background just larger than its text: a label beside a mark lies on its
+// lane's bars, which crossed the white letters ("STALE offset 1", "term 2"
+// were hard to read on the purple and teal), and the play head at now,
+// just after the latest mark, passes under it too (its line through a
+// letter made "duplicate ignored" read "|uplicate ignored").
+func (f *timelineFrame) drawLabels(shown []timelineLabel) {
 	s, h := f.s, f.h
 	for _, l := range shown {
-		if now+s.U(1)+1 > l.x-s.U(2) && now-s.U(1)-1 < l.end+s.U(2) {
-			// The line is 2 units wide; its smoothed edges reach a pixel on.
-			draw.FillRect(f.dst, ui.Rect{X: now - s.U(1) - 1, Y: l.y - h/2 - s.U(1), W: s.U(2) + 2, H: h + s.U(2)}, f.th.Background)
-		}
+		draw.FillRoundRect(f.dst, ui.Rect{X: l.x - s.U(2), Y: l.y - h/2 - s.U(1), W: l.end - l.x + s.U(4), H: h + s.U(2)}, s.U(2), f.th.Background)
 		draw.TextAligned(f.dst, l.text, s.Small(), l.x, l.y, draw.AlignStart, draw.AlignCenter, f.th.Text)
 	}
 }

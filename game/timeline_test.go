@@ -3,6 +3,7 @@ package game
 import (
 	"image"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -276,4 +277,53 @@ func TestTimelineLabelsNeverOverlapOverTenMinutes(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, float64(len(tv.drawnLabels))/float64(inView), float64(whole)/float64(labelled),
 		"zoomed in, a larger share of the labels in view shows (%d of %d; whole run %d of %d)", len(tv.drawnLabels), inView, whole, labelled)
+}
+
+// A label beside a mark sits on a plate of the lanes' background, so the
+// lane's bars never cross its letters: "STALE offset 1" and "term 2" were
+// drawn in white across the purple and teal bars in the troubleshooting,
+// shards and cluster lessons. The label looks the same with bars under it
+// as with none.
+func TestTimelineLabelsAreNotCrossedByTheBars(t *testing.T) {
+	const length = 20 * time.Second
+	const text = "offset rejected 1"
+	tr := newTimelineRig(t, length, 2)
+	bare := lab.Timeline{Now: length, Length: length,
+		Lanes:   []lab.Lane{{Name: "A", Lock: "lock", Members: []string{"A"}}, {Name: "B", Lock: "lock", Members: []string{"B"}}},
+		Writes:  []lab.WriteMark{{At: 5 * time.Second, From: "A", Accepted: false, Kind: lab.MarkJob, Label: text}},
+		Leaders: []lab.LeaderMark{{At: 12 * time.Second, Member: "B", Term: 2}}}
+	barred := bare
+	barred.Lanes = []lab.Lane{
+		{Name: "A", Lock: "lock", Members: []string{"A"}, Belief: []lab.Span{{From: 0, To: length}}, Truth: []lab.Span{{From: 0, To: length}}},
+		{Name: "B", Lock: "lock", Members: []string{"B"}, Belief: []lab.Span{{From: 0, To: length}}, Truth: []lab.Span{{From: 0, To: length}}},
+	}
+	row := tr.geom.Lane(0)
+	mark := math.Min(tr.style.U(20), row.H)
+	label := tr.textBox(text, tr.geom.X(5)+mark/2+tr.style.U(4), row.Y+row.H/2)
+	term := tr.textBox("term 2", tr.geom.X(12)+tr.style.U(3), row.Y+draw.TextHeight(tr.style.Small())/2)
+	plain, withBars := tr.render(bare), tr.render(barred)
+	require.NotZero(t, differ(plain, withBars, image.Rect(0, int(row.Y), int(tr.area.W), int(row.MaxY()))), "the bars were not drawn")
+	assert.Zero(t, differ(plain, withBars, label), "the bars cross the write's label %q", text)
+	assert.Zero(t, differ(plain, withBars, term), "the bars cross the leader line's label")
+}
+
+// The play head's marker never sits on the timeline's legend: near the
+// run's end its triangle covered "upper bar: believes it leads" at the
+// top right. Wherever the head is, the legend's text and the marker do
+// not meet.
+func TestThePlayHeadMarkerKeepsOffTheLegend(t *testing.T) {
+	const length = 20 * time.Second
+	tr := newTimelineRig(t, length, 2)
+	tl := lab.Timeline{Length: length, Lanes: []lab.Lane{{Name: "A", Lock: "lock"}, {Name: "B", Lock: "lock"}}}
+	legend := timelineLegend(tr.view.lab.World())
+	for now := time.Duration(0); now <= length; now += time.Second {
+		tl.Now = now
+		stop := draw.Record()
+		tr.render(tl)
+		drawn := stop()
+		i := slices.IndexFunc(drawn, func(d draw.Drawn) bool { return d.Text == legend })
+		require.GreaterOrEqual(t, i, 0, "the legend was not drawn")
+		require.NotZero(t, tr.view.drawnHead.W, "no play head marker at %v", now)
+		assert.False(t, drawn[i].Ink.Overlaps(tr.view.drawnHead), "the play head's marker at %v (%v) lies on the legend (%v)", now, tr.view.drawnHead, drawn[i].Ink)
+	}
 }

@@ -53,10 +53,14 @@ type worldView struct {
 
 	buttons []ui.Button
 	menuBox ui.Rect
-	hl      int // the popover item the keyboard points at
-	fencing ui.Toggle
-	idem    ui.Toggle
-	token   int64 // the token "write with token" sends
+	// menuRoom is where the host lets a menu too tall for the world
+	// reach (the world and the timeline under it), drawing it after
+	// every view (DrawMenu); empty, the world keeps and draws it.
+	menuRoom ui.Rect
+	hl       int // the popover item the keyboard points at
+	fencing  ui.Toggle
+	idem     ui.Toggle
+	token    int64 // the token "write with token" sends
 	// later is how many of the learner's actions lie after the play
 	// head: acting now drops them (the legend row warns).
 	later int
@@ -323,7 +327,30 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 		draw.TextIn(dst, hint, s.Small(), r, draw.AlignEnd, th.TextDim)
 	}
 
-	// The action menu on top.
+	// The action menu on top, unless its host draws it over every view.
+	if w.menuRoom.Empty() {
+		w.DrawMenu(dst, s)
+	}
+}
+
+// SetMenuRoom lets the action menu reach over room where the world's own
+// area is too short for it: on a phone, a menu of ten actions ran under
+// the timeline, its last items hidden. The host then draws it with
+// DrawMenu after every view, and keeps the views under it from the
+// pointer while it is open (MenuBox).
+func (w *worldView) SetMenuRoom(room ui.Rect) { w.menuRoom = room }
+
+// MenuBox is the open action menu's box (empty when none is open).
+func (w *worldView) MenuBox() ui.Rect {
+	if len(w.buttons) == 0 {
+		return ui.Rect{}
+	}
+	return w.menuBox
+}
+
+// DrawMenu draws the open action menu, if any.
+func (w *worldView) DrawMenu(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
 	if len(w.buttons) > 0 {
 		draw.Cover(w.menuBox)
 		draw.FillRoundRect(dst, w.menuBox, s.U(8), th.Panel)

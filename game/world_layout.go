@@ -88,6 +88,10 @@ func (w *worldView) layoutMenu() {
 		width = math.Max(width, draw.Measure(face)(labels[i])+28*w.unit)
 	}
 	box, items := ui.PopoverNear(w.area, w.actors[w.selected].hit, len(w.menu), w.unit, width)
+	if box.MaxY() > w.area.MaxY() && !w.menuRoom.Empty() {
+		// Too tall for the world: over the timeline too, drawn on top.
+		box, items = ui.PopoverNear(w.menuRoom, w.actors[w.selected].hit, len(w.menu), w.unit, width)
+	}
 	w.menuBox = box
 	if len(w.buttons) != len(w.menu) {
 		w.buttons = make([]ui.Button, len(w.menu))

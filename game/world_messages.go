@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -141,13 +142,35 @@ func (l msgLinks) draw(dst *ebiten.Image, s draw.Style, m lab.MsgView) {
 	case m.Held:
 		pill(dst, s, ui.Point{X: dot.X, Y: dot.Y - s.U(14)}, fmt.Sprintf("%d held", m.Count), th.TextDim, th.Background)
 	case m.Token != 0:
-		// A message in flight passes over what lies on its way (a
-		// badge as it leaves): it covers it for that moment.
+		// The label goes where it covers no state badge (a write leaving
+		// its sender hid the sender's "leader · token 7"); a message
+		// still passes over what else lies on its way.
 		label := fmt.Sprintf("%s %d", shortKind(m.Kind), m.Token)
-		c := ui.Point{X: dot.X, Y: dot.Y - s.U(14)}
+		c := msgLabelAt(s, dot, label, l.w.geom.Badges)
 		draw.Cover(pillRect(s, c, label))
 		pill(dst, s, c, label, th.Accent, th.Background)
 	}
+}
+
+// msgLabelAt is the centre of a message's label for its dot at dot:
+// above the dot, else below it, below the badge it would cover, right or
+// left of it, whichever first meets none of avoid (above it if all do).
+func msgLabelAt(s draw.Style, dot ui.Point, label string, avoid []ui.Rect) ui.Point {
+	size := pillRect(s, ui.Point{}, label)
+	above := ui.Point{X: dot.X, Y: dot.Y - s.U(14)}
+	places := []ui.Point{above, {X: dot.X, Y: dot.Y + s.U(14)}}
+	for _, b := range avoid {
+		if b.Overlaps(pillRect(s, above, label)) {
+			places = append(places, ui.Point{X: dot.X, Y: b.MaxY() + s.U(2) + size.H/2})
+		}
+	}
+	places = append(places, ui.Point{X: dot.X + s.U(8) + size.W/2, Y: dot.Y}, ui.Point{X: dot.X - s.U(8) - size.W/2, Y: dot.Y})
+	for _, c := range places {
+		if !slices.ContainsFunc(avoid, pillRect(s, c, label).Overlaps) {
+			return c
+		}
+	}
+	return above
 }
 
 func shortKind(k string) string {

@@ -113,12 +113,22 @@ func (d procDrawing) name(rw float64) (inBadge bool) {
 		}
 	}
 	inBadge = draw.Measure(face)(p.Name) > room-s.U(2)
-	if !inBadge {
-		draw.TextAligned(d.dst, p.Name, face, d.c.X, d.c.Y, draw.AlignCenter, draw.AlignCenter, nameClr)
+	if !p.Crashed {
+		if !inBadge {
+			draw.TextAligned(d.dst, p.Name, face, d.c.X, d.c.Y, draw.AlignCenter, draw.AlignCenter, nameClr)
+		}
+		return inBadge
 	}
-	if p.Crashed {
+	if inBadge {
 		draw.CrossMark(d.dst, d.c, d.r*1.4, s.U(3), th.Reject)
+		return inBadge
 	}
+	// A crashed one's name over a small cross, both in the circle: a
+	// cross over the whole circle hid the name's letter.
+	h := draw.TextHeight(face)
+	size := math.Min(s.U(14), math.Max(s.U(6), room-h-s.U(6)))
+	draw.TextAligned(d.dst, p.Name, face, d.c.X, d.c.Y-size/2, draw.AlignCenter, draw.AlignCenter, nameClr)
+	draw.CrossMark(d.dst, ui.Point{X: d.c.X, Y: d.c.Y + h/2}, size, s.U(2), th.Reject)
 	return inBadge
 }
 
@@ -128,7 +138,11 @@ func (d procDrawing) name(rw float64) (inBadge bool) {
 func (d procDrawing) stateBadge(words core.SystemWords, inBadge bool) {
 	s, th, p, badge := d.s, d.th, d.p, d.badge
 	label := p.State.Words()
-	if p.Believes {
+	if p.Crashed {
+		// What it was doing before is over: "api-1 · waiting" on a
+		// crashed process read as if it still waited.
+		label = "down (crashed)"
+	} else if p.Believes {
 		// With the name in the badge too, the token goes by number only.
 		fits := func(l string) bool { return !inBadge && draw.Measure(s.Small())(l) <= badge.W-s.U(6) }
 		label = lab.LeaderBadge(words, p.Token, fits)
@@ -151,7 +165,7 @@ func (d procDrawing) stateBadge(words core.SystemWords, inBadge bool) {
 		draw.TextInTip(d.dst, p.Name, s.Small(), top, draw.AlignCenter, th.Text)
 		// A leader's token goes where the badge is too narrow for it (the
 		// lock's card says it).
-		draw.FirstFitInTip(d.dst, label, []string{p.State.Words()}, s.Small(), bottom, draw.AlignCenter, th.Text)
+		draw.FirstFitInTip(d.dst, label, []string{d.shortState()}, s.Small(), bottom, draw.AlignCenter, th.Text)
 		return
 	}
 	if inBadge {
@@ -159,7 +173,16 @@ func (d procDrawing) stateBadge(words core.SystemWords, inBadge bool) {
 		label = p.Name + " · " + label
 	}
 	draw.FillRoundRect(d.dst, badge, badge.H/2, bg)
-	draw.FirstFitInTip(d.dst, label, []string{p.State.Words()}, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+	draw.FirstFitInTip(d.dst, label, []string{d.shortState()}, s.Small(), badge.InsetXY(s.U(3), 0), draw.AlignCenter, th.Text)
+}
+
+// shortState is the badge's words where its label does not fit: the state
+// alone, or "down" for a crashed process.
+func (d procDrawing) shortState() string {
+	if d.p.Crashed {
+		return "down"
+	}
+	return d.p.State.Words()
 }
 
 // conditionTag is the tag above p's rings (of radius ring) and its

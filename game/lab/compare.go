@@ -80,10 +80,13 @@ func Verdict(tr *core.Trace, spec *lessons.Search, on bool) (string, bool) {
 func (c *Comparison) AtPlayHead() []Check {
 	out := make([]Check, len(c.Runs))
 	for i, lb := range c.Runs {
-		head := core.Capitalise(c.Spec.Switch()) + " " + OnOff(i == 1)
-		ch := Check{Text: c.Spec.Invariant.Name, Holds: true, Note: head + ", holds so far"}
+		// The row reads "Fencing off: broke “no stale write accepted” at
+		// 13.005s": the invariant's name quoted, as "broken at t=13.005s:
+		// no stale write accepted" read as if no stale write was accepted.
+		name := "“" + c.Spec.Invariant.Name + "”"
+		ch := Check{Note: core.Capitalise(c.Spec.Switch()) + " " + OnOff(i == 1), Text: name + " holds so far", Holds: true}
 		if e := c.Spec.Invariant.First(lb.Sim().Trace); e != nil && e.At <= lb.Now() {
-			ch.Holds, ch.Note = false, head+", broken at t="+core.FormatTime(e.At)
+			ch.Holds, ch.Text = false, "broke "+name+" at "+core.FormatTime(e.At)
 		}
 		out[i] = ch
 	}

@@ -31,7 +31,12 @@ func TestTheComparisonsChecklistDescribesTheRunsOnScreen(t *testing.T) {
 	at.Apply(SeekTo(at.Length()))
 	late := c.AtPlayHead()
 	assert.False(t, late[0].Holds, "broken by the end: %+v", late[0])
-	assert.Contains(t, late[0].Note, "off, broken at t=")
+	// Said as what broke, the invariant's name quoted: "broken at t=13s:
+	// no stale write accepted" read as a contradiction.
+	name := "“" + l.Search.Invariant.Name + "”"
+	assert.Equal(t, "Fencing off", late[0].Note)
+	assert.Regexp(t, `^broke `+name+` at \d+(\.\d+)?s$`, late[0].Text)
 	assert.True(t, late[1].Holds, "fencing on holds: %+v", late[1])
-	assert.Contains(t, late[1].Note, "on, holds so far")
+	assert.Equal(t, "Fencing on", late[1].Note)
+	assert.Equal(t, name+" holds so far", late[1].Text)
 }

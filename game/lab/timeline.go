@@ -253,6 +253,9 @@ func (b *timelineBuilder) lifecycle(e *core.Event, li int) {
 	case core.KindResume:
 		shutSpan(lane.Paused, e.At)
 	case core.KindCrash:
+		// A crash ends a pause (no resume follows it): left open, the
+		// lane said "paused" to the end of the run.
+		shutSpan(lane.Paused, e.At)
 		openSpan(&lane.Crashed, e.At)
 		if b.owns[e.Actor] > 0 {
 			b.owns[e.Actor] = 0

@@ -204,3 +204,31 @@ func TestWorldViewShowsAConnectionThatIsDown(t *testing.T) {
 	lb.Advance(100 * time.Millisecond)
 	assert.Equal(t, "", a().ConnTag(), "reconnected")
 }
+
+// A process crashed while paused is crashed, not paused, from then on:
+// its lane's pause ends at the crash (the sandbox's herd and election
+// presets drew "paused" to the end of the run), and the world shows it
+// crashed and not paused.
+func TestACrashEndsThePause(t *testing.T) {
+	l, err := lessons.Find("fenced-writes")
+	require.NoError(t, err)
+	lb, err := New(l, 1)
+	require.NoError(t, err)
+	lb.Seek(4 * time.Second)
+	require.NoError(t, lb.Do(core.Pause("A", 20*time.Second)))
+	lb.Seek(6 * time.Second)
+	require.NoError(t, lb.Do(core.Crash("A")))
+	lb.Seek(15 * time.Second)
+
+	lane := lb.Timeline().Lanes[0]
+	require.Equal(t, "A", lane.Name)
+	require.Len(t, lane.Paused, 1)
+	assert.Equal(t, 6*time.Second, lane.Paused[0].To, "the pause ends at the crash")
+	require.Len(t, lane.Crashed, 1)
+	assert.Equal(t, 6*time.Second, lane.Crashed[0].From)
+
+	a := lb.World().Procs[0]
+	require.Equal(t, "A", a.Name)
+	assert.True(t, a.Crashed)
+	assert.False(t, a.Paused)
+}

@@ -1,0 +1,109 @@
+package game
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/game/lab"
+	"leaselab/game/place"
+	"leaselab/game/ui"
+)
+
+// On the phone an actor's action menu, taller than the world, lies over
+// the timeline and is drawn after it, every item whole and inside the
+// window; a press on an item there is the menu's, not the timeline's (the
+// play head stays). The herd and Redlock presets' menus were drawn under
+// the timeline, their last items hidden.
+func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
+	for _, preset := range []string{"herd", "redlock"} {
+		r := phoneRig(t)
+		require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
+		r.tick(ui.Input{})
+		r.click("preset:" + preset)
+		r.click("start")
+		sb := r.a.top().(*SandboxScene)
+		require.NotNil(t, sb.Run, "preset %s starts", preset)
+		sb.Run.Lab.Advance(3 * time.Second)
+		r.tick(ui.Input{})
+		var procs []string
+		for name := range r.a.Inspect().Regions {
+			if strings.HasPrefix(name, "proc:") {
+				procs = append(procs, name)
+			}
+		}
+		require.NotEmpty(t, procs)
+		slices.Sort(procs)
+		r.click(procs[0])
+		w, ok := sb.Run.Player.World.(*worldView)
+		require.True(t, ok)
+		require.NotEmpty(t, w.buttons, "%s: the menu opens", preset)
+		shot := r.record(preset + "-menu-over-timeline-phone")
+
+		tl := sb.Run.Player.layout.Timeline
+		last := w.buttons[len(w.buttons)-1]
+		require.True(t, last.Rect.Overlaps(tl), "%s: the menu is taller than the world (the case under test)", preset)
+		lastTimeline, firstMenu := -1, len(shot.drawn)
+		for i, d := range shot.drawn {
+			isItem := slices.ContainsFunc(w.buttons, func(b ui.Button) bool { return b.Label == d.Full && b.Rect.Overlaps(d.Ink) })
+			switch {
+			case isItem:
+				firstMenu = min(firstMenu, i)
+			case d.Ink.Overlaps(tl):
+				lastTimeline = i
+			}
+		}
+		assert.Greater(t, firstMenu, lastTimeline, "%s: the menu is drawn before the timeline's text", preset)
+		for _, b := range w.buttons {
+			assert.True(t, b.Rect.Within(r.st.Window), "%s: %q lies outside the window", preset, b.Label)
+		}
+
+		now := sb.Run.Lab.Now()
+		r.clickAt(last.Rect.Center())
+		assert.Empty(t, w.buttons, "%s: the press on %q went to the menu", preset, last.Label)
+		assert.GreaterOrEqual(t, sb.Run.Lab.Now(), now, "%s: the press on the menu moved the play head back", preset)
+	}
+}
+
+// A message's token label keeps clear of the state badges: in the
+// sandbox, "write, token 1" leaving A covered A's "leader · token 1"
+// (at 1280x800, 1024x640 and on the phone). Played on in small steps,
+// no label drawn meets a badge.
+func TestMessageLabelsKeepOffTheBadges(t *testing.T) {
+	for _, size := range []string{"1280x800", "1024x640", "phone"} {
+		r := newAppRig(t)
+		switch size {
+		case "1024x640":
+			r.resize(1024, 640)
+		case "phone":
+			r = phoneRig(t)
+		}
+		require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
+		r.tick(ui.Input{})
+		r.click("preset:leases")
+		r.click("start")
+		sb := r.a.top().(*SandboxScene)
+		require.NotNil(t, sb.Run)
+		w, ok := sb.Run.Player.World.(*worldView)
+		require.True(t, ok)
+		labels := 0
+		for at := time.Duration(0); at < 8*time.Second; at += 25 * time.Millisecond {
+			sb.Run.Lab.Apply(lab.SeekTo(at))
+			shot := r.record("message-labels-" + size)
+			for _, d := range shot.drawn {
+				if !strings.Contains(d.Text, ", token ") {
+					continue
+				}
+				labels++
+				for i, b := range w.geom.Badges {
+					assert.False(t, d.Ink.Overlaps(b), "%s at %v: %q covers %s's badge", size, at, d.Text, w.view.Procs[i].Name)
+				}
+			}
+		}
+		require.NotZero(t, labels, "%s: no message with a token was seen", size)
+	}
+}
