@@ -222,7 +222,10 @@ func (sc *LessonScene) Update(st *State) error {
 		} else {
 			next := ""
 			if sc.next != nil {
-				next = " Next lesson: " + sc.next.Title + "."
+				next = " Next lesson: " + sc.next.Title
+				if !strings.HasSuffix(next, "?") && !strings.HasSuffix(next, "!") && !strings.HasSuffix(next, ".") {
+					next += "." // a title that asks keeps its own mark
+				}
 			}
 			if !sc.Player.style.PanelOutside {
 				// On the canvas: where the recap card opens.

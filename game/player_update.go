@@ -192,7 +192,7 @@ func (p *Player) updateViews(st *State) error {
 	before := p.views()
 	// A press on the world's open menu is the menu's alone: where the
 	// menu lies over the timeline, it must not also move the play head.
-	onMenu := p.menuBox().Contains(in.Pointer().Pos)
+	onMenu := p.menuBox().Contains(st.Input.Pointer().Pos)
 	for i, v := range before {
 		if onMenu && v == p.Timeline {
 			continue

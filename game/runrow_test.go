@@ -395,3 +395,29 @@ func TestRunButtonsPressByName(t *testing.T) {
 	assert.Len(t, sc.Lab.Log(), 1)
 	assert.Error(t, sc.Press(RunNext), "not before the lesson is complete")
 }
+
+// The completion line names the next lesson as one sentence: a title that
+// is a question ends with its own "?", not "?." (redlock's next lesson
+// asks "who decides that a token is stale?").
+func TestTheNextLessonsTitleIsNotPunctuatedTwice(t *testing.T) {
+	all := lessons.All()
+	checked := 0
+	for i, l := range all[:len(all)-1] {
+		next := all[i+1].Title
+		if !strings.HasSuffix(next, "?") {
+			continue
+		}
+		r := rigWith(t, nil)
+		r.click("lesson:" + l.ID)
+		sc := r.a.top().(*LessonScene)
+		r.click("solution")
+		sc.Lab.Advance(sc.Lab.Length())
+		r.tick(ui.Input{})
+		require.True(t, sc.complete, "%s completes with its solution", l.ID)
+		line := lastLine(r)
+		assert.Contains(t, line, "Next lesson: "+next, l.ID)
+		assert.NotContains(t, line, "?.", "%s: %q", l.ID, line)
+		checked++
+	}
+	require.Positive(t, checked, "a lesson whose next one's title is a question")
+}
