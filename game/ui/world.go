@@ -73,7 +73,7 @@ func layoutWorld(area Rect, u float64, n int, b Badges) WorldGeom {
 		for _, give := range []struct {
 			h     *float64
 			floor float64
-		}{{&coordH, px(84)}, {&storeH, px(64)}, {&gap, px(12)}, {&coordH, px(60)}, {&storeH, px(46)}} {
+		}{{&coordH, px(66)}, {&storeH, px(60)}, {&gap, px(12)}, {&coordH, px(60)}, {&storeH, px(46)}} {
 			cut := math.Max(0, math.Min(short, *give.h-give.floor))
 			*give.h, short = *give.h-cut, short-cut
 		}
