@@ -46,6 +46,12 @@ func (b *browser) keyTo(t *testing.T, id string, k key) {
 func (b *browser) keyNumber(t *testing.T, id string, want float64) {
 	t.Helper()
 	b.keyTo(t, "number:"+id, homeKey)
+	// Home has reached the page once the number is at most want: under
+	// load the game may still report the value from before the press.
+	b.exUntil(t, "the number "+id+" at its start", 10*time.Second, func(s exState) bool {
+		v, ok := s.Scene.Exercise.Answer.Numbers[id]
+		return ok && v <= want
+	})
 	for i := 0; ; i++ {
 		st := b.exUntil(t, "the number "+id, 10*time.Second, func(s exState) bool {
 			_, ok := s.Scene.Exercise.Answer.Numbers[id]
