@@ -2,19 +2,21 @@ package core_test
 
 import (
 	"fmt"
-	"leaselab/core"
-	"leaselab/core/sandbox"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/core"
+	"leaselab/core/sandbox"
 )
 
 // Idempotency keys: with them, a new leader redoing the batch enqueues
 // nothing twice; without them, duplicates run.
 func TestJobQueueIdempotency(t *testing.T) {
 	sc, err := sandbox.FindScenario("scheduler")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		idem              string
 		executed, ignored bool
@@ -24,26 +26,17 @@ func TestJobQueueIdempotency(t *testing.T) {
 	} {
 		t.Run(tc.idem, func(t *testing.T) {
 			r, err := sc.Run(sandbox.Params{Seed: 1, Idempotency: tc.idem})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			q := r.Sim.Queue
-			if (q.DuplicatesExecuted > 0) != tc.executed || (len(r.Report.Duplicates) > 0) != tc.executed {
-				t.Errorf("duplicates executed %d (report %d), want >0: %t", q.DuplicatesExecuted, len(r.Report.Duplicates), tc.executed)
-			}
-			if (q.DuplicatesIgnored > 0) != tc.ignored {
-				t.Errorf("duplicates ignored %d, want >0: %t", q.DuplicatesIgnored, tc.ignored)
-			}
-			if got := len(q.Jobs) - q.DuplicatesExecuted; got != 8 {
-				t.Errorf("%d distinct invoices, want 8", got)
-			}
+			assert.Equal(t, tc.executed, q.DuplicatesExecuted > 0, "duplicates executed %d", q.DuplicatesExecuted)
+			assert.Equal(t, tc.executed, len(r.Report.Duplicates) > 0, "duplicates in the report %d", len(r.Report.Duplicates))
+			assert.Equal(t, tc.ignored, q.DuplicatesIgnored > 0, "duplicates ignored %d", q.DuplicatesIgnored)
+			assert.Equal(t, 8, len(q.Jobs)-q.DuplicatesExecuted, "distinct invoices")
 		})
 	}
 	q := core.NewSim(1).AddJobQueue("q", true)
 	for i, want := range []string{core.JobAccepted, core.JobDuplicateIgnored, core.JobAccepted} {
-		if got := q.Enqueue([]string{"k1", "k1", "k2"}[i]); got != want {
-			t.Errorf("Enqueue %d = %q, want %q", i, got, want)
-		}
+		assert.Equal(t, want, q.Enqueue([]string{"k1", "k1", "k2"}[i]), "Enqueue %d", i)
 	}
 }
 
@@ -51,20 +44,14 @@ func TestJobQueueIdempotency(t *testing.T) {
 // and its late offset commits are refused by the token check.
 func TestShardFailoverMovesOnlyThePausedWorkersShards(t *testing.T) {
 	sc, err := sandbox.FindScenario("shards")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, fencing := range []string{"on", "off"} {
 		t.Run("fencing="+fencing, func(t *testing.T) {
 			s, _, err := sc.Build(sandbox.Params{Seed: 1, Fencing: fencing})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			s.RunUntil(59 * time.Second)
 			before := shardOwners(s, 128)
-			if len(before) != 128 {
-				t.Fatalf("%d shards owned before the pause, want 128", len(before))
-			}
+			require.Len(t, before, 128, "shards owned before the pause")
 			s.RunUntil(99 * time.Second) // worker-00 pauses 60s-100s
 			after := shardOwners(s, 128)
 			moved := 0
@@ -72,16 +59,14 @@ func TestShardFailoverMovesOnlyThePausedWorkersShards(t *testing.T) {
 				now := after[sh]
 				switch {
 				case was == "worker-00" && (now == "" || now == "worker-00"):
-					t.Errorf("shard %d still with %q after worker-00's leases expired", sh, now)
+					assert.Failf(t, "a shard stayed", "shard %d still with %q after worker-00's leases expired", sh, now)
 				case was == "worker-00":
 					moved++
 				case now != was:
-					t.Errorf("shard %d moved from %s to %q; only worker-00's shards should move", sh, was, now)
+					assert.Failf(t, "a shard moved", "shard %d moved from %s to %q; only worker-00's shards should move", sh, was, now)
 				}
 			}
-			if moved < 10 {
-				t.Errorf("%d shards moved, want all of worker-00's (about 10)", moved)
-			}
+			assert.GreaterOrEqual(t, moved, 10, "shards moved: all of worker-00's (about 10)")
 			s.RunUntil(sc.Duration)
 			o := s.Offsets
 			var stale int
@@ -91,15 +76,15 @@ func TestShardFailoverMovesOnlyThePausedWorkersShards(t *testing.T) {
 				}
 			}
 			rep := core.Check(s.Trace, s.Now())
-			if !rep.OK() {
-				t.Errorf("violations: %v", rep.Violations)
-			}
+			assert.True(t, rep.OK(), "violations: %v", rep.Violations)
 			if fencing == "on" {
-				if stale == 0 || o.StaleAccepted != 0 || len(rep.Stale) != 0 {
-					t.Errorf("fencing on: %d stale commits of worker-00 rejected, %d accepted; want >0 and 0", stale, o.StaleAccepted)
-				}
-			} else if o.StaleAccepted+o.Regressions == 0 || len(rep.Stale) == 0 || o.Rejected != 0 {
-				t.Errorf("fencing off: stale accepted %d, regressions %d, rejected %d; want stale commits accepted", o.StaleAccepted, o.Regressions, o.Rejected)
+				assert.Positive(t, stale, "fencing on: worker-00's stale commits rejected")
+				assert.Zero(t, o.StaleAccepted, "fencing on: stale commits accepted")
+				assert.Empty(t, rep.Stale, "fencing on: stale writes in the report")
+			} else {
+				assert.Positive(t, o.StaleAccepted+o.Regressions, "fencing off: stale commits accepted or offsets regressed")
+				assert.NotEmpty(t, rep.Stale, "fencing off: stale writes in the report")
+				assert.Zero(t, o.Rejected, "fencing off: commits rejected")
 			}
 		})
 	}
