@@ -26,13 +26,14 @@ func fakeBin(t *testing.T, scripts map[string]string) string {
 }
 
 // runDeps runs .ci/deps with PATH set to path (bash itself found by its
-// full name) and returns what it printed and its exit code.
-func runDeps(t *testing.T, path string) (string, int) {
+// full name), and more of the environment if given, and returns what it
+// printed and its exit code.
+func runDeps(t *testing.T, path string, env ...string) (string, int) {
 	t.Helper()
 	bash, err := exec.LookPath("bash")
 	require.NoError(t, err)
 	cmd := exec.Command(bash, filepath.Join("..", "..", ".ci", "deps"))
-	cmd.Env = []string{"PATH=" + path, "HOME=" + t.TempDir()}
+	cmd.Env = append([]string{"PATH=" + path, "HOME=" + t.TempDir()}, env...)
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if exit, ok := err.(*exec.ExitError); ok {
@@ -110,18 +111,7 @@ func runDepsOn(t *testing.T, osRelease, arch string) (string, int) {
 	release := filepath.Join(t.TempDir(), "os-release")
 	require.NoError(t, os.WriteFile(release, []byte(osRelease), 0o644))
 	nowhere := filepath.Join(t.TempDir(), "chromium")
-	bash, err := exec.LookPath("bash")
-	require.NoError(t, err)
-	cmd := exec.Command(bash, filepath.Join("..", "..", ".ci", "deps"))
-	cmd.Env = []string{"PATH=" + bin, "HOME=" + t.TempDir(), "LEASELAB_OS_RELEASE=" + release, "LEASELAB_BROWSER_CANDIDATES=" + nowhere}
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return string(out), code
+	return runDeps(t, bin, "LEASELAB_OS_RELEASE="+release, "LEASELAB_BROWSER_CANDIDATES="+nowhere)
 }
 
 // installLine is the one command .ci/deps asks the user to run.
