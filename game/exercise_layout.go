@@ -375,10 +375,19 @@ type formDrag struct {
 
 // scrollForm scrolls the form by the wheel over it, or by a finger
 // dragged in it. A drag is not a tap: the option it started on is not
-// chosen when the finger lifts.
+// chosen (see formDrag).
 func (s *exerciseAnswer) scrollForm(in *ui.Input) {
+	s.drag.scroll(in, s.geom.view, s.style, func(dy float64) {
+		s.scroll += dy
+		s.place()
+	})
+}
+
+// scroll follows a finger dragged in view and the wheel over it, calling
+// by with each distance to scroll the content by: the form's and the
+// recap card's alike.
+func (d *formDrag) scroll(in *ui.Input, view ui.Rect, style draw.Style, by func(dy float64)) {
 	p := in.Pointer()
-	d := &s.drag
 	if !d.on {
 		// The finger lifted last update (that lift was not a tap): the
 		// form takes the pointer again, a mouse's too.
@@ -386,15 +395,14 @@ func (s *exerciseAnswer) scrollForm(in *ui.Input) {
 	}
 	if p.Touch {
 		switch {
-		case p.JustDown && s.geom.view.Contains(p.Pos):
+		case p.JustDown && view.Contains(p.Pos):
 			*d = formDrag{on: true, lastY: p.Pos.Y, startY: p.Pos.Y}
 		case d.on:
-			if math.Abs(p.Pos.Y-d.startY) > s.style.U(10) {
+			if math.Abs(p.Pos.Y-d.startY) > style.U(10) {
 				d.moved = true
 			}
 			if d.moved {
-				s.scroll += d.lastY - p.Pos.Y
-				s.place()
+				by(d.lastY - p.Pos.Y)
 			}
 			d.lastY = p.Pos.Y
 		}
@@ -402,18 +410,20 @@ func (s *exerciseAnswer) scrollForm(in *ui.Input) {
 			d.on = false
 		}
 	}
-	if in.Wheel.Y == 0 || !p.Present || !s.geom.view.Contains(p.Pos) {
-		return
+	if in.Wheel.Y != 0 && p.Present && view.Contains(p.Pos) {
+		by(-in.Wheel.Y * 3 * draw.LineHeight(style.Body()))
 	}
-	s.scroll -= in.Wheel.Y * 3 * draw.LineHeight(s.style.Body())
-	s.place()
 }
 
 // formInput is the input the form's widgets see: the pointer only while
 // it is over the form's view, so a widget scrolled out of sight cannot be
 // clicked through the header or footer, and not while a finger scrolls.
-func (s *exerciseAnswer) formInput(in *ui.Input) *ui.Input {
-	if p := in.Pointer(); s.geom.view.Contains(p.Pos) && !s.drag.moved {
+func (s *exerciseAnswer) formInput(in *ui.Input) *ui.Input { return s.drag.input(in, s.geom.view) }
+
+// input is the input what lies in view sees: the pointer only while it
+// is over view, and not while a finger scrolls it.
+func (d *formDrag) input(in *ui.Input, view ui.Rect) *ui.Input {
+	if p := in.Pointer(); view.Contains(p.Pos) && !d.moved {
 		return in
 	}
 	out := *in

@@ -263,48 +263,15 @@ func (c *recapCard) scrollToFocus() {
 // scrollCard scrolls the card by the wheel over it or a finger dragged
 // in it; a drag is no tap.
 func (c *recapCard) scrollCard(in *ui.Input) {
-	p := in.Pointer()
-	d := &c.drag
-	if !d.on {
-		d.moved = false
-	}
-	if p.Touch {
-		switch {
-		case p.JustDown && c.geom.view.Contains(p.Pos):
-			*d = formDrag{on: true, lastY: p.Pos.Y, startY: p.Pos.Y}
-		case d.on:
-			d.moved = d.moved || math.Abs(p.Pos.Y-d.startY) > c.style.U(10)
-			if d.moved {
-				c.scroll += d.lastY - p.Pos.Y
-				c.place()
-			}
-			d.lastY = p.Pos.Y
-		}
-		if p.JustUp {
-			d.on = false
-		}
-	}
-	if in.Wheel.Y != 0 && p.Present && c.geom.view.Contains(p.Pos) {
-		c.scroll -= in.Wheel.Y * 3 * draw.LineHeight(c.style.Body())
+	c.drag.scroll(in, c.geom.view, c.style, func(dy float64) {
+		c.scroll += dy
 		c.place()
-	}
+	})
 }
 
 // cardInput is the input the chain's rows see: the pointer only over the
 // card's view, and not while a finger scrolls it.
-func (c *recapCard) cardInput(in *ui.Input) *ui.Input {
-	if p := in.Pointer(); c.geom.view.Contains(p.Pos) && !c.drag.moved {
-		return in
-	}
-	out := *in
-	away := ui.Point{X: -1e6, Y: -1e6}
-	out.Cursor = away
-	out.Touches = append([]ui.Touch(nil), in.Touches...)
-	for i := range out.Touches {
-		out.Touches[i].Pos = away
-	}
-	return &out
-}
+func (c *recapCard) cardInput(in *ui.Input) *ui.Input { return c.drag.input(in, c.geom.view) }
 
 // regions names the card's places and its widgets in view, for the
 // bridge and tests.
