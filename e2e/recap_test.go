@@ -60,14 +60,18 @@ func TestBrowserRecapChainByKeyboard(t *testing.T) {
 		_, v, ok := strings.Cut(said, "Recap: ")
 		require.True(t, ok, "the verdict is said aloud: %q", said)
 		v, _, _ = strings.Cut(v, "\n")
+		// One announcement may carry a later line after the verdict (the
+		// last "Added event" line when the page says both at once), so the
+		// verdict is what the announcement begins with.
 		var title string
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			if title = b.eval(t, `(document.querySelector('#mirror [data-id="recap:check"]') || {}).title || ""`); strings.Contains(title, v) || strings.Contains(v, title) && title != "" {
+			if title = b.eval(t, `(document.querySelector('#mirror [data-id="recap:check"]') || {}).title || ""`); title != "" && strings.HasPrefix(v, title) {
 				break
 			}
 		}
-		assert.Equal(t, v, title, "the check button describes the verdict said")
-		return v
+		require.NotEmpty(t, title, "the check button describes the verdict")
+		assert.True(t, strings.HasPrefix(v, title), "the check button describes the verdict said: said %q, described %q", v, title)
+		return title
 	}
 
 	b.buildRecap(t, fencedRecapNoRenewal...)
