@@ -206,7 +206,7 @@ func readStorm(w *World) storm {
 
 var troubleshooting = &Lesson{
 	ID:        "troubleshooting",
-	Title:     "Troubleshooting: four incidents, read from the trace",
+	Title:     "Troubleshooting by the trace",
 	Objective: "Diagnose four incidents from the trace alone and fix each client, not by a restart.",
 	Summary:   "Two owners of a shard, a flapping leader, no leader after an outage, a retry storm.",
 	Minutes:   20,
@@ -304,14 +304,14 @@ var troubleshooting = &Lesson{
 		},
 		{
 			ID:     "storm-spread",
-			Text:   "Retry storm: fix the indexers; then eight of their retries in a row, never more than two in any 100 ms.",
+			Text:   "Retry storm: fix the indexers, then 8 retries in a row, never 3 in 100 ms.",
 			Proved: "Each indexer now waits a random time of its own before asking again: the four that failed together drifted apart within a retry or two, and the coordinator's grants to them came one at a time instead of three at once.",
 			Measure: func(w *World) string {
 				switch st := readStorm(w); {
 				case st.fixed && st.run > 0:
 					return fmt.Sprintf("%d of %d in a row", min(st.run, stormCalm), stormCalm)
 				case !st.fixed && st.most > 1:
-					return fmt.Sprintf("%d retries in one 100 ms", st.most)
+					return fmt.Sprintf("%d in one 100 ms", st.most)
 				}
 				return ""
 			},
