@@ -153,6 +153,23 @@ var wrong = map[string][]struct {
 			core.At(45*time.Second, core.Crash("compact-1")),
 			core.At(46*time.Second, core.Restart("compact-1")),
 		}, "compactor-session"},
+		{"restart the indexers instead of fixing their client", nil, core.ActionLog{
+			core.At(35*time.Second, core.Crash("index-1")), core.At(36*time.Second, core.Restart("index-1")),
+			core.At(37*time.Second, core.Crash("index-2")), core.At(38*time.Second, core.Restart("index-2")),
+			core.At(39*time.Second, core.Crash("index-3")), core.At(40*time.Second, core.Restart("index-3")),
+			core.At(41*time.Second, core.Crash("index-4")), core.At(42*time.Second, core.Restart("index-4")),
+		}, "storm-spread"},
+		{"a new session for the indexers: they never lacked one", nil, core.ActionLog{
+			core.At(30*time.Second, core.Fix("index-1", core.FixNewSession)),
+			core.At(30*time.Second, core.Fix("index-2", core.FixNewSession)),
+			core.At(30*time.Second, core.Fix("index-3", core.FixNewSession)),
+			core.At(30*time.Second, core.Fix("index-4", core.FixNewSession)),
+		}, "storm-spread"},
+		{"retry with jitter for three indexers of four", nil, core.ActionLog{
+			core.At(30*time.Second, core.Fix("index-1", core.FixJitter)),
+			core.At(30*time.Second, core.Fix("index-2", core.FixJitter)),
+			core.At(30*time.Second, core.Fix("index-3", core.FixJitter)),
+		}, "storm-spread"},
 	},
 	"renewal-loop": {
 		{"renewals still on the work loop", nil, renewalLoop.Solution, "steady"},
