@@ -1,9 +1,9 @@
 package core
 
 import (
+	"iter"
 	"math"
 	"math/bits"
-	"slices"
 	"strconv"
 	"time"
 )
@@ -204,9 +204,9 @@ func (c *chunk) num(i int) int64 {
 // NewEvent builds an event outside any trace, for tests and for views that
 // make an event of their own.
 func NewEvent(at time.Duration, actor string, kind Kind, fs ...Field) Event {
-	var t Trace
+	t := Trace{blocks: [][]Event{make([]Event, 0, 1)}}
 	t.add(at, actor, kind, fs...)
-	return t.Events[0]
+	return *t.At(0)
 }
 
 // index is where field f's value sits in the event's chunk, or -1.
@@ -277,9 +277,17 @@ func (e Event) Detached() Event {
 	return d
 }
 
-// Trace is the ordered record of a run.
+// Trace is the ordered record of a run. Read its events with Len, At,
+// All and Span: they sit in blocks that are never moved once full, so a
+// long run's trace is never copied as it grows, and an *Event stays valid
+// while the trace lives.
 type Trace struct {
-	Events []Event
+	// blocks hold the events in order. Every block but the last is full
+	// and holds eventBlock events, so event i is blocks[i/eventBlock][i%
+	// eventBlock]. The last may be shorter, and its capacity smaller (the
+	// first block of a small trace, or a block a clone shares: see grow).
+	blocks [][]Event
+	n      int
 	// Quiet drops message send events (the bulk of a large run) when true.
 	// Benchmarks and large searches set it; lessons never do.
 	Quiet bool
@@ -335,16 +343,36 @@ func (t *Trace) on(kind Kind) bool {
 // start new chunks for what they record next.
 func (t *Trace) clone() Trace {
 	t.cur = nil
-	return Trace{Events: slices.Clip(t.Events), Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
+	var blocks [][]Event
+	if t.n > 0 {
+		// The full blocks are shared as they are; the last is clipped, so
+		// whichever of the two appends next copies it first (grow).
+		blocks = append(make([][]Event, 0, len(t.blocks)+1), t.blocks...)
+		last := &blocks[len(blocks)-1]
+		*last = (*last)[:len(*last):len(*last)]
+		t.blocks[len(t.blocks)-1] = *last
+	}
+	return Trace{blocks: blocks, n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
 }
 
-// Drop forgets every event and reuses the current chunk: only for a trace
-// no one else reads (an explorer world's, after its check).
+// Drop forgets every event and reuses the first block and the current
+// chunk: only for a trace no one else reads (an explorer world's, after
+// its check).
 func (t *Trace) Drop() {
-	t.Events = t.Events[:0]
+	if len(t.blocks) > 0 {
+		t.blocks = t.blocks[:1]
+		t.blocks[0] = t.blocks[0][:0]
+	}
+	t.n = 0
 	if t.cur != nil {
 		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}
 	}
+}
+
+// Forget drops every event and leaves their storage to whoever else reads
+// it (a clone's source): the trace starts again, empty, from Seq 0.
+func (t *Trace) Forget() {
+	t.blocks, t.n = nil, 0
 }
 
 // aside records an event that does not move the chain on: a message's
@@ -395,26 +423,13 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 			c.vals[i] = c.number(f.Int)
 		}
 	}
-	if len(t.Events) == cap(t.Events) {
-		// Double (append grows a large slice by a quarter): a long run's
-		// trace is copied about once over instead of four times. Start at
-		// 1024 events: the ten small steps up to there cost a lesson-sized
-		// run (6k events) a fifth of its time. A trace that keeps only
-		// some kinds stays small; it starts at 16.
-		first := 1024
-		if t.only != nil {
-			first = 16 // an explorer's world keeps a few kinds: a short record
-		}
-		t.Events = slices.Grow(t.Events, max(len(t.Events), first))
-	}
 	if t.cause == 0 && t.also == 0 && t.caused {
 		t.Orphans++
 	}
 	// Set in place, field by field: copying a whole event in costs a bulk
 	// write barrier whenever the collector runs, which is often.
-	n := len(t.Events)
-	t.Events = t.Events[:n+1]
-	e := &t.Events[n]
+	n := t.n
+	e := t.next()
 	e.Seq, e.At, e.Actor, e.Kind, e.mask, e.off, e.c = n, at, actor, kind, mask, uint32(off), c
 	e.cause, e.also, e.byAction = t.cause, t.also, t.inAction
 	t.cause, t.also = int32(n+1), 0
@@ -426,15 +441,98 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 // run's trace stays small and a long one allocates in large steps.
 func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
 
+// eventBlock is how many events a full block of a trace holds: 512 of 56
+// bytes is 28 KiB, one of Go's small size classes (a larger object would
+// go back to the system after every run).
+const eventBlock = 512
+
+// next returns room for one more event, at the end of the last block.
+func (t *Trace) next() *Event {
+	nb := len(t.blocks)
+	if nb == 0 || len(t.blocks[nb-1]) == cap(t.blocks[nb-1]) {
+		t.grow()
+		nb = len(t.blocks)
+	}
+	b := &t.blocks[nb-1]
+	i := len(*b)
+	*b = (*b)[:i+1]
+	t.n++
+	return &(*b)[i]
+}
+
+// grow makes room in the last block, which is full: a new block after a
+// full-sized one, else a larger copy of it. A trace's first block starts
+// full-sized, except for a trace that keeps only some kinds (an explorer's
+// world: a short record), whose first block starts at 16 events and
+// doubles; a block shared with a clone (clone clips it) is copied before
+// either trace appends to it.
+func (t *Trace) grow() {
+	nb := len(t.blocks)
+	if nb == 0 {
+		first := eventBlock
+		if t.only != nil {
+			first = 16
+		}
+		t.blocks = append(t.blocks, make([]Event, 0, first))
+		return
+	}
+	last := t.blocks[nb-1]
+	if cap(last) == eventBlock {
+		t.blocks = append(t.blocks, make([]Event, 0, eventBlock))
+		return
+	}
+	size := eventBlock
+	if nb == 1 {
+		size = min(max(2*cap(last), 16), eventBlock)
+	}
+	b := make([]Event, len(last), size)
+	copy(b, last)
+	t.blocks[nb-1] = b
+}
+
 // Len returns the number of events.
-func (t *Trace) Len() int { return len(t.Events) }
+func (t *Trace) Len() int { return t.n }
+
+// At returns event i (0 <= i < Len()), which is also the event whose Seq
+// is i. It stays valid as the trace grows.
+func (t *Trace) At(i int) *Event {
+	return &t.blocks[uint(i)/eventBlock][uint(i)%eventBlock]
+}
+
+// Last returns the latest event, or nil if there is none.
+func (t *Trace) Last() *Event {
+	if t.n == 0 {
+		return nil
+	}
+	return t.At(t.n - 1)
+}
+
+// All yields every event, in order.
+func (t *Trace) All() iter.Seq[*Event] { return t.Span(0, t.n) }
+
+// Span yields the events from from up to but not including to, in
+// order; bounds outside the trace are clamped to it.
+func (t *Trace) Span(from, to int) iter.Seq[*Event] {
+	from, to = max(from, 0), min(to, t.n)
+	return func(yield func(*Event) bool) {
+		for i := from; i < to; {
+			b := t.blocks[uint(i)/eventBlock]
+			for j := uint(i) % eventBlock; j < uint(len(b)) && i < to; j++ {
+				if !yield(&b[j]) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
 
 // Filter returns the events of the given kind, in order.
 func (t *Trace) Filter(kind Kind) []Event {
 	var out []Event
-	for _, e := range t.Events {
+	for e := range t.All() {
 		if e.Kind == kind {
-			out = append(out, e)
+			out = append(out, *e)
 		}
 	}
 	return out
