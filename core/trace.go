@@ -4,6 +4,7 @@ import (
 	"iter"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -204,7 +205,7 @@ func (c *chunk) num(i int) int64 {
 // NewEvent builds an event outside any trace, for tests and for views that
 // make an event of their own.
 func NewEvent(at time.Duration, actor string, kind Kind, fs ...Field) Event {
-	t := Trace{blocks: [][]Event{make([]Event, 0, 1)}}
+	t := Trace{blocks: [][]rec{make([]rec, 0, 1)}}
 	t.add(at, actor, kind, fs...)
 	return *t.At(0)
 }
@@ -277,16 +278,37 @@ func (e Event) Detached() Event {
 	return d
 }
 
+// rec is how a trace records an event: 32 bytes and no pointer, so a
+// block of them costs the collector nothing to scan and recording one
+// needs no write barrier. Its actor is a text of its chunk, its chunk an
+// index in Trace.chunks. An Event is built from it when first read.
+type rec struct {
+	at          time.Duration
+	actor       int32
+	chunk       int32
+	off         uint32
+	cause, also int32
+	kind        Kind
+	byAction    bool
+	mask        uint16
+}
+
 // Trace is the ordered record of a run. Read its events with Len, At,
-// All and Span: they sit in blocks that are never moved once full, so a
-// long run's trace is never copied as it grows, and an *Event stays valid
-// while the trace lives.
+// All and Span. They are recorded compactly (rec), in blocks that are
+// never moved once full, so a long run's trace is never copied as it
+// grows; the Events a reader gets are built on first read, block by
+// block, and an *Event stays valid while the trace lives.
 type Trace struct {
-	// blocks hold the events in order. Every block but the last is full
-	// and holds eventBlock events, so event i is blocks[i/eventBlock][i%
+	// blocks hold the records in order. Every block but the last is full
+	// and holds eventBlock records, so event i is blocks[i/eventBlock][i%
 	// eventBlock]. The last may be shorter, and its capacity smaller (the
 	// first block of a small trace, or a block a clone shares: see grow).
-	blocks [][]Event
+	blocks [][]rec
+	// views[b] holds the Events of block b read so far, in order (nil:
+	// none yet); see view.
+	views [][]Event
+	// chunks are the chunks the records' fields and actors sit in.
+	chunks []*chunk
 	n      int
 	// Quiet drops message send events (the bulk of a large run) when true.
 	// Benchmarks and large searches set it; lessons never do.
@@ -343,16 +365,31 @@ func (t *Trace) on(kind Kind) bool {
 // start new chunks for what they record next.
 func (t *Trace) clone() Trace {
 	t.cur = nil
-	var blocks [][]Event
+	var blocks [][]rec
+	var views [][]Event
+	var chunks []*chunk
 	if t.n > 0 {
-		// The full blocks are shared as they are; the last is clipped, so
-		// whichever of the two appends next copies it first (grow).
-		blocks = append(make([][]Event, 0, len(t.blocks)+1), t.blocks...)
-		last := &blocks[len(blocks)-1]
-		*last = (*last)[:len(*last):len(*last)]
-		t.blocks[len(t.blocks)-1] = *last
+		// The full blocks are shared as they are; the clone's last is
+		// clipped, so it copies that block before it appends (grow),
+		// while the source appends in place past what the clone reads.
+		// So are the views (view). The lists of blocks and chunks are the
+		// clone's own: nothing the source does (Drop) writes into them.
+		blocks = clipLast(t.blocks)
+		views = clipLast(t.views)
+		chunks = slices.Clone(t.chunks)
 	}
-	return Trace{blocks: blocks, n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
+	return Trace{blocks: blocks, views: views, chunks: chunks, n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
+}
+
+// clipLast returns a copy of bs whose last slice is clipped.
+func clipLast[T any](bs [][]T) [][]T {
+	if len(bs) == 0 {
+		return nil
+	}
+	out := append(make([][]T, 0, len(bs)+1), bs...)
+	last := &out[len(out)-1]
+	*last = slices.Clip(*last)
+	return out
 }
 
 // Drop forgets every event and reuses the first block and the current
@@ -363,16 +400,22 @@ func (t *Trace) Drop() {
 		t.blocks = t.blocks[:1]
 		t.blocks[0] = t.blocks[0][:0]
 	}
+	if len(t.views) > 0 {
+		t.views = t.views[:1]
+		t.views[0] = t.views[0][:0]
+	}
 	t.n = 0
+	t.chunks = t.chunks[:0]
 	if t.cur != nil {
 		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}
+		t.chunks = append(t.chunks, t.cur)
 	}
 }
 
 // Forget drops every event and leaves their storage to whoever else reads
 // it (a clone's source): the trace starts again, empty, from Seq 0.
 func (t *Trace) Forget() {
-	t.blocks, t.n = nil, 0
+	t.blocks, t.views, t.chunks, t.cur, t.n = nil, nil, nil, nil, 0
 }
 
 // aside records an event that does not move the chain on: a message's
@@ -412,6 +455,7 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		n := max(fieldChunk(last), len(fs))
 		c = &chunk{vals: make([]int32, 0, n), strs: make([]string, 0, n/32)}
 		t.cur = c
+		t.chunks = append(t.chunks, c)
 	}
 	off := len(c.vals)
 	c.vals = c.vals[:off+len(fs)]
@@ -426,12 +470,11 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 	if t.cause == 0 && t.also == 0 && t.caused {
 		t.Orphans++
 	}
-	// Set in place, field by field: copying a whole event in costs a bulk
-	// write barrier whenever the collector runs, which is often.
 	n := t.n
-	e := t.next()
-	e.Seq, e.At, e.Actor, e.Kind, e.mask, e.off, e.c = n, at, actor, kind, mask, uint32(off), c
-	e.cause, e.also, e.byAction = t.cause, t.also, t.inAction
+	*t.next() = rec{
+		at: at, actor: c.text(actor), chunk: int32(len(t.chunks) - 1), off: uint32(off),
+		cause: t.cause, also: t.also, kind: kind, byAction: t.inAction, mask: mask,
+	}
 	t.cause, t.also = int32(n+1), 0
 }
 
@@ -441,13 +484,14 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 // run's trace stays small and a long one allocates in large steps.
 func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
 
-// eventBlock is how many events a full block of a trace holds: 512 of 56
-// bytes is 28 KiB, one of Go's small size classes (a larger object would
-// go back to the system after every run).
+// eventBlock is how many events a full block of a trace holds: 512
+// records of 32 bytes is 16 KiB, and 512 Events of 56 bytes 28 KiB, both
+// Go size classes, below the 32 KiB past which an object goes back to the
+// system after every run.
 const eventBlock = 512
 
-// next returns room for one more event, at the end of the last block.
-func (t *Trace) next() *Event {
+// next returns room for one more record, at the end of the last block.
+func (t *Trace) next() *rec {
 	nb := len(t.blocks)
 	if nb == 0 || len(t.blocks[nb-1]) == cap(t.blocks[nb-1]) {
 		t.grow()
@@ -473,19 +517,19 @@ func (t *Trace) grow() {
 		if t.only != nil {
 			first = 16
 		}
-		t.blocks = append(t.blocks, make([]Event, 0, first))
+		t.blocks = append(t.blocks, make([]rec, 0, first))
 		return
 	}
 	last := t.blocks[nb-1]
 	if cap(last) == eventBlock {
-		t.blocks = append(t.blocks, make([]Event, 0, eventBlock))
+		t.blocks = append(t.blocks, make([]rec, 0, eventBlock))
 		return
 	}
 	size := eventBlock
 	if nb == 1 {
 		size = min(max(2*cap(last), 16), eventBlock)
 	}
-	b := make([]Event, len(last), size)
+	b := make([]rec, len(last), size)
 	copy(b, last)
 	t.blocks[nb-1] = b
 }
@@ -496,7 +540,41 @@ func (t *Trace) Len() int { return t.n }
 // At returns event i (0 <= i < Len()), which is also the event whose Seq
 // is i. It stays valid as the trace grows.
 func (t *Trace) At(i int) *Event {
-	return &t.blocks[uint(i)/eventBlock][uint(i)%eventBlock]
+	b, j := uint(i)/eventBlock, uint(i)%eventBlock
+	if b < uint(len(t.views)) {
+		if v := t.views[b]; j < uint(len(v)) {
+			return &v[j]
+		}
+	}
+	return &t.view(int(b))[j]
+}
+
+// view returns the Events of block b, built from its records up to the
+// last one recorded. A view is extended in place while it has room; when
+// it has none (its block grew, or a clone shares it) it is extended in a
+// copy, and the Events already handed out stay valid in the old one.
+func (t *Trace) view(b int) []Event {
+	for len(t.views) <= b {
+		t.views = append(t.views, nil)
+	}
+	v, rs := t.views[b], t.blocks[b]
+	if len(v) == len(rs) {
+		return v
+	}
+	if cap(v) < len(rs) {
+		v = append(make([]Event, 0, cap(rs)), v...)
+	}
+	base := b * eventBlock
+	for j := len(v); j < len(rs); j++ {
+		r := &rs[j]
+		c := t.chunks[r.chunk]
+		v = append(v, Event{
+			Seq: base + j, At: r.at, Actor: c.strs[r.actor], Kind: r.kind, byAction: r.byAction,
+			mask: r.mask, off: r.off, c: c, cause: r.cause, also: r.also,
+		})
+	}
+	t.views[b] = v
+	return v
 }
 
 // Last returns the latest event, or nil if there is none.
@@ -516,7 +594,7 @@ func (t *Trace) Span(from, to int) iter.Seq[*Event] {
 	from, to = max(from, 0), min(to, t.n)
 	return func(yield func(*Event) bool) {
 		for i := from; i < to; {
-			b := t.blocks[uint(i)/eventBlock]
+			b := t.view(i / eventBlock)
 			for j := uint(i) % eventBlock; j < uint(len(b)) && i < to; j++ {
 				if !yield(&b[j]) {
 					return

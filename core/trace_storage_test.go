@@ -90,6 +90,41 @@ func TestAnEventIsSevenWords(t *testing.T) {
 	assert.EqualValues(t, 28672, eventBlock*reflect.TypeFor[Event]().Size(), "28 KiB, a size class")
 }
 
+// A trace records an event in 32 bytes that hold no pointer: a block of
+// 512 is 16 KiB the collector never scans, written with no write barrier.
+func TestARecordIsFourWordsWithNoPointer(t *testing.T) {
+	typ := reflect.TypeFor[rec]()
+	assert.EqualValues(t, 32, typ.Size())
+	for i := range typ.NumField() {
+		k := typ.Field(i).Type.Kind()
+		assert.NotContains(t, []reflect.Kind{reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Interface}, k, "field %s", typ.Field(i).Name)
+	}
+}
+
+// An Event a reader holds stays valid, and the same, while the trace
+// grows, is cloned, and the clone and the source record on: it is built
+// once from its record, and a view extended in a copy leaves the Events
+// already handed out where they were.
+func TestEventsReadEarlyStayValidThroughGrowthAndClones(t *testing.T) {
+	var tr Trace
+	drops(&tr, 0, 10)
+	held := []*Event{tr.At(0), tr.At(9)}
+	held = append(held, tr.Last())
+	cl := tr.clone()
+	drops(&tr, 10, eventBlock+5)
+	drops(&cl, 7000, 3)
+	require.Equal(t, tr.At(0), held[0])
+	assert.Same(t, held[0], tr.At(0), "a full-sized view is extended in place")
+	for i, e := range []*Event{held[0], held[1], held[2]} {
+		assert.EqualValues(t, []int64{0, 9, 9}[i], e.ID())
+		assert.Equal(t, []int{0, 9, 9}[i], e.Seq)
+		assert.Equal(t, "net", e.Actor)
+	}
+	assert.EqualValues(t, 10, tr.At(10).ID())
+	assert.EqualValues(t, 7000, cl.At(10).ID())
+	assert.EqualValues(t, 9, cl.At(9).ID())
+}
+
 // drops adds n drop events numbered from id on.
 func drops(tr *Trace, id, n int) {
 	for i := range n {
@@ -163,14 +198,44 @@ func TestACloneAndItsSourceRecordApart(t *testing.T) {
 		var src Trace
 		drops(&src, 0, n)
 		cl := src.clone()
-		assert.Same(t, src.At(n-1), cl.At(n-1), "a clone copies no event")
+		assert.Same(t, &src.blocks[0][0], &cl.blocks[0][0], "a clone copies no record")
 		drops(&src, 1000, 600)
 		drops(&cl, 5000, 700)
 		assert.Equal(t, append(count(0, n), count(1000, 1600)...), ids(&src, 0, src.Len()), "source, %d shared", n)
 		assert.Equal(t, append(count(0, n), count(5000, 5700)...), ids(&cl, 0, cl.Len()), "clone, %d shared", n)
 		if n >= eventBlock {
-			assert.Same(t, src.At(0), cl.At(0), "a full block stays shared")
+			assert.Same(t, &src.blocks[0][0], &cl.blocks[0][0], "a full block stays shared")
 		}
+	}
+}
+
+// An explorer's worlds are clones of a world whose checked events were
+// dropped; each records, is checked, drops, records again. Neither a
+// clone nor its source ever sees the other's events.
+func TestClonesOfADroppedTraceRecordAndDropApart(t *testing.T) {
+	texts := func(tr *Trace, who string, n int) {
+		for i := range n {
+			tr.add(time.Duration(i), who, KindDrop, I(FID, int64(i)), S(FTo, fmt.Sprintf("%s-%d", who, i)))
+		}
+	}
+	var src Trace
+	drops(&src, 0, 200) // several chunks
+	src.Drop()
+	cl := src.clone()
+	cl.Drop() // an empty check
+	for round := range 3 {
+		texts(&cl, "clone", 5)
+		texts(&src, "source", 5)
+		for _, tr := range []*Trace{&cl, &src} {
+			who := map[*Trace]string{&cl: "clone", &src: "source"}[tr]
+			require.Equal(t, 5, tr.Len(), "round %d", round)
+			for i := range tr.Len() {
+				assert.Equal(t, who, tr.At(i).Actor, "round %d event %d", round, i)
+				assert.Equal(t, fmt.Sprintf("%s-%d", who, i), tr.At(i).To(), "round %d event %d", round, i)
+			}
+		}
+		src.Drop()
+		cl.Drop()
 	}
 }
 
