@@ -33,8 +33,7 @@ func TestEverySolutionsRunHasAValidCausalTrace(t *testing.T) {
 		tr := w.Sim.Trace
 		assert.Zero(t, tr.Orphans, "%s: events recorded with their cause lost", l.ID)
 		actions := 0
-		for i := range tr.Events {
-			e := &tr.Events[i]
+		for e := range tr.All() {
 			for _, c := range e.Causes() {
 				assert.Less(t, c, e.Seq, "%s: %s is caused by a later event", l.ID, e.Text())
 			}
@@ -415,7 +414,7 @@ func TestTheClusterLessonAsksWhenTheLockPassesOnAfterAFailover(t *testing.T) {
 	assert.Equal(t, 3*time.Second, at)
 	assert.Equal(t, "A", holder)
 	var renewed time.Duration
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.At < at && e.Lease() == lease && (e.Kind == core.KindLeaseRenew || e.Kind == core.KindLeaseGrant) {
 			renewed = e.Expiry()
 		}

@@ -151,7 +151,7 @@ func restarted(w *World, proc string, t time.Duration) bool {
 
 // lockChanged reports a holder change or a free lock within [from, to].
 func lockChanged(w *World, lock string, from, to time.Duration) bool {
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.At >= from && e.At <= to && (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Lock() == lock {
 			return true
 		}
