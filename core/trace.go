@@ -372,10 +372,17 @@ func (t *Trace) clone() Trace {
 		// The full blocks are shared as they are; the clone's last is
 		// clipped, so it copies that block before it appends (grow),
 		// while the source appends in place past what the clone reads.
-		// So are the views (view). The lists of blocks and chunks are the
+		// The lists of blocks and chunks are the
 		// clone's own: nothing the source does (Drop) writes into them.
 		blocks = clipLast(t.blocks)
-		views = clipLast(t.views)
+		// Every view is clipped, not only the last: a view of a full
+		// block may be partly built, and the two traces (an explorer's
+		// clones run on several goroutines) would otherwise build its
+		// rest in one array.
+		views = make([][]Event, len(t.views))
+		for i, v := range t.views {
+			views[i] = slices.Clip(v)
+		}
 		chunks = slices.Clone(t.chunks)
 	}
 	return Trace{blocks: blocks, views: views, chunks: chunks, n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}

@@ -283,3 +283,24 @@ func TestNumbersReadBackWholeAtEverySize(t *testing.T) {
 	assert.Equal(t, -time.Second, g.Expiry())
 	assert.Equal(t, "694d", g.Lease())
 }
+
+// A view of a full block left partly built (only its first events read)
+// when the trace is cloned is built on by each trace in arrays of its
+// own: an explorer's clones run on several goroutines, and building the
+// rest of one shared array from both would be a data race.
+func TestAPartlyBuiltViewIsNotSharedByAClone(t *testing.T) {
+	var tr Trace
+	for i := range 300 {
+		tr.add(time.Duration(i), "A", KindDrop, I(FID, int64(i)))
+	}
+	_ = tr.At(0) // block 0's view is built up to event 299
+	for i := 300; i < 600; i++ {
+		tr.add(time.Duration(i), "A", KindDrop, I(FID, int64(i)))
+	}
+	_ = tr.At(599) // block 1's view is built, block 0's is still partial
+	c := tr.clone()
+	require.Equal(t, 600, c.Len())
+	src, cl := tr.At(400), c.At(400)
+	assert.Equal(t, *src, *cl, "the clone reads the same event")
+	assert.NotSame(t, src, cl, "each built it in an array of its own")
+}
