@@ -373,7 +373,7 @@ func (p *Player) Inspect() SceneInfo {
 		p.run.regions(regions)
 	}
 	if !p.sandbox.Rect.Empty() {
-		regions["openSandbox"] = p.sandbox.Rect
+		regions["sandbox"] = p.sandbox.Rect
 	}
 	if p.spec.Regions != nil {
 		for k, r := range p.spec.Regions() {
