@@ -121,3 +121,26 @@ func TestTheRecapShowsThePredictionBesideWhatHappened(t *testing.T) {
 	assert.Contains(t, done.Predictions[0], "not what you predicted.")
 	assert.Contains(t, sc.Player.Lesson.Body, "Your prediction: "+done.Predictions[0], "the canvas panel's recap")
 }
+
+// The question's rows on the canvas are its declarations: an option per
+// control the page lists under the same id, in the same order, with the
+// control's words after its digit key, and the skip with its key.
+func TestThePredictionsRowsAreThePagesControls(t *testing.T) {
+	r, sc := openFencedAtTheQuestion(t)
+	_, cs := predictGroup(r)
+	require.NotEmpty(t, cs)
+	var rows []predictRow
+	for _, row := range sc.Player.predict.rows {
+		if row.id != "" {
+			rows = append(rows, row)
+		}
+	}
+	require.Len(t, rows, len(cs), "a canvas row per control the page lists")
+	regions := r.a.Inspect().Regions
+	for i, c := range cs {
+		assert.Equal(t, c.ID, rows[i].id)
+		assert.Contains(t, strings.Join(rows[i].lines, " "), c.Label, "%s: the canvas's words are the declaration's", c.ID)
+		assert.Equal(t, rows[i].r, regions[c.ID], "%s: the canvas's region is named by the page's id", c.ID)
+	}
+	assert.Equal(t, ui.WithKey("Play on without predicting", ui.IntentPlayPause), strings.Join(rows[len(rows)-1].lines, " "))
+}
