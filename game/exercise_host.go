@@ -31,8 +31,10 @@ func (s *exerciseAnswer) host(in *ui.Input) {
 		if s.query.host(h) {
 			continue
 		}
-		if c, ok := strings.CutPrefix(h.ID, "chain:"); ok {
-			s.chain.act(c)
+		if strings.HasPrefix(h.ID, "chain:") {
+			if !s.chain.use(h.ID) {
+				s.chain.act(strings.TrimPrefix(h.ID, "chain:")) // says why it is not known
+			}
 			continue
 		}
 		if p, ok := strings.CutPrefix(h.ID, "point:"); ok {

@@ -60,7 +60,7 @@ func TestThePlayerStopsAndAsksAtTheKeyMoment(t *testing.T) {
 		ids = append(ids, c.ID)
 	}
 	assert.Equal(t, []string{"predict:accept", "predict:reject", "predict:skip"}, ids)
-	assert.Equal(t, cs[0], r.a.Inspect().Mirror.Controls[0], "the question comes first in the panel")
+	assert.Equal(t, cs[0].ID, r.a.Inspect().Mirror.Controls[0].ID, "the question comes first in the panel")
 	info := r.a.Inspect()
 	for _, id := range ids {
 		reg, ok := info.Regions[id]
