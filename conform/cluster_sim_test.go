@@ -76,8 +76,8 @@ func simWorld(t *testing.T, seed uint64, ttl time.Duration, names []string) *cor
 
 func simEvents(s *core.Sim, kind core.Kind, keep func(e *core.Event) bool) []*core.Event {
 	var out []*core.Event
-	for i := range s.Trace.Events {
-		if e := &s.Trace.Events[i]; e.Kind == kind && (keep == nil || keep(e)) {
+	for i := range s.Trace.Len() {
+		if e := s.Trace.At(i); e.Kind == kind && (keep == nil || keep(e)) {
 			out = append(out, e)
 		}
 	}

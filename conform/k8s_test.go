@@ -237,7 +237,7 @@ func RunSimK8s(t *testing.T, seed uint64, d k8sDurations) K8sRun {
 	s.Schedule(core.ActionLog{core.At(k8sCutAt, core.Action{Do: "partition", Proc: "A", Peer: core.CoordinatorName})})
 	s.RunUntil(k8sUntil)
 	var run K8sRun
-	for _, e := range s.Trace.Events {
+	for e := range s.Trace.All() {
 		switch {
 		case e.Kind == core.KindPut && e.At < k8sCutAt:
 			if r, err := core.ParseLeaseRecord(e.Value()); err == nil && r.HolderIdentity == "A" {

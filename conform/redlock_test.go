@@ -122,7 +122,7 @@ func runSimRedlock(t *testing.T, seed uint64) RedlockRun {
 	var run RedlockRun
 	run.AUntil = s.Process("A").RedlockUntil()
 	s.RunUntil(rlPause + time.Second)
-	for _, e := range s.Trace.Events {
+	for e := range s.Trace.All() {
 		switch {
 		case e.Kind == core.KindState && e.Actor == "A" && e.To() == "leader":
 			run.AEnd = e.At

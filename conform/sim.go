@@ -109,7 +109,7 @@ func simObs(sc *Scenario, t *core.Trace) []Obs {
 	holder := ""                   // election: the leader key
 	var deleted *Obs               // deletes of one revision, grouped
 	var lastSessionLost core.Event // a session.lost and the lease.lost it causes are one event
-	for _, e := range t.Events {
+	for e := range t.All() {
 		if deleted != nil && (e.Kind != core.KindDelete || e.Rev() != deleted.Token) {
 			out = append(out, *deleted)
 			deleted = nil
@@ -135,7 +135,7 @@ func simObs(sc *Scenario, t *core.Trace) []Obs {
 				out = append(out, Obs{At: e.At, Who: e.Actor, What: "acquired", Token: e.Token()})
 			}
 		case core.KindSessionLost:
-			lastSessionLost = e
+			lastSessionLost = *e
 			if why := e.Why(); why == core.ErrSessionExpired.Error() {
 				out = append(out, Obs{At: e.At, Who: e.Actor, What: "session-expired"})
 			} else {

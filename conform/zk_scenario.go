@@ -145,7 +145,7 @@ func RunZooKeeperSim(sc *ZKScenario, seed uint64) (*Run, error) {
 func zkSimObs(tr *core.Trace) []Obs {
 	var out []Obs
 	timeout := map[string]int64{}
-	for _, e := range tr.Events {
+	for e := range tr.All() {
 		o := Obs{At: e.At}
 		switch e.Kind {
 		case core.KindLeaseGrant:

@@ -431,9 +431,9 @@ func (s *Sim) applyToNode(a Action, p *Process, w *ShardWorker) error {
 	case "set-ttl":
 		return s.setTTL(a, p, w)
 	case "delete":
-		n.run(task{fn: fnDelete, act: &a})
+		n.run(&task{fn: fnDelete, act: &a})
 	case "put":
-		n.run(task{fn: fnPut, act: &a})
+		n.run(&task{fn: fnPut, act: &a})
 	}
 	return nil
 }
@@ -447,9 +447,9 @@ func (s *Sim) applyToProcess(a Action, p *Process) error {
 	case "write":
 		// The application decides to write on its own thread: if the
 		// process is paused, the decision waits for the resume.
-		p.run(task{fn: fnWrite, act: &a})
+		p.run(&task{fn: fnWrite, act: &a})
 	case "release":
-		p.run(task{fn: fnRelease})
+		p.run(&task{fn: fnRelease})
 	case "fix":
 		if !p.takesFixes() {
 			return fmt.Errorf("fix: %q is not an etcd client process", a.Proc)

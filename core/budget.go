@@ -114,5 +114,5 @@ func (s *Sim) Exhausted() error {
 		return nil
 	}
 	return fmt.Errorf("%w: the run stopped at %s of virtual time: its trace reached %d events, the most a run may record",
-		ErrBudget, FormatTime(s.Trace.Events[n-1].At), traceBudget)
+		ErrBudget, FormatTime(s.Trace.At(n-1).At), traceBudget)
 }

@@ -71,7 +71,7 @@ func TestWorldStopsAtTheTraceBudget(t *testing.T) {
 	err = r.Sim.Exhausted()
 	assert.ErrorIs(t, err, core.ErrBudget)
 	assert.ErrorContains(t, err, "its trace reached 2000 events")
-	last := r.Sim.Trace.Events[r.Sim.Trace.Len()-1].At
+	last := r.Sim.Trace.Last().At
 	assert.Less(t, last, r.End, "nothing happened after the stop")
 	assert.Contains(t, err.Error(), "stopped at "+core.FormatTime(last))
 	assert.Equal(t, r.End, r.Sim.Now(), "the clock still reaches the end, so no caller waits for ever")

@@ -20,10 +20,10 @@ const (
 
 // Event returns the event with sequence number seq, or nil.
 func (t *Trace) Event(seq int) *Event {
-	if seq < 0 || seq >= len(t.Events) || t.Events[seq].Seq != seq {
+	if seq < 0 || seq >= t.n {
 		return nil
 	}
-	return &t.Events[seq]
+	return t.At(seq)
 }
 
 // Chain returns e and then, one by one, the first cause of each event
@@ -55,8 +55,8 @@ func (t *Trace) RootOf(e *Event) (Root, *Event) {
 	}
 	// An action's direct effects are recorded just before it, with no
 	// cause: the action is the first action event after them.
-	for i := r.Seq; r.byAction && i < len(t.Events); i++ {
-		if n := &t.Events[i]; n.Kind == KindAction || n.Kind == KindActionError {
+	for i := r.Seq; r.byAction && i < t.n; i++ {
+		if n := t.At(i); n.Kind == KindAction || n.Kind == KindActionError {
 			return RootAction, n
 		}
 	}

@@ -41,8 +41,8 @@ func TestChainsFollowTheStory(t *testing.T) {
 	require.NoError(t, err)
 	tr := r.Sim.Trace
 	var rejected *core.Event
-	for i := range tr.Events {
-		if e := &tr.Events[i]; e.Kind == core.KindWrite && e.Result() == core.RejectedStale {
+	for i := range tr.Len() {
+		if e := tr.At(i); e.Kind == core.KindWrite && e.Result() == core.RejectedStale {
 			rejected = e
 			break
 		}
@@ -59,8 +59,7 @@ func TestChainsFollowTheStory(t *testing.T) {
 	assert.Equal(t, core.KindWrite, highest.Kind)
 	assert.Equal(t, rejected.Highest(), highest.Token(), "the second cause carries the highest token the verdict compared with")
 
-	for i := range tr.Events {
-		e := &tr.Events[i]
+	for e := range tr.All() {
 		if e.Kind != core.KindLeaseExpire {
 			continue
 		}
@@ -133,8 +132,8 @@ var hashesBeforeCauses = map[string]string{
 // taken out: the trace as it was before events carried them.
 func hashWithoutCauses(tr *core.Trace) string {
 	h := sha256.New()
-	for i := range tr.Events {
-		io.WriteString(h, causeSuffix.ReplaceAllString(tr.Events[i].Text(), ""))
+	for i := range tr.Len() {
+		io.WriteString(h, causeSuffix.ReplaceAllString(tr.At(i).Text(), ""))
 		io.WriteString(h, "\n")
 	}
 	return hex.EncodeToString(h.Sum(nil))

@@ -13,8 +13,7 @@ import (
 func checkCauses(t *testing.T, name string, tr *Trace) {
 	t.Helper()
 	assert.Zero(t, tr.Orphans, "%s: events recorded with their cause lost", name)
-	for i := range tr.Events {
-		e := &tr.Events[i]
+	for e := range tr.All() {
 		for _, c := range e.Causes() {
 			if !assert.True(t, c >= 0 && c < e.Seq, "%s: %s is caused by event %d, not an earlier one", name, e.Text(), c) {
 				return

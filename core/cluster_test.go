@@ -24,8 +24,7 @@ func clusterWorld(t *testing.T, members int, ttl time.Duration, names []string, 
 // find returns the events of kind that pass keep, in order.
 func find(tr *Trace, kind Kind, keep func(e *Event) bool) []*Event {
 	var out []*Event
-	for i := range tr.Events {
-		e := &tr.Events[i]
+	for e := range tr.All() {
 		if e.Kind == kind && (keep == nil || keep(e)) {
 			out = append(out, e)
 		}

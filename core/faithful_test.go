@@ -588,7 +588,7 @@ func TestEarlyResumeCancelsTheScheduledOne(t *testing.T) {
 	world.do(3*time.Second, func() { n.pause(2 * time.Second) })
 	s.RunUntil(20 * time.Second)
 	var got []string
-	for _, e := range s.Trace.Events {
+	for e := range s.Trace.All() {
 		got = append(got, e.Kind.String()+"@"+FormatTime(e.At))
 	}
 	want := []string{"pause@1.000s", "resume@2.000s", "pause@3.000s", "resume@5.000s"}
@@ -637,7 +637,7 @@ func TestCrashedNodeTimersNeverFire(t *testing.T) {
 	c := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 6 * time.Second, Stagger: 500 * time.Millisecond, WorkEvery: time.Second})
 	c.Schedule(ActionLog{At(3*time.Second, Crash("A"))})
 	c.RunUntil(30 * time.Second)
-	for _, e := range c.Trace.Events {
+	for e := range c.Trace.All() {
 		if e.At > 3*time.Second && (e.Actor == "A" || e.Kind == KindWrite && e.From() == "A") {
 			t.Errorf("crashed A still acts: %s", e.Text())
 		}

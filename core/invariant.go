@@ -70,8 +70,7 @@ func Check(t *Trace, end time.Duration) Report {
 		locks: map[string]*lockTruth{}, holderOfKey: map[string]string{}, fencing: map[string]bool{},
 		highest: map[string]int64{}, shardOwners: map[int64]map[string]time.Duration{}, open: map[string]*Interval{},
 	}
-	for i := range t.Events {
-		e := &t.Events[i]
+	for e := range t.All() {
 		if e.At > end {
 			break
 		}

@@ -86,7 +86,7 @@ func (n *node) timerDue(t *task) bool {
 	}
 	if carrier && st.seq != 0 {
 		st.queued, st.queuedAt = st.seq, st.at
-		n.sim.atSeq(st.at, st.seq, task{kind: evTimer, fn: st.fn, guarded: true, node: n.idx, epoch: n.epoch, timer: t.timer, tseq: st.seq})
+		n.sim.atSeq(st.at, st.seq, &task{kind: evTimer, fn: st.fn, guarded: true, node: n.idx, epoch: n.epoch, timer: t.timer, tseq: st.seq})
 	}
 	return false
 }
@@ -97,17 +97,17 @@ func (n *node) trace(kind Kind, f ...Field) { n.sim.Trace.add(n.sim.now, n.id, k
 
 func (n *node) send(to string, m Message) bool { return n.sim.Net.send(n.id, to, m) }
 
-// run executes t now, queues it while paused, drops it when crashed.
-func (n *node) run(t task) {
+// run executes t now, queues a copy while paused, drops it when crashed.
+func (n *node) run(t *task) {
 	if n.crashed {
 		return
 	}
 	if n.paused {
-		t.cause = n.sim.Trace.cause // what it does will be caused by this
-		n.pending = append(n.pending, t)
+		n.pending = append(n.pending, *t)
+		n.pending[len(n.pending)-1].cause = n.sim.Trace.cause // what it does will be caused by this
 		return
 	}
-	if t.guarded && (t.epoch != n.epoch || !n.live(&t)) {
+	if t.guarded && (t.epoch != n.epoch || !n.live(t)) {
 		return // a timer stopped, or a message or timer of an earlier life
 	}
 	switch t.fn {
@@ -118,7 +118,7 @@ func (n *node) run(t task) {
 	case fnPut:
 		n.send(CoordinatorName, putReq{Key: t.act.Key, Value: t.act.Value})
 	default:
-		n.self.exec(t)
+		n.self.exec(*t)
 	}
 }
 
@@ -133,7 +133,7 @@ func (n *node) arm(id timerID, t time.Duration, fn taskFn) {
 		return // the queued event fires first and moves itself on to t
 	}
 	st.queued, st.queuedAt = seq, t
-	n.sim.atSeq(t, seq, task{kind: evTimer, fn: fn, guarded: true, node: n.idx, epoch: n.epoch, timer: id, tseq: seq})
+	n.sim.atSeq(t, seq, &task{kind: evTimer, fn: fn, guarded: true, node: n.idx, epoch: n.epoch, timer: id, tseq: seq})
 }
 
 // rearm arms timer id d from now.
@@ -152,7 +152,7 @@ func (n *node) after(d time.Duration, fn taskFn) { n.once(n.sim.now+d, task{fn: 
 // deliver hands a message to the actor's handler through run, unless the
 // node crashed (or crashed and restarted) meanwhile.
 func (n *node) deliver(env Envelope) {
-	n.run(task{fn: fnHandle, env: env, guarded: true, epoch: n.epoch})
+	n.run(&task{fn: fnHandle, env: env, guarded: true, epoch: n.epoch})
 }
 
 // Paused reports a stop-the-world pause in progress.
@@ -180,7 +180,8 @@ func (n *node) resume() {
 	n.pending = nil
 	n.trace(KindResume, I(FOverdue, int64(len(due))))
 	woke := n.sim.Trace.cause
-	for _, t := range due {
+	for i := range due {
+		t := &due[i]
 		// Each waiting task is caused by the resume that let it run now
 		// (the pause that held it back) and by what scheduled it.
 		n.sim.Trace.cause, n.sim.Trace.also = woke, t.cause

@@ -32,7 +32,7 @@ func newPolicyRuns(t *testing.T, p LeasePolicy) policyRuns {
 	look := s.Clone()
 	look.RunUntil(10*time.Second + 3*p.RenewEvery)
 	var sends []time.Duration
-	for _, e := range look.Trace.Events {
+	for e := range look.Trace.All() {
 		if e.Kind == KindSend && e.Actor == "A" && e.Msg() == "LeaseKeepAlive" && e.At >= 10*time.Second {
 			sends = append(sends, e.At)
 		}
@@ -70,7 +70,7 @@ func (r policyRuns) lapses(t *testing.T, loseOne bool) (time.Duration, bool) {
 		}
 		s.RunUntil(at + wake + 3*p.RenewEvery + time.Second)
 		lost := 0
-		for _, e := range s.Trace.Events {
+		for e := range s.Trace.All() {
 			require.NotEqual(t, KindActionError, e.Kind, "%+v: %s", p, e.Why())
 			if e.Kind == KindDrop && e.Actor == "A" {
 				lost++

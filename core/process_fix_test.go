@@ -23,7 +23,7 @@ func outageWorld(t *testing.T, cfg ProcessConfig) *Sim {
 
 func grantsAfter(s *Sim, proc string, t time.Duration) int {
 	n := 0
-	for _, e := range s.Trace.Events {
+	for e := range s.Trace.All() {
 		if e.At > t && e.Actor == proc && e.Kind == KindLeaseRenewed && e.How() == "granted" {
 			n++
 		}

@@ -195,9 +195,9 @@ func TestRedisNodesShowEachNodesKeyAndItsExpiry(t *testing.T) {
 	require.Len(t, nodes, 5)
 	assert.Equal(t, 3, core.RedlockQuorum(len(nodes)))
 	sets := map[string]core.Event{} // node -> its last SET
-	for _, e := range s.Trace.Events {
+	for e := range s.Trace.All() {
 		if e.Kind == core.KindRedisSet {
-			sets[e.Actor] = e
+			sets[e.Actor] = *e
 		}
 	}
 	for i, r := range nodes {

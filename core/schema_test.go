@@ -71,12 +71,12 @@ func TestAFieldTheKindDoesNotDeclareIsAProgrammingError(t *testing.T) {
 func TestDetachedEventOutlivesItsTracesStorage(t *testing.T) {
 	var tr Trace
 	tr.add(time.Second, "store", KindWrite, S(FFrom, "A"), I(FToken, 7), S(FValue, "x"), S(FResult, Accepted))
-	kept := tr.Events[0].Detached()
+	kept := tr.At(0).Detached()
 	tr.Drop()
 	tr.add(2*time.Second, "store", KindWrite, S(FFrom, "B"), I(FToken, 9), S(FValue, "y"), S(FResult, RejectedStale))
 	assert.Equal(t, "A", kept.From())
 	assert.Equal(t, int64(7), kept.Token())
-	assert.Equal(t, "B", tr.Events[0].From())
+	assert.Equal(t, "B", tr.At(0).From())
 }
 
 // A clone and its source never write into one chunk: each keeps the other's
@@ -87,7 +87,7 @@ func TestClonedTracesKeepEachOthersEvents(t *testing.T) {
 	c := tr.clone()
 	tr.add(0, "A", KindNote, S(FText, "source"))
 	c.add(0, "A", KindNote, S(FText, "clone"))
-	assert.Equal(t, "one", c.Events[0].Words())
-	assert.Equal(t, "source", tr.Events[1].Words())
-	assert.Equal(t, "clone", c.Events[1].Words())
+	assert.Equal(t, "one", c.At(0).Words())
+	assert.Equal(t, "source", tr.At(1).Words())
+	assert.Equal(t, "clone", c.At(1).Words())
 }

@@ -17,7 +17,9 @@
 // What a run did is its Trace (trace.go): every kind of event and the
 // fields it carries are declared once, in schema.go, and read through
 // typed accessors (e.Owner(), e.Token(), e.Until()); an event's fields sit
-// in shared chunks, not in maps or slices of their own.
+// in shared chunks, not in maps or slices of their own, and the trace
+// records each event in 32 pointer-free bytes, building the Event a reader
+// gets (tr.At(i), tr.All(), tr.Span(from, to)) on first read.
 //
 // The five coordination systems sit behind one seam, system_rules.go: the
 // engine (coordinator, processes, the sweep, a cluster's promotion) calls
@@ -250,7 +252,7 @@ func (s *Sim) Seed() uint64 { return s.seed }
 func (s *Sim) Now() time.Duration { return s.now }
 
 // at schedules task tk at absolute virtual time t (never in the past).
-func (s *Sim) at(t time.Duration, tk task) { s.atSeq(t, s.nextSeq(), tk) }
+func (s *Sim) at(t time.Duration, tk task) { s.atSeq(t, s.nextSeq(), &tk) }
 
 // nextSeq takes the next sequence number.
 func (s *Sim) nextSeq() uint64 {
@@ -258,8 +260,9 @@ func (s *Sim) nextSeq() uint64 {
 	return s.seq
 }
 
-// atSeq schedules tk at t with sequence number seq (from nextSeq).
-func (s *Sim) atSeq(t time.Duration, seq uint64, tk task) {
+// atSeq schedules tk at t with sequence number seq (from nextSeq). It
+// copies tk: a task is 144 bytes, passed by pointer down to its slot.
+func (s *Sim) atSeq(t time.Duration, seq uint64, tk *task) {
 	if t < s.now {
 		t = s.now
 	}
@@ -267,7 +270,7 @@ func (s *Sim) atSeq(t time.Duration, seq uint64, tk task) {
 }
 
 // parkCaused parks tk with the trace's current chain as its cause.
-func (s *Sim) parkCaused(tk task) int32 {
+func (s *Sim) parkCaused(tk *task) int32 {
 	tk.cause = s.Trace.cause
 	if !s.stepped && s.applying == nil {
 		// What the world's building records (a store's setting) is no
@@ -288,18 +291,18 @@ func (s *Sim) atLate(t time.Duration, tk task) {
 		t = s.now
 	}
 	s.seq++
-	s.queue.push(event{at: t, order: lateBit | s.seq, slot: s.parkCaused(tk)})
+	s.queue.push(event{at: t, order: lateBit | s.seq, slot: s.parkCaused(&tk)})
 }
 
-// park stores a task until its event fires and returns its slot.
-func (s *Sim) park(tk task) int32 {
+// park stores a copy of a task until its event fires and returns its slot.
+func (s *Sim) park(tk *task) int32 {
 	if n := len(s.free); n > 0 {
 		i := s.free[n-1]
 		s.free = s.free[:n-1]
-		s.tasks[i] = tk
+		s.tasks[i] = *tk
 		return i
 	}
-	s.tasks = append(s.tasks, tk)
+	s.tasks = append(s.tasks, *tk)
 	return int32(len(s.tasks) - 1)
 }
 
@@ -321,24 +324,28 @@ func (s *Sim) Step() bool {
 	}
 	e := s.queue.pop()
 	s.now = e.at
-	tk := s.tasks[e.slot]
-	// The slot keeps its task until it is reused (soon: the free list is
-	// a stack): clearing it would cost a write barrier whenever the
-	// collector runs, for a message the next task overwrites anyway.
-	s.free = append(s.free, e.slot)
+	// The task is read in its slot, not copied out (144 bytes), and the
+	// slot is freed once it has run: what it schedules meanwhile goes to
+	// other slots. (If s.tasks grows meanwhile, tk still points at the
+	// old array, which nothing writes any more.) The slot keeps its task
+	// until it is reused (soon: the free list is a stack): clearing it
+	// would cost a write barrier whenever the collector runs, for a
+	// message the next task overwrites anyway.
+	tk := &s.tasks[e.slot]
 	s.stepped, s.inStart = true, tk.start
 	s.Trace.cause, s.Trace.also = tk.cause, 0
 	s.Trace.caused = !tk.start && tk.kind != evAction
 	s.fire(tk)
+	s.free = append(s.free, e.slot)
 	return true
 }
 
 // fire dispatches one due event.
-func (s *Sim) fire(t task) {
+func (s *Sim) fire(t *task) {
 	switch t.kind {
 	case evTimer:
 		n := s.clients[t.node].base()
-		if t.epoch != n.epoch || t.timer != noTimer && !n.timerDue(&t) {
+		if t.epoch != n.epoch || t.timer != noTimer && !n.timerDue(t) {
 			return
 		}
 		n.run(t)
@@ -362,7 +369,7 @@ func (s *Sim) fire(t task) {
 	case evRedisPX:
 		s.fireRedisExpire(t.str)
 	case evCluster:
-		s.Coord.fireCluster(t)
+		s.Coord.fireCluster(*t)
 	}
 }
 

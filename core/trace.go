@@ -1,6 +1,7 @@
 package core
 
 import (
+	"iter"
 	"math"
 	"math/bits"
 	"slices"
@@ -204,9 +205,9 @@ func (c *chunk) num(i int) int64 {
 // NewEvent builds an event outside any trace, for tests and for views that
 // make an event of their own.
 func NewEvent(at time.Duration, actor string, kind Kind, fs ...Field) Event {
-	var t Trace
+	t := Trace{blocks: [][]rec{make([]rec, 0, 1)}}
 	t.add(at, actor, kind, fs...)
-	return t.Events[0]
+	return *t.At(0)
 }
 
 // index is where field f's value sits in the event's chunk, or -1.
@@ -277,9 +278,38 @@ func (e Event) Detached() Event {
 	return d
 }
 
-// Trace is the ordered record of a run.
+// rec is how a trace records an event: 32 bytes and no pointer, so a
+// block of them costs the collector nothing to scan and recording one
+// needs no write barrier. Its actor is a text of its chunk, its chunk an
+// index in Trace.chunks. An Event is built from it when first read.
+type rec struct {
+	at          time.Duration
+	actor       int32
+	chunk       int32
+	off         uint32
+	cause, also int32
+	kind        Kind
+	byAction    bool
+	mask        uint16
+}
+
+// Trace is the ordered record of a run. Read its events with Len, At,
+// All and Span. They are recorded compactly (rec), in blocks that are
+// never moved once full, so a long run's trace is never copied as it
+// grows; the Events a reader gets are built on first read, block by
+// block, and an *Event stays valid while the trace lives.
 type Trace struct {
-	Events []Event
+	// blocks hold the records in order. Every block but the last is full
+	// and holds eventBlock records, so event i is blocks[i/eventBlock][i%
+	// eventBlock]. The last may be shorter, and its capacity smaller (the
+	// first block of a small trace, or a block a clone shares: see grow).
+	blocks [][]rec
+	// views[b] holds the Events of block b read so far, in order (nil:
+	// none yet); see view.
+	views [][]Event
+	// chunks are the chunks the records' fields and actors sit in.
+	chunks []*chunk
+	n      int
 	// Quiet drops message send events (the bulk of a large run) when true.
 	// Benchmarks and large searches set it; lessons never do.
 	Quiet bool
@@ -335,16 +365,57 @@ func (t *Trace) on(kind Kind) bool {
 // start new chunks for what they record next.
 func (t *Trace) clone() Trace {
 	t.cur = nil
-	return Trace{Events: slices.Clip(t.Events), Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
+	var blocks [][]rec
+	var views [][]Event
+	var chunks []*chunk
+	if t.n > 0 {
+		// The full blocks are shared as they are; the clone's last is
+		// clipped, so it copies that block before it appends (grow),
+		// while the source appends in place past what the clone reads.
+		// So are the views (view). The lists of blocks and chunks are the
+		// clone's own: nothing the source does (Drop) writes into them.
+		blocks = clipLast(t.blocks)
+		views = clipLast(t.views)
+		chunks = slices.Clone(t.chunks)
+	}
+	return Trace{blocks: blocks, views: views, chunks: chunks, n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
 }
 
-// Drop forgets every event and reuses the current chunk: only for a trace
-// no one else reads (an explorer world's, after its check).
+// clipLast returns a copy of bs whose last slice is clipped.
+func clipLast[T any](bs [][]T) [][]T {
+	if len(bs) == 0 {
+		return nil
+	}
+	out := append(make([][]T, 0, len(bs)+1), bs...)
+	last := &out[len(out)-1]
+	*last = slices.Clip(*last)
+	return out
+}
+
+// Drop forgets every event and reuses the first block and the current
+// chunk: only for a trace no one else reads (an explorer world's, after
+// its check).
 func (t *Trace) Drop() {
-	t.Events = t.Events[:0]
+	if len(t.blocks) > 0 {
+		t.blocks = t.blocks[:1]
+		t.blocks[0] = t.blocks[0][:0]
+	}
+	if len(t.views) > 0 {
+		t.views = t.views[:1]
+		t.views[0] = t.views[0][:0]
+	}
+	t.n = 0
+	t.chunks = t.chunks[:0]
 	if t.cur != nil {
 		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}
+		t.chunks = append(t.chunks, t.cur)
 	}
+}
+
+// Forget drops every event and leaves their storage to whoever else reads
+// it (a clone's source): the trace starts again, empty, from Seq 0.
+func (t *Trace) Forget() {
+	t.blocks, t.views, t.chunks, t.cur, t.n = nil, nil, nil, nil, 0
 }
 
 // aside records an event that does not move the chain on: a message's
@@ -384,6 +455,7 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		n := max(fieldChunk(last), len(fs))
 		c = &chunk{vals: make([]int32, 0, n), strs: make([]string, 0, n/32)}
 		t.cur = c
+		t.chunks = append(t.chunks, c)
 	}
 	off := len(c.vals)
 	c.vals = c.vals[:off+len(fs)]
@@ -395,28 +467,14 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 			c.vals[i] = c.number(f.Int)
 		}
 	}
-	if len(t.Events) == cap(t.Events) {
-		// Double (append grows a large slice by a quarter): a long run's
-		// trace is copied about once over instead of four times. Start at
-		// 1024 events: the ten small steps up to there cost a lesson-sized
-		// run (6k events) a fifth of its time. A trace that keeps only
-		// some kinds stays small; it starts at 16.
-		first := 1024
-		if t.only != nil {
-			first = 16 // an explorer's world keeps a few kinds: a short record
-		}
-		t.Events = slices.Grow(t.Events, max(len(t.Events), first))
-	}
 	if t.cause == 0 && t.also == 0 && t.caused {
 		t.Orphans++
 	}
-	// Set in place, field by field: copying a whole event in costs a bulk
-	// write barrier whenever the collector runs, which is often.
-	n := len(t.Events)
-	t.Events = t.Events[:n+1]
-	e := &t.Events[n]
-	e.Seq, e.At, e.Actor, e.Kind, e.mask, e.off, e.c = n, at, actor, kind, mask, uint32(off), c
-	e.cause, e.also, e.byAction = t.cause, t.also, t.inAction
+	n := t.n
+	*t.next() = rec{
+		at: at, actor: c.text(actor), chunk: int32(len(t.chunks) - 1), off: uint32(off),
+		cause: t.cause, also: t.also, kind: kind, byAction: t.inAction, mask: mask,
+	}
 	t.cause, t.also = int32(n+1), 0
 }
 
@@ -426,15 +484,133 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 // run's trace stays small and a long one allocates in large steps.
 func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
 
+// eventBlock is how many events a full block of a trace holds: 512
+// records of 32 bytes is 16 KiB, and 512 Events of 56 bytes 28 KiB, both
+// Go size classes, below the 32 KiB past which an object goes back to the
+// system after every run.
+const eventBlock = 512
+
+// next returns room for one more record, at the end of the last block.
+func (t *Trace) next() *rec {
+	nb := len(t.blocks)
+	if nb == 0 || len(t.blocks[nb-1]) == cap(t.blocks[nb-1]) {
+		t.grow()
+		nb = len(t.blocks)
+	}
+	b := &t.blocks[nb-1]
+	i := len(*b)
+	*b = (*b)[:i+1]
+	t.n++
+	return &(*b)[i]
+}
+
+// grow makes room in the last block, which is full: a new block after a
+// full-sized one, else a larger copy of it. A trace's first block starts
+// full-sized, except for a trace that keeps only some kinds (an explorer's
+// world: a short record), whose first block starts at 16 events and
+// doubles; a block shared with a clone (clone clips it) is copied before
+// either trace appends to it.
+func (t *Trace) grow() {
+	nb := len(t.blocks)
+	if nb == 0 {
+		first := eventBlock
+		if t.only != nil {
+			first = 16
+		}
+		t.blocks = append(t.blocks, make([]rec, 0, first))
+		return
+	}
+	last := t.blocks[nb-1]
+	if cap(last) == eventBlock {
+		t.blocks = append(t.blocks, make([]rec, 0, eventBlock))
+		return
+	}
+	size := eventBlock
+	if nb == 1 {
+		size = min(max(2*cap(last), 16), eventBlock)
+	}
+	b := make([]rec, len(last), size)
+	copy(b, last)
+	t.blocks[nb-1] = b
+}
+
 // Len returns the number of events.
-func (t *Trace) Len() int { return len(t.Events) }
+func (t *Trace) Len() int { return t.n }
+
+// At returns event i (0 <= i < Len()), which is also the event whose Seq
+// is i. It stays valid as the trace grows.
+func (t *Trace) At(i int) *Event {
+	b, j := uint(i)/eventBlock, uint(i)%eventBlock
+	if b < uint(len(t.views)) {
+		if v := t.views[b]; j < uint(len(v)) {
+			return &v[j]
+		}
+	}
+	return &t.view(int(b))[j]
+}
+
+// view returns the Events of block b, built from its records up to the
+// last one recorded. A view is extended in place while it has room; when
+// it has none (its block grew, or a clone shares it) it is extended in a
+// copy, and the Events already handed out stay valid in the old one.
+func (t *Trace) view(b int) []Event {
+	for len(t.views) <= b {
+		t.views = append(t.views, nil)
+	}
+	v, rs := t.views[b], t.blocks[b]
+	if len(v) == len(rs) {
+		return v
+	}
+	if cap(v) < len(rs) {
+		v = append(make([]Event, 0, cap(rs)), v...)
+	}
+	base := b * eventBlock
+	for j := len(v); j < len(rs); j++ {
+		r := &rs[j]
+		c := t.chunks[r.chunk]
+		v = append(v, Event{
+			Seq: base + j, At: r.at, Actor: c.strs[r.actor], Kind: r.kind, byAction: r.byAction,
+			mask: r.mask, off: r.off, c: c, cause: r.cause, also: r.also,
+		})
+	}
+	t.views[b] = v
+	return v
+}
+
+// Last returns the latest event, or nil if there is none.
+func (t *Trace) Last() *Event {
+	if t.n == 0 {
+		return nil
+	}
+	return t.At(t.n - 1)
+}
+
+// All yields every event, in order.
+func (t *Trace) All() iter.Seq[*Event] { return t.Span(0, t.n) }
+
+// Span yields the events from from up to but not including to, in
+// order; bounds outside the trace are clamped to it.
+func (t *Trace) Span(from, to int) iter.Seq[*Event] {
+	from, to = max(from, 0), min(to, t.n)
+	return func(yield func(*Event) bool) {
+		for i := from; i < to; {
+			b := t.view(i / eventBlock)
+			for j := uint(i) % eventBlock; j < uint(len(b)) && i < to; j++ {
+				if !yield(&b[j]) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
 
 // Filter returns the events of the given kind, in order.
 func (t *Trace) Filter(kind Kind) []Event {
 	var out []Event
-	for _, e := range t.Events {
+	for e := range t.All() {
 		if e.Kind == kind {
-			out = append(out, e)
+			out = append(out, *e)
 		}
 	}
 	return out

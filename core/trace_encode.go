@@ -95,8 +95,8 @@ func (e *Event) Text() string {
 
 // WriteText writes one line per event.
 func (t *Trace) WriteText(w io.Writer) error {
-	for i := range t.Events {
-		if _, err := io.WriteString(w, t.Events[i].Text()+"\n"); err != nil {
+	for e := range t.All() {
+		if _, err := io.WriteString(w, e.Text()+"\n"); err != nil {
 			return err
 		}
 	}
@@ -145,8 +145,8 @@ func appendJSONString(b []byte, s string) []byte {
 
 // WriteJSONL writes the trace as JSON Lines.
 func (t *Trace) WriteJSONL(w io.Writer) error {
-	for i := range t.Events {
-		line := append(t.Events[i].JSON(), '\n')
+	for e := range t.All() {
+		line := append(e.JSON(), '\n')
 		if _, err := w.Write(line); err != nil {
 			return err
 		}
@@ -158,8 +158,8 @@ func (t *Trace) WriteJSONL(w io.Writer) error {
 // the same hash exactly when their traces are identical.
 func (t *Trace) Hash() string {
 	h := newSHA256()
-	for i := range t.Events {
-		h.WriteString(t.Events[i].Text())
+	for e := range t.All() {
+		h.WriteString(e.Text())
 		h.WriteString("\n")
 	}
 	sum := h.Sum()

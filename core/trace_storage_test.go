@@ -27,10 +27,10 @@ func TestEventsReadBackTheirTextsWhenChunksShareThem(t *testing.T) {
 		tr.add(time.Duration(i), "net", KindDrop, I(FID, int64(i)), S(FTo, to), S(FMsg, "Put"), S(FWhy, why))
 		want = append(want, to+" Put "+why)
 	}
-	require.Len(t, tr.Events, len(want))
+	require.Equal(t, len(want), tr.Len())
 	chunks, texts := map[*chunk]bool{}, 0
-	for i := range tr.Events {
-		e := &tr.Events[i]
+	for i := range tr.Len() {
+		e := tr.At(i)
 		assert.Equal(t, want[i], e.To()+" "+e.Msg()+" "+e.Why(), "event %d", i)
 		assert.Equal(t, int64(i), e.ID())
 		if c := e.c; !chunks[c] {
@@ -64,8 +64,8 @@ func TestTraceHashCoversEveryField(t *testing.T) {
 	tr := s.Trace
 	base := tr.Hash()
 	// Every value an event carries, text or number, is in the hash.
-	for _, i := range []int{len(tr.Events) / 2, len(tr.Events) / 3} {
-		e := &tr.Events[i]
+	for _, i := range []int{tr.Len() / 2, tr.Len() / 3} {
+		e := tr.At(i)
 		require.NotZero(t, e.mask, "event %d carries no field: %s", i, e.Text())
 		v := &e.c.vals[e.off]
 		old := *v
@@ -83,9 +83,185 @@ func TestTraceHashCoversEveryField(t *testing.T) {
 
 // An event is 56 bytes: its one-byte fields share a word instead of each
 // padding one of its own. A trace of a three-minute shards run holds
-// about six thousand of them, grown by copying.
+// about six thousand of them, and a full block of them (eventBlock) fills
+// one of Go's small size classes exactly.
 func TestAnEventIsSevenWords(t *testing.T) {
 	assert.EqualValues(t, 56, reflect.TypeFor[Event]().Size())
+	assert.EqualValues(t, 28672, eventBlock*reflect.TypeFor[Event]().Size(), "28 KiB, a size class")
+}
+
+// A trace records an event in 32 bytes that hold no pointer: a block of
+// 512 is 16 KiB the collector never scans, written with no write barrier.
+func TestARecordIsFourWordsWithNoPointer(t *testing.T) {
+	typ := reflect.TypeFor[rec]()
+	assert.EqualValues(t, 32, typ.Size())
+	for i := range typ.NumField() {
+		k := typ.Field(i).Type.Kind()
+		assert.NotContains(t, []reflect.Kind{reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Interface}, k, "field %s", typ.Field(i).Name)
+	}
+}
+
+// An Event a reader holds stays valid, and the same, while the trace
+// grows, is cloned, and the clone and the source record on: it is built
+// once from its record, and a view extended in a copy leaves the Events
+// already handed out where they were.
+func TestEventsReadEarlyStayValidThroughGrowthAndClones(t *testing.T) {
+	var tr Trace
+	drops(&tr, 0, 10)
+	held := []*Event{tr.At(0), tr.At(9)}
+	held = append(held, tr.Last())
+	cl := tr.clone()
+	drops(&tr, 10, eventBlock+5)
+	drops(&cl, 7000, 3)
+	require.Equal(t, tr.At(0), held[0])
+	assert.Same(t, held[0], tr.At(0), "a full-sized view is extended in place")
+	for i, e := range []*Event{held[0], held[1], held[2]} {
+		assert.EqualValues(t, []int64{0, 9, 9}[i], e.ID())
+		assert.Equal(t, []int{0, 9, 9}[i], e.Seq)
+		assert.Equal(t, "net", e.Actor)
+	}
+	assert.EqualValues(t, 10, tr.At(10).ID())
+	assert.EqualValues(t, 7000, cl.At(10).ID())
+	assert.EqualValues(t, 9, cl.At(9).ID())
+}
+
+// drops adds n drop events numbered from id on.
+func drops(tr *Trace, id, n int) {
+	for i := range n {
+		tr.add(time.Duration(id+i), "net", KindDrop, I(FID, int64(id+i)))
+	}
+}
+
+// ids reads back the ID of every event from..to through Span.
+func ids(tr *Trace, from, to int) []int64 {
+	var out []int64
+	for e := range tr.Span(from, to) {
+		out = append(out, e.ID())
+	}
+	return out
+}
+
+// count returns from, from+1, ... up to but not including to.
+func count(from, to int) []int64 {
+	var out []int64
+	for i := from; i < to; i++ {
+		out = append(out, int64(i))
+	}
+	return out
+}
+
+// A trace never moves an event once recorded: a pointer to the first
+// event is still the first event after thousands more, across blocks.
+func TestEventsStayPutAsTheTraceGrows(t *testing.T) {
+	var tr Trace
+	drops(&tr, 0, 1)
+	first := tr.At(0)
+	drops(&tr, 1, 5*eventBlock+7)
+	require.Equal(t, 5*eventBlock+8, tr.Len())
+	assert.Same(t, first, tr.At(0), "the first event was moved")
+	assert.Len(t, tr.blocks, 6, "five full blocks and one begun")
+	for i := range tr.Len() {
+		require.Equal(t, i, tr.At(i).Seq)
+		require.EqualValues(t, i, tr.At(i).ID())
+	}
+	assert.EqualValues(t, tr.Len()-1, tr.Last().ID())
+}
+
+// Span reads any stretch of the trace, across blocks, and clamps bounds
+// that fall outside it; All is the whole trace; an early stop stops.
+func TestSpanReadsAcrossBlocksAndClampsItsBounds(t *testing.T) {
+	var tr Trace
+	drops(&tr, 0, 2*eventBlock+10)
+	assert.Equal(t, count(eventBlock-3, eventBlock+4), ids(&tr, eventBlock-3, eventBlock+4))
+	assert.Equal(t, count(0, tr.Len()), ids(&tr, -5, tr.Len()+5))
+	assert.Equal(t, count(2*eventBlock, tr.Len()), ids(&tr, 2*eventBlock, tr.Len()))
+	assert.Empty(t, ids(&tr, 7, 7))
+	assert.Empty(t, ids(&tr, 9, 3))
+	n := 0
+	for e := range tr.All() {
+		require.Equal(t, n, e.Seq)
+		n++
+		if n == eventBlock+1 {
+			break
+		}
+	}
+	assert.Equal(t, eventBlock+1, n)
+	var empty Trace
+	assert.Empty(t, ids(&empty, 0, 10))
+	assert.Nil(t, empty.Last())
+}
+
+// A clone shares its source's events but neither sees what the other
+// records next, even when the last block they share is half full.
+func TestACloneAndItsSourceRecordApart(t *testing.T) {
+	for _, n := range []int{3, eventBlock, eventBlock + 100} {
+		var src Trace
+		drops(&src, 0, n)
+		cl := src.clone()
+		assert.Same(t, &src.blocks[0][0], &cl.blocks[0][0], "a clone copies no record")
+		drops(&src, 1000, 600)
+		drops(&cl, 5000, 700)
+		assert.Equal(t, append(count(0, n), count(1000, 1600)...), ids(&src, 0, src.Len()), "source, %d shared", n)
+		assert.Equal(t, append(count(0, n), count(5000, 5700)...), ids(&cl, 0, cl.Len()), "clone, %d shared", n)
+		if n >= eventBlock {
+			assert.Same(t, &src.blocks[0][0], &cl.blocks[0][0], "a full block stays shared")
+		}
+	}
+}
+
+// An explorer's worlds are clones of a world whose checked events were
+// dropped; each records, is checked, drops, records again. Neither a
+// clone nor its source ever sees the other's events.
+func TestClonesOfADroppedTraceRecordAndDropApart(t *testing.T) {
+	texts := func(tr *Trace, who string, n int) {
+		for i := range n {
+			tr.add(time.Duration(i), who, KindDrop, I(FID, int64(i)), S(FTo, fmt.Sprintf("%s-%d", who, i)))
+		}
+	}
+	var src Trace
+	drops(&src, 0, 200) // several chunks
+	src.Drop()
+	cl := src.clone()
+	cl.Drop() // an empty check
+	for round := range 3 {
+		texts(&cl, "clone", 5)
+		texts(&src, "source", 5)
+		for _, tr := range []*Trace{&cl, &src} {
+			who := map[*Trace]string{&cl: "clone", &src: "source"}[tr]
+			require.Equal(t, 5, tr.Len(), "round %d", round)
+			for i := range tr.Len() {
+				assert.Equal(t, who, tr.At(i).Actor, "round %d event %d", round, i)
+				assert.Equal(t, fmt.Sprintf("%s-%d", who, i), tr.At(i).To(), "round %d event %d", round, i)
+			}
+		}
+		src.Drop()
+		cl.Drop()
+	}
+}
+
+// A kept-kinds trace (an explorer's world) starts small; Drop empties a
+// trace and reuses its first block; Forget empties it and leaves its
+// blocks to a clone's source.
+func TestDropReusesAndForgetLeavesTheStorage(t *testing.T) {
+	var tr Trace
+	tr.Keep(KindDrop)
+	drops(&tr, 0, 3)
+	assert.Equal(t, 16, cap(tr.blocks[0]), "a short record starts short")
+	drops(&tr, 3, 600)
+	tr.Drop()
+	assert.Zero(t, tr.Len())
+	assert.Len(t, tr.blocks, 1)
+	drops(&tr, 7, 2)
+	assert.Equal(t, []int64{7, 8}, ids(&tr, 0, 9))
+	assert.Equal(t, 0, tr.At(0).Seq)
+
+	var src Trace
+	drops(&src, 0, 10)
+	cl := src.clone()
+	cl.Forget()
+	drops(&cl, 100, 3)
+	assert.Equal(t, count(0, 10), ids(&src, 0, 100), "the source keeps its events")
+	assert.Equal(t, count(100, 103), ids(&cl, 0, 100))
 }
 
 // A number field takes four bytes of its chunk when it fits and reads
@@ -97,12 +273,12 @@ func TestNumbersReadBackWholeAtEverySize(t *testing.T) {
 		tr.add(0, "net", KindDrop, I(FID, v), S(FTo, "worker-01"))
 	}
 	tr.add(0, "p1", KindLeaseGrant, S(FLease, "694d"), D(FTTL, 30*24*time.Hour), D(FExpiry, -time.Second))
-	require.Len(t, tr.Events, len(values)+1)
+	require.Equal(t, len(values)+1, tr.Len())
 	for i, v := range values {
-		assert.Equal(t, v, tr.Events[i].ID(), "value %d", v)
-		assert.Equal(t, "worker-01", tr.Events[i].To())
+		assert.Equal(t, v, tr.At(i).ID(), "value %d", v)
+		assert.Equal(t, "worker-01", tr.At(i).To())
 	}
-	g := &tr.Events[len(values)]
+	g := tr.At(len(values))
 	assert.Equal(t, 30*24*time.Hour, g.TTL())
 	assert.Equal(t, -time.Second, g.Expiry())
 	assert.Equal(t, "694d", g.Lease())

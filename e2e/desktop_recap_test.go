@@ -77,8 +77,7 @@ func (d *desktopWindow) keyTo(t *testing.T, file, key, label string) {
 // refusal.
 func fencedStoryEvents(t *testing.T, tr *core.Trace) []int {
 	renew, pause, expire, holder, bWrite, aWrite, refused := -1, -1, -1, -1, -1, -1, -1
-	for i := range tr.Events {
-		e := &tr.Events[i]
+	for e := range tr.All() {
 		switch {
 		case pause < 0 && (e.Kind == core.KindLeaseRenew || e.Kind == core.KindLeaseGrant) && e.Owner() == "A":
 			renew = e.Seq

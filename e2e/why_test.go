@@ -77,21 +77,25 @@ func TestBrowserWhyWithTheKeyboard(t *testing.T) {
 // On a 390x844 phone, by touch.
 func TestBrowserWhyByTouchOnAPhone(t *testing.T) {
 	b := openBrowserSized(t, screenSize{"phone-390x844", 390, 844, 3, true})
-	whyInPage(t, b, func(sel string) {
-		t.Helper()
-		require.NoError(t, chromedp.Do(b.ctx, chromedp.ScrollIntoView(chromedp.CSS(sel))), "scroll to %s", sel)
-		xy, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector(`+"`"+sel+"`"+`).getBoundingClientRect(); return [r.left + r.width/2, r.top + r.height/2] })()`))
-		require.NoError(t, err, "find %s", sel)
-		require.Len(t, xy, 2)
-		x, y := xy[0], xy[1]
-		for _, typ := range []input.DispatchTouchEventType{input.DispatchTouchEventTypeTouchStart, input.DispatchTouchEventTypeTouchEnd} {
-			pts := []*input.TouchPoint{{X: x, Y: y}}
-			if typ == input.DispatchTouchEventTypeTouchEnd {
-				pts = []*input.TouchPoint{}
-			}
-			_, err := chromedp.Call(b.ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts})
-			require.NoError(t, err)
-		}
-	})
+	whyInPage(t, b, func(sel string) { b.tap(t, sel) })
 	b.screenshot(t, "browser-why-phone.png")
+}
+
+// tap scrolls element sel into view and touches its middle with one
+// finger, as a phone's learner does.
+func (b *browser) tap(t *testing.T, sel string) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(b.ctx, chromedp.ScrollIntoView(chromedp.CSS(sel))), "scroll to %s", sel)
+	xy, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector(`+"`"+sel+"`"+`).getBoundingClientRect(); return [r.left + r.width/2, r.top + r.height/2] })()`))
+	require.NoError(t, err, "find %s", sel)
+	require.Len(t, xy, 2)
+	x, y := xy[0], xy[1]
+	for _, typ := range []input.DispatchTouchEventType{input.DispatchTouchEventTypeTouchStart, input.DispatchTouchEventTypeTouchEnd} {
+		pts := []*input.TouchPoint{{X: x, Y: y}}
+		if typ == input.DispatchTouchEventTypeTouchEnd {
+			pts = []*input.TouchPoint{}
+		}
+		_, err := chromedp.Call(b.ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts})
+		require.NoError(t, err)
+	}
 }

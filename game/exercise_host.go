@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -75,7 +76,11 @@ func (s *exerciseAnswer) controls() []Control {
 	}
 	for i, k := range s.Ex.Numbers {
 		c := rangeControl("Numbers", "number:"+k.ID, lab.KnobLabel(k), &s.numbers[i], lab.KnobValue(k, s.numbers[i].Value))
-		c.Do = func(h ui.HostAction) { s.useNumber(i, h.Value) }
+		c.Typed, c.Entry = true, typedEntry(k, s.numbers[i].Value)
+		if r := s.typedRefused; r.id == k.ID && r.form == s.Form.Version() {
+			c.Detail = r.why // said beside the box until the answer changes
+		}
+		c.Do = func(h ui.HostAction) { s.useNumber(i, h) }
 		out = append(out, c)
 	}
 	out = append(out, s.query.controls()...)
@@ -101,7 +106,18 @@ func (s *exerciseAnswer) controls() []Control {
 	}
 	out = append(out,
 		Control{ID: "check", Group: "Your answer", Label: "Check answer", Disabled: s.checkB.Disabled,
-			Do: func(ui.HostAction) { s.scene.StartCheck() }},
+			Do: func(ui.HostAction) { s.scene.StartCheck() }})
+	if r := s.result; r != nil && !s.scene.Checking() {
+		// The verdict under the button that asked for it, where a phone's
+		// learner is looking (the result is also at the top of the text).
+		parts := make([]string, len(r.Parts))
+		for i, p := range r.Parts {
+			parts[i] = form.PartText(p)
+		}
+		out = append(out, Control{ID: "verdict", Group: "Your answer", Kind: KindNote,
+			Label: "Result: " + r.Summary(), Detail: strings.Join(parts, "\n")})
+	}
+	out = append(out,
 		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled,
 			Do: func(ui.HostAction) { s.cancelCheck() }},
 		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail(),
@@ -141,6 +157,66 @@ func (s *exerciseAnswer) togglePoint(i int) {
 // why it could not; it reports whether it did. A field already set to v is
 // left as it is, unsaid: the page's number field sends its value on input
 // and again on change, and "What happened" listed each setting twice.
+// typeNumber takes what the learner typed in number k's box: a value in
+// its range and on its steps is set (the slider follows); an empty box is
+// a prediction withdrawn; anything else is refused with a notice that
+// says what the box takes, and the answer stays as it was.
+func (s *exerciseAnswer) typeNumber(k lessons.Knob, sl *ui.Slider, text string) {
+	v, err := parseTyped(k, text)
+	if err != nil {
+		s.refuse(err.Error())
+		s.typedRefused = typedRefusal{id: k.ID, why: err.Error(), form: s.Form.Version()}
+		return
+	}
+	s.notice, s.typedRefused = "", typedRefusal{}
+	sl.SetValue(v)
+	if s.setNumber(k, v) {
+		s.saveDraft()
+	}
+}
+
+// typedRefusal is the last typed value refused: which number, why, and
+// the answer's version then (a later change to the answer ends it).
+type typedRefusal struct {
+	id, why string
+	form    int
+}
+
+// parseTyped reads text typed for number k.
+func parseTyped(k lessons.Knob, text string) (float64, error) {
+	label := lab.KnobLabel(k)
+	text = strings.TrimSpace(text)
+	if text == "" {
+		if k.Unset != "" {
+			return k.Min, nil
+		}
+		return 0, fmt.Errorf("%s: type a number", label)
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(text, ",", "."), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s: %q is not a number", label, text)
+	}
+	if v < k.Min || v > k.Max {
+		return 0, fmt.Errorf("%s goes from %g to %g", label, k.Min, k.Max)
+	}
+	if r := (v - k.Min) / k.Step; math.Abs(r-math.Round(r)) > 1e-6 {
+		if k.Whole != "" {
+			return 0, fmt.Errorf("%s goes in steps of %g (%s)", label, k.Step, k.Whole)
+		}
+		return 0, fmt.Errorf("%s goes in steps of %g", label, k.Step)
+	}
+	return v, nil
+}
+
+// typedEntry is what number k's box shows for value v: nothing for a
+// prediction not made.
+func typedEntry(k lessons.Knob, v float64) string {
+	if !k.Given(v) {
+		return ""
+	}
+	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+}
+
 func (s *exerciseAnswer) setNumber(k lessons.Knob, v float64) bool {
 	if s.Form.IsSet(k.ID) && s.Form.Number(k.ID) == v {
 		return false
@@ -153,12 +229,17 @@ func (s *exerciseAnswer) setNumber(k lessons.Knob, v float64) bool {
 	return true
 }
 
-// useNumber gives number field i value v, snapped as its slider snaps it,
-// from the page's field or the canvas's slider alike; the draft is kept
-// once the learner lets go of the slider (updateNumbers).
-func (s *exerciseAnswer) useNumber(i int, v float64) {
+// useNumber gives number field i the value h carries, snapped as its
+// slider snaps it, from the page's field or the canvas's slider alike
+// (the draft is kept once the learner lets go of the slider:
+// updateNumbers), or the text typed in the page's box (h.Typed).
+func (s *exerciseAnswer) useNumber(i int, h ui.HostAction) {
 	sl := &s.numbers[i]
-	sl.SetValue(v)
+	if h.Typed {
+		s.typeNumber(s.Ex.Numbers[i], sl, h.Text)
+		return
+	}
+	sl.SetValue(h.Value)
 	if s.setNumber(s.Ex.Numbers[i], sl.Value) {
 		s.edited = true
 	}

@@ -36,8 +36,11 @@ type exerciseState struct {
 	graded              *lessons.Answer
 	shared, sharedWhere string
 
-	notice    string // why the last action failed, until the next one
-	narration Narration
+	notice string // why the last action failed, until the next one
+	// typedRefused: the value last typed in a number's box that was
+	// refused, said beside that box.
+	typedRefused typedRefusal
+	narration    Narration
 
 	exerciseHooks
 }

@@ -24,6 +24,7 @@ const (
 	KindLink   = ui.KindLink
 	KindText   = ui.KindText
 	KindCopy   = ui.KindCopy
+	KindNote   = ui.KindNote
 )
 
 // pressNamed applies this tick's host actions to the widgets in names: a

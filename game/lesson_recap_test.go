@@ -20,8 +20,7 @@ func fencedStory(t *testing.T, sc *LessonScene) []int {
 	t.Helper()
 	tr := sc.Lab.Sim().Trace
 	var renew, pause, expire, holder, bWrite, aWrite, refused = -1, -1, -1, -1, -1, -1, -1
-	for i := range tr.Events {
-		e := &tr.Events[i]
+	for e := range tr.All() {
 		switch {
 		case pause < 0 && (e.Kind == core.KindLeaseRenew || e.Kind == core.KindLeaseGrant) && e.Owner() == "A":
 			renew = e.Seq

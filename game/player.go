@@ -117,6 +117,9 @@ type Player struct {
 	noticeShort string
 	noticeLeft  int
 	noticeDone  bool
+	// worldMin is the least height of the world (worldSizer), 0 for any:
+	// a notice's band takes no room from it.
+	worldMin float64
 
 	// Overlay, when set, is updated before and drawn over the world (the
 	// explorer's button and progress bar).

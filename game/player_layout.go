@@ -30,10 +30,17 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 		lanes = p.spec.Lanes()
 	}
 	p.outside = style.PanelOutside
-	if p.outside {
-		p.layout = ui.LayoutPlayerBare(window, style.Unit, nk, lanes)
-	} else {
-		p.layout = ui.LayoutPlayerAt(window, style.Unit, nk, lanes)
+	needs := ui.PlayerNeeds{Knobs: nk, Lanes: lanes}
+	p.layout = ui.LayoutPlayerWith(window, style.Unit, needs, !p.outside)
+	p.worldMin = 0
+	if m, ok := p.World.(worldSizer); ok {
+		// A world whose lock groups wrap to rows needs more height than
+		// the timeline's growth for its lanes leaves it.
+		p.worldMin = m.MinHeight(p.layout.World.W, style)
+		if p.worldMin > p.layout.World.H {
+			needs.WorldH = p.worldMin
+			p.layout = ui.LayoutPlayerWith(window, style.Unit, needs, !p.outside)
+		}
 	}
 	p.place()
 	if p.knobs != nil {
@@ -58,6 +65,12 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 		p.ringed = items
 		p.ring.Set(items...)
 	}
+}
+
+// worldSizer is a world view that may need a least height (see
+// worldView.MinHeight).
+type worldSizer interface {
+	MinHeight(width float64, s draw.Style) float64
 }
 
 // menuHost is a world view whose action menu the player draws over every

@@ -108,10 +108,11 @@ func (p *Player) noticeBand() (ui.Rect, string) {
 }
 
 // worldFitsUnder reports that the world keeps enough room under a band
-// at r: most of its height, and no less than minWorldBelowBand.
+// at r: most of its height, no less than minWorldBelowBand, and no less
+// than its least height.
 func (p *Player) worldFitsUnder(r ui.Rect) bool {
 	below := p.layout.World.MaxY() - r.MaxY() - p.style.U(4)
-	return below >= 0.7*p.layout.World.H && below >= p.style.U(minWorldBelowBand)
+	return below >= 0.7*p.layout.World.H && below >= p.style.U(minWorldBelowBand) && below >= p.worldMin
 }
 
 // worldArea is the world's region: the layout's, less the band the

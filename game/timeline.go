@@ -55,7 +55,7 @@ func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
 	}
 	v.tl = v.lab.TimelineShowing(name)
 	v.geom = ui.LayoutTimeline(area, s.Unit, len(v.tl.Lanes), v.tl.Length.Seconds())
-	if fit := int(v.geom.Lanes.H / (16 * s.Unit)); fit < len(v.tl.Lanes) {
+	if fit := v.lanesThatFit(area, s); fit < len(v.tl.Lanes) {
 		// Too many lanes to read: summarise the rest in the last one.
 		v.tl.Lanes = lab.Showing(v.tl.Lanes, name, fit)
 		v.tl = v.tl.Fit(fit)
@@ -70,6 +70,19 @@ func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
 		v.view = v.view.Follow(now)
 	}
 	v.geom = v.geom.WithView(v.view)
+}
+
+// lanesThatFit is how many lanes the timeline in area shows before it
+// summarises the rest: each at least 16 units tall, and its row tall
+// enough for its name in the small face (on a phone's canvas, whose
+// small face is taller for its unit, 16 units were not), with the pixel
+// of slack a glyph's box may overhang either side.
+func (v *timelineView) lanesThatFit(area ui.Rect, s draw.Style) int {
+	fit := int(v.geom.Lanes.H / (16 * s.Unit))
+	for fit > 2 && fit < len(v.tl.Lanes) && ui.LayoutTimeline(area, s.Unit, fit, v.tl.Length.Seconds()).Lane(0).H < draw.TextHeight(s.Small())-2 {
+		fit--
+	}
+	return fit
 }
 
 // Update implements View: a press or drag on the lanes seeks there; the

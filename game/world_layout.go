@@ -13,15 +13,7 @@ import (
 // (ui.LayoutWorldView).
 func (w *worldView) layout() {
 	v := w.view
-	shape := ui.WorldShape{Procs: len(v.Procs), Workers: len(v.Workers), Shards: len(v.Shards), Chart: w.lab.Sweep() != nil}
-	for _, g := range v.Groups {
-		shape.Groups = append(shape.Groups, g.Procs)
-	}
-	single := len(v.Groups) <= 1 && len(v.Workers) == 0
-	fencing := w.allows(lessons.CtlFencing) && (single && v.Store != nil || !single && len(v.Workers) > 0 && v.Offsets != nil)
-	idem := single && !fencing && v.Queue != nil && w.allows(lessons.CtlIdem)
-	shape.Switch = fencing || idem
-	shape.Badges = badgeNeeds(draw.NewStyle(w.unit), v)
+	shape, fencing, idem := w.shape(v, w.unit)
 	g := ui.LayoutWorldView(w.area, w.unit, shape)
 	w.single, w.geom, w.caption, w.legend, w.chart = g.Single, g.Geom, g.Caption, g.Legend, g.Chart
 	w.panes, w.shard = nil, nil
@@ -61,6 +53,31 @@ func (w *worldView) layout() {
 	} else if idem {
 		w.idem.Rect = g.Switch
 	}
+}
+
+// shape is the shape of world v laid out with unit u, and whether its
+// store carries the fencing switch or the idempotency switch.
+func (w *worldView) shape(v lab.WorldView, u float64) (shape ui.WorldShape, fencing, idem bool) {
+	shape = ui.WorldShape{Procs: len(v.Procs), Workers: len(v.Workers), Shards: len(v.Shards), Chart: w.lab.Sweep() != nil}
+	for _, g := range v.Groups {
+		shape.Groups = append(shape.Groups, g.Procs)
+	}
+	single := len(v.Groups) <= 1 && len(v.Workers) == 0
+	fencing = w.allows(lessons.CtlFencing) && (single && v.Store != nil || !single && len(v.Workers) > 0 && v.Offsets != nil)
+	idem = single && !fencing && v.Queue != nil && w.allows(lessons.CtlIdem)
+	shape.Switch = fencing || idem
+	s := draw.NewStyle(u)
+	shape.Badges = badgeNeeds(s, v)
+	shape.Lines = badgeLines(s, v)
+	return shape, fencing, idem
+}
+
+// MinHeight is the least height of the world's area, width wide, for
+// its lock groups to show whole when they wrap to rows (ui.WorldMinH):
+// 0 for a world that takes what it is given.
+func (w *worldView) MinHeight(width float64, s draw.Style) float64 {
+	shape, _, _ := w.shape(w.lab.World(), s.Unit)
+	return ui.WorldMinH(width, s.Unit, shape)
 }
 
 // layoutMenu rebuilds the selected actor's action menu.
@@ -105,6 +122,26 @@ func (w *worldView) layoutMenu() {
 		}
 		w.buttons[i].SetFocus(f)
 	}
+}
+
+// badgeLines is, per lock group of v, the widest name a badge of two
+// lines of its processes holds (drawProcess): one that may not fit in
+// the smallest rings a lock pane draws (ui.LockPaneGeom's); 0 where
+// every name fits in its circle. (The state under it is shorter: a
+// state's words, or a leader's word alone where its token does not fit.)
+func badgeLines(s draw.Style, v lab.WorldView) []float64 {
+	m := draw.Measure(s.Small())
+	ring := s.U(16)
+	room := nameRoom(s, ring, ring-s.U(14), ringWidth(s, ring)) - s.U(2)
+	out := make([]float64, len(v.Groups))
+	for gi, g := range v.Groups {
+		for _, i := range g.Procs {
+			if w := m(v.Procs[i].Name); w > room {
+				out[gi] = math.Max(out[gi], w)
+			}
+		}
+	}
+	return out
 }
 
 // badgeNeeds is what the state badges of world v may need (see

@@ -70,6 +70,17 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 	}
 }
 
+// nameRoom is the width a process's name may take in its circle of
+// radius r, or inside its inner ring (rings of radius ring, each rw wide).
+func nameRoom(s draw.Style, ring, r, rw float64) float64 {
+	return math.Max(2*r, 2*(ring-2*rw-s.U(3)))
+}
+
+// ringWidth is the width of each of the lease rings of radius ring.
+func ringWidth(s draw.Style, ring float64) float64 {
+	return math.Max(s.U(3), math.Min(s.U(5), ring*0.12))
+}
+
 // rings draws the two lease rings (the process's own clock outside, the
 // coordinator's inside), the circle, and the focus ring when selected; it
 // returns the rings' width.
@@ -81,7 +92,7 @@ func (d procDrawing) rings(selected bool) (rw float64) {
 		}
 		return math.Max(0, math.Min(1, float64(d)/float64(p.TTL)))
 	}
-	rw = math.Max(s.U(3), math.Min(s.U(5), d.ring*0.12))
+	rw = ringWidth(s, d.ring)
 	draw.Ring(d.dst, d.c, d.ring, rw, frac(p.BeliefLeft), th.Panel, th.Belief)
 	draw.Ring(d.dst, d.c, d.ring-rw-s.U(3), rw, frac(p.TruthLeft), th.Panel, th.Truth)
 	fill := th.Raised
@@ -105,7 +116,7 @@ func (d procDrawing) name(rw float64) (inBadge bool) {
 	if p.Crashed {
 		nameClr = th.Disabled
 	}
-	room := math.Max(2*d.r, 2*(d.ring-2*rw-s.U(3)))
+	room := nameRoom(s, d.ring, d.r, rw)
 	face := s.Title()
 	for _, smaller := range []*draw.Face{s.Label(), s.Small()} {
 		if draw.Measure(face)(p.Name) > room-s.U(4) {

@@ -120,7 +120,7 @@ func judgeChain(w *World, chain []int, roles []chainRole) Feedback {
 // events from and to (exclusive).
 func roleBetween(tr *core.Trace, r chainRole, from, to int) bool {
 	for s := from + 1; s < to; s++ {
-		if r.is(&tr.Events[s]) {
+		if r.is(tr.At(s)) {
 			return true
 		}
 	}
@@ -131,8 +131,8 @@ func roleBetween(tr *core.Trace, r chainRole, from, to int) bool {
 // first event in the run sits (nil where the chain has none).
 func gapAround(tr *core.Trace, r chainRole, evs []*core.Event) (before, after *core.Event) {
 	at := -1
-	for i := range tr.Events {
-		if r.is(&tr.Events[i]) {
+	for i := range tr.Len() {
+		if r.is(tr.At(i)) {
 			at = i
 			break
 		}

@@ -63,7 +63,7 @@ func causedBy(tr *core.Trace, seq int, e *core.Event) bool {
 	for len(todo) > 0 {
 		n := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
-		for _, c := range tr.Events[n].Causes() {
+		for _, c := range tr.At(n).Causes() {
 			switch {
 			case c == seq:
 				return true
@@ -109,7 +109,7 @@ func leaseInForce(w *World, r, s *core.Event) bool {
 	tr := w.Sim.Trace
 	if r.Seq < st.start {
 		for i := r.Seq + 1; i < st.start; i++ {
-			if e := &tr.Events[i]; e.Kind == r.Kind && isRenewal(e, st.proc) {
+			if e := tr.At(i); e.Kind == r.Kind && isRenewal(e, st.proc) {
 				return false // a later renewal was in force
 			}
 		}
@@ -125,8 +125,8 @@ func leaseInForce(w *World, r, s *core.Event) bool {
 // and traced by the core back to a (core.Trace.RootOf).
 func directEffects(tr *core.Trace, a *core.Event) []int {
 	var out []int
-	for i := a.Seq - 1; i >= 0 && tr.Events[i].At == a.At; i-- {
-		e := &tr.Events[i]
+	for i := a.Seq - 1; i >= 0 && tr.At(i).At == a.At; i-- {
+		e := tr.At(i)
 		if e.Kind == core.KindAction || e.Kind == core.KindActionError {
 			break
 		}

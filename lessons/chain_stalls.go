@@ -34,8 +34,8 @@ func stallOf(w *World, e *core.Event) (stall, bool) {
 	tr := w.Sim.Trace
 	if e.Kind == core.KindAction {
 		for _, i := range directEffects(tr, e) {
-			if k := tr.Events[i].Kind; k == core.KindPause || k == core.KindHold || k == core.KindCrash || k == core.KindPartition {
-				return stallOf(w, &tr.Events[i])
+			if k := tr.At(i).Kind; k == core.KindPause || k == core.KindHold || k == core.KindCrash || k == core.KindPartition {
+				return stallOf(w, tr.At(i))
 			}
 		}
 		return stall{}, false
@@ -69,8 +69,8 @@ func allStalls(w *World) []stall {
 		tr := w.Sim.Trace
 		for e := range w.ofKind(core.KindHold) {
 			s := stall{proc: e.From(), start: e.Seq, end: -1, toCoordinator: e.To() == "" || e.To() == core.CoordinatorName}
-			for i := e.Seq + 1; i < len(tr.Events); i++ {
-				if tr.Events[i].At >= e.Until() {
+			for i := e.Seq + 1; i < tr.Len(); i++ {
+				if tr.At(i).At >= e.Until() {
 					s.end = i
 					break
 				}
@@ -106,8 +106,8 @@ func allStalls(w *World) []stall {
 				continue
 			}
 			s := stall{proc: e.Actor, start: e.Seq, end: -1, toCoordinator: e.To() == core.CoordinatorName, held: true}
-			for i := e.Seq + 1; i < len(tr.Events); i++ {
-				if cs := tr.Events[i].Causes(); len(cs) > 0 && cs[0] == e.Seq {
+			for i := e.Seq + 1; i < tr.Len(); i++ {
+				if cs := tr.At(i).Causes(); len(cs) > 0 && cs[0] == e.Seq {
 					s.end = i
 					break
 				}

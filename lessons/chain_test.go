@@ -47,8 +47,8 @@ func modelChain(t *testing.T, e *Exercise, log core.ActionLog) []int {
 	require.NotEmpty(t, roles, "the run of %v has nothing to explain", log)
 	var out []int
 	for _, r := range roles {
-		for i := range w.Sim.Trace.Events {
-			if ev := &w.Sim.Trace.Events[i]; r.is(ev) && ev.Kind != core.KindAction {
+		for i := range w.Sim.Trace.Len() {
+			if ev := w.Sim.Trace.At(i); r.is(ev) && ev.Kind != core.KindAction {
 				if !slices.Contains(out, ev.Seq) {
 					out = append(out, ev.Seq)
 				}
@@ -172,8 +172,7 @@ func TestChainFailsWithTheGapNeverTheAnswer(t *testing.T) {
 			require.NotEmpty(t, roles, c.name)
 			good := modelChain(t, c.e, c.log)
 			var early *core.Event
-			for i := range w.Sim.Trace.Events {
-				ev := &w.Sim.Trace.Events[i]
+			for ev := range w.Sim.Trace.All() {
 				if (ev.Kind == core.KindPause || isRenewal(ev, "A") && ev.Kind != core.KindLeaseRenewed) && ev.Seq < good[0] {
 					early = ev
 				}

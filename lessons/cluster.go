@@ -49,7 +49,7 @@ func lockCommitWait(w *World) time.Duration {
 // not, or it restarted since).
 func crashedAt(w *World, proc string, t time.Duration) (time.Duration, bool) {
 	at, down := time.Duration(0), false
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.At > t {
 			break
 		}
@@ -79,7 +79,7 @@ func deadHolderOutlived(w *World) (lived time.Duration, rearms int) {
 		count := map[string]int{}
 		crash := map[string]time.Duration{}
 		var out res
-		for _, e := range w.Sim.Trace.Events {
+		for e := range w.Sim.Trace.All() {
 			switch e.Kind {
 			case core.KindLeaseRearm:
 				if at, down := crashedAt(w, e.Owner(), e.At); down {
@@ -102,7 +102,7 @@ func deadHolderOutlived(w *World) (lived time.Duration, rearms int) {
 // passed while the coordinator had no leader, and a leader came back after.
 func deadlineWithoutLeader(w *World) bool {
 	leaderless, lost := false, false
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		switch e.Kind {
 		case core.KindNoLeader:
 			leaderless = true
@@ -248,7 +248,7 @@ func deadHolderFailover(w *World) (at time.Duration, holder, lease string, due t
 	var holderLease string
 	down := map[string]bool{}
 	expiry := map[string]time.Duration{}
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		switch e.Kind {
 		case core.KindLeader:
 			leader = e.Actor

@@ -62,7 +62,7 @@ func victimFailover(w *World) time.Duration {
 		owned := map[int64]bool{}
 		var worst time.Duration
 		crashed := time.Duration(-1)
-		for _, e := range w.Sim.Trace.Events {
+		for e := range w.Sim.Trace.All() {
 			sh := e.Shard()
 			switch {
 			case crashed < 0 && e.Actor == costVictim && e.Kind == core.KindCrash:

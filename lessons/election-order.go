@@ -35,8 +35,8 @@ func wakes(w *World, lock string) []handoverWake {
 	var out []handoverWake
 	holderKey, next := "", -1
 	live := map[string]bool{}
-	ev := w.Sim.Trace.Events
-	for i, e := range ev {
+	tr := w.Sim.Trace
+	for e := range tr.All() {
 		key := e.Key()
 		switch {
 		case e.Kind == core.KindPut && strings.HasPrefix(key, lock+"/"):
@@ -54,7 +54,7 @@ func wakes(w *World, lock string) []handoverWake {
 			}
 			hw := handoverWake{At: e.At, Waiters: len(live)}
 			// The deletion's notifications follow it at the same instant.
-			for _, f := range ev[i+1:] {
+			for f := range tr.Span(e.Seq+1, tr.Len()) {
 				if f.At != e.At || f.Kind == core.KindDelete {
 					break
 				}

@@ -118,7 +118,7 @@ func TestCompactionWorstNightReplays(t *testing.T) {
 	assert.True(t, staleAccepted(w) || len(w.Sim.Trace.Filter(core.KindWrite)) > 0)
 	dups := 0
 	holder := int64(0)
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		switch e.Kind {
 		case core.KindHolder:
 			holder = e.Token()

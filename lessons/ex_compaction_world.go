@@ -119,7 +119,7 @@ func RunNight(d NightDesign, n int) (Night, error) {
 		}
 	}
 	holder, owner, seen := int64(0), "", false
-	for _, e := range s.Trace.Events {
+	for e := range s.Trace.All() {
 		if out.Crashed && !seen && e.At >= crashAt {
 			// A compactor that was not leading when it crashed (its first
 			// request was lost) leaves no failover to time.

@@ -45,13 +45,13 @@ func simulateLog(id string, cfg core.ContentionConfig, log core.ActionLog, until
 	// held is the token each worker's last state line gave it, which its
 	// lease.lost line reports: a worker's log says what it lost.
 	held := map[string]int64{}
-	for _, e := range s.Trace.Events {
+	for e := range s.Trace.All() {
 		// A worker's log shows the writes it sends, so the reader can tell
 		// a write sent before the worker noticed its lease had gone from
 		// one sent after.
 		if e.Kind == core.KindSend && e.Msg() == "Write" {
 			text := fmt.Sprintf("%s %s send write to=%s token=%s", core.FormatTime(e.At), e.Actor, e.To(), e.Format(core.FToken))
-			out = append(out, logLine{text: text, ev: e})
+			out = append(out, logLine{text: text, ev: *e})
 			continue
 		}
 		if !slices.Contains(logKinds, e.Kind) {
@@ -69,7 +69,7 @@ func simulateLog(id string, cfg core.ContentionConfig, log core.ActionLog, until
 				text += extra
 			}
 		}
-		out = append(out, logLine{text: text, ev: e})
+		out = append(out, logLine{text: text, ev: *e})
 	}
 	for i := range out {
 		out[i].q = readLine(i+1, out[i].text)

@@ -19,8 +19,8 @@ import (
 // trace has them.
 func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 	const part = "Breaking schedule"
-	s := &pauseStory{w: w, p: p, tr: w.Sim.Trace.Events}
-	s.pauseEv = s.tr[p.Seq]
+	s := &pauseStory{w: w, p: p, tr: w.Sim.Trace}
+	s.pauseEv = *s.tr.At(p.Seq)
 	s.froze = s.b.at(s.pauseEv)
 	var ok bool
 	if s.grant, ok = leaseDuring(w, p); !ok {
@@ -41,7 +41,7 @@ func explainPause(w *World, p pauseSpan, broke bool) Feedback {
 type pauseStory struct {
 	w       *World
 	p       pauseSpan
-	tr      []core.Event
+	tr      *core.Trace
 	b       because
 	pauseEv core.Event
 	froze   string
@@ -55,10 +55,9 @@ type pauseStory struct {
 func (s *pauseStory) find() {
 	p, tr := s.p, s.tr
 	if p.ToSeq >= 0 {
-		s.resume = &tr[p.ToSeq]
+		s.resume = tr.At(p.ToSeq)
 	}
-	for i := p.Seq + 1; i < len(tr); i++ {
-		e := &tr[i]
+	for e := range tr.Span(p.Seq+1, tr.Len()) {
 		switch {
 		case s.expire == nil && e.Kind == core.KindLeaseExpire && e.Owner() == p.Proc:
 			s.expire = e

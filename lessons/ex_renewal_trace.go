@@ -15,12 +15,12 @@ import (
 func leaseExpiryAt(w *World, proc string, t time.Duration) (core.Event, bool) {
 	var last core.Event
 	found := false
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.At > t {
 			break
 		}
 		if (e.Kind == core.KindLeaseGrant || e.Kind == core.KindLeaseRenew) && e.Owner() == proc && e.Format(core.FExpiry) != "" {
-			last, found = e, true
+			last, found = *e, true
 		}
 	}
 	return last, found
@@ -36,16 +36,15 @@ func leaseDuring(w *World, p pauseSpan) (core.Event, bool) {
 	if !ok {
 		return g, false
 	}
-	tr := w.Sim.Trace.Events
-	end := len(tr)
+	tr := w.Sim.Trace
+	end := tr.Len()
 	if p.ToSeq >= 0 {
 		end = p.ToSeq
 	}
-	for i := p.Seq + 1; i < end; i++ {
-		e := tr[i]
+	for e := range tr.Span(p.Seq+1, end) {
 		if e.Kind == core.KindLeaseRenew && e.Owner() == p.Proc && e.Format(core.FExpiry) != "" &&
-			e.At < expiryOf(g) && expiryOf(e) > e.At {
-			g = e
+			e.At < expiryOf(g) && expiryOf(*e) > e.At {
+			g = *e
 		}
 	}
 	return g, true
@@ -103,9 +102,9 @@ func leaderPauseBreak(w *World, limit time.Duration) (pauseSpan, bool, bool) {
 // stepDown is p.Proc's first change of state away from leader after pause
 // p began, or nil: from then on it no longer believed it led.
 func stepDown(w *World, p pauseSpan) *core.Event {
-	tr := w.Sim.Trace.Events
-	for i := p.Seq + 1; i < len(tr); i++ {
-		if e := &tr[i]; e.Kind == core.KindState && e.Actor == p.Proc && e.From() == core.Leader.String() {
+	tr := w.Sim.Trace
+	for e := range tr.Span(p.Seq+1, tr.Len()) {
+		if e.Kind == core.KindState && e.Actor == p.Proc && e.From() == core.Leader.String() {
 			return e
 		}
 	}
@@ -118,7 +117,7 @@ func stepDown(w *World, p pauseSpan) *core.Event {
 // the same millisecond overlap two leaders only if the handover came
 // first, or the woken process had not yet noticed.
 func handoverWhileLeading(w *World, p pauseSpan) *core.Event {
-	end := len(w.Sim.Trace.Events)
+	end := w.Sim.Trace.Len()
 	if d := stepDown(w, p); d != nil {
 		end = d.Seq
 	}

@@ -139,7 +139,7 @@ func phases(s *core.Sim, proc string, from, span, shift time.Duration, grid int,
 	look := fork(s)
 	look.Trace.Quiet = false
 	look.RunUntil(from + span)
-	for _, e := range look.Trace.Events {
+	for e := range look.Trace.All() {
 		if t := e.At + shift; e.Kind == core.KindSend && e.Actor == proc && (to == "" || e.To() == to) && t > from && t < from+span {
 			out = append(out, t)
 		}
@@ -157,7 +157,7 @@ func (j *shardSweep) tryPause() {
 	w := fork(j.world)
 	w.ScheduleAction(at, gcPause())
 	w.RunUntil(at + designGCPause + designPauseSettle)
-	for _, e := range w.Trace.Events {
+	for e := range w.Trace.All() {
 		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && !strings.HasPrefix(e.Why(), "rebalance") {
 			ph.Lost++
 		}
@@ -188,7 +188,7 @@ func (j *shardSweep) tryCrash() {
 	seen, end := 0, designEnd(j.d)
 	for len(waiting) > 0 && w.Now() < end {
 		w.RunUntil(min(w.Now()+time.Second, end))
-		for _, e := range w.Trace.Events[seen:] {
+		for e := range w.Trace.Span(seen, w.Trace.Len()) {
 			if e.Kind == core.KindLeaseExpire && e.Owner() == designVictim {
 				ph.Expired = max(ph.Expired, e.At-at)
 			}
@@ -197,7 +197,7 @@ func (j *shardSweep) tryCrash() {
 				ph.Reassign = max(ph.Reassign, e.At-at)
 			}
 		}
-		seen = len(w.Trace.Events)
+		seen = w.Trace.Len()
 	}
 	ph.Stuck = len(waiting)
 	j.m.Crashes = append(j.m.Crashes, ph)
@@ -218,9 +218,9 @@ func (j *shardSweep) finish() {
 	w.ScheduleAction(j.m.WorstCrash().At, core.Crash(designVictim))
 	w.RunUntil(designPauseAt)
 	j.m.SleeperOwned = len(worker(w, designSleeper).Owned())
-	seen := len(w.Trace.Events)
+	seen := w.Trace.Len()
 	w.RunUntil(designEnd(j.d))
-	for _, e := range w.Trace.Events[seen:] {
+	for e := range w.Trace.Span(seen, w.Trace.Len()) {
 		if e.Kind == core.KindStale && e.From() == designSleeper {
 			j.m.StaleCommits++
 		}
@@ -233,7 +233,7 @@ func (j *shardSweep) finish() {
 // prefix would be copied whole by the fork's first event.
 func fork(s *core.Sim) *core.Sim {
 	c := s.Clone()
-	c.Trace.Events = nil
+	c.Trace.Forget()
 	return c
 }
 

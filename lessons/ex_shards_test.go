@@ -178,7 +178,7 @@ func failoverOf(t *testing.T, l *Lesson, crashAt time.Duration) time.Duration {
 	w, err := l.Evaluate(1, nil)
 	require.NoError(t, err)
 	owner := map[int]string{}
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.At > crashAt || e.At == crashAt && e.Kind == core.KindCrash {
 			break
 		}
@@ -199,7 +199,7 @@ func failoverOf(t *testing.T, l *Lesson, crashAt time.Duration) time.Duration {
 	}
 	require.NotEmpty(t, waiting)
 	var last time.Duration
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if sh := int(e.Shard()); e.At >= crashAt && e.Kind == core.KindShardOwn && waiting[sh] && e.Actor != designVictim {
 			delete(waiting, sh)
 			last = e.At - crashAt
@@ -244,7 +244,7 @@ func TestShardPauseSweepsEveryStart(t *testing.T) {
 		s.Schedule(core.ActionLog{core.At(at, gcPause())})
 		s.RunUntil(at + designGCPause + designPauseSettle)
 		lost := 0
-		for _, e := range s.Trace.Events {
+		for e := range s.Trace.All() {
 			if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && e.At >= at && !strings.HasPrefix(e.Why(), "rebalance") {
 				lost++
 			}
@@ -259,7 +259,7 @@ func TestShardPauseSweepsEveryStart(t *testing.T) {
 	w, err := ShardLesson(d, m.WorstCrash().At, gc.At).Evaluate(1, nil)
 	require.NoError(t, err)
 	lost := 0
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.Kind == core.KindShardDrop && e.Actor == designGCWorker && e.At >= gc.At && e.At <= gc.At+designGCPause+designPauseSettle && !strings.HasPrefix(e.Why(), "rebalance") {
 			lost++
 		}
@@ -400,7 +400,7 @@ func TestShardStaleOwnerMatchesAFreshReplay(t *testing.T) {
 		require.NoError(t, err)
 		owned := map[int]bool{}
 		stale := 0
-		for _, e := range w.Sim.Trace.Events {
+		for e := range w.Sim.Trace.All() {
 			switch sh := int(e.Shard()); {
 			case e.Kind == core.KindStale && e.From() == designSleeper && e.At >= designPauseAt:
 				stale++

@@ -86,7 +86,7 @@ var handsOnLab = &Lesson{
 				if f == nil {
 					return false
 				}
-				for _, e := range w.Sim.Trace.Events[f.Seq:] {
+				for e := range w.Sim.Trace.Span(f.Seq, w.Sim.Trace.Len()) {
 					if e.Kind == core.KindWrite && e.From() == "B" && e.Token() == 2 && e.Result() == core.RejectedStale {
 						return true
 					}

@@ -22,16 +22,16 @@ type kindIndex struct {
 // positions returns the trace positions of the events of kind, in order.
 // The slice is the index's own: callers only read it.
 func (w *World) positions(kind core.Kind) []int {
-	ev := w.Sim.Trace.Events
-	if w.index.pos == nil || len(ev) < w.index.n {
+	tr := w.Sim.Trace
+	if w.index.pos == nil || tr.Len() < w.index.n {
 		// A trace only grows during a World's life; anything else (a
 		// budget-cut trace, say) is indexed again from the start.
 		w.index = kindIndex{pos: map[core.Kind][]int{}}
 	}
-	for i := w.index.n; i < len(ev); i++ {
-		w.index.pos[ev[i].Kind] = append(w.index.pos[ev[i].Kind], i)
+	for e := range tr.Span(w.index.n, tr.Len()) {
+		w.index.pos[e.Kind] = append(w.index.pos[e.Kind], e.Seq)
 	}
-	w.index.n = len(ev)
+	w.index.n = tr.Len()
 	return w.index.pos[kind]
 }
 
@@ -43,7 +43,7 @@ func (w *World) each(from int, fn func(e *core.Event) bool, kinds ...core.Kind) 
 		p := w.positions(k)
 		lists = append(lists, p[sort.SearchInts(p, from):])
 	}
-	ev := w.Sim.Trace.Events
+	tr := w.Sim.Trace
 	for {
 		best := -1
 		for i, l := range lists {
@@ -56,7 +56,7 @@ func (w *World) each(from int, fn func(e *core.Event) bool, kinds ...core.Kind) 
 		}
 		at := lists[best][0]
 		lists[best] = lists[best][1:]
-		if !fn(&ev[at]) {
+		if !fn(tr.At(at)) {
 			return
 		}
 	}
@@ -66,9 +66,9 @@ func (w *World) each(from int, fn func(e *core.Event) bool, kinds ...core.Kind) 
 // the scan of the whole trace and the copy.
 func (w *World) ofKind(kind core.Kind) func(yield func(*core.Event) bool) {
 	return func(yield func(*core.Event) bool) {
-		ev := w.Sim.Trace.Events
+		tr := w.Sim.Trace
 		for _, i := range w.positions(kind) {
-			if !yield(&ev[i]) {
+			if !yield(tr.At(i)) {
 				return
 			}
 		}

@@ -38,7 +38,7 @@ func firstPauseAt(renew time.Duration) time.Duration {
 // knob, or TTL/3 after a set-ttl) and the pause's length.
 func effectivePolicy(w *World, sp pauseSpan) core.LeasePolicy {
 	p := core.LeasePolicy{RenewEvery: w.Knobs.Seconds("renew"), PauseBudget: sp.For}
-	for _, e := range w.Sim.Trace.Events[:sp.Seq] {
+	for e := range w.Sim.Trace.Span(0, sp.Seq) {
 		switch {
 		case e.Kind == core.KindLeaseGrant && e.Owner() == sp.Proc:
 			p.TTL = e.TTL()

@@ -6,6 +6,7 @@ package lessons
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -237,10 +238,10 @@ func cachedOK[T any](w *World, key string, f func() (T, bool)) (T, bool) {
 
 // eventsFrom returns the trace from the first event at or after t (the
 // trace is in time order).
-func eventsFrom(w *World, t time.Duration) []core.Event {
-	ev := w.Sim.Trace.Events
-	i := sort.Search(len(ev), func(i int) bool { return ev[i].At >= t })
-	return ev[i:]
+func eventsFrom(w *World, t time.Duration) iter.Seq[*core.Event] {
+	tr := w.Sim.Trace
+	i := sort.Search(tr.Len(), func(i int) bool { return tr.At(i).At >= t })
+	return tr.Span(i, tr.Len())
 }
 
 // Start builds the lesson world with default knobs and schedules its

@@ -33,8 +33,7 @@ func TestEverySolutionsRunHasAValidCausalTrace(t *testing.T) {
 		tr := w.Sim.Trace
 		assert.Zero(t, tr.Orphans, "%s: events recorded with their cause lost", l.ID)
 		actions := 0
-		for i := range tr.Events {
-			e := &tr.Events[i]
+		for e := range tr.All() {
 			for _, c := range e.Causes() {
 				assert.Less(t, c, e.Seq, "%s: %s is caused by a later event", l.ID, e.Text())
 			}
@@ -153,6 +152,23 @@ var wrong = map[string][]struct {
 			core.At(45*time.Second, core.Crash("compact-1")),
 			core.At(46*time.Second, core.Restart("compact-1")),
 		}, "compactor-session"},
+		{"restart the indexers instead of fixing their client", nil, core.ActionLog{
+			core.At(35*time.Second, core.Crash("index-1")), core.At(36*time.Second, core.Restart("index-1")),
+			core.At(37*time.Second, core.Crash("index-2")), core.At(38*time.Second, core.Restart("index-2")),
+			core.At(39*time.Second, core.Crash("index-3")), core.At(40*time.Second, core.Restart("index-3")),
+			core.At(41*time.Second, core.Crash("index-4")), core.At(42*time.Second, core.Restart("index-4")),
+		}, "storm-spread"},
+		{"a new session for the indexers: they never lacked one", nil, core.ActionLog{
+			core.At(30*time.Second, core.Fix("index-1", core.FixNewSession)),
+			core.At(30*time.Second, core.Fix("index-2", core.FixNewSession)),
+			core.At(30*time.Second, core.Fix("index-3", core.FixNewSession)),
+			core.At(30*time.Second, core.Fix("index-4", core.FixNewSession)),
+		}, "storm-spread"},
+		{"retry with jitter for three indexers of four", nil, core.ActionLog{
+			core.At(30*time.Second, core.Fix("index-1", core.FixJitter)),
+			core.At(30*time.Second, core.Fix("index-2", core.FixJitter)),
+			core.At(30*time.Second, core.Fix("index-3", core.FixJitter)),
+		}, "storm-spread"},
 	},
 	"renewal-loop": {
 		{"renewals still on the work loop", nil, renewalLoop.Solution, "steady"},
@@ -398,7 +414,7 @@ func TestTheClusterLessonAsksWhenTheLockPassesOnAfterAFailover(t *testing.T) {
 	assert.Equal(t, 3*time.Second, at)
 	assert.Equal(t, "A", holder)
 	var renewed time.Duration
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.At < at && e.Lease() == lease && (e.Kind == core.KindLeaseRenew || e.Kind == core.KindLeaseGrant) {
 			renewed = e.Expiry()
 		}

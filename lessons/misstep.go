@@ -57,7 +57,7 @@ func (l *Lesson) needs() []need {
 // t recorded it (false when it had none).
 func stateAt(w *World, proc string, t time.Duration) (string, bool) {
 	st, ok := "", false
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.At >= t {
 			break
 		}

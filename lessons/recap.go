@@ -86,8 +86,7 @@ var clusterRecap = &RecapChain{
 		}
 		var crashed string
 		var elected, rearm, expired, next *core.Event
-		for i := range w.Sim.Trace.Events {
-			e := &w.Sim.Trace.Events[i]
+		for e := range w.Sim.Trace.All() {
 			switch {
 			case e.At == at && e.Kind == core.KindMember && e.State() == "crashed" && crashed == "":
 				crashed = e.Actor

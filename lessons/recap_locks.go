@@ -79,8 +79,8 @@ func redlockRoles(w *World) []chainRole {
 
 // hasEvent reports whether run w has an event is accepts.
 func hasEvent(w *World, is func(*core.Event) bool) bool {
-	for i := range w.Sim.Trace.Events {
-		if is(&w.Sim.Trace.Events[i]) {
+	for i := range w.Sim.Trace.Len() {
+		if is(w.Sim.Trace.At(i)) {
 			return true
 		}
 	}

@@ -62,8 +62,8 @@ func TestEveryRecapChainJudgesGapsOrderAndJunkWithoutNamingTheAnswer(t *testing.
 			var decided []int
 			for _, r := range roles {
 				at := -1
-				for i := range tr.Events {
-					if e := &tr.Events[i]; r.is(e) && e.Kind != core.KindAction && (at < 0 || tr.Event(at).Kind == core.KindSend && e.Kind != core.KindSend) {
+				for i := range tr.Len() {
+					if e := tr.At(i); r.is(e) && e.Kind != core.KindAction && (at < 0 || tr.Event(at).Kind == core.KindSend && e.Kind != core.KindSend) {
 						at = e.Seq
 					}
 				}
@@ -209,8 +209,7 @@ func TestACrashAndACutAreStallsInAChain(t *testing.T) {
 	w, err := stateMachine.EvaluateWith(1, stateMachine.SolutionKnobs, stateMachine.Solution)
 	require.NoError(t, err)
 	var cut, expiry, action *core.Event
-	for i := range w.Sim.Trace.Events {
-		e := &w.Sim.Trace.Events[i]
+	for e := range w.Sim.Trace.All() {
 		switch {
 		case e.Kind == core.KindPartition && cut == nil:
 			cut = e
@@ -228,8 +227,7 @@ func TestACrashAndACutAreStallsInAChain(t *testing.T) {
 	s, err := scheduler.EvaluateWith(1, nil, scheduler.Solution)
 	require.NoError(t, err)
 	var crash, crashAction, exp *core.Event
-	for i := range s.Sim.Trace.Events {
-		e := &s.Sim.Trace.Events[i]
+	for e := range s.Sim.Trace.All() {
 		switch {
 		case e.Kind == core.KindCrash && e.Actor == "api-2":
 			crash = e

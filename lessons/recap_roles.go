@@ -94,8 +94,8 @@ func failoversAfterStall(w *World, lock func(string) bool, stalls stallFilter) [
 // that let its lease run out (see stallRole), or nil.
 func stallBefore(w *World, f handover, stalls stallFilter) *core.Event {
 	r := stallRole(w, f.prev, f.exp, "")
-	for i := range w.Sim.Trace.Events {
-		if e := &w.Sim.Trace.Events[i]; e.Seq < f.exp.Seq && e.Kind != core.KindAction && r.is(e) && stalls(e) {
+	for i := range w.Sim.Trace.Len() {
+		if e := w.Sim.Trace.At(i); e.Seq < f.exp.Seq && e.Kind != core.KindAction && r.is(e) && stalls(e) {
 			return e
 		}
 	}
@@ -118,7 +118,7 @@ func failoverRoles(w *World, f handover, stalls stallFilter, withRenewal bool, a
 			}
 			if e.Kind == core.KindAction {
 				for _, i := range directEffects(w.Sim.Trace, e) {
-					if stalls(&w.Sim.Trace.Events[i]) {
+					if stalls(w.Sim.Trace.At(i)) {
 						return true
 					}
 				}

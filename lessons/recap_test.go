@@ -33,8 +33,8 @@ func recapModel(t *testing.T, l *Lesson, w *World) (chain []int, byRole []int) {
 	require.NotEmpty(t, roles, "%s: the run has nothing to explain", l.ID)
 	for _, r := range roles {
 		at := -1
-		for i := range w.Sim.Trace.Events {
-			if ev := &w.Sim.Trace.Events[i]; r.is(ev) && ev.Kind != core.KindAction {
+		for i := range w.Sim.Trace.Len() {
+			if ev := w.Sim.Trace.At(i); r.is(ev) && ev.Kind != core.KindAction {
 				at = ev.Seq
 				break
 			}

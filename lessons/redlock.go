@@ -70,7 +70,7 @@ func believedTogether(w *World, a, b string) bool {
 // from B, decided while the store's token check was on.
 func lateWriteThroughTheFence(w *World) bool {
 	fencing, bWrote := true, false
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		switch {
 		case e.Kind == core.KindSetting && e.Name() == "fencing":
 			fencing = e.Value() == "on"

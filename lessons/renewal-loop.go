@@ -80,7 +80,7 @@ func loopDelays(w *World) renewalDelays {
 func loopHolders(w *World) int {
 	return cached(w, "report-holders", func() int {
 		n := 0
-		for _, e := range w.Sim.Trace.Events {
+		for e := range w.Sim.Trace.All() {
 			if e.At > loopMinute {
 				break
 			}

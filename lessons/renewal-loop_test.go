@@ -58,7 +58,7 @@ func TestRenewalLoopMeasuresAreTheTrace(t *testing.T) {
 					w.Sim.RunUntil(at)
 					var worst time.Duration
 					never, changes := 0, -1
-					for _, e := range w.Sim.Trace.Events {
+					for e := range w.Sim.Trace.All() {
 						if e.At > loopMinute {
 							break
 						}

@@ -24,7 +24,7 @@ func crashedMidBatch(w *World) (time.Duration, *core.Event) {
 	for i, h := range hs {
 		owner, sent := h.Owner(), 0
 	scan:
-		for _, e := range w.Sim.Trace.Events[h.Seq:] {
+		for e := range w.Sim.Trace.Span(h.Seq, w.Sim.Trace.Len()) {
 			switch {
 			case e.Kind == core.KindEnqueue && e.From() == owner && e.Token() == h.Token():
 				sent++
@@ -67,7 +67,7 @@ func idempotentReplay(w *World) bool {
 		return false
 	}
 	ignored := false
-	for _, e := range w.Sim.Trace.Events[onAt:] {
+	for e := range w.Sim.Trace.Span(onAt, w.Sim.Trace.Len()) {
 		if e.Kind != core.KindEnqueue {
 			continue
 		}

@@ -93,7 +93,7 @@ var security = &Lesson{
 				if d == nil {
 					return false
 				}
-				for _, e := range w.Sim.Trace.Events[d.Seq:] {
+				for e := range w.Sim.Trace.Span(d.Seq, w.Sim.Trace.Len()) {
 					if (e.Kind == core.KindFree || e.Kind == core.KindHolder) && e.Lock() == migrationLock {
 						return false
 					}

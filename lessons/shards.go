@@ -214,7 +214,7 @@ func measureHerd(w *World) (herd, bool) {
 			h.Burst = max(h.Burst, n)
 		}
 		scans := map[time.Duration]int{}
-		for _, e := range eventsFrom(w, woke+10*time.Second) {
+		for e := range eventsFrom(w, woke+10*time.Second) {
 			if e.At >= woke+40*time.Second {
 				break
 			}

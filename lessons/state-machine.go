@@ -23,9 +23,9 @@ type leaseLoss struct {
 // leaseLosses lists every lease loss of a process that was leading.
 func leaseLosses(w *World) []leaseLoss {
 	var out []leaseLoss
-	ev := w.Sim.Trace.Events
+	tr := w.Sim.Trace
 	state := map[string]string{}
-	for i, e := range ev {
+	for e := range tr.All() {
 		if e.Kind == core.KindState {
 			state[e.Actor] = e.To()
 		}
@@ -34,7 +34,7 @@ func leaseLosses(w *World) []leaseLoss {
 		}
 		l := leaseLoss{Proc: e.Actor, At: e.At}
 	scan:
-		for _, f := range ev[i+1:] {
+		for f := range tr.Span(e.Seq+1, tr.Len()) {
 			switch {
 			case f.Actor == l.Proc && f.Kind == core.KindNote && f.At == l.At:
 				l.Zombie = true

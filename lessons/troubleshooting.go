@@ -1,14 +1,18 @@
 package lessons
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"leaselab/core"
 )
 
-// The troubleshooting world has three incidents side by side on one
-// coordinator, one per symptom of the seed's troubleshooting guide.
+// The troubleshooting world has four incidents side by side on one
+// coordinator: one per symptom of the seed's troubleshooting guide, and a
+// retry storm, the cause behind its advice to retry with jitter.
 const (
 	// Two workers on one shard: worker-00 freezes twice for longer than
 	// its shard leases; the offset store starts with fencing off.
@@ -37,9 +41,33 @@ const (
 	outageTo    = 40 * time.Second
 )
 
+// Retry storm: four indexer clients elect a leader with a 6 s TTL. From
+// stallFrom to stallTo a congested link holds back every answer the
+// coordinator sends them; their requests still get through. Started
+// together, they lose their sessions on the same tick and from then on
+// ask for a new one on the same fixed timers (a grant unanswered for
+// RetryBase + TTL/3, then RetryBase before the next): each request lands
+// on the coordinator within milliseconds of the other three, every 4 s,
+// until the answers flow again. Retry with jitter gives each its own
+// random wait.
+const (
+	indexLock = "locks/indexer"
+	indexTTL  = 6 * time.Second
+	stallFrom = 25 * time.Second
+	stallTo   = 70 * time.Second
+	// The storm goal asks, once the indexers run the jitter fix, for
+	// stormCalm of their retries in a row (two rounds of four) with never
+	// more than two in any 100 ms. In step, three land together every
+	// round, so a run is at most five long; jittered, three may meet by
+	// chance now and then, but a run of eight is reached within the
+	// storm whenever the fix is in by 50 s (500 seeds tried).
+	stormCalm = 8
+)
+
 var (
 	reportNames  = []string{"report-1", "report-2"}
 	compactNames = []string{"compact-1", "compact-2"}
+	indexNames   = []string{"index-1", "index-2", "index-3", "index-4"}
 )
 
 func troubleshootingScript() core.ActionLog {
@@ -51,6 +79,10 @@ func troubleshootingScript() core.ActionLog {
 		log = append(log,
 			core.At(outageFrom, core.Partition(n, core.CoordinatorName)),
 			core.At(outageTo, core.Heal(n, core.CoordinatorName)))
+	}
+	for _, n := range indexNames {
+		stall := core.Action{Do: core.VerbDelay, Proc: core.CoordinatorName, Peer: n, For: core.Duration(stallTo - stallFrom)}
+		log = append(log, core.At(stallFrom, stall))
 	}
 	return log.Sorted()
 }
@@ -119,7 +151,7 @@ func restarted(w *World, proc string, t time.Duration) bool {
 
 // lockChanged reports a holder change or a free lock within [from, to].
 func lockChanged(w *World, lock string, from, to time.Duration) bool {
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		if e.At >= from && e.At <= to && (e.Kind == core.KindHolder || e.Kind == core.KindFree) && e.Lock() == lock {
 			return true
 		}
@@ -127,19 +159,65 @@ func lockChanged(w *World, lock string, from, to time.Duration) bool {
 	return false
 }
 
+// storm is what the indexers' retries show: whether all four run the
+// jitter fix; of their retries since then (since the stall, if they do
+// not), the most in one 100 ms and the longest run in a row with never
+// more than two in any 100 ms. Each grant the coordinator makes an
+// indexer answers one of their retries.
+type storm struct {
+	fixed     bool
+	most, run int
+}
+
+func readStorm(w *World) storm {
+	return cached(w, "storm", func() storm {
+		fixedAt := map[string]time.Duration{}
+		for e := range w.ofKind(core.KindSetting) {
+			if _, ok := fixedAt[e.Actor]; !ok && e.Name() == "fix" && e.Value() == string(core.FixJitter) && slices.Contains(indexNames, e.Actor) {
+				fixedAt[e.Actor] = e.At
+			}
+		}
+		st, from := storm{fixed: len(fixedAt) == len(indexNames)}, stallFrom
+		if st.fixed {
+			from = slices.Max(slices.Collect(maps.Values(fixedAt)))
+		}
+		var at []time.Duration
+		for e := range w.ofKind(core.KindLeaseGrant) {
+			if e.At >= from && slices.Contains(indexNames, e.Owner()) {
+				at = append(at, e.At)
+			}
+		}
+		// A run of retries breaks where three fall within 100 ms; the
+		// two latest of those start the next one.
+		start, first := 0, 0
+		for i := range at {
+			for at[i]-at[first] >= window {
+				first++
+			}
+			st.most = max(st.most, i-first+1)
+			if i-start >= 2 && at[i]-at[i-2] < window {
+				start = i - 1
+			}
+			st.run = max(st.run, i-start+1)
+		}
+		return st
+	})
+}
+
 var troubleshooting = &Lesson{
 	ID:        "troubleshooting",
-	Title:     "Troubleshooting: three incidents, read from the trace",
-	Objective: "Diagnose three incidents from the trace alone and fix each client, not by a restart.",
-	Summary:   "Two owners of a shard, a flapping leader, no leader after an outage.",
-	Minutes:   15,
+	Title:     "Troubleshooting by the trace",
+	Objective: "Diagnose four incidents from the trace alone and fix each client, not by a restart.",
+	Summary:   "Two owners of a shard, a flapping leader, no leader after an outage, a retry storm.",
+	Minutes:   20,
 	Intro: []string{
-		"Three systems share this coordinator and each has an incident in progress. Diagnose each one from the trace (the coordinator's revision history, the renewal and expiry log, the tokens on writes) and apply the fix. Nothing you do to one touches the others. Each process's menu has Fix: entries that deploy a change to that client's code while it runs.",
+		"Four systems share this coordinator and each has an incident in progress. Diagnose each one from the trace (the coordinator's revision history, the renewal and expiry log, the tokens on writes) and apply the fix. Nothing you do to one touches the others. Each process's menu has Fix: entries that deploy a change to that client's code while it runs.",
 		"Two workers on one shard. worker-00 and worker-01 split four stream shards, each under its own lease, and commit offsets with the shard's token. worker-00 sometimes freezes for 20 s. Compare the tokens on its offset commits with the tokens the coordinator issued for the same shards, and look at what the offset store does with the older ones.",
 		"Leadership flapping. report-1 and report-2 elect a leader for the nightly report with a 4 s TTL. Under today's load the leader spends 5 s of every 10 s on a unit of work. Nobody freezes, yet the lock keeps moving. Look at the lease expiries and at when each renewal left compared with when it was due.",
 		"No leader after an outage. compact-1 held the compactor lock, with compact-2 queued behind it. From 20 s to 40 s a network outage cut both off from the coordinator. The outage itself lost nothing: etcd's client holds its requests until the connection is back, and a watch resumes from the revision it had reached. Yet after the outage nobody leads. Read what each client sends once it reconnects, what the coordinator answers, and who the coordinator says holds the lock.",
+		"Retry storm. index-1 to index-4 are four copies of a search indexer that elect one leader with a 6 s TTL. From 25 s to 70 s a congested link holds back every answer the coordinator sends them; their requests still get through. Each client is correct on its own: when an answer does not come, it gives up and asks again. After 30 s, note when the coordinator grants each of the four a new lease, and when it expires that lease unused.",
 	},
-	Recap: "Each symptom had a cause the trace could prove, and a fix in the client. The shard was processed twice because a frozen worker woke with old tokens and the store did not check them: fencing at the storage boundary made it harmless. The report leader flapped because its renewals waited behind its own work: the coordinator cannot tell a late renewal from a dead process. Renewing from a small task of its own sent them on time with the 4 s TTL unchanged; a longer TTL also stops the flapping, but only hides the delay until the load grows. The compactor had no leader for two reasons. compact-1 kept campaigning with its expired session, and etcd refused every Lock with \"requested lease not found\": a client must watch its session (Session.Done() in etcd's Go client) and make a new one when it ends. compact-2's session survived and its turn came during the outage, but its watch had ended with the connection and it never looked again: it held the lock without knowing. Reading the contenders again after a reconnect found it first in line. A restart would have hidden both bugs until the next outage.",
+	Recap: "Each symptom had a cause the trace could prove, and a fix in the client. The shard was processed twice because a frozen worker woke with old tokens and the store did not check them: fencing at the storage boundary made it harmless. The report leader flapped because its renewals waited behind its own work: the coordinator cannot tell a late renewal from a dead process. Renewing from a small task of its own sent them on time with the 4 s TTL unchanged; a longer TTL also stops the flapping, but only hides the delay until the load grows. The compactor had no leader for two reasons. compact-1 kept campaigning with its expired session, and etcd refused every Lock with \"requested lease not found\": a client must watch its session (Session.Done() in etcd's Go client) and make a new one when it ends. compact-2's session survived and its turn came during the outage, but its watch had ended with the connection and it never looked again: it held the lock without knowing. Reading the contenders again after a reconnect found it first in line. A restart would have hidden both bugs until the next outage. The indexers had no bug any one of them could show: each waited the same fixed time before asking again, so clients that failed together stayed together, and every retry of one reached the coordinator in the same 100 ms as the other three's, every 4 s for as long as the answers were held. Retry with jitter made each wait a random time of its own: one retry later they had drifted apart, and the coordinator heard from them one at a time. A restart keeps the fixed wait, and the next failure they share puts them back in step.",
 	World: func(seed uint64, _ Knobs) (core.World, error) {
 		w := core.World{Seed: seed, Resources: []core.Resource{core.OffsetsResource("offsets", 4, false), core.RegisterResource("reports", false)}}
 		for i, n := range core.WorkerNames(2) {
@@ -157,6 +235,9 @@ var troubleshooting = &Lesson{
 		w.Processes = append(w.Processes,
 			core.ProcessConfig{Name: compactNames[0], Lock: compactLock, TTL: compactTTL, ReuseSession: true},
 			core.ProcessConfig{Name: compactNames[1], Lock: compactLock, TTL: compactLong, StartAt: 300 * time.Millisecond, StaleWatch: true})
+		for _, n := range indexNames { // deployed together: they start together
+			w.Processes = append(w.Processes, core.ProcessConfig{Name: n, Lock: indexLock, TTL: indexTTL, StartAt: 500 * time.Millisecond})
+		}
 		return w, nil
 	},
 	Script:   troubleshootingScript(),
@@ -221,16 +302,38 @@ var troubleshooting = &Lesson{
 				return false
 			},
 		},
+		{
+			ID:     "storm-spread",
+			Text:   "Retry storm: fix the indexers, then 8 retries in a row, never 3 in 100 ms.",
+			Proved: "Each indexer now waits a random time of its own before asking again: the four that failed together drifted apart within a retry or two, and the coordinator's grants to them came one at a time instead of three at once.",
+			Measure: func(w *World) string {
+				switch st := readStorm(w); {
+				case st.fixed && st.run > 0:
+					return fmt.Sprintf("%d of %d in a row", min(st.run, stormCalm), stormCalm)
+				case !st.fixed && st.most > 1:
+					return fmt.Sprintf("%d in one 100 ms", st.most)
+				}
+				return ""
+			},
+			Met: func(w *World) bool {
+				st := readStorm(w)
+				return st.fixed && st.run >= stormCalm
+			},
+		},
 	},
 	Hints: []string{
-		"Shard: the timeline marks worker-00's offset commits after it wakes with their tokens (\"STALE offset …\" or \"offset rejected …\"); compare them with the tokens the coordinator handed out for the same shards (the narration says \"acquired … with token\"). Report: nobody pauses, so look at the renewals: each one that fell due during a unit of work left seconds late, and the lease had ended first. Compactor: after the outage, every line about compact-1 ends in \"requested lease not found\"; compact-2 says its watch ended with the connection, and the coordinator's lock view names who holds the lock.",
-		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: the renewal runs on the loop that does the work; the Fix: menu can move it somewhere nothing holds it up (a longer TTL only hides the wait). Compactor: one client needs to notice its session ended and make another; the other needs to look at the contenders again once it is back.",
-		"At 10 s switch fencing on, and give report-1 and report-2 the fix \"renew from a task of its own\". After the outage (45 s) give compact-1 \"make a new session when the old one ends\" and compact-2 \"re-list the contenders after a reconnect\".",
+		"Shard: the timeline marks worker-00's offset commits after it wakes with their tokens (\"STALE offset …\" or \"offset rejected …\"); compare them with the tokens the coordinator handed out for the same shards (the narration says \"acquired … with token\"). Report: nobody pauses, so look at the renewals: each one that fell due during a unit of work left seconds late, and the lease had ended first. Compactor: after the outage, every line about compact-1 ends in \"requested lease not found\"; compact-2 says its watch ended with the connection, and the coordinator's lock view names who holds the lock. Indexers: from 30 s, line up the times at which the coordinator grants index-1 to index-4 a lease (\"lease.grant\" in the trace) and expires it again, and the times at which each gives up waiting (\"no answer from coordinator\"): how far apart are the four, round after round?",
+		"Shard: switch fencing on before worker-00's second freeze (60 s). Report: the renewal runs on the loop that does the work; the Fix: menu can move it somewhere nothing holds it up (a longer TTL only hides the wait). Compactor: one client needs to notice its session ended and make another; the other needs to look at the contenders again once it is back. Indexers: nothing ever makes one of them wait longer or shorter than the others before it asks again, so they never drift apart; a Fix: entry changes how each waits (a restart or a new TTL keeps the wait fixed).",
+		"At 10 s switch fencing on, and give report-1 and report-2 the fix \"renew from a task of its own\". After the outage (45 s) give compact-1 \"make a new session when the old one ends\" and compact-2 \"re-list the contenders after a reconnect\". By 45 s give index-1, index-2, index-3 and index-4 \"retry with jitter\".",
 	},
 	Solution: core.ActionLog{
 		core.At(10*time.Second, core.Fencing(true)),
 		core.At(10*time.Second, core.Fix("report-1", core.FixOwnTask)),
 		core.At(10*time.Second, core.Fix("report-2", core.FixOwnTask)),
+		core.At(30*time.Second, core.Fix("index-1", core.FixJitter)),
+		core.At(30*time.Second, core.Fix("index-2", core.FixJitter)),
+		core.At(30*time.Second, core.Fix("index-3", core.FixJitter)),
+		core.At(30*time.Second, core.Fix("index-4", core.FixJitter)),
 		core.At(45*time.Second, core.Fix("compact-1", core.FixNewSession)),
 		core.At(45*time.Second, core.Fix("compact-2", core.FixRelist)),
 	},

@@ -73,7 +73,7 @@ func ttlWorld(seed uint64, ttl time.Duration, pm PauseModel) (core.World, error)
 // a holder that had not crashed before it.
 func falseFailovers(t *core.Trace, before time.Duration) int {
 	n, prev, crashed := 0, "", map[string]bool{}
-	for _, e := range t.Events {
+	for e := range t.All() {
 		if e.At >= before {
 			break
 		}
@@ -156,7 +156,7 @@ func stormEnd(w *World) time.Duration {
 // and how long the lock took to move on (-1 if it has not yet).
 func crashFailover(w *World, after time.Duration) (time.Duration, bool) {
 	holder := ""
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		switch {
 		case e.Kind == core.KindHolder:
 			holder = e.Owner()

@@ -25,7 +25,8 @@ type controlsView struct {
 	groups map[string]*groupEl   // by heading
 	last   []game.Control
 	funcs  []js.Func
-	made   int // groups made, for their headings' ids
+	made   int    // groups made, for their headings' ids
+	used   string // the group of the button the learner last used
 }
 
 type controlEl struct {
@@ -33,7 +34,11 @@ type controlEl struct {
 	item  js.Value // the <li>
 	input js.Value // the button, link, input or select
 	label js.Value // the text beside a range, choice or link
-	edit  float64  // when the learner last moved a range (ms, performance.now)
+	// box and note: a typed range's box (game.Control.Typed) and the line
+	// under it that says why a typed value was refused.
+	box, note js.Value
+	news      bool    // a note's words changed: show them if used beside
+	edit      float64 // when the learner last moved a range (ms, performance.now)
 }
 
 // editing reports that the learner moved or typed in el in the last
@@ -92,6 +97,7 @@ func (v *controlsView) clicked(ev js.Value) {
 	case "", game.KindToggle, game.KindLink:
 		ev.Call("preventDefault")
 		if !c.c.Disabled {
+			v.used = c.c.Group
 			v.send(ui.HostAction{ID: c.c.ID})
 		}
 	}
@@ -100,6 +106,14 @@ func (v *controlsView) clicked(ev js.Value) {
 func (v *controlsView) changed(ev js.Value) {
 	c := v.target(ev)
 	if c == nil {
+		return
+	}
+	if c.box.Truthy() && ev.Get("target").Equal(c.box) {
+		// A typed value counts once the learner commits it (Enter, or
+		// leaving the box), never half typed.
+		if ev.Get("type").String() == "change" {
+			v.send(ui.HostAction{ID: c.c.ID, Typed: true, Text: c.box.Get("value").String()})
+		}
 		return
 	}
 	switch c.c.Kind {
@@ -201,6 +215,12 @@ func (v *controlsView) update(cs []game.Control) {
 	if v.nav.Truthy() {
 		arrange(v.nav, navItems)
 	}
+	for _, el := range v.items {
+		if el.news {
+			el.news = false
+			v.showIfUsedBeside(el)
+		}
+	}
 }
 
 // arrange makes parent's children exactly kids, in order, moving only the
@@ -264,6 +284,9 @@ func (v *controlsView) create(c game.Control, key string) *controlEl {
 		}
 		lab.Call("append", el.label, el.input)
 		el.item.Call("append", lab)
+		if c.Kind == game.KindRange && c.Typed {
+			v.addBox(el, c, mk)
+		}
 	case game.KindText:
 		el.item.Set("className", "field")
 		lab := mk("label")
@@ -289,6 +312,15 @@ func (v *controlsView) create(c game.Control, key string) *controlEl {
 		v.listen(input, "focus", func(js.Value) { input.Call("select") })
 		lab.Call("append", el.label, el.input)
 		el.item.Call("append", lab)
+	case game.KindNote:
+		// Words in the group's reading order: a first line that stands
+		// out, and the lines after it.
+		el.item.Set("className", "field note")
+		el.input = mk("p")
+		el.input.Set("className", "note-first")
+		el.label = mk("p")
+		el.label.Set("className", "detail note-lines")
+		el.item.Call("append", el.input, el.label)
 	case game.KindRadio, game.KindCheck:
 		el.item.Set("className", "field")
 		lab := mk("label")
@@ -305,6 +337,31 @@ func (v *controlsView) create(c game.Control, key string) *controlEl {
 		el.item.Call("append", el.input)
 	}
 	return el
+}
+
+// addBox gives a typed range its box, where the value is typed (touch
+// has no arrow keys, and a count up to 7,200 is too fine to drag to), and
+// the line that says why a typed value was refused. The box is a text
+// field with a decimal keypad, so the game, not the browser, judges what
+// was typed and says why.
+func (v *controlsView) addBox(el *controlEl, c game.Control, mk func(string) js.Value) {
+	lab := mk("label")
+	lab.Set("className", "entry")
+	words := mk("span")
+	words.Set("textContent", "or type it")
+	el.box = mk("input")
+	el.box.Set("type", "text")
+	el.box.Set("autocomplete", "off")
+	el.box.Set("spellcheck", false)
+	el.box.Call("setAttribute", "inputmode", "decimal")
+	el.box.Call("setAttribute", "data-entry", c.ID)
+	el.note = mk("span")
+	el.note.Set("className", "detail")
+	v.made++
+	el.note.Set("id", "entry-note-"+strconv.Itoa(v.made))
+	el.box.Call("setAttribute", "aria-describedby", el.note.Get("id").String())
+	lab.Call("append", words, el.box)
+	el.item.Call("append", lab, el.note)
 }
 
 // refresh brings el up to c, touching only what differs.
@@ -341,6 +398,11 @@ func (v *controlsView) refresh(el *controlEl, c game.Control) {
 		el.setIf(first || c.Label != old.Label, el.label, "textContent", c.Label)
 		el.setIf(first || c.Text != old.Text, el.input, "value", c.Text)
 		el.setIf(first || c.Detail != old.Detail, el.input, "title", c.Detail)
+	case game.KindNote:
+		el.setIf(first || c.Label != old.Label, el.input, "textContent", c.Label)
+		el.setIf(first || c.Detail != old.Detail, el.label, "textContent", c.Detail)
+		// Shown once the item is in its place (update).
+		el.news = first || c.Label != old.Label || c.Detail != old.Detail
 	case game.KindRadio, game.KindCheck:
 		el.setIf(first || c.Label != old.Label, el.label, "textContent", c.Label)
 		el.input.Set("checked", c.On)
@@ -349,6 +411,17 @@ func (v *controlsView) refresh(el *controlEl, c game.Control) {
 	}
 	if first || c.Disabled != old.Disabled {
 		el.setDisabled(c)
+	}
+}
+
+// showIfUsedBeside brings el's new words into view when the control the
+// learner last used in the page is of the same group (a verdict under the
+// Check button they tapped, which is disabled while the check runs and so
+// has lost the focus), and leaves the page where it is otherwise (a screen
+// opens at its top).
+func (v *controlsView) showIfUsedBeside(el *controlEl) {
+	if v.used != "" && el.c.Group == v.used {
+		el.item.Call("scrollIntoView", map[string]any{"block": "nearest"})
 	}
 }
 
@@ -371,6 +444,15 @@ func (el *controlEl) refreshRange(c, old game.Control, first bool) {
 	el.input.Call("setAttribute", "aria-valuetext", c.Text)
 	// A range the learner is moving keeps their value until they let go.
 	el.setIf(first || c.Value != old.Value && !el.editing(), el.input, "value", c.Value)
+	if !el.box.Truthy() {
+		return
+	}
+	el.box.Call("setAttribute", "aria-label", c.Label+": type a value")
+	// What the learner is typing stays theirs while the box has the focus.
+	typing := el.box.Equal(el.box.Get("ownerDocument").Get("activeElement"))
+	el.setIf(first || c.Entry != old.Entry && !typing, el.box, "value", c.Entry)
+	el.setIf(first || c.Detail != old.Detail, el.note, "textContent", c.Detail)
+	el.box.Call("setAttribute", "aria-invalid", strconv.FormatBool(c.Detail != ""))
 }
 
 // refreshButton updates a button or toggle: its label, whether it is
@@ -407,7 +489,8 @@ func (el *controlEl) setDisabled(c game.Control) {
 func controlEqual(a, b game.Control) bool {
 	return a.ID == b.ID && a.Slot == b.Slot && a.Group == b.Group && a.Label == b.Label && a.Kind == b.Kind &&
 		a.On == b.On && a.Disabled == b.Disabled && a.Value == b.Value && a.Min == b.Min && a.Max == b.Max &&
-		a.Step == b.Step && a.Text == b.Text && a.Detail == b.Detail && slices.Equal(a.Options, b.Options)
+		a.Step == b.Step && a.Text == b.Text && a.Detail == b.Detail && slices.Equal(a.Options, b.Options) &&
+		a.Typed == b.Typed && a.Entry == b.Entry
 }
 
 // label is the words a control is known by, for announcing focus.

@@ -262,7 +262,7 @@ func violationLines(t *core.Trace, p explore.Problem, faults []explore.Fault, ba
 	}
 	matched := map[int]bool{}
 	for _, i := range p.Invariant.Matches(t) {
-		matched[t.Events[i].Seq] = true
+		matched[i] = true
 	}
 	// An ownership overlap is told by who took and dropped that shard.
 	shard := ""
@@ -270,7 +270,7 @@ func violationLines(t *core.Trace, p explore.Problem, faults []explore.Fault, ba
 		shard = bad.Format(core.FShard)
 	}
 	var out []core.Event
-	for _, e := range t.Events {
+	for e := range t.All() {
 		if bad != nil && e.Seq > bad.Seq {
 			break
 		}
@@ -280,7 +280,7 @@ func violationLines(t *core.Trace, p explore.Problem, faults []explore.Fault, ba
 			procs[e.Actor] && (e.Kind == core.KindPause || e.Kind == core.KindResume || e.Kind == core.KindCrash || e.Kind == core.KindState || e.Kind == core.KindLeaseLost),
 			e.Kind == core.KindWrite && e.Result() != core.Accepted,
 			e.Kind == core.KindEnqueue && e.Result() != core.JobAccepted:
-			out = append(out, e)
+			out = append(out, *e)
 		}
 	}
 	// The resource's last decisions before the violation show what it had
@@ -299,9 +299,9 @@ func contextBefore(t *core.Trace, bad *core.Event, n int, have []core.Event) []c
 	}
 	var out []core.Event
 	for i := bad.Seq - 1; i >= 0 && len(out) < n; i-- {
-		e := t.Events[i]
+		e := t.At(i)
 		if (e.Kind == core.KindWrite || e.Kind == core.KindEnqueue || e.Kind == core.KindOffset) && !seen[e.Seq] {
-			out = append(out, e)
+			out = append(out, *e)
 		}
 	}
 	return out

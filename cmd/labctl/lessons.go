@@ -246,7 +246,7 @@ func playLesson(l *lessons.Lesson, pl play, path string, stdout, stderr io.Write
 		return fail(stderr, "labctl lesson %s: %v", l.ID, err)
 	}
 	fmt.Fprintf(stdout, "%s: your %d actions, %s of virtual time\n", l.Title, len(w.Log), core.FormatTime(l.Duration))
-	for _, e := range w.Sim.Trace.Events {
+	for e := range w.Sim.Trace.All() {
 		switch {
 		case pl.trace && e.Kind != core.KindSend:
 		case e.Kind == core.KindAction, e.Kind == core.KindActionError, e.Kind == core.KindHolder, e.Kind == core.KindFree,

@@ -153,3 +153,25 @@ func eventNumber(t *testing.T, out, substr string) string {
 	require.FailNow(t, "no event", substr)
 	return ""
 }
+
+// The troubleshooting lesson's solution, played in the terminal, meets
+// every goal, the retry storm's too, and the progress file keeps them.
+func TestTheTroubleshootingSolutionInTheTerminal(t *testing.T) {
+	l, err := lessons.Find("troubleshooting")
+	require.NoError(t, err)
+	sol, err := json.Marshal(l.Solution)
+	require.NoError(t, err)
+	prog := filepath.Join(t.TempDir(), "progress.json")
+	out, errs, code := labctl(t, string(sol), "lesson", "troubleshooting", "--actions", "-", "--progress", prog)
+	require.Equal(t, 0, code, errs)
+	assert.NotContains(t, out, "[OPEN ]")
+	assert.Contains(t, out, "fix index-4: retry with jitter")
+	assert.Contains(t, out, "[met  ] Retry storm: fix the indexers")
+	assert.Contains(t, out, "the coordinator's grants to them came one at a time")
+	saved, err := os.ReadFile(prog)
+	require.NoError(t, err)
+	for _, g := range l.Goals {
+		assert.Contains(t, string(saved), `"`+g.ID+`"`, "the progress file keeps %s met", g.ID)
+	}
+	assert.Contains(t, string(saved), `"storm-spread"`)
+}

@@ -132,7 +132,7 @@ func runTargetLink(l permalink.RunLink) (linkRun, error) {
 	r := linkRun{s: s, end: horizon, title: "explore target " + tg.Title}
 	m := tg.Invariant.Matches(s.Trace)
 	for _, i := range m[min(len(m), tg.Invariant.Allow):] { // those past the allowance
-		r.verdict = append(r.verdict, "VIOLATION of "+tg.Invariant.Name+": "+s.Trace.Events[i].Text())
+		r.verdict = append(r.verdict, "VIOLATION of "+tg.Invariant.Name+": "+s.Trace.At(i).Text())
 	}
 	if len(m) <= tg.Invariant.Allow {
 		r.verdict = append(r.verdict, "invariant kept: "+tg.Invariant.Name)

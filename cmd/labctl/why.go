@@ -71,8 +71,8 @@ func pickEvent(tr *core.Trace, spec string) (*core.Event, error) {
 
 func lastOf(tr *core.Trace, k core.Kind) *core.Event {
 	for i := tr.Len() - 1; i >= 0; i-- {
-		if tr.Events[i].Kind == k {
-			return &tr.Events[i]
+		if tr.At(i).Kind == k {
+			return tr.At(i)
 		}
 	}
 	return nil

@@ -25,8 +25,7 @@ var OneBelieverPerLock = Invariant{
 	Scan: func(t *core.Trace) []int {
 		var out []int
 		leading := map[string]bool{}
-		for i := range t.Events {
-			e := &t.Events[i]
+		for e := range t.All() {
 			if e.Kind != core.KindState {
 				continue
 			}
@@ -34,7 +33,7 @@ var OneBelieverPerLock = Invariant{
 			case e.To() == core.Leader.String():
 				for who := range leading {
 					if who != e.Actor {
-						out = append(out, i)
+						out = append(out, e.Seq)
 						break
 					}
 				}

@@ -39,9 +39,9 @@ func (inv *Invariant) Matches(t *core.Trace) []int {
 		return inv.Scan(t)
 	}
 	var out []int
-	for i := range t.Events {
-		if inv.Match(&t.Events[i]) {
-			out = append(out, i)
+	for e := range t.All() {
+		if inv.Match(e) {
+			out = append(out, e.Seq)
 		}
 	}
 	return out
@@ -51,7 +51,7 @@ func (inv *Invariant) Matches(t *core.Trace) []int {
 // nil.
 func (inv *Invariant) First(t *core.Trace) *core.Event {
 	if m := inv.Matches(t); len(m) > inv.Allow {
-		return &t.Events[m[inv.Allow]]
+		return t.At(m[inv.Allow])
 	}
 	return nil
 }
@@ -117,8 +117,7 @@ var OneOwnerPerShard = Invariant{
 	Scan: func(t *core.Trace) []int {
 		var out []int
 		owners := map[int64][]string{}
-		for i := range t.Events {
-			e := &t.Events[i]
+		for e := range t.All() {
 			if e.Kind != core.KindShardOwn && e.Kind != core.KindShardDrop {
 				continue
 			}
@@ -129,7 +128,7 @@ var OneOwnerPerShard = Invariant{
 				continue
 			}
 			if slices.ContainsFunc(cur, func(w string) bool { return w != e.Actor }) {
-				out = append(out, i)
+				out = append(out, e.Seq)
 			}
 			if !slices.Contains(cur, e.Actor) {
 				owners[sh] = append(cur, e.Actor)

@@ -121,8 +121,7 @@ func (r Result) Summary() string {
 // what fencing or idempotency did in a run that kept its invariant.
 func Refusals(t *core.Trace) string {
 	var writes, offsets, jobs int
-	for i := range t.Events {
-		e := &t.Events[i]
+	for e := range t.All() {
 		switch {
 		case e.Kind == core.KindWrite && e.Result() == core.RejectedStale:
 			writes++

@@ -48,11 +48,11 @@ const maxSpares = 4
 func (r *run) check(inv *Invariant) bool {
 	t := r.s.Trace
 	bad := false
-	for i := range t.Events {
-		if inv.matchIn(r.s, &t.Events[i]) {
+	for i := range t.Len() {
+		if inv.matchIn(r.s, t.At(i)) {
 			r.matched++
 			if r.matched > inv.Allow {
-				e := t.Events[i].Detached()
+				e := t.At(i).Detached()
 				r.bad, bad = &e, true
 				break
 			}

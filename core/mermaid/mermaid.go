@@ -26,8 +26,7 @@ const MaxSteps = 400
 func Write(w io.Writer, t *core.Trace, end time.Duration) error {
 	d := diagram{ids: map[string]string{}}
 	d.id(core.CoordinatorName)
-	for i := range t.Events {
-		e := &t.Events[i]
+	for e := range t.All() {
 		if e.At > end {
 			break
 		}

@@ -49,9 +49,8 @@ func (lb *Lab) addGroups(v *WorldView) {
 		return "", false
 	}
 	live := map[string]int{}
-	ev := s.Trace.Events
-	for i := range ev {
-		e := &ev[i]
+	tr := s.Trace
+	for e := range tr.All() {
 		switch e.Kind {
 		case core.KindHolder:
 			if _, ok := idx[e.Lock()]; ok {
@@ -73,7 +72,7 @@ func (lb *Lab) addGroups(v *WorldView) {
 			g := &v.Groups[idx[lock]]
 			g.Handovers++
 			g.Waiting, g.Woken = live[lock], 0
-			for _, f := range ev[i+1:] {
+			for f := range tr.Span(e.Seq+1, tr.Len()) {
 				if f.At != e.At || f.Kind == core.KindDelete {
 					break
 				}

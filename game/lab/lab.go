@@ -175,11 +175,11 @@ func (lb *Lab) Step() {
 // the start when there is none): the play head's slider steps event by
 // event both ways.
 func (lb *Lab) StepBackward() {
-	now, events := lb.Now(), lb.world.Sim.Trace.Events
+	now, tr := lb.Now(), lb.world.Sim.Trace
 	to := time.Duration(0)
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].At < now {
-			to = events[i].At
+	for i := tr.Len() - 1; i >= 0; i-- {
+		if tr.At(i).At < now {
+			to = tr.At(i).At
 			break
 		}
 	}
@@ -324,9 +324,9 @@ func (lb *Lab) observe() {
 		}
 	}
 	lb.seeOutcomes()
-	ev := lb.world.Sim.Trace.Events
-	for ; lb.narrated < len(ev); lb.narrated++ {
-		e := &ev[lb.narrated]
+	tr := lb.world.Sim.Trace
+	for ; lb.narrated < tr.Len(); lb.narrated++ {
+		e := tr.At(lb.narrated)
 		if s := Narrate(e); s != "" {
 			key, routine := Weight(e)
 			if n := len(lb.lines); n > 0 && lb.lines[n-1].At == e.At {
@@ -346,7 +346,7 @@ func (lb *Lab) observe() {
 		// The world stopped itself (core's run budget): say so once,
 		// rather than let the learner watch a world that froze.
 		lb.stopped = true
-		lb.lines = append(lb.lines, Line{At: ev[len(ev)-1].At, Text: "The simulation stopped here: " + err.Error() + ". Renew less often (a longer TTL) to run further.", Seq: -1})
+		lb.lines = append(lb.lines, Line{At: tr.Last().At, Text: "The simulation stopped here: " + err.Error() + ". Renew less often (a longer TTL) to run further.", Seq: -1})
 	}
 }
 

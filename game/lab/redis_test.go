@@ -21,7 +21,7 @@ func redisFromTrace(tr *core.Trace, key string, now time.Duration) map[string]Re
 	}
 	on := map[string]held{}
 	down := map[string]bool{}
-	for _, e := range tr.Events {
+	for e := range tr.All() {
 		if e.At > now {
 			break
 		}

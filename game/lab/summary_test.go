@@ -58,7 +58,7 @@ func TestStepBackwardGoesToThePreviousEvent(t *testing.T) {
 	lb := fenced(t)
 	lb.Advance(10 * time.Second)
 	var before time.Duration
-	for _, e := range lb.Sim().Trace.Events {
+	for e := range lb.Sim().Trace.All() {
 		if e.At < 10*time.Second {
 			before = e.At
 		}

@@ -130,14 +130,13 @@ func (s Story) Outcome() string {
 // became of its late write.
 func StoryOf(sys core.System, tr *core.Trace) Story {
 	st := Story{System: sys}
-	ev := tr.Events
 	say := func(i int, format string, a ...any) {
-		st.Clauses = append(st.Clauses, Clause{Seq: i, At: ev[i].At, Text: fmt.Sprintf(format, a...)})
+		st.Clauses = append(st.Clauses, Clause{Seq: i, At: tr.At(i).At, Text: fmt.Sprintf(format, a...)})
 	}
 	first, from := "", -1
-	for i := range ev {
-		if ev[i].Kind == core.KindState && ev[i].To() == core.Leader.String() {
-			first, from = ev[i].Actor, i
+	for i := range tr.Len() {
+		if tr.At(i).Kind == core.KindState && tr.At(i).To() == core.Leader.String() {
+			first, from = tr.At(i).Actor, i
 			break
 		}
 	}
@@ -146,8 +145,8 @@ func StoryOf(sys core.System, tr *core.Trace) Story {
 	}
 	st.First = first
 	fault := -1
-	for i := from; i < len(ev); i++ {
-		e := &ev[i]
+	for i := from; i < tr.Len(); i++ {
+		e := tr.At(i)
 		switch {
 		case e.Kind == core.KindPause && e.Actor == first:
 			say(i, "%s paused at %s", first, Tenths(e.At))
@@ -162,20 +161,20 @@ func StoryOf(sys core.System, tr *core.Trace) Story {
 		break
 	}
 	if fault < 0 {
-		say(from, "%s leads at %s, untroubled", first, Tenths(ev[from].At))
+		say(from, "%s leads at %s, untroubled", first, Tenths(tr.At(from).At))
 		return st
 	}
 	// lost: the coordinator freed the lock from the first leader or gave
 	// it to another; a write of the first's after that is a late one.
 	believes, lost, next, stopped, cut, learned, late := true, false, -1, -1, -1, -1, -1
-	for i := fault; i < len(ev); i++ {
-		e := &ev[i]
+	for i := fault; i < tr.Len(); i++ {
+		e := tr.At(i)
 		switch {
 		case e.Kind == core.KindFree && e.Was() == first, e.Kind == core.KindHolder && e.Owner() != first:
 			lost = true
 		case e.Kind == core.KindState && e.Actor == first && e.From() == core.Leader.String():
 			believes = false
-			if stopped < 0 && (cut < 0 || ev[cut].At != e.At) {
+			if stopped < 0 && (cut < 0 || tr.At(cut).At != e.At) {
 				say(i, "%s stops leading at %s", first, Tenths(e.At))
 			}
 			stopped = i

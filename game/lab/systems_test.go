@@ -46,7 +46,7 @@ func TestEachSystemsLineIsToldFromItsTrace(t *testing.T) {
 		require.GreaterOrEqual(t, len(st.Clauses), 2, "%s: the pause, who led next", sys)
 		total := 0
 		for _, cl := range st.Clauses {
-			e := tr.Events[cl.Seq]
+			e := tr.At(cl.Seq)
 			require.Equal(t, e.At, cl.At, "%s: %q points at its event", sys, cl.Text)
 			nums := number.FindAllString(cl.Text, -1)
 			require.Len(t, nums, 1, "%s: %q has one time", sys, cl.Text)

@@ -124,8 +124,8 @@ func Showing(lanes []Lane, name string, n int) []Lane {
 func (lb *Lab) timeline() Timeline {
 	s := lb.world.Sim
 	b := newTimelineBuilder(s, lb.Length())
-	for i := range s.Trace.Events {
-		b.event(&s.Trace.Events[i])
+	for i := range s.Trace.Len() {
+		b.event(s.Trace.At(i))
 	}
 	return b.done()
 }

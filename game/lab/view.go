@@ -254,8 +254,8 @@ func inFlight(t *core.Trace, now time.Duration, net *core.Network) []MsgView {
 		window += net.LongestHold()
 	}
 	var out []MsgView
-	for i := len(t.Events) - 1; i >= 0; i-- {
-		e := &t.Events[i]
+	for i := t.Len() - 1; i >= 0; i-- {
+		e := t.At(i)
 		if e.At < now-window {
 			break
 		}

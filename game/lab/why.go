@@ -175,8 +175,8 @@ func (lb *Lab) WhyNow() (Why, bool) {
 	tr := lb.world.Sim.Trace
 	now := lb.Now()
 	var last *core.Event
-	for i := len(tr.Events) - 1; i >= 0; i-- {
-		e := &tr.Events[i]
+	for i := tr.Len() - 1; i >= 0; i-- {
+		e := tr.At(i)
 		if e.At > now || Narrate(e) == "" {
 			continue
 		}
@@ -202,8 +202,7 @@ func (lb *Lab) WhyNow() (Why, bool) {
 // with its time and its number.
 func ChainEvents(tr *core.Trace) []WhyStep {
 	var out []WhyStep
-	for i := range tr.Events {
-		e := &tr.Events[i]
+	for e := range tr.All() {
 		quiet := e.Kind == core.KindSend && e.Msg() == "Write"
 		switch e.Kind {
 		case core.KindLeaseGrant, core.KindLeaseRenew, core.KindDelete, core.KindFree, core.KindWatchFire,

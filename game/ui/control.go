@@ -39,6 +39,14 @@ type Control struct {
 	Options  []string `json:"options,omitempty"`
 	// Detail is a line said after the label (a lesson's summary).
 	Detail string `json:"detail,omitempty"`
+	// Typed: beside the range the page offers a box to type the value
+	// in, for values too fine to set by dragging (a count up to 7,200)
+	// and for touch, which has no arrow keys. Entry is what the box
+	// shows: the value, or "" for a value not given (a prediction not
+	// made). The box's use arrives as a HostAction with Typed set and
+	// Text holding what was typed, which the scene parses and judges.
+	Typed bool   `json:"typed,omitempty"`
+	Entry string `json:"entry,omitempty"`
 	// Key is the control's shortcut on the canvas, which the canvas
 	// shows after the label ([Control.CanvasLabel]); the page lists the
 	// keys in its own help. 0 is none (Tab, intent 0, moves the focus
@@ -73,6 +81,10 @@ const (
 	// KindCopy is text the learner copies (a link): shown read-only in a
 	// field they can select by keyboard; Text holds it.
 	KindCopy = "copy"
+	// KindNote is words, not a control: a paragraph the page shows in its
+	// group's reading order (a check's verdict under its button), Label
+	// its first line and Detail the lines after. Nothing uses it.
+	KindNote = "note"
 )
 
 // Controls are a scene's declarations for one update, in the order the

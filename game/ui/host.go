@@ -9,8 +9,10 @@ package ui
 type HostAction struct {
 	ID    string  `json:"id"`
 	Value float64 `json:"value,omitempty"`
-	// Text is what a text field on the page holds now.
-	Text string `json:"text,omitempty"`
+	// Text is what a text field on the page holds now, or, with Typed,
+	// what the learner typed in a range's box (Control.Typed).
+	Text  string `json:"text,omitempty"`
+	Typed bool   `json:"typed,omitempty"`
 }
 
 // IntentNamed returns the intent whose name (Intent.String) is name.

@@ -152,18 +152,30 @@ func LayoutPlayerFor(window Rect, scale float64, knobs, lanes int) PlayerLayout 
 // LayoutPlayerAt is LayoutPlayerFor with the layout unit u already worked
 // out (draw.Style.Unit).
 func LayoutPlayerAt(window Rect, u float64, knobs, lanes int) PlayerLayout {
-	return layoutPlayer(window, u, knobs, lanes, true)
+	return LayoutPlayerWith(window, u, PlayerNeeds{Knobs: knobs, Lanes: lanes}, true)
 }
 
 // LayoutPlayerBare is LayoutPlayerAt without the lesson panel, for a page
 // that shows the panel itself: the world, the timeline and the time
 // controls get the whole window, and the panel's rectangles are empty.
 func LayoutPlayerBare(window Rect, u float64, knobs, lanes int) PlayerLayout {
-	return layoutPlayer(window, u, knobs, lanes, false)
+	return LayoutPlayerWith(window, u, PlayerNeeds{Knobs: knobs, Lanes: lanes}, false)
 }
 
-func layoutPlayer(window Rect, u float64, knobs, lanes int, panel bool) PlayerLayout {
+// PlayerNeeds is what a lesson's player makes room for: its knob
+// sliders, its timeline's lanes (the timeline grows for them) and the
+// least height of its world (0: any), to which the timeline's growth
+// gives way, down to the timeline's usual height.
+type PlayerNeeds struct {
+	Knobs, Lanes int
+	WorldH       float64
+}
+
+// LayoutPlayerWith is LayoutPlayerAt (panel) or LayoutPlayerBare (no
+// panel) for a player with needs n.
+func LayoutPlayerWith(window Rect, u float64, n PlayerNeeds, panel bool) PlayerLayout {
 	px := func(v float64) float64 { return math.Round(v * u) }
+	knobs, lanes := n.Knobs, n.Lanes
 	l := PlayerLayout{Window: window, Unit: u}
 
 	content := window.Inset(px(pad))
@@ -184,6 +196,14 @@ func layoutPlayer(window Rect, u float64, knobs, lanes int, panel bool) PlayerLa
 	// The world keeps more than half of what the timeline and it share.
 	avail := content.H - 2*px(gap) - knobsH
 	limit := avail - math.Max(px(MinWorldH), math.Round(avail*0.55))
+	if n.WorldH > 0 {
+		// A world that needs more room takes it from the lanes' growth.
+		room := content.H - px(gap) - knobsH
+		if knobs > 0 {
+			room -= px(gap)
+		}
+		limit = math.Min(limit, room-n.WorldH)
+	}
 	timelineH := math.Max(base, math.Min(want, limit))
 	l.Timeline, l.World = content.CutBottom(timelineH, px(gap))
 	if knobs > 0 {

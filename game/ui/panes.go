@@ -35,23 +35,92 @@ func SplitPanes(r Rect, u float64, weights ...float64) []Rect {
 	return out
 }
 
+// SplitRows cuts r into n rows of one height, separated by gap units;
+// every edge is on a whole pixel.
+func SplitRows(r Rect, u float64, n int) []Rect {
+	g := math.Round(14 * u)
+	out := make([]Rect, n)
+	y := r.Y
+	for i := range n {
+		end := math.Round(r.Y + (r.H-g*float64(n-1))*float64(i+1)/float64(n) + g*float64(i))
+		if i == n-1 {
+			end = r.MaxY()
+		}
+		out[i] = Rect{X: r.X, Y: y, W: r.W, H: end - y}
+		y = end + g
+	}
+	return out
+}
+
 // LockPaneGeom places one lock's coordinator box and its contenders in a
 // pane (with no store band): a lock group inside a larger world.
 func LockPaneGeom(area Rect, u float64, n int) WorldGeom {
 	px := func(v float64) float64 { return math.Round(v * u) }
+	return lockPane(area, u, n, math.Min(px(118), math.Round(area.H*0.42)), px(26), px(22)+px(6))
+}
+
+// rowPaneGeom is LockPaneGeom for a pane in one of several rows of lock
+// groups, as short as lockPaneMinH: the rings leave room under them for
+// badges of two lines where b says they may take two, and where the pane
+// is short for that the card gives up its empty room (down to its title
+// and holder), then the room above the rings for a tag (the game draws
+// it beside the rings then, TagAbove), and the rings shrink.
+func rowPaneGeom(area Rect, u float64, n int, b Badges) WorldGeom {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	coordH, gap := math.Min(px(118), math.Round(area.H*0.42)), px(TagH+6)
+	under := px(22) + px(6)
+	if slot := area.W / float64(max(n, 1)); math.Min(slot-badgeGap(slot, u), px(150)) < b.OneW {
+		under = math.Max(under, b.Two+px(6))
+	}
+	if short := coordH + gap + 2*px(minPaneRing) + under - area.H; n > 0 && short > 0 {
+		// Shorter than lockPaneMinH (a world that did not get its least
+		// height): then the gap between the rings and a badge of two
+		// lines (which starts under the rings, twoLineBadge), and more
+		// of the room above them, the rings shrinking too.
+		for _, give := range []struct {
+			h     *float64
+			floor float64
+		}{{&coordH, px(paneCardMinH)}, {&gap, px(12)}, {&under, math.Max(px(22)+px(6), b.Two)}, {&gap, px(6)}} {
+			cut := math.Max(0, math.Min(short, *give.h-give.floor))
+			*give.h, short = *give.h-cut, short-cut
+		}
+	}
+	return lockPane(area, u, n, coordH, gap, under)
+}
+
+const (
+	// paneCardMinH is the least height, in units, of a lock pane's card:
+	// its title and its holder's line.
+	paneCardMinH = 62
+	// minPaneRing is the least ring radius, in units, of a process in a
+	// lock pane in rows.
+	minPaneRing = 20
+)
+
+// lockPaneMinH is the least height of a lock pane in rows (rowPaneGeom)
+// whose processes' badges may take two lines as b says.
+func lockPaneMinH(u float64, b Badges) float64 {
+	px := func(v float64) float64 { return math.Round(v * u) }
+	under := math.Max(px(22)+px(6), math.Ceil(b.Two)+px(6))
+	return px(paneCardMinH) + px(12) + 2*px(minPaneRing) + under
+}
+
+// lockPane places a lock's card coordH tall at the top of area, gap above
+// the row of n processes whose rings leave under room for their badges.
+func lockPane(area Rect, u float64, n int, coordH, gap, under float64) WorldGeom {
+	px := func(v float64) float64 { return math.Round(v * u) }
 	g := WorldGeom{Area: area}
 	in := area
-	coordH := math.Min(px(118), math.Round(in.H*0.42))
 	// Room above the rings for a "paused" or "crashed" tag.
-	g.Coord, in = in.CutTop(coordH, px(26))
+	g.Coord, in = in.CutTop(coordH, gap)
 	if n < 1 {
 		return g
 	}
 	badgeH := px(22)
 	slot := in.W / float64(n)
-	g.Ring = math.Max(px(16), math.Min(math.Min(px(46), slot*0.32), (in.H-badgeH-px(6))/2))
+	g.Ring = math.Max(px(16), math.Min(math.Min(px(46), slot*0.32), (in.H-under)/2))
 	g.R = g.Ring - px(14)
-	cy := in.Y + math.Max(g.Ring, (in.H-badgeH-px(6))/2)
+	cy := in.Y + math.Max(g.Ring, (in.H-under)/2)
 	for i := range n {
 		c := Point{X: math.Round(in.X + slot*(float64(i)+0.5)), Y: math.Round(cy)}
 		g.Procs = append(g.Procs, c)
