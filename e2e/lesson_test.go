@@ -120,7 +120,9 @@ func firstFrames() chromedp.Action[chromedp.Void] {
 type fullState struct {
 	state
 	Scene struct {
-		Name    string                        `json:"name"`
+		Name string `json:"name"`
+		// Page: the browser shows the scene as the panel alone.
+		Page    bool                          `json:"page"`
 		Regions map[string]map[string]float64 `json:"regions"`
 		Focus   string                        `json:"focus"`
 		Mirror  struct {
@@ -228,16 +230,13 @@ func (b *browser) screenshot(t *testing.T, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", saveArtifact(t, name, png))
-	if pageScenes[b.state(t).Scene.Name] {
+	if b.state(t).Scene.Page {
 		// A page of text (the panel alone): mostly background, not blank.
 		checkNotBlank(t, name, png, 16, 0.98)
 		return
 	}
 	checkNotBlank(t, name, png, 64, 0.8)
 }
-
-// pageScenes are the screens the browser shows as the panel alone.
-var pageScenes = map[string]bool{"menu": true, "exercise": true, "sandbox-setup": true, "shared-answer": true}
 
 var (
 	bracketRight = key{key: "]", code: "BracketRight", text: "]", vk: 221}

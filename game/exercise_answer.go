@@ -266,7 +266,7 @@ func (s *exerciseAnswer) refocus() {
 	s.chain.sync()
 	items = append(items, s.chain.focus()...)
 	items = append(items, &s.defence)
-	s.names[&s.defence] = "defenceField"
+	s.names[&s.defence] = "defence"
 	if s.shown {
 		for i := range s.points {
 			items = append(items, &s.points[i])

@@ -162,7 +162,7 @@ func (c *chainBuilder) update(in *ui.Input) {
 	}
 	ring := c.a.formRing()
 	keys := ring.Visible()
-	c.act(action)
+	c.use(c.pre() + action)
 	if c.sync() {
 		c.a.refocus()
 	}

@@ -209,21 +209,41 @@ func (c *chainBuilder) controls(after ...Control) []Control {
 			w = fmt.Sprintf("[%d] (not an event of your run as it is now)", seq)
 		}
 		out = append(out, Control{ID: fmt.Sprintf("%sremove:%d", c.pre(), i), Group: chainHead,
-			Label: fmt.Sprintf("Step %d: %s", i+1, w), Detail: "Press to take this step out."})
+			Label: fmt.Sprintf("Step %d: %s", i+1, w), Detail: "Press to take this step out.", Do: c.do(fmt.Sprintf("remove:%d", i))})
 	}
 	detail := c.a.chainFor()
 	if len(chain) == 0 {
 		detail += " Your chain is empty."
 	}
-	out = append(out, Control{ID: c.pre() + "clear", Group: chainHead, Label: "Empty the chain", Disabled: len(chain) == 0, Detail: detail})
+	out = append(out, Control{ID: c.pre() + "clear", Group: chainHead, Label: "Empty the chain", Disabled: len(chain) == 0, Detail: detail,
+		Do: c.do("clear")})
 	out = append(out, after...)
 	if len(events) == 0 {
 		out = append(out, Control{ID: c.pre() + "none", Group: eventsHead, Label: "Build your run in the simulator first: its events are listed here", Disabled: true})
 	}
 	for _, e := range events {
-		out = append(out, Control{ID: fmt.Sprintf("%sadd:%d", c.pre(), e.Seq), Group: eventsHead, Label: e.String(), Disabled: slices.Contains(chain, e.Seq)})
+		out = append(out, Control{ID: fmt.Sprintf("%sadd:%d", c.pre(), e.Seq), Group: eventsHead, Label: e.String(), Disabled: slices.Contains(chain, e.Seq),
+			Do: c.do(fmt.Sprintf("add:%d", e.Seq))})
 	}
 	return out
+}
+
+// do is the action of the chain's control cmd (add:N, remove:I, clear).
+func (c *chainBuilder) do(cmd string) func(ui.HostAction) {
+	return func(ui.HostAction) { c.act(cmd) }
+}
+
+// use is the chain's one door: a press of its control id, on the canvas
+// or the page, passes its declaration (ui.Controls.Use). One that is off
+// now (an event already in the chain) is refused with the host's own
+// reason ("event 31 is already in your chain"), not just that it is off.
+// It reports whether the id is the chain's.
+func (c *chainBuilder) use(id string) bool {
+	handled, err := ui.Controls(c.controls()).Use(ui.HostAction{ID: id})
+	if err != nil {
+		c.act(strings.TrimPrefix(id, c.pre())) // the host refuses it and says why
+	}
+	return handled
 }
 
 // act applies a press on one of the chain's controls: add:N,

@@ -12,62 +12,49 @@ import (
 	"leaselab/lessons"
 )
 
-// host applies the page's uses of the answer screen's controls: buttons,
-// tabs and options fire as clicks on them would; a number takes the value
-// the page's field holds, chosen even when it is the default.
+// host passes the page's uses of the answer screen's controls through
+// their declarations (use), as the canvas's presses on the same options,
+// numbers, key points, defence and footer buttons do; the query
+// builder's, the share button's and the widgets still pressed by name
+// (tabs, the simulator) follow.
 func (s *exerciseAnswer) host(in *ui.Input) {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
-		if h.ID == "defence" {
-			if err := s.Form.SetDefence(h.Text); err != nil {
-				s.notice = err.Error()
-				continue
-			}
-			s.saveDraft()
-			continue
-		}
-		if h.ID == "share" {
+		switch {
+		case s.use(h):
+		case h.ID == "share":
 			s.ShareAnswer()
-			continue
-		}
-		if s.query.host(h) {
-			continue
-		}
-		if c, ok := strings.CutPrefix(h.ID, "chain:"); ok {
-			s.chain.act(c)
-			continue
-		}
-		if p, ok := strings.CutPrefix(h.ID, "point:"); ok {
-			i, err := strconv.Atoi(p)
+		case s.query.host(h):
+		case strings.HasPrefix(h.ID, "point:"):
+			// Not declared now: a key point that is not there, or not
+			// shown yet; the form says why it cannot be ticked.
+			i, err := strconv.Atoi(strings.TrimPrefix(h.ID, "point:"))
 			if err != nil {
 				s.notice = pointRefused + err.Error()
 				continue
 			}
 			s.togglePoint(i)
-			continue
-		}
-		id, ok := strings.CutPrefix(h.ID, "number:")
-		if !ok {
+		case strings.HasPrefix(h.ID, "chain:"):
+			if !s.chain.use(h.ID) {
+				s.chain.act(strings.TrimPrefix(h.ID, "chain:")) // says why it is not known
+			}
+		default:
 			rest = append(rest, h)
-			continue
-		}
-		for i, k := range s.Ex.Numbers {
-			if k.ID != id {
-				continue
-			}
-			sl := &s.numbers[i]
-			if h.Typed {
-				s.typeNumber(k, sl, h.Text)
-				continue
-			}
-			sl.SetValue(h.Value)
-			if s.setNumber(k, sl.Value) {
-				s.saveDraft()
-			}
 		}
 	}
 	in.Host = rest
 	pressNamed(in, s.names)
+}
+
+// use is the answer form's one door for a declared control, from the page
+// or the canvas: the declaration of h.ID does it (ui.Controls.Use), and a
+// refusal is the form's notice. It reports whether one was declared.
+func (s *exerciseAnswer) use(h ui.HostAction) bool {
+	handled, err := ui.Controls(s.controls()).Use(h)
+	if err != nil {
+		s.notice = err.Error()
+	}
+	return handled
 }
 
 // controls lists the answer screen for the page: the way back, the
@@ -93,6 +80,7 @@ func (s *exerciseAnswer) controls() []Control {
 		if r := s.typedRefused; r.id == k.ID && r.form == s.Form.Version() {
 			c.Detail = r.why // said beside the box until the answer changes
 		}
+		c.Do = func(h ui.HostAction) { s.useNumber(i, h) }
 		out = append(out, c)
 	}
 	out = append(out, s.query.controls()...)
@@ -102,20 +90,23 @@ func (s *exerciseAnswer) controls() []Control {
 			kind = KindCheck
 		}
 		for _, o := range q.Options {
-			out = append(out, Control{ID: "opt:" + q.ID + ":" + o.ID, Group: q.Text, Label: o.Label, Kind: kind, On: s.Form.Chosen(q.ID, o.ID)})
+			out = append(out, Control{ID: "opt:" + q.ID + ":" + o.ID, Group: q.Text, Label: o.Label, Kind: kind, On: s.Form.Chosen(q.ID, o.ID),
+				Do: func(ui.HostAction) { s.pick(q, o) }})
 		}
 	}
 	out = append(out, s.chain.controls()...)
 	out = append(out, Control{ID: "defence", Group: "Your defence", Kind: KindText, Text: s.Form.Defence(),
-		Label: "Your reasoning in a few sentences: kept with your answer and shown beside the model answer, not graded"})
+		Label: "Your reasoning in a few sentences: kept with your answer and shown beside the model answer, not graded",
+		Do:    func(h ui.HostAction) { s.setDefence(h.Text) }})
 	if s.shown {
 		for i, k := range s.Ex.KeyPoints {
 			out = append(out, Control{ID: fmt.Sprintf("point:%d", i), Group: keyPointsHeading,
-				Label: k, Kind: KindCheck, On: s.Form.Ticked(i)})
+				Label: k, Kind: KindCheck, On: s.Form.Ticked(i), Do: func(ui.HostAction) { s.togglePoint(i) }})
 		}
 	}
 	out = append(out,
-		Control{ID: "check", Group: "Your answer", Label: "Check answer", Disabled: s.checkB.Disabled})
+		Control{ID: "check", Group: "Your answer", Label: "Check answer", Disabled: s.checkB.Disabled,
+			Do: func(ui.HostAction) { s.scene.StartCheck() }})
 	if r := s.result; r != nil && !s.scene.Checking() {
 		// The verdict under the button that asked for it, where a phone's
 		// learner is looking (the result is also at the top of the text).
@@ -127,9 +118,12 @@ func (s *exerciseAnswer) controls() []Control {
 			Label: "Result: " + r.Summary(), Detail: strings.Join(parts, "\n")})
 	}
 	out = append(out,
-		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled},
-		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail()},
-		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled})
+		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled,
+			Do: func(ui.HostAction) { s.cancelCheck() }},
+		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail(),
+			Do: func(ui.HostAction) { s.disarm(); s.ShowHint() }},
+		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled,
+			Do: func(ui.HostAction) { s.AskModel() }})
 	return append(out, s.shareControls()...)
 }
 
@@ -233,4 +227,49 @@ func (s *exerciseAnswer) setNumber(k lessons.Knob, v float64) bool {
 	}
 	s.Narrate(fmt.Sprintf("%s set to %s", lab.KnobLabel(k), lab.KnobValue(k, v)))
 	return true
+}
+
+// useNumber gives number field i the value h carries, snapped as its
+// slider snaps it, from the page's field or the canvas's slider alike
+// (the draft is kept once the learner lets go of the slider:
+// updateNumbers), or the text typed in the page's box (h.Typed).
+func (s *exerciseAnswer) useNumber(i int, h ui.HostAction) {
+	sl := &s.numbers[i]
+	if h.Typed {
+		s.typeNumber(s.Ex.Numbers[i], sl, h.Text)
+		return
+	}
+	sl.SetValue(h.Value)
+	if s.setNumber(s.Ex.Numbers[i], sl.Value) {
+		s.edited = true
+	}
+}
+
+// pick picks option o of question q and keeps the draft, or says why not.
+func (s *exerciseAnswer) pick(q lessons.Question, o lessons.Option) {
+	if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
+		s.notice = err.Error()
+		return
+	}
+	s.Narrate(form.ChoiceText(s.Form, q, o))
+	s.disarm()
+	s.edited = true
+	s.saveDraft()
+}
+
+// setDefence keeps the learner's defence and the draft, or says why not.
+func (s *exerciseAnswer) setDefence(text string) {
+	if err := s.Form.SetDefence(text); err != nil {
+		s.notice = err.Error()
+		return
+	}
+	s.saveDraft()
+}
+
+// cancelCheck cancels the check under way, and says nothing was kept.
+func (s *exerciseAnswer) cancelCheck() {
+	if s.scene.Checking() {
+		s.scene.cancelCheck()
+		s.Narrate("Check cancelled; nothing was recorded.")
+	}
 }

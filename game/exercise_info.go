@@ -111,6 +111,7 @@ func (s *exerciseAnswer) Inspect() SceneInfo {
 			visible("opt:"+q.ID+":"+o.ID, s.options[qi][oi].Rect)
 		}
 	}
+	visible("defence", s.defence.Rect)
 	for i := range s.geom.points {
 		visible(fmt.Sprintf("point:%d", i), s.points[i].Rect)
 	}

@@ -798,3 +798,44 @@ func (r *appRig) addChain(seqs ...int) {
 
 // clearChain empties the exercise's chain as the page's button does.
 func (r *appRig) clearChain() { r.tick(ui.Input{Host: []ui.HostAction{{ID: "chain:clear"}}}) }
+
+// The answer form's options, hint and defence are one declaration for the
+// page and the canvas: each canvas widget is named by its control's id
+// and has its state, and picking an option
+// or asking a hint by a click on the canvas does what the page's use of
+// the same control does, through the form's one door.
+func TestTheAnswerFormsCanvasAndPageAreOneDeclaration(t *testing.T) {
+	open := func() (*appRig, *ExerciseScene) {
+		r := newAppRig(t)
+		r.click("exercise:renew-ttl-pause")
+		return r, r.exScene()
+	}
+	r, sc := open()
+	decls := ui.Controls(sc.exerciseAnswer.controls())
+	info := r.a.Inspect()
+	for w, name := range sc.exerciseAnswer.names {
+		c, ok := decls.Find(name)
+		if !ok {
+			continue // the reading pane: no control of the page
+		}
+		if b, isButton := w.(*ui.Button); isButton {
+			assert.Equal(t, c.Disabled, b.Disabled, "%s: the canvas's widget is off when the page's is", name)
+		}
+		if _, laidOut := info.Regions[name]; !laidOut {
+			continue // scrolled out of the form's view
+		}
+		assert.Contains(t, controlIDs(info.Mirror.Controls), name, "the page lists the canvas's %q", name)
+	}
+	sc.exerciseAnswer.ring.Focus(&sc.exerciseAnswer.defence, ui.FocusVisible)
+	assert.Equal(t, "defence", r.a.Inspect().Focus, "the defence is 'defence' on the canvas as on the page")
+
+	for _, id := range []string{"opt:verdict:unsafe", "hint"} {
+		page, psc := open()
+		page.tick(ui.Input{Host: []ui.HostAction{{ID: id}}})
+		canvas, csc := open()
+		canvas.click(id)
+		assert.Equal(t, psc.Form.Chosen("verdict", "unsafe"), csc.Form.Chosen("verdict", "unsafe"), "%s: the same choice", id)
+		assert.Equal(t, page.a.Inspect().Mirror.Narration, canvas.a.Inspect().Mirror.Narration, "%s: said alike", id)
+		assert.Equal(t, psc.hintsSeen, csc.hintsSeen, "%s: the same hints", id)
+	}
+}

@@ -1,12 +1,12 @@
 package game
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
-	"leaselab/game/form"
 	"leaselab/game/ui"
 )
 
@@ -90,17 +90,13 @@ func (s *exerciseAnswer) updateForm(fin *ui.Input) bool {
 		s.defence.Text = s.Form.Defence() // a restored or page-typed defence
 	}
 	if s.defence.Update(fin) {
-		if err := s.Form.SetDefence(s.defence.Text); err != nil {
-			s.notice = err.Error()
-			s.defence.Text = s.Form.Defence()
-		} else {
-			s.saveDraft()
-		}
+		s.use(ui.HostAction{ID: "defence", Text: s.defence.Text})
+		s.defence.Text = s.Form.Defence() // as kept: unchanged when refused
 	}
 	if s.shown {
 		for i := range s.points {
 			if pressed(&s.points[i], fin) {
-				s.togglePoint(i)
+				s.use(ui.HostAction{ID: fmt.Sprintf("point:%d", i)})
 			}
 		}
 	}
@@ -114,9 +110,7 @@ func (s *exerciseAnswer) updateNumbers(fin *ui.Input) {
 		// A press on a slider that still shows its default sets that
 		// value: the learner chose it, though it did not change.
 		if sl.Update(fin) || sl.Dragging() && !s.Form.IsSet(k.ID) {
-			if s.setNumber(k, sl.Value) {
-				s.edited = true
-			}
+			s.use(ui.HostAction{ID: "number:" + k.ID, Value: sl.Value})
 		}
 		if s.edited && !sl.Dragging() {
 			// Keep the draft as it is edited (once a drag ends, not on
@@ -131,16 +125,8 @@ func (s *exerciseAnswer) updateNumbers(fin *ui.Input) {
 func (s *exerciseAnswer) updateOptions(fin *ui.Input) {
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
-			if !pressed(&s.options[qi][oi], fin) {
-				continue
-			}
-			if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
-				s.notice = err.Error()
-			} else {
-				s.Narrate(form.ChoiceText(s.Form, q, o))
-				s.disarm()
-				s.edited = true
-				s.saveDraft()
+			if pressed(&s.options[qi][oi], fin) {
+				s.use(ui.HostAction{ID: "opt:" + q.ID + ":" + o.ID})
 			}
 		}
 	}
@@ -153,19 +139,13 @@ func (s *exerciseAnswer) updateFooter(in *ui.Input) {
 	s.checkB.Disabled = checking
 	s.cancel.Disabled = !checking
 	s.model.Disabled = !s.ModelAvailable()
-	if s.checkB.Update(in) {
-		s.scene.StartCheck()
-	}
-	if s.hintB.Update(in) {
-		s.disarm()
-		s.ShowHint()
-	}
-	if s.cancel.Update(in) && s.scene.Checking() {
-		s.scene.cancelCheck()
-		s.Narrate("Check cancelled; nothing was recorded.")
-	}
-	if s.model.Update(in) {
-		s.AskModel()
+	for _, b := range []struct {
+		id string
+		w  *ui.Button
+	}{{"check", &s.checkB}, {"hint", &s.hintB}, {"cancel", &s.cancel}, {"model", &s.model}} {
+		if b.w.Update(in) {
+			s.use(ui.HostAction{ID: b.id})
+		}
 	}
 	s.shareB.Disabled = !s.Shareable()
 	if s.shareB.Update(in) {

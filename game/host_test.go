@@ -594,6 +594,38 @@ func TestAScreenSaysWhetherItIsAPage(t *testing.T) {
 	assert.Empty(t, info.ControlsHeading, "its controls are the page's Actions")
 }
 
+// The player names each control by one id on the canvas and on the page:
+// the region a click on the canvas lands in, the focus the page follows
+// and the control the page lists are the same string, as "hintButton"
+// beside "hint", "openSandbox" beside "sandbox" and "knob:0" beside
+// "knob:ttl" were not.
+func TestThePlayerNamesEachControlOnceForCanvasAndPage(t *testing.T) {
+	r := newAppRig(t)
+	r.click("lesson:ttl-tradeoff")
+	sc := r.a.top().(*LessonScene)
+	info := r.a.Inspect()
+	ids := controlIDs(info.Mirror.Controls)
+	for w, name := range sc.Player.names {
+		if _, isControl := sc.Player.decls.Find(name); !isControl {
+			continue // the lesson's text, the keys' help: no page control
+		}
+		assert.Contains(t, ids, name, "the page lists the canvas's %q", name)
+		if w.Bounds().Empty() {
+			continue
+		}
+		assert.Equal(t, w.Bounds(), info.Regions[name], "the canvas's region of %q is the widget's", name)
+	}
+	for _, name := range []string{"hint", "sandbox", "knob:ttl"} {
+		assert.Contains(t, ids, name)
+		assert.Contains(t, info.Regions, name)
+	}
+	for name := range info.Regions {
+		assert.NotContains(t, []string{"hintButton", "openSandbox", "knob:0"}, name, "no second name for a control")
+	}
+	r.click("hint")
+	assert.NotEmpty(t, r.a.Inspect().Mirror.Hint, "a click on the canvas's hint region reveals a hint")
+}
+
 // An exercise's number can be typed as well as dragged: touch has no
 // arrow keys, and exercise 4's keepalives an hour (0 to 7,200 in ones) is
 // too fine to drag to. What is typed is judged by the game: a value in the

@@ -55,48 +55,56 @@ func (sc *LessonScene) recapControls() []Control {
 	}
 	r := &sc.recap
 	sc.card.sync()
-	check := Control{ID: recapCheckName, Group: sc.card.chain.group, Label: "Check my chain", Disabled: len(r.chain) == 0}
+	check := Control{ID: recapCheckName, Group: sc.card.chain.group, Label: "Check my chain", Disabled: len(r.chain) == 0,
+		Do: func(ui.HostAction) { sc.checkRecap() }}
 	if r.verdict != nil {
 		check.Detail = form.PartText(*r.verdict)
 	}
 	return sc.card.chain.controls(check)
 }
 
-// recapHost applies this tick's presses on the recap's controls and
-// keeps the others.
+// recapUse is the recap's one door, for the page's uses and the card's
+// buttons alike: the question's controls and, while the card can open,
+// its own (recapControls, recapCard.controls) declare what each does.
+// Before the lesson is complete the recap has no controls, and a use of
+// one is told so.
+func (sc *LessonScene) recapUse(h ui.HostAction) {
+	if sc.recapQuestion() != "" && sc.card.chain.use(h.ID) {
+		return
+	}
+	decls := ui.Controls(sc.recapControls())
+	if sc.card.offered() {
+		decls = append(decls, sc.card.controls()...)
+	}
+	handled, err := decls.Use(h)
+	switch {
+	case err != nil:
+		sc.card.refused = err.Error()
+		sc.Player.Narrate(err.Error())
+	case handled:
+	case sc.recapQuestion() == "":
+		sc.Player.Narrate("The recap question comes once the lesson is complete in your own run.")
+	default:
+		sc.card.chain.act(strings.TrimPrefix(h.ID, "recap:")) // says why it is not known
+	}
+}
+
+// recapHost passes this tick's uses of the recap's controls through
+// recapUse and keeps the others.
 func (sc *LessonScene) recapHost(in *ui.Input) {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
-		c, ok := strings.CutPrefix(h.ID, "recap:")
-		if !ok {
-			rest = append(rest, h)
+		if strings.HasPrefix(h.ID, "recap:") {
+			sc.recapUse(h)
 			continue
 		}
-		sc.recapAction(c)
+		rest = append(rest, h)
 	}
 	in.Host = rest
 }
 
-// recapAction applies add:N, remove:I, clear or check.
-func (sc *LessonScene) recapAction(c string) {
-	if sc.recapQuestion() == "" {
-		sc.Player.Narrate("The recap question comes once the lesson is complete in your own run.")
-		return
-	}
-	switch c {
-	case "close":
-		sc.card.hide(false)
-		return
-	case "next":
-		if sc.next != nil {
-			sc.next.Open()
-		}
-		return
-	case "check":
-	default:
-		sc.card.chain.act(c)
-		return
-	}
+// checkRecap judges the chain and says the verdict.
+func (sc *LessonScene) checkRecap() {
 	f := sc.Lab.JudgeRecap(sc.recap.chain)
 	sc.recap.verdict = &f
 	sc.card.refused = ""

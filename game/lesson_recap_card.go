@@ -162,7 +162,7 @@ func (c *recapCard) update(st *State) {
 	c.ring.Wrap = st.WrapFocus
 	keys := c.ring.Visible() || in.Keys.Has(ui.IntentFocusNext) || in.Keys.Has(ui.IntentFocusPrev)
 	if c.close.Update(in) || in.Keys.Has(ui.IntentBack) {
-		c.hide(keys || in.Keys.Has(ui.IntentBack))
+		c.hide(keys || in.Keys.Has(ui.IntentBack)) // the card's, with or without a question
 		return
 	}
 	// The arrows move the focus as Tab does: the card has no slider.
@@ -188,10 +188,10 @@ func (c *recapCard) update(st *State) {
 		c.refused = ""
 	}
 	if pressed(&c.check, in) {
-		c.sc.recapAction("check")
+		c.sc.recapUse(ui.HostAction{ID: recapCheckName})
 	}
-	if pressed(&c.next, in) && c.sc.next != nil {
-		c.sc.next.Open()
+	if pressed(&c.next, in) {
+		c.sc.recapUse(ui.HostAction{ID: recapNextName})
 	}
 }
 
@@ -306,9 +306,9 @@ func (c *recapCard) invitation() string {
 // controls are the open card's own buttons, for the desktop's voice (the
 // page never shows the card: its panel has the recap).
 func (c *recapCard) controls() []Control {
-	out := []Control{{ID: recapCloseName, Group: "Recap", Label: "Back to the run"}}
-	if c.sc.next != nil {
-		out = append(out, Control{ID: recapNextName, Group: "Recap", Label: "Next lesson: " + c.sc.next.Title})
+	out := []Control{{ID: recapCloseName, Group: "Recap", Label: "Back to the run", Do: func(ui.HostAction) { c.hide(false) }}}
+	if next := c.sc.next; next != nil {
+		out = append(out, Control{ID: recapNextName, Group: "Recap", Label: "Next lesson: " + next.Title, Do: func(ui.HostAction) { next.Open() }})
 	}
 	return out
 }

@@ -236,3 +236,45 @@ func overlapping(s screenText, area ui.Rect) []string {
 	}
 	return out
 }
+
+// The recap card's chain and the page's are one declaration: each event
+// row on the canvas has the words and state of the page's control of its
+// id, and adding an event by a click on the card or by the page's control
+// passes the same door, with the same chain and the same words after.
+func TestTheRecapCardAndThePageAreOneDeclaration(t *testing.T) {
+	open := func() (*appRig, *LessonScene) {
+		r := newAppRig(t)
+		sc := completeOwnRun(t, r, "fenced-writes")
+		r.click(recapOpenName)
+		require.True(t, sc.card.shown, "the card opened")
+		return r, sc
+	}
+	r, sc := open()
+	decls := ui.Controls(sc.recapControls())
+	names := sc.card.names
+	var first string
+	for i := range sc.card.chain.events {
+		b := &sc.card.chain.events[i]
+		id := names[b]
+		c, ok := decls.Find(id)
+		require.True(t, ok, "the page declares the canvas's %q", id)
+		assert.Equal(t, draw.Drawable(c.Label), b.Label, "%s: the canvas's words are the declaration's", id)
+		assert.Equal(t, c.Disabled, b.Disabled, "%s: and its state", id)
+		if first == "" && !b.Disabled {
+			first = id
+		}
+	}
+	require.NotEmpty(t, first)
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: first}}})
+	pageChain, pageSaid := slices.Clone(sc.recap.chain), lastLine(r)
+	require.Len(t, pageChain, 1, "the page's use added the event")
+
+	r, sc = open()
+	r.click(first)
+	assert.Equal(t, pageChain, sc.recap.chain, "the canvas's click added the same event")
+	assert.Equal(t, pageSaid, lastLine(r), "and said it alike")
+
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: first}}})
+	assert.Equal(t, pageChain, sc.recap.chain, "an event already in the chain is not added twice")
+	assert.Contains(t, lastLine(r), "is already in your chain", "the declaration's door refuses it, and says why")
+}

@@ -3,37 +3,27 @@ package game
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/menu"
 	"leaselab/game/ui"
 	"leaselab/lessons"
-
-	"boot.leaselab/progress"
 )
 
 // Progress is what the menu needs to know about the learner's progress.
-type Progress interface {
-	// GoalsMet returns how many of lesson id's goals the learner has met
-	// and whether the lesson is complete.
-	GoalsMet(id string) (met int, complete bool)
-	// Exercise returns the learner's standing in exercise id: attempts,
-	// and whether a pass was earned or came after the answer was shown.
-	Exercise(id string) progress.Exercise
-}
+type Progress = menu.Progress
 
 // Menu lists the lessons in curriculum order, then the assessment
 // exercises, each with the learner's progress. Wide windows put the two
 // lists side by side; narrow ones stack them with compact rows.
 type Menu struct {
-	lessons   []*lessons.Lesson
-	exercises []*lessons.Exercise
-	progress  Progress
-	open      func(*lessons.Lesson)
-	openEx    func(*lessons.Exercise)
+	// model is the rows, declared once: the page lists them and the
+	// canvas's buttons are made from them.
+	model menu.Menu
 	// slow is the reduced-quality line within Notice, which the page
 	// shows in a box of its own (Snapshot.Quality): its mirror leaves it
 	// out, so the notice is said once.
@@ -43,14 +33,11 @@ type Menu struct {
 	Notice string
 	// OnSandbox, when set, opens the sandbox from a button in the header.
 	OnSandbox func()
-	sandbox   ui.Button
 
-	buttons   []ui.Button // one per lesson
-	exButtons []ui.Button // one per exercise
-	ring      *ui.FocusRing
-	style     draw.Style
-	window    ui.Rect
-	header    ui.Rect
+	ring   *ui.FocusRing
+	style  draw.Style
+	window ui.Rect
+	header ui.Rect
 	// The two section headings.
 	lessonsHead, exercisesHead ui.Rect
 	// panelOutside: the page lists the menu itself (draw.Style).
@@ -62,24 +49,36 @@ type Menu struct {
 
 // NewMenu returns the menu; open starts a lesson and openEx an exercise.
 func NewMenu(ls []*lessons.Lesson, exs []*lessons.Exercise, p Progress, open func(*lessons.Lesson), openEx func(*lessons.Exercise)) *Menu {
-	m := &Menu{lessons: ls, exercises: exs, progress: p, open: open, openEx: openEx,
-		buttons: make([]ui.Button, len(ls)), exButtons: make([]ui.Button, len(exs))}
-	var items []ui.Focusable
-	for i := range m.buttons {
-		items = append(items, &m.buttons[i])
-	}
-	for i := range m.exButtons {
-		items = append(items, &m.exButtons[i])
-	}
+	m := &Menu{model: menu.Menu{Lessons: ls, Exercises: exs, Progress: p, Open: open, OpenExercise: openEx}}
 	for _, l := range ls {
 		m.tips = append(m.tips, ui.Tooltip{Text: fmt.Sprintf("%s About %d min.", l.Summary, l.Minutes), Delay: tooltipDelay})
 	}
 	for _, e := range exs {
 		m.tips = append(m.tips, ui.Tooltip{Text: fmt.Sprintf("%s About %d min.", e.Summary, e.Minutes), Delay: tooltipDelay})
 	}
-	m.sandbox = ui.Button{Label: "Sandbox: free play"}
-	m.ring = ui.NewFocusRing(false, append([]ui.Focusable{&m.sandbox}, items...)...)
+	m.ring = ui.NewFocusRing(false)
+	m.declare()
 	return m
+}
+
+// declare declares the rows as they are now (the sandbox offered or not,
+// the learner's progress), and gives the focus ring the deck's buttons
+// when they change.
+func (m *Menu) declare() {
+	m.model.OnSandbox = m.OnSandbox
+	if m.model.Declare() {
+		m.ring.Set(m.model.Deck.Buttons()...)
+	}
+}
+
+// lessonButton and exerciseButton are the canvas's rows, made from the
+// declarations.
+func (m *Menu) lessonButton(i int) *ui.Button {
+	return m.model.Deck.Button(menu.LessonID(m.model.Lessons[i]))
+}
+
+func (m *Menu) exerciseButton(i int) *ui.Button {
+	return m.model.Deck.Button(menu.ExerciseID(m.model.Exercises[i]))
 }
 
 // menuTwoColumns is the narrowest window, in units, that shows lessons and
@@ -103,16 +102,16 @@ func (m *Menu) layout(window ui.Rect, u float64) {
 		headerH = math.Max(headerH, px(66)+draw.ParagraphHeight(m.Notice, m.style.Small(), w))
 	}
 	m.header, col = col.CutTop(headerH, px(8))
-	m.sandbox.Rect, m.sandbox.Disabled = ui.Rect{}, m.OnSandbox == nil
-	if m.OnSandbox != nil {
-		m.sandbox.Rect, _ = m.header.CutRight(px(190), 0)
-		m.sandbox.Rect.H = px(34)
+	if b := m.model.Deck.Button(menu.SandboxID); b != nil {
+		b.Rect, _ = m.header.CutRight(px(190), 0)
+		b.Rect.H = px(34)
 	}
+	lessonRows, exRows := m.rowsOf(len(m.model.Lessons), m.lessonButton), m.rowsOf(len(m.model.Exercises), m.exerciseButton)
 	headH, gap := px(28), px(6)
-	rows := func(area ui.Rect, bs []ui.Button, n float64) ui.Rect {
+	rows := func(area ui.Rect, bs []*ui.Button, n float64) ui.Rect {
 		rowH := math.Min(px(48), math.Floor((area.H-(n-1)*gap)/n))
-		for i := range bs {
-			bs[i].Rect, area = area.CutTop(rowH, gap)
+		for _, b := range bs {
+			b.Rect, area = area.CutTop(rowH, gap)
 		}
 		return area
 	}
@@ -120,23 +119,32 @@ func (m *Menu) layout(window ui.Rect, u float64) {
 		left, right := col.CutLeft((w-px(24))/2, px(24))
 		m.lessonsHead, left = left.CutTop(headH, gap)
 		m.exercisesHead, right = right.CutTop(headH, gap)
-		rows(left, m.buttons, float64(len(m.buttons)))
+		rows(left, lessonRows, float64(len(lessonRows)))
 		// Exercise rows are as tall as lesson rows, so the two lists line up.
-		rows(right, m.exButtons, math.Max(float64(len(m.buttons)), float64(len(m.exButtons))))
+		rows(right, exRows, math.Max(float64(len(lessonRows)), float64(len(exRows))))
 		return
 	}
 	// One column: both lists share the height, with a heading each.
-	n := float64(len(m.buttons) + len(m.exButtons))
+	n := float64(len(lessonRows) + len(exRows))
 	rowH := math.Min(px(48), math.Floor((col.H-2*(headH+gap)-px(10)-(n-1)*gap)/n))
 	m.lessonsHead, col = col.CutTop(headH, gap)
-	for i := range m.buttons {
-		m.buttons[i].Rect, col = col.CutTop(rowH, gap)
+	for _, b := range lessonRows {
+		b.Rect, col = col.CutTop(rowH, gap)
 	}
 	_, col = col.CutTop(px(10), 0)
 	m.exercisesHead, col = col.CutTop(headH, gap)
-	for i := range m.exButtons {
-		m.exButtons[i].Rect, col = col.CutTop(rowH, gap)
+	for _, b := range exRows {
+		b.Rect, col = col.CutTop(rowH, gap)
 	}
+}
+
+// rowsOf is n rows' buttons, row i's from button(i).
+func (m *Menu) rowsOf(n int, button func(int) *ui.Button) []*ui.Button {
+	out := make([]*ui.Button, n)
+	for i := range out {
+		out[i] = button(i)
+	}
+	return out
 }
 
 // menuTagline is what the lab is for, under its name.
@@ -145,6 +153,7 @@ const menuTagline = "Leader election, locks, leases and fencing tokens: break th
 // Layout implements Scene.
 func (m *Menu) Layout(window ui.Rect, style draw.Style) {
 	m.style, m.window, m.panelOutside = style, window, style.PanelOutside
+	m.declare()
 	m.layout(window, style.Unit)
 }
 
@@ -152,31 +161,13 @@ func (m *Menu) Layout(window ui.Rect, style draw.Style) {
 func (m *Menu) Update(st *State) error {
 	in := &st.Input
 	m.ring.Wrap = st.WrapFocus
-	if len(in.Host) > 0 {
-		pressNamed(in, m.names())
-	}
+	m.declare()
 	if esc := m.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
-	if in.Digit > 0 && in.Digit <= len(m.lessons) {
-		m.open(m.lessons[in.Digit-1])
+	opened, rest := m.model.Update(in)
+	if in.Host = rest; opened {
 		return nil
-	}
-	if m.OnSandbox != nil && m.sandbox.Update(in) {
-		m.OnSandbox()
-		return nil
-	}
-	for i := range m.buttons {
-		if m.buttons[i].Update(in) {
-			m.open(m.lessons[i])
-			return nil
-		}
-	}
-	for i := range m.exButtons {
-		if m.exButtons[i].Update(in) {
-			m.openEx(m.exercises[i])
-			return nil
-		}
 	}
 	for i, b := range m.rows() {
 		m.tips[i].Update(in, b.Rect, b.Focus() == ui.FocusVisible)
@@ -186,30 +177,14 @@ func (m *Menu) Update(st *State) error {
 
 // rows are the lessons' buttons, then the exercises'.
 func (m *Menu) rows() []*ui.Button {
-	out := make([]*ui.Button, 0, len(m.buttons)+len(m.exButtons))
-	for i := range m.buttons {
-		out = append(out, &m.buttons[i])
-	}
-	for i := range m.exButtons {
-		out = append(out, &m.exButtons[i])
-	}
-	return out
+	return append(m.rowsOf(len(m.model.Lessons), m.lessonButton), m.rowsOf(len(m.model.Exercises), m.exerciseButton)...)
 }
 
-func (m *Menu) status(l *lessons.Lesson) string {
-	met, done := m.progress.GoalsMet(l.ID)
-	switch {
-	case done:
-		return "complete"
-	case met > 0:
-		return fmt.Sprintf("%d of %d goals", met, len(l.Goals))
-	}
-	return "not started"
-}
+func (m *Menu) status(l *lessons.Lesson) string { return m.model.Status(l) }
 
 // exStatus is an exercise's row status: passed, tried N times, or not
 // tried.
-func (m *Menu) exStatus(e *lessons.Exercise) string { return m.progress.Exercise(e.ID).Status() }
+func (m *Menu) exStatus(e *lessons.Exercise) string { return m.model.ExerciseStatus(e) }
 
 // menuStatus shortens a status for the menu's narrow column (the text view
 // keeps the whole phrase): "passed with the answer shown" was cut off.
@@ -226,8 +201,8 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	draw.Background(screen, th.Background)
 	title, rest := m.header.CutTop(s.U(34), s.U(4))
 	draw.TextIn(screen, "LeaseLab", s.Title(), title, draw.AlignStart, th.Text)
-	if m.OnSandbox != nil {
-		s.Button(screen, &m.sandbox)
+	if b := m.model.Deck.Button(menu.SandboxID); b != nil {
+		s.Button(screen, b)
 	}
 	sub, rest := rest.CutTop(s.U(24), s.U(4))
 	draw.TextIn(screen, menuTagline, s.Body(), sub, draw.AlignStart, th.TextDim)
@@ -239,30 +214,34 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	// The status column is as wide as the widest status, so the titles
 	// get the rest.
 	statusW := 0.0
-	for _, l := range m.lessons {
+	for _, l := range m.model.Lessons {
 		statusW = math.Max(statusW, draw.Measure(s.Small())(m.status(l)))
 	}
-	for _, e := range m.exercises {
+	for _, e := range m.model.Exercises {
 		statusW = math.Max(statusW, draw.Measure(s.Small())(menuStatus(m.exStatus(e))))
 	}
-	for i, l := range m.lessons {
-		m.drawRow(screen, &m.buttons[i], fmt.Sprintf("%d", i+1), l.Title, m.status(l), "complete", statusW)
+	for i, l := range m.model.Lessons {
+		m.drawRow(screen, m.lessonButton(i), m.status(l), "complete", statusW)
 	}
-	for i, e := range m.exercises {
-		m.drawRow(screen, &m.exButtons[i], fmt.Sprintf("E%d", i+1), e.Title, menuStatus(m.exStatus(e)), "passed", statusW)
+	for i, e := range m.model.Exercises {
+		m.drawRow(screen, m.exerciseButton(i), menuStatus(m.exStatus(e)), "passed", statusW)
 	}
 	for i := range m.tips {
 		s.Tooltip(screen, &m.tips[i], m.window)
 	}
 }
 
-// drawRow draws one menu row: its number, title and status (in a column
-// statusW wide), with a ✓ when the status is done. A title too long for
+// drawRow draws one menu row: its button's label, which is its
+// declaration's ("3. Title"), as a number and a title, and its status (in
+// a column statusW wide), with a ✓ when the status is done. A title too long for
 // one line takes two lines of the small face; one too long for those
 // ends with an ellipsis and shows whole on hover or focus.
-func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, done string, statusW float64) {
+func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, status, done string, statusW float64) {
 	s, th := m.style, m.style.Theme
-	s.Button(screen, b)
+	num, title, _ := strings.Cut(b.Label, ". ")
+	frame := *b // the row's own layout says the label: the frame only
+	frame.Label = ""
+	s.Button(screen, &frame)
 	in := b.Rect.InsetXY(s.U(14), 0)
 	numR, in := in.CutLeft(s.U(28), s.U(6))
 	draw.TextIn(screen, num, s.Mono(), numR, draw.AlignStart, th.TextDim)
@@ -292,39 +271,6 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, num, title, status, d
 	draw.TextInTip(screen, title, small, titleR, draw.AlignStart, th.Text)
 }
 
-// names are the menu's buttons by the name the page's controls use.
-func (m *Menu) names() map[ui.Focusable]string {
-	out := map[ui.Focusable]string{&m.sandbox: "sandbox"}
-	for i, l := range m.lessons {
-		out[&m.buttons[i]] = "lesson:" + l.ID
-	}
-	for i, e := range m.exercises {
-		out[&m.exButtons[i]] = "exercise:" + e.ID
-	}
-	return out
-}
-
-// controls are the menu's rows as links for the page, each with what it
-// is about, the learner's progress and about how long it takes.
-func (m *Menu) controls() []Control {
-	var out []Control
-	if m.OnSandbox != nil {
-		out = append(out, Control{ID: "sandbox", Group: "Sandbox", Label: "Sandbox: free play", Kind: KindLink,
-			Detail: "Any scenario, any coordinator, every control; no goals."})
-	}
-	for i, l := range m.lessons {
-		out = append(out, Control{ID: "lesson:" + l.ID, Group: "Lessons", Kind: KindLink,
-			Label:  fmt.Sprintf("%d. %s", i+1, l.Title),
-			Detail: fmt.Sprintf("%s About %d min. %s.", l.Summary, l.Minutes, core.Capitalise(m.status(l)))})
-	}
-	for i, e := range m.exercises {
-		out = append(out, Control{ID: "exercise:" + e.ID, Group: "Exercises", Kind: KindLink,
-			Label:  fmt.Sprintf("E%d. %s", i+1, e.Title),
-			Detail: fmt.Sprintf("%s About %d min. %s.", e.Summary, e.Minutes, core.Capitalise(m.exStatus(e)))})
-	}
-	return out
-}
-
 // Inspect implements Inspector.
 func (m *Menu) Inspect() SceneInfo {
 	info := SceneInfo{Name: "menu", Page: true, ControlsHeading: "Lessons and exercises", Regions: map[string]ui.Rect{}, Mirror: Mirror{Title: "LeaseLab: lessons"}}
@@ -332,23 +278,21 @@ func (m *Menu) Inspect() SceneInfo {
 	// with what it is about and about how long it takes.
 	text := "Lessons:\n\n"
 	if m.OnSandbox != nil {
-		info.Regions["sandbox"] = m.sandbox.Rect
 		text = "Sandbox: free play with any scenario.\n\n" + text
 	}
-	for i, l := range m.lessons {
-		info.Regions["lesson:"+l.ID] = m.buttons[i].Rect
+	m.model.Deck.Regions(info.Regions)
+	for i, l := range m.model.Lessons {
 		text += fmt.Sprintf("%d. %s (%s). %s About %d min.\n\n", i+1, l.Title, m.status(l), l.Summary, l.Minutes)
 	}
 	text += "Exercises:\n\n"
-	for i, e := range m.exercises {
-		info.Regions["exercise:"+e.ID] = m.exButtons[i].Rect
+	for i, e := range m.model.Exercises {
 		text += fmt.Sprintf("E%d. %s (%s). %s About %d min.\n\n", i+1, e.Title, m.exStatus(e), e.Summary, e.Minutes)
 	}
 	if m.Notice != "" {
 		text = m.Notice + "\n\n" + text
 	}
 	info.Mirror.Text = text
-	info.Mirror.Controls = m.controls()
+	info.Mirror.Controls = slices.Clip(m.model.Deck.Controls())
 	if m.panelOutside {
 		// The page lists the lessons as links with the same words.
 		info.Mirror.Text = menuTagline
@@ -361,16 +305,7 @@ func (m *Menu) Inspect() SceneInfo {
 		}
 	}
 	if c := m.ring.Current(); c != nil {
-		for i := range m.buttons {
-			if c == &m.buttons[i] {
-				info.Focus = "lesson:" + m.lessons[i].ID
-			}
-		}
-		for i := range m.exButtons {
-			if c == &m.exButtons[i] {
-				info.Focus = "exercise:" + m.exercises[i].ID
-			}
-		}
+		info.Focus = m.model.Deck.Name(c)
 	}
 	return info
 }

@@ -182,7 +182,7 @@ func TestTheSlowNoticeCoversNoControl(t *testing.T) {
 		r := g.toastRect(draw.NewStyle(ui.UnitFor(g.width, g.height, g.scale)))
 		info := a.Inspect()
 		require.Contains(t, info.Regions, "compare", "the lesson has its Compare button")
-		for _, name := range []string{"compare", "explore", "menu", "help", "play", "step", "scrub", "speed", "fork", "hintButton", "solution", "runRow"} {
+		for _, name := range []string{"compare", "explore", "menu", "help", "play", "step", "scrub", "speed", "fork", "hint", "solution", "runRow"} {
 			if c, ok := info.Regions[name]; ok {
 				assert.False(t, r.Overlaps(c), "at %v the notice %v covers %s %v", size, r, name, c)
 			}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -361,8 +360,15 @@ func (p *Player) Inspect() SceneInfo {
 	}
 	if _, open := p.asking(); open && p.predict != nil {
 		for _, row := range p.predict.rows {
-			if row.opt != "" {
-				regions[predictPrefix+strings.TrimPrefix(row.opt, predictPrefix)] = row.r
+			if row.id != "" {
+				regions[row.id] = row.r
+			}
+		}
+	}
+	if p.why != nil {
+		for _, row := range p.why.rows {
+			if row.id != "" && row.r.Within(p.why.card) {
+				regions[row.id] = row.r
 			}
 		}
 	}
@@ -376,7 +382,7 @@ func (p *Player) Inspect() SceneInfo {
 		p.run.regions(regions)
 	}
 	if !p.sandbox.Rect.Empty() {
-		regions["openSandbox"] = p.sandbox.Rect
+		regions["sandbox"] = p.sandbox.Rect
 	}
 	if p.spec.Regions != nil {
 		for k, r := range p.spec.Regions() {

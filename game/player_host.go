@@ -18,7 +18,7 @@ import (
 func (p *Player) host(in *ui.Input) []ui.HostAction {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
-		if p.hostWhy(h) || p.hostPredict(h) {
+		if p.hostWhyOf(h) {
 			continue
 		}
 		switch h.ID {
@@ -47,6 +47,9 @@ func (p *Player) host(in *ui.Input) []ui.HostAction {
 // from a click on the canvas: the declaration of the last layout named
 // h.ID does it (ui.Controls.Use). It reports whether one was declared.
 func (p *Player) use(h ui.HostAction) bool {
+	if _, ok := p.decls.Find(h.ID); !ok {
+		p.declare() // a card opened since the last layout: its controls
+	}
 	handled, err := p.decls.Use(h)
 	if err != nil {
 		p.Narrate(err.Error())

@@ -43,7 +43,7 @@ type predictCard struct {
 type predictRow struct {
 	r     ui.Rect
 	lines []string
-	opt   string // the option it picks; predictSkip for the last row
+	id    string // the control it uses (an option's, or predictSkip); "" for the question
 }
 
 // predicter is the player's clock as a predictAsker, or nil.
@@ -94,20 +94,6 @@ func (p *Player) answer(opt string) {
 	}
 }
 
-// hostPredict handles the page's prediction buttons; it reports whether
-// h was one.
-func (p *Player) hostPredict(h ui.HostAction) bool {
-	opt, ok := strings.CutPrefix(h.ID, predictPrefix)
-	if !ok || p.predicter() == nil {
-		return false
-	}
-	if h.ID == predictSkip {
-		opt = predictSkip
-	}
-	p.answer(opt)
-	return true
-}
-
 // updatePredict handles the digits and clicks on the open card, and Play,
 // which skips the question before it plays on; it reports whether it used
 // the input.
@@ -118,7 +104,7 @@ func (p *Player) updatePredict(in *ui.Input) bool {
 		return false
 	}
 	if in.Digit >= 1 && in.Digit <= len(q.Options) {
-		p.answer(q.Options[in.Digit-1].ID)
+		p.use(ui.HostAction{ID: predictPrefix + q.Options[in.Digit-1].ID})
 		in.Digit = 0
 		return true
 	}
@@ -127,8 +113,8 @@ func (p *Player) updatePredict(in *ui.Input) bool {
 		return false
 	}
 	for _, r := range p.predict.rows {
-		if r.r.Contains(ptr.Pos) {
-			p.answer(r.opt)
+		if r.id != "" && r.r.Contains(ptr.Pos) {
+			p.use(ui.HostAction{ID: r.id})
 			return true
 		}
 	}
@@ -145,9 +131,11 @@ func (p *Player) predictControls() []Control {
 	group := "Predict: " + q.Question
 	var out []Control
 	for i, o := range q.Options {
-		out = append(out, Control{ID: predictPrefix + o.ID, Group: group, Label: o.Label, Detail: fmt.Sprintf("key %d", i+1)})
+		out = append(out, Control{ID: predictPrefix + o.ID, Group: group, Label: o.Label, Detail: fmt.Sprintf("key %d", i+1),
+			Do: func(ui.HostAction) { p.answer(o.ID) }})
 	}
-	return append(out, Control{ID: predictSkip, Group: group, Label: "Play on without predicting", Detail: "recorded as skipped"})
+	return append(out, Control{ID: predictSkip, Group: group, Label: "Play on without predicting", Detail: "recorded as skipped",
+		Key: ui.IntentPlayPause, Do: func(ui.HostAction) { p.answer(predictSkip) }})
 }
 
 // layoutPredict lays the open card out across the top of the world.
@@ -169,10 +157,15 @@ func (p *Player) layoutPredict() {
 	in := area.InsetXY(s.U(12), s.U(10))
 	rows := []predictRow{{lines: draw.Wrap("Predict before you play: "+q.Question, in.W, face)}}
 	pad := s.U(8) // an option's text inside its box
-	for i, o := range q.Options {
-		rows = append(rows, predictRow{lines: draw.Wrap(fmt.Sprintf("%d   %s", i+1, o.Label), in.W-2*pad, face), opt: o.ID})
+	// A row per control (predictControls): an option after its digit
+	// key, the skip with its own key.
+	for i, c := range p.predictControls() {
+		text := c.CanvasLabel()
+		if i < len(q.Options) {
+			text = fmt.Sprintf("%d   %s", i+1, c.Label)
+		}
+		rows = append(rows, predictRow{lines: draw.Wrap(text, in.W-2*pad, face), id: c.ID})
 	}
-	rows = append(rows, predictRow{lines: draw.Wrap(ui.WithKey("Play on without predicting", ui.IntentPlayPause), in.W-2*pad, face), opt: predictSkip})
 	y := in.Y
 	for i := range rows {
 		rh := float64(len(rows[i].lines)) * lh
@@ -207,7 +200,7 @@ func (p *Player) drawPredict(screen *ebiten.Image) {
 			draw.StrokeRoundRect(screen, r.r.Inset(-s.U(2)), s.U(4), s.U(1), th.TextDim)
 			x += s.U(8)
 		}
-		if r.opt == predictSkip {
+		if r.id == predictSkip {
 			clr = th.TextDim
 		}
 		for j, line := range r.lines {

@@ -46,7 +46,7 @@ type whyCard struct {
 type whyRow struct {
 	r     ui.Rect
 	lines []string
-	seq   int // the step's event; -1 for a row that is no step
+	id    string // the step's control (whyGo and its event); "" for a row that is no step
 	dim   bool
 }
 
@@ -82,32 +82,21 @@ func (p *Player) whyText() string {
 	return b.String()
 }
 
-// hostWhy handles the page's Why? actions; it reports whether h was one.
-func (p *Player) hostWhy(h ui.HostAction) bool {
+// hostWhyOf handles the page's Why? on a line of the narration
+// ("why:N", Mirror.NarrationSeq), which is a link in what was said, not a
+// control; it reports whether h was one. The card's own controls are
+// declared (whyControls).
+func (p *Player) hostWhyOf(h ui.HostAction) bool {
 	a := p.asker()
-	switch {
-	case a == nil || !strings.HasPrefix(h.ID, whyID):
-		return false
-	case h.ID == whyID:
-		p.openWhy(a.WhyNow())
-	case h.ID == whyCloseID:
-		p.why = nil
-	case strings.HasPrefix(h.ID, whyGo):
-		seq, err := strconv.Atoi(strings.TrimPrefix(h.ID, whyGo))
-		if err != nil {
-			return true
-		}
-		p.whyGoTo(a, seq)
-	case strings.HasPrefix(h.ID, whyPrefix):
-		seq, err := strconv.Atoi(strings.TrimPrefix(h.ID, whyPrefix))
-		if err != nil {
-			return true
-		}
-		p.openWhy(a.WhyOf(seq))
-	default:
+	n, ok := strings.CutPrefix(h.ID, whyPrefix)
+	if a == nil || !ok {
 		return false
 	}
-	return true
+	if seq, err := strconv.Atoi(n); err == nil {
+		p.openWhy(a.WhyOf(seq))
+		return true
+	}
+	return false
 }
 
 // whyGoTo moves the play head to step seq of the open card and asks why
@@ -133,9 +122,9 @@ func (p *Player) updateWhy(in *ui.Input) bool {
 	}
 	if in.Keys.Has(ui.IntentWhy) {
 		if p.why != nil {
-			p.why = nil
+			p.use(ui.HostAction{ID: whyCloseID})
 		} else {
-			p.openWhy(a.WhyNow())
+			p.use(ui.HostAction{ID: whyID})
 		}
 		return true
 	}
@@ -143,7 +132,7 @@ func (p *Player) updateWhy(in *ui.Input) bool {
 		return false
 	}
 	if in.Keys.Has(ui.IntentBack) {
-		p.why = nil
+		p.use(ui.HostAction{ID: whyCloseID})
 		return true
 	}
 	ptr := in.Pointer()
@@ -151,8 +140,8 @@ func (p *Player) updateWhy(in *ui.Input) bool {
 		return false
 	}
 	for _, r := range p.why.rows {
-		if r.seq >= 0 && r.r.Contains(ptr.Pos) {
-			p.whyGoTo(a, r.seq)
+		if r.id != "" && r.r.Contains(ptr.Pos) {
+			p.use(ui.HostAction{ID: r.id})
 			return true
 		}
 	}
@@ -162,25 +151,32 @@ func (p *Player) updateWhy(in *ui.Input) bool {
 // whyControls lists Why? for the page: the question, and while the card
 // is open each step as a button and a button that closes it.
 func (p *Player) whyControls() []Control {
-	if p.asker() == nil {
+	a := p.asker()
+	if a == nil {
 		return nil
 	}
-	out := []Control{{ID: whyID, Group: groupWhy, Label: ui.WithKey("Why did the last thing happen?", ui.IntentWhy)}}
+	out := []Control{{ID: whyID, Group: groupWhy, Label: ui.WithKey("Why did the last thing happen?", ui.IntentWhy),
+		Do: func(ui.HostAction) { p.openWhy(a.WhyNow()) }}}
 	if p.why == nil {
 		return out
 	}
 	w := p.why.why
+	step := func(s lab.WhyStep, label string) Control {
+		return Control{ID: whyGo + strconv.Itoa(s.Seq), Group: groupWhy, Label: label, Detail: "go there and ask why of it",
+			Do: func(ui.HostAction) { p.whyGoTo(a, s.Seq) }}
+	}
 	for i, s := range w.Steps {
 		label := "because " + s.String()
 		if i == 0 {
 			label = "Why? " + s.String()
 		}
-		out = append(out, Control{ID: whyGo + strconv.Itoa(s.Seq), Group: groupWhy, Label: label, Detail: "go there and ask why of it"})
+		out = append(out, step(s, label))
 	}
 	for _, s := range w.Also {
-		out = append(out, Control{ID: whyGo + strconv.Itoa(s.Seq), Group: groupWhy, Label: "also " + s.String(), Detail: "go there and ask why of it"})
+		out = append(out, step(s, "also "+s.String()))
 	}
-	out = append(out, Control{ID: whyCloseID, Group: groupWhy, Label: fmt.Sprintf("Close Why? (it began with %s)", w.Root)})
+	out = append(out, Control{ID: whyCloseID, Group: groupWhy, Label: fmt.Sprintf("Close Why? (it began with %s)", w.Root),
+		Do: func(ui.HostAction) { p.why = nil }})
 	return out
 }
 
@@ -196,18 +192,20 @@ func (p *Player) layoutWhy() {
 	in := area.InsetXY(s.U(12), s.U(10))
 	w := p.why.why
 	var rows []whyRow
-	add := func(text string, seq int, dim bool) {
-		rows = append(rows, whyRow{lines: draw.Wrap(text, in.W, face), seq: seq, dim: dim})
+	add := func(text, id string, dim bool) {
+		rows = append(rows, whyRow{lines: draw.Wrap(text, in.W, face), id: id, dim: dim})
 	}
-	add("Why? "+w.Steps[0].String(), w.Steps[0].Seq, false)
-	for _, st := range w.Steps[1:] {
-		add("because "+st.String(), st.Seq, false)
+	// The steps are their controls' words (whyControls): the chain, the
+	// root between it and the other causes.
+	steps := p.whyControls()[1 : 1+len(w.Steps)+len(w.Also)]
+	for _, c := range steps[:len(w.Steps)] {
+		add(c.Label, c.ID, false)
 	}
-	add("It began with "+w.Root+".", -1, true)
-	for _, st := range w.Also {
-		add("also "+st.String(), st.Seq, true)
+	add("It began with "+w.Root+".", "", true)
+	for _, c := range steps[len(w.Steps):] {
+		add(c.Label, c.ID, true)
 	}
-	add("Click a step to go there and ask why of it; Q or Esc closes.", -1, true)
+	add("Click a step to go there and ask why of it; Q or Esc closes.", "", true)
 	h := s.U(20)
 	for _, r := range rows {
 		h += float64(len(r.lines))*lh + s.U(4)

@@ -60,7 +60,7 @@ func TestThePlayerStopsAndAsksAtTheKeyMoment(t *testing.T) {
 		ids = append(ids, c.ID)
 	}
 	assert.Equal(t, []string{"predict:accept", "predict:reject", "predict:skip"}, ids)
-	assert.Equal(t, cs[0], r.a.Inspect().Mirror.Controls[0], "the question comes first in the panel")
+	assert.Equal(t, cs[0].ID, r.a.Inspect().Mirror.Controls[0].ID, "the question comes first in the panel")
 	info := r.a.Inspect()
 	for _, id := range ids {
 		reg, ok := info.Regions[id]
@@ -120,4 +120,27 @@ func TestTheRecapShowsThePredictionBesideWhatHappened(t *testing.T) {
 	assert.Contains(t, done.Predictions[0], "What happened: storage rejected A's late write with token 7")
 	assert.Contains(t, done.Predictions[0], "not what you predicted.")
 	assert.Contains(t, sc.Player.Lesson.Body, "Your prediction: "+done.Predictions[0], "the canvas panel's recap")
+}
+
+// The question's rows on the canvas are its declarations: an option per
+// control the page lists under the same id, in the same order, with the
+// control's words after its digit key, and the skip with its key.
+func TestThePredictionsRowsAreThePagesControls(t *testing.T) {
+	r, sc := openFencedAtTheQuestion(t)
+	_, cs := predictGroup(r)
+	require.NotEmpty(t, cs)
+	var rows []predictRow
+	for _, row := range sc.Player.predict.rows {
+		if row.id != "" {
+			rows = append(rows, row)
+		}
+	}
+	require.Len(t, rows, len(cs), "a canvas row per control the page lists")
+	regions := r.a.Inspect().Regions
+	for i, c := range cs {
+		assert.Equal(t, c.ID, rows[i].id)
+		assert.Contains(t, strings.Join(rows[i].lines, " "), c.Label, "%s: the canvas's words are the declaration's", c.ID)
+		assert.Equal(t, rows[i].r, regions[c.ID], "%s: the canvas's region is named by the page's id", c.ID)
+	}
+	assert.Equal(t, ui.WithKey("Play on without predicting", ui.IntentPlayPause), strings.Join(rows[len(rows)-1].lines, " "))
 }

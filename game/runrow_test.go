@@ -325,7 +325,7 @@ func TestRunRowFitsAndDoesNotOverlap(t *testing.T) {
 		sc.Player.hintsSeen = 1
 		r.tick(ui.Input{})
 		info := r.a.Inspect()
-		names := []string{RunRestart, RunUndo, RunNext, RunBackToMine, "hintButton"}
+		names := []string{RunRestart, RunUndo, RunNext, RunBackToMine, "hint"}
 		s := r.st.Style
 		for i, a := range names {
 			ra, ok := info.Regions[a]

@@ -31,8 +31,12 @@ type SandboxScene struct {
 	start, back ui.Button
 	// systems opens the setup on every system side by side; note says
 	// why it could not.
-	systems    ui.Button
-	note       string
+	systems ui.Button
+	note    string
+	// leftSetup: a control used this tick left the setup (for the menu,
+	// a run or the comparison); startErr is Start's refusal.
+	leftSetup  bool
+	startErr   error
 	ring       *ui.FocusRing
 	names      map[ui.Focusable]string
 	style      draw.Style

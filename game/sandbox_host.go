@@ -1,68 +1,86 @@
 package game
 
 import (
-	"strings"
-
 	"leaselab/core/sandbox"
 	"leaselab/game/ui"
 )
 
-// host applies the page's uses of the setup's controls: a field takes the
-// value (a choice field, the index of its choice) as moving it would; the
-// buttons fire as clicks.
-func (ss *sandboxSetup) host(in *ui.Input) {
+// The setup's controls, declared once per update: the page lists them,
+// the canvas's buttons, sliders and choice buttons take their state from
+// the same model and a click on one passes the same declaration, through
+// use, as the page's use of it does.
+
+// controls declares the setup: back, the presets, every field with its
+// value (or why it is not used; setup.Controls), then Compare systems and
+// Start, each with what it does.
+func (ss *sandboxSetup) controls() ui.Controls {
 	sc := (*SandboxScene)(ss)
+	out := ui.Controls{{ID: "back", Group: "Sandbox", Label: "Back to the lessons", Kind: KindLink,
+		Do: func(ui.HostAction) { sc.leftSetup = true; sc.onMenu() }}}
+	for _, p := range sandbox.Presets() {
+		out = append(out, Control{ID: "preset:" + p.Name, Group: "Start from a preset", Label: p.Name, Detail: p.Title,
+			Do: func(ui.HostAction) { _ = sc.UsePreset(p.Name) }}) // one of sandbox.Presets: found
+	}
+	out = append(out, sc.m.Controls()...)
+	compare := "Play this scenario on every coordinator side by side"
+	if sc.m.Config.Shards > 0 {
+		compare += " (not for a sharded scenario)"
+	}
+	return append(out,
+		Control{ID: "compareSystems", Group: "Run", Label: compareLabel, Detail: compare, Disabled: sc.systems.Disabled,
+			Do: func(ui.HostAction) { sc.leftSetup = true; sc.CompareSystems() }},
+		Control{ID: "start", Group: "Run", Label: "Start", Disabled: sc.start.Disabled,
+			Do: func(ui.HostAction) { sc.leftSetup = true; sc.startErr = sc.Start() }})
+}
+
+// use passes a use of the setup's control h.ID, from the page or the
+// canvas, through its declaration (ui.Controls.Use); a refusal is said
+// where Start's refusals are.
+func (ss *sandboxSetup) use(decls ui.Controls, h ui.HostAction) bool {
+	handled, err := decls.Use(h)
+	if err != nil {
+		(*SandboxScene)(ss).note = err.Error()
+	}
+	return handled
+}
+
+// update passes this tick's uses of the setup's controls through their
+// declarations: the page's, then the canvas's (Esc is Back). It reports
+// whether the setup is done for this tick (it left for the menu, a run
+// or the comparison, or Start was refused: sc.startErr).
+func (ss *sandboxSetup) update(in *ui.Input) bool {
+	sc := (*SandboxScene)(ss)
+	sc.leftSetup, sc.startErr = false, nil
+	decls := ss.controls()
 	var rest []ui.HostAction
 	for _, h := range in.Host {
-		name, ok := strings.CutPrefix(h.ID, "field:")
-		if !ok {
+		if !ss.use(decls, h) {
 			rest = append(rest, h)
-			continue
 		}
-		for _, f := range sc.m.Fields {
-			if f.Name != name || !f.Applies(&sc.m.Config) {
-				continue
-			}
-			if f.Choices != nil {
-				if n := len(f.Choices(&sc.m.Config)); h.Value < 0 || int(h.Value) >= n {
-					continue
-				}
-			} else {
-				f.Slider.SetValue(h.Value)
-				h.Value = f.Slider.Value
-			}
-			sc.m.Set(f, h.Value)
+		if sc.leftSetup {
+			return true
 		}
 	}
 	in.Host = rest
-	pressNamed(in, sc.names)
-}
-
-// controls lists the setup for the page: the presets, every field with
-// its value (or why it is not used), then Compare systems and Start.
-func (ss *sandboxSetup) controls() []Control {
-	sc := (*SandboxScene)(ss)
-	out := []Control{{ID: "back", Group: "Sandbox", Label: "Back to the lessons", Kind: KindLink}}
-	for _, p := range sandbox.Presets() {
-		out = append(out, Control{ID: "preset:" + p.Name, Group: "Start from a preset", Label: p.Name, Detail: p.Title})
+	if sc.back.Update(in) || in.Keys.Has(ui.IntentBack) {
+		ss.use(decls, ui.HostAction{ID: "back"})
+		return true
 	}
-	for _, f := range sc.m.Fields {
-		c := Control{ID: "field:" + f.Name, Group: "Settings", Label: f.Label, Text: f.Value(&sc.m.Config),
-			Disabled: !f.Applies(&sc.m.Config)}
-		if f.Choices != nil {
-			c.Kind, c.Options, c.Value = KindChoice, f.Choices(&sc.m.Config), f.Get(&sc.m.Config)
-		} else {
-			c.Kind, c.Value, c.Min, c.Max, c.Step = KindRange, f.Slider.Value, f.Slider.Min, f.Slider.Max, f.Slider.Step
+	for i, p := range sandbox.Presets() {
+		if sc.presets[i].Update(in) {
+			ss.use(decls, ui.HostAction{ID: "preset:" + p.Name})
 		}
-		if c.Disabled {
-			c.Text += " (not used)"
-		}
-		if f.Err != "" {
-			c.Text += "; problem: " + f.Err
-		}
-		out = append(out, c)
 	}
-	return append(out,
-		Control{ID: "compareSystems", Group: "Run", Label: "Compare systems", Detail: "Play this scenario on every coordinator side by side"},
-		Control{ID: "start", Group: "Run", Label: "Start", Disabled: len(sc.m.Errs) > 0})
+	if err := sc.m.UpdateFields(in, decls); err != nil {
+		sc.note = err.Error()
+	}
+	sc.check()
+	decls = ss.controls() // the fields may have changed Start's state
+	if sc.systems.Update(in) {
+		ss.use(decls, ui.HostAction{ID: "compareSystems"})
+	}
+	if sc.start.Update(in) {
+		ss.use(decls, ui.HostAction{ID: "start"})
+	}
+	return sc.leftSetup
 }

@@ -29,36 +29,11 @@ func (ss *sandboxSetup) Update(st *State) error {
 	sc := (*SandboxScene)(ss)
 	in := &st.Input
 	sc.ring.Wrap = st.WrapFocus
-	ss.host(in)
 	if esc := sc.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
-	if sc.back.Update(in) || in.Keys.Has(ui.IntentBack) {
-		sc.onMenu()
-		return nil
-	}
-	for i, p := range sandbox.Presets() {
-		if sc.presets[i].Update(in) {
-			sc.UsePreset(p.Name)
-		}
-	}
-	for _, f := range sc.m.Fields {
-		if f.Choices != nil {
-			if f.Button.Update(in) {
-				sc.m.Next(f)
-			}
-		} else if f.Slider.Update(in) {
-			sc.m.Set(f, f.Slider.Value)
-		}
-	}
-	sc.check()
-	if sc.systems.Update(in) {
-		sc.CompareSystems()
-	}
-	if sc.start.Update(in) {
-		return sc.Start()
-	}
-	return nil
+	ss.update(in)
+	return sc.startErr
 }
 
 // Draw implements Scene.

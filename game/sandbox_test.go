@@ -119,7 +119,7 @@ func TestLessonOpenedInSandboxKeepsTheRun(t *testing.T) {
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentPauseProc)})
 	sc.Lab.Advance(6 * time.Second)
 	now := sc.Lab.Now()
-	r.click("openSandbox")
+	r.click("sandbox")
 	sb, ok := r.a.top().(*SandboxScene)
 	if !ok || sb.Run == nil {
 		t.Fatalf("opened %q", r.a.Inspect().Name)
@@ -130,7 +130,7 @@ func TestLessonOpenedInSandboxKeepsTheRun(t *testing.T) {
 	if sb.Config().FirstToken != 7 {
 		t.Fatalf("the setup behind it should show the fenced-register preset: %+v", sb.Config())
 	}
-	if _, ok := r.a.Inspect().Regions["openSandbox"]; ok {
+	if _, ok := r.a.Inspect().Regions["sandbox"]; ok {
 		t.Fatal("the sandbox run must not offer to open itself in the sandbox")
 	}
 }
@@ -153,7 +153,7 @@ func TestSandboxDrawsRightAfterEverySwitch(t *testing.T) {
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
 	// From a lesson straight into a run, then back to a setup never shown.
 	r.click("lesson:hands-on-lab")
-	r.click("openSandbox")
+	r.click("sandbox")
 	r.a.Draw(screen)
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
 	if r.a.Inspect().Name != "sandbox-setup" {

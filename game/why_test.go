@@ -88,3 +88,40 @@ func TestWhyBeforeAnythingHappened(t *testing.T) {
 		assert.Contains(t, lastLine(r), "Nothing has happened yet")
 	}
 }
+
+// The Why? card's steps on the canvas are its declarations: each step the
+// page lists is a row of the card under the same id and words, and a click
+// on the row does what the page's use does (the play head goes to the same
+// cause, and the card asks why of it), through the player's one door.
+func TestTheWhyCardsRowsAreThePagesControls(t *testing.T) {
+	steps := func(r *appRig) []Control { cs := whyControls(r); return cs[1 : len(cs)-1] }
+	open := func() (*appRig, *LessonScene) {
+		r := newAppRig(t)
+		sc := pausedRun(t, r)
+		r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentWhy)})
+		r.tick(ui.Input{})
+		return r, sc
+	}
+	r, sc := open()
+	cs := steps(r)
+	require.NotEmpty(t, cs)
+	rows := map[string]string{}
+	for _, row := range sc.Player.why.rows {
+		if row.id != "" {
+			rows[row.id] = strings.Join(row.lines, " ")
+		}
+	}
+	require.Len(t, rows, len(cs), "a canvas row per step the page lists")
+	for _, c := range cs {
+		assert.Equal(t, c.Label, rows[c.ID], "%s: the canvas's words are the declaration's", c.ID)
+	}
+	cause := cs[1]
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: cause.ID}}})
+	pageAt, pageSaid := sc.Lab.Now(), lastLine(r)
+
+	r, sc = open()
+	require.Contains(t, r.a.Inspect().Regions, cause.ID, "the canvas names the row by the page's id")
+	r.click(cause.ID)
+	assert.Equal(t, pageAt, sc.Lab.Now(), "the canvas's click went to the same cause")
+	assert.Equal(t, pageSaid, lastLine(r), "and asked why of it alike")
+}

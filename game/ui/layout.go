@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -305,9 +304,6 @@ func (l PlayerLayout) Regions() map[string]Rect {
 	}
 	if l.KnobCount > 0 {
 		m["knobs"], m["knobVerdict"] = l.Knobs, l.KnobVerdict()
-		for i := range l.KnobCount {
-			m[fmt.Sprintf("knob:%d", i)] = l.KnobSlider(i)
-		}
 	}
 	return m
 }
@@ -316,7 +312,7 @@ func (l PlayerLayout) regions() map[string]Rect {
 	return map[string]Rect{
 		"world": l.World, "timeline": l.Timeline, "controls": l.Controls, "lesson": l.Lesson,
 		"nav": l.Nav, "menu": l.MenuButton, "help": l.HelpButton, "lessonTitle": l.LessonTitle, "lessonText": l.LessonText, "goals": l.Goals, "runRow": l.RunRow, "hints": l.Hints,
-		"hintButton": l.HintButton, "hintText": l.HintText,
+		"hint": l.HintButton, "hintText": l.HintText,
 		"play": l.Play, "step": l.Step, "scrub": l.Scrub, "clock": l.Clock,
 		"speedLabel": l.SpeedLabel, "speed": l.Speed, "fork": l.Fork,
 	}

@@ -53,7 +53,7 @@ func checkLayout(t *testing.T, l PlayerLayout) {
 	}{
 		{"", []string{"world", "timeline", "controls", "lesson"}},
 		{"lesson", []string{"lessonTitle", "lessonText", "goals", "hints"}},
-		{"hints", []string{"hintButton", "runRow", "hintText"}},
+		{"hints", []string{"hint", "runRow", "hintText"}},
 		{"controls", []string{"play", "step", "scrub", "clock", "speedLabel", "speed", "fork"}},
 	}
 	reg := l.Regions()
@@ -81,7 +81,7 @@ func checkLayout(t *testing.T, l PlayerLayout) {
 	atLeast("lesson text height", l.LessonText.H, MinLessonTextH)
 	atLeast("timeline height", l.Timeline.H, MinTimelineH)
 	atLeast("scrub width", l.Scrub.W, MinScrubW)
-	for _, name := range []string{"play", "step", "fork", "speed", "hintButton"} {
+	for _, name := range []string{"play", "step", "fork", "speed", "hint"} {
 		atLeast(name+" height", reg[name].H, MinControlH)
 	}
 	atLeast("play width", l.Play.W, MinControlH)
