@@ -50,7 +50,8 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		// Beside the rings, in the right half of the process's slot,
 		// where there is no room above them and room there.
 		tw := pillRectIn(s, ui.Point{}, tag, badge.W).W
-		if !ui.TagAbove(ceiling, c.Y, ring, s.Unit) && badge.W/2-ring-s.U(6) >= tw {
+		room := math.Max(badge.W/2-ring-s.U(6), w.besideRoom(c, ring, s))
+		if !ui.TagAbove(ceiling, c.Y, ring, s.Unit) && room >= tw {
 			pillIn(dst, s, ui.Point{X: c.X + ring + s.U(4) + tw/2, Y: c.Y - ring/2}, tag, clr, d.th.Background, badge.W)
 		} else {
 			pillIn(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(ui.TagH/2+2)}, tag, clr, d.th.Background, badge.W)
@@ -79,6 +80,25 @@ func nameRoom(s draw.Style, ring, r, rw float64) float64 {
 // ringWidth is the width of each of the lease rings of radius ring.
 func ringWidth(s draw.Style, ring float64) float64 {
 	return math.Max(s.U(3), math.Min(s.U(5), ring*0.12))
+}
+
+// besideRoom is the width a tag beside the rings of the process at c
+// has: up to its right-hand neighbour's rings, or the world's edge, less
+// a gap; 0 for a process not in the world's one row. A badge narrower than
+// its process's slot (two processes side by side on a phone, their badges
+// clear of each other) would put the tag over the card above it.
+func (w *worldView) besideRoom(c ui.Point, ring float64, s draw.Style) float64 {
+	g := w.geom
+	if !slices.Contains(g.Procs, c) {
+		return 0
+	}
+	right := g.Area.MaxX() - s.U(14) + ring
+	for _, q := range g.Procs {
+		if q.Y == c.Y && q.X > c.X {
+			right = math.Min(right, q.X)
+		}
+	}
+	return right - c.X - 2*ring - s.U(10)
 }
 
 // rings draws the two lease rings (the process's own clock outside, the
