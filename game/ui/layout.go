@@ -131,6 +131,12 @@ type PlayerLayout struct {
 	Play, Step, Scrub, Clock, SpeedLabel, Speed, Fork Rect
 }
 
+// TimelineWant is the height, in pixels at unit u, a timeline of lanes
+// lanes wants: each lane its room to read, and the caption and the axis.
+func TimelineWant(lanes int, u float64) float64 {
+	return math.Round(u*laneChrome) + float64(lanes)*math.Round(u*laneWant)
+}
+
 // LayoutPlayer lays out the lesson player in window for a device scale
 // factor. Every size is rounded to whole pixels so edges stay crisp.
 func LayoutPlayer(window Rect, scale float64) PlayerLayout {
@@ -193,7 +199,7 @@ func LayoutPlayerWith(window Rect, u float64, n PlayerNeeds, panel bool) PlayerL
 	// The usual height, grown for many lanes while the world keeps its
 	// minimum (never below the usual height).
 	base := clamp(math.Round(window.H*0.22), px(timelineMin), px(timelineMax))
-	want := clamp(px(laneChrome)+float64(lanes)*px(laneWant), base, px(timelineMax))
+	want := clamp(TimelineWant(lanes, u), base, px(timelineMax))
 	// The world keeps more than half of what the timeline and it share.
 	avail := content.H - 2*px(gap) - knobsH
 	limit := avail - math.Max(px(MinWorldH), math.Round(avail*0.55))

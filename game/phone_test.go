@@ -1,0 +1,58 @@
+package game
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/game/place"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// On the phone every worker's chip in the shards lesson names its worker
+// (its number, "03"), as at a desktop's size (issue 29: twelve chips in
+// the side column were slivers of colour, named only by the timeline).
+func TestShardWorkersAreNamedOnThePhone(t *testing.T) {
+	r := phoneRig(t)
+	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "shards"}))
+	r.tick(ui.Input{})
+	sc := r.a.top().(*LessonScene)
+	sc.Lab.Advance(30 * time.Second)
+	shot := r.record("lesson-shards-workers-phone")
+	workers := sc.world.view.Workers
+	require.NotEmpty(t, workers)
+	for i, wk := range workers {
+		chip := sc.world.shard.geom.Workers[i]
+		named := false
+		for _, d := range shot.drawn {
+			if (d.Text == wk.Name || d.Text == shortWorker(wk.Name)) && chip.Contains(d.Ink.Center()) {
+				named = true
+			}
+		}
+		assert.True(t, named, "%s's chip %v names it", wk.Name, chip)
+	}
+	assert.Empty(t, shot.overlapping())
+	assert.Empty(t, shot.offenders())
+}
+
+// On the phone a completed lesson's moment of success covers nothing the
+// world draws: where the world is too short to give up its line, the
+// whole canvas does (issue 29: in the shards lesson the band lay over the
+// world's heading row, its buttons and its clock).
+func TestTheMomentOfSuccessCoversNoWordOnThePhone(t *testing.T) {
+	for _, l := range lessons.All() {
+		r, _ := phoneSolution(t, l.ID, -1)
+		shot := r.record("lesson-" + l.ID + "-done-band-phone")
+		said := false
+		for _, d := range shot.drawn {
+			said = said || strings.HasPrefix(d.Text, "Lesson complete")
+			assert.False(t, d.Covered, "%s: %q lies under the moment of success", l.ID, d.Text)
+		}
+		assert.True(t, said, "%s: the moment of success is drawn", l.ID)
+		assert.Empty(t, shot.overlapping(), l.ID)
+	}
+}
