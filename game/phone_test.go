@@ -1,6 +1,7 @@
 package game
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/game/draw"
 	"leaselab/game/place"
 	"leaselab/game/ui"
 	"leaselab/lessons"
@@ -53,6 +55,22 @@ func TestTheMomentOfSuccessCoversNoWordOnThePhone(t *testing.T) {
 			assert.False(t, d.Covered, "%s: %q lies under the moment of success", l.ID, d.Text)
 		}
 		assert.True(t, said, "%s: the moment of success is drawn", l.ID)
+		assert.Empty(t, shot.overlapping(), l.ID)
+	}
+}
+
+// On the phone every lesson's timeline says what its bars mean, in fewer
+// words where the strip is narrow (issue 29: the legend was left out,
+// and "upper bar"/"lower bar" were said nowhere on the canvas).
+func TestTheTimelineSaysWhatItsBarsMeanOnThePhone(t *testing.T) {
+	for _, l := range lessons.All() {
+		r, _ := phoneSolution(t, l.ID, 10*time.Second)
+		shot := r.record("lesson-" + l.ID + "-legend-phone")
+		said := slices.ContainsFunc(shot.drawn, func(d draw.Drawn) bool {
+			return strings.HasPrefix(d.Text, "upper") && strings.Contains(d.Text, "lower")
+		})
+		assert.True(t, said, "%s: the timeline's legend is drawn", l.ID)
+		assert.Empty(t, shot.offenders(), l.ID)
 		assert.Empty(t, shot.overlapping(), l.ID)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -65,10 +67,14 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	f.axis()
 	// The legend, at the caption's right where there is room; the play
 	// head's marker keeps below it.
+	// A narrow strip (a phone's) says it in fewer words.
 	var legendBox ui.Rect
-	if w := draw.Measure(s.Small())(legend); w < f.g.Caption.W-draw.Measure(s.Label())(caption)-s.U(24) {
+	room := f.g.Caption.W - draw.Measure(s.Label())(caption) - s.U(24)
+	if i := slices.IndexFunc(legend, func(l string) bool { return draw.Measure(s.Small())(l) < room }); i >= 0 {
+		said := legend[i]
+		w := draw.Measure(s.Small())(said)
 		legendBox = ui.Rect{X: f.g.Caption.MaxX() - w, Y: f.g.Caption.Y + (f.g.Caption.H-f.h)/2, W: w, H: f.h}
-		draw.TextIn(dst, legend, s.Small(), f.g.Caption, draw.AlignEnd, f.th.TextDim)
+		draw.TextIn(dst, said, s.Small(), f.g.Caption, draw.AlignEnd, f.th.TextDim)
 	}
 	v.drawnHead = f.playHead(legendBox)
 	f.drawLabels(shown)
@@ -86,18 +92,34 @@ func (f *timelineFrame) caption() string {
 	return caption
 }
 
-// timelineLegend says what the bars and boxes mean in w's kind of world.
-func timelineLegend(w lab.WorldView) string {
+// timelineLegend says what the bars and boxes mean in w's kind of world:
+// the whole, then shorter wordings of it, shortest last.
+func timelineLegend(w lab.WorldView) []string {
+	upper := [2]string{"upper bar: believes it leads", "upper: thinks it leads"}
+	lower := [2]string{"lower bar: coordinator says it holds", "lower: coordinator agrees"}
+	third := [2]string{"orange box: both believe they lead", "orange: two leaders"}
 	switch {
 	case len(w.Workers) > 0:
-		return "upper bar: believes it leads (worker: owns shards)   lower bar: coordinator agrees"
+		upper[0] += " (worker: owns shards)"
+		lower[0] = "lower bar: coordinator agrees"
+		return legendWordings(upper, lower)
 	case len(w.Members) > 0:
-		return "upper bar: believes it leads   lower bar: coordinator says it holds   blue line: new coordinator leader"
+		third = [2]string{"blue line: new coordinator leader", "blue: new coordinator"}
 	case len(w.Redis) > 0:
 		// No coordinator: the truth is which value a majority holds.
-		return "upper bar: believes it leads   lower bar: its keys on a majority   orange box: both believe they lead"
+		lower = [2]string{"lower bar: its keys on a majority", "lower: keys on a majority"}
 	}
-	return "upper bar: believes it leads   lower bar: coordinator says it holds   orange box: both believe they lead"
+	return legendWordings(upper, lower, third)
+}
+
+// legendWordings are a legend's clauses said whole, then each in its
+// shorter words.
+func legendWordings(clauses ...[2]string) []string {
+	var long, short []string
+	for _, c := range clauses {
+		long, short = append(long, c[0]), append(short, c[1])
+	}
+	return []string{strings.Join(long, "   "), strings.Join(short, "   ")}
 }
 
 func seconds(d time.Duration) float64 { return d.Seconds() }

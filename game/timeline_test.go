@@ -315,7 +315,7 @@ func TestThePlayHeadMarkerKeepsOffTheLegend(t *testing.T) {
 	const length = 20 * time.Second
 	tr := newTimelineRig(t, length, 2)
 	tl := lab.Timeline{Length: length, Lanes: []lab.Lane{{Name: "A", Lock: "lock"}, {Name: "B", Lock: "lock"}}}
-	legend := timelineLegend(tr.view.lab.World())
+	legend := timelineLegend(tr.view.lab.World())[0]
 	for now := time.Duration(0); now <= length; now += time.Second {
 		tl.Now = now
 		stop := draw.Record()
