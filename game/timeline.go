@@ -38,6 +38,9 @@ type timelineView struct {
 	// labels and the marks (with the spans' pills), for the tests.
 	drawnLabels, drawnMarks []ui.Rect
 	drawnTexts              []string
+	// drawnWrites are the write marks as last drawn, a run of them
+	// merged into one (writes).
+	drawnWrites []ui.Rect
 	// drawnHead is the play head's marker as last drawn (empty when out
 	// of view).
 	drawnHead ui.Rect

@@ -31,6 +31,8 @@ type timelineFrame struct {
 	// boxes their room, placed clear of marks (marks, pills and lines).
 	labels       []timelineLabel
 	boxes, marks []ui.Rect
+	// writeMarks are the write marks' boxes, a run of them one box.
+	writeMarks []ui.Rect
 }
 
 // timelinePill is a span's name on its lane: "paused", "sends held".
@@ -59,7 +61,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	f.leaderLines()
 	f.writes()
 	shown := f.placeLabels()
-	v.drawnLabels, v.drawnMarks, v.drawnTexts = v.drawnLabels[:0], f.marks, v.drawnTexts[:0]
+	v.drawnLabels, v.drawnMarks, v.drawnTexts, v.drawnWrites = v.drawnLabels[:0], f.marks, v.drawnTexts[:0], f.writeMarks
 	for _, l := range shown {
 		v.drawnLabels = append(v.drawnLabels, ui.Rect{X: l.x, Y: l.y - f.h/2, W: l.end - l.x, H: f.h})
 		v.drawnTexts = append(v.drawnTexts, l.text)
@@ -314,25 +316,95 @@ func (f *timelineFrame) leaderLines() {
 // writes draws the resource's decisions on the sender's lane, offering a
 // label beside notable ones.
 func (f *timelineFrame) writes() {
-	s, th := f.s, f.th
+	s := f.s
+	// Plain accepted writes, lane by lane, in runs: marks closer than
+	// their ink merge into one, with a count (on a phone a write a
+	// second drew a blob of ticks). The notable ones (refused, stale,
+	// labelled) are drawn one by one, over them.
+	type placed struct {
+		m           lab.WriteMark
+		c           ui.Point
+		size, reach float64
+	}
+	lanes := map[float64][]placed{}
+	var ys []float64
+	var notable []placed
 	for _, m := range f.tl.Writes {
 		c, size, reach, ok := f.markAt(m)
 		if !ok {
 			continue
 		}
-		if m.Stale {
-			// Accepted, but it should not have been: danger, not a tick.
-			s.Danger(f.dst, c, size)
-			draw.StrokeCircle(f.dst, c, size/2+s.U(3), s.U(2), th.Warning)
-		} else {
-			s.Verdict(f.dst, c, size, m.Accepted)
+		p := placed{m, c, size, reach}
+		if !m.Accepted || m.Stale || m.Label != "" {
+			notable = append(notable, p)
+			continue
 		}
-		f.marks = append(f.marks, ui.Rect{X: c.X - reach, Y: c.Y - reach, W: 2 * reach, H: 2 * reach})
-		if m.Label != "" {
-			x := c.X + reach + s.U(4)
-			f.addLabel(timelineLabel{x: x, y: c.Y, end: x + draw.Measure(s.Small())(m.Label), text: m.Label})
+		if _, seen := lanes[c.Y]; !seen {
+			ys = append(ys, c.Y)
+		}
+		lanes[c.Y] = append(lanes[c.Y], p)
+	}
+	for _, y := range ys {
+		ps := lanes[y]
+		xs := make([]float64, len(ps))
+		for i, p := range ps {
+			xs[i] = p.c.X
+		}
+		for _, run := range ui.Runs(xs, 2*ps[0].reach+s.U(2)) {
+			first, last := ps[run.From], ps[run.To]
+			if run.Len() == 1 {
+				f.mark(first.m, first.c, first.size, first.reach)
+				continue
+			}
+			f.markRun(first.c, last.c, first.size, first.reach, run.Len(), first.m.Kind)
 		}
 	}
+	for _, p := range notable {
+		f.mark(p.m, p.c, p.size, p.reach)
+	}
+}
+
+// mark draws one write's mark, and offers its label a place.
+func (f *timelineFrame) mark(m lab.WriteMark, c ui.Point, size, reach float64) {
+	s, th := f.s, f.th
+	if m.Stale {
+		// Accepted, but it should not have been: danger, not a tick.
+		s.Danger(f.dst, c, size)
+		draw.StrokeCircle(f.dst, c, size/2+s.U(3), s.U(2), th.Warning)
+	} else {
+		s.Verdict(f.dst, c, size, m.Accepted)
+	}
+	f.marks = append(f.marks, ui.Rect{X: c.X - reach, Y: c.Y - reach, W: 2 * reach, H: 2 * reach})
+	f.writeMarks = append(f.writeMarks, f.marks[len(f.marks)-1])
+	if m.Label != "" {
+		x := c.X + reach + s.U(4)
+		f.addLabel(timelineLabel{x: x, y: c.Y, end: x + draw.Measure(s.Small())(m.Label), text: m.Label})
+	}
+}
+
+// markRun draws n accepted writes too close to tell apart as one run: a
+// tick at its first and its last, a line between them, and their count
+// after it where there is room ("12 writes").
+func (f *timelineFrame) markRun(first, last ui.Point, size, reach float64, n int, kind string) {
+	s, th := f.s, f.th
+	draw.Line(f.dst, first, last, math.Max(1, s.U(2)), th.Accept)
+	s.Verdict(f.dst, first, size, true)
+	if last.X-first.X >= 2*reach {
+		s.Verdict(f.dst, last, size, true)
+	}
+	f.marks = append(f.marks, ui.Rect{X: first.X - reach, Y: first.Y - reach, W: last.X - first.X + 2*reach, H: 2 * reach})
+	f.writeMarks = append(f.writeMarks, f.marks[len(f.marks)-1])
+	text := fmt.Sprintf("%d %s", n, runNoun(kind))
+	x := last.X + reach + s.U(4)
+	f.addLabel(timelineLabel{x: x, y: last.Y, end: x + draw.Measure(s.Small())(text), text: text})
+}
+
+// runNoun is what a run of marks of kind counts.
+func runNoun(kind string) string {
+	if kind == lab.MarkJob {
+		return "jobs"
+	}
+	return "writes"
 }
 
 // placeLabels is the labels shown: only those that run into no mark, pill
