@@ -74,3 +74,48 @@ func TestTheTimelineSaysWhatItsBarsMeanOnThePhone(t *testing.T) {
 		assert.Empty(t, shot.overlapping(), l.ID)
 	}
 }
+
+// sizesIn are the face sizes of the texts drawn whose ink lies in any of
+// rs, less those in skip.
+func sizesIn(shot screenText, rs []ui.Rect, skip ...string) map[float64][]string {
+	out := map[float64][]string{}
+	for _, d := range shot.drawn {
+		if slices.Contains(skip, d.Text) {
+			continue
+		}
+		for _, r := range rs {
+			if r.Contains(d.Ink.Center()) {
+				out[d.Size] = append(out[d.Size], d.Text)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Labels of one kind are drawn in one size on a screen (issue 29: at
+// 1024x640 Compare systems drew "ZooKeeper" and "Kubernetes" small among
+// names in the label face, and their goals likewise; the troubleshooting
+// lesson's timeline named some lanes in one size and some in another).
+func TestLabelsOfOneKindShareOneSize(t *testing.T) {
+	r := newAppRig(t)
+	r.resize(1024, 640)
+	r.click("sandbox")
+	r.click("preset:leases")
+	r.click("compareSystems")
+	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
+	shot := r.record("compare-systems-sizes-1024x640")
+	var chips []ui.Rect
+	for _, c := range v.chips {
+		chips = append(chips, c.Rect)
+	}
+	assert.Len(t, sizesIn(shot, chips), 1, "the systems' names: %v", sizesIn(shot, chips))
+	goals := sizesIn(shot, v.player.goalRows)
+	assert.Len(t, goals, 1, "the goals: %v", goals)
+
+	r2, sc := phoneSolution(t, "troubleshooting", -1)
+	shot = r2.record("lesson-troubleshooting-sizes-phone")
+	tv := sc.Player.Timeline.(*timelineView)
+	lanes := sizesIn(shot, []ui.Rect{tv.geom.Labels})
+	assert.Len(t, lanes, 1, "the lanes' names: %v", lanes)
+}

@@ -144,17 +144,30 @@ func (f *timelineFrame) bar(row ui.Rect, sp lab.Span, clr color.Color) {
 	draw.FillRoundRect(f.dst, ui.Rect{X: x0, Y: row.Y, W: x1 - x0, H: row.H}, f.s.U(2), clr)
 }
 
+// laneFace is the one face every lane's name is drawn in: the label face
+// where every name fits its lane, else the small one (names in two sizes
+// read as two kinds of lane).
+func (f *timelineFrame) laneFace() *draw.Face {
+	s, g := f.s, f.g
+	face := s.Label()
+	if len(f.tl.Lanes) > 0 && draw.TextHeight(face) > g.Lane(0).H {
+		return s.Small()
+	}
+	for _, lane := range f.tl.Lanes {
+		if draw.Measure(face)(lane.Name) > g.Labels.W {
+			return s.Small()
+		}
+	}
+	return face
+}
+
 // lane draws lane i: its name, its belief and truth bars, its pauses,
 // delays and crashes, collecting the spans' names as pills.
 func (f *timelineFrame) lane(i int, lane lab.Lane) {
 	s, th, g := f.s, f.th, f.g
 	row := g.Lane(i)
 	label := ui.Rect{X: g.Labels.X, Y: row.Y, W: g.Labels.W, H: row.H}
-	face := s.Label()
-	if draw.Measure(face)(lane.Name) > label.W || draw.TextHeight(face) > label.H {
-		face = s.Small()
-	}
-	draw.TextInTip(f.dst, lane.Name, face, label, draw.AlignStart, th.Text)
+	draw.TextInTip(f.dst, lane.Name, f.laneFace(), label, draw.AlignStart, th.Text)
 	draw.FillRect(f.dst, row, th.Background)
 	belief, truth := row.SplitV(0.5)
 	belief, truth = belief.InsetXY(0, s.U(2)), truth.InsetXY(0, s.U(2))

@@ -31,6 +31,17 @@ type procDrawing struct {
 	// card less a gap, or a lock pane's bottom).
 	floor float64
 	p     lab.ProcView
+	// names are every process's in the world, which share one face.
+	names []string
+}
+
+// procNames are the world's processes' names.
+func (w *worldView) procNames() []string {
+	out := make([]string, len(w.view.Procs))
+	for i, p := range w.view.Procs {
+		out[i] = p.Name
+	}
+	return out
 }
 
 // drawProcess draws one process: lease rings, name, state badge and
@@ -38,7 +49,7 @@ type procDrawing struct {
 // ceiling is the bottom of the card above the rings: where the condition
 // tag has no room under it, it goes beside the rings.
 func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, floor, ceiling float64, p lab.ProcView, selected bool) {
-	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, floor: floor, p: p}
+	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, floor: floor, p: p, names: w.procNames()}
 	rw := d.rings(selected)
 	inBadge := d.name(rw)
 	d.stateBadge(w.view.Words, inBadge)
@@ -137,11 +148,21 @@ func (d procDrawing) name(rw float64) (inBadge bool) {
 		nameClr = th.Disabled
 	}
 	room := nameRoom(s, d.ring, d.r, rw)
+	// One face for every name drawn in a circle, the largest they all fit
+	// (names in two sizes read as two kinds of process); a name too long
+	// for even the small face goes in its badge and decides nothing.
+	fits := func(f *draw.Face, name string) bool { return draw.Measure(f)(name) <= room-s.U(4) }
 	face := s.Title()
 	for _, smaller := range []*draw.Face{s.Label(), s.Small()} {
-		if draw.Measure(face)(p.Name) > room-s.U(4) {
-			face = smaller
+		for _, name := range d.names {
+			if !fits(face, name) && fits(s.Small(), name) {
+				face = smaller
+				break
+			}
 		}
+	}
+	if !fits(face, p.Name) && fits(s.Small(), p.Name) {
+		face = s.Small()
 	}
 	inBadge = draw.Measure(face)(p.Name) > room-s.U(2)
 	if !p.Crashed {
