@@ -98,12 +98,7 @@ func sizesIn(shot screenText, rs []ui.Rect, skip ...string) map[float64][]string
 // names in the label face, and their goals likewise; the troubleshooting
 // lesson's timeline named some lanes in one size and some in another).
 func TestLabelsOfOneKindShareOneSize(t *testing.T) {
-	r := newAppRig(t)
-	r.resize(1024, 640)
-	r.click("sandbox")
-	r.click("preset:leases")
-	r.click("compareSystems")
-	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
+	r, v := compareAt1024(t)
 	shot := r.record("compare-systems-sizes-1024x640")
 	var chips []ui.Rect
 	for _, c := range v.chips {

@@ -236,10 +236,16 @@ func TestCompareSystemsOnThePhoneShowsOneWorldAtATime(t *testing.T) {
 
 // At a desktop's size both worlds stay side by side.
 func TestCompareSystemsOnADesktopShowsTwoWorlds(t *testing.T) {
+	r, _ := compareAt1024(t)
+	assert.Len(t, r.a.Inspect().Systems.Shown, 2)
+}
+
+// compareAt1024 opens Compare systems over the leases preset at 1024x640.
+func compareAt1024(t *testing.T) (*appRig, *systemsView) {
 	r := newAppRig(t)
 	r.resize(1024, 640)
 	r.click("sandbox")
 	r.click("preset:leases")
 	r.click("compareSystems")
-	assert.Len(t, r.a.Inspect().Systems.Shown, 2)
+	return r, r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
 }

@@ -81,16 +81,26 @@ func UnitFor(w, h, scale float64) float64 {
 // elsewhere.
 const PortraitRefWidth = 560
 
+// BareRefWidth is the width, in units, of a window without the lesson
+// panel that is laid out as the reference window's world column: the
+// reference width less the panel and the gap before it.
+const BareRefWidth = RefWidth - lessonMin - gap
+
 // UnitForBare is UnitFor for a window that shows no lesson panel (the
-// page shows it): an upright one is fitted to PortraitRefWidth.
+// page shows it): it is fitted to the room the world has beside the
+// panel in the reference window (BareRefWidth), not to a panel that is
+// elsewhere (fitted to the whole RefWidth, the browser's canvas at
+// 1024x640 drew its small text at 8.5 px); an upright one (a phone) to
+// PortraitRefWidth.
 func UnitForBare(w, h, scale float64) float64 {
-	if h <= w {
-		return UnitFor(w, h, scale)
-	}
 	if scale <= 0 || math.IsNaN(scale) {
 		scale = 1
 	}
-	fit := math.Min(w/PortraitRefWidth, h/RefHeight)
+	ref := float64(BareRefWidth)
+	if h > w {
+		ref = PortraitRefWidth
+	}
+	fit := math.Min(w/ref, h/RefHeight)
 	return math.Max(0, math.Min(fit, math.Max(scale, 0.6*fit)))
 }
 

@@ -177,8 +177,15 @@ func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 	g := ShardGeom{Area: area}
 	var in Rect
 	if area.W >= px(520) {
+		// As tall as the store's lines: three in a column where its card
+		// is under 330 units wide (the browser's canvas beside the page's
+		// panel), else two.
+		least := px(48)
+		if area.W-math.Round(area.W*0.55)-px(10) < px(330) {
+			least = px(66)
+		}
 		var top Rect
-		top, in = area.CutTop(math.Max(px(48), math.Min(px(56), math.Round(area.H*0.3))), px(10))
+		top, in = area.CutTop(math.Max(least, math.Min(px(56), math.Round(area.H*0.3))), px(10))
 		g.Coord, g.Store = top.CutLeft(math.Round(top.W*0.55), px(10))
 	} else {
 		// Narrow: the coordinator and the store stacked, full width, each
