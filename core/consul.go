@@ -352,5 +352,5 @@ func (consulSystem) notes(c SystemSettings) []string {
 
 // policy: the server's 2 x TTL against api.Lock's renewal every TTL/2.
 func (consulSystem) policy(c SystemSettings) LeasePolicy {
-	return LeasePolicy{TTL: ConsulTTLMultiplier * c.TTL, RenewEvery: c.TTL / 2, PauseBudget: c.PauseBudget}
+	return LeasePolicy{TTL: ConsulTTLMultiplier * c.TTL, RenewEvery: c.TTL / 2, PauseBudget: c.PauseBudget, SessionTTL: c.TTL}
 }

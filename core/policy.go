@@ -18,6 +18,39 @@ type LeasePolicy struct {
 	// keeps more than this to spare, never merely as much: a renewal that
 	// reaches the coordinator at or after the expiry is refused.
 	RoundTrip time.Duration
+	// SessionTTL is the TTL the learner set, where the server keeps a
+	// session longer than it (Consul's 2 x TTL, TTL being the longer): the
+	// verdict says both, so a "30 s" beside a 15 s slider explains itself.
+	// Zero where the lease lasts its TTL.
+	SessionTTL time.Duration
+}
+
+// ttlWords is how the verdict names the lease's length: "ttl 30 s", or
+// where the server stretches the TTL set, "ttl 15 s, expiring after 2 x
+// ttl = 30 s".
+func (p LeasePolicy) ttlWords() string {
+	if p.SessionTTL <= 0 || p.SessionTTL == p.TTL {
+		return "ttl " + Seconds(p.TTL)
+	}
+	return fmt.Sprintf("ttl %s, expiring after %s = %s", Seconds(p.SessionTTL), p.stretch(), Seconds(p.TTL))
+}
+
+// leftWords names the lease left when a pause begins just before a
+// renewal: "ttl - renew", or "2 x ttl - renew" where the server stretches
+// the TTL.
+func (p LeasePolicy) leftWords() string {
+	if p.SessionTTL <= 0 || p.SessionTTL == p.TTL {
+		return "ttl - renew"
+	}
+	return p.stretch() + " - renew"
+}
+
+// stretch is the lease's length in the TTL's terms: "2 x ttl".
+func (p LeasePolicy) stretch() string {
+	if p.TTL%p.SessionTTL == 0 {
+		return fmt.Sprintf("%d x ttl", p.TTL/p.SessionTTL)
+	}
+	return fmt.Sprintf("%.3g x ttl", float64(p.TTL)/float64(p.SessionTTL))
 }
 
 // PolicyVerdict explains whether a policy leaves renewal margin.
@@ -117,13 +150,13 @@ func (v PolicyVerdict) Rule() string {
 	sum := fmt.Sprintf("2 x %s + %s = %s", Seconds(p.RenewEvery), Seconds(p.PauseBudget), Seconds(v.Need))
 	switch {
 	case v.OK:
-		return fmt.Sprintf("lease policy leaves renewal margin: %s < ttl %s (%s to spare)", sum, Seconds(p.TTL), Seconds(v.Margin))
+		return fmt.Sprintf("lease policy leaves renewal margin: %s < %s (%s to spare)", sum, p.ttlWords(), Seconds(v.Margin))
 	case v.Need > p.TTL:
-		return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s)", sum, Seconds(p.TTL), Seconds(-v.Margin))
+		return fmt.Sprintf("lease policy leaves no renewal margin: %s > %s (short by %s)", sum, p.ttlWords(), Seconds(-v.Margin))
 	case v.Need == p.TTL:
-		return fmt.Sprintf("lease policy leaves no renewal margin: %s = ttl %s (nothing to spare)", sum, Seconds(p.TTL))
+		return fmt.Sprintf("lease policy leaves no renewal margin: %s = %s (nothing to spare)", sum, p.ttlWords())
 	}
-	return fmt.Sprintf("lease policy leaves no renewal margin: %s < ttl %s (%s to spare, no more than the round trip of %s)", sum, Seconds(p.TTL), Seconds(v.Margin), Seconds(p.RoundTrip))
+	return fmt.Sprintf("lease policy leaves no renewal margin: %s < %s (%s to spare, no more than the round trip of %s)", sum, p.ttlWords(), Seconds(v.Margin), Seconds(p.RoundTrip))
 }
 
 // Explain is the verdict in a system's words: who ends the lease, and
@@ -142,25 +175,25 @@ func (v PolicyVerdict) Explain(w SystemWords) string {
 		if trip != "" {
 			spare = ", more than the" + trip
 		}
-		return fmt.Sprintf("lease policy leaves renewal margin: %s < ttl %s (%s to spare%s): a pause that begins just before a renewal finds ttl - renew = %s left, and even if the renewal sent on waking is lost, the next one lands before %s",
-			sum, Seconds(p.TTL), Seconds(v.Margin), spare, Seconds(v.Left), w.LeaseEnds)
+		return fmt.Sprintf("lease policy leaves renewal margin: %s < %s (%s to spare%s): a pause that begins just before a renewal finds %s = %s left, and even if the renewal sent on waking is lost, the next one lands before %s",
+			sum, p.ttlWords(), Seconds(v.Margin), spare, p.leftWords(), Seconds(v.Left), w.LeaseEnds)
 	}
 	if v.PauseAloneLapses() {
-		return fmt.Sprintf("lease policy leaves no renewal margin: %s > ttl %s (short by %s), and the pause alone can outlast the lease: one that begins just before a renewal finds only ttl - renew = %s left, less than the %s pause, and %s while this process still believes it leads",
-			sum, Seconds(p.TTL), Seconds(-v.Margin), Seconds(v.Left), Seconds(p.PauseBudget), w.Takes)
+		return fmt.Sprintf("lease policy leaves no renewal margin: %s > %s (short by %s), and the pause alone can outlast the lease: one that begins just before a renewal finds only %s = %s left, less than the %s pause, and %s while this process still believes it leads",
+			sum, p.ttlWords(), Seconds(-v.Margin), p.leftWords(), Seconds(v.Left), Seconds(p.PauseBudget), w.Takes)
 	}
 	var head string
 	switch {
 	case v.Need > p.TTL:
-		head = fmt.Sprintf("%s > ttl %s (short by %s)", sum, Seconds(p.TTL), Seconds(-v.Margin))
+		head = fmt.Sprintf("%s > %s (short by %s)", sum, p.ttlWords(), Seconds(-v.Margin))
 	case v.Need == p.TTL:
-		head = fmt.Sprintf("%s = ttl %s (nothing to spare)", sum, Seconds(p.TTL))
+		head = fmt.Sprintf("%s = %s (nothing to spare)", sum, p.ttlWords())
 	default:
-		head = fmt.Sprintf("%s < ttl %s (%s to spare, no more than the%s)", sum, Seconds(p.TTL), Seconds(v.Margin), trip)
+		head = fmt.Sprintf("%s < %s (%s to spare, no more than the%s)", sum, p.ttlWords(), Seconds(v.Margin), trip)
 	}
-	alone := fmt.Sprintf("a %s pause that begins just before a renewal finds ttl - renew = %s left and survives, as long as the renewal sent on waking arrives", Seconds(p.PauseBudget), Seconds(v.Left))
+	alone := fmt.Sprintf("a %s pause that begins just before a renewal finds %s = %s left and survives, as long as the renewal sent on waking arrives", Seconds(p.PauseBudget), p.leftWords(), Seconds(v.Left))
 	if p.PauseBudget == v.Left {
-		alone = fmt.Sprintf("a %s pause that begins just before a renewal finds exactly ttl - renew = %s left: it wakes as the lease runs out, and its renewal lands in time only if it travels faster than the one before it", Seconds(p.PauseBudget), Seconds(v.Left))
+		alone = fmt.Sprintf("a %s pause that begins just before a renewal finds exactly %s = %s left: it wakes as the lease runs out, and its renewal lands in time only if it travels faster than the one before it", Seconds(p.PauseBudget), p.leftWords(), Seconds(v.Left))
 	}
 	late := fmt.Sprintf("too late: %s first", w.LeaseEnds)
 	if v.Need <= p.TTL {

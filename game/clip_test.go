@@ -390,10 +390,14 @@ func TestPhoneCompareChipsAreNotCut(t *testing.T) {
 var phoneWindow = ui.Rect{W: 1170, H: 1392}
 
 // phoneRig is an app laid out as the page lays it out on a phone.
-func phoneRig(t *testing.T) *appRig {
+func phoneRig(t *testing.T) *appRig { return bareRig(t, phoneWindow, 3) }
+
+// bareRig is an app laid out as the page lays it out beside its panel, in
+// a canvas window big at scale.
+func bareRig(t *testing.T, window ui.Rect, scale float64) *appRig {
 	r := rigWith(t, nil)
-	r.st.Window = phoneWindow
-	r.st.Style = draw.NewStyle(ui.UnitForBare(phoneWindow.W, phoneWindow.H, 3))
+	r.st.Window = window
+	r.st.Style = draw.NewStyle(ui.UnitForBare(window.W, window.H, scale))
 	r.st.Style.PanelOutside = true
 	r.tick(ui.Input{})
 	return r
@@ -402,10 +406,18 @@ func phoneRig(t *testing.T) *appRig {
 // phoneScreens opens every screen the phone shows a canvas for (the menu,
 // an exercise's answer and the sandbox's setup are the page alone there)
 // and records each.
-func phoneScreens(t *testing.T) []screenText {
+func phoneScreens(t *testing.T) []screenText { return bareScreens(t, phoneWindow, 3, "phone") }
+
+// browserWindows are the browser's canvas beside the page's 22 rem panel
+// in a 1024x640 and a 1280x800 window, at 1x.
+var browserWindows = map[string]ui.Rect{"browser-1024x640": {W: 1024 - 22*16, H: 640}, "browser-1280x800": {W: 1280 - 22*16, H: 800}}
+
+// bareScreens is phoneScreens for the page's canvas in window at scale,
+// each screen's name ending in size.
+func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []screenText {
 	var shots []screenText
 	goTo := func(p place.Place) *appRig {
-		r := phoneRig(t)
+		r := bareRig(t, window, scale)
 		require.NoError(t, r.a.Goto(p))
 		r.tick(ui.Input{})
 		return r
@@ -414,16 +426,16 @@ func phoneScreens(t *testing.T) []screenText {
 		r := goTo(place.Place{Kind: place.Lesson, ID: l.ID})
 		sc, ok := r.a.top().(*LessonScene)
 		require.True(t, ok, "lesson %s opens", l.ID)
-		shots = append(shots, r.record("lesson-"+l.ID+"-phone"))
+		shots = append(shots, r.record("lesson-"+l.ID+"-"+size))
 		sc.Lab.Advance(lessonMoment(sc))
 		for range len(l.Hints) {
 			r.key(ui.IntentHint)
 		}
-		shots = append(shots, r.record("lesson-"+l.ID+"-run-phone"))
+		shots = append(shots, r.record("lesson-"+l.ID+"-run-"+size))
 		// The solution played to its end: the lesson complete.
 		require.NoError(t, sc.Lab.Resume(l.SolutionKnobs, l.Solution))
 		sc.Lab.Advance(sc.Lab.Lesson.Duration)
-		shots = append(shots, r.record("lesson-"+l.ID+"-done-phone"))
+		shots = append(shots, r.record("lesson-"+l.ID+"-done-"+size))
 	}
 	for _, ex := range lessons.Exercises() {
 		if ex.Lab == nil {
@@ -432,9 +444,9 @@ func phoneScreens(t *testing.T) []screenText {
 		r := goTo(place.Place{Kind: place.Exercise, ID: ex.ID, Sub: place.Simulator})
 		sim := r.exScene().Simulator()
 		require.NotNil(t, sim, "exercise %s's simulator opens", ex.ID)
-		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-phone"))
+		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-"+size))
 		sim.Lab.Advance(10 * time.Second)
-		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-run-phone"))
+		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-run-"+size))
 	}
 	for _, preset := range sandbox.Presets() {
 		p := preset.Name
@@ -454,7 +466,7 @@ func phoneScreens(t *testing.T) []screenText {
 		require.NotEmpty(t, procs, "preset %s draws its processes", p)
 		slices.Sort(procs)
 		r.click(procs[0])
-		shots = append(shots, r.record("sandbox-run-"+p+"-menu-phone"))
+		shots = append(shots, r.record("sandbox-run-"+p+"-menu-"+size))
 		pause := actID(strings.TrimPrefix(procs[0], "proc:"), "pause")
 		if _, ok := r.a.Inspect().Regions[pause]; ok {
 			r.click(pause)
@@ -462,15 +474,15 @@ func phoneScreens(t *testing.T) []screenText {
 			r.key(ui.IntentBack) // the menu closes
 		}
 		sb.Run.Lab.Advance(preset.Story - 3*time.Second)
-		shots = append(shots, r.record("sandbox-run-"+p+"-phone"))
+		shots = append(shots, r.record("sandbox-run-"+p+"-"+size))
 		if p == "leases" {
 			r.key(ui.IntentBack)
 			r.click("compareSystems")
 			v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
 			lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
-			shots = append(shots, r.record("compare-systems-phone"))
+			shots = append(shots, r.record("compare-systems-"+size))
 			r.click("systemsShow:redlock")
-			shots = append(shots, r.record("compare-systems-redlock-phone"))
+			shots = append(shots, r.record("compare-systems-redlock-"+size))
 		}
 	}
 	r := goTo(place.Place{Kind: place.Lesson, ID: "fenced-writes"})
@@ -478,10 +490,10 @@ func phoneScreens(t *testing.T) []screenText {
 	require.NoError(t, sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Fencing(false))}))
 	r.tick(ui.Input{})
 	runFinder(t, r)
-	shots = append(shots, r.record("found-phone"))
+	shots = append(shots, r.record("found-"+size))
 	r.click("compare")
 	r.a.top().(*comparison).player.Clock.Apply(lab.SeekTo(25 * time.Second))
-	shots = append(shots, r.record("compare-fencing-phone"))
+	shots = append(shots, r.record("compare-fencing-"+size))
 	return shots
 }
 
@@ -497,6 +509,27 @@ func TestNoTextIsCutOnThePhone(t *testing.T) {
 		bad = append(bad, s.overlapping()...)
 	}
 	assert.Empty(t, bad, "text cut or overlapping on the phone:\n%s", strings.Join(bad, "\n"))
+}
+
+// In the browser beside the page's panel, at 1024x640 and 1280x800, no
+// canvas text is cut, drawn outside its box or over another, and none is
+// smaller than 11 px (issue 29: at 1024x640 the small face was 8.5 px).
+func TestNoTextIsCutInTheBrowsersCanvas(t *testing.T) {
+	for size, window := range browserWindows {
+		var bad []string
+		smallest := 100.0
+		for _, s := range bareScreens(t, window, 1, size) {
+			require.NotEmpty(t, s.drawn, "%s drew no text", s.name)
+			bad = append(bad, s.ellipsised()...)
+			bad = append(bad, s.offenders()...)
+			bad = append(bad, s.overlapping()...)
+			for _, d := range s.drawn {
+				smallest = min(smallest, d.Size)
+			}
+		}
+		assert.Empty(t, bad, "%s: text cut or overlapping:\n%s", size, strings.Join(bad, "\n"))
+		assert.GreaterOrEqual(t, smallest, 11.0, "%s: the smallest text drawn", size)
+	}
 }
 
 // overlapping lists, one a line, the pairs of strings on the screen whose

@@ -58,11 +58,11 @@ func (p *Player) fitPanel(l ui.PlayerLayout, keep float64) ui.PlayerLayout {
 		for _, h := range append([]string{hintPrompt}, hints...) {
 			p.fit.hintH = math.Max(p.fit.hintH, draw.ParagraphHeight(h, st.Small(), l.HintText.W))
 		}
-		p.fit.goalH, p.fit.goals = p.fit.goalH[:0], p.fit.goals[:0]
+		p.fit.goals = p.fit.goals[:0]
 		for _, g := range p.Lesson.Goals {
-			p.fit.goalH = append(p.fit.goalH, st.ChecklistRowHeight(g.Line(), l.Goals.W, minRow))
 			p.fit.goals = append(p.fit.goals, g.Line())
 		}
+		p.fit.goalH = st.ChecklistRowHeights(p.fit.goals, l.Goals.W, minRow)
 		p.fit.widths, p.fit.hints = [3]float64{l.Goals.W, l.HintText.W, st.Unit}, hints
 	}
 	grow := 0.0

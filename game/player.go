@@ -120,6 +120,9 @@ type Player struct {
 	// worldMin is the least height of the world (worldSizer), 0 for any:
 	// a notice's band takes no room from it.
 	worldMin float64
+	// topBand is the moment of success's band when it takes the top of
+	// the whole canvas, every region laid out under it; empty otherwise.
+	topBand ui.Rect
 
 	// Overlay, when set, is updated before and drawn over the world (the
 	// explorer's button and progress bar).

@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 )
 
@@ -31,15 +32,39 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 	}
 	p.outside = style.PanelOutside
 	needs := ui.PlayerNeeds{Knobs: nk, Lanes: lanes}
-	p.layout = ui.LayoutPlayerWith(window, style.Unit, needs, !p.outside)
-	p.worldMin = 0
-	if m, ok := p.World.(worldSizer); ok {
-		// A world whose lock groups wrap to rows needs more height than
-		// the timeline's growth for its lanes leaves it.
-		p.worldMin = m.MinHeight(p.layout.World.W, style)
-		if p.worldMin > p.layout.World.H {
-			needs.WorldH = p.worldMin
-			p.layout = ui.LayoutPlayerWith(window, style.Unit, needs, !p.outside)
+	split := func(window ui.Rect) {
+		p.layout = ui.LayoutPlayerWith(window, style.Unit, needs, !p.outside)
+		p.worldMin = 0
+		if m, ok := p.World.(worldSizer); ok {
+			// A world whose lock groups wrap to rows needs more height than
+			// the timeline's growth for its lanes leaves it.
+			p.worldMin = m.MinHeight(p.layout.World.W, style)
+			if p.worldMin > p.layout.World.H {
+				needs.WorldH = p.worldMin
+				p.layout = ui.LayoutPlayerWith(window, style.Unit, needs, !p.outside)
+			}
+		}
+	}
+	split(window)
+	p.topBand = ui.Rect{}
+	if r, _ := p.noticeBand(); p.noticeDone && !r.Empty() && !p.worldFitsUnder(r) {
+		// A world too short to give up even the moment of success's one
+		// line (a phone's, with a knob strip): the band goes above it and
+		// the timeline gives up the height where it has more than its
+		// lanes want, or shows some of them summed up in its last lane
+		// already (it sums up one more); else every region gives up a
+		// little. The band covers none of the world's heading row.
+		l := &p.layout
+		p.topBand = ui.Rect{X: r.X, Y: l.World.Y, W: r.W, H: r.H}
+		h := r.H + style.U(8)
+		if l.Timeline.H-h >= ui.TimelineWant(lanes, style.Unit) || lanesShown(l.Timeline, style.Unit, lanes) < lanes {
+			l.World.Y += h
+			l.Knobs.Y += h
+			l.Timeline.Y += h
+			l.Timeline.H -= h
+		} else {
+			_, rest := window.CutTop(p.topBand.MaxY()-window.Y, 0)
+			split(rest)
 		}
 	}
 	p.place()
@@ -71,6 +96,14 @@ func (p *Player) Layout(window ui.Rect, style draw.Style) {
 // worldView.MinHeight).
 type worldSizer interface {
 	MinHeight(width float64, s draw.Style) float64
+}
+
+// lanesShown is how many of lanes lanes a timeline in r shows whole, the
+// rest summed up in its last (timelineView.Layout); a timeline of
+// lab.MaxLanes or more may be a summary already.
+func lanesShown(r ui.Rect, u float64, lanes int) int {
+	g := ui.LayoutTimeline(r, u, lanes, 1)
+	return min(lanes, lab.MaxLanes-1, int(g.Lanes.H/(timelineLaneMin*u)))
 }
 
 // menuHost is a world view whose action menu the player draws over every

@@ -90,6 +90,9 @@ func (p *Player) noticeBand() (ui.Rect, string) {
 	if p.noticeLeft <= 0 || p.layout.World.Empty() {
 		return ui.Rect{}, ""
 	}
+	if !p.topBand.Empty() {
+		return p.topBand, p.noticeShort
+	}
 	s := p.style
 	w := math.Min(p.layout.World.W-s.U(24), s.U(560))
 	band := func(text string) ui.Rect {
@@ -119,13 +122,9 @@ func (p *Player) worldFitsUnder(r ui.Rect) bool {
 // notice takes at its top while one shows.
 func (p *Player) worldArea() ui.Rect {
 	r := p.noticeRect()
-	if r.Empty() || !p.noticeDone {
-		return p.layout.World
-	}
-	if !p.worldFitsUnder(r) {
-		// A world too short to give up even the short band keeps its
-		// room, under the notice (the page says the success at the top
-		// of its panel too).
+	if r.Empty() || !p.noticeDone || !p.topBand.Empty() {
+		// No band, a passing notice over the world, or the band above
+		// every region (Layout).
 		return p.layout.World
 	}
 	_, below := p.layout.World.CutTop(r.MaxY()-p.layout.World.Y, p.style.U(4))

@@ -2,6 +2,7 @@ package game
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,10 +29,18 @@ type systemsView struct {
 	shown  [2]int
 	labels [2]ui.Rect
 	titles []ui.Rect // the grid's names, when it shows every timeline
-	chips  []ui.Rect // the header's names, which choose the pair shown
+	// chips are the header's names, one per system, which choose the
+	// system shown: buttons the page lists, Tab visits and a click or a
+	// touch presses ("systemsShow:etcd"). Empty rectangles where the
+	// header has none (two systems side by side).
+	chips  []ui.Button
 	header ui.Rect
 	tall   bool // the window has room for every system's timeline
 	pair   bool // the timeline strip shows only the shown pair
+	// single: the world region is too narrow for two worlds side by
+	// side (a phone): one system's world and timeline are drawn, the
+	// last one chosen (shown[1]), and the chips switch it.
+	single bool
 	back   ui.Button
 	player *Player
 	stack  *Stack
@@ -70,10 +79,14 @@ func openSystems(stack *Stack, cfg sandbox.Config, log core.ActionLog, systems [
 // pushSystems shows comparison m on stack, etcd beside system.
 func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, from systemsFrom) {
 	v := &systemsView{m: m, stack: stack, back: ui.Button{Label: "Back (Esc)"}, shown: [2]int{0, min(1, len(m.Runs)-1)}}
+	widgets := []Widget{{"systemsBack", &v.back, "Back to the sandbox (Esc)"}}
+	v.chips = make([]ui.Button, len(m.Systems))
 	for i, sys := range m.Systems {
 		if sys == system && i > 0 {
 			v.shown[1] = i // etcd beside the system the setup is on
 		}
+		v.chips[i].Label = "Show " + sys.Title()
+		widgets = append(widgets, Widget{"systemsShow:" + sys.String(), &v.chips[i], "Show " + sys.Title() + "'s world and timeline"})
 	}
 	for _, lb := range m.Runs {
 		v.worlds = append(v.worlds, newWorldView(lb, func(string) {}, func(lab.Command) {}))
@@ -102,12 +115,12 @@ func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, fro
 		Regions: func() map[string]ui.Rect {
 			r := map[string]ui.Rect{"systemsBack": v.back.Rect}
 			for i, sys := range m.Systems {
-				if i < len(v.chips) {
-					r["systemsShow:"+sys.String()] = v.chips[i]
+				if !v.chips[i].Rect.Empty() {
+					r["systemsShow:"+sys.String()] = v.chips[i].Rect
 				}
 			}
-			for k := range min(2, len(m.Systems)) {
-				r["systemsPane:"+m.Systems[v.shown[k]].String()] = v.labels[k]
+			for k, i := range v.drawn() {
+				r["systemsPane:"+m.Systems[i].String()] = v.labels[k]
 			}
 			return r
 		},
@@ -118,7 +131,7 @@ func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, fro
 			}
 			return out
 		}},
-		Widgets: []Widget{{"systemsBack", &v.back, "Back to the sandbox (Esc)"}},
+		Widgets: widgets,
 	})
 	v.player.Narrate("Comparing " + systemTitles(m.Systems) + " on the same scenario. " + from.esc)
 	stack.Push(v)
@@ -159,12 +172,27 @@ func (v *systemsView) Inspect() SceneInfo {
 		si.Systems = append(si.Systems, sys.String())
 		si.Lines = append(si.Lines, v.m.Stories[i].Line())
 	}
-	for k := range min(2, len(v.m.Systems)) {
-		si.Shown = append(si.Shown, v.m.Systems[v.shown[k]].String())
+	for _, i := range v.drawn() {
+		si.Shown = append(si.Shown, v.m.Systems[i].String())
 	}
 	info.Systems = si
 	return info
 }
+
+// drawn are the systems whose worlds are drawn, left to right: the shown
+// pair, or on a narrow screen the last one chosen.
+func (v *systemsView) drawn() []int {
+	switch {
+	case len(v.m.Systems) == 1:
+		return v.shown[:1]
+	case v.single:
+		return v.shown[1:]
+	}
+	return v.shown[:]
+}
+
+// isDrawn reports whether system i's world is drawn.
+func (v *systemsView) isDrawn(i int) bool { return slices.Contains(v.drawn(), i) }
 
 // cells lays the timeline strip out: when it is tall enough, a grid of
 // every system's timeline, up to three a row, each under its name;
@@ -183,6 +211,11 @@ func (v *systemsView) cells(area ui.Rect, s draw.Style) (titles, lanes []ui.Rect
 	}
 	need := titleH + s.U(66+16*float64(procs))
 	titles, lanes = make([]ui.Rect, n), make([]ui.Rect, n)
+	if v.single {
+		// The one system drawn, its timeline the strip's width.
+		lanes[v.shown[1]] = area
+		return nil, lanes
+	}
 	if n > 2 && (!v.tall || float64(rows)*need+float64(rows-1)*gap > area.H) {
 		// The names go in the header (see systemsPanes.Layout).
 		for k, r := range ui.SplitPanes(area, s.Unit, 1, 1) {
@@ -211,14 +244,29 @@ func ones(n int) []float64 {
 	return w
 }
 
-// show puts system i in the world panes beside the last one shown.
+// show puts system i in the world panes beside the last one shown, or on
+// a narrow screen in place of it.
 func (v *systemsView) show(i int) {
+	if v.single {
+		if i == v.shown[1] {
+			return
+		}
+		v.shown = [2]int{v.shown[1], i}
+		v.player.Narrate("Showing " + v.m.Systems[i].Title())
+		return
+	}
 	if i == v.shown[0] || i == v.shown[1] {
 		return
 	}
 	v.shown = [2]int{v.shown[1], i}
 	v.player.Narrate("Showing " + v.m.Systems[v.shown[0]].Title() + " and " + v.m.Systems[v.shown[1]].Title() + " side by side")
 }
+
+// minPaneW is the narrowest world pane, in units, Compare systems puts two
+// of side by side: narrower, a contender's badge met the store's card and
+// a "paused" tag the coordinator's (a phone). A narrower region shows one
+// system at a time.
+const minPaneW = 300
 
 // systemsPanes is the world region: a header with the way back, then
 // the worlds of the two systems shown, each under its line.
@@ -231,37 +279,51 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 	in := area.Inset(px(10))
 	v.header, in = in.CutTop(px(30), px(8))
 	v.back.Rect, _ = v.header.CutRight(px(140), 0)
-	v.chips = nil
-	if len(v.worlds) > 2 {
-		// The names that choose the pair shown.
+	v.single = len(v.worlds) > 1 && in.W < px(2*minPaneW+8)
+	for i := range v.chips {
+		v.chips[i].Rect = ui.Rect{}
+	}
+	if len(v.worlds) > 2 || v.single {
+		// The names that choose the systems shown.
 		names, _ := v.header.CutRight(v.header.W-px(60), 0)
 		names.W -= px(150)
-		v.chips = ui.SplitPanes(names, s.Unit, ones(len(v.worlds))...)
+		for i, r := range ui.SplitPanes(names, s.Unit, ones(len(v.worlds))...) {
+			v.chips[i].Rect = r
+		}
+	}
+	for i := range v.chips {
+		v.chips[i].Disabled = v.chips[i].Rect.Empty() // both worlds are drawn
 	}
 	lh := draw.LineHeight(s.Small())
 	panes := ui.SplitPanes(in, s.Unit, 1, 1)
-	if len(v.worlds) == 1 {
+	if len(v.drawn()) == 1 {
 		panes = []ui.Rect{in}
 	}
 	// Both panes' lines as tall as the longer story needs (at least two
 	// lines, at most five: a longer one shows whole on hover), so the
 	// worlds line up.
 	lines := 2
+	drawn := v.drawn()
 	for k, pane := range panes {
-		n := len(ui.Wrap(v.m.Stories[v.shown[k]].Line(), pane.W-px(16), draw.Measure(s.Small())))
+		n := len(ui.Wrap(v.m.Stories[drawn[k]].Line(), pane.W-px(16), draw.Measure(s.Small())))
 		lines = max(lines, min(n, 5))
 	}
 	for k, pane := range panes {
-		i := v.shown[k]
+		i := drawn[k]
 		v.labels[k], pane = pane.CutTop(math.Ceil(float64(lines)*lh+px(8)), px(2))
 		v.worlds[i].Layout(pane, s)
 	}
 }
 
-// Update implements View: the way back; the worlds are a replay to
-// watch and take no input.
+// Update implements View: the way back and the names that choose the
+// systems shown; the worlds are a replay to watch and take no input.
 func (p *systemsPanes) Update(st *State) error {
 	v := (*systemsView)(p)
+	for i := range v.chips {
+		if v.chips[i].Update(&st.Input) {
+			v.show(i)
+		}
+	}
 	updateReplay(st, v.worlds, &v.back, v.leave)
 	return nil
 }
@@ -271,35 +333,73 @@ func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	v := (*systemsView)(p)
 	th := s.Theme
 	title := "The same scenario on " + systemTitles(v.m.Systems)
-	if len(v.chips) > 0 {
+	if !v.chips[0].Rect.Empty() {
 		title = "Show:"
-		for i, r := range v.chips {
-			clr := th.TextDim
-			if i == v.shown[0] || i == v.shown[1] {
-				clr = th.Accent
-			}
-			draw.StrokeRoundRect(dst, r, s.U(4), 1, clr)
-			name, face := v.m.Systems[i].Title(), s.Label()
-			if draw.Measure(face)(name) > r.W-s.U(8) {
-				face = s.Small() // "ZooKeeper" in a narrow window
-			}
-			// On a phone even the small face cuts them: the names people
-			// shorten them to, the whole on hover.
-			draw.FirstFitInTip(dst, name, chipShort[name], face, r.InsetXY(s.U(4), 0), draw.AlignCenter, clr)
-		}
+		v.drawChips(dst, s)
 	}
 	head := v.header
 	head.W = math.Min(head.W, v.back.Rect.X-v.header.X-s.U(10))
 	draw.TextInTip(dst, title, s.Label(), head, draw.AlignStart, th.Text)
 	s.Button(dst, &v.back)
-	for k := range min(2, len(v.worlds)) {
-		i, r := v.shown[k], v.labels[k]
+	for k, i := range v.drawn() {
+		r := v.labels[k]
 		draw.FillRoundRect(dst, r, s.U(4), th.Panel)
 		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, th.Accent)
 		inner := r.Inset(s.U(4)).InsetXY(s.U(4), 0)
 		draw.ParagraphTip(dst, v.m.Stories[i].Line(), s.Small(), inner, th.Text)
 		v.worlds[i].Draw(dst, v.worlds[i].area, s)
 	}
+}
+
+// drawChips draws the header's names, every one in the same face and
+// wording: the label face where every whole name fits its chip, else the
+// small one, else the names people shorten them to (the whole on hover).
+func (v *systemsView) drawChips(dst *ebiten.Image, s draw.Style) {
+	th := s.Theme
+	names := make([]string, len(v.chips))
+	for i, sys := range v.m.Systems {
+		names[i] = sys.Title()
+	}
+	face, short := chipFace(s, names, v.chips[0].Rect.W-s.U(8))
+	for i := range v.chips {
+		b := &v.chips[i]
+		clr := th.TextDim
+		if v.isDrawn(i) {
+			clr = th.Accent
+			draw.FillRoundRect(dst, b.Rect, s.U(4), th.Raised)
+		}
+		draw.StrokeRoundRect(dst, b.Rect, s.U(4), 1, clr)
+		if b.Focus() == ui.FocusVisible {
+			s.FocusRing(dst, b.Rect, s.U(4))
+		}
+		name := names[i]
+		if short {
+			draw.FirstFitInTip(dst, name, chipShort[name], face, b.Rect.InsetXY(s.U(4), 0), draw.AlignCenter, clr)
+		} else {
+			draw.TextIn(dst, name, face, b.Rect.InsetXY(s.U(4), 0), draw.AlignCenter, clr)
+		}
+	}
+}
+
+// chipFace is the one face every chip's name is drawn in, for chips w
+// wide: the label face if every name fits, else the small one; short
+// says even that cuts one, so the names people shorten them to are used.
+func chipFace(s draw.Style, names []string, w float64) (face *draw.Face, short bool) {
+	fits := func(f *draw.Face) bool {
+		for _, n := range names {
+			if draw.Measure(f)(n) > w {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case fits(s.Label()):
+		return s.Label(), false
+	case fits(s.Small()):
+		return s.Small(), false
+	}
+	return s.Small(), true
 }
 
 // systemsLanes is the timeline region: every system's timeline in a
@@ -320,13 +420,6 @@ func (p *systemsLanes) Layout(area ui.Rect, s draw.Style) {
 // Update implements View.
 func (p *systemsLanes) Update(st *State) error {
 	v := (*systemsView)(p)
-	if ptr := st.Input.Pointer(); ptr.JustDown {
-		for i, r := range v.chips {
-			if r.Contains(ptr.Pos) {
-				v.show(i)
-			}
-		}
-	}
 	before := v.m.Runs[0].Now()
 	for i, tl := range v.lines {
 		if err := tl.Update(st); err != nil {
@@ -347,7 +440,7 @@ func (p *systemsLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	_, lanes := v.cells(area, s)
 	for i, tl := range v.lines {
 		clr := th.TextDim
-		if i == v.shown[0] || i == v.shown[1] {
+		if v.isDrawn(i) {
 			clr = th.Accent
 		}
 		if !v.pair {

@@ -10,6 +10,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/lab"
+	"leaselab/game/place"
 	"leaselab/game/ui"
 )
 
@@ -169,4 +170,82 @@ func TestCompareSystemsFitsBesideTheRunsButtons(t *testing.T) {
 		_, ok := r.a.Inspect().Regions[RunBackToMine]
 		assert.True(t, ok, "Back to my run is offered")
 	}
+}
+
+// comparePhone opens Compare systems on the phone, over the leases
+// preset with A paused at 3 s, at 14 s: where the worlds were cramped.
+func comparePhone(t *testing.T) (*appRig, *systemsView) {
+	r := phoneRig(t)
+	require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
+	r.tick(ui.Input{})
+	r.click("preset:leases")
+	r.click("start")
+	sb := r.a.top().(*SandboxScene)
+	require.NotNil(t, sb.Run)
+	sb.Run.Lab.Advance(3 * time.Second)
+	require.NoError(t, sb.Run.Lab.Do(core.Pause("A", 20*time.Second)))
+	r.key(ui.IntentBack)
+	r.click("compareSystems")
+	v := sb.scenes.Top().(*systemsView)
+	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+	r.tick(ui.Input{})
+	return r, v
+}
+
+// On the phone Compare systems shows one system's world at a time, the
+// region's full width, so its cards, badges and tags keep their room
+// (issue 29: two worlds side by side on a phone put the "leader · token"
+// badge against the store's card and the "paused" tag against the
+// coordinator's). The names in the header switch the system shown: on
+// the canvas, from the page and from the keyboard.
+func TestCompareSystemsOnThePhoneShowsOneWorldAtATime(t *testing.T) {
+	r, v := comparePhone(t)
+	assert.Equal(t, []string{"zookeeper"}, r.a.Inspect().Systems.Shown, "the setup's system, alone")
+	shot := r.record("compare-systems-one-phone")
+	s := r.st.Style
+	i := v.shown[1]
+	g := v.worlds[i].geom
+	for k, b := range g.Badges {
+		assert.LessOrEqual(t, b.MaxY(), g.Store.Y-s.U(4), "badge %d ends clear of the store's card", k)
+	}
+	paused := false
+	for _, d := range shot.drawn {
+		if d.Text == "paused" {
+			paused = true
+			assert.GreaterOrEqual(t, d.Ink.Y, g.Coord.MaxY()+s.U(5), "the paused tag sits clear of the coordinator's card")
+		}
+	}
+	assert.True(t, paused, "A's paused tag is drawn")
+
+	for _, sys := range core.SystemNames() {
+		c, ok := r.control("systemsShow:" + sys)
+		require.True(t, ok, "the page lists a control to show %s", sys)
+		assert.False(t, c.Disabled, "%s can be chosen", sys)
+	}
+	r.use("systemsShow:redlock", 0)
+	r.tick(ui.Input{})
+	assert.Equal(t, []string{"redlock"}, r.a.Inspect().Systems.Shown, "the page's control switches the system")
+	r.click("systemsShow:consul")
+	assert.Equal(t, []string{"consul"}, r.a.Inspect().Systems.Shown, "a touch on its name switches it")
+	r.tabTo("systemsShow:etcd")
+	r.key(ui.IntentActivate)
+	assert.Equal(t, []string{"etcd"}, r.a.Inspect().Systems.Shown, "so does Enter on its focused name")
+	assert.Equal(t, r.region("systemsPane:etcd").W, v.labels[0].W)
+	assert.Empty(t, r.record("compare-systems-etcd-phone").overlapping())
+}
+
+// At a desktop's size both worlds stay side by side.
+func TestCompareSystemsOnADesktopShowsTwoWorlds(t *testing.T) {
+	r, _ := compareAt1024(t)
+	assert.Len(t, r.a.Inspect().Systems.Shown, 2)
+}
+
+// compareAt1024 opens Compare systems over the leases preset at 1024x640.
+func compareAt1024(t *testing.T) (*appRig, *systemsView) {
+	r := newAppRig(t)
+	r.resize(1024, 640)
+	r.click("sandbox")
+	r.click("preset:leases")
+	r.click("compareSystems")
+	return r, r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
 }

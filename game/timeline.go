@@ -38,6 +38,9 @@ type timelineView struct {
 	// labels and the marks (with the spans' pills), for the tests.
 	drawnLabels, drawnMarks []ui.Rect
 	drawnTexts              []string
+	// drawnWrites are the write marks as last drawn, a run of them
+	// merged into one (writes).
+	drawnWrites []ui.Rect
 	// drawnHead is the play head's marker as last drawn (empty when out
 	// of view).
 	drawnHead ui.Rect
@@ -46,6 +49,10 @@ type timelineView struct {
 func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {
 	return &timelineView{lab: lb, send: send}
 }
+
+// timelineLaneMin is the least height, in units, of a lane shown whole:
+// less, and the last lane sums up the rest ("+5 more").
+const timelineLaneMin = 16
 
 // Layout implements View.
 func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
@@ -78,7 +85,7 @@ func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
 // small face is taller for its unit, 16 units were not), with the pixel
 // of slack a glyph's box may overhang either side.
 func (v *timelineView) lanesThatFit(area ui.Rect, s draw.Style) int {
-	fit := int(v.geom.Lanes.H / (16 * s.Unit))
+	fit := int(v.geom.Lanes.H / (timelineLaneMin * s.Unit))
 	for fit > 2 && fit < len(v.tl.Lanes) && ui.LayoutTimeline(area, s.Unit, fit, v.tl.Length.Seconds()).Lane(0).H < draw.TextHeight(s.Small())-2 {
 		fit--
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -29,6 +31,8 @@ type timelineFrame struct {
 	// boxes their room, placed clear of marks (marks, pills and lines).
 	labels       []timelineLabel
 	boxes, marks []ui.Rect
+	// writeMarks are the write marks' boxes, a run of them one box.
+	writeMarks []ui.Rect
 }
 
 // timelinePill is a span's name on its lane: "paused", "sends held".
@@ -57,7 +61,7 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	f.leaderLines()
 	f.writes()
 	shown := f.placeLabels()
-	v.drawnLabels, v.drawnMarks, v.drawnTexts = v.drawnLabels[:0], f.marks, v.drawnTexts[:0]
+	v.drawnLabels, v.drawnMarks, v.drawnTexts, v.drawnWrites = v.drawnLabels[:0], f.marks, v.drawnTexts[:0], f.writeMarks
 	for _, l := range shown {
 		v.drawnLabels = append(v.drawnLabels, ui.Rect{X: l.x, Y: l.y - f.h/2, W: l.end - l.x, H: f.h})
 		v.drawnTexts = append(v.drawnTexts, l.text)
@@ -65,10 +69,14 @@ func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	f.axis()
 	// The legend, at the caption's right where there is room; the play
 	// head's marker keeps below it.
+	// A narrow strip (a phone's) says it in fewer words.
 	var legendBox ui.Rect
-	if w := draw.Measure(s.Small())(legend); w < f.g.Caption.W-draw.Measure(s.Label())(caption)-s.U(24) {
+	room := f.g.Caption.W - draw.Measure(s.Label())(caption) - s.U(24)
+	if i := slices.IndexFunc(legend, func(l string) bool { return draw.Measure(s.Small())(l) < room }); i >= 0 {
+		said := legend[i]
+		w := draw.Measure(s.Small())(said)
 		legendBox = ui.Rect{X: f.g.Caption.MaxX() - w, Y: f.g.Caption.Y + (f.g.Caption.H-f.h)/2, W: w, H: f.h}
-		draw.TextIn(dst, legend, s.Small(), f.g.Caption, draw.AlignEnd, f.th.TextDim)
+		draw.TextIn(dst, said, s.Small(), f.g.Caption, draw.AlignEnd, f.th.TextDim)
 	}
 	v.drawnHead = f.playHead(legendBox)
 	f.drawLabels(shown)
@@ -86,18 +94,34 @@ func (f *timelineFrame) caption() string {
 	return caption
 }
 
-// timelineLegend says what the bars and boxes mean in w's kind of world.
-func timelineLegend(w lab.WorldView) string {
+// timelineLegend says what the bars and boxes mean in w's kind of world:
+// the whole, then shorter wordings of it, shortest last.
+func timelineLegend(w lab.WorldView) []string {
+	upper := [2]string{"upper bar: believes it leads", "upper: thinks it leads"}
+	lower := [2]string{"lower bar: coordinator says it holds", "lower: coordinator agrees"}
+	third := [2]string{"orange box: both believe they lead", "orange: two leaders"}
 	switch {
 	case len(w.Workers) > 0:
-		return "upper bar: believes it leads (worker: owns shards)   lower bar: coordinator agrees"
+		upper[0] += " (worker: owns shards)"
+		lower[0] = "lower bar: coordinator agrees"
+		return legendWordings(upper, lower)
 	case len(w.Members) > 0:
-		return "upper bar: believes it leads   lower bar: coordinator says it holds   blue line: new coordinator leader"
+		third = [2]string{"blue line: new coordinator leader", "blue: new coordinator"}
 	case len(w.Redis) > 0:
 		// No coordinator: the truth is which value a majority holds.
-		return "upper bar: believes it leads   lower bar: its keys on a majority   orange box: both believe they lead"
+		lower = [2]string{"lower bar: its keys on a majority", "lower: keys on a majority"}
 	}
-	return "upper bar: believes it leads   lower bar: coordinator says it holds   orange box: both believe they lead"
+	return legendWordings(upper, lower, third)
+}
+
+// legendWordings are a legend's clauses said whole, then each in its
+// shorter words.
+func legendWordings(clauses ...[2]string) []string {
+	var long, short []string
+	for _, c := range clauses {
+		long, short = append(long, c[0]), append(short, c[1])
+	}
+	return []string{strings.Join(long, "   "), strings.Join(short, "   ")}
 }
 
 func seconds(d time.Duration) float64 { return d.Seconds() }
@@ -120,17 +144,30 @@ func (f *timelineFrame) bar(row ui.Rect, sp lab.Span, clr color.Color) {
 	draw.FillRoundRect(f.dst, ui.Rect{X: x0, Y: row.Y, W: x1 - x0, H: row.H}, f.s.U(2), clr)
 }
 
+// laneFace is the one face every lane's name is drawn in: the label face
+// where every name fits its lane, else the small one (names in two sizes
+// read as two kinds of lane).
+func (f *timelineFrame) laneFace() *draw.Face {
+	s, g := f.s, f.g
+	face := s.Label()
+	if len(f.tl.Lanes) > 0 && draw.TextHeight(face) > g.Lane(0).H {
+		return s.Small()
+	}
+	for _, lane := range f.tl.Lanes {
+		if draw.Measure(face)(lane.Name) > g.Labels.W {
+			return s.Small()
+		}
+	}
+	return face
+}
+
 // lane draws lane i: its name, its belief and truth bars, its pauses,
 // delays and crashes, collecting the spans' names as pills.
 func (f *timelineFrame) lane(i int, lane lab.Lane) {
 	s, th, g := f.s, f.th, f.g
 	row := g.Lane(i)
 	label := ui.Rect{X: g.Labels.X, Y: row.Y, W: g.Labels.W, H: row.H}
-	face := s.Label()
-	if draw.Measure(face)(lane.Name) > label.W || draw.TextHeight(face) > label.H {
-		face = s.Small()
-	}
-	draw.TextInTip(f.dst, lane.Name, face, label, draw.AlignStart, th.Text)
+	draw.TextInTip(f.dst, lane.Name, f.laneFace(), label, draw.AlignStart, th.Text)
 	draw.FillRect(f.dst, row, th.Background)
 	belief, truth := row.SplitV(0.5)
 	belief, truth = belief.InsetXY(0, s.U(2)), truth.InsetXY(0, s.U(2))
@@ -292,25 +329,95 @@ func (f *timelineFrame) leaderLines() {
 // writes draws the resource's decisions on the sender's lane, offering a
 // label beside notable ones.
 func (f *timelineFrame) writes() {
-	s, th := f.s, f.th
+	s := f.s
+	// Plain accepted writes, lane by lane, in runs: marks closer than
+	// their ink merge into one, with a count (on a phone a write a
+	// second drew a blob of ticks). The notable ones (refused, stale,
+	// labelled) are drawn one by one, over them.
+	type placed struct {
+		m           lab.WriteMark
+		c           ui.Point
+		size, reach float64
+	}
+	lanes := map[float64][]placed{}
+	var ys []float64
+	var notable []placed
 	for _, m := range f.tl.Writes {
 		c, size, reach, ok := f.markAt(m)
 		if !ok {
 			continue
 		}
-		if m.Stale {
-			// Accepted, but it should not have been: danger, not a tick.
-			s.Danger(f.dst, c, size)
-			draw.StrokeCircle(f.dst, c, size/2+s.U(3), s.U(2), th.Warning)
-		} else {
-			s.Verdict(f.dst, c, size, m.Accepted)
+		p := placed{m, c, size, reach}
+		if !m.Accepted || m.Stale || m.Label != "" {
+			notable = append(notable, p)
+			continue
 		}
-		f.marks = append(f.marks, ui.Rect{X: c.X - reach, Y: c.Y - reach, W: 2 * reach, H: 2 * reach})
-		if m.Label != "" {
-			x := c.X + reach + s.U(4)
-			f.addLabel(timelineLabel{x: x, y: c.Y, end: x + draw.Measure(s.Small())(m.Label), text: m.Label})
+		if _, seen := lanes[c.Y]; !seen {
+			ys = append(ys, c.Y)
+		}
+		lanes[c.Y] = append(lanes[c.Y], p)
+	}
+	for _, y := range ys {
+		ps := lanes[y]
+		xs := make([]float64, len(ps))
+		for i, p := range ps {
+			xs[i] = p.c.X
+		}
+		for _, run := range ui.Runs(xs, 2*ps[0].reach+s.U(2)) {
+			first, last := ps[run.From], ps[run.To]
+			if run.Len() == 1 {
+				f.mark(first.m, first.c, first.size, first.reach)
+				continue
+			}
+			f.markRun(first.c, last.c, first.size, first.reach, run.Len(), first.m.Kind)
 		}
 	}
+	for _, p := range notable {
+		f.mark(p.m, p.c, p.size, p.reach)
+	}
+}
+
+// mark draws one write's mark, and offers its label a place.
+func (f *timelineFrame) mark(m lab.WriteMark, c ui.Point, size, reach float64) {
+	s, th := f.s, f.th
+	if m.Stale {
+		// Accepted, but it should not have been: danger, not a tick.
+		s.Danger(f.dst, c, size)
+		draw.StrokeCircle(f.dst, c, size/2+s.U(3), s.U(2), th.Warning)
+	} else {
+		s.Verdict(f.dst, c, size, m.Accepted)
+	}
+	f.marks = append(f.marks, ui.Rect{X: c.X - reach, Y: c.Y - reach, W: 2 * reach, H: 2 * reach})
+	f.writeMarks = append(f.writeMarks, f.marks[len(f.marks)-1])
+	if m.Label != "" {
+		x := c.X + reach + s.U(4)
+		f.addLabel(timelineLabel{x: x, y: c.Y, end: x + draw.Measure(s.Small())(m.Label), text: m.Label})
+	}
+}
+
+// markRun draws n accepted writes too close to tell apart as one run: a
+// tick at its first and its last, a line between them, and their count
+// after it where there is room ("12 writes").
+func (f *timelineFrame) markRun(first, last ui.Point, size, reach float64, n int, kind string) {
+	s, th := f.s, f.th
+	draw.Line(f.dst, first, last, math.Max(1, s.U(2)), th.Accept)
+	s.Verdict(f.dst, first, size, true)
+	if last.X-first.X >= 2*reach {
+		s.Verdict(f.dst, last, size, true)
+	}
+	f.marks = append(f.marks, ui.Rect{X: first.X - reach, Y: first.Y - reach, W: last.X - first.X + 2*reach, H: 2 * reach})
+	f.writeMarks = append(f.writeMarks, f.marks[len(f.marks)-1])
+	text := fmt.Sprintf("%d %s", n, runNoun(kind))
+	x := last.X + reach + s.U(4)
+	f.addLabel(timelineLabel{x: x, y: last.Y, end: x + draw.Measure(s.Small())(text), text: text})
+}
+
+// runNoun is what a run of marks of kind counts.
+func runNoun(kind string) string {
+	if kind == lab.MarkJob {
+		return "jobs"
+	}
+	return "writes"
 }
 
 // placeLabels is the labels shown: only those that run into no mark, pill

@@ -315,7 +315,7 @@ func TestThePlayHeadMarkerKeepsOffTheLegend(t *testing.T) {
 	const length = 20 * time.Second
 	tr := newTimelineRig(t, length, 2)
 	tl := lab.Timeline{Length: length, Lanes: []lab.Lane{{Name: "A", Lock: "lock"}, {Name: "B", Lock: "lock"}}}
-	legend := timelineLegend(tr.view.lab.World())
+	legend := timelineLegend(tr.view.lab.World())[0]
 	for now := time.Duration(0); now <= length; now += time.Second {
 		tl.Now = now
 		stop := draw.Record()
@@ -326,4 +326,34 @@ func TestThePlayHeadMarkerKeepsOffTheLegend(t *testing.T) {
 		require.NotZero(t, tr.view.drawnHead.W, "no play head marker at %v", now)
 		assert.False(t, drawn[i].Ink.Overlaps(tr.view.drawnHead), "the play head's marker at %v (%v) lies on the legend (%v)", now, tr.view.drawnHead, drawn[i].Ink)
 	}
+}
+
+// Writes a second apart on a two-minute timeline, too close for their
+// ticks to be told apart, are drawn as one run with their count ("12
+// writes"): no two write marks' ink meet (issue 29: a blob of ticks on
+// the phone). The refused write among them keeps its own mark and label.
+func TestCrowdedWriteMarksMergeIntoOneWithACount(t *testing.T) {
+	const length = 120 * time.Second
+	tr := newTimelineRig(t, length, 2)
+	tl := lab.Timeline{Length: length, Now: length, Lanes: []lab.Lane{{Name: "A", Lock: "lock", Members: []string{"A"}}, {Name: "B", Lock: "lock", Members: []string{"B"}}}}
+	for i := range 12 {
+		tl.Writes = append(tl.Writes, lab.WriteMark{At: time.Duration(10+i) * time.Second, From: "A", Accepted: true, Kind: lab.MarkWrite})
+	}
+	tl.Writes = append(tl.Writes, lab.WriteMark{At: 60 * time.Second, From: "A", Kind: lab.MarkWrite, Label: "rejected 3"})
+	tl.Writes = append(tl.Writes, lab.WriteMark{At: 90 * time.Second, From: "B", Accepted: true, Kind: lab.MarkWrite})
+	stop := draw.Record()
+	tr.render(tl)
+	drawn := stop()
+
+	require.Len(t, tr.view.drawnWrites, 3, "the run of twelve, the refusal and B's lone write")
+	for i, a := range tr.view.drawnWrites {
+		for _, b := range tr.view.drawnWrites[i+1:] {
+			assert.False(t, a.Overlaps(b), "write marks %v and %v run together", a, b)
+		}
+	}
+	said := func(text string) bool {
+		return slices.ContainsFunc(drawn, func(d draw.Drawn) bool { return d.Text == text })
+	}
+	assert.True(t, said("12 writes"), "the run says how many writes it holds")
+	assert.True(t, said("rejected 3"), "the refusal keeps its label")
 }

@@ -31,6 +31,17 @@ type procDrawing struct {
 	// card less a gap, or a lock pane's bottom).
 	floor float64
 	p     lab.ProcView
+	// names are every process's in the world, which share one face.
+	names []string
+}
+
+// procNames are the world's processes' names.
+func (w *worldView) procNames() []string {
+	out := make([]string, len(w.view.Procs))
+	for i, p := range w.view.Procs {
+		out[i] = p.Name
+	}
+	return out
 }
 
 // drawProcess draws one process: lease rings, name, state badge and
@@ -38,7 +49,7 @@ type procDrawing struct {
 // ceiling is the bottom of the card above the rings: where the condition
 // tag has no room under it, it goes beside the rings.
 func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, floor, ceiling float64, p lab.ProcView, selected bool) {
-	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, floor: floor, p: p}
+	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, floor: floor, p: p, names: w.procNames()}
 	rw := d.rings(selected)
 	inBadge := d.name(rw)
 	d.stateBadge(w.view.Words, inBadge)
@@ -50,7 +61,8 @@ func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, rin
 		// Beside the rings, in the right half of the process's slot,
 		// where there is no room above them and room there.
 		tw := pillRectIn(s, ui.Point{}, tag, badge.W).W
-		if !ui.TagAbove(ceiling, c.Y, ring, s.Unit) && badge.W/2-ring-s.U(6) >= tw {
+		room := math.Max(badge.W/2-ring-s.U(6), w.besideRoom(c, ring, s))
+		if !ui.TagAbove(ceiling, c.Y, ring, s.Unit) && room >= tw {
 			pillIn(dst, s, ui.Point{X: c.X + ring + s.U(4) + tw/2, Y: c.Y - ring/2}, tag, clr, d.th.Background, badge.W)
 		} else {
 			pillIn(dst, s, ui.Point{X: c.X, Y: c.Y - ring - s.U(ui.TagH/2+2)}, tag, clr, d.th.Background, badge.W)
@@ -79,6 +91,25 @@ func nameRoom(s draw.Style, ring, r, rw float64) float64 {
 // ringWidth is the width of each of the lease rings of radius ring.
 func ringWidth(s draw.Style, ring float64) float64 {
 	return math.Max(s.U(3), math.Min(s.U(5), ring*0.12))
+}
+
+// besideRoom is the width a tag beside the rings of the process at c
+// has: up to its right-hand neighbour's rings, or the world's edge, less
+// a gap; 0 for a process not in the world's one row. A badge narrower than
+// its process's slot (two processes side by side on a phone, their badges
+// clear of each other) would put the tag over the card above it.
+func (w *worldView) besideRoom(c ui.Point, ring float64, s draw.Style) float64 {
+	g := w.geom
+	if !slices.Contains(g.Procs, c) {
+		return 0
+	}
+	right := g.Area.MaxX() - s.U(14) + ring
+	for _, q := range g.Procs {
+		if q.Y == c.Y && q.X > c.X {
+			right = math.Min(right, q.X)
+		}
+	}
+	return right - c.X - 2*ring - s.U(10)
 }
 
 // rings draws the two lease rings (the process's own clock outside, the
@@ -117,11 +148,21 @@ func (d procDrawing) name(rw float64) (inBadge bool) {
 		nameClr = th.Disabled
 	}
 	room := nameRoom(s, d.ring, d.r, rw)
+	// One face for every name drawn in a circle, the largest they all fit
+	// (names in two sizes read as two kinds of process); a name too long
+	// for even the small face goes in its badge and decides nothing.
+	fits := func(f *draw.Face, name string) bool { return draw.Measure(f)(name) <= room-s.U(4) }
 	face := s.Title()
 	for _, smaller := range []*draw.Face{s.Label(), s.Small()} {
-		if draw.Measure(face)(p.Name) > room-s.U(4) {
-			face = smaller
+		for _, name := range d.names {
+			if !fits(face, name) && fits(s.Small(), name) {
+				face = smaller
+				break
+			}
 		}
+	}
+	if !fits(face, p.Name) && fits(s.Small(), p.Name) {
+		face = s.Small()
 	}
 	inBadge = draw.Measure(face)(p.Name) > room-s.U(2)
 	if !p.Crashed {

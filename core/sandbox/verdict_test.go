@@ -3,6 +3,7 @@ package sandbox
 import (
 	"leaselab/core"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,4 +50,29 @@ func TestEveryPresetsVerdictIsInItsSystemsWords(t *testing.T) {
 			assert.NotContains(t, v.Explanation, "even after the worst pause", p.Name)
 		}
 	}
+}
+
+// Consul's verdict names the TTL the learner set and why the lease lasts
+// twice as long: its server expires a session after 2 x TTL (issue 29: a
+// bare "ttl 30 s" stood beside the 15 s TTL slider). Every wording says
+// it, down to the rule alone; the sums are the server's 30 s.
+func TestConsulsVerdictSaysTheTTLSetAndWhyTheLeaseLastsTwice(t *testing.T) {
+	p, err := FindPreset("consul")
+	require.NoError(t, err)
+	c := p.Config
+	require.Equal(t, 15*time.Second, c.TTL, "the preset's TTL slider")
+
+	v := c.PolicyVerdict()
+	for _, said := range append([]string{v.Explanation}, v.Shorter...) {
+		assert.Contains(t, said, "ttl 15 s, expiring after 2 x ttl = 30 s", said)
+		assert.NotContains(t, said, "ttl 30 s", said)
+	}
+	assert.Contains(t, v.Explanation, "finds 2 x ttl - renew = 22.5 s left", "the lease left, in the server's numbers")
+	assert.Equal(t, 30*time.Second-v.Need, v.Margin, "the rule judges the server's 30 s")
+
+	// etcd's lease lasts its TTL, and says so as before.
+	c.System = core.SystemEtcd
+	v = c.PolicyVerdict()
+	assert.Contains(t, v.Explanation, "ttl 15 s (")
+	assert.NotContains(t, v.Explanation, "expiring after")
 }

@@ -24,6 +24,8 @@ type Drawn struct {
 	Tip bool
 	// Colour is the text's colour.
 	Colour color.RGBA
+	// Size is its face's em size in pixels.
+	Size float64
 	// Scrolls is set for text in a region that scrolls, which may lie
 	// partly outside its clip: the learner scrolls to read it.
 	Scrolls bool

@@ -36,7 +36,7 @@ func Text(dst *ebiten.Image, s string, face *Face, x, y float64, clr color.Color
 // AlignCenter on both, (x, y) is the text's centre.
 func TextAligned(dst *ebiten.Image, s string, face *Face, x, y float64, h, v Align, clr color.Color) {
 	ink := textAt(dst, s, face, x, y, h, v, clr)
-	record(Drawn{Text: s, Ink: ink, Colour: rgba(clr)}, dst.Bounds())
+	record(Drawn{Text: s, Ink: ink, Colour: rgba(clr), Size: face.Size}, dst.Bounds())
 }
 
 // textOptions is textAt's, reset per call: one value, not an allocation a
@@ -139,7 +139,7 @@ func textShown(dst *ebiten.Image, s, shown string, face *Face, r ui.Rect, h Alig
 		x = r.MaxX()
 	}
 	ink := textAt(dst, shown, face, x, r.Y+r.H/2, h, AlignCenter, clr)
-	record(Drawn{Text: shown, Full: s, Box: r, Ink: ink, Cut: cut, Tip: cut && tip, Colour: rgba(clr)}, dst.Bounds())
+	record(Drawn{Text: shown, Full: s, Box: r, Ink: ink, Cut: cut, Tip: cut && tip, Colour: rgba(clr), Size: face.Size}, dst.Bounds())
 }
 
 // Paragraph wraps s to r's width and draws as many lines as fit in r,
@@ -171,7 +171,7 @@ func ParagraphFirstFitTip(dst *ebiten.Image, whole string, shorter []string, fac
 			lh, y := LineHeight(face), r.Y
 			for _, line := range Wrap(s, r.W, face) {
 				ink := textAt(dst, line, face, r.X, y+halfLeading(face), AlignStart, AlignStart, clr)
-				record(Drawn{Text: line, Full: whole, Box: r, Ink: ink, Cut: true, Tip: true, Colour: rgba(clr)}, dst.Bounds())
+				record(Drawn{Text: line, Full: whole, Box: r, Ink: ink, Cut: true, Tip: true, Colour: rgba(clr), Size: face.Size}, dst.Bounds())
 				y += lh
 			}
 			return y - r.Y
@@ -192,7 +192,7 @@ func paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Col
 	y := r.Y
 	for i, line := range lines[:fit] {
 		ink := textAt(dst, line, face, r.X, y+halfLeading(face), AlignStart, AlignStart, clr)
-		d := Drawn{Text: line, Box: r, Ink: ink, Colour: rgba(clr)}
+		d := Drawn{Text: line, Box: r, Ink: ink, Colour: rgba(clr), Size: face.Size}
 		if cut && tip && i == fit-1 {
 			d.Full, d.Cut, d.Tip = s, true, true // the line that ends with the ellipsis
 		}
@@ -201,7 +201,7 @@ func paragraph(dst *ebiten.Image, s string, face *Face, r ui.Rect, clr color.Col
 	}
 	if cut && (!tip || fit == 0) {
 		// What is lost, recorded as one cut.
-		record(Drawn{Text: strings.Join(lines[:fit], " "), Full: s, Box: r, Ink: ui.Rect{X: r.X, Y: r.Y, W: r.W, H: y - r.Y}, Cut: true, Colour: rgba(clr)}, dst.Bounds())
+		record(Drawn{Text: strings.Join(lines[:fit], " "), Full: s, Box: r, Ink: ui.Rect{X: r.X, Y: r.Y, W: r.W, H: y - r.Y}, Cut: true, Colour: rgba(clr), Size: face.Size}, dst.Bounds())
 	}
 	return y - r.Y
 }

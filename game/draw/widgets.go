@@ -241,11 +241,19 @@ func (g Goal) Line() string {
 // empty while the goal is open and holds a ✓ once it is met (hollow while
 // the play head is before the moment), with the text's colour changing
 // too. The goal's note leads its text in the note's colour. Goal text
-// wraps (in the small face if the body face needs more than a line); rows
-// ChecklistRowHeight tall show it whole.
+// wraps, every goal in one face (the small one if the body face needs
+// more than a line for any); rows ChecklistRowHeights tall show it whole.
 func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows []ui.Rect, goals []Goal) {
 	th := s.Theme
 	TextIn(dst, heading, s.Label(), header, AlignStart, th.TextDim)
+	var face *Face
+	if len(rows) > 0 {
+		texts := make([]string, len(goals))
+		for i, g := range goals {
+			texts[i] = g.Line()
+		}
+		face = s.checklistFace(texts, rows[0].W-s.U(18)-s.U(10))
+	}
 	for i, g := range goals {
 		if i >= len(rows) {
 			break
@@ -271,10 +279,10 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 		if g.Note != "" {
 			note = g.Note + ":"
 		}
-		face, lines := s.checklistLines(text, label.W)
+		lines := Wrap(text, label.W, face)
 		lh := LineHeight(face)
 		if float64(len(lines))*lh > label.H+0.5 {
-			// Rows too short for the goal (ChecklistRowHeight says how
+			// Rows too short for the goal (ChecklistRowHeights say how
 			// tall they should be): as many lines as fit, the whole on
 			// hover.
 			ParagraphTip(dst, text, face, label, fg)
@@ -292,23 +300,28 @@ func (s Style) Checklist(dst *ebiten.Image, heading string, header ui.Rect, rows
 	}
 }
 
-// ChecklistRowHeight is the height a Checklist row w wide needs to show
-// text whole, and at least minH.
-func (s Style) ChecklistRowHeight(text string, w, minH float64) float64 {
-	face, lines := s.checklistLines(text, w-s.U(18)-s.U(10))
-	return math.Max(minH, math.Ceil(float64(len(lines))*LineHeight(face)))
+// ChecklistRowHeights are the heights Checklist rows w wide need to show
+// texts whole, in the one face the list is drawn in, each at least minH.
+func (s Style) ChecklistRowHeights(texts []string, w, minH float64) []float64 {
+	tw := w - s.U(18) - s.U(10)
+	face := s.checklistFace(texts, tw)
+	out := make([]float64, len(texts))
+	for i, text := range texts {
+		out[i] = math.Max(minH, math.Ceil(float64(len(Wrap(text, tw, face)))*LineHeight(face)))
+	}
+	return out
 }
 
-// checklistLines are a goal's lines at label width w: in the body face
-// if one line does, else in the small face.
-func (s Style) checklistLines(text string, w float64) (*Face, []string) {
-	face := s.Body()
-	lines := Wrap(text, w, face)
-	if len(lines) > 1 {
-		face = s.Small()
-		lines = Wrap(text, w, face)
+// checklistFace is the one face a checklist's texts are drawn in, w wide:
+// the body face if every text fits a line in it, else the small one (a
+// list of goals in two sizes read as two kinds of goal).
+func (s Style) checklistFace(texts []string, w float64) *Face {
+	for _, text := range texts {
+		if len(Wrap(text, w, s.Body())) > 1 {
+			return s.Small()
+		}
 	}
-	return face, lines
+	return s.Body()
 }
 
 // Verdict draws a store's answer to a write at c: a ✓ on a green disc when

@@ -167,7 +167,12 @@ func Summary(c sandbox.Config) string {
 			c.System.Title(), c.Procs, strings.Join(c.ProcNames(), ", "), recipe, tokens, c.Workload)
 	}
 	pol := c.Policy()
-	fmt.Fprintf(&b, "; TTL %s, renew every %s; pauses: %s", pol.TTL, pol.RenewEvery, c.Pauses.Kind)
+	ttl := pol.TTL.String()
+	if pol.SessionTTL > 0 && pol.SessionTTL != pol.TTL {
+		// Consul's: the TTL set, and the server's 2 x TTL the lease lasts.
+		ttl = fmt.Sprintf("%s (a session expires after %s)", pol.SessionTTL, pol.TTL)
+	}
+	fmt.Fprintf(&b, "; TTL %s, renew every %s; pauses: %s", ttl, pol.RenewEvery, c.Pauses.Kind)
 	if pausing(&c) {
 		fmt.Fprintf(&b, " about every %s, up to %s", c.Pauses.Every, c.Pauses.Budget())
 	}

@@ -235,3 +235,16 @@ func TestTheMembersFieldMakesTheCoordinatorACluster(t *testing.T) {
 	assert.False(t, m.Applies(&s.Config))
 	assert.Contains(t, s.NotUsed(m), "independent Redis nodes")
 }
+
+// The setup's summary on Consul says the TTL set and the 2 x TTL its
+// server lets a session live, not the 30 s alone beside a 15 s slider
+// (issue 29).
+func TestTheSummaryOnConsulSaysTheTTLSetAndWhenASessionExpires(t *testing.T) {
+	p, err := sandbox.FindPreset("consul")
+	require.NoError(t, err)
+	require.Equal(t, 15*time.Second, p.Config.TTL)
+	assert.Contains(t, Summary(p.Config), "TTL 15s (a session expires after 30s), renew every 7.5s")
+	c := p.Config
+	c.System = core.SystemEtcd
+	assert.Contains(t, Summary(c), "TTL 15s, renew every")
+}

@@ -80,16 +80,26 @@ func UnitFor(w, h, scale float64) float64 {
 // elsewhere.
 const PortraitRefWidth = 560
 
+// BareRefWidth is the width, in units, of a window without the lesson
+// panel that is laid out as the reference window's world column: the
+// reference width less the panel and the gap before it.
+const BareRefWidth = RefWidth - lessonMin - gap
+
 // UnitForBare is UnitFor for a window that shows no lesson panel (the
-// page shows it): an upright one is fitted to PortraitRefWidth.
+// page shows it): it is fitted to the room the world has beside the
+// panel in the reference window (BareRefWidth), not to a panel that is
+// elsewhere (fitted to the whole RefWidth, the browser's canvas at
+// 1024x640 drew its small text at 8.5 px); an upright one (a phone) to
+// PortraitRefWidth.
 func UnitForBare(w, h, scale float64) float64 {
-	if h <= w {
-		return UnitFor(w, h, scale)
-	}
 	if scale <= 0 || math.IsNaN(scale) {
 		scale = 1
 	}
-	fit := math.Min(w/PortraitRefWidth, h/RefHeight)
+	ref := float64(BareRefWidth)
+	if h > w {
+		ref = PortraitRefWidth
+	}
+	fit := math.Min(w/ref, h/RefHeight)
 	return math.Max(0, math.Min(fit, math.Max(scale, 0.6*fit)))
 }
 
@@ -128,6 +138,12 @@ type PlayerLayout struct {
 
 	// Inside Controls, left to right.
 	Play, Step, Scrub, Clock, SpeedLabel, Speed, Fork Rect
+}
+
+// TimelineWant is the height, in pixels at unit u, a timeline of lanes
+// lanes wants: each lane its room to read, and the caption and the axis.
+func TimelineWant(lanes int, u float64) float64 {
+	return math.Round(u*laneChrome) + float64(lanes)*math.Round(u*laneWant)
 }
 
 // LayoutPlayer lays out the lesson player in window for a device scale
@@ -192,7 +208,7 @@ func LayoutPlayerWith(window Rect, u float64, n PlayerNeeds, panel bool) PlayerL
 	// The usual height, grown for many lanes while the world keeps its
 	// minimum (never below the usual height).
 	base := clamp(math.Round(window.H*0.22), px(timelineMin), px(timelineMax))
-	want := clamp(px(laneChrome)+float64(lanes)*px(laneWant), base, px(timelineMax))
+	want := clamp(TimelineWant(lanes, u), base, px(timelineMax))
 	// The world keeps more than half of what the timeline and it share.
 	avail := content.H - 2*px(gap) - knobsH
 	limit := avail - math.Max(px(MinWorldH), math.Round(avail*0.55))

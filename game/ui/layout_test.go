@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 var layoutSizes = [][2]float64{
@@ -195,5 +197,22 @@ func TestLayoutPlayerGrowsTheTimelineForLanes(t *testing.T) {
 	l := LayoutPlayerFor(Rect{0, 0, 1920, 1080}, 1, 0, 8)
 	if lane := (l.Timeline.H - laneChrome*l.Unit) / 8; lane < 20*l.Unit {
 		t.Errorf("8 lanes at 1920x1080 get %v px each", lane)
+	}
+}
+
+// The browser's canvas beside the page's panel (22 rem of the window) is
+// laid out as the reference window's world column, so its smallest text
+// (13 units) reads at 11 CSS px or more at 1024x640 and 1280x800 (issue
+// 29: 8.5 px, fitted to a panel that was not there), and its regions keep
+// the sizes LayoutPlayer promises a world.
+func TestTheBrowsersCanvasKeepsItsSmallTextReadable(t *testing.T) {
+	for _, win := range [][2]float64{{1024, 640}, {1280, 800}} {
+		w, h := win[0]-22*16, win[1]
+		u := UnitForBare(w, h, 1)
+		assert.GreaterOrEqual(t, 13*u, 11.0, "%vx%v: small text at %.1f px", win[0], win[1], 13*u)
+		l := LayoutPlayerBare(Rect{W: w, H: h}, u, 3, 2)
+		assert.GreaterOrEqual(t, l.World.W/u, float64(MinWorldW), "%v: the world's width, in units", win)
+		assert.GreaterOrEqual(t, l.World.H/u, float64(MinWorldH)-30, "%v: the world's height, in units", win)
+		assert.GreaterOrEqual(t, l.Scrub.W/u, float64(MinScrubW), "%v: the play head's slider", win)
 	}
 }

@@ -177,8 +177,15 @@ func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 	g := ShardGeom{Area: area}
 	var in Rect
 	if area.W >= px(520) {
+		// As tall as the store's lines: three in a column where its card
+		// is under 330 units wide (the browser's canvas beside the page's
+		// panel), else two.
+		least := px(48)
+		if area.W-math.Round(area.W*0.55)-px(10) < px(330) {
+			least = px(66)
+		}
 		var top Rect
-		top, in = area.CutTop(math.Max(px(48), math.Min(px(56), math.Round(area.H*0.3))), px(10))
+		top, in = area.CutTop(math.Max(least, math.Min(px(56), math.Round(area.H*0.3))), px(10))
 		g.Coord, g.Store = top.CutLeft(math.Round(top.W*0.55), px(10))
 	} else {
 		// Narrow: the coordinator and the store stacked, full width, each
@@ -194,10 +201,23 @@ func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 	_, g.Spark = g.Coord.InsetXY(px(8), px(6)).CutLeft(math.Round(g.Coord.W*0.42), px(8))
 	chipH, gp := px(30), px(6)
 	if workers > 0 {
+		// A column (or a few) of chips on the right, where the chips are
+		// wide enough to name their workers ("03"), a little shorter if
+		// that lets them stack; else a band under the grid (twelve
+		// chips in a phone's side column were slivers).
+		side, ok := Rect{}, false
 		if in.W > 1.6*in.H && in.W >= px(420) {
-			// A column (or two) of chips on the right.
-			var side Rect
-			side, in = in.CutRight(math.Round(math.Min(in.W*0.34, px(330))), px(12))
+			for h := chipH; h >= px(22) && !ok; h -= px(2) {
+				perCol := max(1, int((in.H+gp)/(h+gp)))
+				cols := (workers + perCol - 1) / perCol
+				need := float64(cols)*px(MinWorkerChipW) + float64(cols-1)*gp
+				if need <= math.Round(in.W*0.55) {
+					side, in = in.CutRight(math.Max(need, math.Round(math.Min(in.W*0.34, px(330)))), px(12))
+					chipH, ok = h, true
+				}
+			}
+		}
+		if ok {
 			perCol := max(1, int((side.H+gp)/(chipH+gp)))
 			cols := (workers + perCol - 1) / perCol
 			w := math.Floor((side.W - float64(cols-1)*gp) / float64(cols))
@@ -206,9 +226,15 @@ func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 				g.Workers = append(g.Workers, Rect{X: side.X + float64(c)*(w+gp), Y: side.Y + float64(r)*(chipH+gp), W: w, H: chipH})
 			}
 		} else {
+			// One row if every chip keeps room for its number (closer
+			// together if need be), else rows of half as many, and so on.
 			perRow := workers
-			if in.W/float64(workers) < px(60) {
-				perRow = (workers + 1) / 2
+			chipW := func(gp float64) float64 { return (in.W - float64(perRow-1)*gp) / float64(perRow) }
+			if chipW(gp) < px(MinWorkerChipW) && chipW(px(3)) >= px(MinWorkerChipW) {
+				gp = px(3)
+			}
+			for perRow > 1 && chipW(gp) < px(MinWorkerChipW) {
+				perRow = (perRow + 1) / 2
 			}
 			rows := (workers + perRow - 1) / perRow
 			var band Rect
@@ -244,6 +270,10 @@ func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 	}
 	return g
 }
+
+// MinWorkerChipW is the narrowest worker chip, in units: room for its
+// colour swatch and its number.
+const MinWorkerChipW = 38
 
 // HitWorker returns the worker chip under p, or -1.
 func (g ShardGeom) HitWorker(p Point) int {

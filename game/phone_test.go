@@ -1,0 +1,116 @@
+package game
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"leaselab/game/draw"
+	"leaselab/game/place"
+	"leaselab/game/ui"
+	"leaselab/lessons"
+)
+
+// On the phone every worker's chip in the shards lesson names its worker
+// (its number, "03"), as at a desktop's size (issue 29: twelve chips in
+// the side column were slivers of colour, named only by the timeline).
+func TestShardWorkersAreNamedOnThePhone(t *testing.T) {
+	r := phoneRig(t)
+	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "shards"}))
+	r.tick(ui.Input{})
+	sc := r.a.top().(*LessonScene)
+	sc.Lab.Advance(30 * time.Second)
+	shot := r.record("lesson-shards-workers-phone")
+	workers := sc.world.view.Workers
+	require.NotEmpty(t, workers)
+	for i, wk := range workers {
+		chip := sc.world.shard.geom.Workers[i]
+		named := false
+		for _, d := range shot.drawn {
+			if (d.Text == wk.Name || d.Text == shortWorker(wk.Name)) && chip.Contains(d.Ink.Center()) {
+				named = true
+			}
+		}
+		assert.True(t, named, "%s's chip %v names it", wk.Name, chip)
+	}
+	assert.Empty(t, shot.overlapping())
+	assert.Empty(t, shot.offenders())
+}
+
+// On the phone a completed lesson's moment of success covers nothing the
+// world draws: where the world is too short to give up its line, the
+// whole canvas does (issue 29: in the shards lesson the band lay over the
+// world's heading row, its buttons and its clock).
+func TestTheMomentOfSuccessCoversNoWordOnThePhone(t *testing.T) {
+	for _, l := range lessons.All() {
+		r, _ := phoneSolution(t, l.ID, -1)
+		shot := r.record("lesson-" + l.ID + "-done-band-phone")
+		said := false
+		for _, d := range shot.drawn {
+			said = said || strings.HasPrefix(d.Text, "Lesson complete")
+			assert.False(t, d.Covered, "%s: %q lies under the moment of success", l.ID, d.Text)
+		}
+		assert.True(t, said, "%s: the moment of success is drawn", l.ID)
+		assert.Empty(t, shot.overlapping(), l.ID)
+	}
+}
+
+// On the phone every lesson's timeline says what its bars mean, in fewer
+// words where the strip is narrow (issue 29: the legend was left out,
+// and "upper bar"/"lower bar" were said nowhere on the canvas).
+func TestTheTimelineSaysWhatItsBarsMeanOnThePhone(t *testing.T) {
+	for _, l := range lessons.All() {
+		r, _ := phoneSolution(t, l.ID, 10*time.Second)
+		shot := r.record("lesson-" + l.ID + "-legend-phone")
+		said := slices.ContainsFunc(shot.drawn, func(d draw.Drawn) bool {
+			return strings.HasPrefix(d.Text, "upper") && strings.Contains(d.Text, "lower")
+		})
+		assert.True(t, said, "%s: the timeline's legend is drawn", l.ID)
+		assert.Empty(t, shot.offenders(), l.ID)
+		assert.Empty(t, shot.overlapping(), l.ID)
+	}
+}
+
+// sizesIn are the face sizes of the texts drawn whose ink lies in any of
+// rs, less those in skip.
+func sizesIn(shot screenText, rs []ui.Rect, skip ...string) map[float64][]string {
+	out := map[float64][]string{}
+	for _, d := range shot.drawn {
+		if slices.Contains(skip, d.Text) {
+			continue
+		}
+		for _, r := range rs {
+			if r.Contains(d.Ink.Center()) {
+				out[d.Size] = append(out[d.Size], d.Text)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Labels of one kind are drawn in one size on a screen (issue 29: at
+// 1024x640 Compare systems drew "ZooKeeper" and "Kubernetes" small among
+// names in the label face, and their goals likewise; the troubleshooting
+// lesson's timeline named some lanes in one size and some in another).
+func TestLabelsOfOneKindShareOneSize(t *testing.T) {
+	r, v := compareAt1024(t)
+	shot := r.record("compare-systems-sizes-1024x640")
+	var chips []ui.Rect
+	for _, c := range v.chips {
+		chips = append(chips, c.Rect)
+	}
+	assert.Len(t, sizesIn(shot, chips), 1, "the systems' names: %v", sizesIn(shot, chips))
+	goals := sizesIn(shot, v.player.goalRows)
+	assert.Len(t, goals, 1, "the goals: %v", goals)
+
+	r2, sc := phoneSolution(t, "troubleshooting", -1)
+	shot = r2.record("lesson-troubleshooting-sizes-phone")
+	tv := sc.Player.Timeline.(*timelineView)
+	lanes := sizesIn(shot, []ui.Rect{tv.geom.Labels})
+	assert.Len(t, lanes, 1, "the lanes' names: %v", lanes)
+}
