@@ -175,7 +175,20 @@ type ShardGeom struct {
 func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 	px := func(v float64) float64 { return math.Round(v * u) }
 	g := ShardGeom{Area: area}
-	var in Rect
+	in := g.layoutCards(area, px)
+	if workers > 0 {
+		in = g.layoutWorkers(in, px, workers)
+	}
+	g.Grid = in
+	if shards > 0 && !in.Empty() {
+		g.layoutCells(in, px, shards)
+	}
+	return g
+}
+
+// layoutCards places the coordinator's and the store's cards (and the
+// coordinator's sparkline) at the top of area, and returns what is left.
+func (g *ShardGeom) layoutCards(area Rect, px func(float64) float64) (in Rect) {
 	if area.W >= px(520) {
 		// As tall as the store's lines: three in a column where its card
 		// is under 330 units wide (the browser's canvas beside the page's
@@ -199,76 +212,79 @@ func LayoutShards(area Rect, u float64, workers, shards int) ShardGeom {
 		g.Store, in = in.CutTop(math.Max(storeH, math.Min(px(50), math.Round(area.H*0.2))), px(10))
 	}
 	_, g.Spark = g.Coord.InsetXY(px(8), px(6)).CutLeft(math.Round(g.Coord.W*0.42), px(8))
+	return in
+}
+
+// layoutWorkers places the worker chips: a column (or a few) on the
+// right of in, where the chips are wide enough to name their workers
+// ("03"), a little shorter if that lets them stack; else a band under the
+// grid (twelve chips in a phone's side column were slivers). It returns
+// what is left for the grid.
+func (g *ShardGeom) layoutWorkers(in Rect, px func(float64) float64, workers int) Rect {
 	chipH, gp := px(30), px(6)
-	if workers > 0 {
-		// A column (or a few) of chips on the right, where the chips are
-		// wide enough to name their workers ("03"), a little shorter if
-		// that lets them stack; else a band under the grid (twelve
-		// chips in a phone's side column were slivers).
-		side, ok := Rect{}, false
-		if in.W > 1.6*in.H && in.W >= px(420) {
-			for h := chipH; h >= px(22) && !ok; h -= px(2) {
-				perCol := max(1, int((in.H+gp)/(h+gp)))
-				cols := (workers + perCol - 1) / perCol
-				need := float64(cols)*px(MinWorkerChipW) + float64(cols-1)*gp
-				if need <= math.Round(in.W*0.55) {
-					side, in = in.CutRight(math.Max(need, math.Round(math.Min(in.W*0.34, px(330)))), px(12))
-					chipH, ok = h, true
-				}
-			}
-		}
-		if ok {
-			perCol := max(1, int((side.H+gp)/(chipH+gp)))
+	side, ok := Rect{}, false
+	if in.W > 1.6*in.H && in.W >= px(420) {
+		for h := chipH; h >= px(22) && !ok; h -= px(2) {
+			perCol := max(1, int((in.H+gp)/(h+gp)))
 			cols := (workers + perCol - 1) / perCol
-			w := math.Floor((side.W - float64(cols-1)*gp) / float64(cols))
-			for i := range workers {
-				c, r := i%cols, i/cols
-				g.Workers = append(g.Workers, Rect{X: side.X + float64(c)*(w+gp), Y: side.Y + float64(r)*(chipH+gp), W: w, H: chipH})
-			}
-		} else {
-			// One row if every chip keeps room for its number (closer
-			// together if need be), else rows of half as many, and so on.
-			perRow := workers
-			chipW := func(gp float64) float64 { return (in.W - float64(perRow-1)*gp) / float64(perRow) }
-			if chipW(gp) < px(MinWorkerChipW) && chipW(px(3)) >= px(MinWorkerChipW) {
-				gp = px(3)
-			}
-			for perRow > 1 && chipW(gp) < px(MinWorkerChipW) {
-				perRow = (perRow + 1) / 2
-			}
-			rows := (workers + perRow - 1) / perRow
-			var band Rect
-			band, in = in.CutBottom(float64(rows)*chipH+float64(rows-1)*gp, px(10))
-			w := math.Min(math.Floor((band.W-float64(perRow-1)*gp)/float64(perRow)), px(170))
-			left := band.X + math.Floor((band.W-(float64(perRow)*w+float64(perRow-1)*gp))/2)
-			for i := range workers {
-				r, c := i/perRow, i%perRow
-				g.Workers = append(g.Workers, Rect{X: left + float64(c)*(w+gp), Y: band.Y + float64(r)*(chipH+gp), W: w, H: chipH})
+			need := float64(cols)*px(MinWorkerChipW) + float64(cols-1)*gp
+			if need <= math.Round(in.W*0.55) {
+				side, in = in.CutRight(math.Max(need, math.Round(math.Min(in.W*0.34, px(330)))), px(12))
+				chipH, ok = h, true
 			}
 		}
 	}
-	g.Grid = in
-	if shards > 0 && !in.Empty() {
-		// The squarest grid whose cells are at most 2:1 wide.
-		cols := shards
-		for c := 1; c <= shards; c++ {
-			rows := (shards + c - 1) / c
-			if in.W/float64(c) <= 2*in.H/float64(rows) {
-				cols = c
-				break
-			}
+	if ok {
+		perCol := max(1, int((side.H+gp)/(chipH+gp)))
+		cols := (workers + perCol - 1) / perCol
+		w := math.Floor((side.W - float64(cols-1)*gp) / float64(cols))
+		for i := range workers {
+			c, r := i%cols, i/cols
+			g.Workers = append(g.Workers, Rect{X: side.X + float64(c)*(w+gp), Y: side.Y + float64(r)*(chipH+gp), W: w, H: chipH})
 		}
-		rows := (shards + cols - 1) / cols
-		ch := math.Min(math.Floor(in.H/float64(rows)), px(40))
-		cw := math.Min(math.Floor(in.W/float64(cols)), 2*ch)
-		x0 := in.X + math.Floor((in.W-cw*float64(cols))/2)
-		y0 := in.Y
-		for i := range shards {
-			r, c := i/cols, i%cols
-			g.Cells = append(g.Cells, Rect{X: x0 + float64(c)*cw, Y: y0 + float64(r)*ch, W: cw - 1, H: ch - 1})
+		return in
+	}
+	// One row if every chip keeps room for its number (closer together
+	// if need be), else rows of half as many, and so on.
+	perRow := workers
+	chipW := func(gp float64) float64 { return (in.W - float64(perRow-1)*gp) / float64(perRow) }
+	if chipW(gp) < px(MinWorkerChipW) && chipW(px(3)) >= px(MinWorkerChipW) {
+		gp = px(3)
+	}
+	for perRow > 1 && chipW(gp) < px(MinWorkerChipW) {
+		perRow = (perRow + 1) / 2
+	}
+	rows := (workers + perRow - 1) / perRow
+	var band Rect
+	band, in = in.CutBottom(float64(rows)*chipH+float64(rows-1)*gp, px(10))
+	w := math.Min(math.Floor((band.W-float64(perRow-1)*gp)/float64(perRow)), px(170))
+	left := band.X + math.Floor((band.W-(float64(perRow)*w+float64(perRow-1)*gp))/2)
+	for i := range workers {
+		r, c := i/perRow, i%perRow
+		g.Workers = append(g.Workers, Rect{X: left + float64(c)*(w+gp), Y: band.Y + float64(r)*(chipH+gp), W: w, H: chipH})
+	}
+	return in
+}
+
+// layoutCells fills in with the squarest grid of shards cells whose
+// cells are at most 2:1 wide.
+func (g *ShardGeom) layoutCells(in Rect, px func(float64) float64, shards int) {
+	cols := shards
+	for c := 1; c <= shards; c++ {
+		rows := (shards + c - 1) / c
+		if in.W/float64(c) <= 2*in.H/float64(rows) {
+			cols = c
+			break
 		}
 	}
-	return g
+	rows := (shards + cols - 1) / cols
+	ch := math.Min(math.Floor(in.H/float64(rows)), px(40))
+	cw := math.Min(math.Floor(in.W/float64(cols)), 2*ch)
+	x0 := in.X + math.Floor((in.W-cw*float64(cols))/2)
+	for i := range shards {
+		r, c := i/cols, i%cols
+		g.Cells = append(g.Cells, Rect{X: x0 + float64(c)*cw, Y: in.Y + float64(r)*ch, W: cw - 1, H: ch - 1})
+	}
 }
 
 // MinWorkerChipW is the narrowest worker chip, in units: room for its

@@ -1,0 +1,157 @@
+package core
+
+// How a trace stores its events: each event's fields in a chunk, four
+// bytes a field; its record (time, actor, kind, causes, where its fields
+// sit) in fixed blocks of 32-byte records with no pointers; and the Events
+// a reader sees built from the records the first time they are read.
+
+import (
+	"math"
+)
+
+// chunk stores the fields of events, four bytes each: a text field's
+// index into strs, or a number field's value if it fits (from 0 to
+// MaxInt32: ids, tokens, shards, milliseconds of a run shorter than 24
+// days), else -1 minus its index into big. Its vals are never grown or
+// moved (a full chunk is left to its events and a new one started), so
+// events may point into it. strs holds each text once per chunk, as far
+// as recent remembers it: a trace repeats a few names and words thousands
+// of times.
+type chunk struct {
+	vals []int32
+	big  []int64
+	strs []string
+	// recent holds, by a hash of the text (see textSlots), 1 + the index
+	// in strs of a text stored lately (0: none).
+	recent [256]int32
+}
+
+// textSlots are the two places recent may remember v: two bytes of FNV-1a
+// of its length and its last eight bytes (the trace's texts are short
+// names and words, told apart by their ends: worker-07, shard-042).
+func textSlots(v string) (int, int) {
+	h := (2166136261 ^ uint32(len(v))) * 16777619
+	for i := max(len(v)-8, 0); i < len(v); i++ {
+		h = (h ^ uint32(v[i])) * 16777619
+	}
+	return int(h >> 24), int(h>>16) & 0xff
+}
+
+// text stores v in the chunk (once) and returns its index in strs.
+func (c *chunk) text(v string) int32 {
+	a, b := textSlots(v)
+	if i := c.recent[a] - 1; i >= 0 && c.strs[i] == v {
+		return i
+	}
+	if i := c.recent[b] - 1; i >= 0 && c.strs[i] == v {
+		return i
+	}
+	c.strs = append(c.strs, v)
+	if c.recent[a] == 0 {
+		b = a
+	}
+	c.recent[b] = int32(len(c.strs))
+	return int32(len(c.strs) - 1)
+}
+
+// number stores v in the chunk and returns the value for vals: v itself
+// if it fits, else -1 minus its index in big.
+func (c *chunk) number(v int64) int32 {
+	if v >= 0 && v <= math.MaxInt32 {
+		return int32(v)
+	}
+	c.big = append(c.big, v)
+	return int32(-len(c.big))
+}
+
+// num reads back a number field stored at vals[i].
+func (c *chunk) num(i int) int64 {
+	if v := c.vals[i]; v < 0 {
+		return c.big[-1-v]
+	}
+	return int64(c.vals[i])
+}
+
+// fieldChunk sizes the next chunk after one of capacity last: doubling
+// from 64 up to 8192 values (32 KiB, the largest of Go's small objects:
+// a larger one would go back to the system after every run), so a short
+// run's trace stays small and a long one allocates in large steps.
+func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
+
+// eventBlock is how many events a full block of a trace holds: 512
+// records of 32 bytes is 16 KiB, and 512 Events of 56 bytes 28 KiB, both
+// Go size classes, below the 32 KiB past which an object goes back to the
+// system after every run.
+const eventBlock = 512
+
+// next returns room for one more record, at the end of the last block.
+func (t *Trace) next() *rec {
+	nb := len(t.blocks)
+	if nb == 0 || len(t.blocks[nb-1]) == cap(t.blocks[nb-1]) {
+		t.grow()
+		nb = len(t.blocks)
+	}
+	b := &t.blocks[nb-1]
+	i := len(*b)
+	*b = (*b)[:i+1]
+	t.n++
+	return &(*b)[i]
+}
+
+// grow makes room in the last block, which is full: a new block after a
+// full-sized one, else a larger copy of it. A trace's first block starts
+// full-sized, except for a trace that keeps only some kinds (an explorer's
+// world: a short record), whose first block starts at 16 events and
+// doubles; a block shared with a clone (clone clips it) is copied before
+// either trace appends to it.
+func (t *Trace) grow() {
+	nb := len(t.blocks)
+	if nb == 0 {
+		first := eventBlock
+		if t.only != nil {
+			first = 16
+		}
+		t.blocks = append(t.blocks, make([]rec, 0, first))
+		return
+	}
+	last := t.blocks[nb-1]
+	if cap(last) == eventBlock {
+		t.blocks = append(t.blocks, make([]rec, 0, eventBlock))
+		return
+	}
+	size := eventBlock
+	if nb == 1 {
+		size = min(max(2*cap(last), 16), eventBlock)
+	}
+	b := make([]rec, len(last), size)
+	copy(b, last)
+	t.blocks[nb-1] = b
+}
+
+// view returns the Events of block b, built from its records up to the
+// last one recorded. A view is extended in place while it has room; when
+// it has none (its block grew, or a clone shares it) it is extended in a
+// copy, and the Events already handed out stay valid in the old one.
+func (t *Trace) view(b int) []Event {
+	for len(t.views) <= b {
+		t.views = append(t.views, nil)
+	}
+	v, rs := t.views[b], t.blocks[b]
+	if len(v) == len(rs) {
+		return v
+	}
+	if cap(v) < len(rs) {
+		v = append(make([]Event, 0, cap(rs)), v...)
+	}
+	base := b * eventBlock
+	for j := len(v); j < len(rs); j++ {
+		r := &rs[j]
+		c := t.chunks[r.chunk]
+		v = append(v, Event{
+			Seq: base + j, At: r.at, Actor: c.strs[r.actor], Kind: r.kind, byAction: r.byAction,
+			mask: r.mask, off: r.off, c: c, cause: r.cause, also: r.also,
+		})
+	}
+	t.views[b] = v
+	return v
+}
