@@ -83,7 +83,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 			}
 			return out
 		}},
-		Widgets:   []Widget{{"compare", &c.back, f.compareTip()}},
+		Widgets:   []Widget{{Name: "compare", W: &c.back, Tip: f.compareTip(), Do: c.leave}},
 		Narration: lp.narration, HintsSeen: lp.hintsSeen, Speed: lp.Speed(),
 	})
 	c.player = p
@@ -156,18 +156,19 @@ func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
 // them different schedules.
 func (v *comparePanes) Update(st *State) error {
 	c := (*comparison)(v)
-	updateReplay(st, c.worlds[:], &c.back, c.leave)
+	updateReplay(st, c.worlds[:], &c.back, func() { c.player.use(ui.HostAction{ID: "compare"}) })
 	return nil
 }
 
 // updateReplay is the input a comparison's panes take: the worlds are a
-// replay to watch (only the motion setting reaches them), and back leaves.
-func updateReplay(st *State, worlds []*worldView, back *ui.Button, leave func()) {
+// replay to watch (only the motion setting reaches them), and a click on
+// back is a use of its control (useBack), which leaves.
+func updateReplay(st *State, worlds []*worldView, back *ui.Button, useBack func()) {
 	for _, w := range worlds {
 		w.reduced = st.ReducedMotion
 	}
 	if back.Update(&st.Input) {
-		leave()
+		useBack()
 	}
 }
 

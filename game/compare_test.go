@@ -328,3 +328,100 @@ func TestLeavingTheComparisonLaysTheFinderOutAtOnce(t *testing.T) {
 		t.Errorf("the frame after leaving lays the button at %+v, want %+v", got, home)
 	}
 }
+
+// assertWidgetsDeclared: every scene widget the player shows with words
+// is a control declared with what it does, under its widget's name, its
+// words and its state.
+func assertWidgetsDeclared(t *testing.T, p *Player) {
+	t.Helper()
+	p.declare()
+	for _, w := range p.spec.Widgets {
+		b, isButton := w.W.(*ui.Button)
+		if !isButton || b.Label == "" {
+			continue
+		}
+		c, ok := p.decls.Find(w.Name)
+		if assert.True(t, ok, "the canvas's %q is declared", w.Name) {
+			assert.NotNil(t, c.Do, "%q is declared with what it does", w.Name)
+			assert.Equal(t, plainLabel(b.Label), c.Label, "%q: the canvas's words are the page's", w.Name)
+			assert.Equal(t, b.Disabled, c.Disabled, "%q: and its state", w.Name)
+		}
+	}
+}
+
+// TestTheComparisonsPageAndCanvasAreOneDeclaration: the comparisons'
+// buttons (Compare on/off and its way back, the systems' names and way
+// back) and the run's own (Find a break, the exports) are declared once
+// with what they do; a page's use and a canvas's click of each lead to
+// the same screen, the same state and the same words.
+func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
+	type state struct {
+		Name    string
+		Compare bool
+		Shown   []string
+		Search  string
+		Said    []string
+	}
+	stateOf := func(r *appRig) state {
+		info := r.a.Inspect()
+		s := state{Name: info.Name, Compare: info.Compare != nil, Said: info.Mirror.Narration}
+		if info.Systems != nil {
+			s.Shown = info.Systems.Shown
+		}
+		if sb, ok := r.a.top().(*SandboxScene); ok && sb.Run != nil && sb.Run.finder != nil {
+			s.Search = sb.Run.finder.m.Status
+		}
+		return s
+	}
+	alike := func(open func(r *appRig), id string) state {
+		t.Helper()
+		page, canvas := newAppRig(t), newAppRig(t)
+		open(page)
+		open(canvas)
+		page.use(id, 0)
+		canvas.click(id)
+		canvas.tick(ui.Input{})
+		assert.Equal(t, stateOf(page), stateOf(canvas), "%s: the page's use and the canvas's click do the same", id)
+		return stateOf(page)
+	}
+
+	// Compare on/off, over a lesson, and its way back.
+	lesson := func(r *appRig) { r.click("lesson:fenced-writes") }
+	r := newAppRig(t)
+	lesson(r)
+	assertWidgetsDeclared(t, r.a.top().(*LessonScene).Player)
+	assert.True(t, alike(lesson, "compare").Compare, "the comparison opens")
+	compared := func(r *appRig) { lesson(r); r.click("compare") }
+	r = newAppRig(t)
+	compared(r)
+	assertWidgetsDeclared(t, r.a.top().(*comparison).player)
+	assert.False(t, alike(compared, "compare").Compare, "the way back leaves it")
+
+	// Compare systems, from the sandbox's setup: a system's name, and
+	// the way back.
+	systems := func(r *appRig) {
+		r.click("sandbox")
+		r.click("preset:leases")
+		r.click("compareSystems")
+	}
+	r = newAppRig(t)
+	systems(r)
+	assertWidgetsDeclared(t, r.a.top().(*SandboxScene).scenes.Top().(*systemsView).player)
+	assert.Contains(t, alike(systems, "systemsShow:redlock").Shown, "redlock", "a name shows its world")
+	assert.Equal(t, "sandbox-setup", alike(systems, "systemsBack").Name, "back on the setup")
+
+	// A sandbox run's own: Find a break and an export.
+	run := func(r *appRig) {
+		r.a.Export = func(name string, data []byte) (string, error) { return "in memory", nil }
+		r.click("sandbox")
+		r.click("preset:kubernetes")
+		r.click("start")
+	}
+	r = newAppRig(t)
+	run(r)
+	require.Empty(t, stateOf(r).Search, "no search before Find a break")
+	assertWidgetsDeclared(t, r.a.top().(*SandboxScene).Run.Player)
+	assert.NotEmpty(t, alike(run, "explore").Search, "the search ran")
+	said := alike(run, "exportJSONL").Said
+	assert.Contains(t, said[len(said)-1], "in memory", "the export is saved and said")
+}

@@ -24,6 +24,9 @@ type exerciseAnswer struct {
 	// toPoints: the model answer was just revealed, so the next layout
 	// scrolls the form to the defence and the key points to tick.
 	toPoints bool
+	// left: a control's use left the answer for another screen (back,
+	// the simulator, the worst run); the rest of the tick is not its.
+	left bool
 	// edited marks a change not yet saved.
 	edited bool
 	// mirror caches the text view (mirrorText).
@@ -235,7 +238,7 @@ func (s *exerciseAnswer) refocus() {
 	for i, id := range ids {
 		s.tabs[i].id, s.tabs[i].Label = id, tabLabels[id]
 	}
-	s.names = map[ui.Focusable]string{&s.back: "back", &s.sim: "simulator", &s.checkB: "check",
+	s.names = map[ui.Focusable]string{&s.back: "back", &s.checkB: "check",
 		&s.cancel: "cancel", &s.hintB: "hint", &s.model: "model"}
 	items := []ui.Focusable{&s.back}
 	for i := range s.tabs {
@@ -250,6 +253,7 @@ func (s *exerciseAnswer) refocus() {
 	}
 	if s.Ex.Lab != nil {
 		items = append(items, &s.sim)
+		s.names[&s.sim] = "simulator"
 	}
 	for i := range s.numbers {
 		items = append(items, &s.numbers[i])

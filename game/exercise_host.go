@@ -13,21 +13,20 @@ import (
 )
 
 // host passes the page's uses of the answer screen's controls through
-// their declarations (use), as the canvas's presses on the same options,
-// numbers, key points, defence and footer buttons do; the query
-// builder's, the share button's and the widgets still pressed by name
-// (tabs, the simulator) follow.
+// their declarations (use), as the canvas's presses on the same widgets
+// do. What is left is a use of a control not declared now, which the form
+// says it cannot do: a share asked for before a check, a key point not
+// shown yet, a chain's button that is not there.
 func (s *exerciseAnswer) host(in *ui.Input) {
-	var rest []ui.HostAction
 	for _, h := range in.Host {
 		switch {
+		case s.left:
+			// A use left the answer (back, the simulator, the worst run):
+			// the rest were meant for it.
 		case s.use(h):
 		case h.ID == "share":
-			s.ShareAnswer()
-		case s.query.host(h):
+			s.ShareAnswer() // says why there is nothing to share yet
 		case strings.HasPrefix(h.ID, "point:"):
-			// Not declared now: a key point that is not there, or not
-			// shown yet; the form says why it cannot be ticked.
 			i, err := strconv.Atoi(strings.TrimPrefix(h.ID, "point:"))
 			if err != nil {
 				s.notice = pointRefused + err.Error()
@@ -38,12 +37,9 @@ func (s *exerciseAnswer) host(in *ui.Input) {
 			if !s.chain.use(h.ID) {
 				s.chain.act(strings.TrimPrefix(h.ID, "chain:")) // says why it is not known
 			}
-		default:
-			rest = append(rest, h)
 		}
 	}
-	in.Host = rest
-	pressNamed(in, s.names)
+	in.Host = nil
 }
 
 // use is the answer form's one door for a declared control, from the page
@@ -61,18 +57,22 @@ func (s *exerciseAnswer) use(h ui.HostAction) bool {
 // reading pane's tabs, the simulator, every question's options and number
 // field, then check, hint and the model answer.
 func (s *exerciseAnswer) controls() []Control {
-	out := []Control{{ID: "back", Group: "Exercise", Label: "Back to the exercises", Kind: KindLink}}
+	out := []Control{{ID: "back", Group: "Exercise", Label: "Back to the exercises", Kind: KindLink,
+		Do: func(ui.HostAction) { s.scene.leave(); s.left = true }}}
 	for i := range s.tabs {
 		t := &s.tabs[i]
-		c := Control{ID: "tab:" + t.id, Group: "Read", Label: strings.TrimSuffix(t.Label, " >"), Kind: KindToggle, On: t.id == s.tab}
-		if t.id == tabReplay {
+		id := t.id
+		c := Control{ID: "tab:" + id, Group: "Read", Label: strings.TrimSuffix(t.Label, " >"), Kind: KindToggle, On: id == s.tab,
+			Do: func(ui.HostAction) { s.openTab(id) }}
+		if id == tabReplay {
 			c.Label, c.Kind = "Watch the worst run of the checked design", ""
 		}
 		out = append(out, c)
 	}
 	if s.Ex.Lab != nil {
 		out = append(out, Control{ID: "simulator", Group: "Your run", Label: "Open the simulator",
-			Detail: fmt.Sprintf("Your run has %d actions.", len(s.Form.Schedule())), Disabled: s.sim.Disabled})
+			Detail: fmt.Sprintf("Your run has %d actions.", len(s.Form.Schedule())), Disabled: s.scene.Checking(),
+			Do: func(ui.HostAction) { s.openSimulator() }})
 	}
 	for i, k := range s.Ex.Numbers {
 		c := rangeControl("Numbers", "number:"+k.ID, lab.KnobLabel(k), &s.numbers[i], lab.KnobValue(k, s.numbers[i].Value))
@@ -125,6 +125,30 @@ func (s *exerciseAnswer) controls() []Control {
 		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled,
 			Do: func(ui.HostAction) { s.AskModel() }})
 	return append(out, s.shareControls()...)
+}
+
+// openTab shows tab id in the reading pane, or opens the worst run over
+// the answer (tabReplay).
+func (s *exerciseAnswer) openTab(id string) {
+	if id != tabReplay {
+		s.setTab(id)
+		s.Narrate("Showing " + strings.ToLower(tabLabels[id]))
+		return
+	}
+	if err := s.scene.WatchWorstRun(); err != nil {
+		s.notice = "The run could not open: " + err.Error()
+		return
+	}
+	s.left = true
+}
+
+// openSimulator opens the simulator over the answer with its run.
+func (s *exerciseAnswer) openSimulator() {
+	if err := s.scene.openLab(); err != nil {
+		s.notice = "The simulator could not start: " + err.Error()
+		return
+	}
+	s.left = true
 }
 
 // hintDetail says why the last rung is not offered yet ("" when it is).

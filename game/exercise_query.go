@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -64,7 +63,9 @@ func (q *queryBuilder) sync() bool {
 	return changed
 }
 
-// update applies this tick's presses on the builder's widgets.
+// update passes this tick's presses on the builder's widgets through
+// their declarations (controls), as the page's uses of the same ids go:
+// a press on a menu's button picks its next option.
 func (q *queryBuilder) update(in *ui.Input) {
 	if q.qb == nil {
 		return
@@ -74,25 +75,18 @@ func (q *queryBuilder) update(in *ui.Input) {
 	}
 	menus := q.qb.Menus()
 	for i := range q.menus {
-		if i < len(menus) && pressed(&q.menus[i], in) {
-			q.qb.Next(menus[i].ID)
-			q.changed(menus[i].Label)
+		if i < len(menus) && pressed(&q.menus[i], in) && len(menus[i].Options) > 0 {
+			q.a.use(ui.HostAction{ID: "q:" + menus[i].ID, Value: float64((menus[i].Value + 1) % len(menus[i].Options))})
 		}
 	}
-	if q.addRow.Update(in) {
-		q.qb.AddRow()
-		q.changed("A comparison added")
-	}
-	if q.dropRow.Update(in) {
-		q.qb.DropRow()
-		q.changed("The last comparison taken away")
-	}
-	if q.addChk.Update(in) {
-		q.addCheck()
+	for i, b := range []*ui.Button{&q.addRow, &q.dropRow, &q.addChk} {
+		if b.Update(in) {
+			q.a.use(ui.HostAction{ID: [...]string{"qrow+", "qrow-", "qadd"}[i]})
+		}
 	}
 	for i := range q.remove {
 		if q.remove[i].Update(in) {
-			q.removeCheck(i)
+			q.a.use(ui.HostAction{ID: "qremove:" + strconv.Itoa(i)})
 			break
 		}
 	}
@@ -137,23 +131,18 @@ func (q *queryBuilder) removeCheck(i int) {
 	}
 }
 
-// host applies a page's choice on a builder menu ("q:kind" with the
-// option's index); it reports whether h was one.
-func (q *queryBuilder) host(h ui.HostAction) bool {
-	id, ok := strings.CutPrefix(h.ID, "q:")
-	if !ok || q.qb == nil {
-		return false
-	}
-	if err := q.qb.Set(id, int(h.Value)); err != nil {
+// choose sets builder menu id to its option i, as the page's select and
+// the canvas's menu button both ask.
+func (q *queryBuilder) choose(id string, i int) {
+	if err := q.qb.Set(id, i); err != nil {
 		q.a.notice = err.Error()
-		return true
+		return
 	}
 	for _, m := range q.qb.Menus() {
 		if m.ID == id {
 			q.changed(m.Label + ": " + m.Options[m.Value])
 		}
 	}
-	return true
 }
 
 // focus lists the builder's widgets in focus order with the names
@@ -170,29 +159,35 @@ func (q *queryBuilder) focus() []ui.Focusable {
 	menus := q.qb.Menus()
 	for i := range q.menus {
 		out = append(out, &q.menus[i])
-		q.a.names[&q.menus[i]] = "qmenu:" + menus[i].ID
+		q.a.names[&q.menus[i]] = "q:" + menus[i].ID
 	}
 	out = append(out, &q.addRow, &q.dropRow, &q.addChk)
 	q.a.names[&q.addRow], q.a.names[&q.dropRow], q.a.names[&q.addChk] = "qrow+", "qrow-", "qadd"
 	return out
 }
 
-// controls lists the checks and the builder for the page.
+// controls declares the checks and the builder, for the page and the
+// canvas alike: each check's Remove, each menu (a choice of its options),
+// the comparison buttons and Add this check.
 func (q *queryBuilder) controls() []Control {
 	if q.qb == nil {
 		return nil
 	}
 	var out []Control
 	for i, c := range q.a.Form.Checks() {
-		out = append(out, Control{ID: "qremove:" + strconv.Itoa(i), Group: checksHeading, Label: fmt.Sprintf("Remove check %d: %s", i+1, c)})
+		out = append(out, Control{ID: "qremove:" + strconv.Itoa(i), Group: checksHeading, Label: fmt.Sprintf("Remove check %d: %s", i+1, c),
+			Do: func(ui.HostAction) { q.removeCheck(i) }})
 	}
 	for _, m := range q.qb.Menus() {
-		out = append(out, Control{ID: "q:" + m.ID, Group: builderHeading, Label: m.Label, Kind: KindChoice, Options: m.Options, Value: float64(m.Value)})
+		out = append(out, Control{ID: "q:" + m.ID, Group: builderHeading, Label: m.Label, Kind: KindChoice, Options: m.Options, Value: float64(m.Value),
+			Do: func(h ui.HostAction) { q.choose(m.ID, int(h.Value)) }})
 	}
 	return append(out,
-		Control{ID: "qrow+", Group: builderHeading, Label: "Add a comparison", Disabled: q.addRow.Disabled},
-		Control{ID: "qrow-", Group: builderHeading, Label: "Take away the last comparison", Disabled: q.dropRow.Disabled},
-		Control{ID: "qadd", Group: builderHeading, Label: "Add this check", Detail: q.qb.Text()})
+		Control{ID: "qrow+", Group: builderHeading, Label: "Add a comparison", Disabled: !q.qb.CanAddRow(),
+			Do: func(ui.HostAction) { q.qb.AddRow(); q.changed("A comparison added") }},
+		Control{ID: "qrow-", Group: builderHeading, Label: "Take away the last comparison", Disabled: !q.qb.CanDropRow(),
+			Do: func(ui.HostAction) { q.qb.DropRow(); q.changed("The last comparison taken away") }},
+		Control{ID: "qadd", Group: builderHeading, Label: "Add this check", Detail: q.qb.Text(), Do: func(ui.HostAction) { q.addCheck() }})
 }
 
 const (

@@ -88,7 +88,7 @@ func TestKeyboardBuildsACheckOnTheCanvas(t *testing.T) {
 		assert.True(t, visible, "%s is scrolled into view", name)
 	}
 	before := sc.query.qb.Text()
-	focus("qmenu:quant")
+	focus("q:quant")
 	r.key(ui.IntentActivate)
 	assert.NotEqual(t, before, sc.query.qb.Text())
 	assert.Equal(t, "bug if no write X: X.at = X.line", sc.query.qb.Text())
@@ -115,7 +115,7 @@ func TestCheckBuilderIsDrawnReadably(t *testing.T) {
 		sc.query.qb.AddRow()
 		r.tick(ui.Input{})
 		r.shot("exercise-checks-" + map[float64]string{1280: "wide", 1024: "small"}[size[0]])
-		for name, b := range map[string]*ui.Button{"qadd": &sc.query.addChk, "qrow+": &sc.query.addRow, "qmenu:kind": &sc.query.menus[2]} {
+		for name, b := range map[string]*ui.Button{"qadd": &sc.query.addChk, "qrow+": &sc.query.addRow, "q:kind": &sc.query.menus[2]} {
 			assert.False(t, b.Rect.Empty(), name)
 			assert.LessOrEqual(t, draw.Measure(sc.style.Label())(b.Label), b.Rect.W-sc.style.U(20)+0.5, "%s's label %q fits its button", name, b.Label)
 		}

@@ -59,7 +59,7 @@ func (s *exerciseState) shareControls() []Control {
 	if s.result == nil {
 		return nil
 	}
-	c := Control{ID: "share", Group: "Your answer", Label: shareLabel, Disabled: !s.Shareable()}
+	c := Control{ID: "share", Group: "Your answer", Label: shareLabel, Disabled: !s.Shareable(), Do: func(ui.HostAction) { s.ShareAnswer() }}
 	if !s.Shareable() {
 		c.Detail = shareWaits
 	}

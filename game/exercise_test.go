@@ -839,3 +839,87 @@ func TestTheAnswerFormsCanvasAndPageAreOneDeclaration(t *testing.T) {
 		assert.Equal(t, psc.hintsSeen, csc.hintsSeen, "%s: the same hints", id)
 	}
 }
+
+// TestTheAnswerFormsEveryButtonIsDeclaredWithItsAction: every button of
+// the answer form's canvas (the way back, the tabs, the simulator, share,
+// the check builder's) is a declaration with its action, under the id the
+// page uses and in the same state; a page's use and a canvas's click of
+// each do the same thing, through that one declaration.
+func TestTheAnswerFormsEveryButtonIsDeclaredWithItsAction(t *testing.T) {
+	open := func(ex string) (*appRig, *ExerciseScene) {
+		r := newAppRig(t)
+		r.click("exercise:" + ex)
+		return r, r.exScene()
+	}
+	for _, ex := range []string{"renew-ttl-pause", "token-logs"} {
+		_, sc := open(ex)
+		decls := ui.Controls(sc.exerciseAnswer.controls())
+		for w, name := range sc.exerciseAnswer.names {
+			b, isButton := w.(*ui.Button)
+			if !isButton {
+				continue
+			}
+			c, ok := decls.Find(name)
+			if assert.True(t, ok, "%s: the canvas's %q is declared", ex, name) {
+				assert.NotNil(t, c.Do, "%s: %q is declared with what it does", ex, name)
+				assert.Equal(t, c.Disabled, b.Disabled, "%s: %q is off on the canvas when it is on the page", ex, name)
+			}
+		}
+		for _, tab := range sc.exerciseAnswer.tabs {
+			c, ok := decls.Find("tab:" + tab.id)
+			require.True(t, ok, "tab %s is declared", tab.id)
+			assert.NotNil(t, c.Do, "tab %s is declared with what it does", tab.id)
+		}
+	}
+
+	// The same use, from the page and from the canvas: the same screen,
+	// the same answer, the same words.
+	alike := func(ex, id string, value float64, same func(page, canvas *ExerciseScene)) {
+		t.Helper()
+		page, psc := open(ex)
+		page.tick(ui.Input{Host: []ui.HostAction{{ID: id, Value: value}}})
+		page.tick(ui.Input{})
+		canvas, csc := open(ex)
+		canvas.click(id)
+		canvas.tick(ui.Input{})
+		assert.Equal(t, page.a.Inspect().Name, canvas.a.Inspect().Name, "%s: the same screen", id)
+		assert.Equal(t, page.a.Inspect().Mirror.Narration, canvas.a.Inspect().Mirror.Narration, "%s: said alike", id)
+		assert.Equal(t, psc.notice, csc.notice, "%s: the same notice", id)
+		same(psc, csc)
+	}
+	tabShown := func(p, c *ExerciseScene) { assert.Equal(t, p.tab, c.tab) }
+	alike("renew-ttl-pause", "back", 0, tabShown)
+	alike("renew-ttl-pause", "simulator", 0, tabShown)
+	alike("token-logs", "tab:logs", 0, func(p, c *ExerciseScene) {
+		assert.Equal(t, tabLogs, p.tab, "the page's tab shows the logs")
+		assert.Equal(t, tabLogs, c.tab, "the canvas's tab shows the logs")
+	})
+	_, sc := open("token-logs")
+	quant, ok := ui.Controls(sc.exerciseAnswer.controls()).Find("q:quant")
+	require.True(t, ok)
+	next := float64((int(quant.Value) + 1) % len(quant.Options)) // a click on the menu's button picks its next option
+	built := func(p, c *ExerciseScene) {
+		assert.Equal(t, p.query.qb.Text(), c.query.qb.Text(), "the same check built")
+		assert.Equal(t, p.Form.Checks(), c.Form.Checks(), "the same checks in the answer")
+	}
+	alike("token-logs", "q:quant", next, built)
+	alike("token-logs", "qrow+", 0, built)
+	alike("token-logs", "qadd", 0, func(p, c *ExerciseScene) {
+		built(p, c)
+		assert.Len(t, p.Form.Checks(), 1, "the page's Add this check added it")
+	})
+
+	// Share, once an answer is graded.
+	shared := func(useIt func(r *appRig)) (string, []string) {
+		r := newAppRig(t)
+		sc := answerNoFencingWrongly(t, r)
+		r.click("tab:result")
+		useIt(r)
+		return sc.shared, r.a.Inspect().Mirror.Narration
+	}
+	pageLink, pageSaid := shared(func(r *appRig) { r.use("share", 0) })
+	canvasLink, canvasSaid := shared(func(r *appRig) { r.click("share") })
+	assert.NotEmpty(t, pageLink, "the page's share shares")
+	assert.Equal(t, pageLink, canvasLink, "the same share")
+	assert.Equal(t, pageSaid, canvasSaid, "said alike")
+}

@@ -2,7 +2,6 @@ package game
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -19,9 +18,11 @@ func (s *exerciseAnswer) Update(st *State) error {
 	in := &st.Input
 	s.ring.Wrap = st.WrapFocus
 	s.host(in)
-
-	if s.back.Update(in) || in.Keys.Has(ui.IntentBack) {
-		s.scene.leave()
+	if !s.left && (s.back.Update(in) || in.Keys.Has(ui.IntentBack)) {
+		s.use(ui.HostAction{ID: "back"})
+	}
+	if s.left {
+		s.left = false
 		return nil
 	}
 	if esc := s.ring.Update(in); esc != ui.NoEscape {
@@ -50,24 +51,24 @@ func (s *exerciseAnswer) Update(st *State) error {
 	return nil
 }
 
-// updateTabs applies a press on a tab; it reports whether the worst run
-// opened over the answer.
+// updateTabs passes a press on a tab through its declaration; it
+// reports whether the worst run opened over the answer.
 func (s *exerciseAnswer) updateTabs(in *ui.Input) bool {
 	for i := range s.tabs {
-		if !s.tabs[i].Update(in) {
-			continue
+		if s.tabs[i].Update(in) {
+			s.use(ui.HostAction{ID: "tab:" + s.tabs[i].id})
+			break // the tabs may have changed
 		}
-		if s.tabs[i].id == tabReplay {
-			if err := s.scene.WatchWorstRun(); err != nil {
-				s.notice = "The run could not open: " + err.Error()
-				continue
-			}
-			return true
-		}
-		s.setTab(s.tabs[i].id)
-		s.Narrate("Showing " + strings.ToLower(s.tabs[i].Label))
 	}
-	return false
+	return s.takeLeft()
+}
+
+// takeLeft reports, once, whether a use left the answer for another
+// screen.
+func (s *exerciseAnswer) takeLeft() bool {
+	left := s.left
+	s.left = false
+	return left
 }
 
 // updateForm applies this tick's input fin on the form's widgets; it
@@ -75,9 +76,8 @@ func (s *exerciseAnswer) updateTabs(in *ui.Input) bool {
 func (s *exerciseAnswer) updateForm(fin *ui.Input) bool {
 	s.sim.Disabled = s.Ex.Lab == nil || s.scene.Checking()
 	if s.Ex.Lab != nil && s.sim.Update(fin) {
-		if err := s.scene.openLab(); err != nil {
-			s.notice = "The simulator could not start: " + err.Error()
-		} else {
+		s.use(ui.HostAction{ID: "simulator"})
+		if s.takeLeft() {
 			return true
 		}
 	}
@@ -149,7 +149,7 @@ func (s *exerciseAnswer) updateFooter(in *ui.Input) {
 	}
 	s.shareB.Disabled = !s.Shareable()
 	if s.shareB.Update(in) {
-		s.ShareAnswer()
+		s.use(ui.HostAction{ID: "share"})
 	}
 }
 

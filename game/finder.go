@@ -48,8 +48,12 @@ func (sc *LessonScene) addFinder(ps *PlayerSpec, spec *lessons.Search) {
 	sc.finder = f
 	ps.Overlay = f
 	ps.Widgets = append(ps.Widgets,
-		Widget{"explore", &f.btn, "Search pause timings for the simplest run that breaks the store (Enter when focused)"},
-		Widget{"compare", &f.cmp, f.compareTip()})
+		Widget{Name: "explore", W: &f.btn, Tip: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Do: f.toggleSearch},
+		Widget{Name: "compare", W: &f.cmp, Tip: f.compareTip(), Do: func() {
+			if !f.Searching() {
+				f.openComparison()
+			}
+		}})
 }
 
 // cancel ends a search in progress (and the coroutine it runs on).
@@ -104,19 +108,25 @@ func (f *breakFinder) Update(st *State) error {
 		return nil
 	}
 	if f.cmp.Update(&st.Input) && !f.Searching() {
-		f.openComparison(st.stack) // laid out before it is drawn
+		f.sc.Player.use(ui.HostAction{ID: "compare"}) // laid out before it is drawn
 		return nil
 	}
 	f.cmp.Disabled = f.Searching()
 	if f.btn.Update(&st.Input) {
-		if !f.Searching() {
-			f.start()
-		} else {
-			f.narrate(f.m.Stop())
-		}
+		f.sc.Player.use(ui.HostAction{ID: "explore"})
 	}
 	f.stepIfDue(st.Frame)
 	return nil
+}
+
+// toggleSearch starts the search, or stops the one under way, as the
+// Find a break button says.
+func (f *breakFinder) toggleSearch() {
+	if !f.Searching() {
+		f.start()
+	} else {
+		f.narrate(f.m.Stop())
+	}
 }
 
 // stepIfDue runs the next slice of the search, once per frame drawn.
@@ -139,7 +149,7 @@ func (f *breakFinder) start() {
 
 // openComparison replaces the normal view with the run replayed with the
 // protection off and on.
-func (f *breakFinder) openComparison(stack *Stack) {
+func (f *breakFinder) openComparison() {
 	c, err := newComparison(f)
 	if err != nil {
 		f.m.Status = "Cannot compare: " + err.Error()
@@ -147,7 +157,7 @@ func (f *breakFinder) openComparison(stack *Stack) {
 		return
 	}
 	f.compare = c
-	c.enter(stack)
+	c.enter(f.sc.stack)
 }
 
 // Draw implements View: the progress bar or the last verdict, and the

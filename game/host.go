@@ -27,31 +27,6 @@ const (
 	KindNote   = ui.KindNote
 )
 
-// pressNamed applies this tick's host actions to the widgets in names: a
-// button or toggle fires on its next Update as if clicked, a slider takes
-// the value. It returns the actions no widget there is named for.
-func pressNamed(in *ui.Input, names map[ui.Focusable]string) []ui.HostAction {
-	if len(in.Host) == 0 {
-		return nil
-	}
-	byName := make(map[string]ui.Focusable, len(names))
-	for w, n := range names {
-		byName[n] = w
-	}
-	var rest []ui.HostAction
-	for _, h := range in.Host {
-		switch w := byName[h.ID].(type) {
-		case interface{ Press() }:
-			w.Press()
-		case *ui.Slider:
-			w.Request(h.Value)
-		default:
-			rest = append(rest, h)
-		}
-	}
-	return rest
-}
-
 // KeyPrefix starts a host action that is a key rather than a control:
 // "key:" and an intent's name ("key:play-pause", "key:back-step"), a
 // shortcut pressed while the page, not the canvas, had the focus

@@ -28,6 +28,9 @@ type LessonScene struct {
 
 	// finder is the "Find a break" search, for lessons it fits.
 	finder *breakFinder
+	// stack is the Stack the lesson was last updated on, where its
+	// comparison opens.
+	stack *Stack
 	// toldTo is the play head when the narration was last told, and mark
 	// where the narration stood when this tick began.
 	toldTo time.Duration
@@ -128,7 +131,8 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	if l.Search != nil {
 		sc.addFinder(&ps, l.Search)
 	}
-	ps.Widgets = append(ps.Widgets, Widget{Name: recapOpenName, W: &sc.card.opener})
+	ps.Widgets = append(ps.Widgets, Widget{Name: recapOpenName, W: &sc.card.opener,
+		Do: func() { sc.card.open(sc.Player.ring.Visible()) }})
 	ps.Widgets = append(ps.Widgets, spec.Widgets...)
 	if spec.Search != nil {
 		sc.addFinder(&ps, spec.Search)
@@ -182,6 +186,7 @@ func (sc *LessonScene) goals() []draw.Goal {
 
 // Update implements Scene.
 func (sc *LessonScene) Update(st *State) error {
+	sc.stack = st.stack // the comparison opens over the lesson on it
 	sc.mark = sc.Player.narration.Mark()
 	sc.recapHost(&st.Input)
 	if sc.card.shown {

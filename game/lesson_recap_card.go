@@ -143,7 +143,7 @@ func (c *recapCard) refocus() {
 func (c *recapCard) updateOpener(in *ui.Input) {
 	c.sync()
 	if c.opener.Update(in) {
-		c.open(c.sc.Player.ring.Visible())
+		c.sc.Player.use(ui.HostAction{ID: recapOpenName})
 	}
 }
 

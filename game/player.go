@@ -192,8 +192,11 @@ type Checklist struct {
 	Goals func() []draw.Goal
 }
 
-// Widget is one of a scene's widgets in a player: its name (for the
-// bridge's focus report), the widget, and its tooltip ("" for none).
+// Widget is one of a scene's widgets in a player: its name (the id of its
+// control, the bridge's focus report), the widget, its tooltip ("" for
+// none) and what using it does. The player declares it as a control with
+// Do: the page's use of it and a click on it (the scene passes the click
+// to Player.use) both pass that declaration.
 type Widget struct {
 	Name string
 	W    interface {
@@ -201,6 +204,7 @@ type Widget struct {
 		Focus() ui.Focus
 	}
 	Tip string
+	Do  func()
 }
 
 // tip ties a tooltip to the widget it explains.

@@ -39,8 +39,7 @@ func (p *Player) host(in *ui.Input) []ui.HostAction {
 			rest = append(rest, h)
 		}
 	}
-	in.Host = rest
-	return pressNamed(in, p.names)
+	return rest
 }
 
 // use is the player's one door for a control's use, from the page or
@@ -173,8 +172,9 @@ func (p *Player) lessonControls() []Control {
 	return out
 }
 
-// widgetControls are the scene's own widgets the player shows (an
-// exercise's run, the sandbox's), under their labels or tips.
+// widgetControls are the scene's own widgets the player shows (the
+// finder's, a comparison's, the sandbox's), under their labels or tips,
+// with what each does.
 func (p *Player) widgetControls() []Control {
 	var out []Control
 	for _, w := range p.spec.Widgets {
@@ -188,6 +188,11 @@ func (p *Player) widgetControls() []Control {
 			}
 		case *ui.Toggle:
 			c.Label, c.Kind, c.On, c.Disabled = plainLabel(b.Label), KindToggle, b.On, b.Disabled
+		}
+		if do := w.Do; do != nil {
+			// It may leave the player or change its views: the rest of
+			// the tick waits.
+			c.Do = func(ui.HostAction) { do(); p.stop = true }
 		}
 		if c.Label != "" {
 			out = append(out, c)

@@ -15,6 +15,7 @@ import (
 // Update implements Scene.
 func (p *Player) Update(st *State) error {
 	in := &st.Input
+	p.stop = false // a canvas's use last tick, after its host
 	// Time runs by the real length of the tick, if it ran during it: a
 	// press on play after a long pause starts from one tick's worth.
 	step := st.TickLength()

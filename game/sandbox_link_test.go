@@ -9,6 +9,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/core/permalink"
+	"leaselab/game/place"
 )
 
 // A sandbox run the learner built and played has a link; opened in
@@ -74,4 +75,24 @@ func TestALessonWorldInTheSandboxSaysWhyItHasNoLink(t *testing.T) {
 	_, ok, err := a.CurrentLink()
 	assert.True(t, ok)
 	assert.ErrorContains(t, err, "share the run from the lesson")
+}
+
+// The sandbox's setup has no run, so no link (the page writes none in the
+// address, and a reload opens the sandbox); the run started from it has
+// one, and going back to the setup drops it. The page asks the game this,
+// never the screen's name.
+func TestOnlyASandboxRunOnShowHasALink(t *testing.T) {
+	r := newAppRig(t)
+	r.click("sandbox")
+	_, ok, _ := r.a.CurrentLink()
+	assert.False(t, ok, "the setup has no link")
+	r.click("start")
+	link, ok, err := r.a.CurrentLink()
+	require.True(t, ok, "the run has a link")
+	require.NoError(t, err)
+	assert.NoError(t, link.Check())
+	r.click("menu")
+	require.Equal(t, place.Sandbox, r.a.Inspect().Place.Kind, "back on the setup")
+	_, ok, _ = r.a.CurrentLink()
+	assert.False(t, ok, "back on the setup: no link")
 }

@@ -50,7 +50,7 @@ func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 	}
 	for i := range sc.invs {
 		sc.invs[i] = ui.Button{}
-		spec.Widgets = append(spec.Widgets, Widget{Name: fmt.Sprintf("inv:%d", i), W: &sc.invs[i]})
+		spec.Widgets = append(spec.Widgets, Widget{Name: fmt.Sprintf("inv:%d", i), W: &sc.invs[i], Do: func() { sc.jumpToBreak(i) }})
 	}
 	sc.jsonl = ui.Button{Label: "Trace (.jsonl)"}
 	sc.mermaid = ui.Button{Label: "Diagram (.mmd)"}
@@ -62,8 +62,10 @@ func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 	case cfg.Shards > 0:
 		tip = "Not for this run: shard leases are modelled on etcd only"
 	}
-	spec.Widgets = append(spec.Widgets, Widget{Name: "exportJSONL", W: &sc.jsonl}, Widget{Name: "exportMermaid", W: &sc.mermaid},
-		Widget{Name: RunCompareSystems, W: &sc.compare, Tip: tip})
+	spec.Widgets = append(spec.Widgets,
+		Widget{Name: "exportJSONL", W: &sc.jsonl, Do: func() { sc.save(sc.Run.Lab.ExportName("jsonl"), sc.Run.Lab.ExportJSONL()) }},
+		Widget{Name: "exportMermaid", W: &sc.mermaid, Do: func() { sc.save(sc.Run.Lab.ExportName("mmd"), sc.Run.Lab.ExportMermaid()) }},
+		Widget{Name: RunCompareSystems, W: &sc.compare, Tip: tip, Do: sc.CompareRun})
 	// A setup of the learner's own gets a search fitted to it (a lesson
 	// opened here brought its own).
 	why := ""
@@ -89,9 +91,15 @@ func (sc *SandboxScene) invariants(lb *lab.Lab) []draw.Goal {
 		goals = append(goals, draw.Goal{Text: st.Name + ": " + st.Summary(), Met: st.Holds})
 		sc.invAt[i] = st.FirstBroke
 		sc.invs[i].Disabled = st.Holds
+		// The row's words are the canvas's; the label (not drawn) is
+		// the page's control, offered once the invariant broke.
+		sc.invs[i].Label = ""
+		if !st.Holds {
+			sc.invs[i].Label = "Jump to where " + st.Name + " first broke"
+		}
 	}
 	for i := len(goals); i < ui.MaxGoals; i++ {
-		sc.invs[i].Disabled = true
+		sc.invs[i].Disabled, sc.invs[i].Label = true, ""
 	}
 	return goals
 }
@@ -175,25 +183,32 @@ func (v *sandboxRun) Update(st *State) error {
 	if sc.Run == nil {
 		return nil // back to the setup
 	}
-	p := run.Player
+	// The canvas's clicks pass the run's declarations (Widget.Do), as
+	// the page's uses do.
+	use := func(id string) { run.Player.use(ui.HostAction{ID: id}) }
 	in := &st.Input
 	for i := range sc.invs {
 		if sc.invs[i].Update(in) {
-			p.setPlaying(false)
-			run.Seek(sc.invAt[i])
-			p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", core.FormatTime(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
+			use(fmt.Sprintf("inv:%d", i))
 		}
 	}
-	if sc.jsonl.Update(in) {
-		sc.save(run.Lab.ExportName("jsonl"), run.Lab.ExportJSONL())
-	}
-	if sc.mermaid.Update(in) {
-		sc.save(run.Lab.ExportName("mmd"), run.Lab.ExportMermaid())
-	}
-	if sc.compare.Update(in) {
-		sc.CompareRun()
+	for _, b := range []struct {
+		id string
+		w  *ui.Button
+	}{{"exportJSONL", &sc.jsonl}, {"exportMermaid", &sc.mermaid}, {RunCompareSystems, &sc.compare}} {
+		if b.w.Update(in) {
+			use(b.id)
+		}
 	}
 	return nil
+}
+
+// jumpToBreak moves the run to where invariant i first broke.
+func (sc *SandboxScene) jumpToBreak(i int) {
+	p := sc.Run.Player
+	p.setPlaying(false)
+	sc.Run.Seek(sc.invAt[i])
+	p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", core.FormatTime(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
 }
 
 // save hands an export to the host and narrates where it went.

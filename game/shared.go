@@ -43,19 +43,60 @@ type SharedScene struct {
 	OnBack, OnOpen func()
 	Now            func() time.Time
 
-	narration  Narration
-	style      draw.Style
-	title      ui.Rect
-	back, open ui.Button
-	text       ui.TextPanel
-	ring       *ui.FocusRing
-	unit       float64
+	narration Narration
+	style     draw.Style
+	title     ui.Rect
+	// deck is the screen's controls, back and open, declared once: the
+	// page lists them, the canvas draws its buttons from them, and a use
+	// of either passes the deck's one door.
+	deck ui.Deck
+	text ui.TextPanel
+	ring *ui.FocusRing
+	unit float64
+}
+
+// The shared-answer screen's controls' ids.
+const (
+	sharedBack = "back"
+	sharedOpen = "open"
+)
+
+// controls declares the way back and, for a known exercise, the way to
+// try it, with what each does.
+func (s *SharedScene) controls() ui.Controls {
+	out := ui.Controls{{ID: sharedBack, Group: "Shared answer", Label: "Back to the lessons", Kind: KindLink,
+		Do: func(ui.HostAction) {
+			if s.OnBack != nil {
+				s.OnBack()
+			}
+		}}}
+	if s.Ex != nil {
+		out = append(out, Control{ID: sharedOpen, Group: "Shared answer", Label: fmt.Sprintf("Try exercise %d yourself", s.Number),
+			Do: func(ui.HostAction) {
+				if s.OnOpen != nil {
+					s.OnOpen()
+				}
+			}})
+	}
+	return out
+}
+
+// declare declares the controls anew and sets the focus ring over them
+// and the text when their ids change.
+func (s *SharedScene) declare() {
+	if s.deck.Declare(s.controls()) {
+		items := []ui.Focusable{s.deck.Button(sharedBack), &s.text}
+		if b := s.deck.Button(sharedOpen); b != nil {
+			items = append(items, b)
+		}
+		s.ring.Set(items...)
+	}
 }
 
 // NewSharedScene reads text (a link with #share=, its code, or a share's
 // JSON) and starts grading it again.
 func NewSharedScene(text string) *SharedScene {
-	s := &SharedScene{Now: time.Now, back: ui.Button{Label: "< Lessons"}, ring: ui.NewFocusRing(false)}
+	s := &SharedScene{Now: time.Now, ring: ui.NewFocusRing(false)}
 	sh, err := lessons.ParseShare(text)
 	if err == nil {
 		s.Share = sh
@@ -76,18 +117,9 @@ func NewSharedScene(text string) *SharedScene {
 	} else {
 		s.Narrate("Grading the shared answer again, from scratch…")
 	}
-	s.open = ui.Button{Label: "Try this exercise"}
 	s.setText()
-	s.ring.Set(s.focusables()...)
+	s.declare()
 	return s
-}
-
-func (s *SharedScene) focusables() []ui.Focusable {
-	items := []ui.Focusable{&s.back, &s.text}
-	if s.Ex != nil {
-		items = append(items, &s.open)
-	}
-	return items
 }
 
 // Narrate adds a line to the narration mirrored for screen readers.
@@ -150,35 +182,23 @@ func (s *SharedScene) setText() {
 	s.text.SetText(draw.Drawable(strings.TrimSpace(s.verdictLine() + "\n\n" + s.body)))
 }
 
-// Update implements Scene.
+// Update implements Scene: the page's uses and the canvas's clicks pass
+// the deck's one door (Esc is Back), then the text scrolls and the
+// grading goes on.
 func (s *SharedScene) Update(st *State) error {
 	in := &st.Input
 	s.ring.Wrap = st.WrapFocus
-	var rest []ui.HostAction
-	for _, h := range in.Host {
-		switch h.ID {
-		case "back":
-			s.back.Press()
-		case "open":
-			s.open.Press()
-		default:
-			rest = append(rest, h)
-		}
-	}
-	in.Host = rest
+	s.declare()
 	if esc := s.ring.Update(in); esc != ui.NoEscape {
 		st.FocusEscape = esc
 	}
-	if s.back.Update(in) || in.Keys.Has(ui.IntentBack) {
-		if s.OnBack != nil {
-			s.OnBack()
-		}
-		return nil
+	if in.Keys.Has(ui.IntentBack) {
+		in.Host = append(in.Host[:len(in.Host):len(in.Host)], ui.HostAction{ID: sharedBack})
 	}
-	s.open.Disabled = s.Ex == nil
-	if s.open.Update(in) && s.OnOpen != nil {
-		s.OnOpen()
-		return nil
+	used, rest, _ := s.deck.Update(in) // neither is ever disabled
+	in.Host = rest
+	if used {
+		return nil // it left for the menu or the exercise
 	}
 	s.text.Update(in)
 	s.work(st.Frame)
@@ -199,7 +219,6 @@ func (s *SharedScene) work(frame int64) {
 	s.check, s.verified = nil, &v
 	s.setText()
 	s.Narrate(s.verdictLine())
-	s.ring.Set(s.focusables()...)
 }
 
 // Layout implements Scene.
@@ -208,11 +227,17 @@ func (s *SharedScene) Layout(window ui.Rect, style draw.Style) {
 	px := func(v float64) float64 { return math.Round(style.U(v)) }
 	body := window.Inset(px(14))
 	header, body := body.CutTop(px(40), px(12))
-	backR, rest := header.CutLeft(px(132), px(14))
-	s.back.Rect = backR.InsetXY(0, px(2))
+	// Each button as wide as its words need (the declaration's).
+	fits := func(id string, least float64) float64 {
+		return max(px(least), math.Ceil(draw.Measure(style.Label())(s.deck.Button(id).Label))+px(28))
+	}
+	backR, rest := header.CutLeft(fits(sharedBack, 132), px(14))
+	s.deck.Button(sharedBack).Rect = backR.InsetXY(0, px(2))
 	s.title = rest
 	footer, body := body.CutBottom(px(40), px(12))
-	s.open.Rect, _ = footer.CutLeft(px(190), 0)
+	if b := s.deck.Button(sharedOpen); b != nil {
+		b.Rect, _ = footer.CutLeft(fits(sharedOpen, 190), 0)
+	}
 	if s.unit != style.Unit {
 		s.unit = style.Unit
 		s.text.SetMeasure(draw.Measure(style.Body()), draw.LineHeight(style.Body()))
@@ -225,7 +250,7 @@ func (s *SharedScene) Layout(window ui.Rect, style draw.Style) {
 func (s *SharedScene) Draw(screen *ebiten.Image) {
 	st, th := s.style, s.style.Theme
 	draw.Background(screen, th.Background)
-	st.Button(screen, &s.back)
+	st.Button(screen, s.deck.Button(sharedBack))
 	face := st.Title()
 	if draw.Measure(face)(s.Heading()) > s.title.W {
 		face = st.Label()
@@ -233,8 +258,8 @@ func (s *SharedScene) Draw(screen *ebiten.Image) {
 	draw.TextIn(screen, s.Heading(), face, s.title, draw.AlignStart, th.Text)
 	st.Panel(screen, s.text.Rect.Inset(-math.Round(st.U(12))))
 	st.TextPanel(screen, &s.text, st.Body())
-	if s.Ex != nil {
-		st.Button(screen, &s.open)
+	if b := s.deck.Button(sharedOpen); b != nil {
+		st.Button(screen, b)
 	}
 }
 
@@ -268,17 +293,15 @@ func (s *SharedScene) Inspect() SceneInfo {
 		si.Done, si.Pass, si.Agrees, si.Help = true, v.Result.Pass, v.Agrees, v.Help()
 	}
 	info := SceneInfo{Name: "shared-answer", Page: true, Shared: si,
-		Regions: map[string]ui.Rect{"back": s.back.Rect, "text": s.text.Rect}}
-	controls := []Control{{ID: "back", Group: "Shared answer", Label: "Back to the lessons", Kind: KindLink}}
-	if s.Ex != nil {
-		info.Regions["open"] = s.open.Rect
-		controls = append(controls, Control{ID: "open", Group: "Shared answer", Label: fmt.Sprintf("Try exercise %d yourself", s.Number)})
-	}
-	if c := s.ring.Current(); c != nil {
-		info.Focus = map[ui.Focusable]string{&s.back: "back", &s.text: "text", &s.open: "open"}[c]
+		Regions: map[string]ui.Rect{"text": s.text.Rect}}
+	s.deck.Regions(info.Regions)
+	if c := s.ring.Current(); c == ui.Focusable(&s.text) {
+		info.Focus = "text"
+	} else if c != nil {
+		info.Focus = s.deck.Name(c)
 	}
 	info.Mirror = Mirror{Title: s.Heading(), Objective: s.verdictLine(), Text: s.body,
-		Narration: s.narration.Lines(), Controls: controls}
+		Narration: s.narration.Lines(), Controls: s.deck.Controls()}
 	return info
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/game/draw"
 	"leaselab/game/place"
 	"leaselab/game/ui"
 	"leaselab/lessons"
@@ -174,4 +175,49 @@ func mustJSON(t *testing.T, v any) []byte {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return b
+}
+
+// TestTheSharedAnswersPageAndCanvasAreOneDeclaration: the screen's way
+// back and way to the exercise are declared once; the page lists the
+// declarations, the canvas's buttons carry their ids, words and state,
+// and a page's use and a canvas's click of each go to the same screen.
+func TestTheSharedAnswersPageAndCanvasAreOneDeclaration(t *testing.T) {
+	r := newAppRig(t)
+	answerNoFencingWrongly(t, r)
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: "share"}}})
+	link, ok := r.control("share-link")
+	require.True(t, ok)
+	open := func() (*appRig, *SharedScene) {
+		r := newAppRig(t)
+		sc := r.a.OpenShare(link.Text)
+		r.finishGrading()
+		return r, sc
+	}
+
+	r, sc := open()
+	r.shot("shared-answer")
+	info := r.a.Inspect()
+	require.Equal(t, []string{sharedBack, sharedOpen}, controlIDs(info.Mirror.Controls), "back, then the exercise")
+	for _, c := range info.Mirror.Controls {
+		b := sc.deck.Button(c.ID)
+		require.NotNil(t, b, "the canvas has a button for %q", c.ID)
+		assert.Equal(t, c.Label, b.Label, "%s: the canvas's words are the page's", c.ID)
+		assert.Equal(t, c.Disabled, b.Disabled, "%s: and its state", c.ID)
+		assert.Equal(t, b.Rect, info.Regions[c.ID], "%s: the canvas's region is named by the control's id", c.ID)
+		assert.LessOrEqual(t, draw.Measure(sc.style.Label())(b.Label), b.Rect.W, "%s: its words fit its button", c.ID)
+	}
+	sc.ring.Focus(sc.deck.Button(sharedOpen), ui.FocusVisible)
+	assert.Equal(t, sharedOpen, r.a.Inspect().Focus, "the focus is named by the control's id")
+
+	for id, want := range map[string]string{sharedBack: "menu", sharedOpen: "exercise"} {
+		page, _ := open()
+		page.tick(ui.Input{Host: []ui.HostAction{{ID: id}}})
+		canvas, _ := open()
+		canvas.click(id)
+		assert.Equal(t, want, page.a.Inspect().Name, "the page's %s", id)
+		assert.Equal(t, want, canvas.a.Inspect().Name, "the canvas's %s", id)
+	}
+	esc, _ := open()
+	esc.key(ui.IntentBack)
+	assert.Equal(t, "menu", esc.a.Inspect().Name, "Esc is Back")
 }

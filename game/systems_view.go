@@ -79,14 +79,15 @@ func openSystems(stack *Stack, cfg sandbox.Config, log core.ActionLog, systems [
 // pushSystems shows comparison m on stack, etcd beside system.
 func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, from systemsFrom) {
 	v := &systemsView{m: m, stack: stack, back: ui.Button{Label: "Back (Esc)"}, shown: [2]int{0, min(1, len(m.Runs)-1)}}
-	widgets := []Widget{{"systemsBack", &v.back, "Back to the sandbox (Esc)"}}
+	widgets := []Widget{{Name: "systemsBack", W: &v.back, Tip: "Back to the sandbox (Esc)", Do: v.leave}}
 	v.chips = make([]ui.Button, len(m.Systems))
 	for i, sys := range m.Systems {
 		if sys == system && i > 0 {
 			v.shown[1] = i // etcd beside the system the setup is on
 		}
 		v.chips[i].Label = "Show " + sys.Title()
-		widgets = append(widgets, Widget{"systemsShow:" + sys.String(), &v.chips[i], "Show " + sys.Title() + "'s world and timeline"})
+		widgets = append(widgets, Widget{Name: "systemsShow:" + sys.String(), W: &v.chips[i], Tip: "Show " + sys.Title() + "'s world and timeline",
+			Do: func() { v.show(i) }})
 	}
 	for _, lb := range m.Runs {
 		v.worlds = append(v.worlds, newWorldView(lb, func(string) {}, func(lab.Command) {}))
@@ -319,12 +320,12 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 // systems shown; the worlds are a replay to watch and take no input.
 func (p *systemsPanes) Update(st *State) error {
 	v := (*systemsView)(p)
-	for i := range v.chips {
+	for i, sys := range v.m.Systems {
 		if v.chips[i].Update(&st.Input) {
-			v.show(i)
+			v.player.use(ui.HostAction{ID: "systemsShow:" + sys.String()})
 		}
 	}
-	updateReplay(st, v.worlds, &v.back, v.leave)
+	updateReplay(st, v.worlds, &v.back, func() { v.player.use(ui.HostAction{ID: "systemsBack"}) })
 	return nil
 }
 

@@ -88,9 +88,10 @@ func (a *address) show(p places.Place) {
 // in the address as the run's #run= link, kept current as the learner
 // acts (replaceState: no new history entry). The sandbox's setup and run
 // are saved nowhere else, so a reload reopens the run, with the learner's
-// setup and actions, instead of an empty setup.
+// setup and actions, instead of an empty setup. Whether a run is on show
+// is the game's to say (App.CurrentLink: no link during the setup).
 func (a *address) keepRun(pl places.Place) {
-	if pl.Kind != places.Sandbox || pl.Sub == "sandbox-setup" {
+	if pl.Kind != places.Sandbox {
 		return
 	}
 	link, ok, err := a.app.CurrentLink()
