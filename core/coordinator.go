@@ -30,6 +30,8 @@ type KeyValue struct {
 	Version   int64 // number of changes since creation
 	Lease     LeaseID
 	Token     int64 // fencing token assigned when this key became a lock holder
+	// pos is the key's place in the coordinator's list of keys (sorted).
+	pos int
 }
 
 // TokenSource selects where fencing tokens come from.
@@ -96,8 +98,14 @@ type Coordinator struct {
 	// timestamp << 8, and the requests proposed so far.
 	memberPrefix, idBase, proposals int64
 
-	kv         map[string]*KeyValue
-	sorted     []string // every key, sorted: prefix ranges without map order
+	kv map[string]*KeyValue
+	// sorted lists every key (each KeyValue knows its place), in order
+	// unless unsorted: a key created out of order, or one moved into the
+	// place of a deleted one, leaves the list unsorted until a reader
+	// asks for it in order (keys), so creating or deleting a key shifts
+	// no other.
+	sorted     []string
+	unsorted   bool
 	leases     map[LeaseID]*Lease
 	leaseOrder []LeaseID
 	locks      map[string]*lockState
@@ -176,9 +184,47 @@ func (c *Coordinator) Get(key string) *KeyValue { return c.kv[key] }
 // Range returns the keys with the given prefix, sorted by key.
 func (c *Coordinator) Range(prefix string) []*KeyValue {
 	var out []*KeyValue
-	i, _ := slices.BinarySearch(c.sorted, prefix)
-	for ; i < len(c.sorted) && strings.HasPrefix(c.sorted[i], prefix); i++ {
-		out = append(out, c.kv[c.sorted[i]])
+	keys := c.keys()
+	i, _ := slices.BinarySearch(keys, prefix)
+	for ; i < len(keys) && strings.HasPrefix(keys[i], prefix); i++ {
+		out = append(out, c.kv[keys[i]])
+	}
+	return out
+}
+
+// keys returns every key, sorted (sorting the list if it is not).
+func (c *Coordinator) keys() []string {
+	if c.unsorted {
+		slices.Sort(c.sorted)
+		for i, k := range c.sorted {
+			c.kv[k].pos = i
+		}
+		c.unsorted = false
+	}
+	return c.sorted
+}
+
+// rangeValues returns the values of the keys with the given prefix, in
+// the keys' order, without sorting every key: the few that match are
+// sorted on their own.
+func (c *Coordinator) rangeValues(prefix string) []string {
+	var keys []string
+	if !c.unsorted {
+		i, _ := slices.BinarySearch(c.sorted, prefix)
+		for ; i < len(c.sorted) && strings.HasPrefix(c.sorted[i], prefix); i++ {
+			keys = append(keys, c.sorted[i])
+		}
+	} else {
+		for _, k := range c.sorted {
+			if strings.HasPrefix(k, prefix) {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+	}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = c.kv[k].Value
 	}
 	return out
 }
@@ -326,10 +372,12 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 // newKey creates key at the current revision.
 func (c *Coordinator) newKey(key string) *KeyValue {
 	kv := c.keySlab.one()
-	*kv = KeyValue{Key: key, CreateRev: c.Rev}
+	*kv = KeyValue{Key: key, CreateRev: c.Rev, pos: len(c.sorted)}
 	c.kv[key] = kv
-	i, _ := slices.BinarySearch(c.sorted, key)
-	c.sorted = slices.Insert(c.sorted, i, key)
+	if n := len(c.sorted); n > 0 && key < c.sorted[n-1] {
+		c.unsorted = true
+	}
+	c.sorted = append(c.sorted, key)
 	return kv
 }
 
@@ -343,9 +391,16 @@ func (c *Coordinator) del(key string) {
 		l.detach(key)
 	}
 	delete(c.kv, key)
-	if i, found := slices.BinarySearch(c.sorted, key); found {
-		c.sorted = slices.Delete(c.sorted, i, i+1)
+	// The last key takes the deleted one's place.
+	last := len(c.sorted) - 1
+	if i := kv.pos; i != last {
+		moved := c.sorted[last]
+		c.sorted[i] = moved
+		c.kv[moved].pos = i
+		c.unsorted = true
 	}
+	c.sorted[last] = ""
+	c.sorted = c.sorted[:last]
 	if strings.HasPrefix(key, WorkerPrefix) {
 		c.live = nil
 		c.liveGen++
