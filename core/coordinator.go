@@ -208,25 +208,29 @@ func (c *Coordinator) keys() []string {
 // the keys' order, without sorting every key: the few that match are
 // sorted on their own.
 func (c *Coordinator) rangeValues(prefix string) []string {
-	var keys []string
 	if !c.unsorted {
 		i, _ := slices.BinarySearch(c.sorted, prefix)
-		for ; i < len(c.sorted) && strings.HasPrefix(c.sorted[i], prefix); i++ {
-			keys = append(keys, c.sorted[i])
+		j := i
+		for j < len(c.sorted) && strings.HasPrefix(c.sorted[j], prefix) {
+			j++
 		}
-	} else {
-		for _, k := range c.sorted {
-			if strings.HasPrefix(k, prefix) {
-				keys = append(keys, k)
-			}
+		out := make([]string, j-i)
+		for k, key := range c.sorted[i:j] {
+			out[k] = c.kv[key].Value
 		}
-		slices.Sort(keys)
+		return out
 	}
-	out := make([]string, len(keys))
+	keys := []string{} // not nil: an answer, even with no key
+	for _, k := range c.sorted {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
 	for i, k := range keys {
-		out[i] = c.kv[k].Value
+		keys[i] = c.kv[k].Value
 	}
-	return out
+	return slices.Clip(keys)
 }
 
 // Keys returns every key, sorted.

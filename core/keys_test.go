@@ -33,6 +33,7 @@ func TestKeysReadSortedWhateverOrderTheyCameAndWent(t *testing.T) {
 	require.NoError(t, c.Put("t", "workers/w0", "w0", 0))
 	require.NoError(t, c.Delete("t", "m"))
 	assert.Equal(t, []string{"w0", "w1", "w3"}, c.rangeValues(WorkerPrefix), "live workers, in key order, before any full sort")
+	assert.NotNil(t, c.rangeValues("none/"), "no key under a prefix is an answer (empty), not a list still to read")
 	var shards []string
 	for _, kv := range c.Range("stream/") {
 		shards = append(shards, kv.Key)
