@@ -127,11 +127,13 @@ type Coordinator struct {
 	live    []string
 	liveGen uint64
 	// renewals and results hold the answers to keepalives that renew
-	// several leases (see slab); lastRenewal is the last such answer to
-	// each client (see keepAliveMany).
+	// several leases, and leaseRefs the leases they looked up (see slab);
+	// lastRenewal is the last such answer to each client, with the leases
+	// of its request (see renewal).
 	renewals    slab[keepAliveResp]
 	results     slab[keepAliveResult]
-	lastRenewal map[string]*keepAliveResp
+	lastRenewal map[string]*renewal
+	leaseRefs   slab[*Lease]
 	// leaseSlab and keySlab hold the leases and keys made (see slab).
 	leaseSlab slab[Lease]
 	keySlab   slab[KeyValue]
@@ -415,71 +417,6 @@ func (c *Coordinator) receive(env Envelope) {
 	case servedRequest:
 		c.reply(from, m.serve(c, from))
 	}
-}
-
-// keepAliveOne renews one lease, records the renewal of a lease that is
-// still in the store (the cause of its expiry, should it come) and returns
-// the response. A lease renewed answers with the same (lease, TTL) every
-// time, so that response is made once per lease and shared by every reply
-// (nothing changes a message after it is sent).
-func (c *Coordinator) keepAliveOne(id LeaseID) Message {
-	l := c.leases[id] // looked up once: a renewal is the commonest request
-	ttl := c.extend(l)
-	if l != nil && c.sim.Trace.on(KindLeaseRenew) {
-		c.trace(KindLeaseRenew, S(FLease, l.idText()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
-		l.lastEv = c.sim.Trace.cause
-	}
-	if ttl == 0 {
-		return keepAliveResp{Results: []keepAliveResult{{Lease: id}}}
-	}
-	if l.renewed == nil {
-		l.renewed = keepAliveResp{Results: []keepAliveResult{{Lease: id, TTL: ttl}}}
-	}
-	return l.renewed
-}
-
-// keepAliveMany renews several leases for from, records the renewal and
-// returns the response. The renewal is recorded first, so each lease
-// still in the store, looked up once, takes that record as the cause of
-// its expiry (nothing else is recorded meanwhile). A client renews the
-// same leases time after time and, while they live, gets the same answer:
-// the answer it got last is sent again, shared, and a new one made only
-// when something in it changed.
-func (c *Coordinator) keepAliveMany(from string, ids []LeaseID) Message {
-	c.trace(KindLeaseRenew, S(FOwner, from), I(FLeases, int64(len(ids))))
-	last := c.lastRenewal[from]
-	if last != nil && len(last.Results) != len(ids) {
-		last = nil
-	}
-	var res []keepAliveResult
-	for i, id := range ids {
-		l := c.leases[id]
-		ttl := c.extend(l)
-		if l != nil {
-			l.lastEv = c.sim.Trace.cause
-		}
-		r := keepAliveResult{Lease: id, TTL: ttl}
-		if res == nil {
-			if last != nil && last.Results[i] == r {
-				continue
-			}
-			res = c.results.take(len(ids))
-			if last != nil {
-				copy(res, last.Results[:i])
-			}
-		}
-		res[i] = r
-	}
-	if res == nil && last != nil {
-		return last
-	}
-	resp := c.renewals.one()
-	resp.Results = res
-	if c.lastRenewal == nil {
-		c.lastRenewal = map[string]*keepAliveResp{}
-	}
-	c.lastRenewal[from] = resp
-	return resp
 }
 
 func errString(err error) string {
