@@ -306,7 +306,7 @@ func (co *Coordinator) cloneInto(n *Sim, d *Coordinator, c *cloner) *Coordinator
 	d.buckets = slices.Clip(co.buckets) // finished windows: append-only
 	// Answers already made are shared; the slabs' spare room and the map
 	// of last answers are the source's own.
-	d.renewals, d.results, d.lastRenewal = slab[keepAliveResp]{}, slab[keepAliveResult]{}, nil
+	d.renewals, d.results, d.lastRenewal, d.leaseRefs = slab[keepAliveResp]{}, slab[keepAliveResult]{}, nil, slab[*Lease]{}
 	d.leaseSlab, d.keySlab = slab[Lease]{}, slab[KeyValue]{}
 	d.lastSet = c.set(co.lastSet)
 	d.cl = co.cl.clone()

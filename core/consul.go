@@ -310,7 +310,7 @@ func (consulSystem) ended(c *Coordinator, l *Lease, kind Kind) {
 // lockNames lists the coordinator's locks in a stable order.
 func (c *Coordinator) lockNames() []string {
 	var out []string
-	for _, k := range c.sorted {
+	for _, k := range c.keys() {
 		if c.locks[k] != nil {
 			out = append(out, k)
 		}

@@ -3,7 +3,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
@@ -30,6 +29,8 @@ type KeyValue struct {
 	Version   int64 // number of changes since creation
 	Lease     LeaseID
 	Token     int64 // fencing token assigned when this key became a lock holder
+	// pos is the key's place in the coordinator's list of keys (sorted).
+	pos int
 }
 
 // TokenSource selects where fencing tokens come from.
@@ -96,8 +97,14 @@ type Coordinator struct {
 	// timestamp << 8, and the requests proposed so far.
 	memberPrefix, idBase, proposals int64
 
-	kv         map[string]*KeyValue
-	sorted     []string // every key, sorted: prefix ranges without map order
+	kv map[string]*KeyValue
+	// sorted lists every key (each KeyValue knows its place), in order
+	// unless unsorted: a key created out of order, or one moved into the
+	// place of a deleted one, leaves the list unsorted until a reader
+	// asks for it in order (keys), so creating or deleting a key shifts
+	// no other.
+	sorted     []string
+	unsorted   bool
 	leases     map[LeaseID]*Lease
 	leaseOrder []LeaseID
 	locks      map[string]*lockState
@@ -120,11 +127,13 @@ type Coordinator struct {
 	live    []string
 	liveGen uint64
 	// renewals and results hold the answers to keepalives that renew
-	// several leases (see slab); lastRenewal is the last such answer to
-	// each client (see keepAliveMany).
+	// several leases, and leaseRefs the leases they looked up (see slab);
+	// lastRenewal is the last such answer to each client, with the leases
+	// of its request (see renewal).
 	renewals    slab[keepAliveResp]
 	results     slab[keepAliveResult]
-	lastRenewal map[string]*keepAliveResp
+	lastRenewal map[string]*renewal
+	leaseRefs   slab[*Lease]
 	// leaseSlab and keySlab hold the leases and keys made (see slab).
 	leaseSlab slab[Lease]
 	keySlab   slab[KeyValue]
@@ -172,19 +181,6 @@ func (c *Coordinator) trace(kind Kind, f ...Field) {
 
 // Get returns the key, or nil.
 func (c *Coordinator) Get(key string) *KeyValue { return c.kv[key] }
-
-// Range returns the keys with the given prefix, sorted by key.
-func (c *Coordinator) Range(prefix string) []*KeyValue {
-	var out []*KeyValue
-	i, _ := slices.BinarySearch(c.sorted, prefix)
-	for ; i < len(c.sorted) && strings.HasPrefix(c.sorted[i], prefix); i++ {
-		out = append(out, c.kv[c.sorted[i]])
-	}
-	return out
-}
-
-// Keys returns every key, sorted.
-func (c *Coordinator) Keys() []*KeyValue { return c.Range("") }
 
 // checkACL returns an error if principal may not write key.
 func (c *Coordinator) checkACL(principal, op, key string) error {
@@ -326,10 +322,12 @@ func (c *Coordinator) put(key, value string, lease LeaseID) {
 // newKey creates key at the current revision.
 func (c *Coordinator) newKey(key string) *KeyValue {
 	kv := c.keySlab.one()
-	*kv = KeyValue{Key: key, CreateRev: c.Rev}
+	*kv = KeyValue{Key: key, CreateRev: c.Rev, pos: len(c.sorted)}
 	c.kv[key] = kv
-	i, _ := slices.BinarySearch(c.sorted, key)
-	c.sorted = slices.Insert(c.sorted, i, key)
+	if n := len(c.sorted); n > 0 && key < c.sorted[n-1] {
+		c.unsorted = true
+	}
+	c.sorted = append(c.sorted, key)
 	return kv
 }
 
@@ -343,9 +341,16 @@ func (c *Coordinator) del(key string) {
 		l.detach(key)
 	}
 	delete(c.kv, key)
-	if i, found := slices.BinarySearch(c.sorted, key); found {
-		c.sorted = slices.Delete(c.sorted, i, i+1)
+	// The last key takes the deleted one's place.
+	last := len(c.sorted) - 1
+	if i := kv.pos; i != last {
+		moved := c.sorted[last]
+		c.sorted[i] = moved
+		c.kv[moved].pos = i
+		c.unsorted = true
 	}
+	c.sorted[last] = ""
+	c.sorted = c.sorted[:last]
 	if strings.HasPrefix(key, WorkerPrefix) {
 		c.live = nil
 		c.liveGen++
@@ -412,71 +417,6 @@ func (c *Coordinator) receive(env Envelope) {
 	case servedRequest:
 		c.reply(from, m.serve(c, from))
 	}
-}
-
-// keepAliveOne renews one lease, records the renewal of a lease that is
-// still in the store (the cause of its expiry, should it come) and returns
-// the response. A lease renewed answers with the same (lease, TTL) every
-// time, so that response is made once per lease and shared by every reply
-// (nothing changes a message after it is sent).
-func (c *Coordinator) keepAliveOne(id LeaseID) Message {
-	l := c.leases[id] // looked up once: a renewal is the commonest request
-	ttl := c.extend(l)
-	if l != nil && c.sim.Trace.on(KindLeaseRenew) {
-		c.trace(KindLeaseRenew, S(FLease, l.idText()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
-		l.lastEv = c.sim.Trace.cause
-	}
-	if ttl == 0 {
-		return keepAliveResp{Results: []keepAliveResult{{Lease: id}}}
-	}
-	if l.renewed == nil {
-		l.renewed = keepAliveResp{Results: []keepAliveResult{{Lease: id, TTL: ttl}}}
-	}
-	return l.renewed
-}
-
-// keepAliveMany renews several leases for from, records the renewal and
-// returns the response. The renewal is recorded first, so each lease
-// still in the store, looked up once, takes that record as the cause of
-// its expiry (nothing else is recorded meanwhile). A client renews the
-// same leases time after time and, while they live, gets the same answer:
-// the answer it got last is sent again, shared, and a new one made only
-// when something in it changed.
-func (c *Coordinator) keepAliveMany(from string, ids []LeaseID) Message {
-	c.trace(KindLeaseRenew, S(FOwner, from), I(FLeases, int64(len(ids))))
-	last := c.lastRenewal[from]
-	if last != nil && len(last.Results) != len(ids) {
-		last = nil
-	}
-	var res []keepAliveResult
-	for i, id := range ids {
-		l := c.leases[id]
-		ttl := c.extend(l)
-		if l != nil {
-			l.lastEv = c.sim.Trace.cause
-		}
-		r := keepAliveResult{Lease: id, TTL: ttl}
-		if res == nil {
-			if last != nil && last.Results[i] == r {
-				continue
-			}
-			res = c.results.take(len(ids))
-			if last != nil {
-				copy(res, last.Results[:i])
-			}
-		}
-		res[i] = r
-	}
-	if res == nil && last != nil {
-		return last
-	}
-	resp := c.renewals.one()
-	resp.Results = res
-	if c.lastRenewal == nil {
-		c.lastRenewal = map[string]*keepAliveResp{}
-	}
-	c.lastRenewal[from] = resp
-	return resp
 }
 
 func errString(err error) string {

@@ -93,6 +93,9 @@ type Lease struct {
 	// lastEv is the trace's Seq+1 of the grant or renewal that set Expiry
 	// (Trace.cause after it): the cause of the lease's expiry.
 	lastEv int32
+	// ended is set when the lease is removed from the store (end): a
+	// renewal that looked it up before finds it gone.
+	ended bool
 }
 
 // idText returns the ID as the trace writes it (see LeaseID.String).
@@ -198,6 +201,7 @@ func (c *Coordinator) Revoke(id LeaseID, invalidated bool, why string) bool {
 // end removes l and its keys: one revision for all of them.
 func (c *Coordinator) end(l *Lease, kind Kind, invalidated bool, why string) {
 	delete(c.leases, l.ID)
+	l.ended = true
 	if i := slices.Index(c.leaseOrder, l.ID); i >= 0 {
 		c.leaseOrder = slices.Delete(c.leaseOrder, i, i+1)
 	}
@@ -275,4 +279,94 @@ func (c *Coordinator) sweep() {
 	if len(c.leases) > 0 {
 		c.armSweep()
 	}
+}
+
+// keepAliveOne renews one lease, records the renewal of a lease that is
+// still in the store (the cause of its expiry, should it come) and returns
+// the response. A lease renewed answers with the same (lease, TTL) every
+// time, so that response is made once per lease and shared by every reply
+// (nothing changes a message after it is sent).
+func (c *Coordinator) keepAliveOne(id LeaseID) Message {
+	l := c.leases[id] // looked up once: a renewal is the commonest request
+	ttl := c.extend(l)
+	if l != nil && c.sim.Trace.on(KindLeaseRenew) {
+		c.trace(KindLeaseRenew, S(FLease, l.idText()), S(FOwner, l.Owner), D(FExpiry, l.Expiry))
+		l.lastEv = c.sim.Trace.cause
+	}
+	if ttl == 0 {
+		return keepAliveResp{Results: []keepAliveResult{{Lease: id}}}
+	}
+	if l.renewed == nil {
+		l.renewed = keepAliveResp{Results: []keepAliveResult{{Lease: id, TTL: ttl}}}
+	}
+	return l.renewed
+}
+
+// keepAliveMany renews several leases for from, records the renewal and
+// returns the response. The renewal is recorded first, so each lease
+// still in the store takes that record as the cause of its expiry
+// (nothing else is recorded meanwhile). A client renews the same leases
+// time after time, with the same request, and while they live gets the
+// same answer: the answer it got last is sent again, shared, and a new
+// one made only when something in it changed; and the leases the request
+// names are looked up once for all its renewals (see renewal).
+func (c *Coordinator) keepAliveMany(from string, ids []LeaseID) Message {
+	c.trace(KindLeaseRenew, S(FOwner, from), I(FLeases, int64(len(ids))))
+	rn := c.lastRenewal[from]
+	if rn == nil {
+		rn = &renewal{}
+		if c.lastRenewal == nil {
+			c.lastRenewal = map[string]*renewal{}
+		}
+		c.lastRenewal[from] = rn
+	}
+	last := rn.resp
+	if last != nil && len(last.Results) != len(ids) {
+		last = nil
+	}
+	if len(ids) == 0 || len(rn.ids) != len(ids) || &rn.ids[0] != &ids[0] {
+		rn.ids, rn.leases = ids, c.leaseRefs.take(len(ids))
+		for i, id := range ids {
+			rn.leases[i] = c.leases[id]
+		}
+	}
+	var res []keepAliveResult
+	for i, id := range ids {
+		l := rn.leases[i]
+		if l != nil && l.ended {
+			l = nil
+		}
+		ttl := c.extend(l)
+		if l != nil {
+			l.lastEv = c.sim.Trace.cause
+		}
+		r := keepAliveResult{Lease: id, TTL: ttl}
+		if res == nil {
+			if last != nil && last.Results[i] == r {
+				continue
+			}
+			res = c.results.take(len(ids))
+			if last != nil {
+				copy(res, last.Results[:i])
+			}
+		}
+		res[i] = r
+	}
+	if res == nil && last != nil {
+		return last
+	}
+	resp := c.renewals.one()
+	resp.Results = res
+	rn.resp = resp
+	return resp
+}
+
+// renewal is what keepAliveMany keeps for one client: the answer it made
+// last, and the leases of the request it answered, looked up once (a
+// lease is never added again once it ends, so one looked up as absent
+// stays absent, and one that ended since says so).
+type renewal struct {
+	resp   *keepAliveResp
+	ids    []LeaseID // the request's list: the same slice, renewal after renewal
+	leases []*Lease  // ids' leases when first looked up (nil: none)
 }

@@ -38,6 +38,16 @@ type Network struct {
 	// conns are the client connections to the coordinator that are down
 	// (see conn.go).
 	conns map[string]*conn
+	// dst remembers actors messages were delivered to, by a hash of their
+	// name (see recipient): a world's actors never change once added, and
+	// a clone builds its Network anew.
+	dst [16]recipient
+}
+
+// recipient is an actor and its name.
+type recipient struct {
+	name string
+	a    actor
 }
 
 // stall holds back what from sends (to to, if set) until until: a path
@@ -219,9 +229,27 @@ func (n *Network) deliver(env Envelope) {
 	}
 	var a actor = s.Coord // half of all messages go to it: no lookup by name
 	if env.To != CoordinatorName {
-		if a = s.actors[env.To]; a == nil {
+		if a = n.recipient(env.To); a == nil {
 			return
 		}
 	}
 	a.receive(env)
+}
+
+// recipient returns the actor called name (nil: none), looking in dst
+// before the world's map: a few names (the offset store, the workers the
+// coordinator answers) receive most messages.
+func (n *Network) recipient(name string) actor {
+	if name == "" {
+		return n.sim.actors[name]
+	}
+	d := &n.dst[(uint(len(name))+7*uint(name[len(name)-1])+uint(name[len(name)/2]))%uint(len(n.dst))]
+	if d.a != nil && d.name == name {
+		return d.a
+	}
+	a := n.sim.actors[name]
+	if a != nil {
+		*d = recipient{name: name, a: a}
+	}
+	return a
 }

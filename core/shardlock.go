@@ -1,9 +1,7 @@
 package core
 
 import (
-	"slices"
 	"strconv"
-	"strings"
 )
 
 // Shard locks: a family of one-key locks the shard workers scan, claim and
@@ -128,11 +126,7 @@ func (c *Coordinator) listShards(m listShardsReq) Message {
 		}
 	}
 	if c.live == nil {
-		c.live = []string{}
-		i, _ := slices.BinarySearch(c.sorted, WorkerPrefix)
-		for ; i < len(c.sorted) && strings.HasPrefix(c.sorted[i], WorkerPrefix); i++ {
-			c.live = append(c.live, c.kv[c.sorted[i]].Value)
-		}
+		c.live = c.rangeValues(WorkerPrefix)
 	}
 	if len(c.live) > 0 {
 		if set.counts == nil || len(set.countsFor) != len(c.live) || &set.countsFor[0] != &c.live[0] {

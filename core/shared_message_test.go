@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -68,6 +69,11 @@ func TestRenewingTheSameLeasesSharesTheAnswerUntilOneIsGone(t *testing.T) {
 	want := []keepAliveResult{{Lease: ids[0], TTL: 5 * time.Second}, {Lease: ids[1]}, {Lease: ids[2], TTL: 9 * time.Second}}
 	assert.Equal(t, want, after.(*keepAliveResp).Results)
 	assert.Equal(t, 5*time.Second, first.(*keepAliveResp).Results[1].TTL, "an answer already sent never changes")
+	fresh := c.keepAliveMany("w", slices.Clone(ids))
+	assert.Equal(t, want, fresh.(*keepAliveResp).Results, "a new request for the same leases finds the same ones gone")
+	c.Revoke(ids[0], false, "test")
+	want[0].TTL = 0
+	assert.Equal(t, want, c.keepAliveMany("w", ids).(*keepAliveResp).Results, "the request renewed before, its leases looked up then: the one gone since is gone")
 }
 
 // A worker's commits share one base while its shards and tokens stay the

@@ -201,27 +201,33 @@ func (q eventQueue) up(j int) {
 	}
 }
 
+// pop removes the earliest event. It moves the hole at the root down to
+// a leaf along the earlier child of each pair (one comparison a level),
+// then puts the last event in the hole and moves it up: the last event
+// is a late one, so it seldom moves far, and this costs about half the
+// comparisons of sifting it down from the root.
 func (q *eventQueue) pop() event {
 	h := *q
 	n := len(h) - 1
 	e := h[0]
-	h[0] = h[n]
+	last := h[n]
 	h[n] = event{}
 	h = h[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
+	if n > 0 {
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			if r := l + 1; r < n && h.less(r, l) {
+				l = r
+			}
+			h[i] = h[l]
+			i = l
 		}
-		j := l
-		if r := l + 1; r < n && h.less(r, l) {
-			j = r
-		}
-		if !h.less(j, i) {
-			break
-		}
-		h[i], h[j] = h[j], h[i]
-		i = j
+		h[i] = last
+		h.up(i)
 	}
 	*q = h
 	return e

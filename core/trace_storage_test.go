@@ -41,6 +41,25 @@ func TestEventsReadBackTheirTextsWhenChunksShareThem(t *testing.T) {
 	assert.Less(t, texts, 20000+12, "texts repeated by many events are kept once a chunk, not once an event")
 }
 
+// A shard fleet's trace repeats 128 shard keys, a dozen worker names and
+// hundreds of lease IDs told apart by their last characters: each chunk
+// keeps them nearly once each (textSlots spreads such names over its
+// slots), not once every time a slot is taken by another name.
+func TestAChunkKeepsAFleetsNamesNearlyOnce(t *testing.T) {
+	s, err := BuildWorld(ShardsConfig{Shards: 128, Workers: 12, TTL: 15 * time.Second, LeasePerShard: true,
+		ScanEvery: 5 * time.Second, ScanJitter: 0.5, CommitEvery: 5 * time.Second, Fencing: true}.World(1))
+	require.NoError(t, err)
+	s.RunUntil(3 * time.Minute)
+	require.NotEmpty(t, s.Trace.chunks)
+	for i, c := range s.Trace.chunks {
+		distinct := map[string]bool{}
+		for _, v := range c.strs {
+			distinct[v] = true
+		}
+		assert.LessOrEqual(t, 2*len(c.strs), 3*len(distinct), "chunk %d keeps %d texts for %d distinct ones", i, len(c.strs), len(distinct))
+	}
+}
+
 // Shard keys read as "%03d" writes them, at every width.
 func TestShardKeysAreNumberedWithThreeDigitsAtLeast(t *testing.T) {
 	keys := shardKeys("stream/shard-", 1002)

@@ -26,15 +26,23 @@ type chunk struct {
 	recent [256]int32
 }
 
-// textSlots are the two places recent may remember v: two bytes of FNV-1a
-// of its length and its last eight bytes (the trace's texts are short
-// names and words, told apart by their ends: worker-07, shard-042).
+// textSlots are the two places recent may remember v: the top two bytes
+// of a multiplicative hash of its length and its last eight bytes, read
+// as one word (the trace's texts are short names and words, told apart
+// by their ends: worker-07, shard-042).
 func textSlots(v string) (int, int) {
-	h := (2166136261 ^ uint32(len(v))) * 16777619
-	for i := max(len(v)-8, 0); i < len(v); i++ {
-		h = (h ^ uint32(v[i])) * 16777619
+	var x uint64
+	if n := len(v); n >= 8 {
+		e := v[n-8:]
+		x = uint64(e[0]) | uint64(e[1])<<8 | uint64(e[2])<<16 | uint64(e[3])<<24 |
+			uint64(e[4])<<32 | uint64(e[5])<<40 | uint64(e[6])<<48 | uint64(e[7])<<56
+	} else {
+		for i := range n {
+			x = x<<8 | uint64(v[i])
+		}
 	}
-	return int(h >> 24), int(h>>16) & 0xff
+	h := (x ^ uint64(len(v))<<59) * 0x9e3779b97f4a7c15
+	return int(h >> 56), int(h>>48) & 0xff
 }
 
 // text stores v in the chunk (once) and returns its index in strs.
