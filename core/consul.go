@@ -150,6 +150,20 @@ func (consulSystem) quorumless(Message) string { return "No cluster leader" }
 // clustered: Consul's servers (cluster.go).
 func (consulSystem) clustered() bool { return true }
 
+// ownSetting: api.Lock's one key per lock, its LockIndex and its session
+// renewal are Consul's own; its lock-delay is the world's.
+func (consulSystem) ownSetting(id SettingID) string {
+	switch id {
+	case SettingRecipe:
+		return "One key per lock: each change wakes every waiter, and they race."
+	case SettingFirstToken:
+		return "The token is the lock key's LockIndex."
+	case SettingRenew:
+		return "api.Lock renews its session every TTL/2 on its own."
+	}
+	return libraryConfig{}.ownSetting(id)
+}
+
 // sessionWrites: a session's destroy is a raft write of its own.
 func (consulSystem) sessionWrites() bool { return true }
 

@@ -83,6 +83,8 @@ func (etcdSystem) contentionOf(SystemSettings, *ContentionConfig)     {}
 func (etcdSystem) onSystem(*SystemSettings)                           {}
 func (etcdSystem) firstToken() bool                                   { return true }
 func (etcdSystem) clustered() bool                                    { return true }
+func (etcdSystem) issuesTokens() bool                                 { return true }
+func (etcdSystem) ownSetting(id SettingID) string                     { return onlyOneSystemHas(id) }
 func (etcdSystem) leaderRenewal(SystemSettings) (time.Duration, bool) { return 0, false }
 func (etcdSystem) budgetRenewal(time.Duration) (time.Duration, bool)  { return 0, false }
 

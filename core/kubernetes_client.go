@@ -232,6 +232,22 @@ func (kubernetesSystem) checkContention(c ContentionConfig) error {
 
 func (kubernetesSystem) clustered() bool { return true }
 
+// ownSetting: client-go polls one Lease object and counts its transitions;
+// its renew deadline is the world's.
+func (kubernetesSystem) ownSetting(id SettingID) string {
+	switch id {
+	case SettingRecipe:
+		return "No queue: candidates poll the Lease object every retry period."
+	case SettingFirstToken:
+		return "The Lease counts leaseTransitions, but nothing checks it."
+	case SettingLockDelay:
+		return noLockDelay(SystemKubernetes)
+	case SettingRenewDeadline:
+		return ""
+	}
+	return libraryConfig{}.ownSetting(id)
+}
+
 func (kubernetesSystem) check(c SystemSettings, ttlOK bool) []SettingError {
 	var errs []SettingError
 	// A renewal slower than the lease has its own message on the

@@ -212,6 +212,27 @@ func (redlockSystem) checkContention(c ContentionConfig) error {
 
 func (redlockSystem) contention(c *ContentionConfig, w *World) { w.RedisNodes = c.RedisNodes }
 
+// issuesTokens: every Redlock write carries 0.
+func (redlockSystem) issuesTokens() bool { return false }
+
+// ownSetting: redsync tries SET NX on every node and issues no token; its
+// nodes are independent, not members of one coordinator.
+func (redlockSystem) ownSetting(id SettingID) string {
+	switch id {
+	case SettingRecipe:
+		return "No queue: each client tries SET NX on every Redis node."
+	case SettingFirstToken:
+		return "Redlock issues no fencing token at all: every write carries 0."
+	case SettingLockDelay:
+		return noLockDelay(SystemRedlock)
+	case SettingMembers:
+		return "Redlock has independent Redis nodes, not members."
+	case SettingRedisNodes:
+		return ""
+	}
+	return libraryConfig{}.ownSetting(id)
+}
+
 func (redlockSystem) check(c SystemSettings, ttlOK bool) []SettingError {
 	var errs []SettingError
 	if n := c.redisNodes(); n < 1 || n > MaxRedisNodes {

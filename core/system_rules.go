@@ -180,6 +180,13 @@ type configRules interface {
 	// clustered reports whether a coordinator of several members is
 	// modelled for the system.
 	clustered() bool
+	// ownSetting says in one line why a free-play setting means nothing
+	// on the system, which brings its own ("" when the world's value is
+	// used).
+	ownSetting(id SettingID) string
+	// issuesTokens reports whether a holder gets a token a fenced
+	// resource can check.
+	issuesTokens() bool
 }
 
 // known reports a system the engine can run.
@@ -194,10 +201,37 @@ type libraryConfig struct{}
 func (libraryConfig) contention(*ContentionConfig, *World)               {}
 func (libraryConfig) firstToken() bool                                   { return false }
 func (libraryConfig) clustered() bool                                    { return false }
+func (libraryConfig) issuesTokens() bool                                 { return true }
 func (libraryConfig) notes(SystemSettings) []string                      { return nil }
 func (libraryConfig) leaderRenewal(SystemSettings) (time.Duration, bool) { return 0, false }
 func (libraryConfig) budgetRenewal(time.Duration) (time.Duration, bool)  { return 0, false }
 func (libraryConfig) checkContention(ContentionConfig) error             { return nil }
+
+// ownSetting: what only one system has, and shard leases, which only
+// etcd's are modelled; each system adds what its library does its own way.
+func (libraryConfig) ownSetting(id SettingID) string {
+	if id == SettingShards {
+		return "Shard leases are modelled on etcd only."
+	}
+	return onlyOneSystemHas(id)
+}
+
+// onlyOneSystemHas says why a setting one system alone has means nothing
+// on another ("" for a setting every system may use).
+func onlyOneSystemHas(id SettingID) string {
+	switch id {
+	case SettingRedisNodes:
+		return "Only Redlock has independent Redis nodes."
+	case SettingRenewDeadline:
+		return "Only client-go's leader election has a renew deadline."
+	}
+	return ""
+}
+
+// noLockDelay says a system has no lock-delay.
+func noLockDelay(s System) string {
+	return s.Title() + " has no lock-delay: the next may take the lock at once."
+}
 
 func (libraryConfig) contentionOf(c SystemSettings, cc *ContentionConfig) {
 	cc.RenewDeadline, cc.RedisNodes = c.renewDeadline(), c.redisNodes()

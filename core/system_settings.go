@@ -27,6 +27,20 @@ func (s System) Title() string {
 // first token (etcd's generation counter); the others number their own.
 func (s System) TakesFirstToken() bool { return s.rules().firstToken() }
 
+// IssuesTokens reports whether the system's holders get a fencing token a
+// resource can check (Redlock's do not: every write carries 0).
+func (s System) IssuesTokens() bool { return s.known() && s.rules().issuesTokens() }
+
+// OwnSetting says in one line why setting id means nothing on the system:
+// the system brings its own (its recipe, its token, its renewal), or has
+// no such thing ("" when a world's value is used).
+func (s System) OwnSetting(id SettingID) string {
+	if !s.known() {
+		return ""
+	}
+	return s.rules().ownSetting(id)
+}
+
 // SystemSettings are the settings of a free-play world its coordination
 // system reads: what the system refuses in them (Check), does otherwise
 // than asked (Notes), drops when the world moves to it (OnSystem), and
@@ -68,6 +82,11 @@ const (
 	SettingRenew
 	SettingLockDelay
 	SettingShards
+	// Settings a system never refuses but may bring its own of
+	// (System.OwnSetting).
+	SettingFirstToken
+	SettingRedisNodes
+	SettingRenewDeadline
 )
 
 // SettingError is one setting the system refuses, with a message for the
@@ -115,6 +134,17 @@ func (c SystemSettings) OnSystem(s System) SystemSettings {
 		// one coordinator: the same world there has none.
 		c.Members = 0
 	}
+	return c
+}
+
+// OnSystem is the same contention world on system s, moved as
+// SystemSettings.OnSystem moves a free-play world: what only etcd has is
+// dropped and the system's own defaults are set (Consul's lock-delay).
+func (c ContentionConfig) OnSystem(s System) ContentionConfig {
+	on := SystemSettings{System: c.System, Recipe: c.Recipe, FirstToken: c.FirstToken,
+		RenewEvery: c.RenewEvery, LockDelay: c.LockDelay}.OnSystem(s)
+	c.System, c.Recipe, c.FirstToken = on.System, on.Recipe, on.FirstToken
+	c.RenewEvery, c.LockDelay = on.RenewEvery, on.LockDelay
 	return c
 }
 

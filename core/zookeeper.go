@@ -153,6 +153,22 @@ func (zooKeeperSystem) dropsClients() bool { return true }
 // clustered: an ensemble of servers (cluster.go).
 func (zooKeeperSystem) clustered() bool { return true }
 
+// ownSetting: ZooKeeper's lock recipe, its czxid tokens and its client's
+// pings are its own (Curator's InterProcessMutex; ClientCnxn's pings).
+func (zooKeeperSystem) ownSetting(id SettingID) string {
+	switch id {
+	case SettingRecipe:
+		return "ZooKeeper's own recipe: sequential nodes, each watching the one before."
+	case SettingFirstToken:
+		return "The token is the lock node's creation zxid (czxid)."
+	case SettingRenew:
+		return "The client pings every third of the session timeout on its own."
+	case SettingLockDelay:
+		return noLockDelay(SystemZooKeeper)
+	}
+	return libraryConfig{}.ownSetting(id)
+}
+
 func (zooKeeperSystem) receive(c *Coordinator, from string, m Message) bool {
 	switch m := m.(type) {
 	case zkConnectReq:

@@ -75,11 +75,7 @@ var targets = []*explore.Target{
 }
 
 func systemTarget(name string, sys core.System, title string, maxLen, horizon time.Duration) *explore.Target {
-	cfg := fencedConfig
-	cfg.System, cfg.FirstToken = sys, 0
-	if sys == core.SystemConsul {
-		cfg.LockDelay = core.ConsulDefaultLockDelay
-	}
+	cfg := fencedConfig.OnSystem(sys)
 	return &explore.Target{
 		Name: name, Protects: core.VerbFencing, Title: title,
 		Invariant: settled(explore.NoStaleWrite, explore.FencedForGood),

@@ -92,13 +92,13 @@ func presetConfig(name string, p sandbox.Params, sf systemFlags, seedSet bool) (
 		return pr, c, fmt.Errorf("unknown token source %q (want generation or revision)", p.TokenSource)
 	}
 	if sf.renewDeadline > 0 {
-		if c.System != core.SystemKubernetes {
+		if c.System.OwnSetting(core.SettingRenewDeadline) != "" {
 			return pr, c, fmt.Errorf("--renew-deadline is client-go's: it applies to a world on kubernetes, not on %s", c.System)
 		}
 		c.RenewDeadline = sf.renewDeadline
 	}
 	if sf.redisNodes > 0 {
-		if c.System != core.SystemRedlock {
+		if c.System.OwnSetting(core.SettingRedisNodes) != "" {
 			return pr, c, fmt.Errorf("--redis-nodes applies to a world on redlock, not on %s", c.System)
 		}
 		c.RedisNodes = sf.redisNodes

@@ -35,9 +35,9 @@ func SandboxSearch(c sandbox.Config) (*lessons.Search, string) {
 		spec = lessons.Search{Invariant: explore.AtMostDuplicateJobs(0), Protects: core.VerbIdempotency}
 		spec.Bounds.Procs = c.ProcNames()[:1]
 		spec.Bounds.Kinds = []string{explore.FaultCrash, explore.FaultPause}
-	case c.System == core.SystemRedlock:
-		// Every Redlock token is 0: no stale write can be told from a
-		// fresh one, so the break to look for is two holders at once.
+	case !c.System.IssuesTokens():
+		// Every token is 0 (Redlock's): no stale write can be told from
+		// a fresh one, so the break to look for is two holders at once.
 		spec = lessons.Search{Invariant: explore.OneBelieverPerLock, Protects: core.VerbFencing}
 		spec.Bounds.Procs = c.ProcNames()[:1]
 		spec.Bounds.Kinds = []string{explore.FaultPause}

@@ -157,7 +157,7 @@ func Summary(c sandbox.Config) string {
 		// etcd's recipe and token are the learner's to choose; every other
 		// system has its own, said in its words.
 		recipe, tokens := c.Recipe.String()+" recipe", c.TokenSource.String()+" tokens"
-		if w := c.System.Words(); c.System != core.SystemEtcd {
+		if w := c.System.Words(); c.System.OwnSetting(core.SettingRecipe) != "" {
 			recipe, tokens = w.Recipe, w.Token+" as the token"
 			if w.Token == "" {
 				tokens = "no fencing token"

@@ -26,7 +26,7 @@ func systemField() *Field {
 // has (zero in the configuration means three).
 func redisNodesField() *Field {
 	return &Field{ID: sandbox.FieldSystem, Name: "redis_nodes", Label: "Redis nodes", Min: 1, Max: core.MaxRedisNodes, Step: 1,
-		Applies: func(c *sandbox.Config) bool { return c.System == core.SystemRedlock },
+		Applies: func(c *sandbox.Config) bool { return c.System.OwnSetting(core.SettingRedisNodes) == "" },
 		Get: func(c *sandbox.Config) float64 {
 			if c.RedisNodes == 0 {
 				return 3
@@ -44,7 +44,7 @@ var memberCounts = []int{1, 3, 5}
 // none (its Redis nodes are independent), so the field does not apply there.
 func membersField() *Field {
 	return &Field{ID: sandbox.FieldMembers, Name: "members", Label: "Members",
-		Applies: func(c *sandbox.Config) bool { return c.System != core.SystemRedlock },
+		Applies: func(c *sandbox.Config) bool { return c.System.OwnSetting(core.SettingMembers) == "" },
 		Choices: func(*sandbox.Config) []string {
 			return []string{"1 (one server)", "3 (a cluster)", "5 (a cluster)"}
 		},
@@ -70,66 +70,30 @@ func membersField() *Field {
 func renewDeadlineField() *Field {
 	f := withZero("2/3 of TTL", durField(sandbox.FieldSystem, "renew_deadline", "Renew deadline", 0, 120, 1,
 		func(c *sandbox.Config) *time.Duration { return &c.RenewDeadline }))
-	f.Applies = func(c *sandbox.Config) bool { return c.System == core.SystemKubernetes }
+	f.Applies = func(c *sandbox.Config) bool { return c.System.OwnSetting(core.SettingRenewDeadline) == "" }
 	f.SharesCell = true
 	return f
 }
 
+// fieldSettings is the system setting each field sets, where a system may
+// bring its own.
+var fieldSettings = map[string]core.SettingID{
+	"recipe": core.SettingRecipe, "token_source": core.SettingFirstToken,
+	"renew": core.SettingRenew, "lock_delay": core.SettingLockDelay,
+	"shards": core.SettingShards, "workers": core.SettingShards,
+	"redis_nodes": core.SettingRedisNodes, "members": core.SettingMembers,
+	"renew_deadline": core.SettingRenewDeadline,
+}
+
 // notOnSystem says, in one line, why a field means nothing on the chosen
-// system ("" when it does, or when the reason is not the system).
+// system, in the system's own words (core's System.OwnSetting): "" when
+// it does, or when the reason is not the system.
 func notOnSystem(name string, s core.System) string {
-	switch name {
-	case "recipe":
-		switch s {
-		case core.SystemZooKeeper:
-			return "ZooKeeper's own recipe: sequential nodes, each watching the one before."
-		case core.SystemConsul:
-			return "One key per lock: each change wakes every waiter, and they race."
-		case core.SystemKubernetes:
-			return "No queue: candidates poll the Lease object every retry period."
-		case core.SystemRedlock:
-			return "No queue: each client tries SET NX on every Redis node."
-		}
-	case "token_source":
-		switch s {
-		case core.SystemZooKeeper:
-			return "The token is the lock node's creation zxid (czxid)."
-		case core.SystemConsul:
-			return "The token is the lock key's LockIndex."
-		case core.SystemKubernetes:
-			return "The Lease counts leaseTransitions, but nothing checks it."
-		case core.SystemRedlock:
-			return "Redlock issues no fencing token at all: every write carries 0."
-		}
-	case "renew":
-		switch s {
-		case core.SystemZooKeeper:
-			return "The client pings every third of the session timeout on its own."
-		case core.SystemConsul:
-			return "api.Lock renews its session every TTL/2 on its own."
-		}
-	case "lock_delay":
-		if s == core.SystemZooKeeper || s == core.SystemKubernetes || s == core.SystemRedlock {
-			return s.Title() + " has no lock-delay: the next may take the lock at once."
-		}
-	case "shards", "workers":
-		if s != core.SystemEtcd {
-			return "Shard leases are modelled on etcd only."
-		}
-	case "redis_nodes":
-		if s != core.SystemRedlock {
-			return "Only Redlock has independent Redis nodes."
-		}
-	case "members":
-		if s == core.SystemRedlock {
-			return "Redlock has independent Redis nodes, not members."
-		}
-	case "renew_deadline":
-		if s != core.SystemKubernetes {
-			return "Only client-go's leader election has a renew deadline."
-		}
+	id, ok := fieldSettings[name]
+	if !ok {
+		return ""
 	}
-	return ""
+	return s.OwnSetting(id)
 }
 
 // NotUsedShort is NotUsed in a few words, for a narrow cell: "Not used
