@@ -163,9 +163,9 @@ rejected.
 chain: the event numbers (seq) of your fencing-off run, in the order they
 happened, that lead from the cause to the stale write: each step must lead to
 the next in your run, and the chain must hold every link the argument needs.
-labctl run no-fencing --actions FILE --format jsonl prints each event's seq
-(labctl why NAME --event N tells why one happened); the page and the desktop
-list your run's events to pick from.`,
+labctl exercise no-fencing --events FILE prints the events your answer's
+schedule makes with fencing off, each with its number; the page and the
+desktop list your run's events to pick from.`,
 	KeyPoints: []string{
 		"The lock never had two holders: the coordinator expired the lease and granted the next one correctly.",
 		"The old leader's write was decided, or sent, under an ownership that had ended, and arrived late.",

@@ -124,8 +124,9 @@ renewal cycle), within 0.5 s.
 chain: the event numbers (seq) of your run, in the order they happened, that
 explain how the lock changed hands while the leader slept: each step must
 lead to the next in your run, and the chain must hold every link the
-argument needs. labctl run renew-ttl-pause --actions FILE --format jsonl
-prints each event's seq; the page and the desktop list your run's events.
+argument needs. labctl exercise renew-ttl-pause --events FILE prints the
+events your answer's schedule makes, each with its number; the page and the
+desktop list your run's events.
 The schedule is the run that breaks the lease: pauses only, each at most 9 s,
 of process A or B, within the first 60 s.`,
 }

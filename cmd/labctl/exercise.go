@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"leaselab/core"
 	"leaselab/lessons"
 
 	"boot.leaselab/progress"
@@ -25,7 +26,7 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-const exerciseUsage = `usage: labctl exercise ID [--answer FILE [--share] | --reference | --hint N | --verify SHARE] [--progress FILE]
+const exerciseUsage = `usage: labctl exercise ID [--answer FILE [--share] | --events FILE | --reference | --hint N | --verify SHARE] [--progress FILE]
 
 Without a flag, prints the exercise: the problem, the questions and their
 options, the number fields, and the material to read.
@@ -33,6 +34,10 @@ options, the number fields, and the material to read.
                with an explanation for every part; exit 0 pass, 1 fail,
                2 a malformed answer. The attempt is recorded in the
                progress file.
+--events FILE  prints the events of the run your answer's schedule makes
+               (FILE, or - for stdin: an answer, complete or not), each
+               with the number a chain takes; for an exercise that asks
+               for a chain of your run's events
 --reference    checks the built-in model answer and prints the worked
                answer: only after a real attempt (an answer of your own
                checked with every part answered, not the format example
@@ -66,6 +71,7 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	progressPath := fs.String("progress", "", "")
 	share := fs.Bool("share", false, "")
 	verify := fs.String("verify", "", "")
+	events := fs.String("events", "", "")
 	pos, help, err := parseFlags(fs, args)
 	if help {
 		printExerciseHelp(args, stdout)
@@ -84,8 +90,8 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hintSet := false
 	fs.Visit(func(f *flag.Flag) { hintSet = hintSet || f.Name == "hint" })
 	switch {
-	case btoi(*answer != "")+btoi(*reference)+btoi(hintSet)+btoi(*verify != "") > 1:
-		return fail(stderr, "labctl exercise: give one of --answer, --reference, --hint and --verify, not both")
+	case btoi(*answer != "")+btoi(*reference)+btoi(hintSet)+btoi(*verify != "")+btoi(*events != "") > 1:
+		return fail(stderr, "labctl exercise: give one of --answer, --events, --reference, --hint and --verify, not both")
 	case *share && *answer == "":
 		return fail(stderr, "labctl exercise %s: --share goes with --answer FILE (it shares that answer)", e.ID)
 	case *verify != "":
@@ -94,6 +100,8 @@ func runExercise(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return showHints(e, *hint, *progressPath, stdout, stderr)
 	case *reference:
 		return showReference(e, *progressPath, stdout, stderr)
+	case *events != "":
+		return printRunEvents(e, *events, stdin, stdout, stderr)
 	case *answer != "":
 		return checkAnswerFile(e, *answer, *share, *progressPath, stdin, stdout, stderr)
 	}
@@ -175,6 +183,34 @@ func showReference(e *lessons.Exercise, progressPath string, stdout, stderr io.W
 // checkAnswerFile checks the answer in path (- for stdin), prints its
 // verdict and the defence, records the attempt and, with share, prints
 // the answer as a share: exit 0 pass, 1 fail, 2 a malformed answer.
+// printRunEvents prints the events of the run an answer's schedule makes,
+// numbered as its chain names them: what the page and the desktop list to
+// pick from, for a learner in a terminal.
+func printRunEvents(e *lessons.Exercise, path string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if e.ChainRun == nil {
+		return fail(stderr, "labctl exercise %s: this exercise asks for no chain of your run's events", e.ID)
+	}
+	b, err := readInput(path, stdin, lessons.MaxAnswerSize)
+	if err != nil {
+		return fail(stderr, "labctl exercise: reading the answer: %v", err)
+	}
+	a, err := e.ParseAnswer(b)
+	if err != nil {
+		return fail(stderr, "labctl exercise %s: %v", e.ID, err)
+	}
+	w, err := e.ChainRun(a.Schedule)
+	if err != nil {
+		return fail(stderr, "labctl exercise %s: your schedule: %v", e.ID, err)
+	}
+	fmt.Fprintf(stdout, "Your run (%d actions), event by event: give a chain as these numbers, in order.\n", len(a.Schedule))
+	for ev := range w.Sim.Trace.All() {
+		if ev.Kind != core.KindSend {
+			fmt.Fprintf(stdout, "  #%d %s\n", ev.Seq, ev.Text())
+		}
+	}
+	return 0
+}
+
 func checkAnswerFile(e *lessons.Exercise, path string, share bool, progressPath string, stdin io.Reader, stdout, stderr io.Writer) int {
 	b, err := readInput(path, stdin, lessons.MaxAnswerSize)
 	if err != nil {

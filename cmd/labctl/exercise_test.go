@@ -199,3 +199,36 @@ func TestExerciseDefenceIsKeptAndComparedAfterAPass(t *testing.T) {
 	assert.Contains(t, out, "Your defence")
 	assert.NotContains(t, out, "[ ] ", "the key points are the answer: not before a pass")
 }
+
+// A learner in a terminal gets the numbers their chain takes from their
+// own run: --events prints the run their answer's schedule makes, each
+// event with its number (the model chain's steps among them: A's last
+// renewal, its expiry, B's grant), and says why where it cannot: an
+// exercise with no chain, a schedule the run refuses, a path that is no
+// file. Nothing is graded and nothing recorded.
+func TestExerciseEventsListsTheRunAChainIsBuiltFrom(t *testing.T) {
+	path := progressFile(t)
+	schedule := `{"schedule":[{"at":"4.5s","do":"pause","proc":"A","for":"9s"}]}`
+	out, errb, code := labctl(t, schedule, "exercise", "renew-ttl-pause", "--events", "-", "--progress", path)
+	require.Equal(t, 0, code, errb)
+	assert.Contains(t, out, "give a chain as these numbers")
+	for _, step := range []string{"#3 t=0.005s coordinator lease.grant", "A pause", "lease.expire", "B state from=candidate to=leader"} {
+		assert.Contains(t, out, step, "the run the schedule makes")
+	}
+	assert.NotContains(t, out, " send ", "messages sent are not steps of a chain")
+	_, err := os.Stat(path)
+	assert.True(t, os.IsNotExist(err), "listing events records no attempt")
+
+	_, errb, code = labctl(t, schedule, "exercise", "shard-design", "--events", "-")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb, "asks for no chain")
+	_, errb, code = labctl(t, `{"schedule":[{"at":"1s","do":"fly"}]}`, "exercise", "no-fencing", "--events", "-")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb, `unknown action "fly"`)
+	_, errb, code = labctl(t, "", "exercise", "no-fencing", "--events", t.TempDir())
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb, "not a regular file")
+	_, errb, code = labctl(t, schedule, "exercise", "no-fencing", "--events", "-", "--answer", "-")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb, "not both")
+}
