@@ -105,7 +105,7 @@ size:
 # each beside its target and (where there is one) its anchor, measured in the
 # same run. SHARED is the directory with bench/ and anchors/.
 SHARED ?= ../shared
-bench: wasm
+bench: deps wasm
 	internal/tools/bench.sh $(SHARED)
 
 ## Checks and tests. `test` is a list of prerequisites: add core and lesson
