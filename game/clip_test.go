@@ -22,6 +22,7 @@ import (
 	"leaselab/game/lab"
 	"leaselab/game/place"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 
 	"boot.leaselab/progress"
@@ -250,14 +251,6 @@ func TestEveryTextColourIsOneTheThemeChecks(t *testing.T) {
 	}
 }
 
-// The worker numbers on the shard map's cells read at 4.5:1 on every
-// owner's colour.
-func TestShardCellLabelsHaveContrast(t *testing.T) {
-	for i := range ownerColours {
-		assert.GreaterOrEqual(t, draw.Contrast(draw.Dark.Text, ownerColour(i)), 4.5, "owner %d: %v", i, ownerColour(i))
-	}
-}
-
 // lessonMoment is a time in the middle of a lesson's action: its
 // solution's last step and a little more, or 20 s.
 func lessonMoment(sc *LessonScene) time.Duration {
@@ -467,7 +460,7 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 		slices.Sort(procs)
 		r.click(procs[0])
 		shots = append(shots, r.record("sandbox-run-"+p+"-menu-"+size))
-		pause := actID(strings.TrimPrefix(procs[0], "proc:"), "pause")
+		pause := view.ActID(strings.TrimPrefix(procs[0], "proc:"), "pause")
 		if _, ok := r.a.Inspect().Regions[pause]; ok {
 			r.click(pause)
 		} else {

@@ -9,6 +9,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // comparison replays the learner's schedule twice, the protection switched
@@ -20,8 +21,8 @@ type comparison struct {
 	f *breakFinder
 	// runs[0] has the protection off, runs[1] on.
 	runs     [2]*lab.Lab
-	worlds   [2]*worldView
-	lines    [2]*timelineView
+	worlds   [2]*view.World
+	lines    [2]*view.Timeline
 	verdicts [2]string
 	// broken says whether each run breaks the invariant.
 	broken [2]bool
@@ -62,8 +63,8 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	for i, lb := range c.runs {
 		// A replay to watch: the worlds take no input; a seek on either
 		// timeline moves its run at once, and the other follows.
-		c.worlds[i] = newWorldView(lb, func(string) {}, func(lab.Command) {})
-		c.lines[i] = newTimelineView(lb, func(cmd lab.Command) { lb.Apply(cmd) })
+		c.worlds[i] = view.NewWorld(lb, func(string) {}, func(lab.Command) {})
+		c.lines[i] = view.NewTimeline(lb, func(cmd lab.Command) { lb.Apply(cmd) })
 	}
 	// The learner's lesson panel, speed and narration; no knobs (they
 	// would change the learner's run, not these two), no solution.
@@ -73,7 +74,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 		Back:  BackButton{Label: "< My run", Do: c.leave},
 		Lanes: func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) },
 		Regions: func() map[string]ui.Rect {
-			return map[string]ui.Rect{"compareLanes:off": c.lines[0].geom.Lanes, "compareLanes:on": c.lines[1].geom.Lanes, "compare": c.back.Rect}
+			return map[string]ui.Rect{"compareLanes:off": c.lines[0].Lanes(), "compareLanes:on": c.lines[1].Lanes(), "compare": c.back.Rect}
 		},
 		// The runs on screen, at the play head: not the learner's own.
 		Checklist: Checklist{Title: "These two runs", Goals: func() []draw.Goal {
@@ -154,7 +155,7 @@ func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
 // Update implements View: the way back. The two worlds take no input:
 // they are a replay to watch, and an action in one alone would make
 // them different schedules.
-func (v *comparePanes) Update(st *State) error {
+func (v *comparePanes) Update(st *view.Env) error {
 	c := (*comparison)(v)
 	updateReplay(st, c.worlds[:], &c.back, func() { c.player.use(ui.HostAction{ID: "compare"}) })
 	return nil
@@ -163,9 +164,9 @@ func (v *comparePanes) Update(st *State) error {
 // updateReplay is the input a comparison's panes take: the worlds are a
 // replay to watch (only the motion setting reaches them), and a click on
 // back is a use of its control (useBack), which leaves.
-func updateReplay(st *State, worlds []*worldView, back *ui.Button, useBack func()) {
+func updateReplay(st *view.Env, worlds []*view.World, back *ui.Button, useBack func()) {
 	for _, w := range worlds {
-		w.reduced = st.ReducedMotion
+		w.SetReducedMotion(st.ReducedMotion)
 	}
 	if back.Update(&st.Input) {
 		useBack()
@@ -193,7 +194,7 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		// and the title say which is which), then its "t=".
 		_, what, _ := strings.Cut(c.verdicts[i], ": ")
 		draw.FirstFitInTip(dst, c.verdicts[i], []string{what, strings.Replace(what, " at t=", " at ", 1)}, s.Small(), inner, draw.AlignStart, clr)
-		w.Draw(dst, w.area, s)
+		w.Draw(dst, w.Area(), s)
 	}
 }
 
@@ -210,7 +211,7 @@ func (v *compareLanes) Layout(area ui.Rect, s draw.Style) {
 }
 
 // Update implements View.
-func (v *compareLanes) Update(st *State) error {
+func (v *compareLanes) Update(st *view.Env) error {
 	c := (*comparison)(v)
 	before := c.runs[0].Now()
 	for _, tl := range c.lines {

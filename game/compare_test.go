@@ -82,7 +82,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	if now == 0 || cmp.runs[1].Now() != now || cmp.player.Clock.Now() != now {
 		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), cmp.player.Clock.Now())
 	}
-	lanes := cmp.lines[1].geom.Lanes
+	lanes := cmp.lines[1].Geom().Lanes
 	r.clickAt(ui.Point{X: lanes.X + lanes.W*0.8, Y: lanes.Y + 4})
 	if a, b := cmp.runs[0].Now(), cmp.runs[1].Now(); a != b || a < 10*time.Second {
 		t.Errorf("a click on the second timeline: play heads %v and %v", a, b)

@@ -23,9 +23,11 @@
 //     menu. A scene's *_host.go is what the page's accessible panel offers.
 //   - The lesson player: player.go, built once from a [PlayerSpec], with
 //     player_update.go, player_layout.go and player_draw.go for its three
-//     steps, and its views: the world (world.go, its layout and one
-//     world_*.go file per thing drawn), the timeline (timeline.go), the
-//     knobs (knobs.go) and the "Find a break" overlay (finder.go).
+//     steps, the knobs (knobs.go) and the "Find a break" overlay
+//     (finder.go).
+//   - The views the player draws: game/view, the world (view.World) and
+//     the timeline (view.Timeline); a [View] is updated with view.Env, the
+//     part of [State] a view reads.
 //   - A widget: game/ui (layout, hit-testing, focus, the intent table of
 //     keys), painted by game/draw. Both free of game state.
 //   - A learner action: its verb and constructor in core (core.Pause...),
@@ -36,7 +38,7 @@
 //     ui's intent table.
 //   - A lesson's special view: declared by the lesson (lessons.Lesson's
 //     Search, Sweep, SandboxPreset); game/lab computes it (finder.go,
-//     compare.go, Lab.Sweep) and the world view draws it.
+//     compare.go, Lab.Sweep) and the world view (game/view) draws it.
 //   - Display-free models, tested with plain go test: game/lab (a run, its
 //     snapshot, actions, search, comparison), game/setup (the sandbox's
 //     setup), game/form (an exercise's answer), game/ui; saved progress

@@ -10,6 +10,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 )
 
@@ -100,7 +101,7 @@ func (f *breakFinder) Layout(area ui.Rect, s draw.Style) {
 }
 
 // Update implements View: react to the buttons, run a slice.
-func (f *breakFinder) Update(st *State) error {
+func (f *breakFinder) Update(st *view.Env) error {
 	if worldMenuOpen(f.sc.Player.World) {
 		// A process's action menu is open and may cover these buttons:
 		// it has the mouse and the keys; the search goes on.

@@ -9,6 +9,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // testLesson is the text the player tests show: longer than its panel,
@@ -55,7 +56,7 @@ func (c *testClock) Apply(cmd lab.Command) string {
 // see that it was laid out and drawn there.
 type markView struct{ area ui.Rect }
 
-func (v *markView) Update(*State) error               { return nil }
+func (v *markView) Update(*view.Env) error            { return nil }
 func (v *markView) Layout(area ui.Rect, _ draw.Style) { v.area = area }
 func (v *markView) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	draw.FillRect(dst, ui.Rect{X: v.area.Center().X - 4, Y: v.area.Center().Y - 4, W: 8, H: 8}, s.Theme.Accent)

@@ -10,6 +10,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 )
 
@@ -20,7 +21,7 @@ type LessonScene struct {
 	Lab    *lab.Lab
 	Player *Player
 
-	world    *worldView
+	world    *view.World
 	complete bool
 	// pending are the views' commands of this tick, applied once they
 	// have all read the input.
@@ -101,9 +102,9 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	sc.card = newRecapCard(sc)
 	narration := &Narration{}
 	send := func(c lab.Command) { sc.pending = append(sc.pending, c) }
-	sc.world = newWorldView(lb, narration.Add, send)
-	tv := newTimelineView(lb, send)
-	tv.showing = sc.world.selectedName // a selected worker's lane is never summarised
+	sc.world = view.NewWorld(lb, narration.Add, send)
+	tv := view.NewTimeline(lb, send)
+	tv.KeepShown(sc.world.SelectedName) // a selected worker's lane is never summarised
 	ps := PlayerSpec{
 		Lesson: Lesson{Title: l.Title, Objective: l.Objective, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
 		Clock:  lb, World: sc.world, Timeline: tv,
@@ -145,7 +146,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	ps.Regions = func() map[string]ui.Rect {
 		m := sc.world.Regions()
 		// The lanes: clicking at x seeks to the time under x.
-		m["lanes"] = tv.geom.Lanes
+		m["lanes"] = tv.Lanes()
 		if f := sc.finder; f != nil {
 			m["explore"], m["compare"] = f.btn.Rect, f.cmp.Rect
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"leaselab/core"
-	"leaselab/game/form"
+	"leaselab/game/view"
 )
 
 // NextLesson is the lesson after this one in the menu's order, offered
@@ -82,13 +82,11 @@ func (sc *LessonScene) resumed(note string) {
 // start: above the story, and in the narration.
 func (sc *LessonScene) Resumed() {
 	_, log := sc.Lab.MyRun()
-	note := "Resumed your run where you left it, at " + core.Seconds(sc.Lab.Now()) + " with " + actionsText(len(log)) +
+	note := "Resumed your run where you left it, at " + core.Seconds(sc.Lab.Now()) + " with " + view.ActionsText(len(log)) +
 		". Restart (under the goals) begins the lesson again; Undo brings this run back."
 	sc.resumed(note)
 	sc.Player.Narrate(note)
 }
-
-func actionsText(n int) string { return fmt.Sprintf("%d %s", n, form.Plural(n, "action", "actions")) }
 
 // Press presses the named run button (RunRestart, RunUndo, RunBackToMine,
 // RunNext) as a click would, for the HTML page's own buttons; one not

@@ -11,6 +11,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // Lesson is the text side of a lesson as the player shows it.
@@ -35,14 +36,8 @@ type Clock interface {
 	Apply(lab.Command) string
 }
 
-// View draws one region of the player, such as the world or the timeline.
-// Like a Scene, it handles input in Update against what it last laid out,
-// is laid out for the state that left, and draws without changing it.
-type View interface {
-	Update(st *State) error
-	Layout(area ui.Rect, style draw.Style)
-	Draw(dst *ebiten.Image, area ui.Rect, style draw.Style)
-}
+// View draws one region of the player (see view.View).
+type View = view.View
 
 // speeds are the playback speeds the speed slider steps through.
 var speeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64}

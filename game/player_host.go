@@ -9,6 +9,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // host passes the page's control uses through the player's declarations
@@ -32,8 +33,8 @@ func (p *Player) host(in *ui.Input) []ui.HostAction {
 			if p.use(h) {
 				continue
 			}
-			if w, ok := p.World.(*worldView); ok && strings.HasPrefix(h.ID, "act:") {
-				w.stale(h.ID)
+			if w, ok := p.World.(*view.World); ok && strings.HasPrefix(h.ID, "act:") {
+				w.Stale(h.ID)
 				continue
 			}
 			rest = append(rest, h)

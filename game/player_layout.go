@@ -9,6 +9,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // The player's Layout: the window split by ui.LayoutPlayer, the panel
@@ -103,7 +104,7 @@ type worldSizer interface {
 // lab.MaxLanes or more may be a summary already.
 func lanesShown(r ui.Rect, u float64, lanes int) int {
 	g := ui.LayoutTimeline(r, u, lanes, 1)
-	return min(lanes, lab.MaxLanes-1, int(g.Lanes.H/(timelineLaneMin*u)))
+	return min(lanes, lab.MaxLanes-1, int(g.Lanes.H/(view.TimelineLaneMin*u)))
 }
 
 // menuHost is a world view whose action menu the player draws over every

@@ -199,7 +199,7 @@ func (p *Player) updateViews(st *State) error {
 			continue
 		}
 		if v != nil && v == p.views()[i] {
-			if err := v.Update(st); err != nil {
+			if err := v.Update(&st.Env); err != nil {
 				return err
 			}
 		}

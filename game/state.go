@@ -1,15 +1,13 @@
 package game
 
 import (
-	"time"
-
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/place"
-	"leaselab/game/tick"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // Scene is one screen: the lesson menu, the lesson player, the sandbox.
@@ -128,41 +126,11 @@ type ChecklistWords struct {
 }
 
 // State is everything a scene may use. The Game owns it and refreshes it
-// before each Update.
+// before each Update: the tick a view may read ([view.Env]: input, window,
+// style, time), and the Stack the scene is on (see Push).
 type State struct {
-	Input  ui.Input   // this tick's input, in screen pixels
-	Tick   int64      // ticks since start, counting this one
-	Frame  int64      // frames drawn so far (work paced per frame reads it)
-	Window ui.Rect    // the whole screen, in pixels
-	Style  draw.Style // theme, fonts and the layout unit for this window
-
-	// Elapsed is the real time since the previous tick (at most
-	// tick.MaxStep), zero when nothing measured it: read it through
-	// TickLength.
-	Elapsed time.Duration
-
-	// ReducedMotion is the user's request (prefers-reduced-motion in the
-	// browser) to replace decorative animation with instant changes.
-	ReducedMotion bool
-
-	// WrapFocus is true on the desktop, where Tab cycles inside the window.
-	// In the browser it is false: Tab past the last widget must leave the
-	// canvas, and the scene reports that by setting FocusEscape.
-	WrapFocus bool
-
-	// FocusEscape is set by the scene when Tab leaves its focus ring; the
-	// Game hands it to the host and clears it.
-	FocusEscape ui.Escape
+	view.Env
 
 	// stack is the Stack updating the scene now (see Push).
 	stack *Stack
-}
-
-// TickLength is the real time this tick stands for: Elapsed, or
-// tick.Nominal when nothing measured it.
-func (st *State) TickLength() time.Duration {
-	if st.Elapsed <= 0 {
-		return tick.Nominal
-	}
-	return st.Elapsed
 }

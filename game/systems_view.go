@@ -13,6 +13,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // systemsView plays one sandbox scenario on several systems at once
@@ -22,8 +23,8 @@ import (
 // scene of its own, pushed over the sandbox and popped on Esc.
 type systemsView struct {
 	m      *lab.SystemsComparison
-	worlds []*worldView
-	lines  []*timelineView
+	worlds []*view.World
+	lines  []*view.Timeline
 	// shown are the two systems whose worlds (and, in a short window,
 	// timelines) are drawn.
 	shown  [2]int
@@ -90,8 +91,8 @@ func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, fro
 			Do: func() { v.show(i) }})
 	}
 	for _, lb := range m.Runs {
-		v.worlds = append(v.worlds, newWorldView(lb, func(string) {}, func(lab.Command) {}))
-		v.lines = append(v.lines, newTimelineView(lb, func(cmd lab.Command) { lb.Apply(cmd) }))
+		v.worlds = append(v.worlds, view.NewWorld(lb, func(string) {}, func(lab.Command) {}))
+		v.lines = append(v.lines, view.NewTimeline(lb, func(cmd lab.Command) { lb.Apply(cmd) }))
 	}
 	var body []string
 	for _, st := range m.Stories {
@@ -318,7 +319,7 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 
 // Update implements View: the way back and the names that choose the
 // systems shown; the worlds are a replay to watch and take no input.
-func (p *systemsPanes) Update(st *State) error {
+func (p *systemsPanes) Update(st *view.Env) error {
 	v := (*systemsView)(p)
 	for i, sys := range v.m.Systems {
 		if v.chips[i].Update(&st.Input) {
@@ -348,7 +349,7 @@ func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, th.Accent)
 		inner := r.Inset(s.U(4)).InsetXY(s.U(4), 0)
 		draw.ParagraphTip(dst, v.m.Stories[i].Line(), s.Small(), inner, th.Text)
-		v.worlds[i].Draw(dst, v.worlds[i].area, s)
+		v.worlds[i].Draw(dst, v.worlds[i].Area(), s)
 	}
 }
 
@@ -419,7 +420,7 @@ func (p *systemsLanes) Layout(area ui.Rect, s draw.Style) {
 }
 
 // Update implements View.
-func (p *systemsLanes) Update(st *State) error {
+func (p *systemsLanes) Update(st *view.Env) error {
 	v := (*systemsView)(p)
 	before := v.m.Runs[0].Now()
 	for i, tl := range v.lines {

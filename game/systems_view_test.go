@@ -204,7 +204,7 @@ func TestCompareSystemsOnThePhoneShowsOneWorldAtATime(t *testing.T) {
 	shot := r.record("compare-systems-one-phone")
 	s := r.st.Style
 	i := v.shown[1]
-	g := v.worlds[i].geom
+	g := v.worlds[i].Geom()
 	for k, b := range g.Badges {
 		assert.LessOrEqual(t, b.MaxY(), g.Store.Y-s.U(4), "badge %d ends clear of the store's card", k)
 	}

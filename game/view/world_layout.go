@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 
 // layout places panes and actors for the current snapshot
 // (ui.LayoutWorldView).
-func (w *worldView) layout() {
+func (w *World) layout() {
 	v := w.view
 	shape, fencing, idem := w.shape(v, w.unit)
 	g := ui.LayoutWorldView(w.area, w.unit, shape)
@@ -34,7 +34,7 @@ func (w *worldView) layout() {
 	}
 	if len(v.Redis) > 0 && g.Single {
 		// Redlock's servers are actors too: crash one, or jump its clock.
-		for i, c := range redisCells(g.Geom.Coord, w.unit, len(v.Redis)) {
+		for i, c := range RedisCells(g.Geom.Coord, w.unit, len(v.Redis)) {
 			r := v.Redis[i]
 			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: r.Name, Proc: -1, Worker: -1, Node: r.Name}, hit: c})
 		}
@@ -42,7 +42,7 @@ func (w *worldView) layout() {
 	if len(v.Members) > 0 && g.Single {
 		// A cluster's members are actors too: crash, pause, cut off, slow
 		// down or read from one.
-		for i, c := range memberCells(g.Geom.Coord, w.unit, len(v.Members)) {
+		for i, c := range MemberCells(g.Geom.Coord, w.unit, len(v.Members)) {
 			m := v.Members[i]
 			w.actors = append(w.actors, actor{Actor: lab.Actor{Name: m.Name, Proc: -1, Worker: -1, Member: m.Name}, hit: c})
 		}
@@ -57,7 +57,7 @@ func (w *worldView) layout() {
 
 // shape is the shape of world v laid out with unit u, and whether its
 // store carries the fencing switch or the idempotency switch.
-func (w *worldView) shape(v lab.WorldView, u float64) (shape ui.WorldShape, fencing, idem bool) {
+func (w *World) shape(v lab.WorldView, u float64) (shape ui.WorldShape, fencing, idem bool) {
 	shape = ui.WorldShape{Procs: len(v.Procs), Workers: len(v.Workers), Shards: len(v.Shards), Chart: w.lab.Sweep() != nil}
 	for _, g := range v.Groups {
 		shape.Groups = append(shape.Groups, g.Procs)
@@ -75,13 +75,13 @@ func (w *worldView) shape(v lab.WorldView, u float64) (shape ui.WorldShape, fenc
 // MinHeight is the least height of the world's area, width wide, for
 // its lock groups to show whole when they wrap to rows (ui.WorldMinH):
 // 0 for a world that takes what it is given.
-func (w *worldView) MinHeight(width float64, s draw.Style) float64 {
+func (w *World) MinHeight(width float64, s draw.Style) float64 {
 	shape, _, _ := w.shape(w.lab.World(), s.Unit)
 	return ui.WorldMinH(width, s.Unit, shape)
 }
 
 // layoutMenu rebuilds the selected actor's action menu.
-func (w *worldView) layoutMenu() {
+func (w *World) layoutMenu() {
 	w.menu, w.menuBox = nil, ui.Rect{}
 	if w.selected < 0 || w.selected >= len(w.actors) {
 		w.buttons = nil
@@ -100,7 +100,7 @@ func (w *worldView) layoutMenu() {
 	width := 0.0
 	labels := make([]string, len(w.menu))
 	for i := range w.menu {
-		c, _ := w.decls.Find(w.menuID(i))
+		c, _ := w.decls.Find(w.MenuID(i))
 		labels[i] = c.CanvasLabel()
 		width = math.Max(width, draw.Measure(face)(labels[i])+28*w.unit)
 	}
@@ -149,7 +149,7 @@ func badgeLines(s draw.Style, v lab.WorldView) []float64 {
 // state) wherever a badge is narrower than the widest name beside a
 // leader's short state, "api-3 · leader 43".
 func badgeNeeds(s draw.Style, v lab.WorldView) ui.Badges {
-	b := ui.Badges{Two: twoLineBadgeH(s)}
+	b := ui.Badges{Two: TwoLineBadgeH(s)}
 	for _, p := range v.Procs {
 		label := p.Name + " · " + lab.LeaderBadge(v.Words, max(p.Token, 99), func(string) bool { return false })
 		b.OneW = math.Max(b.OneW, draw.Measure(s.Small())(label)+s.U(6))

@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -49,10 +49,10 @@ type timelineLabel struct {
 	text      string
 }
 
-func (v *timelineView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
+func (v *Timeline) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	f := &timelineFrame{dst: dst, s: s, th: s.Theme, g: v.geom, tl: v.tl, h: draw.TextHeight(s.Small())}
 	caption := f.caption()
-	legend := timelineLegend(v.lab.World())
+	legend := TimelineLegend(v.lab.World())
 	for i, lane := range f.tl.Lanes {
 		f.lane(i, lane)
 	}
@@ -94,9 +94,9 @@ func (f *timelineFrame) caption() string {
 	return caption
 }
 
-// timelineLegend says what the bars and boxes mean in w's kind of world:
+// TimelineLegend says what the bars and boxes mean in w's kind of world:
 // the whole, then shorter wordings of it, shortest last.
-func timelineLegend(w lab.WorldView) []string {
+func TimelineLegend(w lab.WorldView) []string {
 	upper := [2]string{"upper bar: believes it leads", "upper: thinks it leads"}
 	lower := [2]string{"lower bar: coordinator says it holds", "lower: coordinator agrees"}
 	third := [2]string{"orange box: both believe they lead", "orange: two leaders"}

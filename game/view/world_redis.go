@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -17,14 +17,14 @@ import (
 // it holds and how long that key's PX has left, under a line saying who
 // holds a majority of them.
 
-// redisHead and redisCells split box (the coordinator's place) into the
+// redisHead and RedisCells split box (the coordinator's place) into the
 // heading row and one cell per node.
 // u is the layout unit.
 func redisHead(box ui.Rect, u float64) (head, rest ui.Rect) {
 	return box.CutTop(math.Round(20*u), math.Round(6*u))
 }
 
-func redisCells(box ui.Rect, u float64, n int) []ui.Rect {
+func RedisCells(box ui.Rect, u float64, n int) []ui.Rect {
 	if n < 1 {
 		return nil
 	}
@@ -46,7 +46,7 @@ func redisCells(box ui.Rect, u float64, n int) []ui.Rect {
 
 // drawRedisLinks draws a thin line from every process to every node: a
 // Redlock client talks to each node itself.
-func (w *worldView) drawRedisLinks(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawRedisLinks(dst *ebiten.Image, s draw.Style) {
 	g := w.geom
 	for i, p := range w.view.Procs {
 		c := g.Procs[i]
@@ -64,13 +64,13 @@ func (w *worldView) drawRedisLinks(dst *ebiten.Image, s draw.Style) {
 
 // redisEnd is where messages to and from node i meet its cell: the
 // middle of its bottom edge.
-func (w *worldView) redisEnd(i int) ui.Point {
-	c := redisCells(w.geom.Coord, w.unit, len(w.view.Redis))[i]
+func (w *World) redisEnd(i int) ui.Point {
+	c := RedisCells(w.geom.Coord, w.unit, len(w.view.Redis))[i]
 	return ui.Point{X: c.Center().X, Y: c.MaxY()}
 }
 
 // drawRedis draws the heading and every node's cell in box.
-func (w *worldView) drawRedis(dst *ebiten.Image, s draw.Style, box ui.Rect) {
+func (w *World) drawRedis(dst *ebiten.Image, s draw.Style, box ui.Rect) {
 	th := s.Theme
 	v := w.view
 	words := v.Words
@@ -89,7 +89,7 @@ func (w *worldView) drawRedis(dst *ebiten.Image, s draw.Style, box ui.Rect) {
 		align = draw.AlignStart
 	}
 	draw.TextInTip(dst, summary, s.Small(), head, align, clr)
-	for i, c := range redisCells(box, s.Unit, len(v.Redis)) {
+	for i, c := range RedisCells(box, s.Unit, len(v.Redis)) {
 		w.drawRedisNode(dst, s, c, v.Redis[i])
 		if w.selected >= 0 && w.selected < len(w.actors) && w.actors[w.selected].Node == v.Redis[i].Name {
 			draw.StrokeRoundRect(dst, c.Inset(-s.U(3)), s.U(8), s.U(2), th.Focus)
@@ -102,7 +102,7 @@ func (w *worldView) drawRedis(dst *ebiten.Image, s draw.Style, box ui.Rect) {
 // cell too short for three lines (a comparison's pane) puts the PX beside
 // the holder, and one too short for two puts all three on one line,
 // each where it fits.
-func (w *worldView) drawRedisNode(dst *ebiten.Image, s draw.Style, c ui.Rect, r lab.RedisView) {
+func (w *World) drawRedisNode(dst *ebiten.Image, s draw.Style, c ui.Rect, r lab.RedisView) {
 	th := s.Theme
 	s.Card(dst, c)
 	who, clr := "empty", th.TextDim
@@ -160,7 +160,7 @@ func (w *worldView) drawRedisNode(dst *ebiten.Image, s draw.Style, c ui.Rect, r 
 }
 
 // redisIndex is the index of the Redis node called name, or -1.
-func (w *worldView) redisIndex(name string) int {
+func (w *World) redisIndex(name string) int {
 	for i, r := range w.view.Redis {
 		if r.Name == name {
 			return i

@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -13,11 +13,11 @@ import (
 	"leaselab/game/ui"
 )
 
-// timelineView draws one lane per process: when it believed it led (upper
+// Timeline draws one lane per process: when it believed it led (upper
 // bar) against when the coordinator said it held the lock (lower bar), its
 // pauses and crashes, the belief overlap, and every store decision with its
 // token. Clicking the lanes moves the play head there.
-type timelineView struct {
+type Timeline struct {
 	lab  *lab.Lab
 	send func(lab.Command) // to the scene that applies it
 	geom ui.TimelineGeom
@@ -46,16 +46,17 @@ type timelineView struct {
 	drawnHead ui.Rect
 }
 
-func newTimelineView(lb *lab.Lab, send func(lab.Command)) *timelineView {
-	return &timelineView{lab: lb, send: send}
+// NewTimeline is the timeline of lb's run; a click on it sends a seek.
+func NewTimeline(lb *lab.Lab, send func(lab.Command)) *Timeline {
+	return &Timeline{lab: lb, send: send}
 }
 
-// timelineLaneMin is the least height, in units, of a lane shown whole:
+// TimelineLaneMin is the least height, in units, of a lane shown whole:
 // less, and the last lane sums up the rest ("+5 more").
-const timelineLaneMin = 16
+const TimelineLaneMin = 16
 
 // Layout implements View.
-func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
+func (v *Timeline) Layout(area ui.Rect, s draw.Style) {
 	name := ""
 	if v.showing != nil {
 		name = v.showing()
@@ -84,8 +85,8 @@ func (v *timelineView) Layout(area ui.Rect, s draw.Style) {
 // enough for its name in the small face (on a phone's canvas, whose
 // small face is taller for its unit, 16 units were not), with the pixel
 // of slack a glyph's box may overhang either side.
-func (v *timelineView) lanesThatFit(area ui.Rect, s draw.Style) int {
-	fit := int(v.geom.Lanes.H / (timelineLaneMin * s.Unit))
+func (v *Timeline) lanesThatFit(area ui.Rect, s draw.Style) int {
+	fit := int(v.geom.Lanes.H / (TimelineLaneMin * s.Unit))
 	for fit > 2 && fit < len(v.tl.Lanes) && ui.LayoutTimeline(area, s.Unit, fit, v.tl.Length.Seconds()).Lane(0).H < draw.TextHeight(s.Small())-2 {
 		fit--
 	}
@@ -96,7 +97,7 @@ func (v *timelineView) lanesThatFit(area ui.Rect, s draw.Style) int {
 // wheel (and a trackpad's pinch, which browsers send as a wheel with
 // Ctrl) zooms about the pointer and a sideways wheel scrolls; two fingers
 // pinch and scroll; the zoom keys zoom about the play head.
-func (v *timelineView) Update(st *State) error {
+func (v *Timeline) Update(st *Env) error {
 	in := &st.Input
 	ptr := in.Pointer()
 	lanes := v.geom.Lanes
@@ -140,7 +141,7 @@ func (v *timelineView) Update(st *State) error {
 
 // twoFingers is where the first two fingers are, as fractions of the
 // lanes' width, while both are down and the first began on the lanes.
-func (v *timelineView) twoFingers(in *ui.Input, lanes ui.Rect) ([2]float64, bool) {
+func (v *Timeline) twoFingers(in *ui.Input, lanes ui.Rect) ([2]float64, bool) {
 	if len(in.Touches) < 2 || in.Touches[0].JustUp || in.Touches[1].JustUp {
 		return [2]float64{}, false
 	}
@@ -198,3 +199,10 @@ func clearOf(at ui.Point, span, r ui.Rect, marks []ui.Rect) (ui.Point, bool) {
 	}
 	return at, false
 }
+
+// Lanes is where the lanes were last laid out: a click there seeks.
+func (v *Timeline) Lanes() ui.Rect { return v.geom.Lanes }
+
+// KeepShown names, each layout, the actor whose lane is never summed up
+// however many lanes there are (a selected worker's).
+func (v *Timeline) KeepShown(name func() string) { v.showing = name }

@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -22,14 +22,14 @@ var pairs = map[string]string{"resume": "pause", "restart": "crash", "heal": "pa
 // declare builds the world's declarations from the snapshot just laid
 // out: each actor's menu, asked once (choices, which the canvas's popover
 // reads too), and the switches.
-func (w *worldView) declare() {
+func (w *World) declare() {
 	w.decls = w.decls[:0]
 	w.choices = w.choices[:0]
 	for _, a := range w.actors {
 		group := a.Name
 		switch {
 		case a.Proc >= 0:
-			group += ": " + describeProc(w.view.Procs[a.Proc], w.view.Words)
+			group += ": " + DescribeProc(w.view.Procs[a.Proc], w.view.Words)
 		case a.Node != "":
 			group += ": " + w.describeNode(a.Node)
 		case a.Member != "":
@@ -53,31 +53,31 @@ func (w *worldView) declare() {
 			if c.Key != 0 {
 				label = strings.TrimSuffix(label, " ("+c.Key.Key()+")")
 			}
-			w.decls = append(w.decls, Control{ID: actID(a.Name, c.ID), Slot: actID(a.Name, slot),
+			w.decls = append(w.decls, ui.Control{ID: ActID(a.Name, c.ID), Slot: ActID(a.Name, slot),
 				Group: group, Label: label, Key: c.Key, Do: func(ui.HostAction) { w.choose(c) }})
 		}
 	}
 	if on, ok := w.fencedOn(); ok && w.allows(lessons.CtlFencing) {
-		w.decls = append(w.decls, Control{ID: "fencing", Group: "Store", Label: "Storage checks fencing tokens", Kind: KindToggle, On: on,
+		w.decls = append(w.decls, ui.Control{ID: "fencing", Group: "Store", Label: "Storage checks fencing tokens", Kind: ui.KindToggle, On: on,
 			Do: func(ui.HostAction) { w.do(core.Fencing(!on)) }})
 	}
 	if q := w.view.Queue; q != nil && w.allows(lessons.CtlIdem) {
 		on := q.Idempotency
-		w.decls = append(w.decls, Control{ID: "idempotency", Group: "Job queue", Label: "Queue checks idempotency keys", Kind: KindToggle, On: on,
+		w.decls = append(w.decls, ui.Control{ID: "idempotency", Group: "Job queue", Label: "Queue checks idempotency keys", Kind: ui.KindToggle, On: on,
 			Do: func(ui.HostAction) { w.do(core.Idempotency(!on)) }})
 	}
 }
 
-// actID is the id of actor name's choice: "act:A:pause", on the page, as
+// ActID is the id of actor name's choice: "act:A:pause", on the page, as
 // the canvas's region and in tests.
-func actID(name, choice string) string { return "act:" + name + ":" + choice }
+func ActID(name, choice string) string { return "act:" + name + ":" + choice }
 
 // Controls implements controller: the declarations of the last layout.
-func (w *worldView) Controls() []Control { return w.decls }
+func (w *World) Controls() []ui.Control { return w.decls }
 
 // use passes a click on the world's canvas through the declarations' one
 // door, as a use on the page does.
-func (w *worldView) use(id string) {
+func (w *World) use(id string) {
 	if _, err := w.decls.Use(ui.HostAction{ID: id}); err != nil {
 		w.narrate(err.Error())
 	}
@@ -86,7 +86,7 @@ func (w *worldView) use(id string) {
 // choose does choice c, from the canvas's menu or the page alike: its
 // action, which closes the menu (it would hide what the action sets off),
 // or the menu's own step to another token (which words it anew).
-func (w *worldView) choose(c lab.Choice) {
+func (w *World) choose(c lab.Choice) {
 	if c.NextToken {
 		w.token = lab.NextToken(w.token)
 		w.narrate(fmt.Sprintf("Write with token %d next", w.token))
@@ -100,7 +100,7 @@ func (w *worldView) choose(c lab.Choice) {
 
 // fencedOn reports whether the world's fenced resource checks tokens, and
 // whether it has one.
-func (w *worldView) fencedOn() (on, ok bool) {
+func (w *World) fencedOn() (on, ok bool) {
 	switch {
 	case w.view.Store != nil:
 		return w.view.Store.Fencing, true
@@ -110,9 +110,9 @@ func (w *worldView) fencedOn() (on, ok bool) {
 	return false, false
 }
 
-// stale says a page's use of an actor's action its menu no longer
+// Stale says a page's use of an actor's action its menu no longer
 // offers (the page showed a state already gone): said, not acted on.
-func (w *worldView) stale(id string) {
+func (w *World) Stale(id string) {
 	name, _, _ := strings.Cut(strings.TrimPrefix(id, "act:"), ":")
 	w.narrate(fmt.Sprintf("%s cannot do that now: the world changed", name))
 }

@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"cmp"
@@ -16,7 +16,7 @@ import (
 )
 
 // drawSingle draws a lock world: coordinator, processes, store or queue.
-func (w *worldView) drawSingle(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawSingle(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	g := w.geom
 	v := w.view
@@ -61,27 +61,27 @@ func (w *worldView) drawSingle(dst *ebiten.Image, s draw.Style) {
 	w.drawMessages(dst, s)
 }
 
-func (w *worldView) coordEnd(i int) ui.Point {
+func (w *World) coordEnd(i int) ui.Point {
 	c := w.geom.Coord
 	n := float64(len(w.geom.Procs))
 	return ui.Point{X: c.X + c.W*(0.2+0.6*(float64(i)+0.5)/n), Y: c.MaxY()}
 }
 
-func (w *worldView) storeEnd(i int) ui.Point {
+func (w *World) storeEnd(i int) ui.Point {
 	st := w.geom.Store
 	n := float64(len(w.geom.Procs))
 	return ui.Point{X: st.X + st.W*(0.2+0.6*(float64(i)+0.5)/n), Y: st.Y}
 }
 
 // procBottom is where a process's link to the store starts: under its badge.
-func (w *worldView) procBottom(i int) ui.Point {
+func (w *World) procBottom(i int) ui.Point {
 	b := w.geom.Badges[i]
 	return ui.Point{X: b.Center().X, Y: b.MaxY()}
 }
 
 // drawCoordinator draws lock group gi's coordinator box: the lock, its
 // holder and, where there is room, its queue of keys.
-func (w *worldView) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect, gi int, showRev bool) {
+func (w *World) drawCoordinator(dst *ebiten.Image, s draw.Style, box ui.Rect, gi int, showRev bool) {
 	th := s.Theme
 	v := w.view
 	s.Card(dst, box)
@@ -183,7 +183,7 @@ func drawKeyQueue(dst *ebiten.Image, s draw.Style, in ui.Rect, keys []lab.KeyVie
 }
 
 // drawLockPane draws one lock's group in a split world.
-func (w *worldView) drawLockPane(dst *ebiten.Image, s draw.Style, pn pane) {
+func (w *World) drawLockPane(dst *ebiten.Image, s draw.Style, pn pane) {
 	th := s.Theme
 	g := pn.geom
 	grp := w.view.Groups[pn.group]

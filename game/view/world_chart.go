@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 
 // drawSpark draws the coordinator's requests per 100 ms as a sparkline,
 // its busiest window marked.
-func (w *worldView) drawSpark(dst *ebiten.Image, s draw.Style, r ui.Rect) {
+func (w *World) drawSpark(dst *ebiten.Image, s draw.Style, r ui.Rect) {
 	th := s.Theme
 	load := w.view.Load
 	label, area := r.CutTop(math.Max(s.U(14), draw.TextHeight(s.Small())), s.U(2))
@@ -51,7 +51,7 @@ func (w *worldView) drawSpark(dst *ebiten.Image, s draw.Style, r ui.Rect) {
 
 // drawChart draws ttl-tradeoff's sweep: failover time (line, dots) and
 // false failovers (bars) against TTL, the bounds and the learner's TTL.
-func (w *worldView) drawChart(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawChart(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	pts := w.lab.Sweep()
 	box := w.chart

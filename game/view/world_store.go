@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"leaselab/game/ui"
 )
 
-func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawStore(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	st := w.view.Store
 	row, rest := w.storeCard(dst, s, &w.fencing)
@@ -51,7 +51,7 @@ func (w *worldView) drawStore(dst *ebiten.Image, s draw.Style) {
 
 // storeCard draws the store's card and returns its title row and the
 // rows under it, left of the card's switch (when it has one).
-func (w *worldView) storeCard(dst *ebiten.Image, s draw.Style, sw *ui.Toggle) (row, rest ui.Rect) {
+func (w *World) storeCard(dst *ebiten.Image, s draw.Style, sw *ui.Toggle) (row, rest ui.Rect) {
 	box := w.geom.Store
 	s.Card(dst, box)
 	left := box.Inset(s.U(10))
@@ -62,7 +62,7 @@ func (w *worldView) storeCard(dst *ebiten.Image, s draw.Style, sw *ui.Toggle) (r
 }
 
 // drawSwitch draws a toggle with its state in words beside it.
-func (w *worldView) drawSwitch(dst *ebiten.Image, s draw.Style, t *ui.Toggle, on, off string) {
+func (w *World) drawSwitch(dst *ebiten.Image, s draw.Style, t *ui.Toggle, on, off string) {
 	th := s.Theme
 	s.Toggle(dst, t)
 	label := ui.Rect{X: t.Rect.MaxX() + s.U(8), Y: t.Rect.Y, W: s.U(118), H: t.Rect.H}
@@ -75,7 +75,7 @@ func (w *worldView) drawSwitch(dst *ebiten.Image, s draw.Style, t *ui.Toggle, on
 
 // drawQueue draws the job queue: what ran, what was a repeat, and the
 // idempotency switch.
-func (w *worldView) drawQueue(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawQueue(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	q := w.view.Queue
 	row, rest := w.storeCard(dst, s, &w.idem)

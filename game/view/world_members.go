@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 // learner selects like a process; each process's link runs to the member
 // it talks to.
 
-// memberHead and memberCells split box (the coordinator's place) into
+// memberHead and MemberCells split box (the coordinator's place) into
 // the two heading rows and one cell per member. u is the layout unit.
 func memberHead(box ui.Rect, u float64) (title, lock, rest ui.Rect) {
 	in := box.Inset(math.Round(8 * u))
@@ -30,7 +30,7 @@ func memberHead(box ui.Rect, u float64) (title, lock, rest ui.Rect) {
 	return title, lock, rest
 }
 
-func memberCells(box ui.Rect, u float64, n int) []ui.Rect {
+func MemberCells(box ui.Rect, u float64, n int) []ui.Rect {
 	if n < 1 {
 		return nil
 	}
@@ -47,13 +47,13 @@ func memberCells(box ui.Rect, u float64, n int) []ui.Rect {
 
 // memberEnd is where a process's link meets member i's cell: the middle
 // of its bottom edge.
-func (w *worldView) memberEnd(i int) ui.Point {
-	c := memberCells(w.geom.Coord, w.unit, len(w.view.Members))[i]
+func (w *World) memberEnd(i int) ui.Point {
+	c := MemberCells(w.geom.Coord, w.unit, len(w.view.Members))[i]
 	return ui.Point{X: c.Center().X, Y: c.MaxY()}
 }
 
 // memberOf is the index of the member process name talks to, or -1.
-func (w *worldView) memberOf(name string) int {
+func (w *World) memberOf(name string) int {
 	for i, m := range w.view.Members {
 		for _, c := range m.Clients {
 			if c == name {
@@ -65,7 +65,7 @@ func (w *worldView) memberOf(name string) int {
 }
 
 // drawMembers draws the cluster in box: heading, lock and every member.
-func (w *worldView) drawMembers(dst *ebiten.Image, s draw.Style, box ui.Rect) {
+func (w *World) drawMembers(dst *ebiten.Image, s draw.Style, box ui.Rect) {
 	th := s.Theme
 	v := w.view
 	s.Card(dst, box)
@@ -92,7 +92,7 @@ func (w *worldView) drawMembers(dst *ebiten.Image, s draw.Style, box ui.Rect) {
 	_, left = lockRow.CutRight(draw.Measure(s.Small())(lead)+s.U(10), 0)
 	draw.FirstFitInTip(dst, v.Lock.Name+": "+holder, []string{holder}, s.Small(), left, draw.AlignStart, th.Text)
 
-	for i, c := range memberCells(box, s.Unit, len(v.Members)) {
+	for i, c := range MemberCells(box, s.Unit, len(v.Members)) {
 		sel := w.selected >= 0 && w.selected < len(w.actors) && w.actors[w.selected].Member == v.Members[i].Name
 		w.drawMember(dst, s, c, v.Members[i], sel)
 	}
@@ -134,7 +134,7 @@ func memberNote(m lab.MemberView) (long, short string, bad bool) {
 // applied revision and quorum (or what ails it) on the second; a leader's
 // cell is outlined in the truth's colour, one out of the quorum in the
 // warning's, dashed.
-func (w *worldView) drawMember(dst *ebiten.Image, s draw.Style, c ui.Rect, m lab.MemberView, selected bool) {
+func (w *World) drawMember(dst *ebiten.Image, s draw.Style, c ui.Rect, m lab.MemberView, selected bool) {
 	th := s.Theme
 	s.Card(dst, c)
 	switch {
@@ -187,7 +187,7 @@ func outline(dst *ebiten.Image, r ui.Rect, width, dash float64, clr color.Color)
 }
 
 // describeMember is a member as the panel and the narration say it.
-func (w *worldView) describeMember(name string) string {
+func (w *World) describeMember(name string) string {
 	if m, ok := w.view.Member(name); ok {
 		return w.view.MemberRole(m)
 	}

@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ type procDrawing struct {
 }
 
 // procNames are the world's processes' names.
-func (w *worldView) procNames() []string {
+func (w *World) procNames() []string {
 	out := make([]string, len(w.view.Procs))
 	for i, p := range w.view.Procs {
 		out[i] = p.Name
@@ -48,7 +48,7 @@ func (w *worldView) procNames() []string {
 // condition tag.
 // ceiling is the bottom of the card above the rings: where the condition
 // tag has no room under it, it goes beside the rings.
-func (w *worldView) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, floor, ceiling float64, p lab.ProcView, selected bool) {
+func (w *World) drawProcess(dst *ebiten.Image, s draw.Style, c ui.Point, ring, r float64, badge ui.Rect, floor, ceiling float64, p lab.ProcView, selected bool) {
 	d := procDrawing{dst: dst, s: s, th: s.Theme, c: c, ring: ring, r: r, badge: badge, floor: floor, p: p, names: w.procNames()}
 	rw := d.rings(selected)
 	inBadge := d.name(rw)
@@ -98,7 +98,7 @@ func ringWidth(s draw.Style, ring float64) float64 {
 // a gap; 0 for a process not in the world's one row. A badge narrower than
 // its process's slot (two processes side by side on a phone, their badges
 // clear of each other) would put the tag over the card above it.
-func (w *worldView) besideRoom(c ui.Point, ring float64, s draw.Style) float64 {
+func (w *World) besideRoom(c ui.Point, ring float64, s draw.Style) float64 {
 	g := w.geom
 	if !slices.Contains(g.Procs, c) {
 		return 0
@@ -210,7 +210,7 @@ func (d procDrawing) stateBadge(words core.SystemWords, inBadge bool) {
 	if inBadge && !fitsBadge(p.Name+" · "+label) {
 		// The name fits neither the circle nor the badge's line beside
 		// the state: a badge of two lines, the name over the state.
-		two := twoLineBadge(badge, twoLineBadgeH(s), d.c.Y+d.ring, d.floor)
+		two := TwoLineBadge(badge, TwoLineBadgeH(s), d.c.Y+d.ring, d.floor)
 		draw.FillRoundRect(d.dst, two, badge.H/2, bg)
 		in := two.InsetXY(s.U(1.5), s.U(2))
 		top, bottom := in.CutTop(in.H/2, 0)
@@ -240,7 +240,7 @@ func (d procDrawing) shortState() string {
 // conditionTag is the tag above p's rings (of radius ring) and its
 // colour: crashed, paused, its sends held, its renewal waiting, busy; ""
 // for none.
-func (w *worldView) conditionTag(p lab.ProcView, ring float64, s draw.Style) (string, color.Color) {
+func (w *World) conditionTag(p lab.ProcView, ring float64, s draw.Style) (string, color.Color) {
 	th := s.Theme
 	tag, clr := "", th.Warning
 	switch {
@@ -266,13 +266,13 @@ func (w *worldView) conditionTag(p lab.ProcView, ring float64, s draw.Style) (st
 	return tag, clr
 }
 
-// twoLineBadge is the box of a state badge of two lines (the name over the
+// TwoLineBadge is the box of a state badge of two lines (the name over the
 // state) of height h, for badge, the box laid out for one line under a
 // ring whose bottom is at ringBottom: grown downwards, then moved up (as
 // far as the ring) so as to end above floor (the store's card less a gap,
 // or a lock pane's bottom).
 // Grown downwards alone, on a phone it touched the card's top border.
-func twoLineBadge(badge ui.Rect, h, ringBottom, floor float64) ui.Rect {
+func TwoLineBadge(badge ui.Rect, h, ringBottom, floor float64) ui.Rect {
 	two := ui.Rect{X: badge.X, Y: badge.Y, W: badge.W, H: math.Max(badge.H, h)}
 	if over := two.MaxY() - floor; over > 0 {
 		two.Y = math.Max(ringBottom, two.Y-over)
@@ -280,5 +280,5 @@ func twoLineBadge(badge ui.Rect, h, ringBottom, floor float64) ui.Rect {
 	return two
 }
 
-// twoLineBadgeH is the height of a state badge of two lines.
-func twoLineBadgeH(s draw.Style) float64 { return 2*draw.LineHeight(s.Small()) + s.U(4) }
+// TwoLineBadgeH is the height of a state badge of two lines.
+func TwoLineBadgeH(s draw.Style) float64 { return 2*draw.LineHeight(s.Small()) + s.U(4) }

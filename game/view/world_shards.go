@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -46,8 +46,8 @@ func ownerPattern(dst *ebiten.Image, s draw.Style, r ui.Rect, owner int) {
 	}
 }
 
-// shortWorker is a worker's number: "worker-03" -> "03".
-func shortWorker(name string) string {
+// ShortWorker is a worker's number: "worker-03" -> "03".
+func ShortWorker(name string) string {
 	if i := strings.LastIndex(name, "-"); i >= 0 {
 		return name[i+1:]
 	}
@@ -56,7 +56,7 @@ func shortWorker(name string) string {
 
 // drawShardPane draws the shard workers' pane: the coordinator's card,
 // the offset store's, the shard map and a chip for each worker.
-func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawShardPane(dst *ebiten.Image, s draw.Style) {
 	w.drawShardCoordinator(dst, s)
 	w.drawOffsetStore(dst, s)
 	w.drawShardMap(dst, s)
@@ -65,7 +65,7 @@ func (w *worldView) drawShardPane(dst *ebiten.Image, s draw.Style) {
 
 // drawShardCoordinator draws the coordinator's summary (its revision,
 // the shards held or the ACL's denials, a note) and its load sparkline.
-func (w *worldView) drawShardCoordinator(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawShardCoordinator(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	g := w.shard.geom
 	v := w.view
@@ -106,7 +106,7 @@ func (w *worldView) drawShardCoordinator(dst *ebiten.Image, s draw.Style) {
 
 // drawOffsetStore draws the offset store's card: the fencing state, the
 // rejected and stale writes, and the fencing switch.
-func (w *worldView) drawOffsetStore(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawOffsetStore(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	box := w.shard.geom.Store
 	v := w.view
@@ -171,7 +171,7 @@ func (w *worldView) drawOffsetStore(dst *ebiten.Image, s draw.Style) {
 
 // drawShardMap draws the shard map: each cell in its owner's colour with
 // its number, and the map's caption under it where there is room.
-func (w *worldView) drawShardMap(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawShardMap(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	g := w.shard.geom
 	v := w.view
@@ -195,7 +195,7 @@ func (w *worldView) drawShardMap(dst *ebiten.Image, s draw.Style) {
 			label := r.H >= s.U(13) && r.W >= draw.Measure(small)("00")+s.U(2)
 			if pass == 1 {
 				if label {
-					draw.TextIn(dst, shortWorker(wk.Name), small, r, draw.AlignCenter, th.Text)
+					draw.TextIn(dst, ShortWorker(wk.Name), small, r, draw.AlignCenter, th.Text)
 				}
 				continue
 			}
@@ -221,7 +221,7 @@ func (w *worldView) drawShardMap(dst *ebiten.Image, s draw.Style) {
 
 // drawWorkerChips draws a chip for each worker: its colour and pattern,
 // its name, its state and the shards it holds, as much as fits.
-func (w *worldView) drawWorkerChips(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawWorkerChips(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	g := w.shard.geom
 	v := w.view
@@ -291,7 +291,7 @@ func chipWords(s draw.Style, wk lab.WorkerView, w float64) (name, right string, 
 		return draw.Measure(s.Label())(name)+draw.Measure(small)(right)+s.U(8) <= w
 	}
 	if !fits() {
-		name = shortWorker(name)
+		name = ShortWorker(name)
 	}
 	if !fits() && tag != "" {
 		right = tag

@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 )
 
 // holding reports a message from name that the network holds now.
-func (w *worldView) holding(name string) bool {
+func (w *World) holding(name string) bool {
 	for _, m := range w.view.HeldLinks {
 		if m.From == name {
 			return true
@@ -28,7 +28,7 @@ func (w *worldView) holding(name string) bool {
 // its fencing token when it carries one. Held messages have not left: one
 // marker per link (HeldLinks) at the sender's end says how many wait
 // there.
-func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
+func (w *World) drawMessages(dst *ebiten.Image, s draw.Style) {
 	l := w.msgLinks()
 	for _, m := range w.view.InFlight {
 		if !m.Held {
@@ -44,12 +44,12 @@ func (w *worldView) drawMessages(dst *ebiten.Image, s draw.Style) {
 // msgLinks is where the world's links run: each process's index among
 // the drawn ones and the name of the store (or queue) it writes to.
 type msgLinks struct {
-	w         *worldView
+	w         *World
 	idx       map[string]int
 	storeName string
 }
 
-func (w *worldView) msgLinks() msgLinks {
+func (w *World) msgLinks() msgLinks {
 	l := msgLinks{w: w, idx: map[string]int{}}
 	for i, p := range w.view.Procs {
 		l.idx[p.Name] = i

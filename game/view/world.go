@@ -1,4 +1,4 @@
-package game
+package view
 
 import (
 	"fmt"
@@ -10,17 +10,18 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/form"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
 
-// worldView draws a lesson's world and turns clicks and keys on it into
+// World draws a lesson's world and turns clicks and keys on it into
 // learner actions. It reads only the lab's snapshot. A world with one lock
 // and no shard workers is drawn as a lock world (coordinator on top,
 // processes, store or job queue below); anything else is split into panes:
 // one per lock, and one for the shard workers with their shard map.
-type worldView struct {
+type World struct {
 	lab     *lab.Lab
 	narrate func(string)
 	send    func(lab.Command) // to the scene that applies it
@@ -84,21 +85,23 @@ type actor struct {
 	hit ui.Rect
 }
 
-func newWorldView(lb *lab.Lab, narrate func(string), send func(lab.Command)) *worldView {
-	return &worldView{lab: lb, narrate: narrate, send: send, selected: -1, token: 3}
+// NewWorld is the world of lb's run: narrate tells the learner what an
+// action did, send passes the action to the scene that applies it.
+func NewWorld(lb *lab.Lab, narrate func(string), send func(lab.Command)) *World {
+	return &World{lab: lb, narrate: narrate, send: send, selected: -1, token: 3}
 }
 
-func (w *worldView) allows(c lessons.Control) bool { return slices.Contains(w.lab.Lesson.Controls, c) }
+func (w *World) allows(c lessons.Control) bool { return slices.Contains(w.lab.Lesson.Controls, c) }
 
 // do asks for action a: the scene applies it after the views' update.
-func (w *worldView) do(a core.Action) { w.send(lab.Act(a)) }
+func (w *World) do(a core.Action) { w.send(lab.Act(a)) }
 
 // Modal reports whether the world holds the keyboard (an open menu):
 // Enter and Esc then act on the menu, not the player.
-func (w *worldView) Modal() bool { return len(w.menu) > 0 }
+func (w *World) Modal() bool { return len(w.menu) > 0 }
 
-// selectedName is the selected actor's name, "" for none.
-func (w *worldView) selectedName() string {
+// SelectedName is the selected actor's name, "" for none.
+func (w *World) SelectedName() string {
 	if w.selected < 0 || w.selected >= len(w.actors) {
 		return ""
 	}
@@ -106,16 +109,16 @@ func (w *worldView) selectedName() string {
 }
 
 // Close closes the action menu.
-func (w *worldView) Close() { w.selected = -1; w.layoutMenu() }
+func (w *World) Close() { w.selected = -1; w.layoutMenu() }
 
-func (w *worldView) selectActor(i int) {
+func (w *World) selectActor(i int) {
 	w.selected, w.hl = i, 0
 	w.layoutMenu()
 	a := w.actors[i]
 	desc := ""
 	switch {
 	case a.Proc >= 0:
-		desc = describeProc(w.view.Procs[a.Proc], w.view.Words)
+		desc = DescribeProc(w.view.Procs[a.Proc], w.view.Words)
 	case a.Node != "":
 		desc = w.describeNode(a.Node)
 	case a.Member != "":
@@ -132,15 +135,15 @@ func (w *worldView) selectActor(i int) {
 }
 
 // activate runs menu item i, through its declaration.
-func (w *worldView) activate(i int) { w.use(w.menuID(i)) }
+func (w *World) activate(i int) { w.use(w.MenuID(i)) }
 
-// menuID is the id of the open menu's item i.
-func (w *worldView) menuID(i int) string { return actID(w.selectedName(), w.menu[i].ID) }
+// MenuID is the id of the open menu's item i.
+func (w *World) MenuID(i int) string { return ActID(w.SelectedName(), w.menu[i].ID) }
 
 // Layout implements View: the world's snapshot, taken once the tick's
 // actions and time are applied, placed in area. Update and Draw both read
 // this snapshot, so what is drawn is what is clicked.
-func (w *worldView) Layout(area ui.Rect, s draw.Style) {
+func (w *World) Layout(area ui.Rect, s draw.Style) {
 	w.area, w.unit = area, s.Unit
 	w.view = w.lab.World()
 	w.later = len(w.lab.Later())
@@ -154,7 +157,7 @@ func (w *worldView) Layout(area ui.Rect, s draw.Style) {
 
 // Update implements View: selection, the action menu and the switches,
 // on the world as last laid out.
-func (w *worldView) Update(st *State) error {
+func (w *World) Update(st *Env) error {
 	in := &st.Input
 	area := w.area
 	w.reduced = st.ReducedMotion
@@ -226,10 +229,10 @@ func (w *worldView) Update(st *State) error {
 	return nil
 }
 
-// describeProc is a process as the panel and the narration say it: its
+// DescribeProc is a process as the panel and the narration say it: its
 // state in words and, as a leader, its token as the canvas's badge says
 // it ("no token" for a Redlock holder, which has none).
-func describeProc(p lab.ProcView, words core.SystemWords) string {
+func DescribeProc(p lab.ProcView, words core.SystemWords) string {
 	s := p.State.Words()
 	switch {
 	case p.Believes && words.Server != "" && words.Token == "":
@@ -247,11 +250,11 @@ func describeProc(p lab.ProcView, words core.SystemWords) string {
 }
 
 // Regions names the world's clickable places for tests and the bridge.
-func (w *worldView) Regions() map[string]ui.Rect {
+func (w *World) Regions() map[string]ui.Rect {
 	m := map[string]ui.Rect{}
 	if w.single {
 		m["coordinator"], m["store"] = w.geom.Coord, w.geom.Store
-		for i, c := range redisCells(w.geom.Coord, w.unit, len(w.view.Redis)) {
+		for i, c := range RedisCells(w.geom.Coord, w.unit, len(w.view.Redis)) {
 			m["redis:"+w.view.Redis[i].Name] = c
 		}
 	}
@@ -259,7 +262,7 @@ func (w *worldView) Regions() map[string]ui.Rect {
 		m["proc:"+a.Name] = a.hit
 	}
 	for i, b := range w.buttons {
-		m[w.menuID(i)] = b.Rect
+		m[w.MenuID(i)] = b.Rect
 	}
 	if !w.fencing.Rect.Empty() {
 		m["fencing"] = w.fencing.Rect
@@ -273,7 +276,7 @@ func (w *worldView) Regions() map[string]ui.Rect {
 	return m
 }
 
-func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
+func (w *World) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	th := s.Theme
 	v := w.view
 	draw.TextIn(dst, "World", s.Label(), w.caption, draw.AlignStart, th.TextDim)
@@ -305,7 +308,7 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 	if w.later > 0 {
 		// While acting would drop later actions, the row says so in place
 		// of the legend, which would leave it no room.
-		hint := ui.Ellipsize(w.legendWarning(), r.W, draw.Measure(s.Small()))
+		hint := ui.Ellipsize(w.LegendWarning(), r.W, draw.Measure(s.Small()))
 		draw.TextIn(dst, hint, s.Small(), r, draw.AlignEnd, th.Warning)
 		r = ui.Rect{}
 	}
@@ -338,10 +341,10 @@ func (w *worldView) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 // the timeline, its last items hidden. The host then draws it with
 // DrawMenu after every view, and keeps the views under it from the
 // pointer while it is open (MenuBox).
-func (w *worldView) SetMenuRoom(room ui.Rect) { w.menuRoom = room }
+func (w *World) SetMenuRoom(room ui.Rect) { w.menuRoom = room }
 
 // MenuBox is the open action menu's box (empty when none is open).
-func (w *worldView) MenuBox() ui.Rect {
+func (w *World) MenuBox() ui.Rect {
 	if len(w.buttons) == 0 {
 		return ui.Rect{}
 	}
@@ -349,7 +352,7 @@ func (w *worldView) MenuBox() ui.Rect {
 }
 
 // DrawMenu draws the open action menu, if any.
-func (w *worldView) DrawMenu(dst *ebiten.Image, s draw.Style) {
+func (w *World) DrawMenu(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	if len(w.buttons) > 0 {
 		draw.Cover(w.menuBox)
@@ -398,15 +401,15 @@ func ringLegend(redis bool, width float64, measure func(string) float64) (outer,
 	return outer, inner
 }
 
-// legendWarning is the legend row's warning while actions lie after the
+// LegendWarning is the legend row's warning while actions lie after the
 // play head.
-func (w *worldView) legendWarning() string {
-	return "acting now drops " + actionsText(w.later) + " after the play head (Undo brings them back)"
+func (w *World) LegendWarning() string {
+	return "acting now drops " + ActionsText(w.later) + " after the play head (Undo brings them back)"
 }
 
 // dropWarning is what selecting an actor adds while acting would drop
 // later actions ("" otherwise).
-func (w *worldView) dropWarning() string {
+func (w *World) dropWarning() string {
 	if d := w.lab.DroppedText(); d != "" {
 		return ". Acting now drops " + d + "; Undo brings them back"
 	}
@@ -414,7 +417,7 @@ func (w *worldView) dropWarning() string {
 }
 
 // describeNode says what Redis node name holds now.
-func (w *worldView) describeNode(name string) string {
+func (w *World) describeNode(name string) string {
 	for _, r := range w.view.Redis {
 		if r.Name == name {
 			return lab.DescribeNode(r)
@@ -422,3 +425,14 @@ func (w *worldView) describeNode(name string) string {
 	}
 	return ""
 }
+
+// ActionsText is a count of the learner's actions in words ("1 action",
+// "3 actions").
+func ActionsText(n int) string { return fmt.Sprintf("%d %s", n, form.Plural(n, "action", "actions")) }
+
+// Area is where the world was last laid out.
+func (w *World) Area() ui.Rect { return w.area }
+
+// SetReducedMotion passes the learner's motion setting to a world that
+// takes no input (a replay beside another), which Update would read.
+func (w *World) SetReducedMotion(on bool) { w.reduced = on }
