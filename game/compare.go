@@ -34,16 +34,6 @@ type comparison struct {
 	stack  *Stack // the stack it is shown on
 }
 
-// CompareInfo is the side-by-side mode as the bridge reports it.
-type CompareInfo struct {
-	Protects string  `json:"protects"`
-	Off      string  `json:"off"` // the verdict of the run with it off
-	On       string  `json:"on"`
-	OffBroke bool    `json:"offBroke"`
-	OnBroke  bool    `json:"onBroke"`
-	Now      float64 `json:"now"`
-}
-
 // compareLabel is the compare button's label in the normal view.
 func (f *breakFinder) compareLabel() string { return "Compare " + f.spec.Switch() + " on/off" }
 

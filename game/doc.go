@@ -28,6 +28,9 @@
 //   - The views the player draws: game/view, the world (view.World) and
 //     the timeline (view.Timeline); a [View] is updated with view.Env, the
 //     part of [State] a view reads.
+//   - What a scene tells the page around the canvas: game/page ([SceneInfo],
+//     its [Mirror] of the scene's text, and what each kind of screen adds),
+//     data only; the names stay in this package for the mains.
 //   - A widget: game/ui (layout, hit-testing, focus, the intent table of
 //     keys), painted by game/draw. Both free of game state.
 //   - A learner action: its verb and constructor in core (core.Pause...),

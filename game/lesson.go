@@ -288,42 +288,6 @@ func (sc *LessonScene) Draw(screen *ebiten.Image) {
 	sc.card.draw(screen)
 }
 
-// RunInfo is the state of a lesson run the browser bridge exposes to tests
-// and the page.
-type RunInfo struct {
-	Lesson   string      `json:"lesson"`
-	Now      float64     `json:"now"`
-	Playing  bool        `json:"playing"`
-	Holder   string      `json:"holder"`
-	Token    int64       `json:"token"`
-	Procs    []ProcInfo  `json:"procs"`
-	Writes   []WriteInfo `json:"writes"`
-	Complete bool        `json:"complete"`
-	// Showing is the run on show ("your run", "the solution", "the break
-	// found"); KeptMine is set while the learner's is kept aside.
-	Showing  string `json:"showing"`
-	KeptMine bool   `json:"keptMine"`
-	// Resumed says why the run opened where it did ("" at its start).
-	Resumed string `json:"resumed,omitempty"`
-}
-
-// ProcInfo is one process in RunInfo.
-type ProcInfo struct {
-	Name    string `json:"name"`
-	State   string `json:"state"`
-	Token   int64  `json:"token"`
-	Paused  bool   `json:"paused"`
-	Crashed bool   `json:"crashed"`
-}
-
-// WriteInfo is one store decision in RunInfo.
-type WriteInfo struct {
-	At       float64 `json:"t"`
-	From     string  `json:"from"`
-	Token    int64   `json:"token"`
-	Accepted bool    `json:"accepted"`
-}
-
 // Inspect implements Inspector.
 func (sc *LessonScene) Inspect() SceneInfo {
 	info := sc.Player.Inspect()

@@ -111,15 +111,6 @@ func (sc *LessonScene) checkRecap() {
 	sc.Player.narration.AddKey("Recap: " + form.PartText(f))
 }
 
-// RecapInfo is the recap question's state in Done.
-type RecapInfo struct {
-	Question string `json:"question"`
-	Chain    []int  `json:"chain,omitempty"`
-	Checked  bool   `json:"checked,omitempty"`
-	OK       bool   `json:"ok,omitempty"`
-	Verdict  string `json:"verdict,omitempty"`
-}
-
 // recapInfo is the recap question's state, or nil when none is asked.
 func (sc *LessonScene) recapInfo() *RecapInfo {
 	q := sc.recapQuestion()

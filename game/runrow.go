@@ -24,16 +24,6 @@ const (
 // my run in the solution's place (it is the way back from it).
 var runButtonNames = [...]string{RunRestart, RunUndo, RunNext, RunBackToMine}
 
-// RunButton is one of the run's buttons as it stands now: what the canvas
-// draws and the HTML page may offer (Mirror.Buttons).
-type RunButton struct {
-	Name    string `json:"name"`
-	Label   string `json:"label"`
-	Tip     string `json:"tip,omitempty"`
-	Offered bool   `json:"offered"` // shown at all
-	Enabled bool   `json:"enabled"` // shown and pressable
-}
-
 // RunRow is what a player's run row offers: each button's state, asked
 // once per tick and layout, and what pressing one does.
 type RunRow struct {

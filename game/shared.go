@@ -263,23 +263,6 @@ func (s *SharedScene) Draw(screen *ebiten.Image) {
 	}
 }
 
-// SharedInfo is the shared-answer screen's state for the browser bridge
-// and tests.
-type SharedInfo struct {
-	Exercise string  `json:"exercise,omitempty"`
-	Problem  string  `json:"problem,omitempty"`
-	Grading  bool    `json:"grading,omitempty"`
-	Progress float64 `json:"progress,omitempty"`
-	// Done: graded; Pass the verdict now, Claimed the share's, Agrees
-	// whether they are one; Help the record of help taken.
-	Done    bool   `json:"done,omitempty"`
-	Pass    bool   `json:"pass,omitempty"`
-	Claimed bool   `json:"claimed,omitempty"`
-	Agrees  bool   `json:"agrees,omitempty"`
-	Help    string `json:"help,omitempty"`
-	Verdict string `json:"verdict"`
-}
-
 // Inspect implements Inspector.
 func (s *SharedScene) Inspect() SceneInfo {
 	si := &SharedInfo{Problem: s.problem, Grading: s.check != nil, Claimed: s.Share.Pass, Verdict: s.verdictLine()}

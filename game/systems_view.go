@@ -47,15 +47,6 @@ type systemsView struct {
 	stack  *Stack
 }
 
-// SystemsInfo is the compare-systems view as the bridge reports it.
-type SystemsInfo struct {
-	Systems []string `json:"systems"`
-	Lines   []string `json:"lines"` // what each system did, in pane order
-	Shown   []string `json:"shown"` // the systems whose worlds are drawn
-	Refused []string `json:"refused,omitempty"`
-	Now     float64  `json:"now"`
-}
-
 // systemsFrom is where the comparison was opened, and so where its Back
 // returns: the sandbox's setup or a run played from it.
 type systemsFrom struct{ label, tip, esc string }
