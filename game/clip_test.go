@@ -21,6 +21,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/place"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 	"leaselab/lessons"
@@ -311,7 +312,7 @@ func TestACutLabelShowsWholeOnHover(t *testing.T) {
 	cuts := draw.CutTexts()
 	require.NotEmpty(t, cuts, "the fields' help is said shorter at this size")
 	c := cuts[0]
-	for range tooltipDelay + 2 {
+	for range player.TooltipDelay + 2 {
 		r.tick(ui.Input{Cursor: c.Box.Center()})
 	}
 	require.True(t, r.a.tip.Visible())

@@ -8,6 +8,7 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 )
@@ -30,7 +31,7 @@ type comparison struct {
 	labels [2]ui.Rect
 
 	back   ui.Button // the way back, in the header
-	player *Player
+	player *player.Player
 	stack  *Stack // the stack it is shown on
 }
 
@@ -59,23 +60,23 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	// The learner's lesson panel, speed and narration; no knobs (they
 	// would change the learner's run, not these two), no solution.
 	lp := f.sc.Player
-	p := NewPlayer(PlayerSpec{
+	p := player.NewPlayer(player.PlayerSpec{
 		Lesson: lp.Lesson, Clock: lab.PairClock(c.runs), World: (*comparePanes)(c), Timeline: (*compareLanes)(c),
-		Back:  BackButton{Label: "< My run", Do: c.leave},
+		Back:  player.BackButton{Label: "< My run", Do: c.leave},
 		Lanes: func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) },
 		Regions: func() map[string]ui.Rect {
 			return map[string]ui.Rect{"compareLanes:off": c.lines[0].Lanes(), "compareLanes:on": c.lines[1].Lanes(), "compare": c.back.Rect}
 		},
 		// The runs on screen, at the play head: not the learner's own.
-		Checklist: Checklist{Title: "These two runs", Goals: func() []draw.Goal {
+		Checklist: player.Checklist{Title: "These two runs", Goals: func() []draw.Goal {
 			var out []draw.Goal
 			for _, ch := range m.AtPlayHead() {
 				out = append(out, draw.Goal{Text: ch.Text, Note: ch.Note, Met: ch.Holds})
 			}
 			return out
 		}},
-		Widgets:   []Widget{{Name: "compare", W: &c.back, Tip: f.compareTip(), Do: c.leave}},
-		Narration: lp.narration, HintsSeen: lp.hintsSeen, Speed: lp.Speed(),
+		Widgets:   []player.Widget{{Name: "compare", W: &c.back, Tip: f.compareTip(), Do: c.leave}},
+		Narration: lp.Narration(), HintsSeen: lp.HintsSeen(), Speed: lp.Speed(),
 	})
 	c.player = p
 	return c, nil
@@ -84,7 +85,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 // enter shows the comparison over the lesson, on stack.
 func (c *comparison) enter(stack *Stack) {
 	p := c.f.sc.Player
-	p.setPlaying(false)
+	p.SetPlaying(false)
 	c.stack = stack
 	p.Narrate("Comparing the same schedule with " + c.f.spec.Switch() + " off and on. " + c.verdicts[0] + ". " + c.verdicts[1] + ". Esc returns to your run.")
 	stack.Push(c)
@@ -92,14 +93,14 @@ func (c *comparison) enter(stack *Stack) {
 
 // leave returns to the learner's run.
 func (c *comparison) leave() {
-	c.player.setPlaying(false)
+	c.player.SetPlaying(false)
 	c.f.compare = nil
 	c.stack.Pop()
-	c.player.Narrate("Back to your run at " + c.f.sc.Player.clockText())
+	c.player.Narrate("Back to your run at " + c.f.sc.Player.ClockText())
 }
 
 // Update implements Scene.
-func (c *comparison) Update(st *State) error { return c.player.Update(st) }
+func (c *comparison) Update(st *State) error { return c.player.Update(&st.Env) }
 
 // Layout implements Scene.
 func (c *comparison) Layout(window ui.Rect, style draw.Style) { c.player.Layout(window, style) }
@@ -147,7 +148,7 @@ func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
 // them different schedules.
 func (v *comparePanes) Update(st *view.Env) error {
 	c := (*comparison)(v)
-	updateReplay(st, c.worlds[:], &c.back, func() { c.player.use(ui.HostAction{ID: "compare"}) })
+	updateReplay(st, c.worlds[:], &c.back, func() { c.player.Use(ui.HostAction{ID: "compare"}) })
 	return nil
 }
 

@@ -21,13 +21,13 @@
 //     schedule replayed with its protection off and on), systems_view.go
 //     (one sandbox run on every system at once); the App (app.go) stacks them over the
 //     menu. A scene's *_host.go is what the page's accessible panel offers.
-//   - The lesson player: player.go, built once from a [PlayerSpec], with
-//     player_update.go, player_layout.go and player_draw.go for its three
-//     steps, the knobs (knobs.go) and the "Find a break" overlay
-//     (finder.go).
+//   - The lesson player: game/player (player.Player, built once from a
+//     player.PlayerSpec, with its knobs, narration, run row and cards). A
+//     scene holds one and passes it the tick's view.Env. The "Find a
+//     break" overlay a lesson adds to it is the lesson's (finder.go).
 //   - The views the player draws: game/view, the world (view.World) and
-//     the timeline (view.Timeline); a [View] is updated with view.Env, the
-//     part of [State] a view reads.
+//     the timeline (view.Timeline); a view.View is updated with view.Env,
+//     the part of [State] a view reads.
 //   - What a scene tells the page around the canvas: game/page ([SceneInfo],
 //     its [Mirror] of the scene's text, and what each kind of screen adds),
 //     data only; the names stay in this package for the mains.

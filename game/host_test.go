@@ -15,6 +15,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 	"leaselab/lessons"
@@ -380,11 +381,11 @@ func TestTheRunsOwnButtonsAreInThePanel(t *testing.T) {
 	r.use("act:A:pause", 0)
 	mine := sc.Lab.Log()
 	r.use("solution", 0)
-	r.use(RunBackToMine, 0)
+	r.use(player.RunBackToMine, 0)
 	assert.Equal(t, mine, sc.Lab.Log(), "back to the learner's own run")
-	r.use(RunRestart, 0)
+	r.use(player.RunRestart, 0)
 	assert.Empty(t, sc.Lab.Log(), "restarted")
-	r.use(RunUndo, 0)
+	r.use(player.RunUndo, 0)
 	assert.Equal(t, mine, sc.Lab.Log(), "the restart undone")
 }
 
@@ -394,7 +395,7 @@ func TestTheRunsOwnButtonsAreInThePanel(t *testing.T) {
 func TestTheCanvasMenuSaysWhatEachLessonIsAbout(t *testing.T) {
 	r := newAppRig(t)
 	row := r.region("lesson:fenced-writes").Center()
-	for range tooltipDelay + 2 {
+	for range player.TooltipDelay + 2 {
 		r.tick(ui.Input{Cursor: row})
 	}
 	l, err := lessons.Find("fenced-writes")
@@ -603,8 +604,8 @@ func TestThePlayerNamesEachControlOnceForCanvasAndPage(t *testing.T) {
 	sc := r.a.top().(*LessonScene)
 	info := r.a.Inspect()
 	ids := controlIDs(info.Mirror.Controls)
-	for w, name := range sc.Player.names {
-		if _, isControl := sc.Player.decls.Find(name); !isControl {
+	for w, name := range sc.Player.WidgetNames() {
+		if _, isControl := sc.Player.Declared().Find(name); !isControl {
 			continue // the lesson's text, the keys' help: no page control
 		}
 		assert.Contains(t, ids, name, "the page lists the canvas's %q", name)

@@ -108,7 +108,7 @@ func (sc *LessonScene) checkRecap() {
 	f := sc.Lab.JudgeRecap(sc.recap.chain)
 	sc.recap.verdict = &f
 	sc.card.refused = ""
-	sc.Player.narration.AddKey("Recap: " + form.PartText(f))
+	sc.Player.Narration().AddKey("Recap: " + form.PartText(f))
 }
 
 // recapInfo is the recap question's state, or nil when none is asked.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"leaselab/core"
+	"leaselab/game/player"
 	"leaselab/game/view"
 )
 
@@ -17,8 +18,8 @@ type NextLesson struct {
 
 // runRow is the lesson scene's run row: Restart, Undo, Back to my run
 // and, once the lesson is complete, Next lesson.
-func (sc *LessonScene) runRow() *RunRow {
-	return &RunRow{State: sc.runButtons, Do: sc.runButton}
+func (sc *LessonScene) runRow() *player.RunRow {
+	return &player.RunRow{State: sc.runButtons, Do: sc.runButton}
 }
 
 // runButtons are the run row's buttons as the lab stands now.
@@ -26,13 +27,13 @@ func (sc *LessonScene) runButtons() []RunButton {
 	lb := sc.Lab
 	undo, undoTip := lb.UndoLabel()
 	out := []RunButton{
-		{Name: RunRestart, Label: "Restart", Offered: true, Enabled: !lb.Pristine(),
+		{Name: player.RunRestart, Label: "Restart", Offered: true, Enabled: !lb.Pristine(),
 			Tip: "Begin again from t = 0 with no actions and the default settings (Undo brings this run back)"},
-		{Name: RunUndo, Label: undo, Tip: undoTip, Offered: true, Enabled: lb.CanUndo()},
-		{Name: RunBackToMine, Label: "Back to my run", Offered: lb.KeptMine(), Enabled: lb.KeptMine(),
+		{Name: player.RunUndo, Label: undo, Tip: undoTip, Offered: true, Enabled: lb.CanUndo()},
+		{Name: player.RunBackToMine, Label: "Back to my run", Offered: lb.KeptMine(), Enabled: lb.KeptMine(),
 			Tip: "Leave " + lb.Showing().String() + " and return to your own run, as you left it (Undo comes back here)"},
 	}
-	next := RunButton{Name: RunNext, Label: "Next lesson >"}
+	next := RunButton{Name: player.RunNext, Label: "Next lesson >"}
 	if sc.next != nil && sc.complete {
 		next.Offered, next.Enabled, next.Tip = true, true, "Open the next lesson: "+sc.next.Title
 	}
@@ -43,18 +44,18 @@ func (sc *LessonScene) runButtons() []RunButton {
 func (sc *LessonScene) runButton(name string) {
 	p := sc.Player
 	switch name {
-	case RunRestart:
-		p.setPlaying(false)
+	case player.RunRestart:
+		p.SetPlaying(false)
 		sc.Lab.Restart()
 		sc.resumed("")
 		p.Narrate("Restarted from t = 0 with no actions. Undo brings your run back.")
-	case RunUndo:
-		p.setPlaying(false)
+	case player.RunUndo:
+		p.SetPlaying(false)
 		p.Narrate(sc.Lab.Undo())
-	case RunBackToMine:
-		p.setPlaying(false)
+	case player.RunBackToMine:
+		p.SetPlaying(false)
 		p.Narrate(sc.Lab.BackToMine())
-	case RunNext:
+	case player.RunNext:
 		if sc.next != nil {
 			sc.next.Open()
 		}

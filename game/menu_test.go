@@ -45,7 +45,7 @@ func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
 		require.NotEmpty(t, w.Buttons(), "%s: the menu opens", preset)
 		shot := r.record(preset + "-menu-over-timeline-phone")
 
-		tl := sb.Run.Player.layout.Timeline
+		tl := sb.Run.Player.Placed().Timeline
 		last := w.Buttons()[len(w.Buttons())-1]
 		require.True(t, last.Rect.Overlaps(tl), "%s: the menu is taller than the world (the case under test)", preset)
 		lastTimeline, firstMenu := -1, len(shot.drawn)

@@ -106,7 +106,7 @@ func TestLabelsOfOneKindShareOneSize(t *testing.T) {
 		chips = append(chips, c.Rect)
 	}
 	assert.Len(t, sizesIn(shot, chips), 1, "the systems' names: %v", sizesIn(shot, chips))
-	goals := sizesIn(shot, v.player.goalRows)
+	goals := sizesIn(shot, v.player.GoalRows())
 	assert.Len(t, goals, 1, "the goals: %v", goals)
 
 	r2, sc := phoneSolution(t, "troubleshooting", -1)

@@ -11,6 +11,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/place"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -43,7 +44,7 @@ type SharedScene struct {
 	OnBack, OnOpen func()
 	Now            func() time.Time
 
-	narration Narration
+	narration player.Narration
 	style     draw.Style
 	title     ui.Rect
 	// deck is the screen's controls, back and open, declared once: the

@@ -12,6 +12,7 @@ import (
 	"leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 )
@@ -43,7 +44,7 @@ type systemsView struct {
 	// last one chosen (shown[1]), and the chips switch it.
 	single bool
 	back   ui.Button
-	player *Player
+	player *player.Player
 	stack  *Stack
 }
 
@@ -71,14 +72,14 @@ func openSystems(stack *Stack, cfg sandbox.Config, log core.ActionLog, systems [
 // pushSystems shows comparison m on stack, etcd beside system.
 func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, from systemsFrom) {
 	v := &systemsView{m: m, stack: stack, back: ui.Button{Label: "Back (Esc)"}, shown: [2]int{0, min(1, len(m.Runs)-1)}}
-	widgets := []Widget{{Name: "systemsBack", W: &v.back, Tip: "Back to the sandbox (Esc)", Do: v.leave}}
+	widgets := []player.Widget{{Name: "systemsBack", W: &v.back, Tip: "Back to the sandbox (Esc)", Do: v.leave}}
 	v.chips = make([]ui.Button, len(m.Systems))
 	for i, sys := range m.Systems {
 		if sys == system && i > 0 {
 			v.shown[1] = i // etcd beside the system the setup is on
 		}
 		v.chips[i].Label = "Show " + sys.Title()
-		widgets = append(widgets, Widget{Name: "systemsShow:" + sys.String(), W: &v.chips[i], Tip: "Show " + sys.Title() + "'s world and timeline",
+		widgets = append(widgets, player.Widget{Name: "systemsShow:" + sys.String(), W: &v.chips[i], Tip: "Show " + sys.Title() + "'s world and timeline",
 			Do: func() { v.show(i) }})
 	}
 	for _, lb := range m.Runs {
@@ -92,11 +93,11 @@ func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, fro
 	for _, r := range m.Refused {
 		body = append(body, "Left out, "+r)
 	}
-	v.player = NewPlayer(PlayerSpec{
-		Lesson: Lesson{Title: "Compare systems", Body: "The same scenario and the same actions on each system, under one play head. " +
+	v.player = player.NewPlayer(player.PlayerSpec{
+		Lesson: player.Lesson{Title: "Compare systems", Body: "The same scenario and the same actions on each system, under one play head. " +
 			"Each line is read from that system's own run.\n\n" + strings.Join(body, "\n\n")},
 		Clock: lab.SystemsClock(m.Runs), World: (*systemsPanes)(v), Timeline: (*systemsLanes)(v),
-		Back: BackButton{Label: from.label, Tip: ui.WithKey(from.tip, ui.IntentBack), Do: v.leave},
+		Back: player.BackButton{Label: from.label, Tip: ui.WithKey(from.tip, ui.IntentBack), Do: v.leave},
 		// Room for two rows of timelines when the window has it; else
 		// the usual strip, for the shown pair.
 		Lanes: func() int {
@@ -117,7 +118,7 @@ func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, fro
 			}
 			return r
 		},
-		Checklist: Checklist{Title: "Ticked: no late write reached storage", Goals: func() []draw.Goal {
+		Checklist: player.Checklist{Title: "Ticked: no late write reached storage", Goals: func() []draw.Goal {
 			out := make([]draw.Goal, len(m.Stories))
 			for i, st := range m.Stories {
 				out[i] = draw.Goal{Text: st.Outcome(), Met: !st.StaleAccepted}
@@ -140,12 +141,12 @@ func systemTitles(ss []core.System) string {
 
 // leave returns to the sandbox.
 func (v *systemsView) leave() {
-	v.player.setPlaying(false)
+	v.player.SetPlaying(false)
 	v.stack.Pop()
 }
 
 // Update implements Scene.
-func (v *systemsView) Update(st *State) error { return v.player.Update(st) }
+func (v *systemsView) Update(st *State) error { return v.player.Update(&st.Env) }
 
 // Layout implements Scene.
 func (v *systemsView) Layout(window ui.Rect, style draw.Style) {
@@ -314,10 +315,10 @@ func (p *systemsPanes) Update(st *view.Env) error {
 	v := (*systemsView)(p)
 	for i, sys := range v.m.Systems {
 		if v.chips[i].Update(&st.Input) {
-			v.player.use(ui.HostAction{ID: "systemsShow:" + sys.String()})
+			v.player.Use(ui.HostAction{ID: "systemsShow:" + sys.String()})
 		}
 	}
-	updateReplay(st, v.worlds, &v.back, func() { v.player.use(ui.HostAction{ID: "systemsBack"}) })
+	updateReplay(st, v.worlds, &v.back, func() { v.player.Use(ui.HostAction{ID: "systemsBack"}) })
 	return nil
 }
 
@@ -468,7 +469,7 @@ func (sc *SandboxScene) CompareRun() {
 		p.Narrate("Compare systems needs a run started from the setup: " + compareRunRefused)
 		return
 	}
-	p.setPlaying(false)
+	p.SetPlaying(false)
 	m, err := run.Lab.CompareRun(*sc.runCfg)
 	if err != nil {
 		p.Narrate("Cannot compare: " + err.Error())

@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func (p *Player) Draw(screen *ebiten.Image) {
 	}
 	// An open action menu lies over everything in the world, the
 	// overlay's buttons included.
-	menu := worldMenuOpen(p.World)
+	menu := WorldMenuOpen(p.World)
 	if p.Overlay != nil && menu {
 		p.Overlay.Draw(screen, l.World, s)
 	}
@@ -78,7 +78,7 @@ func (p *Player) Draw(screen *ebiten.Image) {
 func (p *Player) drawPanel(screen *ebiten.Image) {
 	s, l, th := p.style, p.layout, p.style.Theme
 	if p.fit.titleLines > 1 {
-		draw.Paragraph(screen, p.Lesson.Title, s.Label(), centredLines(l.LessonTitle, p.Lesson.Title, s.Label()), th.Text)
+		draw.Paragraph(screen, p.Lesson.Title, s.Label(), draw.CentredLines(l.LessonTitle, p.Lesson.Title, s.Label()), th.Text)
 	} else {
 		titleFace := s.Title()
 		if draw.Measure(titleFace)(p.Lesson.Title) > l.LessonTitle.W {

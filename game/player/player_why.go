@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -31,9 +31,9 @@ type whyAsker interface {
 const (
 	whyID      = "why"
 	whyPrefix  = "why:"
-	whyGo      = "why:go:"
-	whyCloseID = "why:close"
-	groupWhy   = "Why?"
+	WhyGo      = "why:go:"
+	WhyCloseID = "why:close"
+	GroupWhy   = "Why?"
 )
 
 // whyCard is the open card: the answer and where its rows were laid out.
@@ -46,7 +46,7 @@ type whyCard struct {
 type whyRow struct {
 	r     ui.Rect
 	lines []string
-	id    string // the step's control (whyGo and its event); "" for a row that is no step
+	id    string // the step's control (WhyGo and its event); "" for a row that is no step
 	dim   bool
 }
 
@@ -83,7 +83,7 @@ func (p *Player) whyText() string {
 }
 
 // hostWhyOf handles the page's Why? on a line of the narration
-// ("why:N", Mirror.NarrationSeq), which is a link in what was said, not a
+// ("why:N", page.Mirror.NarrationSeq), which is a link in what was said, not a
 // control; it reports whether h was one. The card's own controls are
 // declared (whyControls).
 func (p *Player) hostWhyOf(h ui.HostAction) bool {
@@ -122,7 +122,7 @@ func (p *Player) updateWhy(in *ui.Input) bool {
 	}
 	if in.Keys.Has(ui.IntentWhy) {
 		if p.why != nil {
-			p.use(ui.HostAction{ID: whyCloseID})
+			p.use(ui.HostAction{ID: WhyCloseID})
 		} else {
 			p.use(ui.HostAction{ID: whyID})
 		}
@@ -132,7 +132,7 @@ func (p *Player) updateWhy(in *ui.Input) bool {
 		return false
 	}
 	if in.Keys.Has(ui.IntentBack) {
-		p.use(ui.HostAction{ID: whyCloseID})
+		p.use(ui.HostAction{ID: WhyCloseID})
 		return true
 	}
 	ptr := in.Pointer()
@@ -150,19 +150,19 @@ func (p *Player) updateWhy(in *ui.Input) bool {
 
 // whyControls lists Why? for the page: the question, and while the card
 // is open each step as a button and a button that closes it.
-func (p *Player) whyControls() []Control {
+func (p *Player) whyControls() []ui.Control {
 	a := p.asker()
 	if a == nil {
 		return nil
 	}
-	out := []Control{{ID: whyID, Group: groupWhy, Label: ui.WithKey("Why did the last thing happen?", ui.IntentWhy),
+	out := []ui.Control{{ID: whyID, Group: GroupWhy, Label: ui.WithKey("Why did the last thing happen?", ui.IntentWhy),
 		Do: func(ui.HostAction) { p.openWhy(a.WhyNow()) }}}
 	if p.why == nil {
 		return out
 	}
 	w := p.why.why
-	step := func(s lab.WhyStep, label string) Control {
-		return Control{ID: whyGo + strconv.Itoa(s.Seq), Group: groupWhy, Label: label, Detail: "go there and ask why of it",
+	step := func(s lab.WhyStep, label string) ui.Control {
+		return ui.Control{ID: WhyGo + strconv.Itoa(s.Seq), Group: GroupWhy, Label: label, Detail: "go there and ask why of it",
 			Do: func(ui.HostAction) { p.whyGoTo(a, s.Seq) }}
 	}
 	for i, s := range w.Steps {
@@ -175,7 +175,7 @@ func (p *Player) whyControls() []Control {
 	for _, s := range w.Also {
 		out = append(out, step(s, "also "+s.String()))
 	}
-	out = append(out, Control{ID: whyCloseID, Group: groupWhy, Label: fmt.Sprintf("Close Why? (it began with %s)", w.Root),
+	out = append(out, ui.Control{ID: WhyCloseID, Group: GroupWhy, Label: fmt.Sprintf("Close Why? (it began with %s)", w.Root),
 		Do: func(ui.HostAction) { p.why = nil }})
 	return out
 }

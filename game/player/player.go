@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/page"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 )
@@ -43,8 +44,8 @@ type View = view.View
 var speeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64}
 
 const (
-	defaultSpeed = 2 // index of 1×
-	tooltipDelay = 30
+	defaultSpeed = 2  // index of 1×
+	TooltipDelay = 30 // ticks the pointer rests on a widget before its tip shows
 )
 
 // Player is the lesson player scene: the world, the timeline, the time
@@ -77,7 +78,7 @@ type Player struct {
 	// extra are a scene's own widgets, visited by Tab after the player's.
 	extra []ui.Focusable
 	// knobs is the lesson's slider strip; nil without knobs.
-	knobs *knobPanel
+	knobs *KnobPanel
 	text  ui.TextPanel
 	// objective is where the objective is drawn, cut from the top of the
 	// lesson text's area (empty without one).
@@ -152,7 +153,7 @@ type PlayerSpec struct {
 	// to my run in the solution's place.
 	Run *RunRow
 	// Knobs is the lesson's slider strip; nil without knobs.
-	Knobs *knobPanel
+	Knobs *KnobPanel
 	// Lanes says how many timeline lanes the run has (none: nil).
 	Lanes func() int
 	// Regions names the views' clickable places, for the bridge.
@@ -249,22 +250,22 @@ func NewPlayer(spec PlayerSpec) *Player {
 		backTip = ui.WithKey("Back to the lesson menu", ui.IntentBack)
 	}
 	p.tips = []tip{
-		{ui.Tooltip{Delay: tooltipDelay}, &p.play},
-		{ui.Tooltip{Text: ui.WithKey("Step to the next event", ui.IntentStep), Delay: tooltipDelay}, &p.step},
-		{ui.Tooltip{Text: "Jump to a moment; later steps are re-simulated", Delay: tooltipDelay}, &p.scrub},
-		{ui.Tooltip{Text: "Playback speed (arrow keys when focused)", Delay: tooltipDelay}, &p.speed},
-		{ui.Tooltip{Text: ui.WithKey("Fork: drop later actions and carry on from here", ui.IntentFork), Delay: tooltipDelay}, &p.fork},
-		{ui.Tooltip{Text: ui.WithKey("Reveal the next hint", ui.IntentHint), Delay: tooltipDelay}, &p.hint},
-		{ui.Tooltip{Text: ui.WithKey("Restart and play the lesson's solution", ui.IntentSolution), Delay: tooltipDelay}, &p.solution},
-		{ui.Tooltip{Text: backTip, Delay: tooltipDelay}, &p.menu},
-		{ui.Tooltip{Text: ui.WithKey("Keyboard shortcuts", ui.IntentHelp), Delay: tooltipDelay}, &p.help},
-		{ui.Tooltip{Text: "Open this run in the sandbox: every control, no goals", Delay: tooltipDelay}, &p.sandbox},
+		{ui.Tooltip{Delay: TooltipDelay}, &p.play},
+		{ui.Tooltip{Text: ui.WithKey("Step to the next event", ui.IntentStep), Delay: TooltipDelay}, &p.step},
+		{ui.Tooltip{Text: "Jump to a moment; later steps are re-simulated", Delay: TooltipDelay}, &p.scrub},
+		{ui.Tooltip{Text: "Playback speed (arrow keys when focused)", Delay: TooltipDelay}, &p.speed},
+		{ui.Tooltip{Text: ui.WithKey("Fork: drop later actions and carry on from here", ui.IntentFork), Delay: TooltipDelay}, &p.fork},
+		{ui.Tooltip{Text: ui.WithKey("Reveal the next hint", ui.IntentHint), Delay: TooltipDelay}, &p.hint},
+		{ui.Tooltip{Text: ui.WithKey("Restart and play the lesson's solution", ui.IntentSolution), Delay: TooltipDelay}, &p.solution},
+		{ui.Tooltip{Text: backTip, Delay: TooltipDelay}, &p.menu},
+		{ui.Tooltip{Text: ui.WithKey("Keyboard shortcuts", ui.IntentHelp), Delay: TooltipDelay}, &p.help},
+		{ui.Tooltip{Text: "Open this run in the sandbox: every control, no goals", Delay: TooltipDelay}, &p.sandbox},
 	}
 	for _, w := range spec.Widgets {
 		p.extra = append(p.extra, w.W)
 		p.names[w.W] = w.Name
 		if w.Tip != "" {
-			p.tips = append(p.tips, tip{ui.Tooltip{Text: w.Tip, Delay: tooltipDelay}, w.W})
+			p.tips = append(p.tips, tip{ui.Tooltip{Text: w.Tip, Delay: TooltipDelay}, w.W})
 		}
 	}
 	if spec.Run != nil {
@@ -349,7 +350,7 @@ func (p *Player) Narrate(line string) {
 }
 
 // Inspect implements Inspector.
-func (p *Player) Inspect() SceneInfo {
+func (p *Player) Inspect() page.SceneInfo {
 	if p.decls == nil {
 		p.declare() // asked before its first layout
 	}
@@ -398,10 +399,10 @@ func (p *Player) Inspect() SceneInfo {
 		}
 		text = p.knobs.mirror() + "\n" + text
 	}
-	info := SceneInfo{
+	info := page.SceneInfo{
 		Name:    "player",
 		Regions: regions,
-		Mirror: Mirror{
+		Mirror: page.Mirror{
 			Title:        p.Lesson.Title,
 			Objective:    p.Lesson.Objective,
 			Text:         text,

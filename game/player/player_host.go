@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -74,11 +74,11 @@ const (
 
 // controller is a view with controls of its own for the page (the
 // world's actions).
-type controller interface{ Controls() []Control }
+type controller interface{ Controls() []ui.Control }
 
 // Player control groups, in the order the page lists them.
 const (
-	groupPlayback = "Playback"
+	GroupPlayback = "Playback"
 	groupSettings = "Settings"
 	groupLesson   = "Lesson"
 )
@@ -100,7 +100,7 @@ func (p *Player) declare() {
 	out = append(out, p.playbackControls()...)
 	if k := p.knobs; k != nil {
 		for i, kn := range k.lab.Lesson.Knobs {
-			c := rangeControl(groupSettings, "knob:"+kn.ID, lab.KnobLabel(kn), &k.sliders[i], lab.KnobValue(kn, k.sliders[i].Value))
+			c := ui.RangeControl(groupSettings, "knob:"+kn.ID, lab.KnobLabel(kn), &k.sliders[i], lab.KnobValue(kn, k.sliders[i].Value))
 			c.Do = func(h ui.HostAction) { k.set(i, h.Value) }
 			out = append(out, c)
 		}
@@ -111,19 +111,19 @@ func (p *Player) declare() {
 
 // playbackControls are play, step, back, the play head, the speed and
 // fork.
-func (p *Player) playbackControls() []Control {
+func (p *Player) playbackControls() []ui.Control {
 	play := "Play"
 	if p.playing {
 		play = "Pause"
 	}
-	out := []Control{
-		{ID: "play", Group: groupPlayback, Label: play, Kind: KindToggle, On: p.playing,
+	out := []ui.Control{
+		{ID: "play", Group: GroupPlayback, Label: play, Kind: ui.KindToggle, On: p.playing,
 			Do: func(ui.HostAction) { p.setPlaying(!p.playing) }},
-		{ID: "step", Group: groupPlayback, Label: "Step to the next event", Do: func(ui.HostAction) { p.stepOn() }},
-		{ID: KeyPrefix + ui.IntentBackStep.String(), Group: groupPlayback, Label: "Back one second"},
+		{ID: "step", Group: GroupPlayback, Label: "Step to the next event", Do: func(ui.HostAction) { p.stepOn() }},
+		{ID: ui.HostKeyPrefix + ui.IntentBackStep.String(), Group: GroupPlayback, Label: "Back one second"},
 	}
 	length := p.Clock.Length().Seconds()
-	out = append(out, Control{ID: "scrub", Group: groupPlayback, Label: "Play head", Kind: KindRange,
+	out = append(out, ui.Control{ID: "scrub", Group: GroupPlayback, Label: "Play head", Kind: ui.KindRange,
 		Value: p.Clock.Now().Seconds(), Max: length, Step: 0.1,
 		Text: fmt.Sprintf("%s of %s", core.FormatTime(p.Clock.Now()), core.FormatTime(p.Clock.Length())),
 		Do:   func(h ui.HostAction) { p.seek(h.Value) }})
@@ -131,43 +131,43 @@ func (p *Player) playbackControls() []Control {
 	for i, v := range speeds {
 		opts[i] = speedText(v)
 	}
-	return append(out, Control{ID: "speed", Group: groupPlayback, Label: "Speed", Kind: KindChoice, Value: p.speed.Value, Options: opts,
+	return append(out, ui.Control{ID: "speed", Group: GroupPlayback, Label: "Speed", Kind: ui.KindChoice, Value: p.speed.Value, Options: opts,
 		Do: func(h ui.HostAction) {
 			p.speed.SetValue(h.Value)
 			p.Narrate(fmt.Sprintf("Speed %s", speedText(p.Speed())))
 		}},
-		Control{ID: "fork", Group: groupPlayback, Label: "Fork: drop later actions and carry on from here", Do: func(ui.HostAction) { p.forkHere() }})
+		ui.Control{ID: "fork", Group: GroupPlayback, Label: "Fork: drop later actions and carry on from here", Do: func(ui.HostAction) { p.forkHere() }})
 }
 
 // lessonControls are the lesson's: the hint, the solution, the run's own
 // buttons and widgets, the sandbox and the way back.
-func (p *Player) lessonControls() []Control {
+func (p *Player) lessonControls() []ui.Control {
 	hint := "Reveal the next hint"
 	if n := len(p.Lesson.Hints); n > 0 {
 		hint = fmt.Sprintf("Reveal hint %d of %d", min(p.hintsSeen+1, n), n)
 	}
-	out := []Control{{ID: "hint", Group: groupLesson, Label: hint, Disabled: p.hintsSeen >= len(p.Lesson.Hints),
+	out := []ui.Control{{ID: "hint", Group: groupLesson, Label: hint, Disabled: p.hintsSeen >= len(p.Lesson.Hints),
 		Do: func(ui.HostAction) { p.revealHint() }}}
 	if p.solutionOffered() {
-		out = append(out, Control{ID: "solution", Group: groupLesson, Label: "Show the solution (restarts the run and plays it)",
+		out = append(out, ui.Control{ID: "solution", Group: groupLesson, Label: "Show the solution (restarts the run and plays it)",
 			Do: func(ui.HostAction) { p.showSolution() }})
 	}
 	if p.run != nil {
 		// Restart, Undo, Back to my run, Next lesson: those offered now.
 		for _, b := range p.run.mirror() {
 			if b.Offered {
-				out = append(out, Control{ID: b.Name, Group: groupLesson, Label: plainLabel(b.Label), Detail: b.Tip, Disabled: !b.Enabled,
+				out = append(out, ui.Control{ID: b.Name, Group: groupLesson, Label: ui.PlainLabel(b.Label), Detail: b.Tip, Disabled: !b.Enabled,
 					Do: func(ui.HostAction) { p.run.spec.Do(b.Name); p.stop = true }})
 			}
 		}
 	}
 	out = append(out, p.widgetControls()...)
 	if p.spec.Sandbox != nil {
-		out = append(out, Control{ID: "sandbox", Group: groupLesson, Label: "Open this run in the sandbox",
+		out = append(out, ui.Control{ID: "sandbox", Group: groupLesson, Label: "Open this run in the sandbox",
 			Do: func(ui.HostAction) { p.spec.Sandbox(); p.stop = true }})
 	}
 	if back := p.spec.Back.Do; back != nil {
-		out = append(out, Control{ID: "menu", Group: groupLesson, Label: plainLabel(p.spec.Back.Label), Kind: KindLink,
+		out = append(out, ui.Control{ID: "menu", Group: groupLesson, Label: ui.PlainLabel(p.spec.Back.Label), Kind: ui.KindLink,
 			Do: func(ui.HostAction) { back(); p.stop = true }})
 	}
 	return out
@@ -176,19 +176,19 @@ func (p *Player) lessonControls() []Control {
 // widgetControls are the scene's own widgets the player shows (the
 // finder's, a comparison's, the sandbox's), under their labels or tips,
 // with what each does.
-func (p *Player) widgetControls() []Control {
-	var out []Control
+func (p *Player) widgetControls() []ui.Control {
+	var out []ui.Control
 	for _, w := range p.spec.Widgets {
-		c := Control{ID: w.Name, Group: groupLesson, Label: plainLabel(w.Tip)}
+		c := ui.Control{ID: w.Name, Group: groupLesson, Label: ui.PlainLabel(w.Tip)}
 		switch b := w.W.(type) {
 		case *ui.Button:
 			// Its tip goes with it, as the canvas shows it on hover.
-			c.Label, c.Disabled = plainLabel(b.Label), b.Disabled
+			c.Label, c.Disabled = ui.PlainLabel(b.Label), b.Disabled
 			if c.Label != "" {
-				c.Detail = plainLabel(w.Tip)
+				c.Detail = ui.PlainLabel(w.Tip)
 			}
 		case *ui.Toggle:
-			c.Label, c.Kind, c.On, c.Disabled = plainLabel(b.Label), KindToggle, b.On, b.Disabled
+			c.Label, c.Kind, c.On, c.Disabled = ui.PlainLabel(b.Label), ui.KindToggle, b.On, b.Disabled
 		}
 		if do := w.Do; do != nil {
 			// It may leave the player or change its views: the rest of

@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -15,6 +15,3 @@ func (p *Player) SetSpeed(x float64) error {
 	p.speed.SetValue(float64(i))
 	return nil
 }
-
-// SetSpeed sets the lesson's playback speed.
-func (sc *LessonScene) SetSpeed(x float64) error { return sc.Player.SetSpeed(x) }

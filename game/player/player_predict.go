@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -123,18 +123,18 @@ func (p *Player) updatePredict(in *ui.Input) bool {
 
 // predictControls lists the open question for the page: a group headed
 // by the question, a button per option and one that skips it.
-func (p *Player) predictControls() []Control {
+func (p *Player) predictControls() []ui.Control {
 	q, ok := p.asking()
 	if !ok {
 		return nil
 	}
 	group := "Predict: " + q.Question
-	var out []Control
+	var out []ui.Control
 	for i, o := range q.Options {
-		out = append(out, Control{ID: predictPrefix + o.ID, Group: group, Label: o.Label, Detail: fmt.Sprintf("key %d", i+1),
+		out = append(out, ui.Control{ID: predictPrefix + o.ID, Group: group, Label: o.Label, Detail: fmt.Sprintf("key %d", i+1),
 			Do: func(ui.HostAction) { p.answer(o.ID) }})
 	}
-	return append(out, Control{ID: predictSkip, Group: group, Label: "Play on without predicting", Detail: "recorded as skipped",
+	return append(out, ui.Control{ID: predictSkip, Group: group, Label: "Play on without predicting", Detail: "recorded as skipped",
 		Key: ui.IntentPlayPause, Do: func(ui.HostAction) { p.answer(predictSkip) }})
 }
 

@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // Narration is the running commentary a screen mirrors for screen
-// readers (Mirror.Narration): at most narrationMax lines, newest last.
+// readers (page.Mirror.Narration): at most narrationMax lines, newest last.
 // Key lines (a lock acquired or lost, a write rejected, a goal met) are
 // kept before any other when old lines go, and a routine event repeated
 // (the same writer's accepted writes) is one line that counts the

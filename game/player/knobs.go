@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -11,26 +11,28 @@ import (
 	"leaselab/game/ui"
 )
 
-// knobPanel is the strip of sliders for a lesson's knobs, with the
+// KnobPanel is the strip of sliders for a lesson's knobs, with the
 // lesson's live verdict on them. Moving a slider rebuilds the world with
 // the new value and replays the learner's actions up to the play head.
 //
 // Like the other views it changes nothing itself: a released slider sends
 // a command, which the scene applies with the tick's others.
-type knobPanel struct {
+type KnobPanel struct {
 	lab     *lab.Lab
 	send    func(lab.Command)
 	sliders []ui.Slider
 }
 
-func newKnobPanel(lb *lab.Lab, send func(lab.Command)) *knobPanel {
-	kp := &knobPanel{lab: lb, send: send, sliders: make([]ui.Slider, len(lb.Lesson.Knobs))}
+// NewKnobPanel is the knob strip of lb's lesson; a released slider sends
+// its new value.
+func NewKnobPanel(lb *lab.Lab, send func(lab.Command)) *KnobPanel {
+	kp := &KnobPanel{lab: lb, send: send, sliders: make([]ui.Slider, len(lb.Lesson.Knobs))}
 	kp.sync()
 	return kp
 }
 
 // sync moves the sliders to the lab's values (after a solution loads).
-func (kp *knobPanel) sync() {
+func (kp *KnobPanel) sync() {
 	vals := kp.lab.Knobs()
 	for i, k := range kp.lab.Lesson.Knobs {
 		sl := &kp.sliders[i]
@@ -42,7 +44,7 @@ func (kp *knobPanel) sync() {
 }
 
 // layout places the sliders and moves them to the lab's values.
-func (kp *knobPanel) layout(l ui.PlayerLayout) {
+func (kp *KnobPanel) layout(l ui.PlayerLayout) {
 	for i := range kp.sliders {
 		kp.sliders[i].Rect = l.KnobSlider(i)
 	}
@@ -51,7 +53,7 @@ func (kp *knobPanel) layout(l ui.PlayerLayout) {
 
 // update passes a moved slider through use, the player's door, as the
 // page's range passes.
-func (kp *knobPanel) update(in *ui.Input, use func(ui.HostAction) bool) {
+func (kp *KnobPanel) update(in *ui.Input, use func(ui.HostAction) bool) {
 	for i, k := range kp.lab.Lesson.Knobs {
 		sl := &kp.sliders[i]
 		if sl.Update(in) {
@@ -63,21 +65,21 @@ func (kp *knobPanel) update(in *ui.Input, use func(ui.HostAction) bool) {
 
 // set gives knob i the value v (snapped to its steps) and asks the lab
 // to rebuild the world with it.
-func (kp *knobPanel) set(i int, v float64) {
+func (kp *KnobPanel) set(i int, v float64) {
 	sl := &kp.sliders[i]
 	sl.SetValue(v)
 	kp.send(lab.SetKnobTo(kp.lab.Lesson.Knobs[i].ID, sl.Value))
 }
 
 // verdict is the lesson's judgement of the knob values, if it has one.
-func (kp *knobPanel) verdict() (v lab.KnobJudgement, has bool) {
+func (kp *KnobPanel) verdict() (v lab.KnobJudgement, has bool) {
 	if v, has = kp.lab.KnobVerdict(); !has {
 		v.Why = "Changing a slider rebuilds the world and replays your actions up to now."
 	}
 	return v, has
 }
 
-func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
+func (kp *KnobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 	th := s.Theme
 	s.Panel(dst, l.Knobs)
 	vals := kp.lab.Knobs()
@@ -114,7 +116,7 @@ func (kp *knobPanel) draw(dst *ebiten.Image, l ui.PlayerLayout, s draw.Style) {
 }
 
 // mirror is the knob panel as text, for the HTML mirror.
-func (kp *knobPanel) mirror() string {
+func (kp *KnobPanel) mirror() string {
 	vals := kp.lab.Knobs()
 	out := ""
 	for _, k := range kp.lab.Lesson.Knobs {

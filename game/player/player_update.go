@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -7,13 +7,14 @@ import (
 	"leaselab/game/lab"
 	"leaselab/game/tick"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // The player's Update: input read against what was last laid out, turned
 // into clock and view commands.
 
 // Update implements Scene.
-func (p *Player) Update(st *State) error {
+func (p *Player) Update(st *view.Env) error {
 	in := &st.Input
 	p.stop = false // a canvas's use last tick, after its host
 	// Time runs by the real length of the tick, if it ran during it: a
@@ -189,7 +190,7 @@ func (p *Player) updateTips(in *ui.Input) {
 // One may swap the others (the finder opens the comparison; its way back
 // restores the player's own views): a view swapped in is not updated this
 // tick, only laid out before it is drawn.
-func (p *Player) updateViews(st *State) error {
+func (p *Player) updateViews(st *view.Env) error {
 	before := p.views()
 	// A press on the world's open menu is the menu's alone: where the
 	// menu lies over the timeline, it must not also move the play head.
@@ -199,7 +200,7 @@ func (p *Player) updateViews(st *State) error {
 			continue
 		}
 		if v != nil && v == p.views()[i] {
-			if err := v.Update(&st.Env); err != nil {
+			if err := v.Update(st); err != nil {
 				return err
 			}
 		}

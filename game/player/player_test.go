@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"strings"
@@ -10,13 +10,14 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // rig drives a Player tick by tick, as Game does, without a window.
 type rig struct {
 	t  *testing.T
 	p  *Player
-	st State
+	st view.Env
 }
 
 func newRig(t *testing.T) *rig {
@@ -36,9 +37,10 @@ func (r *rig) tick(in ui.Input) {
 	}
 	r.st.Input = in
 	r.st.Tick++
-	if err := Step(r.p, &r.st); err != nil {
+	if err := r.p.Update(&r.st); err != nil { // as the Game steps a scene
 		r.t.Fatal(err)
 	}
+	r.p.Layout(r.st.Window, r.st.Style)
 }
 
 func (r *rig) click(rect ui.Rect) {
@@ -181,7 +183,7 @@ func TestPlayerReportsLayoutAndMirror(t *testing.T) {
 func TestPlayerDrawsEveryRegion(t *testing.T) {
 	r := newRig(t)
 	// Show a tooltip too.
-	for range tooltipDelay + 2 {
+	for range TooltipDelay + 2 {
 		r.tick(ui.Input{Cursor: r.p.layout.Step.Center()})
 	}
 	img := ebiten.NewImage(1280, 800)
@@ -239,20 +241,4 @@ func TestHelpRowsComeFromTheIntentTable(t *testing.T) {
 		"H: reveal the next hint; Q: why? what caused the last event; L: show the solution; Tab: move focus (leaves the canvas after the last widget); " +
 		"Esc: back to the lesson menu; ?: this help"
 	assert.Equal(t, want, NewPlayer(PlayerSpec{Solution: func() {}}).helpText())
-}
-
-// Every key the table names is a key Ebitengine knows, and each letter
-// gives one intent only.
-func TestTheKeymapIsTheIntentTable(t *testing.T) {
-	seen := map[ebiten.Key]ui.Intent{}
-	for _, b := range keymap {
-		if other, ok := seen[b.key]; ok {
-			t.Errorf("%s gives both %s and %s", b.key, other, b.intent)
-		}
-		seen[b.key] = b.intent
-	}
-	assert.Equal(t, ui.IntentPauseProc, seen[ebiten.KeyZ])
-	assert.Equal(t, ui.IntentHelp, seen[ebiten.KeyF1])
-	assert.Equal(t, ui.IntentPlayPause, seen[ebiten.KeySpace], "Space is always play/pause")
-	assert.Equal(t, ui.IntentActivate, seen[ebiten.KeyEnter], "Enter presses the focused widget")
 }

@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"math"
@@ -129,8 +129,8 @@ func bounds(a, b ui.Rect) ui.Rect {
 	return ui.Rect{X: x, Y: y, W: math.Max(a.MaxX(), b.MaxX()) - x, H: math.Max(a.MaxY(), b.MaxY()) - y}
 }
 
-// worldMenuOpen reports a world view with an open action menu.
-func worldMenuOpen(v View) bool {
+// WorldMenuOpen reports a world view with an open action menu.
+func WorldMenuOpen(v View) bool {
 	m, ok := v.(interface{ Modal() bool })
 	return ok && m.Modal()
 }

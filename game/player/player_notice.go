@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/page"
 	"leaselab/game/ui"
 )
 
@@ -29,7 +30,7 @@ const doneTicks = 20 * 60
 // Celebrate shows a completed lesson's moment of success over the world,
 // where the learner is looking: the lesson is complete, the first thing
 // it proved, and the next lesson. The narration tells it already.
-func (p *Player) Celebrate(d *Done) {
+func (p *Player) Celebrate(d *page.Done) {
 	if d == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package game
+package player
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/page"
 	"leaselab/game/ui"
 )
 
@@ -27,7 +28,7 @@ var runButtonNames = [...]string{RunRestart, RunUndo, RunNext, RunBackToMine}
 // RunRow is what a player's run row offers: each button's state, asked
 // once per tick and layout, and what pressing one does.
 type RunRow struct {
-	State func() []RunButton // by name, any order
+	State func() []page.RunButton // by name, any order
 	Do    func(name string)
 }
 
@@ -36,7 +37,7 @@ type RunRow struct {
 type runRow struct {
 	spec    RunRow
 	buttons [len(runButtonNames)]ui.Button
-	state   [len(runButtonNames)]RunButton
+	state   [len(runButtonNames)]page.RunButton
 	tips    [len(runButtonNames)]int
 }
 
@@ -47,7 +48,7 @@ func (p *Player) newRunRow(spec RunRow) {
 	for i, name := range runButtonNames {
 		p.names[&r.buttons[i]] = name
 		r.tips[i] = len(p.tips)
-		p.tips = append(p.tips, tip{ui.Tooltip{Delay: tooltipDelay}, &r.buttons[i]})
+		p.tips = append(p.tips, tip{ui.Tooltip{Delay: TooltipDelay}, &r.buttons[i]})
 	}
 	r.sync(p)
 }
@@ -145,7 +146,7 @@ func (r *runRow) regions(m map[string]ui.Rect) {
 }
 
 // mirror is every button's state, for the HTML page.
-func (r *runRow) mirror() []RunButton { return append([]RunButton(nil), r.state[:]...) }
+func (r *runRow) mirror() []page.RunButton { return append([]page.RunButton(nil), r.state[:]...) }
 
 // panelText is the text panel's text: the body, then (with a run row,
 // which leaves the hint one line) the hints revealed so far.
