@@ -47,4 +47,6 @@
 //     setup), game/form (an exercise's answer), game/ui; saved progress
 //     is boot.leaselab/progress (cmd/leaselab/boot/progress), which the
 //     desktop program reads before Ebitengine starts.
+//   - Tests that draw and read pixels back: run inside Ebitengine's game
+//     loop by their TestMain (game/internal/ebitest), under a display.
 package game
