@@ -13,6 +13,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/place"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 
@@ -218,7 +219,7 @@ func (a *App) record(sc *LessonScene) {
 		}
 	}
 	p.Completed = p.Completed || sc.Lab.AllMet()
-	p.HintsSeen = max(p.HintsSeen, sc.Player.hintsSeen)
+	p.HintsSeen = max(p.HintsSeen, sc.Player.HintsSeen())
 	// The learner's own run, even while the solution or a found break is
 	// on show.
 	knobs, mine := sc.Lab.MyRun()
@@ -270,7 +271,7 @@ func (a *App) Open(l *lessons.Lesson) {
 // met.
 func (a *App) lessonSpec(l *lessons.Lesson, sc **LessonScene) LessonSpec {
 	spec := LessonSpec{
-		Back: BackButton{Label: "< Lessons", Do: func() {
+		Back: player.BackButton{Label: "< Lessons", Do: func() {
 			a.record(*sc)
 			a.scenes.Home()
 		}},
@@ -366,7 +367,7 @@ func (a *App) OpenExerciseID(id string) (*ExerciseScene, error) {
 // opens is laid out by the Layout that follows, before anything draws it.
 func (a *App) Update(st *State) error {
 	err := a.scenes.Update(st)
-	a.tip.Update(&st.Input, tooltipDelay)
+	a.tip.Update(&st.Input, player.TooltipDelay)
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/place"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // phoneSolution opens lesson id on the phone with its solution played to
@@ -48,9 +49,9 @@ func TestATwoLineBadgeStaysClearOfTheCardBelow(t *testing.T) {
 		w, h := int(r.st.Window.W), int(r.st.Window.H)
 		img := ebiten.NewImage(w, h)
 		r.a.Draw(img)
-		s, g := r.st.Style, sc.world.geom
+		s, g := r.st.Style, sc.world.Geom()
 		leader := -1
-		for i, p := range sc.world.view.Procs {
+		for i, p := range sc.world.Snapshot().Procs {
 			if p.Believes {
 				leader = i
 			}
@@ -63,7 +64,7 @@ func TestATwoLineBadgeStaysClearOfTheCardBelow(t *testing.T) {
 			assert.False(t, badge(x, y), "done: %v: the leader's badge reaches y = %.0f, within %.0f px of the card's top (y = %.0f)", done, y, s.U(4), g.Store.Y)
 		}
 		ring := g.Procs[leader].Y + g.Ring
-		assert.LessOrEqual(t, ring, twoLineBadge(g.Badges[leader], twoLineBadgeH(s), ring, g.Store.Y-s.U(6)).Y,
+		assert.LessOrEqual(t, ring, view.TwoLineBadge(g.Badges[leader], view.TwoLineBadgeH(s), ring, g.Store.Y-s.U(6)).Y,
 			"the badge starts below the rings (done: %v)", done)
 		img.Deallocate()
 	}
@@ -114,7 +115,7 @@ func TestACrashedProcessSaysItIsDownAndKeepsItsName(t *testing.T) {
 		r.a.Draw(img)
 		drawn := stop()
 		draw.EndFrame()
-		g := sc.world.geom
+		g := sc.world.Geom()
 		var name, badge *draw.Drawn
 		for i, d := range drawn {
 			if d.Text == "A" && d.Ink.Overlaps(ui.Rect{X: g.Procs[0].X - g.Ring, Y: g.Procs[0].Y - g.Ring, W: 2 * g.Ring, H: 2 * g.Ring}) {

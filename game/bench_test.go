@@ -8,6 +8,7 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // benchLesson opens a lesson with its solution playing at 4x, as a learner
@@ -21,7 +22,7 @@ func benchLesson(b *testing.B, id string) (*App, *State) {
 	}
 	sc.ShowSolution()
 	sc.Play(true)
-	st := &State{Window: ui.Rect{W: 1280, H: 800}, Style: draw.NewStyle(ui.UnitFor(1280, 800, 1))}
+	st := &State{Env: view.Env{Window: ui.Rect{W: 1280, H: 800}, Style: draw.NewStyle(ui.UnitFor(1280, 800, 1))}}
 	st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: 1280, WindowH: 800, Scale: 1}
 	for range 4 { // 4x
 		st.Input.Keys = ui.KeysOf(ui.IntentFaster)
@@ -106,7 +107,7 @@ func BenchmarkExerciseFrame(b *testing.B) {
 			if err := sc.LoadModelAnswer(); err != nil {
 				b.Fatal(err)
 			}
-			st := &State{Window: ui.Rect{W: 1280, H: 800}, Style: draw.NewStyle(ui.UnitFor(1280, 800, 1))}
+			st := &State{Env: view.Env{Window: ui.Rect{W: 1280, H: 800}, Style: draw.NewStyle(ui.UnitFor(1280, 800, 1))}}
 			st.Input = ui.Input{Cursor: ui.Point{X: -1, Y: -1}, WindowW: 1280, WindowH: 800, Scale: 1}
 			sc.StartCheck()
 			for sc.Checking() {

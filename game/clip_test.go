@@ -21,7 +21,9 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/place"
+	"leaselab/game/player"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 
 	"boot.leaselab/progress"
@@ -250,14 +252,6 @@ func TestEveryTextColourIsOneTheThemeChecks(t *testing.T) {
 	}
 }
 
-// The worker numbers on the shard map's cells read at 4.5:1 on every
-// owner's colour.
-func TestShardCellLabelsHaveContrast(t *testing.T) {
-	for i := range ownerColours {
-		assert.GreaterOrEqual(t, draw.Contrast(draw.Dark.Text, ownerColour(i)), 4.5, "owner %d: %v", i, ownerColour(i))
-	}
-}
-
 // lessonMoment is a time in the middle of a lesson's action: its
 // solution's last step and a little more, or 20 s.
 func lessonMoment(sc *LessonScene) time.Duration {
@@ -318,7 +312,7 @@ func TestACutLabelShowsWholeOnHover(t *testing.T) {
 	cuts := draw.CutTexts()
 	require.NotEmpty(t, cuts, "the fields' help is said shorter at this size")
 	c := cuts[0]
-	for range tooltipDelay + 2 {
+	for range player.TooltipDelay + 2 {
 		r.tick(ui.Input{Cursor: c.Box.Center()})
 	}
 	require.True(t, r.a.tip.Visible())
@@ -467,7 +461,7 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 		slices.Sort(procs)
 		r.click(procs[0])
 		shots = append(shots, r.record("sandbox-run-"+p+"-menu-"+size))
-		pause := actID(strings.TrimPrefix(procs[0], "proc:"), "pause")
+		pause := view.ActID(strings.TrimPrefix(procs[0], "proc:"), "pause")
 		if _, ok := r.a.Inspect().Regions[pause]; ok {
 			r.click(pause)
 		} else {

@@ -8,7 +8,9 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // comparison replays the learner's schedule twice, the protection switched
@@ -20,8 +22,8 @@ type comparison struct {
 	f *breakFinder
 	// runs[0] has the protection off, runs[1] on.
 	runs     [2]*lab.Lab
-	worlds   [2]*worldView
-	lines    [2]*timelineView
+	worlds   [2]*view.World
+	lines    [2]*view.Timeline
 	verdicts [2]string
 	// broken says whether each run breaks the invariant.
 	broken [2]bool
@@ -29,18 +31,8 @@ type comparison struct {
 	labels [2]ui.Rect
 
 	back   ui.Button // the way back, in the header
-	player *Player
+	player *player.Player
 	stack  *Stack // the stack it is shown on
-}
-
-// CompareInfo is the side-by-side mode as the bridge reports it.
-type CompareInfo struct {
-	Protects string  `json:"protects"`
-	Off      string  `json:"off"` // the verdict of the run with it off
-	On       string  `json:"on"`
-	OffBroke bool    `json:"offBroke"`
-	OnBroke  bool    `json:"onBroke"`
-	Now      float64 `json:"now"`
 }
 
 // compareLabel is the compare button's label in the normal view.
@@ -62,29 +54,29 @@ func newComparison(f *breakFinder) (*comparison, error) {
 	for i, lb := range c.runs {
 		// A replay to watch: the worlds take no input; a seek on either
 		// timeline moves its run at once, and the other follows.
-		c.worlds[i] = newWorldView(lb, func(string) {}, func(lab.Command) {})
-		c.lines[i] = newTimelineView(lb, func(cmd lab.Command) { lb.Apply(cmd) })
+		c.worlds[i] = view.NewWorld(lb, func(string) {}, func(lab.Command) {})
+		c.lines[i] = view.NewTimeline(lb, func(cmd lab.Command) { lb.Apply(cmd) })
 	}
 	// The learner's lesson panel, speed and narration; no knobs (they
 	// would change the learner's run, not these two), no solution.
 	lp := f.sc.Player
-	p := NewPlayer(PlayerSpec{
+	p := player.NewPlayer(player.PlayerSpec{
 		Lesson: lp.Lesson, Clock: lab.PairClock(c.runs), World: (*comparePanes)(c), Timeline: (*compareLanes)(c),
-		Back:  BackButton{Label: "< My run", Do: c.leave},
+		Back:  player.BackButton{Label: "< My run", Do: c.leave},
 		Lanes: func() int { return len(c.runs[0].Timeline().Lanes) + len(c.runs[1].Timeline().Lanes) },
 		Regions: func() map[string]ui.Rect {
-			return map[string]ui.Rect{"compareLanes:off": c.lines[0].geom.Lanes, "compareLanes:on": c.lines[1].geom.Lanes, "compare": c.back.Rect}
+			return map[string]ui.Rect{"compareLanes:off": c.lines[0].Lanes(), "compareLanes:on": c.lines[1].Lanes(), "compare": c.back.Rect}
 		},
 		// The runs on screen, at the play head: not the learner's own.
-		Checklist: Checklist{Title: "These two runs", Goals: func() []draw.Goal {
+		Checklist: player.Checklist{Title: "These two runs", Goals: func() []draw.Goal {
 			var out []draw.Goal
 			for _, ch := range m.AtPlayHead() {
 				out = append(out, draw.Goal{Text: ch.Text, Note: ch.Note, Met: ch.Holds})
 			}
 			return out
 		}},
-		Widgets:   []Widget{{Name: "compare", W: &c.back, Tip: f.compareTip(), Do: c.leave}},
-		Narration: lp.narration, HintsSeen: lp.hintsSeen, Speed: lp.Speed(),
+		Widgets:   []player.Widget{{Name: "compare", W: &c.back, Tip: f.compareTip(), Do: c.leave}},
+		Narration: lp.Narration(), HintsSeen: lp.HintsSeen(), Speed: lp.Speed(),
 	})
 	c.player = p
 	return c, nil
@@ -93,7 +85,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 // enter shows the comparison over the lesson, on stack.
 func (c *comparison) enter(stack *Stack) {
 	p := c.f.sc.Player
-	p.setPlaying(false)
+	p.SetPlaying(false)
 	c.stack = stack
 	p.Narrate("Comparing the same schedule with " + c.f.spec.Switch() + " off and on. " + c.verdicts[0] + ". " + c.verdicts[1] + ". Esc returns to your run.")
 	stack.Push(c)
@@ -101,14 +93,14 @@ func (c *comparison) enter(stack *Stack) {
 
 // leave returns to the learner's run.
 func (c *comparison) leave() {
-	c.player.setPlaying(false)
+	c.player.SetPlaying(false)
 	c.f.compare = nil
 	c.stack.Pop()
-	c.player.Narrate("Back to your run at " + c.f.sc.Player.clockText())
+	c.player.Narrate("Back to your run at " + c.f.sc.Player.ClockText())
 }
 
 // Update implements Scene.
-func (c *comparison) Update(st *State) error { return c.player.Update(st) }
+func (c *comparison) Update(st *State) error { return c.player.Update(&st.Env) }
 
 // Layout implements Scene.
 func (c *comparison) Layout(window ui.Rect, style draw.Style) { c.player.Layout(window, style) }
@@ -154,18 +146,18 @@ func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
 // Update implements View: the way back. The two worlds take no input:
 // they are a replay to watch, and an action in one alone would make
 // them different schedules.
-func (v *comparePanes) Update(st *State) error {
+func (v *comparePanes) Update(st *view.Env) error {
 	c := (*comparison)(v)
-	updateReplay(st, c.worlds[:], &c.back, func() { c.player.use(ui.HostAction{ID: "compare"}) })
+	updateReplay(st, c.worlds[:], &c.back, func() { c.player.Use(ui.HostAction{ID: "compare"}) })
 	return nil
 }
 
 // updateReplay is the input a comparison's panes take: the worlds are a
 // replay to watch (only the motion setting reaches them), and a click on
 // back is a use of its control (useBack), which leaves.
-func updateReplay(st *State, worlds []*worldView, back *ui.Button, useBack func()) {
+func updateReplay(st *view.Env, worlds []*view.World, back *ui.Button, useBack func()) {
 	for _, w := range worlds {
-		w.reduced = st.ReducedMotion
+		w.SetReducedMotion(st.ReducedMotion)
 	}
 	if back.Update(&st.Input) {
 		useBack()
@@ -193,7 +185,7 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		// and the title say which is which), then its "t=".
 		_, what, _ := strings.Cut(c.verdicts[i], ": ")
 		draw.FirstFitInTip(dst, c.verdicts[i], []string{what, strings.Replace(what, " at t=", " at ", 1)}, s.Small(), inner, draw.AlignStart, clr)
-		w.Draw(dst, w.area, s)
+		w.Draw(dst, w.Area(), s)
 	}
 }
 
@@ -210,7 +202,7 @@ func (v *compareLanes) Layout(area ui.Rect, s draw.Style) {
 }
 
 // Update implements View.
-func (v *compareLanes) Update(st *State) error {
+func (v *compareLanes) Update(st *view.Env) error {
 	c := (*comparison)(v)
 	before := c.runs[0].Now()
 	for _, tl := range c.lines {

@@ -12,6 +12,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 )
 
@@ -82,7 +83,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	if now == 0 || cmp.runs[1].Now() != now || cmp.player.Clock.Now() != now {
 		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), cmp.player.Clock.Now())
 	}
-	lanes := cmp.lines[1].geom.Lanes
+	lanes := cmp.lines[1].Geom().Lanes
 	r.clickAt(ui.Point{X: lanes.X + lanes.W*0.8, Y: lanes.Y + 4})
 	if a, b := cmp.runs[0].Now(), cmp.runs[1].Now(); a != b || a < 10*time.Second {
 		t.Errorf("a click on the second timeline: play heads %v and %v", a, b)
@@ -215,11 +216,11 @@ func TestSandboxFindsABreak(t *testing.T) {
 	// The way back to the learner's run sits in the run row: the
 	// exports have the hint button's row.
 	reg := r.a.Inspect().Regions
-	require.Contains(t, reg, RunBackToMine)
-	for _, other := range []string{"exportJSONL", "exportMermaid", RunRestart, RunUndo} {
-		assert.False(t, reg[RunBackToMine].Overlaps(reg[other]), "Back to my run overlaps %s", other)
+	require.Contains(t, reg, player.RunBackToMine)
+	for _, other := range []string{"exportJSONL", "exportMermaid", player.RunRestart, player.RunUndo} {
+		assert.False(t, reg[player.RunBackToMine].Overlaps(reg[other]), "Back to my run overlaps %s", other)
 	}
-	assert.True(t, reg[RunBackToMine].Within(reg["runRow"]))
+	assert.True(t, reg[player.RunBackToMine].Within(reg["runRow"]))
 	r.shot("sandbox-found.png")
 	r.click("compare")
 	r.shot("sandbox-compare.png")
@@ -332,18 +333,18 @@ func TestLeavingTheComparisonLaysTheFinderOutAtOnce(t *testing.T) {
 // assertWidgetsDeclared: every scene widget the player shows with words
 // is a control declared with what it does, under its widget's name, its
 // words and its state.
-func assertWidgetsDeclared(t *testing.T, p *Player) {
+func assertWidgetsDeclared(t *testing.T, p *player.Player) {
 	t.Helper()
-	p.declare()
-	for _, w := range p.spec.Widgets {
+	decls := p.Declared()
+	for _, w := range p.Widgets() {
 		b, isButton := w.W.(*ui.Button)
 		if !isButton || b.Label == "" {
 			continue
 		}
-		c, ok := p.decls.Find(w.Name)
+		c, ok := decls.Find(w.Name)
 		if assert.True(t, ok, "the canvas's %q is declared", w.Name) {
 			assert.NotNil(t, c.Do, "%q is declared with what it does", w.Name)
-			assert.Equal(t, plainLabel(b.Label), c.Label, "%q: the canvas's words are the page's", w.Name)
+			assert.Equal(t, ui.PlainLabel(b.Label), c.Label, "%q: the canvas's words are the page's", w.Name)
 			assert.Equal(t, b.Disabled, c.Disabled, "%q: and its state", w.Name)
 		}
 	}

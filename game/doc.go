@@ -21,11 +21,16 @@
 //     schedule replayed with its protection off and on), systems_view.go
 //     (one sandbox run on every system at once); the App (app.go) stacks them over the
 //     menu. A scene's *_host.go is what the page's accessible panel offers.
-//   - The lesson player: player.go, built once from a [PlayerSpec], with
-//     player_update.go, player_layout.go and player_draw.go for its three
-//     steps, and its views: the world (world.go, its layout and one
-//     world_*.go file per thing drawn), the timeline (timeline.go), the
-//     knobs (knobs.go) and the "Find a break" overlay (finder.go).
+//   - The lesson player: game/player (player.Player, built once from a
+//     player.PlayerSpec, with its knobs, narration, run row and cards). A
+//     scene holds one and passes it the tick's view.Env. The "Find a
+//     break" overlay a lesson adds to it is the lesson's (finder.go).
+//   - The views the player draws: game/view, the world (view.World) and
+//     the timeline (view.Timeline); a view.View is updated with view.Env,
+//     the part of [State] a view reads.
+//   - What a scene tells the page around the canvas: game/page ([SceneInfo],
+//     its [Mirror] of the scene's text, and what each kind of screen adds),
+//     data only; the names stay in this package for the mains.
 //   - A widget: game/ui (layout, hit-testing, focus, the intent table of
 //     keys), painted by game/draw. Both free of game state.
 //   - A learner action: its verb and constructor in core (core.Pause...),
@@ -36,10 +41,12 @@
 //     ui's intent table.
 //   - A lesson's special view: declared by the lesson (lessons.Lesson's
 //     Search, Sweep, SandboxPreset); game/lab computes it (finder.go,
-//     compare.go, Lab.Sweep) and the world view draws it.
+//     compare.go, Lab.Sweep) and the world view (game/view) draws it.
 //   - Display-free models, tested with plain go test: game/lab (a run, its
 //     snapshot, actions, search, comparison), game/setup (the sandbox's
 //     setup), game/form (an exercise's answer), game/ui; saved progress
 //     is boot.leaselab/progress (cmd/leaselab/boot/progress), which the
 //     desktop program reads before Ebitengine starts.
+//   - Tests that draw and read pixels back: run inside Ebitengine's game
+//     loop by their TestMain (game/internal/ebitest), under a display.
 package game

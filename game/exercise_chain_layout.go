@@ -176,7 +176,7 @@ func (c *chainBuilder) drawEvent(dst *ebiten.Image, b *ui.Button, label string, 
 		draw.Line(dst, ui.Point{X: m.X, Y: m.Y - arm}, ui.Point{X: m.X, Y: m.Y + arm}, st.U(2), th.TextDim)
 	}
 	tr := ui.Rect{X: r.X + st.U(38), Y: r.Y, W: r.W - st.U(46), H: r.H}
-	draw.Paragraph(dst, label, st.Body(), centredLines(tr, label, st.Body()), th.Text)
+	draw.Paragraph(dst, label, st.Body(), draw.CentredLines(tr, label, st.Body()), th.Text)
 }
 
 // Groups of the chain's controls in the page: the chain so far, then the

@@ -75,7 +75,7 @@ func (s *exerciseAnswer) controls() []Control {
 			Do: func(ui.HostAction) { s.openSimulator() }})
 	}
 	for i, k := range s.Ex.Numbers {
-		c := rangeControl("Numbers", "number:"+k.ID, lab.KnobLabel(k), &s.numbers[i], lab.KnobValue(k, s.numbers[i].Value))
+		c := ui.RangeControl("Numbers", "number:"+k.ID, lab.KnobLabel(k), &s.numbers[i], lab.KnobValue(k, s.numbers[i].Value))
 		c.Typed, c.Entry = true, typedEntry(k, s.numbers[i].Value)
 		if r := s.typedRefused; r.id == k.ID && r.form == s.Form.Version() {
 			c.Detail = r.why // said beside the box until the answer changes
@@ -120,7 +120,7 @@ func (s *exerciseAnswer) controls() []Control {
 	out = append(out,
 		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled,
 			Do: func(ui.HostAction) { s.cancelCheck() }},
-		Control{ID: "hint", Group: "Your answer", Label: plainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail(),
+		Control{ID: "hint", Group: "Your answer", Label: ui.PlainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail(),
 			Do: func(ui.HostAction) { s.disarm(); s.ShowHint() }},
 		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled,
 			Do: func(ui.HostAction) { s.AskModel() }})

@@ -13,50 +13,6 @@ import (
 // What the exercise screen says outside its pixels: Inspect for tests and
 // the page, and the HTML mirror's text.
 
-// ExerciseInfo is the exercise screen's state for the browser bridge.
-type ExerciseInfo struct {
-	ID       string `json:"id"`
-	Attempts int    `json:"attempts"`
-	Passed   bool   `json:"passed"`
-	// Status is the standing the menu shows ("passed with the answer
-	// shown"); HintsSeen the rungs revealed; ModelAvailable whether the
-	// model answer may be asked for, ModelArmed whether it awaits the
-	// confirming click.
-	Status         string         `json:"status"`
-	HintsSeen      int            `json:"hintsSeen"`
-	ModelAvailable bool           `json:"modelAvailable"`
-	ModelArmed     bool           `json:"modelArmed"`
-	Answer         lessons.Answer `json:"answer"`
-	Actions        int            `json:"actions"` // in the answer's run
-	Checking       bool           `json:"checking"`
-	Progress       float64        `json:"progress"` // of the running check
-	Tab            string         `json:"tab"`
-	ModelShown     bool           `json:"modelShown"`
-	Simulator      bool           `json:"simulator"` // the simulator is showing
-	Notice         string         `json:"notice,omitempty"`
-	Result         *ResultInfo    `json:"result,omitempty"`
-	// Shareable: an answer graded here can be shared; Shared is its link
-	// once shared, SharedWhere where it went.
-	Shareable   bool   `json:"shareable,omitempty"`
-	Shared      string `json:"shared,omitempty"`
-	SharedWhere string `json:"sharedWhere,omitempty"`
-}
-
-// ResultInfo is a checked answer in ExerciseInfo.
-type ResultInfo struct {
-	Pass    bool       `json:"pass"`
-	Summary string     `json:"summary"`
-	Parts   []PartInfo `json:"parts"`
-	Figures []string   `json:"figures,omitempty"`
-}
-
-// PartInfo is one part of a verdict.
-type PartInfo struct {
-	Part string `json:"part"`
-	OK   bool   `json:"ok"`
-	Why  string `json:"why"`
-}
-
 // info is the exercise's state for the browser bridge, whichever of its
 // screens is on show.
 func (s *ExerciseScene) info() *ExerciseInfo {

@@ -9,6 +9,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/form"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 )
 
@@ -56,7 +57,7 @@ func (s *ExerciseScene) openLab() error {
 		// the model answer itself has been shown, and it never replaces
 		// the learner's own run in the answer.
 		sc, err := NewLessonScene(s.Ex.Lab, LessonSpec{
-			Back:            BackButton{Label: "< Answer", Tip: "Back to the answer, with this run as its schedule (Esc)", Do: s.closeLab},
+			Back:            player.BackButton{Label: "< Answer", Tip: "Back to the answer, with this run as its schedule (Esc)", Do: s.closeLab},
 			Solution:        s.showModelRun,
 			SolutionOffered: func() bool { return s.shown },
 		})
@@ -135,7 +136,7 @@ func (s *ExerciseScene) WatchWorstRun() error {
 	}
 	var sc *LessonScene
 	sc, err := NewLessonScene(s.result.Replay, LessonSpec{
-		Back: BackButton{Label: "< Answer", Do: func() {
+		Back: player.BackButton{Label: "< Answer", Do: func() {
 			sc.Play(false)
 			s.watch = nil
 			s.scenes.Pop()

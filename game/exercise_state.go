@@ -2,6 +2,7 @@ package game
 
 import (
 	"leaselab/game/form"
+	"leaselab/game/player"
 	"leaselab/lessons"
 
 	"boot.leaselab/progress"
@@ -40,7 +41,7 @@ type exerciseState struct {
 	// typedRefused: the value last typed in a number's box that was
 	// refused, said beside that box.
 	typedRefused typedRefusal
-	narration    Narration
+	narration    player.Narration
 
 	exerciseHooks
 }

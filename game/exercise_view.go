@@ -117,7 +117,7 @@ func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
 	drawFormTexts(view, st, g.texts, s.toView)
 	if s.Ex.Lab != nil {
 		st.Button(view, &s.sim)
-		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), centredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
+		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), draw.CentredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
 	}
 	for i, k := range s.Ex.Numbers {
 		row := s.toView(g.numLabel[i])
@@ -169,16 +169,6 @@ func (s *exerciseAnswer) drawFooter(screen *ebiten.Image) {
 	st.Button(screen, &s.cancel)
 	st.Button(screen, &s.hintB)
 	st.Button(screen, &s.model)
-}
-
-// centredLines is r shrunk to the height of text wrapped in it, centred.
-func centredLines(r ui.Rect, s string, face *draw.Face) ui.Rect {
-	h := float64(len(draw.Wrap(s, r.W, face))) * draw.LineHeight(face)
-	if h < r.H {
-		r.Y += (r.H - h) / 2
-		r.H = h
-	}
-	return r
 }
 
 func pixels(r ui.Rect) image.Rectangle {
@@ -240,7 +230,7 @@ func (s *exerciseAnswer) drawOption(dst *ebiten.Image, b *ui.Button, label strin
 		}
 	}
 	tr := ui.Rect{X: r.X + st.U(38), Y: r.Y, W: r.W - st.U(46), H: r.H}
-	draw.Paragraph(dst, label, st.Body(), centredLines(tr, label, st.Body()), th.Text)
+	draw.Paragraph(dst, label, st.Body(), draw.CentredLines(tr, label, st.Body()), th.Text)
 }
 
 // drawVerdict draws the result's one-line verdict: passed with a ✓ in

@@ -9,7 +9,9 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 )
 
@@ -42,14 +44,14 @@ type breakFinder struct {
 
 // addFinder puts a "Find a break" search by spec, and the comparison of
 // the run with its protection off and on, into the player being built.
-func (sc *LessonScene) addFinder(ps *PlayerSpec, spec *lessons.Search) {
+func (sc *LessonScene) addFinder(ps *player.PlayerSpec, spec *lessons.Search) {
 	f := &breakFinder{sc: sc, spec: spec, m: lab.NewFinder(sc.Lab, spec), btn: ui.Button{Label: "Find a break"}}
 	f.cmp = ui.Button{Label: f.compareLabel()}
 	sc.finder = f
 	ps.Overlay = f
 	ps.Widgets = append(ps.Widgets,
-		Widget{Name: "explore", W: &f.btn, Tip: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Do: f.toggleSearch},
-		Widget{Name: "compare", W: &f.cmp, Tip: f.compareTip(), Do: func() {
+		player.Widget{Name: "explore", W: &f.btn, Tip: "Search pause timings for the simplest run that breaks the store (Enter when focused)", Do: f.toggleSearch},
+		player.Widget{Name: "compare", W: &f.cmp, Tip: f.compareTip(), Do: func() {
 			if !f.Searching() {
 				f.openComparison()
 			}
@@ -100,20 +102,20 @@ func (f *breakFinder) Layout(area ui.Rect, s draw.Style) {
 }
 
 // Update implements View: react to the buttons, run a slice.
-func (f *breakFinder) Update(st *State) error {
-	if worldMenuOpen(f.sc.Player.World) {
+func (f *breakFinder) Update(st *view.Env) error {
+	if player.WorldMenuOpen(f.sc.Player.World) {
 		// A process's action menu is open and may cover these buttons:
 		// it has the mouse and the keys; the search goes on.
 		f.stepIfDue(st.Frame)
 		return nil
 	}
 	if f.cmp.Update(&st.Input) && !f.Searching() {
-		f.sc.Player.use(ui.HostAction{ID: "compare"}) // laid out before it is drawn
+		f.sc.Player.Use(ui.HostAction{ID: "compare"}) // laid out before it is drawn
 		return nil
 	}
 	f.cmp.Disabled = f.Searching()
 	if f.btn.Update(&st.Input) {
-		f.sc.Player.use(ui.HostAction{ID: "explore"})
+		f.sc.Player.Use(ui.HostAction{ID: "explore"})
 	}
 	f.stepIfDue(st.Frame)
 	return nil
@@ -141,7 +143,7 @@ func (f *breakFinder) stepIfDue(frame int64) {
 func (f *breakFinder) start() {
 	lines := f.m.Start()
 	if f.Searching() {
-		f.sc.Player.setPlaying(false)
+		f.sc.Player.SetPlaying(false)
 		f.btn.Label = "Cancel search"
 	}
 	f.narrate(lines)

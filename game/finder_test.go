@@ -58,7 +58,7 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 	if len(sc.Lab.Sim().Trace.Filter(core.KindStale)) == 0 {
 		t.Error("the loaded counterexample does not replay a stale write")
 	}
-	if text := strings.Join(sc.Player.narration.Lines(), "\n"); !strings.Contains(text, "Found the simplest break after") ||
+	if text := strings.Join(sc.Player.Narration().Lines(), "\n"); !strings.Contains(text, "Found the simplest break after") ||
 		!strings.Contains(text, `The same schedule with fencing on keeps "no stale write accepted": 1 stale write rejected.`) {
 		t.Errorf("narration:\n%s", text)
 	}
@@ -141,7 +141,7 @@ func TestFindABreakFitsTheCaptionRow(t *testing.T) {
 		sc := r.a.top().(*LessonScene)
 		r.tick(ui.Input{})
 		s := r.st.Style
-		caption, _, _ := ui.WorldFrame(sc.Player.layout.World, s.Unit)
+		caption, _, _ := ui.WorldFrame(sc.Player.Placed().World, s.Unit)
 		btn, bar := sc.finder.btn.Rect, sc.finder.bar
 		label := caption.X + draw.Measure(s.Label())("World")
 		clock := caption.X + caption.W - draw.Measure(s.Mono())("t = 100.000s")

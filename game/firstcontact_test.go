@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/game/place"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 
 	"boot.leaselab/progress"
@@ -122,7 +123,7 @@ func TestTheStepIsTheFirstOpenGoalAndDoneFollowsCompletion(t *testing.T) {
 	assert.NotEmpty(t, m.Done.Next, "the next lesson is named")
 	assert.Empty(t, m.Step, "nothing left to do")
 	assert.Contains(t, r.a.Inspect().Regions, "notice", "the success shows over the world")
-	assert.Contains(t, sc.Player.notice, "Lesson complete. ")
+	assert.Contains(t, sc.Player.Noticed(), "Lesson complete. ")
 }
 
 // TestALessonHasAWorldSummary: a lesson's screen reports its world in
@@ -151,7 +152,7 @@ func TestThePanelListsTheActorsBeforePlayback(t *testing.T) {
 		}
 	}
 	a := slices.IndexFunc(groups, func(g string) bool { return strings.HasPrefix(g, "A:") })
-	play := slices.Index(groups, groupPlayback)
+	play := slices.Index(groups, player.GroupPlayback)
 	require.GreaterOrEqual(t, a, 0, "groups %q", groups)
 	assert.Less(t, a, play, "A's actions before playback: %q", groups)
 }
@@ -162,14 +163,14 @@ func TestThePlayHeadStepsByEventAndByTenSeconds(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
 	sc := r.a.top().(*LessonScene)
-	r.tick(ui.Input{Host: []ui.HostAction{{ID: ScrubBy, Value: 10}}})
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: player.ScrubBy, Value: 10}}})
 	assert.Equal(t, 10*time.Second, sc.Lab.Now(), "Page Up: 10 s on")
-	r.tick(ui.Input{Host: []ui.HostAction{{ID: ScrubNext}}})
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: player.ScrubNext}}})
 	next := sc.Lab.Now()
 	assert.Greater(t, next, 10*time.Second, "to the next event")
-	r.tick(ui.Input{Host: []ui.HostAction{{ID: ScrubPrev}}})
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: player.ScrubPrev}}})
 	assert.Less(t, sc.Lab.Now(), next, "back to the one before")
-	r.tick(ui.Input{Host: []ui.HostAction{{ID: ScrubBy, Value: -30}}})
+	r.tick(ui.Input{Host: []ui.HostAction{{ID: player.ScrubBy, Value: -30}}})
 	assert.Equal(t, time.Duration(0), sc.Lab.Now(), "Page Down stops at the start")
 }
 
@@ -190,7 +191,7 @@ func TestTheSuccessNoticeCoversNoLabel(t *testing.T) {
 		s := r.record(fmt.Sprintf("success-%.0fx%.0f", size[0], size[1]))
 		var covered []string
 		for _, d := range s.drawn {
-			if d.Text == "" || d.Box.Within(notice) || strings.Contains(sc.Player.notice, d.Text) {
+			if d.Text == "" || d.Box.Within(notice) || strings.Contains(sc.Player.Noticed(), d.Text) {
 				continue
 			}
 			if d.Ink.Overlaps(notice) {

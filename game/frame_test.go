@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // Every view draws from the state the tick left. The world used to take
@@ -19,18 +20,18 @@ func TestTheWorldAndTimelineShowTheSameInstantAfterATick(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
 	sc := r.a.top().(*LessonScene)
-	tl := sc.Player.Timeline.(*timelineView)
+	tl := sc.Player.Timeline.(*view.Timeline)
 
 	lanes := r.region("lanes")
 	r.tick(ui.Input{Cursor: lanes.Center(), MouseDown: true, MouseJustDown: true})
 	require.Greater(t, sc.Lab.Now(), time.Duration(0), "the press on the lanes seeks")
-	assert.Equal(t, sc.Lab.Now(), sc.world.view.Now, "the world shows the instant sought")
-	assert.Equal(t, sc.Lab.Now(), tl.tl.Now, "and so does the timeline")
+	assert.Equal(t, sc.Lab.Now(), sc.world.Snapshot().Now, "the world shows the instant sought")
+	assert.Equal(t, sc.Lab.Now(), tl.Run().Now, "and so does the timeline")
 	r.tick(ui.Input{Cursor: lanes.Center(), MouseJustUp: true})
 
 	r.click("proc:A")
 	r.click("act:A:pause")
-	a := sc.world.view.Procs[0]
+	a := sc.world.Snapshot().Procs[0]
 	require.Equal(t, "A", a.Name)
 	assert.True(t, a.Paused, "the world shows the pause in the tick that applied it")
 }

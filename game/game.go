@@ -440,11 +440,11 @@ type toastPlacer interface {
 // has no control but its scroll bar, at its right, left clear.
 func (a *App) ToastArea() (ui.Rect, bool) {
 	sc, ok := a.top().(*LessonScene)
-	if !ok || sc.Player.layout.LessonText.Empty() {
+	if !ok || sc.Player.Placed().LessonText.Empty() {
 		return ui.Rect{}, false
 	}
-	r := sc.Player.layout.LessonText
-	r.W -= sc.Player.text.Gutter
+	r := sc.Player.Placed().LessonText
+	r.W -= sc.Player.TextGutter()
 	return r, true
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/stretchr/testify/require"
 	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
@@ -41,7 +42,10 @@ func TestSupersampling(t *testing.T) {
 func TestGameRunsAndCaptures(t *testing.T) {
 	var captured *image.RGBA
 	var snaps []Snapshot
-	g := New(newTestPlayer(), Options{
+	a := NewApp(nil)
+	_, err := a.OpenID("fenced-writes")
+	require.NoError(t, err)
+	g := New(a, Options{
 		CaptureFrame: 2,
 		OnCapture:    func(img *image.RGBA) error { captured = img; return nil },
 		OnUpdate:     func(s Snapshot) { snaps = append(snaps, s) },
@@ -66,7 +70,7 @@ func TestGameRunsAndCaptures(t *testing.T) {
 		t.Fatal("no capture of the screen")
 	}
 	s := g.Snapshot()
-	if s.Frame != 3 || s.Tick != 2 || s.Scene.Name != "player" || s.Width != w {
+	if s.Frame != 3 || s.Tick != 2 || s.Scene.Name != "lesson" || s.Width != w {
 		t.Errorf("snapshot %+v", s)
 	}
 	if len(snaps) != 2 {

@@ -57,18 +57,3 @@ func hostIntents(in *ui.Input) {
 // pressing its focus. On the page those keys work its own controls.
 var canvasKeys = ui.KeysOf(ui.IntentFocusNext, ui.IntentFocusPrev, ui.IntentActivate, ui.IntentLeft, ui.IntentRight,
 	ui.IntentUp, ui.IntentDown, ui.IntentPageUp, ui.IntentPageDown, ui.IntentHome, ui.IntentEnd)
-
-// plainLabel drops a canvas label's key hint ("Resume (Z)" is "Resume"):
-// the page lists the keys in its own help.
-func plainLabel(s string) string {
-	if i := strings.LastIndex(s, " ("); i > 0 && strings.HasSuffix(s, ")") && len(s)-i <= 8 {
-		return s[:i]
-	}
-	return s
-}
-
-// rangeControl is the control for slider s, its value said as text.
-func rangeControl(group, name, label string, s *ui.Slider, text string) Control {
-	return Control{ID: name, Group: group, Label: label, Kind: KindRange, Value: s.Value,
-		Min: s.Min, Max: s.Max, Step: s.Step, Text: text, Disabled: s.Disabled}
-}

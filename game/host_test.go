@@ -15,7 +15,9 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 )
 
@@ -63,17 +65,14 @@ func (r *appRig) actControl(sc *LessonScene, a core.Action) string {
 	r.t.Helper()
 	for range 10 {
 		w := sc.world
-		for _, ac := range w.actors {
+		for _, ac := range w.Actors() {
 			if ac.Name != a.Proc {
 				continue
 			}
-			choices := lab.ChoicesFor(sc.Lab.Lesson, w.view, ac.Actor, w.token)
-			w.menu = choices
-			if i := menuItem(w, a); i >= 0 {
-				w.menu = nil
+			choices := lab.ChoicesFor(sc.Lab.Lesson, w.Snapshot(), ac, w.Token())
+			if i := menuItem(choices, a); i >= 0 {
 				return "act:" + a.Proc + ":" + choices[i].ID
 			}
-			w.menu = nil
 		}
 		// "Write with token N" for another N: pick the next token.
 		r.use("act:"+a.Proc+":token-next", 0)
@@ -382,11 +381,11 @@ func TestTheRunsOwnButtonsAreInThePanel(t *testing.T) {
 	r.use("act:A:pause", 0)
 	mine := sc.Lab.Log()
 	r.use("solution", 0)
-	r.use(RunBackToMine, 0)
+	r.use(player.RunBackToMine, 0)
 	assert.Equal(t, mine, sc.Lab.Log(), "back to the learner's own run")
-	r.use(RunRestart, 0)
+	r.use(player.RunRestart, 0)
 	assert.Empty(t, sc.Lab.Log(), "restarted")
-	r.use(RunUndo, 0)
+	r.use(player.RunUndo, 0)
 	assert.Equal(t, mine, sc.Lab.Log(), "the restart undone")
 }
 
@@ -396,7 +395,7 @@ func TestTheRunsOwnButtonsAreInThePanel(t *testing.T) {
 func TestTheCanvasMenuSaysWhatEachLessonIsAbout(t *testing.T) {
 	r := newAppRig(t)
 	row := r.region("lesson:fenced-writes").Center()
-	for range tooltipDelay + 2 {
+	for range player.TooltipDelay + 2 {
 		r.tick(ui.Input{Cursor: row})
 	}
 	l, err := lessons.Find("fenced-writes")
@@ -417,10 +416,10 @@ func TestSelectingAWorkerShowsItsLane(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:shards")
 	sc := r.a.top().(*LessonScene)
-	tv := sc.Player.Timeline.(*timelineView)
+	tv := sc.Player.Timeline.(*view.Timeline)
 	lanes := func() []string {
 		var out []string
-		for _, l := range tv.tl.Lanes {
+		for _, l := range tv.Run().Lanes {
 			out = append(out, l.Name)
 		}
 		return out
@@ -535,13 +534,13 @@ func TestTheCanvasMenuAndThePageAreOneDeclaration(t *testing.T) {
 	r.tick(ui.Input{})
 	r.click("proc:B")
 	regions := r.a.Inspect().Regions
-	for _, c := range sc.world.choices[1] {
-		id := actID("B", c.ID)
+	for _, c := range sc.world.Choices()[1] {
+		id := view.ActID("B", c.ID)
 		decl, ok := r.control(id)
 		require.True(t, ok, "the page lists %s", id)
 		assert.Contains(t, regions, id, "the canvas names its menu item by the page's id")
-		for i, b := range sc.world.buttons {
-			if sc.world.menuID(i) == id {
+		for i, b := range sc.world.Buttons() {
+			if sc.world.MenuID(i) == id {
 				assert.Equal(t, decl.CanvasLabel(), b.Label, "the canvas's item is the declaration's words and key")
 			}
 		}
@@ -605,8 +604,8 @@ func TestThePlayerNamesEachControlOnceForCanvasAndPage(t *testing.T) {
 	sc := r.a.top().(*LessonScene)
 	info := r.a.Inspect()
 	ids := controlIDs(info.Mirror.Controls)
-	for w, name := range sc.Player.names {
-		if _, isControl := sc.Player.decls.Find(name); !isControl {
+	for w, name := range sc.Player.WidgetNames() {
+		if _, isControl := sc.Player.Declared().Find(name); !isControl {
 			continue // the lesson's text, the keys' help: no page control
 		}
 		assert.Contains(t, ids, name, "the page lists the canvas's %q", name)

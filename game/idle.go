@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"leaselab/game/draw"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 )
 
@@ -20,10 +21,10 @@ type Stiller interface {
 }
 
 // idleAfter is how many quiet ticks pass before the Game stops drawing: just
-// past the tooltips' delay (tooltipDelay), the only thing that changes with
+// past the tooltips' delay (player.TooltipDelay), the only thing that changes with
 // ticks alone, so a tooltip that is about to show is drawn first. (Ticks,
 // not seconds: a software renderer may manage only a few frames a second.)
-const idleAfter = tooltipDelay + 2
+const idleAfter = player.TooltipDelay + 2
 
 // idleNap is how long an idle desktop lab sleeps each frame (see
 // Game.sleep): some 10 polls of the window a second (about 1.5 % of a core
@@ -94,7 +95,7 @@ func (m *Menu) Still() bool { return true }
 // Still implements Stiller: a lesson is still while it is paused, with no
 // break search running and no comparison open.
 func (sc *LessonScene) Still() bool {
-	return !sc.Player.Playing() && sc.Player.noticeLeft <= 0 && (sc.finder == nil || !sc.finder.Searching() && sc.finder.compare == nil)
+	return !sc.Player.Playing() && sc.Player.NoticeLeft() <= 0 && (sc.finder == nil || !sc.finder.Searching() && sc.finder.compare == nil)
 }
 
 // Still implements Stiller for the scene on show.

@@ -9,7 +9,9 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 )
 
@@ -18,9 +20,9 @@ import (
 // shows them met.
 type LessonScene struct {
 	Lab    *lab.Lab
-	Player *Player
+	Player *player.Player
 
-	world    *worldView
+	world    *view.World
 	complete bool
 	// pending are the views' commands of this tick, applied once they
 	// have all read the input.
@@ -52,7 +54,7 @@ type LessonScene struct {
 // and what the player offers beyond the run itself. The zero value plays
 // a lesson with its goals, its solution and its own search.
 type LessonSpec struct {
-	Back BackButton
+	Back player.BackButton
 	// NoSolution hides the solution (a sandbox, a recorded run);
 	// Solution, if set, replaces loading the lesson's own, offered while
 	// SolutionOffered says so.
@@ -63,10 +65,10 @@ type LessonSpec struct {
 	Sandbox func()
 	// Checklist replaces the lesson's goals in the goal rows; Side the
 	// hints under them.
-	Checklist Checklist
+	Checklist player.Checklist
 	Side      func(dst *ebiten.Image)
 	// Widgets and Regions are the opener's own, after the lesson's.
-	Widgets []Widget
+	Widgets []player.Widget
 	Regions func() map[string]ui.Rect
 	// Search, when set, offers "Find a break" with it (after a search
 	// the lesson declares itself, if any).
@@ -99,13 +101,13 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	lb.MetBefore(spec.MetBefore)
 	sc.complete = len(l.Goals) > 0 && lb.AllMet()
 	sc.card = newRecapCard(sc)
-	narration := &Narration{}
+	narration := &player.Narration{}
 	send := func(c lab.Command) { sc.pending = append(sc.pending, c) }
-	sc.world = newWorldView(lb, narration.Add, send)
-	tv := newTimelineView(lb, send)
-	tv.showing = sc.world.selectedName // a selected worker's lane is never summarised
-	ps := PlayerSpec{
-		Lesson: Lesson{Title: l.Title, Objective: l.Objective, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
+	sc.world = view.NewWorld(lb, narration.Add, send)
+	tv := view.NewTimeline(lb, send)
+	tv.KeepShown(sc.world.SelectedName) // a selected worker's lane is never summarised
+	ps := player.PlayerSpec{
+		Lesson: player.Lesson{Title: l.Title, Objective: l.Objective, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
 		Clock:  lb, World: sc.world, Timeline: tv,
 		Back: spec.Back, Sandbox: spec.Sandbox, Side: spec.Side,
 		Solution: sc.ShowSolution, SolutionOffered: spec.SolutionOffered,
@@ -124,15 +126,15 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 		ps.Checklist.Goals = sc.goals
 	}
 	if len(l.Knobs) > 0 {
-		ps.Knobs = newKnobPanel(lb, send)
+		ps.Knobs = player.NewKnobPanel(lb, send)
 	}
 	// The lesson's own search, then the opener's widgets, then a search
 	// the opener brings.
 	if l.Search != nil {
 		sc.addFinder(&ps, l.Search)
 	}
-	ps.Widgets = append(ps.Widgets, Widget{Name: recapOpenName, W: &sc.card.opener,
-		Do: func() { sc.card.open(sc.Player.ring.Visible()) }})
+	ps.Widgets = append(ps.Widgets, player.Widget{Name: recapOpenName, W: &sc.card.opener,
+		Do: func() { sc.card.open(sc.Player.Ring().Visible()) }})
 	ps.Widgets = append(ps.Widgets, spec.Widgets...)
 	if spec.Search != nil {
 		sc.addFinder(&ps, spec.Search)
@@ -145,7 +147,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	ps.Regions = func() map[string]ui.Rect {
 		m := sc.world.Regions()
 		// The lanes: clicking at x seeks to the time under x.
-		m["lanes"] = tv.geom.Lanes
+		m["lanes"] = tv.Lanes()
 		if f := sc.finder; f != nil {
 			m["explore"], m["compare"] = f.btn.Rect, f.cmp.Rect
 		}
@@ -156,7 +158,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 		}
 		return m
 	}
-	sc.Player = NewPlayer(ps)
+	sc.Player = player.NewPlayer(ps)
 	return sc
 }
 
@@ -165,7 +167,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 func (sc *LessonScene) ShowSolution() { sc.Lab.LoadSolution() }
 
 // Play starts or stops time.
-func (sc *LessonScene) Play(on bool) { sc.Player.setPlaying(on) }
+func (sc *LessonScene) Play(on bool) { sc.Player.SetPlaying(on) }
 
 // Seek moves the play head to t.
 func (sc *LessonScene) Seek(t time.Duration) { sc.Lab.Seek(t) }
@@ -187,14 +189,14 @@ func (sc *LessonScene) goals() []draw.Goal {
 // Update implements Scene.
 func (sc *LessonScene) Update(st *State) error {
 	sc.stack = st.stack // the comparison opens over the lesson on it
-	sc.mark = sc.Player.narration.Mark()
+	sc.mark = sc.Player.Narration().Mark()
 	sc.recapHost(&st.Input)
 	if sc.card.shown {
 		// The recap card is modal: the run waits under it.
 		sc.card.update(st)
 		return sc.Lab.Err()
 	}
-	if err := sc.Player.Update(st); err != nil {
+	if err := sc.Player.Update(&st.Env); err != nil {
 		return err
 	}
 	sc.card.updateOpener(&st.Input)
@@ -207,14 +209,14 @@ func (sc *LessonScene) Update(st *State) error {
 			sc.Player.Notice(line)
 		case line != "":
 			// The learner's own action, or why it was refused: always told.
-			sc.Player.narration.AddKey(line)
+			sc.Player.Narration().AddKey(line)
 		}
 	}
 	sc.pending = sc.pending[:0]
 	sc.narrate()
 	newly := sc.Lab.NewlyMet()
 	for _, i := range newly {
-		sc.Player.narration.AddKey("Goal met: " + sc.Lab.Lesson.Goals[i].Proved)
+		sc.Player.Narration().AddKey("Goal met: " + sc.Lab.Lesson.Goals[i].Proved)
 	}
 	changed := len(newly) > 0
 	if changed && sc.Lab.AllMet() && !sc.complete {
@@ -223,7 +225,7 @@ func (sc *LessonScene) Update(st *State) error {
 		if l.Recap == "" {
 			// An exercise's simulator: its goals are checkpoints, and the
 			// verdict comes from checking the answer.
-			sc.Player.narration.AddKey("Every checkpoint met. Go back to the answer to use this run.")
+			sc.Player.Narration().AddKey("Every checkpoint met. Go back to the answer to use this run.")
 		} else {
 			next := ""
 			if sc.next != nil {
@@ -232,13 +234,13 @@ func (sc *LessonScene) Update(st *State) error {
 					next += "." // a title that asks keeps its own mark
 				}
 			}
-			if !sc.Player.style.PanelOutside {
+			if !sc.Player.Style().PanelOutside {
 				// On the canvas: where the recap card opens.
 				next = " " + sc.card.invitation() + next
 			}
-			sc.Player.narration.AddKey("Lesson complete. " + l.Recap + next)
+			sc.Player.Narration().AddKey("Lesson complete. " + l.Recap + next)
 			for _, line := range sc.Lab.PredictionRecap() {
-				sc.Player.narration.AddKey("Your prediction: " + line)
+				sc.Player.Narration().AddKey("Your prediction: " + line)
 			}
 			sc.Player.Celebrate(sc.done())
 			sc.resumed(sc.note)
@@ -258,7 +260,7 @@ func (sc *LessonScene) Update(st *State) error {
 func (sc *LessonScene) narrate() {
 	now := sc.Lab.Now()
 	if now < sc.toldTo {
-		n := sc.Player.narration
+		n := sc.Player.Narration()
 		said := n.Mark() > sc.mark // this tick's step said what it did
 		n.Retold(sc.mark, sc.Lab.Retell())
 		if !said {
@@ -267,7 +269,7 @@ func (sc *LessonScene) narrate() {
 	}
 	sc.toldTo = now
 	for _, l := range sc.Lab.Untold(sc.Player.Playing()) {
-		sc.Player.narration.AddRun(l)
+		sc.Player.Narration().AddRun(l)
 	}
 }
 
@@ -285,42 +287,6 @@ func (sc *LessonScene) Draw(screen *ebiten.Image) {
 		sc.card.style.Button(screen, &sc.card.opener)
 	}
 	sc.card.draw(screen)
-}
-
-// RunInfo is the state of a lesson run the browser bridge exposes to tests
-// and the page.
-type RunInfo struct {
-	Lesson   string      `json:"lesson"`
-	Now      float64     `json:"now"`
-	Playing  bool        `json:"playing"`
-	Holder   string      `json:"holder"`
-	Token    int64       `json:"token"`
-	Procs    []ProcInfo  `json:"procs"`
-	Writes   []WriteInfo `json:"writes"`
-	Complete bool        `json:"complete"`
-	// Showing is the run on show ("your run", "the solution", "the break
-	// found"); KeptMine is set while the learner's is kept aside.
-	Showing  string `json:"showing"`
-	KeptMine bool   `json:"keptMine"`
-	// Resumed says why the run opened where it did ("" at its start).
-	Resumed string `json:"resumed,omitempty"`
-}
-
-// ProcInfo is one process in RunInfo.
-type ProcInfo struct {
-	Name    string `json:"name"`
-	State   string `json:"state"`
-	Token   int64  `json:"token"`
-	Paused  bool   `json:"paused"`
-	Crashed bool   `json:"crashed"`
-}
-
-// WriteInfo is one store decision in RunInfo.
-type WriteInfo struct {
-	At       float64 `json:"t"`
-	From     string  `json:"from"`
-	Token    int64   `json:"token"`
-	Accepted bool    `json:"accepted"`
 }
 
 // Inspect implements Inspector.
@@ -386,3 +352,6 @@ func (sc *LessonScene) runInfo() *RunInfo {
 	}
 	return run
 }
+
+// SetSpeed sets the lesson's playback speed.
+func (sc *LessonScene) SetSpeed(x float64) error { return sc.Player.SetSpeed(x) }

@@ -108,16 +108,7 @@ func (sc *LessonScene) checkRecap() {
 	f := sc.Lab.JudgeRecap(sc.recap.chain)
 	sc.recap.verdict = &f
 	sc.card.refused = ""
-	sc.Player.narration.AddKey("Recap: " + form.PartText(f))
-}
-
-// RecapInfo is the recap question's state in Done.
-type RecapInfo struct {
-	Question string `json:"question"`
-	Chain    []int  `json:"chain,omitempty"`
-	Checked  bool   `json:"checked,omitempty"`
-	OK       bool   `json:"ok,omitempty"`
-	Verdict  string `json:"verdict,omitempty"`
+	sc.Player.Narration().AddKey("Recap: " + form.PartText(f))
 }
 
 // recapInfo is the recap question's state, or nil when none is asked.

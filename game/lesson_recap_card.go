@@ -103,7 +103,7 @@ func (c *recapCard) open(keys bool) {
 		return
 	}
 	c.shown, c.scroll, c.refused = true, 0, ""
-	c.sc.Player.setPlaying(false)
+	c.sc.Player.SetPlaying(false)
 	c.refocus()
 	if keys {
 		c.ring.Focus(&c.close, ui.FocusVisible)
@@ -117,14 +117,14 @@ func (c *recapCard) open(keys bool) {
 	if c.chain.group != "" {
 		say += " " + c.chain.group + " Tab to the events of your run and press Enter to add each to your chain; Esc goes back to the run."
 	}
-	c.sc.Player.narration.AddKey(say)
+	c.sc.Player.Narration().AddKey(say)
 }
 
 // hide closes the card; the focus goes back to its opener.
 func (c *recapCard) hide(keys bool) {
 	c.shown = false
 	if keys {
-		c.sc.Player.ring.Focus(&c.opener, ui.FocusVisible)
+		c.sc.Player.Ring().Focus(&c.opener, ui.FocusVisible)
 	}
 }
 
@@ -143,7 +143,7 @@ func (c *recapCard) refocus() {
 func (c *recapCard) updateOpener(in *ui.Input) {
 	c.sync()
 	if c.opener.Update(in) {
-		c.sc.Player.use(ui.HostAction{ID: recapOpenName})
+		c.sc.Player.Use(ui.HostAction{ID: recapOpenName})
 	}
 }
 

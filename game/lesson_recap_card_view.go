@@ -21,7 +21,7 @@ func (c *recapCard) layoutOpener(style draw.Style) {
 	if c.opener.Disabled {
 		return
 	}
-	head := c.sc.Player.layout.GoalHeader()
+	head := c.sc.Player.Placed().GoalHeader()
 	w := math.Round(draw.Measure(style.Label())(c.opener.Label) + style.U(24))
 	c.opener.Rect, _ = head.CutRight(math.Min(w, head.W*0.6), 0)
 }

@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"leaselab/core"
-	"leaselab/game/form"
+	"leaselab/game/player"
+	"leaselab/game/view"
 )
 
 // NextLesson is the lesson after this one in the menu's order, offered
@@ -17,8 +18,8 @@ type NextLesson struct {
 
 // runRow is the lesson scene's run row: Restart, Undo, Back to my run
 // and, once the lesson is complete, Next lesson.
-func (sc *LessonScene) runRow() *RunRow {
-	return &RunRow{State: sc.runButtons, Do: sc.runButton}
+func (sc *LessonScene) runRow() *player.RunRow {
+	return &player.RunRow{State: sc.runButtons, Do: sc.runButton}
 }
 
 // runButtons are the run row's buttons as the lab stands now.
@@ -26,13 +27,13 @@ func (sc *LessonScene) runButtons() []RunButton {
 	lb := sc.Lab
 	undo, undoTip := lb.UndoLabel()
 	out := []RunButton{
-		{Name: RunRestart, Label: "Restart", Offered: true, Enabled: !lb.Pristine(),
+		{Name: player.RunRestart, Label: "Restart", Offered: true, Enabled: !lb.Pristine(),
 			Tip: "Begin again from t = 0 with no actions and the default settings (Undo brings this run back)"},
-		{Name: RunUndo, Label: undo, Tip: undoTip, Offered: true, Enabled: lb.CanUndo()},
-		{Name: RunBackToMine, Label: "Back to my run", Offered: lb.KeptMine(), Enabled: lb.KeptMine(),
+		{Name: player.RunUndo, Label: undo, Tip: undoTip, Offered: true, Enabled: lb.CanUndo()},
+		{Name: player.RunBackToMine, Label: "Back to my run", Offered: lb.KeptMine(), Enabled: lb.KeptMine(),
 			Tip: "Leave " + lb.Showing().String() + " and return to your own run, as you left it (Undo comes back here)"},
 	}
-	next := RunButton{Name: RunNext, Label: "Next lesson >"}
+	next := RunButton{Name: player.RunNext, Label: "Next lesson >"}
 	if sc.next != nil && sc.complete {
 		next.Offered, next.Enabled, next.Tip = true, true, "Open the next lesson: "+sc.next.Title
 	}
@@ -43,18 +44,18 @@ func (sc *LessonScene) runButtons() []RunButton {
 func (sc *LessonScene) runButton(name string) {
 	p := sc.Player
 	switch name {
-	case RunRestart:
-		p.setPlaying(false)
+	case player.RunRestart:
+		p.SetPlaying(false)
 		sc.Lab.Restart()
 		sc.resumed("")
 		p.Narrate("Restarted from t = 0 with no actions. Undo brings your run back.")
-	case RunUndo:
-		p.setPlaying(false)
+	case player.RunUndo:
+		p.SetPlaying(false)
 		p.Narrate(sc.Lab.Undo())
-	case RunBackToMine:
-		p.setPlaying(false)
+	case player.RunBackToMine:
+		p.SetPlaying(false)
 		p.Narrate(sc.Lab.BackToMine())
-	case RunNext:
+	case player.RunNext:
 		if sc.next != nil {
 			sc.next.Open()
 		}
@@ -82,13 +83,11 @@ func (sc *LessonScene) resumed(note string) {
 // start: above the story, and in the narration.
 func (sc *LessonScene) Resumed() {
 	_, log := sc.Lab.MyRun()
-	note := "Resumed your run where you left it, at " + core.Seconds(sc.Lab.Now()) + " with " + actionsText(len(log)) +
+	note := "Resumed your run where you left it, at " + core.Seconds(sc.Lab.Now()) + " with " + view.ActionsText(len(log)) +
 		". Restart (under the goals) begins the lesson again; Undo brings this run back."
 	sc.resumed(note)
 	sc.Player.Narrate(note)
 }
-
-func actionsText(n int) string { return fmt.Sprintf("%d %s", n, form.Plural(n, "action", "actions")) }
 
 // Press presses the named run button (RunRestart, RunUndo, RunBackToMine,
 // RunNext) as a click would, for the HTML page's own buttons; one not

@@ -164,11 +164,11 @@ func TestKeyboardSelectsAndPausesAProcess(t *testing.T) {
 		t.Fatal("1 then Z again did not resume A")
 	}
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentHelp)})
-	if !sc.Player.showHelp {
+	if !sc.Player.HelpShown() {
 		t.Fatal("? did not open the help")
 	}
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
-	if sc.Player.showHelp || r.a.Inspect().Name != "lesson" {
+	if sc.Player.HelpShown() || r.a.Inspect().Name != "lesson" {
 		t.Fatal("a key should close the help, not leave the lesson")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"leaselab/core/permalink"
+	"leaselab/game/view"
 	"leaselab/lessons"
 )
 
@@ -40,7 +41,7 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	if err := sc.Lab.Resume(lessons.Knobs(knobs), l.Log); err != nil {
 		return nil, fmt.Errorf("the link does not fit lesson %s: %w", ls.ID, err)
 	}
-	sc.Player.Narrate("Opened a shared run: " + actionsText(len(l.Log)) + " replayed.")
+	sc.Player.Narrate("Opened a shared run: " + view.ActionsText(len(l.Log)) + " replayed.")
 	a.show(sc)
 	return sc, nil
 }

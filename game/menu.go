@@ -10,6 +10,7 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/menu"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -51,10 +52,10 @@ type Menu struct {
 func NewMenu(ls []*lessons.Lesson, exs []*lessons.Exercise, p Progress, open func(*lessons.Lesson), openEx func(*lessons.Exercise)) *Menu {
 	m := &Menu{model: menu.Menu{Lessons: ls, Exercises: exs, Progress: p, Open: open, OpenExercise: openEx}}
 	for _, l := range ls {
-		m.tips = append(m.tips, ui.Tooltip{Text: fmt.Sprintf("%s About %d min.", l.Summary, l.Minutes), Delay: tooltipDelay})
+		m.tips = append(m.tips, ui.Tooltip{Text: fmt.Sprintf("%s About %d min.", l.Summary, l.Minutes), Delay: player.TooltipDelay})
 	}
 	for _, e := range exs {
-		m.tips = append(m.tips, ui.Tooltip{Text: fmt.Sprintf("%s About %d min.", e.Summary, e.Minutes), Delay: tooltipDelay})
+		m.tips = append(m.tips, ui.Tooltip{Text: fmt.Sprintf("%s About %d min.", e.Summary, e.Minutes), Delay: player.TooltipDelay})
 	}
 	m.ring = ui.NewFocusRing(false)
 	m.declare()

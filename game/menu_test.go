@@ -12,6 +12,7 @@ import (
 	"leaselab/game/lab"
 	"leaselab/game/place"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // On the phone an actor's action menu, taller than the world, lies over
@@ -39,17 +40,17 @@ func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
 		require.NotEmpty(t, procs)
 		slices.Sort(procs)
 		r.click(procs[0])
-		w, ok := sb.Run.Player.World.(*worldView)
+		w, ok := sb.Run.Player.World.(*view.World)
 		require.True(t, ok)
-		require.NotEmpty(t, w.buttons, "%s: the menu opens", preset)
+		require.NotEmpty(t, w.Buttons(), "%s: the menu opens", preset)
 		shot := r.record(preset + "-menu-over-timeline-phone")
 
-		tl := sb.Run.Player.layout.Timeline
-		last := w.buttons[len(w.buttons)-1]
+		tl := sb.Run.Player.Placed().Timeline
+		last := w.Buttons()[len(w.Buttons())-1]
 		require.True(t, last.Rect.Overlaps(tl), "%s: the menu is taller than the world (the case under test)", preset)
 		lastTimeline, firstMenu := -1, len(shot.drawn)
 		for i, d := range shot.drawn {
-			isItem := slices.ContainsFunc(w.buttons, func(b ui.Button) bool { return b.Label == d.Full && b.Rect.Overlaps(d.Ink) })
+			isItem := slices.ContainsFunc(w.Buttons(), func(b ui.Button) bool { return b.Label == d.Full && b.Rect.Overlaps(d.Ink) })
 			switch {
 			case isItem:
 				firstMenu = min(firstMenu, i)
@@ -58,13 +59,13 @@ func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
 			}
 		}
 		assert.Greater(t, firstMenu, lastTimeline, "%s: the menu is drawn before the timeline's text", preset)
-		for _, b := range w.buttons {
+		for _, b := range w.Buttons() {
 			assert.True(t, b.Rect.Within(r.st.Window), "%s: %q lies outside the window", preset, b.Label)
 		}
 
 		now := sb.Run.Lab.Now()
 		r.clickAt(last.Rect.Center())
-		assert.Empty(t, w.buttons, "%s: the press on %q went to the menu", preset, last.Label)
+		assert.Empty(t, w.Buttons(), "%s: the press on %q went to the menu", preset, last.Label)
 		assert.GreaterOrEqual(t, sb.Run.Lab.Now(), now, "%s: the press on the menu moved the play head back", preset)
 	}
 }
@@ -88,7 +89,7 @@ func TestMessageLabelsKeepOffTheBadges(t *testing.T) {
 		r.click("start")
 		sb := r.a.top().(*SandboxScene)
 		require.NotNil(t, sb.Run)
-		w, ok := sb.Run.Player.World.(*worldView)
+		w, ok := sb.Run.Player.World.(*view.World)
 		require.True(t, ok)
 		labels := 0
 		for at := time.Duration(0); at < 8*time.Second; at += 25 * time.Millisecond {
@@ -99,8 +100,8 @@ func TestMessageLabelsKeepOffTheBadges(t *testing.T) {
 					continue
 				}
 				labels++
-				for i, b := range w.geom.Badges {
-					assert.False(t, d.Ink.Overlaps(b), "%s at %v: %q covers %s's badge", size, at, d.Text, w.view.Procs[i].Name)
+				for i, b := range w.Geom().Badges {
+					assert.False(t, d.Ink.Overlaps(b), "%s at %v: %q covers %s's badge", size, at, d.Text, w.Snapshot().Procs[i].Name)
 				}
 			}
 		}

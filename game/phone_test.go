@@ -12,6 +12,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/place"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 )
 
@@ -25,13 +26,13 @@ func TestShardWorkersAreNamedOnThePhone(t *testing.T) {
 	sc := r.a.top().(*LessonScene)
 	sc.Lab.Advance(30 * time.Second)
 	shot := r.record("lesson-shards-workers-phone")
-	workers := sc.world.view.Workers
+	workers := sc.world.Snapshot().Workers
 	require.NotEmpty(t, workers)
 	for i, wk := range workers {
-		chip := sc.world.shard.geom.Workers[i]
+		chip := sc.world.ShardGeom().Workers[i]
 		named := false
 		for _, d := range shot.drawn {
-			if (d.Text == wk.Name || d.Text == shortWorker(wk.Name)) && chip.Contains(d.Ink.Center()) {
+			if (d.Text == wk.Name || d.Text == view.ShortWorker(wk.Name)) && chip.Contains(d.Ink.Center()) {
 				named = true
 			}
 		}
@@ -105,12 +106,12 @@ func TestLabelsOfOneKindShareOneSize(t *testing.T) {
 		chips = append(chips, c.Rect)
 	}
 	assert.Len(t, sizesIn(shot, chips), 1, "the systems' names: %v", sizesIn(shot, chips))
-	goals := sizesIn(shot, v.player.goalRows)
+	goals := sizesIn(shot, v.player.GoalRows())
 	assert.Len(t, goals, 1, "the goals: %v", goals)
 
 	r2, sc := phoneSolution(t, "troubleshooting", -1)
 	shot = r2.record("lesson-troubleshooting-sizes-phone")
-	tv := sc.Player.Timeline.(*timelineView)
-	lanes := sizesIn(shot, []ui.Rect{tv.geom.Labels})
+	tv := sc.Player.Timeline.(*view.Timeline)
+	lanes := sizesIn(shot, []ui.Rect{tv.Geom().Labels})
 	assert.Len(t, lanes, 1, "the lanes' names: %v", lanes)
 }

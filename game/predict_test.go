@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 )
 
@@ -129,18 +130,18 @@ func TestThePredictionsRowsAreThePagesControls(t *testing.T) {
 	r, sc := openFencedAtTheQuestion(t)
 	_, cs := predictGroup(r)
 	require.NotEmpty(t, cs)
-	var rows []predictRow
-	for _, row := range sc.Player.predict.rows {
-		if row.id != "" {
+	var rows []player.CardRow
+	for _, row := range sc.Player.PredictRows() {
+		if row.ID != "" {
 			rows = append(rows, row)
 		}
 	}
 	require.Len(t, rows, len(cs), "a canvas row per control the page lists")
 	regions := r.a.Inspect().Regions
 	for i, c := range cs {
-		assert.Equal(t, c.ID, rows[i].id)
-		assert.Contains(t, strings.Join(rows[i].lines, " "), c.Label, "%s: the canvas's words are the declaration's", c.ID)
-		assert.Equal(t, rows[i].r, regions[c.ID], "%s: the canvas's region is named by the page's id", c.ID)
+		assert.Equal(t, c.ID, rows[i].ID)
+		assert.Contains(t, strings.Join(rows[i].Lines, " "), c.Label, "%s: the canvas's words are the declaration's", c.ID)
+		assert.Equal(t, rows[i].Rect, regions[c.ID], "%s: the canvas's region is named by the page's id", c.ID)
 	}
-	assert.Equal(t, ui.WithKey("Play on without predicting", ui.IntentPlayPause), strings.Join(rows[len(rows)-1].lines, " "))
+	assert.Equal(t, ui.WithKey("Play on without predicting", ui.IntentPlayPause), strings.Join(rows[len(rows)-1].Lines, " "))
 }

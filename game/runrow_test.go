@@ -13,6 +13,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 
@@ -66,14 +67,14 @@ func TestShowSolutionKeepsMyRun(t *testing.T) {
 	r := rigWith(t, store)
 	sc := pausedRun(t, r)
 	mine, hash := sc.Lab.Log(), sc.Lab.Sim().Trace.Hash()
-	assert.False(t, r.button(RunBackToMine).Offered, "nothing kept aside yet")
+	assert.False(t, r.button(player.RunBackToMine).Offered, "nothing kept aside yet")
 	assert.Contains(t, r.a.Inspect().Regions, "solution")
 
 	r.click("solution")
 	run := r.a.Inspect().Run
 	assert.Equal(t, "the solution", run.Showing)
 	assert.True(t, run.KeptMine)
-	back := r.button(RunBackToMine)
+	back := r.button(player.RunBackToMine)
 	assert.True(t, back.Offered && back.Enabled, "%+v", back)
 	assert.Equal(t, "Back to my run", back.Label)
 	assert.Contains(t, back.Tip, "Leave the solution")
@@ -82,14 +83,14 @@ func TestShowSolutionKeepsMyRun(t *testing.T) {
 
 	// Leaving for the menu saves the learner's run, not the solution.
 	sc.Lab.Advance(10 * time.Second)
-	sc.Player.setPlaying(false)
+	sc.Player.SetPlaying(false)
 	r.a.record(sc)
 	saved, _ := progress.Open(store, nil)
 	var log core.ActionLog
 	require.NoError(t, json.Unmarshal(saved.Lesson("fenced-writes").Log, &log))
 	assert.Equal(t, mine, log)
 
-	r.click(RunBackToMine)
+	r.click(player.RunBackToMine)
 	run = r.a.Inspect().Run
 	assert.Equal(t, "your run", run.Showing)
 	assert.False(t, run.KeptMine)
@@ -99,11 +100,11 @@ func TestShowSolutionKeepsMyRun(t *testing.T) {
 	assert.Contains(t, lastLine(r), "Back to your run at t = 26.000 s")
 	assert.Contains(t, r.a.Inspect().Regions, "solution")
 
-	undo := r.button(RunUndo)
+	undo := r.button(player.RunUndo)
 	assert.True(t, undo.Enabled)
-	r.click(RunUndo)
+	r.click(player.RunUndo)
 	assert.Equal(t, "the solution", r.a.Inspect().Run.Showing)
-	assert.Equal(t, "Redo", r.button(RunUndo).Label)
+	assert.Equal(t, "Redo", r.button(player.RunUndo).Label)
 }
 
 // A found break is a run of its own too.
@@ -111,8 +112,8 @@ func TestAFoundBreakKeepsMyRunWithAWayBack(t *testing.T) {
 	r := rigWith(t, nil)
 	sc := brokenFencedWrites(t, r)
 	assert.Equal(t, "the break found", r.a.Inspect().Run.Showing)
-	assert.True(t, r.button(RunBackToMine).Offered)
-	r.click(RunBackToMine)
+	assert.True(t, r.button(player.RunBackToMine).Offered)
+	r.click(player.RunBackToMine)
 	assert.Equal(t, "your run", r.a.Inspect().Run.Showing)
 	require.Len(t, sc.Lab.Log(), 1, "the learner's run: fencing off at 0")
 	assert.Equal(t, core.VerbFencing, sc.Lab.Log()[0].Do)
@@ -124,22 +125,22 @@ func TestAFoundBreakKeepsMyRunWithAWayBack(t *testing.T) {
 func TestActingAfterAScrubBackWarnsAndUndoBringsItBack(t *testing.T) {
 	r := rigWith(t, nil)
 	sc := pausedRun(t, r)
-	assert.False(t, r.button(RunUndo).Enabled, "nothing to undo yet")
+	assert.False(t, r.button(player.RunUndo).Enabled, "nothing to undo yet")
 	full := sc.Lab.Log()
 	sc.Seek(2 * time.Second)
 	r.tick(ui.Input{})
-	assert.Equal(t, 1, sc.world.later)
-	assert.Equal(t, "acting now drops 1 action after the play head (Undo brings them back)", sc.world.legendWarning())
+	assert.Equal(t, 1, sc.world.Later())
+	assert.Equal(t, "acting now drops 1 action after the play head (Undo brings them back)", sc.world.LegendWarning())
 	r.click("proc:A")
 	assert.Contains(t, lastLine(r), "Acting now drops 1 later action (pause A for 20s at 4 s); Undo brings them back")
 	r.click("act:A:crash")
 	assert.Contains(t, narration(r), "You: crash A. Acting here dropped 1 later action (pause A for 20s at 4 s); Undo brings them back.")
-	assert.Equal(t, 0, sc.world.later)
+	assert.Equal(t, 0, sc.world.Later())
 
-	undo := r.button(RunUndo)
+	undo := r.button(player.RunUndo)
 	require.True(t, undo.Enabled)
 	assert.Contains(t, undo.Tip, "Undo the action at t = 2.000 s")
-	r.click(RunUndo)
+	r.click(player.RunUndo)
 	assert.Equal(t, full, sc.Lab.Log())
 	assert.Contains(t, lastLine(r), "Undid the action")
 }
@@ -166,7 +167,7 @@ func TestGoalsStayMetAndTheMenuAgrees(t *testing.T) {
 	sc.Lab.Advance(sc.Lab.Length())
 	r.tick(ui.Input{})
 	require.True(t, r.a.Inspect().Run.Complete)
-	r.click(RunBackToMine)
+	r.click(player.RunBackToMine)
 	for i, g := range r.a.Inspect().Mirror.Goals {
 		assert.True(t, g.Met, "goal %d", i)
 	}
@@ -203,23 +204,23 @@ func TestReopeningResumesAndSaysSoAndRestartBeginsAgain(t *testing.T) {
 	assert.Contains(t, info.Run.Resumed, "Resumed your run where you left it, at 4 s with 1 action")
 	assert.True(t, strings.HasPrefix(info.Mirror.Text, "Resumed your run"), "the story says so first: %.120s", info.Mirror.Text)
 	assert.Contains(t, narration(r2), "Restart (under the goals) begins the lesson again")
-	restart := r2.button(RunRestart)
+	restart := r2.button(player.RunRestart)
 	assert.True(t, restart.Offered && restart.Enabled)
 	r2.resize(1024, 640)
 	r2.tick(ui.Input{})
 	r2.shot("resumed-1024x640.png")
 
 	sc := r2.a.top().(*LessonScene)
-	r2.click(RunRestart)
+	r2.click(player.RunRestart)
 	info = r2.a.Inspect()
 	assert.Equal(t, 0.0, info.Run.Now)
 	assert.Empty(t, sc.Lab.Log())
 	assert.Empty(t, info.Run.Resumed)
 	assert.False(t, strings.HasPrefix(info.Mirror.Text, "Resumed"), "the story starts at its start")
-	assert.False(t, r2.button(RunRestart).Enabled, "nothing left to restart")
+	assert.False(t, r2.button(player.RunRestart).Enabled, "nothing left to restart")
 	assert.True(t, info.Mirror.Goals[0].Met, "what was proved stays proved")
 
-	r2.click(RunUndo)
+	r2.click(player.RunUndo)
 	assert.Len(t, sc.Lab.Log(), 1)
 	assert.Equal(t, 4.0, r2.a.Inspect().Run.Now)
 
@@ -227,7 +228,7 @@ func TestReopeningResumesAndSaysSoAndRestartBeginsAgain(t *testing.T) {
 	r3 := rigWith(t, nil)
 	r3.click("lesson:leases")
 	assert.Empty(t, r3.a.Inspect().Run.Resumed)
-	assert.False(t, r3.button(RunRestart).Enabled)
+	assert.False(t, r3.button(player.RunRestart).Enabled)
 }
 
 // After "Lesson complete", Next lesson opens the next lesson in the
@@ -237,18 +238,18 @@ func TestNextLessonOpensTheNextInTheMenusOrder(t *testing.T) {
 	all := lessons.All()
 	r := rigWith(t, nil)
 	r.click("lesson:" + all[0].ID)
-	assert.False(t, r.button(RunNext).Offered, "not before the lesson is complete")
+	assert.False(t, r.button(player.RunNext).Offered, "not before the lesson is complete")
 	sc := r.a.top().(*LessonScene)
 	r.click("solution")
 	sc.Lab.Advance(sc.Lab.Length())
 	r.tick(ui.Input{})
 	require.True(t, sc.complete)
-	next := r.button(RunNext)
+	next := r.button(player.RunNext)
 	assert.True(t, next.Offered && next.Enabled)
 	assert.Equal(t, "Next lesson >", next.Label)
 	assert.Equal(t, "Open the next lesson: "+all[1].Title, next.Tip)
 	assert.Contains(t, lastLine(r), "Next lesson: "+all[1].Title, "the narration names it (the button is under the goals on the desktop, at the top of the page's panel)")
-	r.click(RunNext)
+	r.click(player.RunNext)
 	assert.Equal(t, all[1].ID, r.a.Inspect().Run.Lesson)
 	_, done := r.a.GoalsMet(all[0].ID)
 	assert.True(t, done, "the finished lesson is recorded")
@@ -262,7 +263,7 @@ func TestNextLessonOpensTheNextInTheMenusOrder(t *testing.T) {
 	for i, g := range r.a.Inspect().Mirror.Goals {
 		assert.True(t, g.Met, "goal %d", i)
 	}
-	assert.False(t, r.button(RunNext).Offered, "the last lesson has no next")
+	assert.False(t, r.button(player.RunNext).Offered, "the last lesson has no next")
 }
 
 func goalIDs(l *lessons.Lesson) []string {
@@ -281,7 +282,7 @@ func TestLinksReplayTheRunOnShow(t *testing.T) {
 	hash := sc.Lab.Sim().Trace.Hash()
 	link := sc.Link()
 	r.click("solution")
-	r.click(RunBackToMine)
+	r.click(player.RunBackToMine)
 	assert.Equal(t, link, sc.Link())
 	r2 := rigWith(t, nil)
 	sc2, err := r2.a.OpenLink(link.Encode())
@@ -322,10 +323,10 @@ func TestRunRowFitsAndDoesNotOverlap(t *testing.T) {
 		r.tick(ui.Input{})
 		sc.Seek(20 * time.Second) // a goal met later: hollow ✓
 		r.tick(ui.Input{})
-		sc.Player.hintsSeen = 1
+		sc.Player.SetHintsSeen(1)
 		r.tick(ui.Input{})
 		info := r.a.Inspect()
-		names := []string{RunRestart, RunUndo, RunNext, RunBackToMine, "hint"}
+		names := []string{player.RunRestart, player.RunUndo, player.RunNext, player.RunBackToMine, "hint"}
 		s := r.st.Style
 		for i, a := range names {
 			ra, ok := info.Regions[a]
@@ -374,12 +375,12 @@ func TestARevealedHintEndsTheLessonText(t *testing.T) {
 	require.Greater(t, len(hint), 300, "precondition: a hint far longer than a line")
 	r.key(ui.IntentHint)
 	p := sc.Player
-	assert.True(t, strings.HasSuffix(p.text.Text(), "\n\nHint 1: "+hint))
-	assert.Equal(t, p.text.MaxScroll(), p.text.Scroll(), "scrolled to it")
+	assert.True(t, strings.HasSuffix(p.TextPanel().Text(), "\n\nHint 1: "+hint))
+	assert.Equal(t, p.TextPanel().MaxScroll(), p.TextPanel().Scroll(), "scrolled to it")
 	assert.Equal(t, hint, r.a.Inspect().Mirror.Hint)
 	assert.False(t, strings.Contains(r.a.Inspect().Mirror.Text, "Hint 1:"), "the text view has it in its own place")
 	lh := draw.LineHeight(r.st.Style.Small())
-	assert.Less(t, p.layout.HintText.H, 2*lh, "one line under the run row")
+	assert.Less(t, p.Placed().HintText.H, 2*lh, "one line under the run row")
 }
 
 // The HTML page presses the same buttons by name; one not available is
@@ -387,13 +388,13 @@ func TestARevealedHintEndsTheLessonText(t *testing.T) {
 func TestRunButtonsPressByName(t *testing.T) {
 	r := rigWith(t, nil)
 	sc := pausedRun(t, r)
-	assert.EqualError(t, sc.Press(RunUndo), "Undo is not available now")
+	assert.EqualError(t, sc.Press(player.RunUndo), "Undo is not available now")
 	assert.EqualError(t, sc.Press("rewind"), `no run button "rewind"`)
-	require.NoError(t, sc.Press(RunRestart))
+	require.NoError(t, sc.Press(player.RunRestart))
 	assert.Empty(t, sc.Lab.Log())
-	require.NoError(t, sc.Press(RunUndo))
+	require.NoError(t, sc.Press(player.RunUndo))
 	assert.Len(t, sc.Lab.Log(), 1)
-	assert.Error(t, sc.Press(RunNext), "not before the lesson is complete")
+	assert.Error(t, sc.Press(player.RunNext), "not before the lesson is complete")
 }
 
 // The completion line names the next lesson as one sentence: a title that

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"leaselab/core/permalink"
+	"leaselab/game/view"
 )
 
 // Link returns the permalink of the sandbox run on screen: the setup it
@@ -39,7 +40,7 @@ func (a *App) openSandboxLink(l permalink.RunLink) (*LessonScene, error) {
 	if len(l.Log) > 0 && sb.m.Played != nil {
 		sb.Run.Lab.Seek(l.Log[len(l.Log)-1].At.D())
 	}
-	sb.Run.Player.Narrate("Opened a shared sandbox run: " + actionsText(len(l.Log)) + " replayed.")
+	sb.Run.Player.Narrate("Opened a shared sandbox run: " + view.ActionsText(len(l.Log)) + " replayed.")
 	a.show(sb)
 	return sb.Run, nil
 }

@@ -11,6 +11,7 @@ import (
 	"leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 )
 
@@ -23,7 +24,7 @@ func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 	search := cfg != nil
 	sc.exported, sc.runCfg = "", cfg
 	spec := LessonSpec{
-		Back: BackButton{Label: "< Setup", Do: func() {
+		Back: player.BackButton{Label: "< Setup", Do: func() {
 			if search {
 				sc.m.Played, sc.m.Shared = lb.Log(), false // a switch of system replays them
 			}
@@ -34,7 +35,7 @@ func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 		// between the export buttons, and L restarted the run with an
 		// empty log.
 		NoSolution: true,
-		Checklist:  Checklist{Title: "Invariants (click to jump)", Goals: func() []draw.Goal { return sc.invariants(lb) }},
+		Checklist:  player.Checklist{Title: "Invariants (click to jump)", Goals: func() []draw.Goal { return sc.invariants(lb) }},
 		Side:       sc.drawSide,
 		Regions: func() map[string]ui.Rect {
 			m := map[string]ui.Rect{}
@@ -50,7 +51,7 @@ func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 	}
 	for i := range sc.invs {
 		sc.invs[i] = ui.Button{}
-		spec.Widgets = append(spec.Widgets, Widget{Name: fmt.Sprintf("inv:%d", i), W: &sc.invs[i], Do: func() { sc.jumpToBreak(i) }})
+		spec.Widgets = append(spec.Widgets, player.Widget{Name: fmt.Sprintf("inv:%d", i), W: &sc.invs[i], Do: func() { sc.jumpToBreak(i) }})
 	}
 	sc.jsonl = ui.Button{Label: "Trace (.jsonl)"}
 	sc.mermaid = ui.Button{Label: "Diagram (.mmd)"}
@@ -63,9 +64,9 @@ func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 		tip = "Not for this run: shard leases are modelled on etcd only"
 	}
 	spec.Widgets = append(spec.Widgets,
-		Widget{Name: "exportJSONL", W: &sc.jsonl, Do: func() { sc.save(sc.Run.Lab.ExportName("jsonl"), sc.Run.Lab.ExportJSONL()) }},
-		Widget{Name: "exportMermaid", W: &sc.mermaid, Do: func() { sc.save(sc.Run.Lab.ExportName("mmd"), sc.Run.Lab.ExportMermaid()) }},
-		Widget{Name: RunCompareSystems, W: &sc.compare, Tip: tip, Do: sc.CompareRun})
+		player.Widget{Name: "exportJSONL", W: &sc.jsonl, Do: func() { sc.save(sc.Run.Lab.ExportName("jsonl"), sc.Run.Lab.ExportJSONL()) }},
+		player.Widget{Name: "exportMermaid", W: &sc.mermaid, Do: func() { sc.save(sc.Run.Lab.ExportName("mmd"), sc.Run.Lab.ExportMermaid()) }},
+		player.Widget{Name: RunCompareSystems, W: &sc.compare, Tip: tip, Do: sc.CompareRun})
 	// A setup of the learner's own gets a search fitted to it (a lesson
 	// opened here brought its own).
 	why := ""
@@ -109,9 +110,9 @@ func (v *sandboxRun) Layout(window ui.Rect, style draw.Style) {
 	sc := (*SandboxScene)(v)
 	sc.Run.Layout(window, style)
 	p := sc.Run.Player
-	l := p.layout
+	l := p.Placed()
 	for i := range sc.invs {
-		sc.invs[i].Rect = p.goalRow(i)
+		sc.invs[i].Rect = p.GoalRow(i)
 		if i >= len(p.Lesson.Goals) {
 			sc.invs[i].Rect = ui.Rect{}
 		}
@@ -132,8 +133,7 @@ const compareLabel = "Compare systems"
 func (sc *SandboxScene) runRowRoom(style draw.Style, row ui.Rect) ui.Rect {
 	g := math.Round(style.U(8))
 	left, right := row.X, row.MaxX()
-	for i := range sc.Run.Player.run.buttons {
-		b := sc.Run.Player.run.buttons[i].Rect
+	for _, b := range sc.Run.Player.RunButtonRects() {
 		switch {
 		case b.Empty():
 		case b.Center().X < row.Center().X:
@@ -185,7 +185,7 @@ func (v *sandboxRun) Update(st *State) error {
 	}
 	// The canvas's clicks pass the run's declarations (Widget.Do), as
 	// the page's uses do.
-	use := func(id string) { run.Player.use(ui.HostAction{ID: id}) }
+	use := func(id string) { run.Player.Use(ui.HostAction{ID: id}) }
 	in := &st.Input
 	for i := range sc.invs {
 		if sc.invs[i].Update(in) {
@@ -206,7 +206,7 @@ func (v *sandboxRun) Update(st *State) error {
 // jumpToBreak moves the run to where invariant i first broke.
 func (sc *SandboxScene) jumpToBreak(i int) {
 	p := sc.Run.Player
-	p.setPlaying(false)
+	p.SetPlaying(false)
 	sc.Run.Seek(sc.invAt[i])
 	p.Narrate(fmt.Sprintf("Jumped to t=%s, where %q first broke", core.FormatTime(sc.invAt[i]), strings.SplitN(p.Lesson.Goals[i].Text, ":", 2)[0]))
 }
@@ -231,11 +231,11 @@ func (sc *SandboxScene) save(name string, data []byte) {
 // the hints would be.
 func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
 	p := sc.Run.Player
-	s, l, th := p.style, p.layout, p.style.Theme
+	s, l, th := p.Style(), p.Placed(), p.Style().Theme
 	for i, g := range p.Lesson.Goals {
 		b := &sc.invs[i]
 		if !g.Met {
-			row := p.goalRow(i)
+			row := p.GoalRow(i)
 			side := math.Min(row.H-s.U(8), s.U(18))
 			box := ui.Rect{X: row.X, Y: row.Y + s.U(4), W: side, H: side}
 			draw.FillRoundRect(dst, box, s.U(3), th.Reject)

@@ -11,6 +11,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/place"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -43,7 +44,7 @@ type SharedScene struct {
 	OnBack, OnOpen func()
 	Now            func() time.Time
 
-	narration Narration
+	narration player.Narration
 	style     draw.Style
 	title     ui.Rect
 	// deck is the screen's controls, back and open, declared once: the
@@ -261,23 +262,6 @@ func (s *SharedScene) Draw(screen *ebiten.Image) {
 	if b := s.deck.Button(sharedOpen); b != nil {
 		st.Button(screen, b)
 	}
-}
-
-// SharedInfo is the shared-answer screen's state for the browser bridge
-// and tests.
-type SharedInfo struct {
-	Exercise string  `json:"exercise,omitempty"`
-	Problem  string  `json:"problem,omitempty"`
-	Grading  bool    `json:"grading,omitempty"`
-	Progress float64 `json:"progress,omitempty"`
-	// Done: graded; Pass the verdict now, Claimed the share's, Agrees
-	// whether they are one; Help the record of help taken.
-	Done    bool   `json:"done,omitempty"`
-	Pass    bool   `json:"pass,omitempty"`
-	Claimed bool   `json:"claimed,omitempty"`
-	Agrees  bool   `json:"agrees,omitempty"`
-	Help    string `json:"help,omitempty"`
-	Verdict string `json:"verdict"`
 }
 
 // Inspect implements Inspector.

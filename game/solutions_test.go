@@ -9,7 +9,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 	"leaselab/lessons"
 )
 
@@ -40,9 +42,9 @@ func (r *appRig) setKnob(sc *LessonScene, id string, v float64) {
 	}
 }
 
-// menuItem finds the open menu's entry that performs a.
-func menuItem(w *worldView, a core.Action) int {
-	for i, m := range w.menu {
+// menuItem finds the menu entry that performs a.
+func menuItem(menu []lab.Choice, a core.Action) int {
+	for i, m := range menu {
 		b := m.Action
 		// A member's menu cuts it off from its peers or its clients, and
 		// reads serializable or linearizable (On): Peer and On tell apart.
@@ -86,7 +88,7 @@ func (r *appRig) perform(sc *LessonScene, a core.Action, keys bool) {
 		return
 	}
 	idx := -1
-	for i, ac := range w.actors {
+	for i, ac := range w.Actors() {
 		if ac.Name == a.Proc {
 			idx = i
 		}
@@ -106,20 +108,20 @@ func (r *appRig) perform(sc *LessonScene, a core.Action, keys bool) {
 	} else {
 		r.click("proc:" + a.Proc)
 	}
-	if w.selected != idx {
-		r.t.Fatalf("%s not selected (selected %d)", a.Proc, w.selected)
+	if w.Selected() != idx {
+		r.t.Fatalf("%s not selected (selected %d)", a.Proc, w.Selected())
 	}
-	i := menuItem(w, a)
+	i := menuItem(w.Menu(), a)
 	if i < 0 {
-		r.t.Fatalf("%s's menu has no entry for %s: %+v", a.Proc, a, w.menu)
+		r.t.Fatalf("%s's menu has no entry for %s: %+v", a.Proc, a, w.Menu())
 	}
 	if keys {
-		for w.hl != i {
+		for w.Highlighted() != i {
 			r.key(ui.IntentDown)
 		}
 		r.key(ui.IntentActivate)
 	} else {
-		r.click(actID(a.Proc, w.menu[i].ID))
+		r.click(view.ActID(a.Proc, w.Menu()[i].ID))
 	}
 }
 

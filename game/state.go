@@ -1,15 +1,12 @@
 package game
 
 import (
-	"time"
-
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
-	"leaselab/game/lab"
-	"leaselab/game/place"
-	"leaselab/game/tick"
+	"leaselab/game/page"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // Scene is one screen: the lesson menu, the lesson player, the sandbox.
@@ -39,130 +36,32 @@ type Inspector interface {
 	Inspect() SceneInfo
 }
 
-// SceneInfo is what a scene reports about itself.
-type SceneInfo struct {
-	Name string `json:"name"`
-	// Page says the scene has no world: in the browser it is shown as the
-	// panel alone, and the canvas steps aside (otherwise beside it).
-	Page bool `json:"page,omitempty"`
-	// ControlsHeading heads the page's controls ("" is "Actions").
-	ControlsHeading string             `json:"controlsHeading,omitempty"`
-	Regions         map[string]ui.Rect `json:"regions,omitempty"`
-	Focus           string             `json:"focus,omitempty"` // the focused widget's name
-	Mirror          Mirror             `json:"mirror"`
-	// Run is the lesson run's state, for lesson scenes.
-	Run *RunInfo `json:"run,omitempty"`
-	// Compare is the side-by-side replay with the protection off and on,
-	// while it is open.
-	Compare *CompareInfo `json:"compare,omitempty"`
-	// Systems is the compare-systems view, while it is open.
-	Systems *SystemsInfo `json:"systems,omitempty"`
-	// Exercise is the exercise's state, for the exercise screen and the
-	// simulator it opens.
-	Exercise *ExerciseInfo `json:"exercise,omitempty"`
-	// Shared is a shared answer graded again, on its screen.
-	Shared *SharedInfo `json:"shared,omitempty"`
-	// Place is where the learner is (the App sets it): the page names the
-	// screen in its address and title, and notices a new one by it.
-	Place place.Place `json:"place"`
-	// World is the world at the play head in words, for screens with a
-	// run.
-	World *lab.Summary `json:"world,omitempty"`
-}
-
-// Mirror is the scene's text, duplicated as HTML beside the canvas in the
-// browser, because a canvas is invisible to screen readers.
-type Mirror struct {
-	Title     string      `json:"title"`
-	Objective string      `json:"objective,omitempty"` // the lesson's aim, kept in view
-	Text      string      `json:"text"`
-	Goals     []draw.Goal `json:"goals,omitempty"`
-	// Checklist, when set, words the goals otherwise than a lesson's
-	// ("Invariants": "Holds", "Broken").
-	Checklist *ChecklistWords `json:"checklist,omitempty"`
-	Hint      string          `json:"hint,omitempty"`
-	Narration []string        `json:"narration,omitempty"` // newest last
-	// NarrationKey marks, line by line, the key lines a listener must hear
-	// however fast the run goes (see Narration.AddKey).
-	NarrationKey []bool `json:"narrationKey,omitempty"`
-	// NarrationSeq gives, line by line, the trace event each line tells
-	// (-1: none): the page offers Why? on those lines (host action
-	// "why:N").
-	NarrationSeq []int `json:"narrationSeq,omitempty"`
-	// Controls are every action the scene offers, for the page to show as
-	// its own buttons (see Control), in the order the page lists them.
-	Controls []Control `json:"controls,omitempty"`
-	// Buttons are the run's own buttons (Restart, Undo, Back to my run,
-	// Next lesson) and whether each is offered now, for players with them.
-	Buttons []RunButton `json:"buttons,omitempty"`
-	// Step is what to do now: the first goal not met yet ("" once all
-	// are, or without goals).
-	Step string `json:"step,omitempty"`
-	// Done is set once the lesson is complete: what the learner proved
-	// and what comes next.
-	Done *Done `json:"done,omitempty"`
-}
-
-// Done is a completed lesson's moment of success.
-type Done struct {
-	Heading string `json:"heading"` // "Lesson complete"
-	Recap   string `json:"recap"`   // what the learner proved
-	// Next is the next lesson's title ("" after the last); the run
-	// button RunNext opens it.
-	Next string `json:"next,omitempty"`
-	// Predictions are the questions asked at the lesson's key moments,
-	// each with the learner's prediction (or its skip) beside what
-	// happened (lab.PredictionRecap).
-	Predictions []string `json:"predictions,omitempty"`
-	// Chain is the recap question asked with the learner's own run, when
-	// the lesson has one (see lessons.RecapChain).
-	Chain *RecapInfo `json:"chain,omitempty"`
-}
-
-// ChecklistWords are a checklist's heading and how it says an item is met
-// or not.
-type ChecklistWords struct {
-	Title string `json:"title"`
-	Met   string `json:"met"`
-	Open  string `json:"open"`
-}
+// What a scene tells the page around the canvas lives in game/page; these
+// names keep it where the mains, the wasm page and the tests read it.
+type (
+	SceneInfo      = page.SceneInfo
+	Mirror         = page.Mirror
+	Done           = page.Done
+	ChecklistWords = page.ChecklistWords
+	RunButton      = page.RunButton
+	RecapInfo      = page.RecapInfo
+	RunInfo        = page.RunInfo
+	ProcInfo       = page.ProcInfo
+	WriteInfo      = page.WriteInfo
+	CompareInfo    = page.CompareInfo
+	SystemsInfo    = page.SystemsInfo
+	ExerciseInfo   = page.ExerciseInfo
+	ResultInfo     = page.ResultInfo
+	PartInfo       = page.PartInfo
+	SharedInfo     = page.SharedInfo
+)
 
 // State is everything a scene may use. The Game owns it and refreshes it
-// before each Update.
+// before each Update: the tick a view may read ([view.Env]: input, window,
+// style, time), and the Stack the scene is on (see Push).
 type State struct {
-	Input  ui.Input   // this tick's input, in screen pixels
-	Tick   int64      // ticks since start, counting this one
-	Frame  int64      // frames drawn so far (work paced per frame reads it)
-	Window ui.Rect    // the whole screen, in pixels
-	Style  draw.Style // theme, fonts and the layout unit for this window
-
-	// Elapsed is the real time since the previous tick (at most
-	// tick.MaxStep), zero when nothing measured it: read it through
-	// TickLength.
-	Elapsed time.Duration
-
-	// ReducedMotion is the user's request (prefers-reduced-motion in the
-	// browser) to replace decorative animation with instant changes.
-	ReducedMotion bool
-
-	// WrapFocus is true on the desktop, where Tab cycles inside the window.
-	// In the browser it is false: Tab past the last widget must leave the
-	// canvas, and the scene reports that by setting FocusEscape.
-	WrapFocus bool
-
-	// FocusEscape is set by the scene when Tab leaves its focus ring; the
-	// Game hands it to the host and clears it.
-	FocusEscape ui.Escape
+	view.Env
 
 	// stack is the Stack updating the scene now (see Push).
 	stack *Stack
-}
-
-// TickLength is the real time this tick stands for: Elapsed, or
-// tick.Nominal when nothing measured it.
-func (st *State) TickLength() time.Duration {
-	if st.Elapsed <= 0 {
-		return tick.Nominal
-	}
-	return st.Elapsed
 }

@@ -12,7 +12,9 @@ import (
 	"leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/player"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // systemsView plays one sandbox scenario on several systems at once
@@ -22,8 +24,8 @@ import (
 // scene of its own, pushed over the sandbox and popped on Esc.
 type systemsView struct {
 	m      *lab.SystemsComparison
-	worlds []*worldView
-	lines  []*timelineView
+	worlds []*view.World
+	lines  []*view.Timeline
 	// shown are the two systems whose worlds (and, in a short window,
 	// timelines) are drawn.
 	shown  [2]int
@@ -42,17 +44,8 @@ type systemsView struct {
 	// last one chosen (shown[1]), and the chips switch it.
 	single bool
 	back   ui.Button
-	player *Player
+	player *player.Player
 	stack  *Stack
-}
-
-// SystemsInfo is the compare-systems view as the bridge reports it.
-type SystemsInfo struct {
-	Systems []string `json:"systems"`
-	Lines   []string `json:"lines"` // what each system did, in pane order
-	Shown   []string `json:"shown"` // the systems whose worlds are drawn
-	Refused []string `json:"refused,omitempty"`
-	Now     float64  `json:"now"`
 }
 
 // systemsFrom is where the comparison was opened, and so where its Back
@@ -79,19 +72,19 @@ func openSystems(stack *Stack, cfg sandbox.Config, log core.ActionLog, systems [
 // pushSystems shows comparison m on stack, etcd beside system.
 func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, from systemsFrom) {
 	v := &systemsView{m: m, stack: stack, back: ui.Button{Label: "Back (Esc)"}, shown: [2]int{0, min(1, len(m.Runs)-1)}}
-	widgets := []Widget{{Name: "systemsBack", W: &v.back, Tip: "Back to the sandbox (Esc)", Do: v.leave}}
+	widgets := []player.Widget{{Name: "systemsBack", W: &v.back, Tip: "Back to the sandbox (Esc)", Do: v.leave}}
 	v.chips = make([]ui.Button, len(m.Systems))
 	for i, sys := range m.Systems {
 		if sys == system && i > 0 {
 			v.shown[1] = i // etcd beside the system the setup is on
 		}
 		v.chips[i].Label = "Show " + sys.Title()
-		widgets = append(widgets, Widget{Name: "systemsShow:" + sys.String(), W: &v.chips[i], Tip: "Show " + sys.Title() + "'s world and timeline",
+		widgets = append(widgets, player.Widget{Name: "systemsShow:" + sys.String(), W: &v.chips[i], Tip: "Show " + sys.Title() + "'s world and timeline",
 			Do: func() { v.show(i) }})
 	}
 	for _, lb := range m.Runs {
-		v.worlds = append(v.worlds, newWorldView(lb, func(string) {}, func(lab.Command) {}))
-		v.lines = append(v.lines, newTimelineView(lb, func(cmd lab.Command) { lb.Apply(cmd) }))
+		v.worlds = append(v.worlds, view.NewWorld(lb, func(string) {}, func(lab.Command) {}))
+		v.lines = append(v.lines, view.NewTimeline(lb, func(cmd lab.Command) { lb.Apply(cmd) }))
 	}
 	var body []string
 	for _, st := range m.Stories {
@@ -100,11 +93,11 @@ func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, fro
 	for _, r := range m.Refused {
 		body = append(body, "Left out, "+r)
 	}
-	v.player = NewPlayer(PlayerSpec{
-		Lesson: Lesson{Title: "Compare systems", Body: "The same scenario and the same actions on each system, under one play head. " +
+	v.player = player.NewPlayer(player.PlayerSpec{
+		Lesson: player.Lesson{Title: "Compare systems", Body: "The same scenario and the same actions on each system, under one play head. " +
 			"Each line is read from that system's own run.\n\n" + strings.Join(body, "\n\n")},
 		Clock: lab.SystemsClock(m.Runs), World: (*systemsPanes)(v), Timeline: (*systemsLanes)(v),
-		Back: BackButton{Label: from.label, Tip: ui.WithKey(from.tip, ui.IntentBack), Do: v.leave},
+		Back: player.BackButton{Label: from.label, Tip: ui.WithKey(from.tip, ui.IntentBack), Do: v.leave},
 		// Room for two rows of timelines when the window has it; else
 		// the usual strip, for the shown pair.
 		Lanes: func() int {
@@ -125,7 +118,7 @@ func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, fro
 			}
 			return r
 		},
-		Checklist: Checklist{Title: "Ticked: no late write reached storage", Goals: func() []draw.Goal {
+		Checklist: player.Checklist{Title: "Ticked: no late write reached storage", Goals: func() []draw.Goal {
 			out := make([]draw.Goal, len(m.Stories))
 			for i, st := range m.Stories {
 				out[i] = draw.Goal{Text: st.Outcome(), Met: !st.StaleAccepted}
@@ -148,12 +141,12 @@ func systemTitles(ss []core.System) string {
 
 // leave returns to the sandbox.
 func (v *systemsView) leave() {
-	v.player.setPlaying(false)
+	v.player.SetPlaying(false)
 	v.stack.Pop()
 }
 
 // Update implements Scene.
-func (v *systemsView) Update(st *State) error { return v.player.Update(st) }
+func (v *systemsView) Update(st *State) error { return v.player.Update(&st.Env) }
 
 // Layout implements Scene.
 func (v *systemsView) Layout(window ui.Rect, style draw.Style) {
@@ -318,14 +311,14 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 
 // Update implements View: the way back and the names that choose the
 // systems shown; the worlds are a replay to watch and take no input.
-func (p *systemsPanes) Update(st *State) error {
+func (p *systemsPanes) Update(st *view.Env) error {
 	v := (*systemsView)(p)
 	for i, sys := range v.m.Systems {
 		if v.chips[i].Update(&st.Input) {
-			v.player.use(ui.HostAction{ID: "systemsShow:" + sys.String()})
+			v.player.Use(ui.HostAction{ID: "systemsShow:" + sys.String()})
 		}
 	}
-	updateReplay(st, v.worlds, &v.back, func() { v.player.use(ui.HostAction{ID: "systemsBack"}) })
+	updateReplay(st, v.worlds, &v.back, func() { v.player.Use(ui.HostAction{ID: "systemsBack"}) })
 	return nil
 }
 
@@ -348,7 +341,7 @@ func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 		draw.StrokeRoundRect(dst, r, s.U(4), 1.5, th.Accent)
 		inner := r.Inset(s.U(4)).InsetXY(s.U(4), 0)
 		draw.ParagraphTip(dst, v.m.Stories[i].Line(), s.Small(), inner, th.Text)
-		v.worlds[i].Draw(dst, v.worlds[i].area, s)
+		v.worlds[i].Draw(dst, v.worlds[i].Area(), s)
 	}
 }
 
@@ -419,7 +412,7 @@ func (p *systemsLanes) Layout(area ui.Rect, s draw.Style) {
 }
 
 // Update implements View.
-func (p *systemsLanes) Update(st *State) error {
+func (p *systemsLanes) Update(st *view.Env) error {
 	v := (*systemsView)(p)
 	before := v.m.Runs[0].Now()
 	for i, tl := range v.lines {
@@ -476,7 +469,7 @@ func (sc *SandboxScene) CompareRun() {
 		p.Narrate("Compare systems needs a run started from the setup: " + compareRunRefused)
 		return
 	}
-	p.setPlaying(false)
+	p.SetPlaying(false)
 	m, err := run.Lab.CompareRun(*sc.runCfg)
 	if err != nil {
 		p.Narrate("Cannot compare: " + err.Error())

@@ -11,6 +11,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/lab"
 	"leaselab/game/place"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 )
 
@@ -158,16 +159,16 @@ func TestCompareSystemsFitsBesideTheRunsButtons(t *testing.T) {
 			require.False(t, cmp.Empty(), when)
 			assert.True(t, cmp.Within(reg["hints"]), "%s at %v: %v in %v", when, size, cmp, reg["hints"])
 			assert.InDelta(t, reg[row].Center().Y, cmp.Center().Y, 1, "%s at %v: in the %s's row", when, size, row)
-			for _, other := range []string{RunRestart, RunUndo, RunBackToMine, "exportJSONL", "exportMermaid"} {
+			for _, other := range []string{player.RunRestart, player.RunUndo, player.RunBackToMine, "exportJSONL", "exportMermaid"} {
 				if o, ok := reg[other]; ok {
 					assert.False(t, cmp.Overlaps(o), "%s at %v: clear of %s", when, size, other)
 				}
 			}
 		}
-		check("a run", RunRestart)
+		check("a run", player.RunRestart)
 		require.NoError(t, sb.Run.Lab.ShowFound(sb.Run.Lab.Knobs(), core.ActionLog{core.At(2*time.Second, core.Pause("A", 10*time.Second))}))
 		check("a found run", "exportJSONL")
-		_, ok := r.a.Inspect().Regions[RunBackToMine]
+		_, ok := r.a.Inspect().Regions[player.RunBackToMine]
 		assert.True(t, ok, "Back to my run is offered")
 	}
 }
@@ -204,7 +205,7 @@ func TestCompareSystemsOnThePhoneShowsOneWorldAtATime(t *testing.T) {
 	shot := r.record("compare-systems-one-phone")
 	s := r.st.Style
 	i := v.shown[1]
-	g := v.worlds[i].geom
+	g := v.worlds[i].Geom()
 	for k, b := range g.Badges {
 		assert.LessOrEqual(t, b.MaxY(), g.Store.Y-s.U(4), "badge %d ends clear of the store's card", k)
 	}

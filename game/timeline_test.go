@@ -15,12 +15,14 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // timelineRig draws a timeline of the test's making, with a real lesson's
 // view and style, into an image it reads back.
 type timelineRig struct {
-	view  *timelineView
+	view  *view.Timeline
+	lab   *lab.Lab
 	style draw.Style
 	area  ui.Rect
 	geom  ui.TimelineGeom
@@ -29,13 +31,14 @@ type timelineRig struct {
 func newTimelineRig(t *testing.T, length time.Duration, lanes int) *timelineRig {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	tr := &timelineRig{view: r.a.top().(*LessonScene).Player.Timeline.(*timelineView), style: r.st.Style, area: ui.Rect{W: 900, H: 160}}
+	sc := r.a.top().(*LessonScene)
+	tr := &timelineRig{view: sc.Player.Timeline.(*view.Timeline), lab: sc.Lab, style: r.st.Style, area: ui.Rect{W: 900, H: 160}}
 	tr.geom = ui.LayoutTimeline(tr.area, tr.style.Unit, lanes, length.Seconds())
 	return tr
 }
 
 func (tr *timelineRig) render(tl lab.Timeline) *image.RGBA {
-	tr.view.tl, tr.view.geom = tl, tr.geom
+	tr.view.Show(tl, tr.geom)
 	w, h := int(tr.area.W), int(tr.area.H)
 	img := ebiten.NewImage(w, h)
 	defer img.Deallocate()
@@ -121,7 +124,7 @@ func TestTimelineLabelsAreDrawnOverThePlayHead(t *testing.T) {
 
 // sandboxTimeline starts the sandbox's default ten-minute run, plays it
 // to at, and returns its timeline.
-func sandboxTimeline(t *testing.T, at time.Duration) (*appRig, *SandboxScene, *timelineView) {
+func sandboxTimeline(t *testing.T, at time.Duration) (*appRig, *SandboxScene, *view.Timeline) {
 	r := newAppRig(t)
 	r.click("sandbox")
 	r.click("start")
@@ -130,7 +133,7 @@ func sandboxTimeline(t *testing.T, at time.Duration) (*appRig, *SandboxScene, *t
 	require.Equal(t, 10*time.Minute, sb.Run.Lab.Length())
 	sb.Run.Lab.Apply(lab.SeekTo(at))
 	r.tick(ui.Input{})
-	tv, ok := sb.Run.Player.Timeline.(*timelineView)
+	tv, ok := sb.Run.Player.Timeline.(*view.Timeline)
 	require.True(t, ok)
 	return r, sb, tv
 }
@@ -140,27 +143,27 @@ func sandboxTimeline(t *testing.T, at time.Duration) (*appRig, *SandboxScene, *t
 // way out shows the whole run again.
 func TestTimelineZoomsAboutTheWheel(t *testing.T) {
 	r, _, tv := sandboxTimeline(t, 30*time.Second)
-	require.True(t, tv.geom.View.Whole())
-	lanes := tv.geom.Lanes
+	require.True(t, tv.Geom().View.Whole())
+	lanes := tv.Geom().Lanes
 	at := ui.Point{X: lanes.X + lanes.W*0.3, Y: lanes.Center().Y}
-	under := tv.geom.T(at.X)
+	under := tv.Geom().T(at.X)
 	for range 4 {
 		r.tick(ui.Input{Cursor: at, Wheel: ui.Point{Y: 1}})
 	}
-	assert.InDelta(t, 600/math.Pow(ui.ZoomStep, 4), tv.geom.View.Span(), 1e-6)
-	assert.InDelta(t, under, tv.geom.T(at.X), 1e-6, "the time under the pointer moved")
+	assert.InDelta(t, 600/math.Pow(ui.ZoomStep, 4), tv.Geom().View.Span(), 1e-6)
+	assert.InDelta(t, under, tv.Geom().T(at.X), 1e-6, "the time under the pointer moved")
 
-	from := tv.geom.View.From
+	from := tv.Geom().View.From
 	r.tick(ui.Input{Cursor: at, Wheel: ui.Point{X: -1}})
-	assert.Greater(t, tv.geom.View.From, from, "a wheel turned right shows later")
+	assert.Greater(t, tv.Geom().View.From, from, "a wheel turned right shows later")
 
 	for range 10 {
 		r.tick(ui.Input{Cursor: at, Wheel: ui.Point{Y: -1}})
 	}
-	assert.True(t, tv.geom.View.Whole())
+	assert.True(t, tv.Geom().View.Whole())
 	outside := ui.Point{X: lanes.X, Y: lanes.Y - 200}
 	r.tick(ui.Input{Cursor: outside, Wheel: ui.Point{Y: 1}})
-	assert.True(t, tv.geom.View.Whole(), "the wheel away from the timeline does not zoom it")
+	assert.True(t, tv.Geom().View.Whole(), "the wheel away from the timeline does not zoom it")
 }
 
 // The keys zoom about the play head, keep it in view, move the view and
@@ -171,31 +174,31 @@ func TestTimelineZoomsWithTheKeysAndFollowsThePlayHead(t *testing.T) {
 	for range 5 {
 		r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentZoomIn)})
 	}
-	v := tv.geom.View
+	v := tv.Geom().View
 	assert.InDelta(t, 600/math.Pow(ui.ZoomStep, 5), v.Span(), 1e-6)
 	assert.True(t, v.From < 400 && 400 < v.To, "the play head left the view: %+v", v)
 
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentViewBack)})
-	assert.InDelta(t, v.From-v.Span()/2, tv.geom.View.From, 1e-6)
+	assert.InDelta(t, v.From-v.Span()/2, tv.Geom().View.From, 1e-6)
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentViewOn)})
-	assert.InDelta(t, v.From, tv.geom.View.From, 1e-6)
+	assert.InDelta(t, v.From, tv.Geom().View.From, 1e-6)
 
 	sb.Run.Lab.Apply(lab.SeekTo(500 * time.Second))
 	r.tick(ui.Input{})
-	assert.True(t, tv.geom.InView(500), "the view did not follow the play head: %+v", tv.geom.View)
-	assert.InDelta(t, v.Span(), tv.geom.View.Span(), 1e-6, "following zoomed")
+	assert.True(t, tv.Geom().InView(500), "the view did not follow the play head: %+v", tv.Geom().View)
+	assert.InDelta(t, v.Span(), tv.Geom().View.Span(), 1e-6, "following zoomed")
 
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentZoomOut)})
-	assert.InDelta(t, v.Span()*ui.ZoomStep, tv.geom.View.Span(), 1e-6)
+	assert.InDelta(t, v.Span()*ui.ZoomStep, tv.Geom().View.Span(), 1e-6)
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentZoomAll)})
-	assert.True(t, tv.geom.View.Whole())
+	assert.True(t, tv.Geom().View.Whole())
 }
 
 // Two fingers spread on the timeline zoom it in (a phone has no wheel),
 // without seeking the play head.
 func TestTimelinePinchesWithTwoFingers(t *testing.T) {
 	r, sb, tv := sandboxTimeline(t, 100*time.Second)
-	lanes := tv.geom.Lanes
+	lanes := tv.Geom().Lanes
 	y := lanes.Center().Y
 	x := func(f float64) float64 { return lanes.X + lanes.W*f }
 	fingers := func(a, b float64) []ui.Touch {
@@ -204,11 +207,11 @@ func TestTimelinePinchesWithTwoFingers(t *testing.T) {
 	start := fingers(0.4, 0.6)
 	start[1].JustDown = true
 	r.tick(ui.Input{Touches: start})
-	mid := tv.geom.T(x(0.5))
+	mid := tv.Geom().T(x(0.5))
 	r.tick(ui.Input{Touches: fingers(0.3, 0.7)})
 	r.tick(ui.Input{Touches: fingers(0.2, 0.8)})
-	assert.InDelta(t, 200.0, tv.geom.View.Span(), 1e-6, "spread from 0.2 to 0.6 of the width: three times in")
-	assert.InDelta(t, mid, tv.geom.T(x(0.5)), 1e-6, "the time between the fingers stays between them")
+	assert.InDelta(t, 200.0, tv.Geom().View.Span(), 1e-6, "spread from 0.2 to 0.6 of the width: three times in")
+	assert.InDelta(t, mid, tv.Geom().T(x(0.5)), 1e-6, "the time between the fingers stays between them")
 	assert.Equal(t, 100*time.Second, sb.Run.Lab.Now(), "a pinch does not seek")
 }
 
@@ -217,7 +220,7 @@ func TestTimelinePinchesWithTwoFingers(t *testing.T) {
 // close together), fencing off for its second half: rejected and stale
 // writes, each with a label, some crowded, squeezed 600 s to the
 // timeline's width.
-func busyTenMinutes(t *testing.T) (*appRig, *timelineView) {
+func busyTenMinutes(t *testing.T) (*appRig, *view.Timeline) {
 	r, sb, tv := sandboxTimeline(t, 0)
 	lb := sb.Run.Lab
 	for _, sec := range []int{30, 45, 60, 150, 250, 330, 345, 440, 530} {
@@ -243,40 +246,40 @@ func busyTenMinutes(t *testing.T) (*appRig, *timelineView) {
 func TestTimelineLabelsNeverOverlapOverTenMinutes(t *testing.T) {
 	r, tv := busyTenMinutes(t)
 	labelled := 0
-	for _, m := range tv.tl.Writes {
+	for _, m := range tv.Run().Writes {
 		if m.Label != "" {
 			labelled++
 		}
 	}
 	require.GreaterOrEqual(t, labelled, 6, "the run gives the timeline a label for most pauses")
-	require.NotEmpty(t, tv.drawnLabels)
-	for i, a := range tv.drawnLabels {
-		for j, b := range tv.drawnLabels[i+1:] {
-			assert.False(t, a.Overlaps(b), "labels %q and %q overlap", tv.drawnTexts[i], tv.drawnTexts[i+1+j])
+	require.NotEmpty(t, tv.DrawnLabels())
+	for i, a := range tv.DrawnLabels() {
+		for j, b := range tv.DrawnLabels()[i+1:] {
+			assert.False(t, a.Overlaps(b), "labels %q and %q overlap", tv.DrawnTexts()[i], tv.DrawnTexts()[i+1+j])
 		}
-		for _, m := range tv.drawnMarks {
-			assert.False(t, a.Overlaps(m), "label %q runs into a mark or pill at %v", tv.drawnTexts[i], m)
+		for _, m := range tv.DrawnMarks() {
+			assert.False(t, a.Overlaps(m), "label %q runs into a mark or pill at %v", tv.DrawnTexts()[i], m)
 		}
-		assert.True(t, a.Within(tv.geom.Lanes.InsetXY(0, -tv.geom.LaneH)), "label %q leaves the lanes", tv.drawnTexts[i])
+		assert.True(t, a.Within(tv.Geom().Lanes.InsetXY(0, -tv.Geom().LaneH)), "label %q leaves the lanes", tv.DrawnTexts()[i])
 	}
-	whole := len(tv.drawnLabels)
+	whole := len(tv.DrawnLabels())
 	require.Less(t, whole, labelled, "some labels were dropped for room")
 
 	// Zoomed in about the middle, more labels have room than the whole
 	// run's width gave them.
-	lanes := tv.geom.Lanes
+	lanes := tv.Geom().Lanes
 	for range 6 {
 		r.tick(ui.Input{Cursor: ui.Point{X: lanes.X + lanes.W*0.6, Y: lanes.Center().Y}, Wheel: ui.Point{Y: 1}})
 	}
 	r.record("timeline-600s-zoomed")
 	inView := 0
-	for _, m := range tv.tl.Writes {
-		if m.Label != "" && tv.geom.InView(m.At.Seconds()) {
+	for _, m := range tv.Run().Writes {
+		if m.Label != "" && tv.Geom().InView(m.At.Seconds()) {
 			inView++
 		}
 	}
-	assert.GreaterOrEqual(t, float64(len(tv.drawnLabels))/float64(inView), float64(whole)/float64(labelled),
-		"zoomed in, a larger share of the labels in view shows (%d of %d; whole run %d of %d)", len(tv.drawnLabels), inView, whole, labelled)
+	assert.GreaterOrEqual(t, float64(len(tv.DrawnLabels()))/float64(inView), float64(whole)/float64(labelled),
+		"zoomed in, a larger share of the labels in view shows (%d of %d; whole run %d of %d)", len(tv.DrawnLabels()), inView, whole, labelled)
 }
 
 // A label beside a mark sits on a plate of the lanes' background, so the
@@ -315,7 +318,7 @@ func TestThePlayHeadMarkerKeepsOffTheLegend(t *testing.T) {
 	const length = 20 * time.Second
 	tr := newTimelineRig(t, length, 2)
 	tl := lab.Timeline{Length: length, Lanes: []lab.Lane{{Name: "A", Lock: "lock"}, {Name: "B", Lock: "lock"}}}
-	legend := timelineLegend(tr.view.lab.World())[0]
+	legend := view.TimelineLegend(tr.lab.World())[0]
 	for now := time.Duration(0); now <= length; now += time.Second {
 		tl.Now = now
 		stop := draw.Record()
@@ -323,8 +326,8 @@ func TestThePlayHeadMarkerKeepsOffTheLegend(t *testing.T) {
 		drawn := stop()
 		i := slices.IndexFunc(drawn, func(d draw.Drawn) bool { return d.Text == legend })
 		require.GreaterOrEqual(t, i, 0, "the legend was not drawn")
-		require.NotZero(t, tr.view.drawnHead.W, "no play head marker at %v", now)
-		assert.False(t, drawn[i].Ink.Overlaps(tr.view.drawnHead), "the play head's marker at %v (%v) lies on the legend (%v)", now, tr.view.drawnHead, drawn[i].Ink)
+		require.NotZero(t, tr.view.DrawnHead().W, "no play head marker at %v", now)
+		assert.False(t, drawn[i].Ink.Overlaps(tr.view.DrawnHead()), "the play head's marker at %v (%v) lies on the legend (%v)", now, tr.view.DrawnHead(), drawn[i].Ink)
 	}
 }
 
@@ -345,9 +348,9 @@ func TestCrowdedWriteMarksMergeIntoOneWithACount(t *testing.T) {
 	tr.render(tl)
 	drawn := stop()
 
-	require.Len(t, tr.view.drawnWrites, 3, "the run of twelve, the refusal and B's lone write")
-	for i, a := range tr.view.drawnWrites {
-		for _, b := range tr.view.drawnWrites[i+1:] {
+	require.Len(t, tr.view.DrawnWrites(), 3, "the run of twelve, the refusal and B's lone write")
+	for i, a := range tr.view.DrawnWrites() {
+		for _, b := range tr.view.DrawnWrites()[i+1:] {
 			assert.False(t, a.Overlaps(b), "write marks %v and %v run together", a, b)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/game/player"
 	"leaselab/game/ui"
 )
 
@@ -16,7 +17,7 @@ import (
 func whyControls(r *appRig) []Control {
 	var out []Control
 	for _, c := range r.a.Inspect().Mirror.Controls {
-		if c.Group == groupWhy {
+		if c.Group == player.GroupWhy {
 			out = append(out, c)
 		}
 	}
@@ -41,11 +42,11 @@ func TestWhyTellsTheChainBackToTheLearnersAction(t *testing.T) {
 	steps := whyControls(r)
 	require.Greater(t, len(steps), 3, "the question, its causes and Close")
 	assert.True(t, strings.HasPrefix(steps[1].Label, "Why? ["), steps[1].Label)
-	assert.Equal(t, whyCloseID, steps[len(steps)-1].ID)
+	assert.Equal(t, player.WhyCloseID, steps[len(steps)-1].ID)
 
 	// Go to the first cause: the play head moves back to it.
 	cause := steps[2]
-	require.True(t, strings.HasPrefix(cause.ID, whyGo), cause.ID)
+	require.True(t, strings.HasPrefix(cause.ID, player.WhyGo), cause.ID)
 	before := sc.Lab.Now()
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: cause.ID}}})
 	assert.Less(t, sc.Lab.Now(), before, "the play head went back to the cause")
@@ -106,9 +107,9 @@ func TestTheWhyCardsRowsAreThePagesControls(t *testing.T) {
 	cs := steps(r)
 	require.NotEmpty(t, cs)
 	rows := map[string]string{}
-	for _, row := range sc.Player.why.rows {
-		if row.id != "" {
-			rows[row.id] = strings.Join(row.lines, " ")
+	for _, row := range sc.Player.WhyRows() {
+		if row.ID != "" {
+			rows[row.ID] = strings.Join(row.Lines, " ")
 		}
 	}
 	require.Len(t, rows, len(cs), "a canvas row per step the page lists")

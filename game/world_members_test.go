@@ -11,6 +11,7 @@ import (
 
 	"leaselab/game/draw"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // clusterAt opens lesson 14 in a rig of size w x h (phone: the browser's
@@ -56,7 +57,7 @@ func TestAClusterWorldDrawsEveryMember(t *testing.T) {
 
 			regions := r.a.Inspect().Regions
 			world := regions["world"]
-			cells := memberCells(sc.world.geom.Coord, sc.world.unit, 3)
+			cells := view.MemberCells(sc.world.Geom().Coord, sc.world.Unit(), 3)
 			inCell := func(i int, text string) bool {
 				for _, d := range shot.drawn {
 					if d.Text == text && d.Box.Within(cells[i]) {
@@ -106,16 +107,16 @@ func TestAMemberIsSelectedAndActedOnByKeyboard(t *testing.T) {
 	r.tick(ui.Input{})
 	r.tick(ui.Input{Digit: 4})
 	w := sc.world
-	require.Equal(t, "member-2", w.selectedName())
+	require.Equal(t, "member-2", w.SelectedName())
 	said := r.a.Inspect().Mirror.Narration
 	assert.Contains(t, said[len(said)-1], "Selected member-2: out of the quorum, cut off from its peers")
 
 	var ids []string
-	for _, m := range w.menu {
+	for _, m := range w.Menu() {
 		ids = append(ids, m.ID)
 	}
 	require.Equal(t, []string{"crash", "pause", "heal:peers", "partition:clients", "disk-normal", "read", "read-linearizable"}, ids)
-	for w.hl != 5 {
+	for w.Highlighted() != 5 {
 		r.key(ui.IntentDown)
 	}
 	r.key(ui.IntentActivate)

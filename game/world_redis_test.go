@@ -12,6 +12,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
+	"leaselab/game/view"
 )
 
 // In the Redlock lesson mid-pause, the world draws each Redis server in
@@ -42,7 +43,7 @@ func TestARedlockWorldDrawsEveryRedisNode(t *testing.T) {
 			assert.NotContains(t, strings.ToLower(d.Full), "coordinator", d.Full)
 		}
 		assert.NotEmpty(t, drawn[v.RedisSummary()], "the heading: %s", v.RedisSummary())
-		cells := redisCells(sc.world.geom.Coord, sc.world.unit, len(v.Redis))
+		cells := view.RedisCells(sc.world.Geom().Coord, sc.world.Unit(), len(v.Redis))
 		regions := r.a.Inspect().Regions
 		for i, n := range v.Redis {
 			require.Equal(t, "B", n.Owner, n.Name)
@@ -102,9 +103,9 @@ func TestARedisNodeIsClickedAndActedOn(t *testing.T) {
 // never "leader with token 0"; a holder with a token says it.
 func TestTheRedlockHolderHasNoTokenInThePanelAsOnTheCanvas(t *testing.T) {
 	p := lab.ProcView{Name: "A", State: core.Leader, Believes: true, Token: 0}
-	assert.Equal(t, "leader, no token", describeProc(p, core.SystemRedlock.Words()))
+	assert.Equal(t, "leader, no token", view.DescribeProc(p, core.SystemRedlock.Words()))
 	p.Token = 7
-	assert.Equal(t, "leader with token 7", describeProc(p, core.SystemEtcd.Words()))
+	assert.Equal(t, "leader with token 7", view.DescribeProc(p, core.SystemEtcd.Words()))
 	p.State, p.Believes = core.SteppingDown, false
-	assert.Equal(t, "stepping down", describeProc(p, core.SystemEtcd.Words()))
+	assert.Equal(t, "stepping down", view.DescribeProc(p, core.SystemEtcd.Words()))
 }

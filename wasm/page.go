@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"leaselab/game"
+	"leaselab/game/player"
 	"leaselab/game/ui"
 )
 
@@ -55,7 +56,7 @@ func newPage(doc js.Value) *page {
 	if b := doc.Call("getElementById", "done-next"); b.Truthy() {
 		p.listen(b, "click", func(js.Value) {
 			if p.host != nil {
-				p.host(ui.HostAction{ID: game.RunNext})
+				p.host(ui.HostAction{ID: player.RunNext})
 			}
 		})
 	}
@@ -180,13 +181,13 @@ func scrubKey(el js.Value, key string) (ui.HostAction, bool) {
 	}
 	switch key {
 	case "ArrowLeft", "ArrowDown":
-		return ui.HostAction{ID: game.ScrubPrev}, true
+		return ui.HostAction{ID: player.ScrubPrev}, true
 	case "ArrowRight", "ArrowUp":
-		return ui.HostAction{ID: game.ScrubNext}, true
+		return ui.HostAction{ID: player.ScrubNext}, true
 	case "PageUp":
-		return ui.HostAction{ID: game.ScrubBy, Value: 10}, true
+		return ui.HostAction{ID: player.ScrubBy, Value: 10}, true
 	case "PageDown":
-		return ui.HostAction{ID: game.ScrubBy, Value: -10}, true
+		return ui.HostAction{ID: player.ScrubBy, Value: -10}, true
 	}
 	return ui.HostAction{}, false
 }

@@ -12,6 +12,7 @@ import (
 
 	"leaselab/game"
 	places "leaselab/game/place"
+	"leaselab/game/player"
 )
 
 // enter follows a new screen: the address and the page's title name it,
@@ -60,7 +61,7 @@ func (p *page) showDone(d *game.Done, entered bool) {
 	came := p.done == nil
 	c := *d
 	p.done = &c
-	first, rest := game.FirstSentence(d.Recap)
+	first, rest := player.FirstSentence(d.Recap)
 	for _, line := range d.Predictions {
 		rest += " Your prediction: " + line
 	}
