@@ -175,51 +175,14 @@ func (c *zkClient) run(ctx context.Context, rec *zkRecorder, sc *ZKScenario) {
 		rec.fail(c.name, err)
 		return
 	}
-	var closing atomic.Bool // the run's own Close is no disconnection
+	s := &zkSession{expired: make(chan struct{}), session: make(chan struct{}), reconnected: make(chan struct{}, 1)}
 	defer func() {
-		closing.Store(true)
+		s.closing.Store(true) // the run's own Close is no disconnection
 		conn.Close()
 	}()
-	expired := make(chan struct{})
-	session := make(chan struct{})
-	reconnected := make(chan struct{}, 1)
-	go func() {
-		had, down := false, false
-		for e := range events {
-			if e.Type != zk.EventSession || closing.Load() {
-				continue
-			}
-			switch e.State {
-			case zk.StateHasSession:
-				switch {
-				case !had:
-					rec.add(c.name, "connected", 0, negotiatedTimeout(conn))
-					close(session)
-				case down:
-					rec.add(c.name, "reconnected", 0, 0)
-					select {
-					case reconnected <- struct{}{}:
-					default:
-					}
-				}
-				had, down = true, false
-			case zk.StateDisconnected:
-				if had && !down {
-					rec.add(c.name, "disconnected", 0, 0)
-					down = true
-				}
-			case zk.StateExpired:
-				rec.add(c.name, "expired", 0, 0)
-				close(expired)
-				// The simulated client starts no new session within the
-				// run; go-zookeeper would make one a second from now.
-				go conn.Close()
-				return
-			}
-		}
-	}()
+	go c.watchSession(conn, events, rec, s)
 	select {
-	case <-session:
+	case <-s.session:
 	case <-time.After(10 * time.Second):
 		rec.fail(c.name, errors.New("no session within 10 s"))
 		return
@@ -236,30 +199,91 @@ func (c *zkClient) run(ctx context.Context, rec *zkRecorder, sc *ZKScenario) {
 		rec.fail(c.name, err)
 		return
 	}
-	seq := core.ZKSequence(path)
-	rec.add(c.name, "created", st.Czxid, seq, path[strings.LastIndex(path, "/")+1:])
-	for {
-		// go-zookeeper lock.go: list the children, the lowest sequence
-		// holds, else GetW the next lower one and wait for its event.
-		children, _, err := conn.Children(zkLock)
-		if err != nil {
-			if !closed(expired) && ctx.Err() == nil && !strings.Contains(err.Error(), "closing") {
-				rec.fail(c.name, err)
+	node := zkNode{path: path, seq: core.ZKSequence(path), czxid: st.Czxid}
+	rec.add(c.name, "created", node.czxid, node.seq, path[strings.LastIndex(path, "/")+1:])
+	if c.acquire(ctx, rec, sc, conn, s, node) {
+		c.hold(ctx, rec, conn, s, node)
+	}
+}
+
+// zkSession is what a client's session watcher tells its run: the first
+// session, a reconnection within it, and its expiry.
+type zkSession struct {
+	expired, session chan struct{}
+	reconnected      chan struct{}
+	closing          atomic.Bool
+}
+
+// zkNode is a client's lock node: its path, sequence number and czxid.
+type zkNode struct {
+	path  string
+	seq   int64
+	czxid int64
+}
+
+// watchSession records the session's events as the simulated client's
+// (connected, disconnected, reconnected, expired) and tells the run.
+func (c *zkClient) watchSession(conn *zk.Conn, events <-chan zk.Event, rec *zkRecorder, s *zkSession) {
+	had, down := false, false
+	for e := range events {
+		if e.Type != zk.EventSession || s.closing.Load() {
+			continue
+		}
+		switch e.State {
+		case zk.StateHasSession:
+			switch {
+			case !had:
+				rec.add(c.name, "connected", 0, negotiatedTimeout(conn))
+				close(s.session)
+			case down:
+				rec.add(c.name, "reconnected", 0, 0)
+				select {
+				case s.reconnected <- struct{}{}:
+				default:
+				}
 			}
+			had, down = true, false
+		case zk.StateDisconnected:
+			if had && !down {
+				rec.add(c.name, "disconnected", 0, 0)
+				down = true
+			}
+		case zk.StateExpired:
+			rec.add(c.name, "expired", 0, 0)
+			close(s.expired)
+			// The simulated client starts no new session within the
+			// run; go-zookeeper would make one a second from now.
+			go conn.Close()
 			return
 		}
-		lowest, prev := seq, ""
+	}
+}
+
+// acquire waits until the client's node is the lowest (go-zookeeper
+// lock.go: list the children, the lowest sequence holds, else GetW the
+// next lower one and wait for its event); false if the session or the
+// run ended first.
+func (c *zkClient) acquire(ctx context.Context, rec *zkRecorder, sc *ZKScenario, conn *zk.Conn, s *zkSession, node zkNode) bool {
+	for {
+		children, _, err := conn.Children(zkLock)
+		if err != nil {
+			if !closed(s.expired) && ctx.Err() == nil && !strings.Contains(err.Error(), "closing") {
+				rec.fail(c.name, err)
+			}
+			return false
+		}
+		lowest, prev := node.seq, ""
 		var prevSeq int64 = -1
 		for _, ch := range children {
-			s := core.ZKSequence(ch)
-			lowest = min(lowest, s)
-			if s < seq && s > prevSeq {
-				prevSeq, prev = s, ch
+			seq := core.ZKSequence(ch)
+			lowest = min(lowest, seq)
+			if seq < node.seq && seq > prevSeq {
+				prevSeq, prev = seq, ch
 			}
 		}
-		if seq == lowest {
-			rec.add(c.name, "acquired", st.Czxid, 0)
-			break
+		if node.seq == lowest {
+			rec.add(c.name, "acquired", node.czxid, 0)
+			return true
 		}
 		_, _, wch, err := conn.GetW(zkLock + "/" + prev)
 		if errors.Is(err, zk.ErrNoNode) {
@@ -267,7 +291,7 @@ func (c *zkClient) run(ctx context.Context, rec *zkRecorder, sc *ZKScenario) {
 		}
 		if err != nil {
 			rec.fail(c.name, err)
-			return
+			return false
 		}
 		select {
 		case ev := <-wch:
@@ -276,42 +300,46 @@ func (c *zkClient) run(ctx context.Context, rec *zkRecorder, sc *ZKScenario) {
 				// learns Expired): wait for that word before this client
 				// closes, or its own Close would hide the Expired event.
 				select {
-				case <-expired:
+				case <-s.expired:
 				case <-ctx.Done():
 				case <-time.After(2 * sc.Timeout):
 				}
-				return
+				return false
 			}
 			rec.add(c.name, "woken", 0, 0)
-		case <-expired:
-			return
+		case <-s.expired:
+			return false
 		}
 	}
+}
+
+// hold keeps the lock until the run releases it, the session expires or
+// the run ends; back within its session after a disconnection, the
+// holder checks its node is still the lowest.
+func (c *zkClient) hold(ctx context.Context, rec *zkRecorder, conn *zk.Conn, s *zkSession, node zkNode) {
 	for {
 		select {
 		case <-c.release:
-			if err := conn.Delete(path, -1); err != nil {
+			if err := conn.Delete(node.path, -1); err != nil {
 				rec.fail(c.name, err)
 				return
 			}
 			rec.add(c.name, "released", 0, 0)
 			return
-		case <-reconnected:
-			// The holder stopped work at Disconnected; back within its
-			// session, it checks its node is still the lowest.
+		case <-s.reconnected:
 			children, _, err := conn.Children(zkLock)
 			if err != nil {
 				rec.fail(c.name, err)
 				return
 			}
-			lowest := seq
+			lowest := node.seq
 			for _, ch := range children {
 				lowest = min(lowest, core.ZKSequence(ch))
 			}
-			if lowest == seq {
-				rec.add(c.name, "acquired", st.Czxid, 0)
+			if lowest == node.seq {
+				rec.add(c.name, "acquired", node.czxid, 0)
 			}
-		case <-expired:
+		case <-s.expired:
 			return
 		case <-ctx.Done():
 			return
