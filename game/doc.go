@@ -6,7 +6,9 @@
 // Each tick the Game calls the scene's Update (input, read against what was
 // last laid out, changes state), then its Layout (the one snapshot of that
 // state, placed in the window); Draw only paints. Scenes sit on a [Stack]:
-// a scene opens another with State.Push, Pop or Replace.
+// a scene opens another with State.Push, Pop or Replace. What a scene is
+// (Scene, State, Stack) lives in game/scene, so a scene can live in a
+// package of its own; the names stay here for the mains.
 //
 // Where things live:
 //
