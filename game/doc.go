@@ -17,8 +17,10 @@
 //     run), exercise*.go (ExerciseScene: the state its screens share in
 //     exercise_state.go; the answer form, exerciseAnswer, in
 //     exercise_answer.go with its update, layout, view, host and info
-//     files; the chain and check builders it holds in exercise_chain.go
-//     and exercise_query.go; the simulator or a checked run over it in
+//     files; the check builder it holds in exercise_query.go; the chain
+//     builder in game/answer (answer.Chain, with the form's column,
+//     answer.Flow, and its scrolling, answer.Drag), which a lesson's recap
+//     card holds too; the simulator or a checked run over it in
 //     exercise_run.go), compare.go (a
 //     schedule replayed with its protection off and on), systems_view.go
 //     (one sandbox run on every system at once); the App (app.go) stacks them over the
