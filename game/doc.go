@@ -6,7 +6,9 @@
 // Each tick the Game calls the scene's Update (input, read against what was
 // last laid out, changes state), then its Layout (the one snapshot of that
 // state, placed in the window); Draw only paints. Scenes sit on a [Stack]:
-// a scene opens another with State.Push, Pop or Replace.
+// a scene opens another with State.Push, Pop or Replace. What a scene is
+// (Scene, State, Stack) lives in game/scene, so a scene can live in a
+// package of its own; the names stay here for the mains.
 //
 // Where things live:
 //
@@ -15,8 +17,10 @@
 //     run), exercise*.go (ExerciseScene: the state its screens share in
 //     exercise_state.go; the answer form, exerciseAnswer, in
 //     exercise_answer.go with its update, layout, view, host and info
-//     files; the chain and check builders it holds in exercise_chain.go
-//     and exercise_query.go; the simulator or a checked run over it in
+//     files; the check builder it holds in exercise_query.go; the chain
+//     builder in game/answer (answer.Chain, with the form's column,
+//     answer.Flow, and its scrolling, answer.Drag), which a lesson's recap
+//     card holds too; the simulator or a checked run over it in
 //     exercise_run.go), compare.go (a
 //     schedule replayed with its protection off and on), systems_view.go
 //     (one sandbox run on every system at once); the App (app.go) stacks them over the

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"leaselab/game/answer"
 	"leaselab/game/draw"
 	"leaselab/game/form"
+	"leaselab/game/lab"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 )
@@ -41,12 +43,12 @@ type exerciseAnswer struct {
 	// query is exercise 5's check builder (nil builder elsewhere).
 	query queryBuilder
 	// chain is the chain of events of exercises 1 and 3 (no rows elsewhere).
-	chain chainBuilder
+	chain answer.Chain
 
 	style  draw.Style
 	geom   exerciseGeom
 	scroll float64 // the form's scroll offset
-	drag   formDrag
+	drag   answer.Drag
 
 	back, sim, checkB, cancel, model, hintB ui.Button
 	shareB                                  ui.Button
@@ -83,7 +85,7 @@ const (
 func newExerciseAnswer(st *exerciseState, scene *ExerciseScene) *exerciseAnswer {
 	ex := st.Ex
 	s := &exerciseAnswer{exerciseState: st, scene: scene, tab: tabProblem}
-	s.chain.a, s.query.a = s, s
+	s.chain.Host, s.query.a = s, s
 	s.back = ui.Button{Label: "< Exercises"}
 	s.sim = ui.Button{Label: "Open the simulator"}
 	s.checkB = ui.Button{Label: "Check answer"}
@@ -113,7 +115,7 @@ func newExerciseAnswer(st *exerciseState, scene *ExerciseScene) *exerciseAnswer 
 	if s.result != nil {
 		s.reading[tabResult].SetText(draw.Drawable(form.ResultText(*s.result)))
 	}
-	s.refocus()
+	s.Refocus()
 	return s
 }
 
@@ -141,7 +143,7 @@ func (s *exerciseAnswer) ShowHint() {
 	}
 	s.hintsSeen++
 	s.setHints()
-	s.refocus()
+	s.Refocus()
 	s.setTab(tabHints)
 	s.Narrate(fmt.Sprintf("Hint %d of %d: %s", s.hintsSeen, len(s.Ex.Hints), s.Ex.Hints[s.hintsSeen-1]))
 	if s.OnHint != nil {
@@ -176,7 +178,7 @@ func (s *exerciseAnswer) reveal() {
 	s.notice = ""
 	if !s.shown {
 		s.shown, s.toPoints = true, true
-		s.refocus()
+		s.Refocus()
 		if s.OnReveal != nil {
 			s.OnReveal()
 		}
@@ -198,7 +200,7 @@ func (s *exerciseAnswer) disarm() {
 func (s *exerciseAnswer) showResult(r lessons.Result) {
 	s.setHints() // a real attempt opens the last rung
 	s.reading[tabResult].SetText(draw.Drawable(form.ResultText(r)))
-	s.refocus()
+	s.Refocus()
 	s.setTab(tabResult)
 	s.Narrate(r.Summary())
 	for _, p := range r.Parts {
@@ -229,8 +231,8 @@ func (s *exerciseAnswer) visibleTabs() []string {
 
 var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer", tabHints: "Hints", tabReplay: "Worst run >"}
 
-// refocus rebuilds the tabs and the focus order after they change.
-func (s *exerciseAnswer) refocus() {
+// Refocus rebuilds the tabs and the focus order after they change.
+func (s *exerciseAnswer) Refocus() {
 	ids := s.visibleTabs()
 	if len(s.tabs) != len(ids) {
 		s.tabs = make([]tabButton, len(ids))
@@ -267,8 +269,8 @@ func (s *exerciseAnswer) refocus() {
 			s.names[&s.options[qi][oi]] = "opt:" + q.ID + ":" + o.ID
 		}
 	}
-	s.chain.sync()
-	items = append(items, s.chain.focus()...)
+	s.chain.Sync()
+	items = append(items, s.chain.Focus()...)
 	items = append(items, &s.defence)
 	s.names[&s.defence] = "defence"
 	if s.shown {
@@ -285,7 +287,7 @@ func (s *exerciseAnswer) refocus() {
 func (s *exerciseAnswer) setTab(id string) {
 	if s.tab != id {
 		s.tab = id
-		s.refocus()
+		s.Refocus()
 	}
 }
 
@@ -301,4 +303,38 @@ func (s *exerciseAnswer) syncNumbers() {
 func (s *exerciseAnswer) saveDraft() {
 	s.edited = false
 	s.save()
+}
+
+// The answer form as the chain's host (exercises 1 and 3): the chain
+// builder itself is game/answer's, shared with a lesson's recap card.
+var _ answer.ChainHost = (*exerciseAnswer)(nil)
+
+func (s *exerciseAnswer) ChainAsked() bool                   { return s.Ex.ChainRun != nil }
+func (s *exerciseAnswer) ChainSteps() []int                  { return s.Form.Chain() }
+func (s *exerciseAnswer) ChainEvents() []lab.WhyStep         { return s.Form.ChainEvents() }
+func (s *exerciseAnswer) ChainFor() string                   { return s.Ex.ChainText }
+func (s *exerciseAnswer) ChainSay(line string)               { s.Narrate(line) }
+func (s *exerciseAnswer) ChainRefuse(why string)             { s.notice = why }
+func (s *exerciseAnswer) FormStyle() draw.Style              { return s.style }
+func (s *exerciseAnswer) FormRing() *ui.FocusRing            { return s.ring }
+func (s *exerciseAnswer) FormNames() map[ui.Focusable]string { return s.names }
+func (s *exerciseAnswer) FormScroll() *float64               { return &s.scroll }
+func (s *exerciseAnswer) FocusSeen()                         { s.focused = s.ring.Current() }
+
+// ChainChange changes the answer's chain and keeps the draft.
+func (s *exerciseAnswer) ChainChange(verb string, n int) error {
+	var err error
+	switch verb {
+	case "add":
+		err = s.Form.AddToChain(n)
+	case "remove":
+		err = s.Form.RemoveFromChain(n)
+	default:
+		err = s.Form.ClearChain()
+	}
+	if err == nil {
+		s.disarm()
+		s.saveDraft()
+	}
+	return err
 }

@@ -57,7 +57,7 @@ func TestKeyboardBuildsExerciseOnesChainOnTheCanvas(t *testing.T) {
 	r, sc := chainRig(t, "renew-ttl-pause", 1280, 800)
 	want := sc.Ex.Reference.Chain
 	require.NotEmpty(t, sc.Form.ChainEvents(), "the run's events are listed")
-	assert.Len(t, sc.chain.events, len(sc.Form.ChainEvents()), "a row per event of the run, as the page has")
+	assert.Len(t, sc.chain.Events, len(sc.Form.ChainEvents()), "a row per event of the run, as the page has")
 
 	// A wrong step first, taken out again with its Remove.
 	wrong := sc.Form.ChainEvents()[1].Seq
@@ -65,7 +65,7 @@ func TestKeyboardBuildsExerciseOnesChainOnTheCanvas(t *testing.T) {
 	r.tabTo(fmt.Sprintf("chain:add:%d", wrong))
 	r.key(ui.IntentActivate)
 	require.Equal(t, []int{wrong}, sc.Form.Chain())
-	assert.True(t, sc.chain.events[1].Disabled, "an event in the chain cannot be added twice")
+	assert.True(t, sc.chain.Events[1].Disabled, "an event in the chain cannot be added twice")
 	r.tabTo("chain:remove:0")
 	r.key(ui.IntentActivate)
 	require.Empty(t, sc.Form.Chain())
@@ -169,8 +169,8 @@ func TestChainIsDrawnReadably(t *testing.T) {
 			r.tabTo("chain:remove:0")
 			shot = r.record(name + "-steps")
 			assert.Empty(t, shot.offenders(), name)
-			for i := range sc.chain.remove {
-				b := &sc.chain.remove[i]
+			for i := range sc.chain.Remove {
+				b := &sc.chain.Remove[i]
 				assert.LessOrEqual(t, draw.Measure(sc.style.Label())(b.Label), b.Rect.W-sc.style.U(20)+0.5, "%s: Remove fits its button", name)
 			}
 		}

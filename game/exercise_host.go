@@ -34,8 +34,8 @@ func (s *exerciseAnswer) host(in *ui.Input) {
 			}
 			s.togglePoint(i)
 		case strings.HasPrefix(h.ID, "chain:"):
-			if !s.chain.use(h.ID) {
-				s.chain.act(strings.TrimPrefix(h.ID, "chain:")) // says why it is not known
+			if !s.chain.Use(h.ID) {
+				s.chain.Act(strings.TrimPrefix(h.ID, "chain:")) // says why it is not known
 			}
 		}
 	}
@@ -94,7 +94,7 @@ func (s *exerciseAnswer) controls() []Control {
 				Do: func(ui.HostAction) { s.pick(q, o) }})
 		}
 	}
-	out = append(out, s.chain.controls()...)
+	out = append(out, s.chain.Controls()...)
 	out = append(out, Control{ID: "defence", Group: "Your defence", Kind: KindText, Text: s.Form.Defence(),
 		Label: "Your reasoning in a few sentences: kept with your answer and shown beside the model answer, not graded",
 		Do:    func(h ui.HostAction) { s.setDefence(h.Text) }})

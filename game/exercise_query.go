@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/game/answer"
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/ui"
@@ -71,11 +72,11 @@ func (q *queryBuilder) update(in *ui.Input) {
 		return
 	}
 	if q.sync() { // a restored answer, or the model answer, loaded
-		q.a.refocus()
+		q.a.Refocus()
 	}
 	menus := q.qb.Menus()
 	for i := range q.menus {
-		if i < len(menus) && pressed(&q.menus[i], in) && len(menus[i].Options) > 0 {
+		if i < len(menus) && answer.Pressed(&q.menus[i], in) && len(menus[i].Options) > 0 {
 			q.a.use(ui.HostAction{ID: "q:" + menus[i].ID, Value: float64((menus[i].Value + 1) % len(menus[i].Options))})
 		}
 	}
@@ -96,7 +97,7 @@ func (q *queryBuilder) update(in *ui.Input) {
 func (q *queryBuilder) changed(what string) {
 	q.a.Narrate(what + ". The check reads: " + q.qb.Text())
 	if q.sync() {
-		q.a.refocus()
+		q.a.Refocus()
 	}
 }
 
@@ -112,7 +113,7 @@ func (q *queryBuilder) addCheck() {
 	q.a.disarm()
 	q.a.saveDraft()
 	if q.sync() {
-		q.a.refocus()
+		q.a.Refocus()
 	}
 }
 
@@ -127,7 +128,7 @@ func (q *queryBuilder) removeCheck(i int) {
 	q.a.disarm()
 	q.a.saveDraft()
 	if q.sync() {
-		q.a.refocus()
+		q.a.Refocus()
 	}
 }
 
@@ -204,33 +205,33 @@ func (q *queryBuilder) note() string {
 }
 
 // layout lays out the checks and the builder in the form's column f.
-func (q *queryBuilder) layout(f *formFlow) {
+func (q *queryBuilder) layout(f *answer.Flow) {
 	q.removeAt, q.menusAt = q.removeAt[:0], q.menusAt[:0]
 	if q.qb == nil {
 		return
 	}
-	w, px := f.w, f.px
-	f.addText(checksHeading, false, true)
-	f.addText(q.note(), true, false)
-	f.y += px(6)
+	w, px := f.W, f.Px
+	f.AddText(checksHeading, false, true)
+	f.AddText(q.note(), true, false)
+	f.Y += px(6)
 	for i, c := range q.a.Form.Checks() {
-		q.removeAt = append(q.removeAt, f.removable(draw.Drawable(fmt.Sprintf("%d. %s", i+1, c))))
+		q.removeAt = append(q.removeAt, f.Removable(draw.Drawable(fmt.Sprintf("%d. %s", i+1, c))))
 	}
-	f.y += px(8)
-	f.addText(builderHeading, false, true)
-	f.addText(draw.Drawable("Reads: "+q.qb.Text()), true, false)
-	f.y += px(6)
+	f.Y += px(8)
+	f.AddText(builderHeading, false, true)
+	f.AddText(draw.Drawable("Reads: "+q.qb.Text()), true, false)
+	f.Y += px(6)
 	menuW := math.Round(w * 0.55)
 	for _, m := range q.qb.Menus() {
-		f.g.texts = append(f.g.texts, formText{r: ui.Rect{Y: f.y + px(7), W: w - menuW - px(8), H: draw.LineHeight(f.small)}, text: m.Label, dim: true})
-		q.menusAt = append(q.menusAt, ui.Rect{X: w - menuW, Y: f.y, W: menuW, H: px(34)})
-		f.y += px(34) + px(6)
+		*f.Texts = append(*f.Texts, answer.Text{R: ui.Rect{Y: f.Y + px(7), W: w - menuW - px(8), H: draw.LineHeight(f.Small)}, Text: m.Label, Dim: true})
+		q.menusAt = append(q.menusAt, ui.Rect{X: w - menuW, Y: f.Y, W: menuW, H: px(34)})
+		f.Y += px(34) + px(6)
 	}
 	bw := math.Floor((w - px(16)) / 3)
 	for i := range q.buttonsAt {
-		q.buttonsAt[i] = ui.Rect{X: float64(i) * (bw + px(8)), Y: f.y, W: bw, H: px(34)}
+		q.buttonsAt[i] = ui.Rect{X: float64(i) * (bw + px(8)), Y: f.Y, W: bw, H: px(34)}
 	}
-	f.y += px(34) + px(18)
+	f.Y += px(34) + px(18)
 }
 
 // place gives the builder's widgets their on-screen rectangles.
@@ -238,16 +239,16 @@ func (q *queryBuilder) place() {
 	for i := range q.remove {
 		q.remove[i].Rect = ui.Rect{}
 		if i < len(q.removeAt) {
-			q.remove[i].Rect = q.a.toView(q.removeAt[i])
+			q.remove[i].Rect = q.a.ToView(q.removeAt[i])
 		}
 	}
 	for i := range q.menus {
 		q.menus[i].Rect = ui.Rect{}
 		if i < len(q.menusAt) {
-			q.menus[i].Rect = q.a.toView(q.menusAt[i])
+			q.menus[i].Rect = q.a.ToView(q.menusAt[i])
 		}
 	}
-	q.addRow.Rect, q.dropRow.Rect, q.addChk.Rect = q.a.toView(q.buttonsAt[0]), q.a.toView(q.buttonsAt[1]), q.a.toView(q.buttonsAt[2])
+	q.addRow.Rect, q.dropRow.Rect, q.addChk.Rect = q.a.ToView(q.buttonsAt[0]), q.a.ToView(q.buttonsAt[1]), q.a.ToView(q.buttonsAt[2])
 }
 
 // rect is the content rectangle of a builder widget, if f is one.

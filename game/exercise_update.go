@@ -5,6 +5,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/game/answer"
 	"leaselab/game/draw"
 	"leaselab/game/ui"
 )
@@ -33,7 +34,7 @@ func (s *exerciseAnswer) Update(st *State) error {
 	if cur := s.ring.Current(); cur != s.focused {
 		s.focused = cur
 		if s.ring.Visible() {
-			s.scrollToFocus()
+			s.ScrollToFocus()
 		}
 	}
 	if s.updateTabs(in) {
@@ -84,7 +85,7 @@ func (s *exerciseAnswer) updateForm(fin *ui.Input) bool {
 	s.updateNumbers(fin)
 	s.query.update(fin)
 	s.updateOptions(fin)
-	s.chain.update(fin)
+	s.chain.Update(fin)
 
 	if s.defence.Focus() == ui.NoFocus {
 		s.defence.Text = s.Form.Defence() // a restored or page-typed defence
@@ -95,7 +96,7 @@ func (s *exerciseAnswer) updateForm(fin *ui.Input) bool {
 	}
 	if s.shown {
 		for i := range s.points {
-			if pressed(&s.points[i], fin) {
+			if answer.Pressed(&s.points[i], fin) {
 				s.use(ui.HostAction{ID: fmt.Sprintf("point:%d", i)})
 			}
 		}
@@ -125,7 +126,7 @@ func (s *exerciseAnswer) updateNumbers(fin *ui.Input) {
 func (s *exerciseAnswer) updateOptions(fin *ui.Input) {
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
-			if pressed(&s.options[qi][oi], fin) {
+			if answer.Pressed(&s.options[qi][oi], fin) {
 				s.use(ui.HostAction{ID: "opt:" + q.ID + ":" + o.ID})
 			}
 		}
@@ -153,19 +154,12 @@ func (s *exerciseAnswer) updateFooter(in *ui.Input) {
 	}
 }
 
-// pressed reports whether a box or option of the form fired: clicked,
-// or Enter or Space while it has the focus (Space ticks a box, as on a
-// web page).
-func pressed(b *ui.Button, in *ui.Input) bool {
-	return b.Update(in) || b.Focus() != ui.NoFocus && in.Keys.Has(ui.IntentPlayPause)
-}
-
 // Layout implements Scene: the form as scrolled, the tabs a check or the
 // model answer added.
 func (s *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
 	s.style, s.outside = style, style.PanelOutside
 	s.layout(window)
-	s.chain.keepPlace()
+	s.chain.KeepPlace()
 	if s.toPoints {
 		s.toPoints = false
 		s.scrollToPoints()

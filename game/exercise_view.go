@@ -2,12 +2,12 @@ package game
 
 import (
 	"fmt"
-	"image"
 	"math"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/game/answer"
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/lab"
@@ -83,7 +83,7 @@ func (s *exerciseAnswer) drawReading(screen *ebiten.Image) {
 func (s *exerciseAnswer) drawForm(screen *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Panel(screen, g.formPane)
-	view := screen.SubImage(pixels(g.view.Intersect(ui.Rect{W: float64(screen.Bounds().Dx()), H: float64(screen.Bounds().Dy())}))).(*ebiten.Image)
+	view := screen.SubImage(answer.Pixels(g.view.Intersect(ui.Rect{W: float64(screen.Bounds().Dx()), H: float64(screen.Bounds().Dy())}))).(*ebiten.Image)
 	// The form scrolls: text partly outside its view is read by scrolling.
 	draw.InScroller(func() { s.drawContents(view) })
 	if max := s.maxScroll(); max > 0 {
@@ -95,32 +95,16 @@ func (s *exerciseAnswer) drawForm(screen *ebiten.Image) {
 	}
 }
 
-// drawFormTexts draws a form's texts into its view (toView places a
-// form rectangle there): prose, a bold heading, a dim note.
-func drawFormTexts(view *ebiten.Image, st draw.Style, texts []formText, toView func(ui.Rect) ui.Rect) {
-	th := st.Theme
-	for _, t := range texts {
-		f, c := st.Body(), th.Text
-		switch {
-		case t.bold:
-			f = st.Label()
-		case t.dim:
-			f, c = st.Small(), th.TextDim
-		}
-		draw.Paragraph(view, t.text, f, toView(t.r), c)
-	}
-}
-
 // drawContents draws the form's texts and widgets into its view.
 func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
-	drawFormTexts(view, st, g.texts, s.toView)
+	answer.DrawTexts(view, st, g.texts, s.ToView)
 	if s.Ex.Lab != nil {
 		st.Button(view, &s.sim)
-		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), draw.CentredLines(s.toView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
+		draw.Paragraph(view, form.RunText(s.Form.Schedule()), st.Small(), draw.CentredLines(s.ToView(g.simNote), form.RunText(s.Form.Schedule()), st.Small()), th.TextDim)
 	}
 	for i, k := range s.Ex.Numbers {
-		row := s.toView(g.numLabel[i])
+		row := s.ToView(g.numLabel[i])
 		value := lab.KnobValue(k, s.Form.Number(k.ID))
 		if !s.Form.IsSet(k.ID) {
 			value = "not set"
@@ -136,7 +120,7 @@ func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
 			s.drawOption(view, &s.options[qi][oi], draw.Drawable(o.Label), q.Multi, s.Form.Chosen(q.ID, o.ID))
 		}
 	}
-	s.chain.draw(view)
+	s.chain.Draw(view)
 	s.drawDefence(view)
 	for i := range g.points {
 		s.drawOption(view, &s.points[i], draw.Drawable(s.Ex.KeyPoints[i]), true, s.Form.Ticked(i))
@@ -171,10 +155,6 @@ func (s *exerciseAnswer) drawFooter(screen *ebiten.Image) {
 	st.Button(screen, &s.model)
 }
 
-func pixels(r ui.Rect) image.Rectangle {
-	return image.Rect(int(math.Floor(r.X)), int(math.Floor(r.Y)), int(math.Ceil(r.MaxX())), int(math.Ceil(r.MaxY())))
-}
-
 // answerState is the footer's line: how much of the answer is filled in.
 func (s *exerciseAnswer) answerState() string {
 	parts := []string{}
@@ -203,7 +183,7 @@ func (s *exerciseAnswer) answerState() string {
 // the accent colour when marked, its focus ring; it returns the centre of
 // the mark that goes at its left.
 func (s *exerciseAnswer) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
-	return rowFrame(dst, s.style, b, marked)
+	return answer.RowFrame(dst, s.style, b, marked)
 }
 
 // drawOption draws an answer option: a radio button (one choice) or a

@@ -8,19 +8,14 @@ import (
 	"leaselab/game/ui"
 )
 
-// Stiller is implemented by scenes that can tell that nothing on them moves
-// by itself: no playback, no search or check running. When such a scene says
-// so, the learner has not touched anything for idleAfter ticks, and what the
-// scene reports (its text, focus, run) is unchanged (and no text waits to be
-// drawn: draw.TextPending), the Game stops drawing:
-// the screen keeps the last frame (ebiten.SetScreenClearedEveryFrame(false))
-// and Ebitengine presents nothing new, so a lab left paused costs next to no
-// CPU or battery. Any input or change draws again at once.
-type Stiller interface {
-	Still() bool
-}
-
-// idleAfter is how many quiet ticks pass before the Game stops drawing: just
+// idleAfter is how many quiet ticks pass before the Game stops drawing a
+// scene that says nothing on it moves by itself (a Stiller: no playback, no
+// search or check running). Once the learner has not touched anything for
+// idleAfter ticks, and what the scene reports (its text, focus, run) is
+// unchanged (and no text waits to be drawn: draw.TextPending), the screen
+// keeps the last frame (ebiten.SetScreenClearedEveryFrame(false)) and
+// Ebitengine presents nothing new, so a lab left paused costs next to no
+// CPU or battery. Any input or change draws again at once. It is just
 // past the tooltips' delay (player.TooltipDelay), the only thing that changes with
 // ticks alone, so a tooltip that is about to show is drawn first. (Ticks,
 // not seconds: a software renderer may manage only a few frames a second.)
@@ -100,9 +95,3 @@ func (sc *LessonScene) Still() bool {
 
 // Still implements Stiller for the scene on show.
 func (a *App) Still() bool { return a.scenes.Still() }
-
-// Still implements Stiller for the top scene.
-func (s *Stack) Still() bool {
-	st, ok := s.Top().(Stiller)
-	return ok && st.Still()
-}

@@ -188,7 +188,7 @@ func (sc *LessonScene) goals() []draw.Goal {
 
 // Update implements Scene.
 func (sc *LessonScene) Update(st *State) error {
-	sc.stack = st.stack // the comparison opens over the lesson on it
+	sc.stack = st.Stack() // the comparison opens over the lesson on it
 	sc.mark = sc.Player.Narration().Mark()
 	sc.recapHost(&st.Input)
 	if sc.card.shown {

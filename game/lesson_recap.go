@@ -55,12 +55,12 @@ func (sc *LessonScene) recapControls() []Control {
 	}
 	r := &sc.recap
 	sc.card.sync()
-	check := Control{ID: recapCheckName, Group: sc.card.chain.group, Label: "Check my chain", Disabled: len(r.chain) == 0,
+	check := Control{ID: recapCheckName, Group: sc.card.chain.Group, Label: "Check my chain", Disabled: len(r.chain) == 0,
 		Do: func(ui.HostAction) { sc.checkRecap() }}
 	if r.verdict != nil {
 		check.Detail = form.PartText(*r.verdict)
 	}
-	return sc.card.chain.controls(check)
+	return sc.card.chain.Controls(check)
 }
 
 // recapUse is the recap's one door, for the page's uses and the card's
@@ -69,7 +69,7 @@ func (sc *LessonScene) recapControls() []Control {
 // Before the lesson is complete the recap has no controls, and a use of
 // one is told so.
 func (sc *LessonScene) recapUse(h ui.HostAction) {
-	if sc.recapQuestion() != "" && sc.card.chain.use(h.ID) {
+	if sc.recapQuestion() != "" && sc.card.chain.Use(h.ID) {
 		return
 	}
 	decls := ui.Controls(sc.recapControls())
@@ -85,7 +85,7 @@ func (sc *LessonScene) recapUse(h ui.HostAction) {
 	case sc.recapQuestion() == "":
 		sc.Player.Narrate("The recap question comes once the lesson is complete in your own run.")
 	default:
-		sc.card.chain.act(strings.TrimPrefix(h.ID, "recap:")) // says why it is not known
+		sc.card.chain.Act(strings.TrimPrefix(h.ID, "recap:")) // says why it is not known
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"leaselab/game/answer"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/ui"
@@ -34,7 +35,7 @@ type recapCard struct {
 	// opener is the button under the goals' heading that opens the card.
 	opener ui.Button
 
-	chain              chainBuilder
+	chain              answer.Chain
 	close, check, next ui.Button
 	ring               *ui.FocusRing
 	names              map[ui.Focusable]string
@@ -46,7 +47,7 @@ type recapCard struct {
 	style  draw.Style
 	geom   exerciseGeom // the card's view, its content and texts
 	scroll float64
-	drag   formDrag
+	drag   answer.Drag
 	// card, header and footer are the card's rectangles; title is the
 	// header's heading, line the footer's verdict or state.
 	card, header, title, footer, line ui.Rect
@@ -65,12 +66,12 @@ const recapFor = "Pick events of your run, in order, from the cause to the outco
 
 func newRecapCard(sc *LessonScene) *recapCard {
 	c := &recapCard{sc: sc, ring: ui.NewFocusRing(true)}
-	c.chain = chainBuilder{a: c, prefix: "recap:", eventsHeader: recapEventsGroup}
+	c.chain = answer.Chain{Host: c, Prefix: "recap:", EventsHeader: recapEventsGroup}
 	c.close.Label = ui.WithKey("Back to the run", ui.IntentBack)
 	c.check.Label = "Check my chain"
 	c.next.Label = "Next lesson >"
 	c.opener.Disabled = true
-	c.refocus()
+	c.Refocus()
 	return c
 }
 
@@ -80,20 +81,20 @@ func (c *recapCard) offered() bool { return c.sc.done() != nil && !c.style.Panel
 
 // sync labels the opener and the chain's heading for the state now.
 func (c *recapCard) sync() {
-	c.chain.group = ""
+	c.chain.Group = ""
 	if q := c.sc.recapQuestion(); q != "" {
-		c.chain.group = "Recap question: " + q
+		c.chain.Group = "Recap question: " + q
 	}
 	c.opener.Label, c.opener.Disabled = "", !c.offered()
 	switch {
 	case c.opener.Disabled:
-	case c.chain.group != "":
+	case c.chain.Group != "":
 		c.opener.Label = "Recap question"
 	default:
 		c.opener.Label = "Recap"
 	}
 	c.next.Disabled = c.sc.next == nil
-	c.check.Disabled = c.chain.group == "" || len(c.sc.recap.chain) == 0
+	c.check.Disabled = c.chain.Group == "" || len(c.sc.recap.chain) == 0
 }
 
 // open shows the card; by the keyboard, its first widget has the focus.
@@ -104,7 +105,7 @@ func (c *recapCard) open(keys bool) {
 	}
 	c.shown, c.scroll, c.refused = true, 0, ""
 	c.sc.Player.SetPlaying(false)
-	c.refocus()
+	c.Refocus()
 	if keys {
 		c.ring.Focus(&c.close, ui.FocusVisible)
 	}
@@ -114,8 +115,8 @@ func (c *recapCard) open(keys bool) {
 	for _, p := range d.Predictions {
 		say += " Your prediction: " + p
 	}
-	if c.chain.group != "" {
-		say += " " + c.chain.group + " Tab to the events of your run and press Enter to add each to your chain; Esc goes back to the run."
+	if c.chain.Group != "" {
+		say += " " + c.chain.Group + " Tab to the events of your run and press Enter to add each to your chain; Esc goes back to the run."
 	}
 	c.sc.Player.Narration().AddKey(say)
 }
@@ -128,13 +129,13 @@ func (c *recapCard) hide(keys bool) {
 	}
 }
 
-// refocus rebuilds the card's focus order: Back to the run, the chain,
+// Refocus rebuilds the card's focus order: Back to the run, the chain,
 // Check my chain, Next lesson.
-func (c *recapCard) refocus() {
+func (c *recapCard) Refocus() {
 	c.names = map[ui.Focusable]string{&c.close: recapCloseName, &c.check: recapCheckName, &c.next: recapNextName}
 	items := []ui.Focusable{&c.close}
-	c.chain.sync()
-	items = append(items, c.chain.focus()...)
+	c.chain.Sync()
+	items = append(items, c.chain.Focus()...)
 	c.ring.Set(append(items, &c.check, &c.next)...)
 }
 
@@ -156,8 +157,8 @@ func (c *recapCard) update(st *State) {
 		c.shown = false
 		return
 	}
-	if c.chain.sync() {
-		c.refocus()
+	if c.chain.Sync() {
+		c.Refocus()
 	}
 	c.ring.Wrap = st.WrapFocus
 	keys := c.ring.Visible() || in.Keys.Has(ui.IntentFocusNext) || in.Keys.Has(ui.IntentFocusPrev)
@@ -178,50 +179,50 @@ func (c *recapCard) update(st *State) {
 	if cur := c.ring.Current(); cur != c.focused {
 		c.focused = cur
 		if c.ring.Visible() {
-			c.scrollToFocus()
+			c.ScrollToFocus()
 		}
 	}
 	c.scrollCard(in)
 	before := len(c.sc.recap.chain)
-	c.chain.update(c.cardInput(in))
+	c.chain.Update(c.cardInput(in))
 	if len(c.sc.recap.chain) != before {
 		c.refused = ""
 	}
-	if pressed(&c.check, in) {
+	if answer.Pressed(&c.check, in) {
 		c.sc.recapUse(ui.HostAction{ID: recapCheckName})
 	}
-	if pressed(&c.next, in) {
+	if answer.Pressed(&c.next, in) {
 		c.sc.recapUse(ui.HostAction{ID: recapNextName})
 	}
 }
 
 // The card as the chain's host: the lesson scene's recap chain.
 
-func (c *recapCard) chainAsked() bool                   { return c.sc.recapQuestion() != "" }
-func (c *recapCard) chainSteps() []int                  { return slices.Clone(c.sc.recap.chain) }
-func (c *recapCard) chainEvents() []lab.WhyStep         { return c.sc.recapEvents() }
-func (c *recapCard) chainFor() string                   { return recapFor }
-func (c *recapCard) chainSay(line string)               { c.refused = ""; c.sc.Player.Narrate(line) }
-func (c *recapCard) chainRefuse(why string)             { c.refused = why; c.sc.Player.Narrate(why) }
-func (c *recapCard) formStyle() draw.Style              { return c.style }
-func (c *recapCard) formRing() *ui.FocusRing            { return c.ring }
-func (c *recapCard) formNames() map[ui.Focusable]string { return c.names }
-func (c *recapCard) formScroll() *float64               { return &c.scroll }
-func (c *recapCard) focusSeen()                         { c.focused = c.ring.Current() }
-func (c *recapCard) toView(r ui.Rect) ui.Rect {
+func (c *recapCard) ChainAsked() bool                   { return c.sc.recapQuestion() != "" }
+func (c *recapCard) ChainSteps() []int                  { return slices.Clone(c.sc.recap.chain) }
+func (c *recapCard) ChainEvents() []lab.WhyStep         { return c.sc.recapEvents() }
+func (c *recapCard) ChainFor() string                   { return recapFor }
+func (c *recapCard) ChainSay(line string)               { c.refused = ""; c.sc.Player.Narrate(line) }
+func (c *recapCard) ChainRefuse(why string)             { c.refused = why; c.sc.Player.Narrate(why) }
+func (c *recapCard) FormStyle() draw.Style              { return c.style }
+func (c *recapCard) FormRing() *ui.FocusRing            { return c.ring }
+func (c *recapCard) FormNames() map[ui.Focusable]string { return c.names }
+func (c *recapCard) FormScroll() *float64               { return &c.scroll }
+func (c *recapCard) FocusSeen()                         { c.focused = c.ring.Current() }
+func (c *recapCard) ToView(r ui.Rect) ui.Rect {
 	return ui.Rect{X: c.geom.view.X + r.X, Y: c.geom.view.Y + r.Y - c.scroll, W: r.W, H: r.H}
 }
 func (c *recapCard) maxScroll() float64                         { return math.Max(0, c.geom.content-c.geom.view.H) }
 func (c *recapCard) clampScroll()                               { c.scroll = math.Max(0, math.Min(c.scroll, c.maxScroll())) }
-func (c *recapCard) contentRect(f ui.Focusable) (ui.Rect, bool) { return c.chain.rect(f) }
+func (c *recapCard) contentRect(f ui.Focusable) (ui.Rect, bool) { return c.chain.Rect(f) }
 
 // maxRecapChain is the longest chain the card keeps: an argument needs a
 // few steps, and the judge says so past its own limit.
 const maxRecapChain = 64
 
-// chainChange changes the recap's chain; a changed chain waits for a new
+// ChainChange changes the recap's chain; a changed chain waits for a new
 // check.
-func (c *recapCard) chainChange(verb string, n int) error {
+func (c *recapCard) ChainChange(verb string, n int) error {
 	r := &c.sc.recap
 	switch verb {
 	case "add":
@@ -244,8 +245,8 @@ func (c *recapCard) chainChange(verb string, n int) error {
 	return nil
 }
 
-// scrollToFocus scrolls the card so the focused widget is in view.
-func (c *recapCard) scrollToFocus() {
+// ScrollToFocus scrolls the card so the focused widget is in view.
+func (c *recapCard) ScrollToFocus() {
 	r, ok := c.contentRect(c.ring.Current())
 	if !ok {
 		return
@@ -263,7 +264,7 @@ func (c *recapCard) scrollToFocus() {
 // scrollCard scrolls the card by the wheel over it or a finger dragged
 // in it; a drag is no tap.
 func (c *recapCard) scrollCard(in *ui.Input) {
-	c.drag.scroll(in, c.geom.view, c.style, func(dy float64) {
+	c.drag.Scroll(in, c.geom.view, c.style, func(dy float64) {
 		c.scroll += dy
 		c.place()
 	})
@@ -271,7 +272,7 @@ func (c *recapCard) scrollCard(in *ui.Input) {
 
 // cardInput is the input the chain's rows see: the pointer only over the
 // card's view, and not while a finger scrolls it.
-func (c *recapCard) cardInput(in *ui.Input) *ui.Input { return c.drag.input(in, c.geom.view) }
+func (c *recapCard) cardInput(in *ui.Input) *ui.Input { return c.drag.Input(in, c.geom.view) }
 
 // regions names the card's places and its widgets in view, for the
 // bridge and tests.
@@ -285,7 +286,7 @@ func (c *recapCard) regions(m map[string]ui.Rect) {
 	m["recapCard"], m["recapForm"] = c.card, c.geom.view
 	for w, name := range c.names {
 		r := w.Bounds()
-		if _, scrolled := c.chain.rect(w); scrolled {
+		if _, scrolled := c.chain.Rect(w); scrolled {
 			r = r.Intersect(c.geom.view) // the part in view
 		}
 		if !r.Empty() {
@@ -297,7 +298,7 @@ func (c *recapCard) regions(m map[string]ui.Rect) {
 // invitation says where the card is, once the lesson is complete.
 func (c *recapCard) invitation() string {
 	c.sync()
-	if c.chain.group != "" {
+	if c.chain.Group != "" {
 		return "The recap and its question open from " + c.opener.Label + ", at the right of the goals' heading (Tab to it and press Enter)."
 	}
 	return "The recap opens from " + c.opener.Label + ", at the right of the goals' heading."

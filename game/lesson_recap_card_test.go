@@ -85,7 +85,7 @@ func TestKeyboardAnswersTheRecapQuestionOnTheCanvas(t *testing.T) {
 	require.NotEmpty(t, done.Predictions, "the run answered a prediction")
 	var texts []string
 	for _, tx := range sc.card.geom.texts {
-		texts = append(texts, tx.text)
+		texts = append(texts, tx.Text)
 	}
 	assert.Contains(t, texts, draw.Drawable(done.Recap), "the card holds the recap")
 	assert.Contains(t, texts, draw.Drawable(done.Predictions[0]), "and the prediction beside what happened")
@@ -253,8 +253,8 @@ func TestTheRecapCardAndThePageAreOneDeclaration(t *testing.T) {
 	decls := ui.Controls(sc.recapControls())
 	names := sc.card.names
 	var first string
-	for i := range sc.card.chain.events {
-		b := &sc.card.chain.events[i]
+	for i := range sc.card.chain.Events {
+		b := &sc.card.chain.Events[i]
 		id := names[b]
 		c, ok := decls.Find(id)
 		require.True(t, ok, "the page declares the canvas's %q", id)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"leaselab/game/answer"
 	"leaselab/game/draw"
 	"leaselab/game/form"
 	"leaselab/game/ui"
@@ -53,7 +54,7 @@ func (c *recapCard) layout(window ui.Rect, style draw.Style) {
 		nextW := math.Round(draw.Measure(st.Label())(c.next.Label) + st.U(28))
 		c.next.Rect, _ = row.CutRight(math.Min(nextW, row.W), 0)
 	}
-	if c.chain.group == "" {
+	if c.chain.Group == "" {
 		c.check.Rect = ui.Rect{}
 	}
 
@@ -61,7 +62,7 @@ func (c *recapCard) layout(window ui.Rect, style draw.Style) {
 	if c.geom.content > c.geom.view.H {
 		c.layoutContent(c.geom.view.W - px(14)) // room for the scroll bar
 	}
-	c.chain.keepPlace()
+	c.chain.KeepPlace()
 	c.place()
 }
 
@@ -72,30 +73,30 @@ func (c *recapCard) layoutContent(w float64) {
 	st := c.style
 	g := &c.geom
 	g.texts = g.texts[:0]
-	f := &formFlow{g: g, unit: st.Unit, w: w, body: st.Body(), small: st.Small(), label: st.Label()}
+	f := &answer.Flow{Texts: &g.texts, Unit: st.Unit, W: w, Body: st.Body(), Small: st.Small(), Label: st.Label()}
 	d := c.sc.done()
-	f.addText(draw.Drawable(d.Recap), false, false)
+	f.AddText(draw.Drawable(d.Recap), false, false)
 	if len(d.Predictions) > 0 {
-		f.y += f.px(12)
-		f.addText("Your predictions beside what happened", false, true)
+		f.Y += f.Px(12)
+		f.AddText("Your predictions beside what happened", false, true)
 		for _, p := range d.Predictions {
-			f.y += f.px(4)
-			f.addText(draw.Drawable(p), false, false)
+			f.Y += f.Px(4)
+			f.AddText(draw.Drawable(p), false, false)
 		}
 	}
 	if d.Next != "" {
-		f.y += f.px(12)
-		f.addText(draw.Drawable("Next lesson: "+d.Next+"."), true, false)
+		f.Y += f.Px(12)
+		f.AddText(draw.Drawable("Next lesson: "+d.Next+"."), true, false)
 	}
-	f.y += f.px(8)
-	c.chain.layout(f)
-	g.content = f.y
+	f.Y += f.Px(8)
+	c.chain.Layout(f)
+	g.content = f.Y
 }
 
 // place puts the chain's widgets where the card's scroll has them.
 func (c *recapCard) place() {
 	c.clampScroll()
-	c.chain.place()
+	c.chain.Place()
 }
 
 // footerText is the footer's line: why the last press did nothing, the
@@ -105,7 +106,7 @@ func (c *recapCard) footerText() string {
 	switch {
 	case c.refused != "":
 		return c.refused
-	case c.chain.group == "":
+	case c.chain.Group == "":
 		return "This lesson asks no recap question: its story is above."
 	case r.verdict != nil:
 		return form.PartText(*r.verdict)
@@ -140,10 +141,10 @@ func (c *recapCard) draw(screen *ebiten.Image) {
 	st.Button(screen, &c.close)
 
 	g := &c.geom
-	view := screen.SubImage(pixels(g.view.Intersect(win))).(*ebiten.Image)
+	view := screen.SubImage(answer.Pixels(g.view.Intersect(win))).(*ebiten.Image)
 	draw.InScroller(func() {
-		drawFormTexts(view, st, g.texts, c.toView)
-		c.chain.draw(view)
+		answer.DrawTexts(view, st, g.texts, c.ToView)
+		c.chain.Draw(view)
 	})
 	if max := c.maxScroll(); max > 0 {
 		track := ui.Rect{X: g.view.MaxX() - st.U(3), Y: g.view.Y, W: st.U(3), H: g.view.H}

@@ -1,4 +1,4 @@
-package game
+package answer
 
 import (
 	"fmt"
@@ -17,55 +17,55 @@ import (
 // chain:clear, chain:add:N; recap:... for a lesson's recap question), and
 // go to act like the page's. One builder serves both places that ask for
 // a chain: exercises 1 and 3 (the answer form) and a lesson's recap
-// question (the recap card, lesson_recap_card.go).
+// question (the recap card, game's lesson_recap_card.go).
 
-// chainHost is where a chain builder lives and what it builds: the
+// ChainHost is where a chain builder lives and what it builds: the
 // chain, the run's events to pick from, and the scrolling form it is
 // laid out in.
-type chainHost interface {
-	// chainAsked reports whether a chain is asked for at all.
-	chainAsked() bool
-	// chainSteps is the chain so far (event numbers, in order), and
-	// chainEvents the run's events to pick from.
-	chainSteps() []int
-	chainEvents() []lab.WhyStep
-	// chainChange adds event n, removes step n or clears the chain
+type ChainHost interface {
+	// ChainAsked reports whether a chain is asked for at all.
+	ChainAsked() bool
+	// ChainSteps is the chain so far (event numbers, in order), and
+	// ChainEvents the run's events to pick from.
+	ChainSteps() []int
+	ChainEvents() []lab.WhyStep
+	// ChainChange adds event n, removes step n or clears the chain
 	// (verb add, remove, clear), or says why not.
-	chainChange(verb string, n int) error
-	// chainFor says what the chain is for, under its heading.
-	chainFor() string
-	// chainSay tells what a press did; chainRefuse why it did nothing.
-	chainSay(string)
-	chainRefuse(string)
+	ChainChange(verb string, n int) error
+	// ChainFor says what the chain is for, under its heading.
+	ChainFor() string
+	// ChainSay tells what a press did; ChainRefuse why it did nothing.
+	ChainSay(string)
+	ChainRefuse(string)
 
 	// The form: its style, focus ring, the focus names it reports, its
-	// scroll offset; toView moves a content rectangle into its view;
-	// refocus rebuilds its focus order; scrollToFocus scrolls to the
-	// focused widget; focusSeen notes the focus as the form's own.
-	formStyle() draw.Style
-	formRing() *ui.FocusRing
-	formNames() map[ui.Focusable]string
-	formScroll() *float64
-	toView(ui.Rect) ui.Rect
-	refocus()
-	scrollToFocus()
-	focusSeen()
+	// scroll offset; ToView moves a content rectangle into its view;
+	// Refocus rebuilds its focus order; ScrollToFocus scrolls to the
+	// focused widget; FocusSeen notes the focus as the form's own.
+	FormStyle() draw.Style
+	FormRing() *ui.FocusRing
+	FormNames() map[ui.Focusable]string
+	FormScroll() *float64
+	ToView(ui.Rect) ui.Rect
+	Refocus()
+	ScrollToFocus()
+	FocusSeen()
 }
 
-// chainBuilder is the chain of events of its host a: its widgets, where
+// Chain is the chain of events of its Host: its widgets, where
 // they go in the form, and what a press on one does (on the canvas or in
 // the page).
-type chainBuilder struct {
-	a chainHost
-	// prefix begins the host names of its widgets and controls ("chain:"
-	// when empty); groups heads its controls on the page (chainGroup and
-	// eventsGroup when empty).
-	prefix              string
-	group, eventsHeader string
+type Chain struct {
+	Host ChainHost
+	// Prefix begins the host names of its widgets and controls ("chain:"
+	// when empty); Group and EventsHeader head its controls on the page
+	// (chainGroup and eventsGroup when empty).
+	Prefix              string
+	Group, EventsHeader string
 
-	remove []ui.Button // one per step of the chain
-	clear  ui.Button
-	events []ui.Button // one per event of the run
+	Remove []ui.Button // one per step of the chain
+	Clear  ui.Button
+	Events []ui.Button // one per event of the run
 	seqs   []int       // the events' numbers, by row
 	labels []string    // the events' words, by row
 
@@ -103,95 +103,95 @@ func resize(b []ui.Button, n int) []ui.Button {
 // sync sizes the chain's widgets to the chain and the run's events
 // and labels them; it reports whether the widgets changed (the focus
 // order must then be rebuilt).
-func (c *chainBuilder) sync() bool {
-	if !c.a.chainAsked() {
+func (c *Chain) Sync() bool {
+	if !c.Host.ChainAsked() {
 		return false
 	}
-	events := c.a.chainEvents()
+	events := c.Host.ChainEvents()
 	seqs := make([]int, len(events))
 	labels := make([]string, len(events))
 	for i, e := range events {
 		seqs[i], labels[i] = e.Seq, draw.Drawable(e.String())
 	}
-	chain := c.a.chainSteps()
+	chain := c.Host.ChainSteps()
 	n := len(chain)
-	changed := len(c.remove) != n || !slices.Equal(c.seqs, seqs)
-	c.remove = resize(c.remove, n)
-	for i := range c.remove {
-		c.remove[i].Label = "Remove"
+	changed := len(c.Remove) != n || !slices.Equal(c.seqs, seqs)
+	c.Remove = resize(c.Remove, n)
+	for i := range c.Remove {
+		c.Remove[i].Label = "Remove"
 	}
-	c.events = resize(c.events, len(events))
+	c.Events = resize(c.Events, len(events))
 	c.seqs, c.labels = seqs, labels
 	for i, seq := range seqs {
-		c.events[i].Label = labels[i]
-		c.events[i].Disabled = slices.Contains(chain, seq)
+		c.Events[i].Label = labels[i]
+		c.Events[i].Disabled = slices.Contains(chain, seq)
 	}
-	c.clear.Label = "Empty the chain"
-	c.clear.Disabled = n == 0
+	c.Clear.Label = "Empty the chain"
+	c.Clear.Disabled = n == 0
 	return changed
 }
 
 // update applies this tick's presses on the chain's widgets.
-func (c *chainBuilder) update(in *ui.Input) {
-	if !c.a.chainAsked() {
+func (c *Chain) Update(in *ui.Input) {
+	if !c.Host.ChainAsked() {
 		return
 	}
-	if c.sync() { // a new run, a restored answer, or the page's press
-		c.a.refocus()
+	if c.Sync() { // a new run, a restored answer, or the page's press
+		c.Host.Refocus()
 	}
 	action, removed, added := "", -1, -1
 	var at ui.Focusable
-	for i := range c.remove {
-		if pressed(&c.remove[i], in) && action == "" {
-			action, removed, at = fmt.Sprintf("remove:%d", i), i, &c.remove[i]
+	for i := range c.Remove {
+		if Pressed(&c.Remove[i], in) && action == "" {
+			action, removed, at = fmt.Sprintf("remove:%d", i), i, &c.Remove[i]
 		}
 	}
-	if c.clear.Update(in) && action == "" {
-		action, at = "clear", &c.clear
+	if c.Clear.Update(in) && action == "" {
+		action, at = "clear", &c.Clear
 	}
-	for i := range c.events {
-		if pressed(&c.events[i], in) && action == "" {
-			action, at, added = fmt.Sprintf("add:%d", c.seqs[i]), &c.events[i], i
+	for i := range c.Events {
+		if Pressed(&c.Events[i], in) && action == "" {
+			action, at, added = fmt.Sprintf("add:%d", c.seqs[i]), &c.Events[i], i
 		}
 	}
 	if action == "" {
 		return
 	}
-	if r, ok := c.rect(at); ok {
-		c.kept, c.keptAt = at, r.Y-*c.a.formScroll()
+	if r, ok := c.Rect(at); ok {
+		c.kept, c.keptAt = at, r.Y-*c.Host.FormScroll()
 	}
-	ring := c.a.formRing()
+	ring := c.Host.FormRing()
 	keys := ring.Visible()
-	c.use(c.pre() + action)
-	if c.sync() {
-		c.a.refocus()
+	c.Use(c.pre() + action)
+	if c.Sync() {
+		c.Host.Refocus()
 	}
-	if added >= 0 && keys && c.events[added].Disabled {
+	if added >= 0 && keys && c.Events[added].Disabled {
 		// The event added can be added no more: the focus goes on to the
 		// next that can (or back to the one before), not out of the list.
 		if next := c.eventNear(added); next != nil {
 			ring.Focus(next, ui.FocusVisible)
-			c.a.focusSeen() // the added row stays where it was
+			c.Host.FocusSeen() // the added row stays where it was
 		}
 	}
 	if removed >= 0 && keys {
 		// The focus stays on the chain: on the Remove of the step that
 		// took this one's place, or of the one before.
-		if n := len(c.remove); n > 0 {
-			ring.Focus(&c.remove[min(removed, n-1)], ui.FocusVisible)
+		if n := len(c.Remove); n > 0 {
+			ring.Focus(&c.Remove[min(removed, n-1)], ui.FocusVisible)
 		} else {
 			ring.Focus(c.firstEvent(), ui.FocusVisible)
 		}
 		c.kept, c.toFocus = nil, true
-		c.a.focusSeen()
+		c.Host.FocusSeen()
 	}
 }
 
 // firstEvent is the first event of the run that can be added, or nil.
-func (c *chainBuilder) firstEvent() ui.Focusable {
-	for i := range c.events {
-		if !c.events[i].Disabled {
-			return &c.events[i]
+func (c *Chain) firstEvent() ui.Focusable {
+	for i := range c.Events {
+		if !c.Events[i].Disabled {
+			return &c.Events[i]
 		}
 	}
 	return nil
@@ -199,15 +199,15 @@ func (c *chainBuilder) firstEvent() ui.Focusable {
 
 // eventNear is the first event after row i that can be added, else the
 // last before it, or nil.
-func (c *chainBuilder) eventNear(i int) ui.Focusable {
-	for j := i + 1; j < len(c.events); j++ {
-		if !c.events[j].Disabled {
-			return &c.events[j]
+func (c *Chain) eventNear(i int) ui.Focusable {
+	for j := i + 1; j < len(c.Events); j++ {
+		if !c.Events[j].Disabled {
+			return &c.Events[j]
 		}
 	}
 	for j := i - 1; j >= 0; j-- {
-		if !c.events[j].Disabled {
-			return &c.events[j]
+		if !c.Events[j].Disabled {
+			return &c.Events[j]
 		}
 	}
 	return nil
@@ -215,16 +215,16 @@ func (c *chainBuilder) eventNear(i int) ui.Focusable {
 
 // keepPlace scrolls the form so the chain's widget just pressed is
 // where it was in the view (after layout).
-func (c *chainBuilder) keepPlace() {
+func (c *Chain) KeepPlace() {
 	if c.toFocus {
 		c.toFocus = false
-		c.a.scrollToFocus()
+		c.Host.ScrollToFocus()
 	}
 	if c.kept == nil {
 		return
 	}
-	if r, ok := c.rect(c.kept); ok {
-		*c.a.formScroll() = r.Y - c.keptAt
+	if r, ok := c.Rect(c.kept); ok {
+		*c.Host.FormScroll() = r.Y - c.keptAt
 	}
 	c.kept = nil
 }

@@ -1,4 +1,4 @@
-package game
+package scene
 
 import (
 	"github.com/hajimehoshi/ebiten/v2"
@@ -33,28 +33,16 @@ func Step(s Scene, st *State) error {
 // Inspector is implemented by scenes that report what they show, for the
 // browser tests and the HTML mirror that screen readers read.
 type Inspector interface {
-	Inspect() SceneInfo
+	Inspect() page.SceneInfo
 }
 
-// What a scene tells the page around the canvas lives in game/page; these
-// names keep it where the mains, the wasm page and the tests read it.
-type (
-	SceneInfo      = page.SceneInfo
-	Mirror         = page.Mirror
-	Done           = page.Done
-	ChecklistWords = page.ChecklistWords
-	RunButton      = page.RunButton
-	RecapInfo      = page.RecapInfo
-	RunInfo        = page.RunInfo
-	ProcInfo       = page.ProcInfo
-	WriteInfo      = page.WriteInfo
-	CompareInfo    = page.CompareInfo
-	SystemsInfo    = page.SystemsInfo
-	ExerciseInfo   = page.ExerciseInfo
-	ResultInfo     = page.ResultInfo
-	PartInfo       = page.PartInfo
-	SharedInfo     = page.SharedInfo
-)
+// Stiller is implemented by scenes that can tell that nothing on them moves
+// by itself: no playback, no search or check running. The Game stops
+// drawing a scene that says so once the learner has been quiet a while
+// (see game's idle.go).
+type Stiller interface {
+	Still() bool
+}
 
 // State is everything a scene may use. The Game owns it and refreshes it
 // before each Update: the tick a view may read ([view.Env]: input, window,
@@ -65,3 +53,7 @@ type State struct {
 	// stack is the Stack updating the scene now (see Push).
 	stack *Stack
 }
+
+// Stack is the Stack updating the scene now: a scene that opens another
+// over itself later, outside its Update (the lesson's comparison), keeps it.
+func (st *State) Stack() *Stack { return st.stack }

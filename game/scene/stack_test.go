@@ -1,4 +1,4 @@
-package game
+package scene
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"leaselab/game/draw"
+	"leaselab/game/page"
 	"leaselab/game/ui"
 )
 
@@ -26,7 +27,7 @@ func (s *scriptScene) Update(st *State) error {
 }
 func (s *scriptScene) Layout(ui.Rect, draw.Style) { s.layouts++ }
 func (s *scriptScene) Draw(*ebiten.Image)         {}
-func (s *scriptScene) Inspect() SceneInfo         { return SceneInfo{Name: s.name} }
+func (s *scriptScene) Inspect() page.SceneInfo    { return page.SceneInfo{Name: s.name} }
 
 func TestAPushDuringUpdateShowsTheSceneAfterThatUpdate(t *testing.T) {
 	lesson := &scriptScene{name: "lesson"}

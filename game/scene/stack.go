@@ -1,9 +1,10 @@
-package game
+package scene
 
 import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/page"
 	"leaselab/game/ui"
 )
 
@@ -85,11 +86,17 @@ func (s *Stack) Layout(window ui.Rect, style draw.Style) { s.Top().Layout(window
 func (s *Stack) Draw(screen *ebiten.Image) { s.Top().Draw(screen) }
 
 // Inspect implements Inspector.
-func (s *Stack) Inspect() SceneInfo {
+func (s *Stack) Inspect() page.SceneInfo {
 	if in, ok := s.Top().(Inspector); ok {
 		return in.Inspect()
 	}
-	return SceneInfo{}
+	return page.SceneInfo{}
+}
+
+// Still implements Stiller for the top scene.
+func (s *Stack) Still() bool {
+	st, ok := s.Top().(Stiller)
+	return ok && st.Still()
 }
 
 // Push shows sc over the scene being updated, once its Update returns.
