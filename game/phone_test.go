@@ -15,30 +15,37 @@ import (
 	"leaselab/lessons"
 )
 
-// On the phone every worker's chip in the shards lesson names its worker
-// (its number, "03"), as at a desktop's size (issue 29: twelve chips in
-// the side column were slivers of colour, named only by the timeline).
+// On the phone and in the browser's canvas at 1024x640, every worker's
+// chip in the shards lesson names its worker: its whole name, or its
+// number ("03") with the whole name on hover or focus (issue 29: twelve
+// chips in the side column were slivers of colour, named only by the
+// timeline; then the chips said "03" with no way to read "worker-03").
 func TestShardWorkersAreNamedOnThePhone(t *testing.T) {
-	r := phoneRig(t)
-	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "shards"}))
-	r.tick(ui.Input{})
-	sc := r.a.top().(*LessonScene)
-	sc.Lab.Advance(30 * time.Second)
-	shot := r.record("lesson-shards-workers-phone")
-	workers := sc.world.view.Workers
-	require.NotEmpty(t, workers)
-	for i, wk := range workers {
-		chip := sc.world.shard.geom.Workers[i]
-		named := false
-		for _, d := range shot.drawn {
-			if (d.Text == wk.Name || d.Text == shortWorker(wk.Name)) && chip.Contains(d.Ink.Center()) {
-				named = true
-			}
-		}
-		assert.True(t, named, "%s's chip %v names it", wk.Name, chip)
+	rigs := map[string]func() *appRig{
+		"phone":            func() *appRig { return phoneRig(t) },
+		"browser-1024x640": func() *appRig { return bareRig(t, browserWindows["browser-1024x640"], 1) },
 	}
-	assert.Empty(t, shot.overlapping())
-	assert.Empty(t, shot.offenders())
+	for size, rig := range rigs {
+		r := rig()
+		require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "shards"}))
+		r.tick(ui.Input{})
+		sc := r.a.top().(*LessonScene)
+		sc.Lab.Advance(30 * time.Second)
+		shot := r.record("lesson-shards-workers-" + size)
+		workers := sc.world.view.Workers
+		require.NotEmpty(t, workers)
+		for i, wk := range workers {
+			chip := sc.world.shard.geom.Workers[i]
+			named := false
+			for _, d := range shot.drawn {
+				whole := d.Text == wk.Name || d.Text == shortWorker(wk.Name) && d.Full == wk.Name && d.Tip
+				named = named || whole && chip.Contains(d.Ink.Center())
+			}
+			assert.True(t, named, "%s: %s's chip %v names it", size, wk.Name, chip)
+		}
+		assert.Empty(t, shot.overlapping(), size)
+		assert.Empty(t, shot.offenders(), size)
+	}
 }
 
 // On the phone a completed lesson's moment of success covers nothing the

@@ -249,7 +249,9 @@ func (w *worldView) drawWorkerChips(dst *ebiten.Image, s draw.Style) {
 			continue
 		}
 		name, right, tagged := chipWords(s, wk, in.W)
-		draw.TextIn(dst, name, s.Label(), in, draw.AlignStart, th.Text)
+		// Its number alone where the whole name does not fit ("03"), the
+		// whole name on hover or focus: the chip names its worker.
+		draw.ShortInTip(dst, wk.Name, name, s.Label(), in, draw.AlignStart, th.Text)
 		clr := th.Text
 		if tagged {
 			clr = th.Focus
