@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/place"
 	"leaselab/game/ui"
@@ -134,4 +135,31 @@ func TestLabelsOfOneKindShareOneSize(t *testing.T) {
 	tv := sc.Player.Timeline.(*timelineView)
 	lanes := sizesIn(shot, []ui.Rect{tv.geom.Labels})
 	assert.Len(t, lanes, 1, "the lanes' names: %v", lanes)
+}
+
+// A crashed worker's chip keeps its name readable: its cross is drawn on
+// its swatch, clear of its name (issue 29: in the coordinator-costs
+// lesson on the phone the cross struck worker-03's "03" out).
+func TestACrashedWorkersChipKeepsItsName(t *testing.T) {
+	r := phoneRig(t)
+	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "shards"}))
+	r.tick(ui.Input{})
+	sc := r.a.top().(*LessonScene)
+	sc.Lab.Advance(10 * time.Second)
+	require.NoError(t, sc.Lab.Do(core.Crash("worker-03")))
+	sc.Lab.Advance(time.Second)
+	shot := r.record("lesson-shards-crashed-worker-phone")
+	chip := sc.world.shard.geom.Workers[3]
+	require.True(t, sc.world.view.Workers[3].Crashed)
+	c, size := chipCross(r.st.Style, chip, true)
+	half := size*0.36 + r.st.Style.U(1)
+	cross := ui.Rect{X: c.X - half, Y: c.Y - half, W: 2 * half, H: 2 * half}
+	named := false
+	for _, d := range shot.drawn {
+		if (d.Text == "worker-03" || d.Text == "03") && chip.Contains(d.Ink.Center()) {
+			named = true
+			assert.False(t, d.Ink.Overlaps(cross), "the cross %v over the name's ink %v", cross, d.Ink)
+		}
+	}
+	assert.True(t, named, "the chip %v names worker-03", chip)
 }

@@ -244,7 +244,8 @@ func (w *worldView) drawWorkerChips(dst *ebiten.Image, s draw.Style) {
 			// A chip too narrow for any word (twelve in a phone's side
 			// column) is its colour and pattern: the timeline names it.
 			if wk.Crashed {
-				draw.CrossMark(dst, r.Center(), r.H*0.8, s.U(2), th.Reject)
+				c, size := chipCross(s, r, false)
+				draw.CrossMark(dst, c, size, s.U(2), th.Reject)
 			}
 			continue
 		}
@@ -258,9 +259,20 @@ func (w *worldView) drawWorkerChips(dst *ebiten.Image, s draw.Style) {
 		}
 		draw.TextIn(dst, right, s.Small(), in, draw.AlignEnd, clr)
 		if wk.Crashed {
-			draw.CrossMark(dst, r.Center(), r.H*0.8, s.U(2), th.Reject)
+			c, size := chipCross(s, r, true)
+			draw.CrossMark(dst, c, size, s.U(2), th.Reject)
 		}
 	}
+}
+
+// chipCross is where a crashed worker's chip r draws its cross, and how
+// big: over its swatch where the chip has words, clear of its name (on
+// the chip's centre it struck "03" out), else on its centre.
+func chipCross(s draw.Style, r ui.Rect, words bool) (c ui.Point, size float64) {
+	if !words {
+		return r.Center(), r.H * 0.8
+	}
+	return ui.Point{X: r.X + s.U(7), Y: r.Center().Y}, math.Min(r.H*0.8, s.U(16))
 }
 
 // chipWords is what a worker's chip of width w says: its name, shortened
