@@ -163,3 +163,21 @@ func TestACrashedWorkersChipKeepsItsName(t *testing.T) {
 	}
 	assert.True(t, named, "the chip %v names worker-03", chip)
 }
+
+// On the phone, with the state-machine lesson complete (its band takes
+// some of the world's height), the "link cut" pills lie clear of the
+// coordinator's card and cover no word (issue 29: they lay over the
+// card's bottom border, which hid their top).
+func TestALinkCutPillKeepsOffTheCoordinatorsCard(t *testing.T) {
+	r, sc := phoneSolution(t, "state-machine", -1)
+	shot := r.record("lesson-state-machine-link-cut-phone")
+	cuts := 0
+	for _, d := range shot.drawn {
+		if d.Text == "link cut" {
+			cuts++
+			assert.False(t, d.Box.Overlaps(sc.world.geom.Coord), "the pill %v and the card %v", d.Box, sc.world.geom.Coord)
+		}
+	}
+	assert.Equal(t, 2, cuts, "A's and B's links are cut")
+	assert.Empty(t, shot.overlapping())
+}
