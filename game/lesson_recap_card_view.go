@@ -85,7 +85,7 @@ func (c *recapCard) layoutContent(w float64) {
 	}
 	if d.Next != "" {
 		f.y += f.px(12)
-		f.addText(draw.Drawable("Next lesson: "+d.Next+"."), true, false)
+		f.addText(draw.Drawable(ui.Sentence("Next lesson: "+d.Next)), true, false)
 	}
 	f.y += f.px(8)
 	c.chain.layout(f)

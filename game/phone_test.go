@@ -181,3 +181,13 @@ func TestALinkCutPillKeepsOffTheCoordinatorsCard(t *testing.T) {
 	assert.Equal(t, 2, cuts, "A's and B's links are cut")
 	assert.Empty(t, shot.overlapping())
 }
+
+// The moment of success names the next lesson as a sentence with one
+// mark: after the Redlock lesson it read "...who decides that a token is
+// stale?." (issue 29's screenshots).
+func TestTheNextLessonIsNamedWithOneMark(t *testing.T) {
+	r, sc := phoneSolution(t, "redlock-pause", -1)
+	r.tick(ui.Input{})
+	require.Contains(t, sc.Player.notice, "Next lesson: Hands-on: who decides that a token is stale?")
+	assert.NotContains(t, sc.Player.notice, "?.")
+}
