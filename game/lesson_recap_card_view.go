@@ -86,7 +86,7 @@ func (c *recapCard) layoutContent(w float64) {
 	}
 	if d.Next != "" {
 		f.Y += f.Px(12)
-		f.AddText(draw.Drawable("Next lesson: "+d.Next+"."), true, false)
+		f.AddText(draw.Drawable(ui.Sentence("Next lesson: "+d.Next)), true, false)
 	}
 	f.Y += f.Px(8)
 	c.chain.Layout(f)

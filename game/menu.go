@@ -221,32 +221,58 @@ func (m *Menu) Draw(screen *ebiten.Image) {
 	for _, e := range m.model.Exercises {
 		statusW = math.Max(statusW, draw.Measure(s.Small())(menuStatus(m.exStatus(e))))
 	}
+	face := m.titleFace(statusW)
 	for i, l := range m.model.Lessons {
-		m.drawRow(screen, m.lessonButton(i), m.status(l), "complete", statusW)
+		m.drawRow(screen, m.lessonButton(i), m.status(l), "complete", statusW, face)
 	}
 	for i, e := range m.model.Exercises {
-		m.drawRow(screen, m.exerciseButton(i), menuStatus(m.exStatus(e)), "passed", statusW)
+		m.drawRow(screen, m.exerciseButton(i), menuStatus(m.exStatus(e)), "passed", statusW, face)
 	}
 	for i := range m.tips {
 		s.Tooltip(screen, &m.tips[i], m.window)
 	}
 }
 
+// rowParts are a row's number, status (in a column statusW wide) and
+// title boxes.
+func (m *Menu) rowParts(b *ui.Button, statusW float64) (numR, stR, titleR ui.Rect) {
+	s := m.style
+	in := b.Rect.InsetXY(s.U(14), 0)
+	numR, in = in.CutLeft(s.U(28), s.U(6))
+	stR, titleR = in.CutRight(statusW+s.U(26), s.U(10))
+	return numR, stR, titleR
+}
+
+// titleFace is the one face every row's title is drawn in: the body face
+// where every title fits a line of it, else the small one (at 1024x640
+// the longest titles alone were small, which read as two kinds of row).
+func (m *Menu) titleFace(statusW float64) *draw.Face {
+	rows := m.rows()
+	if len(rows) == 0 {
+		return m.style.Body()
+	}
+	var titles []string
+	for _, b := range rows {
+		_, title, _ := strings.Cut(b.Label, ". ")
+		titles = append(titles, title)
+	}
+	_, _, titleR := m.rowParts(rows[0], statusW) // every row is as wide
+	return draw.OneFace(titles, titleR.W, m.style.Body(), m.style.Small())
+}
+
 // drawRow draws one menu row: its button's label, which is its
-// declaration's ("3. Title"), as a number and a title, and its status (in
-// a column statusW wide), with a ✓ when the status is done. A title too long for
-// one line takes two lines of the small face; one too long for those
+// declaration's ("3. Title"), as a number and a title in face, and its
+// status (in a column statusW wide), with a ✓ when the status is done. A
+// title too long for one line takes two lines; one too long for those
 // ends with an ellipsis and shows whole on hover or focus.
-func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, status, done string, statusW float64) {
+func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, status, done string, statusW float64, face *draw.Face) {
 	s, th := m.style, m.style.Theme
 	num, title, _ := strings.Cut(b.Label, ". ")
 	frame := *b // the row's own layout says the label: the frame only
 	frame.Label = ""
 	s.Button(screen, &frame)
-	in := b.Rect.InsetXY(s.U(14), 0)
-	numR, in := in.CutLeft(s.U(28), s.U(6))
+	numR, stR, titleR := m.rowParts(b, statusW)
 	draw.TextIn(screen, num, s.Mono(), numR, draw.AlignStart, th.TextDim)
-	stR, titleR := in.CutRight(statusW+s.U(26), s.U(10))
 	clr := th.TextDim
 	if status == done {
 		clr = th.Accept
@@ -254,22 +280,21 @@ func (m *Menu) drawRow(screen *ebiten.Image, b *ui.Button, status, done string, 
 		draw.CheckMark(screen, mark, s.U(14), s.U(2.5), th.Accept)
 	}
 	draw.TextIn(screen, status, s.Small(), stR.InsetXY(s.U(12), 0), draw.AlignStart, clr)
-	if draw.Measure(s.Body())(title) <= titleR.W {
-		draw.TextIn(screen, title, s.Body(), titleR, draw.AlignStart, th.Text)
+	if draw.Measure(face)(title) <= titleR.W {
+		draw.TextIn(screen, title, face, titleR, draw.AlignStart, th.Text)
 		return
 	}
-	small := s.Small()
-	lines := draw.Wrap(title, titleR.W, small)
+	lines := draw.Wrap(title, titleR.W, face)
 	// Two lines set closer than prose, so they fit a row.
-	step := math.Ceil(small.Size * 1.2)
+	step := math.Ceil(face.Size * 1.2)
 	if len(lines) == 2 && 2*step <= titleR.H {
 		top := titleR.Y + (titleR.H-2*step)/2
 		for k, line := range lines {
-			draw.TextIn(screen, line, small, ui.Rect{X: titleR.X, Y: top + float64(k)*step, W: titleR.W, H: step}, draw.AlignStart, th.Text)
+			draw.TextIn(screen, line, face, ui.Rect{X: titleR.X, Y: top + float64(k)*step, W: titleR.W, H: step}, draw.AlignStart, th.Text)
 		}
 		return
 	}
-	draw.TextInTip(screen, title, small, titleR, draw.AlignStart, th.Text)
+	draw.TextInTip(screen, title, face, titleR, draw.AlignStart, th.Text)
 }
 
 // Inspect implements Inspector.

@@ -288,24 +288,10 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 	for i := range v.chips {
 		v.chips[i].Disabled = v.chips[i].Rect.Empty() // both worlds are drawn
 	}
-	lh := draw.LineHeight(s.Small())
-	panes := ui.SplitPanes(in, s.Unit, 1, 1)
-	if len(v.drawn()) == 1 {
-		panes = []ui.Rect{in}
-	}
-	// Both panes' lines as tall as the longer story needs (at least two
-	// lines, at most five: a longer one shows whole on hover), so the
-	// worlds line up.
-	lines := 2
-	drawn := v.drawn()
+	panes, storyH := p.panes(in, s)
 	for k, pane := range panes {
-		n := len(ui.Wrap(v.m.Stories[drawn[k]].Line(), pane.W-px(16), draw.Measure(s.Small())))
-		lines = max(lines, min(n, 5))
-	}
-	for k, pane := range panes {
-		i := drawn[k]
-		v.labels[k], pane = pane.CutTop(math.Ceil(float64(lines)*lh+px(8)), px(2))
-		v.worlds[i].Layout(pane, s)
+		v.labels[k], pane = pane.CutTop(storyH, px(2))
+		v.worlds[v.drawn()[k]].Layout(pane, s)
 	}
 }
 

@@ -250,3 +250,34 @@ func compareAt1024(t *testing.T) (*appRig, *systemsView) {
 	r.click("compareSystems")
 	return r, r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
 }
+
+// At 1024x640, with A paused in the run compared (each system's story
+// four lines over its world), every world shown keeps its state badges
+// clear of its store's card, the timeline giving up the room it has to
+// spare (issue 29: the badges lay 7 px over the card's top border).
+func TestCompareSystemsBadgesClearTheStoreAt1024(t *testing.T) {
+	r := newAppRig(t)
+	r.resize(1024, 640)
+	for _, id := range []string{"sandbox", "preset:leases", "start"} {
+		r.click(id)
+	}
+	run := r.a.top().(*SandboxScene).Run
+	require.NotNil(t, run)
+	run.Lab.Advance(3 * time.Second)
+	require.NoError(t, run.Lab.Do(core.Pause("A", 20*time.Second)))
+	run.Lab.Advance(20 * time.Second)
+	r.key(ui.IntentBack)
+	r.click("compareSystems")
+	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
+	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+	shot := r.record("compare-systems-badges-1024x640")
+	require.Len(t, v.drawn(), 2)
+	for _, i := range v.drawn() {
+		g := v.worlds[i].Geom()
+		for k, b := range g.Badges {
+			assert.LessOrEqual(t, b.MaxY(), g.Store.Y-r.st.Style.U(6), "%s: badge %d %v and the store %v", v.m.Systems[i], k, b, g.Store)
+		}
+	}
+	assert.Empty(t, shot.offenders())
+	assert.Empty(t, shot.overlapping())
+}

@@ -107,6 +107,23 @@ func FirstFitInTip(dst *ebiten.Image, whole string, shorter []string, face *Face
 	textShown(dst, whole, FirstFit(whole, shorter, face, r.W), face, r, h, clr, true)
 }
 
+// OneFace is the face a set of labels of one kind is drawn in, each
+// on a line w wide: the first of faces (largest first) every one of
+// texts fits, else the last. Labels of one kind in two sizes read as two
+// kinds (issue 29).
+func OneFace(texts []string, w float64, faces ...*Face) *Face {
+	for _, f := range faces[:len(faces)-1] {
+		m, fits := Measure(f), true
+		for _, t := range texts {
+			fits = fits && m(t) <= w
+		}
+		if fits {
+			return f
+		}
+	}
+	return faces[len(faces)-1]
+}
+
 // FirstFit is what FirstFitInTip shows.
 func FirstFit(whole string, shorter []string, face *Face, w float64) string {
 	m := Measure(face)

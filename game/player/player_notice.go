@@ -37,7 +37,7 @@ func (p *Player) Celebrate(d *page.Done) {
 	first, _ := FirstSentence(d.Recap)
 	msg := d.Heading + ". " + first
 	if d.Next != "" {
-		msg += " Next lesson: " + d.Next + "."
+		msg += " " + ui.Sentence("Next lesson: "+d.Next)
 	}
 	short := d.Heading + ": see the panel."
 	p.notice, p.noticeShort, p.noticeLeft, p.noticeDone = msg, short, doneTicks, true

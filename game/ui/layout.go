@@ -220,7 +220,12 @@ func LayoutPlayerWith(window Rect, u float64, n PlayerNeeds, panel bool) PlayerL
 		}
 		limit = math.Min(limit, room-n.WorldH)
 	}
-	timelineH := math.Max(base, math.Min(want, limit))
+	floor := base
+	if n.WorldH > 0 {
+		// ... and from the usual height, down to what its lanes want.
+		floor = math.Max(px(timelineMin), math.Min(base, TimelineWant(lanes, u)))
+	}
+	timelineH := math.Max(floor, math.Min(want, limit))
 	l.Timeline, l.World = content.CutBottom(timelineH, px(gap))
 	if knobs > 0 {
 		l.Knobs, l.World = l.World.CutBottom(knobsH, px(gap))

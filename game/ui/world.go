@@ -68,19 +68,24 @@ func layoutWorld(area Rect, u float64, n int, b Badges) WorldGeom {
 	// Compare systems on a phone), the cards give up their empty room
 	// first, then the gap, then the cards down to their two lines; the
 	// game draws the tag beside the rings where it can (TagAbove).
-	gap := px(TagH + 6)
-	if short := coordH + gap + storeH + px(12) + 2*px(20) + under - in.H; n > 0 && short > 0 {
+	//
+	// Still short, the badges' gap above the store gives up half; a world
+	// shorter still lays its badges on the store's card, and LockWorldMinH
+	// says how tall it must be not to.
+	gap, storeGap := px(TagH+6), px(12)
+	if short := coordH + gap + storeH + storeGap + 2*px(20) + under - in.H; n > 0 && short > 0 {
 		for _, give := range []struct {
 			h     *float64
 			floor float64
-		}{{&coordH, px(66)}, {&storeH, px(60)}, {&gap, px(12)}, {&coordH, px(60)}, {&storeH, px(46)}} {
+		}{{&coordH, px(66)}, {&storeH, px(60)}, {&gap, px(12)}, {&coordH, px(60)}, {&storeH, px(46)},
+			{&storeGap, px(6)}} {
 			cut := math.Max(0, math.Min(short, *give.h-give.floor))
 			*give.h, short = *give.h-cut, short-cut
 		}
 	}
 	var top, bottom Rect
 	top, in = in.CutTop(coordH, gap)
-	bottom, in = in.CutBottom(storeH, px(12))
+	bottom, in = in.CutBottom(storeH, storeGap)
 	g.Coord = Rect{X: math.Round(top.X + (top.W-bandW)/2), Y: top.Y, W: bandW, H: top.H}
 	g.Store = Rect{X: math.Round(bottom.X + (bottom.W-bandW)/2), Y: bottom.Y, W: bandW, H: bottom.H}
 
@@ -96,6 +101,29 @@ func layoutWorld(area Rect, u float64, n int, b Badges) WorldGeom {
 		g.Badges = append(g.Badges, Rect{X: math.Round(c.X - bw/2), Y: c.Y + g.Ring + px(6), W: bw, H: badgeH})
 	}
 	return g
+}
+
+// LockWorldMinH is the least height, in pixels at unit u, of a single
+// lock world width wide with n processes whose state badges (b) end clear
+// of the store's card, a gap above it: shorter, they lie on its top
+// border. 0 for a world with no processes.
+func LockWorldMinH(width, u float64, n int, b Badges) float64 {
+	if n < 1 {
+		return 0
+	}
+	clear := func(h float64) bool {
+		g := layoutWorld(Rect{W: width, H: h}, u, n, b)
+		return g.Badges[0].MaxY() <= g.Store.Y-math.Round(6*u)
+	}
+	lo, hi := 0.0, math.Round(2000*u) // clear(hi); lo is not
+	for hi-lo > 1 {
+		if mid := math.Floor((lo + hi) / 2); clear(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // HitProcess returns the process under p (its circle and rings), or -1.

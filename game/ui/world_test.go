@@ -95,3 +95,22 @@ func TestTheTagAboveARingClearsTheCoordinatorsCard(t *testing.T) {
 		}
 	}
 }
+
+// A lock world LockWorldMinH tall keeps its state badges clear of the
+// store's card, with a gap, and under their rings (issue 29: in Compare
+// systems at 1024x640 they lay 7 px over its top border).
+func TestBadgesClearTheStoreInALockWorldMinHTall(t *testing.T) {
+	for _, w := range []float64{318, 500} {
+		for n := 1; n <= 5; n++ {
+			h := LockWorldMinH(w, 1, n, Badges{})
+			require.Greater(t, h, 0.0)
+			g := LayoutWorld(Rect{X: 22, Y: 146, W: w, H: h}, 1, n)
+			for i, b := range g.Badges {
+				assert.LessOrEqual(t, b.MaxY(), g.Store.Y-6, "%.0f wide, %d: badge %d %v over the store %v", w, n, i, b, g.Store)
+				assert.GreaterOrEqual(t, b.Y, g.Procs[i].Y+g.Ring, "%.0f wide, %d: badge %d under its rings", w, n, i)
+			}
+			short := LayoutWorld(Rect{X: 22, Y: 146, W: w, H: h - 1}, 1, n)
+			assert.Greater(t, short.Badges[0].MaxY(), short.Store.Y-6, "%.0f wide, %d: the least such height", w, n)
+		}
+	}
+}

@@ -119,3 +119,13 @@ func Clauses(text string, width float64, measure func(string) float64) string {
 	}
 	return best
 }
+
+// Sentence is s ended as a sentence: with a full stop, unless it ends
+// with a mark of its own ("Next lesson: Hands-on: who decides that a
+// token is stale?" read "stale?." with one added).
+func Sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}

@@ -96,3 +96,12 @@ func TestClausesEndAtAPauseInTheSentence(t *testing.T) {
 	assert.Equal(t, Ellipsize(why, 20, measure), Clauses(why, 20, measure))
 	assert.Equal(t, "a, b", Clauses("a, b, c", 5, measure), "a comma is a pause too")
 }
+
+// A sentence ends with one mark: a full stop added, or its own question
+// or exclamation mark kept alone.
+func TestASentenceEndsWithOneMark(t *testing.T) {
+	assert.Equal(t, "Next lesson: Troubleshooting by the trace.", Sentence("Next lesson: Troubleshooting by the trace"))
+	assert.Equal(t, "Next lesson: Hands-on: who decides that a token is stale?", Sentence("Next lesson: Hands-on: who decides that a token is stale?"))
+	assert.Equal(t, "Done.", Sentence("Done."))
+	assert.Equal(t, "Stop!", Sentence("Stop!"))
+}

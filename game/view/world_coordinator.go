@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 	"time"
 
@@ -32,8 +33,7 @@ func (w *World) drawSingle(dst *ebiten.Image, s draw.Style) {
 			draw.Line(dst, w.memberEnd(w.memberOf(p.Name)), b, s.U(1.5), th.Border)
 		case p.Cut:
 			dashed(dst, a, b, s.U(2), s.U(8), th.Reject)
-			mid := ui.Point{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
-			pill(dst, s, mid, "link cut", th.Reject, th.Background)
+			pill(dst, s, w.cutPillAt(s, a, b, c, g.Ring), "link cut", th.Reject, th.Background)
 		default:
 			draw.Line(dst, a, b, s.U(1.5), th.Border)
 		}
@@ -59,6 +59,21 @@ func (w *World) drawSingle(dst *ebiten.Image, s draw.Style) {
 		w.drawProcess(dst, s, g.Procs[i], g.Ring, g.R, g.Badges[i], g.Store.Y-s.U(6), g.Coord.MaxY(), p, w.selected == i)
 	}
 	w.drawMessages(dst, s)
+}
+
+// cutPillAt is the centre of the "link cut" pill of the process at c
+// (rings of radius ring), whose link runs from a, under the coordinator's
+// card, to b, its rings' top: the link's middle where the pill fits
+// between the two, else beside the rings' lower half where there is room
+// (on a phone with a lesson complete the pill lay over the card's
+// border, which hid its top).
+func (w *World) cutPillAt(s draw.Style, a, b, c ui.Point, ring float64) ui.Point {
+	mid := ui.Point{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
+	pw := pillRectIn(s, ui.Point{}, "link cut", math.Inf(1)).W
+	if b.Y-a.Y >= s.U(ui.TagH+4) || w.besideRoom(c, ring, s) < pw {
+		return mid
+	}
+	return ui.Point{X: c.X + ring + s.U(4) + pw/2, Y: c.Y + ring/2}
 }
 
 func (w *World) coordEnd(i int) ui.Point {

@@ -80,6 +80,19 @@ func (w *World) MinHeight(width float64, s draw.Style) float64 {
 	return ui.WorldMinH(width, s.Unit, shape)
 }
 
+// ClearHeight is MinHeight, and for a single lock world the height at
+// which its state badges end clear of the store's card (ui.LockWorldMinH).
+func (w *World) ClearHeight(width float64, s draw.Style) float64 {
+	shape, _, _ := w.shape(w.lab.World(), s.Unit)
+	if len(shape.Groups) > 1 || shape.Workers > 0 {
+		return ui.WorldMinH(width, s.Unit, shape)
+	}
+	if shape.Chart {
+		width -= math.Round(width * 0.42) // the sweep chart's (ui.LayoutWorldView)
+	}
+	return ui.LockWorldMinH(width, s.Unit, shape.Procs, shape.Badges)
+}
+
 // layoutMenu rebuilds the selected actor's action menu.
 func (w *World) layoutMenu() {
 	w.menu, w.menuBox = nil, ui.Rect{}

@@ -244,21 +244,35 @@ func (w *World) drawWorkerChips(dst *ebiten.Image, s draw.Style) {
 			// A chip too narrow for any word (twelve in a phone's side
 			// column) is its colour and pattern: the timeline names it.
 			if wk.Crashed {
-				draw.CrossMark(dst, r.Center(), r.H*0.8, s.U(2), th.Reject)
+				c, size := ChipCross(s, r, false)
+				draw.CrossMark(dst, c, size, s.U(2), th.Reject)
 			}
 			continue
 		}
 		name, right, tagged := chipWords(s, wk, in.W)
-		draw.TextIn(dst, name, s.Label(), in, draw.AlignStart, th.Text)
+		// Its number alone where the whole name does not fit ("03"), the
+		// whole name on hover or focus: the chip names its worker.
+		draw.ShortInTip(dst, wk.Name, name, s.Label(), in, draw.AlignStart, th.Text)
 		clr := th.Text
 		if tagged {
 			clr = th.Focus
 		}
 		draw.TextIn(dst, right, s.Small(), in, draw.AlignEnd, clr)
 		if wk.Crashed {
-			draw.CrossMark(dst, r.Center(), r.H*0.8, s.U(2), th.Reject)
+			c, size := ChipCross(s, r, true)
+			draw.CrossMark(dst, c, size, s.U(2), th.Reject)
 		}
 	}
+}
+
+// ChipCross is where a crashed worker's chip r draws its cross, and how
+// big: over its swatch where the chip has words, clear of its name (on
+// the chip's centre it struck "03" out), else on its centre.
+func ChipCross(s draw.Style, r ui.Rect, words bool) (c ui.Point, size float64) {
+	if !words {
+		return r.Center(), r.H * 0.8
+	}
+	return ui.Point{X: r.X + s.U(7), Y: r.Center().Y}, math.Min(r.H*0.8, s.U(16))
 }
 
 // chipWords is what a worker's chip of width w says: its name, shortened
