@@ -103,6 +103,75 @@ type figure struct {
 	get  func(r *Run) (string, bool)
 }
 
+// stalled reads a run of the stalled-connection scenario, whose
+// connection stalls at at.
+type stalled struct{ at time.Duration }
+
+// find is who's first observation what at or after after.
+func (stalled) find(r *Run, who, what string, after time.Duration) (Obs, bool) {
+	for _, o := range r.Obs {
+		if o.Who == who && o.What == what && o.At >= after {
+			return o, true
+		}
+	}
+	return Obs{}, false
+}
+
+// keepalives are A's keepalive answers before the stall.
+func (st stalled) keepalives(r *Run) []time.Duration {
+	var ka []time.Duration
+	for _, o := range r.Obs {
+		if o.Who == "A" && o.What == "keepalive" && o.At < st.at {
+			ka = append(ka, o.At)
+		}
+	}
+	return ka
+}
+
+// since is a figure: who's what after the stall, from A's last keepalive
+// answer before it.
+func (st stalled) since(who, what string) func(r *Run) (string, bool) {
+	return func(r *Run) (string, bool) {
+		ka := st.keepalives(r)
+		o, found := st.find(r, who, what, st.at)
+		if len(ka) == 0 || !found {
+			return "", false
+		}
+		return fmt.Sprintf("+%.3f s", (o.At - ka[len(ka)-1]).Seconds()), true
+	}
+}
+
+func (st stalled) keepaliveInterval(r *Run) (string, bool) {
+	ka := st.keepalives(r)
+	if len(ka) < 2 {
+		return "", false
+	}
+	return fmt.Sprintf("%.3f s", (ka[len(ka)-1]-ka[0]).Seconds()/float64(len(ka)-1)), true
+}
+
+func (st stalled) firstKeepalive(r *Run) (string, bool) {
+	g, ok1 := st.find(r, "A", "granted", 0)
+	k, ok2 := st.find(r, "A", "keepalive", 0)
+	return fmt.Sprintf("+%.3f s", (k.At - g.At).Seconds()), ok1 && ok2
+}
+
+func (st stalled) learnsBesideB(r *Run) (string, bool) {
+	l, ok1 := st.find(r, "A", "lost", st.at)
+	b, ok2 := st.find(r, "B", "acquired", st.at)
+	d := (l.At - b.At).Seconds()
+	word := "after"
+	if d < 0 {
+		word, d = "before", -d
+	}
+	return fmt.Sprintf("%.2f s %s", d, word), ok1 && ok2
+}
+
+func (st stalled) tokens(r *Run) (string, bool) {
+	a, ok1 := st.find(r, "A", "acquired", 0)
+	b, ok2 := st.find(r, "B", "acquired", 0)
+	return fmt.Sprintf("%d / %d", a.Token, b.Token), ok1 && ok2
+}
+
 // Figures is the table of the stalled-connection scenario (A holds, its
 // connection stalls, B is queued), times from A's last keepalive response
 // before the stall; "" for other scenarios.
@@ -110,75 +179,20 @@ func Figures(sc *Scenario, real, sim *Run) string {
 	if sc.Name != "stalled-connection" {
 		return ""
 	}
-	var stall time.Duration
-	for _, st := range sc.Steps {
-		if st.Do == "stall" {
-			stall = st.At
-		}
-	}
-	find := func(r *Run, who, what string, after time.Duration) (Obs, bool) {
-		for _, o := range r.Obs {
-			if o.Who == who && o.What == what && o.At >= after {
-				return o, true
-			}
-		}
-		return Obs{}, false
-	}
-	lastKA := func(r *Run) (time.Duration, bool) {
-		at, ok := time.Duration(0), false
-		for _, o := range r.Obs {
-			if o.Who == "A" && o.What == "keepalive" && o.At < stall {
-				at, ok = o.At, true
-			}
-		}
-		return at, ok
-	}
-	since := func(who, what string) func(r *Run) (string, bool) {
-		return func(r *Run) (string, bool) {
-			ka, ok := lastKA(r)
-			o, found := find(r, who, what, stall)
-			if !ok || !found {
-				return "", false
-			}
-			return fmt.Sprintf("+%.3f s", (o.At - ka).Seconds()), true
+	var st stalled
+	for _, step := range sc.Steps {
+		if step.Do == "stall" {
+			st.at = step.At
 		}
 	}
 	figs := []figure{
-		{"keepalive interval", func(r *Run) (string, bool) {
-			var ka []time.Duration
-			for _, o := range r.Obs {
-				if o.Who == "A" && o.What == "keepalive" && o.At < stall {
-					ka = append(ka, o.At)
-				}
-			}
-			if len(ka) < 2 {
-				return "", false
-			}
-			return fmt.Sprintf("%.3f s", (ka[len(ka)-1]-ka[0]).Seconds()/float64(len(ka)-1)), true
-		}},
-		{"first keepalive after grant", func(r *Run) (string, bool) {
-			g, ok1 := find(r, "A", "granted", 0)
-			k, ok2 := find(r, "A", "keepalive", 0)
-			return fmt.Sprintf("+%.3f s", (k.At - g.At).Seconds()), ok1 && ok2
-		}},
-		{"server deletes A's key", since("A", "deleted")},
-		{"B acquires", since("B", "acquired")},
-		{"A learns it lost the lease", since("A", "lost")},
-		{"A learns, relative to B holding", func(r *Run) (string, bool) {
-			l, ok1 := find(r, "A", "lost", stall)
-			b, ok2 := find(r, "B", "acquired", stall)
-			d := (l.At - b.At).Seconds()
-			word := "after"
-			if d < 0 {
-				word, d = "before", -d
-			}
-			return fmt.Sprintf("%.2f s %s", d, word), ok1 && ok2
-		}},
-		{"tokens A / B", func(r *Run) (string, bool) {
-			a, ok1 := find(r, "A", "acquired", 0)
-			b, ok2 := find(r, "B", "acquired", 0)
-			return fmt.Sprintf("%d / %d", a.Token, b.Token), ok1 && ok2
-		}},
+		{"keepalive interval", st.keepaliveInterval},
+		{"first keepalive after grant", st.firstKeepalive},
+		{"server deletes A's key", st.since("A", "deleted")},
+		{"B acquires", st.since("B", "acquired")},
+		{"A learns it lost the lease", st.since("A", "lost")},
+		{"A learns, relative to B holding", st.learnsBesideB},
+		{"tokens A / B", st.tokens},
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n  %-34s %-16s %-16s\n", "measure (from A's last keepalive)", "real etcd", "simulator")

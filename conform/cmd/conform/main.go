@@ -55,26 +55,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	scs := conform.Scenarios
-	if *only != "" {
-		scs = nil
-		for _, name := range strings.Split(*only, ",") {
-			sc := conform.Find(strings.TrimSpace(name))
-			if sc == nil {
-				fmt.Fprintf(stderr, "conform: unknown scenario %q (conform --list names them)\n", name)
-				return 2
-			}
-			scs = append(scs, sc)
-		}
+	scs, err := pickScenarios(*only)
+	if err != nil {
+		fmt.Fprintf(stderr, "conform: %v\n", err)
+		return 2
 	}
-	var eps []string
-	if *endpoints != "" {
-		for _, ep := range strings.Split(*endpoints, ",") {
-			if ep = strings.TrimSpace(ep); ep != "" {
-				eps = append(eps, ep)
-			}
-		}
-	}
+	eps := splitEndpoints(*endpoints)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if len(eps) > 0 {
@@ -84,25 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	results := make([]*conform.Result, len(scs))
-	errs := make([]error, len(scs))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, 4) // ten etcd members at once starve two cores
-	for i, sc := range scs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			results[i], errs[i] = runOne(ctx, sc, eps)
-		}()
-		if len(eps) > 0 {
-			// On a shared cluster, one scenario at a time: revisions are
-			// compared as offsets, which another scenario's writes would move.
-			wg.Wait()
-		}
-	}
-	wg.Wait()
+	results, errs := runAll(ctx, scs, eps)
 	code := 0
 	for i, sc := range scs {
 		if errs[i] != nil {
@@ -115,6 +83,66 @@ func run(args []string, stdout, stderr io.Writer) int {
 			code = 1
 		}
 	}
+	printTally(stdout, results, len(scs), eps)
+	return code
+}
+
+// pickScenarios is the scenarios --run names, in its order (all of
+// them for none).
+func pickScenarios(only string) ([]*conform.Scenario, error) {
+	if only == "" {
+		return conform.Scenarios, nil
+	}
+	var scs []*conform.Scenario
+	for _, name := range strings.Split(only, ",") {
+		sc := conform.Find(strings.TrimSpace(name))
+		if sc == nil {
+			return nil, fmt.Errorf("unknown scenario %q (conform --list names them)", name)
+		}
+		scs = append(scs, sc)
+	}
+	return scs, nil
+}
+
+// splitEndpoints is --endpoints as a list, blanks dropped.
+func splitEndpoints(list string) []string {
+	var eps []string
+	for _, ep := range strings.Split(list, ",") {
+		if ep = strings.TrimSpace(ep); ep != "" {
+			eps = append(eps, ep)
+		}
+	}
+	return eps
+}
+
+// runAll runs the scenarios, four at a time on embedded members (ten
+// etcd members at once starve two cores), one at a time on a shared
+// cluster: there revisions are compared as offsets, which another
+// scenario's writes would move.
+func runAll(ctx context.Context, scs []*conform.Scenario, eps []string) ([]*conform.Result, []error) {
+	results := make([]*conform.Result, len(scs))
+	errs := make([]error, len(scs))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 4)
+	for i, sc := range scs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			results[i], errs[i] = runOne(ctx, sc, eps)
+		}()
+		if len(eps) > 0 {
+			wg.Wait()
+		}
+	}
+	wg.Wait()
+	return results, errs
+}
+
+// printTally says how many scenarios conform, where, and on a shared
+// cluster which cluster stories it cannot run.
+func printTally(stdout io.Writer, results []*conform.Result, total int, eps []string) {
 	where := "an embedded etcd 3.7.3 per scenario"
 	if len(eps) > 0 {
 		where = "etcd at " + strings.Join(eps, ",")
@@ -125,14 +153,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			n++
 		}
 	}
-	fmt.Fprintf(stdout, "%d of %d scenarios conform (%s)\n", n, len(scs), where)
+	fmt.Fprintf(stdout, "%d of %d scenarios conform (%s)\n", n, total, where)
 	if len(eps) > 0 {
 		fmt.Fprintf(stdout, "skipped here: the %d cluster stories, which crash and cut off members of a cluster the suite starts itself (make test-conform runs them):\n", len(conform.ClusterStories))
 		for _, c := range conform.ClusterStories {
 			fmt.Fprintf(stdout, "  %s: %s\n", c.Test, c.Title)
 		}
 	}
-	return code
 }
 
 func runOne(ctx context.Context, sc *conform.Scenario, eps []string) (*conform.Result, error) {
