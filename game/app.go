@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"leaselab/game/lesson"
 	"reflect"
 	"slices"
 	"time"
@@ -112,7 +113,7 @@ func (a *App) export(name string, data []byte) (string, error) {
 
 // openInSandbox carries lesson run sc over into the sandbox, after
 // saving the lesson's progress.
-func (a *App) openInSandbox(sc *LessonScene) {
+func (a *App) openInSandbox(sc *lesson.Scene) {
 	a.record(sc)
 	lb, err := sc.Lab.OpenInSandbox()
 	if err == nil {
@@ -166,7 +167,7 @@ func (a *App) Refresh() { a.save() }
 // closing, a newer run made in another tab.
 func (a *App) Flush() {
 	switch sc := a.top().(type) {
-	case *LessonScene:
+	case *lesson.Scene:
 		a.record(sc)
 	case *ExerciseScene:
 		if sc.InSimulator() {
@@ -209,7 +210,7 @@ func (a *App) ImportProgress(data []byte) (string, error) {
 }
 
 // record stores what a lesson scene reports.
-func (a *App) record(sc *LessonScene) {
+func (a *App) record(sc *lesson.Scene) {
 	l := sc.Lab.Lesson
 	was := a.prog.Lesson(l.ID)
 	p := was
@@ -236,11 +237,11 @@ func (a *App) record(sc *LessonScene) {
 // Open starts lesson l.
 func (a *App) Open(l *lessons.Lesson) {
 	saved := a.prog.Lesson(l.ID)
-	var sc *LessonScene
+	var sc *lesson.Scene
 	spec := a.lessonSpec(l, &sc)
 	spec.Sandbox = func() { a.openInSandbox(sc) }
 	spec.HintsSeen = saved.HintsSeen
-	sc, err := NewLessonScene(l, spec)
+	sc, err := lesson.New(l, spec)
 	if err != nil {
 		a.menu.Notice = "Could not open " + l.Title + ": " + err.Error()
 		return
@@ -269,8 +270,8 @@ func (a *App) Open(l *lessons.Lesson) {
 // lessonSpec is how the App opens a lesson scene (*sc, once built): back
 // to the menu, its progress recorded on the way and whenever a goal is
 // met.
-func (a *App) lessonSpec(l *lessons.Lesson, sc **LessonScene) LessonSpec {
-	spec := LessonSpec{
+func (a *App) lessonSpec(l *lessons.Lesson, sc **lesson.Scene) lesson.Spec {
+	spec := lesson.Spec{
 		Back: player.BackButton{Label: "< Lessons", Do: func() {
 			a.record(*sc)
 			a.scenes.Home()
@@ -289,7 +290,7 @@ func (a *App) lessonSpec(l *lessons.Lesson, sc **LessonScene) LessonSpec {
 	// The next lesson in the menu's order, once this one is complete.
 	if i := slices.Index(a.lessons, l); i >= 0 && i+1 < len(a.lessons) {
 		next := a.lessons[i+1]
-		spec.Next = &NextLesson{Title: next.Title, Open: func() {
+		spec.Next = &lesson.Next{Title: next.Title, Open: func() {
 			a.record(*sc)
 			a.Open(next)
 		}}
@@ -299,13 +300,13 @@ func (a *App) lessonSpec(l *lessons.Lesson, sc **LessonScene) LessonSpec {
 
 // OpenID starts the lesson with the given id (for deep links and tests)
 // and returns its scene.
-func (a *App) OpenID(id string) (*LessonScene, error) {
+func (a *App) OpenID(id string) (*lesson.Scene, error) {
 	l, err := lessons.Find(id)
 	if err != nil {
 		return nil, err
 	}
 	a.Open(l)
-	sc, ok := a.top().(*LessonScene)
+	sc, ok := a.top().(*lesson.Scene)
 	if !ok {
 		return nil, fmt.Errorf("lesson %s did not open: %s", id, a.menu.Notice)
 	}
@@ -398,10 +399,10 @@ func (a *App) Inspect() SceneInfo {
 // place is where the learner is, the screen on show being info.
 func (a *App) place(info SceneInfo) place.Place {
 	switch sc := a.top().(type) {
-	case *LessonScene:
+	case *lesson.Scene:
 		return place.Place{Kind: place.Lesson, ID: sc.Lab.Lesson.ID}
-	case *comparison:
-		return place.Place{Kind: place.Lesson, ID: sc.f.sc.Lab.Lesson.ID, Sub: "compare"}
+	case *lesson.Comparison:
+		return place.Place{Kind: place.Lesson, ID: sc.Lesson().Lab.Lesson.ID, Sub: "compare"}
 	case *ExerciseScene:
 		p := place.Place{Kind: place.Exercise, ID: sc.Ex.ID}
 		if ex := info.Exercise; ex != nil && ex.Simulator {
@@ -475,10 +476,10 @@ func (a *App) Goto(p place.Place) error {
 // replaces it.
 func (a *App) leave() {
 	switch sc := a.top().(type) {
-	case *LessonScene:
+	case *lesson.Scene:
 		a.record(sc)
-	case *comparison:
-		a.record(sc.f.sc)
+	case *lesson.Comparison:
+		a.record(sc.Lesson())
 	case *ExerciseScene:
 		if sc.InSimulator() {
 			sc.closeLab() // the run becomes the answer's schedule, saved

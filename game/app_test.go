@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestProgressSurvivesARestart(t *testing.T) {
 		t.Fatalf("menu after restart:\n%s", text)
 	}
 	r2.click("lesson:fenced-writes")
-	sc2 := r2.a.top().(*LessonScene)
+	sc2 := r2.a.top().(*lesson.Scene)
 	if len(sc2.Lab.Log()) != 1 || sc2.Lab.Log()[0].Do != "pause" || !sc2.Lab.World().Procs[0].Paused {
 		t.Fatalf("the saved run was not resumed: log %v now %s", sc2.Lab.Log(), sc2.Lab.Now())
 	}

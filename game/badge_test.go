@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"testing"
 	"time"
 
@@ -17,11 +18,11 @@ import (
 
 // phoneSolution opens lesson id on the phone with its solution played to
 // at (to its end if at is negative).
-func phoneSolution(t *testing.T, id string, at time.Duration) (*appRig, *LessonScene) {
+func phoneSolution(t *testing.T, id string, at time.Duration) (*appRig, *lesson.Scene) {
 	r := phoneRig(t)
 	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: id}))
 	r.tick(ui.Input{})
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	l := sc.Lab.Lesson
 	require.NoError(t, sc.Lab.Resume(l.SolutionKnobs, l.Solution))
 	if at < 0 {
@@ -49,9 +50,9 @@ func TestATwoLineBadgeStaysClearOfTheCardBelow(t *testing.T) {
 		w, h := int(r.st.Window.W), int(r.st.Window.H)
 		img := ebiten.NewImage(w, h)
 		r.a.Draw(img)
-		s, g := r.st.Style, sc.world.Geom()
+		s, g := r.st.Style, sc.World().Geom()
 		leader := -1
-		for i, p := range sc.world.Snapshot().Procs {
+		for i, p := range sc.World().Snapshot().Procs {
 			if p.Believes {
 				leader = i
 			}
@@ -104,7 +105,7 @@ func TestACrashedProcessSaysItIsDownAndKeepsItsName(t *testing.T) {
 		}
 		require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "fenced-writes"}))
 		r.tick(ui.Input{})
-		sc := r.a.top().(*LessonScene)
+		sc := r.a.top().(*lesson.Scene)
 		sc.Lab.Seek(4 * time.Second)
 		require.NoError(t, sc.Lab.Do(core.Crash("A")))
 		r.tick(ui.Input{})
@@ -115,7 +116,7 @@ func TestACrashedProcessSaysItIsDownAndKeepsItsName(t *testing.T) {
 		r.a.Draw(img)
 		drawn := stop()
 		draw.EndFrame()
-		g := sc.world.Geom()
+		g := sc.World().Geom()
 		var name, badge *draw.Drawn
 		for i, d := range drawn {
 			if d.Text == "A" && d.Ink.Overlaps(ui.Rect{X: g.Procs[0].X - g.Ring, Y: g.Procs[0].Y - g.Ring, W: 2 * g.Ring, H: 2 * g.Ring}) {

@@ -2,6 +2,7 @@ package game
 
 import (
 	"image"
+	"leaselab/game/lesson"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -42,7 +43,7 @@ func BenchmarkLessonFrame(b *testing.B) {
 	for _, id := range []string{"fenced-writes", "shards", "scheduler"} {
 		b.Run(id, func(b *testing.B) {
 			a, st := benchLesson(b, id)
-			sc := a.top().(*LessonScene)
+			sc := a.top().(*lesson.Scene)
 			benchFrames(b, a, st, func() {
 				if sc.Lab.Now() >= sc.Lab.Length() {
 					sc.ShowSolution()
@@ -78,7 +79,7 @@ func benchFrames(b *testing.B, a *App, st *State, between func()) {
 // BenchmarkLessonUpdate is a tick without drawing: Update and Layout.
 func BenchmarkLessonUpdate(b *testing.B) {
 	a, st := benchLesson(b, "fenced-writes")
-	sc := a.top().(*LessonScene)
+	sc := a.top().(*lesson.Scene)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if sc.Lab.Now() >= sc.Lab.Length() {

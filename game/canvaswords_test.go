@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +48,7 @@ func TestCanvasVerdictAndLegendFitAt1024(t *testing.T) {
 	r.resize(1024, 640)
 	r.tick(ui.Input{})
 	r.click("lesson:leases")
-	sc, ok := r.a.top().(*LessonScene)
+	sc, ok := r.a.top().(*lesson.Scene)
 	require.True(t, ok)
 	verdict, has := sc.Lab.KnobVerdict()
 	require.True(t, has)
@@ -65,7 +66,7 @@ func TestCanvasVerdictAndLegendFitAt1024(t *testing.T) {
 	r.tick(ui.Input{})
 	brokenFencedWrites(t, r)
 	r.click("compare")
-	r.a.top().(*comparison).player.Clock.Apply(lab.SeekTo(25 * time.Second))
+	r.a.top().(*lesson.Comparison).Player().Clock.Apply(lab.SeekTo(25 * time.Second))
 	shot = r.record("compare-fencing-1024x640")
 	for _, ring := range []string{"outer ring", "inner ring"} {
 		legend := drawnWith(shot, ring)

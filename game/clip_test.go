@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"leaselab/game/lesson"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,7 +123,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	for _, l := range lessons.All() {
 		r := open(nil)
 		r.click("lesson:" + l.ID)
-		sc, ok := r.a.top().(*LessonScene)
+		sc, ok := r.a.top().(*lesson.Scene)
 		require.True(t, ok, "lesson %s opens", l.ID)
 		shots = append(shots, r.record("lesson-"+l.ID+"-"+size))
 		// Mid-run, every hint shown: the world, the trace and the hints
@@ -209,7 +210,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	brokenFencedWrites(t, r)
 	shots = append(shots, r.record("found-"+size))
 	r.click("compare")
-	r.a.top().(*comparison).player.Clock.Apply(lab.SeekTo(25 * time.Second))
+	r.a.top().(*lesson.Comparison).Player().Clock.Apply(lab.SeekTo(25 * time.Second))
 	shots = append(shots, r.record("compare-fencing-"+size))
 
 	r = open(nil)
@@ -254,7 +255,7 @@ func TestEveryTextColourIsOneTheThemeChecks(t *testing.T) {
 
 // lessonMoment is a time in the middle of a lesson's action: its
 // solution's last step and a little more, or 20 s.
-func lessonMoment(sc *LessonScene) time.Duration {
+func lessonMoment(sc *lesson.Scene) time.Duration {
 	at := 20 * time.Second
 	for _, a := range sc.Lab.Lesson.Solution {
 		at = max(at, a.At.D()+5*time.Second)
@@ -418,7 +419,7 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 	}
 	for _, l := range lessons.All() {
 		r := goTo(place.Place{Kind: place.Lesson, ID: l.ID})
-		sc, ok := r.a.top().(*LessonScene)
+		sc, ok := r.a.top().(*lesson.Scene)
 		require.True(t, ok, "lesson %s opens", l.ID)
 		shots = append(shots, r.record("lesson-"+l.ID+"-"+size))
 		sc.Lab.Advance(lessonMoment(sc))
@@ -480,13 +481,13 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 		}
 	}
 	r := goTo(place.Place{Kind: place.Lesson, ID: "fenced-writes"})
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	require.NoError(t, sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Fencing(false))}))
 	r.tick(ui.Input{})
 	runFinder(t, r)
 	shots = append(shots, r.record("found-"+size))
 	r.click("compare")
-	r.a.top().(*comparison).player.Clock.Apply(lab.SeekTo(25 * time.Second))
+	r.a.top().(*lesson.Comparison).Player().Clock.Apply(lab.SeekTo(25 * time.Second))
 	shots = append(shots, r.record("compare-fencing-"+size))
 	return shots
 }

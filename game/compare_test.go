@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 	"time"
@@ -25,10 +26,10 @@ func (r *appRig) shot(name string) {
 
 // brokenFencedWrites opens fenced-writes with fencing off and loads the
 // break the search finds.
-func brokenFencedWrites(t *testing.T, r *appRig) *LessonScene {
+func brokenFencedWrites(t *testing.T, r *appRig) *lesson.Scene {
 	t.Helper()
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	// Fencing off at time zero, as a link opens it: the action is due at
 	// the play head but has not fired yet.
 	if err := sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Fencing(false))}); err != nil {
@@ -64,10 +65,10 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	if _, ok := info.Regions["explore"]; ok {
 		t.Error("Find a break offered inside the comparison")
 	}
-	cmp := sc.finder.compare
+	cmp := sc.Finder().Comparison()
 	// The two runs differ only in the switch at time zero.
 	for i, on := range []bool{false, true} {
-		l := cmp.runs[i].Log()
+		l := cmp.Runs()[i].Log()
 		if len(l) != 2 || l[0].Do != "fencing" || l[0].On != on || l[1] != log[1] {
 			t.Errorf("run %d log %v", i, l)
 		}
@@ -79,22 +80,22 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 	}
 	r.key(ui.IntentPlayPause)
 	r.key(ui.IntentStep)
-	now := cmp.runs[0].Now()
-	if now == 0 || cmp.runs[1].Now() != now || cmp.player.Clock.Now() != now {
-		t.Errorf("play heads %v and %v, clock %v", now, cmp.runs[1].Now(), cmp.player.Clock.Now())
+	now := cmp.Runs()[0].Now()
+	if now == 0 || cmp.Runs()[1].Now() != now || cmp.Player().Clock.Now() != now {
+		t.Errorf("play heads %v and %v, clock %v", now, cmp.Runs()[1].Now(), cmp.Player().Clock.Now())
 	}
-	lanes := cmp.lines[1].Geom().Lanes
+	lanes := cmp.Lines()[1].Geom().Lanes
 	r.clickAt(ui.Point{X: lanes.X + lanes.W*0.8, Y: lanes.Y + 4})
-	if a, b := cmp.runs[0].Now(), cmp.runs[1].Now(); a != b || a < 10*time.Second {
+	if a, b := cmp.Runs()[0].Now(), cmp.Runs()[1].Now(); a != b || a < 10*time.Second {
 		t.Errorf("a click on the second timeline: play heads %v and %v", a, b)
 	}
 	// Past the pause: the off run holds the stale write, the on run its
 	// refusal.
-	cmp.player.Clock.Apply(lab.SeekTo(40 * time.Second))
-	if n := len(cmp.runs[0].Sim().Trace.Filter(core.KindStale)); n == 0 {
+	cmp.Player().Clock.Apply(lab.SeekTo(40 * time.Second))
+	if n := len(cmp.Runs()[0].Sim().Trace.Filter(core.KindStale)); n == 0 {
 		t.Error("the fencing-off run shows no stale write")
 	}
-	if n := len(cmp.runs[1].Sim().Trace.Filter(core.KindStale)); n != 0 {
+	if n := len(cmp.Runs()[1].Sim().Trace.Filter(core.KindStale)); n != 0 {
 		t.Error("the fencing-on run shows a stale write")
 	}
 	r.click("compare") // the way back is the same button
@@ -129,7 +130,7 @@ func TestCompareFencingOnOffReplaysOneScheduleTwice(t *testing.T) {
 func TestCompareOnDemandShowsBothVerdicts(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	pause := core.ActionLog{core.At(4*time.Second, core.Pause("A", 20*time.Second))}
 	if err := sc.Lab.Resume(nil, pause); err != nil {
 		t.Fatal(err)
@@ -162,22 +163,22 @@ func TestCompareIsReadable(t *testing.T) {
 		sc := brokenFencedWrites(t, r)
 		r.shot(fmt.Sprintf("found-%.0fx%.0f.png", size[0], size[1]))
 		r.click("compare")
-		cmp := sc.finder.compare
-		cmp.player.Clock.Apply(lab.SeekTo(25 * time.Second))
+		cmp := sc.Finder().Comparison()
+		cmp.Player().Clock.Apply(lab.SeekTo(25 * time.Second))
 		r.tick(ui.Input{})
 		s := r.st.Style
 		// Both verdicts fit their label rows unclipped, and the rows and
 		// the back button do not overlap.
-		for i, v := range cmp.verdicts {
-			if w := draw.Measure(s.Small())(v) + s.U(16); w > cmp.labels[i].W {
-				t.Errorf("%v: verdict %q needs %.0f, has %.0f", size, v, w, cmp.labels[i].W)
+		for i, v := range cmp.Verdicts() {
+			if w := draw.Measure(s.Small())(v) + s.U(16); w > cmp.Labels()[i].W {
+				t.Errorf("%v: verdict %q needs %.0f, has %.0f", size, v, w, cmp.Labels()[i].W)
 			}
 		}
-		if cmp.labels[0].MaxX() > cmp.labels[1].X || cmp.header.MaxY() > cmp.labels[0].Y {
-			t.Errorf("%v: header %+v labels %+v", size, cmp.header, cmp.labels)
+		if cmp.Labels()[0].MaxX() > cmp.Labels()[1].X || cmp.Header().MaxY() > cmp.Labels()[0].Y {
+			t.Errorf("%v: header %+v labels %+v", size, cmp.Header(), cmp.Labels())
 		}
-		if w := draw.Measure(s.Label())(cmp.back.Label) + s.U(16); cmp.back.Rect.W < w {
-			t.Errorf("%v: back button %.0f wide, needs %.0f", size, cmp.back.Rect.W, w)
+		if w := draw.Measure(s.Label())(cmp.Back().Label) + s.U(16); cmp.Back().Rect.W < w {
+			t.Errorf("%v: back button %.0f wide, needs %.0f", size, cmp.Back().Rect.W, w)
 		}
 		r.shot(fmt.Sprintf("compare-%.0fx%.0f.png", size[0], size[1]))
 	}
@@ -196,13 +197,13 @@ func TestSandboxFindsABreak(t *testing.T) {
 	sb.m.Config.Actions = nil
 	sb.check()
 	r.click("start")
-	if sb.Run == nil || sb.Run.finder == nil {
+	if sb.Run == nil || sb.Run.Finder() == nil {
 		t.Fatal("no Find a break in a fenced contention sandbox")
 	}
-	searchRun(t, r, sb.Run.finder)
+	searchRun(t, r, sb.Run.Finder())
 	log := sb.Run.Lab.Log()
-	if !strings.HasPrefix(sb.Run.finder.m.Status, "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
-		t.Fatalf("status %q, log %v", sb.Run.finder.m.Status, log)
+	if !strings.HasPrefix(sb.Run.Finder().Status(), "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
+		t.Fatalf("status %q, log %v", sb.Run.Finder().Status(), log)
 	}
 	last := log[len(log)-1]
 	if last.Do != "pause" || last.Proc != sb.Config().ProcNames()[0] {
@@ -250,7 +251,7 @@ func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
 	if _, ok := info.Regions["solution"]; ok {
 		t.Error("the sandbox offers a solution")
 	}
-	if _, ok := info.Regions["explore"]; ok || sb.Run.finder != nil {
+	if _, ok := info.Regions["explore"]; ok || sb.Run.Finder() != nil {
 		t.Error("a one-process sandbox offers Find a break")
 	}
 	if n := strings.Join(info.Mirror.Narration, "\n"); !strings.Contains(n, "Find a break is not offered for this setup: one process") {
@@ -272,34 +273,15 @@ func TestCompareEveryLessonSpec(t *testing.T) {
 			if c == nil || c.Protects != spec.Switch() || !strings.HasPrefix(c.Off, head+" off: ") || !strings.HasPrefix(c.On, head+" on: ") {
 				t.Fatalf("comparison %+v", c)
 			}
-			cmp := r.a.top().(*comparison)
-			cmp.player.Clock.Apply(lab.SeekTo(30 * time.Second))
+			cmp := r.a.top().(*lesson.Comparison)
+			cmp.Player().Clock.Apply(lab.SeekTo(30 * time.Second))
 			r.tick(ui.Input{})
-			for i, v := range cmp.verdicts {
-				if w := draw.Measure(r.st.Style.Small())(v) + r.st.Style.U(16); w > cmp.labels[i].W {
-					t.Errorf("verdict %q needs %.0f, has %.0f", v, w, cmp.labels[i].W)
+			for i, v := range cmp.Verdicts() {
+				if w := draw.Measure(r.st.Style.Small())(v) + r.st.Style.U(16); w > cmp.Labels()[i].W {
+					t.Errorf("verdict %q needs %.0f, has %.0f", v, w, cmp.Labels()[i].W)
 				}
 			}
 			r.shot("compare-" + id + ".png")
-		})
-	}
-}
-
-// BenchmarkOpenComparison measures opening the comparison (two labs built
-// and each run to its end for the verdicts) in the frame the button is
-// pressed: it must not stall the page.
-func BenchmarkOpenComparison(b *testing.B) {
-	for _, id := range []string{"fenced-writes", "shards", "scheduler"} {
-		b.Run(id, func(b *testing.B) {
-			sc, err := NewApp(nil).OpenID(id)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				if _, err := newComparison(sc.finder); err != nil {
-					b.Fatal(err)
-				}
-			}
 		})
 	}
 }
@@ -312,7 +294,7 @@ func TestLeavingTheComparisonLaysTheFinderOutAtOnce(t *testing.T) {
 	sc := brokenFencedWrites(t, r)
 	home := r.region("compare")
 	r.click("compare")
-	if sc.finder.compare == nil {
+	if sc.Finder().Comparison() == nil {
 		t.Fatal("no comparison")
 	}
 	if back := r.region("compare"); back == home {
@@ -322,10 +304,10 @@ func TestLeavingTheComparisonLaysTheFinderOutAtOnce(t *testing.T) {
 	c := r.region("compare").Center()
 	r.tick(ui.Input{Cursor: c, MouseDown: true, MouseJustDown: true})
 	r.tick(ui.Input{Cursor: c, MouseJustUp: true})
-	if sc.finder.compare != nil {
+	if sc.Finder().Comparison() != nil {
 		t.Fatal("still comparing")
 	}
-	if got := sc.finder.cmp.Rect; got != home {
+	if got := sc.Finder().CompareButton(); got != home {
 		t.Errorf("the frame after leaving lays the button at %+v, want %+v", got, home)
 	}
 }
@@ -369,8 +351,8 @@ func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
 		if info.Systems != nil {
 			s.Shown = info.Systems.Shown
 		}
-		if sb, ok := r.a.top().(*SandboxScene); ok && sb.Run != nil && sb.Run.finder != nil {
-			s.Search = sb.Run.finder.m.Status
+		if sb, ok := r.a.top().(*SandboxScene); ok && sb.Run != nil && sb.Run.Finder() != nil {
+			s.Search = sb.Run.Finder().Status()
 		}
 		return s
 	}
@@ -387,15 +369,15 @@ func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
 	}
 
 	// Compare on/off, over a lesson, and its way back.
-	lesson := func(r *appRig) { r.click("lesson:fenced-writes") }
+	inLesson := func(r *appRig) { r.click("lesson:fenced-writes") }
 	r := newAppRig(t)
-	lesson(r)
-	assertWidgetsDeclared(t, r.a.top().(*LessonScene).Player)
-	assert.True(t, alike(lesson, "compare").Compare, "the comparison opens")
-	compared := func(r *appRig) { lesson(r); r.click("compare") }
+	inLesson(r)
+	assertWidgetsDeclared(t, r.a.top().(*lesson.Scene).Player)
+	assert.True(t, alike(inLesson, "compare").Compare, "the comparison opens")
+	compared := func(r *appRig) { inLesson(r); r.click("compare") }
 	r = newAppRig(t)
 	compared(r)
-	assertWidgetsDeclared(t, r.a.top().(*comparison).player)
+	assertWidgetsDeclared(t, r.a.top().(*lesson.Comparison).Player())
 	assert.False(t, alike(compared, "compare").Compare, "the way back leaves it")
 
 	// Compare systems, from the sandbox's setup: a system's name, and

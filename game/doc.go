@@ -12,23 +12,25 @@
 //
 // Where things live:
 //
-//   - A scene: a file (or a prefix) each here. menu.go (the lesson menu),
-//     lesson.go (a lesson played), sandbox*.go (the setup panel, then a
-//     run), exercise*.go (ExerciseScene: the state its screens share in
+//   - A scene: a file (or a prefix) each here, or a package of its own.
+//     menu.go (the lesson menu), game/lesson (a lesson played, lesson.Scene,
+//     with its "Find a break" search, its recap card and the comparison of
+//     a schedule replayed with its protection off and on,
+//     lesson.Comparison), sandbox*.go (the setup panel, then a run, played
+//     by a lesson.Scene), exercise*.go (ExerciseScene: the state its screens share in
 //     exercise_state.go; the answer form, exerciseAnswer, in
 //     exercise_answer.go with its update, layout, view, host and info
 //     files; the check builder it holds in exercise_query.go; the chain
 //     builder in game/answer (answer.Chain, with the form's column,
 //     answer.Flow, and its scrolling, answer.Drag), which a lesson's recap
 //     card holds too; the simulator or a checked run over it in
-//     exercise_run.go), compare.go (a
-//     schedule replayed with its protection off and on), systems_view.go
-//     (one sandbox run on every system at once); the App (app.go) stacks them over the
-//     menu. A scene's *_host.go is what the page's accessible panel offers.
+//     exercise_run.go), systems_view.go (one sandbox run on every system
+//     at once); the App (app.go) stacks them over the menu. A scene's *_host.go is what the page's accessible panel offers.
 //   - The lesson player: game/player (player.Player, built once from a
 //     player.PlayerSpec, with its knobs, narration, run row and cards). A
 //     scene holds one and passes it the tick's view.Env. The "Find a
-//     break" overlay a lesson adds to it is the lesson's (finder.go).
+//     break" overlay a lesson adds to it is the lesson's (game/lesson,
+//     finder.go).
 //   - The views the player draws: game/view, the world (view.World) and
 //     the timeline (view.Timeline); a view.View is updated with view.Env,
 //     the part of [State] a view reads.

@@ -3,6 +3,7 @@ package game
 import (
 	"encoding/json"
 	"fmt"
+	"leaselab/game/lesson"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -39,9 +40,9 @@ type ExerciseScene struct {
 	// scenes is the answer screen, with the simulator or the worst run
 	// over it while one is shown.
 	scenes *Stack
-	lab    *LessonScene // the simulator, kept while the exercise is open
+	lab    *lesson.Scene // the simulator, kept while the exercise is open
 	// watch is the checked design's worst run while it is shown.
-	watch *LessonScene
+	watch *lesson.Scene
 	// ownRun is the learner's run, kept while the simulator shows the
 	// model run, so showing it never replaces their work.
 	ownRun        core.ActionLog

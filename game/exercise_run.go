@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -23,7 +24,7 @@ import (
 // and reports the exercise with the run.
 type exerciseRun struct {
 	ex  *ExerciseScene
-	run *LessonScene
+	run *lesson.Scene
 }
 
 // Update implements Scene.
@@ -47,7 +48,7 @@ func (r *exerciseRun) Inspect() SceneInfo {
 }
 
 // Simulator is the exercise's simulator scene, nil until first opened.
-func (s *ExerciseScene) Simulator() *LessonScene { return s.lab }
+func (s *ExerciseScene) Simulator() *lesson.Scene { return s.lab }
 
 // openLab shows the simulator, built on first use and resumed with the
 // answer's run, so the learner carries on where the answer stands.
@@ -56,7 +57,7 @@ func (s *ExerciseScene) openLab() error {
 		// The lab's solution is the model answer's run: offered only once
 		// the model answer itself has been shown, and it never replaces
 		// the learner's own run in the answer.
-		sc, err := NewLessonScene(s.Ex.Lab, LessonSpec{
+		sc, err := lesson.New(s.Ex.Lab, lesson.Spec{
 			Back:            player.BackButton{Label: "< Answer", Tip: "Back to the answer, with this run as its schedule (Esc)", Do: s.closeLab},
 			Solution:        s.showModelRun,
 			SolutionOffered: func() bool { return s.shown },
@@ -123,7 +124,7 @@ func (s *ExerciseScene) takeRun() {
 }
 
 // shows reports whether sc is the player on show.
-func (s *ExerciseScene) shows(sc *LessonScene) bool {
+func (s *ExerciseScene) shows(sc *lesson.Scene) bool {
 	r, ok := s.scenes.Top().(*exerciseRun)
 	return ok && sc != nil && r.run == sc
 }
@@ -134,8 +135,8 @@ func (s *ExerciseScene) WatchWorstRun() error {
 	if s.result == nil || s.result.Replay == nil {
 		return fmt.Errorf("no checked run to watch")
 	}
-	var sc *LessonScene
-	sc, err := NewLessonScene(s.result.Replay, LessonSpec{
+	var sc *lesson.Scene
+	sc, err := lesson.New(s.result.Replay, lesson.Spec{
 		Back: player.BackButton{Label: "< Answer", Do: func() {
 			sc.Play(false)
 			s.watch = nil

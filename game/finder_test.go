@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"maps"
 	"math"
 	"slices"
@@ -20,14 +21,14 @@ import (
 // checking it never takes much more than a frame's budget per tick.
 func runFinder(t *testing.T, r *appRig) (ticks int) {
 	t.Helper()
-	return searchRun(t, r, r.a.top().(*LessonScene).finder)
+	return searchRun(t, r, r.a.top().(*lesson.Scene).Finder())
 }
 
 // searchRun runs finder f's search (a lesson's or a sandbox run's).
-func searchRun(t *testing.T, r *appRig, f *breakFinder) (ticks int) {
+func searchRun(t *testing.T, r *appRig, f *lesson.Finder) (ticks int) {
 	t.Helper()
 	r.click("explore")
-	if !f.Searching() && f.m.Status == "" {
+	if !f.Searching() && f.Status() == "" {
 		t.Fatal("no search started")
 	}
 	for f.Searching() { // (a small one may end in its first frame)
@@ -50,8 +51,8 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 	if len(log) != 2 || log[0].Do != "fencing" || log[0].On || log[1].Do != "pause" || log[1].Proc != "A" {
 		t.Fatalf("loaded log %v, want fencing off then a pause of A", log)
 	}
-	if !strings.HasPrefix(sc.finder.m.Status, "Break: pause A at") {
-		t.Errorf("status %q", sc.finder.m.Status)
+	if !strings.HasPrefix(sc.Finder().Status(), "Break: pause A at") {
+		t.Errorf("status %q", sc.Finder().Status())
 	}
 	// Playing the loaded run shows the stale write the search found.
 	sc.Lab.Advance(40 * time.Second)
@@ -67,22 +68,22 @@ func TestFindABreakLoadsTheCounterexample(t *testing.T) {
 func TestFindABreakProvesTheFixAndCancels(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	before := sc.Lab.Log()
 	// Cancel a search half way: nothing loaded, the coverage reported.
 	r.click("explore")
 	r.tick(ui.Input{})
 	r.click("explore")
-	if sc.finder.Searching() || !strings.HasPrefix(sc.finder.m.Status, "Cancelled after") {
-		t.Fatalf("after cancel: searching %v, status %q", sc.finder.Searching(), sc.finder.m.Status)
+	if sc.Finder().Searching() || !strings.HasPrefix(sc.Finder().Status(), "Cancelled after") {
+		t.Fatalf("after cancel: searching %v, status %q", sc.Finder().Searching(), sc.Finder().Status())
 	}
 	// Fencing on (the lesson's default): the whole grid holds, searched
 	// a slice per frame.
 	if ticks := runFinder(t, r); ticks < 3 {
 		t.Errorf("3600 schedules ran in %d frame(s): a search must be spread over frames", ticks)
 	}
-	if !strings.HasPrefix(sc.finder.m.Status, "No break in 3600 schedules") {
-		t.Errorf("status %q", sc.finder.m.Status)
+	if !strings.HasPrefix(sc.Finder().Status(), "No break in 3600 schedules") {
+		t.Errorf("status %q", sc.Finder().Status())
 	}
 	if len(sc.Lab.Log()) != len(before) {
 		t.Errorf("a clean search changed the run's log: %v", sc.Lab.Log())
@@ -92,14 +93,14 @@ func TestFindABreakProvesTheFixAndCancels(t *testing.T) {
 func TestLeavingTheLessonEndsTheSearch(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	r.click("explore")
-	if !sc.finder.Searching() {
+	if !sc.Finder().Searching() {
 		t.Fatal("no search")
 	}
 	r.click("menu")
-	if sc.finder.Searching() || r.a.Inspect().Name != "menu" {
-		t.Errorf("after leaving: searching %v, scene %q", sc.finder.Searching(), r.a.Inspect().Name)
+	if sc.Finder().Searching() || r.a.Inspect().Name != "menu" {
+		t.Errorf("after leaving: searching %v, scene %q", sc.Finder().Searching(), r.a.Inspect().Name)
 	}
 }
 
@@ -124,7 +125,7 @@ func TestFindABreakOnlyWhereItFits(t *testing.T) {
 		"the lessons whose worlds the search fits")
 	for id := range searches() {
 		l, err := NewApp(nil).OpenID(id)
-		if err != nil || l.finder == nil {
+		if err != nil || l.Finder() == nil {
 			t.Errorf("%s: no finder (%v)", id, err)
 		}
 	}
@@ -138,11 +139,11 @@ func TestFindABreakFitsTheCaptionRow(t *testing.T) {
 		r.st.Window = ui.Rect{W: size[0], H: size[1]}
 		r.st.Style = draw.NewStyle(ui.UnitFor(size[0], size[1], 1))
 		r.click("lesson:fenced-writes")
-		sc := r.a.top().(*LessonScene)
+		sc := r.a.top().(*lesson.Scene)
 		r.tick(ui.Input{})
 		s := r.st.Style
 		caption, _, _ := ui.WorldFrame(sc.Player.Placed().World, s.Unit)
-		btn, bar := sc.finder.btn.Rect, sc.finder.bar
+		btn, bar := sc.Finder().Button(), sc.Finder().Bar()
 		label := caption.X + draw.Measure(s.Label())("World")
 		clock := caption.X + caption.W - draw.Measure(s.Mono())("t = 100.000s")
 		if bar.X < label || bar.W < s.U(60) || bar.X+bar.W > btn.X || btn.X+btn.W > clock {
@@ -164,10 +165,10 @@ func TestFindABreakEveryLessonSpecRuns(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			r := rigWith(t, nil)
 			r.click("lesson:" + id)
-			sc := r.a.top().(*LessonScene)
+			sc := r.a.top().(*lesson.Scene)
 			start := time.Now()
 			runFinder(t, r)
-			st := sc.finder.m.Status
+			st := sc.Finder().Status()
 			t.Logf("%s: %q in %s", id, st, time.Since(start).Round(time.Millisecond))
 			if !strings.HasPrefix(st, "Break: ") && !strings.HasPrefix(st, "No break in ") {
 				t.Errorf("verdict %q", st)

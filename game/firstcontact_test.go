@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"leaselab/core"
+	"leaselab/game/lesson"
 	"slices"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func TestGotoALessonRecordsTheOneLeft(t *testing.T) {
 
 	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "fenced-writes"}))
 	r.tick(ui.Input{})
-	sc, ok := r.a.top().(*LessonScene)
+	sc, ok := r.a.top().(*lesson.Scene)
 	require.True(t, ok, "the lesson is open")
 	assert.Len(t, sc.Lab.Log(), 1, "with the learner's pause")
 
@@ -132,7 +133,7 @@ func TestALessonHasAWorldSummary(t *testing.T) {
 	r := newAppRig(t)
 	assert.Nil(t, r.a.Inspect().World, "the menu has no world")
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	sc.Lab.Advance(4 * time.Second)
 	r.tick(ui.Input{})
 	w := r.a.Inspect().World
@@ -162,7 +163,7 @@ func TestThePanelListsTheActorsBeforePlayback(t *testing.T) {
 func TestThePlayHeadStepsByEventAndByTenSeconds(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: player.ScrubBy, Value: 10}}})
 	assert.Equal(t, 10*time.Second, sc.Lab.Now(), "Page Up: 10 s on")
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: player.ScrubNext}}})
@@ -182,7 +183,7 @@ func TestTheSuccessNoticeCoversNoLabel(t *testing.T) {
 		r := newAppRig(t)
 		r.resize(size[0], size[1])
 		r.click("lesson:fenced-writes")
-		sc := r.a.top().(*LessonScene)
+		sc := r.a.top().(*lesson.Scene)
 		sc.Lab.LoadSolution()
 		sc.Lab.Advance(90 * time.Second)
 		r.tick(ui.Input{})

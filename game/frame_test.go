@@ -2,6 +2,7 @@ package game
 
 import (
 	"encoding/json"
+	"leaselab/game/lesson"
 	"testing"
 	"time"
 
@@ -19,19 +20,19 @@ import (
 func TestTheWorldAndTimelineShowTheSameInstantAfterATick(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	tl := sc.Player.Timeline.(*view.Timeline)
 
 	lanes := r.region("lanes")
 	r.tick(ui.Input{Cursor: lanes.Center(), MouseDown: true, MouseJustDown: true})
 	require.Greater(t, sc.Lab.Now(), time.Duration(0), "the press on the lanes seeks")
-	assert.Equal(t, sc.Lab.Now(), sc.world.Snapshot().Now, "the world shows the instant sought")
+	assert.Equal(t, sc.Lab.Now(), sc.World().Snapshot().Now, "the world shows the instant sought")
 	assert.Equal(t, sc.Lab.Now(), tl.Run().Now, "and so does the timeline")
 	r.tick(ui.Input{Cursor: lanes.Center(), MouseJustUp: true})
 
 	r.click("proc:A")
 	r.click("act:A:pause")
-	a := sc.world.Snapshot().Procs[0]
+	a := sc.World().Snapshot().Procs[0]
 	require.Equal(t, "A", a.Name)
 	assert.True(t, a.Paused, "the world shows the pause in the tick that applied it")
 }
@@ -62,11 +63,11 @@ func TestDrawingLeavesTheSceneAsItWas(t *testing.T) {
 func TestASearchSlicesOncePerFrameDrawn(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	r.st.Frame = 5
 	r.click("explore")
-	require.True(t, sc.finder.Searching())
-	tried := func() int { n, _ := sc.finder.m.Progress(); return n }
+	require.True(t, sc.Finder().Searching())
+	tried := func() int { n, _ := sc.Finder().Progress(); return n }
 	first := tried()
 	require.Positive(t, first, "the press ran the first slice")
 	r.tick(ui.Input{})

@@ -2,6 +2,7 @@ package game
 
 import (
 	"image"
+	"leaselab/game/lesson"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -439,7 +440,7 @@ type toastPlacer interface {
 // ToastArea implements toastPlacer: a lesson's text, which scrolls and
 // has no control but its scroll bar, at its right, left clear.
 func (a *App) ToastArea() (ui.Rect, bool) {
-	sc, ok := a.top().(*LessonScene)
+	sc, ok := a.top().(*lesson.Scene)
 	if !ok || sc.Player.Placed().LessonText.Empty() {
 		return ui.Rect{}, false
 	}
@@ -459,7 +460,7 @@ type slowNotifier interface {
 // notice about the learner's progress must not be lost to it).
 func (a *App) NotifySlow(line string) {
 	switch sc := a.top().(type) {
-	case *LessonScene:
+	case *lesson.Scene:
 		sc.Player.Narrate(line)
 	case *ExerciseScene:
 		sc.Narrate(line)

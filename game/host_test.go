@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"math"
 	"slices"
 	"strings"
@@ -61,10 +62,10 @@ func controlIDs(cs []Control) []string {
 
 // actControl is the panel's control that performs a on its actor: the
 // one whose menu entry does a, after picking a token if a needs one.
-func (r *appRig) actControl(sc *LessonScene, a core.Action) string {
+func (r *appRig) actControl(sc *lesson.Scene, a core.Action) string {
 	r.t.Helper()
 	for range 10 {
-		w := sc.world
+		w := sc.World()
 		for _, ac := range w.Actors() {
 			if ac.Name != a.Proc {
 				continue
@@ -91,7 +92,7 @@ func TestEveryLessonSolvedWithThePanelAlone(t *testing.T) {
 		t.Run(l.ID, func(t *testing.T) {
 			r := newPanelRig(t)
 			r.use("lesson:"+l.ID, 0)
-			sc, ok := r.a.top().(*LessonScene)
+			sc, ok := r.a.top().(*lesson.Scene)
 			require.True(t, ok, "the lesson did not open")
 			regions := r.a.Inspect().Regions
 			assert.True(t, regions["lesson"].Empty(), "the canvas keeps a lesson panel: %v", regions["lesson"])
@@ -166,7 +167,7 @@ func TestThePanelOffersEveryActionOfTheWorld(t *testing.T) {
 	assert.Equal(t, "64×", sp.Options[int(sp.Value)])
 	r.use("scrub", 5)
 	r.use("key:back-step", 0)
-	assert.Equal(t, 4*time.Second, r.a.top().(*LessonScene).Lab.Now(), "back one second")
+	assert.Equal(t, 4*time.Second, r.a.top().(*lesson.Scene).Lab.Now(), "back one second")
 	r.use("hint", 0)
 	assert.NotEmpty(t, r.a.Inspect().Mirror.Hint, "a hint is shown")
 	r.use("menu", 0)
@@ -230,7 +231,7 @@ func (r *appRig) finishCheck() {
 func TestAPanelControlForAGoneStateIsRefused(t *testing.T) {
 	r := newPanelRig(t)
 	r.use("lesson:fenced-writes", 0)
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: "act:A:resume"}}})
 	assert.Empty(t, sc.Lab.Log(), "nothing was done")
 	n := r.a.Inspect().Mirror.Narration
@@ -283,7 +284,7 @@ func TestEveryLessonFitsAnUprightPhoneWithoutThePanel(t *testing.T) {
 			r.st.Style.PanelOutside = true
 			assert.GreaterOrEqual(t, r.st.Style.Unit/scale*13, 9.0, "small text is %.1f CSS px", r.st.Style.Unit/scale*13)
 			r.use("lesson:"+l.ID, 0)
-			sc := r.a.top().(*LessonScene)
+			sc := r.a.top().(*lesson.Scene)
 			sc.ShowSolution()
 			sc.Play(false)
 			sc.Seek(l.Duration * 2 / 3)
@@ -376,7 +377,7 @@ func TestThePagesShortcutKeysAreTheCanvasKeys(t *testing.T) {
 func TestTheRunsOwnButtonsAreInThePanel(t *testing.T) {
 	r := newPanelRig(t)
 	r.use("lesson:fenced-writes", 0)
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	r.use("scrub", 4)
 	r.use("act:A:pause", 0)
 	mine := sc.Lab.Log()
@@ -415,7 +416,7 @@ func TestTheCanvasMenuSaysWhatEachLessonIsAbout(t *testing.T) {
 func TestSelectingAWorkerShowsItsLane(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:shards")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	tv := sc.Player.Timeline.(*view.Timeline)
 	lanes := func() []string {
 		var out []string
@@ -529,18 +530,18 @@ func TestAnExerciseNumberIsSaidOncePerValue(t *testing.T) {
 func TestTheCanvasMenuAndThePageAreOneDeclaration(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	sc.Lab.Advance(4 * time.Second)
 	r.tick(ui.Input{})
 	r.click("proc:B")
 	regions := r.a.Inspect().Regions
-	for _, c := range sc.world.Choices()[1] {
+	for _, c := range sc.World().Choices()[1] {
 		id := view.ActID("B", c.ID)
 		decl, ok := r.control(id)
 		require.True(t, ok, "the page lists %s", id)
 		assert.Contains(t, regions, id, "the canvas names its menu item by the page's id")
-		for i, b := range sc.world.Buttons() {
-			if sc.world.MenuID(i) == id {
+		for i, b := range sc.World().Buttons() {
+			if sc.World().MenuID(i) == id {
 				assert.Equal(t, decl.CanvasLabel(), b.Label, "the canvas's item is the declaration's words and key")
 			}
 		}
@@ -548,10 +549,10 @@ func TestTheCanvasMenuAndThePageAreOneDeclaration(t *testing.T) {
 	r.click("act:B:pause")
 	assert.Contains(t, narration(r), "You: pause B", "the canvas's click ran B's pause")
 	r.click("proc:A")
-	require.True(t, sc.world.Modal(), "A's menu is open on the canvas")
+	require.True(t, sc.World().Modal(), "A's menu is open on the canvas")
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: "act:A:pause"}}})
 	assert.Contains(t, narration(r), "You: pause A", "the page's click ran A's pause")
-	assert.False(t, sc.world.Modal(), "and closed the canvas's menu, as a click in it does")
+	assert.False(t, sc.World().Modal(), "and closed the canvas's menu, as a click in it does")
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: "act:A:pause"}}})
 	assert.Contains(t, lastLine(r), "A cannot do that now: the world changed", "a stale use is said, not acted on")
 }
@@ -601,7 +602,7 @@ func TestAScreenSaysWhetherItIsAPage(t *testing.T) {
 func TestThePlayerNamesEachControlOnceForCanvasAndPage(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:ttl-tradeoff")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	info := r.a.Inspect()
 	ids := controlIDs(info.Mirror.Controls)
 	for w, name := range sc.Player.WidgetNames() {

@@ -87,11 +87,5 @@ func quiet(in, last *ui.Input) bool {
 // Still implements Stiller: the menu has no animation.
 func (m *Menu) Still() bool { return true }
 
-// Still implements Stiller: a lesson is still while it is paused, with no
-// break search running and no comparison open.
-func (sc *LessonScene) Still() bool {
-	return !sc.Player.Playing() && sc.Player.NoticeLeft() <= 0 && (sc.finder == nil || !sc.finder.Searching() && sc.finder.compare == nil)
-}
-
 // Still implements Stiller for the scene on show.
 func (a *App) Still() bool { return a.scenes.Still() }

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"slices"
 	"strings"
 	"testing"
@@ -19,10 +20,10 @@ import (
 // own run to the end (the recap question asks about the learner's run,
 // not a solution on show), answering its predictions with the first
 // option, so the recap has predictions beside what happened.
-func completeOwnRun(t *testing.T, r *appRig, id string) *LessonScene {
+func completeOwnRun(t *testing.T, r *appRig, id string) *lesson.Scene {
 	t.Helper()
 	r.click("lesson:" + id)
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	l, err := lessons.Find(id)
 	require.NoError(t, err)
 	answer := func() {
@@ -37,12 +38,12 @@ func completeOwnRun(t *testing.T, r *appRig, id string) *LessonScene {
 		}
 		require.NoError(t, sc.Lab.Do(ta.Action))
 	}
-	for i := 0; i < 400 && !sc.complete; i++ {
+	for i := 0; i < 400 && !sc.Complete(); i++ {
 		answer()
 		sc.Lab.Play(sc.Lab.Length() / 100)
 		r.tick(ui.Input{})
 	}
-	require.True(t, sc.complete, "%s is complete in the learner's own run", id)
+	require.True(t, sc.Complete(), "%s is complete in the learner's own run", id)
 	return sc
 }
 
@@ -71,20 +72,20 @@ func TestKeyboardAnswersTheRecapQuestionOnTheCanvas(t *testing.T) {
 	m := r.a.Inspect().Mirror
 	said := slices.IndexFunc(m.Narration, func(l string) bool { return strings.HasPrefix(l, "Lesson complete. ") })
 	require.GreaterOrEqual(t, said, 0, "the completion is said")
-	assert.Contains(t, m.Narration[said], sc.card.invitation(), "with where the recap is")
-	opener, ok := r.a.Inspect().Regions[recapOpenName]
+	assert.Contains(t, m.Narration[said], sc.RecapInvitation(), "with where the recap is")
+	opener, ok := r.a.Inspect().Regions[lesson.RecapOpenName]
 	require.True(t, ok, "the opener is on the canvas")
 	assert.True(t, opener.Within(r.region("goals")), "at the goals' heading")
 
-	r.moveTo(recapOpenName, ui.IntentFocusNext)
+	r.moveTo(lesson.RecapOpenName, ui.IntentFocusNext)
 	r.key(ui.IntentActivate)
-	require.True(t, sc.card.shown, "Enter opens the card")
-	assert.Equal(t, recapCloseName, r.a.Inspect().Focus, "the card's first widget has the focus")
+	require.True(t, sc.RecapShown(), "Enter opens the card")
+	assert.Equal(t, lesson.RecapCloseName, r.a.Inspect().Focus, "the card's first widget has the focus")
 	done := r.a.Inspect().Mirror.Done
 	require.NotNil(t, done)
 	require.NotEmpty(t, done.Predictions, "the run answered a prediction")
 	var texts []string
-	for _, tx := range sc.card.geom.texts {
+	for _, tx := range sc.RecapTexts() {
 		texts = append(texts, tx.Text)
 	}
 	assert.Contains(t, texts, draw.Drawable(done.Recap), "the card holds the recap")
@@ -101,34 +102,34 @@ func TestKeyboardAnswersTheRecapQuestionOnTheCanvas(t *testing.T) {
 		r.key(ui.IntentActivate)
 		assert.True(t, strings.HasPrefix(r.a.Inspect().Focus, "recap:add:"), "the focus stays in the run's events after an Enter, on %q", r.a.Inspect().Focus)
 	}
-	require.Equal(t, story, sc.recap.chain, "the chain is the story, in order")
-	r.moveTo(recapCheckName, ui.IntentFocusNext)
+	require.Equal(t, story, sc.RecapChain(), "the chain is the story, in order")
+	r.moveTo(lesson.RecapCheckName, ui.IntentFocusNext)
 	r.key(ui.IntentActivate)
 	got := r.a.Inspect().Mirror.Done.Chain
 	assert.True(t, got.Checked && got.OK, "the whole story is right: %s", got.Verdict)
 	n := r.a.Inspect().Mirror.Narration
-	require.NotNil(t, sc.recap.verdict)
-	assert.Equal(t, "Recap: "+form.PartText(*sc.recap.verdict), n[len(n)-1], "the verdict is said")
+	require.NotNil(t, sc.RecapVerdict())
+	assert.Equal(t, "Recap: "+form.PartText(*sc.RecapVerdict()), n[len(n)-1], "the verdict is said")
 	assert.Contains(t, n[len(n)-1], "Your chain of events: right.")
 	assert.True(t, r.a.Inspect().Mirror.NarrationKey[len(n)-1], "as a key line, which the page announces")
-	assert.Contains(t, sc.card.footerText(), "right", "and shown under the chain")
+	assert.Contains(t, sc.RecapFooter(), "right", "and shown under the chain")
 
 	// Take out the expiry (step 3): the gap, never the answer.
 	r.moveTo("recap:remove:2", ui.IntentUp)
 	r.key(ui.IntentActivate)
 	assert.Equal(t, "recap:remove:2", r.a.Inspect().Focus, "the focus stays on the chain after a Remove")
-	r.moveTo(recapCheckName, ui.IntentFocusPrev)
+	r.moveTo(lesson.RecapCheckName, ui.IntentFocusPrev)
 	r.key(ui.IntentActivate)
 	got = r.a.Inspect().Mirror.Done.Chain
 	require.True(t, got.Checked)
 	assert.False(t, got.OK)
 	assert.Contains(t, got.Verdict, "what freed the lock?")
-	assert.Contains(t, sc.card.footerText(), "what freed the lock?", "the gap is shown on the card")
+	assert.Contains(t, sc.RecapFooter(), "what freed the lock?", "the gap is shown on the card")
 	assert.NotContains(t, got.Verdict, fmt.Sprintf("event %d ", story[2]), "the event left out is not named")
 
 	r.key(ui.IntentBack)
-	assert.False(t, sc.card.shown, "Esc closes the card")
-	assert.Equal(t, recapOpenName, r.a.Inspect().Focus, "and the focus is back on its opener")
+	assert.False(t, sc.RecapShown(), "Esc closes the card")
+	assert.Equal(t, lesson.RecapOpenName, r.a.Inspect().Focus, "and the focus is back on its opener")
 	assert.Same(t, sc, r.a.top(), "the lesson stays open")
 }
 
@@ -139,13 +140,13 @@ func TestPointerAnswersTheRecapOnTheCanvas(t *testing.T) {
 	r := newAppRig(t)
 	r.resize(1024, 640)
 	sc := completeOwnRun(t, r, "fenced-writes")
-	r.click(recapOpenName)
-	require.True(t, sc.card.shown, "a click opens the card")
+	r.click(lesson.RecapOpenName)
+	require.True(t, sc.RecapShown(), "a click opens the card")
 	story := fencedStory(t, sc)
 	for i, seq := range story {
 		name := fmt.Sprintf("recap:add:%d", seq)
 		for j := 0; ; j++ {
-			if v, ok := r.a.Inspect().Regions[name]; ok && v.H >= sc.card.style.U(30) {
+			if v, ok := r.a.Inspect().Regions[name]; ok && v.H >= sc.RecapStyle().U(30) {
 				break
 			}
 			require.Less(t, j, 200, "the wheel never brought %s into view", name)
@@ -159,12 +160,12 @@ func TestPointerAnswersTheRecapOnTheCanvas(t *testing.T) {
 		r.tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: c, JustDown: true}}})
 		r.tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: c, JustUp: true}}})
 	}
-	require.Equal(t, story, sc.recap.chain, "clicks and taps built the story")
-	r.click(recapCheckName)
+	require.Equal(t, story, sc.RecapChain(), "clicks and taps built the story")
+	r.click(lesson.RecapCheckName)
 	got := r.a.Inspect().Mirror.Done.Chain
 	assert.True(t, got.Checked && got.OK, "right: %s", got.Verdict)
-	r.click(recapCloseName)
-	assert.False(t, sc.card.shown, "Back to the run closes it")
+	r.click(lesson.RecapCloseName)
+	assert.False(t, sc.RecapShown(), "Back to the run closes it")
 }
 
 // TestTheRecapCardIsDrawnReadably: the card, with a chain and its
@@ -191,27 +192,31 @@ func TestTheRecapCardIsDrawnReadably(t *testing.T) {
 			assert.Empty(t, closed.offenders(), "%s: the player with the opener reads whole", size.name)
 			assert.Empty(t, overlapping(closed, r.region("goals")), "%s: the opener is on no goal's text", size.name)
 		}
-		r.click(recapOpenName)
-		require.True(t, sc.card.shown, size.name)
+		r.click(lesson.RecapOpenName)
+		require.True(t, sc.RecapShown(), size.name)
 		story := fencedStory(t, sc)
 		for _, seq := range story[:4] {
 			r.tick(ui.Input{Host: []ui.HostAction{{ID: fmt.Sprintf("recap:add:%d", seq)}}})
 		}
-		r.tick(ui.Input{Host: []ui.HostAction{{ID: recapCheckName}}})
+		r.tick(ui.Input{Host: []ui.HostAction{{ID: lesson.RecapCheckName}}})
 		for _, at := range []string{"top", "end"} {
-			if at == "end" {
-				sc.card.scroll = sc.card.maxScroll()
+			for j := 0; at == "end"; j++ {
+				if scroll, end := sc.RecapScroll(); scroll >= end {
+					break
+				}
+				require.Less(t, j, 400, "%s: the wheel never reached the card's end", size.name)
+				r.tick(ui.Input{Cursor: r.region("recapForm").Center(), Wheel: ui.Point{Y: -1}})
 			}
 			shot := r.record("recap-card-" + size.name + "-" + at)
 			card := screenText{name: shot.name}
 			for _, d := range shot.drawn {
-				if !d.Covered && (d.Ink.Overlaps(sc.card.card) || d.Box.Overlaps(sc.card.card)) {
+				if !d.Covered && (d.Ink.Overlaps(sc.RecapRect()) || d.Box.Overlaps(sc.RecapRect())) {
 					card.drawn = append(card.drawn, d) // the card's, not the player's under it
 				}
 			}
 			require.NotEmpty(t, card.drawn)
 			assert.Empty(t, card.offenders(), "%s %s: every text whole in its box", size.name, at)
-			assert.Empty(t, overlapping(shot, sc.card.card), "%s %s: no text on another", size.name, at)
+			assert.Empty(t, overlapping(shot, sc.RecapRect()), "%s %s: no text on another", size.name, at)
 		}
 	}
 }
@@ -242,20 +247,18 @@ func overlapping(s screenText, area ui.Rect) []string {
 // id, and adding an event by a click on the card or by the page's control
 // passes the same door, with the same chain and the same words after.
 func TestTheRecapCardAndThePageAreOneDeclaration(t *testing.T) {
-	open := func() (*appRig, *LessonScene) {
+	open := func() (*appRig, *lesson.Scene) {
 		r := newAppRig(t)
 		sc := completeOwnRun(t, r, "fenced-writes")
-		r.click(recapOpenName)
-		require.True(t, sc.card.shown, "the card opened")
+		r.click(lesson.RecapOpenName)
+		require.True(t, sc.RecapShown(), "the card opened")
 		return r, sc
 	}
 	r, sc := open()
-	decls := ui.Controls(sc.recapControls())
-	names := sc.card.names
+	decls := ui.Controls(sc.RecapControls())
 	var first string
-	for i := range sc.card.chain.Events {
-		b := &sc.card.chain.Events[i]
-		id := names[b]
+	for _, b := range sc.RecapEventButtons() {
+		id := b.Name
 		c, ok := decls.Find(id)
 		require.True(t, ok, "the page declares the canvas's %q", id)
 		assert.Equal(t, draw.Drawable(c.Label), b.Label, "%s: the canvas's words are the declaration's", id)
@@ -266,15 +269,15 @@ func TestTheRecapCardAndThePageAreOneDeclaration(t *testing.T) {
 	}
 	require.NotEmpty(t, first)
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: first}}})
-	pageChain, pageSaid := slices.Clone(sc.recap.chain), lastLine(r)
+	pageChain, pageSaid := slices.Clone(sc.RecapChain()), lastLine(r)
 	require.Len(t, pageChain, 1, "the page's use added the event")
 
 	r, sc = open()
 	r.click(first)
-	assert.Equal(t, pageChain, sc.recap.chain, "the canvas's click added the same event")
+	assert.Equal(t, pageChain, sc.RecapChain(), "the canvas's click added the same event")
 	assert.Equal(t, pageSaid, lastLine(r), "and said it alike")
 
 	r.tick(ui.Input{Host: []ui.HostAction{{ID: first}}})
-	assert.Equal(t, pageChain, sc.recap.chain, "an event already in the chain is not added twice")
+	assert.Equal(t, pageChain, sc.RecapChain(), "an event already in the chain is not added twice")
 	assert.Contains(t, lastLine(r), "is already in your chain", "the declaration's door refuses it, and says why")
 }

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,7 +17,7 @@ import (
 // recap's story: A's last renewal before its pause, the pause, the
 // expiry, B taking the lock with 8, B's write, A's late write and the
 // store's refusal.
-func fencedStory(t *testing.T, sc *LessonScene) []int {
+func fencedStory(t *testing.T, sc *lesson.Scene) []int {
 	t.Helper()
 	tr := sc.Lab.Sim().Trace
 	var renew, pause, expire, holder, bWrite, aWrite, refused = -1, -1, -1, -1, -1, -1, -1

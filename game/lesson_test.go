@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 		t.Fatal("the app should open on the menu")
 	}
 	r.click("lesson:fenced-writes")
-	sc, ok := r.a.top().(*LessonScene)
+	sc, ok := r.a.top().(*lesson.Scene)
 	if !ok {
 		t.Fatal("clicking the lesson did not open it")
 	}
@@ -119,7 +120,7 @@ func TestFencedLessonPlayedWithTheMouse(t *testing.T) {
 func TestHoldALeadersMessagesFromItsMenu(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	sc.Lab.Advance(time.Second)
 	r.click("proc:A")
 	r.shot("menu-hold.png")
@@ -148,7 +149,7 @@ func TestHoldALeadersMessagesFromItsMenu(t *testing.T) {
 func TestKeyboardSelectsAndPausesAProcess(t *testing.T) {
 	r := newAppRig(t)
 	r.tick(ui.Input{Digit: 3}) // the third lesson from the menu
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	if sc.Lab.Lesson.ID != "fenced-writes" {
 		t.Fatalf("digit 3 opened %s", sc.Lab.Lesson.ID)
 	}
@@ -177,7 +178,7 @@ func TestShowSolutionCompletesTheLesson(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
 	r.click("solution")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	if !sc.Player.Playing() {
 		t.Fatal("show solution should play")
 	}

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 
 	"leaselab/core/permalink"
 	"leaselab/game/view"
@@ -13,7 +14,7 @@ import (
 // link's seed, knobs and action log, the play head at its last action. A link that is malformed, for another
 // kind of run, or does not fit its lesson returns an error and leaves the
 // current scene exactly as it was.
-func (a *App) OpenLink(s string) (*LessonScene, error) {
+func (a *App) OpenLink(s string) (*lesson.Scene, error) {
 	l, err := permalink.DecodeLink(s)
 	if err != nil {
 		return nil, err
@@ -32,8 +33,8 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sc *LessonScene
-	sc, err = NewLessonScene(ls, a.lessonSpec(ls, &sc))
+	var sc *lesson.Scene
+	sc, err = lesson.New(ls, a.lessonSpec(ls, &sc))
 	if err != nil {
 		return nil, err
 	}
@@ -46,17 +47,11 @@ func (a *App) OpenLink(s string) (*LessonScene, error) {
 	return sc, nil
 }
 
-// Link returns the permalink of the run in the scene: lesson, seed, knobs
-// and the learner's log. Opening it reproduces the run exactly.
-func (sc *LessonScene) Link() permalink.RunLink {
-	return permalink.LessonLink(sc.Lab.Lesson.ID, sc.Lab.Seed, sc.Lab.Knobs(), sc.Lab.Log())
-}
-
 // CurrentLink returns the link of the lesson or sandbox run being
 // played, if any; a sandbox run whose setup no link can hold says why.
 func (a *App) CurrentLink() (permalink.RunLink, bool, error) {
 	switch sc := a.top().(type) {
-	case *LessonScene:
+	case *lesson.Scene:
 		return sc.Link(), true, nil
 	case *SandboxScene:
 		if sc.Run != nil {
@@ -70,7 +65,7 @@ func (a *App) CurrentLink() (permalink.RunLink, bool, error) {
 // Notify shows a message where the learner is looking: the lesson's
 // narration, or the menu's notice.
 func (a *App) Notify(msg string) {
-	if sc, ok := a.top().(*LessonScene); ok {
+	if sc, ok := a.top().(*lesson.Scene); ok {
 		sc.Player.Notice(msg) // over the world, and told
 		return
 	}

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"slices"
 	"strings"
 	"testing"
@@ -31,13 +32,13 @@ func TestShardWorkersAreNamedOnThePhone(t *testing.T) {
 		r := rig()
 		require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "shards"}))
 		r.tick(ui.Input{})
-		sc := r.a.top().(*LessonScene)
+		sc := r.a.top().(*lesson.Scene)
 		sc.Lab.Advance(30 * time.Second)
 		shot := r.record("lesson-shards-workers-" + size)
-		workers := sc.world.Snapshot().Workers
+		workers := sc.World().Snapshot().Workers
 		require.NotEmpty(t, workers)
 		for i, wk := range workers {
-			chip := sc.world.ShardGeom().Workers[i]
+			chip := sc.World().ShardGeom().Workers[i]
 			named := false
 			for _, d := range shot.drawn {
 				whole := d.Text == wk.Name || d.Text == view.ShortWorker(wk.Name) && d.Full == wk.Name && d.Tip
@@ -145,13 +146,13 @@ func TestACrashedWorkersChipKeepsItsName(t *testing.T) {
 	r := phoneRig(t)
 	require.NoError(t, r.a.Goto(place.Place{Kind: place.Lesson, ID: "shards"}))
 	r.tick(ui.Input{})
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	sc.Lab.Advance(10 * time.Second)
 	require.NoError(t, sc.Lab.Do(core.Crash("worker-03")))
 	sc.Lab.Advance(time.Second)
 	shot := r.record("lesson-shards-crashed-worker-phone")
-	chip := sc.world.ShardGeom().Workers[3]
-	require.True(t, sc.world.Snapshot().Workers[3].Crashed)
+	chip := sc.World().ShardGeom().Workers[3]
+	require.True(t, sc.World().Snapshot().Workers[3].Crashed)
 	c, size := view.ChipCross(r.st.Style, chip, true)
 	half := size*0.36 + r.st.Style.U(1)
 	cross := ui.Rect{X: c.X - half, Y: c.Y - half, W: 2 * half, H: 2 * half}
@@ -176,7 +177,7 @@ func TestALinkCutPillKeepsOffTheCoordinatorsCard(t *testing.T) {
 	for _, d := range shot.drawn {
 		if d.Text == "link cut" {
 			cuts++
-			assert.False(t, d.Box.Overlaps(sc.world.Geom().Coord), "the pill %v and the card %v", d.Box, sc.world.Geom().Coord)
+			assert.False(t, d.Box.Overlaps(sc.World().Geom().Coord), "the pill %v and the card %v", d.Box, sc.World().Geom().Coord)
 		}
 	}
 	assert.Equal(t, 2, cuts, "A's and B's links are cut")

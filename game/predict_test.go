@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 	"time"
@@ -16,10 +17,10 @@ import (
 // openFencedAtTheQuestion opens the fenced-writes lesson, pauses A as the
 // solution does, plays, and runs the lab on until the player has stopped
 // at the key moment's question.
-func openFencedAtTheQuestion(t *testing.T) (*appRig, *LessonScene) {
+func openFencedAtTheQuestion(t *testing.T) (*appRig, *lesson.Scene) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	sc.Lab.Seek(4 * time.Second)
 	require.NoError(t, sc.Lab.Do(core.Pause("A", 20*time.Second)))
 	sc.Play(true)

@@ -3,6 +3,7 @@ package game
 import (
 	"encoding/json"
 	"fmt"
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 	"time"
@@ -34,10 +35,10 @@ func (r *appRig) button(name string) RunButton {
 
 // pausedRun opens fenced-writes and plays the learner's run: A paused
 // at 4 s, the play head at 26 s, two goals met.
-func pausedRun(t *testing.T, r *appRig) *LessonScene {
+func pausedRun(t *testing.T, r *appRig) *lesson.Scene {
 	t.Helper()
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	sc.Lab.Advance(4 * time.Second)
 	r.click("proc:A")
 	r.click("act:A:pause")
@@ -129,13 +130,13 @@ func TestActingAfterAScrubBackWarnsAndUndoBringsItBack(t *testing.T) {
 	full := sc.Lab.Log()
 	sc.Seek(2 * time.Second)
 	r.tick(ui.Input{})
-	assert.Equal(t, 1, sc.world.Later())
-	assert.Equal(t, "acting now drops 1 action after the play head (Undo brings them back)", sc.world.LegendWarning())
+	assert.Equal(t, 1, sc.World().Later())
+	assert.Equal(t, "acting now drops 1 action after the play head (Undo brings them back)", sc.World().LegendWarning())
 	r.click("proc:A")
 	assert.Contains(t, lastLine(r), "Acting now drops 1 later action (pause A for 20s at 4 s); Undo brings them back")
 	r.click("act:A:crash")
 	assert.Contains(t, narration(r), "You: crash A. Acting here dropped 1 later action (pause A for 20s at 4 s); Undo brings them back.")
-	assert.Equal(t, 0, sc.world.Later())
+	assert.Equal(t, 0, sc.World().Later())
 
 	undo := r.button(player.RunUndo)
 	require.True(t, undo.Enabled)
@@ -194,7 +195,7 @@ func TestReopeningResumesAndSaysSoAndRestartBeginsAgain(t *testing.T) {
 
 	r2 := rigWith(t, store)
 	r2.click("lesson:fenced-writes")
-	sc2 := r2.a.top().(*LessonScene)
+	sc2 := r2.a.top().(*lesson.Scene)
 	sc2.Lab.Seek(26 * time.Second)
 	assert.Equal(t, hash, sc2.Lab.Sim().Trace.Hash(), "the saved run replays event for event")
 	sc2.Lab.Seek(4 * time.Second)
@@ -210,7 +211,7 @@ func TestReopeningResumesAndSaysSoAndRestartBeginsAgain(t *testing.T) {
 	r2.tick(ui.Input{})
 	r2.shot("resumed-1024x640.png")
 
-	sc := r2.a.top().(*LessonScene)
+	sc := r2.a.top().(*lesson.Scene)
 	r2.click(player.RunRestart)
 	info = r2.a.Inspect()
 	assert.Equal(t, 0.0, info.Run.Now)
@@ -239,11 +240,11 @@ func TestNextLessonOpensTheNextInTheMenusOrder(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:" + all[0].ID)
 	assert.False(t, r.button(player.RunNext).Offered, "not before the lesson is complete")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	r.click("solution")
 	sc.Lab.Advance(sc.Lab.Length())
 	r.tick(ui.Input{})
-	require.True(t, sc.complete)
+	require.True(t, sc.Complete())
 	next := r.button(player.RunNext)
 	assert.True(t, next.Offered && next.Enabled)
 	assert.Equal(t, "Next lesson >", next.Label)
@@ -354,7 +355,7 @@ func TestTheComparisonLeavesMyRunAsItWas(t *testing.T) {
 	log, now, hash := sc.Lab.Log(), sc.Lab.Now(), sc.Lab.Sim().Trace.Hash()
 	r.click("compare")
 	require.NotNil(t, r.a.Inspect().Compare)
-	sc.finder.compare.player.Clock.Apply(lab.SeekTo(80 * time.Second))
+	sc.Finder().Comparison().Player().Clock.Apply(lab.SeekTo(80 * time.Second))
 	r.tick(ui.Input{})
 	r.key(ui.IntentBack)
 	require.Nil(t, r.a.Inspect().Compare)
@@ -370,7 +371,7 @@ func TestTheComparisonLeavesMyRunAsItWas(t *testing.T) {
 func TestARevealedHintEndsTheLessonText(t *testing.T) {
 	r := rigWith(t, nil)
 	r.click("lesson:troubleshooting")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	hint := sc.Lab.Lesson.Hints[0]
 	require.Greater(t, len(hint), 300, "precondition: a hint far longer than a line")
 	r.key(ui.IntentHint)
@@ -410,11 +411,11 @@ func TestTheNextLessonsTitleIsNotPunctuatedTwice(t *testing.T) {
 		}
 		r := rigWith(t, nil)
 		r.click("lesson:" + l.ID)
-		sc := r.a.top().(*LessonScene)
+		sc := r.a.top().(*lesson.Scene)
 		r.click("solution")
 		sc.Lab.Advance(sc.Lab.Length())
 		r.tick(ui.Input{})
-		require.True(t, sc.complete, "%s completes with its solution", l.ID)
+		require.True(t, sc.Complete(), "%s completes with its solution", l.ID)
 		line := lastLine(r)
 		assert.Contains(t, line, "Next lesson: "+next, l.ID)
 		assert.NotContains(t, line, "?.", "%s: %q", l.ID, line)

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -49,7 +50,7 @@ type SandboxScene struct {
 	// scenes is the setup panel, with the run over it while one plays.
 	scenes *Stack
 	// Run is the run being played, nil during setup.
-	Run            *LessonScene
+	Run            *lesson.Scene
 	invs           [ui.MaxGoals]ui.Button
 	invAt          [ui.MaxGoals]time.Duration
 	jsonl, mermaid ui.Button

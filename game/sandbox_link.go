@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 
 	"leaselab/core/permalink"
 	"leaselab/game/view"
@@ -23,7 +24,7 @@ func (sc *SandboxScene) Link() (permalink.RunLink, error) {
 // openSandboxLink opens a sandbox link: its setup, started, with the
 // link's log replayed and the play head at its last action. A link the
 // sandbox refuses changes nothing on screen.
-func (a *App) openSandboxLink(l permalink.RunLink) (*LessonScene, error) {
+func (a *App) openSandboxLink(l permalink.RunLink) (*lesson.Scene, error) {
 	preset, cfg, err := l.Sandbox()
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"math"
 	"strings"
 
@@ -23,7 +24,7 @@ import (
 func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 	search := cfg != nil
 	sc.exported, sc.runCfg = "", cfg
-	spec := LessonSpec{
+	spec := lesson.Spec{
 		Back: player.BackButton{Label: "< Setup", Do: func() {
 			if search {
 				sc.m.Played, sc.m.Shared = lb.Log(), false // a switch of system replays them
@@ -73,7 +74,7 @@ func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 	if search {
 		spec.Search, why = lab.SandboxSearch(sc.m.Config)
 	}
-	sc.Run = newLessonScene(lb, spec)
+	sc.Run = lesson.NewWithLab(lb, spec)
 	if why != "" {
 		sc.Run.Player.Narrate("Find a break is not offered for this setup: " + why + ".")
 	}

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 	"time"
@@ -112,7 +113,7 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 func TestLessonOpenedInSandboxKeepsTheRun(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	// Pause A from the keyboard this time: 1 selects it, Z pauses it.
 	sc.Lab.Advance(4 * time.Second)
 	r.tick(ui.Input{Digit: 1})
@@ -184,7 +185,7 @@ func TestActionMenuLiesOverTheFinderButtons(t *testing.T) {
 	}
 	r.shot("sandbox-menu-over-finder.png")
 	r.click("act:A:pause")
-	if !sb.Run.Lab.World().Procs[0].Paused || sb.Run.finder.compare != nil {
-		t.Fatalf("the click went past the menu: A paused %v, comparison open %v", sb.Run.Lab.World().Procs[0].Paused, sb.Run.finder.compare != nil)
+	if !sb.Run.Lab.World().Procs[0].Paused || sb.Run.Finder().Comparison() != nil {
+		t.Fatalf("the click went past the menu: A paused %v, comparison open %v", sb.Run.Lab.World().Procs[0].Paused, sb.Run.Finder().Comparison() != nil)
 	}
 }

@@ -50,9 +50,9 @@ func TestABreakInTheSandboxIsNotTheLessons(t *testing.T) {
 	r.click("preset:kubernetes") // fencing off, A frozen for 20 s at 60 s
 	r.click("start")
 	require.NotNil(t, sb.Run)
-	require.NotNil(t, sb.Run.finder)
-	searchRun(t, r, sb.Run.finder)
-	status := sb.Run.finder.m.Status
+	require.NotNil(t, sb.Run.Finder())
+	searchRun(t, r, sb.Run.Finder())
+	status := sb.Run.Finder().Status()
 	require.True(t, strings.HasPrefix(status, "Break: "), status)
 	assert.NotContains(t, status, "lesson")
 	assert.NotContains(t, strings.Join(r.a.Inspect().Mirror.Narration, "\n"), "the lesson's own script")

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"math"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func (r *appRig) clickAt(p ui.Point) {
 func (r *appRig) key(i ui.Intent) { r.t.Helper(); r.tick(ui.Input{Keys: ui.KeysOf(i)}) }
 
 // setKnob drags knob id's slider to v with the mouse.
-func (r *appRig) setKnob(sc *LessonScene, id string, v float64) {
+func (r *appRig) setKnob(sc *lesson.Scene, id string, v float64) {
 	r.t.Helper()
 	rect := r.region("knob:" + id)
 	var k lessons.Knob
@@ -59,9 +60,9 @@ func menuItem(menu []lab.Choice, a core.Action) int {
 // perform does one solution action through the player: with the mouse
 // (click the actor, then its menu entry, or the switch) or the keyboard
 // (digits and N to select, Up/Down and Enter in the menu, T and I).
-func (r *appRig) perform(sc *LessonScene, a core.Action, keys bool) {
+func (r *appRig) perform(sc *lesson.Scene, a core.Action, keys bool) {
 	r.t.Helper()
-	w := sc.world
+	w := sc.World()
 	switch a.Do {
 	case "fencing", "idempotency":
 		on := false
@@ -137,7 +138,7 @@ func TestEveryLessonSolvedThroughThePlayer(t *testing.T) {
 				start := time.Now()
 				r := newAppRig(t)
 				r.click("lesson:" + l.ID)
-				sc, ok := r.a.top().(*LessonScene)
+				sc, ok := r.a.top().(*lesson.Scene)
 				if !ok {
 					t.Fatal("the lesson did not open")
 				}
@@ -182,7 +183,7 @@ func TestEveryLessonDrawsAtSmallAndLargeSizes(t *testing.T) {
 				r := newAppRig(t)
 				r.resize(sz[0], sz[1])
 				r.click("lesson:" + l.ID)
-				sc := r.a.top().(*LessonScene)
+				sc := r.a.top().(*lesson.Scene)
 				sc.ShowSolution()
 				sc.Play(false)
 				sc.Seek(l.Duration * 2 / 3)

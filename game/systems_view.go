@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"math"
 	"slices"
 	"strings"
@@ -304,7 +305,7 @@ func (p *systemsPanes) Update(st *view.Env) error {
 			v.player.Use(ui.HostAction{ID: "systemsShow:" + sys.String()})
 		}
 	}
-	updateReplay(st, v.worlds, &v.back, func() { v.player.Use(ui.HostAction{ID: "systemsBack"}) })
+	lesson.UpdateReplay(st, v.worlds, &v.back, func() { v.player.Use(ui.HostAction{ID: "systemsBack"}) })
 	return nil
 }
 

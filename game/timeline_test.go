@@ -2,6 +2,7 @@ package game
 
 import (
 	"image"
+	"leaselab/game/lesson"
 	"math"
 	"slices"
 	"testing"
@@ -31,7 +32,7 @@ type timelineRig struct {
 func newTimelineRig(t *testing.T, length time.Duration, lanes int) *timelineRig {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	tr := &timelineRig{view: sc.Player.Timeline.(*view.Timeline), lab: sc.Lab, style: r.st.Style, area: ui.Rect{W: 900, H: 160}}
 	tr.geom = ui.LayoutTimeline(tr.area, tr.style.Unit, lanes, length.Seconds())
 	return tr

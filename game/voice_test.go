@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"testing"
 	"time"
 
@@ -12,12 +13,12 @@ import (
 // its label; the narration's new lines, a key line at once.
 func TestTheDesktopVoiceSaysWhatThePageWould(t *testing.T) {
 	v := NewVoice()
-	controls := []Control{{ID: recapCheckName, Label: "Check my chain"}}
+	controls := []Control{{ID: lesson.RecapCheckName, Label: "Check my chain"}}
 	v.Hear(SceneInfo{Mirror: Mirror{Title: "Fenced writes", Narration: []string{"opened"}, NarrationKey: []bool{true}}})
 	assert.Equal(t, "Fenced writes", v.Say(0), "the screen, not what it opens with")
-	v.Hear(SceneInfo{Focus: recapCheckName, Mirror: Mirror{Title: "Fenced writes", Controls: controls, Narration: []string{"opened"}}})
+	v.Hear(SceneInfo{Focus: lesson.RecapCheckName, Mirror: Mirror{Title: "Fenced writes", Controls: controls, Narration: []string{"opened"}}})
 	assert.Equal(t, "Check my chain", v.Say(time.Second), "the focused control by its label")
-	v.Hear(SceneInfo{Focus: recapCheckName, Mirror: Mirror{Title: "Fenced writes", Controls: controls,
+	v.Hear(SceneInfo{Focus: lesson.RecapCheckName, Mirror: Mirror{Title: "Fenced writes", Controls: controls,
 		Narration: []string{"opened", "Recap: Your chain of events: right."}, NarrationKey: []bool{true, true}}})
 	assert.Equal(t, "Recap: Your chain of events: right.", v.Say(3*time.Second), "a new key line")
 	assert.Empty(t, v.Say(4*time.Second), "each said once")

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"leaselab/game/lesson"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func TestWhyTellsTheChainBackToTheLearnersAction(t *testing.T) {
 
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
 	assert.Len(t, whyControls(r), 1, "Esc closes the card")
-	assert.NotNil(t, r.a.top().(*LessonScene), "and stays in the lesson")
+	assert.NotNil(t, r.a.top().(*lesson.Scene), "and stays in the lesson")
 }
 
 // Every line of "What happened" that tells an event carries it, so the
@@ -85,7 +86,7 @@ func TestWhyBeforeAnythingHappened(t *testing.T) {
 	r := newAppRig(t)
 	r.click("lesson:fenced-writes")
 	r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentWhy)})
-	if sc := r.a.top().(*LessonScene); sc.Lab.Now() < time.Second {
+	if sc := r.a.top().(*lesson.Scene); sc.Lab.Now() < time.Second {
 		assert.Contains(t, lastLine(r), "Nothing has happened yet")
 	}
 }
@@ -96,7 +97,7 @@ func TestWhyBeforeAnythingHappened(t *testing.T) {
 // cause, and the card asks why of it), through the player's one door.
 func TestTheWhyCardsRowsAreThePagesControls(t *testing.T) {
 	steps := func(r *appRig) []Control { cs := whyControls(r); return cs[1 : len(cs)-1] }
-	open := func() (*appRig, *LessonScene) {
+	open := func() (*appRig, *lesson.Scene) {
 		r := newAppRig(t)
 		sc := pausedRun(t, r)
 		r.tick(ui.Input{Keys: ui.KeysOf(ui.IntentWhy)})

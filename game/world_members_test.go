@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 // clusterAt opens lesson 14 in a rig of size w x h (phone: the browser's
 // upright phone canvas, the panel outside it) with its solution played to
 // at.
-func clusterAt(t *testing.T, w, h float64, phone bool, at time.Duration) (*appRig, *LessonScene) {
+func clusterAt(t *testing.T, w, h float64, phone bool, at time.Duration) (*appRig, *lesson.Scene) {
 	t.Helper()
 	r := rigWith(t, nil)
 	if phone {
@@ -29,7 +30,7 @@ func clusterAt(t *testing.T, w, h float64, phone bool, at time.Duration) (*appRi
 		r.resize(w, h)
 	}
 	r.click("lesson:coordinator-cluster")
-	sc := r.a.top().(*LessonScene)
+	sc := r.a.top().(*lesson.Scene)
 	sc.Lab.LoadSolution()
 	sc.Lab.Advance(at)
 	r.tick(ui.Input{})
@@ -57,7 +58,7 @@ func TestAClusterWorldDrawsEveryMember(t *testing.T) {
 
 			regions := r.a.Inspect().Regions
 			world := regions["world"]
-			cells := view.MemberCells(sc.world.Geom().Coord, sc.world.Unit(), 3)
+			cells := view.MemberCells(sc.World().Geom().Coord, sc.World().Unit(), 3)
 			inCell := func(i int, text string) bool {
 				for _, d := range shot.drawn {
 					if d.Text == text && d.Box.Within(cells[i]) {
@@ -106,7 +107,7 @@ func TestAMemberIsSelectedAndActedOnByKeyboard(t *testing.T) {
 	sc.Lab.Seek(32 * time.Second) // the solution's reads lie ahead: act here
 	r.tick(ui.Input{})
 	r.tick(ui.Input{Digit: 4})
-	w := sc.world
+	w := sc.World()
 	require.Equal(t, "member-2", w.SelectedName())
 	said := r.a.Inspect().Mirror.Narration
 	assert.Contains(t, said[len(said)-1], "Selected member-2: out of the quorum, cut off from its peers")

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/lesson"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestARedlockWorldDrawsEveryRedisNode(t *testing.T) {
 		r := rigWith(t, nil)
 		r.resize(size[0], size[1])
 		r.click("lesson:redlock-pause")
-		sc := r.a.top().(*LessonScene)
+		sc := r.a.top().(*lesson.Scene)
 		sc.Lab.LoadSolution()
 		sc.Lab.Advance(14 * time.Second)
 		shot := r.record(fmt.Sprintf("redlock-nodes-%.0fx%.0f", size[0], size[1]))
@@ -43,7 +44,7 @@ func TestARedlockWorldDrawsEveryRedisNode(t *testing.T) {
 			assert.NotContains(t, strings.ToLower(d.Full), "coordinator", d.Full)
 		}
 		assert.NotEmpty(t, drawn[v.RedisSummary()], "the heading: %s", v.RedisSummary())
-		cells := view.RedisCells(sc.world.Geom().Coord, sc.world.Unit(), len(v.Redis))
+		cells := view.RedisCells(sc.World().Geom().Coord, sc.World().Unit(), len(v.Redis))
 		regions := r.a.Inspect().Regions
 		for i, n := range v.Redis {
 			require.Equal(t, "B", n.Owner, n.Name)

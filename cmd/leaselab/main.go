@@ -34,6 +34,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game"
+	"leaselab/game/lesson"
 	"leaselab/game/place"
 	"leaselab/lessons"
 
@@ -162,7 +163,7 @@ func openExercise(app *game.App) {
 // openLesson opens --lesson or the run --load links to, at --seek, with
 // --speed and --play.
 func openLesson(app *game.App) {
-	var sc *game.LessonScene
+	var sc *lesson.Scene
 	var err error
 	if *boot.Load != "" {
 		sc, err = app.OpenLink(*boot.Load)

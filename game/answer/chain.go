@@ -17,7 +17,7 @@ import (
 // chain:clear, chain:add:N; recap:... for a lesson's recap question), and
 // go to act like the page's. One builder serves both places that ask for
 // a chain: exercises 1 and 3 (the answer form) and a lesson's recap
-// question (the recap card, game's lesson_recap_card.go).
+// question (the recap card, game/lesson's lesson_recap_card.go).
 
 // ChainHost is where a chain builder lives and what it builds: the
 // chain, the run's events to pick from, and the scrolling form it is

@@ -1,7 +1,8 @@
-package game
+package lesson
 
 import (
 	"fmt"
+	"leaselab/game/scene"
 	"math"
 	"slices"
 
@@ -30,7 +31,7 @@ import (
 
 // recapCard is the card and its widgets.
 type recapCard struct {
-	sc    *LessonScene
+	sc    *Scene
 	shown bool
 	// opener is the button under the goals' heading that opens the card.
 	opener ui.Button
@@ -45,7 +46,7 @@ type recapCard struct {
 	refused string
 
 	style  draw.Style
-	geom   exerciseGeom // the card's view, its content and texts
+	geom   recapGeom // the card's view, its content and texts
 	scroll float64
 	drag   answer.Drag
 	// card, header and footer are the card's rectangles; title is the
@@ -55,16 +56,24 @@ type recapCard struct {
 
 // Host names of the card's own buttons.
 const (
-	recapOpenName  = "recapCard"
-	recapCloseName = "recap:close"
-	recapCheckName = "recap:check"
-	recapNextName  = "recap:next"
+	RecapOpenName  = "recapCard"
+	RecapCloseName = "recap:close"
+	RecapCheckName = "recap:check"
+	RecapNextName  = "recap:next"
 )
 
 // recapFor is what the recap's chain is for, under its heading.
 const recapFor = "Pick events of your run, in order, from the cause to the outcome. It is not a goal, and nothing is counted against you."
 
-func newRecapCard(sc *LessonScene) *recapCard {
+// recapGeom is the card's scrolled view, its content's height and the
+// texts laid out in it (in content coordinates).
+type recapGeom struct {
+	view    ui.Rect
+	content float64
+	texts   []answer.Text
+}
+
+func newRecapCard(sc *Scene) *recapCard {
 	c := &recapCard{sc: sc, ring: ui.NewFocusRing(true)}
 	c.chain = answer.Chain{Host: c, Prefix: "recap:", EventsHeader: recapEventsGroup}
 	c.close.Label = ui.WithKey("Back to the run", ui.IntentBack)
@@ -132,7 +141,7 @@ func (c *recapCard) hide(keys bool) {
 // Refocus rebuilds the card's focus order: Back to the run, the chain,
 // Check my chain, Next lesson.
 func (c *recapCard) Refocus() {
-	c.names = map[ui.Focusable]string{&c.close: recapCloseName, &c.check: recapCheckName, &c.next: recapNextName}
+	c.names = map[ui.Focusable]string{&c.close: RecapCloseName, &c.check: RecapCheckName, &c.next: RecapNextName}
 	items := []ui.Focusable{&c.close}
 	c.chain.Sync()
 	items = append(items, c.chain.Focus()...)
@@ -144,13 +153,13 @@ func (c *recapCard) Refocus() {
 func (c *recapCard) updateOpener(in *ui.Input) {
 	c.sync()
 	if c.opener.Update(in) {
-		c.sc.Player.Use(ui.HostAction{ID: recapOpenName})
+		c.sc.Player.Use(ui.HostAction{ID: RecapOpenName})
 	}
 }
 
 // update handles the open card's input: the card is modal, so nothing
 // under it sees any.
-func (c *recapCard) update(st *State) {
+func (c *recapCard) update(st *scene.State) {
 	in := &st.Input
 	c.sync()
 	if !c.offered() {
@@ -189,10 +198,10 @@ func (c *recapCard) update(st *State) {
 		c.refused = ""
 	}
 	if answer.Pressed(&c.check, in) {
-		c.sc.recapUse(ui.HostAction{ID: recapCheckName})
+		c.sc.recapUse(ui.HostAction{ID: RecapCheckName})
 	}
 	if answer.Pressed(&c.next, in) {
-		c.sc.recapUse(ui.HostAction{ID: recapNextName})
+		c.sc.recapUse(ui.HostAction{ID: RecapNextName})
 	}
 }
 
@@ -278,7 +287,7 @@ func (c *recapCard) cardInput(in *ui.Input) *ui.Input { return c.drag.Input(in, 
 // bridge and tests.
 func (c *recapCard) regions(m map[string]ui.Rect) {
 	if !c.opener.Rect.Empty() {
-		m[recapOpenName] = c.opener.Rect
+		m[RecapOpenName] = c.opener.Rect
 	}
 	if !c.shown {
 		return
@@ -306,10 +315,10 @@ func (c *recapCard) invitation() string {
 
 // controls are the open card's own buttons, for the desktop's voice (the
 // page never shows the card: its panel has the recap).
-func (c *recapCard) controls() []Control {
-	out := []Control{{ID: recapCloseName, Group: "Recap", Label: "Back to the run", Do: func(ui.HostAction) { c.hide(false) }}}
+func (c *recapCard) controls() []ui.Control {
+	out := []ui.Control{{ID: RecapCloseName, Group: "Recap", Label: "Back to the run", Do: func(ui.HostAction) { c.hide(false) }}}
 	if next := c.sc.next; next != nil {
-		out = append(out, Control{ID: recapNextName, Group: "Recap", Label: "Next lesson: " + next.Title, Do: func(ui.HostAction) { next.Open() }})
+		out = append(out, ui.Control{ID: RecapNextName, Group: "Recap", Label: "Next lesson: " + next.Title, Do: func(ui.HostAction) { next.Open() }})
 	}
 	return out
 }

@@ -1,6 +1,8 @@
-package game
+package lesson
 
 import (
+	"leaselab/game/page"
+	"leaselab/game/scene"
 	"math"
 	"strings"
 
@@ -13,13 +15,13 @@ import (
 	"leaselab/game/view"
 )
 
-// comparison replays the learner's schedule twice, the protection switched
+// Comparison replays the learner's schedule twice, the protection switched
 // off in one run and on in the other, side by side in the usual world and
 // timeline views under one play head. It is a scene of its own, with its
 // own player, pushed over the lesson and popped on Esc; it shares the
 // lesson's narration.
-type comparison struct {
-	f *breakFinder
+type Comparison struct {
+	f *Finder
 	// runs[0] has the protection off, runs[1] on.
 	runs     [2]*lab.Lab
 	worlds   [2]*view.World
@@ -32,25 +34,25 @@ type comparison struct {
 
 	back   ui.Button // the way back, in the header
 	player *player.Player
-	stack  *Stack // the stack it is shown on
+	stack  *scene.Stack // the stack it is shown on
 }
 
 // compareLabel is the compare button's label in the normal view.
-func (f *breakFinder) compareLabel() string { return "Compare " + f.spec.Switch() + " on/off" }
+func (f *Finder) compareLabel() string { return "Compare " + f.spec.Switch() + " on/off" }
 
 // compareTip is its tooltip.
-func (f *breakFinder) compareTip() string {
+func (f *Finder) compareTip() string {
 	return "Replay this schedule twice, " + f.spec.Switch() + " off and on, side by side (Enter when focused)"
 }
 
 // newComparison builds the comparison of the lesson's run (lab.Comparison)
 // and its player.
-func newComparison(f *breakFinder) (*comparison, error) {
+func newComparison(f *Finder) (*Comparison, error) {
 	m, err := lab.NewComparison(f.sc.Lab, f.spec)
 	if err != nil {
 		return nil, err
 	}
-	c := &comparison{f: f, back: ui.Button{Label: "Back to my run (Esc)"}, runs: m.Runs, verdicts: m.Verdicts, broken: m.Broken}
+	c := &Comparison{f: f, back: ui.Button{Label: "Back to my run (Esc)"}, runs: m.Runs, verdicts: m.Verdicts, broken: m.Broken}
 	for i, lb := range c.runs {
 		// A replay to watch: the worlds take no input; a seek on either
 		// timeline moves its run at once, and the other follows.
@@ -83,7 +85,7 @@ func newComparison(f *breakFinder) (*comparison, error) {
 }
 
 // enter shows the comparison over the lesson, on stack.
-func (c *comparison) enter(stack *Stack) {
+func (c *Comparison) enter(stack *scene.Stack) {
 	p := c.f.sc.Player
 	p.SetPlaying(false)
 	c.stack = stack
@@ -92,7 +94,7 @@ func (c *comparison) enter(stack *Stack) {
 }
 
 // leave returns to the learner's run.
-func (c *comparison) leave() {
+func (c *Comparison) leave() {
 	c.player.SetPlaying(false)
 	c.f.compare = nil
 	c.stack.Pop()
@@ -100,17 +102,17 @@ func (c *comparison) leave() {
 }
 
 // Update implements Scene.
-func (c *comparison) Update(st *State) error { return c.player.Update(&st.Env) }
+func (c *Comparison) Update(st *scene.State) error { return c.player.Update(&st.Env) }
 
 // Layout implements Scene.
-func (c *comparison) Layout(window ui.Rect, style draw.Style) { c.player.Layout(window, style) }
+func (c *Comparison) Layout(window ui.Rect, style draw.Style) { c.player.Layout(window, style) }
 
 // Draw implements Scene.
-func (c *comparison) Draw(screen *ebiten.Image) { c.player.Draw(screen) }
+func (c *Comparison) Draw(screen *ebiten.Image) { c.player.Draw(screen) }
 
 // Inspect implements Inspector: the lesson's run, seen through the
 // comparison's player.
-func (c *comparison) Inspect() SceneInfo {
+func (c *Comparison) Inspect() page.SceneInfo {
 	info := c.player.Inspect()
 	info.Name = "lesson"
 	info.Run = c.f.sc.runInfo()
@@ -121,18 +123,18 @@ func (c *comparison) Inspect() SceneInfo {
 	return info
 }
 
-func (c *comparison) info() *CompareInfo {
-	return &CompareInfo{Protects: c.f.spec.Switch(), Off: c.verdicts[0], On: c.verdicts[1],
+func (c *Comparison) info() *page.CompareInfo {
+	return &page.CompareInfo{Protects: c.f.spec.Switch(), Off: c.verdicts[0], On: c.verdicts[1],
 		OffBroke: c.broken[0], OnBroke: c.broken[1], Now: c.runs[0].Now().Seconds()}
 }
 
 // comparePanes is the world region in the comparison: a header with the
 // way back, then the two worlds side by side, each under its verdict.
-type comparePanes comparison
+type comparePanes Comparison
 
 // Layout implements View.
 func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
-	c := (*comparison)(v)
+	c := (*Comparison)(v)
 	px := func(x float64) float64 { return math.Round(s.U(x)) }
 	in := area.Inset(px(10))
 	c.header, in = in.CutTop(px(30), px(8))
@@ -147,15 +149,15 @@ func (v *comparePanes) Layout(area ui.Rect, s draw.Style) {
 // they are a replay to watch, and an action in one alone would make
 // them different schedules.
 func (v *comparePanes) Update(st *view.Env) error {
-	c := (*comparison)(v)
-	updateReplay(st, c.worlds[:], &c.back, func() { c.player.Use(ui.HostAction{ID: "compare"}) })
+	c := (*Comparison)(v)
+	UpdateReplay(st, c.worlds[:], &c.back, func() { c.player.Use(ui.HostAction{ID: "compare"}) })
 	return nil
 }
 
-// updateReplay is the input a comparison's panes take: the worlds are a
+// UpdateReplay is the input a comparison's panes take: the worlds are a
 // replay to watch (only the motion setting reaches them), and a click on
 // back is a use of its control (useBack), which leaves.
-func updateReplay(st *view.Env, worlds []*view.World, back *ui.Button, useBack func()) {
+func UpdateReplay(st *view.Env, worlds []*view.World, back *ui.Button, useBack func()) {
 	for _, w := range worlds {
 		w.SetReducedMotion(st.ReducedMotion)
 	}
@@ -165,7 +167,7 @@ func updateReplay(st *view.Env, worlds []*view.World, back *ui.Button, useBack f
 }
 
 func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
-	c := (*comparison)(v)
+	c := (*Comparison)(v)
 	th := s.Theme
 	title := "The same schedule, " + c.f.spec.Switch() + " off and on"
 	head := c.header
@@ -191,11 +193,11 @@ func (v *comparePanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 
 // compareLanes is the timeline region in the comparison: the two
 // timelines side by side, under their worlds. Clicking either seeks both.
-type compareLanes comparison
+type compareLanes Comparison
 
 // Layout implements View.
 func (v *compareLanes) Layout(area ui.Rect, s draw.Style) {
-	c := (*comparison)(v)
+	c := (*Comparison)(v)
 	for i, p := range ui.SplitPanes(area, s.Unit, 1, 1) {
 		c.lines[i].Layout(p, s)
 	}
@@ -203,7 +205,7 @@ func (v *compareLanes) Layout(area ui.Rect, s draw.Style) {
 
 // Update implements View.
 func (v *compareLanes) Update(st *view.Env) error {
-	c := (*comparison)(v)
+	c := (*Comparison)(v)
 	before := c.runs[0].Now()
 	for _, tl := range c.lines {
 		if err := tl.Update(st); err != nil {
@@ -220,7 +222,7 @@ func (v *compareLanes) Update(st *view.Env) error {
 }
 
 func (v *compareLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
-	c := (*comparison)(v)
+	c := (*Comparison)(v)
 	for i, p := range ui.SplitPanes(area, s.Unit, 1, 1) {
 		c.lines[i].Draw(dst, p, s)
 	}

@@ -1,4 +1,4 @@
-package game
+package lesson
 
 import (
 	"fmt"
@@ -20,11 +20,11 @@ import (
 // responsive.
 const frameBudget = 10 * time.Millisecond
 
-// breakFinder is the player's "Find a break" button over a lab.Finder,
+// Finder is the player's "Find a break" button over a lab.Finder,
 // a slice of the search per frame drawn, with a progress bar in the
 // world's caption row, and the button that opens the comparison.
-type breakFinder struct {
-	sc   *LessonScene
+type Finder struct {
+	sc   *Scene
 	spec *lessons.Search
 	m    *lab.Finder
 	btn  ui.Button
@@ -34,7 +34,7 @@ type breakFinder struct {
 	// cmpShown is cmp's label as the canvas draws it: whole, or shorter
 	// where the caption row is narrow.
 	cmpShown string
-	compare  *comparison
+	compare  *Comparison
 	// slicedAt is the frame (State.Frame) the last search slice ran in: a
 	// slice runs once per drawn frame (every update until the first draw):
 	// when drawing is slow, the game loop runs several updates per frame
@@ -44,8 +44,8 @@ type breakFinder struct {
 
 // addFinder puts a "Find a break" search by spec, and the comparison of
 // the run with its protection off and on, into the player being built.
-func (sc *LessonScene) addFinder(ps *player.PlayerSpec, spec *lessons.Search) {
-	f := &breakFinder{sc: sc, spec: spec, m: lab.NewFinder(sc.Lab, spec), btn: ui.Button{Label: "Find a break"}}
+func (sc *Scene) addFinder(ps *player.PlayerSpec, spec *lessons.Search) {
+	f := &Finder{sc: sc, spec: spec, m: lab.NewFinder(sc.Lab, spec), btn: ui.Button{Label: "Find a break"}}
 	f.cmp = ui.Button{Label: f.compareLabel()}
 	sc.finder = f
 	ps.Overlay = f
@@ -59,17 +59,17 @@ func (sc *LessonScene) addFinder(ps *player.PlayerSpec, spec *lessons.Search) {
 }
 
 // cancel ends a search in progress (and the coroutine it runs on).
-func (f *breakFinder) cancel() {
+func (f *Finder) cancel() {
 	f.m.Cancel()
 	f.btn.Label = "Find a break"
 }
 
 // Searching reports a search in progress.
-func (f *breakFinder) Searching() bool { return f.m.Searching() }
+func (f *Finder) Searching() bool { return f.m.Searching() }
 
 // narrate tells the lesson's narration lines, and hands the scene the
 // run the search found, if it just found one.
-func (f *breakFinder) narrate(lines []string) {
+func (f *Finder) narrate(lines []string) {
 	if c, ok := f.m.TakeFound(); ok {
 		f.sc.pending = append(f.sc.pending, c)
 	}
@@ -83,7 +83,7 @@ func (f *breakFinder) narrate(lines []string) {
 
 // Layout implements View: the buttons and the progress bar in the
 // world's caption row.
-func (f *breakFinder) Layout(area ui.Rect, s draw.Style) {
+func (f *Finder) Layout(area ui.Rect, s draw.Style) {
 	caption, _, _ := ui.WorldFrame(area, s.Unit)
 	px := func(v float64) float64 { return math.Round(s.U(v)) } // crisp edges
 	w := px(150)
@@ -102,7 +102,7 @@ func (f *breakFinder) Layout(area ui.Rect, s draw.Style) {
 }
 
 // Update implements View: react to the buttons, run a slice.
-func (f *breakFinder) Update(st *view.Env) error {
+func (f *Finder) Update(st *view.Env) error {
 	if player.WorldMenuOpen(f.sc.Player.World) {
 		// A process's action menu is open and may cover these buttons:
 		// it has the mouse and the keys; the search goes on.
@@ -123,7 +123,7 @@ func (f *breakFinder) Update(st *view.Env) error {
 
 // toggleSearch starts the search, or stops the one under way, as the
 // Find a break button says.
-func (f *breakFinder) toggleSearch() {
+func (f *Finder) toggleSearch() {
 	if !f.Searching() {
 		f.start()
 	} else {
@@ -132,7 +132,7 @@ func (f *breakFinder) toggleSearch() {
 }
 
 // stepIfDue runs the next slice of the search, once per frame drawn.
-func (f *breakFinder) stepIfDue(frame int64) {
+func (f *Finder) stepIfDue(frame int64) {
 	if f.Searching() && (frame == 0 || frame != f.slicedAt) {
 		f.slicedAt = frame
 		f.narrate(f.m.Slice(frameBudget))
@@ -140,7 +140,7 @@ func (f *breakFinder) stepIfDue(frame int64) {
 }
 
 // start starts the search, pausing the run.
-func (f *breakFinder) start() {
+func (f *Finder) start() {
 	lines := f.m.Start()
 	if f.Searching() {
 		f.sc.Player.SetPlaying(false)
@@ -151,7 +151,7 @@ func (f *breakFinder) start() {
 
 // openComparison replaces the normal view with the run replayed with the
 // protection off and on.
-func (f *breakFinder) openComparison() {
+func (f *Finder) openComparison() {
 	c, err := newComparison(f)
 	if err != nil {
 		f.m.Status = "Cannot compare: " + err.Error()
@@ -164,7 +164,7 @@ func (f *breakFinder) openComparison() {
 
 // Draw implements View: the progress bar or the last verdict, and the
 // button, in the world's caption row.
-func (f *breakFinder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
+func (f *Finder) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 	th := s.Theme
 	if f.Searching() {
 		tried, total := f.m.Progress()

@@ -1,7 +1,8 @@
-package game
+package lesson
 
 import (
 	"fmt"
+	"leaselab/game/page"
 	"strings"
 
 	"leaselab/core"
@@ -9,31 +10,31 @@ import (
 	"leaselab/game/view"
 )
 
-// NextLesson is the lesson after this one in the menu's order, offered
+// Next is the lesson after this one in the menu's order, offered
 // once the lesson is complete.
-type NextLesson struct {
+type Next struct {
 	Title string
 	Open  func()
 }
 
 // runRow is the lesson scene's run row: Restart, Undo, Back to my run
 // and, once the lesson is complete, Next lesson.
-func (sc *LessonScene) runRow() *player.RunRow {
+func (sc *Scene) runRow() *player.RunRow {
 	return &player.RunRow{State: sc.runButtons, Do: sc.runButton}
 }
 
 // runButtons are the run row's buttons as the lab stands now.
-func (sc *LessonScene) runButtons() []RunButton {
+func (sc *Scene) runButtons() []page.RunButton {
 	lb := sc.Lab
 	undo, undoTip := lb.UndoLabel()
-	out := []RunButton{
+	out := []page.RunButton{
 		{Name: player.RunRestart, Label: "Restart", Offered: true, Enabled: !lb.Pristine(),
 			Tip: "Begin again from t = 0 with no actions and the default settings (Undo brings this run back)"},
 		{Name: player.RunUndo, Label: undo, Tip: undoTip, Offered: true, Enabled: lb.CanUndo()},
 		{Name: player.RunBackToMine, Label: "Back to my run", Offered: lb.KeptMine(), Enabled: lb.KeptMine(),
 			Tip: "Leave " + lb.Showing().String() + " and return to your own run, as you left it (Undo comes back here)"},
 	}
-	next := RunButton{Name: player.RunNext, Label: "Next lesson >"}
+	next := page.RunButton{Name: player.RunNext, Label: "Next lesson >"}
 	if sc.next != nil && sc.complete {
 		next.Offered, next.Enabled, next.Tip = true, true, "Open the next lesson: "+sc.next.Title
 	}
@@ -41,7 +42,7 @@ func (sc *LessonScene) runButtons() []RunButton {
 }
 
 // runButton does what the named run button says.
-func (sc *LessonScene) runButton(name string) {
+func (sc *Scene) runButton(name string) {
 	p := sc.Player
 	switch name {
 	case player.RunRestart:
@@ -64,7 +65,7 @@ func (sc *LessonScene) runButton(name string) {
 
 // resumed puts note (why the run is not at its start: "Resumed your run
 // at t = 25 s") above the lesson's story, or takes it away ("").
-func (sc *LessonScene) resumed(note string) {
+func (sc *Scene) resumed(note string) {
 	body := strings.Join(sc.Lab.Lesson.Intro, "\n\n")
 	if sc.complete && sc.Lab.Lesson.Recap != "" {
 		body += "\n\nRecap: " + sc.Lab.Lesson.Recap
@@ -81,7 +82,7 @@ func (sc *LessonScene) resumed(note string) {
 
 // Resumed says the lesson opened on the learner's saved run, not at its
 // start: above the story, and in the narration.
-func (sc *LessonScene) Resumed() {
+func (sc *Scene) Resumed() {
 	_, log := sc.Lab.MyRun()
 	note := "Resumed your run where you left it, at " + core.Seconds(sc.Lab.Now()) + " with " + view.ActionsText(len(log)) +
 		". Restart (under the goals) begins the lesson again; Undo brings this run back."
@@ -92,7 +93,7 @@ func (sc *LessonScene) Resumed() {
 // Press presses the named run button (RunRestart, RunUndo, RunBackToMine,
 // RunNext) as a click would, for the HTML page's own buttons; one not
 // offered or not enabled now is refused with why.
-func (sc *LessonScene) Press(name string) error {
+func (sc *Scene) Press(name string) error {
 	for _, b := range sc.runButtons() {
 		if b.Name != name {
 			continue

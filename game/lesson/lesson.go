@@ -1,6 +1,8 @@
-package game
+package lesson
 
 import (
+	"leaselab/game/page"
+	"leaselab/game/scene"
 	"strings"
 	"time"
 
@@ -15,10 +17,10 @@ import (
 	"leaselab/lessons"
 )
 
-// LessonScene plays one lesson: the simulator (through game/lab) drives the
+// Scene plays one lesson: the simulator (through game/lab) drives the
 // player's clock, world and timeline, and the goals tick as the trace
 // shows them met.
-type LessonScene struct {
+type Scene struct {
 	Lab    *lab.Lab
 	Player *player.Player
 
@@ -29,17 +31,17 @@ type LessonScene struct {
 	pending []lab.Command
 
 	// finder is the "Find a break" search, for lessons it fits.
-	finder *breakFinder
+	finder *Finder
 	// stack is the Stack the lesson was last updated on, where its
 	// comparison opens.
-	stack *Stack
+	stack *scene.Stack
 	// toldTo is the play head when the narration was last told, and mark
 	// where the narration stood when this tick began.
 	toldTo time.Duration
 	mark   int
 	// next is the lesson after this one, offered once it is complete;
 	// note says why the run is not at its start ("" when it is).
-	next *NextLesson
+	next *Next
 	note string
 	// recap is the chain built for the recap question (lesson_recap.go),
 	// and card shows it on the canvas (lesson_recap_card.go).
@@ -50,10 +52,10 @@ type LessonScene struct {
 	OnProgress func(id string, met []bool, complete bool)
 }
 
-// LessonSpec is what the opener of a lesson scene decides: the way back
+// Spec is what the opener of a lesson scene decides: the way back
 // and what the player offers beyond the run itself. The zero value plays
 // a lesson with its goals, its solution and its own search.
-type LessonSpec struct {
+type Spec struct {
 	Back player.BackButton
 	// NoSolution hides the solution (a sandbox, a recorded run);
 	// Solution, if set, replaces loading the lesson's own, offered while
@@ -78,26 +80,26 @@ type LessonSpec struct {
 	// visit: they show met, and a lesson with all of them is complete.
 	MetBefore []string
 	// Next, when set, is offered once the lesson is complete.
-	Next *NextLesson
+	Next *Next
 	// OnProgress is told the goals met so far whenever one ticks.
 	OnProgress func(id string, met []bool, complete bool)
 }
 
-// NewLessonScene starts lesson l at time zero.
-func NewLessonScene(l *lessons.Lesson, spec LessonSpec) (*LessonScene, error) {
+// New starts lesson l at time zero.
+func New(l *lessons.Lesson, spec Spec) (*Scene, error) {
 	lb, err := lab.New(l, 1)
 	if err != nil {
 		return nil, err
 	}
-	return newLessonScene(lb, spec), nil
+	return NewWithLab(lb, spec), nil
 }
 
-// newLessonScene plays the run lb (a lesson's, or a sandbox's) as spec
+// NewWithLab plays the run lb (a lesson's, or a sandbox's) as spec
 // says: the player is built once, with the world, the timeline, the
 // knobs, the finder and the opener's own widgets.
-func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
+func NewWithLab(lb *lab.Lab, spec Spec) *Scene {
 	l := lb.Lesson
-	sc := &LessonScene{Lab: lb, OnProgress: spec.OnProgress, next: spec.Next}
+	sc := &Scene{Lab: lb, OnProgress: spec.OnProgress, next: spec.Next}
 	lb.MetBefore(spec.MetBefore)
 	sc.complete = len(l.Goals) > 0 && lb.AllMet()
 	sc.card = newRecapCard(sc)
@@ -133,7 +135,7 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 	if l.Search != nil {
 		sc.addFinder(&ps, l.Search)
 	}
-	ps.Widgets = append(ps.Widgets, player.Widget{Name: recapOpenName, W: &sc.card.opener,
+	ps.Widgets = append(ps.Widgets, player.Widget{Name: RecapOpenName, W: &sc.card.opener,
 		Do: func() { sc.card.open(sc.Player.Ring().Visible()) }})
 	ps.Widgets = append(ps.Widgets, spec.Widgets...)
 	if spec.Search != nil {
@@ -164,17 +166,17 @@ func newLessonScene(lb *lab.Lab, spec LessonSpec) *LessonScene {
 
 // ShowSolution restarts the lesson with its solution loaded; Play starts
 // time; Seek moves the play head. The desktop's flags use them.
-func (sc *LessonScene) ShowSolution() { sc.Lab.LoadSolution() }
+func (sc *Scene) ShowSolution() { sc.Lab.LoadSolution() }
 
 // Play starts or stops time.
-func (sc *LessonScene) Play(on bool) { sc.Player.SetPlaying(on) }
+func (sc *Scene) Play(on bool) { sc.Player.SetPlaying(on) }
 
 // Seek moves the play head to t.
-func (sc *LessonScene) Seek(t time.Duration) { sc.Lab.Seek(t) }
+func (sc *Scene) Seek(t time.Duration) { sc.Lab.Seek(t) }
 
 // goals is the lesson's checklist: a met goal shows what the learner
 // just proved.
-func (sc *LessonScene) goals() []draw.Goal {
+func (sc *Scene) goals() []draw.Goal {
 	goals := sc.Lab.Goals()
 	out := make([]draw.Goal, len(goals))
 	for i, g := range goals {
@@ -187,7 +189,7 @@ func (sc *LessonScene) goals() []draw.Goal {
 }
 
 // Update implements Scene.
-func (sc *LessonScene) Update(st *State) error {
+func (sc *Scene) Update(st *scene.State) error {
 	sc.stack = st.Stack() // the comparison opens over the lesson on it
 	sc.mark = sc.Player.Narration().Mark()
 	sc.recapHost(&st.Input)
@@ -257,7 +259,7 @@ func (sc *LessonScene) Update(st *State) error {
 // to the HTML panel). After the play head moved back, the narration is
 // told again up to it, in time order, so it never speaks of a future the
 // scrub undid.
-func (sc *LessonScene) narrate() {
+func (sc *Scene) narrate() {
 	now := sc.Lab.Now()
 	if now < sc.toldTo {
 		n := sc.Player.Narration()
@@ -274,14 +276,14 @@ func (sc *LessonScene) narrate() {
 }
 
 // Layout implements Scene.
-func (sc *LessonScene) Layout(window ui.Rect, style draw.Style) {
+func (sc *Scene) Layout(window ui.Rect, style draw.Style) {
 	sc.Player.Layout(window, style)
 	sc.card.layoutOpener(style)
 	sc.card.layout(window, style)
 }
 
 // Draw implements Scene.
-func (sc *LessonScene) Draw(screen *ebiten.Image) {
+func (sc *Scene) Draw(screen *ebiten.Image) {
 	sc.Player.Draw(screen)
 	if !sc.card.opener.Rect.Empty() {
 		sc.card.style.Button(screen, &sc.card.opener)
@@ -290,7 +292,7 @@ func (sc *LessonScene) Draw(screen *ebiten.Image) {
 }
 
 // Inspect implements Inspector.
-func (sc *LessonScene) Inspect() SceneInfo {
+func (sc *Scene) Inspect() page.SceneInfo {
 	info := sc.Player.Inspect()
 	info.Name = "lesson"
 	info.Run = sc.runInfo()
@@ -305,7 +307,7 @@ func (sc *LessonScene) Inspect() SceneInfo {
 
 // addNow adds what the run shows now in words: the world, the step to
 // take, and the moment of success once the lesson is complete.
-func (sc *LessonScene) addNow(info *SceneInfo) {
+func (sc *Scene) addNow(info *page.SceneInfo) {
 	w := sc.Lab.World().Summary()
 	info.World = &w
 	for _, g := range sc.Lab.Goals() {
@@ -323,12 +325,12 @@ func (sc *LessonScene) addNow(info *SceneInfo) {
 
 // done is the lesson's moment of success, once it is complete (nil
 // before, and for an exercise's simulator, whose goals are checkpoints).
-func (sc *LessonScene) done() *Done {
+func (sc *Scene) done() *page.Done {
 	l := sc.Lab.Lesson
 	if !sc.complete || l.Recap == "" {
 		return nil
 	}
-	d := &Done{Heading: "Lesson complete", Recap: l.Recap, Predictions: sc.Lab.PredictionRecap()}
+	d := &page.Done{Heading: "Lesson complete", Recap: l.Recap, Predictions: sc.Lab.PredictionRecap()}
 	if sc.next != nil {
 		d.Next = sc.next.Title
 	}
@@ -336,22 +338,28 @@ func (sc *LessonScene) done() *Done {
 }
 
 // runInfo is the run as the bridge reports it.
-func (sc *LessonScene) runInfo() *RunInfo {
+func (sc *Scene) runInfo() *page.RunInfo {
 	w := sc.Lab.World()
-	run := &RunInfo{Lesson: sc.Lab.Lesson.ID, Now: w.Now.Seconds(), Playing: sc.Player.Playing(),
+	run := &page.RunInfo{Lesson: sc.Lab.Lesson.ID, Now: w.Now.Seconds(), Playing: sc.Player.Playing(),
 		Holder: w.Lock.Holder, Token: w.Lock.Token, Complete: sc.Lab.AllMet(),
 		Showing: sc.Lab.Showing().String(), KeptMine: sc.Lab.KeptMine(), Resumed: sc.note}
 	for _, p := range w.Procs {
-		run.Procs = append(run.Procs, ProcInfo{Name: p.Name, State: p.State.String(), Token: p.Token, Paused: p.Paused, Crashed: p.Crashed})
+		run.Procs = append(run.Procs, page.ProcInfo{Name: p.Name, State: p.State.String(), Token: p.Token, Paused: p.Paused, Crashed: p.Crashed})
 	}
 	for _, m := range sc.Lab.Timeline().Writes {
 		if m.Kind != lab.MarkWrite {
 			continue
 		}
-		run.Writes = append(run.Writes, WriteInfo{At: m.At.Seconds(), From: m.From, Token: m.Token, Accepted: m.Accepted})
+		run.Writes = append(run.Writes, page.WriteInfo{At: m.At.Seconds(), From: m.From, Token: m.Token, Accepted: m.Accepted})
 	}
 	return run
 }
 
 // SetSpeed sets the lesson's playback speed.
-func (sc *LessonScene) SetSpeed(x float64) error { return sc.Player.SetSpeed(x) }
+func (sc *Scene) SetSpeed(x float64) error { return sc.Player.SetSpeed(x) }
+
+// Still implements Stiller: a lesson is still while it is paused, with no
+// break search running and no comparison open.
+func (sc *Scene) Still() bool {
+	return !sc.Player.Playing() && sc.Player.NoticeLeft() <= 0 && (sc.finder == nil || !sc.finder.Searching() && sc.finder.compare == nil)
+}

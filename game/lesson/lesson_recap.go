@@ -1,6 +1,7 @@
-package game
+package lesson
 
 import (
+	"leaselab/game/page"
 	"slices"
 	"strings"
 
@@ -31,7 +32,7 @@ type recapChain struct {
 const recapEventsGroup = "Events of your run: add them to your chain in the order they happened"
 
 // recapQuestion is the recap question on offer now ("" when none).
-func (sc *LessonScene) recapQuestion() string {
+func (sc *Scene) recapQuestion() string {
 	if sc.done() == nil {
 		return ""
 	}
@@ -39,7 +40,7 @@ func (sc *LessonScene) recapQuestion() string {
 }
 
 // recapEvents lists the run's events to pick from.
-func (sc *LessonScene) recapEvents() []lab.WhyStep {
+func (sc *Scene) recapEvents() []lab.WhyStep {
 	r := &sc.recap
 	if n := sc.Lab.Sim().Trace.Len(); r.events == nil || r.at != n {
 		r.events, r.at = sc.Lab.RecapEvents(), n
@@ -49,13 +50,13 @@ func (sc *LessonScene) recapEvents() []lab.WhyStep {
 
 // recapControls lists the recap question's controls for the page: the
 // recap card's chain builder's, with the check after Empty the chain.
-func (sc *LessonScene) recapControls() []Control {
+func (sc *Scene) recapControls() []ui.Control {
 	if sc.recapQuestion() == "" {
 		return nil
 	}
 	r := &sc.recap
 	sc.card.sync()
-	check := Control{ID: recapCheckName, Group: sc.card.chain.Group, Label: "Check my chain", Disabled: len(r.chain) == 0,
+	check := ui.Control{ID: RecapCheckName, Group: sc.card.chain.Group, Label: "Check my chain", Disabled: len(r.chain) == 0,
 		Do: func(ui.HostAction) { sc.checkRecap() }}
 	if r.verdict != nil {
 		check.Detail = form.PartText(*r.verdict)
@@ -68,7 +69,7 @@ func (sc *LessonScene) recapControls() []Control {
 // its own (recapControls, recapCard.controls) declare what each does.
 // Before the lesson is complete the recap has no controls, and a use of
 // one is told so.
-func (sc *LessonScene) recapUse(h ui.HostAction) {
+func (sc *Scene) recapUse(h ui.HostAction) {
 	if sc.recapQuestion() != "" && sc.card.chain.Use(h.ID) {
 		return
 	}
@@ -91,7 +92,7 @@ func (sc *LessonScene) recapUse(h ui.HostAction) {
 
 // recapHost passes this tick's uses of the recap's controls through
 // recapUse and keeps the others.
-func (sc *LessonScene) recapHost(in *ui.Input) {
+func (sc *Scene) recapHost(in *ui.Input) {
 	var rest []ui.HostAction
 	for _, h := range in.Host {
 		if strings.HasPrefix(h.ID, "recap:") {
@@ -104,7 +105,7 @@ func (sc *LessonScene) recapHost(in *ui.Input) {
 }
 
 // checkRecap judges the chain and says the verdict.
-func (sc *LessonScene) checkRecap() {
+func (sc *Scene) checkRecap() {
 	f := sc.Lab.JudgeRecap(sc.recap.chain)
 	sc.recap.verdict = &f
 	sc.card.refused = ""
@@ -112,13 +113,13 @@ func (sc *LessonScene) checkRecap() {
 }
 
 // recapInfo is the recap question's state, or nil when none is asked.
-func (sc *LessonScene) recapInfo() *RecapInfo {
+func (sc *Scene) recapInfo() *page.RecapInfo {
 	q := sc.recapQuestion()
 	if q == "" {
 		return nil
 	}
 	r := &sc.recap
-	out := &RecapInfo{Question: q, Chain: slices.Clone(r.chain)}
+	out := &page.RecapInfo{Question: q, Chain: slices.Clone(r.chain)}
 	if r.verdict != nil {
 		out.Checked, out.OK, out.Verdict = true, r.verdict.OK, r.verdict.Why
 	}
