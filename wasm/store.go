@@ -132,7 +132,8 @@ func (s *browserStore) Backup(old []byte) (string, error) {
 // frame is held by the game loop while it updates or draws; these events
 // arrive between frames, and do their work only when it is free: an event
 // that finds a frame in progress leaves the merge to the game loop's
-// function, which runs it at the next frame.
+// function, which runs it at the next frame, and to a timer, which runs it
+// in a hidden tab that draws none.
 func coordinateTabs(app *game.App, frame *sync.Mutex) func() {
 	var changed atomic.Bool
 	between := func(f func()) bool {
@@ -149,9 +150,27 @@ func coordinateTabs(app *game.App, frame *sync.Mutex) func() {
 			return nil
 		}))
 	}
+	// A merge an event could not run waits for the next frame, or a
+	// timer: a hidden tab draws no frames, so the timer (which a hidden
+	// tab still runs, if slower) tries again until a frame is not in the
+	// way (under load the storage event often found one, and the merge
+	// waited for a frame that never came).
+	var later js.Func
+	later = js.FuncOf(func(js.Value, []js.Value) any {
+		merged := between(func() {
+			if changed.Swap(false) {
+				app.Refresh()
+			}
+		})
+		if !merged && changed.Load() {
+			js.Global().Call("setTimeout", later, 100)
+		}
+		return nil
+	})
 	on(js.Global(), "storage", func(e js.Value) {
 		if e.Get("key").Equal(js.ValueOf(progressKey)) && !between(app.Refresh) {
 			changed.Store(true)
+			js.Global().Call("setTimeout", later, 100)
 		}
 	})
 	on(js.Global(), "pagehide", func(js.Value) { between(app.Flush) })
