@@ -154,7 +154,8 @@ func (zooKeeperSystem) dropsClients() bool { return true }
 func (zooKeeperSystem) clustered() bool { return true }
 
 // ownSetting: ZooKeeper's lock recipe, its czxid tokens and its client's
-// pings are its own (Curator's InterProcessMutex; ClientCnxn's pings).
+// pings are its own (go-zookeeper's lock.go, which conform runs; the
+// client's pings every third of the session timeout).
 func (zooKeeperSystem) ownSetting(id SettingID) string {
 	switch id {
 	case SettingRecipe:
