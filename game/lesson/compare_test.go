@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"leaselab/lessons"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkOpenComparison measures opening the comparison (two labs built
@@ -13,17 +15,12 @@ func BenchmarkOpenComparison(b *testing.B) {
 	for _, id := range []string{"fenced-writes", "shards", "scheduler"} {
 		b.Run(id, func(b *testing.B) {
 			l, err := lessons.Find(id)
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			sc, err := New(l, Spec{})
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			for b.Loop() {
-				if _, err := newComparison(sc.finder); err != nil {
-					b.Fatal(err)
-				}
+				_, err := newComparison(sc.finder)
+				require.NoError(b, err)
 			}
 		})
 	}
