@@ -273,13 +273,7 @@ func (s *exerciseAnswer) ScrollToFocus() {
 	if !ok {
 		return
 	}
-	margin := s.style.U(8)
-	if r.Y-margin < s.scroll {
-		s.scroll = r.Y - margin
-	}
-	if r.MaxY()+margin > s.scroll+s.geom.view.H {
-		s.scroll = r.MaxY() + margin - s.geom.view.H
-	}
+	s.scroll = answer.ScrollShowing(s.scroll, r, s.style.U(8), s.geom.view.H)
 	s.place()
 }
 

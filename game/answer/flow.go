@@ -165,3 +165,16 @@ func Pixels(r ui.Rect) image.Rectangle {
 func Pressed(b *ui.Button, in *ui.Input) bool {
 	return b.Update(in) || b.Focus() != ui.NoFocus && in.Keys.Has(ui.IntentPlayPause)
 }
+
+// ScrollShowing is the scroll of a column viewH tall, now at scroll, that
+// shows content rect r with margin to spare above and below: unchanged
+// when r is in view already.
+func ScrollShowing(scroll float64, r ui.Rect, margin, viewH float64) float64 {
+	if r.Y-margin < scroll {
+		scroll = r.Y - margin
+	}
+	if r.MaxY()+margin > scroll+viewH {
+		scroll = r.MaxY() + margin - viewH
+	}
+	return scroll
+}

@@ -260,13 +260,7 @@ func (c *recapCard) ScrollToFocus() {
 	if !ok {
 		return
 	}
-	margin := c.style.U(8)
-	if r.Y-margin < c.scroll {
-		c.scroll = r.Y - margin
-	}
-	if r.MaxY()+margin > c.scroll+c.geom.view.H {
-		c.scroll = r.MaxY() + margin - c.geom.view.H
-	}
+	c.scroll = answer.ScrollShowing(c.scroll, r, c.style.U(8), c.geom.view.H)
 	c.place()
 }
 
