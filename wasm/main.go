@@ -7,7 +7,6 @@
 package main
 
 import (
-	"sync"
 	"syscall/js"
 	"time"
 
@@ -50,7 +49,7 @@ func main() {
 	page.addr = addr
 	ln := newLinks(app, doc, addr.linkOpened)
 	app.ShareAnswer = ln.shareAnswer
-	var frame sync.Mutex
+	var frame frameGate
 	refresh := coordinateTabs(app, &frame)
 	tr := newTransfer(app, doc)
 	page.host = g.Host

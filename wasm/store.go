@@ -133,16 +133,16 @@ func (s *browserStore) Backup(old []byte) (string, error) {
 // arrive between frames, and do their work only when it is free: an event
 // that finds a frame in progress leaves the merge to the game loop's
 // function, which runs it at the next frame, and to a timer, which runs it
-// in a hidden tab that draws none.
-func coordinateTabs(app *game.App, frame *sync.Mutex) func() {
+// in a hidden tab that draws none; and leaves the save to the end of the
+// frame in progress (frameGate.leave), the last thing a closing tab may
+// still run.
+func coordinateTabs(app *game.App, frame *frameGate) func() {
 	var changed atomic.Bool
-	between := func(f func()) bool {
-		if !frame.TryLock() {
-			return false
+	between := frame.between
+	save := func() {
+		if !between(app.Flush) {
+			frame.atLeave(app.Flush)
 		}
-		defer frame.Unlock()
-		f()
-		return true
 	}
 	on := func(target js.Value, event string, f func(js.Value)) {
 		target.Call("addEventListener", event, js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -173,11 +173,11 @@ func coordinateTabs(app *game.App, frame *sync.Mutex) func() {
 			js.Global().Call("setTimeout", later, 100)
 		}
 	})
-	on(js.Global(), "pagehide", func(js.Value) { between(app.Flush) })
+	on(js.Global(), "pagehide", func(js.Value) { save() })
 	doc := js.Global().Get("document")
 	on(doc, "visibilitychange", func(js.Value) {
 		if doc.Get("visibilityState").String() == "hidden" {
-			between(app.Flush)
+			save()
 		}
 	})
 	return func() {
@@ -212,4 +212,50 @@ func jsErrorText(v js.Value) string {
 		return name.String() + ": " + msg.String()
 	}
 	return v.Call("toString").String()
+}
+
+// frameGate is held by the game loop while it updates or draws. Work that
+// arrives from the page while a frame is in progress either waits for the
+// next (between fails, and the caller retries) or, when it must not wait
+// (a closing tab's save), runs as the frame in progress leaves: the frame
+// may have stopped partway at a point where the page's events run, and
+// what it was doing must finish first.
+type frameGate struct {
+	mu sync.Mutex
+	// pending is the work to run when the frame in progress leaves.
+	pending atomic.Pointer[func()]
+}
+
+// enter starts a frame.
+func (g *frameGate) enter() { g.mu.Lock() }
+
+// leave ends a frame, after running the work left to its end.
+func (g *frameGate) leave() {
+	if f := g.pending.Swap(nil); f != nil {
+		(*f)()
+	}
+	g.mu.Unlock()
+}
+
+// between runs f now if no frame is in progress, and reports whether it
+// did.
+func (g *frameGate) between(f func()) bool {
+	if !g.mu.TryLock() {
+		return false
+	}
+	defer g.mu.Unlock()
+	f()
+	return true
+}
+
+// atLeave leaves f to the end of the frame in progress, or runs it now
+// if that frame has ended meanwhile.
+func (g *frameGate) atLeave(f func()) {
+	g.pending.Store(&f)
+	if g.mu.TryLock() {
+		defer g.mu.Unlock()
+		if f := g.pending.Swap(nil); f != nil {
+			(*f)()
+		}
+	}
 }

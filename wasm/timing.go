@@ -5,7 +5,6 @@ package main
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -74,12 +73,12 @@ type timedGame struct {
 	// before runs at the start of every update (opening shared links).
 	before func()
 	// frame is held while the game updates or draws (coordinateTabs).
-	frame *sync.Mutex
+	frame *frameGate
 }
 
 func (t *timedGame) Update() error {
-	t.frame.Lock()
-	defer t.frame.Unlock()
+	t.frame.enter()
+	defer t.frame.leave()
 	if t.before != nil {
 		t.before()
 	}
@@ -94,8 +93,8 @@ func (t *timedGame) Update() error {
 }
 
 func (t *timedGame) Draw(screen *ebiten.Image) {
-	t.frame.Lock()
-	defer t.frame.Unlock()
+	t.frame.enter()
+	defer t.frame.leave()
 	if t.drawn || t.Snapshot().Tick == 0 {
 		t.Game.Draw(screen)
 		return
