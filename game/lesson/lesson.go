@@ -110,7 +110,7 @@ func NewWithLab(lb *lab.Lab, spec Spec) *Scene {
 	tv.KeepShown(sc.world.SelectedName) // a selected worker's lane is never summarised
 	ps := player.PlayerSpec{
 		Lesson: player.Lesson{Title: l.Title, Objective: l.Objective, Body: strings.Join(l.Intro, "\n\n"), Hints: l.Hints},
-		Clock:  lb, World: sc.world, Timeline: tv,
+		Clock:  lb, World: sc.world, Timeline: tv, Apply: sc.apply,
 		Back: spec.Back, Sandbox: spec.Sandbox, Side: spec.Side,
 		Solution: sc.ShowSolution, SolutionOffered: spec.SolutionOffered,
 		Lanes:     func() int { return len(lb.Timeline().Lanes) },
@@ -188,6 +188,25 @@ func (sc *Scene) goals() []draw.Goal {
 	return out
 }
 
+// apply applies the views' commands of this tick, in order, and tells
+// the learner what each did. The player calls it before time runs on
+// (PlayerSpec.Apply), so a click acts at the time it was made on.
+func (sc *Scene) apply() {
+	for _, c := range sc.pending {
+		line := sc.Lab.Apply(c)
+		switch {
+		case sc.Lab.Misstep() != "":
+			// An action that leaves the goals out of reach: said over
+			// the world at once, not only in the list.
+			sc.Player.Notice(line)
+		case line != "":
+			// The learner's own action, or why it was refused: always told.
+			sc.Player.Narration().AddKey(line)
+		}
+	}
+	sc.pending = sc.pending[:0]
+}
+
 // Update implements Scene.
 func (sc *Scene) Update(st *scene.State) error {
 	sc.stack = st.Stack() // the comparison opens over the lesson on it
@@ -202,19 +221,7 @@ func (sc *Scene) Update(st *scene.State) error {
 		return err
 	}
 	sc.card.updateOpener(&st.Input)
-	for _, c := range sc.pending {
-		line := sc.Lab.Apply(c)
-		switch {
-		case sc.Lab.Misstep() != "":
-			// An action that leaves the goals out of reach: said over
-			// the world at once, not only in the list.
-			sc.Player.Notice(line)
-		case line != "":
-			// The learner's own action, or why it was refused: always told.
-			sc.Player.Narration().AddKey(line)
-		}
-	}
-	sc.pending = sc.pending[:0]
+	sc.apply() // what the page's controls asked, if the player left it
 	sc.narrate()
 	newly := sc.Lab.NewlyMet()
 	for _, i := range newly {

@@ -139,6 +139,11 @@ type PlayerSpec struct {
 	Clock           Clock
 	World, Timeline View
 	Overlay         View // see Player.Overlay
+	// Apply applies the commands the views sent this tick (nil: they
+	// apply themselves). The player calls it after the views' update and
+	// before time runs on, so a click acts at the time of the frame it
+	// was made on.
+	Apply func()
 	// Back is the back button; a player without Back.Do has none.
 	Back BackButton
 	// Solution restarts the run with its solution and plays it, behind

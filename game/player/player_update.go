@@ -57,6 +57,15 @@ func (p *Player) Update(st *view.Env) error {
 		st.FocusEscape = esc
 	}
 	p.updateWidgets(in, menuOpen)
+	in.Keys |= menuKeys
+	// The views read the input against the frame the learner saw, and
+	// what they ask is applied at that frame's time; then time runs on.
+	if err := p.updateViews(st); err != nil {
+		return err
+	}
+	if p.spec.Apply != nil {
+		p.spec.Apply()
+	}
 	if p.playing {
 		p.Clock.Apply(lab.AdvanceBy(time.Duration(p.Speed() * float64(step))))
 	}
@@ -65,8 +74,7 @@ func (p *Player) Update(st *view.Env) error {
 		p.scrub.SetValue(float64(p.Clock.Now()) / float64(p.Clock.Length()))
 	}
 	p.updateTips(in)
-	in.Keys |= menuKeys
-	return p.updateViews(st)
+	return nil
 }
 
 // updateOverlays gives the input to what stands over the player: the
