@@ -101,94 +101,121 @@ func RunSim(sc *Scenario, opt SimOptions) (*Run, error) {
 
 // simObs reads the learner-visible events out of a simulator trace.
 func simObs(sc *Scenario, t *core.Trace) []Obs {
-	var out []Obs
-	owner := map[string]string{}   // key -> its writer
-	modRev := map[string]int64{}   // key -> its last put's revision
-	value := map[string]string{}   // key -> its value now
-	ttl := map[string]int64{}      // lease -> granted TTL in seconds
-	holder := ""                   // election: the leader key
-	var deleted *Obs               // deletes of one revision, grouped
-	var lastSessionLost core.Event // a session.lost and the lease.lost it causes are one event
+	r := simReader{sc: sc, owner: map[string]string{}, modRev: map[string]int64{}, value: map[string]string{}, ttl: map[string]int64{}}
 	for e := range t.All() {
-		if deleted != nil && (e.Kind != core.KindDelete || e.Rev() != deleted.Token) {
-			out = append(out, *deleted)
-			deleted = nil
+		if r.deleted != nil && (e.Kind != core.KindDelete || e.Rev() != r.deleted.Token) {
+			r.out = append(r.out, *r.deleted)
+			r.deleted = nil
 		}
-		switch e.Kind {
-		case core.KindLeaseGrant:
-			// A client sees its grant when the answer arrives (below); an
-			// admin's grant is a direct call.
-			if e.Owner() == "admin" {
-				out = append(out, Obs{At: e.At, Who: "admin", What: "granted", N: e.Num(core.FTTL) / 1000})
-			} else {
-				ttl[e.Lease()] = e.Num(core.FTTL) / 1000
-			}
-		case core.KindLeaseRenewed:
-			switch e.How() {
-			case "keepalive":
-				out = append(out, Obs{At: e.At, Who: e.Actor, What: "keepalive"})
-			case "granted":
-				out = append(out, Obs{At: e.At, Who: e.Actor, What: "granted", N: ttl[e.Lease()]})
-			}
-		case core.KindState:
-			if e.To() == core.Leader.String() {
-				out = append(out, Obs{At: e.At, Who: e.Actor, What: "acquired", Token: e.Token()})
-			}
-		case core.KindSessionLost:
-			lastSessionLost = *e
-			if why := e.Why(); why == core.ErrSessionExpired.Error() {
-				out = append(out, Obs{At: e.At, Who: e.Actor, What: "session-expired"})
-			} else {
-				out = append(out, Obs{At: e.At, Who: e.Actor, What: "refused", Note: why})
-			}
-		case core.KindLeaseLost:
-			if lastSessionLost.Actor == e.Actor && lastSessionLost.At == e.At {
-				continue
-			}
-			out = append(out, Obs{At: e.At, Who: e.Actor, What: "lost"})
-		case core.KindWrite:
-			what := "write-accepted"
-			if e.Result() != core.Accepted {
-				what = "write-rejected"
-			}
-			out = append(out, Obs{At: e.At, Who: e.From(), What: what, Token: e.Token()})
-		case core.KindNote:
-			if strings.HasPrefix(e.Words(), "write ") && strings.Contains(e.Words(), "refused: not leader") {
-				out = append(out, Obs{At: e.At, Who: e.Actor, What: "write-refused"})
-			}
-		case core.KindPut:
-			key := e.Key()
-			if _, ok := owner[key]; !ok {
-				owner[key] = e.Value() // the creator; a proclaim changes only the value
-			}
-			modRev[key], value[key] = e.Rev(), e.Value()
-			if sc.Kind == "leases" {
-				out = append(out, Obs{At: e.At, Who: key, What: "put", Token: e.Rev()})
-			}
-			if sc.Kind == "election" && key == holder {
-				out = append(out, Obs{At: e.At, Who: ownerOf(owner, key), What: "leader", Token: e.Rev(), Note: e.Value()})
-			}
-		case core.KindDelete:
-			if deleted == nil {
-				who := ownerOf(owner, e.Key())
-				if sc.Kind == "leases" {
-					who = "store"
-				}
-				deleted = &Obs{At: e.At, Who: who, What: "deleted", Token: e.Rev()}
-			}
-			deleted.N++
-			delete(owner, e.Key())
-		case core.KindHolder:
-			if sc.Kind == "election" {
-				holder = e.Key()
-				out = append(out, Obs{At: e.At, Who: e.Owner(), What: "leader", Token: modRev[holder], Note: value[holder]})
-			}
+		if !r.session(e) {
+			r.store(e)
 		}
 	}
-	if deleted != nil {
-		out = append(out, *deleted)
+	if r.deleted != nil {
+		r.out = append(r.out, *r.deleted)
 	}
-	return out
+	return r.out
+}
+
+// simReader is what simObs remembers of the trace read so far.
+type simReader struct {
+	sc     *Scenario
+	out    []Obs
+	owner  map[string]string // key -> its writer
+	modRev map[string]int64  // key -> its last put's revision
+	value  map[string]string // key -> its value now
+	ttl    map[string]int64  // lease -> granted TTL in seconds
+	holder string            // election: the leader key
+	// deleted gathers the deletes of one revision.
+	deleted *Obs
+	// lastSessionLost: a session.lost and the lease.lost it causes are
+	// one event.
+	lastSessionLost core.Event
+}
+
+// session reads what a client sees of its lease, session and leadership,
+// and of its writes; it reports whether e was one of those.
+func (r *simReader) session(e *core.Event) bool {
+	switch e.Kind {
+	case core.KindLeaseGrant:
+		// A client sees its grant when the answer arrives (below); an
+		// admin's grant is a direct call.
+		if e.Owner() == "admin" {
+			r.out = append(r.out, Obs{At: e.At, Who: "admin", What: "granted", N: e.Num(core.FTTL) / 1000})
+		} else {
+			r.ttl[e.Lease()] = e.Num(core.FTTL) / 1000
+		}
+	case core.KindLeaseRenewed:
+		switch e.How() {
+		case "keepalive":
+			r.out = append(r.out, Obs{At: e.At, Who: e.Actor, What: "keepalive"})
+		case "granted":
+			r.out = append(r.out, Obs{At: e.At, Who: e.Actor, What: "granted", N: r.ttl[e.Lease()]})
+		}
+	case core.KindState:
+		if e.To() == core.Leader.String() {
+			r.out = append(r.out, Obs{At: e.At, Who: e.Actor, What: "acquired", Token: e.Token()})
+		}
+	case core.KindSessionLost:
+		r.lastSessionLost = *e
+		if why := e.Why(); why == core.ErrSessionExpired.Error() {
+			r.out = append(r.out, Obs{At: e.At, Who: e.Actor, What: "session-expired"})
+		} else {
+			r.out = append(r.out, Obs{At: e.At, Who: e.Actor, What: "refused", Note: why})
+		}
+	case core.KindLeaseLost:
+		if r.lastSessionLost.Actor != e.Actor || r.lastSessionLost.At != e.At {
+			r.out = append(r.out, Obs{At: e.At, Who: e.Actor, What: "lost"})
+		}
+	case core.KindWrite:
+		what := "write-accepted"
+		if e.Result() != core.Accepted {
+			what = "write-rejected"
+		}
+		r.out = append(r.out, Obs{At: e.At, Who: e.From(), What: what, Token: e.Token()})
+	case core.KindNote:
+		if strings.HasPrefix(e.Words(), "write ") && strings.Contains(e.Words(), "refused: not leader") {
+			r.out = append(r.out, Obs{At: e.At, Who: e.Actor, What: "write-refused"})
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// store reads the store's own changes: puts, deletes and the election's
+// holder.
+func (r *simReader) store(e *core.Event) {
+	kind := r.sc.Kind
+	switch e.Kind {
+	case core.KindPut:
+		key := e.Key()
+		if _, ok := r.owner[key]; !ok {
+			r.owner[key] = e.Value() // the creator; a proclaim changes only the value
+		}
+		r.modRev[key], r.value[key] = e.Rev(), e.Value()
+		if kind == "leases" {
+			r.out = append(r.out, Obs{At: e.At, Who: key, What: "put", Token: e.Rev()})
+		}
+		if kind == "election" && key == r.holder {
+			r.out = append(r.out, Obs{At: e.At, Who: ownerOf(r.owner, key), What: "leader", Token: e.Rev(), Note: e.Value()})
+		}
+	case core.KindDelete:
+		if r.deleted == nil {
+			who := ownerOf(r.owner, e.Key())
+			if kind == "leases" {
+				who = "store"
+			}
+			r.deleted = &Obs{At: e.At, Who: who, What: "deleted", Token: e.Rev()}
+		}
+		r.deleted.N++
+		delete(r.owner, e.Key())
+	case core.KindHolder:
+		if kind == "election" {
+			r.holder = e.Key()
+			r.out = append(r.out, Obs{At: e.At, Who: e.Owner(), What: "leader", Token: r.modRev[r.holder], Note: r.value[r.holder]})
+		}
+	}
 }
 
 // ownerOf names a lock key's owner: the simulator's processes write their
