@@ -381,33 +381,29 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		return
 	}
 	k := &kinds[kind]
+	c := t.cur
+	if c == nil || cap(c.vals)-len(c.vals) < len(fs) {
+		c = t.newChunk(len(fs))
+	}
+	off := len(c.vals)
+	c.vals = c.vals[:off+len(fs)]
+	// The values sit in the order the kind declares its fields: given in
+	// that order (as nearly every caller does), each goes where it comes.
 	var mask uint16
-	for _, f := range fs {
+	inOrder, last := true, int8(-1)
+	for j, f := range fs {
 		p := k.pos[f.ID]
 		if p < 0 || mask&(1<<p) != 0 {
 			panic("core: event " + k.name + " given field " + f.ID.Key() + " it does not declare, or twice")
 		}
 		mask |= 1 << p
+		inOrder = inOrder && p > last
+		last = p
+		c.vals[off+j] = c.value(f)
 	}
-	c := t.cur
-	if c == nil || cap(c.vals)-len(c.vals) < len(fs) {
-		last := 0
-		if c != nil {
-			last = cap(c.vals)
-		}
-		n := max(fieldChunk(last), len(fs))
-		c = &chunk{vals: make([]int32, 0, n), strs: make([]string, 0, n/32)}
-		t.cur = c
-		t.chunks = append(t.chunks, c)
-	}
-	off := len(c.vals)
-	c.vals = c.vals[:off+len(fs)]
-	for _, f := range fs {
-		i := off + bits.OnesCount16(mask&(1<<k.pos[f.ID]-1))
-		if fields[f.ID].typ == text {
-			c.vals[i] = c.text(f.Str)
-		} else {
-			c.vals[i] = c.number(f.Int)
+	if !inOrder {
+		for _, f := range fs {
+			c.vals[off+bits.OnesCount16(mask&(1<<k.pos[f.ID]-1))] = c.value(f)
 		}
 	}
 	if t.cause == 0 && t.also == 0 && t.caused {
@@ -419,6 +415,20 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		cause: t.cause, also: t.also, kind: kind, byAction: t.inAction, mask: mask,
 	}
 	t.cause, t.also = int32(n+1), 0
+}
+
+// newChunk starts the chunk the next fields go in, with room for at
+// least n.
+func (t *Trace) newChunk(n int) *chunk {
+	last := 0
+	if t.cur != nil {
+		last = cap(t.cur.vals)
+	}
+	size := max(fieldChunk(last), n)
+	c := &chunk{vals: make([]int32, 0, size), strs: make([]string, 0, size/32)}
+	t.cur = c
+	t.chunks = append(t.chunks, c)
+	return c
 }
 
 // Len returns the number of events.

@@ -72,6 +72,14 @@ func (c *chunk) number(v int64) int32 {
 	return int32(-len(c.big))
 }
 
+// value stores field f's value and returns what vals holds for it.
+func (c *chunk) value(f Field) int32 {
+	if fields[f.ID].typ == text {
+		return c.text(f.Str)
+	}
+	return c.number(f.Int)
+}
+
 // num reads back a number field stored at vals[i].
 func (c *chunk) num(i int) int64 {
 	if v := c.vals[i]; v < 0 {
