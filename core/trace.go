@@ -214,20 +214,25 @@ func (e Event) Detached() Event {
 	return d
 }
 
-// rec is how a trace records an event: 32 bytes and no pointer, so a
+// rec is how a trace records an event: 24 bytes and no pointer, so a
 // block of them costs the collector nothing to scan and recording one
-// needs no write barrier. Its actor is a text of its chunk, its chunk an
-// index in Trace.chunks. An Event is built from it when first read.
+// needs no write barrier. off is where its fields start in the trace's
+// values, counted across its chunks (see chunk.start): its chunk is the
+// one that holds off, and its actor a text of that chunk. Its second
+// cause, which few events have, is kept aside (Trace.alsos). An Event is
+// built from it when first read.
 type rec struct {
-	at          time.Duration
-	actor       int32
-	chunk       int32
-	off         uint32
-	cause, also int32
-	kind        Kind
-	byAction    bool
-	mask        uint16
+	at       time.Duration
+	actor    int32
+	off      uint32
+	cause    int32
+	kind     Kind
+	byAction bool
+	mask     uint16
 }
+
+// secondCause is an event's second cause (Event.also), by its Seq.
+type secondCause struct{ seq, also int32 }
 
 // Trace is the ordered record of a run. Read its events with Len, At,
 // All and Span. They are recorded compactly (rec), in blocks that are
@@ -243,8 +248,11 @@ type Trace struct {
 	// views[b] holds the Events of block b read so far, in order (nil:
 	// none yet); see view.
 	views [][]Event
-	// chunks are the chunks the records' fields and actors sit in.
+	// chunks are the chunks the records' fields and actors sit in, in
+	// the order of their starts.
 	chunks []*chunk
+	// alsos are the events' second causes, in the order of their Seq.
+	alsos []secondCause
 	n      int
 	// Quiet drops message send events (the bulk of a large run) when true.
 	// Benchmarks and large searches set it; lessons never do.
@@ -321,7 +329,7 @@ func (t *Trace) clone() Trace {
 		}
 		chunks = slices.Clone(t.chunks)
 	}
-	return Trace{blocks: blocks, views: views, chunks: chunks, n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
+	return Trace{blocks: blocks, views: views, chunks: chunks, alsos: slices.Clip(t.alsos), n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
 }
 
 // clipLast returns a copy of bs whose last slice is clipped.
@@ -348,9 +356,9 @@ func (t *Trace) Drop() {
 		t.views[0] = t.views[0][:0]
 	}
 	t.n = 0
-	t.chunks = t.chunks[:0]
+	t.chunks, t.alsos = t.chunks[:0], t.alsos[:0]
 	if t.cur != nil {
-		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}
+		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent, t.cur.start = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}, 0
 		t.chunks = append(t.chunks, t.cur)
 	}
 }
@@ -358,7 +366,7 @@ func (t *Trace) Drop() {
 // Forget drops every event and leaves their storage to whoever else reads
 // it (a clone's source): the trace starts again, empty, from Seq 0.
 func (t *Trace) Forget() {
-	t.blocks, t.views, t.chunks, t.cur, t.n = nil, nil, nil, nil, 0
+	t.blocks, t.views, t.chunks, t.alsos, t.cur, t.n = nil, nil, nil, nil, nil, 0
 }
 
 // aside records an event that does not move the chain on: a message's
@@ -382,8 +390,10 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 	}
 	k := &kinds[kind]
 	c := t.cur
-	if c == nil || cap(c.vals)-len(c.vals) < len(fs) {
-		c = t.newChunk(len(fs))
+	// The event's off must lie inside its chunk, even with no fields: a
+	// chunk keeps a value's room free past the last event's.
+	if c == nil || cap(c.vals)-len(c.vals) < max(len(fs), 1) {
+		c = t.newChunk(max(len(fs), 1))
 	}
 	off := len(c.vals)
 	c.vals = c.vals[:off+len(fs)]
@@ -411,8 +421,11 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 	}
 	n := t.n
 	*t.next() = rec{
-		at: at, actor: c.text(actor), chunk: int32(len(t.chunks) - 1), off: uint32(off),
-		cause: t.cause, also: t.also, kind: kind, byAction: t.inAction, mask: mask,
+		at: at, actor: c.text(actor), off: c.start + uint32(off),
+		cause: t.cause, kind: kind, byAction: t.inAction, mask: mask,
+	}
+	if t.also != 0 {
+		t.alsos = append(t.alsos, secondCause{seq: int32(n), also: t.also})
 	}
 	t.cause, t.also = int32(n+1), 0
 }
@@ -426,6 +439,10 @@ func (t *Trace) newChunk(n int) *chunk {
 	}
 	size := max(fieldChunk(last), n)
 	c := &chunk{vals: make([]int32, 0, size), strs: make([]string, 0, size/32)}
+	if k := len(t.chunks); k > 0 {
+		prev := t.chunks[k-1]
+		c.start = prev.start + uint32(cap(prev.vals))
+	}
 	t.cur = c
 	t.chunks = append(t.chunks, c)
 	return c

@@ -109,11 +109,12 @@ func TestAnEventIsSevenWords(t *testing.T) {
 	assert.EqualValues(t, 28672, eventBlock*reflect.TypeFor[Event]().Size(), "28 KiB, a size class")
 }
 
-// A trace records an event in 32 bytes that hold no pointer: a block of
-// 512 is 16 KiB the collector never scans, written with no write barrier.
-func TestARecordIsFourWordsWithNoPointer(t *testing.T) {
+// A trace records an event in 24 bytes that hold no pointer: a block of
+// 512 is 12 KiB (a size class) the collector never scans, written with no
+// write barrier.
+func TestARecordIsThreeWordsWithNoPointer(t *testing.T) {
 	typ := reflect.TypeFor[rec]()
-	assert.EqualValues(t, 32, typ.Size())
+	assert.EqualValues(t, 24, typ.Size())
 	for i := range typ.NumField() {
 		k := typ.Field(i).Type.Kind()
 		assert.NotContains(t, []reflect.Kind{reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Interface}, k, "field %s", typ.Field(i).Name)
@@ -322,4 +323,54 @@ func TestAPartlyBuiltViewIsNotSharedByAClone(t *testing.T) {
 	src, cl := tr.At(400), c.At(400)
 	assert.Equal(t, *src, *cl, "the clone reads the same event")
 	assert.NotSame(t, src, cl, "each built it in an array of its own")
+}
+
+// An event's second cause, which few have, is kept beside the records:
+// each event reads back its own causes, in a clone as in its source, and
+// a dropped trace forgets them.
+func TestSecondCausesReadBackByTheirEvents(t *testing.T) {
+	var tr Trace
+	for i := range 2*eventBlock + 10 {
+		if i%300 == 7 {
+			tr.also = int32(i) // the event i-1 (Seq+1 = i)
+		}
+		tr.add(time.Duration(i), "net", KindDrop, I(FID, int64(i)))
+	}
+	cl := tr.clone()
+	cl.also = 3
+	cl.add(time.Hour, "net", KindDrop, I(FID, 1))
+	for _, got := range []*Trace{&tr, &cl} {
+		for i := range 2*eventBlock + 10 {
+			want := []int{i - 1} // the chain: each is caused by the one before
+			if i == 0 {
+				want = nil
+			}
+			if i%300 == 7 {
+				want = append(want, i-1)
+			}
+			require.Equal(t, want, got.At(i).Causes(), "event %d", i)
+		}
+	}
+	assert.Equal(t, []int{2*eventBlock + 9, 2}, cl.Last().Causes(), "the clone's own second cause")
+	assert.Len(t, tr.alsos, 4, "the source has none of the clone's")
+	tr.Drop()
+	assert.Empty(t, tr.alsos, "a dropped trace forgets its second causes")
+	tr.add(0, "net", KindDrop, I(FID, 0))
+	assert.Len(t, tr.At(0).Causes(), 1, "its next event has only its chain's cause")
+}
+
+// An event with no fields still belongs to one chunk, the one its actor
+// is a text of, even when it comes as its chunk fills up.
+func TestAnEventWithNoFieldsKeepsItsActorAtAChunksEnd(t *testing.T) {
+	var tr Trace
+	for i := range 3000 {
+		tr.add(time.Duration(i), fmt.Sprintf("actor-%d", i), KindDrop, I(FID, int64(i)))
+		tr.add(time.Duration(i), fmt.Sprintf("quiet-%d", i), KindResume)
+	}
+	for i := range 3000 {
+		assert.Equal(t, fmt.Sprintf("actor-%d", i), tr.At(2*i).Actor)
+		require.Equal(t, fmt.Sprintf("quiet-%d", i), tr.At(2*i+1).Actor)
+		require.Equal(t, int64(i), tr.At(2*i).ID())
+	}
+	assert.Greater(t, len(tr.chunks), 3, "the events span several chunks")
 }

@@ -2,11 +2,13 @@ package core
 
 // How a trace stores its events: each event's fields in a chunk, four
 // bytes a field; its record (time, actor, kind, causes, where its fields
-// sit) in fixed blocks of 32-byte records with no pointers; and the Events
+// sit) in fixed blocks of 24-byte records with no pointers; and the Events
 // a reader sees built from the records the first time they are read.
 
 import (
+	"cmp"
 	"math"
+	"slices"
 )
 
 // chunk stores the fields of events, four bytes each: a text field's
@@ -18,7 +20,10 @@ import (
 // as recent remembers it: a trace repeats a few names and words thousands
 // of times.
 type chunk struct {
-	vals []int32
+	// start is where vals[0] sits in the trace's values, counted across
+	// its chunks: the chunks before it took start values' room.
+	start uint32
+	vals  []int32
 	big  []int64
 	strs []string
 	// recent holds, by a hash of the text (see textSlots), 1 + the index
@@ -95,10 +100,24 @@ func (c *chunk) num(i int) int64 {
 func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
 
 // eventBlock is how many events a full block of a trace holds: 512
-// records of 32 bytes is 16 KiB, and 512 Events of 56 bytes 28 KiB, both
+// records of 24 bytes is 12 KiB, and 512 Events of 56 bytes 28 KiB, both
 // Go size classes, below the 32 KiB past which an object goes back to the
 // system after every run.
 const eventBlock = 512
+
+// chunkOf returns the index of the chunk that holds the value at off.
+func (t *Trace) chunkOf(off uint32) int {
+	i, _ := slices.BinarySearchFunc(t.chunks, off, func(c *chunk, off uint32) int {
+		if off < c.start {
+			return 1
+		}
+		if off >= c.start+uint32(cap(c.vals)) {
+			return -1
+		}
+		return 0
+	})
+	return i
+}
 
 // next returns room for one more record, at the end of the last block.
 func (t *Trace) next() *rec {
@@ -160,12 +179,25 @@ func (t *Trace) view(b int) []Event {
 		v = append(make([]Event, 0, cap(rs)), v...)
 	}
 	base := b * eventBlock
+	ci, ai := -1, -1
 	for j := len(v); j < len(rs); j++ {
 		r := &rs[j]
-		c := t.chunks[r.chunk]
+		if ci < 0 || r.off >= t.chunks[ci].start+uint32(cap(t.chunks[ci].vals)) {
+			ci = t.chunkOf(r.off)
+		}
+		c := t.chunks[ci]
+		seq := base + j
+		if ai < 0 {
+			ai, _ = slices.BinarySearchFunc(t.alsos, int32(seq), func(a secondCause, s int32) int { return cmp.Compare(a.seq, s) })
+		}
+		var also int32
+		if ai < len(t.alsos) && t.alsos[ai].seq == int32(seq) {
+			also = t.alsos[ai].also
+			ai++
+		}
 		v = append(v, Event{
-			Seq: base + j, At: r.at, Actor: c.strs[r.actor], Kind: r.kind, byAction: r.byAction,
-			mask: r.mask, off: r.off, c: c, cause: r.cause, also: r.also,
+			Seq: seq, At: r.at, Actor: c.strs[r.actor], Kind: r.kind, byAction: r.byAction,
+			mask: r.mask, off: r.off - c.start, c: c, cause: r.cause, also: also,
 		})
 	}
 	t.views[b] = v
