@@ -253,7 +253,7 @@ type Trace struct {
 	chunks []*chunk
 	// alsos are the events' second causes, in the order of their Seq.
 	alsos []secondCause
-	n      int
+	n     int
 	// Quiet drops message send events (the bulk of a large run) when true.
 	// Benchmarks and large searches set it; lessons never do.
 	Quiet bool

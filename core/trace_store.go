@@ -24,8 +24,8 @@ type chunk struct {
 	// its chunks: the chunks before it took start values' room.
 	start uint32
 	vals  []int32
-	big  []int64
-	strs []string
+	big   []int64
+	strs  []string
 	// recent holds, by a hash of the text (see textSlots), 1 + the index
 	// in strs of a text stored lately (0: none).
 	recent [256]int32
