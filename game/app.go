@@ -13,6 +13,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/menu"
 	"leaselab/game/place"
 	"leaselab/game/player"
 	"leaselab/game/ui"
@@ -26,7 +27,7 @@ import (
 // progress in a progress.Store, saving after every goal met, every
 // exercise checked, and whenever the learner leaves a lesson or exercise.
 type App struct {
-	menu *Menu
+	menu *menu.Scene
 	// scenes holds the menu, with the lesson, exercise or sandbox opened
 	// from it on top.
 	scenes  *Stack
@@ -64,7 +65,7 @@ func NewApp(store progress.Store) *App {
 	a := &App{store: store, lessons: lessons.All(), known: Catalog()}
 	var notice string
 	a.prog, notice = progress.Open(store, a.known)
-	a.menu = NewMenu(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
+	a.menu = menu.NewScene(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
 	a.menu.Notice = notice
 	a.menu.OnSandbox = func() { a.OpenSandbox("") }
 	a.scenes = NewStack(a.menu)
@@ -126,13 +127,13 @@ func (a *App) openInSandbox(sc *lesson.Scene) {
 	sc.Player.Narrate("Could not open this run in the sandbox: " + err.Error())
 }
 
-// GoalsMet implements Progress.
+// GoalsMet implements menu.Progress.
 func (a *App) GoalsMet(id string) (int, bool) {
 	l := a.prog.Lesson(id)
 	return len(l.GoalsMet), l.Completed
 }
 
-// Exercise implements Progress.
+// Exercise implements menu.Progress.
 func (a *App) Exercise(id string) progress.Exercise { return a.prog.Exercise(id) }
 
 // save writes the progress merged with what another window saved since

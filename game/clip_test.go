@@ -295,7 +295,7 @@ func TestTheCorruptProgressNoticeWrapsInNarrowWindows(t *testing.T) {
 		assert.Empty(t, s.offenders(), "at %.0f px", w)
 		var shown []string
 		for _, d := range s.drawn {
-			if d.Box.Y < r.a.menu.lessonsHead.Y && strings.Contains(notice, d.Text) && d.Text != "" {
+			if d.Box.Y < r.a.menu.LessonsHead().Y && strings.Contains(notice, d.Text) && d.Text != "" {
 				shown = append(shown, d.Text)
 			}
 		}

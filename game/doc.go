@@ -13,7 +13,8 @@
 // Where things live:
 //
 //   - A scene: a file (or a prefix) each here, or a package of its own.
-//     menu.go (the lesson menu), game/lesson (a lesson played, lesson.Scene,
+//     game/menu (the lesson menu, menu.Scene, over its display-free
+//     model, menu.Menu), game/lesson (a lesson played, lesson.Scene,
 //     with its "Find a break" search, its recap card and the comparison of
 //     a schedule replayed with its protection off and on,
 //     lesson.Comparison), sandbox*.go (the setup panel, then a run, played

@@ -469,11 +469,7 @@ func (a *App) NotifySlow(line string) {
 			sc.Run.Player.Narrate(line)
 		}
 	}
-	a.menu.slow = line
-	if a.menu.Notice != "" {
-		line = a.menu.Notice + " " + line
-	}
-	a.menu.Notice = line
+	a.menu.NoteSlow(line)
 }
 
 // sleep naps between the frames of an idle lab, so the loop polls the

@@ -402,7 +402,7 @@ func TestTheCanvasMenuSaysWhatEachLessonIsAbout(t *testing.T) {
 	l, err := lessons.Find("fenced-writes")
 	require.NoError(t, err)
 	var shown []string
-	for _, tp := range r.a.menu.tips {
+	for _, tp := range r.a.menu.Tips() {
 		if tp.Visible() {
 			shown = append(shown, tp.Text)
 		}

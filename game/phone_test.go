@@ -115,7 +115,7 @@ func TestLabelsOfOneKindShareOneSize(t *testing.T) {
 	menuShot := rm.record("menu-sizes-1024x640")
 	var rows []ui.Rect
 	var skip []string
-	for _, b := range rm.a.menu.rows() {
+	for _, b := range rm.a.menu.Rows() {
 		num, _, _ := strings.Cut(b.Label, ". ")
 		rows, skip = append(rows, b.Rect), append(skip, num)
 	}
