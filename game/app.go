@@ -16,6 +16,7 @@ import (
 	"leaselab/game/menu"
 	"leaselab/game/place"
 	"leaselab/game/player"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 
@@ -39,7 +40,7 @@ type App struct {
 	known *progress.Catalog
 	// Export saves the sandbox's exports (the browser downloads them,
 	// the desktop writes files); nil refuses with a word.
-	Export Exporter
+	Export sandbox.Exporter
 	// tip shows the whole of a text drawn cut under the pointer or the
 	// focus, whatever the scene; window and style are the last layout's.
 	tip    draw.FullTextTip
@@ -96,8 +97,8 @@ func (a *App) top() Scene { return a.scenes.Top() }
 
 // OpenSandbox shows the sandbox's setup panel with preset loaded (the
 // default setup if "").
-func (a *App) OpenSandbox(preset string) (*SandboxScene, error) {
-	sb, err := NewSandboxScene(preset, a.scenes.Home, a.export)
+func (a *App) OpenSandbox(preset string) (*sandbox.Scene, error) {
+	sb, err := sandbox.New(preset, a.scenes.Home, a.export)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +119,7 @@ func (a *App) openInSandbox(sc *lesson.Scene) {
 	a.record(sc)
 	lb, err := sc.Lab.OpenInSandbox()
 	if err == nil {
-		var sb *SandboxScene
+		var sb *sandbox.Scene
 		if sb, err = a.OpenSandbox(sc.Lab.Lesson.SandboxPreset); err == nil {
 			sb.OpenRun(lb)
 			return
@@ -414,7 +415,7 @@ func (a *App) place(info SceneInfo) place.Place {
 		return p
 	case *SharedScene:
 		return sc.sharedPlace()
-	case *SandboxScene:
+	case *sandbox.Scene:
 		p := place.Place{Kind: place.Sandbox, Sub: info.Name}
 		if info.Compare != nil {
 			p.Sub = "compare"

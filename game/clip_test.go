@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
-	"leaselab/core/sandbox"
+	sandboxcfg "leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/place"
@@ -28,6 +28,7 @@ import (
 	"leaselab/lessons"
 
 	"boot.leaselab/progress"
+	"leaselab/game/sandbox"
 )
 
 // clipSizes are the window sizes every screen must fit (issue 16): a
@@ -170,7 +171,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	}
 	r.click("preset:leases")
 	r.click("start")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	require.NotNil(t, sb.Run)
 	sb.Run.Lab.Advance(3 * time.Second)
 	r.click("proc:A")
@@ -180,8 +181,8 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	shots = append(shots, r.record("sandbox-run-"+size))
 	r.key(ui.IntentBack)
 	r.click("compareSystems")
-	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
-	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+	v := r.a.top().(*sandbox.Scene).Systems()
+	lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second))
 	shots = append(shots, r.record("compare-systems-"+size))
 	r.click("systemsShow:redlock")
 	shots = append(shots, r.record("compare-systems-redlock-"+size))
@@ -194,7 +195,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	r.click("preset:redlock")
 	r.use("field:redis_nodes", core.MaxRedisNodes)
 	r.click("start")
-	rl := r.a.top().(*SandboxScene).Run.Lab
+	rl := r.a.top().(*sandbox.Scene).Run.Lab
 	rl.Advance(50 * time.Second)
 	require.NoError(t, rl.Do(core.Crash(core.RedisNodeName(3))))
 	rl.Advance(25 * time.Second)
@@ -371,7 +372,7 @@ func TestPhoneCompareChipsAreNotCut(t *testing.T) {
 	require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
 	r.tick(ui.Input{})
 	r.click("start")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	require.NotNil(t, sb.Run)
 	sb.Run.Lab.Advance(3 * time.Second)
 	r.key(ui.IntentBack)
@@ -443,12 +444,12 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 		sim.Lab.Advance(10 * time.Second)
 		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-run-"+size))
 	}
-	for _, preset := range sandbox.Presets() {
+	for _, preset := range sandboxcfg.Presets() {
 		p := preset.Name
 		r := goTo(place.Place{Kind: place.Sandbox})
 		r.click("preset:" + p)
 		r.click("start")
-		sb := r.a.top().(*SandboxScene)
+		sb := r.a.top().(*sandbox.Scene)
 		require.NotNil(t, sb.Run, "preset %s starts", p)
 		sb.Run.Lab.Advance(3 * time.Second)
 		r.tick(ui.Input{})
@@ -473,8 +474,8 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 		if p == "leases" {
 			r.key(ui.IntentBack)
 			r.click("compareSystems")
-			v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
-			lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+			v := r.a.top().(*sandbox.Scene).Systems()
+			lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second))
 			shots = append(shots, r.record("compare-systems-"+size))
 			r.click("systemsShow:redlock")
 			shots = append(shots, r.record("compare-systems-redlock-"+size))

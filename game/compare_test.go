@@ -14,6 +14,8 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/player"
+	"leaselab/game/sandbox"
+	"leaselab/game/setup"
 	"leaselab/game/ui"
 )
 
@@ -190,12 +192,11 @@ func TestCompareIsReadable(t *testing.T) {
 func TestSandboxFindsABreak(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	r.click("preset:kubernetes") // fencing off
 	// Without the preset's own scripted pause, so the break is the
 	// search's.
-	sb.m.Config.Actions = nil
-	sb.check()
+	sb.Edit(func(m *setup.Setup) { m.Config.Actions = nil })
 	r.click("start")
 	if sb.Run == nil || sb.Run.Finder() == nil {
 		t.Fatal("no Find a break in a fenced contention sandbox")
@@ -238,9 +239,8 @@ func TestSandboxFindsABreak(t *testing.T) {
 func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
-	sb.m.Config.Procs, sb.m.Config.Names = 1, nil
-	sb.check()
+	sb := r.a.top().(*sandbox.Scene)
+	sb.Edit(func(m *setup.Setup) { m.Config.Procs, m.Config.Names = 1, nil })
 	r.click("start")
 	sb.Run.Lab.Advance(3 * time.Second)
 	r.key(ui.IntentSolution) // no solution to show: the run stays
@@ -351,7 +351,7 @@ func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
 		if info.Systems != nil {
 			s.Shown = info.Systems.Shown
 		}
-		if sb, ok := r.a.top().(*SandboxScene); ok && sb.Run != nil && sb.Run.Finder() != nil {
+		if sb, ok := r.a.top().(*sandbox.Scene); ok && sb.Run != nil && sb.Run.Finder() != nil {
 			s.Search = sb.Run.Finder().Status()
 		}
 		return s
@@ -389,7 +389,7 @@ func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
 	}
 	r = newAppRig(t)
 	systems(r)
-	assertWidgetsDeclared(t, r.a.top().(*SandboxScene).scenes.Top().(*systemsView).player)
+	assertWidgetsDeclared(t, r.a.top().(*sandbox.Scene).Systems().Player())
 	assert.Contains(t, alike(systems, "systemsShow:redlock").Shown, "redlock", "a name shows its world")
 	assert.Equal(t, "sandbox-setup", alike(systems, "systemsBack").Name, "back on the setup")
 
@@ -403,7 +403,7 @@ func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
 	r = newAppRig(t)
 	run(r)
 	require.Empty(t, stateOf(r).Search, "no search before Find a break")
-	assertWidgetsDeclared(t, r.a.top().(*SandboxScene).Run.Player)
+	assertWidgetsDeclared(t, r.a.top().(*sandbox.Scene).Run.Player)
 	assert.NotEmpty(t, alike(run, "explore").Search, "the search ran")
 	said := alike(run, "exportJSONL").Said
 	assert.Contains(t, said[len(said)-1], "in memory", "the export is saved and said")

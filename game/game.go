@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/sandbox"
 	"leaselab/game/tick"
 	"leaselab/game/ui"
 )
@@ -464,7 +465,7 @@ func (a *App) NotifySlow(line string) {
 		sc.Player.Narrate(line)
 	case *ExerciseScene:
 		sc.Narrate(line)
-	case *SandboxScene:
+	case *sandbox.Scene:
 		if sc.Run != nil {
 			sc.Run.Player.Narrate(line)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"leaselab/game/lab"
 	"leaselab/game/place"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 )
@@ -27,7 +28,7 @@ func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
 		r.tick(ui.Input{})
 		r.click("preset:" + preset)
 		r.click("start")
-		sb := r.a.top().(*SandboxScene)
+		sb := r.a.top().(*sandbox.Scene)
 		require.NotNil(t, sb.Run, "preset %s starts", preset)
 		sb.Run.Lab.Advance(3 * time.Second)
 		r.tick(ui.Input{})
@@ -87,7 +88,7 @@ func TestMessageLabelsKeepOffTheBadges(t *testing.T) {
 		r.tick(ui.Input{})
 		r.click("preset:leases")
 		r.click("start")
-		sb := r.a.top().(*SandboxScene)
+		sb := r.a.top().(*sandbox.Scene)
 		require.NotNil(t, sb.Run)
 		w, ok := sb.Run.Player.World.(*view.World)
 		require.True(t, ok)

@@ -125,11 +125,11 @@ func TestLabelsOfOneKindShareOneSize(t *testing.T) {
 	r, v := compareAt1024(t)
 	shot := r.record("compare-systems-sizes-1024x640")
 	var chips []ui.Rect
-	for _, c := range v.chips {
+	for _, c := range v.Chips() {
 		chips = append(chips, c.Rect)
 	}
 	assert.Len(t, sizesIn(shot, chips), 1, "the systems' names: %v", sizesIn(shot, chips))
-	goals := sizesIn(shot, v.player.GoalRows())
+	goals := sizesIn(shot, v.Player().GoalRows())
 	assert.Len(t, goals, 1, "the goals: %v", goals)
 
 	r2, sc := phoneSolution(t, "troubleshooting", -1)

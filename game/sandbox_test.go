@@ -10,6 +10,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 )
 
@@ -25,7 +26,7 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 		return "in memory", nil
 	}
 	r.click("sandbox")
-	sb, ok := r.a.top().(*SandboxScene)
+	sb, ok := r.a.top().(*sandbox.Scene)
 	if !ok || r.a.Inspect().Name != "sandbox-setup" {
 		t.Fatalf("the menu's sandbox button opened %q", r.a.Inspect().Name)
 	}
@@ -121,7 +122,7 @@ func TestLessonOpenedInSandboxKeepsTheRun(t *testing.T) {
 	sc.Lab.Advance(6 * time.Second)
 	now := sc.Lab.Now()
 	r.click("sandbox")
-	sb, ok := r.a.top().(*SandboxScene)
+	sb, ok := r.a.top().(*sandbox.Scene)
 	if !ok || sb.Run == nil {
 		t.Fatalf("opened %q", r.a.Inspect().Name)
 	}
@@ -176,7 +177,7 @@ func TestActionMenuLiesOverTheFinderButtons(t *testing.T) {
 	// action (a Kubernetes process has no lease to expire).
 	r.click("preset:etcd")
 	r.click("start")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	sb.Run.Lab.Advance(4 * time.Second)
 	r.click("proc:A")
 	reg := r.a.Inspect().Regions

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestTheSetupScreenExplainsEveryField(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	r.click("preset:kubernetes")
 	s := r.record("sandbox-help")
 	text := ""
@@ -24,8 +25,8 @@ func TestTheSetupScreenExplainsEveryField(t *testing.T) {
 		text += d.Full + "\n"
 	}
 	shown := 0
-	for _, f := range sb.m.Fields {
-		if sb.m.NotUsed(f) == "" && f.Err == "" {
+	for _, f := range sb.Setup().Fields {
+		if sb.Setup().NotUsed(f) == "" && f.Err == "" {
 			first := strings.Fields(f.Help)[0] + " " + strings.Fields(f.Help)[1]
 			assert.Contains(t, text, first, "%s's help is drawn", f.Label)
 			shown++
@@ -46,7 +47,7 @@ func TestTheSetupScreenExplainsEveryField(t *testing.T) {
 func TestABreakInTheSandboxIsNotTheLessons(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	r.click("preset:kubernetes") // fencing off, A frozen for 20 s at 60 s
 	r.click("start")
 	require.NotNil(t, sb.Run)
@@ -70,7 +71,7 @@ func TestTheSandboxVerdictMarkStandsBesideItsWord(t *testing.T) {
 		sb, err := r.a.OpenSandbox(preset)
 		require.NoError(t, err)
 		shot := r.record("sandbox-setup-" + preset)
-		word := verdictWord(sb.m.Config.PolicyVerdict().OK)
+		word, mark := sb.Verdict()
 		var ink ui.Rect
 		for _, d := range shot.drawn {
 			if d.Text == word {
@@ -78,7 +79,6 @@ func TestTheSandboxVerdictMarkStandsBesideItsWord(t *testing.T) {
 			}
 		}
 		require.NotZero(t, ink.H, "%s: the verdict's word %q is drawn", preset, word)
-		mark := sb.verdictMark()
 		assert.True(t, mark.Y >= ink.Y && mark.Y <= ink.Y+ink.H,
 			"%s: the mark's centre (y = %.0f) is level with %q (y %.0f to %.0f)", preset, mark.Y, word, ink.Y, ink.Y+ink.H)
 	}

@@ -12,6 +12,7 @@ import (
 	"leaselab/game/lab"
 	"leaselab/game/place"
 	"leaselab/game/player"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestCompareSystemsFromTheSandbox(t *testing.T) {
 	r := newAppRig(t)
 	r.click("sandbox")
-	sb, ok := r.a.top().(*SandboxScene)
+	sb, ok := r.a.top().(*sandbox.Scene)
 	require.True(t, ok)
 	r.click("preset:leases")
 	r.click("field:system")
@@ -59,11 +60,11 @@ func TestCompareSystemsFromTheSandbox(t *testing.T) {
 	}
 	now := r.a.Inspect().Systems.Now
 	assert.Positive(t, now, "stepping moves the play head")
-	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
-	for i, lb := range v.m.Runs {
-		assert.Equal(t, now, lb.Now().Seconds(), "%s at the one play head", v.m.Systems[i])
+	v := r.a.top().(*sandbox.Scene).Systems()
+	for i, lb := range v.Comparison().Runs {
+		assert.Equal(t, now, lb.Now().Seconds(), "%s at the one play head", v.Comparison().Systems[i])
 	}
-	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second)) // where B has taken over on most systems
+	lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second)) // where B has taken over on most systems
 	r.tick(ui.Input{})
 	r.shot("compare-systems.png")
 
@@ -81,7 +82,7 @@ func TestCompareSystemsFromARunningRun(t *testing.T) {
 	r := newAppRig(t)
 	r.resize(1024, 640)
 	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	r.click("preset:leases")
 	r.click("start")
 	run := sb.Run
@@ -93,13 +94,13 @@ func TestCompareSystemsFromARunningRun(t *testing.T) {
 	log, at := run.Lab.Log(), run.Lab.Now()
 	require.Len(t, log, 1)
 	require.Equal(t, 12*time.Second, at)
-	c, ok := r.control(RunCompareSystems)
+	c, ok := r.control(sandbox.RunCompareSystems)
 	require.True(t, ok, "the run offers the page a Compare systems control")
 	assert.Equal(t, "Compare systems", c.Label)
 	assert.False(t, c.Disabled)
 	assert.Contains(t, c.Detail, "every system")
 
-	opened := func(how string) *systemsView {
+	opened := func(how string) *sandbox.Systems {
 		info := r.a.Inspect()
 		require.Equal(t, "compare-systems", info.Name, how)
 		require.NotNil(t, info.Systems)
@@ -108,13 +109,13 @@ func TestCompareSystemsFromARunningRun(t *testing.T) {
 		for i, line := range info.Systems.Lines {
 			assert.Contains(t, line, "A paused at 3 s", "%s: %s replays the run's pause", how, info.Systems.Systems[i])
 		}
-		v := sb.scenes.Top().(*systemsView)
-		for i, lb := range v.m.Runs {
-			assert.Equal(t, log, lb.Log(), "%s: %s has the run's log", how, v.m.Systems[i])
+		v := sb.Systems()
+		for i, lb := range v.Comparison().Runs {
+			assert.Equal(t, log, lb.Log(), "%s: %s has the run's log", how, v.Comparison().Systems[i])
 		}
 		return v
 	}
-	r.click(RunCompareSystems)
+	r.click(sandbox.RunCompareSystems)
 	opened("the canvas button")
 	r.shot("compare-systems-from-run.png")
 	r.click("systemsBack")
@@ -123,7 +124,7 @@ func TestCompareSystemsFromARunningRun(t *testing.T) {
 	assert.Equal(t, at, run.Lab.Now(), "the run is where it was")
 	assert.Equal(t, log, run.Lab.Log())
 
-	r.use(RunCompareSystems, 0)
+	r.use(sandbox.RunCompareSystems, 0)
 	opened("the page's control")
 	r.key(ui.IntentBack)
 	require.Equal(t, "sandbox", r.a.Inspect().Name, "Esc returns to the run")
@@ -133,7 +134,7 @@ func TestCompareSystemsFromARunningRun(t *testing.T) {
 	r.click("lesson:fenced-writes")
 	r.use("sandbox", 0)
 	require.Equal(t, "sandbox", r.a.Inspect().Name)
-	c, ok = r.control(RunCompareSystems)
+	c, ok = r.control(sandbox.RunCompareSystems)
 	require.True(t, ok)
 	assert.True(t, c.Disabled, "no sandbox scenario to play on other systems")
 	assert.Contains(t, c.Detail, "the lesson's own", "the page says why")
@@ -150,12 +151,12 @@ func TestCompareSystemsFitsBesideTheRunsButtons(t *testing.T) {
 		r.click("sandbox")
 		r.click("preset:leases")
 		r.click("start")
-		sb := r.a.top().(*SandboxScene)
+		sb := r.a.top().(*sandbox.Scene)
 		sb.Run.Lab.Advance(5 * time.Second)
 		check := func(when string, row string) {
 			r.tick(ui.Input{})
 			reg := r.a.Inspect().Regions
-			cmp := reg[RunCompareSystems]
+			cmp := reg[sandbox.RunCompareSystems]
 			require.False(t, cmp.Empty(), when)
 			assert.True(t, cmp.Within(reg["hints"]), "%s at %v: %v in %v", when, size, cmp, reg["hints"])
 			assert.InDelta(t, reg[row].Center().Y, cmp.Center().Y, 1, "%s at %v: in the %s's row", when, size, row)
@@ -175,20 +176,20 @@ func TestCompareSystemsFitsBesideTheRunsButtons(t *testing.T) {
 
 // comparePhone opens Compare systems on the phone, over the leases
 // preset with A paused at 3 s, at 14 s: where the worlds were cramped.
-func comparePhone(t *testing.T) (*appRig, *systemsView) {
+func comparePhone(t *testing.T) (*appRig, *sandbox.Systems) {
 	r := phoneRig(t)
 	require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
 	r.tick(ui.Input{})
 	r.click("preset:leases")
 	r.click("start")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	require.NotNil(t, sb.Run)
 	sb.Run.Lab.Advance(3 * time.Second)
 	require.NoError(t, sb.Run.Lab.Do(core.Pause("A", 20*time.Second)))
 	r.key(ui.IntentBack)
 	r.click("compareSystems")
-	v := sb.scenes.Top().(*systemsView)
-	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+	v := sb.Systems()
+	lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second))
 	r.tick(ui.Input{})
 	return r, v
 }
@@ -204,8 +205,8 @@ func TestCompareSystemsOnThePhoneShowsOneWorldAtATime(t *testing.T) {
 	assert.Equal(t, []string{"zookeeper"}, r.a.Inspect().Systems.Shown, "the setup's system, alone")
 	shot := r.record("compare-systems-one-phone")
 	s := r.st.Style
-	i := v.shown[1]
-	g := v.worlds[i].Geom()
+	i := v.Drawn()[0]
+	g := v.World(i).Geom()
 	for k, b := range g.Badges {
 		assert.LessOrEqual(t, b.MaxY(), g.Store.Y-s.U(4), "badge %d ends clear of the store's card", k)
 	}
@@ -231,7 +232,7 @@ func TestCompareSystemsOnThePhoneShowsOneWorldAtATime(t *testing.T) {
 	r.tabTo("systemsShow:etcd")
 	r.key(ui.IntentActivate)
 	assert.Equal(t, []string{"etcd"}, r.a.Inspect().Systems.Shown, "so does Enter on its focused name")
-	assert.Equal(t, r.region("systemsPane:etcd").W, v.labels[0].W)
+	assert.Equal(t, r.region("systemsPane:etcd").W, v.Labels()[0].W)
 	assert.Empty(t, r.record("compare-systems-etcd-phone").overlapping())
 }
 
@@ -242,13 +243,13 @@ func TestCompareSystemsOnADesktopShowsTwoWorlds(t *testing.T) {
 }
 
 // compareAt1024 opens Compare systems over the leases preset at 1024x640.
-func compareAt1024(t *testing.T) (*appRig, *systemsView) {
+func compareAt1024(t *testing.T) (*appRig, *sandbox.Systems) {
 	r := newAppRig(t)
 	r.resize(1024, 640)
 	r.click("sandbox")
 	r.click("preset:leases")
 	r.click("compareSystems")
-	return r, r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
+	return r, r.a.top().(*sandbox.Scene).Systems()
 }
 
 // At 1024x640, with A paused in the run compared (each system's story
@@ -261,21 +262,21 @@ func TestCompareSystemsBadgesClearTheStoreAt1024(t *testing.T) {
 	for _, id := range []string{"sandbox", "preset:leases", "start"} {
 		r.click(id)
 	}
-	run := r.a.top().(*SandboxScene).Run
+	run := r.a.top().(*sandbox.Scene).Run
 	require.NotNil(t, run)
 	run.Lab.Advance(3 * time.Second)
 	require.NoError(t, run.Lab.Do(core.Pause("A", 20*time.Second)))
 	run.Lab.Advance(20 * time.Second)
 	r.key(ui.IntentBack)
 	r.click("compareSystems")
-	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
-	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+	v := r.a.top().(*sandbox.Scene).Systems()
+	lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second))
 	shot := r.record("compare-systems-badges-1024x640")
-	require.Len(t, v.drawn(), 2)
-	for _, i := range v.drawn() {
-		g := v.worlds[i].Geom()
+	require.Len(t, v.Drawn(), 2)
+	for _, i := range v.Drawn() {
+		g := v.World(i).Geom()
 		for k, b := range g.Badges {
-			assert.LessOrEqual(t, b.MaxY(), g.Store.Y-r.st.Style.U(6), "%s: badge %d %v and the store %v", v.m.Systems[i], k, b, g.Store)
+			assert.LessOrEqual(t, b.MaxY(), g.Store.Y-r.st.Style.U(6), "%s: badge %d %v and the store %v", v.Comparison().Systems[i], k, b, g.Store)
 		}
 	}
 	assert.Empty(t, shot.offenders())
