@@ -13,6 +13,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/place"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 	"leaselab/lessons"
@@ -122,7 +123,13 @@ func TestLabelsOfOneKindShareOneSize(t *testing.T) {
 	titles := sizesIn(menuShot, rows, append(skip, "not started", "not tried")...)
 	assert.Len(t, titles, 1, "the lessons' and exercises' titles: %v", titles)
 
-	r, v := compareAt1024(t)
+	// Compare systems over the leases preset.
+	r := newAppRig(t)
+	r.resize(1024, 640)
+	for _, id := range []string{"sandbox", "preset:leases", "compareSystems"} {
+		r.click(id)
+	}
+	v := r.a.top().(*sandbox.Scene).Systems()
 	shot := r.record("compare-systems-sizes-1024x640")
 	var chips []ui.Rect
 	for _, c := range v.Chips() {

@@ -5,7 +5,6 @@ import (
 	"leaselab/game/player"
 	"leaselab/game/setup"
 	"leaselab/game/ui"
-	"leaselab/game/view"
 )
 
 // Read-only views of the sandbox's state, for the App and the tests that
@@ -20,12 +19,6 @@ func (sc *Scene) Setup() *setup.Setup { return sc.m }
 func (sc *Scene) Edit(change func(*setup.Setup)) {
 	change(sc.m)
 	sc.check()
-}
-
-// Verdict is the policy verdict's leading word and the centre of its tick
-// or cross, as last laid out.
-func (sc *Scene) Verdict() (word string, mark ui.Point) {
-	return verdictWord(sc.m.Config.PolicyVerdict().OK), sc.verdictMark()
 }
 
 // Systems is the comparison of systems on show over the setup or the
@@ -44,12 +37,3 @@ func (v *Systems) Player() *player.Player { return v.player }
 // Chips are the header's names that choose the systems shown (empty
 // rectangles where the header has none).
 func (v *Systems) Chips() []ui.Button { return v.chips }
-
-// Drawn are the systems whose worlds are drawn, left to right.
-func (v *Systems) Drawn() []int { return v.drawn() }
-
-// World is system i's world view.
-func (v *Systems) World(i int) *view.World { return v.worlds[i] }
-
-// Labels are where the stories over the drawn worlds were laid out.
-func (v *Systems) Labels() [2]ui.Rect { return v.labels }
