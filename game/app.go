@@ -13,8 +13,10 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/menu"
 	"leaselab/game/place"
 	"leaselab/game/player"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 	"leaselab/lessons"
 
@@ -26,7 +28,7 @@ import (
 // progress in a progress.Store, saving after every goal met, every
 // exercise checked, and whenever the learner leaves a lesson or exercise.
 type App struct {
-	menu *Menu
+	menu *menu.Scene
 	// scenes holds the menu, with the lesson, exercise or sandbox opened
 	// from it on top.
 	scenes  *Stack
@@ -38,7 +40,7 @@ type App struct {
 	known *progress.Catalog
 	// Export saves the sandbox's exports (the browser downloads them,
 	// the desktop writes files); nil refuses with a word.
-	Export Exporter
+	Export sandbox.Exporter
 	// tip shows the whole of a text drawn cut under the pointer or the
 	// focus, whatever the scene; window and style are the last layout's.
 	tip    draw.FullTextTip
@@ -64,7 +66,7 @@ func NewApp(store progress.Store) *App {
 	a := &App{store: store, lessons: lessons.All(), known: Catalog()}
 	var notice string
 	a.prog, notice = progress.Open(store, a.known)
-	a.menu = NewMenu(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
+	a.menu = menu.NewScene(a.lessons, lessons.Exercises(), a, a.Open, a.OpenExercise)
 	a.menu.Notice = notice
 	a.menu.OnSandbox = func() { a.OpenSandbox("") }
 	a.scenes = NewStack(a.menu)
@@ -95,8 +97,8 @@ func (a *App) top() Scene { return a.scenes.Top() }
 
 // OpenSandbox shows the sandbox's setup panel with preset loaded (the
 // default setup if "").
-func (a *App) OpenSandbox(preset string) (*SandboxScene, error) {
-	sb, err := NewSandboxScene(preset, a.scenes.Home, a.export)
+func (a *App) OpenSandbox(preset string) (*sandbox.Scene, error) {
+	sb, err := sandbox.New(preset, a.scenes.Home, a.export)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +119,7 @@ func (a *App) openInSandbox(sc *lesson.Scene) {
 	a.record(sc)
 	lb, err := sc.Lab.OpenInSandbox()
 	if err == nil {
-		var sb *SandboxScene
+		var sb *sandbox.Scene
 		if sb, err = a.OpenSandbox(sc.Lab.Lesson.SandboxPreset); err == nil {
 			sb.OpenRun(lb)
 			return
@@ -126,13 +128,13 @@ func (a *App) openInSandbox(sc *lesson.Scene) {
 	sc.Player.Narrate("Could not open this run in the sandbox: " + err.Error())
 }
 
-// GoalsMet implements Progress.
+// GoalsMet implements menu.Progress.
 func (a *App) GoalsMet(id string) (int, bool) {
 	l := a.prog.Lesson(id)
 	return len(l.GoalsMet), l.Completed
 }
 
-// Exercise implements Progress.
+// Exercise implements menu.Progress.
 func (a *App) Exercise(id string) progress.Exercise { return a.prog.Exercise(id) }
 
 // save writes the progress merged with what another window saved since
@@ -413,7 +415,7 @@ func (a *App) place(info SceneInfo) place.Place {
 		return p
 	case *SharedScene:
 		return sc.sharedPlace()
-	case *SandboxScene:
+	case *sandbox.Scene:
 		p := place.Place{Kind: place.Sandbox, Sub: info.Name}
 		if info.Compare != nil {
 			p.Sub = "compare"

@@ -2,24 +2,20 @@ package game
 
 import (
 	"fmt"
-	"image"
 	"image/color"
-	"image/png"
 	"leaselab/game/lesson"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"leaselab/core"
-	"leaselab/core/sandbox"
+	sandboxcfg "leaselab/core/sandbox"
 	"leaselab/game/draw"
+	"leaselab/game/internal/scenetest"
 	"leaselab/game/lab"
 	"leaselab/game/place"
 	"leaselab/game/player"
@@ -28,6 +24,7 @@ import (
 	"leaselab/lessons"
 
 	"boot.leaselab/progress"
+	"leaselab/game/sandbox"
 )
 
 // clipSizes are the window sizes every screen must fit (issue 16): a
@@ -52,44 +49,17 @@ func (r *appRig) record(name string) screenText {
 // drawn is record without the tick, for a frame after the test's own.
 func (r *appRig) drawn(name string) screenText {
 	r.t.Helper()
-	w, h := int(r.st.Window.W), int(r.st.Window.H)
-	img := ebiten.NewImage(w, h)
-	defer img.Deallocate()
-	img.Fill(draw.Dark.Background)
-	stop := draw.Record()
-	r.a.Draw(img)
-	drawn := stop()
-	draw.EndFrame()
-	if dir := os.Getenv("LEASELAB_SHOTS"); dir != "" {
-		rgba := image.NewRGBA(image.Rect(0, 0, w, h))
-		img.ReadPixels(rgba.Pix)
-		f, err := os.Create(filepath.Join(dir, name+".png"))
-		require.NoError(r.t, err)
-		require.NoError(r.t, png.Encode(f, rgba))
-		require.NoError(r.t, f.Close())
-	}
-	return screenText{name: name, drawn: drawn}
+	shot := scenetest.Draw(r.t, name, int(r.st.Window.W), int(r.st.Window.H), r.a.Draw)
+	return screenText{name: shot.Name, drawn: shot.Drawn}
 }
 
-// offenders lists, one a line, every string on the screen that cannot be
-// read in full: cut with no tip, or drawn outside its box.
-func (s screenText) offenders() []string {
-	var out []string
-	for _, d := range s.drawn {
-		if !d.Unreadable() {
-			continue
-		}
-		why := "cut, no tip"
-		switch {
-		case !d.Cut && strings.HasSuffix(d.Text, ui.Ellipsis):
-			why = "ellipsis put in by its caller"
-		case d.Outside():
-			why = fmt.Sprintf("outside its box %v (ink %v, clip %v)", d.Box, d.Ink, d.Clip)
-		}
-		out = append(out, fmt.Sprintf("%s: %q (whole: %q): %s", s.name, d.Text, d.Full, why))
-	}
-	return out
-}
+// shot is the screen as scenetest checks it.
+func (s screenText) shot() scenetest.Shot { return scenetest.Shot{Name: s.name, Drawn: s.drawn} }
+
+// offenders, ellipsised and overlapping are scenetest.Shot's checks.
+func (s screenText) offenders() []string   { return s.shot().Offenders() }
+func (s screenText) ellipsised() []string  { return s.shot().Ellipsised() }
+func (s screenText) overlapping() []string { return s.shot().Overlapping() }
 
 // tipped lists the strings cut with their whole text on hover.
 func (s screenText) tipped() []draw.Drawn {
@@ -170,7 +140,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	}
 	r.click("preset:leases")
 	r.click("start")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	require.NotNil(t, sb.Run)
 	sb.Run.Lab.Advance(3 * time.Second)
 	r.click("proc:A")
@@ -180,8 +150,8 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	shots = append(shots, r.record("sandbox-run-"+size))
 	r.key(ui.IntentBack)
 	r.click("compareSystems")
-	v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
-	lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+	v := r.a.top().(*sandbox.Scene).Systems()
+	lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second))
 	shots = append(shots, r.record("compare-systems-"+size))
 	r.click("systemsShow:redlock")
 	shots = append(shots, r.record("compare-systems-redlock-"+size))
@@ -194,7 +164,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 	r.click("preset:redlock")
 	r.use("field:redis_nodes", core.MaxRedisNodes)
 	r.click("start")
-	rl := r.a.top().(*SandboxScene).Run.Lab
+	rl := r.a.top().(*sandbox.Scene).Run.Lab
 	rl.Advance(50 * time.Second)
 	require.NoError(t, rl.Do(core.Crash(core.RedisNodeName(3))))
 	rl.Advance(25 * time.Second)
@@ -295,7 +265,7 @@ func TestTheCorruptProgressNoticeWrapsInNarrowWindows(t *testing.T) {
 		assert.Empty(t, s.offenders(), "at %.0f px", w)
 		var shown []string
 		for _, d := range s.drawn {
-			if d.Box.Y < r.a.menu.lessonsHead.Y && strings.Contains(notice, d.Text) && d.Text != "" {
+			if d.Box.Y < r.a.menu.LessonsHead().Y && strings.Contains(notice, d.Text) && d.Text != "" {
 				shown = append(shown, d.Text)
 			}
 		}
@@ -328,20 +298,6 @@ func TestACutLabelShowsWholeOnHover(t *testing.T) {
 	assert.Empty(t, s.offenders())
 }
 
-// ellipsised lists, one a line, the strings on the screen cut with an
-// ellipsis: readable whole only on hover, which touch and a glance do not
-// give (issue 29). A shorter wording chosen to fit (draw.ShortInTip) is
-// not one.
-func (s screenText) ellipsised() []string {
-	var out []string
-	for _, d := range s.drawn {
-		if strings.Contains(d.Text, ui.Ellipsis) {
-			out = append(out, fmt.Sprintf("%s: %q (whole: %q)", s.name, d.Text, d.Full))
-		}
-	}
-	return out
-}
-
 // Every screen of the lab, at both sizes: no text is cut with an
 // ellipsis (issue 29: menu summaries, hints, goals, badges and the
 // sandbox's help were readable only on hover at 1024x640).
@@ -371,7 +327,7 @@ func TestPhoneCompareChipsAreNotCut(t *testing.T) {
 	require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
 	r.tick(ui.Input{})
 	r.click("start")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	require.NotNil(t, sb.Run)
 	sb.Run.Lab.Advance(3 * time.Second)
 	r.key(ui.IntentBack)
@@ -443,12 +399,12 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 		sim.Lab.Advance(10 * time.Second)
 		shots = append(shots, r.record("exercise-"+ex.ID+"-sim-run-"+size))
 	}
-	for _, preset := range sandbox.Presets() {
+	for _, preset := range sandboxcfg.Presets() {
 		p := preset.Name
 		r := goTo(place.Place{Kind: place.Sandbox})
 		r.click("preset:" + p)
 		r.click("start")
-		sb := r.a.top().(*SandboxScene)
+		sb := r.a.top().(*sandbox.Scene)
 		require.NotNil(t, sb.Run, "preset %s starts", p)
 		sb.Run.Lab.Advance(3 * time.Second)
 		r.tick(ui.Input{})
@@ -473,8 +429,8 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 		if p == "leases" {
 			r.key(ui.IntentBack)
 			r.click("compareSystems")
-			v := r.a.top().(*SandboxScene).scenes.Top().(*systemsView)
-			lab.SystemsClock(v.m.Runs).Apply(lab.SeekTo(14 * time.Second))
+			v := r.a.top().(*sandbox.Scene).Systems()
+			lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second))
 			shots = append(shots, r.record("compare-systems-"+size))
 			r.click("systemsShow:redlock")
 			shots = append(shots, r.record("compare-systems-redlock-"+size))
@@ -525,27 +481,4 @@ func TestNoTextIsCutInTheBrowsersCanvas(t *testing.T) {
 		assert.Empty(t, bad, "%s: text cut or overlapping:\n%s", size, strings.Join(bad, "\n"))
 		assert.GreaterOrEqual(t, smallest, 11.0, "%s: the smallest text drawn", size)
 	}
-}
-
-// overlapping lists, one a line, the pairs of strings on the screen whose
-// ink overlaps by more than a few pixels each way: one drawn over the
-// other (a state badge over the store's card, the world's heading under a
-// button), so neither reads. A text under a menu or notice drawn over it
-// on purpose (draw.Cover) is not one.
-func (s screenText) overlapping() []string {
-	var out []string
-	const slack = 4
-	for i, a := range s.drawn {
-		for _, b := range s.drawn[i+1:] {
-			if strings.TrimSpace(a.Text) == "" || strings.TrimSpace(b.Text) == "" || a.Covered || b.Covered {
-				continue
-			}
-			x := min(a.Ink.MaxX(), b.Ink.MaxX()) - max(a.Ink.X, b.Ink.X)
-			y := min(a.Ink.MaxY(), b.Ink.MaxY()) - max(a.Ink.Y, b.Ink.Y)
-			if x > slack && y > slack {
-				out = append(out, fmt.Sprintf("%s: %q over %q", s.name, a.Text, b.Text))
-			}
-		}
-	}
-	return out
 }

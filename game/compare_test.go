@@ -14,6 +14,7 @@ import (
 	"leaselab/game/draw"
 	"leaselab/game/lab"
 	"leaselab/game/player"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 )
 
@@ -184,81 +185,6 @@ func TestCompareIsReadable(t *testing.T) {
 	}
 }
 
-// The sandbox offers the search when its world is one the explorer can
-// break: the counterexample becomes the sandbox run's log, and the
-// comparison works there too.
-func TestSandboxFindsABreak(t *testing.T) {
-	r := newAppRig(t)
-	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
-	r.click("preset:kubernetes") // fencing off
-	// Without the preset's own scripted pause, so the break is the
-	// search's.
-	sb.m.Config.Actions = nil
-	sb.check()
-	r.click("start")
-	if sb.Run == nil || sb.Run.Finder() == nil {
-		t.Fatal("no Find a break in a fenced contention sandbox")
-	}
-	searchRun(t, r, sb.Run.Finder())
-	log := sb.Run.Lab.Log()
-	if !strings.HasPrefix(sb.Run.Finder().Status(), "Break: ") || len(log) < 2 || log[0].Do != "fencing" || log[0].On {
-		t.Fatalf("status %q, log %v", sb.Run.Finder().Status(), log)
-	}
-	last := log[len(log)-1]
-	if last.Do != "pause" || last.Proc != sb.Config().ProcNames()[0] {
-		t.Errorf("the break is %v, want a pause of the first leader", last)
-	}
-	sb.Run.Lab.Advance(time.Minute)
-	if len(sb.Run.Lab.Sim().Trace.Filter(core.KindStale)) == 0 {
-		t.Error("the sandbox run's new log does not replay a stale write")
-	}
-	r.tick(ui.Input{})
-	// The way back to the learner's run sits in the run row: the
-	// exports have the hint button's row.
-	reg := r.a.Inspect().Regions
-	require.Contains(t, reg, player.RunBackToMine)
-	for _, other := range []string{"exportJSONL", "exportMermaid", player.RunRestart, player.RunUndo} {
-		assert.False(t, reg[player.RunBackToMine].Overlaps(reg[other]), "Back to my run overlaps %s", other)
-	}
-	assert.True(t, reg[player.RunBackToMine].Within(reg["runRow"]))
-	r.shot("sandbox-found.png")
-	r.click("compare")
-	r.shot("sandbox-compare.png")
-	if c := r.a.Inspect().Compare; c == nil || !c.OffBroke || c.OnBroke {
-		t.Errorf("comparison in the sandbox: %+v", c)
-	}
-	r.key(ui.IntentBack) // leaves the comparison, not the run
-	if r.a.Inspect().Name != "sandbox" {
-		t.Errorf("Esc in the comparison left the run: %q", r.a.Inspect().Name)
-	}
-}
-
-// A setup the explorer cannot break gets no button, and says why.
-func TestSandboxSaysWhyItCannotSearch(t *testing.T) {
-	r := newAppRig(t)
-	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
-	sb.m.Config.Procs, sb.m.Config.Names = 1, nil
-	sb.check()
-	r.click("start")
-	sb.Run.Lab.Advance(3 * time.Second)
-	r.key(ui.IntentSolution) // no solution to show: the run stays
-	if sb.Run.Lab.Now() != 3*time.Second {
-		t.Errorf("L in the sandbox restarted the run (t=%v)", sb.Run.Lab.Now())
-	}
-	info := r.a.Inspect()
-	if _, ok := info.Regions["solution"]; ok {
-		t.Error("the sandbox offers a solution")
-	}
-	if _, ok := info.Regions["explore"]; ok || sb.Run.Finder() != nil {
-		t.Error("a one-process sandbox offers Find a break")
-	}
-	if n := strings.Join(info.Mirror.Narration, "\n"); !strings.Contains(n, "Find a break is not offered for this setup: one process") {
-		t.Errorf("narration:\n%s", n)
-	}
-}
-
 // Every lesson with a search compares its run with its own protection
 // off and on, at the size the issue asks to stay readable.
 func TestCompareEveryLessonSpec(t *testing.T) {
@@ -351,7 +277,7 @@ func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
 		if info.Systems != nil {
 			s.Shown = info.Systems.Shown
 		}
-		if sb, ok := r.a.top().(*SandboxScene); ok && sb.Run != nil && sb.Run.Finder() != nil {
+		if sb, ok := r.a.top().(*sandbox.Scene); ok && sb.Run != nil && sb.Run.Finder() != nil {
 			s.Search = sb.Run.Finder().Status()
 		}
 		return s
@@ -389,7 +315,7 @@ func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
 	}
 	r = newAppRig(t)
 	systems(r)
-	assertWidgetsDeclared(t, r.a.top().(*SandboxScene).scenes.Top().(*systemsView).player)
+	assertWidgetsDeclared(t, r.a.top().(*sandbox.Scene).Systems().Player())
 	assert.Contains(t, alike(systems, "systemsShow:redlock").Shown, "redlock", "a name shows its world")
 	assert.Equal(t, "sandbox-setup", alike(systems, "systemsBack").Name, "back on the setup")
 
@@ -403,7 +329,7 @@ func TestTheComparisonsPageAndCanvasAreOneDeclaration(t *testing.T) {
 	r = newAppRig(t)
 	run(r)
 	require.Empty(t, stateOf(r).Search, "no search before Find a break")
-	assertWidgetsDeclared(t, r.a.top().(*SandboxScene).Run.Player)
+	assertWidgetsDeclared(t, r.a.top().(*sandbox.Scene).Run.Player)
 	assert.NotEmpty(t, alike(run, "explore").Search, "the search ran")
 	said := alike(run, "exportJSONL").Said
 	assert.Contains(t, said[len(said)-1], "in memory", "the export is saved and said")

@@ -13,19 +13,20 @@
 // Where things live:
 //
 //   - A scene: a file (or a prefix) each here, or a package of its own.
-//     menu.go (the lesson menu), game/lesson (a lesson played, lesson.Scene,
+//     game/menu (the lesson menu, menu.Scene, over its display-free
+//     model, menu.Menu), game/lesson (a lesson played, lesson.Scene,
 //     with its "Find a break" search, its recap card and the comparison of
 //     a schedule replayed with its protection off and on,
-//     lesson.Comparison), sandbox*.go (the setup panel, then a run, played
-//     by a lesson.Scene), exercise*.go (ExerciseScene: the state its screens share in
+//     lesson.Comparison), game/sandbox (sandbox.Scene: the setup panel,
+//     then a run, played by a lesson.Scene; sandbox.Systems, one sandbox
+//     run on every system at once), exercise*.go (ExerciseScene: the state its screens share in
 //     exercise_state.go; the answer form, exerciseAnswer, in
 //     exercise_answer.go with its update, layout, view, host and info
 //     files; the check builder it holds in exercise_query.go; the chain
 //     builder in game/answer (answer.Chain, with the form's column,
 //     answer.Flow, and its scrolling, answer.Drag), which a lesson's recap
 //     card holds too; the simulator or a checked run over it in
-//     exercise_run.go), systems_view.go (one sandbox run on every system
-//     at once); the App (app.go) stacks them over the menu. A scene's *_host.go is what the page's accessible panel offers.
+//     exercise_run.go); the App (app.go) stacks them over the menu. A scene's *_host.go is what the page's accessible panel offers.
 //   - The lesson player: game/player (player.Player, built once from a
 //     player.PlayerSpec, with its knobs, narration, run row and cards). A
 //     scene holds one and passes it the tick's view.Env. The "Find a
@@ -54,5 +55,7 @@
 //     is boot.leaselab/progress (cmd/leaselab/boot/progress), which the
 //     desktop program reads before Ebitengine starts.
 //   - Tests that draw and read pixels back: run inside Ebitengine's game
-//     loop by their TestMain (game/internal/ebitest), under a display.
+//     loop by their TestMain (game/internal/ebitest), under a display. A
+//     scene's own package drives it with game/internal/scenetest's rig;
+//     the tests here drive the whole App.
 package game

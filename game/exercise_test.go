@@ -599,14 +599,6 @@ func TestSimulatorReopensWithTheWholeRun(t *testing.T) {
 	assert.Equal(t, lab.Length(), lab.Now(), "the simulator reopened cut at %v", lab.Now())
 }
 
-// The menu's status column is narrow: a pass with the answer shown is
-// "answer shown" there (it was cut to "passed with th…"), and the text
-// view keeps the whole phrase.
-func TestMenuShortensTheAnswerShownStatus(t *testing.T) {
-	assert.Equal(t, "answer shown", menuStatus("passed with the answer shown"))
-	assert.Equal(t, "tried once", menuStatus("tried once"))
-}
-
 // TestTheDefenceIsTypedOnTheCanvas: on the desktop the learner Tabs to
 // the defence field and types; Backspace and Enter edit it; it is kept
 // with the answer and comes back when the exercise reopens.

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/game/draw"
+	"leaselab/game/sandbox"
 	"leaselab/game/tick"
 	"leaselab/game/ui"
 )
@@ -464,16 +465,12 @@ func (a *App) NotifySlow(line string) {
 		sc.Player.Narrate(line)
 	case *ExerciseScene:
 		sc.Narrate(line)
-	case *SandboxScene:
+	case *sandbox.Scene:
 		if sc.Run != nil {
 			sc.Run.Player.Narrate(line)
 		}
 	}
-	a.menu.slow = line
-	if a.menu.Notice != "" {
-		line = a.menu.Notice + " " + line
-	}
-	a.menu.Notice = line
+	a.menu.NoteSlow(line)
 }
 
 // sleep naps between the frames of an idle lab, so the loop polls the

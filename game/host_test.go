@@ -17,6 +17,7 @@ import (
 	"leaselab/game/form"
 	"leaselab/game/lab"
 	"leaselab/game/player"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 	"leaselab/lessons"
@@ -340,7 +341,7 @@ func TestASandboxRunsBrokenInvariantIsAJumpInThePanel(t *testing.T) {
 	for _, c := range m.Controls {
 		assert.False(t, strings.HasPrefix(c.ID, "inv:"), "nothing broke yet, no jump: %v", c)
 	}
-	r.use("scrub", r.a.top().(*SandboxScene).Run.Lab.Length().Seconds())
+	r.use("scrub", r.a.top().(*sandbox.Scene).Run.Lab.Length().Seconds())
 	var jump Control
 	for _, c := range r.a.Inspect().Mirror.Controls {
 		if strings.HasPrefix(c.ID, "inv:") {
@@ -349,7 +350,7 @@ func TestASandboxRunsBrokenInvariantIsAJumpInThePanel(t *testing.T) {
 	}
 	require.NotEmpty(t, jump.ID, "the preset's scripted pause breaks an invariant")
 	r.use(jump.ID, 0)
-	assert.Less(t, r.a.top().(*SandboxScene).Run.Lab.Now(), r.a.top().(*SandboxScene).Run.Lab.Length(), "the play head jumped back")
+	assert.Less(t, r.a.top().(*sandbox.Scene).Run.Lab.Now(), r.a.top().(*sandbox.Scene).Run.Lab.Length(), "the play head jumped back")
 	assert.Contains(t, jump.Label, "first broke")
 }
 
@@ -402,7 +403,7 @@ func TestTheCanvasMenuSaysWhatEachLessonIsAbout(t *testing.T) {
 	l, err := lessons.Find("fenced-writes")
 	require.NoError(t, err)
 	var shown []string
-	for _, tp := range r.a.menu.tips {
+	for _, tp := range r.a.menu.Tips() {
 		if tp.Visible() {
 			shown = append(shown, tp.Text)
 		}

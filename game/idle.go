@@ -84,8 +84,5 @@ func quiet(in, last *ui.Input) bool {
 		in.Cursor == last.Cursor && in.WindowW == last.WindowW && in.WindowH == last.WindowH && in.Scale == last.Scale
 }
 
-// Still implements Stiller: the menu has no animation.
-func (m *Menu) Still() bool { return true }
-
 // Still implements Stiller for the scene on show.
 func (a *App) Still() bool { return a.scenes.Still() }

@@ -5,6 +5,7 @@ import (
 	"leaselab/game/lesson"
 
 	"leaselab/core/permalink"
+	"leaselab/game/sandbox"
 	"leaselab/game/view"
 	"leaselab/lessons"
 )
@@ -20,7 +21,12 @@ func (a *App) OpenLink(s string) (*lesson.Scene, error) {
 		return nil, err
 	}
 	if l.Kind == permalink.LinkSandbox {
-		return a.openSandboxLink(l)
+		sb, err := sandbox.OpenLink(l, a.scenes.Home, a.export)
+		if err != nil {
+			return nil, err
+		}
+		a.show(sb)
+		return sb.Run, nil
 	}
 	if l.Kind != permalink.LinkLesson {
 		return nil, fmt.Errorf("this is a %s link: replay it with labctl run --load", l.Kind)
@@ -53,7 +59,7 @@ func (a *App) CurrentLink() (permalink.RunLink, bool, error) {
 	switch sc := a.top().(type) {
 	case *lesson.Scene:
 		return sc.Link(), true, nil
-	case *SandboxScene:
+	case *sandbox.Scene:
 		if sc.Run != nil {
 			l, err := sc.Link()
 			return l, true, err

@@ -13,6 +13,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/place"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 	"leaselab/lessons"
@@ -115,21 +116,27 @@ func TestLabelsOfOneKindShareOneSize(t *testing.T) {
 	menuShot := rm.record("menu-sizes-1024x640")
 	var rows []ui.Rect
 	var skip []string
-	for _, b := range rm.a.menu.rows() {
+	for _, b := range rm.a.menu.Rows() {
 		num, _, _ := strings.Cut(b.Label, ". ")
 		rows, skip = append(rows, b.Rect), append(skip, num)
 	}
 	titles := sizesIn(menuShot, rows, append(skip, "not started", "not tried")...)
 	assert.Len(t, titles, 1, "the lessons' and exercises' titles: %v", titles)
 
-	r, v := compareAt1024(t)
+	// Compare systems over the leases preset.
+	r := newAppRig(t)
+	r.resize(1024, 640)
+	for _, id := range []string{"sandbox", "preset:leases", "compareSystems"} {
+		r.click(id)
+	}
+	v := r.a.top().(*sandbox.Scene).Systems()
 	shot := r.record("compare-systems-sizes-1024x640")
 	var chips []ui.Rect
-	for _, c := range v.chips {
+	for _, c := range v.Chips() {
 		chips = append(chips, c.Rect)
 	}
 	assert.Len(t, sizesIn(shot, chips), 1, "the systems' names: %v", sizesIn(shot, chips))
-	goals := sizesIn(shot, v.player.GoalRows())
+	goals := sizesIn(shot, v.Player().GoalRows())
 	assert.Len(t, goals, 1, "the goals: %v", goals)
 
 	r2, sc := phoneSolution(t, "troubleshooting", -1)

@@ -10,6 +10,8 @@ import (
 	"leaselab/core"
 	"leaselab/core/permalink"
 	"leaselab/game/place"
+	"leaselab/game/sandbox"
+	"leaselab/game/setup"
 )
 
 // A sandbox run the learner built and played has a link; opened in
@@ -19,15 +21,14 @@ func TestASandboxRunsLinkReopensTheSameRun(t *testing.T) {
 	a := NewApp(nil)
 	sb, err := a.OpenSandbox("zookeeper")
 	require.NoError(t, err)
-	f := sb.m.Fields[0]
-	for _, fl := range sb.m.Fields {
+	f := sb.Setup().Fields[0]
+	for _, fl := range sb.Setup().Fields {
 		if fl.Name == "ttl" {
 			f = fl
 		}
 	}
 	require.Equal(t, "ttl", f.Name)
-	sb.m.Set(f, 14)
-	sb.check()
+	sb.Edit(func(m *setup.Setup) { m.Set(f, 14) })
 	require.NoError(t, sb.Start())
 	sb.Run.Lab.Advance(2 * time.Second)
 	require.NoError(t, sb.Run.Lab.Do(core.Pause("A", 20*time.Second)))
@@ -42,11 +43,11 @@ func TestASandboxRunsLinkReopensTheSameRun(t *testing.T) {
 	b := NewApp(nil)
 	run, err := b.OpenLink(link.Fragment())
 	require.NoError(t, err)
-	other, ok := b.top().(*SandboxScene)
+	other, ok := b.top().(*sandbox.Scene)
 	require.True(t, ok, "the link opens the sandbox")
 	assert.Same(t, other.Run, run)
-	assert.Equal(t, sb.m.Config, other.m.Config, "the same setup")
-	assert.Equal(t, "zookeeper", other.m.Preset)
+	assert.Equal(t, sb.Setup().Config, other.Setup().Config, "the same setup")
+	assert.Equal(t, "zookeeper", other.Setup().Preset)
 	assert.Equal(t, sb.Run.Lab.Log(), run.Lab.Log(), "the same actions")
 	assert.Equal(t, 2*time.Second, run.Lab.Now(), "the play head at the last action")
 	assert.Contains(t, run.Lab.Lesson.Intro, "This run came from a shared link: its one action is replayed on ZooKeeper.")

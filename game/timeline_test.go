@@ -15,6 +15,7 @@ import (
 	"leaselab/core"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 )
@@ -125,11 +126,11 @@ func TestTimelineLabelsAreDrawnOverThePlayHead(t *testing.T) {
 
 // sandboxTimeline starts the sandbox's default ten-minute run, plays it
 // to at, and returns its timeline.
-func sandboxTimeline(t *testing.T, at time.Duration) (*appRig, *SandboxScene, *view.Timeline) {
+func sandboxTimeline(t *testing.T, at time.Duration) (*appRig, *sandbox.Scene, *view.Timeline) {
 	r := newAppRig(t)
 	r.click("sandbox")
 	r.click("start")
-	sb, ok := r.a.top().(*SandboxScene)
+	sb, ok := r.a.top().(*sandbox.Scene)
 	require.True(t, ok && sb.Run != nil, "the sandbox did not start")
 	require.Equal(t, 10*time.Minute, sb.Run.Lab.Length())
 	sb.Run.Lab.Apply(lab.SeekTo(at))

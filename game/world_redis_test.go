@@ -12,6 +12,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/lab"
+	"leaselab/game/sandbox"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 )
@@ -76,7 +77,7 @@ func TestARedisNodeIsClickedAndActedOn(t *testing.T) {
 	r.click("sandbox")
 	r.click("preset:redlock")
 	r.click("start")
-	sb := r.a.top().(*SandboxScene)
+	sb := r.a.top().(*sandbox.Scene)
 	require.NotNil(t, sb.Run)
 	sb.Run.Lab.Advance(3 * time.Second)
 	r.tick(ui.Input{})

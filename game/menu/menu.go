@@ -1,9 +1,3 @@
-// Package menu is the lesson menu as a model, free of Ebitengine: the
-// sandbox, the lessons in curriculum order and the exercises, each row a
-// control declared once (its id, words, the learner's progress and what
-// opening it does) in a [ui.Deck]. The page lists the declarations; the
-// game's menu scene lays out and draws the deck's buttons, whose words are
-// the declarations', and both kinds of click pass the deck's one door.
 package menu
 
 import (

@@ -1,4 +1,4 @@
-package game
+package sandbox
 
 import (
 	"strings"
@@ -14,13 +14,12 @@ import (
 // problem or "not used" note is), and the verdict beside the presets in
 // the system's words, counting the preset's own scripted pause.
 func TestTheSetupScreenExplainsEveryField(t *testing.T) {
-	r := newAppRig(t)
-	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
-	r.click("preset:kubernetes")
-	s := r.record("sandbox-help")
+	r := newRig(t, "", 1280, 800)
+	sb := r.sb
+	r.Click("preset:kubernetes")
+	s := r.Record("sandbox-help")
 	text := ""
-	for _, d := range s.drawn {
+	for _, d := range s.Drawn {
 		text += d.Full + "\n"
 	}
 	shown := 0
@@ -36,26 +35,25 @@ func TestTheSetupScreenExplainsEveryField(t *testing.T) {
 	words := strings.Join(strings.Fields(text), " ")
 	assert.Contains(t, words, "another candidate will take the Lease", "the verdict in Kubernetes' words")
 	assert.NotContains(t, text, "even after the worst pause", "the preset's own 20 s pause breaks it")
-	assert.Contains(t, r.a.Inspect().Mirror.Text, "Tail alpha: ", "the mirror lists the fields")
-	assert.Contains(t, r.a.Inspect().Mirror.Text, "How heavy the tail is", "with their help")
-	assert.Empty(t, s.offenders())
+	assert.Contains(t, r.Info().Mirror.Text, "Tail alpha: ", "the mirror lists the fields")
+	assert.Contains(t, r.Info().Mirror.Text, "How heavy the tail is", "with their help")
+	assert.Empty(t, s.Offenders())
 }
 
 // A break the sandbox's own script makes, with no fault added, is named
 // as the setup's, not "the lesson's own script": there is no lesson.
 func TestABreakInTheSandboxIsNotTheLessons(t *testing.T) {
-	r := newAppRig(t)
-	r.click("sandbox")
-	sb := r.a.top().(*SandboxScene)
-	r.click("preset:kubernetes") // fencing off, A frozen for 20 s at 60 s
-	r.click("start")
+	r := newRig(t, "", 1280, 800)
+	sb := r.sb
+	r.Click("preset:kubernetes") // fencing off, A frozen for 20 s at 60 s
+	r.Click("start")
 	require.NotNil(t, sb.Run)
 	require.NotNil(t, sb.Run.Finder())
-	searchRun(t, r, sb.Run.Finder())
+	r.search(sb.Run.Finder())
 	status := sb.Run.Finder().Status()
 	require.True(t, strings.HasPrefix(status, "Break: "), status)
 	assert.NotContains(t, status, "lesson")
-	assert.NotContains(t, strings.Join(r.a.Inspect().Mirror.Narration, "\n"), "the lesson's own script")
+	assert.NotContains(t, strings.Join(r.Info().Mirror.Narration, "\n"), "the lesson's own script")
 }
 
 // The policy verdict's tick or cross stands beside its word ("Policy OK:",
@@ -65,20 +63,17 @@ func TestABreakInTheSandboxIsNotTheLessons(t *testing.T) {
 // verdict's box, it hung below a one-line verdict.
 func TestTheSandboxVerdictMarkStandsBesideItsWord(t *testing.T) {
 	for _, preset := range []string{"redlock", ""} {
-		r := rigWith(t, nil)
-		r.resize(1024, 640)
-		sb, err := r.a.OpenSandbox(preset)
-		require.NoError(t, err)
-		shot := r.record("sandbox-setup-" + preset)
-		word := verdictWord(sb.m.Config.PolicyVerdict().OK)
+		r := newRig(t, preset, 1024, 640)
+		shot := r.Record("sandbox-setup-" + preset)
+		word := verdictWord(r.sb.m.Config.PolicyVerdict().OK)
 		var ink ui.Rect
-		for _, d := range shot.drawn {
+		for _, d := range shot.Drawn {
 			if d.Text == word {
 				ink = d.Ink
 			}
 		}
 		require.NotZero(t, ink.H, "%s: the verdict's word %q is drawn", preset, word)
-		mark := sb.verdictMark()
+		mark := r.sb.verdictMark()
 		assert.True(t, mark.Y >= ink.Y && mark.Y <= ink.Y+ink.H,
 			"%s: the mark's centre (y = %.0f) is level with %q (y %.0f to %.0f)", preset, mark.Y, word, ink.Y, ink.Y+ink.H)
 	}

@@ -1,7 +1,7 @@
-package game
+package sandbox
 
 import (
-	"leaselab/core/sandbox"
+	sandboxcfg "leaselab/core/sandbox"
 	"leaselab/game/ui"
 )
 
@@ -13,13 +13,13 @@ import (
 // controls declares the setup: back, the presets, every field with its
 // value (or why it is not used; setup.Controls), then Compare systems and
 // Start, each with what it does.
-func (ss *sandboxSetup) controls() ui.Controls {
-	sc := (*SandboxScene)(ss)
-	out := ui.Controls{{ID: "back", Group: "Sandbox", Label: "Back to the lessons", Kind: KindLink,
+func (ss *setupScene) controls() ui.Controls {
+	sc := (*Scene)(ss)
+	out := ui.Controls{{ID: "back", Group: "Sandbox", Label: "Back to the lessons", Kind: ui.KindLink,
 		Do: func(ui.HostAction) { sc.leftSetup = true; sc.onMenu() }}}
-	for _, p := range sandbox.Presets() {
-		out = append(out, Control{ID: "preset:" + p.Name, Group: "Start from a preset", Label: p.Name, Detail: p.Title,
-			Do: func(ui.HostAction) { _ = sc.UsePreset(p.Name) }}) // one of sandbox.Presets: found
+	for _, p := range sandboxcfg.Presets() {
+		out = append(out, ui.Control{ID: "preset:" + p.Name, Group: "Start from a preset", Label: p.Name, Detail: p.Title,
+			Do: func(ui.HostAction) { _ = sc.UsePreset(p.Name) }}) // one of sandboxcfg.Presets: found
 	}
 	out = append(out, sc.m.Controls()...)
 	compare := "Play this scenario on every coordinator side by side"
@@ -27,19 +27,19 @@ func (ss *sandboxSetup) controls() ui.Controls {
 		compare += " (not for a sharded scenario)"
 	}
 	return append(out,
-		Control{ID: "compareSystems", Group: "Run", Label: compareLabel, Detail: compare, Disabled: sc.systems.Disabled,
+		ui.Control{ID: "compareSystems", Group: "Run", Label: compareLabel, Detail: compare, Disabled: sc.systems.Disabled,
 			Do: func(ui.HostAction) { sc.leftSetup = true; sc.CompareSystems() }},
-		Control{ID: "start", Group: "Run", Label: "Start", Disabled: sc.start.Disabled,
+		ui.Control{ID: "start", Group: "Run", Label: "Start", Disabled: sc.start.Disabled,
 			Do: func(ui.HostAction) { sc.leftSetup = true; sc.startErr = sc.Start() }})
 }
 
 // use passes a use of the setup's control h.ID, from the page or the
 // canvas, through its declaration (ui.Controls.Use); a refusal is said
 // where Start's refusals are.
-func (ss *sandboxSetup) use(decls ui.Controls, h ui.HostAction) bool {
+func (ss *setupScene) use(decls ui.Controls, h ui.HostAction) bool {
 	handled, err := decls.Use(h)
 	if err != nil {
-		(*SandboxScene)(ss).note = err.Error()
+		(*Scene)(ss).note = err.Error()
 	}
 	return handled
 }
@@ -48,8 +48,8 @@ func (ss *sandboxSetup) use(decls ui.Controls, h ui.HostAction) bool {
 // declarations: the page's, then the canvas's (Esc is Back). It reports
 // whether the setup is done for this tick (it left for the menu, a run
 // or the comparison, or Start was refused: sc.startErr).
-func (ss *sandboxSetup) update(in *ui.Input) bool {
-	sc := (*SandboxScene)(ss)
+func (ss *setupScene) update(in *ui.Input) bool {
+	sc := (*Scene)(ss)
 	sc.leftSetup, sc.startErr = false, nil
 	decls := ss.controls()
 	var rest []ui.HostAction
@@ -66,7 +66,7 @@ func (ss *sandboxSetup) update(in *ui.Input) bool {
 		ss.use(decls, ui.HostAction{ID: "back"})
 		return true
 	}
-	for i, p := range sandbox.Presets() {
+	for i, p := range sandboxcfg.Presets() {
 		if sc.presets[i].Update(in) {
 			ss.use(decls, ui.HostAction{ID: "preset:" + p.Name})
 		}

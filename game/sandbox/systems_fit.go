@@ -1,4 +1,4 @@
-package game
+package sandbox
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // both as tall as the longer story needs (at least two lines, at most
 // five: a longer one shows whole on hover), so the worlds line up.
 func (p *systemsPanes) panes(in ui.Rect, s draw.Style) (panes []ui.Rect, storyH float64) {
-	v := (*systemsView)(p)
+	v := (*Systems)(p)
 	panes = ui.SplitPanes(in, s.Unit, 1, 1)
 	if len(v.drawn()) == 1 {
 		panes = []ui.Rect{in}
@@ -29,7 +29,7 @@ func (p *systemsPanes) panes(in ui.Rect, s draw.Style) (panes []ui.Rect, storyH 
 // story (issue 29: at 1024x640 they lay on the card's top border, while
 // the timeline under them had room to spare).
 func (p *systemsPanes) MinHeight(width float64, s draw.Style) float64 {
-	v := (*systemsView)(p)
+	v := (*Systems)(p)
 	px := func(x float64) float64 { return math.Round(s.U(x)) }
 	in := ui.Rect{W: width, H: 1e4}.Inset(px(10))
 	panes, storyH := p.panes(in, s)

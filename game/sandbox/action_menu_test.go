@@ -1,4 +1,4 @@
-package game
+package sandbox
 
 import (
 	"slices"
@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"leaselab/game/lab"
-	"leaselab/game/place"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 )
@@ -22,34 +21,33 @@ import (
 // the timeline, their last items hidden.
 func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
 	for _, preset := range []string{"herd", "redlock"} {
-		r := phoneRig(t)
-		require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
-		r.tick(ui.Input{})
-		r.click("preset:" + preset)
-		r.click("start")
-		sb := r.a.top().(*SandboxScene)
+		r := phoneRig(t, "")
+		r.Tick(ui.Input{})
+		r.Click("preset:" + preset)
+		r.Click("start")
+		sb := r.sb
 		require.NotNil(t, sb.Run, "preset %s starts", preset)
 		sb.Run.Lab.Advance(3 * time.Second)
-		r.tick(ui.Input{})
+		r.Tick(ui.Input{})
 		var procs []string
-		for name := range r.a.Inspect().Regions {
+		for name := range r.Info().Regions {
 			if strings.HasPrefix(name, "proc:") {
 				procs = append(procs, name)
 			}
 		}
 		require.NotEmpty(t, procs)
 		slices.Sort(procs)
-		r.click(procs[0])
+		r.Click(procs[0])
 		w, ok := sb.Run.Player.World.(*view.World)
 		require.True(t, ok)
 		require.NotEmpty(t, w.Buttons(), "%s: the menu opens", preset)
-		shot := r.record(preset + "-menu-over-timeline-phone")
+		shot := r.Record(preset + "-menu-over-timeline-phone")
 
 		tl := sb.Run.Player.Placed().Timeline
 		last := w.Buttons()[len(w.Buttons())-1]
 		require.True(t, last.Rect.Overlaps(tl), "%s: the menu is taller than the world (the case under test)", preset)
-		lastTimeline, firstMenu := -1, len(shot.drawn)
-		for i, d := range shot.drawn {
+		lastTimeline, firstMenu := -1, len(shot.Drawn)
+		for i, d := range shot.Drawn {
 			isItem := slices.ContainsFunc(w.Buttons(), func(b ui.Button) bool { return b.Label == d.Full && b.Rect.Overlaps(d.Ink) })
 			switch {
 			case isItem:
@@ -60,11 +58,11 @@ func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
 		}
 		assert.Greater(t, firstMenu, lastTimeline, "%s: the menu is drawn before the timeline's text", preset)
 		for _, b := range w.Buttons() {
-			assert.True(t, b.Rect.Within(r.st.Window), "%s: %q lies outside the window", preset, b.Label)
+			assert.True(t, b.Rect.Within(r.St.Window), "%s: %q lies outside the window", preset, b.Label)
 		}
 
 		now := sb.Run.Lab.Now()
-		r.clickAt(last.Rect.Center())
+		r.ClickAt(last.Rect.Center())
 		assert.Empty(t, w.Buttons(), "%s: the press on %q went to the menu", preset, last.Label)
 		assert.GreaterOrEqual(t, sb.Run.Lab.Now(), now, "%s: the press on the menu moved the play head back", preset)
 	}
@@ -76,26 +74,27 @@ func TestAPhoneMenuIsDrawnOverTheTimeline(t *testing.T) {
 // no label drawn meets a badge.
 func TestMessageLabelsKeepOffTheBadges(t *testing.T) {
 	for _, size := range []string{"1280x800", "1024x640", "phone"} {
-		r := newAppRig(t)
+		var r *rig
 		switch size {
+		case "1280x800":
+			r = newRig(t, "", 1280, 800)
 		case "1024x640":
-			r.resize(1024, 640)
+			r = newRig(t, "", 1024, 640)
 		case "phone":
-			r = phoneRig(t)
+			r = phoneRig(t, "")
 		}
-		require.NoError(t, r.a.Goto(place.Place{Kind: place.Sandbox}))
-		r.tick(ui.Input{})
-		r.click("preset:leases")
-		r.click("start")
-		sb := r.a.top().(*SandboxScene)
+		r.Tick(ui.Input{})
+		r.Click("preset:leases")
+		r.Click("start")
+		sb := r.sb
 		require.NotNil(t, sb.Run)
 		w, ok := sb.Run.Player.World.(*view.World)
 		require.True(t, ok)
 		labels := 0
 		for at := time.Duration(0); at < 8*time.Second; at += 25 * time.Millisecond {
 			sb.Run.Lab.Apply(lab.SeekTo(at))
-			shot := r.record("message-labels-" + size)
-			for _, d := range shot.drawn {
+			shot := r.Record("message-labels-" + size)
+			for _, d := range shot.Drawn {
 				if !strings.Contains(d.Text, ", token ") {
 					continue
 				}

@@ -1,4 +1,4 @@
-package game
+package sandbox
 
 import (
 	"fmt"
@@ -8,8 +8,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core/sandbox"
+	sandboxcfg "leaselab/core/sandbox"
 	"leaselab/game/draw"
+	"leaselab/game/page"
+	"leaselab/game/scene"
 	"leaselab/game/setup"
 	"leaselab/game/ui"
 )
@@ -18,15 +20,15 @@ import (
 // before a run starts.
 
 // Layout implements Scene.
-func (ss *sandboxSetup) Layout(window ui.Rect, style draw.Style) {
-	sc := (*SandboxScene)(ss)
+func (ss *setupScene) Layout(window ui.Rect, style draw.Style) {
+	sc := (*Scene)(ss)
 	sc.style = style
 	sc.layout(window, style)
 }
 
 // Update implements Scene.
-func (ss *sandboxSetup) Update(st *State) error {
-	sc := (*SandboxScene)(ss)
+func (ss *setupScene) Update(st *scene.State) error {
+	sc := (*Scene)(ss)
 	in := &st.Input
 	sc.ring.Wrap = st.WrapFocus
 	if esc := sc.ring.Update(in); esc != ui.NoEscape {
@@ -37,8 +39,8 @@ func (ss *sandboxSetup) Update(st *State) error {
 }
 
 // Draw implements Scene.
-func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
-	sc := (*SandboxScene)(ss)
+func (ss *setupScene) Draw(screen *ebiten.Image) {
+	sc := (*Scene)(ss)
 	draw.Background(screen, sc.style.Theme.Background)
 	sc.drawSetupHeader(screen)
 	sc.drawPolicyVerdict(screen)
@@ -52,7 +54,7 @@ func (ss *sandboxSetup) Draw(screen *ebiten.Image) {
 
 // drawSetupHeader draws the header: back, the title, Start and Compare
 // systems, and beside them why Start is refused, or the setup's title.
-func (sc *SandboxScene) drawSetupHeader(screen *ebiten.Image) {
+func (sc *Scene) drawSetupHeader(screen *ebiten.Image) {
 	s, th := sc.style, sc.style.Theme
 	s.Button(screen, &sc.back)
 	draw.TextIn(screen, "Sandbox", s.Title(), sc.title, draw.AlignStart, th.Text)
@@ -73,7 +75,7 @@ func (sc *SandboxScene) drawSetupHeader(screen *ebiten.Image) {
 
 // drawPolicyVerdict draws the live policy check: its mark, its word and
 // its explanation.
-func (sc *SandboxScene) drawPolicyVerdict(screen *ebiten.Image) {
+func (sc *Scene) drawPolicyVerdict(screen *ebiten.Image) {
 	s, th := sc.style, sc.style.Theme
 	v := sc.m.Config.PolicyVerdict()
 	s.Verdict(screen, sc.verdictMark(), s.U(20), v.OK)
@@ -91,10 +93,10 @@ func (sc *SandboxScene) drawPolicyVerdict(screen *ebiten.Image) {
 }
 
 // drawPresets draws the presets' column, the one in use outlined.
-func (sc *SandboxScene) drawPresets(screen *ebiten.Image) {
+func (sc *Scene) drawPresets(screen *ebiten.Image) {
 	s, th := sc.style, sc.style.Theme
 	draw.TextIn(screen, "Presets", s.Label(), sc.presetHead, draw.AlignStart, th.TextDim)
-	for i, p := range sandbox.Presets() {
+	for i, p := range sandboxcfg.Presets() {
 		b := &sc.presets[i]
 		s.Button(screen, b)
 		if p.Name == sc.m.Preset {
@@ -106,7 +108,7 @@ func (sc *SandboxScene) drawPresets(screen *ebiten.Image) {
 // drawField draws field f in its cell: its name and value, its slider or
 // choice button, and under them its error, why it is not used, or its
 // help.
-func (sc *SandboxScene) drawField(screen *ebiten.Image, f *setup.Field, cell ui.Rect) {
+func (sc *Scene) drawField(screen *ebiten.Image, f *setup.Field, cell ui.Rect) {
 	s, th := sc.style, sc.style.Theme
 	head, below := cell.CutTop(s.U(20), 0)
 	_, errR := below.CutTop(s.U(28), s.U(2))
@@ -143,7 +145,7 @@ func (sc *SandboxScene) drawField(screen *ebiten.Image, f *setup.Field, cell ui.
 // the verdict's first line, where its word is, however many lines the
 // explanation takes (centred on the verdict's box, it hung below a
 // one-line verdict).
-func (sc *SandboxScene) verdictMark() ui.Point {
+func (sc *Scene) verdictMark() ui.Point {
 	s := sc.style
 	return ui.Point{X: sc.verdict.X + s.U(10), Y: sc.verdict.Y + draw.LineHeight(s.Small())/2}
 }
@@ -157,11 +159,11 @@ func verdictWord(ok bool) string {
 }
 
 // Inspect implements Inspector.
-func (ss *sandboxSetup) Inspect() SceneInfo {
-	sc := (*SandboxScene)(ss)
-	info := SceneInfo{Name: "sandbox-setup", Page: true, Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "compareSystems": sc.systems.Rect, "verdict": sc.verdict}}
+func (ss *setupScene) Inspect() page.SceneInfo {
+	sc := (*Scene)(ss)
+	info := page.SceneInfo{Name: "sandbox-setup", Page: true, Regions: map[string]ui.Rect{"back": sc.back.Rect, "start": sc.start.Rect, "compareSystems": sc.systems.Rect, "verdict": sc.verdict}}
 	var b strings.Builder
-	for i, p := range sandbox.Presets() {
+	for i, p := range sandboxcfg.Presets() {
 		info.Regions["preset:"+p.Name] = sc.presets[i].Rect
 	}
 	for _, f := range sc.m.Fields {
@@ -187,7 +189,7 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 	}
 	v := sc.m.Config.PolicyVerdict()
 	word := verdictWord(v.OK)
-	info.Mirror = Mirror{Title: "LeaseLab: sandbox setup (" + sc.m.Title() + ")", Text: word + v.Explanation + "\n\n" + b.String(),
+	info.Mirror = page.Mirror{Title: "LeaseLab: sandbox setup (" + sc.m.Title() + ")", Text: word + v.Explanation + "\n\n" + b.String(),
 		Controls: ss.controls()}
 	if len(sc.m.Errs) > 0 {
 		info.Mirror.Text = fmt.Sprintf("Cannot start: %s\n\n", sc.m.Errs[0]) + info.Mirror.Text
@@ -201,7 +203,7 @@ func (ss *sandboxSetup) Inspect() SceneInfo {
 // layout places the setup panel: a header (back, title, why Start is
 // refused, Start), the policy verdict, the presets on the left and the
 // fields in a grid.
-func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
+func (sc *Scene) layout(window ui.Rect, s draw.Style) {
 	px := func(v float64) float64 { return math.Round(s.U(v)) }
 	in := window.Inset(px(12))
 	// Past about 1300 units wide the fields would only drift apart.
@@ -268,7 +270,7 @@ func (sc *SandboxScene) layout(window ui.Rect, s draw.Style) {
 // fit, short (a few words saying the same, if there are) takes its place
 // on one line, with the whole of msg on hover; otherwise what does not
 // fit shows on hover.
-func (sc *SandboxScene) drawUnder(screen *ebiten.Image, msg, short string, r ui.Rect, clr color.Color) {
+func (sc *Scene) drawUnder(screen *ebiten.Image, msg, short string, r ui.Rect, clr color.Color) {
 	face := sc.style.Small()
 	if short == "" || draw.ParagraphHeight(msg, face, r.W) <= r.H+0.5 {
 		draw.ParagraphTip(screen, msg, face, r, clr)
@@ -288,7 +290,7 @@ func fitOr(whole, short string, w float64, face *draw.Face) string {
 
 // drawReason writes msg beside Start: one line centred on the button,
 // or a paragraph from the top when it needs more.
-func (sc *SandboxScene) drawReason(screen *ebiten.Image, msg string, clr color.Color) {
+func (sc *Scene) drawReason(screen *ebiten.Image, msg string, clr color.Color) {
 	s := sc.style
 	if draw.Measure(s.Small())(msg) <= sc.reason.W {
 		draw.TextIn(screen, msg, s.Small(), sc.reason, draw.AlignStart, clr)

@@ -1,8 +1,7 @@
-package game
+package sandbox
 
 import (
 	"fmt"
-	"leaselab/game/lesson"
 
 	"leaselab/core/permalink"
 	"leaselab/game/view"
@@ -11,7 +10,7 @@ import (
 // Link returns the permalink of the sandbox run on screen: the setup it
 // was started from and the learner's log. A lesson's world carried into
 // the sandbox has no setup of its own to share.
-func (sc *SandboxScene) Link() (permalink.RunLink, error) {
+func (sc *Scene) Link() (permalink.RunLink, error) {
 	if sc.Run == nil {
 		return permalink.RunLink{}, fmt.Errorf("start the run first: a link shares a run")
 	}
@@ -21,15 +20,15 @@ func (sc *SandboxScene) Link() (permalink.RunLink, error) {
 	return permalink.SandboxLink(sc.m.Preset, *sc.runCfg, sc.Run.Lab.Log())
 }
 
-// openSandboxLink opens a sandbox link: its setup, started, with the
-// link's log replayed and the play head at its last action. A link the
-// sandbox refuses changes nothing on screen.
-func (a *App) openSandboxLink(l permalink.RunLink) (*lesson.Scene, error) {
+// OpenLink returns the sandbox a link shares: its setup, started, with the
+// link's log replayed and the play head at its last action. onMenu and
+// export are as for [New].
+func OpenLink(l permalink.RunLink, onMenu func(), export Exporter) (*Scene, error) {
 	preset, cfg, err := l.Sandbox()
 	if err != nil {
 		return nil, err
 	}
-	sb, err := NewSandboxScene(preset, a.scenes.Home, a.export)
+	sb, err := New(preset, onMenu, export)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +41,5 @@ func (a *App) openSandboxLink(l permalink.RunLink) (*lesson.Scene, error) {
 		sb.Run.Lab.Seek(l.Log[len(l.Log)-1].At.D())
 	}
 	sb.Run.Player.Narrate("Opened a shared sandbox run: " + view.ActionsText(len(l.Log)) + " replayed.")
-	a.show(sb)
-	return sb.Run, nil
+	return sb, nil
 }

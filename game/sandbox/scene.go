@@ -1,14 +1,16 @@
-package game
+package sandbox
 
 import (
-	"leaselab/game/lesson"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"leaselab/core/sandbox"
+	sandboxcfg "leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/lesson"
+	"leaselab/game/page"
+	"leaselab/game/scene"
 	"leaselab/game/setup"
 	"leaselab/game/ui"
 )
@@ -18,13 +20,13 @@ import (
 // writes a file.
 type Exporter func(name string, data []byte) (where string, err error)
 
-// SandboxScene is free play. First a setup panel: presets, every
-// parameter of sandbox.Config with its validation message under it,
+// Scene is free play. First a setup panel: presets, every
+// parameter of sandboxcfg.Config with its validation message under it,
 // and the live lease-policy verdict; Start is refused while a field is
 // invalid. Then the run, in the lesson player with every control, an
 // invariant panel in place of the goals (click one that broke to jump to
 // the moment it broke) and export buttons in place of the hints.
-type SandboxScene struct {
+type Scene struct {
 	// m is the setup being built: configuration, preset and fields.
 	m *setup.Setup
 
@@ -48,7 +50,7 @@ type SandboxScene struct {
 	cells      []ui.Rect
 
 	// scenes is the setup panel, with the run over it while one plays.
-	scenes *Stack
+	scenes *scene.Stack
 	// Run is the run being played, nil during setup.
 	Run            *lesson.Scene
 	invs           [ui.MaxGoals]ui.Button
@@ -59,24 +61,24 @@ type SandboxScene struct {
 	// its play head; runCfg is the scenario the run was started from
 	// (nil for a lesson's run carried over, which has none).
 	compare ui.Button
-	runCfg  *sandbox.Config
+	runCfg  *sandboxcfg.Config
 
 	onMenu func()
 	export Exporter
 }
 
-// NewSandboxScene returns the setup panel showing preset (the default
+// New returns the setup panel showing preset (the default
 // setup if ""). onMenu goes back to the lesson menu; export saves files
 // (nil: exports are refused with a word).
-func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxScene, error) {
-	sc := &SandboxScene{onMenu: onMenu, export: export, m: setup.New()}
-	sc.presets = make([]ui.Button, len(sandbox.Presets()))
+func New(preset string, onMenu func(), export Exporter) (*Scene, error) {
+	sc := &Scene{onMenu: onMenu, export: export, m: setup.New()}
+	sc.presets = make([]ui.Button, len(sandboxcfg.Presets()))
 	sc.back = ui.Button{Label: "< Lessons"}
 	sc.start = ui.Button{Label: "Start", Icon: ui.IconPlay}
 	sc.systems = ui.Button{Label: "Compare systems"}
 	sc.names = map[ui.Focusable]string{&sc.back: "back", &sc.start: "start", &sc.systems: "compareSystems"}
 	items := []ui.Focusable{&sc.back}
-	for i, p := range sandbox.Presets() {
+	for i, p := range sandboxcfg.Presets() {
 		sc.presets[i].Label = p.Name
 		items = append(items, &sc.presets[i])
 		sc.names[&sc.presets[i]] = "preset:" + p.Name
@@ -86,7 +88,7 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 		sc.names[f.Widget()] = "field:" + f.Name
 	}
 	sc.ring = ui.NewFocusRing(false, append(items, &sc.systems, &sc.start)...)
-	sc.scenes = NewStack((*sandboxSetup)(sc))
+	sc.scenes = scene.NewStack((*setupScene)(sc))
 	if preset != "" {
 		if err := sc.UsePreset(preset); err != nil {
 			return nil, err
@@ -97,7 +99,7 @@ func NewSandboxScene(preset string, onMenu func(), export Exporter) (*SandboxSce
 }
 
 // UsePreset loads a preset into the setup panel.
-func (sc *SandboxScene) UsePreset(name string) error {
+func (sc *Scene) UsePreset(name string) error {
 	if err := sc.m.UsePreset(name); err != nil {
 		return err
 	}
@@ -107,20 +109,20 @@ func (sc *SandboxScene) UsePreset(name string) error {
 }
 
 // Config returns the configuration the setup panel shows.
-func (sc *SandboxScene) Config() sandbox.Config { return sc.m.Config }
+func (sc *Scene) Config() sandboxcfg.Config { return sc.m.Config }
 
 // Errors returns the configuration's field errors.
-func (sc *SandboxScene) Errors() []sandbox.FieldError { return sc.m.Errs }
+func (sc *Scene) Errors() []sandboxcfg.FieldError { return sc.m.Errs }
 
 // check validates the configuration; Start is refused while it fails.
-func (sc *SandboxScene) check() {
+func (sc *Scene) check() {
 	sc.m.Check()
 	sc.start.Disabled = len(sc.m.Errs) > 0
 	sc.systems.Disabled = sc.start.Disabled || sc.m.Config.Shards > 0
 }
 
 // Start runs the configuration in the player. It refuses an invalid one.
-func (sc *SandboxScene) Start() error {
+func (sc *Scene) Start() error {
 	lb, dropped, err := sc.m.Run()
 	if err != nil {
 		return err
@@ -135,28 +137,28 @@ func (sc *SandboxScene) Start() error {
 
 // OpenRun plays a run carried over from a lesson (see lab.OpenInSandbox);
 // the setup panel behind it shows preset.
-func (sc *SandboxScene) OpenRun(lb *lab.Lab) {
+func (sc *Scene) OpenRun(lb *lab.Lab) {
 	lb.Lesson.Intro = append([]string{"This is the lesson's own world with your actions so far, and every control. " +
 		"Back to the setup (Esc) to build a world of your own from any preset."}, lb.Lesson.Intro...)
 	sc.play(lb, nil)
 }
 
-// sandboxSetup is the setup panel, and sandboxRun the run played from it
+// setupScene is the setup panel, and runScene the run played from it
 // with the invariant rows and export buttons in the lesson panel: the two
 // scenes of the sandbox's stack.
 type (
-	sandboxSetup SandboxScene
-	sandboxRun   SandboxScene
+	setupScene Scene
+	runScene   Scene
 )
 
 // Update implements Scene.
-func (sc *SandboxScene) Update(st *State) error { return sc.scenes.Update(st) }
+func (sc *Scene) Update(st *scene.State) error { return sc.scenes.Update(st) }
 
 // Layout implements Scene.
-func (sc *SandboxScene) Layout(window ui.Rect, style draw.Style) { sc.scenes.Layout(window, style) }
+func (sc *Scene) Layout(window ui.Rect, style draw.Style) { sc.scenes.Layout(window, style) }
 
 // Draw implements Scene.
-func (sc *SandboxScene) Draw(screen *ebiten.Image) { sc.scenes.Draw(screen) }
+func (sc *Scene) Draw(screen *ebiten.Image) { sc.scenes.Draw(screen) }
 
 // Inspect implements Inspector.
-func (sc *SandboxScene) Inspect() SceneInfo { return sc.scenes.Inspect() }
+func (sc *Scene) Inspect() page.SceneInfo { return sc.scenes.Inspect() }

@@ -1,18 +1,20 @@
-package game
+package sandbox
 
 import (
 	"fmt"
-	"leaselab/game/lesson"
 	"math"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
-	"leaselab/core/sandbox"
+	sandboxcfg "leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/lesson"
+	"leaselab/game/page"
 	"leaselab/game/player"
+	"leaselab/game/scene"
 	"leaselab/game/ui"
 )
 
@@ -21,7 +23,7 @@ import (
 
 // play plays lb over the setup; cfg is the setup it was started from
 // (nil: a lesson's run carried over).
-func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
+func (sc *Scene) play(lb *lab.Lab, cfg *sandboxcfg.Config) {
 	search := cfg != nil
 	sc.exported, sc.runCfg = "", cfg
 	spec := lesson.Spec{
@@ -78,12 +80,12 @@ func (sc *SandboxScene) play(lb *lab.Lab, cfg *sandbox.Config) {
 	if why != "" {
 		sc.Run.Player.Narrate("Find a break is not offered for this setup: " + why + ".")
 	}
-	sc.scenes.Push((*sandboxRun)(sc))
+	sc.scenes.Push((*runScene)(sc))
 }
 
 // invariants are the checklist: the invariants of run lb at the play
 // head. Those that broke become buttons that jump to where.
-func (sc *SandboxScene) invariants(lb *lab.Lab) []draw.Goal {
+func (sc *Scene) invariants(lb *lab.Lab) []draw.Goal {
 	sts := lb.Statuses()
 	goals := make([]draw.Goal, 0, len(sts))
 	for i, st := range sts {
@@ -107,8 +109,8 @@ func (sc *SandboxScene) invariants(lb *lab.Lab) []draw.Goal {
 }
 
 // Layout implements Scene.
-func (v *sandboxRun) Layout(window ui.Rect, style draw.Style) {
-	sc := (*SandboxScene)(v)
+func (v *runScene) Layout(window ui.Rect, style draw.Style) {
+	sc := (*Scene)(v)
 	sc.Run.Layout(window, style)
 	p := sc.Run.Player
 	l := p.Placed()
@@ -131,7 +133,7 @@ const compareLabel = "Compare systems"
 
 // runRowRoom is the room the run row's own buttons leave between those at
 // its left (Restart, Undo) and any at its right (Back to my run).
-func (sc *SandboxScene) runRowRoom(style draw.Style, row ui.Rect) ui.Rect {
+func (sc *Scene) runRowRoom(style draw.Style, row ui.Rect) ui.Rect {
 	g := math.Round(style.U(8))
 	left, right := row.X, row.MaxX()
 	for _, b := range sc.Run.Player.RunButtonRects() {
@@ -152,7 +154,7 @@ func (sc *SandboxScene) runRowRoom(style draw.Style, row ui.Rect) ui.Rect {
 // row; when Back to my run has taken that room, Compare systems takes
 // the export row's right end, and the export buttons are named by what
 // they save alone (their tips and the line under them say the formats).
-func (sc *SandboxScene) placeExports(style draw.Style, row, room ui.Rect) {
+func (sc *Scene) placeExports(style draw.Style, row, room ui.Rect) {
 	g := math.Round(style.U(8))
 	width := func(label string) float64 { return math.Ceil(draw.Measure(style.Label())(label) + style.U(22)) }
 	w := width(compareLabel)
@@ -175,8 +177,8 @@ func (sc *SandboxScene) placeExports(style draw.Style, row, room ui.Rect) {
 }
 
 // Update implements Scene.
-func (v *sandboxRun) Update(st *State) error {
-	sc := (*SandboxScene)(v)
+func (v *runScene) Update(st *scene.State) error {
+	sc := (*Scene)(v)
 	run := sc.Run
 	if err := run.Update(st); err != nil {
 		return err
@@ -205,7 +207,7 @@ func (v *sandboxRun) Update(st *State) error {
 }
 
 // jumpToBreak moves the run to where invariant i first broke.
-func (sc *SandboxScene) jumpToBreak(i int) {
+func (sc *Scene) jumpToBreak(i int) {
 	p := sc.Run.Player
 	p.SetPlaying(false)
 	sc.Run.Seek(sc.invAt[i])
@@ -213,7 +215,7 @@ func (sc *SandboxScene) jumpToBreak(i int) {
 }
 
 // save hands an export to the host and narrates where it went.
-func (sc *SandboxScene) save(name string, data []byte) {
+func (sc *Scene) save(name string, data []byte) {
 	p := sc.Run.Player
 	if sc.export == nil {
 		sc.exported = "This build cannot save files."
@@ -230,7 +232,7 @@ func (sc *SandboxScene) save(name string, data []byte) {
 
 // drawSide draws the invariant rows' marks and the export buttons where
 // the hints would be.
-func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
+func (sc *Scene) drawSide(dst *ebiten.Image) {
 	p := sc.Run.Player
 	s, l, th := p.Style(), p.Placed(), p.Style().Theme
 	for i, g := range p.Lesson.Goals {
@@ -263,24 +265,24 @@ func (sc *SandboxScene) drawSide(dst *ebiten.Image) {
 }
 
 // Draw implements Scene.
-func (v *sandboxRun) Draw(screen *ebiten.Image) { v.Run.Draw(screen) }
+func (v *runScene) Draw(screen *ebiten.Image) { v.Run.Draw(screen) }
 
 // Inspect implements Inspector.
-func (v *sandboxRun) Inspect() SceneInfo {
-	sc := (*SandboxScene)(v)
+func (v *runScene) Inspect() page.SceneInfo {
+	sc := (*Scene)(v)
 	info := v.Run.Inspect()
 	info.Name = "sandbox"
 	info.Run.Complete = false
-	info.Mirror.Checklist = &ChecklistWords{Title: "Invariants", Met: "Holds", Open: "Broken"}
+	info.Mirror.Checklist = &page.ChecklistWords{Title: "Invariants", Met: "Holds", Open: "Broken"}
 	// The invariant rows' jumps, for the page: each broken one takes the
 	// play head to where it first broke.
-	var jumps []Control
+	var jumps []ui.Control
 	for i, g := range info.Mirror.Goals {
 		if i >= len(sc.invs) || g.Met {
 			continue
 		}
 		name, _, _ := strings.Cut(g.Text, ":")
-		jumps = append(jumps, Control{ID: fmt.Sprintf("inv:%d", i), Group: "Invariants",
+		jumps = append(jumps, ui.Control{ID: fmt.Sprintf("inv:%d", i), Group: "Invariants",
 			Label: fmt.Sprintf("Jump to t=%s, where %s first broke", core.FormatTime(sc.invAt[i]), name)})
 	}
 	info.Mirror.Controls = append(jumps, info.Mirror.Controls...)

@@ -1,7 +1,6 @@
-package game
+package sandbox
 
 import (
-	"leaselab/game/lesson"
 	"math"
 	"slices"
 	"strings"
@@ -10,20 +9,23 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"leaselab/core"
-	"leaselab/core/sandbox"
+	sandboxcfg "leaselab/core/sandbox"
 	"leaselab/game/draw"
 	"leaselab/game/lab"
+	"leaselab/game/lesson"
+	"leaselab/game/page"
 	"leaselab/game/player"
+	"leaselab/game/scene"
 	"leaselab/game/ui"
 	"leaselab/game/view"
 )
 
-// systemsView plays one sandbox scenario on several systems at once
+// Systems plays one sandbox scenario on several systems at once
 // (lab.SystemsComparison), in the style of the fencing on/off
 // comparison: a pane per system, each world under the line that says what
 // that system did, their timelines side by side, one play head. It is a
 // scene of its own, pushed over the sandbox and popped on Esc.
-type systemsView struct {
+type Systems struct {
 	m      *lab.SystemsComparison
 	worlds []*view.World
 	lines  []*view.Timeline
@@ -46,7 +48,7 @@ type systemsView struct {
 	single bool
 	back   ui.Button
 	player *player.Player
-	stack  *Stack
+	stack  *scene.Stack
 }
 
 // systemsFrom is where the comparison was opened, and so where its Back
@@ -54,14 +56,14 @@ type systemsView struct {
 type systemsFrom struct{ label, tip, esc string }
 
 var (
-	fromSetup = systemsFrom{"< Sandbox", "Back to the sandbox's setup", "Esc returns to the sandbox."}
+	fromSetup = systemsFrom{"< Sandbox", "Back to the sandbox's setup", "Esc returns to the sandboxcfg."}
 	fromRun   = systemsFrom{"< Run", "Back to the run, where you left it", "Esc returns to the run."}
 )
 
 // openSystems builds the comparison of cfg and log on systems (every one
 // when empty), at play head at, and pushes it on stack; its Back returns
 // to from.
-func openSystems(stack *Stack, cfg sandbox.Config, log core.ActionLog, systems []core.System, at time.Duration, from systemsFrom) error {
+func openSystems(stack *scene.Stack, cfg sandboxcfg.Config, log core.ActionLog, systems []core.System, at time.Duration, from systemsFrom) error {
 	m, err := lab.NewSystemsComparison(cfg, log, systems, at)
 	if err != nil {
 		return err
@@ -71,8 +73,8 @@ func openSystems(stack *Stack, cfg sandbox.Config, log core.ActionLog, systems [
 }
 
 // pushSystems shows comparison m on stack, etcd beside system.
-func pushSystems(stack *Stack, m *lab.SystemsComparison, system core.System, from systemsFrom) {
-	v := &systemsView{m: m, stack: stack, back: ui.Button{Label: "Back (Esc)"}, shown: [2]int{0, min(1, len(m.Runs)-1)}}
+func pushSystems(stack *scene.Stack, m *lab.SystemsComparison, system core.System, from systemsFrom) {
+	v := &Systems{m: m, stack: stack, back: ui.Button{Label: "Back (Esc)"}, shown: [2]int{0, min(1, len(m.Runs)-1)}}
 	widgets := []player.Widget{{Name: "systemsBack", W: &v.back, Tip: "Back to the sandbox (Esc)", Do: v.leave}}
 	v.chips = make([]ui.Button, len(m.Systems))
 	for i, sys := range m.Systems {
@@ -140,29 +142,29 @@ func systemTitles(ss []core.System) string {
 	return strings.Join(out, ", ")
 }
 
-// leave returns to the sandbox.
-func (v *systemsView) leave() {
+// leave returns to the sandboxcfg.
+func (v *Systems) leave() {
 	v.player.SetPlaying(false)
 	v.stack.Pop()
 }
 
 // Update implements Scene.
-func (v *systemsView) Update(st *State) error { return v.player.Update(&st.Env) }
+func (v *Systems) Update(st *scene.State) error { return v.player.Update(&st.Env) }
 
 // Layout implements Scene.
-func (v *systemsView) Layout(window ui.Rect, style draw.Style) {
+func (v *Systems) Layout(window ui.Rect, style draw.Style) {
 	v.tall = window.H >= style.U(760)
 	v.player.Layout(window, style)
 }
 
 // Draw implements Scene.
-func (v *systemsView) Draw(screen *ebiten.Image) { v.player.Draw(screen) }
+func (v *Systems) Draw(screen *ebiten.Image) { v.player.Draw(screen) }
 
 // Inspect implements Inspector.
-func (v *systemsView) Inspect() SceneInfo {
+func (v *Systems) Inspect() page.SceneInfo {
 	info := v.player.Inspect()
 	info.Name = "compare-systems"
-	si := &SystemsInfo{Refused: v.m.Refused, Now: v.m.Runs[0].Now().Seconds()}
+	si := &page.SystemsInfo{Refused: v.m.Refused, Now: v.m.Runs[0].Now().Seconds()}
 	for i, sys := range v.m.Systems {
 		si.Systems = append(si.Systems, sys.String())
 		si.Lines = append(si.Lines, v.m.Stories[i].Line())
@@ -176,7 +178,7 @@ func (v *systemsView) Inspect() SceneInfo {
 
 // drawn are the systems whose worlds are drawn, left to right: the shown
 // pair, or on a narrow screen the last one chosen.
-func (v *systemsView) drawn() []int {
+func (v *Systems) drawn() []int {
 	switch {
 	case len(v.m.Systems) == 1:
 		return v.shown[:1]
@@ -187,13 +189,13 @@ func (v *systemsView) drawn() []int {
 }
 
 // isDrawn reports whether system i's world is drawn.
-func (v *systemsView) isDrawn(i int) bool { return slices.Contains(v.drawn(), i) }
+func (v *Systems) isDrawn(i int) bool { return slices.Contains(v.drawn(), i) }
 
 // cells lays the timeline strip out: when it is tall enough, a grid of
 // every system's timeline, up to three a row, each under its name;
 // otherwise a row of names and the shown pair's timelines side by side.
 // lanes[i] is empty for a system whose timeline is not drawn.
-func (v *systemsView) cells(area ui.Rect, s draw.Style) (titles, lanes []ui.Rect) {
+func (v *Systems) cells(area ui.Rect, s draw.Style) (titles, lanes []ui.Rect) {
 	area = area.Inset(math.Round(s.U(10)))
 	n := len(v.lines)
 	cols := min(n, 3)
@@ -241,7 +243,7 @@ func ones(n int) []float64 {
 
 // show puts system i in the world panes beside the last one shown, or on
 // a narrow screen in place of it.
-func (v *systemsView) show(i int) {
+func (v *Systems) show(i int) {
 	if v.single {
 		if i == v.shown[1] {
 			return
@@ -265,11 +267,11 @@ const minPaneW = 300
 
 // systemsPanes is the world region: a header with the way back, then
 // the worlds of the two systems shown, each under its line.
-type systemsPanes systemsView
+type systemsPanes Systems
 
 // Layout implements View.
 func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
-	v := (*systemsView)(p)
+	v := (*Systems)(p)
 	px := func(x float64) float64 { return math.Round(s.U(x)) }
 	in := area.Inset(px(10))
 	v.header, in = in.CutTop(px(30), px(8))
@@ -299,7 +301,7 @@ func (p *systemsPanes) Layout(area ui.Rect, s draw.Style) {
 // Update implements View: the way back and the names that choose the
 // systems shown; the worlds are a replay to watch and take no input.
 func (p *systemsPanes) Update(st *view.Env) error {
-	v := (*systemsView)(p)
+	v := (*Systems)(p)
 	for i, sys := range v.m.Systems {
 		if v.chips[i].Update(&st.Input) {
 			v.player.Use(ui.HostAction{ID: "systemsShow:" + sys.String()})
@@ -311,7 +313,7 @@ func (p *systemsPanes) Update(st *view.Env) error {
 
 // Draw implements View.
 func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
-	v := (*systemsView)(p)
+	v := (*Systems)(p)
 	th := s.Theme
 	title := "The same scenario on " + systemTitles(v.m.Systems)
 	if !v.chips[0].Rect.Empty() {
@@ -335,7 +337,7 @@ func (p *systemsPanes) Draw(dst *ebiten.Image, _ ui.Rect, s draw.Style) {
 // drawChips draws the header's names, every one in the same face and
 // wording: the label face where every whole name fits its chip, else the
 // small one, else the names people shorten them to (the whole on hover).
-func (v *systemsView) drawChips(dst *ebiten.Image, s draw.Style) {
+func (v *Systems) drawChips(dst *ebiten.Image, s draw.Style) {
 	th := s.Theme
 	names := make([]string, len(v.chips))
 	for i, sys := range v.m.Systems {
@@ -386,11 +388,11 @@ func chipFace(s draw.Style, names []string, w float64) (face *draw.Face, short b
 // systemsLanes is the timeline region: every system's timeline in a
 // grid, under its name. Clicking lanes seeks them all; clicking a name
 // shows that system's world.
-type systemsLanes systemsView
+type systemsLanes Systems
 
 // Layout implements View.
 func (p *systemsLanes) Layout(area ui.Rect, s draw.Style) {
-	v := (*systemsView)(p)
+	v := (*Systems)(p)
 	titles, lanes := v.cells(area, s)
 	v.titles, v.pair = titles, titles == nil
 	for i, r := range lanes {
@@ -400,7 +402,7 @@ func (p *systemsLanes) Layout(area ui.Rect, s draw.Style) {
 
 // Update implements View.
 func (p *systemsLanes) Update(st *view.Env) error {
-	v := (*systemsView)(p)
+	v := (*Systems)(p)
 	before := v.m.Runs[0].Now()
 	for i, tl := range v.lines {
 		if err := tl.Update(st); err != nil {
@@ -416,7 +418,7 @@ func (p *systemsLanes) Update(st *view.Env) error {
 
 // Draw implements View.
 func (p *systemsLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
-	v := (*systemsView)(p)
+	v := (*Systems)(p)
 	th := s.Theme
 	_, lanes := v.cells(area, s)
 	for i, tl := range v.lines {
@@ -435,7 +437,7 @@ func (p *systemsLanes) Draw(dst *ebiten.Image, area ui.Rect, s draw.Style) {
 
 // CompareSystems opens the setup, with the learner's actions from the
 // last run, on every system side by side.
-func (sc *SandboxScene) CompareSystems() {
+func (sc *Scene) CompareSystems() {
 	sc.note = ""
 	if err := openSystems(sc.scenes, sc.m.Config, sc.m.Played, nil, 0, fromSetup); err != nil {
 		sc.note = "Cannot compare: " + err.Error()
@@ -446,7 +448,7 @@ func (sc *SandboxScene) CompareSystems() {
 // far, on every system side by side at its play head; Back returns to
 // the run. A run carried over from a lesson has no sandbox scenario to
 // play elsewhere and is refused with why.
-func (sc *SandboxScene) CompareRun() {
+func (sc *Scene) CompareRun() {
 	run := sc.Run
 	if run == nil {
 		return
