@@ -2,12 +2,8 @@ package game
 
 import (
 	"fmt"
-	"image"
 	"image/color"
-	"image/png"
 	"leaselab/game/lesson"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +16,7 @@ import (
 	"leaselab/core"
 	"leaselab/core/sandbox"
 	"leaselab/game/draw"
+	"leaselab/game/internal/ebitest"
 	"leaselab/game/lab"
 	"leaselab/game/place"
 	"leaselab/game/player"
@@ -60,36 +57,13 @@ func (r *appRig) drawn(name string) screenText {
 	r.a.Draw(img)
 	drawn := stop()
 	draw.EndFrame()
-	if dir := os.Getenv("LEASELAB_SHOTS"); dir != "" {
-		rgba := image.NewRGBA(image.Rect(0, 0, w, h))
-		img.ReadPixels(rgba.Pix)
-		f, err := os.Create(filepath.Join(dir, name+".png"))
-		require.NoError(r.t, err)
-		require.NoError(r.t, png.Encode(f, rgba))
-		require.NoError(r.t, f.Close())
-	}
+	ebitest.Shot(r.t, img, name)
 	return screenText{name: name, drawn: drawn}
 }
 
 // offenders lists, one a line, every string on the screen that cannot be
 // read in full: cut with no tip, or drawn outside its box.
-func (s screenText) offenders() []string {
-	var out []string
-	for _, d := range s.drawn {
-		if !d.Unreadable() {
-			continue
-		}
-		why := "cut, no tip"
-		switch {
-		case !d.Cut && strings.HasSuffix(d.Text, ui.Ellipsis):
-			why = "ellipsis put in by its caller"
-		case d.Outside():
-			why = fmt.Sprintf("outside its box %v (ink %v, clip %v)", d.Box, d.Ink, d.Clip)
-		}
-		out = append(out, fmt.Sprintf("%s: %q (whole: %q): %s", s.name, d.Text, d.Full, why))
-	}
-	return out
-}
+func (s screenText) offenders() []string { return ebitest.Unreadable(s.name, s.drawn) }
 
 // tipped lists the strings cut with their whole text on hover.
 func (s screenText) tipped() []draw.Drawn {
@@ -148,14 +122,18 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 			shots = append(shots, r.record("exercise-"+ex.ID+"-sim-"+size))
 		}
 		// The model answer shown beside the defence, with its key points
-		// to tick under it, one ticked.
-		r = open(nil)
+		// to tick under it, one ticked: asked for and confirmed after a
+		// real attempt made before.
+		p := progress.New()
+		p.Exercises[ex.ID] = progress.Exercise{Complete: true}
+		saved, err := progress.Encode(p)
+		require.NoError(t, err)
+		r = open(progress.NewMemStore(saved, ""))
 		r.click("exercise:" + ex.ID)
 		sc = r.exScene()
-		sc.reveal()
-		sc.setTab(tabModel)
-		sc.togglePoint(0)
-		r.tick(ui.Input{})
+		sc.AskModel()
+		sc.AskModel()
+		r.tick(ui.Input{Host: []ui.HostAction{{ID: "point:0"}}})
 		_, shown := r.a.Inspect().Regions["point:0"]
 		require.True(t, shown, "%s: the key points are in view once the model answer is shown", ex.ID)
 		shots = append(shots, r.record("exercise-"+ex.ID+"-points-"+size))

@@ -17,14 +17,13 @@
 //     with its "Find a break" search, its recap card and the comparison of
 //     a schedule replayed with its protection off and on,
 //     lesson.Comparison), sandbox*.go (the setup panel, then a run, played
-//     by a lesson.Scene), exercise*.go (ExerciseScene: the state its screens share in
-//     exercise_state.go; the answer form, exerciseAnswer, in
-//     exercise_answer.go with its update, layout, view, host and info
-//     files; the check builder it holds in exercise_query.go; the chain
-//     builder in game/answer (answer.Chain, with the form's column,
-//     answer.Flow, and its scrolling, answer.Drag), which a lesson's recap
-//     card holds too; the simulator or a checked run over it in
-//     exercise_run.go), systems_view.go (one sandbox run on every system
+//     by a lesson.Scene), game/exercise (an exercise, exercise.Scene,
+//     with its answer form, its check builder and the simulator or a
+//     checked run over it, and a shared answer graded again,
+//     exercise.Shared; the chain builder its form holds is game/answer's
+//     (answer.Chain, with the form's column, answer.Flow, and its
+//     scrolling, answer.Drag), which a lesson's recap card holds too),
+//     systems_view.go (one sandbox run on every system
 //     at once); the App (app.go) stacks them over the menu. A scene's *_host.go is what the page's accessible panel offers.
 //   - The lesson player: game/player (player.Player, built once from a
 //     player.PlayerSpec, with its knobs, narration, run row and cards). A

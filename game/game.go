@@ -2,6 +2,7 @@ package game
 
 import (
 	"image"
+	"leaselab/game/exercise"
 	"leaselab/game/lesson"
 	"math"
 	"sync"
@@ -462,7 +463,7 @@ func (a *App) NotifySlow(line string) {
 	switch sc := a.top().(type) {
 	case *lesson.Scene:
 		sc.Player.Narrate(line)
-	case *ExerciseScene:
+	case *exercise.Scene:
 		sc.Narrate(line)
 	case *SandboxScene:
 		if sc.Run != nil {

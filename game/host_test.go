@@ -14,6 +14,7 @@ import (
 
 	"leaselab/core"
 	"leaselab/game/draw"
+	"leaselab/game/exercise"
 	"leaselab/game/form"
 	"leaselab/game/lab"
 	"leaselab/game/player"
@@ -497,7 +498,7 @@ func TestTheDefenceIsWrittenAndItsKeyPointsTicked(t *testing.T) {
 func TestAnExerciseNumberIsSaidOncePerValue(t *testing.T) {
 	r := newAppRig(t)
 	r.click("exercise:renew-ttl-pause")
-	sc := r.a.top().(*ExerciseScene)
+	sc := r.a.top().(*exercise.Scene)
 	require.NotEmpty(t, sc.Ex.Numbers)
 	k := sc.Ex.Numbers[0]
 	said := func() int {
@@ -635,7 +636,7 @@ func TestThePlayerNamesEachControlOnceForCanvasAndPage(t *testing.T) {
 func TestAnExerciseNumberIsTypedAndWhatCannotBeIsRefusedBesideTheBox(t *testing.T) {
 	r := newAppRig(t)
 	r.click("exercise:compaction-ttl")
-	sc := r.a.top().(*ExerciseScene)
+	sc := r.a.top().(*exercise.Scene)
 	typed := func(id, text string) Control {
 		t.Helper()
 		r.tick(ui.Input{Host: []ui.HostAction{{ID: id, Typed: true, Text: text}}})
