@@ -57,8 +57,8 @@ BOOT_DIR   := cmd/leaselab/boot
 
 # Packages whose test binaries import Ebitengine and so need a display, the
 # js/wasm main, and the end-to-end tests are kept out of the plain run.
-DISPLAY_PKGS := ./game ./game/draw ./game/view ./game/player ./game/scene ./game/lesson ./game/menu ./game/sandbox ./cmd/leaselab
-PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/game/view$$' -e '/game/player$$' -e '/game/scene$$' -e '/game/lesson$$' -e '/game/menu$$' -e '/game/sandbox$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
+DISPLAY_PKGS := ./game ./game/draw ./game/view ./game/player ./game/scene ./game/lesson ./game/menu ./game/sandbox ./game/exercise ./cmd/leaselab
+PLAIN_PKGS    = $(shell $(GO) list ./... | grep -v -e '/game$$' -e '/game/draw$$' -e '/game/view$$' -e '/game/player$$' -e '/game/scene$$' -e '/game/lesson$$' -e '/game/menu$$' -e '/game/sandbox$$' -e '/game/exercise$$' -e '/cmd/leaselab$$' -e '/wasm$$' -e '/e2e$$')
 
 .PHONY: shots wasm serve desktop conform size bench test deps fmt-check vet staticcheck test-plain test-ui test-wasm test-browser test-desktop test-conform test-fuzz
 

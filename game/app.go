@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"leaselab/game/exercise"
 	"leaselab/game/lesson"
 	"reflect"
 	"slices"
@@ -53,7 +54,7 @@ type App struct {
 	// ShareAnswer hands a learner's shared answer to the platform (the
 	// page: a link on the clipboard; the desktop: a file); nil shows the
 	// link to copy.
-	ShareAnswer Sharer
+	ShareAnswer exercise.Sharer
 }
 
 // NewApp returns the lab showing the lesson menu, with progress loaded
@@ -171,11 +172,11 @@ func (a *App) Flush() {
 	switch sc := a.top().(type) {
 	case *lesson.Scene:
 		a.record(sc)
-	case *ExerciseScene:
+	case *exercise.Scene:
 		if sc.InSimulator() {
 			// A reload comes back to the simulator (place.Simulator),
 			// which replays the answer's schedule: the run so far.
-			sc.takeRun()
+			sc.TakeRun()
 		}
 		if sc.OnSave != nil {
 			sc.OnSave()
@@ -324,7 +325,7 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 		}
 	}
 	saved := a.prog.Exercise(ex.ID)
-	sc := NewExerciseScene(ex, n, saved)
+	sc := exercise.New(ex, n, saved)
 	sc.CheckBudget = a.CheckBudget
 	sc.Restore(saved.Answer)
 	sc.OnSave = func() {
@@ -357,13 +358,13 @@ func (a *App) OpenExercise(ex *lessons.Exercise) {
 
 // OpenExerciseID opens the exercise with the given id (for deep links and
 // tests) and returns its scene.
-func (a *App) OpenExerciseID(id string) (*ExerciseScene, error) {
+func (a *App) OpenExerciseID(id string) (*exercise.Scene, error) {
 	ex, err := lessons.FindExercise(id)
 	if err != nil {
 		return nil, err
 	}
 	a.OpenExercise(ex)
-	return a.top().(*ExerciseScene), nil
+	return a.top().(*exercise.Scene), nil
 }
 
 // Update implements Scene: the scene on show handles the tick. One it
@@ -405,7 +406,7 @@ func (a *App) place(info SceneInfo) place.Place {
 		return place.Place{Kind: place.Lesson, ID: sc.Lab.Lesson.ID}
 	case *lesson.Comparison:
 		return place.Place{Kind: place.Lesson, ID: sc.Lesson().Lab.Lesson.ID, Sub: "compare"}
-	case *ExerciseScene:
+	case *exercise.Scene:
 		p := place.Place{Kind: place.Exercise, ID: sc.Ex.ID}
 		if ex := info.Exercise; ex != nil && ex.Simulator {
 			p.Sub = place.Simulator
@@ -413,8 +414,8 @@ func (a *App) place(info SceneInfo) place.Place {
 			p.Sub = "run"
 		}
 		return p
-	case *SharedScene:
-		return sc.sharedPlace()
+	case *exercise.Shared:
+		return sc.Place()
 	case *sandbox.Scene:
 		p := place.Place{Kind: place.Sandbox, Sub: info.Name}
 		if info.Compare != nil {
@@ -450,17 +451,17 @@ func (a *App) Goto(p place.Place) error {
 		if err != nil {
 			return err
 		}
-		sc, same := a.top().(*ExerciseScene)
+		sc, same := a.top().(*exercise.Scene)
 		if !same || sc.Ex != ex {
 			a.leave()
 			a.OpenExercise(ex)
-			sc = a.top().(*ExerciseScene)
+			sc = a.top().(*exercise.Scene)
 		}
 		switch {
 		case p.Sub == place.Simulator && !sc.InSimulator() && ex.Lab != nil:
-			return sc.openLab()
+			return sc.OpenSimulator()
 		case p.Sub == "" && sc.InSimulator():
-			sc.closeLab()
+			sc.CloseSimulator()
 		}
 	case place.Sandbox:
 		a.leave()
@@ -482,9 +483,9 @@ func (a *App) leave() {
 		a.record(sc)
 	case *lesson.Comparison:
 		a.record(sc.Lesson())
-	case *ExerciseScene:
+	case *exercise.Scene:
 		if sc.InSimulator() {
-			sc.closeLab() // the run becomes the answer's schedule, saved
+			sc.CloseSimulator() // the run becomes the answer's schedule, saved
 		}
 	}
 }

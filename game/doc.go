@@ -12,21 +12,22 @@
 //
 // Where things live:
 //
-//   - A scene: a file (or a prefix) each here, or a package of its own.
+//   - A scene: a package of its own.
 //     game/menu (the lesson menu, menu.Scene, over its display-free
 //     model, menu.Menu), game/lesson (a lesson played, lesson.Scene,
 //     with its "Find a break" search, its recap card and the comparison of
 //     a schedule replayed with its protection off and on,
 //     lesson.Comparison), game/sandbox (sandbox.Scene: the setup panel,
 //     then a run, played by a lesson.Scene; sandbox.Systems, one sandbox
-//     run on every system at once), exercise*.go (ExerciseScene: the state its screens share in
-//     exercise_state.go; the answer form, exerciseAnswer, in
-//     exercise_answer.go with its update, layout, view, host and info
-//     files; the check builder it holds in exercise_query.go; the chain
-//     builder in game/answer (answer.Chain, with the form's column,
-//     answer.Flow, and its scrolling, answer.Drag), which a lesson's recap
-//     card holds too; the simulator or a checked run over it in
-//     exercise_run.go); the App (app.go) stacks them over the menu. A scene's *_host.go is what the page's accessible panel offers.
+//     run on every system at once), game/exercise (an exercise,
+//     exercise.Scene, with its answer form, its check builder and the
+//     simulator or a checked run over it, and a shared answer graded
+//     again, exercise.Shared; the chain builder its form holds is
+//     game/answer's (answer.Chain, with the form's column, answer.Flow,
+//     and its scrolling, answer.Drag), which a lesson's recap card holds
+//     too). The App (app.go) stacks them over the menu. The game/ root
+//     keeps the game loop (game.go), the App, the input glue (input.go,
+//     host.go) and what the page is told (announce.go, voice.go).
 //   - The lesson player: game/player (player.Player, built once from a
 //     player.PlayerSpec, with its knobs, narration, run row and cards). A
 //     scene holds one and passes it the tick's view.Env. The "Find a

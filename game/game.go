@@ -2,6 +2,7 @@ package game
 
 import (
 	"image"
+	"leaselab/game/exercise"
 	"leaselab/game/lesson"
 	"math"
 	"sync"
@@ -463,7 +464,7 @@ func (a *App) NotifySlow(line string) {
 	switch sc := a.top().(type) {
 	case *lesson.Scene:
 		sc.Player.Narrate(line)
-	case *ExerciseScene:
+	case *exercise.Scene:
 		sc.Narrate(line)
 	case *sandbox.Scene:
 		if sc.Run != nil {

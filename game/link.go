@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"leaselab/game/exercise"
 	"leaselab/game/lesson"
 
 	"leaselab/core/permalink"
@@ -76,4 +77,18 @@ func (a *App) Notify(msg string) {
 		return
 	}
 	a.menu.Notice = msg
+}
+
+// OpenShare opens a shared answer (a link with #share=, its code, or a
+// share's JSON) on its own screen and grades it again there. A share
+// that cannot be read opens the screen with why, never anything else.
+func (a *App) OpenShare(text string) *exercise.Shared {
+	a.leave()
+	sc := exercise.NewShared(text)
+	sc.OnBack = a.scenes.Home
+	if ex := sc.Ex; ex != nil {
+		sc.OnOpen = func() { a.OpenExercise(ex) }
+	}
+	a.show(sc)
+	return sc
 }

@@ -142,7 +142,7 @@ func (l *links) bridge() js.Func {
 	})
 }
 
-// shareAnswer is the page's game.Sharer: the whole address of the shared
+// shareAnswer is the page's exercise.Sharer: the whole address of the shared
 // answer, put on the clipboard as well when the browser allows it.
 func (l *links) shareAnswer(_ *lessons.Exercise, s lessons.Share) (string, string, error) {
 	loc := location()

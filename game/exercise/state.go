@@ -1,4 +1,4 @@
-package game
+package exercise
 
 import (
 	"leaselab/game/form"
@@ -8,13 +8,13 @@ import (
 	"boot.leaselab/progress"
 )
 
-// exerciseState is what every screen of an exercise shares: the
+// state is what every screen of an exercise shares: the
 // exercise, the learner's answer, their standing (attempts, passes,
 // hints seen, whether the model answer was shown), the last verdict and
 // its share, the line that says why the last action failed, the
-// narration, and the hooks that tell the app. The ExerciseScene and its
+// narration, and the hooks that tell the app. The Scene and its
 // answer form hold the same one; each screen keeps its own widgets.
-type exerciseState struct {
+type state struct {
 	Ex   *lessons.Exercise
 	Form *form.Form
 	// Number is the exercise's place in the curriculum, from 1.
@@ -43,11 +43,11 @@ type exerciseState struct {
 	typedRefused typedRefusal
 	narration    player.Narration
 
-	exerciseHooks
+	hooks
 }
 
-// exerciseHooks are how an exercise tells the app what happened.
-type exerciseHooks struct {
+// hooks are how an exercise tells the app what happened.
+type hooks struct {
 	// OnBack returns to the menu; OnResult is told every finished check;
 	// OnSave is asked to keep the answer (after a check, on leaving the
 	// simulator and on leaving the exercise).
@@ -63,23 +63,23 @@ type exerciseHooks struct {
 	OnShare Sharer
 }
 
-// newExerciseState opens exercise ex (number n) with an empty answer and
+// newState opens exercise ex (number n) with an empty answer and
 // the learner's standing so far.
-func newExerciseState(ex *lessons.Exercise, n int, saved progress.Exercise) *exerciseState {
-	return &exerciseState{Ex: ex, Form: form.New(ex), Number: n, attempts: saved.Attempts, passed: saved.Passed,
+func newState(ex *lessons.Exercise, n int, saved progress.Exercise) *state {
+	return &state{Ex: ex, Form: form.New(ex), Number: n, attempts: saved.Attempts, passed: saved.Passed,
 		withAnswer: saved.PassedWithAnswer, complete: saved.Complete, shown: saved.Revealed,
 		hintsSeen: min(saved.HintsSeen, len(ex.Hints))}
 }
 
-// Status is the exercise's standing, as the menu shows it.
-func (s *exerciseState) Status() string {
+// status is the exercise's standing, as the menu shows it.
+func (s *state) status() string {
 	return progress.Exercise{Attempts: s.attempts, Passed: s.passed, PassedWithAnswer: s.withAnswer}.Status()
 }
 
 // ModelAvailable reports whether the model answer may be asked for: only
 // after a real attempt was checked, one that answered every part and was
 // not the format example (lessons.Exercise.RealAttempt).
-func (s *exerciseState) ModelAvailable() bool { return s.complete || s.shown }
+func (s *state) ModelAvailable() bool { return s.complete || s.shown }
 
 // lastHintWaits says why the last rung waits.
 const lastHintWaits = "The last hint is the key step: like the model answer, it opens once you have checked an answer of your own (every part answered, not the format example)."
@@ -87,30 +87,30 @@ const lastHintWaits = "The last hint is the key step: like the model answer, it 
 // lastHintLocked reports that the next rung is the ladder's last, the key
 // step, and no real attempt has been checked yet: like the model answer,
 // it opens only after one (see lessons.Exercise.RealAttempt).
-func (s *exerciseState) lastHintLocked() bool {
+func (s *state) lastHintLocked() bool {
 	return s.hintsSeen == len(s.Ex.Hints)-1 && !s.ModelAvailable()
 }
 
 // Attempts reports the checks made so far and whether one passed (a pass
 // with the answer shown included).
-func (s *exerciseState) Attempts() (int, bool) { return s.attempts, s.passed || s.withAnswer }
+func (s *state) Attempts() (int, bool) { return s.attempts, s.passed || s.withAnswer }
 
 // Result is the last finished check's verdict, or nil.
-func (s *exerciseState) Result() *lessons.Result { return s.result }
+func (s *state) Result() *lessons.Result { return s.result }
 
 // Narrate adds a line to the narration mirrored for screen readers.
-func (s *exerciseState) Narrate(line string) {
+func (s *state) Narrate(line string) {
 	s.narration.Add(line)
 }
 
 // refuse says why an action failed, on the footer and to screen readers.
-func (s *exerciseState) refuse(why string) {
+func (s *state) refuse(why string) {
 	s.notice = why
 	s.Narrate(why)
 }
 
 // save asks the app to keep the answer.
-func (s *exerciseState) save() {
+func (s *state) save() {
 	if s.OnSave != nil {
 		s.OnSave()
 	}
@@ -118,7 +118,7 @@ func (s *exerciseState) save() {
 
 // record takes a finished check's verdict r of answer a in the
 // standing; complete says a was a real attempt.
-func (s *exerciseState) record(r lessons.Result, a lessons.Answer, complete bool) {
+func (s *state) record(r lessons.Result, a lessons.Answer, complete bool) {
 	s.result, s.graded = &r, &a
 	s.shared, s.sharedWhere = "", ""
 	s.attempts++

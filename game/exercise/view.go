@@ -1,4 +1,4 @@
-package game
+package exercise
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ const exTwoColumns = 900
 const keyPointsHeading = "Key points of a good defence: tick those yours makes"
 
 // draw draws the answer screen.
-func (s *exerciseAnswer) draw(screen *ebiten.Image) {
+func (s *answerForm) draw(screen *ebiten.Image) {
 	draw.Background(screen, s.style.Theme.Background)
 	s.drawHeader(screen)
 	s.drawReading(screen)
@@ -32,7 +32,7 @@ func (s *exerciseAnswer) draw(screen *ebiten.Image) {
 }
 
 // drawHeader draws the header: back, title, standing.
-func (s *exerciseAnswer) drawHeader(screen *ebiten.Image) {
+func (s *answerForm) drawHeader(screen *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Button(screen, &s.back)
 	title := draw.Drawable(fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title))
@@ -41,7 +41,7 @@ func (s *exerciseAnswer) drawHeader(screen *ebiten.Image) {
 		face = st.Label()
 	}
 	draw.TextIn(screen, title, face, g.title, draw.AlignStart, th.Text)
-	status, clr := s.Status(), th.TextDim
+	status, clr := s.status(), th.TextDim
 	if s.passed || s.withAnswer {
 		status = fmt.Sprintf("%s · %d %s", status, s.attempts, form.Plural(s.attempts, "attempt", "attempts"))
 	}
@@ -54,7 +54,7 @@ func (s *exerciseAnswer) drawHeader(screen *ebiten.Image) {
 
 // drawReading draws the reading pane: its tabs, the tab on show, and on
 // the result tab the verdict, the parts' marks and the share button.
-func (s *exerciseAnswer) drawReading(screen *ebiten.Image) {
+func (s *answerForm) drawReading(screen *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Panel(screen, g.reading)
 	for i := range s.tabs {
@@ -80,7 +80,7 @@ func (s *exerciseAnswer) drawReading(screen *ebiten.Image) {
 
 // drawForm draws the form pane: its contents as scrolled, clipped to its
 // view, and the scroll bar when they overflow it.
-func (s *exerciseAnswer) drawForm(screen *ebiten.Image) {
+func (s *answerForm) drawForm(screen *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
 	st.Panel(screen, g.formPane)
 	view := screen.SubImage(answer.Pixels(g.view.Intersect(ui.Rect{W: float64(screen.Bounds().Dx()), H: float64(screen.Bounds().Dy())}))).(*ebiten.Image)
@@ -96,7 +96,7 @@ func (s *exerciseAnswer) drawForm(screen *ebiten.Image) {
 }
 
 // drawContents draws the form's texts and widgets into its view.
-func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
+func (s *answerForm) drawContents(view *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
 	answer.DrawTexts(view, st, g.texts, s.ToView)
 	if s.Ex.Lab != nil {
@@ -129,7 +129,7 @@ func (s *exerciseAnswer) drawContents(view *ebiten.Image) {
 
 // drawFooter draws the footer: the state of the answer or the running
 // check, and the buttons.
-func (s *exerciseAnswer) drawFooter(screen *ebiten.Image) {
+func (s *answerForm) drawFooter(screen *ebiten.Image) {
 	st, th, g := s.style, s.style.Theme, &s.geom
 	if c := s.scene.check; c != nil {
 		bar, label := g.line.CutLeft(math.Round(g.line.W*0.6), st.U(10))
@@ -156,7 +156,7 @@ func (s *exerciseAnswer) drawFooter(screen *ebiten.Image) {
 }
 
 // answerState is the footer's line: how much of the answer is filled in.
-func (s *exerciseAnswer) answerState() string {
+func (s *answerForm) answerState() string {
 	parts := []string{}
 	if s.Ex.Queries != nil {
 		parts = append(parts, form.Plural(len(s.Form.Checks()), "1 check", fmt.Sprintf("%d checks", len(s.Form.Checks()))))
@@ -182,7 +182,7 @@ func (s *exerciseAnswer) answerState() string {
 // event of the run): its background as the pointer leaves it, outlined in
 // the accent colour when marked, its focus ring; it returns the centre of
 // the mark that goes at its left.
-func (s *exerciseAnswer) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
+func (s *answerForm) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bool) ui.Point {
 	return answer.RowFrame(dst, s.style, b, marked)
 }
 
@@ -190,7 +190,7 @@ func (s *exerciseAnswer) drawRowFrame(dst *ebiten.Image, b *ui.Button, marked bo
 // check box (several), its label wrapped beside it, and the row outlined
 // in the accent colour when chosen, so the choice never rests on the mark
 // alone.
-func (s *exerciseAnswer) drawOption(dst *ebiten.Image, b *ui.Button, label string, multi, chosen bool) {
+func (s *answerForm) drawOption(dst *ebiten.Image, b *ui.Button, label string, multi, chosen bool) {
 	st, th := s.style, s.style.Theme
 	r := b.Rect
 	c := s.drawRowFrame(dst, b, chosen)
@@ -215,7 +215,7 @@ func (s *exerciseAnswer) drawOption(dst *ebiten.Image, b *ui.Button, label strin
 
 // drawVerdict draws the result's one-line verdict: passed with a ✓ in
 // green, or not yet with a ✗ in red.
-func (s *exerciseAnswer) drawVerdict(dst *ebiten.Image) {
+func (s *answerForm) drawVerdict(dst *ebiten.Image) {
 	st, th, r := s.style, s.style.Theme, s.geom.verdict
 	clr := th.Reject
 	if s.result.Pass {
@@ -228,7 +228,7 @@ func (s *exerciseAnswer) drawVerdict(dst *ebiten.Image) {
 
 // drawMarks draws a ✓ or ✗ beside each part of the result, at the line
 // where the part's paragraph starts.
-func (s *exerciseAnswer) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
+func (s *answerForm) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 	st := s.style
 	measure := draw.Measure(st.Body())
 	line := 0
@@ -246,7 +246,7 @@ func (s *exerciseAnswer) drawMarks(dst *ebiten.Image, p *ui.TextPanel) {
 
 // drawDefence draws the written defence's field: its text wrapped, with a
 // caret after it while it has the focus.
-func (s *exerciseAnswer) drawDefence(dst *ebiten.Image) {
+func (s *answerForm) drawDefence(dst *ebiten.Image) {
 	st, th := s.style, s.style.Theme
 	r := s.defence.Rect
 	draw.FillRoundRect(dst, r, st.U(6), th.Background)

@@ -1,7 +1,9 @@
-package game
+package exercise
 
 import (
 	"fmt"
+	"leaselab/game/page"
+	"leaselab/game/scene"
 	"math"
 	"strings"
 	"time"
@@ -16,14 +18,14 @@ import (
 	"leaselab/lessons"
 )
 
-// SharedScene is a shared answer graded again, on a screen of its own:
+// Shared is a shared answer graded again, on a screen of its own:
 // whoever opens a learner's link (an instructor, the learner) sees the
 // verdict the answer gets now, from scratch, whether it is the verdict
 // the share holds, and what the learner's lab recorded about the model
 // answer. The grading runs a frame's budget at a time, as an answer's
 // check does. A share that cannot be read or graded says why, and
 // nothing else changes.
-type SharedScene struct {
+type Shared struct {
 	// Share is the share read (zero when it could not be); Ex its
 	// exercise and Number its place in the curriculum (nil, 0 when not
 	// known).
@@ -64,15 +66,15 @@ const (
 
 // controls declares the way back and, for a known exercise, the way to
 // try it, with what each does.
-func (s *SharedScene) controls() ui.Controls {
-	out := ui.Controls{{ID: sharedBack, Group: "Shared answer", Label: "Back to the lessons", Kind: KindLink,
+func (s *Shared) controls() ui.Controls {
+	out := ui.Controls{{ID: sharedBack, Group: "Shared answer", Label: "Back to the lessons", Kind: ui.KindLink,
 		Do: func(ui.HostAction) {
 			if s.OnBack != nil {
 				s.OnBack()
 			}
 		}}}
 	if s.Ex != nil {
-		out = append(out, Control{ID: sharedOpen, Group: "Shared answer", Label: fmt.Sprintf("Try exercise %d yourself", s.Number),
+		out = append(out, ui.Control{ID: sharedOpen, Group: "Shared answer", Label: fmt.Sprintf("Try exercise %d yourself", s.Number),
 			Do: func(ui.HostAction) {
 				if s.OnOpen != nil {
 					s.OnOpen()
@@ -84,7 +86,7 @@ func (s *SharedScene) controls() ui.Controls {
 
 // declare declares the controls anew and sets the focus ring over them
 // and the text when their ids change.
-func (s *SharedScene) declare() {
+func (s *Shared) declare() {
 	if s.deck.Declare(s.controls()) {
 		items := []ui.Focusable{s.deck.Button(sharedBack), &s.text}
 		if b := s.deck.Button(sharedOpen); b != nil {
@@ -94,10 +96,10 @@ func (s *SharedScene) declare() {
 	}
 }
 
-// NewSharedScene reads text (a link with #share=, its code, or a share's
+// NewShared reads text (a link with #share=, its code, or a share's
 // JSON) and starts grading it again.
-func NewSharedScene(text string) *SharedScene {
-	s := &SharedScene{Now: time.Now, ring: ui.NewFocusRing(false)}
+func NewShared(text string) *Shared {
+	s := &Shared{Now: time.Now, ring: ui.NewFocusRing(false)}
 	sh, err := lessons.ParseShare(text)
 	if err == nil {
 		s.Share = sh
@@ -124,17 +126,14 @@ func NewSharedScene(text string) *SharedScene {
 }
 
 // Narrate adds a line to the narration mirrored for screen readers.
-func (s *SharedScene) Narrate(line string) { s.narration.Add(line) }
-
-// Problem says why the share cannot be graded ("" when it can).
-func (s *SharedScene) Problem() string { return s.problem }
+func (s *Shared) Narrate(line string) { s.narration.Add(line) }
 
 // Verified is the share graded again, once the grading is done (nil
 // before, and for a share that cannot be graded).
-func (s *SharedScene) Verified() *lessons.Verified { return s.verified }
+func (s *Shared) Verified() *lessons.Verified { return s.verified }
 
-// Heading names the screen: the exercise the answer is to.
-func (s *SharedScene) Heading() string {
+// heading names the screen: the exercise the answer is to.
+func (s *Shared) heading() string {
 	if s.Ex == nil {
 		return "A shared answer that cannot be read"
 	}
@@ -142,7 +141,7 @@ func (s *SharedScene) Heading() string {
 }
 
 // verdictLine is the verdict in one sentence, or where the grading is.
-func (s *SharedScene) verdictLine() string {
+func (s *Shared) verdictLine() string {
 	switch {
 	case s.problem != "":
 		return s.problem
@@ -162,7 +161,7 @@ func (s *SharedScene) verdictLine() string {
 // setText writes the screen's text: the verdict, then the body (the
 // record of help and the grading part by part), which the page shows
 // under the verdict it keeps as the screen's first line.
-func (s *SharedScene) setText() {
+func (s *Shared) setText() {
 	var b strings.Builder
 	if v := s.verified; v != nil {
 		b.WriteString(v.Help())
@@ -183,10 +182,10 @@ func (s *SharedScene) setText() {
 	s.text.SetText(draw.Drawable(strings.TrimSpace(s.verdictLine() + "\n\n" + s.body)))
 }
 
-// Update implements Scene: the page's uses and the canvas's clicks pass
+// Update implements scene.Scene: the page's uses and the canvas's clicks pass
 // the deck's one door (Esc is Back), then the text scrolls and the
 // grading goes on.
-func (s *SharedScene) Update(st *State) error {
+func (s *Shared) Update(st *scene.State) error {
 	in := &st.Input
 	s.ring.Wrap = st.WrapFocus
 	s.declare()
@@ -207,7 +206,7 @@ func (s *SharedScene) Update(st *State) error {
 }
 
 // work grades for this frame and takes in the verdict when done.
-func (s *SharedScene) work(frame int64) {
+func (s *Shared) work(frame int64) {
 	if s.check == nil || frame != 0 && frame == s.workedAt {
 		return
 	}
@@ -222,8 +221,8 @@ func (s *SharedScene) work(frame int64) {
 	s.Narrate(s.verdictLine())
 }
 
-// Layout implements Scene.
-func (s *SharedScene) Layout(window ui.Rect, style draw.Style) {
+// Layout implements scene.Scene.
+func (s *Shared) Layout(window ui.Rect, style draw.Style) {
 	s.style = style
 	px := func(v float64) float64 { return math.Round(style.U(v)) }
 	body := window.Inset(px(14))
@@ -247,16 +246,16 @@ func (s *SharedScene) Layout(window ui.Rect, style draw.Style) {
 	s.text.Gutter = px(12)
 }
 
-// Draw implements Scene.
-func (s *SharedScene) Draw(screen *ebiten.Image) {
+// Draw implements scene.Scene.
+func (s *Shared) Draw(screen *ebiten.Image) {
 	st, th := s.style, s.style.Theme
 	draw.Background(screen, th.Background)
 	st.Button(screen, s.deck.Button(sharedBack))
 	face := st.Title()
-	if draw.Measure(face)(s.Heading()) > s.title.W {
+	if draw.Measure(face)(s.heading()) > s.title.W {
 		face = st.Label()
 	}
-	draw.TextIn(screen, s.Heading(), face, s.title, draw.AlignStart, th.Text)
+	draw.TextIn(screen, s.heading(), face, s.title, draw.AlignStart, th.Text)
 	st.Panel(screen, s.text.Rect.Inset(-math.Round(st.U(12))))
 	st.TextPanel(screen, &s.text, st.Body())
 	if b := s.deck.Button(sharedOpen); b != nil {
@@ -264,9 +263,9 @@ func (s *SharedScene) Draw(screen *ebiten.Image) {
 	}
 }
 
-// Inspect implements Inspector.
-func (s *SharedScene) Inspect() SceneInfo {
-	si := &SharedInfo{Problem: s.problem, Grading: s.check != nil, Claimed: s.Share.Pass, Verdict: s.verdictLine()}
+// Inspect implements scene.Inspector.
+func (s *Shared) Inspect() page.SceneInfo {
+	si := &page.SharedInfo{Problem: s.problem, Grading: s.check != nil, Claimed: s.Share.Pass, Verdict: s.verdictLine()}
 	if s.Ex != nil {
 		si.Exercise = s.Ex.ID
 	}
@@ -276,7 +275,7 @@ func (s *SharedScene) Inspect() SceneInfo {
 	if v := s.verified; v != nil {
 		si.Done, si.Pass, si.Agrees, si.Help = true, v.Result.Pass, v.Agrees, v.Help()
 	}
-	info := SceneInfo{Name: "shared-answer", Page: true, Shared: si,
+	info := page.SceneInfo{Name: "shared-answer", Page: true, Shared: si,
 		Regions: map[string]ui.Rect{"text": s.text.Rect}}
 	s.deck.Regions(info.Regions)
 	if c := s.ring.Current(); c == ui.Focusable(&s.text) {
@@ -284,27 +283,13 @@ func (s *SharedScene) Inspect() SceneInfo {
 	} else if c != nil {
 		info.Focus = s.deck.Name(c)
 	}
-	info.Mirror = Mirror{Title: s.Heading(), Objective: s.verdictLine(), Text: s.body,
+	info.Mirror = page.Mirror{Title: s.heading(), Objective: s.verdictLine(), Text: s.body,
 		Narration: s.narration.Lines(), Controls: s.deck.Controls()}
 	return info
 }
 
-// OpenShare opens a shared answer (a link with #share=, its code, or a
-// share's JSON) on its own screen and grades it again there. A share
-// that cannot be read opens the screen with why, never anything else.
-func (a *App) OpenShare(text string) *SharedScene {
-	a.leave()
-	sc := NewSharedScene(text)
-	sc.OnBack = a.scenes.Home
-	if ex := sc.Ex; ex != nil {
-		sc.OnOpen = func() { a.OpenExercise(ex) }
-	}
-	a.show(sc)
-	return sc
-}
-
-// sharedPlace is where the shared-answer screen is.
-func (s *SharedScene) sharedPlace() place.Place {
+// Place is where the shared-answer screen is.
+func (s *Shared) Place() place.Place {
 	p := place.Place{Kind: place.Shared}
 	if s.Ex != nil {
 		p.ID = s.Ex.ID

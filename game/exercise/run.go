@@ -1,8 +1,10 @@
-package game
+package exercise
 
 import (
 	"fmt"
 	"leaselab/game/lesson"
+	"leaselab/game/page"
+	"leaselab/game/scene"
 	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -19,46 +21,46 @@ import (
 // to the answer and carries the run's action log into it; and the worst
 // run of a checked design.
 
-// exerciseRun is a player shown over the answer (the simulator, or the
+// runScreen is a player shown over the answer (the simulator, or the
 // worst run of a checked design), which keeps the exercise's check going
 // and reports the exercise with the run.
-type exerciseRun struct {
-	ex  *ExerciseScene
+type runScreen struct {
+	ex  *Scene
 	run *lesson.Scene
 }
 
-// Update implements Scene.
-func (r *exerciseRun) Update(st *State) error {
+// Update implements scene.Scene.
+func (r *runScreen) Update(st *scene.State) error {
 	err := r.run.Update(st)
 	r.ex.work(st.Frame)
 	return err
 }
 
-// Layout implements Scene.
-func (r *exerciseRun) Layout(window ui.Rect, style draw.Style) { r.run.Layout(window, style) }
+// Layout implements scene.Scene.
+func (r *runScreen) Layout(window ui.Rect, style draw.Style) { r.run.Layout(window, style) }
 
-// Draw implements Scene.
-func (r *exerciseRun) Draw(screen *ebiten.Image) { r.run.Draw(screen) }
+// Draw implements scene.Scene.
+func (r *runScreen) Draw(screen *ebiten.Image) { r.run.Draw(screen) }
 
-// Inspect implements Inspector.
-func (r *exerciseRun) Inspect() SceneInfo {
+// Inspect implements scene.Inspector.
+func (r *runScreen) Inspect() page.SceneInfo {
 	info := r.run.Inspect()
 	info.Exercise = r.ex.info()
 	return info
 }
 
 // Simulator is the exercise's simulator scene, nil until first opened.
-func (s *ExerciseScene) Simulator() *lesson.Scene { return s.lab }
+func (s *Scene) Simulator() *lesson.Scene { return s.lab }
 
-// openLab shows the simulator, built on first use and resumed with the
+// OpenSimulator shows the simulator, built on first use and resumed with the
 // answer's run, so the learner carries on where the answer stands.
-func (s *ExerciseScene) openLab() error {
+func (s *Scene) OpenSimulator() error {
 	if s.lab == nil {
 		// The lab's solution is the model answer's run: offered only once
 		// the model answer itself has been shown, and it never replaces
 		// the learner's own run in the answer.
 		sc, err := lesson.New(s.Ex.Lab, lesson.Spec{
-			Back:            player.BackButton{Label: "< Answer", Tip: "Back to the answer, with this run as its schedule (Esc)", Do: s.closeLab},
+			Back:            player.BackButton{Label: "< Answer", Tip: "Back to the answer, with this run as its schedule (Esc)", Do: s.CloseSimulator},
 			Solution:        s.showModelRun,
 			SolutionOffered: func() bool { return s.shown },
 		})
@@ -76,14 +78,14 @@ func (s *ExerciseScene) openLab() error {
 		}
 		s.lab = sc
 	}
-	s.scenes.Push(&exerciseRun{ex: s, run: s.lab})
+	s.scenes.Push(&runScreen{ex: s, run: s.lab})
 	s.Narrate("Opened the simulator. Its back button returns to the answer with your run.")
 	return nil
 }
 
 // showModelRun plays the model answer's run in the simulator, keeping
 // the learner's own run for the answer.
-func (s *ExerciseScene) showModelRun() {
+func (s *Scene) showModelRun() {
 	if !s.solutionShown {
 		s.ownRun = append(core.ActionLog(nil), s.Form.Schedule()...)
 	}
@@ -92,25 +94,25 @@ func (s *ExerciseScene) showModelRun() {
 	s.lab.Player.Narrate("This is the model run. Your own run stays your answer unless you change this one.")
 }
 
-// closeLab returns from the simulator, carrying its action log into the
+// CloseSimulator returns from the simulator, carrying its action log into the
 // answer.
-func (s *ExerciseScene) closeLab() {
+func (s *Scene) CloseSimulator() {
 	s.scenes.Pop()
 	s.lab.Play(false)
-	s.takeRun()
+	s.TakeRun()
 	s.Narrate("Back to the answer. " + form.RunText(s.Form.Schedule()))
 	s.save()
 }
 
 // InSimulator reports that the simulator is on show.
-func (s *ExerciseScene) InSimulator() bool {
-	r, ok := s.scenes.Top().(*exerciseRun)
+func (s *Scene) InSimulator() bool {
+	r, ok := s.scenes.Top().(*runScreen)
 	return ok && r.run == s.lab
 }
 
-// takeRun makes the simulator's run the answer's schedule (the model run,
+// TakeRun makes the simulator's run the answer's schedule (the model run,
 // untouched, leaves the learner's own in place).
-func (s *ExerciseScene) takeRun() {
+func (s *Scene) TakeRun() {
 	log := s.lab.Lab.Log()
 	if s.solutionShown && slices.Equal(log, s.Ex.Lab.Solution) {
 		// The model run, untouched: the learner's answer keeps theirs.
@@ -124,14 +126,14 @@ func (s *ExerciseScene) takeRun() {
 }
 
 // shows reports whether sc is the player on show.
-func (s *ExerciseScene) shows(sc *lesson.Scene) bool {
-	r, ok := s.scenes.Top().(*exerciseRun)
+func (s *Scene) shows(sc *lesson.Scene) bool {
+	r, ok := s.scenes.Top().(*runScreen)
 	return ok && sc != nil && r.run == sc
 }
 
-// WatchWorstRun opens the last checked design's worst run in the player,
+// watchWorstRun opens the last checked design's worst run in the player,
 // as the "Worst run" tab does.
-func (s *ExerciseScene) WatchWorstRun() error {
+func (s *Scene) watchWorstRun() error {
 	if s.result == nil || s.result.Replay == nil {
 		return fmt.Errorf("no checked run to watch")
 	}
@@ -149,7 +151,7 @@ func (s *ExerciseScene) WatchWorstRun() error {
 		return err
 	}
 	s.watch = sc
-	s.scenes.Push(&exerciseRun{ex: s, run: sc})
+	s.scenes.Push(&runScreen{ex: s, run: sc})
 	s.Narrate("Watching " + s.result.Replay.Title + ". Its back button returns to the answer.")
 	return nil
 }

@@ -1,4 +1,4 @@
-package game
+package exercise
 
 import (
 	"math"
@@ -25,14 +25,14 @@ const shareWaits = "Check your answer first: a share holds the answer as it was 
 // shareLabel is the share button's label, on the canvas and the page.
 const shareLabel = "Share my answer"
 
-// Shareable reports whether an answer graded here can be shared: one
+// shareable reports whether an answer graded here can be shared: one
 // checked since the exercise opened (a verdict restored from a past
 // session may not be the answer's now).
-func (s *exerciseState) Shareable() bool { return s.graded != nil && s.result != nil }
+func (s *state) shareable() bool { return s.graded != nil && s.result != nil }
 
 // ShareAnswer shares the answer last graded, as the share button does.
-func (s *exerciseState) ShareAnswer() {
-	if !s.Shareable() {
+func (s *state) ShareAnswer() {
+	if !s.shareable() {
 		s.refuse(shareWaits)
 		return
 	}
@@ -55,17 +55,17 @@ func (s *exerciseState) ShareAnswer() {
 
 // shareControls are the page's share button, once an answer is graded,
 // and the field holding the link once it is shared.
-func (s *exerciseState) shareControls() []Control {
+func (s *state) shareControls() []ui.Control {
 	if s.result == nil {
 		return nil
 	}
-	c := Control{ID: "share", Group: "Your answer", Label: shareLabel, Disabled: !s.Shareable(), Do: func(ui.HostAction) { s.ShareAnswer() }}
-	if !s.Shareable() {
+	c := ui.Control{ID: "share", Group: "Your answer", Label: shareLabel, Disabled: !s.shareable(), Do: func(ui.HostAction) { s.ShareAnswer() }}
+	if !s.shareable() {
 		c.Detail = shareWaits
 	}
-	out := []Control{c}
+	out := []ui.Control{c}
 	if s.shared != "" {
-		out = append(out, Control{ID: "share-link", Group: "Your answer", Kind: KindCopy,
+		out = append(out, ui.Control{ID: "share-link", Group: "Your answer", Kind: ui.KindCopy,
 			Label: "The link to your answer (select it and copy it)", Text: s.shared, Detail: s.sharedWhere})
 	}
 	return out
@@ -73,7 +73,7 @@ func (s *exerciseState) shareControls() []Control {
 
 // placeShare puts the canvas's share button at the right of the result
 // tab's verdict line, while that tab shows a verdict.
-func (s *exerciseAnswer) placeShare() {
+func (s *answerForm) placeShare() {
 	s.shareB.Rect = ui.Rect{}
 	if !s.shareOnShow() {
 		return
@@ -86,4 +86,4 @@ func (s *exerciseAnswer) placeShare() {
 
 // shareOnShow reports that the result tab shows a verdict, and with it
 // the share button.
-func (s *exerciseAnswer) shareOnShow() bool { return s.tab == tabResult && s.result != nil }
+func (s *answerForm) shareOnShow() bool { return s.tab == tabResult && s.result != nil }

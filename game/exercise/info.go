@@ -1,7 +1,8 @@
-package game
+package exercise
 
 import (
 	"fmt"
+	"leaselab/game/page"
 	"strings"
 
 	"leaselab/game/form"
@@ -15,28 +16,28 @@ import (
 
 // info is the exercise's state for the browser bridge, whichever of its
 // screens is on show.
-func (s *ExerciseScene) info() *ExerciseInfo {
-	out := &ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Status: s.Status(), HintsSeen: s.hintsSeen,
+func (s *Scene) info() *page.ExerciseInfo {
+	out := &page.ExerciseInfo{ID: s.Ex.ID, Attempts: s.attempts, Passed: s.passed, Status: s.status(), HintsSeen: s.hintsSeen,
 		ModelAvailable: s.ModelAvailable(), ModelArmed: s.armed, Answer: s.Form.Answer(),
 		Actions: len(s.Form.Schedule()), Checking: s.check != nil, Tab: s.tab, ModelShown: s.shown,
-		Simulator: s.shows(s.lab), Notice: s.notice, Shareable: s.Shareable(), Shared: s.shared, SharedWhere: s.sharedWhere}
+		Simulator: s.shows(s.lab), Notice: s.notice, Shareable: s.shareable(), Shared: s.shared, SharedWhere: s.sharedWhere}
 	if s.check != nil {
 		out.Progress = s.check.Progress()
 	}
 	if r := s.result; r != nil {
-		ri := &ResultInfo{Pass: r.Pass, Summary: r.Summary(), Figures: r.Figures}
+		ri := &page.ResultInfo{Pass: r.Pass, Summary: r.Summary(), Figures: r.Figures}
 		for _, p := range r.Parts {
-			ri.Parts = append(ri.Parts, PartInfo{Part: p.Part, OK: p.OK, Why: p.Why})
+			ri.Parts = append(ri.Parts, page.PartInfo{Part: p.Part, OK: p.OK, Why: p.Why})
 		}
 		out.Result = ri
 	}
 	return out
 }
 
-// Inspect implements Inspector.
-func (s *exerciseAnswer) Inspect() SceneInfo {
+// Inspect implements scene.Inspector.
+func (s *answerForm) Inspect() page.SceneInfo {
 	g := &s.geom
-	info := SceneInfo{Name: "exercise", Page: true, Regions: map[string]ui.Rect{
+	info := page.SceneInfo{Name: "exercise", Page: true, Regions: map[string]ui.Rect{
 		"back": s.back.Rect, "reading": s.reading[s.tab].Rect, "form": g.view,
 		"check": s.checkB.Rect, "cancel": s.cancel.Rect, "model": s.model.Rect, "hint": s.hintB.Rect,
 	}, Exercise: s.scene.info()}
@@ -74,7 +75,7 @@ func (s *exerciseAnswer) Inspect() SceneInfo {
 	if c := s.ring.Current(); c != nil {
 		info.Focus = s.names[c]
 	}
-	info.Mirror = Mirror{Title: fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title), Text: s.mirrorText(),
+	info.Mirror = page.Mirror{Title: fmt.Sprintf("Exercise %d: %s", s.Number, s.Ex.Title), Text: s.mirrorText(),
 		Narration: s.narration.Lines(), Controls: s.controls()}
 	return info
 }
@@ -83,7 +84,7 @@ func (s *exerciseAnswer) Inspect() SceneInfo {
 // problem, the logs, the questions with what is chosen, the result and
 // the model answer once shown. The page makes a paragraph of each part
 // between blank lines, so every option gets its own.
-func (s *exerciseAnswer) mirrorText() string {
+func (s *answerForm) mirrorText() string {
 	// Inspect runs every update: rebuild only when what it shows changed.
 	key := mirrorKey{s.Form.Version(), s.result, s.shown, s.hintsSeen, s.outside}
 	if s.mirror.text != "" && s.mirror.key == key {
@@ -104,7 +105,7 @@ type mirrorKey struct {
 	outside bool
 }
 
-func (s *exerciseAnswer) buildMirrorText() string {
+func (s *answerForm) buildMirrorText() string {
 	var b strings.Builder
 	b.WriteString(strings.Join(s.Ex.Brief, "\n\n"))
 	for _, m := range s.Ex.Materials {

@@ -1,4 +1,4 @@
-package game
+package exercise
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // do. What is left is a use of a control not declared now, which the form
 // says it cannot do: a share asked for before a check, a key point not
 // shown yet, a chain's button that is not there.
-func (s *exerciseAnswer) host(in *ui.Input) {
+func (s *answerForm) host(in *ui.Input) {
 	for _, h := range in.Host {
 		switch {
 		case s.left:
@@ -45,7 +45,7 @@ func (s *exerciseAnswer) host(in *ui.Input) {
 // use is the answer form's one door for a declared control, from the page
 // or the canvas: the declaration of h.ID does it (ui.Controls.Use), and a
 // refusal is the form's notice. It reports whether one was declared.
-func (s *exerciseAnswer) use(h ui.HostAction) bool {
+func (s *answerForm) use(h ui.HostAction) bool {
 	handled, err := ui.Controls(s.controls()).Use(h)
 	if err != nil {
 		s.notice = err.Error()
@@ -56,13 +56,13 @@ func (s *exerciseAnswer) use(h ui.HostAction) bool {
 // controls lists the answer screen for the page: the way back, the
 // reading pane's tabs, the simulator, every question's options and number
 // field, then check, hint and the model answer.
-func (s *exerciseAnswer) controls() []Control {
-	out := []Control{{ID: "back", Group: "Exercise", Label: "Back to the exercises", Kind: KindLink,
+func (s *answerForm) controls() []ui.Control {
+	out := []ui.Control{{ID: "back", Group: "Exercise", Label: "Back to the exercises", Kind: ui.KindLink,
 		Do: func(ui.HostAction) { s.scene.leave(); s.left = true }}}
 	for i := range s.tabs {
 		t := &s.tabs[i]
 		id := t.id
-		c := Control{ID: "tab:" + id, Group: "Read", Label: strings.TrimSuffix(t.Label, " >"), Kind: KindToggle, On: id == s.tab,
+		c := ui.Control{ID: "tab:" + id, Group: "Read", Label: strings.TrimSuffix(t.Label, " >"), Kind: ui.KindToggle, On: id == s.tab,
 			Do: func(ui.HostAction) { s.openTab(id) }}
 		if id == tabReplay {
 			c.Label, c.Kind = "Watch the worst run of the checked design", ""
@@ -70,7 +70,7 @@ func (s *exerciseAnswer) controls() []Control {
 		out = append(out, c)
 	}
 	if s.Ex.Lab != nil {
-		out = append(out, Control{ID: "simulator", Group: "Your run", Label: "Open the simulator",
+		out = append(out, ui.Control{ID: "simulator", Group: "Your run", Label: "Open the simulator",
 			Detail: fmt.Sprintf("Your run has %d actions.", len(s.Form.Schedule())), Disabled: s.scene.Checking(),
 			Do: func(ui.HostAction) { s.openSimulator() }})
 	}
@@ -85,27 +85,27 @@ func (s *exerciseAnswer) controls() []Control {
 	}
 	out = append(out, s.query.controls()...)
 	for _, q := range s.Ex.Questions {
-		kind := KindRadio
+		kind := ui.KindRadio
 		if q.Multi {
-			kind = KindCheck
+			kind = ui.KindCheck
 		}
 		for _, o := range q.Options {
-			out = append(out, Control{ID: "opt:" + q.ID + ":" + o.ID, Group: q.Text, Label: o.Label, Kind: kind, On: s.Form.Chosen(q.ID, o.ID),
+			out = append(out, ui.Control{ID: "opt:" + q.ID + ":" + o.ID, Group: q.Text, Label: o.Label, Kind: kind, On: s.Form.Chosen(q.ID, o.ID),
 				Do: func(ui.HostAction) { s.pick(q, o) }})
 		}
 	}
 	out = append(out, s.chain.Controls()...)
-	out = append(out, Control{ID: "defence", Group: "Your defence", Kind: KindText, Text: s.Form.Defence(),
+	out = append(out, ui.Control{ID: "defence", Group: "Your defence", Kind: ui.KindText, Text: s.Form.Defence(),
 		Label: "Your reasoning in a few sentences: kept with your answer and shown beside the model answer, not graded",
 		Do:    func(h ui.HostAction) { s.setDefence(h.Text) }})
 	if s.shown {
 		for i, k := range s.Ex.KeyPoints {
-			out = append(out, Control{ID: fmt.Sprintf("point:%d", i), Group: keyPointsHeading,
-				Label: k, Kind: KindCheck, On: s.Form.Ticked(i), Do: func(ui.HostAction) { s.togglePoint(i) }})
+			out = append(out, ui.Control{ID: fmt.Sprintf("point:%d", i), Group: keyPointsHeading,
+				Label: k, Kind: ui.KindCheck, On: s.Form.Ticked(i), Do: func(ui.HostAction) { s.togglePoint(i) }})
 		}
 	}
 	out = append(out,
-		Control{ID: "check", Group: "Your answer", Label: "Check answer", Disabled: s.checkB.Disabled,
+		ui.Control{ID: "check", Group: "Your answer", Label: "Check answer", Disabled: s.checkB.Disabled,
 			Do: func(ui.HostAction) { s.scene.StartCheck() }})
 	if r := s.result; r != nil && !s.scene.Checking() {
 		// The verdict under the button that asked for it, where a phone's
@@ -114,28 +114,28 @@ func (s *exerciseAnswer) controls() []Control {
 		for i, p := range r.Parts {
 			parts[i] = form.PartText(p)
 		}
-		out = append(out, Control{ID: "verdict", Group: "Your answer", Kind: KindNote,
+		out = append(out, ui.Control{ID: "verdict", Group: "Your answer", Kind: ui.KindNote,
 			Label: "Result: " + r.Summary(), Detail: strings.Join(parts, "\n")})
 	}
 	out = append(out,
-		Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled,
+		ui.Control{ID: "cancel", Group: "Your answer", Label: "Cancel the check", Disabled: s.cancel.Disabled,
 			Do: func(ui.HostAction) { s.cancelCheck() }},
-		Control{ID: "hint", Group: "Your answer", Label: ui.PlainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail(),
+		ui.Control{ID: "hint", Group: "Your answer", Label: ui.PlainLabel(s.hintB.Label), Disabled: s.hintB.Disabled, Detail: s.hintDetail(),
 			Do: func(ui.HostAction) { s.disarm(); s.ShowHint() }},
-		Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled,
+		ui.Control{ID: "model", Group: "Your answer", Label: s.model.Label, Disabled: s.model.Disabled,
 			Do: func(ui.HostAction) { s.AskModel() }})
 	return append(out, s.shareControls()...)
 }
 
 // openTab shows tab id in the reading pane, or opens the worst run over
 // the answer (tabReplay).
-func (s *exerciseAnswer) openTab(id string) {
+func (s *answerForm) openTab(id string) {
 	if id != tabReplay {
 		s.setTab(id)
 		s.Narrate("Showing " + strings.ToLower(tabLabels[id]))
 		return
 	}
-	if err := s.scene.WatchWorstRun(); err != nil {
+	if err := s.scene.watchWorstRun(); err != nil {
 		s.notice = "The run could not open: " + err.Error()
 		return
 	}
@@ -143,8 +143,8 @@ func (s *exerciseAnswer) openTab(id string) {
 }
 
 // openSimulator opens the simulator over the answer with its run.
-func (s *exerciseAnswer) openSimulator() {
-	if err := s.scene.openLab(); err != nil {
+func (s *answerForm) openSimulator() {
+	if err := s.scene.OpenSimulator(); err != nil {
 		s.notice = "The simulator could not start: " + err.Error()
 		return
 	}
@@ -152,7 +152,7 @@ func (s *exerciseAnswer) openSimulator() {
 }
 
 // hintDetail says why the last rung is not offered yet ("" when it is).
-func (s *exerciseAnswer) hintDetail() string {
+func (s *answerForm) hintDetail() string {
 	if s.lastHintLocked() {
 		return lastHintWaits
 	}
@@ -164,7 +164,7 @@ const pointRefused = "That key point cannot be ticked: "
 
 // togglePoint ticks or unticks key point i and keeps the draft: the
 // page's checkbox and the canvas's box both come here.
-func (s *exerciseAnswer) togglePoint(i int) {
+func (s *answerForm) togglePoint(i int) {
 	if err := s.Form.TogglePoint(i); err != nil {
 		s.notice = pointRefused + err.Error()
 		return
@@ -185,7 +185,7 @@ func (s *exerciseAnswer) togglePoint(i int) {
 // its range and on its steps is set (the slider follows); an empty box is
 // a prediction withdrawn; anything else is refused with a notice that
 // says what the box takes, and the answer stays as it was.
-func (s *exerciseAnswer) typeNumber(k lessons.Knob, sl *ui.Slider, text string) {
+func (s *answerForm) typeNumber(k lessons.Knob, sl *ui.Slider, text string) {
 	v, err := parseTyped(k, text)
 	if err != nil {
 		s.refuse(err.Error())
@@ -241,7 +241,7 @@ func typedEntry(k lessons.Knob, v float64) string {
 	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
 }
 
-func (s *exerciseAnswer) setNumber(k lessons.Knob, v float64) bool {
+func (s *answerForm) setNumber(k lessons.Knob, v float64) bool {
 	if s.Form.IsSet(k.ID) && s.Form.Number(k.ID) == v {
 		return false
 	}
@@ -257,7 +257,7 @@ func (s *exerciseAnswer) setNumber(k lessons.Knob, v float64) bool {
 // slider snaps it, from the page's field or the canvas's slider alike
 // (the draft is kept once the learner lets go of the slider:
 // updateNumbers), or the text typed in the page's box (h.Typed).
-func (s *exerciseAnswer) useNumber(i int, h ui.HostAction) {
+func (s *answerForm) useNumber(i int, h ui.HostAction) {
 	sl := &s.numbers[i]
 	if h.Typed {
 		s.typeNumber(s.Ex.Numbers[i], sl, h.Text)
@@ -270,7 +270,7 @@ func (s *exerciseAnswer) useNumber(i int, h ui.HostAction) {
 }
 
 // pick picks option o of question q and keeps the draft, or says why not.
-func (s *exerciseAnswer) pick(q lessons.Question, o lessons.Option) {
+func (s *answerForm) pick(q lessons.Question, o lessons.Option) {
 	if _, err := s.Form.Pick(q.ID, o.ID); err != nil {
 		s.notice = err.Error()
 		return
@@ -282,7 +282,7 @@ func (s *exerciseAnswer) pick(q lessons.Question, o lessons.Option) {
 }
 
 // setDefence keeps the learner's defence and the draft, or says why not.
-func (s *exerciseAnswer) setDefence(text string) {
+func (s *answerForm) setDefence(text string) {
 	if err := s.Form.SetDefence(text); err != nil {
 		s.notice = err.Error()
 		return
@@ -291,7 +291,7 @@ func (s *exerciseAnswer) setDefence(text string) {
 }
 
 // cancelCheck cancels the check under way, and says nothing was kept.
-func (s *exerciseAnswer) cancelCheck() {
+func (s *answerForm) cancelCheck() {
 	if s.scene.Checking() {
 		s.scene.cancelCheck()
 		s.Narrate("Check cancelled; nothing was recorded.")

@@ -1,9 +1,11 @@
-package game
+package exercise
 
 import (
 	"encoding/json"
 	"fmt"
 	"leaselab/game/lesson"
+	"leaselab/game/page"
+	"leaselab/game/scene"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -17,29 +19,29 @@ import (
 	"boot.leaselab/progress"
 )
 
-// ExerciseScene is one assessment exercise: a stack of screens over the
-// exercise's shared state (exerciseState). At its bottom is the answer
-// form (exerciseAnswer): a reading pane on the left shows, one tab at a
+// Scene is one assessment exercise: a stack of screens over the
+// exercise's shared state ([state]). At its bottom is the answer
+// form (answerForm): a reading pane on the left shows, one tab at a
 // time, the problem, the logs to read, the checked result and (after a
 // first attempt) the model answer; the form on the right holds the
 // questions, number fields, the written defence (with the model answer's
 // key points to tick under it once that is shown) and, for an exercise
 // with a simulator, the button that opens it. Over it go the simulator
-// and the worst run of a checked design (exerciseRun, in
-// exercise_run.go).
+// and the worst run of a checked design (runScreen, in
+// run.go).
 //
 // The scene owns what spans its screens: the check, which runs the
 // exercise's checker a few milliseconds a frame (with a progress bar and
 // Cancel) whichever screen is on show, and the players shown over the
 // answer. The answer form is embedded so that its state reads through
 // the scene, as the app and the tests read it.
-type ExerciseScene struct {
-	*exerciseState
-	*exerciseAnswer
+type Scene struct {
+	*state
+	*answerForm
 
 	// scenes is the answer screen, with the simulator or the worst run
 	// over it while one is shown.
-	scenes *Stack
+	scenes *scene.Stack
 	lab    *lesson.Scene // the simulator, kept while the exercise is open
 	// watch is the checked design's worst run while it is shown.
 	watch *lesson.Scene
@@ -60,38 +62,38 @@ type ExerciseScene struct {
 	CheckBudget time.Duration
 }
 
-// NewExerciseScene opens exercise ex (number n in the curriculum) with an
+// New opens exercise ex (number n in the curriculum) with an
 // empty answer and the learner's standing so far (attempts, passes, hints
 // seen, whether the model answer was shown, the last verdict).
-func NewExerciseScene(ex *lessons.Exercise, n int, saved progress.Exercise) *ExerciseScene {
-	st := newExerciseState(ex, n, saved)
+func New(ex *lessons.Exercise, n int, saved progress.Exercise) *Scene {
+	st := newState(ex, n, saved)
 	if len(saved.Result) > 0 {
 		var r lessons.Result
 		if json.Unmarshal(saved.Result, &r) == nil {
 			st.result = &r
 		}
 	}
-	s := &ExerciseScene{exerciseState: st, Now: time.Now}
-	s.exerciseAnswer = newExerciseAnswer(st, s)
-	s.scenes = NewStack(s.exerciseAnswer)
+	s := &Scene{state: st, Now: time.Now}
+	s.answerForm = newAnswerForm(st, s)
+	s.scenes = scene.NewStack(s.answerForm)
 	return s
 }
 
-// Update implements Scene.
-func (s *ExerciseScene) Update(st *State) error { return s.scenes.Update(st) }
+// Update implements scene.Scene.
+func (s *Scene) Update(st *scene.State) error { return s.scenes.Update(st) }
 
-// Layout implements Scene.
-func (s *ExerciseScene) Layout(window ui.Rect, style draw.Style) { s.scenes.Layout(window, style) }
+// Layout implements scene.Scene.
+func (s *Scene) Layout(window ui.Rect, style draw.Style) { s.scenes.Layout(window, style) }
 
-// Draw implements Scene.
-func (s *ExerciseScene) Draw(screen *ebiten.Image) { s.scenes.Draw(screen) }
+// Draw implements scene.Scene.
+func (s *Scene) Draw(screen *ebiten.Image) { s.scenes.Draw(screen) }
 
-// Inspect implements Inspector.
-func (s *ExerciseScene) Inspect() SceneInfo { return s.scenes.Inspect() }
+// Inspect implements scene.Inspector.
+func (s *Scene) Inspect() page.SceneInfo { return s.scenes.Inspect() }
 
 // Restore fills the form with a saved answer; one that no longer fits the
 // exercise is dropped, and the scene says so.
-func (s *ExerciseScene) Restore(saved []byte) {
+func (s *Scene) Restore(saved []byte) {
 	if len(saved) == 0 {
 		return
 	}
@@ -106,7 +108,7 @@ func (s *ExerciseScene) Restore(saved []byte) {
 // --exercise ID --solution does: only once the model answer may be shown
 // (after a real attempt, or once shown before); otherwise it says why and
 // changes nothing.
-func (s *ExerciseScene) OpenModelAnswer() error {
+func (s *Scene) OpenModelAnswer() error {
 	if !s.ModelAvailable() {
 		return fmt.Errorf("the model answer of exercise %s opens after a real attempt: check an answer of your own first (every part answered, not the format example)", s.Ex.ID)
 	}
@@ -116,7 +118,7 @@ func (s *ExerciseScene) OpenModelAnswer() error {
 // LoadModelAnswer fills the form with the exercise's reference answer (for
 // screenshots and tests). It counts as showing the model answer, so a
 // pass it earns is recorded as passed with the answer shown.
-func (s *ExerciseScene) LoadModelAnswer() error {
+func (s *Scene) LoadModelAnswer() error {
 	if err := s.Form.Load(s.Ex.Reference); err != nil {
 		return err
 	}
@@ -126,11 +128,11 @@ func (s *ExerciseScene) LoadModelAnswer() error {
 }
 
 // Checking reports whether a check is running.
-func (s *ExerciseScene) Checking() bool { return s.check != nil }
+func (s *Scene) Checking() bool { return s.check != nil }
 
 // StartCheck validates the answer and starts checking it, as the Check
 // button does.
-func (s *ExerciseScene) StartCheck() {
+func (s *Scene) StartCheck() {
 	c, err := s.Form.Start(s.Now)
 	if err != nil {
 		s.refuse("This answer cannot be checked: " + err.Error())
@@ -147,7 +149,7 @@ func (s *ExerciseScene) StartCheck() {
 }
 
 // cancelCheck stops a running check; nothing is recorded.
-func (s *ExerciseScene) cancelCheck() {
+func (s *Scene) cancelCheck() {
 	if s.check != nil {
 		s.check.Cancel()
 		s.check = nil
@@ -157,7 +159,7 @@ func (s *ExerciseScene) cancelCheck() {
 // work runs the check for this frame and takes in its result when done.
 // A slice runs once per frame drawn: Ebitengine runs extra updates to
 // catch up after a slow frame, and a slice in each would starve drawing.
-func (s *ExerciseScene) work(frame int64) {
+func (s *Scene) work(frame int64) {
 	if s.check == nil || frame != 0 && frame == s.workedAt {
 		return
 	}
@@ -176,7 +178,7 @@ func (s *ExerciseScene) work(frame int64) {
 }
 
 // leave goes back to the menu, stopping a running check.
-func (s *ExerciseScene) leave() {
+func (s *Scene) leave() {
 	s.cancelCheck()
 	s.save()
 	if s.OnBack != nil {

@@ -1,7 +1,8 @@
-package game
+package exercise
 
 import (
 	"fmt"
+	"leaselab/game/scene"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -11,11 +12,11 @@ import (
 )
 
 // The answer form's Update, Layout and Draw: the canvas's input, the
-// page's uses (host, in exercise_host.go) and the draft saved as the
+// page's uses (host, in host.go) and the draft saved as the
 // learner types.
 
-// Update implements Scene.
-func (s *exerciseAnswer) Update(st *State) error {
+// Update implements scene.Scene.
+func (s *answerForm) Update(st *scene.State) error {
 	in := &st.Input
 	s.ring.Wrap = st.WrapFocus
 	s.host(in)
@@ -54,7 +55,7 @@ func (s *exerciseAnswer) Update(st *State) error {
 
 // updateTabs passes a press on a tab through its declaration; it
 // reports whether the worst run opened over the answer.
-func (s *exerciseAnswer) updateTabs(in *ui.Input) bool {
+func (s *answerForm) updateTabs(in *ui.Input) bool {
 	for i := range s.tabs {
 		if s.tabs[i].Update(in) {
 			s.use(ui.HostAction{ID: "tab:" + s.tabs[i].id})
@@ -66,7 +67,7 @@ func (s *exerciseAnswer) updateTabs(in *ui.Input) bool {
 
 // takeLeft reports, once, whether a use left the answer for another
 // screen.
-func (s *exerciseAnswer) takeLeft() bool {
+func (s *answerForm) takeLeft() bool {
 	left := s.left
 	s.left = false
 	return left
@@ -74,7 +75,7 @@ func (s *exerciseAnswer) takeLeft() bool {
 
 // updateForm applies this tick's input fin on the form's widgets; it
 // reports whether the simulator opened over the answer.
-func (s *exerciseAnswer) updateForm(fin *ui.Input) bool {
+func (s *answerForm) updateForm(fin *ui.Input) bool {
 	s.sim.Disabled = s.Ex.Lab == nil || s.scene.Checking()
 	if s.Ex.Lab != nil && s.sim.Update(fin) {
 		s.use(ui.HostAction{ID: "simulator"})
@@ -105,7 +106,7 @@ func (s *exerciseAnswer) updateForm(fin *ui.Input) bool {
 }
 
 // updateNumbers applies this tick's input on the number fields' sliders.
-func (s *exerciseAnswer) updateNumbers(fin *ui.Input) {
+func (s *answerForm) updateNumbers(fin *ui.Input) {
 	for i, k := range s.Ex.Numbers {
 		sl := &s.numbers[i]
 		// A press on a slider that still shows its default sets that
@@ -123,7 +124,7 @@ func (s *exerciseAnswer) updateNumbers(fin *ui.Input) {
 }
 
 // updateOptions applies this tick's presses on the questions' options.
-func (s *exerciseAnswer) updateOptions(fin *ui.Input) {
+func (s *answerForm) updateOptions(fin *ui.Input) {
 	for qi, q := range s.Ex.Questions {
 		for oi, o := range q.Options {
 			if answer.Pressed(&s.options[qi][oi], fin) {
@@ -135,7 +136,7 @@ func (s *exerciseAnswer) updateOptions(fin *ui.Input) {
 
 // updateFooter applies this tick's presses on the footer's buttons and
 // the share button.
-func (s *exerciseAnswer) updateFooter(in *ui.Input) {
+func (s *answerForm) updateFooter(in *ui.Input) {
 	checking := s.scene.Checking()
 	s.checkB.Disabled = checking
 	s.cancel.Disabled = !checking
@@ -148,15 +149,15 @@ func (s *exerciseAnswer) updateFooter(in *ui.Input) {
 			s.use(ui.HostAction{ID: b.id})
 		}
 	}
-	s.shareB.Disabled = !s.Shareable()
+	s.shareB.Disabled = !s.shareable()
 	if s.shareB.Update(in) {
 		s.use(ui.HostAction{ID: "share"})
 	}
 }
 
-// Layout implements Scene: the form as scrolled, the tabs a check or the
+// Layout implements scene.Scene: the form as scrolled, the tabs a check or the
 // model answer added.
-func (s *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
+func (s *answerForm) Layout(window ui.Rect, style draw.Style) {
 	s.style, s.outside = style, style.PanelOutside
 	s.layout(window)
 	s.chain.KeepPlace()
@@ -167,5 +168,5 @@ func (s *exerciseAnswer) Layout(window ui.Rect, style draw.Style) {
 	s.place()
 }
 
-// Draw implements Scene.
-func (s *exerciseAnswer) Draw(screen *ebiten.Image) { s.draw(screen) }
+// Draw implements scene.Scene.
+func (s *answerForm) Draw(screen *ebiten.Image) { s.draw(screen) }

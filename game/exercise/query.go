@@ -1,4 +1,4 @@
-package game
+package exercise
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ import (
 // builder's menus, its widgets, where they go in the form, and what a
 // press on one does (on the canvas or in the page).
 type queryBuilder struct {
-	a *exerciseAnswer
+	a *answerForm
 
 	qb                      *form.Builder
 	menus                   []ui.Button // one per builder menu
@@ -170,25 +170,25 @@ func (q *queryBuilder) focus() []ui.Focusable {
 // controls declares the checks and the builder, for the page and the
 // canvas alike: each check's Remove, each menu (a choice of its options),
 // the comparison buttons and Add this check.
-func (q *queryBuilder) controls() []Control {
+func (q *queryBuilder) controls() []ui.Control {
 	if q.qb == nil {
 		return nil
 	}
-	var out []Control
+	var out []ui.Control
 	for i, c := range q.a.Form.Checks() {
-		out = append(out, Control{ID: "qremove:" + strconv.Itoa(i), Group: checksHeading, Label: fmt.Sprintf("Remove check %d: %s", i+1, c),
+		out = append(out, ui.Control{ID: "qremove:" + strconv.Itoa(i), Group: checksHeading, Label: fmt.Sprintf("Remove check %d: %s", i+1, c),
 			Do: func(ui.HostAction) { q.removeCheck(i) }})
 	}
 	for _, m := range q.qb.Menus() {
-		out = append(out, Control{ID: "q:" + m.ID, Group: builderHeading, Label: m.Label, Kind: KindChoice, Options: m.Options, Value: float64(m.Value),
+		out = append(out, ui.Control{ID: "q:" + m.ID, Group: builderHeading, Label: m.Label, Kind: ui.KindChoice, Options: m.Options, Value: float64(m.Value),
 			Do: func(h ui.HostAction) { q.choose(m.ID, int(h.Value)) }})
 	}
 	return append(out,
-		Control{ID: "qrow+", Group: builderHeading, Label: "Add a comparison", Disabled: !q.qb.CanAddRow(),
+		ui.Control{ID: "qrow+", Group: builderHeading, Label: "Add a comparison", Disabled: !q.qb.CanAddRow(),
 			Do: func(ui.HostAction) { q.qb.AddRow(); q.changed("A comparison added") }},
-		Control{ID: "qrow-", Group: builderHeading, Label: "Take away the last comparison", Disabled: !q.qb.CanDropRow(),
+		ui.Control{ID: "qrow-", Group: builderHeading, Label: "Take away the last comparison", Disabled: !q.qb.CanDropRow(),
 			Do: func(ui.HostAction) { q.qb.DropRow(); q.changed("The last comparison taken away") }},
-		Control{ID: "qadd", Group: builderHeading, Label: "Add this check", Detail: q.qb.Text(), Do: func(ui.HostAction) { q.addCheck() }})
+		ui.Control{ID: "qadd", Group: builderHeading, Label: "Add this check", Detail: q.qb.Text(), Do: func(ui.HostAction) { q.addCheck() }})
 }
 
 const (

@@ -1,4 +1,4 @@
-package game
+package exercise
 
 import (
 	"fmt"
@@ -14,10 +14,10 @@ import (
 // The exercise screen's layout: the form placed and wrapped for the
 // window, scrolled to what has focus.
 
-// exerciseGeom is where everything on the exercise screen goes. The form's
+// formGeom is where everything on the exercise screen goes. The form's
 // contents are laid out in content coordinates (y from the top of the
 // form, before scrolling); place moves them into the form's view.
-type exerciseGeom struct {
+type formGeom struct {
 	window, header, title, status ui.Rect
 	reading, tabsRow, text        ui.Rect
 	verdict                       ui.Rect // the result tab's verdict line
@@ -40,7 +40,7 @@ type exerciseGeom struct {
 }
 
 // layout computes the screen's geometry for window.
-func (s *exerciseAnswer) layout(window ui.Rect) {
+func (s *answerForm) layout(window ui.Rect) {
 	st := s.style
 	u := st.Unit
 	px := func(v float64) float64 { return math.Round(v * u) }
@@ -82,7 +82,7 @@ func (s *exerciseAnswer) layout(window ui.Rect) {
 }
 
 // layoutForm lays the form's contents out in a column of width w.
-func (s *exerciseAnswer) layoutForm(w float64) {
+func (s *answerForm) layoutForm(w float64) {
 	st := s.style
 	g := &s.geom
 	g.texts = g.texts[:0]
@@ -97,7 +97,7 @@ func (s *exerciseAnswer) layoutForm(w float64) {
 
 // layoutEvidence lays out the simulator's button with the run's
 // description, then the number fields.
-func (s *exerciseAnswer) layoutEvidence(f *answer.Flow) {
+func (s *answerForm) layoutEvidence(f *answer.Flow) {
 	g, w, px := &s.geom, f.W, f.Px
 	if s.Ex.Lab != nil {
 		f.AddText("Your evidence: a run in the simulator.", false, true)
@@ -118,7 +118,7 @@ func (s *exerciseAnswer) layoutEvidence(f *answer.Flow) {
 }
 
 // layoutQuestions lays out each question with its options.
-func (s *exerciseAnswer) layoutQuestions(f *answer.Flow) {
+func (s *answerForm) layoutQuestions(f *answer.Flow) {
 	g, px := &s.geom, f.Px
 	g.opts = g.opts[:0]
 	for qi, q := range s.Ex.Questions {
@@ -149,7 +149,7 @@ func (s *exerciseAnswer) layoutQuestions(f *answer.Flow) {
 // layoutDefence lays out the written defence: a field as tall as what is
 // written, and at least four lines; once the model answer is shown, its
 // key points follow as boxes the learner ticks.
-func (s *exerciseAnswer) layoutDefence(f *answer.Flow) {
+func (s *answerForm) layoutDefence(f *answer.Flow) {
 	g, w, px := &s.geom, f.W, f.Px
 	g.defenceTop = f.Y
 	f.AddText("Your defence, in a few sentences", false, true)
@@ -175,16 +175,16 @@ func (s *exerciseAnswer) layoutDefence(f *answer.Flow) {
 }
 
 // maxScroll is how far the form can scroll.
-func (s *exerciseAnswer) maxScroll() float64 { return math.Max(0, s.geom.content-s.geom.view.H) }
+func (s *answerForm) maxScroll() float64 { return math.Max(0, s.geom.content-s.geom.view.H) }
 
 // ToView moves a content rectangle into the form's view.
-func (s *exerciseAnswer) ToView(r ui.Rect) ui.Rect {
+func (s *answerForm) ToView(r ui.Rect) ui.Rect {
 	return ui.Rect{X: s.geom.view.X + r.X, Y: s.geom.view.Y + r.Y - s.scroll, W: r.W, H: r.H}
 }
 
 // place gives the form's widgets their on-screen rectangles and the
 // reading pane its text panel.
-func (s *exerciseAnswer) place() {
+func (s *answerForm) place() {
 	g := &s.geom
 	s.scroll = math.Max(0, math.Min(s.scroll, s.maxScroll()))
 	s.sim.Rect = s.ToView(g.sim)
@@ -234,7 +234,7 @@ func (s *exerciseAnswer) place() {
 }
 
 // contentRect returns the content rectangle of a form widget, if f is one.
-func (s *exerciseAnswer) contentRect(f ui.Focusable) (ui.Rect, bool) {
+func (s *answerForm) contentRect(f ui.Focusable) (ui.Rect, bool) {
 	if f == &s.sim {
 		return s.geom.sim, true
 	}
@@ -268,7 +268,7 @@ func (s *exerciseAnswer) contentRect(f ui.Focusable) (ui.Rect, bool) {
 }
 
 // ScrollToFocus scrolls the form so the focused widget is in view.
-func (s *exerciseAnswer) ScrollToFocus() {
+func (s *answerForm) ScrollToFocus() {
 	r, ok := s.contentRect(s.ring.Current())
 	if !ok {
 		return
@@ -279,7 +279,7 @@ func (s *exerciseAnswer) ScrollToFocus() {
 
 // scrollToPoints scrolls the form to the defence with the key points
 // under it, or to the key points alone when both do not fit.
-func (s *exerciseAnswer) scrollToPoints() {
+func (s *answerForm) scrollToPoints() {
 	g := &s.geom
 	if len(g.points) == 0 {
 		return
@@ -295,7 +295,7 @@ func (s *exerciseAnswer) scrollToPoints() {
 // scrollForm scrolls the form by the wheel over it, or by a finger
 // dragged in it. A drag is not a tap: the option it started on is not
 // chosen (see answer.Drag).
-func (s *exerciseAnswer) scrollForm(in *ui.Input) {
+func (s *answerForm) scrollForm(in *ui.Input) {
 	s.drag.Scroll(in, s.geom.view, s.style, func(dy float64) {
 		s.scroll += dy
 		s.place()
@@ -305,4 +305,4 @@ func (s *exerciseAnswer) scrollForm(in *ui.Input) {
 // formInput is the input the form's widgets see: the pointer only while
 // it is over the form's view, so a widget scrolled out of sight cannot be
 // clicked through the header or footer, and not while a finger scrolls.
-func (s *exerciseAnswer) formInput(in *ui.Input) *ui.Input { return s.drag.Input(in, s.geom.view) }
+func (s *answerForm) formInput(in *ui.Input) *ui.Input { return s.drag.Input(in, s.geom.view) }

@@ -1,4 +1,4 @@
-package game
+package exercise
 
 import (
 	"fmt"
@@ -12,14 +12,14 @@ import (
 	"leaselab/lessons"
 )
 
-// exerciseAnswer is the answer form, the bottom screen of an exercise:
+// answerForm is the answer form, the bottom screen of an exercise:
 // the reading pane's tabs and the form's widgets, their layout and
 // scroll, and the focus ring. It holds the exercise's shared state and
 // asks its scene for what spans screens (a check, the simulator, the
 // worst run, leaving).
-type exerciseAnswer struct {
-	*exerciseState
-	scene *ExerciseScene
+type answerForm struct {
+	*state
+	scene *Scene
 
 	// armed: the first click on the model answer asked for confirmation.
 	armed bool
@@ -46,7 +46,7 @@ type exerciseAnswer struct {
 	chain answer.Chain
 
 	style  draw.Style
-	geom   exerciseGeom
+	geom   formGeom
 	scroll float64 // the form's scroll offset
 	drag   answer.Drag
 
@@ -80,11 +80,11 @@ const (
 	tabReplay = "replay"
 )
 
-// newExerciseAnswer makes the answer form of scene's exercise, showing
+// newAnswerForm makes the answer form of scene's exercise, showing
 // the standing and last verdict st holds.
-func newExerciseAnswer(st *exerciseState, scene *ExerciseScene) *exerciseAnswer {
+func newAnswerForm(st *state, scene *Scene) *answerForm {
 	ex := st.Ex
-	s := &exerciseAnswer{exerciseState: st, scene: scene, tab: tabProblem}
+	s := &answerForm{state: st, scene: scene, tab: tabProblem}
 	s.chain.Host, s.query.a = s, s
 	s.back = ui.Button{Label: "< Exercises"}
 	s.sim = ui.Button{Label: "Open the simulator"}
@@ -120,7 +120,7 @@ func newExerciseAnswer(st *exerciseState, scene *ExerciseScene) *exerciseAnswer 
 }
 
 // setHints shows the rungs revealed so far and labels the hint button.
-func (s *exerciseAnswer) setHints() {
+func (s *answerForm) setHints() {
 	n := len(s.Ex.Hints)
 	var b strings.Builder
 	for i, h := range s.Ex.Hints[:s.hintsSeen] {
@@ -133,7 +133,7 @@ func (s *exerciseAnswer) setHints() {
 
 // ShowHint reveals the next rung of the hint ladder, as the Hint button
 // does.
-func (s *exerciseAnswer) ShowHint() {
+func (s *answerForm) ShowHint() {
 	if s.hintsSeen >= len(s.Ex.Hints) {
 		return
 	}
@@ -156,7 +156,7 @@ const modelLabel = "Model answer"
 
 // AskModel is a click on "Show model answer": the first arms it and asks
 // for confirmation, the second reveals the answer and records that.
-func (s *exerciseAnswer) AskModel() {
+func (s *answerForm) AskModel() {
 	if !s.ModelAvailable() {
 		return
 	}
@@ -172,7 +172,7 @@ func (s *exerciseAnswer) AskModel() {
 }
 
 // reveal records that the model answer is shown.
-func (s *exerciseAnswer) reveal() {
+func (s *answerForm) reveal() {
 	s.armed = false
 	s.model.Label = modelLabel
 	s.notice = ""
@@ -186,7 +186,7 @@ func (s *exerciseAnswer) reveal() {
 }
 
 // disarm cancels a pending confirmation.
-func (s *exerciseAnswer) disarm() {
+func (s *answerForm) disarm() {
 	if s.armed {
 		s.armed = false
 		s.model.Label = modelLabel
@@ -197,7 +197,7 @@ func (s *exerciseAnswer) disarm() {
 // showResult shows a finished check's verdict r (already recorded in the
 // standing): the result tab, and the last rung of hints a real attempt
 // opens.
-func (s *exerciseAnswer) showResult(r lessons.Result) {
+func (s *answerForm) showResult(r lessons.Result) {
 	s.setHints() // a real attempt opens the last rung
 	s.reading[tabResult].SetText(draw.Drawable(form.ResultText(r)))
 	s.Refocus()
@@ -209,7 +209,7 @@ func (s *exerciseAnswer) showResult(r lessons.Result) {
 }
 
 // visibleTabs lists the tabs that have something to show.
-func (s *exerciseAnswer) visibleTabs() []string {
+func (s *answerForm) visibleTabs() []string {
 	out := []string{tabProblem}
 	if len(s.Ex.Materials) > 0 {
 		out = append(out, tabLogs)
@@ -232,7 +232,7 @@ func (s *exerciseAnswer) visibleTabs() []string {
 var tabLabels = map[string]string{tabProblem: "Problem", tabLogs: "Logs", tabResult: "Result", tabModel: "Model answer", tabHints: "Hints", tabReplay: "Worst run >"}
 
 // Refocus rebuilds the tabs and the focus order after they change.
-func (s *exerciseAnswer) Refocus() {
+func (s *answerForm) Refocus() {
 	ids := s.visibleTabs()
 	if len(s.tabs) != len(ids) {
 		s.tabs = make([]tabButton, len(ids))
@@ -284,14 +284,14 @@ func (s *exerciseAnswer) Refocus() {
 }
 
 // setTab shows tab id in the reading pane.
-func (s *exerciseAnswer) setTab(id string) {
+func (s *answerForm) setTab(id string) {
 	if s.tab != id {
 		s.tab = id
 		s.Refocus()
 	}
 }
 
-func (s *exerciseAnswer) syncNumbers() {
+func (s *answerForm) syncNumbers() {
 	for i, k := range s.Ex.Numbers {
 		if !s.numbers[i].Dragging() {
 			s.numbers[i].SetValue(s.Form.Number(k.ID))
@@ -300,29 +300,29 @@ func (s *exerciseAnswer) syncNumbers() {
 }
 
 // saveDraft keeps the answer being edited, so a reload never loses it.
-func (s *exerciseAnswer) saveDraft() {
+func (s *answerForm) saveDraft() {
 	s.edited = false
 	s.save()
 }
 
 // The answer form as the chain's host (exercises 1 and 3): the chain
 // builder itself is game/answer's, shared with a lesson's recap card.
-var _ answer.ChainHost = (*exerciseAnswer)(nil)
+var _ answer.ChainHost = (*answerForm)(nil)
 
-func (s *exerciseAnswer) ChainAsked() bool                   { return s.Ex.ChainRun != nil }
-func (s *exerciseAnswer) ChainSteps() []int                  { return s.Form.Chain() }
-func (s *exerciseAnswer) ChainEvents() []lab.WhyStep         { return s.Form.ChainEvents() }
-func (s *exerciseAnswer) ChainFor() string                   { return s.Ex.ChainText }
-func (s *exerciseAnswer) ChainSay(line string)               { s.Narrate(line) }
-func (s *exerciseAnswer) ChainRefuse(why string)             { s.notice = why }
-func (s *exerciseAnswer) FormStyle() draw.Style              { return s.style }
-func (s *exerciseAnswer) FormRing() *ui.FocusRing            { return s.ring }
-func (s *exerciseAnswer) FormNames() map[ui.Focusable]string { return s.names }
-func (s *exerciseAnswer) FormScroll() *float64               { return &s.scroll }
-func (s *exerciseAnswer) FocusSeen()                         { s.focused = s.ring.Current() }
+func (s *answerForm) ChainAsked() bool                   { return s.Ex.ChainRun != nil }
+func (s *answerForm) ChainSteps() []int                  { return s.Form.Chain() }
+func (s *answerForm) ChainEvents() []lab.WhyStep         { return s.Form.ChainEvents() }
+func (s *answerForm) ChainFor() string                   { return s.Ex.ChainText }
+func (s *answerForm) ChainSay(line string)               { s.Narrate(line) }
+func (s *answerForm) ChainRefuse(why string)             { s.notice = why }
+func (s *answerForm) FormStyle() draw.Style              { return s.style }
+func (s *answerForm) FormRing() *ui.FocusRing            { return s.ring }
+func (s *answerForm) FormNames() map[ui.Focusable]string { return s.names }
+func (s *answerForm) FormScroll() *float64               { return &s.scroll }
+func (s *answerForm) FocusSeen()                         { s.focused = s.ring.Current() }
 
 // ChainChange changes the answer's chain and keeps the draft.
-func (s *exerciseAnswer) ChainChange(verb string, n int) error {
+func (s *answerForm) ChainChange(verb string, n int) error {
 	var err error
 	switch verb {
 	case "add":
