@@ -2,8 +2,9 @@ package core
 
 // How a trace stores its events: each event's fields in a chunk, four
 // bytes a field; its record (time, actor, kind, causes, where its fields
-// sit) in fixed blocks of 24-byte records with no pointers; and the Events
-// a reader sees built from the records the first time they are read.
+// sit) in fixed blocks of 24-byte records with no pointers; the Events a
+// reader sees built from the records the first time they are read; and
+// how a trace is cloned, dropped and forgotten over that storage.
 
 import (
 	"cmp"
@@ -202,4 +203,68 @@ func (t *Trace) view(b int) []Event {
 	}
 	t.views[b] = v
 	return v
+}
+
+// clone returns a copy of the trace that shares its events' storage; both
+// start new chunks for what they record next.
+func (t *Trace) clone() Trace {
+	t.cur = nil
+	var blocks [][]rec
+	var views [][]Event
+	var chunks []*chunk
+	if t.n > 0 {
+		// The full blocks are shared as they are; the clone's last is
+		// clipped, so it copies that block before it appends (grow),
+		// while the source appends in place past what the clone reads.
+		// The lists of blocks and chunks are the
+		// clone's own: nothing the source does (Drop) writes into them.
+		blocks = clipLast(t.blocks)
+		// Every view is clipped, not only the last: a view of a full
+		// block may be partly built, and the two traces (an explorer's
+		// clones run on several goroutines) would otherwise build its
+		// rest in one array.
+		views = make([][]Event, len(t.views))
+		for i, v := range t.views {
+			views[i] = slices.Clip(v)
+		}
+		chunks = slices.Clone(t.chunks)
+	}
+	return Trace{blocks: blocks, views: views, chunks: chunks, alsos: slices.Clip(t.alsos), n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
+}
+
+// clipLast returns a copy of bs whose last slice is clipped.
+func clipLast[T any](bs [][]T) [][]T {
+	if len(bs) == 0 {
+		return nil
+	}
+	out := append(make([][]T, 0, len(bs)+1), bs...)
+	last := &out[len(out)-1]
+	*last = slices.Clip(*last)
+	return out
+}
+
+// Drop forgets every event and reuses the first block and the current
+// chunk: only for a trace no one else reads (an explorer world's, after
+// its check).
+func (t *Trace) Drop() {
+	if len(t.blocks) > 0 {
+		t.blocks = t.blocks[:1]
+		t.blocks[0] = t.blocks[0][:0]
+	}
+	if len(t.views) > 0 {
+		t.views = t.views[:1]
+		t.views[0] = t.views[0][:0]
+	}
+	t.n = 0
+	t.chunks, t.alsos = t.chunks[:0], t.alsos[:0]
+	if t.cur != nil {
+		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent, t.cur.start = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}, 0
+		t.chunks = append(t.chunks, t.cur)
+	}
+}
+
+// Forget drops every event and leaves their storage to whoever else reads
+// it (a clone's source): the trace starts again, empty, from Seq 0.
+func (t *Trace) Forget() {
+	t.blocks, t.views, t.chunks, t.alsos, t.cur, t.n = nil, nil, nil, nil, nil, 0
 }
