@@ -19,19 +19,19 @@ func chainRig(t *testing.T, id string, w, h float64) (*rig, *Scene) {
 	a := sc.Ex.Reference.Clone()
 	a.Chain = nil
 	require.NoError(t, sc.Form.Load(a))
-	r.tick(ui.Input{})
+	r.Tick(ui.Input{})
 	return r, sc
 }
 
 // checkPasses checks the answer from the keyboard and asserts it passed.
 func (r *rig) checkPasses() {
-	r.t.Helper()
-	r.tabTo("check")
-	r.key(ui.IntentActivate)
+	r.T.Helper()
+	r.TabTo("check")
+	r.Key(ui.IntentActivate)
 	r.finishCheck()
-	ex := r.inspect().Exercise
-	require.NotNil(r.t, ex.Result, "the check finished")
-	assert.True(r.t, ex.Passed, "passed: %s", ex.Result.Summary)
+	ex := r.Info().Exercise
+	require.NotNil(r.T, ex.Result, "the check finished")
+	assert.True(r.T, ex.Passed, "passed: %s", ex.Result.Summary)
 }
 
 // TestKeyboardBuildsExerciseOnesChainOnTheCanvas: on the desktop's canvas
@@ -47,33 +47,33 @@ func TestKeyboardBuildsExerciseOnesChainOnTheCanvas(t *testing.T) {
 	// A wrong step first, taken out again with its Remove.
 	wrong := sc.Form.ChainEvents()[1].Seq
 	require.NotContains(t, want, wrong)
-	r.tabTo(fmt.Sprintf("chain:add:%d", wrong))
-	r.key(ui.IntentActivate)
+	r.TabTo(fmt.Sprintf("chain:add:%d", wrong))
+	r.Key(ui.IntentActivate)
 	require.Equal(t, []int{wrong}, sc.Form.Chain())
 	assert.True(t, sc.chain.Events[1].Disabled, "an event in the chain cannot be added twice")
-	r.tabTo("chain:remove:0")
-	r.key(ui.IntentActivate)
+	r.TabTo("chain:remove:0")
+	r.Key(ui.IntentActivate)
 	require.Empty(t, sc.Form.Chain())
-	assert.Equal(t, fmt.Sprintf("chain:add:%d", sc.Form.ChainEvents()[0].Seq), r.inspect().Focus,
+	assert.Equal(t, fmt.Sprintf("chain:add:%d", sc.Form.ChainEvents()[0].Seq), r.Info().Focus,
 		"with the last step taken out the focus goes to the run's first event, not back to the top")
 
 	for i, seq := range want {
 		name := fmt.Sprintf("chain:add:%d", seq)
-		r.tabTo(name)
-		before := r.region(name)
-		r.key(ui.IntentActivate)
-		r.tick(ui.Input{})
-		assert.Equal(t, before.Y, r.region(name).Y, "the row added stays where it was though the chain above it grew")
+		r.TabTo(name)
+		before := r.Region(name)
+		r.Key(ui.IntentActivate)
+		r.Tick(ui.Input{})
+		assert.Equal(t, before.Y, r.Region(name).Y, "the row added stays where it was though the chain above it grew")
 		if i > 0 {
-			r.tabTo(fmt.Sprintf("chain:remove:%d", i))
-			r.key(ui.IntentActivate)
-			assert.Equal(t, fmt.Sprintf("chain:remove:%d", i-1), r.inspect().Focus, "the focus stays on the chain after a Remove")
-			r.tabTo(name)
-			r.key(ui.IntentActivate)
+			r.TabTo(fmt.Sprintf("chain:remove:%d", i))
+			r.Key(ui.IntentActivate)
+			assert.Equal(t, fmt.Sprintf("chain:remove:%d", i-1), r.Info().Focus, "the focus stays on the chain after a Remove")
+			r.TabTo(name)
+			r.Key(ui.IntentActivate)
 		}
 	}
 	require.Equal(t, want, sc.Form.Chain())
-	n := r.inspect().Mirror.Narration
+	n := r.Info().Mirror.Narration
 	require.NotEmpty(t, n)
 	assert.Contains(t, n[len(n)-1], fmt.Sprintf("Added event %d to your chain as step %d.", want[len(want)-1], len(want)))
 	r.shot("exercise-chain-renew-ttl-pause")
@@ -86,14 +86,14 @@ func TestKeyboardBuildsExerciseOnesChainOnTheCanvas(t *testing.T) {
 func TestKeyboardBuildsExerciseThreesChainOnTheCanvas(t *testing.T) {
 	r, sc := chainRig(t, "no-fencing", 1280, 800)
 	want := sc.Ex.Reference.Chain
-	r.tabTo(fmt.Sprintf("chain:add:%d", want[0]))
-	r.key(ui.IntentActivate)
-	r.tabTo("chain:clear")
-	r.key(ui.IntentActivate)
+	r.TabTo(fmt.Sprintf("chain:add:%d", want[0]))
+	r.Key(ui.IntentActivate)
+	r.TabTo("chain:clear")
+	r.Key(ui.IntentActivate)
 	require.Empty(t, sc.Form.Chain(), "the chain was emptied")
 	for _, seq := range want {
-		r.tabTo(fmt.Sprintf("chain:add:%d", seq))
-		r.key(ui.IntentActivate)
+		r.TabTo(fmt.Sprintf("chain:add:%d", seq))
+		r.Key(ui.IntentActivate)
 	}
 	require.Equal(t, want, sc.Form.Chain())
 	r.checkPasses()
@@ -110,24 +110,24 @@ func TestMouseBuildsTheChainOnTheCanvas(t *testing.T) {
 		clickRow := func(name string) {
 			t.Helper()
 			for i := 0; ; i++ {
-				if v, ok := r.inspect().Regions[name]; ok && v.H >= sc.style.U(30) {
+				if v, ok := r.Info().Regions[name]; ok && v.H >= sc.style.U(30) {
 					break
 				}
 				require.Less(t, i, 200, "%s: the wheel never brought %s into view", id, name)
-				r.tick(ui.Input{Cursor: r.region("form").Center(), Wheel: ui.Point{Y: -1}})
+				r.Tick(ui.Input{Cursor: r.Region("form").Center(), Wheel: ui.Point{Y: -1}})
 			}
-			r.click(name)
+			r.Click(name)
 		}
 		clickRow(fmt.Sprintf("chain:add:%d", want[1]))
 		require.Equal(t, []int{want[1]}, sc.Form.Chain(), id)
 		// Back up to the chain's steps for the Remove.
 		for range 100 {
-			if _, ok := r.inspect().Regions["chain:remove:0"]; ok {
+			if _, ok := r.Info().Regions["chain:remove:0"]; ok {
 				break
 			}
-			r.tick(ui.Input{Cursor: r.region("form").Center(), Wheel: ui.Point{Y: 1}})
+			r.Tick(ui.Input{Cursor: r.Region("form").Center(), Wheel: ui.Point{Y: 1}})
 		}
-		r.click("chain:remove:0")
+		r.Click("chain:remove:0")
 		require.Empty(t, sc.Form.Chain(), id)
 		for _, seq := range want {
 			clickRow(fmt.Sprintf("chain:add:%d", seq))
@@ -147,10 +147,10 @@ func TestChainIsDrawnReadably(t *testing.T) {
 			r, sc := chainRig(t, id, size[0], size[1])
 			require.NoError(t, sc.Form.Load(sc.Ex.Reference))
 			events := sc.Form.ChainEvents()
-			r.tabTo(fmt.Sprintf("chain:add:%d", events[len(events)-1].Seq)) // the list's end
+			r.TabTo(fmt.Sprintf("chain:add:%d", events[len(events)-1].Seq)) // the list's end
 			name := fmt.Sprintf("exercise-chain-%s-%.0fx%.0f", id, size[0], size[1])
 			assert.Empty(t, r.record(name), name)
-			r.tabTo("chain:remove:0")
+			r.TabTo("chain:remove:0")
 			assert.Empty(t, r.record(name+"-steps"), name)
 			for i := range sc.chain.Remove {
 				b := &sc.chain.Remove[i]

@@ -22,31 +22,31 @@ func TestLongCheckSpreadsOverFramesAndCanBeCancelled(t *testing.T) {
 	for id, v := range map[string]float64{"ttl": 20, "renew": 5, "est-failover": 20.5, "per-hour": 720} {
 		require.NoError(t, sc.Form.SetNumber(id, v))
 	}
-	r.click("check")
+	r.Click("check")
 	if !sc.Checking() {
 		t.Fatal("the check finished in the frame it started: it must be spread over frames")
 	}
-	last := r.inspect().Exercise.Progress
+	last := r.Info().Exercise.Progress
 	for range 3 {
-		r.tick(ui.Input{})
-		p := r.inspect().Exercise.Progress
+		r.Tick(ui.Input{})
+		p := r.Info().Exercise.Progress
 		if p <= last || p >= 1 {
 			t.Fatalf("progress %g after %g", p, last)
 		}
 		last = p
 	}
-	if _, ok := r.inspect().Regions["cancel"]; !ok {
+	if _, ok := r.Info().Regions["cancel"]; !ok {
 		t.Fatal("no cancel region while checking")
 	}
-	r.click("cancel")
-	if sc.Checking() || r.inspect().Exercise.Attempts != 0 || sc.Result() != nil {
-		t.Fatalf("after Cancel: checking %v, %d attempts", sc.Checking(), r.inspect().Exercise.Attempts)
+	r.Click("cancel")
+	if sc.Checking() || r.Info().Exercise.Attempts != 0 || sc.Result() != nil {
+		t.Fatalf("after Cancel: checking %v, %d attempts", sc.Checking(), r.Info().Exercise.Attempts)
 	}
 
-	r.click("check")
+	r.Click("check")
 	frames := 0
 	for sc.Checking() {
-		r.tick(ui.Input{})
+		r.Tick(ui.Input{})
 		if frames++; frames > 2000 {
 			t.Fatal("the check never finished")
 		}
@@ -55,7 +55,7 @@ func TestLongCheckSpreadsOverFramesAndCanBeCancelled(t *testing.T) {
 	if frames < 5 {
 		t.Errorf("only %d frames: the check is not spread out", frames)
 	}
-	if info := r.inspect().Exercise; info.Attempts != 1 || info.Result == nil {
+	if info := r.Info().Exercise; info.Attempts != 1 || info.Result == nil {
 		t.Errorf("after the check: %+v", info)
 	}
 }
@@ -67,39 +67,39 @@ func TestKeyboardAnswersAndScrollsTheForm(t *testing.T) {
 	ex := sc.Ex
 	last := ex.Questions[len(ex.Questions)-1]
 	target := "opt:" + last.ID + ":" + last.Options[len(last.Options)-1].ID
-	if _, ok := r.inspect().Regions[target]; ok {
+	if _, ok := r.Info().Regions[target]; ok {
 		t.Fatalf("%s is visible without scrolling; the test needs a longer form", target)
 	}
-	for i := 0; r.inspect().Focus != target; i++ {
+	for i := 0; r.Info().Focus != target; i++ {
 		if i > 200 {
 			t.Fatalf("Tab never reached %s", target)
 		}
-		r.key(ui.IntentFocusNext)
+		r.Key(ui.IntentFocusNext)
 	}
-	view := r.region("form")
-	if got, ok := r.inspect().Regions[target]; !ok || !got.Within(view) {
+	view := r.Region("form")
+	if got, ok := r.Info().Regions[target]; !ok || !got.Within(view) {
 		t.Fatalf("focused %s at %v is not inside the form %v", target, got, view)
 	}
-	r.key(ui.IntentActivate)
+	r.Key(ui.IntentActivate)
 	if !sc.Form.Chosen(last.ID, last.Options[len(last.Options)-1].ID) {
 		t.Fatal("Enter on a focused option did not choose it")
 	}
 	// The wheel scrolls back to the top (however long the form: exercise
 	// 5 offers every log line as evidence).
 	for i := 0; i < 200 && sc.scroll != 0; i++ {
-		r.tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: 3}})
+		r.Tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: 3}})
 	}
 	if sc.scroll != 0 {
 		t.Errorf("scroll = %g after wheeling up", sc.scroll)
 	}
 	// A finger dragged up the form scrolls it, and choosing nothing.
 	mid := view.Center()
-	r.tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: mid, JustDown: true}}})
+	r.Tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: mid, JustDown: true}}})
 	for i := 1; i <= 10; i++ {
-		r.tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: ui.Point{X: mid.X, Y: mid.Y - float64(i)*20}}}})
+		r.Tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: ui.Point{X: mid.X, Y: mid.Y - float64(i)*20}}}})
 	}
 	before := sc.Form.Answer()
-	r.tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: ui.Point{X: mid.X, Y: mid.Y - 200}, JustUp: true}}})
+	r.Tick(ui.Input{Touches: []ui.Touch{{ID: 1, Pos: ui.Point{X: mid.X, Y: mid.Y - 200}, JustUp: true}}})
 	if sc.scroll < 150 || sc.scroll > 200 {
 		t.Errorf("a 200 px drag scrolled %g", sc.scroll)
 	}
@@ -108,32 +108,32 @@ func TestKeyboardAnswersAndScrollsTheForm(t *testing.T) {
 	}
 	// The mouse works as soon as the finger is gone.
 	first := ex.Questions[0]
-	r.tick(ui.Input{})
+	r.Tick(ui.Input{})
 	for range 20 {
-		r.tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: 3}})
+		r.Tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: 3}})
 	}
 	// Exercise 5's check builder comes first: wheel down to the first
 	// question's first three options.
 	lastOpt := first.Options[2].ID
 	inView := func(id string) bool {
-		got, ok := r.inspect().Regions["opt:"+first.ID+":"+id]
+		got, ok := r.Info().Regions["opt:"+first.ID+":"+id]
 		return ok && got.Within(view)
 	}
 	for i := 0; i < 400 && !(inView(lastOpt) && inView(first.Options[1].ID) && inView(first.Options[0].ID)); i++ {
-		r.tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: -0.5}})
+		r.Tick(ui.Input{Cursor: view.Center(), Wheel: ui.Point{Y: -0.5}})
 	}
-	r.click("opt:" + first.ID + ":" + lastOpt)
+	r.Click("opt:" + first.ID + ":" + lastOpt)
 	if !sc.Form.Chosen(first.ID, lastOpt) {
 		t.Fatal("a click after a finger drag did not choose")
 	}
 	// A tap chooses.
-	tap := r.region("opt:" + first.ID + ":" + first.Options[1].ID).Center()
-	r.tick(ui.Input{Touches: []ui.Touch{{ID: 2, Pos: tap, JustDown: true}}})
-	r.tick(ui.Input{Touches: []ui.Touch{{ID: 2, Pos: tap, JustUp: true}}})
+	tap := r.Region("opt:" + first.ID + ":" + first.Options[1].ID).Center()
+	r.Tick(ui.Input{Touches: []ui.Touch{{ID: 2, Pos: tap, JustDown: true}}})
+	r.Tick(ui.Input{Touches: []ui.Touch{{ID: 2, Pos: tap, JustUp: true}}})
 	if !sc.Form.Chosen(first.ID, first.Options[1].ID) {
 		t.Fatal("a tap on an option did not choose it")
 	}
-	r.click("opt:" + first.ID + ":" + first.Options[0].ID)
+	r.Click("opt:" + first.ID + ":" + first.Options[0].ID)
 	if !sc.Form.Chosen(first.ID, first.Options[0].ID) {
 		t.Fatal("a click on a visible option did not choose it")
 	}
@@ -147,36 +147,36 @@ func TestWorstRunOpensInThePlayer(t *testing.T) {
 	for id, v := range map[string]float64{"ttl": 10, "renew": 5, "est-failover": 10.5, "per-hour": 720} {
 		require.NoError(t, sc.Form.SetNumber(id, v))
 	}
-	r.click("check")
+	r.Click("check")
 	for i := 0; i < 2000 && sc.Checking(); i++ {
-		r.tick(ui.Input{})
+		r.Tick(ui.Input{})
 	}
 	require.NotNil(t, sc.Result())
 	r.shot("exercise-4-result")
-	r.click("tab:replay")
-	info := r.inspect()
+	r.Click("tab:replay")
+	info := r.Info()
 	require.Equal(t, "lesson", info.Name, "the worst run did not open")
 	assert.Contains(t, info.Mirror.Title, "Night")
 	sc.watch.Lab.Seek(60 * time.Second)
-	r.tick(ui.Input{})
+	r.Tick(ui.Input{})
 	r.shot("exercise-4-worst-night")
-	r.click("menu")
-	assert.Equal(t, "exercise", r.inspect().Name)
+	r.Click("menu")
+	assert.Equal(t, "exercise", r.Info().Name)
 }
 
 // TestShardWorstRunOpens: exercise 2's checked design opens too.
 func TestShardWorstRunOpens(t *testing.T) {
 	r, sc := openEx(t, "shard-design", 1280, 800)
 	require.NoError(t, sc.Form.Load(sc.Ex.Reference))
-	r.click("check")
+	r.Click("check")
 	for i := 0; i < 2000 && sc.Checking(); i++ {
-		r.tick(ui.Input{})
+		r.Tick(ui.Input{})
 	}
 	require.NotNil(t, sc.Result())
-	r.click("tab:replay")
-	require.Equal(t, "lesson", r.inspect().Name)
+	r.Click("tab:replay")
+	require.Equal(t, "lesson", r.Info().Name)
 	sc.watch.Lab.Seek(75 * time.Second)
-	r.tick(ui.Input{})
+	r.Tick(ui.Input{})
 	r.shot("exercise-2-worst-run")
 }
 
@@ -189,7 +189,7 @@ func TestTheAnswerFormsCanvasAndPageAreOneDeclaration(t *testing.T) {
 	open := func() (*rig, *Scene) { return openEx(t, "renew-ttl-pause", 1280, 800) }
 	r, sc := open()
 	decls := ui.Controls(sc.answerForm.controls())
-	info := r.inspect()
+	info := r.Info()
 	for w, name := range sc.answerForm.names {
 		c, ok := decls.Find(name)
 		if !ok {
@@ -205,15 +205,15 @@ func TestTheAnswerFormsCanvasAndPageAreOneDeclaration(t *testing.T) {
 		assert.True(t, listed, "the page lists the canvas's %q", name)
 	}
 	sc.answerForm.ring.Focus(&sc.answerForm.defence, ui.FocusVisible)
-	assert.Equal(t, "defence", r.inspect().Focus, "the defence is 'defence' on the canvas as on the page")
+	assert.Equal(t, "defence", r.Info().Focus, "the defence is 'defence' on the canvas as on the page")
 
 	for _, id := range []string{"opt:verdict:unsafe", "hint"} {
 		page, psc := open()
-		page.tick(ui.Input{Host: []ui.HostAction{{ID: id}}})
+		page.Tick(ui.Input{Host: []ui.HostAction{{ID: id}}})
 		canvas, csc := open()
-		canvas.click(id)
+		canvas.Click(id)
 		assert.Equal(t, psc.Form.Chosen("verdict", "unsafe"), csc.Form.Chosen("verdict", "unsafe"), "%s: the same choice", id)
-		assert.Equal(t, page.inspect().Mirror.Narration, canvas.inspect().Mirror.Narration, "%s: said alike", id)
+		assert.Equal(t, page.Info().Mirror.Narration, canvas.Info().Mirror.Narration, "%s: said alike", id)
 		assert.Equal(t, psc.hintsSeen, csc.hintsSeen, "%s: the same hints", id)
 	}
 }
@@ -251,13 +251,13 @@ func TestTheAnswerFormsEveryButtonIsDeclaredWithItsAction(t *testing.T) {
 	alike := func(ex, id string, value float64, same func(page, canvas *Scene)) {
 		t.Helper()
 		page, psc := open(ex)
-		page.tick(ui.Input{Host: []ui.HostAction{{ID: id, Value: value}}})
-		page.tick(ui.Input{})
+		page.Tick(ui.Input{Host: []ui.HostAction{{ID: id, Value: value}}})
+		page.Tick(ui.Input{})
 		canvas, csc := open(ex)
-		canvas.click(id)
-		canvas.tick(ui.Input{})
-		assert.Equal(t, page.inspect().Name, canvas.inspect().Name, "%s: the same screen", id)
-		assert.Equal(t, page.inspect().Mirror.Narration, canvas.inspect().Mirror.Narration, "%s: said alike", id)
+		canvas.Click(id)
+		canvas.Tick(ui.Input{})
+		assert.Equal(t, page.Info().Name, canvas.Info().Name, "%s: the same screen", id)
+		assert.Equal(t, page.Info().Mirror.Narration, canvas.Info().Mirror.Narration, "%s: said alike", id)
 		assert.Equal(t, psc.notice, csc.notice, "%s: the same notice", id)
 		same(psc, csc)
 	}
@@ -286,12 +286,12 @@ func TestTheAnswerFormsEveryButtonIsDeclaredWithItsAction(t *testing.T) {
 	// Share, once an answer is graded.
 	shared := func(useIt func(r *rig)) (string, []string) {
 		r, sc := answerNoFencingWrongly(t)
-		r.click("tab:result")
+		r.Click("tab:result")
 		useIt(r)
-		return sc.shared, r.inspect().Mirror.Narration
+		return sc.shared, r.Info().Mirror.Narration
 	}
-	pageLink, pageSaid := shared(func(r *rig) { r.use("share", 0) })
-	canvasLink, canvasSaid := shared(func(r *rig) { r.click("share") })
+	pageLink, pageSaid := shared(func(r *rig) { r.Use("share", 0) })
+	canvasLink, canvasSaid := shared(func(r *rig) { r.Click("share") })
 	assert.NotEmpty(t, pageLink, "the page's share shares")
 	assert.Equal(t, pageLink, canvasLink, "the same share")
 	assert.Equal(t, pageSaid, canvasSaid, "said alike")

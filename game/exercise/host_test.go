@@ -23,22 +23,22 @@ func TestAnExerciseNumberIsSaidOncePerValue(t *testing.T) {
 	k := sc.Ex.Numbers[0]
 	said := func() int {
 		n := 0
-		for _, line := range r.inspect().Mirror.Narration {
+		for _, line := range r.Info().Mirror.Narration {
 			if strings.HasPrefix(line, k.Label+" set to ") {
 				n++
 			}
 		}
 		return n
 	}
-	r.use("number:"+k.ID, k.Default)
+	r.Use("number:"+k.ID, k.Default)
 	require.Equal(t, 0, said(), "the default is the answer already")
 	other := k.Default + k.Step
 	if other > k.Max {
 		other = k.Default - k.Step
 	}
-	r.use("number:"+k.ID, other)
+	r.Use("number:"+k.ID, other)
 	assert.Equal(t, 1, said(), "another value is")
-	r.use("number:"+k.ID, other)
+	r.Use("number:"+k.ID, other)
 	assert.Equal(t, 1, said(), "the same value again is not")
 	assert.Equal(t, other, sc.Form.Number(k.ID))
 }
@@ -53,13 +53,13 @@ func TestAnExerciseNumberIsTypedAndWhatCannotBeIsRefusedBesideTheBox(t *testing.
 	r, sc := openEx(t, "compaction-ttl", 1280, 800)
 	typed := func(id, text string) ui.Control {
 		t.Helper()
-		r.tick(ui.Input{Host: []ui.HostAction{{ID: id, Typed: true, Text: text}}})
-		r.tick(ui.Input{})
-		c, ok := r.control(id)
+		r.Tick(ui.Input{Host: []ui.HostAction{{ID: id, Typed: true, Text: text}}})
+		r.Tick(ui.Input{})
+		c, ok := r.Control(id)
 		require.True(t, ok, "the panel offers %s", id)
 		return c
 	}
-	c, ok := r.control("number:per-hour")
+	c, ok := r.Control("number:per-hour")
 	require.True(t, ok)
 	assert.True(t, c.Typed, "the page offers a box for it")
 	assert.Equal(t, "360", c.Entry, "the box shows the value the answer holds")
@@ -80,13 +80,13 @@ func TestAnExerciseNumberIsTypedAndWhatCannotBeIsRefusedBesideTheBox(t *testing.
 		c = typed("number:per-hour", text)
 		assert.Equal(t, why, c.Detail, "typing %q is refused beside the box", text)
 		assert.Equal(t, 720.0, sc.Form.Number("per-hour"), "and the answer keeps 720")
-		assert.Contains(t, r.inspect().Mirror.Narration, why, "and said aloud")
+		assert.Contains(t, r.Info().Mirror.Narration, why, "and said aloud")
 	}
 
 	c = typed("number:est-failover", "25,5")
 	assert.Equal(t, 25.5, sc.Form.Number("est-failover"), "a decimal comma is read as a point")
 	assert.Equal(t, "25.5", c.Entry)
-	refusal, _ := r.control("number:per-hour")
+	refusal, _ := r.Control("number:per-hour")
 	assert.Empty(t, refusal.Detail, "a later change ends the last refusal")
 	c = typed("number:est-failover", "")
 	assert.Equal(t, "", c.Entry, "an empty box withdraws the prediction")
@@ -103,17 +103,17 @@ func TestAnExerciseNumberIsTypedAndWhatCannotBeIsRefusedBesideTheBox(t *testing.
 // and none while one runs.
 func TestACheckVerdictIsANoteUnderTheCheckButton(t *testing.T) {
 	r, sc := openEx(t, "compaction-ttl", 1280, 800)
-	_, ok := r.control("verdict")
+	_, ok := r.Control("verdict")
 	require.False(t, ok, "no verdict before a check")
-	r.use("check", 0)
+	r.Use("check", 0)
 	if sc.Checking() {
-		_, ok = r.control("verdict")
+		_, ok = r.Control("verdict")
 		assert.False(t, ok, "none while the check runs")
 	}
 	r.finishCheck()
 	res := sc.Result()
 	require.NotNil(t, res)
-	v, ok := r.control("verdict")
+	v, ok := r.Control("verdict")
 	require.True(t, ok, "the verdict is listed")
 	assert.Equal(t, ui.KindNote, v.Kind, "as words, not a control")
 	assert.Equal(t, "Result: "+res.Summary(), v.Label)
@@ -121,7 +121,7 @@ func TestACheckVerdictIsANoteUnderTheCheckButton(t *testing.T) {
 	for i, line := range strings.Split(v.Detail, "\n") {
 		assert.Equal(t, form.PartText(res.Parts[i]), line)
 	}
-	cs := r.inspect().Mirror.Controls
+	cs := r.Info().Mirror.Controls
 	i := slices.IndexFunc(cs, func(c ui.Control) bool { return c.ID == "check" })
 	require.GreaterOrEqual(t, i, 0)
 	require.Less(t, i+1, len(cs))

@@ -18,24 +18,24 @@ func TestKeyboardBuildsACheckOnTheCanvas(t *testing.T) {
 	r, sc := openEx(t, "token-logs", 1280, 800)
 	focus := func(name string) {
 		t.Helper()
-		for i := 0; r.inspect().Focus != name; i++ {
+		for i := 0; r.Info().Focus != name; i++ {
 			require.Less(t, i, 300, "Tab never reached %s", name)
-			r.key(ui.IntentFocusNext)
+			r.Key(ui.IntentFocusNext)
 		}
-		_, visible := r.inspect().Regions[name]
+		_, visible := r.Info().Regions[name]
 		assert.True(t, visible, "%s is scrolled into view", name)
 	}
 	before := sc.query.qb.Text()
 	focus("q:quant")
-	r.key(ui.IntentActivate)
+	r.Key(ui.IntentActivate)
 	assert.NotEqual(t, before, sc.query.qb.Text())
 	assert.Equal(t, "bug if no write X: X.at = X.line", sc.query.qb.Text())
 	focus("qadd")
-	r.key(ui.IntentActivate)
+	r.Key(ui.IntentActivate)
 	require.Equal(t, []string{"bug if no write X: X.at = X.line"}, sc.Form.Checks())
 	assert.Contains(t, sc.answerState(), "1 check")
 	focus("qremove:0")
-	r.key(ui.IntentActivate)
+	r.Key(ui.IntentActivate)
 	assert.Empty(t, sc.Form.Checks())
 }
 
@@ -48,7 +48,7 @@ func TestCheckBuilderIsDrawnReadably(t *testing.T) {
 		require.NoError(t, sc.Form.AddCheck(sc.Ex.Reference.Checks[0]))
 		require.NoError(t, sc.Form.AddCheck(sc.Ex.Reference.Checks[1]))
 		sc.query.qb.AddRow()
-		r.tick(ui.Input{})
+		r.Tick(ui.Input{})
 		r.shot("exercise-checks-" + map[float64]string{1280: "wide", 1024: "small"}[size[0]])
 		for name, b := range map[string]*ui.Button{"qadd": &sc.query.addChk, "qrow+": &sc.query.addRow, "q:kind": &sc.query.menus[2]} {
 			assert.False(t, b.Rect.Empty(), name)

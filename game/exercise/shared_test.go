@@ -15,13 +15,13 @@ import (
 
 // finishGrading ticks until the shared answer is graded again.
 func (r *rig) finishGrading() *page.SharedInfo {
-	r.t.Helper()
-	for i := 0; i < 2000 && r.inspect().Shared != nil && r.inspect().Shared.Grading; i++ {
-		r.tick(ui.Input{})
+	r.T.Helper()
+	for i := 0; i < 2000 && r.Info().Shared != nil && r.Info().Shared.Grading; i++ {
+		r.Tick(ui.Input{})
 	}
-	info := r.inspect().Shared
-	require.NotNil(r.t, info, "the shared answer's screen is on show")
-	require.False(r.t, info.Grading, "the grading finished")
+	info := r.Info().Shared
+	require.NotNil(r.T, info, "the shared answer's screen is on show")
+	require.False(r.T, info.Grading, "the grading finished")
 	return info
 }
 
@@ -30,24 +30,24 @@ func (r *rig) finishGrading() *page.SharedInfo {
 // is there and gives a link to the answer as checked.
 func TestAnAnswerIsSharedOnlyOnceGraded(t *testing.T) {
 	r, sc := openEx(t, "no-fencing", 1280, 800)
-	_, offered := r.control("share")
+	_, offered := r.Control("share")
 	assert.False(t, offered, "no share button before an answer is graded")
-	r.tick(ui.Input{Host: []ui.HostAction{{ID: "share"}}})
+	r.Tick(ui.Input{Host: []ui.HostAction{{ID: "share"}}})
 	assert.Equal(t, shareWaits, sc.notice, "a share asked for too early says why, and shares nothing")
 	assert.Empty(t, sc.shared)
 
 	r, sc = answerNoFencingWrongly(t)
 	assert.True(t, sc.shareable(), "a graded answer can be shared")
-	c, offered := r.control("share")
+	c, offered := r.Control("share")
 	require.True(t, offered, "a graded answer offers the share button")
 	assert.Equal(t, shareLabel, c.Label)
 	assert.False(t, c.Disabled)
-	r.tick(ui.Input{Host: []ui.HostAction{{ID: "share"}}})
-	link, ok := r.control("share-link")
+	r.Tick(ui.Input{Host: []ui.HostAction{{ID: "share"}}})
+	link, ok := r.Control("share-link")
 	require.True(t, ok, "the link is shown in a field to copy")
 	assert.Equal(t, ui.KindCopy, link.Kind)
 	assert.True(t, strings.HasPrefix(link.Text, "#share="), "without a page, the link is its fragment: %q", link.Text)
-	assert.Equal(t, link.Text, r.inspect().Exercise.Shared)
+	assert.Equal(t, link.Text, r.Info().Exercise.Shared)
 	s, err := lessons.ParseShare(link.Text)
 	require.NoError(t, err)
 	assert.Equal(t, "no-fencing", s.Exercise)
@@ -67,14 +67,14 @@ func TestTheCanvasShareButtonSitsBesideTheVerdictAndSaysWhere(t *testing.T) {
 		got = s
 		return s.Link(), "Saved in /tmp/share-" + ex.ID + ".txt.", nil
 	}
-	r.tick(ui.Input{})
-	share := r.region("share")
+	r.Tick(ui.Input{})
+	share := r.Region("share")
 	assert.Equal(t, share, share.Intersect(sc.geom.reading), "the button is in the reading pane")
 	assert.True(t, share.Intersect(sc.geom.verdict).Empty(), "it does not cover the verdict")
-	r.click("share")
+	r.Click("share")
 	assert.Equal(t, "no-fencing", got.Exercise, "the platform was handed the share")
-	assert.Equal(t, "Saved in /tmp/share-no-fencing.txt.", r.inspect().Exercise.SharedWhere)
-	assert.Contains(t, r.inspect().Mirror.Narration, "Saved in /tmp/share-no-fencing.txt.", "and it is said")
+	assert.Equal(t, "Saved in /tmp/share-no-fencing.txt.", r.Info().Exercise.SharedWhere)
+	assert.Contains(t, r.Info().Mirror.Narration, "Saved in /tmp/share-no-fencing.txt.", "and it is said")
 }
 
 // TestTheSharedAnswersPageAndCanvasAreOneDeclaration: the screen's way
@@ -84,8 +84,8 @@ func TestTheCanvasShareButtonSitsBesideTheVerdictAndSaysWhere(t *testing.T) {
 // goes is the App's: its tests follow them.)
 func TestTheSharedAnswersPageAndCanvasAreOneDeclaration(t *testing.T) {
 	r, _ := answerNoFencingWrongly(t)
-	r.tick(ui.Input{Host: []ui.HostAction{{ID: "share"}}})
-	link, ok := r.control("share-link")
+	r.Tick(ui.Input{Host: []ui.HostAction{{ID: "share"}}})
+	link, ok := r.Control("share-link")
 	require.True(t, ok)
 	var went []string
 	open := func() (*rig, *Shared) {
@@ -99,7 +99,7 @@ func TestTheSharedAnswersPageAndCanvasAreOneDeclaration(t *testing.T) {
 
 	r, sc := open()
 	r.shot("shared-answer")
-	info := r.inspect()
+	info := r.Info()
 	ids := make([]string, len(info.Mirror.Controls))
 	for i, c := range info.Mirror.Controls {
 		ids[i] = c.ID
@@ -114,18 +114,18 @@ func TestTheSharedAnswersPageAndCanvasAreOneDeclaration(t *testing.T) {
 		assert.LessOrEqual(t, draw.Measure(sc.style.Label())(b.Label), b.Rect.W, "%s: its words fit its button", c.ID)
 	}
 	sc.ring.Focus(sc.deck.Button(sharedOpen), ui.FocusVisible)
-	assert.Equal(t, sharedOpen, r.inspect().Focus, "the focus is named by the control's id")
+	assert.Equal(t, sharedOpen, r.Info().Focus, "the focus is named by the control's id")
 
 	for _, id := range []string{sharedBack, sharedOpen} {
 		went = nil
 		onPage, _ := open()
-		onPage.tick(ui.Input{Host: []ui.HostAction{{ID: id}}})
+		onPage.Tick(ui.Input{Host: []ui.HostAction{{ID: id}}})
 		canvas, _ := open()
-		canvas.click(id)
+		canvas.Click(id)
 		assert.Equal(t, []string{id, id}, went, "the page's %s and the canvas's", id)
 	}
 	went = nil
 	esc, _ := open()
-	esc.key(ui.IntentBack)
+	esc.Key(ui.IntentBack)
 	assert.Equal(t, []string{sharedBack}, went, "Esc is Back")
 }
