@@ -31,12 +31,10 @@ func searchRun(t *testing.T, r *appRig, f *lesson.Finder) (ticks int) {
 	if !f.Searching() && f.Status() == "" {
 		t.Fatal("no search started")
 	}
+	// Each frame runs a slice of the search within its budget
+	// (lab.TestASliceOfSearchStopsAtItsBudget proves the slice).
 	for f.Searching() { // (a small one may end in its first frame)
-		start := time.Now()
 		r.tick(ui.Input{})
-		if d := time.Since(start); d > 250*time.Millisecond {
-			t.Errorf("one frame of searching took %s", d)
-		}
 		if ticks++; ticks > 5000 {
 			t.Fatal("search never ended")
 		}

@@ -145,3 +145,22 @@ func TestTheFinderHandsTheFoundRunToTheScene(t *testing.T) {
 	_, again := f.TakeFound()
 	assert.False(t, again, "handed over once")
 }
+
+// A search runs a slice at a time, each within the time it is given: a
+// frame gives it 10 ms, and a slice stops at its deadline with the search
+// left for the next. Time here is a clock that moves 1 ms at each look.
+func TestASliceOfSearchStopsAtItsBudget(t *testing.T) {
+	lb := fenced(t) // fencing on: no break, so the search tries every schedule
+	f := NewFinder(lb, lb.Lesson.Search)
+	var now time.Time
+	f.Clock = func() time.Time { now = now.Add(time.Millisecond); return now }
+	f.Start()
+	f.Slice(10 * time.Millisecond)
+	tried, _ := f.Progress()
+	assert.Positive(t, tried, "the slice ran schedules")
+	assert.LessOrEqual(t, tried, 10*20, "at most 10 looks at the clock, each followed by 20 schedules")
+	require.True(t, f.Searching(), "the rest waits for the next slice")
+	f.Slice(10 * time.Millisecond)
+	more, _ := f.Progress()
+	assert.Greater(t, more, tried, "the next slice goes on")
+}

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -61,18 +60,15 @@ func phoneRig(t *testing.T, preset string) *rig {
 // an ordinary one.
 var sizes = [][2]float64{{1024, 640}, {1280, 800}}
 
-// search runs the run's "Find a break" to its end, each frame of it
-// within a frame's budget.
+// search runs the run's "Find a break" to its end, a slice of it each
+// frame (lab.TestASliceOfSearchStopsAtItsBudget proves a slice keeps to
+// its budget).
 func (r *rig) search(f *lesson.Finder) {
 	r.T.Helper()
 	r.Click("explore")
 	require.True(r.T, f.Searching() || f.Status() != "", "a search started")
 	for ticks := 0; f.Searching(); ticks++ { // (a small one may end in its first frame)
 		require.Less(r.T, ticks, 5000, "the search ends")
-		start := time.Now()
 		r.Tick(ui.Input{})
-		if d := time.Since(start); d > 250*time.Millisecond {
-			r.T.Errorf("one frame of searching took %s", d)
-		}
 	}
 }
