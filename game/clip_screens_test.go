@@ -112,14 +112,8 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 	}
 	for _, l := range lessons.All() {
 		r := goTo(place.Place{Kind: place.Lesson, ID: l.ID})
-		sc, ok := r.a.top().(*lesson.Scene)
-		require.True(t, ok, "lesson %s opens", l.ID)
-		shots = append(shots, r.record("lesson-"+l.ID+"-"+size))
-		sc.Lab.Advance(lessonMoment(sc))
-		for range len(l.Hints) {
-			r.key(ui.IntentHint)
-		}
-		shots = append(shots, r.record("lesson-"+l.ID+"-run-"+size))
+		sc, lessonShots := lessonAndRun(t, r, l, size)
+		shots = append(shots, lessonShots...)
 		// The solution played to its end: the lesson complete.
 		require.NoError(t, sc.Lab.Resume(l.SolutionKnobs, l.Solution))
 		sc.Lab.Advance(sc.Lab.Lesson.Duration)
@@ -156,18 +150,25 @@ func lessonScreens(t *testing.T, open func(progress.Store) *appRig, size string)
 	for _, l := range lessons.All() {
 		r := open(nil)
 		r.click("lesson:" + l.ID)
-		sc, ok := r.a.top().(*lesson.Scene)
-		require.True(t, ok, "lesson %s opens", l.ID)
-		shots = append(shots, r.record("lesson-"+l.ID+"-"+size))
-		// Mid-run, every hint shown: the world, the trace and the hints
-		// at their fullest.
-		sc.Lab.Advance(lessonMoment(sc))
-		for range len(l.Hints) {
-			r.key(ui.IntentHint)
-		}
-		shots = append(shots, r.record("lesson-"+l.ID+"-run-"+size))
+		_, lessonShots := lessonAndRun(t, r, l, size)
+		shots = append(shots, lessonShots...)
 	}
 	return shots
+}
+
+// lessonAndRun records lesson l, open on r, at its start and then
+// mid-run with every hint shown: the world, the trace and the hints at
+// their fullest. It returns the lesson's scene.
+func lessonAndRun(t *testing.T, r *appRig, l *lessons.Lesson, size string) (*lesson.Scene, []screenText) {
+	t.Helper()
+	sc, ok := r.a.top().(*lesson.Scene)
+	require.True(t, ok, "lesson %s opens", l.ID)
+	shots := []screenText{r.record("lesson-" + l.ID + "-" + size)}
+	sc.Lab.Advance(lessonMoment(sc))
+	for range len(l.Hints) {
+		r.key(ui.IntentHint)
+	}
+	return sc, append(shots, r.record("lesson-"+l.ID+"-run-"+size))
 }
 
 // sandboxScreens records the sandbox's setup with each preset, a run with
