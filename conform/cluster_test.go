@@ -5,17 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
-	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
 )
 
 // What a three-member etcd 3.7.3 does to leases and clients when its
@@ -24,59 +20,6 @@ import (
 // server/lease/lessor.go, lease.go; server/etcdserver/server.go,
 // v3_server.go, api/v3rpc/interceptor.go; client/v3/lease.go. The figures
 // are in ETCD_CLUSTER.md.
-
-// startCluster starts three members for one test; they stop with it.
-func startCluster(t *testing.T) *Cluster {
-	t.Helper()
-	c, err := StartCluster(3)
-	require.NoError(t, err, "a three-member embedded etcd did not start; it needs go.etcd.io/etcd/server/v3 v3.7.3 (cd conform && go mod download) and free ports on 127.0.0.1")
-	t.Cleanup(c.Close)
-	return c
-}
-
-// clusterClient connects to the given members (all when none are given)
-// without waiting for any of them to answer.
-func clusterClient(t *testing.T, c *Cluster, members ...int) *clientv3.Client {
-	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints(members...), DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-	require.NoError(t, err)
-	t.Cleanup(func() { cli.Close() })
-	return cli
-}
-
-// others are the members other than the given ones.
-func (c *Cluster) others(not ...int) []int {
-	var o []int
-	for i := range c.Members {
-		if !slices.Contains(not, i) {
-			o = append(o, i)
-		}
-	}
-	return o
-}
-
-// waitDeleted waits for the delete of a key on a watch and returns when
-// it arrived.
-func waitDeleted(t *testing.T, wch clientv3.WatchChan, within time.Duration) time.Time {
-	t.Helper()
-	deadline := time.After(within)
-	for {
-		select {
-		case wr, ok := <-wch:
-			require.True(t, ok, "the watch ended before the key was deleted")
-			require.NoError(t, wr.Err())
-			for _, ev := range wr.Events {
-				if ev.Type == mvccpb.DELETE {
-					return time.Now()
-				}
-			}
-		case <-deadline:
-			require.FailNow(t, "the key was not deleted", "within %v", within)
-		}
-	}
-}
-
-func secsSince(t0, t time.Time) float64 { return t.Sub(t0).Seconds() }
 
 // A new leader re-arms every lease. A holder is granted a 5 s lease and
 // then dies (no keepalive ever again); 3 s later the leader member
@@ -161,29 +104,6 @@ func TestANewEtcdLeaderReArmsEveryLease(t *testing.T) {
 	simOver(t, func(seed uint64) float64 { _, r := simRearm(t, seed); return r }).holds(t, "lock free after the new leader", rearm, 0.2, 1.2)
 }
 
-// attempt is what a client saw of one request: its error (nil when it
-// succeeded) and how long it took.
-type attempt struct {
-	err  error
-	took time.Duration
-}
-
-func (a attempt) String() string {
-	if a.err == nil {
-		return fmt.Sprintf("succeeded after %.2f s", a.took.Seconds())
-	}
-	return fmt.Sprintf("failed after %.2f s: %v", a.took.Seconds(), a.err)
-}
-
-// try runs f with a deadline of d and reports what it saw.
-func try(ctx context.Context, d time.Duration, f func(context.Context) error) attempt {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	start := time.Now()
-	err := f(ctx)
-	return attempt{err, time.Since(start)}
-}
-
 // A cluster without a leader expires nothing. A holder keeps a 3 s lease
 // alive with clientv3's KeepAlive through one member; 1.5 s after the grant
 // the two others crash (the leader among them), so no quorum is left.
@@ -232,15 +152,7 @@ func TestAnEtcdClusterWithoutQuorumExpiresNothing(t *testing.T) {
 	defer kcancel()
 	kach, err := cli.KeepAlive(kctx, g.ID)
 	require.NoError(t, err)
-	var lastAnswer, gaveUp time.Time
-	kaDone := make(chan struct{})
-	go func() {
-		defer close(kaDone)
-		for range kach {
-			lastAnswer = time.Now()
-		}
-		gaveUp = time.Now()
-	}()
+	ka := followKeepAlive(kach)
 
 	// Half-way between two keepalives (due every TTL/3 = 1 s).
 	time.Sleep(time.Until(granted.Add(1500 * time.Millisecond)))
@@ -248,37 +160,15 @@ func TestAnEtcdClusterWithoutQuorumExpiresNothing(t *testing.T) {
 	c.Crash(lead)
 	c.Crash(back)
 
-	results := make(chan [2]attempt)
-	go func() {
-		var r [2]attempt
-		done := make(chan struct{})
-		go func() {
-			r[0] = try(ctx, 10*time.Second, func(ctx context.Context) error {
-				_, err := cli.Put(ctx, "/noquorum/other", "x")
-				return err
-			})
-			close(done)
-		}()
-		r[1] = try(ctx, 10*time.Second, func(ctx context.Context) error {
-			_, err := cli.KeepAliveOnce(ctx, g.ID)
-			return err
-		})
-		<-done
-		results <- r
-	}()
-	noLeader := time.Time{}
-	for noLeader.IsZero() && time.Since(lost) < 5*time.Second {
-		if c.Members[survivor].Leader() < 0 {
-			noLeader = time.Now()
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	results := writeAndKeepAlive(ctx, cli, "/noquorum/other", g.ID)
+	noLeader := c.namesNoLeader(survivor, lost, 5*time.Second)
 	r := <-results
 	select {
-	case <-kaDone:
+	case <-ka.done:
 	case <-time.After(5 * time.Second):
 		require.FailNow(t, "the client's KeepAlive channel stayed open with no answer for TTL + 5 s")
 	}
+	lastAnswer, gaveUp := ka.lastAnswer, ka.gaveUp
 	require.False(t, noLeader.IsZero(), "the surviving member still names a leader 5 s after losing the quorum")
 
 	// Well past the TTL: the lease is still there.
@@ -318,16 +208,25 @@ func TestAnEtcdClusterWithoutQuorumExpiresNothing(t *testing.T) {
 	assert.WithinRange(t, expired, due.Add(-200*time.Millisecond), due.Add(1200*time.Millisecond),
 		"expiry = new leader + 1 s + TTL (due %.2f s, was %.2f s)", secsSince(granted, due), secsSince(granted, expired))
 
-	// The simulator, the same story, restarted at the same moment.
+	noQuorumInTheSimulator(t, ttl, restarted.Sub(granted), gaveUp.Sub(lastAnswer), r[1].took, expired.Sub(elected))
+}
+
+// noQuorumInTheSimulator runs the story of
+// TestAnEtcdClusterWithoutQuorumExpiresNothing in the simulator, restarted
+// at the same moment, and holds the real figures against it: when the
+// client gave up after its last answer, how long the KeepAliveOnce took to
+// be refused, and when the lease was deleted after the new leader.
+func noQuorumInTheSimulator(t *testing.T, ttl, restarted, gaveUp, refused, deleted time.Duration) {
+	t.Helper()
 	// The client's 1 s deadline check has its own phase on each side: the
 	// model gives up between TTL and TTL + 1 s after the last answer, as
 	// etcd's client does, at a point its seed decides.
-	gave, once, after := simNoQuorum(t, 1, restarted.Sub(granted))
+	gave, once, after := simNoQuorum(t, 1, restarted)
 	assert.GreaterOrEqual(t, gave, ttl.Seconds())
 	assert.Less(t, gave, ttl.Seconds()+1)
-	simRange{ttl.Seconds(), ttl.Seconds() + 1, 1}.holds(t, "the client gives up after its last answer (TTL, then its next 1 s check)", []float64{gaveUp.Sub(lastAnswer).Seconds()}, 0.05, 0.2)
-	simOne(once).holds(t, "a KeepAliveOnce refused", []float64{r[1].took.Seconds()}, 0.5, 1.0)
-	simOne(after).holds(t, "lease deleted after the new leader", []float64{expired.Sub(elected).Seconds()}, 0.2, 1.2)
+	simRange{ttl.Seconds(), ttl.Seconds() + 1, 1}.holds(t, "the client gives up after its last answer (TTL, then its next 1 s check)", []float64{gaveUp.Seconds()}, 0.05, 0.2)
+	simOne(once).holds(t, "a KeepAliveOnce refused", []float64{refused.Seconds()}, 0.5, 1.0)
+	simOne(after).holds(t, "lease deleted after the new leader", []float64{deleted.Seconds()}, 0.2, 1.2)
 }
 
 // A member cut off from the quorum still answers a serializable read,
@@ -362,10 +261,7 @@ func TestACutOffEtcdMemberServesAStaleSerializableRead(t *testing.T) {
 	a, err := qc.Put(ctx, "/stale/owner", "A")
 	require.NoError(t, err)
 	// The cut-off member has A before the cut.
-	require.Eventually(t, func() bool {
-		r, err := xc.Get(ctx, "/stale/owner", clientv3.WithSerializable())
-		return err == nil && len(r.Kvs) == 1 && string(r.Kvs[0].Value) == "A"
-	}, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return readsSerializable(ctx, xc, "/stale/owner", "A") }, 5*time.Second, 10*time.Millisecond)
 
 	isolated := time.Now()
 	c.Isolate(cut)
@@ -382,32 +278,16 @@ func TestACutOffEtcdMemberServesAStaleSerializableRead(t *testing.T) {
 		return err
 	})
 	require.NoError(t, ser.err, "a serializable read from the cut-off member")
-	// The server's own answer (asked in-process, no client retries) and
-	// the client's, at the same time.
-	srvDone := make(chan attempt)
-	go func() {
-		srvDone <- try(ctx, 9*time.Second, func(ctx context.Context) error {
-			_, err := c.Members[cut].etcd.Server.Range(ctx, &pb.RangeRequest{Key: []byte("/stale/owner")})
-			return err
-		})
-	}()
-	lin := try(ctx, 9*time.Second, func(ctx context.Context) error {
-		_, err := xc.Get(ctx, "/stale/owner")
-		return err
-	})
-	srv := <-srvDone
+	srv, lin := c.linearizableReads(ctx, cut, xc, "/stale/owner")
 	leaderless := c.Members[cut].Leader() < 0
 
 	healed := time.Now()
 	c.Heal(cut)
 	var caughtUp time.Time
 	require.Eventually(t, func() bool {
-		r, err := xc.Get(ctx, "/stale/owner", clientv3.WithSerializable())
-		if err == nil && len(r.Kvs) == 1 && string(r.Kvs[0].Value) == "B" {
-			caughtUp = time.Now()
-			return true
-		}
-		return false
+		says := readsSerializable(ctx, xc, "/stale/owner", "B")
+		caughtUp = time.Now()
+		return says
 	}, 10*time.Second, 10*time.Millisecond, "the healed member catches up")
 
 	t.Logf("m%d cut off at 0; the quorum (m%d leads) committed B %s", cut, lead, b)
@@ -433,72 +313,6 @@ func TestACutOffEtcdMemberServesAStaleSerializableRead(t *testing.T) {
 	assert.Equal(t, string(stale.Kvs[0].Value), owner, "the simulator's cut-off member answers the same stale owner")
 	simOne(ser2).holds(t, "serializable read from the cut-off member", []float64{ser.took.Seconds()}, 0, 0.5)
 	simOne(lin2).holds(t, "the member gives up a linearizable read", []float64{srv.took.Seconds()}, 0.5, 1.0)
-}
-
-// streamMember is the member whose client connection carries traffic
-// during window while the client does nothing but keep a lease alive (a
-// keepalive every TTL/3): the member serving the keepalive stream. It is
-// -1 unless exactly one member's connection was busy in one of up to
-// four windows (a member's idle connection being opened again after a
-// restart is traffic too).
-func (c *Cluster) streamMember(window time.Duration) int {
-	for range 4 {
-		if m := c.busyMember(window); m >= 0 {
-			return m
-		}
-	}
-	return -1
-}
-
-func (c *Cluster) busyMember(window time.Duration) int {
-	before := make([]int64, len(c.Members))
-	for i, m := range c.Members {
-		before[i] = m.client.Bytes()
-	}
-	time.Sleep(window)
-	busy := -1
-	for i, m := range c.Members {
-		if m.client.Bytes() > before[i] {
-			if busy >= 0 {
-				return -1
-			}
-			busy = i
-		}
-	}
-	return busy
-}
-
-// answers records when a KeepAlive channel delivered each answer.
-type answers struct {
-	mu     sync.Mutex
-	at     []time.Time
-	closed bool
-}
-
-func (a *answers) follow(ch <-chan *clientv3.LeaseKeepAliveResponse) {
-	for range ch {
-		a.mu.Lock()
-		a.at = append(a.at, time.Now())
-		a.mu.Unlock()
-	}
-	a.mu.Lock()
-	a.closed = true
-	a.mu.Unlock()
-}
-
-// around is the last answer before t and the first after it (zero while
-// there is none).
-func (a *answers) around(t time.Time) (last, next time.Time) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, at := range a.at {
-		if at.Before(t) {
-			last = at
-		} else if next.IsZero() {
-			next = at
-		}
-	}
-	return last, next
 }
 
 // A client that loses its member moves to another. The holder's client
@@ -544,32 +358,15 @@ func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
 		m := c.streamMember(2 * time.Second)
 		require.GreaterOrEqual(t, m, 0, "one member carries the keepalive stream")
 		if crashLeader != (m == lead) {
-			// Make the stream's member the leader (or not), moving the
-			// leadership in-process, as etcdctl move-leader does.
-			to := m
-			if !crashLeader {
-				to = c.others(m, lead)[0]
-			}
-			require.NoError(t, c.Members[lead].etcd.Server.MoveLeader(ctx, c.Members[lead].etcd.Server.Lead(), uint64(c.Members[to].etcd.Server.MemberID())))
-			lead, _, err = c.WaitLeader(ctx)
-			require.NoError(t, err)
+			lead = c.makeLeaderOrNot(ctx, t, m, lead, crashLeader)
 		}
 		// 1.8 s after an answer, 0.2 s before the next is sent.
-		var fresh time.Time
-		mark := time.Now()
-		require.Eventually(t, func() bool {
-			_, fresh = ans.around(mark)
-			return !fresh.IsZero()
-		}, ttl, 5*time.Millisecond, "keepalives are answered")
+		fresh := ans.firstAfter(t, time.Now(), ttl, "keepalives are answered")
 		period := fresh.Sub(func() time.Time { l, _ := ans.around(fresh); return l }())
 		time.Sleep(time.Until(fresh.Add(1800 * time.Millisecond)))
 		crashed := time.Now()
 		c.Crash(m)
-		var next time.Time
-		require.Eventually(t, func() bool {
-			_, next = ans.around(crashed)
-			return !next.IsZero()
-		}, 10*time.Second, 5*time.Millisecond, "a keepalive answered after the crash")
+		next := ans.firstAfter(t, crashed, 10*time.Second, "a keepalive answered after the crash")
 		// Right at the answer: TimeToLive truncates to whole seconds.
 		left, err := cli.TimeToLive(ctx, g.ID)
 		require.NoError(t, err)
@@ -599,10 +396,7 @@ func TestAnEtcdClientMovesToAnotherMember(t *testing.T) {
 			require.NoError(t, c.Restart(m))
 		}
 	}
-	ans.mu.Lock()
-	closed := ans.closed
-	ans.mu.Unlock()
-	assert.False(t, closed, "the KeepAlive channel stayed open throughout")
+	assert.False(t, ans.isClosed(), "the KeepAlive channel stayed open throughout")
 	get, err := cli.Get(ctx, "/failover/lock")
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), get.Count, "the holder's key survived every crash")

@@ -158,68 +158,89 @@ func TestZooKeeperLockConformsToTheSimulator(t *testing.T) {
 			// then either it is back within its session with its lock, or
 			// the server expired it first and it learns Expired only once
 			// the stall ends.
-			at := func(r *Run, who, what string) time.Duration {
-				for _, o := range r.Obs {
-					if o.Who == who && o.What == what {
-						return o.At
-					}
-				}
-				t.Fatalf("%s: no %s %s", r.Side, who, what)
-				return 0
-			}
-			// Node names: go-zookeeper's protected form on both sides.
-			name := regexp.MustCompile(`^_c_[0-9a-f]{32}-lock-(\d{10})$`)
 			for _, r := range []*Run{res.Etcd, res.Sim} {
-				n := 0
-				for _, o := range r.Obs {
-					if o.What == "created" {
-						n++
-						m := name.FindStringSubmatch(o.Note)
-						if assert.NotNil(t, m, "%s: %s's node %q", r.Side, o.Who, o.Note) {
-							assert.Equal(t, fmt.Sprintf("%010d", o.N), m[1])
-						}
-					}
+				nodesAreProtectedSequentials(t, r, len(sc.Clients))
+				switch sc.Name {
+				case "zk-partitioned-waiter":
+					expiredWaiterIsNeverWoken(t, r)
+				case "zk-reconnect":
+					reconnectedHolderKeepsTheLock(t, r)
+				default:
+					waiterIsWokenBeforeTheHolderLearnsExpired(t, r, sc.Timeout)
 				}
-				assert.Equal(t, len(sc.Clients), n, "%s: one node per client", r.Side)
 			}
-			if sc.Name == "zk-partitioned-waiter" {
-				// The waiter's session expired while it was cut off, and
-				// its watch went with it: A's release wakes nobody, on
-				// the server and in the simulator alike.
-				for _, r := range []*Run{res.Etcd, res.Sim} {
-					assert.Less(t, at(r, "B", "disconnected"), at(r, "B", "expired"), r.Side)
-					assert.Less(t, at(r, "B", "expired"), at(r, "A", "released"), r.Side)
-					for _, o := range r.Obs {
-						assert.NotEqual(t, "woken", o.What, "%s: an expired session's watch woke %s", r.Side, o.Who)
-					}
-				}
-				return
-			}
-			if sc.Name == "zk-reconnect" {
-				for _, r := range []*Run{res.Etcd, res.Sim} {
-					disc, back := at(r, "A", "disconnected"), at(r, "A", "reconnected")
-					assert.Less(t, disc, back, r.Side)
-					acquired := 0
-					for _, o := range r.Obs {
-						if o.What == "acquired" {
-							assert.Equal(t, "A", o.Who, "%s: the lock never moved", r.Side)
-							acquired++
-						}
-					}
-					assert.Equal(t, 2, acquired, "%s: A holds, and holds again on reconnecting", r.Side)
-				}
-				return
-			}
-			for _, r := range []*Run{res.Etcd, res.Sim} {
-				disc, woken, exp := at(r, "A", "disconnected"), at(r, "B", "woken"), at(r, "A", "expired")
-				assert.Less(t, disc, woken, "%s: A Disconnected before its node goes", r.Side)
-				assert.Less(t, woken, exp, "%s: B is woken before A learns Expired", r.Side)
-				assert.Greater(t, exp, 11*time.Second, "%s: Expired only once the stall is over", r.Side)
-				readTimeout := sc.Timeout * 2 / 3
-				assert.InDelta(t, float64(3*time.Second+readTimeout), float64(disc), float64(readTimeout/2+200*time.Millisecond),
-					"%s: Disconnected a read timeout after the last answer", r.Side)
-			}
-
 		})
 	}
+}
+
+// zkAt is when who did what on r's side; the test fails if it never did.
+func zkAt(t *testing.T, r *Run, who, what string) time.Duration {
+	t.Helper()
+	for _, o := range r.Obs {
+		if o.Who == who && o.What == what {
+			return o.At
+		}
+	}
+	t.Fatalf("%s: no %s %s", r.Side, who, what)
+	return 0
+}
+
+// nodesAreProtectedSequentials: node names are go-zookeeper's protected
+// form on both sides, one per client, numbered by the parent's counter.
+func nodesAreProtectedSequentials(t *testing.T, r *Run, clients int) {
+	t.Helper()
+	name := regexp.MustCompile(`^_c_[0-9a-f]{32}-lock-(\d{10})$`)
+	n := 0
+	for _, o := range r.Obs {
+		if o.What == "created" {
+			n++
+			m := name.FindStringSubmatch(o.Note)
+			if assert.NotNil(t, m, "%s: %s's node %q", r.Side, o.Who, o.Note) {
+				assert.Equal(t, fmt.Sprintf("%010d", o.N), m[1])
+			}
+		}
+	}
+	assert.Equal(t, clients, n, "%s: one node per client", r.Side)
+}
+
+// expiredWaiterIsNeverWoken (zk-partitioned-waiter): the waiter's session
+// expired while it was cut off, and its watch went with it: A's release
+// wakes nobody, on the server and in the simulator alike.
+func expiredWaiterIsNeverWoken(t *testing.T, r *Run) {
+	t.Helper()
+	assert.Less(t, zkAt(t, r, "B", "disconnected"), zkAt(t, r, "B", "expired"), r.Side)
+	assert.Less(t, zkAt(t, r, "B", "expired"), zkAt(t, r, "A", "released"), r.Side)
+	for _, o := range r.Obs {
+		assert.NotEqual(t, "woken", o.What, "%s: an expired session's watch woke %s", r.Side, o.Who)
+	}
+}
+
+// reconnectedHolderKeepsTheLock (zk-reconnect): A is Disconnected, comes
+// back within its session and holds the lock again; it never moves.
+func reconnectedHolderKeepsTheLock(t *testing.T, r *Run) {
+	t.Helper()
+	disc, back := zkAt(t, r, "A", "disconnected"), zkAt(t, r, "A", "reconnected")
+	assert.Less(t, disc, back, r.Side)
+	acquired := 0
+	for _, o := range r.Obs {
+		if o.What == "acquired" {
+			assert.Equal(t, "A", o.Who, "%s: the lock never moved", r.Side)
+			acquired++
+		}
+	}
+	assert.Equal(t, 2, acquired, "%s: A holds, and holds again on reconnecting", r.Side)
+}
+
+// waiterIsWokenBeforeTheHolderLearnsExpired: A is Disconnected on its own
+// read timeout (two thirds of the session timeout), its session expires
+// and B is woken, and A learns Expired only once its stall is over.
+func waiterIsWokenBeforeTheHolderLearnsExpired(t *testing.T, r *Run, timeout time.Duration) {
+	t.Helper()
+	disc, woken, exp := zkAt(t, r, "A", "disconnected"), zkAt(t, r, "B", "woken"), zkAt(t, r, "A", "expired")
+	assert.Less(t, disc, woken, "%s: A Disconnected before its node goes", r.Side)
+	assert.Less(t, woken, exp, "%s: B is woken before A learns Expired", r.Side)
+	assert.Greater(t, exp, 11*time.Second, "%s: Expired only once the stall is over", r.Side)
+	readTimeout := timeout * 2 / 3
+	assert.InDelta(t, float64(3*time.Second+readTimeout), float64(disc), float64(readTimeout/2+200*time.Millisecond),
+		"%s: Disconnected a read timeout after the last answer", r.Side)
 }

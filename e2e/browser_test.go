@@ -47,28 +47,56 @@ const stateExpr = `globalThis.leaselab ? globalThis.leaselab.state() : "{}"`
 // text, and lets Tab reach and leave the canvas.
 func TestBrowserFirstFrame(t *testing.T) {
 	ctx, srv := startChromium(t, 1600, 900)
-	origin, _ := url.Parse(srv.URL)
+	page := watchPage(ctx, t)
 
-	var (
-		mu       sync.Mutex
-		requests []string
-		problems []string
+	start := time.Now()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 0 } catch (e) { return false } })()`),
 	)
+	if err != nil {
+		page.mu.Lock()
+		t.Fatalf("waiting for the first frame: %v (page problems: %v)", err, page.problems)
+	}
+	t.Logf("time from navigation to first frame: %d ms", time.Since(start).Milliseconds())
+	logStartup(ctx, t, start)
+
+	// Let a few frames pass so the screenshot shows a settled screen.
+	if err := chromedp.Do(ctx, poll(`JSON.parse(globalThis.leaselab.state()).frame > 10`)); err != nil {
+		t.Fatal(err)
+	}
+	menuIsAPageOfLinks(ctx, t)
+	keyboardPlaysALessonAndLeavesTheCanvas(ctx, t)
+	page.stayedOnItsOriginWithoutProblems(t, srv.URL)
+}
+
+// pageLog is what a page asked the network for and the problems it
+// reported (exceptions and console errors), as they happen.
+type pageLog struct {
+	mu       sync.Mutex
+	requests []string
+	problems []string
+}
+
+// watchPage starts logging the page's requests and problems.
+func watchPage(ctx context.Context, t *testing.T) *pageLog {
+	t.Helper()
+	l := &pageLog{}
 	err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
+		l.mu.Lock()
+		defer l.mu.Unlock()
 		switch ev := ev.(type) {
 		case *network.EventRequestWillBeSent:
-			requests = append(requests, ev.Request.URL)
+			l.requests = append(l.requests, ev.Request.URL)
 		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Text+" "+describe(ev.ExceptionDetails.Exception))
+			l.problems = append(l.problems, "exception: "+ev.ExceptionDetails.Text+" "+describe(ev.ExceptionDetails.Exception))
 		case *runtime.EventConsoleAPICalled:
 			if ev.Type == runtime.ConsoleAPICalledTypeError {
 				var args []string
 				for _, a := range ev.Args {
 					args = append(args, describe(a))
 				}
-				problems = append(problems, "console.error: "+strings.Join(args, " "))
+				l.problems = append(l.problems, "console.error: "+strings.Join(args, " "))
 			}
 		}
 	})
@@ -81,29 +109,20 @@ func TestBrowserFirstFrame(t *testing.T) {
 	if _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
 
-	start := time.Now()
-	err = chromedp.Do(ctx,
-		chromedp.Navigate(srv.URL+"/"),
-		poll(`(() => { try { return JSON.parse(globalThis.leaselab.state()).frame > 0 } catch (e) { return false } })()`),
-	)
-	if err != nil {
-		mu.Lock()
-		t.Fatalf("waiting for the first frame: %v (page problems: %v)", err, problems)
-	}
-	t.Logf("time from navigation to first frame: %d ms", time.Since(start).Milliseconds())
-	logStartup(ctx, t, start)
-
-	// Let a few frames pass so the screenshot shows a settled screen.
-	if err := chromedp.Do(ctx, poll(`JSON.parse(globalThis.leaselab.state()).frame > 10`)); err != nil {
-		t.Fatal(err)
-	}
+// menuIsAPageOfLinks: the menu is a page. The canvas steps aside (it
+// offers no regions while it is a pixel wide) and the panel lists every
+// lesson as a link; the loading indicator is gone, the page is
+// cross-origin isolated, its title mirrors the scene's, it draws
+// something, and the hidden canvas does not hold the keyboard focus.
+func menuIsAPageOfLinks(ctx context.Context, t *testing.T) {
+	t.Helper()
 	st, err := readState[state](ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The menu is a page: the canvas steps aside (it offers no regions
-	// while it is a pixel wide) and the panel lists every lesson as a link.
 	assert.Equal(t, "menu", st.Scene.Name)
 	assert.Positive(t, st.Width)
 	links, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#mirror a[data-id^="lesson:"]').length`))
@@ -137,29 +156,36 @@ func TestBrowserFirstFrame(t *testing.T) {
 	onCanvas, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.activeElement === document.querySelector("canvas")`))
 	require.NoError(t, err)
 	assert.False(t, onCanvas, "the hidden canvas holds keyboard focus on the menu page")
+}
 
-	// Keyboard only: Tab to the third lesson's link and press Enter; Tab
-	// to the canvas and into its widgets; P plays; Tab past the last
-	// widget leaves the canvas for the panel.
-	activeIs := func(js string) chromedp.Action[chromedp.Void] {
-		return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-			for range 60 {
-				ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const a = document.activeElement; return !!a && (`+js+`) })()`))
-				if err != nil || ok {
-					return chromedp.Void{}, err
-				}
-				if err := chromedp.Do(ctx, press(tabKey)); err != nil {
-					return chromedp.Void{}, err
-				}
+// tabUntil presses Tab until the focused element a satisfies js, up to
+// 60 times.
+func tabUntil(js string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		for range 60 {
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const a = document.activeElement; return !!a && (`+js+`) })()`))
+			if err != nil || ok {
+				return chromedp.Void{}, err
 			}
-			return chromedp.Void{}, fmt.Errorf("Tab never reached %s", js)
+			if err := chromedp.Do(ctx, press(tabKey)); err != nil {
+				return chromedp.Void{}, err
+			}
 		}
+		return chromedp.Void{}, fmt.Errorf("Tab never reached %s", js)
 	}
-	err = chromedp.Do(ctx,
-		activeIs(`a.dataset.id === "lesson:fenced-writes"`),
+}
+
+// keyboardPlaysALessonAndLeavesTheCanvas, with the keyboard only: Tab to
+// the third lesson's link and press Enter; Tab to the canvas and into its
+// widgets; P plays; Tab past the last widget leaves the canvas for the
+// panel, whose narration tells of the play.
+func keyboardPlaysALessonAndLeavesTheCanvas(ctx context.Context, t *testing.T) {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		tabUntil(`a.dataset.id === "lesson:fenced-writes"`),
 		press(enterKey),
 		waitFor(func(s state) bool { return s.Scene.Name == "lesson" }),
-		activeIs(`a.tagName === "CANVAS"`),
+		tabUntil(`a.tagName === "CANVAS"`),
 		press(tabKey),
 		waitFor(func(s state) bool { return s.Scene.Focus != "" }),
 		press(pKey),
@@ -199,13 +225,19 @@ func TestBrowserFirstFrame(t *testing.T) {
 	if err != nil || !strings.Contains(narration, "Playing") {
 		t.Errorf("narration mirror %q lacks the play event (err %v)", narration, err)
 	}
+}
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(requests) < 3 {
-		t.Errorf("only %d requests recorded: %v", len(requests), requests)
+// stayedOnItsOriginWithoutProblems: the page made its requests (at
+// least three) to serverURL's origin alone, and reported no problem.
+func (l *pageLog) stayedOnItsOriginWithoutProblems(t *testing.T, serverURL string) {
+	t.Helper()
+	origin, _ := url.Parse(serverURL)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.requests) < 3 {
+		t.Errorf("only %d requests recorded: %v", len(l.requests), l.requests)
 	}
-	for _, r := range requests {
+	for _, r := range l.requests {
 		u, err := url.Parse(r)
 		if err != nil {
 			t.Errorf("unparsable request URL %q", r)
@@ -215,11 +247,11 @@ func TestBrowserFirstFrame(t *testing.T) {
 			continue // not a network request
 		}
 		if u.Scheme != origin.Scheme || u.Host != origin.Host {
-			t.Errorf("request left the origin %s: %s", srv.URL, r)
+			t.Errorf("request left the origin %s: %s", serverURL, r)
 		}
 	}
-	t.Logf("%d requests, all to %s", len(requests), srv.URL)
-	for _, p := range problems {
+	t.Logf("%d requests, all to %s", len(l.requests), serverURL)
+	for _, p := range l.problems {
 		t.Errorf("page reported %s", p)
 	}
 }

@@ -24,30 +24,8 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 	if c := sb.Config(); c.System != core.SystemKubernetes || c.TTL != 15*time.Second || c.RetryBase != 2*time.Second || c.Fencing {
 		t.Fatalf("kubernetes preset not loaded: %+v", c)
 	}
-	// Drag the renew slider to its right end: 120 s >= the 15 s TTL.
-	f := r.Region("field:renew")
-	r.Tick(ui.Input{})
-	r.Tick(ui.Input{Cursor: ui.Point{X: f.X + 1, Y: f.Center().Y}, MouseDown: true, MouseJustDown: true})
-	r.Tick(ui.Input{Cursor: ui.Point{X: f.MaxX() + 50, Y: f.Center().Y}, MouseDown: true})
-	r.Tick(ui.Input{Cursor: ui.Point{X: f.MaxX() + 50, Y: f.Center().Y}, MouseJustUp: true})
-	info := r.Info()
-	if !strings.Contains(info.Mirror.Text, "Renew every: 120 s - problem: renewing every 120 s with a TTL of 15 s lets the lease lapse") ||
-		!strings.HasPrefix(info.Mirror.Text, "Cannot start:") {
-		t.Fatalf("no message beside the renew field:\n%s", info.Mirror.Text)
-	}
-	r.Click("start")
-	if r.Info().Name != "sandbox-setup" {
-		t.Fatal("an invalid setup started")
-	}
-	// The keyboard brings it back: focus the slider, Home, then right.
-	for i := 0; i < 40 && r.Info().Focus != "field:renew"; i++ {
-		r.Tick(ui.Input{Keys: ui.KeysOf(ui.IntentFocusNext)})
-	}
-	r.Tick(ui.Input{Keys: ui.KeysOf(ui.IntentHome)})
-	r.Tick(ui.Input{Keys: ui.KeysOf(ui.IntentRight)})
-	if c := sb.Config(); c.RenewEvery != time.Second || len(sb.Errors()) != 0 {
-		t.Fatalf("renew %s, errors %v", c.RenewEvery, sb.Errors())
-	}
+	renewDraggedPastTheTTLIsRefused(t, r)
+	keyboardBringsTheRenewBack(t, r)
 	// The preset's own script freezes A for 20 s: more than the 15 s the
 	// Lease lasts, so the verdict is not OK, and says why.
 	if m := r.Info().Mirror.Text; !strings.Contains(m, "Policy not OK: ") || !strings.Contains(m, "the worst pause is the setup's own: A frozen for 20 s") {
@@ -79,17 +57,7 @@ func TestSandboxSetUpAndPlayedWithTheMouse(t *testing.T) {
 	if lb.Now() != first {
 		t.Fatalf("clicking the broken invariant moved to %s, want %s", lb.Now(), first)
 	}
-	r.Click("exportJSONL")
-	r.Click("exportMermaid")
-	if len(r.saved) != 2 {
-		t.Fatalf("saved %v", r.saved)
-	}
-	for name, data := range r.saved {
-		if strings.HasSuffix(name, ".jsonl") && !strings.HasPrefix(data, `{"seq":0,`) ||
-			strings.HasSuffix(name, ".mmd") && !strings.HasPrefix(data, "sequenceDiagram") {
-			t.Fatalf("%s: %.80s", name, data)
-		}
-	}
+	bothExportsAreSaved(t, r)
 	// Esc goes back to the setup, Esc again to the menu.
 	r.Tick(ui.Input{Keys: ui.KeysOf(ui.IntentBack)})
 	if r.Info().Name != "sandbox-setup" {
@@ -119,5 +87,58 @@ func TestActionMenuLiesOverTheFinderButtons(t *testing.T) {
 	r.Click("act:A:pause")
 	if !sb.Run.Lab.World().Procs[0].Paused || sb.Run.Finder().Comparison() != nil {
 		t.Fatalf("the click went past the menu: A paused %v, comparison open %v", sb.Run.Lab.World().Procs[0].Paused, sb.Run.Finder().Comparison() != nil)
+	}
+}
+
+// renewDraggedPastTheTTLIsRefused drags the renew slider to its right
+// end, 120 s, no less than the 15 s TTL: the message is beside the field
+// and Start does not start.
+func renewDraggedPastTheTTLIsRefused(t *testing.T, r *rig) {
+	t.Helper()
+	f := r.Region("field:renew")
+	r.Tick(ui.Input{})
+	r.Tick(ui.Input{Cursor: ui.Point{X: f.X + 1, Y: f.Center().Y}, MouseDown: true, MouseJustDown: true})
+	r.Tick(ui.Input{Cursor: ui.Point{X: f.MaxX() + 50, Y: f.Center().Y}, MouseDown: true})
+	r.Tick(ui.Input{Cursor: ui.Point{X: f.MaxX() + 50, Y: f.Center().Y}, MouseJustUp: true})
+	info := r.Info()
+	if !strings.Contains(info.Mirror.Text, "Renew every: 120 s - problem: renewing every 120 s with a TTL of 15 s lets the lease lapse") ||
+		!strings.HasPrefix(info.Mirror.Text, "Cannot start:") {
+		t.Fatalf("no message beside the renew field:\n%s", info.Mirror.Text)
+	}
+	r.Click("start")
+	if r.Info().Name != "sandbox-setup" {
+		t.Fatal("an invalid setup started")
+	}
+}
+
+// keyboardBringsTheRenewBack: focus the renew slider, Home, then right,
+// and the setup is valid again with a 1 s renewal.
+func keyboardBringsTheRenewBack(t *testing.T, r *rig) {
+	t.Helper()
+	sb := r.sb
+	for i := 0; i < 40 && r.Info().Focus != "field:renew"; i++ {
+		r.Tick(ui.Input{Keys: ui.KeysOf(ui.IntentFocusNext)})
+	}
+	r.Tick(ui.Input{Keys: ui.KeysOf(ui.IntentHome)})
+	r.Tick(ui.Input{Keys: ui.KeysOf(ui.IntentRight)})
+	if c := sb.Config(); c.RenewEvery != time.Second || len(sb.Errors()) != 0 {
+		t.Fatalf("renew %s, errors %v", c.RenewEvery, sb.Errors())
+	}
+}
+
+// bothExportsAreSaved: the run's trace is saved as JSON lines and as a
+// Mermaid sequence diagram.
+func bothExportsAreSaved(t *testing.T, r *rig) {
+	t.Helper()
+	r.Click("exportJSONL")
+	r.Click("exportMermaid")
+	if len(r.saved) != 2 {
+		t.Fatalf("saved %v", r.saved)
+	}
+	for name, data := range r.saved {
+		if strings.HasSuffix(name, ".jsonl") && !strings.HasPrefix(data, `{"seq":0,`) ||
+			strings.HasSuffix(name, ".mmd") && !strings.HasPrefix(data, "sequenceDiagram") {
+			t.Fatalf("%s: %.80s", name, data)
+		}
 	}
 }
