@@ -277,6 +277,11 @@ type Trace struct {
 	// (run.check); a clone starts its own and makes its source start a
 	// new one, so no two traces ever append to one chunk.
 	cur *chunk
+	// actor is the actor of the last event recorded, a text of chunk
+	// actorIn at actorAt.
+	actor   string
+	actorIn *chunk
+	actorAt int32
 }
 
 // kindSet is a set of kinds, one bit each.
@@ -368,8 +373,13 @@ func (t *Trace) commit(at time.Duration, actor string, kind Kind, c *chunk, off 
 		t.Orphans++
 	}
 	n := t.n
+	// The same actor records several events in a row (a handler's
+	// chain): its text in this chunk is remembered.
+	if c != t.actorIn || actor != t.actor {
+		t.actor, t.actorIn, t.actorAt = actor, c, c.text(actor)
+	}
 	*t.next() = rec{
-		at: at, actor: c.text(actor), off: c.start + uint32(off),
+		at: at, actor: t.actorAt, off: c.start + uint32(off),
 		cause: t.cause, kind: kind, byAction: t.inAction, mask: mask,
 	}
 	if t.also != 0 {
