@@ -277,6 +277,11 @@ type Trace struct {
 	// (run.check); a clone starts its own and makes its source start a
 	// new one, so no two traces ever append to one chunk.
 	cur *chunk
+	// actor is the actor of the last event recorded, a text of chunk
+	// actorIn at actorAt.
+	actor   string
+	actorIn *chunk
+	actorAt int32
 }
 
 // kindSet is a set of kinds, one bit each.
@@ -324,14 +329,7 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		return
 	}
 	k := &kinds[kind]
-	c := t.cur
-	// The event's off must lie inside its chunk, even with no fields: a
-	// chunk keeps a value's room free past the last event's.
-	if c == nil || cap(c.vals)-len(c.vals) < max(len(fs), 1) {
-		c = t.newChunk(max(len(fs), 1))
-	}
-	off := len(c.vals)
-	c.vals = c.vals[:off+len(fs)]
+	c, off := t.reserve(len(fs))
 	// The values sit in the order the kind declares its fields: given in
 	// that order (as nearly every caller does), each goes where it comes.
 	var mask uint16
@@ -351,18 +349,77 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 			c.vals[off+bits.OnesCount16(mask&(1<<k.pos[f.ID]-1))] = c.value(f)
 		}
 	}
+	t.commit(at, actor, kind, c, off, mask)
+}
+
+// reserve makes room for n values in the current chunk and returns it
+// and where the room starts.
+func (t *Trace) reserve(n int) (*chunk, int) {
+	c := t.cur
+	// The event's off must lie inside its chunk, even with no fields: a
+	// chunk keeps a value's room free past the last event's.
+	if c == nil || cap(c.vals)-len(c.vals) < max(n, 1) {
+		c = t.newChunk(max(n, 1))
+	}
+	off := len(c.vals)
+	c.vals = c.vals[:off+n]
+	return c, off
+}
+
+// commit records the event whose fields reserve made room for at off of
+// c, mask saying which of its kind's fields it carries.
+func (t *Trace) commit(at time.Duration, actor string, kind Kind, c *chunk, off int, mask uint16) {
 	if t.cause == 0 && t.also == 0 && t.caused {
 		t.Orphans++
 	}
 	n := t.n
+	// The same actor records several events in a row (a handler's
+	// chain): its text in this chunk is remembered.
+	if c != t.actorIn || actor != t.actor {
+		t.actor, t.actorIn, t.actorAt = actor, c, c.text(actor)
+	}
 	*t.next() = rec{
-		at: at, actor: c.text(actor), off: c.start + uint32(off),
+		at: at, actor: t.actorAt, off: c.start + uint32(off),
 		cause: t.cause, kind: kind, byAction: t.inAction, mask: mask,
 	}
 	if t.also != 0 {
 		t.alsos = append(t.alsos, secondCause{seq: int32(n), also: t.also})
 	}
 	t.cause, t.also = int32(n+1), 0
+}
+
+// send records a message's send: the bulk of a run's events, so it
+// stores its fields straight in their places (msg.send's declared
+// order: id, to, msg, arrive, then token and held when it has them)
+// rather than through add's general loop, and returns the event's Seq+1
+// without moving the chain on (as aside does), or 0 if it was not
+// recorded.
+func (t *Trace) send(at time.Duration, from string, id uint64, to, msg string, arrive time.Duration, token int64, held time.Duration) int32 {
+	if !t.on(KindSend) {
+		return 0
+	}
+	n := 4
+	if token != 0 {
+		n++
+	}
+	if held > 0 {
+		n++
+	}
+	c, off := t.reserve(n)
+	v := c.vals[off : off+n]
+	v[0], v[1], v[2], v[3] = c.number(int64(id)), c.text(to), c.text(msg), c.number(arrive.Milliseconds())
+	mask, j := uint16(0b1111), 4
+	if token != 0 {
+		v[j], mask, j = c.number(token), mask|1<<4, j+1
+	}
+	if held > 0 {
+		v[j], mask = c.number(held.Milliseconds()), mask|1<<5
+	}
+	cause := t.cause
+	t.commit(at, from, KindSend, c, off, mask)
+	id32 := t.cause
+	t.cause = cause
+	return id32
 }
 
 // newChunk starts the chunk the next fields go in, with room for at

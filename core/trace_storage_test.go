@@ -374,3 +374,15 @@ func TestAnEventWithNoFieldsKeepsItsActorAtAChunksEnd(t *testing.T) {
 	}
 	assert.Greater(t, len(tr.chunks), 3, "the events span several chunks")
 }
+
+// A dropped trace reuses its chunk: the actor it recorded last must be
+// stored again, not read from texts the drop forgot.
+func TestAnActorRecordedAgainAfterADropReadsBack(t *testing.T) {
+	var tr Trace
+	tr.add(0, "worker-07", KindDrop, I(FID, 1))
+	tr.add(0, "worker-07", KindDrop, I(FID, 2))
+	tr.Drop()
+	tr.add(0, "worker-07", KindNote, S(FText, "first after the drop"))
+	assert.Equal(t, "worker-07", tr.At(0).Actor)
+	assert.Equal(t, "first after the drop", tr.At(0).Words())
+}

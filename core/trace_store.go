@@ -259,6 +259,7 @@ func (t *Trace) Drop() {
 	t.chunks, t.alsos = t.chunks[:0], t.alsos[:0]
 	if t.cur != nil {
 		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent, t.cur.start = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}, 0
+		t.actorIn = nil // its texts are gone
 		t.chunks = append(t.chunks, t.cur)
 	}
 }
