@@ -362,3 +362,33 @@ func TestCrowdedWriteMarksMergeIntoOneWithACount(t *testing.T) {
 	assert.True(t, said("12 writes"), "the run says how many writes it holds")
 	assert.True(t, said("rejected 3"), "the refusal keeps its label")
 }
+
+// Orange on the timeline means two processes believe they lead, as its
+// legend says ("orange: two leaders"): a pause is hatched in another
+// colour, so a paused holder with no rival yet never reads as two leaders
+// (on a phone its "paused" pill often has no room). With an overlap, the
+// orange box is there.
+func TestOnlyTwoLeadersAreOrangeOnTheTimeline(t *testing.T) {
+	const length = 20 * time.Second
+	tr := newTimelineRig(t, length, 2)
+	paused := lab.Timeline{Now: length, Length: length, Lanes: []lab.Lane{
+		{Name: "A", Lock: "lock", Paused: []lab.Span{{From: 2 * time.Second, To: 18 * time.Second}}},
+		{Name: "B", Lock: "lock"},
+	}}
+	orange := func(img *image.RGBA) int {
+		n, want := 0, tr.style.Theme.Warning
+		top, bottom := tr.geom.Lane(0), tr.geom.Lane(1)
+		for y := int(top.Y); y < int(bottom.MaxY()); y++ {
+			for x := int(top.X); x < int(top.MaxX()); x++ {
+				if c := img.RGBAAt(x, y); c == want {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	assert.Zero(t, orange(tr.render(paused)), "a pause alone draws no orange")
+	overlap := paused
+	overlap.Overlaps = []lab.Overlap{{Span: lab.Span{From: 10 * time.Second, To: 18 * time.Second}, Lock: "lock"}}
+	assert.Positive(t, orange(tr.render(overlap)), "two leaders are boxed in orange")
+}

@@ -183,8 +183,11 @@ func (f *timelineFrame) lane(i int, lane lab.Lane) {
 		}
 		x0, x1 := g.X(seconds(sp.From)), g.X(seconds(sp.To))
 		r := ui.Rect{X: x0, Y: row.Y, W: x1 - x0, H: row.H}
-		f.outline(r, "paused", th.Warning)
-		hatch(f.dst, r, s.U(8), s.U(1), th.Warning)
+		// Grey, not orange: orange is two leaders, as the legend says,
+		// and a pause alone (its pill often has no room on a phone)
+		// must not read as one.
+		f.outline(r, "paused", th.TextDim)
+		hatch(f.dst, r, s.U(8), s.U(1), th.TextDim)
 	}
 	for _, sp := range lane.Held {
 		if f.out(sp) {
