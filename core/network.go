@@ -200,7 +200,17 @@ func (n *Network) send(from, to string, m Message) bool {
 	env := Envelope{ID: id, From: from, To: to, SentAt: s.now, ArriveAt: leave + d, Msg: m}
 	cause := s.Trace.cause
 	if !s.Trace.Quiet {
-		if id := s.Trace.send(s.now, from, id, to, m.Kind(), env.ArriveAt, m.token(), leave-s.now); id != 0 {
+		// Room for every field a send may have, so adding the token
+		// and the hold does not move them to the heap.
+		var room [6]Field
+		fs := append(room[:0], I(FID, int64(id)), S(FTo, to), S(FMsg, m.Kind()), D(FArrive, env.ArriveAt))
+		if tok := m.token(); tok != 0 {
+			fs = append(fs, I(FToken, tok))
+		}
+		if leave > s.now {
+			fs = append(fs, D(FHeld, leave-s.now))
+		}
+		if id := s.Trace.aside(s.now, from, KindSend, fs...); id != 0 {
 			s.Trace.cause = id // the arrival is caused by the send
 		}
 	}

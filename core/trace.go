@@ -388,40 +388,6 @@ func (t *Trace) commit(at time.Duration, actor string, kind Kind, c *chunk, off 
 	t.cause, t.also = int32(n+1), 0
 }
 
-// send records a message's send: the bulk of a run's events, so it
-// stores its fields straight in their places (msg.send's declared
-// order: id, to, msg, arrive, then token and held when it has them)
-// rather than through add's general loop, and returns the event's Seq+1
-// without moving the chain on (as aside does), or 0 if it was not
-// recorded.
-func (t *Trace) send(at time.Duration, from string, id uint64, to, msg string, arrive time.Duration, token int64, held time.Duration) int32 {
-	if !t.on(KindSend) {
-		return 0
-	}
-	n := 4
-	if token != 0 {
-		n++
-	}
-	if held > 0 {
-		n++
-	}
-	c, off := t.reserve(n)
-	v := c.vals[off : off+n]
-	v[0], v[1], v[2], v[3] = c.number(int64(id)), c.text(to), c.text(msg), c.number(arrive.Milliseconds())
-	mask, j := uint16(0b1111), 4
-	if token != 0 {
-		v[j], mask, j = c.number(token), mask|1<<4, j+1
-	}
-	if held > 0 {
-		v[j], mask = c.number(held.Milliseconds()), mask|1<<5
-	}
-	cause := t.cause
-	t.commit(at, from, KindSend, c, off, mask)
-	id32 := t.cause
-	t.cause = cause
-	return id32
-}
-
 // newChunk starts the chunk the next fields go in, with room for at
 // least n.
 func (t *Trace) newChunk(n int) *chunk {
