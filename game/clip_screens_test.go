@@ -51,10 +51,7 @@ func everyScreen(t *testing.T, w, h float64) []screenText {
 
 	r = open(nil)
 	brokenFencedWrites(t, r)
-	shots = append(shots, r.record("found-"+size))
-	r.click("compare")
-	r.a.top().(*lesson.Comparison).Player().Clock.Apply(lab.SeekTo(25 * time.Second))
-	shots = append(shots, r.record("compare-fencing-"+size))
+	shots = append(shots, foundAndCompared(r, size)...)
 
 	r = open(nil)
 	r.click("lesson:fenced-writes")
@@ -136,11 +133,17 @@ func bareScreens(t *testing.T, window ui.Rect, scale float64, size string) []scr
 	require.NoError(t, sc.Lab.Resume(nil, core.ActionLog{core.At(0, core.Fencing(false))}))
 	r.tick(ui.Input{})
 	runFinder(t, r)
-	shots = append(shots, r.record("found-"+size))
+	return append(shots, foundAndCompared(r, size)...)
+}
+
+// foundAndCompared records the break Find a break loaded into the
+// fenced-writes lesson on r, then its comparison with fencing off and on
+// at 25 s.
+func foundAndCompared(r *appRig, size string) []screenText {
+	found := r.record("found-" + size)
 	r.click("compare")
 	r.a.top().(*lesson.Comparison).Player().Clock.Apply(lab.SeekTo(25 * time.Second))
-	shots = append(shots, r.record("compare-fencing-"+size))
-	return shots
+	return []screenText{found, r.record("compare-fencing-" + size)}
 }
 
 // lessonScreens opens every lesson with open (a rig at the size named
