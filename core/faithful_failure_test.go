@@ -6,8 +6,6 @@ package core
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -28,12 +26,9 @@ func TestPausedNodeRunsOverdueTimersInOrderOnResume(t *testing.T) {
 	world.do(500*time.Millisecond, func() { n.pause(5 * time.Second) })
 	s.RunUntil(20 * time.Second)
 	want := []string{"t1@1s fired 5.500s", "t2@2s fired 5.500s", "t0@3s fired 5.500s", "t3@9s fired 9.000s"}
-	if !slices.Equal(fired, want) {
-		t.Errorf("fired %v, want %v", fired, want)
-	}
-	if r := s.Trace.Filter(KindResume); len(r) != 1 || r[0].Overdue() != 3 || r[0].At != 5500*time.Millisecond {
-		t.Errorf("resume events %v, want one at 5.5s with 3 overdue", texts(r))
-	}
+	assert.Equal(t, want, fired, "fired %v, want %v", fired, want)
+	r := s.Trace.Filter(KindResume)
+	assert.True(t, len(r) == 1 && r[0].Overdue() == 3 && r[0].At == 5500*time.Millisecond, "resume events %v, want one at 5.5s with 3 overdue", texts(r))
 }
 
 func TestEarlyResumeCancelsTheScheduledOne(t *testing.T) {
@@ -48,9 +43,7 @@ func TestEarlyResumeCancelsTheScheduledOne(t *testing.T) {
 		got = append(got, e.Kind.String()+"@"+FormatTime(e.At))
 	}
 	want := []string{"pause@1.000s", "resume@2.000s", "pause@3.000s", "resume@5.000s"}
-	if !slices.Equal(got, want) {
-		t.Errorf("events %v, want %v (the first pause's auto-resume at 11s must not end the second pause)", got, want)
-	}
+	assert.Equal(t, want, got, "events %v, want %v (the first pause's auto-resume at 11s must not end the second pause)", got, want)
 }
 
 func TestMessagesSentBeforePauseStillArrive(t *testing.T) {
@@ -61,18 +54,16 @@ func TestMessagesSentBeforePauseStillArrive(t *testing.T) {
 	})
 	s.RunUntil(10 * time.Second)
 	w := Writes(s.Trace)
-	if len(w) != 1 || w[0].Value() != "in flight" || w[0].Result() != Accepted {
-		t.Fatalf("writes %v, want the in-flight write accepted", texts(w))
-	}
-	if at := w[0].At; at <= 2*time.Second || at >= 7*time.Second {
-		t.Errorf("write arrived at %s, want during A's pause (2s-7s)", at)
-	}
+	require.Len(t, w, 1, "writes %v, want the in-flight write accepted", texts(w))
+	require.Equal(t, "in flight", w[0].Value(), "writes %v, want the in-flight write accepted", texts(w))
+	require.Equal(t, Accepted, w[0].Result(), "writes %v, want the in-flight write accepted", texts(w))
+	at := w[0].At
+	assert.Greater(t, at, 2*time.Second, "write arrived at %s, want during A's pause (2s-7s)", at)
+	assert.Less(t, at, 7*time.Second, "write arrived at %s, want during A's pause (2s-7s)", at)
 	// Replies to the paused process wait in its inbox: its next renewal is
 	// handled only after the resume.
 	for _, e := range eventsBy(s.Trace, KindLeaseRenewed, "A") {
-		if e.At > 2*time.Second && e.At < 7*time.Second {
-			t.Errorf("A handled a renewal at %s while paused", e.At)
-		}
+		assert.False(t, e.At > 2*time.Second && e.At < 7*time.Second, "A handled a renewal at %s while paused", e.At)
 	}
 }
 
@@ -86,21 +77,15 @@ func TestCrashedNodeTimersNeverFire(t *testing.T) {
 	world.do(time.Second, func() { n.die() })
 	world.do(3*time.Second, func() { n.revive() })
 	s.RunUntil(10 * time.Second)
-	if fired != 0 {
-		t.Errorf("%d timers of the crashed life fired", fired)
-	}
+	assert.Zero(t, fired, "%d timers of the crashed life fired", fired)
 
 	c := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 6 * time.Second, Stagger: 500 * time.Millisecond, WorkEvery: time.Second})
 	c.Schedule(ActionLog{At(3*time.Second, Crash("A"))})
 	c.RunUntil(30 * time.Second)
 	for e := range c.Trace.All() {
-		if e.At > 3*time.Second && (e.Actor == "A" || e.Kind == KindWrite && e.From() == "A") {
-			t.Errorf("crashed A still acts: %s", e.Text())
-		}
+		assert.False(t, e.At > 3*time.Second && (e.Actor == "A" || e.Kind == KindWrite && e.From() == "A"), "crashed A still acts: %s", e.Text())
 	}
-	if len(Holders(c.Trace)) != 2 {
-		t.Errorf("holders %v, want B to take over from the crashed A", texts(Holders(c.Trace)))
-	}
+	assert.Len(t, Holders(c.Trace), 2, "holders %v, want B to take over from the crashed A", texts(Holders(c.Trace)))
 }
 
 // A one-way partition A->coordinator: A's connection is down, so its
@@ -192,18 +177,17 @@ func TestDelayHoldsMessagesAndDeliversThemLate(t *testing.T) {
 				switch {
 				case inHold:
 					held++
-					if arrive < end || arrive > end+10*time.Millisecond || e.Format(FHeld) == "" {
-						t.Errorf("held message %s arrives at %s, want just after %s", e.Text(), arrive, end)
-					}
+					assert.GreaterOrEqual(t, arrive, end, "held message %s arrives at %s, want just after %s", e.Text(), arrive, end)
+					assert.LessOrEqual(t, arrive, end+10*time.Millisecond, "held message %s arrives at %s, want just after %s", e.Text(), arrive, end)
+					assert.NotEmpty(t, e.Format(FHeld), "held message %s arrives at %s, want just after %s", e.Text(), arrive, end)
 				case arrive-sent > 10*time.Millisecond || e.Format(FHeld) != "":
-					t.Errorf("message outside the hold delayed: %s", e.Text())
+					assert.Failf(t, "a message outside the hold delayed", "message outside the hold delayed: %s", e.Text())
 				default:
 					free++
 				}
 			}
-			if held < 5 || free == 0 {
-				t.Errorf("%d messages held, %d not: the test saw too little", held, free)
-			}
+			assert.GreaterOrEqual(t, held, 5, "%d messages held, %d not: the test saw too little", held, free)
+			assert.NotZero(t, free, "%d messages held, %d not: the test saw too little", held, free)
 			// A's writes held meanwhile still land, after the hold.
 			late := 0
 			for _, w := range s.Trace.Filter(KindWrite) {
@@ -211,18 +195,14 @@ func TestDelayHoldsMessagesAndDeliversThemLate(t *testing.T) {
 					late++
 				}
 			}
-			if late == 0 {
-				t.Error("no write of A landed after the hold")
-			}
+			assert.NotZero(t, late, "no write of A landed after the hold")
 		})
 	}
 	s := NewSim(1)
-	if err := s.Apply(Delay("nobody", time.Second)); err == nil || !strings.Contains(err.Error(), "unknown actor") {
-		t.Errorf("delay of an unknown actor: %v", err)
-	}
-	if err := (Action{Do: "delay", Proc: "A"}).Validate(); err == nil || !strings.Contains(err.Error(), "length must be positive") {
-		t.Errorf("delay without a length: %v", err)
-	}
+	err := s.Apply(Delay("nobody", time.Second))
+	assert.ErrorContains(t, err, "unknown actor", "delay of an unknown actor: %v", err)
+	err = (Action{Do: "delay", Proc: "A"}).Validate()
+	assert.ErrorContains(t, err, "length must be positive", "delay without a length: %v", err)
 }
 
 // A stalled worker's offset commits (token 1) are held until after its
@@ -237,32 +217,26 @@ func TestOffsetReadFencesDelayedCommits(t *testing.T) {
 		ScanEvery: 3 * time.Second, CommitEvery: 2 * time.Second, Fencing: true, Stagger: 200 * time.Millisecond,
 	}
 	s, err := BuildWorld(fleet.World(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	s.Schedule(ActionLog{At(5*time.Second, Delay("worker-00", 17*time.Second))})
 	s.RunUntil(40 * time.Second)
 	rejected := 0
 	for _, e := range s.Trace.Filter(KindOffset) {
 		if e.From() == "worker-00" && e.Result() == RejectedStale {
 			rejected++
-			if e.Token() != 1 || e.Highest() != 2 || e.At < 22*time.Second {
-				t.Errorf("rejected %s", e.Text())
-			}
+			assert.Equal(t, int64(1), e.Token(), "rejected %s", e.Text())
+			assert.Equal(t, int64(2), e.Highest(), "rejected %s", e.Text())
+			assert.GreaterOrEqual(t, e.At, 22*time.Second, "rejected %s", e.Text())
 		}
 	}
-	if rejected == 0 {
-		t.Error("no held commit of worker-00 was rejected")
-	}
-	if st := s.Trace.Filter(KindStale); len(st) > 0 || s.Offsets.Regressions > 0 {
-		t.Errorf("stale commits accepted: %v, %d regressions", st, s.Offsets.Regressions)
-	}
+	assert.NotZero(t, rejected, "no held commit of worker-00 was rejected")
+	st := s.Trace.Filter(KindStale)
+	assert.Empty(t, st, "stale commits accepted: %v, %d regressions", st, s.Offsets.Regressions)
+	assert.Zero(t, s.Offsets.Regressions, "stale commits accepted: %v, %d regressions", st, s.Offsets.Regressions)
 	// The new owner committed before the held commits arrived? Then they
 	// would be rejected anyway; make sure this run is the interesting one.
 	for _, e := range s.Trace.Filter(KindOffset) {
-		if e.From() == "worker-02" && e.At < 22*time.Second && e.At > 21*time.Second {
-			t.Fatalf("worker-02 committed before the held commits landed: %s", e.Text())
-		}
+		require.False(t, e.From() == "worker-02" && e.At < 22*time.Second && e.At > 21*time.Second, "worker-02 committed before the held commits landed: %s", e.Text())
 	}
 }
 
@@ -280,12 +254,8 @@ func TestIgnoreLeaseLossLeavesZombieLeader(t *testing.T) {
 			s.RunUntil(30 * time.Second)
 			a := s.Process("A")
 			info := s.Coord.LockInfo("locks/leader")
-			if info.Holder != "B" {
-				t.Fatalf("coordinator holder %q, want B", info.Holder)
-			}
-			if a.BelievesLeader() != ignore {
-				t.Errorf("A believes it leads: %t, want %t (state %s)", a.BelievesLeader(), ignore, a.State())
-			}
+			require.Equal(t, "B", info.Holder, "coordinator holder %q, want B", info.Holder)
+			assert.Equal(t, ignore, a.BelievesLeader(), "A believes it leads: %t, want %t (state %s)", a.BelievesLeader(), ignore, a.State())
 			w := Writes(s.Trace)
 			var zombie []Event
 			for _, e := range w {
@@ -294,15 +264,13 @@ func TestIgnoreLeaseLossLeavesZombieLeader(t *testing.T) {
 				}
 			}
 			if ignore {
-				if len(zombie) != 1 || zombie[0].Result() != RejectedStale {
-					t.Errorf("zombie writes %v, want one, rejected by fencing", texts(zombie))
-				}
-				if r := Check(s.Trace, s.Now()); r.OverlapTotal < 5*time.Second {
-					t.Errorf("belief overlap %s, want the zombie's time as leader counted", r.OverlapTotal)
-				}
-			} else if len(zombie) != 0 {
-				t.Errorf("a process that stepped down still wrote: %v", texts(zombie))
+				assert.True(t, len(zombie) == 1 && zombie[0].Result() == RejectedStale, "zombie writes %v, want one, rejected by fencing", texts(zombie))
+				r := Check(s.Trace, s.Now())
+				assert.GreaterOrEqual(t, r.OverlapTotal, 5*time.Second, "belief overlap %s, want the zombie's time as leader counted", r.OverlapTotal)
+			} else {
+				assert.Empty(t, zombie, "a process that stepped down still wrote: %v", texts(zombie))
 			}
+
 		})
 	}
 }

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // lockKeys returns the lock's contender keys ordered by create revision.
@@ -40,41 +43,34 @@ func TestWaiterWatchesOnlyItsPredecessor(t *testing.T) {
 			s := mustContention(t, 1, ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Recipe: r})
 			s.RunUntil(3 * time.Second)
 			keys := lockKeys(s, "locks/leader")
-			if len(keys) != 5 {
-				t.Fatalf("%d contender keys, want 5", len(keys))
-			}
-			if info := s.Coord.LockInfo("locks/leader"); info.Key != keys[0].Key || len(info.Waiters) != 4 {
-				t.Fatalf("lock info %+v: want holder %s and 4 waiters", info, keys[0].Key)
-			}
+			require.Len(t, keys, 5, "%d contender keys, want 5", len(keys))
+			info := s.Coord.LockInfo("locks/leader")
+			require.Equal(t, keys[0].Key, info.Key, "lock info %+v: want holder %s and 4 waiters", info, keys[0].Key)
+			require.Len(t, info.Waiters, 4, "lock info %+v: want holder %s and 4 waiters", info, keys[0].Key)
 			for i, kv := range keys {
 				want := 1
 				if i == len(keys)-1 {
 					want = 0 // nobody queues behind the last contender
 				}
-				if got := s.Coord.Watchers(kv.Key); got != want {
-					t.Errorf("key %d (%s) has %d watchers, want %d", i, kv.Key, got, want)
-				}
+				got := s.Coord.Watchers(kv.Key)
+				assert.Equal(t, want, got, "key %d (%s) has %d watchers, want %d", i, kv.Key, got, want)
 				if i > 0 {
-					if got := watchersOf(s.Coord, keys[i-1].Key); !slices.Equal(got, []string{kv.Value}) {
-						t.Errorf("%s is watched by %v, want only its successor %s", keys[i-1].Key, got, kv.Value)
-					}
+					by := watchersOf(s.Coord, keys[i-1].Key)
+					assert.Equal(t, []string{kv.Value}, by, "%s is watched by %v, want only its successor %s", keys[i-1].Key, by, kv.Value)
 				}
 			}
-			if got := s.Coord.Watchers("locks/leader/"); got != 0 {
-				t.Errorf("%d prefix watches on the lock, want 0", got)
-			}
+			prefix := s.Coord.Watchers("locks/leader/")
+			assert.Zero(t, prefix, "%d prefix watches on the lock, want 0", prefix)
 		})
 	}
 	t.Run("herd", func(t *testing.T) {
 		s := mustContention(t, 1, ContentionConfig{Procs: 5, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Recipe: RecipeHerd})
 		s.RunUntil(3 * time.Second)
-		if got := s.Coord.Watchers("locks/leader/"); got != 4 {
-			t.Errorf("%d waiters watch the whole lock, want 4", got)
-		}
+		prefix := s.Coord.Watchers("locks/leader/")
+		assert.Equal(t, 4, prefix, "%d waiters watch the whole lock, want 4", prefix)
 		for _, kv := range lockKeys(s, "locks/leader") {
-			if got := s.Coord.Watchers(kv.Key); got != 0 {
-				t.Errorf("herd waiter watches key %s (%d watches), want prefix watches only", kv.Key, got)
-			}
+			got := s.Coord.Watchers(kv.Key)
+			assert.Zero(t, got, "herd waiter watches key %s (%d watches), want prefix watches only", kv.Key, got)
 		}
 	})
 }
@@ -97,9 +93,8 @@ func TestHerdWakesEveryWaiterFairQueueWakesOne(t *testing.T) {
 	}
 	etcd, etcdWake := run(RecipeEtcd)
 	herd, herdWake := run(RecipeHerd)
-	if etcdWake == 0 || herdWake < 5*etcdWake {
-		t.Errorf("wake-ups: herd %d, etcd %d; want herd >> etcd > 0", herdWake, etcdWake)
-	}
+	assert.NotZero(t, etcdWake, "wake-ups: herd %d, etcd %d; want herd >> etcd > 0", herdWake, etcdWake)
+	assert.GreaterOrEqual(t, herdWake, 5*etcdWake, "wake-ups: herd %d, etcd %d; want herd >> etcd > 0", herdWake, etcdWake)
 	// Per deleted key: the fair queue fires one watch, the herd one per waiter.
 	firesPerDelete := func(s *Sim) []int {
 		var out []int
@@ -115,16 +110,13 @@ func TestHerdWakesEveryWaiterFairQueueWakesOne(t *testing.T) {
 		return out
 	}
 	for i, n := range firesPerDelete(etcd) {
-		if n > 1 {
-			t.Errorf("etcd recipe: delete %d woke %d watchers, want at most 1", i, n)
-		}
+		assert.LessOrEqual(t, n, 1, "etcd recipe: delete %d woke %d watchers, want at most 1", i, n)
 	}
-	if got := firesPerDelete(herd); !slices.Equal(got, []int{9, 8}) {
-		t.Errorf("herd recipe: watch fires per delete %v, want [9 8]: every waiter at each crash", got)
-	}
-	if e, h := len(Holders(etcd.Trace)), len(Holders(herd.Trace)); e != 3 || h != 3 {
-		t.Errorf("holders: etcd %d, herd %d; want 3 each (A, then B, then C)", e, h)
-	}
+	got := firesPerDelete(herd)
+	assert.Equal(t, []int{9, 8}, got, "herd recipe: watch fires per delete %v, want [9 8]: every waiter at each crash", got)
+	e, h := len(Holders(etcd.Trace)), len(Holders(herd.Trace))
+	assert.Equal(t, 3, e, "holders: etcd %d, herd %d; want 3 each (A, then B, then C)", e, h)
+	assert.Equal(t, 3, h, "holders: etcd %d, herd %d; want 3 each (A, then B, then C)", e, h)
 }
 
 // ZooKeeper: sequential children are named with a per-parent counter
@@ -133,18 +125,13 @@ func TestLockKeyNames(t *testing.T) {
 	zk := regexp.MustCompile(`^locks/leader/lock-(\d{10})$`)
 	t.Run("zookeeper", func(t *testing.T) {
 		s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 10 * time.Second, Stagger: 200 * time.Millisecond, Recipe: RecipeZooKeeper})
-		if err := s.Coord.Put("other", "unrelated", "bumps the global revision only", 0); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.Coord.Put("other", "unrelated", "bumps the global revision only", 0))
 		s.RunUntil(2 * time.Second)
 		for i, kv := range lockKeys(s, "locks/leader") {
 			m := zk.FindStringSubmatch(kv.Key)
-			if m == nil {
-				t.Fatalf("key %q is not lock-<10 digits>", kv.Key)
-			}
-			if n, _ := strconv.Atoi(m[1]); n != i+1 {
-				t.Errorf("key %s has sequence %d, want %d (per-parent counter, not the revision)", kv.Key, n, i+1)
-			}
+			require.NotNil(t, m, "key %q is not lock-<10 digits>", kv.Key)
+			n, _ := strconv.Atoi(m[1])
+			assert.Equal(t, i+1, n, "key %s has sequence %d, want %d (per-parent counter, not the revision)", kv.Key, n, i+1)
 		}
 	})
 	t.Run("etcd", func(t *testing.T) {
@@ -152,9 +139,9 @@ func TestLockKeyNames(t *testing.T) {
 		s.RunUntil(2 * time.Second)
 		for _, p := range s.Processes() {
 			key := "locks/leader/" + p.LeaseID().String()
-			if kv := s.Coord.Get(key); kv == nil || kv.Value != p.Name() || kv.Lease != p.LeaseID() {
-				t.Errorf("%s: key %s = %+v, want the contender's key on its own lease", p.Name(), key, kv)
-			}
+			kv := s.Coord.Get(key)
+			assert.True(t, kv != nil && kv.Value == p.Name() && kv.Lease == p.LeaseID(),
+				"%s: key %s = %+v, want the contender's key on its own lease", p.Name(), key, kv)
 		}
 	})
 }
@@ -176,19 +163,14 @@ func TestHolderIsSmallestCreateRevision(t *testing.T) {
 				keys := lockKeys(s, "locks/leader")
 				info := s.Coord.LockInfo("locks/leader")
 				if len(keys) == 0 {
-					if info.Key != "" {
-						t.Fatalf("t=%s: holder %s without any key", s.Now(), info.Key)
-					}
+					require.Empty(t, info.Key, "t=%s: holder %s without any key", s.Now(), info.Key)
 					continue
 				}
 				checks++
-				if info.Key != keys[0].Key {
-					t.Fatalf("t=%s: holder %q, want smallest create revision %s (rev %d)", s.Now(), info.Key, keys[0].Key, keys[0].CreateRev)
-				}
+				require.Equal(t, keys[0].Key, info.Key, "t=%s: holder %q, want smallest create revision %s (rev %d)", s.Now(), info.Key, keys[0].Key, keys[0].CreateRev)
 			}
-			if checks == 0 || len(Holders(s.Trace)) < 3 {
-				t.Errorf("checked %d instants over %d holders; the script should produce at least 3", checks, len(Holders(s.Trace)))
-			}
+			assert.NotZero(t, checks, "checked %d instants over %d holders; the script should produce at least 3", checks, len(Holders(s.Trace)))
+			assert.GreaterOrEqual(t, len(Holders(s.Trace)), 3, "checked %d instants over %d holders; the script should produce at least 3", checks, len(Holders(s.Trace)))
 		})
 	}
 }
@@ -198,9 +180,7 @@ func TestHolderIsSmallestCreateRevision(t *testing.T) {
 func TestGenerationTokensAreConsecutivePerLock(t *testing.T) {
 	s := mustContention(t, 1, ContentionConfig{Procs: 3, TTL: 5 * time.Second, Stagger: 200 * time.Millisecond})
 	s.Coord.SetGeneration("locks/leader", 6)
-	if err := s.Coord.Put("other", "unrelated", "x", 0); err != nil { // the global revision moves; generations must not
-		t.Fatal(err)
-	}
+	require.NoError(t, s.Coord.Put("other", "unrelated", "x", 0)) // the global revision moves; generations must not
 	s.Schedule(ActionLog{
 		At(2*time.Second, Crash("A")),
 		At(12*time.Second, Release("B")),
@@ -210,12 +190,11 @@ func TestGenerationTokensAreConsecutivePerLock(t *testing.T) {
 	for _, e := range Holders(s.Trace) {
 		got = append(got, fmt.Sprintf("%s:%d", e.Owner(), e.Token()))
 	}
-	if want := []string{"A:7", "B:8", "C:9"}; !slices.Equal(got, want) {
-		t.Errorf("holders %v, want %v", got, want)
-	}
-	if c := s.Process("C"); c.State() != Leader || c.Token() != 9 {
-		t.Errorf("C is %s with token %d, want leader with token 9", c.State(), c.Token())
-	}
+	want := []string{"A:7", "B:8", "C:9"}
+	assert.Equal(t, want, got, "holders %v, want %v", got, want)
+	c := s.Process("C")
+	assert.Equal(t, Leader, c.State(), "C is %s with token %d, want leader with token 9", c.State(), c.Token())
+	assert.Equal(t, int64(9), c.Token(), "C is %s with token %d, want leader with token 9", c.State(), c.Token())
 }
 
 // etcd: the usable token is the holder key's create revision: monotonic,
@@ -239,28 +218,18 @@ func TestRevisionTokensAreCreateRevisions(t *testing.T) {
 		}
 	}
 	hs := Holders(s.Trace)
-	if len(hs) != 3 {
-		t.Fatalf("holders %v, want 3", texts(hs))
-	}
+	require.Len(t, hs, 3, "holders %v, want 3", texts(hs))
 	gap := false
 	for i, e := range hs {
-		if e.Token() != e.CreateRev() {
-			t.Errorf("holder %s: token %d, want its key's create revision %d", e.Owner(), e.Token(), e.CreateRev())
-		}
-		if e.Token() == int64(leaseOf[e.Owner()]) {
-			t.Errorf("holder %s: token is its lease ID", e.Owner())
-		}
+		assert.Equal(t, e.CreateRev(), e.Token(), "holder %s: token %d, want its key's create revision %d", e.Owner(), e.Token(), e.CreateRev())
+		assert.NotEqual(t, int64(leaseOf[e.Owner()]), e.Token(), "holder %s: token is its lease ID", e.Owner())
 		if i > 0 {
 			prev := hs[i-1].Token()
-			if e.Token() <= prev {
-				t.Errorf("token %d after %d: not monotonic", e.Token(), prev)
-			}
+			assert.Greater(t, e.Token(), prev, "token %d after %d: not monotonic", e.Token(), prev)
 			gap = gap || e.Token() > prev+1
 		}
 	}
-	if !gap {
-		t.Errorf("tokens %v are consecutive; revisions should skip the unrelated writes", texts(hs))
-	}
+	assert.True(t, gap, "tokens %v are consecutive; revisions should skip the unrelated writes", texts(hs))
 }
 
 // Consul/Chubby lock-delay: after a holder is invalidated, nobody may take
@@ -281,33 +250,20 @@ func TestLockDelayFollowsInvalidationNotCleanRelease(t *testing.T) {
 			s.Schedule(ActionLog{At(3*time.Second, tc.action)})
 			s.RunUntil(40 * time.Second)
 			dels := s.Trace.Filter(KindDelete)
-			if len(dels) == 0 {
-				t.Fatal("A's key was never deleted")
-			}
+			require.NotEmpty(t, dels, "A's key was never deleted")
 			freed := dels[0].At
 			b := firstHolder(t, s.Trace, "B")
 			armed := s.Trace.Filter(KindLockDelay)
 			if tc.delayed {
-				if len(armed) != 1 || armed[0].Num(FUntil) != (freed+delay).Milliseconds() {
-					t.Errorf("lock.delay events %v, want one until %s", texts(armed), freed+delay)
-				}
-				if b.At < freed+delay {
-					t.Errorf("B took the lock at %s, before the lock-delay ended at %s", b.At, freed+delay)
-				}
-				if b.At > freed+delay+time.Second {
-					t.Errorf("B took the lock at %s, long after the lock-delay ended at %s", b.At, freed+delay)
-				}
+				assert.True(t, len(armed) == 1 && armed[0].Num(FUntil) == (freed+delay).Milliseconds(),
+					"lock.delay events %v, want one until %s", texts(armed), freed+delay)
+				assert.GreaterOrEqual(t, b.At, freed+delay, "B took the lock at %s, before the lock-delay ended at %s", b.At, freed+delay)
+				assert.LessOrEqual(t, b.At, freed+delay+time.Second, "B took the lock at %s, long after the lock-delay ended at %s", b.At, freed+delay)
 			} else {
-				if len(armed) != 0 {
-					t.Errorf("clean release armed lock-delay: %v", texts(armed))
-				}
-				if b.At != freed {
-					t.Errorf("B took the lock at %s, want at once when A's key went at %s", b.At, freed)
-				}
+				assert.Empty(t, armed, "clean release armed lock-delay: %v", texts(armed))
+				assert.Equal(t, freed, b.At, "B took the lock at %s, want at once when A's key went at %s", b.At, freed)
 			}
-			if s.Process("B").State() != Leader {
-				t.Errorf("B is %s, want leader", s.Process("B").State())
-			}
+			assert.Equal(t, Leader, s.Process("B").State(), "B is %s, want leader", s.Process("B").State())
 		})
 	}
 }
@@ -325,34 +281,26 @@ func TestACLReservesPrefixForListedPrincipals(t *testing.T) {
 		t.Run(tc.who, func(t *testing.T) {
 			s := mustContention(t, 1, ContentionConfig{Names: []string{"A", "B"}, TTL: 10 * time.Second})
 			s.Coord.ACL = []ACLRule{{Prefix: "config/", Principals: []string{"B", "admin"}}}
-			if err := s.Coord.Put("admin", "config/leader-hint", "B", 0); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, s.Coord.Put("admin", "config/leader-hint", "B", 0))
 			s.Schedule(ActionLog{At(time.Second, Action{Do: "delete", Proc: tc.who, Key: "config/leader-hint"})})
 			s.RunUntil(2 * time.Second)
 			denied := s.Trace.Filter(KindDenied)
 			exists := s.Coord.Get("config/leader-hint") != nil
 			if !tc.denied {
-				if len(denied) != 0 || exists {
-					t.Errorf("listed principal %s: denied %v, key still exists %t", tc.who, texts(denied), exists)
-				}
+				assert.Empty(t, denied, "listed principal %s: denied %v, key still exists %t", tc.who, texts(denied), exists)
+				assert.False(t, exists, "listed principal %s: denied %v, key still exists %t", tc.who, texts(denied), exists)
 				return
 			}
-			if len(denied) != 1 {
-				t.Fatalf("denied events %v, want one", texts(denied))
-			}
+			require.Len(t, denied, 1, "denied events %v, want one", texts(denied))
 			d := denied[0]
 			want := "permission denied: A may not delete config/leader-hint (keys under config/ are reserved for B, admin)"
-			if d.Who() != "A" || d.Op() != "delete" || d.Why() != want {
-				t.Errorf("denied event %s, want who=A op=delete why=%q", d.Text(), want)
-			}
-			if !exists {
-				t.Error("the denied delete removed the key")
-			}
+			assert.Equal(t, "A", d.Who(), "denied event %s, want who=A op=delete why=%q", d.Text(), want)
+			assert.Equal(t, "delete", d.Op(), "denied event %s, want who=A op=delete why=%q", d.Text(), want)
+			assert.Equal(t, want, d.Why(), "denied event %s, want who=A op=delete why=%q", d.Text(), want)
+			assert.True(t, exists, "the denied delete removed the key")
 			notes := eventsBy(s.Trace, KindNote, "A")
-			if len(notes) == 0 || !strings.Contains(notes[len(notes)-1].Words(), "refused: permission denied") {
-				t.Errorf("A was not told of the refusal: %v", texts(notes))
-			}
+			assert.True(t, len(notes) > 0 && strings.Contains(notes[len(notes)-1].Words(), "refused: permission denied"),
+				"A was not told of the refusal: %v", texts(notes))
 		})
 	}
 }
@@ -373,17 +321,15 @@ func TestRestartedContenderLeavesNoStaleWatch(t *testing.T) {
 				count := map[string]int{}
 				for _, w := range s.Coord.watches {
 					count[w.watcher]++
-					if count[w.watcher] > 1 {
-						t.Fatalf("t=%s: %s holds %d watches", s.Now(), w.watcher, count[w.watcher])
-					}
+					require.LessOrEqual(t, count[w.watcher], 1, "t=%s: %s holds %d watches", s.Now(), w.watcher, count[w.watcher])
 				}
 			}
-			if b := s.Process("B"); b.Wakeups != 0 {
-				t.Errorf("B woke %d times; nothing it waits on in its new life changed", b.Wakeups)
-			}
-			if info := s.Coord.LockInfo("locks/leader"); info.Holder != "C" || len(info.Waiters) == 0 || info.Waiters[0] != "B" {
-				t.Errorf("lock %+v, want C holding and B first in the queue", info)
-			}
+			b := s.Process("B")
+			assert.Zero(t, b.Wakeups, "B woke %d times; nothing it waits on in its new life changed", b.Wakeups)
+			info := s.Coord.LockInfo("locks/leader")
+			assert.Equal(t, "C", info.Holder, "lock %+v, want C holding and B first in the queue", info)
+			assert.True(t, len(info.Waiters) > 0 && info.Waiters[0] == "B", "lock %+v, want C holding and B first in the queue", info)
+
 		})
 	}
 }

@@ -7,8 +7,6 @@ package core
 // Failure modes.
 
 import (
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,9 +18,7 @@ import (
 func mustContention(t testing.TB, seed uint64, c ContentionConfig) *Sim {
 	t.Helper()
 	s, err := BuildWorld(c.World(seed))
-	if err != nil {
-		t.Fatalf("contention world: %v", err)
-	}
+	require.NoError(t, err, "contention world: %v", err)
 	return s
 }
 
@@ -54,7 +50,7 @@ func firstHolder(t *testing.T, tr *Trace, owner string) Event {
 			return e
 		}
 	}
-	t.Fatalf("%s never held the lock; holders: %v", owner, texts(Holders(tr)))
+	require.Failf(t, "no holder event", "%s never held the lock; holders: %v", owner, texts(Holders(tr)))
 	return Event{}
 }
 
@@ -82,41 +78,28 @@ func TestLeaseEndDeletesAllAttachedKeysInOneRevision(t *testing.T) {
 			l := s.Coord.Grant("client", 3*time.Second)
 			keys := []string{"service/a", "service/b", "service/c"}
 			for _, k := range keys {
-				if err := s.Coord.Put("client", k, "up", l.ID); err != nil {
-					t.Fatalf("Put %s: %v", k, err)
-				}
+				err := s.Coord.Put("client", k, "up", l.ID)
+				require.NoError(t, err, "Put %s: %v", k, err)
 			}
-			if err := s.Coord.Put("client", "unrelated", "stays", 0); err != nil {
-				t.Fatal(err)
-			}
-			if got := l.Keys(); !slices.Equal(got, keys) {
-				t.Fatalf("attached keys = %v, want %v", got, keys)
-			}
+			require.NoError(t, s.Coord.Put("client", "unrelated", "stays", 0))
+			got := l.Keys()
+			require.Equal(t, keys, got, "attached keys = %v, want %v", got, keys)
 			before := s.Coord.Rev
 			tc.end(s, l.ID)
 
-			if got := s.Coord.Rev; got != before+1 {
-				t.Errorf("revision went from %d to %d, want exactly one bump", before, got)
-			}
+			assert.Equal(t, before+1, s.Coord.Rev, "revision went from %d to %d, want exactly one bump", before, s.Coord.Rev)
 			dels := s.Trace.Filter(KindDelete)
-			if len(dels) != len(keys) {
-				t.Fatalf("got %d delete events, want %d: %v", len(dels), len(keys), texts(dels))
-			}
+			require.Len(t, dels, len(keys), "got %d delete events, want %d: %v", len(dels), len(keys), texts(dels))
 			for i, e := range dels {
-				if e.Key() != keys[i] || e.Rev() != before+1 {
-					t.Errorf("delete %d = %s, want key %s at rev %d", i, e.Text(), keys[i], before+1)
-				}
+				assert.Equal(t, keys[i], e.Key(), "delete %d = %s, want key %s at rev %d", i, e.Text(), keys[i], before+1)
+				assert.Equal(t, before+1, e.Rev(), "delete %d = %s, want key %s at rev %d", i, e.Text(), keys[i], before+1)
 			}
 			ends := s.Trace.Filter(tc.kind)
-			if len(ends) != 1 || ends[0].Keys() != 3 || ends[0].Rev() != before+1 {
-				t.Errorf("%s events = %v, want one with keys=3 rev=%d", tc.kind, texts(ends), before+1)
-			}
-			if s.Coord.Lease(l.ID) != nil || s.Coord.Get("service/a") != nil {
-				t.Error("lease or its keys survived the end of the lease")
-			}
-			if s.Coord.Get("unrelated") == nil {
-				t.Error("a key without the lease was deleted with it")
-			}
+			assert.True(t, len(ends) == 1 && ends[0].Keys() == 3 && ends[0].Rev() == before+1,
+				"%s events = %v, want one with keys=3 rev=%d", tc.kind, texts(ends), before+1)
+			assert.Nil(t, s.Coord.Lease(l.ID), "lease or its keys survived the end of the lease")
+			assert.Nil(t, s.Coord.Get("service/a"), "lease or its keys survived the end of the lease")
+			assert.NotNil(t, s.Coord.Get("unrelated"), "a key without the lease was deleted with it")
 		})
 	}
 }
@@ -132,14 +115,11 @@ func TestExpiredLeasesAreFoundByHalfSecondSweep(t *testing.T) {
 			newHook(s, "test").do(grantAt, func() { l = s.Coord.Grant("client", ttl) })
 			s.RunUntil(10 * time.Second)
 			exp := s.Trace.Filter(KindLeaseExpire)
-			if len(exp) != 1 || exp[0].Lease() != l.ID.String() {
-				t.Fatalf("expire events = %v, want one for %s", texts(exp), l.ID)
-			}
+			require.Len(t, exp, 1, "expire events = %v, want one for %s", texts(exp), l.ID)
+			require.Equal(t, l.ID.String(), exp[0].Lease(), "expire events = %v, want one for %s", texts(exp), l.ID)
 			at, dead := exp[0].At, grantAt+ttl
 			want := (dead + 499*time.Millisecond) / (500 * time.Millisecond) * (500 * time.Millisecond)
-			if at != want {
-				t.Errorf("expired at %s, want %s (first 500 ms tick at or after %s)", at, want, dead)
-			}
+			assert.Equal(t, want, at, "expired at %s, want %s (first 500 ms tick at or after %s)", at, want, dead)
 		})
 	}
 }
@@ -263,20 +243,18 @@ func TestPausedClientDeadlineIsLaterThanCoordinatorExpiry(t *testing.T) {
 		}
 	}
 	belief := a.LocalDeadline()
-	if truth == 0 || belief <= truth {
-		t.Fatalf("coordinator expiry %s, A's local deadline %s: want the belief later than the truth", truth, belief)
-	}
-	if gap := belief - truth; gap > 20*time.Millisecond {
-		t.Errorf("belief outlives truth by %s, want about one network hop", gap)
-	}
-	if kinds := eventsBy(s.Trace, KindLeaseRenewed, "A"); len(kinds) < 2 || kinds[len(kinds)-1].How() != "keepalive" {
-		t.Fatalf("A's renewals %v, want the last belief set by a keepalive", texts(kinds))
-	}
+	require.NotZero(t, truth, "coordinator expiry %s, A's local deadline %s: want the belief later than the truth", truth, belief)
+	require.Greater(t, belief, truth, "coordinator expiry %s, A's local deadline %s: want the belief later than the truth", truth, belief)
+	gap := belief - truth
+	assert.LessOrEqual(t, gap, 20*time.Millisecond, "belief outlives truth by %s, want about one network hop", gap)
+	kinds := eventsBy(s.Trace, KindLeaseRenewed, "A")
+	require.GreaterOrEqual(t, len(kinds), 2, "A's renewals %v, want the last belief set by a keepalive", texts(kinds))
+	require.Equal(t, "keepalive", kinds[len(kinds)-1].How(), "A's renewals %v, want the last belief set by a keepalive", texts(kinds))
 	s.RunUntil(25 * time.Second)
 	b := firstHolder(t, s.Trace, "B")
-	if b.At >= 35*time.Second || a.State() != Leader || !a.Paused() {
-		t.Errorf("B took over at %s while A is %s (paused %t); want A still believing it leads", b.At, a.State(), a.Paused())
-	}
+	assert.Less(t, b.At, 35*time.Second, "B took over at %s while A is %s (paused %t); want A still believing it leads", b.At, a.State(), a.Paused())
+	assert.Equal(t, Leader, a.State(), "B took over at %s while A is %s (paused %t); want A still believing it leads", b.At, a.State(), a.Paused())
+	assert.True(t, a.Paused(), "B took over at %s while A is %s (paused %t); want A still believing it leads", b.At, a.State(), a.Paused())
 }
 
 // etcd Mutex after waiting re-reads its key; gone => ErrSessionExpired. A
@@ -291,22 +269,21 @@ func TestSessionExpiryWhileQueuedIsNoticed(t *testing.T) {
 	})
 	s.RunUntil(10 * time.Second)
 	lost := eventsBy(s.Trace, KindSessionLost, "B")
-	if len(lost) != 1 || lost[0].Why() != "mutex: session is expired" {
-		t.Fatalf("session.lost events of B = %v, want one saying %q", texts(lost), ErrSessionExpired)
-	}
+	require.Len(t, lost, 1, "session.lost events of B = %v, want one saying %q", texts(lost), ErrSessionExpired)
+	require.Equal(t, "mutex: session is expired", lost[0].Why(), "session.lost events of B = %v, want one saying %q", texts(lost), ErrSessionExpired)
 	got := transitions(s.Trace, "B")
 	want := []string{"follower->candidate", "candidate->follower", "follower->candidate", "candidate->leader"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("B's states %v, want %v", got, want)
-	}
+	require.Equal(t, want, got, "B's states %v, want %v", got, want)
 	for _, e := range eventsBy(s.Trace, KindState, "B") {
-		if e.To() == "follower" && (e.At != lost[0].At || !strings.Contains(e.Why(), "session is expired")) {
-			t.Errorf("B fell back to follower at %s (%s), want at %s because the session expired", e.At, e.Why(), lost[0].At)
+		if e.To() == "follower" {
+			assert.Equal(t, lost[0].At, e.At, "B fell back to follower at %s (%s), want at %s because the session expired", e.At, e.Why(), lost[0].At)
+			assert.Contains(t, e.Why(), "session is expired", "B fell back to follower at %s (%s), want at %s because the session expired", e.At, e.Why(), lost[0].At)
 		}
 	}
-	if b := s.Process("B"); b.State() != Leader || b.LeaseID() == 0 {
-		t.Errorf("B is %s, want leader with a new session", b.State())
-	}
+	b := s.Process("B")
+	assert.Equal(t, Leader, b.State(), "B is %s, want leader with a new session", b.State())
+	assert.NotZero(t, b.LeaseID(), "B is %s, want leader with a new session", b.State())
+
 }
 
 // A client that keeps campaigning with its expired session (ReuseSession)
