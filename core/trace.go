@@ -2,6 +2,7 @@ package core
 
 import (
 	"iter"
+	"math"
 	"math/bits"
 	"strconv"
 	"time"
@@ -213,21 +214,43 @@ func (e Event) Detached() Event {
 	return d
 }
 
-// rec is how a trace records an event: 24 bytes and no pointer, so a
+// rec is how a trace records an event: 16 bytes and no pointer, so a
 // block of them costs the collector nothing to scan and recording one
 // needs no write barrier. off is where its fields start in the trace's
 // values, counted across its chunks (see chunk.start): its chunk is the
-// one that holds off, and its actor a text of that chunk. Its second
-// cause, which few events have, is kept aside (Trace.alsos). An Event is
-// built from it when first read.
+// one that holds off, and its actor a text of that chunk. Its time and
+// cause are kept short, as the distance from the record before and back
+// to the cause; the few that do not fit, and every block's first time,
+// are kept aside (Trace.far), as is its second cause, which few events
+// have (Trace.alsos). An Event is built from it when first read.
 type rec struct {
-	at       time.Duration
-	actor    int32
-	off      uint32
-	cause    int32
+	// dt is the time since the record before, in nanoseconds (farDT:
+	// the time is in far).
+	dt  uint32
+	off uint32
+	// actor is the index of the actor's text in strs of the chunk.
+	actor uint16
+	// back is Seq+1 minus the cause (0: no cause; farBack: the cause is
+	// in far).
+	back     uint16
 	kind     Kind
 	byAction bool
 	mask     uint16
+}
+
+// The marks of a record's time and cause kept in Trace.far, and the most
+// texts a chunk holds (an actor's index fits a record's actor).
+const (
+	farDT      = math.MaxUint32
+	farBack    = math.MaxUint16
+	chunkTexts = math.MaxUint16
+)
+
+// farRec holds the time and the cause of event seq where its record
+// has no room for them.
+type farRec struct {
+	seq, cause int32
+	at         time.Duration
 }
 
 // secondCause is an event's second cause (Event.also), by its Seq.
@@ -252,7 +275,11 @@ type Trace struct {
 	chunks []*chunk
 	// alsos are the events' second causes, in the order of their Seq.
 	alsos []secondCause
-	n     int
+	// far holds the times and causes the records have no room for, in
+	// the order of their Seq; lastAt is the time of the last record.
+	far    []farRec
+	lastAt time.Duration
+	n      int
 	// Quiet drops message send events (the bulk of a large run) when true.
 	// Benchmarks and large searches set it; lessons never do.
 	Quiet bool
@@ -358,7 +385,9 @@ func (t *Trace) reserve(n int) (*chunk, int) {
 	c := t.cur
 	// The event's off must lie inside its chunk, even with no fields: a
 	// chunk keeps a value's room free past the last event's.
-	if c == nil || cap(c.vals)-len(c.vals) < max(n, 1) {
+	// It also keeps room for the event's texts (n fields and the actor)
+	// below chunkTexts, so the actor's index fits its record.
+	if c == nil || cap(c.vals)-len(c.vals) < max(n, 1) || len(c.strs)+n+1 > chunkTexts {
 		c = t.newChunk(max(n, 1))
 	}
 	off := len(c.vals)
@@ -378,10 +407,27 @@ func (t *Trace) commit(at time.Duration, actor string, kind Kind, c *chunk, off 
 	if c != t.actorIn || actor != t.actor {
 		t.actor, t.actorIn, t.actorAt = actor, c, c.text(actor)
 	}
-	*t.next() = rec{
-		at: at, actor: t.actorAt, off: c.start + uint32(off),
-		cause: t.cause, kind: kind, byAction: t.inAction, mask: mask,
+	r := rec{off: c.start + uint32(off), actor: uint16(t.actorAt), kind: kind, byAction: t.inAction, mask: mask}
+	far := farRec{seq: int32(n), at: at}
+	// A block's first time is kept whole, so a block is read without
+	// the one before it.
+	if dt := at - t.lastAt; n%eventBlock != 0 && dt >= 0 && dt < farDT {
+		r.dt = uint32(dt)
+	} else {
+		r.dt = farDT
 	}
+	if back := int64(n) + 1 - int64(t.cause); t.cause == 0 {
+		r.back = 0
+	} else if back > 0 && back < farBack {
+		r.back = uint16(back)
+	} else {
+		r.back, far.cause = farBack, t.cause
+	}
+	if r.dt == farDT || r.back == farBack {
+		t.far = append(t.far, far)
+	}
+	*t.next() = r
+	t.lastAt = at
 	if t.also != 0 {
 		t.alsos = append(t.alsos, secondCause{seq: int32(n), also: t.also})
 	}

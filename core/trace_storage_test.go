@@ -109,12 +109,13 @@ func TestAnEventIsSevenWords(t *testing.T) {
 	assert.EqualValues(t, 28672, eventBlock*reflect.TypeFor[Event]().Size(), "28 KiB, a size class")
 }
 
-// A trace records an event in 24 bytes that hold no pointer: a block of
-// 512 is 12 KiB (a size class) the collector never scans, written with no
+// A trace records an event in 16 bytes that hold no pointer: a block of
+// 512 is 8 KiB (a size class) the collector never scans, written with no
 // write barrier.
-func TestARecordIsThreeWordsWithNoPointer(t *testing.T) {
+func TestARecordIsTwoWordsWithNoPointer(t *testing.T) {
 	typ := reflect.TypeFor[rec]()
-	assert.EqualValues(t, 24, typ.Size())
+	assert.EqualValues(t, 16, typ.Size())
+	assert.EqualValues(t, 8192, eventBlock*typ.Size(), "8 KiB, a size class")
 	for i := range typ.NumField() {
 		k := typ.Field(i).Type.Kind()
 		assert.NotContains(t, []reflect.Kind{reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Interface}, k, "field %s", typ.Field(i).Name)

@@ -2,7 +2,7 @@ package core
 
 // How a trace stores its events: each event's fields in a chunk, four
 // bytes a field; its record (time, actor, kind, causes, where its fields
-// sit) in fixed blocks of 24-byte records with no pointers; the Events a
+// sit) in fixed blocks of 16-byte records with no pointers; the Events a
 // reader sees built from the records the first time they are read; and
 // how a trace is cloned, dropped and forgotten over that storage.
 
@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"time"
 )
 
 // chunk stores the fields of events, four bytes each: a text field's
@@ -101,7 +102,7 @@ func (c *chunk) num(i int) int64 {
 func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
 
 // eventBlock is how many events a full block of a trace holds: 512
-// records of 24 bytes is 12 KiB, and 512 Events of 56 bytes 28 KiB, both
+// records of 16 bytes is 8 KiB, and 512 Events of 56 bytes 28 KiB, both
 // Go size classes, below the 32 KiB past which an object goes back to the
 // system after every run.
 const eventBlock = 512
@@ -180,7 +181,7 @@ func (t *Trace) view(b int) []Event {
 		v = append(make([]Event, 0, cap(rs)), v...)
 	}
 	base := b * eventBlock
-	ci, ai := -1, -1
+	ci, ai, fi := -1, -1, -1
 	for j := len(v); j < len(rs); j++ {
 		r := &rs[j]
 		if ci < 0 || r.off >= t.chunks[ci].start+uint32(cap(t.chunks[ci].vals)) {
@@ -189,20 +190,43 @@ func (t *Trace) view(b int) []Event {
 		c := t.chunks[ci]
 		seq := base + j
 		if ai < 0 {
-			ai, _ = slices.BinarySearchFunc(t.alsos, int32(seq), func(a secondCause, s int32) int { return cmp.Compare(a.seq, s) })
+			ai = seqIndex(t.alsos, seq, func(a secondCause) int32 { return a.seq })
+			fi = seqIndex(t.far, seq, func(f farRec) int32 { return f.seq })
 		}
 		var also int32
 		if ai < len(t.alsos) && t.alsos[ai].seq == int32(seq) {
 			also = t.alsos[ai].also
 			ai++
 		}
+		var far farRec
+		if fi < len(t.far) && t.far[fi].seq == int32(seq) {
+			far = t.far[fi]
+			fi++
+		}
+		at, cause := far.at, far.cause
+		if r.dt != farDT {
+			at = v[j-1].At + time.Duration(r.dt) // a block's first time is in far
+		}
+		if r.back != farBack {
+			cause = 0
+			if r.back != 0 {
+				cause = int32(seq + 1 - int(r.back))
+			}
+		}
 		v = append(v, Event{
-			Seq: seq, At: r.at, Actor: c.strs[r.actor], Kind: r.kind, byAction: r.byAction,
-			mask: r.mask, off: r.off - c.start, c: c, cause: r.cause, also: also,
+			Seq: seq, At: at, Actor: c.strs[r.actor], Kind: r.kind, byAction: r.byAction,
+			mask: r.mask, off: r.off - c.start, c: c, cause: cause, also: also,
 		})
 	}
 	t.views[b] = v
 	return v
+}
+
+// seqIndex returns where the entries of xs (in the order of their Seq)
+// for seq and after start.
+func seqIndex[T any](xs []T, seq int, seqOf func(T) int32) int {
+	i, _ := slices.BinarySearchFunc(xs, int32(seq), func(x T, s int32) int { return cmp.Compare(seqOf(x), s) })
+	return i
 }
 
 // clone returns a copy of the trace that shares its events' storage; both
@@ -229,7 +253,7 @@ func (t *Trace) clone() Trace {
 		}
 		chunks = slices.Clone(t.chunks)
 	}
-	return Trace{blocks: blocks, views: views, chunks: chunks, alsos: slices.Clip(t.alsos), n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
+	return Trace{blocks: blocks, views: views, chunks: chunks, alsos: slices.Clip(t.alsos), far: slices.Clip(t.far), lastAt: t.lastAt, n: t.n, Quiet: t.Quiet, only: t.only, cause: t.cause, also: t.also, caused: t.caused, Orphans: t.Orphans}
 }
 
 // clipLast returns a copy of bs whose last slice is clipped.
@@ -256,7 +280,7 @@ func (t *Trace) Drop() {
 		t.views[0] = t.views[0][:0]
 	}
 	t.n = 0
-	t.chunks, t.alsos = t.chunks[:0], t.alsos[:0]
+	t.chunks, t.alsos, t.far = t.chunks[:0], t.alsos[:0], t.far[:0]
 	if t.cur != nil {
 		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent, t.cur.start = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}, 0
 		t.actorIn = nil // its texts are gone
@@ -267,5 +291,5 @@ func (t *Trace) Drop() {
 // Forget drops every event and leaves their storage to whoever else reads
 // it (a clone's source): the trace starts again, empty, from Seq 0.
 func (t *Trace) Forget() {
-	t.blocks, t.views, t.chunks, t.alsos, t.cur, t.n = nil, nil, nil, nil, nil, 0
+	t.blocks, t.views, t.chunks, t.alsos, t.far, t.cur, t.n = nil, nil, nil, nil, nil, nil, 0
 }
