@@ -177,7 +177,7 @@ func (e *Event) Num(f FieldID) int64 {
 	if i < 0 || fields[f].typ == text {
 		return 0
 	}
-	return e.c.num(i)
+	return e.c.num(i, e.At.Milliseconds())
 }
 
 // Format returns field f as the text encoding writes it: the text itself,
@@ -361,6 +361,7 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 	// that order (as nearly every caller does), each goes where it comes.
 	var mask uint16
 	inOrder, last := true, int8(-1)
+	atMs := at.Milliseconds()
 	for j, f := range fs {
 		p := k.pos[f.ID]
 		if p < 0 || mask&(1<<p) != 0 {
@@ -369,11 +370,11 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		mask |= 1 << p
 		inOrder = inOrder && p > last
 		last = p
-		c.vals[off+j] = c.value(f)
+		c.vals[off+j] = c.value(f, atMs)
 	}
 	if !inOrder {
 		for _, f := range fs {
-			c.vals[off+bits.OnesCount16(mask&(1<<k.pos[f.ID]-1))] = c.value(f)
+			c.vals[off+bits.OnesCount16(mask&(1<<k.pos[f.ID]-1))] = c.value(f, atMs)
 		}
 	}
 	t.commit(at, actor, kind, c, off, mask)
@@ -442,7 +443,7 @@ func (t *Trace) newChunk(n int) *chunk {
 		last = cap(t.cur.vals)
 	}
 	size := max(fieldChunk(last), n)
-	c := &chunk{vals: make([]int32, 0, size), strs: make([]string, 0, size/32)}
+	c := &chunk{vals: make([]uint16, 0, size), strs: make([]string, 0, size/32)}
 	if k := len(t.chunks); k > 0 {
 		prev := t.chunks[k-1]
 		c.start = prev.start + uint32(cap(prev.vals))

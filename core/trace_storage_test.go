@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -90,9 +91,9 @@ func TestTraceHashCoversEveryField(t *testing.T) {
 		old := *v
 		if f := kinds[e.Kind].fields[bits.TrailingZeros16(e.mask)]; f.IsText() {
 			e.c.strs = append(e.c.strs, e.Str(f)+"x")
-			*v = int32(len(e.c.strs) - 1)
+			*v = uint16(len(e.c.strs) - 1)
 		} else {
-			*v = e.c.number(e.Num(f) + 1)
+			*v = e.c.number(e.Num(f)+1, e.At.Milliseconds())
 		}
 		assert.NotEqual(t, base, tr.Hash(), "changing the first field of %s left the hash unchanged", e.Text())
 		*v = old
@@ -285,24 +286,38 @@ func TestDropReusesAndForgetLeavesTheStorage(t *testing.T) {
 	assert.Equal(t, count(100, 103), ids(&cl, 0, 100))
 }
 
-// A number field takes four bytes of its chunk when it fits and reads
-// back whole when it does not: negative, past 2^31, a length of weeks.
+// A number field takes two bytes of its chunk when it is small or a time
+// a little after its event's, and reads back whole when it is not:
+// negative, past 2^31, a length of weeks, a time just before its event
+// or far after it, at every event time.
 func TestNumbersReadBackWholeAtEverySize(t *testing.T) {
-	var tr Trace
-	values := []int64{0, 1, math.MaxInt32, math.MaxInt32 + 1, -1, math.MinInt32, math.MinInt64, math.MaxInt64, 1 << 40}
-	for _, v := range values {
-		tr.add(0, "net", KindDrop, I(FID, v), S(FTo, "worker-01"))
+	values := []int64{0, 1, valNear - 1, valNear, valBig, 1<<16 - 1, 1 << 16, math.MaxInt32, math.MaxInt32 + 1, -1, math.MinInt32, math.MinInt64, math.MaxInt64, 1 << 40}
+	for _, at := range []time.Duration{0, time.Millisecond, 40 * time.Second, time.Hour, -time.Second} {
+		atMs := at.Milliseconds()
+		near := []int64{atMs, atMs - 1, atMs + 1, atMs + valBig - valNear - 1, atMs + valBig - valNear}
+		var tr Trace
+		all := append(slices.Clone(values), near...)
+		for _, v := range all {
+			tr.add(at, "net", KindDrop, I(FID, v), S(FTo, "worker-01"))
+		}
+		tr.add(at, "p1", KindLeaseGrant, S(FLease, "694d"), D(FTTL, 30*24*time.Hour), D(FExpiry, at+15*time.Second))
+		require.Equal(t, len(all)+1, tr.Len())
+		for i, v := range all {
+			assert.Equal(t, v, tr.At(i).ID(), "value %d of an event at %v", v, at)
+			assert.Equal(t, "worker-01", tr.At(i).To())
+		}
+		g := tr.At(len(all))
+		assert.Equal(t, 30*24*time.Hour, g.TTL())
+		assert.Equal(t, at+15*time.Second, g.Expiry())
+		assert.Equal(t, "694d", g.Lease())
+		wide := 1 // the TTL of 30 days
+		for _, v := range all {
+			if (v < 0 || v >= valNear) && (v-atMs < 0 || v-atMs >= valBig-valNear) {
+				wide++
+			}
+		}
+		assert.Len(t, tr.cur.big, wide, "at %v only numbers neither small nor a little after the event take eight bytes more", at)
 	}
-	tr.add(0, "p1", KindLeaseGrant, S(FLease, "694d"), D(FTTL, 30*24*time.Hour), D(FExpiry, -time.Second))
-	require.Equal(t, len(values)+1, tr.Len())
-	for i, v := range values {
-		assert.Equal(t, v, tr.At(i).ID(), "value %d", v)
-		assert.Equal(t, "worker-01", tr.At(i).To())
-	}
-	g := tr.At(len(values))
-	assert.Equal(t, 30*24*time.Hour, g.TTL())
-	assert.Equal(t, -time.Second, g.Expiry())
-	assert.Equal(t, "694d", g.Lease())
 }
 
 // A view of a full block left partly built (only its first events read)

@@ -8,24 +8,21 @@ package core
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"time"
 )
 
-// chunk stores the fields of events, four bytes each: a text field's
-// index into strs, or a number field's value if it fits (from 0 to
-// MaxInt32: ids, tokens, shards, milliseconds of a run shorter than 24
-// days), else -1 minus its index into big. Its vals are never grown or
-// moved (a full chunk is left to its events and a new one started), so
-// events may point into it. strs holds each text once per chunk, as far
-// as recent remembers it: a trace repeats a few names and words thousands
-// of times.
+// chunk stores the fields of events, two bytes each: a text field's
+// index into strs, or a number field's value (see number). Its vals are
+// never grown or moved (a full chunk is left to its events and a new one
+// started), so events may point into it. strs holds each text once per
+// chunk, as far as recent remembers it: a trace repeats a few names and
+// words thousands of times.
 type chunk struct {
 	// start is where vals[0] sits in the trace's values, counted across
 	// its chunks: the chunks before it took start values' room.
 	start uint32
-	vals  []int32
+	vals  []uint16
 	big   []int64
 	strs  []string
 	// recent holds, by a hash of the text (see textSlots), 1 + the index
@@ -69,37 +66,61 @@ func (c *chunk) text(v string) int32 {
 	return int32(len(c.strs) - 1)
 }
 
-// number stores v in the chunk and returns the value for vals: v itself
-// if it fits, else -1 minus its index in big.
-func (c *chunk) number(v int64) int32 {
-	if v >= 0 && v <= math.MaxInt32 {
-		return int32(v)
+// How vals holds a number: below valNear, the number itself (ids,
+// tokens, shards, counts); from valNear to valBig, a time a little after
+// the event's own (a message's arrival, a lease's expiry: the event's
+// time in milliseconds plus the value less valNear, up to 24.5 s
+// later); from valBig, the index in big of the whole number (a chunk
+// holds at most 8192 values, so the index fits).
+const (
+	valNear = 0x8000
+	valBig  = 0xE000
+)
+
+// number stores v, a field of an event at atMs milliseconds, in the
+// chunk and returns the value for vals.
+func (c *chunk) number(v, atMs int64) uint16 {
+	if v >= 0 && v < valNear {
+		return uint16(v)
+	}
+	if d := v - atMs; d >= 0 && d < valBig-valNear {
+		return uint16(valNear + d)
 	}
 	c.big = append(c.big, v)
-	return int32(-len(c.big))
+	return uint16(valBig + len(c.big) - 1)
 }
 
-// value stores field f's value and returns what vals holds for it.
-func (c *chunk) value(f Field) int32 {
+// value stores field f's value, of an event at atMs milliseconds, and
+// returns what vals holds for it.
+func (c *chunk) value(f Field, atMs int64) uint16 {
 	if fields[f.ID].typ == text {
-		return c.text(f.Str)
+		return uint16(c.text(f.Str))
 	}
-	return c.number(f.Int)
+	return c.number(f.Int, atMs)
 }
 
-// num reads back a number field stored at vals[i].
-func (c *chunk) num(i int) int64 {
-	if v := c.vals[i]; v < 0 {
-		return c.big[-1-v]
+// num reads back a number field stored at vals[i], of an event at atMs
+// milliseconds.
+func (c *chunk) num(i int, atMs int64) int64 {
+	switch v := c.vals[i]; {
+	case v < valNear:
+		return int64(v)
+	case v < valBig:
+		return atMs + int64(v-valNear)
+	default:
+		return c.big[v-valBig]
 	}
-	return int64(c.vals[i])
 }
 
 // fieldChunk sizes the next chunk after one of capacity last: doubling
-// from 64 up to 8192 values (32 KiB, the largest of Go's small objects:
-// a larger one would go back to the system after every run), so a short
-// run's trace stays small and a long one allocates in large steps.
-func fieldChunk(last int) int { return min(max(2*last, 64), 8192) }
+// from 64 up to maxChunk values, so a short run's trace stays small and a
+// long one allocates in large steps.
+func fieldChunk(last int) int { return min(max(2*last, 64), maxChunk) }
+
+// maxChunk is the most values a chunk holds: 16 KiB, well under the 32
+// KiB past which an object goes back to the system after every run, and
+// few enough that an index in big fits a value (see number).
+const maxChunk = 0x10000 - valBig
 
 // eventBlock is how many events a full block of a trace holds: 512
 // records of 16 bytes is 8 KiB, and 512 Events of 56 bytes 28 KiB, both
