@@ -177,7 +177,7 @@ func (e *Event) Num(f FieldID) int64 {
 	if i < 0 || fields[f].typ == text {
 		return 0
 	}
-	return e.c.num(i, e.At.Milliseconds())
+	return e.c.num(i, f, e.At.Milliseconds())
 }
 
 // Format returns field f as the text encoding writes it: the text itself,
@@ -230,19 +230,27 @@ type rec struct {
 	off uint32
 	// actor is the index of the actor's text in strs of the chunk.
 	actor uint16
-	// back is Seq+1 minus the cause (0: no cause; farBack: the cause is
-	// in far).
-	back     uint16
-	kind     Kind
-	byAction bool
-	mask     uint16
+	mask  uint16
+	// meta holds the kind (its low eight bits), whether an action made
+	// the event (metaAction) and, above backShift, back: Seq+1 minus the
+	// cause (0: no cause; farBack: the cause is in far).
+	meta uint32
 }
 
-// The marks of a record's time and cause kept in Trace.far, and the most
-// texts a chunk holds (an actor's index fits a record's actor).
+func (r *rec) kind() Kind       { return Kind(r.meta) }
+func (r *rec) byAction() bool   { return r.meta&metaAction != 0 }
+func (r *rec) back() uint32     { return r.meta >> backShift }
+func (r *rec) setBack(b uint32) { r.meta = r.meta&(1<<backShift-1) | b<<backShift }
+
+// How a record keeps its time, kind and cause, and the most texts a chunk
+// holds (an actor's index fits a record's actor). A trace holds at most
+// MaxTraceEvents, so back reaches any cause before the event; a cause
+// after it (left by Drop) is kept in far.
 const (
 	farDT      = math.MaxUint32
-	farBack    = math.MaxUint16
+	metaAction = 1 << 8
+	backShift  = 9
+	farBack    = 1<<(32-backShift) - 1
 	chunkTexts = math.MaxUint16
 )
 
@@ -408,7 +416,10 @@ func (t *Trace) commit(at time.Duration, actor string, kind Kind, c *chunk, off 
 	if c != t.actorIn || actor != t.actor {
 		t.actor, t.actorIn, t.actorAt = actor, c, c.text(actor)
 	}
-	r := rec{off: c.start + uint32(off), actor: uint16(t.actorAt), kind: kind, byAction: t.inAction, mask: mask}
+	r := rec{off: c.start + uint32(off), actor: uint16(t.actorAt), mask: mask, meta: uint32(kind)}
+	if t.inAction {
+		r.meta |= metaAction
+	}
 	far := farRec{seq: int32(n), at: at}
 	// A block's first time is kept whole, so a block is read without
 	// the one before it.
@@ -417,14 +428,13 @@ func (t *Trace) commit(at time.Duration, actor string, kind Kind, c *chunk, off 
 	} else {
 		r.dt = farDT
 	}
-	if back := int64(n) + 1 - int64(t.cause); t.cause == 0 {
-		r.back = 0
-	} else if back > 0 && back < farBack {
-		r.back = uint16(back)
-	} else {
-		r.back, far.cause = farBack, t.cause
+	if back := int64(n) + 1 - int64(t.cause); t.cause != 0 && back > 0 && back < farBack {
+		r.setBack(uint32(back))
+	} else if t.cause != 0 {
+		r.setBack(farBack)
+		far.cause = t.cause
 	}
-	if r.dt == farDT || r.back == farBack {
+	if r.dt == farDT || r.back() == farBack {
 		t.far = append(t.far, far)
 	}
 	*t.next() = r

@@ -27,8 +27,8 @@ func TestTimesAndCausesReadBackWholeHoweverFarTheyLie(t *testing.T) {
 		switch {
 		case i%7 == 0:
 			tr.cause = 0 // no cause
-		case i%11 == 0 && i > farBack:
-			tr.cause = int32(i - farBack) // exactly the farthest a record holds
+		case i%11 == 0 && i > 1000:
+			tr.cause = int32(i - 1000) // a thousand events back
 		case i%13 == 0:
 			tr.cause = int32(i + 5) // ahead: only after a drop, but kept whole
 		}
@@ -58,21 +58,33 @@ func TestTimesAndCausesReadBackWholeHoweverFarTheyLie(t *testing.T) {
 	assert.Equal(t, []int{0}, tr.At(1).Causes())
 }
 
-// A cause more than a record's reach back (65,534 events) is kept aside
-// too: a long run's lease may end an hour of events after its grant.
+// A record reaches any cause before its event in a trace of the most
+// events a run may record, and keeps its kind and whether an action made
+// it beside that reach: a long run's lease may end a hundred thousand
+// events after its grant.
 func TestACauseFarBackReadsBack(t *testing.T) {
+	require.Greater(t, farBack, MaxTraceEvents, "back reaches across the longest trace")
 	var tr Trace
-	n := farBack + 10
+	n := 100_000
 	for i := range n {
 		tr.cause = int32(i) // each caused by the one before: back 1
 		if i == n-1 {
 			tr.cause = 1 // event 0, n-1 back
 		}
-		tr.add(time.Duration(i), "net", KindDrop, I(FID, int64(i)))
+		tr.inAction = i == n-1
+		tr.add(time.Duration(i), "net", KindLeaseRenew)
 	}
-	assert.Equal(t, []int{0}, tr.At(n-1).Causes())
+	last := tr.At(n - 1)
+	assert.Equal(t, []int{0}, last.Causes())
+	assert.Equal(t, KindLeaseRenew, last.Kind)
+	assert.True(t, last.byAction)
 	assert.Equal(t, []int{n - 3}, tr.At(n-2).Causes())
-	assert.Equal(t, int32(n-1), tr.far[len(tr.far)-1].seq, "kept aside")
+	assert.False(t, tr.At(n-2).byAction)
+	assert.Len(t, tr.far, (n+eventBlock-1)/eventBlock, "only the blocks' first times are kept aside")
+	var r rec
+	r.meta = uint32(KindNote) | metaAction
+	r.setBack(farBack)
+	assert.Equal(t, []any{KindNote, true, uint32(farBack)}, []any{r.kind(), r.byAction(), r.back()}, "the kind, the action mark and back share a word")
 }
 
 // A chunk holds no more texts than a record's actor index reaches: a
@@ -90,5 +102,26 @@ func TestActorsReadBackWhenEveryEventHasItsOwn(t *testing.T) {
 	assert.Greater(t, len(tr.chunks), 1, "a new chunk before the texts outgrow a record")
 	for _, c := range tr.chunks {
 		assert.LessOrEqual(t, len(c.strs), chunkTexts)
+	}
+}
+
+// Counters that only grow (message ids, revisions, tokens) take two bytes
+// a value through a long run: in each chunk they stay within reach of
+// the first that was too large to hold as it is.
+func TestGrowingCountersStayInTwoBytes(t *testing.T) {
+	var tr Trace
+	n := 60_000
+	for i := range n {
+		at := time.Duration(i) * 20 * time.Millisecond
+		tr.add(at, "w1", KindSend, I(FID, int64(i+1)), S(FTo, "coordinator"), S(FMsg, "Put"), D(FArrive, at+3*time.Millisecond), I(FToken, int64(100_000+i/3)))
+	}
+	for i := range n {
+		e := tr.At(i)
+		require.Equal(t, int64(i+1), e.ID(), "event %d", i)
+		require.Equal(t, int64(100_000+i/3), e.Token(), "event %d", i)
+		require.Equal(t, e.At+3*time.Millisecond, e.Arrive(), "event %d", i)
+	}
+	for _, c := range tr.chunks {
+		assert.Empty(t, c.big, "a chunk starting at %d", c.start)
 	}
 }

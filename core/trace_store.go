@@ -28,6 +28,10 @@ type chunk struct {
 	// recent holds, by a hash of the text (see textSlots), 1 + the index
 	// in strs of a text stored lately (0: none).
 	recent [256]int32
+	// bases holds, for each field in based, the base its numbers are
+	// kept from (see number).
+	bases [fieldCount]int64
+	based fieldSet
 }
 
 // textSlots are the two places recent may remember v: the top two bytes
@@ -66,25 +70,38 @@ func (c *chunk) text(v string) int32 {
 	return int32(len(c.strs) - 1)
 }
 
-// How vals holds a number: below valNear, the number itself (ids,
-// tokens, shards, counts); from valNear to valBig, a time a little after
-// the event's own (a message's arrival, a lease's expiry: the event's
-// time in milliseconds plus the value less valNear, up to 24.5 s
-// later); from valBig, the index in big of the whole number (a chunk
-// holds at most 8192 values, so the index fits).
+// How vals holds a number:
+//   - below valBased, the number itself (shards, counts, small ids);
+//   - from valBased to valNear, the number less its field's base in the
+//     chunk (the first number of that field the chunk could not hold
+//     as it is): counters that only grow (message ids, revisions,
+//     tokens) stay within a few thousand of it in one chunk;
+//   - from valNear to valBig, a time a little after the event's own (a
+//     message's arrival, a lease's expiry: the event's time in
+//     milliseconds plus the value less valNear, up to 24.5 s later);
+//   - from valBig, the index in big of the whole number (a chunk holds at
+//     most maxChunk values, so the index fits).
 const (
-	valNear = 0x8000
-	valBig  = 0xE000
+	valBased = 0x6000
+	valNear  = 0x8000
+	valBig   = 0xE000
 )
 
-// number stores v, a field of an event at atMs milliseconds, in the
+// number stores v, field f of an event at atMs milliseconds, in the
 // chunk and returns the value for vals.
-func (c *chunk) number(v, atMs int64) uint16 {
-	if v >= 0 && v < valNear {
+func (c *chunk) number(f FieldID, v, atMs int64) uint16 {
+	if v >= 0 && v < valBased {
 		return uint16(v)
 	}
 	if d := v - atMs; d >= 0 && d < valBig-valNear {
 		return uint16(valNear + d)
+	}
+	if !c.based.has(f) {
+		c.based.add(f)
+		c.bases[f] = v
+	}
+	if d := v - c.bases[f]; d >= 0 && d < valNear-valBased {
+		return uint16(valBased + d)
 	}
 	c.big = append(c.big, v)
 	return uint16(valBig + len(c.big) - 1)
@@ -96,21 +113,29 @@ func (c *chunk) value(f Field, atMs int64) uint16 {
 	if fields[f.ID].typ == text {
 		return uint16(c.text(f.Str))
 	}
-	return c.number(f.Int, atMs)
+	return c.number(f.ID, f.Int, atMs)
 }
 
-// num reads back a number field stored at vals[i], of an event at atMs
+// num reads back number field f stored at vals[i], of an event at atMs
 // milliseconds.
-func (c *chunk) num(i int, atMs int64) int64 {
+func (c *chunk) num(i int, f FieldID, atMs int64) int64 {
 	switch v := c.vals[i]; {
-	case v < valNear:
+	case v < valBased:
 		return int64(v)
+	case v < valNear:
+		return c.bases[f] + int64(v-valBased)
 	case v < valBig:
 		return atMs + int64(v-valNear)
 	default:
 		return c.big[v-valBig]
 	}
 }
+
+// fieldSet is a set of fields, one bit each.
+type fieldSet [(fieldCount + 63) / 64]uint64
+
+func (s *fieldSet) has(f FieldID) bool { return s[f/64]&(1<<(f%64)) != 0 }
+func (s *fieldSet) add(f FieldID)      { s[f/64] |= 1 << (f % 64) }
 
 // fieldChunk sizes the next chunk after one of capacity last: doubling
 // from 64 up to maxChunk values, so a short run's trace stays small and a
@@ -228,14 +253,14 @@ func (t *Trace) view(b int) []Event {
 		if r.dt != farDT {
 			at = v[j-1].At + time.Duration(r.dt) // a block's first time is in far
 		}
-		if r.back != farBack {
+		if back := r.back(); back != farBack {
 			cause = 0
-			if r.back != 0 {
-				cause = int32(seq + 1 - int(r.back))
+			if back != 0 {
+				cause = int32(seq + 1 - int(back))
 			}
 		}
 		v = append(v, Event{
-			Seq: seq, At: at, Actor: c.strs[r.actor], Kind: r.kind, byAction: r.byAction,
+			Seq: seq, At: at, Actor: c.strs[r.actor], Kind: r.kind(), byAction: r.byAction(),
 			mask: r.mask, off: r.off - c.start, c: c, cause: cause, also: also,
 		})
 	}
@@ -304,6 +329,7 @@ func (t *Trace) Drop() {
 	t.chunks, t.alsos, t.far = t.chunks[:0], t.alsos[:0], t.far[:0]
 	if t.cur != nil {
 		t.cur.vals, t.cur.big, t.cur.strs, t.cur.recent, t.cur.start = t.cur.vals[:0], t.cur.big[:0], t.cur.strs[:0], [256]int32{}, 0
+		t.cur.based = fieldSet{}
 		t.actorIn = nil // its texts are gone
 		t.chunks = append(t.chunks, t.cur)
 	}
