@@ -214,6 +214,12 @@ func (w World) Build() (*Sim, error) {
 		return nil, err
 	}
 	s := NewSim(w.Seed)
+	if k := w.fleetKeys(); k > 0 {
+		// A fleet makes a key for each shard and worker, and a lock for
+		// each shard, as it runs: room for them now spares the tables'
+		// growth in every run.
+		s.Coord.kv, s.Coord.locks = make(map[string]*KeyValue, k), make(map[string]*lockState, k)
+	}
 	c := w.Coordinator
 	s.Coord.TokenSource = c.TokenSource
 	s.Coord.LockDelay = c.LockDelay
@@ -252,6 +258,19 @@ func (w World) Build() (*Sim, error) {
 	}
 	s.Schedule(w.Script)
 	return s, nil
+}
+
+// fleetKeys is how many keys a world's shard workers make: one a shard
+// and one a worker.
+func (w World) fleetKeys() int {
+	k := 0
+	for _, c := range w.Workers {
+		k = max(k, c.Shards)
+	}
+	if k > 0 {
+		k += len(w.Workers)
+	}
+	return k
 }
 
 // BuildWorld builds the world a writer returned, or passes its error on:
