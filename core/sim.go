@@ -17,9 +17,10 @@
 // What a run did is its Trace (trace.go): every kind of event and the
 // fields it carries are declared once, in schema.go, and read through
 // typed accessors (e.Owner(), e.Token(), e.Until()); an event's fields sit
-// in shared chunks, not in maps or slices of their own, and the trace
-// records each event in 32 pointer-free bytes, building the Event a reader
-// gets (tr.At(i), tr.All(), tr.Span(from, to)) on first read.
+// in shared chunks, two bytes a value, not in maps or slices of their
+// own, and the trace records each event in 16 pointer-free bytes
+// (trace_store.go), building the Event a reader gets (tr.At(i), tr.All(),
+// tr.Span(from, to)) on first read.
 //
 // The five coordination systems sit behind one seam, system_rules.go: the
 // engine (coordinator, processes, the sweep, a cluster's promotion) calls
