@@ -2,7 +2,6 @@ package core
 
 import (
 	"iter"
-	"math"
 	"math/bits"
 	"strconv"
 	"time"
@@ -213,56 +212,6 @@ func (e Event) Detached() Event {
 	d.Seq, d.cause, d.also, d.byAction = e.Seq, e.cause, e.also, e.byAction
 	return d
 }
-
-// rec is how a trace records an event: 16 bytes and no pointer, so a
-// block of them costs the collector nothing to scan and recording one
-// needs no write barrier. off is where its fields start in the trace's
-// values, counted across its chunks (see chunk.start): its chunk is the
-// one that holds off, and its actor a text of that chunk. Its time and
-// cause are kept short, as the distance from the record before and back
-// to the cause; the few that do not fit, and every block's first time,
-// are kept aside (Trace.far), as is its second cause, which few events
-// have (Trace.alsos). An Event is built from it when first read.
-type rec struct {
-	// dt is the time since the record before, in nanoseconds (farDT:
-	// the time is in far).
-	dt  uint32
-	off uint32
-	// actor is the index of the actor's text in strs of the chunk.
-	actor uint16
-	mask  uint16
-	// meta holds the kind (its low eight bits), whether an action made
-	// the event (metaAction) and, above backShift, back: Seq+1 minus the
-	// cause (0: no cause; farBack: the cause is in far).
-	meta uint32
-}
-
-func (r *rec) kind() Kind       { return Kind(r.meta) }
-func (r *rec) byAction() bool   { return r.meta&metaAction != 0 }
-func (r *rec) back() uint32     { return r.meta >> backShift }
-func (r *rec) setBack(b uint32) { r.meta = r.meta&(1<<backShift-1) | b<<backShift }
-
-// How a record keeps its time, kind and cause, and the most texts a chunk
-// holds (an actor's index fits a record's actor). A trace holds at most
-// MaxTraceEvents, so back reaches any cause before the event; a cause
-// after it (left by Drop) is kept in far.
-const (
-	farDT      = math.MaxUint32
-	metaAction = 1 << 8
-	backShift  = 9
-	farBack    = 1<<(32-backShift) - 1
-	chunkTexts = math.MaxUint16
-)
-
-// farRec holds the time and the cause of event seq where its record
-// has no room for them.
-type farRec struct {
-	seq, cause int32
-	at         time.Duration
-}
-
-// secondCause is an event's second cause (Event.also), by its Seq.
-type secondCause struct{ seq, also int32 }
 
 // Trace is the ordered record of a run. Read its events with Len, At,
 // All and Span. They are recorded compactly (rec), in blocks that are
