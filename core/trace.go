@@ -101,7 +101,10 @@ func D(id FieldID, v time.Duration) Field { return Field{ID: id, Int: v.Millisec
 // trace's storage, shared by many events and holding no per-event slices:
 // read them with the accessors in schema.go.
 type Event struct {
-	Seq   int
+	Seq int
+	// At is when the event happened. Read it, do not change it: a time
+	// field a little after it (an arrival, an expiry) is kept as the
+	// distance from it (see chunk.number).
 	At    time.Duration
 	Actor string
 	Kind  Kind
