@@ -102,8 +102,8 @@ func D(id FieldID, v time.Duration) Field { return Field{ID: id, Int: v.Millisec
 // read them with the accessors in schema.go.
 type Event struct {
 	Seq int
-	// At is when the event happened. Read it, do not change it: a time
-	// field a little after it (an arrival, an expiry) is kept as the
+	// At is when the event happened. Read it, do not change it: its time
+	// fields a little after it (an arrival, an expiry) are read as the
 	// distance from it (see chunk.number).
 	At    time.Duration
 	Actor string
@@ -235,8 +235,9 @@ type Trace struct {
 	chunks []*chunk
 	// alsos are the events' second causes, in the order of their Seq.
 	alsos []secondCause
-	// far holds the times and causes the records have no room for, in
-	// the order of their Seq; lastAt is the time of the last record.
+	// far holds, in the order of their Seq, the times and causes the
+	// records have no room for, and the time of each block's first
+	// record; lastAt is the time of the last record.
 	far    []farRec
 	lastAt time.Duration
 	n      int
@@ -318,8 +319,12 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 	k := &kinds[kind]
 	c, off := t.reserve(len(fs))
 	// The values sit in the order the kind declares its fields: given in
-	// that order (as nearly every caller does), each goes where it comes.
+	// that order (as nearly every caller does), each goes where it comes;
+	// else each is put in its place once all are stored. Each is stored
+	// once either way, so a chunk holds no more texts and large numbers
+	// than values.
 	var mask uint16
+	var byPlace [16]uint16
 	inOrder, last := true, int8(-1)
 	atMs := at.Milliseconds()
 	for j, f := range fs {
@@ -330,11 +335,12 @@ func (t *Trace) add(at time.Duration, actor string, kind Kind, fs ...Field) {
 		mask |= 1 << p
 		inOrder = inOrder && p > last
 		last = p
-		c.vals[off+j] = c.value(f, atMs)
+		v := c.value(f, atMs)
+		c.vals[off+j], byPlace[p] = v, v
 	}
 	if !inOrder {
-		for _, f := range fs {
-			c.vals[off+bits.OnesCount16(mask&(1<<k.pos[f.ID]-1))] = c.value(f, atMs)
+		for j, m := off, mask; m != 0; j, m = j+1, m&(m-1) {
+			c.vals[j] = byPlace[bits.TrailingZeros16(m)]
 		}
 	}
 	t.commit(at, actor, kind, c, off, mask)

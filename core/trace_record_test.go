@@ -125,3 +125,67 @@ func TestGrowingCountersStayInTwoBytes(t *testing.T) {
 		assert.Empty(t, c.big, "a chunk starting at %d", c.start)
 	}
 }
+
+// Fields given out of their kind's order are stored once each, like
+// fields in order: a chunk full of such events holds no more large
+// numbers or texts than values, and every one reads back.
+func TestFieldsOutOfOrderReadBackInFullChunks(t *testing.T) {
+	var tr Trace
+	n := 12_000
+	big := int64(1) << 52
+	for i := range n {
+		// A send declares its id before its token.
+		tr.add(time.Duration(i), "w1", KindSend, I(FToken, big+int64(i)*1_000_003), I(FID, -big-int64(i)))
+	}
+	for i := range n {
+		e := tr.At(i)
+		require.Equal(t, []int64{big + int64(i)*1_000_003, -big - int64(i)}, []int64{e.Token(), e.ID()}, "event %d", i)
+	}
+	for _, c := range tr.chunks {
+		assert.LessOrEqual(t, len(c.big), cap(c.vals), "a chunk starting at %d", c.start)
+	}
+}
+
+// A trace and its clone each record on, at times far apart and past a
+// block's end, and each reads back its own times.
+func TestACloneAndItsSourceKeepTheirOwnTimes(t *testing.T) {
+	var tr Trace
+	for i := range eventBlock - 5 {
+		at := time.Duration(i) * time.Millisecond
+		if i >= 100 {
+			at += time.Minute // gaps kept aside, leaving room to spare
+		}
+		if i >= 200 {
+			at += time.Minute
+		}
+		tr.add(at, "net", KindDrop, I(FID, int64(i)))
+	}
+	require.Less(t, len(tr.far), cap(tr.far))
+	cl := tr.clone()
+	for i := range 20 {
+		tr.add(time.Hour+time.Duration(i)*time.Second, "net", KindDrop, I(FID, int64(i)))
+		cl.add(2*time.Hour+time.Duration(i)*5*time.Second, "net", KindDrop, I(FID, int64(i)))
+	}
+	for i := range 20 {
+		seq := eventBlock - 5 + i
+		assert.Equal(t, time.Hour+time.Duration(i)*time.Second, tr.At(seq).At, "the source's event %d", seq)
+		assert.Equal(t, 2*time.Hour+time.Duration(i)*5*time.Second, cl.At(seq).At, "the clone's event %d", seq)
+	}
+	assert.Equal(t, 3*time.Millisecond, cl.At(3).At, "what they share")
+}
+
+// The times of the events after one are read from the records: a reader
+// that changes an Event's time (which it should not) moves no other event.
+func TestChangingAnEventsTimeMovesNoOther(t *testing.T) {
+	var tr Trace
+	for i := range 10 {
+		tr.add(time.Duration(i)*time.Second, "net", KindDrop, I(FID, int64(i)))
+	}
+	tr.At(9).At += time.Hour
+	for i := 10; i < 20; i++ {
+		tr.add(time.Duration(i)*time.Second, "net", KindDrop, I(FID, int64(i)))
+	}
+	for i := 10; i < 20; i++ {
+		assert.Equal(t, time.Duration(i)*time.Second, tr.At(i).At, "event %d", i)
+	}
+}

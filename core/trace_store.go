@@ -42,9 +42,10 @@ func (r *rec) back() uint32     { return r.meta >> backShift }
 func (r *rec) setBack(b uint32) { r.meta = r.meta&(1<<backShift-1) | b<<backShift }
 
 // How a record keeps its time, kind and cause, and the most texts a chunk
-// holds (an actor's index fits a record's actor). A trace holds at most
-// MaxTraceEvents, so back reaches any cause before the event; a cause
-// after it (left by Drop) is kept in far.
+// holds (an actor's index fits a record's actor). A run's trace holds at
+// most MaxTraceEvents (the simulator's budget), so back reaches any cause
+// before the event; a cause farther back, or after the event (left by
+// Drop), is kept in far.
 const (
 	farDT      = math.MaxUint32
 	metaAction = 1 << 8
@@ -131,7 +132,7 @@ func (c *chunk) text(v string) int32 {
 //     message's arrival, a lease's expiry: the event's time in
 //     milliseconds plus the value less valNear, up to 24.5 s later);
 //   - from valBig, the index in big of the whole number (a chunk holds at
-//     most maxChunk values, so the index fits).
+//     most maxChunk values, each stored once, so the index fits).
 const (
 	valBased = 0x6000
 	valNear  = 0x8000
@@ -279,6 +280,12 @@ func (t *Trace) view(b int) []Event {
 	}
 	base := b * eventBlock
 	ci, ai, fi := -1, -1, -1
+	// The time of the event before, read from the records, not from an
+	// Event handed out: a reader's change to one would move the rest.
+	var prev time.Duration
+	if len(v) > 0 {
+		prev = t.recordTime(b, len(v)-1)
+	}
 	for j := len(v); j < len(rs); j++ {
 		r := &rs[j]
 		if ci < 0 || r.off >= t.chunks[ci].start+uint32(cap(t.chunks[ci].vals)) {
@@ -302,8 +309,9 @@ func (t *Trace) view(b int) []Event {
 		}
 		at, cause := far.at, far.cause
 		if r.dt != farDT {
-			at = v[j-1].At + time.Duration(r.dt) // a block's first time is in far
+			at = prev + time.Duration(r.dt) // a block's first time is in far
 		}
+		prev = at
 		if back := r.back(); back != farBack {
 			cause = 0
 			if back != 0 {
@@ -319,8 +327,20 @@ func (t *Trace) view(b int) []Event {
 	return v
 }
 
-// seqIndex returns where the entries of xs (in the order of their Seq)
-// for seq and after start.
+// recordTime returns the time of record j of block b: the last time kept
+// whole in far at or before it (a block's first is), plus the distances
+// after it.
+func (t *Trace) recordTime(b, j int) time.Duration {
+	rs := t.blocks[b]
+	var sum time.Duration
+	for ; rs[j].dt != farDT; j-- {
+		sum += time.Duration(rs[j].dt)
+	}
+	return t.far[seqIndex(t.far, b*eventBlock+j, func(f farRec) int32 { return f.seq })].at + sum
+}
+
+// seqIndex returns the index in xs (entries in the order of their Seq) of
+// the first entry for seq or a later event.
 func seqIndex[T any](xs []T, seq int, seqOf func(T) int32) int {
 	i, _ := slices.BinarySearchFunc(xs, int32(seq), func(x T, s int32) int { return cmp.Compare(seqOf(x), s) })
 	return i
