@@ -195,14 +195,19 @@ func sandboxScreens(t *testing.T, open func(progress.Store) *appRig, size string
 	r.click("act:A:pause")
 	sb.Run.Lab.Advance(20 * time.Second)
 	shots = append(shots, r.record("sandbox-run-"+size))
+	return append(shots, systemsCompared(r, size)...)
+}
+
+// systemsCompared goes back from a sandbox run on r to its setup and
+// records the systems compared at 14 s, then with Redlock's run shown.
+func systemsCompared(r *appRig, size string) []screenText {
 	r.key(ui.IntentBack)
 	r.click("compareSystems")
 	v := r.a.top().(*sandbox.Scene).Systems()
 	lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second))
-	shots = append(shots, r.record("compare-systems-"+size))
+	all := r.record("compare-systems-" + size)
 	r.click("systemsShow:redlock")
-	shots = append(shots, r.record("compare-systems-redlock-"+size))
-	return shots
+	return []screenText{all, r.record("compare-systems-redlock-" + size)}
 }
 
 // redlockScreens records a Redlock run on the most Redis nodes a world
@@ -263,13 +268,7 @@ func presetScreens(t *testing.T, goTo func(place.Place) *appRig, size string) []
 		sb.Run.Lab.Advance(preset.Story - 3*time.Second)
 		shots = append(shots, r.record("sandbox-run-"+p+"-"+size))
 		if p == "leases" {
-			r.key(ui.IntentBack)
-			r.click("compareSystems")
-			v := r.a.top().(*sandbox.Scene).Systems()
-			lab.SystemsClock(v.Comparison().Runs).Apply(lab.SeekTo(14 * time.Second))
-			shots = append(shots, r.record("compare-systems-"+size))
-			r.click("systemsShow:redlock")
-			shots = append(shots, r.record("compare-systems-redlock-"+size))
+			shots = append(shots, systemsCompared(r, size)...)
 		}
 	}
 	return shots
