@@ -386,11 +386,13 @@ func (t *Trace) commit(at time.Duration, actor string, kind Kind, c *chunk, off 
 	} else {
 		r.dt = farDT
 	}
-	if back := int64(n) + 1 - int64(t.cause); t.cause != 0 && back > 0 && back < farBack {
-		r.setBack(uint32(back))
-	} else if t.cause != 0 {
-		r.setBack(farBack)
-		far.cause = t.cause
+	if t.cause != 0 {
+		if back := int64(n) + 1 - int64(t.cause); back > 0 && back < farBack {
+			r.setBack(uint32(back))
+		} else {
+			r.setBack(farBack)
+			far.cause = t.cause
+		}
 	}
 	if r.dt == farDT || r.back() == farBack {
 		t.far = append(t.far, far)
